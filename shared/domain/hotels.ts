@@ -1,0 +1,46 @@
+/**
+ * The hotel records every capability shares: the canonical reference inventory and a partner's
+ * inventory rows. Pure data, no behaviour.
+ */
+
+/** A hotel of the canonical reference inventory. */
+export interface ReferenceHotel {
+  id: string;
+  name: string;
+  address?: string;
+  city?: string;
+  /** Region or state. */
+  region?: string;
+  postalCode?: string;
+  /** Country display name as stored, e.g. "France". */
+  country?: string;
+  /** ISO 3166-1 alpha-2 code, e.g. "FR". */
+  countryCode?: string;
+  lat?: number;
+  lon?: number;
+  /** Star rating, 0 to 5. */
+  rating?: number;
+  /** Hotel chain or brand, when known. */
+  chain?: string;
+  /** Codes this hotel is known by at each supplier: supplier code -> that supplier's hotel id. */
+  supplierCodes: Record<string, string>;
+}
+
+/** One row of a partner's uploaded inventory. */
+export interface PartnerHotel {
+  id: string;
+  name: string;
+  address?: string;
+  city?: string;
+  region?: string;
+  postalCode?: string;
+  /** Country as the partner wrote it: a name or an ISO code. */
+  country?: string;
+  lat?: number;
+  lon?: number;
+  rating?: number;
+  /** Supplier whose hotel ids the partner uses (ID_TO_ID, HYBRID). */
+  supplierCode?: string;
+  /** The hotel's id at that supplier. */
+  supplierHotelId?: string;
+}
