@@ -1,0 +1,146 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { detectTabularFormat, readTabular, TabularParseError, type TabularFormat, type TabularRow } from '../../../shared/files/tabular';
+
+async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
+  const rows: TabularRow[] = [];
+  for await (const row of readTabular(input, format)) rows.push(row);
+  return rows;
+}
+
+async function xlsxBuffer(rows: unknown[][], extraSheet = false): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Hotels');
+  for (const row of rows) sheet.addRow(row);
+  if (extraSheet) workbook.addWorksheet('Notes').addRow(['ignored']);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+describe('detectTabularFormat', () => {
+  it('maps extensions case-insensitively', () => {
+    assert.equal(detectTabularFormat('hotels.CSV'), 'csv');
+    assert.equal(detectTabularFormat('a.b.jsonl'), 'jsonl');
+    assert.equal(detectTabularFormat('x.ndjson'), 'jsonl');
+    assert.equal(detectTabularFormat('x.json'), 'json');
+    assert.equal(detectTabularFormat('Inventory.XLSX'), 'xlsx');
+  });
+  it('returns undefined for unsupported or missing extensions', () => {
+    assert.equal(detectTabularFormat('hotels.xls'), undefined);
+    assert.equal(detectTabularFormat('hotels'), undefined);
+  });
+});
+
+describe('readTabular csv', () => {
+  it('reads records keyed by header, with human line numbers across blank and multi-line rows', async () => {
+    const csv = '\uFEFFid, name ,city\n1,Grand,Paris\n\n2,"Two\nLines",Rome\n3,Solo,Oslo\n';
+    const rows = await collect(Buffer.from(csv), 'csv');
+    assert.deepEqual(rows, [
+      { line: 2, record: { id: '1', name: 'Grand', city: 'Paris' } },
+      { line: 4, record: { id: '2', name: 'Two\nLines', city: 'Rome' } },
+      { line: 6, record: { id: '3', name: 'Solo', city: 'Oslo' } },
+    ]);
+  });
+
+  it('reports rows with a wrong field count and keeps going', async () => {
+    const csv = 'id,name\n1,A\n2,B,extra\n3\n4,D,\n5,E\n';
+    const rows = await collect(Buffer.from(csv), 'csv');
+    assert.deepEqual(rows[0], { line: 2, record: { id: '1', name: 'A' } });
+    assert.equal(rows[1]?.line, 3);
+    assert.match((rows[1] as { error: string }).error, /3 fields but the header has 2/);
+    assert.equal(rows[2]?.line, 4);
+    assert.ok('error' in rows[2]!);
+    // A trailing empty field is tolerated.
+    assert.deepEqual(rows[3], { line: 5, record: { id: '4', name: 'D' } });
+    assert.deepEqual(rows[4], { line: 6, record: { id: '5', name: 'E' } });
+  });
+
+  it('detects a semicolon delimiter from the header', async () => {
+    const rows = await collect(Buffer.from('id;name;city\n1;Hôtel, du Lac;Genève\n'), 'csv');
+    assert.deepEqual(rows, [{ line: 2, record: { id: '1', name: 'Hôtel, du Lac', city: 'Genève' } }]);
+  });
+
+  it('reads from a stream split mid-line', async () => {
+    const stream = Readable.from([Buffer.from('id,na'), Buffer.from('me\n1,A\n2,'), Buffer.from('B\n')]);
+    const rows = await collect(stream, 'csv');
+    assert.deepEqual(rows, [
+      { line: 2, record: { id: '1', name: 'A' } },
+      { line: 3, record: { id: '2', name: 'B' } },
+    ]);
+  });
+
+  it('throws TabularParseError on an unterminated quote, naming the line it starts on', async () => {
+    const csv = 'id,name\n1,A\n2,"broken\n3,C\n';
+    await assert.rejects(collect(Buffer.from(csv), 'csv'), (error: unknown) => {
+      assert.ok(error instanceof TabularParseError);
+      assert.match(error.message, /unterminated quoted field starting at line 3/);
+      return true;
+    });
+  });
+
+  it('throws TabularParseError on a duplicate header column', async () => {
+    await assert.rejects(collect(Buffer.from('id,name,id\n1,2,3\n'), 'csv'), TabularParseError);
+  });
+});
+
+describe('readTabular jsonl', () => {
+  it('reports invalid and non-object lines with their numbers and stringifies values', async () => {
+    const text = '{"id":1,"name":"A","lat":1.5,"x":null}\n\nnot json\n[1,2]\r\n{"id":"4","tags":["a"]}\n';
+    const rows = await collect(Buffer.from(text), 'jsonl');
+    assert.deepEqual(rows[0], { line: 1, record: { id: '1', name: 'A', lat: '1.5', x: '' } });
+    assert.equal(rows[1]?.line, 3);
+    assert.match((rows[1] as { error: string }).error, /not valid JSON/);
+    assert.deepEqual(rows[2], { line: 4, error: 'is not a JSON object' });
+    assert.deepEqual(rows[3], { line: 5, record: { id: '4', tags: '["a"]' } });
+  });
+});
+
+describe('readTabular json', () => {
+  it('gives each array element the line it starts on', async () => {
+    const text = '[\n  {"id": 1, "name": "A, \\"quoted\\" ]"},\n  {\n    "id": 2,\n    "name": "B"\n  },\n  "oops"\n]\n';
+    const rows = await collect(Buffer.from(text), 'json');
+    assert.deepEqual(rows, [
+      { line: 2, record: { id: '1', name: 'A, "quoted" ]' } },
+      { line: 3, record: { id: '2', name: 'B' } },
+      { line: 7, error: 'is not a JSON object' },
+    ]);
+  });
+
+  it('throws TabularParseError on an invalid document or a non-array', async () => {
+    await assert.rejects(collect(Buffer.from('[{"id": 1},'), 'json'), TabularParseError);
+    await assert.rejects(collect(Buffer.from('{"id": 1}'), 'json'), /array of objects/);
+  });
+});
+
+describe('readTabular xlsx', () => {
+  it('reads the first worksheet with spreadsheet row numbers', async () => {
+    const buffer = await xlsxBuffer(
+      [
+        ['id', 'name', 'lat'],
+        ['h1', 'Hotel One', 1.25],
+        [],
+        ['h2', { richText: [{ text: 'Rich ' }, { text: 'Text' }] }, { formula: '1+1', result: 2 }],
+        ['h3', 'Too many', 3, 'extra'],
+      ],
+      true,
+    );
+    const rows = await collect(buffer, 'xlsx');
+    assert.deepEqual(rows[0], { line: 2, record: { id: 'h1', name: 'Hotel One', lat: '1.25' } });
+    assert.deepEqual(rows[1], { line: 4, record: { id: 'h2', name: 'Rich Text', lat: '2' } });
+    assert.equal(rows[2]?.line, 5);
+    assert.ok('error' in rows[2]!);
+    assert.equal(rows.length, 3);
+  });
+
+  it('accepts rows with missing trailing cells', async () => {
+    const rows = await collect(await xlsxBuffer([['id', 'name', 'city'], ['h1', 'Only name']]), 'xlsx');
+    assert.deepEqual(rows, [{ line: 2, record: { id: 'h1', name: 'Only name', city: '' } }]);
+  });
+
+  it('throws TabularParseError on a corrupt workbook', async () => {
+    const good = await xlsxBuffer([['id'], ['1']]);
+    await assert.rejects(collect(Buffer.from('this is not a zip file at all'), 'xlsx'), TabularParseError);
+    await assert.rejects(collect(good.subarray(0, Math.floor(good.length / 2)), 'xlsx'), TabularParseError);
+  });
+});
