@@ -1,0 +1,11 @@
+import { routes } from '../../shared/api/routes';
+import { issueApiKey } from '../../shared/domain/credentials';
+import { defineHandler } from '../../shared/http/handler';
+import { apiKeyView } from './view';
+
+/** Partners create partner keys only; admin keys are made with `npm run admin`. */
+export const handler = defineHandler(routes.createApiKey, async ({ principal, body }, { apiKeys, clock }) => {
+  const issued = issueApiKey({ organizationId: principal.organizationId, name: body.name, role: 'partner', now: clock.now() });
+  await apiKeys.create(issued.record);
+  return { status: 201, json: { ...apiKeyView(issued.record), apiKey: issued.plaintext } };
+});

@@ -1,0 +1,9 @@
+import { routes } from '../../shared/api/routes';
+import { notFound } from '../../shared/domain/errors';
+import { defineHandler } from '../../shared/http/handler';
+
+export const handler = defineHandler(routes.getExportFormat, async ({ principal }, { exportFormats }) => {
+  const config = await exportFormats.get(principal.organizationId);
+  if (!config) throw notFound('No export format has been set. Set one with PUT /api/v1/export-format.');
+  return { status: 200, json: config };
+});

@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { routes } from '../../shared/api/routes';
+import { connectSupplier } from '../../shared/domain/suppliers';
+import { defineHandler } from '../../shared/http/handler';
+
+export const handler = defineHandler(routes.connectSupplier, async ({ principal, params }, deps) => {
+  const { connection, created } = await connectSupplier(
+    { catalogue: deps.suppliers, connections: deps.suppliers, rateLimiter: deps.rateLimits },
+    {
+      organization: await deps.organizations.require(principal.organizationId),
+      supplierId: params.supplierId,
+      connectionId: randomUUID(),
+      now: deps.clock.now(),
+    },
+  );
+  return { status: created ? 201 : 200, json: connection };
+});

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { routes } from '../../shared/api/routes';
+import { inspectSupplierFile } from '../../shared/domain/supplier-files';
+import type { SupplierRequest } from '../../shared/domain/suppliers';
+import { defineHandler } from '../../shared/http/handler';
+import { supplierRequestView } from './request-view';
+
+const MEDIA_TYPES = {
+  csv: 'text/csv',
+  json: 'application/json',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+export const handler = defineHandler(routes.requestSupplier, async ({ principal, body }, { suppliers, objects, clock }) => {
+  const { file } = body;
+  const summary = await inspectSupplierFile(file);
+  const id = randomUUID();
+  const key = `supplier-requests/${principal.organizationId}/${id}/sample.${summary.format}`;
+  await objects.put(key, file.data, MEDIA_TYPES[summary.format]);
+  const request: SupplierRequest = {
+    id,
+    supplierName: body.supplierName,
+    description: body.description,
+    contactEmail: body.contactEmail,
+    status: 'pending',
+    submittedAt: clock.now().toISOString(),
+    file: { name: file.fileName, format: summary.format, sizeBytes: file.data.length, rowCount: summary.rowCount, key },
+  };
+  await suppliers.putRequest(principal.organizationId, request);
+  return { status: 202, json: supplierRequestView(request) };
+});

@@ -1,0 +1,9 @@
+import { routes } from '../../shared/api/routes';
+import { defineHandler } from '../../shared/http/handler';
+
+export const handler = defineHandler(routes.listSuppliers, async (_request, { suppliers }) => {
+  const active = (await suppliers.listCatalogue())
+    .filter((supplier) => supplier.isActive)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return { status: 200, json: { suppliers: active, total: active.length } };
+});

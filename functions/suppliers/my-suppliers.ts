@@ -1,0 +1,23 @@
+import { routes } from '../../shared/api/routes';
+import { PLAN_LIMITS } from '../../shared/domain/plans';
+import { remainingSupplierBudget } from '../../shared/domain/suppliers';
+import { defineHandler } from '../../shared/http/handler';
+
+export const handler = defineHandler(routes.listMySuppliers, async ({ principal }, { organizations, suppliers }) => {
+  const [organization, connections] = await Promise.all([
+    organizations.require(principal.organizationId),
+    suppliers.listConnections(principal.organizationId),
+  ]);
+  const connected = connections
+    .map((c) => ({ id: c.supplierId, code: c.supplierCode, name: c.supplierName, connectedAt: c.connectedAt }))
+    .sort((a, b) => a.connectedAt.localeCompare(b.connectedAt));
+  return {
+    status: 200,
+    json: {
+      suppliers: connected,
+      total: connected.length,
+      remainingSupplierBudget: remainingSupplierBudget(organization),
+      maxSuppliers: PLAN_LIMITS[organization.planType].maxSuppliers,
+    },
+  };
+});

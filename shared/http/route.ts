@@ -1,0 +1,78 @@
+/**
+ * What one API route is: the single description from which API Gateway and the Lambda functions
+ * are built (infra/), the local runtime dispatches (infra/local/), requests are validated
+ * (shared/http/handler.ts) and the OpenAPI document is generated (shared/api/openapi.ts).
+ */
+import type * as v from 'valibot';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/**
+ * none: no credential read. optional: a valid credential adds to the answer, an invalid one is
+ * ignored. required: 401 without a valid credential. admin: also 403 unless it is an admin key.
+ */
+export type AuthKind = 'none' | 'optional' | 'required' | 'admin';
+
+export type AnySchema = v.GenericSchema;
+
+export type RequestBody =
+  | { kind: 'json'; schema: AnySchema; maxBytes?: number }
+  | { kind: 'form'; schema: AnySchema; maxBytes?: number }
+  | {
+      kind: 'multipart';
+      /** The text fields. */
+      schema: AnySchema;
+      /** The one file part. */
+      file: { field: string; maxBytes: number; description: string };
+    };
+
+export interface ResponseDescription {
+  description: string;
+  /** JSON body schema; omitted for empty bodies. */
+  schema?: AnySchema;
+  /** Non-JSON bodies (the docs page). */
+  contentType?: string;
+}
+
+/** Which stored resources the route's function may touch; the stack grants exactly this. */
+export interface ResourceAccess {
+  table: 'none' | 'read' | 'readwrite';
+  bucket?: 'read' | 'write' | 'readwrite';
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** API Gateway path syntax: `/api/v1/suppliers/{supplierId}/connect`. */
+  path: string;
+  /** The function file under functions/, without extension: `suppliers/connect`. */
+  handler: string;
+  auth: AuthKind;
+  summary: string;
+  description?: string;
+  tag: string;
+  deprecated?: boolean;
+  params?: AnySchema;
+  query?: AnySchema;
+  body?: RequestBody;
+  responses: Record<number, ResponseDescription>;
+  access: ResourceAccess;
+  /** Lambda sizing beyond the defaults (256 MB, 10 s). */
+  lambda?: { memoryMb?: number; timeoutSeconds?: number };
+}
+
+/** Keeps each route's literal schema types so handlers get typed requests. */
+export function defineRoute<const R extends RouteDefinition>(route: R): R {
+  return route;
+}
+
+/** The Lambda function's logical name for a route: `suppliers/connect` -> `SuppliersConnect`. */
+export function functionName(route: Pick<RouteDefinition, 'handler'>): string {
+  return route.handler
+    .split(/[/_-]/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** Default maximum JSON or form body size. */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;

@@ -1,0 +1,8 @@
+/** The object store port (S3 in AWS, s3rver locally): files handed out as presigned URLs. */
+export interface ObjectStore {
+  put(key: string, body: Buffer | string, contentType: string): Promise<void>;
+  /** The object's bytes, or undefined when there is none. */
+  get(key: string): Promise<Buffer | undefined>;
+  /** A URL that downloads the object without credentials until it expires. */
+  presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
+}

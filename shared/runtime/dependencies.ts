@@ -1,0 +1,50 @@
+/**
+ * Everything a handler needs, built once per Lambda container from the configuration. The local
+ * runtime and the tests build the same thing over the stand-ins, with their own clock.
+ */
+import { Authenticator } from '../auth/authenticate';
+import { BearerTokens } from '../auth/bearer-tokens';
+import { signingSecretSource } from '../auth/signing-secret';
+import type { AppConfig } from '../config';
+import { systemClock, type Clock } from '../domain/clock';
+import type { ObjectStore } from '../objects/object-store';
+import { createS3Client, S3ObjectStore } from '../objects/s3-object-store';
+import { ApiKeyStore } from '../storage/api-keys';
+import { ExportFormatStore } from '../storage/export-formats';
+import { OrganizationStore } from '../storage/organizations';
+import { RateLimitStore } from '../storage/rate-limits';
+import { SupplierStore } from '../storage/suppliers';
+import { createTable, type Table } from '../storage/table';
+
+export interface Dependencies {
+  config: AppConfig;
+  clock: Clock;
+  table: Table;
+  objects: ObjectStore;
+  organizations: OrganizationStore;
+  apiKeys: ApiKeyStore;
+  tokens: BearerTokens;
+  authenticator: Authenticator;
+  suppliers: SupplierStore;
+  rateLimits: RateLimitStore;
+  exportFormats: ExportFormatStore;
+}
+
+export function createDependencies(config: AppConfig, options: { clock?: Clock } = {}): Dependencies {
+  const table = createTable(config);
+  const apiKeys = new ApiKeyStore(table);
+  const tokens = new BearerTokens(signingSecretSource(config));
+  return {
+    config,
+    clock: options.clock ?? systemClock,
+    table,
+    objects: new S3ObjectStore(createS3Client(config), config.bucketName),
+    organizations: new OrganizationStore(table),
+    apiKeys,
+    tokens,
+    authenticator: new Authenticator(apiKeys, tokens),
+    suppliers: new SupplierStore(table),
+    rateLimits: new RateLimitStore(table),
+    exportFormats: new ExportFormatStore(table),
+  };
+}
