@@ -24,6 +24,8 @@ export interface ReferenceHotel {
   chain?: string;
   /** Codes this hotel is known by at each supplier: supplier code -> that supplier's hotel id. */
   supplierCodes: Record<string, string>;
+  /** When the hotel entered the reference inventory (ISO 8601); orders advanced search by "created". */
+  createdAt?: string;
 }
 
 /** One row of a partner's uploaded inventory. */
