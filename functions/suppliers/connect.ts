@@ -13,5 +13,16 @@ export const handler = defineHandler(routes.connectSupplier, async ({ principal,
       now: deps.clock.now(),
     },
   );
-  return { status: created ? 201 : 200, json: connection };
+  return {
+    status: created ? 201 : 200,
+    json: {
+      id: connection.id,
+      supplierId: connection.supplierId,
+      supplierCode: connection.supplierCode,
+      supplierName: connection.supplierName,
+      description: connection.description,
+      logoUrl: connection.logoUrl,
+      connectedAt: connection.connectedAt,
+    },
+  };
 });

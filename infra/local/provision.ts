@@ -1,0 +1,61 @@
+/**
+ * Creates the table and the bucket on the stand-ins with the same shape the CDK stack gives them
+ * in AWS (keys, GSI, TTL attribute), when they do not exist yet.
+ */
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { BucketAlreadyOwnedByYou, CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { TABLE_KEYS } from '../../shared/storage/table';
+
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { partitionKey, sortKey, gsi1, ttlAttribute } = TABLE_KEYS;
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({
+          AttributeName: name,
+          AttributeType: 'S',
+        })),
+        KeySchema: [
+          { AttributeName: partitionKey, KeyType: 'HASH' },
+          { AttributeName: sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: gsi1.name,
+            KeySchema: [
+              { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
+              { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+}
+
+export async function ensureBucket(client: S3Client, bucketName: string): Promise<void> {
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucketName }));
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (!(error instanceof BucketAlreadyOwnedByYou) && name !== 'BucketAlreadyExists' && name !== 'BucketAlreadyOwnedByYou') {
+      throw error;
+    }
+  }
+}

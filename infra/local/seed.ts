@@ -1,0 +1,50 @@
+/**
+ * Demo data for `npm start`: the supplier catalogue, a demo organization on the FREE plan with a
+ * partner key, and a back-office organization with an admin key.
+ */
+import type { Supplier } from '../../shared/domain/suppliers';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+import { createApiKey, createOrganization } from '../operations';
+
+/** 14 suppliers, 13 of them active: more than any non-enterprise plan may connect. */
+export const SUPPLIER_CATALOGUE: readonly Supplier[] = [
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001', 'HOTELBEDS', 'Hotelbeds', 'Global bed bank with direct contracts in 170 countries'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002', 'EXPEDIA', 'Expedia Partner Solutions', 'Rapid API inventory of hotels and vacation rentals'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0003', 'BOOKING', 'Booking.com Affiliate', 'Demand API of Booking.com properties'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0004', 'AGODA', 'Agoda', 'Asia-Pacific focused hotel distribution'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0005', 'WEBBEDS', 'WebBeds', 'B2B accommodation marketplace'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0006', 'TRAVELGATE', 'TravelgateX', 'Switch connecting buyers and sellers of hotel content'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0007', 'DERBYSOFT', 'DerbySoft', 'Direct connectivity to hotel chains'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0008', 'TBO', 'TBO Holidays', 'Wholesale travel distribution platform'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0009', 'HOTELSPRO', 'HotelsPro', 'Wholesale hotel inventory with global coverage'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0010', 'RESTEL', 'Restel', 'Spanish and Mediterranean hotel wholesaler'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0011', 'JUNIPER', 'Juniper', 'Booking engine and hotel aggregation'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0012', 'SABRE', 'Sabre Hotels', 'GDS hotel content'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0013', 'AMADEUS', 'Amadeus Hotels', 'GDS hotel content and rates'],
+  ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0014', 'GTA', 'GTA Travel', 'Legacy wholesaler, no longer taking new connections', false],
+].map(([id, code, name, description, isActive = true]) => ({
+  id: id as string,
+  code: code as string,
+  name: name as string,
+  description: description as string,
+  logoUrl: `https://static.hotel-mapping.example/suppliers/${(code as string).toLowerCase()}.svg`,
+  isActive: isActive as boolean,
+}));
+
+export interface DemoCredentials {
+  organizationId: string;
+  apiKey: string;
+  adminApiKey: string;
+}
+
+export async function seedSuppliers(deps: Pick<Dependencies, 'suppliers'>): Promise<void> {
+  for (const supplier of SUPPLIER_CATALOGUE) await deps.suppliers.putSupplier(supplier);
+}
+
+export async function seedDemoOrganizations(deps: Dependencies): Promise<DemoCredentials> {
+  const demo = await createOrganization(deps, { name: 'Demo Travel', planType: 'FREE' });
+  const backOffice = await createOrganization(deps, { name: 'Platform back office', planType: 'ENTERPRISE' });
+  const partnerKey = await createApiKey(deps, { organizationId: demo.id, name: 'demo key', role: 'partner' });
+  const adminKey = await createApiKey(deps, { organizationId: backOffice.id, name: 'back-office admin key', role: 'admin' });
+  return { organizationId: demo.id, apiKey: partnerKey.plaintext, adminApiKey: adminKey.plaintext };
+}

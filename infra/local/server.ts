@@ -1,0 +1,183 @@
+/**
+ * The local runtime's HTTP server: turns each request into the API Gateway (REST, proxy) event
+ * the deployed API would send, and invokes the real handler found through the route table.
+ * Gateway behaviour is reproduced where partners can see it: 404 for an unknown path, 405 for a
+ * known path with another method, 413 over the gateway's body limit, base64 bodies for binary
+ * media types.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { routeList } from '../../shared/api/routes';
+import { errorBody } from '../../shared/http/errors';
+import type { LambdaHandler, RouteHandler } from '../../shared/http/handler';
+import { GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/http/route';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+
+const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  parameterNames: string[];
+  literalSegments: number;
+}
+
+/** Extra pages the local runtime serves beside the API (e.g. the local payment provider's). */
+export type LocalPage = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
+
+export interface LocalApiOptions {
+  dependencies: Dependencies;
+  routes?: readonly RouteDefinition[];
+  pages?: LocalPage[];
+}
+
+export function createLocalApi(options: LocalApiOptions): Server {
+  const compiled = (options.routes ?? routeList).map(compile);
+  const handlers = new Map<string, Promise<LambdaHandler>>();
+  const handlerFor = (route: RouteDefinition) => {
+    let handler = handlers.get(route.handler);
+    if (!handler) {
+      handler = loadHandler(route, options.dependencies);
+      handlers.set(route.handler, handler);
+    }
+    return handler;
+  };
+
+  return createServer((request, response) => {
+    dispatch(request, response).catch((error: unknown) => {
+      process.stderr.write(`local runtime: ${String((error as Error)?.stack ?? error)}\n`);
+      if (!response.headersSent) sendError(response, 500, 'An unexpected error occurred in the local runtime.');
+      else response.end();
+    });
+  });
+
+  async function dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    for (const page of options.pages ?? []) {
+      if (await page(request, response, url)) return;
+    }
+    const method = (request.method ?? 'GET').toUpperCase();
+    const matches = compiled
+      .map((candidate) => ({ candidate, match: candidate.pattern.exec(url.pathname) }))
+      .filter((found) => found.match !== null);
+    if (matches.length === 0) {
+      return sendError(response, 404, `No endpoint at ${url.pathname}.`);
+    }
+    const forMethod = matches
+      .filter(({ candidate }) => candidate.route.method === method)
+      // API Gateway prefers literal path segments over parameters.
+      .sort((a, b) => b.candidate.literalSegments - a.candidate.literalSegments)[0];
+    if (!forMethod) {
+      response.setHeader('allow', [...new Set(matches.map(({ candidate }) => candidate.route.method))].join(', '));
+      return sendError(response, 405, `${method} is not allowed on ${url.pathname}.`);
+    }
+    const body = await readBody(request);
+    if (body === 'too_large') return sendError(response, 413, `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
+
+    const { candidate, match } = forMethod;
+    const event = toEvent(request, url, candidate, match!, body);
+    const result = await (await handlerFor(candidate.route))(event, { awsRequestId: event.requestContext.requestId });
+    response.writeHead(result.statusCode, (result.headers ?? {}) as Record<string, string>);
+    response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  }
+}
+
+async function loadHandler(route: RouteDefinition, dependencies: Dependencies): Promise<LambdaHandler> {
+  const module = (await import(pathToFileURL(join(FUNCTIONS_DIR, `${route.handler}.ts`)).href)) as {
+    handler: RouteHandler;
+  };
+  return module.handler.withDependencies(dependencies);
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const parameterNames: string[] = [];
+  let literalSegments = 0;
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      if (parameter) {
+        parameterNames.push(parameter[1]!);
+        return '([^/]+)';
+      }
+      if (segment) literalSegments++;
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}/?$`), parameterNames, literalSegments };
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > GATEWAY_MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function toEvent(
+  request: IncomingMessage,
+  url: URL,
+  compiled: CompiledRoute,
+  match: RegExpExecArray,
+  body: Buffer,
+): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    headers[name] = values[values.length - 1]!;
+    multiValueHeaders[name] = values;
+  }
+  // API Gateway tells handlers the scheme the caller used; here it is plain HTTP.
+  headers['x-forwarded-proto'] ??= 'http';
+  const query: Record<string, string> = {};
+  const multiValueQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    (multiValueQuery[name] ??= []).push(value);
+  }
+  const pathParameters = Object.fromEntries(
+    compiled.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]),
+  );
+  const binary = isBinaryMediaType(headers['content-type']);
+  const requestId = randomUUID();
+  return {
+    resource: compiled.route.path,
+    path: url.pathname,
+    httpMethod: compiled.route.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: Object.keys(query).length ? query : null,
+    multiValueQueryStringParameters: Object.keys(multiValueQuery).length ? multiValueQuery : null,
+    pathParameters: compiled.parameterNames.length ? pathParameters : null,
+    stageVariables: null,
+    body: body.length ? body.toString(binary ? 'base64' : 'utf8') : null,
+    isBase64Encoded: binary && body.length > 0,
+    requestContext: {
+      requestId,
+      path: url.pathname,
+      stage: 'local',
+      domainName: headers['host'] ?? 'localhost',
+      httpMethod: compiled.route.method,
+      resourcePath: compiled.route.path,
+      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+    } as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+function sendError(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(errorBody(status, message)));
+}

@@ -1,0 +1,49 @@
+/**
+ * The local stack: stand-ins running, table and bucket created, and the configuration handlers
+ * use to reach them. Shared by `npm start` and the tests.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AppConfig } from '../../shared/config';
+import { createS3Client } from '../../shared/objects/s3-object-store';
+import { ensureBucket, ensureTable } from './provision';
+import { startStandIns, type StandInOptions } from './stand-ins';
+
+export interface LocalStack {
+  config: AppConfig;
+  stop(): Promise<void>;
+}
+
+export const LOCAL_REGION = 'eu-west-1';
+
+export async function provisionLocalStack(
+  options: StandInOptions & { tokenSigningSecret: string; tableName?: string; bucketName?: string },
+): Promise<LocalStack> {
+  const standIns = await startStandIns(options);
+  const config: AppConfig = {
+    stage: 'local',
+    region: LOCAL_REGION,
+    tableName: options.tableName ?? 'hotel-mapping-local',
+    bucketName: options.bucketName ?? 'hotel-mapping-local',
+    dynamoDbEndpoint: standIns.dynamoDbEndpoint,
+    s3Endpoint: standIns.s3Endpoint,
+    tokenSigningSecret: options.tokenSigningSecret,
+  };
+  await provisionResources(config);
+  return { config, stop: () => standIns.stop() };
+}
+
+/** Creates the config's table and bucket on running stand-ins (tests call it per test file). */
+export async function provisionResources(config: AppConfig): Promise<void> {
+  const dynamo = new DynamoDBClient({
+    region: config.region,
+    endpoint: config.dynamoDbEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const s3 = createS3Client(config);
+  try {
+    await Promise.all([ensureTable(dynamo, config.tableName), ensureBucket(s3, config.bucketName)]);
+  } finally {
+    dynamo.destroy();
+    s3.destroy();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * `npm start`: the whole API on this machine. Starts DynamoDB Local and s3rver on loopback,
+ * creates the table and bucket, seeds demo data, and serves /api/v1 on http://127.0.0.1:3000
+ * (PORT overrides). State persists under .local/; `npm start -- --fresh` starts from scratch.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isUsable, parseApiKey } from '../../shared/domain/credentials';
+import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
+import { seedDemoOrganizations, seedSuppliers, type DemoCredentials } from './seed';
+import { createLocalApi } from './server';
+import { provisionLocalStack, type LocalStack } from './stack';
+
+const STATE_DIR = resolve(import.meta.dirname, '..', '..', '.local');
+const CREDENTIALS_FILE = join(STATE_DIR, 'credentials.json');
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  process.env.LOG_LEVEL ??= 'warn';
+  if (process.argv.includes('--fresh')) rmSync(STATE_DIR, { recursive: true, force: true });
+  mkdirSync(STATE_DIR, { recursive: true });
+
+  const stack = await provisionLocalStack({
+    dynamoDbDataDir: join(STATE_DIR, 'dynamodb'),
+    s3DataDir: join(STATE_DIR, 's3'),
+    tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
+  });
+  const deps = createDependencies(stack.config);
+  await seedSuppliers(deps);
+  const demo = (await reusableCredentials(deps)) ?? (await seedDemoOrganizations(deps));
+
+  const port = Number(process.env.PORT ?? 3000);
+  const server = createLocalApi({ dependencies: deps });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', done);
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const bearerToken = await demoBearerToken(deps, demo);
+  const credentials = { baseUrl, ...demo, bearerToken };
+  writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+
+  process.stdout.write(
+    [
+      `Hotel Mapping API (local) ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+      `  Base URL        ${baseUrl}/api/v1`,
+      `  API reference   ${baseUrl}/docs`,
+      `  Organization    ${demo.organizationId} (Demo Travel, FREE plan)`,
+      `  API key         ${demo.apiKey}`,
+      `  Admin API key   ${demo.adminApiKey}`,
+      `  Bearer token    valid 1 hour, in ${CREDENTIALS_FILE}`,
+      `Try: curl -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/v1/suppliers/my-suppliers`,
+      'Ctrl-C stops the API, DynamoDB Local and s3rver.',
+      '',
+    ].join('\n'),
+  );
+  stopOnSignal(server, stack);
+}
+
+/** The demo keys from an earlier start, when the persisted table still knows them. */
+async function reusableCredentials(deps: Dependencies): Promise<DemoCredentials | undefined> {
+  if (!existsSync(CREDENTIALS_FILE)) return undefined;
+  const saved = JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as Partial<DemoCredentials>;
+  for (const key of [saved.apiKey, saved.adminApiKey]) {
+    const parsed = key ? parseApiKey(key) : undefined;
+    if (!parsed || !isUsable(await deps.apiKeys.get(parsed.keyId))) return undefined;
+  }
+  return saved as DemoCredentials;
+}
+
+async function demoBearerToken(deps: Dependencies, demo: DemoCredentials): Promise<string> {
+  const key = await deps.authenticator.verifyApiKey(demo.apiKey);
+  const token = await deps.tokens.issue({ organizationId: key.organizationId, keyId: key.id, role: key.role }, deps.clock.now());
+  return token.accessToken;
+}
+
+function persistentSecret(file: string): string {
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+function stopOnSignal(server: ReturnType<typeof createLocalApi>, stack: LocalStack): void {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nStopping...\n');
+    server.closeAllConnections();
+    server.close();
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`npm start failed: ${String((error as Error)?.stack ?? error)}\n`);
+  process.exit(1);
+});

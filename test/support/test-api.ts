@@ -1,0 +1,106 @@
+/**
+ * An API under test: the local runtime over its own table and bucket on the stand-ins that
+ * test/run.ts started, with a clock the test controls.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { after } from 'node:test';
+import type { AppConfig } from '../../shared/config';
+import { ManualClock } from '../../shared/domain/clock';
+import type { KeyRole } from '../../shared/domain/credentials';
+import type { Organization } from '../../shared/domain/organizations';
+import type { PlanType } from '../../shared/domain/plans';
+import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
+import { seedSuppliers } from '../../infra/local/seed';
+import { createLocalApi } from '../../infra/local/server';
+import { LOCAL_REGION, provisionResources } from '../../infra/local/stack';
+import { createApiKey, createOrganization } from '../../infra/operations';
+
+export interface Caller {
+  organization: Organization;
+  apiKey: string;
+  headers: Record<string, string>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** Sent as JSON with Content-Type application/json. */
+  json?: unknown;
+  body?: NonNullable<Parameters<typeof fetch>[1]>['body'];
+  as?: Caller;
+}
+
+export interface TestApi {
+  baseUrl: string;
+  deps: Dependencies;
+  clock: ManualClock;
+  config: AppConfig;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  newOrganization(options?: { planType?: PlanType; role?: KeyRole }): Promise<Caller>;
+}
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  const suffix = randomUUID().slice(0, 8);
+  const dynamoDbEndpoint = process.env.DYNAMODB_ENDPOINT;
+  const s3Endpoint = process.env.S3_ENDPOINT;
+  if (!dynamoDbEndpoint || !s3Endpoint) throw new Error('Run integration tests through `npm test` (test/run.ts starts the stand-ins).');
+  return {
+    stage: 'test',
+    region: LOCAL_REGION,
+    tableName: `test-${suffix}`,
+    bucketName: `test-${suffix}`,
+    dynamoDbEndpoint,
+    s3Endpoint,
+    tokenSigningSecret: randomBytes(32).toString('base64url'),
+    ...overrides,
+  };
+}
+
+/** Starts an API for the current test file (call it at the top level); it stops when the file's tests end. */
+export async function startTestApi(options: { provision?: boolean; config?: Partial<AppConfig> } = {}): Promise<TestApi> {
+  const config = testConfig(options.config);
+  if (options.provision ?? true) await provisionResources(config);
+  const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
+  const deps = createDependencies(config, { clock });
+  if (options.provision ?? true) await seedSuppliers(deps);
+  const server = createLocalApi({ dependencies: deps });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    baseUrl,
+    deps,
+    clock,
+    config,
+    async request(method, path, { headers = {}, json, body, as } = {}) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(as?.headers ?? {}),
+          ...(json !== undefined && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: json !== undefined ? JSON.stringify(json) : body,
+      });
+      const text = await response.text();
+      const isJson = (response.headers.get('content-type') ?? '').includes('json') && text.length > 0;
+      return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text, text };
+    },
+    async newOrganization({ planType = 'FREE', role = 'partner' } = {}) {
+      const organization = await createOrganization(deps, { name: `Org ${randomUUID().slice(0, 6)}`, planType });
+      const key = await createApiKey(deps, { organizationId: organization.id, name: 'test key', role });
+      return { organization, apiKey: key.plaintext, headers: { 'x-api-key': key.plaintext } };
+    },
+  };
+}
