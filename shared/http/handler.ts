@@ -145,7 +145,7 @@ function validate(schema: AnySchema | undefined, input: unknown, where: string):
 /** One readable sentence naming the field: "supplierName is required", "limit: must be ...". */
 function describeIssue(issue: v.BaseIssue<unknown>, where: string): string {
   const path = v.getDotPath(issue);
-  if (issue.type === 'strict_object' || issue.expected === 'never') {
+  if (issue.expected === 'never') {
     return `Unknown field "${path ?? String(issue.input)}" in the ${where}.`;
   }
   if (path && issue.kind === 'schema' && issue.received === 'undefined') return `${path} is required.`;
@@ -177,6 +177,9 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
       parsed = JSON.parse(raw.toString('utf8'));
     } catch {
       throw invalidInput('The request body is not valid JSON.');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw invalidInput('The request body must be a JSON object.');
     }
     return validate(body.schema, parsed, 'body');
   }

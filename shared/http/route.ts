@@ -76,3 +76,14 @@ export function functionName(route: Pick<RouteDefinition, 'handler'>): string {
 
 /** Default maximum JSON or form body size. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+/** Bodies API Gateway passes to Lambda base64-encoded (the REST API's binary media types). */
+export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream', 'application/gzip'] as const;
+
+export function isBinaryMediaType(contentType: string | undefined): boolean {
+  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return (BINARY_MEDIA_TYPES as readonly string[]).includes(mediaType);
+}
+
+/** API Gateway's own request size limit (REST APIs). */
+export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
