@@ -1,0 +1,378 @@
+/**
+ * The reference inventory prepared for matching: normalised columns in typed arrays, name-token
+ * weights (IDF over the reference), a geographic grid and token postings for blocking, and the
+ * supplier-code lookup for ID matching. Build it once, reuse it for many partner files; it
+ * serialises to a Buffer (v8 structured clone keeps the typed arrays as they are).
+ */
+import { deserialize, serialize } from 'node:v8';
+import type { ReferenceHotel } from '../domain/hotels';
+import { toCountryCode } from './countries';
+import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
+import { addressParts, nameTokens, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';
+
+const SNAPSHOT_FORMAT = 'hotel-matching-index/1';
+
+/** Grid cell edge in degrees of latitude (about 1.1 km); longitude cells use the same angle. */
+const CELL_DEGREES = 0.01;
+const LONGITUDE_CELLS = Math.round(360 / CELL_DEGREES) + 1;
+const METERS_PER_DEGREE_LATITUDE = 111_195;
+
+/** How much a word of each kind counts relative to its rarity. */
+const KIND_WEIGHT: Record<TokenKind, number> = { distinctive: 1, number: 1, generic: 0.3, stop: 0.1 };
+
+/** Everything the index holds, as plain data (what gets serialised). */
+export interface ReferenceIndexSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  count: number;
+  ids: string[];
+  names: string[];
+  /** Token id -> canonical token text. */
+  vocabulary: string[];
+  /** Token id -> weight (IDF times kind weight). */
+  tokenWeights: Float32Array;
+  /** Hotel i's name tokens are nameTokenIds[nameTokenOffsets[i] .. nameTokenOffsets[i + 1]). */
+  nameTokenOffsets: Uint32Array;
+  nameTokenIds: Int32Array;
+  nameWeightTotals: Float32Array;
+  /** SIGNATURE_WORDS words per hotel: trigram bits of the name's distinctive words (see nameSignatureText). */
+  nameSignatures: Uint32Array;
+  /** NaN when the hotel has no usable coordinates. */
+  latitudes: Float64Array;
+  longitudes: Float64Array;
+  /** Country index -> ISO alpha-2 ("" at index 0 for unknown). */
+  countryCodes: string[];
+  countryOfHotel: Uint16Array;
+  /** City index -> folded city name ("" at index 0 for unknown). */
+  cities: string[];
+  cityOfHotel: Uint32Array;
+  postalCodes: string[];
+  /** Street words and house numbers, space-separated ("" when unknown). */
+  addressWords: string[];
+  addressNumbers: string[];
+  /** NaN when unknown. */
+  ratings: Float32Array;
+  /** Sorted grid cell keys; hotels of cellKeys[k] are cellHotels[cellOffsets[k] .. cellOffsets[k + 1]). */
+  cellKeys: Int32Array;
+  cellOffsets: Uint32Array;
+  cellHotels: Int32Array;
+  /** Hotels carrying token t: postingHotels[postingOffsets[t] .. postingOffsets[t + 1]), ordered by country. */
+  postingOffsets: Uint32Array;
+  postingHotels: Int32Array;
+  /** supplierKey(code, id) -> hotel index. */
+  supplierHotels: Map<string, number>;
+}
+
+/** Lookup key of a supplier's hotel code; supplier codes compare case-insensitively. */
+export function supplierKey(supplierCode: string, supplierHotelId: string): string {
+  return `${supplierCode.trim().toUpperCase()}\u0000${supplierHotelId.trim()}`;
+}
+
+export function hasUsableCoordinates(lat: number | undefined, lon: number | undefined): boolean {
+  return (
+    lat !== undefined && lon !== undefined && Number.isFinite(lat) && Number.isFinite(lon) &&
+    Math.abs(lat) <= 90 && Math.abs(lon) <= 180 &&
+    // (0, 0) is how many systems write "unknown".
+    !(lat === 0 && lon === 0)
+  );
+}
+
+function cellKey(latitudeCell: number, longitudeCell: number): number {
+  return latitudeCell * LONGITUDE_CELLS + longitudeCell;
+}
+
+function latitudeCell(lat: number): number {
+  return Math.floor((lat + 90) / CELL_DEGREES);
+}
+
+function longitudeCell(lon: number): number {
+  return Math.floor((lon + 180) / CELL_DEGREES);
+}
+
+/** IDF: how informative a word is, given how many of `count` names carry it. */
+function inverseDocumentFrequency(count: number, documentFrequency: number): number {
+  return Math.log(1 + count / Math.max(1, documentFrequency));
+}
+
+export class MatchingIndex {
+  readonly size: number;
+  private readonly tokenIds: Map<string, number>;
+  private readonly cityIds: Map<string, number>;
+  private readonly countryIds: Map<string, number>;
+
+  constructor(readonly data: ReferenceIndexSnapshot) {
+    this.size = data.count;
+    this.tokenIds = new Map(data.vocabulary.map((token, id) => [token, id]));
+    this.cityIds = new Map(data.cities.map((city, id) => [city, id]));
+    this.countryIds = new Map(data.countryCodes.map((code, id) => [code, id]));
+  }
+
+  /** Token id, or -1 for a word no reference name contains. */
+  tokenId(token: string): number {
+    return this.tokenIds.get(token) ?? -1;
+  }
+
+  /** Weight of a token; words unknown to the reference count as rare ones. */
+  tokenWeight(token: string, id: number): number {
+    if (id >= 0) return this.data.tokenWeights[id]!;
+    return inverseDocumentFrequency(this.size, 1) * KIND_WEIGHT[tokenKind(token)];
+  }
+
+  /** City index, 0 when unknown or absent from the reference. */
+  cityId(normalizedCity: string): number {
+    return this.cityIds.get(normalizedCity) ?? 0;
+  }
+
+  /** Country index, 0 when unknown or absent from the reference. */
+  countryId(countryCode: string | undefined): number {
+    return countryCode === undefined ? 0 : (this.countryIds.get(countryCode) ?? 0);
+  }
+
+  hotelBySupplierCode(supplierCode: string, supplierHotelId: string): number {
+    return this.data.supplierHotels.get(supplierKey(supplierCode, supplierHotelId)) ?? -1;
+  }
+
+  /** Calls `visit` for every hotel in grid cells that may lie within `radiusMeters` of the point. */
+  visitNearby(lat: number, lon: number, radiusMeters: number, visit: (hotel: number) => void): void {
+    const { cellKeys, cellOffsets, cellHotels } = this.data;
+    const latitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES));
+    const cosine = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+    const longitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES * cosine));
+    const centerLatitude = latitudeCell(lat);
+    const centerLongitude = longitudeCell(lon);
+    for (let dy = -latitudeSpan; dy <= latitudeSpan; dy++) {
+      for (let dx = -longitudeSpan; dx <= longitudeSpan; dx++) {
+        const position = lowerBound(cellKeys, cellKey(centerLatitude + dy, centerLongitude + dx));
+        if (position >= cellKeys.length || cellKeys[position] !== cellKey(centerLatitude + dy, centerLongitude + dx)) continue;
+        for (let k = cellOffsets[position]!, end = cellOffsets[position + 1]!; k < end; k++) visit(cellHotels[k]!);
+      }
+    }
+  }
+
+  /**
+   * Start and end (exclusive) in postingHotels of the hotels carrying `tokenId`, restricted to
+   * one country when countryId > 0. Written into `range` to avoid allocating.
+   */
+  postingRange(tokenId: number, countryId: number, range: Uint32Array): void {
+    const { postingOffsets, postingHotels, countryOfHotel } = this.data;
+    let start = postingOffsets[tokenId]!;
+    let end = postingOffsets[tokenId + 1]!;
+    if (countryId > 0) {
+      let low = start;
+      let high = end;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (countryOfHotel[postingHotels[middle]!]! < countryId) low = middle + 1;
+        else high = middle;
+      }
+      start = low;
+      high = end;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (countryOfHotel[postingHotels[middle]!]! <= countryId) low = middle + 1;
+        else high = middle;
+      }
+      end = low;
+    }
+    range[0] = start;
+    range[1] = end;
+  }
+}
+
+function lowerBound(sorted: Int32Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Interns strings to small integer ids, id 0 reserved for "" (unknown). */
+class Interner {
+  readonly values: string[] = [''];
+  private readonly ids = new Map<string, number>([['', 0]]);
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+}
+
+export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingIndex {
+  const ids: string[] = [];
+  const names: string[] = [];
+  const signatureTexts: string[] = [];
+  const nameTokenOffsets: number[] = [0];
+  const nameTokenIds: number[] = [];
+  const vocabulary: string[] = [];
+  const tokenIdByText = new Map<string, number>();
+  const documentFrequency: number[] = [];
+  const latitudes: number[] = [];
+  const longitudes: number[] = [];
+  const countries = new Interner();
+  const countryOfHotel: number[] = [];
+  const cities = new Interner();
+  const cityOfHotel: number[] = [];
+  const postalCodes: string[] = [];
+  const addressWords: string[] = [];
+  const addressNumbers: string[] = [];
+  const ratings: number[] = [];
+  const supplierHotels = new Map<string, number>();
+
+  for (const hotel of hotels) {
+    const index = ids.length;
+    ids.push(hotel.id);
+    names.push(hotel.name);
+    const tokens = nameTokens(hotel.name);
+    for (const token of tokens) {
+      let id = tokenIdByText.get(token);
+      if (id === undefined) {
+        id = vocabulary.length;
+        vocabulary.push(token);
+        tokenIdByText.set(token, id);
+        documentFrequency.push(0);
+      }
+      documentFrequency[id]! += 1;
+      nameTokenIds.push(id);
+    }
+    nameTokenOffsets.push(nameTokenIds.length);
+    signatureTexts.push(nameSignatureText(tokens));
+    const located = hasUsableCoordinates(hotel.lat, hotel.lon);
+    latitudes.push(located ? hotel.lat! : Number.NaN);
+    longitudes.push(located ? hotel.lon! : Number.NaN);
+    countryOfHotel.push(countries.id(toCountryCode(hotel.countryCode) ?? toCountryCode(hotel.country) ?? ''));
+    cityOfHotel.push(cities.id(normalizeCity(hotel.city)));
+    postalCodes.push(normalizePostalCode(hotel.postalCode));
+    const address = addressParts(hotel.address ?? '');
+    addressWords.push(address.words.join(' '));
+    addressNumbers.push(address.numbers.join(' '));
+    ratings.push(hotel.rating ?? Number.NaN);
+    for (const [supplierCode, supplierHotelId] of Object.entries(hotel.supplierCodes)) {
+      supplierHotels.set(supplierKey(supplierCode, supplierHotelId), index);
+    }
+  }
+
+  const count = ids.length;
+  const tokenWeights = Float32Array.from(vocabulary, (token, id) =>
+    inverseDocumentFrequency(count, documentFrequency[id]!) * KIND_WEIGHT[tokenKind(token)],
+  );
+  const tokenIdArray = Int32Array.from(nameTokenIds);
+  const offsets = Uint32Array.from(nameTokenOffsets);
+  const nameWeightTotals = new Float32Array(count);
+  for (let hotel = 0; hotel < count; hotel++) {
+    let total = 0;
+    for (let k = offsets[hotel]!; k < offsets[hotel + 1]!; k++) total += tokenWeights[tokenIdArray[k]!]!;
+    nameWeightTotals[hotel] = total;
+  }
+  const nameSignatures = new Uint32Array(count * SIGNATURE_WORDS);
+  signatureTexts.forEach((text, hotel) => writeTrigramSignature(text, nameSignatures, hotel * SIGNATURE_WORDS));
+
+  const latitudeArray = Float64Array.from(latitudes);
+  const longitudeArray = Float64Array.from(longitudes);
+  const countryArray = Uint16Array.from(countryOfHotel);
+  return new MatchingIndex({
+    format: SNAPSHOT_FORMAT,
+    count,
+    ids,
+    names,
+    vocabulary,
+    tokenWeights,
+    nameTokenOffsets: offsets,
+    nameTokenIds: tokenIdArray,
+    nameWeightTotals,
+    nameSignatures,
+    latitudes: latitudeArray,
+    longitudes: longitudeArray,
+    countryCodes: countries.values,
+    countryOfHotel: countryArray,
+    cities: cities.values,
+    cityOfHotel: Uint32Array.from(cityOfHotel),
+    postalCodes,
+    addressWords,
+    addressNumbers,
+    ratings: Float32Array.from(ratings),
+    ...buildGrid(latitudeArray, longitudeArray),
+    ...buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, countries.values.length),
+    supplierHotels,
+  });
+}
+
+/**
+ * Text whose trigrams make a name's signature: its distinctive words without word breaks (so
+ * "Red House" and "Redhouse" agree), leaving out "hotel"-like words that every name shares.
+ */
+export function nameSignatureText(tokens: readonly string[]): string {
+  const distinctive = tokens.filter((token) => {
+    const kind = tokenKind(token);
+    return kind === 'distinctive' || kind === 'number';
+  });
+  return (distinctive.length > 0 ? distinctive : tokens).join('');
+}
+
+function buildGrid(latitudes: Float64Array, longitudes: Float64Array) {
+  const located: number[] = [];
+  const keys = new Int32Array(latitudes.length);
+  for (let hotel = 0; hotel < latitudes.length; hotel++) {
+    if (Number.isNaN(latitudes[hotel]!)) continue;
+    keys[hotel] = cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
+    located.push(hotel);
+  }
+  const cellHotels = Int32Array.from(located).sort((a, b) => keys[a]! - keys[b]!);
+  const cellKeys: number[] = [];
+  const cellOffsets: number[] = [];
+  for (let k = 0; k < cellHotels.length; k++) {
+    const key = keys[cellHotels[k]!]!;
+    if (cellKeys.length === 0 || cellKeys[cellKeys.length - 1] !== key) {
+      cellKeys.push(key);
+      cellOffsets.push(k);
+    }
+  }
+  cellOffsets.push(cellHotels.length);
+  return { cellKeys: Int32Array.from(cellKeys), cellOffsets: Uint32Array.from(cellOffsets), cellHotels };
+}
+
+/** Inverted index token -> hotels, each list ordered by country so one country is a sub-range. */
+function buildPostings(
+  vocabularySize: number,
+  nameTokenOffsets: Uint32Array,
+  nameTokenIds: Int32Array,
+  countryOfHotel: Uint16Array,
+  countryCount: number,
+) {
+  const hotelCount = countryOfHotel.length;
+  // Counting sort of hotels by country.
+  const countryStarts = new Uint32Array(countryCount + 1);
+  for (let hotel = 0; hotel < hotelCount; hotel++) countryStarts[countryOfHotel[hotel]! + 1]! += 1;
+  for (let c = 0; c < countryCount; c++) countryStarts[c + 1]! += countryStarts[c]!;
+  const hotelsByCountry = new Int32Array(hotelCount);
+  const countryCursor = countryStarts.slice();
+  for (let hotel = 0; hotel < hotelCount; hotel++) hotelsByCountry[countryCursor[countryOfHotel[hotel]!]!++] = hotel;
+
+  const postingOffsets = new Uint32Array(vocabularySize + 1);
+  for (let k = 0; k < nameTokenIds.length; k++) postingOffsets[nameTokenIds[k]! + 1]! += 1;
+  for (let t = 0; t < vocabularySize; t++) postingOffsets[t + 1]! += postingOffsets[t]!;
+  const cursor = postingOffsets.slice();
+  const postingHotels = new Int32Array(nameTokenIds.length);
+  for (const hotel of hotelsByCountry) {
+    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
+      postingHotels[cursor[nameTokenIds[k]!]!++] = hotel;
+    }
+  }
+  return { postingOffsets, postingHotels };
+}
+
+export function serializeMatchingIndex(index: MatchingIndex): Buffer {
+  return serialize(index.data);
+}
+
+export function deserializeMatchingIndex(buffer: Buffer): MatchingIndex {
+  const data = deserialize(buffer) as ReferenceIndexSnapshot;
+  if (data?.format !== SNAPSHOT_FORMAT) throw new Error(`not a ${SNAPSHOT_FORMAT} snapshot`);
+  return new MatchingIndex(data);
+}

@@ -1,0 +1,144 @@
+/**
+ * Low-level similarity primitives: token edit similarity, character-trigram signatures, distance.
+ * All allocation-free on the hot path (scratch buffers are module-level and reused).
+ */
+import { isNumberToken } from './text';
+
+const EARTH_RADIUS_METERS = 6_371_008.8;
+const RADIANS = Math.PI / 180;
+
+/** Great-circle distance in metres (haversine). */
+export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = (lat2 - lat1) * RADIANS;
+  const dLon = (lon2 - lon1) * RADIANS;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RADIANS) * Math.cos(lat2 * RADIANS) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+let previousRow = new Int32Array(64);
+let currentRow = new Int32Array(64);
+let twoRowsBack = new Int32Array(64);
+
+/**
+ * Optimal-string-alignment distance (Levenshtein plus adjacent transposition), giving up as soon as
+ * it must exceed `max`; returns max + 1 in that case.
+ */
+export function boundedEditDistance(a: string, b: string, max: number): number {
+  const lengthA = a.length;
+  const lengthB = b.length;
+  if (Math.abs(lengthA - lengthB) > max) return max + 1;
+  if (lengthB + 1 > previousRow.length) {
+    previousRow = new Int32Array(lengthB * 2 + 1);
+    currentRow = new Int32Array(lengthB * 2 + 1);
+    twoRowsBack = new Int32Array(lengthB * 2 + 1);
+  }
+  for (let j = 0; j <= lengthB; j++) previousRow[j] = j;
+  for (let i = 1; i <= lengthA; i++) {
+    currentRow[0] = i;
+    let rowMinimum = i;
+    const charA = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lengthB; j++) {
+      const charB = b.charCodeAt(j - 1);
+      const cost = charA === charB ? 0 : 1;
+      let value = Math.min(previousRow[j]! + 1, currentRow[j - 1]! + 1, previousRow[j - 1]! + cost);
+      if (i > 1 && j > 1 && charA === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === charB) {
+        value = Math.min(value, twoRowsBack[j - 2]! + 1);
+      }
+      currentRow[j] = value;
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (rowMinimum > max) return max + 1;
+    const recycled = twoRowsBack;
+    twoRowsBack = previousRow;
+    previousRow = currentRow;
+    currentRow = recycled;
+  }
+  return previousRow[lengthB]!;
+}
+
+/** Shortest token length at which a prefix counts as an abbreviation ("intercont" for "intercontinental"). */
+const MIN_ABBREVIATION_LENGTH = 3;
+
+/**
+ * How alike two different tokens are, 0..1: typos (one edit per 4 letters, at most two), and
+ * abbreviations written as a prefix. Numbers must be equal: "Blk 701" is not "Blk 704".
+ */
+export function tokenSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (isNumberToken(a) || isNumberToken(b)) return 0;
+  const shorter = a.length <= b.length ? a : b;
+  const longer = a.length <= b.length ? b : a;
+  if (shorter.length < 3) return 0;
+  const allowedEdits = shorter.length >= 8 ? 2 : shorter.length >= 4 ? 1 : 0;
+  if (allowedEdits > 0) {
+    const edits = boundedEditDistance(a, b, allowedEdits);
+    if (edits <= allowedEdits) return 1 - edits / (longer.length + 1);
+  }
+  if (shorter.length >= MIN_ABBREVIATION_LENGTH && longer.startsWith(shorter)) return 0.7;
+  return 0;
+}
+
+export const SIGNATURE_WORDS = 4;
+
+/** Sets bits for the character trigrams of `text` (a compact name) into signature words at `offset`. */
+export function writeTrigramSignature(text: string, target: Uint32Array, offset: number): void {
+  for (let word = 0; word < SIGNATURE_WORDS; word++) target[offset + word] = 0;
+  for (let i = 0; i + 2 < text.length; i++) {
+    const hash = (Math.imul(text.charCodeAt(i), 961) + Math.imul(text.charCodeAt(i + 1), 31) + text.charCodeAt(i + 2)) & 127;
+    target[offset + (hash >>> 5)]! |= 1 << (hash & 31);
+  }
+}
+
+export function popcount32(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/** Dice overlap of two trigram signatures: a cheap, typo-tolerant "do these names look alike". */
+export function signatureSimilarity(a: Uint32Array, offsetA: number, b: Uint32Array, offsetB: number): number {
+  let shared = 0;
+  let total = 0;
+  for (let word = 0; word < SIGNATURE_WORDS; word++) {
+    const wordA = a[offsetA + word]!;
+    const wordB = b[offsetB + word]!;
+    shared += popcount32(wordA & wordB);
+    total += popcount32(wordA) + popcount32(wordB);
+  }
+  return total === 0 ? 0 : (2 * shared) / total;
+}
+
+/** Dice coefficient of the character trigram multisets of two strings (exact, for final scoring). */
+export function trigramDice(a: string, b: string): number {
+  if (a.length < 3 || b.length < 3) return a === b ? 1 : 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 2 < a.length; i++) {
+    const gram = a.slice(i, i + 3);
+    counts.set(gram, (counts.get(gram) ?? 0) + 1);
+  }
+  let shared = 0;
+  for (let i = 0; i + 2 < b.length; i++) {
+    const gram = b.slice(i, i + 3);
+    const available = counts.get(gram) ?? 0;
+    if (available > 0) {
+      shared += 1;
+      counts.set(gram, available - 1);
+    }
+  }
+  return (2 * shared) / (a.length - 2 + b.length - 2);
+}
+
+/** Dice overlap of two word lists where a typo still counts as (most of) a match. */
+export function fuzzyWordDice(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let matched = 0;
+  for (const word of a) {
+    let best = 0;
+    for (const other of b) {
+      const similarity = tokenSimilarity(word, other);
+      if (similarity > best) best = similarity;
+    }
+    matched += best;
+  }
+  return (2 * matched) / (a.length + b.length);
+}

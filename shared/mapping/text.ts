@@ -1,0 +1,143 @@
+/**
+ * Text normalisation for matching: one folding step shared by every field (script, accents, case,
+ * punctuation), then field-specific token canonicalisation for names and addresses, so that spelling
+ * variants a supplier would consider "the same" compare as equal tokens.
+ */
+import anyAscii from 'any-ascii';
+
+// Elided articles (l'hôtel, d'angleterre) are separate words; other apostrophes join (macy's).
+const ELISION = /\b(l|d|j|n|m|qu|dell|all|nell|sull)['’‘`´]/g;
+const APOSTROPHE = /['’‘`´]/g;
+// "b&b" must survive the generic "&" -> "and" rewrite.
+const BED_AND_BREAKFAST = /\bb\s*(?:&|and|n)\s*b\b|\bbed\s+(?:and|&)\s+breakfast\b/g;
+const NOT_ALPHANUMERIC = /[^a-z0-9]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Script-, accent-, case- and punctuation-insensitive form of any text, words separated by one space. */
+export function foldText(raw: string): string {
+  const ascii = NON_ASCII.test(raw) ? anyAscii(raw) : raw;
+  return ascii
+    .toLowerCase()
+    .replace(BED_AND_BREAKFAST, ' bnb ')
+    .replace(/&/g, ' and ')
+    .replace(/\+/g, ' and ')
+    .replace(ELISION, '$1 ')
+    .replace(APOSTROPHE, '')
+    .replace(NOT_ALPHANUMERIC, ' ')
+    .trim();
+}
+
+function words(folded: string): string[] {
+  return folded === '' ? [] : folded.split(' ');
+}
+
+// Words that differ only by spelling, language or abbreviation map to one canonical token.
+// Kept to variants that are unambiguous inside a hotel or place name.
+const NAME_CANONICAL: Record<string, string> = {
+  hotels: 'hotel', hotell: 'hotel', hotelli: 'hotel', hotele: 'hotel', htl: 'hotel', otel: 'hotel', hostal: 'hostel',
+  hostels: 'hostel', inns: 'inn', resorts: 'resort', rsrt: 'resort', suites: 'suite', apartments: 'apartment',
+  apartment: 'apartment', apts: 'apartment', apt: 'apartment', appartements: 'apartment', appartement: 'apartment',
+  apartamentos: 'apartment', apartamento: 'apartment', apartmani: 'apartment', residences: 'residence',
+  residencia: 'residence', residenz: 'residence', lodges: 'lodge', villas: 'villa', motels: 'motel',
+  guesthouses: 'guesthouse', pension: 'guesthouse', pensione: 'guesthouse', gasthaus: 'guesthouse', gasthof: 'guesthouse',
+  intl: 'international', internacional: 'international', internationale: 'international',
+  ctr: 'center', cntr: 'center', centre: 'center', centro: 'center', zentrum: 'center',
+  st: 'saint', ste: 'sainte', sta: 'santa', sto: 'santo', mt: 'mount', mtn: 'mountain', ft: 'fort',
+  univ: 'university', natl: 'national', gdn: 'garden', gdns: 'gardens', hts: 'heights', stn: 'station',
+  arpt: 'airport', aeropuerto: 'airport', aeroport: 'airport', flughafen: 'airport', aeroporto: 'airport',
+  sq: 'square', plz: 'plaza', pk: 'park', bch: 'beach', vlg: 'village', grp: 'group', ave: 'avenue', rd: 'road',
+  '1st': '1', first: '1', '2nd': '2', second: '2', '3rd': '3', third: '3', '4th': '4', fourth: '4', '5th': '5', fifth: '5',
+  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+  ii: '2', iii: '3',
+};
+
+// Articles, prepositions and conjunctions in the languages hotel names are usually written in.
+const STOP_WORDS = new Set([
+  'the', 'a', 'an', 'and', 'of', 'at', 'by', 'in', 'on', 'for', 'to', 'de', 'del', 'della', 'delle', 'dei', 'di', 'da',
+  'do', 'dos', 'das', 'des', 'du', 'la', 'le', 'les', 'el', 'los', 'las', 'il', 'lo', 'l', 'd', 'y', 'et', 'e', 'und',
+  'am', 'im', 'zum', 'zur', 'der', 'die', 'van', 'von', 'het', 'op', 'aan', 'au', 'aux', 'en',
+]);
+
+// Words that say what kind of place it is rather than which one: they count little in a name.
+const GENERIC_WORDS = new Set([
+  'hotel', 'inn', 'resort', 'spa', 'suite', 'apartment', 'hostel', 'motel', 'lodge', 'guesthouse', 'residence',
+  'bnb', 'boutique', 'villa', 'rooms', 'room', 'house', 'homestay', 'aparthotel', 'condo', 'condominium',
+  'accommodation', 'accommodations', 'property', 'collection', 'by', 'group', 'ltd', 'pte', 'llc', 'inc', 'gmbh',
+]);
+
+export type TokenKind = 'distinctive' | 'generic' | 'stop' | 'number';
+
+export function isNumberToken(token: string): boolean {
+  const first = token.charCodeAt(0);
+  return first >= 48 && first <= 57;
+}
+
+export function tokenKind(token: string): TokenKind {
+  if (STOP_WORDS.has(token)) return 'stop';
+  if (GENERIC_WORDS.has(token)) return 'generic';
+  if (isNumberToken(token)) return 'number';
+  return 'distinctive';
+}
+
+/** Canonical name tokens, in order, duplicates removed. */
+export function nameTokens(name: string): string[] {
+  const tokens: string[] = [];
+  for (const word of words(foldText(name))) {
+    const token = NAME_CANONICAL[word] ?? word;
+    if (!tokens.includes(token)) tokens.push(token);
+  }
+  return tokens;
+}
+
+const ADDRESS_CANONICAL: Record<string, string> = {
+  st: 'street', str: 'street', strasse: 'street', straat: 'street', rd: 'road', ave: 'avenue', av: 'avenue', avda: 'avenida',
+  blvd: 'boulevard', bd: 'boulevard', bvd: 'boulevard', dr: 'drive', ln: 'lane', hwy: 'highway', pkwy: 'parkway',
+  sq: 'square', pl: 'place', ct: 'court', cres: 'crescent', cl: 'close', ter: 'terrace', terr: 'terrace', tce: 'terrace',
+  pde: 'parade', cir: 'circle', jln: 'jalan', lor: 'lorong', blk: 'block', bldg: 'building', fl: 'floor', n: 'north',
+  s: 'south', e: 'east', w: 'west', ne: 'northeast', nw: 'northwest', se: 'southeast', sw: 'southwest', c: 'calle',
+  no: 'number', nr: 'number', num: 'number',
+};
+
+// Street-type words: agreement on them says little about being the same address.
+const ADDRESS_GENERIC = new Set([
+  'street', 'road', 'avenue', 'avenida', 'boulevard', 'drive', 'lane', 'highway', 'parkway', 'square', 'place', 'court',
+  'crescent', 'close', 'terrace', 'parade', 'circle', 'calle', 'rue', 'via', 'viale', 'piazza', 'jalan', 'lorong',
+  'block', 'building', 'floor', 'unit', 'suite', 'number', 'north', 'south', 'east', 'west', 'northeast', 'northwest',
+  'southeast', 'southwest', 'level', 'central', 'upper', 'lower',
+]);
+
+export interface AddressParts {
+  /** Street and place words, canonical. */
+  words: string[];
+  /** House numbers and number ranges split into single numbers ("76-78" -> 76, 78). */
+  numbers: string[];
+}
+
+// Unit and floor designators such as "#01-23" identify a shop inside a building, not the building.
+const UNIT_NUMBER = /#\s*[0-9a-z]+(?:\s*-\s*[0-9a-z]+)?/gi;
+
+/** Street words and house numbers of an address; unit numbers and street-type words dropped. */
+export function addressParts(address: string): AddressParts {
+  const parts: AddressParts = { words: [], numbers: [] };
+  for (const word of words(foldText(address.replace(UNIT_NUMBER, ' ')))) {
+    if (isNumberToken(word)) {
+      if (!parts.numbers.includes(word)) parts.numbers.push(word);
+      continue;
+    }
+    // German compounds: "hauptstr" / "hauptstrasse" keep the distinctive part.
+    const canonical = ADDRESS_CANONICAL[word] ?? word.replace(/(?:strasse|str)$/, '');
+    if (canonical === '' || ADDRESS_GENERIC.has(canonical) || STOP_WORDS.has(canonical)) continue;
+    if (!parts.words.includes(canonical)) parts.words.push(canonical);
+  }
+  return parts;
+}
+
+/** Postal code without spaces, dashes or case, so "SW1A 1AA" equals "sw1a1aa". */
+export function normalizePostalCode(raw: string | undefined): string {
+  return raw === undefined ? '' : raw.toUpperCase().replace(/[^0-9A-Z]/g, '');
+}
+
+/** City for equality checks; "" when unknown. */
+export function normalizeCity(raw: string | undefined): string {
+  return raw === undefined ? '' : foldText(raw);
+}

@@ -1,0 +1,66 @@
+/** Public types of the mapping engine. */
+
+export type MappingMode = 'STANDARD' | 'ID_TO_ID' | 'HYBRID';
+export const MAPPING_MODES: readonly MappingMode[] = ['STANDARD', 'ID_TO_ID', 'HYBRID'];
+
+/** MATCHED: confident; REVIEW: plausible but uncertain or ambiguous, a person should look; UNMATCHED: none found. */
+export type MappingStatus = 'MATCHED' | 'REVIEW' | 'UNMATCHED';
+
+/** ID: through the supplier's hotel code; FUZZY: by comparing the hotel's details. */
+export type MatchMethod = 'ID' | 'FUZZY';
+
+/** Why a candidate looks like (or unlike) the partner hotel. Null fields: not comparable (absent on one side). */
+export interface MatchEvidence {
+  /** 0..1 token-weighted name similarity (rare words count more). */
+  nameSimilarity: number;
+  /** Great-circle distance between the two coordinates, rounded to the metre. */
+  distanceMeters: number | null;
+  /** Same street and house number. */
+  addressMatch: boolean | null;
+  /** 0..1 similarity of the street words. */
+  addressSimilarity: number | null;
+  postalCodeMatch: boolean | null;
+  cityMatch: boolean | null;
+  countryMatch: boolean | null;
+}
+
+export interface CandidateSummary {
+  referenceHotelId: string;
+  referenceHotelName: string;
+  /** Probability (0..1) that this candidate is the partner hotel. */
+  score: number;
+  nameSimilarity: number;
+  distanceMeters: number | null;
+}
+
+export interface MappingResult {
+  partnerHotelId: string;
+  partnerHotelName: string;
+  /** The matched hotel; for REVIEW the best candidate; null when UNMATCHED. */
+  referenceHotelId: string | null;
+  referenceHotelName: string | null;
+  status: MappingStatus;
+  /** Null when UNMATCHED. */
+  method: MatchMethod | null;
+  /**
+   * Probability (0..1) that referenceHotelId is the partner hotel, after weighing competing
+   * candidates; for UNMATCHED rows, that of the best candidate found (0 when none).
+   */
+  score: number;
+  /** Evidence for the chosen (or best) candidate; null when there was no candidate. */
+  evidence: MatchEvidence | null;
+  /** Next best candidates, best first (the chosen one excluded). */
+  candidates: CandidateSummary[];
+  /** Short explanation when the status is not a plain confident match or a plain miss. */
+  reason?: string;
+}
+
+export interface MappingOptions {
+  mode: MappingMode;
+  /** Minimum score for MATCHED. Default 0.75. */
+  matchThreshold?: number;
+  /** Minimum score for REVIEW. Default 0.35. */
+  reviewThreshold?: number;
+  /** How many runner-up candidates to report per row. Default 3. */
+  maxCandidates?: number;
+}
