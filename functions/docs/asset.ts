@@ -4,17 +4,23 @@ import { join } from 'node:path';
 // the two files next to the bundle).
 import swaggerUiPath from 'swagger-ui-dist/absolute-path.js';
 import { routes } from '../../shared/api/routes';
+import { notFound } from '../../shared/domain/errors';
 import { defineHandler } from '../../shared/http/handler';
 
-const CONTENT_TYPES = { 'swagger-ui-bundle.js': 'text/javascript; charset=utf-8', 'swagger-ui.css': 'text/css; charset=utf-8' };
+const CONTENT_TYPES: Record<string, string> = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+};
 const cache = new Map<string, string>();
 
 export const handler = defineHandler(routes.docsAsset, async ({ params }) => {
   const { asset } = params;
+  const contentType = CONTENT_TYPES[asset];
+  if (!contentType) throw notFound(`No docs asset is named ${asset}.`);
   let text = cache.get(asset);
   if (text === undefined) {
     text = await readFile(join(swaggerUiPath(), asset), 'utf8');
     cache.set(asset, text);
   }
-  return { status: 200, contentType: CONTENT_TYPES[asset], text, headers: { 'cache-control': 'public, max-age=86400' } };
+  return { status: 200, contentType, text, headers: { 'cache-control': 'public, max-age=86400' } };
 });

@@ -216,7 +216,7 @@ export const routes = {
     tag: 'Documentation',
     summary: "The docs page's script and style sheet",
     params: s.DocsAssetParams,
-    responses: { 200: { description: 'Script or style sheet', contentType: 'text/javascript' }, 400: errors[400] },
+    responses: { 200: { description: 'Script or style sheet', contentType: 'text/javascript' }, 404: errors[404] },
     access: { table: 'none' },
   }),
 } satisfies Record<string, RouteDefinition>;

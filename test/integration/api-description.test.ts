@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { routes } from '../../shared/api/routes';
+import { startTestApi } from '../support/test-api';
+
+const api = await startTestApi();
+
+describe('GET /api/v1/openapi.json', () => {
+  it('documents every route of the route table, with its security and request schemas', async () => {
+    const { status, body } = await api.request('GET', '/api/v1/openapi.json');
+    assert.equal(status, 200);
+    assert.equal(body.openapi, '3.1.0');
+    assert.equal(body.servers[0].url, api.baseUrl);
+    for (const [operationId, route] of Object.entries(routes)) {
+      const operation = body.paths[route.path]?.[route.method.toLowerCase()];
+      assert.ok(operation, `${route.method} ${route.path} is documented`);
+      assert.equal(operation.operationId, operationId);
+      assert.deepEqual(Object.keys(operation.responses).sort(), Object.keys(route.responses).sort());
+      if (route.auth === 'required') assert.deepEqual(operation.security, [{ apiKey: [] }, { bearer: [] }]);
+      if (route.auth === 'none') assert.deepEqual(operation.security, []);
+    }
+    const putFormat = body.paths['/api/v1/export-format'].put;
+    const schema = putFormat.requestBody.content['application/json'].schema;
+    assert.deepEqual(schema.required, ['format']);
+    assert.deepEqual(schema.properties.format.enum, ['json', 'csv', 'jsonl']);
+    const connect = body.paths['/api/v1/suppliers/{supplierId}/connect'].post;
+    assert.deepEqual(connect.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['supplierId', 'path']]);
+    const upload = body.paths['/api/v1/suppliers/request'].post.requestBody.content['multipart/form-data'].schema;
+    assert.deepEqual(upload.required.sort(), ['file', 'supplierName']);
+    assert.ok(body.components.securitySchemes.apiKey);
+    const errorSchema = connect.responses['404'].content['application/json'].schema;
+    assert.deepEqual(errorSchema.required.sort(), ['error', 'message']);
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves a reference page whose viewer comes from the API itself, not a CDN', async () => {
+    const page = await api.request('GET', '/docs');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(sources.length >= 2);
+    for (const source of sources) {
+      assert.ok(source.startsWith(api.baseUrl), `${source} is served locally`);
+      const asset = await fetch(source);
+      assert.equal(asset.status, 200);
+      assert.ok((await asset.text()).length > 10_000);
+    }
+    assert.match(page.text, /\/api\/v1\/openapi\.json/);
+  });
+
+  it('answers 404 for an unknown asset', async () => {
+    const response = await api.request('GET', '/docs/secrets.txt');
+    assert.equal(response.status, 404);
+  });
+});
