@@ -1,0 +1,88 @@
+/**
+ * Compact column types of the search index. Strings are stored once (UTF-8 bytes plus offsets, or a
+ * dictionary), numbers in typed arrays, so that an index of a million hotels loads as a handful of
+ * buffers instead of millions of JavaScript objects.
+ */
+
+/** Code of a missing value in a dictionary column. */
+export const MISSING_CODE = 0xffffffff;
+
+/** Many strings in one UTF-8 buffer: string i is bytes[offsets[i]..offsets[i+1]). */
+export interface StringColumn {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+}
+
+/** Repeated strings: value of row i is values[codes[i]], or missing when codes[i] is MISSING_CODE. */
+export interface DictionaryColumn {
+  values: string[];
+  codes: Uint32Array;
+}
+
+/** Compressed sparse rows: the list of key k is items[offsets[k]..offsets[k+1]), ascending. */
+export interface PostingLists {
+  offsets: Uint32Array;
+  items: Uint32Array;
+}
+
+const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
+export function readString(column: StringColumn, row: number): string {
+  return utf8Decoder.decode(column.bytes.subarray(column.offsets[row], column.offsets[row + 1]));
+}
+
+export function postingList(lists: PostingLists, key: number): Uint32Array {
+  return lists.items.subarray(lists.offsets[key], lists.offsets[key + 1]);
+}
+
+export function postingLength(lists: PostingLists, key: number): number {
+  return (lists.offsets[key + 1] as number) - (lists.offsets[key] as number);
+}
+
+export function encodeStringColumn(strings: readonly string[]): StringColumn {
+  const offsets = new Uint32Array(strings.length + 1);
+  let bytes = new Uint8Array(Math.max(1024, strings.length * 32));
+  let length = 0;
+  strings.forEach((text, row) => {
+    // A UTF-16 code unit never needs more than 3 UTF-8 bytes.
+    if (length + text.length * 3 > bytes.length) {
+      const grown = new Uint8Array(Math.max(bytes.length * 2, length + text.length * 3));
+      grown.set(bytes.subarray(0, length));
+      bytes = grown;
+    }
+    length += utf8Encoder.encodeInto(text, bytes.subarray(length)).written;
+    offsets[row + 1] = length;
+  });
+  return { bytes: bytes.slice(0, length), offsets };
+}
+
+/** Assigns dictionary codes as values arrive; `undefined` and '' become MISSING_CODE. */
+export class DictionaryEncoder {
+  readonly values: string[] = [];
+  private readonly codeOf = new Map<string, number>();
+
+  encode(value: string | undefined): number {
+    if (value === undefined || value === '') return MISSING_CODE;
+    let code = this.codeOf.get(value);
+    if (code === undefined) {
+      code = this.values.length;
+      this.values.push(value);
+      this.codeOf.set(value, code);
+    }
+    return code;
+  }
+}
+
+/** Builds posting lists from (key, item) pairs given in ascending item order. */
+export function buildPostingLists(keyCount: number, keyOfItem: Uint32Array): PostingLists {
+  const offsets = new Uint32Array(keyCount + 1);
+  for (const key of keyOfItem) if (key !== MISSING_CODE) offsets[key + 1]! += 1;
+  for (let key = 0; key < keyCount; key++) offsets[key + 1]! += offsets[key]!;
+  const items = new Uint32Array(offsets[keyCount] as number);
+  const cursor = offsets.slice(0, keyCount);
+  keyOfItem.forEach((key, item) => {
+    if (key !== MISSING_CODE) items[cursor[key]!++] = item;
+  });
+  return { offsets, items };
+}

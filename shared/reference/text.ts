@@ -1,0 +1,96 @@
+/**
+ * Text folding and similarity used by the reference search: case- and accent-insensitive forms,
+ * word tokens, bounded edit distance and bigram similarity.
+ */
+
+/** Letters that Unicode decomposition does not reduce to ASCII. */
+const SPECIAL_LETTERS: Record<string, string> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th', ð: 'd',
+};
+const SPECIAL_LETTER_PATTERN = /[ßæœøđłıþð]/g;
+const COMBINING_MARKS = /\p{M}+/gu;
+const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+/** Lower case without accents: "Hôtel Zürich" -> "hotel zurich". */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(COMBINING_MARKS, '')
+    .toLowerCase()
+    .replace(SPECIAL_LETTER_PATTERN, (letter) => SPECIAL_LETTERS[letter] as string);
+}
+
+/** Folded words of a text, in order; punctuation, apostrophes and '&' separate words. */
+export function tokenize(text: string): string[] {
+  return foldText(text)
+    .split(WORD_SEPARATORS)
+    .filter((word) => word.length > 0);
+}
+
+/** Distinct folded words, first occurrence order. */
+export function distinctTokens(text: string): string[] {
+  return [...new Set(tokenize(text))];
+}
+
+/**
+ * Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), or
+ * `maxDistance + 1` as soon as it is known to exceed `maxDistance`.
+ */
+export function boundedEditDistance(a: string, b: string, maxDistance: number): number {
+  if (Math.abs(a.length - b.length) > maxDistance) return maxDistance + 1;
+  const width = b.length + 1;
+  let previousPrevious = new Uint16Array(width);
+  let previous = new Uint16Array(width);
+  let current = new Uint16Array(width);
+  for (let j = 0; j < width; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMinimum = i;
+    for (let j = 1; j < width; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      let best = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, (previousPrevious[j - 2] as number) + 1);
+      }
+      current[j] = best;
+      if (best < rowMinimum) rowMinimum = best;
+    }
+    if (rowMinimum > maxDistance) return maxDistance + 1;
+    [previousPrevious, previous, current] = [previous, current, previousPrevious];
+  }
+  return Math.min(previous[b.length] as number, maxDistance + 1);
+}
+
+/** Edits tolerated in a word of this length: none for short words, two for long ones. */
+export function toleratedEdits(wordLength: number): number {
+  if (wordLength <= 3) return 0;
+  return wordLength <= 7 ? 1 : 2;
+}
+
+/** Bigrams of a word padded with boundary marks, so that first and last letters count too. */
+export function paddedBigrams(word: string): string[] {
+  const padded = `^${word}$`;
+  const bigrams: string[] = [];
+  for (let i = 0; i < padded.length - 1; i++) bigrams.push(padded.slice(i, i + 2));
+  return bigrams;
+}
+
+/** Sørensen-Dice similarity of two texts' character bigrams (0 to 1); sensitive to word order. */
+export function bigramDice(a: string, b: string): number {
+  if (a.length < 2 || b.length < 2) return a === b ? 1 : 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < a.length - 1; i++) {
+    const bigram = a.slice(i, i + 2);
+    counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
+  }
+  let shared = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const bigram = b.slice(i, i + 2);
+    const remaining = counts.get(bigram) ?? 0;
+    if (remaining > 0) {
+      shared++;
+      counts.set(bigram, remaining - 1);
+    }
+  }
+  return (2 * shared) / (a.length - 1 + (b.length - 1));
+}
