@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole API on this machine. Starts DynamoDB Local and s3rver on loopback,
  * creates the table and bucket, seeds demo data, and serves /api/v1 on http://127.0.0.1:3000
- * (PORT overrides). State persists under .local/; `npm start -- --fresh` starts from scratch.
+ * (PORT overrides). State persists under .local/ (LOCAL_STATE_DIR overrides); `npm start -- --fresh`
+ * starts from scratch.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,8 @@ import { seedDemoOrganizations, seedSuppliers, type DemoCredentials } from './se
 import { createLocalApi } from './server';
 import { provisionLocalStack, type LocalStack } from './stack';
 
-const STATE_DIR = resolve(import.meta.dirname, '..', '..', '.local');
+/** Where local state lives; LOCAL_STATE_DIR moves it (the benchmarks use a scratch folder). */
+const STATE_DIR = resolve(process.env.LOCAL_STATE_DIR ?? join(import.meta.dirname, '..', '..', '.local'));
 const CREDENTIALS_FILE = join(STATE_DIR, 'credentials.json');
 
 async function main(): Promise<void> {

@@ -34,7 +34,7 @@ export const routes = {
       'The token is valid for one hour and stops working at once when its key is revoked.',
     body: { kind: 'form', schema: s.TokenRequest },
     responses: { 200: { description: 'A bearer token', schema: s.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
-    access: { table: 'read' },
+    access: { table: 'read', signingSecret: true },
   }),
   listApiKeys: defineRoute({
     method: 'GET',

@@ -38,6 +38,13 @@ export interface ResponseDescription {
 export interface ResourceAccess {
   table: 'none' | 'read' | 'readwrite';
   bucket?: 'read' | 'write' | 'readwrite';
+  /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
+  signingSecret?: boolean;
+}
+
+/** Routes that verify or issue bearer tokens need the signing secret. */
+export function needsSigningSecret(route: RouteDefinition): boolean {
+  return route.auth !== 'none' || route.access.signingSecret === true;
 }
 
 export interface RouteDefinition {

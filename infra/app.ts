@@ -1,0 +1,19 @@
+/**
+ * The CDK app: `npx cdk deploy` (or `npm run synth`). The stage comes from context:
+ * `npx cdk deploy -c stage=prod`; production retains its table and bucket. Synthesis fails when
+ * cdk-nag's AwsSolutions rules find an error that is not acknowledged with a reason.
+ */
+import { App } from 'aws-cdk-lib';
+import { awsSolutionsErrors, describeViolations } from './nag';
+import { HotelMappingStack } from './stack';
+
+const app = new App();
+const stage = (app.node.tryGetContext('stage') as string | undefined) ?? 'dev';
+new HotelMappingStack(app, `HotelMapping-${stage}`, { stage, retainData: stage === 'prod' });
+
+const errors = awsSolutionsErrors(app);
+if (errors.length > 0) {
+  process.stderr.write(`cdk-nag AwsSolutions errors:\n${describeViolations(errors)}\n`);
+  process.exit(1);
+}
+app.synth();

@@ -1,0 +1,258 @@
+/**
+ * The whole service as one stack: the single table, the private bucket, the token signing secret,
+ * and the REST API with one Lambda function per route of the route table. Environment-agnostic
+ * (no account, region or lookups), so `cdk synth` needs no credentials.
+ */
+import { join } from 'node:path';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { routeList } from '../shared/api/routes';
+import { errorBody } from '../shared/http/errors';
+import {
+  BINARY_MEDIA_TYPES,
+  functionName,
+  needsSigningSecret,
+  type RouteDefinition,
+} from '../shared/http/route';
+import { TABLE_KEYS } from '../shared/storage/table';
+
+const ROOT = join(import.meta.dirname, '..');
+
+export interface HotelMappingStackProps extends StackProps {
+  /** Stage name: the API stage and part of resource names. */
+  stage: string;
+  /** Keep the table and bucket when the stack is deleted (production). */
+  retainData?: boolean;
+}
+
+export class HotelMappingStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly bucket: s3.Bucket;
+  readonly api: apigateway.RestApi;
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
+    super(scope, id, props);
+    const removalPolicy = props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+      removalPolicy,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: TABLE_KEYS.gsi1.name,
+      partitionKey: { name: TABLE_KEYS.gsi1.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.gsi1.sortKey, type: dynamodb.AttributeType.STRING },
+    });
+
+    const accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy,
+      autoDeleteObjects: !props.retainData,
+    });
+    this.bucket = new s3.Bucket(this, 'Files', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'files/',
+      removalPolicy,
+      autoDeleteObjects: !props.retainData,
+    });
+
+    const signingSecret = new secretsmanager.Secret(this, 'TokenSigningSecret', {
+      description: 'HS256 key that signs bearer tokens issued by POST /api/v1/auth/token',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+
+    const apiLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
+    this.api = new apigateway.RestApi(this, 'Api', {
+      restApiName: `hotel-mapping-${props.stage}`,
+      description: 'Hotel mapping and billing API',
+      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
+      deployOptions: {
+        stageName: props.stage,
+        accessLogDestination: new apigateway.LogGroupLogDestination(apiLogs),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        tracingEnabled: true,
+        throttlingRateLimit: 100,
+        throttlingBurstLimit: 200,
+      },
+      cloudWatchRole: true,
+    });
+    this.addGatewayResponses();
+
+    const environment = {
+      STAGE: props.stage,
+      TABLE_NAME: this.table.tableName,
+      BUCKET_NAME: this.bucket.bucketName,
+      TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn,
+      LOG_LEVEL: 'info',
+      NODE_OPTIONS: '--enable-source-maps',
+    };
+    const methodsByPath = new Map<string, Set<string>>();
+    for (const route of routeList) {
+      const fn = this.routeFunction(route, environment, removalPolicy);
+      this.grantAccess(fn, route, signingSecret);
+      const resource = this.api.root.resourceForPath(route.path);
+      resource.addMethod(route.method, new apigateway.LambdaIntegration(fn));
+      const methods = methodsByPath.get(route.path) ?? new Set<string>();
+      methodsByPath.set(route.path, methods.add(route.method));
+    }
+    for (const [path, methods] of methodsByPath) this.answerOtherMethods(path, methods);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    this.acknowledgeAcceptedFindings(accessLogs);
+  }
+
+  private routeFunction(route: RouteDefinition, environment: Record<string, string>, removalPolicy: RemovalPolicy) {
+    const name = functionName(route);
+    const fn = new NodejsFunction(this, name, {
+      entry: join(ROOT, 'functions', `${route.handler}.ts`),
+      handler: 'handler',
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: route.lambda?.memoryMb ?? 256,
+      timeout: Duration.seconds(route.lambda?.timeoutSeconds ?? 10),
+      description: `${route.method} ${route.path}`,
+      environment,
+      tracing: lambda.Tracing.ACTIVE,
+      logGroup: new logs.LogGroup(this, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy }),
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      projectRoot: ROOT,
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        target: 'node22',
+        format: OutputFormat.CJS,
+        // Bundle the AWS SDK too: pinned versions, and a smaller cold start than the runtime's copy.
+        externalModules: [],
+        commandHooks: route.handler === 'docs/asset' ? copyDocsAssets : undefined,
+      },
+    });
+    this.functions.set(route.handler, fn);
+    return fn;
+  }
+
+  /** Exactly the access the route declares. */
+  private grantAccess(fn: NodejsFunction, route: RouteDefinition, signingSecret: secretsmanager.ISecret) {
+    if (route.access.table === 'read') this.table.grantReadData(fn);
+    if (route.access.table === 'readwrite') this.table.grantReadWriteData(fn);
+    if (route.access.bucket === 'read' || route.access.bucket === 'readwrite') this.bucket.grantRead(fn);
+    if (route.access.bucket === 'write' || route.access.bucket === 'readwrite') this.bucket.grantPut(fn);
+    if (needsSigningSecret(route)) signingSecret.grantRead(fn);
+  }
+
+  /** A known path with an unknown method answers 405 {error, message}, as the local runtime does. */
+  private answerOtherMethods(path: string, methods: Set<string>) {
+    const body = JSON.stringify(errorBody(405, `This method is not allowed here. Allowed: ${[...methods].join(', ')}.`));
+    this.api.root.resourceForPath(path).addMethod(
+      'ANY',
+      new apigateway.MockIntegration({
+        requestTemplates: { 'application/json': '{"statusCode": 405}' },
+        integrationResponses: [
+          {
+            statusCode: '405',
+            responseTemplates: { 'application/json': body },
+            responseParameters: { 'method.response.header.Allow': `'${[...methods].join(', ')}'` },
+          },
+        ],
+        passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
+      }),
+      { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }] },
+    );
+  }
+
+  /** API Gateway's own errors answer {error, message} like every handler. */
+  private addGatewayResponses() {
+    const respond = (id: string, type: apigateway.ResponseType, status: number | undefined, message?: string) =>
+      this.api.addGatewayResponse(id, {
+        type,
+        ...(status && { statusCode: String(status) }),
+        responseHeaders: { 'Content-Type': "'application/json'" },
+        templates: {
+          'application/json': message
+            ? JSON.stringify(errorBody(status!, message))
+            : `{"error": "$context.error.responseType", "message": $context.error.messageString}`,
+        },
+      });
+    respond('UnknownRoute', apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, 404, 'No endpoint at this path.');
+    respond('Throttled', apigateway.ResponseType.THROTTLED, 429, 'Too many requests. Slow down and retry shortly.');
+    respond('TooLarge', apigateway.ResponseType.REQUEST_TOO_LARGE, 413, 'The request body exceeds 10 MB.');
+    respond('UnsupportedType', apigateway.ResponseType.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported content type.');
+    respond('Timeout', apigateway.ResponseType.INTEGRATION_TIMEOUT, 504, 'The request took too long. Retry shortly.');
+    respond('Default4xx', apigateway.ResponseType.DEFAULT_4XX, 400, 'The request could not be processed.');
+    respond('Default5xx', apigateway.ResponseType.DEFAULT_5XX, 500, 'An unexpected error occurred.');
+  }
+
+  /** Findings of cdk-nag's AwsSolutions pack accepted on purpose, each with its reason. */
+  private acknowledgeAcceptedFindings(accessLogs: s3.Bucket) {
+    const stack = Validations.of(this);
+    stack.acknowledge(
+      {
+        id: 'AwsSolutions-APIG4',
+        reason: 'Every function authenticates its caller itself (X-API-Key or bearer JWT, shared/auth); public routes are public by contract.',
+      },
+      { id: 'AwsSolutions-COG4', reason: "Partners authenticate with API keys and the service's own bearer tokens, not Cognito." },
+      {
+        id: 'AwsSolutions-APIG2',
+        reason: "Each function validates its request against the route table's valibot schemas, answering the contract's error bodies.",
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'AWS-managed, logging only.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason: 'AWS-managed, logging only.',
+      },
+      { id: 'AwsSolutions-APIG3', reason: "WAF is attached by the platform team's account-level web ACL, not per stack." },
+      { id: 'AwsSolutions-L1', reason: 'nodejs22.x is the runtime the platform standardises on (ARCHITECTURE.md).' },
+      {
+        id: 'AwsSolutions-SMG4',
+        reason: 'Rotating the signing secret invalidates every issued token; it is rotated by hand in a maintenance window (README).',
+      },
+      ...WILDCARD_FINDINGS.map((id) => ({
+        id: `AwsSolutions-IAM5[${id}]`,
+        reason: "Generated by the CDK grants: scoped to this table's indexes, this bucket's objects, or X-Ray.",
+      })),
+    );
+    Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket itself.' });
+  }
+}
+
+/** The docs/asset function serves swagger-ui's files from beside its bundle. */
+const copyDocsAssets = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir: string, outputDir: string) =>
+    ['swagger-ui-bundle.js', 'swagger-ui.css'].map(
+      (file) => `cp "${inputDir}/node_modules/swagger-ui-dist/${file}" "${outputDir}/${file}"`,
+    ),
+};
+
+/** The wildcards the CDK grants generate (cdk-nag finding ids; logical ids are stable). */
+const WILDCARD_FINDINGS = [
+  'Resource::*', // X-Ray PutTraceSegments/PutTelemetryRecords take no resource
+  'Resource::<TableCD117FA1.Arn>/index/*',
+  'Resource::<Files8E6940B8.Arn>/*',
+  'Action::s3:Abort*',
+];

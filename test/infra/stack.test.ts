@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { routeList } from '../../shared/api/routes';
+import { functionName, needsSigningSecret } from '../../shared/http/route';
+import { awsSolutionsErrors, describeViolations } from '../../infra/nag';
+import { HotelMappingStack } from '../../infra/stack';
+
+// Bundling is skipped here; test/infra/synth.test.ts runs one real `cdk synth` with bundling.
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new HotelMappingStack(app, 'Test', { stage: 'test' });
+const template = Template.fromStack(stack);
+const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: any }>;
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
+
+/** Full API path of each API Gateway resource, e.g. /api/v1/suppliers/{supplierId}/connect. */
+function resourcePaths(): Map<string, string> {
+  const paths = new Map<string, string>();
+  const resolve = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const { ParentId, PathPart } = resources[id]!.Properties;
+    const parent = ParentId.Ref ? resolve(ParentId.Ref) : '';
+    const path = `${parent}/${PathPart}`;
+    paths.set(id, path);
+    return path;
+  };
+  for (const [id] of ofType('AWS::ApiGateway::Resource')) resolve(id);
+  return paths;
+}
+
+/** Every IAM action granted to a function's role. */
+function actionsOf(functionLogicalId: string): string[] {
+  const roleId = resources[functionLogicalId]!.Properties.Role['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy')
+    .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
+    .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+}
+
+describe('API Gateway and functions from the route table', () => {
+  const paths = resourcePaths();
+  const methods = ofType('AWS::ApiGateway::Method');
+
+  it('has one function per route, on nodejs22.x / arm64, described by its route', () => {
+    const functions = ofType('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
+    assert.equal(functions.length, routeList.length);
+    for (const route of routeList) {
+      const fn = stack.functions.get(route.handler);
+      assert.ok(fn, `${route.handler} has a function`);
+      const properties = resources[logicalIdOf(fn)]!.Properties;
+      assert.equal(properties.Description, `${route.method} ${route.path}`);
+      assert.deepEqual(properties.Architectures, ['arm64']);
+      assert.equal(properties.Handler, 'index.handler');
+      assert.ok(logicalIdOf(fn).startsWith(functionName(route)));
+    }
+  });
+
+  it('routes every method of the table to its own function', () => {
+    for (const route of routeList) {
+      const functionId = logicalIdOf(stack.functions.get(route.handler)!);
+      const method = methods.find(([, m]) => {
+        const path = m.Properties.ResourceId.Ref ? paths.get(m.Properties.ResourceId.Ref) : '/';
+        return path === route.path && m.Properties.HttpMethod === route.method;
+      });
+      assert.ok(method, `${route.method} ${route.path} exists`);
+      const [, { Properties }] = method;
+      assert.equal(Properties.Integration.Type, 'AWS_PROXY');
+      assert.ok(JSON.stringify(Properties.Integration.Uri).includes(`"${functionId}","Arn"`), `${route.path} reaches ${functionId}`);
+    }
+  });
+
+  it('answers 405 {error, message} for other methods on every routed path', () => {
+    for (const path of new Set(routeList.map((r) => r.path))) {
+      const any = methods.find(([, m]) => m.Properties.HttpMethod === 'ANY' && paths.get(m.Properties.ResourceId.Ref) === path);
+      assert.ok(any, `${path} has an ANY method`);
+      const response = any[1].Properties.Integration.IntegrationResponses[0];
+      assert.equal(response.StatusCode, '405');
+      assert.deepEqual(Object.keys(JSON.parse(response.ResponseTemplates['application/json'])).sort(), ['error', 'message']);
+    }
+  });
+
+  it("shapes API Gateway's own errors as {error, message}", () => {
+    const expected: Record<string, string> = {
+      MISSING_AUTHENTICATION_TOKEN: '404',
+      THROTTLED: '429',
+      REQUEST_TOO_LARGE: '413',
+      UNSUPPORTED_MEDIA_TYPE: '415',
+      DEFAULT_4XX: '400',
+      DEFAULT_5XX: '500',
+    };
+    const responses = ofType('AWS::ApiGateway::GatewayResponse').map(([, r]) => r.Properties);
+    for (const [type, status] of Object.entries(expected)) {
+      const response = responses.find((r) => r.ResponseType === type);
+      assert.ok(response, `${type} is configured`);
+      assert.equal(response.StatusCode, status);
+      const body = JSON.parse(response.ResponseTemplates['application/json']);
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message']);
+    }
+  });
+
+  it('passes multipart bodies to functions as binary', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      BinaryMediaTypes: Match.arrayWith(['multipart/form-data']),
+    });
+  });
+});
+
+describe('storage', () => {
+  it('has one on-demand, encrypted table with PITR, TTL and GSI1', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'GSI1' })],
+    });
+  });
+
+  it('keeps the files bucket private, encrypted and TLS-only', () => {
+    const filesId = logicalIdOf(stack.bucket);
+    const { Properties } = resources[filesId]!;
+    assert.deepEqual(Properties.PublicAccessBlockConfiguration, {
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    assert.equal(Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm, 'AES256');
+    const policy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === filesId);
+    assert.ok(policy);
+    assert.ok(
+      policy[1].Properties.PolicyDocument.Statement.some(
+        (s: any) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false',
+      ),
+    );
+  });
+});
+
+describe('least privilege per function', () => {
+  const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+  for (const route of routeList) {
+    it(`${route.method} ${route.path} gets exactly what it declares`, () => {
+      const actions = actionsOf(logicalIdOf(stack.functions.get(route.handler)!));
+      const dynamo = actions.filter((a) => a.startsWith('dynamodb:'));
+      const s3 = actions.filter((a) => a.startsWith('s3:'));
+      const secrets = actions.filter((a) => a.startsWith('secretsmanager:'));
+      if (route.access.table === 'none') assert.deepEqual(dynamo, []);
+      if (route.access.table === 'read') {
+        assert.ok(dynamo.includes('dynamodb:GetItem') && dynamo.includes('dynamodb:Query'));
+        assert.deepEqual(dynamo.filter((a) => WRITES.includes(a)), []);
+      }
+      if (route.access.table === 'readwrite') assert.ok(WRITES.every((a) => dynamo.includes(a)));
+      assert.ok(!dynamo.includes('dynamodb:Scan') || route.access.table !== 'none');
+      if (!route.access.bucket) assert.deepEqual(s3, []);
+      if (route.access.bucket === 'write') {
+        assert.ok(s3.includes('s3:PutObject'));
+        assert.ok(!s3.some((a) => a.startsWith('s3:GetObject') || a.startsWith('s3:DeleteObject')));
+      }
+      assert.equal(secrets.length > 0, needsSigningSecret(route));
+      assert.ok(!actions.some((a) => a === '*' || a.endsWith(':*')), 'no service-wide wildcard');
+    });
+  }
+});
+
+describe('cdk-nag', () => {
+  it('AwsSolutions reports no unacknowledged error', () => {
+    const errors = awsSolutionsErrors(app);
+    assert.equal(errors.length, 0, describeViolations(errors));
+  });
+
+  it('every acknowledgement carries a reason', () => {
+    const acknowledgements = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === 'aws:cdk:acknowledged-rules')
+      .flatMap((m) => Object.values(m.data as Record<string, string>));
+    assert.ok(acknowledgements.length > 0);
+    for (const reason of acknowledgements) assert.ok(reason.length > 15, `reason: ${reason}`);
+  });
+});

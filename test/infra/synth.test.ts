@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { routeList } from '../../shared/api/routes';
+import { synthesize } from '../../infra/synth';
+
+describe('cdk synth (real bundling, no credentials, no Docker)', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-synth-'));
+  after(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('bundles every route into its own function', { timeout: 300_000 }, async () => {
+    const env = { ...process.env };
+    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete env[name];
+    const functions = await synthesize(outDir);
+    assert.equal(functions.length, routeList.length);
+    assert.equal(new Set(functions.map((f) => f.assetDir)).size, routeList.length);
+    for (const { route, assetDir } of functions) {
+      const bundle = join(assetDir, 'index.js');
+      assert.ok(existsSync(bundle), `${route.handler} has a bundle`);
+      assert.ok(statSync(bundle).size > 1000);
+    }
+    const docs = functions.find((f) => f.route.handler === 'docs/asset')!;
+    assert.ok(existsSync(join(docs.assetDir, 'swagger-ui-bundle.js')), 'docs assets are shipped beside the bundle');
+  });
+});
