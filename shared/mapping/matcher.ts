@@ -15,7 +15,7 @@ import {
   type PreparedPartner,
   type ScoredCandidate,
 } from './scoring';
-import { distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
+import { approximateDistanceMeters, distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
 import type { CandidateSummary, MappingOptions, MappingResult, MatchMethod, MappingStatus } from './types';
 
 const DEFAULT_MATCH_THRESHOLD = 0.75;
@@ -24,17 +24,23 @@ const DEFAULT_MAX_CANDIDATES = 3;
 
 /** Radius searched around a partner's coordinates; supplier pins rarely drift further. */
 const SEARCH_RADIUS_METERS = 1_000;
+/** Radius of the every-hotel scan used when no nearby name shares a word (typos). */
+const TYPO_SEARCH_RADIUS_METERS = 500;
+/** How far above the MATCHED threshold a lone candidate must be to stop widening the search. */
+const CONVINCING_MARGIN_LOG_ODDS = 1;
 /** Candidates kept from blocking for full scoring. */
 const SHORTLIST_SIZE = 8;
 /** Blocking keeps a hotel only if its name looks at least this much like the partner's. */
 const MIN_NAME_HINT = 0.25;
-/** Below this best name hint nearby, the hotel may have been pinned far away: search by name too. */
+/** Word overlap above which trigram signatures add nothing to blocking. */
 const CONFIDENT_NAME_HINT = 0.6;
 /** How much nearness adds to a blocking score (names dominate). */
 const PROXIMITY_BONUS = 0.3;
 const SAME_CITY_BONUS = 0.1;
-/** Word lists longer than this are skipped in name search unless they are the rarest word. */
-const MAX_POSTINGS_PER_WORD = 20_000;
+const SAME_DETAIL_BONUS = 0.2;
+/** A word carried by more hotels than this (in the country / near the pin) does not find candidates. */
+const MAX_POSTINGS_PER_WORD = 5_000;
+const MAX_NEARBY_POSTINGS_PER_WORD = 50;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
 const DUPLICATE_NAME_SIMILARITY = 0.85;
 const DUPLICATE_DISTANCE_METERS = 150;
@@ -56,6 +62,7 @@ export class HotelMatcher {
   private readonly matchThreshold: number;
   private readonly reviewThreshold: number;
   private readonly maxCandidates: number;
+  private readonly convincingLogOdds: number;
   // Scratch state reused across rows so blocking does not allocate per candidate.
   private readonly visitedStamp: Uint32Array;
   private stamp = 0;
@@ -64,7 +71,6 @@ export class HotelMatcher {
   private readonly shortlistHotels = new Int32Array(SHORTLIST_SIZE);
   private readonly shortlistScores = new Float64Array(SHORTLIST_SIZE);
   private shortlistCount = 0;
-  private bestNameHint = 0;
   private readonly range = new Uint32Array(2);
 
   constructor(
@@ -74,6 +80,9 @@ export class HotelMatcher {
     this.matchThreshold = options.matchThreshold ?? DEFAULT_MATCH_THRESHOLD;
     this.reviewThreshold = options.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD;
     this.maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
+    // A candidate this likely on its own evidence ends the search: wider stages could only add
+    // competitors that the evidence already rules out.
+    this.convincingLogOdds = Math.log(this.matchThreshold / (1 - this.matchThreshold)) + CONVINCING_MARGIN_LOG_ODDS;
     this.visitedStamp = new Uint32Array(index.size);
     this.accumulated = new Float32Array(index.size);
   }
@@ -110,10 +119,7 @@ export class HotelMatcher {
   }
 
   private matchByDetails(partner: PreparedPartner): RowMatch {
-    this.collectShortlist(partner);
-    const scored: ScoredCandidate[] = [];
-    for (let k = 0; k < this.shortlistCount; k++) scored.push(scoreCandidate(this.index, partner, this.shortlistHotels[k]!));
-    scored.sort((a, b) => b.logOdds - a.logOdds);
+    const scored = this.findCandidates(partner);
     const best = scored[0];
     if (!best) return this.unmatched(partner, scored, undefined);
 
@@ -160,32 +166,94 @@ export class HotelMatcher {
   // -------------------------------------------------------------------------------------------
   // Blocking
 
-  private collectShortlist(partner: PreparedPartner): void {
-    this.shortlistCount = 0;
-    this.bestNameHint = 0;
+  /**
+   * Blocking in widening stages, each stopping the search once a candidate is convincing on its
+   * own: nearby hotels sharing a name word; then every hotel close by (typos leave no shared
+   * word); then the whole country by name (no pin, or a pin far off). Returns the full-scored
+   * candidates, best first.
+   */
+  private findCandidates(partner: PreparedPartner): ScoredCandidate[] {
     this.stamp += 1;
     if (this.stamp === 0xffffffff) {
       this.visitedStamp.fill(0);
       this.stamp = 1;
     }
-    if (!Number.isNaN(partner.lat)) this.collectNearby(partner);
-    if (Number.isNaN(partner.lat) || this.bestNameHint < CONFIDENT_NAME_HINT) this.collectByName(partner);
+    const scored: ScoredCandidate[] = [];
+    const located = !Number.isNaN(partner.lat);
+    if (located) {
+      const countryId = partner.countryId || this.index.countryAt(partner.lat, partner.lon);
+      if (countryId > 0) {
+        this.collectByNameNearby(partner, countryId);
+        if (this.scoreShortlist(partner, scored)) return scored;
+      }
+      this.collectNearby(partner);
+      if (this.scoreShortlist(partner, scored)) return scored;
+    }
+    this.collectByName(partner);
+    this.scoreShortlist(partner, scored);
+    return scored;
+  }
+
+  /** Full-scores the shortlist into `scored` (kept best first) and empties it; true when the best is convincing alone. */
+  private scoreShortlist(partner: PreparedPartner, scored: ScoredCandidate[]): boolean {
+    for (let k = 0; k < this.shortlistCount; k++) scored.push(scoreCandidate(this.index, partner, this.shortlistHotels[k]!));
+    this.shortlistCount = 0;
+    scored.sort((a, b) => b.logOdds - a.logOdds);
+    return scored.length > 0 && scored[0]!.logOdds >= this.convincingLogOdds;
+  }
+
+  /**
+   * Nearby hotels sharing a distinctive name word, from the word postings' cell-ordered ranges.
+   * As in collectByName, only the rarer words find candidates.
+   */
+  private collectByNameNearby(partner: PreparedPartner, countryId: number): void {
+    const { postingHotels, tokenWeights } = this.index.data;
+    const words = Array.from(partner.searchTokenIds, (id) => {
+      let count = 0;
+      this.index.visitPostingsNearby(id, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, (start, end) => {
+        count += end - start;
+      });
+      return { id, count };
+    }).sort((a, b) => a.count - b.count);
+    const touched = this.touched;
+    touched.length = 0;
+    words.forEach(({ id, count }, rank) => {
+      const weight = 2 * tokenWeights[id]!;
+      if (rank > 0 && count > MAX_NEARBY_POSTINGS_PER_WORD) {
+        this.addToTouched(id, weight);
+        return;
+      }
+      this.index.visitPostingsNearby(id, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, (start, end) => {
+        for (let k = start; k < end; k++) {
+          const hotel = postingHotels[k]!;
+          if (this.accumulated[hotel] === 0) touched.push(hotel);
+          this.accumulated[hotel]! += weight;
+        }
+      });
+    });
+    this.offerAccumulated(partner, true);
+  }
+
+  /** Adds a common word's weight to the candidates already found that carry it. */
+  private addToTouched(tokenId: number, weight: number): void {
+    const { nameTokenOffsets, nameTokenIds } = this.index.data;
+    for (const hotel of this.touched) {
+      for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
+        if (nameTokenIds[k] === tokenId) this.accumulated[hotel]! += weight;
+      }
+    }
   }
 
   private collectNearby(partner: PreparedPartner): void {
     const { latitudes, longitudes } = this.index.data;
-    const cosine = Math.cos((partner.lat * Math.PI) / 180);
-    this.index.visitNearby(partner.lat, partner.lon, SEARCH_RADIUS_METERS, (hotel) => {
-      // Equirectangular distance: exact enough within a kilometre.
-      const dy = (latitudes[hotel]! - partner.lat) * 111_195;
-      const dx = (longitudes[hotel]! - partner.lon) * 111_195 * cosine;
-      const distance = Math.sqrt(dx * dx + dy * dy);
-      if (distance > SEARCH_RADIUS_METERS) return;
+    this.index.visitNearby(partner.lat, partner.lon, TYPO_SEARCH_RADIUS_METERS, (hotel) => {
+      if (this.visitedStamp[hotel] === this.stamp) return;
+      const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
+      if (distance > TYPO_SEARCH_RADIUS_METERS) return;
       this.visitedStamp[hotel] = this.stamp;
       const hint = this.nameHint(partner, hotel);
       if (hint < MIN_NAME_HINT) return;
-      if (hint > this.bestNameHint) this.bestNameHint = hint;
-      this.offer(hotel, hint + PROXIMITY_BONUS * (1 - distance / SEARCH_RADIUS_METERS));
+      this.offer(hotel, hint + this.detailBonus(partner, hotel) + PROXIMITY_BONUS * (1 - distance / SEARCH_RADIUS_METERS));
     });
   }
 
@@ -211,44 +279,72 @@ export class HotelMatcher {
     return Math.max(wordOverlap, signatureSimilarity(partner.signature, 0, nameSignatures, hotel * SIGNATURE_WORDS));
   }
 
-  /** Hotels of the partner's country sharing its rarer name words, ranked by shared weight. */
+  /**
+   * Hotels of the partner's country sharing its name words, ranked by shared weight. Rare words
+   * find the candidates; a common word (a city name, a big chain) only adds weight to candidates
+   * already found, by checking their few words instead of walking its long hotel list.
+   */
   private collectByName(partner: PreparedPartner): void {
-    const { postingHotels, tokenWeights, nameWeightTotals, latitudes, longitudes, cityOfHotel } = this.index.data;
-    const { ids } = partner.name;
-    let rarestLength = Infinity;
-    for (let i = 0; i < ids.length; i++) {
-      if (ids[i]! < 0) continue;
-      this.index.postingRange(ids[i]!, partner.countryId, this.range);
-      rarestLength = Math.min(rarestLength, this.range[1]! - this.range[0]!);
-    }
+    const { postingHotels, tokenWeights, cityOfHotel } = this.index.data;
+    const words = Array.from(partner.searchTokenIds, (id) => {
+      this.index.postingRange(id, partner.countryId, this.range);
+      return { id, start: this.range[0]!, end: this.range[1]! };
+    }).sort((a, b) => a.end - a.start - (b.end - b.start));
     const touched = this.touched;
     touched.length = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      if (id < 0) continue;
-      this.index.postingRange(id, partner.countryId, this.range);
-      const length = this.range[1]! - this.range[0]!;
-      if (length > MAX_POSTINGS_PER_WORD && length > rarestLength) continue;
+    words.forEach(({ id, start, end }, rank) => {
       const weight = 2 * tokenWeights[id]!;
-      for (let k = this.range[0]!; k < this.range[1]!; k++) {
+      if (rank > 0 && end - start > MAX_POSTINGS_PER_WORD) {
+        this.addToTouched(id, weight);
+        return;
+      }
+      // Even the rarest word is common (a name like "Hotel Paris"): keep to the partner's city.
+      const sameCityOnly = end - start > MAX_POSTINGS_PER_WORD && partner.cityId !== 0;
+      for (let k = start; k < end; k++) {
         const hotel = postingHotels[k]!;
+        if (sameCityOnly && cityOfHotel[hotel] !== partner.cityId) continue;
         if (this.accumulated[hotel] === 0) touched.push(hotel);
         this.accumulated[hotel]! += weight;
       }
-    }
+    });
+    this.offerAccumulated(partner, false);
+  }
+
+  /**
+   * Offers the hotels whose shared-word weight was accumulated (and clears it). `nearby`: they
+   * came from the grid around the pin, so a convincing one ends the search.
+   */
+  private offerAccumulated(partner: PreparedPartner, nearby: boolean): void {
+    const { nameWeightTotals, latitudes, longitudes, nameSignatures, cityOfHotel } = this.index.data;
     const located = !Number.isNaN(partner.lat);
-    for (const hotel of touched) {
+    for (const hotel of this.touched) {
       const overlap = this.accumulated[hotel]! / (partner.name.total + nameWeightTotals[hotel]!);
       this.accumulated[hotel] = 0;
-      if (overlap < MIN_NAME_HINT || this.visitedStamp[hotel] === this.stamp) continue;
-      let score = overlap;
-      if (partner.cityId !== 0 && cityOfHotel[hotel] === partner.cityId) score += SAME_CITY_BONUS;
+      if (this.visitedStamp[hotel] === this.stamp) continue;
+      // Shared words undercount a name with a typo; its trigrams still agree. (Near the pin, the
+      // every-hotel scan of collectNearby covers typos; far from it, only the partner's city.)
+      const rescueTypo = !nearby && overlap < CONFIDENT_NAME_HINT && (partner.cityId === 0 || cityOfHotel[hotel] === partner.cityId);
+      const hint = rescueTypo ? Math.max(overlap, signatureSimilarity(partner.signature, 0, nameSignatures, hotel * SIGNATURE_WORDS)) : overlap;
+      if (hint < MIN_NAME_HINT) continue;
+      let score = hint + this.detailBonus(partner, hotel);
       if (located && !Number.isNaN(latitudes[hotel]!)) {
-        const distance = distanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
-        score += PROXIMITY_BONUS * Math.max(-1, 1 - distance / SEARCH_RADIUS_METERS / 10);
+        const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
+        if (nearby && distance > SEARCH_RADIUS_METERS) continue;
+        score += PROXIMITY_BONUS * Math.max(-1, 1 - distance / SEARCH_RADIUS_METERS);
       }
+      this.visitedStamp[hotel] = this.stamp;
       this.offer(hotel, score);
     }
+  }
+
+  /** Cheap agreement on city, postcode and street, to rank same-named hotels before full scoring. */
+  private detailBonus(partner: PreparedPartner, hotel: number): number {
+    const { cityOfHotel, postalCodes, addressWords } = this.index.data;
+    let bonus = 0;
+    if (partner.cityId !== 0 && cityOfHotel[hotel] === partner.cityId) bonus += SAME_CITY_BONUS;
+    if (partner.postalCode !== '' && postalCodes[hotel] === partner.postalCode) bonus += SAME_DETAIL_BONUS;
+    if (partner.addressWordsText !== '' && addressWords[hotel] === partner.addressWordsText) bonus += SAME_DETAIL_BONUS;
+    return bonus;
   }
 
   /** Keeps the SHORTLIST_SIZE best blocking scores (insertion into a small sorted buffer). */

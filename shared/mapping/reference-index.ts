@@ -17,6 +17,9 @@ const CELL_DEGREES = 0.01;
 const LONGITUDE_CELLS = Math.round(360 / CELL_DEGREES) + 1;
 const METERS_PER_DEGREE_LATITUDE = 111_195;
 
+/** A word the reference lacks weighs like one found once in this many names. */
+const UNKNOWN_WORD_RARITY = 1_000;
+
 /** How much a word of each kind counts relative to its rarity. */
 const KIND_WEIGHT: Record<TokenKind, number> = { distinctive: 1, number: 1, generic: 0.3, stop: 0.1 };
 
@@ -55,9 +58,14 @@ export interface ReferenceIndexSnapshot {
   cellKeys: Int32Array;
   cellOffsets: Uint32Array;
   cellHotels: Int32Array;
-  /** Hotels carrying token t: postingHotels[postingOffsets[t] .. postingOffsets[t + 1]), ordered by country. */
+  /**
+   * Hotels carrying token t: postingHotels[postingOffsets[t] .. postingOffsets[t + 1]), ordered by
+   * country then grid cell, so "this word, this country" and "this word, near here" are sub-ranges.
+   */
   postingOffsets: Uint32Array;
   postingHotels: Int32Array;
+  /** Grid cell key of each posting (-1 for hotels without coordinates). */
+  postingCells: Int32Array;
   /** supplierKey(code, id) -> hotel index. */
   supplierHotels: Map<string, number>;
 }
@@ -98,6 +106,7 @@ export class MatchingIndex {
   private readonly tokenIds: Map<string, number>;
   private readonly cityIds: Map<string, number>;
   private readonly countryIds: Map<string, number>;
+  private readonly scratchRange = new Uint32Array(2);
 
   constructor(readonly data: ReferenceIndexSnapshot) {
     this.size = data.count;
@@ -111,10 +120,13 @@ export class MatchingIndex {
     return this.tokenIds.get(token) ?? -1;
   }
 
-  /** Weight of a token; words unknown to the reference count as rare ones. */
+  /**
+   * Weight of a token. A word unknown to the reference is most often a misspelling or an extra
+   * word: it counts like a fairly rare word, not like the rarest one.
+   */
   tokenWeight(token: string, id: number): number {
     if (id >= 0) return this.data.tokenWeights[id]!;
-    return inverseDocumentFrequency(this.size, 1) * KIND_WEIGHT[tokenKind(token)];
+    return inverseDocumentFrequency(Math.min(this.size, UNKNOWN_WORD_RARITY), 1) * KIND_WEIGHT[tokenKind(token)];
   }
 
   /** City index, 0 when unknown or absent from the reference. */
@@ -134,18 +146,35 @@ export class MatchingIndex {
   /** Calls `visit` for every hotel in grid cells that may lie within `radiusMeters` of the point. */
   visitNearby(lat: number, lon: number, radiusMeters: number, visit: (hotel: number) => void): void {
     const { cellKeys, cellOffsets, cellHotels } = this.data;
-    const latitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES));
-    const cosine = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-    const longitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES * cosine));
-    const centerLatitude = latitudeCell(lat);
-    const centerLongitude = longitudeCell(lon);
-    for (let dy = -latitudeSpan; dy <= latitudeSpan; dy++) {
-      for (let dx = -longitudeSpan; dx <= longitudeSpan; dx++) {
-        const position = lowerBound(cellKeys, cellKey(centerLatitude + dy, centerLongitude + dx));
-        if (position >= cellKeys.length || cellKeys[position] !== cellKey(centerLatitude + dy, centerLongitude + dx)) continue;
+    forEachCellRow(lat, lon, radiusMeters, (firstKey, lastKey) => {
+      for (let position = lowerBound(cellKeys, firstKey, 0, cellKeys.length); position < cellKeys.length && cellKeys[position]! <= lastKey; position++) {
         for (let k = cellOffsets[position]!, end = cellOffsets[position + 1]!; k < end; k++) visit(cellHotels[k]!);
       }
-    }
+    });
+  }
+
+  /** Country of some hotel in the point's grid cell (0 when the cell is empty): where a pin is. */
+  countryAt(lat: number, lon: number): number {
+    const { cellKeys, cellOffsets, cellHotels, countryOfHotel } = this.data;
+    const key = cellKey(latitudeCell(lat), longitudeCell(lon));
+    const position = lowerBound(cellKeys, key, 0, cellKeys.length);
+    return cellKeys[position] === key ? countryOfHotel[cellHotels[cellOffsets[position]!]!]! : 0;
+  }
+
+  /**
+   * Calls `visit(start, end)` with the ranges of postingHotels holding `tokenId` in the given
+   * country within grid cells that may lie within `radiusMeters` of the point.
+   */
+  visitPostingsNearby(tokenId: number, countryId: number, lat: number, lon: number, radiusMeters: number, visit: (start: number, end: number) => void): void {
+    const { postingCells } = this.data;
+    this.postingRange(tokenId, countryId, this.scratchRange);
+    const start = this.scratchRange[0]!;
+    const end = this.scratchRange[1]!;
+    forEachCellRow(lat, lon, radiusMeters, (firstKey, lastKey) => {
+      const from = lowerBound(postingCells, firstKey, start, end);
+      const to = lowerBound(postingCells, lastKey + 1, from, end);
+      if (to > from) visit(from, to);
+    });
   }
 
   /**
@@ -178,15 +207,31 @@ export class MatchingIndex {
   }
 }
 
-function lowerBound(sorted: Int32Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
+/** First position in sorted[from, to) whose value is >= value. */
+function lowerBound(sorted: Int32Array, value: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
   while (low < high) {
     const middle = (low + high) >>> 1;
     if (sorted[middle]! < value) low = middle + 1;
     else high = middle;
   }
   return low;
+}
+
+/**
+ * Calls `visit(firstKey, lastKey)` once per row of grid cells covering a square of `radiusMeters`
+ * around the point; the cells of one row have consecutive keys.
+ */
+function forEachCellRow(lat: number, lon: number, radiusMeters: number, visit: (firstKey: number, lastKey: number) => void): void {
+  const latitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES));
+  const cosine = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+  const longitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES * cosine));
+  const centerLatitude = latitudeCell(lat);
+  const centerLongitude = longitudeCell(lon);
+  for (let dy = -latitudeSpan; dy <= latitudeSpan; dy++) {
+    visit(cellKey(centerLatitude + dy, centerLongitude - longitudeSpan), cellKey(centerLatitude + dy, centerLongitude + longitudeSpan));
+  }
 }
 
 /** Interns strings to small integer ids, id 0 reserved for "" (unknown). */
@@ -276,6 +321,7 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
   const latitudeArray = Float64Array.from(latitudes);
   const longitudeArray = Float64Array.from(longitudes);
   const countryArray = Uint16Array.from(countryOfHotel);
+  const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
   return new MatchingIndex({
     format: SNAPSHOT_FORMAT,
     count,
@@ -297,8 +343,8 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     addressWords,
     addressNumbers,
     ratings: Float32Array.from(ratings),
-    ...buildGrid(latitudeArray, longitudeArray),
-    ...buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, countries.values.length),
+    ...grid,
+    ...buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, hotelCells),
     supplierHotels,
   });
 }
@@ -317,54 +363,47 @@ export function nameSignatureText(tokens: readonly string[]): string {
 
 function buildGrid(latitudes: Float64Array, longitudes: Float64Array) {
   const located: number[] = [];
-  const keys = new Int32Array(latitudes.length);
+  const hotelCells = new Int32Array(latitudes.length).fill(-1);
   for (let hotel = 0; hotel < latitudes.length; hotel++) {
     if (Number.isNaN(latitudes[hotel]!)) continue;
-    keys[hotel] = cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
+    hotelCells[hotel] = cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
     located.push(hotel);
   }
-  const cellHotels = Int32Array.from(located).sort((a, b) => keys[a]! - keys[b]!);
+  const cellHotels = Int32Array.from(located).sort((a, b) => hotelCells[a]! - hotelCells[b]!);
   const cellKeys: number[] = [];
   const cellOffsets: number[] = [];
   for (let k = 0; k < cellHotels.length; k++) {
-    const key = keys[cellHotels[k]!]!;
+    const key = hotelCells[cellHotels[k]!]!;
     if (cellKeys.length === 0 || cellKeys[cellKeys.length - 1] !== key) {
       cellKeys.push(key);
       cellOffsets.push(k);
     }
   }
   cellOffsets.push(cellHotels.length);
-  return { cellKeys: Int32Array.from(cellKeys), cellOffsets: Uint32Array.from(cellOffsets), cellHotels };
+  return { cellKeys: Int32Array.from(cellKeys), cellOffsets: Uint32Array.from(cellOffsets), cellHotels, hotelCells };
 }
 
-/** Inverted index token -> hotels, each list ordered by country so one country is a sub-range. */
-function buildPostings(
-  vocabularySize: number,
-  nameTokenOffsets: Uint32Array,
-  nameTokenIds: Int32Array,
-  countryOfHotel: Uint16Array,
-  countryCount: number,
-) {
+/** Inverted index token -> hotels, each list ordered by (country, grid cell). */
+function buildPostings(vocabularySize: number, nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, countryOfHotel: Uint16Array, hotelCells: Int32Array) {
   const hotelCount = countryOfHotel.length;
-  // Counting sort of hotels by country.
-  const countryStarts = new Uint32Array(countryCount + 1);
-  for (let hotel = 0; hotel < hotelCount; hotel++) countryStarts[countryOfHotel[hotel]! + 1]! += 1;
-  for (let c = 0; c < countryCount; c++) countryStarts[c + 1]! += countryStarts[c]!;
-  const hotelsByCountry = new Int32Array(hotelCount);
-  const countryCursor = countryStarts.slice();
-  for (let hotel = 0; hotel < hotelCount; hotel++) hotelsByCountry[countryCursor[countryOfHotel[hotel]!]!++] = hotel;
+  const ordered = new Int32Array(hotelCount);
+  for (let hotel = 0; hotel < hotelCount; hotel++) ordered[hotel] = hotel;
+  ordered.sort((a, b) => countryOfHotel[a]! - countryOfHotel[b]! || hotelCells[a]! - hotelCells[b]!);
 
   const postingOffsets = new Uint32Array(vocabularySize + 1);
   for (let k = 0; k < nameTokenIds.length; k++) postingOffsets[nameTokenIds[k]! + 1]! += 1;
   for (let t = 0; t < vocabularySize; t++) postingOffsets[t + 1]! += postingOffsets[t]!;
   const cursor = postingOffsets.slice();
   const postingHotels = new Int32Array(nameTokenIds.length);
-  for (const hotel of hotelsByCountry) {
+  const postingCells = new Int32Array(nameTokenIds.length);
+  for (const hotel of ordered) {
     for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
-      postingHotels[cursor[nameTokenIds[k]!]!++] = hotel;
+      const position = cursor[nameTokenIds[k]!]!++;
+      postingHotels[position] = hotel;
+      postingCells[position] = hotelCells[hotel]!;
     }
   }
-  return { postingOffsets, postingHotels };
+  return { postingOffsets, postingHotels, postingCells };
 }
 
 export function serializeMatchingIndex(index: MatchingIndex): Buffer {

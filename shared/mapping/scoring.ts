@@ -10,7 +10,7 @@ import type { PartnerHotel } from '../domain/hotels';
 import { toCountryCode } from './countries';
 import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
 import { distanceMeters, fuzzyWordDice, SIGNATURE_WORDS, tokenSimilarity, writeTrigramSignature } from './similarity';
-import { addressParts, isNumberToken, nameTokens, normalizeCity, normalizePostalCode, type AddressParts } from './text';
+import { addressParts, isNumberToken, nameTokens, normalizeCity, normalizePostalCode, tokenKind, type AddressParts, type TokenKind } from './text';
 import type { MatchEvidence } from './types';
 
 /** A name's tokens with their ids in the reference vocabulary (-1 unknown) and weights. */
@@ -25,6 +25,8 @@ export interface NameView {
 export interface PreparedPartner {
   hotel: PartnerHotel;
   name: NameView;
+  /** Known token ids worth looking up in the postings: the distinctive words when there are any. */
+  searchTokenIds: Int32Array;
   signature: Uint32Array;
   /** NaN when absent. */
   lat: number;
@@ -35,6 +37,8 @@ export interface PreparedPartner {
   cityId: number;
   postalCode: string;
   address: AddressParts;
+  /** address.words as the index stores them, for a cheap equality check. */
+  addressWordsText: string;
   /** NaN when absent. */
   rating: number;
 }
@@ -48,9 +52,11 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
   const located = hasUsableCoordinates(hotel.lat, hotel.lon);
   const countryCode = toCountryCode(hotel.country);
   const city = normalizeCity(hotel.city);
+  const address = addressParts(hotel.address ?? '');
   return {
     hotel,
     name: { texts, ids, weights, total: sum(weights) },
+    searchTokenIds: searchTokenIds(texts, ids),
     signature,
     lat: located ? hotel.lat! : Number.NaN,
     lon: located ? hotel.lon! : Number.NaN,
@@ -59,9 +65,16 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
     city,
     cityId: index.cityId(city),
     postalCode: normalizePostalCode(hotel.postalCode),
-    address: addressParts(hotel.address ?? ''),
+    address,
+    addressWordsText: address.words.join(' '),
     rating: hotel.rating ?? Number.NaN,
   };
+}
+
+function searchTokenIds(texts: readonly string[], ids: Int32Array): Int32Array {
+  const known = (kinds: readonly TokenKind[]) => Int32Array.from(ids.filter((id, k) => id >= 0 && kinds.includes(tokenKind(texts[k]!))));
+  const distinctive = known(['distinctive', 'number']);
+  return distinctive.length > 0 ? distinctive : known(['generic', 'stop']);
 }
 
 function sum(values: Float32Array): number {
@@ -101,6 +114,7 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
   let matchedA = 0;
   let matchedB = 0;
   let shared = 0;
+  let totalCorrection = 0;
   for (let i = 0; i < countA; i++) {
     for (let k = 0; k < countB; k++) {
       if ((matchedB >>> k) & 1) continue;
@@ -126,7 +140,12 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
         }
       }
       if (bestK >= 0) {
-        shared += best * (a.weights[i]! + b.weights[bestK]!);
+        // A word the reference does not know, matched by a typo, is that reference word misspelt:
+        // it weighs what the word weighs.
+        const weightA = a.ids[i]! < 0 && b.ids[bestK]! >= 0 ? b.weights[bestK]! : a.weights[i]!;
+        const weightB = b.ids[bestK]! < 0 && a.ids[i]! >= 0 ? a.weights[i]! : b.weights[bestK]!;
+        totalCorrection += weightA - a.weights[i]! + weightB - b.weights[bestK]!;
+        shared += best * (weightA + weightB);
         matchedA |= 1 << i;
         matchedB |= 1 << bestK;
       }
@@ -136,7 +155,7 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
     const joinedB = matchJoinedWords(b, countB, joinedA.matchedOther, a, countA, joinedA.matchedSingle);
     shared += joinedB.shared;
   }
-  const total = a.total + b.total;
+  const total = a.total + b.total + totalCorrection;
   return { similarity: total > 0 ? Math.min(1, shared / total) : 0, numberConflict: hasNumberConflict(a, b) };
 }
 
@@ -204,11 +223,11 @@ const BASE_LOG_ODDS = -2;
 const NUMBER_CONFLICT_LOG_ODDS = -2;
 const POSTAL_MATCH_LOG_ODDS = 1.5;
 const POSTAL_NEIGHBOUR_LOG_ODDS = -0.3;
-const POSTAL_MISMATCH_LOG_ODDS = -1.2;
-const STREET_MATCH_LOG_ODDS = 0.8;
-const STREET_MISMATCH_LOG_ODDS = -0.5;
-const HOUSE_NUMBER_MATCH_LOG_ODDS = 0.8;
-const HOUSE_NUMBER_MISMATCH_LOG_ODDS = -0.8;
+const POSTAL_MISMATCH_LOG_ODDS = -2;
+const STREET_MATCH_LOG_ODDS = 1;
+const STREET_MISMATCH_LOG_ODDS = -1.5;
+const HOUSE_NUMBER_MATCH_LOG_ODDS = 1;
+const HOUSE_NUMBER_MISMATCH_LOG_ODDS = -1;
 const CITY_MATCH_LOG_ODDS = 0.3;
 const CITY_MISMATCH_LOG_ODDS = -0.8;
 const COUNTRY_MISMATCH_LOG_ODDS = -5;

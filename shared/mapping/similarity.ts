@@ -15,6 +15,16 @@ export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: n
   return 2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+/**
+ * Equirectangular distance: within 0.5 % of the great circle up to tens of kilometres, and several
+ * times cheaper; good for ranking candidates, not for reporting.
+ */
+export function approximateDistanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dy = lat2 - lat1;
+  const dx = (lon2 - lon1) * Math.cos(((lat1 + lat2) / 2) * RADIANS);
+  return Math.sqrt(dx * dx + dy * dy) * RADIANS * EARTH_RADIUS_METERS;
+}
+
 let previousRow = new Int32Array(64);
 let currentRow = new Int32Array(64);
 let twoRowsBack = new Int32Array(64);

@@ -1,0 +1,105 @@
+/**
+ * Throughput and accuracy at scale: a deterministic synthetic reference of 1,000,000 hotels
+ * (shared/reference/generator) plus look-alikes, and 100,000 damaged partner rows of which about
+ * a tenth have no true match. Prints index build time, partner hotels per second (one core: the
+ * engine is single-threaded), peak memory, and precision / recall / F1 of MATCHED rows.
+ *   npm run bench:mapping [-- --reference 1000000 --partners 100000]
+ */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
+import { generateReferenceHotels } from '../../shared/reference/generator';
+import { scoreMatches } from './mapping-metrics';
+import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
+
+const { values: args } = parseArgs({
+  options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } },
+});
+const REFERENCE_COUNT = Number(args.reference);
+const PARTNER_COUNT = Number(args.partners);
+const SEED = Number(args.seed);
+/** Partner rows describing hotels that are not in the reference. */
+const NO_MATCH_SHARE = 0.1;
+/** Matched partner hotels that get a same-chain look-alike a few hundred metres away. */
+const LOOK_ALIKE_SHARE = 0.1;
+
+let peakRss = 0;
+function sampleMemory(): void {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}
+
+const random = new BenchRandom(SEED);
+const matchedCount = Math.round(PARTNER_COUNT * (1 - NO_MATCH_SHARE));
+const noMatchCount = PARTNER_COUNT - matchedCount;
+const sampleProbability = matchedCount / REFERENCE_COUNT;
+const partners: PartnerHotel[] = [];
+const truth = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The reference as a stream (never all in memory): generated hotels, with partner rows drawn from
+ * a sample of them as they pass and look-alikes inserted after some of those.
+ */
+function* referenceWithPartners(): Generator<ReferenceHotel> {
+  let index = 0;
+  let lookAlikes = 0;
+  for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT + noMatchCount, seed: SEED })) {
+    if (index++ >= REFERENCE_COUNT) {
+      // Generated like the others but left out of the reference: these must come out unmatched.
+      partners.push(damagedPartnerRow(random, hotel, `P-NONE-${partners.length}`));
+      continue;
+    }
+    yield hotel;
+    if (partners.length < matchedCount && random.chance(sampleProbability)) {
+      const row = damagedPartnerRow(random, hotel, `P-${partners.length}`);
+      partners.push(row);
+      truth.set(row.id, new Set([hotel.id]));
+      if (random.chance(LOOK_ALIKE_SHARE)) yield lookAlikeHotel(random, hotel, `LOOKALIKE-${lookAlikes++}`);
+    }
+    if (index % 100_000 === 0) sampleMemory();
+  }
+}
+
+function shuffle<T>(values: T[]): void {
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = Math.floor(random.next() * (i + 1));
+    [values[i], values[j]] = [values[j]!, values[i]!];
+  }
+}
+
+const generationStarted = performance.now();
+let generated = 0;
+for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT, seed: SEED })) generated += hotel.name.length > 0 ? 1 : 0;
+const generationMs = performance.now() - generationStarted;
+
+const buildStarted = performance.now();
+const index = buildReferenceIndex(referenceWithPartners());
+const buildMs = performance.now() - buildStarted - generationMs;
+sampleMemory();
+shuffle(partners);
+
+const mapStarted = performance.now();
+const cpuBefore = process.cpuUsage();
+const results = mapHotels(index, partners, { mode: 'STANDARD' });
+const cpu = process.cpuUsage(cpuBefore);
+const mapMs = performance.now() - mapStarted;
+// CPU time of this (single-threaded) process: per-core throughput even when other work shares the machine.
+const mapCpuMs = (cpu.user + cpu.system) / 1000;
+sampleMemory();
+
+const metrics = scoreMatches(results, (partnerId) => truth.get(partnerId));
+const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+
+console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; engine runs on one core`);
+console.log(`reference: ${index.size} hotels (${generated} generated + ${index.size - generated} look-alikes); generation alone ${(generationMs / 1000).toFixed(1)} s`);
+console.log(`index build: ${(buildMs / 1000).toFixed(1)} s (excluding generation)`);
+console.log(`partners: ${partners.length} rows (${truth.size} with a true match, ${partners.length - truth.size} without)`);
+console.log(`machine load average (1 min) at the end: ${os.loadavg()[0]!.toFixed(2)}`);
+console.log(
+  `mapping: ${(mapMs / 1000).toFixed(2)} s wall = ${Math.round(partners.length / (mapMs / 1000))} partner hotels/s; ` +
+    `${(mapCpuMs / 1000).toFixed(2)} s CPU = ${Math.round(partners.length / (mapCpuMs / 1000))} partner hotels per CPU-second (one core)`,
+);
+console.log(`peak memory: ${mb(Math.max(peakRss, maxRssBytes))} RSS (heap now ${mb(process.memoryUsage().heapUsed)})`);
+console.log(`MATCHED ${metrics.matched} (correct ${metrics.correct}), REVIEW ${metrics.review} (correct candidate ${metrics.reviewCorrect}), UNMATCHED ${metrics.unmatched}`);
+console.log(`precision ${metrics.precision.toFixed(4)}  recall ${metrics.recall.toFixed(4)}  F1 ${metrics.f1.toFixed(4)}`);
