@@ -6,16 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { isUsable, parseApiKey } from '../../shared/domain/credentials';
 import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
 import { seedDemoOrganizations, seedSuppliers, type DemoCredentials } from './seed';
 import { createLocalApi } from './server';
 import { provisionLocalStack, type LocalStack } from './stack';
+import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, STACK_FILE } from './state';
 
-/** Where local state lives; LOCAL_STATE_DIR moves it (the benchmarks use a scratch folder). */
-const STATE_DIR = resolve(process.env.LOCAL_STATE_DIR ?? join(import.meta.dirname, '..', '..', '.local'));
-const CREDENTIALS_FILE = join(STATE_DIR, 'credentials.json');
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -42,6 +40,8 @@ async function main(): Promise<void> {
   const bearerToken = await demoBearerToken(deps, demo);
   const credentials = { baseUrl, ...demo, bearerToken };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  const { tokenSigningSecret: _secret, ...reachable } = stack.config;
+  writeFileSync(STACK_FILE, `${JSON.stringify(reachable, null, 2)}\n`);
 
   process.stdout.write(
     [
@@ -90,6 +90,7 @@ function stopOnSignal(server: ReturnType<typeof createLocalApi>, stack: LocalSta
     process.stdout.write('\nStopping...\n');
     server.closeAllConnections();
     server.close();
+    rmSync(STACK_FILE, { force: true });
     await stack.stop();
     process.exit(0);
   };

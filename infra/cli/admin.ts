@@ -1,0 +1,94 @@
+/**
+ * `npm run admin -- <command>`: back-office management of organizations and API keys, printing
+ * JSON. Works on the running local stack (`npm start`), or on a deployed table when TABLE_NAME
+ * (and AWS credentials, AWS_REGION) are set.
+ *
+ *   create-org --name <name> [--plan FREE|SUBSCRIPTION|ENTERPRISE]
+ *   create-key --org <organizationId> [--name <label>] [--admin]
+ *   revoke-key --org <organizationId> --key <keyId>
+ *   list [--org <organizationId>]
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig, type AppConfig } from '../../shared/config';
+import { isPlanType } from '../../shared/domain/plans';
+import { createDependencies } from '../../shared/runtime/dependencies';
+import { STACK_FILE } from '../local/state';
+import { createApiKey, createOrganization } from '../operations';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+  create-org --name <name> [--plan FREE|SUBSCRIPTION|ENTERPRISE]   (default FREE)
+  create-key --org <organizationId> [--name <label>] [--admin]      prints the key once
+  revoke-key --org <organizationId> --key <keyId>
+  list [--org <organizationId>]                                     organizations, or one organization's keys
+Targets the running local stack (npm start), or a deployed table when TABLE_NAME is set.`;
+
+function targetConfig(): AppConfig {
+  if (process.env.TABLE_NAME) return loadConfig({ ...process.env, BUCKET_NAME: process.env.BUCKET_NAME ?? 'unused' });
+  if (!existsSync(STACK_FILE)) throw new UsageError('The local stack is not running: start it with `npm start`, or set TABLE_NAME for a deployed table.');
+  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as AppConfig;
+}
+
+class UsageError extends Error {}
+
+async function main(): Promise<unknown> {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string', default: 'FREE' },
+      org: { type: 'string' },
+      key: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+    },
+  });
+  const deps = createDependencies(targetConfig());
+  const required = (name: keyof typeof values) => {
+    const value = values[name];
+    if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required for ${command}.`);
+    return value;
+  };
+
+  switch (command) {
+    case 'create-org': {
+      const plan = values.plan!.toUpperCase();
+      if (!isPlanType(plan)) throw new UsageError(`--plan must be FREE, SUBSCRIPTION or ENTERPRISE, not ${values.plan}.`);
+      return createOrganization(deps, { name: required('name'), planType: plan });
+    }
+    case 'create-key': {
+      const issued = await createApiKey(deps, {
+        organizationId: required('org'),
+        name: values.name ?? (values.admin ? 'admin key' : 'partner key'),
+        role: values.admin ? 'admin' : 'partner',
+      });
+      const { secretHash: _hash, ...record } = issued.record;
+      return { ...record, apiKey: issued.plaintext };
+    }
+    case 'revoke-key': {
+      const revoked = await deps.apiKeys.revoke(required('org'), required('key'), deps.clock.now());
+      if (!revoked) throw new UsageError(`Organization ${values.org} has no key ${values.key}.`);
+      const { secretHash: _hash, ...record } = revoked;
+      return record;
+    }
+    case 'list': {
+      if (!values.org) return deps.organizations.list();
+      const keys = await deps.apiKeys.listForOrganization(values.org);
+      return {
+        organization: await deps.organizations.get(values.org),
+        apiKeys: keys.map(({ secretHash: _hash, ...record }) => record),
+      };
+    }
+    default:
+      throw new UsageError(command ? `Unknown command ${command}.` : 'No command given.');
+  }
+}
+
+main().then(
+  (result) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);
