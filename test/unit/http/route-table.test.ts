@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { routeList } from '../../../shared/api/routes';
+import { functionName } from '../../../shared/http/route';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+describe('the route table', () => {
+  it('lists each method and path once', () => {
+    const keys = routeList.map((r) => `${r.method} ${r.path}`);
+    assert.equal(new Set(keys).size, keys.length);
+  });
+
+  it('gives every route its own handler file, exporting a handler', async () => {
+    const handlers = routeList.map((r) => r.handler);
+    assert.equal(new Set(handlers).size, handlers.length);
+    assert.equal(new Set(routeList.map(functionName)).size, routeList.length);
+    for (const route of routeList) {
+      const file = join(ROOT, 'functions', `${route.handler}.ts`);
+      assert.ok(existsSync(file), `${file} exists`);
+      const module = (await import(file)) as { handler?: { withDependencies?: unknown } };
+      assert.equal(typeof module.handler, 'function', route.handler);
+      assert.equal(typeof module.handler!.withDependencies, 'function', route.handler);
+    }
+  });
+
+  it('versions every API path under /api/v1 and documents at least one response', () => {
+    for (const route of routeList) {
+      assert.ok(route.path.startsWith('/api/v1/') || route.path.startsWith('/docs'), route.path);
+      assert.ok(Object.keys(route.responses).length > 0, route.path);
+      // Path parameters must be validated.
+      if (route.path.includes('{')) assert.ok(route.params, `${route.path} validates its path parameters`);
+    }
+  });
+});
