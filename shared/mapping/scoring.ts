@@ -127,6 +127,12 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
     }
   }
   if (matchedA !== (1 << countA) - 1 && matchedB !== (1 << countB) - 1) {
+    // Joined words first: otherwise "lutetiaparis" would pair with "lutetia" as an abbreviation.
+    const joinedA = matchJoinedWords(a, countA, matchedA, b, countB, matchedB);
+    const joinedB = matchJoinedWords(b, countB, joinedA.matchedOther, a, countA, joinedA.matchedSingle);
+    shared += joinedA.shared + joinedB.shared;
+    matchedA = joinedB.matchedOther;
+    matchedB = joinedB.matchedSingle;
     for (let i = 0; i < countA; i++) {
       if ((matchedA >>> i) & 1) continue;
       let best = 0;
@@ -150,10 +156,6 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
         matchedB |= 1 << bestK;
       }
     }
-    const joinedA = matchJoinedWords(a, countA, matchedA, b, countB, matchedB);
-    shared += joinedA.shared;
-    const joinedB = matchJoinedWords(b, countB, joinedA.matchedOther, a, countA, joinedA.matchedSingle);
-    shared += joinedB.shared;
   }
   const total = a.total + b.total + totalCorrection;
   return { similarity: total > 0 ? Math.min(1, shared / total) : 0, numberConflict: hasNumberConflict(a, b) };

@@ -1,0 +1,71 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ReferenceHotel } from '../../../shared/domain/hotels';
+import { HotelMatcher } from '../../../shared/mapping/matcher';
+import { buildReferenceIndex } from '../../../shared/mapping/reference-index';
+import { distanceMeters } from '../../../shared/mapping/similarity';
+
+/** 5,000 "Grand Hotel <n>" on a 50 x 100 grid ~110 m apart around Lisbon, plus a few in Porto. */
+function crowdedReference(): ReferenceHotel[] {
+  const hotels: ReferenceHotel[] = [];
+  for (let i = 0; i < 5_000; i++) {
+    hotels.push({ id: `lx-${i}`, name: `Grand Hotel ${i}`, country: 'PT', city: 'Lisbon', lat: 38.7 + Math.floor(i / 100) * 0.001, lon: -9.2 + (i % 100) * 0.00125, supplierCodes: {} });
+  }
+  hotels.push({ id: 'porto-1', name: 'Grand Hotel Batalha', country: 'PT', city: 'Porto', lat: 41.1456, lon: -8.6075, supplierCodes: {} });
+  hotels.push({ id: 'porto-2', name: 'Hotel Infante Sagres', country: 'Portugal', city: 'Porto', lat: 41.1474, lon: -8.6119, supplierCodes: {} });
+  hotels.push({ id: 'madrid', name: 'Grand Hotel Batalha', country: 'ES', city: 'Madrid', lat: 40.4168, lon: -3.7038, supplierCodes: {} });
+  return hotels;
+}
+
+const index = buildReferenceIndex(crowdedReference());
+
+describe('geographic grid', () => {
+  it('visits every hotel within the radius and none far away', () => {
+    const lat = 38.72;
+    const lon = -9.15;
+    const visited = new Set<number>();
+    index.visitNearby(lat, lon, 300, (hotel) => visited.add(hotel));
+    const { latitudes, longitudes } = index.data;
+    for (let hotel = 0; hotel < index.size; hotel++) {
+      const distance = distanceMeters(lat, lon, latitudes[hotel]!, longitudes[hotel]!);
+      if (distance <= 300) assert.ok(visited.has(hotel), `hotel ${hotel} at ${distance} m not visited`);
+      // Cells are ~1.1 km: anything visited lies within the 3 x 3 block around the point.
+      if (visited.has(hotel)) assert.ok(distance < 3_500, `hotel ${hotel} at ${distance} m visited`);
+    }
+    assert.ok(visited.size < index.size / 2, `visited ${visited.size} of ${index.size}`);
+  });
+});
+
+describe('word postings', () => {
+  it('restrict a word to one country as a sub-range', () => {
+    const range = new Uint32Array(2);
+    const tokenId = index.tokenId('batalha');
+    index.postingRange(tokenId, 0, range);
+    assert.equal(range[1]! - range[0]!, 2);
+    index.postingRange(tokenId, index.countryId('PT'), range);
+    assert.equal(range[1]! - range[0]!, 1);
+    assert.equal(index.data.ids[index.data.postingHotels[range[0]!]!], 'porto-1');
+  });
+  it('compare countries written as names and codes as equal', () => {
+    assert.equal(index.countryId('PT'), index.data.countryOfHotel[index.size - 2]);
+  });
+});
+
+describe('blocking keeps the work small', () => {
+  const matcher = new HotelMatcher(index, { mode: 'STANDARD' });
+  it('fully scores only a short list even when thousands of hotels share the name words', () => {
+    const row = matcher.matchRow({ id: 'p', name: 'Grand Hotel 2550', country: 'PT', lat: 38.725, lon: -9.1375 });
+    assert.equal(row.result.referenceHotelId, 'lx-2550');
+    assert.equal(row.result.status, 'MATCHED');
+    assert.ok(row.scored.length <= 16, `${row.scored.length} candidates scored`);
+  });
+  it('without coordinates, searches the partner country by name', () => {
+    const row = matcher.matchRow({ id: 'p', name: 'Grand Hotel Batalha', country: 'Portugal', city: 'Porto' });
+    assert.equal(row.result.referenceHotelId, 'porto-1');
+    assert.ok(row.scored.length <= 16);
+  });
+  it('finds a hotel whose distinctive words are all misspelt, by trigrams near the pin', () => {
+    const row = matcher.matchRow({ id: 'p', name: 'Hotel Infnate Sagers', lat: 41.1475, lon: -8.6121 });
+    assert.equal(row.result.referenceHotelId, 'porto-2');
+  });
+});

@@ -1,0 +1,212 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PartnerHotel, ReferenceHotel } from '../../../shared/domain/hotels';
+import {
+  buildReferenceIndex,
+  deserializeMatchingIndex,
+  HotelMatcher,
+  mapHotels,
+  serializeMatchingIndex,
+  toExportRow,
+  MAPPING_EXPORT_COLUMNS,
+  type MappingResult,
+} from '../../../shared/mapping';
+
+/** A small city of hotels around (48.85, 2.35), with fillers so word rarity means something. */
+function reference(): ReferenceHotel[] {
+  const hotels: ReferenceHotel[] = [
+    { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', postalCode: '75006', city: 'Paris', country: 'France', lat: 48.8511, lon: 2.3271, rating: 5, supplierCodes: { HOTELBEDS: '111', EXPEDIA: 'E-1' } },
+    { id: 'ibis-nord', name: 'Ibis Paris Gare du Nord', address: '31 Rue de Dunkerque', postalCode: '75010', city: 'Paris', country: 'France', lat: 48.8804, lon: 2.3553, rating: 3, supplierCodes: { HOTELBEDS: '222' } },
+    // Same chain, next door (200 m), different area word.
+    { id: 'ibis-est', name: 'Ibis Paris Gare de l’Est', address: '5 Rue du 8 Mai 1945', postalCode: '75010', city: 'Paris', country: 'France', lat: 48.8785, lon: 2.3575, rating: 3, supplierCodes: { HOTELBEDS: '333' } },
+    { id: 'moskva', name: 'Гостиница Москва', address: 'Охотный ряд 2', city: 'Москва', country: 'RU', lat: 55.7572, lon: 37.6150, rating: 5, supplierCodes: {} },
+    { id: 'muenchen', name: 'Hotel München Palace', address: 'Trogerstraße 21', postalCode: '81675', city: 'München', country: 'Germany', lat: 48.1372, lon: 11.6023, rating: 4, supplierCodes: {} },
+    { id: 'no-pin', name: 'Hotel Saint-Louis en l’Isle', address: '75 Rue Saint-Louis en l’Île', postalCode: '75004', city: 'Paris', country: 'France', supplierCodes: {} },
+  ];
+  const areas = ['Montmartre', 'Bastille', 'Opera', 'Marais', 'Louvre', 'Invalides', 'Pigalle', 'Nation'];
+  for (let i = 0; i < 60; i++) {
+    hotels.push({
+      id: `filler-${i}`,
+      name: `Hotel ${areas[i % areas.length]} ${['Royal', 'Garden', 'Central', 'Plaza', 'Park'][i % 5]} ${i}`,
+      city: 'Paris',
+      country: 'FR',
+      lat: 48.85 + ((i * 37) % 100) / 2000,
+      lon: 2.3 + ((i * 53) % 100) / 1000,
+      supplierCodes: {},
+    });
+  }
+  return hotels;
+}
+
+const index = buildReferenceIndex(reference());
+const standard = (partner: PartnerHotel): MappingResult => new HotelMatcher(index, { mode: 'STANDARD' }).match(partner);
+
+describe('STANDARD mode', () => {
+  it('matches a reworded, misspelt row with drifted coordinates', () => {
+    const result = standard({ id: 'p1', name: 'LUTETIA Htl', address: 'Bd Raspail 45', postalCode: '75 006', country: 'FR', lat: 48.8525, lon: 2.3285 });
+    assert.equal(result.status, 'MATCHED');
+    assert.equal(result.method, 'FUZZY');
+    assert.equal(result.referenceHotelId, 'lutetia');
+    assert.ok(result.score >= 0.9, `score ${result.score}`);
+    assert.equal(result.evidence?.postalCodeMatch, true);
+    assert.equal(result.evidence?.addressMatch, true);
+    assert.ok(result.evidence!.distanceMeters! > 100 && result.evidence!.distanceMeters! < 300);
+  });
+
+  it('tells the same chain next door apart by its distinctive words', () => {
+    const result = standard({ id: 'p2', name: 'ibis Paris Gare de l Est', country: 'France', lat: 48.8787, lon: 2.3573 });
+    assert.equal(result.status, 'MATCHED');
+    assert.equal(result.referenceHotelId, 'ibis-est');
+    assert.equal(result.candidates[0]?.referenceHotelId, 'ibis-nord');
+    assert.ok(result.candidates[0]!.score < 0.2);
+  });
+
+  it('sends a row that fits two look-alikes equally to REVIEW with both as candidates', () => {
+    const result = standard({ id: 'p3', name: 'Ibis Paris Gare', country: 'FR', lat: 48.8795, lon: 2.3564 });
+    assert.equal(result.status, 'REVIEW');
+    assert.ok(['ibis-nord', 'ibis-est'].includes(result.referenceHotelId!));
+    assert.ok(result.candidates.some((candidate) => ['ibis-nord', 'ibis-est'].includes(candidate.referenceHotelId)));
+    assert.match(result.reason ?? '', /ambiguous|uncertain/);
+  });
+
+  it('matches without coordinates on either side, by name, address and postcode', () => {
+    const result = standard({ id: 'p4', name: 'Hotel St Louis en l Isle', address: '75 rue St-Louis-en-l Ile', postalCode: '75004', city: 'Paris', country: 'France' });
+    assert.equal(result.status, 'MATCHED');
+    assert.equal(result.referenceHotelId, 'no-pin');
+    assert.equal(result.evidence?.distanceMeters, null);
+  });
+
+  it('matches a partner row without coordinates to a hotel that has them', () => {
+    const result = standard({ id: 'p5', name: 'Lutetia', city: 'Paris', country: 'FR', postalCode: '75006' });
+    assert.equal(result.referenceHotelId, 'lutetia');
+    assert.equal(result.status, 'MATCHED');
+  });
+
+  it('matches transliterated names (Cyrillic reference, Latin partner; umlaut written out)', () => {
+    const moskva = standard({ id: 'p6', name: 'Gostinitsa Moskva', city: 'Moscow', country: 'Russia', lat: 55.7575, lon: 37.6155 });
+    assert.equal(moskva.status, 'MATCHED');
+    assert.equal(moskva.referenceHotelId, 'moskva');
+    const muenchen = standard({ id: 'p7', name: 'Hotel Muenchen Palace', address: 'Trogerstrasse 21', country: 'DE', lat: 48.1374, lon: 11.6020 });
+    assert.equal(muenchen.status, 'MATCHED');
+    assert.equal(muenchen.referenceHotelId, 'muenchen');
+  });
+
+  it('leaves a hotel that is not in the reference unmatched', () => {
+    const result = standard({ id: 'p8', name: 'Le Bristol', address: '112 Rue du Faubourg Saint-Honoré', country: 'FR', lat: 48.8718, lon: 2.3147 });
+    assert.equal(result.status, 'UNMATCHED');
+    assert.equal(result.referenceHotelId, null);
+    assert.equal(result.method, null);
+    assert.ok(result.score < 0.35);
+  });
+
+  it('does not match a same-named hotel in another country', () => {
+    const result = standard({ id: 'p9', name: 'Hotel Lutetia', country: 'Belgium', city: 'Brussels', lat: 50.8466, lon: 4.3528 });
+    assert.notEqual(result.status, 'MATCHED');
+  });
+
+  it('does not penalise missing fields: a bare name with a close pin still matches', () => {
+    const result = standard({ id: 'p10', name: 'Hotel Lutetia', lat: 48.8512, lon: 2.3272 });
+    assert.equal(result.status, 'MATCHED');
+    assert.equal(result.evidence?.addressMatch, null);
+    assert.equal(result.evidence?.postalCodeMatch, null);
+  });
+});
+
+describe('ID_TO_ID mode', () => {
+  const matcher = new HotelMatcher(index, { mode: 'ID_TO_ID' });
+  it('matches through the supplier code, whatever the name says', () => {
+    const result = matcher.match({ id: 'p1', name: 'Some Other Spelling', supplierCode: 'hotelbeds', supplierHotelId: '222', lat: 48.8804, lon: 2.3553 });
+    assert.equal(result.status, 'MATCHED');
+    assert.equal(result.method, 'ID');
+    assert.equal(result.referenceHotelId, 'ibis-nord');
+    assert.equal(result.score, 1);
+  });
+  it('leaves rows without a known supplier code unmatched, even when the name would match', () => {
+    const unknown = matcher.match({ id: 'p2', name: 'Hotel Lutetia', supplierCode: 'HOTELBEDS', supplierHotelId: '999' });
+    assert.equal(unknown.status, 'UNMATCHED');
+    assert.match(unknown.reason ?? '', /HOTELBEDS code 999/);
+    const missing = matcher.match({ id: 'p3', name: 'Hotel Lutetia' });
+    assert.equal(missing.status, 'UNMATCHED');
+    assert.match(missing.reason ?? '', /no supplierCode/);
+  });
+  it('sends a supplier code pointing at a very different hotel far away to REVIEW', () => {
+    const result = matcher.match({ id: 'p4', name: 'Gostinitsa Moskva', supplierCode: 'EXPEDIA', supplierHotelId: 'E-1', lat: 55.7575, lon: 37.6155 });
+    assert.equal(result.status, 'REVIEW');
+    assert.equal(result.method, 'ID');
+  });
+});
+
+describe('HYBRID mode', () => {
+  it('uses the supplier code first and fuzzy matching for the rest', () => {
+    const results = mapHotels(
+      index,
+      [
+        { id: 'by-id', name: 'Whatever', supplierCode: 'HOTELBEDS', supplierHotelId: '111' },
+        { id: 'by-name', name: 'Hotel Lutetia', supplierCode: 'HOTELBEDS', supplierHotelId: 'unknown', lat: 48.8512, lon: 2.3272 },
+      ],
+      { mode: 'HYBRID' },
+    );
+    assert.deepEqual(
+      results.map((result) => [result.partnerHotelId, result.method, result.referenceHotelId]),
+      [['by-id', 'ID', 'lutetia'], ['by-name', 'FUZZY', 'lutetia']],
+    );
+  });
+});
+
+describe('two partner rows claiming one reference hotel', () => {
+  it('keeps both when the partner listed the same hotel twice', () => {
+    const results = mapHotels(
+      index,
+      [
+        { id: 'a', name: 'Hotel Lutetia', lat: 48.8512, lon: 2.3272, postalCode: '75006' },
+        { id: 'b', name: 'Lutetia Hotel', lat: 48.8513, lon: 2.3270 },
+      ],
+      { mode: 'STANDARD' },
+    );
+    assert.deepEqual(results.map((result) => result.status), ['MATCHED', 'MATCHED']);
+    assert.match(results[1]!.reason ?? '', /same hotel as partner row a/);
+  });
+
+  it('gives the hotel to the stronger claim and the weaker one its next candidate or REVIEW', () => {
+    const results = mapHotels(
+      index,
+      [
+        { id: 'strong', name: 'Ibis Paris Gare du Nord', address: '31 Rue de Dunkerque', postalCode: '75010', lat: 48.8804, lon: 2.3553 },
+        // Pinned on the Gare du Nord hotel, but it names the other one only vaguely.
+        { id: 'weak', name: 'Ibis Paris Gare Nord Est', lat: 48.8803, lon: 2.3554 },
+      ],
+      { mode: 'STANDARD' },
+    );
+    const [strong, weak] = results;
+    assert.equal(strong!.status, 'MATCHED');
+    assert.equal(strong!.referenceHotelId, 'ibis-nord');
+    assert.ok(!(weak!.status === 'MATCHED' && weak!.referenceHotelId === 'ibis-nord'), JSON.stringify(weak));
+  });
+});
+
+describe('MappingResult export', () => {
+  it('flattens into the export columns', () => {
+    const result = standard({ id: 'p1', name: 'Hotel Lutetia', postalCode: '75006', lat: 48.8512, lon: 2.3272 });
+    const row = toExportRow(result);
+    assert.deepEqual(Object.keys(row), [...MAPPING_EXPORT_COLUMNS]);
+    assert.equal(row.partnerHotelName, 'Hotel Lutetia');
+    assert.equal(row.referenceHotelName, 'Hotel Lutetia');
+    assert.equal(row.status, 'MATCHED');
+    assert.equal(row.postalCodeMatch, true);
+    assert.equal(typeof row.nameSimilarity, 'number');
+    assert.match(String(row.candidates), /^([\w-]+:[0-9.]+)?(;[\w-]+:[0-9.]+)*$/);
+  });
+});
+
+describe('index serialisation', () => {
+  it('round-trips to a Buffer and matches the same way', () => {
+    const restored = deserializeMatchingIndex(serializeMatchingIndex(index));
+    const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
+    for (const mode of ['STANDARD', 'HYBRID'] as const) {
+      assert.deepEqual(new HotelMatcher(restored, { mode }).match(partner), new HotelMatcher(index, { mode }).match(partner));
+    }
+  });
+  it('rejects a buffer that is not an index', () => {
+    assert.throws(() => deserializeMatchingIndex(Buffer.from([1, 2, 3])));
+  });
+});

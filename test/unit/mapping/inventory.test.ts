@@ -1,0 +1,85 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSupplierCodes, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../../shared/mapping/inventory';
+import { TabularParseError } from '../../../shared/files/tabular';
+
+async function collect<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<InventoryRow<T>[]> {
+  const all: InventoryRow<T>[] = [];
+  for await (const row of rows) all.push(row);
+  return all;
+}
+
+describe('reference inventory', () => {
+  it('reads the documented columns, with country names or codes and supplier codes', async () => {
+    const csv = [
+      'id,name,address,city,region,postalCode,country,lat,lon,rating,supplierCodes',
+      'r1,Hotel One,1 Main St,Paris,IDF,75001,France,48.86,2.34,4,HOTELBEDS:12345;EXPEDIA:998877',
+      'r2,Hotel Two,,Berlin,,,DEU,,,,',
+    ].join('\n');
+    const rows = await collect(readReferenceInventory(Buffer.from(csv), 'csv'));
+    assert.deepEqual(rows, [
+      {
+        line: 2,
+        hotel: {
+          id: 'r1', name: 'Hotel One', address: '1 Main St', city: 'Paris', region: 'IDF', postalCode: '75001', country: 'France',
+          countryCode: 'FR', lat: 48.86, lon: 2.34, rating: 4, supplierCodes: { HOTELBEDS: '12345', EXPEDIA: '998877' },
+        },
+      },
+      { line: 3, hotel: { id: 'r2', name: 'Hotel Two', city: 'Berlin', country: 'DEU', countryCode: 'DE', supplierCodes: {} } },
+    ]);
+  });
+
+  it('reports each bad row with its line and reason and keeps reading', async () => {
+    const csv = [
+      'id,name,lat,lon,rating,supplierCodes',
+      'r1,Fine,1,2,3,',
+      ',No id,,,,',
+      'r3,,,,,',
+      'r4,Bad lat,north,2,,',
+      'r5,Half pin,10,,,',
+      'r6,Bad rating,,,7,',
+      'r7,Bad codes,,,,HOTELBEDS',
+      'r1,Duplicate,,,,',
+      'r9,"Broken, row",1,2,3,x:1,extra',
+      'r10,Also fine,,,,',
+    ].join('\n');
+    const rows = await collect(readReferenceInventory(Buffer.from(csv), 'csv'));
+    const errors = rows.filter((row) => 'error' in row).map((row) => [row.line, (row as { error: string }).error]);
+    assert.deepEqual(errors, [
+      [3, 'id is missing'],
+      [4, 'name is missing'],
+      [5, 'lat "north" is not a number'],
+      [6, 'lat and lon must be given together'],
+      [7, 'rating 7 is outside 0..5'],
+      [8, 'supplierCodes entry "HOTELBEDS" is not SUPPLIER:hotelId'],
+      [9, 'id "r1" already used on line 2'],
+      [10, 'has 7 fields but the header has 6'],
+    ]);
+    assert.deepEqual(rows.filter((row) => 'hotel' in row).map((row) => row.line), [2, 11]);
+  });
+
+  it('accepts supplier codes as a JSON object (JSON and JSONL inventories)', async () => {
+    const jsonl = '{"id":"r1","name":"A","supplierCodes":{"GTA":"G1","TBO":7}}\n';
+    const rows = await collect(readReferenceInventory(Buffer.from(jsonl), 'jsonl'));
+    assert.deepEqual((rows[0] as { hotel: { supplierCodes: unknown } }).hotel.supplierCodes, { GTA: 'G1', TBO: '7' });
+    assert.deepEqual(parseSupplierCodes(' HOTELBEDS : 1 ; EXPEDIA:2 ;'), { HOTELBEDS: '1', EXPEDIA: '2' });
+  });
+
+  it('lets an unreadable file fail as a whole', async () => {
+    await assert.rejects(collect(readReferenceInventory(Buffer.from('id,name\n"r1,A\n'), 'csv')), TabularParseError);
+  });
+});
+
+describe('partner inventory', () => {
+  it('reads supplier code and id, accepts common header spellings and decimal commas', async () => {
+    const csv = 'Hotel ID;Hotel Name;Latitude;Longitude;Zip;Country;Supplier Code;Supplier Hotel ID\nP1;Hôtel A;48,85;2,35;75001;fr;HOTELBEDS;123\n';
+    const rows = await collect(readPartnerInventory(Buffer.from(csv), 'csv'));
+    assert.deepEqual(rows, [
+      { line: 2, hotel: { id: 'P1', name: 'Hôtel A', lat: 48.85, lon: 2.35, postalCode: '75001', country: 'fr', supplierCode: 'HOTELBEDS', supplierHotelId: '123' } },
+    ]);
+  });
+  it("uses the inventory's supplier when rows only carry a supplier hotel id", async () => {
+    const rows = await collect(readPartnerInventory(Buffer.from('id,name,supplierHotelId\nP1,A,55\nP2,B,\n'), 'csv', { defaultSupplierCode: 'EXPEDIA' }));
+    assert.deepEqual(rows.map((row) => ('hotel' in row ? [row.hotel.supplierCode, row.hotel.supplierHotelId] : row.error)), [['EXPEDIA', '55'], [undefined, undefined]]);
+  });
+});

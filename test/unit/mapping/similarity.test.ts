@@ -1,0 +1,104 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ReferenceHotel } from '../../../shared/domain/hotels';
+import { buildReferenceIndex } from '../../../shared/mapping/reference-index';
+import { compareNames, preparePartner, referenceNameView } from '../../../shared/mapping/scoring';
+import {
+  boundedEditDistance,
+  distanceMeters,
+  signatureSimilarity,
+  SIGNATURE_WORDS,
+  tokenSimilarity,
+  trigramDice,
+  writeTrigramSignature,
+} from '../../../shared/mapping/similarity';
+
+describe('boundedEditDistance', () => {
+  it('counts edits including adjacent transpositions', () => {
+    assert.equal(boundedEditDistance('hilton', 'hilton', 2), 0);
+    assert.equal(boundedEditDistance('hilton', 'hliton', 2), 1);
+    assert.equal(boundedEditDistance('hilton', 'hiltn', 2), 1);
+    assert.equal(boundedEditDistance('kitten', 'sitting', 3), 3);
+  });
+  it('gives up beyond the bound', () => {
+    assert.equal(boundedEditDistance('marriott', 'sheraton', 2), 3);
+  });
+});
+
+describe('tokenSimilarity', () => {
+  it('tolerates a typo in longer words but not in short ones', () => {
+    assert.ok(tokenSimilarity('courtyard', 'cuortyard') > 0.85);
+    assert.ok(tokenSimilarity('munchen', 'muenchen') > 0.85);
+    assert.equal(tokenSimilarity('inn', 'ion'), 0);
+  });
+  it('accepts an abbreviation written as a prefix', () => {
+    assert.equal(tokenSimilarity('conv', 'convention'), 0.7);
+  });
+  it('requires numbers to be equal', () => {
+    assert.equal(tokenSimilarity('701', '704'), 0);
+    assert.equal(tokenSimilarity('12', '12'), 1);
+  });
+});
+
+describe('trigram signatures', () => {
+  function signature(text: string): Uint32Array {
+    const target = new Uint32Array(SIGNATURE_WORDS);
+    writeTrigramSignature(text, target, 0);
+    return target;
+  }
+  it('are alike for a misspelt name and unlike for another name', () => {
+    const courtyard = signature('courtyarddenpasar');
+    assert.ok(signatureSimilarity(courtyard, 0, signature('cuortyarddenpasar'), 0) > 0.6);
+    assert.ok(signatureSimilarity(courtyard, 0, signature('lotusthairestaurant'), 0) < 0.3);
+  });
+  it('trigramDice is 1 for equal strings and low for different ones', () => {
+    assert.equal(trigramDice('redhouse', 'redhouse'), 1);
+    assert.ok(trigramDice('redhouse', 'bluelagoon') < 0.1);
+  });
+});
+
+describe('distanceMeters', () => {
+  it('measures great-circle distance', () => {
+    // One degree of latitude is about 111.2 km.
+    assert.ok(Math.abs(distanceMeters(0, 0, 1, 0) - 111_195) < 50);
+    assert.ok(Math.abs(distanceMeters(48.8566, 2.3522, 51.5074, -0.1278) - 343_500) < 2_000);
+  });
+});
+
+describe('compareNames (IDF-weighted over the reference)', () => {
+  const hotel = (id: string, name: string): ReferenceHotel => ({ id, name, supplierCodes: {} });
+  // "Hotel" and "Paris" are everywhere; "Adlon" and "Lutetia" are rare.
+  const reference = [
+    hotel('1', 'Hotel Lutetia Paris'),
+    hotel('2', 'Hotel Adlon Paris'),
+    ...Array.from({ length: 40 }, (_, i) => hotel(`x${i}`, `Hotel Paris ${['Nord', 'Sud', 'Est', 'Ouest'][i % 4]} ${i}`)),
+  ];
+  const index = buildReferenceIndex(reference);
+  const similarityTo = (partnerName: string, hotelIndex: number) =>
+    compareNames(preparePartner(index, { id: 'p', name: partnerName }).name, referenceNameView(index, hotelIndex)).similarity;
+
+  it('lets a shared rare word count more than shared common words', () => {
+    // Shares only the rare word with hotel 0, only the common words with hotel 1.
+    assert.ok(similarityTo('Lutetia', 0) > similarityTo('Hotel Paris', 1));
+  });
+  it('scores identical names 1 and word order does not matter', () => {
+    assert.equal(similarityTo('Hotel Lutetia Paris', 0), 1);
+    assert.equal(similarityTo('Paris Lutetia Hotel', 0), 1);
+  });
+  it('keeps most of the similarity through a typo in the rare word', () => {
+    assert.ok(similarityTo('Hotel Lutetai Paris', 0) > 0.8);
+  });
+  it('matches words written together with words written apart', () => {
+    assert.ok(similarityTo('Hotel LutetiaParis', 0) > 0.8);
+  });
+  it('treats accented, transliterated and other-script spellings as the same name', () => {
+    assert.equal(similarityTo('HÔTEL LUTÉTIA PARÍS', 0), 1);
+    assert.ok(similarityTo('Хотел Лутетиа Парис', 0) > 0.95);
+  });
+  it('flags names whose numbers disagree', () => {
+    const a = preparePartner(index, { id: 'p', name: 'Blk 701 Tampines' }).name;
+    const b = preparePartner(index, { id: 'q', name: 'Blk 704 Tampines' }).name;
+    assert.equal(compareNames(a, b).numberConflict, true);
+    assert.equal(compareNames(a, a).numberConflict, false);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { toCountryCode } from '../../../shared/mapping/countries';
+import { addressParts, foldText, nameTokens, normalizePostalCode, tokenKind } from '../../../shared/mapping/text';
+
+describe('foldText', () => {
+  it('removes case, accents and punctuation', () => {
+    assert.equal(foldText('  Hôtel  du Château-Frontenac!! '), 'hotel du chateau frontenac');
+  });
+  it('transliterates other scripts to Latin', () => {
+    assert.equal(foldText('Гостиница Москва'), 'gostinitsa moskva');
+    assert.equal(foldText('Ξενοδοχείο Αθήνα'), 'xenodocheio athina');
+    assert.equal(foldText('Straße'), 'strasse');
+  });
+  it('spells & as and, keeps b&b whole, splits elided articles and joins possessives', () => {
+    assert.equal(foldText('Tom & Jerry'), 'tom and jerry');
+    assert.equal(foldText('B&B Hotel'), 'bnb hotel');
+    assert.equal(foldText('Bed and Breakfast Rose'), 'bnb rose');
+    assert.equal(foldText("Hôtel d'Angleterre"), 'hotel d angleterre');
+    assert.equal(foldText("Macy's Inn"), 'macys inn');
+  });
+});
+
+describe('nameTokens', () => {
+  it('canonicalises abbreviations, plurals and number words', () => {
+    assert.deepEqual(nameTokens('St. Regis Intl Apts'), ['saint', 'regis', 'international', 'apartment']);
+    assert.deepEqual(nameTokens('Hotel Centre First'), nameTokens('Htl Center 1st'));
+    assert.deepEqual(nameTokens('Suites Two'), ['suite', '2']);
+  });
+  it('drops repeated words', () => {
+    assert.deepEqual(nameTokens('Hotel Hotel Rex'), ['hotel', 'rex']);
+  });
+  it('classifies words so generic and stop words can weigh little', () => {
+    assert.equal(tokenKind('hotel'), 'generic');
+    assert.equal(tokenKind('resort'), 'generic');
+    assert.equal(tokenKind('the'), 'stop');
+    assert.equal(tokenKind('701'), 'number');
+    assert.equal(tokenKind('adlon'), 'distinctive');
+  });
+});
+
+describe('addressParts', () => {
+  it('keeps street words and house numbers, whatever the order and abbreviations', () => {
+    assert.deepEqual(addressParts('Lower Kent Ridge Rd., 20'), { words: ['kent', 'ridge'], numbers: ['20'] });
+    assert.deepEqual(addressParts('20 Lower Kent Ridge Road'), addressParts('Lower Kent Ridge Road 20'));
+  });
+  it('drops unit numbers and splits number ranges', () => {
+    assert.deepEqual(addressParts('#01-61 China Square, 76-78 Serangoon Rd'), { words: ['china', 'serangoon'], numbers: ['76', '78'] });
+  });
+  it('reduces German street compounds to their distinctive part', () => {
+    assert.deepEqual(addressParts('Hauptstraße 5').words, addressParts('Hauptstr. 5').words);
+  });
+});
+
+describe('normalizePostalCode', () => {
+  it('ignores spaces, dashes and case', () => {
+    assert.equal(normalizePostalCode('sw1a 1aa'), 'SW1A1AA');
+    assert.equal(normalizePostalCode('10001-1234'), '100011234');
+    assert.equal(normalizePostalCode(undefined), '');
+  });
+});
+
+describe('toCountryCode', () => {
+  it('makes names in several languages, alpha-2 and alpha-3 codes equal', () => {
+    for (const written of ['DE', 'de', 'DEU', 'Germany', 'Deutschland', 'Allemagne']) assert.equal(toCountryCode(written), 'DE', written);
+    assert.equal(toCountryCode('United Kingdom'), 'GB');
+    assert.equal(toCountryCode('UK'), 'GB');
+    assert.equal(toCountryCode('USA'), 'US');
+  });
+  it('returns undefined for empty or unknown countries', () => {
+    assert.equal(toCountryCode(''), undefined);
+    assert.equal(toCountryCode('Atlantis'), undefined);
+  });
+});
