@@ -26,7 +26,6 @@ export interface PostingLists {
 }
 
 const utf8Decoder = new TextDecoder();
-const utf8Encoder = new TextEncoder();
 
 export function readString(column: StringColumn, row: number): string {
   return utf8Decoder.decode(column.bytes.subarray(column.offsets[row], column.offsets[row + 1]));
@@ -42,19 +41,12 @@ export function postingLength(lists: PostingLists, key: number): number {
 
 export function encodeStringColumn(strings: readonly string[]): StringColumn {
   const offsets = new Uint32Array(strings.length + 1);
-  let bytes = new Uint8Array(Math.max(1024, strings.length * 32));
-  let length = 0;
   strings.forEach((text, row) => {
-    // A UTF-16 code unit never needs more than 3 UTF-8 bytes.
-    if (length + text.length * 3 > bytes.length) {
-      const grown = new Uint8Array(Math.max(bytes.length * 2, length + text.length * 3));
-      grown.set(bytes.subarray(0, length));
-      bytes = grown;
-    }
-    length += utf8Encoder.encodeInto(text, bytes.subarray(length)).written;
-    offsets[row + 1] = length;
+    offsets[row + 1] = offsets[row]! + Buffer.byteLength(text, 'utf8');
   });
-  return { bytes: bytes.slice(0, length), offsets };
+  // One native encoding of the joined text is far faster than encoding each string.
+  const encoded = Buffer.from(strings.join(''), 'utf8');
+  return { bytes: new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.length), offsets };
 }
 
 /** Assigns dictionary codes as values arrive; `undefined` and '' become MISSING_CODE. */

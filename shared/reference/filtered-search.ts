@@ -2,14 +2,15 @@
  * Filter mode and advanced search: every hotel passing the filters, in a sort order.
  *
  * Rows are already in name order, so sorting by name walks the narrowest candidate list (a filter
- * key's hotels, a name word's hotels, or all hotels). Sorting by rating or creation time walks the
- * precomputed order for broad candidate sets and sorts small ones directly. Hotels without the
- * sort value come last in both directions; ties are in name order.
+ * key's hotels, a name word's hotels, or all hotels). Sorting by rating or creation time sorts
+ * small candidate sets directly; for broad ones it counts the matches, then walks the precomputed
+ * order only until the page is full. Hotels without the sort value come last in both directions;
+ * ties are in name order.
  */
 import { postingLength, postingList } from './columns';
 import type { IndexColumns, ReferenceSearchIndex } from './index-model';
 import { wordPrefixRange } from './name-search';
-import { narrowestKeyList, rowPasses, summarize, type RowFilter } from './row-filter';
+import { ANY_KEY, narrowestKeyList, rowPasses, summarize, type RowFilter } from './row-filter';
 import { distinctTokens } from './text';
 import type { AdvancedSortBy, SearchPage, SortDirection } from './types';
 
@@ -24,48 +25,104 @@ export interface FilteredSearch {
   sortDir: SortDirection;
   limit: number;
   offset: number;
+  /** Overrides DIRECT_SORT_MAX_CANDIDATES (tests use it to exercise both strategies). */
+  directSortMaxCandidates?: number;
 }
 
 export function searchFiltered(index: ReferenceSearchIndex, search: FilteredSearch): SearchPage {
+  const { filter, sortBy, sortDir, limit, offset } = search;
+  const { columns } = index;
   const nameLists = search.nameWordPrefixes === undefined ? [] : nameWordLists(index, search.nameWordPrefixes);
-  const keyList = narrowestKeyList(index, search.filter);
-  const lists = keyList ? [...nameLists, keyList] : nameLists;
-  lists.sort((a, b) => a.length - b.length);
-  const [driving, ...others] = lists;
-  const passes = (row: number) => rowPasses(index, search.filter, row) && others.every((list) => sortedIncludes(list, row));
+  const keyList = narrowestKeyList(index, filter);
+  // Lists in name order that contain every match; the shortest one drives the walk.
+  const orderedLists = [...nameLists, ...(keyList ? [keyList] : []), ...(filter.requireCoordinates ? [columns.geoHotels] : [])];
+  const driving = orderedLists.sort((a, b) => a.length - b.length)[0];
+  const candidateCount = driving ? driving.length : columns.hotelCount;
+  const candidateAt = (position: number) => (driving ? driving[position]! : position);
 
-  const page = new PageCollector(search.offset, search.limit);
-  if (search.sortBy === 'name') {
-    walkRows(driving, index.columns.hotelCount, search.sortDir, (row) => passes(row) && page.add(row));
-  } else if (driving && driving.length <= DIRECT_SORT_MAX_CANDIDATES) {
-    const values = sortValues(index.columns, search.sortBy);
-    const rows = Array.from(driving).filter(passes);
-    rows.sort((a, b) => compareByValue(values, search.sortDir, a, b));
-    rows.forEach((row) => page.add(row));
+  /** Full check of any row: keys, rating and coordinates, then every name list. */
+  const matchesRow = (row: number) => rowPasses(index, filter, row) && nameLists.every((list) => sortedIncludes(list, row));
+  // No constraint, or a single one that the driving list already is: its rows need no check.
+  const constraints = activeConstraints(filter) + nameLists.length;
+  const everyCandidateMatches = constraints === 0 || (constraints === 1 && driving !== undefined);
+  const matchesCandidate = (row: number) => everyCandidateMatches || matchesRow(row);
+
+  // The fewest rows that contain every match, in any order: for counting and direct sorting.
+  const rated = Number.isNaN(filter.minRating) ? undefined : ratedAtLeast(columns, filter.minRating);
+  const useRated = rated !== undefined && rated.length < candidateCount;
+  const sourceCount = useRated ? rated.length : candidateCount;
+  const sourceAt = useRated ? (i: number) => rated[i]! : candidateAt;
+  const matchesSourceRow = useRated ? matchesRow : matchesCandidate;
+
+  let total = 0;
+  if (everyCandidateMatches) total = candidateCount;
+  else for (let i = 0; i < sourceCount; i++) if (matchesSourceRow(sourceAt(i))) total++;
+
+  const page = new PageCollector(offset, limit);
+  const directSortMax = search.directSortMaxCandidates ?? DIRECT_SORT_MAX_CANDIDATES;
+  if (sortBy === 'name') {
+    for (let i = 0; i < candidateCount && !page.isFull(); i++) {
+      const row = candidateAt(sortDir === 'asc' ? i : candidateCount - 1 - i);
+      if (matchesCandidate(row)) page.add(row);
+    }
+  } else if (sourceCount <= directSortMax) {
+    const values = sortValues(columns, sortBy);
+    const matching: number[] = [];
+    for (let i = 0; i < sourceCount; i++) if (matchesSourceRow(sourceAt(i))) matching.push(sourceAt(i));
+    matching.sort((a, b) => compareByValue(values, sortDir, a, b));
+    for (const row of matching) page.add(row);
   } else {
-    const inDriving = driving ? membership(index.columns.hotelCount, driving) : undefined;
-    const order = search.sortBy === 'rating' ? index.columns.ratingOrder : index.columns.createdOrder;
-    walkOrder(order, sortValues(index.columns, search.sortBy), search.sortDir, (row) => {
-      if ((!inDriving || inDriving[row] === 1) && passes(row)) page.add(row);
+    const order = sortBy === 'rating' ? columns.ratingOrder : columns.createdOrder;
+    walkOrder(order, sortValues(columns, sortBy), sortDir, (row) => {
+      if (matchesRow(row)) page.add(row);
+      return !page.isFull();
     });
   }
-  return { results: page.rows.map((row) => summarize(index, row)), total: page.total };
+  return { results: page.rows.map((row) => summarize(index, row)), total };
 }
 
-/** Counts every match and keeps those inside the page. */
+/** Rows rated at least `minimum`: a contiguous run of the rating order. */
+function ratedAtLeast(columns: IndexColumns, minimum: number): Uint32Array {
+  const { ratingOrder, rating } = columns;
+  let low = 0;
+  let high = ratingOrder.length;
+  // Unrated rows (NaN) are last in the order and compare as "not below", so they are cut below.
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (rating[ratingOrder[middle]!]! < minimum) low = middle + 1;
+    else high = middle;
+  }
+  let end = ratingOrder.length;
+  while (end > low && Number.isNaN(rating[ratingOrder[end - 1]!]!)) end--;
+  return ratingOrder.subarray(low, end);
+}
+
+/** How many constraints the filter sets (keys, minimum rating, coordinates). */
+function activeConstraints(filter: RowFilter): number {
+  return (
+    [filter.countryKey, filter.cityKey, filter.regionKey].filter((key) => key !== ANY_KEY).length +
+    (Number.isNaN(filter.minRating) ? 0 : 1) +
+    (filter.requireCoordinates ? 1 : 0)
+  );
+}
+
+/** Skips `offset` matches, then keeps up to `limit`. */
 class PageCollector {
   readonly rows: number[] = [];
-  total = 0;
+  private skipped = 0;
 
   constructor(
     private readonly offset: number,
     private readonly limit: number,
   ) {}
 
-  add(row: number): boolean {
-    if (this.total >= this.offset && this.rows.length < this.limit) this.rows.push(row);
-    this.total++;
-    return true;
+  add(row: number): void {
+    if (this.skipped < this.offset) this.skipped++;
+    else if (this.rows.length < this.limit) this.rows.push(row);
+  }
+
+  isFull(): boolean {
+    return this.rows.length >= this.limit;
   }
 }
 
@@ -107,19 +164,6 @@ function sortedIncludes(sorted: Uint32Array, row: number): boolean {
   return sorted[low] === row;
 }
 
-function membership(hotelCount: number, rows: Uint32Array): Uint8Array {
-  const member = new Uint8Array(hotelCount);
-  for (const row of rows) member[row] = 1;
-  return member;
-}
-
-/** Rows of the list (or all rows) in name order, or reversed for desc. */
-function walkRows(list: Uint32Array | undefined, hotelCount: number, direction: SortDirection, visit: (row: number) => void): void {
-  const length = list ? list.length : hotelCount;
-  if (direction === 'asc') for (let i = 0; i < length; i++) visit(list ? list[i]! : i);
-  else for (let i = length - 1; i >= 0; i--) visit(list ? list[i]! : i);
-}
-
 function sortValues(columns: IndexColumns, sortBy: Exclude<AdvancedSortBy, 'name'>): Float64Array {
   return sortBy === 'rating' ? columns.rating : columns.createdAt;
 }
@@ -135,23 +179,23 @@ function compareByValue(values: Float64Array, direction: SortDirection, a: numbe
 }
 
 /**
- * Visits a precomputed ascending order (valued rows, then missing ones). For desc, runs of equal
- * values are visited from the highest value down but each run stays in name order.
+ * Visits a precomputed ascending order (valued rows, then missing ones) until `visit` returns
+ * false. For desc, runs of equal values go from the highest value down, each run in name order.
  */
-function walkOrder(order: Uint32Array, values: Float64Array, direction: SortDirection, visit: (row: number) => void): void {
+function walkOrder(order: Uint32Array, values: Float64Array, direction: SortDirection, visit: (row: number) => boolean): void {
   let valued = order.length;
   while (valued > 0 && Number.isNaN(values[order[valued - 1]!]!)) valued--;
   if (direction === 'asc') {
-    for (let i = 0; i < valued; i++) visit(order[i]!);
+    for (let i = 0; i < valued; i++) if (!visit(order[i]!)) return;
   } else {
     let runEnd = valued;
     while (runEnd > 0) {
       const value = values[order[runEnd - 1]!]!;
       let runStart = runEnd - 1;
       while (runStart > 0 && values[order[runStart - 1]!] === value) runStart--;
-      for (let i = runStart; i < runEnd; i++) visit(order[i]!);
+      for (let i = runStart; i < runEnd; i++) if (!visit(order[i]!)) return;
       runEnd = runStart;
     }
   }
-  for (let i = valued; i < order.length; i++) visit(order[i]!);
+  for (let i = valued; i < order.length; i++) if (!visit(order[i]!)) return;
 }

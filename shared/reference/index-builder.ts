@@ -20,7 +20,7 @@ import {
   type IndexColumns,
   type ReferenceSearchIndex,
 } from './index-model';
-import { distinctTokens, foldText } from './text';
+import { foldText, splitFoldedWords } from './text';
 
 /** Hotels as collected from the input, in input order. */
 interface CollectedHotels {
@@ -49,16 +49,22 @@ export function buildIndexColumns(hotels: Iterable<ReferenceHotel>): IndexColumn
   const nameOrder = sortByName(collected);
   const hotelCount = nameOrder.length;
   const inNameOrder = <T>(values: readonly T[]): T[] => Array.from(nameOrder, (input) => values[input] as T);
+  const numbersInNameOrder = <A extends Float64Array | Uint32Array>(values: readonly number[], target: A): A => {
+    nameOrder.forEach((input, row) => {
+      target[row] = values[input]!;
+    });
+    return target;
+  };
 
-  const country = dictionaryColumn(collected.country, inNameOrder(collected.countryCodes));
-  const city = dictionaryColumn(collected.city, inNameOrder(collected.cityCodes));
-  const region = dictionaryColumn(collected.region, inNameOrder(collected.regionCodes));
-  const lat = Float64Array.from(inNameOrder(collected.lat));
-  const lon = Float64Array.from(inNameOrder(collected.lon));
-  const rating = Float64Array.from(inNameOrder(collected.rating));
-  const createdAt = Float64Array.from(inNameOrder(collected.createdAt));
+  const country = { values: collected.country.values, codes: numbersInNameOrder(collected.countryCodes, new Uint32Array(hotelCount)) };
+  const city = { values: collected.city.values, codes: numbersInNameOrder(collected.cityCodes, new Uint32Array(hotelCount)) };
+  const region = { values: collected.region.values, codes: numbersInNameOrder(collected.regionCodes, new Uint32Array(hotelCount)) };
+  const lat = numbersInNameOrder(collected.lat, new Float64Array(hotelCount));
+  const lon = numbersInNameOrder(collected.lon, new Float64Array(hotelCount));
+  const rating = numbersInNameOrder(collected.rating, new Float64Array(hotelCount));
+  const createdAt = numbersInNameOrder(collected.createdAt, new Float64Array(hotelCount));
   const names = inNameOrder(collected.names);
-  const nameIndex = buildNameIndex(names, hotelCount);
+  const nameIndex = buildNameIndex(inNameOrder(collected.foldedNames), hotelCount);
   const geo = buildGeoTree(lat, lon);
 
   return {
@@ -112,37 +118,59 @@ function collect(hotels: Iterable<ReferenceHotel>): CollectedHotels {
   return collected;
 }
 
-/** Input positions sorted by folded name, then name, then id: the index's row order. */
-function sortByName({ foldedNames, names, ids }: CollectedHotels): Uint32Array {
-  const order = Array.from(foldedNames, (_, i) => i);
-  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  order.sort(
-    (a, b) =>
-      compare(foldedNames[a] as string, foldedNames[b] as string) ||
-      compare(names[a] as string, names[b] as string) ||
-      compare(ids[a] as string, ids[b] as string),
-  );
-  return Uint32Array.from(order);
-}
-
-function dictionaryColumn(encoder: DictionaryEncoder, codes: number[]): DictionaryColumn {
-  return { values: encoder.values, codes: Uint32Array.from(codes) };
-}
-
-/** Rows ascending by value then row (= name), rows without a value (NaN) last. */
-function orderByValue(values: Float64Array): Uint32Array {
-  const rows = Array.from(values, (_, row) => row);
-  rows.sort((a, b) => {
-    const valueA = values[a] as number;
-    const valueB = values[b] as number;
-    if (Number.isNaN(valueA) || Number.isNaN(valueB)) return Number.isNaN(valueA) ? (Number.isNaN(valueB) ? a - b : 1) : -1;
-    return valueA - valueB || a - b;
+/**
+ * Input positions sorted by folded name, then name; identical names keep input order. Sorting the
+ * distinct names natively and grouping rows under them is several times faster than sorting a
+ * million rows with a comparator.
+ */
+function sortByName({ foldedNames, names }: CollectedHotels): Uint32Array {
+  const rowsByName = new Map<string, number[]>();
+  foldedNames.forEach((folded, row) => {
+    // U+0001 sorts below every character of a name, so "a\u0001..." orders like the pair (folded, name).
+    const key = `${folded}\u0001${names[row]}`;
+    const rows = rowsByName.get(key);
+    if (rows) rows.push(row);
+    else rowsByName.set(key, [row]);
   });
-  return Uint32Array.from(rows);
+  const order = new Uint32Array(names.length);
+  let position = 0;
+  for (const key of [...rowsByName.keys()].sort()) for (const row of rowsByName.get(key) as number[]) order[position++] = row;
+  return order;
+}
+
+/**
+ * Rows ascending by value then row (= name), rows without a value (NaN) last: a native sort of
+ * the distinct values, then a stable counting sort of the rows by the rank of their value.
+ */
+function orderByValue(values: Float64Array): Uint32Array {
+  const distinct = values.filter((value) => !Number.isNaN(value)).sort();
+  const ranks = distinct.filter((value, i) => i === 0 || value !== distinct[i - 1]);
+  const missingRank = ranks.length;
+  const rankOf = (value: number) => (Number.isNaN(value) ? missingRank : lowerBound(ranks, value));
+  const rowsPerRank = new Uint32Array(ranks.length + 2);
+  const rowRanks = Uint32Array.from(values, rankOf);
+  for (const rank of rowRanks) rowsPerRank[rank + 1]! += 1;
+  for (let rank = 0; rank <= ranks.length; rank++) rowsPerRank[rank + 1]! += rowsPerRank[rank]!;
+  const order = new Uint32Array(values.length);
+  rowRanks.forEach((rank, row) => {
+    order[rowsPerRank[rank]!++] = row;
+  });
+  return order;
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function buildNameIndex(
-  names: readonly string[],
+  foldedNames: readonly string[],
   hotelCount: number,
 ): Pick<IndexColumns, 'vocabulary' | 'wordHotels' | 'nameWeight'> {
   // First pass: words of each name as provisional word numbers.
@@ -150,8 +178,8 @@ function buildNameIndex(
   const provisionalWords: string[] = [];
   const nameWordOffsets = new Uint32Array(hotelCount + 1);
   const nameWords: number[] = [];
-  names.forEach((name, row) => {
-    for (const word of distinctTokens(name)) {
+  foldedNames.forEach((folded, row) => {
+    for (const word of new Set(splitFoldedWords(folded))) {
       let id = provisionalIdOf.get(word);
       if (id === undefined) {
         id = provisionalWords.length;

@@ -11,8 +11,12 @@ const SPECIAL_LETTER_PATTERN = /[ßæœøđłıþð]/g;
 const COMBINING_MARKS = /\p{M}+/gu;
 const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Lower case without accents: "Hôtel Zürich" -> "hotel zurich". */
 export function foldText(text: string): string {
+  // Most names are plain ASCII: skip Unicode decomposition for them.
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize('NFD')
     .replace(COMBINING_MARKS, '')
@@ -20,11 +24,14 @@ export function foldText(text: string): string {
     .replace(SPECIAL_LETTER_PATTERN, (letter) => SPECIAL_LETTERS[letter] as string);
 }
 
-/** Folded words of a text, in order; punctuation, apostrophes and '&' separate words. */
+/** Words of an already folded text, in order; punctuation, apostrophes and '&' separate words. */
+export function splitFoldedWords(folded: string): string[] {
+  return folded.split(WORD_SEPARATORS).filter((word) => word.length > 0);
+}
+
+/** Folded words of a text, in order. */
 export function tokenize(text: string): string[] {
-  return foldText(text)
-    .split(WORD_SEPARATORS)
-    .filter((word) => word.length > 0);
+  return splitFoldedWords(foldText(text));
 }
 
 /** Distinct folded words, first occurrence order. */

@@ -249,6 +249,16 @@ function servePhase(argument: string): void {
   console.log(`geo      (${count}): ${percentiles(geoDurations)}  | mean total ${Math.round(geoTotal / count)}`);
   console.log(`filter   (${count}): ${percentiles(filterDurations)}  | mean total ${Math.round(filterTotal / count)}`);
   console.log(`advanced (${count}): ${percentiles(advancedDurations)}  | mean total ${Math.round(advancedTotal / count)}`);
+  console.log('slowest queries:');
+  for (const [kind, durations, items] of [
+    ['name', nameDurations, queries.name.map((probe) => probe.query)],
+    ['geo', geoDurations, queries.geo],
+    ['filter', filterDurations, queries.filter],
+    ['advanced', advancedDurations, queries.advanced],
+  ] as const) {
+    const slowest = durations.indexOf(Math.max(...durations));
+    console.log(`  ${kind.padEnd(8)} ${(durations[slowest] as number).toFixed(1)} ms  ${JSON.stringify(items[slowest])}`);
+  }
   collectGarbage();
   console.log(`RSS after queries:          ${megabytes(process.memoryUsage().rss)}`);
 }

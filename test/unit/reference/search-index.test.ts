@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ReferenceHotel } from '../../../shared/domain/hotels';
 import { generateReferenceHotels } from '../../../shared/reference/generator';
+import { searchFiltered, type FilteredSearch } from '../../../shared/reference/filtered-search';
 import { haversineKm } from '../../../shared/reference/geo-search';
+import { resolveRowFilter } from '../../../shared/reference/row-filter';
 import {
   advancedSearch,
   buildReferenceIndex,
@@ -206,6 +208,15 @@ describe('filter mode', () => {
     assert.equal(search(index, { city: 'Munich', region: 'Saxony', ...page }).total, 0);
   });
 
+  it('applies a minimum rating alone, excluding unrated hotels', () => {
+    for (const rating of [1, 3, 5]) {
+      const expected = hotels.filter((hotel) => hotel.rating !== undefined && hotel.rating >= rating).sort(nameOrder);
+      const { total, results } = search(index, { rating, limit: 10, offset: 0 });
+      assert.equal(total, expected.length);
+      assert.deepEqual(results.map((hotel) => hotel.name), expected.slice(0, 10).map((hotel) => hotel.name));
+    }
+  });
+
   it('lists every hotel in name order without filters', () => {
     const { total, results } = search(index, { limit: 100, offset: 0 });
     assert.equal(total, hotels.length);
@@ -256,6 +267,15 @@ describe('advanced search', () => {
     });
   }
 
+  it('keeps only hotels with coordinates as the sole filter, in every sort', () => {
+    const expected = hotels.filter((hotel) => hotel.lat !== undefined).length;
+    for (const sortBy of ['name', 'rating', 'created'] as const) {
+      const { total, results } = advancedSearch(index, { hasCoordinates: true, sortBy, ...base });
+      assert.equal(total, expected, sortBy);
+      assert.ok(results.every((hotel) => hotel.lat !== undefined), sortBy);
+    }
+  });
+
   it('keeps only hotels with coordinates when asked', () => {
     const results = all({ country: 'Thailand', hasCoordinates: true, rating: 3 });
     const expected = hotels.filter((hotel) => hotel.country === 'Thailand' && hotel.lat !== undefined && (hotel.rating ?? 0) >= 3);
@@ -274,6 +294,32 @@ describe('advanced search', () => {
     assert.ok(expected.length > 3);
     assert.equal(total, expected.length);
     assert.equal(results.length, 3);
+  });
+});
+
+describe('filtered search strategies', () => {
+  it('sorting candidates directly and walking the precomputed orders give the same pages', () => {
+    const filters = [
+      resolveRowFilter(index, { country: 'United States' }),
+      resolveRowFilter(index, { city: 'paris', rating: 3 }),
+      resolveRowFilter(index, { hasCoordinates: true, rating: 4 }),
+      resolveRowFilter(index, {}),
+    ];
+    for (const filter of filters) {
+      assert.ok(filter);
+      for (const nameWordPrefixes of [undefined, 'hotel', 'hil in']) {
+        for (const sortBy of ['rating', 'created'] as const) {
+          for (const sortDir of ['asc', 'desc'] as const) {
+            for (const offset of [0, 7]) {
+              const request: FilteredSearch = { filter, nameWordPrefixes, sortBy, sortDir, limit: 15, offset };
+              const direct = searchFiltered(index, { ...request, directSortMaxCandidates: Number.POSITIVE_INFINITY });
+              const walked = searchFiltered(index, { ...request, directSortMaxCandidates: 0 });
+              assert.deepEqual(walked, direct, JSON.stringify({ ...request, filter: undefined }));
+            }
+          }
+        }
+      }
+    }
   });
 });
 
