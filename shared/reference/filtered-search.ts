@@ -1,11 +1,12 @@
 /**
  * Filter mode and advanced search: every hotel passing the filters, in a sort order.
  *
- * Rows are already in name order, so sorting by name walks the narrowest candidate list (a filter
- * key's hotels, a name word's hotels, or all hotels). Sorting by rating or creation time sorts
- * small candidate sets directly; for broad ones it counts the matches, then walks the precomputed
- * order only until the page is full. Hotels without the sort value come last in both directions;
- * ties are in name order.
+ * Matches are first counted over the smallest set that contains them all (a filter key's hotels, a
+ * name word's hotels, the hotels with coordinates, the run of hotels rated high enough, or every
+ * hotel). Rows are in name order, so sorting by name then walks the narrowest name-ordered list
+ * until the page is full. Sorting by rating or creation time sorts the matches directly when they
+ * are few, else walks the precomputed order until the page is full. Hotels without the sort value
+ * come last in both directions; ties are in name order.
  */
 import { postingLength, postingList } from './columns';
 import type { IndexColumns, ReferenceSearchIndex } from './index-model';
@@ -14,7 +15,7 @@ import { ANY_KEY, narrowestKeyList, rowPasses, summarize, type RowFilter } from 
 import { distinctTokens } from './text';
 import type { AdvancedSortBy, SearchPage, SortDirection } from './types';
 
-/** Candidate sets up to this size are sorted directly rather than by walking a whole order. */
+/** Up to this many matches are sorted directly rather than found by walking a precomputed order. */
 const DIRECT_SORT_MAX_CANDIDATES = 20_000;
 
 export interface FilteredSearch {
@@ -52,26 +53,38 @@ export function searchFiltered(index: ReferenceSearchIndex, search: FilteredSear
   const useRated = rated !== undefined && rated.length < candidateCount;
   const sourceCount = useRated ? rated.length : candidateCount;
   const sourceAt = useRated ? (i: number) => rated[i]! : candidateAt;
-  const matchesSourceRow = useRated ? matchesRow : matchesCandidate;
+  // A rating range needs no check when the minimum rating is the only constraint.
+  const everySourceRowMatches = useRated ? constraints === 1 : everyCandidateMatches;
 
+  // Count the matches, keeping them while they are few enough to sort directly.
+  const directSortMax = search.directSortMaxCandidates ?? DIRECT_SORT_MAX_CANDIDATES;
+  const sortsDirectly = sortBy !== 'name' && (everySourceRowMatches ? sourceCount : 0) <= directSortMax;
+  let matching: number[] | undefined = sortsDirectly ? [] : undefined;
   let total = 0;
-  if (everyCandidateMatches) total = candidateCount;
-  else for (let i = 0; i < sourceCount; i++) if (matchesSourceRow(sourceAt(i))) total++;
+  if (everySourceRowMatches) {
+    total = sourceCount;
+    if (matching) for (let i = 0; i < sourceCount; i++) matching.push(sourceAt(i));
+  } else {
+    for (let i = 0; i < sourceCount; i++) {
+      const row = sourceAt(i);
+      if (!matchesRow(row)) continue;
+      total++;
+      if (matching && matching.push(row) > directSortMax) matching = undefined;
+    }
+  }
 
   const page = new PageCollector(offset, limit);
-  const directSortMax = search.directSortMaxCandidates ?? DIRECT_SORT_MAX_CANDIDATES;
   if (sortBy === 'name') {
     for (let i = 0; i < candidateCount && !page.isFull(); i++) {
       const row = candidateAt(sortDir === 'asc' ? i : candidateCount - 1 - i);
       if (matchesCandidate(row)) page.add(row);
     }
-  } else if (sourceCount <= directSortMax) {
+  } else if (matching) {
     const values = sortValues(columns, sortBy);
-    const matching: number[] = [];
-    for (let i = 0; i < sourceCount; i++) if (matchesSourceRow(sourceAt(i))) matching.push(sourceAt(i));
     matching.sort((a, b) => compareByValue(values, sortDir, a, b));
-    for (const row of matching) page.add(row);
-  } else {
+    for (let i = 0; i < matching.length && !page.isFull(); i++) page.add(matching[i]!);
+  } else if (total > offset) {
+    // Many matches: the page is near the start of the precomputed order.
     const order = sortBy === 'rating' ? columns.ratingOrder : columns.createdOrder;
     walkOrder(order, sortValues(columns, sortBy), sortDir, (row) => {
       if (matchesRow(row)) page.add(row);
@@ -81,20 +94,24 @@ export function searchFiltered(index: ReferenceSearchIndex, search: FilteredSear
   return { results: page.rows.map((row) => summarize(index, row)), total };
 }
 
-/** Rows rated at least `minimum`: a contiguous run of the rating order. */
+/** Rows rated at least `minimum`: a contiguous run of the rating order, before the unrated rows. */
 function ratedAtLeast(columns: IndexColumns, minimum: number): Uint32Array {
   const { ratingOrder, rating } = columns;
+  const ratedEnd = firstPosition(ratingOrder.length, (i) => Number.isNaN(rating[ratingOrder[i]!]!));
+  const start = firstPosition(ratedEnd, (i) => rating[ratingOrder[i]!]! >= minimum);
+  return ratingOrder.subarray(start, ratedEnd);
+}
+
+/** First position in 0..length where a monotone (false..., true...) predicate holds, or length. */
+function firstPosition(length: number, holds: (position: number) => boolean): number {
   let low = 0;
-  let high = ratingOrder.length;
-  // Unrated rows (NaN) are last in the order and compare as "not below", so they are cut below.
+  let high = length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (rating[ratingOrder[middle]!]! < minimum) low = middle + 1;
-    else high = middle;
+    if (holds(middle)) high = middle;
+    else low = middle + 1;
   }
-  let end = ratingOrder.length;
-  while (end > low && Number.isNaN(rating[ratingOrder[end - 1]!]!)) end--;
-  return ratingOrder.subarray(low, end);
+  return low;
 }
 
 /** How many constraints the filter sets (keys, minimum rating, coordinates). */
@@ -138,9 +155,10 @@ function nameWordLists(index: ReferenceSearchIndex, text: string): Uint32Array[]
     if (postings > hotelCount / 8) {
       const marked = new Uint8Array(hotelCount);
       for (let word = from; word < to; word++) for (const row of postingList(wordHotels, word)) marked[row] = 1;
-      const rows: number[] = [];
-      marked.forEach((flag, row) => flag && rows.push(row));
-      return Uint32Array.from(rows);
+      const rows = new Uint32Array(postings);
+      let length = 0;
+      for (let row = 0; row < hotelCount; row++) if (marked[row] === 1) rows[length++] = row;
+      return rows.subarray(0, length);
     }
     const rows = new Uint32Array(postings);
     let length = 0;
