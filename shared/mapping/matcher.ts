@@ -298,8 +298,12 @@ export class HotelMatcher {
         this.addToTouched(id, weight);
         return;
       }
+      const common = end - start > MAX_POSTINGS_PER_WORD;
+      // A pinned partner only gets here when nothing near its pin convinced; a far-off pin named
+      // by common words alone is not worth walking a whole country for.
+      if (common && !Number.isNaN(partner.lat)) return;
       // Even the rarest word is common (a name like "Hotel Paris"): keep to the partner's city.
-      const sameCityOnly = end - start > MAX_POSTINGS_PER_WORD && partner.cityId !== 0;
+      const sameCityOnly = common && partner.cityId !== 0;
       for (let k = start; k < end; k++) {
         const hotel = postingHotels[k]!;
         if (sameCityOnly && cityOfHotel[hotel] !== partner.cityId) continue;
@@ -321,9 +325,10 @@ export class HotelMatcher {
       const overlap = this.accumulated[hotel]! / (partner.name.total + nameWeightTotals[hotel]!);
       this.accumulated[hotel] = 0;
       if (this.visitedStamp[hotel] === this.stamp) continue;
-      // Shared words undercount a name with a typo; its trigrams still agree. (Near the pin, the
-      // every-hotel scan of collectNearby covers typos; far from it, only the partner's city.)
-      const rescueTypo = !nearby && overlap < CONFIDENT_NAME_HINT && (partner.cityId === 0 || cityOfHotel[hotel] === partner.cityId);
+      // Shared words undercount a name with a typo (a word the reference does not know); its
+      // trigrams still agree. Near the pin, collectNearby covers typos; far from it, the city.
+      const rescueTypo =
+        !nearby && partner.hasUnknownWord && overlap < CONFIDENT_NAME_HINT && (partner.cityId === 0 || cityOfHotel[hotel] === partner.cityId);
       const hint = rescueTypo ? Math.max(overlap, signatureSimilarity(partner.signature, 0, nameSignatures, hotel * SIGNATURE_WORDS)) : overlap;
       if (hint < MIN_NAME_HINT) continue;
       let score = hint + this.detailBonus(partner, hotel);

@@ -27,6 +27,8 @@ export interface PreparedPartner {
   name: NameView;
   /** Known token ids worth looking up in the postings: the distinctive words when there are any. */
   searchTokenIds: Int32Array;
+  /** A name word no reference name has: usually a typo. */
+  hasUnknownWord: boolean;
   signature: Uint32Array;
   /** NaN when absent. */
   lat: number;
@@ -57,6 +59,7 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
     hotel,
     name: { texts, ids, weights, total: sum(weights) },
     searchTokenIds: searchTokenIds(texts, ids),
+    hasUnknownWord: ids.includes(-1),
     signature,
     lat: located ? hotel.lat! : Number.NaN,
     lon: located ? hotel.lon! : Number.NaN,
