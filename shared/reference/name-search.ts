@@ -2,21 +2,22 @@
  * Name mode: fuzzy, ranked hotel-name search.
  *
  * 1. Each query word is looked up in the vocabulary of name words: exactly, else within 1 edit
- *    (words of 4-7 letters) or 2 edits (8+ letters, transpositions count as one), and the last
- *    word also as a prefix (search as you type). Accents and case never matter.
+ *    (the longer word has 4-7 letters) or 2 edits (8+ letters; transpositions count as one); query
+ *    words of 3 letters or fewer must be exact. The last word also matches as a prefix (search
+ *    as you type). Accents and case never matter.
  * 2. Hotels are scored from the posting lists of the matched words with IDF weights (rare words
  *    such as a district weigh more than "hotel"). Word order does not matter.
  * 3. A hotel matches when its name covers at least half of the query's weight, so a missing or
  *    mistyped word does not lose it; query words unknown to the vocabulary are ignored.
  * 4. relevance = 0.8 x query coverage + 0.2 x name coverage (shorter, closer names first); the
- *    best RESCORE_POOL are re-scored with a character-bigram similarity of the whole name, which
+ *    best RESCORE_POOL are re-scored with a character-trigram similarity of the whole name, which
  *    rewards the right word order and spelling.
  */
 import { postingList, readString } from './columns';
 import type { NameScoringScratch, ReferenceSearchIndex } from './index-model';
 import { rowPasses, summarize, type RowFilter } from './row-filter';
 import { TopK } from './top-k';
-import { bigramDice, boundedEditDistance, paddedBigrams, tokenize, toleratedEdits } from './text';
+import { boundedEditDistance, paddedBigrams, tokenize, toleratedEdits, trigramDice } from './text';
 import type { SearchPage } from './types';
 
 /** Share of the query's weight a name must cover to count as a match. */
@@ -102,7 +103,7 @@ export function searchByName(
     .sorted()
     .map(({ score, row }) => {
       const foldedName = tokenize(readString(index.columns.names, row)).join(' ');
-      return { row, score: (1 - WHOLE_NAME_WEIGHT) * score + WHOLE_NAME_WEIGHT * bigramDice(foldedQuery, foldedName) };
+      return { row, score: (1 - WHOLE_NAME_WEIGHT) * score + WHOLE_NAME_WEIGHT * trigramDice(foldedQuery, foldedName) };
     })
     .sort((a, b) => b.score - a.score || a.row - b.row);
   return { results: ranked.slice(offset, offset + limit).map(({ row }) => summarize(index, row)), total };
@@ -131,10 +132,13 @@ export function matchWord(
   return matches.sort((a, b) => b.similarity - a.similarity);
 }
 
-/** Words within the tolerated edit distance, found through shared padded bigrams. */
+/**
+ * Words within the tolerated edit distance, found through shared padded bigrams. The tolerance
+ * follows the longer of the two words, so a dropped letter costs no more than any other typo.
+ */
 function typoMatches(index: ReferenceSearchIndex, scratch: NameScoringScratch, word: string): WordMatch[] {
-  const maxEdits = toleratedEdits(word.length);
-  if (maxEdits === 0) return [];
+  if (toleratedEdits(word.length) === 0) return [];
+  const maxEdits = toleratedEdits(word.length + 1);
   const bigrams = [...new Set(paddedBigrams(word))];
   // Each edit destroys at most three bigrams (a transposition); fewer shared ones cannot match.
   const requiredShared = Math.max(1, bigrams.length - 3 * maxEdits);
@@ -156,7 +160,8 @@ function typoMatches(index: ReferenceSearchIndex, scratch: NameScoringScratch, w
     if (sharedCount < requiredShared) continue;
     const candidate = index.columns.vocabulary[id]!;
     const distance = boundedEditDistance(word, candidate, maxEdits);
-    if (distance <= maxEdits) {
+    // boundedEditDistance answers maxEdits + 1 for anything farther, so both bounds apply.
+    if (distance <= Math.min(maxEdits, toleratedEdits(Math.max(word.length, candidate.length)))) {
       matches.push({ word: id, similarity: 1 - distance / Math.max(word.length, candidate.length) });
     }
   }

@@ -82,22 +82,26 @@ export function paddedBigrams(word: string): string[] {
   return bigrams;
 }
 
-/** Sørensen-Dice similarity of two texts' character bigrams (0 to 1); sensitive to word order. */
-export function bigramDice(a: string, b: string): number {
-  if (a.length < 2 || b.length < 2) return a === b ? 1 : 0;
+/**
+ * Sørensen-Dice similarity of two texts' character trigrams (0 to 1). Trigrams spanning a space
+ * tie neighbouring words together, so the same words in another order score lower.
+ */
+export function trigramDice(a: string, b: string): number {
+  const paddedA = ` ${a} `;
+  const paddedB = ` ${b} `;
   const counts = new Map<string, number>();
-  for (let i = 0; i < a.length - 1; i++) {
-    const bigram = a.slice(i, i + 2);
-    counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
+  for (let i = 0; i < paddedA.length - 2; i++) {
+    const trigram = paddedA.slice(i, i + 3);
+    counts.set(trigram, (counts.get(trigram) ?? 0) + 1);
   }
   let shared = 0;
-  for (let i = 0; i < b.length - 1; i++) {
-    const bigram = b.slice(i, i + 2);
-    const remaining = counts.get(bigram) ?? 0;
+  for (let i = 0; i < paddedB.length - 2; i++) {
+    const trigram = paddedB.slice(i, i + 3);
+    const remaining = counts.get(trigram) ?? 0;
     if (remaining > 0) {
       shared++;
-      counts.set(bigram, remaining - 1);
+      counts.set(trigram, remaining - 1);
     }
   }
-  return (2 * shared) / (a.length - 1 + (b.length - 1));
+  return (2 * shared) / (paddedA.length - 2 + (paddedB.length - 2));
 }

@@ -143,6 +143,28 @@ describe('name mode', () => {
   });
 });
 
+describe('typo tolerance', () => {
+  const small = buildReferenceIndex(
+    ['Grachtenhotel Amstel', 'Hotel Plaza', 'Florence Palace', 'Ibis Budget'].map((name, i) => ({ id: `id-${i}`, name, supplierCodes: {} })),
+  );
+  const names = (q: string) => search(small, { q, ...page }).results.map((hotel) => hotel.name);
+
+  it('follows the longer word: two edits reach an 8-letter word from a 7-letter typo', () => {
+    assert.deepEqual(names('Floerce'), ['Florence Palace']);
+  });
+
+  it('never lets a short typo match a much longer word', () => {
+    assert.deepEqual(names('htoel plaza'), ['Hotel Plaza']);
+    assert.deepEqual(names('htoel'), ['Hotel Plaza']);
+  });
+
+  it('requires short words to be exact, except as the typed prefix of the last word', () => {
+    assert.deepEqual(names('ibs budget'), ['Ibis Budget']);
+    assert.deepEqual(names('ibs'), []);
+    assert.deepEqual(names('budg'), ['Ibis Budget']);
+  });
+});
+
 describe('geo mode', () => {
   const withCoordinates = hotels.filter((hotel) => hotel.lat !== undefined && hotel.lon !== undefined);
 
