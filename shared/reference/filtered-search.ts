@@ -84,10 +84,11 @@ export function searchFiltered(index: ReferenceSearchIndex, search: FilteredSear
     matching.sort((a, b) => compareByValue(values, sortDir, a, b));
     for (let i = 0; i < matching.length && !page.isFull(); i++) page.add(matching[i]!);
   } else if (total > offset) {
-    // Many matches: the page is near the start of the precomputed order.
+    // Many matches: walk the precomputed order, skipping rows outside the driving list cheaply.
+    const inDriving = driving ? membership(columns.hotelCount, driving) : undefined;
     const order = sortBy === 'rating' ? columns.ratingOrder : columns.createdOrder;
     walkOrder(order, sortValues(columns, sortBy), sortDir, (row) => {
-      if (matchesRow(row)) page.add(row);
+      if ((!inDriving || inDriving[row] === 1) && matchesRow(row)) page.add(row);
       return !page.isFull();
     });
   }
@@ -180,6 +181,12 @@ function sortedIncludes(sorted: Uint32Array, row: number): boolean {
     else high = middle;
   }
   return sorted[low] === row;
+}
+
+function membership(hotelCount: number, rows: Uint32Array): Uint8Array {
+  const member = new Uint8Array(hotelCount);
+  for (let i = 0; i < rows.length; i++) member[rows[i]!] = 1;
+  return member;
 }
 
 function sortValues(columns: IndexColumns, sortBy: Exclude<AdvancedSortBy, 'name'>): Float64Array {

@@ -51,8 +51,8 @@ export function searchNearby(
   offset: number,
 ): SearchPage {
   const { geoHotels, lat, lon } = index.columns;
-  // Score = minus the distance, so that TopK keeps the nearest.
-  const nearest = new TopK(offset + limit);
+  // Score = minus the distance, so that TopK keeps the nearest. A huge offset must not size the heap.
+  const nearest = new TopK(Math.min(offset + limit, geoHotels.length));
   let total = 0;
   for (const [minLon, minLat, maxLon, maxLat] of boundingBoxes(circle)) {
     for (const treeItem of index.geoTree.range(minLon, minLat, maxLon, maxLat)) {

@@ -86,7 +86,8 @@ export function searchByName(
   });
   if (queryWeight === 0) return { results: [], total: 0 };
 
-  const best = new TopK(Math.max(RESCORE_POOL, offset + limit));
+  // Capped by the hotels touched, so that a huge offset cannot size the heap.
+  const best = new TopK(Math.min(Math.max(RESCORE_POOL, offset + limit), touchedCount));
   const minimumScore = MIN_QUERY_COVERAGE * queryWeight - EPSILON;
   let total = 0;
   for (let i = 0; i < touchedCount; i++) {

@@ -372,6 +372,17 @@ describe('artifact round trip', () => {
   });
 });
 
+describe('pagination beyond the matches', () => {
+  it('answers an empty page with the right total for any offset', () => {
+    for (const query of [{ q: 'hilton' }, { lat: 48.8566, lon: 2.3522, radius: 5 }, { country: 'France' }]) {
+      const { total } = search(index, { ...query, ...page });
+      assert.deepEqual(search(index, { ...query, limit: 20, offset: 1_000_000_000 }), { results: [], total });
+    }
+    const advanced = { sortBy: 'created', rating: 3, limit: 20, offset: 1_000_000_000 } as const;
+    assert.deepEqual(advancedSearch(index, advanced).results, []);
+  });
+});
+
 describe('excluded hotels', () => {
   it('are absent when the index is built from a filtered iterable', () => {
     const removed = handMade[0] as ReferenceHotel;
