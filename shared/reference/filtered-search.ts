@@ -38,47 +38,23 @@ export function searchFiltered(index: ReferenceSearchIndex, search: FilteredSear
   // Lists in name order that contain every match; the shortest one drives the walk.
   const orderedLists = [...nameLists, ...(keyList ? [keyList] : []), ...(filter.requireCoordinates ? [columns.geoHotels] : [])];
   const driving = orderedLists.sort((a, b) => a.length - b.length)[0];
-  const candidateCount = driving ? driving.length : columns.hotelCount;
-  const candidateAt = (position: number) => (driving ? driving[position]! : position);
+  const matcher = new RowMatcher(index, filter, nameLists, driving);
+  const candidates: RowSource = { rows: driving, count: driving ? driving.length : columns.hotelCount, fromDriving: true };
 
-  /** Full check of any row: keys, rating and coordinates, then every name list. */
-  const matchesRow = (row: number) => rowPasses(index, filter, row) && nameLists.every((list) => sortedIncludes(list, row));
-  // No constraint, or a single one that the driving list already is: its rows need no check.
-  const constraints = activeConstraints(filter) + nameLists.length;
-  const everyCandidateMatches = constraints === 0 || (constraints === 1 && driving !== undefined);
-  const matchesCandidate = (row: number) => everyCandidateMatches || matchesRow(row);
-
-  // The fewest rows that contain every match, in any order: for counting and direct sorting.
+  // Count over the fewest rows that contain every match (order does not matter for counting).
   const rated = Number.isNaN(filter.minRating) ? undefined : ratedAtLeast(columns, filter.minRating);
-  const useRated = rated !== undefined && rated.length < candidateCount;
-  const sourceCount = useRated ? rated.length : candidateCount;
-  const sourceAt = useRated ? (i: number) => rated[i]! : candidateAt;
-  // A rating range needs no check when the minimum rating is the only constraint.
-  const everySourceRowMatches = useRated ? constraints === 1 : everyCandidateMatches;
-
-  // Count the matches, keeping them while they are few enough to sort directly.
+  const source: RowSource = rated && rated.length < candidates.count ? { rows: rated, count: rated.length, fromDriving: false } : candidates;
+  // A rating run needs no check when the minimum rating is the only constraint.
+  const everySourceRowMatches = source.fromDriving ? matcher.everyCandidateMatches : matcher.constraints === 1;
   const directSortMax = search.directSortMaxCandidates ?? DIRECT_SORT_MAX_CANDIDATES;
-  const sortsDirectly = sortBy !== 'name' && (everySourceRowMatches ? sourceCount : 0) <= directSortMax;
-  let matching: number[] | undefined = sortsDirectly ? [] : undefined;
-  let total = 0;
-  if (everySourceRowMatches) {
-    total = sourceCount;
-    if (matching) for (let i = 0; i < sourceCount; i++) matching.push(sourceAt(i));
-  } else {
-    for (let i = 0; i < sourceCount; i++) {
-      const row = sourceAt(i);
-      if (!matchesRow(row)) continue;
-      total++;
-      if (matching && matching.push(row) > directSortMax) matching = undefined;
-    }
-  }
+  const collectUpTo = sortBy === 'name' ? -1 : directSortMax;
+  const { total, matching } = everySourceRowMatches
+    ? { total: source.count, matching: source.count <= collectUpTo ? rowsOf(source) : undefined }
+    : countMatches(matcher, source, collectUpTo);
 
   const page = new PageCollector(offset, limit);
   if (sortBy === 'name') {
-    for (let i = 0; i < candidateCount && !page.isFull(); i++) {
-      const row = candidateAt(sortDir === 'asc' ? i : candidateCount - 1 - i);
-      if (matchesCandidate(row)) page.add(row);
-    }
+    pageInNameOrder(matcher, candidates, sortDir, page);
   } else if (matching) {
     const values = sortValues(columns, sortBy);
     matching.sort((a, b) => compareByValue(values, sortDir, a, b));
@@ -87,12 +63,81 @@ export function searchFiltered(index: ReferenceSearchIndex, search: FilteredSear
     // Many matches: walk the precomputed order, skipping rows outside the driving list cheaply.
     const inDriving = driving ? membership(columns.hotelCount, driving) : undefined;
     const order = sortBy === 'rating' ? columns.ratingOrder : columns.createdOrder;
-    walkOrder(order, sortValues(columns, sortBy), sortDir, (row) => {
-      if ((!inDriving || inDriving[row] === 1) && matchesRow(row)) page.add(row);
-      return !page.isFull();
-    });
+    walkOrder(order, sortValues(columns, sortBy), sortDir, matcher, inDriving, page);
   }
   return { results: page.rows.map((row) => summarize(index, row)), total };
+}
+
+/** Rows to visit: a list's rows, or every row when `rows` is undefined. */
+interface RowSource {
+  rows: Uint32Array | undefined;
+  count: number;
+  /** The rows come from the driving list (so its own membership needs no check). */
+  fromDriving: boolean;
+}
+
+function rowsOf(source: RowSource): number[] {
+  return source.rows ? Array.from(source.rows) : Array.from({ length: source.count }, (_, row) => row);
+}
+
+/**
+ * The match test of one query. A class (rather than closures made per query) keeps call targets
+ * stable, so that V8 keeps the hot loops optimised across queries.
+ */
+class RowMatcher {
+  /** Constraints set: keys, minimum rating, coordinates, name words. */
+  readonly constraints: number;
+  /** No constraint, or a single one that the driving list already is. */
+  readonly everyCandidateMatches: boolean;
+  private readonly otherNameLists: Uint32Array[];
+
+  constructor(
+    private readonly index: ReferenceSearchIndex,
+    private readonly filter: RowFilter,
+    private readonly nameLists: Uint32Array[],
+    driving: Uint32Array | undefined,
+  ) {
+    this.constraints = activeConstraints(filter) + nameLists.length;
+    this.everyCandidateMatches = this.constraints === 0 || (this.constraints === 1 && driving !== undefined);
+    this.otherNameLists = nameLists.filter((list) => list !== driving);
+  }
+
+  /** Full check of any row: keys, rating and coordinates, then every name list. */
+  matchesRow(row: number): boolean {
+    return rowPasses(this.index, this.filter, row) && inEveryList(this.nameLists, row);
+  }
+
+  /** Check of a row taken from the driving list. */
+  matchesCandidate(row: number): boolean {
+    return this.everyCandidateMatches || (rowPasses(this.index, this.filter, row) && inEveryList(this.otherNameLists, row));
+  }
+
+  matches(source: RowSource, row: number): boolean {
+    return source.fromDriving ? this.matchesCandidate(row) : this.matchesRow(row);
+  }
+}
+
+/** Counts the matching rows, keeping them while there are at most `collectUpTo`. */
+function countMatches(matcher: RowMatcher, source: RowSource, collectUpTo: number): { total: number; matching?: number[] } {
+  const { rows, count } = source;
+  let matching: number[] | undefined = collectUpTo >= 0 ? [] : undefined;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const row = rows ? rows[i]! : i;
+    if (!matcher.matches(source, row)) continue;
+    total++;
+    if (matching && matching.push(row) > collectUpTo) matching = undefined;
+  }
+  return matching ? { total, matching } : { total };
+}
+
+function pageInNameOrder(matcher: RowMatcher, candidates: RowSource, direction: SortDirection, page: PageCollector): void {
+  const { rows, count } = candidates;
+  for (let i = 0; i < count && !page.isFull(); i++) {
+    const position = direction === 'asc' ? i : count - 1 - i;
+    const row = rows ? rows[position]! : position;
+    if (matcher.matchesCandidate(row)) page.add(row);
+  }
 }
 
 /** Rows rated at least `minimum`: a contiguous run of the rating order, before the unrated rows. */
@@ -172,6 +217,11 @@ function nameWordLists(index: ReferenceSearchIndex, text: string): Uint32Array[]
   });
 }
 
+function inEveryList(lists: readonly Uint32Array[], row: number): boolean {
+  for (let i = 0; i < lists.length; i++) if (!sortedIncludes(lists[i]!, row)) return false;
+  return true;
+}
+
 function sortedIncludes(sorted: Uint32Array, row: number): boolean {
   let low = 0;
   let high = sorted.length;
@@ -204,10 +254,21 @@ function compareByValue(values: Float64Array, direction: SortDirection, a: numbe
 }
 
 /**
- * Visits a precomputed ascending order (valued rows, then missing ones) until `visit` returns
- * false. For desc, runs of equal values go from the highest value down, each run in name order.
+ * Fills the page from a precomputed ascending order (valued rows, then missing ones). For desc,
+ * runs of equal values go from the highest value down, each run in name order.
  */
-function walkOrder(order: Uint32Array, values: Float64Array, direction: SortDirection, visit: (row: number) => boolean): void {
+function walkOrder(
+  order: Uint32Array,
+  values: Float64Array,
+  direction: SortDirection,
+  matcher: RowMatcher,
+  inDriving: Uint8Array | undefined,
+  page: PageCollector,
+): void {
+  const visit = (row: number) => {
+    if ((!inDriving || inDriving[row] === 1) && matcher.matchesRow(row)) page.add(row);
+    return !page.isFull();
+  };
   let valued = order.length;
   while (valued > 0 && Number.isNaN(values[order[valued - 1]!]!)) valued--;
   if (direction === 'asc') {

@@ -68,36 +68,14 @@ export function searchByName(
     // Best contribution first, so each hotel is credited once per query word with its best match.
     for (const { vocabularyWord, toQuery, toName } of contributions) {
       const rows = postingList(index.columns.wordHotels, vocabularyWord);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        if (scratch.queryStamp[row] !== queryStamp) {
-          scratch.queryStamp[row] = queryStamp;
-          scratch.queryScore[row] = 0;
-          scratch.nameScore[row] = 0;
-          scratch.touched[touchedCount++] = row;
-        }
-        if (scratch.wordStamp[row] !== wordStamp) {
-          scratch.wordStamp[row] = wordStamp;
-          scratch.queryScore[row]! += toQuery;
-          scratch.nameScore[row]! += toName;
-        }
-      }
+      touchedCount = creditRows(scratch, rows, { queryStamp, wordStamp, toQuery, toName }, touchedCount);
     }
   });
   if (queryWeight === 0) return { results: [], total: 0 };
 
   // Capped by the hotels touched, so that a huge offset cannot size the heap.
   const best = new TopK(Math.min(Math.max(RESCORE_POOL, offset + limit), touchedCount));
-  const minimumScore = MIN_QUERY_COVERAGE * queryWeight - EPSILON;
-  let total = 0;
-  for (let i = 0; i < touchedCount; i++) {
-    const row = scratch.touched[i]!;
-    const queryScore = scratch.queryScore[row]!;
-    if (queryScore < minimumScore || !rowPasses(index, filter, row)) continue;
-    total++;
-    const nameCoverage = Math.min(1, scratch.nameScore[row]! / index.columns.nameWeight[row]!);
-    best.offer(QUERY_COVERAGE_WEIGHT * (queryScore / queryWeight) + (1 - QUERY_COVERAGE_WEIGHT) * nameCoverage, row);
-  }
+  const total = selectMatches(index, scratch, touchedCount, queryWeight, filter, best);
 
   const foldedQuery = queryWords.join(' ');
   const ranked = best
@@ -108,6 +86,58 @@ export function searchByName(
     })
     .sort((a, b) => b.score - a.score || a.row - b.row);
   return { results: ranked.slice(offset, offset + limit).map(({ row }) => summarize(index, row)), total };
+}
+
+interface Credit {
+  queryStamp: number;
+  wordStamp: number;
+  toQuery: number;
+  toName: number;
+}
+
+/**
+ * Adds one vocabulary word's contribution to the hotels of its posting list (once per query word
+ * and hotel) and returns the new count of touched hotels. Module-level so V8 keeps it optimised.
+ */
+function creditRows(scratch: NameScoringScratch, rows: Uint32Array, credit: Credit, touchedCount: number): number {
+  const { queryStamp, wordStamp, toQuery, toName } = credit;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (scratch.queryStamp[row] !== queryStamp) {
+      scratch.queryStamp[row] = queryStamp;
+      scratch.queryScore[row] = 0;
+      scratch.nameScore[row] = 0;
+      scratch.touched[touchedCount++] = row;
+    }
+    if (scratch.wordStamp[row] !== wordStamp) {
+      scratch.wordStamp[row] = wordStamp;
+      scratch.queryScore[row]! += toQuery;
+      scratch.nameScore[row]! += toName;
+    }
+  }
+  return touchedCount;
+}
+
+/** Offers every touched hotel above the coverage threshold and passing the filter; returns their count. */
+function selectMatches(
+  index: ReferenceSearchIndex,
+  scratch: NameScoringScratch,
+  touchedCount: number,
+  queryWeight: number,
+  filter: RowFilter,
+  best: TopK,
+): number {
+  const minimumScore = MIN_QUERY_COVERAGE * queryWeight - EPSILON;
+  let total = 0;
+  for (let i = 0; i < touchedCount; i++) {
+    const row = scratch.touched[i]!;
+    const queryScore = scratch.queryScore[row]!;
+    if (queryScore < minimumScore || !rowPasses(index, filter, row)) continue;
+    total++;
+    const nameCoverage = Math.min(1, scratch.nameScore[row]! / index.columns.nameWeight[row]!);
+    best.offer(QUERY_COVERAGE_WEIGHT * (queryScore / queryWeight) + (1 - QUERY_COVERAGE_WEIGHT) * nameCoverage, row);
+  }
+  return total;
 }
 
 /** Vocabulary words matching a folded query word, best similarity first. */
