@@ -63,12 +63,12 @@ async function main(): Promise<void> {
 /** The demo keys from an earlier start, when the persisted table still knows them. */
 async function reusableCredentials(deps: Dependencies): Promise<DemoCredentials | undefined> {
   if (!existsSync(CREDENTIALS_FILE)) return undefined;
-  const saved = JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as Partial<DemoCredentials>;
-  for (const key of [saved.apiKey, saved.adminApiKey]) {
+  const { organizationId, apiKey, adminApiKey } = JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as Partial<DemoCredentials>;
+  for (const key of [apiKey, adminApiKey]) {
     const parsed = key ? parseApiKey(key) : undefined;
     if (!parsed || !isUsable(await deps.apiKeys.get(parsed.keyId))) return undefined;
   }
-  return saved as DemoCredentials;
+  return organizationId ? { organizationId, apiKey: apiKey!, adminApiKey: adminApiKey! } : undefined;
 }
 
 async function demoBearerToken(deps: Dependencies, demo: DemoCredentials): Promise<string> {
