@@ -8,13 +8,11 @@
  *   revoke-key --org <organizationId> --key <keyId>
  *   list [--org <organizationId>]
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig, type AppConfig } from '../../shared/config';
 import { isPlanType } from '../../shared/domain/plans';
 import { createDependencies } from '../../shared/runtime/dependencies';
-import { STACK_FILE } from '../local/state';
 import { createApiKey, createOrganization } from '../operations';
+import { targetConfig, UsageError } from './target';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
   create-org --name <name> [--plan FREE|SUBSCRIPTION|ENTERPRISE]   (default FREE)
@@ -22,14 +20,6 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   revoke-key --org <organizationId> --key <keyId>
   list [--org <organizationId>]                                     organizations, or one organization's keys
 Targets the running local stack (npm start), or a deployed table when TABLE_NAME is set.`;
-
-function targetConfig(): AppConfig {
-  if (process.env.TABLE_NAME) return loadConfig({ ...process.env, BUCKET_NAME: process.env.BUCKET_NAME ?? 'unused' });
-  if (!existsSync(STACK_FILE)) throw new UsageError('The local stack is not running: start it with `npm start`, or set TABLE_NAME for a deployed table.');
-  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as AppConfig;
-}
-
-class UsageError extends Error {}
 
 async function main(): Promise<unknown> {
   const [command, ...rest] = process.argv.slice(2);
@@ -43,7 +33,7 @@ async function main(): Promise<unknown> {
       admin: { type: 'boolean', default: false },
     },
   });
-  const deps = createDependencies(targetConfig());
+  const deps = createDependencies(targetConfig({ needsBucket: false }));
   const required = (name: keyof typeof values) => {
     const value = values[name];
     if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required for ${command}.`);

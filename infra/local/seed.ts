@@ -1,9 +1,11 @@
 /**
- * Demo data for `npm start`: the supplier catalogue, a demo organization on the FREE plan with a
- * partner key, and a back-office organization with an admin key.
+ * Demo data for `npm start`: the supplier catalogue, a generated reference inventory, a demo
+ * organization on the FREE plan with a partner key, and a back-office organization with an admin key.
  */
 import type { Supplier } from '../../shared/domain/suppliers';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import { generateReferenceHotels } from '../../shared/reference/generator';
+import { importReferenceInventory } from '../../shared/reference/publication';
+import { referencePorts, type Dependencies } from '../../shared/runtime/dependencies';
 import { createApiKey, createOrganization } from '../operations';
 
 /** 14 suppliers, 13 of them active: more than any non-enterprise plan may connect. */
@@ -47,4 +49,22 @@ export async function seedDemoOrganizations(deps: Dependencies): Promise<DemoCre
   const partnerKey = await createApiKey(deps, { organizationId: demo.id, name: 'demo key', role: 'partner' });
   const adminKey = await createApiKey(deps, { organizationId: backOffice.id, name: 'back-office admin key', role: 'admin' });
   return { organizationId: demo.id, apiKey: partnerKey.plaintext, adminApiKey: adminKey.plaintext };
+}
+
+export const DEMO_REFERENCE = { hotels: 20_000, seed: 2026 } as const;
+
+/** Publishes a generated reference inventory when none exists yet. */
+export async function seedReferenceInventory(
+  deps: Dependencies,
+  size: { hotels: number; seed: number } = DEMO_REFERENCE,
+): Promise<{ seeded: boolean; hotelCount: number; seconds: number }> {
+  const startedAt = Date.now();
+  const current = await deps.reference.getCurrent();
+  if (current) return { seeded: false, hotelCount: current.hotelCount, seconds: 0 };
+  async function* rows() {
+    let line = 1;
+    for (const hotel of generateReferenceHotels({ count: size.hotels, seed: size.seed })) yield { line: ++line, hotel };
+  }
+  const summary = await importReferenceInventory(referencePorts(deps), rows(), `generated (${size.hotels} hotels, seed ${size.seed})`);
+  return { seeded: true, hotelCount: summary.hotelCount, seconds: (Date.now() - startedAt) / 1000 };
 }

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { isUsable, parseApiKey } from '../../shared/domain/credentials';
 import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
-import { seedDemoOrganizations, seedSuppliers, type DemoCredentials } from './seed';
+import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
 import { createLocalApi } from './server';
 import { provisionLocalStack, type LocalStack } from './stack';
 import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, STACK_FILE } from './state';
@@ -28,6 +28,9 @@ async function main(): Promise<void> {
   });
   const deps = createDependencies(stack.config);
   await seedSuppliers(deps);
+  // DynamoDB Local writes a few hundred items a second to disk: the first start publishes the
+  // demo inventory while the API already answers (later starts find it published).
+  const referenceSeeded = seedReferenceInventory(deps);
   const demo = (await reusableCredentials(deps)) ?? (await seedDemoOrganizations(deps));
 
   const port = Number(process.env.PORT ?? 3000);
@@ -58,6 +61,12 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
   stopOnSignal(server, stack);
+  const reference = await referenceSeeded;
+  process.stdout.write(
+    reference.seeded
+      ? `Reference inventory published: ${reference.hotelCount} generated hotels (${reference.seconds.toFixed(1)} s).\n`
+      : `Reference inventory: ${reference.hotelCount} hotels.\n`,
+  );
 }
 
 /** The demo keys from an earlier start, when the persisted table still knows them. */

@@ -8,6 +8,7 @@ import type { RouteDefinition } from '../http/route';
 import { authRoutes } from './route-groups/auth';
 import { docsRoutes } from './route-groups/docs';
 import { exportFormatRoutes } from './route-groups/export-format';
+import { referenceRoutes } from './route-groups/reference';
 import { supplierRoutes } from './route-groups/suppliers';
 
 export { SUPPLIER_REQUEST_MAX_FILE_BYTES } from './route-groups/suppliers';
@@ -16,6 +17,7 @@ export const routes = {
   ...authRoutes,
   ...supplierRoutes,
   ...exportFormatRoutes,
+  ...referenceRoutes,
   ...docsRoutes,
 } satisfies Record<string, RouteDefinition>;
 

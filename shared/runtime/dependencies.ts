@@ -2,6 +2,7 @@
  * Everything a handler needs, built once per Lambda container from the configuration. The local
  * runtime and the tests build the same thing over the stand-ins, with their own clock.
  */
+import { randomUUID } from 'node:crypto';
 import { Authenticator } from '../auth/authenticate';
 import { BearerTokens } from '../auth/bearer-tokens';
 import { signingSecretSource } from '../auth/signing-secret';
@@ -13,6 +14,9 @@ import { ApiKeyStore } from '../storage/api-keys';
 import { ExportFormatStore } from '../storage/export-formats';
 import { OrganizationStore } from '../storage/organizations';
 import { RateLimitStore } from '../storage/rate-limits';
+import { ReferenceStore } from '../storage/reference';
+import { EventOutbox } from '../storage/events';
+import { PublishedReference } from '../reference/published-reference';
 import { SupplierStore } from '../storage/suppliers';
 import { createTable, type Table } from '../storage/table';
 
@@ -28,17 +32,23 @@ export interface Dependencies {
   suppliers: SupplierStore;
   rateLimits: RateLimitStore;
   exportFormats: ExportFormatStore;
+  reference: ReferenceStore;
+  /** The current publication's index and statistics, kept warm per container. */
+  publishedReference: PublishedReference;
+  events: EventOutbox;
 }
 
 export function createDependencies(config: AppConfig, options: { clock?: Clock } = {}): Dependencies {
   const table = createTable(config);
   const apiKeys = new ApiKeyStore(table);
   const tokens = new BearerTokens(signingSecretSource(config));
+  const objects = new S3ObjectStore(createS3Client(config), config.bucketName);
+  const reference = new ReferenceStore(table);
   return {
     config,
     clock: options.clock ?? systemClock,
     table,
-    objects: new S3ObjectStore(createS3Client(config), config.bucketName),
+    objects,
     organizations: new OrganizationStore(table),
     apiKeys,
     tokens,
@@ -46,5 +56,13 @@ export function createDependencies(config: AppConfig, options: { clock?: Clock }
     suppliers: new SupplierStore(table),
     rateLimits: new RateLimitStore(table),
     exportFormats: new ExportFormatStore(table),
+    reference,
+    publishedReference: new PublishedReference(reference, objects),
+    events: new EventOutbox(table),
   };
+}
+
+/** The ports the reference publication and duplicate rules work through. */
+export function referencePorts(deps: Dependencies) {
+  return { store: deps.reference, objects: deps.objects, clock: deps.clock, events: deps.events, newId: randomUUID };
 }

@@ -12,6 +12,18 @@
  * | supplier request    | ORG#<orgId>         | SUPPLIER_REQUEST#<submittedAt>#<id>  |                                      |
  * | export format       | ORG#<orgId>         | EXPORT_FORMAT                        |                                      |
  * | rate-limit window   | ORG#<orgId>         | RATE#<bucket>#<windowStart>          | (expires through the TTL attribute)  |
+ * | billing account     | ORG#<orgId>         | BILLING                              | (customer, credits, subscription)    |
+ * | usage per UTC day   | ORG#<orgId>         | USAGE_DAY#<yyyy-mm-dd>               |                                      |
+ * | usage per month     | ORG#<orgId>         | USAGE_MONTH#<yyyy-mm>                |                                      |
+ * | usage per supplier  | ORG#<orgId>         | USAGE_SUPPLIER#<yyyy-mm>#<supplierId>|                                      |
+ * | job reservation     | ORG#<orgId>         | RESERVATION#<jobId>                  |                                      |
+ * | payment customer    | PAYCUSTOMER#<id>    | PAYCUSTOMER                          | (provider customer -> organization)  |
+ * | payment event done  | PAYEVENT#<eventId>  | PAYEVENT                             | (expires through the TTL attribute)  |
+ * | current reference   | REFERENCE           | CURRENT                              |                                      |
+ * | reference hotel     | REFHOTEL#<hotelId>  | VERSION#<dataVersionId>              |                                      |
+ * | merged duplicate    | REFERENCE           | MERGED#<duplicateHotelId>            |                                      |
+ * | duplicate report    | DUPLICATE#<reportId>| REPORT                               | ORG#<orgId>#DUPLICATES / <submittedAt> |
+ * | event (outbox)      | ORG#<orgId>         | EVENT#<occurredAt>#<eventId>         |                                      |
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -46,9 +58,33 @@ export const keys = {
     SK: `SUPPLIER_REQUEST#${submittedAt}#${requestId}`,
   }),
   exportFormat: (organizationId: string) => ({ PK: `ORG#${organizationId}`, SK: 'EXPORT_FORMAT' }),
+  billingAccount: (organizationId: string) => ({ PK: `ORG#${organizationId}`, SK: 'BILLING' }),
+  usageDay: (organizationId: string, day: string) => ({ PK: `ORG#${organizationId}`, SK: `USAGE_DAY#${day}` }),
+  usageMonth: (organizationId: string, month: string) => ({ PK: `ORG#${organizationId}`, SK: `USAGE_MONTH#${month}` }),
+  usageMonthPrefix: 'USAGE_MONTH#',
+  supplierUsage: (organizationId: string, month: string, supplierId: string) => ({
+    PK: `ORG#${organizationId}`,
+    SK: `USAGE_SUPPLIER#${month}#${supplierId}`,
+  }),
+  supplierUsagePrefix: (month: string) => `USAGE_SUPPLIER#${month}#`,
+  reservation: (organizationId: string, jobId: string) => ({ PK: `ORG#${organizationId}`, SK: `RESERVATION#${jobId}` }),
+  paymentCustomer: (customerId: string) => ({ PK: `PAYCUSTOMER#${customerId}`, SK: 'PAYCUSTOMER' }),
+  paymentEvent: (eventId: string) => ({ PK: `PAYEVENT#${eventId}`, SK: 'PAYEVENT' }),
   rateWindow: (organizationId: string, bucket: string, windowStart: number) => ({
     PK: `ORG#${organizationId}`,
     SK: `RATE#${bucket}#${windowStart}`,
+  }),
+  currentReference: { PK: 'REFERENCE', SK: 'CURRENT' },
+  referenceHotel: (hotelId: string, dataVersionId: string) => ({
+    PK: `REFHOTEL#${hotelId}`,
+    SK: `VERSION#${dataVersionId}`,
+  }),
+  mergedHotel: (duplicateHotelId: string) => ({ PK: 'REFERENCE', SK: `MERGED#${duplicateHotelId}` }),
+  duplicateReport: (reportId: string) => ({ PK: `DUPLICATE#${reportId}`, SK: 'REPORT' }),
+  duplicateReportsOfOrganization: (organizationId: string) => `ORG#${organizationId}#DUPLICATES`,
+  event: (organizationId: string, occurredAt: string, eventId: string) => ({
+    PK: `ORG#${organizationId}`,
+    SK: `EVENT#${occurredAt}#${eventId}`,
   }),
 } as const;
 

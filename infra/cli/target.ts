@@ -1,0 +1,20 @@
+/**
+ * Which stack a command-line tool works on: the running local stack (`npm start`), or a deployed
+ * one when TABLE_NAME (and BUCKET_NAME, AWS_REGION, AWS credentials) are set.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { loadConfig, type AppConfig } from '../../shared/config';
+import { STACK_FILE } from '../local/state';
+
+export class UsageError extends Error {}
+
+export function targetConfig(options: { needsBucket: boolean }): AppConfig {
+  if (process.env.TABLE_NAME) {
+    if (options.needsBucket && !process.env.BUCKET_NAME) throw new UsageError('Set BUCKET_NAME with TABLE_NAME.');
+    return loadConfig({ ...process.env, BUCKET_NAME: process.env.BUCKET_NAME ?? 'unused' });
+  }
+  if (!existsSync(STACK_FILE)) {
+    throw new UsageError('The local stack is not running: start it with `npm start`, or set TABLE_NAME for a deployed stack.');
+  }
+  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as AppConfig;
+}

@@ -1,0 +1,19 @@
+/**
+ * Events the service emits for webhook subscriptions. Producers publish through the port; the
+ * webhook capability delivers them.
+ */
+export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'INVENTORY_DUPLICATE_RESOLVED'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface DomainEvent {
+  id: string;
+  type: EventType;
+  /** The organization the event is delivered to. */
+  organizationId: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export interface EventPublisher {
+  publish(event: DomainEvent): Promise<void>;
+}

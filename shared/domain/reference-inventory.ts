@@ -1,0 +1,66 @@
+/**
+ * The reference inventory as published: which hotel records are current, where the derived
+ * artifacts (snapshot file, search index, statistics) are, and duplicate reports.
+ *
+ * An import writes a new *data version* (hotel records in the table) and new *artifacts*; a
+ * duplicate merge keeps the data version and publishes new artifacts without the duplicate. Both
+ * become visible at once by replacing the single CURRENT pointer.
+ */
+import type { ReferenceHotel } from './hotels';
+
+export interface ReferenceArtifacts {
+  /** Gzip-compressed JSON Lines, one reference hotel per line: the downloadable inventory file. */
+  snapshotKey: string;
+  /** The search index (shared/reference artifact format). */
+  indexKey: string;
+  /** Statistics aggregates (JSON). */
+  statisticsKey: string;
+}
+
+export interface CurrentReference {
+  dataVersionId: string;
+  artifactsId: string;
+  artifacts: ReferenceArtifacts;
+  /** Hotels searchable in this publication (merged duplicates excluded). */
+  hotelCount: number;
+  source: string;
+  importedAt: string;
+  publishedAt: string;
+}
+
+/** A hotel record as stored for one data version. */
+export interface StoredReferenceHotel extends ReferenceHotel {
+  dataVersionId: string;
+  source: string;
+  importedAt: string;
+}
+
+export interface MergeRecord {
+  duplicateHotelId: string;
+  mergedInto: string;
+  reportId: string;
+  mergedAt: string;
+}
+
+export const DUPLICATE_REPORT_STATUSES = ['PENDING', 'MERGED', 'REJECTED'] as const;
+export type DuplicateReportStatus = (typeof DUPLICATE_REPORT_STATUSES)[number];
+export const DUPLICATE_DECISIONS = ['MERGE', 'REJECT'] as const;
+export type DuplicateDecision = (typeof DUPLICATE_DECISIONS)[number];
+
+export interface DuplicateReport {
+  reportId: string;
+  organizationId: string;
+  originalHotelId: string;
+  duplicateHotelId: string;
+  duplicateSourceId?: string;
+  reason?: string;
+  status: DuplicateReportStatus;
+  submittedAt: string;
+  resolution?: {
+    decision: DuplicateDecision;
+    note?: string;
+    resolvedAt: string;
+    /** Key id of the back-office caller. */
+    resolvedBy: string;
+  };
+}

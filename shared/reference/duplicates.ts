@@ -1,0 +1,124 @@
+/**
+ * Duplicate reports: partners report that one reference hotel duplicates another; back-office
+ * staff merge or reject. A merge republishes the inventory without the duplicate and records
+ * which hotel it was merged into; every resolution emits INVENTORY_DUPLICATE_RESOLVED to the
+ * reporting organization.
+ */
+import type { EventPublisher } from '../domain/events';
+import { conflict, invalidInput, notFound } from '../domain/errors';
+import type {
+  DuplicateDecision,
+  DuplicateReport,
+  MergeRecord,
+  StoredReferenceHotel,
+} from '../domain/reference-inventory';
+import { republishWithoutMerged, type ReferencePublicationPorts } from './publication';
+
+export interface DuplicatePorts extends ReferencePublicationPorts {
+  store: ReferencePublicationPorts['store'] & {
+    getHotel(hotelId: string, dataVersionId: string): Promise<StoredReferenceHotel | undefined>;
+    getMerge(duplicateHotelId: string): Promise<MergeRecord | undefined>;
+    createReport(report: DuplicateReport): Promise<void>;
+    getReport(reportId: string): Promise<DuplicateReport | undefined>;
+    resolveReport(report: DuplicateReport, merge: MergeRecord | undefined): Promise<boolean>;
+  };
+  events: EventPublisher;
+}
+
+export async function reportDuplicate(
+  ports: DuplicatePorts,
+  input: { organizationId: string; originalHotelId: string; duplicateHotelId: string; duplicateSourceId?: string; reason?: string },
+): Promise<DuplicateReport> {
+  if (input.originalHotelId === input.duplicateHotelId) {
+    throw invalidInput('originalHotelId and duplicateHotelId must be two different hotels.');
+  }
+  const current = await ports.store.getCurrent();
+  for (const hotelId of [input.originalHotelId, input.duplicateHotelId]) {
+    if (!current || !(await ports.store.getHotel(hotelId, current.dataVersionId))) {
+      throw notFound(`No reference hotel has the id ${hotelId}.`);
+    }
+  }
+  const report: DuplicateReport = {
+    reportId: ports.newId(),
+    organizationId: input.organizationId,
+    originalHotelId: input.originalHotelId,
+    duplicateHotelId: input.duplicateHotelId,
+    duplicateSourceId: input.duplicateSourceId,
+    reason: input.reason,
+    status: 'PENDING',
+    submittedAt: ports.clock.now().toISOString(),
+  };
+  await ports.store.createReport(report);
+  return report;
+}
+
+export async function resolveDuplicate(
+  ports: DuplicatePorts,
+  input: { reportId: string; decision: DuplicateDecision; note?: string; resolvedBy: string },
+): Promise<DuplicateReport> {
+  const report = await ports.store.getReport(input.reportId);
+  if (!report) throw notFound(`No duplicate report has the id ${input.reportId}.`);
+  if (report.status !== 'PENDING') throw alreadyResolved(report);
+  const now = ports.clock.now().toISOString();
+  const resolved: DuplicateReport = {
+    ...report,
+    status: input.decision === 'MERGE' ? 'MERGED' : 'REJECTED',
+    resolution: { decision: input.decision, note: input.note, resolvedAt: now, resolvedBy: input.resolvedBy },
+  };
+  const merge = input.decision === 'MERGE' ? await mergeRecord(ports, report, now) : undefined;
+  if (!(await ports.store.resolveReport(resolved, merge))) throw alreadyResolved(report);
+  if (merge) await republishWithoutMerged(ports);
+  await ports.events.publish({
+    id: ports.newId(),
+    type: 'INVENTORY_DUPLICATE_RESOLVED',
+    organizationId: report.organizationId,
+    occurredAt: now,
+    data: {
+      reportId: report.reportId,
+      decision: input.decision,
+      originalHotelId: report.originalHotelId,
+      duplicateHotelId: report.duplicateHotelId,
+      ...(merge && { mergedInto: merge.mergedInto }),
+    },
+  });
+  return resolved;
+}
+
+/** Merges into the hotel that survives: if the original was itself merged, into what it became. */
+async function mergeRecord(ports: DuplicatePorts, report: DuplicateReport, mergedAt: string): Promise<MergeRecord> {
+  if (await ports.store.getMerge(report.duplicateHotelId)) {
+    throw conflict(`The hotel ${report.duplicateHotelId} has already been merged as a duplicate.`);
+  }
+  let mergedInto = report.originalHotelId;
+  for (const seen = new Set<string>(); ; ) {
+    const next = await ports.store.getMerge(mergedInto);
+    if (!next || seen.has(next.mergedInto)) break;
+    seen.add(mergedInto);
+    mergedInto = next.mergedInto;
+  }
+  if (mergedInto === report.duplicateHotelId) throw conflict('The original hotel was itself merged into the duplicate.');
+  return { duplicateHotelId: report.duplicateHotelId, mergedInto, reportId: report.reportId, mergedAt };
+}
+
+function alreadyResolved(report: DuplicateReport) {
+  return conflict(`The report ${report.reportId} is already resolved (${report.status}).`);
+}
+
+/** What partners see of a report: not who in the back office resolved it. */
+export function duplicateReportView(report: DuplicateReport) {
+  return {
+    reportId: report.reportId,
+    status: report.status,
+    originalHotelId: report.originalHotelId,
+    duplicateHotelId: report.duplicateHotelId,
+    duplicateSourceId: report.duplicateSourceId,
+    reason: report.reason,
+    submittedAt: report.submittedAt,
+    resolution: report.resolution && {
+      decision: report.resolution.decision,
+      note: report.resolution.note,
+      resolvedAt: report.resolution.resolvedAt,
+    },
+  };
+}
+

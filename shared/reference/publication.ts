@@ -1,0 +1,122 @@
+/**
+ * Publishing the reference inventory: an import writes a new data version and its artifacts; a
+ * duplicate merge republishes the artifacts without the merged hotels. Readers switch to a
+ * publication only when the single CURRENT pointer is replaced, after everything it points to
+ * has been written, so nobody ever sees half an import.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { ReferenceHotel } from '../domain/hotels';
+import { conflict, invalidInput } from '../domain/errors';
+import type { Clock } from '../domain/clock';
+import type { CurrentReference, MergeRecord, StoredReferenceHotel } from '../domain/reference-inventory';
+import type { ObjectStore } from '../objects/object-store';
+import { buildReferenceIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search-index';
+
+export interface ReferencePublicationPorts {
+  store: {
+    getCurrent(): Promise<CurrentReference | undefined>;
+    publish(next: CurrentReference, expectedArtifactsId: string | undefined): Promise<boolean>;
+    putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void>;
+    listMerges(): Promise<MergeRecord[]>;
+  };
+  objects: ObjectStore;
+  clock: Clock;
+  newId: () => string;
+}
+
+export interface RejectedRow {
+  line: number;
+  reason: string;
+}
+
+export interface ImportSummary {
+  dataVersionId: string;
+  artifactsId: string;
+  hotelCount: number;
+  rejectedCount: number;
+  rejected: RejectedRow[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Imports rows (from `readReferenceInventory`) as a new version. Bad rows are reported with line
+ * and reason and skipped; a file without one good row publishes nothing.
+ */
+export async function importReferenceInventory(
+  ports: ReferencePublicationPorts,
+  rows: AsyncIterable<{ line: number; hotel: ReferenceHotel } | { line: number; error: string }>,
+  source: string,
+): Promise<ImportSummary> {
+  const previous = await ports.store.getCurrent();
+  const importedAt = ports.clock.now().toISOString();
+  const dataVersionId = ports.newId();
+  const hotels: StoredReferenceHotel[] = [];
+  const rejected: RejectedRow[] = [];
+  for await (const row of rows) {
+    if ('error' in row) rejected.push({ line: row.line, reason: row.error });
+    else if (!UUID.test(row.hotel.id)) rejected.push({ line: row.line, reason: `id "${row.hotel.id}" is not a UUID` });
+    else hotels.push({ ...row.hotel, id: row.hotel.id.toLowerCase(), createdAt: row.hotel.createdAt ?? importedAt, dataVersionId, source, importedAt });
+  }
+  if (hotels.length === 0) {
+    throw invalidInput(`The file has no valid hotel rows${rejected[0] ? ` (line ${rejected[0].line}: ${rejected[0].reason})` : ''}.`);
+  }
+  await ports.store.putHotels(hotels);
+  const published = await publishArtifacts(ports, hotels, { dataVersionId, source, importedAt }, previous?.artifactsId);
+  return { dataVersionId, artifactsId: published.artifactsId, hotelCount: published.hotelCount, rejectedCount: rejected.length, rejected };
+}
+
+/** Republishes the current data version without the hotels merged since (after a duplicate merge). */
+export async function republishWithoutMerged(ports: ReferencePublicationPorts): Promise<CurrentReference> {
+  const current = await ports.store.getCurrent();
+  if (!current) throw conflict('No reference inventory has been published yet.');
+  const snapshot = await ports.objects.get(current.artifacts.snapshotKey);
+  if (!snapshot) throw new Error(`The snapshot ${current.artifacts.snapshotKey} is missing.`);
+  return publishArtifacts(ports, readSnapshot(snapshot), current, current.artifactsId);
+}
+
+async function publishArtifacts(
+  ports: ReferencePublicationPorts,
+  hotels: readonly StoredReferenceHotel[],
+  version: Pick<CurrentReference, 'dataVersionId' | 'source' | 'importedAt'>,
+  expectedArtifactsId: string | undefined,
+): Promise<CurrentReference> {
+  const merged = new Set((await ports.store.listMerges()).map((merge) => merge.duplicateHotelId));
+  const live = hotels.filter((hotel) => !merged.has(hotel.id));
+  const index = buildReferenceIndex(live);
+  const artifactsId = ports.newId();
+  const prefix = `reference/${artifactsId}`;
+  const artifacts = {
+    snapshotKey: `${prefix}/reference-hotels.jsonl.gz`,
+    indexKey: `${prefix}/search-index.bin`,
+    statisticsKey: `${prefix}/statistics.json`,
+  };
+  await Promise.all([
+    ports.objects.put(artifacts.snapshotKey, writeSnapshot(live), 'application/gzip'),
+    ports.objects.put(artifacts.indexKey, serializeIndex(index), 'application/octet-stream'),
+    ports.objects.put(artifacts.statisticsKey, Buffer.from(serializeStatistics(computeStatisticsArtifact(index.columns))), 'application/json'),
+  ]);
+  const next: CurrentReference = {
+    ...version,
+    artifactsId,
+    artifacts,
+    hotelCount: live.length,
+    publishedAt: ports.clock.now().toISOString(),
+  };
+  if (!(await ports.store.publish(next, expectedArtifactsId))) {
+    throw conflict('Another reference publication finished first; run the import again.');
+  }
+  return next;
+}
+
+function writeSnapshot(hotels: readonly StoredReferenceHotel[]): Buffer {
+  return gzipSync(hotels.map((hotel) => `${JSON.stringify(hotel)}\n`).join(''));
+}
+
+function readSnapshot(bytes: Buffer): StoredReferenceHotel[] {
+  return gunzipSync(bytes)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as StoredReferenceHotel);
+}
