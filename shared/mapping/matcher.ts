@@ -39,8 +39,21 @@ const PROXIMITY_BONUS = 0.3;
 const SAME_CITY_BONUS = 0.1;
 const SAME_DETAIL_BONUS = 0.2;
 /** A word carried by more hotels than this (in the country / near the pin) does not find candidates. */
-const MAX_POSTINGS_PER_WORD = 5_000;
+const MAX_POSTINGS_PER_WORD = 2_000;
 const MAX_NEARBY_POSTINGS_PER_WORD = 50;
+/**
+ * Postings walked per name search (rarest words first; further words only add weight to the
+ * candidates found): in the partner's city or country, for partners without and with a pin.
+ */
+const MAX_CITY_POSTINGS_PER_WORD = 1_000;
+const MAX_CITY_POSTINGS_PINNED = 300;
+const MAX_POSTINGS_PINNED = 500;
+/** Postcode blocks bigger than this (a whole district) are left to the name search. */
+const MAX_POSTAL_BLOCK = 2_000;
+/** Within a shared postcode, a name this alike is worth full scoring. */
+const MIN_POSTAL_NAME_HINT = 0.15;
+/** A city-search candidate this alike in name, in the partner's city, ends the search there. */
+const CITY_NAME_FOUND = 0.8;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
 const DUPLICATE_NAME_SIMILARITY = 0.85;
 const DUPLICATE_DISTANCE_METERS = 150;
@@ -189,7 +202,17 @@ export class HotelMatcher {
       this.collectNearby(partner);
       if (this.scoreShortlist(partner, scored)) return scored;
     }
-    this.collectByName(partner);
+    if (partner.postalCode !== '') {
+      this.collectByPostalCode(partner);
+      if (this.scoreShortlist(partner, scored)) return scored;
+    }
+    if (partner.cityId !== 0) {
+      this.collectByName(partner, true);
+      if (this.scoreShortlist(partner, scored)) return scored;
+      // The partner's city holds a hotel of this name: namesakes in other cities are no better.
+      for (const candidate of scored) if (candidate.evidence.nameSimilarity >= CITY_NAME_FOUND && candidate.evidence.cityMatch === true) return scored;
+    }
+    this.collectByName(partner, false);
     this.scoreShortlist(partner, scored);
     return scored;
   }
@@ -280,37 +303,75 @@ export class HotelMatcher {
   }
 
   /**
-   * Hotels of the partner's country sharing its name words, ranked by shared weight. Rare words
-   * find the candidates; a common word (a city name, a big chain) only adds weight to candidates
-   * already found, by checking their few words instead of walking its long hotel list.
+   * Hotels sharing the partner's postcode (the partner's country when known), kept when their
+   * name looks even a little alike: a postcode is a small block, so a damaged name still finds them.
    */
-  private collectByName(partner: PreparedPartner): void {
-    const { postingHotels, tokenWeights, cityOfHotel } = this.index.data;
+  private collectByPostalCode(partner: PreparedPartner): void {
+    const { postalHotels, postalCodes, countryOfHotel, latitudes, longitudes } = this.index.data;
+    this.index.postalRange(partner.postalCode, this.range);
+    const start = this.range[0]!;
+    const end = this.range[1]!;
+    if (end - start > MAX_POSTAL_BLOCK) return;
+    const located = !Number.isNaN(partner.lat);
+    for (let k = start; k < end; k++) {
+      const hotel = postalHotels[k]!;
+      if (this.visitedStamp[hotel] === this.stamp || postalCodes[hotel] !== partner.postalCode) continue;
+      if (partner.countryId !== 0 && countryOfHotel[hotel] !== partner.countryId) continue;
+      this.visitedStamp[hotel] = this.stamp;
+      const hint = this.nameHint(partner, hotel);
+      if (hint < MIN_POSTAL_NAME_HINT) continue;
+      let score = hint + this.detailBonus(partner, hotel);
+      if (located && !Number.isNaN(latitudes[hotel]!)) {
+        const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
+        score += PROXIMITY_BONUS * Math.max(-1, 1 - distance / SEARCH_RADIUS_METERS);
+      }
+      this.offer(hotel, score);
+    }
+  }
+
+  /**
+   * Hotels sharing the partner's name words, in its city (`inCity`) or its whole country, ranked
+   * by shared weight. Rare words find the candidates; a common word (a city name, a big chain)
+   * only adds weight to candidates already found, by checking their few words instead of walking
+   * its long hotel list.
+   */
+  private collectByName(partner: PreparedPartner, inCity: boolean): void {
+    const { postingHotels, cityPostingHotels, tokenWeights } = this.index.data;
+    const postings = inCity ? cityPostingHotels : postingHotels;
+    const located = !Number.isNaN(partner.lat);
     const words = Array.from(partner.searchTokenIds, (id) => {
-      this.index.postingRange(id, partner.countryId, this.range);
+      if (inCity) this.index.cityPostingRange(id, partner.cityId, this.range);
+      else this.index.postingRange(id, partner.countryId, this.range);
       return { id, start: this.range[0]!, end: this.range[1]! };
     }).sort((a, b) => a.end - a.start - (b.end - b.start));
     const touched = this.touched;
     touched.length = 0;
-    words.forEach(({ id, start, end }, rank) => {
+    // A pinned partner searches beyond its pin only to rescue a pin that is far off: rare words
+    // suffice for that. Without a pin the name is the main key and may walk longer lists.
+    const limit = located ? (inCity ? MAX_CITY_POSTINGS_PINNED : MAX_POSTINGS_PINNED) : inCity ? MAX_CITY_POSTINGS_PER_WORD : MAX_POSTINGS_PER_WORD;
+    let walked = 0;
+    for (let rank = 0; rank < words.length; rank++) {
+      const { id, start, end } = words[rank]!;
       const weight = 2 * tokenWeights[id]!;
-      if (rank > 0 && end - start > MAX_POSTINGS_PER_WORD) {
+      // After the rarest word, walk further words only while the walk stays short: the
+      // candidates found so far get the other words' weight by a check of their own few words.
+      if (rank > 0 && walked + (end - start) > limit) {
         this.addToTouched(id, weight);
-        return;
+        continue;
       }
-      const common = end - start > MAX_POSTINGS_PER_WORD;
-      // A pinned partner only gets here when nothing near its pin convinced; a far-off pin named
-      // by common words alone is not worth walking a whole country for.
-      if (common && !Number.isNaN(partner.lat)) return;
-      // Even the rarest word is common (a name like "Hotel Paris"): keep to the partner's city.
-      const sameCityOnly = common && partner.cityId !== 0;
+      walked += end - start;
+      if (end - start > limit) {
+        // Even the rarest word is common (a name like "Hotel Paris"). A pinned partner only gets
+        // here when nothing near its pin convinced, and a partner with a city had its city searched:
+        // a whole-country walk of a common word is not worth it for them.
+        if (located || (!inCity && partner.cityId !== 0)) break;
+      }
       for (let k = start; k < end; k++) {
-        const hotel = postingHotels[k]!;
-        if (sameCityOnly && cityOfHotel[hotel] !== partner.cityId) continue;
+        const hotel = postings[k]!;
         if (this.accumulated[hotel] === 0) touched.push(hotel);
         this.accumulated[hotel]! += weight;
       }
-    });
+    }
     this.offerAccumulated(partner, false);
   }
 

@@ -10,7 +10,7 @@ import { toCountryCode } from './countries';
 import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
 import { addressParts, nameTokens, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';
 
-const SNAPSHOT_FORMAT = 'hotel-matching-index/1';
+const SNAPSHOT_FORMAT = 'hotel-matching-index/2';
 
 /** Grid cell edge in degrees of latitude (about 1.1 km); longitude cells use the same angle. */
 const CELL_DEGREES = 0.01;
@@ -66,6 +66,15 @@ export interface ReferenceIndexSnapshot {
   postingHotels: Int32Array;
   /** Grid cell key of each posting (-1 for hotels without coordinates). */
   postingCells: Int32Array;
+  /** The same postings (same offsets per token) ordered by city instead: "this word in this city" is a sub-range. */
+  cityPostingHotels: Int32Array;
+  /**
+   * Postcode blocks: hotels whose postcode hashes to postalHashes[k] are
+   * postalHotels[postalOffsets[k] .. postalOffsets[k + 1]) (compare postalCodes to rule out collisions).
+   */
+  postalHashes: Int32Array;
+  postalOffsets: Uint32Array;
+  postalHotels: Int32Array;
   /** supplierKey(code, id) -> hotel index. */
   supplierHotels: Map<string, number>;
 }
@@ -177,6 +186,40 @@ export class MatchingIndex {
     });
   }
 
+  /** Start and end (exclusive) in cityPostingHotels of the hotels carrying `tokenId` in city `cityId`. */
+  cityPostingRange(tokenId: number, cityId: number, range: Uint32Array): void {
+    const { postingOffsets, cityPostingHotels, cityOfHotel } = this.data;
+    let low = postingOffsets[tokenId]!;
+    let high = postingOffsets[tokenId + 1]!;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (cityOfHotel[cityPostingHotels[middle]!]! < cityId) low = middle + 1;
+      else high = middle;
+    }
+    const start = low;
+    high = postingOffsets[tokenId + 1]!;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (cityOfHotel[cityPostingHotels[middle]!]! <= cityId) low = middle + 1;
+      else high = middle;
+    }
+    range[0] = start;
+    range[1] = low;
+  }
+
+  /** Start and end (exclusive) in postalHotels of the hotels whose postcode may be `postalCode` (check it). */
+  postalRange(postalCode: string, range: Uint32Array): void {
+    const { postalHashes, postalOffsets } = this.data;
+    const position = lowerBound(postalHashes, hashText(postalCode), 0, postalHashes.length);
+    if (position < postalHashes.length && postalHashes[position] === hashText(postalCode)) {
+      range[0] = postalOffsets[position]!;
+      range[1] = postalOffsets[position + 1]!;
+    } else {
+      range[0] = 0;
+      range[1] = 0;
+    }
+  }
+
   /**
    * Start and end (exclusive) in postingHotels of the hotels carrying `tokenId`, restricted to
    * one country when countryId > 0. Written into `range` to avoid allocating.
@@ -232,6 +275,13 @@ function forEachCellRow(lat: number, lon: number, radiusMeters: number, visit: (
   for (let dy = -latitudeSpan; dy <= latitudeSpan; dy++) {
     visit(cellKey(centerLatitude + dy, centerLongitude - longitudeSpan), cellKey(centerLatitude + dy, centerLongitude + longitudeSpan));
   }
+}
+
+/** 32-bit FNV-1a hash of a string. */
+export function hashText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
 }
 
 /** Interns strings to small integer ids, id 0 reserved for "" (unknown). */
@@ -321,6 +371,7 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
   const latitudeArray = Float64Array.from(latitudes);
   const longitudeArray = Float64Array.from(longitudes);
   const countryArray = Uint16Array.from(countryOfHotel);
+  const cityArray = Uint32Array.from(cityOfHotel);
   const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
   return new MatchingIndex({
     format: SNAPSHOT_FORMAT,
@@ -338,13 +389,14 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     countryCodes: countries.values,
     countryOfHotel: countryArray,
     cities: cities.values,
-    cityOfHotel: Uint32Array.from(cityOfHotel),
+    cityOfHotel: cityArray,
     postalCodes,
     addressWords,
     addressNumbers,
     ratings: Float32Array.from(ratings),
     ...grid,
-    ...buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, hotelCells),
+    ...buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, cityArray, hotelCells),
+    ...buildPostalBlocks(postalCodes),
     supplierHotels,
   });
 }
@@ -384,11 +436,16 @@ function buildGrid(latitudes: Float64Array, longitudes: Float64Array) {
 }
 
 /** Inverted index token -> hotels, each list ordered by (country, grid cell). */
-function buildPostings(vocabularySize: number, nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, countryOfHotel: Uint16Array, hotelCells: Int32Array) {
+function buildPostings(
+  vocabularySize: number,
+  nameTokenOffsets: Uint32Array,
+  nameTokenIds: Int32Array,
+  countryOfHotel: Uint16Array,
+  cityOfHotel: Uint32Array,
+  hotelCells: Int32Array,
+) {
   const hotelCount = countryOfHotel.length;
-  const ordered = new Int32Array(hotelCount);
-  for (let hotel = 0; hotel < hotelCount; hotel++) ordered[hotel] = hotel;
-  ordered.sort((a, b) => countryOfHotel[a]! - countryOfHotel[b]! || hotelCells[a]! - hotelCells[b]!);
+  const ordered = orderBy(hotelCount, (a, b) => countryOfHotel[a]! - countryOfHotel[b]! || hotelCells[a]! - hotelCells[b]!);
 
   const postingOffsets = new Uint32Array(vocabularySize + 1);
   for (let k = 0; k < nameTokenIds.length; k++) postingOffsets[nameTokenIds[k]! + 1]! += 1;
@@ -403,7 +460,43 @@ function buildPostings(vocabularySize: number, nameTokenOffsets: Uint32Array, na
       postingCells[position] = hotelCells[hotel]!;
     }
   }
-  return { postingOffsets, postingHotels, postingCells };
+  const byCity = orderBy(hotelCount, (a, b) => cityOfHotel[a]! - cityOfHotel[b]! || hotelCells[a]! - hotelCells[b]!);
+  const cityCursor = postingOffsets.slice();
+  const cityPostingHotels = new Int32Array(nameTokenIds.length);
+  for (const hotel of byCity) {
+    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) cityPostingHotels[cityCursor[nameTokenIds[k]!]!++] = hotel;
+  }
+  return { postingOffsets, postingHotels, postingCells, cityPostingHotels };
+}
+
+/** Hotel numbers 0..count-1 ordered by `compare`, ties by hotel number. */
+function orderBy(count: number, compare: (a: number, b: number) => number): Int32Array {
+  const ordered = new Int32Array(count);
+  for (let hotel = 0; hotel < count; hotel++) ordered[hotel] = hotel;
+  return ordered.sort((a, b) => compare(a, b) || a - b);
+}
+
+/** Postcode blocks: hotels grouped by the hash of their normalised postcode. */
+function buildPostalBlocks(postalCodes: readonly string[]) {
+  const hashes = new Int32Array(postalCodes.length);
+  const hotels: number[] = [];
+  for (let hotel = 0; hotel < postalCodes.length; hotel++) {
+    if (postalCodes[hotel] === '') continue;
+    hashes[hotel] = hashText(postalCodes[hotel]!);
+    hotels.push(hotel);
+  }
+  const postalHotels = Int32Array.from(hotels).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  const keys: number[] = [];
+  const offsets: number[] = [];
+  for (let k = 0; k < postalHotels.length; k++) {
+    const hash = hashes[postalHotels[k]!]!;
+    if (keys.length === 0 || keys[keys.length - 1] !== hash) {
+      keys.push(hash);
+      offsets.push(k);
+    }
+  }
+  offsets.push(postalHotels.length);
+  return { postalHashes: Int32Array.from(keys), postalOffsets: Uint32Array.from(offsets), postalHotels };
 }
 
 export function serializeMatchingIndex(index: MatchingIndex): Buffer {

@@ -1,0 +1,59 @@
+/**
+ * Error analysis on the labelled Singapore set: prints false MATCHED rows and missed labelled
+ * matches with their evidence, and writes per-candidate features for calibration.
+ *   npx tsx test/bench/mapping-errors.ts [fp|fn|all] [limit]
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import { buildReferenceIndex, mapHotels, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
+import { readTabular } from '../../shared/files/tabular';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDirectory = path.resolve(repoRoot, '../shared/data/poi-matching-singapore');
+async function load<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<T[]> {
+  const hotels: T[] = [];
+  for await (const row of rows) if (!('error' in row)) hotels.push(row.hotel);
+  return hotels;
+}
+const file = (name: string) => readFileSync(path.join(dataDirectory, name));
+const reference: ReferenceHotel[] = await load(readReferenceInventory(file('reference.csv'), 'csv'));
+const partners: PartnerHotel[] = await load(readPartnerInventory(file('partner.csv'), 'csv'));
+const truth = new Map<string, Set<string>>();
+for await (const row of readTabular(file('truth.csv'), 'csv')) {
+  if ('error' in row) continue;
+  const { partnerId, referenceId } = row.record as { partnerId: string; referenceId: string };
+  truth.set(partnerId, (truth.get(partnerId) ?? new Set()).add(referenceId));
+}
+const byId = new Map(reference.map((hotel) => [hotel.id, hotel]));
+const partnerById = new Map(partners.map((hotel) => [hotel.id, hotel]));
+const results = mapHotels(buildReferenceIndex(reference), partners, { mode: 'STANDARD' });
+const which = process.argv[2] ?? 'all';
+const limit = Number(process.argv[3] ?? 60);
+const show = (hotel: PartnerHotel | ReferenceHotel | undefined) =>
+  hotel ? `${hotel.name} | ${hotel.address ?? ''} | ${hotel.postalCode ?? ''} | ${hotel.lat?.toFixed(5)},${hotel.lon?.toFixed(5)}` : '-';
+let fp = 0;
+let fn = 0;
+const categories = new Map<string, number>();
+for (const result of results) {
+  const labels = truth.get(result.partnerHotelId);
+  const correct = result.referenceHotelId !== null && labels?.has(result.referenceHotelId) === true;
+  if (result.status === 'MATCHED' && !correct) {
+    const category = labels ? 'FP-wrong-candidate' : 'FP-unlabelled';
+    categories.set(category, (categories.get(category) ?? 0) + 1);
+    if ((which === 'fp' || which === 'all') && fp++ < limit) {
+      console.log(`FP ${category} score ${result.score} ${JSON.stringify(result.evidence)}\n  P: ${show(partnerById.get(result.partnerHotelId))}\n  R: ${show(byId.get(result.referenceHotelId!))}`);
+      if (labels) for (const label of labels) console.log(`  T: ${show(byId.get(label))}`);
+    }
+  } else if (labels && !(correct && result.status === 'MATCHED')) {
+    const inCandidates = [result.referenceHotelId, ...result.candidates.map((c) => c.referenceHotelId)].some((id) => id !== null && labels.has(id));
+    const category = `FN-${result.status}-${result.referenceHotelId && labels.has(result.referenceHotelId) ? 'right-candidate' : inCandidates ? 'in-runners-up' : 'not-found'}`;
+    categories.set(category, (categories.get(category) ?? 0) + 1);
+    if ((which === 'fn' || which === 'all') && fn++ < limit) {
+      console.log(`FN ${category} score ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)}\n  P: ${show(partnerById.get(result.partnerHotelId))}\n  R: ${show(result.referenceHotelId ? byId.get(result.referenceHotelId) : undefined)}`);
+      for (const label of labels) console.log(`  T: ${show(byId.get(label))}`);
+    }
+  }
+}
+console.log([...categories].sort().map(([k, v]) => `${k}: ${v}`).join('\n'));
