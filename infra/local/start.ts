@@ -60,8 +60,11 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  stopOnSignal(server, stack);
-  const reference = await referenceSeeded;
+  const stopping = stopOnSignal(server, stack);
+  const reference = await referenceSeeded.catch((error: unknown) => {
+    if (stopping()) return new Promise<never>(() => {}); // stopped mid-seed: the next start seeds again
+    throw error;
+  });
   process.stdout.write(
     reference.seeded
       ? `Reference inventory published: ${reference.hotelCount} generated hotels (${reference.seconds.toFixed(1)} s).\n`
@@ -91,7 +94,8 @@ function persistentSecret(file: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-function stopOnSignal(server: ReturnType<typeof createLocalApi>, stack: LocalStack): void {
+/** Stops everything on Ctrl-C; tells whether a stop has begun. */
+function stopOnSignal(server: ReturnType<typeof createLocalApi>, stack: LocalStack): () => boolean {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -105,6 +109,7 @@ function stopOnSignal(server: ReturnType<typeof createLocalApi>, stack: LocalSta
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  return () => stopping;
 }
 
 main().catch((error: unknown) => {

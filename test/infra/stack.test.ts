@@ -110,6 +110,25 @@ describe('API Gateway and functions from the route table', () => {
   });
 });
 
+describe('function sizing', () => {
+  it('gives each function the memory and timeout its route asks for', () => {
+    for (const route of routeList) {
+      const properties = resources[logicalIdOf(stack.functions.get(route.handler)!)]!.Properties;
+      assert.equal(properties.MemorySize, route.lambda?.memoryMb ?? 256, route.handler);
+      assert.equal(properties.Timeout, route.lambda?.timeoutSeconds ?? 10, route.handler);
+    }
+  });
+
+  it('sizes the in-memory search functions for a 1,000,000-hotel index, read-only', () => {
+    for (const handler of ['reference/search', 'reference/search-advanced']) {
+      const route = routeList.find((r) => r.handler === handler)!;
+      const properties = resources[logicalIdOf(stack.functions.get(handler)!)]!.Properties;
+      assert.ok(properties.MemorySize >= 1536, `${handler} has room for the index`);
+      assert.deepEqual(route.access, { table: 'read', bucket: 'read' });
+    }
+  });
+});
+
 describe('storage', () => {
   it('has one on-demand, encrypted table with PITR, TTL and GSI1', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
@@ -163,6 +182,10 @@ describe('least privilege per function', () => {
       if (route.access.table === 'readwrite') assert.ok(WRITES.every((a) => dynamo.includes(a)));
       assert.ok(!dynamo.includes('dynamodb:Scan') || route.access.table !== 'none');
       if (!route.access.bucket) assert.deepEqual(s3, []);
+      if (route.access.bucket === 'read') {
+        assert.ok(s3.some((a) => a.startsWith('s3:GetObject')));
+        assert.ok(!s3.some((a) => a.startsWith('s3:PutObject') || a.startsWith('s3:DeleteObject')));
+      }
       if (route.access.bucket === 'write') {
         assert.ok(s3.includes('s3:PutObject'));
         assert.ok(!s3.some((a) => a.startsWith('s3:GetObject') || a.startsWith('s3:DeleteObject')));
