@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -156,7 +157,10 @@ export class HotelMappingStack extends Stack {
   private grantAccess(fn: NodejsFunction, route: RouteDefinition, signingSecret: secretsmanager.ISecret) {
     if (route.access.table === 'read') this.table.grantReadData(fn);
     if (route.access.table === 'readwrite') this.table.grantReadWriteData(fn);
-    if (route.access.bucket === 'read' || route.access.bucket === 'readwrite') this.bucket.grantRead(fn);
+    if (route.access.bucket === 'read' || route.access.bucket === 'readwrite') {
+      // Objects are only ever fetched by key: no listing, no wildcard actions.
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('*')] }));
+    }
     if (route.access.bucket === 'write' || route.access.bucket === 'readwrite') this.bucket.grantPut(fn);
     if (needsSigningSecret(route)) signingSecret.grantRead(fn);
   }
