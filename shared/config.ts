@@ -2,6 +2,8 @@
  * Runtime settings, read once from the environment. The CDK stack sets the AWS values on each
  * function; the local runtime sets the endpoints of its stand-ins.
  */
+import { LOCAL_PRICE_IDS, type ProviderPriceIds } from './billing/catalogue';
+
 export interface AppConfig {
   /** Deployment stage name, e.g. "dev", "prod", "local". */
   stage: string;
@@ -16,6 +18,15 @@ export interface AppConfig {
   tokenSigningSecret?: string;
   /** Secrets Manager ARN holding the bearer-token signing secret (AWS). */
   tokenSigningSecretArn?: string;
+  /** Stripe keys given directly; without both (and without paymentSecretArn) the local payment provider is used. */
+  stripeSecretKey?: string;
+  stripeWebhookSecret?: string;
+  /** Secrets Manager ARN holding the Stripe keys as JSON {secretKey, webhookSecret} (AWS). */
+  paymentSecretArn?: string;
+  /** Another Stripe API address (tests, stripe-mock); unset = api.stripe.com. */
+  stripeApiUrl?: string;
+  /** The payment provider's price and product ids of this stage; LOCAL_PRICE_IDS when unset. */
+  priceIds?: ProviderPriceIds;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -28,6 +39,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     s3Endpoint: env.S3_ENDPOINT || undefined,
     tokenSigningSecret: env.TOKEN_SIGNING_SECRET || undefined,
     tokenSigningSecretArn: env.TOKEN_SIGNING_SECRET_ARN || undefined,
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    paymentSecretArn: env.PAYMENT_SECRET_ARN || undefined,
+    stripeApiUrl: env.STRIPE_API_URL || undefined,
+    priceIds: {
+      SUBSCRIPTION: env.STRIPE_PRICE_SUBSCRIPTION || LOCAL_PRICE_IDS.SUBSCRIPTION,
+      ENTERPRISE: env.STRIPE_PRICE_ENTERPRISE || LOCAL_PRICE_IDS.ENTERPRISE,
+      creditsProduct: env.STRIPE_PRODUCT_CREDITS || LOCAL_PRICE_IDS.creditsProduct,
+      creditsPrice: env.STRIPE_PRICE_CREDITS || LOCAL_PRICE_IDS.creditsPrice,
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { isUsable, parseApiKey } from '../../shared/domain/credentials';
 import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
 import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
+import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
 import { provisionLocalStack, type LocalStack } from './stack';
 import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, STACK_FILE } from './state';
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   const demo = (await reusableCredentials(deps)) ?? (await seedDemoOrganizations(deps));
 
   const port = Number(process.env.PORT ?? 3000);
-  const server = createLocalApi({ dependencies: deps });
+  const server = createLocalApi({ dependencies: deps, pages: localPaymentPages(deps) });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(port, '127.0.0.1', done);

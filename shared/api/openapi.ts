@@ -105,6 +105,7 @@ function requestBody(body: NonNullable<RouteDefinition['body']>) {
       },
     };
   }
+  if (body.kind === 'raw') return { required: true, description: body.description, content: { [body.contentType]: {} } };
   const mediaType = body.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
   return { required: true, content: { [mediaType]: { schema: schemaOf(body.schema, 'input') } } };
 }

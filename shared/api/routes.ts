@@ -6,6 +6,7 @@
  */
 import type { RouteDefinition } from '../http/route';
 import { authRoutes } from './route-groups/auth';
+import { billingRoutes } from './route-groups/billing';
 import { docsRoutes } from './route-groups/docs';
 import { exportFormatRoutes } from './route-groups/export-format';
 import { referenceRoutes } from './route-groups/reference';
@@ -18,6 +19,7 @@ export const routes = {
   ...supplierRoutes,
   ...exportFormatRoutes,
   ...referenceRoutes,
+  ...billingRoutes,
   ...docsRoutes,
 } satisfies Record<string, RouteDefinition>;
 

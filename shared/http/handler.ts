@@ -21,9 +21,11 @@ export type { UploadedFile } from './multipart';
 type Output<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, never>;
 type BodyOf<B> = B extends { kind: 'multipart'; schema: infer S }
   ? Output<S> & { file: UploadedFile }
-  : B extends { schema: infer S }
-    ? Output<S>
-    : undefined;
+  : B extends { kind: 'raw' }
+    ? string
+    : B extends { schema: infer S }
+      ? Output<S>
+      : undefined;
 type PrincipalOf<A> = A extends 'required' | 'admin' ? Principal : Principal | undefined;
 
 export interface HttpRequest<R extends RouteDefinition> {
@@ -166,12 +168,13 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
   const maxBytes = body.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (raw.length > maxBytes) throw new HttpError(413, `The request body exceeds ${maxBytes} bytes.`);
   if (raw.length === 0) {
-    throw invalidInput(body.kind === 'json' ? 'A JSON request body is required.' : 'A form-encoded request body is required.');
+    throw invalidInput(body.kind === 'form' ? 'A form-encoded request body is required.' : 'A JSON request body is required.');
   }
-  if (body.kind === 'json') {
+  if (body.kind === 'json' || body.kind === 'raw') {
     if (!/^application\/([\w.+-]+\+)?json\b/.test(contentType)) {
       throw new HttpError(415, 'Content-Type must be application/json.');
     }
+    if (body.kind === 'raw') return raw.toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.toString('utf8'));

@@ -18,6 +18,8 @@ export type AnySchema = v.GenericSchema;
 export type RequestBody =
   | { kind: 'json'; schema: AnySchema; maxBytes?: number }
   | { kind: 'form'; schema: AnySchema; maxBytes?: number }
+  /** The body exactly as sent, as a string: for signatures computed over the raw bytes (webhooks). */
+  | { kind: 'raw'; contentType: 'application/json'; maxBytes?: number; description: string }
   | {
       kind: 'multipart';
       /** The text fields. */
@@ -40,6 +42,8 @@ export interface ResourceAccess {
   bucket?: 'read' | 'write' | 'readwrite';
   /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
   signingSecret?: boolean;
+  /** Reads the payment provider's keys (Stripe) from Secrets Manager. */
+  paymentSecret?: boolean;
 }
 
 /** Routes that verify or issue bearer tokens need the signing secret. */

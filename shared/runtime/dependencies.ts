@@ -19,6 +19,10 @@ import { EventOutbox } from '../storage/events';
 import { PublishedReference } from '../reference/published-reference';
 import { SupplierStore } from '../storage/suppliers';
 import { createTable, type Table } from '../storage/table';
+import { LOCAL_PRICE_IDS } from '../billing/catalogue';
+import { Metering } from '../billing/metering';
+import { BillingStore } from '../storage/billing';
+import { createPayments, type Payments } from '../payments/payments';
 
 export interface Dependencies {
   config: AppConfig;
@@ -36,6 +40,12 @@ export interface Dependencies {
   /** The current publication's index and statistics, kept warm per container. */
   publishedReference: PublishedReference;
   events: EventOutbox;
+  /** Credits, subscription state and usage counters. */
+  billing: BillingStore;
+  /** The payment provider (Stripe, or the local one) and its webhook event reader. */
+  payments: Payments;
+  /** Reserves and settles mapping jobs' usage against allowance and credits. */
+  metering: Metering;
 }
 
 export function createDependencies(config: AppConfig, options: { clock?: Clock } = {}): Dependencies {
@@ -44,12 +54,15 @@ export function createDependencies(config: AppConfig, options: { clock?: Clock }
   const tokens = new BearerTokens(signingSecretSource(config));
   const objects = new S3ObjectStore(createS3Client(config), config.bucketName);
   const reference = new ReferenceStore(table);
+  const clock = options.clock ?? systemClock;
+  const organizations = new OrganizationStore(table);
+  const billing = new BillingStore(table);
   return {
     config,
-    clock: options.clock ?? systemClock,
+    clock,
     table,
     objects,
-    organizations: new OrganizationStore(table),
+    organizations,
     apiKeys,
     tokens,
     authenticator: new Authenticator(apiKeys, tokens),
@@ -59,10 +72,18 @@ export function createDependencies(config: AppConfig, options: { clock?: Clock }
     reference,
     publishedReference: new PublishedReference(reference, objects),
     events: new EventOutbox(table),
+    billing,
+    payments: createPayments({ ...config, priceIds: config.priceIds ?? LOCAL_PRICE_IDS }, clock),
+    metering: new Metering(billing, { planOf: async (id) => (await organizations.require(id)).planType }, clock),
   };
 }
 
 /** The ports the reference publication and duplicate rules work through. */
 export function referencePorts(deps: Dependencies) {
   return { store: deps.reference, objects: deps.objects, clock: deps.clock, events: deps.events, newId: randomUUID };
+}
+
+/** The ports the billing use cases work through. */
+export function billingPorts(deps: Dependencies) {
+  return { ledger: deps.billing, provider: deps.payments.provider, priceIds: deps.config.priceIds ?? LOCAL_PRICE_IDS };
 }

@@ -12,6 +12,7 @@ import type { Organization } from '../../shared/domain/organizations';
 import type { PlanType } from '../../shared/domain/plans';
 import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
 import { seedSuppliers } from '../../infra/local/seed';
+import { localPaymentPages } from '../../infra/local/payment-pages';
 import { createLocalApi } from '../../infra/local/server';
 import { LOCAL_REGION, provisionResources } from '../../infra/local/stack';
 import { createApiKey, createOrganization } from '../../infra/operations';
@@ -70,7 +71,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
   const deps = createDependencies(config, { clock });
   if (options.provision ?? true) await seedSuppliers(deps);
-  const server = createLocalApi({ dependencies: deps });
+  const server = createLocalApi({ dependencies: deps, pages: localPaymentPages(deps) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   after(() => {
     server.closeAllConnections();

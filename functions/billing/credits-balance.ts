@@ -1,0 +1,8 @@
+import { routes } from '../../shared/api/routes';
+import { creditBalanceOf } from '../../shared/billing/reports';
+import { defineHandler } from '../../shared/http/handler';
+
+export const handler = defineHandler(routes.getCreditBalance, async ({ principal }, deps) => ({
+  status: 200,
+  json: await creditBalanceOf(deps.billing, principal.organizationId),
+}));

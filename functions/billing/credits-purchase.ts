@@ -1,0 +1,11 @@
+import { routes } from '../../shared/api/routes';
+import { startCreditPurchase } from '../../shared/billing/billing';
+import { defineHandler } from '../../shared/http/handler';
+import { hostedPageUrl } from '../../shared/payments/payments';
+import { billingPorts } from '../../shared/runtime/dependencies';
+
+export const handler = defineHandler(routes.purchaseCredits, async ({ principal, body, baseUrl }, deps) => {
+  const organization = await deps.organizations.require(principal.organizationId);
+  const url = await startCreditPurchase(billingPorts(deps), { organization, ...body });
+  return { status: 200, json: { checkoutUrl: hostedPageUrl(url, baseUrl) } };
+});

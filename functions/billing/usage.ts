@@ -1,0 +1,8 @@
+import { routes } from '../../shared/api/routes';
+import { usageOf } from '../../shared/billing/reports';
+import { defineHandler } from '../../shared/http/handler';
+
+export const handler = defineHandler(routes.getUsage, async ({ principal }, deps) => ({
+  status: 200,
+  json: await usageOf(deps.billing, principal.organizationId, deps.clock.now()),
+}));

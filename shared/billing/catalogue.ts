@@ -1,0 +1,87 @@
+/**
+ * The plan catalogue as partners see it: the plans' limits and offers (shared/domain/plans.ts)
+ * joined with the payment-provider ids of the stage the code runs in (configuration).
+ */
+import { CREDITS, PLAN_LIMITS, PLAN_OFFERS, PLAN_TYPES, type PlanType } from '../domain/plans';
+import { formatEuros } from './money';
+
+/** Payment-provider ids of one stage: one price per paid plan, and the credits product and price. */
+export interface ProviderPriceIds {
+  SUBSCRIPTION: string;
+  ENTERPRISE: string;
+  creditsProduct: string;
+  creditsPrice: string;
+}
+
+/** The ids `npm start` and the tests use when none are configured. */
+export const LOCAL_PRICE_IDS: ProviderPriceIds = {
+  SUBSCRIPTION: 'price_local_subscription',
+  ENTERPRISE: 'price_local_enterprise',
+  creditsProduct: 'prod_local_credits',
+  creditsPrice: 'price_local_credits',
+};
+
+export type PaidPlanType = Exclude<PlanType, 'FREE'>;
+
+export interface PlanTier {
+  planType: PlanType;
+  displayName: string;
+  monthlyPrice: string;
+  mappingsPerDay: number;
+  maxSuppliers: number;
+  pricePerMillion: string | null;
+  features: string[];
+  providerPriceId: string | null;
+}
+
+export interface CreditsProduct {
+  name: string;
+  description: string;
+  pricePerMillion: string;
+  minimumCredits: number;
+  providerProductId: string;
+  providerPriceId: string;
+}
+
+export interface PlanCatalogue {
+  tiers: PlanTier[];
+  credits: CreditsProduct;
+}
+
+export function planCatalogue(priceIds: ProviderPriceIds): PlanCatalogue {
+  const creditPrice = formatEuros(CREDITS.centsPerMillion);
+  return {
+    tiers: PLAN_TYPES.map((planType) => {
+      const limits = PLAN_LIMITS[planType];
+      const offer = PLAN_OFFERS[planType];
+      return {
+        planType,
+        displayName: limits.displayName,
+        monthlyPrice: offer.monthlyPriceCents === 0 ? formatEuros(0) : `${formatEuros(offer.monthlyPriceCents)} / month`,
+        mappingsPerDay: limits.mappingsPerDay,
+        maxSuppliers: limits.maxSuppliers,
+        // Every plan pays for mappings beyond its daily allowance with credits, at the credit rate.
+        pricePerMillion: creditPrice,
+        features: [...offer.features],
+        providerPriceId: planType === 'FREE' ? null : priceIds[planType],
+      };
+    }),
+    credits: {
+      name: 'Mapping credits',
+      description:
+        'Prepaid pay-as-you-go mappings, used beyond the daily allowance. 1,000,000 credits = 1,000,000 mappings = €1.00. ' +
+        'Credits do not expire.',
+      pricePerMillion: creditPrice,
+      minimumCredits: CREDITS.minimumMillions * CREDITS.perMillion,
+      providerProductId: priceIds.creditsProduct,
+      providerPriceId: priceIds.creditsPrice,
+    },
+  };
+}
+
+/** The paid plan a provider price id subscribes to; undefined for any other id. */
+export function planOfPrice(priceIds: ProviderPriceIds, priceId: string): PaidPlanType | undefined {
+  if (priceId === priceIds.SUBSCRIPTION) return 'SUBSCRIPTION';
+  if (priceId === priceIds.ENTERPRISE) return 'ENTERPRISE';
+  return undefined;
+}

@@ -1,0 +1,89 @@
+/**
+ * Metering for mapping jobs: reserve a job's mappings before it runs, settle the real count when
+ * it ends. Reads only plan a reservation; the ledger's conditional writes decide it, so parallel
+ * jobs never spend the same allowance or credits twice.
+ */
+import type { Clock } from '../domain/clock';
+import { forbidden } from '../domain/errors';
+import { PLAN_LIMITS, type PlanType } from '../domain/plans';
+import type { Reservation, Settlement, SupplierRef, UsageLedger } from './model';
+import { billingMonth, utcDay } from './periods';
+import { fundReservation, settle } from './quota';
+
+export interface PlanLookup {
+  /** The organization's current plan. */
+  planOf(organizationId: string): Promise<PlanType>;
+}
+
+/** Attempts before giving up under contention (each lost race re-reads and tries again). */
+const MAX_ATTEMPTS = 25;
+
+export class Metering {
+  constructor(
+    private readonly ledger: UsageLedger,
+    private readonly plans: PlanLookup,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Sets aside `mappings` for a job, or throws DomainError 'forbidden' when neither the day's
+   * allowance nor the credits cover it. Reserving the same job again returns its reservation.
+   */
+  async reserve(request: { organizationId: string; jobId: string; mappings: number; supplier?: SupplierRef }): Promise<Reservation> {
+    const { organizationId, jobId } = request;
+    if (!Number.isSafeInteger(request.mappings) || request.mappings < 0) throw new Error('mappings must be a whole number');
+    const dailyLimit = PLAN_LIMITS[await this.plans.planOf(organizationId)].mappingsPerDay;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const now = this.clock.now();
+      const day = utcDay(now);
+      const [allowanceUsed, creditsRemaining] = await Promise.all([
+        this.ledger.allowanceUsed(organizationId, day),
+        this.ledger.creditsRemaining(organizationId),
+      ]);
+      const funding = fundReservation({ requested: request.mappings, dailyLimit, allowanceUsed, creditsRemaining });
+      if (!funding) {
+        throw forbidden(
+          `Not enough quota: ${request.mappings.toLocaleString('en-US')} mappings requested, ` +
+            `${Math.max(0, dailyLimit - allowanceUsed).toLocaleString('en-US')} left in today's allowance and ` +
+            `${creditsRemaining.toLocaleString('en-US')} credits. Buy credits or upgrade the plan.`,
+        );
+      }
+      const reservation: Reservation = {
+        jobId,
+        day,
+        month: billingMonth(now),
+        ...funding,
+        ...(request.supplier && { supplier: request.supplier }),
+        reservedAt: now.toISOString(),
+        status: 'reserved',
+      };
+      const outcome = await this.ledger.reserve(organizationId, reservation, dailyLimit);
+      if (outcome === 'reserved') return reservation;
+      if (outcome === 'already_reserved') return (await this.ledger.reservation(organizationId, jobId))!;
+      await pause(attempt);
+    }
+    throw new Error(`Could not reserve mappings for job ${jobId}: too much contention.`);
+  }
+
+  /**
+   * Records what the job processed and gives back the rest (allowance to the day it came from,
+   * credits to the balance). Settling twice changes nothing and returns the first settlement.
+   */
+  async settle(request: { organizationId: string; jobId: string; processed: number }): Promise<Settlement> {
+    const { organizationId, jobId } = request;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const reservation = await this.ledger.reservation(organizationId, jobId);
+      if (!reservation) throw new Error(`No reservation for job ${jobId}.`);
+      if (reservation.status === 'settled') return settle(reservation, reservation.processed ?? 0);
+      const settlement = settle(reservation, request.processed);
+      if (await this.ledger.settle(organizationId, reservation, settlement)) return settlement;
+      await pause(attempt);
+    }
+    throw new Error(`Could not settle job ${jobId}: too much contention.`);
+  }
+}
+
+/** A short random wait that grows with the attempt, so racing writers spread out. */
+function pause(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
+}

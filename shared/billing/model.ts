@@ -1,0 +1,165 @@
+/**
+ * Billing state and the ports the billing domain works through. Counts are integers: credits in
+ * credit units (1 credit = 1 mapping), money in cents; timestamps are ISO strings, provider
+ * event times epoch seconds.
+ */
+import type { PlanType } from '../domain/plans';
+
+/** A paid subscription as the payment provider reports it. */
+export interface SubscriptionState {
+  /** The payment provider's subscription id. */
+  id: string;
+  /** active, trialing, past_due, canceled, or another provider status. */
+  status: string;
+  planType: PlanType;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** An organization's billing record: its provider customer, credits and last known subscription. */
+export interface BillingAccount {
+  customerId?: string;
+  creditsRemaining: number;
+  creditsUsed: number;
+  /** Paid for credits, all purchases together. */
+  totalSpentCents: number;
+  subscription?: SubscriptionState;
+}
+
+/** What a provider event means for billing, whatever provider sent it. */
+export type BillingEvent = {
+  /** The provider's event id: each is applied once. */
+  id: string;
+  /** When the provider created the event, epoch seconds: orders subscription changes. */
+  createdAt: number;
+  customerId: string;
+  /** Known when the checkout carried it; otherwise found from the customer. */
+  organizationId?: string;
+} & (
+  | { kind: 'subscription_changed'; subscription: SubscriptionState }
+  | { kind: 'credits_purchased'; millions: number; amountPaidCents: number }
+  | { kind: 'payment_failed'; subscriptionId: string }
+);
+
+export type EventOutcome = 'applied' | 'duplicate' | 'stale' | 'unknown_customer';
+
+/** Where paid state is written; only provider events reach these writers. */
+export interface BillingLedger {
+  account(organizationId: string): Promise<BillingAccount>;
+  /** Stores the organization's provider customer unless one is stored already; returns the stored one. */
+  attachCustomer(organizationId: string, customerId: string): Promise<string>;
+  organizationOfCustomer(customerId: string): Promise<string | undefined>;
+  /** Applies a subscription state unless this event was applied, or a newer one was. */
+  recordSubscription(
+    organizationId: string,
+    change: { eventId: string; createdAt: number; subscription: SubscriptionState; planType: PlanType },
+  ): Promise<EventOutcome>;
+  recordPaymentFailure(
+    organizationId: string,
+    failure: { eventId: string; createdAt: number; subscriptionId: string },
+  ): Promise<EventOutcome>;
+  recordCreditPurchase(
+    organizationId: string,
+    purchase: { eventId: string; credits: number; amountPaidCents: number },
+  ): Promise<EventOutcome>;
+}
+
+// --- metering ------------------------------------------------------------------------------------
+
+export interface SupplierRef {
+  id: string;
+  code: string;
+  name: string;
+}
+
+/** Mappings set aside for one job: taken from the day's allowance first, then from credits. */
+export interface Reservation {
+  jobId: string;
+  /** UTC day and billing month the job is counted in (when it was reserved). */
+  day: string;
+  month: string;
+  fromAllowance: number;
+  fromCredits: number;
+  supplier?: SupplierRef;
+  reservedAt: string;
+  status: 'reserved' | 'settled';
+  /** Mappings actually processed, once settled. */
+  processed?: number;
+}
+
+/** How a settled job's reservation is split between what it used and what goes back. */
+export interface Settlement {
+  processed: number;
+  allowanceUsed: number;
+  creditsUsed: number;
+  allowanceRefund: number;
+  creditsRefund: number;
+}
+
+export interface DailyUsage {
+  day: string;
+  /** Mappings counted against the day's allowance, running jobs' reservations included. */
+  allowanceUsed: number;
+  /** Mappings processed (settled) by jobs reserved that day. */
+  mappings: number;
+}
+
+export interface MonthlyUsage {
+  month: string;
+  mappings: number;
+  /** Credits consumed: the month's cost, in credit units. */
+  costCredits: number;
+}
+
+export interface SupplierUsage extends MonthlyUsage {
+  supplierId: string;
+  supplierCode: string;
+  supplierName: string;
+}
+
+export type ReserveOutcome = 'reserved' | 'already_reserved' | 'contended';
+
+/** Where usage is counted. Every write is conditional, so concurrent jobs never overspend. */
+export interface UsageLedger {
+  allowanceUsed(organizationId: string, day: string): Promise<number>;
+  creditsRemaining(organizationId: string): Promise<number>;
+  /**
+   * Writes the reservation and takes its parts from the day's allowance (only while at most
+   * `dailyLimit` is used) and from credits (only while the balance covers them), all or nothing.
+   */
+  reserve(organizationId: string, reservation: Reservation, dailyLimit: number): Promise<ReserveOutcome>;
+  reservation(organizationId: string, jobId: string): Promise<Reservation | undefined>;
+  /** Settles a reserved job once: false when it was settled already. */
+  settle(organizationId: string, reservation: Reservation, settlement: Settlement): Promise<boolean>;
+  day(organizationId: string, day: string): Promise<DailyUsage>;
+  month(organizationId: string, month: string): Promise<MonthlyUsage>;
+  /** Months from `from` to `to` inclusive that have usage. */
+  months(organizationId: string, from: string, to: string): Promise<MonthlyUsage[]>;
+  suppliers(organizationId: string, month: string): Promise<SupplierUsage[]>;
+}
+
+/** The payment provider: hosted pages, customers, live subscription state. */
+export interface PaymentProvider {
+  /** Creates the organization's customer; the same organization always gets the same customer. */
+  createCustomer(organization: { id: string; name: string }): Promise<string>;
+  /** A hosted checkout page (absolute URL, or a path on this API's host for the local provider). */
+  createCheckout(checkout: CheckoutRequest): Promise<string>;
+  createPortal(portal: { customerId: string; returnUrl: string }): Promise<string>;
+  /** Live state; undefined when the provider does not know the subscription. */
+  subscription(subscriptionId: string): Promise<SubscriptionState | undefined>;
+}
+
+export type CheckoutRequest = {
+  organizationId: string;
+  customerId: string;
+  priceId: string;
+  successUrl: string;
+  cancelUrl: string;
+} & ({ mode: 'subscription'; planType: PlanType } | { mode: 'payment'; minimumQuantity: number });
+
+/** Turns a provider's signed webhook delivery into a billing event (or nothing to act on). */
+export interface PaymentEventReader {
+  /** Throws DomainError invalid_input when the signature does not verify. */
+  read(rawBody: string, signature: string | undefined, receivedAt: Date): Promise<BillingEvent | { ignored: string }>;
+}
