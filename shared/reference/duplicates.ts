@@ -67,7 +67,6 @@ export async function resolveDuplicate(
   };
   const merge = input.decision === 'MERGE' ? await mergeRecord(ports, report, now) : undefined;
   if (!(await ports.store.resolveReport(resolved, merge))) throw alreadyResolved(report);
-  if (merge) await republishWithoutMerged(ports);
   await ports.events.publish({
     id: ports.newId(),
     type: 'INVENTORY_DUPLICATE_RESOLVED',
@@ -81,6 +80,9 @@ export async function resolveDuplicate(
       ...(merge && { mergedInto: merge.mergedInto }),
     },
   });
+  // Last, because it is the slow part: the merge is already recorded, so if republishing is cut
+  // short, the next import or merge still leaves the duplicate out.
+  if (merge) await republishWithoutMerged(ports);
   return resolved;
 }
 
