@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { isPlanType } from '../../shared/domain/plans';
 import { createDependencies } from '../../shared/runtime/dependencies';
 import { createApiKey, createOrganization } from '../operations';
-import { targetConfig, UsageError } from './target';
+import { runCommand, targetConfig, UsageError } from './target';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
   create-org --name <name> [--plan FREE|SUBSCRIPTION|ENTERPRISE]   (default FREE)
@@ -74,11 +74,4 @@ async function main(): Promise<unknown> {
   }
 }
 
-main().then(
-  (result) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+runCommand(main, USAGE);

@@ -11,7 +11,7 @@ import { readReferenceInventory } from '../../shared/mapping/inventory';
 import { detectTabularFormat } from '../../shared/files/tabular';
 import { importReferenceInventory } from '../../shared/reference/publication';
 import { createDependencies, referencePorts } from '../../shared/runtime/dependencies';
-import { targetConfig, UsageError } from './target';
+import { runCommand, targetConfig, UsageError } from './target';
 
 const USAGE = 'Usage: npm run reference:import -- <file.csv|file.jsonl> [--source <name>]';
 const SHOWN_REJECTIONS = 20;
@@ -36,11 +36,4 @@ async function main() {
   };
 }
 
-main().then(
-  (result) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+runCommand(main, USAGE);

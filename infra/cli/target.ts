@@ -8,6 +8,21 @@ import { STACK_FILE } from '../local/state';
 
 export class UsageError extends Error {}
 
+/**
+ * Runs a command-line tool: prints its result as JSON; on failure prints the message (and the
+ * usage for a usage error) and exits 2 for bad usage, 1 otherwise.
+ */
+export function runCommand(main: () => Promise<unknown>, usage: string): void {
+  main().then(
+    (result) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      if (error instanceof UsageError) process.stderr.write(`\n${usage}\n`);
+      process.exit(error instanceof UsageError ? 2 : 1);
+    },
+  );
+}
+
 export function targetConfig(options: { needsBucket: boolean }): AppConfig {
   if (process.env.TABLE_NAME) {
     if (options.needsBucket && !process.env.BUCKET_NAME) throw new UsageError('Set BUCKET_NAME with TABLE_NAME.');

@@ -3,28 +3,17 @@
  * Defaults (spec "Export format configuration"): every field, delimiter ",", header row on,
  * no compression. `delimiter` and `includeHeader` only affect CSV.
  */
+import { MAPPING_EXPORT_COLUMNS, type MappingExportColumn } from '../mapping/export-row';
+
 export const EXPORT_FORMATS = ['json', 'csv', 'jsonl'] as const;
 export const EXPORT_COMPRESSIONS = ['none', 'gzip'] as const;
 
-/** The columns of a mapping result file, in file order. */
-export const MAPPING_RESULT_FIELDS = [
-  'partnerHotelId',
-  'partnerHotelName',
-  'referenceHotelId',
-  'referenceHotelName',
-  'status',
-  'method',
-  'score',
-  'nameSimilarity',
-  'distanceMeters',
-  'addressMatch',
-  'postalCodeMatch',
-  'candidates',
-] as const;
+/** The columns of a mapping result file, in file order: the engine's export row. */
+export const MAPPING_RESULT_FIELDS = MAPPING_EXPORT_COLUMNS;
 
 export type ExportFileFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportCompression = (typeof EXPORT_COMPRESSIONS)[number];
-export type MappingResultField = (typeof MAPPING_RESULT_FIELDS)[number];
+export type MappingResultField = MappingExportColumn;
 
 export interface ExportFormatInput {
   format: ExportFileFormat;
