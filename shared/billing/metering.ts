@@ -32,6 +32,8 @@ export class Metering {
   async reserve(request: { organizationId: string; jobId: string; mappings: number; supplier?: SupplierRef }): Promise<Reservation> {
     const { organizationId, jobId } = request;
     if (!Number.isSafeInteger(request.mappings) || request.mappings < 0) throw new Error('mappings must be a whole number');
+    const existing = await this.ledger.reservation(organizationId, jobId);
+    if (existing) return existing;
     const dailyLimit = PLAN_LIMITS[await this.plans.planOf(organizationId)].mappingsPerDay;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const now = this.clock.now();

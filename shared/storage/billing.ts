@@ -238,9 +238,9 @@ export class BillingStore implements BillingLedger, UsageLedger {
         Update: {
           TableName: this.table.name,
           Key: keys.reservation(organizationId, reservation.jobId),
-          UpdateExpression: 'SET #status = :settled, processed = :processed',
+          UpdateExpression: 'SET #status = :settled, #processed = :processed',
           ConditionExpression: '#status = :reserved',
-          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeNames: { '#status': 'status', '#processed': 'processed' },
           ExpressionAttributeValues: { ':settled': 'settled', ':reserved': 'reserved', ':processed': settlement.processed },
         },
       },
