@@ -8,6 +8,7 @@ import type { PartnerHotel } from '../domain/hotels';
 import type { MatchingIndex } from './reference-index';
 import {
   compareNames,
+  nameViewBuffer,
   preparePartner,
   referenceNameView,
   round,
@@ -54,6 +55,12 @@ const MAX_POSTAL_BLOCK = 2_000;
 const MIN_POSTAL_NAME_HINT = 0.15;
 /** A city-search candidate this alike in name, in the partner's city, ends the search there. */
 const CITY_NAME_FOUND = 0.8;
+/** The most that nearness and details add to a blocking score. */
+const MAX_BLOCKING_BONUS = PROXIMITY_BONUS + SAME_CITY_BONUS + 2 * SAME_DETAIL_BONUS;
+const RADIANS = Math.PI / 180;
+const METERS_PER_DEGREE = 111_195;
+/** Name words used for blocking (the first ones of a very long name). */
+const MAX_SEARCH_WORDS = 16;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
 const DUPLICATE_NAME_SIMILARITY = 0.85;
 const DUPLICATE_DISTANCE_METERS = 150;
@@ -85,6 +92,11 @@ export class HotelMatcher {
   private readonly shortlistScores = new Float64Array(SHORTLIST_SIZE);
   private shortlistCount = 0;
   private readonly range = new Uint32Array(2);
+  private readonly ranges = new Uint32Array(128);
+  private readonly wordCounts = new Int32Array(MAX_SEARCH_WORDS);
+  private readonly wordOrder = new Int32Array(MAX_SEARCH_WORDS);
+  private readonly nameBufferA = nameViewBuffer();
+  private readonly nameBufferB = nameViewBuffer();
 
   constructor(
     readonly index: MatchingIndex,
@@ -162,11 +174,12 @@ export class HotelMatcher {
   /** Same place listed twice in the reference: near-identical names, a stone's throw apart. */
   private isSameReferencePlace(a: number, b: number): boolean {
     const { latitudes, longitudes, postalCodes } = this.index.data;
-    if (compareNames(referenceNameView(this.index, a), referenceNameView(this.index, b)).similarity < DUPLICATE_NAME_SIMILARITY) return false;
     if (!Number.isNaN(latitudes[a]!) && !Number.isNaN(latitudes[b]!)) {
-      return distanceMeters(latitudes[a]!, longitudes[a]!, latitudes[b]!, longitudes[b]!) <= DUPLICATE_DISTANCE_METERS;
-    }
-    return postalCodes[a] !== '' && postalCodes[a] === postalCodes[b];
+      if (approximateDistanceMeters(latitudes[a]!, longitudes[a]!, latitudes[b]!, longitudes[b]!) > DUPLICATE_DISTANCE_METERS) return false;
+    } else if (postalCodes[a] === '' || postalCodes[a] !== postalCodes[b]) return false;
+    const nameA = referenceNameView(this.index, a, this.nameBufferA);
+    const nameB = referenceNameView(this.index, b, this.nameBufferB);
+    return compareNames(nameA, nameB).similarity >= DUPLICATE_NAME_SIMILARITY;
   }
 
   /** Two partner rows describing the same hotel (a duplicate in the partner's own file). */
@@ -231,29 +244,42 @@ export class HotelMatcher {
    */
   private collectByNameNearby(partner: PreparedPartner, countryId: number): void {
     const { postingHotels, tokenWeights } = this.index.data;
-    const words = Array.from(partner.searchTokenIds, (id) => {
+    const ids = partner.searchTokenIds;
+    const counts = this.wordCounts;
+    const order = this.wordOrder;
+    const wordCount = Math.min(ids.length, MAX_SEARCH_WORDS);
+    for (let w = 0; w < wordCount; w++) {
+      const rangeCount = this.index.postingRangesNearby(ids[w]!, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, this.ranges);
       let count = 0;
-      this.index.visitPostingsNearby(id, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, (start, end) => {
-        count += end - start;
-      });
-      return { id, count };
-    }).sort((a, b) => a.count - b.count);
+      for (let r = 0; r < rangeCount; r++) count += this.ranges[r * 2 + 1]! - this.ranges[r * 2]!;
+      counts[w] = count;
+      // Insertion by count: rarest word first.
+      let position = w;
+      while (position > 0 && counts[order[position - 1]!]! > count) {
+        order[position] = order[position - 1]!;
+        position -= 1;
+      }
+      order[position] = w;
+    }
     const touched = this.touched;
     touched.length = 0;
-    words.forEach(({ id, count }, rank) => {
+    const accumulated = this.accumulated;
+    for (let rank = 0; rank < wordCount; rank++) {
+      const id = ids[order[rank]!]!;
       const weight = 2 * tokenWeights[id]!;
-      if (rank > 0 && count > MAX_NEARBY_POSTINGS_PER_WORD) {
+      if (rank > 0 && counts[order[rank]!]! > MAX_NEARBY_POSTINGS_PER_WORD) {
         this.addToTouched(id, weight);
-        return;
+        continue;
       }
-      this.index.visitPostingsNearby(id, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, (start, end) => {
-        for (let k = start; k < end; k++) {
+      const rangeCount = this.index.postingRangesNearby(id, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, this.ranges);
+      for (let r = 0; r < rangeCount; r++) {
+        for (let k = this.ranges[r * 2]!, end = this.ranges[r * 2 + 1]!; k < end; k++) {
           const hotel = postingHotels[k]!;
-          if (this.accumulated[hotel] === 0) touched.push(hotel);
-          this.accumulated[hotel]! += weight;
+          if (accumulated[hotel] === 0) touched.push(hotel);
+          accumulated[hotel]! += weight;
         }
-      });
-    });
+      }
+    }
     this.offerAccumulated(partner, true);
   }
 
@@ -268,16 +294,20 @@ export class HotelMatcher {
   }
 
   private collectNearby(partner: PreparedPartner): void {
-    const { latitudes, longitudes } = this.index.data;
-    this.index.visitNearby(partner.lat, partner.lon, TYPO_SEARCH_RADIUS_METERS, (hotel) => {
-      if (this.visitedStamp[hotel] === this.stamp) return;
-      const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
-      if (distance > TYPO_SEARCH_RADIUS_METERS) return;
-      this.visitedStamp[hotel] = this.stamp;
-      const hint = this.nameHint(partner, hotel);
-      if (hint < MIN_NAME_HINT) return;
-      this.offer(hotel, hint + this.detailBonus(partner, hotel) + PROXIMITY_BONUS * (1 - distance / SEARCH_RADIUS_METERS));
-    });
+    const { latitudes, longitudes, cellHotels } = this.index.data;
+    const rangeCount = this.index.cellRangesNearby(partner.lat, partner.lon, TYPO_SEARCH_RADIUS_METERS, this.ranges);
+    for (let r = 0; r < rangeCount; r++) {
+      for (let k = this.ranges[r * 2]!, end = this.ranges[r * 2 + 1]!; k < end; k++) {
+        const hotel = cellHotels[k]!;
+        if (this.visitedStamp[hotel] === this.stamp) continue;
+        const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
+        if (distance > TYPO_SEARCH_RADIUS_METERS) continue;
+        this.visitedStamp[hotel] = this.stamp;
+        const hint = this.nameHint(partner, hotel);
+        if (hint < MIN_NAME_HINT) continue;
+        this.offer(hotel, hint + this.detailBonus(partner, hotel) + PROXIMITY_BONUS * (1 - distance / SEARCH_RADIUS_METERS));
+      }
+    }
   }
 
   /** Cheap name resemblance for blocking: shared-word weight, or trigram overlap for typos. */
@@ -381,26 +411,39 @@ export class HotelMatcher {
    */
   private offerAccumulated(partner: PreparedPartner, nearby: boolean): void {
     const { nameWeightTotals, latitudes, longitudes, nameSignatures, cityOfHotel } = this.index.data;
+    const accumulated = this.accumulated;
+    const visitedStamp = this.visitedStamp;
     const located = !Number.isNaN(partner.lat);
-    for (const hotel of this.touched) {
-      const overlap = this.accumulated[hotel]! / (partner.name.total + nameWeightTotals[hotel]!);
-      this.accumulated[hotel] = 0;
-      if (this.visitedStamp[hotel] === this.stamp) continue;
+    const partnerTotal = partner.name.total;
+    const rescueTypos = !nearby && partner.hasUnknownWord;
+    const longitudeScale = located ? Math.cos(partner.lat * RADIANS) : 0;
+    const touched = this.touched;
+    for (let t = 0; t < touched.length; t++) {
+      const hotel = touched[t]!;
+      const overlap = accumulated[hotel]! / (partnerTotal + nameWeightTotals[hotel]!);
+      accumulated[hotel] = 0;
+      if (visitedStamp[hotel] === this.stamp) continue;
       // Shared words undercount a name with a typo (a word the reference does not know); its
       // trigrams still agree. Near the pin, collectNearby covers typos; far from it, the city.
-      const rescueTypo =
-        !nearby && partner.hasUnknownWord && overlap < CONFIDENT_NAME_HINT && (partner.cityId === 0 || cityOfHotel[hotel] === partner.cityId);
-      const hint = rescueTypo ? Math.max(overlap, signatureSimilarity(partner.signature, 0, nameSignatures, hotel * SIGNATURE_WORDS)) : overlap;
+      let hint = overlap;
+      if (rescueTypos && overlap < CONFIDENT_NAME_HINT && (partner.cityId === 0 || cityOfHotel[hotel] === partner.cityId)) {
+        hint = Math.max(overlap, signatureSimilarity(partner.signature, 0, nameSignatures, hotel * SIGNATURE_WORDS));
+      }
       if (hint < MIN_NAME_HINT) continue;
+      // Even with every bonus this hotel would not make the full shortlist: skip the details.
+      if (this.shortlistCount === SHORTLIST_SIZE && hint + MAX_BLOCKING_BONUS <= this.shortlistScores[SHORTLIST_SIZE - 1]!) continue;
       let score = hint + this.detailBonus(partner, hotel);
       if (located && !Number.isNaN(latitudes[hotel]!)) {
-        const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
+        const dy = latitudes[hotel]! - partner.lat;
+        const dx = (longitudes[hotel]! - partner.lon) * longitudeScale;
+        const distance = Math.sqrt(dx * dx + dy * dy) * METERS_PER_DEGREE;
         if (nearby && distance > SEARCH_RADIUS_METERS) continue;
         score += PROXIMITY_BONUS * Math.max(-1, 1 - distance / SEARCH_RADIUS_METERS);
       }
-      this.visitedStamp[hotel] = this.stamp;
+      visitedStamp[hotel] = this.stamp;
       this.offer(hotel, score);
     }
+    touched.length = 0;
   }
 
   /** Cheap agreement on city, postcode and street, to rank same-named hotels before full scoring. */

@@ -116,6 +116,7 @@ export class MatchingIndex {
   private readonly cityIds: Map<string, number>;
   private readonly countryIds: Map<string, number>;
   private readonly scratchRange = new Uint32Array(2);
+  private readonly scratchRows = new Int32Array(2 * MAX_CELL_ROWS);
 
   constructor(readonly data: ReferenceIndexSnapshot) {
     this.size = data.count;
@@ -154,12 +155,51 @@ export class MatchingIndex {
 
   /** Calls `visit` for every hotel in grid cells that may lie within `radiusMeters` of the point. */
   visitNearby(lat: number, lon: number, radiusMeters: number, visit: (hotel: number) => void): void {
-    const { cellKeys, cellOffsets, cellHotels } = this.data;
-    forEachCellRow(lat, lon, radiusMeters, (firstKey, lastKey) => {
-      for (let position = lowerBound(cellKeys, firstKey, 0, cellKeys.length); position < cellKeys.length && cellKeys[position]! <= lastKey; position++) {
-        for (let k = cellOffsets[position]!, end = cellOffsets[position + 1]!; k < end; k++) visit(cellHotels[k]!);
-      }
-    });
+    const { cellHotels } = this.data;
+    const ranges = new Uint32Array(2 * MAX_CELL_ROWS);
+    const count = this.cellRangesNearby(lat, lon, radiusMeters, ranges);
+    for (let r = 0; r < count; r++) for (let k = ranges[r * 2]!; k < ranges[r * 2 + 1]!; k++) visit(cellHotels[k]!);
+  }
+
+  /**
+   * Writes the [start, end) ranges of cellHotels in grid cells that may lie within `radiusMeters`
+   * of the point into `ranges` (pairs); returns the number of ranges. No callbacks, no allocation.
+   */
+  cellRangesNearby(lat: number, lon: number, radiusMeters: number, ranges: Uint32Array): number {
+    const { cellKeys, cellOffsets } = this.data;
+    const rows = cellRows(lat, lon, radiusMeters, this.scratchRows);
+    let count = 0;
+    for (let row = 0; row < rows && count * 2 + 1 < ranges.length; row++) {
+      const from = lowerBound(cellKeys, this.scratchRows[row * 2]!, 0, cellKeys.length);
+      const to = lowerBound(cellKeys, this.scratchRows[row * 2 + 1]! + 1, from, cellKeys.length);
+      if (to === from) continue;
+      ranges[count * 2] = cellOffsets[from]!;
+      ranges[count * 2 + 1] = cellOffsets[to]!;
+      count += 1;
+    }
+    return count;
+  }
+
+  /**
+   * Writes the [start, end) ranges of postingHotels holding `tokenId` in the given country within
+   * grid cells that may lie within `radiusMeters` of the point into `ranges`; returns their number.
+   */
+  postingRangesNearby(tokenId: number, countryId: number, lat: number, lon: number, radiusMeters: number, ranges: Uint32Array): number {
+    const { postingCells } = this.data;
+    this.postingRange(tokenId, countryId, this.scratchRange);
+    const start = this.scratchRange[0]!;
+    const end = this.scratchRange[1]!;
+    const rows = cellRows(lat, lon, radiusMeters, this.scratchRows);
+    let count = 0;
+    for (let row = 0; row < rows && count * 2 + 1 < ranges.length; row++) {
+      const from = lowerBound(postingCells, this.scratchRows[row * 2]!, start, end);
+      const to = lowerBound(postingCells, this.scratchRows[row * 2 + 1]! + 1, from, end);
+      if (to === from) continue;
+      ranges[count * 2] = from;
+      ranges[count * 2 + 1] = to;
+      count += 1;
+    }
+    return count;
   }
 
   /** Country of some hotel in the point's grid cell (0 when the cell is empty): where a pin is. */
@@ -168,22 +208,6 @@ export class MatchingIndex {
     const key = cellKey(latitudeCell(lat), longitudeCell(lon));
     const position = lowerBound(cellKeys, key, 0, cellKeys.length);
     return cellKeys[position] === key ? countryOfHotel[cellHotels[cellOffsets[position]!]!]! : 0;
-  }
-
-  /**
-   * Calls `visit(start, end)` with the ranges of postingHotels holding `tokenId` in the given
-   * country within grid cells that may lie within `radiusMeters` of the point.
-   */
-  visitPostingsNearby(tokenId: number, countryId: number, lat: number, lon: number, radiusMeters: number, visit: (start: number, end: number) => void): void {
-    const { postingCells } = this.data;
-    this.postingRange(tokenId, countryId, this.scratchRange);
-    const start = this.scratchRange[0]!;
-    const end = this.scratchRange[1]!;
-    forEachCellRow(lat, lon, radiusMeters, (firstKey, lastKey) => {
-      const from = lowerBound(postingCells, firstKey, start, end);
-      const to = lowerBound(postingCells, lastKey + 1, from, end);
-      if (to > from) visit(from, to);
-    });
   }
 
   /** Start and end (exclusive) in cityPostingHotels of the hotels carrying `tokenId` in city `cityId`. */
@@ -262,19 +286,28 @@ function lowerBound(sorted: Int32Array, value: number, from: number, to: number)
   return low;
 }
 
-/**
- * Calls `visit(firstKey, lastKey)` once per row of grid cells covering a square of `radiusMeters`
- * around the point; the cells of one row have consecutive keys.
- */
-function forEachCellRow(lat: number, lon: number, radiusMeters: number, visit: (firstKey: number, lastKey: number) => void): void {
-  const latitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES));
+/** Most rows of grid cells one nearby search covers (about 30 km north to south). */
+const MAX_CELL_ROWS = 64;
+
+/** Writes (firstKey, lastKey) per row of grid cells covering a square of `radiusMeters` around the point; returns the row count. */
+function cellRows(lat: number, lon: number, radiusMeters: number, rows: Int32Array): number {
+  // The cells the square [lat ± r, lon ± r] overlaps, not a fixed span around the centre cell:
+  // a 500 m search touches 2 x 2 cells of 1.1 km, not 3 x 3.
+  const latitudeDelta = radiusMeters / METERS_PER_DEGREE_LATITUDE;
   const cosine = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-  const longitudeSpan = Math.ceil(radiusMeters / (METERS_PER_DEGREE_LATITUDE * CELL_DEGREES * cosine));
-  const centerLatitude = latitudeCell(lat);
-  const centerLongitude = longitudeCell(lon);
-  for (let dy = -latitudeSpan; dy <= latitudeSpan; dy++) {
-    visit(cellKey(centerLatitude + dy, centerLongitude - longitudeSpan), cellKey(centerLatitude + dy, centerLongitude + longitudeSpan));
+  const longitudeDelta = Math.min(180, latitudeDelta / cosine);
+  const firstRow = latitudeCell(Math.max(-90, lat - latitudeDelta));
+  const lastRow = Math.min(latitudeCell(Math.min(90, lat + latitudeDelta)), firstRow + (MAX_CELL_ROWS >> 1) - 1);
+  const firstColumn = longitudeCell(lon - longitudeDelta);
+  const lastColumn = longitudeCell(lon + longitudeDelta);
+  let count = 0;
+  for (let row = firstRow; row <= lastRow; row++) {
+    // Columns wrap around the antimeridian; keys of one row stay consecutive within [0, LONGITUDE_CELLS).
+    rows[count * 2] = cellKey(row, Math.max(0, firstColumn));
+    rows[count * 2 + 1] = cellKey(row, Math.min(LONGITUDE_CELLS - 1, lastColumn));
+    count += 1;
   }
+  return count;
 }
 
 /** 32-bit FNV-1a hash of a string. */

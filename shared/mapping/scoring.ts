@@ -15,9 +15,11 @@ import type { MatchEvidence } from './types';
 
 /** A name's tokens with their ids in the reference vocabulary (-1 unknown) and weights. */
 export interface NameView {
-  texts: readonly string[];
+  /** Only the first `count` entries of texts, ids and weights are the name's (views may be reused buffers). */
+  texts: string[];
   ids: Int32Array;
   weights: Float32Array;
+  count: number;
   total: number;
 }
 
@@ -57,7 +59,7 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
   const address = addressParts(hotel.address ?? '');
   return {
     hotel,
-    name: { texts, ids, weights, total: sum(weights) },
+    name: { texts, ids, weights, count: texts.length, total: sum(weights) },
     searchTokenIds: searchTokenIds(texts, ids),
     hasUnknownWord: ids.includes(-1),
     signature,
@@ -86,16 +88,29 @@ function sum(values: Float32Array): number {
   return total;
 }
 
-export function referenceNameView(index: MatchingIndex, hotel: number): NameView {
+/** A reference hotel's name as a NameView; written into `into` (a reusable buffer) when given. */
+export function referenceNameView(index: MatchingIndex, hotel: number, into?: NameView): NameView {
   const { nameTokenOffsets, nameTokenIds, tokenWeights, vocabulary, nameWeightTotals } = index.data;
-  const ids = nameTokenIds.subarray(nameTokenOffsets[hotel]!, nameTokenOffsets[hotel + 1]!);
-  return {
-    texts: Array.from(ids, (id) => vocabulary[id]!),
-    ids,
-    weights: Float32Array.from(ids, (id) => tokenWeights[id]!),
-    total: nameWeightTotals[hotel]!,
-  };
+  const start = nameTokenOffsets[hotel]!;
+  const count = nameTokenOffsets[hotel + 1]! - start;
+  const view = into && into.ids.length >= count ? into : { texts: [], ids: new Int32Array(Math.max(count, 16)), weights: new Float32Array(Math.max(count, 16)), count: 0, total: 0 };
+  for (let k = 0; k < count; k++) {
+    const id = nameTokenIds[start + k]!;
+    view.ids[k] = id;
+    view.texts[k] = vocabulary[id]!;
+    view.weights[k] = tokenWeights[id]!;
+  }
+  view.count = count;
+  view.total = nameWeightTotals[hotel]!;
+  return view;
 }
+
+/** An empty reusable NameView buffer for referenceNameView. */
+export function nameViewBuffer(): NameView {
+  return { texts: [], ids: new Int32Array(32), weights: new Float32Array(32), count: 0, total: 0 };
+}
+
+const candidateName = nameViewBuffer();
 
 export interface NameComparison {
   /** 0..1: weight of the words both names share (typos and abbreviations partly) over all their weight. */
@@ -112,8 +127,8 @@ const MAX_COMPARED_WORDS = 30;
  * words written together on one side and apart on the other ("Redhouse" / "Red House").
  */
 export function compareNames(a: NameView, b: NameView): NameComparison {
-  const countA = Math.min(a.texts.length, MAX_COMPARED_WORDS);
-  const countB = Math.min(b.texts.length, MAX_COMPARED_WORDS);
+  const countA = Math.min(a.count, MAX_COMPARED_WORDS);
+  const countB = Math.min(b.count, MAX_COMPARED_WORDS);
   let matchedA = 0;
   let matchedB = 0;
   let shared = 0;
@@ -196,13 +211,15 @@ function matchJoinedWords(single: NameView, singleCount: number, singleMatched: 
 function hasNumberConflict(a: NameView, b: NameView): boolean {
   let aHasNumber = false;
   let bHasNumber = false;
-  for (const text of a.texts) {
+  for (let k = 0; k < b.count; k++) if (isNumberToken(b.texts[k]!)) bHasNumber = true;
+  if (!bHasNumber) return false;
+  for (let i = 0; i < a.count; i++) {
+    const text = a.texts[i]!;
     if (!isNumberToken(text)) continue;
     aHasNumber = true;
-    if (b.texts.includes(text)) return false;
+    for (let k = 0; k < b.count; k++) if (b.texts[k] === text) return false;
   }
-  for (const text of b.texts) if (isNumberToken(text)) bHasNumber = true;
-  return aHasNumber && bHasNumber;
+  return aHasNumber;
 }
 
 /** Piecewise-linear interpolation through (xs[i], ys[i]); flat beyond the ends. */
@@ -249,7 +266,7 @@ export interface ScoredCandidate {
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number): ScoredCandidate {
   const data = index.data;
-  const name = compareNames(partner.name, referenceNameView(index, hotel));
+  const name = compareNames(partner.name, referenceNameView(index, hotel, candidateName));
   let logOdds = BASE_LOG_ODDS + interpolate(name.similarity, NAME_SIMILARITY, NAME_LOG_ODDS);
   if (name.numberConflict) logOdds += NUMBER_CONFLICT_LOG_ODDS;
 

@@ -210,5 +210,15 @@ export function normalizePostalCode(raw: string | undefined): string {
 
 /** City for equality checks; "" when unknown. */
 export function normalizeCity(raw: string | undefined): string {
-  return raw === undefined ? '' : foldText(raw);
+  if (raw === undefined) return '';
+  let folded = foldedCities.get(raw);
+  if (folded === undefined) {
+    folded = foldText(raw);
+    // Inventories repeat a few thousand city spellings; a bounded cache keeps folding them once.
+    if (foldedCities.size >= 100_000) foldedCities.clear();
+    foldedCities.set(raw, folded);
+  }
+  return folded;
 }
+
+const foldedCities = new Map<string, string>();
