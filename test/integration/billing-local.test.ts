@@ -1,0 +1,287 @@
+/**
+ * The billing endpoints with the local payment provider (no Stripe key): its hosted pages are
+ * served by the local runtime, and completing them goes through the signed webhook like Stripe.
+ * Also the catalogue, the read endpoints' shapes, validation and authentication.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
+import { startTestApi, type Caller } from '../support/test-api';
+
+const api = await startTestApi();
+const URLS = { successUrl: 'https://partner.test/billing/done', cancelUrl: 'https://partner.test/billing/cancelled' };
+
+/** Follows the local page flow without following the final redirect to the partner's site. */
+async function page(method: 'GET' | 'POST', url: string, form?: Record<string, string>) {
+  const response = await fetch(url, {
+    method,
+    redirect: 'manual',
+    ...(form && { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
+  });
+  return { status: response.status, location: response.headers.get('location'), text: await response.text() };
+}
+
+const get = async (caller: Caller, path: string) => (await api.request('GET', `/api/v1/billing/${path}`, { as: caller })).body;
+
+describe('GET /api/v1/billing/plans', () => {
+  it('is public: tiers and the credits product, without currentPlan', async () => {
+    const { status, body } = await api.request('GET', '/api/v1/billing/plans');
+    assert.equal(status, 200);
+    assert.equal(body.currentPlan, undefined);
+    assert.deepEqual(
+      body.tiers.map((t: { planType: string; maxSuppliers: number; mappingsPerDay: number; providerPriceId: string | null }) => [
+        t.planType,
+        t.maxSuppliers,
+        t.mappingsPerDay,
+        t.providerPriceId,
+      ]),
+      [
+        ['FREE', 2, 1_000, null],
+        ['SUBSCRIPTION', 10, 100_000, PRICES.SUBSCRIPTION],
+        ['ENTERPRISE', 100, 5_000_000, PRICES.ENTERPRISE],
+      ],
+    );
+    const subscription = body.tiers[1];
+    assert.deepEqual(Object.keys(subscription).sort(), [
+      'displayName',
+      'features',
+      'mappingsPerDay',
+      'maxSuppliers',
+      'monthlyPrice',
+      'planType',
+      'pricePerMillion',
+      'providerPriceId',
+    ]);
+    assert.equal(subscription.monthlyPrice, '€49.00 / month');
+    assert.equal(subscription.pricePerMillion, '€1.00');
+    assert.equal(body.tiers[0].monthlyPrice, '€0.00');
+    assert.ok(subscription.features.length > 0);
+    assert.deepEqual(body.credits, {
+      name: 'Mapping credits',
+      description: body.credits.description,
+      pricePerMillion: '€1.00',
+      minimumCredits: 5_000_000,
+      providerProductId: PRICES.creditsProduct,
+      providerPriceId: PRICES.creditsPrice,
+    });
+  });
+
+  it('adds currentPlan for a valid credential, and ignores an invalid one', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    assert.equal((await api.request('GET', '/api/v1/billing/plans', { as: caller })).body.currentPlan, 'ENTERPRISE');
+    const invalid = await api.request('GET', '/api/v1/billing/plans', { headers: { 'x-api-key': 'hmk_000000000000_nope' } });
+    assert.equal(invalid.status, 200);
+    assert.equal(invalid.body.currentPlan, undefined);
+  });
+});
+
+describe('authentication and validation', () => {
+  const required = [
+    ['GET', 'subscription'],
+    ['GET', 'plan'],
+    ['GET', 'quota/status'],
+    ['GET', 'credits/balance'],
+    ['GET', 'usage'],
+    ['GET', 'metrics/current-month'],
+    ['GET', 'metrics/history'],
+    ['POST', 'checkout'],
+    ['POST', 'portal'],
+    ['POST', 'credits/purchase'],
+  ] as const;
+
+  it('answers 401 {error, message} without a credential on every endpoint but plans', async () => {
+    for (const [method, path] of required) {
+      const response = await api.request(method, `/api/v1/billing/${path}`, method === 'POST' ? { json: {} } : {});
+      assert.equal(response.status, 401, path);
+      assert.deepEqual(Object.keys(response.body).sort(), ['error', 'message']);
+    }
+  });
+
+  it('validates bodies: missing or non-URL fields, unknown fields, wrong content type (400/415), storing nothing', async () => {
+    const caller = await api.newOrganization();
+    const cases: [string, unknown, RegExp][] = [
+      ['checkout', { priceId: PRICES.SUBSCRIPTION, successUrl: URLS.successUrl }, /cancelUrl is required/],
+      ['checkout', { priceId: PRICES.SUBSCRIPTION, ...URLS, successUrl: 'not a url' }, /successUrl/],
+      ['checkout', { ...URLS }, /priceId is required/],
+      ['credits/purchase', { priceId: PRICES.creditsPrice, ...URLS, quantity: 9 }, /Unknown field "quantity"/],
+      ['portal', { returnUrl: 'ftp://partner.test' }, /returnUrl/],
+    ];
+    for (const [path, json, message] of cases) {
+      const response = await api.request('POST', `/api/v1/billing/${path}`, { as: caller, json });
+      assert.equal(response.status, 400, `${path} ${JSON.stringify(json)}`);
+      assert.match(response.body.message, message);
+    }
+    const wrongType = await api.request('POST', '/api/v1/billing/portal', {
+      as: caller,
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ returnUrl: URLS.successUrl }),
+    });
+    assert.equal(wrongType.status, 415);
+    assert.equal((await api.deps.billing.account(caller.organization.id)).customerId, undefined);
+  });
+
+  it('metrics history: limit 1 to 12 (default 12); 0, 13 or text answer 400', async () => {
+    const caller = await api.newOrganization();
+    for (const limit of ['0', '13', 'x', '-1']) {
+      const response = await api.request('GET', `/api/v1/billing/metrics/history?limit=${limit}`, { as: caller });
+      assert.equal(response.status, 400, limit);
+      assert.match(response.body.message, /limit: must be a whole number from 1 to 12/);
+    }
+    assert.equal((await api.request('GET', '/api/v1/billing/metrics/history?limit=1', { as: caller })).body.length, 1);
+  });
+
+  it('metrics history: at most `limit` months, most recent first, none before the organization existed', async () => {
+    api.clock.set('2025-01-15T12:00:00.000Z');
+    const caller = await api.newOrganization();
+    api.clock.set('2026-11-22T10:00:00.000Z');
+    const all = await get(caller, 'metrics/history');
+    assert.equal(all.length, 12);
+    assert.equal(all[0].billingMonth, '2026-11');
+    assert.equal(all[11].billingMonth, '2025-12');
+    assert.deepEqual(all[5], { billingMonth: '2026-06', matchesProcessed: 0, costPerMatch: 0, totalCost: 0 });
+    const three = (await api.request('GET', '/api/v1/billing/metrics/history?limit=3', { as: caller })).body;
+    assert.deepEqual(three.map((m: { billingMonth: string }) => m.billingMonth), ['2026-11', '2026-10', '2026-09']);
+    const young = await api.newOrganization();
+    assert.deepEqual((await get(young, 'metrics/history')).map((m: { billingMonth: string }) => m.billingMonth), ['2026-11']);
+  });
+});
+
+describe('a new organization', () => {
+  it('starts on its plan with nothing used and no credits', async () => {
+    api.clock.set('2026-11-22T10:00:00.000Z');
+    const caller = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    assert.deepEqual(await get(caller, 'quota/status'), {
+      canProceed: true,
+      message: '100,000 of 100,000 daily mappings left.',
+      remainingQuota: 100_000,
+      usagePercentage: 0,
+      planType: 'SUBSCRIPTION',
+      quotaType: 'daily_limit',
+      mappingsPerDayLimit: 100_000,
+      mappingsUsedToday: 0,
+      maxSuppliers: 10,
+    });
+    assert.deepEqual(await get(caller, 'plan'), {
+      planName: 'SUBSCRIPTION',
+      displayName: 'Professional',
+      matchesPerMonth: 3_000_000,
+      pricePerMatch: 0.000001,
+      matchesUsed: 0,
+      monthlyTotalCost: 0,
+      quotaRemaining: 3_000_000,
+      usagePercentage: 0,
+    });
+    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 0, creditsUsed: 0, totalSpent: 0 });
+    assert.deepEqual(await get(caller, 'usage'), { period: '2026-11', totalMappings: 0, totalCost: 0, bySupplier: [] });
+    assert.deepEqual(await get(caller, 'metrics/current-month'), {
+      billingMonth: '2026-11',
+      matchesProcessed: 0,
+      costPerMatch: 0,
+      totalCost: 0,
+      usagePercentage: 0,
+    });
+    const subscription = await api.request('GET', '/api/v1/billing/subscription', { as: caller });
+    assert.equal(subscription.status, 200);
+    assert.equal(subscription.text, 'null');
+  });
+});
+
+describe('the local payment provider', () => {
+  it('subscription checkout: the hosted page completes through the webhook; the plan becomes SUBSCRIPTION', async () => {
+    api.clock.set('2026-11-22T10:00:00.000Z');
+    const caller = await api.newOrganization();
+    const { status, body } = await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } });
+    assert.equal(status, 200);
+    assert.ok(body.checkoutUrl.startsWith(`${api.baseUrl}/local-payments/checkout/cs_local_`), body.checkoutUrl);
+
+    const shown = await page('GET', body.checkoutUrl);
+    assert.equal(shown.status, 200);
+    assert.match(shown.text, /Subscribe to <b>Professional<\/b>/);
+    const paid = await page('POST', `${body.checkoutUrl}/complete`);
+    assert.equal(paid.status, 303);
+    assert.equal(paid.location, URLS.successUrl);
+
+    assert.equal((await get(caller, 'quota/status')).planType, 'SUBSCRIPTION');
+    const subscription = await get(caller, 'subscription');
+    assert.match(subscription.id, /^sub_local_/);
+    assert.deepEqual(
+      { ...subscription, id: 'x' },
+      {
+        id: 'x',
+        status: 'active',
+        planType: 'SUBSCRIPTION',
+        currentPeriodStart: '2026-11-22T10:00:00.000Z',
+        currentPeriodEnd: '2026-12-22T10:00:00.000Z',
+        cancelAtPeriodEnd: false,
+      },
+    );
+    // A completed page cannot be paid twice.
+    assert.equal((await page('POST', `${body.checkoutUrl}/complete`)).status, 409);
+  });
+
+  it('credit purchase: the quantity chosen on the page (at least 5 million) becomes credits', async () => {
+    const caller = await api.newOrganization();
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    const shown = await page('GET', body.checkoutUrl);
+    assert.match(shown.text, /name="millions" min="5" value="5"/);
+    const paid = await page('POST', `${body.checkoutUrl}/complete`, { millions: '12' });
+    assert.equal(paid.location, URLS.successUrl);
+    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 12_000_000, creditsUsed: 0, totalSpent: 12 });
+
+    // Below the minimum, the page charges the minimum.
+    const again = (await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } })).body;
+    await page('POST', `${again.checkoutUrl}/complete`, { millions: '1' });
+    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 17_000_000, creditsUsed: 0, totalSpent: 17 });
+  });
+
+  it('cancelling a checkout returns to cancelUrl and changes nothing', async () => {
+    const caller = await api.newOrganization();
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    const cancelled = await page('POST', `${body.checkoutUrl}/cancel`);
+    assert.equal(cancelled.status, 303);
+    assert.equal(cancelled.location, URLS.cancelUrl);
+    assert.equal((await page('POST', `${body.checkoutUrl}/complete`)).status, 409);
+    assert.equal((await get(caller, 'credits/balance')).creditsRemaining, 0);
+    assert.equal((await page('GET', `${api.baseUrl}/local-payments/checkout/cs_local_unknown`)).status, 404);
+  });
+
+  it('portal: cancel at period end, keep, then cancel now (back to FREE)', async () => {
+    const caller = await api.newOrganization();
+    const checkout = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.ENTERPRISE, ...URLS } })).body;
+    await page('POST', `${checkout.checkoutUrl}/complete`);
+    assert.equal((await get(caller, 'quota/status')).planType, 'ENTERPRISE');
+
+    const { status, body } = await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    assert.equal(status, 200);
+    assert.ok(body.portalUrl.startsWith(`${api.baseUrl}/local-payments/portal/`));
+    assert.match((await page('GET', body.portalUrl)).text, /Cancel at period end/);
+
+    api.clock.advance(1_000);
+    assert.equal((await page('POST', `${body.portalUrl}/cancel_at_period_end`)).status, 303);
+    assert.equal((await get(caller, 'subscription')).cancelAtPeriodEnd, true);
+    api.clock.advance(1_000);
+    await page('POST', `${body.portalUrl}/resume`);
+    assert.equal((await get(caller, 'subscription')).cancelAtPeriodEnd, false);
+    api.clock.advance(1_000);
+    await page('POST', `${body.portalUrl}/cancel_now`);
+    assert.equal((await get(caller, 'subscription')).status, 'canceled');
+    assert.equal((await get(caller, 'quota/status')).planType, 'FREE');
+  });
+
+  it("one organization's checkout never changes another's plan, credits or subscription", async () => {
+    const buyer = await api.newOrganization();
+    const bystander = await api.newOrganization();
+    const subscription = (await api.request('POST', '/api/v1/billing/checkout', { as: buyer, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } })).body;
+    await page('POST', `${subscription.checkoutUrl}/complete`);
+    const credits = (await api.request('POST', '/api/v1/billing/credits/purchase', { as: buyer, json: { priceId: PRICES.creditsPrice, ...URLS } })).body;
+    await page('POST', `${credits.checkoutUrl}/complete`, { millions: '6' });
+
+    assert.equal((await get(bystander, 'quota/status')).planType, 'FREE');
+    assert.equal((await get(bystander, 'credits/balance')).creditsRemaining, 0);
+    assert.equal((await api.request('GET', '/api/v1/billing/subscription', { as: bystander })).text, 'null');
+    assert.notEqual(
+      (await api.deps.billing.account(bystander.organization.id)).customerId,
+      (await api.deps.billing.account(buyer.organization.id)).customerId,
+    );
+  });
+});
