@@ -23,6 +23,7 @@ import {
   type RouteDefinition,
 } from '../shared/http/route';
 import { TABLE_KEYS } from '../shared/storage/table';
+import { LOCAL_PRICE_IDS, priceIdEnvironment, type ProviderPriceIds } from '../shared/billing/catalogue';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -31,6 +32,11 @@ export interface HotelMappingStackProps extends StackProps {
   stage: string;
   /** Keep the table and bucket when the stack is deleted (production). */
   retainData?: boolean;
+  /**
+   * The stage's Stripe price and product ids. Default: context `stripePriceIds.<stage>`
+   * (cdk.json or -c), else the local placeholders (README, Billing).
+   */
+  priceIds?: ProviderPriceIds;
 }
 
 export class HotelMappingStack extends Stack {
@@ -81,6 +87,14 @@ export class HotelMappingStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
 
+    // Filled by the platform team after deploying (README, Billing); read only by the functions
+    // that call Stripe or verify its webhooks.
+    const paymentSecret = new secretsmanager.Secret(this, 'PaymentProviderSecret', {
+      description: 'Stripe keys as JSON {"secretKey": "sk_...", "webhookSecret": "whsec_..."}; set after deploying',
+    });
+    const stagePriceIds = this.node.tryGetContext('stripePriceIds') as Record<string, ProviderPriceIds> | undefined;
+    const priceIds = props.priceIds ?? stagePriceIds?.[props.stage] ?? LOCAL_PRICE_IDS;
+
     const apiLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
     this.api = new apigateway.RestApi(this, 'Api', {
       restApiName: `hotel-mapping-${props.stage}`,
@@ -104,13 +118,15 @@ export class HotelMappingStack extends Stack {
       TABLE_NAME: this.table.tableName,
       BUCKET_NAME: this.bucket.bucketName,
       TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn,
+      PAYMENT_SECRET_ARN: paymentSecret.secretArn,
+      ...priceIdEnvironment(priceIds),
       LOG_LEVEL: 'info',
       NODE_OPTIONS: '--enable-source-maps',
     };
     const methodsByPath = new Map<string, Set<string>>();
     for (const route of routeList) {
       const fn = this.routeFunction(route, environment, removalPolicy);
-      this.grantAccess(fn, route, signingSecret);
+      this.grantAccess(fn, route, signingSecret, paymentSecret);
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new apigateway.LambdaIntegration(fn));
       const methods = methodsByPath.get(route.path) ?? new Set<string>();
@@ -154,7 +170,12 @@ export class HotelMappingStack extends Stack {
   }
 
   /** Exactly the access the route declares. */
-  private grantAccess(fn: NodejsFunction, route: RouteDefinition, signingSecret: secretsmanager.ISecret) {
+  private grantAccess(
+    fn: NodejsFunction,
+    route: RouteDefinition,
+    signingSecret: secretsmanager.ISecret,
+    paymentSecret: secretsmanager.ISecret,
+  ) {
     if (route.access.table === 'read') this.table.grantReadData(fn);
     if (route.access.table === 'readwrite') this.table.grantReadWriteData(fn);
     if (route.access.bucket === 'read' || route.access.bucket === 'readwrite') {
@@ -163,6 +184,7 @@ export class HotelMappingStack extends Stack {
     }
     if (route.access.bucket === 'write' || route.access.bucket === 'readwrite') this.bucket.grantPut(fn);
     if (needsSigningSecret(route)) signingSecret.grantRead(fn);
+    if (route.access.paymentSecret) paymentSecret.grantRead(fn);
   }
 
   /** A known path with an unknown method answers 405 {error, message}, as the local runtime does. */
@@ -199,6 +221,8 @@ export class HotelMappingStack extends Stack {
         },
       });
     respond('UnknownRoute', apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, 404, 'No endpoint at this path.');
+    respond('Unauthorized', apigateway.ResponseType.UNAUTHORIZED, 401, 'Missing or invalid credential.');
+    respond('AccessDenied', apigateway.ResponseType.ACCESS_DENIED, 403, 'This credential may not do this.');
     respond('Throttled', apigateway.ResponseType.THROTTLED, 429, 'Too many requests. Slow down and retry shortly.');
     respond('TooLarge', apigateway.ResponseType.REQUEST_TOO_LARGE, 413, 'The request body exceeds 10 MB.');
     respond('UnsupportedType', apigateway.ResponseType.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported content type.');
@@ -232,7 +256,9 @@ export class HotelMappingStack extends Stack {
       { id: 'AwsSolutions-L1', reason: 'nodejs22.x is the runtime the platform standardises on (ARCHITECTURE.md).' },
       {
         id: 'AwsSolutions-SMG4',
-        reason: 'Rotating the signing secret invalidates every issued token; it is rotated by hand in a maintenance window (README).',
+        reason:
+          'Rotating the signing secret invalidates every issued token, and Stripe keys are rolled in the Stripe dashboard: ' +
+          'both are rotated by hand (README).',
       },
       ...WILDCARD_FINDINGS.map((id) => ({
         id: `AwsSolutions-IAM5[${id}]`,

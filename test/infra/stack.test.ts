@@ -33,14 +33,29 @@ function resourcePaths(): Map<string, string> {
   return paths;
 }
 
-/** Every IAM action granted to a function's role. */
-function actionsOf(functionLogicalId: string): string[] {
+/** Every IAM policy statement on a function's role. */
+function statementsOf(functionLogicalId: string): { Action: string | string[]; Resource: unknown }[] {
   const roleId = resources[functionLogicalId]!.Properties.Role['Fn::GetAtt'][0];
   return ofType('AWS::IAM::Policy')
     .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
-    .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
 }
+
+/** Every IAM action granted to a function's role. */
+function actionsOf(functionLogicalId: string): string[] {
+  return statementsOf(functionLogicalId).flatMap((statement) => [statement.Action].flat());
+}
+
+/** Logical ids of the secrets a function may read. */
+function secretsReadBy(functionLogicalId: string): string[] {
+  return statementsOf(functionLogicalId)
+    .filter((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue'))
+    .flatMap((statement) => [statement.Resource].flat() as { Ref?: string }[])
+    .map((resource) => resource.Ref ?? JSON.stringify(resource))
+    .sort();
+}
+
+const secretIds = Object.fromEntries(ofType('AWS::SecretsManager::Secret').map(([id]) => [id.replace(/[0-9A-F]{8}$/, ''), id]));
 
 describe('API Gateway and functions from the route table', () => {
   const paths = resourcePaths();
@@ -87,6 +102,8 @@ describe('API Gateway and functions from the route table', () => {
   it("shapes API Gateway's own errors as {error, message}", () => {
     const expected: Record<string, string> = {
       MISSING_AUTHENTICATION_TOKEN: '404',
+      UNAUTHORIZED: '401',
+      ACCESS_DENIED: '403',
       THROTTLED: '429',
       REQUEST_TOO_LARGE: '413',
       UNSUPPORTED_MEDIA_TYPE: '415',
@@ -190,7 +207,13 @@ describe('least privilege per function', () => {
         assert.ok(s3.includes('s3:PutObject'));
         assert.ok(!s3.some((a) => a.startsWith('s3:GetObject') || a.startsWith('s3:DeleteObject')));
       }
-      assert.equal(secrets.length > 0, needsSigningSecret(route));
+      // Only the secrets the route needs: the token signing secret, and Stripe's keys for billing functions.
+      const expected = [
+        ...(needsSigningSecret(route) ? [secretIds.TokenSigningSecret!] : []),
+        ...(route.access.paymentSecret ? [secretIds.PaymentProviderSecret!] : []),
+      ].sort();
+      assert.deepEqual(secretsReadBy(logicalIdOf(stack.functions.get(route.handler)!)), expected);
+      assert.equal(secrets.length > 0, expected.length > 0);
       assert.ok(!actions.some((a) => a === '*' || a.endsWith(':*')), 'no service-wide wildcard');
     });
   }
@@ -210,5 +233,29 @@ describe('cdk-nag', () => {
       .flatMap((m) => Object.values(m.data as Record<string, string>));
     assert.ok(acknowledgements.length > 0);
     for (const reason of acknowledgements) assert.ok(reason.length > 15, `reason: ${reason}`);
+  });
+});
+
+describe('billing configuration', () => {
+  it("gives every function the payment secret's ARN and the stage's Stripe price ids, but only billing functions its read grant", () => {
+    const priced = new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Priced', {
+      stage: 'prod',
+      priceIds: { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' },
+    });
+    const fn = Template.fromStack(priced).toJSON().Resources[priced.getLogicalId(priced.functions.get('billing/checkout')!.node.defaultChild as never)];
+    const variables = fn.Properties.Environment.Variables;
+    assert.equal(variables.STRIPE_PRICE_SUBSCRIPTION, 'price_sub_prod');
+    assert.equal(variables.STRIPE_PRICE_ENTERPRISE, 'price_ent_prod');
+    assert.equal(variables.STRIPE_PRODUCT_CREDITS, 'prod_credits');
+    assert.equal(variables.STRIPE_PRICE_CREDITS, 'price_credits_prod');
+    assert.ok(variables.PAYMENT_SECRET_ARN.Ref.startsWith('PaymentProviderSecret'));
+    const billingWithSecret = routeList.filter((r) => r.access.paymentSecret).map((r) => r.handler).sort();
+    assert.deepEqual(billingWithSecret, [
+      'billing/checkout',
+      'billing/credits-purchase',
+      'billing/portal',
+      'billing/stripe-webhook',
+      'billing/subscription',
+    ]);
   });
 });
