@@ -2,7 +2,7 @@
  * Runtime settings, read once from the environment. The CDK stack sets the AWS values on each
  * function; the local runtime sets the endpoints of its stand-ins.
  */
-import { LOCAL_PRICE_IDS, type ProviderPriceIds } from './billing/catalogue';
+import { priceIdsFromEnvironment, type ProviderPriceIds } from './billing/catalogue';
 
 export interface AppConfig {
   /** Deployment stage name, e.g. "dev", "prod", "local". */
@@ -43,12 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     paymentSecretArn: env.PAYMENT_SECRET_ARN || undefined,
     stripeApiUrl: env.STRIPE_API_URL || undefined,
-    priceIds: {
-      SUBSCRIPTION: env.STRIPE_PRICE_SUBSCRIPTION || LOCAL_PRICE_IDS.SUBSCRIPTION,
-      ENTERPRISE: env.STRIPE_PRICE_ENTERPRISE || LOCAL_PRICE_IDS.ENTERPRISE,
-      creditsProduct: env.STRIPE_PRODUCT_CREDITS || LOCAL_PRICE_IDS.creditsProduct,
-      creditsPrice: env.STRIPE_PRICE_CREDITS || LOCAL_PRICE_IDS.creditsPrice,
-    },
+    priceIds: priceIdsFromEnvironment(env),
   };
 }
 

@@ -85,3 +85,24 @@ export function planOfPrice(priceIds: ProviderPriceIds, priceId: string): PaidPl
   if (priceId === priceIds.ENTERPRISE) return 'ENTERPRISE';
   return undefined;
 }
+
+/** The environment variables carrying a stage's price ids (set by the CDK stack, read by loadConfig). */
+const PRICE_ID_VARIABLES: Record<keyof ProviderPriceIds, string> = {
+  SUBSCRIPTION: 'STRIPE_PRICE_SUBSCRIPTION',
+  ENTERPRISE: 'STRIPE_PRICE_ENTERPRISE',
+  creditsProduct: 'STRIPE_PRODUCT_CREDITS',
+  creditsPrice: 'STRIPE_PRICE_CREDITS',
+};
+
+const PRICE_ID_FIELDS = Object.keys(PRICE_ID_VARIABLES) as (keyof ProviderPriceIds)[];
+
+export function priceIdEnvironment(priceIds: ProviderPriceIds): Record<string, string> {
+  return Object.fromEntries(PRICE_ID_FIELDS.map((field) => [PRICE_ID_VARIABLES[field], priceIds[field]]));
+}
+
+/** The price ids in the environment; each one unset falls back to its local id. */
+export function priceIdsFromEnvironment(env: Record<string, string | undefined>): ProviderPriceIds {
+  return Object.fromEntries(
+    PRICE_ID_FIELDS.map((field) => [field, env[PRICE_ID_VARIABLES[field]] || LOCAL_PRICE_IDS[field]]),
+  ) as unknown as ProviderPriceIds;
+}
