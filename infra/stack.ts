@@ -137,6 +137,10 @@ export class HotelMappingStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'PaymentSecretArn', {
+      value: paymentSecret.secretArn,
+      description: 'Put the Stripe keys here after deploying (README, Billing)',
+    });
     this.acknowledgeAcceptedFindings(accessLogs);
   }
 
