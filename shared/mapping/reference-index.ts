@@ -390,27 +390,46 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
   const tokenWeights = Float32Array.from(vocabulary, (token, id) =>
     inverseDocumentFrequency(count, documentFrequency[id]!) * KIND_WEIGHT[tokenKind(token)],
   );
-  const tokenIdArray = Int32Array.from(nameTokenIds);
-  const offsets = Uint32Array.from(nameTokenOffsets);
-  const nameWeightTotals = new Float32Array(count);
-  for (let hotel = 0; hotel < count; hotel++) {
-    let total = 0;
-    for (let k = offsets[hotel]!; k < offsets[hotel + 1]!; k++) total += tokenWeights[tokenIdArray[k]!]!;
-    nameWeightTotals[hotel] = total;
-  }
-  const nameSignatures = new Uint32Array(count * SIGNATURE_WORDS);
-  signatureTexts.forEach((text, hotel) => writeTrigramSignature(text, nameSignatures, hotel * SIGNATURE_WORDS));
 
-  const latitudeArray = Float64Array.from(latitudes);
-  const longitudeArray = Float64Array.from(longitudes);
-  const countryArray = Uint16Array.from(countryOfHotel);
-  const cityArray = Uint32Array.from(cityOfHotel);
+  // Hotels are renumbered by (country, grid cell) so that the hotels one search visits (a
+  // neighbourhood, a city) sit side by side in every per-hotel array: far fewer cache misses.
+  const inputCells = new Int32Array(count);
+  for (let hotel = 0; hotel < count; hotel++) {
+    inputCells[hotel] = Number.isNaN(latitudes[hotel]!) ? -1 : cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
+  }
+  const order = sortHotels(count, (hotel) => countryOfHotel[hotel]! * 2 ** 30 + inputCells[hotel]! + 1);
+  const newIndex = new Int32Array(count);
+  for (let position = 0; position < count; position++) newIndex[order[position]!] = position;
+  for (const [key, hotel] of supplierHotels) supplierHotels.set(key, newIndex[hotel]!);
+  const permute = <T>(values: readonly T[]): T[] => Array.from(order, (hotel) => values[hotel]!);
+
+  const offsets = new Uint32Array(count + 1);
+  const tokenIdArray = new Int32Array(nameTokenIds.length);
+  const nameWeightTotals = new Float32Array(count);
+  const nameSignatures = new Uint32Array(count * SIGNATURE_WORDS);
+  for (let position = 0, written = 0; position < count; position++) {
+    const hotel = order[position]!;
+    let total = 0;
+    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
+      tokenIdArray[written++] = nameTokenIds[k]!;
+      total += tokenWeights[nameTokenIds[k]!]!;
+    }
+    offsets[position + 1] = written;
+    nameWeightTotals[position] = total;
+    writeTrigramSignature(signatureTexts[hotel]!, nameSignatures, position * SIGNATURE_WORDS);
+  }
+
+  const latitudeArray = Float64Array.from(order, (hotel) => latitudes[hotel]!);
+  const longitudeArray = Float64Array.from(order, (hotel) => longitudes[hotel]!);
+  const countryArray = Uint16Array.from(order, (hotel) => countryOfHotel[hotel]!);
+  const cityArray = Uint32Array.from(order, (hotel) => cityOfHotel[hotel]!);
+  const postalArray = permute(postalCodes);
   const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
   return new MatchingIndex({
     format: SNAPSHOT_FORMAT,
     count,
-    ids,
-    names,
+    ids: permute(ids),
+    names: permute(names),
     vocabulary,
     tokenWeights,
     nameTokenOffsets: offsets,
@@ -423,13 +442,13 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     countryOfHotel: countryArray,
     cities: cities.values,
     cityOfHotel: cityArray,
-    postalCodes,
-    addressWords,
-    addressNumbers,
-    ratings: Float32Array.from(ratings),
+    postalCodes: postalArray,
+    addressWords: permute(addressWords),
+    addressNumbers: permute(addressNumbers),
+    ratings: Float32Array.from(order, (hotel) => ratings[hotel]!),
     ...grid,
     ...buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, cityArray, hotelCells),
-    ...buildPostalBlocks(postalCodes),
+    ...buildPostalBlocks(postalArray),
     supplierHotels,
   });
 }
@@ -454,7 +473,7 @@ function buildGrid(latitudes: Float64Array, longitudes: Float64Array) {
     hotelCells[hotel] = cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
     located.push(hotel);
   }
-  const cellHotels = Int32Array.from(located).sort((a, b) => hotelCells[a]! - hotelCells[b]!);
+  const cellHotels = sortHotels(located.length, (k) => hotelCells[located[k]!]!).map((k) => located[k]!);
   const cellKeys: number[] = [];
   const cellOffsets: number[] = [];
   for (let k = 0; k < cellHotels.length; k++) {
@@ -478,7 +497,7 @@ function buildPostings(
   hotelCells: Int32Array,
 ) {
   const hotelCount = countryOfHotel.length;
-  const ordered = orderBy(hotelCount, (a, b) => countryOfHotel[a]! - countryOfHotel[b]! || hotelCells[a]! - hotelCells[b]!);
+  // Hotels are numbered in (country, grid cell) order already: postings come out in that order.
 
   const postingOffsets = new Uint32Array(vocabularySize + 1);
   for (let k = 0; k < nameTokenIds.length; k++) postingOffsets[nameTokenIds[k]! + 1]! += 1;
@@ -486,14 +505,14 @@ function buildPostings(
   const cursor = postingOffsets.slice();
   const postingHotels = new Int32Array(nameTokenIds.length);
   const postingCells = new Int32Array(nameTokenIds.length);
-  for (const hotel of ordered) {
+  for (let hotel = 0; hotel < hotelCount; hotel++) {
     for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
       const position = cursor[nameTokenIds[k]!]!++;
       postingHotels[position] = hotel;
       postingCells[position] = hotelCells[hotel]!;
     }
   }
-  const byCity = orderBy(hotelCount, (a, b) => cityOfHotel[a]! - cityOfHotel[b]! || hotelCells[a]! - hotelCells[b]!);
+  const byCity = sortHotels(hotelCount, (hotel) => cityOfHotel[hotel]!);
   const cityCursor = postingOffsets.slice();
   const cityPostingHotels = new Int32Array(nameTokenIds.length);
   for (const hotel of byCity) {
@@ -502,11 +521,34 @@ function buildPostings(
   return { postingOffsets, postingHotels, postingCells, cityPostingHotels };
 }
 
-/** Hotel numbers 0..count-1 ordered by `compare`, ties by hotel number. */
-function orderBy(count: number, compare: (a: number, b: number) => number): Int32Array {
+/**
+ * Numbers 0..count-1 ordered by a non-negative integer key below 2^46, ties by number. Up to 2^21
+ * numbers, key and number are packed into one double and sorted natively (no comparator calls).
+ */
+function sortHotels(count: number, key: (hotel: number) => number): Int32Array {
   const ordered = new Int32Array(count);
-  for (let hotel = 0; hotel < count; hotel++) ordered[hotel] = hotel;
-  return ordered.sort((a, b) => compare(a, b) || a - b);
+  if (count <= 2 ** 21 && count > 0) {
+    const keys = new Float64Array(count);
+    let largest = 0;
+    for (let hotel = 0; hotel < count; hotel++) {
+      keys[hotel] = key(hotel);
+      if (keys[hotel]! > largest) largest = keys[hotel]!;
+    }
+    if (largest < 2 ** 32) {
+      for (let hotel = 0; hotel < count; hotel++) keys[hotel] = keys[hotel]! * 2 ** 21 + hotel;
+      keys.sort();
+      for (let k = 0; k < count; k++) ordered[k] = keys[k]! % 2 ** 21;
+      return ordered;
+    }
+    for (let hotel = 0; hotel < count; hotel++) ordered[hotel] = hotel;
+    return ordered.sort((a, b) => keys[a]! - keys[b]! || a - b);
+  }
+  const keys = new Float64Array(count);
+  for (let hotel = 0; hotel < count; hotel++) {
+    keys[hotel] = key(hotel);
+    ordered[hotel] = hotel;
+  }
+  return ordered.sort((a, b) => keys[a]! - keys[b]! || a - b);
 }
 
 /** Postcode blocks: hotels grouped by the hash of their normalised postcode. */

@@ -38,6 +38,15 @@ function* reference(): Generator<ReferenceHotel> {
 const index = buildReferenceIndex(reference());
 const matcher = new HotelMatcher(index, { mode: 'STANDARD' });
 const groups = new Map<string, { rows: number; ms: number; correct: number }>();
+// PROFILE=file.cpuprofile: CPU profile of the mapping loop only (not the index build).
+const { Session } = await import('node:inspector/promises');
+const session = process.env.PROFILE ? new Session() : undefined;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+const cpuBefore = process.cpuUsage();
 for (const partner of partners) {
   const started = performance.now();
   const result = matcher.match(partner);
@@ -49,6 +58,12 @@ for (const partner of partners) {
   if (result.referenceHotelId === truth.get(partner.id)) group.correct += 1;
   groups.set(key, group);
 }
+const cpu = process.cpuUsage(cpuBefore);
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  (await import('node:fs')).writeFileSync(process.env.PROFILE!, JSON.stringify(profile));
+}
+console.log(`CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s = ${Math.round(partners.length / ((cpu.user + cpu.system) / 1e6))} rows per CPU-second`);
 let total = 0;
 for (const group of groups.values()) total += group.ms;
 for (const [key, group] of [...groups].sort((a, b) => b[1].ms - a[1].ms)) {
@@ -72,7 +87,6 @@ if (show) {
     console.log(`=> ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} ${JSON.stringify(result.candidates.map((c) => [c.referenceHotelName, c.score, c.distanceMeters]))}`);
   }
 }
-const stats = (globalThis as any).__stats as [number, number, number, string][] | undefined;
 if (stats) {
   for (const inCity of [1, 0]) for (const located of [1, 0]) {
     const rows = stats.filter((s) => s[0] === inCity && s[1] === located);
