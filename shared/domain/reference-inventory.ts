@@ -26,6 +26,11 @@ export interface CurrentReference {
   source: string;
   importedAt: string;
   publishedAt: string;
+  /**
+   * The publication this one replaced. It is kept for requests already under way and deleted
+   * when the next publication replaces this one.
+   */
+  previous?: { dataVersionId: string; artifacts: ReferenceArtifacts };
 }
 
 /** A hotel record as stored for one data version. */

@@ -3,6 +3,8 @@ export interface ObjectStore {
   put(key: string, body: Buffer | string, contentType: string): Promise<void>;
   /** The object's bytes, or undefined when there is none. */
   get(key: string): Promise<Buffer | undefined>;
+  /** Removes objects; keys that do not exist are ignored. */
+  delete(keys: readonly string[]): Promise<void>;
   /** A URL that downloads the object without credentials until it expires. */
   presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
 }

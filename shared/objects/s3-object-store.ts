@@ -1,4 +1,4 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppConfig } from '../config';
 import type { ObjectStore } from './object-store';
@@ -35,6 +35,10 @@ export class S3ObjectStore implements ObjectStore {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
       throw error;
     }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))));
   }
 
   presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string> {

@@ -17,6 +17,7 @@ export interface ReferencePublicationPorts {
     getCurrent(): Promise<CurrentReference | undefined>;
     publish(next: CurrentReference, expectedArtifactsId: string | undefined): Promise<boolean>;
     putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void>;
+    deleteHotels(dataVersionId: string, hotelIds: readonly string[]): Promise<void>;
     listMerges(): Promise<MergeRecord[]>;
   };
   objects: ObjectStore;
@@ -61,8 +62,9 @@ export async function importReferenceInventory(
   if (hotels.length === 0) {
     throw invalidInput(`The file has no valid hotel rows${rejected[0] ? ` (line ${rejected[0].line}: ${rejected[0].reason})` : ''}.`);
   }
+  await ports.objects.put(hotelIdsKey(dataVersionId), gzipSync(JSON.stringify(hotels.map((h) => h.id))), 'application/gzip');
   await ports.store.putHotels(hotels);
-  const published = await publishArtifacts(ports, hotels, { dataVersionId, source, importedAt }, previous?.artifactsId);
+  const published = await publishArtifacts(ports, hotels, { dataVersionId, source, importedAt }, previous);
   return { dataVersionId, artifactsId: published.artifactsId, hotelCount: published.hotelCount, rejectedCount: rejected.length, rejected };
 }
 
@@ -72,14 +74,14 @@ export async function republishWithoutMerged(ports: ReferencePublicationPorts): 
   if (!current) throw conflict('No reference inventory has been published yet.');
   const snapshot = await ports.objects.get(current.artifacts.snapshotKey);
   if (!snapshot) throw new Error(`The snapshot ${current.artifacts.snapshotKey} is missing.`);
-  return publishArtifacts(ports, readSnapshot(snapshot), current, current.artifactsId);
+  return publishArtifacts(ports, readSnapshot(snapshot), current, current);
 }
 
 async function publishArtifacts(
   ports: ReferencePublicationPorts,
   hotels: readonly StoredReferenceHotel[],
   version: Pick<CurrentReference, 'dataVersionId' | 'source' | 'importedAt'>,
-  expectedArtifactsId: string | undefined,
+  current: CurrentReference | undefined,
 ): Promise<CurrentReference> {
   const merged = new Set((await ports.store.listMerges()).map((merge) => merge.duplicateHotelId));
   const live = hotels.filter((hotel) => !merged.has(hotel.id));
@@ -97,16 +99,42 @@ async function publishArtifacts(
     ports.objects.put(artifacts.statisticsKey, Buffer.from(serializeStatistics(computeStatisticsArtifact(index.columns))), 'application/json'),
   ]);
   const next: CurrentReference = {
-    ...version,
+    dataVersionId: version.dataVersionId,
+    source: version.source,
+    importedAt: version.importedAt,
     artifactsId,
     artifacts,
     hotelCount: live.length,
     publishedAt: ports.clock.now().toISOString(),
+    previous: current && { dataVersionId: current.dataVersionId, artifacts: current.artifacts },
   };
-  if (!(await ports.store.publish(next, expectedArtifactsId))) {
+  if (!(await ports.store.publish(next, current?.artifactsId))) {
     throw conflict('Another reference publication finished first; run the import again.');
   }
+  if (current?.previous) await retire(ports, current.previous, next);
   return next;
+}
+
+/**
+ * Deletes a publication two steps back: its artifacts, and its hotel records unless a newer
+ * publication still uses that data version (a merge keeps the data version).
+ */
+async function retire(
+  ports: ReferencePublicationPorts,
+  retired: NonNullable<CurrentReference['previous']>,
+  next: CurrentReference,
+): Promise<void> {
+  await ports.objects.delete(Object.values(retired.artifacts));
+  const stillUsed = [next.dataVersionId, next.previous?.dataVersionId];
+  if (stillUsed.includes(retired.dataVersionId)) return;
+  const ids = await ports.objects.get(hotelIdsKey(retired.dataVersionId));
+  if (ids) await ports.store.deleteHotels(retired.dataVersionId, JSON.parse(gunzipSync(ids).toString('utf8')) as string[]);
+  await ports.objects.delete([hotelIdsKey(retired.dataVersionId)]);
+}
+
+/** Every hotel id of a data version, so its records can be deleted once it is retired. */
+function hotelIdsKey(dataVersionId: string): string {
+  return `reference/data-versions/${dataVersionId}/hotel-ids.json.gz`;
 }
 
 function writeSnapshot(hotels: readonly StoredReferenceHotel[]): Buffer {

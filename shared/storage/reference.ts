@@ -37,17 +37,26 @@ export class ReferenceStore {
     }
   }
 
-  /** Writes a data version's hotel records, in parallel batches, retrying what DynamoDB throttles. */
-  async putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void> {
-    const batches: StoredReferenceHotel[][] = [];
-    for (let start = 0; start < hotels.length; start += BATCH_SIZE) batches.push(hotels.slice(start, start + BATCH_SIZE));
+  /** Writes a data version's hotel records. */
+  putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void> {
+    return this.batchWrite(
+      hotels.map((hotel) => ({ PutRequest: { Item: { ...keys.referenceHotel(hotel.id, hotel.dataVersionId), ...hotel } } })),
+    );
+  }
+
+  /** Deletes a retired data version's hotel records. */
+  deleteHotels(dataVersionId: string, hotelIds: readonly string[]): Promise<void> {
+    return this.batchWrite(hotelIds.map((id) => ({ DeleteRequest: { Key: keys.referenceHotel(id, dataVersionId) } })));
+  }
+
+  /** BatchWrite in parallel batches of 25, retrying what DynamoDB leaves unprocessed. */
+  private async batchWrite(writes: readonly Record<string, unknown>[]): Promise<void> {
+    const batches: Record<string, unknown>[][] = [];
+    for (let start = 0; start < writes.length; start += BATCH_SIZE) batches.push(writes.slice(start, start + BATCH_SIZE));
     let next = 0;
     const worker = async () => {
       while (next < batches.length) {
-        const batch = batches[next++]!;
-        let requests = batch.map((hotel) => ({
-          PutRequest: { Item: { ...keys.referenceHotel(hotel.id, hotel.dataVersionId), ...hotel } },
-        }));
+        let requests = batches[next++]!;
         for (let attempt = 0; requests.length > 0; attempt++) {
           if (attempt > 8) throw new Error('DynamoDB kept throttling the reference import.');
           if (attempt > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** attempt));

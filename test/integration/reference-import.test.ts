@@ -86,6 +86,23 @@ describe('npm run reference:import', () => {
     assert.equal((await api.request('GET', '/api/v1/reference', { as: caller })).body.versionId, before);
   });
 
+  it('keeps the previous publication for requests under way and deletes the one before it', async () => {
+    const publications = [];
+    for (const name of ['Third', 'Fourth', 'Fifth']) {
+      const file = join(folder, `${name}.csv`);
+      writeFileSync(file, ['id,name,city,country', `${LYON},Carlton ${name},Lyon,France`].join('\n'));
+      assert.equal((await importFile(file)).code, 0);
+      publications.push((await api.deps.reference.getCurrent())!);
+    }
+    const [oldest, previous, current] = publications as [typeof publications[0], typeof publications[0], typeof publications[0]];
+    assert.equal(current.previous?.dataVersionId, previous.dataVersionId);
+    assert.equal(await api.deps.reference.getHotel(LYON, oldest.dataVersionId), undefined, 'retired records are deleted');
+    assert.equal(await api.deps.objects.get(oldest.artifacts.indexKey), undefined, 'retired artifacts are deleted');
+    assert.equal((await api.deps.reference.getHotel(LYON, previous.dataVersionId))?.name, 'Carlton Fourth');
+    assert.ok(await api.deps.objects.get(previous.artifacts.indexKey));
+    assert.equal((await api.deps.reference.getHotel(LYON, current.dataVersionId))?.name, 'Carlton Fifth');
+  });
+
   it('explains bad usage', async () => {
     const result = await importFile(join(folder, 'inventory.pdf'));
     assert.equal(result.code, 2);
