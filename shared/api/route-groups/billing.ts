@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDefinition } from '../../http/route';
+import { defineRoute, type AnySchema, type RouteDefinition } from '../../http/route';
 import * as b from '../billing-schemas';
 import { ErrorResponse } from '../schemas';
 import { errors } from './errors';
@@ -6,6 +6,25 @@ import { errors } from './errors';
 const TAG = 'Billing';
 /** Routes that call the payment provider read its keys. */
 const PROVIDER = { table: 'readwrite', paymentSecret: true } as const;
+
+/** A read of the caller's own billing state: GET /api/v1/billing/<path>, credential required. */
+function billingReport<const P extends string, const H extends string>(
+  path: P,
+  handler: H,
+  summary: string,
+  response: { description: string; schema: AnySchema },
+) {
+  return defineRoute({
+    method: 'GET',
+    path: `/api/v1/billing/${path}`,
+    handler: `billing/${handler}`,
+    auth: 'required',
+    tag: TAG,
+    summary,
+    responses: { 200: response, 401: errors[401] },
+    access: { table: 'read' },
+  } as const);
+}
 
 export const billingRoutes = {
   listPlans: defineRoute({
@@ -77,56 +96,36 @@ export const billingRoutes = {
     responses: { 200: { description: 'The subscription, or null', schema: b.SubscriptionView }, 401: errors[401] },
     access: { table: 'read', paymentSecret: true },
   }),
-  getPlanUsage: defineRoute({
-    method: 'GET',
-    path: '/api/v1/billing/plan',
-    handler: 'billing/plan',
-    auth: 'required',
-    tag: TAG,
-    summary: "The plan and its use in the current billing period (the calendar month, UTC)",
-    responses: { 200: { description: 'Plan usage summary', schema: b.PlanUsageSummary }, 401: errors[401] },
-    access: { table: 'read' },
-  }),
-  getQuotaStatus: defineRoute({
-    method: 'GET',
-    path: '/api/v1/billing/quota/status',
-    handler: 'billing/quota-status',
-    auth: 'required',
-    tag: TAG,
-    summary: 'Whether mappings can be submitted now (check canProceed before large batches)',
-    responses: { 200: { description: 'Quota status', schema: b.QuotaStatusView }, 401: errors[401] },
-    access: { table: 'read' },
-  }),
-  getCreditBalance: defineRoute({
-    method: 'GET',
-    path: '/api/v1/billing/credits/balance',
-    handler: 'billing/credits-balance',
-    auth: 'required',
-    tag: TAG,
-    summary: 'Credits left, used, and paid for',
-    responses: { 200: { description: 'Credit balance', schema: b.CreditBalanceView }, 401: errors[401] },
-    access: { table: 'read' },
-  }),
-  getUsage: defineRoute({
-    method: 'GET',
-    path: '/api/v1/billing/usage',
-    handler: 'billing/usage',
-    auth: 'required',
-    tag: TAG,
-    summary: 'Usage in the current billing period, in total and per supplier',
-    responses: { 200: { description: 'Usage summary', schema: b.UsageSummaryView }, 401: errors[401] },
-    access: { table: 'read' },
-  }),
-  getCurrentMonthMetrics: defineRoute({
-    method: 'GET',
-    path: '/api/v1/billing/metrics/current-month',
-    handler: 'billing/metrics-current-month',
-    auth: 'required',
-    tag: TAG,
-    summary: 'Metrics of the current calendar month (UTC)',
-    responses: { 200: { description: 'Monthly metrics', schema: b.MonthlyMetricsView }, 401: errors[401] },
-    access: { table: 'read' },
-  }),
+  getPlanUsage: billingReport(
+    'plan',
+    'plan',
+    'The plan and its use in the current billing period (the calendar month, UTC)',
+    { description: 'Plan usage summary', schema: b.PlanUsageSummary },
+  ),
+  getQuotaStatus: billingReport(
+    'quota/status',
+    'quota-status',
+    'Whether mappings can be submitted now (check canProceed before large batches)',
+    { description: 'Quota status', schema: b.QuotaStatusView },
+  ),
+  getCreditBalance: billingReport(
+    'credits/balance',
+    'credits-balance',
+    'Credits left, used, and paid for',
+    { description: 'Credit balance', schema: b.CreditBalanceView },
+  ),
+  getUsage: billingReport(
+    'usage',
+    'usage',
+    'Usage in the current billing period, in total and per supplier',
+    { description: 'Usage summary', schema: b.UsageSummaryView },
+  ),
+  getCurrentMonthMetrics: billingReport(
+    'metrics/current-month',
+    'metrics-current-month',
+    'Metrics of the current calendar month (UTC)',
+    { description: 'Monthly metrics', schema: b.MonthlyMetricsView },
+  ),
   getMetricsHistory: defineRoute({
     method: 'GET',
     path: '/api/v1/billing/metrics/history',
