@@ -56,7 +56,7 @@ export function createDependencies(config: AppConfig, options: { clock?: Clock }
   const reference = new ReferenceStore(table);
   const clock = options.clock ?? systemClock;
   const organizations = new OrganizationStore(table);
-  const billing = new BillingStore(table);
+  const billing = new BillingStore(table, clock);
   return {
     config,
     clock,

@@ -17,6 +17,7 @@ import type {
   SupplierUsage,
   UsageLedger,
 } from '../billing/model';
+import { systemClock, type Clock } from '../domain/clock';
 import type { PlanType } from '../domain/plans';
 import { isConditionFailure, keys, queryAll, withoutKeys, type Table } from './table';
 
@@ -28,7 +29,10 @@ const EVENT_MARKER_DAYS = 90;
 const CONFLICT_RETRIES = 10;
 
 export class BillingStore implements BillingLedger, UsageLedger {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   // --- account and provider customer ------------------------------------------------------------
 
@@ -150,7 +154,7 @@ export class BillingStore implements BillingLedger, UsageLedger {
           ...keys.paymentEvent(eventId),
           eventId,
           organizationId,
-          expiresAt: Math.floor(Date.now() / 1000) + EVENT_MARKER_DAYS * 86_400,
+          expiresAt: Math.floor(this.clock.now().getTime() / 1000) + EVENT_MARKER_DAYS * 86_400,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
