@@ -2,7 +2,7 @@ import { routes } from '../../shared/api/routes';
 import { startSubscriptionCheckout } from '../../shared/billing/billing';
 import { defineHandler } from '../../shared/http/handler';
 import { hostedPageUrl } from '../../shared/payments/payments';
-import { billingPorts } from '../../shared/runtime/dependencies';
+import { billingPorts } from '../../shared/runtime/payments';
 
 export const handler = defineHandler(routes.startCheckout, async ({ principal, body, baseUrl }, deps) => {
   const organization = await deps.organizations.require(principal.organizationId);

@@ -1,12 +1,12 @@
 import { routes } from '../../shared/api/routes';
 import { planCatalogue } from '../../shared/billing/catalogue';
 import { defineHandler } from '../../shared/http/handler';
-import { billingPorts } from '../../shared/runtime/dependencies';
+import { priceIdsOf } from '../../shared/billing/catalogue';
 
 export const handler = defineHandler(routes.listPlans, async ({ principal }, deps) => {
   const organization = principal && (await deps.organizations.get(principal.organizationId));
   return {
     status: 200,
-    json: { ...planCatalogue(billingPorts(deps).priceIds), ...(organization && { currentPlan: organization.planType }) },
+    json: { ...planCatalogue(priceIdsOf(deps.config)), ...(organization && { currentPlan: organization.planType }) },
   };
 });

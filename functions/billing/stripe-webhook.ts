@@ -1,11 +1,12 @@
 import { routes } from '../../shared/api/routes';
 import { applyBillingEvent } from '../../shared/billing/billing';
 import { defineHandler } from '../../shared/http/handler';
+import { paymentsOf } from '../../shared/runtime/payments';
 import { log } from '../../shared/logging';
 
 /** Stripe's deliveries: verified on the raw body, then applied once (shared/billing/billing.ts). */
 export const handler = defineHandler(routes.stripeWebhook, async ({ body, headers, requestId }, deps) => {
-  const event = await deps.payments.events.read(body, headers['stripe-signature'], deps.clock.now());
+  const event = await paymentsOf(deps).events.read(body, headers['stripe-signature'], deps.clock.now());
   if ('ignored' in event) {
     log('info', 'payment event ignored', { requestId, type: event.ignored });
     return { status: 200, json: { received: true, outcome: 'ignored' } };

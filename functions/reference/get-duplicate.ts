@@ -1,10 +1,11 @@
 import { routes } from '../../shared/api/routes';
 import { notFound } from '../../shared/domain/errors';
 import { defineHandler } from '../../shared/http/handler';
+import { referenceOf } from '../../shared/runtime/reference';
 import { duplicateReportView } from '../../shared/reference/duplicates';
 
-export const handler = defineHandler(routes.getDuplicateReport, async ({ principal, params }, { reference }) => {
-  const report = await reference.getReport(params.reportId.toLowerCase());
+export const handler = defineHandler(routes.getDuplicateReport, async ({ principal, params }, deps) => {
+  const report = await referenceOf(deps).store.getReport(params.reportId.toLowerCase());
   // Another organization's report is answered exactly like a missing one.
   if (!report || (report.organizationId !== principal.organizationId && principal.role !== 'admin')) {
     throw notFound(`No duplicate report has the id ${params.reportId}.`);

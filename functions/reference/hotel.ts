@@ -1,8 +1,10 @@
 import { routes } from '../../shared/api/routes';
 import { notFound } from '../../shared/domain/errors';
 import { defineHandler } from '../../shared/http/handler';
+import { referenceOf } from '../../shared/runtime/reference';
 
-export const handler = defineHandler(routes.referenceHotel, async ({ params }, { reference }) => {
+export const handler = defineHandler(routes.referenceHotel, async ({ params }, deps) => {
+  const reference = referenceOf(deps).store;
   const current = await reference.getCurrent();
   const hotel = current && (await reference.getHotel(params.id.toLowerCase(), current.dataVersionId));
   if (!hotel) throw notFound(`No reference hotel has the id ${params.id}.`);

@@ -1,10 +1,10 @@
 import { routes } from '../../shared/api/routes';
 import { defineHandler } from '../../shared/http/handler';
 import { duplicateReportView, reportDuplicate } from '../../shared/reference/duplicates';
-import { referencePorts } from '../../shared/runtime/dependencies';
+import { referenceOf } from '../../shared/runtime/reference';
 
 export const handler = defineHandler(routes.reportDuplicate, async ({ principal, body }, deps) => {
-  const report = await reportDuplicate(referencePorts(deps), {
+  const report = await reportDuplicate(referenceOf(deps).ports, {
     organizationId: principal.organizationId,
     ...body,
     originalHotelId: body.originalHotelId.toLowerCase(),

@@ -1,10 +1,10 @@
 import { routes } from '../../shared/api/routes';
 import { defineHandler } from '../../shared/http/handler';
 import { duplicateReportView, resolveDuplicate } from '../../shared/reference/duplicates';
-import { referencePorts } from '../../shared/runtime/dependencies';
+import { referenceOf } from '../../shared/runtime/reference';
 
 export const handler = defineHandler(routes.resolveDuplicateReport, async ({ principal, params, body }, deps) => {
-  const report = await resolveDuplicate(referencePorts(deps), {
+  const report = await resolveDuplicate(referenceOf(deps).ports, {
     reportId: params.reportId.toLowerCase(),
     decision: body.decision,
     note: body.note,

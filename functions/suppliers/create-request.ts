@@ -3,6 +3,7 @@ import { routes } from '../../shared/api/routes';
 import { inspectSupplierFile } from '../../shared/domain/supplier-files';
 import type { SupplierRequest } from '../../shared/domain/suppliers';
 import { defineHandler } from '../../shared/http/handler';
+import { objectStoreOf } from '../../shared/runtime/objects';
 import { supplierRequestView } from './request-view';
 
 const MEDIA_TYPES = {
@@ -11,21 +12,21 @@ const MEDIA_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const;
 
-export const handler = defineHandler(routes.requestSupplier, async ({ principal, body }, { suppliers, objects, clock }) => {
+export const handler = defineHandler(routes.requestSupplier, async ({ principal, body }, deps) => {
   const { file } = body;
   const summary = await inspectSupplierFile(file);
   const id = randomUUID();
   const key = `supplier-requests/${principal.organizationId}/${id}/sample.${summary.format}`;
-  await objects.put(key, file.data, MEDIA_TYPES[summary.format]);
+  await objectStoreOf(deps).put(key, file.data, MEDIA_TYPES[summary.format]);
   const request: SupplierRequest = {
     id,
     supplierName: body.supplierName,
     description: body.description,
     contactEmail: body.contactEmail,
     status: 'pending',
-    submittedAt: clock.now().toISOString(),
+    submittedAt: deps.clock.now().toISOString(),
     file: { name: file.fileName, format: summary.format, sizeBytes: file.data.length, rowCount: summary.rowCount, key },
   };
-  await suppliers.putRequest(principal.organizationId, request);
+  await deps.suppliers.putRequest(principal.organizationId, request);
   return { status: 202, json: supplierRequestView(request) };
 });

@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import { readReferenceInventory } from '../../shared/mapping/inventory';
 import { detectTabularFormat } from '../../shared/files/tabular';
 import { importReferenceInventory } from '../../shared/reference/publication';
-import { createDependencies, referencePorts } from '../../shared/runtime/dependencies';
+import { createDependencies } from '../../shared/runtime/dependencies';
+import { referenceOf } from '../../shared/runtime/reference';
 import { runCommand, targetConfig, UsageError } from './target';
 
 const USAGE = 'Usage: npm run reference:import -- <file.csv|file.jsonl> [--source <name>]';
@@ -25,7 +26,7 @@ async function main() {
   const deps = createDependencies(targetConfig({ needsBucket: true }));
   const startedAt = Date.now();
   const summary = await importReferenceInventory(
-    referencePorts(deps),
+    referenceOf(deps).ports,
     readReferenceInventory(createReadStream(file), format),
     values.source ?? basename(file),
   );

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { routes } from '../../shared/api/routes';
 import { CREDITS, PLAN_LIMITS } from '../../shared/domain/plans';
 import { formatEuros, creditPriceCents } from '../../shared/billing/money';
+import { paymentsOf } from '../../shared/runtime/payments';
 import { LOCAL_PAYMENT_PAGES, type LocalPaymentProvider, type SignedDelivery } from '../../shared/payments/local-provider';
 import type { Dependencies } from '../../shared/runtime/dependencies';
 import type { LocalPage } from './server';
@@ -16,8 +17,8 @@ const PORTAL_ACTIONS = ['cancel_at_period_end', 'resume', 'cancel_now'] as const
 type PortalAction = (typeof PORTAL_ACTIONS)[number];
 
 /** The pages, or none when a real payment provider is configured. */
-export function localPaymentPages(deps: Pick<Dependencies, 'payments'>): LocalPage[] {
-  const provider = deps.payments.local;
+export function localPaymentPages(deps: Dependencies): LocalPage[] {
+  const provider = paymentsOf(deps).local;
   return provider ? [(request, response, url) => servePage(provider, request, response, url)] : [];
 }
 

@@ -5,7 +5,8 @@
 import type { Supplier } from '../../shared/domain/suppliers';
 import { generateReferenceHotels } from '../../shared/reference/generator';
 import { importReferenceInventory } from '../../shared/reference/publication';
-import { referencePorts, type Dependencies } from '../../shared/runtime/dependencies';
+import type { Dependencies } from '../../shared/runtime/dependencies';
+import { referenceOf } from '../../shared/runtime/reference';
 import { createApiKey, createOrganization } from '../operations';
 
 /** 14 suppliers, 13 of them active: more than any non-enterprise plan may connect. */
@@ -59,12 +60,12 @@ export async function seedReferenceInventory(
   size: { hotels: number; seed: number } = DEMO_REFERENCE,
 ): Promise<{ seeded: boolean; hotelCount: number; seconds: number }> {
   const startedAt = Date.now();
-  const current = await deps.reference.getCurrent();
+  const current = await referenceOf(deps).store.getCurrent();
   if (current) return { seeded: false, hotelCount: current.hotelCount, seconds: 0 };
   async function* rows() {
     let line = 1;
     for (const hotel of generateReferenceHotels({ count: size.hotels, seed: size.seed })) yield { line: ++line, hotel };
   }
-  const summary = await importReferenceInventory(referencePorts(deps), rows(), `generated (${size.hotels} hotels, seed ${size.seed})`);
+  const summary = await importReferenceInventory(referenceOf(deps).ports, rows(), `generated (${size.hotels} hotels, seed ${size.seed})`);
   return { seeded: true, hotelCount: summary.hotelCount, seconds: (Date.now() - startedAt) / 1000 };
 }

@@ -106,3 +106,8 @@ export function priceIdsFromEnvironment(env: Record<string, string | undefined>)
     PRICE_ID_FIELDS.map((field) => [field, env[PRICE_ID_VARIABLES[field]] || LOCAL_PRICE_IDS[field]]),
   ) as unknown as ProviderPriceIds;
 }
+
+/** The configured price ids, or the local placeholders. */
+export function priceIdsOf(config: { priceIds?: ProviderPriceIds }): ProviderPriceIds {
+  return config.priceIds ?? LOCAL_PRICE_IDS;
+}

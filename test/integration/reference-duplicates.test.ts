@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../shared/reference/generator';
+import { referenceOf } from '../../shared/runtime/reference';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const INVENTORY = { hotels: 400, seed: 11 };
@@ -64,7 +65,7 @@ describe('POST /api/v1/reference/duplicates', () => {
     });
     assert.equal(anonymous.status, 401);
     const fresh = await api.newOrganization();
-    assert.deepEqual(await api.deps.reference.listReports(fresh.organization.id), []);
+    assert.deepEqual(await referenceOf(api.deps).store.listReports(fresh.organization.id), []);
   });
 
   it("hides one organization's reports from another", async () => {

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { referenceOf } from '../../shared/runtime/reference';
+import { objectStoreOf } from '../../shared/runtime/objects';
 import { startTestApi } from '../support/test-api';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -92,15 +94,15 @@ describe('npm run reference:import', () => {
       const file = join(folder, `${name}.csv`);
       writeFileSync(file, ['id,name,city,country', `${LYON},Carlton ${name},Lyon,France`].join('\n'));
       assert.equal((await importFile(file)).code, 0);
-      publications.push((await api.deps.reference.getCurrent())!);
+      publications.push((await referenceOf(api.deps).store.getCurrent())!);
     }
     const [oldest, previous, current] = publications as [typeof publications[0], typeof publications[0], typeof publications[0]];
     assert.equal(current.previous?.dataVersionId, previous.dataVersionId);
-    assert.equal(await api.deps.reference.getHotel(LYON, oldest.dataVersionId), undefined, 'retired records are deleted');
-    assert.equal(await api.deps.objects.get(oldest.artifacts.indexKey), undefined, 'retired artifacts are deleted');
-    assert.equal((await api.deps.reference.getHotel(LYON, previous.dataVersionId))?.name, 'Carlton Fourth');
-    assert.ok(await api.deps.objects.get(previous.artifacts.indexKey));
-    assert.equal((await api.deps.reference.getHotel(LYON, current.dataVersionId))?.name, 'Carlton Fifth');
+    assert.equal(await referenceOf(api.deps).store.getHotel(LYON, oldest.dataVersionId), undefined, 'retired records are deleted');
+    assert.equal(await objectStoreOf(api.deps).get(oldest.artifacts.indexKey), undefined, 'retired artifacts are deleted');
+    assert.equal((await referenceOf(api.deps).store.getHotel(LYON, previous.dataVersionId))?.name, 'Carlton Fourth');
+    assert.ok(await objectStoreOf(api.deps).get(previous.artifacts.indexKey));
+    assert.equal((await referenceOf(api.deps).store.getHotel(LYON, current.dataVersionId))?.name, 'Carlton Fifth');
   });
 
   it('explains bad usage', async () => {

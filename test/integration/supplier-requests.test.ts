@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import { SUPPLIER_REQUEST_MAX_FILE_BYTES } from '../../shared/api/routes';
+import { objectStoreOf } from '../../shared/runtime/objects';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();
@@ -62,7 +63,7 @@ describe('POST /api/v1/suppliers/request', () => {
       rowCount: 2,
     });
     const [stored] = await api.deps.suppliers.listRequests(caller.organization.id);
-    assert.equal((await api.deps.objects.get(stored!.file.key))?.toString('utf8'), CSV);
+    assert.equal((await objectStoreOf(api.deps).get(stored!.file.key))?.toString('utf8'), CSV);
   });
 
   it('accepts JSON (an array of objects) and XLSX files, really parsing them', async () => {
