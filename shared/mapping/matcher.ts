@@ -53,6 +53,8 @@ const MAX_POSTINGS_PINNED = 500;
 const MAX_POSTAL_BLOCK = 2_000;
 /** Within a shared postcode, a name this alike is worth full scoring. */
 const MIN_POSTAL_NAME_HINT = 0.15;
+/** A nearby candidate this alike in name makes the typo scan around the pin pointless. */
+const CONFIDENT_NAME_FOUND = 0.8;
 /** A city-search candidate this alike in name, in the partner's city, ends the search there. */
 const CITY_NAME_FOUND = 0.8;
 /** The most that nearness and details add to a blocking score. */
@@ -212,8 +214,12 @@ export class HotelMatcher {
         this.collectByNameNearby(partner, countryId);
         if (this.scoreShortlist(partner, scored)) return scored;
       }
-      this.collectNearby(partner);
-      if (this.scoreShortlist(partner, scored)) return scored;
+      // The every-hotel scan finds names that share no word with the partner's (typos, words
+      // joined or split): worth it only when the name words found nothing alike.
+      if (partner.hasUnknownWord || scored.length === 0 || scored[0]!.evidence.nameSimilarity < CONFIDENT_NAME_FOUND) {
+        this.collectNearby(partner);
+        if (this.scoreShortlist(partner, scored)) return scored;
+      }
     }
     if (partner.postalCode !== '') {
       this.collectByPostalCode(partner);

@@ -117,6 +117,9 @@ export interface NameComparison {
   similarity: number;
   /** Both names carry numbers and none agree ("Blk 701" / "Blk 704", "Hall 8" / "Hall 9"). */
   numberConflict: boolean;
+  /** 0..1 share of each name's weight in words the other lacks ("Gym @ Club X" against "Club X": extraB > 0). */
+  extraA: number;
+  extraB: number;
 }
 
 // Names longer than this many words are compared on their first words only (bit masks below).
@@ -176,7 +179,20 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
     }
   }
   const total = a.total + b.total + totalCorrection;
-  return { similarity: total > 0 ? Math.min(1, shared / total) : 0, numberConflict: hasNumberConflict(a, b) };
+  return {
+    similarity: total > 0 ? Math.min(1, shared / total) : 0,
+    numberConflict: hasNumberConflict(a, b),
+    extraA: unmatchedShare(a, countA, matchedA),
+    extraB: unmatchedShare(b, countB, matchedB),
+  };
+}
+
+/** Share of a name's weight in words the other name has no counterpart for. */
+function unmatchedShare(view: NameView, count: number, matched: number): number {
+  if (view.total <= 0) return 0;
+  let unmatched = 0;
+  for (let i = 0; i < count; i++) if (!((matched >>> i) & 1)) unmatched += view.weights[i]!;
+  return Math.min(1, unmatched / view.total);
 }
 
 /** One unmatched word of `single` against two or three consecutive unmatched words of `split`. */
@@ -222,40 +238,92 @@ function hasNumberConflict(a: NameView, b: NameView): boolean {
   return aHasNumber;
 }
 
-/** Piecewise-linear interpolation through (xs[i], ys[i]); flat beyond the ends. */
-function interpolate(x: number, xs: readonly number[], ys: readonly number[]): number {
-  if (x <= xs[0]!) return ys[0]!;
-  for (let i = 1; i < xs.length; i++) {
-    if (x <= xs[i]!) {
-      const t = (x - xs[i - 1]!) / (xs[i]! - xs[i - 1]!);
-      return ys[i - 1]! + t * (ys[i]! - ys[i - 1]!);
+/**
+ * Hat (piecewise-linear interpolation) basis: writes into features[offset..offset+knots.length) the
+ * weights that interpolate x between its two neighbouring knots (flat beyond the ends), so that a
+ * dot product with per-knot values interpolates those values.
+ */
+function writeHatBasis(x: number, knots: readonly number[], features: Float64Array, offset: number): void {
+  for (let i = 0; i < knots.length; i++) features[offset + i] = 0;
+  if (x <= knots[0]!) {
+    features[offset] = 1;
+    return;
+  }
+  for (let i = 1; i < knots.length; i++) {
+    if (x <= knots[i]!) {
+      const t = (x - knots[i - 1]!) / (knots[i]! - knots[i - 1]!);
+      features[offset + i - 1] = 1 - t;
+      features[offset + i] = t;
+      return;
     }
   }
-  return ys[ys.length - 1]!;
+  features[offset + knots.length - 1] = 1;
 }
 
-// Log-likelihood ratios. Names: below ~0.65 similarity two names are more likely different places.
-const NAME_SIMILARITY = [0, 0.3, 0.5, 0.65, 0.8, 0.9, 1];
-const NAME_LOG_ODDS = [-6, -4, -2, 0, 2, 3.2, 4.2];
-// Distance: suppliers' pins for one hotel are usually within 100-250 m, rarely beyond 1 km.
-const DISTANCE_METERS = [0, 30, 100, 250, 500, 1000, 2000, 5000, 20000];
-const DISTANCE_LOG_ODDS = [2.5, 2.3, 1.8, 1.0, 0, -1.2, -2.5, -4, -6];
-/** Prior log-odds that a candidate found by blocking is the partner hotel, before any evidence. */
-const BASE_LOG_ODDS = -2;
-const NUMBER_CONFLICT_LOG_ODDS = -2;
-const POSTAL_MATCH_LOG_ODDS = 1.5;
-const POSTAL_NEIGHBOUR_LOG_ODDS = -0.3;
-const POSTAL_MISMATCH_LOG_ODDS = -2;
-const STREET_MATCH_LOG_ODDS = 1;
-const STREET_MISMATCH_LOG_ODDS = -1.5;
-const HOUSE_NUMBER_MATCH_LOG_ODDS = 1;
-const HOUSE_NUMBER_MISMATCH_LOG_ODDS = -1;
-const CITY_MATCH_LOG_ODDS = 0.3;
-const CITY_MISMATCH_LOG_ODDS = -0.8;
-const COUNTRY_MISMATCH_LOG_ODDS = -5;
-const RATING_EQUAL_LOG_ODDS = 0.2;
-const RATING_ONE_OFF_LOG_ODDS = -0.3;
-const RATING_FAR_LOG_ODDS = -1;
+// The model: log-odds that a candidate found by blocking is the partner hotel = the dot product of
+// the candidate's evidence features with FEATURE_WEIGHTS. Each piece of evidence is a log-likelihood
+// ratio and a missing field contributes nothing, so absent data is never a penalty.
+/** Name similarity knots: the name's log-likelihood ratio is interpolated between them. */
+export const NAME_SIMILARITY_KNOTS = [0, 0.3, 0.5, 0.65, 0.8, 0.9, 1] as const;
+/** Distance knots in metres. */
+export const DISTANCE_KNOTS = [0, 30, 100, 250, 500, 1000, 2000, 5000, 20000] as const;
+const NAME_AT = 1;
+const DISTANCE_AT = NAME_AT + NAME_SIMILARITY_KNOTS.length;
+const REST_AT = DISTANCE_AT + DISTANCE_KNOTS.length;
+
+/** Names of the features, in vector order (knot features are named by their knot). */
+export const FEATURE_NAMES: readonly string[] = [
+  'bias',
+  ...NAME_SIMILARITY_KNOTS.map((knot) => `name=${knot}`),
+  ...DISTANCE_KNOTS.map((knot) => `distance=${knot}m`),
+  'nameNumberConflict',
+  'partnerExtraWords',
+  'referenceExtraWords',
+  'postalMatch',
+  'postalNeighbour',
+  'postalMismatch',
+  'streetMatch',
+  'streetMismatch',
+  'houseNumberMatch',
+  'houseNumberMismatch',
+  'cityMatch',
+  'cityMismatch',
+  'countryMismatch',
+  'ratingEqual',
+  'ratingOneOff',
+  'ratingFar',
+];
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+const F = Object.fromEntries(FEATURE_NAMES.map((name, index) => [name, index])) as Record<string, number>;
+
+/**
+ * Log-likelihood ratio of each feature. The first version was hand-set from what supplier data
+ * usually looks like; see the README for how these were refitted (test/bench/mapping-calibrate.ts).
+ */
+export const FEATURE_WEIGHTS = Float64Array.from(
+  [
+    // bias: prior log-odds that a blocked candidate is the partner hotel
+    -2,
+    // name similarity at 0, 0.3, 0.5, 0.65, 0.8, 0.9, 1
+    -6, -4, -2, 0, 2, 3.2, 4.2,
+    // distance at 0, 30, 100, 250, 500, 1000, 2000, 5000, 20000 m
+    2.5, 2.3, 1.8, 1.0, 0, -1.2, -2.5, -4, -6,
+    // name number conflict, partner extra words, reference extra words
+    -2, 0, 0,
+    // postcode match, neighbour, mismatch
+    1.5, -0.3, -2,
+    // street match, mismatch, house number match, mismatch (same street)
+    1, -1.5, 1, -1,
+    // city match, mismatch, country mismatch
+    0.3, -0.8, -5,
+    // rating equal, one off, far
+    0.2, -0.3, -1,
+  ],
+);
+
+/** Street words at least this alike are the same street. */
+const SAME_STREET_SIMILARITY = 0.6;
+const DIFFERENT_STREET_SIMILARITY = 0.3;
 
 export interface ScoredCandidate {
   hotel: number;
@@ -264,57 +332,75 @@ export interface ScoredCandidate {
   logOdds: number;
 }
 
-export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number): ScoredCandidate {
+const scratchFeatures = new Float64Array(FEATURE_COUNT);
+
+export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
+  const evidence = candidateFeatures(index, partner, hotel, scratchFeatures);
+  let logOdds = 0;
+  for (let k = 0; k < FEATURE_COUNT; k++) logOdds += scratchFeatures[k]! * weights[k]!;
+  return { hotel, logOdds, evidence };
+}
+
+/** Writes the candidate's evidence features into `features` (FEATURE_COUNT long) and returns the evidence. */
+export function candidateFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: number, features: Float64Array): MatchEvidence {
   const data = index.data;
+  features.fill(0);
+  features[0] = 1;
   const name = compareNames(partner.name, referenceNameView(index, hotel, candidateName));
-  let logOdds = BASE_LOG_ODDS + interpolate(name.similarity, NAME_SIMILARITY, NAME_LOG_ODDS);
-  if (name.numberConflict) logOdds += NUMBER_CONFLICT_LOG_ODDS;
+  writeHatBasis(name.similarity, NAME_SIMILARITY_KNOTS, features, NAME_AT);
+  if (name.numberConflict) features[F.nameNumberConflict!] = 1;
+  features[F.partnerExtraWords!] = name.extraA;
+  features[F.referenceExtraWords!] = name.extraB;
 
   let distance: number | null = null;
   const lat = data.latitudes[hotel]!;
   if (!Number.isNaN(partner.lat) && !Number.isNaN(lat)) {
     distance = distanceMeters(partner.lat, partner.lon, lat, data.longitudes[hotel]!);
-    logOdds += interpolate(distance, DISTANCE_METERS, DISTANCE_LOG_ODDS);
+    writeHatBasis(distance, DISTANCE_KNOTS, features, DISTANCE_AT);
   }
 
-  const postal = comparePostalCodes(partner.postalCode, data.postalCodes[hotel]!);
-  logOdds += postal.logOdds;
+  const postalMatch = comparePostalCodes(partner.postalCode, data.postalCodes[hotel]!);
+  if (postalMatch === true) features[F.postalMatch!] = 1;
+  else if (postalMatch === 'neighbour') features[F.postalNeighbour!] = 1;
+  else if (postalMatch === false) features[F.postalMismatch!] = 1;
 
   const address = compareAddresses(partner.address, data.addressWords[hotel]!, data.addressNumbers[hotel]!);
-  logOdds += address.logOdds;
+  if (address.similarity !== null) {
+    if (address.sameStreet) {
+      features[F.streetMatch!] = 1;
+      if (address.numbersAgree === true) features[F.houseNumberMatch!] = 1;
+      else if (address.numbersAgree === false) features[F.houseNumberMismatch!] = 1;
+    } else if (address.similarity < DIFFERENT_STREET_SIMILARITY) features[F.streetMismatch!] = 1;
+  }
 
   let cityMatch: boolean | null = null;
   const city = data.cityOfHotel[hotel]!;
   if (partner.city !== '' && city !== 0) {
     cityMatch = partner.cityId === city;
-    logOdds += cityMatch ? CITY_MATCH_LOG_ODDS : CITY_MISMATCH_LOG_ODDS;
+    features[cityMatch ? F.cityMatch! : F.cityMismatch!] = 1;
   }
 
   let countryMatch: boolean | null = null;
   const country = data.countryOfHotel[hotel]!;
   if (partner.countryCode !== undefined && country !== 0) {
     countryMatch = partner.countryId === country;
-    if (!countryMatch) logOdds += COUNTRY_MISMATCH_LOG_ODDS;
+    if (!countryMatch) features[F.countryMismatch!] = 1;
   }
 
   const rating = data.ratings[hotel]!;
   if (!Number.isNaN(partner.rating) && !Number.isNaN(rating)) {
     const difference = Math.abs(partner.rating - rating);
-    logOdds += difference < 0.5 ? RATING_EQUAL_LOG_ODDS : difference < 1.5 ? RATING_ONE_OFF_LOG_ODDS : RATING_FAR_LOG_ODDS;
+    features[difference < 0.5 ? F.ratingEqual! : difference < 1.5 ? F.ratingOneOff! : F.ratingFar!] = 1;
   }
 
   return {
-    hotel,
-    logOdds,
-    evidence: {
-      nameSimilarity: round(name.similarity, 3),
-      distanceMeters: distance === null ? null : Math.round(distance),
-      addressMatch: address.match,
-      addressSimilarity: address.similarity === null ? null : round(address.similarity, 3),
-      postalCodeMatch: postal.match,
-      cityMatch,
-      countryMatch,
-    },
+    nameSimilarity: round(name.similarity, 3),
+    distanceMeters: distance === null ? null : Math.round(distance),
+    addressMatch: address.similarity === null ? null : address.sameStreet && address.numbersAgree !== false,
+    addressSimilarity: address.similarity === null ? null : round(address.similarity, 3),
+    postalCodeMatch: postalMatch === null ? null : postalMatch === true,
+    cityMatch,
+    countryMatch,
   };
 }
 
@@ -323,28 +409,24 @@ export function round(value: number, digits: number): number {
   return Math.round(value * factor) / factor;
 }
 
-function comparePostalCodes(partner: string, reference: string): { match: boolean | null; logOdds: number } {
-  if (partner === '' || reference === '') return { match: null, logOdds: 0 };
+/** true: same postcode; 'neighbour': differs in the last character only; false: different; null: not comparable. */
+function comparePostalCodes(partner: string, reference: string): boolean | 'neighbour' | null {
+  if (partner === '' || reference === '') return null;
   // ZIP+4 against ZIP, or a postcode with its sector against one without.
   const shorter = partner.length <= reference.length ? partner : reference;
   const longer = partner.length <= reference.length ? reference : partner;
-  if (longer.startsWith(shorter) && shorter.length >= 4) return { match: true, logOdds: POSTAL_MATCH_LOG_ODDS };
+  if (longer.startsWith(shorter) && shorter.length >= 4) return true;
   const neighbour = partner.length === reference.length && partner.slice(0, -1) === reference.slice(0, -1);
-  return { match: false, logOdds: neighbour ? POSTAL_NEIGHBOUR_LOG_ODDS : POSTAL_MISMATCH_LOG_ODDS };
+  return neighbour ? 'neighbour' : false;
 }
 
 function compareAddresses(partner: AddressParts, referenceWords: string, referenceNumbers: string) {
-  if (partner.words.length === 0 || referenceWords === '') {
-    return { match: null, similarity: null, logOdds: 0 };
-  }
+  if (partner.words.length === 0 || referenceWords === '') return { similarity: null, sameStreet: false, numbersAgree: null };
   const similarity = fuzzyWordDice(partner.words, referenceWords.split(' '));
-  const sameStreet = similarity >= 0.6;
-  let logOdds = sameStreet ? STREET_MATCH_LOG_ODDS : similarity < 0.3 ? STREET_MISMATCH_LOG_ODDS : 0;
   let numbersAgree: boolean | null = null;
   if (partner.numbers.length > 0 && referenceNumbers !== '') {
     const numbers = referenceNumbers.split(' ');
     numbersAgree = partner.numbers.some((number) => numbers.includes(number));
-    if (sameStreet) logOdds += numbersAgree ? HOUSE_NUMBER_MATCH_LOG_ODDS : HOUSE_NUMBER_MISMATCH_LOG_ODDS;
   }
-  return { match: sameStreet && numbersAgree !== false, similarity, logOdds };
+  return { similarity, sameStreet: similarity >= SAME_STREET_SIMILARITY, numbersAgree };
 }

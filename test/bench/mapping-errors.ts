@@ -53,6 +53,7 @@ for (const result of results) {
     if ((which === 'fn' || which === 'all') && fn++ < limit) {
       console.log(`FN ${category} score ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)}\n  P: ${show(partnerById.get(result.partnerHotelId))}\n  R: ${show(result.referenceHotelId ? byId.get(result.referenceHotelId) : undefined)}`);
       for (const label of labels) console.log(`  T: ${show(byId.get(label))}`);
+      for (const candidate of result.candidates) console.log(`  C: ${candidate.score} ${candidate.nameSimilarity} ${candidate.distanceMeters} ${show(byId.get(candidate.referenceHotelId))}`);
     }
   }
 }

@@ -87,12 +87,3 @@ if (show) {
     console.log(`=> ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} ${JSON.stringify(result.candidates.map((c) => [c.referenceHotelName, c.score, c.distanceMeters]))}`);
   }
 }
-if (stats) {
-  for (const inCity of [1, 0]) for (const located of [1, 0]) {
-    const rows = stats.filter((s) => s[0] === inCity && s[1] === located);
-    const touched = rows.map((s) => s[2]).sort((a, b) => a - b);
-    const sum = touched.reduce((a, b) => a + b, 0);
-    console.log(`inCity ${inCity} located ${located}: calls ${rows.length} touched total ${sum} p50 ${touched[touched.length >> 1]} p90 ${touched[Math.floor(touched.length * 0.9)]} max ${touched[touched.length - 1]}`);
-    console.log('  biggest:', rows.sort((a, b) => b[2] - a[2]).slice(0, 5).map((s) => `${s[2]}:${s[3]}`).join('  '));
-  }
-}
