@@ -3,8 +3,8 @@
  * inventory rows. Pure data, no behaviour.
  */
 
-/** A hotel of the canonical reference inventory. */
-export interface ReferenceHotel {
+/** What any hotel record may say about a hotel. */
+interface HotelDescription {
   id: string;
   name: string;
   address?: string;
@@ -12,14 +12,18 @@ export interface ReferenceHotel {
   /** Region or state. */
   region?: string;
   postalCode?: string;
-  /** Country display name as stored, e.g. "France". */
-  country?: string;
-  /** ISO 3166-1 alpha-2 code, e.g. "FR". */
-  countryCode?: string;
   lat?: number;
   lon?: number;
   /** Star rating, 0 to 5. */
   rating?: number;
+}
+
+/** A hotel of the canonical reference inventory. */
+export interface ReferenceHotel extends HotelDescription {
+  /** Country display name as stored, e.g. "France". */
+  country?: string;
+  /** ISO 3166-1 alpha-2 code, e.g. "FR". */
+  countryCode?: string;
   /** Hotel chain or brand, when known. */
   chain?: string;
   /** Codes this hotel is known by at each supplier: supplier code -> that supplier's hotel id. */
@@ -29,18 +33,9 @@ export interface ReferenceHotel {
 }
 
 /** One row of a partner's uploaded inventory. */
-export interface PartnerHotel {
-  id: string;
-  name: string;
-  address?: string;
-  city?: string;
-  region?: string;
-  postalCode?: string;
+export interface PartnerHotel extends HotelDescription {
   /** Country as the partner wrote it: a name or an ISO code. */
   country?: string;
-  lat?: number;
-  lon?: number;
-  rating?: number;
   /** Supplier whose hotel ids the partner uses (ID_TO_ID, HYBRID). */
   supplierCode?: string;
   /** The hotel's id at that supplier. */

@@ -4,19 +4,13 @@
  * supplierCodes is written as `HOTELBEDS:12345;EXPEDIA:998877`.
  */
 import type { ReferenceHotel } from '../domain/hotels';
+import { formatCsvRow } from '../files/csv-format';
 
 export type InventoryFileFormat = 'csv' | 'jsonl';
 
 export const REFERENCE_CSV_COLUMNS = [
   'id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating', 'supplierCodes',
 ] as const;
-
-/** RFC 4180 field: quoted when it holds a comma, quote or line break, inner quotes doubled. */
-export function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 export function formatSupplierCodes(codes: Record<string, string>): string {
   return Object.entries(codes)
@@ -33,7 +27,7 @@ export function csvLine(hotel: ReferenceHotel): string {
     hotel.id, hotel.name, hotel.address, hotel.city, hotel.region, hotel.postalCode, hotel.country,
     hotel.lat, hotel.lon, hotel.rating, formatSupplierCodes(hotel.supplierCodes),
   ];
-  return `${values.map(csvField).join(',')}\n`;
+  return `${formatCsvRow(values)}\n`;
 }
 
 export function jsonLine(hotel: ReferenceHotel): string {

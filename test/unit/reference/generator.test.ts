@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateReferenceHotels } from '../../../shared/reference/generator';
-import { csvField, csvLine, REFERENCE_CSV_COLUMNS } from '../../../shared/reference/inventory-file';
+import { formatCsvField as csvField } from '../../../shared/files/csv-format';
+import { csvLine, REFERENCE_CSV_COLUMNS } from '../../../shared/reference/inventory-file';
 import { CITIES, COUNTRIES } from '../../../shared/reference/world-data';
 
 const sample = [...generateReferenceHotels({ count: 5000, seed: 11 })];
