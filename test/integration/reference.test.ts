@@ -48,6 +48,21 @@ describe('GET /api/v1/reference/search', () => {
     assert.ok(again.body.results.some((r: { id: string }) => r.id === hotel.id), `"${reordered}" finds it`);
   });
 
+  it('name mode tolerates a missing word and missing accents', async () => {
+    const hotel = distinctiveHotel();
+    const dropped = hotel.name
+      .split(' ')
+      .filter((word) => word !== hotel.word)
+      .join(' ');
+    const missing = await get(`/api/v1/reference/search?q=${encodeURIComponent(dropped)}&limit=10`);
+    assert.ok(missing.body.results.some((r: { id: string }) => r.id === hotel.id), `"${dropped}" finds "${hotel.name}"`);
+
+    const accented = hotels.find((h) => /[\u00C0-\u017F]/.test(h.name) && hotels.filter((o) => o.name === h.name).length === 1)!;
+    const plain = fold(accented.name);
+    const found = await get(`/api/v1/reference/search?q=${encodeURIComponent(plain)}&limit=5`);
+    assert.equal(found.body.results[0].id, accented.id, `"${plain}" finds "${accented.name}" first`);
+  });
+
   it('name mode ignores geo parameters and rating, and applies country case-insensitively', async () => {
     const hotel = distinctiveHotel();
     const q = encodeURIComponent(hotel.name);
