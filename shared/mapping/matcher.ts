@@ -31,6 +31,8 @@ const TYPO_SEARCH_RADIUS_METERS = 500;
 const CONVINCING_MARGIN_LOG_ODDS = 1;
 /** Candidates kept from blocking for full scoring. */
 const SHORTLIST_SIZE = 8;
+/** Shortlisted hotels whose blocking score trails the best by more than this are not scored in full. */
+const SHORTLIST_SCORE_GAP = 0.5;
 /** Blocking keeps a hotel only if its name looks at least this much like the partner's. */
 const MIN_NAME_HINT = 0.25;
 /** Word overlap above which trigram signatures add nothing to blocking. */
@@ -238,7 +240,10 @@ export class HotelMatcher {
 
   /** Full-scores the shortlist into `scored` (kept best first) and empties it; true when the best is convincing alone. */
   private scoreShortlist(partner: PreparedPartner, scored: ScoredCandidate[]): boolean {
-    for (let k = 0; k < this.shortlistCount; k++) scored.push(scoreCandidate(this.index, partner, this.shortlistHotels[k]!));
+    // Blocking scores are a cheap preview of the full score: one far below the best rarely ends up
+    // a competitor worth counting, so it is not scored in full.
+    const floor = this.shortlistScores[0]! - SHORTLIST_SCORE_GAP;
+    for (let k = 0; k < this.shortlistCount && this.shortlistScores[k]! >= floor; k++) scored.push(scoreCandidate(this.index, partner, this.shortlistHotels[k]!));
     this.shortlistCount = 0;
     scored.sort((a, b) => b.logOdds - a.logOdds);
     return scored.length > 0 && scored[0]!.logOdds >= this.convincingLogOdds;

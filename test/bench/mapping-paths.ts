@@ -87,3 +87,12 @@ if (show) {
     console.log(`=> ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} ${JSON.stringify(result.candidates.map((c) => [c.referenceHotelName, c.score, c.distanceMeters]))}`);
   }
 }
+
+// REPEAT=n: n more passes over the same rows with a fresh matcher, for a steadier CPU figure.
+for (let pass = 0; pass < Number(process.env.REPEAT ?? 0); pass++) {
+  const fresh = new HotelMatcher(index, { mode: 'STANDARD' });
+  const before = process.cpuUsage();
+  for (const partner of partners) fresh.match(partner);
+  const used = process.cpuUsage(before);
+  console.log(`pass ${pass + 1}: CPU ${((used.user + used.system) / 1e6).toFixed(2)} s = ${Math.round(partners.length / ((used.user + used.system) / 1e6))} rows per CPU-second`);
+}
