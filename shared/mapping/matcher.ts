@@ -99,6 +99,8 @@ export class HotelMatcher {
   private readonly ranges = new Uint32Array(128);
   private readonly wordCounts = new Int32Array(MAX_SEARCH_WORDS);
   private readonly wordOrder = new Int32Array(MAX_SEARCH_WORDS);
+  private readonly wordStarts = new Uint32Array(MAX_SEARCH_WORDS);
+  private readonly wordEnds = new Uint32Array(MAX_SEARCH_WORDS);
   private readonly nameBufferA = nameViewBuffer();
   private readonly nameBufferB = nameViewBuffer();
 
@@ -218,7 +220,7 @@ export class HotelMatcher {
       }
       // The every-hotel scan finds names that share no word with the partner's (typos, words
       // joined or split): worth it only when the name words found nothing alike.
-      if (partner.hasUnknownWord || scored.length === 0 || scored[0]!.evidence.nameSimilarity < CONFIDENT_NAME_FOUND) {
+      if (partner.hasUnknownWord || scored.length === 0 || scored[0]!.nameSimilarity < CONFIDENT_NAME_FOUND) {
         this.collectNearby(partner);
         if (this.scoreShortlist(partner, scored)) return scored;
       }
@@ -231,7 +233,7 @@ export class HotelMatcher {
       this.collectByName(partner, true);
       if (this.scoreShortlist(partner, scored)) return scored;
       // The partner's city holds a hotel of this name: namesakes in other cities are no better.
-      for (const candidate of scored) if (candidate.evidence.nameSimilarity >= CITY_NAME_FOUND && candidate.evidence.cityMatch === true) return scored;
+      for (const candidate of scored) if (candidate.nameSimilarity >= CITY_NAME_FOUND && candidate.cityMatch === true) return scored;
     }
     this.collectByName(partner, false);
     this.scoreShortlist(partner, scored);
@@ -380,19 +382,34 @@ export class HotelMatcher {
     const { postingHotels, cityPostingHotels, tokenWeights } = this.index.data;
     const postings = inCity ? cityPostingHotels : postingHotels;
     const located = !Number.isNaN(partner.lat);
-    const words = Array.from(partner.searchTokenIds, (id) => {
-      if (inCity) this.index.cityPostingRange(id, partner.cityId, this.range);
-      else this.index.postingRange(id, partner.countryId, this.range);
-      return { id, start: this.range[0]!, end: this.range[1]! };
-    }).sort((a, b) => a.end - a.start - (b.end - b.start));
+    const ids = partner.searchTokenIds;
+    const wordCount = Math.min(ids.length, MAX_SEARCH_WORDS);
+    const starts = this.wordStarts;
+    const ends = this.wordEnds;
+    const order = this.wordOrder;
+    for (let w = 0; w < wordCount; w++) {
+      if (inCity) this.index.cityPostingRange(ids[w]!, partner.cityId, this.range);
+      else this.index.postingRange(ids[w]!, partner.countryId, this.range);
+      starts[w] = this.range[0]!;
+      ends[w] = this.range[1]!;
+      const length = ends[w]! - starts[w]!;
+      let position = w;
+      while (position > 0 && ends[order[position - 1]!]! - starts[order[position - 1]!]! > length) {
+        order[position] = order[position - 1]!;
+        position -= 1;
+      }
+      order[position] = w;
+    }
     const touched = this.touched;
     touched.length = 0;
     // A pinned partner searches beyond its pin only to rescue a pin that is far off: rare words
     // suffice for that. Without a pin the name is the main key and may walk longer lists.
     const limit = located ? (inCity ? MAX_CITY_POSTINGS_PINNED : MAX_POSTINGS_PINNED) : inCity ? MAX_CITY_POSTINGS_PER_WORD : MAX_POSTINGS_PER_WORD;
     let walked = 0;
-    for (let rank = 0; rank < words.length; rank++) {
-      const { id, start, end } = words[rank]!;
+    for (let rank = 0; rank < wordCount; rank++) {
+      const id = ids[order[rank]!]!;
+      const start = starts[order[rank]!]!;
+      const end = ends[order[rank]!]!;
       const weight = 2 * tokenWeights[id]!;
       // After the rarest word, walk further words only while the walk stays short: the
       // candidates found so far get the other words' weight by a check of their own few words.
@@ -492,8 +509,8 @@ export class HotelMatcher {
       referenceHotelId: ids[candidate.hotel]!,
       referenceHotelName: names[candidate.hotel]!,
       score: round(Math.exp(candidate.logOdds) / (1 + totalOdds), 3),
-      nameSimilarity: candidate.evidence.nameSimilarity,
-      distanceMeters: candidate.evidence.distanceMeters,
+      nameSimilarity: candidate.nameSimilarity,
+      distanceMeters: candidate.distanceMeters,
     }));
   }
 

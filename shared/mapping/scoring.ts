@@ -77,9 +77,23 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
 }
 
 function searchTokenIds(texts: readonly string[], ids: Int32Array): Int32Array {
-  const known = (kinds: readonly TokenKind[]) => Int32Array.from(ids.filter((id, k) => id >= 0 && kinds.includes(tokenKind(texts[k]!))));
-  const distinctive = known(['distinctive', 'number']);
-  return distinctive.length > 0 ? distinctive : known(['generic', 'stop']);
+  let distinctive = 0;
+  let other = 0;
+  for (let k = 0; k < ids.length; k++) {
+    if (ids[k]! < 0) continue;
+    const kind = tokenKind(texts[k]!);
+    if (kind === 'distinctive' || kind === 'number') distinctive += 1;
+    else other += 1;
+  }
+  const wanted = distinctive > 0;
+  const result = new Int32Array(wanted ? distinctive : other);
+  let written = 0;
+  for (let k = 0; k < ids.length; k++) {
+    if (ids[k]! < 0) continue;
+    const kind = tokenKind(texts[k]!);
+    if ((kind === 'distinctive' || kind === 'number') === wanted) result[written++] = ids[k]!;
+  }
+  return result;
 }
 
 function sum(values: Float32Array): number {
@@ -325,24 +339,71 @@ export const FEATURE_WEIGHTS = Float64Array.from(
 const SAME_STREET_SIMILARITY = 0.6;
 const DIFFERENT_STREET_SIMILARITY = 0.3;
 
-export interface ScoredCandidate {
-  hotel: number;
-  evidence: MatchEvidence;
-  /** Log-odds that this candidate alone is the partner hotel. */
-  logOdds: number;
+/** A candidate with its log-odds; the full evidence object is built only when asked for. */
+export class ScoredCandidate {
+  private cachedEvidence: MatchEvidence | undefined;
+  constructor(
+    private readonly index: MatchingIndex,
+    private readonly partner: PreparedPartner,
+    readonly hotel: number,
+    /** Log-odds that this candidate alone is the partner hotel. */
+    readonly logOdds: number,
+    readonly nameSimilarity: number,
+    readonly distanceMeters: number | null,
+    readonly cityMatch: boolean | null,
+  ) {}
+
+  get evidence(): MatchEvidence {
+    this.cachedEvidence ??= candidateFeatures(this.index, this.partner, this.hotel, new Float64Array(FEATURE_COUNT));
+    return this.cachedEvidence;
+  }
 }
 
 const scratchFeatures = new Float64Array(FEATURE_COUNT);
+const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null };
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
-  const evidence = candidateFeatures(index, partner, hotel, scratchFeatures);
+  const summary = writeFeatures(index, partner, hotel, scratchFeatures, scratchSummary);
   let logOdds = 0;
   for (let k = 0; k < FEATURE_COUNT; k++) logOdds += scratchFeatures[k]! * weights[k]!;
-  return { hotel, logOdds, evidence };
+  return new ScoredCandidate(
+    index,
+    partner,
+    hotel,
+    logOdds,
+    round(summary.nameSimilarity, 3),
+    summary.distance === null ? null : Math.round(summary.distance),
+    summary.cityMatch,
+  );
+}
+
+/** Raw comparison results behind the features, written into a reusable object. */
+interface EvidenceSummary {
+  nameSimilarity: number;
+  distance: number | null;
+  addressSimilarity: number | null;
+  sameStreet: boolean;
+  numbersAgree: boolean | null;
+  postal: boolean | 'neighbour' | null;
+  cityMatch: boolean | null;
+  countryMatch: boolean | null;
 }
 
 /** Writes the candidate's evidence features into `features` (FEATURE_COUNT long) and returns the evidence. */
 export function candidateFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: number, features: Float64Array): MatchEvidence {
+  const summary = writeFeatures(index, partner, hotel, features, { ...scratchSummary });
+  return {
+    nameSimilarity: round(summary.nameSimilarity, 3),
+    distanceMeters: summary.distance === null ? null : Math.round(summary.distance),
+    addressMatch: summary.addressSimilarity === null ? null : summary.sameStreet && summary.numbersAgree !== false,
+    addressSimilarity: summary.addressSimilarity === null ? null : round(summary.addressSimilarity, 3),
+    postalCodeMatch: summary.postal === null ? null : summary.postal === true,
+    cityMatch: summary.cityMatch,
+    countryMatch: summary.countryMatch,
+  };
+}
+
+function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: number, features: Float64Array, summary: EvidenceSummary): EvidenceSummary {
   const data = index.data;
   features.fill(0);
   features[0] = 1;
@@ -393,15 +454,15 @@ export function candidateFeatures(index: MatchingIndex, partner: PreparedPartner
     features[difference < 0.5 ? F.ratingEqual! : difference < 1.5 ? F.ratingOneOff! : F.ratingFar!] = 1;
   }
 
-  return {
-    nameSimilarity: round(name.similarity, 3),
-    distanceMeters: distance === null ? null : Math.round(distance),
-    addressMatch: address.similarity === null ? null : address.sameStreet && address.numbersAgree !== false,
-    addressSimilarity: address.similarity === null ? null : round(address.similarity, 3),
-    postalCodeMatch: postalMatch === null ? null : postalMatch === true,
-    cityMatch,
-    countryMatch,
-  };
+  summary.nameSimilarity = name.similarity;
+  summary.distance = distance;
+  summary.addressSimilarity = address.similarity;
+  summary.sameStreet = address.sameStreet;
+  summary.numbersAgree = address.numbersAgree;
+  summary.postal = postalMatch;
+  summary.cityMatch = cityMatch;
+  summary.countryMatch = countryMatch;
+  return summary;
 }
 
 export function round(value: number, digits: number): number {
