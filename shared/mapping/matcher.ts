@@ -315,10 +315,12 @@ export class HotelMatcher {
         if (this.visitedStamp[hotel] === this.stamp) continue;
         const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
         if (distance > TYPO_SEARCH_RADIUS_METERS) continue;
-        this.visitedStamp[hotel] = this.stamp;
         const hint = this.nameHint(partner, hotel);
-        if (hint < MIN_NAME_HINT) continue;
-        this.offer(hotel, hint + this.detailBonus(partner, hotel) + PROXIMITY_BONUS * (1 - distance / SEARCH_RADIUS_METERS));
+        // A name too damaged to look alike is still worth scoring next door at the same address.
+        const details = this.detailBonus(partner, hotel);
+        if (hint < MIN_NAME_HINT && details < SAME_DETAIL_BONUS) continue;
+        this.visitedStamp[hotel] = this.stamp;
+        this.offer(hotel, hint + details + PROXIMITY_BONUS * (1 - distance / SEARCH_RADIUS_METERS));
       }
     }
   }
@@ -360,10 +362,12 @@ export class HotelMatcher {
       const hotel = postalHotels[k]!;
       if (this.visitedStamp[hotel] === this.stamp || postalCodes[hotel] !== partner.postalCode) continue;
       if (partner.countryId !== 0 && countryOfHotel[hotel] !== partner.countryId) continue;
-      this.visitedStamp[hotel] = this.stamp;
       const hint = this.nameHint(partner, hotel);
-      if (hint < MIN_POSTAL_NAME_HINT) continue;
-      let score = hint + this.detailBonus(partner, hotel);
+      const details = this.detailBonus(partner, hotel);
+      // Same postcode and same street: scored whatever the name looks like (typos, renames).
+      if (hint < MIN_POSTAL_NAME_HINT && details < 2 * SAME_DETAIL_BONUS) continue;
+      this.visitedStamp[hotel] = this.stamp;
+      let score = hint + details;
       if (located && !Number.isNaN(latitudes[hotel]!)) {
         const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
         score += PROXIMITY_BONUS * Math.max(-1, 1 - distance / SEARCH_RADIUS_METERS);

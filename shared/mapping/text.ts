@@ -161,6 +161,9 @@ const ADDRESS_CANONICAL: Record<string, string> = {
   pde: 'parade', cir: 'circle', jln: 'jalan', lor: 'lorong', blk: 'block', bldg: 'building', fl: 'floor', n: 'north',
   s: 'south', e: 'east', w: 'west', ne: 'northeast', nw: 'northwest', se: 'southeast', sw: 'southwest', c: 'calle',
   no: 'number', nr: 'number', num: 'number',
+  // Place words inside street names ("Station Rd", "Mt Pleasant Ave").
+  stn: 'station', ctr: 'center', cntr: 'center', centre: 'center', mt: 'mount', ft: 'fort', pt: 'point', pk: 'park',
+  gdn: 'garden', gdns: 'gardens', hts: 'heights', sta: 'santa', sto: 'santo', ste: 'sainte',
 };
 
 // Street-type words: agreement on them says little about being the same address.

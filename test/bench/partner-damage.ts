@@ -60,6 +60,29 @@ function typo(random: BenchRandom, word: string): string {
   }
 }
 
+/** Words that say what kind of place it is; hotel names often lose or gain them. */
+const TYPE_WORDS = new Set(['hotel', 'hotels', 'hôtel', 'inn', 'suites', 'suite', 'resort', 'spa', 'boutique', 'lodge', 'hostel', 'house', 'apartments', 'residence', 'motel', 'b&b']);
+/** Articles, prepositions and conjunctions: a name does not end with one. */
+const FUNCTION_WORDS = new Set([
+  'the', 'a', 'an', 'of', 'at', 'on', 'by', 'and', '&', 'le', 'la', 'les', "l'", 'de', 'du', 'des', 'del', 'della', 'di', 'da', 'do',
+  'das', 'dos', 'el', 'los', 'las', 'am', 'im', 'zum', 'zur', 'der', 'die', 'van', 'von', 'y', 'et', 'e', 'und', 'au', 'aux',
+]);
+
+/** Positions (never 0) whose word a partner feed might leave out of this name. */
+function droppableWords(words: readonly string[]): number[] {
+  const lower = words.map((word) => word.toLowerCase());
+  const distinctive = lower.filter((word) => !TYPE_WORDS.has(word) && !FUNCTION_WORDS.has(word)).length;
+  const positions: number[] = [];
+  for (let at = 1; at < words.length; at++) {
+    const word = lower[at]!;
+    if (!TYPE_WORDS.has(word) && !FUNCTION_WORDS.has(word) && distinctive < 2) continue;
+    const last = at === words.length - 1 ? lower[at - 1]! : lower[words.length - 1]!;
+    if (FUNCTION_WORDS.has(last)) continue;
+    positions.push(at);
+  }
+  return positions;
+}
+
 function stripAccents(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 }
@@ -75,9 +98,14 @@ export function damageName(random: BenchRandom, name: string, chain: string | un
         words[at] = typo(random, words[at]!);
         break;
       }
-      case 1: // drop a word, never the only one
-        if (words.length > 2) words.splice(random.int(1, words.length - 1), 1);
+      case 1: {
+        // Drop a word the way feeds shorten names: a type word ("Hotel", "Boutique") or one of
+        // several distinctive words, never the first word, never the name's only distinctive
+        // word, never leaving a dangling article ("Auberge du", "Hotel Boutique Las").
+        const droppable = droppableWords(words);
+        if (words.length > 2 && droppable.length > 0) words.splice(random.pick(droppable), 1);
         break;
+      }
       case 2: // move the first word to the end ("Paris Ibis Centre")
         if (words.length > 2) words = [...words.slice(1), words[0]!];
         break;
