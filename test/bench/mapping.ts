@@ -9,6 +9,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
 import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
+import { foldText } from '../../shared/mapping/text';
 import { generateReferenceHotels } from '../../shared/reference/generator';
 import { scoreMatches } from './mapping-metrics';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
@@ -35,6 +36,10 @@ const noMatchCount = PARTNER_COUNT - matchedCount;
 const sampleProbability = matchedCount / REFERENCE_COUNT;
 const partners: PartnerHotel[] = [];
 const truth = new Map<string, ReadonlySet<string>>();
+/** How many reference hotels carry each (city, folded name), and each partner row's true hotel's key: to count indistinguishable twins. */
+const nameCounts = new Map<string, number>();
+const truthKeys = new Map<string, string>();
+const twinKey = (hotel: ReferenceHotel) => `${hotel.city ?? ''}|${foldText(hotel.name)}`;
 
 /**
  * The reference as a stream (never all in memory): generated hotels, with partner rows drawn from
@@ -50,11 +55,17 @@ function* referenceWithPartners(): Generator<ReferenceHotel> {
       continue;
     }
     yield hotel;
+    nameCounts.set(twinKey(hotel), (nameCounts.get(twinKey(hotel)) ?? 0) + 1);
     if (partners.length < matchedCount && random.chance(sampleProbability)) {
       const row = damagedPartnerRow(random, hotel, `P-${partners.length}`);
       partners.push(row);
       truth.set(row.id, new Set([hotel.id]));
-      if (random.chance(LOOK_ALIKE_SHARE)) yield lookAlikeHotel(random, hotel, `LOOKALIKE-${lookAlikes++}`);
+      truthKeys.set(row.id, twinKey(hotel));
+      if (random.chance(LOOK_ALIKE_SHARE)) {
+        const lookAlike = lookAlikeHotel(random, hotel, `LOOKALIKE-${lookAlikes++}`);
+        nameCounts.set(twinKey(lookAlike), (nameCounts.get(twinKey(lookAlike)) ?? 0) + 1);
+        yield lookAlike;
+      }
     }
     if (index % 100_000 === 0) sampleMemory();
   }
@@ -103,3 +114,31 @@ console.log(
 console.log(`peak memory: ${mb(Math.max(peakRss, maxRssBytes))} RSS (heap now ${mb(process.memoryUsage().heapUsed)})`);
 console.log(`MATCHED ${metrics.matched} (correct ${metrics.correct}), REVIEW ${metrics.review} (correct candidate ${metrics.reviewCorrect}), UNMATCHED ${metrics.unmatched}`);
 console.log(`precision ${metrics.precision.toFixed(4)}  recall ${metrics.recall.toFixed(4)}  F1 ${metrics.f1.toFixed(4)}`);
+
+// Where the misses are: rows whose true hotel shares its exact name with another hotel of its city
+// (the generator repeats names), split by what else the row carries to tell them apart.
+const missed = { total: 0, twinNoPin: 0, twinNoPinNoDetails: 0, twinPinned: 0, unique: 0 };
+const partnerById = new Map(partners.map((partner) => [partner.id, partner]));
+for (const result of results) {
+  const expected = truth.get(result.partnerHotelId);
+  if (!expected || (result.status === 'MATCHED' && expected.has(result.referenceHotelId ?? ''))) continue;
+  missed.total += 1;
+  const partner = partnerById.get(result.partnerHotelId)!;
+  if ((nameCounts.get(truthKeys.get(partner.id)!) ?? 0) < 2) {
+    missed.unique += 1;
+    // MISSES=n prints n of these rows (name, address, postcode, pin; the result) for analysis.
+    if (missed.unique <= Number(process.env.MISSES ?? 0)) {
+      console.log(`  ${partner.name} | ${partner.address} | ${partner.postalCode} | ${partner.city} | ${partner.lat},${partner.lon} => ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} truth ${truthKeys.get(partner.id)}`);
+    }
+  }
+  else if (partner.lat !== undefined) missed.twinPinned += 1;
+  else {
+    missed.twinNoPin += 1;
+    if (!partner.address && !partner.postalCode) missed.twinNoPinNoDetails += 1;
+  }
+}
+console.log(
+  `labelled rows not MATCHED to their hotel: ${missed.total}; true hotel has a same-name twin in its city: ` +
+    `${missed.twinNoPin} without a pin (${missed.twinNoPinNoDetails} of them also without address and postcode), ${missed.twinPinned} with a pin; ` +
+    `unique name: ${missed.unique}`,
+);

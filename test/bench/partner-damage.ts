@@ -42,8 +42,24 @@ const TRANSLITERATIONS: [RegExp, string][] = [
   [/ä/g, 'ae'], [/ö/g, 'oe'], [/ü/g, 'ue'], [/Ä/g, 'Ae'], [/Ö/g, 'Oe'], [/Ü/g, 'Ue'], [/ß/g, 'ss'], [/æ/g, 'ae'], [/ø/g, 'o'],
 ];
 
-/** Parent brands partners put in front of a chain's hotel name. */
-const CHAIN_PREFIXES = ['Marriott', 'Hilton', 'Accor', 'IHG', 'Wyndham', 'Hyatt', 'Radisson Hotels'];
+/**
+ * The parent group partners put in front of a chain's hotel name ("Accor Ibis Lyon"): the chain's
+ * own group, never a competitor's (no feed writes "Hyatt Hilton Prague").
+ */
+const PARENT_GROUPS: [RegExp, string][] = [
+  [/Hilton|Conrad|Waldorf/, 'Hilton'],
+  [/Marriott|Courtyard|Residence Inn|Fairfield|Sheraton|Westin|Méridien|Renaissance|Four Points|Ritz-Carlton/, 'Marriott'],
+  [/Holiday Inn|Crowne Plaza|InterContinental|Indigo|Kimpton/, 'IHG'],
+  [/Ibis|Novotel|Mercure|Pullman|Sofitel|Swissôtel|Fairmont|Mövenpick|Adina/, 'Accor'],
+  [/Radisson/, 'Radisson Hotels'],
+  [/Hyatt/, 'Hyatt'],
+  [/Wyndham|Ramada|Tryp|Days Inn|Super 8|La Quinta/, 'Wyndham'],
+];
+
+function parentGroup(chain: string): string | undefined {
+  for (const [pattern, group] of PARENT_GROUPS) if (pattern.test(chain)) return group;
+  return undefined;
+}
 
 function typo(random: BenchRandom, word: string): string {
   if (word.length < 4) return word;
@@ -119,7 +135,7 @@ export function damageName(random: BenchRandom, name: string, chain: string | un
         break;
       }
       case 5:
-        if (chain) words = [random.pick(CHAIN_PREFIXES), ...words];
+        if (chain && parentGroup(chain) && !name.startsWith(parentGroup(chain)!)) words = [parentGroup(chain)!, ...words];
         else if (!words.includes('Hotel')) words = random.chance(0.5) ? ['Hotel', ...words] : [...words, 'Hotel'];
         break;
       case 6:
