@@ -325,7 +325,7 @@ export const FEATURE_WEIGHTS = Float64Array.from(
     // name number conflict, partner extra words, reference extra words
     -2, 0, 0,
     // postcode match, neighbour, mismatch
-    1.5, -0.3, -2,
+    2.5, -0.3, -2.5,
     // street match, mismatch, house number match, mismatch (same street)
     1, -1.5, 1, -1,
     // city match, mismatch, country mismatch
@@ -360,6 +360,7 @@ export class ScoredCandidate {
 }
 
 const scratchFeatures = new Float64Array(FEATURE_COUNT);
+const postalScratch = new Uint32Array(2);
 const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null };
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
@@ -421,7 +422,20 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
   }
 
   const postalMatch = comparePostalCodes(partner.postalCode, data.postalCodes[hotel]!);
-  if (postalMatch === true) features[F.postalMatch!] = 1;
+  if (postalMatch === true) {
+    // A postcode many reference hotels share (a mall, a district) says less than one held by a
+    // single hotel: the match counts 1 for a unique postcode, 1/2 when 4 share it, 1/3 for 16.
+    const code = data.postalCodes[hotel]!;
+    const country = data.countryOfHotel[hotel]!;
+    index.postalRange(code, postalScratch);
+    let sharing = 0;
+    for (let k = postalScratch[0]!; k < postalScratch[1]!; k++) {
+      const other = data.postalHotels[k]!;
+      if (data.countryOfHotel[other] === country && data.postalCodes[other] === code) sharing += 1;
+    }
+    sharing = Math.max(1, sharing);
+    features[F.postalMatch!] = 1 / (1 + 0.5 * Math.log2(sharing));
+  }
   else if (postalMatch === 'neighbour') features[F.postalNeighbour!] = 1;
   else if (postalMatch === false) features[F.postalMismatch!] = 1;
 
