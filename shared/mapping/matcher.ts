@@ -63,6 +63,12 @@ const CITY_NAME_FOUND = 0.8;
 const MAX_BLOCKING_BONUS = PROXIMITY_BONUS + SAME_CITY_BONUS + 2 * SAME_DETAIL_BONUS;
 const RADIANS = Math.PI / 180;
 const METERS_PER_DEGREE = 111_195;
+/**
+ * How much each competitor after the strongest counts against the best candidate. The strongest
+ * rival counts fully; the others only partly, because how many weaker look-alikes get scored is an
+ * artefact of blocking (the shortlist size), and at most one of them can be the hotel anyway.
+ */
+const WEAKER_COMPETITOR_SHARE = 0.25;
 /** Name words used for blocking (the first ones of a very long name). */
 const MAX_SEARCH_WORDS = 16;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
@@ -154,15 +160,20 @@ export class HotelMatcher {
     const best = scored[0];
     if (!best) return this.unmatched(partner, scored, undefined);
 
-    // Probability that the best candidate is the hotel, competitors weighed (at most one is right);
-    // a competitor that is the same place listed twice in the reference is not competition.
-    let competingOdds = 0;
+    // Probability that the best candidate is the hotel, competitors weighed (at most one is right;
+    // weaker ones count in part, see WEAKER_COMPETITOR_SHARE); a competitor that is the same place
+    // listed twice in the reference is not competition.
+    let strongestOdds = 0;
+    let otherOdds = 0;
     let competitors = 0;
     for (const other of scored.slice(1)) {
       if (this.isSameReferencePlace(best.hotel, other.hotel)) continue;
-      competingOdds += Math.exp(other.logOdds);
+      const odds = Math.exp(other.logOdds);
+      otherOdds += Math.min(odds, strongestOdds);
+      strongestOdds = Math.max(strongestOdds, odds);
       competitors += 1;
     }
+    const competingOdds = strongestOdds + WEAKER_COMPETITOR_SHARE * otherOdds;
     const bestOdds = Math.exp(best.logOdds);
     const probability = bestOdds / (1 + bestOdds + competingOdds);
     const alone = bestOdds / (1 + bestOdds);
