@@ -69,6 +69,8 @@ const METERS_PER_DEGREE = 111_195;
  * artefact of blocking (the shortlist size), and at most one of them can be the hotel anyway.
  */
 const WEAKER_COMPETITOR_SHARE = 0.25;
+/** Posting ranges (grid cell rows) remembered per word between counting and walking. */
+const RANGES_PER_WORD = 8;
 /** Name words used for blocking (the first ones of a very long name). */
 const MAX_SEARCH_WORDS = 16;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
@@ -105,6 +107,8 @@ export class HotelMatcher {
   private readonly ranges = new Uint32Array(128);
   private readonly wordCounts = new Int32Array(MAX_SEARCH_WORDS);
   private readonly wordOrder = new Int32Array(MAX_SEARCH_WORDS);
+  private readonly wordRanges = new Uint32Array(MAX_SEARCH_WORDS * RANGES_PER_WORD * 2);
+  private readonly wordRangeCounts = new Int32Array(MAX_SEARCH_WORDS);
   private readonly wordStarts = new Uint32Array(MAX_SEARCH_WORDS);
   private readonly wordEnds = new Uint32Array(MAX_SEARCH_WORDS);
   private readonly nameBufferA = nameViewBuffer();
@@ -272,11 +276,15 @@ export class HotelMatcher {
     const counts = this.wordCounts;
     const order = this.wordOrder;
     const wordCount = Math.min(ids.length, MAX_SEARCH_WORDS);
+    const wordRanges = this.wordRanges;
     for (let w = 0; w < wordCount; w++) {
       const rangeCount = this.index.postingRangesNearby(ids[w]!, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, this.ranges);
       let count = 0;
       for (let r = 0; r < rangeCount; r++) count += this.ranges[r * 2 + 1]! - this.ranges[r * 2]!;
       counts[w] = count;
+      // Kept for the walk below (a 1 km search covers at most a few rows of grid cells).
+      this.wordRangeCounts[w] = rangeCount <= RANGES_PER_WORD ? rangeCount : -1;
+      if (rangeCount <= RANGES_PER_WORD) wordRanges.set(this.ranges.subarray(0, rangeCount * 2), w * RANGES_PER_WORD * 2);
       // Insertion by count: rarest word first.
       let position = w;
       while (position > 0 && counts[order[position - 1]!]! > count) {
@@ -295,9 +303,15 @@ export class HotelMatcher {
         this.addToTouched(id, weight);
         continue;
       }
-      const rangeCount = this.index.postingRangesNearby(id, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, this.ranges);
+      const w = order[rank]!;
+      let rangeCount = this.wordRangeCounts[w]!;
+      let ranges = wordRanges.subarray(w * RANGES_PER_WORD * 2);
+      if (rangeCount < 0) {
+        rangeCount = this.index.postingRangesNearby(id, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, this.ranges);
+        ranges = this.ranges;
+      }
       for (let r = 0; r < rangeCount; r++) {
-        for (let k = this.ranges[r * 2]!, end = this.ranges[r * 2 + 1]!; k < end; k++) {
+        for (let k = ranges[r * 2]!, end = ranges[r * 2 + 1]!; k < end; k++) {
           const hotel = postingHotels[k]!;
           if (accumulated[hotel] === 0) touched.push(hotel);
           accumulated[hotel]! += weight;

@@ -147,11 +147,23 @@ export function tokenKind(token: string): TokenKind {
 /** Canonical name tokens, in order, duplicates removed. */
 export function nameTokens(name: string): string[] {
   const tokens: string[] = [];
-  for (const word of foldWords(name)) {
+  const words = foldWords(name);
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i]!;
+    // Initials written apart ("R.K.", "U S A") are one word, as when written together ("RK").
+    if (isSingleLetter(word) && isSingleLetter(words[i + 1])) {
+      while (isSingleLetter(words[i + 1])) word += words[++i]!;
+    }
     const token = NAME_CANONICAL[word] ?? word;
     if (!tokens.includes(token)) tokens.push(token);
   }
   return tokens;
+}
+
+function isSingleLetter(word: string | undefined): boolean {
+  if (word === undefined || word.length !== 1) return false;
+  const code = word.charCodeAt(0);
+  return code >= 97 && code <= 122;
 }
 
 const ADDRESS_CANONICAL: Record<string, string> = {

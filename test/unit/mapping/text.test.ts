@@ -27,6 +27,10 @@ describe('nameTokens', () => {
     assert.deepEqual(nameTokens('Hotel Centre First'), nameTokens('Htl Center 1st'));
     assert.deepEqual(nameTokens('Suites Two'), ['suite', '2']);
   });
+  it('joins initials written apart into one word', () => {
+    assert.deepEqual(nameTokens('R.K. Eating House'), nameTokens('RK Eating House'));
+    assert.deepEqual(nameTokens("Hôtel l'Europe"), ['hotel', 'l', 'europe']);
+  });
   it('drops repeated words', () => {
     assert.deepEqual(nameTokens('Hotel Hotel Rex'), ['hotel', 'rex']);
   });
