@@ -1,20 +1,31 @@
+/**
+ * Candidates and log-odds for the Singapore partner rows with the given names (debugging aid).
+ *   npx tsx test/bench/mapping-debug.ts "Partner name" ["Another name" ...]
+ */
 import { readFileSync } from 'node:fs';
-import { buildReferenceIndex, HotelMatcher, readPartnerInventory, readReferenceInventory } from '../../shared/mapping';
-const dir = '/work/shared/data/poi-matching-singapore/';
-async function load(rows: AsyncIterable<any>) { const out: any[] = []; for await (const r of rows) if (!('error' in r)) out.push(r.hotel); return out; }
-const reference = await load(readReferenceInventory(readFileSync(dir + 'reference.csv'), 'csv'));
-const partners = await load(readPartnerInventory(readFileSync(dir + 'partner.csv'), 'csv'));
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import { buildReferenceIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDirectory = path.resolve(repoRoot, '../shared/data/poi-matching-singapore');
+const file = (name: string) => readFileSync(path.join(dataDirectory, name));
+
+async function load<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<T[]> {
+  const hotels: T[] = [];
+  for await (const row of rows) if (!('error' in row)) hotels.push(row.hotel);
+  return hotels;
+}
+
+const reference: ReferenceHotel[] = await load(readReferenceInventory(file('reference.csv'), 'csv'));
+const partners: PartnerHotel[] = await load(readPartnerInventory(file('partner.csv'), 'csv'));
 const index = buildReferenceIndex(reference);
 const matcher = new HotelMatcher(index, { mode: 'STANDARD', maxCandidates: 10 });
 for (const name of process.argv.slice(2)) {
-  for (const p of partners.filter((p) => p.name === name)) {
-    const row = matcher.matchRow(p);
-    console.log(p.name, p.lat, p.lon, row.result.status, row.result.score, row.result.reason);
-    for (const c of row.scored) console.log('   ', c.logOdds.toFixed(2), index.data.names[c.hotel], JSON.stringify(c.evidence));
+  for (const partner of partners.filter((candidate) => candidate.name === name)) {
+    const row = matcher.matchRow(partner);
+    console.log(partner.name, partner.lat, partner.lon, row.result.status, row.result.score, row.result.reason ?? '');
+    for (const candidate of row.scored) console.log('   ', candidate.logOdds.toFixed(2), index.data.names[candidate.hotel], JSON.stringify(candidate.evidence));
   }
-}
-{
-  const { compareNames, referenceNameView } = await import('../../shared/mapping/scoring');
-  const hits = index.data.names.map((n, i) => [n, i] as const).filter(([n]) => n.startsWith('Martin Place Residence'));
-  for (const [, a] of hits) for (const [, b] of hits) console.log(a, b, compareNames(referenceNameView(index, a), referenceNameView(index, b)), index.data.latitudes[a], index.data.latitudes[b]);
 }
