@@ -69,6 +69,8 @@ const METERS_PER_DEGREE = 111_195;
  * artefact of blocking (the shortlist size), and at most one of them can be the hotel anyway.
  */
 const WEAKER_COMPETITOR_SHARE = 0.25;
+/** Word postings longer than this (world-wide) are not searched near a pin when the name has a rarer word. */
+const HUGE_POSTING_LIST = 20_000;
 /** Posting ranges (grid cell rows) remembered per word between counting and walking. */
 const RANGES_PER_WORD = 8;
 /** Name words used for blocking (the first ones of a very long name). */
@@ -277,7 +279,23 @@ export class HotelMatcher {
     const order = this.wordOrder;
     const wordCount = Math.min(ids.length, MAX_SEARCH_WORDS);
     const wordRanges = this.wordRanges;
+    const { postingOffsets } = this.index.data;
+    let smallestList = Infinity;
+    for (let w = 0; w < wordCount; w++) smallestList = Math.min(smallestList, postingOffsets[ids[w]! + 1]! - postingOffsets[ids[w]!]!);
     for (let w = 0; w < wordCount; w++) {
+      // A word on a huge list (a city name, a big chain) is never walked nearby when a rarer word
+      // exists: skip the binary searches over its list and let it only add weight.
+      if (postingOffsets[ids[w]! + 1]! - postingOffsets[ids[w]!]! > HUGE_POSTING_LIST && smallestList <= HUGE_POSTING_LIST) {
+        counts[w] = 0x7fffffff;
+        this.wordRangeCounts[w] = -1;
+        let position = w;
+        while (position > 0 && counts[order[position - 1]!]! > counts[w]!) {
+          order[position] = order[position - 1]!;
+          position -= 1;
+        }
+        order[position] = w;
+        continue;
+      }
       const rangeCount = this.index.postingRangesNearby(ids[w]!, countryId, partner.lat, partner.lon, SEARCH_RADIUS_METERS, this.ranges);
       let count = 0;
       for (let r = 0; r < rangeCount; r++) count += this.ranges[r * 2 + 1]! - this.ranges[r * 2]!;
