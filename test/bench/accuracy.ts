@@ -3,37 +3,11 @@
  * mode, precision / recall / F1 of MATCHED rows as defined in the data set's README.
  *   npm run bench:accuracy
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
-import { buildReferenceIndex, mapHotels, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
-import { readTabular } from '../../shared/files/tabular';
+import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
 import { scoreMatches } from './mapping-metrics';
+import { loadSingaporeSet } from './singapore-set';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDirectory = path.resolve(repoRoot, '../shared/data/poi-matching-singapore');
-
-async function load<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<T[]> {
-  const hotels: T[] = [];
-  for await (const row of rows) {
-    if ('error' in row) throw new Error(`line ${row.line}: ${row.error}`);
-    hotels.push(row.hotel);
-  }
-  return hotels;
-}
-
-const file = (name: string) => readFileSync(path.join(dataDirectory, name));
-const reference: ReferenceHotel[] = await load(readReferenceInventory(file('reference.csv'), 'csv'));
-const partners: PartnerHotel[] = await load(readPartnerInventory(file('partner.csv'), 'csv'));
-const truth = new Map<string, Set<string>>();
-for await (const row of readTabular(file('truth.csv'), 'csv')) {
-  if ('error' in row) throw new Error(`truth.csv line ${row.line}: ${row.error}`);
-  const { partnerId, referenceId } = row.record as { partnerId: string; referenceId: string };
-  const set = truth.get(partnerId) ?? new Set<string>();
-  set.add(referenceId);
-  truth.set(partnerId, set);
-}
+const { reference, partners, truth } = await loadSingaporeSet();
 
 const started = performance.now();
 const index = buildReferenceIndex(reference);

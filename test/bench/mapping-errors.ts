@@ -3,29 +3,12 @@
  * matches with their evidence, and writes per-candidate features for calibration.
  *   npx tsx test/bench/mapping-errors.ts [fp|fn|all] [limit]
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
 import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
-import { buildReferenceIndex, mapHotels, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
-import { readTabular } from '../../shared/files/tabular';
+import { loadSingaporeSet } from './singapore-set';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDirectory = path.resolve(repoRoot, '../shared/data/poi-matching-singapore');
-async function load<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<T[]> {
-  const hotels: T[] = [];
-  for await (const row of rows) if (!('error' in row)) hotels.push(row.hotel);
-  return hotels;
-}
-const file = (name: string) => readFileSync(path.join(dataDirectory, name));
-const reference: ReferenceHotel[] = await load(readReferenceInventory(file('reference.csv'), 'csv'));
-const partners: PartnerHotel[] = await load(readPartnerInventory(file('partner.csv'), 'csv'));
-const truth = new Map<string, Set<string>>();
-for await (const row of readTabular(file('truth.csv'), 'csv')) {
-  if ('error' in row) continue;
-  const { partnerId, referenceId } = row.record as { partnerId: string; referenceId: string };
-  truth.set(partnerId, (truth.get(partnerId) ?? new Set()).add(referenceId));
-}
+const { reference, partners, truth } = await loadSingaporeSet();
+
 const byId = new Map(reference.map((hotel) => [hotel.id, hotel]));
 const partnerById = new Map(partners.map((hotel) => [hotel.id, hotel]));
 const results = mapHotels(buildReferenceIndex(reference), partners, { mode: 'STANDARD' });
