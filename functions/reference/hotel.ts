@@ -5,10 +5,10 @@ import { referenceOf } from '../../shared/runtime/reference';
 
 export const handler = defineHandler(routes.referenceHotel, async ({ params }, deps) => {
   const reference = referenceOf(deps).store;
-  const current = await reference.getCurrent();
-  const hotel = current && (await reference.getHotel(params.id.toLowerCase(), current.dataVersionId));
+  const id = params.id.toLowerCase();
+  const [current, merge] = await Promise.all([reference.getCurrent({ consistent: false }), reference.getMerge(id)]);
+  const hotel = current && (await reference.getHotel(id, current.dataVersionId));
   if (!hotel) throw notFound(`No reference hotel has the id ${params.id}.`);
-  const merge = await reference.getMerge(hotel.id);
   return {
     status: 200,
     json: {

@@ -33,11 +33,10 @@ export async function reportDuplicate(
     throw invalidInput('originalHotelId and duplicateHotelId must be two different hotels.');
   }
   const current = await ports.store.getCurrent();
-  for (const hotelId of [input.originalHotelId, input.duplicateHotelId]) {
-    if (!current || !(await ports.store.getHotel(hotelId, current.dataVersionId))) {
-      throw notFound(`No reference hotel has the id ${hotelId}.`);
-    }
-  }
+  const hotelIds = [input.originalHotelId, input.duplicateHotelId];
+  const found = current ? await Promise.all(hotelIds.map((id) => ports.store.getHotel(id, current.dataVersionId))) : [];
+  const missing = hotelIds.find((_, index) => !found[index]);
+  if (missing) throw notFound(`No reference hotel has the id ${missing}.`);
   const report: DuplicateReport = {
     reportId: ports.newId(),
     organizationId: input.organizationId,

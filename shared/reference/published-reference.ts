@@ -1,7 +1,7 @@
 /**
  * The current publication's search index and statistics, loaded from the object store on first
  * use and kept for the life of the Lambda container. Each call checks the CURRENT pointer (one
- * small read) and reloads only when a new publication has replaced it.
+ * small, eventually consistent read) and reloads only when a new publication has replaced it.
  */
 import type { CurrentReference } from '../domain/reference-inventory';
 import type { ObjectStore } from '../objects/object-store';
@@ -17,17 +17,13 @@ export class PublishedReference {
   private statistics?: Loaded<ReferenceStatistics>;
 
   constructor(
-    private readonly store: { getCurrent(): Promise<CurrentReference | undefined> },
+    private readonly store: { getCurrent(options: { consistent: boolean }): Promise<CurrentReference | undefined> },
     private readonly objects: ObjectStore,
   ) {}
 
-  current(): Promise<CurrentReference | undefined> {
-    return this.store.getCurrent();
-  }
-
   /** The current search index; undefined before the first publication. */
   async searchIndex(): Promise<ReferenceSearchIndex | undefined> {
-    const current = await this.store.getCurrent();
+    const current = await this.store.getCurrent({ consistent: false });
     if (!current) return undefined;
     if (this.index?.artifactsId !== current.artifactsId) {
       const value = this.read(current.artifacts.indexKey).then(loadIndex);
@@ -39,7 +35,7 @@ export class PublishedReference {
 
   /** The current statistics aggregates; undefined before the first publication. */
   async currentStatistics(): Promise<ReferenceStatistics | undefined> {
-    const current = await this.store.getCurrent();
+    const current = await this.store.getCurrent({ consistent: false });
     if (!current) return undefined;
     if (this.statistics?.artifactsId !== current.artifactsId) {
       const value = this.read(current.artifacts.statisticsKey).then(loadStatistics);

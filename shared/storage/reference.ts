@@ -8,9 +8,14 @@ const PARALLEL_BATCHES = 8;
 export class ReferenceStore {
   constructor(private readonly table: Table) {}
 
-  async getCurrent(): Promise<CurrentReference | undefined> {
+  /**
+   * The current publication. Publishing reads it strongly consistent (the default); the search
+   * path may read it eventually consistent: half the cost, and a new publication shows up within
+   * about a second.
+   */
+  async getCurrent(options: { consistent?: boolean } = {}): Promise<CurrentReference | undefined> {
     const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.currentReference, ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.name, Key: keys.currentReference, ConsistentRead: options.consistent ?? true }),
     );
     return Item ? (withoutKeys(Item) as CurrentReference) : undefined;
   }
