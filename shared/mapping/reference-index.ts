@@ -8,9 +8,9 @@ import { deserialize, serialize } from 'node:v8';
 import type { ReferenceHotel } from '../domain/hotels';
 import { toCountryCode } from './countries';
 import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
-import { addressParts, nameTokens, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';
+import { addressParts, nameParts, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';
 
-const SNAPSHOT_FORMAT = 'hotel-matching-index/2';
+const SNAPSHOT_FORMAT = 'hotel-matching-index/3';
 
 /** Grid cell edge in degrees of latitude (about 1.1 km); longitude cells use the same angle. */
 const CELL_DEGREES = 0.01;
@@ -37,6 +37,10 @@ export interface ReferenceIndexSnapshot {
   nameTokenOffsets: Uint32Array;
   nameTokenIds: Int32Array;
   nameWeightTotals: Float32Array;
+  /** Per hotel, which name tokens are a qualifier ("Gym @ Club X": club, x); see NameParts. */
+  nameQualifierMasks: Uint32Array;
+  /** Per hotel, how many hotels of its country carry the same name (itself included): a chain's outlets, or names such as "Playground". */
+  sameNameCounts: Uint16Array;
   /** SIGNATURE_WORDS words per hotel: trigram bits of the name's distinctive words (see nameSignatureText). */
   nameSignatures: Uint32Array;
   /** NaN when the hotel has no usable coordinates. */
@@ -338,6 +342,7 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
   const signatureTexts: string[] = [];
   const nameTokenOffsets: number[] = [0];
   const nameTokenIds: number[] = [];
+  const nameQualifierMasks: number[] = [];
   const vocabulary: string[] = [];
   const tokenIdByText = new Map<string, number>();
   const documentFrequency: number[] = [];
@@ -357,7 +362,8 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     const index = ids.length;
     ids.push(hotel.id);
     names.push(hotel.name);
-    const tokens = nameTokens(hotel.name);
+    const { tokens, qualifierMask } = nameParts(hotel.name);
+    nameQualifierMasks.push(qualifierMask);
     for (const token of tokens) {
       let id = tokenIdByText.get(token);
       if (id === undefined) {
@@ -435,6 +441,8 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     nameTokenOffsets: offsets,
     nameTokenIds: tokenIdArray,
     nameWeightTotals,
+    nameQualifierMasks: Uint32Array.from(order, (hotel) => nameQualifierMasks[hotel]!),
+    sameNameCounts: countSameNames(offsets, tokenIdArray, vocabulary, countryArray),
     nameSignatures,
     latitudes: latitudeArray,
     longitudes: longitudeArray,
@@ -451,6 +459,45 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     ...buildPostalBlocks(postalArray),
     supplierHotels,
   });
+}
+
+/** Per hotel, the number of hotels in its country whose name has the same words (stop words aside, any order). */
+function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, vocabulary: readonly string[], countryOfHotel: Uint16Array): Uint16Array {
+  const count = countryOfHotel.length;
+  const keys = new Float64Array(count);
+  const words: number[] = [];
+  for (let hotel = 0; hotel < count; hotel++) {
+    words.length = 0;
+    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
+      if (tokenKind(vocabulary[nameTokenIds[k]!]!) !== 'stop') words.push(nameTokenIds[k]!);
+    }
+    words.sort((a, b) => a - b);
+    let hash = 0x811c9dc5;
+    for (const word of words) hash = Math.imul(hash ^ word, 0x01000193);
+    // 32 bits of name hash above the country: equal keys are the same name in the same country.
+    keys[hotel] = (hash >>> 0) * 2 ** 16 + countryOfHotel[hotel]!;
+  }
+  const sorted = keys.slice().sort();
+  const counts = new Uint16Array(count);
+  for (let hotel = 0; hotel < count; hotel++) {
+    const key = keys[hotel]!;
+    const first = lowerBoundFloat(sorted, key);
+    let last = first;
+    while (last < count && sorted[last] === key) last += 1;
+    counts[hotel] = Math.min(65_535, last - first);
+  }
+  return counts;
+}
+
+function lowerBoundFloat(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**

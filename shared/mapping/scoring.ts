@@ -10,7 +10,7 @@ import type { PartnerHotel } from '../domain/hotels';
 import { toCountryCode } from './countries';
 import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
 import { distanceMeters, fuzzyWordDice, SIGNATURE_WORDS, tokenSimilarity, writeTrigramSignature } from './similarity';
-import { addressParts, isNumberToken, nameTokens, normalizeCity, normalizePostalCode, tokenKind, type AddressParts, type TokenKind } from './text';
+import { addressParts, isNumberToken, nameParts, normalizeCity, normalizePostalCode, tokenKind, type AddressParts, type TokenKind } from './text';
 import type { MatchEvidence } from './types';
 
 /** A name's tokens with their ids in the reference vocabulary (-1 unknown) and weights. */
@@ -21,6 +21,8 @@ export interface NameView {
   weights: Float32Array;
   count: number;
   total: number;
+  /** Which tokens are the name's qualifier ("@ Club X", "(Station)"): see NameParts. */
+  qualifierMask: number;
 }
 
 /** A partner row normalised once, compared with many candidates. */
@@ -48,7 +50,7 @@ export interface PreparedPartner {
 }
 
 export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): PreparedPartner {
-  const texts = nameTokens(hotel.name);
+  const { tokens: texts, qualifierMask } = nameParts(hotel.name);
   const ids = Int32Array.from(texts, (token) => index.tokenId(token));
   const weights = Float32Array.from(texts, (token, k) => index.tokenWeight(token, ids[k]!));
   const signature = new Uint32Array(SIGNATURE_WORDS);
@@ -59,7 +61,7 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
   const address = addressParts(hotel.address ?? '');
   return {
     hotel,
-    name: { texts, ids, weights, count: texts.length, total: sum(weights) },
+    name: { texts, ids, weights, count: texts.length, total: sum(weights), qualifierMask },
     searchTokenIds: searchTokenIds(texts, ids),
     hasUnknownWord: ids.includes(-1),
     signature,
@@ -104,10 +106,10 @@ function sum(values: Float32Array): number {
 
 /** A reference hotel's name as a NameView; written into `into` (a reusable buffer) when given. */
 export function referenceNameView(index: MatchingIndex, hotel: number, into?: NameView): NameView {
-  const { nameTokenOffsets, nameTokenIds, tokenWeights, vocabulary, nameWeightTotals } = index.data;
+  const { nameTokenOffsets, nameTokenIds, tokenWeights, vocabulary, nameWeightTotals, nameQualifierMasks } = index.data;
   const start = nameTokenOffsets[hotel]!;
   const count = nameTokenOffsets[hotel + 1]! - start;
-  const view = into && into.ids.length >= count ? into : { texts: [], ids: new Int32Array(Math.max(count, 16)), weights: new Float32Array(Math.max(count, 16)), count: 0, total: 0 };
+  const view = into && into.ids.length >= count ? into : { texts: [], ids: new Int32Array(Math.max(count, 16)), weights: new Float32Array(Math.max(count, 16)), count: 0, total: 0, qualifierMask: 0 };
   for (let k = 0; k < count; k++) {
     const id = nameTokenIds[start + k]!;
     view.ids[k] = id;
@@ -116,12 +118,13 @@ export function referenceNameView(index: MatchingIndex, hotel: number, into?: Na
   }
   view.count = count;
   view.total = nameWeightTotals[hotel]!;
+  view.qualifierMask = nameQualifierMasks[hotel]!;
   return view;
 }
 
 /** An empty reusable NameView buffer for referenceNameView. */
 export function nameViewBuffer(): NameView {
-  return { texts: [], ids: new Int32Array(32), weights: new Float32Array(32), count: 0, total: 0 };
+  return { texts: [], ids: new Int32Array(32), weights: new Float32Array(32), count: 0, total: 0, qualifierMask: 0 };
 }
 
 const candidateName = nameViewBuffer();
@@ -134,6 +137,11 @@ export interface NameComparison {
   /** 0..1 share of each name's weight in words the other lacks ("Gym @ Club X" against "Club X": extraB > 0). */
   extraA: number;
   extraB: number;
+  /**
+   * One name is a place inside or beside the other: the words they share are its qualifier and its
+   * own distinctive words have no counterpart ("Canteen @ Edgefield School" against "Edgefield School").
+   */
+  subPlace: boolean;
 }
 
 // Names longer than this many words are compared on their first words only (bit masks below).
@@ -192,13 +200,43 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
       }
     }
   }
-  const total = a.total + b.total + totalCorrection;
+  // A qualifier the other name does not mention ("@ Sims Way", "(Lakeside Campus)") is where or
+  // which part, said by one source only: it weighs a quarter of its words.
+  const unmatchedQualifiers = unmatchedQualifierWeight(a, countA, matchedA) + unmatchedQualifierWeight(b, countB, matchedB);
+  const total = a.total + b.total + totalCorrection - (1 - UNMATCHED_QUALIFIER_WEIGHT) * unmatchedQualifiers;
   return {
     similarity: total > 0 ? Math.min(1, shared / total) : 0,
     numberConflict: hasNumberConflict(a, b),
     extraA: unmatchedShare(a, countA, matchedA),
     extraB: unmatchedShare(b, countB, matchedB),
+    subPlace: isSubPlace(a, countA, matchedA) || isSubPlace(b, countB, matchedB),
   };
+}
+
+/** Share of its weight an unmatched qualifier word keeps in the name similarity. */
+const UNMATCHED_QUALIFIER_WEIGHT = 0.25;
+
+function unmatchedQualifierWeight(view: NameView, count: number, matched: number): number {
+  const unmatched = view.qualifierMask & ~matched;
+  if (unmatched === 0) return 0;
+  let weight = 0;
+  for (let i = 0; i < count; i++) if ((unmatched >>> i) & 1) weight += view.weights[i]!;
+  return weight;
+}
+
+/** Only the qualifier of the name found a counterpart, none of its distinctive head words did. */
+function isSubPlace(view: NameView, count: number, matched: number): boolean {
+  const qualifier = view.qualifierMask;
+  if ((matched & qualifier) === 0) return false;
+  let distinctiveHead = false;
+  for (let i = 0; i < count; i++) {
+    if ((qualifier >>> i) & 1) continue;
+    const kind = tokenKind(view.texts[i]!);
+    if (kind !== 'distinctive' && kind !== 'number') continue;
+    if ((matched >>> i) & 1) return false;
+    distinctiveHead = true;
+  }
+  return distinctiveHead;
 }
 
 /** Share of a name's weight in words the other name has no counterpart for. */
@@ -293,6 +331,8 @@ export const FEATURE_NAMES: readonly string[] = [
   'nameNumberConflict',
   'partnerExtraWords',
   'referenceExtraWords',
+  'subPlace',
+  'commonName',
   'postalMatch',
   'postalNeighbour',
   'postalMismatch',
@@ -322,8 +362,10 @@ export const FEATURE_WEIGHTS = Float64Array.from(
     -6, -4, -2, 0, 2, 3.2, 4.2,
     // distance at 0, 30, 100, 250, 500, 1000, 2000, 5000, 20000 m
     2.5, 2.3, 1.8, 1.0, 0, -1.2, -2.5, -4, -6,
-    // name number conflict, partner extra words, reference extra words
-    -2, 0, 0,
+    // name number conflict, partner extra words, reference extra words, one a place inside the other
+    -2, 0, 0, -3,
+    // log2 of how many reference places in the country carry the candidate's name, when the names agree
+    0, // CN
     // postcode match, neighbour, mismatch
     2.5, -0.3, -2.5,
     // street match, mismatch, house number match, mismatch (same street)
@@ -334,6 +376,9 @@ export const FEATURE_WEIGHTS = Float64Array.from(
     0.2, -0.3, -1,
   ],
 );
+
+/** Names at least this alike count as the same name for the commonName feature. */
+const COMMON_NAME_SIMILARITY = 0.9;
 
 /** Street words at least this alike are the same street. */
 const SAME_STREET_SIMILARITY = 0.6;
@@ -413,6 +458,10 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
   if (name.numberConflict) features[F.nameNumberConflict!] = 1;
   features[F.partnerExtraWords!] = name.extraA;
   features[F.referenceExtraWords!] = name.extraB;
+  if (name.subPlace) features[F.subPlace!] = 1;
+  // A name many places carry (a chain, "Playground") agreeing says less than a unique one: the
+  // partner's place may be another outlet the reference lacks.
+  if (name.similarity >= COMMON_NAME_SIMILARITY) features[F.commonName!] = Math.log2(data.sameNameCounts[hotel]!);
 
   let distance: number | null = null;
   const lat = data.latitudes[hotel]!;

@@ -110,7 +110,7 @@ const NAME_CANONICAL: Record<string, string> = {
   st: 'saint', ste: 'sainte', sta: 'santa', sto: 'santo', mt: 'mount', mtn: 'mountain', ft: 'fort',
   univ: 'university', natl: 'national', gdn: 'garden', gdns: 'gardens', hts: 'heights', stn: 'station',
   arpt: 'airport', aeropuerto: 'airport', aeroport: 'airport', flughafen: 'airport', aeroporto: 'airport',
-  sq: 'square', plz: 'plaza', pk: 'park', bch: 'beach', vlg: 'village', grp: 'group', ave: 'avenue', rd: 'road',
+  sq: 'square', plz: 'plaza', pk: 'park', blk: 'block', bldg: 'building', twr: 'tower', bch: 'beach', vlg: 'village', grp: 'group', ave: 'avenue', rd: 'road',
   '1st': '1', first: '1', '2nd': '2', second: '2', '3rd': '3', third: '3', '4th': '4', fourth: '4', '5th': '5', fifth: '5',
   one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
   ii: '2', iii: '3',
@@ -146,7 +146,41 @@ export function tokenKind(token: string): TokenKind {
 
 /** Canonical name tokens, in order, duplicates removed. */
 export function nameTokens(name: string): string[] {
-  const tokens: string[] = [];
+  return nameParts(name).tokens;
+}
+
+/** Bits of a name's tokens a mask can mark (token k is bit k). */
+export const MASKED_NAME_WORDS = 31;
+
+export interface NameParts {
+  /** Canonical tokens, in order, duplicates removed. */
+  tokens: string[];
+  /**
+   * Bit k set: token k names where the place is rather than which place it is: the words after
+   * "@" or " at ", or in parentheses ("Gym @ Club X", "Bus Stop 11141 (Queenstown Station)").
+   */
+  qualifierMask: number;
+}
+
+// Where a name's qualifier starts: "@", "(" or the word "at" after at least one word.
+const QUALIFIER_START = /@|\(|(?<=\S)\s+at\s+(?=\S)/i;
+
+/** A name's tokens and which of them are a qualifier (see NameParts). */
+export function nameParts(name: string): NameParts {
+  const found = QUALIFIER_START.exec(name);
+  const head = found === null ? name : name.slice(0, found.index);
+  const tokens = appendNameTokens(head, []);
+  // A name that is all qualifier ("@ Orchard", "(closed)") has no head: its words are the name.
+  if (found === null || tokens.length === 0) return { tokens: found === null ? tokens : appendNameTokens(name, []), qualifierMask: 0 };
+  const headCount = tokens.length;
+  appendNameTokens(name.slice(found.index + found[0].length), tokens);
+  let qualifierMask = 0;
+  for (let k = headCount; k < Math.min(tokens.length, MASKED_NAME_WORDS); k++) qualifierMask |= 1 << k;
+  return { tokens, qualifierMask };
+}
+
+/** Appends the canonical tokens of `name` that `tokens` does not hold yet. */
+function appendNameTokens(name: string, tokens: string[]): string[] {
   const words = foldWords(name);
   for (let i = 0; i < words.length; i++) {
     let word = words[i]!;

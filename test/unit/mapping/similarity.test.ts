@@ -95,6 +95,23 @@ describe('compareNames (IDF-weighted over the reference)', () => {
     assert.equal(similarityTo('HÔTEL LUTÉTIA PARÍS', 0), 1);
     assert.ok(similarityTo('Хотел Лутетиа Парис', 0) > 0.95);
   });
+  it('flags a place inside or beside the other: only the qualifier agrees', () => {
+    const compare = (a: string, b: string) =>
+      compareNames(preparePartner(index, { id: 'p', name: a }).name, preparePartner(index, { id: 'q', name: b }).name);
+    assert.equal(compare('Lutetia Paris', 'Bar @ Lutetia Paris').subPlace, true);
+    assert.equal(compare('Bar @ Lutetia Paris', 'Lutetia Paris').subPlace, true);
+    assert.equal(compare('Bus Stop 11141 (Lutetia Station)', 'Lutetia Station').subPlace, true);
+    // The head agrees: the qualifier only says where.
+    assert.equal(compare('Adlon @ Lutetia', 'Adlon').subPlace, false);
+    // A head of generic words only ("Hotel at ...") says nothing about which place it is.
+    assert.equal(compare('Hotel at Lutetia', 'Lutetia').subPlace, false);
+  });
+  it('weighs a qualifier only one name has at a quarter', () => {
+    const withQualifier = similarityTo('Hotel Lutetia Paris (Rive Gauche)', 0);
+    const withWords = similarityTo('Hotel Lutetia Paris Rive Gauche', 0);
+    assert.ok(withQualifier > withWords + 0.1, `${withQualifier} vs ${withWords}`);
+    assert.ok(withQualifier < 1);
+  });
   it('flags names whose numbers disagree', () => {
     const a = preparePartner(index, { id: 'p', name: 'Blk 701 Tampines' }).name;
     const b = preparePartner(index, { id: 'q', name: 'Blk 704 Tampines' }).name;

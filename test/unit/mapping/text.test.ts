@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { toCountryCode } from '../../../shared/mapping/countries';
-import { addressParts, foldText, nameTokens, normalizePostalCode, tokenKind } from '../../../shared/mapping/text';
+import { addressParts, foldText, nameParts, nameTokens, normalizePostalCode, tokenKind } from '../../../shared/mapping/text';
 
 describe('foldText', () => {
   it('removes case, accents and punctuation', () => {
@@ -31,6 +31,9 @@ describe('nameTokens', () => {
     assert.deepEqual(nameTokens('R.K. Eating House'), nameTokens('RK Eating House'));
     assert.deepEqual(nameTokens("Hôtel l'Europe"), ['hotel', 'l', 'europe']);
   });
+  it('reads common abbreviations of place words', () => {
+    assert.deepEqual(nameTokens('Blk 6 Admin Bldg'), ['block', '6', 'admin', 'building']);
+  });
   it('drops repeated words', () => {
     assert.deepEqual(nameTokens('Hotel Hotel Rex'), ['hotel', 'rex']);
   });
@@ -40,6 +43,22 @@ describe('nameTokens', () => {
     assert.equal(tokenKind('the'), 'stop');
     assert.equal(tokenKind('701'), 'number');
     assert.equal(tokenKind('adlon'), 'distinctive');
+  });
+});
+
+describe('nameParts', () => {
+  it('marks the words after "@", " at " or in parentheses as the qualifier', () => {
+    assert.deepEqual(nameParts('Gym @ Civil Service Club'), { tokens: ['gym', 'civil', 'service', 'club'], qualifierMask: 0b1110 });
+    assert.deepEqual(nameParts('Pitch at Bedok School'), { tokens: ['pitch', 'bedok', 'school'], qualifierMask: 0b110 });
+    assert.deepEqual(nameParts('Ngee Ann Polytechnic (NP)'), { tokens: ['ngee', 'ann', 'polytechnic', 'np'], qualifierMask: 0b1000 });
+  });
+  it('keeps names without a head whole, and "at" inside a word is no qualifier', () => {
+    assert.deepEqual(nameParts('@ Orchard'), { tokens: ['orchard'], qualifierMask: 0 });
+    assert.deepEqual(nameParts('Atrium Hotel'), { tokens: ['atrium', 'hotel'], qualifierMask: 0 });
+    assert.deepEqual(nameParts('Hotel Adlon'), { tokens: ['hotel', 'adlon'], qualifierMask: 0 });
+  });
+  it('gives a word found in the head and in the qualifier to the head', () => {
+    assert.deepEqual(nameParts('Club Bar @ Club Road'), { tokens: ['club', 'bar', 'road'], qualifierMask: 0b100 });
   });
 });
 
