@@ -39,7 +39,7 @@ export interface ReferenceIndexSnapshot {
   nameWeightTotals: Float32Array;
   /** Per hotel, which name tokens are a qualifier ("Gym @ Club X": club, x); see NameParts. */
   nameQualifierMasks: Uint32Array;
-  /** Per hotel, how many hotels of its country carry the same name (itself included): a chain's outlets, or names such as "Playground". */
+  /** Per hotel, how many hotels nearby carry the same name, itself included: a chain's outlets, or names such as "Playground" (see countSameNames). */
   sameNameCounts: Uint16Array;
   /** SIGNATURE_WORDS words per hotel: trigram bits of the name's distinctive words (see nameSignatureText). */
   nameSignatures: Uint32Array;
@@ -442,7 +442,7 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     nameTokenIds: tokenIdArray,
     nameWeightTotals,
     nameQualifierMasks: Uint32Array.from(order, (hotel) => nameQualifierMasks[hotel]!),
-    sameNameCounts: countSameNames(offsets, tokenIdArray, vocabulary, countryArray),
+    sameNameCounts: countSameNames(offsets, tokenIdArray, vocabulary, countryArray, latitudeArray, longitudeArray),
     nameSignatures,
     latitudes: latitudeArray,
     longitudes: longitudeArray,
@@ -461,10 +461,20 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
   });
 }
 
-/** Per hotel, the number of hotels in its country whose name has the same words (stop words aside, any order). */
-function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, vocabulary: readonly string[], countryOfHotel: Uint16Array): Uint16Array {
+/** Edge of the areas, in grid cells, in which countSameNames counts namesakes (0.1°, about 11 km). */
+const NAMESAKE_AREA_CELLS = 10;
+const NAMESAKE_AREA_COLUMNS = Math.ceil(LONGITUDE_CELLS / NAMESAKE_AREA_CELLS);
+const NAMESAKE_AREAS = Math.ceil(Math.round(180 / CELL_DEGREES) / NAMESAKE_AREA_CELLS + 1) * NAMESAKE_AREA_COLUMNS;
+
+/**
+ * Per hotel, how many hotels nearby (its 0.1° area and the eight around it; its country when it has
+ * no coordinates) have a name of the same words, stop words aside, in any order: itself included.
+ */
+function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, vocabulary: readonly string[], countryOfHotel: Uint16Array, latitudes: Float64Array, longitudes: Float64Array): Uint16Array {
   const count = countryOfHotel.length;
   const keys = new Float64Array(count);
+  const names = new Float64Array(count);
+  const areas = new Int32Array(count);
   const words: number[] = [];
   for (let hotel = 0; hotel < count; hotel++) {
     words.length = 0;
@@ -474,17 +484,37 @@ function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
     words.sort((a, b) => a - b);
     let hash = 0x811c9dc5;
     for (const word of words) hash = Math.imul(hash ^ word, 0x01000193);
-    // 32 bits of name hash above the country: equal keys are the same name in the same country.
-    keys[hotel] = (hash >>> 0) * 2 ** 16 + countryOfHotel[hotel]!;
+    names[hotel] = (hash >>> 2) * 2 ** 23;
+    areas[hotel] = Number.isNaN(latitudes[hotel]!)
+      ? NAMESAKE_AREAS + countryOfHotel[hotel]!
+      : Math.floor(latitudeCell(latitudes[hotel]!) / NAMESAKE_AREA_CELLS) * NAMESAKE_AREA_COLUMNS + Math.floor(longitudeCell(longitudes[hotel]!) / NAMESAKE_AREA_CELLS);
+    // 30 bits of name hash above 23 bits of area: equal keys are namesakes in one area.
+    keys[hotel] = names[hotel]! + areas[hotel]!;
   }
   const sorted = keys.slice().sort();
-  const counts = new Uint16Array(count);
-  for (let hotel = 0; hotel < count; hotel++) {
-    const key = keys[hotel]!;
+  const occurrences = (key: number) => {
     const first = lowerBoundFloat(sorted, key);
     let last = first;
     while (last < count && sorted[last] === key) last += 1;
-    counts[hotel] = Math.min(65_535, last - first);
+    return last - first;
+  };
+  const counts = new Uint16Array(count);
+  for (let hotel = 0; hotel < count; hotel++) {
+    const position = lowerBoundFloat(sorted, keys[hotel]!);
+    // Most names are unique: no other hotel anywhere has the name.
+    const alone = (position === 0 || sorted[position - 1]! < names[hotel]!) && (position + 1 === count || sorted[position + 1]! >= names[hotel]! + 2 ** 23);
+    if (alone || areas[hotel]! >= NAMESAKE_AREAS) {
+      counts[hotel] = alone ? 1 : Math.min(65_535, occurrences(keys[hotel]!));
+      continue;
+    }
+    let namesakes = 0;
+    for (let row = -1; row <= 1; row++) {
+      for (let column = -1; column <= 1; column++) {
+        const area = areas[hotel]! + row * NAMESAKE_AREA_COLUMNS + column;
+        if (area >= 0 && area < NAMESAKE_AREAS) namesakes += occurrences(names[hotel]! + area);
+      }
+    }
+    counts[hotel] = Math.min(65_535, namesakes);
   }
   return counts;
 }

@@ -364,8 +364,9 @@ export const FEATURE_WEIGHTS = Float64Array.from(
     2.5, 2.3, 1.8, 1.0, 0, -1.2, -2.5, -4, -6,
     // name number conflict, partner extra words, reference extra words, one a place inside the other
     -2, 0, 0, -3,
-    // log2 of how many reference places in the country carry the candidate's name, when the names agree
-    0, // CN
+    // log2 of how many reference places near the candidate carry its name, when the names agree and
+    // the candidate is over 100 m away (in full from 300 m)
+    -0.5,
     // postcode match, neighbour, mismatch
     2.5, -0.3, -2.5,
     // street match, mismatch, house number match, mismatch (same street)
@@ -459,8 +460,8 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
   features[F.partnerExtraWords!] = name.extraA;
   features[F.referenceExtraWords!] = name.extraB;
   if (name.subPlace) features[F.subPlace!] = 1;
-  // A name many places carry (a chain, "Playground") agreeing says less than a unique one: the
-  // partner's place may be another outlet the reference lacks.
+  // A name many places nearby carry (a chain, "Playground") agreeing says less than a unique one:
+  // unless it is right there, the partner's place may be another outlet the reference lacks.
   if (name.similarity >= COMMON_NAME_SIMILARITY) features[F.commonName!] = Math.log2(data.sameNameCounts[hotel]!);
 
   let distance: number | null = null;
@@ -468,6 +469,7 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
   if (!Number.isNaN(partner.lat) && !Number.isNaN(lat)) {
     distance = distanceMeters(partner.lat, partner.lon, lat, data.longitudes[hotel]!);
     writeHatBasis(distance, DISTANCE_KNOTS, features, DISTANCE_AT);
+    features[F.commonName!] = features[F.commonName!]! * Math.min(1, Math.max(0, (distance - 100) / 200));
   }
 
   const postalMatch = comparePostalCodes(partner.postalCode, data.postalCodes[hotel]!);

@@ -157,13 +157,13 @@ export interface NameParts {
   tokens: string[];
   /**
    * Bit k set: token k names where the place is rather than which place it is: the words after
-   * "@" or " at ", or in parentheses ("Gym @ Club X", "Bus Stop 11141 (Queenstown Station)").
+   * "@", " at " or " | ", or in parentheses ("Gym @ Club X", "Bus Stop 11141 (Queenstown Station)").
    */
   qualifierMask: number;
 }
 
-// Where a name's qualifier starts: "@", "(" or the word "at" after at least one word.
-const QUALIFIER_START = /@|\(|(?<=\S)\s+at\s+(?=\S)/i;
+// Where a name's qualifier starts: "@", "(", " | " or the word "at" after at least one word.
+const QUALIFIER_START = /@|\(|\s\|\s|(?<=\S)\s+at\s+(?=\S)/i;
 
 /** A name's tokens and which of them are a qualifier (see NameParts). */
 export function nameParts(name: string): NameParts {

@@ -112,6 +112,54 @@ describe('STANDARD mode', () => {
   });
 });
 
+describe('places inside places and chains with many outlets', () => {
+  // A chain with eight outlets about 2.5 km apart, a hotel with a spa and a bar listed apart.
+  const outlets = Array.from({ length: 8 }, (_, i): ReferenceHotel => ({
+    id: `travelstop-${i}`, name: 'TravelStop', country: 'FR', lat: 48.85 + 0.025 * (i % 4), lon: 2.33 + 0.035 * Math.floor(i / 4), supplierCodes: {},
+  }));
+  const places: ReferenceHotel[] = [
+    ...reference(),
+    ...outlets,
+    { id: 'rex', name: 'Hotel Rex Montparnasse', country: 'FR', lat: 48.8420, lon: 2.3200, supplierCodes: {} },
+    { id: 'rex-spa', name: 'Spa Nuxe @ Hotel Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3202, supplierCodes: {} },
+    { id: 'rex-bar', name: 'Rex Bar (Hotel Rex Montparnasse)', country: 'FR', lat: 48.8419, lon: 2.3199, supplierCodes: {} },
+    { id: 'unique', name: 'Hotel Zephyrine', country: 'FR', lat: 48.8600, lon: 2.3700, supplierCodes: {} },
+  ];
+  const match = (partner: PartnerHotel) => new HotelMatcher(buildReferenceIndex(places), { mode: 'STANDARD' }).match(partner);
+
+  it('matches the place itself, not what lies inside it', () => {
+    const result = match({ id: 'p', name: 'Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3201 });
+    assert.equal(result.status, 'MATCHED');
+    assert.equal(result.referenceHotelId, 'rex');
+    const spa = result.candidates.find((candidate) => candidate.referenceHotelId === 'rex-spa');
+    assert.ok(spa === undefined || spa.score < 0.01, `spa ${spa?.score}`);
+  });
+
+  it('does not match a place to what lies inside it when the reference lacks the place', () => {
+    const withoutHotel = new HotelMatcher(buildReferenceIndex(places.filter((place) => place.id !== 'rex' && place.id !== 'rex-bar')), { mode: 'STANDARD' });
+    const result = withoutHotel.match({ id: 'p', name: 'Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3201 });
+    assert.equal(result.status, 'UNMATCHED');
+  });
+
+  it('matches a place inside another by its own name, the container being only where it is', () => {
+    const result = match({ id: 'p', name: 'Nuxe Spa (Rex Montparnasse)', country: 'FR', lat: 48.8421, lon: 2.3201 });
+    assert.equal(result.referenceHotelId, 'rex-spa');
+    assert.equal(result.status, 'MATCHED');
+  });
+
+  it('needs an outlet of a chain right there; a unique name may be further off', () => {
+    const beside = match({ id: 'p', name: 'Travelstop', country: 'FR', lat: 48.8501, lon: 2.3301 });
+    assert.equal(beside.status, 'MATCHED');
+    assert.equal(beside.referenceHotelId, 'travelstop-0');
+    // 400 m from the nearest outlet: likely another outlet the reference lacks.
+    const offOutlet = match({ id: 'p', name: 'Travelstop', country: 'FR', lat: 48.8536, lon: 2.3301 });
+    assert.notEqual(offOutlet.status, 'MATCHED');
+    const offUnique = match({ id: 'p', name: 'Hotel Zephyrine', country: 'FR', lat: 48.8636, lon: 2.3700 });
+    assert.equal(offUnique.status, 'MATCHED');
+    assert.ok(offUnique.score > offOutlet.score + 0.15, `${offUnique.score} vs ${offOutlet.score}`);
+  });
+});
+
 describe('ID_TO_ID mode', () => {
   const matcher = new HotelMatcher(index, { mode: 'ID_TO_ID' });
   it('matches through the supplier code, whatever the name says', () => {
