@@ -472,18 +472,14 @@ const NAMESAKE_AREAS = Math.ceil(Math.round(180 / CELL_DEGREES) / NAMESAKE_AREA_
  */
 function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, vocabulary: readonly string[], countryOfHotel: Uint16Array, latitudes: Float64Array, longitudes: Float64Array): Uint16Array {
   const count = countryOfHotel.length;
-  const keys = new Float64Array(count);
+  // Each word's share of the name hash; stop words have none. Summing makes the order not matter.
+  const wordHashes = Int32Array.from(vocabulary, (token, id) => (tokenKind(token) === 'stop' ? 0 : mixBits(id + 1)));
   const names = new Float64Array(count);
   const areas = new Int32Array(count);
-  const words: number[] = [];
+  const keys = new Float64Array(count);
   for (let hotel = 0; hotel < count; hotel++) {
-    words.length = 0;
-    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
-      if (tokenKind(vocabulary[nameTokenIds[k]!]!) !== 'stop') words.push(nameTokenIds[k]!);
-    }
-    words.sort((a, b) => a - b);
-    let hash = 0x811c9dc5;
-    for (const word of words) hash = Math.imul(hash ^ word, 0x01000193);
+    let hash = 0;
+    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) hash = (hash + wordHashes[nameTokenIds[k]!]!) | 0;
     names[hotel] = (hash >>> 2) * 2 ** 23;
     areas[hotel] = Number.isNaN(latitudes[hotel]!)
       ? NAMESAKE_AREAS + countryOfHotel[hotel]!
@@ -492,26 +488,20 @@ function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
     keys[hotel] = names[hotel]! + areas[hotel]!;
   }
   const sorted = keys.slice().sort();
-  const occurrences = (key: number) => {
-    const first = lowerBoundFloat(sorted, key);
-    let last = first;
-    while (last < count && sorted[last] === key) last += 1;
-    return last - first;
-  };
   const counts = new Uint16Array(count);
   for (let hotel = 0; hotel < count; hotel++) {
-    const position = lowerBoundFloat(sorted, keys[hotel]!);
-    // Most names are unique: no other hotel anywhere has the name.
-    const alone = (position === 0 || sorted[position - 1]! < names[hotel]!) && (position + 1 === count || sorted[position + 1]! >= names[hotel]! + 2 ** 23);
-    if (alone || areas[hotel]! >= NAMESAKE_AREAS) {
-      counts[hotel] = alone ? 1 : Math.min(65_535, occurrences(keys[hotel]!));
+    // All hotels of this name, whatever the area, sit in sorted[first, last).
+    const first = lowerBoundFloat(sorted, names[hotel]!, 0, count);
+    const last = lowerBoundFloat(sorted, names[hotel]! + 2 ** 23, first, count);
+    if (last - first === 1 || areas[hotel]! >= NAMESAKE_AREAS) {
+      counts[hotel] = Math.min(65_535, occurrences(sorted, keys[hotel]!, first, last));
       continue;
     }
     let namesakes = 0;
     for (let row = -1; row <= 1; row++) {
       for (let column = -1; column <= 1; column++) {
         const area = areas[hotel]! + row * NAMESAKE_AREA_COLUMNS + column;
-        if (area >= 0 && area < NAMESAKE_AREAS) namesakes += occurrences(names[hotel]! + area);
+        if (area >= 0 && area < NAMESAKE_AREAS) namesakes += occurrences(sorted, names[hotel]! + area, first, last);
       }
     }
     counts[hotel] = Math.min(65_535, namesakes);
@@ -519,9 +509,23 @@ function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
   return counts;
 }
 
-function lowerBoundFloat(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
+/** How many times `key` occurs in sorted[from, to). */
+function occurrences(sorted: Float64Array, key: number, from: number, to: number): number {
+  // Keys are integers below 2^53, so key + 1 is exact.
+  return lowerBoundFloat(sorted, key + 1, from, to) - lowerBoundFloat(sorted, key, from, to);
+}
+
+/** A 32-bit integer's bits spread over the whole word (murmur3's finaliser). */
+function mixBits(value: number): number {
+  let hash = Math.imul(value ^ (value >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
+}
+
+/** First position in sorted[from, to) whose value is >= value. */
+function lowerBoundFloat(sorted: Float64Array, value: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
   while (low < high) {
     const middle = (low + high) >>> 1;
     if (sorted[middle]! < value) low = middle + 1;

@@ -365,7 +365,7 @@ export const FEATURE_WEIGHTS = Float64Array.from(
     // name number conflict, partner extra words, reference extra words, one a place inside the other
     -2, 0, 0, -3,
     // log2 of how many reference places near the candidate carry its name, when the names agree and
-    // the candidate is over 100 m away (in full from 300 m)
+    // the pins are over 300 m apart (in full from 600 m)
     -0.5,
     // postcode match, neighbour, mismatch
     2.5, -0.3, -2.5,
@@ -460,16 +460,17 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
   features[F.partnerExtraWords!] = name.extraA;
   features[F.referenceExtraWords!] = name.extraB;
   if (name.subPlace) features[F.subPlace!] = 1;
-  // A name many places nearby carry (a chain, "Playground") agreeing says less than a unique one:
-  // unless it is right there, the partner's place may be another outlet the reference lacks.
-  if (name.similarity >= COMMON_NAME_SIMILARITY) features[F.commonName!] = Math.log2(data.sameNameCounts[hotel]!);
 
   let distance: number | null = null;
   const lat = data.latitudes[hotel]!;
   if (!Number.isNaN(partner.lat) && !Number.isNaN(lat)) {
     distance = distanceMeters(partner.lat, partner.lon, lat, data.longitudes[hotel]!);
     writeHatBasis(distance, DISTANCE_KNOTS, features, DISTANCE_AT);
-    features[F.commonName!] = features[F.commonName!]! * Math.min(1, Math.max(0, (distance - 100) / 200));
+    // A name many places nearby carry (a chain, "Playground") agreeing says less than a unique
+    // one: beyond the usual pin drift, the partner's place may be another outlet the reference lacks.
+    if (name.similarity >= COMMON_NAME_SIMILARITY && distance > 300) {
+      features[F.commonName!] = Math.log2(data.sameNameCounts[hotel]!) * Math.min(1, (distance - 300) / 300);
+    }
   }
 
   const postalMatch = comparePostalCodes(partner.postalCode, data.postalCodes[hotel]!);
