@@ -39,8 +39,8 @@ export interface ReferenceIndexSnapshot {
   nameWeightTotals: Float32Array;
   /** Per hotel, which name tokens are a qualifier ("Gym @ Club X": club, x); see NameParts. */
   nameQualifierMasks: Uint32Array;
-  /** Per hotel, how many hotels nearby carry the same name, itself included: a chain's outlets, or names such as "Playground" (see countSameNames). */
-  sameNameCounts: Uint16Array;
+  /** Per hotel, how many hotels nearby carry the same name, itself included: a chain's outlets, or names such as "Playground" (see countNamesakes). */
+  namesakeCounts: Uint16Array;
   /** SIGNATURE_WORDS words per hotel: trigram bits of the name's distinctive words (see nameSignatureText). */
   nameSignatures: Uint32Array;
   /** NaN when the hotel has no usable coordinates. */
@@ -442,7 +442,7 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
     nameTokenIds: tokenIdArray,
     nameWeightTotals,
     nameQualifierMasks: Uint32Array.from(order, (hotel) => nameQualifierMasks[hotel]!),
-    sameNameCounts: countSameNames(offsets, tokenIdArray, vocabulary, countryArray, latitudeArray, longitudeArray),
+    namesakeCounts: countNamesakes(offsets, tokenIdArray, vocabulary, countryArray, latitudeArray, longitudeArray),
     nameSignatures,
     latitudes: latitudeArray,
     longitudes: longitudeArray,
@@ -461,7 +461,7 @@ export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingI
   });
 }
 
-/** Edge of the areas, in grid cells, in which countSameNames counts namesakes (0.1°, about 11 km). */
+/** Edge of the areas, in grid cells, in which countNamesakes counts namesakes (0.1°, about 11 km). */
 const NAMESAKE_AREA_CELLS = 10;
 const NAMESAKE_AREA_COLUMNS = Math.ceil(LONGITUDE_CELLS / NAMESAKE_AREA_CELLS);
 const NAMESAKE_AREAS = Math.ceil(Math.round(180 / CELL_DEGREES) / NAMESAKE_AREA_CELLS + 1) * NAMESAKE_AREA_COLUMNS;
@@ -470,7 +470,7 @@ const NAMESAKE_AREAS = Math.ceil(Math.round(180 / CELL_DEGREES) / NAMESAKE_AREA_
  * Per hotel, how many hotels nearby (its 0.1° area and the eight around it; its country when it has
  * no coordinates) have a name of the same words, stop words aside, in any order: itself included.
  */
-function countSameNames(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, vocabulary: readonly string[], countryOfHotel: Uint16Array, latitudes: Float64Array, longitudes: Float64Array): Uint16Array {
+function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, vocabulary: readonly string[], countryOfHotel: Uint16Array, latitudes: Float64Array, longitudes: Float64Array): Uint16Array {
   const count = countryOfHotel.length;
   // Each word's share of the name hash; stop words have none. Summing makes the order not matter.
   const wordHashes = Int32Array.from(vocabulary, (token, id) => (tokenKind(token) === 'stop' ? 0 : mixBits(id + 1)));

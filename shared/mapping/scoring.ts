@@ -332,7 +332,7 @@ export const FEATURE_NAMES: readonly string[] = [
   'partnerExtraWords',
   'referenceExtraWords',
   'subPlace',
-  'commonName',
+  'namesakes',
   'postalMatch',
   'postalNeighbour',
   'postalMismatch',
@@ -378,8 +378,8 @@ export const FEATURE_WEIGHTS = Float64Array.from(
   ],
 );
 
-/** Names at least this alike count as the same name for the commonName feature. */
-const COMMON_NAME_SIMILARITY = 0.9;
+/** Names at least this alike count as the same name for the namesakes feature. */
+const NAMESAKE_SIMILARITY = 0.9;
 
 /** Street words at least this alike are the same street. */
 const SAME_STREET_SIMILARITY = 0.6;
@@ -468,8 +468,8 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
     writeHatBasis(distance, DISTANCE_KNOTS, features, DISTANCE_AT);
     // A name many places nearby carry (a chain, "Playground") agreeing says less than a unique
     // one: beyond the usual pin drift, the partner's place may be another outlet the reference lacks.
-    if (name.similarity >= COMMON_NAME_SIMILARITY && distance > 300) {
-      features[F.commonName!] = Math.log2(data.sameNameCounts[hotel]!) * Math.min(1, (distance - 300) / 300);
+    if (name.similarity >= NAMESAKE_SIMILARITY && distance > 300) {
+      features[F.namesakes!] = Math.log2(data.namesakeCounts[hotel]!) * Math.min(1, (distance - 300) / 300);
     }
   }
 

@@ -150,7 +150,7 @@ export function nameTokens(name: string): string[] {
 }
 
 /** Bits of a name's tokens a mask can mark (token k is bit k). */
-export const MASKED_NAME_WORDS = 31;
+const MASKED_NAME_WORDS = 31;
 
 export interface NameParts {
   /** Canonical tokens, in order, duplicates removed. */
@@ -170,8 +170,9 @@ export function nameParts(name: string): NameParts {
   const found = QUALIFIER_START.exec(name);
   const head = found === null ? name : name.slice(0, found.index);
   const tokens = appendNameTokens(head, []);
+  if (found === null) return { tokens, qualifierMask: 0 };
   // A name that is all qualifier ("@ Orchard", "(closed)") has no head: its words are the name.
-  if (found === null || tokens.length === 0) return { tokens: found === null ? tokens : appendNameTokens(name, []), qualifierMask: 0 };
+  if (tokens.length === 0) return { tokens: appendNameTokens(name, []), qualifierMask: 0 };
   const headCount = tokens.length;
   appendNameTokens(name.slice(found.index + found[0].length), tokens);
   let qualifierMask = 0;
