@@ -69,3 +69,34 @@ describe('blocking keeps the work small', () => {
     assert.equal(row.result.referenceHotelId, 'porto-2');
   });
 });
+
+describe('namesakes', () => {
+  const hotel = (id: string, name: string, lat: number | undefined, lon: number | undefined, country = 'PT'): ReferenceHotel =>
+    ({ id, name, country, lat, lon, supplierCodes: {} });
+  const namesakes = buildReferenceIndex([
+    hotel('a', 'Café Central', 38.70, -9.20),
+    // Same words in another order and with a stop word: the same name, 5 km and 10 km away.
+    hotel('b', 'Central Café', 38.745, -9.20),
+    hotel('c', 'The Central Cafe', 38.79, -9.20),
+    // 55 km and 300 km away: other areas.
+    hotel('x', 'Café Central', 39.20, -9.20),
+    hotel('d', 'Café Central', 41.15, -8.61),
+    hotel('e', 'Café Central Lisboa', 38.70, -9.20),
+    // Without coordinates: counted per country.
+    hotel('f', 'Café Central', undefined, undefined, 'ES'),
+    hotel('g', 'Café Central', undefined, undefined, 'ES'),
+  ]);
+  const countOf = (id: string) => namesakes.data.namesakeCounts[namesakes.data.ids.indexOf(id)];
+
+  // Areas are 0.1° squares with their eight neighbours: namesakes within 11 km always count, beyond 33 km never.
+  it('counts hotels of the same name nearby, itself included', () => {
+    assert.equal(countOf('a'), 3);
+    assert.equal(countOf('c'), 3);
+    assert.equal(countOf('x'), 1);
+    assert.equal(countOf('d'), 1);
+    assert.equal(countOf('e'), 1);
+  });
+  it('counts unlocated hotels by country', () => {
+    assert.equal(countOf('f'), 2);
+  });
+});
