@@ -522,7 +522,7 @@ function mixBits(value: number): number {
   return hash ^ (hash >>> 16);
 }
 
-/** First position in sorted[from, to) whose value is >= value. */
+/** First position in sorted[from, to) whose value is >= value (lowerBound for doubles, kept apart so the hot Int32Array one stays monomorphic). */
 function lowerBoundFloat(sorted: Float64Array, value: number, from: number, to: number): number {
   let low = from;
   let high = to;
@@ -555,17 +555,23 @@ function buildGrid(latitudes: Float64Array, longitudes: Float64Array) {
     located.push(hotel);
   }
   const cellHotels = sortHotels(located.length, (k) => hotelCells[located[k]!]!).map((k) => located[k]!);
-  const cellKeys: number[] = [];
-  const cellOffsets: number[] = [];
-  for (let k = 0; k < cellHotels.length; k++) {
-    const key = hotelCells[cellHotels[k]!]!;
-    if (cellKeys.length === 0 || cellKeys[cellKeys.length - 1] !== key) {
-      cellKeys.push(key);
-      cellOffsets.push(k);
+  const cells = runsOf(cellHotels.length, (k) => hotelCells[cellHotels[k]!]!);
+  return { cellKeys: cells.keys, cellOffsets: cells.offsets, cellHotels, hotelCells };
+}
+
+/** The runs of equal keys in a sorted list of `count` items: each run's key and start, then the end. */
+function runsOf(count: number, keyOf: (position: number) => number): { keys: Int32Array; offsets: Uint32Array } {
+  const keys: number[] = [];
+  const offsets: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const key = keyOf(k);
+    if (keys.length === 0 || keys[keys.length - 1] !== key) {
+      keys.push(key);
+      offsets.push(k);
     }
   }
-  cellOffsets.push(cellHotels.length);
-  return { cellKeys: Int32Array.from(cellKeys), cellOffsets: Uint32Array.from(cellOffsets), cellHotels, hotelCells };
+  offsets.push(count);
+  return { keys: Int32Array.from(keys), offsets: Uint32Array.from(offsets) };
 }
 
 /** Inverted index token -> hotels, each list ordered by (country, grid cell). */
@@ -642,17 +648,8 @@ function buildPostalBlocks(postalCodes: readonly string[]) {
     hotels.push(hotel);
   }
   const postalHotels = Int32Array.from(hotels).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
-  const keys: number[] = [];
-  const offsets: number[] = [];
-  for (let k = 0; k < postalHotels.length; k++) {
-    const hash = hashes[postalHotels[k]!]!;
-    if (keys.length === 0 || keys[keys.length - 1] !== hash) {
-      keys.push(hash);
-      offsets.push(k);
-    }
-  }
-  offsets.push(postalHotels.length);
-  return { postalHashes: Int32Array.from(keys), postalOffsets: Uint32Array.from(offsets), postalHotels };
+  const blocks = runsOf(postalHotels.length, (k) => hashes[postalHotels[k]!]!);
+  return { postalHashes: blocks.keys, postalOffsets: blocks.offsets, postalHotels };
 }
 
 export function serializeMatchingIndex(index: MatchingIndex): Buffer {
