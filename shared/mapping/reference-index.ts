@@ -474,25 +474,25 @@ function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
   const count = countryOfHotel.length;
   // Each word's share of the name hash; stop words have none. Summing makes the order not matter.
   const wordHashes = Int32Array.from(vocabulary, (token, id) => (tokenKind(token) === 'stop' ? 0 : mixBits(id + 1)));
-  const names = new Float64Array(count);
+  const nameKeys = new Float64Array(count);
   const areas = new Int32Array(count);
   const keys = new Float64Array(count);
   for (let hotel = 0; hotel < count; hotel++) {
     let hash = 0;
     for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) hash = (hash + wordHashes[nameTokenIds[k]!]!) | 0;
-    names[hotel] = (hash >>> 2) * 2 ** 23;
+    nameKeys[hotel] = (hash >>> 2) * 2 ** 23;
     areas[hotel] = Number.isNaN(latitudes[hotel]!)
       ? NAMESAKE_AREAS + countryOfHotel[hotel]!
       : Math.floor(latitudeCell(latitudes[hotel]!) / NAMESAKE_AREA_CELLS) * NAMESAKE_AREA_COLUMNS + Math.floor(longitudeCell(longitudes[hotel]!) / NAMESAKE_AREA_CELLS);
     // 30 bits of name hash above 23 bits of area: equal keys are namesakes in one area.
-    keys[hotel] = names[hotel]! + areas[hotel]!;
+    keys[hotel] = nameKeys[hotel]! + areas[hotel]!;
   }
   const sorted = keys.slice().sort();
   const counts = new Uint16Array(count);
   for (let hotel = 0; hotel < count; hotel++) {
     // All hotels of this name, whatever the area, sit in sorted[first, last).
-    const first = lowerBoundFloat(sorted, names[hotel]!, 0, count);
-    const last = lowerBoundFloat(sorted, names[hotel]! + 2 ** 23, first, count);
+    const first = lowerBoundFloat(sorted, nameKeys[hotel]!, 0, count);
+    const last = lowerBoundFloat(sorted, nameKeys[hotel]! + 2 ** 23, first, count);
     if (last - first === 1 || areas[hotel]! >= NAMESAKE_AREAS) {
       counts[hotel] = Math.min(65_535, occurrences(sorted, keys[hotel]!, first, last));
       continue;
@@ -501,7 +501,7 @@ function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
     for (let row = -1; row <= 1; row++) {
       for (let column = -1; column <= 1; column++) {
         const area = areas[hotel]! + row * NAMESAKE_AREA_COLUMNS + column;
-        if (area >= 0 && area < NAMESAKE_AREAS) namesakes += occurrences(sorted, names[hotel]! + area, first, last);
+        if (area >= 0 && area < NAMESAKE_AREAS) namesakes += occurrences(sorted, nameKeys[hotel]! + area, first, last);
       }
     }
     counts[hotel] = Math.min(65_535, namesakes);
