@@ -279,7 +279,7 @@ export class MatchingIndex {
 }
 
 /** First position in sorted[from, to) whose value is >= value. */
-function lowerBound(sorted: Int32Array, value: number, from: number, to: number): number {
+function lowerBound(sorted: Int32Array | Float64Array, value: number, from: number, to: number): number {
   let low = from;
   let high = to;
   while (low < high) {
@@ -491,8 +491,8 @@ function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
   const counts = new Uint16Array(count);
   for (let hotel = 0; hotel < count; hotel++) {
     // All hotels of this name, whatever the area, sit in sorted[first, last).
-    const first = lowerBoundFloat(sorted, nameKeys[hotel]!, 0, count);
-    const last = lowerBoundFloat(sorted, nameKeys[hotel]! + 2 ** 23, first, count);
+    const first = lowerBound(sorted, nameKeys[hotel]!, 0, count);
+    const last = lowerBound(sorted, nameKeys[hotel]! + 2 ** 23, first, count);
     if (last - first === 1 || areas[hotel]! >= NAMESAKE_AREAS) {
       counts[hotel] = Math.min(65_535, occurrences(sorted, keys[hotel]!, first, last));
       continue;
@@ -512,7 +512,7 @@ function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
 /** How many times `key` occurs in sorted[from, to). */
 function occurrences(sorted: Float64Array, key: number, from: number, to: number): number {
   // Keys are integers below 2^53, so key + 1 is exact.
-  return lowerBoundFloat(sorted, key + 1, from, to) - lowerBoundFloat(sorted, key, from, to);
+  return lowerBound(sorted, key + 1, from, to) - lowerBound(sorted, key, from, to);
 }
 
 /** A 32-bit integer's bits spread over the whole word (murmur3's finaliser). */
@@ -520,18 +520,6 @@ function mixBits(value: number): number {
   let hash = Math.imul(value ^ (value >>> 16), 0x85ebca6b);
   hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
   return hash ^ (hash >>> 16);
-}
-
-/** First position in sorted[from, to) whose value is >= value (lowerBound for doubles, kept apart so the hot Int32Array one stays monomorphic). */
-function lowerBoundFloat(sorted: Float64Array, value: number, from: number, to: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
