@@ -3,15 +3,31 @@
  * partner rows that claim the same reference hotel.
  */
 import type { PartnerHotel } from '../domain/hotels';
-import { HotelMatcher, type RowMatch } from './matcher';
+import { HotelMatcher } from './matcher';
 import type { MatchingIndex } from './reference-index';
-import { round } from './scoring';
+import { preparePartner, round } from './scoring';
 import type { MappingOptions, MappingResult } from './types';
+
+/**
+ * What the cross-row rule keeps of a row: its input and outcome, not the matcher's working state
+ * (prepared names, scored candidates). Holding that for every row until the end made each
+ * young-generation garbage collection copy it, about three times the collector's work on a large
+ * file; the few rows in a conflict are matched again instead (matching is deterministic).
+ */
+export interface RowOutcome {
+  input: PartnerHotel;
+  result: MappingResult;
+  /** Hotel index of result.referenceHotelId, -1 when none. */
+  hotel: number;
+}
 
 export function mapHotels(index: MatchingIndex, partners: Iterable<PartnerHotel>, options: MappingOptions): MappingResult[] {
   const matcher = new HotelMatcher(index, options);
-  const rows: RowMatch[] = [];
-  for (const partner of partners) rows.push(matcher.matchRow(partner));
+  const rows: RowOutcome[] = [];
+  for (const input of partners) {
+    const { result, hotel } = matcher.matchRow(input);
+    rows.push({ input, result, hotel });
+  }
   resolveSharedClaims(matcher, rows);
   return rows.map((row) => row.result);
 }
@@ -22,8 +38,8 @@ export function mapHotels(index: MatchingIndex, partners: Iterable<PartnerHotel>
  * same hotel listed twice by the partner keeps it too; any other takes its best candidate nobody
  * else holds if that is still a confident match, or goes to REVIEW.
  */
-export function resolveSharedClaims(matcher: HotelMatcher, rows: RowMatch[]): void {
-  const claimsByHotel = new Map<number, RowMatch[]>();
+export function resolveSharedClaims(matcher: HotelMatcher, rows: RowOutcome[]): void {
+  const claimsByHotel = new Map<number, RowOutcome[]>();
   for (const row of rows) {
     if (row.result.status !== 'MATCHED') continue;
     const claims = claimsByHotel.get(row.hotel);
@@ -34,9 +50,10 @@ export function resolveSharedClaims(matcher: HotelMatcher, rows: RowMatch[]): vo
     if (claims.length < 2) continue;
     claims.sort((a, b) => Number(b.result.method === 'ID') - Number(a.result.method === 'ID') || b.result.score - a.result.score);
     const winner = claims[0]!;
+    const winnerPartner = preparePartner(matcher.index, winner.input);
     for (const claimant of claims.slice(1)) {
       if (claimant.result.method === 'ID') continue;
-      if (matcher.arePartnerDuplicates(winner.partner, claimant.partner)) {
+      if (matcher.arePartnerDuplicates(winnerPartner, preparePartner(matcher.index, claimant.input))) {
         claimant.result.reason = `same hotel as partner row ${winner.result.partnerHotelId} (listed twice)`;
         continue;
       }
@@ -45,8 +62,9 @@ export function resolveSharedClaims(matcher: HotelMatcher, rows: RowMatch[]): vo
   }
 }
 
-function reassign(matcher: HotelMatcher, row: RowMatch, lostHotel: number, holder: string, claimsByHotel: Map<number, RowMatch[]>): void {
-  const remaining = row.scored.filter((candidate) => candidate.hotel !== lostHotel && !claimsByHotel.has(candidate.hotel));
+function reassign(matcher: HotelMatcher, row: RowOutcome, lostHotel: number, holder: string, claimsByHotel: Map<number, RowOutcome[]>): void {
+  const { partner, scored } = matcher.matchRow(row.input);
+  const remaining = scored.filter((candidate) => candidate.hotel !== lostHotel && !claimsByHotel.has(candidate.hotel));
   const alternative = remaining[0];
   if (alternative) {
     const totalOdds = remaining.reduce((total, candidate) => total + Math.exp(candidate.logOdds), 0);
@@ -54,13 +72,13 @@ function reassign(matcher: HotelMatcher, row: RowMatch, lostHotel: number, holde
     if (probability >= matcher.thresholds.match) {
       row.hotel = alternative.hotel;
       row.result = matcher.result(
-        row.partner,
+        partner,
         alternative.hotel,
         'MATCHED',
         'FUZZY',
         probability,
         alternative,
-        matcher.summaries(row.scored.filter((candidate) => candidate !== alternative), totalOdds),
+        matcher.summaries(scored.filter((candidate) => candidate !== alternative), totalOdds),
         `best candidate ${row.result.referenceHotelId} is held by partner row ${holder}`,
       );
       claimsByHotel.set(alternative.hotel, [row]);
