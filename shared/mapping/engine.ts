@@ -67,9 +67,12 @@ function reassign(matcher: HotelMatcher, row: RowOutcome, lostHotel: number, hol
   const remaining = scored.filter((candidate) => candidate.hotel !== lostHotel && !claimsByHotel.has(candidate.hotel));
   const alternative = remaining[0];
   if (alternative) {
-    const totalOdds = remaining.reduce((total, candidate) => total + Math.exp(candidate.logOdds), 0);
-    const probability = Math.exp(alternative.logOdds) / (1 + totalOdds);
+    const remainingOdds = remaining.reduce((total, candidate) => total + Math.exp(candidate.logOdds), 0);
+    const probability = Math.exp(alternative.logOdds) / (1 + remainingOdds);
     if (probability >= matcher.thresholds.match) {
+      // The runners-up still show the hotel that was lost (a reviewer wants to see it), so their
+      // shares are of every candidate's odds.
+      const totalOdds = scored.reduce((total, candidate) => total + Math.exp(candidate.logOdds), 0);
       row.hotel = alternative.hotel;
       row.result = matcher.result(
         partner,

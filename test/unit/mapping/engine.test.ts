@@ -215,20 +215,29 @@ describe('two partner rows claiming one reference hotel', () => {
     assert.match(results[1]!.reason ?? '', /same hotel as partner row a/);
   });
 
-  it('gives the hotel to the stronger claim and the weaker one its next candidate or REVIEW', () => {
-    const results = mapHotels(
-      index,
-      [
-        { id: 'strong', name: 'Ibis Paris Gare du Nord', address: '31 Rue de Dunkerque', postalCode: '75010', lat: 48.8804, lon: 2.3553 },
-        // Pinned on the Gare du Nord hotel, but it names the other one only vaguely.
-        { id: 'weak', name: 'Ibis Paris Gare Nord Est', lat: 48.8803, lon: 2.3554 },
-      ],
-      { mode: 'STANDARD' },
-    );
-    const [strong, weak] = results;
-    assert.equal(strong!.status, 'MATCHED');
-    assert.equal(strong!.referenceHotelId, 'ibis-nord');
-    assert.ok(!(weak!.status === 'MATCHED' && weak!.referenceHotelId === 'ibis-nord'), JSON.stringify(weak));
+  const strongClaim = { id: 'strong', name: 'Ibis Paris Gare du Nord', address: '31 Rue de Dunkerque', postalCode: '75010', lat: 48.8804, lon: 2.3553 };
+
+  it('gives the weaker claim its next candidate when that one is still a confident match', () => {
+    // Pinned on the Gare du Nord hotel, but its name fits the Gare de l'Est one as well.
+    const weakClaim = { id: 'weak', name: 'Ibis Paris Gare Nord Est', lat: 48.8803, lon: 2.3554 };
+    assert.equal(standard(weakClaim).referenceHotelId, 'ibis-nord');
+    const [strong, weak] = mapHotels(index, [strongClaim, weakClaim], { mode: 'STANDARD' });
+    assert.deepEqual([strong!.status, strong!.referenceHotelId], ['MATCHED', 'ibis-nord']);
+    assert.deepEqual([weak!.status, weak!.referenceHotelId], ['MATCHED', 'ibis-est']);
+    assert.match(weak!.reason ?? '', /best candidate ibis-nord is held by partner row strong/);
+    assert.equal(weak!.candidates[0]?.referenceHotelId, 'ibis-nord');
+    for (const candidate of weak!.candidates) assert.ok(candidate.score >= 0 && candidate.score <= 1, JSON.stringify(candidate));
+  });
+
+  it('sends the weaker claim to REVIEW when no other candidate is convincing', () => {
+    // Same name, but 300 m north of the hotel the strong row pins: not a duplicate row.
+    const weakClaim = { id: 'weak', name: 'Ibis Paris Gare du Nord', lat: 48.8830, lon: 2.3553 };
+    assert.equal(standard(weakClaim).status, 'MATCHED');
+    const [strong, weak] = mapHotels(index, [strongClaim, weakClaim], { mode: 'STANDARD' });
+    assert.deepEqual([strong!.status, strong!.referenceHotelId], ['MATCHED', 'ibis-nord']);
+    assert.deepEqual([weak!.status, weak!.referenceHotelId], ['REVIEW', 'ibis-nord']);
+    assert.ok(weak!.score < 0.75);
+    assert.match(weak!.reason ?? '', /also claimed by partner row strong/);
   });
 });
 
