@@ -9,7 +9,7 @@
  * L2 pull towards the hand-set prior. Singapore is scored by 5-fold cross-validation (folds by
  * partner row; each fold's model never sees its rows) and the synthetic set by a second,
  * held-out synthetic sample. Prints the figures and the weights fitted on everything.
- *   npx tsx test/bench/mapping-calibrate.ts [-- --reference 300000 --partners 30000]
+ *   npx tsx test/bench/mapping-calibrate.ts [--reference 300000 --partners 30000]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

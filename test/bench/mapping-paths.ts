@@ -1,7 +1,7 @@
 /**
  * Where mapping time goes at scale: per partner-row CPU time grouped by what the row carries
  * (coordinates, city) and how it came out.
- *   npx tsx test/bench/mapping-paths.ts [-- --reference 1000000 --partners 20000]
+ *   npx tsx test/bench/mapping-paths.ts [--reference 1000000 --partners 20000]
  */
 import { parseArgs } from 'node:util';
 import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
