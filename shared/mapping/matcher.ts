@@ -82,7 +82,7 @@ const DUPLICATE_DISTANCE_METERS = 150;
 const DUPLICATE_PARTNER_NAME_SIMILARITY = 0.9;
 const DUPLICATE_PARTNER_DISTANCE_METERS = 250;
 
-/** One row's outcome with what the cross-row rules need. */
+/** One row's outcome with the working state behind it (what a reassignment in the cross-row rule re-reads). */
 export interface RowMatch {
   result: MappingResult;
   partner: PreparedPartner;
