@@ -14,15 +14,15 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { routeList } from '../shared/api/routes';
-import { errorBody } from '../shared/http/errors';
+import { routeList } from '../shared/routes';
+import { errorBody } from '../shared/platform/http/errors';
 import {
   BINARY_MEDIA_TYPES,
   functionName,
   needsSigningSecret,
   type RouteDefinition,
-} from '../shared/http/route';
-import { TABLE_KEYS } from '../shared/storage/table';
+} from '../shared/platform/http/route';
+import { TABLE_KEYS } from '../shared/platform/table';
 import { LOCAL_PRICE_IDS, priceIdEnvironment, type ProviderPriceIds } from '../shared/billing/catalogue';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -6,8 +6,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { routeList } from '../shared/api/routes';
-import type { RouteDefinition } from '../shared/http/route';
+import { routeList } from '../shared/routes';
+import type { RouteDefinition } from '../shared/platform/http/route';
 
 const ROOT = join(import.meta.dirname, '..');
 

@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
-import { issueApiKey } from '../../shared/domain/credentials';
-import { defineHandler } from '../../shared/http/handler';
-import { apiKeyView } from './view';
+import { routes } from '../../shared/routes';
+import { issueApiKey } from '../../shared/platform/auth/credentials';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { apiKeyView } from '../../shared/api-keys/views';
 
 /** Partners create partner keys only; admin keys are made with `npm run admin`. */
 export const handler = defineHandler(routes.createApiKey, async ({ principal, body }, { apiKeys, clock }) => {

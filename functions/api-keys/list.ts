@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
-import { defineHandler } from '../../shared/http/handler';
-import { apiKeyView } from './view';
+import { routes } from '../../shared/routes';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { apiKeyView } from '../../shared/api-keys/views';
 
 export const handler = defineHandler(routes.listApiKeys, async ({ principal }, { apiKeys }) => {
   const records = await apiKeys.listForOrganization(principal.organizationId);

@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
-import { notFound } from '../../shared/domain/errors';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { notFound } from '../../shared/platform/errors';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.revokeApiKey, async ({ principal, params }, { apiKeys, clock }) => {
   const revoked = await apiKeys.revoke(principal.organizationId, params.keyId, clock.now());

@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
-import { keyIdFromPrefix } from '../../shared/domain/credentials';
-import { invalidInput, unauthenticated } from '../../shared/domain/errors';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { keyIdFromPrefix } from '../../shared/platform/auth/credentials';
+import { invalidInput, unauthenticated } from '../../shared/platform/errors';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.issueToken, async ({ body, headers }, { authenticator, tokens, clock }) => {
   const client = clientCredentials(headers['authorization'], body);

@@ -1,8 +1,8 @@
-import { routes } from '../../shared/api/routes';
+import { routes } from '../../shared/routes';
 import { startSubscriptionCheckout } from '../../shared/billing/billing';
-import { defineHandler } from '../../shared/http/handler';
-import { hostedPageUrl } from '../../shared/payments/payments';
-import { billingPorts } from '../../shared/runtime/payments';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { hostedPageUrl } from '../../shared/billing/payments/payments';
+import { billingPorts } from '../../shared/billing/services';
 
 export const handler = defineHandler(routes.startCheckout, async ({ principal, body, baseUrl }, deps) => {
   const organization = await deps.organizations.require(principal.organizationId);

@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
+import { routes } from '../../shared/routes';
 import { metricsHistoryOf } from '../../shared/billing/reports';
-import { defineHandler } from '../../shared/http/handler';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.getMetricsHistory, async ({ principal, query }, deps) => ({
   status: 200,

@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
+import { routes } from '../../shared/routes';
 import { planCatalogue } from '../../shared/billing/catalogue';
-import { defineHandler } from '../../shared/http/handler';
+import { defineHandler } from '../../shared/platform/http/handler';
 import { priceIdsOf } from '../../shared/billing/catalogue';
 
 export const handler = defineHandler(routes.listPlans, async ({ principal }, deps) => {

@@ -1,8 +1,8 @@
-import { routes } from '../../shared/api/routes';
+import { routes } from '../../shared/routes';
 import { applyBillingEvent } from '../../shared/billing/billing';
-import { defineHandler } from '../../shared/http/handler';
-import { paymentsOf } from '../../shared/runtime/payments';
-import { log } from '../../shared/logging';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { paymentsOf } from '../../shared/billing/services';
+import { log } from '../../shared/platform/logging';
 
 /** Stripe's deliveries: verified on the raw body, then applied once (shared/billing/billing.ts). */
 export const handler = defineHandler(routes.stripeWebhook, async ({ body, headers, requestId }, deps) => {

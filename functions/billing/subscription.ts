@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
+import { routes } from '../../shared/routes';
 import { currentSubscription } from '../../shared/billing/billing';
-import { defineHandler } from '../../shared/http/handler';
-import { billingPorts } from '../../shared/runtime/payments';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { billingPorts } from '../../shared/billing/services';
 
 export const handler = defineHandler(routes.getSubscription, async ({ principal }, deps) => ({
   status: 200,

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 // The package's own locator: its folder locally, the bundle folder in Lambda (the stack copies
 // the two files next to the bundle).
 import swaggerUiPath from 'swagger-ui-dist/absolute-path.js';
-import { routes } from '../../shared/api/routes';
-import { notFound } from '../../shared/domain/errors';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { notFound } from '../../shared/platform/errors';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 const CONTENT_TYPES: Record<string, string> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',

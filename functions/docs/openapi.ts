@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
-import { buildOpenApiDocument } from '../../shared/api/openapi';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { buildOpenApiDocument } from '../../shared/platform/http/openapi';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const API_VERSION = '1.0.0';
 

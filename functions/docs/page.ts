@@ -1,5 +1,5 @@
-import { routes } from '../../shared/api/routes';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 /** Swagger UI over the generated document; its files come from docs/asset, never a CDN. */
 export const handler = defineHandler(routes.docsPage, async ({ baseUrl }) => ({

@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
-import { notFound } from '../../shared/domain/errors';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { notFound } from '../../shared/platform/errors';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.getExportFormat, async ({ principal }, { exportFormats }) => {
   const config = await exportFormats.get(principal.organizationId);

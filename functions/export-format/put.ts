@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { routes } from '../../shared/api/routes';
-import { resolveExportFormat } from '../../shared/domain/export-format';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { resolveExportFormat } from '../../shared/export-format/export-format';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.putExportFormat, async ({ principal, body }, { exportFormats, clock }) => {
   // The configuration keeps its id across replacements: it is the organization's one configuration.

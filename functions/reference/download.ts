@@ -1,8 +1,8 @@
-import { EXPIRATION_MINUTES } from '../../shared/api/reference-schemas';
-import { routes } from '../../shared/api/routes';
-import { notFound } from '../../shared/domain/errors';
-import { defineHandler } from '../../shared/http/handler';
-import { referenceOf } from '../../shared/runtime/reference';
+import { EXPIRATION_MINUTES } from '../../shared/reference/schemas';
+import { routes } from '../../shared/routes';
+import { notFound } from '../../shared/platform/errors';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { referenceOf } from '../../shared/reference/services';
 
 export const handler = defineHandler(routes.downloadReference, async ({ query }, deps) => {
   const { store, ports } = referenceOf(deps);

@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
-import { notFound } from '../../shared/domain/errors';
-import { defineHandler } from '../../shared/http/handler';
-import { referenceOf } from '../../shared/runtime/reference';
+import { routes } from '../../shared/routes';
+import { notFound } from '../../shared/platform/errors';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { referenceOf } from '../../shared/reference/services';
 import { duplicateReportView } from '../../shared/reference/duplicates';
 
 export const handler = defineHandler(routes.getDuplicateReport, async ({ principal, params }, deps) => {

@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { defineHandler } from '../../shared/platform/http/handler';
 import { duplicateReportView, resolveDuplicate } from '../../shared/reference/duplicates';
-import { referenceOf } from '../../shared/runtime/reference';
+import { referenceOf } from '../../shared/reference/services';
 
 export const handler = defineHandler(routes.resolveDuplicateReport, async ({ principal, params, body }, deps) => {
   const report = await resolveDuplicate(referenceOf(deps).ports, {

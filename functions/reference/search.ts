@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
-import { defineHandler } from '../../shared/http/handler';
-import { referenceOf } from '../../shared/runtime/reference';
-import { clampSearchLimit, resolveSearchOffset, search } from '../../shared/reference/search-index';
+import { routes } from '../../shared/routes';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { referenceOf } from '../../shared/reference/services';
+import { clampSearchLimit, resolveSearchOffset, search } from '../../shared/reference/search/search-index';
 
 export const handler = defineHandler(routes.searchReference, async ({ query }, deps) => {
   const index = await referenceOf(deps).published.searchIndex();

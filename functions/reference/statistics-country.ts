@@ -1,8 +1,8 @@
-import { routes } from '../../shared/api/routes';
-import { notFound } from '../../shared/domain/errors';
-import { defineHandler } from '../../shared/http/handler';
-import { referenceOf } from '../../shared/runtime/reference';
-import { countryStatistics } from '../../shared/reference/search-index';
+import { routes } from '../../shared/routes';
+import { notFound } from '../../shared/platform/errors';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { referenceOf } from '../../shared/reference/services';
+import { countryStatistics } from '../../shared/reference/search/search-index';
 
 export const handler = defineHandler(routes.referenceCountry, async ({ params }, deps) => {
   const statistics = await referenceOf(deps).published.currentStatistics();

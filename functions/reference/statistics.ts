@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
-import { defineHandler } from '../../shared/http/handler';
-import { referenceOf } from '../../shared/runtime/reference';
-import { globalStatistics } from '../../shared/reference/search-index';
+import { routes } from '../../shared/routes';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { referenceOf } from '../../shared/reference/services';
+import { globalStatistics } from '../../shared/reference/search/search-index';
 
 const EMPTY = { totalHotels: 0, totalCountries: 0, totalCities: 0, byCountry: [] };
 

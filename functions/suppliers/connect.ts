@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { routes } from '../../shared/api/routes';
-import { connectSupplier } from '../../shared/domain/suppliers';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { connectSupplier } from '../../shared/suppliers/suppliers';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.connectSupplier, async ({ principal, params }, deps) => {
   const { connection, created } = await connectSupplier(

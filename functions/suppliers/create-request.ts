@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { routes } from '../../shared/api/routes';
-import { inspectSupplierFile } from '../../shared/domain/supplier-files';
-import type { SupplierRequest } from '../../shared/domain/suppliers';
-import { defineHandler } from '../../shared/http/handler';
-import { objectStoreOf } from '../../shared/runtime/objects';
-import { supplierRequestView } from './request-view';
+import { routes } from '../../shared/routes';
+import { inspectSupplierFile } from '../../shared/suppliers/supplier-files';
+import type { SupplierRequest } from '../../shared/suppliers/suppliers';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { objectStoreOf } from '../../shared/platform/objects/services';
+import { supplierRequestView } from '../../shared/suppliers/views';
 
 const MEDIA_TYPES = {
   csv: 'text/csv',

@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
-import { disconnectSupplier } from '../../shared/domain/suppliers';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { disconnectSupplier } from '../../shared/suppliers/suppliers';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.disconnectSupplier, async ({ principal, params }, deps) => {
   await disconnectSupplier(

@@ -1,6 +1,6 @@
-import { routes } from '../../shared/api/routes';
-import { defineHandler } from '../../shared/http/handler';
-import { supplierRequestView } from './request-view';
+import { routes } from '../../shared/routes';
+import { defineHandler } from '../../shared/platform/http/handler';
+import { supplierRequestView } from '../../shared/suppliers/views';
 
 export const handler = defineHandler(routes.listSupplierRequests, async ({ principal }, { suppliers }) => {
   const requests = await suppliers.listRequests(principal.organizationId);

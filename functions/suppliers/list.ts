@@ -1,5 +1,5 @@
-import { routes } from '../../shared/api/routes';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.listSuppliers, async (_request, { suppliers }) => {
   const active = (await suppliers.listCatalogue())

@@ -1,7 +1,7 @@
-import { routes } from '../../shared/api/routes';
-import { PLAN_LIMITS } from '../../shared/domain/plans';
-import { remainingSupplierBudget } from '../../shared/domain/suppliers';
-import { defineHandler } from '../../shared/http/handler';
+import { routes } from '../../shared/routes';
+import { PLAN_LIMITS } from '../../shared/organizations/plans';
+import { remainingSupplierBudget } from '../../shared/suppliers/suppliers';
+import { defineHandler } from '../../shared/platform/http/handler';
 
 export const handler = defineHandler(routes.listMySuppliers, async ({ principal }, { organizations, suppliers }) => {
   const [organization, connections] = await Promise.all([

@@ -9,9 +9,9 @@
  *   list [--org <organizationId>]
  */
 import { parseArgs } from 'node:util';
-import { isPlanType } from '../../shared/domain/plans';
-import { createDependencies } from '../../shared/runtime/dependencies';
-import { createApiKey, createOrganization } from '../operations';
+import { isPlanType } from '../../shared/organizations/plans';
+import { createDependencies } from '../../shared/platform/runtime';
+import { createApiKey, createOrganization } from '../../shared/organizations/operations';
 import { runCommand, targetConfig, UsageError } from './target';
 
 const USAGE = `Usage: npm run admin -- <command> [options]

@@ -11,9 +11,9 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
-import { formatCsvRow } from '../../shared/files/csv-format';
-import { detectTabularFormat, TabularParseError } from '../../shared/files/tabular';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { detectTabularFormat, TabularParseError } from '../../shared/platform/files/tabular';
 import {
   buildReferenceIndex,
   MAPPING_EXPORT_COLUMNS,

@@ -10,7 +10,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { generateReferenceHotels } from '../../shared/reference/generator';
+import { generateReferenceHotels } from '../synthetic/generator';
 import { inventoryFileChunks, type InventoryFileFormat } from '../../shared/reference/inventory-file';
 
 function parsePositiveInteger(text: string | undefined, flag: string, fallback: number): number {

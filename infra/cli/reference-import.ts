@@ -8,10 +8,10 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readReferenceInventory } from '../../shared/mapping/inventory';
-import { detectTabularFormat } from '../../shared/files/tabular';
+import { detectTabularFormat } from '../../shared/platform/files/tabular';
 import { importReferenceInventory } from '../../shared/reference/publication';
-import { createDependencies } from '../../shared/runtime/dependencies';
-import { referenceOf } from '../../shared/runtime/reference';
+import { createDependencies } from '../../shared/platform/runtime';
+import { referenceOf } from '../../shared/reference/services';
 import { runCommand, targetConfig, UsageError } from './target';
 
 const USAGE = 'Usage: npm run reference:import -- <file.csv|file.jsonl> [--source <name>]';

@@ -3,7 +3,7 @@
  * one when TABLE_NAME (and BUCKET_NAME, AWS_REGION, AWS credentials) are set.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { loadConfig, type AppConfig } from '../../shared/config';
+import { loadConfig, type AppConfig } from '../../shared/platform/config';
 import { STACK_FILE } from '../local/state';
 
 export class UsageError extends Error {}

@@ -5,12 +5,12 @@
  * real webhook endpoint, so local purchases take the path real Stripe events take.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { routes } from '../../shared/api/routes';
-import { CREDITS, PLAN_LIMITS } from '../../shared/domain/plans';
+import { routes } from '../../shared/routes';
+import { CREDITS, PLAN_LIMITS } from '../../shared/organizations/plans';
 import { formatEuros, creditPriceCents } from '../../shared/billing/money';
-import { paymentsOf } from '../../shared/runtime/payments';
-import { LOCAL_PAYMENT_PAGES, type LocalPaymentProvider, type SignedDelivery } from '../../shared/payments/local-provider';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import { paymentsOf } from '../../shared/billing/services';
+import { LOCAL_PAYMENT_PAGES, type LocalPaymentProvider, type SignedDelivery } from '../../shared/billing/payments/local-provider';
+import type { Dependencies } from '../../shared/platform/runtime';
 import type { LocalPage } from './server';
 
 const PORTAL_ACTIONS = ['cancel_at_period_end', 'resume', 'cancel_now'] as const;

@@ -9,7 +9,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { BucketAlreadyOwnedByYou, CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { TABLE_KEYS } from '../../shared/storage/table';
+import { TABLE_KEYS } from '../../shared/platform/table';
 
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const { partitionKey, sortKey, gsi1, ttlAttribute } = TABLE_KEYS;

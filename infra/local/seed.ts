@@ -2,12 +2,12 @@
  * Demo data for `npm start`: the supplier catalogue, a generated reference inventory, a demo
  * organization on the FREE plan with a partner key, and a back-office organization with an admin key.
  */
-import type { Supplier } from '../../shared/domain/suppliers';
-import { generateReferenceHotels } from '../../shared/reference/generator';
+import type { Supplier } from '../../shared/suppliers/suppliers';
+import { generateReferenceHotels } from '../synthetic/generator';
 import { importReferenceInventory } from '../../shared/reference/publication';
-import type { Dependencies } from '../../shared/runtime/dependencies';
-import { referenceOf } from '../../shared/runtime/reference';
-import { createApiKey, createOrganization } from '../operations';
+import type { Dependencies } from '../../shared/platform/runtime';
+import { referenceOf } from '../../shared/reference/services';
+import { createApiKey, createOrganization } from '../../shared/organizations/operations';
 
 /** 14 suppliers, 13 of them active: more than any non-enterprise plan may connect. */
 export const SUPPLIER_CATALOGUE: readonly Supplier[] = [

@@ -10,11 +10,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { routeList } from '../../shared/api/routes';
-import { errorBody } from '../../shared/http/errors';
-import type { LambdaHandler, RouteHandler } from '../../shared/http/handler';
-import { GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/http/route';
-import type { Dependencies } from '../../shared/runtime/dependencies';
+import { routeList } from '../../shared/routes';
+import { errorBody } from '../../shared/platform/http/errors';
+import type { LambdaHandler, RouteHandler } from '../../shared/platform/http/handler';
+import { GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
+import type { Dependencies } from '../../shared/platform/runtime';
 
 const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 

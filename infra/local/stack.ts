@@ -3,8 +3,8 @@
  * use to reach them. Shared by `npm start` and the tests.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { AppConfig } from '../../shared/config';
-import { createS3Client } from '../../shared/objects/s3-object-store';
+import type { AppConfig } from '../../shared/platform/config';
+import { createS3Client } from '../../shared/platform/objects/s3-object-store';
 import { ensureBucket, ensureTable } from './provision';
 import { startStandIns, type StandInOptions } from './stand-ins';
 

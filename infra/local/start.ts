@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isUsable, parseApiKey } from '../../shared/domain/credentials';
-import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
+import { isUsable, parseApiKey } from '../../shared/platform/auth/credentials';
+import { createDependencies, type Dependencies } from '../../shared/platform/runtime';
 import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';

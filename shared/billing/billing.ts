@@ -2,9 +2,9 @@
  * Billing use cases over the ports: hosted checkout, credit purchase and portal pages, the live
  * subscription, and applying the payment provider's events (the only writer of paid state).
  */
-import { invalidInput } from '../domain/errors';
-import type { Organization } from '../domain/organizations';
-import { CREDITS } from '../domain/plans';
+import { invalidInput } from '../platform/errors';
+import type { Organization } from '../organizations/organization';
+import { CREDITS } from '../organizations/plans';
 import { planOfPrice, type ProviderPriceIds } from './catalogue';
 import type { BillingEvent, BillingLedger, EventOutcome, PaymentProvider, SubscriptionState } from './model';
 import { creditsForMillions, planWhileSubscribed } from './quota';

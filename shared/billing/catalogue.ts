@@ -2,7 +2,7 @@
  * The plan catalogue as partners see it: the plans' limits and offers (shared/domain/plans.ts)
  * joined with the payment-provider ids of the stage the code runs in (configuration).
  */
-import { CREDITS, PLAN_LIMITS, PLAN_OFFERS, PLAN_TYPES, type PlanType } from '../domain/plans';
+import { CREDITS, PLAN_LIMITS, PLAN_OFFERS, PLAN_TYPES, type PlanType } from '../organizations/plans';
 import { formatEuros } from './money';
 
 /** Payment-provider ids of one stage: one price per paid plan, and the credits product and price. */

@@ -3,9 +3,9 @@
  * it ends. Reads only plan a reservation; the ledger's conditional writes decide it, so parallel
  * jobs never spend the same allowance or credits twice.
  */
-import type { Clock } from '../domain/clock';
-import { forbidden } from '../domain/errors';
-import { PLAN_LIMITS, type PlanType } from '../domain/plans';
+import type { Clock } from '../platform/clock';
+import { forbidden } from '../platform/errors';
+import { PLAN_LIMITS, type PlanType } from '../organizations/plans';
 import type { Reservation, Settlement, SupplierRef, UsageLedger } from './model';
 import { billingMonth, utcDay } from './periods';
 import { fundReservation, settle } from './quota';

@@ -3,8 +3,8 @@
  * ReferenceHotel, with a readable reason and the file line for every row that cannot be used.
  * A bad row never stops the file.
  */
-import type { PartnerHotel, ReferenceHotel } from '../domain/hotels';
-import { readTabular, type TabularFormat, type TabularInput, type TabularRecord } from '../files/tabular';
+import type { PartnerHotel, ReferenceHotel } from '../reference/hotels';
+import { readTabular, type TabularFormat, type TabularInput, type TabularRecord } from '../platform/files/tabular';
 import { toCountryCode } from './countries';
 
 export type InventoryRow<T> = { line: number; hotel: T } | { line: number; error: string };

@@ -4,14 +4,14 @@
  * which hotel it was merged into; every resolution emits INVENTORY_DUPLICATE_RESOLVED to the
  * reporting organization.
  */
-import type { EventPublisher } from '../domain/events';
-import { conflict, invalidInput, notFound } from '../domain/errors';
+import type { EventPublisher } from '../platform/events/events';
+import { conflict, invalidInput, notFound } from '../platform/errors';
 import type {
   DuplicateDecision,
   DuplicateReport,
   MergeRecord,
   StoredReferenceHotel,
-} from '../domain/reference-inventory';
+} from './inventory';
 import { republishWithoutMerged, type ReferencePublicationPorts } from './publication';
 
 export interface DuplicatePorts extends ReferencePublicationPorts {

@@ -3,8 +3,8 @@
  * CSV columns: id,name,address,city,region,postalCode,country,lat,lon,rating,supplierCodes where
  * supplierCodes is written as `HOTELBEDS:12345;EXPEDIA:998877`.
  */
-import type { ReferenceHotel } from '../domain/hotels';
-import { formatCsvRow } from '../files/csv-format';
+import type { ReferenceHotel } from './hotels';
+import { formatCsvRow } from '../platform/files/csv-format';
 
 export type InventoryFileFormat = 'csv' | 'jsonl';
 

@@ -5,12 +5,12 @@
  * has been written, so nobody ever sees half an import.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { ReferenceHotel } from '../domain/hotels';
-import { conflict, invalidInput } from '../domain/errors';
-import type { Clock } from '../domain/clock';
-import type { CurrentReference, MergeRecord, StoredReferenceHotel } from '../domain/reference-inventory';
-import type { ObjectStore } from '../objects/object-store';
-import { buildReferenceIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search-index';
+import type { ReferenceHotel } from './hotels';
+import { conflict, invalidInput } from '../platform/errors';
+import type { Clock } from '../platform/clock';
+import type { CurrentReference, MergeRecord, StoredReferenceHotel } from './inventory';
+import type { ObjectStore } from '../platform/objects/object-store';
+import { buildReferenceIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
 
 export interface ReferencePublicationPorts {
   store: {

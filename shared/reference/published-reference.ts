@@ -3,9 +3,9 @@
  * use and kept for the life of the Lambda container. Each call checks the CURRENT pointer (one
  * small, eventually consistent read) and reloads only when a new publication has replaced it.
  */
-import type { CurrentReference } from '../domain/reference-inventory';
-import type { ObjectStore } from '../objects/object-store';
-import { loadIndex, loadStatistics, type ReferenceSearchIndex, type ReferenceStatistics } from './search-index';
+import type { CurrentReference } from './inventory';
+import type { ObjectStore } from '../platform/objects/object-store';
+import { loadIndex, loadStatistics, type ReferenceSearchIndex, type ReferenceStatistics } from './search/search-index';
 
 interface Loaded<T> {
   artifactsId: string;

@@ -15,11 +15,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
 import { buildReferenceIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow, type MatchingIndex } from '../../shared/mapping';
 import { candidateFeatures, FEATURE_COUNT, FEATURE_NAMES, FEATURE_WEIGHTS } from '../../shared/mapping/scoring';
-import { readTabular } from '../../shared/files/tabular';
-import { generateReferenceHotels } from '../../shared/reference/generator';
+import { readTabular } from '../../shared/platform/files/tabular';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
 
 const { values: args } = parseArgs({

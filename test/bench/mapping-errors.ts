@@ -4,7 +4,7 @@
  *   npx tsx test/bench/mapping-errors.ts [fp|fn|all] [limit]
  */
 import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
 import { loadSingaporeSet } from './singapore-set';
 
 const { reference, partners, truth } = await loadSingaporeSet();

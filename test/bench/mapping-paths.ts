@@ -4,9 +4,9 @@
  *   npx tsx test/bench/mapping-paths.ts [--reference 1000000 --partners 20000]
  */
 import { parseArgs } from 'node:util';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
 import { buildReferenceIndex, HotelMatcher } from '../../shared/mapping';
-import { generateReferenceHotels } from '../../shared/reference/generator';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
 
 const { values: args } = parseArgs({ options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '20000' } } });

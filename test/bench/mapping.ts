@@ -7,10 +7,10 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
 import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
 import { foldText } from '../../shared/mapping/text';
-import { generateReferenceHotels } from '../../shared/reference/generator';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { scoreMatches } from './mapping-metrics';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
 

@@ -5,7 +5,7 @@
  * look-alike reference hotels (same chain, a few hundred metres away) to test disambiguation.
  * Deterministic for a given seed.
  */
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
 
 /** Small deterministic PRNG (mulberry32). */
 export class BenchRandom {

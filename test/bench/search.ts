@@ -13,9 +13,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ReferenceHotel } from '../../shared/domain/hotels';
-import { generateReferenceHotels } from '../../shared/reference/generator';
-import { SeededRandom } from '../../shared/reference/prng';
+import type { ReferenceHotel } from '../../shared/reference/hotels';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { SeededRandom } from '../../infra/synthetic/prng';
 import {
   advancedSearch,
   buildReferenceIndex,
@@ -26,9 +26,9 @@ import {
   serializeStatistics,
   type AdvancedSearchQuery,
   type ReferenceSearchQuery,
-} from '../../shared/reference/search-index';
-import { foldText } from '../../shared/reference/text';
-import { CITIES, COUNTRIES } from '../../shared/reference/world-data';
+} from '../../shared/reference/search/search-index';
+import { foldText } from '../../shared/reference/search/text';
+import { CITIES, COUNTRIES } from '../../infra/synthetic/world-data';
 
 interface NameProbe {
   query: ReferenceSearchQuery;

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/domain/hotels';
-import { readTabular } from '../../shared/files/tabular';
+import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import { readTabular } from '../../shared/platform/files/tabular';
 import { readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
 
 const DATA_DIRECTORY = path.resolve(import.meta.dirname, '../../../shared/data/poi-matching-singapore');

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { routeList } from '../../shared/api/routes';
-import { functionName, needsSigningSecret } from '../../shared/http/route';
+import { routeList } from '../../shared/routes';
+import { functionName, needsSigningSecret } from '../../shared/platform/http/route';
 import { awsSolutionsErrors, describeViolations } from '../../infra/nag';
 import { HotelMappingStack } from '../../infra/stack';
 

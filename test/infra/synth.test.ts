@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { routeList } from '../../shared/api/routes';
+import { routeList } from '../../shared/routes';
 import { synthesize } from '../../infra/synth';
 
 describe('cdk synth (real bundling, no credentials, no Docker)', () => {

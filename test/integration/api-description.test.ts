@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { routes } from '../../shared/api/routes';
+import { routes } from '../../shared/routes';
 import { startTestApi } from '../support/test-api';
 
 const api = await startTestApi();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TOKEN_LIFETIME_SECONDS } from '../../shared/auth/bearer-tokens';
+import { TOKEN_LIFETIME_SECONDS } from '../../shared/platform/auth/bearer-tokens';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();

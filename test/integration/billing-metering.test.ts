@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
 import { applyBillingEvent } from '../../shared/billing/billing';
-import { DomainError } from '../../shared/domain/errors';
-import { describeFailure } from '../../shared/http/errors';
+import { DomainError } from '../../shared/platform/errors';
+import { describeFailure } from '../../shared/platform/http/errors';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_MAX_BODY_BYTES, GATEWAY_MAX_BODY_BYTES } from '../../shared/http/route';
+import { DEFAULT_MAX_BODY_BYTES, GATEWAY_MAX_BODY_BYTES } from '../../shared/platform/http/route';
 import { startTestApi } from '../support/test-api';
 
 const api = await startTestApi();

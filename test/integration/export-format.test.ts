@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAPPING_RESULT_FIELDS } from '../../shared/domain/export-format';
+import { MAPPING_RESULT_FIELDS } from '../../shared/export-format/export-format';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { seedReferenceInventory } from '../../infra/local/seed';
-import { generateReferenceHotels } from '../../shared/reference/generator';
-import { referenceOf } from '../../shared/runtime/reference';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { referenceOf } from '../../shared/reference/services';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const INVENTORY = { hotels: 400, seed: 11 };

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { referenceOf } from '../../shared/runtime/reference';
-import { objectStoreOf } from '../../shared/runtime/objects';
+import { referenceOf } from '../../shared/reference/services';
+import { objectStoreOf } from '../../shared/platform/objects/services';
 import { startTestApi } from '../support/test-api';
 
 const ROOT = join(import.meta.dirname, '..', '..');

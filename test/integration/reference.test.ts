@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { seedReferenceInventory } from '../../infra/local/seed';
-import type { ReferenceHotel } from '../../shared/domain/hotels';
-import { generateReferenceHotels } from '../../shared/reference/generator';
+import type { ReferenceHotel } from '../../shared/reference/hotels';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { startTestApi } from '../support/test-api';
 
 const INVENTORY = { hotels: 1500, seed: 7 };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
-import { SUPPLIER_REQUEST_MAX_FILE_BYTES } from '../../shared/api/routes';
-import { objectStoreOf } from '../../shared/runtime/objects';
+import { SUPPLIER_REQUEST_MAX_FILE_BYTES } from '../../shared/routes';
+import { objectStoreOf } from '../../shared/platform/objects/services';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();

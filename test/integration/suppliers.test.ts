@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
-import { SUPPLIER_CHANGE_RATE_LIMIT } from '../../shared/domain/suppliers';
+import { SUPPLIER_CHANGE_RATE_LIMIT } from '../../shared/suppliers/suppliers';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const active = SUPPLIER_CATALOGUE.filter((s) => s.isActive);

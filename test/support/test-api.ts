@@ -5,17 +5,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
-import type { AppConfig } from '../../shared/config';
-import { ManualClock } from '../../shared/domain/clock';
-import type { KeyRole } from '../../shared/domain/credentials';
-import type { Organization } from '../../shared/domain/organizations';
-import type { PlanType } from '../../shared/domain/plans';
-import { createDependencies, type Dependencies } from '../../shared/runtime/dependencies';
+import type { AppConfig } from '../../shared/platform/config';
+import { ManualClock } from '../../shared/platform/clock';
+import type { KeyRole } from '../../shared/platform/auth/credentials';
+import type { Organization } from '../../shared/organizations/organization';
+import type { PlanType } from '../../shared/organizations/plans';
+import { createDependencies, type Dependencies } from '../../shared/platform/runtime';
 import { seedSuppliers } from '../../infra/local/seed';
 import { localPaymentPages } from '../../infra/local/payment-pages';
 import { createLocalApi } from '../../infra/local/server';
 import { LOCAL_REGION, provisionResources } from '../../infra/local/stack';
-import { createApiKey, createOrganization } from '../../infra/operations';
+import { createApiKey, createOrganization } from '../../shared/organizations/operations';
 
 export interface Caller {
   organization: Organization;

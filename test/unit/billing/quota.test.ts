@@ -10,7 +10,7 @@ import {
   settle,
   usageSummary,
 } from '../../../shared/billing/quota';
-import { PLAN_LIMITS } from '../../../shared/domain/plans';
+import { PLAN_LIMITS } from '../../../shared/organizations/plans';
 
 describe('funding a reservation', () => {
   const fund = (requested: number, allowanceUsed: number, creditsRemaining: number) =>

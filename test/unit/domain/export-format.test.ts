@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveExportFormat } from '../../../shared/domain/export-format';
+import { resolveExportFormat } from '../../../shared/export-format/export-format';
 
 const now = new Date('2026-05-05T05:05:05Z');
 

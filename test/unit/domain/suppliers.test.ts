@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DomainError } from '../../../shared/domain/errors';
-import type { Organization } from '../../../shared/domain/organizations';
+import { DomainError } from '../../../shared/platform/errors';
+import type { Organization } from '../../../shared/organizations/organization';
 import {
   connectSupplier,
   disconnectSupplier,
@@ -10,7 +10,7 @@ import {
   type Supplier,
   type SupplierConnection,
   type SupplierPorts,
-} from '../../../shared/domain/suppliers';
+} from '../../../shared/suppliers/suppliers';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const supplier = (id: string, isActive = true): Supplier => ({ id, code: id.toUpperCase(), name: id, description: '', isActive });

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { detectTabularFormat, readTabular, TabularParseError, type TabularFormat, type TabularRow } from '../../../shared/files/tabular';
+import { detectTabularFormat, readTabular, TabularParseError, type TabularFormat, type TabularRow } from '../../../shared/platform/files/tabular';
 
 async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
   const rows: TabularRow[] = [];

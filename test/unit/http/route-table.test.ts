@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { routeList } from '../../../shared/api/routes';
-import { functionName } from '../../../shared/http/route';
+import { routeList } from '../../../shared/routes';
+import { functionName } from '../../../shared/platform/http/route';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 

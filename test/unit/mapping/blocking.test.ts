@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReferenceHotel } from '../../../shared/domain/hotels';
+import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import { HotelMatcher } from '../../../shared/mapping/matcher';
 import { buildReferenceIndex } from '../../../shared/mapping/reference-index';
 import { distanceMeters } from '../../../shared/mapping/similarity';

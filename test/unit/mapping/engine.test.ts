@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PartnerHotel, ReferenceHotel } from '../../../shared/domain/hotels';
+import type { PartnerHotel, ReferenceHotel } from '../../../shared/reference/hotels';
 import {
   buildReferenceIndex,
   deserializeMatchingIndex,

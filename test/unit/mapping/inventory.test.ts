@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSupplierCodes, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../../shared/mapping/inventory';
-import { TabularParseError } from '../../../shared/files/tabular';
+import { TabularParseError } from '../../../shared/platform/files/tabular';
 
 async function collect<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<InventoryRow<T>[]> {
   const all: InventoryRow<T>[] = [];

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReferenceHotel } from '../../../shared/domain/hotels';
+import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import { buildReferenceIndex } from '../../../shared/mapping/reference-index';
 import { compareNames, preparePartner, referenceNameView } from '../../../shared/mapping/scoring';
 import {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { generateReferenceHotels } from '../../../shared/reference/generator';
-import { formatCsvField as csvField } from '../../../shared/files/csv-format';
+import { generateReferenceHotels } from '../../../infra/synthetic/generator';
+import { formatCsvField as csvField } from '../../../shared/platform/files/csv-format';
 import { csvLine, REFERENCE_CSV_COLUMNS } from '../../../shared/reference/inventory-file';
-import { CITIES, COUNTRIES } from '../../../shared/reference/world-data';
+import { CITIES, COUNTRIES } from '../../../infra/synthetic/world-data';
 
 const sample = [...generateReferenceHotels({ count: 5000, seed: 11 })];
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { generateReferenceHotels } from '../../../shared/reference/generator';
+import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import { REFERENCE_CSV_COLUMNS } from '../../../shared/reference/inventory-file';
 
 const cli = fileURLToPath(new URL('../../../infra/cli/reference-generate.ts', import.meta.url));

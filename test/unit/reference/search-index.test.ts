@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ReferenceHotel } from '../../../shared/domain/hotels';
-import { generateReferenceHotels } from '../../../shared/reference/generator';
-import { searchFiltered, type FilteredSearch } from '../../../shared/reference/filtered-search';
-import { haversineKm } from '../../../shared/reference/geo-search';
-import { resolveRowFilter } from '../../../shared/reference/row-filter';
+import type { ReferenceHotel } from '../../../shared/reference/hotels';
+import { generateReferenceHotels } from '../../../infra/synthetic/generator';
+import { searchFiltered, type FilteredSearch } from '../../../shared/reference/search/filtered-search';
+import { haversineKm } from '../../../shared/reference/search/geo-search';
+import { resolveRowFilter } from '../../../shared/reference/search/row-filter';
 import {
   advancedSearch,
   buildReferenceIndex,
@@ -18,8 +18,8 @@ import {
   serializeIndex,
   type ReferenceHotelSummary,
   type ReferenceSearchQuery,
-} from '../../../shared/reference/search-index';
-import { foldText } from '../../../shared/reference/text';
+} from '../../../shared/reference/search/search-index';
+import { foldText } from '../../../shared/reference/search/text';
 
 const handMade: ReferenceHotel[] = [
   {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ReferenceHotel } from '../../../shared/domain/hotels';
-import { generateReferenceHotels } from '../../../shared/reference/generator';
+import type { ReferenceHotel } from '../../../shared/reference/hotels';
+import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import {
   buildReferenceIndex,
   computeStatisticsArtifact,
@@ -10,7 +10,7 @@ import {
   loadStatistics,
   serializeStatistics,
   topCountries,
-} from '../../../shared/reference/search-index';
+} from '../../../shared/reference/search/search-index';
 
 const hotels: ReferenceHotel[] = [
   ...generateReferenceHotels({ count: 3000, seed: 9 }),

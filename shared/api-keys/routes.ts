@@ -1,0 +1,53 @@
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import * as s from '../platform/http/schemas';
+import { errors } from '../platform/http/responses';
+
+export const authRoutes = {
+  issueToken: defineRoute({
+    method: 'POST',
+    path: '/api/v1/auth/token',
+    handler: 'auth/token',
+    auth: 'none',
+    tag: 'Authentication',
+    summary: 'Exchange an API key for a bearer token (OAuth 2.0 client credentials)',
+    description:
+      'Send `grant_type=client_credentials` form-encoded, with the API key as the client secret: either HTTP Basic ' +
+      '(`client_id` = key prefix `hmk_<keyId>`, password = the full key) or `client_id`/`client_secret` form fields. ' +
+      'The token is valid for one hour and stops working at once when its key is revoked.',
+    body: { kind: 'form', schema: s.TokenRequest },
+    responses: { 200: { description: 'A bearer token', schema: s.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
+    access: { table: 'read', signingSecret: true },
+  }),
+  listApiKeys: defineRoute({
+    method: 'GET',
+    path: '/api/v1/api-keys',
+    handler: 'api-keys/list',
+    auth: 'required',
+    tag: 'Authentication',
+    summary: "List the organization's API keys (prefixes only)",
+    responses: { 200: { description: 'API keys, oldest first', schema: s.ApiKeyList }, 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  createApiKey: defineRoute({
+    method: 'POST',
+    path: '/api/v1/api-keys',
+    handler: 'api-keys/create',
+    auth: 'required',
+    tag: 'Authentication',
+    summary: 'Create a partner API key; the full key is shown only in this response',
+    body: { kind: 'json', schema: s.CreateApiKeyRequest },
+    responses: { 201: { description: 'The new key', schema: s.CreatedApiKey }, 400: errors[400], 401: errors[401], 415: errors[415] },
+    access: { table: 'readwrite' },
+  }),
+  revokeApiKey: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/api-keys/{keyId}',
+    handler: 'api-keys/revoke',
+    auth: 'required',
+    tag: 'Authentication',
+    summary: 'Revoke an API key; it and the bearer tokens issued for it stop working at once',
+    params: s.KeyIdParams,
+    responses: { 204: { description: 'Revoked' }, 400: errors[400], 401: errors[401], 404: errors[404] },
+    access: { table: 'readwrite' },
+  }),
+} satisfies Record<string, RouteDefinition>;

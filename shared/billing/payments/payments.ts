@@ -1,0 +1,87 @@
+/**
+ * Which payment provider the service uses, from configuration:
+ * - STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET set: Stripe, with those keys;
+ * - PAYMENT_SECRET_ARN set (AWS): Stripe, with the keys read from Secrets Manager once per container;
+ * - neither: the local provider, whose pages the local runtime serves.
+ */
+import type Stripe from 'stripe';
+import type { ProviderPriceIds } from '../catalogue';
+import type { PaymentEventReader, PaymentProvider } from '../model';
+import type { AppConfig } from '../../platform/config';
+import type { Clock } from '../../platform/clock';
+import { LocalPaymentProvider } from './local-provider';
+import { StripeEventReader } from './stripe-events';
+import { createStripeClient, StripePaymentProvider, type StripeApiAddress } from './stripe-provider';
+
+export interface Payments {
+  provider: PaymentProvider;
+  events: PaymentEventReader;
+  /** Set when the local provider is in use (the local runtime serves its pages). */
+  local?: LocalPaymentProvider;
+}
+
+export interface StripeKeys {
+  secretKey: string;
+  webhookSecret: string;
+}
+
+type PaymentConfig = Pick<AppConfig, 'region' | 'stripeSecretKey' | 'stripeWebhookSecret' | 'paymentSecretArn' | 'stripeApiUrl'> & {
+  priceIds: ProviderPriceIds;
+};
+
+export function createPayments(config: PaymentConfig, clock: Clock): Payments {
+  const keys = stripeKeysSource(config);
+  if (!keys) {
+    const local = new LocalPaymentProvider(clock);
+    return { provider: local, events: new StripeEventReader(async () => local.webhookSecret, config.priceIds, local), local };
+  }
+  let client: Promise<Stripe> | undefined;
+  const stripe = () => (client ??= keys().then(({ secretKey }) => createStripeClient(secretKey, apiAddress(config.stripeApiUrl))));
+  const provider = new StripePaymentProvider(stripe, config.priceIds);
+  return {
+    provider,
+    events: new StripeEventReader(async () => (await keys()).webhookSecret, config.priceIds, provider),
+  };
+}
+
+function stripeKeysSource(config: PaymentConfig): (() => Promise<StripeKeys>) | undefined {
+  const { stripeSecretKey, stripeWebhookSecret, paymentSecretArn, region } = config;
+  if (stripeSecretKey && stripeWebhookSecret) {
+    return async () => ({ secretKey: stripeSecretKey, webhookSecret: stripeWebhookSecret });
+  }
+  if (!paymentSecretArn) return undefined;
+  let cached: Promise<StripeKeys> | undefined;
+  return () =>
+    (cached ??= readStripeKeys(paymentSecretArn, region).catch((error: unknown) => {
+      cached = undefined; // retry on the next request rather than failing the container forever
+      throw error;
+    }));
+}
+
+/** The secret holds JSON: {"secretKey": "sk_…", "webhookSecret": "whsec_…"} (README, Billing). */
+async function readStripeKeys(secretArn: string, region: string): Promise<StripeKeys> {
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const { SecretString } = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: secretArn }));
+  let parsed: Partial<StripeKeys> = {};
+  try {
+    parsed = JSON.parse(SecretString ?? '{}') as Partial<StripeKeys>;
+  } catch {
+    // reported below without echoing the secret's content
+  }
+  if (!parsed.secretKey || !parsed.webhookSecret) {
+    throw new Error('The payment secret must be JSON with "secretKey" and "webhookSecret" (see README, Billing).');
+  }
+  return { secretKey: parsed.secretKey, webhookSecret: parsed.webhookSecret };
+}
+
+function apiAddress(url: string | undefined): StripeApiAddress | undefined {
+  if (!url) return undefined;
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return { host: parsed.hostname, port: Number(parsed.port || (protocol === 'http' ? 80 : 443)), protocol };
+}
+
+/** Stripe's pages are absolute URLs; the local provider's are paths on the API's own host. */
+export function hostedPageUrl(url: string, apiBaseUrl: string): string {
+  return new URL(url, apiBaseUrl).href;
+}

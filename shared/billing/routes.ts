@@ -1,0 +1,162 @@
+import { defineRoute, type AnySchema, type RouteDefinition } from '../platform/http/route';
+import * as b from './schemas';
+import { ErrorResponse } from '../platform/http/schemas';
+import { errors } from '../platform/http/responses';
+
+const TAG = 'Billing';
+/** Routes that call the payment provider read its keys. */
+const PROVIDER = { table: 'readwrite', paymentSecret: true } as const;
+
+/** A read of the caller's own billing state: GET /api/v1/billing/<path>, credential required. */
+function billingReport<const P extends string, const H extends string>(
+  path: P,
+  handler: H,
+  summary: string,
+  response: { description: string; schema: AnySchema },
+) {
+  return defineRoute({
+    method: 'GET',
+    path: `/api/v1/billing/${path}`,
+    handler: `billing/${handler}`,
+    auth: 'required',
+    tag: TAG,
+    summary,
+    responses: { 200: response, 401: errors[401] },
+    access: { table: 'read' },
+  } as const);
+}
+
+export const billingRoutes = {
+  listPlans: defineRoute({
+    method: 'GET',
+    path: '/api/v1/billing/plans',
+    handler: 'billing/plans',
+    auth: 'optional',
+    tag: TAG,
+    summary: 'Plan tiers and the credits product; currentPlan with a valid credential',
+    responses: { 200: { description: 'The catalogue', schema: b.PlansResponse } },
+    access: { table: 'read' },
+  }),
+  startCheckout: defineRoute({
+    method: 'POST',
+    path: '/api/v1/billing/checkout',
+    handler: 'billing/checkout',
+    auth: 'required',
+    tag: TAG,
+    summary: "A hosted checkout page subscribing to a paid tier (priceId = the tier's providerPriceId)",
+    body: { kind: 'json', schema: b.CheckoutRequest },
+    responses: {
+      200: { description: 'Redirect the user to checkoutUrl', schema: b.CheckoutResponse },
+      400: { description: 'Invalid body, or priceId is not a paid tier', schema: ErrorResponse },
+      401: errors[401],
+      415: errors[415],
+    },
+    access: PROVIDER,
+  }),
+  openPortal: defineRoute({
+    method: 'POST',
+    path: '/api/v1/billing/portal',
+    handler: 'billing/portal',
+    auth: 'required',
+    tag: TAG,
+    summary: 'The hosted portal: payment methods, invoices, cancel or change the subscription',
+    body: { kind: 'json', schema: b.PortalRequest },
+    responses: {
+      200: { description: 'Redirect the user to portalUrl', schema: b.PortalResponse },
+      400: errors[400],
+      401: errors[401],
+      415: errors[415],
+    },
+    access: PROVIDER,
+  }),
+  purchaseCredits: defineRoute({
+    method: 'POST',
+    path: '/api/v1/billing/credits/purchase',
+    handler: 'billing/credits-purchase',
+    auth: 'required',
+    tag: TAG,
+    summary: 'A hosted checkout page buying credits by the million (at least 5,000,000 credits)',
+    description: 'The quantity (millions of credits, at least 5) is chosen on the hosted page. Credits never expire.',
+    body: { kind: 'json', schema: b.CreditPurchaseRequest },
+    responses: {
+      200: { description: 'Redirect the user to checkoutUrl', schema: b.CheckoutResponse },
+      400: { description: 'Invalid body, or priceId is not the credits price', schema: ErrorResponse },
+      401: errors[401],
+      415: errors[415],
+    },
+    access: PROVIDER,
+  }),
+  getSubscription: defineRoute({
+    method: 'GET',
+    path: '/api/v1/billing/subscription',
+    handler: 'billing/subscription',
+    auth: 'required',
+    tag: TAG,
+    summary: "The organization's subscription as the payment provider reports it now; null if it never subscribed",
+    responses: { 200: { description: 'The subscription, or null', schema: b.SubscriptionView }, 401: errors[401] },
+    access: { table: 'read', paymentSecret: true },
+  }),
+  getPlanUsage: billingReport(
+    'plan',
+    'plan',
+    'The plan and its use in the current billing period (the calendar month, UTC)',
+    { description: 'Plan usage summary', schema: b.PlanUsageSummary },
+  ),
+  getQuotaStatus: billingReport(
+    'quota/status',
+    'quota-status',
+    'Whether mappings can be submitted now (check canProceed before large batches)',
+    { description: 'Quota status', schema: b.QuotaStatusView },
+  ),
+  getCreditBalance: billingReport(
+    'credits/balance',
+    'credits-balance',
+    'Credits left, used, and paid for',
+    { description: 'Credit balance', schema: b.CreditBalanceView },
+  ),
+  getUsage: billingReport(
+    'usage',
+    'usage',
+    'Usage in the current billing period, in total and per supplier',
+    { description: 'Usage summary', schema: b.UsageSummaryView },
+  ),
+  getCurrentMonthMetrics: billingReport(
+    'metrics/current-month',
+    'metrics-current-month',
+    'Metrics of the current calendar month (UTC)',
+    { description: 'Monthly metrics', schema: b.MonthlyMetricsView },
+  ),
+  getMetricsHistory: defineRoute({
+    method: 'GET',
+    path: '/api/v1/billing/metrics/history',
+    handler: 'billing/metrics-history',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Monthly metrics, most recent first',
+    description:
+      'The `limit` most recent calendar months up to the current one (default and maximum 12; a larger value is ' +
+      '400), never before the month the organization was created. Months without usage are zeros.',
+    query: b.MetricsHistoryQuery,
+    responses: { 200: { description: 'Monthly metrics', schema: b.MonthlyMetricsList }, 400: errors[400], 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  stripeWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/v1/billing/stripe/webhook',
+    handler: 'billing/stripe-webhook',
+    auth: 'none',
+    tag: TAG,
+    summary: "Stripe's event deliveries (not for partners): the only writer of paid plan and credit state",
+    description:
+      'Verifies the Stripe-Signature header over the raw body. Applies checkout.session.completed, ' +
+      'customer.subscription.created/updated/deleted and invoice.payment_failed exactly once; other types are ' +
+      'acknowledged and ignored.',
+    body: { kind: 'raw', contentType: 'application/json', description: 'A Stripe event, exactly as Stripe sent it' },
+    responses: {
+      200: { description: 'Received', schema: b.WebhookAcknowledgement },
+      400: { description: 'Missing or invalid Stripe-Signature; nothing changed', schema: ErrorResponse },
+      415: errors[415],
+    },
+    access: PROVIDER,
+  }),
+} satisfies Record<string, RouteDefinition>;

@@ -1,0 +1,371 @@
+/**
+ * Billing and usage in the single table (keys in table.ts). Every write that spends or grants is
+ * conditional and, where several items change together, one transaction: concurrent jobs cannot
+ * overspend, and a redelivered or out-of-order payment event cannot apply twice or go backwards.
+ */
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type {
+  BillingAccount,
+  BillingLedger,
+  DailyUsage,
+  EventOutcome,
+  MonthlyUsage,
+  Reservation,
+  ReserveOutcome,
+  Settlement,
+  SubscriptionState,
+  SupplierUsage,
+  UsageLedger,
+} from './model';
+import { systemClock, type Clock } from '../platform/clock';
+import type { PlanType } from '../organizations/plans';
+import { isConditionFailure, keys, queryAll, withoutKeys, type Table } from '../platform/table';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Processed-event markers outlive the provider's retry window (Stripe: 3 days) by far. */
+const EVENT_MARKER_DAYS = 90;
+/** Retries of a transaction that lost to a concurrent one on the same item. */
+const CONFLICT_RETRIES = 10;
+
+export class BillingStore implements BillingLedger, UsageLedger {
+  constructor(
+    private readonly table: Table,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  // --- account and provider customer ------------------------------------------------------------
+
+  async account(organizationId: string): Promise<BillingAccount> {
+    const item = await this.get(keys.billingAccount(organizationId));
+    return {
+      creditsRemaining: 0,
+      creditsUsed: 0,
+      totalSpentCents: 0,
+      ...(item as Partial<BillingAccount> | undefined),
+    };
+  }
+
+  async attachCustomer(organizationId: string, customerId: string): Promise<string> {
+    try {
+      await this.transact([
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.billingAccount(organizationId),
+            UpdateExpression: 'SET customerId = :customer',
+            ConditionExpression: 'attribute_not_exists(customerId)',
+            ExpressionAttributeValues: { ':customer': customerId },
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.paymentCustomer(customerId), customerId, organizationId },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      ]);
+      return customerId;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const stored = (await this.account(organizationId)).customerId;
+      if (!stored) throw error;
+      return stored;
+    }
+  }
+
+  async organizationOfCustomer(customerId: string): Promise<string | undefined> {
+    return (await this.get(keys.paymentCustomer(customerId)))?.organizationId as string | undefined;
+  }
+
+  // --- paid state, written only by provider events ----------------------------------------------
+
+  recordSubscription(
+    organizationId: string,
+    change: { eventId: string; createdAt: number; subscription: SubscriptionState; planType: PlanType },
+  ): Promise<EventOutcome> {
+    return this.applyEvent(change.eventId, organizationId, [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'SET subscription = :subscription, subscriptionEventAt = :at',
+          ConditionExpression: NOT_OLDER_THAN_STORED,
+          ExpressionAttributeValues: { ':subscription': change.subscription, ':at': change.createdAt },
+        },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.organization(organizationId),
+          UpdateExpression: 'SET planType = :plan',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':plan': change.planType },
+        },
+      },
+    ]);
+  }
+
+  recordPaymentFailure(
+    organizationId: string,
+    failure: { eventId: string; createdAt: number; subscriptionId: string },
+  ): Promise<EventOutcome> {
+    return this.applyEvent(failure.eventId, organizationId, [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'SET subscription.#status = :pastDue, subscriptionEventAt = :at',
+          ConditionExpression: `subscription.id = :subscription AND (${NOT_OLDER_THAN_STORED})`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pastDue': 'past_due', ':at': failure.createdAt, ':subscription': failure.subscriptionId },
+        },
+      },
+    ]);
+  }
+
+  recordCreditPurchase(
+    organizationId: string,
+    purchase: { eventId: string; credits: number; amountPaidCents: number },
+  ): Promise<EventOutcome> {
+    return this.applyEvent(purchase.eventId, organizationId, [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'ADD creditsRemaining :credits, totalSpentCents :cents',
+          ExpressionAttributeValues: { ':credits': purchase.credits, ':cents': purchase.amountPaidCents },
+        },
+      },
+    ]);
+  }
+
+  /**
+   * The state change and the event's processed marker in one transaction: a redelivery finds the
+   * marker and changes nothing. An event whose change is older than the stored state is marked
+   * processed without changing anything.
+   */
+  private async applyEvent(eventId: string, organizationId: string, changes: TransactItem[]): Promise<EventOutcome> {
+    const marker: TransactItem = {
+      Put: {
+        TableName: this.table.name,
+        Item: {
+          ...keys.paymentEvent(eventId),
+          eventId,
+          organizationId,
+          expiresAt: Math.floor(this.clock.now().getTime() / 1000) + EVENT_MARKER_DAYS * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    };
+    try {
+      await this.transact([marker, ...changes]);
+      return 'applied';
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      if (failed.includes(0)) return 'duplicate';
+      try {
+        await this.table.client.send(new PutCommand(marker.Put!));
+      } catch (markerError) {
+        if (isConditionFailure(markerError)) return 'duplicate';
+        throw markerError;
+      }
+      return 'stale';
+    }
+  }
+
+  // --- metering ----------------------------------------------------------------------------------
+
+  async allowanceUsed(organizationId: string, day: string): Promise<number> {
+    return (await this.day(organizationId, day)).allowanceUsed;
+  }
+
+  async creditsRemaining(organizationId: string): Promise<number> {
+    return (await this.account(organizationId)).creditsRemaining;
+  }
+
+  async reserve(organizationId: string, reservation: Reservation, dailyLimit: number): Promise<ReserveOutcome> {
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.reservation(organizationId, reservation.jobId), ...reservation },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+    ];
+    if (reservation.fromAllowance > 0) {
+      items.push({
+        Update: {
+          TableName: this.table.name,
+          Key: keys.usageDay(organizationId, reservation.day),
+          UpdateExpression: 'SET #day = :day ADD allowanceUsed :take',
+          // What is already used plus what this job takes stays within the daily limit.
+          ConditionExpression: 'attribute_not_exists(allowanceUsed) OR allowanceUsed <= :max',
+          ExpressionAttributeNames: { '#day': 'day' },
+          ExpressionAttributeValues: { ':day': reservation.day, ':take': reservation.fromAllowance, ':max': dailyLimit - reservation.fromAllowance },
+        },
+      });
+    }
+    if (reservation.fromCredits > 0) {
+      items.push({
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'SET creditsRemaining = creditsRemaining - :take',
+          ConditionExpression: 'creditsRemaining >= :take',
+          ExpressionAttributeValues: { ':take': reservation.fromCredits },
+        },
+      });
+    }
+    try {
+      await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
+      return 'reserved';
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.includes(0)) return 'already_reserved';
+      if (isConditionFailure(error)) return 'contended';
+      throw error;
+    }
+  }
+
+  async reservation(organizationId: string, jobId: string): Promise<Reservation | undefined> {
+    return (await this.get(keys.reservation(organizationId, jobId))) as Reservation | undefined;
+  }
+
+  async settle(organizationId: string, reservation: Reservation, settlement: Settlement): Promise<boolean> {
+    const { month } = reservation;
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.reservation(organizationId, reservation.jobId),
+          UpdateExpression: 'SET #status = :settled, #processed = :processed',
+          ConditionExpression: '#status = :reserved',
+          ExpressionAttributeNames: { '#status': 'status', '#processed': 'processed' },
+          ExpressionAttributeValues: { ':settled': 'settled', ':reserved': 'reserved', ':processed': settlement.processed },
+        },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.usageDay(organizationId, reservation.day),
+          UpdateExpression: 'SET #day = :day ADD mappings :processed, allowanceUsed :refund',
+          ExpressionAttributeNames: { '#day': 'day' },
+          ExpressionAttributeValues: { ':day': reservation.day, ':processed': settlement.processed, ':refund': -settlement.allowanceRefund },
+        },
+      },
+      this.addUsage(keys.usageMonth(organizationId, month), { month }, settlement),
+    ];
+    if (reservation.supplier) {
+      const { id, code, name } = reservation.supplier;
+      items.push(
+        this.addUsage(
+          keys.supplierUsage(organizationId, month, id),
+          { month, supplierId: id, supplierCode: code, supplierName: name },
+          settlement,
+        ),
+      );
+    }
+    if (reservation.fromCredits > 0) {
+      items.push({
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'ADD creditsRemaining :refund, creditsUsed :used',
+          ExpressionAttributeValues: { ':refund': settlement.creditsRefund, ':used': settlement.creditsUsed },
+        },
+      });
+    }
+    try {
+      await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Adds a settlement's mappings and cost to a usage counter, labelling it with `fields`. */
+  private addUsage(key: Record<string, string>, fields: Record<string, string>, settlement: Settlement): TransactItem {
+    const names = Object.keys(fields);
+    return {
+      Update: {
+        TableName: this.table.name,
+        Key: key,
+        UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')} ADD mappings :processed, costCredits :cost`,
+        ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(names.map((name) => [`:${name}`, fields[name]])),
+          ':processed': settlement.processed,
+          ':cost': settlement.creditsUsed,
+        },
+      },
+    };
+  }
+
+  // --- usage reads ---------------------------------------------------------------------------------
+
+  async day(organizationId: string, day: string): Promise<DailyUsage> {
+    return { day, allowanceUsed: 0, mappings: 0, ...(await this.get(keys.usageDay(organizationId, day))) };
+  }
+
+  async month(organizationId: string, month: string): Promise<MonthlyUsage> {
+    return { month, mappings: 0, costCredits: 0, ...(await this.get(keys.usageMonth(organizationId, month))) };
+  }
+
+  months(organizationId: string, from: string, to: string): Promise<MonthlyUsage[]> {
+    return queryAll<MonthlyUsage>(this.table, {
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': keys.organizationPartition(organizationId),
+        ':from': keys.usageMonth(organizationId, from).SK,
+        ':to': keys.usageMonth(organizationId, to).SK,
+      },
+    });
+  }
+
+  suppliers(organizationId: string, month: string): Promise<SupplierUsage[]> {
+    return queryAll<SupplierUsage>(this.table, {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.organizationPartition(organizationId), ':prefix': keys.supplierUsagePrefix(month) },
+    });
+  }
+
+  // --- helpers -----------------------------------------------------------------------------------
+
+  private async get(key: Record<string, string>): Promise<Record<string, unknown> | undefined> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
+    return Item ? withoutKeys(Item) : undefined;
+  }
+
+  /** A transaction, retried while it only lost to a concurrent transaction on the same items. */
+  private async transact(items: TransactItem[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (error) {
+        if (failedConditions(error) !== undefined || attempt >= CONFLICT_RETRIES || !isConditionFailure(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
+      }
+    }
+  }
+}
+
+/** A subscription change applies unless the stored state came from a newer event. */
+const NOT_OLDER_THAN_STORED = 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :at';
+
+/**
+ * The indexes of the transaction items whose condition failed; undefined when nothing failed on
+ * a condition (e.g. the transaction only lost to a concurrent one).
+ */
+function failedConditions(error: unknown): number[] | undefined {
+  if (!isConditionFailure(error)) return undefined;
+  if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return [0];
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+  return failed.length ? failed : undefined;
+}

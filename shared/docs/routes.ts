@@ -1,0 +1,37 @@
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import * as s from '../platform/http/schemas';
+import { errors } from '../platform/http/responses';
+
+export const docsRoutes = {
+  openApiDocument: defineRoute({
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    handler: 'docs/openapi',
+    auth: 'none',
+    tag: 'Documentation',
+    summary: 'This OpenAPI 3.1 document',
+    responses: { 200: { description: 'OpenAPI 3.1 document', contentType: 'application/json' } },
+    access: { table: 'none' },
+  }),
+  docsPage: defineRoute({
+    method: 'GET',
+    path: '/docs',
+    handler: 'docs/page',
+    auth: 'none',
+    tag: 'Documentation',
+    summary: 'Human-readable API reference',
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
+    access: { table: 'none' },
+  }),
+  docsAsset: defineRoute({
+    method: 'GET',
+    path: '/docs/{asset}',
+    handler: 'docs/asset',
+    auth: 'none',
+    tag: 'Documentation',
+    summary: "The docs page's script and style sheet",
+    params: s.DocsAssetParams,
+    responses: { 200: { description: 'Script or style sheet', contentType: 'text/javascript' }, 404: errors[404] },
+    access: { table: 'none' },
+  }),
+} satisfies Record<string, RouteDefinition>;

@@ -1,0 +1,31 @@
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import * as s from '../platform/http/schemas';
+import { errors } from '../platform/http/responses';
+
+export const exportFormatRoutes = {
+  putExportFormat: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/export-format',
+    handler: 'export-format/put',
+    auth: 'required',
+    tag: 'Export format',
+    summary: "Create or fully replace the organization's export format",
+    body: { kind: 'json', schema: s.ExportFormatRequest },
+    responses: { 200: { description: 'The saved configuration', schema: s.ExportFormatView }, 400: errors[400], 401: errors[401], 415: errors[415] },
+    access: { table: 'readwrite' },
+  }),
+  getExportFormat: defineRoute({
+    method: 'GET',
+    path: '/api/v1/export-format',
+    handler: 'export-format/get',
+    auth: 'required',
+    tag: 'Export format',
+    summary: "The organization's export format",
+    responses: {
+      200: { description: 'The configuration', schema: s.ExportFormatView },
+      401: errors[401],
+      404: { description: 'No export format has been set', schema: s.ErrorResponse },
+    },
+    access: { table: 'read' },
+  }),
+} satisfies Record<string, RouteDefinition>;

@@ -1,0 +1,121 @@
+/**
+ * Generates the OpenAPI 3.1 document from the route table and its valibot schemas.
+ */
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type { AnySchema, RouteDefinition } from './route';
+
+type JsonSchema = Record<string, unknown>;
+
+const SECURITY_SCHEMES = {
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key: hmk_<keyId>_<secret>' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A token from POST /api/v1/auth/token, valid one hour',
+  },
+} as const;
+
+export function buildOpenApiDocument(
+  routes: Readonly<Record<string, RouteDefinition>>,
+  options: { serverUrl: string; version: string },
+): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [operationId, route] of Object.entries(routes)) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(operationId, route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Hotel Mapping and Billing API',
+      version: options.version,
+      description:
+        'Maps partner hotel inventories to a canonical reference inventory. Every error answers ' +
+        '`{"error": "<status name>", "message": "<readable text>"}`.',
+    },
+    servers: [{ url: options.serverUrl }],
+    paths,
+    components: { securitySchemes: SECURITY_SCHEMES },
+  };
+}
+
+function operation(operationId: string, route: RouteDefinition): Record<string, unknown> {
+  return {
+    operationId,
+    summary: route.summary,
+    ...(route.description && { description: route.description }),
+    tags: [route.tag],
+    ...(route.deprecated && { deprecated: true }),
+    security: security(route),
+    parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+    ...(route.body && { requestBody: requestBody(route.body) }),
+    responses: Object.fromEntries(
+      Object.entries(route.responses).map(([status, response]) => [
+        status,
+        {
+          description: response.description,
+          ...(response.schema && { content: { 'application/json': { schema: schemaOf(response.schema, 'output') } } }),
+          ...(response.contentType && { content: { [response.contentType]: {} } }),
+        },
+      ]),
+    ),
+  };
+}
+
+function security(route: RouteDefinition): Record<string, string[]>[] {
+  const either: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }];
+  if (route.auth === 'none') return [];
+  return route.auth === 'optional' ? [{}, ...either] : either;
+}
+
+function parameters(schema: AnySchema | undefined, location: 'path' | 'query') {
+  if (!schema) return [];
+  const json = schemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.has(name),
+    ...(typeof property.description === 'string' && { description: property.description }),
+    schema: property,
+  }));
+}
+
+function requestBody(body: NonNullable<RouteDefinition['body']>) {
+  if (body.kind === 'multipart') {
+    const fields = schemaOf(body.schema, 'input');
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            ...fields,
+            properties: {
+              ...(fields.properties as JsonSchema),
+              [body.file.field]: {
+                type: 'string',
+                contentMediaType: 'application/octet-stream',
+                description: `${body.file.description}; at most ${body.file.maxBytes} bytes`,
+              },
+            },
+            required: [...((fields.required as string[]) ?? []), body.file.field],
+          },
+        },
+      },
+    };
+  }
+  if (body.kind === 'raw') return { required: true, description: body.description, content: { [body.contentType]: {} } };
+  const mediaType = body.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+  return { required: true, content: { [mediaType]: { schema: schemaOf(body.schema, 'input') } } };
+}
+
+function schemaOf(schema: AnySchema, typeMode: 'input' | 'output'): JsonSchema {
+  // Transformations and custom checks have no JSON Schema form; the validators still enforce them.
+  const { $schema: _dialect, ...json } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode,
+    errorMode: 'ignore',
+  }) as JsonSchema;
+  return json;
+}

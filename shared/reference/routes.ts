@@ -1,0 +1,161 @@
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import * as r from './schemas';
+import { ErrorResponse } from '../platform/http/schemas';
+import { errors } from '../platform/http/responses';
+
+/** Search functions hold the whole index in memory: sized for a 1,000,000-hotel inventory. */
+const SEARCH_FUNCTION = { memoryMb: 1769, timeoutSeconds: 15 } as const;
+const searchAccess = { table: 'read', bucket: 'read' } as const;
+
+export const referenceRoutes = {
+  downloadReference: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference',
+    handler: 'reference/download',
+    auth: 'required',
+    tag: 'Reference inventory',
+    summary: 'A temporary URL to download the latest reference inventory file',
+    description: 'The file is gzip-compressed JSON Lines, one reference hotel per line. The URL needs no credential.',
+    query: r.DownloadQuery,
+    responses: {
+      200: { description: 'Download link', schema: r.DownloadResponse },
+      400: errors[400],
+      401: errors[401],
+      404: { description: 'No inventory has been generated yet', schema: ErrorResponse },
+    },
+    access: { table: 'read', bucket: 'read' },
+  }),
+  searchReference: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference/search',
+    handler: 'reference/search',
+    auth: 'required',
+    tag: 'Reference inventory',
+    summary: 'Search reference hotels by name, by radius, or by filters',
+    description:
+      'Mode: `q` gives fuzzy name search (ranked by relevance; geo parameters and rating ignored); `lat`+`lon`+`radius` ' +
+      'give geographic search (nearest first; region and rating ignored); otherwise filter search (sorted by name). ' +
+      '`country` applies in every mode, `city` too; `limit` and `offset` apply after the mode is chosen.',
+    query: r.ReferenceSearchQuery,
+    responses: { 200: { description: 'One page of results', schema: r.SearchResponse }, 400: errors[400], 401: errors[401] },
+    access: searchAccess,
+    lambda: SEARCH_FUNCTION,
+  }),
+  advancedSearchReference: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference/search/advanced',
+    handler: 'reference/search-advanced',
+    auth: 'required',
+    tag: 'Reference inventory',
+    summary: 'Filter and sort reference hotels',
+    query: r.AdvancedSearchQuery,
+    responses: { 200: { description: 'One page of results', schema: r.SearchResponse }, 400: errors[400], 401: errors[401] },
+    access: searchAccess,
+    lambda: SEARCH_FUNCTION,
+  }),
+  referenceStatistics: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference/statistics',
+    handler: 'reference/statistics',
+    auth: 'required',
+    tag: 'Reference inventory',
+    summary: 'Hotel, country and city counts',
+    responses: { 200: { description: 'Global statistics', schema: r.GlobalStatisticsResponse }, 401: errors[401] },
+    access: searchAccess,
+  }),
+  referenceCountryList: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference/statistics/countries',
+    handler: 'reference/statistics-countries',
+    auth: 'required',
+    tag: 'Reference inventory',
+    summary: 'Countries by hotel count, largest first',
+    query: r.CountriesQuery,
+    responses: { 200: { description: 'Country entries', schema: r.CountryListResponse }, 400: errors[400], 401: errors[401] },
+    access: searchAccess,
+  }),
+  referenceCountry: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference/statistics/countries/{country}',
+    handler: 'reference/statistics-country',
+    auth: 'required',
+    tag: 'Reference inventory',
+    summary: "One country's hotel count and cities (the name is case-sensitive)",
+    params: r.CountryParams,
+    responses: {
+      200: { description: 'Country detail', schema: r.CountryDetailResponse },
+      401: errors[401],
+      404: { description: 'The country is not in the inventory', schema: ErrorResponse },
+    },
+    access: searchAccess,
+  }),
+  referenceHotel: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference/{id}',
+    handler: 'reference/hotel',
+    auth: 'required',
+    tag: 'Reference inventory',
+    summary: 'One reference hotel with its metadata',
+    params: r.HotelIdParams,
+    responses: {
+      200: { description: 'The hotel', schema: r.ReferenceHotelDetail },
+      400: errors[400],
+      401: errors[401],
+      404: { description: 'No hotel has that id', schema: ErrorResponse },
+    },
+    access: { table: 'read' },
+  }),
+  reportDuplicate: defineRoute({
+    method: 'POST',
+    path: '/api/v1/reference/duplicates',
+    handler: 'reference/report-duplicate',
+    auth: 'required',
+    tag: 'Duplicate reports',
+    summary: 'Report that one reference hotel duplicates another',
+    body: { kind: 'json', schema: r.CreateDuplicateReportRequest },
+    responses: {
+      200: { description: 'The report, PENDING until back-office staff resolve it', schema: r.DuplicateReportView },
+      400: { description: 'Missing id, or both ids are the same hotel', schema: ErrorResponse },
+      401: errors[401],
+      404: { description: 'A referenced hotel does not exist', schema: ErrorResponse },
+      415: errors[415],
+    },
+    access: { table: 'readwrite' },
+  }),
+  getDuplicateReport: defineRoute({
+    method: 'GET',
+    path: '/api/v1/reference/duplicates/{reportId}',
+    handler: 'reference/get-duplicate',
+    auth: 'required',
+    tag: 'Duplicate reports',
+    summary: "A duplicate report's state (the reporting organization's, or any for an admin key)",
+    params: r.ReportIdParams,
+    responses: { 200: { description: 'The report', schema: r.DuplicateReportView }, 400: errors[400], 401: errors[401], 404: errors[404] },
+    access: { table: 'read' },
+  }),
+  resolveDuplicateReport: defineRoute({
+    method: 'POST',
+    path: '/api/v1/reference/duplicates/{reportId}/resolve',
+    handler: 'reference/resolve-duplicate',
+    auth: 'admin',
+    tag: 'Duplicate reports',
+    summary: 'Merge or reject a duplicate report (back office)',
+    description:
+      'MERGE removes the duplicate from search, statistics and the downloadable file (republished at once) and records ' +
+      'which hotel it merged into; REJECT only closes the report. Either emits INVENTORY_DUPLICATE_RESOLVED to the ' +
+      'reporting organization. A report is resolved once: 409 afterwards.',
+    params: r.ReportIdParams,
+    body: { kind: 'json', schema: r.ResolveDuplicateReportRequest },
+    responses: {
+      200: { description: 'The resolved report', schema: r.DuplicateReportView },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      404: errors[404],
+      409: { description: 'The report is already resolved', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', bucket: 'readwrite' },
+    // Republishing a 1,000,000-hotel inventory outlasts API Gateway's 29 s; the function finishes it.
+    lambda: { memoryMb: 3008, timeoutSeconds: 120 },
+  }),
+} satisfies Record<string, RouteDefinition>;

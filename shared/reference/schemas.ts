@@ -1,0 +1,153 @@
+/** Request and response schemas of the reference inventory endpoints. */
+import * as v from 'valibot';
+import { DUPLICATE_DECISIONS, DUPLICATE_REPORT_STATUSES } from './inventory';
+import { Timestamp, Uuid } from '../platform/http/schemas';
+
+// Query strings arrive as text: these turn them into checked values.
+const NumberParam = v.pipe(
+  v.string(),
+  v.trim(),
+  v.nonEmpty('must be a number'),
+  v.transform(Number),
+  v.number('must be a number'),
+  v.finite('must be a number'),
+);
+const Latitude = v.pipe(NumberParam, v.minValue(-90, 'must be between -90 and 90'), v.maxValue(90, 'must be between -90 and 90'));
+const Longitude = v.pipe(NumberParam, v.minValue(-180, 'must be between -180 and 180'), v.maxValue(180, 'must be between -180 and 180'));
+const Rating = v.pipe(NumberParam, v.minValue(0, 'must be between 0 and 5'), v.maxValue(5, 'must be between 0 and 5'));
+const Offset = v.pipe(NumberParam, v.integer('must be a whole number'), v.minValue(0, 'must be zero or greater'));
+const Text = v.pipe(v.string(), v.trim());
+const BooleanParam = v.pipe(
+  v.picklist(['true', 'false'], 'must be true or false'),
+  v.transform((text) => text === 'true'),
+);
+
+export const ReferenceSearchQuery = v.object({
+  q: v.optional(v.pipe(Text, v.description('Fuzzy hotel name; selects name mode'))),
+  lat: v.optional(v.pipe(Latitude, v.description('Geographic mode, with lon and radius'))),
+  lon: v.optional(v.pipe(Longitude, v.description('Geographic mode, with lat and radius'))),
+  radius: v.optional(v.pipe(NumberParam, v.gtValue(0, 'must be greater than 0'), v.description('Kilometres'))),
+  country: v.optional(v.pipe(Text, v.description('Country name or ISO code, case-insensitive; every mode'))),
+  region: v.optional(v.pipe(Text, v.description('Name and filter modes'))),
+  city: v.optional(v.pipe(Text, v.description('Every mode'))),
+  rating: v.optional(v.pipe(Rating, v.description('Minimum stars; filter mode'))),
+  limit: v.optional(v.pipe(NumberParam, v.description('Default 20, clamped to 1..100'))),
+  offset: v.optional(v.pipe(Offset, v.description('Default 0'))),
+});
+
+export const AdvancedSearchQuery = v.object({
+  name: v.optional(v.pipe(Text, v.description('Every word must begin a word of the hotel name'))),
+  country: v.optional(Text),
+  city: v.optional(Text),
+  rating: v.optional(v.pipe(Rating, v.description('Minimum stars'))),
+  hasCoordinates: v.optional(v.pipe(BooleanParam, v.description('true: only hotels with latitude and longitude'))),
+  sortBy: v.optional(v.picklist(['name', 'rating', 'created'], 'must be name, rating or created')),
+  sortDir: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc')),
+  limit: v.optional(v.pipe(NumberParam, v.description('Default 20, clamped to 1..100'))),
+  offset: v.optional(v.pipe(Offset, v.description('Default 0'))),
+});
+
+/** Download link validity, in minutes. */
+export const EXPIRATION_MINUTES = { default: 60, min: 1, max: 10_080 } as const;
+
+export const DownloadQuery = v.object({
+  expirationMinutes: v.optional(
+    v.pipe(
+      NumberParam,
+      v.integer('must be a whole number of minutes'),
+      v.minValue(EXPIRATION_MINUTES.min, `must be between ${EXPIRATION_MINUTES.min} and ${EXPIRATION_MINUTES.max}`),
+      v.maxValue(EXPIRATION_MINUTES.max, `must be between ${EXPIRATION_MINUTES.min} and ${EXPIRATION_MINUTES.max}`),
+      v.description('Default 60; 1 to 10080 (7 days)'),
+    ),
+  ),
+});
+
+export const CountriesQuery = v.object({
+  limit: v.optional(v.pipe(NumberParam, v.description('Default 20, clamped to 1..200'))),
+});
+
+export const HotelIdParams = v.object({ id: Uuid });
+export const CountryParams = v.object({ country: v.pipe(v.string(), v.nonEmpty('is required')) });
+export const ReportIdParams = v.object({ reportId: Uuid });
+
+export const ReferenceHotelSummary = v.object({
+  id: Uuid,
+  name: v.string(),
+  country: v.optional(v.string()),
+  city: v.optional(v.string()),
+  region: v.optional(v.string()),
+  rating: v.optional(v.number()),
+  lat: v.optional(v.number()),
+  lon: v.optional(v.number()),
+});
+
+export const SearchResponse = v.object({
+  results: v.array(ReferenceHotelSummary),
+  total: v.pipe(v.number(), v.description('Matches before pagination')),
+});
+
+export const ReferenceHotelDetail = v.object({
+  ...ReferenceHotelSummary.entries,
+  metadata: v.object({
+    address: v.optional(v.string()),
+    postalCode: v.optional(v.string()),
+    countryCode: v.optional(v.string()),
+    chain: v.optional(v.string()),
+    supplierCodes: v.pipe(v.record(v.string(), v.string()), v.description('Supplier code -> the hotel id at that supplier')),
+    source: v.pipe(v.string(), v.description('Where the version came from (import file name)')),
+    versionId: v.pipe(v.string(), v.description('The data version this record belongs to')),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    mergedInto: v.optional(v.pipe(Uuid, v.description('Set when this hotel was merged as a duplicate; search no longer lists it'))),
+  }),
+});
+
+export const DownloadResponse = v.object({
+  fileUrl: v.pipe(v.string(), v.description('Gzip-compressed JSON Lines, one hotel per line; no credential needed')),
+  expiresAt: Timestamp,
+  hotelCount: v.number(),
+  versionId: v.string(),
+});
+
+const CountryCount = v.object({ country: v.string(), hotelCount: v.number() });
+export const GlobalStatisticsResponse = v.object({
+  totalHotels: v.number(),
+  totalCountries: v.number(),
+  totalCities: v.number(),
+  byCountry: v.array(CountryCount),
+});
+export const CountryListResponse = v.array(CountryCount);
+export const CountryDetailResponse = v.object({
+  country: v.string(),
+  totalHotels: v.number(),
+  cities: v.array(v.object({ city: v.string(), hotelCount: v.number() })),
+});
+
+export const CreateDuplicateReportRequest = v.strictObject({
+  originalHotelId: v.pipe(Uuid, v.description('The hotel to keep')),
+  duplicateHotelId: v.pipe(Uuid, v.description('The hotel that duplicates it')),
+  duplicateSourceId: v.optional(v.pipe(Text, v.maxLength(200, 'must be at most 200 characters'))),
+  reason: v.optional(v.pipe(Text, v.maxLength(2000, 'must be at most 2000 characters'))),
+});
+
+export const ResolveDuplicateReportRequest = v.strictObject({
+  decision: v.picklist(DUPLICATE_DECISIONS, 'must be MERGE or REJECT'),
+  note: v.optional(v.pipe(Text, v.maxLength(2000, 'must be at most 2000 characters'))),
+});
+
+export const DuplicateReportView = v.object({
+  reportId: Uuid,
+  status: v.picklist(DUPLICATE_REPORT_STATUSES),
+  originalHotelId: Uuid,
+  duplicateHotelId: Uuid,
+  duplicateSourceId: v.optional(v.string()),
+  reason: v.optional(v.string()),
+  submittedAt: Timestamp,
+  resolution: v.optional(
+    v.object({
+      decision: v.picklist(DUPLICATE_DECISIONS),
+      note: v.optional(v.string()),
+      resolvedAt: Timestamp,
+    }),
+  ),
+});

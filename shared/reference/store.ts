@@ -1,0 +1,164 @@
+import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { CurrentReference, DuplicateReport, MergeRecord, StoredReferenceHotel } from './inventory';
+import { isConditionFailure, keys, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+
+const BATCH_SIZE = 25;
+const PARALLEL_BATCHES = 8;
+
+export class ReferenceStore {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * The current publication. Publishing reads it strongly consistent (the default); the search
+   * path may read it eventually consistent: half the cost, and a new publication shows up within
+   * about a second.
+   */
+  async getCurrent(options: { consistent?: boolean } = {}): Promise<CurrentReference | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.currentReference, ConsistentRead: options.consistent ?? true }),
+    );
+    return Item ? (withoutKeys(Item) as CurrentReference) : undefined;
+  }
+
+  /**
+   * Makes `next` the current publication, only if the current one is still `expectedArtifactsId`
+   * (undefined: none yet). False when another publication won the race.
+   */
+  async publish(next: CurrentReference, expectedArtifactsId: string | undefined): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...keys.currentReference, ...next },
+          ...(expectedArtifactsId
+            ? { ConditionExpression: 'artifactsId = :expected', ExpressionAttributeValues: { ':expected': expectedArtifactsId } }
+            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Writes a data version's hotel records. */
+  putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void> {
+    return this.batchWrite(
+      hotels.map((hotel) => ({ PutRequest: { Item: { ...keys.referenceHotel(hotel.id, hotel.dataVersionId), ...hotel } } })),
+    );
+  }
+
+  /** Deletes a retired data version's hotel records. */
+  deleteHotels(dataVersionId: string, hotelIds: readonly string[]): Promise<void> {
+    return this.batchWrite(hotelIds.map((id) => ({ DeleteRequest: { Key: keys.referenceHotel(id, dataVersionId) } })));
+  }
+
+  /** BatchWrite in parallel batches of 25, retrying what DynamoDB leaves unprocessed. */
+  private async batchWrite(writes: readonly Record<string, unknown>[]): Promise<void> {
+    const batches: Record<string, unknown>[][] = [];
+    for (let start = 0; start < writes.length; start += BATCH_SIZE) batches.push(writes.slice(start, start + BATCH_SIZE));
+    let next = 0;
+    const worker = async () => {
+      while (next < batches.length) {
+        let requests = batches[next++]!;
+        for (let attempt = 0; requests.length > 0; attempt++) {
+          if (attempt > 8) throw new Error('DynamoDB kept throttling the reference import.');
+          if (attempt > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** attempt));
+          const { UnprocessedItems } = await this.table.client.send(
+            new BatchWriteCommand({ RequestItems: { [this.table.name]: requests } }),
+          );
+          requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL_BATCHES }, worker));
+  }
+
+  async getHotel(hotelId: string, dataVersionId: string): Promise<StoredReferenceHotel | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.referenceHotel(hotelId, dataVersionId) }),
+    );
+    return Item ? (withoutKeys(Item) as StoredReferenceHotel) : undefined;
+  }
+
+  async getMerge(duplicateHotelId: string): Promise<MergeRecord | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.mergedHotel(duplicateHotelId) }),
+    );
+    return Item ? (withoutKeys(Item) as MergeRecord) : undefined;
+  }
+
+  listMerges(): Promise<MergeRecord[]> {
+    return queryAll<MergeRecord>(this.table, {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.currentReference.PK, ':prefix': 'MERGED#' },
+    });
+  }
+
+  // --- duplicate reports -----------------------------------------------------------------------
+
+  async createReport(report: DuplicateReport): Promise<void> {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          ...keys.duplicateReport(report.reportId),
+          GSI1PK: keys.duplicateReportsOfOrganization(report.organizationId),
+          GSI1SK: `${report.submittedAt}#${report.reportId}`,
+          ...report,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async getReport(reportId: string): Promise<DuplicateReport | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.duplicateReport(reportId), ConsistentRead: true }),
+    );
+    return Item ? (withoutKeys(Item) as DuplicateReport) : undefined;
+  }
+
+  /** The organization's reports, newest first. */
+  listReports(organizationId: string): Promise<DuplicateReport[]> {
+    return queryAll<DuplicateReport>(this.table, {
+      IndexName: TABLE_KEYS.gsi1.name,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.duplicateReportsOfOrganization(organizationId) },
+      ScanIndexForward: false,
+    });
+  }
+
+  /**
+   * Records a resolution while the report is still PENDING; for a merge, records the merge in the
+   * same transaction. False when the report was already resolved.
+   */
+  async resolveReport(report: DuplicateReport, merge: MergeRecord | undefined): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: keys.duplicateReport(report.reportId),
+                UpdateExpression: 'SET #status = :status, resolution = :resolution',
+                ConditionExpression: '#status = :pending',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':status': report.status, ':resolution': report.resolution, ':pending': 'PENDING' },
+              },
+            },
+            ...(merge
+              ? [{ Put: { TableName: this.table.name, Item: { ...keys.mergedHotel(merge.duplicateHotelId), ...merge } } }]
+              : []),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}

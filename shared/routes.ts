@@ -1,0 +1,27 @@
+/**
+ * THE route table: every endpoint of the API, once, gathered from one module per capability
+ * under route-groups/. The CDK stack builds API Gateway and one Lambda function per route from
+ * it, the local runtime dispatches from it, and the OpenAPI document is generated from it. Adding
+ * an endpoint means adding it to its group and writing its function file under functions/.
+ */
+import type { RouteDefinition } from './platform/http/route';
+import { authRoutes } from './api-keys/routes';
+import { billingRoutes } from './billing/routes';
+import { docsRoutes } from './docs/routes';
+import { exportFormatRoutes } from './export-format/routes';
+import { referenceRoutes } from './reference/routes';
+import { supplierRoutes } from './suppliers/routes';
+
+export { SUPPLIER_REQUEST_MAX_FILE_BYTES } from './suppliers/routes';
+
+export const routes = {
+  ...authRoutes,
+  ...supplierRoutes,
+  ...exportFormatRoutes,
+  ...referenceRoutes,
+  ...billingRoutes,
+  ...docsRoutes,
+} satisfies Record<string, RouteDefinition>;
+
+export type RouteId = keyof typeof routes;
+export const routeList: readonly RouteDefinition[] = Object.values(routes);

@@ -1,0 +1,98 @@
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import * as s from '../platform/http/schemas';
+import { errors } from '../platform/http/responses';
+
+/** Upload limit for supplier-request files (API Gateway hands Lambda at most 6 MB, base64-encoded). */
+export const SUPPLIER_REQUEST_MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+export const supplierRoutes = {
+  listSuppliers: defineRoute({
+    method: 'GET',
+    path: '/api/v1/suppliers',
+    handler: 'suppliers/list',
+    auth: 'none',
+    tag: 'Suppliers',
+    summary: 'Active suppliers on the platform',
+    responses: { 200: { description: 'Active suppliers, by name', schema: s.SupplierList } },
+    access: { table: 'read' },
+  }),
+  listMySuppliers: defineRoute({
+    method: 'GET',
+    path: '/api/v1/suppliers/my-suppliers',
+    handler: 'suppliers/my-suppliers',
+    auth: 'required',
+    tag: 'Suppliers',
+    summary: 'Suppliers the organization is connected to, with its remaining supplier budget',
+    responses: { 200: { description: 'Connected suppliers', schema: s.ConnectedSupplierList }, 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  listSupplierRequests: defineRoute({
+    method: 'GET',
+    path: '/api/v1/suppliers/requests',
+    handler: 'suppliers/list-requests',
+    auth: 'required',
+    tag: 'Suppliers',
+    summary: "The organization's requests for new suppliers, newest first",
+    responses: { 200: { description: 'Supplier requests', schema: s.SupplierRequestList }, 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  connectSupplier: defineRoute({
+    method: 'POST',
+    path: '/api/v1/suppliers/{supplierId}/connect',
+    handler: 'suppliers/connect',
+    auth: 'required',
+    tag: 'Suppliers',
+    summary: 'Connect a supplier',
+    description:
+      'Counts against the plan\'s maxSuppliers distinct suppliers ever connected. Connecting an already-connected ' +
+      'supplier changes nothing and answers 200 with the existing connection. Connects and disconnects share a ' +
+      'rate limit of 10 per minute per organization (400 when exceeded).',
+    params: s.SupplierIdParams,
+    responses: {
+      201: { description: 'Connected', schema: s.SupplierConnectionView },
+      200: { description: 'Already connected; nothing changed', schema: s.SupplierConnectionView },
+      400: { description: "Invalid id, plan's supplier limit reached, or rate limit hit", schema: s.ErrorResponse },
+      401: errors[401],
+      404: { description: 'No supplier has that id', schema: s.ErrorResponse },
+    },
+    access: { table: 'readwrite' },
+  }),
+  disconnectSupplier: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/suppliers/{supplierId}/disconnect',
+    handler: 'suppliers/disconnect',
+    auth: 'required',
+    tag: 'Suppliers',
+    summary: 'Disconnect a supplier; historical mapping results are kept',
+    params: s.SupplierIdParams,
+    responses: {
+      204: { description: 'Disconnected' },
+      400: { description: 'Invalid id or rate limit exceeded', schema: s.ErrorResponse },
+      401: errors[401],
+      404: { description: 'The organization is not connected to that supplier', schema: s.ErrorResponse },
+    },
+    access: { table: 'readwrite' },
+  }),
+  requestSupplier: defineRoute({
+    method: 'POST',
+    path: '/api/v1/suppliers/request',
+    handler: 'suppliers/create-request',
+    auth: 'required',
+    tag: 'Suppliers',
+    summary: 'Request a supplier that is not on the platform yet, with a sample of its hotel file',
+    description: 'multipart/form-data with a `file` part: CSV, JSON (an array of objects) or Excel .xlsx, at most 4 MiB.',
+    body: {
+      kind: 'multipart',
+      schema: s.SupplierRequestFields,
+      file: { field: 'file', maxBytes: SUPPLIER_REQUEST_MAX_FILE_BYTES, description: 'CSV, JSON or XLSX hotel file' },
+    },
+    responses: {
+      202: { description: 'Queued for review', schema: s.SupplierRequestView },
+      400: { description: 'Missing field, or the file does not parse', schema: s.ErrorResponse },
+      401: errors[401],
+      413: errors[413],
+      415: { description: 'The file is not CSV, JSON or XLSX', schema: s.ErrorResponse },
+    },
+    access: { table: 'readwrite', bucket: 'write' },
+  }),
+} satisfies Record<string, RouteDefinition>;
