@@ -23,7 +23,7 @@ import {
   type RouteDefinition,
 } from '../shared/platform/http/route';
 import { TABLE_KEYS } from '../shared/platform/table';
-import { LOCAL_PRICE_IDS, priceIdEnvironment, type ProviderPriceIds } from '../shared/billing/catalogue';
+import { LOCAL_PRICE_IDS, priceIdEnvironment, type ProviderPriceIds } from '../shared/billing';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -113,19 +113,20 @@ export class HotelMappingStack extends Stack {
     });
     this.addGatewayResponses();
 
-    const environment = {
+    // Each function gets only the settings its route declares (shared/platform/config.ts).
+    const environmentOf = (route: RouteDefinition): Record<string, string> => ({
       STAGE: props.stage,
-      TABLE_NAME: this.table.tableName,
-      BUCKET_NAME: this.bucket.bucketName,
-      TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn,
-      PAYMENT_SECRET_ARN: paymentSecret.secretArn,
-      ...priceIdEnvironment(priceIds),
       LOG_LEVEL: 'info',
       NODE_OPTIONS: '--enable-source-maps',
-    };
+      ...(route.access.table !== 'none' && { TABLE_NAME: this.table.tableName }),
+      ...(route.access.bucket && { BUCKET_NAME: this.bucket.bucketName }),
+      ...(needsSigningSecret(route) && { TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn }),
+      ...(route.access.paymentSecret && { PAYMENT_SECRET_ARN: paymentSecret.secretArn }),
+      ...((route.access.paymentSecret || route.access.priceIds) && priceIdEnvironment(priceIds)),
+    });
     const methodsByPath = new Map<string, Set<string>>();
     for (const route of routeList) {
-      const fn = this.routeFunction(route, environment, removalPolicy);
+      const fn = this.routeFunction(route, environmentOf(route), removalPolicy);
       this.grantAccess(fn, route, signingSecret, paymentSecret);
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new apigateway.LambdaIntegration(fn));

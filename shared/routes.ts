@@ -5,17 +5,16 @@
  * an endpoint means adding it to its group and writing its function file under functions/.
  */
 import type { RouteDefinition } from './platform/http/route';
-import { authRoutes } from './api-keys/routes';
-import { billingRoutes } from './billing/routes';
-import { docsRoutes } from './docs/routes';
-import { exportFormatRoutes } from './export-format/routes';
-import { referenceRoutes } from './reference/routes';
-import { supplierRoutes } from './suppliers/routes';
+import { apiKeyRoutes } from './api-keys';
+import { billingRoutes } from './billing';
+import { docsRoutes } from './docs';
+import { exportFormatRoutes } from './export-format';
+import { referenceRoutes } from './reference';
+import { supplierRoutes } from './suppliers';
 
-export { SUPPLIER_REQUEST_MAX_FILE_BYTES } from './suppliers/routes';
 
 export const routes = {
-  ...authRoutes,
+  ...apiKeyRoutes,
   ...supplierRoutes,
   ...exportFormatRoutes,
   ...referenceRoutes,

@@ -1,11 +1,4 @@
-import { routes } from '../../shared/routes';
-import { issueApiKey } from '../../shared/platform/auth/credentials';
-import { defineHandler } from '../../shared/platform/http/handler';
-import { apiKeyView } from '../../shared/api-keys/views';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { createApiKey } from '../../shared/api-keys';
 
-/** Partners create partner keys only; admin keys are made with `npm run admin`. */
-export const handler = defineHandler(routes.createApiKey, async ({ principal, body }, { apiKeys, clock }) => {
-  const issued = issueApiKey({ organizationId: principal.organizationId, name: body.name, role: 'partner', now: clock.now() });
-  await apiKeys.create(issued.record);
-  return { status: 201, json: { ...apiKeyView(issued.record), apiKey: issued.plaintext } };
-});
+export const handler = httpHandler(createApiKey);

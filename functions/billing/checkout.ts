@@ -1,11 +1,4 @@
-import { routes } from '../../shared/routes';
-import { startSubscriptionCheckout } from '../../shared/billing/billing';
-import { defineHandler } from '../../shared/platform/http/handler';
-import { hostedPageUrl } from '../../shared/billing/payments/payments';
-import { billingPorts } from '../../shared/billing/services';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { startCheckout } from '../../shared/billing';
 
-export const handler = defineHandler(routes.startCheckout, async ({ principal, body, baseUrl }, deps) => {
-  const organization = await deps.organizations.require(principal.organizationId);
-  const url = await startSubscriptionCheckout(billingPorts(deps), { organization, ...body });
-  return { status: 200, json: { checkoutUrl: hostedPageUrl(url, baseUrl) } };
-});
+export const handler = httpHandler(startCheckout);

@@ -1,8 +1,4 @@
-import { routes } from '../../shared/routes';
-import { creditBalanceOf } from '../../shared/billing/reports';
-import { defineHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { getCreditBalance } from '../../shared/billing';
 
-export const handler = defineHandler(routes.getCreditBalance, async ({ principal }, deps) => ({
-  status: 200,
-  json: await creditBalanceOf(deps.billing, principal.organizationId),
-}));
+export const handler = httpHandler(getCreditBalance);

@@ -1,8 +1,4 @@
-import { routes } from '../../shared/routes';
-import { planUsageOf } from '../../shared/billing/reports';
-import { defineHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { getPlanUsage } from '../../shared/billing';
 
-export const handler = defineHandler(routes.getPlanUsage, async ({ principal }, deps) => ({
-  status: 200,
-  json: await planUsageOf(deps.billing, await deps.organizations.require(principal.organizationId), deps.clock.now()),
-}));
+export const handler = httpHandler(getPlanUsage);

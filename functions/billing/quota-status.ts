@@ -1,8 +1,4 @@
-import { routes } from '../../shared/routes';
-import { quotaStatusOf } from '../../shared/billing/reports';
-import { defineHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { getQuotaStatus } from '../../shared/billing';
 
-export const handler = defineHandler(routes.getQuotaStatus, async ({ principal }, deps) => ({
-  status: 200,
-  json: await quotaStatusOf(deps.billing, await deps.organizations.require(principal.organizationId), deps.clock.now()),
-}));
+export const handler = httpHandler(getQuotaStatus);

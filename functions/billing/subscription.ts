@@ -1,9 +1,4 @@
-import { routes } from '../../shared/routes';
-import { currentSubscription } from '../../shared/billing/billing';
-import { defineHandler } from '../../shared/platform/http/handler';
-import { billingPorts } from '../../shared/billing/services';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { getSubscription } from '../../shared/billing';
 
-export const handler = defineHandler(routes.getSubscription, async ({ principal }, deps) => ({
-  status: 200,
-  json: await currentSubscription(billingPorts(deps), principal.organizationId),
-}));
+export const handler = httpHandler(getSubscription);

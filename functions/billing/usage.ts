@@ -1,8 +1,4 @@
-import { routes } from '../../shared/routes';
-import { usageOf } from '../../shared/billing/reports';
-import { defineHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { getUsage } from '../../shared/billing';
 
-export const handler = defineHandler(routes.getUsage, async ({ principal }, deps) => ({
-  status: 200,
-  json: await usageOf(deps.billing, principal.organizationId, deps.clock.now()),
-}));
+export const handler = httpHandler(getUsage);

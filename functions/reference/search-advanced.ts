@@ -1,11 +1,4 @@
-import { routes } from '../../shared/routes';
-import { defineHandler } from '../../shared/platform/http/handler';
-import { referenceOf } from '../../shared/reference/services';
-import { advancedSearch, clampSearchLimit, resolveSearchOffset } from '../../shared/reference/search/search-index';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { advancedSearchReference } from '../../shared/reference';
 
-export const handler = defineHandler(routes.advancedSearchReference, async ({ query }, deps) => {
-  const index = await referenceOf(deps).published.searchIndex();
-  if (!index) return { status: 200, json: { results: [], total: 0 } };
-  const page = advancedSearch(index, { ...query, limit: clampSearchLimit(query.limit), offset: resolveSearchOffset(query.offset) });
-  return { status: 200, json: page };
-});
+export const handler = httpHandler(advancedSearchReference);

@@ -1,8 +1,4 @@
-import { routes } from '../../shared/routes';
-import { defineHandler } from '../../shared/platform/http/handler';
-import { supplierRequestView } from '../../shared/suppliers/views';
+import { httpHandler } from '../../shared/platform/http/handler';
+import { listSupplierRequests } from '../../shared/suppliers';
 
-export const handler = defineHandler(routes.listSupplierRequests, async ({ principal }, { suppliers }) => {
-  const requests = await suppliers.listRequests(principal.organizationId);
-  return { status: 200, json: { requests: requests.map(supplierRequestView), total: requests.length } };
-});
+export const handler = httpHandler(listSupplierRequests);

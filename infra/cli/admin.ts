@@ -9,9 +9,10 @@
  *   list [--org <organizationId>]
  */
 import { parseArgs } from 'node:util';
-import { isPlanType } from '../../shared/organizations/plans';
-import { createDependencies } from '../../shared/platform/runtime';
-import { createApiKey, createOrganization } from '../../shared/organizations/operations';
+import { createOrganizationKey } from '../../shared/api-keys';
+import { createOrganization, isPlanType, organizationStoreOf } from '../../shared/organizations';
+import { apiKeyStoreOf } from '../../shared/platform/auth/services';
+import { createRuntime } from '../../shared/platform/runtime';
 import { runCommand, targetConfig, UsageError } from './target';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -33,7 +34,9 @@ async function main(): Promise<unknown> {
       admin: { type: 'boolean', default: false },
     },
   });
-  const deps = createDependencies(targetConfig({ needsBucket: false }));
+  const runtime = createRuntime(targetConfig({ needsBucket: false }));
+  const organizations = organizationStoreOf(runtime);
+  const apiKeys = apiKeyStoreOf(runtime);
   const required = (name: keyof typeof values) => {
     const value = values[name];
     if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required for ${command}.`);
@@ -44,10 +47,10 @@ async function main(): Promise<unknown> {
     case 'create-org': {
       const plan = values.plan!.toUpperCase();
       if (!isPlanType(plan)) throw new UsageError(`--plan must be FREE, SUBSCRIPTION or ENTERPRISE, not ${values.plan}.`);
-      return createOrganization(deps, { name: required('name'), planType: plan });
+      return createOrganization(runtime, { name: required('name'), planType: plan });
     }
     case 'create-key': {
-      const issued = await createApiKey(deps, {
+      const issued = await createOrganizationKey(runtime, {
         organizationId: required('org'),
         name: values.name ?? (values.admin ? 'admin key' : 'partner key'),
         role: values.admin ? 'admin' : 'partner',
@@ -56,16 +59,16 @@ async function main(): Promise<unknown> {
       return { ...record, apiKey: issued.plaintext };
     }
     case 'revoke-key': {
-      const revoked = await deps.apiKeys.revoke(required('org'), required('key'), deps.clock.now());
+      const revoked = await apiKeys.revoke(required('org'), required('key'), runtime.clock.now());
       if (!revoked) throw new UsageError(`Organization ${values.org} has no key ${values.key}.`);
       const { secretHash: _hash, ...record } = revoked;
       return record;
     }
     case 'list': {
-      if (!values.org) return deps.organizations.list();
-      const keys = await deps.apiKeys.listForOrganization(values.org);
+      if (!values.org) return organizations.list();
+      const keys = await apiKeys.listForOrganization(values.org);
       return {
-        organization: await deps.organizations.get(values.org),
+        organization: await organizations.get(values.org),
         apiKeys: keys.map(({ secretHash: _hash, ...record }) => record),
       };
     }

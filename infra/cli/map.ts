@@ -11,21 +11,10 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/reference';
+import { type PartnerHotel, buildReferenceIndex, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, mapHotels, readPartnerInventory, readReferenceInventory, toExportRow, type InventoryRow, type MappingMode, type MappingResult } from '../../shared/mapping';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { detectTabularFormat, TabularParseError } from '../../shared/platform/files/tabular';
-import {
-  buildReferenceIndex,
-  MAPPING_EXPORT_COLUMNS,
-  MAPPING_MODES,
-  mapHotels,
-  readPartnerInventory,
-  readReferenceInventory,
-  toExportRow,
-  type InventoryRow,
-  type MappingMode,
-  type MappingResult,
-} from '../../shared/mapping';
 
 const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] --out <results.jsonl|results.csv>';
 /** Bad rows listed one by one; beyond this only counted. */

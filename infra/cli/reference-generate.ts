@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { generateReferenceHotels } from '../synthetic/generator';
-import { inventoryFileChunks, type InventoryFileFormat } from '../../shared/reference/inventory-file';
+import { inventoryFileChunks, type InventoryFileFormat } from '../../shared/reference';
 
 function parsePositiveInteger(text: string | undefined, flag: string, fallback: number): number {
   if (text === undefined) return fallback;

@@ -7,11 +7,10 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readReferenceInventory } from '../../shared/mapping/inventory';
+import { readReferenceInventory } from '../../shared/mapping';
 import { detectTabularFormat } from '../../shared/platform/files/tabular';
-import { importReferenceInventory } from '../../shared/reference/publication';
-import { createDependencies } from '../../shared/platform/runtime';
-import { referenceOf } from '../../shared/reference/services';
+import { importReferenceInventory, referenceOf } from '../../shared/reference';
+import { createRuntime } from '../../shared/platform/runtime';
 import { runCommand, targetConfig, UsageError } from './target';
 
 const USAGE = 'Usage: npm run reference:import -- <file.csv|file.jsonl> [--source <name>]';
@@ -23,10 +22,10 @@ async function main() {
   if (!file) throw new UsageError('Name the file to import.');
   const format = detectTabularFormat(file);
   if (format !== 'csv' && format !== 'jsonl') throw new UsageError('The file must be .csv or .jsonl.');
-  const deps = createDependencies(targetConfig({ needsBucket: true }));
+  const runtime = createRuntime(targetConfig({ needsBucket: true }));
   const startedAt = Date.now();
   const summary = await importReferenceInventory(
-    referenceOf(deps).ports,
+    referenceOf(runtime).ports,
     readReferenceInventory(createReadStream(file), format),
     values.source ?? basename(file),
   );

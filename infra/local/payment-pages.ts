@@ -5,20 +5,26 @@
  * real webhook endpoint, so local purchases take the path real Stripe events take.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { routes } from '../../shared/routes';
-import { CREDITS, PLAN_LIMITS } from '../../shared/organizations/plans';
-import { formatEuros, creditPriceCents } from '../../shared/billing/money';
-import { paymentsOf } from '../../shared/billing/services';
-import { LOCAL_PAYMENT_PAGES, type LocalPaymentProvider, type SignedDelivery } from '../../shared/billing/payments/local-provider';
-import type { Dependencies } from '../../shared/platform/runtime';
+import {
+  billingRoutes,
+  creditPriceCents,
+  CREDITS,
+  formatEuros,
+  LOCAL_PAYMENT_PAGES,
+  paymentsOf,
+  type LocalPaymentProvider,
+  type SignedDelivery,
+} from '../../shared/billing';
+import { PLAN_LIMITS } from '../../shared/organizations';
+import type { Runtime } from '../../shared/platform/runtime';
 import type { LocalPage } from './server';
 
 const PORTAL_ACTIONS = ['cancel_at_period_end', 'resume', 'cancel_now'] as const;
 type PortalAction = (typeof PORTAL_ACTIONS)[number];
 
 /** The pages, or none when a real payment provider is configured. */
-export function localPaymentPages(deps: Dependencies): LocalPage[] {
-  const provider = paymentsOf(deps).local;
+export function localPaymentPages(runtime: Runtime): LocalPage[] {
+  const provider = paymentsOf(runtime).local;
   return provider ? [(request, response, url) => servePage(provider, request, response, url)] : [];
 }
 
@@ -55,7 +61,7 @@ async function servePage(provider: LocalPaymentProvider, request: IncomingMessag
 
 /** Posts the signed event to this server's own webhook endpoint, as Stripe would. */
 async function deliver(request: IncomingMessage, delivery: SignedDelivery): Promise<void> {
-  const response = await fetch(`http://${request.headers.host}${routes.stripeWebhook.path}`, {
+  const response = await fetch(`http://${request.headers.host}${billingRoutes.stripeWebhook.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
     body: delivery.payload,

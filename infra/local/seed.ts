@@ -2,12 +2,12 @@
  * Demo data for `npm start`: the supplier catalogue, a generated reference inventory, a demo
  * organization on the FREE plan with a partner key, and a back-office organization with an admin key.
  */
-import type { Supplier } from '../../shared/suppliers/suppliers';
+import { createOrganizationKey } from '../../shared/api-keys';
+import { createOrganization } from '../../shared/organizations';
+import type { Runtime } from '../../shared/platform/runtime';
+import { importReferenceInventory, referenceOf } from '../../shared/reference';
+import { supplierStoreOf, type Supplier } from '../../shared/suppliers';
 import { generateReferenceHotels } from '../synthetic/generator';
-import { importReferenceInventory } from '../../shared/reference/publication';
-import type { Dependencies } from '../../shared/platform/runtime';
-import { referenceOf } from '../../shared/reference/services';
-import { createApiKey, createOrganization } from '../../shared/organizations/operations';
 
 /** 14 suppliers, 13 of them active: more than any non-enterprise plan may connect. */
 export const SUPPLIER_CATALOGUE: readonly Supplier[] = [
@@ -40,15 +40,16 @@ export interface DemoCredentials {
   adminApiKey: string;
 }
 
-export async function seedSuppliers(deps: Pick<Dependencies, 'suppliers'>): Promise<void> {
-  for (const supplier of SUPPLIER_CATALOGUE) await deps.suppliers.putSupplier(supplier);
+export async function seedSuppliers(runtime: Runtime): Promise<void> {
+  const suppliers = supplierStoreOf(runtime);
+  for (const supplier of SUPPLIER_CATALOGUE) await suppliers.putSupplier(supplier);
 }
 
-export async function seedDemoOrganizations(deps: Dependencies): Promise<DemoCredentials> {
-  const demo = await createOrganization(deps, { name: 'Demo Travel', planType: 'FREE' });
-  const backOffice = await createOrganization(deps, { name: 'Platform back office', planType: 'ENTERPRISE' });
-  const partnerKey = await createApiKey(deps, { organizationId: demo.id, name: 'demo key', role: 'partner' });
-  const adminKey = await createApiKey(deps, { organizationId: backOffice.id, name: 'back-office admin key', role: 'admin' });
+export async function seedDemoOrganizations(runtime: Runtime): Promise<DemoCredentials> {
+  const demo = await createOrganization(runtime, { name: 'Demo Travel', planType: 'FREE' });
+  const backOffice = await createOrganization(runtime, { name: 'Platform back office', planType: 'ENTERPRISE' });
+  const partnerKey = await createOrganizationKey(runtime, { organizationId: demo.id, name: 'demo key', role: 'partner' });
+  const adminKey = await createOrganizationKey(runtime, { organizationId: backOffice.id, name: 'back-office admin key', role: 'admin' });
   return { organizationId: demo.id, apiKey: partnerKey.plaintext, adminApiKey: adminKey.plaintext };
 }
 
@@ -56,16 +57,16 @@ export const DEMO_REFERENCE = { hotels: 20_000, seed: 2026 } as const;
 
 /** Publishes a generated reference inventory when none exists yet. */
 export async function seedReferenceInventory(
-  deps: Dependencies,
+  runtime: Runtime,
   size: { hotels: number; seed: number } = DEMO_REFERENCE,
 ): Promise<{ seeded: boolean; hotelCount: number; seconds: number }> {
   const startedAt = Date.now();
-  const current = await referenceOf(deps).store.getCurrent();
+  const current = await referenceOf(runtime).store.getCurrent();
   if (current) return { seeded: false, hotelCount: current.hotelCount, seconds: 0 };
   async function* rows() {
     let line = 1;
     for (const hotel of generateReferenceHotels({ count: size.hotels, seed: size.seed })) yield { line: ++line, hotel };
   }
-  const summary = await importReferenceInventory(referenceOf(deps).ports, rows(), `generated (${size.hotels} hotels, seed ${size.seed})`);
+  const summary = await importReferenceInventory(referenceOf(runtime).ports, rows(), `generated (${size.hotels} hotels, seed ${size.seed})`);
   return { seeded: true, hotelCount: summary.hotelCount, seconds: (Date.now() - startedAt) / 1000 };
 }

@@ -12,9 +12,9 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { routeList } from '../../shared/routes';
 import { errorBody } from '../../shared/platform/http/errors';
-import type { LambdaHandler, RouteHandler } from '../../shared/platform/http/handler';
+import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pipeline';
 import { GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
-import type { Dependencies } from '../../shared/platform/runtime';
+import type { Runtime } from '../../shared/platform/runtime';
 
 const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 
@@ -29,7 +29,7 @@ interface CompiledRoute {
 export type LocalPage = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<boolean>;
 
 export interface LocalApiOptions {
-  dependencies: Dependencies;
+  runtime: Runtime;
   routes?: readonly RouteDefinition[];
   pages?: LocalPage[];
 }
@@ -40,7 +40,7 @@ export function createLocalApi(options: LocalApiOptions): Server {
   const handlerFor = (route: RouteDefinition) => {
     let handler = handlers.get(route.handler);
     if (!handler) {
-      handler = loadHandler(route, options.dependencies);
+      handler = loadHandler(route, options.runtime);
       handlers.set(route.handler, handler);
     }
     return handler;
@@ -85,11 +85,11 @@ export function createLocalApi(options: LocalApiOptions): Server {
   }
 }
 
-async function loadHandler(route: RouteDefinition, dependencies: Dependencies): Promise<LambdaHandler> {
+async function loadHandler(route: RouteDefinition, runtime: Runtime): Promise<LambdaHandler> {
   const module = (await import(pathToFileURL(join(FUNCTIONS_DIR, `${route.handler}.ts`)).href)) as {
-    handler: RouteHandler;
+    handler: HttpFunction;
   };
-  return module.handler.withDependencies(dependencies);
+  return module.handler.withRuntime(runtime);
 }
 
 function compile(route: RouteDefinition): CompiledRoute {

@@ -3,7 +3,7 @@
  * use to reach them. Shared by `npm start` and the tests.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { AppConfig } from '../../shared/platform/config';
+import { requireSetting, type AppConfig } from '../../shared/platform/config';
 import { createS3Client } from '../../shared/platform/objects/s3-object-store';
 import { ensureBucket, ensureTable } from './provision';
 import { startStandIns, type StandInOptions } from './stand-ins';
@@ -41,7 +41,10 @@ export async function provisionResources(config: AppConfig): Promise<void> {
   });
   const s3 = createS3Client(config);
   try {
-    await Promise.all([ensureTable(dynamo, config.tableName), ensureBucket(s3, config.bucketName)]);
+    await Promise.all([
+      ensureTable(dynamo, requireSetting(config.tableName, 'TABLE_NAME')),
+      ensureBucket(s3, requireSetting(config.bucketName, 'BUCKET_NAME')),
+    ]);
   } finally {
     dynamo.destroy();
     s3.destroy();

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUsable, parseApiKey } from '../../shared/platform/auth/credentials';
-import { createDependencies, type Dependencies } from '../../shared/platform/runtime';
+import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/platform/auth/services';
+import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
@@ -27,21 +28,21 @@ async function main(): Promise<void> {
     s3DataDir: join(STATE_DIR, 's3'),
     tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
   });
-  const deps = createDependencies(stack.config);
-  await seedSuppliers(deps);
+  const runtime = createRuntime(stack.config);
+  await seedSuppliers(runtime);
   // DynamoDB Local writes a few hundred items a second to disk: the first start publishes the
   // demo inventory while the API already answers (later starts find it published).
-  const referenceSeeded = seedReferenceInventory(deps);
-  const demo = (await reusableCredentials(deps)) ?? (await seedDemoOrganizations(deps));
+  const referenceSeeded = seedReferenceInventory(runtime);
+  const demo = (await reusableCredentials(runtime)) ?? (await seedDemoOrganizations(runtime));
 
   const port = Number(process.env.PORT ?? 3000);
-  const server = createLocalApi({ dependencies: deps, pages: localPaymentPages(deps) });
+  const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(port, '127.0.0.1', done);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const bearerToken = await demoBearerToken(deps, demo);
+  const bearerToken = await demoBearerToken(runtime, demo);
   const credentials = { baseUrl, ...demo, bearerToken };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   const { tokenSigningSecret: _secret, ...reachable } = stack.config;
@@ -74,19 +75,22 @@ async function main(): Promise<void> {
 }
 
 /** The demo keys from an earlier start, when the persisted table still knows them. */
-async function reusableCredentials(deps: Dependencies): Promise<DemoCredentials | undefined> {
+async function reusableCredentials(runtime: Runtime): Promise<DemoCredentials | undefined> {
   if (!existsSync(CREDENTIALS_FILE)) return undefined;
   const { organizationId, apiKey, adminApiKey } = JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as Partial<DemoCredentials>;
   for (const key of [apiKey, adminApiKey]) {
     const parsed = key ? parseApiKey(key) : undefined;
-    if (!parsed || !isUsable(await deps.apiKeys.get(parsed.keyId))) return undefined;
+    if (!parsed || !isUsable(await apiKeyStoreOf(runtime).get(parsed.keyId))) return undefined;
   }
   return organizationId ? { organizationId, apiKey: apiKey!, adminApiKey: adminApiKey! } : undefined;
 }
 
-async function demoBearerToken(deps: Dependencies, demo: DemoCredentials): Promise<string> {
-  const key = await deps.authenticator.verifyApiKey(demo.apiKey);
-  const token = await deps.tokens.issue({ organizationId: key.organizationId, keyId: key.id, role: key.role }, deps.clock.now());
+async function demoBearerToken(runtime: Runtime, demo: DemoCredentials): Promise<string> {
+  const key = await authenticatorOf(runtime).verifyApiKey(demo.apiKey);
+  const token = await bearerTokensOf(runtime).issue(
+    { organizationId: key.organizationId, keyId: key.id, role: key.role },
+    runtime.clock.now(),
+  );
   return token.accessToken;
 }
 

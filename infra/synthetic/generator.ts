@@ -5,7 +5,7 @@
  * Determinism: the same seed always yields the same sequence, and hotel number i is the same
  * whatever `count` is (a longer run only appends hotels).
  */
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/reference';
 import {
   AREA_WORDS,
   BRANDS,

@@ -1,8 +1,8 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
-import * as s from '../platform/http/schemas';
+import * as s from './schemas';
 import { errors } from '../platform/http/responses';
 
-export const authRoutes = {
+export const apiKeyRoutes = {
   issueToken: defineRoute({
     method: 'POST',
     path: '/api/v1/auth/token',

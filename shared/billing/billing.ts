@@ -3,8 +3,8 @@
  * subscription, and applying the payment provider's events (the only writer of paid state).
  */
 import { invalidInput } from '../platform/errors';
-import type { Organization } from '../organizations/organization';
-import { CREDITS } from '../organizations/plans';
+import { type Organization } from '../organizations';
+import { CREDITS } from './offers';
 import { planOfPrice, type ProviderPriceIds } from './catalogue';
 import type { BillingEvent, BillingLedger, EventOutcome, PaymentProvider, SubscriptionState } from './model';
 import { creditsForMillions, planWhileSubscribed } from './quota';

@@ -2,7 +2,8 @@
  * The plan catalogue as partners see it: the plans' limits and offers (shared/domain/plans.ts)
  * joined with the payment-provider ids of the stage the code runs in (configuration).
  */
-import { CREDITS, PLAN_LIMITS, PLAN_OFFERS, PLAN_TYPES, type PlanType } from '../organizations/plans';
+import { PLAN_LIMITS, PLAN_TYPES, type PlanType } from '../organizations';
+import { CREDITS, PLAN_OFFERS } from './offers';
 import { formatEuros } from './money';
 
 /** Payment-provider ids of one stage: one price per paid plan, and the credits product and price. */
@@ -105,9 +106,4 @@ export function priceIdsFromEnvironment(env: Record<string, string | undefined>)
   return Object.fromEntries(
     PRICE_ID_FIELDS.map((field) => [field, env[PRICE_ID_VARIABLES[field]] || LOCAL_PRICE_IDS[field]]),
   ) as unknown as ProviderPriceIds;
-}
-
-/** The configured price ids, or the local placeholders. */
-export function priceIdsOf(config: { priceIds?: ProviderPriceIds }): ProviderPriceIds {
-  return config.priceIds ?? LOCAL_PRICE_IDS;
 }

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../platform/clock';
 import { forbidden } from '../platform/errors';
-import { PLAN_LIMITS, type PlanType } from '../organizations/plans';
+import { PLAN_LIMITS, type PlanType } from '../organizations';
 import type { Reservation, Settlement, SupplierRef, UsageLedger } from './model';
 import { billingMonth, utcDay } from './periods';
 import { fundReservation, settle } from './quota';

@@ -3,7 +3,7 @@
  * credit units (1 credit = 1 mapping), money in cents; timestamps are ISO strings, provider
  * event times epoch seconds.
  */
-import type { PlanType } from '../organizations/plans';
+import type { PlanType } from '../organizations';
 
 /** A paid subscription as the payment provider reports it. */
 export interface SubscriptionState {

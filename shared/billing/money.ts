@@ -2,7 +2,7 @@
  * Money is integer everywhere inside: cents for prices and payments, credit units for usage
  * (1 credit = 1 mapping = one millionth of a euro). Euros appear only at the HTTP edge.
  */
-import { CREDITS } from '../organizations/plans';
+import { CREDITS } from './offers';
 
 /** Credit units in one euro. */
 const CREDITS_PER_EURO = CREDITS.perMillion * (100 / CREDITS.centsPerMillion);

@@ -3,7 +3,8 @@
  * gives back, and what the read endpoints report. No I/O; every number is an integer until the
  * edge formats euros.
  */
-import { CREDITS, PLAN_LIMITS, type PlanType } from '../organizations/plans';
+import { PLAN_LIMITS, type PlanType } from '../organizations';
+import { CREDITS } from './offers';
 import { creditsToEuros, percentage } from './money';
 import { daysInMonth } from './periods';
 import type { MonthlyUsage, Reservation, Settlement, SubscriptionState, SupplierUsage } from './model';

@@ -2,7 +2,7 @@
  * What the billing read endpoints answer, composed from the usage ledger and the pure rules.
  * Every period is taken from the injected clock's "now".
  */
-import type { Organization } from '../organizations/organization';
+import type { Organization } from '../organizations';
 import { centsToEuros } from './money';
 import type { BillingLedger, UsageLedger } from './model';
 import { billingMonth, recentMonths, utcDay } from './periods';

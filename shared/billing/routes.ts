@@ -7,6 +7,7 @@ const TAG = 'Billing';
 /** Routes that call the payment provider read its keys. */
 const PROVIDER = { table: 'readwrite', paymentSecret: true } as const;
 
+/* @__NO_SIDE_EFFECTS__ */
 /** A read of the caller's own billing state: GET /api/v1/billing/<path>, credential required. */
 function billingReport<const P extends string, const H extends string>(
   path: P,
@@ -35,7 +36,7 @@ export const billingRoutes = {
     tag: TAG,
     summary: 'Plan tiers and the credits product; currentPlan with a valid credential',
     responses: { 200: { description: 'The catalogue', schema: b.PlansResponse } },
-    access: { table: 'read' },
+    access: { table: 'read', priceIds: true },
   }),
   startCheckout: defineRoute({
     method: 'POST',

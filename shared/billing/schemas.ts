@@ -1,6 +1,6 @@
 /** Request and response schemas of the billing endpoints (valibot; also the OpenAPI document). */
 import * as v from 'valibot';
-import { PLAN_TYPES } from '../organizations/plans';
+import { PLAN_TYPES } from '../organizations';
 import { Timestamp } from '../platform/http/schemas';
 
 const Euros = (description: string) => v.pipe(v.number(), v.description(`Euros: ${description}`));

@@ -1,13 +1,31 @@
-/** The payment provider (Stripe, or the local one) for the billing functions that call it. */
-import { priceIdsOf } from './catalogue';
+/** The runtime's billing services: the ledger, metering, and the payment provider (Stripe, or the local one). */
+import { organizationStoreOf } from '../organizations';
+import { service } from '../platform/runtime';
+import { tableOf } from '../platform/table';
+import { priceIdsFromEnvironment, type ProviderPriceIds } from './catalogue';
+import { Metering } from './metering';
 import { createPayments } from './payments/payments';
-import { extension, type Dependencies } from '../platform/runtime';
+import { BillingStore } from './store';
 
-export const paymentsOf = extension((deps) =>
-  createPayments({ ...deps.config, priceIds: priceIdsOf(deps.config) }, deps.clock),
+export const billingStoreOf = service((runtime) => new BillingStore(tableOf(runtime)));
+
+/** The stage's provider price ids (STRIPE_PRICE_*), or the local placeholders. */
+export const priceIdsOf = service((): ProviderPriceIds => priceIdsFromEnvironment(process.env));
+
+export const meteringOf = service(
+  (runtime) =>
+    new Metering(
+      billingStoreOf(runtime),
+      { planOf: async (id) => (await organizationStoreOf(runtime).require(id)).planType },
+      runtime.clock,
+    ),
 );
 
-/** The ports the billing use cases work through. */
-export function billingPorts(deps: Dependencies) {
-  return { ledger: deps.billing, provider: paymentsOf(deps).provider, priceIds: priceIdsOf(deps.config) };
-}
+export const paymentsOf = service((runtime) => createPayments({ ...runtime.config, priceIds: priceIdsOf(runtime) }, runtime.clock));
+
+/** The ports the checkout, portal and subscription use cases work through. */
+export const billingPortsOf = service((runtime) => ({
+  ledger: billingStoreOf(runtime),
+  provider: paymentsOf(runtime).provider,
+  priceIds: priceIdsOf(runtime),
+}));

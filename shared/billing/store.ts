@@ -18,8 +18,24 @@ import type {
   UsageLedger,
 } from './model';
 import { systemClock, type Clock } from '../platform/clock';
-import type { PlanType } from '../organizations/plans';
-import { isConditionFailure, keys, queryAll, withoutKeys, type Table } from '../platform/table';
+import { type PlanType, organizationKey } from '../organizations';
+import { organizationPartition, isConditionFailure, queryAll, withoutKeys, type Table } from '../platform/table';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  billingAccount: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'BILLING' }),
+  usageDay: (organizationId: string, day: string) => ({ PK: organizationPartition(organizationId), SK: `USAGE_DAY#${day}` }),
+  usageMonth: (organizationId: string, month: string) => ({ PK: organizationPartition(organizationId), SK: `USAGE_MONTH#${month}` }),
+  usageMonthPrefix: 'USAGE_MONTH#',
+  supplierUsage: (organizationId: string, month: string, supplierId: string) => ({
+    PK: organizationPartition(organizationId),
+    SK: `USAGE_SUPPLIER#${month}#${supplierId}`,
+  }),
+  supplierUsagePrefix: (month: string) => `USAGE_SUPPLIER#${month}#`,
+  reservation: (organizationId: string, jobId: string) => ({ PK: organizationPartition(organizationId), SK: `RESERVATION#${jobId}` }),
+  paymentCustomer: (customerId: string) => ({ PK: `PAYCUSTOMER#${customerId}`, SK: 'PAYCUSTOMER' }),
+  paymentEvent: (eventId: string) => ({ PK: `PAYEVENT#${eventId}`, SK: 'PAYEVENT' }),
+} as const;
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -98,7 +114,7 @@ export class BillingStore implements BillingLedger, UsageLedger {
       {
         Update: {
           TableName: this.table.name,
-          Key: keys.organization(organizationId),
+          Key: organizationKey(organizationId),
           UpdateExpression: 'SET planType = :plan',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeValues: { ':plan': change.planType },
@@ -320,7 +336,7 @@ export class BillingStore implements BillingLedger, UsageLedger {
     return queryAll<MonthlyUsage>(this.table, {
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: {
-        ':pk': keys.organizationPartition(organizationId),
+        ':pk': organizationPartition(organizationId),
         ':from': keys.usageMonth(organizationId, from).SK,
         ':to': keys.usageMonth(organizationId, to).SK,
       },
@@ -330,7 +346,7 @@ export class BillingStore implements BillingLedger, UsageLedger {
   suppliers(organizationId: string, month: string): Promise<SupplierUsage[]> {
     return queryAll<SupplierUsage>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.organizationPartition(organizationId), ':prefix': keys.supplierUsagePrefix(month) },
+      ExpressionAttributeValues: { ':pk': organizationPartition(organizationId), ':prefix': keys.supplierUsagePrefix(month) },
     });
   }
 

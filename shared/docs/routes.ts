@@ -1,5 +1,5 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
-import * as s from '../platform/http/schemas';
+import * as v from 'valibot';
 import { errors } from '../platform/http/responses';
 
 export const docsRoutes = {
@@ -30,7 +30,7 @@ export const docsRoutes = {
     auth: 'none',
     tag: 'Documentation',
     summary: "The docs page's script and style sheet",
-    params: s.DocsAssetParams,
+    params: v.object({ asset: v.string() }),
     responses: { 200: { description: 'Script or style sheet', contentType: 'text/javascript' }, 404: errors[404] },
     access: { table: 'none' },
   }),

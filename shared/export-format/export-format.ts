@@ -3,7 +3,7 @@
  * Defaults (spec "Export format configuration"): every field, delimiter ",", header row on,
  * no compression. `delimiter` and `includeHeader` only affect CSV.
  */
-import { MAPPING_EXPORT_COLUMNS, type MappingExportColumn } from '../mapping/export-row';
+import { MAPPING_EXPORT_COLUMNS, type MappingExportColumn } from '../mapping';
 
 export const EXPORT_FORMATS = ['json', 'csv', 'jsonl'] as const;
 export const EXPORT_COMPRESSIONS = ['none', 'gzip'] as const;

@@ -1,5 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
-import * as s from '../platform/http/schemas';
+import { ErrorResponse } from '../platform/http/schemas';
+import * as s from './schemas';
 import { errors } from '../platform/http/responses';
 
 export const exportFormatRoutes = {
@@ -24,7 +25,7 @@ export const exportFormatRoutes = {
     responses: {
       200: { description: 'The configuration', schema: s.ExportFormatView },
       401: errors[401],
-      404: { description: 'No export format has been set', schema: s.ErrorResponse },
+      404: { description: 'No export format has been set', schema: ErrorResponse },
     },
     access: { table: 'read' },
   }),

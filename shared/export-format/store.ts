@@ -1,6 +1,12 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExportFormatConfig } from './export-format';
-import { keys, withoutKeys, type Table } from '../platform/table';
+import { service } from '../platform/runtime';
+import { organizationPartition, withoutKeys, tableOf, type Table } from '../platform/table';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  exportFormat: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'EXPORT_FORMAT' }),
+} as const;
 
 export class ExportFormatStore {
   constructor(private readonly table: Table) {}
@@ -19,3 +25,5 @@ export class ExportFormatStore {
     );
   }
 }
+
+export const exportFormatStoreOf = service((runtime) => new ExportFormatStore(tableOf(runtime)));

@@ -6,6 +6,7 @@
  *
  * or row by row: `new HotelMatcher(index, { mode }).match(partnerHotel)`.
  */
+export type { PartnerHotel } from './partner-hotel';
 export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateSummary, MappingResult, MappingOptions } from './types';
 export { MAPPING_MODES } from './types';
 export { buildReferenceIndex, serializeMatchingIndex, deserializeMatchingIndex, MatchingIndex } from './reference-index';

@@ -1,7 +1,13 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unauthenticated } from '../platform/errors';
 import type { Organization } from './organization';
-import { keys, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+import { service } from '../platform/runtime';
+import { organizationPartition, queryAll, TABLE_KEYS, tableOf, withoutKeys, type Table } from '../platform/table';
+
+/** The organization item's key; other capabilities' transactions update its counters. */
+export const organizationKey = (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'ORG' });
+
+const keys = { organization: organizationKey, organizationsIndex: 'ORGS' } as const;
 
 export class OrganizationStore {
   constructor(private readonly table: Table) {}
@@ -44,3 +50,5 @@ export class OrganizationStore {
     });
   }
 }
+
+export const organizationStoreOf = service((runtime) => new OrganizationStore(tableOf(runtime)));

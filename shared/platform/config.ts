@@ -1,15 +1,14 @@
 /**
- * Runtime settings, read once from the environment. The CDK stack sets the AWS values on each
- * function; the local runtime sets the endpoints of its stand-ins.
+ * Runtime settings, read once from the environment. The CDK stack sets on each function only what
+ * its route declares (a table, a bucket, a secret); the local runtime sets its stand-ins' endpoints.
+ * A setting a function never uses may be absent: the service that needs it says so on first use.
  */
-import { priceIdsFromEnvironment, type ProviderPriceIds } from '../billing/catalogue';
-
 export interface AppConfig {
   /** Deployment stage name, e.g. "dev", "prod", "local". */
   stage: string;
   region: string;
-  tableName: string;
-  bucketName: string;
+  tableName?: string;
+  bucketName?: string;
   /** DynamoDB Local's URL; unset in AWS. */
   dynamoDbEndpoint?: string;
   /** s3rver's URL (path-style addressing); unset in AWS. */
@@ -25,16 +24,14 @@ export interface AppConfig {
   paymentSecretArn?: string;
   /** Another Stripe API address (tests, stripe-mock); unset = api.stripe.com. */
   stripeApiUrl?: string;
-  /** The payment provider's price and product ids of this stage; LOCAL_PRICE_IDS when unset. */
-  priceIds?: ProviderPriceIds;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     stage: env.STAGE ?? 'local',
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-west-1',
-    tableName: required(env, 'TABLE_NAME'),
-    bucketName: required(env, 'BUCKET_NAME'),
+    tableName: env.TABLE_NAME || undefined,
+    bucketName: env.BUCKET_NAME || undefined,
     dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
     tokenSigningSecret: env.TOKEN_SIGNING_SECRET || undefined,
@@ -43,12 +40,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     paymentSecretArn: env.PAYMENT_SECRET_ARN || undefined,
     stripeApiUrl: env.STRIPE_API_URL || undefined,
-    priceIds: priceIdsFromEnvironment(env),
   };
 }
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (!value) throw new Error(`Missing required environment variable ${name}`);
+/** A setting the calling service cannot work without; the error names the environment variable. */
+export function requireSetting(value: string | undefined, variable: string): string {
+  if (!value) throw new Error(`Missing required environment variable ${variable}`);
   return value;
 }

@@ -1,78 +1,37 @@
 /**
- * What every handler needs, built once per Lambda container from the configuration: the clock,
- * the table and its stores, authentication. The local runtime and the tests build the same thing
- * over the stand-ins, with their own clock.
+ * What every handler and worker runs in: the configuration and the clock, and the services built
+ * from them on first use. A service is built once per runtime (once per Lambda container; once per
+ * local API or test) and a function builds only the services its code asks for, so a function that
+ * never touches the table neither bundles nor configures a DynamoDB client.
  *
- * Heavier parts only some functions use (the S3 client, the reference index, the Stripe SDK)
- * are extensions (shared/runtime/objects.ts, reference.ts, payments.ts): only the handlers that
- * import them bundle them, which keeps the other functions' bundles and cold starts small.
+ * The local runtime and the tests make their own runtime over the stand-ins, with their own clock:
+ * every service then works against those.
  */
-import { Authenticator } from './auth/authenticate';
-import { BearerTokens } from './auth/bearer-tokens';
-import { signingSecretSource } from './auth/signing-secret';
-import { Metering } from '../billing/metering';
-import type { AppConfig } from './config';
+import { loadConfig, type AppConfig } from './config';
 import { systemClock, type Clock } from './clock';
-import { ApiKeyStore } from './auth/api-key-store';
-import { BillingStore } from '../billing/store';
-import { EventOutbox } from './events/outbox';
-import { ExportFormatStore } from '../export-format/store';
-import { OrganizationStore } from '../organizations/store';
-import { RateLimitStore } from '../suppliers/rate-limits';
-import { SupplierStore } from '../suppliers/store';
-import { createTable, type Table } from './table';
 
-export interface Dependencies {
-  config: AppConfig;
-  clock: Clock;
-  table: Table;
-  organizations: OrganizationStore;
-  apiKeys: ApiKeyStore;
-  tokens: BearerTokens;
-  authenticator: Authenticator;
-  suppliers: SupplierStore;
-  rateLimits: RateLimitStore;
-  exportFormats: ExportFormatStore;
-  /** Events for webhook subscriptions, kept in an outbox until delivered. */
-  events: EventOutbox;
-  /** Credits, subscription state and usage counters. */
-  billing: BillingStore;
-  /** Reserves and settles mapping jobs' usage against allowance and credits. */
-  metering: Metering;
+export interface Runtime {
+  readonly config: AppConfig;
+  readonly clock: Clock;
 }
 
-export function createDependencies(config: AppConfig, options: { clock?: Clock } = {}): Dependencies {
-  const table = createTable(config);
-  const clock = options.clock ?? systemClock;
-  const apiKeys = new ApiKeyStore(table);
-  const tokens = new BearerTokens(signingSecretSource(config));
-  const organizations = new OrganizationStore(table);
-  const billing = new BillingStore(table);
-  return {
-    config,
-    clock,
-    table,
-    organizations,
-    apiKeys,
-    tokens,
-    authenticator: new Authenticator(apiKeys, tokens),
-    suppliers: new SupplierStore(table),
-    rateLimits: new RateLimitStore(table),
-    exportFormats: new ExportFormatStore(table),
-    events: new EventOutbox(table),
-    billing,
-    metering: new Metering(billing, { planOf: async (id) => (await organizations.require(id)).planType }, clock),
-  };
+export function createRuntime(config: AppConfig, options: { clock?: Clock } = {}): Runtime {
+  return { config, clock: options.clock ?? systemClock };
 }
 
-/**
- * An extension of the dependencies, built on first use and then kept with them (so once per
- * Lambda container, and once per local API or test).
- */
-export function extension<T>(build: (deps: Dependencies) => T): (deps: Dependencies) => T {
-  const built = new WeakMap<Dependencies, T>();
-  return (deps) => {
-    if (!built.has(deps)) built.set(deps, build(deps));
-    return built.get(deps)!;
+let lambdaRuntime: Runtime | undefined;
+
+/** The Lambda container's runtime, from its environment, made on first request. */
+export function environmentRuntime(): Runtime {
+  return (lambdaRuntime ??= createRuntime(loadConfig()));
+}
+
+/** A service of the runtime: `build` runs on first use and its result is kept with the runtime. */
+/* @__NO_SIDE_EFFECTS__ */
+export function service<T>(build: (runtime: Runtime) => T): (runtime: Runtime) => T {
+  const built = new WeakMap<Runtime, T>();
+  return (runtime) => {
+    if (!built.has(runtime)) built.set(runtime, build(runtime));
+    return built.get(runtime)!;
   };
 }

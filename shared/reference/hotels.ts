@@ -1,10 +1,10 @@
 /**
- * The hotel records every capability shares: the canonical reference inventory and a partner's
- * inventory rows. Pure data, no behaviour.
+ * A hotel of the canonical reference inventory, and what any hotel record (a partner's too) may
+ * say about a hotel. Pure data, no behaviour.
  */
 
 /** What any hotel record may say about a hotel. */
-interface HotelDescription {
+export interface HotelDescription {
   id: string;
   name: string;
   address?: string;
@@ -30,14 +30,4 @@ export interface ReferenceHotel extends HotelDescription {
   supplierCodes: Record<string, string>;
   /** When the hotel entered the reference inventory (ISO 8601); orders advanced search by "created". */
   createdAt?: string;
-}
-
-/** One row of a partner's uploaded inventory. */
-export interface PartnerHotel extends HotelDescription {
-  /** Country as the partner wrote it: a name or an ISO code. */
-  country?: string;
-  /** Supplier whose hotel ids the partner uses (ID_TO_ID, HYBRID). */
-  supplierCode?: string;
-  /** The hotel's id at that supplier. */
-  supplierHotelId?: string;
 }

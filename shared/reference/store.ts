@@ -1,6 +1,18 @@
 import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CurrentReference, DuplicateReport, MergeRecord, StoredReferenceHotel } from './inventory';
-import { isConditionFailure, keys, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+import { isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  currentReference: { PK: 'REFERENCE', SK: 'CURRENT' },
+  referenceHotel: (hotelId: string, dataVersionId: string) => ({
+    PK: `REFHOTEL#${hotelId}`,
+    SK: `VERSION#${dataVersionId}`,
+  }),
+  mergedHotel: (duplicateHotelId: string) => ({ PK: 'REFERENCE', SK: `MERGED#${duplicateHotelId}` }),
+  duplicateReport: (reportId: string) => ({ PK: `DUPLICATE#${reportId}`, SK: 'REPORT' }),
+  duplicateReportsOfOrganization: (organizationId: string) => `ORG#${organizationId}#DUPLICATES`,
+} as const;
 
 const BATCH_SIZE = 25;
 const PARALLEL_BATCHES = 8;

@@ -1,6 +1,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimiter } from './suppliers';
-import { isConditionFailure, keys, type Table } from '../platform/table';
+import { service } from '../platform/runtime';
+import { organizationPartition, isConditionFailure, tableOf, type Table } from '../platform/table';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  rateWindow: (organizationId: string, bucket: string, windowStart: number) => ({
+    PK: organizationPartition(organizationId),
+    SK: `RATE#${bucket}#${windowStart}`,
+  }),
+} as const;
 
 /**
  * Fixed-window counters, one item per organization, bucket and window; a conditional update
@@ -38,3 +47,5 @@ export class RateLimitStore implements RateLimiter {
     }
   }
 }
+
+export const rateLimitStoreOf = service((runtime) => new RateLimitStore(tableOf(runtime)));

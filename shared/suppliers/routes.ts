@@ -1,5 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
-import * as s from '../platform/http/schemas';
+import { ErrorResponse } from '../platform/http/schemas';
+import * as s from './schemas';
 import { errors } from '../platform/http/responses';
 
 /** Upload limit for supplier-request files (API Gateway hands Lambda at most 6 MB, base64-encoded). */
@@ -51,9 +52,9 @@ export const supplierRoutes = {
     responses: {
       201: { description: 'Connected', schema: s.SupplierConnectionView },
       200: { description: 'Already connected; nothing changed', schema: s.SupplierConnectionView },
-      400: { description: "Invalid id, plan's supplier limit reached, or rate limit hit", schema: s.ErrorResponse },
+      400: { description: "Invalid id, plan's supplier limit reached, or rate limit hit", schema: ErrorResponse },
       401: errors[401],
-      404: { description: 'No supplier has that id', schema: s.ErrorResponse },
+      404: { description: 'No supplier has that id', schema: ErrorResponse },
     },
     access: { table: 'readwrite' },
   }),
@@ -67,9 +68,9 @@ export const supplierRoutes = {
     params: s.SupplierIdParams,
     responses: {
       204: { description: 'Disconnected' },
-      400: { description: 'Invalid id or rate limit exceeded', schema: s.ErrorResponse },
+      400: { description: 'Invalid id or rate limit exceeded', schema: ErrorResponse },
       401: errors[401],
-      404: { description: 'The organization is not connected to that supplier', schema: s.ErrorResponse },
+      404: { description: 'The organization is not connected to that supplier', schema: ErrorResponse },
     },
     access: { table: 'readwrite' },
   }),
@@ -88,10 +89,10 @@ export const supplierRoutes = {
     },
     responses: {
       202: { description: 'Queued for review', schema: s.SupplierRequestView },
-      400: { description: 'Missing field, or the file does not parse', schema: s.ErrorResponse },
+      400: { description: 'Missing field, or the file does not parse', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],
-      415: { description: 'The file is not CSV, JSON or XLSX', schema: s.ErrorResponse },
+      415: { description: 'The file is not CSV, JSON or XLSX', schema: ErrorResponse },
     },
     access: { table: 'readwrite', bucket: 'write' },
   }),

@@ -7,7 +7,27 @@ import type {
   SupplierConnection,
   SupplierRequest,
 } from './suppliers';
-import { isConditionFailure, keys, queryAll, withoutKeys, type Table } from '../platform/table';
+import { organizationKey } from '../organizations';
+import { service } from '../platform/runtime';
+import { organizationPartition, isConditionFailure, queryAll, withoutKeys, tableOf, type Table } from '../platform/table';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  supplierCatalogue: 'SUPPLIERS',
+  supplier: (supplierId: string) => ({ PK: 'SUPPLIERS', SK: `SUPPLIER#${supplierId}` }),
+  connection: (organizationId: string, supplierId: string) => ({
+    PK: organizationPartition(organizationId),
+    SK: `CONNECTION#${supplierId}`,
+  }),
+  supplierEverConnected: (organizationId: string, supplierId: string) => ({
+    PK: organizationPartition(organizationId),
+    SK: `SUPPLIER_EVER#${supplierId}`,
+  }),
+  supplierRequest: (organizationId: string, submittedAt: string, requestId: string) => ({
+    PK: organizationPartition(organizationId),
+    SK: `SUPPLIER_REQUEST#${submittedAt}#${requestId}`,
+  }),
+} as const;
 
 export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
   constructor(private readonly table: Table) {}
@@ -51,7 +71,7 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
   listConnections(organizationId: string): Promise<SupplierConnection[]> {
     return queryAll<SupplierConnection>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.organizationPartition(organizationId), ':prefix': 'CONNECTION#' },
+      ExpressionAttributeValues: { ':pk': organizationPartition(organizationId), ':prefix': 'CONNECTION#' },
     });
   }
 
@@ -105,7 +125,7 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
             {
               Update: {
                 TableName: this.table.name,
-                Key: keys.organization(organizationId),
+                Key: organizationKey(organizationId),
                 UpdateExpression: 'SET suppliersEverConnected = suppliersEverConnected + :one',
                 ConditionExpression: 'suppliersEverConnected < :max',
                 ExpressionAttributeValues: { ':one': 1, ':max': budget.maxSuppliers },
@@ -160,10 +180,12 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
     return queryAll<SupplierRequest>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: {
-        ':pk': keys.organizationPartition(organizationId),
+        ':pk': organizationPartition(organizationId),
         ':prefix': 'SUPPLIER_REQUEST#',
       },
       ScanIndexForward: false,
     });
   }
 }
+
+export const supplierStoreOf = service((runtime) => new SupplierStore(tableOf(runtime)));

@@ -10,8 +10,7 @@
  * - Disconnecting keeps every mapping result made with the supplier.
  */
 import { limitReached, notFound, rateLimited } from '../platform/errors';
-import type { Organization } from '../organizations/organization';
-import { PLAN_LIMITS } from '../organizations/plans';
+import { type Organization, PLAN_LIMITS } from '../organizations';
 
 export interface Supplier {
   id: string;

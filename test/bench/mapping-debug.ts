@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { PartnerHotel } from '../../shared/mapping';
 import { buildReferenceIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

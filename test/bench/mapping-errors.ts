@@ -4,7 +4,8 @@
  *   npx tsx test/bench/mapping-errors.ts [fp|fn|all] [limit]
  */
 import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { PartnerHotel } from '../../shared/mapping';
 import { loadSingaporeSet } from './singapore-set';
 
 const { reference, partners, truth } = await loadSingaporeSet();

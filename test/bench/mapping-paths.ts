@@ -4,7 +4,8 @@
  *   npx tsx test/bench/mapping-paths.ts [--reference 1000000 --partners 20000]
  */
 import { parseArgs } from 'node:util';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { PartnerHotel } from '../../shared/mapping';
 import { buildReferenceIndex, HotelMatcher } from '../../shared/mapping';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';

@@ -7,7 +7,8 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { PartnerHotel } from '../../shared/mapping';
 import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
 import { foldText } from '../../shared/mapping/text';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';

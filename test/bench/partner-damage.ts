@@ -5,7 +5,8 @@
  * look-alike reference hotels (same chain, a few hundred metres away) to test disambiguation.
  * Deterministic for a given seed.
  */
-import type { PartnerHotel, ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { PartnerHotel } from '../../shared/mapping';
 
 /** Small deterministic PRNG (mulberry32). */
 export class BenchRandom {

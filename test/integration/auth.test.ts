@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TOKEN_LIFETIME_SECONDS } from '../../shared/platform/auth/bearer-tokens';
 import { startTestApi, type Caller } from '../support/test-api';
+import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/platform/auth/services';
 
 const api = await startTestApi();
 const PROTECTED = '/api/v1/suppliers/my-suppliers';
@@ -52,7 +53,7 @@ describe('API keys', () => {
     assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'name', 'prefix', 'role']);
     assert.equal(listed.prefix, prefixOf(caller.apiKey));
     assert.ok(!JSON.stringify(body).includes(caller.apiKey.split('_')[2]!));
-    const stored = await api.deps.apiKeys.get(listed.id);
+    const stored = await apiKeyStoreOf(api.runtime).get(listed.id);
     assert.ok(stored);
     assert.ok(!JSON.stringify(stored).includes(caller.apiKey.split('_')[2]!), 'the secret is not stored');
     assert.match(stored.secretHash, /^[0-9a-f]{64}$/);
@@ -167,7 +168,7 @@ describe('bearer tokens (POST /api/v1/auth/token)', () => {
     const fresh = await tokenFor(caller);
     assert.equal((await api.request('GET', PROTECTED, bearer(fresh))).status, 200);
     const keyId = prefixOf(caller.apiKey).slice(4);
-    await api.deps.apiKeys.revoke(caller.organization.id, keyId, api.clock.now());
+    await apiKeyStoreOf(api.runtime).revoke(caller.organization.id, keyId, api.clock.now());
     const revoked = await api.request('GET', PROTECTED, bearer(fresh));
     assert.equal(revoked.status, 401);
     assert.match(revoked.body.message, /revoked/);
@@ -176,7 +177,7 @@ describe('bearer tokens (POST /api/v1/auth/token)', () => {
   it('signed with another secret are refused', async () => {
     const elsewhere = await startTestApi({ config: { tableName: api.config.tableName, bucketName: api.config.bucketName }, provision: false });
     const caller = await api.newOrganization();
-    const foreignToken = (await elsewhere.deps.tokens.issue(
+    const foreignToken = (await bearerTokensOf(elsewhere.runtime).issue(
       { organizationId: caller.organization.id, keyId: prefixOf(caller.apiKey).slice(4), role: 'partner' },
       api.clock.now(),
     )).accessToken;
@@ -189,7 +190,7 @@ describe('admin keys', () => {
     const admin = await api.newOrganization({ role: 'admin' });
     const { body } = await api.request('GET', '/api/v1/api-keys', { as: admin });
     assert.equal(body.apiKeys[0].role, 'admin');
-    const principal = await api.deps.authenticator.authenticate({ 'x-api-key': admin.apiKey }, api.clock.now());
+    const principal = await authenticatorOf(api.runtime).authenticate({ 'x-api-key': admin.apiKey }, api.clock.now());
     assert.equal(principal.role, 'admin');
   });
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
 import { startTestApi, type Caller } from '../support/test-api';
+import { billingStoreOf } from '../../shared/billing';
 
 const api = await startTestApi();
 const URLS = { successUrl: 'https://partner.test/billing/done', cancelUrl: 'https://partner.test/billing/cancelled' };
@@ -117,7 +118,7 @@ describe('authentication and validation', () => {
       body: JSON.stringify({ returnUrl: URLS.successUrl }),
     });
     assert.equal(wrongType.status, 415);
-    assert.equal((await api.deps.billing.account(caller.organization.id)).customerId, undefined);
+    assert.equal((await billingStoreOf(api.runtime).account(caller.organization.id)).customerId, undefined);
   });
 
   it('metrics history: limit 1 to 12 (default 12); 0, 13 or text answer 400', async () => {
@@ -280,8 +281,8 @@ describe('the local payment provider', () => {
     assert.equal((await get(bystander, 'credits/balance')).creditsRemaining, 0);
     assert.equal((await api.request('GET', '/api/v1/billing/subscription', { as: bystander })).text, 'null');
     assert.notEqual(
-      (await api.deps.billing.account(bystander.organization.id)).customerId,
-      (await api.deps.billing.account(buyer.organization.id)).customerId,
+      (await billingStoreOf(api.runtime).account(bystander.organization.id)).customerId,
+      (await billingStoreOf(api.runtime).account(buyer.organization.id)).customerId,
     );
   });
 });

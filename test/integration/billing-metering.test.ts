@@ -10,6 +10,7 @@ import { applyBillingEvent } from '../../shared/billing/billing';
 import { DomainError } from '../../shared/platform/errors';
 import { describeFailure } from '../../shared/platform/http/errors';
 import { startTestApi, type Caller } from '../support/test-api';
+import { billingStoreOf, meteringOf } from '../../shared/billing';
 
 const api = await startTestApi();
 const supplier = SUPPLIER_CATALOGUE.find((s) => s.isActive)!;
@@ -17,7 +18,7 @@ const supplierRef = { id: supplier.id, code: supplier.code, name: supplier.name 
 
 /** Credits as a completed purchase grants them (the webhook's own code, after verification). */
 async function buyCredits(caller: Caller, millions: number) {
-  const outcome = await applyBillingEvent(api.deps.billing, {
+  const outcome = await applyBillingEvent(billingStoreOf(api.runtime), {
     id: `evt_${randomUUID()}`,
     createdAt: Math.floor(api.clock.now().getTime() / 1000),
     customerId: 'cus_unused',
@@ -30,14 +31,14 @@ async function buyCredits(caller: Caller, millions: number) {
 }
 
 const reserve = (caller: Caller, mappings: number, jobId = randomUUID(), withSupplier = false) =>
-  api.deps.metering.reserve({
+  meteringOf(api.runtime).reserve({
     organizationId: caller.organization.id,
     jobId,
     mappings,
     ...(withSupplier && { supplier: supplierRef }),
   });
 const settle = (caller: Caller, jobId: string, processed: number) =>
-  api.deps.metering.settle({ organizationId: caller.organization.id, jobId, processed });
+  meteringOf(api.runtime).settle({ organizationId: caller.organization.id, jobId, processed });
 const get = async (caller: Caller, path: string) => {
   const response = await api.request('GET', `/api/v1/billing/${path}`, { as: caller });
   assert.equal(response.status, 200, `${path}: ${response.text}`);
@@ -140,7 +141,7 @@ describe('reserving mappings for a job', () => {
     assert.equal(granted.length, 20);
     assert.equal(refused.length, 30);
     assert.ok(refused.every((r) => r.reason instanceof DomainError && r.reason.kind === 'forbidden'), String(refused[0]?.reason));
-    const account = await api.deps.billing.account(caller.organization.id);
+    const account = await billingStoreOf(api.runtime).account(caller.organization.id);
     assert.equal(account.creditsRemaining, 0);
     const quota = await get(caller, 'quota/status');
     assert.equal(quota.canProceed, false);
@@ -179,7 +180,7 @@ describe('reserving mappings for a job', () => {
       { billingMonth: '2026-11', matchesProcessed: 1_000, costPerMatch: 0, totalCost: 0 },
     ]);
     // The November day's usage stays where it was.
-    assert.equal((await api.deps.billing.day(caller.organization.id, '2026-11-30')).mappings, 1_000);
+    assert.equal((await billingStoreOf(api.runtime).day(caller.organization.id, '2026-11-30')).mappings, 1_000);
   });
 });
 

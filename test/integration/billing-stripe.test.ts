@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import Stripe from 'stripe';
 import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
 import { startTestApi, type Caller } from '../support/test-api';
+import { billingStoreOf } from '../../shared/billing';
 
 // --- a recording stand-in for the Stripe API -------------------------------------------------------
 
@@ -112,7 +113,7 @@ function deliver(event: unknown, options: { secret?: string; signature?: string 
 
 async function customerOf(caller: Caller): Promise<string> {
   await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
-  const { customerId } = await api.deps.billing.account(caller.organization.id);
+  const { customerId } = await billingStoreOf(api.runtime).account(caller.organization.id);
   assert.ok(customerId);
   return customerId;
 }
@@ -162,7 +163,7 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.equal(session.params.mode, 'subscription');
     assert.equal(session.params['line_items[0][price]'], PRICES.SUBSCRIPTION);
     assert.equal(session.params['line_items[0][quantity]'], '1');
-    assert.equal(session.params.customer, (await api.deps.billing.account(caller.organization.id)).customerId);
+    assert.equal(session.params.customer, (await billingStoreOf(api.runtime).account(caller.organization.id)).customerId);
     assert.equal(session.params.client_reference_id, caller.organization.id);
     assert.equal(session.params.success_url, 'https://partner.test/ok');
     assert.equal(session.params.cancel_url, 'https://partner.test/cancel');
@@ -182,7 +183,7 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     requests.length = 0;
     const json = { priceId: PRICES.SUBSCRIPTION, successUrl: 'https://partner.test/ok', cancelUrl: 'https://partner.test/cancel' };
     await Promise.all([1, 2, 3].map(() => api.request('POST', '/api/v1/billing/checkout', { as: caller, json })));
-    const stored = (await api.deps.billing.account(caller.organization.id)).customerId;
+    const stored = (await billingStoreOf(api.runtime).account(caller.organization.id)).customerId;
     const sessions = requestsTo('POST', '/v1/checkout/sessions');
     assert.equal(sessions.length, 3);
     // Every session names the one stored customer; Stripe's idempotency key covers the rest.
@@ -225,7 +226,7 @@ describe('Stripe adapter: the requests the SDK sends', () => {
       assert.match(response.body.message, /priceId/);
     }
     assert.equal(requests.length, 0);
-    assert.equal((await api.deps.billing.account(caller.organization.id)).customerId, undefined);
+    assert.equal((await billingStoreOf(api.runtime).account(caller.organization.id)).customerId, undefined);
   });
 
   it('portal: a billing-portal session for the customer with the return URL; 400 without returnUrl', async () => {
@@ -240,7 +241,7 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.equal(status, 200);
     assert.deepEqual(body, { portalUrl: 'https://billing.stripe.test/p/session/test_1' });
     const [portal] = requestsTo('POST', '/v1/billing_portal/sessions');
-    assert.equal(portal!.params.customer, (await api.deps.billing.account(caller.organization.id)).customerId);
+    assert.equal(portal!.params.customer, (await billingStoreOf(api.runtime).account(caller.organization.id)).customerId);
     assert.equal(portal!.params.return_url, 'https://partner.test/account');
   });
 
@@ -252,7 +253,7 @@ describe('Stripe adapter: the requests the SDK sends', () => {
 
     await subscribe(caller, 'sub_live_1');
     // Stripe's state changes without an event reaching us yet: the endpoint shows Stripe's.
-    const customer = (await api.deps.billing.account(caller.organization.id)).customerId!;
+    const customer = (await billingStoreOf(api.runtime).account(caller.organization.id)).customerId!;
     subscriptions.set('sub_live_1', stripeSubscription('sub_live_1', customer, { cancelAtPeriodEnd: true, start: 1_790_000_000 }));
     requests.length = 0;
     const { body } = await api.request('GET', '/api/v1/billing/subscription', { as: caller });

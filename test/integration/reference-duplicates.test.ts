@@ -5,11 +5,12 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { referenceOf } from '../../shared/reference/services';
 import { startTestApi, type Caller } from '../support/test-api';
+import { eventOutboxOf } from '../../shared/platform/events/outbox';
 
 const INVENTORY = { hotels: 400, seed: 11 };
 const hotels = [...generateReferenceHotels({ count: INVENTORY.hotels, seed: INVENTORY.seed })];
 const api = await startTestApi();
-await seedReferenceInventory(api.deps, INVENTORY);
+await seedReferenceInventory(api.runtime, INVENTORY);
 const partner = await api.newOrganization();
 const admin = await api.newOrganization({ role: 'admin' });
 
@@ -65,7 +66,7 @@ describe('POST /api/v1/reference/duplicates', () => {
     });
     assert.equal(anonymous.status, 401);
     const fresh = await api.newOrganization();
-    assert.deepEqual(await referenceOf(api.deps).store.listReports(fresh.organization.id), []);
+    assert.deepEqual(await referenceOf(api.runtime).store.listReports(fresh.organization.id), []);
   });
 
   it("hides one organization's reports from another", async () => {
@@ -124,7 +125,7 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
     const detail = await api.request('GET', `/api/v1/reference/${duplicate.id}`, { as: partner });
     assert.equal(detail.body.metadata.mergedInto, original.id);
 
-    const events = await api.deps.events.listForOrganization(partner.organization.id);
+    const events = await eventOutboxOf(api.runtime).listForOrganization(partner.organization.id);
     const event = events.find((e) => e.data.reportId === created.body.reportId);
     assert.ok(event);
     assert.equal(event.type, 'INVENTORY_DUPLICATE_RESOLVED');
@@ -148,7 +149,7 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
     const { body } = await resolve(admin, created.body.reportId, { decision: 'REJECT', note: 'Different hotels' });
     assert.equal(body.status, 'REJECTED');
     assert.equal((await api.request('GET', '/api/v1/reference', { as: partner })).body.versionId, before);
-    const events = await api.deps.events.listForOrganization(partner.organization.id);
+    const events = await eventOutboxOf(api.runtime).listForOrganization(partner.organization.id);
     assert.equal(events.find((e) => e.data.reportId === created.body.reportId)?.data.decision, 'REJECT');
   });
 });

@@ -9,7 +9,7 @@ import { startTestApi } from '../support/test-api';
 const INVENTORY = { hotels: 1500, seed: 7 };
 const hotels = [...generateReferenceHotels({ count: INVENTORY.hotels, seed: INVENTORY.seed })];
 const api = await startTestApi();
-await seedReferenceInventory(api.deps, INVENTORY);
+await seedReferenceInventory(api.runtime, INVENTORY);
 const caller = await api.newOrganization();
 
 const get = (path: string, as = caller) => api.request('GET', path, { as });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
-import { SUPPLIER_REQUEST_MAX_FILE_BYTES } from '../../shared/routes';
+import { SUPPLIER_REQUEST_MAX_FILE_BYTES, supplierStoreOf } from '../../shared/suppliers';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { startTestApi, type Caller } from '../support/test-api';
 
@@ -29,7 +29,7 @@ async function xlsxFile(rows: (string | number)[][]): Promise<Buffer> {
 async function assertNothingStored(caller: Caller) {
   const { body } = await listRequests(caller);
   assert.deepEqual(body, { requests: [], total: 0 });
-  assert.deepEqual(await api.deps.suppliers.listRequests(caller.organization.id), []);
+  assert.deepEqual(await supplierStoreOf(api.runtime).listRequests(caller.organization.id), []);
 }
 
 describe('POST /api/v1/suppliers/request', () => {
@@ -62,8 +62,8 @@ describe('POST /api/v1/suppliers/request', () => {
       fileName: 'hotels.csv',
       rowCount: 2,
     });
-    const [stored] = await api.deps.suppliers.listRequests(caller.organization.id);
-    assert.equal((await objectStoreOf(api.deps).get(stored!.file.key))?.toString('utf8'), CSV);
+    const [stored] = await supplierStoreOf(api.runtime).listRequests(caller.organization.id);
+    assert.equal((await objectStoreOf(api.runtime).get(stored!.file.key))?.toString('utf8'), CSV);
   });
 
   it('accepts JSON (an array of objects) and XLSX files, really parsing them', async () => {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
 import { SUPPLIER_CHANGE_RATE_LIMIT } from '../../shared/suppliers/suppliers';
 import { startTestApi, type Caller } from '../support/test-api';
+import { organizationStoreOf } from '../../shared/organizations';
 
 const active = SUPPLIER_CATALOGUE.filter((s) => s.isActive);
 const inactive = SUPPLIER_CATALOGUE.find((s) => !s.isActive)!;
@@ -114,7 +115,7 @@ describe('connecting and disconnecting', () => {
     const listed = await mySuppliers(caller);
     assert.equal(listed.body.total, 2);
     assert.equal(listed.body.remainingSupplierBudget, 0);
-    const organization = await api.deps.organizations.get(caller.organization.id);
+    const organization = await organizationStoreOf(api.runtime).get(caller.organization.id);
     assert.equal(organization?.suppliersEverConnected, 2);
   });
 

@@ -10,12 +10,13 @@ import { ManualClock } from '../../shared/platform/clock';
 import type { KeyRole } from '../../shared/platform/auth/credentials';
 import type { Organization } from '../../shared/organizations/organization';
 import type { PlanType } from '../../shared/organizations/plans';
-import { createDependencies, type Dependencies } from '../../shared/platform/runtime';
+import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import { seedSuppliers } from '../../infra/local/seed';
 import { localPaymentPages } from '../../infra/local/payment-pages';
 import { createLocalApi } from '../../infra/local/server';
 import { LOCAL_REGION, provisionResources } from '../../infra/local/stack';
-import { createApiKey, createOrganization } from '../../shared/organizations/operations';
+import { createOrganizationKey } from '../../shared/api-keys';
+import { createOrganization } from '../../shared/organizations';
 
 export interface Caller {
   organization: Organization;
@@ -40,7 +41,7 @@ export interface RequestOptions {
 
 export interface TestApi {
   baseUrl: string;
-  deps: Dependencies;
+  runtime: Runtime;
   clock: ManualClock;
   config: AppConfig;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
@@ -69,9 +70,9 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   const config = testConfig(options.config);
   if (options.provision ?? true) await provisionResources(config);
   const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
-  const deps = createDependencies(config, { clock });
-  if (options.provision ?? true) await seedSuppliers(deps);
-  const server = createLocalApi({ dependencies: deps, pages: localPaymentPages(deps) });
+  const runtime = createRuntime(config, { clock });
+  if (options.provision ?? true) await seedSuppliers(runtime);
+  const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   after(() => {
     server.closeAllConnections();
@@ -81,7 +82,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
 
   return {
     baseUrl,
-    deps,
+    runtime,
     clock,
     config,
     async request(method, path, { headers = {}, json, body, as } = {}) {
@@ -99,8 +100,8 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
       return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text, text };
     },
     async newOrganization({ planType = 'FREE', role = 'partner' } = {}) {
-      const organization = await createOrganization(deps, { name: `Org ${randomUUID().slice(0, 6)}`, planType });
-      const key = await createApiKey(deps, { organizationId: organization.id, name: 'test key', role });
+      const organization = await createOrganization(runtime, { name: `Org ${randomUUID().slice(0, 6)}`, planType });
+      const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'test key', role });
       return { organization, apiKey: key.plaintext, headers: { 'x-api-key': key.plaintext } };
     },
   };

@@ -9,7 +9,7 @@ import { planOfPrice, type ProviderPriceIds } from '../catalogue';
 import type { BillingEvent, PaymentEventReader, SubscriptionState } from '../model';
 import { creditPriceCents } from '../money';
 import { invalidInput } from '../../platform/errors';
-import { isPlanType } from '../../organizations/plans';
+import { isPlanType } from '../../organizations';
 
 /** What the reader asks the provider about when a payload does not carry it. */
 export interface CheckoutLookups {

@@ -1,6 +1,12 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from './credentials';
-import { isConditionFailure, keys, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../table';
+import { isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../table';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  apiKey: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
+  apiKeysOfOrganization: (organizationId: string) => `ORG#${organizationId}#APIKEYS`,
+} as const;
 
 export class ApiKeyStore {
   constructor(private readonly table: Table) {}

@@ -1,6 +1,16 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent, EventPublisher } from './events';
-import { keys, queryAll, type Table } from '../table';
+import { service } from '../runtime';
+import { organizationPartition, queryAll, tableOf, type Table } from '../table';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  event: (organizationId: string, occurredAt: string, eventId: string) => ({
+    PK: organizationPartition(organizationId),
+    SK: `EVENT#${occurredAt}#${eventId}`,
+  }),
+
+} as const;
 
 /** Events kept in the table (an outbox per organization) until the webhook capability delivers them. */
 export class EventOutbox implements EventPublisher {
@@ -16,7 +26,9 @@ export class EventOutbox implements EventPublisher {
   listForOrganization(organizationId: string): Promise<DomainEvent[]> {
     return queryAll<DomainEvent>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.organizationPartition(organizationId), ':prefix': 'EVENT#' },
+      ExpressionAttributeValues: { ':pk': organizationPartition(organizationId), ':prefix': 'EVENT#' },
     });
   }
 }
+
+export const eventOutboxOf = service((runtime) => new EventOutbox(tableOf(runtime)));

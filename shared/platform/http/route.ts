@@ -42,8 +42,10 @@ export interface ResourceAccess {
   bucket?: 'read' | 'write' | 'readwrite';
   /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
   signingSecret?: boolean;
-  /** Reads the payment provider's keys (Stripe) from Secrets Manager. */
+  /** Reads the payment provider's keys (Stripe) from Secrets Manager; implies priceIds. */
   paymentSecret?: boolean;
+  /** Reads the stage's payment-provider price ids (the plan catalogue). */
+  priceIds?: boolean;
 }
 
 /** Routes that verify or issue bearer tokens need the signing secret. */
@@ -72,6 +74,7 @@ export interface RouteDefinition {
 }
 
 /** Keeps each route's literal schema types so handlers get typed requests. */
+/* @__NO_SIDE_EFFECTS__ */
 export function defineRoute<const R extends RouteDefinition>(route: R): R {
   return route;
 }

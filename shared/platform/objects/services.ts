@@ -1,8 +1,9 @@
-/** The object store (S3, or s3rver locally), for the functions that read or write files. */
+/** The runtime's object store (S3, or s3rver locally), for the functions that read or write files. */
+import { requireSetting } from '../config';
+import { service } from '../runtime';
 import type { ObjectStore } from './object-store';
 import { createS3Client, S3ObjectStore } from './s3-object-store';
-import { extension } from '../runtime';
 
-export const objectStoreOf = extension<ObjectStore>(
-  (deps) => new S3ObjectStore(createS3Client(deps.config), deps.config.bucketName),
+export const objectStoreOf = service<ObjectStore>(
+  (runtime) => new S3ObjectStore(createS3Client(runtime.config), requireSetting(runtime.config.bucketName, 'BUCKET_NAME')),
 );

@@ -20,9 +20,9 @@ describe('the route table', () => {
     for (const route of routeList) {
       const file = join(ROOT, 'functions', `${route.handler}.ts`);
       assert.ok(existsSync(file), `${file} exists`);
-      const module = (await import(file)) as { handler?: { withDependencies?: unknown } };
+      const module = (await import(file)) as { handler?: { withRuntime?: unknown } };
       assert.equal(typeof module.handler, 'function', route.handler);
-      assert.equal(typeof module.handler!.withDependencies, 'function', route.handler);
+      assert.equal(typeof module.handler!.withRuntime, 'function', route.handler);
     }
   });
 

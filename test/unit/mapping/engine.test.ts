@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PartnerHotel, ReferenceHotel } from '../../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../../shared/reference/hotels';
+import type { PartnerHotel } from '../../../shared/mapping';
 import {
   buildReferenceIndex,
   deserializeMatchingIndex,

@@ -1,0 +1,59 @@
+/** The API-key endpoints: the token exchange and the organization's own keys. */
+import { issueApiKey, keyIdFromPrefix } from '../platform/auth/credentials';
+import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../platform/auth/services';
+import { invalidInput, notFound, unauthenticated } from '../platform/errors';
+import { endpoint } from '../platform/http/endpoint';
+import { apiKeyRoutes } from './routes';
+import { apiKeyView } from './views';
+
+export const issueToken = endpoint(apiKeyRoutes.issueToken, async ({ body, headers }, runtime) => {
+  const client = clientCredentials(headers['authorization'], body);
+  const key = await authenticatorOf(runtime).verifyApiKey(client.secret);
+  if (client.id !== undefined && keyIdFromPrefix(client.id) !== key.id) {
+    throw unauthenticated('client_id does not match the API key.');
+  }
+  const token = await bearerTokensOf(runtime).issue(
+    { organizationId: key.organizationId, keyId: key.id, role: key.role },
+    runtime.clock.now(),
+  );
+  return {
+    status: 200,
+    json: { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn },
+  };
+});
+
+export const listApiKeys = endpoint(apiKeyRoutes.listApiKeys, async ({ principal }, runtime) => {
+  const records = await apiKeyStoreOf(runtime).listForOrganization(principal.organizationId);
+  return { status: 200, json: { apiKeys: records.map(apiKeyView), total: records.length } };
+});
+
+/** Partners create partner keys only; admin keys are made with `npm run admin`. */
+export const createApiKey = endpoint(apiKeyRoutes.createApiKey, async ({ principal, body }, runtime) => {
+  const issued = issueApiKey({ organizationId: principal.organizationId, name: body.name, role: 'partner', now: runtime.clock.now() });
+  await apiKeyStoreOf(runtime).create(issued.record);
+  return { status: 201, json: { ...apiKeyView(issued.record), apiKey: issued.plaintext } };
+});
+
+export const revokeApiKey = endpoint(apiKeyRoutes.revokeApiKey, async ({ principal, params }, runtime) => {
+  const revoked = await apiKeyStoreOf(runtime).revoke(principal.organizationId, params.keyId, runtime.clock.now());
+  if (!revoked) throw notFound(`Your organization has no API key ${params.keyId}.`);
+  return { status: 204 };
+});
+
+/** RFC 6749 section 2.3.1: HTTP Basic, or client_id and client_secret in the form. */
+function clientCredentials(
+  authorization: string | undefined,
+  form: { client_id?: string; client_secret?: string },
+): { id?: string; secret: string } {
+  const basic = authorization && /^Basic\s+(\S+)$/i.exec(authorization.trim());
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const separator = decoded.indexOf(':');
+    if (separator < 0) throw unauthenticated('The Basic credential must be client_id:client_secret.');
+    return { id: decodeURIComponent(decoded.slice(0, separator)), secret: decodeURIComponent(decoded.slice(separator + 1)) };
+  }
+  if (!form.client_secret) {
+    throw invalidInput('client_secret is required: send the API key as client_secret or through HTTP Basic.');
+  }
+  return { id: form.client_id, secret: form.client_secret };
+}

@@ -1,0 +1,34 @@
+import type { PlanType } from '../organizations';
+
+/**
+ * What each plan sells (the billing catalogue; GET /api/v1/billing/plans). Prices are integer
+ * cents; the payment-provider price ids are configuration per stage (shared/billing/catalogue.ts).
+ * Every plan's daily allowance is included in its monthly price; mappings beyond it use credits.
+ */
+export interface PlanOffer {
+  monthlyPriceCents: number;
+  features: readonly string[];
+}
+
+export const PLAN_OFFERS: Record<PlanType, PlanOffer> = {
+  FREE: {
+    monthlyPriceCents: 0,
+    features: ['1,000 mappings per day', 'Up to 2 suppliers', 'Pay-as-you-go credits beyond the daily allowance'],
+  },
+  SUBSCRIPTION: {
+    monthlyPriceCents: 4_900,
+    features: ['100,000 mappings per day', 'Up to 10 suppliers', 'ID_TO_ID and HYBRID mapping', 'Webhook subscriptions'],
+  },
+  ENTERPRISE: {
+    monthlyPriceCents: 49_900,
+    features: ['5,000,000 mappings per day', 'Up to 100 suppliers', 'Priority support', 'Custom export formats'],
+  },
+};
+
+/** Prepaid credits: 1 credit = 1 mapping; 1,000,000 credits = 1 euro. Sold by the million. */
+export const CREDITS = {
+  perMillion: 1_000_000,
+  centsPerMillion: 100,
+  /** The smallest purchase, in millions (5,000,000 credits = 5 euros). */
+  minimumMillions: 5,
+} as const;

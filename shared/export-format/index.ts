@@ -1,0 +1,5 @@
+/** Export format: how an organization wants its mapping result files written. */
+export { exportFormatRoutes } from './routes';
+export { getExportFormat, putExportFormat } from './endpoints';
+export { exportFormatStoreOf } from './store';
+export { EXPORT_FORMAT_DEFAULTS, type ExportFormatConfig } from './export-format';

@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import { Timestamp, Uuid } from '../platform/http/schemas';
+import { EXPORT_COMPRESSIONS, EXPORT_FORMATS, MAPPING_RESULT_FIELDS } from './export-format';
+
+export const ExportFormatRequest = v.strictObject({
+  format: v.picklist(EXPORT_FORMATS, 'must be one of json, csv, jsonl'),
+  includeFields: v.optional(
+    v.pipe(
+      v.array(v.picklist(MAPPING_RESULT_FIELDS, `must be mapping result fields: ${MAPPING_RESULT_FIELDS.join(', ')}`)),
+      v.minLength(1, 'must name at least one field; omit it for all fields'),
+      v.check((fields) => new Set(fields).size === fields.length, 'must not repeat a field'),
+    ),
+  ),
+  delimiter: v.optional(
+    v.pipe(
+      v.string(),
+      v.length(1, 'must be exactly one character'),
+      v.check((d) => !['"', '\n', '\r'].includes(d), 'must not be a quote or a line break'),
+    ),
+  ),
+  includeHeader: v.optional(v.boolean('must be true or false')),
+  compression: v.optional(v.picklist(EXPORT_COMPRESSIONS, 'must be gzip or none')),
+});
+
+export const ExportFormatView = v.object({
+  id: Uuid,
+  format: v.picklist(EXPORT_FORMATS),
+  includeFields: v.optional(
+    v.pipe(v.array(v.picklist(MAPPING_RESULT_FIELDS)), v.description('Absent when every field is included')),
+  ),
+  delimiter: v.string(),
+  includeHeader: v.boolean(),
+  compression: v.picklist(EXPORT_COMPRESSIONS),
+  updatedAt: Timestamp,
+});

@@ -1,0 +1,11 @@
+/** The runtime's credential services: the key store, bearer tokens and the authenticator over both. */
+import { service } from '../runtime';
+import { tableOf } from '../table';
+import { ApiKeyStore } from './api-key-store';
+import { Authenticator } from './authenticate';
+import { BearerTokens } from './bearer-tokens';
+import { signingSecretSource } from './signing-secret';
+
+export const apiKeyStoreOf = service((runtime) => new ApiKeyStore(tableOf(runtime)));
+export const bearerTokensOf = service((runtime) => new BearerTokens(signingSecretSource(runtime.config)));
+export const authenticatorOf = service((runtime) => new Authenticator(apiKeyStoreOf(runtime), bearerTokensOf(runtime)));

@@ -1,0 +1,58 @@
+/**
+ * An endpoint is a route and the code that answers it. Capabilities define their endpoints; the
+ * function files under functions/ turn each into a Lambda handler (handler.ts).
+ */
+import type * as v from 'valibot';
+import type { Headers } from '../auth/authenticate';
+import type { Principal } from '../auth/credentials';
+import type { Runtime } from '../runtime';
+import type { UploadedFile } from './multipart';
+import type { AnySchema, RouteDefinition } from './route';
+
+export type { Headers } from '../auth/authenticate';
+export type { UploadedFile } from './multipart';
+
+
+type Output<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, never>;
+type BodyOf<B> = B extends { kind: 'multipart'; schema: infer S }
+  ? Output<S> & { file: UploadedFile }
+  : B extends { kind: 'raw' }
+    ? string
+    : B extends { schema: infer S }
+      ? Output<S>
+      : undefined;
+type PrincipalOf<A> = A extends 'required' | 'admin' ? Principal : Principal | undefined;
+
+/** A validated request, typed from its route's schemas. */
+export interface HttpRequest<R extends RouteDefinition> {
+  params: Output<R['params']>;
+  query: Output<R['query']>;
+  body: BodyOf<R['body']>;
+  principal: PrincipalOf<R['auth']>;
+  headers: Headers;
+  requestId: string;
+  /** The API's own base URL as the caller reached it, stage prefix included. */
+  baseUrl: string;
+}
+
+export interface HttpResult {
+  status: number;
+  /** A JSON body; omit for an empty body. */
+  json?: unknown;
+  /** A non-JSON body, with its content type. */
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export type Implementation<R extends RouteDefinition> = (request: HttpRequest<R>, runtime: Runtime) => Promise<HttpResult>;
+
+export interface Endpoint<R extends RouteDefinition = RouteDefinition> {
+  route: R;
+  implementation: Implementation<R>;
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function endpoint<const R extends RouteDefinition>(route: R, implementation: Implementation<R>): Endpoint<R> {
+  return { route, implementation };
+}

@@ -1,0 +1,47 @@
+/**
+ * Starts the request state (request id, headers, base URL) and writes one log line per request
+ * with its status and duration. Never headers or bodies, so no credential reaches a log.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { log } from '../../logging';
+import type { RouteDefinition } from '../route';
+import type { HttpMiddleware } from './state';
+
+export function requestLog(route: RouteDefinition): HttpMiddleware {
+  const write: NonNullable<HttpMiddleware['after']> = ({ context, response }) => {
+    log('info', 'request', {
+      requestId: context.http.requestId,
+      method: route.method,
+      route: route.path,
+      status: response?.statusCode,
+      durationMs: Date.now() - context.http.startedAt,
+      organizationId: context.http.principal?.organizationId,
+    });
+  };
+  return {
+    before: ({ event, context }) => {
+      const headers = event.headers as Record<string, string | undefined>;
+      context.http = {
+        startedAt: Date.now(),
+        requestId: event.requestContext?.requestId ?? context.awsRequestId ?? 'local',
+        headers,
+        baseUrl: baseUrlOf(event, headers),
+        principal: undefined,
+        params: {},
+        query: {},
+        body: undefined,
+      };
+    },
+    after: write,
+    onError: write,
+  };
+}
+
+/** `https://<host>/<stage>`: requestContext.path carries the stage prefix that event.path lacks. */
+function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string | undefined>): string {
+  const proto = headers['x-forwarded-proto'] ?? 'https';
+  const host = headers['host'] ?? event.requestContext?.domainName ?? 'localhost';
+  const fullPath = event.requestContext?.path ?? event.path;
+  const stagePrefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
+  return `${proto}://${host}${stagePrefix}`;
+}

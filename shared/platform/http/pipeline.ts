@@ -1,0 +1,70 @@
+/**
+ * The middy pipeline every HTTP function runs: official middlewares normalise the API Gateway
+ * event, ours log the request, shape every failure as `{error, message}`, authenticate (when the
+ * handler builder adds it), validate the path and query, and decode and validate the body. The
+ * endpoint's implementation then gets a typed request and the runtime.
+ */
+import middy, { type MiddyfiedHandler } from '@middy/core';
+import httpEventNormalizer from '@middy/http-event-normalizer';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { environmentRuntime, type Runtime } from '../runtime';
+import type { Endpoint, HttpRequest, HttpResult } from './endpoint';
+import { bodyDecoding } from './middlewares/body';
+import { errorModel } from './middlewares/error-model';
+import { requestLog } from './middlewares/request-log';
+import { pathAndQuery } from './middlewares/path-and-query';
+import type { HttpContext, HttpMiddleware } from './middlewares/state';
+import type { RouteDefinition } from './route';
+
+export type LambdaHandler = (event: APIGatewayProxyEvent, context?: Partial<Context>) => Promise<APIGatewayProxyResult>;
+
+export interface HttpFunction extends LambdaHandler {
+  /** The same handler over another runtime (the local runtime, tests). */
+  withRuntime(runtime: Runtime): LambdaHandler;
+}
+
+/** Builds the function's handler; `authentication` is added by the builder for credentialed routes. */
+export function composeHttpFunction<R extends RouteDefinition>(
+  endpoint: Endpoint<R>,
+  authentication?: (route: RouteDefinition, runtime: () => Runtime) => HttpMiddleware,
+): HttpFunction {
+  const build = (runtime: () => Runtime): LambdaHandler => {
+    const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>();
+    handler.use(httpHeaderNormalizer());
+    handler.use(httpEventNormalizer());
+    handler.use(requestLog(endpoint.route));
+    handler.use(errorModel(endpoint.route));
+    if (authentication) handler.use(authentication(endpoint.route, runtime));
+    handler.use(pathAndQuery(endpoint.route));
+    handler.use(bodyDecoding(endpoint.route));
+    handler.handler(async (_event, context) =>
+      toResponse(await endpoint.implementation(context.http as HttpRequest<R>, runtime())),
+    );
+    return invoke(handler);
+  };
+  const lambda = build(environmentRuntime) as HttpFunction;
+  lambda.withRuntime = (runtime) => build(() => runtime);
+  return lambda;
+}
+
+/** Lambda gives a full context; the local runtime and tests give what they have. */
+function invoke(handler: MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>): LambdaHandler {
+  return (event, context = {}) => handler(event, context as HttpContext);
+}
+
+function toResponse(result: HttpResult): APIGatewayProxyResult {
+  if (result.text !== undefined) {
+    return {
+      statusCode: result.status,
+      headers: { 'content-type': result.contentType ?? 'text/plain; charset=utf-8', ...result.headers },
+      body: result.text,
+    };
+  }
+  if (result.json === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '' };
+  return {
+    statusCode: result.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...result.headers },
+    body: JSON.stringify(result.json),
+  };
+}

@@ -1,0 +1,18 @@
+/** The reference inventory: the canonical hotels everything is mapped against, searchable from memory. */
+export { referenceRoutes } from './routes';
+export {
+  advancedSearchReference,
+  downloadReference,
+  getDuplicateReport,
+  referenceCountry,
+  referenceCountryList,
+  referenceHotel,
+  referenceStatistics,
+  reportDuplicate,
+  resolveDuplicateReport,
+  searchReference,
+} from './endpoints';
+export type { HotelDescription, ReferenceHotel } from './hotels';
+export { referenceOf } from './services';
+export { importReferenceInventory, type ImportSummary, type RejectedRow } from './publication';
+export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFileFormat } from './inventory-file';
