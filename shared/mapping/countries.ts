@@ -3,13 +3,13 @@
  * commonly use) all resolve to one alpha-2 code, so "DE", "DEU", "Germany" and "Deutschland" compare equal.
  */
 import countries from 'i18n-iso-countries';
-import de from 'i18n-iso-countries/langs/de.json';
-import en from 'i18n-iso-countries/langs/en.json';
-import es from 'i18n-iso-countries/langs/es.json';
-import fr from 'i18n-iso-countries/langs/fr.json';
-import it from 'i18n-iso-countries/langs/it.json';
-import nl from 'i18n-iso-countries/langs/nl.json';
-import pt from 'i18n-iso-countries/langs/pt.json';
+import de from 'i18n-iso-countries/langs/de.json' with { type: 'json' };
+import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import es from 'i18n-iso-countries/langs/es.json' with { type: 'json' };
+import fr from 'i18n-iso-countries/langs/fr.json' with { type: 'json' };
+import it from 'i18n-iso-countries/langs/it.json' with { type: 'json' };
+import nl from 'i18n-iso-countries/langs/nl.json' with { type: 'json' };
+import pt from 'i18n-iso-countries/langs/pt.json' with { type: 'json' };
 
 const LANGUAGES = [en, de, fr, es, it, pt, nl];
 for (const language of LANGUAGES) countries.registerLocale(language);

@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { afterAll, describe, it } from '@jest/globals';
 import { routeList } from '../../shared/routes';
 import { synthesize } from '../../infra/synth';
 
 describe('cdk synth (real bundling, no credentials, no Docker)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-synth-'));
-  after(() => rmSync(outDir, { recursive: true, force: true }));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('bundles every route into its own function', { timeout: 300_000 }, async () => {
+  it('bundles every route into its own function', async () => {
     const env = { ...process.env };
     for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete env[name];
     const functions = await synthesize(outDir);
@@ -23,5 +23,5 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
     }
     const docs = functions.find((f) => f.route.handler === 'docs/asset')!;
     assert.ok(existsSync(join(docs.assetDir, 'swagger-ui-bundle.js')), 'docs assets are shipped beside the bundle');
-  });
+  }, 300_000);
 });

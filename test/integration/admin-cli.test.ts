@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { promisify } from 'node:util';
 import { startTestApi } from '../support/test-api';
 

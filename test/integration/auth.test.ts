@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { TOKEN_LIFETIME_SECONDS } from '../../shared/platform/auth/bearer-tokens';
 import { startTestApi, type Caller } from '../support/test-api';
 import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/platform/auth/services';

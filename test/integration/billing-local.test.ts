@@ -4,7 +4,7 @@
  * Also the catalogue, the read endpoints' shapes, validation and authentication.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
 import { startTestApi, type Caller } from '../support/test-api';
 import { billingStoreOf } from '../../shared/billing';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
 import { applyBillingEvent } from '../../shared/billing/billing';
 import { DomainError } from '../../shared/platform/errors';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, describe, it } from 'node:test';
+import { afterAll, describe, it } from '@jest/globals';
 import Stripe from 'stripe';
 import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
 import { startTestApi, type Caller } from '../support/test-api';
@@ -67,7 +67,9 @@ const stripeApi = createServer((request, response) => {
   });
 });
 await new Promise<void>((resolve) => stripeApi.listen(0, '127.0.0.1', resolve));
-after(() => stripeApi.close());
+afterAll(() => {
+  stripeApi.close();
+});
 const stripePort = (stripeApi.address() as AddressInfo).port;
 
 const WEBHOOK_SECRET = 'whsec_test_secret';

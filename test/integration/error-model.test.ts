@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { DEFAULT_MAX_BODY_BYTES, GATEWAY_MAX_BODY_BYTES } from '../../shared/platform/http/route';
 import { startTestApi } from '../support/test-api';
 

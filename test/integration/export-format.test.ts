@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { MAPPING_RESULT_FIELDS } from '../../shared/export-format/export-format';
 import { startTestApi, type Caller } from '../support/test-api';
 

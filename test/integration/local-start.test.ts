@@ -3,12 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { afterAll, describe, it } from '@jest/globals';
 import { freePort } from '../../infra/local/stand-ins';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const stateDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-start-'));
-after(() => rmSync(stateDir, { recursive: true, force: true }));
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
 interface Started {
   child: ChildProcess;
@@ -17,7 +17,7 @@ interface Started {
 }
 
 const running = new Set<ChildProcess>();
-after(() => running.forEach((child) => child.kill('SIGINT')));
+afterAll(() => running.forEach((child) => child.kill('SIGINT')));
 
 async function start(...args: string[]): Promise<Started> {
   const port = await freePort();
@@ -43,7 +43,7 @@ async function stop({ child }: Started): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', resolve));
 }
 
-describe('npm start', { timeout: 120_000 }, () => {
+describe('npm start', () => {
   it('serves the API with demo credentials, keeps state across restarts, and --fresh starts over', async () => {
     const first = await start('--fresh');
     const { baseUrl, apiKey, adminApiKey, bearerToken, organizationId } = first.credentials;
@@ -73,5 +73,5 @@ describe('npm start', { timeout: 120_000 }, () => {
     const old = await fetch(`${fresh.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
     assert.equal(old.status, 401);
     assert.equal(await stop(fresh), 0);
-  });
+  }, 120_000);
 });

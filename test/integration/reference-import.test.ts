@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { promisify } from 'node:util';
 import { referenceOf } from '../../shared/reference/services';
 import { objectStoreOf } from '../../shared/platform/objects/services';

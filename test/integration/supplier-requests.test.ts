@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import { SUPPLIER_REQUEST_MAX_FILE_BYTES, supplierStoreOf } from '../../shared/suppliers';
 import { objectStoreOf } from '../../shared/platform/objects/services';

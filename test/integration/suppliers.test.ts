@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
 import { SUPPLIER_CHANGE_RATE_LIMIT } from '../../shared/suppliers/suppliers';
 import { startTestApi, type Caller } from '../support/test-api';

@@ -3,8 +3,9 @@
  * test/run.ts started, with a clock the test controls.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after } from 'node:test';
+import { afterAll } from '@jest/globals';
 import type { AppConfig } from '../../shared/platform/config';
 import { ManualClock } from '../../shared/platform/clock';
 import type { KeyRole } from '../../shared/platform/auth/credentials';
@@ -65,7 +66,16 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   };
 }
 
-/** Starts an API for the current test file (call it at the top level); it stops when the file's tests end. */
+/** The APIs this test file started: they stop when its tests end. */
+const servers: Server[] = [];
+afterAll(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+/** Starts an API for the current test file; it stops when the file's tests end. */
 export async function startTestApi(options: { provision?: boolean; config?: Partial<AppConfig> } = {}): Promise<TestApi> {
   const config = testConfig(options.config);
   if (options.provision ?? true) await provisionResources(config);
@@ -74,10 +84,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   if (options.provision ?? true) await seedSuppliers(runtime);
   const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  servers.push(server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { centsToEuros, creditPriceCents, creditsToEuros, formatEuros, percentage } from '../../../shared/billing/money';
 import { addMonths, billingMonth, daysInMonth, recentMonths, utcDay } from '../../../shared/billing/periods';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { LOCAL_PRICE_IDS, planCatalogue, planOfPrice } from '../../../shared/billing/catalogue';
 import {
   fundReservation,

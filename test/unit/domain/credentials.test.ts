@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { isUsable, issueApiKey, keyIdFromPrefix, parseApiKey, secretMatches } from '../../../shared/platform/auth/credentials';
 
 const now = new Date('2026-01-01T00:00:00Z');

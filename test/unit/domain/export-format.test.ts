@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { resolveExportFormat } from '../../../shared/export-format/export-format';
 
 const now = new Date('2026-05-05T05:05:05Z');

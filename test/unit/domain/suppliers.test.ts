@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { DomainError } from '../../../shared/platform/errors';
 import type { Organization } from '../../../shared/organizations/organization';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { routeList } from '../../../shared/routes';
 import { functionName } from '../../../shared/platform/http/route';
 

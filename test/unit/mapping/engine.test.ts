@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import type { PartnerHotel } from '../../../shared/mapping';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { parseSupplierCodes, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../../shared/mapping/inventory';
 import { TabularParseError } from '../../../shared/platform/files/tabular';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { toCountryCode } from '../../../shared/mapping/countries';
 import { addressParts, foldText, nameParts, nameTokens, normalizePostalCode, tokenKind } from '../../../shared/mapping/text';

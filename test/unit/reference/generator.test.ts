@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import { formatCsvField as csvField } from '../../../shared/platform/files/csv-format';
 import { csvLine, REFERENCE_CSV_COLUMNS } from '../../../shared/reference/inventory-file';

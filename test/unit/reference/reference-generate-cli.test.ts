@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import { REFERENCE_CSV_COLUMNS } from '../../../shared/reference/inventory-file';
@@ -11,7 +11,7 @@ import { REFERENCE_CSV_COLUMNS } from '../../../shared/reference/inventory-file'
 const cli = fileURLToPath(new URL('../../../infra/cli/reference-generate.ts', import.meta.url));
 
 function runCli(...args: string[]): string {
-  const result = spawnSync(process.execPath, [...process.execArgv, cli, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
   assert.equal(result.status, 0, result.stderr);
   return result.stdout;
 }

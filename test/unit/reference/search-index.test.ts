@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import { searchFiltered, type FilteredSearch } from '../../../shared/reference/search/filtered-search';

@@ -1,0 +1,87 @@
+/**
+ * The layout rules of the README ("Where does X go"), checked over the import graph:
+ * capabilities use the platform and each other's public entry only; the platform never imports a
+ * capability; functions/ holds Lambda entries and nothing else.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, it } from '@jest/globals';
+import { routeList } from '../../../shared/routes';
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const SHARED = join(ROOT, 'shared');
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm;
+
+interface Import {
+  from: string;
+  to: string;
+}
+
+function sourceFiles(directory: string): string[] {
+  // Spread: arrays made by Node itself fail deepStrictEqual against arrays of the test's realm.
+  return [...readdirSync(directory)].flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import of the files, resolved to the file it names. */
+function importsOf(files: string[]): Import[] {
+  return files.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+      .map((match) => match[1] ?? match[2] ?? match[3]!)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => ({ from: relative(ROOT, file), to: relative(ROOT, resolveModule(dirname(file), specifier)) })),
+  );
+}
+
+function resolveModule(directory: string, specifier: string): string {
+  const base = resolve(directory, specifier);
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  throw new Error(`Cannot resolve ${specifier} from ${directory}`);
+}
+
+/** `shared/<capability>/…` -> the capability; the platform and the route table are not capabilities. */
+function capabilityOf(path: string): string | undefined {
+  const [top, name, ...rest] = path.split(sep);
+  return top === 'shared' && name !== 'platform' && rest.length > 0 ? name : undefined;
+}
+
+const capabilities = readdirSync(SHARED).filter((name) => name !== 'platform' && statSync(join(SHARED, name)).isDirectory());
+const sharedImports = importsOf(sourceFiles(SHARED));
+
+describe('the layout', () => {
+  it('has a public entry for every capability', () => {
+    assert.ok(capabilities.length >= 8, capabilities.join(', '));
+    for (const capability of capabilities) assert.ok(existsSync(join(SHARED, capability, 'index.ts')), `shared/${capability}/index.ts`);
+  });
+
+  it('never imports from the platform up into a capability or the route table', () => {
+    const upward = sharedImports.filter(
+      ({ from, to }) => from.startsWith(`shared${sep}platform${sep}`) && !to.startsWith(`shared${sep}platform${sep}`),
+    );
+    assert.deepEqual(upward, []);
+  });
+
+  it("uses another capability only through its public entry", () => {
+    const intoInternals = sharedImports.filter(({ from, to }) => {
+      const target = capabilityOf(to);
+      return target !== undefined && target !== capabilityOf(from) && to !== join('shared', target, 'index.ts');
+    });
+    assert.deepEqual(intoInternals, []);
+  });
+
+  it('keeps product code free of the local runtime, tools, tests and function files', () => {
+    const outward = sharedImports.filter(({ to }) => !to.startsWith(`shared${sep}`) && !to.startsWith(`node_modules${sep}`));
+    assert.deepEqual(outward, []);
+  });
+
+  it('holds Lambda entries and nothing else in functions/', () => {
+    const entries = sourceFiles(join(ROOT, 'functions')).map((file) => relative(join(ROOT, 'functions'), file).replace(/\.ts$/, ''));
+    assert.deepEqual(entries.sort(), routeList.map((route) => route.handler.split('/').join(sep)).sort());
+  });
+});
