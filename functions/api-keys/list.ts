@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { listApiKeys } from '../../shared/api-keys';
+import { apiKeyRoutes, listApiKeys } from '../../shared/api-keys';
 
-export const handler = httpHandler(listApiKeys);
+export const handler = httpHandler(apiKeyRoutes.listApiKeys, listApiKeys);

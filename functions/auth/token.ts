@@ -1,4 +1,4 @@
 import { publicHttpHandler } from '../../shared/platform/http/public-handler';
-import { issueToken } from '../../shared/api-keys';
+import { apiKeyRoutes, issueToken } from '../../shared/api-keys';
 
-export const handler = publicHttpHandler(issueToken);
+export const handler = publicHttpHandler(apiKeyRoutes.issueToken, issueToken);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { startCheckout } from '../../shared/billing';
+import { billingRoutes, startCheckout } from '../../shared/billing';
 
-export const handler = httpHandler(startCheckout);
+export const handler = httpHandler(billingRoutes.startCheckout, startCheckout);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getCreditBalance } from '../../shared/billing';
+import { billingRoutes, getCreditBalance } from '../../shared/billing';
 
-export const handler = httpHandler(getCreditBalance);
+export const handler = httpHandler(billingRoutes.getCreditBalance, getCreditBalance);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { purchaseCredits } from '../../shared/billing';
+import { billingRoutes, purchaseCredits } from '../../shared/billing';
 
-export const handler = httpHandler(purchaseCredits);
+export const handler = httpHandler(billingRoutes.purchaseCredits, purchaseCredits);

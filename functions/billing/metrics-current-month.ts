@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getCurrentMonthMetrics } from '../../shared/billing';
+import { billingRoutes, getCurrentMonthMetrics } from '../../shared/billing';
 
-export const handler = httpHandler(getCurrentMonthMetrics);
+export const handler = httpHandler(billingRoutes.getCurrentMonthMetrics, getCurrentMonthMetrics);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getMetricsHistory } from '../../shared/billing';
+import { billingRoutes, getMetricsHistory } from '../../shared/billing';
 
-export const handler = httpHandler(getMetricsHistory);
+export const handler = httpHandler(billingRoutes.getMetricsHistory, getMetricsHistory);

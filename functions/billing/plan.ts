@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getPlanUsage } from '../../shared/billing';
+import { billingRoutes, getPlanUsage } from '../../shared/billing';
 
-export const handler = httpHandler(getPlanUsage);
+export const handler = httpHandler(billingRoutes.getPlanUsage, getPlanUsage);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { listPlans } from '../../shared/billing';
+import { billingRoutes, listPlans } from '../../shared/billing';
 
-export const handler = httpHandler(listPlans);
+export const handler = httpHandler(billingRoutes.listPlans, listPlans);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { openCustomerPortal } from '../../shared/billing';
+import { billingRoutes, openCustomerPortal } from '../../shared/billing';
 
-export const handler = httpHandler(openCustomerPortal);
+export const handler = httpHandler(billingRoutes.openPortal, openCustomerPortal);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getQuotaStatus } from '../../shared/billing';
+import { billingRoutes, getQuotaStatus } from '../../shared/billing';
 
-export const handler = httpHandler(getQuotaStatus);
+export const handler = httpHandler(billingRoutes.getQuotaStatus, getQuotaStatus);

@@ -1,4 +1,4 @@
 import { publicHttpHandler } from '../../shared/platform/http/public-handler';
-import { stripeWebhook } from '../../shared/billing';
+import { billingRoutes, stripeWebhook } from '../../shared/billing';
 
-export const handler = publicHttpHandler(stripeWebhook);
+export const handler = publicHttpHandler(billingRoutes.stripeWebhook, stripeWebhook);

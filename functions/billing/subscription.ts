@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getSubscription } from '../../shared/billing';
+import { billingRoutes, getSubscription } from '../../shared/billing';
 
-export const handler = httpHandler(getSubscription);
+export const handler = httpHandler(billingRoutes.getSubscription, getSubscription);

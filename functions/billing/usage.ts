@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getUsage } from '../../shared/billing';
+import { billingRoutes, getUsage } from '../../shared/billing';
 
-export const handler = httpHandler(getUsage);
+export const handler = httpHandler(billingRoutes.getUsage, getUsage);

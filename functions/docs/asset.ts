@@ -1,4 +1,4 @@
 import { publicHttpHandler } from '../../shared/platform/http/public-handler';
-import { docsAsset } from '../../shared/docs';
+import { docsAsset, docsRoutes } from '../../shared/docs';
 
-export const handler = publicHttpHandler(docsAsset);
+export const handler = publicHttpHandler(docsRoutes.docsAsset, docsAsset);

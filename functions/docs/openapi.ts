@@ -1,5 +1,5 @@
-import { openApiDocument } from '../../shared/docs';
+import { docsRoutes, openApiDocument } from '../../shared/docs';
 import { publicHttpHandler } from '../../shared/platform/http/public-handler';
 import { routes } from '../../shared/routes';
 
-export const handler = publicHttpHandler(openApiDocument(routes));
+export const handler = publicHttpHandler(docsRoutes.openApiDocument, openApiDocument(routes));

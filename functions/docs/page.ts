@@ -1,4 +1,4 @@
 import { publicHttpHandler } from '../../shared/platform/http/public-handler';
-import { docsPage } from '../../shared/docs';
+import { docsPage, docsRoutes } from '../../shared/docs';
 
-export const handler = publicHttpHandler(docsPage);
+export const handler = publicHttpHandler(docsRoutes.docsPage, docsPage);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getExportFormat } from '../../shared/export-format';
+import { exportFormatRoutes, getExportFormat } from '../../shared/export-format';
 
-export const handler = httpHandler(getExportFormat);
+export const handler = httpHandler(exportFormatRoutes.getExportFormat, getExportFormat);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { putExportFormat } from '../../shared/export-format';
+import { exportFormatRoutes, putExportFormat } from '../../shared/export-format';
 
-export const handler = httpHandler(putExportFormat);
+export const handler = httpHandler(exportFormatRoutes.putExportFormat, putExportFormat);

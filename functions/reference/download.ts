@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { downloadReference } from '../../shared/reference';
+import { downloadReference, referenceRoutes } from '../../shared/reference';
 
-export const handler = httpHandler(downloadReference);
+export const handler = httpHandler(referenceRoutes.downloadReference, downloadReference);

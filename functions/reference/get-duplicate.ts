@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { getDuplicateReport } from '../../shared/reference';
+import { getDuplicateReport, referenceRoutes } from '../../shared/reference';
 
-export const handler = httpHandler(getDuplicateReport);
+export const handler = httpHandler(referenceRoutes.getDuplicateReport, getDuplicateReport);

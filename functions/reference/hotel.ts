@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { referenceHotel } from '../../shared/reference';
+import { referenceHotel, referenceRoutes } from '../../shared/reference';
 
-export const handler = httpHandler(referenceHotel);
+export const handler = httpHandler(referenceRoutes.referenceHotel, referenceHotel);

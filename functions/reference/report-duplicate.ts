@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { reportDuplicate } from '../../shared/reference';
+import { referenceRoutes, reportDuplicate } from '../../shared/reference';
 
-export const handler = httpHandler(reportDuplicate);
+export const handler = httpHandler(referenceRoutes.reportDuplicate, reportDuplicate);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { resolveDuplicateReport } from '../../shared/reference';
+import { referenceRoutes, resolveDuplicateReport } from '../../shared/reference';
 
-export const handler = httpHandler(resolveDuplicateReport);
+export const handler = httpHandler(referenceRoutes.resolveDuplicateReport, resolveDuplicateReport);

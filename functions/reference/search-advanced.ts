@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { advancedSearchReference } from '../../shared/reference';
+import { advancedSearchReference, referenceRoutes } from '../../shared/reference';
 
-export const handler = httpHandler(advancedSearchReference);
+export const handler = httpHandler(referenceRoutes.advancedSearchReference, advancedSearchReference);

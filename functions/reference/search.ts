@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { searchReference } from '../../shared/reference';
+import { referenceRoutes, searchReference } from '../../shared/reference';
 
-export const handler = httpHandler(searchReference);
+export const handler = httpHandler(referenceRoutes.searchReference, searchReference);

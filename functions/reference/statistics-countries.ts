@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { referenceCountryList } from '../../shared/reference';
+import { referenceCountryList, referenceRoutes } from '../../shared/reference';
 
-export const handler = httpHandler(referenceCountryList);
+export const handler = httpHandler(referenceRoutes.referenceCountryList, referenceCountryList);

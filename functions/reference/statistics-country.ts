@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { referenceCountry } from '../../shared/reference';
+import { referenceCountry, referenceRoutes } from '../../shared/reference';
 
-export const handler = httpHandler(referenceCountry);
+export const handler = httpHandler(referenceRoutes.referenceCountry, referenceCountry);

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { referenceStatistics } from '../../shared/reference';
+import { referenceRoutes, referenceStatistics } from '../../shared/reference';
 
-export const handler = httpHandler(referenceStatistics);
+export const handler = httpHandler(referenceRoutes.referenceStatistics, referenceStatistics);

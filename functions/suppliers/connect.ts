@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { connectSupplier } from '../../shared/suppliers';
+import { connectSupplier, supplierRoutes } from '../../shared/suppliers';
 
-export const handler = httpHandler(connectSupplier);
+export const handler = httpHandler(supplierRoutes.connectSupplier, connectSupplier);

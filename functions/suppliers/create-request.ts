@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { requestSupplier } from '../../shared/suppliers';
+import { requestSupplier, supplierRoutes } from '../../shared/suppliers';
 
-export const handler = httpHandler(requestSupplier);
+export const handler = httpHandler(supplierRoutes.requestSupplier, requestSupplier);

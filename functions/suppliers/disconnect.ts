@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { disconnectSupplier } from '../../shared/suppliers';
+import { disconnectSupplier, supplierRoutes } from '../../shared/suppliers';
 
-export const handler = httpHandler(disconnectSupplier);
+export const handler = httpHandler(supplierRoutes.disconnectSupplier, disconnectSupplier);

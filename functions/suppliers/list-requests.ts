@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { listSupplierRequests } from '../../shared/suppliers';
+import { listSupplierRequests, supplierRoutes } from '../../shared/suppliers';
 
-export const handler = httpHandler(listSupplierRequests);
+export const handler = httpHandler(supplierRoutes.listSupplierRequests, listSupplierRequests);

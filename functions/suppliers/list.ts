@@ -1,4 +1,4 @@
 import { publicHttpHandler } from '../../shared/platform/http/public-handler';
-import { listSuppliers } from '../../shared/suppliers';
+import { listSuppliers, supplierRoutes } from '../../shared/suppliers';
 
-export const handler = publicHttpHandler(listSuppliers);
+export const handler = publicHttpHandler(supplierRoutes.listSuppliers, listSuppliers);

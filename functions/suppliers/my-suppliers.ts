@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/platform/http/handler';
-import { listMySuppliers } from '../../shared/suppliers';
+import { listMySuppliers, supplierRoutes } from '../../shared/suppliers';
 
-export const handler = httpHandler(listMySuppliers);
+export const handler = httpHandler(supplierRoutes.listMySuppliers, listMySuppliers);

@@ -2,11 +2,11 @@
 import { issueApiKey, keyIdFromPrefix } from '../platform/auth/credentials';
 import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../platform/auth/services';
 import { invalidInput, notFound, unauthenticated } from '../platform/errors';
-import { endpoint } from '../platform/http/endpoint';
+import type { Implementation } from '../platform/http/endpoint';
 import { apiKeyRoutes } from './routes';
 import { apiKeyView } from './views';
 
-export const issueToken = endpoint(apiKeyRoutes.issueToken, async ({ body, headers }, runtime) => {
+export const issueToken: Implementation<typeof apiKeyRoutes.issueToken> = async ({ body, headers }, runtime) => {
   const client = clientCredentials(headers['authorization'], body);
   const key = await authenticatorOf(runtime).verifyApiKey(client.secret);
   if (client.id !== undefined && keyIdFromPrefix(client.id) !== key.id) {
@@ -20,25 +20,25 @@ export const issueToken = endpoint(apiKeyRoutes.issueToken, async ({ body, heade
     status: 200,
     json: { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn },
   };
-});
+};
 
-export const listApiKeys = endpoint(apiKeyRoutes.listApiKeys, async ({ principal }, runtime) => {
+export const listApiKeys: Implementation<typeof apiKeyRoutes.listApiKeys> = async ({ principal }, runtime) => {
   const records = await apiKeyStoreOf(runtime).listForOrganization(principal.organizationId);
   return { status: 200, json: { apiKeys: records.map(apiKeyView), total: records.length } };
-});
+};
 
 /** Partners create partner keys only; admin keys are made with `npm run admin`. */
-export const createApiKey = endpoint(apiKeyRoutes.createApiKey, async ({ principal, body }, runtime) => {
+export const createApiKey: Implementation<typeof apiKeyRoutes.createApiKey> = async ({ principal, body }, runtime) => {
   const issued = issueApiKey({ organizationId: principal.organizationId, name: body.name, role: 'partner', now: runtime.clock.now() });
   await apiKeyStoreOf(runtime).create(issued.record);
   return { status: 201, json: { ...apiKeyView(issued.record), apiKey: issued.plaintext } };
-});
+};
 
-export const revokeApiKey = endpoint(apiKeyRoutes.revokeApiKey, async ({ principal, params }, runtime) => {
+export const revokeApiKey: Implementation<typeof apiKeyRoutes.revokeApiKey> = async ({ principal, params }, runtime) => {
   const revoked = await apiKeyStoreOf(runtime).revoke(principal.organizationId, params.keyId, runtime.clock.now());
   if (!revoked) throw notFound(`Your organization has no API key ${params.keyId}.`);
   return { status: 204 };
-});
+};
 
 /** RFC 6749 section 2.3.1: HTTP Basic, or client_id and client_secret in the form. */
 function clientCredentials(

@@ -7,12 +7,12 @@ import { Metering } from './metering';
 import { createPayments } from './payments/payments';
 import { BillingStore } from './store';
 
-export const billingStoreOf = service((runtime) => new BillingStore(tableOf(runtime)));
+export const billingStoreOf = /* @__PURE__ */ service((runtime) => new BillingStore(tableOf(runtime)));
 
 /** The stage's provider price ids (STRIPE_PRICE_*), or the local placeholders. */
-export const priceIdsOf = service((): ProviderPriceIds => priceIdsFromEnvironment(process.env));
+export const priceIdsOf = /* @__PURE__ */ service((): ProviderPriceIds => priceIdsFromEnvironment(process.env));
 
-export const meteringOf = service(
+export const meteringOf = /* @__PURE__ */ service(
   (runtime) =>
     new Metering(
       billingStoreOf(runtime),
@@ -21,10 +21,10 @@ export const meteringOf = service(
     ),
 );
 
-export const paymentsOf = service((runtime) => createPayments({ ...runtime.config, priceIds: priceIdsOf(runtime) }, runtime.clock));
+export const paymentsOf = /* @__PURE__ */ service((runtime) => createPayments({ ...runtime.config, priceIds: priceIdsOf(runtime) }, runtime.clock));
 
 /** The ports the checkout, portal and subscription use cases work through. */
-export const billingPortsOf = service((runtime) => ({
+export const billingPortsOf = /* @__PURE__ */ service((runtime) => ({
   ledger: billingStoreOf(runtime),
   provider: paymentsOf(runtime).provider,
   priceIds: priceIdsOf(runtime),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 // the two files next to the bundle).
 import swaggerUiPath from 'swagger-ui-dist/absolute-path.js';
 import { notFound } from '../platform/errors';
-import { endpoint } from '../platform/http/endpoint';
+import type { Implementation } from '../platform/http/endpoint';
 import { buildOpenApiDocument } from '../platform/http/openapi';
 import type { RouteDefinition } from '../platform/http/route';
 import { docsRoutes } from './routes';
@@ -13,18 +13,20 @@ import { docsRoutes } from './routes';
 export const API_VERSION = '1.0.0';
 
 /** The document of the given route table (the function file passes the whole table). */
-export function openApiDocument(routes: Readonly<Record<string, RouteDefinition>>) {
+export function openApiDocument(
+  routes: Readonly<Record<string, RouteDefinition>>,
+): Implementation<typeof docsRoutes.openApiDocument> {
   // The document depends only on the route table: built once per container; only the server URL
   // (how the caller reached the API) is per request.
   let document: Record<string, unknown> | undefined;
-  return endpoint(docsRoutes.openApiDocument, async ({ baseUrl }) => {
+  return async ({ baseUrl }) => {
     document ??= buildOpenApiDocument(routes, { serverUrl: '', version: API_VERSION });
     return { status: 200, json: { ...document, servers: [{ url: baseUrl }] } };
-  });
+  };
 }
 
 /** Swagger UI over the generated document; its files come from docsAsset, never a CDN. */
-export const docsPage = endpoint(docsRoutes.docsPage, async ({ baseUrl }) => ({
+export const docsPage: Implementation<typeof docsRoutes.docsPage> = async ({ baseUrl }) => ({
   status: 200,
   contentType: 'text/html; charset=utf-8',
   text: `<!doctype html>
@@ -44,7 +46,7 @@ export const docsPage = endpoint(docsRoutes.docsPage, async ({ baseUrl }) => ({
 </body>
 </html>
 `,
-}));
+});
 
 const CONTENT_TYPES: Record<string, string> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
@@ -52,7 +54,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 const assetCache = new Map<string, string>();
 
-export const docsAsset = endpoint(docsRoutes.docsAsset, async ({ params }) => {
+export const docsAsset: Implementation<typeof docsRoutes.docsAsset> = async ({ params }) => {
   const { asset } = params;
   const contentType = CONTENT_TYPES[asset];
   if (!contentType) throw notFound(`No docs asset is named ${asset}.`);
@@ -62,4 +64,4 @@ export const docsAsset = endpoint(docsRoutes.docsAsset, async ({ params }) => {
     assetCache.set(asset, text);
   }
   return { status: 200, contentType, text, headers: { 'cache-control': 'public, max-age=86400' } };
-});
+};

@@ -26,4 +26,4 @@ export class ExportFormatStore {
   }
 }
 
-export const exportFormatStoreOf = service((runtime) => new ExportFormatStore(tableOf(runtime)));
+export const exportFormatStoreOf = /* @__PURE__ */ service((runtime) => new ExportFormatStore(tableOf(runtime)));

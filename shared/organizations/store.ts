@@ -51,4 +51,4 @@ export class OrganizationStore {
   }
 }
 
-export const organizationStoreOf = service((runtime) => new OrganizationStore(tableOf(runtime)));
+export const organizationStoreOf = /* @__PURE__ */ service((runtime) => new OrganizationStore(tableOf(runtime)));

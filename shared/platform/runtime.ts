@@ -27,7 +27,6 @@ export function environmentRuntime(): Runtime {
 }
 
 /** A service of the runtime: `build` runs on first use and its result is kept with the runtime. */
-/* @__NO_SIDE_EFFECTS__ */
 export function service<T>(build: (runtime: Runtime) => T): (runtime: Runtime) => T {
   const built = new WeakMap<Runtime, T>();
   return (runtime) => {

@@ -40,7 +40,7 @@ export function createTable(config: Pick<AppConfig, 'tableName' | 'region' | 'dy
 }
 
 /** The runtime's table client. */
-export const tableOf = service((runtime) => createTable(runtime.config));
+export const tableOf = /* @__PURE__ */ service((runtime) => createTable(runtime.config));
 
 /** Strips the key attributes so stored items can be returned as entities. */
 export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK'> {

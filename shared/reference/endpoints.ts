@@ -1,6 +1,6 @@
 /** The reference inventory endpoints: search, statistics, hotel detail, download and duplicate reports. */
 import { notFound } from '../platform/errors';
-import { endpoint } from '../platform/http/endpoint';
+import type { Implementation } from '../platform/http/endpoint';
 import { duplicateReportView, reportDuplicate as report, resolveDuplicate as resolve } from './duplicates';
 import { referenceRoutes } from './routes';
 import { EXPIRATION_MINUTES } from './schemas';
@@ -18,38 +18,38 @@ import { referenceOf } from './services';
 
 const NO_STATISTICS = { totalHotels: 0, totalCountries: 0, totalCities: 0, byCountry: [] };
 
-export const searchReference = endpoint(referenceRoutes.searchReference, async ({ query }, runtime) => {
+export const searchReference: Implementation<typeof referenceRoutes.searchReference> = async ({ query }, runtime) => {
   const index = await referenceOf(runtime).published.searchIndex();
   if (!index) return { status: 200, json: { results: [], total: 0 } };
   const page = search(index, { ...query, limit: clampSearchLimit(query.limit), offset: resolveSearchOffset(query.offset) });
   return { status: 200, json: page };
-});
+};
 
-export const advancedSearchReference = endpoint(referenceRoutes.advancedSearchReference, async ({ query }, runtime) => {
+export const advancedSearchReference: Implementation<typeof referenceRoutes.advancedSearchReference> = async ({ query }, runtime) => {
   const index = await referenceOf(runtime).published.searchIndex();
   if (!index) return { status: 200, json: { results: [], total: 0 } };
   const page = advancedSearch(index, { ...query, limit: clampSearchLimit(query.limit), offset: resolveSearchOffset(query.offset) });
   return { status: 200, json: page };
-});
+};
 
-export const referenceStatistics = endpoint(referenceRoutes.referenceStatistics, async (_request, runtime) => {
+export const referenceStatistics: Implementation<typeof referenceRoutes.referenceStatistics> = async (_request, runtime) => {
   const statistics = await referenceOf(runtime).published.currentStatistics();
   return { status: 200, json: statistics ? globalStatistics(statistics) : NO_STATISTICS };
-});
+};
 
-export const referenceCountryList = endpoint(referenceRoutes.referenceCountryList, async ({ query }, runtime) => {
+export const referenceCountryList: Implementation<typeof referenceRoutes.referenceCountryList> = async ({ query }, runtime) => {
   const statistics = await referenceOf(runtime).published.currentStatistics();
   return { status: 200, json: statistics ? topCountries(statistics, clampCountryStatisticsLimit(query.limit)) : [] };
-});
+};
 
-export const referenceCountry = endpoint(referenceRoutes.referenceCountry, async ({ params }, runtime) => {
+export const referenceCountry: Implementation<typeof referenceRoutes.referenceCountry> = async ({ params }, runtime) => {
   const statistics = await referenceOf(runtime).published.currentStatistics();
   const detail = statistics && countryStatistics(statistics, params.country);
   if (!detail) throw notFound(`The inventory has no country named "${params.country}" (names are case-sensitive).`);
   return { status: 200, json: detail };
-});
+};
 
-export const referenceHotel = endpoint(referenceRoutes.referenceHotel, async ({ params }, runtime) => {
+export const referenceHotel: Implementation<typeof referenceRoutes.referenceHotel> = async ({ params }, runtime) => {
   const reference = referenceOf(runtime).store;
   const id = params.id.toLowerCase();
   const [current, merge] = await Promise.all([reference.getCurrent({ consistent: false }), reference.getMerge(id)]);
@@ -80,9 +80,9 @@ export const referenceHotel = endpoint(referenceRoutes.referenceHotel, async ({ 
       },
     },
   };
-});
+};
 
-export const downloadReference = endpoint(referenceRoutes.downloadReference, async ({ query }, runtime) => {
+export const downloadReference: Implementation<typeof referenceRoutes.downloadReference> = async ({ query }, runtime) => {
   const { store, ports } = referenceOf(runtime);
   const current = await store.getCurrent();
   if (!current) throw notFound('No reference inventory has been generated yet.');
@@ -96,9 +96,9 @@ export const downloadReference = endpoint(referenceRoutes.downloadReference, asy
       versionId: current.artifactsId,
     },
   };
-});
+};
 
-export const reportDuplicate = endpoint(referenceRoutes.reportDuplicate, async ({ principal, body }, runtime) => {
+export const reportDuplicate: Implementation<typeof referenceRoutes.reportDuplicate> = async ({ principal, body }, runtime) => {
   const created = await report(referenceOf(runtime).ports, {
     organizationId: principal.organizationId,
     ...body,
@@ -106,18 +106,18 @@ export const reportDuplicate = endpoint(referenceRoutes.reportDuplicate, async (
     duplicateHotelId: body.duplicateHotelId.toLowerCase(),
   });
   return { status: 200, json: duplicateReportView(created) };
-});
+};
 
-export const getDuplicateReport = endpoint(referenceRoutes.getDuplicateReport, async ({ principal, params }, runtime) => {
+export const getDuplicateReport: Implementation<typeof referenceRoutes.getDuplicateReport> = async ({ principal, params }, runtime) => {
   const found = await referenceOf(runtime).store.getReport(params.reportId.toLowerCase());
   // Another organization's report is answered exactly like a missing one.
   if (!found || (found.organizationId !== principal.organizationId && principal.role !== 'admin')) {
     throw notFound(`No duplicate report has the id ${params.reportId}.`);
   }
   return { status: 200, json: duplicateReportView(found) };
-});
+};
 
-export const resolveDuplicateReport = endpoint(referenceRoutes.resolveDuplicateReport, async ({ principal, params, body }, runtime) => {
+export const resolveDuplicateReport: Implementation<typeof referenceRoutes.resolveDuplicateReport> = async ({ principal, params, body }, runtime) => {
   const resolved = await resolve(referenceOf(runtime).ports, {
     reportId: params.reportId.toLowerCase(),
     decision: body.decision,
@@ -125,4 +125,4 @@ export const resolveDuplicateReport = endpoint(referenceRoutes.resolveDuplicateR
     resolvedBy: principal.keyId,
   });
   return { status: 200, json: duplicateReportView(resolved) };
-});
+};

@@ -7,7 +7,7 @@ import { tableOf } from '../platform/table';
 import { PublishedReference } from './published-reference';
 import { ReferenceStore } from './store';
 
-export const referenceOf = service((runtime) => {
+export const referenceOf = /* @__PURE__ */ service((runtime) => {
   const store = new ReferenceStore(tableOf(runtime));
   const objects = objectStoreOf(runtime);
   return {

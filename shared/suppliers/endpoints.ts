@@ -1,7 +1,7 @@
 /** The supplier endpoints: the catalogue, the organization's connections, and requests for new suppliers. */
 import { randomUUID } from 'node:crypto';
 import { organizationStoreOf, PLAN_LIMITS } from '../organizations';
-import { endpoint } from '../platform/http/endpoint';
+import type { Implementation } from '../platform/http/endpoint';
 import { objectStoreOf } from '../platform/objects/services';
 import { rateLimitStoreOf } from './rate-limits';
 import { supplierRoutes } from './routes';
@@ -16,14 +16,14 @@ const MEDIA_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const;
 
-export const listSuppliers = endpoint(supplierRoutes.listSuppliers, async (_request, runtime) => {
+export const listSuppliers: Implementation<typeof supplierRoutes.listSuppliers> = async (_request, runtime) => {
   const active = (await supplierStoreOf(runtime).listCatalogue())
     .filter((supplier) => supplier.isActive)
     .sort((a, b) => a.name.localeCompare(b.name));
   return { status: 200, json: { suppliers: active, total: active.length } };
-});
+};
 
-export const listMySuppliers = endpoint(supplierRoutes.listMySuppliers, async ({ principal }, runtime) => {
+export const listMySuppliers: Implementation<typeof supplierRoutes.listMySuppliers> = async ({ principal }, runtime) => {
   const [organization, connections] = await Promise.all([
     organizationStoreOf(runtime).require(principal.organizationId),
     supplierStoreOf(runtime).listConnections(principal.organizationId),
@@ -40,14 +40,14 @@ export const listMySuppliers = endpoint(supplierRoutes.listMySuppliers, async ({
       maxSuppliers: PLAN_LIMITS[organization.planType].maxSuppliers,
     },
   };
-});
+};
 
-export const listSupplierRequests = endpoint(supplierRoutes.listSupplierRequests, async ({ principal }, runtime) => {
+export const listSupplierRequests: Implementation<typeof supplierRoutes.listSupplierRequests> = async ({ principal }, runtime) => {
   const requests = await supplierStoreOf(runtime).listRequests(principal.organizationId);
   return { status: 200, json: { requests: requests.map(supplierRequestView), total: requests.length } };
-});
+};
 
-export const connectSupplier = endpoint(supplierRoutes.connectSupplier, async ({ principal, params }, runtime) => {
+export const connectSupplier: Implementation<typeof supplierRoutes.connectSupplier> = async ({ principal, params }, runtime) => {
   const suppliers = supplierStoreOf(runtime);
   const { connection, created } = await connect(
     { catalogue: suppliers, connections: suppliers, rateLimiter: rateLimitStoreOf(runtime) },
@@ -70,17 +70,17 @@ export const connectSupplier = endpoint(supplierRoutes.connectSupplier, async ({
       connectedAt: connection.connectedAt,
     },
   };
-});
+};
 
-export const disconnectSupplier = endpoint(supplierRoutes.disconnectSupplier, async ({ principal, params }, runtime) => {
+export const disconnectSupplier: Implementation<typeof supplierRoutes.disconnectSupplier> = async ({ principal, params }, runtime) => {
   await disconnect(
     { connections: supplierStoreOf(runtime), rateLimiter: rateLimitStoreOf(runtime) },
     { organizationId: principal.organizationId, supplierId: params.supplierId, now: runtime.clock.now() },
   );
   return { status: 204 };
-});
+};
 
-export const requestSupplier = endpoint(supplierRoutes.requestSupplier, async ({ principal, body }, runtime) => {
+export const requestSupplier: Implementation<typeof supplierRoutes.requestSupplier> = async ({ principal, body }, runtime) => {
   const { file } = body;
   const summary = await inspectSupplierFile(file);
   const id = randomUUID();
@@ -97,4 +97,4 @@ export const requestSupplier = endpoint(supplierRoutes.requestSupplier, async ({
   };
   await supplierStoreOf(runtime).putRequest(principal.organizationId, request);
   return { status: 202, json: supplierRequestView(request) };
-});
+};

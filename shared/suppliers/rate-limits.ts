@@ -48,4 +48,4 @@ export class RateLimitStore implements RateLimiter {
   }
 }
 
-export const rateLimitStoreOf = service((runtime) => new RateLimitStore(tableOf(runtime)));
+export const rateLimitStoreOf = /* @__PURE__ */ service((runtime) => new RateLimitStore(tableOf(runtime)));

@@ -188,4 +188,4 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
   }
 }
 
-export const supplierStoreOf = service((runtime) => new SupplierStore(tableOf(runtime)));
+export const supplierStoreOf = /* @__PURE__ */ service((runtime) => new SupplierStore(tableOf(runtime)));

@@ -259,3 +259,19 @@ describe('billing configuration', () => {
     ]);
   });
 });
+
+describe('lean functions', () => {
+  it('gives each function only the settings its route declares', () => {
+    for (const route of routeList) {
+      const variables = resources[logicalIdOf(stack.functions.get(route.handler)!)]!.Properties.Environment.Variables as Record<string, unknown>;
+      const has = (name: string) => name in variables;
+      assert.equal(has('TABLE_NAME'), route.access.table !== 'none', `${route.handler} TABLE_NAME`);
+      assert.equal(has('BUCKET_NAME'), route.access.bucket !== undefined, `${route.handler} BUCKET_NAME`);
+      assert.equal(has('TOKEN_SIGNING_SECRET_ARN'), needsSigningSecret(route), `${route.handler} TOKEN_SIGNING_SECRET_ARN`);
+      assert.equal(has('PAYMENT_SECRET_ARN'), route.access.paymentSecret === true, `${route.handler} PAYMENT_SECRET_ARN`);
+      const priced = route.access.paymentSecret === true || route.access.priceIds === true;
+      assert.equal(has('STRIPE_PRICE_SUBSCRIPTION'), priced, `${route.handler} price ids`);
+      assert.equal(variables.STAGE, 'test');
+    }
+  });
+});

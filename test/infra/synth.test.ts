@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from '@jest/globals';
@@ -23,5 +23,13 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
     }
     const docs = functions.find((f) => f.route.handler === 'docs/asset')!;
     assert.ok(existsSync(join(docs.assetDir, 'swagger-ui-bundle.js')), 'docs assets are shipped beside the bundle');
+    // A function bundles only what its code uses: the public docs pages touch no table and verify no token.
+    for (const { route, assetDir } of functions.filter((f) => f.route.handler.startsWith('docs/'))) {
+      const bundle = readFileSync(join(assetDir, 'index.js'), 'utf8');
+      assert.ok(!bundle.includes('DynamoDB_20120810'), `${route.handler} bundles no DynamoDB client`);
+      assert.ok(!bundle.includes('ERR_JWS_SIGNATURE_VERIFICATION_FAILED'), `${route.handler} bundles no token verifier`);
+    }
+    const search = readFileSync(join(functions.find((f) => f.route.handler === 'reference/search')!.assetDir, 'index.js'), 'utf8');
+    assert.ok(search.includes('DynamoDB_20120810'), 'the check above would see the client');
   }, 300_000);
 });

@@ -6,6 +6,6 @@ import { Authenticator } from './authenticate';
 import { BearerTokens } from './bearer-tokens';
 import { signingSecretSource } from './signing-secret';
 
-export const apiKeyStoreOf = service((runtime) => new ApiKeyStore(tableOf(runtime)));
-export const bearerTokensOf = service((runtime) => new BearerTokens(signingSecretSource(runtime.config)));
-export const authenticatorOf = service((runtime) => new Authenticator(apiKeyStoreOf(runtime), bearerTokensOf(runtime)));
+export const apiKeyStoreOf = /* @__PURE__ */ service((runtime) => new ApiKeyStore(tableOf(runtime)));
+export const bearerTokensOf = /* @__PURE__ */ service((runtime) => new BearerTokens(signingSecretSource(runtime.config)));
+export const authenticatorOf = /* @__PURE__ */ service((runtime) => new Authenticator(apiKeyStoreOf(runtime), bearerTokensOf(runtime)));

@@ -31,4 +31,4 @@ export class EventOutbox implements EventPublisher {
   }
 }
 
-export const eventOutboxOf = service((runtime) => new EventOutbox(tableOf(runtime)));
+export const eventOutboxOf = /* @__PURE__ */ service((runtime) => new EventOutbox(tableOf(runtime)));

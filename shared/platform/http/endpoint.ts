@@ -1,6 +1,8 @@
 /**
- * An endpoint is a route and the code that answers it. Capabilities define their endpoints; the
- * function files under functions/ turn each into a Lambda handler (handler.ts).
+ * What an endpoint's implementation receives and answers. Capabilities write each implementation
+ * as a const arrow function typed `Implementation<typeof theirRoutes.someRoute>`; the function file
+ * under functions/ pairs it with its route (handler.ts). Plain function values, unlike calls, are
+ * dropped by esbuild when a function does not use them, so each Lambda bundles only its own.
  */
 import type * as v from 'valibot';
 import type { Headers } from '../auth/authenticate';
@@ -46,13 +48,3 @@ export interface HttpResult {
 }
 
 export type Implementation<R extends RouteDefinition> = (request: HttpRequest<R>, runtime: Runtime) => Promise<HttpResult>;
-
-export interface Endpoint<R extends RouteDefinition = RouteDefinition> {
-  route: R;
-  implementation: Implementation<R>;
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-export function endpoint<const R extends RouteDefinition>(route: R, implementation: Implementation<R>): Endpoint<R> {
-  return { route, implementation };
-}

@@ -3,13 +3,14 @@
  * HTTP pipeline with authentication. Routes without one use public-handler.ts, so that they bundle
  * neither the key store nor the token verifier.
  */
-import type { Endpoint } from './endpoint';
+import type { Implementation } from './endpoint';
 import { authentication } from './middlewares/authentication';
 import { composeHttpFunction, type HttpFunction } from './pipeline';
 import type { RouteDefinition } from './route';
 
 export function httpHandler<R extends RouteDefinition & { auth: 'optional' | 'required' | 'admin' }>(
-  endpoint: Endpoint<R>,
+  route: R,
+  implementation: Implementation<R>,
 ): HttpFunction {
-  return composeHttpFunction(endpoint, authentication);
+  return composeHttpFunction(route, implementation, authentication);
 }

@@ -9,7 +9,7 @@ import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { environmentRuntime, type Runtime } from '../runtime';
-import type { Endpoint, HttpRequest, HttpResult } from './endpoint';
+import type { HttpRequest, HttpResult, Implementation } from './endpoint';
 import { bodyDecoding } from './middlewares/body';
 import { errorModel } from './middlewares/error-model';
 import { requestLog } from './middlewares/request-log';
@@ -20,30 +20,34 @@ import type { RouteDefinition } from './route';
 export type LambdaHandler = (event: APIGatewayProxyEvent, context?: Partial<Context>) => Promise<APIGatewayProxyResult>;
 
 export interface HttpFunction extends LambdaHandler {
+  /** The route this function answers. */
+  route: RouteDefinition;
   /** The same handler over another runtime (the local runtime, tests). */
   withRuntime(runtime: Runtime): LambdaHandler;
 }
 
 /** Builds the function's handler; `authentication` is added by the builder for credentialed routes. */
 export function composeHttpFunction<R extends RouteDefinition>(
-  endpoint: Endpoint<R>,
+  route: R,
+  implementation: Implementation<R>,
   authentication?: (route: RouteDefinition, runtime: () => Runtime) => HttpMiddleware,
 ): HttpFunction {
   const build = (runtime: () => Runtime): LambdaHandler => {
     const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>();
     handler.use(httpHeaderNormalizer());
     handler.use(httpEventNormalizer());
-    handler.use(requestLog(endpoint.route));
-    handler.use(errorModel(endpoint.route));
-    if (authentication) handler.use(authentication(endpoint.route, runtime));
-    handler.use(pathAndQuery(endpoint.route));
-    handler.use(bodyDecoding(endpoint.route));
+    handler.use(requestLog(route));
+    handler.use(errorModel(route));
+    if (authentication) handler.use(authentication(route, runtime));
+    handler.use(pathAndQuery(route));
+    handler.use(bodyDecoding(route));
     handler.handler(async (_event, context) =>
-      toResponse(await endpoint.implementation(context.http as HttpRequest<R>, runtime())),
+      toResponse(await implementation(context.http as HttpRequest<R>, runtime())),
     );
     return invoke(handler);
   };
   const lambda = build(environmentRuntime) as HttpFunction;
+  lambda.route = route;
   lambda.withRuntime = (runtime) => build(() => runtime);
   return lambda;
 }

@@ -1,8 +1,11 @@
 /** The handler of a function whose route reads no credential (`auth: 'none'`). */
-import type { Endpoint } from './endpoint';
+import type { Implementation } from './endpoint';
 import { composeHttpFunction, type HttpFunction } from './pipeline';
 import type { RouteDefinition } from './route';
 
-export function publicHttpHandler<R extends RouteDefinition & { auth: 'none' }>(endpoint: Endpoint<R>): HttpFunction {
-  return composeHttpFunction(endpoint);
+export function publicHttpHandler<R extends RouteDefinition & { auth: 'none' }>(
+  route: R,
+  implementation: Implementation<R>,
+): HttpFunction {
+  return composeHttpFunction(route, implementation);
 }

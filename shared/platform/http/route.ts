@@ -74,7 +74,6 @@ export interface RouteDefinition {
 }
 
 /** Keeps each route's literal schema types so handlers get typed requests. */
-/* @__NO_SIDE_EFFECTS__ */
 export function defineRoute<const R extends RouteDefinition>(route: R): R {
   return route;
 }

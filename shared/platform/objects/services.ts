@@ -4,6 +4,6 @@ import { service } from '../runtime';
 import type { ObjectStore } from './object-store';
 import { createS3Client, S3ObjectStore } from './s3-object-store';
 
-export const objectStoreOf = service<ObjectStore>(
+export const objectStoreOf = /* @__PURE__ */ service<ObjectStore>(
   (runtime) => new S3ObjectStore(createS3Client(runtime.config), requireSetting(runtime.config.bucketName, 'BUCKET_NAME')),
 );

@@ -20,9 +20,10 @@ describe('the route table', () => {
     for (const route of routeList) {
       const file = join(ROOT, 'functions', `${route.handler}.ts`);
       assert.ok(existsSync(file), `${file} exists`);
-      const module = (await import(file)) as { handler?: { withRuntime?: unknown } };
+      const module = (await import(file)) as { handler?: { withRuntime?: unknown; route?: unknown } };
       assert.equal(typeof module.handler, 'function', route.handler);
       assert.equal(typeof module.handler!.withRuntime, 'function', route.handler);
+      assert.equal(module.handler!.route, route, `${route.handler} answers its own route`);
     }
   });
 
