@@ -24,6 +24,12 @@ export interface AppConfig {
   paymentSecretArn?: string;
   /** Another Stripe API address (tests, stripe-mock); unset = api.stripe.com. */
   stripeApiUrl?: string;
+  /** Queue name -> SQS URL (QUEUE_URL_<NAME>) and ARN (QUEUE_ARN_<NAME>), for the queues a function sends to. */
+  queueUrls?: Readonly<Record<string, string>>;
+  queueArns?: Readonly<Record<string, string>>;
+  /** EventBridge Scheduler group and the role its schedules send with (functions that schedule). */
+  schedulerGroupName?: string;
+  schedulerRoleArn?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -40,7 +46,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     paymentSecretArn: env.PAYMENT_SECRET_ARN || undefined,
     stripeApiUrl: env.STRIPE_API_URL || undefined,
+    queueUrls: queueSettings(env, 'QUEUE_URL_'),
+    queueArns: queueSettings(env, 'QUEUE_ARN_'),
+    schedulerGroupName: env.SCHEDULER_GROUP_NAME || undefined,
+    schedulerRoleArn: env.SCHEDULER_ROLE_ARN || undefined,
   };
+}
+
+/** QUEUE_URL_MAPPING_CHUNKS=… -> { 'mapping-chunks': … } */
+function queueSettings(env: NodeJS.ProcessEnv, prefix: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env)
+      .filter(([name, value]) => name.startsWith(prefix) && value)
+      .map(([name, value]) => [name.slice(prefix.length).toLowerCase().replace(/_/g, '-'), value!]),
+  );
 }
 
 /** A setting the calling service cannot work without; the error names the environment variable. */

@@ -9,14 +9,17 @@
  */
 import { loadConfig, type AppConfig } from './config';
 import { systemClock, type Clock } from './clock';
+import type { Messaging } from './queue/services';
 
 export interface Runtime {
   readonly config: AppConfig;
   readonly clock: Clock;
+  /** In-process queues and scheduler (local runtime, tests); SQS and EventBridge Scheduler when absent. */
+  readonly messaging?: Messaging;
 }
 
-export function createRuntime(config: AppConfig, options: { clock?: Clock } = {}): Runtime {
-  return { config, clock: options.clock ?? systemClock };
+export function createRuntime(config: AppConfig, options: { clock?: Clock; messaging?: Messaging } = {}): Runtime {
+  return { config, clock: options.clock ?? systemClock, messaging: options.messaging };
 }
 
 let lambdaRuntime: Runtime | undefined;

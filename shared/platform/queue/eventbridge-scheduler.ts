@@ -1,0 +1,38 @@
+/**
+ * EventBridge Scheduler behind the scheduler port: one-time `at(...)` schedules that put the
+ * message on the target queue, then delete themselves.
+ */
+import { CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { ScheduledDelivery, Scheduler } from './queue';
+
+export interface SchedulerTargets {
+  groupName: string;
+  /** The role the scheduler assumes to send to the queues. */
+  roleArn: string;
+  /** Queue name -> queue ARN. */
+  queueArns: Readonly<Record<string, string>>;
+}
+
+export class EventBridgeScheduler implements Scheduler {
+  constructor(
+    private readonly client: SchedulerClient,
+    private readonly targets: SchedulerTargets,
+  ) {}
+
+  async schedule<M>({ name, at, queue, message }: ScheduledDelivery<M>): Promise<void> {
+    const queueArn = this.targets.queueArns[queue.name];
+    if (!queueArn) throw new Error(`No queue ARN is configured for ${queue.name}.`);
+    await this.client.send(
+      new CreateScheduleCommand({
+        Name: name,
+        GroupName: this.targets.groupName,
+        // at() takes a local date-time without zone; the zone is given separately.
+        ScheduleExpression: `at(${at.toISOString().slice(0, 19)})`,
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        ActionAfterCompletion: 'DELETE',
+        Target: { Arn: queueArn, RoleArn: this.targets.roleArn, Input: JSON.stringify(message) },
+      }),
+    );
+  }
+}

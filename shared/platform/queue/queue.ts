@@ -1,0 +1,73 @@
+/**
+ * Queues and the scheduler, as ports: the domain sends messages and schedules deliveries through
+ * these; SQS and EventBridge Scheduler carry them in AWS (sqs-queue.ts, eventbridge-scheduler.ts),
+ * in-process adapters locally (in-process.ts). A queue is described once (QueueDefinition) by the
+ * capability that consumes it; the stack builds the SQS queue, its dead-letter queue and the worker
+ * function from that description, and the local runtime wires the same worker to an in-process queue.
+ */
+import type * as v from 'valibot';
+
+export interface QueueDefinition<M = unknown> {
+  /** Stable name: `mapping-chunks`. The environment variable QUEUE_URL_MAPPING_CHUNKS carries its URL. */
+  name: string;
+  /** The worker's function file under functions/, without extension: `workers/mapping-chunk`. */
+  handler: string;
+  /** The function file that takes dead-lettered messages, if any. */
+  deadLetterHandler?: string;
+  /** Every message body is validated against this before the worker sees it. */
+  schema: v.GenericSchema<unknown, M>;
+  /** Deliveries before a message goes to the dead-letter queue. */
+  maxReceiveCount: number;
+  /** Messages per worker invocation. */
+  batchSize: number;
+  /** What the worker may touch; the stack grants exactly this. */
+  access: WorkerAccess;
+  lambda: { memoryMb: number; timeoutSeconds: number };
+  description: string;
+}
+
+export interface WorkerAccess {
+  table: 'none' | 'read' | 'readwrite';
+  bucket?: 'read' | 'write' | 'readwrite';
+  /** Queues (by name) the worker sends to. */
+  sendsTo?: readonly string[];
+  /** Creates one-time schedules (EventBridge Scheduler). */
+  scheduler?: boolean;
+}
+
+export interface SendOptions {
+  /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. */
+  delaySeconds?: number;
+}
+
+export interface Queue<M> {
+  send(message: M, options?: SendOptions): Promise<void>;
+  /** Sends many messages, in as few calls as the transport allows. */
+  sendAll(messages: readonly M[]): Promise<void>;
+}
+
+export interface ScheduledDelivery<M> {
+  /** Unique per schedule, at most 64 characters of [0-9a-zA-Z-_.]. */
+  name: string;
+  at: Date;
+  queue: QueueDefinition<M>;
+  message: M;
+}
+
+/** One-time deliveries further ahead than SQS can delay a message. */
+export interface Scheduler {
+  schedule<M>(delivery: ScheduledDelivery<M>): Promise<void>;
+}
+
+/** The longest delay SQS takes. */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+
+/** `mapping-chunks` -> `QUEUE_URL_MAPPING_CHUNKS`. */
+export function queueUrlVariable(queueName: string): string {
+  return `QUEUE_URL_${queueName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function defineQueue<const M>(definition: QueueDefinition<M>): QueueDefinition<M> {
+  return definition;
+}

@@ -1,0 +1,44 @@
+/** SQS behind the queue port: JSON bodies, DelaySeconds, and batches of ten. */
+import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { MAX_QUEUE_DELAY_SECONDS, type Queue, type SendOptions } from './queue';
+
+const SQS_BATCH_LIMIT = 10;
+
+export class SqsQueue<M> implements Queue<M> {
+  constructor(
+    private readonly client: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async send(message: M, options: SendOptions = {}): Promise<void> {
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(message),
+        ...(options.delaySeconds !== undefined && { DelaySeconds: checkedDelay(options.delaySeconds) }),
+      }),
+    );
+  }
+
+  async sendAll(messages: readonly M[]): Promise<void> {
+    for (let start = 0; start < messages.length; start += SQS_BATCH_LIMIT) {
+      const batch = messages.slice(start, start + SQS_BATCH_LIMIT);
+      const { Failed } = await this.client.send(
+        new SendMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: batch.map((message, index) => ({ Id: String(start + index), MessageBody: JSON.stringify(message) })),
+        }),
+      );
+      if (Failed?.length) {
+        throw new Error(`SQS refused ${Failed.length} of ${batch.length} messages: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
+      }
+    }
+  }
+}
+
+function checkedDelay(seconds: number): number {
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_QUEUE_DELAY_SECONDS) {
+    throw new Error(`SQS delays are whole seconds from 0 to ${MAX_QUEUE_DELAY_SECONDS}, not ${seconds}.`);
+  }
+  return seconds;
+}

@@ -1,0 +1,181 @@
+/**
+ * The queue and scheduler adapters: the exact SQS and EventBridge Scheduler commands they send
+ * (aws-sdk-client-mock), and the in-process transport's delivery, retry and dead-letter rules.
+ */
+import assert from 'node:assert/strict';
+import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterEach, describe, it } from '@jest/globals';
+import type { SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import * as v from 'valibot';
+import { ManualClock } from '../../../shared/platform/clock';
+import { EventBridgeScheduler } from '../../../shared/platform/queue/eventbridge-scheduler';
+import { InProcessMessaging } from '../../../shared/platform/queue/in-process';
+import { defineQueue, queueUrlVariable } from '../../../shared/platform/queue/queue';
+import { SqsQueue } from '../../../shared/platform/queue/sqs-queue';
+import { queueWorker } from '../../../shared/platform/queue/worker';
+import { createRuntime } from '../../../shared/platform/runtime';
+
+const sqs = mockClient(SQSClient);
+const scheduler = mockClient(SchedulerClient);
+afterEach(() => {
+  sqs.reset();
+  scheduler.reset();
+});
+
+const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/mapping-chunks';
+const work = defineQueue({
+  name: 'test-work',
+  handler: 'workers/test-work',
+  schema: v.object({ n: v.number() }),
+  maxReceiveCount: 3,
+  batchSize: 5,
+  access: { table: 'none' },
+  lambda: { memoryMb: 256, timeoutSeconds: 10 },
+  description: 'unit test queue',
+});
+
+describe('SQS queue adapter', () => {
+  const queue = new SqsQueue<{ n: number }>(new SQSClient({ region: 'eu-west-1' }), QUEUE_URL);
+
+  it('sends one JSON message, with DelaySeconds when delayed', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    await queue.send({ n: 1 });
+    await queue.send({ n: 2 }, { delaySeconds: 300 });
+    assert.deepEqual(
+      sqs.commandCalls(SendMessageCommand).map((call) => ({ ...call.args[0].input })),
+      [
+        { QueueUrl: QUEUE_URL, MessageBody: '{"n":1}' },
+        { QueueUrl: QUEUE_URL, MessageBody: '{"n":2}', DelaySeconds: 300 },
+      ],
+    );
+  });
+
+  it('refuses delays SQS cannot carry (over 15 minutes, fractions)', async () => {
+    await assert.rejects(queue.send({ n: 1 }, { delaySeconds: 1800 }), /0 to 900/);
+    await assert.rejects(queue.send({ n: 1 }, { delaySeconds: 1.5 }), /whole seconds/);
+    assert.equal(sqs.commandCalls(SendMessageCommand).length, 0);
+  });
+
+  it('sends many messages in batches of ten, and fails when SQS refuses any', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    await queue.sendAll(Array.from({ length: 23 }, (_, n) => ({ n })));
+    const batches = sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input);
+    assert.deepEqual(batches.map((batch) => batch.Entries!.length), [10, 10, 3]);
+    assert.deepEqual(batches[2]!.Entries, [
+      { Id: '20', MessageBody: '{"n":20}' },
+      { Id: '21', MessageBody: '{"n":21}' },
+      { Id: '22', MessageBody: '{"n":22}' },
+    ]);
+    assert.ok(batches.every((batch) => batch.QueueUrl === QUEUE_URL));
+
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '0', Code: 'Throttled', SenderFault: false }] });
+    await assert.rejects(queue.sendAll([{ n: 0 }]), /refused 1 of 1 messages: Throttled/);
+  });
+
+  it('names the environment variable of each queue URL', () => {
+    assert.equal(queueUrlVariable('mapping-chunks'), 'QUEUE_URL_MAPPING_CHUNKS');
+  });
+});
+
+describe('EventBridge Scheduler adapter', () => {
+  it('creates a one-time UTC schedule that puts the message on the queue and deletes itself', async () => {
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
+    const adapter = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), {
+      groupName: 'hotel-mapping-test',
+      roleArn: 'arn:aws:iam::123456789012:role/scheduler',
+      queueArns: { 'test-work': 'arn:aws:sqs:eu-west-1:123456789012:test-work' },
+    });
+    await adapter.schedule({ name: 'job-deadline-1234', at: new Date('2026-11-23T10:30:00.000Z'), queue: work, message: { n: 7 } });
+    const [call] = scheduler.commandCalls(CreateScheduleCommand);
+    assert.deepEqual({ ...call!.args[0].input }, {
+      Name: 'job-deadline-1234',
+      GroupName: 'hotel-mapping-test',
+      ScheduleExpression: 'at(2026-11-23T10:30:00)',
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: { Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work', RoleArn: 'arn:aws:iam::123456789012:role/scheduler', Input: '{"n":7}' },
+    });
+  });
+});
+
+describe('queue worker (middy, partial batch failure)', () => {
+  const seen: number[] = [];
+  const worker = queueWorker(work, async ({ n }) => {
+    if (n < 0) throw new Error('negative');
+    seen.push(n);
+  });
+  const record = (messageId: string, body: string) => ({ messageId, body }) as SQSEvent['Records'][number];
+
+  it('reports exactly the records that failed or were malformed', async () => {
+    seen.length = 0;
+    const response = await worker.withRuntime(createRuntime({ stage: 'test', region: 'eu-west-1' }))({
+      Records: [record('a', '{"n":1}'), record('b', '{"n":-1}'), record('c', 'not json'), record('d', '{"n":"x"}'), record('e', '{"n":2}')],
+    });
+    assert.deepEqual(response, { batchItemFailures: [{ itemIdentifier: 'b' }, { itemIdentifier: 'c' }, { itemIdentifier: 'd' }] });
+    assert.deepEqual(seen, [1, 2]);
+  });
+});
+
+describe('in-process messaging', () => {
+  function setUp(fail: (n: number, attempt: number) => boolean) {
+    const clock = new ManualClock(new Date('2026-11-23T10:00:00.000Z'));
+    const delivered: { n: number; attempt: number }[] = [];
+    const deadLettered: number[] = [];
+    const attempts = new Map<number, number>();
+    const messaging = new InProcessMessaging(clock, async () => ({
+      worker: async (event) => {
+        const n = (JSON.parse(event.Records[0]!.body) as { n: number }).n;
+        const attempt = (attempts.get(n) ?? 0) + 1;
+        attempts.set(n, attempt);
+        delivered.push({ n, attempt });
+        if (fail(n, attempt)) return { batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }] };
+      },
+      deadLetter: async (event) => {
+        deadLettered.push((JSON.parse(event.Records[0]!.body) as { n: number }).n);
+      },
+    }));
+    return { clock, messaging, delivered, deadLettered };
+  }
+
+  it('delivers sent messages in order', async () => {
+    const { messaging, delivered } = setUp(() => false);
+    await messaging.queue(work).sendAll([{ n: 1 }, { n: 2 }]);
+    await messaging.queue(work).send({ n: 3 });
+    await messaging.idle();
+    assert.deepEqual(delivered.map((d) => d.n), [1, 2, 3]);
+  });
+
+  it('tries a failing message maxReceiveCount times, then hands it to the dead-letter handler', async () => {
+    const { messaging, delivered, deadLettered } = setUp((n) => n === 2);
+    await messaging.queue(work).sendAll([{ n: 1 }, { n: 2 }]);
+    await messaging.idle();
+    assert.deepEqual(delivered.filter((d) => d.n === 2).map((d) => d.attempt), [1, 2, 3]);
+    assert.deepEqual(deadLettered, [2]);
+  });
+
+  it('stops retrying once a delivery succeeds', async () => {
+    const { messaging, delivered, deadLettered } = setUp((_n, attempt) => attempt < 2);
+    await messaging.queue(work).send({ n: 5 });
+    await messaging.idle();
+    assert.deepEqual(delivered, [{ n: 5, attempt: 1 }, { n: 5, attempt: 2 }]);
+    assert.deepEqual(deadLettered, []);
+  });
+
+  it('holds delayed and scheduled messages until the clock reaches them', async () => {
+    const { clock, messaging, delivered } = setUp(() => false);
+    await messaging.queue(work).send({ n: 1 }, { delaySeconds: 60 });
+    await messaging.scheduler.schedule({ name: 's', at: new Date('2026-11-23T10:30:00.000Z'), queue: work, message: { n: 2 } });
+    await messaging.idle();
+    assert.equal(delivered.length, 0);
+    assert.deepEqual(messaging.waiting('test-work').map((w) => w.dueAt.toISOString()), ['2026-11-23T10:01:00.000Z', '2026-11-23T10:30:00.000Z']);
+    clock.advance(60_000);
+    await messaging.idle();
+    assert.deepEqual(delivered.map((d) => d.n), [1]);
+    clock.advance(29 * 60_000);
+    await messaging.idle();
+    assert.deepEqual(delivered.map((d) => d.n), [1, 2]);
+  });
+});
