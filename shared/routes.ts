@@ -9,6 +9,7 @@ import { apiKeyRoutes } from './api-keys';
 import { billingRoutes } from './billing';
 import { docsRoutes } from './docs';
 import { exportFormatRoutes } from './export-format';
+import { partnerInventoryRoutes } from './partner-inventories';
 import { referenceRoutes } from './reference';
 import { supplierRoutes } from './suppliers';
 
@@ -17,6 +18,7 @@ export const routes = {
   ...apiKeyRoutes,
   ...supplierRoutes,
   ...exportFormatRoutes,
+  ...partnerInventoryRoutes,
   ...referenceRoutes,
   ...billingRoutes,
   ...docsRoutes,

@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { isUsable, parseApiKey } from '../../shared/platform/auth/credentials';
 import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/platform/auth/services';
-import { createRuntime, type Runtime } from '../../shared/platform/runtime';
+import type { Runtime } from '../../shared/platform/runtime';
+import { localRuntime } from './messaging';
 import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
@@ -28,7 +29,8 @@ async function main(): Promise<void> {
     s3DataDir: join(STATE_DIR, 's3'),
     tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
   });
-  const runtime = createRuntime(stack.config);
+  const { runtime, messaging } = localRuntime(stack.config);
+  messaging.start();
   await seedSuppliers(runtime);
   // DynamoDB Local writes a few hundred items a second to disk: the first start publishes the
   // demo inventory while the API already answers (later starts find it published).

@@ -6,6 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { requireSetting, type AppConfig } from './config';
+import { invalidInput } from './errors';
 import { service } from './runtime';
 
 export const TABLE_KEYS = {
@@ -66,4 +67,25 @@ export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, '
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/**
+ * Page cursors are opaque to callers: the key DynamoDB stopped at, as base64url JSON. A cursor
+ * that does not decode to an object of strings is refused as bad input.
+ */
+export function encodeCursor(lastEvaluatedKey: Record<string, unknown> | undefined): string | null {
+  return lastEvaluatedKey ? Buffer.from(JSON.stringify(lastEvaluatedKey)).toString('base64url') : null;
+}
+
+export function decodeCursor(cursor: string | undefined): Record<string, string> | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (key && typeof key === 'object' && !Array.isArray(key) && Object.values(key).every((value) => typeof value === 'string')) {
+      return key as Record<string, string>;
+    }
+  } catch {
+    // fall through
+  }
+  throw invalidInput('cursor: is not a cursor this API returned.');
 }

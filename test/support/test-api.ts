@@ -11,7 +11,9 @@ import { ManualClock } from '../../shared/platform/clock';
 import type { KeyRole } from '../../shared/platform/auth/credentials';
 import type { Organization } from '../../shared/organizations/organization';
 import type { PlanType } from '../../shared/organizations/plans';
-import { createRuntime, type Runtime } from '../../shared/platform/runtime';
+import type { InProcessMessaging } from '../../shared/platform/queue/in-process';
+import type { Runtime } from '../../shared/platform/runtime';
+import { localRuntime } from '../../infra/local/messaging';
 import { seedSuppliers } from '../../infra/local/seed';
 import { localPaymentPages } from '../../infra/local/payment-pages';
 import { createLocalApi } from '../../infra/local/server';
@@ -43,6 +45,8 @@ export interface RequestOptions {
 export interface TestApi {
   baseUrl: string;
   runtime: Runtime;
+  /** The in-process queues: `await api.messaging.idle()` lets every due message be processed. */
+  messaging: InProcessMessaging;
   clock: ManualClock;
   config: AppConfig;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
@@ -80,7 +84,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   const config = testConfig(options.config);
   if (options.provision ?? true) await provisionResources(config);
   const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
-  const runtime = createRuntime(config, { clock });
+  const { runtime, messaging } = localRuntime(config, clock);
   if (options.provision ?? true) await seedSuppliers(runtime);
   const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -90,6 +94,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   return {
     baseUrl,
     runtime,
+    messaging,
     clock,
     config,
     async request(method, path, { headers = {}, json, body, as } = {}) {

@@ -46,6 +46,10 @@ export interface ResourceAccess {
   paymentSecret?: boolean;
   /** Reads the stage's payment-provider price ids (the plan catalogue). */
   priceIds?: boolean;
+  /** Queues (by name) the function sends to. */
+  sendsTo?: readonly string[];
+  /** Creates one-time schedules (EventBridge Scheduler). */
+  scheduler?: boolean;
 }
 
 /** Routes that verify or issue bearer tokens need the signing secret. */

@@ -7,4 +7,8 @@ export interface ObjectStore {
   delete(keys: readonly string[]): Promise<void>;
   /** A URL that downloads the object without credentials until it expires. */
   presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /** A URL that uploads the object with one PUT (the given Content-Type) until it expires. */
+  presignedUploadUrl(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  /** The object's size in bytes, or undefined when there is none. */
+  size(key: string): Promise<number | undefined>;
 }

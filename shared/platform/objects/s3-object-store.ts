@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppConfig } from '../config';
 import type { ObjectStore } from './object-store';
@@ -32,7 +32,17 @@ export class S3ObjectStore implements ObjectStore {
       const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return Body ? Buffer.from(await Body.transformToByteArray()) : undefined;
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    try {
+      const { ContentLength } = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return ContentLength ?? 0;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }
@@ -46,4 +56,16 @@ export class S3ObjectStore implements ObjectStore {
       expiresIn: expiresInSeconds,
     });
   }
+
+  presignedUploadUrl(key: string, contentType: string, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), {
+      expiresIn: expiresInSeconds,
+    });
+  }
+}
+
+/** GetObject says NoSuchKey; HeadObject, which has no body, says NotFound. */
+function isMissing(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return error instanceof NoSuchKey || name === 'NoSuchKey' || name === 'NotFound';
 }

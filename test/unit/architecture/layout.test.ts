@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, it } from '@jest/globals';
+import { queueList } from '../../../shared/queues';
 import { routeList } from '../../../shared/routes';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -82,6 +83,10 @@ describe('the layout', () => {
 
   it('holds Lambda entries and nothing else in functions/', () => {
     const entries = sourceFiles(join(ROOT, 'functions')).map((file) => relative(join(ROOT, 'functions'), file).replace(/\.ts$/, ''));
-    assert.deepEqual(entries.sort(), routeList.map((route) => route.handler.split('/').join(sep)).sort());
+    const lambdas = [
+      ...routeList.map((route) => route.handler),
+      ...queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]),
+    ];
+    assert.deepEqual(entries.sort(), lambdas.map((handler) => handler.split('/').join(sep)).sort());
   });
 });

@@ -1,0 +1,36 @@
+/**
+ * The local runtime's queues: in-process, delivering to the same worker functions (functions/)
+ * the queue table names, over the same runtime as the HTTP functions.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Clock } from '../../shared/platform/clock';
+import { InProcessMessaging, type QueueConsumer } from '../../shared/platform/queue/in-process';
+import type { QueueDefinition } from '../../shared/platform/queue/queue';
+import type { WorkerFunction } from '../../shared/platform/queue/worker';
+import { createRuntime, type Runtime } from '../../shared/platform/runtime';
+import type { AppConfig } from '../../shared/platform/config';
+
+const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
+
+/** A runtime whose queues and scheduler run in this process. */
+export function localRuntime(config: AppConfig, clock?: Clock): { runtime: Runtime; messaging: InProcessMessaging } {
+  const consumers = new Map<string, Promise<QueueConsumer>>();
+  const consumer = (handler: string): Promise<QueueConsumer> => {
+    let loaded = consumers.get(handler);
+    if (!loaded) {
+      loaded = import(pathToFileURL(join(FUNCTIONS_DIR, `${handler}.ts`)).href).then(
+        (module: { handler: WorkerFunction }) => module.handler.withRuntime(runtime),
+      );
+      consumers.set(handler, loaded);
+    }
+    return loaded;
+  };
+  const lookup = async (definition: QueueDefinition) => ({
+    worker: await consumer(definition.handler),
+    deadLetter: definition.deadLetterHandler ? await consumer(definition.deadLetterHandler) : undefined,
+  });
+  const messaging = new InProcessMessaging(clock ?? { now: () => new Date() }, lookup);
+  const runtime = createRuntime(config, { clock, messaging });
+  return { runtime, messaging };
+}

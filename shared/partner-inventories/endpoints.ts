@@ -1,0 +1,147 @@
+/** The partner inventory endpoints: direct and presigned uploads, listing, reading and deleting. */
+import { randomUUID } from 'node:crypto';
+import { conflict, invalidInput, notFound, unsupportedFormat } from '../platform/errors';
+import { detectTabularFormat } from '../platform/files/tabular';
+import type { Implementation } from '../platform/http/endpoint';
+import { HttpError } from '../platform/http/errors';
+import { objectStoreOf } from '../platform/objects/services';
+import { queueOf } from '../platform/queue/services';
+import type { Runtime } from '../platform/runtime';
+import {
+  inventoryObjectKeys,
+  inventoryObjects,
+  mediaTypeOf,
+  PRESIGNED_UPLOAD_MAX_BYTES,
+  UPLOAD_URL_SECONDS,
+  type PartnerInventory,
+} from './inventory';
+import { inventoryValidationQueue } from './queue';
+import { partnerInventoryRoutes } from './routes';
+import { inventoryStoreOf } from './store';
+import { readInventoryFile, writeValidatedRows } from './validation';
+import { inventoryView } from './views';
+
+const DOWNLOAD_URL_SECONDS = 3600;
+
+export const uploadPartnerInventory: Implementation<typeof partnerInventoryRoutes.uploadPartnerInventory> = async (
+  { principal, body },
+  runtime,
+) => {
+  const { file } = body;
+  const inventory = newInventory(runtime, principal.organizationId, { ...body, fileName: file.fileName }, 'READY');
+  // Read everything before writing anything: a refused file leaves no trace.
+  const rows = await readInventoryFile(inventory, file.data);
+  const objects = objectStoreOf(runtime);
+  await objects.put(inventoryObjects.source(inventory), file.data, mediaTypeOf(inventory.format));
+  const ready: PartnerInventory = { ...inventory, sizeBytes: file.data.length, ...(await writeValidatedRows(objects, inventory, rows)) };
+  await inventoryStoreOf(runtime).create(ready);
+  return { status: 201, json: await viewWithLinks(runtime, ready) };
+};
+
+export const createPartnerInventoryUpload: Implementation<typeof partnerInventoryRoutes.createPartnerInventoryUpload> = async (
+  { principal, body },
+  runtime,
+) => {
+  const inventory = newInventory(runtime, principal.organizationId, body, 'UPLOADING');
+  const contentType = mediaTypeOf(inventory.format);
+  const url = await objectStoreOf(runtime).presignedUploadUrl(inventoryObjects.source(inventory), contentType, UPLOAD_URL_SECONDS);
+  await inventoryStoreOf(runtime).create(inventory);
+  return {
+    status: 201,
+    json: {
+      ...inventoryView(inventory),
+      upload: {
+        url,
+        method: 'PUT',
+        headers: { 'Content-Type': contentType },
+        expiresAt: new Date(runtime.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString(),
+      },
+    },
+  };
+};
+
+export const completePartnerInventoryUpload: Implementation<typeof partnerInventoryRoutes.completePartnerInventoryUpload> = async (
+  { principal, params },
+  runtime,
+) => {
+  const store = inventoryStoreOf(runtime);
+  const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
+  if (inventory.status !== 'UPLOADING') throw conflict(`The upload of this inventory was already completed (${inventory.status}).`);
+  const sizeBytes = await objectStoreOf(runtime).size(inventoryObjects.source(inventory));
+  if (sizeBytes === undefined) throw invalidInput('No file has been uploaded yet: PUT it to the upload URL first.');
+  if (sizeBytes > PRESIGNED_UPLOAD_MAX_BYTES) {
+    throw new HttpError(413, `The uploaded file has ${sizeBytes} bytes; the limit is ${PRESIGNED_UPLOAD_MAX_BYTES}. Upload a smaller one to the same URL.`);
+  }
+  const validating = { ...inventory, status: 'VALIDATING' as const, sizeBytes, updatedAt: runtime.clock.now().toISOString() };
+  if (!(await store.transition(inventory, 'UPLOADING', validating))) {
+    throw conflict('The upload of this inventory was already completed.');
+  }
+  await queueOf(runtime, inventoryValidationQueue).send({ organizationId: inventory.organizationId, partnerInventoryId: inventory.id });
+  return { status: 202, json: inventoryView(validating) };
+};
+
+export const listPartnerInventories: Implementation<typeof partnerInventoryRoutes.listPartnerInventories> = async (
+  { principal, query },
+  runtime,
+) => {
+  const page = await inventoryStoreOf(runtime).list(principal.organizationId, query.limit ?? 20, query.cursor);
+  return { status: 200, json: { inventories: page.inventories.map((inventory) => inventoryView(inventory)), nextCursor: page.nextCursor } };
+};
+
+export const getPartnerInventory: Implementation<typeof partnerInventoryRoutes.getPartnerInventory> = async (
+  { principal, params },
+  runtime,
+) => {
+  const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
+  return { status: 200, json: await viewWithLinks(runtime, inventory) };
+};
+
+export const deletePartnerInventory: Implementation<typeof partnerInventoryRoutes.deletePartnerInventory> = async (
+  { principal, params },
+  runtime,
+) => {
+  const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
+  await inventoryStoreOf(runtime).delete(inventory.organizationId, inventory.id);
+  await objectStoreOf(runtime).delete(inventoryObjectKeys(inventory));
+  return { status: 204 };
+};
+
+function newInventory(
+  runtime: Runtime,
+  organizationId: string,
+  input: { name: string; fileName: string; supplierCode?: string },
+  status: 'READY' | 'UPLOADING',
+): PartnerInventory {
+  const format = detectTabularFormat(input.fileName);
+  if (!format) throw unsupportedFormat(`${input.fileName} is not a .csv, .txt, .jsonl, .ndjson, .json or .xlsx file.`);
+  const now = runtime.clock.now().toISOString();
+  return {
+    id: randomUUID(),
+    organizationId,
+    name: input.name,
+    supplierCode: input.supplierCode,
+    status,
+    fileName: input.fileName,
+    format,
+    hotelCount: 0,
+    rejectedCount: 0,
+    rejectedSample: [],
+    chunkCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+async function requireInventory(runtime: Runtime, organizationId: string, inventoryId: string): Promise<PartnerInventory> {
+  const inventory = await inventoryStoreOf(runtime).get(organizationId, inventoryId.toLowerCase());
+  if (!inventory) throw notFound(`Your organization has no partner inventory ${inventoryId}.`);
+  return inventory;
+}
+
+async function viewWithLinks(runtime: Runtime, inventory: PartnerInventory) {
+  const rejectedRowsUrl =
+    inventory.rejectedCount > 0
+      ? await objectStoreOf(runtime).presignedDownloadUrl(inventoryObjects.rejected(inventory), DOWNLOAD_URL_SECONDS)
+      : undefined;
+  return inventoryView(inventory, rejectedRowsUrl);
+}

@@ -1,0 +1,15 @@
+/** Partner inventories: an organization's hotel files, validated and ready to map. */
+export { partnerInventoryRoutes } from './routes';
+export {
+  completePartnerInventoryUpload,
+  createPartnerInventoryUpload,
+  deletePartnerInventory,
+  getPartnerInventory,
+  listPartnerInventories,
+  uploadPartnerInventory,
+} from './endpoints';
+export { inventoryValidationQueue } from './queue';
+export { failUnvalidatedInventory, validateUploadedInventory } from './workers';
+export { inventoryStoreOf } from './store';
+export { readInventoryChunk } from './validation';
+export type { PartnerInventory } from './inventory';

@@ -1,0 +1,78 @@
+/**
+ * A partner inventory: an organization's hotel file, validated once with the mapping engine's
+ * readers and kept as chunk files of valid rows that mapping jobs read.
+ *
+ * Small files arrive in one multipart call and are validated at once. Any size arrives through a
+ * presigned upload: UPLOADING -> (complete) -> VALIDATING -> READY | FAILED, validated by a worker.
+ */
+import type { TabularFormat } from '../platform/files/tabular';
+
+export const INVENTORY_STATUSES = ['UPLOADING', 'VALIDATING', 'READY', 'FAILED'] as const;
+export type InventoryStatus = (typeof INVENTORY_STATUSES)[number];
+
+/** Rows per chunk file; a mapping job sends one queue message per chunk. */
+export const INVENTORY_CHUNK_ROWS = 2_000;
+/** Rejected rows shown in the inventory itself; all of them are in the downloadable file. */
+export const REJECTED_SAMPLE_SIZE = 20;
+/** Files sent in one multipart call (API Gateway hands Lambda at most 6 MB, base64-encoded). */
+export const DIRECT_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
+/** Files uploaded through a presigned URL. */
+export const PRESIGNED_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
+/** How long a presigned upload URL works. */
+export const UPLOAD_URL_SECONDS = 3600;
+
+export interface RejectedRow {
+  line: number;
+  reason: string;
+}
+
+export interface PartnerInventory {
+  id: string;
+  organizationId: string;
+  name: string;
+  /** The supplier whose hotel ids the rows carry (ID_TO_ID and HYBRID mapping). */
+  supplierCode?: string;
+  status: InventoryStatus;
+  fileName: string;
+  format: TabularFormat;
+  sizeBytes?: number;
+  /** Valid rows. */
+  hotelCount: number;
+  rejectedCount: number;
+  rejectedSample: RejectedRow[];
+  chunkCount: number;
+  /** Why validation failed (FAILED only). */
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const MEDIA_TYPES: Record<TabularFormat, string> = {
+  csv: 'text/csv',
+  jsonl: 'application/x-ndjson',
+  json: 'application/json',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+export function mediaTypeOf(format: TabularFormat): string {
+  return MEDIA_TYPES[format];
+}
+
+/** Where an inventory's files live in the bucket. */
+export const inventoryObjects = {
+  source: (inventory: Pick<PartnerInventory, 'organizationId' | 'id' | 'format'>) =>
+    `partner-inventories/${inventory.organizationId}/${inventory.id}/source.${inventory.format}`,
+  chunk: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number) =>
+    `partner-inventories/${inventory.organizationId}/${inventory.id}/rows/${String(index).padStart(5, '0')}.jsonl`,
+  rejected: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>) =>
+    `partner-inventories/${inventory.organizationId}/${inventory.id}/rejected-rows.csv`,
+};
+
+/** Every object an inventory may have written. */
+export function inventoryObjectKeys(inventory: PartnerInventory): string[] {
+  return [
+    inventoryObjects.source(inventory),
+    inventoryObjects.rejected(inventory),
+    ...Array.from({ length: inventory.chunkCount }, (_, index) => inventoryObjects.chunk(inventory, index)),
+  ];
+}

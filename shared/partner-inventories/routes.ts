@@ -1,0 +1,115 @@
+import { errors } from '../platform/http/responses';
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import { ErrorResponse } from '../platform/http/schemas';
+import { DIRECT_UPLOAD_MAX_BYTES } from './inventory';
+import * as s from './schemas';
+
+const TAG = 'Partner inventories';
+
+export const partnerInventoryRoutes = {
+  uploadPartnerInventory: defineRoute({
+    method: 'POST',
+    path: '/api/v1/partner-inventories',
+    handler: 'partner-inventories/upload',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Upload a small inventory file in one call (at most 4 MiB); validated at once',
+    description:
+      'multipart/form-data with a `file` part (CSV, JSON Lines, JSON or XLSX in the mapping engine\'s column format), ' +
+      '`name`, and optionally `supplierCode`. Bad rows are reported with line and reason and skipped; a file that cannot ' +
+      'be read or has no usable row answers 400 and stores nothing. Larger files: POST /api/v1/partner-inventories/uploads.',
+    body: {
+      kind: 'multipart',
+      schema: s.InventoryFields,
+      file: { field: 'file', maxBytes: DIRECT_UPLOAD_MAX_BYTES, description: 'CSV, JSONL, JSON or XLSX hotel file' },
+    },
+    responses: {
+      201: { description: 'Validated and READY', schema: s.InventoryView },
+      400: { description: 'A missing field, or a file that cannot be read or has no usable row', schema: ErrorResponse },
+      401: errors[401],
+      413: errors[413],
+      415: { description: 'Not CSV, JSONL, JSON or XLSX', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', bucket: 'write' },
+  }),
+  createPartnerInventoryUpload: defineRoute({
+    method: 'POST',
+    path: '/api/v1/partner-inventories/uploads',
+    handler: 'partner-inventories/create-upload',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Start an upload of any size (up to 200 MB): answers a presigned PUT URL',
+    description:
+      'PUT the file to `upload.url` with the `upload.headers`, then call POST /api/v1/partner-inventories/{id}/complete. ' +
+      'The URL works for one hour.',
+    body: { kind: 'json', schema: s.CreateUploadRequest },
+    responses: {
+      201: { description: 'The inventory (UPLOADING) and where to PUT the file', schema: s.CreatedUpload },
+      400: errors[400],
+      401: errors[401],
+      415: { description: 'The file name does not end in .csv, .txt, .jsonl, .ndjson, .json or .xlsx', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', bucket: 'write' },
+  }),
+  completePartnerInventoryUpload: defineRoute({
+    method: 'POST',
+    path: '/api/v1/partner-inventories/{partnerInventoryId}/complete',
+    handler: 'partner-inventories/complete-upload',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Tell the service the file is uploaded: validation starts (VALIDATING, then READY or FAILED)',
+    params: s.InventoryIdParams,
+    responses: {
+      202: { description: 'Validation started', schema: s.InventoryView },
+      400: { description: 'Malformed id, or nothing has been uploaded yet', schema: ErrorResponse },
+      401: errors[401],
+      404: { description: 'No such inventory in your organization', schema: ErrorResponse },
+      409: { description: 'The upload was already completed', schema: ErrorResponse },
+      413: { description: 'The uploaded file is over 200 MB', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', bucket: 'read', sendsTo: ['inventory-validation'] },
+  }),
+  listPartnerInventories: defineRoute({
+    method: 'GET',
+    path: '/api/v1/partner-inventories',
+    handler: 'partner-inventories/list',
+    auth: 'required',
+    tag: TAG,
+    summary: "The organization's inventories, newest first",
+    query: s.InventoryListQuery,
+    responses: { 200: { description: 'A page of inventories', schema: s.InventoryList }, 400: errors[400], 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  getPartnerInventory: defineRoute({
+    method: 'GET',
+    path: '/api/v1/partner-inventories/{partnerInventoryId}',
+    handler: 'partner-inventories/get',
+    auth: 'required',
+    tag: TAG,
+    summary: 'One inventory: status, counts, a sample of rejected rows and a link to all of them',
+    params: s.InventoryIdParams,
+    responses: {
+      200: { description: 'The inventory', schema: s.InventoryView },
+      400: errors[400],
+      401: errors[401],
+      404: { description: 'No such inventory in your organization', schema: ErrorResponse },
+    },
+    access: { table: 'read', bucket: 'read' },
+  }),
+  deletePartnerInventory: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/partner-inventories/{partnerInventoryId}',
+    handler: 'partner-inventories/delete',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Delete an inventory and its files; results of finished mapping jobs are kept',
+    params: s.InventoryIdParams,
+    responses: {
+      204: { description: 'Deleted' },
+      400: errors[400],
+      401: errors[401],
+      404: { description: 'No such inventory in your organization', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', bucket: 'readwrite' },
+  }),
+} satisfies Record<string, RouteDefinition>;

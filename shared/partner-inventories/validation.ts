@@ -1,0 +1,77 @@
+/**
+ * Validation of an inventory file with the mapping engine's reader: every row is read, bad ones
+ * are reported with line and reason, and the good ones are written as chunk files. A file that
+ * cannot be read at all, or has no good row, is refused as a whole.
+ */
+import { readPartnerInventory, type PartnerHotel } from '../mapping';
+import { invalidInput } from '../platform/errors';
+import { TabularParseError } from '../platform/files/tabular';
+import type { ObjectStore } from '../platform/objects/object-store';
+import {
+  INVENTORY_CHUNK_ROWS,
+  inventoryObjects,
+  REJECTED_SAMPLE_SIZE,
+  type PartnerInventory,
+  type RejectedRow,
+} from './inventory';
+
+export interface ValidatedRows {
+  hotels: PartnerHotel[];
+  rejected: RejectedRow[];
+}
+
+/** Reads the whole file; throws `invalid_input` when it cannot be read or has no usable row. */
+export async function readInventoryFile(inventory: Pick<PartnerInventory, 'format' | 'supplierCode'>, file: Buffer): Promise<ValidatedRows> {
+  const hotels: PartnerHotel[] = [];
+  const rejected: RejectedRow[] = [];
+  try {
+    for await (const row of readPartnerInventory(file, inventory.format, { defaultSupplierCode: inventory.supplierCode })) {
+      if ('error' in row) rejected.push({ line: row.line, reason: row.error });
+      else hotels.push(row.hotel);
+    }
+  } catch (error) {
+    if (error instanceof TabularParseError) throw invalidInput(`The file cannot be read: ${error.message}`);
+    throw error;
+  }
+  if (hotels.length === 0) {
+    const examples = rejected.slice(0, 3).map((row) => `line ${row.line}: ${row.reason}`);
+    throw invalidInput(`The file has no usable hotel row${examples.length ? ` (${examples.join('; ')})` : ''}.`);
+  }
+  return { hotels, rejected };
+}
+
+/** Writes the chunk files and the rejected-rows file; answers the inventory's new counts. */
+export async function writeValidatedRows(
+  objects: ObjectStore,
+  inventory: PartnerInventory,
+  { hotels, rejected }: ValidatedRows,
+): Promise<Pick<PartnerInventory, 'hotelCount' | 'rejectedCount' | 'rejectedSample' | 'chunkCount'>> {
+  const chunkCount = Math.ceil(hotels.length / INVENTORY_CHUNK_ROWS);
+  const writes: Promise<void>[] = [];
+  for (let index = 0; index < chunkCount; index++) {
+    const rows = hotels.slice(index * INVENTORY_CHUNK_ROWS, (index + 1) * INVENTORY_CHUNK_ROWS);
+    writes.push(objects.put(inventoryObjects.chunk(inventory, index), rows.map((row) => JSON.stringify(row)).join('\n'), 'application/x-ndjson'));
+  }
+  if (rejected.length > 0) {
+    const csv = ['line,reason', ...rejected.map((row) => `${row.line},"${row.reason.replace(/"/g, '""')}"`)].join('\n');
+    writes.push(objects.put(inventoryObjects.rejected(inventory), `${csv}\n`, 'text/csv'));
+  }
+  await Promise.all(writes);
+  return {
+    hotelCount: hotels.length,
+    rejectedCount: rejected.length,
+    rejectedSample: rejected.slice(0, REJECTED_SAMPLE_SIZE),
+    chunkCount,
+  };
+}
+
+/** The valid rows of one chunk, as a mapping job reads them. */
+export async function readInventoryChunk(objects: ObjectStore, inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number): Promise<PartnerHotel[] | undefined> {
+  const file = await objects.get(inventoryObjects.chunk(inventory, index));
+  if (!file) return undefined;
+  return file
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as PartnerHotel);
+}

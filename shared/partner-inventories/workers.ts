@@ -1,0 +1,41 @@
+/** Validation of files uploaded through presigned URLs, on the inventory-validation queue. */
+import { DomainError, invalidInput } from '../platform/errors';
+import { log } from '../platform/logging';
+import { objectStoreOf } from '../platform/objects/services';
+import type { Runtime } from '../platform/runtime';
+import { inventoryObjects } from './inventory';
+import type { InventoryValidationMessage } from './queue';
+import { inventoryStoreOf } from './store';
+import { readInventoryFile, writeValidatedRows } from './validation';
+
+/** VALIDATING -> READY, or FAILED with the reason; a second delivery of the same message changes nothing. */
+export async function validateUploadedInventory(message: InventoryValidationMessage, runtime: Runtime): Promise<void> {
+  const store = inventoryStoreOf(runtime);
+  const inventory = await store.get(message.organizationId, message.partnerInventoryId);
+  if (inventory?.status !== 'VALIDATING') return;
+  const objects = objectStoreOf(runtime);
+  const file = await objects.get(inventoryObjects.source(inventory));
+  const updatedAt = () => runtime.clock.now().toISOString();
+  try {
+    if (!file) throw invalidInput('The uploaded file is gone; upload it again.');
+    const rows = await readInventoryFile(inventory, file);
+    const counts = await writeValidatedRows(objects, inventory, rows);
+    await store.transition(inventory, 'VALIDATING', { status: 'READY', ...counts, updatedAt: updatedAt() });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error; // an outage: let the queue deliver it again
+    await store.transition(inventory, 'VALIDATING', { status: 'FAILED', error: error.message, updatedAt: updatedAt() });
+  }
+}
+
+/** A validation that failed every delivery: the inventory says so instead of staying VALIDATING. */
+export async function failUnvalidatedInventory(message: InventoryValidationMessage, runtime: Runtime): Promise<void> {
+  const store = inventoryStoreOf(runtime);
+  const inventory = await store.get(message.organizationId, message.partnerInventoryId);
+  if (inventory?.status !== 'VALIDATING') return;
+  log('error', 'inventory validation dead-lettered', { organizationId: inventory.organizationId, partnerInventoryId: inventory.id });
+  await store.transition(inventory, 'VALIDATING', {
+    status: 'FAILED',
+    error: 'Validation did not finish. Upload the file again; if it keeps failing, contact support.',
+    updatedAt: runtime.clock.now().toISOString(),
+  });
+}

@@ -1,0 +1,9 @@
+/**
+ * THE queue table: every queue the service consumes, once, gathered from the capabilities that
+ * consume them. The CDK stack builds each SQS queue, its dead-letter queue, alarms and worker
+ * functions from it; the local runtime wires the same workers to in-process queues.
+ */
+import { inventoryValidationQueue } from './partner-inventories';
+import type { QueueDefinition } from './platform/queue/queue';
+
+export const queueList: readonly QueueDefinition[] = [inventoryValidationQueue];

@@ -1,0 +1,244 @@
+/**
+ * Partner inventories through the local runtime: direct multipart uploads, presigned uploads with
+ * asynchronous validation on the in-process queue, listing, reading, deleting, and tenant isolation.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { inventoryStoreOf } from '../../shared/partner-inventories';
+import { objectStoreOf } from '../../shared/platform/objects/services';
+import { startTestApi, type Caller } from '../support/test-api';
+
+const api = await startTestApi();
+const BASE = '/api/v1/partner-inventories';
+
+const GOOD_CSV = [
+  'id,name,address,city,country,lat,lon',
+  'P1,Hotel Alpha,1 Rue de Rivoli,Paris,France,48.8606,2.3376',
+  'P2,Hotel Beta,,Lyon,FR,45.7640,4.8357',
+  'P3,,no name here,Lyon,FR,,',
+  'P4,Hotel Delta,,Nice,FR,north,7.26',
+  'P5,Hotel Epsilon,,Nice,FR,,',
+].join('\n');
+const NO_GOOD_ROW_CSV = 'id,name\n,Nameless id\nX2,\n';
+
+function form(fields: Record<string, string>, file?: { name: string; data: string }): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  if (file) data.append('file', new Blob([file.data], { type: 'text/csv' }), file.name);
+  return data;
+}
+
+const upload = (as: Caller, fields: Record<string, string>, file?: { name: string; data: string }) =>
+  api.request('POST', BASE, { as, body: form(fields, file) });
+
+async function presignedUpload(as: Caller, fileName: string, data: string | undefined, extra: Record<string, string> = {}) {
+  const created = await api.request('POST', `${BASE}/uploads`, { as, json: { name: 'Big file', fileName, ...extra } });
+  assert.equal(created.status, 201, created.text);
+  if (data !== undefined) {
+    const put = await fetch(created.body.upload.url, { method: 'PUT', headers: created.body.upload.headers, body: data });
+    assert.equal(put.status, 200, await put.text());
+  }
+  return created.body as { partnerInventoryId: string; upload: { url: string } };
+}
+
+async function assertNoInventories(caller: Caller) {
+  const listed = await api.request('GET', BASE, { as: caller });
+  assert.deepEqual(listed.body, { inventories: [], nextCursor: null });
+}
+
+describe('POST /api/v1/partner-inventories (direct upload)', () => {
+  it('validates the file at once: 201 READY with counts, the first rejected rows, and a link to all of them', async () => {
+    const caller = await api.newOrganization();
+    const response = await upload(caller, { name: 'Summer contracts', supplierCode: 'hotelbeds' }, { name: 'hotels.csv', data: GOOD_CSV });
+    assert.equal(response.status, 201, response.text);
+    const inventory = response.body;
+    assert.match(inventory.partnerInventoryId, /^[0-9a-f-]{36}$/);
+    assert.equal(inventory.name, 'Summer contracts');
+    assert.equal(inventory.supplierCode, 'HOTELBEDS');
+    assert.equal(inventory.status, 'READY');
+    assert.equal(inventory.format, 'csv');
+    assert.equal(inventory.fileName, 'hotels.csv');
+    assert.equal(inventory.hotelCount, 3);
+    assert.equal(inventory.rejectedCount, 2);
+    assert.deepEqual(inventory.rejectedSample, [
+      { line: 4, reason: 'name is missing' },
+      { line: 5, reason: 'lat "north" is not a number' },
+    ]);
+    assert.equal(inventory.createdAt, api.clock.now().toISOString());
+    const rejected = await fetch(inventory.rejectedRowsUrl);
+    assert.equal(rejected.status, 200);
+    assert.equal(await rejected.text(), 'line,reason\n4,"name is missing"\n5,"lat ""north"" is not a number"\n');
+
+    const read = await api.request('GET', `${BASE}/${inventory.partnerInventoryId}`, { as: caller });
+    assert.equal(read.status, 200);
+    assert.deepEqual({ ...read.body, rejectedRowsUrl: undefined }, { ...inventory, rejectedRowsUrl: undefined });
+  });
+
+  it('refuses a file without one usable row with 400, and stores nothing', async () => {
+    const caller = await api.newOrganization();
+    const response = await upload(caller, { name: 'Broken' }, { name: 'hotels.csv', data: NO_GOOD_ROW_CSV });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.error, 'Bad Request');
+    assert.match(response.body.message, /no usable hotel row \(line 2: id is missing; line 3: name is missing\)/);
+    await assertNoInventories(caller);
+  });
+
+  it('refuses an unreadable file, another format, a missing name or a missing file, storing nothing', async () => {
+    const caller = await api.newOrganization();
+    const unreadable = await upload(caller, { name: 'Bad' }, { name: 'hotels.json', data: '[{"id": "a", ' });
+    assert.equal(unreadable.status, 400);
+    assert.match(unreadable.body.message, /cannot be read/);
+    const pdf = await upload(caller, { name: 'Bad' }, { name: 'hotels.pdf', data: GOOD_CSV });
+    assert.equal(pdf.status, 415);
+    assert.match(pdf.body.message, /hotels\.pdf is not a \.csv/);
+    const unnamed = await upload(caller, {}, { name: 'hotels.csv', data: GOOD_CSV });
+    assert.equal(unnamed.status, 400);
+    assert.equal(unnamed.body.message, 'name is required.');
+    const badSupplier = await upload(caller, { name: 'x', supplierCode: 'not a code!' }, { name: 'hotels.csv', data: GOOD_CSV });
+    assert.equal(badSupplier.status, 400);
+    assert.match(badSupplier.body.message, /^supplierCode: must be a supplier code/);
+    const noFile = await upload(caller, { name: 'x' });
+    assert.equal(noFile.status, 400);
+    await assertNoInventories(caller);
+  });
+});
+
+describe('presigned upload (any size)', () => {
+  it('hands out a PUT URL, validates on the queue after complete, and ends READY', async () => {
+    const caller = await api.newOrganization();
+    const created = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Full list', fileName: 'all-hotels.csv' } });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.status, 'UPLOADING');
+    assert.equal(created.body.upload.method, 'PUT');
+    assert.deepEqual(created.body.upload.headers, { 'Content-Type': 'text/csv' });
+    assert.equal(created.body.upload.expiresAt, new Date(api.clock.now().getTime() + 3_600_000).toISOString());
+    const id = created.body.partnerInventoryId;
+
+    const early = await api.request('POST', `${BASE}/${id}/complete`, { as: caller });
+    assert.equal(early.status, 400);
+    assert.match(early.body.message, /No file has been uploaded yet/);
+
+    const put = await fetch(created.body.upload.url, { method: 'PUT', headers: created.body.upload.headers, body: GOOD_CSV });
+    assert.equal(put.status, 200);
+    const completed = await api.request('POST', `${BASE}/${id}/complete`, { as: caller });
+    assert.equal(completed.status, 202);
+    assert.equal(completed.body.status, 'VALIDATING');
+    assert.equal(completed.body.sizeBytes, Buffer.byteLength(GOOD_CSV));
+    const again = await api.request('POST', `${BASE}/${id}/complete`, { as: caller });
+    assert.equal(again.status, 409);
+
+    await api.messaging.idle();
+    const read = await api.request('GET', `${BASE}/${id}`, { as: caller });
+    assert.equal(read.body.status, 'READY');
+    assert.equal(read.body.hotelCount, 3);
+    assert.equal(read.body.rejectedCount, 2);
+    assert.ok(read.body.rejectedRowsUrl);
+  });
+
+  it('ends FAILED, with the reason, when the uploaded file has no usable row', async () => {
+    const caller = await api.newOrganization();
+    const { partnerInventoryId } = await presignedUpload(caller, 'hotels.csv', NO_GOOD_ROW_CSV);
+    assert.equal((await api.request('POST', `${BASE}/${partnerInventoryId}/complete`, { as: caller })).status, 202);
+    await api.messaging.idle();
+    const read = await api.request('GET', `${BASE}/${partnerInventoryId}`, { as: caller });
+    assert.equal(read.body.status, 'FAILED');
+    assert.match(read.body.error, /no usable hotel row/);
+    assert.equal(read.body.hotelCount, 0);
+  });
+
+  it('marks an inventory whose validation was dead-lettered as FAILED', async () => {
+    const caller = await api.newOrganization();
+    const { partnerInventoryId } = await presignedUpload(caller, 'hotels.csv', GOOD_CSV);
+    await inventoryStoreOf(api.runtime).transition(
+      { organizationId: caller.organization.id, id: partnerInventoryId },
+      'UPLOADING',
+      { status: 'VALIDATING', updatedAt: api.clock.now().toISOString() },
+    );
+    const { handler } = await import('../../functions/workers/inventory-validation-dead-letters');
+    const response = await handler.withRuntime(api.runtime)({
+      Records: [{ messageId: 'm1', body: JSON.stringify({ organizationId: caller.organization.id, partnerInventoryId }) } as never],
+    });
+    assert.deepEqual(response, { batchItemFailures: [] });
+    const read = await api.request('GET', `${BASE}/${partnerInventoryId}`, { as: caller });
+    assert.equal(read.body.status, 'FAILED');
+    assert.match(read.body.error, /Validation did not finish/);
+  });
+
+  it('refuses unknown formats and bad bodies, creating nothing', async () => {
+    const caller = await api.newOrganization();
+    const pdf = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'x', fileName: 'hotels.pdf' } });
+    assert.equal(pdf.status, 415);
+    const noName = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { fileName: 'hotels.csv' } });
+    assert.equal(noName.status, 400);
+    assert.equal(noName.body.message, 'name is required.');
+    const extra = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'x', fileName: 'a.csv', size: 3 } });
+    assert.equal(extra.status, 400);
+    assert.equal(extra.body.message, 'Unknown field "size" in the body.');
+    await assertNoInventories(caller);
+  });
+});
+
+describe('listing, reading and deleting', () => {
+  it('lists newest first, one page at a time, with an opaque cursor', async () => {
+    const caller = await api.newOrganization();
+    const ids: string[] = [];
+    for (const name of ['first', 'second', 'third']) {
+      api.clock.advance(1000);
+      ids.push((await upload(caller, { name }, { name: 'h.csv', data: GOOD_CSV })).body.partnerInventoryId);
+    }
+    const first = await api.request('GET', `${BASE}?limit=2`, { as: caller });
+    assert.equal(first.status, 200);
+    assert.deepEqual(first.body.inventories.map((i: { name: string }) => i.name), ['third', 'second']);
+    assert.equal(typeof first.body.nextCursor, 'string');
+    const second = await api.request('GET', `${BASE}?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { as: caller });
+    assert.deepEqual(second.body.inventories.map((i: { partnerInventoryId: string }) => i.partnerInventoryId), [ids[0]]);
+    assert.equal(second.body.nextCursor, null);
+
+    for (const query of ['limit=0', 'limit=101', 'limit=1.5', 'limit=0x10', 'cursor=not-a-cursor', 'page=2']) {
+      const bad = await api.request('GET', `${BASE}?${query}`, { as: caller });
+      assert.equal(bad.status, 400, query);
+      assert.equal(bad.body.error, 'Bad Request');
+    }
+  });
+
+  it('deletes the inventory and its files', async () => {
+    const caller = await api.newOrganization();
+    const { body: created } = await upload(caller, { name: 'to delete' }, { name: 'h.csv', data: GOOD_CSV });
+    const stored = (await inventoryStoreOf(api.runtime).get(caller.organization.id, created.partnerInventoryId))!;
+    const chunkKey = `partner-inventories/${caller.organization.id}/${created.partnerInventoryId}/rows/00000.jsonl`;
+    assert.ok(await objectStoreOf(api.runtime).get(chunkKey), 'the valid rows are stored as a chunk file');
+    assert.equal(stored.chunkCount, 1);
+    assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 204);
+    assert.equal((await api.request('GET', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 404);
+    assert.equal(await objectStoreOf(api.runtime).get(chunkKey), undefined);
+    assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 404);
+  });
+
+  it("never shows or changes another organization's inventory", async () => {
+    const owner = await api.newOrganization();
+    const other = await api.newOrganization();
+    const { body: created } = await upload(owner, { name: 'mine' }, { name: 'h.csv', data: GOOD_CSV });
+    const { partnerInventoryId } = await presignedUpload(owner, 'h.csv', GOOD_CSV);
+    for (const [method, path] of [
+      ['GET', `${BASE}/${created.partnerInventoryId}`],
+      ['DELETE', `${BASE}/${created.partnerInventoryId}`],
+      ['POST', `${BASE}/${partnerInventoryId}/complete`],
+    ] as const) {
+      const response = await api.request(method, path, { as: other });
+      assert.equal(response.status, 404, `${method} ${path}`);
+      assert.equal(response.body.error, 'Not Found');
+    }
+    await assertNoInventories(other);
+    assert.equal((await api.request('GET', `${BASE}/${created.partnerInventoryId}`, { as: owner })).status, 200);
+    assert.equal((await inventoryStoreOf(api.runtime).get(owner.organization.id, partnerInventoryId))?.status, 'UPLOADING');
+  });
+
+  it('answers 400 for a malformed id and 401 without a credential', async () => {
+    const caller = await api.newOrganization();
+    const malformed = await api.request('GET', `${BASE}/not-a-uuid`, { as: caller });
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.body.message, /^partnerInventoryId: must be a UUID/);
+    assert.equal((await api.request('GET', BASE)).status, 401);
+    assert.equal((await api.request('POST', `${BASE}/uploads`, { json: { name: 'x', fileName: 'a.csv' } })).status, 401);
+  });
+});
