@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routeList } from '../../shared/routes';
 import { errorBody } from '../../shared/platform/http/errors';
 import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pipeline';
@@ -32,6 +32,8 @@ export interface LocalApiOptions {
   runtime: Runtime;
   routes?: readonly RouteDefinition[];
   pages?: LocalPage[];
+  /** Sees every answer of a route's function (the tests check it against the route's documented responses). */
+  onResponse?: (route: RouteDefinition, result: APIGatewayProxyResult) => void;
 }
 
 export function createLocalApi(options: LocalApiOptions): Server {
@@ -80,6 +82,7 @@ export function createLocalApi(options: LocalApiOptions): Server {
     const { candidate, match } = forMethod;
     const event = toEvent(request, url, candidate, match!, body);
     const result = await (await handlerFor(candidate.route))(event, { awsRequestId: event.requestContext.requestId });
+    options.onResponse?.(candidate.route, result);
     response.writeHead(result.statusCode, (result.headers ?? {}) as Record<string, string>);
     response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
   }

@@ -12,7 +12,7 @@ export const exportFormatRoutes = {
     tag: 'Export format',
     summary: "Create or fully replace the organization's export format",
     body: { kind: 'json', schema: s.ExportFormatRequest },
-    responses: { 200: { description: 'The saved configuration', schema: s.ExportFormatView }, 400: errors[400], 401: errors[401], 415: errors[415] },
+    responses: { 200: { description: 'The saved configuration', schema: s.ExportFormatView }, 400: errors[400], 401: errors[401], 413: errors[413], 415: errors[415] },
     access: { table: 'readwrite' },
   }),
   getExportFormat: defineRoute({

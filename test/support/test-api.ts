@@ -3,7 +3,11 @@
  * test/run.ts started, with a clock the test controls.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import * as v from 'valibot';
+import type { RouteDefinition } from '../../shared/platform/http/route';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from '@jest/globals';
 import type { AppConfig } from '../../shared/platform/config';
@@ -72,12 +76,29 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
 
 /** The APIs this test file started: they stop when its tests end. */
 const servers: Server[] = [];
+/** Answers that their route does not document: the file fails if there is any. */
+const undocumented: string[] = [];
 afterAll(() => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     server.close();
   }
+  assert.deepEqual(undocumented, [], 'every answer matches its route\'s documented responses (the OpenAPI document)');
 });
+
+/** The status must be documented, and a JSON body must match the documented schema. */
+function checkAgainstDocumentation(route: RouteDefinition, result: APIGatewayProxyResult): void {
+  const documented = route.responses[result.statusCode];
+  const where = `${route.method} ${route.path} -> ${result.statusCode}`;
+  if (!documented) {
+    if (result.statusCode !== 500) undocumented.push(`${where}: status not documented`);
+    return;
+  }
+  const isJson = /json/.test(String(result.headers?.['content-type'] ?? ''));
+  if (!documented.schema || !isJson || !result.body) return;
+  const parsed = v.safeParse(documented.schema, JSON.parse(result.body));
+  if (!parsed.success) undocumented.push(`${where}: ${v.getDotPath(parsed.issues[0]) ?? '(body)'} ${parsed.issues[0].message}`);
+}
 
 /** Starts an API for the current test file; it stops when the file's tests end. */
 export async function startTestApi(options: { provision?: boolean; config?: Partial<AppConfig> } = {}): Promise<TestApi> {
@@ -86,7 +107,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
   const { runtime, messaging } = localRuntime(config, clock);
   if (options.provision ?? true) await seedSuppliers(runtime);
-  const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
+  const server = createLocalApi({ runtime, pages: localPaymentPages(runtime), onResponse: checkAgainstDocumentation });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
