@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ReferenceHotel } from '../../shared/reference';
-import { type PartnerHotel, buildReferenceIndex, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, mapHotels, readPartnerInventory, readReferenceInventory, toExportRow, type InventoryRow, type MappingMode, type MappingResult } from '../../shared/mapping';
+import { type PartnerHotel, buildMatchingIndex, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, mapHotels, readPartnerInventory, readReferenceInventory, toExportRow, type InventoryRow, type MappingMode, type MappingResult } from '../../shared/mapping';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { detectTabularFormat, TabularParseError } from '../../shared/platform/files/tabular';
 
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   const reference: ReferenceHotel[] = await loadInventory(options.reference, readReferenceInventory(createReadStream(options.reference), referenceFormat));
-  const index = buildReferenceIndex(reference);
+  const index = buildMatchingIndex(reference);
   reference.length = 0;
   const indexed = performance.now();
   process.stderr.write(`reference index: ${index.size} hotels in ${((indexed - started) / 1000).toFixed(1)} s\n`);

@@ -1,7 +1,7 @@
 /**
  * Hotel mapping engine: pure TypeScript, no I/O beyond the inventory readers' streams.
  *
- *   const index = buildReferenceIndex(referenceHotels);      // once; serializeMatchingIndex() to reuse
+ *   const index = buildMatchingIndex(referenceHotels);       // once; serializeMatchingIndex() to reuse
  *   const results = mapHotels(index, partnerHotels, { mode: 'HYBRID' });
  *
  * or row by row: `new HotelMatcher(index, { mode }).match(partnerHotel)`.
@@ -9,7 +9,7 @@
 export type { PartnerHotel } from './partner-hotel';
 export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateSummary, MappingResult, MappingOptions } from './types';
 export { MAPPING_MODES } from './types';
-export { buildReferenceIndex, serializeMatchingIndex, deserializeMatchingIndex, MatchingIndex } from './reference-index';
+export { buildMatchingIndex, serializeMatchingIndex, deserializeMatchingIndex, MatchingIndex } from './reference-index';
 export { HotelMatcher } from './matcher';
 export { mapHotels, resolveSharedClaims } from './engine';
 export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type MappingExportRow, type MappingExportColumn } from './export-row';

@@ -336,7 +336,8 @@ class Interner {
   }
 }
 
-export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): MatchingIndex {
+/** The MATCHING index the mapping engine blocks and scores against; the reference search has its own (`buildSearchIndex`). */
+export function buildMatchingIndex(hotels: Iterable<ReferenceHotel>): MatchingIndex {
   const ids: string[] = [];
   const names: string[] = [];
   const signatureTexts: string[] = [];

@@ -10,7 +10,7 @@ import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
 import type { CurrentReference, MergeRecord, StoredReferenceHotel } from './inventory';
 import type { ObjectStore } from '../platform/objects/object-store';
-import { buildReferenceIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
+import { buildSearchIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
 
 export interface ReferencePublicationPorts {
   store: {
@@ -85,7 +85,7 @@ async function publishArtifacts(
 ): Promise<CurrentReference> {
   const merged = new Set((await ports.store.listMerges()).map((merge) => merge.duplicateHotelId));
   const live = hotels.filter((hotel) => !merged.has(hotel.id));
-  const index = buildReferenceIndex(live);
+  const index = buildSearchIndex(live);
   const artifactsId = ports.newId();
   const prefix = `reference/${artifactsId}`;
   const artifacts = {

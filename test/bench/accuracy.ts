@@ -3,14 +3,14 @@
  * mode, precision / recall / F1 of MATCHED rows as defined in the data set's README.
  *   npm run bench:accuracy
  */
-import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
+import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
 import { scoreMatches } from './mapping-metrics';
 import { loadSingaporeSet } from './singapore-set';
 
 const { reference, partners, truth } = await loadSingaporeSet();
 
 const started = performance.now();
-const index = buildReferenceIndex(reference);
+const index = buildMatchingIndex(reference);
 const built = performance.now();
 const results = mapHotels(index, partners, { mode: 'STANDARD' });
 const finished = performance.now();

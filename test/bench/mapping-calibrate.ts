@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ReferenceHotel } from '../../shared/reference/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
-import { buildReferenceIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow, type MatchingIndex } from '../../shared/mapping';
+import { buildMatchingIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow, type MatchingIndex } from '../../shared/mapping';
 import { candidateFeatures, FEATURE_COUNT, FEATURE_NAMES, FEATURE_WEIGHTS } from '../../shared/mapping/scoring';
 import { readTabular } from '../../shared/platform/files/tabular';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
@@ -166,7 +166,7 @@ function syntheticGroups(seed: number): Group[] {
       }
     }
   }
-  const index = buildReferenceIndex(reference());
+  const index = buildMatchingIndex(reference());
   return collect(index, partners, (id) => truth.get(id), 1);
 }
 
@@ -181,7 +181,7 @@ for await (const row of readTabular(file('truth.csv'), 'csv')) {
 }
 const FOLDS = 5;
 const singapore = collect(
-  buildReferenceIndex(await load(readReferenceInventory(file('reference.csv'), 'csv'))),
+  buildMatchingIndex(await load(readReferenceInventory(file('reference.csv'), 'csv'))),
   await load(readPartnerInventory(file('partner.csv'), 'csv')),
   (id) => singaporeTruth.get(id),
   FOLDS,

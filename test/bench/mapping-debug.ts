@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReferenceHotel } from '../../shared/reference/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
-import { buildReferenceIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
+import { buildMatchingIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDirectory = path.resolve(repoRoot, '../shared/data/poi-matching-singapore');
@@ -21,7 +21,7 @@ async function load<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<T[]> {
 
 const reference: ReferenceHotel[] = await load(readReferenceInventory(file('reference.csv'), 'csv'));
 const partners: PartnerHotel[] = await load(readPartnerInventory(file('partner.csv'), 'csv'));
-const index = buildReferenceIndex(reference);
+const index = buildMatchingIndex(reference);
 const matcher = new HotelMatcher(index, { mode: 'STANDARD', maxCandidates: 10 });
 for (const name of process.argv.slice(2)) {
   for (const partner of partners.filter((candidate) => candidate.name === name)) {

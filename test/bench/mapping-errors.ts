@@ -3,7 +3,7 @@
  * matches with their evidence, and writes per-candidate features for calibration.
  *   npx tsx test/bench/mapping-errors.ts [fp|fn|all] [limit]
  */
-import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
+import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
 import type { ReferenceHotel } from '../../shared/reference/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { loadSingaporeSet } from './singapore-set';
@@ -12,7 +12,7 @@ const { reference, partners, truth } = await loadSingaporeSet();
 
 const byId = new Map(reference.map((hotel) => [hotel.id, hotel]));
 const partnerById = new Map(partners.map((hotel) => [hotel.id, hotel]));
-const results = mapHotels(buildReferenceIndex(reference), partners, { mode: 'STANDARD' });
+const results = mapHotels(buildMatchingIndex(reference), partners, { mode: 'STANDARD' });
 const which = process.argv[2] ?? 'all';
 const limit = Number(process.argv[3] ?? 60);
 const show = (hotel: PartnerHotel | ReferenceHotel | undefined) =>

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { ReferenceHotel } from '../../shared/reference/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
-import { buildReferenceIndex, HotelMatcher } from '../../shared/mapping';
+import { buildMatchingIndex, HotelMatcher } from '../../shared/mapping';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
 
@@ -36,7 +36,7 @@ function* reference(): Generator<ReferenceHotel> {
     }
   }
 }
-const index = buildReferenceIndex(reference());
+const index = buildMatchingIndex(reference());
 const matcher = new HotelMatcher(index, { mode: 'STANDARD' });
 const groups = new Map<string, { rows: number; ms: number; correct: number }>();
 // PROFILE=file.cpuprofile: CPU profile of the mapping loop only (not the index build).

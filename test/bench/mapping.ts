@@ -9,7 +9,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ReferenceHotel } from '../../shared/reference/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
-import { buildReferenceIndex, mapHotels } from '../../shared/mapping';
+import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
 import { foldText } from '../../shared/mapping/text';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { scoreMatches } from './mapping-metrics';
@@ -84,7 +84,7 @@ for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT, seed: SEED
 const generationMs = performance.now() - generationStarted;
 
 const buildStarted = performance.now();
-const index = buildReferenceIndex(referenceWithPartners());
+const index = buildMatchingIndex(referenceWithPartners());
 const buildMs = performance.now() - buildStarted - generationMs;
 sampleMemory();
 shuffle(partners);

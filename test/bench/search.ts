@@ -18,7 +18,7 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { SeededRandom } from '../../infra/synthetic/prng';
 import {
   advancedSearch,
-  buildReferenceIndex,
+  buildSearchIndex,
   computeStatisticsArtifact,
   loadIndex,
   search,
@@ -161,7 +161,7 @@ function buildPhase(): void {
   console.log(`generation only:            ${seconds(performance.now() - started)}`);
 
   started = performance.now();
-  let index: ReturnType<typeof buildReferenceIndex> | undefined = buildReferenceIndex(generateReferenceHotels({ count: hotelCount, seed }));
+  let index: ReturnType<typeof buildSearchIndex> | undefined = buildSearchIndex(generateReferenceHotels({ count: hotelCount, seed }));
   console.log(`index build (incl. gen.):   ${seconds(performance.now() - started)}  (vocabulary ${index.columns.vocabulary.length} words)`);
 
   started = performance.now();

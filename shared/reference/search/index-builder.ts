@@ -40,7 +40,8 @@ interface CollectedHotels {
   createdAt: number[];
 }
 
-export function buildReferenceIndex(hotels: Iterable<ReferenceHotel>): ReferenceSearchIndex {
+/** The reference SEARCH index (name, geo, filter and advanced search); the matching engine's index is `buildMatchingIndex` in shared/mapping. */
+export function buildSearchIndex(hotels: Iterable<ReferenceHotel>): ReferenceSearchIndex {
   return hydrateIndex(buildIndexColumns(hotels));
 }
 

@@ -1,7 +1,7 @@
 /**
  * Public entry point of the in-memory reference search (pure: no AWS, no HTTP).
  *
- * Build (indexing job):   const index = buildReferenceIndex(hotels);
+ * Build (indexing job):   const index = buildSearchIndex(hotels);
  *                         const artifact = serializeIndex(index);           // -> S3
  *                         const stats = serializeStatistics(computeStatisticsArtifact(index.columns));
  * Serve (Lambda cold start): const index = loadIndex(bytesFromS3);
@@ -20,7 +20,7 @@ import { resolveRowFilter } from './row-filter';
 import type { ReferenceSearchIndex } from './index-model';
 import type { AdvancedSearchQuery, ReferenceSearchQuery, SearchMode, SearchPage } from './types';
 
-export { buildReferenceIndex } from './index-builder';
+export { buildSearchIndex } from './index-builder';
 export { loadIndex, serializeIndex, type SerializeOptions } from './artifact';
 export type { ReferenceSearchIndex } from './index-model';
 export * from './query-limits';

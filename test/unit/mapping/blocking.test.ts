@@ -2,7 +2,7 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import { HotelMatcher } from '../../../shared/mapping/matcher';
-import { buildReferenceIndex } from '../../../shared/mapping/reference-index';
+import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
 import { distanceMeters } from '../../../shared/mapping/similarity';
 
 /** 5,000 "Grand Hotel <n>" on a 50 x 100 grid ~110 m apart around Lisbon, plus a few in Porto. */
@@ -17,7 +17,7 @@ function crowdedReference(): ReferenceHotel[] {
   return hotels;
 }
 
-const index = buildReferenceIndex(crowdedReference());
+const index = buildMatchingIndex(crowdedReference());
 
 describe('geographic grid', () => {
   it('visits every hotel within the radius and none far away', () => {
@@ -73,7 +73,7 @@ describe('blocking keeps the work small', () => {
 describe('namesakes', () => {
   const hotel = (id: string, name: string, lat: number | undefined, lon: number | undefined, country = 'PT'): ReferenceHotel =>
     ({ id, name, country, lat, lon, supplierCodes: {} });
-  const namesakes = buildReferenceIndex([
+  const namesakes = buildMatchingIndex([
     hotel('a', 'Café Central', 38.70, -9.20),
     // Same words in another order and with a stop word: the same name, 5 km and 10 km away.
     hotel('b', 'Central Café', 38.745, -9.20),

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import type { PartnerHotel } from '../../../shared/mapping';
 import {
-  buildReferenceIndex,
+  buildMatchingIndex,
   deserializeMatchingIndex,
   HotelMatcher,
   mapHotels,
@@ -39,7 +39,7 @@ function reference(): ReferenceHotel[] {
   return hotels;
 }
 
-const index = buildReferenceIndex(reference());
+const index = buildMatchingIndex(reference());
 const standard = (partner: PartnerHotel): MappingResult => new HotelMatcher(index, { mode: 'STANDARD' }).match(partner);
 
 describe('STANDARD mode', () => {
@@ -126,7 +126,7 @@ describe('places inside places and chains with many outlets', () => {
     { id: 'rex-bar', name: 'Rex Bar (Hotel Rex Montparnasse)', country: 'FR', lat: 48.8419, lon: 2.3199, supplierCodes: {} },
     { id: 'unique', name: 'Hotel Zephyrine', country: 'FR', lat: 48.8600, lon: 2.3700, supplierCodes: {} },
   ];
-  const match = (partner: PartnerHotel) => new HotelMatcher(buildReferenceIndex(places), { mode: 'STANDARD' }).match(partner);
+  const match = (partner: PartnerHotel) => new HotelMatcher(buildMatchingIndex(places), { mode: 'STANDARD' }).match(partner);
 
   it('matches the place itself, not what lies inside it', () => {
     const result = match({ id: 'p', name: 'Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3201 });
@@ -137,7 +137,7 @@ describe('places inside places and chains with many outlets', () => {
   });
 
   it('does not match a place to what lies inside it when the reference lacks the place', () => {
-    const withoutHotel = new HotelMatcher(buildReferenceIndex(places.filter((place) => place.id !== 'rex' && place.id !== 'rex-bar')), { mode: 'STANDARD' });
+    const withoutHotel = new HotelMatcher(buildMatchingIndex(places.filter((place) => place.id !== 'rex' && place.id !== 'rex-bar')), { mode: 'STANDARD' });
     const result = withoutHotel.match({ id: 'p', name: 'Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3201 });
     assert.equal(result.status, 'UNMATCHED');
   });

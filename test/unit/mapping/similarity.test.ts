@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { ReferenceHotel } from '../../../shared/reference/hotels';
-import { buildReferenceIndex } from '../../../shared/mapping/reference-index';
+import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
 import { compareNames, preparePartner, referenceNameView } from '../../../shared/mapping/scoring';
 import {
   boundedEditDistance,
@@ -73,7 +73,7 @@ describe('compareNames (IDF-weighted over the reference)', () => {
     hotel('2', 'Hotel Adlon Paris'),
     ...Array.from({ length: 40 }, (_, i) => hotel(`x${i}`, `Hotel Paris ${['Nord', 'Sud', 'Est', 'Ouest'][i % 4]} ${i}`)),
   ];
-  const index = buildReferenceIndex(reference);
+  const index = buildMatchingIndex(reference);
   const similarityTo = (partnerName: string, hotelIndex: number) =>
     compareNames(preparePartner(index, { id: 'p', name: partnerName }).name, referenceNameView(index, hotelIndex)).similarity;
 

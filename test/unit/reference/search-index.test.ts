@@ -7,7 +7,7 @@ import { haversineKm } from '../../../shared/reference/search/geo-search';
 import { resolveRowFilter } from '../../../shared/reference/search/row-filter';
 import {
   advancedSearch,
-  buildReferenceIndex,
+  buildSearchIndex,
   clampCountryStatisticsLimit,
   clampSearchLimit,
   isValidSearchOffset,
@@ -46,7 +46,7 @@ const handMade: ReferenceHotel[] = [
   },
 ];
 const hotels = [...generateReferenceHotels({ count: 4000, seed: 5 }), ...handMade];
-const index = buildReferenceIndex(hotels);
+const index = buildSearchIndex(hotels);
 const page = { limit: 100, offset: 0 };
 
 function nameOrder(a: { name: string }, b: { name: string }): number {
@@ -144,7 +144,7 @@ describe('name mode', () => {
 });
 
 describe('typo tolerance', () => {
-  const small = buildReferenceIndex(
+  const small = buildSearchIndex(
     ['Grachtenhotel Amstel', 'Hotel Plaza', 'Florence Palace', 'Ibis Budget'].map((name, i) => ({ id: `id-${i}`, name, supplierCodes: {} })),
   );
   const names = (q: string) => search(small, { q, ...page }).results.map((hotel) => hotel.name);
@@ -386,7 +386,7 @@ describe('pagination beyond the matches', () => {
 describe('excluded hotels', () => {
   it('are absent when the index is built from a filtered iterable', () => {
     const removed = handMade[0] as ReferenceHotel;
-    const filtered = buildReferenceIndex(hotels.filter((hotel) => hotel.id !== removed.id));
+    const filtered = buildSearchIndex(hotels.filter((hotel) => hotel.id !== removed.id));
     assert.ok(!search(filtered, { q: 'petit parisien', ...page }).results.some((hotel) => hotel.id === removed.id));
     assert.equal(search(filtered, { ...page }).total, hotels.length - 1);
   });
@@ -394,7 +394,7 @@ describe('excluded hotels', () => {
 
 describe('an empty inventory', () => {
   it('answers every mode with nothing', () => {
-    const empty = loadIndex(serializeIndex(buildReferenceIndex([])));
+    const empty = loadIndex(serializeIndex(buildSearchIndex([])));
     for (const query of [{ q: 'ibis' }, { lat: 1, lon: 1, radius: 10 }, { country: 'France' }, {}]) {
       assert.deepEqual(search(empty, { ...query, ...page }), { results: [], total: 0 });
     }

@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import {
-  buildReferenceIndex,
+  buildSearchIndex,
   computeStatisticsArtifact,
   countryStatistics,
   globalStatistics,
@@ -19,7 +19,7 @@ const hotels: ReferenceHotel[] = [
   { id: 'b', name: 'Countryside Lodge', country: 'France', supplierCodes: {} },
   { id: 'c', name: 'Texas Paris Motel', country: 'United States', city: 'Paris', supplierCodes: {} },
 ];
-const statistics = loadStatistics(serializeStatistics(computeStatisticsArtifact(buildReferenceIndex(hotels).columns)));
+const statistics = loadStatistics(serializeStatistics(computeStatisticsArtifact(buildSearchIndex(hotels).columns)));
 
 function bruteForceCountries(): Map<string, ReferenceHotel[]> {
   const byCountry = new Map<string, ReferenceHotel[]>();
