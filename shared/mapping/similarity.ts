@@ -1,7 +1,9 @@
 /**
- * Low-level similarity primitives: token edit similarity, character-trigram signatures, distance.
- * All allocation-free on the hot path (scratch buffers are module-level and reused).
+ * Matching-specific similarity: token similarity (typo and abbreviation rules over the platform's
+ * edit distance), character-trigram signatures, distance. All allocation-free on the hot path.
+ * Edit distance and whole-text trigram similarity are in shared/platform/text.ts.
  */
+import { boundedEditDistance, toleratedEdits } from '../platform/text';
 import { isNumberToken } from './text';
 
 const EARTH_RADIUS_METERS = 6_371_008.8;
@@ -25,47 +27,6 @@ export function approximateDistanceMeters(lat1: number, lon1: number, lat2: numb
   return Math.sqrt(dx * dx + dy * dy) * RADIANS * EARTH_RADIUS_METERS;
 }
 
-let previousRow = new Int32Array(64);
-let currentRow = new Int32Array(64);
-let twoRowsBack = new Int32Array(64);
-
-/**
- * Optimal-string-alignment distance (Levenshtein plus adjacent transposition), giving up as soon as
- * it must exceed `max`; returns max + 1 in that case.
- */
-export function boundedEditDistance(a: string, b: string, max: number): number {
-  const lengthA = a.length;
-  const lengthB = b.length;
-  if (Math.abs(lengthA - lengthB) > max) return max + 1;
-  if (lengthB + 1 > previousRow.length) {
-    previousRow = new Int32Array(lengthB * 2 + 1);
-    currentRow = new Int32Array(lengthB * 2 + 1);
-    twoRowsBack = new Int32Array(lengthB * 2 + 1);
-  }
-  for (let j = 0; j <= lengthB; j++) previousRow[j] = j;
-  for (let i = 1; i <= lengthA; i++) {
-    currentRow[0] = i;
-    let rowMinimum = i;
-    const charA = a.charCodeAt(i - 1);
-    for (let j = 1; j <= lengthB; j++) {
-      const charB = b.charCodeAt(j - 1);
-      const cost = charA === charB ? 0 : 1;
-      let value = Math.min(previousRow[j]! + 1, currentRow[j - 1]! + 1, previousRow[j - 1]! + cost);
-      if (i > 1 && j > 1 && charA === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === charB) {
-        value = Math.min(value, twoRowsBack[j - 2]! + 1);
-      }
-      currentRow[j] = value;
-      if (value < rowMinimum) rowMinimum = value;
-    }
-    if (rowMinimum > max) return max + 1;
-    const recycled = twoRowsBack;
-    twoRowsBack = previousRow;
-    previousRow = currentRow;
-    currentRow = recycled;
-  }
-  return previousRow[lengthB]!;
-}
-
 /** Shortest token length at which a prefix counts as an abbreviation ("intercont" for "intercontinental"). */
 const MIN_ABBREVIATION_LENGTH = 3;
 
@@ -79,7 +40,7 @@ export function tokenSimilarity(a: string, b: string): number {
   const shorter = a.length <= b.length ? a : b;
   const longer = a.length <= b.length ? b : a;
   if (shorter.length < 3) return 0;
-  const allowedEdits = shorter.length >= 8 ? 2 : shorter.length >= 4 ? 1 : 0;
+  const allowedEdits = toleratedEdits(shorter.length);
   if (allowedEdits > 0) {
     const edits = boundedEditDistance(a, b, allowedEdits);
     if (edits <= allowedEdits) return 1 - edits / (longer.length + 1);
@@ -116,26 +77,6 @@ export function signatureSimilarity(a: Uint32Array, offsetA: number, b: Uint32Ar
     total += popcount32(wordA) + popcount32(wordB);
   }
   return total === 0 ? 0 : (2 * shared) / total;
-}
-
-/** Dice coefficient of the character trigram multisets of two strings (exact, for final scoring). */
-export function trigramDice(a: string, b: string): number {
-  if (a.length < 3 || b.length < 3) return a === b ? 1 : 0;
-  const counts = new Map<string, number>();
-  for (let i = 0; i + 2 < a.length; i++) {
-    const gram = a.slice(i, i + 3);
-    counts.set(gram, (counts.get(gram) ?? 0) + 1);
-  }
-  let shared = 0;
-  for (let i = 0; i + 2 < b.length; i++) {
-    const gram = b.slice(i, i + 3);
-    const available = counts.get(gram) ?? 0;
-    if (available > 0) {
-      shared += 1;
-      counts.set(gram, available - 1);
-    }
-  }
-  return (2 * shared) / (a.length - 2 + b.length - 2);
 }
 
 /** Dice overlap of two word lists where a typo still counts as (most of) a match. */

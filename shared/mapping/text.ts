@@ -1,100 +1,10 @@
 /**
- * Text normalisation for matching: one folding step shared by every field (script, accents, case,
- * punctuation), then field-specific token canonicalisation for names and addresses, so that spelling
- * variants a supplier would consider "the same" compare as equal tokens.
+ * Text normalisation for matching: the platform fold (`foldWords` in shared/platform/text.ts:
+ * script, accents, case, punctuation, "&" = "and", b&b), then field-specific token
+ * canonicalisation for names and addresses, so that spelling variants a supplier would consider
+ * "the same" compare as equal tokens.
  */
-import anyAscii from 'any-ascii';
-
-// Elided articles (l'hôtel, d'angleterre) are separate words; other apostrophes join (macy's).
-const ELIDED = new Set(['l', 'd', 'j', 'n', 'm', 'qu', 'dell', 'all', 'nell', 'sull']);
-const NON_ASCII = /[^\x00-\x7f]/;
-
-/**
- * Character classes of ASCII for the one-pass folder: 0 separator, 1 letter or digit (lower-cased
- * by LOWER), 2 apostrophe, 3 "&" or "+" (the word "and").
- */
-const CHAR_CLASS = new Uint8Array(128);
-const LOWER = new Uint8Array(128);
-for (let code = 0; code < 128; code++) {
-  LOWER[code] = code >= 65 && code <= 90 ? code + 32 : code;
-  if ((code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)) CHAR_CLASS[code] = 1;
-}
-CHAR_CLASS[39] = 2; // '
-CHAR_CLASS[96] = 2; // `
-CHAR_CLASS[38] = 3; // &
-CHAR_CLASS[43] = 3; // +
-
-/**
- * Words of any text, folded: script, accents and case removed, punctuation as word breaks, "&" and
- * "+" as "and", elided articles split off, other apostrophes joined, and "b&b" / "bed and
- * breakfast" as one word "bnb". One pass over the characters, no regular expressions.
- */
-export function foldWords(raw: string): string[] {
-  let text = raw;
-  if (NON_ASCII.test(text)) text = anyAscii(text.replace(/[’‘´]/g, "'"));
-  const words: string[] = [];
-  let start = -1;
-  let word = '';
-  const length = text.length;
-  for (let i = 0; i <= length; i++) {
-    const code = i < length ? text.charCodeAt(i) : 32;
-    const kind = code < 128 ? CHAR_CLASS[code]! : 0;
-    if (kind === 1) {
-      if (start < 0) start = i;
-      continue;
-    }
-    if (start >= 0) {
-      word += text.slice(start, i);
-      start = -1;
-    }
-    if (kind === 2 && word !== '') {
-      const lower = word.toLowerCase();
-      if (ELIDED.has(lower)) {
-        words.push(lower);
-        word = '';
-      }
-      // Otherwise the apostrophe joins: the word goes on after it.
-      continue;
-    }
-    if (word !== '') {
-      words.push(word.toLowerCase());
-      word = '';
-    }
-    if (kind === 3) words.push('and');
-  }
-  return joinBedAndBreakfast(words);
-}
-
-function joinBedAndBreakfast(words: string[]): string[] {
-  let found = false;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    if (word === 'bandb' || word === 'bnb' || ((word === 'b' || word === 'bed') && i + 2 < words.length)) {
-      found = true;
-      break;
-    }
-  }
-  if (!found) return words;
-  const joined: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    const middle = words[i + 1];
-    const last = words[i + 2];
-    if (word === 'b' && (middle === 'and' || middle === 'n') && last === 'b') {
-      joined.push('bnb');
-      i += 2;
-    } else if (word === 'bed' && middle === 'and' && last === 'breakfast') {
-      joined.push('bnb');
-      i += 2;
-    } else joined.push(word === 'bandb' ? 'bnb' : word);
-  }
-  return joined;
-}
-
-/** Script-, accent-, case- and punctuation-insensitive form of any text, words separated by one space. */
-export function foldText(raw: string): string {
-  return foldWords(raw).join(' ');
-}
+import { foldText, foldWords } from '../platform/text';
 
 // Words that differ only by spelling, language or abbreviation map to one canonical token.
 // Kept to variants that are unambiguous inside a hotel or place name.

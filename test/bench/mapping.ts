@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import type { ReferenceHotel } from '../../shared/reference/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
-import { foldText } from '../../shared/mapping/text';
+import { foldText } from '../../shared/platform/text';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { scoreMatches } from './mapping-metrics';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';

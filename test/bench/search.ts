@@ -27,7 +27,7 @@ import {
   type AdvancedSearchQuery,
   type ReferenceSearchQuery,
 } from '../../shared/reference/search/search-index';
-import { foldText } from '../../shared/reference/search/text';
+import { foldText } from '../../shared/platform/text';
 import { CITIES, COUNTRIES } from '../../infra/synthetic/world-data';
 
 interface NameProbe {

@@ -12,7 +12,7 @@ import { postingLength, postingList } from './columns';
 import type { IndexColumns, ReferenceSearchIndex } from './index-model';
 import { wordPrefixRange } from './name-search';
 import { ANY_KEY, narrowestKeyList, rowPasses, summarize, type RowFilter } from './row-filter';
-import { distinctTokens } from './text';
+import { foldWords } from '../../platform/text';
 import type { AdvancedSortBy, SearchPage, SortDirection } from './types';
 
 /** Up to this many matches are sorted directly rather than found by walking a precomputed order. */
@@ -192,7 +192,7 @@ class PageCollector {
 /** Hotels with a name word beginning with each query word (one ascending list per word). */
 function nameWordLists(index: ReferenceSearchIndex, text: string): Uint32Array[] {
   const { vocabulary, wordHotels, hotelCount } = index.columns;
-  return distinctTokens(text).map((prefix) => {
+  return [...new Set(foldWords(text))].map((prefix) => {
     const [from, to] = wordPrefixRange(vocabulary, prefix);
     if (to - from === 1) return postingList(wordHotels, from);
     let postings = 0;

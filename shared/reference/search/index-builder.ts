@@ -20,7 +20,7 @@ import {
   type IndexColumns,
   type ReferenceSearchIndex,
 } from './index-model';
-import { foldText, splitFoldedWords } from './text';
+import { foldText, splitFoldedText } from '../../platform/text';
 
 /** Hotels as collected from the input, in input order. */
 interface CollectedHotels {
@@ -180,7 +180,7 @@ function buildNameIndex(
   const nameWordOffsets = new Uint32Array(hotelCount + 1);
   const nameWords: number[] = [];
   foldedNames.forEach((folded, row) => {
-    for (const word of new Set(splitFoldedWords(folded))) {
+    for (const word of new Set(splitFoldedText(folded))) {
       let id = provisionalIdOf.get(word);
       if (id === undefined) {
         id = provisionalWords.length;
@@ -221,7 +221,7 @@ function filterKeys(column: DictionaryColumn): FilterKeyColumns {
   const keyIdOf = new Map<string, number>();
   const keys: string[] = [];
   const keyOfValue = Uint32Array.from(column.values, (value) => {
-    const key = foldText(value).trim();
+    const key = foldText(value);
     let keyId = keyIdOf.get(key);
     if (keyId === undefined) {
       keyId = keys.length;

@@ -9,11 +9,11 @@
  */
 import KDBush from 'kdbush';
 import type { DictionaryColumn, PostingLists, StringColumn } from './columns';
-import { paddedBigrams } from './text';
+import { paddedBigrams } from '../../platform/text';
 
 /** A filter dimension (country, city, region): folded keys and the hotels of each key. */
 export interface FilterKeyColumns {
-  /** Folded (lower case, accent-free) keys, one per distinct folded value. */
+  /** Folded keys (platform `foldText`), one per distinct folded value. */
   keys: string[];
   /** Key of each dictionary value of the dimension. */
   keyOfValue: Uint32Array;
@@ -55,7 +55,12 @@ export interface IndexColumns {
   geoTree: Uint8Array;
 }
 
-export const INDEX_FORMAT_VERSION = 1;
+/**
+ * 2: names, filter values and queries folded by the platform fold (shared/platform/text.ts:
+ * transliteration, "&" = "and", apostrophes); an artifact of 1 holds words of the older search-only
+ * fold, which queries would no longer meet, so it is rejected and must be rebuilt.
+ */
+export const INDEX_FORMAT_VERSION = 2;
 
 /** Resolves a filter value (case- and accent-insensitive) to its key, or undefined. */
 export type FilterKeyLookup = ReadonlyMap<string, number>;

@@ -17,7 +17,7 @@ import { postingList, readString } from './columns';
 import type { NameScoringScratch, ReferenceSearchIndex } from './index-model';
 import { rowPasses, summarize, type RowFilter } from './row-filter';
 import { TopK } from './top-k';
-import { boundedEditDistance, paddedBigrams, tokenize, toleratedEdits, trigramDice } from './text';
+import { boundedEditDistance, foldText, foldWords, paddedBigrams, toleratedEdits, trigramDice } from '../../platform/text';
 import type { SearchPage } from './types';
 
 /** Share of the query's weight a name must cover to count as a match. */
@@ -44,7 +44,7 @@ export function searchByName(
   limit: number,
   offset: number,
 ): SearchPage {
-  const queryWords = tokenize(query);
+  const queryWords = foldWords(query);
   const distinctWords = [...new Set(queryWords)];
   const scratch = nameScratch(index);
   const queryStamp = nextStamp(scratch);
@@ -81,7 +81,7 @@ export function searchByName(
   const ranked = best
     .sorted()
     .map(({ score, row }) => {
-      const foldedName = tokenize(readString(index.columns.names, row)).join(' ');
+      const foldedName = foldText(readString(index.columns.names, row));
       return { row, score: (1 - WHOLE_NAME_WEIGHT) * score + WHOLE_NAME_WEIGHT * trigramDice(foldedQuery, foldedName) };
     })
     .sort((a, b) => b.score - a.score || a.row - b.row);

@@ -4,7 +4,7 @@
  */
 import { MISSING_CODE, postingList, readString } from './columns';
 import type { FilterKeyColumns, FilterKeyLookup, ReferenceSearchIndex } from './index-model';
-import { foldText } from './text';
+import { foldText } from '../../platform/text';
 import type { ReferenceHotelSummary } from './types';
 
 /** No constraint on a key dimension. */
@@ -44,7 +44,7 @@ export function resolveRowFilter(index: ReferenceSearchIndex, values: FilterValu
 
 function resolveKey(lookup: FilterKeyLookup, value: string | undefined): number | undefined {
   if (value === undefined) return ANY_KEY;
-  return lookup.get(foldText(value).trim());
+  return lookup.get(foldText(value));
 }
 
 function rowHasKey(keys: FilterKeyColumns, codes: Uint32Array, row: number, key: number): boolean {

@@ -4,26 +4,12 @@ import type { ReferenceHotel } from '../../../shared/reference/hotels';
 import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
 import { compareNames, preparePartner, referenceNameView } from '../../../shared/mapping/scoring';
 import {
-  boundedEditDistance,
   distanceMeters,
   signatureSimilarity,
   SIGNATURE_WORDS,
   tokenSimilarity,
-  trigramDice,
   writeTrigramSignature,
 } from '../../../shared/mapping/similarity';
-
-describe('boundedEditDistance', () => {
-  it('counts edits including adjacent transpositions', () => {
-    assert.equal(boundedEditDistance('hilton', 'hilton', 2), 0);
-    assert.equal(boundedEditDistance('hilton', 'hliton', 2), 1);
-    assert.equal(boundedEditDistance('hilton', 'hiltn', 2), 1);
-    assert.equal(boundedEditDistance('kitten', 'sitting', 3), 3);
-  });
-  it('gives up beyond the bound', () => {
-    assert.equal(boundedEditDistance('marriott', 'sheraton', 2), 3);
-  });
-});
 
 describe('tokenSimilarity', () => {
   it('tolerates a typo in longer words but not in short ones', () => {
@@ -50,10 +36,6 @@ describe('trigram signatures', () => {
     const courtyard = signature('courtyarddenpasar');
     assert.ok(signatureSimilarity(courtyard, 0, signature('cuortyarddenpasar'), 0) > 0.6);
     assert.ok(signatureSimilarity(courtyard, 0, signature('lotusthairestaurant'), 0) < 0.3);
-  });
-  it('trigramDice is 1 for equal strings and low for different ones', () => {
-    assert.equal(trigramDice('redhouse', 'redhouse'), 1);
-    assert.ok(trigramDice('redhouse', 'bluelagoon') < 0.1);
   });
 });
 

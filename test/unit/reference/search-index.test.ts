@@ -19,7 +19,7 @@ import {
   type ReferenceHotelSummary,
   type ReferenceSearchQuery,
 } from '../../../shared/reference/search/search-index';
-import { foldText } from '../../../shared/reference/search/text';
+import { foldText } from '../../../shared/platform/text';
 
 const handMade: ReferenceHotel[] = [
   {
@@ -162,6 +162,50 @@ describe('typo tolerance', () => {
     assert.deepEqual(names('ibs budget'), ['Ibis Budget']);
     assert.deepEqual(names('ibs'), []);
     assert.deepEqual(names('budg'), ['Ibis Budget']);
+  });
+});
+
+describe('the shared fold (shared/platform/text.ts) in search', () => {
+  const small = buildSearchIndex(
+    [
+      ["L'Hotel & Spa", 'Paris'],
+      ['Hotel Spa Rimini', 'Rimini'],
+      ['Hôtel Zürich Central', 'Zürich'],
+      ['Гостиница Москва', 'Москва'],
+      ["Macy's Inn", 'St. Moritz'],
+      ['B&B Rose', 'Ghent'],
+      ['Grand Hotel', 'Rome'],
+    ].map(([name, city], i) => ({ id: `fold-${i}`, name: name as string, city, supplierCodes: {} })),
+  );
+  const names = (q: string) => search(small, { q, ...page }).results.map((hotel) => hotel.name);
+
+  it('finds "L\'Hotel & Spa" by l\'hotel, hotel spa, accents, typographic apostrophes and typos', () => {
+    assert.equal(names("l'hotel")[0], "L'Hotel & Spa");
+    assert.equal(names('l hotel')[0], "L'Hotel & Spa");
+    assert.equal(names('L’Hôtel & Spa')[0], "L'Hotel & Spa");
+    assert.equal(names("l'hotel & spa")[0], "L'Hotel & Spa");
+    assert.equal(names("l'hotle and spa")[0], "L'Hotel & Spa");
+    assert.ok(names('hotel spa').includes("L'Hotel & Spa"));
+    assert.deepEqual(names('hotel spa').slice(0, 2).sort(), ['Hotel Spa Rimini', "L'Hotel & Spa"]);
+  });
+
+  it('finds accented, other-script and punctuated names by their folded spelling', () => {
+    assert.equal(names('hotel zurich')[0], 'Hôtel Zürich Central');
+    assert.equal(names('zuerich central')[0], 'Hôtel Zürich Central');
+    assert.equal(names('moskva')[0], 'Гостиница Москва');
+    assert.equal(names('Москва')[0], 'Гостиница Москва');
+    assert.equal(names("macy's")[0], "Macy's Inn");
+    assert.equal(names('macys inn')[0], "Macy's Inn");
+    assert.equal(names('b&b rose')[0], 'B&B Rose');
+    assert.equal(names('bed and breakfast rose')[0], 'B&B Rose');
+  });
+
+  it('folds filter values and advanced name prefixes the same way', () => {
+    assert.equal(search(small, { city: 'st moritz', ...page }).results[0]?.name, "Macy's Inn");
+    assert.equal(search(small, { city: 'ZURICH', ...page }).results[0]?.name, 'Hôtel Zürich Central');
+    assert.equal(search(small, { city: 'moskva', ...page }).results[0]?.name, 'Гостиница Москва');
+    const advanced = advancedSearch(small, { name: "l'hot", limit: 10, offset: 0 });
+    assert.deepEqual(advanced.results.map((hotel) => hotel.name), ["L'Hotel & Spa"]);
   });
 });
 
