@@ -2,7 +2,7 @@
  * Mapping a whole partner inventory: every row through the matcher, then the cross-row rule for
  * partner rows that claim the same reference hotel.
  */
-import type { PartnerHotel } from './partner-hotel';
+import type { PartnerHotel } from './hotels';
 import { HotelMatcher } from './matcher';
 import type { MatchingIndex } from './reference-index';
 import { preparePartner, round } from './scoring';

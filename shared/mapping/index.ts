@@ -6,7 +6,7 @@
  *
  * or row by row: `new HotelMatcher(index, { mode }).match(partnerHotel)`.
  */
-export type { PartnerHotel } from './partner-hotel';
+export type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateSummary, MappingResult, MappingOptions } from './types';
 export { MAPPING_MODES } from './types';
 export { buildMatchingIndex, serializeMatchingIndex, deserializeMatchingIndex, MatchingIndex } from './reference-index';

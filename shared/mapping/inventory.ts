@@ -3,8 +3,8 @@
  * ReferenceHotel, with a readable reason and the file line for every row that cannot be used.
  * A bad row never stops the file.
  */
-import type { ReferenceHotel } from '../reference';
-import type { PartnerHotel } from './partner-hotel';
+import type { ReferenceHotel } from './hotels';
+import type { PartnerHotel } from './hotels';
 import { readTabular, type TabularFormat, type TabularInput, type TabularRecord } from '../platform/files/tabular';
 import { toCountryCode } from './countries';
 

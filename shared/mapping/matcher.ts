@@ -4,7 +4,7 @@
  * evidence, and decide MATCHED / REVIEW / UNMATCHED from the probability that the best candidate,
  * and not one of its competitors, is the partner hotel.
  */
-import type { PartnerHotel } from './partner-hotel';
+import type { PartnerHotel } from './hotels';
 import type { MatchingIndex } from './reference-index';
 import {
   compareNames,

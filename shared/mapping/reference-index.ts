@@ -5,7 +5,7 @@
  * serialises to a Buffer (v8 structured clone keeps the typed arrays as they are).
  */
 import { deserialize, serialize } from 'node:v8';
-import type { ReferenceHotel } from '../reference';
+import type { ReferenceHotel } from './hotels';
 import { toCountryCode } from './countries';
 import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
 import { addressParts, nameParts, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';

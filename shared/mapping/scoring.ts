@@ -6,7 +6,7 @@
  * data is never a penalty. The ratios are hand-set from what supplier data usually looks like
  * (not fitted to any one data set): see the tables below.
  */
-import type { PartnerHotel } from './partner-hotel';
+import type { PartnerHotel } from './hotels';
 import { toCountryCode } from './countries';
 import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
 import { distanceMeters, fuzzyWordDice, SIGNATURE_WORDS, tokenSimilarity, writeTrigramSignature } from './similarity';

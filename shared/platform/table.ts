@@ -4,7 +4,7 @@
  * keys" section lists them all in one place.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { requireSetting, type AppConfig } from './config';
 import { invalidInput } from './errors';
 import { service } from './runtime';
@@ -70,22 +70,58 @@ export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, '
 }
 
 /**
- * Page cursors are opaque to callers: the key DynamoDB stopped at, as base64url JSON. A cursor
- * that does not decode to an object of strings is refused as bad input.
+ * Page cursors are opaque to callers: the key DynamoDB stopped at, as base64url JSON. Decoding
+ * checks it is a key of the very Query being continued (same partition, the expected attributes),
+ * so a forged or foreign cursor is refused as bad input and never reaches DynamoDB.
  */
 export function encodeCursor(lastEvaluatedKey: Record<string, unknown> | undefined): string | null {
   return lastEvaluatedKey ? Buffer.from(JSON.stringify(lastEvaluatedKey)).toString('base64url') : null;
 }
 
-export function decodeCursor(cursor: string | undefined): Record<string, string> | undefined {
+export function decodeCursor(
+  cursor: string | undefined,
+  query: { partition: Record<string, string>; attributes: readonly string[] },
+): Record<string, string> | undefined {
   if (cursor === undefined) return undefined;
+  let key: unknown;
   try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (key && typeof key === 'object' && !Array.isArray(key) && Object.values(key).every((value) => typeof value === 'string')) {
-      return key as Record<string, string>;
-    }
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through
+    key = undefined;
   }
-  throw invalidInput('cursor: is not a cursor this API returned.');
+  const expected = [...Object.keys(query.partition), ...query.attributes].sort();
+  const valid =
+    typeof key === 'object' &&
+    key !== null &&
+    !Array.isArray(key) &&
+    JSON.stringify(Object.keys(key).sort()) === JSON.stringify(expected) &&
+    Object.values(key).every((value) => typeof value === 'string') &&
+    Object.entries(query.partition).every(([name, value]) => (key as Record<string, string>)[name] === value);
+  if (!valid) throw invalidInput('cursor: is not a cursor of this list.');
+  return key as Record<string, string>;
+}
+
+/** BatchWrite's limit per call. */
+const BATCH_WRITE_SIZE = 25;
+
+/**
+ * Writes (PutRequest / DeleteRequest entries) in batches of 25, `parallel` batches at a time,
+ * retrying with backoff what DynamoDB leaves unprocessed.
+ */
+export async function batchWrite(table: Table, writes: readonly Record<string, unknown>[], parallel = 8): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let start = 0; start < writes.length; start += BATCH_WRITE_SIZE) batches.push(writes.slice(start, start + BATCH_WRITE_SIZE));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      let requests = batches[next++]!;
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 8) throw new Error('DynamoDB kept leaving batch writes unprocessed.');
+        if (attempt > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** attempt));
+        const { UnprocessedItems } = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: requests } }));
+        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
 }

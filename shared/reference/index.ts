@@ -12,7 +12,7 @@ export {
   resolveDuplicateReport,
   searchReference,
 } from './endpoints';
-export type { HotelDescription, ReferenceHotel } from './hotels';
-export { referenceOf } from './services';
+export type { HotelDescription, ReferenceHotel } from '../mapping';
+export { referenceOf, referenceStoreOf } from './services';
 export { importReferenceInventory, type ImportSummary, type RejectedRow } from './publication';
 export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFileFormat } from './inventory-file';

@@ -3,7 +3,7 @@
  * CSV columns: id,name,address,city,region,postalCode,country,lat,lon,rating,supplierCodes where
  * supplierCodes is written as `HOTELBEDS:12345;EXPEDIA:998877`.
  */
-import type { ReferenceHotel } from './hotels';
+import type { ReferenceHotel } from '../mapping';
 import { formatCsvRow } from '../platform/files/csv-format';
 
 export type InventoryFileFormat = 'csv' | 'jsonl';

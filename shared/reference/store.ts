@@ -1,6 +1,6 @@
-import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CurrentReference, DuplicateReport, MergeRecord, StoredReferenceHotel } from './inventory';
-import { isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+import { batchWrite, isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -13,9 +13,6 @@ const keys = {
   duplicateReport: (reportId: string) => ({ PK: `DUPLICATE#${reportId}`, SK: 'REPORT' }),
   duplicateReportsOfOrganization: (organizationId: string) => `ORG#${organizationId}#DUPLICATES`,
 } as const;
-
-const BATCH_SIZE = 25;
-const PARALLEL_BATCHES = 8;
 
 export class ReferenceStore {
   constructor(private readonly table: Table) {}
@@ -56,35 +53,15 @@ export class ReferenceStore {
 
   /** Writes a data version's hotel records. */
   putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void> {
-    return this.batchWrite(
+    return batchWrite(
+      this.table,
       hotels.map((hotel) => ({ PutRequest: { Item: { ...keys.referenceHotel(hotel.id, hotel.dataVersionId), ...hotel } } })),
     );
   }
 
   /** Deletes a retired data version's hotel records. */
   deleteHotels(dataVersionId: string, hotelIds: readonly string[]): Promise<void> {
-    return this.batchWrite(hotelIds.map((id) => ({ DeleteRequest: { Key: keys.referenceHotel(id, dataVersionId) } })));
-  }
-
-  /** BatchWrite in parallel batches of 25, retrying what DynamoDB leaves unprocessed. */
-  private async batchWrite(writes: readonly Record<string, unknown>[]): Promise<void> {
-    const batches: Record<string, unknown>[][] = [];
-    for (let start = 0; start < writes.length; start += BATCH_SIZE) batches.push(writes.slice(start, start + BATCH_SIZE));
-    let next = 0;
-    const worker = async () => {
-      while (next < batches.length) {
-        let requests = batches[next++]!;
-        for (let attempt = 0; requests.length > 0; attempt++) {
-          if (attempt > 8) throw new Error('DynamoDB kept throttling the reference import.');
-          if (attempt > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** attempt));
-          const { UnprocessedItems } = await this.table.client.send(
-            new BatchWriteCommand({ RequestItems: { [this.table.name]: requests } }),
-          );
-          requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: PARALLEL_BATCHES }, worker));
+    return batchWrite(this.table, hotelIds.map((id) => ({ DeleteRequest: { Key: keys.referenceHotel(id, dataVersionId) } })));
   }
 
   async getHotel(hotelId: string, dataVersionId: string): Promise<StoredReferenceHotel | undefined> {

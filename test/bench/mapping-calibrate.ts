@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow, type MatchingIndex } from '../../shared/mapping';
 import { candidateFeatures, FEATURE_COUNT, FEATURE_NAMES, FEATURE_WEIGHTS } from '../../shared/mapping/scoring';

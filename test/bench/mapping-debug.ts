@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
 

@@ -4,7 +4,7 @@
  *   npx tsx test/bench/mapping-errors.ts [fp|fn|all] [limit]
  */
 import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { loadSingaporeSet } from './singapore-set';
 

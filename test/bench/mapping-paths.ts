@@ -4,7 +4,7 @@
  *   npx tsx test/bench/mapping-paths.ts [--reference 1000000 --partners 20000]
  */
 import { parseArgs } from 'node:util';
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, HotelMatcher } from '../../shared/mapping';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';

@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
 import { foldText } from '../../shared/platform/text';

@@ -5,7 +5,7 @@
  * look-alike reference hotels (same chain, a few hundred metres away) to test disambiguation.
  * Deterministic for a given seed.
  */
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 
 /** Small deterministic PRNG (mulberry32). */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { readTabular } from '../../shared/platform/files/tabular';
 import { readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';

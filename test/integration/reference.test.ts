@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { gunzipSync } from 'node:zlib';
 import { seedReferenceInventory } from '../../infra/local/seed';
-import type { ReferenceHotel } from '../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { startTestApi } from '../support/test-api';
 

@@ -2,14 +2,14 @@
 
 export type CsvValue = string | number | boolean | null | undefined;
 
-/** A value as a CSV field: quoted when it holds a delimiter, quote or line break; null/undefined empty. */
-export function formatCsvField(value: CsvValue): string {
+/** A value as a CSV field: quoted when it holds the delimiter, a quote or a line break; null/undefined empty. */
+export function formatCsvField(value: CsvValue, delimiter = ','): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** One CSV line, without the line ending. */
-export function formatCsvRow(values: readonly CsvValue[]): string {
-  return values.map(formatCsvField).join(',');
+export function formatCsvRow(values: readonly CsvValue[], delimiter = ','): string {
+  return values.map((value) => formatCsvField(value, delimiter)).join(delimiter);
 }

@@ -4,7 +4,7 @@
  * the hotels it is given.
  */
 import KDBush from 'kdbush';
-import type { ReferenceHotel } from '../hotels';
+import type { ReferenceHotel } from '../../mapping';
 import {
   DictionaryEncoder,
   MISSING_CODE,

@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import type { ReferenceHotel } from '../../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
 import { compareNames, preparePartner, referenceNameView } from '../../../shared/mapping/scoring';
 import {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import type { ReferenceHotel } from '../../../shared/reference/hotels';
+import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import { searchFiltered, type FilteredSearch } from '../../../shared/reference/search/filtered-search';
 import { haversineKm } from '../../../shared/reference/search/geo-search';

@@ -1,6 +1,6 @@
 /**
- * A hotel of the canonical reference inventory, and what any hotel record (a partner's too) may
- * say about a hotel. Pure data, no behaviour.
+ * The hotel records the engine compares: a hotel of the canonical reference inventory and one row
+ * of a partner's inventory. Pure data, no behaviour.
  */
 
 /** What any hotel record may say about a hotel. */
@@ -30,4 +30,14 @@ export interface ReferenceHotel extends HotelDescription {
   supplierCodes: Record<string, string>;
   /** When the hotel entered the reference inventory (ISO 8601); orders advanced search by "created". */
   createdAt?: string;
+}
+
+/** One row of a partner's uploaded inventory. */
+export interface PartnerHotel extends HotelDescription {
+  /** Country as the partner wrote it: a name or an ISO code. */
+  country?: string;
+  /** Supplier whose hotel ids the partner uses (ID_TO_ID, HYBRID). */
+  supplierCode?: string;
+  /** The hotel's id at that supplier. */
+  supplierHotelId?: string;
 }
