@@ -3,7 +3,8 @@
  * consume them. The CDK stack builds each SQS queue, its dead-letter queue, alarms and worker
  * functions from it; the local runtime wires the same workers to in-process queues.
  */
+import { mappingChunkQueue, mappingDeadlineQueue } from './mapping-jobs';
 import { inventoryValidationQueue } from './partner-inventories';
 import type { QueueDefinition } from './platform/queue/queue';
 
-export const queueList: readonly QueueDefinition[] = [inventoryValidationQueue];
+export const queueList: readonly QueueDefinition[] = [inventoryValidationQueue, mappingChunkQueue, mappingDeadlineQueue];

@@ -9,6 +9,7 @@ import { apiKeyRoutes } from './api-keys';
 import { billingRoutes } from './billing';
 import { docsRoutes } from './docs';
 import { exportFormatRoutes } from './export-format';
+import { mappingJobRoutes } from './mapping-jobs';
 import { partnerInventoryRoutes } from './partner-inventories';
 import { referenceRoutes } from './reference';
 import { supplierRoutes } from './suppliers';
@@ -19,6 +20,7 @@ export const routes = {
   ...supplierRoutes,
   ...exportFormatRoutes,
   ...partnerInventoryRoutes,
+  ...mappingJobRoutes,
   ...referenceRoutes,
   ...billingRoutes,
   ...docsRoutes,

@@ -12,4 +12,4 @@ export { inventoryValidationQueue } from './queue';
 export { failUnvalidatedInventory, validateUploadedInventory } from './workers';
 export { inventoryStoreOf } from './store';
 export { readInventoryChunk } from './validation';
-export type { PartnerInventory } from './inventory';
+export { INVENTORY_CHUNK_ROWS, type PartnerInventory } from './inventory';

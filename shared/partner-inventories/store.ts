@@ -62,7 +62,10 @@ export class InventoryStore {
         ExpressionAttributeValues: { ':pk': keys.inventoriesOfOrganization(organizationId) },
         ScanIndexForward: false,
         Limit: limit,
-        ExclusiveStartKey: decodeCursor(cursor),
+        ExclusiveStartKey: decodeCursor(cursor, {
+          partition: { GSI1PK: keys.inventoriesOfOrganization(organizationId) },
+          attributes: ['GSI1SK', 'PK', 'SK'],
+        }),
       }),
     );
     return {

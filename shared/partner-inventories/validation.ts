@@ -5,6 +5,7 @@
  */
 import { readPartnerInventory, type PartnerHotel } from '../mapping';
 import { invalidInput } from '../platform/errors';
+import { formatCsvRow } from '../platform/files/csv-format';
 import { TabularParseError } from '../platform/files/tabular';
 import type { ObjectStore } from '../platform/objects/object-store';
 import {
@@ -53,7 +54,7 @@ export async function writeValidatedRows(
     writes.push(objects.put(inventoryObjects.chunk(inventory, index), rows.map((row) => JSON.stringify(row)).join('\n'), 'application/x-ndjson'));
   }
   if (rejected.length > 0) {
-    const csv = ['line,reason', ...rejected.map((row) => `${row.line},"${row.reason.replace(/"/g, '""')}"`)].join('\n');
+    const csv = [formatCsvRow(['line', 'reason']), ...rejected.map((row) => formatCsvRow([row.line, row.reason]))].join('\n');
     writes.push(objects.put(inventoryObjects.rejected(inventory), `${csv}\n`, 'text/csv'));
   }
   await Promise.all(writes);

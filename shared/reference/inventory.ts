@@ -6,7 +6,7 @@
  * duplicate merge keeps the data version and publishes new artifacts without the duplicate. Both
  * become visible at once by replacing the single CURRENT pointer.
  */
-import type { ReferenceHotel } from './hotels';
+import type { ReferenceHotel } from '../mapping';
 
 export interface ReferenceArtifacts {
   /** Gzip-compressed JSON Lines, one reference hotel per line: the downloadable inventory file. */
@@ -15,6 +15,8 @@ export interface ReferenceArtifacts {
   indexKey: string;
   /** Statistics aggregates (JSON). */
   statisticsKey: string;
+  /** The mapping engine's index of the same hotels (v8 serialization); mapping jobs pin it. Absent before jobs existed. */
+  matchingIndexKey?: string;
 }
 
 export interface CurrentReference {

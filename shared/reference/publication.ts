@@ -5,7 +5,7 @@
  * has been written, so nobody ever sees half an import.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { ReferenceHotel } from './hotels';
+import { type ReferenceHotel, buildMatchingIndex, serializeMatchingIndex } from '../mapping';
 import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
 import type { CurrentReference, MergeRecord, StoredReferenceHotel } from './inventory';
@@ -37,6 +37,9 @@ export interface ImportSummary {
   rejectedCount: number;
   rejected: RejectedRow[];
 }
+
+/** Where matching indexes live: apart from the other artifacts, so retiring them can wait. */
+export const MATCHING_INDEX_PREFIX = 'reference/matching-indexes/';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -92,11 +95,13 @@ async function publishArtifacts(
     snapshotKey: `${prefix}/reference-hotels.jsonl.gz`,
     indexKey: `${prefix}/search-index.bin`,
     statisticsKey: `${prefix}/statistics.json`,
+    matchingIndexKey: `${MATCHING_INDEX_PREFIX}${artifactsId}.v8`,
   };
   await Promise.all([
     ports.objects.put(artifacts.snapshotKey, writeSnapshot(live), 'application/gzip'),
     ports.objects.put(artifacts.indexKey, serializeIndex(index), 'application/octet-stream'),
     ports.objects.put(artifacts.statisticsKey, Buffer.from(serializeStatistics(computeStatisticsArtifact(index.columns))), 'application/json'),
+    ports.objects.put(artifacts.matchingIndexKey, serializeMatchingIndex(buildMatchingIndex(live)), 'application/octet-stream'),
   ]);
   const next: CurrentReference = {
     dataVersionId: version.dataVersionId,
@@ -116,15 +121,19 @@ async function publishArtifacts(
 }
 
 /**
- * Deletes a publication two steps back: its artifacts, and its hotel records unless a newer
- * publication still uses that data version (a merge keeps the data version).
+ * Deletes a publication two steps back: its artifacts (its matching index a day later), and its
+ * hotel records unless a newer publication still uses that data version (a merge keeps the data
+ * version).
  */
 async function retire(
   ports: ReferencePublicationPorts,
   retired: NonNullable<CurrentReference['previous']>,
   next: CurrentReference,
 ): Promise<void> {
-  await ports.objects.delete(Object.values(retired.artifacts));
+  const { matchingIndexKey, ...searchArtifacts } = retired.artifacts;
+  await ports.objects.delete(Object.values(searchArtifacts));
+  // Mapping jobs pin the matching index they started on: it goes a day later, not now.
+  if (matchingIndexKey) await ports.objects.expireLater([matchingIndexKey]);
   const stillUsed = [next.dataVersionId, next.previous?.dataVersionId];
   if (stillUsed.includes(retired.dataVersionId)) return;
   const ids = await ports.objects.get(hotelIdsKey(retired.dataVersionId));

@@ -7,8 +7,11 @@ import { tableOf } from '../platform/table';
 import { PublishedReference } from './published-reference';
 import { ReferenceStore } from './store';
 
+/** The reference inventory's records and current publication, for functions that touch no file. */
+export const referenceStoreOf = /* @__PURE__ */ service((runtime) => new ReferenceStore(tableOf(runtime)));
+
 export const referenceOf = /* @__PURE__ */ service((runtime) => {
-  const store = new ReferenceStore(tableOf(runtime));
+  const store = referenceStoreOf(runtime);
   const objects = objectStoreOf(runtime);
   return {
     store,

@@ -67,7 +67,7 @@ describe('POST /api/v1/partner-inventories (direct upload)', () => {
     assert.equal(inventory.createdAt, api.clock.now().toISOString());
     const rejected = await fetch(inventory.rejectedRowsUrl);
     assert.equal(rejected.status, 200);
-    assert.equal(await rejected.text(), 'line,reason\n4,"name is missing"\n5,"lat ""north"" is not a number"\n');
+    assert.equal(await rejected.text(), 'line,reason\n4,name is missing\n5,"lat ""north"" is not a number"\n');
 
     const read = await api.request('GET', `${BASE}/${inventory.partnerInventoryId}`, { as: caller });
     assert.equal(read.status, 200);

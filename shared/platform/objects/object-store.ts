@@ -5,6 +5,8 @@ export interface ObjectStore {
   get(key: string): Promise<Buffer | undefined>;
   /** Removes objects; keys that do not exist are ignored. */
   delete(keys: readonly string[]): Promise<void>;
+  /** Marks objects to be removed a day from now (a bucket lifecycle rule on the tag `expire=1d`). */
+  expireLater(keys: readonly string[]): Promise<void>;
   /** A URL that downloads the object without credentials until it expires. */
   presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
   /** A URL that uploads the object with one PUT (the given Content-Type) until it expires. */

@@ -1,4 +1,12 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  PutObjectTaggingCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppConfig } from '../config';
 import type { ObjectStore } from './object-store';
@@ -16,6 +24,9 @@ export function createS3Client(config: Pick<AppConfig, 'region' | 's3Endpoint'>)
     }),
   });
 }
+
+/** The tag the bucket's lifecycle rule expires objects by (infra/stack.ts). */
+export const EXPIRE_TAG = { key: 'expire', value: '1d' } as const;
 
 export class S3ObjectStore implements ObjectStore {
   constructor(
@@ -49,6 +60,16 @@ export class S3ObjectStore implements ObjectStore {
 
   async delete(keys: readonly string[]): Promise<void> {
     await Promise.all(keys.map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))));
+  }
+
+  async expireLater(keys: readonly string[]): Promise<void> {
+    await Promise.all(
+      keys.map((key) =>
+        this.client.send(
+          new PutObjectTaggingCommand({ Bucket: this.bucket, Key: key, Tagging: { TagSet: [{ Key: EXPIRE_TAG.key, Value: EXPIRE_TAG.value }] } }),
+        ),
+      ),
+    );
   }
 
   presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string> {

@@ -1,0 +1,4 @@
+import { listMappingResults, mappingJobRoutes } from '../../shared/mapping-jobs';
+import { httpHandler } from '../../shared/platform/http/handler';
+
+export const handler = httpHandler(mappingJobRoutes.listMappingResults, listMappingResults);

@@ -1,0 +1,4 @@
+import { mapJobChunk, mappingChunkQueue } from '../../shared/mapping-jobs';
+import { queueWorker } from '../../shared/platform/queue/worker';
+
+export const handler = queueWorker(mappingChunkQueue, mapJobChunk);

@@ -1,0 +1,4 @@
+import { failOverdueJob, mappingDeadlineQueue } from '../../shared/mapping-jobs';
+import { queueWorker } from '../../shared/platform/queue/worker';
+
+export const handler = queueWorker(mappingDeadlineQueue, failOverdueJob);

@@ -1,0 +1,83 @@
+/** The mapping job endpoints: create, list, status, results, review, export and the default mode. */
+import { exportFormatStoreOf } from '../export-format';
+import { inventoryStoreOf } from '../partner-inventories';
+import { notFound } from '../platform/errors';
+import type { Implementation } from '../platform/http/endpoint';
+import type { Runtime } from '../platform/runtime';
+import { exportJob } from './export';
+import type { MappingJob } from './job';
+import { createMappingJob as create } from './lifecycle';
+import { queryResults } from './results';
+import { reviewResult } from './review';
+import { mappingJobRoutes } from './routes';
+import { currentReference, exportPorts, jobPorts, reviewPorts, supplierLookup } from './services';
+import { mappingJobStoreOf } from './store';
+import { jobView, resultView } from './views';
+
+export const createMappingJob: Implementation<typeof mappingJobRoutes.createMappingJob> = async ({ principal, body }, runtime) => {
+  const organizationId = principal.organizationId;
+  const partnerInventoryId = body.partnerInventoryId.toLowerCase();
+  const [inventory, defaultMode, reference] = await Promise.all([
+    inventoryStoreOf(runtime).get(organizationId, partnerInventoryId),
+    mappingJobStoreOf(runtime).defaultMode(organizationId),
+    currentReference(runtime),
+  ]);
+  const job = await create(jobPorts(runtime), {
+    organizationId,
+    inventory,
+    partnerInventoryId,
+    requestedMode: body.mode,
+    defaultMode,
+    reference,
+    suppliers: supplierLookup(runtime),
+  });
+  return {
+    status: 201,
+    json: { mappingJobId: job.id, partnerInventoryId: job.partnerInventoryId, status: 'PENDING', mode: job.mode, createdAt: job.createdAt },
+  };
+};
+
+export const listMappingJobs: Implementation<typeof mappingJobRoutes.listMappingJobs> = async ({ principal, query }, runtime) => {
+  const page = await mappingJobStoreOf(runtime).list(principal.organizationId, query.limit ?? 20, query.cursor);
+  return { status: 200, json: { jobs: page.jobs.map(jobView), nextCursor: page.nextCursor } };
+};
+
+export const getMappingJob: Implementation<typeof mappingJobRoutes.getMappingJob> = async ({ principal, params }, runtime) => ({
+  status: 200,
+  json: jobView(await requireJob(runtime, principal.organizationId, params.jobId)),
+});
+
+export const listMappingResults: Implementation<typeof mappingJobRoutes.listMappingResults> = async ({ principal, params, query }, runtime) => {
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  const { limit, cursor, ...filter } = query;
+  const page = await queryResults(mappingJobStoreOf(runtime), job.id, filter, limit ?? 100, cursor);
+  return { status: 200, json: { results: page.results.map(resultView), nextCursor: page.nextCursor } };
+};
+
+export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async ({ principal, params, body }, runtime) => {
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  const updated = await reviewResult(reviewPorts(runtime), { job, ...body, decidedBy: principal.keyId });
+  return { status: 200, json: resultView(updated) };
+};
+
+export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async ({ principal, params }, runtime) => {
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  const saved = job.status === 'COMPLETED' ? await exportFormatStoreOf(runtime).get(principal.organizationId) : undefined;
+  return { status: 200, json: await exportJob(exportPorts(runtime), job, saved) };
+};
+
+export const getMappingPreferences: Implementation<typeof mappingJobRoutes.getMappingPreferences> = async ({ principal }, runtime) => ({
+  status: 200,
+  json: { defaultMode: (await mappingJobStoreOf(runtime).defaultMode(principal.organizationId)) ?? 'STANDARD' },
+});
+
+export const putMappingPreferences: Implementation<typeof mappingJobRoutes.putMappingPreferences> = async ({ principal, body }, runtime) => {
+  await mappingJobStoreOf(runtime).setDefaultMode(principal.organizationId, body.defaultMode, runtime.clock.now().toISOString());
+  return { status: 200, json: { defaultMode: body.defaultMode } };
+};
+
+async function requireJob(runtime: Runtime, organizationId: string, jobId: string): Promise<MappingJob> {
+  const job = await mappingJobStoreOf(runtime).get(organizationId, jobId.toLowerCase());
+  if (!job) throw notFound(`Your organization has no mapping job ${jobId}.`);
+  return job;
+}

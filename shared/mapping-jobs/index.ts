@@ -1,0 +1,15 @@
+/** Mapping jobs: a partner inventory mapped asynchronously, its results reviewed and exported. */
+export { mappingJobRoutes } from './routes';
+export {
+  createMappingJob,
+  exportMappingResults,
+  getMappingJob,
+  getMappingPreferences,
+  listMappingJobs,
+  listMappingResults,
+  putMappingPreferences,
+  reviewMappingResult,
+} from './endpoints';
+export { mappingChunkQueue, mappingDeadlineQueue } from './queues';
+export { failJobOfDeadChunk, failOverdueJob, mapJobChunk } from './workers';
+export { mappingJobStoreOf } from './store';

@@ -1,0 +1,93 @@
+/**
+ * A mapping job: one partner inventory mapped against the reference publication that was current
+ * when the job was created (pinned, so a republish mid-job changes nothing).
+ *
+ *   PENDING --first chunk--> RUNNING --last chunk--> COMPLETED
+ *   PENDING | RUNNING --a chunk dead-letters, or the deadline passes--> FAILED
+ *
+ * One mapping is one valid row of the inventory: the job reserves hotelCount mappings when it is
+ * created, settles what it processed when it completes, and releases everything when it fails.
+ */
+import type { MappingMode, MappingResult, MappingStatus } from '../mapping';
+
+export const JOB_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** How long a job may run before the deadline fails it and releases its reservation. */
+export const JOB_DEADLINE_HOURS = 6;
+
+export interface JobCounts {
+  total: number;
+  processed: number;
+  matched: number;
+  review: number;
+  unmatched: number;
+}
+
+export interface PinnedReference {
+  artifactsId: string;
+  dataVersionId: string;
+  matchingIndexKey: string;
+}
+
+export interface MappingJob {
+  id: string;
+  organizationId: string;
+  partnerInventoryId: string;
+  mode: MappingMode;
+  status: JobStatus;
+  /** The connected supplier whose hotel codes ID_TO_ID and HYBRID match. */
+  supplier?: { id: string; code: string; name: string };
+  reference: PinnedReference;
+  chunkCount: number;
+  /** Chunks recorded so far (DynamoDB number set: a redelivered chunk is never counted twice). */
+  doneChunks?: Set<number>;
+  counts: JobCounts;
+  createdAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  failedAt?: string;
+  updatedAt: string;
+  /** Why the job failed (FAILED only). */
+  error?: string;
+}
+
+/** The decision a person made on a result row. */
+export interface ReviewDecision {
+  decision: 'MATCH' | 'NO_MATCH';
+  /** What the engine had said. */
+  previous: { status: MappingStatus; referenceHotelId: string | null; score: number };
+  note?: string;
+  /** The API key that decided. */
+  decidedBy: string;
+  decidedAt: string;
+}
+
+/** A row of a job's results: the engine's result, as a review may have changed it. */
+export interface StoredResult extends Omit<MappingResult, 'method'> {
+  /** MANUAL once a person decided. */
+  method: MappingResult['method'] | 'MANUAL';
+  review?: ReviewDecision;
+}
+
+export function emptyCounts(total: number): JobCounts {
+  return { total, processed: 0, matched: 0, review: 0, unmatched: 0 };
+}
+
+export function countResults(results: readonly Pick<MappingResult, 'status'>[]): Omit<JobCounts, 'total'> {
+  const counts = { processed: results.length, matched: 0, review: 0, unmatched: 0 };
+  for (const { status } of results) {
+    if (status === 'MATCHED') counts.matched++;
+    else if (status === 'REVIEW') counts.review++;
+    else counts.unmatched++;
+  }
+  return counts;
+}
+
+/** Where a job's files live in the bucket: one results file per chunk, and exports. */
+export const jobObjects = {
+  results: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
+    `mapping-jobs/${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl`,
+  export: (job: Pick<MappingJob, 'organizationId' | 'id'>, exportId: string, extension: string) =>
+    `mapping-jobs/${job.organizationId}/${job.id}/exports/${exportId}.${extension}`,
+};

@@ -1,0 +1,174 @@
+/**
+ * Creating, running, completing and failing mapping jobs: the rules, over ports.
+ */
+import type { Metering } from '../billing';
+import type { MappingMode } from '../mapping';
+import { mapHotels, type MatchingIndex, type PartnerHotel } from '../mapping';
+import type { PartnerInventory } from '../partner-inventories';
+import type { Clock } from '../platform/clock';
+import { invalidInput, notFound } from '../platform/errors';
+import type { DomainEvent, EventPublisher } from '../platform/events/events';
+import type { Queue, Scheduler } from '../platform/queue/queue';
+import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
+import { mappingDeadlineQueue, type ChunkMessage, type DeadlineMessage } from './queues';
+import type { MappingJobStore } from './store';
+
+export interface SupplierLookup {
+  /** The connected, active supplier with this code, or undefined. */
+  connectedSupplier(organizationId: string, code: string): Promise<{ id: string; code: string; name: string } | 'not_connected' | 'unknown' | 'inactive'>;
+}
+
+export interface JobPorts {
+  jobs: MappingJobStore;
+  metering: Pick<Metering, 'reserve' | 'settle'>;
+  chunks: Queue<ChunkMessage>;
+  scheduler: Scheduler;
+  events: EventPublisher;
+  clock: Clock;
+  newId: () => string;
+}
+
+export interface CreateJobInput {
+  organizationId: string;
+  inventory: PartnerInventory | undefined;
+  partnerInventoryId: string;
+  requestedMode: MappingMode | undefined;
+  defaultMode: MappingMode | undefined;
+  reference: PinnedReference | undefined;
+  suppliers: SupplierLookup;
+}
+
+/**
+ * Validates everything first, then reserves the mappings (403 when quota and credits do not cover
+ * them), then stores the job and queues its chunks. Nothing is created on any error.
+ */
+export async function createMappingJob(ports: JobPorts, input: CreateJobInput): Promise<MappingJob> {
+  const { inventory, organizationId } = input;
+  if (!inventory) throw notFound(`Your organization has no partner inventory ${input.partnerInventoryId}.`);
+  if (inventory.status !== 'READY') {
+    throw invalidInput(`The partner inventory is ${inventory.status}; only a READY inventory can be mapped.`);
+  }
+  const mode = input.requestedMode ?? input.defaultMode ?? 'STANDARD';
+  let supplier: MappingJob['supplier'];
+  if (mode !== 'STANDARD') {
+    if (!inventory.supplierCode) {
+      throw invalidInput(`${mode} mapping needs an inventory with a supplierCode; this one has none. Upload it with supplierCode, or use STANDARD.`);
+    }
+    const found = await input.suppliers.connectedSupplier(organizationId, inventory.supplierCode);
+    if (found === 'unknown') throw invalidInput(`${mode} mapping: the supplier ${inventory.supplierCode} is not supported.`);
+    if (found === 'inactive') throw invalidInput(`${mode} mapping: the supplier ${inventory.supplierCode} no longer takes connections.`);
+    if (found === 'not_connected') {
+      throw invalidInput(`${mode} mapping: your organization is not connected to ${inventory.supplierCode}. Connect it first.`);
+    }
+    supplier = found;
+  }
+  if (!input.reference) throw invalidInput('No reference inventory is published yet: there is nothing to map against.');
+
+  const now = ports.clock.now();
+  const job: MappingJob = {
+    id: ports.newId(),
+    organizationId,
+    partnerInventoryId: inventory.id,
+    mode,
+    status: 'PENDING',
+    supplier,
+    reference: input.reference,
+    chunkCount: inventory.chunkCount,
+    counts: emptyCounts(inventory.hotelCount),
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await ports.metering.reserve({ organizationId, jobId: job.id, mappings: inventory.hotelCount, supplier });
+  try {
+    await ports.jobs.create(job);
+  } catch (error) {
+    await ports.metering.settle({ organizationId, jobId: job.id, processed: 0 });
+    throw error;
+  }
+  await ports.scheduler.schedule<DeadlineMessage>({
+    name: `mapping-deadline-${job.id}`,
+    at: new Date(now.getTime() + JOB_DEADLINE_HOURS * 3_600_000),
+    queue: mappingDeadlineQueue,
+    message: { organizationId, mappingJobId: job.id },
+  });
+  await ports.chunks.sendAll(Array.from({ length: job.chunkCount }, (_, chunk) => ({ organizationId, mappingJobId: job.id, chunk })));
+  return job;
+}
+
+export interface ChunkPorts {
+  jobs: MappingJobStore;
+  metering: Pick<Metering, 'settle'>;
+  events: EventPublisher;
+  clock: Clock;
+  /** The chunk's rows, or undefined when the inventory is gone. */
+  rows(job: MappingJob, chunk: number): Promise<PartnerHotel[] | undefined>;
+  index(job: MappingJob): Promise<MatchingIndex>;
+  /** Keeps the chunk's results as a file too: exports stream these files. */
+  putResultsFile(key: string, jsonLines: string): Promise<void>;
+}
+
+/**
+ * Maps one chunk and counts it once. Results are written before the chunk is counted, so a
+ * delivery that dies halfway is simply repeated; the job completes when its last chunk is counted.
+ */
+export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promise<void> {
+  const job = await ports.jobs.get(message.organizationId, message.mappingJobId);
+  if (!job || job.status === 'FAILED') return;
+  if (job.status === 'COMPLETED' || job.doneChunks?.has(message.chunk)) {
+    // Counted before: only finish the job, in case the delivery that counted it died before that.
+    if ((job.doneChunks?.size ?? 0) === job.chunkCount) await finishJob(ports, job);
+    return;
+  }
+  const now = () => ports.clock.now().toISOString();
+  if (job.status === 'PENDING') await ports.jobs.markRunning(job, now());
+  const rows = await ports.rows(job, message.chunk);
+  if (!rows) {
+    await failJob(ports, job, 'The partner inventory was deleted while the job ran.');
+    return;
+  }
+  const results = mapHotels(await ports.index(job), rows, { mode: job.mode });
+  await ports.putResultsFile(jobObjects.results(job, message.chunk), results.map((result) => JSON.stringify(result)).join('\n'));
+  await ports.jobs.putResults(job.id, results);
+  const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
+  if (counted && (counted.doneChunks?.size ?? 0) === counted.chunkCount) await finishJob(ports, counted);
+}
+
+/** Completes the job, settles what it processed and records MAPPING_COMPLETED; safe to repeat. */
+async function finishJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'events' | 'clock'>, job: MappingJob): Promise<void> {
+  const completedAt = job.completedAt ?? ports.clock.now().toISOString();
+  if (job.status !== 'COMPLETED') await ports.jobs.complete(job, completedAt);
+  const completed = (await ports.jobs.get(job.organizationId, job.id))!;
+  if (completed.status !== 'COMPLETED') return;
+  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
+  await ports.events.publish(completionEvent(completed));
+}
+
+function completionEvent(job: MappingJob): DomainEvent {
+  return {
+    // One event per job, whatever the deliveries: the id and time come from the job.
+    id: `${job.id}-completed`,
+    type: 'MAPPING_COMPLETED',
+    organizationId: job.organizationId,
+    occurredAt: job.completedAt!,
+    data: {
+      mappingJobId: job.id,
+      partnerInventoryId: job.partnerInventoryId,
+      mode: job.mode,
+      status: job.status,
+      counts: job.counts,
+      createdAt: job.createdAt,
+      completedAt: job.completedAt,
+    },
+  };
+}
+
+/** Fails a running job with a readable reason and releases its whole reservation; safe to repeat. */
+export async function failJob(
+  ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'clock'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  reason: string,
+): Promise<void> {
+  await ports.jobs.fail(job, reason, ports.clock.now().toISOString());
+  const current = await ports.jobs.get(job.organizationId, job.id);
+  if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: 0 });
+}

@@ -1,0 +1,30 @@
+/**
+ * The matching index a worker maps against, loaded from the bucket once per container for each
+ * pinned publication (the newest two are kept: a container rarely serves jobs of more).
+ */
+import { deserializeMatchingIndex, type MatchingIndex } from '../mapping';
+import { objectStoreOf } from '../platform/objects/services';
+import { service } from '../platform/runtime';
+
+const KEPT = 2;
+
+export const matchingIndexesOf = /* @__PURE__ */ service((runtime) => {
+  const loaded = new Map<string, Promise<MatchingIndex>>();
+  return {
+    load(key: string): Promise<MatchingIndex> {
+      let index = loaded.get(key);
+      if (!index) {
+        index = objectStoreOf(runtime)
+          .get(key)
+          .then((bytes) => {
+            if (!bytes) throw new Error(`The matching index ${key} is missing.`);
+            return deserializeMatchingIndex(bytes);
+          });
+        index.catch(() => loaded.delete(key));
+        loaded.set(key, index);
+        while (loaded.size > KEPT) loaded.delete(loaded.keys().next().value!);
+      }
+      return index;
+    },
+  };
+});

@@ -1,0 +1,31 @@
+/** The queues mapping jobs run on: one message per chunk of rows, and one deadline per job. */
+import * as v from 'valibot';
+import { defineQueue } from '../platform/queue/queue';
+
+export const mappingChunkQueue = defineQueue({
+  name: 'mapping-chunks',
+  handler: 'workers/mapping-chunk',
+  deadLetterHandler: 'workers/mapping-chunk-dead-letters',
+  description: 'Maps one chunk (2,000 rows) of a job against the pinned reference index',
+  schema: v.object({ organizationId: v.string(), mappingJobId: v.string(), chunk: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
+  maxReceiveCount: 3,
+  batchSize: 1,
+  access: { table: 'readwrite', bucket: 'readwrite' },
+  // The matching index of a million hotels needs about 2 GB; a chunk maps in well under a second
+  // and writes its 2,000 results in a few more. The timeout leaves room for a cold index load.
+  lambda: { memoryMb: 4096, timeoutSeconds: 180 },
+});
+
+export const mappingDeadlineQueue = defineQueue({
+  name: 'mapping-deadlines',
+  handler: 'workers/mapping-deadline',
+  description: 'Fails a job still unfinished at its deadline and releases its reserved mappings',
+  schema: v.object({ organizationId: v.string(), mappingJobId: v.string() }),
+  maxReceiveCount: 5,
+  batchSize: 10,
+  access: { table: 'readwrite' },
+  lambda: { memoryMb: 256, timeoutSeconds: 30 },
+});
+
+export type ChunkMessage = v.InferOutput<typeof mappingChunkQueue.schema>;
+export type DeadlineMessage = v.InferOutput<typeof mappingDeadlineQueue.schema>;

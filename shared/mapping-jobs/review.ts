@@ -1,0 +1,87 @@
+/**
+ * A person resolves a result row: accepts one of its candidates, sets another reference hotel, or
+ * says it has no match. The row records who decided and when; results and exports show the
+ * decision; the change is recorded as MAPPING_ERROR_RESOLVED.
+ */
+import type { Clock } from '../platform/clock';
+import { conflict, invalidInput, notFound } from '../platform/errors';
+import type { EventPublisher } from '../platform/events/events';
+import type { MappingJob, ReviewDecision, StoredResult } from './job';
+import type { MappingJobStore } from './store';
+
+export interface ReviewPorts {
+  jobs: MappingJobStore;
+  events: EventPublisher;
+  clock: Clock;
+  newId: () => string;
+  /** The name of a reference hotel of the current publication, or undefined when there is none. */
+  referenceHotelName(referenceHotelId: string): Promise<string | undefined>;
+}
+
+export interface ReviewInput {
+  job: MappingJob;
+  partnerHotelId: string;
+  decision: 'MATCH' | 'NO_MATCH';
+  referenceHotelId?: string;
+  note?: string;
+  decidedBy: string;
+}
+
+export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Promise<StoredResult> {
+  const { job } = input;
+  if (job.status !== 'COMPLETED') throw conflict(`The job is ${job.status}; results can be reviewed once it is COMPLETED.`);
+  if (input.decision === 'MATCH' && !input.referenceHotelId) throw invalidInput('referenceHotelId is required with decision MATCH.');
+  if (input.decision === 'NO_MATCH' && input.referenceHotelId) throw invalidInput('referenceHotelId must be left out with decision NO_MATCH.');
+  const result = await ports.jobs.getResult(job.id, input.partnerHotelId);
+  if (!result) throw notFound(`The job has no result for partner hotel ${input.partnerHotelId}.`);
+
+  const now = ports.clock.now().toISOString();
+  // A second review keeps what the engine had said, not what the first review said.
+  const previous = result.review?.previous ?? { status: result.status, referenceHotelId: result.referenceHotelId, score: result.score };
+  const review: ReviewDecision = { decision: input.decision, previous, note: input.note, decidedBy: input.decidedBy, decidedAt: now };
+  let updated: StoredResult;
+  if (input.decision === 'NO_MATCH') {
+    updated = { ...result, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review };
+  } else {
+    const chosen = input.referenceHotelId!.toLowerCase();
+    const name = await nameOf(ports, result, chosen);
+    if (name === undefined) throw invalidInput(`referenceHotelId: no reference hotel has the id ${input.referenceHotelId}.`);
+    updated = {
+      ...result,
+      status: 'MATCHED',
+      method: 'MANUAL',
+      referenceHotelId: chosen,
+      referenceHotelName: name,
+      score: 1,
+      // The evidence described the engine's candidate: it stays only when that candidate was accepted.
+      evidence: chosen === previous.referenceHotelId ? result.evidence : null,
+      review,
+    };
+  }
+  await ports.jobs.decide(job.id, updated);
+  await ports.events.publish({
+    id: ports.newId(),
+    type: 'MAPPING_ERROR_RESOLVED',
+    organizationId: job.organizationId,
+    occurredAt: now,
+    data: {
+      mappingJobId: job.id,
+      partnerHotelId: result.partnerHotelId,
+      decision: input.decision,
+      referenceHotelId: updated.referenceHotelId,
+      previousStatus: previous.status,
+      previousReferenceHotelId: previous.referenceHotelId,
+      note: input.note,
+      decidedBy: input.decidedBy,
+      decidedAt: now,
+    },
+  });
+  return updated;
+}
+
+/** Candidates carry their names; any other hotel must exist in the current reference inventory. */
+async function nameOf(ports: ReviewPorts, result: StoredResult, referenceHotelId: string): Promise<string | undefined> {
+  if (referenceHotelId === result.referenceHotelId && result.referenceHotelName) return result.referenceHotelName;
+  const candidate = result.candidates.find((c) => c.referenceHotelId === referenceHotelId);
+  return candidate?.referenceHotelName ?? ports.referenceHotelName(referenceHotelId);
+}

@@ -1,0 +1,141 @@
+import { errors } from '../platform/http/responses';
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import { ErrorResponse } from '../platform/http/schemas';
+import * as s from './schemas';
+
+const TAG = 'Mapping';
+const JOB_NOT_FOUND = { description: 'No such job in your organization', schema: ErrorResponse } as const;
+
+export const mappingJobRoutes = {
+  createMappingJob: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping',
+    handler: 'mapping/create',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Map a READY partner inventory against the reference inventory (runs asynchronously)',
+    description:
+      'Reserves the inventory\'s hotelCount mappings (today\'s allowance first, then credits), pins the current reference ' +
+      'publication, and queues the job. Poll GET /api/v1/mapping/{jobId}. ID_TO_ID and HYBRID need an inventory with a ' +
+      'supplierCode of a supplier the organization is connected to.',
+    body: { kind: 'json', schema: s.CreateJobRequest },
+    responses: {
+      201: { description: 'Job created (PENDING)', schema: s.JobCreated },
+      400: {
+        description: 'Bad body or mode; the inventory is not READY; ID_TO_ID or HYBRID without a supplierCode or a connected, supported supplier',
+        schema: ErrorResponse,
+      },
+      401: errors[401],
+      403: { description: "Today's allowance and the credits do not cover the inventory's rows", schema: ErrorResponse },
+      404: { description: 'No such inventory in your organization', schema: ErrorResponse },
+      413: errors[413],
+      415: errors[415],
+    },
+    access: { table: 'readwrite', sendsTo: ['mapping-chunks'], scheduler: true },
+  }),
+  listMappingJobs: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping',
+    handler: 'mapping/list',
+    auth: 'required',
+    tag: TAG,
+    summary: "The organization's mapping jobs, newest first",
+    query: s.JobListQuery,
+    responses: { 200: { description: 'A page of jobs', schema: s.JobList }, 400: errors[400], 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  getMappingPreferences: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping/preferences',
+    handler: 'mapping/get-preferences',
+    auth: 'required',
+    tag: TAG,
+    summary: 'The mode POST /api/v1/mapping uses when none is given (STANDARD until set)',
+    responses: { 200: { description: 'The preferences', schema: s.Preferences }, 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  putMappingPreferences: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/mapping/preferences',
+    handler: 'mapping/put-preferences',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Set the default mapping mode',
+    body: { kind: 'json', schema: s.PreferencesRequest },
+    responses: {
+      200: { description: 'The saved preferences', schema: s.Preferences },
+      400: errors[400],
+      401: errors[401],
+      413: errors[413],
+      415: errors[415],
+    },
+    access: { table: 'readwrite' },
+  }),
+  getMappingJob: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping/{jobId}',
+    handler: 'mapping/get',
+    auth: 'required',
+    tag: TAG,
+    summary: 'A job: status, counts, progress, timestamps and error',
+    params: s.JobIdParams,
+    responses: { 200: { description: 'The job', schema: s.JobView }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
+    access: { table: 'read' },
+  }),
+  listMappingResults: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping/{jobId}/results',
+    handler: 'mapping/results',
+    auth: 'required',
+    tag: TAG,
+    summary: "A job's results, one row per partner hotel, with evidence, candidates and decisions",
+    description:
+      'Without a filter, rows come in partner hotel id order; with status, method or a score range, best score first. ' +
+      'partnerHotelId finds one row. Results appear as chunks finish, so a RUNNING job shows the rows mapped so far.',
+    params: s.JobIdParams,
+    query: s.ResultsQuery,
+    responses: { 200: { description: 'A page of results', schema: s.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
+    access: { table: 'read' },
+  }),
+  reviewMappingResult: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping/{jobId}/reviews',
+    handler: 'mapping/review',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Resolve a result row: MATCH it to a reference hotel (a candidate or any other), or NO_MATCH',
+    description: 'Records who decided and when, shows in results and exports, and emits MAPPING_ERROR_RESOLVED. A row can be reviewed again.',
+    params: s.JobIdParams,
+    body: { kind: 'json', schema: s.ReviewRequest },
+    responses: {
+      200: { description: 'The row as decided', schema: s.ResultView },
+      400: { description: 'Bad body, or referenceHotelId is not a reference hotel', schema: ErrorResponse },
+      401: errors[401],
+      404: { description: 'No such job in your organization, or no such row in the job', schema: ErrorResponse },
+      409: { description: 'The job has not completed', schema: ErrorResponse },
+      413: errors[413],
+      415: errors[415],
+    },
+    access: { table: 'readwrite' },
+  }),
+  exportMappingResults: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping/{jobId}/export',
+    handler: 'mapping/export',
+    auth: 'required',
+    tag: TAG,
+    summary: "Write the job's results, decisions included, in the organization's export format; answers a download URL",
+    description:
+      'Uses the saved export format (PUT /api/v1/export-format); without one: CSV, every field, comma, header row, uncompressed.',
+    params: s.JobIdParams,
+    responses: {
+      200: { description: 'The file', schema: s.ExportResponse },
+      400: errors[400],
+      401: errors[401],
+      404: JOB_NOT_FOUND,
+      409: { description: 'The job has not completed', schema: ErrorResponse },
+    },
+    access: { table: 'read', bucket: 'readwrite' },
+    lambda: { memoryMb: 2048, timeoutSeconds: 29 },
+  }),
+} satisfies Record<string, RouteDefinition>;

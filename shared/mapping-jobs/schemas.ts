@@ -1,0 +1,129 @@
+import * as v from 'valibot';
+import { MAPPING_EXPORT_COLUMNS, MAPPING_MODES } from '../mapping';
+import { NextCursor, pageQuery, Timestamp, Uuid } from '../platform/http/schemas';
+import { JOB_STATUSES } from './job';
+import { RESULT_METHODS, RESULT_STATUSES } from './results';
+
+const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
+const Score = v.pipe(
+  v.string(),
+  v.regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'must be a number from 0 to 1 (at most 4 decimals)'),
+  v.transform(Number),
+);
+const PartnerHotelId = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'));
+
+export const CreateJobRequest = v.strictObject({
+  partnerInventoryId: Uuid,
+  mode: v.optional(v.pipe(Mode, v.description("Default: the organization's preference (GET /api/v1/mapping/preferences), else STANDARD"))),
+});
+
+export const JobIdParams = v.object({ jobId: Uuid });
+
+export const JobCreated = v.object({
+  mappingJobId: Uuid,
+  partnerInventoryId: Uuid,
+  status: v.literal('PENDING'),
+  mode: Mode,
+  createdAt: Timestamp,
+});
+
+const Counts = v.object({
+  total: v.pipe(v.number(), v.description('Rows to map: the inventory hotelCount')),
+  processed: v.number(),
+  matched: v.number(),
+  review: v.number(),
+  unmatched: v.number(),
+});
+
+export const JobView = v.object({
+  mappingJobId: Uuid,
+  partnerInventoryId: Uuid,
+  status: v.pipe(v.picklist(JOB_STATUSES), v.description('PENDING -> RUNNING -> COMPLETED, or FAILED with error')),
+  mode: Mode,
+  supplierCode: v.optional(v.pipe(v.string(), v.description('The connected supplier whose hotel codes ID_TO_ID and HYBRID use'))),
+  referenceVersionId: v.pipe(v.string(), v.description('The reference publication the job maps against (pinned at creation)')),
+  counts: Counts,
+  progress: v.pipe(v.number(), v.description('processed / total, 0 to 1')),
+  createdAt: Timestamp,
+  startedAt: v.optional(Timestamp),
+  completedAt: v.optional(Timestamp),
+  failedAt: v.optional(Timestamp),
+  updatedAt: Timestamp,
+  error: v.optional(v.pipe(v.string(), v.description('Why the job failed (FAILED only)'))),
+});
+
+export const JobListQuery = v.strictObject(pageQuery(20, 100));
+export const JobList = v.object({ jobs: v.array(JobView), nextCursor: NextCursor });
+
+export const ResultsQuery = v.strictObject({
+  ...pageQuery(100, 1000),
+  status: v.optional(v.picklist(RESULT_STATUSES, 'must be MATCHED, REVIEW or UNMATCHED')),
+  method: v.optional(v.picklist(RESULT_METHODS, 'must be ID, FUZZY or MANUAL')),
+  minScore: v.optional(Score),
+  maxScore: v.optional(Score),
+  partnerHotelId: v.optional(PartnerHotelId),
+});
+
+const Evidence = v.object({
+  nameSimilarity: v.number(),
+  distanceMeters: v.nullable(v.number()),
+  addressMatch: v.nullable(v.boolean()),
+  addressSimilarity: v.nullable(v.number()),
+  postalCodeMatch: v.nullable(v.boolean()),
+  cityMatch: v.nullable(v.boolean()),
+  countryMatch: v.nullable(v.boolean()),
+});
+
+const Candidate = v.object({
+  referenceHotelId: v.string(),
+  referenceHotelName: v.string(),
+  score: v.number(),
+  nameSimilarity: v.number(),
+  distanceMeters: v.nullable(v.number()),
+});
+
+const Review = v.object({
+  decision: v.picklist(['MATCH', 'NO_MATCH']),
+  previous: v.pipe(
+    v.object({ status: v.picklist(RESULT_STATUSES), referenceHotelId: v.nullable(v.string()), score: v.number() }),
+    v.description('What the engine had said'),
+  ),
+  note: v.optional(v.string()),
+  decidedBy: v.pipe(v.string(), v.description('The id of the API key that decided')),
+  decidedAt: Timestamp,
+});
+
+export const ResultView = v.object({
+  partnerHotelId: v.string(),
+  partnerHotelName: v.string(),
+  referenceHotelId: v.nullable(v.string()),
+  referenceHotelName: v.nullable(v.string()),
+  status: v.picklist(RESULT_STATUSES),
+  method: v.pipe(v.nullable(v.picklist(RESULT_METHODS)), v.description('MANUAL once a person decided; null when UNMATCHED by the engine')),
+  score: v.pipe(v.number(), v.description('0 to 1; 1 for a MATCH a person decided, 0 for their NO_MATCH')),
+  evidence: v.nullable(Evidence),
+  candidates: v.array(Candidate),
+  reason: v.optional(v.string()),
+  review: v.optional(Review),
+});
+
+export const ResultPage = v.object({ results: v.array(ResultView), nextCursor: NextCursor });
+
+export const ReviewRequest = v.strictObject({
+  partnerHotelId: PartnerHotelId,
+  decision: v.pipe(v.picklist(['MATCH', 'NO_MATCH'], 'must be MATCH or NO_MATCH'), v.description('MATCH needs referenceHotelId')),
+  referenceHotelId: v.optional(v.pipe(Uuid, v.description('One of the row\'s candidates, or any hotel of the reference inventory'))),
+  note: v.optional(v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters'))),
+});
+
+export const ExportResponse = v.object({
+  fileUrl: v.pipe(v.string(), v.description('A presigned URL, valid 1 hour')),
+  expiresAt: Timestamp,
+  format: v.picklist(['json', 'csv', 'jsonl']),
+  compression: v.picklist(['none', 'gzip']),
+  fields: v.array(v.picklist(MAPPING_EXPORT_COLUMNS)),
+  rowCount: v.number(),
+});
+
+export const Preferences = v.object({ defaultMode: Mode });
+export const PreferencesRequest = v.strictObject({ defaultMode: Mode });

@@ -1,0 +1,81 @@
+/** The ports the job rules work through, as each function builds them from its runtime. */
+import { randomUUID } from 'node:crypto';
+import { meteringOf } from '../billing';
+import { readInventoryChunk } from '../partner-inventories';
+import { eventOutboxOf } from '../platform/events/outbox';
+import { objectStoreOf } from '../platform/objects/services';
+import { queueOf, schedulerOf } from '../platform/queue/services';
+import type { Runtime } from '../platform/runtime';
+import { referenceStoreOf } from '../reference';
+import { supplierStoreOf } from '../suppliers';
+import type { ExportPorts } from './export';
+import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
+import { matchingIndexesOf } from './matching-index';
+import { mappingChunkQueue } from './queues';
+import type { PinnedReference } from './job';
+import type { ReviewPorts } from './review';
+import { mappingJobStoreOf } from './store';
+
+export function jobPorts(runtime: Runtime): JobPorts {
+  return {
+    jobs: mappingJobStoreOf(runtime),
+    metering: meteringOf(runtime),
+    chunks: queueOf(runtime, mappingChunkQueue),
+    scheduler: schedulerOf(runtime),
+    events: eventOutboxOf(runtime),
+    clock: runtime.clock,
+    newId: randomUUID,
+  };
+}
+
+export function chunkPorts(runtime: Runtime): ChunkPorts {
+  const objects = objectStoreOf(runtime);
+  return {
+    jobs: mappingJobStoreOf(runtime),
+    metering: meteringOf(runtime),
+    events: eventOutboxOf(runtime),
+    clock: runtime.clock,
+    rows: (job, chunk) => readInventoryChunk(objects, { organizationId: job.organizationId, id: job.partnerInventoryId }, chunk),
+    index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
+    putResultsFile: (key, jsonLines) => objects.put(key, jsonLines, 'application/x-ndjson'),
+  };
+}
+
+export function reviewPorts(runtime: Runtime): ReviewPorts {
+  const reference = referenceStoreOf(runtime);
+  return {
+    jobs: mappingJobStoreOf(runtime),
+    events: eventOutboxOf(runtime),
+    clock: runtime.clock,
+    newId: randomUUID,
+    referenceHotelName: async (referenceHotelId) => {
+      const current = await reference.getCurrent({ consistent: false });
+      return current && (await reference.getHotel(referenceHotelId, current.dataVersionId))?.name;
+    },
+  };
+}
+
+export function exportPorts(runtime: Runtime): ExportPorts {
+  return { jobs: mappingJobStoreOf(runtime), objects: objectStoreOf(runtime), clock: runtime.clock, newId: randomUUID };
+}
+
+/** The connected, active supplier of a code, from the suppliers capability. */
+export function supplierLookup(runtime: Runtime): SupplierLookup {
+  const suppliers = supplierStoreOf(runtime);
+  return {
+    async connectedSupplier(organizationId, code) {
+      const supplier = (await suppliers.listCatalogue()).find((candidate) => candidate.code === code);
+      if (!supplier) return 'unknown';
+      if (!supplier.isActive) return 'inactive';
+      if (!(await suppliers.getConnection(organizationId, supplier.id))) return 'not_connected';
+      return { id: supplier.id, code: supplier.code, name: supplier.name };
+    },
+  };
+}
+
+/** The current publication, if it has a matching index to pin. */
+export async function currentReference(runtime: Runtime): Promise<PinnedReference | undefined> {
+  const current = await referenceStoreOf(runtime).getCurrent();
+  if (!current?.artifacts.matchingIndexKey) return undefined;
+  return { artifactsId: current.artifactsId, dataVersionId: current.dataVersionId, matchingIndexKey: current.artifacts.matchingIndexKey };
+}

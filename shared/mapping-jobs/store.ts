@@ -1,0 +1,289 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { MappingMode, MappingResult } from '../mapping';
+import { service } from '../platform/runtime';
+import {
+  batchWrite,
+  decodeCursor,
+  encodeCursor,
+  isConditionFailure,
+  organizationPartition,
+  queryAll,
+  TABLE_KEYS,
+  tableOf,
+  withoutKeys,
+  type Table,
+} from '../platform/table';
+import type { JobCounts, MappingJob, StoredResult } from './job';
+
+/** Keys of this store's items in the single table. */
+const keys = {
+  job: (organizationId: string, jobId: string) => ({ PK: organizationPartition(organizationId), SK: `JOB#${jobId}` }),
+  /** GSI1: the organization's jobs, newest first. */
+  jobsOfOrganization: (organizationId: string) => `${organizationPartition(organizationId)}#JOBS`,
+  preferences: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'MAPPING_PREFERENCES' }),
+  result: (jobId: string, partnerHotelId: string) => ({ PK: `JOB#${jobId}`, SK: `RESULT#${partnerHotelId}` }),
+  resultPrefix: 'RESULT#',
+  /** A reviewed row, kept apart too so that an export finds every decision with one small Query. */
+  decision: (jobId: string, partnerHotelId: string) => ({ PK: `JOB#${jobId}`, SK: `DECISION#${partnerHotelId}` }),
+  decisionPrefix: 'DECISION#',
+} as const;
+
+/** GSI1 of a result: one partition per status and method, sorted by score, so every filter is a Query. */
+export function resultPartition(jobId: string, status: string, method: string | null): string {
+  return `JOB#${jobId}#${status}#${method ?? 'NONE'}`;
+}
+
+/** Scores sort as text: 0.0000 .. 1.0000, then the partner id keeps keys unique. */
+export function resultSortKey(score: number, partnerHotelId: string): string {
+  return `${score.toFixed(4)}#${partnerHotelId}`;
+}
+
+function resultItem(jobId: string, result: StoredResult): Record<string, unknown> {
+  return {
+    ...keys.result(jobId, result.partnerHotelId),
+    GSI1PK: resultPartition(jobId, result.status, result.method),
+    GSI1SK: resultSortKey(result.score, result.partnerHotelId),
+    ...result,
+  };
+}
+
+export interface JobPage {
+  jobs: MappingJob[];
+  nextCursor: string | null;
+}
+
+export interface ResultPage {
+  results: StoredResult[];
+  nextCursor: string | null;
+}
+
+export class MappingJobStore {
+  constructor(private readonly table: Table) {}
+
+  // --- jobs ------------------------------------------------------------------------------------
+
+  async create(job: MappingJob): Promise<void> {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          ...keys.job(job.organizationId, job.id),
+          GSI1PK: keys.jobsOfOrganization(job.organizationId),
+          GSI1SK: `${job.createdAt}#${job.id}`,
+          ...job,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  /** The organization's job; another organization's is answered as missing. */
+  async get(organizationId: string, jobId: string): Promise<MappingJob | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.job(organizationId, jobId), ConsistentRead: true }),
+    );
+    return Item ? (withoutKeys(Item) as MappingJob) : undefined;
+  }
+
+  async list(organizationId: string, limit: number, cursor: string | undefined): Promise<JobPage> {
+    const page = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: TABLE_KEYS.gsi1.name,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.jobsOfOrganization(organizationId) },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: decodeCursor(cursor, {
+          partition: { GSI1PK: keys.jobsOfOrganization(organizationId) },
+          attributes: ['GSI1SK', 'PK', 'SK'],
+        }),
+      }),
+    );
+    return { jobs: (page.Items ?? []).map((item) => withoutKeys(item) as MappingJob), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+  }
+
+  /** PENDING -> RUNNING when its first chunk starts; false when it is not PENDING. */
+  markRunning(job: MappingJob, now: string): Promise<boolean> {
+    return this.update(job, 'SET #status = :running, startedAt = :now, updatedAt = :now', '#status = :pending', {
+      ':running': 'RUNNING',
+      ':pending': 'PENDING',
+      ':now': now,
+    });
+  }
+
+  /**
+   * Counts one chunk's results, once: the job's set of done chunks decides it. Answers the job
+   * afterwards, or undefined when the chunk was counted before or the job has ended.
+   */
+  async recordChunk(job: MappingJob, chunk: number, counts: Omit<JobCounts, 'total'>, now: string): Promise<MappingJob | undefined> {
+    try {
+      const { Attributes } = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(job.organizationId, job.id),
+          UpdateExpression:
+            'SET #counts.#processed = #counts.#processed + :processed, #counts.#matched = #counts.#matched + :matched, ' +
+            '#counts.#review = #counts.#review + :review, #counts.#unmatched = #counts.#unmatched + :unmatched, ' +
+            'updatedAt = :now ADD doneChunks :chunk',
+          ConditionExpression: 'NOT contains(doneChunks, :chunkNumber) AND #status IN (:pending, :running)',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#counts': 'counts',
+            '#processed': 'processed',
+            '#matched': 'matched',
+            '#review': 'review',
+            '#unmatched': 'unmatched',
+          },
+          ExpressionAttributeValues: {
+            ':processed': counts.processed,
+            ':matched': counts.matched,
+            ':review': counts.review,
+            ':unmatched': counts.unmatched,
+            ':chunk': new Set([chunk]),
+            ':chunkNumber': chunk,
+            ':pending': 'PENDING',
+            ':running': 'RUNNING',
+            ':now': now,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return withoutKeys(Attributes!) as MappingJob;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** RUNNING -> COMPLETED, exactly once: false when another delivery completed it first. */
+  complete(job: MappingJob, now: string): Promise<boolean> {
+    return this.update(job, 'SET #status = :completed, completedAt = :now, updatedAt = :now', '#status = :running', {
+      ':completed': 'COMPLETED',
+      ':running': 'RUNNING',
+      ':now': now,
+    });
+  }
+
+  /** PENDING or RUNNING -> FAILED with the reason; false when the job had already ended. */
+  fail(job: Pick<MappingJob, 'organizationId' | 'id'>, error: string, now: string): Promise<boolean> {
+    return this.update(job, 'SET #status = :failed, failedAt = :now, updatedAt = :now, #error = :error', '#status IN (:pending, :running)', {
+      ':failed': 'FAILED',
+      ':pending': 'PENDING',
+      ':running': 'RUNNING',
+      ':now': now,
+      ':error': error,
+    });
+  }
+
+  private async update(
+    job: Pick<MappingJob, 'organizationId' | 'id'>,
+    expression: string,
+    condition: string,
+    values: Record<string, unknown>,
+  ): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(job.organizationId, job.id),
+          UpdateExpression: expression,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#status': 'status', ...(expression.includes('#error') && { '#error': 'error' }) },
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  // --- preferences -----------------------------------------------------------------------------
+
+  async defaultMode(organizationId: string): Promise<MappingMode | undefined> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.preferences(organizationId) }));
+    return Item?.defaultMode as MappingMode | undefined;
+  }
+
+  async setDefaultMode(organizationId: string, defaultMode: MappingMode, now: string): Promise<void> {
+    await this.table.client.send(
+      new PutCommand({ TableName: this.table.name, Item: { ...keys.preferences(organizationId), defaultMode, updatedAt: now } }),
+    );
+  }
+
+  // --- results ---------------------------------------------------------------------------------
+
+  /** Writes a chunk's results; writing the same chunk again overwrites the same items. */
+  putResults(jobId: string, results: readonly MappingResult[]): Promise<void> {
+    return batchWrite(
+      this.table,
+      results.map((result) => ({ PutRequest: { Item: resultItem(jobId, result) } })),
+    );
+  }
+
+  async getResult(jobId: string, partnerHotelId: string): Promise<StoredResult | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.result(jobId, partnerHotelId) }),
+    );
+    return Item ? (withoutKeys(Item) as StoredResult) : undefined;
+  }
+
+  /** Results in partner id order, from a cursor of this list. */
+  async resultsInOrder(jobId: string, limit: number, cursor: string | undefined): Promise<ResultPage> {
+    const page = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':prefix': keys.resultPrefix },
+        Limit: limit,
+        ExclusiveStartKey: decodeCursor(cursor, { partition: { PK: `JOB#${jobId}` }, attributes: ['SK'] }),
+      }),
+    );
+    return { results: (page.Items ?? []).map((item) => withoutKeys(item) as StoredResult), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+  }
+
+  /** One status-and-method partition, best score first, with sort keys from `lowest` up to `highest`. */
+  async resultsOfPartition(partition: string, lowest: string, highest: string, limit: number): Promise<(StoredResult & { sortKey: string })[]> {
+    const page = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: TABLE_KEYS.gsi1.name,
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :lowest AND :highest',
+        ExpressionAttributeValues: { ':pk': partition, ':lowest': lowest, ':highest': highest },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (page.Items ?? []).map((item) => ({ ...(withoutKeys(item) as StoredResult), sortKey: item.GSI1SK as string }));
+  }
+
+  /** Records a person's decision on a row: the row changes, and the decision is kept for exports. */
+  async decide(jobId: string, updated: StoredResult): Promise<void> {
+    await this.table.client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.table.name,
+              Item: resultItem(jobId, updated),
+              ConditionExpression: 'attribute_exists(PK)',
+            },
+          },
+          { Put: { TableName: this.table.name, Item: { ...keys.decision(jobId, updated.partnerHotelId), ...updated } } },
+        ],
+      }),
+    );
+  }
+
+  /** Every reviewed row of the job. */
+  decisions(jobId: string): Promise<StoredResult[]> {
+    return queryAll<StoredResult>(this.table, {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':prefix': keys.decisionPrefix },
+    });
+  }
+}
+
+export const mappingJobStoreOf = /* @__PURE__ */ service((runtime) => new MappingJobStore(tableOf(runtime)));

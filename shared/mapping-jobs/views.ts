@@ -1,0 +1,36 @@
+import type { MappingJob, StoredResult } from './job';
+
+export function jobView(job: MappingJob) {
+  return {
+    mappingJobId: job.id,
+    partnerInventoryId: job.partnerInventoryId,
+    status: job.status,
+    mode: job.mode,
+    supplierCode: job.supplier?.code,
+    referenceVersionId: job.reference.artifactsId,
+    counts: job.counts,
+    progress: job.counts.total === 0 ? 1 : Math.round((job.counts.processed / job.counts.total) * 10_000) / 10_000,
+    createdAt: job.createdAt,
+    startedAt: job.startedAt,
+    completedAt: job.completedAt,
+    failedAt: job.failedAt,
+    updatedAt: job.updatedAt,
+    error: job.error,
+  };
+}
+
+export function resultView(result: StoredResult) {
+  return {
+    partnerHotelId: result.partnerHotelId,
+    partnerHotelName: result.partnerHotelName,
+    referenceHotelId: result.referenceHotelId,
+    referenceHotelName: result.referenceHotelName,
+    status: result.status,
+    method: result.method,
+    score: result.score,
+    evidence: result.evidence,
+    candidates: result.candidates,
+    reason: result.reason,
+    review: result.review,
+  };
+}
