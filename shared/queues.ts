@@ -6,5 +6,11 @@
 import { mappingChunkQueue, mappingDeadlineQueue } from './mapping-jobs';
 import { inventoryValidationQueue } from './partner-inventories';
 import type { QueueDefinition } from './platform/queue/queue';
+import { referencePublicationQueue } from './reference';
 
-export const queueList: readonly QueueDefinition[] = [inventoryValidationQueue, mappingChunkQueue, mappingDeadlineQueue];
+export const queueList: readonly QueueDefinition[] = [
+  inventoryValidationQueue,
+  mappingChunkQueue,
+  mappingDeadlineQueue,
+  referencePublicationQueue,
+];

@@ -1,7 +1,7 @@
 /**
  * Duplicate reports: partners report that one reference hotel duplicates another; back-office
- * staff merge or reject. A merge republishes the inventory without the duplicate and records
- * which hotel it was merged into; every resolution emits INVENTORY_DUPLICATE_RESOLVED to the
+ * staff merge or reject. A merge records which hotel it was merged into and asks for a new
+ * publication without the duplicate (made by the reference-publication worker); every resolution emits INVENTORY_DUPLICATE_RESOLVED to the
  * reporting organization.
  */
 import type { EventPublisher } from '../platform/events/events';
@@ -12,7 +12,7 @@ import type {
   MergeRecord,
   StoredReferenceHotel,
 } from './inventory';
-import { republishWithoutMerged, type ReferencePublicationPorts } from './publication';
+import type { ReferencePublicationPorts } from './publication';
 
 export interface DuplicatePorts extends ReferencePublicationPorts {
   store: ReferencePublicationPorts['store'] & {
@@ -23,6 +23,8 @@ export interface DuplicatePorts extends ReferencePublicationPorts {
     resolveReport(report: DuplicateReport, merge: MergeRecord | undefined): Promise<boolean>;
   };
   events: EventPublisher;
+  /** Asks for a publication without the merged hotels (the reference-publication worker makes it). */
+  requestRepublication(reportId: string): Promise<void>;
 }
 
 export async function reportDuplicate(
@@ -79,9 +81,9 @@ export async function resolveDuplicate(
       ...(merge && { mergedInto: merge.mergedInto }),
     },
   });
-  // Last, because it is the slow part: the merge is already recorded, so if republishing is cut
-  // short, the next import or merge still leaves the duplicate out.
-  if (merge) await republishWithoutMerged(ports);
+  // The merge is recorded: the worker's next publication leaves out every merge recorded so far,
+  // so parallel merges all succeed and none goes missing.
+  if (merge) await ports.requestRepublication(report.reportId);
   return resolved;
 }
 

@@ -16,3 +16,5 @@ export type { HotelDescription, ReferenceHotel } from '../mapping';
 export { referenceOf, referenceStoreOf } from './services';
 export { importReferenceInventory, type ImportSummary, type RejectedRow } from './publication';
 export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFileFormat } from './inventory-file';
+export { referencePublicationQueue } from './queue';
+export { republishAfterMerge } from './workers';

@@ -28,6 +28,8 @@ export interface CurrentReference {
   source: string;
   importedAt: string;
   publishedAt: string;
+  /** Duplicate merges left out of this publication (all merges recorded when it was built). */
+  mergeCount?: number;
   /**
    * The publication this one replaced. It is kept for requests already under way and deleted
    * when the next publication replaces this one.

@@ -71,10 +71,15 @@ export async function importReferenceInventory(
   return { dataVersionId, artifactsId: published.artifactsId, hotelCount: published.hotelCount, rejectedCount: rejected.length, rejected };
 }
 
-/** Republishes the current data version without the hotels merged since (after a duplicate merge). */
-export async function republishWithoutMerged(ports: ReferencePublicationPorts): Promise<CurrentReference> {
-  const current = await ports.store.getCurrent();
-  if (!current) throw conflict('No reference inventory has been published yet.');
+/**
+ * Republishes the current data version without the hotels merged since (after duplicate merges).
+ * Nothing happens when the current publication already leaves out every recorded merge, so a
+ * burst of merges costs one publication, not one each.
+ */
+export async function republishWithoutMerged(ports: ReferencePublicationPorts): Promise<CurrentReference | undefined> {
+  const [current, merges] = await Promise.all([ports.store.getCurrent(), ports.store.listMerges()]);
+  if (!current) return undefined;
+  if (current.mergeCount === merges.length) return current;
   const snapshot = await ports.objects.get(current.artifacts.snapshotKey);
   if (!snapshot) throw new Error(`The snapshot ${current.artifacts.snapshotKey} is missing.`);
   return publishArtifacts(ports, readSnapshot(snapshot), current, current);
@@ -111,6 +116,7 @@ async function publishArtifacts(
     artifacts,
     hotelCount: live.length,
     publishedAt: ports.clock.now().toISOString(),
+    mergeCount: merged.size,
     previous: current && { dataVersionId: current.dataVersionId, artifacts: current.artifacts },
   };
   if (!(await ports.store.publish(next, current?.artifactsId))) {

@@ -141,9 +141,10 @@ export const referenceRoutes = {
     tag: 'Duplicate reports',
     summary: 'Merge or reject a duplicate report (back office)',
     description:
-      'MERGE removes the duplicate from search, statistics and the downloadable file (republished at once) and records ' +
-      'which hotel it merged into; REJECT only closes the report. Either emits INVENTORY_DUPLICATE_RESOLVED to the ' +
-      'reporting organization. A report is resolved once: 409 afterwards.',
+      'MERGE records which hotel the duplicate merged into and removes it from search, statistics and the downloadable ' +
+      'file with the next publication, made in the background within seconds (parallel merges all make it). REJECT ' +
+      'only closes the report. Either emits INVENTORY_DUPLICATE_RESOLVED to the reporting organization. A report is ' +
+      'resolved once: 409 afterwards.',
     params: r.ReportIdParams,
     body: { kind: 'json', schema: r.ResolveDuplicateReportRequest },
     responses: {
@@ -154,8 +155,6 @@ export const referenceRoutes = {
       404: errors[404],
       409: { description: 'The report is already resolved', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', bucket: 'readwrite' },
-    // Republishing a 1,000,000-hotel inventory outlasts API Gateway's 29 s; the function finishes it.
-    lambda: { memoryMb: 3008, timeoutSeconds: 120 },
+    access: { table: 'readwrite', sendsTo: ['reference-publication'] },
   }),
 } satisfies Record<string, RouteDefinition>;

@@ -2,7 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { eventOutboxOf } from '../platform/events/outbox';
 import { objectStoreOf } from '../platform/objects/services';
+import { queueOf } from '../platform/queue/services';
 import { service } from '../platform/runtime';
+import { referencePublicationQueue } from './queue';
 import { tableOf } from '../platform/table';
 import { PublishedReference } from './published-reference';
 import { ReferenceStore } from './store';
@@ -18,6 +20,13 @@ export const referenceOf = /* @__PURE__ */ service((runtime) => {
     /** The current publication's index and statistics, kept warm per container. */
     published: new PublishedReference(store, objects),
     /** What the publication and duplicate rules work through. */
-    ports: { store, objects, clock: runtime.clock, events: eventOutboxOf(runtime), newId: randomUUID },
+    ports: {
+      store,
+      objects,
+      clock: runtime.clock,
+      events: eventOutboxOf(runtime),
+      newId: randomUUID,
+      requestRepublication: (reportId: string) => queueOf(runtime, referencePublicationQueue).send({ reportId }),
+    },
   };
 });

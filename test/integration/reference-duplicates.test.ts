@@ -111,6 +111,7 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
     assert.equal(body.resolution.decision, 'MERGE');
     assert.equal(body.resolution.note, 'Confirmed by phone');
     assert.equal(body.resolution.resolvedBy, undefined);
+    await api.messaging.idle(); // the reference-publication worker republishes
 
     const ids = await searchIds(cityQuery);
     assert.ok(!ids.includes(duplicate.id), 'the duplicate is gone from search');
@@ -151,5 +152,27 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
     assert.equal((await api.request('GET', '/api/v1/reference', { as: partner })).body.versionId, before);
     const events = await eventOutboxOf(api.runtime).listForOrganization(partner.organization.id);
     assert.equal(events.find((e) => e.data.reportId === created.body.reportId)?.data.decision, 'REJECT');
+  });
+
+  it('resolves five merges sent in parallel, and the next publication leaves out every one', async () => {
+    const pairs = [3, 4, 5, 6, 7].map((skip) => pair(skip));
+    const statsBefore = (await api.request('GET', '/api/v1/reference/statistics', { as: partner })).body;
+    const reports = await Promise.all(
+      pairs.map(({ original, duplicate }) => report(partner, { originalHotelId: original.id, duplicateHotelId: duplicate.id })),
+    );
+    const resolved = await Promise.all(reports.map((created) => resolve(admin, created.body.reportId, { decision: 'MERGE' })));
+    assert.deepEqual(resolved.map((response) => response.status), [200, 200, 200, 200, 200]);
+    await api.messaging.idle();
+
+    const statsAfter = (await api.request('GET', '/api/v1/reference/statistics', { as: partner })).body;
+    assert.equal(statsAfter.totalHotels, statsBefore.totalHotels - 5);
+    const download = (await api.request('GET', '/api/v1/reference', { as: partner })).body;
+    const file = gunzipSync(Buffer.from(await (await fetch(download.fileUrl)).arrayBuffer())).toString('utf8');
+    for (const { original, duplicate } of pairs) {
+      const ids = await searchIds(`country=${encodeURIComponent(duplicate.country!)}&city=${encodeURIComponent(duplicate.city!)}`);
+      assert.ok(!ids.includes(duplicate.id), `${duplicate.id} is gone from search`);
+      assert.ok(ids.includes(original.id));
+      assert.ok(!file.includes(duplicate.id), `${duplicate.id} is gone from the file`);
+    }
   });
 });
