@@ -1,19 +1,29 @@
 /**
  * The whole service as one stack: the single table, the private bucket, the token signing secret,
- * and the REST API with one Lambda function per route of the route table. Environment-agnostic
- * (no account, region or lookups), so `cdk synth` needs no credentials.
+ * the REST API with one Lambda function per route of the route table, and for each queue of the
+ * queue table an SQS queue, its dead-letter queue, an alarm on it, and the worker functions.
+ * Environment-agnostic (no account, region or lookups), so `cdk synth` needs no credentials.
  */
 import { join } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { EXPORTS_PREFIX } from '../shared/mapping-jobs';
+import type { ResourceAccess } from '../shared/platform/access';
+import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
+import { queueUrlVariable, type QueueDefinition } from '../shared/platform/queue/queue';
+import { queueList } from '../shared/queues';
 import { routeList } from '../shared/routes';
 import { errorBody } from '../shared/platform/http/errors';
 import {
@@ -44,6 +54,9 @@ export class HotelMappingStack extends Stack {
   readonly bucket: s3.Bucket;
   readonly api: apigateway.RestApi;
   readonly functions = new Map<string, NodejsFunction>();
+  readonly queues = new Map<string, { queue: sqs.Queue; deadLetters: sqs.Queue }>();
+  readonly schedulerRole: iam.Role;
+  readonly scheduleGroup: scheduler.ScheduleGroup;
 
   constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
     super(scope, id, props);
@@ -78,6 +91,12 @@ export class HotelMappingStack extends Stack {
       enforceSSL: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'files/',
+      lifecycleRules: [
+        // Retired matching indexes: mapping jobs that pinned them get a day to finish.
+        { id: 'ExpireTagged', tagFilters: { [EXPIRE_TAG.key]: EXPIRE_TAG.value }, expiration: Duration.days(1) },
+        { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7) },
+        { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
       removalPolicy,
       autoDeleteObjects: !props.retainData,
     });
@@ -113,27 +132,83 @@ export class HotelMappingStack extends Stack {
     });
     this.addGatewayResponses();
 
-    // Each function gets only the settings its route declares (shared/platform/config.ts).
-    const environmentOf = (route: RouteDefinition): Record<string, string> => ({
+    // Queues first: the functions that send to them need their URLs.
+    this.scheduleGroup = new scheduler.ScheduleGroup(this, 'Schedules', { scheduleGroupName: `hotel-mapping-${props.stage}` });
+    this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
+      description: 'EventBridge Scheduler sends one-time deliveries to the queues with this role',
+    });
+    for (const definition of queueList) this.addQueue(definition);
+
+    // Each function gets only the settings its route or queue declares (shared/platform/config.ts).
+    const environmentOf = (access: ResourceAccess, credentialed: boolean): Record<string, string> => ({
       STAGE: props.stage,
       LOG_LEVEL: 'info',
       NODE_OPTIONS: '--enable-source-maps',
-      ...(route.access.table !== 'none' && { TABLE_NAME: this.table.tableName }),
-      ...(route.access.bucket && { BUCKET_NAME: this.bucket.bucketName }),
-      ...(needsSigningSecret(route) && { TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn }),
-      ...(route.access.paymentSecret && { PAYMENT_SECRET_ARN: paymentSecret.secretArn }),
-      ...((route.access.paymentSecret || route.access.priceIds) && priceIdEnvironment(priceIds)),
+      ...(access.table !== 'none' && { TABLE_NAME: this.table.tableName }),
+      ...(access.bucket && { BUCKET_NAME: this.bucket.bucketName }),
+      ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queue.queueUrl])),
+      ...(access.schedules?.length && {
+        SCHEDULER_GROUP_NAME: this.scheduleGroup.scheduleGroupName,
+        SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+        ...Object.fromEntries(
+          access.schedules.map((name) => [queueUrlVariable(name).replace('QUEUE_URL_', 'QUEUE_ARN_'), this.queueNamed(name).queue.queueArn]),
+        ),
+      }),
+      ...(credentialed && { TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn }),
+      ...(access.paymentSecret && { PAYMENT_SECRET_ARN: paymentSecret.secretArn }),
+      ...((access.paymentSecret || access.priceIds) && priceIdEnvironment(priceIds)),
     });
+    // Routes that declare the same access share one role with exactly that access: least privilege
+    // per function, and a stack that stays within CloudFormation's 500 resources.
+    const roles = new Map<string, iam.Role>();
+    const roleFor = (route: RouteDefinition): iam.Role => {
+      const credentialed = needsSigningSecret(route);
+      const profile = JSON.stringify({ ...route.access, credentialed });
+      let role = roles.get(profile);
+      if (!role) {
+        role = new iam.Role(this, `RouteRole${roles.size + 1}`, {
+          assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+          description: `Functions of routes that may touch: ${profile}`,
+          managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+        });
+        this.grantAccess(role, route.access);
+        if (credentialed) signingSecret.grantRead(role);
+        if (route.access.paymentSecret) paymentSecret.grantRead(role);
+        roles.set(profile, role);
+      }
+      return role;
+    };
     const methodsByPath = new Map<string, Set<string>>();
     for (const route of routeList) {
-      const fn = this.routeFunction(route, environmentOf(route), removalPolicy);
-      this.grantAccess(fn, route, signingSecret, paymentSecret);
+      const environment = environmentOf(route.access, needsSigningSecret(route));
+      const fn = this.lambdaFunction(route.handler, `${route.method} ${route.path}`, route.lambda, environment, removalPolicy, roleFor(route));
       const resource = this.api.root.resourceForPath(route.path);
-      resource.addMethod(route.method, new apigateway.LambdaIntegration(fn));
+      // No test-invoke permission: one Lambda permission per method, not two.
+      resource.addMethod(route.method, new apigateway.LambdaIntegration(fn, { allowTestInvoke: false }));
       const methods = methodsByPath.get(route.path) ?? new Set<string>();
       methodsByPath.set(route.path, methods.add(route.method));
     }
     for (const [path, methods] of methodsByPath) this.answerOtherMethods(path, methods);
+
+    for (const definition of queueList) {
+      const { queue, deadLetters } = this.queueNamed(definition.name);
+      const environment = environmentOf(definition.access, false);
+      const worker = this.lambdaFunction(definition.handler, definition.description, definition.lambda, environment, removalPolicy);
+      this.grantAccess(worker, definition.access);
+      worker.addEventSource(new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true }));
+      if (definition.deadLetterHandler) {
+        const handler = this.lambdaFunction(
+          definition.deadLetterHandler,
+          `Dead letters of ${definition.name}`,
+          { memoryMb: 256, timeoutSeconds: 30 },
+          environment,
+          removalPolicy,
+        );
+        this.grantAccess(handler, definition.access);
+        handler.addEventSource(new SqsEventSource(deadLetters, { batchSize: 10, reportBatchItemFailures: true }));
+      }
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -142,20 +217,29 @@ export class HotelMappingStack extends Stack {
       value: paymentSecret.secretArn,
       description: 'Put the Stripe keys here after deploying (README, Billing)',
     });
-    this.acknowledgeAcceptedFindings(accessLogs);
+    this.acknowledgeAcceptedFindings(accessLogs, props.stage);
   }
 
-  private routeFunction(route: RouteDefinition, environment: Record<string, string>, removalPolicy: RemovalPolicy) {
-    const name = functionName(route);
+  private lambdaFunction(
+    handler: string,
+    description: string,
+    sizing: { memoryMb?: number; timeoutSeconds?: number; reservedConcurrency?: number } | undefined,
+    environment: Record<string, string>,
+    removalPolicy: RemovalPolicy,
+    role?: iam.IRole,
+  ) {
+    const name = functionName({ handler });
     const fn = new NodejsFunction(this, name, {
-      entry: join(ROOT, 'functions', `${route.handler}.ts`),
+      entry: join(ROOT, 'functions', `${handler}.ts`),
       handler: 'handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: route.lambda?.memoryMb ?? 256,
-      timeout: Duration.seconds(route.lambda?.timeoutSeconds ?? 10),
-      description: `${route.method} ${route.path}`,
+      memorySize: sizing?.memoryMb ?? 256,
+      timeout: Duration.seconds(sizing?.timeoutSeconds ?? 10),
+      reservedConcurrentExecutions: sizing?.reservedConcurrency,
+      description,
       environment,
+      role,
       tracing: lambda.Tracing.ACTIVE,
       logGroup: new logs.LogGroup(this, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy }),
       depsLockFilePath: join(ROOT, 'package-lock.json'),
@@ -167,29 +251,73 @@ export class HotelMappingStack extends Stack {
         format: OutputFormat.CJS,
         // Bundle the AWS SDK too: pinned versions, and a smaller cold start than the runtime's copy.
         externalModules: [],
-        commandHooks: route.handler === 'docs/asset' ? copyDocsAssets : undefined,
+        commandHooks: handler === 'docs/asset' ? copyDocsAssets : undefined,
       },
     });
-    this.functions.set(route.handler, fn);
+    this.functions.set(handler, fn);
     return fn;
   }
 
-  /** Exactly the access the route declares. */
-  private grantAccess(
-    fn: NodejsFunction,
-    route: RouteDefinition,
-    signingSecret: secretsmanager.ISecret,
-    paymentSecret: secretsmanager.ISecret,
-  ) {
-    if (route.access.table === 'read') this.table.grantReadData(fn);
-    if (route.access.table === 'readwrite') this.table.grantReadWriteData(fn);
-    if (route.access.bucket === 'read' || route.access.bucket === 'readwrite') {
-      // Objects are only ever fetched by key: no listing, no wildcard actions.
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('*')] }));
+  /**
+   * A queue of the queue table, with its dead-letter queue (14 days' retention) and an alarm as
+   * soon as anything is dead-lettered. The visibility timeout is six times the worker's timeout,
+   * as AWS advises for Lambda event sources, so a slow delivery is never handed out twice at once.
+   */
+  private addQueue(definition: QueueDefinition) {
+    const id = functionName({ handler: definition.name });
+    const deadLetters = new sqs.Queue(this, `${id}DeadLetters`, {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const queue = new sqs.Queue(this, `${id}Queue`, {
+      visibilityTimeout: Duration.seconds(definition.lambda.timeoutSeconds * 6),
+      retentionPeriod: Duration.days(4),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
+    });
+    new cloudwatch.Alarm(this, `${id}DeadLettersAlarm`, {
+      alarmDescription: `Messages of ${definition.name} were dead-lettered: ${definition.description}`,
+      metric: deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.queues.set(definition.name, { queue, deadLetters });
+  }
+
+  private queueNamed(name: string) {
+    const found = this.queues.get(name);
+    if (!found) throw new Error(`No queue named ${name} in the queue table.`);
+    return found;
+  }
+
+  /** Exactly the access the route or queue declares. */
+  private grantAccess(fn: iam.IGrantable, access: ResourceAccess) {
+    if (access.table === 'read') this.table.grantReadData(fn);
+    if (access.table === 'readwrite') this.table.grantReadWriteData(fn);
+    const objects = this.bucket.arnForObjects('*');
+    // Objects are only ever fetched by key: no listing, no wildcard actions.
+    if (access.bucket === 'read' || access.bucket === 'readwrite') {
+      fn.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] }));
     }
-    if (route.access.bucket === 'write' || route.access.bucket === 'readwrite') this.bucket.grantPut(fn);
-    if (needsSigningSecret(route)) signingSecret.grantRead(fn);
-    if (route.access.paymentSecret) paymentSecret.grantRead(fn);
+    if (access.bucket === 'write' || access.bucket === 'readwrite') this.bucket.grantPut(fn);
+    if (access.bucket === 'readwrite') {
+      fn.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:DeleteObject', 's3:PutObjectTagging'], resources: [objects] }));
+    }
+    for (const name of access.sendsTo ?? []) this.queueNamed(name).queue.grantSendMessages(fn);
+    if (access.schedules?.length) {
+      for (const name of access.schedules) this.queueNamed(name).queue.grantSendMessages(this.schedulerRole);
+      fn.grantPrincipal.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['scheduler:CreateSchedule'],
+          resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.scheduleGroup.scheduleGroupName}/*` })],
+        }),
+      );
+      this.schedulerRole.grantPassRole(fn.grantPrincipal);
+    }
   }
 
   /** A known path with an unknown method answers 405 {error, message}, as the local runtime does. */
@@ -237,7 +365,7 @@ export class HotelMappingStack extends Stack {
   }
 
   /** Findings of cdk-nag's AwsSolutions pack accepted on purpose, each with its reason. */
-  private acknowledgeAcceptedFindings(accessLogs: s3.Bucket) {
+  private acknowledgeAcceptedFindings(accessLogs: s3.Bucket, stage: string) {
     const stack = Validations.of(this);
     stack.acknowledge(
       {
@@ -264,6 +392,10 @@ export class HotelMappingStack extends Stack {
         reason:
           'Rotating the signing secret invalidates every issued token, and Stripe keys are rolled in the Stripe dashboard: ' +
           'both are rotated by hand (README).',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/hotel-mapping-${stage}/*]`,
+        reason: "Schedules are named per job at run time; the grant is limited to this stack's schedule group.",
       },
       ...WILDCARD_FINDINGS.map((id) => ({
         id: `AwsSolutions-IAM5[${id}]`,

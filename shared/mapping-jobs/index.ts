@@ -13,3 +13,4 @@ export {
 export { mappingChunkQueue, mappingDeadlineQueue } from './queues';
 export { failJobOfDeadChunk, failOverdueJob, mapJobChunk } from './workers';
 export { mappingJobStoreOf } from './store';
+export { EXPORTS_PREFIX } from './job';

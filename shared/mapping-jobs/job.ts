@@ -84,10 +84,16 @@ export function countResults(results: readonly Pick<MappingResult, 'status'>[]):
   return counts;
 }
 
-/** Where a job's files live in the bucket: one results file per chunk, and exports. */
+/**
+ * Where a job's files live in the bucket: one results file per chunk, and exports (under
+ * `exports/`, which the bucket's lifecycle rule empties after 7 days).
+ */
 export const jobObjects = {
   results: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
     `mapping-jobs/${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl`,
   export: (job: Pick<MappingJob, 'organizationId' | 'id'>, exportId: string, extension: string) =>
-    `mapping-jobs/${job.organizationId}/${job.id}/exports/${exportId}.${extension}`,
+    `${EXPORTS_PREFIX}mapping-jobs/${job.organizationId}/${job.id}/${exportId}.${extension}`,
 };
+
+/** Exports are there to be downloaded once: the bucket forgets them after a week. */
+export const EXPORTS_PREFIX = 'exports/';

@@ -31,7 +31,7 @@ export const mappingJobRoutes = {
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite', sendsTo: ['mapping-chunks'], scheduler: true },
+    access: { table: 'readwrite', sendsTo: ['mapping-chunks'], schedules: ['mapping-deadlines'] },
   }),
   listMappingJobs: defineRoute({
     method: 'GET',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
 import { functionName, needsSigningSecret } from '../../shared/platform/http/route';
 import { awsSolutionsErrors, describeViolations } from '../../infra/nag';
@@ -63,7 +64,8 @@ describe('API Gateway and functions from the route table', () => {
 
   it('has one function per route, on nodejs22.x / arm64, described by its route', () => {
     const functions = ofType('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
-    assert.equal(functions.length, routeList.length);
+    const workers = queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]);
+    assert.equal(functions.length, routeList.length + workers.length);
     for (const route of routeList) {
       const fn = stack.functions.get(route.handler);
       assert.ok(fn, `${route.handler} has a function`);
@@ -273,5 +275,101 @@ describe('lean functions', () => {
       assert.equal(has('STRIPE_PRICE_SUBSCRIPTION'), priced, `${route.handler} price ids`);
       assert.equal(variables.STAGE, 'test');
     }
+  });
+});
+
+describe('queues and workers from the queue table', () => {
+  const queues = ofType('AWS::SQS::Queue');
+  const mappings = ofType('AWS::Lambda::EventSourceMapping');
+  const idOf = (construct: { node: { defaultChild?: unknown } }) => logicalIdOf(construct);
+  const functionProperties = (handler: string) => resources[logicalIdOf(stack.functions.get(handler)!)]!.Properties;
+
+  it('gives every queue a dead-letter queue, its maxReceiveCount, and a visibility timeout six times the worker timeout', () => {
+    assert.equal(queues.length, queueList.length * 2);
+    for (const definition of queueList) {
+      const { queue, deadLetters } = stack.queues.get(definition.name)!;
+      const properties = resources[idOf(queue)]!.Properties;
+      assert.deepEqual(properties.RedrivePolicy, {
+        deadLetterTargetArn: { 'Fn::GetAtt': [idOf(deadLetters), 'Arn'] },
+        maxReceiveCount: definition.maxReceiveCount,
+      });
+      assert.equal(properties.VisibilityTimeout, definition.lambda.timeoutSeconds * 6);
+      assert.ok(properties.VisibilityTimeout > functionProperties(definition.handler).Timeout);
+      assert.equal(properties.SqsManagedSseEnabled, true);
+      assert.equal(resources[idOf(deadLetters)]!.Properties.MessageRetentionPeriod, 14 * 24 * 3600);
+    }
+  });
+
+  it('feeds each queue to its worker with partial batch failure reporting, and dead letters to their handler', () => {
+    for (const definition of queueList) {
+      const { queue, deadLetters } = stack.queues.get(definition.name)!;
+      const feeding = (source: { node: { defaultChild?: unknown } }, handler: string) =>
+        mappings.filter(
+          ([, mapping]) =>
+            mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === idOf(source) &&
+            mapping.Properties.FunctionName.Ref === logicalIdOf(stack.functions.get(handler)!),
+        );
+      const [worker] = feeding(queue, definition.handler);
+      assert.ok(worker, `${definition.name} feeds ${definition.handler}`);
+      assert.equal(worker[1].Properties.BatchSize, definition.batchSize);
+      assert.deepEqual(worker[1].Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
+      const properties = functionProperties(definition.handler);
+      assert.equal(properties.MemorySize, definition.lambda.memoryMb);
+      assert.equal(properties.Timeout, definition.lambda.timeoutSeconds);
+      assert.equal(properties.ReservedConcurrentExecutions, definition.lambda.reservedConcurrency);
+      if (definition.deadLetterHandler) assert.equal(feeding(deadLetters, definition.deadLetterHandler).length, 1);
+    }
+  });
+
+  it('raises an alarm as soon as a dead-letter queue holds a message', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm');
+    for (const definition of queueList) {
+      const { deadLetters } = stack.queues.get(definition.name)!;
+      const alarm = alarms.find(([, a]) => a.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === idOf(deadLetters));
+      assert.ok(alarm, `${definition.name} has an alarm`);
+      assert.equal(alarm[1].Properties.MetricName, 'ApproximateNumberOfMessagesVisible');
+      assert.equal(alarm[1].Properties.Threshold, 1);
+      assert.equal(alarm[1].Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
+    }
+  });
+
+  it('lets exactly the declared functions send to a queue, and only POST /mapping create schedules', () => {
+    const senders = [
+      ...routeList.map((route) => ({ handler: route.handler, access: route.access })),
+      ...queueList.map((queue) => ({ handler: queue.handler, access: queue.access })),
+    ];
+    for (const { handler, access } of senders) {
+      const variables = functionProperties(handler).Environment.Variables as Record<string, unknown>;
+      const queueUrls = Object.keys(variables).filter((name) => name.startsWith('QUEUE_URL_')).sort();
+      assert.deepEqual(queueUrls, (access.sendsTo ?? []).map((name) => `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`).sort(), handler);
+      const sends = statementsOf(logicalIdOf(stack.functions.get(handler)!)).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+      assert.equal(sends.length > 0, (access.sendsTo ?? []).length > 0, `${handler} sends only where it declares`);
+      const schedules = statementsOf(logicalIdOf(stack.functions.get(handler)!)).some((s) => [s.Action].flat().includes('scheduler:CreateSchedule'));
+      assert.equal(schedules, (access.schedules ?? []).length > 0, handler);
+    }
+    const create = functionProperties('mapping/create').Environment.Variables;
+    assert.ok(create.SCHEDULER_GROUP_NAME && create.SCHEDULER_ROLE_ARN && create.QUEUE_ARN_MAPPING_DEADLINES);
+  });
+
+  it('has a schedule group and a role that EventBridge Scheduler assumes to send the deadlines', () => {
+    template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    const role = resources[logicalIdOf(stack.schedulerRole)]!;
+    assert.equal(role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service, 'scheduler.amazonaws.com');
+    const policies = ofType('AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === logicalIdOf(stack.schedulerRole)));
+    const resourcesSent = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement).map((s: { Resource: unknown }) => JSON.stringify(s.Resource));
+    assert.deepEqual(resourcesSent, [JSON.stringify({ 'Fn::GetAtt': [idOf(stack.queues.get('mapping-deadlines')!.queue), 'Arn'] })]);
+  });
+
+  it('expires retired matching indexes a day after they are tagged, and exports after a week', () => {
+    const rules = resources[idOf(stack.bucket)]!.Properties.LifecycleConfiguration.Rules as { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string }[];
+    const byId = Object.fromEntries(rules.map((rule) => [rule.Id, rule]));
+    assert.deepEqual(byId.ExpireTagged!.TagFilters, [{ Key: 'expire', Value: '1d' }]);
+    assert.equal(byId.ExpireTagged!.ExpirationInDays, 1);
+    assert.equal(byId.ExpireExports!.Prefix, 'exports/');
+    assert.equal(byId.ExpireExports!.ExpirationInDays, 7);
+  });
+
+  it('stays within CloudFormation\'s 500 resources', () => {
+    assert.ok(Object.keys(resources).length < 450, `${Object.keys(resources).length} resources`);
   });
 });

@@ -4,6 +4,9 @@
  * (shared/http/handler.ts) and the OpenAPI document is generated (shared/api/openapi.ts).
  */
 import type * as v from 'valibot';
+import type { ResourceAccess } from '../access';
+
+export type { ResourceAccess } from '../access';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -34,22 +37,6 @@ export interface ResponseDescription {
   schema?: AnySchema;
   /** Non-JSON bodies (the docs page). */
   contentType?: string;
-}
-
-/** Which stored resources the route's function may touch; the stack grants exactly this. */
-export interface ResourceAccess {
-  table: 'none' | 'read' | 'readwrite';
-  bucket?: 'read' | 'write' | 'readwrite';
-  /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
-  signingSecret?: boolean;
-  /** Reads the payment provider's keys (Stripe) from Secrets Manager; implies priceIds. */
-  paymentSecret?: boolean;
-  /** Reads the stage's payment-provider price ids (the plan catalogue). */
-  priceIds?: boolean;
-  /** Queues (by name) the function sends to. */
-  sendsTo?: readonly string[];
-  /** Creates one-time schedules (EventBridge Scheduler). */
-  scheduler?: boolean;
 }
 
 /** Routes that verify or issue bearer tokens need the signing secret. */

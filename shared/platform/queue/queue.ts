@@ -6,6 +6,7 @@
  * function from that description, and the local runtime wires the same worker to an in-process queue.
  */
 import type * as v from 'valibot';
+import type { ResourceAccess } from '../access';
 
 export interface QueueDefinition<M = unknown> {
   /** Stable name: `mapping-chunks`. The environment variable QUEUE_URL_MAPPING_CHUNKS carries its URL. */
@@ -27,14 +28,8 @@ export interface QueueDefinition<M = unknown> {
   description: string;
 }
 
-export interface WorkerAccess {
-  table: 'none' | 'read' | 'readwrite';
-  bucket?: 'read' | 'write' | 'readwrite';
-  /** Queues (by name) the worker sends to. */
-  sendsTo?: readonly string[];
-  /** Creates one-time schedules (EventBridge Scheduler). */
-  scheduler?: boolean;
-}
+/** What a worker may touch (a worker takes no credential and reads no payment settings). */
+export type WorkerAccess = Pick<ResourceAccess, 'table' | 'bucket' | 'sendsTo' | 'schedules'>;
 
 export interface SendOptions {
   /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. */

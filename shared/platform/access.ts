@@ -1,0 +1,19 @@
+/**
+ * What a function may touch, declared beside its route or queue: the stack grants exactly this and
+ * sets exactly the matching settings (TABLE_NAME, BUCKET_NAME, QUEUE_URL_…, secret ARNs).
+ */
+export interface ResourceAccess {
+  table: 'none' | 'read' | 'readwrite';
+  /** read: GetObject by key; write: PutObject; readwrite: both, plus deleting and tagging objects. */
+  bucket?: 'read' | 'write' | 'readwrite';
+  /** Queues (by name) the function sends to. */
+  sendsTo?: readonly string[];
+  /** Queues (by name) the function schedules one-time deliveries to (EventBridge Scheduler). */
+  schedules?: readonly string[];
+  /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
+  signingSecret?: boolean;
+  /** Reads the payment provider's keys (Stripe) from Secrets Manager; implies priceIds. */
+  paymentSecret?: boolean;
+  /** Reads the stage's payment-provider price ids (the plan catalogue). */
+  priceIds?: boolean;
+}
