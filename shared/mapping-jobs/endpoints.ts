@@ -48,10 +48,15 @@ export const getMappingJob: Implementation<typeof mappingJobRoutes.getMappingJob
 });
 
 export const listMappingResults: Implementation<typeof mappingJobRoutes.listMappingResults> = async ({ principal, params, query }, runtime) => {
-  const job = await requireJob(runtime, principal.organizationId, params.jobId);
   const { limit, cursor, ...filter } = query;
-  const page = await queryResults(mappingJobStoreOf(runtime), job.id, filter, limit ?? 100, cursor);
-  return { status: 200, json: { results: page.results.map(resultView), nextCursor: page.nextCursor } };
+  // The page is read beside the ownership check (one round trip less) and shown only if the job is the caller's.
+  const [owned, page] = await Promise.allSettled([
+    requireJob(runtime, principal.organizationId, params.jobId),
+    queryResults(mappingJobStoreOf(runtime), params.jobId.toLowerCase(), filter, limit ?? 100, cursor),
+  ]);
+  if (owned.status === 'rejected') throw owned.reason;
+  if (page.status === 'rejected') throw page.reason;
+  return { status: 200, json: { results: page.value.results.map(resultView), nextCursor: page.value.nextCursor } };
 };
 
 export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async ({ principal, params, body }, runtime) => {

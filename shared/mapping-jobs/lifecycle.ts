@@ -8,6 +8,7 @@ import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { invalidInput, notFound } from '../platform/errors';
 import type { DomainEvent, EventPublisher } from '../platform/events/events';
+import { log } from '../platform/logging';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
 import { mappingDeadlineQueue, type ChunkMessage, type DeadlineMessage } from './queues';
@@ -126,10 +127,23 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
     await failJob(ports, job, 'The partner inventory was deleted while the job ran.');
     return;
   }
-  const results = mapHotels(await ports.index(job), rows, { mode: job.mode });
+  const started = performance.now();
+  const index = await ports.index(job);
+  const indexed = performance.now();
+  const results = mapHotels(index, rows, { mode: job.mode });
+  const mapped = performance.now();
   await ports.putResultsFile(jobObjects.results(job, message.chunk), results.map((result) => JSON.stringify(result)).join('\n'));
   await ports.jobs.putResults(job.id, results);
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
+  // One line per chunk: where a job's time goes (index load, matching, writes), for operators and bench:jobs.
+  log('info', 'chunk mapped', {
+    mappingJobId: job.id,
+    chunk: message.chunk,
+    rows: results.length,
+    indexLoadMs: Math.round(indexed - started),
+    matchMs: Math.round(mapped - indexed),
+    writeMs: Math.round(performance.now() - mapped),
+  });
   if (counted && (counted.doneChunks?.size ?? 0) === counted.chunkCount) await finishJob(ports, counted);
 }
 

@@ -7,13 +7,10 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { ReferenceHotel } from '../../shared/mapping/hotels';
-import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
-import { foldText } from '../../shared/platform/text';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { scoreMatches } from './mapping-metrics';
-import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
+import { mappingDataset, twinKey } from './mapping-dataset';
 
 const { values: args } = parseArgs({
   options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } },
@@ -21,62 +18,15 @@ const { values: args } = parseArgs({
 const REFERENCE_COUNT = Number(args.reference);
 const PARTNER_COUNT = Number(args.partners);
 const SEED = Number(args.seed);
-/** Partner rows describing hotels that are not in the reference. */
-const NO_MATCH_SHARE = 0.1;
-/** Matched partner hotels that get a same-chain look-alike a few hundred metres away. */
-const LOOK_ALIKE_SHARE = 0.1;
-
 let peakRss = 0;
 function sampleMemory(): void {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }
 
-const random = new BenchRandom(SEED);
-const matchedCount = Math.round(PARTNER_COUNT * (1 - NO_MATCH_SHARE));
-const noMatchCount = PARTNER_COUNT - matchedCount;
-const sampleProbability = matchedCount / REFERENCE_COUNT;
-const partners: PartnerHotel[] = [];
-const truth = new Map<string, ReadonlySet<string>>();
-/** How many reference hotels carry each (city, folded name), and each partner row's true hotel's key: to count indistinguishable twins. */
-const nameCounts = new Map<string, number>();
-const truthKeys = new Map<string, string>();
-const twinKey = (hotel: ReferenceHotel) => `${hotel.city ?? ''}|${foldText(hotel.name)}`;
-
-/**
- * The reference as a stream (never all in memory): generated hotels, with partner rows drawn from
- * a sample of them as they pass and look-alikes inserted after some of those.
- */
-function* referenceWithPartners(): Generator<ReferenceHotel> {
-  let index = 0;
-  let lookAlikes = 0;
-  for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT + noMatchCount, seed: SEED })) {
-    if (index++ >= REFERENCE_COUNT) {
-      // Generated like the others but left out of the reference: these must come out unmatched.
-      partners.push(damagedPartnerRow(random, hotel, `P-NONE-${partners.length}`));
-      continue;
-    }
-    yield hotel;
-    if (partners.length < matchedCount && random.chance(sampleProbability)) {
-      const row = damagedPartnerRow(random, hotel, `P-${partners.length}`);
-      partners.push(row);
-      truth.set(row.id, new Set([hotel.id]));
-      truthKeys.set(row.id, twinKey(hotel));
-      if (random.chance(LOOK_ALIKE_SHARE)) {
-        const lookAlike = lookAlikeHotel(random, hotel, `LOOKALIKE-${lookAlikes++}`);
-        nameCounts.set(twinKey(lookAlike), (nameCounts.get(twinKey(lookAlike)) ?? 0) + 1);
-        yield lookAlike;
-      }
-    }
-    if (index % 100_000 === 0) sampleMemory();
-  }
-}
-
-function shuffle<T>(values: T[]): void {
-  for (let i = values.length - 1; i > 0; i--) {
-    const j = Math.floor(random.next() * (i + 1));
-    [values[i], values[j]] = [values[j]!, values[i]!];
-  }
-}
+const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: PARTNER_COUNT, seed: SEED, onProgress: sampleMemory });
+const { partners, truth, truthKeys } = dataset;
+/** How many reference hotels carry each (city, folded name): to count indistinguishable twins. */
+const nameCounts = dataset.lookAlikeNameCounts;
 
 const generationStarted = performance.now();
 let generated = 0;
@@ -84,10 +34,10 @@ for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT, seed: SEED
 const generationMs = performance.now() - generationStarted;
 
 const buildStarted = performance.now();
-const index = buildMatchingIndex(referenceWithPartners());
+const index = buildMatchingIndex(dataset.reference());
 const buildMs = performance.now() - buildStarted - generationMs;
 sampleMemory();
-shuffle(partners);
+dataset.shufflePartners();
 
 const mapStarted = performance.now();
 const cpuBefore = process.cpuUsage();

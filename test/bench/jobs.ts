@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:jobs`: the partner's main flow through the local API, against a 1,000,000-hotel
+ * published reference (the bench:mapping set, built once and kept under .local/bench-jobs/: its
+ * publication time is not part of the job figures):
+ *   upload 100,000 partner rows through the presigned flow -> create a STANDARD job -> poll to
+ *   COMPLETED -> page through all results -> export as CSV.
+ * Prints each stage's time, the chunk workers' split (index load, matching, result writes), the
+ * results page latency, the export time, peak memory, F1 against the truth, and the rate at which
+ * DynamoDB Local (in memory, as here) accepts batch writes on this machine, measured in the same run.
+ *   npm run bench:jobs [-- --reference 1000000 --partners 100000]
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createOrganizationKey } from '../../shared/api-keys';
+import type { MappingResult } from '../../shared/mapping';
+import { createOrganization } from '../../shared/organizations';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { objectStoreOf } from '../../shared/platform/objects/services';
+import { batchWrite, tableOf } from '../../shared/platform/table';
+import { importReferenceInventory, referenceOf } from '../../shared/reference';
+import { localRuntime } from '../../infra/local/messaging';
+import { createLocalApi } from '../../infra/local/server';
+import { provisionLocalStack } from '../../infra/local/stack';
+import { mappingDataset } from './mapping-dataset';
+import { scoreMatches } from './mapping-metrics';
+
+const { values: args } = parseArgs({
+  options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } },
+});
+const REFERENCE_COUNT = Number(args.reference);
+const PARTNER_COUNT = Number(args.partners);
+const SEED = Number(args.seed);
+const STATE = join(import.meta.dirname, '..', '..', '.local', 'bench-jobs', `${REFERENCE_COUNT}-${SEED}`);
+mkdirSync(STATE, { recursive: true });
+
+// Chunk timings come as log lines; everything else the API logs is dropped.
+process.env.LOG_LEVEL = 'info';
+const chunkLines: { indexLoadMs: number; matchMs: number; writeMs: number; rows: number }[] = [];
+const writeOut = process.stdout.write.bind(process.stdout);
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  const text = String(chunk);
+  if (text.startsWith('{"level"')) {
+    if (text.includes('"message":"chunk mapped"')) chunkLines.push(JSON.parse(text));
+    return true;
+  }
+  return (writeOut as (...a: unknown[]) => boolean)(chunk, ...rest);
+}) as typeof process.stdout.write;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const percentile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+
+// DynamoDB Local in memory (its fastest), s3rver on disk so the published reference stays.
+const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), tokenSigningSecret: 'bench-jobs' });
+const { runtime, messaging } = localRuntime(stack.config);
+messaging.start();
+const server = createLocalApi({ runtime });
+// The workers share this process with the API: while one deserializes the index, a kept-alive
+// socket must not time out under the poller.
+server.keepAliveTimeout = 120_000;
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+
+try {
+  // 1. What the local stand-in can write: the ceiling for result writes.
+  const probe = Array.from({ length: 20_000 }, (_, i) => ({ PutRequest: { Item: { PK: `BENCH#${i % 50}`, SK: `ROW#${i}`, payload: 'x'.repeat(450) } } }));
+  const probeStarted = performance.now();
+  await batchWrite(tableOf(runtime), probe);
+  const writeCeiling = probe.length / ((performance.now() - probeStarted) / 1000);
+  console.log(`DynamoDB Local (in memory) accepts ${Math.round(writeCeiling)} items/s in parallel batch writes (20,000 items of ~500 bytes)`);
+
+  // 2. The published reference: built once; afterwards its artifacts are found in s3rver and the pointer restored.
+  const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: PARTNER_COUNT, seed: SEED });
+  const reference = referenceOf(runtime);
+  const pointerFile = join(STATE, 'current.json');
+  const saved = existsSync(pointerFile) ? JSON.parse(readFileSync(pointerFile, 'utf8')) : undefined;
+  if (saved && (await objectStoreOf(runtime).size(saved.artifacts.matchingIndexKey)) !== undefined) {
+    for (const _ of dataset.reference()); // fills the partner rows and their truth
+    await reference.store.publish(saved, undefined);
+    console.log(`reference: ${saved.hotelCount} hotels, published earlier (kept in ${STATE})`);
+  } else {
+    const started = performance.now();
+    async function* rows() {
+      let line = 1;
+      for (const hotel of dataset.reference()) yield { line: ++line, hotel };
+    }
+    // Only the artifacts matter to jobs: the hotel records (detail pages, duplicates) are left out,
+    // as writing a million of them into DynamoDB Local would take half an hour.
+    const ports = { ...reference.ports, store: { getCurrent: () => reference.store.getCurrent(), publish: reference.store.publish.bind(reference.store), listMerges: reference.store.listMerges.bind(reference.store), putHotels: async () => {}, deleteHotels: async () => {} } };
+    const summary = await importReferenceInventory(ports, rows(), `bench:jobs ${REFERENCE_COUNT}/${SEED}`);
+    writeFileSync(pointerFile, JSON.stringify(await reference.store.getCurrent()));
+    console.log(`reference: ${summary.hotelCount} hotels published in ${seconds(performance.now() - started)} (once; kept for later runs)`);
+  }
+  dataset.shufflePartners();
+
+  const organization = await createOrganization(runtime, { name: 'Bench Travel', planType: 'ENTERPRISE' });
+  const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'bench', role: 'partner' });
+  const headers = { 'x-api-key': key.plaintext, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await response.json()) as any;
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const csv = [
+    formatCsvRow(['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating']),
+    ...dataset.partners.map((p) => formatCsvRow([p.id, p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating])),
+  ].join('\n');
+
+  // 3. Upload through the presigned flow, and validation.
+  const flowStarted = performance.now();
+  const upload = await call('POST', '/partner-inventories/uploads', { name: 'bench partners', fileName: 'partners.csv' });
+  const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: csv });
+  if (put.status !== 200) throw new Error(`upload: ${put.status}`);
+  await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);
+  let inventory;
+  do {
+    await sleep(100);
+    inventory = await call('GET', `/partner-inventories/${upload.partnerInventoryId}`);
+  } while (inventory.status === 'VALIDATING');
+  const uploaded = performance.now();
+  console.log(`upload + validation: ${seconds(uploaded - flowStarted)} (${(csv.length / 2 ** 20).toFixed(1)} MB, ${inventory.hotelCount} rows ${inventory.status}, ${inventory.rejectedCount} rejected)`);
+
+  // 4. The job, polled to COMPLETED.
+  const created = await call('POST', '/mapping', { partnerInventoryId: upload.partnerInventoryId, mode: 'STANDARD' });
+  let job;
+  do {
+    await sleep(250);
+    job = await call('GET', `/mapping/${created.mappingJobId}`);
+  } while (job.status === 'PENDING' || job.status === 'RUNNING');
+  const completed = performance.now();
+  if (job.status !== 'COMPLETED') throw new Error(`job ${job.status}: ${job.error}`);
+  const sum = (field: 'indexLoadMs' | 'matchMs' | 'writeMs') => chunkLines.reduce((total, line) => total + line[field], 0);
+  const lastChunkAt = new Date(job.updatedAt).getTime();
+  console.log(`job creation -> COMPLETED: ${seconds(completed - uploaded)} for ${job.counts.total} rows in ${chunkLines.length} chunks, one at a time in this process`);
+  console.log(`  index load ${seconds(sum('indexLoadMs'))}, matching ${seconds(sum('matchMs'))}, result writes ${seconds(sum('writeMs'))} ` +
+    `(${Math.round(job.counts.total / (sum('writeMs') / 1000))} rows/s = ${((job.counts.total / (sum('writeMs') / 1000)) / writeCeiling * 100).toFixed(0)}% of the measured ceiling), ` +
+    `completion ${seconds(Math.max(0, new Date(job.completedAt).getTime() - lastChunkAt))}`);
+  console.log(`  everything but result writes: ${seconds(completed - uploaded - sum('writeMs'))}`);
+
+  // 5. Every result, page by page.
+  const pageTimes: number[] = [];
+  const results: MappingResult[] = [];
+  let cursor: string | null = null;
+  do {
+    const started = performance.now();
+    const page = await call('GET', `/mapping/${created.mappingJobId}/results?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    pageTimes.push(performance.now() - started);
+    results.push(...page.results);
+    cursor = page.nextCursor;
+  } while (cursor);
+  const filtered: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    await call('GET', `/mapping/${created.mappingJobId}/results?status=REVIEW&limit=100`);
+    filtered.push(performance.now() - started);
+  }
+  console.log(`results: ${results.length} rows in ${pageTimes.length} pages of 100 (the default): p50 ${percentile(pageTimes, 0.5).toFixed(0)} ms, p95 ${percentile(pageTimes, 0.95).toFixed(0)} ms; status=REVIEW pages of 100: p95 ${percentile(filtered, 0.95).toFixed(0)} ms`);
+
+  // 6. Export as CSV.
+  const exportStarted = performance.now();
+  const exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
+  const file = await (await fetch(exported.fileUrl)).arrayBuffer();
+  console.log(`export: ${seconds(performance.now() - exportStarted)} for ${exported.rowCount} rows (${(file.byteLength / 2 ** 20).toFixed(1)} MB ${exported.format}, download included)`);
+
+  const metrics = scoreMatches(results, (partnerId) => dataset.truth.get(partnerId));
+  console.log(`accuracy through the service: precision ${metrics.precision.toFixed(4)}  recall ${metrics.recall.toFixed(4)}  F1 ${metrics.f1.toFixed(4)} (MATCHED ${metrics.matched}, REVIEW ${metrics.review}, UNMATCHED ${metrics.unmatched})`);
+  console.log(`peak memory: ${Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20)} MB RSS (API, workers and the published index in one process)`);
+} finally {
+  messaging.stop();
+  server.closeAllConnections();
+  server.close();
+  await stack.stop();
+}
