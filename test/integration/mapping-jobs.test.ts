@@ -12,6 +12,8 @@ import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { applyBillingEvent } from '../../shared/billing/billing';
+import { billingStoreOf } from '../../shared/billing';
 import { referenceStoreOf } from '../../shared/reference';
 import { startTestApi, type Caller } from '../support/test-api';
 
@@ -183,6 +185,41 @@ describe('metering', () => {
     assert.equal(after.mappingsUsedToday, 33);
     assert.equal(after.remainingQuota, 1_000 - 33);
     assert.equal((await api.request('GET', '/api/v1/billing/usage', { as: caller })).body.totalMappings, 33);
+  });
+
+  it('draws on credits past the allowance: exactly the processed rows after a completed job, none after a failed one', async () => {
+    const caller = await api.newOrganization(); // FREE: 1,000 a day
+    const granted = await applyBillingEvent(billingStoreOf(api.runtime), {
+      id: `evt_${caller.organization.id}`,
+      createdAt: Math.floor(api.clock.now().getTime() / 1000),
+      customerId: 'cus_unused',
+      organizationId: caller.organization.id,
+      kind: 'credits_purchased',
+      millions: 5,
+      amountPaidCents: 500,
+    });
+    assert.equal(granted, 'applied');
+    const rows = Array.from({ length: 1_150 }, (_, i) => `C${i},Credit Hotel ${i}`);
+    const big = await inventory(caller, `id,name\n${rows.join('\n')}`);
+
+    // A job that fails gives everything back: allowance and credits.
+    const failing = await createJob(caller, { partnerInventoryId: big });
+    assert.equal((await quota(caller)).creditBalance, 5_000_000 - 150, 'reserved: 1,000 from the allowance, 150 credits');
+    api.clock.advance(6 * 3_600_000 + 1_000);
+    await api.messaging.idle();
+    assert.equal((await getJob(caller, failing.body.mappingJobId)).body.status, 'FAILED');
+    assert.equal((await quota(caller)).mappingsUsedToday, 0);
+    assert.equal((await api.request('GET', '/api/v1/billing/credits/balance', { as: caller })).body.creditsRemaining, 5_000_000);
+
+    // A job that completes keeps exactly its rows: the allowance first, then credits.
+    api.clock.advance(24 * 3_600_000); // a new UTC day, a fresh allowance
+    const completing = await createJob(caller, { partnerInventoryId: big });
+    await api.messaging.idle();
+    assert.equal((await getJob(caller, completing.body.mappingJobId)).body.status, 'COMPLETED');
+    assert.equal((await quota(caller)).mappingsUsedToday, 1_000);
+    const balance = (await api.request('GET', '/api/v1/billing/credits/balance', { as: caller })).body;
+    assert.equal(balance.creditsRemaining, 5_000_000 - 150);
+    assert.equal(balance.creditsUsed, 150);
   });
 
   it('counts a redelivered chunk once', async () => {
