@@ -4,7 +4,8 @@
  * queue table an SQS queue, its dead-letter queue, an alarm on it, and the worker functions.
  * Environment-agnostic (no account, region or lookups), so `cdk synth` needs no credentials.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -35,7 +36,7 @@ import {
 import { TABLE_KEYS } from '../shared/platform/table';
 import { LOCAL_PRICE_IDS, priceIdEnvironment, type ProviderPriceIds } from '../shared/billing';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface HotelMappingStackProps extends StackProps {
   /** Stage name: the API stage and part of resource names. */

@@ -4,12 +4,13 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { routeList } from '../shared/routes';
 import type { RouteDefinition } from '../shared/platform/http/route';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface SynthesizedFunction {
   route: RouteDefinition;

@@ -2,8 +2,8 @@
  * The local runtime's queues: in-process, delivering to the same worker functions (functions/)
  * the queue table names, over the same runtime as the HTTP functions.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Clock } from '../../shared/platform/clock';
 import { InProcessMessaging, type QueueConsumer } from '../../shared/platform/queue/in-process';
 import type { QueueDefinition } from '../../shared/platform/queue/queue';
@@ -11,7 +11,7 @@ import type { WorkerFunction } from '../../shared/platform/queue/worker';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import type { AppConfig } from '../../shared/platform/config';
 
-const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
+const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
 /** A runtime whose queues and scheduler run in this process. */
 export function localRuntime(config: AppConfig, clock?: Clock): { runtime: Runtime; messaging: InProcessMessaging } {

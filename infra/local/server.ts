@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routeList } from '../../shared/routes';
 import { errorBody } from '../../shared/platform/http/errors';
@@ -16,7 +16,7 @@ import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pip
 import { GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
 import type { Runtime } from '../../shared/platform/runtime';
 
-const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
+const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
 interface CompiledRoute {
   route: RouteDefinition;

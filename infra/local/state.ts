@@ -1,8 +1,9 @@
 /** Where `npm start` keeps its state, and the files other tools read from it. */
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** `.local/` at the project root; LOCAL_STATE_DIR moves it (the benchmarks use a scratch folder). */
-export const LOCAL_STATE_DIR = resolve(process.env.LOCAL_STATE_DIR ?? join(import.meta.dirname, '..', '..', '.local'));
+export const LOCAL_STATE_DIR = resolve(process.env.LOCAL_STATE_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.local'));
 export const CREDENTIALS_FILE = join(LOCAL_STATE_DIR, 'credentials.json');
 /** Where the running stand-ins are, for `npm run admin`; removed when `npm start` stops. */
 export const STACK_FILE = join(LOCAL_STATE_DIR, 'stack.json');

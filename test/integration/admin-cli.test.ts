@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
 import { promisify } from 'node:util';
 import { startTestApi } from '../support/test-api';
 
 const api = await startTestApi();
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {

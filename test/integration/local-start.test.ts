@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from '@jest/globals';
 import { freePort } from '../../infra/local/stand-ins';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const stateDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-start-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 

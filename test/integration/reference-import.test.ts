@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
 import { promisify } from 'node:util';
 import { referenceOf } from '../../shared/reference/services';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { startTestApi } from '../support/test-api';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const api = await startTestApi();
 const caller = await api.newOrganization();
 const folder = mkdtempSync(join(tmpdir(), 'reference-import-'));

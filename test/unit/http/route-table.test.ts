@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
 import { routeList } from '../../../shared/routes';
 import { functionName } from '../../../shared/platform/http/route';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 describe('the route table', () => {
   it('lists each method and path once', () => {

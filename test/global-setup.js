@@ -1,17 +1,19 @@
 /**
  * Starts DynamoDB Local and s3rver once for the whole run. Their endpoints reach the test workers
- * through the environment, which the workers inherit.
+ * through the environment, which the workers inherit. (Plain JavaScript: jest loads global setup
+ * outside its module system; tsx loads the TypeScript it needs.)
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStandIns } from '../infra/local/stand-ins';
+import { tsImport } from 'tsx/esm/api';
 
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup() {
+  const { startStandIns } = await tsImport('../infra/local/stand-ins.ts', import.meta.url);
   const s3DataDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-s3-'));
   const standIns = await startStandIns({ s3DataDir });
   process.env.DYNAMODB_ENDPOINT = standIns.dynamoDbEndpoint;
   process.env.S3_ENDPOINT = standIns.s3Endpoint;
   process.env.LOG_LEVEL ??= 'silent';
-  (globalThis as { standIns?: unknown }).standIns = { ...standIns, s3DataDir };
+  globalThis.standIns = { ...standIns, s3DataDir };
 }
