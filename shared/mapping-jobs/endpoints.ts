@@ -39,7 +39,7 @@ export const createMappingJob: Implementation<typeof mappingJobRoutes.createMapp
 
 export const listMappingJobs: Implementation<typeof mappingJobRoutes.listMappingJobs> = async ({ principal, query }, runtime) => {
   const page = await mappingJobStoreOf(runtime).list(principal.organizationId, query.limit ?? 20, query.cursor);
-  return { status: 200, json: { jobs: page.jobs.map(jobView), nextCursor: page.nextCursor } };
+  return { status: 200, json: { jobs: page.items.map(jobView), nextCursor: page.nextCursor } };
 };
 
 export const getMappingJob: Implementation<typeof mappingJobRoutes.getMappingJob> = async ({ principal, params }, runtime) => ({

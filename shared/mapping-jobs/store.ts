@@ -7,19 +7,18 @@ import {
   encodeCursor,
   isConditionFailure,
   organizationPartition,
+  OwnedItems,
   queryAll,
   TABLE_KEYS,
   tableOf,
   withoutKeys,
+  type OwnedPage,
   type Table,
 } from '../platform/table';
 import type { JobCounts, MappingJob, StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {
-  job: (organizationId: string, jobId: string) => ({ PK: organizationPartition(organizationId), SK: `JOB#${jobId}` }),
-  /** GSI1: the organization's jobs, newest first. */
-  jobsOfOrganization: (organizationId: string) => `${organizationPartition(organizationId)}#JOBS`,
   preferences: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'MAPPING_PREFERENCES' }),
   result: (jobId: string, partnerHotelId: string) => ({ PK: `JOB#${jobId}`, SK: `RESULT#${partnerHotelId}` }),
   resultPrefix: 'RESULT#',
@@ -47,60 +46,32 @@ function resultItem(jobId: string, result: StoredResult): Record<string, unknown
   };
 }
 
-export interface JobPage {
-  jobs: MappingJob[];
-  nextCursor: string | null;
-}
-
 export interface ResultPage {
   results: StoredResult[];
   nextCursor: string | null;
 }
 
 export class MappingJobStore {
-  constructor(private readonly table: Table) {}
+  private readonly jobs: OwnedItems<MappingJob>;
+
+  constructor(private readonly table: Table) {
+    this.jobs = new OwnedItems(table, 'JOB', 'JOBS');
+  }
 
   // --- jobs ------------------------------------------------------------------------------------
 
-  async create(job: MappingJob): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          ...keys.job(job.organizationId, job.id),
-          GSI1PK: keys.jobsOfOrganization(job.organizationId),
-          GSI1SK: `${job.createdAt}#${job.id}`,
-          ...job,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+  create(job: MappingJob): Promise<void> {
+    return this.jobs.create(job);
   }
 
   /** The organization's job; another organization's is answered as missing. */
-  async get(organizationId: string, jobId: string): Promise<MappingJob | undefined> {
-    const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.job(organizationId, jobId), ConsistentRead: true }),
-    );
-    return Item ? (withoutKeys(Item) as MappingJob) : undefined;
+  get(organizationId: string, jobId: string): Promise<MappingJob | undefined> {
+    return this.jobs.get(organizationId, jobId);
   }
 
-  async list(organizationId: string, limit: number, cursor: string | undefined): Promise<JobPage> {
-    const page = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: TABLE_KEYS.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.jobsOfOrganization(organizationId) },
-        ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: decodeCursor(cursor, {
-          partition: { GSI1PK: keys.jobsOfOrganization(organizationId) },
-          attributes: ['GSI1SK', 'PK', 'SK'],
-        }),
-      }),
-    );
-    return { jobs: (page.Items ?? []).map((item) => withoutKeys(item) as MappingJob), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+  /** Newest first. */
+  list(organizationId: string, limit: number, cursor: string | undefined): Promise<OwnedPage<MappingJob>> {
+    return this.jobs.list(organizationId, limit, cursor);
   }
 
   /** PENDING -> RUNNING when its first chunk starts; false when it is not PENDING. */
@@ -121,7 +92,7 @@ export class MappingJobStore {
       const { Attributes } = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: keys.job(job.organizationId, job.id),
+          Key: this.jobs.key(job.organizationId, job.id),
           UpdateExpression:
             'SET #counts.#processed = #counts.#processed + :processed, #counts.#matched = #counts.#matched + :matched, ' +
             '#counts.#review = #counts.#review + :review, #counts.#unmatched = #counts.#unmatched + :unmatched, ' +
@@ -186,7 +157,7 @@ export class MappingJobStore {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: keys.job(job.organizationId, job.id),
+          Key: this.jobs.key(job.organizationId, job.id),
           UpdateExpression: expression,
           ConditionExpression: condition,
           ExpressionAttributeNames: { '#status': 'status', ...(expression.includes('#error') && { '#error': 'error' }) },
@@ -235,8 +206,8 @@ export class MappingJobStore {
     const page = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':prefix': keys.resultPrefix },
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
+        ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':first': keys.resultPrefix, ':last': `${keys.resultPrefix}\uffff` },
         Limit: limit,
         ExclusiveStartKey: decodeCursor(cursor, { partition: { PK: `JOB#${jobId}` }, attributes: ['SK'] }),
       }),

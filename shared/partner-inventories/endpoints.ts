@@ -85,7 +85,7 @@ export const listPartnerInventories: Implementation<typeof partnerInventoryRoute
   runtime,
 ) => {
   const page = await inventoryStoreOf(runtime).list(principal.organizationId, query.limit ?? 20, query.cursor);
-  return { status: 200, json: { inventories: page.inventories.map((inventory) => inventoryView(inventory)), nextCursor: page.nextCursor } };
+  return { status: 200, json: { inventories: page.items.map((inventory) => inventoryView(inventory)), nextCursor: page.nextCursor } };
 };
 
 export const getPartnerInventory: Implementation<typeof partnerInventoryRoutes.getPartnerInventory> = async (

@@ -1,77 +1,31 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { service } from '../platform/runtime';
-import {
-  decodeCursor,
-  encodeCursor,
-  isConditionFailure,
-  organizationPartition,
-  TABLE_KEYS,
-  tableOf,
-  withoutKeys,
-  type Table,
-} from '../platform/table';
+import { isConditionFailure, OwnedItems, tableOf, type OwnedPage, type Table } from '../platform/table';
 import type { InventoryStatus, PartnerInventory } from './inventory';
 
-/** Keys of this store's items in the single table. */
-const keys = {
-  inventory: (organizationId: string, inventoryId: string) => ({
-    PK: organizationPartition(organizationId),
-    SK: `INVENTORY#${inventoryId}`,
-  }),
-  /** GSI1: the organization's inventories, newest first. */
-  inventoriesOfOrganization: (organizationId: string) => `${organizationPartition(organizationId)}#INVENTORIES`,
-} as const;
-
-export interface InventoryPage {
-  inventories: PartnerInventory[];
-  nextCursor: string | null;
-}
-
 export class InventoryStore {
-  constructor(private readonly table: Table) {}
+  private readonly items: OwnedItems<PartnerInventory>;
 
-  async create(inventory: PartnerInventory): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          ...keys.inventory(inventory.organizationId, inventory.id),
-          GSI1PK: keys.inventoriesOfOrganization(inventory.organizationId),
-          GSI1SK: `${inventory.createdAt}#${inventory.id}`,
-          ...inventory,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+  constructor(private readonly table: Table) {
+    this.items = new OwnedItems(table, 'INVENTORY', 'INVENTORIES');
+  }
+
+  create(inventory: PartnerInventory): Promise<void> {
+    return this.items.create(inventory);
   }
 
   /** The organization's inventory; another organization's is answered as missing. */
-  async get(organizationId: string, inventoryId: string): Promise<PartnerInventory | undefined> {
-    const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.inventory(organizationId, inventoryId), ConsistentRead: true }),
-    );
-    return Item ? (withoutKeys(Item) as PartnerInventory) : undefined;
+  get(organizationId: string, inventoryId: string): Promise<PartnerInventory | undefined> {
+    return this.items.get(organizationId, inventoryId);
   }
 
-  async list(organizationId: string, limit: number, cursor: string | undefined): Promise<InventoryPage> {
-    const page = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: TABLE_KEYS.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.inventoriesOfOrganization(organizationId) },
-        ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: decodeCursor(cursor, {
-          partition: { GSI1PK: keys.inventoriesOfOrganization(organizationId) },
-          attributes: ['GSI1SK', 'PK', 'SK'],
-        }),
-      }),
-    );
-    return {
-      inventories: (page.Items ?? []).map((item) => withoutKeys(item) as PartnerInventory),
-      nextCursor: encodeCursor(page.LastEvaluatedKey),
-    };
+  /** Newest first. */
+  list(organizationId: string, limit: number, cursor: string | undefined): Promise<OwnedPage<PartnerInventory>> {
+    return this.items.list(organizationId, limit, cursor);
+  }
+
+  delete(organizationId: string, inventoryId: string): Promise<void> {
+    return this.items.delete(organizationId, inventoryId);
   }
 
   /**
@@ -88,7 +42,7 @@ export class InventoryStore {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: keys.inventory(inventory.organizationId, inventory.id),
+          Key: this.items.key(inventory.organizationId, inventory.id),
           UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
           ConditionExpression: '#status = :from',
           ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
@@ -100,10 +54,6 @@ export class InventoryStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
-  }
-
-  async delete(organizationId: string, inventoryId: string): Promise<void> {
-    await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: keys.inventory(organizationId, inventoryId) }));
   }
 }
 

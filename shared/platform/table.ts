@@ -4,7 +4,15 @@
  * keys" section lists them all in one place.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { requireSetting, type AppConfig } from './config';
 import { invalidInput } from './errors';
 import { service } from './runtime';
@@ -124,4 +132,81 @@ export async function batchWrite(table: Table, writes: readonly Record<string, u
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+/** An item an organization owns, created once and listed newest first. */
+export interface OwnedItem {
+  id: string;
+  organizationId: string;
+  createdAt: string;
+}
+
+export interface OwnedPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * One kind of item an organization owns (`ORG#<orgId>` / `<KIND>#<id>`), indexed on GSI1 as
+ * `ORG#<orgId>#<LIST>` / `<createdAt>#<id>` so the organization's items list newest first with
+ * an opaque cursor. Reads go through the owner's key: another organization's item is missing.
+ */
+export class OwnedItems<T extends OwnedItem> {
+  constructor(
+    private readonly table: Table,
+    /** `JOB`, `INVENTORY`: the item's sort key prefix. */
+    private readonly kind: string,
+    /** `JOBS`, `INVENTORIES`: the list's name. */
+    private readonly list_: string,
+  ) {}
+
+  key(organizationId: string, id: string): { PK: string; SK: string } {
+    return { PK: organizationPartition(organizationId), SK: `${this.kind}#${id}` };
+  }
+
+  private listPartition(organizationId: string): string {
+    return `${organizationPartition(organizationId)}#${this.list_}`;
+  }
+
+  async create(item: T): Promise<void> {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          ...this.key(item.organizationId, item.id),
+          GSI1PK: this.listPartition(item.organizationId),
+          GSI1SK: `${item.createdAt}#${item.id}`,
+          ...item,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async get(organizationId: string, id: string): Promise<T | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: this.key(organizationId, id), ConsistentRead: true }),
+    );
+    return Item ? (withoutKeys(Item) as unknown as T) : undefined;
+  }
+
+  async list(organizationId: string, limit: number, cursor: string | undefined): Promise<OwnedPage<T>> {
+    const partition = this.listPartition(organizationId);
+    const page = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: TABLE_KEYS.gsi1.name,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: decodeCursor(cursor, { partition: { GSI1PK: partition }, attributes: ['GSI1SK', 'PK', 'SK'] }),
+      }),
+    );
+    return { items: (page.Items ?? []).map((item) => withoutKeys(item) as unknown as T), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+  }
+
+  async delete(organizationId: string, id: string): Promise<void> {
+    await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: this.key(organizationId, id) }));
+  }
 }
