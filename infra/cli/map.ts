@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import type { ReferenceHotel } from '../../shared/reference';
 import { type PartnerHotel, buildMatchingIndex, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, mapHotels, readPartnerInventory, readReferenceInventory, toExportRow, type InventoryRow, type MappingMode, type MappingResult } from '../../shared/mapping';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
-import { detectTabularFormat, TabularParseError } from '../../shared/platform/files/tabular';
+import { detectTabularFormat } from '../../shared/platform/files/formats';
+import { TabularParseError } from '../../shared/platform/files/tabular';
 
 const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] --out <results.jsonl|results.csv>';
 /** Bad rows listed one by one; beyond this only counted. */

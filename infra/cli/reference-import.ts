@@ -8,8 +8,8 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readReferenceInventory } from '../../shared/mapping';
-import { detectTabularFormat } from '../../shared/platform/files/tabular';
-import { importReferenceInventory, referenceOf } from '../../shared/reference';
+import { detectTabularFormat } from '../../shared/platform/files/formats';
+import { importReferenceInventory, referencePortsOf } from '../../shared/reference';
 import { createRuntime } from '../../shared/platform/runtime';
 import { runCommand, targetConfig, UsageError } from './target';
 
@@ -25,7 +25,7 @@ async function main() {
   const runtime = createRuntime(targetConfig({ needsBucket: true }));
   const startedAt = Date.now();
   const summary = await importReferenceInventory(
-    referenceOf(runtime).ports,
+    referencePortsOf(runtime),
     readReferenceInventory(createReadStream(file), format),
     values.source ?? basename(file),
   );

@@ -5,7 +5,7 @@
 import { createOrganizationKey } from '../../shared/api-keys';
 import { createOrganization } from '../../shared/organizations';
 import type { Runtime } from '../../shared/platform/runtime';
-import { importReferenceInventory, referenceOf } from '../../shared/reference';
+import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { supplierStoreOf, type Supplier } from '../../shared/suppliers';
 import { generateReferenceHotels } from '../synthetic/generator';
 
@@ -61,12 +61,12 @@ export async function seedReferenceInventory(
   size: { hotels: number; seed: number } = DEMO_REFERENCE,
 ): Promise<{ seeded: boolean; hotelCount: number; seconds: number }> {
   const startedAt = Date.now();
-  const current = await referenceOf(runtime).store.getCurrent();
+  const current = await referenceStoreOf(runtime).getCurrent();
   if (current) return { seeded: false, hotelCount: current.hotelCount, seconds: 0 };
   async function* rows() {
     let line = 1;
     for (const hotel of generateReferenceHotels({ count: size.hotels, seed: size.seed })) yield { line: ++line, hotel };
   }
-  const summary = await importReferenceInventory(referenceOf(runtime).ports, rows(), `generated (${size.hotels} hotels, seed ${size.seed})`);
+  const summary = await importReferenceInventory(referencePortsOf(runtime), rows(), `generated (${size.hotels} hotels, seed ${size.seed})`);
   return { seeded: true, hotelCount: summary.hotelCount, seconds: (Date.now() - startedAt) / 1000 };
 }

@@ -5,7 +5,8 @@
  */
 import type { ReferenceHotel } from './hotels';
 import type { PartnerHotel } from './hotels';
-import { readTabular, type TabularFormat, type TabularInput, type TabularRecord } from '../platform/files/tabular';
+import type { TabularFormat } from '../platform/files/formats';
+import { readTabular, type TabularInput, type TabularRecord } from '../platform/files/tabular';
 import { toCountryCode } from './countries';
 
 export type InventoryRow<T> = { line: number; hotel: T } | { line: number; error: string };

@@ -1,7 +1,7 @@
 /** The partner inventory endpoints: direct and presigned uploads, listing, reading and deleting. */
 import { randomUUID } from 'node:crypto';
 import { conflict, invalidInput, notFound, unsupportedFormat } from '../platform/errors';
-import { detectTabularFormat } from '../platform/files/tabular';
+import { detectTabularFormat } from '../platform/files/formats';
 import type { Implementation } from '../platform/http/endpoint';
 import { HttpError } from '../platform/http/errors';
 import { objectStoreOf } from '../platform/objects/services';

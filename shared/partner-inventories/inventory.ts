@@ -5,7 +5,7 @@
  * Small files arrive in one multipart call and are validated at once. Any size arrives through a
  * presigned upload: UPLOADING -> (complete) -> VALIDATING -> READY | FAILED, validated by a worker.
  */
-import type { TabularFormat } from '../platform/files/tabular';
+import type { TabularFormat } from '../platform/files/formats';
 
 export const INVENTORY_STATUSES = ['UPLOADING', 'VALIDATING', 'READY', 'FAILED'] as const;
 export type InventoryStatus = (typeof INVENTORY_STATUSES)[number];

@@ -1,5 +1,6 @@
 /** The reference inventory endpoints: search, statistics, hotel detail, download and duplicate reports. */
 import { notFound } from '../platform/errors';
+import { objectStoreOf } from '../platform/objects/services';
 import type { Implementation } from '../platform/http/endpoint';
 import { duplicateReportView, reportDuplicate as report, resolveDuplicate as resolve } from './duplicates';
 import { referenceRoutes } from './routes';
@@ -14,43 +15,43 @@ import {
   search,
   topCountries,
 } from './search/search-index';
-import { referenceOf } from './services';
+import { publishedReferenceOf, referencePortsOf, referenceStoreOf } from './services';
 
 const NO_STATISTICS = { totalHotels: 0, totalCountries: 0, totalCities: 0, byCountry: [] };
 
 export const searchReference: Implementation<typeof referenceRoutes.searchReference> = async ({ query }, runtime) => {
-  const index = await referenceOf(runtime).published.searchIndex();
+  const index = await publishedReferenceOf(runtime).searchIndex();
   if (!index) return { status: 200, json: { results: [], total: 0 } };
   const page = search(index, { ...query, limit: clampSearchLimit(query.limit), offset: resolveSearchOffset(query.offset) });
   return { status: 200, json: page };
 };
 
 export const advancedSearchReference: Implementation<typeof referenceRoutes.advancedSearchReference> = async ({ query }, runtime) => {
-  const index = await referenceOf(runtime).published.searchIndex();
+  const index = await publishedReferenceOf(runtime).searchIndex();
   if (!index) return { status: 200, json: { results: [], total: 0 } };
   const page = advancedSearch(index, { ...query, limit: clampSearchLimit(query.limit), offset: resolveSearchOffset(query.offset) });
   return { status: 200, json: page };
 };
 
 export const referenceStatistics: Implementation<typeof referenceRoutes.referenceStatistics> = async (_request, runtime) => {
-  const statistics = await referenceOf(runtime).published.currentStatistics();
+  const statistics = await publishedReferenceOf(runtime).currentStatistics();
   return { status: 200, json: statistics ? globalStatistics(statistics) : NO_STATISTICS };
 };
 
 export const referenceCountryList: Implementation<typeof referenceRoutes.referenceCountryList> = async ({ query }, runtime) => {
-  const statistics = await referenceOf(runtime).published.currentStatistics();
+  const statistics = await publishedReferenceOf(runtime).currentStatistics();
   return { status: 200, json: statistics ? topCountries(statistics, clampCountryStatisticsLimit(query.limit)) : [] };
 };
 
 export const referenceCountry: Implementation<typeof referenceRoutes.referenceCountry> = async ({ params }, runtime) => {
-  const statistics = await referenceOf(runtime).published.currentStatistics();
+  const statistics = await publishedReferenceOf(runtime).currentStatistics();
   const detail = statistics && countryStatistics(statistics, params.country);
   if (!detail) throw notFound(`The inventory has no country named "${params.country}" (names are case-sensitive).`);
   return { status: 200, json: detail };
 };
 
 export const referenceHotel: Implementation<typeof referenceRoutes.referenceHotel> = async ({ params }, runtime) => {
-  const reference = referenceOf(runtime).store;
+  const reference = referenceStoreOf(runtime);
   const id = params.id.toLowerCase();
   const [current, merge] = await Promise.all([reference.getCurrent({ consistent: false }), reference.getMerge(id)]);
   const hotel = current && (await reference.getHotel(id, current.dataVersionId));
@@ -83,14 +84,15 @@ export const referenceHotel: Implementation<typeof referenceRoutes.referenceHote
 };
 
 export const downloadReference: Implementation<typeof referenceRoutes.downloadReference> = async ({ query }, runtime) => {
-  const { store, ports } = referenceOf(runtime);
+  const store = referenceStoreOf(runtime);
+  const objects = objectStoreOf(runtime);
   const current = await store.getCurrent();
   if (!current) throw notFound('No reference inventory has been generated yet.');
   const minutes = query.expirationMinutes ?? EXPIRATION_MINUTES.default;
   return {
     status: 200,
     json: {
-      fileUrl: await ports.objects.presignedDownloadUrl(current.artifacts.snapshotKey, minutes * 60),
+      fileUrl: await objects.presignedDownloadUrl(current.artifacts.snapshotKey, minutes * 60),
       expiresAt: new Date(runtime.clock.now().getTime() + minutes * 60_000).toISOString(),
       hotelCount: current.hotelCount,
       versionId: current.artifactsId,
@@ -99,7 +101,7 @@ export const downloadReference: Implementation<typeof referenceRoutes.downloadRe
 };
 
 export const reportDuplicate: Implementation<typeof referenceRoutes.reportDuplicate> = async ({ principal, body }, runtime) => {
-  const created = await report(referenceOf(runtime).ports, {
+  const created = await report(referencePortsOf(runtime), {
     organizationId: principal.organizationId,
     ...body,
     originalHotelId: body.originalHotelId.toLowerCase(),
@@ -109,7 +111,7 @@ export const reportDuplicate: Implementation<typeof referenceRoutes.reportDuplic
 };
 
 export const getDuplicateReport: Implementation<typeof referenceRoutes.getDuplicateReport> = async ({ principal, params }, runtime) => {
-  const found = await referenceOf(runtime).store.getReport(params.reportId.toLowerCase());
+  const found = await referenceStoreOf(runtime).getReport(params.reportId.toLowerCase());
   // Another organization's report is answered exactly like a missing one.
   if (!found || (found.organizationId !== principal.organizationId && principal.role !== 'admin')) {
     throw notFound(`No duplicate report has the id ${params.reportId}.`);
@@ -118,7 +120,7 @@ export const getDuplicateReport: Implementation<typeof referenceRoutes.getDuplic
 };
 
 export const resolveDuplicateReport: Implementation<typeof referenceRoutes.resolveDuplicateReport> = async ({ principal, params, body }, runtime) => {
-  const resolved = await resolve(referenceOf(runtime).ports, {
+  const resolved = await resolve(referencePortsOf(runtime), {
     reportId: params.reportId.toLowerCase(),
     decision: body.decision,
     note: body.note,

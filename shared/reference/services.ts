@@ -1,32 +1,35 @@
-/** The runtime's reference inventory: its store, the warm published index, and the publication ports. */
+/**
+ * The runtime's reference inventory, in three services so that each function builds (and
+ * bundles) only what it uses: the store alone; the warm published index for search and
+ * statistics; and the ports publication and duplicate rules work through.
+ */
 import { randomUUID } from 'node:crypto';
 import { eventOutboxOf } from '../platform/events/outbox';
 import { objectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
 import { service } from '../platform/runtime';
-import { referencePublicationQueue } from './queue';
 import { tableOf } from '../platform/table';
+import type { DuplicatePorts } from './duplicates';
 import { PublishedReference } from './published-reference';
+import { referencePublicationQueue } from './queue';
 import { ReferenceStore } from './store';
 
-/** The reference inventory's records and current publication, for functions that touch no file. */
+/** Hotel records, the current publication pointer, merges and duplicate reports. */
 export const referenceStoreOf = /* @__PURE__ */ service((runtime) => new ReferenceStore(tableOf(runtime)));
 
-export const referenceOf = /* @__PURE__ */ service((runtime) => {
-  const store = referenceStoreOf(runtime);
-  const objects = objectStoreOf(runtime);
-  return {
-    store,
-    /** The current publication's index and statistics, kept warm per container. */
-    published: new PublishedReference(store, objects),
-    /** What the publication and duplicate rules work through. */
-    ports: {
-      store,
-      objects,
-      clock: runtime.clock,
-      events: eventOutboxOf(runtime),
-      newId: randomUUID,
-      requestRepublication: (reportId: string) => queueOf(runtime, referencePublicationQueue).send({ reportId }),
-    },
-  };
-});
+/** The current publication's search index and statistics, kept warm per container. */
+export const publishedReferenceOf = /* @__PURE__ */ service(
+  (runtime) => new PublishedReference(referenceStoreOf(runtime), objectStoreOf(runtime)),
+);
+
+/** What imports, republications and duplicate reports work through. */
+export const referencePortsOf = /* @__PURE__ */ service(
+  (runtime): DuplicatePorts => ({
+    store: referenceStoreOf(runtime),
+    objects: objectStoreOf(runtime),
+    clock: runtime.clock,
+    events: eventOutboxOf(runtime),
+    newId: randomUUID,
+    requestRepublication: (reportId: string) => queueOf(runtime, referencePublicationQueue).send({ reportId }),
+  }),
+);

@@ -2,10 +2,10 @@
 import type { Runtime } from '../platform/runtime';
 import { republishWithoutMerged } from './publication';
 import type { RepublicationMessage } from './queue';
-import { referenceOf } from './services';
+import { publishedReferenceOf, referencePortsOf, referenceStoreOf } from './services';
 
 export async function republishAfterMerge(_message: RepublicationMessage, runtime: Runtime): Promise<void> {
   // A publication that finished first makes this one fail its condition: the queue delivers the
   // message again, and the next attempt publishes on top of it (or finds nothing left to do).
-  await republishWithoutMerged(referenceOf(runtime).ports);
+  await republishWithoutMerged(referencePortsOf(runtime));
 }

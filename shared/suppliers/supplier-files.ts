@@ -2,7 +2,8 @@
  * Checks the sample hotel file sent with a supplier request: it must really be CSV, JSON (an
  * array of objects) or XLSX, and hold at least one readable data row.
  */
-import { readTabular, TabularParseError, type TabularFormat } from '../platform/files/tabular';
+import type { TabularFormat } from '../platform/files/formats';
+import { readTabular, TabularParseError } from '../platform/files/tabular';
 import { invalidInput, unsupportedFormat } from '../platform/errors';
 
 export const SUPPLIER_FILE_FORMATS = ['csv', 'json', 'xlsx'] as const;

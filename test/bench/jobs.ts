@@ -20,7 +20,7 @@ import { createOrganization } from '../../shared/organizations';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { batchWrite, tableOf } from '../../shared/platform/table';
-import { importReferenceInventory, referenceOf } from '../../shared/reference';
+import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
 import { provisionLocalStack } from '../../infra/local/stack';
@@ -73,7 +73,7 @@ try {
 
   // 2. The published reference: built once; afterwards its artifacts are found in s3rver and the pointer restored.
   const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: PARTNER_COUNT, seed: SEED });
-  const reference = referenceOf(runtime);
+  const reference = { store: referenceStoreOf(runtime), ports: referencePortsOf(runtime) };
   const pointerFile = join(STATE, 'current.json');
   const saved = existsSync(pointerFile) ? JSON.parse(readFileSync(pointerFile, 'utf8')) : undefined;
   if (saved && (await objectStoreOf(runtime).size(saved.artifacts.matchingIndexKey)) !== undefined) {

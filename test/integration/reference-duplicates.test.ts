@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import { gunzipSync } from 'node:zlib';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import { referenceOf } from '../../shared/reference/services';
+import { referenceStoreOf } from '../../shared/reference';
 import { startTestApi, type Caller } from '../support/test-api';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 
@@ -66,7 +66,7 @@ describe('POST /api/v1/reference/duplicates', () => {
     });
     assert.equal(anonymous.status, 401);
     const fresh = await api.newOrganization();
-    assert.deepEqual(await referenceOf(api.runtime).store.listReports(fresh.organization.id), []);
+    assert.deepEqual(await referenceStoreOf(api.runtime).listReports(fresh.organization.id), []);
   });
 
   it("hides one organization's reports from another", async () => {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
 import { promisify } from 'node:util';
-import { referenceOf } from '../../shared/reference/services';
+import { referenceStoreOf } from '../../shared/reference';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { startTestApi } from '../support/test-api';
 
@@ -95,15 +95,15 @@ describe('npm run reference:import', () => {
       const file = join(folder, `${name}.csv`);
       writeFileSync(file, ['id,name,city,country', `${LYON},Carlton ${name},Lyon,France`].join('\n'));
       assert.equal((await importFile(file)).code, 0);
-      publications.push((await referenceOf(api.runtime).store.getCurrent())!);
+      publications.push((await referenceStoreOf(api.runtime).getCurrent())!);
     }
     const [oldest, previous, current] = publications as [typeof publications[0], typeof publications[0], typeof publications[0]];
     assert.equal(current.previous?.dataVersionId, previous.dataVersionId);
-    assert.equal(await referenceOf(api.runtime).store.getHotel(LYON, oldest.dataVersionId), undefined, 'retired records are deleted');
+    assert.equal(await referenceStoreOf(api.runtime).getHotel(LYON, oldest.dataVersionId), undefined, 'retired records are deleted');
     assert.equal(await objectStoreOf(api.runtime).get(oldest.artifacts.indexKey), undefined, 'retired artifacts are deleted');
-    assert.equal((await referenceOf(api.runtime).store.getHotel(LYON, previous.dataVersionId))?.name, 'Carlton Fourth');
+    assert.equal((await referenceStoreOf(api.runtime).getHotel(LYON, previous.dataVersionId))?.name, 'Carlton Fourth');
     assert.ok(await objectStoreOf(api.runtime).get(previous.artifacts.indexKey));
-    assert.equal((await referenceOf(api.runtime).store.getHotel(LYON, current.dataVersionId))?.name, 'Carlton Fifth');
+    assert.equal((await referenceStoreOf(api.runtime).getHotel(LYON, current.dataVersionId))?.name, 'Carlton Fifth');
   });
 
   it('explains bad usage', async () => {

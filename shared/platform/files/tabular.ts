@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { parse as parseCsv, type CsvError } from 'csv-parse';
 import ExcelJS from 'exceljs';
 
-export type TabularFormat = 'csv' | 'jsonl' | 'json' | 'xlsx';
+import type { TabularFormat } from './formats';
 
 export type TabularRecord = Record<string, string>;
 
@@ -32,21 +32,6 @@ export class TabularParseError extends Error {
   }
 }
 
-const FORMAT_BY_EXTENSION: Record<string, TabularFormat> = {
-  csv: 'csv',
-  txt: 'csv',
-  jsonl: 'jsonl',
-  ndjson: 'jsonl',
-  json: 'json',
-  xlsx: 'xlsx',
-};
-
-/** Format from a file name's extension (case-insensitive); undefined when not supported. */
-export function detectTabularFormat(fileName: string): TabularFormat | undefined {
-  const dot = fileName.lastIndexOf('.');
-  if (dot < 0) return undefined;
-  return FORMAT_BY_EXTENSION[fileName.slice(dot + 1).toLowerCase()];
-}
 
 export function readTabular(input: TabularInput, format: TabularFormat): AsyncIterable<TabularRow> {
   switch (format) {

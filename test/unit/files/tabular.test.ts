@@ -2,7 +2,8 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { detectTabularFormat, readTabular, TabularParseError, type TabularFormat, type TabularRow } from '../../../shared/platform/files/tabular';
+import { detectTabularFormat, type TabularFormat } from '../../../shared/platform/files/formats';
+import { readTabular, TabularParseError, type TabularRow } from '../../../shared/platform/files/tabular';
 
 async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
   const rows: TabularRow[] = [];
