@@ -1,19 +1,22 @@
 /**
  * Runs a real `cdk synth` (with esbuild bundling, no Docker, no credentials) into a folder and
- * tells where each route's bundle landed. Used by the synth test and the bundle-size benchmark.
+ * tells where each function's bundle landed: every route's and every queue worker's. Used by the
+ * synth test and the bundle-size benchmark.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { functionName } from '../shared/platform/http/route';
+import { queueList } from '../shared/queues';
 import { routeList } from '../shared/routes';
-import type { RouteDefinition } from '../shared/platform/http/route';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface SynthesizedFunction {
-  route: RouteDefinition;
+  /** The function file under functions/, without extension. */
+  handler: string;
   /** The bundle folder (what is zipped and uploaded). */
   assetDir: string;
 }
@@ -25,13 +28,18 @@ export async function synthesize(outDir: string, stage = 'synth'): Promise<Synth
     maxBuffer: 64 * 1024 * 1024,
   });
   const template = JSON.parse(readFileSync(join(outDir, `HotelMapping-${stage}.template.json`), 'utf8')) as {
-    Resources: Record<string, { Type: string; Properties: { Description?: string }; Metadata?: Record<string, string> }>;
+    Resources: Record<string, { Type: string; Metadata?: Record<string, string> }>;
   };
-  const functions = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
-  return routeList.map((route) => {
-    const fn = functions.find((f) => f.Properties.Description === `${route.method} ${route.path}`);
+  const handlers = [
+    ...routeList.map((route) => route.handler),
+    ...queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]),
+  ];
+  return handlers.map((handler) => {
+    // A function's logical id is its name (infra/stack.ts) plus CDK's hash suffix.
+    const pattern = new RegExp(`^${functionName({ handler })}[0-9A-F]{8}$`);
+    const [, fn] = Object.entries(template.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && pattern.test(id)) ?? [];
     const assetPath = fn?.Metadata?.['aws:asset:path'];
-    if (!assetPath) throw new Error(`No bundled function for ${route.method} ${route.path}`);
-    return { route, assetDir: join(outDir, assetPath) };
+    if (!assetPath) throw new Error(`No bundled function for ${handler}`);
+    return { handler, assetDir: join(outDir, assetPath) };
   });
 }

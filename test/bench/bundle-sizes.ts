@@ -13,12 +13,12 @@ try {
   const startedAt = Date.now();
   const functions = await synthesize(outDir);
   console.log(`cdk synth with bundling: ${((Date.now() - startedAt) / 1000).toFixed(1)} s for ${functions.length} functions\n`);
-  console.log('function'.padEnd(28), 'index.js'.padStart(10), 'deployed (gzip, no maps)'.padStart(26));
-  for (const { route, assetDir } of functions) {
+  console.log('function'.padEnd(40), 'index.js'.padStart(10), 'deployed (gzip, no maps)'.padStart(26));
+  for (const { handler, assetDir } of functions) {
     const files = readdirSync(assetDir).filter((file) => !file.endsWith('.map'));
     const indexBytes = statSync(join(assetDir, 'index.js')).size;
     const gzipBytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(join(assetDir, file))).length, 0);
-    console.log(route.handler.padEnd(28), kb(indexBytes).padStart(10), kb(gzipBytes).padStart(26));
+    console.log(handler.padEnd(40), kb(indexBytes).padStart(10), kb(gzipBytes).padStart(26));
   }
 } finally {
   rmSync(outDir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from '@jest/globals';
+import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
 import { synthesize } from '../../infra/synth';
 
@@ -10,26 +11,27 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-synth-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('bundles every route into its own function', async () => {
+  it('bundles every route and every queue worker into its own function', async () => {
     const env = { ...process.env };
     for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete env[name];
     const functions = await synthesize(outDir);
-    assert.equal(functions.length, routeList.length);
-    assert.equal(new Set(functions.map((f) => f.assetDir)).size, routeList.length);
-    for (const { route, assetDir } of functions) {
+    const workers = queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]);
+    assert.equal(functions.length, routeList.length + workers.length);
+    assert.equal(new Set(functions.map((f) => f.assetDir)).size, functions.length);
+    for (const { handler, assetDir } of functions) {
       const bundle = join(assetDir, 'index.js');
-      assert.ok(existsSync(bundle), `${route.handler} has a bundle`);
+      assert.ok(existsSync(bundle), `${handler} has a bundle`);
       assert.ok(statSync(bundle).size > 1000);
     }
-    const docs = functions.find((f) => f.route.handler === 'docs/asset')!;
+    const docs = functions.find((f) => f.handler === 'docs/asset')!;
     assert.ok(existsSync(join(docs.assetDir, 'swagger-ui-bundle.js')), 'docs assets are shipped beside the bundle');
     // A function bundles only what its code uses: the public docs pages touch no table and verify no token.
-    for (const { route, assetDir } of functions.filter((f) => f.route.handler.startsWith('docs/'))) {
+    for (const { handler, assetDir } of functions.filter((f) => f.handler.startsWith('docs/'))) {
       const bundle = readFileSync(join(assetDir, 'index.js'), 'utf8');
-      assert.ok(!bundle.includes('DynamoDB_20120810'), `${route.handler} bundles no DynamoDB client`);
-      assert.ok(!bundle.includes('ERR_JWS_SIGNATURE_VERIFICATION_FAILED'), `${route.handler} bundles no token verifier`);
+      assert.ok(!bundle.includes('DynamoDB_20120810'), `${handler} bundles no DynamoDB client`);
+      assert.ok(!bundle.includes('ERR_JWS_SIGNATURE_VERIFICATION_FAILED'), `${handler} bundles no token verifier`);
     }
-    const search = readFileSync(join(functions.find((f) => f.route.handler === 'reference/search')!.assetDir, 'index.js'), 'utf8');
+    const search = readFileSync(join(functions.find((f) => f.handler === 'reference/search')!.assetDir, 'index.js'), 'utf8');
     assert.ok(search.includes('DynamoDB_20120810'), 'the check above would see the client');
   }, 300_000);
 });
