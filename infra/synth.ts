@@ -4,7 +4,7 @@
  * synth test and the bundle-size benchmark.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -27,9 +27,11 @@ export async function synthesize(outDir: string, stage = 'synth'): Promise<Synth
     env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
     maxBuffer: 64 * 1024 * 1024,
   });
-  const template = JSON.parse(readFileSync(join(outDir, `HotelMapping-${stage}.template.json`), 'utf8')) as {
-    Resources: Record<string, { Type: string; Metadata?: Record<string, string> }>;
-  };
+  // The stack's template and its nested stacks' (the queue workers live in one).
+  const resources: Record<string, { Type: string; Metadata?: Record<string, string> }> = {};
+  for (const file of readdirSync(outDir).filter((name) => name.endsWith('.template.json'))) {
+    Object.assign(resources, (JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { Resources: typeof resources }).Resources);
+  }
   const handlers = [
     ...routeList.map((route) => route.handler),
     ...queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]),
@@ -37,7 +39,7 @@ export async function synthesize(outDir: string, stage = 'synth'): Promise<Synth
   return handlers.map((handler) => {
     // A function's logical id is its name (infra/stack.ts) plus CDK's hash suffix.
     const pattern = new RegExp(`^${functionName({ handler })}[0-9A-F]{8}$`);
-    const [, fn] = Object.entries(template.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && pattern.test(id)) ?? [];
+    const [, fn] = Object.entries(resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && pattern.test(id)) ?? [];
     const assetPath = fn?.Metadata?.['aws:asset:path'];
     if (!assetPath) throw new Error(`No bundled function for ${handler}`);
     return { handler, assetDir: join(outDir, assetPath) };
