@@ -22,11 +22,16 @@ export const publishedReferenceOf = /* @__PURE__ */ service(
   (runtime) => new PublishedReference(referenceStoreOf(runtime), objectStoreOf(runtime)),
 );
 
-/** What imports, republications and duplicate reports work through. */
+/**
+ * What imports, republications and duplicate reports work through. The object store is built on
+ * first use: reporting and resolving a duplicate touch no file, and their functions have no bucket.
+ */
 export const referencePortsOf = /* @__PURE__ */ service(
   (runtime): DuplicatePorts => ({
     store: referenceStoreOf(runtime),
-    objects: objectStoreOf(runtime),
+    get objects() {
+      return objectStoreOf(runtime);
+    },
     clock: runtime.clock,
     events: eventOutboxOf(runtime),
     newId: randomUUID,

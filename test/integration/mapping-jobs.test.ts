@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, it } from '@jest/globals';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { mappingJobRoutes } from '../../shared/mapping-jobs';
 import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { objectStoreOf } from '../../shared/platform/objects/services';
@@ -497,6 +498,22 @@ describe('jobs list, preferences and tenant isolation', () => {
     const row = (await results(owner, jobId, '?partnerHotelId=P0')).body.results[0];
     assert.equal(row.review, undefined);
     assert.equal((await inventoryStoreOf(api.runtime).get(other.organization.id, jobId)), undefined);
+  });
+
+  it('runs creation, results and reviews on functions with only the settings their routes declare', async () => {
+    const caller = await api.newOrganization();
+    const partnerInventoryId = await inventory(caller, partnerCsv(3));
+    const lean = await api.serveLean([mappingJobRoutes.createMappingJob, mappingJobRoutes.listMappingResults, mappingJobRoutes.reviewMappingResult]);
+    const created = await lean('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId } });
+    assert.equal(created.status, 201, created.text);
+    await api.messaging.idle();
+    const page = await lean('GET', `/api/v1/mapping/${created.body.mappingJobId}/results`, { as: caller });
+    assert.equal(page.body.results.length, 3);
+    const reviewed = await lean('POST', `/api/v1/mapping/${created.body.mappingJobId}/reviews`, {
+      as: caller,
+      json: { partnerHotelId: 'P0', decision: 'NO_MATCH' },
+    });
+    assert.equal(reviewed.status, 200, reviewed.text);
   });
 
   it('answers 400 for a malformed job id and 401 without a credential', async () => {

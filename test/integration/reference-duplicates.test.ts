@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import { gunzipSync } from 'node:zlib';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import { referenceStoreOf } from '../../shared/reference';
+import { referenceRoutes, referenceStoreOf } from '../../shared/reference';
 import { startTestApi, type Caller } from '../support/test-api';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 
@@ -174,5 +174,20 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
       assert.ok(ids.includes(original.id));
       assert.ok(!file.includes(duplicate.id), `${duplicate.id} is gone from the file`);
     }
+  });
+
+  it('reports and resolves on functions deployed without a bucket, as their routes declare', async () => {
+    const lean = await api.serveLean([referenceRoutes.reportDuplicate, referenceRoutes.resolveDuplicateReport]);
+    const { original, duplicate } = pair(8);
+    const created = await lean('POST', '/api/v1/reference/duplicates', {
+      as: partner,
+      json: { originalHotelId: original.id, duplicateHotelId: duplicate.id },
+    });
+    assert.equal(created.status, 200, created.text);
+    const resolved = await lean('POST', `/api/v1/reference/duplicates/${created.body.reportId}/resolve`, { as: admin, json: { decision: 'MERGE' } });
+    assert.equal(resolved.status, 200, resolved.text);
+    await api.messaging.idle();
+    const ids = await searchIds(`country=${encodeURIComponent(duplicate.country!)}&city=${encodeURIComponent(duplicate.city!)}`);
+    assert.ok(!ids.includes(duplicate.id));
   });
 });

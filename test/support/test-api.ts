@@ -16,7 +16,7 @@ import type { KeyRole } from '../../shared/platform/auth/credentials';
 import type { Organization } from '../../shared/organizations/organization';
 import type { PlanType } from '../../shared/organizations/plans';
 import type { InProcessMessaging } from '../../shared/platform/queue/in-process';
-import type { Runtime } from '../../shared/platform/runtime';
+import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import { localRuntime } from '../../infra/local/messaging';
 import { seedSuppliers } from '../../infra/local/seed';
 import { localPaymentPages } from '../../infra/local/payment-pages';
@@ -54,6 +54,8 @@ export interface TestApi {
   clock: ManualClock;
   config: AppConfig;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Serves just these routes over a runtime with only the settings their functions are deployed with. */
+  serveLean(routes: readonly RouteDefinition[]): Promise<TestApi['request']>;
   newOrganization(options?: { planType?: PlanType; role?: KeyRole }): Promise<Caller>;
 }
 
@@ -118,24 +120,45 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
     messaging,
     clock,
     config,
-    async request(method, path, { headers = {}, json, body, as } = {}) {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          ...(as?.headers ?? {}),
-          ...(json !== undefined && { 'content-type': 'application/json' }),
-          ...headers,
+    request: requester(baseUrl),
+    async serveLean(routes) {
+      // Only the settings these routes' functions are deployed with: a function that reaches for
+      // another one (a bucket it does not declare) fails here as it would in AWS.
+      const declares = (test: (route: RouteDefinition) => boolean) => routes.some(test);
+      const lean = createRuntime(
+        {
+          ...config,
+          tableName: declares((route) => route.access.table !== 'none') ? config.tableName : undefined,
+          bucketName: declares((route) => route.access.bucket !== undefined) ? config.bucketName : undefined,
         },
-        body: json !== undefined ? JSON.stringify(json) : body,
-      });
-      const text = await response.text();
-      const isJson = (response.headers.get('content-type') ?? '').includes('json') && text.length > 0;
-      return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text, text };
+        { clock, messaging },
+      );
+      const leanServer = createLocalApi({ runtime: lean, routes, onResponse: checkAgainstDocumentation });
+      await new Promise<void>((resolve) => leanServer.listen(0, '127.0.0.1', resolve));
+      servers.push(leanServer);
+      return requester(`http://127.0.0.1:${(leanServer.address() as AddressInfo).port}`);
     },
     async newOrganization({ planType = 'FREE', role = 'partner' } = {}) {
       const organization = await createOrganization(runtime, { name: `Org ${randomUUID().slice(0, 6)}`, planType });
       const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'test key', role });
       return { organization, apiKey: key.plaintext, headers: { 'x-api-key': key.plaintext } };
     },
+  };
+}
+
+function requester(baseUrl: string): TestApi['request'] {
+  return async (method, path, { headers = {}, json, body, as } = {}) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(as?.headers ?? {}),
+        ...(json !== undefined && { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: json !== undefined ? JSON.stringify(json) : body,
+    });
+    const text = await response.text();
+    const isJson = (response.headers.get('content-type') ?? '').includes('json') && text.length > 0;
+    return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text, text };
   };
 }

@@ -13,24 +13,25 @@ export interface Messaging {
   scheduler: Scheduler;
 }
 
-const awsMessagingOf = /* @__PURE__ */ service((runtime): Messaging => {
-  const { config } = runtime;
-  const sqs = new SQSClient({ region: config.region });
-  return {
-    queue: <M>(definition: QueueDefinition<M>) =>
-      new SqsQueue<M>(sqs, requireSetting(config.queueUrls?.[definition.name], queueUrlVariable(definition.name))),
-    scheduler: new EventBridgeScheduler(new SchedulerClient({ region: config.region }), {
-      groupName: requireSetting(config.schedulerGroupName, 'SCHEDULER_GROUP_NAME'),
-      roleArn: requireSetting(config.schedulerRoleArn, 'SCHEDULER_ROLE_ARN'),
-      queueArns: config.queueArns ?? {},
+// In AWS the queue client and the scheduler are built apart: a function that only sends has no
+// scheduler settings, and one that schedules may send nothing.
+const sqsOf = /* @__PURE__ */ service((runtime) => new SQSClient({ region: runtime.config.region }));
+
+const eventBridgeSchedulerOf = /* @__PURE__ */ service(
+  (runtime): Scheduler =>
+    new EventBridgeScheduler(new SchedulerClient({ region: runtime.config.region }), {
+      groupName: requireSetting(runtime.config.schedulerGroupName, 'SCHEDULER_GROUP_NAME'),
+      roleArn: requireSetting(runtime.config.schedulerRoleArn, 'SCHEDULER_ROLE_ARN'),
+      queueArns: runtime.config.queueArns ?? {},
     }),
-  };
-});
+);
 
 export function queueOf<M>(runtime: Runtime, definition: QueueDefinition<M>): Queue<M> {
-  return (runtime.messaging ?? awsMessagingOf(runtime)).queue(definition);
+  if (runtime.messaging) return runtime.messaging.queue(definition);
+  const url = requireSetting(runtime.config.queueUrls?.[definition.name], queueUrlVariable(definition.name));
+  return new SqsQueue<M>(sqsOf(runtime), url);
 }
 
 export function schedulerOf(runtime: Runtime): Scheduler {
-  return (runtime.messaging ?? awsMessagingOf(runtime)).scheduler;
+  return runtime.messaging?.scheduler ?? eventBridgeSchedulerOf(runtime);
 }

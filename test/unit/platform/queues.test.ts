@@ -179,3 +179,26 @@ describe('in-process messaging', () => {
     assert.deepEqual(delivered.map((d) => d.n), [1, 2]);
   });
 });
+
+describe('queue and scheduler services in AWS (no in-process messaging)', () => {
+  it('sends with only the queue URL configured, and schedules with only the scheduler settings', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    scheduler.on(CreateScheduleCommand).resolves({});
+    const { queueOf, schedulerOf } = await import('../../../shared/platform/queue/services');
+    const sender = createRuntime({ stage: 'test', region: 'eu-west-1', queueUrls: { 'test-work': QUEUE_URL } });
+    await queueOf(sender, work).send({ n: 1 });
+    assert.equal(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.QueueUrl, QUEUE_URL);
+    assert.throws(() => schedulerOf(sender), /SCHEDULER_GROUP_NAME/);
+
+    const scheduling = createRuntime({
+      stage: 'test',
+      region: 'eu-west-1',
+      schedulerGroupName: 'g',
+      schedulerRoleArn: 'arn:aws:iam::1:role/r',
+      queueArns: { 'test-work': 'arn:aws:sqs:eu-west-1:1:test-work' },
+    });
+    await schedulerOf(scheduling).schedule({ name: 's', at: new Date('2026-11-23T10:00:00Z'), queue: work, message: { n: 2 } });
+    assert.equal(scheduler.commandCalls(CreateScheduleCommand).length, 1);
+    assert.throws(() => queueOf(scheduling, work), /QUEUE_URL_TEST_WORK/);
+  });
+});
