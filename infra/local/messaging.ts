@@ -4,7 +4,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Clock } from '../../shared/platform/clock';
+import { systemClock, type Clock } from '../../shared/platform/clock';
 import { InProcessMessaging, type QueueConsumer } from '../../shared/platform/queue/in-process';
 import type { QueueDefinition } from '../../shared/platform/queue/queue';
 import type { WorkerFunction } from '../../shared/platform/queue/worker';
@@ -30,7 +30,7 @@ export function localRuntime(config: AppConfig, clock?: Clock): { runtime: Runti
     worker: await consumer(definition.handler),
     deadLetter: definition.deadLetterHandler ? await consumer(definition.deadLetterHandler) : undefined,
   });
-  const messaging = new InProcessMessaging(clock ?? { now: () => new Date() }, lookup);
+  const messaging = new InProcessMessaging(clock ?? systemClock, lookup);
   const runtime = createRuntime(config, { clock, messaging });
   return { runtime, messaging };
 }

@@ -67,7 +67,7 @@ export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewM
 
 export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async ({ principal, params }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
-  const saved = job.status === 'COMPLETED' ? await exportFormatStoreOf(runtime).get(principal.organizationId) : undefined;
+  const saved = await exportFormatStoreOf(runtime).get(principal.organizationId);
   return { status: 200, json: await exportJob(exportPorts(runtime), job, saved) };
 };
 

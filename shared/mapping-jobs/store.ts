@@ -11,11 +11,12 @@ import {
   queryAll,
   TABLE_KEYS,
   tableOf,
+  transitionStatus,
   withoutKeys,
   type OwnedPage,
   type Table,
 } from '../platform/table';
-import type { JobCounts, MappingJob, StoredResult } from './job';
+import type { JobCounts, JobStatus, MappingJob, StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -76,11 +77,7 @@ export class MappingJobStore {
 
   /** PENDING -> RUNNING when its first chunk starts; false when it is not PENDING. */
   markRunning(job: MappingJob, now: string): Promise<boolean> {
-    return this.update(job, 'SET #status = :running, startedAt = :now, updatedAt = :now', '#status = :pending', {
-      ':running': 'RUNNING',
-      ':pending': 'PENDING',
-      ':now': now,
-    });
+    return this.transition(job, ['PENDING'], { status: 'RUNNING', startedAt: now, updatedAt: now });
   }
 
   /**
@@ -129,46 +126,16 @@ export class MappingJobStore {
 
   /** RUNNING -> COMPLETED, exactly once: false when another delivery completed it first. */
   complete(job: MappingJob, now: string): Promise<boolean> {
-    return this.update(job, 'SET #status = :completed, completedAt = :now, updatedAt = :now', '#status = :running', {
-      ':completed': 'COMPLETED',
-      ':running': 'RUNNING',
-      ':now': now,
-    });
+    return this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now });
   }
 
   /** PENDING or RUNNING -> FAILED with the reason; false when the job had already ended. */
   fail(job: Pick<MappingJob, 'organizationId' | 'id'>, error: string, now: string): Promise<boolean> {
-    return this.update(job, 'SET #status = :failed, failedAt = :now, updatedAt = :now, #error = :error', '#status IN (:pending, :running)', {
-      ':failed': 'FAILED',
-      ':pending': 'PENDING',
-      ':running': 'RUNNING',
-      ':now': now,
-      ':error': error,
-    });
+    return this.transition(job, ['PENDING', 'RUNNING'], { status: 'FAILED', failedAt: now, updatedAt: now, error });
   }
 
-  private async update(
-    job: Pick<MappingJob, 'organizationId' | 'id'>,
-    expression: string,
-    condition: string,
-    values: Record<string, unknown>,
-  ): Promise<boolean> {
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: this.jobs.key(job.organizationId, job.id),
-          UpdateExpression: expression,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { '#status': 'status', ...(expression.includes('#error') && { '#error': 'error' }) },
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  private transition(job: Pick<MappingJob, 'organizationId' | 'id'>, from: readonly JobStatus[], changes: Partial<MappingJob>): Promise<boolean> {
+    return transitionStatus(this.table, this.jobs.key(job.organizationId, job.id), from, changes);
   }
 
   // --- preferences -----------------------------------------------------------------------------

@@ -1,6 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { service } from '../platform/runtime';
-import { isConditionFailure, OwnedItems, tableOf, type OwnedPage, type Table } from '../platform/table';
+import { OwnedItems, tableOf, transitionStatus, type OwnedPage, type Table } from '../platform/table';
 import type { InventoryStatus, PartnerInventory } from './inventory';
 
 export class InventoryStore {
@@ -32,28 +31,12 @@ export class InventoryStore {
    * Moves the inventory from one status to the next with the given changes; false when it is no
    * longer in `from` (another request or delivery got there first).
    */
-  async transition(
+  transition(
     inventory: Pick<PartnerInventory, 'organizationId' | 'id'>,
     from: InventoryStatus,
     changes: Partial<PartnerInventory> & { status: InventoryStatus; updatedAt: string },
   ): Promise<boolean> {
-    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: this.items.key(inventory.organizationId, inventory.id),
-          UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-          ConditionExpression: '#status = :from',
-          ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
-          ExpressionAttributeValues: { ':from': from, ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])) },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return transitionStatus(this.table, this.items.key(inventory.organizationId, inventory.id), [from], changes);
   }
 }
 

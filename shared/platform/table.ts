@@ -11,6 +11,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { requireSetting, type AppConfig } from './config';
@@ -208,5 +209,38 @@ export class OwnedItems<T extends OwnedItem> {
 
   async delete(organizationId: string, id: string): Promise<void> {
     await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: this.key(organizationId, id) }));
+  }
+}
+
+/**
+ * Sets `changes` on an item only while its `status` is one of `from`: the move from one state to
+ * the next happens once. False when the item is in another state (another request or delivery got
+ * there first).
+ */
+export async function transitionStatus(
+  table: Table,
+  key: Record<string, string>,
+  from: readonly string[],
+  changes: Record<string, unknown>,
+): Promise<boolean> {
+  const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+  try {
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: key,
+        UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(from.map((status, index) => [`:from${index}`, status])),
+          ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
   }
 }
