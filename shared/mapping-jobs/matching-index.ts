@@ -1,12 +1,13 @@
 /**
- * The matching index a worker maps against, loaded from the bucket once per container for each
- * pinned publication (the newest two are kept: a container rarely serves jobs of more).
+ * The matching index a worker maps against, loaded from the bucket once per container. One is
+ * kept: a million hotels take about 1.8 GB, and the worker has 4 GB, so a container that gets a
+ * chunk of a job pinned to another publication loads that one in its place.
  */
 import { deserializeMatchingIndex, type MatchingIndex } from '../mapping';
 import { objectStoreOf } from '../platform/objects/services';
 import { service } from '../platform/runtime';
 
-const KEPT = 2;
+const KEPT = 1;
 
 export const matchingIndexesOf = /* @__PURE__ */ service((runtime) => {
   const loaded = new Map<string, Promise<MatchingIndex>>();
