@@ -11,6 +11,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -62,6 +63,8 @@ export class HotelMappingStack extends Stack {
    */
   readonly workers: NestedStack;
   readonly schedulerRole: iam.Role;
+  /** Encrypts partner secrets (webhook signing secrets, partner API key values) in the table. */
+  readonly secretsKey: kms.Key;
   readonly scheduleGroup: scheduler.ScheduleGroup;
 
   constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
@@ -105,6 +108,12 @@ export class HotelMappingStack extends Stack {
       ],
       removalPolicy,
       autoDeleteObjects: !props.retainData,
+    });
+
+    this.secretsKey = new kms.Key(this, 'PartnerSecretsKey', {
+      description: 'Encrypts partner secrets kept in the table: webhook signing secrets and partner API key values',
+      enableKeyRotation: true,
+      removalPolicy,
     });
 
     const signingSecret = new secretsmanager.Secret(this, 'TokenSigningSecret', {
@@ -162,6 +171,7 @@ export class HotelMappingStack extends Stack {
           access.schedules.map((name) => [queueUrlVariable(name).replace('QUEUE_URL_', 'QUEUE_ARN_'), this.queueNamed(name).queue.queueArn]),
         ),
       }),
+      ...(access.secrets && { SECRETS_KEY_ARN: this.secretsKey.keyArn }),
       ...(credentialed && { TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn }),
       ...(access.paymentSecret && { PAYMENT_SECRET_ARN: paymentSecret.secretArn }),
       ...((access.paymentSecret || access.priceIds) && priceIdEnvironment(priceIds)),
@@ -318,6 +328,11 @@ export class HotelMappingStack extends Stack {
       fn.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:DeleteObject', 's3:PutObjectTagging'], resources: [objects] }));
     }
     for (const name of access.sendsTo ?? []) this.queueNamed(name).queue.grantSendMessages(fn);
+    // Exactly Encrypt or Decrypt on the one key: the CDK's grants would add ReEncrypt* and GenerateDataKey*.
+    const kmsActions = { seal: ['kms:Encrypt'], open: ['kms:Decrypt'], both: ['kms:Encrypt', 'kms:Decrypt'] } as const;
+    if (access.secrets) {
+      fn.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...kmsActions[access.secrets]], resources: [this.secretsKey.keyArn] }));
+    }
     if (access.schedules?.length) {
       for (const name of access.schedules) this.queueNamed(name).queue.grantSendMessages(this.schedulerRole);
       fn.grantPrincipal.addToPrincipalPolicy(

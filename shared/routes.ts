@@ -13,6 +13,7 @@ import { mappingJobRoutes } from './mapping-jobs';
 import { partnerInventoryRoutes } from './partner-inventories';
 import { referenceRoutes } from './reference';
 import { supplierRoutes } from './suppliers';
+import { legacyWebhookRoutes, subscriptionRoutes } from './webhooks';
 
 
 export const routes = {
@@ -22,6 +23,8 @@ export const routes = {
   ...partnerInventoryRoutes,
   ...mappingJobRoutes,
   ...referenceRoutes,
+  ...subscriptionRoutes,
+  ...legacyWebhookRoutes,
   ...billingRoutes,
   ...docsRoutes,
 } satisfies Record<string, RouteDefinition>;

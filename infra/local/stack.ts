@@ -16,7 +16,7 @@ export interface LocalStack {
 export const LOCAL_REGION = 'eu-west-1';
 
 export async function provisionLocalStack(
-  options: StandInOptions & { tokenSigningSecret: string; tableName?: string; bucketName?: string },
+  options: StandInOptions & { tokenSigningSecret: string; localSecretsKey: string; tableName?: string; bucketName?: string },
 ): Promise<LocalStack> {
   const standIns = await startStandIns(options);
   const config: AppConfig = {
@@ -27,6 +27,9 @@ export async function provisionLocalStack(
     dynamoDbEndpoint: standIns.dynamoDbEndpoint,
     s3Endpoint: standIns.s3Endpoint,
     tokenSigningSecret: options.tokenSigningSecret,
+    localSecretsKey: options.localSecretsKey,
+    // A local receiver (http://127.0.0.1:…) only when asked for; never in a deployed stack.
+    webhooksAllowLoopback: process.env.WEBHOOKS_ALLOW_LOOPBACK === 'true',
   };
   await provisionResources(config);
   return { config, stop: () => standIns.stop() };

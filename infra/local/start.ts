@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     dynamoDbDataDir: join(STATE_DIR, 'dynamodb'),
     s3DataDir: join(STATE_DIR, 's3'),
     tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
+    localSecretsKey: persistentSecret(join(STATE_DIR, 'secrets-key')),
   });
   const { runtime, messaging } = localRuntime(stack.config);
   messaging.start();
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const bearerToken = await demoBearerToken(runtime, demo);
   const credentials = { baseUrl, ...demo, bearerToken };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  const { tokenSigningSecret: _secret, ...reachable } = stack.config;
+  const { tokenSigningSecret: _secret, localSecretsKey: _key, ...reachable } = stack.config;
   writeFileSync(STACK_FILE, `${JSON.stringify(reachable, null, 2)}\n`);
 
   process.stdout.write(
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
       `  API key         ${demo.apiKey}`,
       `  Admin API key   ${demo.adminApiKey}`,
       `  Bearer token    valid 1 hour, in ${CREDENTIALS_FILE}`,
+      ...(stack.config.webhooksAllowLoopback ? ['  Webhooks        may go to http://127.0.0.1 and localhost receivers (WEBHOOKS_ALLOW_LOOPBACK)'] : []),
       `Try: curl -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/v1/suppliers/my-suppliers`,
       'Ctrl-C stops the API, DynamoDB Local and s3rver.',
       '',

@@ -13,15 +13,15 @@ export interface PlanOffer {
 export const PLAN_OFFERS: Record<PlanType, PlanOffer> = {
   FREE: {
     monthlyPriceCents: 0,
-    features: ['1,000 mappings per day', 'Up to 2 suppliers', 'Pay-as-you-go credits beyond the daily allowance'],
+    features: ['1,000 mappings per day', 'Up to 2 suppliers', 'Pay-as-you-go credits beyond the daily allowance', 'Webhooks on completed jobs'],
   },
   SUBSCRIPTION: {
     monthlyPriceCents: 4_900,
-    features: ['100,000 mappings per day', 'Up to 10 suppliers', 'ID_TO_ID and HYBRID mapping', 'Webhook subscriptions'],
+    features: ['100,000 mappings per day', 'Up to 10 suppliers', 'ID_TO_ID and HYBRID mapping', 'Webhooks on review decisions'],
   },
   ENTERPRISE: {
     monthlyPriceCents: 49_900,
-    features: ['5,000,000 mappings per day', 'Up to 100 suppliers', 'Priority support', 'Custom export formats'],
+    features: ['5,000,000 mappings per day', 'Up to 100 suppliers', 'Priority support', 'Custom export formats', 'Webhooks on duplicate resolutions'],
   },
 };
 

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { PLAN_TYPES } from '../organizations';
 import { Timestamp } from '../platform/http/schemas';
+import { EVENT_TYPES } from '../platform/events/events';
 
 const Euros = (description: string) => v.pipe(v.number(), v.description(`Euros: ${description}`));
 const Count = (description: string) => v.pipe(v.number(), v.description(description));
@@ -37,6 +38,7 @@ const PlanTier = v.object({
   monthlyPrice: v.pipe(v.string(), v.description('Formatted, e.g. "€49.00 / month"')),
   mappingsPerDay: Count('Mappings included per UTC day'),
   maxSuppliers: Count('Distinct suppliers that may be connected'),
+  webhookEvents: v.pipe(v.array(v.picklist(EVENT_TYPES)), v.description('Event types webhook subscriptions on this plan may receive')),
   pricePerMillion: v.nullable(v.pipe(v.string(), v.description('Price per million mappings beyond the daily allowance (paid in credits)'))),
   features: v.array(v.string()),
   providerPriceId: v.nullable(v.pipe(v.string(), v.description('Send as priceId to POST /billing/checkout; null for the free tier'))),

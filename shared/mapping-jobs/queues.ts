@@ -10,7 +10,7 @@ export const mappingChunkQueue = defineQueue({
   schema: v.object({ organizationId: v.string(), mappingJobId: v.string(), chunk: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   maxReceiveCount: 3,
   batchSize: 1,
-  access: { table: 'readwrite', bucket: 'readwrite' },
+  access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['domain-events'] },
   // The matching index of a million hotels needs about 2 GB; a chunk maps in well under a second
   // and writes its 2,000 results in a few more. The timeout leaves room for a cold index load.
   lambda: { memoryMb: 4096, timeoutSeconds: 180 },

@@ -116,7 +116,7 @@ export const mappingJobRoutes = {
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', sendsTo: ['domain-events'] },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

@@ -23,7 +23,7 @@ export class InventoryStore {
     return this.items.list(organizationId, limit, cursor);
   }
 
-  delete(organizationId: string, inventoryId: string): Promise<void> {
+  delete(organizationId: string, inventoryId: string): Promise<boolean> {
     return this.items.delete(organizationId, inventoryId);
   }
 

@@ -10,6 +10,8 @@ export interface ResourceAccess {
   sendsTo?: readonly string[];
   /** Queues (by name) the function schedules one-time deliveries to (EventBridge Scheduler). */
   schedules?: readonly string[];
+  /** Encrypts (seal) or decrypts (open) partner secrets with the stage's KMS key (platform/secrets). */
+  secrets?: 'seal' | 'open' | 'both';
   /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
   signingSecret?: boolean;
   /** Reads the payment provider's keys (Stripe) from Secrets Manager; implies priceIds. */

@@ -30,6 +30,12 @@ export interface AppConfig {
   /** EventBridge Scheduler group and the role its schedules send with (functions that schedule). */
   schedulerGroupName?: string;
   schedulerRoleArn?: string;
+  /** KMS key that encrypts partner secrets (AWS). */
+  secretsKeyArn?: string;
+  /** Key that encrypts partner secrets, base64 of 32 bytes (local runtime and tests only). */
+  localSecretsKey?: string;
+  /** Lets the local runtime deliver webhooks to http://127.0.0.1 / localhost receivers; the deployed stack never sets it. */
+  webhooksAllowLoopback?: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -50,6 +56,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     queueArns: queueSettings(env, 'QUEUE_ARN_'),
     schedulerGroupName: env.SCHEDULER_GROUP_NAME || undefined,
     schedulerRoleArn: env.SCHEDULER_ROLE_ARN || undefined,
+    secretsKeyArn: env.SECRETS_KEY_ARN || undefined,
+    localSecretsKey: env.LOCAL_SECRETS_KEY || undefined,
+    webhooksAllowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === 'true',
   };
 }
 

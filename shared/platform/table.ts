@@ -170,6 +170,21 @@ export class OwnedItems<T extends OwnedItem> {
   }
 
   async create(item: T): Promise<void> {
+    await this.put(item, 'attribute_not_exists(PK)');
+  }
+
+  /** Writes the whole item over the stored one; false when there is none (it was deleted). */
+  async replace(item: T): Promise<boolean> {
+    try {
+      await this.put(item, 'attribute_exists(PK)');
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  private async put(item: T, condition: string): Promise<void> {
     await this.table.client.send(
       new PutCommand({
         TableName: this.table.name,
@@ -179,7 +194,7 @@ export class OwnedItems<T extends OwnedItem> {
           GSI1SK: `${item.createdAt}#${item.id}`,
           ...item,
         },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        ConditionExpression: condition,
       }),
     );
   }
@@ -207,8 +222,12 @@ export class OwnedItems<T extends OwnedItem> {
     return { items: (page.Items ?? []).map((item) => withoutKeys(item) as unknown as T), nextCursor: encodeCursor(page.LastEvaluatedKey) };
   }
 
-  async delete(organizationId: string, id: string): Promise<void> {
-    await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: this.key(organizationId, id) }));
+  /** False when there was nothing to delete. */
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const { Attributes } = await this.table.client.send(
+      new DeleteCommand({ TableName: this.table.name, Key: this.key(organizationId, id), ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
   }
 }
 

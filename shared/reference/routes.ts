@@ -155,6 +155,6 @@ export const referenceRoutes = {
       404: errors[404],
       409: { description: 'The report is already resolved', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', sendsTo: ['reference-publication'] },
+    access: { table: 'readwrite', sendsTo: ['reference-publication', 'domain-events'] },
   }),
 } satisfies Record<string, RouteDefinition>;

@@ -9,6 +9,7 @@
  * DynamoDB Local (in memory, as here) accepts batch writes on this machine, measured in the same run.
  *   npm run bench:jobs [-- --reference 1000000 --partners 100000]
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -53,7 +54,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const percentile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
 // DynamoDB Local in memory (its fastest), s3rver on disk so the published reference stays.
-const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), tokenSigningSecret: 'bench-jobs' });
+const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), tokenSigningSecret: 'bench-jobs', localSecretsKey: randomBytes(32).toString('base64') });
 const { runtime, messaging } = localRuntime(stack.config);
 messaging.start();
 const server = createLocalApi({ runtime });

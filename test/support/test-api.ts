@@ -72,6 +72,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     dynamoDbEndpoint,
     s3Endpoint,
     tokenSigningSecret: randomBytes(32).toString('base64url'),
+    localSecretsKey: randomBytes(32).toString('base64'),
     ...overrides,
   };
 }

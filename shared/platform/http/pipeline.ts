@@ -11,6 +11,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { HttpRequest, HttpResult, Implementation } from './endpoint';
 import { bodyDecoding } from './middlewares/body';
+import { deprecation } from './middlewares/deprecation';
 import { errorModel } from './middlewares/error-model';
 import { requestLog } from './middlewares/request-log';
 import { pathAndQuery } from './middlewares/path-and-query';
@@ -37,6 +38,7 @@ export function composeHttpFunction<R extends RouteDefinition>(
     handler.use(httpHeaderNormalizer());
     handler.use(httpEventNormalizer());
     handler.use(requestLog(route));
+    if (route.deprecated) handler.use(deprecation(route.deprecated));
     handler.use(errorModel(route));
     if (authentication) handler.use(authentication(route, runtime));
     handler.use(pathAndQuery(route));

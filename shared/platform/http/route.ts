@@ -54,7 +54,8 @@ export interface RouteDefinition {
   summary: string;
   description?: string;
   tag: string;
-  deprecated?: boolean;
+  /** Since when (ISO date) and in favour of which path: answered as Deprecation and Link headers. */
+  deprecated?: { since: string; successor: string };
   params?: AnySchema;
   query?: AnySchema;
   body?: RequestBody;

@@ -2,7 +2,7 @@
  * EventBridge Scheduler behind the scheduler port: one-time `at(...)` schedules that put the
  * message on the target queue, then delete themselves.
  */
-import { CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { ScheduledDelivery, Scheduler } from './queue';
 
 export interface SchedulerTargets {
@@ -19,20 +19,24 @@ export class EventBridgeScheduler implements Scheduler {
     private readonly targets: SchedulerTargets,
   ) {}
 
+  /** A name already scheduled is left as it is: scheduling is safe to repeat (a retried worker). */
   async schedule<M>({ name, at, queue, message }: ScheduledDelivery<M>): Promise<void> {
     const queueArn = this.targets.queueArns[queue.name];
     if (!queueArn) throw new Error(`No queue ARN is configured for ${queue.name}.`);
-    await this.client.send(
-      new CreateScheduleCommand({
-        Name: name,
-        GroupName: this.targets.groupName,
-        // at() takes a local date-time without zone; the zone is given separately.
-        ScheduleExpression: `at(${at.toISOString().slice(0, 19)})`,
-        ScheduleExpressionTimezone: 'UTC',
-        FlexibleTimeWindow: { Mode: 'OFF' },
-        ActionAfterCompletion: 'DELETE',
-        Target: { Arn: queueArn, RoleArn: this.targets.roleArn, Input: JSON.stringify(message) },
-      }),
-    );
+    const command = new CreateScheduleCommand({
+      Name: name,
+      GroupName: this.targets.groupName,
+      // at() takes a local date-time without zone; the zone is given separately.
+      ScheduleExpression: `at(${at.toISOString().slice(0, 19)})`,
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: { Arn: queueArn, RoleArn: this.targets.roleArn, Input: JSON.stringify(message) },
+    });
+    try {
+      await this.client.send(command);
+    } catch (error) {
+      if (!(error instanceof ConflictException)) throw error;
+    }
   }
 }

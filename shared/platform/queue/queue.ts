@@ -29,7 +29,7 @@ export interface QueueDefinition<M = unknown> {
 }
 
 /** What a worker may touch (a worker takes no credential and reads no payment settings). */
-export type WorkerAccess = Pick<ResourceAccess, 'table' | 'bucket' | 'sendsTo' | 'schedules'>;
+export type WorkerAccess = Pick<ResourceAccess, 'table' | 'bucket' | 'sendsTo' | 'schedules' | 'secrets'>;
 
 export interface SendOptions {
   /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. */

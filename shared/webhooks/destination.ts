@@ -1,0 +1,133 @@
+/**
+ * The SSRF guard for partners' webhook URLs: a synchronous syntax check, a save-time check that
+ * resolves the host, and a delivery-time `lookup` for node:http(s) that refuses disallowed
+ * addresses, so the connection goes to exactly the address that was checked (no DNS rebinding).
+ */
+import dns from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface DestinationPolicy {
+  /** Local development only (WEBHOOKS_ALLOW_LOOPBACK=true): permits http:// and loopback, nothing else private. */
+  allowLoopback: boolean;
+}
+
+export type Resolve = (hostname: string) => Promise<string[]>;
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+export const systemResolve: Resolve = async (hostname) =>
+  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+const KINDS: Record<string, string> = {
+  private: 'a private address',
+  loopback: 'a loopback address',
+  linkLocal: 'a link-local address',
+  uniqueLocal: 'a unique-local address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  multicast: 'a multicast address',
+  unspecified: 'an unspecified address',
+  broadcast: 'a broadcast address',
+  reserved: 'a reserved address',
+};
+
+/** What kind of disallowed address this is ("10.0.0.5, a private address"); undefined when it may receive webhooks. */
+function refusal(address: string, policy: DestinationPolicy): string | undefined {
+  if (!ipaddr.isValid(address)) return `${address}, which is not an IP address`;
+  // process() unwraps IPv4-mapped IPv6 (::ffff:a.b.c.d), which would otherwise reach the IPv4 inside.
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === 'unicast' || (range === 'loopback' && policy.allowLoopback)) return undefined;
+  const shown = parsed.toString() === address ? address : `${address} (${parsed.toString()})`;
+  return `${shown}, ${KINDS[range] ?? `a ${range} address`}`;
+}
+
+/** Why the address may not receive webhooks, e.g. "resolves to 10.0.0.5, a private address"; undefined when it may. */
+export function addressProblem(address: string, policy: DestinationPolicy): string | undefined {
+  const refused = refusal(address, policy);
+  return refused && `resolves to ${refused}`;
+}
+
+/** The URL's host without IPv6 brackets or a trailing dot, and whether it is an IP literal. */
+function hostOf(url: URL): { host: string; literal: boolean } {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  return { host, literal: isIP(host) !== 0 };
+}
+
+function isLocalhostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/** Synchronous syntax check of a webhook URL: a readable reason, or undefined when it is acceptable. */
+export function webhookUrlProblem(raw: string, policy: DestinationPolicy): string | undefined {
+  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return `the URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'the URL is not a valid absolute URL';
+  }
+  if (url.username || url.password) return 'the URL must not contain a user name or password';
+  const { host, literal } = hostOf(url);
+  if (!host) return 'the URL has no host';
+  const loopbackHost = isLocalhostName(host) || (literal && ipaddr.process(host).range() === 'loopback');
+  if (url.protocol === 'http:') {
+    if (!(policy.allowLoopback && loopbackHost)) return 'the URL must use https';
+  } else if (url.protocol !== 'https:') {
+    return 'the URL must use https';
+  }
+  if (isLocalhostName(host) && !policy.allowLoopback) return `the host ${host} is a loopback name`;
+  if (literal) {
+    const refused = refusal(host, policy);
+    if (refused) return `the host is ${refused}`;
+  }
+  return undefined;
+}
+
+/** The save-time check: the syntax check, then every address the host name resolves to must pass. */
+export async function destinationProblem(
+  raw: string,
+  policy: DestinationPolicy,
+  resolve: Resolve = systemResolve,
+): Promise<string | undefined> {
+  const problem = webhookUrlProblem(raw, policy);
+  if (problem) return problem;
+  const { host, literal } = hostOf(new URL(raw));
+  if (literal) return undefined;
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) return `the host ${host} does not resolve`;
+  for (const address of addresses) {
+    const refused = addressProblem(address, policy);
+    if (refused) return `the host ${host} ${refused}`;
+  }
+  return undefined;
+}
+
+/**
+ * The delivery-time check, as the `lookup` option of http(s).request: resolves every address and
+ * refuses the connection if any is disallowed. (IP literals skip `lookup`; webhookUrlProblem covers them.)
+ */
+export function guardedLookup(policy: DestinationPolicy, lookup: typeof dns.lookup = dns.lookup): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      if (addresses.length === 0) return callback(destinationError(`the host ${hostname} does not resolve`), []);
+      for (const { address } of addresses) {
+        const refused = addressProblem(address, policy);
+        if (refused) return callback(destinationError(`the host ${hostname} ${refused}`), []);
+      }
+      if (options.all) return callback(null, addresses);
+      const [first] = addresses as [dns.LookupAddress];
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+function destinationError(message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code: 'EWEBHOOKDESTINATION' });
+}

@@ -1,0 +1,21 @@
+/** Webhooks: legacy export webhooks and signed, retried subscriptions with a delivery history. */
+export { legacyWebhookRoutes, subscriptionRoutes } from './routes';
+export {
+  createLegacyWebhook,
+  createWebhookSubscription,
+  deleteLegacyWebhook,
+  deleteWebhookSubscription,
+  getDelivery,
+  getLegacyWebhook,
+  getWebhookSubscription,
+  listDeliveries,
+  listLegacyWebhooks,
+  listWebhookSubscriptions,
+  redeliver,
+  replaceLegacyWebhook,
+  rotateSigningSecret,
+  sendTestEvent,
+  updateWebhookSubscription,
+} from './endpoints';
+export { webhookDeliveryQueue } from './queues';
+export { abandonWebhookAttempt, attemptWebhookDelivery, deliverEvent } from './workers';

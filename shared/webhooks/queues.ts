@@ -1,0 +1,19 @@
+/** The queue webhook attempts run on: one message per attempt of a delivery. */
+import * as v from 'valibot';
+import { defineQueue } from '../platform/queue/queue';
+
+export const webhookDeliveryQueue = defineQueue({
+  name: 'webhook-deliveries',
+  handler: 'workers/webhook-delivery',
+  deadLetterHandler: 'workers/webhook-delivery-dead-letters',
+  description: 'Sends one attempt of a webhook delivery and queues the retry that follows a failure',
+  schema: v.object({ organizationId: v.string(), deliveryId: v.string(), attempt: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  maxReceiveCount: 5,
+  // One attempt per invocation: a slow receiver holds up nobody else's delivery.
+  batchSize: 1,
+  access: { table: 'readwrite', sendsTo: ['webhook-deliveries'], schedules: ['webhook-deliveries'], secrets: 'open' },
+  // An attempt waits at most 10 s for the receiver.
+  lambda: { memoryMb: 256, timeoutSeconds: 30 },
+});
+
+export type DeliveryMessage = v.InferOutput<typeof webhookDeliveryQueue.schema>;

@@ -1,0 +1,261 @@
+import { defineRoute, type RouteDefinition } from '../platform/http/route';
+import { errors } from '../platform/http/responses';
+import { ErrorResponse } from '../platform/http/schemas';
+import * as s from './schemas';
+
+const LEGACY_TAG = 'Export webhooks (deprecated)';
+const TAG = 'Webhook subscriptions';
+const SUCCESSOR = '/api/v1/webhook-subscriptions';
+const deprecated = { since: '2026-11-23', successor: SUCCESSOR };
+const LEGACY_NOTE =
+  'Deprecated: use /api/v1/webhook-subscriptions (signed, retried, with delivery history). Answers carry `Deprecation` and ' +
+  '`Link: </api/v1/webhook-subscriptions>; rel="successor-version"`. ';
+const urlRules =
+  'webhookUrl must be https:// and resolve to a public address: private, loopback, link-local, multicast and cloud-metadata ' +
+  'addresses are refused, now and again after DNS resolution on every delivery.';
+
+const saveErrors = {
+  400: { description: 'Invalid body, a URL that may not receive webhooks, or the limit of 20 webhooks reached', schema: ErrorResponse },
+  401: errors[401],
+  413: errors[413],
+  415: errors[415],
+} as const;
+const notFound = { 404: { description: 'Your organization has no webhook with this id', schema: ErrorResponse } } as const;
+
+export const legacyWebhookRoutes = {
+  createLegacyWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/v1/export-webhooks',
+    handler: 'export-webhooks/create',
+    auth: 'required',
+    tag: LEGACY_TAG,
+    deprecated,
+    summary: 'Register a webhook for mapping.completed (deprecated)',
+    description:
+      LEGACY_NOTE +
+      urlRules +
+      ' Each completed mapping job is POSTed once as `{"event": "mapping.completed", "timestamp", "mappingJobId", ' +
+      '"partnerInventoryId", "mode", "status", "counts", "createdAt", "completedAt"}`, unsigned and without retries, with ' +
+      '`apiKeyName: apiKeyValue` and additionalHeaders. apiKeyValue is stored encrypted and never returned.',
+    body: { kind: 'json', schema: s.CreateLegacyWebhookRequest },
+    responses: { 201: { description: 'The webhook', schema: s.LegacyWebhookView }, ...saveErrors },
+    access: { table: 'readwrite', secrets: 'seal' },
+  }),
+  listLegacyWebhooks: defineRoute({
+    method: 'GET',
+    path: '/api/v1/export-webhooks',
+    handler: 'export-webhooks/list',
+    auth: 'required',
+    tag: LEGACY_TAG,
+    deprecated,
+    summary: "List the organization's export webhooks (deprecated)",
+    description: LEGACY_NOTE + 'Newest first.',
+    query: s.LegacyListQuery,
+    responses: { 200: { description: 'The webhooks', schema: s.LegacyWebhookList }, 400: errors[400], 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  getLegacyWebhook: defineRoute({
+    method: 'GET',
+    path: '/api/v1/export-webhooks/{id}',
+    handler: 'export-webhooks/get',
+    auth: 'required',
+    tag: LEGACY_TAG,
+    deprecated,
+    summary: 'One export webhook (deprecated)',
+    description: LEGACY_NOTE,
+    params: s.WebhookIdParams,
+    responses: { 200: { description: 'The webhook', schema: s.LegacyWebhookView }, 400: errors[400], 401: errors[401], ...notFound },
+    access: { table: 'read' },
+  }),
+  replaceLegacyWebhook: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/export-webhooks/{id}',
+    handler: 'export-webhooks/replace',
+    auth: 'required',
+    tag: LEGACY_TAG,
+    deprecated,
+    summary: 'Change an export webhook (deprecated)',
+    description:
+      LEGACY_NOTE +
+      'Every field in the body overwrites the current value; a field left out keeps its value (so apiKeyValue need not be ' +
+      'sent again); null clears name, apiKeyName with apiKeyValue, or additionalHeaders. status INACTIVE pauses deliveries. ' +
+      urlRules,
+    params: s.WebhookIdParams,
+    body: { kind: 'json', schema: s.ReplaceLegacyWebhookRequest },
+    responses: { 200: { description: 'The webhook as replaced', schema: s.LegacyWebhookView }, ...saveErrors, ...notFound },
+    access: { table: 'readwrite', secrets: 'seal' },
+  }),
+  deleteLegacyWebhook: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/export-webhooks/{id}',
+    handler: 'export-webhooks/delete',
+    auth: 'required',
+    tag: LEGACY_TAG,
+    deprecated,
+    summary: 'Delete an export webhook, permanently (deprecated)',
+    description: LEGACY_NOTE,
+    params: s.WebhookIdParams,
+    responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...notFound },
+    access: { table: 'readwrite' },
+  }),
+} satisfies Record<string, RouteDefinition>;
+
+const subscriptionNotFound = { 404: { description: 'Your organization has no webhook with this id', schema: ErrorResponse } } as const;
+
+export const subscriptionRoutes = {
+  createWebhookSubscription: defineRoute({
+    method: 'POST',
+    path: '/api/v1/webhook-subscriptions',
+    handler: 'webhook-subscriptions/create',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Subscribe a URL to event types; the signing secret is shown only in this answer',
+    description:
+      'Deliveries are signed (Standard Webhooks and X-Webhook-Signature), retried 1, 5 and 30 minutes after a failed attempt, ' +
+      'then dead-lettered; see the README (Webhooks) for the payload and how to verify it. The url must be https:// and resolve ' +
+      'to a public address. Event types beyond your plan answer 403 naming the plan that includes them.',
+    body: { kind: 'json', schema: s.CreateSubscriptionRequest },
+    responses: {
+      201: { description: 'The subscription and its signing secret', schema: s.CreatedSubscription },
+      ...saveErrors,
+      403: { description: 'An event type your plan does not include', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', secrets: 'seal' },
+  }),
+  listWebhookSubscriptions: defineRoute({
+    method: 'GET',
+    path: '/api/v1/webhook-subscriptions',
+    handler: 'webhook-subscriptions/list',
+    auth: 'required',
+    tag: TAG,
+    summary: "List the organization's webhooks, legacy export webhooks included (newest first)",
+    responses: { 200: { description: 'Every webhook (at most 20)', schema: s.SubscriptionList }, 401: errors[401] },
+    access: { table: 'read' },
+  }),
+  getWebhookSubscription: defineRoute({
+    method: 'GET',
+    path: '/api/v1/webhook-subscriptions/{id}',
+    handler: 'webhook-subscriptions/get',
+    auth: 'required',
+    tag: TAG,
+    summary: 'One webhook subscription (or legacy export webhook, by the same id)',
+    params: s.WebhookIdParams,
+    responses: { 200: { description: 'The subscription', schema: s.SubscriptionView }, 400: errors[400], 401: errors[401], ...subscriptionNotFound },
+    access: { table: 'read' },
+  }),
+  updateWebhookSubscription: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/webhook-subscriptions/{id}',
+    handler: 'webhook-subscriptions/update',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Change a subscription: fields sent overwrite, fields left out stay',
+    description:
+      'status INACTIVE pauses deliveries (a retry due meanwhile is dead-lettered; redeliver it later). A legacy export webhook ' +
+      'keeps MAPPING_COMPLETED as its only event type.',
+    params: s.WebhookIdParams,
+    body: { kind: 'json', schema: s.UpdateSubscriptionRequest },
+    responses: {
+      200: { description: 'The subscription as changed', schema: s.SubscriptionView },
+      ...saveErrors,
+      403: { description: 'An event type your plan does not include', schema: ErrorResponse },
+      ...subscriptionNotFound,
+    },
+    access: { table: 'readwrite' },
+  }),
+  deleteWebhookSubscription: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/webhook-subscriptions/{id}',
+    handler: 'webhook-subscriptions/delete',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Delete a subscription (or legacy export webhook), permanently',
+    params: s.WebhookIdParams,
+    responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...subscriptionNotFound },
+    access: { table: 'readwrite' },
+  }),
+  rotateSigningSecret: defineRoute({
+    method: 'POST',
+    path: '/api/v1/webhook-subscriptions/{id}/rotate-secret',
+    handler: 'webhook-subscriptions/rotate-secret',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Replace the signing secret; the old one keeps signing alongside for 24 hours',
+    params: s.WebhookIdParams,
+    responses: {
+      200: { description: 'The new secret, shown only here', schema: s.RotatedSecret },
+      400: errors[400],
+      401: errors[401],
+      ...subscriptionNotFound,
+      409: { description: 'A legacy export webhook has no signing secret', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', secrets: 'seal' },
+  }),
+  listDeliveries: defineRoute({
+    method: 'GET',
+    path: '/api/v1/webhook-subscriptions/{id}/deliveries',
+    handler: 'webhook-subscriptions/deliveries',
+    auth: 'required',
+    tag: TAG,
+    summary: "A subscription's deliveries, newest first, kept 30 days",
+    description: 'Filter by status; pass nextCursor as cursor for the next page. Legacy export webhooks keep no history.',
+    params: s.WebhookIdParams,
+    query: s.DeliveryListQuery,
+    responses: { 200: { description: 'A page of deliveries', schema: s.DeliveryList }, 400: errors[400], 401: errors[401], ...subscriptionNotFound },
+    access: { table: 'read' },
+  }),
+  getDelivery: defineRoute({
+    method: 'GET',
+    path: '/api/v1/webhook-subscriptions/{id}/deliveries/{deliveryId}',
+    handler: 'webhook-subscriptions/delivery',
+    auth: 'required',
+    tag: TAG,
+    summary: 'One delivery with its payload and every attempt',
+    params: s.DeliveryParams,
+    responses: {
+      200: { description: 'The delivery', schema: s.DeliveryDetail },
+      400: errors[400],
+      401: errors[401],
+      404: { description: 'No such subscription or delivery in your organization', schema: ErrorResponse },
+    },
+    access: { table: 'read' },
+  }),
+  redeliver: defineRoute({
+    method: 'POST',
+    path: '/api/v1/webhook-subscriptions/{id}/deliveries/{deliveryId}/redeliver',
+    handler: 'webhook-subscriptions/redeliver',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Send a dead-lettered delivery again, with a fresh round of retries',
+    params: s.DeliveryParams,
+    responses: {
+      202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: s.DeliveryView },
+      400: errors[400],
+      401: errors[401],
+      404: { description: 'No such subscription or delivery in your organization', schema: ErrorResponse },
+      409: { description: 'The delivery is not dead-lettered', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite', sendsTo: ['webhook-deliveries'] },
+  }),
+  sendTestEvent: defineRoute({
+    method: 'POST',
+    path: '/api/v1/webhook-subscriptions/{id}/test',
+    handler: 'webhook-subscriptions/test',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Send a synthetic event of a subscribed type through the same signed, retried path',
+    description: 'The payload has `"test": true` and sample data. Sent even when the subscription is INACTIVE.',
+    params: s.WebhookIdParams,
+    body: { kind: 'json', schema: s.TestEventRequest },
+    responses: {
+      202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: s.TestEventAccepted },
+      400: { description: 'Invalid body, or an event type the subscription does not receive', schema: ErrorResponse },
+      401: errors[401],
+      ...subscriptionNotFound,
+      409: { description: 'A legacy export webhook has no test events', schema: ErrorResponse },
+      413: errors[413],
+      415: errors[415],
+    },
+    access: { table: 'readwrite', sendsTo: ['webhook-deliveries'] },
+  }),
+} satisfies Record<string, RouteDefinition>;

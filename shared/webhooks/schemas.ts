@@ -1,0 +1,167 @@
+import * as v from 'valibot';
+import { EVENT_TYPES } from '../platform/events/events';
+import { NextCursor, pageQuery, Timestamp, Uuid } from '../platform/http/schemas';
+import { DELIVERY_STATUSES } from './delivery';
+import { MAX_WEBHOOK_URL_LENGTH } from './destination';
+import { WEBHOOK_KINDS, WEBHOOK_STATUSES } from './webhook';
+
+/** Headers the service sets itself; a partner's header may not replace them. */
+const RESERVED_HEADERS = new Set([
+  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer',
+  'expect', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-webhook-signature',
+]);
+
+const HeaderName = v.pipe(
+  v.string(),
+  v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name (letters, digits and !#$%&\'*+.^_`|~-)'),
+  v.check((name) => !RESERVED_HEADERS.has(name.toLowerCase()) && !name.toLowerCase().startsWith('proxy-'), 'is a header the service sets itself'),
+);
+const HeaderValue = v.pipe(
+  v.string(),
+  v.maxLength(1000, 'must be at most 1,000 characters'),
+  // No line breaks or other control characters: a value must never start another header.
+  v.regex(/^[^\x00-\x08\x0a-\x1f\x7f]*$/, 'must not contain control characters'),
+);
+const AdditionalHeaders = v.pipe(
+  v.record(HeaderName, HeaderValue),
+  v.check((headers) => Object.keys(headers).length <= 20, 'at most 20 headers'),
+  v.check((headers) => new Set(Object.keys(headers).map((name) => name.toLowerCase())).size === Object.keys(headers).length, 'names must differ (case-insensitively)'),
+  v.description('Header name -> value, added to every delivery'),
+);
+const WebhookUrl = v.pipe(
+  v.string(),
+  v.maxLength(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+  v.description('https:// URL on a public address (checked again after DNS resolution on every delivery)'),
+);
+const Label = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+const Status = v.pipe(v.picklist(WEBHOOK_STATUSES, 'must be ACTIVE or INACTIVE'), v.description('INACTIVE pauses deliveries; default ACTIVE'));
+const EventTypes = v.pipe(
+  v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
+  v.minLength(1, 'must name at least one event type'),
+  v.description(`Event types to receive: ${EVENT_TYPES.join(', ')} (which ones your plan allows: GET /api/v1/billing/plans)`),
+);
+
+export const WebhookIdParams = v.object({ id: Uuid });
+export const DeliveryParams = v.object({ id: Uuid, deliveryId: Uuid });
+
+// Legacy export webhooks (deprecated).
+
+const legacyFields = {
+  name: v.optional(v.nullable(v.pipe(Label(100), v.description('A label')))),
+  apiKeyName: v.optional(v.nullable(v.pipe(HeaderName, v.description('Header sent with apiKeyValue on every delivery')))),
+  apiKeyValue: v.optional(v.nullable(v.pipe(HeaderValue, v.minLength(1, 'must not be empty'), v.description('Stored encrypted; never returned')))),
+  additionalHeaders: v.optional(v.nullable(AdditionalHeaders)),
+  status: v.optional(Status),
+};
+
+export const CreateLegacyWebhookRequest = v.strictObject({ webhookUrl: WebhookUrl, ...legacyFields });
+export const ReplaceLegacyWebhookRequest = v.strictObject({ webhookUrl: v.optional(WebhookUrl), ...legacyFields });
+
+export const LegacyWebhookView = v.object({
+  id: v.pipe(Uuid, v.description('Also its id under /api/v1/webhook-subscriptions')),
+  name: v.nullable(v.string()),
+  webhookUrl: v.string(),
+  apiKeyName: v.nullable(v.string()),
+  apiKeyValueHint: v.pipe(v.nullable(v.string()), v.description('The last four characters of apiKeyValue, e.g. "…f00d"')),
+  additionalHeaders: v.record(v.string(), v.string()),
+  status: v.picklist(WEBHOOK_STATUSES),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const LegacyWebhookList = v.object({ webhooks: v.array(LegacyWebhookView), total: v.number() });
+
+export const LegacyListQuery = v.object({
+  activeOnly: v.optional(
+    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((flag) => flag === 'true'), v.description('true lists only ACTIVE webhooks; default false')),
+  ),
+});
+
+// Webhook subscriptions.
+
+export const CreateSubscriptionRequest = v.strictObject({
+  url: WebhookUrl,
+  events: EventTypes,
+  status: v.optional(Status),
+  description: v.optional(v.nullable(Label(500))),
+});
+
+export const UpdateSubscriptionRequest = v.strictObject({
+  url: v.optional(WebhookUrl),
+  events: v.optional(EventTypes),
+  status: v.optional(Status),
+  description: v.optional(v.nullable(Label(500))),
+});
+
+export const SubscriptionView = v.object({
+  id: Uuid,
+  kind: v.pipe(v.picklist(WEBHOOK_KINDS), v.description('EXPORT_WEBHOOK: made through the deprecated /export-webhooks (unsigned, one attempt)')),
+  url: v.string(),
+  events: v.array(v.picklist(EVENT_TYPES)),
+  status: v.picklist(WEBHOOK_STATUSES),
+  description: v.nullable(v.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const CreatedSubscription = v.object({
+  ...SubscriptionView.entries,
+  secret: v.pipe(v.string(), v.description('The whsec_ signing secret. Shown only here and on rotation: store it safely.')),
+});
+
+export const SubscriptionList = v.object({ subscriptions: v.array(SubscriptionView), total: v.number() });
+
+export const RotatedSecret = v.object({
+  secret: v.pipe(v.string(), v.description('The new whsec_ signing secret, shown only here')),
+  previousSecretExpiresAt: v.pipe(Timestamp, v.description('Until then deliveries carry a signature with the previous secret too')),
+});
+
+const AttemptView = v.object({
+  number: v.number(),
+  attemptedAt: Timestamp,
+  succeeded: v.boolean(),
+  statusCode: v.nullable(v.number()),
+  durationMs: v.number(),
+  responseBody: v.pipe(v.nullable(v.string()), v.description("The first 1,024 bytes of the receiver's answer")),
+  error: v.nullable(v.string()),
+});
+
+export const DeliveryView = v.object({
+  id: Uuid,
+  subscriptionId: Uuid,
+  eventId: v.string(),
+  eventType: v.picklist(EVENT_TYPES),
+  test: v.boolean(),
+  status: v.pipe(
+    v.picklist(DELIVERY_STATUSES),
+    v.description('PENDING (first attempt queued), RETRYING (a retry is scheduled), SUCCEEDED, DEAD_LETTERED (every attempt failed)'),
+  ),
+  attemptCount: v.number(),
+  nextAttemptAt: v.nullable(Timestamp),
+  lastAttempt: v.nullable(AttemptView),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const DeliveryDetail = v.object({
+  ...DeliveryView.entries,
+  payload: v.pipe(v.unknown(), v.description('The body every attempt sends')),
+  attempts: v.array(AttemptView),
+});
+
+export const DeliveryList = v.object({ deliveries: v.array(DeliveryView), nextCursor: NextCursor });
+
+export const DeliveryListQuery = v.object({
+  ...pageQuery(20, 100),
+  status: v.optional(v.picklist(DELIVERY_STATUSES, `must be one of ${DELIVERY_STATUSES.join(', ')}`)),
+});
+
+export const TestEventRequest = v.strictObject({
+  eventType: v.pipe(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), v.description('One of the subscription\'s event types')),
+});
+
+export const TestEventAccepted = v.object({
+  deliveryId: Uuid,
+  eventId: Uuid,
+  status: v.picklist(DELIVERY_STATUSES),
+});

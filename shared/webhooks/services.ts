@@ -1,0 +1,55 @@
+/** The ports the webhook rules work through, as each function builds them from its runtime. */
+import { randomUUID } from 'node:crypto';
+import { organizationStoreOf } from '../organizations';
+import { queueOf, schedulerOf } from '../platform/queue/services';
+import type { Runtime } from '../platform/runtime';
+import { service } from '../platform/runtime';
+import { secretBoxOf } from '../platform/secrets/services';
+import type { DeliveryPorts } from './delivery';
+import { destinationProblem, type DestinationPolicy } from './destination';
+import type { ManagePorts } from './manage';
+import { webhookDeliveryQueue } from './queues';
+import { HttpWebhookSender } from './sender';
+import { deliveryStoreOf, webhookStoreOf } from './store';
+
+/** Loopback receivers only where the local runtime allows them (WEBHOOKS_ALLOW_LOOPBACK=true). */
+function policyOf(runtime: Runtime): DestinationPolicy {
+  return { allowLoopback: runtime.config.webhooksAllowLoopback === true };
+}
+
+const senderOf = /* @__PURE__ */ service((runtime) => new HttpWebhookSender({ policy: policyOf(runtime) }));
+
+export function managePorts(runtime: Runtime): ManagePorts {
+  return {
+    webhooks: webhookStoreOf(runtime),
+    get secrets() {
+      return secretBoxOf(runtime);
+    },
+    destinationProblem: (url) => destinationProblem(url, policyOf(runtime)),
+    planOf: async (organizationId) => (await organizationStoreOf(runtime).require(organizationId)).planType,
+    clock: runtime.clock,
+    newId: randomUUID,
+  };
+}
+
+/** Built on use: each function touches only what its work needs (and is configured for). */
+export function deliveryPorts(runtime: Runtime): DeliveryPorts {
+  return {
+    webhooks: webhookStoreOf(runtime),
+    deliveries: deliveryStoreOf(runtime),
+    get secrets() {
+      return secretBoxOf(runtime);
+    },
+    get sender() {
+      return senderOf(runtime);
+    },
+    get queue() {
+      return queueOf(runtime, webhookDeliveryQueue);
+    },
+    get scheduler() {
+      return schedulerOf(runtime);
+    },
+    planOf: async (organizationId) => (await organizationStoreOf(runtime).get(organizationId))?.planType,
+    clock: runtime.clock,
+  };
+}

@@ -1,0 +1,18 @@
+/** The workers of the event and delivery queues. */
+import type { DomainEvent } from '../platform/events/events';
+import type { Runtime } from '../platform/runtime';
+import { abandonAttempt, attemptDelivery, fanOut } from './delivery';
+import type { DeliveryMessage } from './queues';
+import { deliveryPorts } from './services';
+
+export function deliverEvent(event: DomainEvent, runtime: Runtime): Promise<void> {
+  return fanOut(deliveryPorts(runtime), event);
+}
+
+export function attemptWebhookDelivery(message: DeliveryMessage, runtime: Runtime): Promise<void> {
+  return attemptDelivery(deliveryPorts(runtime), message);
+}
+
+export function abandonWebhookAttempt(message: DeliveryMessage, runtime: Runtime): Promise<void> {
+  return abandonAttempt(deliveryPorts(runtime), message);
+}
