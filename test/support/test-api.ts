@@ -131,6 +131,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
           ...config,
           tableName: declares((route) => route.access.table !== 'none') ? config.tableName : undefined,
           bucketName: declares((route) => route.access.bucket !== undefined) ? config.bucketName : undefined,
+          localSecretsKey: declares((route) => route.access.secrets !== undefined) ? config.localSecretsKey : undefined,
         },
         { clock, messaging },
       );
