@@ -9,7 +9,7 @@
  */
 import { loadConfig, type AppConfig } from './config';
 import { systemClock, type Clock } from './clock';
-import type { Messaging } from './queue/services';
+import type { Messaging } from './queue/queue';
 
 export interface Runtime {
   readonly config: AppConfig;

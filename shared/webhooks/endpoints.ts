@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
-import { redeliver as redeliverDelivery, startDelivery } from './delivery';
+import { redeliver as redeliverDelivery, startDelivery } from './dispatch';
 import * as manage from './manage';
 import { legacyWebhookRoutes, subscriptionRoutes } from './routes';
 import { sampleData } from './samples';

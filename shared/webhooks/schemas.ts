@@ -13,7 +13,7 @@ const RESERVED_HEADERS = new Set([
 
 const HeaderName = v.pipe(
   v.string(),
-  v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name (letters, digits and !#$%&\'*+.^_`|~-)'),
+  v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name of at most 100 characters, without spaces'),
   v.check((name) => !RESERVED_HEADERS.has(name.toLowerCase()) && !name.toLowerCase().startsWith('proxy-'), 'is a header the service sets itself'),
 );
 const HeaderValue = v.pipe(

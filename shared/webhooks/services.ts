@@ -5,7 +5,7 @@ import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { service } from '../platform/runtime';
 import { secretBoxOf } from '../platform/secrets/services';
-import type { DeliveryPorts } from './delivery';
+import type { DeliveryPorts } from './dispatch';
 import { destinationProblem, type DestinationPolicy } from './destination';
 import type { ManagePorts } from './manage';
 import { webhookDeliveryQueue } from './queues';

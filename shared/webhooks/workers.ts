@@ -1,7 +1,7 @@
 /** The workers of the event and delivery queues. */
 import type { DomainEvent } from '../platform/events/events';
 import type { Runtime } from '../platform/runtime';
-import { abandonAttempt, attemptDelivery, fanOut } from './delivery';
+import { abandonAttempt, attemptDelivery, fanOut } from './dispatch';
 import type { DeliveryMessage } from './queues';
 import { deliveryPorts } from './services';
 

@@ -52,7 +52,9 @@ describe('GET /api/v1/billing/plans', () => {
       'planType',
       'pricePerMillion',
       'providerPriceId',
+      'webhookEvents',
     ]);
+    assert.deepEqual(subscription.webhookEvents, ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED']);
     assert.equal(subscription.monthlyPrice, '€49.00 / month');
     assert.equal(subscription.pricePerMillion, '€1.00');
     assert.equal(body.tiers[0].monthlyPrice, '€0.00');

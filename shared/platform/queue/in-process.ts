@@ -9,8 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock';
 import { describeError, log } from '../logging';
-import type { Messaging } from './services';
-import type { Queue, QueueDefinition, ScheduledDelivery, Scheduler, SendOptions } from './queue';
+import type { Messaging, Queue, QueueDefinition, ScheduledDelivery, Scheduler, SendOptions } from './queue';
 
 export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 

@@ -55,6 +55,12 @@ export interface Scheduler {
   schedule<M>(delivery: ScheduledDelivery<M>): Promise<void>;
 }
 
+/** Where messages go: the runtime's in-process messaging (local runtime, tests); SQS and EventBridge Scheduler when absent. */
+export interface Messaging {
+  queue<M>(definition: QueueDefinition<M>): Queue<M>;
+  scheduler: Scheduler;
+}
+
 /** The longest delay SQS takes. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 

@@ -7,12 +7,6 @@ import { EventBridgeScheduler } from './eventbridge-scheduler';
 import { queueUrlVariable, type Queue, type QueueDefinition, type Scheduler } from './queue';
 import { SqsQueue } from './sqs-queue';
 
-/** Where messages go: the runtime's in-process messaging, or AWS. */
-export interface Messaging {
-  queue<M>(definition: QueueDefinition<M>): Queue<M>;
-  scheduler: Scheduler;
-}
-
 // In AWS the queue client and the scheduler are built apart: a function that only sends has no
 // scheduler settings, and one that schedules may send nothing.
 const sqsOf = /* @__PURE__ */ service((runtime) => new SQSClient({ region: runtime.config.region }));
