@@ -62,10 +62,14 @@ export class HotelMappingStack extends Stack {
    * alone fill most of CloudFormation's 500 resources a stack may hold.
    */
   readonly workers: NestedStack;
+  /** The route functions, their roles and log groups: a nested stack, so the API stack keeps room to grow. */
+  readonly routeFunctions: NestedStack;
   readonly schedulerRole: iam.Role;
   /** Encrypts partner secrets (webhook signing secrets, partner API key values) in the table. */
   readonly secretsKey: kms.Key;
   readonly scheduleGroup: scheduler.ScheduleGroup;
+  /** Named, not referenced: grants in every nested stack name the same ARN. */
+  readonly scheduleGroupName: string;
 
   constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
     super(scope, id, props);
@@ -149,12 +153,15 @@ export class HotelMappingStack extends Stack {
 
     // Queues first: the functions that send to them need their URLs.
     this.workers = new NestedStack(this, 'Workers', { description: 'Queues, dead-letter queues, alarms and queue workers' });
-    this.scheduleGroup = new scheduler.ScheduleGroup(this.workers, 'Schedules', { scheduleGroupName: `hotel-mapping-${props.stage}` });
+    this.scheduleGroupName = `hotel-mapping-${props.stage}`;
+    this.scheduleGroup = new scheduler.ScheduleGroup(this.workers, 'Schedules', { scheduleGroupName: this.scheduleGroupName });
     this.schedulerRole = new iam.Role(this.workers, 'SchedulerRole', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
       description: 'EventBridge Scheduler sends one-time deliveries to the queues with this role',
     });
     for (const definition of queueList) this.addQueue(definition);
+
+    this.routeFunctions = new NestedStack(this, 'Functions', { description: "One Lambda function per route, with its role and log group" });
 
     // Each function gets only the settings its route or queue declares (shared/platform/config.ts).
     const environmentOf = (access: ResourceAccess, credentialed: boolean): Record<string, string> => ({
@@ -184,7 +191,7 @@ export class HotelMappingStack extends Stack {
       const profile = JSON.stringify({ ...route.access, credentialed });
       let role = roles.get(profile);
       if (!role) {
-        role = new iam.Role(this, `RouteRole${roles.size + 1}`, {
+        role = new iam.Role(this.routeFunctions, `RouteRole${roles.size + 1}`, {
           assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
           description: `Functions of routes that may touch: ${profile}`,
           managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
@@ -199,7 +206,15 @@ export class HotelMappingStack extends Stack {
     const methodsByPath = new Map<string, Set<string>>();
     for (const route of routeList) {
       const environment = environmentOf(route.access, needsSigningSecret(route));
-      const fn = this.lambdaFunction(route.handler, `${route.method} ${route.path}`, route.lambda, environment, removalPolicy, roleFor(route));
+      const fn = this.lambdaFunction(
+        route.handler,
+        `${route.method} ${route.path}`,
+        route.lambda,
+        environment,
+        removalPolicy,
+        roleFor(route),
+        this.routeFunctions,
+      );
       const resource = this.api.root.resourceForPath(route.path);
       // No test-invoke permission: one Lambda permission per method, not two.
       resource.addMethod(route.method, new apigateway.LambdaIntegration(fn, { allowTestInvoke: false }));
@@ -215,16 +230,17 @@ export class HotelMappingStack extends Stack {
       this.grantAccess(worker, definition.access);
       worker.addEventSource(new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true }));
       if (definition.deadLetterHandler) {
+        const deadLetterAccess = definition.deadLetterAccess ?? definition.access;
         const handler = this.lambdaFunction(
           definition.deadLetterHandler,
           `Dead letters of ${definition.name}`,
           { memoryMb: 256, timeoutSeconds: 30 },
-          environment,
+          environmentOf(deadLetterAccess, false),
           removalPolicy,
           undefined,
           this.workers,
         );
-        this.grantAccess(handler, definition.access);
+        this.grantAccess(handler, deadLetterAccess);
         handler.addEventSource(new SqsEventSource(deadLetters, { batchSize: 10, reportBatchItemFailures: true }));
       }
     }
@@ -338,7 +354,7 @@ export class HotelMappingStack extends Stack {
       fn.grantPrincipal.addToPrincipalPolicy(
         new iam.PolicyStatement({
           actions: ['scheduler:CreateSchedule'],
-          resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.scheduleGroup.scheduleGroupName}/*` })],
+          resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${this.scheduleGroupName}/*` })],
         }),
       );
       this.schedulerRole.grantPassRole(fn.grantPrincipal);
@@ -428,14 +444,16 @@ export class HotelMappingStack extends Stack {
       })),
     );
     Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket itself.' });
-    // The same CDK grants, seen from the workers stack, name the table and bucket by parameter.
-    const fromWorkers = (construct: { node: { defaultChild?: unknown } }) => `referenceto${Names.uniqueId(construct.node.defaultChild as never)}Arn`;
-    Validations.of(this.workers).acknowledge(
-      ...[`<${fromWorkers(this.table)}>/index/*`, `<${fromWorkers(this.bucket)}>/*`].map((resource) => ({
-        id: `AwsSolutions-IAM5[Resource::${resource}]`,
-        reason: "Generated by the CDK grants: scoped to this table's indexes or this bucket's objects.",
-      })),
-    );
+    // The same CDK grants, seen from a nested stack, name the table and bucket by parameter.
+    const byParameter = (construct: { node: { defaultChild?: unknown } }) => `referenceto${Names.uniqueId(construct.node.defaultChild as never)}Arn`;
+    for (const nested of [this.workers, this.routeFunctions]) {
+      Validations.of(nested).acknowledge(
+        ...[`<${byParameter(this.table)}>/index/*`, `<${byParameter(this.bucket)}>/*`].map((resource) => ({
+          id: `AwsSolutions-IAM5[Resource::${resource}]`,
+          reason: "Generated by the CDK grants: scoped to this table's indexes or this bucket's objects.",
+        })),
+      );
+    }
   }
 }
 

@@ -11,6 +11,8 @@ export const mappingChunkQueue = defineQueue({
   maxReceiveCount: 3,
   batchSize: 1,
   access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['domain-events'] },
+  // It only fails the job and releases its reservation.
+  deadLetterAccess: { table: 'readwrite' },
   // The matching index of a million hotels needs about 2 GB; a chunk maps in well under a second
   // and writes its 2,000 results in a few more. The timeout leaves room for a cold index load.
   lambda: { memoryMb: 4096, timeoutSeconds: 180 },

@@ -12,6 +12,8 @@ export const webhookDeliveryQueue = defineQueue({
   // One attempt per invocation: a slow receiver holds up nobody else's delivery.
   batchSize: 1,
   access: { table: 'readwrite', sendsTo: ['webhook-deliveries'], schedules: ['webhook-deliveries'], secrets: 'open' },
+  // It only records the abandoned attempt.
+  deadLetterAccess: { table: 'readwrite' },
   // An attempt waits at most 10 s for the receiver.
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
 });

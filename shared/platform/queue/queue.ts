@@ -23,6 +23,8 @@ export interface QueueDefinition<M = unknown> {
   batchSize: number;
   /** What the worker may touch; the stack grants exactly this. */
   access: WorkerAccess;
+  /** What the dead-letter handler may touch, when less than the worker. */
+  deadLetterAccess?: WorkerAccess;
   /** reservedConcurrency 1 makes a worker run one invocation at a time. */
   lambda: { memoryMb: number; timeoutSeconds: number; reservedConcurrency?: number };
   description: string;
