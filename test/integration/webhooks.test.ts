@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import type { DomainEvent, EventType } from '../../shared/platform/events/events';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { subscriptionRoutes, legacyWebhookRoutes } from '../../shared/webhooks';
 import { webhookStoreOf } from '../../shared/webhooks/store';
 import { startTestApi, type Caller } from '../support/test-api';
@@ -566,9 +567,49 @@ describe('tenant isolation', () => {
 });
 
 describe('events from the service', () => {
+  const hotels = [...generateReferenceHotels({ count: 60, seed: 5 })];
+  beforeAll(() => seedReferenceInventory(api.runtime, { hotels: 60, seed: 5 }));
+
+  it('delivers a real job\'s completion to a legacy webhook and a subscription, and its review decision', async () => {
+    const caller = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    await api.request('POST', '/api/v1/export-webhooks', { as: caller, json: { webhookUrl: receiver.url('/job-legacy') } });
+    const { secret } = await subscribe(caller, '/job-subscription', ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED']);
+    const csv = ['id,name,address,city,country,lat,lon', ...hotels.slice(0, 5).map((h, i) => formatCsvRow([`P${i}`, h.name, h.address, h.city, h.country, h.lat, h.lon]))].join('\n');
+    const form = new FormData();
+    form.append('name', 'webhook job');
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
+    const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const job = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    assert.equal(job.status, 201, job.text);
+    await api.messaging.idle();
+
+    const [legacy] = receiver.at('/job-legacy');
+    assert.ok(legacy, 'the legacy webhook got the completion');
+    const legacyBody = JSON.parse(legacy.body);
+    assert.equal(legacyBody.event, 'mapping.completed');
+    assert.equal(legacyBody.mappingJobId, job.body.mappingJobId);
+    assert.equal(legacyBody.status, 'COMPLETED');
+    assert.equal(legacyBody.counts.processed, 5);
+    const [completed] = receiver.at('/job-subscription');
+    assert.ok(completed);
+    const payload = verifyWithLibrary(secret, completed) as Record<string, any>;
+    assert.equal(payload.id, `${job.body.mappingJobId}-completed`);
+    assert.equal(payload.type, 'MAPPING_COMPLETED');
+    assert.equal(payload.data.mappingJobId, job.body.mappingJobId);
+
+    const review = await api.request('POST', `/api/v1/mapping/${job.body.mappingJobId}/reviews`, { as: caller, json: { partnerHotelId: 'P0', decision: 'NO_MATCH' } });
+    assert.equal(review.status, 200, review.text);
+    await api.messaging.idle();
+    const decided = receiver.at('/job-subscription').at(-1)!;
+    const decision = verifyWithLibrary(secret, decided) as Record<string, any>;
+    assert.equal(decision.type, 'MAPPING_ERROR_RESOLVED');
+    assert.equal(decision.data.partnerHotelId, 'P0');
+    assert.equal(decision.data.decision, 'NO_MATCH');
+    assert.equal(receiver.at('/job-legacy').length, 1, 'the legacy webhook takes completions only');
+  });
+
   it('delivers INVENTORY_DUPLICATE_RESOLVED when the back office resolves a reported duplicate', async () => {
-    const hotels = [...generateReferenceHotels({ count: 60, seed: 5 })];
-    await seedReferenceInventory(api.runtime, { hotels: 60, seed: 5 });
     const reporter = await api.newOrganization({ planType: 'ENTERPRISE' });
     const admin = await api.newOrganization({ role: 'admin' });
     const { secret } = await subscribe(reporter, '/duplicates', ['INVENTORY_DUPLICATE_RESOLVED']);
