@@ -98,39 +98,41 @@ export async function attemptDelivery(ports: Omit<DeliveryPorts, 'planOf'>, mess
     return;
   }
   const now = ports.clock.now();
-  let outcome: AttemptOutcome;
+  const attempt = (outcome: AttemptOutcome): DeliveryAttempt => ({ number, attemptedAt: now.toISOString(), ...outcome });
   if (delivery.claimedAttempts >= number) {
     const claimedFor = now.getTime() - new Date(delivery.claimedAt ?? 0).getTime();
     if (claimedFor < STALE_CLAIM_SECONDS * 1000) {
       throw new Error(`Attempt ${number} of webhook delivery ${delivery.id} is in flight elsewhere; the message is tried again later.`);
     }
-    outcome = { succeeded: false, durationMs: 0, error: 'The outcome of this attempt was lost (its worker stopped before recording it).' };
-  } else {
-    if (!(await ports.deliveries.claim(delivery, number, now.toISOString()))) return;
-    outcome = await send(ports, delivery, now);
+    const lost = attempt({ succeeded: false, durationMs: 0, error: 'The outcome of this attempt was lost (its worker stopped before recording it).' });
+    return finishAttempt(ports, delivery, lost, { last: false });
   }
-  await finishAttempt(ports, delivery, { number, attemptedAt: now.toISOString(), ...outcome });
-}
-
-async function send(ports: Omit<DeliveryPorts, 'planOf'>, delivery: Delivery, now: Date): Promise<AttemptOutcome> {
+  if (!(await ports.deliveries.claim(delivery, number, now.toISOString()))) return;
   const webhook = await ports.webhooks.get(delivery.organizationId, delivery.webhookId);
   const stopped = !webhook ? 'the webhook was deleted' : webhook.status === 'INACTIVE' && !delivery.test ? 'the webhook is INACTIVE' : undefined;
-  if (stopped || !webhook) return { succeeded: false, durationMs: 0, error: `Not sent: ${stopped}.` };
-  return ports.sender.send(await requestOf(ports.secrets, webhook, delivery, now));
+  if (stopped || !webhook) {
+    // Nothing more is tried: a redelivery sends it once the webhook is active again.
+    return finishAttempt(ports, delivery, attempt({ succeeded: false, durationMs: 0, error: `Not sent: ${stopped}.` }), { last: true });
+  }
+  const outcome = await ports.sender.send(await requestOf(ports.secrets, webhook, delivery, now));
+  await finishAttempt(ports, delivery, attempt(outcome), { last: false });
 }
 
-async function finishAttempt(ports: Omit<DeliveryPorts, 'planOf'>, delivery: Delivery, attempt: DeliveryAttempt): Promise<void> {
-  const retryDelay = RETRY_DELAYS_SECONDS[attempt.number - delivery.roundStart - 1];
-  const notSent = attempt.error?.startsWith('Not sent:') ?? false;
+async function finishAttempt(
+  ports: Omit<DeliveryPorts, 'planOf'>,
+  delivery: Delivery,
+  attempt: DeliveryAttempt,
+  options: { last: boolean },
+): Promise<void> {
+  const retryDelay = options.last ? undefined : RETRY_DELAYS_SECONDS[attempt.number - delivery.roundStart - 1];
   const status: DeliveryStatus = attempt.succeeded
     ? 'SUCCEEDED'
     : delivery.kind === 'EXPORT_WEBHOOK'
       ? 'FAILED'
-      : retryDelay === undefined || notSent
+      : retryDelay === undefined
         ? 'DEAD_LETTERED'
         : 'RETRYING';
-  const recordedAt = ports.clock.now().getTime();
-  const nextAttemptAt = status === 'RETRYING' ? new Date(recordedAt + retryDelay! * 1000).toISOString() : undefined;
+  const nextAttemptAt = status === 'RETRYING' ? new Date(ports.clock.now().getTime() + retryDelay! * 1000).toISOString() : undefined;
   if (!(await ports.deliveries.record(delivery, attempt, status, nextAttemptAt))) return;
   const fields = {
     deliveryId: delivery.id,

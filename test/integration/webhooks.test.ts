@@ -228,6 +228,38 @@ describe('webhook subscriptions', () => {
     assert.ok(!api.messaging.waiting('webhook-deliveries').some(({ body }) => (body as { deliveryId: string }).deliveryId === delivery.id));
   });
 
+  it('ends pending retries of a paused subscription as dead-lettered, to be redelivered later', async () => {
+    const { id } = await subscribe(partner, '/paused-later');
+    receiver.answer('/paused-later', 500);
+    await publish(partner.organization.id);
+    await api.request('PUT', `/api/v1/webhook-subscriptions/${id}`, { as: partner, json: { status: 'INACTIVE' } });
+    api.clock.advance(MINUTE);
+    await api.messaging.idle();
+    assert.equal(receiver.at('/paused-later').length, 1, 'nothing is sent to a paused subscription');
+    const [delivery] = (await deliveriesOf(partner, id)).deliveries;
+    assert.equal(delivery.status, 'DEAD_LETTERED');
+    assert.equal(delivery.lastAttempt.error, 'Not sent: the webhook is INACTIVE.');
+    receiver.answer('/paused-later', 200);
+    await api.request('PUT', `/api/v1/webhook-subscriptions/${id}`, { as: partner, json: { status: 'ACTIVE' } });
+    await api.request('POST', `/api/v1/webhook-subscriptions/${id}/deliveries/${delivery.id}/redeliver`, { as: partner });
+    await api.messaging.idle();
+    assert.equal((await deliveriesOf(partner, id)).deliveries[0].status, 'SUCCEEDED');
+  });
+
+  it('dead-letters a delivery whose attempt keeps failing inside the service, without sending it twice', async () => {
+    const { id } = await subscribe(partner, '/broken-secret');
+    const store = webhookStoreOf(api.runtime);
+    const webhook = (await store.get(partner.organization.id, id))!;
+    // A sealed secret that no longer opens: every processing of the attempt fails after its claim.
+    await store.replace({ ...webhook, signingSecrets: [{ ...webhook.signingSecrets![0]!, sealed: 'local:AAAA' }] });
+    await publish(partner.organization.id);
+    assert.equal(receiver.at('/broken-secret').length, 0);
+    const [delivery] = (await deliveriesOf(partner, id)).deliveries;
+    assert.equal(delivery.status, 'DEAD_LETTERED');
+    assert.equal(delivery.attemptCount, 1);
+    assert.match(delivery.lastAttempt.error, /could not be completed/);
+  });
+
   it('does not follow a redirect: the attempt fails with the 3xx', async () => {
     const { id } = await subscribe(partner, '/moved');
     receiver.answer('/moved', 302);
