@@ -11,10 +11,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routeList } from '../../shared/routes';
-import { errorBody } from '../../shared/platform/http/errors';
+import { errorBody, statusName } from '../../shared/platform/http/errors';
 import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pipeline';
 import { GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
 import type { Runtime } from '../../shared/platform/runtime';
+
+/** Node's default; API Gateway allows about 10 KB of headers. */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
@@ -48,13 +51,28 @@ export function createLocalApi(options: LocalApiOptions): Server {
     return handler;
   };
 
-  return createServer((request, response) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
     dispatch(request, response).catch((error: unknown) => {
       process.stderr.write(`local runtime: ${String((error as Error)?.stack ?? error)}\n`);
       if (!response.headersSent) sendError(response, 500, 'An unexpected error occurred in the local runtime.');
       else response.end();
     });
   });
+  // Requests Node cannot parse (oversized URL or headers, malformed framing) get the same
+  // {error, message} body as everything else, not Node's empty answer.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const [status, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, `The request line and headers exceed ${MAX_HEADER_BYTES / 1024} KB.`]
+        : [400, 'The request could not be parsed as HTTP.'];
+    const body = JSON.stringify(errorBody(status, message));
+    socket.end(
+      `HTTP/1.1 ${status} ${statusName(status)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 
   async function dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -80,7 +98,9 @@ export function createLocalApi(options: LocalApiOptions): Server {
     if (body === 'too_large') return sendError(response, 413, `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
 
     const { candidate, match } = forMethod;
-    const event = toEvent(request, url, candidate, match!, body);
+    const pathParameters = decodedParameters(candidate, match!);
+    if (!pathParameters) return sendError(response, 400, `The path ${url.pathname} is not valid percent-encoding.`);
+    const event = toEvent(request, url, candidate, pathParameters, body);
     const result = await (await handlerFor(candidate.route))(event, { awsRequestId: event.requestContext.requestId });
     options.onResponse?.(candidate.route, result);
     response.writeHead(result.statusCode, (result.headers ?? {}) as Record<string, string>);
@@ -128,11 +148,20 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
   });
 }
 
+/** Path parameters as API Gateway hands them over, decoded; undefined when one is not valid percent-encoding. */
+function decodedParameters(compiled: CompiledRoute, match: RegExpExecArray): Record<string, string> | undefined {
+  try {
+    return Object.fromEntries(compiled.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
+  } catch {
+    return undefined;
+  }
+}
+
 function toEvent(
   request: IncomingMessage,
   url: URL,
   compiled: CompiledRoute,
-  match: RegExpExecArray,
+  pathParameters: Record<string, string>,
   body: Buffer,
 ): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
@@ -143,17 +172,14 @@ function toEvent(
     headers[name] = values[values.length - 1]!;
     multiValueHeaders[name] = values;
   }
-  // API Gateway tells handlers the scheme the caller used; here it is plain HTTP.
-  headers['x-forwarded-proto'] ??= 'http';
+  // API Gateway sets the scheme itself (always https); here it is plain HTTP, whatever the caller sent.
+  headers['x-forwarded-proto'] = 'http';
   const query: Record<string, string> = {};
   const multiValueQuery: Record<string, string[]> = {};
   for (const [name, value] of url.searchParams) {
     query[name] = value;
     (multiValueQuery[name] ??= []).push(value);
   }
-  const pathParameters = Object.fromEntries(
-    compiled.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]),
-  );
   const binary = isBinaryMediaType(headers['content-type']);
   const requestId = randomUUID();
   return {
@@ -172,12 +198,18 @@ function toEvent(
       requestId,
       path: url.pathname,
       stage: 'local',
-      domainName: headers['host'] ?? 'localhost',
+      // The address this server answers on, as API Gateway names its own domain: never the Host header.
+      domainName: hostOf(request.socket.localAddress ?? '127.0.0.1', request.socket.localPort ?? 80),
       httpMethod: compiled.route.method,
       resourcePath: compiled.route.path,
       identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
     } as APIGatewayProxyEvent['requestContext'],
   };
+}
+
+/** `127.0.0.1:3000`, `[::1]:3000`. */
+function hostOf(address: string, port: number): string {
+  return `${address.includes(':') ? `[${address}]` : address}:${port}`;
 }
 
 function sendError(response: ServerResponse, status: number, message: string): void {

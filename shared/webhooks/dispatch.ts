@@ -40,7 +40,7 @@ export interface DeliveryPorts {
   clock: Clock;
 }
 
-type StartPorts = Pick<DeliveryPorts, 'deliveries' | 'queue' | 'clock'>;
+export type StartPorts = Pick<DeliveryPorts, 'deliveries' | 'queue' | 'clock'>;
 
 /** One delivery per active webhook of the organization that takes the event and whose plan allows it. */
 export async function fanOut(ports: Pick<DeliveryPorts, 'webhooks' | 'deliveries' | 'queue' | 'clock' | 'planOf'>, event: DomainEvent) {

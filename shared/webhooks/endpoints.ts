@@ -6,7 +6,7 @@ import { redeliver as redeliverDelivery, startDelivery } from './dispatch';
 import * as manage from './manage';
 import { legacyWebhookRoutes, subscriptionRoutes } from './routes';
 import { sampleData } from './samples';
-import { deliveryPorts, managePorts } from './services';
+import { managePorts, startPorts } from './services';
 import { deliveryStoreOf, webhookStoreOf } from './store';
 import { deliveryDetailView, deliveryView, legacyWebhookView, subscriptionView } from './views';
 
@@ -87,7 +87,7 @@ export const getDelivery: Implementation<Subscriptions['getDelivery']> = async (
 
 export const redeliver: Implementation<Subscriptions['redeliver']> = async ({ principal, params }, runtime) => {
   const delivery = await requireDelivery(runtime, principal.organizationId, params);
-  return { status: 202, json: deliveryView(await redeliverDelivery(deliveryPorts(runtime), delivery)) };
+  return { status: 202, json: deliveryView(await redeliverDelivery(startPorts(runtime), delivery)) };
 };
 
 export const sendTestEvent: Implementation<Subscriptions['sendTestEvent']> = async ({ principal, params, body }, runtime) => {
@@ -98,7 +98,7 @@ export const sendTestEvent: Implementation<Subscriptions['sendTestEvent']> = asy
   }
   const occurredAt = runtime.clock.now().toISOString();
   const event = { id: randomUUID(), type: body.eventType, organizationId: webhook.organizationId, occurredAt, data: sampleData(body.eventType, occurredAt) };
-  const delivery = await startDelivery(deliveryPorts(runtime), webhook, event, { test: true });
+  const delivery = await startDelivery(startPorts(runtime), webhook, event, { test: true });
   return { status: 202, json: { deliveryId: delivery.id, eventId: event.id, status: delivery.status } };
 };
 

@@ -5,7 +5,7 @@ import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { service } from '../platform/runtime';
 import { secretBoxOf } from '../platform/secrets/services';
-import type { DeliveryPorts } from './dispatch';
+import type { DeliveryPorts, StartPorts } from './dispatch';
 import { destinationProblem, type DestinationPolicy } from './destination';
 import type { ManagePorts } from './manage';
 import { webhookDeliveryQueue } from './queues';
@@ -30,6 +30,11 @@ export function managePorts(runtime: Runtime): ManagePorts {
     clock: runtime.clock,
     newId: randomUUID,
   };
+}
+
+/** What creating and redelivering a delivery needs: the routes that do it bundle no sender, key or scheduler. */
+export function startPorts(runtime: Runtime): StartPorts {
+  return { deliveries: deliveryStoreOf(runtime), queue: queueOf(runtime, webhookDeliveryQueue), clock: runtime.clock };
 }
 
 /** Built on use: each function touches only what its work needs (and is configured for). */

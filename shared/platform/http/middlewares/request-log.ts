@@ -37,10 +37,14 @@ export function requestLog(route: RouteDefinition): HttpMiddleware {
   };
 }
 
-/** `https://<host>/<stage>`: requestContext.path carries the stage prefix that event.path lacks. */
+/**
+ * `https://<domain>/<stage>`, from what API Gateway itself says: the domain it answered on and the
+ * scheme it sets, never the caller's Host header. requestContext.path carries the stage prefix
+ * that event.path lacks.
+ */
 function baseUrlOf(event: APIGatewayProxyEvent, headers: Record<string, string | undefined>): string {
-  const proto = headers['x-forwarded-proto'] ?? 'https';
-  const host = headers['host'] ?? event.requestContext?.domainName ?? 'localhost';
+  const proto = headers['x-forwarded-proto'] === 'http' ? 'http' : 'https';
+  const host = event.requestContext?.domainName ?? 'localhost';
   const fullPath = event.requestContext?.path ?? event.path;
   const stagePrefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
   return `${proto}://${host}${stagePrefix}`;
