@@ -67,7 +67,10 @@ export async function resolveDuplicate(
     resolution: { decision: input.decision, note: input.note, resolvedAt: now, resolvedBy: input.resolvedBy },
   };
   const merge = input.decision === 'MERGE' ? await mergeRecord(ports, report, now) : undefined;
-  if (!(await ports.store.resolveReport(resolved, merge))) throw alreadyResolved(report);
+  if (!(await ports.store.resolveReport(resolved, merge))) {
+    // Another resolution won the race: name the state it left.
+    throw alreadyResolved((await ports.store.getReport(report.reportId)) ?? report);
+  }
   await ports.events.publish({
     id: ports.newId(),
     type: 'INVENTORY_DUPLICATE_RESOLVED',

@@ -74,9 +74,10 @@ export const referenceHotel: Implementation<typeof referenceRoutes.referenceHote
         chain: hotel.chain,
         supplierCodes: hotel.supplierCodes,
         source: hotel.source,
-        versionId: hotel.dataVersionId,
+        importId: hotel.dataVersionId,
         createdAt: hotel.createdAt ?? hotel.importedAt,
-        updatedAt: hotel.importedAt,
+        // A merge changes the record: it is as new as the later of its import and its merge.
+        updatedAt: merge && merge.mergedAt > hotel.importedAt ? merge.mergedAt : hotel.importedAt,
         mergedInto: merge?.mergedInto,
       },
     },

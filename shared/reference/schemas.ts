@@ -95,9 +95,9 @@ export const ReferenceHotelDetail = v.object({
     chain: v.optional(v.string()),
     supplierCodes: v.pipe(v.record(v.string(), v.string()), v.description('Supplier code -> the hotel id at that supplier')),
     source: v.pipe(v.string(), v.description('Where the version came from (import file name)')),
-    versionId: v.pipe(v.string(), v.description('The data version this record belongs to')),
+    importId: v.pipe(v.string(), v.description('The import this record came from (one per reference file imported)')),
     createdAt: Timestamp,
-    updatedAt: Timestamp,
+    updatedAt: v.pipe(Timestamp, v.description('When the record last changed: its import, or its merge as a duplicate')),
     mergedInto: v.optional(v.pipe(Uuid, v.description('Set when this hotel was merged as a duplicate; search no longer lists it'))),
   }),
 });
@@ -106,7 +106,10 @@ export const DownloadResponse = v.object({
   fileUrl: v.pipe(v.string(), v.description('Gzip-compressed JSON Lines, one hotel per line; no credential needed')),
   expiresAt: Timestamp,
   hotelCount: v.number(),
-  versionId: v.string(),
+  versionId: v.pipe(
+    v.string(),
+    v.description("The reference version (publication) the file holds: the same id as a mapping job's referenceVersionId"),
+  ),
 });
 
 const CountryCount = v.object({ country: v.string(), hotelCount: v.number() });

@@ -105,6 +105,7 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
     assert.ok((await searchIds(cityQuery)).includes(duplicate.id));
 
     const created = await report(partner, { originalHotelId: original.id, duplicateHotelId: duplicate.id, reason: 'same hotel' });
+    api.clock.advance(60_000);
     const { status, body } = await resolve(admin, created.body.reportId, { decision: 'MERGE', note: 'Confirmed by phone' });
     assert.equal(status, 200);
     assert.equal(body.status, 'MERGED');
@@ -125,6 +126,7 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
 
     const detail = await api.request('GET', `/api/v1/reference/${duplicate.id}`, { as: partner });
     assert.equal(detail.body.metadata.mergedInto, original.id);
+    assert.equal(detail.body.metadata.updatedAt, body.resolution.resolvedAt, 'the merge bumps updatedAt');
 
     const events = await eventOutboxOf(api.runtime).listForOrganization(partner.organization.id);
     const event = events.find((e) => e.data.reportId === created.body.reportId);
@@ -141,6 +143,17 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
     const again = await resolve(admin, created.body.reportId, { decision: 'REJECT' });
     assert.equal(again.status, 409);
     assert.equal(again.body.error, 'Conflict');
+  });
+
+  it('answers parallel resolutions of one report once, and the 409s name the state that won', async () => {
+    const { original, duplicate } = pair(8);
+    const created = await report(partner, { originalHotelId: original.id, duplicateHotelId: duplicate.id });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => resolve(admin, created.body.reportId, { decision: 'REJECT' })));
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 1);
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      assert.equal(answer.status, 409);
+      assert.match(answer.body.message, /already resolved \(REJECTED\)/);
+    }
   });
 
   it('REJECT closes the report, changes no inventory, and emits the event', async () => {

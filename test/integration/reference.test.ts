@@ -171,7 +171,8 @@ describe('GET /api/v1/reference/{id}', () => {
     assert.deepEqual(body.metadata.supplierCodes, hotel.supplierCodes);
     assert.equal(body.metadata.address, hotel.address);
     assert.match(body.metadata.source, /generated/);
-    assert.ok(body.metadata.versionId && body.metadata.createdAt && body.metadata.updatedAt);
+    assert.ok(body.metadata.importId && body.metadata.createdAt && body.metadata.updatedAt);
+    assert.equal(body.metadata.versionId, undefined, 'one name, one meaning: versionId is the publication the download names');
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
