@@ -6,10 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { isUsable, parseApiKey } from '../../shared/platform/auth/credentials';
 import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/platform/auth/services';
 import type { Runtime } from '../../shared/platform/runtime';
+import { organizationStoreOf } from '../../shared/organizations';
 import { localRuntime } from './messaging';
 import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
 import { localPaymentPages } from './payment-pages';
@@ -30,19 +32,23 @@ async function main(): Promise<void> {
     tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
     localSecretsKey: persistentSecret(join(STATE_DIR, 'secrets-key')),
   });
+  let server: Server | undefined;
+  stopOnSignal(stack, () => server);
   const { runtime, messaging } = localRuntime(stack.config);
   messaging.start();
-  await seedSuppliers(runtime);
-  // DynamoDB Local writes a few hundred items a second to disk: the first start publishes the
-  // demo inventory while the API already answers (later starts find it published).
-  const referenceSeeded = seedReferenceInventory(runtime);
-  const demo = (await reusableCredentials(runtime)) ?? (await seedDemoOrganizations(runtime));
+  // Ready means usable: the demo inventory is published (searchable, statistics right) before
+  // the server listens, the credentials file is written and the banner printed.
+  const [reference, demo] = await Promise.all([
+    seedReferenceInventory(runtime),
+    seedSuppliers(runtime).then(async () => (await reusableCredentials(runtime)) ?? (await seedDemoOrganizations(runtime))),
+  ]);
 
   const port = Number(process.env.PORT ?? 3000);
-  const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
+  const listening = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
+  server = listening;
   await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(port, '127.0.0.1', done);
+    listening.once('error', fail);
+    listening.listen(port, '127.0.0.1', done);
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const bearerToken = await demoBearerToken(runtime, demo);
@@ -51,31 +57,29 @@ async function main(): Promise<void> {
   const { tokenSigningSecret: _secret, localSecretsKey: _key, ...reachable } = stack.config;
   writeFileSync(STACK_FILE, `${JSON.stringify(reachable, null, 2)}\n`);
 
+  const organization = await organizationStoreOf(runtime).get(demo.organizationId);
   process.stdout.write(
     [
       `Hotel Mapping API (local) ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
       `  Base URL        ${baseUrl}/api/v1`,
       `  API reference   ${baseUrl}/docs`,
-      `  Organization    ${demo.organizationId} (Demo Travel, FREE plan)`,
-      `  API key         ${demo.apiKey}`,
-      `  Admin API key   ${demo.adminApiKey}`,
-      `  Bearer token    valid 1 hour, in ${CREDENTIALS_FILE}`,
+      `  Reference       ${reference.hotelCount.toLocaleString('en')} hotels${reference.seeded ? ` (generated and published in ${reference.seconds.toFixed(1)} s)` : ''}`,
+      `  Organization    ${demo.organizationId} (${organization?.name}, ${organization?.planType} plan)`,
+      // The full keys are in the credentials file (mode 600), not in terminal scrollback.
+      `  API key         ${keyPrefix(demo.apiKey)}…   Admin API key ${keyPrefix(demo.adminApiKey)}…`,
+      `  Credentials     ${CREDENTIALS_FILE} (full keys, and a bearer token valid 1 hour)`,
       ...(stack.config.webhooksAllowLoopback ? ['  Webhooks        may go to http://127.0.0.1 and localhost receivers (WEBHOOKS_ALLOW_LOOPBACK)'] : []),
-      `Try: curl -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/v1/suppliers/my-suppliers`,
+      `Try: KEY=$(node -p "require('${CREDENTIALS_FILE}').apiKey"); curl -H "X-API-Key: $KEY" "${baseUrl}/api/v1/reference/search?q=hilton"`,
       'Ctrl-C stops the API, DynamoDB Local and s3rver.',
       '',
     ].join('\n'),
   );
-  const stopping = stopOnSignal(server, stack);
-  const reference = await referenceSeeded.catch((error: unknown) => {
-    if (stopping()) return new Promise<never>(() => {}); // stopped mid-seed: the next start seeds again
-    throw error;
-  });
-  process.stdout.write(
-    reference.seeded
-      ? `Reference inventory published: ${reference.hotelCount} generated hotels (${reference.seconds.toFixed(1)} s).\n`
-      : `Reference inventory: ${reference.hotelCount} hotels.\n`,
-  );
+}
+
+/** `hmk_<keyId>`: enough to tell keys apart, useless to a shoulder-surfer. */
+function keyPrefix(key: string): string {
+  const parsed = parseApiKey(key);
+  return parsed ? `hmk_${parsed.keyId}` : key.slice(0, 16);
 }
 
 /** The demo keys from an earlier start, when the persisted table still knows them. */
@@ -103,22 +107,21 @@ function persistentSecret(file: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** Stops everything on Ctrl-C; tells whether a stop has begun. */
-function stopOnSignal(server: ReturnType<typeof createLocalApi>, stack: LocalStack): () => boolean {
+/** Stops everything on Ctrl-C, from the moment the stand-ins run (an interrupted first seed starts over next time). */
+function stopOnSignal(stack: LocalStack, server: () => Server | undefined): void {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     process.stdout.write('\nStopping...\n');
-    server.closeAllConnections();
-    server.close();
+    server()?.closeAllConnections();
+    server()?.close();
     rmSync(STACK_FILE, { force: true });
     await stack.stop();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  return () => stopping;
 }
 
 main().catch((error: unknown) => {

@@ -116,7 +116,8 @@ export const mappingJobRoutes = {
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite', sendsTo: ['domain-events'] },
+    // A decision may name any reference hotel: its record is read from the reference files.
+    access: { table: 'readwrite', bucket: 'read', sendsTo: ['domain-events'] },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

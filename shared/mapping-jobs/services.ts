@@ -6,7 +6,7 @@ import { eventOutboxOf } from '../platform/events/outbox';
 import { objectStoreOf } from '../platform/objects/services';
 import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
-import { referenceStoreOf } from '../reference';
+import { findReferenceHotel, referenceStoreOf } from '../reference';
 import { supplierStoreOf } from '../suppliers';
 import type { ExportPorts } from './export';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
@@ -48,10 +48,7 @@ export function reviewPorts(runtime: Runtime): ReviewPorts {
     events: eventOutboxOf(runtime),
     clock: runtime.clock,
     newId: randomUUID,
-    referenceHotelName: async (referenceHotelId) => {
-      const current = await reference.getCurrent({ consistent: false });
-      return current && (await reference.getHotel(referenceHotelId, current.dataVersionId))?.name;
-    },
+    referenceHotelName: async (referenceHotelId) => (await findReferenceHotel(runtime, referenceHotelId))?.name,
   };
 }
 

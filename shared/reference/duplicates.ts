@@ -10,18 +10,19 @@ import type {
   DuplicateDecision,
   DuplicateReport,
   MergeRecord,
-  StoredReferenceHotel,
 } from './inventory';
+import type { HotelRecords } from './hotel-records';
 import type { ReferencePublicationPorts } from './publication';
 
 export interface DuplicatePorts extends ReferencePublicationPorts {
   store: ReferencePublicationPorts['store'] & {
-    getHotel(hotelId: string, dataVersionId: string): Promise<StoredReferenceHotel | undefined>;
     getMerge(duplicateHotelId: string): Promise<MergeRecord | undefined>;
     createReport(report: DuplicateReport): Promise<void>;
     getReport(reportId: string): Promise<DuplicateReport | undefined>;
     resolveReport(report: DuplicateReport, merge: MergeRecord | undefined): Promise<boolean>;
   };
+  /** The records of the current data version, merged duplicates included. */
+  hotels: Pick<HotelRecords, 'get'>;
   events: EventPublisher;
   /** Asks for a publication without the merged hotels (the reference-publication worker makes it). */
   requestRepublication(reportId: string): Promise<void>;
@@ -36,7 +37,7 @@ export async function reportDuplicate(
   }
   const current = await ports.store.getCurrent();
   const hotelIds = [input.originalHotelId, input.duplicateHotelId];
-  const found = current ? await Promise.all(hotelIds.map((id) => ports.store.getHotel(id, current.dataVersionId))) : [];
+  const found = current ? await Promise.all(hotelIds.map((id) => ports.hotels.get(id, current))) : [];
   const missing = hotelIds.find((_, index) => !found[index]);
   if (missing) throw notFound(`No reference hotel has the id ${missing}.`);
   const report: DuplicateReport = {

@@ -15,7 +15,7 @@ import {
   search,
   topCountries,
 } from './search/search-index';
-import { publishedReferenceOf, referencePortsOf, referenceStoreOf } from './services';
+import { findReferenceHotel, publishedReferenceOf, referencePortsOf, referenceStoreOf } from './services';
 
 const NO_STATISTICS = { totalHotels: 0, totalCountries: 0, totalCities: 0, byCountry: [] };
 
@@ -53,8 +53,7 @@ export const referenceCountry: Implementation<typeof referenceRoutes.referenceCo
 export const referenceHotel: Implementation<typeof referenceRoutes.referenceHotel> = async ({ params }, runtime) => {
   const reference = referenceStoreOf(runtime);
   const id = params.id.toLowerCase();
-  const [current, merge] = await Promise.all([reference.getCurrent({ consistent: false }), reference.getMerge(id)]);
-  const hotel = current && (await reference.getHotel(id, current.dataVersionId));
+  const [hotel, merge] = await Promise.all([findReferenceHotel(runtime, id), reference.getMerge(id)]);
   if (!hotel) throw notFound(`No reference hotel has the id ${params.id}.`);
   return {
     status: 200,

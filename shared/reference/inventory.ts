@@ -2,7 +2,7 @@
  * The reference inventory as published: which hotel records are current, where the derived
  * artifacts (snapshot file, search index, statistics) are, and duplicate reports.
  *
- * An import writes a new *data version* (hotel records in the table) and new *artifacts*; a
+ * An import writes a new *data version* (hotel records in pages of files, hotel-records.ts) and new *artifacts*; a
  * duplicate merge keeps the data version and publishes new artifacts without the duplicate. Both
  * become visible at once by replacing the single CURRENT pointer.
  */
@@ -28,13 +28,20 @@ export interface CurrentReference {
   source: string;
   importedAt: string;
   publishedAt: string;
+  /** Pages of the data version's hotel records (hotel-records.ts). */
+  recordPages: number;
   /** Duplicate merges left out of this publication (all merges recorded when it was built). */
   mergeCount?: number;
   /**
    * The publication this one replaced. It is kept for requests already under way and deleted
    * when the next publication replaces this one.
    */
-  previous?: { dataVersionId: string; artifacts: ReferenceArtifacts };
+  previous?: {
+    dataVersionId: string;
+    artifacts: ReferenceArtifacts;
+    /** Absent on publications made when records were table items (deleted from the table when retired). */
+    recordPages?: number;
+  };
 }
 
 /** A hotel record as stored for one data version. */

@@ -10,13 +10,13 @@ import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
 import type { CurrentReference, MergeRecord, StoredReferenceHotel } from './inventory';
 import type { ObjectStore } from '../platform/objects/object-store';
+import { deleteRecordPages, writeRecordPages } from './hotel-records';
 import { buildSearchIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
 
 export interface ReferencePublicationPorts {
   store: {
     getCurrent(): Promise<CurrentReference | undefined>;
     publish(next: CurrentReference, expectedArtifactsId: string | undefined): Promise<boolean>;
-    putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void>;
     deleteHotels(dataVersionId: string, hotelIds: readonly string[]): Promise<void>;
     listMerges(): Promise<MergeRecord[]>;
   };
@@ -65,9 +65,8 @@ export async function importReferenceInventory(
   if (hotels.length === 0) {
     throw invalidInput(`The file has no valid hotel rows${rejected[0] ? ` (line ${rejected[0].line}: ${rejected[0].reason})` : ''}.`);
   }
-  await ports.objects.put(hotelIdsKey(dataVersionId), gzipSync(JSON.stringify(hotels.map((h) => h.id))), 'application/gzip');
-  await ports.store.putHotels(hotels);
-  const published = await publishArtifacts(ports, hotels, { dataVersionId, source, importedAt }, previous);
+  const recordPages = await writeRecordPages(ports.objects, dataVersionId, hotels);
+  const published = await publishArtifacts(ports, hotels, { dataVersionId, source, importedAt, recordPages }, previous);
   return { dataVersionId, artifactsId: published.artifactsId, hotelCount: published.hotelCount, rejectedCount: rejected.length, rejected };
 }
 
@@ -88,7 +87,7 @@ export async function republishWithoutMerged(ports: ReferencePublicationPorts): 
 async function publishArtifacts(
   ports: ReferencePublicationPorts,
   hotels: readonly StoredReferenceHotel[],
-  version: Pick<CurrentReference, 'dataVersionId' | 'source' | 'importedAt'>,
+  version: Pick<CurrentReference, 'dataVersionId' | 'source' | 'importedAt' | 'recordPages'>,
   current: CurrentReference | undefined,
 ): Promise<CurrentReference> {
   const merged = new Set((await ports.store.listMerges()).map((merge) => merge.duplicateHotelId));
@@ -112,12 +111,13 @@ async function publishArtifacts(
     dataVersionId: version.dataVersionId,
     source: version.source,
     importedAt: version.importedAt,
+    recordPages: version.recordPages,
     artifactsId,
     artifacts,
     hotelCount: live.length,
     publishedAt: ports.clock.now().toISOString(),
     mergeCount: merged.size,
-    previous: current && { dataVersionId: current.dataVersionId, artifacts: current.artifacts },
+    previous: current && { dataVersionId: current.dataVersionId, artifacts: current.artifacts, recordPages: current.recordPages },
   };
   if (!(await ports.store.publish(next, current?.artifactsId))) {
     throw conflict('Another reference publication finished first; run the import again.');
@@ -142,14 +142,12 @@ async function retire(
   if (matchingIndexKey) await ports.objects.expireLater([matchingIndexKey]);
   const stillUsed = [next.dataVersionId, next.previous?.dataVersionId];
   if (stillUsed.includes(retired.dataVersionId)) return;
-  const ids = await ports.objects.get(hotelIdsKey(retired.dataVersionId));
+  if (retired.recordPages) return deleteRecordPages(ports.objects, { dataVersionId: retired.dataVersionId, recordPages: retired.recordPages });
+  // A version imported when records were table items: its id list says which to delete.
+  const legacyIds = `reference/data-versions/${retired.dataVersionId}/hotel-ids.json.gz`;
+  const ids = await ports.objects.get(legacyIds);
   if (ids) await ports.store.deleteHotels(retired.dataVersionId, JSON.parse(gunzipSync(ids).toString('utf8')) as string[]);
-  await ports.objects.delete([hotelIdsKey(retired.dataVersionId)]);
-}
-
-/** Every hotel id of a data version, so its records can be deleted once it is retired. */
-function hotelIdsKey(dataVersionId: string): string {
-  return `reference/data-versions/${dataVersionId}/hotel-ids.json.gz`;
+  await ports.objects.delete([legacyIds]);
 }
 
 function writeSnapshot(hotels: readonly StoredReferenceHotel[]): Buffer {

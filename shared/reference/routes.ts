@@ -103,7 +103,8 @@ export const referenceRoutes = {
       401: errors[401],
       404: { description: 'No hotel has that id', schema: ErrorResponse },
     },
-    access: { table: 'read' },
+    // The pointer and merges in the table; the record in its page of files.
+    access: { table: 'read', bucket: 'read' },
   }),
   reportDuplicate: defineRoute({
     method: 'POST',
@@ -120,7 +121,7 @@ export const referenceRoutes = {
       404: { description: 'A referenced hotel does not exist', schema: ErrorResponse },
       415: errors[415],
     },
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', bucket: 'read' },
   }),
   getDuplicateReport: defineRoute({
     method: 'GET',

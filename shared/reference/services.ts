@@ -7,15 +7,26 @@ import { randomUUID } from 'node:crypto';
 import { eventOutboxOf } from '../platform/events/outbox';
 import { objectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
-import { service } from '../platform/runtime';
+import { service, type Runtime } from '../platform/runtime';
 import { tableOf } from '../platform/table';
 import type { DuplicatePorts } from './duplicates';
+import { HotelRecords } from './hotel-records';
+import type { StoredReferenceHotel } from './inventory';
 import { PublishedReference } from './published-reference';
 import { referencePublicationQueue } from './queue';
 import { ReferenceStore } from './store';
 
-/** Hotel records, the current publication pointer, merges and duplicate reports. */
+/** The current publication pointer, merges and duplicate reports. */
 export const referenceStoreOf = /* @__PURE__ */ service((runtime) => new ReferenceStore(tableOf(runtime)));
+
+/** Hotel records by id, recent pages kept per container. */
+export const referenceHotelsOf = /* @__PURE__ */ service((runtime) => new HotelRecords(objectStoreOf(runtime)));
+
+/** A hotel of the current data version (merged duplicates included), by id. */
+export async function findReferenceHotel(runtime: Runtime, hotelId: string): Promise<StoredReferenceHotel | undefined> {
+  const current = await referenceStoreOf(runtime).getCurrent({ consistent: false });
+  return current && referenceHotelsOf(runtime).get(hotelId, current);
+}
 
 /** The current publication's search index and statistics, kept warm per container. */
 export const publishedReferenceOf = /* @__PURE__ */ service(
@@ -31,6 +42,9 @@ export const referencePortsOf = /* @__PURE__ */ service(
     store: referenceStoreOf(runtime),
     get objects() {
       return objectStoreOf(runtime);
+    },
+    get hotels() {
+      return referenceHotelsOf(runtime);
     },
     clock: runtime.clock,
     events: eventOutboxOf(runtime),

@@ -52,23 +52,9 @@ export class ReferenceStore {
   }
 
   /** Writes a data version's hotel records. */
-  putHotels(hotels: readonly StoredReferenceHotel[]): Promise<void> {
-    return batchWrite(
-      this.table,
-      hotels.map((hotel) => ({ PutRequest: { Item: { ...keys.referenceHotel(hotel.id, hotel.dataVersionId), ...hotel } } })),
-    );
-  }
-
-  /** Deletes a retired data version's hotel records. */
+  /** Deletes the table records of a data version imported before records moved to files. */
   deleteHotels(dataVersionId: string, hotelIds: readonly string[]): Promise<void> {
     return batchWrite(this.table, hotelIds.map((id) => ({ DeleteRequest: { Key: keys.referenceHotel(id, dataVersionId) } })));
-  }
-
-  async getHotel(hotelId: string, dataVersionId: string): Promise<StoredReferenceHotel | undefined> {
-    const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.referenceHotel(hotelId, dataVersionId) }),
-    );
-    return Item ? (withoutKeys(Item) as StoredReferenceHotel) : undefined;
   }
 
   async getMerge(duplicateHotelId: string): Promise<MergeRecord | undefined> {

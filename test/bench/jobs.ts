@@ -89,7 +89,7 @@ try {
     }
     // Only the artifacts matter to jobs: the hotel records (detail pages, duplicates) are left out,
     // as writing a million of them into DynamoDB Local would take half an hour.
-    const ports = { ...reference.ports, store: { getCurrent: () => reference.store.getCurrent(), publish: reference.store.publish.bind(reference.store), listMerges: reference.store.listMerges.bind(reference.store), putHotels: async () => {}, deleteHotels: async () => {} } };
+    const ports = { ...reference.ports, store: { getCurrent: () => reference.store.getCurrent(), publish: reference.store.publish.bind(reference.store), listMerges: reference.store.listMerges.bind(reference.store), deleteHotels: async () => {} } };
     const summary = await importReferenceInventory(ports, rows(), `bench:jobs ${REFERENCE_COUNT}/${SEED}`);
     writeFileSync(pointerFile, JSON.stringify(await reference.store.getCurrent()));
     console.log(`reference: ${summary.hotelCount} hotels published in ${seconds(performance.now() - started)} (once; kept for later runs)`);

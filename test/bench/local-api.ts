@@ -37,7 +37,7 @@ try {
     await sleep(20);
   }
   const startup = performance.now() - launchedAt;
-  // The credentials file is written just after the server starts listening.
+  // The credentials file is written as the server starts listening, after the demo data is in.
   while (!existsSync(join(stateDir, 'credentials.json'))) await sleep(20);
   const { apiKey } = JSON.parse(readFileSync(join(stateDir, 'credentials.json'), 'utf8')) as { apiKey: string };
   const headers = { 'x-api-key': apiKey };
@@ -49,7 +49,7 @@ try {
   const referenceReady = performance.now() - launchedAt;
 
   console.log(`npm start -> first answered request: ${(startup / 1000).toFixed(2)} s (fresh state: DynamoDB Local, s3rver, table, seed)`);
-  console.log(`npm start -> demo reference inventory (20,000 hotels) published: ${(referenceReady / 1000).toFixed(1)} s`);
+  console.log(`npm start -> demo reference inventory (20,000 hotels) searchable and counted: ${(referenceReady / 1000).toFixed(2)} s`);
   await measure('GET /api/v1/suppliers', url, {});
   await measure('GET /api/v1/reference/search?q=hilton+gardn+paris', `${base}/reference/search?q=hilton+gardn+paris`, headers);
 } finally {

@@ -49,7 +49,15 @@ describe('npm start', () => {
     const first = await start('--fresh');
     const { baseUrl, apiKey, adminApiKey, bearerToken, organizationId } = first.credentials;
     assert.match(first.output, new RegExp(`${baseUrl}/api/v1`));
-    assert.ok(first.output.includes(apiKey) && first.output.includes(adminApiKey));
+    assert.match(first.output, /Demo Travel, FREE plan/);
+    // The banner shows key prefixes; the full keys are only in the credentials file.
+    assert.ok(!first.output.includes(apiKey) && !first.output.includes(adminApiKey), 'no full key in the banner');
+    assert.ok(first.output.includes(apiKey.slice(0, 16)) && first.output.includes(adminApiKey.slice(0, 16)));
+    // Ready means usable: the demo inventory is searchable and counted at the first request.
+    const statistics = (await (await fetch(`${baseUrl}/api/v1/reference/statistics`, { headers: { 'x-api-key': apiKey } })).json()) as { totalHotels: number };
+    assert.equal(statistics.totalHotels, 20_000);
+    const search = (await (await fetch(`${baseUrl}/api/v1/reference/search?q=hilton`, { headers: { 'x-api-key': apiKey } })).json()) as { total: number };
+    assert.ok(search.total > 0);
     const suppliers = (await (await fetch(`${baseUrl}/api/v1/suppliers`)).json()) as { total: number; suppliers: { id: string }[] };
     assert.ok(suppliers.total >= 12);
     const mine = await fetch(`${baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { authorization: `Bearer ${bearerToken}` } });
