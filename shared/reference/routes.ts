@@ -84,6 +84,7 @@ export const referenceRoutes = {
     params: r.CountryParams,
     responses: {
       200: { description: 'Country detail', schema: r.CountryDetailResponse },
+      400: errors[400],
       401: errors[401],
       404: { description: 'The country is not in the inventory', schema: ErrorResponse },
     },
