@@ -7,11 +7,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   billingRoutes,
+  CREDIT_QUANTITY_RULE,
   creditPriceCents,
   CREDITS,
   formatEuros,
   LOCAL_PAYMENT_PAGES,
+  parseCreditQuantity,
   paymentsOf,
+  type CheckoutCompletion,
+  type LocalCheckout,
   type LocalPaymentProvider,
   type SignedDelivery,
 } from '../../shared/billing';
@@ -33,35 +37,68 @@ async function servePage(provider: LocalPaymentProvider, request: IncomingMessag
   const [kind, id, action] = url.pathname.slice(LOCAL_PAYMENT_PAGES.length + 1).split('/');
   const method = request.method ?? 'GET';
   if (kind === 'checkout' && id) {
-    const checkout = provider.checkout(id);
-    if (!checkout) return html(response, 404, page('Checkout not found', '<p>This checkout does not exist (or the local runtime restarted).</p>'));
+    const checkout = await provider.checkout(id);
+    if (!checkout) return html(response, 404, page('Checkout not found', '<p>This checkout does not exist.</p>'));
     if (method === 'GET' && !action) return html(response, 200, checkoutPage(checkout));
     if (method === 'POST' && action === 'cancel') {
-      provider.cancelCheckout(id);
+      await provider.cancelCheckout(id);
       return redirect(response, checkout.request.cancelUrl);
     }
     if (method === 'POST' && action === 'complete') {
       if (checkout.status !== 'open') return html(response, 409, page('Checkout closed', `<p>This checkout is ${checkout.status}.</p>`));
-      const millions = Number(new URLSearchParams(await readBody(request)).get('millions') ?? CREDITS.minimumMillions);
-      await deliver(request, provider.completeCheckout(id, Number.isFinite(millions) ? millions : undefined));
+      // The page's field always sends it; a POST without it takes the prefilled minimum, as Stripe's page would.
+      const typed = new URLSearchParams(await readBody(request)).get('millions');
+      let millions: number | undefined;
+      if (checkout.request.mode === 'payment' && typed !== null) {
+        millions = parseCreditQuantity(typed);
+        if (millions === undefined) return refusal(response, 'invalid_quantity');
+      }
+      const completion = await provider.completeCheckout(id, millions);
+      if ('refused' in completion) return refusal(response, completion.refused);
+      await deliver(request, completion.completed);
       return redirect(response, checkout.request.successUrl);
     }
   }
   if (kind === 'portal' && id) {
-    const portal = provider.portal(id);
+    const portal = await provider.portal(id);
     if (!portal) return html(response, 404, page('Portal session not found', '<p>This portal session does not exist.</p>'));
     if (method === 'GET' && !action) return html(response, 200, portalPage(id, portal));
     if (method === 'POST' && portal.subscription && (PORTAL_ACTIONS as readonly string[]).includes(action ?? '')) {
-      await deliver(request, provider.changeSubscription(portal.subscription.id, action as PortalAction));
+      await deliver(request, await provider.changeSubscription(portal.subscription.id, action as PortalAction));
       return redirect(response, `${LOCAL_PAYMENT_PAGES}/portal/${id}`);
     }
   }
   return html(response, 404, page('Not found', '<p>No such payment page.</p>'));
 }
 
-/** Posts the signed event to this server's own webhook endpoint, as Stripe would. */
+/** Why a checkout was not paid; nothing was charged and the checkout is as it was. */
+function refusal(response: ServerResponse, reason: Extract<CheckoutCompletion, { refused: unknown }>['refused']): true {
+  switch (reason) {
+    case 'invalid_quantity':
+      return html(response, 400, page('Invalid quantity', `<p>${escape(CREDIT_QUANTITY_RULE)} Nothing was charged; go back and correct it.</p>`));
+    case 'already_subscribed':
+      return html(
+        response,
+        409,
+        page(
+          'Already subscribed',
+          '<p>This organization already has a live subscription, and a second one would be billed beside it. ' +
+            'Change plans or cancel in the billing portal (POST /api/v1/billing/portal). Nothing was charged.</p>',
+        ),
+      );
+    case 'not_open':
+      return html(response, 409, page('Checkout closed', '<p>This checkout is no longer open.</p>'));
+  }
+}
+
+/**
+ * Posts the signed event to this server's own webhook endpoint, as Stripe would: at the address
+ * the request came in on, never at the Host header it names (a forged one would get the event).
+ */
 async function deliver(request: IncomingMessage, delivery: SignedDelivery): Promise<void> {
-  const response = await fetch(`http://${request.headers.host}${billingRoutes.stripeWebhook.path}`, {
+  const { localAddress = '127.0.0.1', localPort } = request.socket;
+  const host = localAddress.includes(':') ? `[${localAddress}]` : localAddress;
+  const response = await fetch(`http://${host}:${localPort}${billingRoutes.stripeWebhook.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
     body: delivery.payload,
@@ -69,7 +106,7 @@ async function deliver(request: IncomingMessage, delivery: SignedDelivery): Prom
   if (!response.ok) throw new Error(`The webhook endpoint answered ${response.status}: ${await response.text()}`);
 }
 
-function checkoutPage(checkout: NonNullable<ReturnType<LocalPaymentProvider['checkout']>>): string {
+function checkoutPage(checkout: LocalCheckout): string {
   const { request } = checkout;
   const base = `${LOCAL_PAYMENT_PAGES}/checkout/${checkout.id}`;
   const what =
@@ -77,7 +114,8 @@ function checkoutPage(checkout: NonNullable<ReturnType<LocalPaymentProvider['che
       ? `<p>Subscribe to <b>${escape(PLAN_LIMITS[request.planType].displayName)}</b> (${escape(request.planType)}).</p>`
       : `<p>Buy mapping credits at ${formatEuros(CREDITS.centsPerMillion)} per million (at least ${request.minimumQuantity} million,
          ${formatEuros(creditPriceCents(request.minimumQuantity))}).</p>
-         <label>Millions of credits <input type="number" name="millions" min="${request.minimumQuantity}" value="${request.minimumQuantity}" form="pay"></label>`;
+         <label>Millions of credits (${request.minimumQuantity} to ${request.maximumQuantity.toLocaleString('en-US')})
+         <input type="number" name="millions" min="${request.minimumQuantity}" max="${request.maximumQuantity}" step="1" value="${request.minimumQuantity}" form="pay" required></label>`;
   const body =
     checkout.status === 'open'
       ? `${what}
@@ -87,7 +125,7 @@ function checkoutPage(checkout: NonNullable<ReturnType<LocalPaymentProvider['che
   return page('Local checkout', body);
 }
 
-function portalPage(id: string, portal: NonNullable<ReturnType<LocalPaymentProvider['portal']>>): string {
+function portalPage(id: string, portal: NonNullable<Awaited<ReturnType<LocalPaymentProvider['portal']>>>): string {
   const base = `${LOCAL_PAYMENT_PAGES}/portal/${id}`;
   const action = (name: PortalAction, label: string) =>
     `<form method="post" action="${base}/${name}"><button type="submit">${label}</button></form>`;

@@ -2,12 +2,14 @@
  * Billing use cases over the ports: hosted checkout, credit purchase and portal pages, the live
  * subscription, and applying the payment provider's events (the only writer of paid state).
  */
-import { invalidInput } from '../platform/errors';
+import { conflict, invalidInput } from '../platform/errors';
+import { log } from '../platform/logging';
 import { type Organization } from '../organizations';
 import { CREDITS } from './offers';
 import { planOfPrice, type ProviderPriceIds } from './catalogue';
+import { creditsForMillions, paidCents } from './credit-purchases';
 import type { BillingEvent, BillingLedger, EventOutcome, PaymentProvider, SubscriptionState } from './model';
-import { creditsForMillions, planWhileSubscribed } from './quota';
+import { decideSubscriptionNews, hasEnded, isLive, subscriptionBookOf, type SubscriptionNews } from './subscriptions';
 
 export interface BillingPorts {
   ledger: BillingLedger;
@@ -31,10 +33,21 @@ export async function customerOf(ports: BillingPorts, organization: Pick<Organiz
   return ports.ledger.attachCustomer(organization.id, await ports.provider.createCustomer(organization));
 }
 
-/** A hosted checkout page subscribing to the plan of `priceId`. */
+/**
+ * A hosted checkout page subscribing to the plan of `priceId`. Refused (conflict) while the
+ * organization has a live subscription: a second one would bill beside the first, and changing
+ * plans is the portal's job (Stripe's guidance: limit customers to one subscription).
+ */
 export async function startSubscriptionCheckout(ports: BillingPorts, request: HostedPageRequest): Promise<string> {
   const planType = planOfPrice(ports.priceIds, request.priceId);
   if (!planType) throw invalidInput(`priceId "${request.priceId}" is not the providerPriceId of a paid plan.`);
+  const live = await liveSubscription(ports, request.organization.id);
+  if (live) {
+    throw conflict(
+      `The organization already has a live ${live.planType} subscription (${live.id}). To change plans or cancel, ` +
+        'open the billing portal (POST /api/v1/billing/portal); a second subscription would be billed beside the first.',
+    );
+  }
   return ports.provider.createCheckout({
     mode: 'subscription',
     planType,
@@ -54,6 +67,7 @@ export async function startCreditPurchase(ports: BillingPorts, request: HostedPa
   return ports.provider.createCheckout({
     mode: 'payment',
     minimumQuantity: CREDITS.minimumMillions,
+    maximumQuantity: CREDITS.maximumMillions,
     organizationId: request.organization.id,
     customerId: await customerOf(ports, request.organization),
     priceId: request.priceId,
@@ -76,29 +90,77 @@ export async function currentSubscription(ports: BillingPorts, organizationId: s
   return (await ports.provider.subscription(subscription.id)) ?? subscription;
 }
 
-/** Applies one provider event exactly once; older subscription news never overwrites newer. */
+/**
+ * A live subscription of the organization, by the provider's live state (an event may not have
+ * arrived yet), else by the last state its events reported. Ended ones never come back.
+ */
+async function liveSubscription(ports: BillingPorts, organizationId: string): Promise<SubscriptionState | undefined> {
+  const { subscriptions } = subscriptionBookOf(await ports.ledger.account(organizationId));
+  for (const recorded of Object.values(subscriptions).filter((subscription) => !hasEnded(subscription))) {
+    const state = (await ports.provider.subscription(recorded.id)) ?? recorded;
+    if (isLive(state)) return state;
+  }
+  return undefined;
+}
+
+/** Times a subscription change is decided again after the state it was decided from changed. */
+const SUBSCRIPTION_DECISION_ATTEMPTS = 10;
+
+/** Applies one provider event exactly once; older news of a subscription never overwrites newer. */
 export async function applyBillingEvent(ledger: BillingLedger, event: BillingEvent): Promise<EventOutcome> {
   const organizationId = event.organizationId ?? (await ledger.organizationOfCustomer(event.customerId));
   if (!organizationId) return 'unknown_customer';
   switch (event.kind) {
     case 'subscription_changed':
-      return ledger.recordSubscription(organizationId, {
-        eventId: event.id,
+      return applySubscriptionNews(ledger, organizationId, event.id, {
+        kind: 'state',
         createdAt: event.createdAt,
         subscription: event.subscription,
-        planType: planWhileSubscribed(event.subscription),
+      });
+    case 'payment_failed':
+      return applySubscriptionNews(ledger, organizationId, event.id, {
+        kind: 'payment_failed',
+        createdAt: event.createdAt,
+        subscriptionId: event.subscriptionId,
       });
     case 'credits_purchased':
       return ledger.recordCreditPurchase(organizationId, {
         eventId: event.id,
         credits: creditsForMillions(event.millions),
-        amountPaidCents: event.amountPaidCents,
+        amountPaidCents: paidCents(event.amountPaidCents),
       });
-    case 'payment_failed':
-      return ledger.recordPaymentFailure(organizationId, {
-        eventId: event.id,
-        createdAt: event.createdAt,
-        subscriptionId: event.subscriptionId,
+  }
+}
+
+/** Read, decide (subscriptions.ts), write only if nothing changed meanwhile; else decide again. */
+async function applySubscriptionNews(
+  ledger: BillingLedger,
+  organizationId: string,
+  eventId: string,
+  news: SubscriptionNews,
+): Promise<EventOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const { book, organizationPlan } = await ledger.subscriptions(organizationId);
+    if (!organizationPlan) return 'unknown_customer';
+    const decision = decideSubscriptionNews(book, organizationPlan, news);
+    if (decision.kind === 'stale') return ledger.markEventProcessed(organizationId, eventId);
+    const outcome = await ledger.recordSubscriptions(organizationId, {
+      eventId,
+      read: { version: book.version, organizationPlan },
+      book: decision.book,
+      shown: decision.shown,
+      planType: decision.planType,
+    });
+    if (outcome === 'applied' && decision.liveSubscriptionIds.length > 1) {
+      // Both bill at the provider: a person must cancel (and refund) the one not meant to be kept.
+      log('error', 'organization has more than one live subscription', {
+        organizationId,
+        eventId,
+        liveSubscriptionIds: decision.liveSubscriptionIds,
+        planType: decision.planType,
       });
+    }
+    if (outcome !== 'changed_meanwhile') return outcome;
+    if (attempt >= SUBSCRIPTION_DECISION_ATTEMPTS) throw new Error(`The subscriptions of ${organizationId} kept changing while event ${eventId} was applied.`);
   }
 }

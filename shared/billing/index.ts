@@ -20,4 +20,11 @@ export type { Metering } from './metering';
 export { creditPriceCents, formatEuros } from './money';
 export { LOCAL_PRICE_IDS, priceIdEnvironment, type ProviderPriceIds } from './catalogue';
 /** The local payment provider, whose hosted pages the local runtime serves. */
-export { LOCAL_PAYMENT_PAGES, type LocalPaymentProvider, type SignedDelivery } from './payments/local-provider';
+export {
+  LOCAL_PAYMENT_PAGES,
+  type CheckoutCompletion,
+  type LocalCheckout,
+  type LocalPaymentProvider,
+  type SignedDelivery,
+} from './payments/local-provider';
+export { CREDIT_QUANTITY_RULE, parseCreditQuantity } from './credit-purchases';

@@ -4,6 +4,7 @@
  * event times epoch seconds.
  */
 import type { PlanType } from '../organizations';
+import type { RecordedSubscription, SubscriptionBook } from './subscriptions';
 
 /** A paid subscription as the payment provider reports it. */
 export interface SubscriptionState {
@@ -17,14 +18,22 @@ export interface SubscriptionState {
   cancelAtPeriodEnd: boolean;
 }
 
-/** An organization's billing record: its provider customer, credits and last known subscription. */
+/** An organization's billing record: its provider customer, credits and subscriptions. */
 export interface BillingAccount {
   customerId?: string;
   creditsRemaining: number;
   creditsUsed: number;
   /** Paid for credits, all purchases together. */
   totalSpentCents: number;
+  /** The subscription the organization is on (or the last one it had): what `subscription` shows. */
   subscription?: SubscriptionState;
+  /** Every subscription its events recorded, by id (subscriptions.ts). */
+  subscriptions?: Record<string, RecordedSubscription>;
+  /** The plan it has apart from subscriptions (subscriptions.ts). */
+  basePlan?: PlanType;
+  subscriptionsVersion?: number;
+  /** Written before `subscriptions` existed: the time of the event behind `subscription`. */
+  subscriptionEventAt?: number;
 }
 
 /** What a provider event means for billing, whatever provider sent it. */
@@ -50,15 +59,25 @@ export interface BillingLedger {
   /** Stores the organization's provider customer unless one is stored already; returns the stored one. */
   attachCustomer(organizationId: string, customerId: string): Promise<string>;
   organizationOfCustomer(customerId: string): Promise<string | undefined>;
-  /** Applies a subscription state unless this event was applied, or a newer one was. */
-  recordSubscription(
+  /** The organization's subscriptions and its plan now (undefined when it no longer exists). */
+  subscriptions(organizationId: string): Promise<{ book: SubscriptionBook; organizationPlan?: PlanType }>;
+  /**
+   * Writes a subscription change with the event's processed marker, only if neither the book nor
+   * the organization's plan changed since they were read: `changed_meanwhile` asks to decide again.
+   */
+  recordSubscriptions(
     organizationId: string,
-    change: { eventId: string; createdAt: number; subscription: SubscriptionState; planType: PlanType },
-  ): Promise<EventOutcome>;
-  recordPaymentFailure(
-    organizationId: string,
-    failure: { eventId: string; createdAt: number; subscriptionId: string },
-  ): Promise<EventOutcome>;
+    change: {
+      eventId: string;
+      read: { version: number; organizationPlan: PlanType };
+      book: SubscriptionBook;
+      shown: SubscriptionState;
+      planType: PlanType;
+    },
+  ): Promise<'applied' | 'duplicate' | 'changed_meanwhile'>;
+  /** Marks an event that changes nothing as processed: `stale`, or `duplicate` if it was already. */
+  markEventProcessed(organizationId: string, eventId: string): Promise<'stale' | 'duplicate'>;
+  /** Adds a purchase; refuses (invalid_input) one that would take a count past Number.MAX_SAFE_INTEGER. */
   recordCreditPurchase(
     organizationId: string,
     purchase: { eventId: string; credits: number; amountPaidCents: number },
@@ -156,7 +175,7 @@ export type CheckoutRequest = {
   priceId: string;
   successUrl: string;
   cancelUrl: string;
-} & ({ mode: 'subscription'; planType: PlanType } | { mode: 'payment'; minimumQuantity: number });
+} & ({ mode: 'subscription'; planType: PlanType } | { mode: 'payment'; minimumQuantity: number; maximumQuantity: number });
 
 /** Turns a provider's signed webhook delivery into a billing event (or nothing to act on). */
 export interface PaymentEventReader {

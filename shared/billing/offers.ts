@@ -31,4 +31,9 @@ export const CREDITS = {
   centsPerMillion: 100,
   /** The smallest purchase, in millions (5,000,000 credits = 5 euros). */
   minimumMillions: 5,
+  /**
+   * The largest single purchase, in millions (10,000,000,000 credits = 10,000 euros): the hosted
+   * page's adjustable-quantity maximum. A larger need is several purchases (or a conversation).
+   */
+  maximumMillions: 10_000,
 } as const;

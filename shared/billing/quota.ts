@@ -4,7 +4,6 @@
  * edge formats euros.
  */
 import { PLAN_LIMITS, type PlanType } from '../organizations';
-import { CREDITS } from './offers';
 import { creditsToEuros, percentage } from './money';
 import { daysInMonth } from './periods';
 import type { MonthlyUsage, Reservation, Settlement, SubscriptionState, SupplierUsage } from './model';
@@ -135,9 +134,4 @@ export function usageSummary(usage: MonthlyUsage, suppliers: SupplierUsage[]) {
         cost: creditsToEuros(s.costCredits),
       })),
   };
-}
-
-/** Credits bought with `millions` units of the credits product. */
-export function creditsForMillions(millions: number): number {
-  return millions * CREDITS.perMillion;
 }

@@ -45,11 +45,15 @@ export const billingRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "A hosted checkout page subscribing to a paid tier (priceId = the tier's providerPriceId)",
+    description:
+      'An organization has at most one live subscription: while it has one (active, trialing, past_due, unpaid or ' +
+      'paused), this answers 409; plans are changed or cancelled in the billing portal (POST /api/v1/billing/portal).',
     body: { kind: 'json', schema: b.CheckoutRequest },
     responses: {
       200: { description: 'Redirect the user to checkoutUrl', schema: b.CheckoutResponse },
       400: { description: 'Invalid body, or priceId is not a paid tier', schema: ErrorResponse },
       401: errors[401],
+      409: { description: 'The organization already has a live subscription: change plans in the portal', schema: ErrorResponse },
       415: errors[415],
     },
     access: PROVIDER,
@@ -155,7 +159,10 @@ export const billingRoutes = {
     body: { kind: 'raw', contentType: 'application/json', description: 'A Stripe event, exactly as Stripe sent it' },
     responses: {
       200: { description: 'Received', schema: b.WebhookAcknowledgement },
-      400: { description: 'Missing or invalid Stripe-Signature; nothing changed', schema: ErrorResponse },
+      400: {
+        description: 'Missing or invalid Stripe-Signature, or a purchase too large to count exactly; nothing changed',
+        schema: ErrorResponse,
+      },
       415: errors[415],
     },
     access: PROVIDER,

@@ -7,12 +7,35 @@ import { EVENT_TYPES } from '../platform/events/events';
 const Euros = (description: string) => v.pipe(v.number(), v.description(`Euros: ${description}`));
 const Count = (description: string) => v.pipe(v.number(), v.description(description));
 
-/** An absolute http(s) URL the payment pages send the user back to. */
-const ReturnUrl = v.pipe(
+/** Hosts a plain-http return URL may name: the developer's own machine. */
+const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+export const RETURN_URL_MAX_LENGTH = 2_000;
+
+/** https, or http to a loopback host (local development). */
+function isSecureOrLoopback(value: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(value);
+    return protocol === 'https:' || (protocol === 'http:' && LOOPBACK_HOSTS.includes(hostname));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the payment pages send the user back (successUrl, cancelUrl, returnUrl): an absolute
+ * https URL (http only to localhost, 127.0.0.1 or [::1]), printable ASCII without spaces, at most
+ * 2,000 characters. It ends up in a Location header and at Stripe: the URL parser would quietly
+ * drop a CR or LF, so the characters are checked on the text as sent.
+ */
+export const ReturnUrl = v.pipe(
   v.string(),
+  v.maxLength(RETURN_URL_MAX_LENGTH, `must be at most ${RETURN_URL_MAX_LENGTH.toLocaleString('en-US')} characters`),
+  v.regex(/^[\x21-\x7e]*$/, 'must be printable ASCII: no spaces or control characters (percent-encode anything else)'),
   v.url('must be an absolute URL'),
-  v.regex(/^https?:\/\//i, 'must be an http or https URL'),
-  v.maxLength(2000, 'must be at most 2000 characters'),
+  v.regex(/^https?:\/\//i, 'must start with https://'),
+  v.check(isSecureOrLoopback, 'must be an https URL (http only for localhost, 127.0.0.1 or [::1])'),
+  v.description('Absolute https URL (http only for localhost, 127.0.0.1, [::1]); printable ASCII, no spaces; at most 2,000 characters'),
 );
 
 export const CheckoutRequest = v.strictObject({

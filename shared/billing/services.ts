@@ -4,6 +4,7 @@ import { service } from '../platform/runtime';
 import { tableOf } from '../platform/table';
 import { priceIdsFromEnvironment, type ProviderPriceIds } from './catalogue';
 import { Metering } from './metering';
+import { LocalPaymentStore } from './payments/local-store';
 import { createPayments } from './payments/payments';
 import { BillingStore } from './store';
 
@@ -21,7 +22,9 @@ export const meteringOf = /* @__PURE__ */ service(
     ),
 );
 
-export const paymentsOf = /* @__PURE__ */ service((runtime) => createPayments({ ...runtime.config, priceIds: priceIdsOf(runtime) }, runtime.clock));
+export const paymentsOf = /* @__PURE__ */ service((runtime) =>
+  createPayments({ ...runtime.config, priceIds: priceIdsOf(runtime) }, runtime.clock, () => new LocalPaymentStore(tableOf(runtime))),
+);
 
 /** The ports the checkout, portal and subscription use cases work through. */
 export const billingPortsOf = /* @__PURE__ */ service((runtime) => ({

@@ -18,6 +18,9 @@ import type {
   UsageLedger,
 } from './model';
 import { systemClock, type Clock } from '../platform/clock';
+import { invalidInput } from '../platform/errors';
+import { purchaseCeilings } from './credit-purchases';
+import { subscriptionBookOf, type SubscriptionBook } from './subscriptions';
 import { type PlanType, organizationKey } from '../organizations';
 import { organizationPartition, isConditionFailure, queryAll, withoutKeys, type Table } from '../platform/table';
 
@@ -97,73 +100,111 @@ export class BillingStore implements BillingLedger, UsageLedger {
 
   // --- paid state, written only by provider events ----------------------------------------------
 
-  recordSubscription(
-    organizationId: string,
-    change: { eventId: string; createdAt: number; subscription: SubscriptionState; planType: PlanType },
-  ): Promise<EventOutcome> {
-    return this.applyEvent(change.eventId, organizationId, [
-      {
-        Update: {
-          TableName: this.table.name,
-          Key: keys.billingAccount(organizationId),
-          UpdateExpression: 'SET subscription = :subscription, subscriptionEventAt = :at',
-          ConditionExpression: NOT_OLDER_THAN_STORED,
-          ExpressionAttributeValues: { ':subscription': change.subscription, ':at': change.createdAt },
-        },
-      },
-      {
-        Update: {
-          TableName: this.table.name,
-          Key: organizationKey(organizationId),
-          UpdateExpression: 'SET planType = :plan',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':plan': change.planType },
-        },
-      },
-    ]);
+  async subscriptions(organizationId: string): Promise<{ book: SubscriptionBook; organizationPlan?: PlanType }> {
+    const [account, organization] = await Promise.all([this.account(organizationId), this.get(organizationKey(organizationId))]);
+    return { book: subscriptionBookOf(account), organizationPlan: organization?.planType as PlanType | undefined };
   }
 
-  recordPaymentFailure(
+  async recordSubscriptions(
     organizationId: string,
-    failure: { eventId: string; createdAt: number; subscriptionId: string },
-  ): Promise<EventOutcome> {
-    return this.applyEvent(failure.eventId, organizationId, [
-      {
-        Update: {
-          TableName: this.table.name,
-          Key: keys.billingAccount(organizationId),
-          UpdateExpression: 'SET subscription.#status = :pastDue, subscriptionEventAt = :at',
-          ConditionExpression: `subscription.id = :subscription AND (${NOT_OLDER_THAN_STORED})`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pastDue': 'past_due', ':at': failure.createdAt, ':subscription': failure.subscriptionId },
+    change: {
+      eventId: string;
+      read: { version: number; organizationPlan: PlanType };
+      book: SubscriptionBook;
+      shown: SubscriptionState;
+      planType: PlanType;
+    },
+  ): Promise<'applied' | 'duplicate' | 'changed_meanwhile'> {
+    const { read, book } = change;
+    try {
+      await this.transact([
+        this.eventMarker(change.eventId, organizationId),
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.billingAccount(organizationId),
+            UpdateExpression:
+              'SET subscriptions = :subscriptions, subscription = :shown, basePlan = :base, subscriptionsVersion = :next ' +
+              'REMOVE subscriptionEventAt',
+            ConditionExpression: read.version === 0 ? 'attribute_not_exists(subscriptionsVersion)' : 'subscriptionsVersion = :read',
+            ExpressionAttributeValues: {
+              ':subscriptions': book.subscriptions,
+              ':shown': change.shown,
+              ':base': book.basePlan,
+              ':next': book.version,
+              ...(read.version !== 0 && { ':read': read.version }),
+            },
+          },
         },
-      },
-    ]);
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: organizationKey(organizationId),
+            UpdateExpression: 'SET planType = :plan',
+            // Written only over the plan the decision was made from (an admin may change it meanwhile).
+            ConditionExpression: 'planType = :read',
+            ExpressionAttributeValues: { ':plan': change.planType, ':read': read.organizationPlan },
+          },
+        },
+      ]);
+      return 'applied';
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      return failed.includes(0) ? 'duplicate' : 'changed_meanwhile';
+    }
   }
 
-  recordCreditPurchase(
+  async markEventProcessed(organizationId: string, eventId: string): Promise<'stale' | 'duplicate'> {
+    try {
+      await this.table.client.send(new PutCommand(this.eventMarker(eventId, organizationId).Put!));
+      return 'stale';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'duplicate';
+      throw error;
+    }
+  }
+
+  async recordCreditPurchase(
     organizationId: string,
     purchase: { eventId: string; credits: number; amountPaidCents: number },
   ): Promise<EventOutcome> {
-    return this.applyEvent(purchase.eventId, organizationId, [
-      {
-        Update: {
-          TableName: this.table.name,
-          Key: keys.billingAccount(organizationId),
-          UpdateExpression: 'ADD creditsRemaining :credits, totalSpentCents :cents',
-          ExpressionAttributeValues: { ':credits': purchase.credits, ':cents': purchase.amountPaidCents },
+    const ceilings = purchaseCeilings(purchase);
+    try {
+      await this.transact([
+        this.eventMarker(purchase.eventId, organizationId),
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.billingAccount(organizationId),
+            UpdateExpression: 'ADD creditsRemaining :credits, totalSpentCents :cents',
+            // The sums stay exact numbers (purchaseCeilings).
+            ConditionExpression:
+              '(attribute_not_exists(creditsRemaining) OR creditsRemaining <= :creditsCeiling) AND ' +
+              '(attribute_not_exists(totalSpentCents) OR totalSpentCents <= :centsCeiling)',
+            ExpressionAttributeValues: {
+              ':credits': purchase.credits,
+              ':cents': purchase.amountPaidCents,
+              ':creditsCeiling': ceilings.creditsRemaining,
+              ':centsCeiling': ceilings.totalSpentCents,
+            },
+          },
         },
-      },
-    ]);
+      ]);
+      return 'applied';
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      if (failed.includes(0)) return 'duplicate';
+      throw invalidInput(
+        `Adding ${purchase.credits} credits would take the balance or total spent past what can be counted exactly; nothing was changed.`,
+      );
+    }
   }
 
-  /**
-   * The state change and the event's processed marker in one transaction: a redelivery finds the
-   * marker and changes nothing. An event whose change is older than the stored state is marked
-   * processed without changing anything.
-   */
-  private async applyEvent(eventId: string, organizationId: string, changes: TransactItem[]): Promise<EventOutcome> {
-    const marker: TransactItem = {
+  /** The processed marker of a provider event: put once, so a redelivery finds it and changes nothing. */
+  private eventMarker(eventId: string, organizationId: string): TransactItem {
+    return {
       Put: {
         TableName: this.table.name,
         Item: {
@@ -175,21 +216,6 @@ export class BillingStore implements BillingLedger, UsageLedger {
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     };
-    try {
-      await this.transact([marker, ...changes]);
-      return 'applied';
-    } catch (error) {
-      const failed = failedConditions(error);
-      if (!failed) throw error;
-      if (failed.includes(0)) return 'duplicate';
-      try {
-        await this.table.client.send(new PutCommand(marker.Put!));
-      } catch (markerError) {
-        if (isConditionFailure(markerError)) return 'duplicate';
-        throw markerError;
-      }
-      return 'stale';
-    }
   }
 
   // --- metering ----------------------------------------------------------------------------------
@@ -370,9 +396,6 @@ export class BillingStore implements BillingLedger, UsageLedger {
     }
   }
 }
-
-/** A subscription change applies unless the stored state came from a newer event. */
-const NOT_OLDER_THAN_STORED = 'attribute_not_exists(subscriptionEventAt) OR subscriptionEventAt <= :at';
 
 /**
  * The indexes of the transaction items whose condition failed; undefined when nothing failed on

@@ -1,13 +1,18 @@
 /**
  * The billing endpoints with the local payment provider (no Stripe key): its hosted pages are
  * served by the local runtime, and completing them goes through the signed webhook like Stripe.
- * Also the catalogue, the read endpoints' shapes, validation and authentication.
+ * Also the catalogue, the read endpoints' shapes, validation and authentication, and that the
+ * provider's state outlives a restart.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from '@jest/globals';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, it } from '@jest/globals';
 import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
 import { startTestApi, type Caller } from '../support/test-api';
 import { billingStoreOf } from '../../shared/billing';
+import { localRuntime } from '../../infra/local/messaging';
+import { localPaymentPages } from '../../infra/local/payment-pages';
+import { createLocalApi } from '../../infra/local/server';
 
 const api = await startTestApi();
 const URLS = { successUrl: 'https://partner.test/billing/done', cancelUrl: 'https://partner.test/billing/cancelled' };
@@ -23,6 +28,33 @@ async function page(method: 'GET' | 'POST', url: string, form?: Record<string, s
 }
 
 const get = async (caller: Caller, path: string) => (await api.request('GET', `/api/v1/billing/${path}`, { as: caller })).body;
+
+const restartedServers: ReturnType<typeof createLocalApi>[] = [];
+afterAll(() => {
+  for (const server of restartedServers) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+/** A new runtime (new local payment provider, nothing in memory) and server over the test API's table. */
+async function restartedApi() {
+  const { runtime } = localRuntime(api.config, api.clock);
+  const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  restartedServers.push(server);
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const request = async (method: string, path: string, options: { as: Caller; json?: unknown }) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...options.as.headers, ...(options.json !== undefined && { 'content-type': 'application/json' }) },
+      body: options.json === undefined ? undefined : JSON.stringify(options.json),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return { baseUrl, request };
+}
 
 describe('GET /api/v1/billing/plans', () => {
   it('is public: tiers and the credits product, without currentPlan', async () => {
@@ -121,6 +153,50 @@ describe('authentication and validation', () => {
     });
     assert.equal(wrongType.status, 415);
     assert.equal((await billingStoreOf(api.runtime).account(caller.organization.id)).customerId, undefined);
+  });
+
+  it('redirect URLs: https (http only for localhost / 127.0.0.1), no control characters or spaces, at most 2,000 characters', async () => {
+    const caller = await api.newOrganization();
+    const refused = [
+      'https://partner.test/done\r\nSet-Cookie: session=stolen',
+      'https://partner.test/done\nX: y',
+      'https://partner.test/\tdone',
+      'https://partner.test/a b',
+      'https://partner.test/\u0000',
+      'http://partner.test/done',
+      'http://localhost.partner.test/done',
+      'javascript:alert(1)//https://partner.test',
+      '//partner.test/done',
+      `https://partner.test/${'a'.repeat(2_000 - 'https://partner.test/'.length + 1)}`,
+    ];
+    for (const url of refused) {
+      for (const [path, json] of [
+        ['checkout', { priceId: PRICES.SUBSCRIPTION, ...URLS, successUrl: url }],
+        ['credits/purchase', { priceId: PRICES.creditsPrice, ...URLS, cancelUrl: url }],
+        ['portal', { returnUrl: url }],
+      ] as const) {
+        const response = await api.request('POST', `/api/v1/billing/${path}`, { as: caller, json });
+        assert.equal(response.status, 400, `${path} ${JSON.stringify(url)}`);
+        assert.deepEqual(Object.keys(response.body).sort(), ['error', 'message']);
+        assert.match(response.body.message, /successUrl|cancelUrl|returnUrl/);
+      }
+    }
+    assert.equal((await billingStoreOf(api.runtime).account(caller.organization.id)).customerId, undefined, 'nothing stored');
+
+    const accepted = [
+      `https://partner.test/${'a'.repeat(2_000 - 'https://partner.test/'.length)}`,
+      'https://partner.test/done?session={CHECKOUT_SESSION_ID}&x=%0D%0A',
+      'http://localhost:5173/billing/done',
+      'http://127.0.0.1:8080/done',
+      'http://[::1]/done',
+    ];
+    for (const url of accepted) {
+      const response = await api.request('POST', '/api/v1/billing/credits/purchase', {
+        as: caller,
+        json: { priceId: PRICES.creditsPrice, successUrl: url, cancelUrl: url },
+      });
+      assert.equal(response.status, 200, `${url}: ${response.text}`);
+    }
   });
 
   it('metrics history: limit 1 to 12 (default 12); 0, 13 or text answer 400', async () => {
@@ -226,15 +302,27 @@ describe('the local payment provider', () => {
     const caller = await api.newOrganization();
     const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
     const shown = await page('GET', body.checkoutUrl);
-    assert.match(shown.text, /name="millions" min="5" value="5"/);
+    assert.match(shown.text, /name="millions" min="5" max="10000" step="1" value="5"/);
     const paid = await page('POST', `${body.checkoutUrl}/complete`, { millions: '12' });
     assert.equal(paid.location, URLS.successUrl);
     assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 12_000_000, creditsUsed: 0, totalSpent: 12 });
 
-    // Below the minimum, the page charges the minimum.
-    const again = (await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } })).body;
-    await page('POST', `${again.checkoutUrl}/complete`, { millions: '1' });
-    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 17_000_000, creditsUsed: 0, totalSpent: 17 });
+  });
+
+  it('credit purchase: the page takes only what Stripe\'s adjustable quantity would (digits, 5 to 10,000); else 400, checkout still open', async () => {
+    const caller = await api.newOrganization();
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    for (const millions of ['1e9', '99999999999999999999', '4', '0', '10001', '5.5', '-5', '+5', ' 5', '', '0x10', '١٢']) {
+      const refused = await page('POST', `${body.checkoutUrl}/complete`, { millions });
+      assert.equal(refused.status, 400, `millions=${JSON.stringify(millions)}`);
+      assert.match(refused.text, /whole number of millions from 5 to 10,000/);
+    }
+    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 0, creditsUsed: 0, totalSpent: 0 });
+    // The page's field says the same; the largest purchase goes through, the checkout was left open for it.
+    assert.match((await page('GET', body.checkoutUrl)).text, /name="millions" min="5" max="10000" step="1"/);
+    const paid = await page('POST', `${body.checkoutUrl}/complete`, { millions: '10000' });
+    assert.equal(paid.status, 303);
+    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 10_000_000_000, creditsUsed: 0, totalSpent: 10_000 });
   });
 
   it('cancelling a checkout returns to cancelUrl and changes nothing', async () => {
@@ -269,6 +357,79 @@ describe('the local payment provider', () => {
     await page('POST', `${body.portalUrl}/cancel_now`);
     assert.equal((await get(caller, 'subscription')).status, 'canceled');
     assert.equal((await get(caller, 'quota/status')).planType, 'FREE');
+  });
+
+  it('a second subscription checkout while one is live answers 409 (change plans in the portal) and changes nothing', async () => {
+    const caller = await api.newOrganization();
+    const enterprise = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.ENTERPRISE, ...URLS } })).body;
+    assert.equal((await page('POST', `${enterprise.checkoutUrl}/complete`)).status, 303);
+    const first = await get(caller, 'subscription');
+
+    for (const priceId of [PRICES.SUBSCRIPTION, PRICES.ENTERPRISE]) {
+      const second = await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId, ...URLS } });
+      assert.equal(second.status, 409, priceId);
+      assert.deepEqual(Object.keys(second.body).sort(), ['error', 'message']);
+      assert.equal(second.body.error, 'Conflict');
+      assert.match(second.body.message, /already has a live ENTERPRISE subscription/);
+      assert.match(second.body.message, /POST \/api\/v1\/billing\/portal/);
+    }
+    assert.deepEqual(await get(caller, 'subscription'), first);
+    assert.equal((await get(caller, 'quota/status')).planType, 'ENTERPRISE');
+
+    // Once it has ended, subscribing again is allowed.
+    const { body: portal } = await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    api.clock.advance(1_000);
+    await page('POST', `${portal.portalUrl}/cancel_now`);
+    assert.equal((await get(caller, 'quota/status')).planType, 'FREE');
+    const again = await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } });
+    assert.equal(again.status, 200);
+  });
+
+  it('a checkout page opened before the first subscription was paid refuses to pay for a second one', async () => {
+    const caller = await api.newOrganization();
+    const json = (priceId: string) => ({ priceId, ...URLS });
+    const enterprise = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: json(PRICES.ENTERPRISE) })).body;
+    const professional = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: json(PRICES.SUBSCRIPTION) })).body;
+    assert.equal((await page('POST', `${enterprise.checkoutUrl}/complete`)).status, 303);
+
+    const refused = await page('POST', `${professional.checkoutUrl}/complete`);
+    assert.equal(refused.status, 409);
+    assert.match(refused.text, /already has a live subscription/);
+    assert.match(refused.text, /portal/);
+    assert.equal((await get(caller, 'quota/status')).planType, 'ENTERPRISE');
+
+    // The portal shows the one subscription; cancelling it leaves no other one billing.
+    const { body: portal } = await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    assert.match((await page('GET', portal.portalUrl)).text, /ENTERPRISE, active/);
+    api.clock.advance(1_000);
+    await page('POST', `${portal.portalUrl}/cancel_now`);
+    assert.equal((await get(caller, 'quota/status')).planType, 'FREE');
+    assert.match((await page('GET', portal.portalUrl)).text, /No active subscription/);
+  });
+
+  it('keeps its customers, subscriptions and open checkouts in the table: a restarted runtime still knows them', async () => {
+    const caller = await api.newOrganization();
+    const subscription = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } })).body;
+    await page('POST', `${subscription.checkoutUrl}/complete`);
+    const credits = (await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } })).body;
+    const before = await get(caller, 'subscription');
+
+    // A second runtime over the same table: what `npm start` is after a restart.
+    const restarted = await restartedApi();
+    const getAfter = async (path: string) => (await restarted.request('GET', `/api/v1/billing/${path}`, { as: caller })).body;
+    assert.deepEqual(await getAfter('subscription'), before);
+    const checkoutPath = new URL(credits.checkoutUrl).pathname;
+    assert.equal((await page('POST', `${restarted.baseUrl}${checkoutPath}/complete`, { millions: '6' })).status, 303);
+    assert.equal((await getAfter('credits/balance')).creditsRemaining, 6_000_000);
+
+    const { body: portal } = await restarted.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    assert.match((await page('GET', portal.portalUrl)).text, new RegExp(`${before.id}</code>: SUBSCRIPTION, active`));
+    api.clock.advance(1_000);
+    assert.equal((await page('POST', `${portal.portalUrl}/cancel_now`)).status, 303);
+    assert.equal((await getAfter('subscription')).status, 'canceled');
+    assert.equal((await getAfter('quota/status')).planType, 'FREE');
+    // The first runtime reads the provider's state from the same table: it sees the cancellation too.
+    assert.equal((await get(caller, 'subscription')).status, 'canceled');
   });
 
   it("one organization's checkout never changes another's plan, credits or subscription", async () => {

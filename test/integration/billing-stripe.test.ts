@@ -140,6 +140,45 @@ async function subscribe(caller: Caller, subscriptionId: string) {
 
 const plan = async (caller: Caller) => (await api.request('GET', '/api/v1/billing/quota/status', { as: caller })).body.planType;
 const balance = async (caller: Caller) => (await api.request('GET', '/api/v1/billing/credits/balance', { as: caller })).body;
+const shownSubscription = async (caller: Caller) => (await api.request('GET', '/api/v1/billing/subscription', { as: caller })).body;
+
+/** Runs `work`, collecting the error-level log lines written meanwhile (the tests log nothing otherwise). */
+async function errorsLoggedDuring(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+  const { write } = process.stderr;
+  const level = process.env.LOG_LEVEL;
+  const lines: string[] = [];
+  process.stderr.write = ((chunk: unknown) => {
+    lines.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  process.env.LOG_LEVEL = 'error';
+  try {
+    await work();
+  } finally {
+    process.stderr.write = write;
+    if (level === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = level;
+  }
+  return lines
+    .flatMap((line) => line.split('\n'))
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.level === 'error');
+}
+
+/** A completed subscription checkout for `subscriptionId`, which Stripe knows with `price`. */
+function subscriptionCheckoutCompleted(caller: Caller, customer: string, subscriptionId: string, price: string) {
+  subscriptions.set(subscriptionId, stripeSubscription(subscriptionId, customer, { price }));
+  return stripeEvent('checkout.session.completed', {
+    id: `cs_${subscriptionId}`,
+    object: 'checkout.session',
+    mode: 'subscription',
+    customer,
+    client_reference_id: caller.organization.id,
+    payment_status: 'paid',
+    subscription: subscriptionId,
+  });
+}
 
 // --- the adapter's requests ----------------------------------------------------------------------
 
@@ -180,6 +219,26 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.equal(requestsTo('POST', '/v1/checkout/sessions')[1]!.params['line_items[0][price]'], PRICES.ENTERPRISE);
   });
 
+  it('a subscription checkout while Stripe reports a live subscription answers 409 and opens no session; after it ended, 200', async () => {
+    const caller = await api.newOrganization();
+    const { customer } = await subscribe(caller, 'sub_guard');
+    const json = { priceId: PRICES.ENTERPRISE, successUrl: 'https://partner.test/ok', cancelUrl: 'https://partner.test/cancel' };
+    requests.length = 0;
+    const refused = await api.request('POST', '/api/v1/billing/checkout', { as: caller, json });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error, 'Conflict');
+    assert.match(refused.body.message, /already has a live SUBSCRIPTION subscription \(sub_guard\)/);
+    assert.match(refused.body.message, /POST \/api\/v1\/billing\/portal/);
+    assert.equal(requestsTo('POST', '/v1/checkout/sessions').length, 0);
+    // Credits are not a subscription: buying them stays open.
+    const credits = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { ...json, priceId: PRICES.creditsPrice } });
+    assert.equal(credits.status, 200);
+
+    // Stripe has ended it and its event has not arrived yet: Stripe's live state decides.
+    subscriptions.set('sub_guard', stripeSubscription('sub_guard', customer, { status: 'canceled' }));
+    assert.equal((await api.request('POST', '/api/v1/billing/checkout', { as: caller, json })).status, 200);
+  });
+
   it('two first checkouts at once store one customer', async () => {
     const caller = await api.newOrganization();
     requests.length = 0;
@@ -193,7 +252,7 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.ok(requestsTo('POST', '/v1/customers').every((r) => r.headers['idempotency-key'] === `customer-for-organization-${caller.organization.id}`));
   });
 
-  it('credit purchase: a payment-mode session whose quantity (millions) is adjustable from 5', async () => {
+  it('credit purchase: a payment-mode session whose quantity (millions) is adjustable from 5 to 10,000', async () => {
     const caller = await api.newOrganization();
     requests.length = 0;
     const { status, body } = await api.request('POST', '/api/v1/billing/credits/purchase', {
@@ -209,6 +268,7 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.equal(session.params['line_items[0][quantity]'], '5');
     assert.equal(session.params['line_items[0][adjustable_quantity][enabled]'], 'true');
     assert.equal(session.params['line_items[0][adjustable_quantity][minimum]'], '5');
+    assert.equal(session.params['line_items[0][adjustable_quantity][maximum]'], '10000');
     assert.ok(session.params.customer?.startsWith('cus_test_'));
     assert.equal(session.params.success_url, 'https://partner.test/ok');
   });
@@ -423,6 +483,106 @@ describe('POST /api/v1/billing/stripe/webhook', () => {
     const { body } = await api.request('GET', '/api/v1/billing/subscription', { as: caller });
     assert.equal(body.status, 'past_due');
     assert.equal(await plan(caller), 'SUBSCRIPTION');
+  });
+
+  it('a second live subscription is recorded beside the first, logged as an error, and never orphans it', async () => {
+    const caller = await api.newOrganization();
+    const customer = await customerOf(caller);
+    assert.equal((await deliver(subscriptionCheckoutCompleted(caller, customer, 'sub_ent', PRICES.ENTERPRISE))).body.outcome, 'applied');
+    assert.equal(await plan(caller), 'ENTERPRISE');
+
+    // A second checkout slipped through (opened before the first was paid): Stripe bills both.
+    api.clock.advance(60_000);
+    const errors = await errorsLoggedDuring(async () => {
+      const second = await deliver(subscriptionCheckoutCompleted(caller, customer, 'sub_pro', PRICES.SUBSCRIPTION));
+      assert.deepEqual(second.body, { received: true, outcome: 'applied' });
+    });
+    const flagged = errors.find((entry) => entry.message === 'organization has more than one live subscription');
+    assert.ok(flagged, JSON.stringify(errors));
+    assert.equal(flagged.organizationId, caller.organization.id);
+    assert.deepEqual(flagged.liveSubscriptionIds, ['sub_ent', 'sub_pro']);
+    // The organization keeps the better plan it pays for, and the subscription it comes from.
+    assert.equal(await plan(caller), 'ENTERPRISE');
+    assert.equal((await shownSubscription(caller)).id, 'sub_ent');
+
+    // The ENTERPRISE one ends: the organization is on the one still billing, not FREE.
+    api.clock.advance(60_000);
+    subscriptions.set('sub_ent', stripeSubscription('sub_ent', customer, { status: 'canceled', price: PRICES.ENTERPRISE }));
+    assert.equal((await deliver(stripeEvent('customer.subscription.deleted', subscriptions.get('sub_ent')!))).body.outcome, 'applied');
+    assert.equal(await plan(caller), 'SUBSCRIPTION');
+    assert.equal((await shownSubscription(caller)).id, 'sub_pro');
+
+    api.clock.advance(60_000);
+    subscriptions.set('sub_pro', stripeSubscription('sub_pro', customer, { status: 'canceled' }));
+    assert.equal((await deliver(stripeEvent('customer.subscription.deleted', subscriptions.get('sub_pro')!))).body.outcome, 'applied');
+    assert.equal(await plan(caller), 'FREE');
+  });
+
+  it("orders events per subscription: one subscription's newer event does not make another's older one stale", async () => {
+    const caller = await api.newOrganization();
+    const customer = await customerOf(caller);
+    const t = now();
+    await deliver(subscriptionCheckoutCompleted(caller, customer, 'sub_old', PRICES.SUBSCRIPTION));
+    const newerOfOther = stripeEvent('customer.subscription.created', stripeSubscription('sub_new', customer, { price: PRICES.ENTERPRISE }), t + 20);
+    const olderEnd = stripeEvent('customer.subscription.deleted', stripeSubscription('sub_old', customer, { status: 'canceled' }), t + 10);
+    assert.equal((await deliver(newerOfOther)).body.outcome, 'applied');
+    assert.equal((await deliver(olderEnd)).body.outcome, 'applied');
+    assert.equal(await plan(caller), 'ENTERPRISE');
+    assert.equal((await shownSubscription(caller)).id, 'sub_new');
+    // Within one subscription, an update older than what is stored is still stale; an ended one stays ended.
+    const olderUpdate = stripeEvent('customer.subscription.updated', stripeSubscription('sub_old', customer), t + 5);
+    assert.equal((await deliver(olderUpdate)).body.outcome, 'stale');
+    const sameSecond = stripeEvent('customer.subscription.updated', stripeSubscription('sub_old', customer), t + 10);
+    assert.equal((await deliver(sameSecond)).body.outcome, 'stale');
+  });
+
+  it('an organization an admin put on ENTERPRISE keeps it when a subscription of its starts and ends', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const { customer } = await subscribe(caller, 'sub_beside_admin_plan');
+    assert.equal(await plan(caller), 'ENTERPRISE');
+    api.clock.advance(60_000);
+    const ended = stripeSubscription('sub_beside_admin_plan', customer, { status: 'canceled' });
+    assert.equal((await deliver(stripeEvent('customer.subscription.deleted', ended))).body.outcome, 'applied');
+    assert.equal(await plan(caller), 'ENTERPRISE');
+  });
+
+  it('an admin SUBSCRIPTION plan is the floor: an ENTERPRISE subscription lifts it, and its end returns to it', async () => {
+    const caller = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const customer = await customerOf(caller);
+    await deliver(subscriptionCheckoutCompleted(caller, customer, 'sub_lift', PRICES.ENTERPRISE));
+    assert.equal(await plan(caller), 'ENTERPRISE');
+    api.clock.advance(60_000);
+    const ended = stripeSubscription('sub_lift', customer, { status: 'canceled', price: PRICES.ENTERPRISE });
+    await deliver(stripeEvent('customer.subscription.deleted', ended));
+    assert.equal(await plan(caller), 'SUBSCRIPTION');
+  });
+
+  it('a credits quantity that would take a count past Number.MAX_SAFE_INTEGER answers 400 and changes nothing', async () => {
+    const caller = await api.newOrganization();
+    const customer = await customerOf(caller);
+    const creditsCompleted = (session: string, millions: number) => {
+      lineItemQuantities.set(session, millions);
+      return stripeEvent('checkout.session.completed', {
+        id: session,
+        object: 'checkout.session',
+        mode: 'payment',
+        customer,
+        client_reference_id: caller.organization.id,
+        payment_status: 'paid',
+        amount_total: millions * 100,
+      });
+    };
+    const unsafe = await deliver(creditsCompleted('cs_unsafe', 99_999_999_999));
+    assert.equal(unsafe.status, 400);
+    assert.deepEqual(Object.keys(unsafe.body).sort(), ['error', 'message']);
+    assert.deepEqual(await balance(caller), { creditsRemaining: 0, creditsUsed: 0, totalSpent: 0 });
+
+    // Each purchase safe, the balance they would make together not.
+    assert.equal((await deliver(creditsCompleted('cs_large', 9_000_000_000))).body.outcome, 'applied');
+    const overflowing = await deliver(creditsCompleted('cs_overflow', 9_000_000));
+    assert.equal(overflowing.status, 400);
+    assert.match(overflowing.body.message, /credits/);
+    assert.deepEqual(await balance(caller), { creditsRemaining: 9_000_000_000_000_000, creditsUsed: 0, totalSpent: 9_000_000_000 });
   });
 
   it('an event for a customer the service does not know changes nothing', async () => {

@@ -4,7 +4,8 @@
  * `{error, message}` or ignores the forgery; none reaches a 500.
  */
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { describe, it, jest } from '@jest/globals';
 import { LOCAL_PRICE_IDS } from '../../shared/billing';
@@ -104,6 +105,30 @@ describe('forged Host and X-Forwarded-Proto', () => {
       cancelUrl: 'https://partner.test/cancel',
     });
     if (credits.status === 200) assert.ok(credits.body.checkoutUrl.startsWith(`${api.baseUrl}/`), credits.body.checkoutUrl);
+  });
+
+  it('never receive the local provider\'s signed completion event', async () => {
+    const caller = await api.newOrganization();
+    const stolen: string[] = [];
+    const thief = createServer((request, response) => {
+      stolen.push(request.url ?? '');
+      response.end('thanks');
+    });
+    await new Promise<void>((resolve) => thief.listen(0, '127.0.0.1', resolve));
+    try {
+      const checkout = await api.request('POST', '/api/v1/billing/checkout', {
+        as: caller,
+        json: { priceId: LOCAL_PRICE_IDS.SUBSCRIPTION, successUrl: 'https://partner.test/done', cancelUrl: 'https://partner.test/cancel' },
+      });
+      const completion = new URL(`${checkout.body.checkoutUrl}/complete`);
+      const paid = await forged('POST', `${completion.pathname}${completion.search}`, { host: `127.0.0.1:${(thief.address() as AddressInfo).port}` });
+      assert.ok(paid.status < 400, paid.text);
+      assert.deepEqual(stolen, [], 'the event went to the API itself');
+      const quota = await api.request('GET', '/api/v1/billing/quota/status', { as: caller });
+      assert.equal(quota.body.planType, 'SUBSCRIPTION');
+    } finally {
+      thief.close();
+    }
   });
 
   it('never reach the docs page or the OpenAPI servers', async () => {

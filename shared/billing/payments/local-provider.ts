@@ -3,31 +3,21 @@
  * pages are served by the local server (infra/local/payment-pages.ts). Completing a page produces
  * the Stripe event Stripe would send, signed with this provider's webhook secret by the Stripe
  * SDK, for the pages to post to the real webhook endpoint: local purchases go through exactly the
- * code real Stripe events go through.
+ * code real Stripe events go through. What Stripe would remember (customers, sessions,
+ * subscriptions) is kept in the table (local-store.ts), so it outlives a restart.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import type { CheckoutRequest, PaymentProvider, SubscriptionState } from '../model';
 import { creditPriceCents } from '../money';
 import type { Clock } from '../../platform/clock';
+import type { LocalCheckout, LocalPaymentStore, LocalPortal, LocalSubscription } from './local-store';
 import type { CheckoutLookups } from './stripe-events';
+
+export type { LocalCheckout } from './local-store';
 
 /** Where the local runtime serves the provider's pages. */
 export const LOCAL_PAYMENT_PAGES = '/local-payments';
-
-export interface LocalCheckout {
-  id: string;
-  request: CheckoutRequest;
-  status: 'open' | 'complete' | 'canceled';
-  /** Millions of credits bought (payment mode), once complete. */
-  millions?: number;
-}
-
-interface LocalSubscription extends SubscriptionState {
-  customerId: string;
-  priceId: string;
-  createdAt: number;
-}
 
 /** A Stripe event body and its Stripe-Signature header, ready to post to the webhook endpoint. */
 export interface SignedDelivery {
@@ -35,107 +25,117 @@ export interface SignedDelivery {
   signature: string;
 }
 
+/** Paying a checkout: the event to deliver, or why the page refuses (nothing changed). */
+export type CheckoutCompletion =
+  | { completed: SignedDelivery }
+  | { refused: 'not_open' | 'already_subscribed' | 'invalid_quantity' };
+
 export class LocalPaymentProvider implements PaymentProvider, CheckoutLookups {
   /** Signs this process's events; the webhook endpoint verifies with it when no Stripe key is set. */
   readonly webhookSecret = `whsec_local_${randomBytes(24).toString('base64url')}`;
-  private readonly checkouts = new Map<string, LocalCheckout>();
-  private readonly portals = new Map<string, { customerId: string; returnUrl: string }>();
-  private readonly subscriptions = new Map<string, LocalSubscription>();
+  private store?: LocalPaymentStore;
 
-  constructor(private readonly clock: Clock) {}
+  /** `store` is opened on first use: a runtime that never takes a local payment needs no table. */
+  constructor(
+    private readonly clock: Clock,
+    private readonly openStore: () => LocalPaymentStore,
+  ) {}
+
+  private get records(): LocalPaymentStore {
+    return (this.store ??= this.openStore());
+  }
 
   async createCustomer(organization: { id: string }): Promise<string> {
     // The same organization always gets the same customer, as Stripe's idempotency key ensures.
-    return `cus_local_${createHash('sha256').update(organization.id).digest('hex').slice(0, 16)}`;
+    const customerId = `cus_local_${createHash('sha256').update(organization.id).digest('hex').slice(0, 16)}`;
+    await this.records.saveCustomer(customerId, organization.id);
+    return customerId;
   }
 
   async createCheckout(request: CheckoutRequest): Promise<string> {
     const id = `cs_local_${randomUUID().replaceAll('-', '')}`;
-    this.checkouts.set(id, { id, request, status: 'open' });
+    await this.records.saveCheckout({ id, request, status: 'open' });
     return `${LOCAL_PAYMENT_PAGES}/checkout/${id}`;
   }
 
-  async createPortal(portal: { customerId: string; returnUrl: string }): Promise<string> {
+  async createPortal(portal: LocalPortal): Promise<string> {
     const id = `bps_local_${randomUUID().replaceAll('-', '')}`;
-    this.portals.set(id, portal);
+    await this.records.savePortal(id, portal);
     return `${LOCAL_PAYMENT_PAGES}/portal/${id}`;
   }
 
   async subscription(subscriptionId: string): Promise<SubscriptionState | undefined> {
-    const found = this.subscriptions.get(subscriptionId);
-    if (!found) return undefined;
-    const { customerId: _customer, priceId: _price, createdAt: _created, ...state } = found;
-    return state;
+    const found = await this.records.subscription(subscriptionId);
+    return found && stateOf(found);
   }
 
   async creditMillions(checkoutSessionId: string): Promise<number> {
-    return this.checkouts.get(checkoutSessionId)?.millions ?? 0;
+    return (await this.records.checkout(checkoutSessionId))?.millions ?? 0;
   }
 
   // --- what the pages do ---------------------------------------------------------------------------
 
-  checkout(id: string): LocalCheckout | undefined {
-    return this.checkouts.get(id);
+  checkout(id: string): Promise<LocalCheckout | undefined> {
+    return this.records.checkout(id);
   }
 
-  portal(id: string): { customerId: string; returnUrl: string; subscription?: SubscriptionState } | undefined {
-    const portal = this.portals.get(id);
+  /** A portal session, with its customer's live subscription (there is at most one). */
+  async portal(id: string): Promise<(LocalPortal & { subscription?: SubscriptionState }) | undefined> {
+    const portal = await this.records.portal(id);
     if (!portal) return undefined;
-    const subscription = [...this.subscriptions.values()].find(
-      (s) => s.customerId === portal.customerId && s.status !== 'canceled',
-    );
-    return { ...portal, ...(subscription && { subscription }) };
+    const liveId = (await this.records.customer(portal.customerId))?.liveSubscriptionId;
+    const subscription = liveId ? await this.records.subscription(liveId) : undefined;
+    return { ...portal, ...(subscription && { subscription: stateOf(subscription) }) };
   }
 
-  /** Pays an open checkout; `millions` is the credits quantity chosen on the page (payment mode). */
-  completeCheckout(id: string, millions?: number): SignedDelivery {
-    const checkout = this.checkouts.get(id);
-    if (!checkout || checkout.status !== 'open') throw new Error('This checkout is not open.');
+  /**
+   * Pays an open checkout. `millions` is the credits quantity chosen on the page (payment mode),
+   * taken only within the session's limits, as Stripe's adjustable quantity would. A subscription
+   * checkout is refused while the customer has a live subscription: what Stripe does with its
+   * "limit customers to one subscription" setting on (README, Billing).
+   */
+  async completeCheckout(id: string, millions?: number): Promise<CheckoutCompletion> {
+    const checkout = await this.records.checkout(id);
+    if (!checkout || checkout.status !== 'open') return { refused: 'not_open' };
     const { request } = checkout;
-    checkout.status = 'complete';
-    let subscriptionId: string | null = null;
     if (request.mode === 'payment') {
-      checkout.millions = Math.max(request.minimumQuantity, Math.trunc(millions ?? request.minimumQuantity));
-    } else {
-      subscriptionId = this.startSubscription(request.customerId, request.priceId, request.planType).id;
+      const quantity = millions ?? request.minimumQuantity;
+      if (!Number.isSafeInteger(quantity) || quantity < request.minimumQuantity || quantity > request.maximumQuantity) {
+        return { refused: 'invalid_quantity' };
+      }
+      if (!(await this.records.closeCheckout(id, { status: 'complete', millions: quantity }))) return { refused: 'not_open' };
+      return { completed: this.sign('checkout.session.completed', completedSession(checkout, null, creditPriceCents(quantity))) };
     }
-    return this.sign('checkout.session.completed', {
-      id,
-      object: 'checkout.session',
-      mode: request.mode,
-      customer: request.customerId,
-      client_reference_id: request.organizationId,
-      payment_status: 'paid',
-      status: 'complete',
-      amount_total: request.mode === 'payment' ? creditPriceCents(checkout.millions!) : null,
-      subscription: subscriptionId,
-      metadata: { organizationId: request.organizationId },
-    });
+    const subscription = this.newSubscription(request.customerId, request.priceId, request.planType);
+    const started = await this.records.completeWithSubscription(id, request.organizationId, subscription);
+    if (started !== 'started') return { refused: started };
+    return { completed: this.sign('checkout.session.completed', completedSession(checkout, subscription.id, null)) };
   }
 
-  cancelCheckout(id: string): LocalCheckout | undefined {
-    const checkout = this.checkouts.get(id);
-    if (checkout?.status === 'open') checkout.status = 'canceled';
+  async cancelCheckout(id: string): Promise<LocalCheckout | undefined> {
+    const checkout = await this.records.checkout(id);
+    if (checkout?.status === 'open') await this.records.closeCheckout(id, { status: 'canceled' });
     return checkout;
   }
 
   /** Portal actions: cancel at period end, undo that, or end the subscription now. */
-  changeSubscription(subscriptionId: string, change: 'cancel_at_period_end' | 'resume' | 'cancel_now'): SignedDelivery {
-    const subscription = this.subscriptions.get(subscriptionId);
+  async changeSubscription(subscriptionId: string, change: 'cancel_at_period_end' | 'resume' | 'cancel_now'): Promise<SignedDelivery> {
+    const subscription = await this.records.subscription(subscriptionId);
     if (!subscription) throw new Error('No such subscription.');
-    if (change === 'cancel_now') subscription.status = 'canceled';
-    else subscription.cancelAtPeriodEnd = change === 'cancel_at_period_end';
+    const changed: LocalSubscription =
+      change === 'cancel_now' ? { ...subscription, status: 'canceled' } : { ...subscription, cancelAtPeriodEnd: change === 'cancel_at_period_end' };
+    await this.records.saveSubscription(changed, change === 'cancel_now');
     return this.sign(
       change === 'cancel_now' ? 'customer.subscription.deleted' : 'customer.subscription.updated',
-      this.stripeSubscription(subscription),
+      this.stripeSubscription(changed),
     );
   }
 
-  private startSubscription(customerId: string, priceId: string, planType: SubscriptionState['planType']): LocalSubscription {
+  private newSubscription(customerId: string, priceId: string, planType: SubscriptionState['planType']): LocalSubscription {
     const start = this.clock.now();
     const end = new Date(start);
     end.setUTCMonth(end.getUTCMonth() + 1);
-    const subscription: LocalSubscription = {
+    return {
       id: `sub_local_${randomUUID().replaceAll('-', '')}`,
       status: 'active',
       planType,
@@ -146,8 +146,6 @@ export class LocalPaymentProvider implements PaymentProvider, CheckoutLookups {
       priceId,
       createdAt: seconds(start),
     };
-    this.subscriptions.set(subscription.id, subscription);
-    return subscription;
   }
 
   /** The subscription as Stripe's API shows it (the fields the event reader uses). */
@@ -186,6 +184,28 @@ export class LocalPaymentProvider implements PaymentProvider, CheckoutLookups {
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: this.webhookSecret, timestamp: created });
     return { payload, signature };
   }
+}
+
+/** The checkout session as Stripe's completion event carries it (the fields the event reader uses). */
+function completedSession(checkout: LocalCheckout, subscriptionId: string | null, amountTotal: number | null) {
+  const { request } = checkout;
+  return {
+    id: checkout.id,
+    object: 'checkout.session',
+    mode: request.mode,
+    customer: request.customerId,
+    client_reference_id: request.organizationId,
+    payment_status: 'paid',
+    status: 'complete',
+    amount_total: amountTotal,
+    subscription: subscriptionId,
+    metadata: { organizationId: request.organizationId },
+  };
+}
+
+function stateOf(subscription: LocalSubscription): SubscriptionState {
+  const { customerId: _customer, priceId: _price, createdAt: _created, ...state } = subscription;
+  return state;
 }
 
 function seconds(at: Date): number {

@@ -10,6 +10,7 @@ import type { PaymentEventReader, PaymentProvider } from '../model';
 import type { AppConfig } from '../../platform/config';
 import type { Clock } from '../../platform/clock';
 import { LocalPaymentProvider } from './local-provider';
+import type { LocalPaymentStore } from './local-store';
 import { StripeEventReader } from './stripe-events';
 import { createStripeClient, StripePaymentProvider, type StripeApiAddress } from './stripe-provider';
 
@@ -29,10 +30,11 @@ type PaymentConfig = Pick<AppConfig, 'region' | 'stripeSecretKey' | 'stripeWebho
   priceIds: ProviderPriceIds;
 };
 
-export function createPayments(config: PaymentConfig, clock: Clock): Payments {
+/** `localStore` opens the local provider's records; only the local provider uses it. */
+export function createPayments(config: PaymentConfig, clock: Clock, localStore: () => LocalPaymentStore): Payments {
   const keys = stripeKeysSource(config);
   if (!keys) {
-    const local = new LocalPaymentProvider(clock);
+    const local = new LocalPaymentProvider(clock, localStore);
     return { provider: local, events: new StripeEventReader(async () => local.webhookSecret, config.priceIds, local), local };
   }
   let client: Promise<Stripe> | undefined;

@@ -15,9 +15,6 @@ export interface StripeApiAddress {
   protocol: 'http' | 'https';
 }
 
-/** The most millions of credits one checkout may buy. */
-const MAXIMUM_CREDIT_MILLIONS = 10_000;
-
 export function createStripeClient(secretKey: string, address?: StripeApiAddress): Stripe {
   return new Stripe(secretKey, { ...address, maxNetworkRetries: 2, appInfo: { name: 'hotel-mapping-api' } });
 }
@@ -62,7 +59,7 @@ export class StripePaymentProvider implements PaymentProvider, CheckoutLookups {
               {
                 price: checkout.priceId,
                 quantity: checkout.minimumQuantity,
-                adjustable_quantity: { enabled: true, minimum: checkout.minimumQuantity, maximum: MAXIMUM_CREDIT_MILLIONS },
+                adjustable_quantity: { enabled: true, minimum: checkout.minimumQuantity, maximum: checkout.maximumQuantity },
               },
             ],
             metadata: { organizationId: checkout.organizationId, purchase: 'credits' },
