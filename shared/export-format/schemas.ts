@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Timestamp, Uuid } from '../platform/http/schemas';
+import { Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { EXPORT_COMPRESSIONS, EXPORT_FORMATS, MAPPING_RESULT_FIELDS } from './export-format';
 
 export const ExportFormatRequest = v.strictObject({
@@ -13,9 +13,8 @@ export const ExportFormatRequest = v.strictObject({
   ),
   delimiter: v.optional(
     v.pipe(
-      v.string(),
-      v.length(1, 'must be exactly one character'),
-      v.check((d) => !['"', '\n', '\r'].includes(d), 'must not be a quote or a line break'),
+      Text({ minLength: 1, maxLength: 1, allowTab: true, trim: false }),
+      v.check((d) => d !== '"', 'must not be a quote'),
     ),
   ),
   includeHeader: v.optional(v.boolean('must be true or false')),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { MAPPING_EXPORT_COLUMNS, MAPPING_MODES } from '../mapping';
-import { NextCursor, pageQuery, Timestamp, Uuid } from '../platform/http/schemas';
+import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
 
@@ -10,7 +10,8 @@ const Score = v.pipe(
   v.regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'must be a number from 0 to 1 (at most 4 decimals)'),
   v.transform(Number),
 );
-const PartnerHotelId = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'));
+// Compared with the ids the inventory file gave, so not trimmed.
+const PartnerHotelId = Text({ maxLength: 200, trim: false });
 
 export const CreateJobRequest = v.strictObject({
   partnerInventoryId: Uuid,
@@ -113,7 +114,7 @@ export const ReviewRequest = v.strictObject({
   partnerHotelId: PartnerHotelId,
   decision: v.pipe(v.picklist(['MATCH', 'NO_MATCH'], 'must be MATCH or NO_MATCH'), v.description('MATCH needs referenceHotelId')),
   referenceHotelId: v.optional(v.pipe(Uuid, v.description('One of the row\'s candidates, or any hotel of the reference inventory'))),
-  note: v.optional(v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters'))),
+  note: v.optional(Text({ maxLength: 1000, minLength: 0 })),
 });
 
 export const ExportResponse = v.object({

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { NextCursor, pageQuery, Timestamp, Uuid } from '../platform/http/schemas';
+import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { INVENTORY_STATUSES } from './inventory';
 
-const Name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'));
+const Name = Text({ maxLength: 200 });
 const SupplierCode = v.pipe(
   v.string(),
   v.trim(),
@@ -11,10 +11,7 @@ const SupplierCode = v.pipe(
   v.description('The supplier whose hotel ids the rows carry; needed for ID_TO_ID and HYBRID mapping'),
 );
 const FileName = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, 'must not be empty'),
-  v.maxLength(255, 'must be at most 255 characters'),
+  Text({ maxLength: 255 }),
   v.description('Its extension sets the format: .csv/.txt, .jsonl/.ndjson, .json or .xlsx'),
 );
 

@@ -1,9 +1,17 @@
 /** Request and response schemas of the reference inventory endpoints. */
 import * as v from 'valibot';
 import { DUPLICATE_DECISIONS, DUPLICATE_REPORT_STATUSES } from './inventory';
-import { Timestamp, Uuid } from '../platform/http/schemas';
+import { Text, Timestamp, UNBOUNDED, Uuid, wholeNumberParam } from '../platform/http/schemas';
+import {
+  COUNTRY_STATISTICS_LIMIT_MAX,
+  COUNTRY_STATISTICS_LIMIT_MIN,
+  SEARCH_LIMIT_MAX,
+  SEARCH_LIMIT_MIN,
+  SEARCH_OFFSET_MIN,
+} from './search/query-limits';
 
-// Query strings arrive as text: these turn them into checked values.
+// Query strings arrive as text: these turn them into checked values. Integers take the one form
+// every endpoint takes (wholeNumberParam); these are the decimal ones.
 const NumberParam = v.pipe(
   v.string(),
   v.trim(),
@@ -15,35 +23,37 @@ const NumberParam = v.pipe(
 const Latitude = v.pipe(NumberParam, v.minValue(-90, 'must be between -90 and 90'), v.maxValue(90, 'must be between -90 and 90'));
 const Longitude = v.pipe(NumberParam, v.minValue(-180, 'must be between -180 and 180'), v.maxValue(180, 'must be between -180 and 180'));
 const Rating = v.pipe(NumberParam, v.minValue(0, 'must be between 0 and 5'), v.maxValue(5, 'must be between 0 and 5'));
-const Offset = v.pipe(NumberParam, v.integer('must be a whole number'), v.minValue(0, 'must be zero or greater'));
-const Text = v.pipe(v.string(), v.trim());
+// The contract clamps limit (spec "Limits") and refuses a negative offset.
+const SearchLimit = wholeNumberParam(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, 'clamp');
+const Offset = wholeNumberParam(SEARCH_OFFSET_MIN, UNBOUNDED);
+const SearchText = Text({ maxLength: 200, minLength: 0 });
 const BooleanParam = v.pipe(
   v.picklist(['true', 'false'], 'must be true or false'),
   v.transform((text) => text === 'true'),
 );
 
 export const ReferenceSearchQuery = v.object({
-  q: v.optional(v.pipe(Text, v.description('Fuzzy hotel name; selects name mode'))),
+  q: v.optional(v.pipe(SearchText, v.description('Fuzzy hotel name; selects name mode'))),
   lat: v.optional(v.pipe(Latitude, v.description('Geographic mode, with lon and radius'))),
   lon: v.optional(v.pipe(Longitude, v.description('Geographic mode, with lat and radius'))),
   radius: v.optional(v.pipe(NumberParam, v.gtValue(0, 'must be greater than 0'), v.description('Kilometres'))),
-  country: v.optional(v.pipe(Text, v.description('Country name or ISO code, case-insensitive; every mode'))),
-  region: v.optional(v.pipe(Text, v.description('Name and filter modes'))),
-  city: v.optional(v.pipe(Text, v.description('Every mode'))),
+  country: v.optional(v.pipe(SearchText, v.description('Country name or ISO code, case-insensitive; every mode'))),
+  region: v.optional(v.pipe(SearchText, v.description('Name and filter modes'))),
+  city: v.optional(v.pipe(SearchText, v.description('Every mode'))),
   rating: v.optional(v.pipe(Rating, v.description('Minimum stars; filter mode'))),
-  limit: v.optional(v.pipe(NumberParam, v.description('Default 20, clamped to 1..100'))),
+  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'))),
   offset: v.optional(v.pipe(Offset, v.description('Default 0'))),
 });
 
 export const AdvancedSearchQuery = v.object({
-  name: v.optional(v.pipe(Text, v.description('Every word must begin a word of the hotel name'))),
-  country: v.optional(Text),
-  city: v.optional(Text),
+  name: v.optional(v.pipe(SearchText, v.description('Every word must begin a word of the hotel name'))),
+  country: v.optional(SearchText),
+  city: v.optional(SearchText),
   rating: v.optional(v.pipe(Rating, v.description('Minimum stars'))),
   hasCoordinates: v.optional(v.pipe(BooleanParam, v.description('true: only hotels with latitude and longitude'))),
   sortBy: v.optional(v.picklist(['name', 'rating', 'created'], 'must be name, rating or created')),
   sortDir: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc')),
-  limit: v.optional(v.pipe(NumberParam, v.description('Default 20, clamped to 1..100'))),
+  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'))),
   offset: v.optional(v.pipe(Offset, v.description('Default 0'))),
 });
 
@@ -52,22 +62,21 @@ export const EXPIRATION_MINUTES = { default: 60, min: 1, max: 10_080 } as const;
 
 export const DownloadQuery = v.object({
   expirationMinutes: v.optional(
-    v.pipe(
-      NumberParam,
-      v.integer('must be a whole number of minutes'),
-      v.minValue(EXPIRATION_MINUTES.min, `must be between ${EXPIRATION_MINUTES.min} and ${EXPIRATION_MINUTES.max}`),
-      v.maxValue(EXPIRATION_MINUTES.max, `must be between ${EXPIRATION_MINUTES.min} and ${EXPIRATION_MINUTES.max}`),
-      v.description('Default 60; 1 to 10080 (7 days)'),
-    ),
+    v.pipe(wholeNumberParam(EXPIRATION_MINUTES.min, EXPIRATION_MINUTES.max), v.description('Default 60; 1 to 10080 (7 days)')),
   ),
 });
 
 export const CountriesQuery = v.object({
-  limit: v.optional(v.pipe(NumberParam, v.description('Default 20, clamped to 1..200'))),
+  limit: v.optional(
+    v.pipe(
+      wholeNumberParam(COUNTRY_STATISTICS_LIMIT_MIN, COUNTRY_STATISTICS_LIMIT_MAX, 'clamp'),
+      v.description('Default 20, clamped to 1..200'),
+    ),
+  ),
 });
 
 export const HotelIdParams = v.object({ id: Uuid });
-export const CountryParams = v.object({ country: v.pipe(v.string(), v.nonEmpty('is required')) });
+export const CountryParams = v.object({ country: Text({ maxLength: 100 }) });
 export const ReportIdParams = v.object({ reportId: Uuid });
 
 export const ReferenceHotelSummary = v.object({
@@ -129,13 +138,13 @@ export const CountryDetailResponse = v.object({
 export const CreateDuplicateReportRequest = v.strictObject({
   originalHotelId: v.pipe(Uuid, v.description('The hotel to keep')),
   duplicateHotelId: v.pipe(Uuid, v.description('The hotel that duplicates it')),
-  duplicateSourceId: v.optional(v.pipe(Text, v.maxLength(200, 'must be at most 200 characters'))),
-  reason: v.optional(v.pipe(Text, v.maxLength(2000, 'must be at most 2000 characters'))),
+  duplicateSourceId: v.optional(Text({ maxLength: 200, minLength: 0 })),
+  reason: v.optional(Text({ maxLength: 2000, minLength: 0 })),
 });
 
 export const ResolveDuplicateReportRequest = v.strictObject({
   decision: v.picklist(DUPLICATE_DECISIONS, 'must be MERGE or REJECT'),
-  note: v.optional(v.pipe(Text, v.maxLength(2000, 'must be at most 2000 characters'))),
+  note: v.optional(Text({ maxLength: 2000, minLength: 0 })),
 });
 
 export const DuplicateReportView = v.object({

@@ -113,7 +113,7 @@ describe('GET /api/v1/reference/search', () => {
     const cases: [string, RegExp][] = [
       ['offset=-1', /offset: must be zero or greater/],
       ['offset=1.5', /offset: must be a whole number/],
-      ['limit=lots', /limit: must be a number/],
+      ['limit=lots', /limit: must be a whole number/],
       ['lat=91&lon=0&radius=1', /lat: must be between -90 and 90/],
       ['lat=0&lon=200&radius=1', /lon: must be between -180 and 180/],
       ['lat=0&lon=0&radius=0', /radius: must be greater than 0/],
@@ -124,6 +124,29 @@ describe('GET /api/v1/reference/search', () => {
       assert.equal(response.status, 400, query);
       assert.match(response.body.message, message);
     }
+  });
+
+  it('takes limit and offset as plain integers only, as every endpoint does, still clamping limit (issue 13)', async () => {
+    for (const path of ['/api/v1/reference/search', '/api/v1/reference/search/advanced']) {
+      for (const [query, message] of [
+        ['limit=0x10', /^limit: must be a whole number$/],
+        ['limit=1.5', /^limit: must be a whole number$/],
+        ['limit=1e1', /^limit: must be a whole number$/],
+        ['limit=+5', /^limit: must be a whole number$/],
+        ['limit=%205', /^limit: must be a whole number$/],
+        ['offset=0x10', /^offset: must be a whole number$/],
+        ['offset=1e1', /^offset: must be a whole number$/],
+      ] as const) {
+        const response = await get(`${path}?${query}`);
+        assert.equal(response.status, 400, `${path}?${query}`);
+        assert.match(response.body.message, message);
+      }
+      assert.equal((await get(`${path}?limit=-5`)).body.results.length, 1, 'an integer below 1 clamps to 1');
+      assert.equal((await get(`${path}?limit=100000000000`)).body.results.length, 100, 'a large integer clamps to 100');
+    }
+    assert.equal((await get('/api/v1/reference/statistics/countries?limit=0x10')).status, 400);
+    assert.equal((await get('/api/v1/reference/statistics/countries?limit=2.5')).status, 400);
+    assert.equal((await get('/api/v1/reference?expirationMinutes=0x10')).status, 400);
   });
 
   it('requires a credential', async () => {

@@ -8,6 +8,8 @@ import type { KeyRole } from './credentials';
 export const TOKEN_ISSUER = 'hotel-mapping-api';
 export const TOKEN_AUDIENCE = 'hotel-mapping-api';
 export const TOKEN_LIFETIME_SECONDS = 3600;
+/** How far ahead of our clock a token's iat may be: clocks drift, a little. */
+export const TOKEN_CLOCK_SKEW_SECONDS = 60;
 
 export interface TokenClaims {
   organizationId: string;
@@ -39,7 +41,11 @@ export class BearerTokens {
     return { accessToken, expiresIn: TOKEN_LIFETIME_SECONDS };
   }
 
-  /** The token's claims, or undefined when it is malformed, badly signed or expired at `now`. */
+  /**
+   * The token's claims, or undefined when it is malformed, badly signed or expired at `now`, or is
+   * not one `issue` could have made: without exp or iat, living longer than TOKEN_LIFETIME_SECONDS,
+   * or issued in the future (beyond a little clock skew): no token the API accepts lives past an hour.
+   */
   async verify(token: string, now: Date): Promise<TokenClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, await this.secret(), {
@@ -47,11 +53,15 @@ export class BearerTokens {
         issuer: TOKEN_ISSUER,
         audience: TOKEN_AUDIENCE,
         currentDate: now,
+        requiredClaims: ['exp', 'iat'],
       });
-      const { sub, key, role } = payload;
+      const { sub, key, role, iat, exp } = payload;
       if (typeof sub !== 'string' || typeof key !== 'string' || (role !== 'partner' && role !== 'admin')) {
         return undefined;
       }
+      // jose has checked that iat and exp are numbers and that exp is after `now`.
+      const nowSeconds = now.getTime() / 1000;
+      if (iat! > nowSeconds + TOKEN_CLOCK_SKEW_SECONDS || exp! - iat! > TOKEN_LIFETIME_SECONDS) return undefined;
       return { organizationId: sub, keyId: key, role };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;

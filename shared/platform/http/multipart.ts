@@ -5,6 +5,7 @@
 import busboy from 'busboy';
 import { invalidInput } from '../errors';
 import { HttpError } from './errors';
+import { unknownFieldMessage } from './validation';
 
 export interface UploadedFile {
   fileName: string;
@@ -18,6 +19,12 @@ export interface MultipartBody {
   file: UploadedFile;
 }
 
+/** How the messages name a multipart body (as validation names a JSON one "the body"). */
+export const FORM_DATA = 'form data';
+
+const MAX_FIELDS = 50;
+const MAX_FILE_PARTS = 10;
+
 export function parseMultipart(
   raw: Buffer,
   contentType: string,
@@ -28,7 +35,9 @@ export function parseMultipart(
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { files: 1, fileSize: fileSpec.maxBytes, fields: 50, fieldSize: 64 * 1024 },
+        // Clients send a file name as UTF-8 bytes (browsers, fetch, curl); busboy's default reads latin1.
+        defParamCharset: 'utf8',
+        limits: { files: MAX_FILE_PARTS, fileSize: fileSpec.maxBytes, fields: MAX_FIELDS, fieldSize: 64 * 1024 },
       });
     } catch {
       reject(invalidInput('The multipart body could not be read: the boundary is missing or malformed.'));
@@ -36,16 +45,29 @@ export function parseMultipart(
     }
     const fields: Record<string, string> = {};
     let file: UploadedFile | undefined;
+    let fileSeen = false; // set as the part starts; `file` only once it has been read
     let tooLarge = false;
+    // The first reason to refuse the body; parts after it are read and dropped. Nothing is
+    // silently ignored: an extra part is refused like an unknown field of a JSON body.
+    let refusal: Error | undefined;
+    const refuse = (error: Error) => {
+      refusal ??= error;
+    };
 
     parser.on('field', (name, value) => {
+      // busboy decodes bytes that are not UTF-8 to U+FFFD: refused, as the JSON decoder refuses them.
+      if (value.includes('\uFFFD')) refuse(invalidInput(`${name}: is not valid UTF-8.`));
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (name !== fileSpec.field) {
+      const unknown = name !== fileSpec.field;
+      if (unknown) refuse(invalidInput(unknownFieldMessage(name, FORM_DATA)));
+      else if (fileSeen) refuse(invalidInput(`Send one ${fileSpec.field} part only.`));
+      if (unknown || fileSeen) {
         stream.resume();
         return;
       }
+      fileSeen = true;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
@@ -55,9 +77,12 @@ export function parseMultipart(
         file = { fileName: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) };
       });
     });
+    parser.on('fieldsLimit', () => refuse(invalidInput(`The ${FORM_DATA} holds more than ${MAX_FIELDS} fields.`)));
+    parser.on('filesLimit', () => refuse(invalidInput(`The ${FORM_DATA} holds more than ${MAX_FILE_PARTS} file parts.`)));
     parser.on('error', () => reject(invalidInput('The multipart body is malformed.')));
     parser.on('close', () => {
       if (tooLarge) reject(new HttpError(413, `The file exceeds the ${fileSpec.maxBytes}-byte limit.`));
+      else if (refusal) reject(refusal);
       else if (!file) reject(invalidInput(`${fileSpec.field} is required: send it as a multipart file part.`));
       else resolve({ fields, file });
     });

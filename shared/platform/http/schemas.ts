@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 
-export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
+/** A UUID in either case, lower-cased: ids are stored lower-case, so every route finds them alike. */
+export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'), v.toLowerCase());
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 timestamp'));
 
 export const ErrorResponse = v.object({
@@ -13,14 +14,66 @@ export const ErrorResponse = v.object({
   message: v.pipe(v.string(), v.description('What went wrong, readable by a person')),
 });
 
-/** A whole number in a query string (digits only, no signs, fractions or hex), within bounds. */
-export function wholeNumberParam(min: number, max: number) {
+// C0 controls and DEL: NUL ends strings in other systems, ESC starts terminal escape sequences,
+// line breaks forge log lines and CSV rows. Tab is the one a field may allow (a CSV delimiter).
+const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
+const NO_CONTROL_CHARACTERS_BUT_TAB = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
+// Half of a surrogate pair: JSON can spell one ("\ud800"), but no UTF-8 encoder can store it.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export interface TextRules {
+  /** At most this many characters. */
+  maxLength: number;
+  /** Default 1 (empty text is refused); 0 where empty means "none". */
+  minLength?: number;
+  /** Tab is the only control character a field may allow. Default false. */
+  allowTab?: boolean;
+  /** Drop leading and trailing whitespace before the checks. Default true; false for ids compared as sent. */
+  trim?: boolean;
+}
+
+/**
+ * Free text a caller sends (stored, echoed or searched for): the one rule for every such field of
+ * every capability. No C0 control characters or DEL (tab only with `allowTab`), no lone
+ * surrogates, within its lengths. Bytes that are not UTF-8 never get this far: the body decoder
+ * refuses them (middlewares/body.ts).
+ */
+export function Text({ maxLength, minLength = 1, allowTab = false, trim = true }: TextRules) {
+  const exactly = minLength === maxLength ? `must be exactly ${maxLength === 1 ? 'one character' : `${maxLength} characters`}` : undefined;
+  const checks = [
+    v.minLength<string, number, string>(minLength, exactly ?? (minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`)),
+    v.maxLength<string, number, string>(maxLength, exactly ?? `must be at most ${maxLength} characters`),
+    v.regex<string, string>(
+      allowTab ? NO_CONTROL_CHARACTERS_BUT_TAB : NO_CONTROL_CHARACTERS,
+      allowTab ? 'must not contain control characters other than tab' : 'must not contain control characters',
+    ),
+    v.check((text: string) => !LONE_SURROGATE.test(text), 'must be valid Unicode text (it holds half of a surrogate pair)'),
+  ] as const;
+  // v.trim, not a transform: the OpenAPI document then still shows the lengths and the pattern.
+  return trim ? v.pipe(v.string(), v.trim(), ...checks) : v.pipe(v.string(), ...checks);
+}
+
+/** No upper bound for wholeNumberParam beyond what a number holds exactly. */
+export const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * An integer in a query string: the one form every integer parameter takes, digits with an
+ * optional minus sign (no fractions, exponents, hex, plus signs or spaces). Outside [min, max] it
+ * is refused, or, with `outOfRange: 'clamp'`, brought to the nearer bound where the contract says
+ * clamp (reference search limit).
+ */
+export function wholeNumberParam(min: number, max: number, outOfRange: 'refuse' | 'clamp' = 'refuse') {
+  const between = `must be between ${min} and ${max}`;
+  const atLeast = min === 0 ? 'must be zero or greater' : `must be ${min} or greater`;
   return v.pipe(
     v.string(),
-    v.regex(/^\d{1,9}$/, 'must be a whole number'),
-    v.transform(Number),
-    v.minValue(min, `must be between ${min} and ${max}`),
-    v.maxValue(max, `must be between ${min} and ${max}`),
+    v.regex(/^-?\d+$/, 'must be a whole number'),
+    v.transform((text) => {
+      const value = Number(text) + 0; // + 0 turns "-0" into 0
+      return outOfRange === 'clamp' ? Math.min(max, Math.max(min, value)) : value;
+    }),
+    v.minValue(min, max === UNBOUNDED ? atLeast : between),
+    v.maxValue(max, max === UNBOUNDED ? `must be at most ${max}` : between),
   );
 }
 

@@ -13,9 +13,12 @@ export function validate(schema: AnySchema | undefined, input: unknown, where: s
 /** "supplierName is required", "limit: must be ...", "Unknown field "x" in the body." */
 function describeIssue(issue: v.BaseIssue<unknown>, where: string): string {
   const path = v.getDotPath(issue);
-  if (issue.expected === 'never') {
-    return `Unknown field "${path ?? String(issue.input)}" in the ${where}.`;
-  }
+  if (issue.expected === 'never') return unknownFieldMessage(path ?? String(issue.input), where);
   if (path && issue.kind === 'schema' && issue.received === 'undefined') return `${path} is required.`;
   return path ? `${path}: ${issue.message}` : `Invalid ${where}: ${issue.message}`;
+}
+
+/** The one wording of an unknown field, from a strict schema or from a body decoder. */
+export function unknownFieldMessage(field: string, where: string): string {
+  return `Unknown field "${field}" in the ${where}.`;
 }

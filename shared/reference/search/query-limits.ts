@@ -1,12 +1,14 @@
 /**
- * Paging rules of the reference search and statistics endpoints (spec "Limits"). The HTTP layer
- * validates types; these functions apply the defaults and clamping.
+ * Paging rules of the reference search and statistics endpoints (spec "Limits"). The request
+ * schemas take integers in the one form (wholeNumberParam) and clamp to these bounds; these
+ * functions apply the defaults, and clamp again for callers that skip the HTTP layer.
  */
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MIN = 1;
 export const SEARCH_LIMIT_MAX = 100;
 export const SEARCH_OFFSET_DEFAULT = 0;
+export const SEARCH_OFFSET_MIN = 0;
 export const COUNTRY_STATISTICS_LIMIT_DEFAULT = 20;
 export const COUNTRY_STATISTICS_LIMIT_MIN = 1;
 export const COUNTRY_STATISTICS_LIMIT_MAX = 200;

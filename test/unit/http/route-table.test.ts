@@ -28,6 +28,16 @@ describe('the route table', () => {
     }
   });
 
+  it('refuses unknown fields in every JSON, form and multipart body, but the OAuth token request', () => {
+    // RFC 6749 (3.2): the token endpoint ignores parameters it does not know.
+    const ignoresUnknownParameters = new Set(['POST /api/v1/auth/token']);
+    for (const route of routeList) {
+      const body = route.body;
+      if (!body || body.kind === 'raw' || ignoresUnknownParameters.has(`${route.method} ${route.path}`)) continue;
+      assert.equal(body.schema.type, 'strict_object', `${route.method} ${route.path}: its ${body.kind} body schema is a v.strictObject`);
+    }
+  });
+
   it('versions every API path under /api/v1 and documents at least one response', () => {
     for (const route of routeList) {
       assert.ok(route.path.startsWith('/api/v1/') || route.path.startsWith('/docs'), route.path);

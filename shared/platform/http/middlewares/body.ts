@@ -4,11 +4,13 @@
  * and 422 with their own messages; the contract wants 400 `{error, message}` naming the field.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import * as v from 'valibot';
 import { invalidInput } from '../../errors';
 import type { Headers } from '../endpoint';
 import { HttpError } from '../errors';
-import { parseMultipart } from '../multipart';
+import { FORM_DATA, parseMultipart } from '../multipart';
 import { DEFAULT_MAX_BODY_BYTES, type RequestBody, type RouteDefinition } from '../route';
+import { Text } from '../schemas';
 import { validate } from '../validation';
 import type { HttpMiddleware } from './state';
 
@@ -21,6 +23,9 @@ export function bodyDecoding(route: RouteDefinition): HttpMiddleware {
   };
 }
 
+/** An uploaded file's name is stored text too (the supplier request and the inventory keep it). */
+const UploadedFileName = Text({ maxLength: 255, minLength: 0, trim: false });
+
 async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, headers: Headers): Promise<unknown> {
   const raw = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   const contentType = (headers['content-type'] ?? '').toLowerCase();
@@ -29,7 +34,9 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
       throw new HttpError(415, 'Content-Type must be multipart/form-data.');
     }
     const { fields, file } = await parseMultipart(raw, headers['content-type']!, body.file);
-    const parsedFields = validate(body.schema, fields, 'form data') as Record<string, unknown>;
+    const parsedFields = validate(body.schema, fields, FORM_DATA) as Record<string, unknown>;
+    const fileName = v.safeParse(UploadedFileName, file.fileName);
+    if (!fileName.success) throw invalidInput(`${body.file.field}: its name ${fileName.issues[0].message}.`);
     return { ...parsedFields, file };
   }
   const maxBytes = body.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -41,10 +48,12 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
     if (!/^application\/([\w.+-]+\+)?json\b/.test(contentType)) {
       throw new HttpError(415, 'Content-Type must be application/json.');
     }
+    // Raw bodies are for signatures over the exact bytes: checked by the signature, not here.
     if (body.kind === 'raw') return raw.toString('utf8');
+    const text = utf8Text(raw);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       throw invalidInput('The request body is not valid JSON.');
     }
@@ -56,5 +65,44 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
   if (!contentType.startsWith('application/x-www-form-urlencoded')) {
     throw new HttpError(415, 'Content-Type must be application/x-www-form-urlencoded.');
   }
-  return validate(body.schema, Object.fromEntries(new URLSearchParams(raw.toString('utf8'))), 'body');
+  return validate(body.schema, formFields(utf8Text(raw)), 'body');
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as text, refusing bytes that are not UTF-8 rather than guessing at them. A base64 body
+ * is decoded strictly; a text body reaches the function already decoded by API Gateway (or the
+ * local runtime), with U+FFFD in place of each such byte, so there U+FFFD is what gives them away.
+ */
+function utf8Text(raw: Buffer): string {
+  let text: string | undefined;
+  try {
+    text = strictUtf8.decode(raw);
+  } catch {
+    // refused just below
+  }
+  if (text === undefined || text.includes('\uFFFD')) throw invalidInput('The request body is not valid UTF-8.');
+  return text;
+}
+
+/**
+ * application/x-www-form-urlencoded fields. Unlike URLSearchParams, which keeps a malformed escape
+ * as it is and turns an escaped byte that is not UTF-8 into U+FFFD, both are refused.
+ */
+function formFields(text: string): Record<string, string> {
+  const decode = (part: string) => decodeURIComponent(part.replaceAll('+', ' '));
+  try {
+    return Object.fromEntries(
+      text
+        .split('&')
+        .filter(Boolean)
+        .map((pair) => {
+          const equals = pair.indexOf('=');
+          return equals < 0 ? [decode(pair), ''] : [decode(pair.slice(0, equals)), decode(pair.slice(equals + 1))];
+        }),
+    );
+  } catch {
+    throw invalidInput('The form body is not valid percent-encoded UTF-8.');
+  }
 }
