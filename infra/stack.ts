@@ -228,7 +228,9 @@ export class HotelMappingStack extends Stack {
       const environment = environmentOf(definition.access, false);
       const worker = this.lambdaFunction(definition.handler, definition.description, definition.lambda, environment, removalPolicy, undefined, this.workers);
       this.grantAccess(worker, definition.access);
-      worker.addEventSource(new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true }));
+      worker.addEventSource(
+        new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true, maxConcurrency: definition.maxConcurrency }),
+      );
       if (definition.deadLetterHandler) {
         const deadLetterAccess = definition.deadLetterAccess ?? definition.access;
         const handler = this.lambdaFunction(

@@ -34,7 +34,10 @@ export interface AppConfig {
   secretsKeyArn?: string;
   /** Key that encrypts partner secrets, base64 of 32 bytes (local runtime and tests only). */
   localSecretsKey?: string;
-  /** Lets the local runtime deliver webhooks to http://127.0.0.1 / localhost receivers; the deployed stack never sets it. */
+  /**
+   * Lets webhooks go to loopback receivers (http://127.0.0.1, localhost). Set only by the local
+   * runtime (infra/local, from WEBHOOKS_ALLOW_LOOPBACK=true): never read from a function's environment.
+   */
   webhooksAllowLoopback?: boolean;
 }
 
@@ -58,7 +61,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     schedulerRoleArn: env.SCHEDULER_ROLE_ARN || undefined,
     secretsKeyArn: env.SECRETS_KEY_ARN || undefined,
     localSecretsKey: env.LOCAL_SECRETS_KEY || undefined,
-    webhooksAllowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === 'true',
   };
 }
 

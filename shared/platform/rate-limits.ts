@@ -1,7 +1,19 @@
+/** Per-organization rate limits: fixed windows counted in the table. */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RateLimiter } from './suppliers';
-import { service } from '../platform/runtime';
-import { organizationPartition, isConditionFailure, tableOf, type Table } from '../platform/table';
+import { service } from './runtime';
+import { organizationPartition, isConditionFailure, tableOf, type Table } from './table';
+
+export interface RateRule {
+  /** The limit's name, part of its counter's key. */
+  bucket: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Counts one call; false when the window's limit is already used up. */
+  tryConsume(organizationId: string, rule: RateRule, now: Date): Promise<boolean>;
+}
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -20,7 +32,7 @@ export class RateLimitStore implements RateLimiter {
 
   async tryConsume(
     organizationId: string,
-    rule: { bucket: string; limit: number; windowSeconds: number },
+    rule: RateRule,
     now: Date,
   ): Promise<boolean> {
     const windowStart = Math.floor(now.getTime() / 1000 / rule.windowSeconds) * rule.windowSeconds;
@@ -48,4 +60,4 @@ export class RateLimitStore implements RateLimiter {
   }
 }
 
-export const rateLimitStoreOf = /* @__PURE__ */ service((runtime) => new RateLimitStore(tableOf(runtime)));
+export const rateLimiterOf = /* @__PURE__ */ service((runtime): RateLimiter => new RateLimitStore(tableOf(runtime)));

@@ -104,7 +104,8 @@ export function decodeCursor(
     key !== null &&
     !Array.isArray(key) &&
     JSON.stringify(Object.keys(key).sort()) === JSON.stringify(expected) &&
-    Object.values(key).every((value) => typeof value === 'string') &&
+    // DynamoDB refuses empty key strings with a ValidationException (a 500): refuse them here.
+    Object.values(key).every((value) => typeof value === 'string' && value !== '') &&
     Object.entries(query.partition).every(([name, value]) => (key as Record<string, string>)[name] === value);
   if (!valid) throw invalidInput('cursor: is not a cursor of this list.');
   return key as Record<string, string>;
@@ -173,10 +174,14 @@ export class OwnedItems<T extends OwnedItem> {
     await this.put(item, 'attribute_not_exists(PK)');
   }
 
-  /** Writes the whole item over the stored one; false when there is none (it was deleted). */
-  async replace(item: T): Promise<boolean> {
+  /**
+   * Writes the whole item over the stored one, only while `revision` is still what the caller
+   * read (optimistic concurrency: two edits never silently overwrite each other); false when the
+   * item is gone or was changed meanwhile.
+   */
+  async replace(item: T & { revision: number }, readRevision: number): Promise<boolean> {
     try {
-      await this.put(item, 'attribute_exists(PK)');
+      await this.put(item, 'attribute_exists(PK) AND revision = :read', { ':read': readRevision });
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -184,7 +189,7 @@ export class OwnedItems<T extends OwnedItem> {
     }
   }
 
-  private async put(item: T, condition: string): Promise<void> {
+  private async put(item: T, condition: string, values?: Record<string, unknown>): Promise<void> {
     await this.table.client.send(
       new PutCommand({
         TableName: this.table.name,
@@ -195,6 +200,7 @@ export class OwnedItems<T extends OwnedItem> {
           ...item,
         },
         ConditionExpression: condition,
+        ExpressionAttributeValues: values,
       }),
     );
   }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { organizationStoreOf, PLAN_LIMITS } from '../organizations';
 import type { Implementation } from '../platform/http/endpoint';
 import { objectStoreOf } from '../platform/objects/services';
-import { rateLimitStoreOf } from './rate-limits';
+import { rateLimiterOf } from '../platform/rate-limits';
 import { supplierRoutes } from './routes';
 import { supplierStoreOf } from './store';
 import { inspectSupplierFile } from './supplier-files';
@@ -50,7 +50,7 @@ export const listSupplierRequests: Implementation<typeof supplierRoutes.listSupp
 export const connectSupplier: Implementation<typeof supplierRoutes.connectSupplier> = async ({ principal, params }, runtime) => {
   const suppliers = supplierStoreOf(runtime);
   const { connection, created } = await connect(
-    { catalogue: suppliers, connections: suppliers, rateLimiter: rateLimitStoreOf(runtime) },
+    { catalogue: suppliers, connections: suppliers, rateLimiter: rateLimiterOf(runtime) },
     {
       organization: await organizationStoreOf(runtime).require(principal.organizationId),
       supplierId: params.supplierId,
@@ -74,7 +74,7 @@ export const connectSupplier: Implementation<typeof supplierRoutes.connectSuppli
 
 export const disconnectSupplier: Implementation<typeof supplierRoutes.disconnectSupplier> = async ({ principal, params }, runtime) => {
   await disconnect(
-    { connections: supplierStoreOf(runtime), rateLimiter: rateLimitStoreOf(runtime) },
+    { connections: supplierStoreOf(runtime), rateLimiter: rateLimiterOf(runtime) },
     { organizationId: principal.organizationId, supplierId: params.supplierId, now: runtime.clock.now() },
   );
   return { status: 204 };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Timestamp, Uuid } from '../platform/http/schemas';
+import { Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { SUPPLIER_REQUEST_STATUSES } from './suppliers';
 
 export const SupplierIdParams = v.object({ supplierId: Uuid });
@@ -35,10 +35,10 @@ export const SupplierConnectionView = v.object({
   connectedAt: Timestamp,
 });
 
-export const SupplierRequestFields = v.object({
-  supplierName: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
-  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(2000, 'must be at most 2000 characters'))),
-  contactEmail: v.optional(v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'))),
+export const SupplierRequestFields = v.strictObject({
+  supplierName: Text({ maxLength: 200 }),
+  description: v.optional(Text({ maxLength: 2000, minLength: 0 })),
+  contactEmail: v.optional(v.pipe(Text({ maxLength: 254, minLength: 0 }), v.email('must be an e-mail address'))),
 });
 
 export const SupplierRequestView = v.object({

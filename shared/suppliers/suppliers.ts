@@ -11,6 +11,7 @@
  */
 import { limitReached, notFound, rateLimited } from '../platform/errors';
 import { type Organization, PLAN_LIMITS } from '../organizations';
+import type { RateLimiter } from '../platform/rate-limits';
 
 export interface Supplier {
   id: string;
@@ -77,11 +78,6 @@ export interface ConnectionRepository {
   ): Promise<ConnectOutcome>;
   /** False when the organization was not connected to the supplier. */
   disconnect(organizationId: string, supplierId: string): Promise<boolean>;
-}
-
-export interface RateLimiter {
-  /** Counts one call; false when the window's limit is already used up. */
-  tryConsume(organizationId: string, rule: typeof SUPPLIER_CHANGE_RATE_LIMIT, now: Date): Promise<boolean>;
 }
 
 export interface SupplierPorts {

@@ -1,17 +1,24 @@
 /** A delivery: one event for one webhook, sent by attempts. The body is fixed when it is created. */
 import { createHash } from 'node:crypto';
 import type { DomainEvent, EventType } from '../platform/events/events';
+import { webhookDeliveryQueue } from './queues';
 import type { WebhookKind } from './webhook';
 
 export const DELIVERY_STATUSES = ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED', 'DEAD_LETTERED'] as const;
 /** FAILED ends a legacy delivery's single attempt; subscriptions end SUCCEEDED or DEAD_LETTERED. */
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** The statuses a subscription's history shows (legacy deliveries keep none). */
+export const SUBSCRIPTION_DELIVERY_STATUSES = ['PENDING', 'RETRYING', 'SUCCEEDED', 'DEAD_LETTERED'] as const;
 
 /** Waits before each retry, counted from the failed attempt (the contract's schedule). */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800] as const;
 export const DELIVERY_HISTORY_DAYS = 30;
-/** A claimed attempt unrecorded for this long was lost with its worker (Lambda times out at 30 s). */
-export const STALE_CLAIM_SECONDS = 120;
+/** A claimed attempt unrecorded for this long was lost with its worker (four times its timeout). */
+export const STALE_CLAIM_SECONDS = 4 * webhookDeliveryQueue.lambda.timeoutSeconds;
+/** A delivery with nothing under way and nothing due for this long can be redelivered. */
+export const STUCK_AFTER_SECONDS = 15 * 60;
+/** Attempts one delivery may have (its history is one table item): four rounds of four. */
+export const MAX_ATTEMPTS = 16;
 export const USER_AGENT = 'HotelMapping-Webhooks/1';
 
 export interface DeliveryAttempt {

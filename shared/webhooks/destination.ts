@@ -29,14 +29,33 @@ const KINDS: Record<string, string> = {
   unspecified: 'an unspecified address',
   broadcast: 'a broadcast address',
   reserved: 'a reserved address',
+  deprecatedSiteLocal: 'a site-local address',
+  ipv4Compatible: 'an IPv4-compatible IPv6 address',
+  rfc6052: 'a NAT64 address',
+  rfc6145: 'an IPv4-translated address',
+  '6to4': 'a 6to4 address',
+  teredo: 'a Teredo address',
+  discard: 'a discard-only address',
+  benchmarking: 'a benchmarking address',
+  amt: 'an AMT address',
+  as112: 'an AS112 address',
+  orchid2: 'an ORCHIDv2 address',
+  droneRemoteIdProtocolEntityTags: 'a reserved address',
 };
+
+/** IPv4-compatible IPv6 (::a.b.c.d, deprecated): ipaddr.js calls it unicast, but it carries an IPv4 address inside. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/** How long a save-time DNS lookup may take before the URL is refused. */
+const RESOLVE_TIMEOUT_MS = 3_000;
 
 /** What kind of disallowed address this is ("10.0.0.5, a private address"); undefined when it may receive webhooks. */
 function refusal(address: string, policy: DestinationPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return `${address}, which is not an IP address`;
   // process() unwraps IPv4-mapped IPv6 (::ffff:a.b.c.d), which would otherwise reach the IPv4 inside.
   const parsed = ipaddr.process(address);
-  const range = parsed.range();
+  const kind = parsed.range();
+  const range = kind === 'unicast' && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : kind;
   if (range === 'unicast' || (range === 'loopback' && policy.allowLoopback)) return undefined;
   const shown = parsed.toString() === address ? address : `${address} (${parsed.toString()})`;
   return `${shown}, ${KINDS[range] ?? `a ${range} address`}`;
@@ -95,12 +114,18 @@ export async function destinationProblem(
   const { host, literal } = hostOf(new URL(raw));
   if (literal) return undefined;
   let addresses: string[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await resolve(host);
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), RESOLVE_TIMEOUT_MS);
+    });
+    addresses = await Promise.race([resolve(host), timeout]);
   } catch {
     addresses = [];
+  } finally {
+    clearTimeout(timer);
   }
-  if (addresses.length === 0) return `the host ${host} does not resolve`;
+  if (addresses.length === 0) return `the host ${host} does not resolve (within ${RESOLVE_TIMEOUT_MS / 1000} s)`;
   for (const address of addresses) {
     const refused = addressProblem(address, policy);
     if (refused) return `the host ${host} ${refused}`;

@@ -3,30 +3,35 @@
  * sent by attempts on the webhook-deliveries queue. A subscription's failed attempt is retried
  * 1, 5 and 30 minutes after the failure (SQS delays for the first two, a one-time schedule for the
  * third), then the delivery is dead-lettered; a legacy export webhook gets one unsigned attempt.
+ *
+ * An attempt is claimed in the table before it is sent and recorded after, so a message delivered
+ * twice sends once. Every way an attempt can fail (the receiver, the service itself, the queue for
+ * the next attempt) ends recorded, retried or dead-lettered: no delivery waits forever.
  */
 import type { Clock } from '../platform/clock';
-import { conflict, notFound } from '../platform/errors';
+import { conflict } from '../platform/errors';
 import type { DomainEvent } from '../platform/events/events';
-import { log } from '../platform/logging';
+import { describeError, log } from '../platform/logging';
 import { MAX_QUEUE_DELAY_SECONDS, type Queue, type Scheduler } from '../platform/queue/queue';
 import type { SecretBox } from '../platform/secrets/secret-box';
 import { PLAN_LIMITS, type PlanType } from '../organizations';
-import { webhookDeliveryQueue, type DeliveryMessage } from './queues';
-import type { AttemptOutcome, WebhookRequest, WebhookSender } from './sender';
-import { signatureHeaders } from './signing';
-import type { DeliveryStore, WebhookStore } from './store';
-import { liveSigningSecrets, secretContext, type Webhook } from './webhook';
 import {
   deliveryIdOf,
   eventPayload,
   legacyPayload,
+  MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
   STALE_CLAIM_SECONDS,
-  USER_AGENT,
+  STUCK_AFTER_SECONDS,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryStatus,
 } from './delivery';
+import { webhookDeliveryQueue, type DeliveryMessage } from './queues';
+import { requestOf } from './request';
+import type { AttemptOutcome, WebhookSender } from './sender';
+import type { DeliveryStore, WebhookStore } from './store';
+import type { Webhook } from './webhook';
 
 export interface DeliveryPorts {
   webhooks: Pick<WebhookStore, 'get' | 'list'>;
@@ -41,6 +46,7 @@ export interface DeliveryPorts {
 }
 
 export type StartPorts = Pick<DeliveryPorts, 'deliveries' | 'queue' | 'clock'>;
+type AttemptPorts = Omit<DeliveryPorts, 'planOf'>;
 
 /** One delivery per active webhook of the organization that takes the event and whose plan allows it. */
 export async function fanOut(ports: Pick<DeliveryPorts, 'webhooks' | 'deliveries' | 'queue' | 'clock' | 'planOf'>, event: DomainEvent) {
@@ -85,7 +91,7 @@ export async function startDelivery(ports: StartPorts, webhook: Webhook, event: 
 }
 
 /** Makes attempt `message.attempt` of a delivery, at most once, records it and queues what follows. */
-export async function attemptDelivery(ports: Omit<DeliveryPorts, 'planOf'>, message: DeliveryMessage): Promise<void> {
+export async function attemptDelivery(ports: AttemptPorts, message: DeliveryMessage): Promise<void> {
   const delivery = await ports.deliveries.get(message.organizationId, message.deliveryId);
   const number = message.attempt;
   if (!delivery) {
@@ -104,26 +110,28 @@ export async function attemptDelivery(ports: Omit<DeliveryPorts, 'planOf'>, mess
     if (claimedFor < STALE_CLAIM_SECONDS * 1000) {
       throw new Error(`Attempt ${number} of webhook delivery ${delivery.id} is in flight elsewhere; the message is tried again later.`);
     }
+    // The worker that claimed it stopped before recording: whether it sent is unknown, so it counts as failed.
     const lost = attempt({ succeeded: false, durationMs: 0, error: 'The outcome of this attempt was lost (its worker stopped before recording it).' });
     return finishAttempt(ports, delivery, lost, { last: false });
   }
   if (!(await ports.deliveries.claim(delivery, number, now.toISOString()))) return;
-  const webhook = await ports.webhooks.get(delivery.organizationId, delivery.webhookId);
-  const stopped = !webhook ? 'the webhook was deleted' : webhook.status === 'INACTIVE' && !delivery.test ? 'the webhook is INACTIVE' : undefined;
-  if (stopped || !webhook) {
-    // Nothing more is tried: a redelivery sends it once the webhook is active again.
-    return finishAttempt(ports, delivery, attempt({ succeeded: false, durationMs: 0, error: `Not sent: ${stopped}.` }), { last: true });
+  let outcome: AttemptOutcome;
+  let last = false;
+  try {
+    const webhook = await ports.webhooks.get(delivery.organizationId, delivery.webhookId);
+    const stopped = !webhook ? 'the webhook was deleted' : webhook.status === 'INACTIVE' && !delivery.test ? 'the webhook is INACTIVE' : undefined;
+    // Nothing more is tried for a paused or deleted webhook: a redelivery sends it once it is active again.
+    last = stopped !== undefined;
+    outcome = stopped || !webhook ? { succeeded: false, durationMs: 0, error: `Not sent: ${stopped}.` } : await ports.sender.send(await requestOf(ports.secrets, webhook, delivery, now));
+  } catch (error) {
+    // The service failed (reading the webhook, opening its secret): recorded and retried like a receiver's failure.
+    log('error', 'webhook attempt failed inside the service', { deliveryId: delivery.id, attempt: number, ...describeError(error) });
+    outcome = { succeeded: false, durationMs: 0, error: 'Not sent: the service failed to prepare the request; it is retried.' };
   }
-  const outcome = await ports.sender.send(await requestOf(ports.secrets, webhook, delivery, now));
-  await finishAttempt(ports, delivery, attempt(outcome), { last: false });
+  await finishAttempt(ports, delivery, attempt(outcome), { last });
 }
 
-async function finishAttempt(
-  ports: Omit<DeliveryPorts, 'planOf'>,
-  delivery: Delivery,
-  attempt: DeliveryAttempt,
-  options: { last: boolean },
-): Promise<void> {
+async function finishAttempt(ports: AttemptPorts, delivery: Delivery, attempt: DeliveryAttempt, options: { last: boolean }): Promise<void> {
   const retryDelay = options.last ? undefined : RETRY_DELAYS_SECONDS[attempt.number - delivery.roundStart - 1];
   const status: DeliveryStatus = attempt.succeeded
     ? 'SUCCEEDED'
@@ -158,33 +166,36 @@ async function queueNext(ports: Pick<DeliveryPorts, 'queue' | 'scheduler' | 'clo
   else await ports.scheduler.schedule({ name: `webhook-${delivery.id}-${number + 1}`, at, queue: webhookDeliveryQueue, message });
 }
 
-/** A dead-lettered delivery, sent again with a fresh round of retries. */
+/**
+ * Sends a delivery again with a fresh round of retries: one that is dead-lettered, or one stuck
+ * (no attempt under way and none due for 15 minutes, e.g. its next message was lost).
+ */
 export async function redeliver(ports: StartPorts, delivery: Delivery): Promise<Delivery> {
-  if (delivery.status !== 'DEAD_LETTERED') {
+  const now = ports.clock.now();
+  if (!(delivery.status === 'DEAD_LETTERED' || isStuck(delivery, now))) {
     throw conflict(`Only a dead-lettered delivery can be redelivered; this one is ${delivery.status}.`);
   }
-  const now = ports.clock.now().toISOString();
-  if (!(await ports.deliveries.redeliver(delivery, now))) throw conflict('The delivery was redelivered by another request.');
-  await ports.queue.send(messageFor(delivery, delivery.attempts.length + 1));
-  const updated = await ports.deliveries.get(delivery.organizationId, delivery.id);
-  if (!updated) throw notFound(`No delivery has the id ${delivery.id}.`);
-  return updated;
+  if (delivery.attempts.length + RETRY_DELAYS_SECONDS.length + 1 > MAX_ATTEMPTS) {
+    throw conflict(`This delivery has had ${delivery.attempts.length} attempts; send a test event or wait for the next event instead.`);
+  }
+  const at = now.toISOString();
+  if (!(await ports.deliveries.redeliver(delivery, at))) throw conflict('The delivery was redelivered by another request.');
+  try {
+    await ports.queue.send(messageFor(delivery, delivery.attempts.length + 1));
+  } catch (error) {
+    // Not queued: left as it was, so the partner can simply ask again.
+    await ports.deliveries.undoRedelivery(delivery, at);
+    throw error;
+  }
+  return { ...delivery, status: 'PENDING', roundStart: delivery.attempts.length, nextAttemptAt: undefined, updatedAt: at };
 }
 
-/** The HTTP request of an attempt: the partner's headers on legacy webhooks, signatures on subscriptions. */
-async function requestOf(secrets: SecretBox, webhook: Webhook, delivery: Delivery, now: Date): Promise<WebhookRequest> {
-  const ours = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-  if (webhook.kind === 'EXPORT_WEBHOOK') {
-    const apiKey =
-      webhook.apiKeyName && webhook.apiKeyValueSealed
-        ? { [webhook.apiKeyName]: await secrets.open(webhook.apiKeyValueSealed, secretContext(webhook, 'api-key-value')) }
-        : {};
-    return { url: webhook.url, headers: { ...webhook.additionalHeaders, ...apiKey, ...ours }, body: delivery.payload };
-  }
-  const keys = await Promise.all(
-    liveSigningSecrets(webhook, now).map((secret) => secrets.open(secret.sealed, secretContext(webhook, 'signing-secret'))),
-  );
-  return { url: webhook.url, headers: { ...ours, ...signatureHeaders(delivery.eventId, now, delivery.payload, keys) }, body: delivery.payload };
+/** Not dead-lettered, yet nothing is under way and nothing is due: its next message went missing. */
+function isStuck(delivery: Delivery, now: Date): boolean {
+  if (delivery.status !== 'PENDING' && delivery.status !== 'RETRYING') return false;
+  if (delivery.claimedAttempts !== delivery.attempts.length) return false;
+  const due = new Date(delivery.nextAttemptAt ?? delivery.updatedAt).getTime();
+  return now.getTime() - due > STUCK_AFTER_SECONDS * 1000;
 }
 
 function messageFor(delivery: Pick<Delivery, 'organizationId' | 'id'>, attempt: number): DeliveryMessage {
@@ -192,13 +203,20 @@ function messageFor(delivery: Pick<Delivery, 'organizationId' | 'id'>, attempt: 
 }
 
 /**
- * An attempt whose message failed every time it was processed (the table, KMS or the queue kept
+ * A message that failed every time it was processed (the table, the queue or the scheduler kept
  * failing): the delivery ends dead-lettered, visible in its history, and can be redelivered.
  */
 export async function abandonAttempt(ports: Pick<DeliveryPorts, 'deliveries' | 'clock'>, message: DeliveryMessage): Promise<void> {
   const delivery = await ports.deliveries.get(message.organizationId, message.deliveryId);
-  if (!delivery || delivery.attempts.length >= message.attempt) return;
+  if (!delivery) return;
   const now = ports.clock.now().toISOString();
+  if (delivery.attempts.length >= message.attempt) {
+    // The attempt was recorded but the next one could not be queued.
+    if (delivery.status === 'RETRYING' && delivery.attempts.length === message.attempt && (await ports.deliveries.deadLetter(delivery, now))) {
+      log('error', 'webhook retry could not be queued', { deliveryId: delivery.id, attempt: message.attempt });
+    }
+    return;
+  }
   if (delivery.claimedAttempts < message.attempt && !(await ports.deliveries.claim(delivery, message.attempt, now))) return;
   const attempt: DeliveryAttempt = {
     number: message.attempt,

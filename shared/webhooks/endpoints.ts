@@ -1,6 +1,8 @@
 /** The webhook endpoints: legacy export webhooks, subscriptions, their deliveries and test events. */
 import { randomUUID } from 'node:crypto';
-import { invalidInput, notFound } from '../platform/errors';
+import { invalidInput, notFound, rateLimited } from '../platform/errors';
+import { rateLimiterOf } from '../platform/rate-limits';
+import type { Runtime } from '../platform/runtime';
 import type { Implementation } from '../platform/http/endpoint';
 import { redeliver as redeliverDelivery, startDelivery } from './dispatch';
 import * as manage from './manage';
@@ -9,6 +11,9 @@ import { sampleData } from './samples';
 import { managePorts, startPorts } from './services';
 import { deliveryStoreOf, webhookStoreOf } from './store';
 import { deliveryDetailView, deliveryView, legacyWebhookView, subscriptionView } from './views';
+
+/** Test events per organization and minute: each holds a delivery worker up to 10 s. */
+const TEST_EVENT_RATE = { bucket: 'webhook-test', limit: 10, windowSeconds: 60 };
 
 type Legacy = typeof legacyWebhookRoutes;
 type Subscriptions = typeof subscriptionRoutes;
@@ -96,6 +101,11 @@ export const sendTestEvent: Implementation<Subscriptions['sendTestEvent']> = asy
   if (!webhook.events.includes(body.eventType)) {
     throw invalidInput(`eventType: this subscription receives ${webhook.events.join(', ')}, not ${body.eventType}.`);
   }
+  // A plan that lost the type (a downgrade) gets no test events of it either.
+  await manage.checkPlanAllows(managePorts(runtime), webhook.organizationId, [body.eventType]);
+  if (!(await rateLimiterOf(runtime).tryConsume(webhook.organizationId, TEST_EVENT_RATE, runtime.clock.now()))) {
+    throw rateLimited(`At most ${TEST_EVENT_RATE.limit} test events per minute; try again shortly.`);
+  }
   const occurredAt = runtime.clock.now().toISOString();
   const event = { id: randomUUID(), type: body.eventType, organizationId: webhook.organizationId, occurredAt, data: sampleData(body.eventType, occurredAt) };
   const delivery = await startDelivery(startPorts(runtime), webhook, event, { test: true });
@@ -103,7 +113,7 @@ export const sendTestEvent: Implementation<Subscriptions['sendTestEvent']> = asy
 };
 
 async function requireDelivery(
-  runtime: Parameters<Implementation<Subscriptions['getDelivery']>>[1],
+  runtime: Runtime,
   organizationId: string,
   params: { id: string; deliveryId: string },
 ) {

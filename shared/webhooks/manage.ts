@@ -8,6 +8,8 @@ import { newSigningSecret } from './signing';
 import type { WebhookStore } from './store';
 import {
   hintOf,
+  liveSigningSecrets,
+  MAX_LIVE_SECRETS,
   MAX_WEBHOOKS_PER_ORGANIZATION,
   PREVIOUS_SECRET_GRACE_HOURS,
   secretContext,
@@ -58,6 +60,7 @@ export async function createLegacyWebhook(
     events: ['MAPPING_COMPLETED'],
     createdAt: now,
     updatedAt: now,
+    revision: 1,
   };
   const webhook = await applyLegacy(ports, blank, input);
   await ports.webhooks.create(webhook);
@@ -78,13 +81,18 @@ async function applyLegacy(ports: ManagePorts, webhook: Webhook, input: LegacyFi
   if (input.name !== undefined) next.description = input.name ?? undefined;
   if (input.status !== undefined) next.status = input.status;
   if (input.additionalHeaders !== undefined) next.additionalHeaders = input.additionalHeaders ?? undefined;
-  if (input.apiKeyName !== undefined) next.apiKeyName = input.apiKeyName ?? undefined;
-  if (input.apiKeyValue !== undefined) {
-    next.apiKeyValueSealed = input.apiKeyValue === null ? undefined : await ports.secrets.seal(input.apiKeyValue, secretContext(next, 'api-key-value'));
-    next.apiKeyValueHint = input.apiKeyValue === null ? undefined : hintOf(input.apiKeyValue);
+  if (input.apiKeyName === null || input.apiKeyValue === null) {
+    // The header and its value go together: null on either clears both.
+    next.apiKeyName = next.apiKeyValueSealed = next.apiKeyValueHint = undefined;
+  } else {
+    if (input.apiKeyName !== undefined) next.apiKeyName = input.apiKeyName;
+    if (input.apiKeyValue !== undefined) {
+      next.apiKeyValueSealed = await ports.secrets.seal(input.apiKeyValue, secretContext(next, 'api-key-value'));
+      next.apiKeyValueHint = hintOf(input.apiKeyValue);
+    }
   }
   if (Boolean(next.apiKeyName) !== Boolean(next.apiKeyValueSealed)) {
-    throw invalidInput('apiKeyName and apiKeyValue go together: send both, or null for both.');
+    throw invalidInput('apiKeyName and apiKeyValue go together: send both, or null to clear both.');
   }
   const taken = new Set(Object.keys(next.additionalHeaders ?? {}).map((name) => name.toLowerCase()));
   if (next.apiKeyName && taken.has(next.apiKeyName.toLowerCase())) {
@@ -114,6 +122,7 @@ export async function createSubscription(
     signingSecrets: [{ sealed: await ports.secrets.seal(secret, secretContext({ organizationId, id }, 'signing-secret')), createdAt: now }],
     createdAt: now,
     updatedAt: now,
+    revision: 1,
   };
   await ports.webhooks.create(webhook);
   return { webhook, secret };
@@ -139,7 +148,7 @@ export async function updateSubscription(ports: ManagePorts, organizationId: str
   return save(ports, next);
 }
 
-/** A new signing secret; the previous one keeps signing alongside it for 24 hours. */
+/** A new signing secret; each earlier one still live keeps signing alongside it for 24 hours. */
 export async function rotateSigningSecret(
   ports: ManagePorts,
   organizationId: string,
@@ -150,13 +159,18 @@ export async function rotateSigningSecret(
   const now = ports.clock.now();
   const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_HOURS * 3_600_000).toISOString();
   const secret = newSigningSecret();
-  const [previous] = current.signingSecrets ?? [];
+  const live = liveSigningSecrets(current, now);
+  if (live.length >= MAX_LIVE_SECRETS) {
+    throw conflict(`${MAX_LIVE_SECRETS} secrets already sign this subscription's deliveries; rotate again after ${live.at(-1)!.expiresAt}.`);
+  }
+  const [currentSecret, ...earlier] = live;
   const webhook: Webhook = {
     ...current,
     updatedAt: now.toISOString(),
     signingSecrets: [
       { sealed: await ports.secrets.seal(secret, secretContext(current, 'signing-secret')), createdAt: now.toISOString() },
-      ...(previous ? [{ ...previous, expiresAt: previousSecretExpiresAt }] : []),
+      ...(currentSecret ? [{ ...currentSecret, expiresAt: previousSecretExpiresAt }] : []),
+      ...earlier,
     ],
   };
   return { webhook: await save(ports, webhook), secret, previousSecretExpiresAt };
@@ -202,9 +216,11 @@ async function checkedUrl(ports: Pick<ManagePorts, 'destinationProblem'>, field:
   return url;
 }
 
+/** Saves over the revision that was read: 409 when another request changed it meanwhile. */
 async function save(ports: Pick<ManagePorts, 'webhooks'>, webhook: Webhook): Promise<Webhook> {
-  if (!(await ports.webhooks.replace(webhook))) throw notFound(missing(webhook.id));
-  return webhook;
+  if (await ports.webhooks.replace(webhook)) return { ...webhook, revision: webhook.revision + 1 };
+  if (!(await ports.webhooks.get(webhook.organizationId, webhook.id))) throw notFound(missing(webhook.id));
+  throw conflict(`Webhook ${webhook.id} was changed by another request meanwhile; read it again and retry.`);
 }
 
 function missing(id: string, kind?: WebhookKind): string {

@@ -16,6 +16,8 @@ export const webhookDeliveryQueue = defineQueue({
   deadLetterAccess: { table: 'readwrite' },
   // An attempt waits at most 10 s for the receiver.
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
+  // Slow receivers may hold a worker each: at most this many, so they never starve the API's functions.
+  maxConcurrency: 20,
 });
 
 export type DeliveryMessage = v.InferOutput<typeof webhookDeliveryQueue.schema>;

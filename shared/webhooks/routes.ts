@@ -21,6 +21,7 @@ const saveErrors = {
   415: errors[415],
 } as const;
 const notFound = { 404: { description: 'Your organization has no webhook with this id', schema: ErrorResponse } } as const;
+const changedMeanwhile = { 409: { description: 'Another request changed the webhook meanwhile: read it again and retry', schema: ErrorResponse } } as const;
 
 export const legacyWebhookRoutes = {
   createLegacyWebhook: defineRoute({
@@ -82,7 +83,7 @@ export const legacyWebhookRoutes = {
       urlRules,
     params: s.WebhookIdParams,
     body: { kind: 'json', schema: s.ReplaceLegacyWebhookRequest },
-    responses: { 200: { description: 'The webhook as replaced', schema: s.LegacyWebhookView }, ...saveErrors, ...notFound },
+    responses: { 200: { description: 'The webhook as replaced', schema: s.LegacyWebhookView }, ...saveErrors, ...notFound, ...changedMeanwhile },
     access: { table: 'readwrite', secrets: 'seal' },
   }),
   deleteLegacyWebhook: defineRoute({
@@ -100,7 +101,6 @@ export const legacyWebhookRoutes = {
   }),
 } satisfies Record<string, RouteDefinition>;
 
-const subscriptionNotFound = { 404: { description: 'Your organization has no webhook with this id', schema: ErrorResponse } } as const;
 
 export const subscriptionRoutes = {
   createWebhookSubscription: defineRoute({
@@ -140,7 +140,7 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'One webhook subscription (or legacy export webhook, by the same id)',
     params: s.WebhookIdParams,
-    responses: { 200: { description: 'The subscription', schema: s.SubscriptionView }, 400: errors[400], 401: errors[401], ...subscriptionNotFound },
+    responses: { 200: { description: 'The subscription', schema: s.SubscriptionView }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'read' },
   }),
   updateWebhookSubscription: defineRoute({
@@ -159,7 +159,8 @@ export const subscriptionRoutes = {
       200: { description: 'The subscription as changed', schema: s.SubscriptionView },
       ...saveErrors,
       403: { description: 'An event type your plan does not include', schema: ErrorResponse },
-      ...subscriptionNotFound,
+      ...notFound,
+      ...changedMeanwhile,
     },
     access: { table: 'readwrite' },
   }),
@@ -171,7 +172,7 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'Delete a subscription (or legacy export webhook), permanently',
     params: s.WebhookIdParams,
-    responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...subscriptionNotFound },
+    responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'readwrite' },
   }),
   rotateSigningSecret: defineRoute({
@@ -186,8 +187,11 @@ export const subscriptionRoutes = {
       200: { description: 'The new secret, shown only here', schema: s.RotatedSecret },
       400: errors[400],
       401: errors[401],
-      ...subscriptionNotFound,
-      409: { description: 'A legacy export webhook has no signing secret', schema: ErrorResponse },
+      ...notFound,
+      409: {
+        description: 'A legacy export webhook has no signing secret; three secrets already sign; or another request changed the subscription meanwhile',
+        schema: ErrorResponse,
+      },
     },
     access: { table: 'readwrite', secrets: 'seal' },
   }),
@@ -201,7 +205,7 @@ export const subscriptionRoutes = {
     description: 'Filter by status; pass nextCursor as cursor for the next page. Legacy export webhooks keep no history.',
     params: s.WebhookIdParams,
     query: s.DeliveryListQuery,
-    responses: { 200: { description: 'A page of deliveries', schema: s.DeliveryList }, 400: errors[400], 401: errors[401], ...subscriptionNotFound },
+    responses: { 200: { description: 'A page of deliveries', schema: s.DeliveryList }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'read' },
   }),
   getDelivery: defineRoute({
@@ -249,9 +253,10 @@ export const subscriptionRoutes = {
     body: { kind: 'json', schema: s.TestEventRequest },
     responses: {
       202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: s.TestEventAccepted },
-      400: { description: 'Invalid body, or an event type the subscription does not receive', schema: ErrorResponse },
+      400: { description: 'Invalid body, an event type the subscription does not receive, or more than 10 test events a minute', schema: ErrorResponse },
+      403: { description: 'An event type your plan no longer includes', schema: ErrorResponse },
       401: errors[401],
-      ...subscriptionNotFound,
+      ...notFound,
       409: { description: 'A legacy export webhook has no test events', schema: ErrorResponse },
       413: errors[413],
       415: errors[415],

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../platform/events/events';
-import { NextCursor, pageQuery, Timestamp, Uuid } from '../platform/http/schemas';
-import { DELIVERY_STATUSES } from './delivery';
+import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
+import { SUBSCRIPTION_DELIVERY_STATUSES } from './delivery';
 import { MAX_WEBHOOK_URL_LENGTH } from './destination';
 import { WEBHOOK_KINDS, WEBHOOK_STATUSES } from './webhook';
 
@@ -19,21 +19,27 @@ const HeaderName = v.pipe(
 const HeaderValue = v.pipe(
   v.string(),
   v.maxLength(1000, 'must be at most 1,000 characters'),
-  // No line breaks or other control characters: a value must never start another header.
-  v.regex(/^[^\x00-\x08\x0a-\x1f\x7f]*$/, 'must not contain control characters'),
+  // Visible Latin-1 and tab only: no line break can start another header, and nothing HTTP
+  // (or Node, which refuses it when sending) cannot carry.
+  v.regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'must hold only printable Latin-1 characters (no line breaks or control characters)'),
 );
+/** Credentials belong in apiKeyName/apiKeyValue, which is stored encrypted and never shown. */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|key|token|secret|passw|auth/i;
 const AdditionalHeaders = v.pipe(
-  v.record(HeaderName, HeaderValue),
+  v.record(
+    v.pipe(HeaderName, v.check((name) => !CREDENTIAL_HEADER.test(name), 'looks like a credential: send it as apiKeyName and apiKeyValue, which are stored encrypted')),
+    HeaderValue,
+  ),
   v.check((headers) => Object.keys(headers).length <= 20, 'at most 20 headers'),
   v.check((headers) => new Set(Object.keys(headers).map((name) => name.toLowerCase())).size === Object.keys(headers).length, 'names must differ (case-insensitively)'),
   v.description('Header name -> value, added to every delivery'),
 );
+// No control characters: the URL parser would drop a line break silently and store another URL than it checks.
 const WebhookUrl = v.pipe(
-  v.string(),
-  v.maxLength(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+  Text({ maxLength: MAX_WEBHOOK_URL_LENGTH }),
   v.description('https:// URL on a public address (checked again after DNS resolution on every delivery)'),
 );
-const Label = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+const Label = (max: number) => Text({ maxLength: max });
 const Status = v.pipe(v.picklist(WEBHOOK_STATUSES, 'must be ACTIVE or INACTIVE'), v.description('INACTIVE pauses deliveries; default ACTIVE'));
 const EventTypes = v.pipe(
   v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
@@ -133,8 +139,8 @@ export const DeliveryView = v.object({
   eventType: v.picklist(EVENT_TYPES),
   test: v.boolean(),
   status: v.pipe(
-    v.picklist(DELIVERY_STATUSES),
-    v.description('PENDING (first attempt queued), RETRYING (a retry is scheduled), SUCCEEDED, DEAD_LETTERED (every attempt failed)'),
+    v.picklist(SUBSCRIPTION_DELIVERY_STATUSES),
+    v.description('PENDING (an attempt is queued), RETRYING (a retry is scheduled), SUCCEEDED, DEAD_LETTERED (every attempt failed, or the webhook was paused or deleted)'),
   ),
   attemptCount: v.number(),
   nextAttemptAt: v.nullable(Timestamp),
@@ -153,7 +159,7 @@ export const DeliveryList = v.object({ deliveries: v.array(DeliveryView), nextCu
 
 export const DeliveryListQuery = v.object({
   ...pageQuery(20, 100),
-  status: v.optional(v.picklist(DELIVERY_STATUSES, `must be one of ${DELIVERY_STATUSES.join(', ')}`)),
+  status: v.optional(v.picklist(SUBSCRIPTION_DELIVERY_STATUSES, `must be one of ${SUBSCRIPTION_DELIVERY_STATUSES.join(', ')}`)),
 });
 
 export const TestEventRequest = v.strictObject({
@@ -163,5 +169,5 @@ export const TestEventRequest = v.strictObject({
 export const TestEventAccepted = v.object({
   deliveryId: Uuid,
   eventId: Uuid,
-  status: v.picklist(DELIVERY_STATUSES),
+  status: v.picklist(SUBSCRIPTION_DELIVERY_STATUSES),
 });

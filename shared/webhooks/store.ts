@@ -37,13 +37,21 @@ export class WebhookStore {
     return this.items.get(organizationId, id);
   }
 
-  /** Every webhook of the organization, newest first (there are at most 20). */
+  /** Every webhook of the organization, newest first (about 20: every page is read all the same). */
   async list(organizationId: string): Promise<Webhook[]> {
-    return (await this.items.list(organizationId, MAX_WEBHOOKS_PER_ORGANIZATION + 5, undefined)).items;
+    const webhooks: Webhook[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.items.list(organizationId, MAX_WEBHOOKS_PER_ORGANIZATION + 5, cursor);
+      webhooks.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return webhooks;
   }
 
+  /** Saves the next revision of a webhook; false when it was deleted or changed since it was read. */
   replace(webhook: Webhook): Promise<boolean> {
-    return this.items.replace(webhook);
+    return this.items.replace({ ...webhook, revision: webhook.revision + 1 }, webhook.revision);
   }
 
   delete(organizationId: string, id: string): Promise<boolean> {
@@ -69,7 +77,7 @@ export class DeliveryStore {
 
   /** False when a delivery with this id exists already (the same event for the same webhook). */
   async create(delivery: Delivery): Promise<boolean> {
-    const expiresAt = Math.floor(new Date(delivery.createdAt).getTime() / 1000) + DELIVERY_HISTORY_DAYS * 86_400;
+    const expiresAt = expiryOf(delivery.createdAt);
     try {
       await this.table.client.send(
         new PutCommand({
@@ -110,10 +118,10 @@ export class DeliveryStore {
     });
   }
 
-  /** Records the claimed attempt's outcome, once. */
+  /** Records the claimed attempt's outcome, once; the history is kept 30 days from the last attempt. */
   async record(delivery: Delivery, attempt: DeliveryAttempt, status: DeliveryStatus, nextAttemptAt: string | undefined): Promise<boolean> {
     return this.update(delivery, {
-      set: { status, updatedAt: attempt.attemptedAt, ...(nextAttemptAt && { nextAttemptAt }) },
+      set: { status, updatedAt: attempt.attemptedAt, [TABLE_KEYS.ttlAttribute]: expiryOf(attempt.attemptedAt), ...(nextAttemptAt && { nextAttemptAt }) },
       append: { attempts: attempt },
       remove: nextAttemptAt ? [] : ['nextAttemptAt'],
       condition: 'claimedAttempts = :number AND size(attempts) = :before',
@@ -121,12 +129,32 @@ export class DeliveryStore {
     });
   }
 
-  /** A dead-lettered delivery starts a new round of attempts; false when it is not dead-lettered. */
+  /** Ends a delivery whose next attempt could not be queued: it can be redelivered. */
+  async deadLetter(delivery: Delivery, at: string): Promise<boolean> {
+    return this.update(delivery, {
+      set: { status: 'DEAD_LETTERED', updatedAt: at },
+      remove: ['nextAttemptAt'],
+      condition: '#status = :status AND claimedAttempts = :attempts AND size(attempts) = :attempts',
+      values: { ':status': delivery.status, ':attempts': delivery.attempts.length },
+    });
+  }
+
+  /** Starts a new round of attempts over the status read; false when the delivery moved meanwhile. */
   async redeliver(delivery: Delivery, at: string): Promise<boolean> {
     return this.update(delivery, {
       set: { status: 'PENDING', roundStart: delivery.attempts.length, updatedAt: at },
-      condition: '#status = :deadLettered AND claimedAttempts = :attempts AND size(attempts) = :attempts',
-      values: { ':deadLettered': 'DEAD_LETTERED', ':attempts': delivery.attempts.length },
+      remove: ['nextAttemptAt'],
+      condition: '#status = :status AND claimedAttempts = :attempts AND size(attempts) = :attempts',
+      values: { ':status': delivery.status, ':attempts': delivery.attempts.length },
+    });
+  }
+
+  /** Puts a redelivery whose message could not be sent back as it was. */
+  async undoRedelivery(before: Delivery, at: string): Promise<boolean> {
+    return this.update(before, {
+      set: { status: before.status, roundStart: before.roundStart, updatedAt: at, ...(before.nextAttemptAt && { nextAttemptAt: before.nextAttemptAt }) },
+      condition: '#status = :pending AND claimedAttempts = :attempts',
+      values: { ':pending': 'PENDING', ':attempts': before.attempts.length },
     });
   }
 
@@ -142,7 +170,9 @@ export class DeliveryStore {
       attributes: ['GSI1SK', 'PK', 'SK'],
     });
     const found: Record<string, unknown>[] = [];
-    for (;;) {
+    // A status filter reads pages of 100 and keeps the matching ones: at most this many pages per
+    // request, then the cursor says where to go on (a page may then hold fewer than `limit`).
+    for (let reads = 1; ; reads++) {
       const room = options.limit - found.length;
       const page = await this.table.client.send(
         new QueryCommand({
@@ -162,11 +192,14 @@ export class DeliveryStore {
       const last = found.at(-1);
       if (items.length > room) return { deliveries: found.map(toDelivery), nextCursor: last ? cursorAt(last) : null };
       if (!page.LastEvaluatedKey) return { deliveries: found.map(toDelivery), nextCursor: null };
-      if (found.length === options.limit) return { deliveries: found.map(toDelivery), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+      if (found.length === options.limit || reads === MAX_FILTERED_READS) {
+        return { deliveries: found.map(toDelivery), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+      }
       startKey = page.LastEvaluatedKey;
     }
   }
 
+  /** One conditional update; every change sets or tests the status, named `#status`. */
   private async update(
     delivery: Delivery,
     change: {
@@ -177,12 +210,13 @@ export class DeliveryStore {
       values: Record<string, unknown>;
     },
   ): Promise<boolean> {
-    const names: Record<string, string> = change.condition.includes('#status') ? { '#status': 'status' } : {};
+    const names: Record<string, string> = { '#status': 'status' };
     const values: Record<string, unknown> = { ...change.values };
     const sets = Object.entries(change.set).map(([name, value], index) => {
-      names[`#s${index}`] = name;
+      const alias = name === 'status' ? '#status' : `#s${index}`;
+      names[alias] = name;
       values[`:s${index}`] = value;
-      return `#s${index} = :s${index}`;
+      return `${alias} = :s${index}`;
     });
     for (const [name, value] of Object.entries(change.append ?? {})) {
       names[`#${name}`] = name;
@@ -210,6 +244,13 @@ export class DeliveryStore {
       throw error;
     }
   }
+}
+
+/** Pages a status-filtered history read goes through per request. */
+const MAX_FILTERED_READS = 10;
+
+function expiryOf(at: string): number {
+  return Math.floor(new Date(at).getTime() / 1000) + DELIVERY_HISTORY_DAYS * 86_400;
 }
 
 function toDelivery(item: Record<string, unknown>): Delivery {

@@ -18,6 +18,8 @@ export const MAX_WEBHOOKS_PER_ORGANIZATION = 20;
 
 /** After a rotation, deliveries are signed with the old secret too for this long (as Svix does). */
 export const PREVIOUS_SECRET_GRACE_HOURS = 24;
+/** Secrets that sign at once: the current one and those of up to two rotations within a grace period. */
+export const MAX_LIVE_SECRETS = 3;
 
 export interface SealedSigningSecret {
   /** The `whsec_…` secret, encrypted (platform/secrets). */
@@ -38,7 +40,9 @@ export interface Webhook {
   description?: string;
   createdAt: string;
   updatedAt: string;
-  /** Subscriptions: the current secret first, then the previous one during its grace period. */
+  /** Counts writes: an edit saves only over the revision it read (two edits never overwrite each other). */
+  revision: number;
+  /** Subscriptions: the current secret first, then earlier ones during their grace periods. */
   signingSecrets?: SealedSigningSecret[];
   /** Legacy: the partner's header, its value encrypted and shown only as a hint. */
   apiKeyName?: string;

@@ -16,7 +16,7 @@ import type { DomainEvent } from '../../shared/platform/events/events';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import { secretBoxOf } from '../../shared/platform/secrets/services';
 import { deliveryIdOf } from '../../shared/webhooks/delivery';
-import { attemptDelivery, startDelivery, type DeliveryPorts } from '../../shared/webhooks/dispatch';
+import { abandonAttempt, attemptDelivery, redeliver, startDelivery, type DeliveryPorts } from '../../shared/webhooks/dispatch';
 import type { DeliveryMessage } from '../../shared/webhooks/queues';
 import type { AttemptOutcome, WebhookRequest, WebhookSender } from '../../shared/webhooks/sender';
 import { deliveryPorts } from '../../shared/webhooks/services';
@@ -88,6 +88,7 @@ async function newSubscription(): Promise<Webhook> {
     description: 'retry schedule test',
     createdAt: now,
     updatedAt: now,
+    revision: 1,
     signingSecrets: [{ sealed, createdAt: now }],
   };
   await webhookStoreOf(runtime).create(webhook);
@@ -298,5 +299,44 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     // Any other scheduler error fails the message, so that it is tried again.
     scheduler.on(CreateScheduleCommand).rejects(new Error('Rate exceeded'));
     await assert.rejects(attemptDelivery(ports, message(3)), /Rate exceeded/);
+  });
+
+  it('dead-letters a delivery whose next attempt could never be queued, and a redelivery then queues it', async () => {
+    const receiver = new FailingReceiver();
+    const ports = portsWith(receiver);
+    const webhook = await newSubscription();
+    const { delivery, message } = await started(ports, webhook);
+    sqs.on(SendMessageCommand).rejects(new Error('SQS is unavailable'));
+    await assert.rejects(attemptDelivery(ports, message(1)), /SQS is unavailable/);
+    // Redelivered by SQS until its maxReceiveCount: still nothing queued, nothing sent twice.
+    await assert.rejects(attemptDelivery(ports, message(1)), /SQS is unavailable/);
+    assert.equal(receiver.requests.length, 1);
+    await abandonAttempt(ports, message(1));
+    const stored = (await deliveryStoreOf(runtime).get(webhook.organizationId, delivery.id))!;
+    assert.equal(stored.status, 'DEAD_LETTERED');
+    assert.equal(stored.attempts.length, 1);
+    assert.equal(stored.nextAttemptAt, undefined);
+
+    sqs.on(SendMessageCommand).resolves({ MessageId: randomUUID() });
+    sqs.resetHistory();
+    const again = await redeliver(ports, stored);
+    assert.equal(again.status, 'PENDING');
+    assert.deepEqual(sent(), [{ QueueUrl: QUEUE_URL, MessageBody: body(message(2)) }]);
+  });
+
+  it('leaves a redelivery undone when its message cannot be queued, so it can be asked again', async () => {
+    const receiver = new FailingReceiver();
+    const ports = portsWith(receiver);
+    const webhook = await newSubscription();
+    const { delivery, message } = await started(ports, webhook);
+    for (const [attempt, wait] of [[1, 0], [2, 1], [3, 5], [4, 30]] as const) {
+      clock.advance(wait * MINUTE);
+      await attemptDelivery(ports, message(attempt));
+    }
+    const dead = (await deliveryStoreOf(runtime).get(webhook.organizationId, delivery.id))!;
+    assert.equal(dead.status, 'DEAD_LETTERED');
+    sqs.on(SendMessageCommand).rejects(new Error('SQS is unavailable'));
+    await assert.rejects(redeliver(ports, dead), /SQS is unavailable/);
+    assert.equal((await deliveryStoreOf(runtime).get(webhook.organizationId, delivery.id))!.status, 'DEAD_LETTERED');
   });
 });

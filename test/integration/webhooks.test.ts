@@ -17,6 +17,9 @@ import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { subscriptionRoutes, legacyWebhookRoutes } from '../../shared/webhooks';
 import { webhookStoreOf } from '../../shared/webhooks/store';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { organizationKey } from '../../shared/organizations';
+import { tableOf } from '../../shared/platform/table';
 import { startTestApi, type Caller } from '../support/test-api';
 
 interface Received {
@@ -253,11 +256,60 @@ describe('webhook subscriptions', () => {
     // A sealed secret that no longer opens: every processing of the attempt fails after its claim.
     await store.replace({ ...webhook, signingSecrets: [{ ...webhook.signingSecrets![0]!, sealed: 'local:AAAA' }] });
     await publish(partner.organization.id);
-    assert.equal(receiver.at('/broken-secret').length, 0);
-    const [delivery] = (await deliveriesOf(partner, id)).deliveries;
+    let [delivery] = (await deliveriesOf(partner, id)).deliveries;
+    assert.equal(delivery.status, 'RETRYING', 'recorded and retried like a failing receiver');
+    assert.equal(delivery.lastAttempt.error, 'Not sent: the service failed to prepare the request; it is retried.');
+    for (const wait of [1, 5, 30]) {
+      api.clock.advance(wait * MINUTE);
+      await api.messaging.idle();
+    }
+    [delivery] = (await deliveriesOf(partner, id)).deliveries;
     assert.equal(delivery.status, 'DEAD_LETTERED');
-    assert.equal(delivery.attemptCount, 1);
-    assert.match(delivery.lastAttempt.error, /could not be completed/);
+    assert.equal(delivery.attemptCount, 4);
+    assert.equal(receiver.at('/broken-secret').length, 0, 'nothing was sent');
+  });
+
+  it('lets a delivery whose next message was lost be redelivered once it is overdue', async () => {
+    const { id } = await subscribe(partner, '/lost-message');
+    receiver.answer('/lost-message', 500, 200);
+    await publish(partner.organization.id);
+    let [delivery] = (await deliveriesOf(partner, id)).deliveries;
+    assert.equal(api.messaging.drop('webhook-deliveries', (body) => (body as { deliveryId: string }).deliveryId === delivery.id), 1);
+    const early = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/deliveries/${delivery.id}/redeliver`, { as: partner });
+    assert.equal(early.status, 409, 'not while its retry is still due');
+    api.clock.advance(17 * MINUTE);
+    const again = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/deliveries/${delivery.id}/redeliver`, { as: partner });
+    assert.equal(again.status, 202);
+    await api.messaging.idle();
+    [delivery] = (await deliveriesOf(partner, id)).deliveries;
+    assert.equal(delivery.status, 'SUCCEEDED');
+    assert.equal(delivery.attemptCount, 2);
+  });
+
+  it('never lets a rotation and an edit overwrite each other', async () => {
+    const { id } = await subscribe(partner, '/raced', ['MAPPING_COMPLETED']);
+    const [edit, rotation] = await Promise.all([
+      api.request('PUT', `/api/v1/webhook-subscriptions/${id}`, { as: partner, json: { description: 'edited' } }),
+      api.request('POST', `/api/v1/webhook-subscriptions/${id}/rotate-secret`, { as: partner }),
+    ]);
+    assert.ok([edit.status, rotation.status].every((status) => status === 200 || status === 409), `${edit.status} ${rotation.status}`);
+    const stored = (await webhookStoreOf(api.runtime).get(partner.organization.id, id))!;
+    if (edit.status === 200) assert.equal(stored.description, 'edited');
+    if (rotation.status === 200) {
+      assert.equal(stored.signingSecrets!.length, 2, 'the rotation kept its new secret');
+      await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: partner, json: { eventType: 'MAPPING_COMPLETED' } });
+      await api.messaging.idle();
+      verifyWithLibrary(rotation.body.secret, receiver.at('/raced').at(-1)!);
+    }
+    if (edit.status === 409) assert.match(edit.body.message, /changed by another request/);
+  });
+
+  it('signs with at most three secrets: a fourth rotation within the grace period answers 409', async () => {
+    const { id } = await subscribe(partner, '/rotated-often');
+    for (let i = 0; i < 2; i++) assert.equal((await api.request('POST', `/api/v1/webhook-subscriptions/${id}/rotate-secret`, { as: partner })).status, 200);
+    const refused = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/rotate-secret`, { as: partner });
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.message, /3 secrets already sign/);
   });
 
   it('does not follow a redirect: the attempt fails with the 3xx', async () => {
@@ -332,6 +384,10 @@ describe('webhook subscriptions', () => {
     assert.equal(bad.status, 400);
     const forged = await api.request('GET', `/api/v1/webhook-subscriptions/${id}/deliveries?cursor=bm9wZQ`, { as: partner });
     assert.equal(forged.status, 400);
+    // A cursor of this very list with empty keys: DynamoDB would refuse it with a 500.
+    const partition = `ORG#${partner.organization.id}#WEBHOOK#${id}#DELIVERIES`;
+    const empty = Buffer.from(JSON.stringify({ GSI1PK: partition, GSI1SK: '', PK: '', SK: '' })).toString('base64url');
+    assert.equal((await api.request('GET', `/api/v1/webhook-subscriptions/${id}/deliveries?cursor=${empty}`, { as: partner })).status, 400);
   });
 
   it('changes only the fields sent, and checks them', async () => {
@@ -385,6 +441,21 @@ describe('plan gating', () => {
     const professional = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     await subscribe(professional, '/gated', ['MAPPING_ERROR_RESOLVED']);
   });
+
+  it('sends no test event of a type the plan no longer includes, and at most 10 test events a minute', async () => {
+    const caller = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const { id } = await subscribe(caller, '/downgraded', ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED']);
+    // A downgrade, as billing records it.
+    const table = tableOf(api.runtime);
+    await table.client.send(
+      new UpdateCommand({ TableName: table.name, Key: organizationKey(caller.organization.id), UpdateExpression: 'SET planType = :free', ExpressionAttributeValues: { ':free': 'FREE' } }),
+    );
+    const refused = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: caller, json: { eventType: 'MAPPING_ERROR_RESOLVED' } });
+    assert.equal(refused.status, 403);
+    const answers = [];
+    for (let i = 0; i < 11; i++) answers.push((await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: caller, json: { eventType: 'MAPPING_COMPLETED' } })).status);
+    assert.deepEqual(answers, [...Array(10).fill(202), 400]);
+  });
 });
 
 describe('destinations', () => {
@@ -400,6 +471,7 @@ describe('destinations', () => {
     'http://93.184.215.14/hook',
     'https://user:pass@93.184.215.14/',
     'not a url',
+    'https://93.184.215.14/ho\nok',
   ];
 
   it('refuses private, link-local, metadata, multicast and non-https URLs, on both APIs', async () => {
@@ -526,9 +598,9 @@ describe('legacy export webhooks', () => {
     const waiting = api.messaging.waiting('webhook-deliveries').filter(({ body }) => (body as { organizationId: string }).organizationId === caller.organization.id);
     assert.deepEqual(waiting, []);
 
-    const cleared = await api.request('PUT', `/api/v1/export-webhooks/${created.id}`, { as: caller, json: { apiKeyName: null, apiKeyValue: null, additionalHeaders: null, name: null } });
+    const cleared = await api.request('PUT', `/api/v1/export-webhooks/${created.id}`, { as: caller, json: { apiKeyName: null, additionalHeaders: null, name: null } });
     assert.equal(cleared.status, 200);
-    assert.deepEqual([cleared.body.apiKeyName, cleared.body.apiKeyValueHint, cleared.body.additionalHeaders, cleared.body.name], [null, null, {}, null]);
+    assert.deepEqual([cleared.body.apiKeyName, cleared.body.apiKeyValueHint, cleared.body.additionalHeaders, cleared.body.name], [null, null, {}, null], 'null on the header clears its value too');
   });
 
   it('refuses bad input and changes nothing', async () => {
@@ -544,6 +616,10 @@ describe('legacy export webhooks', () => {
       { webhookUrl: legacyUrl, apiKeyName: 'X-A', apiKeyValue: 'v', additionalHeaders: { 'x-a': '2' } },
       { webhookUrl: legacyUrl, status: 'PAUSED' },
       { webhookUrl: legacyUrl, unknown: true },
+      { webhookUrl: legacyUrl, additionalHeaders: { 'X-Currency': '€' } },
+      { webhookUrl: legacyUrl, apiKeyName: 'X-Key', apiKeyValue: 'naïve ✓' },
+      { webhookUrl: legacyUrl, additionalHeaders: { Authorization: 'Bearer abc' } },
+      { webhookUrl: legacyUrl, additionalHeaders: { 'X-Api-Token': 'abc' } },
     ];
     for (const json of bad) {
       const refused = await create(caller, json);

@@ -77,6 +77,13 @@ export class InProcessMessaging implements Messaging {
       .map((item) => ({ body: JSON.parse(item.body) as unknown, dueAt: new Date(item.dueAt) }));
   }
 
+  /** Drops waiting messages of a queue that match (tests play a message lost in transit). */
+  drop(queueName: string, matches: (body: unknown) => boolean): number {
+    const lost = this.pending.filter((item) => item.definition.name === queueName && matches(JSON.parse(item.body)));
+    for (const item of lost) this.pending.splice(this.pending.indexOf(item), 1);
+    return lost.length;
+  }
+
   private enqueue(definition: QueueDefinition, message: unknown, dueAt: number): void {
     this.pending.push({ definition, id: randomUUID(), body: JSON.stringify(message), dueAt, receiveCount: 0 });
     if (this.timer) setImmediate(() => void this.idle());

@@ -27,6 +27,8 @@ export interface QueueDefinition<M = unknown> {
   deadLetterAccess?: WorkerAccess;
   /** reservedConcurrency 1 makes a worker run one invocation at a time. */
   lambda: { memoryMb: number; timeoutSeconds: number; reservedConcurrency?: number };
+  /** Invocations the queue feeds at once (the event source's maximum concurrency), reserving nothing. */
+  maxConcurrency?: number;
   description: string;
 }
 
