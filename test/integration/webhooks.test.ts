@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -493,6 +494,16 @@ describe('destinations', () => {
       const refused = await strict.request('POST', '/api/v1/webhook-subscriptions', { as: caller, json: { url, events: ['MAPPING_COMPLETED'] } });
       assert.equal(refused.status, 400, url);
     }
+  });
+
+  it('refuses a host name that resolves to an inside address (this machine\'s own name)', async () => {
+    const strict = await startTestApi({ config: { webhooksAllowLoopback: false } });
+    const caller = await strict.newOrganization();
+    // The machine's name resolves through /etc/hosts to a loopback or private address, never a public one.
+    const name = hostname();
+    const refused = await strict.request('POST', '/api/v1/webhook-subscriptions', { as: caller, json: { url: `https://${name}/hook`, events: ['MAPPING_COMPLETED'] } });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, new RegExp(`^url: the host ${name.toLowerCase()} (resolves to .*, a (loopback|private|link-local|unique-local) address|does not resolve)`));
   });
 });
 
