@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import swaggerUiPath from 'swagger-ui-dist/absolute-path.js';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
-import { buildOpenApiDocument } from '../platform/http/openapi';
+import { buildOpenApiDocument, type WebhookDescription } from '../platform/http/openapi';
 import type { RouteDefinition } from '../platform/http/route';
 import { docsRoutes } from './routes';
 
@@ -15,12 +15,13 @@ export const API_VERSION = '1.0.0';
 /** The document of the given route table (the function file passes the whole table). */
 export function openApiDocument(
   routes: Readonly<Record<string, RouteDefinition>>,
+  webhooks?: Readonly<Record<string, WebhookDescription>>,
 ): Implementation<typeof docsRoutes.openApiDocument> {
   // The document depends only on the route table: built once per container; only the server URL
   // (how the caller reached the API) is per request.
   let document: Record<string, unknown> | undefined;
   return async ({ baseUrl }) => {
-    document ??= buildOpenApiDocument(routes, { serverUrl: '', version: API_VERSION });
+    document ??= buildOpenApiDocument(routes, { serverUrl: '', version: API_VERSION, webhooks });
     return { status: 200, json: { ...document, servers: [{ url: baseUrl }] } };
   };
 }

@@ -18,4 +18,5 @@ export {
   updateWebhookSubscription,
 } from './endpoints';
 export { webhookDeliveryQueue } from './queues';
+export { webhookDescriptions } from './payloads';
 export { abandonWebhookAttempt, attemptWebhookDelivery, deliverEvent } from './workers';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { routes } from '../../shared/routes';
+import { EVENT_TYPES } from '../../shared/platform/events/events';
 import { startTestApi } from '../support/test-api';
 
 const api = await startTestApi();
@@ -30,6 +31,24 @@ describe('GET /api/v1/openapi.json', () => {
     assert.ok(body.components.securitySchemes.apiKey);
     const errorSchema = connect.responses['404'].content['application/json'].schema;
     assert.deepEqual(errorSchema.required.sort(), ['error', 'message']);
+  });
+
+  it('documents what webhook receivers get: each event type, its payload and its headers', async () => {
+    const { body } = await api.request('GET', '/api/v1/openapi.json');
+    assert.deepEqual(Object.keys(body.webhooks).sort(), [...EVENT_TYPES, 'mapping.completed'].sort());
+    for (const type of EVENT_TYPES) {
+      const post = body.webhooks[type].post;
+      const payload = post.requestBody.content['application/json'].schema;
+      assert.deepEqual(payload.required.sort(), ['data', 'id', 'organizationId', 'timestamp', 'type']);
+      assert.equal(payload.properties.type.const, type);
+      assert.deepEqual(post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), [
+        'header:webhook-id',
+        'header:webhook-timestamp',
+        'header:webhook-signature',
+        'header:X-Webhook-Signature',
+      ]);
+    }
+    assert.equal(body.webhooks['mapping.completed'].post.requestBody.content['application/json'].schema.properties.event.const, 'mapping.completed');
   });
 });
 

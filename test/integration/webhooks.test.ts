@@ -16,7 +16,8 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import type { DomainEvent, EventType } from '../../shared/platform/events/events';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
-import { subscriptionRoutes, legacyWebhookRoutes } from '../../shared/webhooks';
+import * as v from 'valibot';
+import { legacyWebhookRoutes, subscriptionRoutes, webhookDescriptions } from '../../shared/webhooks';
 import { webhookStoreOf } from '../../shared/webhooks/store';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { organizationKey } from '../../shared/organizations';
@@ -134,6 +135,7 @@ describe('webhook subscriptions', () => {
     assert.ok(request);
     const payload = verifyWithLibrary(secret, request) as Record<string, any>;
     assert.ok(verifyByHand(secret, request));
+    v.parse(webhookDescriptions.MAPPING_ERROR_RESOLVED!.body, payload);
     assert.equal(request.headers['x-webhook-signature'], request.headers['webhook-signature']);
     assert.equal(request.headers['webhook-id'], sent.body.eventId);
     assert.equal(request.headers['webhook-timestamp'], String(Math.floor(api.clock.now().getTime() / 1000)));
@@ -706,6 +708,7 @@ describe('events from the service', () => {
     const [legacy] = receiver.at('/job-legacy');
     assert.ok(legacy, 'the legacy webhook got the completion');
     const legacyBody = JSON.parse(legacy.body);
+    v.parse(webhookDescriptions['mapping.completed']!.body, legacyBody);
     assert.equal(legacyBody.event, 'mapping.completed');
     assert.equal(legacyBody.mappingJobId, job.body.mappingJobId);
     assert.equal(legacyBody.status, 'COMPLETED');
@@ -713,6 +716,7 @@ describe('events from the service', () => {
     const [completed] = receiver.at('/job-subscription');
     assert.ok(completed);
     const payload = verifyWithLibrary(secret, completed) as Record<string, any>;
+    v.parse(webhookDescriptions.MAPPING_COMPLETED!.body, payload);
     assert.equal(payload.id, `${job.body.mappingJobId}-completed`);
     assert.equal(payload.type, 'MAPPING_COMPLETED');
     assert.equal(payload.data.mappingJobId, job.body.mappingJobId);
@@ -722,6 +726,7 @@ describe('events from the service', () => {
     await api.messaging.idle();
     const decided = receiver.at('/job-subscription').at(-1)!;
     const decision = verifyWithLibrary(secret, decided) as Record<string, any>;
+    v.parse(webhookDescriptions.MAPPING_ERROR_RESOLVED!.body, decision);
     assert.equal(decision.type, 'MAPPING_ERROR_RESOLVED');
     assert.equal(decision.data.partnerHotelId, 'P0');
     assert.equal(decision.data.decision, 'NO_MATCH');
@@ -743,6 +748,7 @@ describe('events from the service', () => {
     const [request] = receiver.at('/duplicates');
     assert.ok(request);
     const payload = verifyWithLibrary(secret, request) as Record<string, any>;
+    v.parse(webhookDescriptions.INVENTORY_DUPLICATE_RESOLVED!.body, payload);
     assert.equal(payload.type, 'INVENTORY_DUPLICATE_RESOLVED');
     assert.deepEqual(payload.data, {
       reportId: report.body.reportId,

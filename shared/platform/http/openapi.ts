@@ -16,9 +16,17 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
+/** A request the service sends (OpenAPI 3.1 `webhooks`): what receivers get. */
+export interface WebhookDescription {
+  summary: string;
+  description: string;
+  headers: readonly { name: string; description: string }[];
+  body: AnySchema;
+}
+
 export function buildOpenApiDocument(
   routes: Readonly<Record<string, RouteDefinition>>,
-  options: { serverUrl: string; version: string },
+  options: { serverUrl: string; version: string; webhooks?: Readonly<Record<string, WebhookDescription>> },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [operationId, route] of Object.entries(routes)) {
@@ -35,7 +43,22 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: options.serverUrl }],
     paths,
+    ...(options.webhooks && {
+      webhooks: Object.fromEntries(Object.entries(options.webhooks).map(([name, webhook]) => [name, { post: webhookOperation(name, webhook) }])),
+    }),
     components: { securitySchemes: SECURITY_SCHEMES },
+  };
+}
+
+function webhookOperation(name: string, webhook: WebhookDescription): Record<string, unknown> {
+  return {
+    operationId: `webhook ${name}`,
+    summary: webhook.summary,
+    description: webhook.description,
+    tags: ['Webhook events'],
+    parameters: webhook.headers.map((header) => ({ name: header.name, in: 'header', required: true, description: header.description, schema: { type: 'string' } })),
+    requestBody: { required: true, content: { 'application/json': { schema: schemaOf(webhook.body, 'output') } } },
+    responses: { '2XX': { description: 'Received: any 2xx answer within 10 s' } },
   };
 }
 

@@ -1,0 +1,88 @@
+/**
+ * What receivers get, as schemas: the OpenAPI document's `webhooks` section is generated from
+ * these, and the tests check real deliveries against them.
+ */
+import * as v from 'valibot';
+import type { EventType } from '../platform/events/events';
+import type { WebhookDescription } from '../platform/http/openapi';
+import { Timestamp } from '../platform/http/schemas';
+
+const Id = v.string();
+
+const MappingCompleted = v.object({
+  mappingJobId: Id,
+  partnerInventoryId: Id,
+  mode: v.picklist(['STANDARD', 'ID_TO_ID', 'HYBRID']),
+  status: v.literal('COMPLETED'),
+  counts: v.object({ total: v.number(), processed: v.number(), matched: v.number(), review: v.number(), unmatched: v.number() }),
+  createdAt: Timestamp,
+  completedAt: Timestamp,
+});
+
+const MappingErrorResolved = v.object({
+  mappingJobId: Id,
+  partnerHotelId: v.string(),
+  decision: v.picklist(['MATCH', 'NO_MATCH']),
+  referenceHotelId: v.nullable(Id),
+  previousStatus: v.string(),
+  previousReferenceHotelId: v.nullable(Id),
+  note: v.optional(v.string()),
+  decidedBy: v.pipe(v.string(), v.description('The API key id that decided')),
+  decidedAt: Timestamp,
+});
+
+const DuplicateResolved = v.object({
+  reportId: Id,
+  decision: v.picklist(['MERGE', 'REJECT']),
+  originalHotelId: Id,
+  duplicateHotelId: Id,
+  mergedInto: v.optional(v.pipe(Id, v.description('On a merge: the hotel the duplicate now stands for'))),
+});
+
+const envelope = (type: EventType, data: v.GenericSchema) =>
+  v.object({
+    id: v.pipe(v.string(), v.description('The event id, also the webhook-id header: the same on every retry; drop duplicates by it')),
+    type: v.literal(type),
+    timestamp: v.pipe(Timestamp, v.description('When it happened')),
+    organizationId: v.string(),
+    test: v.optional(v.pipe(v.literal(true), v.description('Present on synthetic events sent by POST …/test'))),
+    data,
+  });
+
+const SIGNED_HEADERS = [
+  { name: 'webhook-id', description: 'The event id (Standard Webhooks)' },
+  { name: 'webhook-timestamp', description: "The attempt's time, Unix seconds; refuse ones more than 5 minutes off" },
+  {
+    name: 'webhook-signature',
+    description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" with the whsec_ secret>; space-separated during a rotation',
+  },
+  { name: 'X-Webhook-Signature', description: 'The same value as webhook-signature' },
+];
+const RETRIES = 'A non-2xx answer (or none within 10 s; redirects are not followed) is retried 1, 5 and 30 minutes after the failure, then dead-lettered.';
+
+export const webhookDescriptions: Record<string, WebhookDescription> = {
+  MAPPING_COMPLETED: {
+    summary: 'A mapping job completed',
+    description: `Sent to subscriptions that chose MAPPING_COMPLETED, signed. ${RETRIES}`,
+    headers: SIGNED_HEADERS,
+    body: envelope('MAPPING_COMPLETED', MappingCompleted),
+  },
+  MAPPING_ERROR_RESOLVED: {
+    summary: 'A result row was reviewed (POST /api/v1/mapping/{jobId}/reviews)',
+    description: `Professional and Enterprise plans. Signed. ${RETRIES}`,
+    headers: SIGNED_HEADERS,
+    body: envelope('MAPPING_ERROR_RESOLVED', MappingErrorResolved),
+  },
+  INVENTORY_DUPLICATE_RESOLVED: {
+    summary: 'A duplicate report the organization made was merged or rejected',
+    description: `Enterprise plan. Signed. ${RETRIES}`,
+    headers: SIGNED_HEADERS,
+    body: envelope('INVENTORY_DUPLICATE_RESOLVED', DuplicateResolved),
+  },
+  'mapping.completed': {
+    summary: 'A mapping job completed (legacy export webhooks, deprecated)',
+    description: 'Sent once, unsigned, without retries, with the configured apiKeyName: apiKeyValue header and additionalHeaders.',
+    headers: [],
+    body: v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompleted.entries }),
+  },
+};
