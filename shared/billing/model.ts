@@ -4,7 +4,6 @@
  * event times epoch seconds.
  */
 import type { PlanType } from '../organizations';
-import type { RecordedSubscription, SubscriptionBook } from './subscriptions';
 
 /** A paid subscription as the payment provider reports it. */
 export interface SubscriptionState {
@@ -181,4 +180,23 @@ export type CheckoutRequest = {
 export interface PaymentEventReader {
   /** Throws DomainError invalid_input when the signature does not verify. */
   read(rawBody: string, signature: string | undefined, receivedAt: Date): Promise<BillingEvent | { ignored: string }>;
+}
+
+export interface RecordedSubscription extends SubscriptionState {
+  /** `created` (epoch seconds) of the newest event applied to it: its events apply in order. */
+  eventAt: number;
+  /** `created` of the first event recorded about it: of two live ones granting a plan, the older is shown. */
+  firstEventAt: number;
+}
+
+/** An organization's subscriptions, as the billing account stores them. */
+export interface SubscriptionBook {
+  subscriptions: Record<string, RecordedSubscription>;
+  /**
+   * The plan the organization has apart from subscriptions: the one it was created with or an
+   * admin gave it. Subscriptions can lift the plan above it, never take it below.
+   */
+  basePlan: PlanType;
+  /** Bumped by every change; a write expects the version it read (0: never written). */
+  version: number;
 }

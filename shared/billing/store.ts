@@ -16,11 +16,12 @@ import type {
   SubscriptionState,
   SupplierUsage,
   UsageLedger,
+  SubscriptionBook,
 } from './model';
 import { systemClock, type Clock } from '../platform/clock';
 import { invalidInput } from '../platform/errors';
 import { purchaseCeilings } from './credit-purchases';
-import { subscriptionBookOf, type SubscriptionBook } from './subscriptions';
+import { subscriptionBookOf } from './subscriptions';
 import { type PlanType, organizationKey } from '../organizations';
 import { organizationPartition, isConditionFailure, queryAll, withoutKeys, type Table } from '../platform/table';
 

@@ -12,7 +12,7 @@
  * an error while more than one is live. When one ends, the organization falls back to the other.
  */
 import { PLAN_TYPES, type PlanType } from '../organizations';
-import type { BillingAccount, SubscriptionState } from './model';
+import type { BillingAccount, RecordedSubscription, SubscriptionBook, SubscriptionState } from './model';
 import { planWhileSubscribed } from './quota';
 
 /**
@@ -32,25 +32,6 @@ export function hasEnded(subscription: Pick<SubscriptionState, 'status'>): boole
 }
 
 /** A subscription as billing recorded it from the provider's events. */
-export interface RecordedSubscription extends SubscriptionState {
-  /** `created` (epoch seconds) of the newest event applied to it: its events apply in order. */
-  eventAt: number;
-  /** `created` of the first event recorded about it: of two live ones granting a plan, the older is shown. */
-  firstEventAt: number;
-}
-
-/** An organization's subscriptions, as the billing account stores them. */
-export interface SubscriptionBook {
-  subscriptions: Record<string, RecordedSubscription>;
-  /**
-   * The plan the organization has apart from subscriptions: the one it was created with or an
-   * admin gave it. Subscriptions can lift the plan above it, never take it below.
-   */
-  basePlan: PlanType;
-  /** Bumped by every change; a write expects the version it read (0: never written). */
-  version: number;
-}
-
 /** What a provider event says about one subscription. */
 export type SubscriptionNews =
   | { kind: 'state'; createdAt: number; subscription: SubscriptionState }

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import type { SubscriptionState } from '../../../shared/billing/model';
+import type { RecordedSubscription, SubscriptionBook, SubscriptionState } from '../../../shared/billing/model';
 import {
   decideSubscriptionNews,
   hasEnded,
   isLive,
   shownSubscription,
   subscriptionBookOf,
-  type RecordedSubscription,
-  type SubscriptionBook,
   type SubscriptionDecision,
 } from '../../../shared/billing/subscriptions';
 import type { PlanType } from '../../../shared/organizations/plans';
