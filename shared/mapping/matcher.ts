@@ -77,6 +77,20 @@ const RANGES_PER_WORD = 8;
 const MAX_SEARCH_WORDS = 16;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
 const DUPLICATE_NAME_SIMILARITY = 0.85;
+/** Two reference names at least this alike are namesakes (outlets of one chain, one name). */
+const NAMESAKE_NAME_SIMILARITY = 0.9;
+/** The partner's name fits both namesakes within this much: the name cannot tell them apart. */
+const NAMESAKE_NAME_TOLERANCE = 0.05;
+/**
+ * Typical distance between a partner's pin and the place (geocoding, entrance against centroid):
+ * nearness counts as a ratio of distances padded by it, so 5 m against 40 m is not read as 8 to 1.
+ */
+const PIN_DRIFT_METERS = 30;
+/**
+ * How sharply the farther namesake fades: ((near + drift) / (far + drift))^3. An outlet 20 m away
+ * against one at 150 m leaves the far one 2 % of its weight; 60 m against 80 m, 60 %.
+ */
+const NAMESAKE_DISTANCE_POWER = 3;
 const DUPLICATE_DISTANCE_METERS = 150;
 /** Two partner rows this alike are the same hotel listed twice by the partner. */
 const DUPLICATE_PARTNER_NAME_SIMILARITY = 0.9;
@@ -174,7 +188,7 @@ export class HotelMatcher {
     let competitors = 0;
     for (const other of scored.slice(1)) {
       if (this.isSameReferencePlace(best.hotel, other.hotel)) continue;
-      const odds = Math.exp(other.logOdds);
+      const odds = Math.exp(other.logOdds) * this.namesakeWeight(best, other);
       otherOdds += Math.min(odds, strongestOdds);
       strongestOdds = Math.max(strongestOdds, odds);
       competitors += 1;
@@ -183,15 +197,32 @@ export class HotelMatcher {
     const bestOdds = Math.exp(best.logOdds);
     const probability = bestOdds / (1 + bestOdds + competingOdds);
     const alone = bestOdds / (1 + bestOdds);
-    if (probability < this.reviewThreshold) return this.unmatched(partner, scored, undefined, probability);
+    // What a reviewer should know first: the best candidate is another kind of place than the row.
+    const otherKind = best.differentKind && `extra word "${best.differentKind}" names a different kind of place`;
+    if (probability < this.reviewThreshold) return this.unmatched(partner, scored, otherKind, probability);
     let status: MappingStatus = 'MATCHED';
     let reason: string | undefined;
     if (probability < this.matchThreshold) {
       status = 'REVIEW';
-      reason = alone >= this.matchThreshold ? `ambiguous: ${competitors} similar candidate(s) nearby` : 'uncertain: partial agreement';
+      reason = otherKind || (alone >= this.matchThreshold ? `ambiguous: ${competitors} similar candidate(s) nearby` : 'uncertain: partial agreement');
     }
     const runnersUp = this.summaries(scored.slice(1), bestOdds + competingOdds);
     return { partner, scored, hotel: best.hotel, result: this.result(partner, best.hotel, status, 'FUZZY', probability, best, runnersUp, reason) };
+  }
+
+  /**
+   * How much a namesake competitor still counts once distance has spoken (1: fully). Between two
+   * outlets of one name (a chain downtown) the name cannot choose, only the pin can: the nearer
+   * outlet is the partner's when the other is clearly farther, allowing for typical pin drift.
+   * Two outlets about as far count fully (the row stays REVIEW); without pins nothing changes.
+   */
+  private namesakeWeight(best: ScoredCandidate, other: ScoredCandidate): number {
+    if (best.distanceMeters === null || other.distanceMeters === null || other.distanceMeters <= best.distanceMeters) return 1;
+    if (Math.abs(best.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE) return 1;
+    const nameA = referenceNameView(this.index, best.hotel, this.nameBufferA);
+    const nameB = referenceNameView(this.index, other.hotel, this.nameBufferB);
+    if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;
+    return ((best.distanceMeters + PIN_DRIFT_METERS) / (other.distanceMeters + PIN_DRIFT_METERS)) ** NAMESAKE_DISTANCE_POWER;
   }
 
   /** Same place listed twice in the reference: near-identical names, a stone's throw apart. */

@@ -10,6 +10,7 @@ import type { PartnerHotel } from './hotels';
 import { toCountryCode } from './countries';
 import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
 import { distanceMeters, fuzzyWordDice, SIGNATURE_WORDS, tokenSimilarity, writeTrigramSignature } from './similarity';
+import { differentKindWord } from './place-kinds';
 import { addressParts, isNumberToken, nameParts, normalizeCity, normalizePostalCode, tokenKind, type AddressParts, type TokenKind } from './text';
 import type { MatchEvidence } from './types';
 
@@ -142,6 +143,8 @@ export interface NameComparison {
    * own distinctive words have no counterpart ("Canteen @ Edgefield School" against "Edgefield School").
    */
   subPlace: boolean;
+  /** A word one name adds that names a different kind of place ("gym": "Club X Gym" against "Club X"), see place-kinds.ts. */
+  differentKind: string | undefined;
 }
 
 // Names longer than this many words are compared on their first words only (bit masks below).
@@ -210,7 +213,29 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
     extraA: unmatchedShare(a, countA, matchedA),
     extraB: unmatchedShare(b, countB, matchedB),
     subPlace: isSubPlace(a, countA, matchedA) || isSubPlace(b, countB, matchedB),
+    differentKind: extraKind(a, countA, matchedA, b, countB, matchedB),
   };
+}
+
+/**
+ * The word that makes one name a different kind of place than the other (place-kinds.ts): only
+ * when the names share a distinctive word, so that "X Gym" against "X" counts and unrelated names
+ * are left alone. Qualifier words say where a place is and are handled as sub-places (isSubPlace).
+ */
+function extraKind(a: NameView, countA: number, matchedA: number, b: NameView, countB: number, matchedB: number): string | undefined {
+  if (!sharesDistinctiveWord(a, countA, matchedA)) return undefined;
+  // Qualifier words say where a place is, not what it is: left out on both sides.
+  const words = (view: NameView, count: number) => view.texts.slice(0, count).filter((_, i) => !((view.qualifierMask >>> i) & 1));
+  const extra = (view: NameView, count: number, matched: number) =>
+    view.texts.slice(0, count).filter((_, i) => !((matched >>> i) & 1) && !((view.qualifierMask >>> i) & 1));
+  const [extraA, extraB] = [extra(a, countA, matchedA), extra(b, countB, matchedB)];
+  if (extraA.length + extraB.length === 0) return undefined;
+  return differentKindWord(words(a, countA), extraA, words(b, countB), extraB);
+}
+
+function sharesDistinctiveWord(view: NameView, count: number, matched: number): boolean {
+  for (let i = 0; i < count; i++) if ((matched >>> i) & 1 && tokenKind(view.texts[i]!) === 'distinctive') return true;
+  return false;
 }
 
 /** Share of its weight an unmatched qualifier word keeps in the name similarity. */
@@ -332,6 +357,7 @@ export const FEATURE_NAMES: readonly string[] = [
   'partnerExtraWords',
   'referenceExtraWords',
   'subPlace',
+  'differentKind',
   'namesakes',
   'postalMatch',
   'postalNeighbour',
@@ -362,8 +388,9 @@ export const FEATURE_WEIGHTS = Float64Array.from(
     -6, -4, -2, 0, 2, 3.2, 4.2,
     // distance at 0, 30, 100, 250, 500, 1000, 2000, 5000, 20000 m
     2.5, 2.3, 1.8, 1.0, 0, -1.2, -2.5, -4, -6,
-    // name number conflict, partner extra words, reference extra words, one a place inside the other
-    -2, 0, 0, -3,
+    // name number conflict, partner extra words, reference extra words, one a place inside the other,
+    // one adds a word for a different kind of place (a gym, a station: place-kinds.ts)
+    -2, 0, 0, -3, -3,
     // log2 of how many reference places near the candidate carry its name, when the names agree and
     // the pins are over 300 m apart (in full from 600 m)
     -0.5,
@@ -397,6 +424,8 @@ export class ScoredCandidate {
     readonly nameSimilarity: number,
     readonly distanceMeters: number | null,
     readonly cityMatch: boolean | null,
+    /** A word one name adds that names a different kind of place, for the reviewer (place-kinds.ts). */
+    readonly differentKind: string | undefined,
   ) {}
 
   get evidence(): MatchEvidence {
@@ -407,7 +436,7 @@ export class ScoredCandidate {
 
 const scratchFeatures = new Float64Array(FEATURE_COUNT);
 const postalScratch = new Uint32Array(2);
-const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null };
+const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null, differentKind: undefined };
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
   const summary = writeFeatures(index, partner, hotel, scratchFeatures, scratchSummary);
@@ -421,6 +450,7 @@ export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, h
     round(summary.nameSimilarity, 3),
     summary.distance === null ? null : Math.round(summary.distance),
     summary.cityMatch,
+    summary.differentKind,
   );
 }
 
@@ -434,6 +464,7 @@ interface EvidenceSummary {
   postal: boolean | 'neighbour' | null;
   cityMatch: boolean | null;
   countryMatch: boolean | null;
+  differentKind: string | undefined;
 }
 
 /** Writes the candidate's evidence features into `features` (FEATURE_COUNT long) and returns the evidence. */
@@ -460,6 +491,8 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
   features[F.partnerExtraWords!] = name.extraA;
   features[F.referenceExtraWords!] = name.extraB;
   if (name.subPlace) features[F.subPlace!] = 1;
+  if (name.differentKind) features[F.differentKind!] = 1;
+  summary.differentKind = name.differentKind;
 
   let distance: number | null = null;
   const lat = data.latitudes[hotel]!;

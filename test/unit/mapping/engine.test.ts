@@ -161,6 +161,51 @@ describe('places inside places and chains with many outlets', () => {
   });
 });
 
+describe('the nearest of several namesake outlets', () => {
+  // A coffee chain downtown: outlets 120-300 m apart, around (1.2840, 103.8510); metres to degrees near the equator.
+  const M = 1 / 111_195;
+  const at = (north: number, east: number) => ({ lat: 1.284 + north * M, lon: 103.851 + east * M });
+  const downtown: ReferenceHotel[] = [
+    ...reference(),
+    { id: 'kopi-a', name: 'Kopitiam Express', country: 'SG', ...at(0, 0), supplierCodes: {} },
+    { id: 'kopi-b', name: 'Kopitiam Express', country: 'SG', ...at(150, 0), supplierCodes: {} },
+    { id: 'kopi-c', name: 'Kopitiam Express', country: 'SG', ...at(0, 300), supplierCodes: {} },
+    { id: 'kopi-d', name: 'Kopitiam Express', country: 'SG', ...at(-120, -200), supplierCodes: {} },
+  ];
+  const match = (partner: PartnerHotel) => new HotelMatcher(buildMatchingIndex(downtown), { mode: 'STANDARD' }).match(partner);
+
+  it('matches the clearly nearest outlet, the others left as runners-up', () => {
+    const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(12, 15) });
+    assert.equal(result.status, 'MATCHED');
+    assert.equal(result.referenceHotelId, 'kopi-a');
+    assert.ok(result.candidates.some((candidate) => candidate.referenceHotelId === 'kopi-b'));
+  });
+
+  it('tolerates typical pin drift: 50 m from one outlet, 110 m from the next', () => {
+    const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(100, 10) });
+    assert.equal(result.referenceHotelId, 'kopi-b');
+    assert.equal(result.status, 'MATCHED');
+  });
+
+  it('leaves a pin about as far from two outlets in REVIEW', () => {
+    const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(75, 0) });
+    assert.equal(result.status, 'REVIEW');
+    assert.match(result.reason ?? '', /ambiguous/);
+  });
+
+  it('changes nothing without a pin: the name alone cannot choose an outlet', () => {
+    const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG' });
+    assert.notEqual(result.status, 'MATCHED');
+  });
+
+  it('does not count a look-alike with another name as a namesake', () => {
+    // The partner's name fits "Kopitiam Express" better than "Kopitiam Express Raffles": no namesake discount between them.
+    const withBranch = [...downtown, { id: 'kopi-raffles', name: 'Kopitiam Express Raffles', country: 'SG', ...at(60, 0), supplierCodes: {} } as ReferenceHotel];
+    const result = new HotelMatcher(buildMatchingIndex(withBranch), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express Raffles Place', country: 'SG', ...at(50, 0) });
+    assert.equal(result.referenceHotelId, 'kopi-raffles');
+  });
+});
+
 describe('ID_TO_ID mode', () => {
   const matcher = new HotelMatcher(index, { mode: 'ID_TO_ID' });
   it('matches through the supplier code, whatever the name says', () => {

@@ -1,0 +1,94 @@
+/**
+ * Words that name a kind of place, in the languages the reference inventories are written in (as
+ * name tokens: folded to ASCII, lower case, canonical spellings from text.ts), grouped by kind.
+ *
+ * A name that is another's name plus a word for a *different* kind of place is a different place:
+ * a part of it or a neighbour ("Cashew Heights", homes, and "Cashew Heights Gym", sport; "Tuas
+ * Naval Base" and "Tuas Naval Base Medical Centre"). A word for the *same* kind, or a kind added to
+ * a name that says no kind of its own, is a category tail the sources add or leave out ("Hotel
+ * Grand" and "Grand Hotel Inn", "Sheng Siong" and "Sheng Siong Supermarket").
+ */
+
+const KINDS: Record<string, readonly string[]> = {
+  lodging: [
+    'hotel', 'inn', 'resort', 'hostel', 'motel', 'lodge', 'suite', 'guesthouse', 'aparthotel', 'bnb', 'homestay',
+    'auberge', 'albergo', 'pousada', 'ryokan',
+  ],
+  // Not park, garden, tower, place, view, court: too often part of a proper name ("Park Hotel", "Raffles Place").
+  homes: ['residence', 'apartment', 'condo', 'condominium', 'heights', 'estate', 'villa', 'mansion', 'manor', 'terrace', 'residenz', 'residencia'],
+  food: [
+    'restaurant', 'restaurante', 'ristorante', 'cafe', 'coffee', 'kopi', 'kopitiam', 'bar', 'pub', 'bistro', 'brasserie',
+    'eatery', 'kitchen', 'grill', 'diner', 'trattoria', 'pizzeria', 'bakery', 'patisserie', 'teahouse', 'canteen',
+    'foodcourt', 'hawker', 'market', 'marche', 'mercado', 'mercato', 'markt', 'pasar',
+  ],
+  shop: ['supermarket', 'minimart', 'mall', 'shop', 'store', 'salon', 'barber', 'laundry', 'laundromat', 'pharmacy', 'pharmacie', 'apotheke', 'farmacia'],
+  health: [
+    'clinic', 'polyclinic', 'medical', 'hospital', 'dental', 'dentist', 'surgery', 'clinique', 'hopital', 'klinik',
+    'krankenhaus', 'clinica', 'ospedale', 'ziekenhuis',
+  ],
+  sport: ['gym', 'fitness', 'pool', 'swimming', 'stadium', 'pitch', 'field', 'sauna', 'piscine', 'schwimmbad', 'piscina', 'gimnasio', 'palestra', 'zwembad', 'kolam'],
+  play: ['playground'],
+  learning: ['school', 'kindergarten', 'preschool', 'childcare', 'college', 'campus', 'library', 'ecole', 'schule', 'escuela', 'colegio', 'scuola', 'escola', 'sekolah'],
+  worship: ['church', 'chapel', 'temple', 'mosque', 'masjid', 'surau', 'eglise', 'kirche', 'iglesia', 'chiesa', 'igreja', 'kerk'],
+  transport: [
+    'station', 'terminal', 'platform', 'interchange', 'depot', 'pier', 'jetty', 'wharf', 'gare', 'bahnhof', 'estacion',
+    'stazione', 'estacao', 'stesen', 'carpark', 'parking', 'garage', 'parkhaus', 'aparcamiento',
+  ],
+  street: ['road', 'street', 'avenue', 'lane', 'drive', 'boulevard', 'highway', 'rue', 'strasse', 'calle', 'rua', 'straat', 'jalan', 'lorong'],
+  institution: ['base', 'camp', 'office', 'bank', 'police', 'embassy', 'museum', 'hall', 'club', 'clubhouse', 'institute', 'academy'],
+  spa: ['spa'],
+};
+
+const KIND_OF = new Map<string, string>(Object.entries(KINDS).flatMap(([kind, words]) => words.map((word) => [word, kind] as const)));
+
+/**
+ * Lodgings carry their street, their station and their spa in their names ("Ibis Gare du Nord",
+ * "Grand Resort & Spa"): those added to a lodging's name are tails.
+ */
+const LODGING_TAILS = new Set(['street', 'transport', 'spa']);
+
+/** The kinds of place the words name; a street in a name says where, not what ("Empress Road Food Centre"). */
+function kindsOf(words: readonly string[]): Set<string> {
+  const kinds = new Set<string>();
+  for (const word of words) {
+    const kind = KIND_OF.get(word);
+    if (kind && kind !== 'street') kinds.add(kind);
+  }
+  return kinds;
+}
+
+/** The last word of a name that names a kind: what the place is ("Varsity Park Condo Swimming Pool" is a pool). */
+function head(words: readonly string[]): string | undefined {
+  for (let i = words.length - 1; i >= 0; i--) if (KIND_OF.has(words[i]!)) return words[i];
+  return undefined;
+}
+
+/**
+ * The word that makes one name a different kind of place than the other; undefined when none.
+ * `wordsA`, `wordsB`: each name's words in order; `extraA`, `extraB`: those the other name lacks.
+ */
+export function differentKindWord(
+  wordsA: readonly string[],
+  extraA: readonly string[],
+  wordsB: readonly string[],
+  extraB: readonly string[],
+): string | undefined {
+  if (extraA.length > 0 && extraB.length > 0) {
+    // Both add a word: different places when each adds what it is and the kinds differ ("Nathan Residences" / "Nathan Road").
+    const [headA, headB] = [head(wordsA), head(wordsB)];
+    if (!headA || !headB || !extraA.includes(headA) || !extraB.includes(headB)) return undefined;
+    const [kindA, kindB] = [KIND_OF.get(headA)!, KIND_OF.get(headB)!];
+    if (kindA === kindB) return undefined;
+    return kindA === 'street' ? headB : headA;
+  }
+  const [words, extra, other] = extraA.length > 0 ? [wordsA, extraA, wordsB] : [wordsB, extraB, wordsA];
+  const added = head(words);
+  // Only what the longer name *is* counts: a kind word before its head is where it is.
+  if (!added || !extra.includes(added)) return undefined;
+  const own = kindsOf(other);
+  // A name that says no kind of its own takes a kind word as a tail ("Sheng Siong Supermarket").
+  if (own.size === 0) return undefined;
+  const kind = KIND_OF.get(added)!;
+  if (own.has(kind) || (own.has('lodging') && LODGING_TAILS.has(kind))) return undefined;
+  return added;
+}

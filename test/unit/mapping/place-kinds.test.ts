@@ -1,0 +1,72 @@
+/** Kind-of-place words: a name plus a word for another kind of place is another place; a category tail is not. */
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { buildMatchingIndex, HotelMatcher, type PartnerHotel } from '../../../shared/mapping';
+import type { ReferenceHotel } from '../../../shared/mapping/hotels';
+import { differentKindWord } from '../../../shared/mapping/place-kinds';
+
+/** Both names' words and the words each lacks from the other, as compareNames would split them. */
+function kindOf(a: string, b: string): string | undefined {
+  const [wordsA, wordsB] = [a.split(' '), b.split(' ')];
+  return differentKindWord(wordsA, wordsA.filter((w) => !wordsB.includes(w)), wordsB, wordsB.filter((w) => !wordsA.includes(w)));
+}
+
+describe('differentKindWord', () => {
+  it('names the word that makes a part or a neighbour of a place', () => {
+    assert.equal(kindOf('cashew heights', 'cashew heights gym'), 'gym');
+    assert.equal(kindOf('tuas naval base', 'tuas naval base medical center'), 'medical');
+    assert.equal(kindOf('nathan residence', 'nathan road'), 'residence');
+    assert.equal(kindOf('hotel lutetia', 'hotel lutetia clinic'), 'clinic');
+    assert.equal(kindOf('ecole jules ferry', 'ecole jules ferry piscine'), 'piscine');
+  });
+
+  it('takes a word for the same kind of place, or a kind added to a name with none, as a tail', () => {
+    assert.equal(kindOf('komala vilas', 'komala vilas restaurant'), undefined, 'the name says no kind of its own');
+    assert.equal(kindOf('sheng siong', 'sheng siong supermarket'), undefined);
+    assert.equal(kindOf('grand hotel', 'grand hotel inn'), undefined, 'same kind');
+    assert.equal(kindOf('hougang polyclinic', 'hougang dental polyclinic'), undefined, 'same kind, and not the head');
+  });
+
+  it('lets a lodging carry its street, its station and its spa', () => {
+    assert.equal(kindOf('grand resort', 'grand resort spa'), undefined);
+    assert.equal(kindOf('ibis hotel', 'ibis hotel gare'), undefined);
+    assert.equal(kindOf('cashew heights', 'cashew heights spa'), 'spa');
+  });
+
+  it('reads what a place is from its last kind word, not from where it is', () => {
+    assert.equal(kindOf('varsity swimming pool', 'varsity condo swimming pool'), undefined);
+    assert.equal(kindOf('empress road food center', 'empress road market food center'), undefined);
+  });
+});
+
+describe('matching with kind-of-place words', () => {
+  const places: ReferenceHotel[] = [
+    { id: 'heights', name: 'Cashew Heights', country: 'SG', lat: 1.3700, lon: 103.7700, supplierCodes: {} },
+    { id: 'gym', name: 'Cashew Heights Gym', country: 'SG', lat: 1.3702, lon: 103.7701, supplierCodes: {} },
+    { id: 'komala', name: 'Komala Vilas', address: '76 Serangoon Road', country: 'SG', lat: 1.3060, lon: 103.8520, supplierCodes: {} },
+    ...Array.from({ length: 40 }, (_, i): ReferenceHotel => ({
+      id: `filler-${i}`, name: `Filler Place ${['North', 'South', 'East', 'West'][i % 4]} ${i}`, country: 'SG', lat: 1.30 + i / 1000, lon: 103.80 + i / 1000, supplierCodes: {},
+    })),
+  ];
+  const matcher = (reference: ReferenceHotel[]) => new HotelMatcher(buildMatchingIndex(reference), { mode: 'STANDARD' });
+  const row = (name: string, lat: number, lon: number): PartnerHotel => ({ id: 'p', name, country: 'SG', lat, lon });
+
+  it('matches each of a place and its part to itself', () => {
+    assert.equal(matcher(places).match(row('Cashew Heights Gym', 1.3702, 103.7701)).referenceHotelId, 'gym');
+    const heights = matcher(places).match(row('Cashew Heights', 1.3701, 103.7700));
+    assert.equal(heights.referenceHotelId, 'heights');
+    assert.equal(heights.status, 'MATCHED');
+  });
+
+  it('refuses the part for the place when the reference lacks the place, and tells the reviewer why', () => {
+    const result = matcher(places.filter((place) => place.id !== 'heights')).match(row('Cashew Heights', 1.3701, 103.7700));
+    assert.notEqual(result.status, 'MATCHED');
+    assert.match(result.reason ?? '', /extra word "gym" names a different kind of place/);
+  });
+
+  it('accepts a category tail', () => {
+    const result = matcher(places).match(row('Komala Vilas Restaurant', 1.3061, 103.8521));
+    assert.equal(result.referenceHotelId, 'komala');
+    assert.equal(result.status, 'MATCHED');
+  });
+});
