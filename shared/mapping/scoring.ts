@@ -224,13 +224,24 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
  */
 function extraKind(a: NameView, countA: number, matchedA: number, b: NameView, countB: number, matchedB: number): string | undefined {
   if (!sharesDistinctiveWord(a, countA, matchedA)) return undefined;
-  // Qualifier words say where a place is, not what it is: left out on both sides.
-  const words = (view: NameView, count: number) => view.texts.slice(0, count).filter((_, i) => !((view.qualifierMask >>> i) & 1));
-  const extra = (view: NameView, count: number, matched: number) =>
-    view.texts.slice(0, count).filter((_, i) => !((matched >>> i) & 1) && !((view.qualifierMask >>> i) & 1));
-  const [extraA, extraB] = [extra(a, countA, matchedA), extra(b, countB, matchedB)];
-  if (extraA.length + extraB.length === 0) return undefined;
-  return differentKindWord(words(a, countA), extraA, words(b, countB), extraB);
+  splitWords(a, countA, matchedA, kindScratch.wordsA, kindScratch.extraA);
+  splitWords(b, countB, matchedB, kindScratch.wordsB, kindScratch.extraB);
+  const { wordsA, extraA, wordsB, extraB } = kindScratch;
+  return extraA.length + extraB.length > 0 ? differentKindWord(wordsA, extraA, wordsB, extraB) : undefined;
+}
+
+// Reused for every candidate: scoring allocates nothing per comparison.
+const kindScratch = { wordsA: [] as string[], extraA: [] as string[], wordsB: [] as string[], extraB: [] as string[] };
+
+/** A name's words and those the other lacks; qualifier words say where a place is, not what, and are left out. */
+function splitWords(view: NameView, count: number, matched: number, words: string[], extra: string[]): void {
+  words.length = 0;
+  extra.length = 0;
+  for (let i = 0; i < count; i++) {
+    if ((view.qualifierMask >>> i) & 1) continue;
+    words.push(view.texts[i]!);
+    if (!((matched >>> i) & 1)) extra.push(view.texts[i]!);
+  }
 }
 
 function sharesDistinctiveWord(view: NameView, count: number, matched: number): boolean {
