@@ -26,20 +26,50 @@ const KINDS: Record<string, readonly string[]> = {
     'clinic', 'polyclinic', 'medical', 'hospital', 'dental', 'dentist', 'surgery', 'clinique', 'hopital', 'klinik',
     'krankenhaus', 'clinica', 'ospedale', 'ziekenhuis',
   ],
-  sport: ['gym', 'fitness', 'pool', 'swimming', 'stadium', 'pitch', 'field', 'sauna', 'piscine', 'schwimmbad', 'piscina', 'gimnasio', 'palestra', 'zwembad', 'kolam'],
-  play: ['playground'],
-  learning: ['school', 'kindergarten', 'preschool', 'childcare', 'college', 'campus', 'library', 'ecole', 'schule', 'escuela', 'colegio', 'scuola', 'escola', 'sekolah'],
+  sport: [
+    'gym', 'fitness', 'pool', 'swimming', 'stadium', 'pitch', 'field', 'sauna', 'piscine', 'gymnase', 'schwimmbad',
+    'fitnessstudio', 'turnhalle', 'piscina', 'gimnasio', 'palestra', 'ginasio', 'zwembad', 'sportschool', 'kolam',
+  ],
+  play: ['playground', 'spielplatz', 'speeltuin'],
+  learning: [
+    'school', 'kindergarten', 'preschool', 'childcare', 'college', 'campus', 'library', 'ecole', 'lycee', 'schule',
+    'grundschule', 'escuela', 'colegio', 'scuola', 'escola', 'basisschool', 'sekolah',
+  ],
   worship: ['church', 'chapel', 'temple', 'mosque', 'masjid', 'surau', 'eglise', 'kirche', 'iglesia', 'chiesa', 'igreja', 'kerk'],
   transport: [
-    'station', 'terminal', 'platform', 'interchange', 'depot', 'pier', 'jetty', 'wharf', 'gare', 'bahnhof', 'estacion',
-    'stazione', 'estacao', 'stesen', 'carpark', 'parking', 'garage', 'parkhaus', 'aparcamiento',
+    'station', 'terminal', 'platform', 'interchange', 'depot', 'pier', 'jetty', 'wharf', 'busstop', 'gare', 'arret',
+    'bahnhof', 'haltestelle', 'estacion', 'parada', 'stazione', 'fermata', 'estacao', 'paragem', 'bushalte', 'stesen',
+    'carpark', 'parking', 'garage', 'parkhaus', 'parkplatz', 'tiefgarage', 'aparcamiento', 'estacionamiento',
+    'parcheggio', 'estacionamento', 'parkeergarage',
   ],
   street: ['road', 'street', 'avenue', 'lane', 'drive', 'boulevard', 'highway', 'rue', 'strasse', 'calle', 'rua', 'straat', 'jalan', 'lorong'],
-  institution: ['base', 'camp', 'office', 'bank', 'police', 'embassy', 'museum', 'hall', 'club', 'clubhouse', 'institute', 'academy'],
+  institution: ['base', 'camp', 'office', 'bank', 'police', 'embassy', 'museum', 'hall', 'club', 'institute', 'academy'],
   spa: ['spa'],
+  // A wing or an annex of a building. Not tower, block or building: hotels and estates are named so.
+  part: ['annex', 'annexe', 'wing', 'anexo', 'dependance', 'nebengebaude', 'lobby', 'clubhouse', 'pavilion'],
 };
 
-const KIND_OF = new Map<string, string>(Object.entries(KINDS).flatMap(([kind, words]) => words.map((word) => [word, kind] as const)));
+const KIND_WORDS = new Map<string, string>(Object.entries(KINDS).flatMap(([kind, words]) => words.map((word) => [word, kind] as const)));
+
+// Compounding languages write the street into one word: Hauptstraße, Kerkstraat, Marktplatz.
+const STREET_COMPOUND = /.{3,}(strasse|gasse|allee|platz|straat|plein|laan)$/;
+
+const KIND_OF = {
+  get(word: string): string | undefined {
+    return KIND_WORDS.get(word) ?? (STREET_COMPOUND.test(word) ? 'street' : undefined);
+  },
+  has(word: string): boolean {
+    return this.get(word) !== undefined;
+  },
+};
+
+/**
+ * Kinds that are a part of a place (its gym, its pool, its car park) or a neighbour named after it
+ * (its road, its station, its school), whatever the other name is: added even to a name that says
+ * no kind of its own, they make another place. Business kinds (a shop, a clinic, a temple) added
+ * to a bare name are what that business is ("Sheng Siong Supermarket").
+ */
+const PART_OR_NEIGHBOUR = new Set(['sport', 'play', 'transport', 'street', 'learning', 'spa', 'part']);
 
 /**
  * Lodgings carry their street, their station and their spa in their names ("Ibis Gare du Nord",
@@ -86,9 +116,10 @@ export function differentKindWord(
   // Only what the longer name *is* counts: a kind word before its head is where it is.
   if (!added || !extra.includes(added)) return undefined;
   const own = kindsOf(other);
-  // A name that says no kind of its own takes a kind word as a tail ("Sheng Siong Supermarket").
-  if (own.size === 0) return undefined;
   const kind = KIND_OF.get(added)!;
+  // A name that says no kind of its own takes a business kind as a tail ("Sheng Siong Supermarket"),
+  // not a part or a neighbour ("Mejornor Spa", "Mejornor Road"); a medical centre is a part.
+  if (own.size === 0) return PART_OR_NEIGHBOUR.has(kind) || added === 'medical' ? added : undefined;
   if (own.has(kind) || (own.has('lodging') && LODGING_TAILS.has(kind))) return undefined;
   return added;
 }

@@ -3,11 +3,14 @@
  * generated hotels plus look-alikes, and damaged partner rows of which a tenth have no true match.
  * The reference is a stream (never all in memory); partner rows are drawn from a sample of it as
  * it passes, so `partners` and `truth` are complete once the stream has been read to the end.
+ * With `scenarios`, the hard cases of mapping-scenarios.ts are added (`bench:mapping` only): their
+ * reference records after the base stream, their partner rows among the base rows.
  */
 import type { PartnerHotel, ReferenceHotel } from '../../shared/mapping';
 import { foldText } from '../../shared/platform/text';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
+import { scenarioSet, type ScenarioRow } from './mapping-scenarios';
 
 /** Partner rows describing hotels that are not in the reference. */
 const NO_MATCH_SHARE = 0.1;
@@ -25,11 +28,22 @@ export interface MappingDataset {
   truthKeys: Map<string, string>;
   /** Shuffles the partner rows (after the reference was read), deterministically. */
   shufflePartners(): void;
+  /** Scenario partner row id -> its scenario and case (empty without `scenarios`). */
+  scenarioRows: ReadonlyMap<string, ScenarioRow>;
+  /** Reference records the scenarios add. */
+  scenarioReferenceCount: number;
 }
 
 export const twinKey = (hotel: ReferenceHotel) => `${hotel.city ?? ''}|${foldText(hotel.name)}`;
 
-export function mappingDataset(options: { referenceCount: number; partnerCount: number; seed: number; onProgress?: () => void }): MappingDataset {
+export function mappingDataset(options: {
+  referenceCount: number;
+  partnerCount: number;
+  seed: number;
+  onProgress?: () => void;
+  /** Partner rows per scenario; absent: no scenarios. */
+  scenarios?: { rowsPerScenario: number };
+}): MappingDataset {
   const { referenceCount, partnerCount, seed } = options;
   const random = new BenchRandom(seed);
   const matchedCount = Math.round(partnerCount * (1 - NO_MATCH_SHARE));
@@ -39,6 +53,10 @@ export function mappingDataset(options: { referenceCount: number; partnerCount: 
   const truth = new Map<string, ReadonlySet<string>>();
   const lookAlikeNameCounts = new Map<string, number>();
   const truthKeys = new Map<string, string>();
+  // Own random streams and ids: the base rows, their ids and their truth are the same with or without.
+  const scenarios = options.scenarios ? scenarioSet({ seed, rowsPerScenario: options.scenarios.rowsPerScenario }) : undefined;
+  for (const [partnerId, hotels] of scenarios?.truth ?? []) truth.set(partnerId, hotels);
+  let baseCount = 0;
 
   function* reference(): Generator<ReferenceHotel> {
     let index = 0;
@@ -64,6 +82,11 @@ export function mappingDataset(options: { referenceCount: number; partnerCount: 
       }
       if (index % 100_000 === 0) options.onProgress?.();
     }
+    baseCount = partners.length;
+    if (scenarios) {
+      yield* scenarios.reference;
+      for (const row of scenarios.partners) partners.push(row);
+    }
   }
 
   return {
@@ -73,10 +96,25 @@ export function mappingDataset(options: { referenceCount: number; partnerCount: 
     lookAlikeNameCounts,
     truthKeys,
     shufflePartners() {
-      for (let i = partners.length - 1; i > 0; i--) {
+      for (let i = baseCount - 1; i > 0; i--) {
         const j = Math.floor(random.next() * (i + 1));
         [partners[i], partners[j]] = [partners[j]!, partners[i]!];
       }
+      if (partners.length === baseCount) return;
+      // Scenario rows go to random places among the base rows, which keep their order (and the
+      // base random stream its draws): the base rows are processed exactly as without scenarios.
+      const scenarioRandom = new BenchRandom(seed ^ 0x2f6b5c31);
+      const inserts = partners.slice(baseCount).map((row) => ({ row, before: Math.floor(scenarioRandom.next() * (baseCount + 1)) }));
+      inserts.sort((a, b) => a.before - b.before);
+      const base = partners.slice(0, baseCount);
+      partners.length = 0;
+      let next = 0;
+      for (let i = 0; i <= base.length; i++) {
+        while (next < inserts.length && inserts[next]!.before === i) partners.push(inserts[next++]!.row);
+        if (i < base.length) partners.push(base[i]!);
+      }
     },
+    scenarioRows: scenarios?.rows ?? new Map(),
+    scenarioReferenceCount: scenarios?.reference.length ?? 0,
   };
 }
