@@ -16,6 +16,8 @@ import {
   type PreparedPartner,
   type ScoredCandidate,
 } from './scoring';
+import { isKindWord } from './place-kinds';
+import { isNumberToken, tokenKind } from './text';
 import { approximateDistanceMeters, distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
 import type { CandidateSummary, MappingOptions, MappingResult, MatchMethod, MappingStatus } from './types';
 
@@ -77,6 +79,24 @@ const RANGES_PER_WORD = 8;
 const MAX_SEARCH_WORDS = 16;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
 const DUPLICATE_NAME_SIMILARITY = 0.85;
+/**
+ * A chain's name has a word of its own (a brand) and no number: "Playground", "Swimming Pool" and
+ * "Blk 7" name kinds of places and addresses, which many unrelated places share.
+ */
+function namesABrand(partner: PreparedPartner): boolean {
+  const words = partner.name.texts.slice(0, partner.name.count);
+  if (words.some(isNumberToken)) return false;
+  return words.some((word) => tokenKind(word) === 'distinctive' && !isKindWord(word));
+}
+
+/** Outlets of one chain near a row that names only the chain, before distance alone chooses among them. */
+const CHAIN_MIN_OUTLETS = 2;
+
+/** An outlet of the chain the row names: the row's whole name is in the candidate's, the pin is known, and it is the same kind of place. */
+function isOutlet(candidate: ScoredCandidate): boolean {
+  return candidate.containsPartnerName && candidate.distanceMeters !== null && candidate.differentKind === undefined;
+}
+
 /** Two reference names at least this alike are namesakes (outlets of one chain, one name). */
 const NAMESAKE_NAME_SIMILARITY = 0.9;
 /** The partner's name fits both namesakes within this much: the name cannot tell them apart. */
@@ -176,7 +196,7 @@ export class HotelMatcher {
   }
 
   private matchByDetails(partner: PreparedPartner): RowMatch {
-    const scored = this.findCandidates(partner);
+    const scored = this.outletsByDistance(partner, this.findCandidates(partner));
     const best = scored[0];
     if (!best) return this.unmatched(partner, scored, undefined);
 
@@ -211,6 +231,25 @@ export class HotelMatcher {
   }
 
   /**
+   * A row that names only a chain ("Starbucks Coffee") fits every outlet whose name holds its words
+   * ("Starbucks Coffee Raffles Place") equally: the outlets' extra words say where, which the row
+   * does not contradict. Among those outlets the name's log-odds is made the best one's, so that
+   * distance (and the namesake rule below) chooses, not the length of the outlets' names.
+   */
+  private outletsByDistance(partner: PreparedPartner, scored: ScoredCandidate[]): ScoredCandidate[] {
+    if (Number.isNaN(partner.lat) || !namesABrand(partner)) return scored;
+    const outlets = scored.filter((candidate) => isOutlet(candidate));
+    // A chain's name is the whole name of several places near the row; a place's name with its parts
+    // around it ("Ridge View Residences Block C") is the whole name of one.
+    if (outlets.filter((outlet) => outlet.nameSimilarity >= 0.99).length < CHAIN_MIN_OUTLETS) return scored;
+    const bestName = Math.max(...outlets.map((outlet) => outlet.nameLogOdds));
+    const lifted = scored.map((candidate) =>
+      outlets.includes(candidate) ? candidate.withLogOdds(candidate.logOdds + bestName - candidate.nameLogOdds) : candidate,
+    );
+    return lifted.sort((a, b) => b.logOdds - a.logOdds);
+  }
+
+  /**
    * How much a namesake competitor still counts once distance has spoken (1: fully). Between two
    * outlets of one name (a chain downtown) the name cannot choose, only the pin can: the nearer
    * outlet is the partner's when the other is clearly farther, allowing for typical pin drift.
@@ -218,10 +257,12 @@ export class HotelMatcher {
    */
   private namesakeWeight(best: ScoredCandidate, other: ScoredCandidate): number {
     if (best.distanceMeters === null || other.distanceMeters === null || other.distanceMeters <= best.distanceMeters) return 1;
-    if (Math.abs(best.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE) return 1;
-    const nameA = referenceNameView(this.index, best.hotel, this.nameBufferA);
-    const nameB = referenceNameView(this.index, other.hotel, this.nameBufferB);
-    if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;
+    if (!(isOutlet(best) && isOutlet(other))) {
+      if (Math.abs(best.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE) return 1;
+      const nameA = referenceNameView(this.index, best.hotel, this.nameBufferA);
+      const nameB = referenceNameView(this.index, other.hotel, this.nameBufferB);
+      if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;
+    }
     return ((best.distanceMeters + PIN_DRIFT_METERS) / (other.distanceMeters + PIN_DRIFT_METERS)) ** NAMESAKE_DISTANCE_POWER;
   }
 

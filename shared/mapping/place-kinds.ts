@@ -123,3 +123,8 @@ export function differentKindWord(
   if (own.has(kind) || (own.has('lodging') && LODGING_TAILS.has(kind))) return undefined;
   return added;
 }
+
+/** A word that could be a brand: not a kind of place, a number or a generic word ("Playground", "Blk 7" name no chain). */
+export function isKindWord(word: string): boolean {
+  return KIND_OF.has(word);
+}

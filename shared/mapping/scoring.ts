@@ -145,6 +145,8 @@ export interface NameComparison {
   subPlace: boolean;
   /** A word one name adds that names a different kind of place ("gym": "Club X Gym" against "Club X"), see place-kinds.ts. */
   differentKind: string | undefined;
+  /** All of a's words are b's first words ("Caffe Nero" of "Caffe Nero Raffles Place"). */
+  aBeginsB: boolean;
 }
 
 // Names longer than this many words are compared on their first words only (bit masks below).
@@ -214,6 +216,9 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
     extraB: unmatchedShare(b, countB, matchedB),
     subPlace: isSubPlace(a, countA, matchedA) || isSubPlace(b, countB, matchedB),
     differentKind: extraKind(a, countA, matchedA, b, countB, matchedB),
+    // Every word of a found a counterpart, and b's matched words are its first ones (bits 0..n-1).
+    // b adds no qualifier ("Fitness Corner @ Blk 26" is a place at another, not an outlet).
+    aBeginsB: b.qualifierMask === 0 && matchedA === (countA === 32 ? -1 : (1 << countA) - 1) && matchedB !== 0 && (matchedB & (matchedB + 1)) === 0,
   };
 }
 
@@ -437,7 +442,19 @@ export class ScoredCandidate {
     readonly cityMatch: boolean | null,
     /** A word one name adds that names a different kind of place, for the reviewer (place-kinds.ts). */
     readonly differentKind: string | undefined,
+    /** The partner's name begins the candidate's ("Caffe Nero" of "Caffe Nero Raffles Place"): an outlet of the chain the row names. */
+    readonly containsPartnerName: boolean,
+    /** What the name similarity alone adds to the log-odds. */
+    readonly nameLogOdds: number,
   ) {}
+
+  /** The same candidate with other log-odds (the matcher's chain rule). */
+  withLogOdds(logOdds: number): ScoredCandidate {
+    return new ScoredCandidate(
+      this.index, this.partner, this.hotel, logOdds, this.nameSimilarity, this.distanceMeters, this.cityMatch,
+      this.differentKind, this.containsPartnerName, this.nameLogOdds,
+    );
+  }
 
   get evidence(): MatchEvidence {
     this.cachedEvidence ??= candidateFeatures(this.index, this.partner, this.hotel, new Float64Array(FEATURE_COUNT));
@@ -447,7 +464,7 @@ export class ScoredCandidate {
 
 const scratchFeatures = new Float64Array(FEATURE_COUNT);
 const postalScratch = new Uint32Array(2);
-const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null, differentKind: undefined };
+const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null, differentKind: undefined, partnerExtra: 0 };
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
   const summary = writeFeatures(index, partner, hotel, scratchFeatures, scratchSummary);
@@ -462,8 +479,20 @@ export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, h
     summary.distance === null ? null : Math.round(summary.distance),
     summary.cityMatch,
     summary.differentKind,
+    summary.partnerExtra === 0,
+    nameLogOdds(summary.nameSimilarity, weights),
   );
 }
+
+/** The log-odds a name similarity adds on its own (its knots' weights, interpolated). */
+export function nameLogOdds(similarity: number, weights: Float64Array = FEATURE_WEIGHTS): number {
+  writeHatBasis(similarity, NAME_SIMILARITY_KNOTS, nameScratch, 0);
+  let odds = 0;
+  for (let k = 0; k < NAME_SIMILARITY_KNOTS.length; k++) odds += nameScratch[k]! * weights[NAME_AT + k]!;
+  return odds;
+}
+
+const nameScratch = new Float64Array(NAME_SIMILARITY_KNOTS.length);
 
 /** Raw comparison results behind the features, written into a reusable object. */
 interface EvidenceSummary {
@@ -476,6 +505,8 @@ interface EvidenceSummary {
   cityMatch: boolean | null;
   countryMatch: boolean | null;
   differentKind: string | undefined;
+  /** 0 when the partner's name begins the candidate's (a chain's outlet), else 1. */
+  partnerExtra: number;
 }
 
 /** Writes the candidate's evidence features into `features` (FEATURE_COUNT long) and returns the evidence. */
@@ -504,6 +535,7 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
   if (name.subPlace) features[F.subPlace!] = 1;
   if (name.differentKind) features[F.differentKind!] = 1;
   summary.differentKind = name.differentKind;
+  summary.partnerExtra = name.aBeginsB ? 0 : 1;
 
   let distance: number | null = null;
   const lat = data.latitudes[hotel]!;

@@ -198,6 +198,14 @@ describe('the nearest of several namesake outlets', () => {
     assert.notEqual(result.status, 'MATCHED');
   });
 
+  it("takes an outlet whose name adds where it is as the chain's, and lets distance choose", () => {
+    // The row names the chain only; its outlet 30 m away is listed as "Kopitiam Express Telok Ayer".
+    const withBranch = [...downtown, { id: 'kopi-telok', name: 'Kopitiam Express Telok Ayer', country: 'SG', ...at(-400, 400), supplierCodes: {} } as ReferenceHotel];
+    const result = new HotelMatcher(buildMatchingIndex(withBranch), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(-380, 420) });
+    assert.equal(result.referenceHotelId, 'kopi-telok');
+    assert.equal(result.status, 'MATCHED');
+  });
+
   it('does not count a look-alike with another name as a namesake', () => {
     // The partner's name fits "Kopitiam Express" better than "Kopitiam Express Raffles": no namesake discount between them.
     const withBranch = [...downtown, { id: 'kopi-raffles', name: 'Kopitiam Express Raffles', country: 'SG', ...at(60, 0), supplierCodes: {} } as ReferenceHotel];
