@@ -8,6 +8,7 @@ import type { PartnerHotel } from './hotels';
 import type { MatchingIndex } from './reference-index';
 import {
   compareNames,
+  nameLogOdds,
   nameViewBuffer,
   preparePartner,
   referenceNameView,
@@ -242,9 +243,9 @@ export class HotelMatcher {
     // A chain's name is the whole name of several places near the row; a place's name with its parts
     // around it ("Ridge View Residences Block C") is the whole name of one.
     if (outlets.filter((outlet) => outlet.nameSimilarity >= 0.99).length < CHAIN_MIN_OUTLETS) return scored;
-    const bestName = Math.max(...outlets.map((outlet) => outlet.nameLogOdds));
+    const bestName = Math.max(...outlets.map((outlet) => nameLogOdds(outlet.nameSimilarity)));
     const lifted = scored.map((candidate) =>
-      outlets.includes(candidate) ? candidate.withLogOdds(candidate.logOdds + bestName - candidate.nameLogOdds) : candidate,
+      outlets.includes(candidate) ? candidate.withLogOdds(candidate.logOdds + bestName - nameLogOdds(candidate.nameSimilarity)) : candidate,
     );
     return lifted.sort((a, b) => b.logOdds - a.logOdds);
   }
@@ -257,13 +258,17 @@ export class HotelMatcher {
    */
   private namesakeWeight(best: ScoredCandidate, other: ScoredCandidate): number {
     if (best.distanceMeters === null || other.distanceMeters === null || other.distanceMeters <= best.distanceMeters) return 1;
+    const weight = ((best.distanceMeters + PIN_DRIFT_METERS) / (other.distanceMeters + PIN_DRIFT_METERS)) ** NAMESAKE_DISTANCE_POWER;
+    // Nearly as near: no discount worth comparing the two names for.
+    if (weight > 0.9) return 1;
     if (!(isOutlet(best) && isOutlet(other))) {
-      if (Math.abs(best.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE) return 1;
+      // Namesakes fit the row's name about as well, and well: only then are the two names compared.
+      if (best.nameSimilarity < NAMESAKE_NAME_SIMILARITY || Math.abs(best.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE) return 1;
       const nameA = referenceNameView(this.index, best.hotel, this.nameBufferA);
       const nameB = referenceNameView(this.index, other.hotel, this.nameBufferB);
       if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;
     }
-    return ((best.distanceMeters + PIN_DRIFT_METERS) / (other.distanceMeters + PIN_DRIFT_METERS)) ** NAMESAKE_DISTANCE_POWER;
+    return weight;
   }
 
   /** Same place listed twice in the reference: near-identical names, a stone's throw apart. */

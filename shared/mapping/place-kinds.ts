@@ -52,11 +52,17 @@ const KINDS: Record<string, readonly string[]> = {
 const KIND_WORDS = new Map<string, string>(Object.entries(KINDS).flatMap(([kind, words]) => words.map((word) => [word, kind] as const)));
 
 // Compounding languages write the street into one word: Hauptstraße, Kerkstraat, Marktplatz.
-const STREET_COMPOUND = /.{3,}(strasse|gasse|allee|platz|straat|plein|laan)$/;
+const STREET_SUFFIXES = ['strasse', 'gasse', 'allee', 'platz', 'straat', 'plein', 'laan'];
+
+function isStreetCompound(word: string): boolean {
+  if (word.length < 7) return false;
+  for (const suffix of STREET_SUFFIXES) if (word.length >= suffix.length + 3 && word.endsWith(suffix)) return true;
+  return false;
+}
 
 const KIND_OF = {
   get(word: string): string | undefined {
-    return KIND_WORDS.get(word) ?? (STREET_COMPOUND.test(word) ? 'street' : undefined);
+    return KIND_WORDS.get(word) ?? (isStreetCompound(word) ? 'street' : undefined);
   },
   has(word: string): boolean {
     return this.get(word) !== undefined;
@@ -77,14 +83,17 @@ const PART_OR_NEIGHBOUR = new Set(['sport', 'play', 'transport', 'street', 'lear
  */
 const LODGING_TAILS = new Set(['street', 'transport', 'spa']);
 
-/** The kinds of place the words name; a street in a name says where, not what ("Empress Road Food Centre"). */
-function kindsOf(words: readonly string[]): Set<string> {
-  const kinds = new Set<string>();
+/** Whether the words name a kind of place, and whether that kind is `kind`; a street says where, not what ("Empress Road Food Centre"). */
+function ownKinds(words: readonly string[], kind: string): { any: boolean; same: boolean; lodging: boolean } {
+  const found = { any: false, same: false, lodging: false };
   for (const word of words) {
-    const kind = KIND_OF.get(word);
-    if (kind && kind !== 'street') kinds.add(kind);
+    const own = KIND_OF.get(word);
+    if (!own || own === 'street') continue;
+    found.any = true;
+    if (own === kind) found.same = true;
+    if (own === 'lodging') found.lodging = true;
   }
-  return kinds;
+  return found;
 }
 
 /** The last word of a name that names a kind: what the place is ("Varsity Park Condo Swimming Pool" is a pool). */
@@ -115,12 +124,12 @@ export function differentKindWord(
   const added = head(words);
   // Only what the longer name *is* counts: a kind word before its head is where it is.
   if (!added || !extra.includes(added)) return undefined;
-  const own = kindsOf(other);
   const kind = KIND_OF.get(added)!;
+  const own = ownKinds(other, kind);
   // A name that says no kind of its own takes a business kind as a tail ("Sheng Siong Supermarket"),
   // not a part or a neighbour ("Mejornor Spa", "Mejornor Road"); a medical centre is a part.
-  if (own.size === 0) return PART_OR_NEIGHBOUR.has(kind) || added === 'medical' ? added : undefined;
-  if (own.has(kind) || (own.has('lodging') && LODGING_TAILS.has(kind))) return undefined;
+  if (!own.any) return PART_OR_NEIGHBOUR.has(kind) || added === 'medical' ? added : undefined;
+  if (own.same || (own.lodging && LODGING_TAILS.has(kind))) return undefined;
   return added;
 }
 

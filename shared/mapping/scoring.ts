@@ -143,8 +143,9 @@ export interface NameComparison {
    * own distinctive words have no counterpart ("Canteen @ Edgefield School" against "Edgefield School").
    */
   subPlace: boolean;
-  /** A word one name adds that names a different kind of place ("gym": "Club X Gym" against "Club X"), see place-kinds.ts. */
-  differentKind: string | undefined;
+  /** Which words of each name found a counterpart (bit k: word k), for the kind-of-place check. */
+  matchedA: number;
+  matchedB: number;
   /** All of a's words are b's first words ("Caffe Nero" of "Caffe Nero Raffles Place"). */
   aBeginsB: boolean;
 }
@@ -215,7 +216,8 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
     extraA: unmatchedShare(a, countA, matchedA),
     extraB: unmatchedShare(b, countB, matchedB),
     subPlace: isSubPlace(a, countA, matchedA) || isSubPlace(b, countB, matchedB),
-    differentKind: extraKind(a, countA, matchedA, b, countB, matchedB),
+    matchedA,
+    matchedB,
     // Every word of a found a counterpart, and b's matched words are its first ones (bits 0..n-1).
     // b adds no qualifier ("Fitness Corner @ Blk 26" is a place at another, not an outlet).
     aBeginsB: b.qualifierMask === 0 && matchedA === (countA === 32 ? -1 : (1 << countA) - 1) && matchedB !== 0 && (matchedB & (matchedB + 1)) === 0,
@@ -227,7 +229,10 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
  * when the names share a distinctive word, so that "X Gym" against "X" counts and unrelated names
  * are left alone. Qualifier words say where a place is and are handled as sub-places (isSubPlace).
  */
-function extraKind(a: NameView, countA: number, matchedA: number, b: NameView, countB: number, matchedB: number): string | undefined {
+export function extraKind(a: NameView, b: NameView, comparison: NameComparison): string | undefined {
+  const { matchedA, matchedB } = comparison;
+  const countA = Math.min(a.count, MAX_COMPARED_WORDS);
+  const countB = Math.min(b.count, MAX_COMPARED_WORDS);
   if (!sharesDistinctiveWord(a, countA, matchedA)) return undefined;
   splitWords(a, countA, matchedA, kindScratch.wordsA, kindScratch.extraA);
   splitWords(b, countB, matchedB, kindScratch.wordsB, kindScratch.extraB);
@@ -421,6 +426,13 @@ export const FEATURE_WEIGHTS = Float64Array.from(
   ],
 );
 
+/** Below this name similarity a candidate is not checked for a different kind of place (it is not one place's part). */
+const KIND_CHECK_SIMILARITY = 0.4;
+/** Candidates less likely than this without the kind-of-place check are not checked (e^-2: about 12 %). */
+const KIND_CHECK_MIN_LOG_ODDS = -2;
+/** The name comparison writeFeatures made last, for the lazy kind-of-place check. */
+let lastComparison: NameComparison;
+
 /** Names at least this alike count as the same name for the namesakes feature. */
 const NAMESAKE_SIMILARITY = 0.9;
 
@@ -444,15 +456,13 @@ export class ScoredCandidate {
     readonly differentKind: string | undefined,
     /** The partner's name begins the candidate's ("Caffe Nero" of "Caffe Nero Raffles Place"): an outlet of the chain the row names. */
     readonly containsPartnerName: boolean,
-    /** What the name similarity alone adds to the log-odds. */
-    readonly nameLogOdds: number,
   ) {}
 
   /** The same candidate with other log-odds (the matcher's chain rule). */
   withLogOdds(logOdds: number): ScoredCandidate {
     return new ScoredCandidate(
       this.index, this.partner, this.hotel, logOdds, this.nameSimilarity, this.distanceMeters, this.cityMatch,
-      this.differentKind, this.containsPartnerName, this.nameLogOdds,
+      this.differentKind, this.containsPartnerName,
     );
   }
 
@@ -467,9 +477,15 @@ const postalScratch = new Uint32Array(2);
 const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null, differentKind: undefined, partnerExtra: 0 };
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
-  const summary = writeFeatures(index, partner, hotel, scratchFeatures, scratchSummary);
+  const summary = writeFeatures(index, partner, hotel, scratchFeatures, scratchSummary, false);
   let logOdds = 0;
   for (let k = 0; k < FEATURE_COUNT; k++) logOdds += scratchFeatures[k]! * weights[k]!;
+  // The kind-of-place check costs more than every other feature together and can only lower a
+  // score: it runs for candidates plausible without it (the rest could not be chosen anyway).
+  if (logOdds > KIND_CHECK_MIN_LOG_ODDS && summary.nameSimilarity >= KIND_CHECK_SIMILARITY) {
+    summary.differentKind = extraKind(partner.name, candidateName, lastComparison);
+    if (summary.differentKind) logOdds += weights[F.differentKind!]!;
+  }
   return new ScoredCandidate(
     index,
     partner,
@@ -480,7 +496,6 @@ export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, h
     summary.cityMatch,
     summary.differentKind,
     summary.partnerExtra === 0,
-    nameLogOdds(summary.nameSimilarity, weights),
   );
 }
 
@@ -523,18 +538,29 @@ export function candidateFeatures(index: MatchingIndex, partner: PreparedPartner
   };
 }
 
-function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: number, features: Float64Array, summary: EvidenceSummary): EvidenceSummary {
+function writeFeatures(
+  index: MatchingIndex,
+  partner: PreparedPartner,
+  hotel: number,
+  features: Float64Array,
+  summary: EvidenceSummary,
+  checkKind = true,
+): EvidenceSummary {
   const data = index.data;
   features.fill(0);
   features[0] = 1;
-  const name = compareNames(partner.name, referenceNameView(index, hotel, candidateName));
+  const candidateView = referenceNameView(index, hotel, candidateName);
+  const name = compareNames(partner.name, candidateView);
+  lastComparison = name;
+  // Only names that agree in part can be a place and its part.
+  const differentKind = checkKind && name.similarity >= KIND_CHECK_SIMILARITY ? extraKind(partner.name, candidateView, name) : undefined;
   writeHatBasis(name.similarity, NAME_SIMILARITY_KNOTS, features, NAME_AT);
   if (name.numberConflict) features[F.nameNumberConflict!] = 1;
   features[F.partnerExtraWords!] = name.extraA;
   features[F.referenceExtraWords!] = name.extraB;
   if (name.subPlace) features[F.subPlace!] = 1;
-  if (name.differentKind) features[F.differentKind!] = 1;
-  summary.differentKind = name.differentKind;
+  if (differentKind) features[F.differentKind!] = 1;
+  summary.differentKind = differentKind;
   summary.partnerExtra = name.aBeginsB ? 0 : 1;
 
   let distance: number | null = null;
