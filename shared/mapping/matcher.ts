@@ -8,6 +8,7 @@ import type { PartnerHotel } from './hotels';
 import type { MatchingIndex } from './reference-index';
 import {
   compareNames,
+  DIFFERENT_KIND_LOG_ODDS,
   nameLogOdds,
   nameViewBuffer,
   preparePartner,
@@ -17,8 +18,8 @@ import {
   type PreparedPartner,
   type ScoredCandidate,
 } from './scoring';
-import { isKindWord } from './place-kinds';
-import { isNumberToken, tokenKind } from './text';
+import { isKindWord, locatesAnOutlet } from './place-kinds';
+import { isAddressWord, tokenKind } from './text';
 import { approximateDistanceMeters, distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
 import type { CandidateSummary, MappingOptions, MappingResult, MatchMethod, MappingStatus } from './types';
 
@@ -58,6 +59,12 @@ const MAX_POSTINGS_PINNED = 500;
 const MAX_POSTAL_BLOCK = 2_000;
 /** Within a shared postcode, a name this alike is worth full scoring. */
 const MIN_POSTAL_NAME_HINT = 0.15;
+/**
+ * Blocking hint of a nearby hotel whose name holds every search word of the partner's
+ * ("Caffè Nero Akadimias" for "Caffè Nero"): nearly an exact name's, so that among a chain's
+ * outlets nearness, not the length of their names, decides which are scored.
+ */
+const CONTAINED_NAME_HINT = 0.9;
 /** A nearby candidate this alike in name makes the typo scan around the pin pointless. */
 const CONFIDENT_NAME_FOUND = 0.8;
 /** A city-search candidate this alike in name, in the partner's city, ends the search there. */
@@ -81,13 +88,13 @@ const MAX_SEARCH_WORDS = 16;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
 const DUPLICATE_NAME_SIMILARITY = 0.85;
 /**
- * A chain's name has a word of its own (a brand) and no number: "Playground", "Swimming Pool" and
- * "Blk 7" name kinds of places and addresses, which many unrelated places share.
+ * A chain's name has a word of its own, a brand ("7-Eleven", "Caffè Vergnano 1882"):
+ * "Playground", "Swimming Pool" and "Blk 7" name kinds of places and addresses, which many
+ * unrelated places share.
  */
 function namesABrand(partner: PreparedPartner): boolean {
   const words = partner.name.texts.slice(0, partner.name.count);
-  if (words.some(isNumberToken)) return false;
-  return words.some((word) => tokenKind(word) === 'distinctive' && !isKindWord(word));
+  return words.some((word) => tokenKind(word) === 'distinctive' && !isKindWord(word) && !isAddressWord(word));
 }
 
 /** Outlets of one chain near a row that names only the chain, before distance alone chooses among them. */
@@ -239,13 +246,19 @@ export class HotelMatcher {
    */
   private outletsByDistance(partner: PreparedPartner, scored: ScoredCandidate[]): ScoredCandidate[] {
     if (Number.isNaN(partner.lat) || !namesABrand(partner)) return scored;
-    const outlets = scored.filter((candidate) => isOutlet(candidate));
+    const rowWords = partner.name.texts.slice(0, partner.name.count);
+    const outlets = scored.filter(
+      (candidate) => candidate.containsPartnerName && candidate.distanceMeters !== null && (candidate.differentKind === undefined || locatesAnOutlet(candidate.differentKind, rowWords)),
+    );
     // A chain's name is the whole name of several places near the row; a place's name with its parts
     // around it ("Ridge View Residences Block C") is the whole name of one.
     if (outlets.filter((outlet) => outlet.nameSimilarity >= 0.99).length < CHAIN_MIN_OUTLETS) return scored;
+    // Within a chain a kind-of-place word says where the outlet is ("Costa Coffee Central Station").
     const bestName = Math.max(...outlets.map((outlet) => nameLogOdds(outlet.nameSimilarity)));
     const lifted = scored.map((candidate) =>
-      outlets.includes(candidate) ? candidate.withLogOdds(candidate.logOdds + bestName - nameLogOdds(candidate.nameSimilarity)) : candidate,
+      outlets.includes(candidate)
+        ? candidate.asOutlet(candidate.logOdds + bestName - nameLogOdds(candidate.nameSimilarity) - (candidate.differentKind ? DIFFERENT_KIND_LOG_ODDS : 0))
+        : candidate,
     );
     return lifted.sort((a, b) => b.logOdds - a.logOdds);
   }
@@ -391,9 +404,11 @@ export class HotelMatcher {
     const touched = this.touched;
     touched.length = 0;
     const accumulated = this.accumulated;
+    let allWords = 0;
     for (let rank = 0; rank < wordCount; rank++) {
       const id = ids[order[rank]!]!;
       const weight = 2 * tokenWeights[id]!;
+      allWords += weight;
       if (rank > 0 && counts[order[rank]!]! > MAX_NEARBY_POSTINGS_PER_WORD) {
         this.addToTouched(id, weight);
         continue;
@@ -413,7 +428,7 @@ export class HotelMatcher {
         }
       }
     }
-    this.offerAccumulated(partner, true);
+    this.offerAccumulated(partner, true, allWords);
   }
 
   /** Adds a common word's weight to the candidates already found that carry it. */
@@ -561,7 +576,7 @@ export class HotelMatcher {
    * Offers the hotels whose shared-word weight was accumulated (and clears it). `nearby`: they
    * came from the grid around the pin, so a convincing one ends the search.
    */
-  private offerAccumulated(partner: PreparedPartner, nearby: boolean): void {
+  private offerAccumulated(partner: PreparedPartner, nearby: boolean, allWords = Infinity): void {
     const { nameWeightTotals, latitudes, longitudes, nameSignatures, cityOfHotel } = this.index.data;
     const accumulated = this.accumulated;
     const visitedStamp = this.visitedStamp;
@@ -572,12 +587,13 @@ export class HotelMatcher {
     const touched = this.touched;
     for (let t = 0; t < touched.length; t++) {
       const hotel = touched[t]!;
-      const overlap = accumulated[hotel]! / (partnerTotal + nameWeightTotals[hotel]!);
+      const shared = accumulated[hotel]!;
+      const overlap = shared / (partnerTotal + nameWeightTotals[hotel]!);
       accumulated[hotel] = 0;
       if (visitedStamp[hotel] === this.stamp) continue;
       // Shared words undercount a name with a typo (a word the reference does not know); its
       // trigrams still agree. Near the pin, collectNearby covers typos; far from it, the city.
-      let hint = overlap;
+      let hint = shared >= allWords * 0.999 ? Math.max(overlap, CONTAINED_NAME_HINT) : overlap;
       if (rescueTypos && overlap < CONFIDENT_NAME_HINT && (partner.cityId === 0 || cityOfHotel[hotel] === partner.cityId)) {
         hint = Math.max(overlap, signatureSimilarity(partner.signature, 0, nameSignatures, hotel * SIGNATURE_WORDS));
       }

@@ -103,6 +103,19 @@ function head(words: readonly string[]): string | undefined {
 }
 
 /**
+ * A street with a name of its own after the other name ("7-Eleven Maple Drive", "Paul Rue
+ * Gambetta", "Tchibo Bahnhofallee") says where the place is; a street word straight after the
+ * other name and nothing else ("Nathan Road" beside "Nathan") is a street named after it, a
+ * different place.
+ */
+function namesItsOwnStreet(words: readonly string[], extra: readonly string[], street: string): boolean {
+  if (isStreetCompound(street)) return true;
+  const at = words.lastIndexOf(street);
+  const ownName = (word: string | undefined) => word !== undefined && extra.includes(word) && !KIND_OF.has(word);
+  return ownName(words[at - 1]) || ownName(words[at + 1]);
+}
+
+/**
  * The word that makes one name a different kind of place than the other; undefined when none.
  * `wordsA`, `wordsB`: each name's words in order; `extraA`, `extraB`: those the other name lacks.
  */
@@ -125,12 +138,24 @@ export function differentKindWord(
   // Only what the longer name *is* counts: a kind word before its head is where it is.
   if (!added || !extra.includes(added)) return undefined;
   const kind = KIND_OF.get(added)!;
+  if (kind === 'street' && namesItsOwnStreet(words, extra, added)) return undefined;
   const own = ownKinds(other, kind);
   // A name that says no kind of its own takes a business kind as a tail ("Sheng Siong Supermarket"),
   // not a part or a neighbour ("Mejornor Spa", "Mejornor Road"); a medical centre is a part.
   if (!own.any) return PART_OR_NEIGHBOUR.has(kind) || added === 'medical' ? added : undefined;
   if (own.same || (own.lodging && LODGING_TAILS.has(kind))) return undefined;
   return added;
+}
+
+/**
+ * Whether a word for another kind of place in the name of an outlet of the chain a row names says
+ * where the outlet is ("Costa Coffee Central Station", "Campanile Stadium"): yes, unless it is a
+ * street named after the chain, or the row names a home ("Dairy Farm Estate"), whose pool and gym
+ * are its parts.
+ */
+export function locatesAnOutlet(kindWord: string, rowWords: readonly string[]): boolean {
+  if (KIND_OF.get(kindWord) === 'street') return false;
+  return !rowWords.some((word) => KIND_OF.get(word) === 'homes');
 }
 
 /** A word that could be a brand: not a kind of place, a number or a generic word ("Playground", "Blk 7" name no chain). */

@@ -426,6 +426,9 @@ export const FEATURE_WEIGHTS = Float64Array.from(
   ],
 );
 
+/** What a word naming a different kind of place takes off a candidate's log-odds. */
+export const DIFFERENT_KIND_LOG_ODDS = FEATURE_WEIGHTS[F.differentKind!]!;
+
 /** Below this name similarity a candidate is not checked for a different kind of place (it is not one place's part). */
 const KIND_CHECK_SIMILARITY = 0.4;
 /** Candidates less likely than this without the kind-of-place check are not checked (e^-2: about 12 %). */
@@ -458,12 +461,12 @@ export class ScoredCandidate {
     readonly containsPartnerName: boolean,
   ) {}
 
-  /** The same candidate with other log-odds (the matcher's chain rule). */
-  withLogOdds(logOdds: number): ScoredCandidate {
-    return new ScoredCandidate(
-      this.index, this.partner, this.hotel, logOdds, this.nameSimilarity, this.distanceMeters, this.cityMatch,
-      this.differentKind, this.containsPartnerName,
-    );
+  /**
+   * The same candidate as an outlet of the chain the row names (the matcher's chain rule): other
+   * log-odds, and its extra words say where the outlet is, not another kind of place.
+   */
+  asOutlet(logOdds: number): ScoredCandidate {
+    return new ScoredCandidate(this.index, this.partner, this.hotel, logOdds, this.nameSimilarity, this.distanceMeters, this.cityMatch, undefined, this.containsPartnerName);
   }
 
   get evidence(): MatchEvidence {

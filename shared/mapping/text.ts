@@ -131,6 +131,11 @@ const ADDRESS_GENERIC = new Set([
   'southeast', 'southwest', 'level', 'central', 'upper', 'lower',
 ]);
 
+/** A word that addresses use for their parts ("Block", "Road", "North"), not one naming a place of its own. */
+export function isAddressWord(word: string): boolean {
+  return ADDRESS_GENERIC.has(word);
+}
+
 export interface AddressParts {
   /** Street and place words, canonical. */
   words: string[];

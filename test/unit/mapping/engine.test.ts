@@ -206,6 +206,30 @@ describe('the nearest of several namesake outlets', () => {
     assert.equal(result.status, 'MATCHED');
   });
 
+  it('finds an outlet named by where it is next to the pin, however many outlets bear the bare name farther off', () => {
+    // Eight bare-named outlets within 1 km would fill the blocking shortlist on name alone.
+    const crowd: ReferenceHotel[] = [
+      ...reference(),
+      ...[150, 250, 350, 450, 550, 650, 750, 850].map((north, k) => ({ id: `nero-${k}`, name: 'Caffè Nero', country: 'GR', lat: 37.98 + north * M, lon: 23.73, supplierCodes: {} })),
+      { id: 'nero-akadimias', name: 'Caffè Nero Akadimias', country: 'GR', lat: 37.98 - 15 * M, lon: 23.73, supplierCodes: {} },
+    ];
+    const result = new HotelMatcher(buildMatchingIndex(crowd), { mode: 'STANDARD' }).match({ id: 'p', name: 'Caffe Nero', country: 'GR', lat: 37.98, lon: 23.73 });
+    assert.equal(result.referenceHotelId, 'nero-akadimias');
+    assert.equal(result.status, 'MATCHED');
+  });
+
+  it('reads a brand with a number in it as a chain, and an outlet in a station as an outlet', () => {
+    const chain: ReferenceHotel[] = [
+      ...downtown,
+      { id: 'seven-a', name: '7-Eleven', country: 'SG', ...at(1000, 0), supplierCodes: {} },
+      { id: 'seven-b', name: '7-Eleven', country: 'SG', ...at(1000, 250), supplierCodes: {} },
+      { id: 'seven-station', name: '7-Eleven Tanjong Pagar Station', country: 'SG', ...at(1000, -200), supplierCodes: {} },
+    ];
+    const result = new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: '7-Eleven', country: 'SG', ...at(1010, -190) });
+    assert.equal(result.referenceHotelId, 'seven-station');
+    assert.equal(result.status, 'MATCHED');
+  });
+
   it('does not count a look-alike with another name as a namesake', () => {
     // The partner's name fits "Kopitiam Express" better than "Kopitiam Express Raffles": no namesake discount between them.
     const withBranch = [...downtown, { id: 'kopi-raffles', name: 'Kopitiam Express Raffles', country: 'SG', ...at(60, 0), supplierCodes: {} } as ReferenceHotel];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { buildMatchingIndex, HotelMatcher, type PartnerHotel } from '../../../shared/mapping';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
-import { differentKindWord } from '../../../shared/mapping/place-kinds';
+import { differentKindWord, locatesAnOutlet } from '../../../shared/mapping/place-kinds';
 
 /** Both names' words and the words each lacks from the other, as compareNames would split them. */
 function kindOf(a: string, b: string): string | undefined {
@@ -33,9 +33,25 @@ describe('differentKindWord', () => {
     assert.equal(kindOf('cashew heights', 'cashew heights spa'), 'spa');
   });
 
+  it('reads a street with a name of its own as where the place is, a street named after the place as another place', () => {
+    assert.equal(kindOf('7 eleven', '7 eleven maple drive'), undefined);
+    assert.equal(kindOf('paul', 'paul rue gambetta'), undefined, 'the street word first, as French writes it');
+    assert.equal(kindOf('tchibo', 'tchibo bahnhofallee'), undefined, 'a compound carries its own name');
+    assert.equal(kindOf('nathan', 'nathan road'), 'road');
+  });
+
   it('reads what a place is from its last kind word, not from where it is', () => {
     assert.equal(kindOf('varsity swimming pool', 'varsity condo swimming pool'), undefined);
     assert.equal(kindOf('empress road food center', 'empress road market food center'), undefined);
+  });
+});
+
+describe('locatesAnOutlet', () => {
+  it("reads a chain outlet's station or stadium as where it is, not a home's pool or a street named after the chain", () => {
+    assert.equal(locatesAnOutlet('station', ['costa', 'coffee']), true);
+    assert.equal(locatesAnOutlet('stadium', ['campanile']), true);
+    assert.equal(locatesAnOutlet('pool', ['dairy', 'farm', 'estate']), false);
+    assert.equal(locatesAnOutlet('street', ['bugis']), false);
   });
 });
 
