@@ -100,6 +100,13 @@ function namesABrand(partner: PreparedPartner): boolean {
 /** Outlets of one chain near a row that names only the chain, before distance alone chooses among them. */
 const CHAIN_MIN_OUTLETS = 2;
 
+/**
+ * Farthest a chain row's pin may be from the outlet it is matched to: pins drift some tens of
+ * metres, and downtown outlets stand a few hundred metres apart, so a pin farther from every listed
+ * outlet may stand at one the reference lacks.
+ */
+const CHAIN_OUTLET_REACH_METERS = 100;
+
 /** An outlet of the chain the row names: the row's whole name is in the candidate's, the pin is known, and it is the same kind of place. */
 function isOutlet(candidate: ScoredCandidate): boolean {
   return candidate.containsPartnerName && candidate.distanceMeters !== null && candidate.differentKind === undefined;
@@ -204,7 +211,9 @@ export class HotelMatcher {
   }
 
   private matchByDetails(partner: PreparedPartner): RowMatch {
-    const scored = this.outletsByDistance(partner, this.findCandidates(partner));
+    const found = this.findCandidates(partner);
+    const outlets = this.chainOutlets(partner, found);
+    const scored = outlets ? this.byDistanceAmong(outlets, found) : found;
     const best = scored[0];
     if (!best) return this.unmatched(partner, scored, undefined);
 
@@ -230,9 +239,14 @@ export class HotelMatcher {
     if (probability < this.reviewThreshold) return this.unmatched(partner, scored, otherKind, probability);
     let status: MappingStatus = 'MATCHED';
     let reason: string | undefined;
-    if (probability < this.matchThreshold) {
+    // Another kind of place is another place, however well the rest agrees (a gym shares its
+    // estate's address and postcode): a person decides.
+    if (probability < this.matchThreshold || otherKind) {
       status = 'REVIEW';
       reason = otherKind || (alone >= this.matchThreshold ? `ambiguous: ${competitors} similar candidate(s) nearby` : 'uncertain: partial agreement');
+    } else if (outlets && best.distanceMeters! > CHAIN_OUTLET_REACH_METERS && outlets.some((outlet) => outlet.hotel === best.hotel)) {
+      status = 'REVIEW';
+      reason = `the chain's nearest outlet is ${best.distanceMeters} m away: the partner's may be one the reference lacks`;
     }
     const runnersUp = this.summaries(scored.slice(1), bestOdds + competingOdds);
     return { partner, scored, hotel: best.hotel, result: this.result(partner, best.hotel, status, 'FUZZY', probability, best, runnersUp, reason) };
@@ -241,19 +255,26 @@ export class HotelMatcher {
   /**
    * A row that names only a chain ("Starbucks Coffee") fits every outlet whose name holds its words
    * ("Starbucks Coffee Raffles Place") equally: the outlets' extra words say where, which the row
-   * does not contradict. Among those outlets the name's log-odds is made the best one's, so that
-   * distance (and the namesake rule below) chooses, not the length of the outlets' names.
+   * does not contradict. Returns those outlets when the row names a chain (several places near it
+   * bear exactly its name), else undefined.
    */
-  private outletsByDistance(partner: PreparedPartner, scored: ScoredCandidate[]): ScoredCandidate[] {
-    if (Number.isNaN(partner.lat) || !namesABrand(partner)) return scored;
+  private chainOutlets(partner: PreparedPartner, scored: readonly ScoredCandidate[]): ScoredCandidate[] | undefined {
+    if (Number.isNaN(partner.lat) || !namesABrand(partner)) return undefined;
     const rowWords = partner.name.texts.slice(0, partner.name.count);
     const outlets = scored.filter(
       (candidate) => candidate.containsPartnerName && candidate.distanceMeters !== null && (candidate.differentKind === undefined || locatesAnOutlet(candidate.differentKind, rowWords)),
     );
     // A chain's name is the whole name of several places near the row; a place's name with its parts
     // around it ("Ridge View Residences Block C") is the whole name of one.
-    if (outlets.filter((outlet) => outlet.nameSimilarity >= 0.99).length < CHAIN_MIN_OUTLETS) return scored;
-    // Within a chain a kind-of-place word says where the outlet is ("Costa Coffee Central Station").
+    return outlets.filter((outlet) => outlet.nameSimilarity >= 0.99).length >= CHAIN_MIN_OUTLETS ? outlets : undefined;
+  }
+
+  /**
+   * Among a chain's outlets the name's log-odds is made the best one's, so that distance (and the
+   * namesake rule below) chooses, not the length of the outlets' names; within a chain a
+   * kind-of-place word says where the outlet is ("Costa Coffee Central Station").
+   */
+  private byDistanceAmong(outlets: readonly ScoredCandidate[], scored: readonly ScoredCandidate[]): ScoredCandidate[] {
     const bestName = Math.max(...outlets.map((outlet) => nameLogOdds(outlet.nameSimilarity)));
     const lifted = scored.map((candidate) =>
       outlets.includes(candidate)

@@ -24,11 +24,12 @@ const KINDS: Record<string, readonly string[]> = {
   shop: ['supermarket', 'minimart', 'mall', 'shop', 'store', 'salon', 'barber', 'laundry', 'laundromat', 'pharmacy', 'pharmacie', 'apotheke', 'farmacia'],
   health: [
     'clinic', 'polyclinic', 'medical', 'hospital', 'dental', 'dentist', 'surgery', 'clinique', 'hopital', 'klinik',
-    'krankenhaus', 'clinica', 'ospedale', 'ziekenhuis',
+    'krankenhaus', 'clinica', 'ospedale', 'ziekenhuis', 'kliniek',
   ],
   sport: [
     'gym', 'fitness', 'pool', 'swimming', 'stadium', 'pitch', 'field', 'sauna', 'piscine', 'gymnase', 'schwimmbad',
     'fitnessstudio', 'turnhalle', 'piscina', 'gimnasio', 'palestra', 'ginasio', 'zwembad', 'sportschool', 'kolam',
+    'tennis', 'badminton', 'basketball', 'futsal', 'squash',
   ],
   play: ['playground', 'spielplatz', 'speeltuin'],
   learning: [
@@ -39,7 +40,7 @@ const KINDS: Record<string, readonly string[]> = {
   transport: [
     'station', 'terminal', 'platform', 'interchange', 'depot', 'pier', 'jetty', 'wharf', 'busstop', 'gare', 'arret',
     'bahnhof', 'haltestelle', 'estacion', 'parada', 'stazione', 'fermata', 'estacao', 'paragem', 'bushalte', 'stesen',
-    'carpark', 'parking', 'garage', 'parkhaus', 'parkplatz', 'tiefgarage', 'aparcamiento', 'estacionamiento',
+    'car', 'carpark', 'parking', 'garage', 'parkhaus', 'parkplatz', 'tiefgarage', 'aparcamiento', 'estacionamiento',
     'parcheggio', 'estacionamento', 'parkeergarage',
   ],
   street: ['road', 'street', 'avenue', 'lane', 'drive', 'boulevard', 'highway', 'rue', 'strasse', 'calle', 'rua', 'straat', 'jalan', 'lorong'],
@@ -71,11 +72,11 @@ const KIND_OF = {
 
 /**
  * Kinds that are a part of a place (its gym, its pool, its car park) or a neighbour named after it
- * (its road, its station, its school), whatever the other name is: added even to a name that says
- * no kind of its own, they make another place. Business kinds (a shop, a clinic, a temple) added
- * to a bare name are what that business is ("Sheng Siong Supermarket").
+ * (its road, its station, its school, its clinic), whatever the other name is: added even to a
+ * name that says no kind of its own, they make another place. Business kinds (a shop, a
+ * restaurant, a temple) added to a bare name are what that business is ("Sheng Siong Supermarket").
  */
-const PART_OR_NEIGHBOUR = new Set(['sport', 'play', 'transport', 'street', 'learning', 'spa', 'part']);
+const PART_OR_NEIGHBOUR = new Set(['sport', 'play', 'transport', 'street', 'learning', 'spa', 'part', 'health']);
 
 /**
  * Lodgings carry their street, their station and their spa in their names ("Ibis Gare du Nord",
@@ -115,6 +116,17 @@ function namesItsOwnStreet(words: readonly string[], extra: readonly string[], s
   return ownName(words[at - 1]) || ownName(words[at + 1]);
 }
 
+/** Words that, with a number or a letter after them, name one part of a place: "Block 3", "(Area 9)", "Tower B". */
+const PART_DESIGNATORS = new Set(['block', 'area', 'phase', 'tower', 'wing', 'zone', 'sector', 'unit', 'level', 'floor']);
+
+/** The designator when the only words a name adds are a numbered part at its end ("Mardan Lintam Court Block 3"). */
+function numberedPart(words: readonly string[], extra: readonly string[]): string | undefined {
+  if (extra.length !== 2 || words.length < 3) return undefined;
+  const [designator, label] = [words.at(-2)!, words.at(-1)!];
+  if (!PART_DESIGNATORS.has(designator) || extra[0] !== designator || extra[1] !== label) return undefined;
+  return /^(\d+[a-z]?|[a-z])$/.test(label) ? designator : undefined;
+}
+
 /**
  * The word that makes one name a different kind of place than the other; undefined when none.
  * `wordsA`, `wordsB`: each name's words in order; `extraA`, `extraB`: those the other name lacks.
@@ -134,6 +146,8 @@ export function differentKindWord(
     return kindA === 'street' ? headB : headA;
   }
   const [words, extra, other] = extraA.length > 0 ? [wordsA, extraA, wordsB] : [wordsB, extraB, wordsA];
+  const part = numberedPart(words, extra);
+  if (part) return part;
   const added = head(words);
   // Only what the longer name *is* counts: a kind word before its head is where it is.
   if (!added || !extra.includes(added)) return undefined;
@@ -141,8 +155,8 @@ export function differentKindWord(
   if (kind === 'street' && namesItsOwnStreet(words, extra, added)) return undefined;
   const own = ownKinds(other, kind);
   // A name that says no kind of its own takes a business kind as a tail ("Sheng Siong Supermarket"),
-  // not a part or a neighbour ("Mejornor Spa", "Mejornor Road"); a medical centre is a part.
-  if (!own.any) return PART_OR_NEIGHBOUR.has(kind) || added === 'medical' ? added : undefined;
+  // not a part or a neighbour ("Mejornor Spa", "Mejornor Road", "Churchill Peka Clinic").
+  if (!own.any) return PART_OR_NEIGHBOUR.has(kind) ? added : undefined;
   if (own.same || (own.lodging && LODGING_TAILS.has(kind))) return undefined;
   return added;
 }

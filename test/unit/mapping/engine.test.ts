@@ -230,6 +230,13 @@ describe('the nearest of several namesake outlets', () => {
     assert.equal(result.status, 'MATCHED');
   });
 
+  it('sends a chain row whose nearest outlet is over 100 m off to REVIEW: its own outlet may be missing from the reference', () => {
+    const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(0, 520) });
+    assert.equal(result.referenceHotelId, 'kopi-c');
+    assert.equal(result.status, 'REVIEW');
+    assert.match(result.reason ?? '', /the chain's nearest outlet is 2\d\d m away/);
+  });
+
   it('does not count a look-alike with another name as a namesake', () => {
     // The partner's name fits "Kopitiam Express" better than "Kopitiam Express Raffles": no namesake discount between them.
     const withBranch = [...downtown, { id: 'kopi-raffles', name: 'Kopitiam Express Raffles', country: 'SG', ...at(60, 0), supplierCodes: {} } as ReferenceHotel];

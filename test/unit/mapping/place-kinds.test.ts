@@ -20,6 +20,17 @@ describe('differentKindWord', () => {
     assert.equal(kindOf('ecole jules ferry', 'ecole jules ferry piscine'), 'piscine');
   });
 
+  it('reads a numbered block, tower or wing at the end of a name as a part of the place', () => {
+    assert.equal(kindOf('mardan lintam court', 'mardan lintam court block 3'), 'block');
+    assert.equal(kindOf('ridge view residence', 'ridge view residence tower b'), 'tower');
+    assert.equal(kindOf('tower hotel', 'tower hotel 3'), undefined, 'a number alone is no part');
+  });
+
+  it('reads a clinic or a tennis court added to a bare name as another place', () => {
+    assert.equal(kindOf('churchill peka', 'churchill peka clinic'), 'clinic');
+    assert.equal(kindOf('koglabel towers', 'koglabel towers tennis court'), 'tennis');
+  });
+
   it('takes a word for the same kind of place, or a kind added to a name with none, as a tail', () => {
     assert.equal(kindOf('komala vilas', 'komala vilas restaurant'), undefined, 'the name says no kind of its own');
     assert.equal(kindOf('sheng siong', 'sheng siong supermarket'), undefined);
@@ -78,6 +89,14 @@ describe('matching with kind-of-place words', () => {
     const result = matcher(places.filter((place) => place.id !== 'heights')).match(row('Cashew Heights', 1.3701, 103.7700));
     assert.notEqual(result.status, 'MATCHED');
     assert.match(result.reason ?? '', /extra word "gym" names a different kind of place/);
+  });
+
+  it('sends a part sharing the address and postcode of the place it is part of to REVIEW, not MATCHED', () => {
+    const pool: ReferenceHotel = { id: 'pool', name: 'Dairy Vale Estate Swimming Pool', address: '7 Dairy Vale Road', postalCode: '679876', country: 'SG', lat: 1.3600, lon: 103.7700, supplierCodes: {} };
+    const result = matcher([...places, pool]).match({ ...row('Dairy Vale Estate', 1.3601, 103.7701), address: '7 Dairy Vale Road', postalCode: '679876' });
+    assert.equal(result.status, 'REVIEW');
+    assert.equal(result.referenceHotelId, 'pool');
+    assert.match(result.reason ?? '', /extra word "swimming" names a different kind of place|extra word "pool" names a different kind of place/);
   });
 
   it('accepts a category tail', () => {
