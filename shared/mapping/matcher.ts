@@ -19,7 +19,7 @@ import {
   type ScoredCandidate,
 } from './scoring';
 import { isKindWord, locatesAnOutlet } from './place-kinds';
-import { isAddressWord, tokenKind } from './text';
+import { isAddressWord, isNumberToken, tokenKind } from './text';
 import { approximateDistanceMeters, distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
 import type { CandidateSummary, MappingOptions, MappingResult, MatchMethod, MappingStatus } from './types';
 
@@ -88,13 +88,15 @@ const MAX_SEARCH_WORDS = 16;
 /** Two reference hotels this alike in name and this close are one place listed twice. */
 const DUPLICATE_NAME_SIMILARITY = 0.85;
 /**
- * A chain's name has a word of its own, a brand ("7-Eleven", "Caffè Vergnano 1882"):
+ * A chain's name has a word of its own, a brand ("7-Eleven", "Caffè Vergnano 1882", "Hotel 81"):
  * "Playground", "Swimming Pool" and "Blk 7" name kinds of places and addresses, which many
  * unrelated places share.
  */
 function namesABrand(partner: PreparedPartner): boolean {
   const words = partner.name.texts.slice(0, partner.name.count);
-  return words.some((word) => tokenKind(word) === 'distinctive' && !isKindWord(word) && !isAddressWord(word));
+  if (words.some((word) => tokenKind(word) === 'distinctive' && !isKindWord(word) && !isAddressWord(word))) return true;
+  // A number is the brand when no address word makes it a block or a house number ("Hotel 81", not "Blk 81").
+  return words.some(isNumberToken) && !words.some(isAddressWord);
 }
 
 /** Outlets of one chain near a row that names only the chain, before distance alone chooses among them. */

@@ -230,6 +230,25 @@ describe('the nearest of several namesake outlets', () => {
     assert.equal(result.status, 'MATCHED');
   });
 
+  it('reads a number as the brand unless an address word makes it a block ("Hotel 81", not "Blk 81")', () => {
+    const chain: ReferenceHotel[] = [
+      ...downtown,
+      { id: 'h81-a', name: 'Hotel 81', country: 'SG', ...at(2000, 0), supplierCodes: {} },
+      { id: 'h81-b', name: 'Hotel 81', country: 'SG', ...at(2000, 150), supplierCodes: {} },
+      { id: 'h81-bay', name: 'Hotel 81 Bay', country: 'SG', ...at(2000, -150), supplierCodes: {} },
+      { id: 'blk-a', name: 'Blk 81', country: 'SG', ...at(3000, 0), supplierCodes: {} },
+      { id: 'blk-b', name: 'Blk 81', country: 'SG', ...at(3000, 150), supplierCodes: {} },
+      { id: 'blk-road', name: 'Blk 81 Telok Blangah Road', country: 'SG', ...at(3000, -150), supplierCodes: {} },
+    ];
+    const matcher = new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' });
+    const hotel = matcher.match({ id: 'p', name: 'Hotel 81', country: 'SG', ...at(2000, -140) });
+    assert.equal(hotel.referenceHotelId, 'h81-bay');
+    assert.equal(hotel.status, 'MATCHED');
+    // Not a chain: the bare block is the place, its longer namesake beside it another record.
+    const block = matcher.match({ id: 'p', name: 'Blk 81', country: 'SG', ...at(3000, -140) });
+    assert.notEqual(block.status === 'MATCHED' && block.referenceHotelId, 'blk-road');
+  });
+
   it('sends a chain row whose nearest outlet is over 100 m off to REVIEW: its own outlet may be missing from the reference', () => {
     const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(0, 520) });
     assert.equal(result.referenceHotelId, 'kopi-c');
