@@ -18,7 +18,7 @@ import {
   type PreparedPartner,
   type ScoredCandidate,
 } from './scoring';
-import { isKindWord, locatesAnOutlet } from './place-kinds';
+import { isKindWord, locatesAnOutlet, namesAPartOrNeighbour } from './place-kinds';
 import { isAddressWord, isNumberToken, tokenKind } from './text';
 import { approximateDistanceMeters, distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
 import type { CandidateSummary, MappingOptions, MappingResult, MatchMethod, MappingStatus } from './types';
@@ -103,11 +103,23 @@ function namesABrand(partner: PreparedPartner): boolean {
 const CHAIN_MIN_OUTLETS = 2;
 
 /**
- * Farthest a chain row's pin may be from the outlet it is matched to: pins drift some tens of
- * metres, and downtown outlets stand a few hundred metres apart, so a pin farther from every listed
- * outlet may stand at one the reference lacks.
+ * Farthest a chain row's pin may be from the outlet it is matched to where the chain is dense
+ * (another outlet within `DENSE_CHAIN_METERS`): pins drift some tens of metres, and downtown
+ * outlets stand a few hundred metres apart, so a pin farther from every listed outlet may stand at
+ * one the reference lacks. Where the next outlet is far, a pin some hundred metres off is drift.
  */
 const CHAIN_OUTLET_REACH_METERS = 100;
+const DENSE_CHAIN_METERS = 500;
+
+/**
+ * The best candidate is a chain outlet too far from the pin, in a dense chain, to rule out an
+ * unlisted outlet at the pin; an agreeing street or postcode says which outlet it is.
+ */
+function mayBeAnUnlistedOutlet(best: ScoredCandidate, outlets: readonly ScoredCandidate[]): boolean {
+  if (best.distanceMeters === null || best.distanceMeters <= CHAIN_OUTLET_REACH_METERS || !outlets.some((outlet) => outlet.hotel === best.hotel)) return false;
+  if (!outlets.some((outlet) => outlet.hotel !== best.hotel && outlet.distanceMeters! <= DENSE_CHAIN_METERS)) return false;
+  return best.evidence.addressMatch !== true && best.evidence.postalCodeMatch !== true;
+}
 
 /** An outlet of the chain the row names: the row's whole name is in the candidate's, the pin is known, and it is the same kind of place. */
 function isOutlet(candidate: ScoredCandidate): boolean {
@@ -241,12 +253,12 @@ export class HotelMatcher {
     if (probability < this.reviewThreshold) return this.unmatched(partner, scored, otherKind, probability);
     let status: MappingStatus = 'MATCHED';
     let reason: string | undefined;
-    // Another kind of place is another place, however well the rest agrees (a gym shares its
-    // estate's address and postcode): a person decides.
-    if (probability < this.matchThreshold || otherKind) {
+    // The row's place with a part or neighbour's word after it ("Cashew Heights Gym") is that
+    // part, however well address and postcode agree (a gym shares its estate's): a person decides.
+    if (probability < this.matchThreshold || (otherKind && this.namesAPartOfTheRow(partner, best))) {
       status = 'REVIEW';
       reason = otherKind || (alone >= this.matchThreshold ? `ambiguous: ${competitors} similar candidate(s) nearby` : 'uncertain: partial agreement');
-    } else if (outlets && best.distanceMeters! > CHAIN_OUTLET_REACH_METERS && outlets.some((outlet) => outlet.hotel === best.hotel)) {
+    } else if (outlets && mayBeAnUnlistedOutlet(best, outlets)) {
       status = 'REVIEW';
       reason = `the chain's nearest outlet is ${best.distanceMeters} m away: the partner's may be one the reference lacks`;
     }
@@ -305,6 +317,24 @@ export class HotelMatcher {
       if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;
     }
     return weight;
+  }
+
+  /**
+   * The candidate's name is the row's with the word for a part or a neighbour before or after it
+   * ("Cashew Heights Gym", "Mardan Court Block 3", "École Camping Venorsa", not "Ramada Station
+   * Luxembourg", where the word is inside the name).
+   */
+  private namesAPartOfTheRow(partner: PreparedPartner, candidate: ScoredCandidate): boolean {
+    const kind = candidate.differentKind;
+    if (kind === undefined || !namesAPartOrNeighbour(kind)) return false;
+    const name = referenceNameView(this.index, candidate.hotel, this.nameBufferA);
+    const { matchedA, matchedB } = compareNames(partner.name, name);
+    const count = Math.min(partner.name.count, 30);
+    if (matchedA !== (count === 32 ? -1 : 2 ** count - 1) || matchedB === 0) return false;
+    const at = name.texts.lastIndexOf(kind);
+    const firstMatched = 31 - Math.clz32(matchedB & -matchedB);
+    const lastMatched = 31 - Math.clz32(matchedB);
+    return at > lastMatched || (at >= 0 && at < firstMatched);
   }
 
   /** Same place listed twice in the reference: near-identical names, a stone's throw apart. */

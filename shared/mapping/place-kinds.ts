@@ -117,7 +117,10 @@ function namesItsOwnStreet(words: readonly string[], extra: readonly string[], s
 }
 
 /** Words that, with a number or a letter after them, name one part of a place: "Block 3", "(Area 9)", "Tower B". */
-const PART_DESIGNATORS = new Set(['block', 'area', 'phase', 'tower', 'wing', 'zone', 'sector', 'unit', 'level', 'floor']);
+const PART_DESIGNATORS = new Set([
+  'block', 'area', 'phase', 'tower', 'wing', 'zone', 'sector', 'unit', 'level', 'floor',
+  'torre', 'turm', 'toren', 'bloque', 'bloco', 'blocco', 'blok',
+]);
 
 /** The designator when the only words a name adds are a numbered part at its end ("Mardan Lintam Court Block 3"). */
 function numberedPart(words: readonly string[], extra: readonly string[]): string | undefined {
@@ -170,6 +173,11 @@ export function differentKindWord(
 export function locatesAnOutlet(kindWord: string, rowWords: readonly string[]): boolean {
   if (KIND_OF.get(kindWord) === 'street') return false;
   return !rowWords.some((word) => KIND_OF.get(word) === 'homes');
+}
+
+/** A word for a part of a place or a neighbour named after it (a gym, a road, a numbered block). */
+export function namesAPartOrNeighbour(word: string): boolean {
+  return PART_DESIGNATORS.has(word) || PART_OR_NEIGHBOUR.has(KIND_OF.get(word) ?? '');
 }
 
 /** A word that could be a brand: not a kind of place, a number or a generic word ("Playground", "Blk 7" name no chain). */

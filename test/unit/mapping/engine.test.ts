@@ -249,11 +249,28 @@ describe('the nearest of several namesake outlets', () => {
     assert.notEqual(block.status === 'MATCHED' && block.referenceHotelId, 'blk-road');
   });
 
-  it('sends a chain row whose nearest outlet is over 100 m off to REVIEW: its own outlet may be missing from the reference', () => {
-    const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(0, 520) });
+  it('sends a chain row whose nearest outlet is over 100 m off, another within 500 m, to REVIEW: its own outlet may be missing', () => {
+    // 150 m from kopi-c, 450 m from kopi-a.
+    const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(0, 450) });
     assert.equal(result.referenceHotelId, 'kopi-c');
     assert.equal(result.status, 'REVIEW');
-    assert.match(result.reason ?? '', /the chain's nearest outlet is 2\d\d m away/);
+    assert.match(result.reason ?? '', /the chain's nearest outlet is 150 m away/);
+  });
+
+  it('keeps a far outlet MATCHED when the street or the postcode says which it is, or when no other outlet is near', () => {
+    const addressed: ReferenceHotel[] = downtown.map((hotel) => (hotel.id === 'kopi-c' ? { ...hotel, address: '8 Cross Street', postalCode: '048424' } : hotel));
+    const byAddress = new HotelMatcher(buildMatchingIndex(addressed), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', postalCode: '048424', ...at(0, 450) });
+    assert.equal(byAddress.referenceHotelId, 'kopi-c');
+    assert.equal(byAddress.status, 'MATCHED');
+    // Two outlets 3 km apart: a pin 200 m off the nearer one is drift, not another outlet.
+    const sparse: ReferenceHotel[] = [
+      ...reference(),
+      { id: 'far-a', name: 'Kopitiam Express', country: 'SG', ...at(0, 0), supplierCodes: {} },
+      { id: 'far-b', name: 'Kopitiam Express', country: 'SG', ...at(0, 3000), supplierCodes: {} },
+    ];
+    const drift = new HotelMatcher(buildMatchingIndex(sparse), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(200, 0) });
+    assert.equal(drift.referenceHotelId, 'far-a');
+    assert.notEqual(drift.reason ?? '', "the chain's nearest outlet is 200 m away: the partner's may be one the reference lacks");
   });
 
   it('does not count a look-alike with another name as a namesake', () => {

@@ -99,6 +99,20 @@ describe('matching with kind-of-place words', () => {
     assert.match(result.reason ?? '', /extra word "swimming" names a different kind of place|extra word "pool" names a different kind of place/);
   });
 
+  it('sends a part named before the place, as French or Dutch write it, to REVIEW too', () => {
+    const school: ReferenceHotel = { id: 'school', name: 'École Camping Venorsa', address: '3 Rue Haute', postalCode: '75011', country: 'FR', lat: 48.86, lon: 2.38, supplierCodes: {} };
+    const result = matcher([...places, school]).match({ id: 'p', name: 'Camping Venorsa', address: '3 Rue Haute', postalCode: '75011', country: 'FR', lat: 48.8601, lon: 2.3801 });
+    assert.equal(result.status, 'REVIEW');
+    assert.match(result.reason ?? '', /extra word "ecole"/);
+  });
+
+  it('only lowers a candidate whose kind word sits inside the name, where it may be where the place is', () => {
+    const hotel: ReferenceHotel = { id: 'ramada', name: 'Ramada Station Luxembourg', address: '12 Rue de la Gare', postalCode: '1611', country: 'LU', lat: 49.6, lon: 6.13, supplierCodes: {} };
+    const result = matcher([...places, hotel]).match({ id: 'p', name: 'Ramada Luxembourg', address: '12 Rue de la Gare', postalCode: '1611', country: 'LU', lat: 49.6001, lon: 6.1301 });
+    assert.equal(result.referenceHotelId, 'ramada');
+    assert.equal(result.status, 'MATCHED');
+  });
+
   it('accepts a category tail', () => {
     const result = matcher(places).match(row('Komala Vilas Restaurant', 1.3061, 103.8521));
     assert.equal(result.referenceHotelId, 'komala');
