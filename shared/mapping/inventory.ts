@@ -3,18 +3,22 @@
  * ReferenceHotel, with a readable reason and the file line for every row that cannot be used.
  * A bad row never stops the file.
  */
-import type { ReferenceHotel } from './hotels';
-import type { PartnerHotel } from './hotels';
+import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
-import { readTabular, type TabularInput, type TabularRecord } from '../platform/files/tabular';
+import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularRecord } from '../platform/files/tabular';
 import { toCountryCode } from './countries';
+import { hashText, withRoom } from './reference-index';
 
 export type InventoryRow<T> = { line: number; hotel: T } | { line: number; error: string };
 
 type Parsed<T> = { hotel: T } | { error: string };
 
+/** The canonical fields, by number: a row's values are an array indexed by these. */
+const FIELDS = ['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating', 'chain', 'supplierCode', 'supplierHotelId', 'supplierCodes'] as const;
+type Field = (typeof FIELDS)[number];
+
 /** Header spellings seen in the wild for each field, compared lower-case without punctuation. */
-const COLUMN_ALIASES: Record<string, string> = {
+const COLUMN_ALIASES: Record<string, Field> = {
   id: 'id', hotelid: 'id',
   name: 'name', hotelname: 'name',
   address: 'address', street: 'address', addressline: 'address', address1: 'address',
@@ -31,60 +35,116 @@ const COLUMN_ALIASES: Record<string, string> = {
   suppliercodes: 'supplierCodes',
 };
 
-/** The record's values under canonical field names, trimmed; empty values dropped. */
-function canonicalFields(record: TabularRecord): Map<string, string> {
-  const fields = new Map<string, string>();
-  for (const [column, raw] of Object.entries(record)) {
-    const field = COLUMN_ALIASES[column.toLowerCase().replace(/[^a-z0-9]/g, '')];
-    const value = raw.trim();
-    if (field !== undefined && value !== '' && !fields.has(field)) fields.set(field, value);
+const ID = 0;
+const NAME = 1;
+const ADDRESS = 2;
+const CITY = 3;
+const REGION = 4;
+const POSTAL_CODE = 5;
+const COUNTRY = 6;
+const LAT = 7;
+const LON = 8;
+const RATING = 9;
+const CHAIN = 10;
+const SUPPLIER_CODE = 11;
+const SUPPLIER_HOTEL_ID = 12;
+const SUPPLIER_CODES = 13;
+
+/** A row's values under canonical fields (FIELDS order), trimmed; undefined when empty or absent. */
+type FieldValues = (string | undefined)[];
+
+const fieldOfColumnCache = new Map<string, number>();
+
+/** Number of the canonical field a column name stands for; -1 for none. */
+function fieldOfColumn(column: string): number {
+  let field = fieldOfColumnCache.get(column);
+  if (field === undefined) {
+    const key = column.toLowerCase().replace(/[^a-z0-9]/g, '');
+    field = Object.hasOwn(COLUMN_ALIASES, key) ? FIELDS.indexOf(COLUMN_ALIASES[key]!) : -1;
+    // JSON rows may each bring their own keys: keep the cache bounded.
+    if (fieldOfColumnCache.size >= 10_000) fieldOfColumnCache.clear();
+    fieldOfColumnCache.set(column, field);
   }
-  return fields;
+  return field;
+}
+
+/** Sets a field from a raw value unless it is empty or an earlier column already gave that field a value. */
+function offer(values: FieldValues, field: number, raw: string): void {
+  if (field < 0 || values[field] !== undefined) return;
+  const value = raw.trim();
+  if (value !== '') values[field] = value;
+}
+
+function emptyValues(): FieldValues {
+  return new Array<string | undefined>(FIELDS.length).fill(undefined);
+}
+
+/** The record's values by canonical field (see FieldValues). */
+function valuesOfRecord(record: TabularRecord): FieldValues {
+  const values = emptyValues();
+  for (const [column, raw] of Object.entries(record)) offer(values, fieldOfColumn(column), raw);
+  return values;
+}
+
+/** For rows read as cells: the (cell index, field) pairs of a header's named columns, in header order. */
+function columnPlan(header: readonly string[]): Int32Array {
+  const plan: number[] = [];
+  header.forEach((name, index) => {
+    const field = name === '' ? -1 : fieldOfColumn(name);
+    if (field >= 0) plan.push(index, field);
+  });
+  return Int32Array.from(plan);
+}
+
+function valuesOfCells(plan: Int32Array, cells: readonly string[]): FieldValues {
+  const values = emptyValues();
+  for (let k = 0; k < plan.length; k += 2) offer(values, plan[k + 1]!, cells[plan[k]!] ?? '');
+  return values;
 }
 
 class RowProblem extends Error {}
 
-function parseNumber(fields: Map<string, string>, field: string, min: number, max: number): number | undefined {
-  const text = fields.get(field);
+function parseNumber(values: FieldValues, field: number, min: number, max: number): number | undefined {
+  const text = values[field];
   if (text === undefined) return undefined;
   // Decimal commas ("48,8566") are common in European spreadsheets.
   const value = Number(text.replace(',', '.'));
-  if (!Number.isFinite(value)) throw new RowProblem(`${field} "${text}" is not a number`);
-  if (value < min || value > max) throw new RowProblem(`${field} ${value} is outside ${min}..${max}`);
+  if (!Number.isFinite(value)) throw new RowProblem(`${FIELDS[field]} "${text}" is not a number`);
+  if (value < min || value > max) throw new RowProblem(`${FIELDS[field]} ${value} is outside ${min}..${max}`);
   return value;
 }
 
-/** Fields every inventory shares; throws RowProblem on a value that cannot be right. */
-function commonFields(fields: Map<string, string>) {
-  const id = fields.get('id');
-  const name = fields.get('name');
+/** What every inventory's hotel records hold. */
+type CommonFields = HotelDescription & { country?: string };
+
+/**
+ * The fields every inventory shares, as a new hotel record holding only the defined ones (in this
+ * order: records stay compact and compare cleanly); throws RowProblem on a value that cannot be right.
+ */
+function commonFields(values: FieldValues): CommonFields {
+  const id = values[ID];
+  const name = values[NAME];
   if (id === undefined) throw new RowProblem('id is missing');
   if (name === undefined) throw new RowProblem('name is missing');
-  const lat = parseNumber(fields, 'lat', -90, 90);
-  const lon = parseNumber(fields, 'lon', -180, 180);
+  const lat = parseNumber(values, LAT, -90, 90);
+  const lon = parseNumber(values, LON, -180, 180);
   if ((lat === undefined) !== (lon === undefined)) throw new RowProblem('lat and lon must be given together');
-  return {
-    id,
-    name,
-    address: fields.get('address'),
-    city: fields.get('city'),
-    region: fields.get('region'),
-    postalCode: fields.get('postalCode'),
-    country: fields.get('country'),
-    lat,
-    lon,
-    rating: parseNumber(fields, 'rating', 0, 5),
-  };
+  const rating = parseNumber(values, RATING, 0, 5);
+  const hotel: CommonFields = { id, name };
+  if (values[ADDRESS] !== undefined) hotel.address = values[ADDRESS];
+  if (values[CITY] !== undefined) hotel.city = values[CITY];
+  if (values[REGION] !== undefined) hotel.region = values[REGION];
+  if (values[POSTAL_CODE] !== undefined) hotel.postalCode = values[POSTAL_CODE];
+  if (values[COUNTRY] !== undefined) hotel.country = values[COUNTRY];
+  if (lat !== undefined) hotel.lat = lat;
+  if (lon !== undefined) hotel.lon = lon;
+  if (rating !== undefined) hotel.rating = rating;
+  return hotel;
 }
 
-/** Drops undefined properties so records stay compact and compare cleanly. */
-function defined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-}
-
-function parseRow<T>(record: TabularRecord, build: (fields: Map<string, string>) => T): Parsed<T> {
+function parseRow<T>(values: FieldValues, build: (values: FieldValues) => T): Parsed<T> {
   try {
-    return { hotel: build(canonicalFields(record)) };
+    return { hotel: build(values) };
   } catch (error) {
     if (error instanceof RowProblem) return { error: error.message };
     throw error;
@@ -96,14 +156,16 @@ export interface PartnerInventoryOptions {
   defaultSupplierCode?: string;
 }
 
+function partnerHotel(values: FieldValues, options: PartnerInventoryOptions): PartnerHotel {
+  const hotel: PartnerHotel = commonFields(values);
+  const supplierCode = values[SUPPLIER_CODE] ?? (values[SUPPLIER_HOTEL_ID] !== undefined ? options.defaultSupplierCode : undefined);
+  if (supplierCode !== undefined) hotel.supplierCode = supplierCode;
+  if (values[SUPPLIER_HOTEL_ID] !== undefined) hotel.supplierHotelId = values[SUPPLIER_HOTEL_ID];
+  return hotel;
+}
+
 export function partnerHotelFromRecord(record: TabularRecord, options: PartnerInventoryOptions = {}): Parsed<PartnerHotel> {
-  return parseRow(record, (fields) =>
-    defined({
-      ...commonFields(fields),
-      supplierCode: fields.get('supplierCode') ?? (fields.has('supplierHotelId') ? options.defaultSupplierCode : undefined),
-      supplierHotelId: fields.get('supplierHotelId'),
-    }),
-  );
+  return parseRow(valuesOfRecord(record), (values) => partnerHotel(values, options));
 }
 
 /**
@@ -114,7 +176,12 @@ export function parseSupplierCodes(text: string | undefined): Record<string, str
   if (text === undefined) return {};
   if (text.startsWith('{')) return parseSupplierCodeObject(text);
   const codes: Record<string, string> = {};
-  for (const pair of text.split(/[;|]/)) {
+  // Entries are separated by ";" or "|" (text.split(/[;|]/) without the array and the regular expression).
+  for (let start = 0, end = 0; end <= text.length; end++) {
+    const code = end < text.length ? text.charCodeAt(end) : 59;
+    if (code !== 59 && code !== 124) continue;
+    const pair = text.slice(start, end);
+    start = end + 1;
     if (pair.trim() === '') continue;
     const separator = pair.indexOf(':');
     const supplier = pair.slice(0, separator).trim();
@@ -142,48 +209,164 @@ function parseSupplierCodeObject(text: string): Record<string, string> {
   return codes;
 }
 
-export function referenceHotelFromRecord(record: TabularRecord): Parsed<ReferenceHotel> {
-  return parseRow(record, (fields) => {
-    const common = commonFields(fields);
-    return defined({
-      ...common,
-      countryCode: toCountryCode(common.country),
-      chain: fields.get('chain'),
-      supplierCodes: parseSupplierCodes(fields.get('supplierCodes')),
-    });
-  });
+function referenceHotel(values: FieldValues): ReferenceHotel {
+  const hotel: Omit<ReferenceHotel, 'supplierCodes'> = commonFields(values);
+  const countryCode = toCountryCode(values[COUNTRY]);
+  const supplierCodes = parseSupplierCodes(values[SUPPLIER_CODES]);
+  if (countryCode !== undefined) hotel.countryCode = countryCode;
+  if (values[CHAIN] !== undefined) hotel.chain = values[CHAIN];
+  // Last, as records have always listed it.
+  return Object.assign(hotel, { supplierCodes });
 }
 
-async function* readInventory<T extends { id: string }>(
-  input: TabularInput,
-  format: TabularFormat,
-  fromRecord: (record: TabularRecord) => Parsed<T>,
-): AsyncGenerator<InventoryRow<T>> {
-  const firstLineOfId = new Map<string, number>();
-  for await (const row of readTabular(input, format)) {
-    if ('error' in row) {
-      yield row;
-      continue;
+export function referenceHotelFromRecord(record: TabularRecord): Parsed<ReferenceHotel> {
+  return parseRow(valuesOfRecord(record), referenceHotel);
+}
+
+/**
+ * The line each id was first seen on, for "id already used" errors. An open-addressing table over
+ * typed arrays: a Map of a million fresh id strings cost more than reading the rows.
+ */
+export class InventoryIds {
+  private readonly ids: string[] = [];
+  private hashes = new Int32Array(1024);
+  private lines = new Float64Array(1024);
+  /** Entry number + 1 per slot, 0 for an empty slot. */
+  private slots = new Int32Array(4096);
+
+  /** The line `id` was first seen on, or undefined. */
+  lineOf(id: string): number | undefined {
+    const entry = this.slots[this.slotOf(id, hashText(id))]! - 1;
+    return entry >= 0 ? this.lines[entry] : undefined;
+  }
+
+  /** Notes `line` as where `id` is first seen, unless it was seen before: then returns that line. */
+  claim(id: string, line: number): number | undefined {
+    const hash = hashText(id);
+    const slot = this.slotOf(id, hash);
+    if (this.slots[slot] !== 0) return this.lines[this.slots[slot]! - 1];
+    const entry = this.ids.length;
+    this.ids.push(id);
+    this.hashes = withRoom(this.hashes, entry + 1);
+    this.lines = withRoom(this.lines, entry + 1);
+    this.hashes[entry] = hash;
+    this.lines[entry] = line;
+    this.slots[slot] = entry + 1;
+    if (this.ids.length * 2 > this.slots.length) this.rehash();
+    return undefined;
+  }
+
+  /** The slot holding `id`, or the empty slot where it goes. */
+  private slotOf(id: string, hash: number): number {
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    for (let entry = this.slots[slot]! - 1; entry >= 0; entry = this.slots[slot]! - 1) {
+      if (this.hashes[entry] === hash && this.ids[entry] === id) return slot;
+      slot = (slot + 1) & mask;
     }
-    const parsed = fromRecord(row.record);
-    if ('error' in parsed) {
-      yield { line: row.line, error: parsed.error };
-      continue;
+    return slot;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let entry = 0; entry < this.ids.length; entry++) {
+      let slot = this.hashes[entry]! & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = entry + 1;
     }
-    const firstLine = firstLineOfId.get(parsed.hotel.id);
-    if (firstLine !== undefined) {
-      yield { line: row.line, error: `id "${parsed.hotel.id}" already used on line ${firstLine}` };
-      continue;
-    }
-    firstLineOfId.set(parsed.hotel.id, row.line);
-    yield { line: row.line, hotel: parsed.hotel };
   }
 }
 
+/** The error of a row whose id an earlier row has. */
+function repeatedIdError(id: string, firstLine: number): string {
+  return `id "${id}" already used on line ${firstLine}`;
+}
+
+const REPEATED_ID_ERROR = /^id "(.*)" already used on line (\d+)$/s;
+
+/**
+ * A row error of a part of a file read with its lines numbered from 1, as a reader of the whole
+ * file gives it when the part starts on line `firstLine`: the row's line and the line a repeated
+ * id was first seen on (within the part) moved on by the lines before the part.
+ */
+export function rowErrorInFile(row: { line: number; error: string }, firstLine: number): { line: number; error: string } {
+  const shift = firstLine - 1;
+  const repeated = REPEATED_ID_ERROR.exec(row.error);
+  return { line: row.line + shift, error: repeated ? repeatedIdError(repeated[1]!, Number(repeated[2]) + shift) : row.error };
+}
+
+/**
+ * Inventory rows in batches (a chunk of a CSV file each): for large files, where a promise per
+ * row costs more than the row. Rows, lines and errors are those of the per-row readers below.
+ */
+async function* readInventoryBatches<T extends { id: string }>(
+  input: TabularInput,
+  format: TabularFormat,
+  build: (values: FieldValues) => T,
+  options: InventoryReadOptions,
+): AsyncGenerator<InventoryRow<T>[]> {
+  const ids = options.ids ?? new InventoryIds();
+  let planHeader: readonly string[] | undefined;
+  let plan: Int32Array = new Int32Array(0);
+  for await (const rows of readTabularBatches(input, format, options.csvOptions)) {
+    const batch: InventoryRow<T>[] = [];
+    for (const row of rows) {
+      if ('error' in row) {
+        batch.push(row);
+        continue;
+      }
+      let values: FieldValues;
+      if ('cells' in row) {
+        if (row.header !== planHeader) {
+          planHeader = row.header;
+          plan = columnPlan(row.header);
+        }
+        values = valuesOfCells(plan, row.cells);
+      } else values = valuesOfRecord(row.record);
+      let hotel: T;
+      try {
+        hotel = build(values);
+      } catch (error) {
+        if (!(error instanceof RowProblem)) throw error;
+        batch.push({ line: row.line, error: error.message });
+        continue;
+      }
+      const firstLine = ids.claim(hotel.id, row.line);
+      if (firstLine !== undefined) {
+        batch.push({ line: row.line, error: repeatedIdError(hotel.id, firstLine) });
+        continue;
+      }
+      batch.push({ line: row.line, hotel });
+    }
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/** The rows of the batches, one by one. */
+async function* rowsOfBatches<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}
+
+/** For reading a large inventory file in parts (see CsvReadOptions; rowErrorInFile for a part's errors). */
+export interface InventoryReadOptions {
+  csvOptions?: CsvReadOptions;
+  /** Where ids are noted as rows are read (to check another part's ids against them after). */
+  ids?: InventoryIds;
+}
+
+export function readPartnerInventoryBatches(input: TabularInput, format: TabularFormat, options: PartnerInventoryOptions = {}): AsyncIterable<InventoryRow<PartnerHotel>[]> {
+  return readInventoryBatches(input, format, (values) => partnerHotel(values, options), {});
+}
+
+export function readReferenceInventoryBatches(input: TabularInput, format: TabularFormat, options: InventoryReadOptions = {}): AsyncIterable<InventoryRow<ReferenceHotel>[]> {
+  return readInventoryBatches(input, format, referenceHotel, options);
+}
+
 export function readPartnerInventory(input: TabularInput, format: TabularFormat, options: PartnerInventoryOptions = {}): AsyncIterable<InventoryRow<PartnerHotel>> {
-  return readInventory(input, format, (record) => partnerHotelFromRecord(record, options));
+  return rowsOfBatches(readPartnerInventoryBatches(input, format, options));
 }
 
 export function readReferenceInventory(input: TabularInput, format: TabularFormat): AsyncIterable<InventoryRow<ReferenceHotel>> {
-  return readInventory(input, format, referenceHotelFromRecord);
+  return rowsOfBatches(readReferenceInventoryBatches(input, format));
 }

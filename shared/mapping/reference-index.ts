@@ -39,7 +39,7 @@ export interface ReferenceIndexSnapshot {
   nameWeightTotals: Float32Array;
   /** Per hotel, which name tokens are a qualifier ("Gym @ Club X": club, x); see NameParts. */
   nameQualifierMasks: Uint32Array;
-  /** Per hotel, how many hotels nearby carry the same name, itself included: a chain's outlets, or names such as "Playground" (see countNamesakes). */
+  /** Per hotel, how many hotels nearby carry the same name, itself included: a chain's outlets, or names such as "Playground" (see namesakeCounts). */
   namesakeCounts: Uint16Array;
   /** SIGNATURE_WORDS words per hotel: trigram bits of the name's distinctive words (see nameSignatureText). */
   nameSignatures: Uint32Array;
@@ -338,143 +338,487 @@ class Interner {
 
 /** The MATCHING index the mapping engine blocks and scores against; the reference search has its own (`buildSearchIndex`). */
 export function buildMatchingIndex(hotels: Iterable<ReferenceHotel>): MatchingIndex {
-  const ids: string[] = [];
-  const names: string[] = [];
-  const signatureTexts: string[] = [];
-  const nameTokenOffsets: number[] = [0];
-  const nameTokenIds: number[] = [];
-  const nameQualifierMasks: number[] = [];
-  const vocabulary: string[] = [];
-  const tokenIdByText = new Map<string, number>();
-  const documentFrequency: number[] = [];
-  const latitudes: number[] = [];
-  const longitudes: number[] = [];
-  const countries = new Interner();
-  const countryOfHotel: number[] = [];
-  const cities = new Interner();
-  const cityOfHotel: number[] = [];
-  const postalCodes: string[] = [];
-  const addressWords: string[] = [];
-  const addressNumbers: string[] = [];
-  const ratings: number[] = [];
-  const supplierHotels = new Map<string, number>();
+  const builder = new MatchingIndexBuilder();
+  for (const hotel of hotels) builder.add(hotel);
+  return builder.finish();
+}
 
-  for (const hotel of hotels) {
-    const index = ids.length;
-    ids.push(hotel.id);
-    names.push(hotel.name);
+/** A copy of `array` with room for at least `needed` elements (doubling), or `array` when it has room. */
+export function withRoom<T extends Float32Array | Float64Array | Int32Array | Uint32Array | Uint16Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2));
+  grown.set(array);
+  return grown;
+}
+
+/**
+ * Builds the matching index one hotel at a time (`add`), so a reader can hand hotels over as it
+ * reads them and keep none; `finish` orders, weighs and groups. The same hotels in the same order
+ * give the same index as buildMatchingIndex. Per-hotel columns are typed arrays from the start:
+ * a million hotels make a few dozen arrays, not millions of heap numbers for the collector to trace.
+ * A builder serves once: after `toPart` (its arrays are moved to another thread) or `finish` (the
+ * index shares its vocabulary) it throws.
+ */
+export class MatchingIndexBuilder {
+  /** What used the builder up, once something has. */
+  private spentBy: 'toPart' | 'finish' | undefined;
+  private count = 0;
+  private ids: string[] = [];
+  private names: string[] = [];
+  /** Hotel i's name tokens are nameTokenIds[nameTokenOffsets[i] .. nameTokenOffsets[i + 1]) (input order). */
+  private nameTokenOffsets = new Uint32Array(1024);
+  private nameTokenIds = new Int32Array(4096);
+  private nameQualifierMasks = new Uint32Array(1024);
+  private readonly vocabulary: string[] = [];
+  private readonly tokenIdByText = new Map<string, number>();
+  private documentFrequency = new Uint32Array(1024);
+  private nameSignatures = new Uint32Array(1024 * SIGNATURE_WORDS);
+  private latitudes = new Float64Array(1024);
+  private longitudes = new Float64Array(1024);
+  private readonly countries = new Interner();
+  private countryOfHotel = new Uint16Array(1024);
+  private readonly cities = new Interner();
+  private cityOfHotel = new Uint32Array(1024);
+  private postalCodes: string[] = [];
+  private addressWords: string[] = [];
+  private addressNumbers: string[] = [];
+  private ratings = new Float32Array(1024);
+  /** Supplier codes as given, each entry (code, hotel id text, hotel): the lookup is built when first used. */
+  private readonly supplierCodes = new Interner();
+  private supplierEntryCodes = new Int32Array(1024);
+  private supplierEntryHotels = new Int32Array(1024);
+  private supplierEntryIds: string[] = [];
+
+  add(hotel: ReferenceHotel): void {
+    this.checkUnspent();
+    const index = this.count++;
+    if (index + 2 > this.nameTokenOffsets.length) this.grow(index + 2);
+    this.ids.push(hotel.id);
+    this.names.push(hotel.name);
     const { tokens, qualifierMask } = nameParts(hotel.name);
-    nameQualifierMasks.push(qualifierMask);
+    this.nameQualifierMasks[index] = qualifierMask;
+    let written = this.nameTokenOffsets[index]!;
+    this.nameTokenIds = withRoom(this.nameTokenIds, written + tokens.length);
     for (const token of tokens) {
-      let id = tokenIdByText.get(token);
-      if (id === undefined) {
-        id = vocabulary.length;
-        vocabulary.push(token);
-        tokenIdByText.set(token, id);
-        documentFrequency.push(0);
-      }
-      documentFrequency[id]! += 1;
-      nameTokenIds.push(id);
+      const id = this.tokenIdOf(token);
+      this.documentFrequency[id]! += 1;
+      this.nameTokenIds[written++] = id;
     }
-    nameTokenOffsets.push(nameTokenIds.length);
-    signatureTexts.push(nameSignatureText(tokens));
+    this.nameTokenOffsets[index + 1] = written;
+    writeTrigramSignature(nameSignatureText(tokens), this.nameSignatures, index * SIGNATURE_WORDS);
     const located = hasUsableCoordinates(hotel.lat, hotel.lon);
-    latitudes.push(located ? hotel.lat! : Number.NaN);
-    longitudes.push(located ? hotel.lon! : Number.NaN);
-    countryOfHotel.push(countries.id(toCountryCode(hotel.countryCode) ?? toCountryCode(hotel.country) ?? ''));
-    cityOfHotel.push(cities.id(normalizeCity(hotel.city)));
-    postalCodes.push(normalizePostalCode(hotel.postalCode));
+    this.latitudes[index] = located ? hotel.lat! : Number.NaN;
+    this.longitudes[index] = located ? hotel.lon! : Number.NaN;
+    this.countryOfHotel[index] = this.countries.id(toCountryCode(hotel.countryCode) ?? toCountryCode(hotel.country) ?? '');
+    this.cityOfHotel[index] = this.cities.id(normalizeCity(hotel.city));
+    this.postalCodes.push(normalizePostalCode(hotel.postalCode));
     const address = addressParts(hotel.address ?? '');
-    addressWords.push(address.words.join(' '));
-    addressNumbers.push(address.numbers.join(' '));
-    ratings.push(hotel.rating ?? Number.NaN);
-    for (const [supplierCode, supplierHotelId] of Object.entries(hotel.supplierCodes)) {
-      supplierHotels.set(supplierKey(supplierCode, supplierHotelId), index);
+    this.addressWords.push(address.words.join(' '));
+    this.addressNumbers.push(address.numbers.join(' '));
+    this.ratings[index] = hotel.rating ?? Number.NaN;
+    this.addSupplierEntries(hotel.supplierCodes, index);
+  }
+
+  /** The token's number, a new one (document frequency 0) for a token not met before. */
+  private tokenIdOf(token: string): number {
+    let id = this.tokenIdByText.get(token);
+    if (id === undefined) {
+      id = this.vocabulary.length;
+      this.vocabulary.push(token);
+      this.tokenIdByText.set(token, id);
+      this.documentFrequency = withRoom(this.documentFrequency, id + 1);
+    }
+    return id;
+  }
+
+  private addSupplierEntries(supplierCodes: Record<string, string>, hotel: number): void {
+    for (const supplierCode of Object.keys(supplierCodes)) {
+      const entry = this.supplierEntryIds.length;
+      if (entry + 1 > this.supplierEntryCodes.length) {
+        this.supplierEntryCodes = withRoom(this.supplierEntryCodes, entry + 1);
+        this.supplierEntryHotels = withRoom(this.supplierEntryHotels, entry + 1);
+      }
+      this.supplierEntryCodes[entry] = this.supplierCodes.id(supplierCode);
+      this.supplierEntryHotels[entry] = hotel;
+      this.supplierEntryIds.push(supplierCodes[supplierCode]!);
     }
   }
 
-  const count = ids.length;
-  const tokenWeights = Float32Array.from(vocabulary, (token, id) =>
-    inverseDocumentFrequency(count, documentFrequency[id]!) * KIND_WEIGHT[tokenKind(token)],
-  );
-
-  // Hotels are renumbered by (country, grid cell) so that the hotels one search visits (a
-  // neighbourhood, a city) sit side by side in every per-hotel array: far fewer cache misses.
-  const inputCells = new Int32Array(count);
-  for (let hotel = 0; hotel < count; hotel++) {
-    inputCells[hotel] = Number.isNaN(latitudes[hotel]!) ? -1 : cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
+  private checkUnspent(): void {
+    if (this.spentBy) throw new Error(`MatchingIndexBuilder: already used up by ${this.spentBy}`);
   }
-  const order = sortHotels(count, (hotel) => countryOfHotel[hotel]! * 2 ** 30 + inputCells[hotel]! + 1);
-  const newIndex = new Int32Array(count);
-  for (let position = 0; position < count; position++) newIndex[order[position]!] = position;
-  for (const [key, hotel] of supplierHotels) supplierHotels.set(key, newIndex[hotel]!);
-  const permute = <T>(values: readonly T[]): T[] => Array.from(order, (hotel) => values[hotel]!);
 
-  const offsets = new Uint32Array(count + 1);
-  const tokenIdArray = new Int32Array(nameTokenIds.length);
-  const nameWeightTotals = new Float32Array(count);
-  const nameSignatures = new Uint32Array(count * SIGNATURE_WORDS);
-  for (let position = 0, written = 0; position < count; position++) {
-    const hotel = order[position]!;
-    let total = 0;
-    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
-      tokenIdArray[written++] = nameTokenIds[k]!;
-      total += tokenWeights[nameTokenIds[k]!]!;
+  private grow(needed: number): void {
+    this.nameTokenOffsets = withRoom(this.nameTokenOffsets, needed);
+    this.nameQualifierMasks = withRoom(this.nameQualifierMasks, needed);
+    this.nameSignatures = withRoom(this.nameSignatures, needed * SIGNATURE_WORDS);
+    this.latitudes = withRoom(this.latitudes, needed);
+    this.longitudes = withRoom(this.longitudes, needed);
+    this.countryOfHotel = withRoom(this.countryOfHotel, needed);
+    this.cityOfHotel = withRoom(this.cityOfHotel, needed);
+    this.ratings = withRoom(this.ratings, needed);
+  }
+
+  /**
+   * The hotels added so far as a MatchingIndexPart, for a builder on another thread to append
+   * (`transfer`: the buffers to move rather than copy). The builder is spent.
+   */
+  toPart(): { part: MatchingIndexPart; transfer: ArrayBuffer[] } {
+    this.checkUnspent();
+    this.spentBy = 'toPart';
+    const count = this.count;
+    const part: MatchingIndexPart = {
+      count,
+      vocabulary: this.vocabulary,
+      documentFrequency: this.documentFrequency.subarray(0, this.vocabulary.length),
+      nameTokenOffsets: this.nameTokenOffsets.subarray(0, count + 1),
+      nameTokenIds: this.nameTokenIds.subarray(0, this.nameTokenOffsets[count]!),
+      nameQualifierMasks: this.nameQualifierMasks.subarray(0, count),
+      nameSignatures: this.nameSignatures.subarray(0, count * SIGNATURE_WORDS),
+      latitudes: this.latitudes.subarray(0, count),
+      longitudes: this.longitudes.subarray(0, count),
+      countries: this.countries.values,
+      countryOfHotel: this.countryOfHotel.subarray(0, count),
+      cities: this.cities.values,
+      cityOfHotel: this.cityOfHotel.subarray(0, count),
+      ratings: this.ratings.subarray(0, count),
+      supplierCodes: this.supplierCodes.values,
+      supplierEntryCodes: this.supplierEntryCodes.subarray(0, this.supplierEntryIds.length),
+      supplierEntryHotels: this.supplierEntryHotels.subarray(0, this.supplierEntryIds.length),
+      ids: packStrings(this.ids),
+      names: packStrings(this.names),
+      postalCodes: packStrings(this.postalCodes),
+      addressWords: packStrings(this.addressWords),
+      addressNumbers: packStrings(this.addressNumbers),
+      supplierEntryIds: packStrings(this.supplierEntryIds),
+    };
+    const transfer = [
+      part.documentFrequency, part.nameTokenOffsets, part.nameTokenIds, part.nameQualifierMasks, part.nameSignatures, part.latitudes,
+      part.longitudes, part.countryOfHotel, part.cityOfHotel, part.ratings, part.supplierEntryCodes, part.supplierEntryHotels,
+    ].map((array) => array.buffer as ArrayBuffer);
+    return { part, transfer: [...new Set(transfer)] };
+  }
+
+  /**
+   * Adds the hotels of a part (made by toPart on another thread from the rows after this
+   * builder's): the same as adding them one by one here. Token, city, country and supplier-code
+   * numbers are the part's own, renumbered here in the order the part first met them.
+   */
+  appendPart(part: MatchingIndexPart): void {
+    this.checkUnspent();
+    const base = this.count;
+    this.grow(base + part.count + 2);
+    this.appendNames(part, base);
+    this.appendPlaces(part, base);
+    this.appendSupplierEntries(part, base);
+    // concat: one copy, faster than pushing half a million strings one by one.
+    this.ids = this.ids.concat(unpackMatchingIndexPartIds(part));
+    this.names = this.names.concat(unpackStrings(part.names));
+    this.postalCodes = this.postalCodes.concat(unpackStrings(part.postalCodes));
+    this.addressWords = this.addressWords.concat(unpackStrings(part.addressWords));
+    this.addressNumbers = this.addressNumbers.concat(unpackStrings(part.addressNumbers));
+    this.count += part.count;
+  }
+
+  /** The part's name tokens (renumbered, their document frequencies added), qualifier masks and signatures. */
+  private appendNames(part: MatchingIndexPart, base: number): void {
+    const tokenIds = Int32Array.from(part.vocabulary, (token, partId) => {
+      const id = this.tokenIdOf(token);
+      this.documentFrequency[id]! += part.documentFrequency[partId]!;
+      return id;
+    });
+    const tokensBefore = this.nameTokenOffsets[base]!;
+    this.nameTokenIds = withRoom(this.nameTokenIds, tokensBefore + part.nameTokenIds.length);
+    for (let k = 0; k < part.nameTokenIds.length; k++) this.nameTokenIds[tokensBefore + k] = tokenIds[part.nameTokenIds[k]!]!;
+    for (let hotel = 0; hotel < part.count; hotel++) this.nameTokenOffsets[base + hotel + 1] = tokensBefore + part.nameTokenOffsets[hotel + 1]!;
+    this.nameQualifierMasks.set(part.nameQualifierMasks, base);
+    this.nameSignatures.set(part.nameSignatures, base * SIGNATURE_WORDS);
+  }
+
+  /** The part's countries and cities (renumbered), coordinates and ratings. */
+  private appendPlaces(part: MatchingIndexPart, base: number): void {
+    const countryIds = part.countries.map((country) => this.countries.id(country));
+    const cityIds = part.cities.map((city) => this.cities.id(city));
+    for (let hotel = 0; hotel < part.count; hotel++) {
+      this.countryOfHotel[base + hotel] = countryIds[part.countryOfHotel[hotel]!]!;
+      this.cityOfHotel[base + hotel] = cityIds[part.cityOfHotel[hotel]!]!;
     }
-    offsets[position + 1] = written;
-    nameWeightTotals[position] = total;
-    writeTrigramSignature(signatureTexts[hotel]!, nameSignatures, position * SIGNATURE_WORDS);
+    this.latitudes.set(part.latitudes, base);
+    this.longitudes.set(part.longitudes, base);
+    this.ratings.set(part.ratings, base);
   }
 
-  const latitudeArray = Float64Array.from(order, (hotel) => latitudes[hotel]!);
-  const longitudeArray = Float64Array.from(order, (hotel) => longitudes[hotel]!);
-  const countryArray = Uint16Array.from(order, (hotel) => countryOfHotel[hotel]!);
-  const cityArray = Uint32Array.from(order, (hotel) => cityOfHotel[hotel]!);
-  const postalArray = permute(postalCodes);
-  const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
-  return new MatchingIndex({
-    format: SNAPSHOT_FORMAT,
-    count,
-    ids: permute(ids),
-    names: permute(names),
-    vocabulary,
-    tokenWeights,
-    nameTokenOffsets: offsets,
-    nameTokenIds: tokenIdArray,
-    nameWeightTotals,
-    nameQualifierMasks: Uint32Array.from(order, (hotel) => nameQualifierMasks[hotel]!),
-    namesakeCounts: countNamesakes(offsets, tokenIdArray, vocabulary, countryArray, latitudeArray, longitudeArray),
-    nameSignatures,
-    latitudes: latitudeArray,
-    longitudes: longitudeArray,
-    countryCodes: countries.values,
-    countryOfHotel: countryArray,
-    cities: cities.values,
-    cityOfHotel: cityArray,
-    postalCodes: postalArray,
-    addressWords: permute(addressWords),
-    addressNumbers: permute(addressNumbers),
-    ratings: Float32Array.from(order, (hotel) => ratings[hotel]!),
-    ...grid,
-    ...buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, cityArray, hotelCells),
-    ...buildPostalBlocks(postalArray),
-    supplierHotels,
+  /** The part's supplier-code entries: codes renumbered, hotels moved on by `base`. */
+  private appendSupplierEntries(part: MatchingIndexPart, base: number): void {
+    const codeIds = part.supplierCodes.map((code) => this.supplierCodes.id(code));
+    const before = this.supplierEntryIds.length;
+    const entries = part.supplierEntryCodes.length;
+    this.supplierEntryCodes = withRoom(this.supplierEntryCodes, before + entries);
+    this.supplierEntryHotels = withRoom(this.supplierEntryHotels, before + entries);
+    for (let entry = 0; entry < entries; entry++) {
+      this.supplierEntryCodes[before + entry] = codeIds[part.supplierEntryCodes[entry]!]!;
+      this.supplierEntryHotels[before + entry] = base + part.supplierEntryHotels[entry]!;
+    }
+    this.supplierEntryIds = this.supplierEntryIds.concat(unpackStrings(part.supplierEntryIds));
+  }
+
+  /** The index of every hotel added. */
+  finish(): MatchingIndex {
+    const finishing = this.startFinishing();
+    const assembled = finishing.assemble();
+    return finishing.complete(assembled, namesakeCounts(finishing.namesakeInput));
+  }
+
+  /**
+   * As finish, with the namesake counts (a fifth of finishing) computed by `countElsewhere` (on
+   * another thread) while this thread does the rest; counted here if that fails (throws, rejects,
+   * or gives counts not one per hotel).
+   */
+  async finishWith(countElsewhere: (input: NamesakeInput) => Promise<Uint16Array>): Promise<MatchingIndex> {
+    const finishing = this.startFinishing();
+    const counting = startCounting(countElsewhere, finishing.namesakeInput);
+    const assembled = finishing.assemble();
+    const counted = await counting;
+    const counts = counted?.length === this.count ? counted : namesakeCounts(finishing.namesakeInput);
+    return finishing.complete(assembled, counts);
+  }
+
+  /** Orders the hotels and lays out the per-hotel arrays; the rest (`assemble`, `complete`) follows. */
+  private startFinishing() {
+    this.checkUnspent();
+    this.spentBy = 'finish';
+    const { count, vocabulary, documentFrequency, nameTokenOffsets, nameTokenIds, countryOfHotel, cityOfHotel, latitudes, longitudes } = this;
+    const tokenWeights = Float32Array.from(vocabulary, (token, id) =>
+      inverseDocumentFrequency(count, documentFrequency[id]!) * KIND_WEIGHT[tokenKind(token)],
+    );
+
+    // Hotels are renumbered by (country, grid cell) so that the hotels one search visits (a
+    // neighbourhood, a city) sit side by side in every per-hotel array: far fewer cache misses.
+    const inputCells = new Int32Array(count);
+    for (let hotel = 0; hotel < count; hotel++) {
+      inputCells[hotel] = Number.isNaN(latitudes[hotel]!) ? -1 : cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
+    }
+    const order = sortHotels(count, (hotel) => countryOfHotel[hotel]! * 2 ** 30 + inputCells[hotel]! + 1);
+    const permute = (values: readonly string[]): string[] => {
+      const permuted: string[] = [];
+      for (let position = 0; position < count; position++) permuted.push(values[order[position]!]!);
+      return permuted;
+    };
+
+    const offsets = new Uint32Array(count + 1);
+    const tokenIdArray = new Int32Array(nameTokenOffsets[count]!);
+    const nameWeightTotals = new Float32Array(count);
+    const nameSignatures = new Uint32Array(count * SIGNATURE_WORDS);
+    const latitudeArray = new Float64Array(count);
+    const longitudeArray = new Float64Array(count);
+    const countryArray = new Uint16Array(count);
+    const cityArray = new Uint32Array(count);
+    const qualifierMasks = new Uint32Array(count);
+    const ratings = new Float32Array(count);
+    for (let position = 0, written = 0; position < count; position++) {
+      const hotel = order[position]!;
+      let total = 0;
+      for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
+        tokenIdArray[written++] = nameTokenIds[k]!;
+        total += tokenWeights[nameTokenIds[k]!]!;
+      }
+      offsets[position + 1] = written;
+      nameWeightTotals[position] = total;
+      for (let word = 0; word < SIGNATURE_WORDS; word++) nameSignatures[position * SIGNATURE_WORDS + word] = this.nameSignatures[hotel * SIGNATURE_WORDS + word]!;
+      latitudeArray[position] = latitudes[hotel]!;
+      longitudeArray[position] = longitudes[hotel]!;
+      countryArray[position] = countryOfHotel[hotel]!;
+      cityArray[position] = cityOfHotel[hotel]!;
+      qualifierMasks[position] = this.nameQualifierMasks[hotel]!;
+      ratings[position] = this.ratings[hotel]!;
+    }
+    const namesakeInput: NamesakeInput = {
+      nameTokenOffsets: offsets,
+      nameTokenIds: tokenIdArray,
+      wordHashes: namesakeWordHashes(vocabulary),
+      countryOfHotel: countryArray,
+      latitudes: latitudeArray,
+      longitudes: longitudeArray,
+    };
+
+    /** Everything else but the namesake counts. */
+    const assemble = () => {
+      const postalCodes = permute(this.postalCodes);
+      const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
+      return {
+        ids: permute(this.ids),
+        names: permute(this.names),
+        postalCodes,
+        addressWords: permute(this.addressWords),
+        addressNumbers: permute(this.addressNumbers),
+        grid,
+        postings: buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, cityArray, hotelCells),
+        postalBlocks: buildPostalBlocks(postalCodes),
+      };
+    };
+
+    const complete = (assembled: ReturnType<typeof assemble>, namesakeCounts: Uint16Array): MatchingIndex => {
+      const data: ReferenceIndexSnapshot = {
+        format: SNAPSHOT_FORMAT,
+        count,
+        ids: assembled.ids,
+        names: assembled.names,
+        vocabulary,
+        tokenWeights,
+        nameTokenOffsets: offsets,
+        nameTokenIds: tokenIdArray,
+        nameWeightTotals,
+        nameQualifierMasks: qualifierMasks,
+        namesakeCounts,
+        nameSignatures,
+        latitudes: latitudeArray,
+        longitudes: longitudeArray,
+        countryCodes: this.countries.values,
+        countryOfHotel: countryArray,
+        cities: this.cities.values,
+        cityOfHotel: cityArray,
+        postalCodes: assembled.postalCodes,
+        addressWords: assembled.addressWords,
+        addressNumbers: assembled.addressNumbers,
+        ratings,
+        ...assembled.grid,
+        ...assembled.postings,
+        ...assembled.postalBlocks,
+        supplierHotels: new Map(),
+      };
+      const newIndex = new Int32Array(count);
+      for (let position = 0; position < count; position++) newIndex[order[position]!] = position;
+      lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, newIndex);
+      return new MatchingIndex(data);
+    };
+
+    return { namesakeInput, assemble, complete };
+  }
+}
+
+/** A builder's hotels as plain data for another thread (see MatchingIndexBuilder.toPart). */
+export interface MatchingIndexPart {
+  count: number;
+  vocabulary: string[];
+  documentFrequency: Uint32Array;
+  nameTokenOffsets: Uint32Array;
+  nameTokenIds: Int32Array;
+  nameQualifierMasks: Uint32Array;
+  nameSignatures: Uint32Array;
+  latitudes: Float64Array;
+  longitudes: Float64Array;
+  countries: string[];
+  countryOfHotel: Uint16Array;
+  cities: string[];
+  cityOfHotel: Uint32Array;
+  ratings: Float32Array;
+  supplierCodes: string[];
+  supplierEntryCodes: Int32Array;
+  supplierEntryHotels: Int32Array;
+  ids: StringColumn;
+  names: StringColumn;
+  postalCodes: StringColumn;
+  addressWords: StringColumn;
+  addressNumbers: StringColumn;
+  supplierEntryIds: StringColumn;
+}
+
+/**
+ * Strings crossing to another thread: one string joined by NUL (copied in one piece; splitting it
+ * costs a fraction of cloning a million strings one by one), or the array itself when a value
+ * holds a NUL.
+ */
+type StringColumn = { joined: string; count: number } | { values: string[] };
+
+function packStrings(values: string[]): StringColumn {
+  for (const value of values) if (value.includes('\u0000')) return { values };
+  return { joined: values.join('\u0000'), count: values.length };
+}
+
+function unpackStrings(column: StringColumn): string[] {
+  if ('values' in column) return column.values;
+  return column.count === 0 ? [] : column.joined.split('\u0000');
+}
+
+/** The ids of a part's hotels, in order, unpacked in place: appendPart then reuses them. */
+export function unpackMatchingIndexPartIds(part: MatchingIndexPart): string[] {
+  if (!('values' in part.ids)) part.ids = { values: unpackStrings(part.ids) };
+  return part.ids.values;
+}
+
+/** The counts of `countElsewhere` once it has them; undefined when it fails, synchronously or not. */
+function startCounting(countElsewhere: (input: NamesakeInput) => Promise<Uint16Array>, input: NamesakeInput): Promise<Uint16Array | undefined> {
+  try {
+    return countElsewhere(input).then(
+      (counts) => counts,
+      () => undefined,
+    );
+  } catch {
+    return Promise.resolve(undefined);
+  }
+}
+
+/**
+ * Makes data.supplierHotels a property that builds the supplier-code lookup the first time it is
+ * read (ID_TO_ID and HYBRID matching, serialising the index) and is a plain Map from then on:
+ * STANDARD matching never pays for millions of keys. The Map is the one built eagerly before:
+ * entries in the order the hotels and their codes came, a repeated key holding the last hotel.
+ */
+function lazySupplierHotels(
+  data: ReferenceIndexSnapshot,
+  codes: readonly string[],
+  entryCodes: Int32Array,
+  entryIds: readonly string[],
+  entryHotels: Int32Array,
+  newIndex: Int32Array,
+): void {
+  const settle = (value: Map<string, number>) =>
+    Object.defineProperty(data, 'supplierHotels', { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(data, 'supplierHotels', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const prefixes = codes.map((code) => supplierKey(code, ''));
+      const supplierHotels = new Map<string, number>();
+      for (let entry = 0; entry < entryIds.length; entry++) {
+        supplierHotels.set(prefixes[entryCodes[entry]!] + entryIds[entry]!.trim(), newIndex[entryHotels[entry]!]!);
+      }
+      settle(supplierHotels);
+      return supplierHotels;
+    },
+    set(value: Map<string, number>) {
+      settle(value);
+    },
   });
 }
 
-/** Edge of the areas, in grid cells, in which countNamesakes counts namesakes (0.1°, about 11 km). */
+/** Edge of the areas, in grid cells, in which namesakeCounts counts namesakes (0.1°, about 11 km). */
 const NAMESAKE_AREA_CELLS = 10;
 const NAMESAKE_AREA_COLUMNS = Math.ceil(LONGITUDE_CELLS / NAMESAKE_AREA_CELLS);
 const NAMESAKE_AREAS = Math.ceil(Math.round(180 / CELL_DEGREES) / NAMESAKE_AREA_CELLS + 1) * NAMESAKE_AREA_COLUMNS;
+
+/** What namesakeCounts needs (plain typed arrays: it can run on another thread). */
+export interface NamesakeInput {
+  nameTokenOffsets: Uint32Array;
+  nameTokenIds: Int32Array;
+  /** Per token, its share of a name's hash (see namesakeWordHashes). */
+  wordHashes: Int32Array;
+  countryOfHotel: Uint16Array;
+  latitudes: Float64Array;
+  longitudes: Float64Array;
+}
+
+/** Each word's share of the name hash; stop words have none. Summing makes the order not matter. */
+function namesakeWordHashes(vocabulary: readonly string[]): Int32Array {
+  return Int32Array.from(vocabulary, (token, id) => (tokenKind(token) === 'stop' ? 0 : mixBits(id + 1)));
+}
 
 /**
  * Per hotel, how many hotels nearby (its 0.1° area and the eight around it; its country when it has
  * no coordinates) have a name of the same words, stop words aside, in any order: itself included.
  */
-function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array, vocabulary: readonly string[], countryOfHotel: Uint16Array, latitudes: Float64Array, longitudes: Float64Array): Uint16Array {
+export function namesakeCounts({ nameTokenOffsets, nameTokenIds, wordHashes, countryOfHotel, latitudes, longitudes }: NamesakeInput): Uint16Array {
   const count = countryOfHotel.length;
-  // Each word's share of the name hash; stop words have none. Summing makes the order not matter.
-  const wordHashes = Int32Array.from(vocabulary, (token, id) => (tokenKind(token) === 'stop' ? 0 : mixBits(id + 1)));
   const nameKeys = new Float64Array(count);
   const areas = new Int32Array(count);
   const keys = new Float64Array(count);
@@ -490,13 +834,10 @@ function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
   }
   const sorted = keys.slice().sort();
   const counts = new Uint16Array(count);
-  for (let hotel = 0; hotel < count; hotel++) {
-    // All hotels of this name, whatever the area, sit in sorted[first, last).
-    const first = lowerBound(sorted, nameKeys[hotel]!, 0, count);
-    const last = lowerBound(sorted, nameKeys[hotel]! + 2 ** 23, first, count);
+  const countHotel = (hotel: number, first: number, last: number) => {
     if (last - first === 1 || areas[hotel]! >= NAMESAKE_AREAS) {
       counts[hotel] = Math.min(65_535, occurrences(sorted, keys[hotel]!, first, last));
-      continue;
+      return;
     }
     let namesakes = 0;
     for (let row = -1; row <= 1; row++) {
@@ -506,6 +847,25 @@ function countNamesakes(nameTokenOffsets: Uint32Array, nameTokenIds: Int32Array,
       }
     }
     counts[hotel] = Math.min(65_535, namesakes);
+  };
+  if (count > 2 ** 21) {
+    for (let hotel = 0; hotel < count; hotel++) {
+      // All hotels of this name, whatever the area, sit in sorted[first, last).
+      const first = lowerBound(sorted, nameKeys[hotel]!, 0, count);
+      countHotel(hotel, first, lowerBound(sorted, nameKeys[hotel]! + 2 ** 23, first, count));
+    }
+    return counts;
+  }
+  // The same, a name at a time: hotels ordered by name hash (30 bits above the hotel's 21), so
+  // each name's range in `sorted` is searched for once, not once per hotel.
+  const byName = new Float64Array(count);
+  for (let hotel = 0; hotel < count; hotel++) byName[hotel] = (nameKeys[hotel]! / 2 ** 23) * 2 ** 21 + hotel;
+  byName.sort();
+  for (let k = 0; k < count; ) {
+    const nameKey = nameKeys[byName[k]! % 2 ** 21]!;
+    const first = lowerBound(sorted, nameKey, 0, count);
+    const last = lowerBound(sorted, nameKey + 2 ** 23, first, count);
+    for (; k < count && nameKeys[byName[k]! % 2 ** 21] === nameKey; k++) countHotel(byName[k]! % 2 ** 21, first, last);
   }
   return counts;
 }
@@ -616,6 +976,21 @@ function sortHotels(count: number, key: (hotel: number) => number): Int32Array {
       for (let k = 0; k < count; k++) ordered[k] = keys[k]! % 2 ** 21;
       return ordered;
     }
+    if (largest < 2 ** 46) {
+      // The low 32 bits of the key with the number, sorted natively, then a stable counting sort
+      // by the high bits: the same order as sorting by (key, number).
+      const packed = new Float64Array(count);
+      for (let hotel = 0; hotel < count; hotel++) packed[hotel] = (keys[hotel]! % 2 ** 32) * 2 ** 21 + hotel;
+      packed.sort();
+      const starts = new Uint32Array(Math.floor(largest / 2 ** 32) + 2);
+      for (let hotel = 0; hotel < count; hotel++) starts[Math.floor(keys[hotel]! / 2 ** 32) + 1]! += 1;
+      for (let high = 1; high < starts.length; high++) starts[high]! += starts[high - 1]!;
+      for (let k = 0; k < count; k++) {
+        const hotel = packed[k]! % 2 ** 21;
+        ordered[starts[Math.floor(keys[hotel]! / 2 ** 32)]!++] = hotel;
+      }
+      return ordered;
+    }
     for (let hotel = 0; hotel < count; hotel++) ordered[hotel] = hotel;
     return ordered.sort((a, b) => keys[a]! - keys[b]! || a - b);
   }
@@ -629,14 +1004,26 @@ function sortHotels(count: number, key: (hotel: number) => number): Int32Array {
 
 /** Postcode blocks: hotels grouped by the hash of their normalised postcode. */
 function buildPostalBlocks(postalCodes: readonly string[]) {
-  const hashes = new Int32Array(postalCodes.length);
-  const hotels: number[] = [];
-  for (let hotel = 0; hotel < postalCodes.length; hotel++) {
+  const count = postalCodes.length;
+  const hashes = new Int32Array(count);
+  let coded = 0;
+  for (let hotel = 0; hotel < count; hotel++) {
     if (postalCodes[hotel] === '') continue;
     hashes[hotel] = hashText(postalCodes[hotel]!);
-    hotels.push(hotel);
+    coded += 1;
   }
-  const postalHotels = Int32Array.from(hotels).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  // Hotels with a postcode by (hash, hotel): up to 2^21 hotels, the hash (moved up by 2^31 to be
+  // non-negative, which keeps its order) and the hotel packed in one double and sorted natively.
+  const postalHotels = new Int32Array(coded);
+  if (count <= 2 ** 21) {
+    const packed = new Float64Array(coded);
+    for (let hotel = 0, k = 0; hotel < count; hotel++) if (postalCodes[hotel] !== '') packed[k++] = (hashes[hotel]! + 2 ** 31) * 2 ** 21 + hotel;
+    packed.sort();
+    for (let k = 0; k < coded; k++) postalHotels[k] = packed[k]! % 2 ** 21;
+  } else {
+    for (let hotel = 0, k = 0; hotel < count; hotel++) if (postalCodes[hotel] !== '') postalHotels[k++] = hotel;
+    postalHotels.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  }
   const blocks = runsOf(postalHotels.length, (k) => hashes[postalHotels[k]!]!);
   return { postalHashes: blocks.keys, postalOffsets: blocks.offsets, postalHotels };
 }

@@ -9,14 +9,24 @@
  */
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import { parse as parseCsv, type CsvError } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
 import ExcelJS from 'exceljs';
 
+import { csvRecordBatches, CsvRecordsError, firstCsvRecords, type CsvPartStart, type CsvRecordsOptions } from './csv-records';
 import type { TabularFormat } from './formats';
+
+export { CsvFastPathUnavailable, type CsvLineEnd } from './csv-records';
 
 export type TabularRecord = Record<string, string>;
 
 export type TabularRow = { line: number; record: TabularRecord } | { line: number; error: string };
+
+/**
+ * A row as read, before it is made a record: a CSV row stays its cells beside the header (the same
+ * array for every row of a file), so a reader of many rows can look its columns up once.
+ */
+export type TabularCellsRow = { line: number; header: readonly string[]; cells: readonly string[] };
+export type TabularRawRow = TabularCellsRow | TabularRow;
 
 export type TabularInput = Buffer | NodeJS.ReadableStream;
 
@@ -46,12 +56,81 @@ export function readTabular(input: TabularInput, format: TabularFormat): AsyncIt
   }
 }
 
+/**
+ * The same rows as readTabular, in batches (a CSV file's are a chunk of the file each; other
+ * formats' one row each), CSV rows as cells: for readers of large files, which pay for neither a
+ * promise nor a record object per row.
+ */
+export function readTabularBatches(input: TabularInput, format: TabularFormat, csvOptions: CsvReadOptions = {}): AsyncIterable<TabularRawRow[]> {
+  switch (format) {
+    case 'csv':
+      return readCsvBatches(input, csvOptions);
+    default:
+      return batchesOfOne(readTabular(input, format));
+  }
+}
+
+/** How a CSV file's header reads: what a reader of a later part of the file needs to know. */
+export interface CsvHeader {
+  /** Column names, as rows are keyed by them. */
+  header: string[];
+  delimiter: string;
+  lineEnd: CsvPartStart['lineEnd'];
+}
+
+/**
+ * For reading a CSV file in parts (one per thread): `part` is a part after the header, starting at
+ * a record boundary, its records numbered from `firstLine`; `strict` reads only what the fast path
+ * reads (throwing CsvFastPathUnavailable otherwise, so the caller can read the file whole);
+ * `onEnd` gets the line after the last record and the record delimiter.
+ */
+export interface CsvReadOptions extends Omit<CsvRecordsOptions, 'part'> {
+  part?: CsvHeader & { firstLine: number };
+}
+
+/**
+ * The header of a CSV file from the head of the file (its first megabyte, say), when the fast
+ * reader reads it; undefined otherwise (read such a file whole).
+ */
+export function csvHeaderOf(head: Buffer): CsvHeader | undefined {
+  const text = head.toString('utf8', 0, Math.min(head.length, 1_000_000));
+  if (!text.includes('\n')) return undefined;
+  const delimiter = sniffDelimiter(text.split('\n', 1)[0] ?? '');
+  const first = firstCsvRecords(head, delimiter, 64);
+  const headerRecord = first?.records.find((record) => !isBlank(record.cells));
+  if (!first || !headerRecord || first.lineEnd === 'unknown') return undefined;
+  try {
+    return { header: readHeader(headerRecord.cells, headerRecord.line), delimiter, lineEnd: first.lineEnd };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record of a row read as cells: column name -> cell, columns without a name left out. */
+export function recordOfCells(header: readonly string[], cells: readonly string[]): TabularRecord {
+  const record: TabularRecord = {};
+  header.forEach((name, index) => {
+    if (name !== '') record[name] = cells[index] ?? '';
+  });
+  return record;
+}
+
+/** Each row a batch of its own. */
+async function* batchesOfOne<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const row of rows) yield [row];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shared row shaping
 
 function toReadable(input: TabularInput): Readable {
   if (Buffer.isBuffer(input)) return Readable.from([input]);
   return input instanceof Readable ? input : Readable.from(input);
+}
+
+/** The input's chunks as Buffers (a stream with an encoding set gives strings). */
+async function* bufferChunks(input: TabularInput): AsyncGenerator<Buffer> {
+  for await (const chunk of toReadable(input) as AsyncIterable<Buffer | string>) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
 /** Trimmed header names; throws on a duplicate because values would silently overwrite each other. */
@@ -72,22 +151,22 @@ function isBlank(cells: readonly string[]): boolean {
 }
 
 /**
- * Pairs cells with the header. Missing trailing cells are a broken row in CSV (usually a quoting or
- * delimiter problem) but normal in XLSX, where empty trailing cells are not stored.
+ * Checks cells against the header: missing trailing cells are a broken row in CSV (usually a
+ * quoting or delimiter problem) but normal in XLSX, where empty trailing cells are not stored.
+ * Returns the problem, or undefined.
  */
+function cellsProblem(header: readonly string[], cells: readonly string[], allowShortRows: boolean): string | undefined {
+  for (let index = header.length; index < cells.length; index++) {
+    if (cells[index]!.trim() !== '') return `has ${cells.length} fields but the header has ${header.length}`;
+  }
+  if (!allowShortRows && cells.length < header.length) return `has ${cells.length} fields but the header has ${header.length}`;
+  return undefined;
+}
+
+/** Pairs cells with the header (see cellsProblem). */
 function rowFromCells(header: readonly string[], cells: readonly string[], line: number, allowShortRows: boolean): TabularRow {
-  const extra = cells.slice(header.length);
-  if (extra.some((cell) => cell.trim() !== '')) {
-    return { line, error: `has ${cells.length} fields but the header has ${header.length}` };
-  }
-  if (!allowShortRows && cells.length < header.length) {
-    return { line, error: `has ${cells.length} fields but the header has ${header.length}` };
-  }
-  const record: TabularRecord = {};
-  header.forEach((name, index) => {
-    if (name !== '') record[name] = cells[index] ?? '';
-  });
-  return { line, record };
+  const error = cellsProblem(header, cells, allowShortRows);
+  return error === undefined ? { line, record: recordOfCells(header, cells) } : { line, error };
 }
 
 /** JSON values as text: strings as-is, null as empty, nested structures as JSON. */
@@ -124,58 +203,68 @@ function sniffDelimiter(headerLine: string): string {
   return best;
 }
 
-/** Reads just enough of the stream to see the header line, then replays everything. */
-async function peekFirstLine(source: Readable): Promise<{ firstLine: string; replay: Readable }> {
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+/** Reads just enough of the chunks to see the header line, then replays everything. */
+async function peekFirstLine(chunks: AsyncIterable<Buffer>): Promise<{ firstLine: string; replay: AsyncIterable<Buffer> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
   const seen: Buffer[] = [];
   let text = '';
   while (!text.includes('\n')) {
     const next = await iterator.next();
     if (next.done) break;
-    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-    seen.push(chunk);
-    text += chunk.toString('utf8');
+    seen.push(next.value);
+    text += next.value.toString('utf8');
     if (text.length > 1_000_000) break;
   }
   async function* replayChunks(): AsyncGenerator<Buffer> {
-    yield* seen;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    try {
+      yield* seen;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    } finally {
+      // Also when the reader stops early: the input is closed.
+      await iterator.return?.();
     }
   }
-  return { firstLine: text.split('\n', 1)[0] ?? '', replay: Readable.from(replayChunks()) };
+  return { firstLine: text.split('\n', 1)[0] ?? '', replay: replayChunks() };
 }
 
 async function* readCsv(input: TabularInput): AsyncGenerator<TabularRow> {
-  const { firstLine, replay } = await peekFirstLine(toReadable(input));
-  const parser = replay.pipe(
-    parseCsv({
-      delimiter: sniffDelimiter(firstLine),
-      bom: true,
-      info: true,
-      // Rows with a wrong field count become row errors instead of stopping the file.
-      relax_column_count: true,
-      // A stray quote inside an unquoted field is data, not a reason to reject the file.
-      relax_quotes: true,
-    }),
-  );
-  let header: string[] | undefined;
-  // Empty lines also come through as records, so the next record always starts one line later.
-  let nextStartLine = 1;
+  for await (const rows of readCsvBatches(input)) {
+    for (const row of rows) yield 'cells' in row ? { line: row.line, record: recordOfCells(row.header, row.cells) } : row;
+  }
+}
+
+async function* readCsvBatches(input: TabularInput, options: CsvReadOptions = {}): AsyncGenerator<TabularRawRow[]> {
+  const { part } = options;
+  let header: readonly string[] | undefined;
+  let chunks: AsyncIterable<Buffer>;
+  let delimiter: string;
+  if (part) {
+    header = part.header;
+    delimiter = part.delimiter;
+    chunks = bufferChunks(input);
+  } else {
+    const { firstLine, replay } = await peekFirstLine(bufferChunks(input));
+    chunks = replay;
+    delimiter = sniffDelimiter(firstLine);
+  }
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const line = nextStartLine;
-      nextStartLine = info.lines + 1;
-      if (isBlank(record)) continue;
-      if (!header) {
-        header = readHeader(record, line);
-        continue;
+    for await (const records of csvRecordBatches(chunks, delimiter, { ...options, part })) {
+      const rows: TabularRawRow[] = [];
+      for (const { line, cells } of records) {
+        if (isBlank(cells)) continue;
+        if (!header) {
+          header = readHeader(cells, line);
+          continue;
+        }
+        const error = cellsProblem(header, cells, false);
+        rows.push(error === undefined ? { line, header, cells } : { line, error });
       }
-      yield rowFromCells(header, record, line, false);
+      if (rows.length > 0) yield rows;
     }
   } catch (error) {
-    if (error instanceof TabularParseError) throw error;
-    throw new TabularParseError(describeCsvError(error as CsvError, nextStartLine), nextStartLine);
+    // csv-parse's errors only: a failed read of the input is no fault of the file.
+    if (error instanceof CsvRecordsError) throw new TabularParseError(describeCsvError(error.failure, error.line), error.line);
+    throw error;
   }
 }
 
@@ -211,7 +300,7 @@ async function* readJsonLines(input: TabularInput): AsyncGenerator<TabularRow> {
 async function readAll(input: TabularInput): Promise<string> {
   if (Buffer.isBuffer(input)) return input.toString('utf8');
   const chunks: Buffer[] = [];
-  for await (const chunk of toReadable(input)) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  for await (const chunk of bufferChunks(input)) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { detectTabularFormat, type TabularFormat } from '../../../shared/platform/files/formats';
-import { readTabular, TabularParseError, type TabularRow } from '../../../shared/platform/files/tabular';
+import { readTabular, readTabularBatches, recordOfCells, TabularParseError, type TabularRow } from '../../../shared/platform/files/tabular';
 
 async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
   const rows: TabularRow[] = [];
@@ -82,6 +82,31 @@ describe('readTabular csv', () => {
 
   it('throws TabularParseError on a duplicate header column', async () => {
     await assert.rejects(collect(Buffer.from('id,name,id\n1,2,3\n'), 'csv'), TabularParseError);
+  });
+
+  it('rethrows a failed read of the input as it is, not as a parse error', async () => {
+    const failing = (...texts: string[]) =>
+      Readable.from(
+        (async function* () {
+          for (const text of texts) yield Buffer.from(text);
+          throw new Error('disk on fire');
+        })(),
+      );
+    await assert.rejects(collect(failing('id,name\n1,A\n'), 'csv'), (error: unknown) => !(error instanceof TabularParseError) && /disk on fire/.test(String(error)));
+    // The same once csv-parse reads the file (old Mac line ends).
+    await assert.rejects(collect(failing('id,name\r1,A\r'), 'csv'), (error: unknown) => !(error instanceof TabularParseError) && /disk on fire/.test(String(error)));
+  });
+
+  it('reads a part of a file from a stream of strings', async () => {
+    const part = { header: ['id', 'name'], delimiter: ',', lineEnd: 'lf' as const, firstLine: 5 };
+    const rows: TabularRow[] = [];
+    for await (const batch of readTabularBatches(Readable.from(['1,Zü', 'rich\n2,B\n']), 'csv', { part })) {
+      for (const row of batch) rows.push('cells' in row ? { line: row.line, record: recordOfCells(row.header, row.cells) } : row);
+    }
+    assert.deepEqual(rows, [
+      { line: 5, record: { id: '1', name: 'Zürich' } },
+      { line: 6, record: { id: '2', name: 'B' } },
+    ]);
   });
 });
 

@@ -1,7 +1,16 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { parseSupplierCodes, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../../shared/mapping/inventory';
-import { TabularParseError } from '../../../shared/platform/files/tabular';
+import type { ReferenceHotel } from '../../../shared/mapping/hotels';
+import {
+  InventoryIds,
+  parseSupplierCodes,
+  readPartnerInventory,
+  readReferenceInventory,
+  readReferenceInventoryBatches,
+  rowErrorInFile,
+  type InventoryRow,
+} from '../../../shared/mapping/inventory';
+import { csvHeaderOf, TabularParseError, type CsvLineEnd } from '../../../shared/platform/files/tabular';
 
 async function collect<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<InventoryRow<T>[]> {
   const all: InventoryRow<T>[] = [];
@@ -81,5 +90,44 @@ describe('partner inventory', () => {
   it("uses the inventory's supplier when rows only carry a supplier hotel id", async () => {
     const rows = await collect(readPartnerInventory(Buffer.from('id,name,supplierHotelId\nP1,A,55\nP2,B,\n'), 'csv', { defaultSupplierCode: 'EXPEDIA' }));
     assert.deepEqual(rows.map((row) => ('hotel' in row ? [row.hotel.supplierCode, row.hotel.supplierHotelId] : row.error)), [['EXPEDIA', '55'], [undefined, undefined]]);
+  });
+});
+
+describe('an inventory read in two parts (as `npm run map` reads a large reference file)', () => {
+  async function collectBatches<T>(batches: AsyncIterable<InventoryRow<T>[]>): Promise<InventoryRow<T>[]> {
+    const all: InventoryRow<T>[] = [];
+    for await (const batch of batches) all.push(...batch);
+    return all;
+  }
+
+  it("gives the whole file's rows and errors, the second part's renumbered from the line the first ends on", async () => {
+    const csv = ['id,name,lat,lon', 'r1,One,1,2', 'r2,"Two\nlines",,', 'r3,,,', 'r4,Four,,', 'r5,Bad,north,1', 'r4,Again,,', 'r6,"Six, ""quoted""",,', ''].join('\n');
+    const whole = await collect(readReferenceInventory(Buffer.from(csv), 'csv'));
+    assert.deepEqual(whole.filter((row) => 'error' in row), [
+      { line: 5, error: 'name is missing' },
+      { line: 7, error: 'lat "north" is not a number' },
+      { line: 8, error: 'id "r4" already used on line 6' },
+    ]);
+    const at = csv.indexOf('r4,Four');
+    let end: { line: number; lineEnd: CsvLineEnd } | undefined;
+    const ids = new InventoryIds();
+    const first = await collectBatches(
+      readReferenceInventoryBatches(Buffer.from(csv.slice(0, at)), 'csv', { csvOptions: { strict: true, onEnd: (found) => (end = found) }, ids }),
+    );
+    const part = { ...csvHeaderOf(Buffer.from(csv))!, firstLine: 1 };
+    const second = await collectBatches(readReferenceInventoryBatches(Buffer.from(csv.slice(at)), 'csv', { csvOptions: { strict: true, part } }));
+    assert.equal(end?.line, 6);
+    const renumbered = second.map((row): InventoryRow<ReferenceHotel> => ('error' in row ? rowErrorInFile(row, end!.line) : { ...row, line: row.line + end!.line - 1 }));
+    assert.deepEqual([...first, ...renumbered], whole);
+    assert.equal(ids.lineOf('r2'), 3);
+    assert.equal(ids.lineOf('r4'), undefined, 'the second part has ids of its own');
+  });
+
+  it('renumbers only the lines of an error, whatever the id holds', () => {
+    assert.deepEqual(rowErrorInFile({ line: 3, error: 'id "a" already used on line 2" already used on line 1' }, 10), {
+      line: 12,
+      error: 'id "a" already used on line 2" already used on line 10',
+    });
+    assert.deepEqual(rowErrorInFile({ line: 1, error: 'lat "line 4" is not a number' }, 10), { line: 10, error: 'lat "line 4" is not a number' });
   });
 });
