@@ -273,14 +273,16 @@ export class HotelMatcher {
    * bear exactly its name), else undefined.
    */
   private chainOutlets(partner: PreparedPartner, scored: readonly ScoredCandidate[]): ScoredCandidate[] | undefined {
-    if (Number.isNaN(partner.lat) || !namesABrand(partner)) return undefined;
-    const rowWords = partner.name.texts.slice(0, partner.name.count);
-    const outlets = scored.filter(
-      (candidate) => candidate.containsPartnerName && candidate.distanceMeters !== null && (candidate.differentKind === undefined || locatesAnOutlet(candidate.differentKind, rowWords)),
-    );
+    if (Number.isNaN(partner.lat)) return undefined;
     // A chain's name is the whole name of several places near the row; a place's name with its parts
     // around it ("Ridge View Residences Block C") is the whole name of one.
-    return outlets.filter((outlet) => outlet.nameSimilarity >= 0.99).length >= CHAIN_MIN_OUTLETS ? outlets : undefined;
+    let namesakes = 0;
+    for (const candidate of scored) if (candidate.nameSimilarity >= 0.99 && candidate.containsPartnerName && candidate.distanceMeters !== null) namesakes += 1;
+    if (namesakes < CHAIN_MIN_OUTLETS || !namesABrand(partner)) return undefined;
+    const rowWords = partner.name.texts.slice(0, partner.name.count);
+    return scored.filter(
+      (candidate) => candidate.containsPartnerName && candidate.distanceMeters !== null && (candidate.differentKind === undefined || locatesAnOutlet(candidate.differentKind, rowWords)),
+    );
   }
 
   /**
