@@ -121,9 +121,14 @@ function mayBeAnUnlistedOutlet(best: ScoredCandidate, outlets: readonly ScoredCa
   return best.evidence.addressMatch !== true && best.evidence.postalCodeMatch !== true;
 }
 
-/** An outlet of the chain the row names: the row's whole name is in the candidate's, the pin is known, and it is the same kind of place. */
+/** A candidate that may be an outlet of the chain the row names: the row's whole name begins the candidate's, and the pin is known. */
+function mayBeOutlet(candidate: ScoredCandidate): boolean {
+  return candidate.containsPartnerName && candidate.distanceMeters !== null;
+}
+
+/** An outlet of the chain the row names, of the same kind of place. */
 function isOutlet(candidate: ScoredCandidate): boolean {
-  return candidate.containsPartnerName && candidate.distanceMeters !== null && candidate.differentKind === undefined;
+  return mayBeOutlet(candidate) && candidate.differentKind === undefined;
 }
 
 /** Two reference names at least this alike are namesakes (outlets of one chain, one name). */
@@ -277,12 +282,10 @@ export class HotelMatcher {
     // A chain's name is the whole name of several places near the row; a place's name with its parts
     // around it ("Ridge View Residences Block C") is the whole name of one.
     let namesakes = 0;
-    for (const candidate of scored) if (candidate.nameSimilarity >= 0.99 && candidate.containsPartnerName && candidate.distanceMeters !== null) namesakes += 1;
+    for (const candidate of scored) if (candidate.nameSimilarity >= 0.99 && mayBeOutlet(candidate)) namesakes += 1;
     if (namesakes < CHAIN_MIN_OUTLETS || !namesABrand(partner)) return undefined;
     const rowWords = partner.name.texts.slice(0, partner.name.count);
-    return scored.filter(
-      (candidate) => candidate.containsPartnerName && candidate.distanceMeters !== null && (candidate.differentKind === undefined || locatesAnOutlet(candidate.differentKind, rowWords)),
-    );
+    return scored.filter((candidate) => mayBeOutlet(candidate) && (candidate.differentKind === undefined || locatesAnOutlet(candidate.differentKind, rowWords)));
   }
 
   /**
@@ -291,9 +294,11 @@ export class HotelMatcher {
    * kind-of-place word says where the outlet is ("Costa Coffee Central Station").
    */
   private byDistanceAmong(outlets: readonly ScoredCandidate[], scored: readonly ScoredCandidate[]): ScoredCandidate[] {
-    const bestName = Math.max(...outlets.map((outlet) => nameLogOdds(outlet.nameSimilarity)));
+    let bestName = -Infinity;
+    for (const outlet of outlets) bestName = Math.max(bestName, nameLogOdds(outlet.nameSimilarity));
+    const isChainOutlet = new Set(outlets);
     const lifted = scored.map((candidate) =>
-      outlets.includes(candidate)
+      isChainOutlet.has(candidate)
         ? candidate.asOutlet(candidate.logOdds + bestName - nameLogOdds(candidate.nameSimilarity) - (candidate.differentKind ? DIFFERENT_KIND_LOG_ODDS : 0))
         : candidate,
     );
@@ -330,10 +335,10 @@ export class HotelMatcher {
     const kind = candidate.differentKind;
     if (kind === undefined || !namesAPartOrNeighbour(kind)) return false;
     const name = referenceNameView(this.index, candidate.hotel, this.nameBufferA);
-    const { matchedA, matchedB } = compareNames(partner.name, name);
-    const count = Math.min(partner.name.count, 30);
-    if (matchedA !== (count === 32 ? -1 : 2 ** count - 1) || matchedB === 0) return false;
-    const at = name.texts.lastIndexOf(kind);
+    const { allOfA, matchedB } = compareNames(partner.name, name);
+    if (!allOfA || matchedB === 0) return false;
+    // The view's buffer may hold a longer earlier name's words past `count`.
+    const at = name.texts.lastIndexOf(kind, name.count - 1);
     const firstMatched = 31 - Math.clz32(matchedB & -matchedB);
     const lastMatched = 31 - Math.clz32(matchedB);
     return at > lastMatched || (at >= 0 && at < firstMatched);

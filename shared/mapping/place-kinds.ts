@@ -180,7 +180,7 @@ export function namesAPartOrNeighbour(word: string): boolean {
   return PART_DESIGNATORS.has(word) || PART_OR_NEIGHBOUR.has(KIND_OF.get(word) ?? '');
 }
 
-/** A word that could be a brand: not a kind of place, a number or a generic word ("Playground", "Blk 7" name no chain). */
+/** A word for a kind of place ("playground", "hotel", "station"): never a brand on its own. */
 export function isKindWord(word: string): boolean {
   return KIND_OF.has(word);
 }

@@ -146,6 +146,8 @@ export interface NameComparison {
   /** Which words of each name found a counterpart (bit k: word k), for the kind-of-place check. */
   matchedA: number;
   matchedB: number;
+  /** Every word of a found a counterpart in b. */
+  allOfA: boolean;
   /** All of a's words are b's first words ("Caffe Nero" of "Caffe Nero Raffles Place"). */
   aBeginsB: boolean;
 }
@@ -210,6 +212,7 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
   // which part, said by one source only: it weighs a quarter of its words.
   const unmatchedQualifiers = unmatchedQualifierWeight(a, countA, matchedA) + unmatchedQualifierWeight(b, countB, matchedB);
   const total = a.total + b.total + totalCorrection - (1 - UNMATCHED_QUALIFIER_WEIGHT) * unmatchedQualifiers;
+  const allOfA = matchedA === (1 << countA) - 1;
   return {
     similarity: total > 0 ? Math.min(1, shared / total) : 0,
     numberConflict: hasNumberConflict(a, b),
@@ -220,7 +223,8 @@ export function compareNames(a: NameView, b: NameView): NameComparison {
     matchedB,
     // Every word of a found a counterpart, and b's matched words are its first ones (bits 0..n-1).
     // b adds no qualifier ("Fitness Corner @ Blk 26" is a place at another, not an outlet).
-    aBeginsB: b.qualifierMask === 0 && matchedA === (countA === 32 ? -1 : (1 << countA) - 1) && matchedB !== 0 && (matchedB & (matchedB + 1)) === 0,
+    allOfA,
+    aBeginsB: b.qualifierMask === 0 && allOfA && matchedB !== 0 && (matchedB & (matchedB + 1)) === 0,
   };
 }
 
