@@ -1,7 +1,7 @@
 /**
  * Maps a partner inventory file against a reference inventory file.
  *
- *   npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] --out <results.jsonl|results.csv>
+ *   npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] [--threads N] --out <results.jsonl|results.csv>
  *
  * Inventory files are CSV, JSONL, JSON or XLSX (by extension). Bad rows are reported on stderr
  * with their line numbers and skipped. Results: JSONL holds every field of each MappingResult;
@@ -9,20 +9,27 @@
  * summary gives each stage's wall time.
  *
  * The reference file is read into the matching index by ./reference-reader (a large CSV on two
- * threads).
+ * threads); the rows are matched by ./map-on-threads on --threads threads (by default one per
+ * core, up to four, once there are enough rows to repay copying the index to the others).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type PartnerHotel, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, mapHotels, type MatchingIndex, toExportRow, type MappingMode, type MappingResult } from '../../shared/mapping';
+import { type PartnerHotel, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, type MatchingIndex, toExportRow, type MappingMode, type MappingResult } from '../../shared/mapping';
 import { readPartnerInventoryBatches } from '../../shared/mapping/inventory';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { detectTabularFormat, type TabularFormat } from '../../shared/platform/files/formats';
 import { TabularParseError } from '../../shared/platform/files/tabular';
+import { mapOnThreads } from './map-on-threads';
 import { indexReferenceFile, READ_CHUNK_BYTES, readRows, RowErrors } from './reference-reader';
 
-const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] --out <results.jsonl|results.csv>';
+const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] [--threads N] --out <results.jsonl|results.csv>';
+/** Threads used by default: one per core, up to this many (each holds a copy of the index). */
+const MAX_DEFAULT_THREADS = 4;
+/** By default each thread gets at least this many partner rows: copying the index to another thread costs about a second per million reference hotels. */
+const MIN_ROWS_PER_THREAD = 10_000;
 
 class UsageError extends Error {}
 
@@ -54,6 +61,7 @@ function parseOptions() {
       reference: { type: 'string' },
       partner: { type: 'string' },
       mode: { type: 'string', default: 'STANDARD' },
+      threads: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -67,7 +75,9 @@ function parseOptions() {
   if (!MAPPING_MODES.includes(mode)) throw new UsageError(`--mode must be one of ${MAPPING_MODES.join(', ')}`);
   const outFormat = path.extname(values.out).toLowerCase();
   if (outFormat !== '.jsonl' && outFormat !== '.csv') throw new UsageError('--out must end in .jsonl or .csv');
-  return { reference: values.reference, partner: values.partner, mode, out: values.out, outFormat };
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64)) throw new UsageError('--threads must be a whole number from 1 to 64');
+  return { reference: values.reference, partner: values.partner, mode, threads, out: values.out, outFormat };
 }
 
 function inputFormat(file: string) {
@@ -98,29 +108,27 @@ function progressBar(total: number) {
   };
 }
 
-function* counted<T>(items: readonly T[], onProgress: (done: number) => void): Generator<T> {
-  for (let i = 0; i < items.length; i++) {
-    yield items[i]!;
-    if (i % 256 === 255) onProgress(i + 1);
-  }
-  onProgress(items.length);
-}
+/** Lines are written in pieces of about this many characters: one write per line cost more than formatting it. */
+const WRITE_PIECE_CHARS = 1 << 20;
 
 async function writeResults(file: string, format: string, results: readonly MappingResult[]): Promise<void> {
   const out = createWriteStream(file);
-  const write = async (line: string) => {
-    if (!out.write(`${line}\n`)) await once(out, 'drain');
-  };
-  if (format === '.csv') {
-    await write(formatCsvRow(MAPPING_EXPORT_COLUMNS));
-    for (const result of results) {
-      const row = toExportRow(result);
-      await write(formatCsvRow(MAPPING_EXPORT_COLUMNS.map((column) => row[column])));
-    }
-  } else {
-    for (const result of results) await write(JSON.stringify(result));
+  const line =
+    format === '.csv'
+      ? (result: MappingResult) => {
+          const row = toExportRow(result);
+          return formatCsvRow(MAPPING_EXPORT_COLUMNS.map((column) => row[column]));
+        }
+      : (result: MappingResult) => JSON.stringify(result);
+  let piece = format === '.csv' ? `${formatCsvRow(MAPPING_EXPORT_COLUMNS)}\n` : '';
+  for (const result of results) {
+    piece += `${line(result)}\n`;
+    if (piece.length < WRITE_PIECE_CHARS) continue;
+    const written = out.write(piece);
+    piece = '';
+    if (!written) await once(out, 'drain');
   }
-  out.end();
+  out.end(piece);
   await once(out, 'finish');
 }
 
@@ -137,10 +145,12 @@ async function readPartners(file: string, format: TabularFormat): Promise<Partne
 }
 
 /** Maps the rows, drawing the progress bar as it goes. */
-function mapWithProgress(index: MatchingIndex, partners: readonly PartnerHotel[], mode: MappingMode): MappingResult[] {
+async function mapWithProgress(index: MatchingIndex, partners: readonly PartnerHotel[], mode: MappingMode, threads: number | undefined): Promise<MappingResult[]> {
   const bar = progressBar(partners.length);
-  const results = mapHotels(index, counted(partners, (done) => bar.update(done)), { mode });
+  const byDefault = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_THREADS, Math.floor(partners.length / MIN_ROWS_PER_THREAD)));
+  const { results, rowsPerThread } = await mapOnThreads(index, partners, mode, threads ?? byDefault, (done) => bar.update(done));
   bar.finish();
+  if (rowsPerThread.length > 1) process.stderr.write(`matched on ${rowsPerThread.length} threads (rows: ${rowsPerThread.join(', ')})\n`);
   return results;
 }
 
@@ -162,7 +172,7 @@ async function main(): Promise<void> {
   process.stderr.write(`reference index: ${index.size} hotels\n`);
   const partners = await readPartners(options.partner, partnerFormat);
   stages.end('read partner');
-  const results = mapWithProgress(index, partners, options.mode);
+  const results = await mapWithProgress(index, partners, options.mode, options.threads);
   const mappingSeconds = stages.end('match');
   await writeResults(options.out, options.outFormat, results);
   stages.end('write');

@@ -15,12 +15,13 @@
  * (told so by its workerData) it reads its part of the file and answers.
  */
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import { InventoryIds, type InventoryRow, readReferenceInventoryBatches, rowErrorInFile } from '../../shared/mapping/inventory';
 import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexPart, type NamesakeInput, namesakeCounts, unpackMatchingIndexPartIds } from '../../shared/mapping/reference-index';
 import type { TabularFormat } from '../../shared/platform/files/formats';
 import { type CsvHeader, type CsvLineEnd, csvHeaderOf } from '../../shared/platform/files/tabular';
+import { startModuleWorker } from './module-worker';
 
 /** Read in large chunks: fewer round trips through the stream machinery. */
 export const READ_CHUNK_BYTES = 1 << 20;
@@ -237,7 +238,7 @@ class PartWorker {
   failure: string | undefined;
 
   constructor(request: ReferencePartRequest) {
-    this.worker = startWorker(request);
+    this.worker = startModuleWorker(import.meta.url, request);
     this.worker.on('error', (error) => this.fail(error.message));
     this.worker.on('messageerror', (error) => this.fail(`a message from the worker could not be read (${error.message})`));
     this.worker.on('exit', (code) => this.fail(`the worker stopped (exit code ${code})`));
@@ -291,18 +292,6 @@ class PartWorker {
 }
 
 /**
- * Starts this module on a worker thread, through tsx when it is TypeScript (the worker does not
- * inherit the loader hooks that let the command run from source).
- */
-function startWorker(request: ReferencePartRequest): Worker {
-  const url = import.meta.url;
-  const source = /\.[cm]?ts$/.test(new URL(url).pathname)
-    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`
-    : `import(${JSON.stringify(url)});`;
-  return new Worker(source, { eval: true, workerData: request });
-}
-
-/**
  * The worker's side: reads the part from `start` to the end of the file into a builder and sends
  * it over, then counts namesakes when asked. Lines are numbered from the part's first line (1):
  * the other thread knows what line that is, and renumbers.
@@ -327,7 +316,7 @@ async function readReferencePart({ file, start, header }: ReferencePartRequest):
   }
 }
 
-/** The worker started by startWorker: only there does importing this module read anything. */
+/** The worker started by PartWorker: only there does importing this module read anything. */
 function isPartWorker(data: unknown): data is ReferencePartRequest {
   return !isMainThread && (data as ReferencePartRequest | undefined)?.role === 'reference-part';
 }

@@ -79,8 +79,11 @@ export interface ReferenceIndexSnapshot {
   postalHashes: Int32Array;
   postalOffsets: Uint32Array;
   postalHotels: Int32Array;
-  /** supplierKey(code, id) -> hotel index. */
-  supplierHotels: Map<string, number>;
+  /**
+   * supplierKey(code, id) -> hotel index; undefined in a copy made without it (see
+   * serializeMatchingIndex), which then cannot match by supplier codes.
+   */
+  supplierHotels: Map<string, number> | undefined;
 }
 
 /** Lookup key of a supplier's hotel code; supplier codes compare case-insensitively. */
@@ -122,8 +125,14 @@ export class MatchingIndex {
   private readonly scratchRange = new Uint32Array(2);
   private readonly scratchRows = new Int32Array(2 * MAX_CELL_ROWS);
 
+  /** Per hotel, hashText of its postcode and of its street words: compared before the strings, which lie all over the heap. */
+  readonly postalCodeHashes: Int32Array;
+  readonly addressWordsHashes: Int32Array;
+
   constructor(readonly data: ReferenceIndexSnapshot) {
     this.size = data.count;
+    this.postalCodeHashes = textHashes(data.postalCodes);
+    this.addressWordsHashes = textHashes(data.addressWords);
     this.tokenIds = new Map(data.vocabulary.map((token, id) => [token, id]));
     this.cityIds = new Map(data.cities.map((city, id) => [city, id]));
     this.countryIds = new Map(data.countryCodes.map((code, id) => [code, id]));
@@ -154,7 +163,9 @@ export class MatchingIndex {
   }
 
   hotelBySupplierCode(supplierCode: string, supplierHotelId: string): number {
-    return this.data.supplierHotels.get(supplierKey(supplierCode, supplierHotelId)) ?? -1;
+    const { supplierHotels } = this.data;
+    if (!supplierHotels) throw new Error('this copy of the matching index was made without its supplier codes');
+    return supplierHotels.get(supplierKey(supplierCode, supplierHotelId)) ?? -1;
   }
 
   /** Calls `visit` for every hotel in grid cells that may lie within `radiusMeters` of the point. */
@@ -312,6 +323,12 @@ function cellRows(lat: number, lon: number, radiusMeters: number, rows: Int32Arr
     count += 1;
   }
   return count;
+}
+
+function textHashes(texts: readonly string[]): Int32Array {
+  const hashes = new Int32Array(texts.length);
+  for (let k = 0; k < texts.length; k++) hashes[k] = hashText(texts[k]!);
+  return hashes;
 }
 
 /** 32-bit FNV-1a hash of a string. */
@@ -1028,11 +1045,20 @@ function buildPostalBlocks(postalCodes: readonly string[]) {
   return { postalHashes: blocks.keys, postalOffsets: blocks.offsets, postalHotels };
 }
 
-export function serializeMatchingIndex(index: MatchingIndex): Buffer {
-  return serialize(index.data);
+/**
+ * The index as bytes, to store or to hand to another thread. Without `supplierCodes` the copy
+ * leaves out the supplier-code lookup (STANDARD matching never reads it; when it has not been
+ * built yet, building it costs more than serialising everything else).
+ */
+export function serializeMatchingIndex(index: MatchingIndex, { supplierCodes = true }: { supplierCodes?: boolean } = {}): Buffer {
+  if (supplierCodes) return serialize(index.data);
+  const data: Record<string, unknown> = {};
+  // Property by property: reading supplierHotels would build the lookup.
+  for (const key of Object.keys(index.data)) if (key !== 'supplierHotels') data[key] = index.data[key as keyof ReferenceIndexSnapshot];
+  return serialize({ ...data, supplierHotels: undefined });
 }
 
-export function deserializeMatchingIndex(buffer: Buffer): MatchingIndex {
+export function deserializeMatchingIndex(buffer: Uint8Array): MatchingIndex {
   const data = deserialize(buffer) as ReferenceIndexSnapshot;
   if (data?.format !== SNAPSHOT_FORMAT) throw new Error(`not a ${SNAPSHOT_FORMAT} snapshot`);
   return new MatchingIndex(data);

@@ -8,7 +8,7 @@
  */
 import type { PartnerHotel } from './hotels';
 import { toCountryCode } from './countries';
-import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
+import { hashText, hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
 import { distanceMeters, fuzzyWordDice, SIGNATURE_WORDS, tokenSimilarity, writeTrigramSignature } from './similarity';
 import { differentKindWord } from './place-kinds';
 import { addressParts, isNumberToken, nameParts, normalizeCity, normalizePostalCode, tokenKind, type AddressParts, type TokenKind } from './text';
@@ -46,6 +46,9 @@ export interface PreparedPartner {
   address: AddressParts;
   /** address.words as the index stores them, for a cheap equality check. */
   addressWordsText: string;
+  /** hashText of postalCode and of addressWordsText, compared before the strings (see MatchingIndex.postalCodeHashes). */
+  postalCodeHash: number;
+  addressWordsHash: number;
   /** NaN when absent. */
   rating: number;
 }
@@ -60,6 +63,8 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
   const countryCode = toCountryCode(hotel.country);
   const city = normalizeCity(hotel.city);
   const address = addressParts(hotel.address ?? '');
+  const postalCode = normalizePostalCode(hotel.postalCode);
+  const addressWordsText = address.words.join(' ');
   return {
     hotel,
     name: { texts, ids, weights, count: texts.length, total: sum(weights), qualifierMask },
@@ -72,9 +77,11 @@ export function preparePartner(index: MatchingIndex, hotel: PartnerHotel): Prepa
     countryId: index.countryId(countryCode),
     city,
     cityId: index.cityId(city),
-    postalCode: normalizePostalCode(hotel.postalCode),
+    postalCode,
     address,
-    addressWordsText: address.words.join(' '),
+    addressWordsText,
+    postalCodeHash: hashText(postalCode),
+    addressWordsHash: hashText(addressWordsText),
     rating: hotel.rating ?? Number.NaN,
   };
 }

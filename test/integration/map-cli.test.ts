@@ -178,6 +178,30 @@ describe('npm run map on small files', () => {
     assert.equal(readOutput('results.jsonl'), jsonLines(expected));
   });
 
+  it('matches on several threads as on one: every thread takes rows, the results are the same', async () => {
+    // Every hotel four times over (shared claims for the cross-row rule), enough rows for a chunk per thread.
+    const { hotels } = await readReference('reference.csv');
+    const rows = partnerRowsFrom([...hotels, ...hotels, ...hotels, ...hotels], []);
+    writeFileSync(join(folder, 'many-partners.csv'), partnerCsv(rows));
+    const run = await runMap('--reference', 'reference.csv', '--partner', 'many-partners.csv', '--mode', 'HYBRID', '--threads', '3', '--out', 'many.jsonl');
+    assert.equal(run.code, 0, run.stderr);
+
+    const perThread = /\nmatched on 3 threads \(rows: (\d+), (\d+), (\d+)\)\n/.exec(run.stderr)?.slice(1).map(Number);
+    assert.ok(perThread && perThread.every((count) => count > 0), run.stderr);
+    assert.equal(perThread.reduce((total, count) => total + count, 0), rows.length);
+    const expected = expectedResults(hotels, (await readPartners('many-partners.csv')).hotels, 'HYBRID');
+    assert.ok(expected.some((result) => result.reason?.includes('listed twice')), 'the cross-row rule had work to do');
+    assert.equal(readOutput('many.jsonl'), jsonLines(expected));
+  });
+
+  it('refuses a thread count that is not a whole number from 1 to 64', async () => {
+    for (const threads of ['0', '2.5']) {
+      const run = await runMap('--reference', 'reference.csv', '--partner', 'partner.csv', '--threads', threads, '--out', 'unused.jsonl');
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /^--threads must be a whole number from 1 to 64\nusage: npm run map -- /);
+    }
+  });
+
   it('writes the export columns to a .csv file, in the mode asked for', async () => {
     const run = await runMap('--reference', 'reference.csv', '--partner', 'partner.csv', '--mode', 'hybrid', '--out', 'results.csv');
     assert.equal(run.code, 0, run.stderr);

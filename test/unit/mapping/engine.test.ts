@@ -384,6 +384,13 @@ describe('index serialisation', () => {
       assert.deepEqual(new HotelMatcher(restored, { mode }).match(partner), new HotelMatcher(index, { mode }).match(partner));
     }
   });
+  it('leaves out the supplier-code lookup when asked: STANDARD matches the same, a supplier-code lookup fails loudly', () => {
+    const copy = deserializeMatchingIndex(serializeMatchingIndex(index, { supplierCodes: false }));
+    assert.equal(copy.data.supplierHotels, undefined);
+    const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
+    assert.deepEqual(new HotelMatcher(copy, { mode: 'STANDARD' }).match(partner), new HotelMatcher(index, { mode: 'STANDARD' }).match(partner));
+    assert.throws(() => new HotelMatcher(copy, { mode: 'HYBRID' }).match(partner), /made without its supplier codes/);
+  });
   it('rejects a buffer that is not an index', () => {
     assert.throws(() => deserializeMatchingIndex(Buffer.from([1, 2, 3])));
   });

@@ -54,7 +54,7 @@ function assertSameIndex(expected: MatchingIndex, actual: MatchingIndex, context
   assert.deepEqual(Object.keys(actual.data).sort(), [...keys].sort(), context);
   const differing = keys.filter((key) => !isDeepStrictEqual(expected.data[key], actual.data[key]));
   // deepEqual does not look at the order of a Map's entries; the lookup was always built in input order.
-  if (!isDeepStrictEqual([...expected.data.supplierHotels], [...actual.data.supplierHotels])) differing.push('supplierHotels');
+  if (!isDeepStrictEqual([...(expected.data.supplierHotels ?? [])], [...(actual.data.supplierHotels ?? [])])) differing.push('supplierHotels');
   assert.deepEqual(differing, [], `${context}: ${differing.join(', ')} differ`);
 }
 

@@ -1,0 +1,139 @@
+/**
+ * Maps the partner rows of `npm run map` (infra/cli/map.ts) on this thread and on worker threads
+ * (this module again). The index is serialised once into shared memory, which every worker turns
+ * back into its own copy; every worker gets all the rows. Each thread matches one chunk of rows
+ * set aside for it, then takes chunks from a shared counter until none are left, so a worker that
+ * starts late (it first rebuilds the index) or a thread that runs slow simply takes fewer.
+ * Matching a row does not depend on the others, so the outcomes are the ones one thread gives;
+ * the cross-row rule then runs here over all of them, as mapHotels runs it. Rows a failed worker
+ * had taken are matched here.
+ *
+ * Importing this module does nothing else, except on the worker thread it starts itself.
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { HotelMatcher, type MappingMode, type MappingResult, type MatchingIndex, type PartnerHotel, resolveSharedClaims } from '../../shared/mapping';
+import type { RowOutcome } from '../../shared/mapping/engine';
+import { deserializeMatchingIndex, serializeMatchingIndex } from '../../shared/mapping/reference-index';
+import { startModuleWorker } from './module-worker';
+
+/** Rows a thread takes at a time: large enough that the counter is rarely touched, small enough to even out the end. */
+const CHUNK_ROWS = 256;
+
+/** What a worker is given. */
+interface MatchRowsRequest {
+  role: 'match-rows';
+  /** Its thread number (this thread is 0): its first chunk is the one set aside for it. */
+  thread: number;
+  /** The index, serialised (SharedArrayBuffer: one copy for every worker). */
+  index: Uint8Array;
+  partners: PartnerHotel[];
+  mode: MappingMode;
+  /** Int32Array over it: the position of the next row nobody has taken (after the chunks set aside). */
+  nextRow: SharedArrayBuffer;
+}
+
+/** The results in input order, and how many rows each thread matched (this one first). */
+export interface ThreadedMapping {
+  results: MappingResult[];
+  rowsPerThread: number[];
+}
+
+/** What it sends back: the rows it matched, by position in `partners`. */
+type MatchRowsReply =
+  | { ok: true; positions: number[]; results: MappingResult[]; hotels: number[] }
+  | { ok: false; reason: string };
+
+/** Maps the rows on `threads` threads (this one included). */
+export async function mapOnThreads(
+  index: MatchingIndex,
+  partners: readonly PartnerHotel[],
+  mode: MappingMode,
+  threads: number,
+  onProgress: (rowsTaken: number) => void,
+): Promise<ThreadedMapping> {
+  const nextRow = new SharedArrayBuffer(4);
+  new Int32Array(nextRow)[0] = threads * CHUNK_ROWS;
+  const workers = threads > 1 ? startWorkers(index, partners, mode, nextRow, threads - 1) : [];
+  const matcher = new HotelMatcher(index, { mode });
+  const rows: (RowOutcome | undefined)[] = new Array(partners.length);
+  const rowsPerThread = [0];
+  matchTakenRows(matcher, partners, 0, new Int32Array(nextRow), (position, match) => {
+    rows[position] = { input: partners[position]!, ...match };
+    rowsPerThread[0]! += 1;
+  }, onProgress);
+  for (const reply of await Promise.all(workers)) {
+    if (!reply.ok) {
+      process.stderr.write(`a matching thread failed (${reply.reason}): its rows are matched on this one\n`);
+      rowsPerThread.push(0);
+      continue;
+    }
+    reply.positions.forEach((position, k) => {
+      rows[position] = { input: partners[position]!, result: reply.results[k]!, hotel: reply.hotels[k]! };
+    });
+    rowsPerThread.push(reply.positions.length);
+  }
+  const outcomes = rows.map((row, position) => {
+    if (row) return row;
+    rowsPerThread[0]! += 1;
+    return { input: partners[position]!, ...matcher.matchRow(partners[position]!) };
+  });
+  resolveSharedClaims(matcher, outcomes);
+  return { results: outcomes.map((row) => row.result), rowsPerThread };
+}
+
+/** Matches the chunk set aside for `thread`, then chunks taken from `nextRow` until none are left. */
+function matchTakenRows(
+  matcher: HotelMatcher,
+  partners: readonly PartnerHotel[],
+  thread: number,
+  nextRow: Int32Array,
+  take: (position: number, match: { result: MappingResult; hotel: number }) => void,
+  onProgress: (rowsTaken: number) => void = () => {},
+): void {
+  for (let start = thread * CHUNK_ROWS; start < partners.length; start = Atomics.add(nextRow, 0, CHUNK_ROWS)) {
+    const end = Math.min(start + CHUNK_ROWS, partners.length);
+    for (let position = start; position < end; position++) {
+      const { result, hotel } = matcher.matchRow(partners[position]!);
+      take(position, { result, hotel });
+    }
+    onProgress(Math.min(Atomics.load(nextRow, 0), partners.length));
+  }
+}
+
+/** Starts `count` workers; each promise settles with the worker's reply, or why it has none. */
+function startWorkers(index: MatchingIndex, partners: readonly PartnerHotel[], mode: MappingMode, nextRow: SharedArrayBuffer, count: number): Promise<MatchRowsReply>[] {
+  const bytes = serializeMatchingIndex(index, { supplierCodes: mode !== 'STANDARD' });
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  shared.set(bytes);
+  const request: Omit<MatchRowsRequest, 'thread'> = { role: 'match-rows', index: shared, partners: [...partners], mode, nextRow };
+  return Array.from({ length: count }, (_, k) => {
+    const worker = startModuleWorker(import.meta.url, { ...request, thread: k + 1 } satisfies MatchRowsRequest);
+    return new Promise<MatchRowsReply>((resolve) => {
+      worker.once('message', resolve);
+      worker.once('error', (error) => resolve({ ok: false, reason: error.message }));
+      worker.once('exit', (code) => resolve({ ok: false, reason: `the worker stopped (exit code ${code})` }));
+    }).finally(() => void worker.terminate());
+  });
+}
+
+/** The worker's side: rebuilds the index, matches rows until none are left, sends its outcomes. */
+function matchRowsOnWorker({ thread, index, partners, mode, nextRow }: MatchRowsRequest): void {
+  try {
+    const matcher = new HotelMatcher(deserializeMatchingIndex(index), { mode });
+    const reply = { ok: true as const, positions: [] as number[], results: [] as MappingResult[], hotels: [] as number[] };
+    matchTakenRows(matcher, partners, thread, new Int32Array(nextRow), (position, { result, hotel }) => {
+      reply.positions.push(position);
+      reply.results.push(result);
+      reply.hotels.push(hotel);
+    });
+    parentPort!.postMessage(reply satisfies MatchRowsReply);
+  } catch (error) {
+    parentPort!.postMessage({ ok: false, reason: error instanceof Error ? error.message : String(error) } satisfies MatchRowsReply);
+  }
+}
+
+function isMatchRowsWorker(data: unknown): data is MatchRowsRequest {
+  return !isMainThread && (data as MatchRowsRequest | undefined)?.role === 'match-rows';
+}
+
+if (isMatchRowsWorker(workerData)) matchRowsOnWorker(workerData);
