@@ -285,7 +285,12 @@ export class HotelMatcher {
     for (const candidate of scored) if (candidate.nameSimilarity >= 0.99 && mayBeOutlet(candidate)) namesakes += 1;
     if (namesakes < CHAIN_MIN_OUTLETS || !namesABrand(partner)) return undefined;
     const rowWords = partner.name.texts.slice(0, partner.name.count);
-    return scored.filter((candidate) => mayBeOutlet(candidate) && (candidate.differentKind === undefined || locatesAnOutlet(candidate.differentKind, rowWords)));
+    return scored.filter((candidate) => {
+      if (!mayBeOutlet(candidate)) return false;
+      if (candidate.differentKind === undefined) return true;
+      const name = referenceNameView(this.index, candidate.hotel, this.nameBufferA);
+      return locatesAnOutlet(candidate.differentKind, rowWords, name.texts.slice(0, name.count));
+    });
   }
 
   /**

@@ -166,12 +166,17 @@ export function differentKindWord(
 
 /**
  * Whether a word for another kind of place in the name of an outlet of the chain a row names says
- * where the outlet is ("Costa Coffee Central Station", "Campanile Stadium"): yes, unless it is a
- * street named after the chain, or the row names a home ("Dairy Farm Estate"), whose pool and gym
- * are its parts.
+ * where the outlet is ("Costa Coffee Central Station", "Campanile Stadium"): yes, unless the row
+ * names a home ("Dairy Farm Estate"), whose pool and gym are its parts. A street word does when a
+ * name of its own comes before it, whatever that name means ("Tim Hortons Church Avenue", "Subway
+ * Station Lane": streets everywhere are named after churches, stations and markets), not when it
+ * follows the chain's name ("Bugis Street" beside "Bugis").
  */
-export function locatesAnOutlet(kindWord: string, rowWords: readonly string[]): boolean {
-  if (KIND_OF.get(kindWord) === 'street') return false;
+export function locatesAnOutlet(kindWord: string, rowWords: readonly string[], outletWords: readonly string[]): boolean {
+  if (KIND_OF.get(kindWord) === 'street') {
+    const before = outletWords[outletWords.lastIndexOf(kindWord) - 1];
+    return before !== undefined && !rowWords.includes(before);
+  }
   return !rowWords.some((word) => KIND_OF.get(word) === 'homes');
 }
 

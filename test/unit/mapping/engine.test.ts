@@ -230,6 +230,18 @@ describe('the nearest of several namesake outlets', () => {
     assert.equal(result.status, 'MATCHED');
   });
 
+  it('reads an outlet on a street named after a kind of place ("Church Avenue", "Station Lane") as on that street', () => {
+    const chain: ReferenceHotel[] = [
+      ...downtown,
+      { id: 'tims-a', name: 'Tim Hortons', country: 'SG', ...at(1000, 0), supplierCodes: {} },
+      { id: 'tims-b', name: 'Tim Hortons', country: 'SG', ...at(1000, 250), supplierCodes: {} },
+      { id: 'tims-church', name: 'Tim Hortons Church Avenue', country: 'SG', ...at(1000, -200), supplierCodes: {} },
+    ];
+    const result = new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: 'Tim Hortons', country: 'SG', ...at(1010, -190) });
+    assert.equal(result.referenceHotelId, 'tims-church');
+    assert.equal(result.status, 'MATCHED');
+  });
+
   it('reads a number as the brand unless an address word makes it a block ("Hotel 81", not "Blk 81")', () => {
     const chain: ReferenceHotel[] = [
       ...downtown,

@@ -59,10 +59,16 @@ describe('differentKindWord', () => {
 
 describe('locatesAnOutlet', () => {
   it("reads a chain outlet's station or stadium as where it is, not a home's pool or a street named after the chain", () => {
-    assert.equal(locatesAnOutlet('station', ['costa', 'coffee']), true);
-    assert.equal(locatesAnOutlet('stadium', ['campanile']), true);
-    assert.equal(locatesAnOutlet('pool', ['dairy', 'farm', 'estate']), false);
-    assert.equal(locatesAnOutlet('street', ['bugis']), false);
+    assert.equal(locatesAnOutlet('station', ['costa', 'coffee'], ['costa', 'coffee', 'central', 'station']), true);
+    assert.equal(locatesAnOutlet('stadium', ['campanile'], ['campanile', 'stadium']), true);
+    assert.equal(locatesAnOutlet('pool', ['dairy', 'farm', 'estate'], ['dairy', 'farm', 'estate', 'swimming', 'pool']), false);
+    assert.equal(locatesAnOutlet('street', ['bugis'], ['bugis', 'street']), false);
+  });
+  it('reads a street with a name of its own as where the outlet is, even when that name is a kind of place', () => {
+    assert.equal(locatesAnOutlet('avenue', ['tim', 'hortons'], ['tim', 'hortons', 'church', 'avenue']), true);
+    assert.equal(locatesAnOutlet('lane', ['subway'], ['subway', 'station', 'lane']), true);
+    assert.equal(locatesAnOutlet('road', ['tim', 'hortons'], ['tim', 'hortons', 'market', 'road']), true);
+    assert.equal(locatesAnOutlet('road', ['tim', 'hortons'], ['tim', 'hortons', 'road']), false);
   });
 });
 
