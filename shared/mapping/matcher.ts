@@ -18,7 +18,7 @@ import {
   type PreparedPartner,
   type ScoredCandidate,
 } from './scoring';
-import { isKindWord, locatesAnOutlet, namesAPartOrNeighbour } from './place-kinds';
+import { isCategoryTail, isKindWord, locatesAnOutlet, namesAPartOrNeighbour } from './place-kinds';
 import { isAddressWord, isNumberToken, tokenKind } from './text';
 import { approximateDistanceMeters, distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
 import type { CandidateSummary, MappingOptions, MappingResult, MatchMethod, MappingStatus } from './types';
@@ -282,7 +282,7 @@ export class HotelMatcher {
     // A chain's name is the whole name of several places near the row; a place's name with its parts
     // around it ("Ridge View Residences Block C") is the whole name of one.
     let namesakes = 0;
-    for (const candidate of scored) if (candidate.nameSimilarity >= 0.99 && mayBeOutlet(candidate)) namesakes += 1;
+    for (const candidate of scored) if (mayBeOutlet(candidate) && (candidate.nameSimilarity >= 0.99 || this.addsACategoryOnly(partner, candidate))) namesakes += 1;
     if (namesakes < CHAIN_MIN_OUTLETS || !namesABrand(partner)) return undefined;
     const rowWords = partner.name.texts.slice(0, partner.name.count);
     return scored.filter((candidate) => {
@@ -293,14 +293,24 @@ export class HotelMatcher {
     });
   }
 
+  /** The candidate's name is the row's and words that say what kind of business it is ("Starbucks" / "Starbucks Coffee"). */
+  private addsACategoryOnly(partner: PreparedPartner, candidate: ScoredCandidate): boolean {
+    const name = referenceNameView(this.index, candidate.hotel, this.nameBufferA);
+    const { allOfA, matchedB } = compareNames(partner.name, name);
+    if (!allOfA) return false;
+    const added: string[] = [];
+    for (let k = 0; k < name.count; k++) if (((matchedB >>> k) & 1) === 0) added.push(name.texts[k]!);
+    return isCategoryTail(added);
+  }
+
   /**
-   * Among a chain's outlets the name's log-odds is made the best one's, so that distance (and the
-   * namesake rule below) chooses, not the length of the outlets' names; within a chain a
-   * kind-of-place word says where the outlet is ("Costa Coffee Central Station").
+   * Among a chain's outlets the name's log-odds is made an exact name's (the row names the chain,
+   * with or without its trade), so that distance (and the namesake rule below) chooses, not the
+   * length of the outlets' names; within a chain a kind-of-place word says where the outlet is
+   * ("Costa Coffee Central Station").
    */
   private byDistanceAmong(outlets: readonly ScoredCandidate[], scored: readonly ScoredCandidate[]): ScoredCandidate[] {
-    let bestName = -Infinity;
-    for (const outlet of outlets) bestName = Math.max(bestName, nameLogOdds(outlet.nameSimilarity));
+    const bestName = nameLogOdds(1);
     const isChainOutlet = new Set(outlets);
     const lifted = scored.map((candidate) =>
       isChainOutlet.has(candidate)

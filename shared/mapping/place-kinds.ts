@@ -180,6 +180,18 @@ export function locatesAnOutlet(kindWord: string, rowWords: readonly string[], o
   return !rowWords.some((word) => KIND_OF.get(word) === 'homes');
 }
 
+/** Kinds of business a brand trades as, which feeds write after its name or leave out. */
+const TRADES = new Set(['lodging', 'food', 'shop']);
+
+/**
+ * Whether words a name adds to another only say what the brand trades as ("Coffee" after
+ * "Starbucks", "Pharmacy" after "Guardian", "Hotel" after "Fragrance"): the same name, as feeds
+ * write it with or without. Not a part, a neighbour, a street or an office ("Gym", "Road", "Office").
+ */
+export function isCategoryTail(words: readonly string[]): boolean {
+  return words.length > 0 && words.every((word) => TRADES.has(KIND_OF.get(word) ?? ''));
+}
+
 /** A word for a part of a place or a neighbour named after it (a gym, a road, a numbered block). */
 export function namesAPartOrNeighbour(word: string): boolean {
   return PART_DESIGNATORS.has(word) || PART_OR_NEIGHBOUR.has(KIND_OF.get(word) ?? '');

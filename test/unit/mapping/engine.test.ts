@@ -242,6 +242,18 @@ describe('the nearest of several namesake outlets', () => {
     assert.equal(result.status, 'MATCHED');
   });
 
+  it('reads a row without the trade its chain adds ("Starbucks" for "Starbucks Coffee") as naming that chain', () => {
+    const chain: ReferenceHotel[] = [
+      ...downtown,
+      { id: 'sbux-a', name: 'Starbucks Coffee', country: 'SG', ...at(1000, 0), supplierCodes: {} },
+      { id: 'sbux-b', name: 'Starbucks Coffee', country: 'SG', ...at(1000, 250), supplierCodes: {} },
+      { id: 'sbux-raffles', name: 'Starbucks Coffee Raffles Place', country: 'SG', ...at(1000, -200), supplierCodes: {} },
+    ];
+    const result = new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: 'Starbucks', country: 'SG', ...at(1010, -190) });
+    assert.equal(result.referenceHotelId, 'sbux-raffles');
+    assert.equal(result.status, 'MATCHED');
+  });
+
   it('reads a number as the brand unless an address word makes it a block ("Hotel 81", not "Blk 81")', () => {
     const chain: ReferenceHotel[] = [
       ...downtown,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { buildMatchingIndex, HotelMatcher, type PartnerHotel } from '../../../shared/mapping';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
-import { differentKindWord, locatesAnOutlet } from '../../../shared/mapping/place-kinds';
+import { differentKindWord, isCategoryTail, locatesAnOutlet } from '../../../shared/mapping/place-kinds';
 
 /** Both names' words and the words each lacks from the other, as compareNames would split them. */
 function kindOf(a: string, b: string): string | undefined {
@@ -54,6 +54,19 @@ describe('differentKindWord', () => {
   it('reads what a place is from its last kind word, not from where it is', () => {
     assert.equal(kindOf('varsity swimming pool', 'varsity condo swimming pool'), undefined);
     assert.equal(kindOf('empress road food center', 'empress road market food center'), undefined);
+  });
+});
+
+describe('isCategoryTail', () => {
+  it('takes words for what a brand trades as (coffee, pharmacy, hotel) as a tail, not a part, a street or an office', () => {
+    assert.equal(isCategoryTail(['coffee']), true);
+    assert.equal(isCategoryTail(['pharmacy']), true);
+    assert.equal(isCategoryTail(['hotel', 'restaurant']), true);
+    assert.equal(isCategoryTail(['gym']), false);
+    assert.equal(isCategoryTail(['road']), false);
+    assert.equal(isCategoryTail(['office']), false);
+    assert.equal(isCategoryTail(['raffles', 'coffee']), false);
+    assert.equal(isCategoryTail([]), false);
   });
 });
 
