@@ -23,7 +23,8 @@ import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { detectTabularFormat, type TabularFormat } from '../../shared/platform/files/formats';
 import { TabularParseError } from '../../shared/platform/files/tabular';
 import { mapOnThreads } from './map-on-threads';
-import { indexReferenceFile, READ_CHUNK_BYTES, readRows, RowErrors } from './reference-reader';
+import { readRows, RowErrors } from './inventory-rows';
+import { indexReferenceFile, READ_CHUNK_BYTES } from './reference-reader';
 
 const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] [--threads N] --out <results.jsonl|results.csv>';
 /** Threads used by default: one per core, up to this many (each holds a copy of the index). */

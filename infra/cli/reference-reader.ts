@@ -1,6 +1,5 @@
 /**
- * Reads the reference inventory file of `npm run map` (infra/cli/map.ts) into the matching index,
- * and keeps the bad rows of an inventory file (the command's partner file too) with their lines.
+ * Reads the reference inventory file of `npm run map` (infra/cli/map.ts) into the matching index.
  *
  * A large reference CSV is read by two threads: this one reads the first half of the file into
  * the index builder while a worker thread (this module again) reads the second half into its own,
@@ -17,16 +16,15 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
-import { InventoryIds, type InventoryRow, readReferenceInventoryBatches, rowErrorInFile } from '../../shared/mapping/inventory';
+import { InventoryIds, readReferenceInventoryBatches } from '../../shared/mapping/inventory';
 import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexPart, type NamesakeInput, namesakeCounts, unpackMatchingIndexPartIds } from '../../shared/mapping/reference-index';
 import type { TabularFormat } from '../../shared/platform/files/formats';
 import { type CsvHeader, type CsvLineEnd, csvHeaderOf } from '../../shared/platform/files/tabular';
+import { readRows, type RowError, RowErrors } from './inventory-rows';
 import { startModuleWorker } from './module-worker';
 
 /** Read in large chunks: fewer round trips through the stream machinery. */
 export const READ_CHUNK_BYTES = 1 << 20;
-/** Bad rows listed one by one; beyond this only counted. */
-const MAX_LISTED_ERRORS = 20;
 /** Reference CSV files at least this large are read by two threads. */
 export const TWO_THREADS_MIN_BYTES = 32 * 2 ** 20;
 /** Share of the file this thread reads (the worker starts later, this thread merges: about even on two cores). */
@@ -38,45 +36,6 @@ const MAIN_SHARE = 0.53;
  */
 export interface StageTimer {
   end(name: string, shift?: number): void;
-}
-
-/** A bad row: its line and what is wrong with it. */
-type RowError = { line: number; error: string };
-
-/** Bad rows of a file: the first few kept, the rest counted. */
-export class RowErrors {
-  readonly listed: RowError[] = [];
-  count = 0;
-  note(line: number, error: string): void {
-    this.count += 1;
-    if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push({ line, error });
-  }
-  /** Adds the errors of a later part of the file, read with its lines numbered from 1; the part starts on line `firstLine`. */
-  appendPart(part: { listed: readonly RowError[]; count: number }, firstLine: number): void {
-    for (const row of part.listed) if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push(rowErrorInFile(row, firstLine));
-    this.count += part.count;
-  }
-  report(file: string, hotels: number): void {
-    for (const { line, error } of this.listed) process.stderr.write(`${file}:${line}: ${error}\n`);
-    if (this.count > MAX_LISTED_ERRORS) process.stderr.write(`${file}: ${this.count - MAX_LISTED_ERRORS} more bad rows not listed\n`);
-    process.stderr.write(`${file}: ${hotels} hotels read${this.count > 0 ? `, ${this.count} bad rows skipped` : ''}\n`);
-  }
-}
-
-/** Reads inventory rows, handing each batch of good rows' hotels to `take`; returns how many. */
-export async function readRows<T>(batches: AsyncIterable<InventoryRow<T>[]>, errors: RowErrors, take: (hotels: T[]) => void): Promise<number> {
-  let count = 0;
-  const hotels: T[] = [];
-  for await (const rows of batches) {
-    for (const row of rows) {
-      if ('hotel' in row) hotels.push(row.hotel);
-      else errors.note(row.line, row.error);
-    }
-    count += hotels.length;
-    take(hotels);
-    hotels.length = 0;
-  }
-  return count;
 }
 
 /** A builder fed batches of hotels as they are read, timing itself: that time counts as building the index, not reading. */

@@ -16,8 +16,6 @@ export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type MappingExpo
 export {
   readPartnerInventory,
   readReferenceInventory,
-  partnerHotelFromRecord,
-  referenceHotelFromRecord,
   parseSupplierCodes,
   type InventoryRow,
   type PartnerInventoryOptions,

@@ -11,7 +11,6 @@ import { hashText, withRoom } from './reference-index';
 
 export type InventoryRow<T> = { line: number; hotel: T } | { line: number; error: string };
 
-type Parsed<T> = { hotel: T } | { error: string };
 
 /** The canonical fields, by number: a row's values are an array indexed by these. */
 const FIELDS = ['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating', 'chain', 'supplierCode', 'supplierHotelId', 'supplierCodes'] as const;
@@ -142,15 +141,6 @@ function commonFields(values: FieldValues): CommonFields {
   return hotel;
 }
 
-function parseRow<T>(values: FieldValues, build: (values: FieldValues) => T): Parsed<T> {
-  try {
-    return { hotel: build(values) };
-  } catch (error) {
-    if (error instanceof RowProblem) return { error: error.message };
-    throw error;
-  }
-}
-
 export interface PartnerInventoryOptions {
   /** Supplier of the inventory, for rows that carry a supplierHotelId but no supplierCode. */
   defaultSupplierCode?: string;
@@ -162,10 +152,6 @@ function partnerHotel(values: FieldValues, options: PartnerInventoryOptions): Pa
   if (supplierCode !== undefined) hotel.supplierCode = supplierCode;
   if (values[SUPPLIER_HOTEL_ID] !== undefined) hotel.supplierHotelId = values[SUPPLIER_HOTEL_ID];
   return hotel;
-}
-
-export function partnerHotelFromRecord(record: TabularRecord, options: PartnerInventoryOptions = {}): Parsed<PartnerHotel> {
-  return parseRow(valuesOfRecord(record), (values) => partnerHotel(values, options));
 }
 
 /**
@@ -217,10 +203,6 @@ function referenceHotel(values: FieldValues): ReferenceHotel {
   if (values[CHAIN] !== undefined) hotel.chain = values[CHAIN];
   // Last, as records have always listed it.
   return Object.assign(hotel, { supplierCodes });
-}
-
-export function referenceHotelFromRecord(record: TabularRecord): Parsed<ReferenceHotel> {
-  return parseRow(valuesOfRecord(record), referenceHotel);
 }
 
 /**
