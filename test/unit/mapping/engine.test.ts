@@ -218,40 +218,31 @@ describe('the nearest of several namesake outlets', () => {
     assert.equal(result.status, 'MATCHED');
   });
 
-  it('reads a brand with a number in it as a chain, and an outlet in a station as an outlet', () => {
+  /** A chain: two outlets by its bare name 200 m and 440 m off the pin, and `outlet` right at it. */
+  function nearestOutletOf(bareName: string, outlet: string, row: string) {
     const chain: ReferenceHotel[] = [
       ...downtown,
-      { id: 'seven-a', name: '7-Eleven', country: 'SG', ...at(1000, 0), supplierCodes: {} },
-      { id: 'seven-b', name: '7-Eleven', country: 'SG', ...at(1000, 250), supplierCodes: {} },
-      { id: 'seven-station', name: '7-Eleven Tanjong Pagar Station', country: 'SG', ...at(1000, -200), supplierCodes: {} },
+      { id: 'bare-a', name: bareName, country: 'SG', ...at(1000, 0), supplierCodes: {} },
+      { id: 'bare-b', name: bareName, country: 'SG', ...at(1000, 250), supplierCodes: {} },
+      { id: 'at-the-pin', name: outlet, country: 'SG', ...at(1000, -200), supplierCodes: {} },
     ];
-    const result = new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: '7-Eleven', country: 'SG', ...at(1010, -190) });
-    assert.equal(result.referenceHotelId, 'seven-station');
-    assert.equal(result.status, 'MATCHED');
-  });
+    return new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: row, country: 'SG', ...at(1010, -190) });
+  }
 
-  it('reads an outlet on a street named after a kind of place ("Church Avenue", "Station Lane") as on that street', () => {
-    const chain: ReferenceHotel[] = [
-      ...downtown,
-      { id: 'tims-a', name: 'Tim Hortons', country: 'SG', ...at(1000, 0), supplierCodes: {} },
-      { id: 'tims-b', name: 'Tim Hortons', country: 'SG', ...at(1000, 250), supplierCodes: {} },
-      { id: 'tims-church', name: 'Tim Hortons Church Avenue', country: 'SG', ...at(1000, -200), supplierCodes: {} },
+  it('matches the outlet at the pin: a brand with a number, an outlet in a station, on a street named after a kind of place, a row without the trade', () => {
+    const cases = [
+      // A number in the brand; a station locates the outlet.
+      ['7-Eleven', '7-Eleven Tanjong Pagar Station', '7-Eleven'],
+      // Streets everywhere are named after churches, stations and markets.
+      ['Tim Hortons', 'Tim Hortons Church Avenue', 'Tim Hortons'],
+      ['Subway', 'Subway Station Lane', 'Subway'],
+      // Feeds write a chain with or without what it trades as.
+      ['Starbucks Coffee', 'Starbucks Coffee Raffles Place', 'Starbucks'],
     ];
-    const result = new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: 'Tim Hortons', country: 'SG', ...at(1010, -190) });
-    assert.equal(result.referenceHotelId, 'tims-church');
-    assert.equal(result.status, 'MATCHED');
-  });
-
-  it('reads a row without the trade its chain adds ("Starbucks" for "Starbucks Coffee") as naming that chain', () => {
-    const chain: ReferenceHotel[] = [
-      ...downtown,
-      { id: 'sbux-a', name: 'Starbucks Coffee', country: 'SG', ...at(1000, 0), supplierCodes: {} },
-      { id: 'sbux-b', name: 'Starbucks Coffee', country: 'SG', ...at(1000, 250), supplierCodes: {} },
-      { id: 'sbux-raffles', name: 'Starbucks Coffee Raffles Place', country: 'SG', ...at(1000, -200), supplierCodes: {} },
-    ];
-    const result = new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: 'Starbucks', country: 'SG', ...at(1010, -190) });
-    assert.equal(result.referenceHotelId, 'sbux-raffles');
-    assert.equal(result.status, 'MATCHED');
+    for (const [bareName, outlet, row] of cases) {
+      const result = nearestOutletOf(bareName!, outlet!, row!);
+      assert.deepEqual([result.referenceHotelName, result.status], [outlet, 'MATCHED'], `${row} -> ${outlet}`);
+    }
   });
 
   it('reads a number as the brand unless an address word makes it a block ("Hotel 81", not "Blk 81")', () => {
