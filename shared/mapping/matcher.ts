@@ -109,6 +109,8 @@ const CHAIN_MIN_OUTLETS = 2;
  * one the reference lacks. Where the next outlet is far, a pin some hundred metres off is drift.
  */
 const CHAIN_OUTLET_REACH_METERS = 100;
+/** A lone namesake this many times farther than an outlet named by where it is ("Days Inn" far off, "Days Inn Toronto-Beaches" at the pin): a chain too. */
+const LONE_NAMESAKE_RATIO = 3;
 const DENSE_CHAIN_METERS = 500;
 
 /**
@@ -282,8 +284,17 @@ export class HotelMatcher {
     // A chain's name is the whole name of several places near the row; a place's name with its parts
     // around it ("Ridge View Residences Block C") is the whole name of one.
     let namesakes = 0;
-    for (const candidate of scored) if (mayBeOutlet(candidate) && (candidate.nameSimilarity >= 0.99 || this.addsACategoryOnly(partner, candidate))) namesakes += 1;
-    if (namesakes < CHAIN_MIN_OUTLETS || !namesABrand(partner)) return undefined;
+    let nearestNamesake = Infinity;
+    let nearestOutlet = Infinity;
+    for (const candidate of scored) {
+      if (!mayBeOutlet(candidate)) continue;
+      if (candidate.nameSimilarity >= 0.99 || this.addsACategoryOnly(partner, candidate)) {
+        namesakes += 1;
+        nearestNamesake = Math.min(nearestNamesake, candidate.distanceMeters!);
+      } else if (candidate.differentKind === undefined) nearestOutlet = Math.min(nearestOutlet, candidate.distanceMeters!);
+    }
+    const loneNamesakeFarOff = namesakes === 1 && nearestOutlet <= CHAIN_OUTLET_REACH_METERS && nearestNamesake >= LONE_NAMESAKE_RATIO * nearestOutlet;
+    if ((namesakes < CHAIN_MIN_OUTLETS && !loneNamesakeFarOff) || !namesABrand(partner)) return undefined;
     const rowWords = partner.name.texts.slice(0, partner.name.count);
     return scored.filter((candidate) => {
       if (!mayBeOutlet(candidate)) return false;

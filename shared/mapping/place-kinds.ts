@@ -43,7 +43,11 @@ const KINDS: Record<string, readonly string[]> = {
     'car', 'carpark', 'parking', 'garage', 'parkhaus', 'parkplatz', 'tiefgarage', 'aparcamiento', 'estacionamiento',
     'parcheggio', 'estacionamento', 'parkeergarage',
   ],
-  street: ['road', 'street', 'avenue', 'lane', 'drive', 'boulevard', 'highway', 'rue', 'strasse', 'calle', 'rua', 'straat', 'jalan', 'lorong'],
+  street: [
+    'road', 'street', 'avenue', 'lane', 'drive', 'boulevard', 'highway', 'rue', 'strasse', 'calle', 'rua', 'straat', 'jalan', 'lorong',
+    // Structures of a road: named after the place they pass ("Newton Flyover").
+    'flyover', 'overpass', 'underpass', 'viaduct', 'expressway', 'freeway', 'motorway', 'tunnel',
+  ],
   institution: ['base', 'camp', 'office', 'bank', 'police', 'embassy', 'museum', 'hall', 'club', 'institute', 'academy'],
   spa: ['spa'],
   // A wing or an annex of a building. Not tower, block or building: hotels and estates are named so.

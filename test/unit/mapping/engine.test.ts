@@ -245,6 +245,20 @@ describe('the nearest of several namesake outlets', () => {
     }
   });
 
+  it('reads one bare namesake far off and an outlet named by where it is at the pin as a chain ("Days Inn" / "Days Inn Toronto-Beaches")', () => {
+    const withLone = (bareNorth: number) => [
+      ...downtown,
+      { id: 'days-bare', name: 'Days Inn', country: 'SG', ...at(2000 + bareNorth, 0), supplierCodes: {} },
+      { id: 'days-beaches', name: 'Days Inn Toronto-Beaches', country: 'SG', ...at(2000, 61), supplierCodes: {} },
+    ];
+    const row: PartnerHotel = { id: 'p', name: 'Days Inn', country: 'SG', ...at(2000, 0) };
+    const farOff = new HotelMatcher(buildMatchingIndex(withLone(400)), { mode: 'STANDARD' }).match(row);
+    assert.deepEqual([farOff.referenceHotelId, farOff.status], ['days-beaches', 'MATCHED']);
+    // The bare namesake not several times farther than the outlet: the name still counts.
+    const near = new HotelMatcher(buildMatchingIndex(withLone(120)), { mode: 'STANDARD' }).match(row);
+    assert.equal(near.referenceHotelId, 'days-bare');
+  });
+
   it('reads a number as the brand unless an address word makes it a block ("Hotel 81", not "Blk 81")', () => {
     const chain: ReferenceHotel[] = [
       ...downtown,

@@ -16,6 +16,7 @@ describe('differentKindWord', () => {
     assert.equal(kindOf('cashew heights', 'cashew heights gym'), 'gym');
     assert.equal(kindOf('tuas naval base', 'tuas naval base medical center'), 'medical');
     assert.equal(kindOf('nathan residence', 'nathan road'), 'residence');
+    assert.equal(kindOf('newton', 'newton flyover'), 'flyover');
     assert.equal(kindOf('hotel lutetia', 'hotel lutetia clinic'), 'clinic');
     assert.equal(kindOf('ecole jules ferry', 'ecole jules ferry piscine'), 'piscine');
   });
