@@ -109,6 +109,8 @@ const CHAIN_MIN_OUTLETS = 2;
  * one the reference lacks. Where the next outlet is far, a pin some hundred metres off is drift.
  */
 const CHAIN_OUTLET_REACH_METERS = 100;
+/** A name and its trade ("Guardian" / "Guardian Pharmacy") are at least this alike: less alike, the name adds more. */
+const CATEGORY_TAIL_MIN_SIMILARITY = 0.6;
 /** A lone namesake this many times farther than an outlet named by where it is ("Days Inn" far off, "Days Inn Toronto-Beaches" at the pin): a chain too. */
 const LONE_NAMESAKE_RATIO = 3;
 const DENSE_CHAIN_METERS = 500;
@@ -288,7 +290,7 @@ export class HotelMatcher {
     let nearestOutlet = Infinity;
     for (const candidate of scored) {
       if (!mayBeOutlet(candidate)) continue;
-      if (candidate.nameSimilarity >= 0.99 || this.addsACategoryOnly(partner, candidate)) {
+      if (candidate.nameSimilarity >= 0.99 || (candidate.nameSimilarity >= CATEGORY_TAIL_MIN_SIMILARITY && this.addsACategoryOnly(partner, candidate))) {
         namesakes += 1;
         nearestNamesake = Math.min(nearestNamesake, candidate.distanceMeters!);
       } else if (candidate.differentKind === undefined) nearestOutlet = Math.min(nearestOutlet, candidate.distanceMeters!);

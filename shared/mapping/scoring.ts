@@ -444,9 +444,6 @@ export const DIFFERENT_KIND_LOG_ODDS = FEATURE_WEIGHTS[F.differentKind!]!;
 const KIND_CHECK_SIMILARITY = 0.4;
 /** Candidates less likely than this without the kind-of-place check are not checked (e^-2: about 12 %). */
 const KIND_CHECK_MIN_LOG_ODDS = -2;
-/** The name comparison writeFeatures made last, for the lazy kind-of-place check. */
-let lastComparison: NameComparison;
-
 /** Names at least this alike count as the same name for the namesakes feature. */
 const NAMESAKE_SIMILARITY = 0.9;
 
@@ -488,7 +485,7 @@ export class ScoredCandidate {
 
 const scratchFeatures = new Float64Array(FEATURE_COUNT);
 const postalScratch = new Uint32Array(2);
-const scratchSummary: EvidenceSummary = { nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null, differentKind: undefined, partnerExtra: 0 };
+const scratchSummary: EvidenceSummary = { names: undefined, nameSimilarity: 0, distance: null, addressSimilarity: null, sameStreet: false, numbersAgree: null, postal: null, cityMatch: null, countryMatch: null, differentKind: undefined, partnerExtra: 0 };
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
   const summary = writeFeatures(index, partner, hotel, scratchFeatures, scratchSummary, false);
@@ -497,7 +494,7 @@ export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, h
   // The kind-of-place check costs more than every other feature together and can only lower a
   // score: it runs for candidates plausible without it (the rest could not be chosen anyway).
   if (logOdds > KIND_CHECK_MIN_LOG_ODDS && summary.nameSimilarity >= KIND_CHECK_SIMILARITY) {
-    summary.differentKind = extraKind(partner.name, candidateName, lastComparison);
+    summary.differentKind = extraKind(partner.name, candidateName, summary.names!);
     if (summary.differentKind) logOdds += weights[F.differentKind!]!;
   }
   return new ScoredCandidate(
@@ -525,6 +522,8 @@ const nameScratch = new Float64Array(NAME_SIMILARITY_KNOTS.length);
 
 /** Raw comparison results behind the features, written into a reusable object. */
 interface EvidenceSummary {
+  /** The two names compared (for a kind-of-place check left till later: see scoreCandidate). */
+  names: NameComparison | undefined;
   nameSimilarity: number;
   distance: number | null;
   addressSimilarity: number | null;
@@ -565,7 +564,7 @@ function writeFeatures(
   features[0] = 1;
   const candidateView = referenceNameView(index, hotel, candidateName);
   const name = compareNames(partner.name, candidateView);
-  lastComparison = name;
+  summary.names = name;
   // Only names that agree in part can be a place and its part.
   const differentKind = checkKind && name.similarity >= KIND_CHECK_SIMILARITY ? extraKind(partner.name, candidateView, name) : undefined;
   writeHatBasis(name.similarity, NAME_SIMILARITY_KNOTS, features, NAME_AT);
