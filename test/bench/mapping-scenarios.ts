@@ -35,6 +35,12 @@ export interface ScenarioRow {
   scenario: ScenarioName;
   case: string;
   apart?: boolean;
+  /**
+   * A chain row whose pin alone can tell the answer, allowing for typical drift: its own outlet is
+   * nearer than any other by more than TYPICAL_PIN_DRIFT, or (an outlet missing from the
+   * reference) no listed outlet is that near. Reported on a line of its own, still counted.
+   */
+  pinDecides?: boolean;
 }
 
 export interface ScenarioSet {
@@ -121,9 +127,13 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
       // A pin that drifted nearer another outlet than its own leaves nothing that tells the
       // outlet: no engine can be right there, so, like the equidistant rows, these are counted apart.
       const pinNearerAnother = inReference && distance(nearest!.point, pin) < distance(point, pin);
+      const nearestOther = nearestOf(present.filter((other) => other.outlet !== outlet), pin);
+      const pinDecides = inReference
+        ? !nearestOther || distance(nearestOther.point, pin) - distance(point, pin) > TYPICAL_PIN_DRIFT
+        : !nearest || distance(nearest.point, pin) > TYPICAL_PIN_DRIFT;
       const about: ScenarioRow = pinNearerAnother
         ? { scenario: DENSE_CHAINS, case: OUTLET_PIN_NEARER_ANOTHER, apart: true }
-        : { scenario: DENSE_CHAINS, case: inReference ? OUTLET : OUTLET_MISSING };
+        : { scenario: DENSE_CHAINS, case: inReference ? OUTLET : OUTLET_MISSING, pinDecides };
       addRow(set, row, about, inReference ? outlet : undefined);
       rows += 1;
     }
@@ -169,6 +179,9 @@ function outletName(random: BenchRandom, chain: string, city: City, localities: 
   localities.add(locality);
   return random.chance(0.85) ? `${chain} ${locality}` : `${chain} ${city.name}-${locality}`;
 }
+
+/** What pinDrift gives nine times in ten at the most. */
+const TYPICAL_PIN_DRIFT = 60;
 
 /** Mostly 5-60 m; now and then about 100 m. */
 function pinDrift(random: BenchRandom): number {
@@ -444,8 +457,8 @@ function stripAccents(text: string): string {
 
 /**
  * Lines for the benchmark's output: per scenario precision, recall, F1 and the share of truly
- * matching rows that ended REVIEW, then how each case came out; the equidistant rows on a line of
- * their own.
+ * matching rows that ended REVIEW (for the chains also of the rows whose pin decides them), then
+ * how each case came out; the equidistant rows on a line of their own.
  */
 export function scenarioReport(results: readonly MappingResult[], rows: ReadonlyMap<string, ScenarioRow>, truth: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const lines: string[] = [];
@@ -454,6 +467,8 @@ export function scenarioReport(results: readonly MappingResult[], rows: Readonly
     const counted = results.filter((result) => rows.get(result.partnerHotelId)?.scenario === scenario && !rows.get(result.partnerHotelId)!.apart);
     if (counted.length === 0) continue;
     lines.push(`${scenario}: ${formatMetrics(counted, truthOf)}`);
+    const decided = counted.filter((result) => rows.get(result.partnerHotelId)!.pinDecides === true);
+    if (decided.length > 0) lines.push(`    of which the pin decides them (typical drift ${TYPICAL_PIN_DRIFT} m): ${formatMetrics(decided, truthOf)}`);
     for (const rowCase of CASE_ORDER) {
       const ofCase = counted.filter((result) => rows.get(result.partnerHotelId)!.case === rowCase);
       if (ofCase.length > 0) lines.push(`    ${rowCase}: ${formatOutcomes(ofCase, truthOf)}`);
