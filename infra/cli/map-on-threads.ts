@@ -43,7 +43,7 @@ type MatchRowsReply =
   | { ok: true; positions: number[]; results: MappingResult[]; hotels: number[] }
   | { ok: false; reason: string };
 
-/** Maps the rows on `threads` threads (this one included). */
+/** Maps the rows on `threads` threads (this one included), or on fewer when there are not a chunk of rows for each. */
 export async function mapOnThreads(
   index: MatchingIndex,
   partners: readonly PartnerHotel[],
@@ -51,9 +51,10 @@ export async function mapOnThreads(
   threads: number,
   onProgress: (rowsTaken: number) => void,
 ): Promise<ThreadedMapping> {
+  const used = Math.max(1, Math.min(threads, Math.ceil(partners.length / CHUNK_ROWS)));
   const nextRow = new SharedArrayBuffer(4);
-  new Int32Array(nextRow)[0] = threads * CHUNK_ROWS;
-  const workers = threads > 1 ? startWorkers(index, partners, mode, nextRow, threads - 1) : [];
+  new Int32Array(nextRow)[0] = used * CHUNK_ROWS;
+  const workers = used > 1 ? startWorkers(index, partners, mode, nextRow, used - 1) : [];
   const matcher = new HotelMatcher(index, { mode });
   const rows: (RowOutcome | undefined)[] = new Array(partners.length);
   const rowsPerThread = [0];

@@ -194,6 +194,14 @@ describe('npm run map on small files', () => {
     assert.equal(readOutput('many.jsonl'), jsonLines(expected));
   });
 
+  it('starts no thread that would have no chunk of rows to match', async () => {
+    const run = await runMap('--reference', 'reference.csv', '--partner', 'partner.csv', '--threads', '8', '--out', 'few.jsonl');
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(!run.stderr.includes('matched on'), run.stderr);
+    const expected = expectedResults((await readReference('reference.csv')).hotels, (await readPartners('partner.csv')).hotels, 'STANDARD');
+    assert.equal(readOutput('few.jsonl'), jsonLines(expected));
+  });
+
   it('refuses a thread count that is not a whole number from 1 to 64', async () => {
     for (const threads of ['0', '2.5']) {
       const run = await runMap('--reference', 'reference.csv', '--partner', 'partner.csv', '--threads', threads, '--out', 'unused.jsonl');
