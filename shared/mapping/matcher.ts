@@ -150,6 +150,8 @@ const PIN_DRIFT_METERS = 30;
  */
 const NAMESAKE_DISTANCE_POWER = 3;
 const DUPLICATE_DISTANCE_METERS = 150;
+/** Two outlets of the chain a row names are one place listed twice only this near: downtown, outlets of a chain stand a block apart. */
+const SAME_OUTLET_METERS = 50;
 /** Two partner rows this alike are the same hotel listed twice by the partner. */
 const DUPLICATE_PARTNER_NAME_SIMILARITY = 0.9;
 const DUPLICATE_PARTNER_DISTANCE_METERS = 250;
@@ -246,8 +248,10 @@ export class HotelMatcher {
     let strongestOdds = 0;
     let otherOdds = 0;
     let competitors = 0;
+    const isChainOutlet = new Set(outlets?.map((outlet) => outlet.hotel));
     for (const other of scored.slice(1)) {
-      if (this.isSameReferencePlace(best.hotel, other.hotel)) continue;
+      const bothOutlets = isChainOutlet.has(best.hotel) && isChainOutlet.has(other.hotel);
+      if (this.isSameReferencePlace(best.hotel, other.hotel, bothOutlets ? SAME_OUTLET_METERS : DUPLICATE_DISTANCE_METERS)) continue;
       const odds = Math.exp(other.logOdds) * this.namesakeWeight(best, other);
       otherOdds += Math.min(odds, strongestOdds);
       strongestOdds = Math.max(strongestOdds, odds);
@@ -373,10 +377,10 @@ export class HotelMatcher {
   }
 
   /** Same place listed twice in the reference: near-identical names, a stone's throw apart. */
-  private isSameReferencePlace(a: number, b: number): boolean {
+  private isSameReferencePlace(a: number, b: number, withinMeters = DUPLICATE_DISTANCE_METERS): boolean {
     const { latitudes, longitudes, postalCodes } = this.index.data;
     if (!Number.isNaN(latitudes[a]!) && !Number.isNaN(latitudes[b]!)) {
-      if (approximateDistanceMeters(latitudes[a]!, longitudes[a]!, latitudes[b]!, longitudes[b]!) > DUPLICATE_DISTANCE_METERS) return false;
+      if (approximateDistanceMeters(latitudes[a]!, longitudes[a]!, latitudes[b]!, longitudes[b]!) > withinMeters) return false;
     } else if (postalCodes[a] === '' || postalCodes[a] !== postalCodes[b]) return false;
     const nameA = referenceNameView(this.index, a, this.nameBufferA);
     const nameB = referenceNameView(this.index, b, this.nameBufferB);

@@ -193,6 +193,13 @@ describe('the nearest of several namesake outlets', () => {
     assert.match(result.reason ?? '', /ambiguous/);
   });
 
+  it('leaves a pin between two outlets of the chain 90 m apart in REVIEW: not one place listed twice', () => {
+    const close: ReferenceHotel[] = [...downtown, { id: 'kopi-e', name: 'Kopitiam Express', country: 'SG', ...at(-120, -110), supplierCodes: {} }];
+    const result = new HotelMatcher(buildMatchingIndex(close), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(-120, -155) });
+    assert.equal(result.status, 'REVIEW');
+    assert.match(result.reason ?? '', /ambiguous/);
+  });
+
   it('changes nothing without a pin: the name alone cannot choose an outlet', () => {
     const result = match({ id: 'p', name: 'Kopitiam Express', country: 'SG' });
     assert.notEqual(result.status, 'MATCHED');
