@@ -2,15 +2,15 @@
  * Maps the partner rows of `npm run map` (infra/cli/map.ts) on this thread and on worker threads
  * (this module again). The index is serialised once into shared memory, which every worker turns
  * back into its own copy; every worker gets all the rows. Each thread matches one chunk of rows
- * set aside for it, then takes chunks from a shared counter until none are left, so a worker that
- * starts late (it first rebuilds the index) or a thread that runs slow simply takes fewer.
- * Matching a row does not depend on the others, so the outcomes are the ones one thread gives;
- * the cross-row rule then runs here over all of them, as mapHotels runs it. Rows a failed worker
- * had taken are matched here.
+ * set aside for it (so every thread takes part: the run lasts at least until the slowest worker has
+ * started, rebuilt the index and matched that chunk), then takes chunks from a shared counter
+ * until none are left, so a worker that starts late or runs slow takes fewer. Matching a row does
+ * not depend on the others, so the outcomes are the ones one thread gives; the cross-row rule then
+ * runs here over all of them, as mapHotels runs it. Rows a failed worker had taken are matched here.
  *
  * Importing this module does nothing else, except on the worker thread it starts itself.
  */
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 import { HotelMatcher, type MappingMode, type MappingResult, type MatchingIndex, type PartnerHotel, resolveSharedClaims } from '../../shared/mapping';
 import type { RowOutcome } from '../../shared/mapping/engine';
 import { deserializeMatchingIndex, serializeMatchingIndex } from '../../shared/mapping/reference-index';
@@ -20,13 +20,13 @@ import { startModuleWorker } from './module-worker';
 const CHUNK_ROWS = 256;
 
 /** What a worker is given. */
-interface MatchRowsRequest {
+export interface MatchRowsRequest {
   role: 'match-rows';
   /** Its thread number (this thread is 0): its first chunk is the one set aside for it. */
   thread: number;
   /** The index, serialised (SharedArrayBuffer: one copy for every worker). */
   index: Uint8Array;
-  partners: PartnerHotel[];
+  partners: readonly PartnerHotel[];
   mode: MappingMode;
   /** Int32Array over it: the position of the next row nobody has taken (after the chunks set aside). */
   nextRow: SharedArrayBuffer;
@@ -43,20 +43,25 @@ type MatchRowsReply =
   | { ok: true; positions: number[]; results: MappingResult[]; hotels: number[] }
   | { ok: false; reason: string };
 
-/** Maps the rows on `threads` threads (this one included), or on fewer when there are not a chunk of rows for each. */
-export async function mapOnThreads(
-  index: MatchingIndex,
-  partners: readonly PartnerHotel[],
-  mode: MappingMode,
-  threads: number,
-  onProgress: (rowsTaken: number) => void,
-): Promise<ThreadedMapping> {
-  const used = Math.max(1, Math.min(threads, Math.ceil(partners.length / CHUNK_ROWS)));
+export interface ThreadOptions {
+  mode: MappingMode;
+  /** Threads wanted, this one included; fewer run when there is not a chunk of rows for each. */
+  threads: number;
+  /** Called after each chunk this thread matches, with how many rows all threads have been handed so far. */
+  onProgress?: (rowsHandedOut: number) => void;
+  /** Starts a worker on this module (tests start others, to see a worker fail). */
+  startWorker?: (request: MatchRowsRequest) => Worker;
+}
+
+/** Maps the rows on up to `threads` threads (this one included). */
+export async function mapOnThreads(index: MatchingIndex, partners: readonly PartnerHotel[], options: ThreadOptions): Promise<ThreadedMapping> {
+  const { mode, onProgress, startWorker = (request) => startModuleWorker(import.meta.url, request) } = options;
+  const used = Math.max(1, Math.min(options.threads, Math.ceil(partners.length / CHUNK_ROWS)));
   const nextRow = new SharedArrayBuffer(4);
   new Int32Array(nextRow)[0] = used * CHUNK_ROWS;
-  const workers = used > 1 ? startWorkers(index, partners, mode, nextRow, used - 1) : [];
+  const workers = used > 1 ? startWorkers(index, partners, mode, nextRow, used - 1, startWorker) : [];
   const matcher = new HotelMatcher(index, { mode });
-  const rows: (RowOutcome | undefined)[] = new Array(partners.length);
+  const rows: (RowOutcome | undefined)[] = Array.from({ length: partners.length }, () => undefined);
   const rowsPerThread = [0];
   matchTakenRows(matcher, partners, 0, new Int32Array(nextRow), (position, match) => {
     rows[position] = { input: partners[position]!, ...match };
@@ -82,35 +87,43 @@ export async function mapOnThreads(
   return { results: outcomes.map((row) => row.result), rowsPerThread };
 }
 
-/** Matches the chunk set aside for `thread`, then chunks taken from `nextRow` until none are left. */
+/** Matches the chunk set aside for `thread`, then chunks taken from `nextRow` until none are left; `record` gets each row's outcome. */
 function matchTakenRows(
   matcher: HotelMatcher,
   partners: readonly PartnerHotel[],
   thread: number,
   nextRow: Int32Array,
-  take: (position: number, match: { result: MappingResult; hotel: number }) => void,
-  onProgress: (rowsTaken: number) => void = () => {},
+  record: (position: number, match: { result: MappingResult; hotel: number }) => void,
+  onProgress: (rowsHandedOut: number) => void = () => {},
 ): void {
   for (let start = thread * CHUNK_ROWS; start < partners.length; start = Atomics.add(nextRow, 0, CHUNK_ROWS)) {
     const end = Math.min(start + CHUNK_ROWS, partners.length);
     for (let position = start; position < end; position++) {
       const { result, hotel } = matcher.matchRow(partners[position]!);
-      take(position, { result, hotel });
+      record(position, { result, hotel });
     }
     onProgress(Math.min(Atomics.load(nextRow, 0), partners.length));
   }
 }
 
 /** Starts `count` workers; each promise settles with the worker's reply, or why it has none. */
-function startWorkers(index: MatchingIndex, partners: readonly PartnerHotel[], mode: MappingMode, nextRow: SharedArrayBuffer, count: number): Promise<MatchRowsReply>[] {
+function startWorkers(
+  index: MatchingIndex,
+  partners: readonly PartnerHotel[],
+  mode: MappingMode,
+  nextRow: SharedArrayBuffer,
+  count: number,
+  startWorker: (request: MatchRowsRequest) => Worker,
+): Promise<MatchRowsReply>[] {
   const bytes = serializeMatchingIndex(index, { supplierCodes: mode !== 'STANDARD' });
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   shared.set(bytes);
-  const request: Omit<MatchRowsRequest, 'thread'> = { role: 'match-rows', index: shared, partners: [...partners], mode, nextRow };
   return Array.from({ length: count }, (_, k) => {
-    const worker = startModuleWorker(import.meta.url, { ...request, thread: k + 1 } satisfies MatchRowsRequest);
+    const worker = startWorker({ role: 'match-rows', thread: k + 1, index: shared, partners, mode, nextRow });
+    // The first event settles it; a reply always comes before the worker's exit.
     return new Promise<MatchRowsReply>((resolve) => {
       worker.once('message', resolve);
+      worker.once('messageerror', (error) => resolve({ ok: false, reason: `its reply could not be read (${error.message})` }));
       worker.once('error', (error) => resolve({ ok: false, reason: error.message }));
       worker.once('exit', (code) => resolve({ ok: false, reason: `the worker stopped (exit code ${code})` }));
     }).finally(() => void worker.terminate());

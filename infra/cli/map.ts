@@ -29,7 +29,11 @@ import { indexReferenceFile, READ_CHUNK_BYTES } from './reference-reader';
 const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] [--threads N] --out <results.jsonl|results.csv>';
 /** Threads used by default: one per core, up to this many (each holds a copy of the index). */
 const MAX_DEFAULT_THREADS = 4;
-/** By default each thread gets at least this many partner rows: copying the index to another thread costs about a second per million reference hotels. */
+/**
+ * By default each thread gets at least this many partner rows: another thread first needs its own
+ * copy of the index (about a second per million reference hotels to make, as long to read back),
+ * which this many rows repay on a reference of a million hotels.
+ */
 const MIN_ROWS_PER_THREAD = 10_000;
 
 class UsageError extends Error {}
@@ -149,7 +153,8 @@ async function readPartners(file: string, format: TabularFormat): Promise<Partne
 async function mapWithProgress(index: MatchingIndex, partners: readonly PartnerHotel[], mode: MappingMode, threads: number | undefined): Promise<MappingResult[]> {
   const bar = progressBar(partners.length);
   const byDefault = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_THREADS, Math.floor(partners.length / MIN_ROWS_PER_THREAD)));
-  const { results, rowsPerThread } = await mapOnThreads(index, partners, mode, threads ?? byDefault, (done) => bar.update(done));
+  // The bar shows rows handed out to the threads: close enough to rows done, with chunks of 256.
+  const { results, rowsPerThread } = await mapOnThreads(index, partners, { mode, threads: threads ?? byDefault, onProgress: (handedOut) => bar.update(handedOut) });
   bar.finish();
   if (rowsPerThread.length > 1) process.stderr.write(`matched on ${rowsPerThread.length} threads (rows: ${rowsPerThread.join(', ')})\n`);
   return results;

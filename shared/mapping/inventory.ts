@@ -11,7 +11,6 @@ import { hashText, withRoom } from './reference-index';
 
 export type InventoryRow<T> = { line: number; hotel: T } | { line: number; error: string };
 
-
 /** The canonical fields, by number: a row's values are an array indexed by these. */
 const FIELDS = ['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating', 'chain', 'supplierCode', 'supplierHotelId', 'supplierCodes'] as const;
 type Field = (typeof FIELDS)[number];

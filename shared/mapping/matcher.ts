@@ -9,6 +9,7 @@ import type { MatchingIndex } from './reference-index';
 import {
   compareNames,
   DIFFERENT_KIND_LOG_ODDS,
+  MAX_COMPARED_WORDS,
   nameLogOdds,
   nameViewBuffer,
   preparePartner,
@@ -313,6 +314,8 @@ export class HotelMatcher {
   /** The candidate's name is the row's and words that say what kind of business it is ("Starbucks" / "Starbucks Coffee"). */
   private addsACategoryOnly(partner: PreparedPartner, candidate: ScoredCandidate): boolean {
     const name = referenceNameView(this.index, candidate.hotel, this.nameBufferA);
+    // Words past those compareNames compares would be added words unseen.
+    if (name.count > MAX_COMPARED_WORDS) return false;
     const { allOfA, matchedB } = compareNames(partner.name, name);
     if (!allOfA) return false;
     const added: string[] = [];

@@ -160,7 +160,7 @@ export interface NameComparison {
 }
 
 // Names longer than this many words are compared on their first words only (bit masks below).
-const MAX_COMPARED_WORDS = 30;
+export const MAX_COMPARED_WORDS = 30;
 
 /**
  * Soft weighted Dice of two names: exact word matches first, then typo/abbreviation matches, then

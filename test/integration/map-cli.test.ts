@@ -272,10 +272,11 @@ describe('npm run map on a reference CSV large enough for two threads', () => {
     assert.ok(statSync(join(folder, 'big.csv')).size >= TWO_THREADS_MIN_BYTES);
   }
 
-  it('reads it on two threads: the same bad rows on the same lines, the same results', async () => {
-    const run = await runMap('--reference', 'big.csv', '--partner', 'big-partner.csv', '--out', 'big.jsonl');
+  it('reads it on two threads and matches on two: the same bad rows on the same lines, the same results', async () => {
+    const run = await runMap('--reference', 'big.csv', '--partner', 'big-partner.csv', '--threads', '2', '--out', 'big.jsonl');
     assert.equal(run.code, 0, run.stderr);
     assert.ok(!run.stderr.includes(ONE_THREAD), run.stderr);
+    assert.match(run.stderr, /\nmatched on 2 threads \(rows: [1-9]\d*, [1-9]\d*\)\n/);
     assert.ok(run.stderr.includes(rowReport('big.csv', big.lines - 1 - expectedErrors.length, expectedErrors)), run.stderr);
     assert.match(run.stderr, STAGES_SUMMARY);
     assert.equal(readOutput('big.jsonl'), expected);
