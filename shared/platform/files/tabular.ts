@@ -10,7 +10,8 @@
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import type { CsvError } from 'csv-parse';
-import ExcelJS from 'exceljs';
+// Types only: the library is loaded when an XLSX file is read (it takes longer to load than a large CSV to start).
+import type ExcelJS from 'exceljs';
 
 import { csvRecordBatches, CsvRecordsError, firstCsvRecords, type CsvPartStart, type CsvRecordsOptions } from './csv-records';
 import type { TabularFormat } from './formats';
@@ -380,7 +381,8 @@ function rowCells(row: ExcelJS.Row): string[] {
 }
 
 async function* readXlsx(input: TabularInput): AsyncGenerator<TabularRow> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(toReadable(input), {
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookReader(toReadable(input), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
