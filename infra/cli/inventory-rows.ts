@@ -2,24 +2,21 @@
  * Rows of an inventory file as `npm run map` reads them: good rows' hotels handed on in batches,
  * bad rows kept with their lines (the first few listed, the rest counted) and reported on stderr.
  */
-import { type InventoryRow, rowErrorInFile } from '../../shared/mapping/inventory';
+import { type InventoryRow, type InventoryRowError, rowErrorInFile } from '../../shared/mapping/inventory';
 
 /** Bad rows listed one by one; beyond this only counted. */
 const MAX_LISTED_ERRORS = 20;
 
-/** A bad row: its line and what is wrong with it. */
-export type RowError = { line: number; error: string };
-
 /** Bad rows of a file: the first few kept, the rest counted. */
 export class RowErrors {
-  readonly listed: RowError[] = [];
+  readonly listed: InventoryRowError[] = [];
   count = 0;
-  note(line: number, error: string): void {
+  note(row: InventoryRowError): void {
     this.count += 1;
-    if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push({ line, error });
+    if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push(row);
   }
   /** Adds the errors of a later part of the file, read with its lines numbered from 1; the part starts on line `firstLine`. */
-  appendPart(part: { listed: readonly RowError[]; count: number }, firstLine: number): void {
+  appendPart(part: { listed: readonly InventoryRowError[]; count: number }, firstLine: number): void {
     for (const row of part.listed) if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push(rowErrorInFile(row, firstLine));
     this.count += part.count;
   }
@@ -37,7 +34,7 @@ export async function readRows<T>(batches: AsyncIterable<InventoryRow<T>[]>, err
   for await (const rows of batches) {
     for (const row of rows) {
       if ('hotel' in row) hotels.push(row.hotel);
-      else errors.note(row.line, row.error);
+      else errors.note(row);
     }
     count += hotels.length;
     take(hotels);

@@ -16,11 +16,11 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
-import { InventoryIds, readReferenceInventoryBatches } from '../../shared/mapping/inventory';
+import { InventoryIds, type InventoryRowError, readReferenceInventoryBatches } from '../../shared/mapping/inventory';
 import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexPart, type NamesakeInput, namesakeCounts, unpackMatchingIndexPartIds } from '../../shared/mapping/reference-index';
 import type { TabularFormat } from '../../shared/platform/files/formats';
 import { type CsvHeader, type CsvLineEnd, csvHeaderOf } from '../../shared/platform/files/tabular';
-import { readRows, type RowError, RowErrors } from './inventory-rows';
+import { readRows, RowErrors } from './inventory-rows';
 import { startModuleWorker } from './module-worker';
 
 /** Read in large chunks: fewer round trips through the stream machinery. */
@@ -64,7 +64,7 @@ interface ReferencePartRequest extends ReferenceSplit {
 
 /** What it sends back: its part of the index and its bad rows, their lines counted from the part's first line (1). */
 type ReferencePartResult =
-  | { ok: true; part: MatchingIndexPart; errors: { listed: RowError[]; count: number } }
+  | { ok: true; part: MatchingIndexPart; errors: { listed: InventoryRowError[]; count: number } }
   | { ok: false; reason: string };
 
 /** Why a file is read whole on one thread after all. */

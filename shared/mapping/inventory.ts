@@ -9,7 +9,10 @@ import { readTabularBatches, type CsvReadOptions, type TabularInput, type Tabula
 import { toCountryCode } from './countries';
 import { hashText, withRoom } from './reference-index';
 
-export type InventoryRow<T> = { line: number; hotel: T } | { line: number; error: string };
+/** A bad row: its line, what is wrong, and for an id already used, which and where first (to renumber a part's errors). */
+export type InventoryRowError = { line: number; error: string; repeatedId?: { id: string; firstLine: number } };
+
+export type InventoryRow<T> = { line: number; hotel: T } | InventoryRowError;
 
 /** The canonical fields, by number: a row's values are an array indexed by these. */
 const FIELDS = ['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating', 'chain', 'supplierCode', 'supplierHotelId', 'supplierCodes'] as const;
@@ -260,21 +263,19 @@ export class InventoryIds {
 }
 
 /** The error of a row whose id an earlier row has. */
-function repeatedIdError(id: string, firstLine: number): string {
-  return `id "${id}" already used on line ${firstLine}`;
+function repeatedIdError(line: number, id: string, firstLine: number): InventoryRowError {
+  return { line, error: `id "${id}" already used on line ${firstLine}`, repeatedId: { id, firstLine } };
 }
-
-const REPEATED_ID_ERROR = /^id "(.*)" already used on line (\d+)$/s;
 
 /**
  * A row error of a part of a file read with its lines numbered from 1, as a reader of the whole
  * file gives it when the part starts on line `firstLine`: the row's line and the line a repeated
  * id was first seen on (within the part) moved on by the lines before the part.
  */
-export function rowErrorInFile(row: { line: number; error: string }, firstLine: number): { line: number; error: string } {
+export function rowErrorInFile(row: InventoryRowError, firstLine: number): InventoryRowError {
   const shift = firstLine - 1;
-  const repeated = REPEATED_ID_ERROR.exec(row.error);
-  return { line: row.line + shift, error: repeated ? repeatedIdError(repeated[1]!, Number(repeated[2]) + shift) : row.error };
+  if (row.repeatedId) return repeatedIdError(row.line + shift, row.repeatedId.id, row.repeatedId.firstLine + shift);
+  return { line: row.line + shift, error: row.error };
 }
 
 /**
@@ -315,7 +316,7 @@ async function* readInventoryBatches<T extends { id: string }>(
       }
       const firstLine = ids.claim(hotel.id, row.line);
       if (firstLine !== undefined) {
-        batch.push({ line: row.line, error: repeatedIdError(hotel.id, firstLine) });
+        batch.push(repeatedIdError(row.line, hotel.id, firstLine));
         continue;
       }
       batch.push({ line: row.line, hotel });

@@ -106,7 +106,7 @@ describe('an inventory read in two parts (as `npm run map` reads a large referen
     assert.deepEqual(whole.filter((row) => 'error' in row), [
       { line: 5, error: 'name is missing' },
       { line: 7, error: 'lat "north" is not a number' },
-      { line: 8, error: 'id "r4" already used on line 6' },
+      { line: 8, error: 'id "r4" already used on line 6', repeatedId: { id: 'r4', firstLine: 6 } },
     ]);
     const at = csv.indexOf('r4,Four');
     let end: { line: number; lineEnd: CsvLineEnd } | undefined;
@@ -123,11 +123,14 @@ describe('an inventory read in two parts (as `npm run map` reads a large referen
     assert.equal(ids.lineOf('r4'), undefined, 'the second part has ids of its own');
   });
 
-  it('renumbers only the lines of an error, whatever the id holds', () => {
-    assert.deepEqual(rowErrorInFile({ line: 3, error: 'id "a" already used on line 2" already used on line 1' }, 10), {
+  it('renumbers only the lines of an error, whatever the id or the message holds', () => {
+    const repeated = { line: 3, error: 'id "a" already used on line 2" already used on line 1', repeatedId: { id: 'a" already used on line 2', firstLine: 1 } };
+    assert.deepEqual(rowErrorInFile(repeated, 10), {
       line: 12,
       error: 'id "a" already used on line 2" already used on line 10',
+      repeatedId: { id: 'a" already used on line 2', firstLine: 10 },
     });
     assert.deepEqual(rowErrorInFile({ line: 1, error: 'lat "line 4" is not a number' }, 10), { line: 10, error: 'lat "line 4" is not a number' });
+    assert.deepEqual(rowErrorInFile({ line: 2, error: 'id "b" already used on line 1' }, 10), { line: 11, error: 'id "b" already used on line 1' }, 'a message is not parsed');
   });
 });
