@@ -17,7 +17,7 @@ import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
 import { deserializeMatchingIndex, type MatchingIndex, serializeMatchingIndex } from '../../shared/mapping/reference-index';
 import type { MappingMode, MappingResult } from '../../shared/mapping/types';
-import { startModuleWorker } from './module-worker';
+import { startModuleWorker, WorkerAnswers } from './module-worker';
 
 /** Rows a thread takes at a time: large enough that the counter is rarely touched, small enough to even out the end. */
 const CHUNK_ROWS = 256;
@@ -122,14 +122,11 @@ function startWorkers(
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   shared.set(bytes);
   return Array.from({ length: count }, (_, k) => {
-    const worker = startWorker({ role: 'match-rows', thread: k + 1, index: shared, partners, mode, nextRow });
-    // The first event settles it; a reply always comes before the worker's exit.
-    return new Promise<MatchRowsReply>((resolve) => {
-      worker.once('message', resolve);
-      worker.once('messageerror', (error) => resolve({ ok: false, reason: `its reply could not be read (${error.message})` }));
-      worker.once('error', (error) => resolve({ ok: false, reason: error.message }));
-      worker.once('exit', (code) => resolve({ ok: false, reason: `the worker stopped (exit code ${code})` }));
-    }).finally(() => void worker.terminate());
+    const answers = new WorkerAnswers(startWorker({ role: 'match-rows', thread: k + 1, index: shared, partners, mode, nextRow }));
+    return answers
+      .nextMessage<MatchRowsReply>()
+      .catch((error: Error): MatchRowsReply => ({ ok: false, reason: error.message }))
+      .finally(() => void answers.terminate());
   });
 }
 

@@ -14,14 +14,14 @@
  * (told so by its workerData) it reads its part of the file and answers.
  */
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import { InventoryIds, type InventoryRowError, readReferenceInventoryBatches } from '../../shared/mapping/inventory';
 import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexPart, type NamesakeInput, namesakeCounts, unpackMatchingIndexPartIds } from '../../shared/mapping/reference-index';
 import type { TabularFormat } from '../../shared/platform/files/formats';
 import { type CsvHeader, type CsvLineEnd, csvHeaderOf } from '../../shared/platform/files/tabular';
 import { readRows, RowErrors } from './inventory-rows';
-import { startModuleWorker } from './module-worker';
+import { startModuleWorker, WorkerAnswers } from './module-worker';
 
 /** Read in large chunks: fewer round trips through the stream machinery. */
 export const READ_CHUNK_BYTES = 1 << 20;
@@ -186,22 +186,15 @@ async function readFirstPart(
 
 /** The worker reading the second part of a reference CSV: this module again, on another thread. */
 class PartWorker {
-  private readonly worker: Worker;
-  /** Why the worker can no longer answer, once it cannot. */
-  private unusable: string | undefined;
-  /** The requests waiting for an answer, to fail when it cannot come. */
-  private readonly waiting = new Set<(reason: string) => void>();
+  private readonly answers: WorkerAnswers;
   /** Its part, or why it has none. */
   readonly result: Promise<ReferencePartResult>;
   /** Why it has no part, once known. */
   failure: string | undefined;
 
   constructor(request: ReferencePartRequest) {
-    this.worker = startModuleWorker(import.meta.url, request);
-    this.worker.on('error', (error) => this.fail(error.message));
-    this.worker.on('messageerror', (error) => this.fail(`a message from the worker could not be read (${error.message})`));
-    this.worker.on('exit', (code) => this.fail(`the worker stopped (exit code ${code})`));
-    this.result = this.nextMessage<ReferencePartResult>().then(
+    this.answers = new WorkerAnswers(startModuleWorker(import.meta.url, request));
+    this.result = this.answers.nextMessage<ReferencePartResult>().then(
       (result) => result,
       (error: Error): ReferencePartResult => ({ ok: false, reason: error.message }),
     );
@@ -212,41 +205,12 @@ class PartWorker {
 
   /** The namesake counts of `input`, counted by the worker (once its part has come). */
   countNamesakes(input: NamesakeInput): Promise<Uint16Array> {
-    this.worker.postMessage(input);
-    return this.nextMessage<Uint16Array>();
+    this.answers.worker.postMessage(input);
+    return this.answers.nextMessage<Uint16Array>();
   }
 
   async terminate(): Promise<void> {
-    await this.worker.terminate();
-  }
-
-  /** The worker's next message; rejected when the worker can no longer send one. */
-  private nextMessage<T>(): Promise<T> {
-    return new Promise((resolve, reject) => {
-      if (this.unusable !== undefined) {
-        reject(new Error(this.unusable));
-        return;
-      }
-      const settle = () => {
-        this.worker.off('message', onMessage);
-        this.waiting.delete(onFailure);
-      };
-      const onMessage = (message: T) => {
-        settle();
-        resolve(message);
-      };
-      const onFailure = (reason: string) => {
-        settle();
-        reject(new Error(reason));
-      };
-      this.worker.on('message', onMessage);
-      this.waiting.add(onFailure);
-    });
-  }
-
-  private fail(reason: string): void {
-    this.unusable ??= reason;
-    for (const onFailure of [...this.waiting]) onFailure(this.unusable);
+    await this.answers.terminate();
   }
 }
 
