@@ -115,6 +115,8 @@ const CATEGORY_TAIL_MIN_SIMILARITY = 0.6;
 /** A lone namesake this many times farther than an outlet named by where it is ("Days Inn" far off, "Days Inn Toronto-Beaches" at the pin): a chain too. */
 const LONE_NAMESAKE_RATIO = 3;
 const DENSE_CHAIN_METERS = 500;
+/** What an exact name adds to a candidate's log-odds: every outlet of a chain the row names gets it. */
+const EXACT_NAME_LOG_ODDS = nameLogOdds(1);
 
 /**
  * The best candidate is a chain outlet too far from the pin, in a dense chain, to rule out an
@@ -283,8 +285,9 @@ export class HotelMatcher {
   /**
    * A row that names only a chain ("Starbucks Coffee") fits every outlet whose name holds its words
    * ("Starbucks Coffee Raffles Place") equally: the outlets' extra words say where, which the row
-   * does not contradict. Returns those outlets when the row names a chain (several places near it
-   * bear exactly its name), else undefined.
+   * does not contradict. Returns those outlets when the row names a chain, else undefined: two
+   * places near it bear its name (exactly, or with only the chain's trade added: "Starbucks" /
+   * "Starbucks Coffee"), or one does, far off, and an outlet named by where it is stands at the pin.
    */
   private chainOutlets(partner: PreparedPartner, scored: readonly ScoredCandidate[]): ScoredCandidate[] | undefined {
     if (Number.isNaN(partner.lat)) return undefined;
@@ -330,11 +333,10 @@ export class HotelMatcher {
    * ("Costa Coffee Central Station").
    */
   private byDistanceAmong(outlets: readonly ScoredCandidate[], scored: readonly ScoredCandidate[]): ScoredCandidate[] {
-    const bestName = nameLogOdds(1);
     const isChainOutlet = new Set(outlets);
     const lifted = scored.map((candidate) =>
       isChainOutlet.has(candidate)
-        ? candidate.asOutlet(candidate.logOdds + bestName - nameLogOdds(candidate.nameSimilarity) - (candidate.differentKind ? DIFFERENT_KIND_LOG_ODDS : 0))
+        ? candidate.asOutlet(candidate.logOdds + EXACT_NAME_LOG_ODDS - nameLogOdds(candidate.nameSimilarity) - (candidate.differentKind ? DIFFERENT_KIND_LOG_ODDS : 0))
         : candidate,
     );
     return lifted.sort((a, b) => b.logOdds - a.logOdds);
