@@ -7,6 +7,8 @@
  *   none) and a few sit equidistant between two outlets: their truth is the outlet they came from,
  *   but REVIEW is the right answer, so they are counted apart ("equidistant"), as are the rows
  *   whose pin drifted nearer another outlet than their own (nothing in them tells the outlet).
+ *   The report also prints the scenario's ceiling: the F1 of the best reader of the pin alone,
+ *   one who knows how this generator drifts pins and drops outlets.
  * - Sub-places next to their parent: a place and its part ("Cashew Heights" / "Cashew Heights
  *   Gym"), a place and a neighbour named after it ("Nathan Residences" / "Nathan Road"), a place and
  *   the same business with a category tail ("Komala Vilas" / "Komala Vilas Restaurant") 20-300 m
@@ -41,6 +43,8 @@ export interface ScenarioRow {
    * reference) no listed outlet is that near. Reported on a line of its own, still counted.
    */
   pinDecides?: boolean;
+  /** A chain row as the best reader of its pin alone would see it (see `pinOnlyReading`). */
+  pinOnly?: PinOnlyReading;
 }
 
 export interface ScenarioSet {
@@ -118,6 +122,7 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
     });
     const present = outlets.filter((outlet) => outlet.inReference);
     for (const { outlet } of present) set.reference.push(outlet);
+    const unlistedArea = unlistedOutletArea(present);
 
     for (const { outlet, point, inReference } of outlets) {
       if (inReference && !random.chance(OUTLET_LISTED_SHARE)) continue;
@@ -133,7 +138,7 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
         : !nearest || distance(nearest.point, pin) > TYPICAL_PIN_DRIFT;
       const about: ScenarioRow = pinNearerAnother
         ? { scenario: DENSE_CHAINS, case: OUTLET_PIN_NEARER_ANOTHER, apart: true }
-        : { scenario: DENSE_CHAINS, case: inReference ? OUTLET : OUTLET_MISSING, pinDecides };
+        : { scenario: DENSE_CHAINS, case: inReference ? OUTLET : OUTLET_MISSING, pinDecides, pinOnly: pinOnlyReading(present, unlistedArea, pin, inReference ? outlet : undefined) };
       addRow(set, row, about, inReference ? outlet : undefined);
       rows += 1;
     }
@@ -151,6 +156,76 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
       }
     }
   }
+}
+
+/**
+ * What the pin alone can tell, read by someone who knows how this generator drifts pins and drops
+ * outlets (no engine knows as much): the chance that the row is the nearest listed outlet's, and
+ * whether it is. Matching every row whose chance passes the best cut gives the scenario's ceiling,
+ * which the report prints beside the engine's F1. No random draws: the rows stay as they are.
+ */
+export interface PinOnlyReading {
+  nearestChance: number;
+  nearestIsTruth: boolean;
+}
+
+function pinOnlyReading(present: readonly { outlet: ReferenceHotel; point: Point }[], unlistedArea: UnlistedArea, pin: Point, truth: ReferenceHotel | undefined): PinOnlyReading {
+  if (present.length === 0) return { nearestChance: 0, nearestIsTruth: false };
+  let nearest = present[0]!;
+  let listed = 0;
+  for (const candidate of present) {
+    // Each listed outlet gives a row with OUTLET_LISTED_SHARE, each missing one always.
+    listed += OUTLET_LISTED_SHARE * pinDensity(distance(candidate.point, pin));
+    if (distance(candidate.point, pin) < distance(nearest.point, pin)) nearest = candidate;
+  }
+  const unlisted = unlistedArea.expectedOutlets * unlistedArea.densityAround(pin);
+  return {
+    nearestChance: (OUTLET_LISTED_SHARE * pinDensity(distance(nearest.point, pin))) / (listed + unlisted),
+    nearestIsTruth: nearest.outlet === truth,
+  };
+}
+
+/** Density of a pin `metres` from its outlet under `pinDrift` (uniform bearing). */
+function pinDensity(metres: number): number {
+  const radial = (metres >= 5 && metres <= 60 ? 0.9 / 55 : 0) + (metres >= 80 && metres < 121 ? 0.1 / 41 : 0);
+  return radial / (2 * Math.PI * Math.max(metres, 1));
+}
+
+interface UnlistedArea {
+  /** Outlets missing from the reference, expected from the listed ones. */
+  expectedOutlets: number;
+  /** Density of a missing outlet's pin at `pin`, the outlet anywhere the spacing rule allows. */
+  densityAround(pin: Point): number;
+}
+
+const AREA_STEP = 10;
+
+function unlistedOutletArea(present: readonly { point: Point }[]): UnlistedArea {
+  const allows = (at: Point) => {
+    if (Math.abs(at.x) > CLUSTER_SIDE / 2 || Math.abs(at.y) > CLUSTER_SIDE / 2) return false;
+    let nearest = Infinity;
+    for (const outlet of present) nearest = Math.min(nearest, distance(outlet.point, at));
+    return nearest >= NEAREST_OUTLET_MIN && nearest <= NEAREST_OUTLET_MAX;
+  };
+  let cells = 0;
+  for (let x = -CLUSTER_SIDE / 2; x < CLUSTER_SIDE / 2; x += AREA_STEP) for (let y = -CLUSTER_SIDE / 2; y < CLUSTER_SIDE / 2; y += AREA_STEP) if (allows({ x, y })) cells += 1;
+  const area = Math.max(cells, 1) * AREA_STEP * AREA_STEP;
+  return {
+    expectedOutlets: (present.length * OUTLET_MISSING_SHARE) / (1 - OUTLET_MISSING_SHARE),
+    densityAround(pin) {
+      // The pin's drift law, integrated on rings: the share of the outlet's possible places it reaches.
+      let reach = 0;
+      for (const [from, to, share] of [[5, 60, 0.9], [80, 121, 0.1]] as const) {
+        for (let ring = 0; ring < 8; ring++) {
+          const metres = from + ((ring + 0.5) * (to - from)) / 8;
+          let allowed = 0;
+          for (let k = 0; k < 24; k++) allowed += allows({ x: pin.x + metres * Math.cos((k * Math.PI) / 12), y: pin.y + metres * Math.sin((k * Math.PI) / 12) }) ? 1 : 0;
+          reach += (share / 8) * (allowed / 24);
+        }
+      }
+      return reach / area;
+    },
+  };
 }
 
 interface Point {
@@ -460,7 +535,12 @@ function stripAccents(text: string): string {
  * matching rows that ended REVIEW (for the chains also of the rows whose pin decides them), then
  * how each case came out; the equidistant rows on a line of their own.
  */
-export function scenarioReport(results: readonly MappingResult[], rows: ReadonlyMap<string, ScenarioRow>, truth: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+export function scenarioReport(
+  results: readonly MappingResult[],
+  rows: ReadonlyMap<string, ScenarioRow>,
+  truth: ReadonlyMap<string, ReadonlySet<string>>,
+  matchBar: number,
+): string[] {
   const lines: string[] = [];
   const truthOf = (partnerId: string) => truth.get(partnerId);
   for (const scenario of [DENSE_CHAINS, SUB_PLACES] as const) {
@@ -469,6 +549,8 @@ export function scenarioReport(results: readonly MappingResult[], rows: Readonly
     lines.push(`${scenario}: ${formatMetrics(counted, truthOf)}`);
     const decided = counted.filter((result) => rows.get(result.partnerHotelId)!.pinDecides === true);
     if (decided.length > 0) lines.push(`    of which the pin decides them (typical drift ${TYPICAL_PIN_DRIFT} m): ${formatMetrics(decided, truthOf)}`);
+    const readings = counted.flatMap((result) => rows.get(result.partnerHotelId)!.pinOnly ?? []);
+    if (readings.length > 0) lines.push(`    best any engine can do from the pin alone, knowing how pins drift here: ${formatCeiling(readings, counted.filter((result) => truthOf(result.partnerHotelId)).length, matchBar)}`);
     for (const rowCase of CASE_ORDER) {
       const ofCase = counted.filter((result) => rows.get(result.partnerHotelId)!.case === rowCase);
       if (ofCase.length > 0) lines.push(`    ${rowCase}: ${formatOutcomes(ofCase, truthOf)}`);
@@ -479,6 +561,30 @@ export function scenarioReport(results: readonly MappingResult[], rows: Readonly
     if (ofCase.length > 0) lines.push(`${rowCase}: ${formatOutcomes(ofCase, truthOf)}`);
   }
   return lines;
+}
+
+/**
+ * Precision, recall and F1 of matching every row whose nearest outlet's chance passes a cut: the
+ * cut that gives the best F1, and the engine's own bar for MATCHED.
+ */
+function formatCeiling(readings: readonly PinOnlyReading[], labelled: number, matchBar: number): string {
+  const byChance = [...readings].sort((a, b) => b.nearestChance - a.nearestChance);
+  const scores = (matched: number, right: number) => {
+    const precision = right / Math.max(matched, 1);
+    const recall = right / labelled;
+    return { precision, recall, f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0 };
+  };
+  let best = { ...scores(0, 0), cut: 1 };
+  let atBar = scores(0, 0);
+  let right = 0;
+  for (const [k, reading] of byChance.entries()) {
+    right += reading.nearestIsTruth ? 1 : 0;
+    const here = scores(k + 1, right);
+    if (here.f1 > best.f1) best = { ...here, cut: reading.nearestChance };
+    if (reading.nearestChance >= matchBar) atBar = here;
+  }
+  const format = ({ precision, recall, f1 }: { precision: number; recall: number; f1: number }) => `precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`;
+  return `${format(best)} (matching from a chance of ${best.cut.toFixed(2)}); matching from ${matchBar}, the engine's bar: ${format(atBar)}`;
 }
 
 export function formatMetrics(results: readonly MappingResult[], truthOf: (partnerId: string) => ReadonlySet<string> | undefined): string {

@@ -13,7 +13,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
+import { HotelMatcher, buildMatchingIndex, mapHotels } from '../../shared/mapping';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { scoreMatches } from './mapping-metrics';
 import { mappingDataset, twinKey } from './mapping-dataset';
@@ -99,7 +99,7 @@ console.log(
 );
 const baseResults = results.filter((result) => !scenarioRows.has(result.partnerHotelId));
 if (baseResults.length > 0 && scenarioRows.size > 0) console.log(`base rows: ${formatMetrics(baseResults, (partnerId) => truth.get(partnerId))}`);
-for (const line of scenarioReport(results, scenarioRows, truth)) console.log(line);
+for (const line of scenarioReport(results, scenarioRows, truth, new HotelMatcher(index, { mode: 'STANDARD' }).thresholds.match)) console.log(line);
 if (SCENARIOS_ONLY) process.exit(0);
 
 // Where the misses are: rows whose true hotel shares its exact name with another hotel of its city
