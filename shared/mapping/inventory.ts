@@ -168,18 +168,30 @@ export function parseSupplierCodes(text: string | undefined): Record<string, str
   for (let start = 0, end = 0; end <= text.length; end++) {
     const code = end < text.length ? text.charCodeAt(end) : 59;
     if (code !== 59 && code !== 124) continue;
-    const pair = text.slice(start, end);
+    const separator = text.indexOf(':', start);
+    const supplier = separator >= 0 && separator < end ? text.slice(start, separator).trim() : '';
+    const hotelId = supplier === '' ? '' : text.slice(separator + 1, end).trim();
+    if (hotelId === '') {
+      const entry = text.slice(start, end).trim();
+      if (entry !== '') throw new RowProblem(`supplierCodes entry "${entry}" is not SUPPLIER:hotelId`);
+    } else codes[supplierKey(supplier)] = hotelId;
     start = end + 1;
-    if (pair.trim() === '') continue;
-    const separator = pair.indexOf(':');
-    const supplier = pair.slice(0, separator).trim();
-    const hotelId = pair.slice(separator + 1).trim();
-    if (separator < 0 || supplier === '' || hotelId === '') {
-      throw new RowProblem(`supplierCodes entry "${pair.trim()}" is not SUPPLIER:hotelId`);
-    }
-    codes[supplier] = hotelId;
   }
   return codes;
+}
+
+/**
+ * The supplier names met so far, as the keys of every row's codes. A reference names a few dozen
+ * suppliers over a million rows: with one string per name, every row's object takes the same
+ * shape, where a fresh string each time makes a dictionary and a string-table lookup per entry.
+ */
+const SUPPLIER_KEYS: string[] = [];
+const MAX_SUPPLIER_KEYS = 64;
+
+function supplierKey(supplier: string): string {
+  for (const key of SUPPLIER_KEYS) if (key === supplier) return key;
+  if (SUPPLIER_KEYS.length < MAX_SUPPLIER_KEYS) SUPPLIER_KEYS.push(supplier);
+  return supplier;
 }
 
 function parseSupplierCodeObject(text: string): Record<string, string> {

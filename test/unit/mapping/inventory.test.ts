@@ -74,6 +74,14 @@ describe('reference inventory', () => {
     assert.deepEqual(parseSupplierCodes(' HOTELBEDS : 1 ; EXPEDIA:2 ;'), { HOTELBEDS: '1', EXPEDIA: '2' });
   });
 
+  it('reads supplier codes as SUPPLIER:hotelId entries split by ";" or "|", the hotel id past the first colon', () => {
+    assert.deepEqual(parseSupplierCodes('GTA:G1|TBO:7; ;DERBY:DS:9'), { GTA: 'G1', TBO: '7', DERBY: 'DS:9' });
+    assert.deepEqual(parseSupplierCodes(''), {});
+    for (const [text, entry] of [['GTA:', 'GTA:'], [':123', ':123'], ['GTA;TBO:7', 'GTA'], ['TBO:7| : ', ':']]) {
+      assert.throws(() => parseSupplierCodes(text), { message: `supplierCodes entry "${entry}" is not SUPPLIER:hotelId` });
+    }
+  });
+
   it('lets an unreadable file fail as a whole', async () => {
     await assert.rejects(collect(readReferenceInventory(Buffer.from('id,name\n"r1,A\n'), 'csv')), TabularParseError);
   });
