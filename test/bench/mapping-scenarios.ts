@@ -187,7 +187,8 @@ function pinOnlyReading(present: readonly { outlet: ReferenceHotel; point: Point
 
 /** Density of a pin `metres` from its outlet under `pinDrift` (uniform bearing). */
 function pinDensity(metres: number): number {
-  const radial = (metres >= 5 && metres <= 60 ? 0.9 / 55 : 0) + (metres >= 80 && metres < 121 ? 0.1 / 41 : 0);
+  let radial = 0;
+  for (const { from, to, share } of DRIFT_BANDS) if (metres >= from && metres < to) radial += share / (to - from);
   return radial / (2 * Math.PI * Math.max(metres, 1));
 }
 
@@ -215,7 +216,7 @@ function unlistedOutletArea(present: readonly { point: Point }[]): UnlistedArea 
     densityAround(pin) {
       // The pin's drift law, integrated on rings: the share of the outlet's possible places it reaches.
       let reach = 0;
-      for (const [from, to, share] of [[5, 60, 0.9], [80, 121, 0.1]] as const) {
+      for (const { from, to, share } of DRIFT_BANDS) {
         for (let ring = 0; ring < 8; ring++) {
           const metres = from + ((ring + 0.5) * (to - from)) / 8;
           let allowed = 0;
@@ -255,12 +256,21 @@ function outletName(random: BenchRandom, chain: string, city: City, localities: 
   return random.chance(0.85) ? `${chain} ${locality}` : `${chain} ${city.name}-${locality}`;
 }
 
+/**
+ * How far pinDrift moves a pin, in metres: uniform over each band, the band chosen by its share
+ * (the far band's metres are whole: 80 to 120).
+ */
+const DRIFT_BANDS = [
+  { from: 5, to: 60, share: 0.9 },
+  { from: 80, to: 121, share: 0.1 },
+] as const;
+const [TYPICAL_DRIFT, FAR_DRIFT] = DRIFT_BANDS;
 /** What pinDrift gives nine times in ten at the most. */
-const TYPICAL_PIN_DRIFT = 60;
+const TYPICAL_PIN_DRIFT = TYPICAL_DRIFT.to;
 
 /** Mostly 5-60 m; now and then about 100 m. */
 function pinDrift(random: BenchRandom): number {
-  return random.chance(0.1) ? random.int(80, 120) : 5 + 55 * random.next();
+  return random.chance(FAR_DRIFT.share) ? random.int(FAR_DRIFT.from, FAR_DRIFT.to - 1) : TYPICAL_DRIFT.from + (TYPICAL_DRIFT.to - TYPICAL_DRIFT.from) * random.next();
 }
 
 /** A partner's row for an outlet: the chain name only (as feeds write it), a pin, no address. */
