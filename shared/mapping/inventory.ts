@@ -7,7 +7,7 @@ import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
 import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularRecord } from '../platform/files/tabular';
 import { toCountryCode } from './countries';
-import { hashText, withRoom } from './reference-index';
+import { hashText, withRoom } from './columns';
 
 /** A bad row: its line, what is wrong, and for an id already used, which and where first (to renumber a part's errors). */
 export type InventoryRowError = { line: number; error: string; repeatedId?: { id: string; firstLine: number } };

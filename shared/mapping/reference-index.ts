@@ -6,6 +6,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { ReferenceHotel } from './hotels';
+import { hashText, withRoom } from './columns';
 import { toCountryCode } from './countries';
 import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
 import { addressParts, nameParts, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';
@@ -331,13 +332,6 @@ function textHashes(texts: readonly string[]): Int32Array {
   return hashes;
 }
 
-/** 32-bit FNV-1a hash of a string. */
-export function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash | 0;
-}
-
 /** Interns strings to small integer ids, id 0 reserved for "" (unknown). */
 class Interner {
   readonly values: string[] = [''];
@@ -358,14 +352,6 @@ export function buildMatchingIndex(hotels: Iterable<ReferenceHotel>): MatchingIn
   const builder = new MatchingIndexBuilder();
   for (const hotel of hotels) builder.add(hotel);
   return builder.finish();
-}
-
-/** A copy of `array` with room for at least `needed` elements (doubling), or `array` when it has room. */
-export function withRoom<T extends Float32Array | Float64Array | Int32Array | Uint32Array | Uint16Array>(array: T, needed: number): T {
-  if (needed <= array.length) return array;
-  const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2));
-  grown.set(array);
-  return grown;
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import type { PartnerHotel } from './hotels';
 import { toCountryCode } from './countries';
-import { hashText, hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
+import { hashText } from './columns';
+import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
 import { distanceMeters, fuzzyWordDice, SIGNATURE_WORDS, tokenSimilarity, writeTrigramSignature } from './similarity';
 import { differentKindWord } from './place-kinds';
 import { addressParts, isNumberToken, nameParts, normalizeCity, normalizePostalCode, tokenKind, type AddressParts, type TokenKind } from './text';
