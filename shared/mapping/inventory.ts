@@ -164,33 +164,37 @@ export function parseSupplierCodes(text: string | undefined): Record<string, str
   if (text === undefined) return {};
   if (text.startsWith('{')) return parseSupplierCodeObject(text);
   const codes: Record<string, string> = {};
-  // Entries are separated by ";" or "|" (text.split(/[;|]/) without the array and the regular expression).
-  for (let start = 0, end = 0; end <= text.length; end++) {
+  // Entries are separated by ";" or "|" (text.split(/[;|]/) without the array and the regular
+  // expression); an entry's supplier ends at its first ":".
+  for (let start = 0, end = 0, separator = -1; end <= text.length; end++) {
     const code = end < text.length ? text.charCodeAt(end) : 59;
+    if (code === 58 && separator < 0) separator = end;
     if (code !== 59 && code !== 124) continue;
-    const separator = text.indexOf(':', start);
-    const supplier = separator >= 0 && separator < end ? text.slice(start, separator).trim() : '';
+    const supplier = separator >= 0 ? text.slice(start, separator).trim() : '';
     const hotelId = supplier === '' ? '' : text.slice(separator + 1, end).trim();
     if (hotelId === '') {
       const entry = text.slice(start, end).trim();
       if (entry !== '') throw new RowProblem(`supplierCodes entry "${entry}" is not SUPPLIER:hotelId`);
-    } else codes[supplierKey(supplier)] = hotelId;
+    } else codes[sharedSupplierName(supplier)] = hotelId;
     start = end + 1;
+    separator = -1;
   }
   return codes;
 }
 
 /**
- * The supplier names met so far, as the keys of every row's codes. A reference names a few dozen
- * suppliers over a million rows: with one string per name, every row's object takes the same
- * shape, where a fresh string each time makes a dictionary and a string-table lookup per entry.
+ * Supplier names met so far. A reference names a few dozen suppliers over a million rows: keying
+ * every row's codes with the one string met first spares a string-table lookup per entry (a fresh
+ * key string has to be looked up there each time). At most 64 names of up to 32 characters are
+ * kept: a file's odd names cost next to nothing.
  */
-const SUPPLIER_KEYS: string[] = [];
-const MAX_SUPPLIER_KEYS = 64;
+const SHARED_SUPPLIER_NAMES: string[] = [];
+const MAX_SHARED_SUPPLIER_NAMES = 64;
+const MAX_SHARED_SUPPLIER_NAME_LENGTH = 32;
 
-function supplierKey(supplier: string): string {
-  for (const key of SUPPLIER_KEYS) if (key === supplier) return key;
-  if (SUPPLIER_KEYS.length < MAX_SUPPLIER_KEYS) SUPPLIER_KEYS.push(supplier);
+function sharedSupplierName(supplier: string): string {
+  for (const name of SHARED_SUPPLIER_NAMES) if (name === supplier) return name;
+  if (SHARED_SUPPLIER_NAMES.length < MAX_SHARED_SUPPLIER_NAMES && supplier.length <= MAX_SHARED_SUPPLIER_NAME_LENGTH) SHARED_SUPPLIER_NAMES.push(supplier);
   return supplier;
 }
 
