@@ -43,7 +43,7 @@ export interface ScenarioRow {
    * reference) no listed outlet is that near. Reported on a line of its own, still counted.
    */
   pinDecides?: boolean;
-  /** A chain row as the best reader of its pin alone would see it (see `pinOnlyReading`). */
+  /** A counted chain row as the best reader of its pin alone would see it (see `pinOnlyReading`). */
   pinOnly?: PinOnlyReading;
 }
 
@@ -122,7 +122,7 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
     });
     const present = outlets.filter((outlet) => outlet.inReference);
     for (const { outlet } of present) set.reference.push(outlet);
-    const unlistedArea = unlistedOutletArea(present);
+    const missingArea = missingOutletArea(present);
 
     for (const { outlet, point, inReference } of outlets) {
       if (inReference && !random.chance(OUTLET_LISTED_SHARE)) continue;
@@ -138,7 +138,7 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
         : !nearest || distance(nearest.point, pin) > TYPICAL_PIN_DRIFT;
       const about: ScenarioRow = pinNearerAnother
         ? { scenario: DENSE_CHAINS, case: OUTLET_PIN_NEARER_ANOTHER, apart: true }
-        : { scenario: DENSE_CHAINS, case: inReference ? OUTLET : OUTLET_MISSING, pinDecides, pinOnly: pinOnlyReading(present, unlistedArea, pin, inReference ? outlet : undefined) };
+        : { scenario: DENSE_CHAINS, case: inReference ? OUTLET : OUTLET_MISSING, pinDecides, pinOnly: pinOnlyReading(present, missingArea, pin, inReference ? outlet : undefined) };
       addRow(set, row, about, inReference ? outlet : undefined);
       rows += 1;
     }
@@ -159,49 +159,57 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
 }
 
 /**
- * What the pin alone can tell, read by someone who knows how this generator drifts pins and drops
- * outlets (no engine knows as much): the chance that the row is the nearest listed outlet's, and
- * whether it is. Matching every row whose chance passes the best cut gives the scenario's ceiling,
- * which the report prints beside the engine's F1. No random draws: the rows stay as they are.
+ * What the pin alone can tell a counted chain row, read by someone who knows how this generator
+ * drifts pins, drops outlets from the reference and spaces them (no engine knows as much): the
+ * chance that the row is its nearest present outlet's, and whether it is. A counted row is that
+ * outlet's or a missing outlet's (rows whose pin drifted nearer another outlet are set apart), so
+ * those two are weighed. Matching every row whose chance passes a cut gives the scenario's
+ * ceiling, printed beside the engine's F1. No random draws: the rows stay as they are.
  */
 export interface PinOnlyReading {
   nearestChance: number;
   nearestIsTruth: boolean;
 }
 
-function pinOnlyReading(present: readonly { outlet: ReferenceHotel; point: Point }[], unlistedArea: UnlistedArea, pin: Point, truth: ReferenceHotel | undefined): PinOnlyReading {
-  if (present.length === 0) return { nearestChance: 0, nearestIsTruth: false };
-  let nearest = present[0]!;
-  let listed = 0;
-  for (const candidate of present) {
-    // Each listed outlet gives a row with OUTLET_LISTED_SHARE, each missing one always.
-    listed += OUTLET_LISTED_SHARE * pinDensity(distance(candidate.point, pin));
-    if (distance(candidate.point, pin) < distance(nearest.point, pin)) nearest = candidate;
-  }
-  const unlisted = unlistedArea.expectedOutlets * unlistedArea.densityAround(pin);
-  return {
-    nearestChance: (OUTLET_LISTED_SHARE * pinDensity(distance(nearest.point, pin))) / (listed + unlisted),
-    nearestIsTruth: nearest.outlet === truth,
-  };
+function pinOnlyReading(present: readonly { outlet: ReferenceHotel; point: Point }[], missingArea: MissingOutletArea, pin: Point, truth: ReferenceHotel | undefined): PinOnlyReading {
+  const nearest = nearestOf(present, pin);
+  if (!nearest) return { nearestChance: 0, nearestIsTruth: false };
+  // A present outlet gives a row OUTLET_LISTED_SHARE of the time, a missing one always.
+  const fromNearest = OUTLET_LISTED_SHARE * pinDensity(distance(nearest.point, pin));
+  const fromMissing = missingArea.expectedOutlets * missingArea.densityAround(pin);
+  const total = fromNearest + fromMissing;
+  return { nearestChance: total > 0 ? fromNearest / total : 0, nearestIsTruth: nearest.outlet === truth };
 }
 
-/** Density of a pin `metres` from its outlet under `pinDrift` (uniform bearing). */
+/** Pins are rounded to 6 decimals (about 0.1 m): each drift band is read this much wider on both sides. */
+const ROUNDING_SLACK = 0.25;
+
+/** Density of a pin `metres` from its outlet under `pinDrift` (uniform bearing), per square metre. */
 function pinDensity(metres: number): number {
   let radial = 0;
-  for (const { from, to, share } of DRIFT_BANDS) if (metres >= from && metres < to) radial += share / (to - from);
-  return radial / (2 * Math.PI * Math.max(metres, 1));
+  for (const band of DRIFT_BANDS) {
+    const from = band.from - ROUNDING_SLACK;
+    const to = band.to + ROUNDING_SLACK;
+    if (metres >= from && metres < to) radial += band.share / (to - from);
+  }
+  return radial === 0 ? 0 : radial / (2 * Math.PI * metres);
 }
 
-interface UnlistedArea {
-  /** Outlets missing from the reference, expected from the listed ones. */
+interface MissingOutletArea {
+  /** Outlets missing from the reference, expected from the present ones. */
   expectedOutlets: number;
-  /** Density of a missing outlet's pin at `pin`, the outlet anywhere the spacing rule allows. */
+  /**
+   * Density of a missing outlet's pin at `pin`, the outlet anywhere in the cluster that the
+   * spacing rule allows against the present outlets (the generator also spaces it from the other
+   * missing ones, which this reader cannot see: for pins far from every present outlet the chance
+   * it gives the nearest runs a little high).
+   */
   densityAround(pin: Point): number;
 }
 
 const AREA_STEP = 10;
 
-function unlistedOutletArea(present: readonly { point: Point }[]): UnlistedArea {
+function missingOutletArea(present: readonly { point: Point }[]): MissingOutletArea {
   const allows = (at: Point) => {
     if (Math.abs(at.x) > CLUSTER_SIDE / 2 || Math.abs(at.y) > CLUSTER_SIDE / 2) return false;
     let nearest = Infinity;
@@ -214,7 +222,7 @@ function unlistedOutletArea(present: readonly { point: Point }[]): UnlistedArea 
   return {
     expectedOutlets: (present.length * OUTLET_MISSING_SHARE) / (1 - OUTLET_MISSING_SHARE),
     densityAround(pin) {
-      // The pin's drift law, integrated on rings: the share of the outlet's possible places it reaches.
+      // The drift law integrated on rings around the pin: the share of the outlet's allowed places it reaches.
       let reach = 0;
       for (const { from, to, share } of DRIFT_BANDS) {
         for (let ring = 0; ring < 8; ring++) {
@@ -257,12 +265,12 @@ function outletName(random: BenchRandom, chain: string, city: City, localities: 
 }
 
 /**
- * How far pinDrift moves a pin, in metres: uniform over each band, the band chosen by its share
- * (the far band's metres are whole: 80 to 120).
+ * How far pinDrift moves a pin, in metres: uniform over a band, the band chosen by its share. The
+ * far band's metres are whole (80 to 120), which this range covers exactly as a continuous one.
  */
 const DRIFT_BANDS = [
   { from: 5, to: 60, share: 0.9 },
-  { from: 80, to: 121, share: 0.1 },
+  { from: 79.5, to: 120.5, share: 0.1 },
 ] as const;
 const [TYPICAL_DRIFT, FAR_DRIFT] = DRIFT_BANDS;
 /** What pinDrift gives nine times in ten at the most. */
@@ -270,7 +278,9 @@ const TYPICAL_PIN_DRIFT = TYPICAL_DRIFT.to;
 
 /** Mostly 5-60 m; now and then about 100 m. */
 function pinDrift(random: BenchRandom): number {
-  return random.chance(FAR_DRIFT.share) ? random.int(FAR_DRIFT.from, FAR_DRIFT.to - 1) : TYPICAL_DRIFT.from + (TYPICAL_DRIFT.to - TYPICAL_DRIFT.from) * random.next();
+  return random.chance(FAR_DRIFT.share)
+    ? random.int(Math.ceil(FAR_DRIFT.from), Math.floor(FAR_DRIFT.to))
+    : TYPICAL_DRIFT.from + (TYPICAL_DRIFT.to - TYPICAL_DRIFT.from) * random.next();
 }
 
 /** A partner's row for an outlet: the chain name only (as feeds write it), a pin, no address. */
