@@ -251,9 +251,9 @@ export class HotelMatcher {
     let strongestOdds = 0;
     let otherOdds = 0;
     let competitors = 0;
-    const isChainOutlet = new Set(outlets?.map((outlet) => outlet.hotel));
+    const outletHotels = outlets && new Set(outlets.map((outlet) => outlet.hotel));
     for (const other of scored.slice(1)) {
-      const bothOutlets = isChainOutlet.has(best.hotel) && isChainOutlet.has(other.hotel);
+      const bothOutlets = outletHotels !== undefined && outletHotels.has(best.hotel) && outletHotels.has(other.hotel);
       if (this.isSameReferencePlace(best.hotel, other.hotel, bothOutlets ? SAME_OUTLET_METERS : DUPLICATE_DISTANCE_METERS)) continue;
       const odds = Math.exp(other.logOdds) * this.namesakeWeight(best, other);
       otherOdds += Math.min(odds, strongestOdds);

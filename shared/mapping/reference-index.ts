@@ -1038,10 +1038,10 @@ function buildPostalBlocks(postalCodes: readonly string[]) {
  */
 export function serializeMatchingIndex(index: MatchingIndex, { supplierCodes = true }: { supplierCodes?: boolean } = {}): Buffer {
   if (supplierCodes) return serialize(index.data);
-  const data: Record<string, unknown> = {};
+  const data: Record<string, unknown> = { supplierHotels: undefined };
   // Property by property: reading supplierHotels would build the lookup.
   for (const key of Object.keys(index.data)) if (key !== 'supplierHotels') data[key] = index.data[key as keyof ReferenceIndexSnapshot];
-  return serialize({ ...data, supplierHotels: undefined });
+  return serialize(data);
 }
 
 export function deserializeMatchingIndex(buffer: Uint8Array): MatchingIndex {
