@@ -10,7 +10,7 @@
  *
  * The reference file is read into the matching index by ./reference-reader (a large CSV on two
  * threads); the rows are matched by ./map-on-threads on --threads threads (by default one per
- * core, up to four, once there are enough rows to repay copying the index to the others).
+ * core, up to four, only once there are enough rows to repay copying the index to the others).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -30,11 +30,15 @@ const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode
 /** Threads used by default: one per core, up to this many (each holds a copy of the index). */
 const MAX_DEFAULT_THREADS = 4;
 /**
- * By default each thread gets at least this many partner rows: another thread first needs its own
- * copy of the index (about a second per million reference hotels to make, as long to read back),
- * which this many rows repay on a reference of a million hotels.
+ * By default each thread gets at least this many partner rows, and at least ROWS_PER_THREAD_PER_HOTEL
+ * of the reference's size: another thread first needs its own copy of the index, made here and read
+ * back there (4 to 5 s of this thread per million reference hotels, more before the worker is
+ * ready), and two matching threads on two cores slow each other down (together 1.2 to 1.45 times
+ * the rows of one). 100,000 rows against a million hotels took 6 s on one thread and 10 to 12 s on
+ * two (`npm run map -- --threads 1|2`, alternated), so a second thread waits for many more rows.
  */
 const MIN_ROWS_PER_THREAD = 10_000;
+const ROWS_PER_THREAD_PER_HOTEL = 0.3;
 
 class UsageError extends Error {}
 
@@ -152,7 +156,8 @@ async function readPartners(file: string, format: TabularFormat): Promise<Partne
 /** Maps the rows, drawing the progress bar as it goes. */
 async function mapWithProgress(index: MatchingIndex, partners: readonly PartnerHotel[], mode: MappingMode, threads: number | undefined): Promise<MappingResult[]> {
   const bar = progressBar(partners.length);
-  const byDefault = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_THREADS, Math.floor(partners.length / MIN_ROWS_PER_THREAD)));
+  const leastRowsPerThread = Math.max(MIN_ROWS_PER_THREAD, index.size * ROWS_PER_THREAD_PER_HOTEL);
+  const byDefault = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_THREADS, Math.floor(partners.length / leastRowsPerThread)));
   // The bar shows rows handed out to the threads: close enough to rows done, with chunks of 256.
   const { results, rowsPerThread } = await mapOnThreads(index, partners, { mode, threads: threads ?? byDefault, onProgress: (handedOut) => bar.update(handedOut) });
   bar.finish();
