@@ -175,7 +175,7 @@ export function parseSupplierCodes(text: string | undefined): Record<string, str
     if (hotelId === '') {
       const entry = text.slice(start, end).trim();
       if (entry !== '') throw new RowProblem(`supplierCodes entry "${entry}" is not SUPPLIER:hotelId`);
-    } else codes[sharedSupplierName(supplier)] = hotelId;
+    } else codes[sharedSupplierName(checkedSupplierName(supplier))] = hotelId;
     start = end + 1;
     separator = -1;
   }
@@ -198,6 +198,12 @@ function sharedSupplierName(supplier: string): string {
   return supplier;
 }
 
+/** "__proto__" as a key would set the record's prototype, not add an entry: refused rather than lost. */
+function checkedSupplierName(supplier: string): string {
+  if (supplier === '__proto__') throw new RowProblem('supplierCodes: "__proto__" cannot be a supplier code');
+  return supplier;
+}
+
 function parseSupplierCodeObject(text: string): Record<string, string> {
   let value: unknown;
   try {
@@ -208,7 +214,7 @@ function parseSupplierCodeObject(text: string): Record<string, string> {
   const codes: Record<string, string> = {};
   for (const [supplier, hotelId] of Object.entries(value as Record<string, unknown>)) {
     if (typeof hotelId !== 'string' && typeof hotelId !== 'number') throw new RowProblem(`supplierCodes.${supplier} is not a hotel id`);
-    codes[supplier] = String(hotelId);
+    codes[checkedSupplierName(supplier)] = String(hotelId);
   }
   return codes;
 }

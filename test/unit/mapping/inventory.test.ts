@@ -82,6 +82,14 @@ describe('reference inventory', () => {
     }
   });
 
+  it('refuses "__proto__" as a supplier code rather than losing the entry', () => {
+    for (const text of ['HB:1;__proto__:2', ' __proto__ :2', '{"HB":"1","__proto__":"2"}']) {
+      assert.throws(() => parseSupplierCodes(text), { message: 'supplierCodes: "__proto__" cannot be a supplier code' }, text);
+    }
+    // Any other name is a supplier of its own, however odd.
+    assert.deepEqual(parseSupplierCodes('constructor:1;toString:2'), { constructor: '1', toString: '2' });
+  });
+
   it('lets an unreadable file fail as a whole', async () => {
     await assert.rejects(collect(readReferenceInventory(Buffer.from('id,name\n"r1,A\n'), 'csv')), TabularParseError);
   });
