@@ -130,9 +130,13 @@ export class MatchingIndex {
   readonly postalCodeHashes: Int32Array;
   readonly addressWordsHashes: Int32Array;
 
-  constructor(readonly data: ReferenceIndexSnapshot) {
+  /** `postalCodeHashes`: when the builder has them already (a loaded snapshot computes them). */
+  constructor(
+    readonly data: ReferenceIndexSnapshot,
+    postalCodeHashes?: Int32Array,
+  ) {
     this.size = data.count;
-    this.postalCodeHashes = textHashes(data.postalCodes);
+    this.postalCodeHashes = postalCodeHashes ?? textHashes(data.postalCodes);
     this.addressWordsHashes = textHashes(data.addressWords);
     this.tokenIds = new Map(data.vocabulary.map((token, id) => [token, id]));
     this.cityIds = new Map(data.cities.map((city, id) => [city, id]));
@@ -647,8 +651,10 @@ export class MatchingIndexBuilder {
     /** Everything else but the namesake counts. */
     const assemble = () => {
       const postalCodes = permute(this.postalCodes);
+      const postalCodeHashes = textHashes(postalCodes);
       const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
       return {
+        postalCodeHashes,
         ids: permute(this.ids),
         names: permute(this.names),
         postalCodes,
@@ -656,7 +662,7 @@ export class MatchingIndexBuilder {
         addressNumbers: permute(this.addressNumbers),
         grid,
         postings: buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, cityArray, hotelCells),
-        postalBlocks: buildPostalBlocks(postalCodes),
+        postalBlocks: buildPostalBlocks(postalCodes, postalCodeHashes),
       };
     };
 
@@ -692,7 +698,7 @@ export class MatchingIndexBuilder {
       const newIndex = new Int32Array(count);
       for (let position = 0; position < count; position++) newIndex[order[position]!] = position;
       lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, newIndex);
-      return new MatchingIndex(data);
+      return new MatchingIndex(data, assembled.postalCodeHashes);
     };
 
     return { namesakeInput, assemble, complete };
@@ -1006,15 +1012,11 @@ function sortHotels(count: number, key: (hotel: number) => number): Int32Array {
 }
 
 /** Postcode blocks: hotels grouped by the hash of their normalised postcode. */
-function buildPostalBlocks(postalCodes: readonly string[]) {
+/** `hashes`: hashText of each hotel's postcode. */
+function buildPostalBlocks(postalCodes: readonly string[], hashes: Int32Array) {
   const count = postalCodes.length;
-  const hashes = new Int32Array(count);
   let coded = 0;
-  for (let hotel = 0; hotel < count; hotel++) {
-    if (postalCodes[hotel] === '') continue;
-    hashes[hotel] = hashText(postalCodes[hotel]!);
-    coded += 1;
-  }
+  for (let hotel = 0; hotel < count; hotel++) if (postalCodes[hotel] !== '') coded += 1;
   // Hotels with a postcode by (hash, hotel): up to 2^21 hotels, the hash (moved up by 2^31 to be
   // non-negative, which keeps its order) and the hotel packed in one double and sorted natively.
   const postalHotels = new Int32Array(coded);
