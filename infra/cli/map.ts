@@ -179,7 +179,8 @@ async function main(): Promise<void> {
   const partnerFormat = inputFormat(options.partner);
 
   const stages = new StageClock();
-  const index = await indexReferenceFile(options.reference, referenceFormat, stages);
+  // STANDARD matching never looks a hotel up by its supplier codes: they are checked, not kept.
+  const index = await indexReferenceFile(options.reference, referenceFormat, { supplierCodes: options.mode !== 'STANDARD' }, stages);
   process.stderr.write(`reference index: ${index.size} hotels\n`);
   const partners = await readPartners(options.partner, partnerFormat);
   stages.end('read partner');

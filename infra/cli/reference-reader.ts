@@ -40,13 +40,21 @@ export interface StageTimer {
 
 /** A builder fed batches of hotels as they are read, timing itself: that time counts as building the index, not reading. */
 class TimedIndexer {
-  readonly builder = new MatchingIndexBuilder();
+  readonly builder: MatchingIndexBuilder;
   seconds = 0;
+  constructor(options: IndexOptions) {
+    this.builder = new MatchingIndexBuilder(options);
+  }
   readonly add = (hotels: readonly ReferenceHotel[]): void => {
     const started = performance.now();
     for (const hotel of hotels) this.builder.add(hotel);
     this.seconds += (performance.now() - started) / 1000;
   };
+}
+
+/** What the index keeps: `supplierCodes: false` when matching will not use them (STANDARD). */
+export interface IndexOptions {
+  supplierCodes: boolean;
 }
 
 /** Where a reference CSV splits between two threads. */
@@ -60,6 +68,7 @@ interface ReferenceSplit {
 interface ReferencePartRequest extends ReferenceSplit {
   role: 'reference-part';
   file: string;
+  index: IndexOptions;
 }
 
 /** What it sends back: its part of the index and its bad rows, their lines counted from the part's first line (1). */
@@ -75,15 +84,15 @@ class OneThreadNeeded extends Error {}
  * Its bad rows (and why it was read on one thread, when a split read was tried and given up) go
  * to stderr; the reading ends the stages "read reference" and "build index".
  */
-export async function indexReferenceFile(file: string, format: TabularFormat, stages: StageTimer): Promise<MatchingIndex> {
+export async function indexReferenceFile(file: string, format: TabularFormat, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex> {
   const split = format === 'csv' ? splitForTwoThreads(file) : undefined;
-  const index = split ? await indexReferenceOnTwoThreads(file, split, stages) : undefined;
-  return index ?? (await indexReferenceOnOneThread(file, format, stages));
+  const index = split ? await indexReferenceOnTwoThreads(file, split, options, stages) : undefined;
+  return index ?? (await indexReferenceOnOneThread(file, format, options, stages));
 }
 
 /** Each batch of rows goes into the index as it is read (no hotel record is kept). */
-async function indexReferenceOnOneThread(file: string, format: TabularFormat, stages: StageTimer): Promise<MatchingIndex> {
-  const indexer = new TimedIndexer();
+async function indexReferenceOnOneThread(file: string, format: TabularFormat, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex> {
+  const indexer = new TimedIndexer(options);
   const errors = new RowErrors();
   const hotels = await readRows(readReferenceInventoryBatches(createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }), format), errors, indexer.add);
   errors.report(file, hotels);
@@ -119,10 +128,10 @@ function splitForTwoThreads(file: string): ReferenceSplit | undefined {
  * saying why) when the file has to be read whole on one thread after all. The worker is ended
  * however this goes.
  */
-async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, stages: StageTimer): Promise<MatchingIndex | undefined> {
-  const worker = new PartWorker({ role: 'reference-part', file, ...split });
+async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex | undefined> {
+  const worker = new PartWorker({ role: 'reference-part', file, index: options, ...split });
   try {
-    return await indexWithWorker(file, split, worker, stages);
+    return await indexWithWorker(file, split, worker, options, stages);
   } catch (error) {
     if (!(error instanceof OneThreadNeeded)) throw error;
     process.stderr.write(`${file}: read on one thread (${error.message})\n`);
@@ -133,8 +142,8 @@ async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, s
 }
 
 /** The two-thread read itself; throws OneThreadNeeded when the file is to be read on one thread instead. */
-async function indexWithWorker(file: string, split: ReferenceSplit, worker: PartWorker, stages: StageTimer): Promise<MatchingIndex> {
-  const indexer = new TimedIndexer();
+async function indexWithWorker(file: string, split: ReferenceSplit, worker: PartWorker, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex> {
+  const indexer = new TimedIndexer(options);
   const ids = new InventoryIds();
   const errors = new RowErrors();
   const { hotels, partLine } = await readFirstPart(file, split, worker, { indexer, ids, errors });
@@ -219,9 +228,9 @@ class PartWorker {
  * it over, then counts namesakes when asked. Lines are numbered from the part's first line (1):
  * the other thread knows what line that is, and renumbers.
  */
-async function readReferencePart({ file, start, header }: ReferencePartRequest): Promise<void> {
+async function readReferencePart({ file, start, header, index }: ReferencePartRequest): Promise<void> {
   try {
-    const indexer = new TimedIndexer();
+    const indexer = new TimedIndexer(index);
     const errors = new RowErrors();
     const rows = readReferenceInventoryBatches(createReadStream(file, { start, highWaterMark: READ_CHUNK_BYTES }), 'csv', {
       csvOptions: { strict: true, part: { ...header, firstLine: 1 } },

@@ -81,8 +81,8 @@ export interface ReferenceIndexSnapshot {
   postalOffsets: Uint32Array;
   postalHotels: Int32Array;
   /**
-   * supplierKey(code, id) -> hotel index; undefined in a copy made without it (see
-   * serializeMatchingIndex), which then cannot match by supplier codes.
+   * supplierKey(code, id) -> hotel index; undefined in an index built or copied without it (see
+   * MatchingIndexBuilder, serializeMatchingIndex), which then cannot match by supplier codes.
    */
   supplierHotels: Map<string, number> | undefined;
 }
@@ -367,6 +367,12 @@ export function buildMatchingIndex(hotels: Iterable<ReferenceHotel>): MatchingIn
  * index shares its vocabulary) it throws.
  */
 export class MatchingIndexBuilder {
+  /**
+   * `supplierCodes: false` leaves the hotels' supplier codes out (STANDARD matching never reads
+   * them): the index then cannot match by them, as a copy serialised without them.
+   */
+  constructor(private readonly options: { supplierCodes?: boolean } = {}) {}
+
   /** What used the builder up, once something has. */
   private spentBy: 'toPart' | 'finish' | undefined;
   private count = 0;
@@ -423,7 +429,7 @@ export class MatchingIndexBuilder {
     this.addressWords.push(address.words.join(' '));
     this.addressNumbers.push(address.numbers.join(' '));
     this.ratings[index] = hotel.rating ?? Number.NaN;
-    this.addSupplierEntries(hotel.supplierCodes, index);
+    if (this.options.supplierCodes !== false) this.addSupplierEntries(hotel.supplierCodes, index);
   }
 
   /** The token's number, a new one (document frequency 0) for a token not met before. */
@@ -693,11 +699,13 @@ export class MatchingIndexBuilder {
         ...assembled.grid,
         ...assembled.postings,
         ...assembled.postalBlocks,
-        supplierHotels: new Map(),
+        supplierHotels: undefined,
       };
-      const newIndex = new Int32Array(count);
-      for (let position = 0; position < count; position++) newIndex[order[position]!] = position;
-      lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, newIndex);
+      if (this.options.supplierCodes !== false) {
+        const newIndex = new Int32Array(count);
+        for (let position = 0; position < count; position++) newIndex[order[position]!] = position;
+        lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, newIndex);
+      }
       return new MatchingIndex(data, assembled.postalCodeHashes);
     };
 

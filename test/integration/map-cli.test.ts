@@ -231,6 +231,7 @@ describe('npm run map on a reference CSV large enough for two threads', () => {
   /** A row of the first half, repeated at the end of the file to make the id-in-both-halves file. */
   let firstHalfRow = { line: 0, hotel: undefined as ReferenceHotel | undefined };
   let expected = '';
+  let expectedHybrid = '';
 
   beforeAll(async () => {
     writeBigReference();
@@ -241,7 +242,10 @@ describe('npm run map on a reference CSV large enough for two threads', () => {
     assert.deepEqual(referenceRead.errors, expectedErrors, 'a single reader finds the bad rows where they were written');
     const strangers = [...generateReferenceHotels({ count: 20, seed: 913 })];
     writeFileSync(join(folder, 'big-partner.csv'), partnerCsv(partnerRowsFrom(referenceRead.hotels.filter((_, i) => i % 500 === 0), strangers)));
-    expected = jsonLines(expectedResults(referenceRead.hotels, (await readPartners('big-partner.csv')).hotels, 'STANDARD'));
+    const partners = (await readPartners('big-partner.csv')).hotels;
+    expected = jsonLines(expectedResults(referenceRead.hotels, partners, 'STANDARD'));
+    expectedHybrid = jsonLines(expectedResults(referenceRead.hotels, partners, 'HYBRID'));
+    assert.notEqual(expectedHybrid, expected, 'some partner rows match by supplier code');
   }, 120_000);
 
   /**
@@ -280,6 +284,13 @@ describe('npm run map on a reference CSV large enough for two threads', () => {
     assert.ok(run.stderr.includes(rowReport('big.csv', big.lines - 1 - expectedErrors.length, expectedErrors)), run.stderr);
     assert.match(run.stderr, STAGES_SUMMARY);
     assert.equal(readOutput('big.jsonl'), expected);
+  });
+
+  it('keeps the supplier codes of both halves in HYBRID mode (STANDARD leaves them out): the results of one reader', async () => {
+    const run = await runMap('--reference', 'big.csv', '--partner', 'big-partner.csv', '--mode', 'HYBRID', '--threads', '1', '--out', 'big-hybrid.jsonl');
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(!run.stderr.includes(ONE_THREAD), run.stderr);
+    assert.equal(readOutput('big-hybrid.jsonl'), expectedHybrid);
   });
 
   it('reads it on one thread when an id is in both halves, with the same results', async () => {

@@ -36,8 +36,8 @@ const hotels = [...generated.slice(0, 1500), ...handMade, ...generated.slice(150
 
 const whole = buildMatchingIndex(hotels);
 
-function builderOf(hotels: readonly ReferenceHotel[]): MatchingIndexBuilder {
-  const builder = new MatchingIndexBuilder();
+function builderOf(hotels: readonly ReferenceHotel[], options: { supplierCodes?: boolean } = {}): MatchingIndexBuilder {
+  const builder = new MatchingIndexBuilder(options);
   for (const hotel of hotels) builder.add(hotel);
   return builder;
 }
@@ -48,13 +48,14 @@ function shipped(builder: MatchingIndexBuilder): MatchingIndexPart {
   return structuredClone(part, { transfer });
 }
 
-/** Fails naming the snapshot properties that differ. */
-function assertSameIndex(expected: MatchingIndex, actual: MatchingIndex, context: string): void {
+/** Fails naming the snapshot properties that differ (the supplier-code lookup left aside when `withoutLookup`). */
+function assertSameIndex(expected: MatchingIndex, actual: MatchingIndex, context: string, { withoutLookup = false } = {}): void {
   const keys = Object.keys(expected.data) as (keyof MatchingIndex['data'])[];
   assert.deepEqual(Object.keys(actual.data).sort(), [...keys].sort(), context);
-  const differing = keys.filter((key) => !isDeepStrictEqual(expected.data[key], actual.data[key]));
+  const differing = keys.filter((key) => key !== 'supplierHotels' && !isDeepStrictEqual(expected.data[key], actual.data[key]));
   // deepEqual does not look at the order of a Map's entries; the lookup was always built in input order.
-  if (!isDeepStrictEqual([...(expected.data.supplierHotels ?? [])], [...(actual.data.supplierHotels ?? [])])) differing.push('supplierHotels');
+  if (withoutLookup) assert.equal(actual.data.supplierHotels, undefined, context);
+  else if (!isDeepStrictEqual([...(expected.data.supplierHotels ?? [])], [...(actual.data.supplierHotels ?? [])])) differing.push('supplierHotels');
   assert.deepEqual(differing, [], `${context}: ${differing.join(', ')} differ`);
 }
 
@@ -103,6 +104,16 @@ describe('MatchingIndexBuilder in parts', () => {
     first.appendPart(shipped(builderOf(hotels.slice(1600))));
     const index = await first.finishWith(countElsewhere);
     assertSameIndex(whole, index, 'finishWith, counting failed');
+  });
+
+  it('leaves the supplier codes out when told to, in one go or from parts: the same index but the lookup', () => {
+    const first = builderOf(hotels.slice(0, 1600), { supplierCodes: false });
+    first.appendPart(shipped(builderOf(hotels.slice(1600), { supplierCodes: false })));
+    for (const [context, index] of [['one builder', builderOf(hotels, { supplierCodes: false }).finish()], ['two parts', first.finish()]] as const) {
+      assertSameIndex(whole, index, `without supplier codes, ${context}`, { withoutLookup: true });
+      assert.throws(() => index.hotelBySupplierCode('HB', 'n1'), /made without its supplier codes/);
+    }
+    assert.equal(whole.hotelBySupplierCode('HB', 'n1'), whole.data.ids.indexOf('nul-1'));
   });
 
   it('refuses to be used again after toPart or finish', async () => {
