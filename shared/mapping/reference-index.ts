@@ -628,14 +628,19 @@ export class MatchingIndexBuilder {
     const cityArray = new Uint32Array(count);
     const qualifierMasks = new Uint32Array(count);
     const ratings = new Float32Array(count);
-    for (let position = 0, written = 0; position < count; position++) {
-      const hotel = order[position]!;
+    // Each hotel is read in input order and written where it goes: scattering costs fewer cache
+    // misses than gathering every hotel from wherever it lies.
+    const positionOf = new Int32Array(count);
+    for (let position = 0; position < count; position++) positionOf[order[position]!] = position;
+    for (let hotel = 0; hotel < count; hotel++) offsets[positionOf[hotel]! + 1] = nameTokenOffsets[hotel + 1]! - nameTokenOffsets[hotel]!;
+    for (let position = 0; position < count; position++) offsets[position + 1]! += offsets[position]!;
+    for (let hotel = 0; hotel < count; hotel++) {
+      const position = positionOf[hotel]!;
       let total = 0;
-      for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) {
+      for (let k = nameTokenOffsets[hotel]!, written = offsets[position]!; k < nameTokenOffsets[hotel + 1]!; k++) {
         tokenIdArray[written++] = nameTokenIds[k]!;
         total += tokenWeights[nameTokenIds[k]!]!;
       }
-      offsets[position + 1] = written;
       nameWeightTotals[position] = total;
       for (let word = 0; word < SIGNATURE_WORDS; word++) nameSignatures[position * SIGNATURE_WORDS + word] = this.nameSignatures[hotel * SIGNATURE_WORDS + word]!;
       latitudeArray[position] = latitudes[hotel]!;
@@ -702,9 +707,7 @@ export class MatchingIndexBuilder {
         supplierHotels: undefined,
       };
       if (this.options.supplierCodes !== false) {
-        const newIndex = new Int32Array(count);
-        for (let position = 0; position < count; position++) newIndex[order[position]!] = position;
-        lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, newIndex);
+        lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, positionOf);
       }
       return new MatchingIndex(data, assembled.postalCodeHashes);
     };
