@@ -130,14 +130,14 @@ export class MatchingIndex {
   readonly postalCodeHashes: Int32Array;
   readonly addressWordsHashes: Int32Array;
 
-  /** `postalCodeHashes`: when the builder has them already (a loaded snapshot computes them). */
+  /** `hashes`: the postcode and street-word hashes when the builder has them already (a loaded snapshot computes them). */
   constructor(
     readonly data: ReferenceIndexSnapshot,
-    postalCodeHashes?: Int32Array,
+    hashes?: { postalCodes: Int32Array; addressWords: Int32Array },
   ) {
     this.size = data.count;
-    this.postalCodeHashes = postalCodeHashes ?? textHashes(data.postalCodes);
-    this.addressWordsHashes = textHashes(data.addressWords);
+    this.postalCodeHashes = hashes?.postalCodes ?? textHashes(data.postalCodes);
+    this.addressWordsHashes = hashes?.addressWords ?? textHashes(data.addressWords);
     this.tokenIds = new Map(data.vocabulary.map((token, id) => [token, id]));
     this.cityIds = new Map(data.cities.map((city, id) => [city, id]));
     this.countryIds = new Map(data.countryCodes.map((code, id) => [code, id]));
@@ -622,6 +622,11 @@ export class MatchingIndexBuilder {
       for (let hotel = 0; hotel < count; hotel++) permuted[positionOf[hotel]!] = values[hotel]!;
       return permuted;
     };
+    const scatteredHashes = (values: readonly string[]): Int32Array => {
+      const hashes = new Int32Array(count);
+      for (let hotel = 0; hotel < count; hotel++) hashes[positionOf[hotel]!] = hashText(values[hotel]!);
+      return hashes;
+    };
 
     const offsets = new Uint32Array(count + 1);
     const tokenIdArray = new Int32Array(nameTokenOffsets[count]!);
@@ -663,10 +668,11 @@ export class MatchingIndexBuilder {
     /** Everything else but the namesake counts. */
     const assemble = () => {
       const postalCodes = permute(this.postalCodes);
-      const postalCodeHashes = textHashes(postalCodes);
+      // Hashed in input order, where the strings lie side by side, and scattered like the rest.
+      const hashes = { postalCodes: scatteredHashes(this.postalCodes), addressWords: scatteredHashes(this.addressWords) };
       const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
       return {
-        postalCodeHashes,
+        hashes,
         ids: permute(this.ids),
         names: permute(this.names),
         postalCodes,
@@ -674,7 +680,7 @@ export class MatchingIndexBuilder {
         addressNumbers: permute(this.addressNumbers),
         grid,
         postings: buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, cityArray, hotelCells),
-        postalBlocks: buildPostalBlocks(postalCodes, postalCodeHashes),
+        postalBlocks: buildPostalBlocks(postalCodes, hashes.postalCodes),
       };
     };
 
@@ -710,7 +716,7 @@ export class MatchingIndexBuilder {
       if (this.options.supplierCodes !== false) {
         lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, positionOf);
       }
-      return new MatchingIndex(data, assembled.postalCodeHashes);
+      return new MatchingIndex(data, assembled.hashes);
     };
 
     return { namesakeInput, assemble, complete };
