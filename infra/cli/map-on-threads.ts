@@ -16,7 +16,7 @@ import { resolveSharedClaims, type RowOutcome } from '../../shared/mapping/engin
 import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
 import { deserializeMatchingIndex, type MatchingIndex, serializeMatchingIndex } from '../../shared/mapping/reference-index';
-import type { MappingMode, MappingResult } from '../../shared/mapping/types';
+import { type MappingMode, type MappingResult, matchesBySupplierCode } from '../../shared/mapping/types';
 import { startModuleWorker, WorkerAnswers } from './module-worker';
 
 /** Rows a thread takes at a time: large enough that the counter is rarely touched, small enough to even out the end. */
@@ -118,7 +118,7 @@ function startWorkers(
   count: number,
   startWorker: (request: MatchRowsRequest) => Worker,
 ): Promise<MatchRowsReply>[] {
-  const bytes = serializeMatchingIndex(index, { supplierCodes: mode !== 'STANDARD' });
+  const bytes = serializeMatchingIndex(index, { supplierCodes: matchesBySupplierCode(mode) });
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   shared.set(bytes);
   return Array.from({ length: count }, (_, k) => {

@@ -17,7 +17,7 @@ import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type PartnerHotel, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, type MatchingIndex, toExportRow, type MappingMode, type MappingResult } from '../../shared/mapping';
+import { type PartnerHotel, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, matchesBySupplierCode, type MatchingIndex, toExportRow, type MappingMode, type MappingResult } from '../../shared/mapping';
 import { readPartnerInventoryBatches } from '../../shared/mapping/inventory';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { detectTabularFormat, type TabularFormat } from '../../shared/platform/files/formats';
@@ -179,8 +179,8 @@ async function main(): Promise<void> {
   const partnerFormat = inputFormat(options.partner);
 
   const stages = new StageClock();
-  // STANDARD matching never looks a hotel up by its supplier codes: they are checked, not kept.
-  const index = await indexReferenceFile(options.reference, referenceFormat, { supplierCodes: options.mode !== 'STANDARD' }, stages);
+  // A mode that never looks a hotel up by its supplier codes has them checked, not kept.
+  const index = await indexReferenceFile(options.reference, referenceFormat, { supplierCodes: matchesBySupplierCode(options.mode) }, stages);
   process.stderr.write(`reference index: ${index.size} hotels\n`);
   const partners = await readPartners(options.partner, partnerFormat);
   stages.end('read partner');

@@ -17,7 +17,7 @@ import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import { InventoryIds, type InventoryRowError, readReferenceInventoryBatches } from '../../shared/mapping/inventory';
-import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexPart, type NamesakeInput, namesakeCounts, unpackMatchingIndexPartIds } from '../../shared/mapping/reference-index';
+import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexBuilderOptions, type MatchingIndexPart, type NamesakeInput, namesakeCounts, unpackMatchingIndexPartIds } from '../../shared/mapping/reference-index';
 import type { TabularFormat } from '../../shared/platform/files/formats';
 import { type CsvHeader, type CsvLineEnd, csvHeaderOf } from '../../shared/platform/files/tabular';
 import { readRows, RowErrors } from './inventory-rows';
@@ -42,7 +42,7 @@ export interface StageTimer {
 class TimedIndexer {
   readonly builder: MatchingIndexBuilder;
   seconds = 0;
-  constructor(options: IndexOptions) {
+  constructor(options: MatchingIndexBuilderOptions) {
     this.builder = new MatchingIndexBuilder(options);
   }
   readonly add = (hotels: readonly ReferenceHotel[]): void => {
@@ -50,11 +50,6 @@ class TimedIndexer {
     for (const hotel of hotels) this.builder.add(hotel);
     this.seconds += (performance.now() - started) / 1000;
   };
-}
-
-/** What the index keeps: `supplierCodes: false` when matching will not use them (STANDARD). */
-export interface IndexOptions {
-  supplierCodes: boolean;
 }
 
 /** Where a reference CSV splits between two threads. */
@@ -68,7 +63,7 @@ interface ReferenceSplit {
 interface ReferencePartRequest extends ReferenceSplit {
   role: 'reference-part';
   file: string;
-  index: IndexOptions;
+  index: MatchingIndexBuilderOptions;
 }
 
 /** What it sends back: its part of the index and its bad rows, their lines counted from the part's first line (1). */
@@ -84,14 +79,14 @@ class OneThreadNeeded extends Error {}
  * Its bad rows (and why it was read on one thread, when a split read was tried and given up) go
  * to stderr; the reading ends the stages "read reference" and "build index".
  */
-export async function indexReferenceFile(file: string, format: TabularFormat, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex> {
+export async function indexReferenceFile(file: string, format: TabularFormat, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex> {
   const split = format === 'csv' ? splitForTwoThreads(file) : undefined;
   const index = split ? await indexReferenceOnTwoThreads(file, split, options, stages) : undefined;
   return index ?? (await indexReferenceOnOneThread(file, format, options, stages));
 }
 
 /** Each batch of rows goes into the index as it is read (no hotel record is kept). */
-async function indexReferenceOnOneThread(file: string, format: TabularFormat, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex> {
+async function indexReferenceOnOneThread(file: string, format: TabularFormat, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex> {
   const indexer = new TimedIndexer(options);
   const errors = new RowErrors();
   const hotels = await readRows(readReferenceInventoryBatches(createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }), format), errors, indexer.add);
@@ -128,7 +123,7 @@ function splitForTwoThreads(file: string): ReferenceSplit | undefined {
  * saying why) when the file has to be read whole on one thread after all. The worker is ended
  * however this goes.
  */
-async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex | undefined> {
+async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex | undefined> {
   const worker = new PartWorker({ role: 'reference-part', file, index: options, ...split });
   try {
     return await indexWithWorker(file, split, worker, options, stages);
@@ -142,7 +137,7 @@ async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, o
 }
 
 /** The two-thread read itself; throws OneThreadNeeded when the file is to be read on one thread instead. */
-async function indexWithWorker(file: string, split: ReferenceSplit, worker: PartWorker, options: IndexOptions, stages: StageTimer): Promise<MatchingIndex> {
+async function indexWithWorker(file: string, split: ReferenceSplit, worker: PartWorker, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex> {
   const indexer = new TimedIndexer(options);
   const ids = new InventoryIds();
   const errors = new RowErrors();

@@ -3,7 +3,7 @@
  */
 import type { Metering } from '../billing';
 import type { MappingMode } from '../mapping';
-import { mapHotels, type MatchingIndex, type PartnerHotel } from '../mapping';
+import { mapHotels, matchesBySupplierCode, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { invalidInput, notFound } from '../platform/errors';
@@ -51,7 +51,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
   }
   const mode = input.requestedMode ?? input.defaultMode ?? 'STANDARD';
   let supplier: MappingJob['supplier'];
-  if (mode !== 'STANDARD') {
+  if (matchesBySupplierCode(mode)) {
     if (!inventory.supplierCode) {
       throw invalidInput(`${mode} mapping needs an inventory with a supplierCode; this one has none. Upload it with supplierCode, or use STANDARD.`);
     }

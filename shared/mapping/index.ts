@@ -8,7 +8,7 @@
  */
 export type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateSummary, MappingResult, MappingOptions } from './types';
-export { MAPPING_MODES } from './types';
+export { MAPPING_MODES, matchesBySupplierCode } from './types';
 export { buildMatchingIndex, serializeMatchingIndex, deserializeMatchingIndex, MatchingIndex } from './reference-index';
 export { HotelMatcher } from './matcher';
 export { mapHotels, resolveSharedClaims } from './engine';

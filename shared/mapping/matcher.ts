@@ -22,7 +22,7 @@ import {
 import { isCategoryTail, isKindWord, locatesAnOutlet, namesAPartOrNeighbour } from './place-kinds';
 import { isAddressWord, isNumberToken, tokenKind } from './text';
 import { approximateDistanceMeters, distanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
-import type { CandidateSummary, MappingOptions, MappingResult, MatchMethod, MappingStatus } from './types';
+import { type CandidateSummary, type MappingOptions, type MappingResult, matchesBySupplierCode, type MatchMethod, type MappingStatus } from './types';
 
 const DEFAULT_MATCH_THRESHOLD = 0.75;
 const DEFAULT_REVIEW_THRESHOLD = 0.35;
@@ -214,7 +214,7 @@ export class HotelMatcher {
   matchRow(hotel: PartnerHotel): RowMatch {
     const partner = preparePartner(this.index, hotel);
     const { mode } = this.options;
-    if (mode === 'ID_TO_ID' || mode === 'HYBRID') {
+    if (matchesBySupplierCode(mode)) {
       const byId = this.matchById(partner);
       if (byId || mode === 'ID_TO_ID') return byId ?? this.unmatched(partner, [], idMissReason(hotel));
     }

@@ -3,6 +3,11 @@
 export type MappingMode = 'STANDARD' | 'ID_TO_ID' | 'HYBRID';
 export const MAPPING_MODES: readonly MappingMode[] = ['STANDARD', 'ID_TO_ID', 'HYBRID'];
 
+/** ID_TO_ID and HYBRID look reference hotels up by the partner's supplier code; STANDARD never does. */
+export function matchesBySupplierCode(mode: MappingMode): boolean {
+  return mode !== 'STANDARD';
+}
+
 /** MATCHED: confident; REVIEW: plausible but uncertain or ambiguous, a person should look; UNMATCHED: none found. */
 export type MappingStatus = 'MATCHED' | 'REVIEW' | 'UNMATCHED';
 

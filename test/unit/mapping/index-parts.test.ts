@@ -13,6 +13,7 @@ import {
   buildMatchingIndex,
   type MatchingIndex,
   MatchingIndexBuilder,
+  type MatchingIndexBuilderOptions,
   type MatchingIndexPart,
   namesakeCounts,
   type NamesakeInput,
@@ -36,7 +37,7 @@ const hotels = [...generated.slice(0, 1500), ...handMade, ...generated.slice(150
 
 const whole = buildMatchingIndex(hotels);
 
-function builderOf(hotels: readonly ReferenceHotel[], options: { supplierCodes?: boolean } = {}): MatchingIndexBuilder {
+function builderOf(hotels: readonly ReferenceHotel[], options: MatchingIndexBuilderOptions = {}): MatchingIndexBuilder {
   const builder = new MatchingIndexBuilder(options);
   for (const hotel of hotels) builder.add(hotel);
   return builder;
