@@ -15,9 +15,10 @@
  */
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { textAt } from '../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import { InventoryIds, type InventoryRowError, readReferenceInventoryBatches } from '../../shared/mapping/inventory';
-import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexBuilderOptions, type MatchingIndexPart, type NamesakeInput, namesakeCounts, unpackMatchingIndexPartIds } from '../../shared/mapping/reference-index';
+import { type MatchingIndex, MatchingIndexBuilder, type MatchingIndexBuilderOptions, type MatchingIndexPart, type NamesakeInput, namesakeCounts } from '../../shared/mapping/reference-index';
 import type { TabularFormat } from '../../shared/platform/files/formats';
 import { type CsvHeader, type CsvLineEnd, csvHeaderOf } from '../../shared/platform/files/tabular';
 import { readRows, RowErrors } from './inventory-rows';
@@ -145,7 +146,7 @@ async function indexWithWorker(file: string, split: ReferenceSplit, worker: Part
   const result = await worker.result;
   if (!result.ok) throw new OneThreadNeeded(result.reason);
   // Ids are unique across the file: an id in both parts is reported against its first line, which only a single reader does.
-  const repeated = unpackMatchingIndexPartIds(result.part).find((id) => ids.lineOf(id) !== undefined);
+  const repeated = firstIdSeen(result.part, ids);
   if (repeated !== undefined) throw new OneThreadNeeded(`id "${repeated}" is in both parts`);
   stages.end('read reference', -indexer.seconds);
   indexer.builder.appendPart(result.part);
@@ -155,6 +156,15 @@ async function indexWithWorker(file: string, split: ReferenceSplit, worker: Part
   const index = await indexer.builder.finishWith((input) => worker.countNamesakes(input));
   stages.end('build index', indexer.seconds);
   return index;
+}
+
+/** The first id of the part that `ids` holds. */
+function firstIdSeen(part: MatchingIndexPart, ids: InventoryIds): string | undefined {
+  for (let hotel = 0; hotel < part.count; hotel++) {
+    const id = textAt(part.ids, hotel);
+    if (ids.lineOf(id) !== undefined) return id;
+  }
+  return undefined;
 }
 
 /**

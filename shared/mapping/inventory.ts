@@ -7,7 +7,7 @@ import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
 import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularRecord } from '../platform/files/tabular';
 import { toCountryCode } from './countries';
-import { hashText, withRoom } from './columns';
+import { hashText, TextColumnBuilder, withRoom } from './columns';
 
 /** A bad row: its line, what is wrong, and for an id already used, which and where first (to renumber a part's errors). */
 export type InventoryRowError = { line: number; error: string; repeatedId?: { id: string; firstLine: number } };
@@ -231,10 +231,11 @@ function referenceHotel(values: FieldValues): ReferenceHotel {
 
 /**
  * The line each id was first seen on, for "id already used" errors. An open-addressing table over
- * typed arrays: a Map of a million fresh id strings cost more than reading the rows.
+ * typed arrays and the ids as one text column: a Map of a million fresh id strings cost more than
+ * reading the rows.
  */
 export class InventoryIds {
-  private readonly ids: string[] = [];
+  private readonly ids = new TextColumnBuilder();
   private hashes = new Int32Array(1024);
   private lines = new Float64Array(1024);
   /** Entry number + 1 per slot, 0 for an empty slot. */
@@ -251,14 +252,14 @@ export class InventoryIds {
     const hash = hashText(id);
     const slot = this.slotOf(id, hash);
     if (this.slots[slot] !== 0) return this.lines[this.slots[slot]! - 1];
-    const entry = this.ids.length;
-    this.ids.push(id);
+    const entry = this.ids.count;
+    this.ids.add(id);
     this.hashes = withRoom(this.hashes, entry + 1);
     this.lines = withRoom(this.lines, entry + 1);
     this.hashes[entry] = hash;
     this.lines[entry] = line;
     this.slots[slot] = entry + 1;
-    if (this.ids.length * 2 > this.slots.length) this.rehash();
+    if (this.ids.count * 2 > this.slots.length) this.rehash();
     return undefined;
   }
 
@@ -267,7 +268,7 @@ export class InventoryIds {
     const mask = this.slots.length - 1;
     let slot = hash & mask;
     for (let entry = this.slots[slot]! - 1; entry >= 0; entry = this.slots[slot]! - 1) {
-      if (this.hashes[entry] === hash && this.ids[entry] === id) return slot;
+      if (this.hashes[entry] === hash && this.ids.equals(entry, id)) return slot;
       slot = (slot + 1) & mask;
     }
     return slot;
@@ -276,7 +277,7 @@ export class InventoryIds {
   private rehash(): void {
     this.slots = new Int32Array(this.slots.length * 2);
     const mask = this.slots.length - 1;
-    for (let entry = 0; entry < this.ids.length; entry++) {
+    for (let entry = 0; entry < this.ids.count; entry++) {
       let slot = this.hashes[entry]! & mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
       this.slots[slot] = entry + 1;

@@ -4,6 +4,7 @@
  * evidence, and decide MATCHED / REVIEW / UNMATCHED from the probability that the best candidate,
  * and not one of its competitors, is the partner hotel.
  */
+import { textAt, textEquals, textIsEmpty } from './columns';
 import type { PartnerHotel } from './hotels';
 import type { MatchingIndex } from './reference-index';
 import {
@@ -386,7 +387,7 @@ export class HotelMatcher {
     const { latitudes, longitudes, postalCodes } = this.index.data;
     if (!Number.isNaN(latitudes[a]!) && !Number.isNaN(latitudes[b]!)) {
       if (approximateDistanceMeters(latitudes[a]!, longitudes[a]!, latitudes[b]!, longitudes[b]!) > withinMeters) return false;
-    } else if (postalCodes[a] === '' || postalCodes[a] !== postalCodes[b]) return false;
+    } else if (textIsEmpty(postalCodes, a) || !textEquals(postalCodes, b, textAt(postalCodes, a))) return false;
     const nameA = referenceNameView(this.index, a, this.nameBufferA);
     const nameB = referenceNameView(this.index, b, this.nameBufferB);
     return compareNames(nameA, nameB).similarity >= DUPLICATE_NAME_SIMILARITY;
@@ -592,7 +593,7 @@ export class HotelMatcher {
     const located = !Number.isNaN(partner.lat);
     for (let k = start; k < end; k++) {
       const hotel = postalHotels[k]!;
-      if (this.visitedStamp[hotel] === this.stamp || postalCodes[hotel] !== partner.postalCode) continue;
+      if (this.visitedStamp[hotel] === this.stamp || !textEquals(postalCodes, hotel, partner.postalCode)) continue;
       if (partner.countryId !== 0 && countryOfHotel[hotel] !== partner.countryId) continue;
       const hint = this.nameHint(partner, hotel);
       const details = this.detailBonus(partner, hotel);
@@ -716,8 +717,8 @@ export class HotelMatcher {
     const { cityOfHotel, postalCodes, addressWords } = this.index.data;
     let bonus = 0;
     if (partner.cityId !== 0 && cityOfHotel[hotel] === partner.cityId) bonus += SAME_CITY_BONUS;
-    if (partner.postalCode !== '' && this.index.postalCodeHashes[hotel] === partner.postalCodeHash && postalCodes[hotel] === partner.postalCode) bonus += SAME_DETAIL_BONUS;
-    if (partner.addressWordsText !== '' && this.index.addressWordsHashes[hotel] === partner.addressWordsHash && addressWords[hotel] === partner.addressWordsText) bonus += SAME_DETAIL_BONUS;
+    if (partner.postalCode !== '' && this.index.postalCodeHashes[hotel] === partner.postalCodeHash && textEquals(postalCodes, hotel, partner.postalCode)) bonus += SAME_DETAIL_BONUS;
+    if (partner.addressWordsText !== '' && this.index.addressWordsHashes[hotel] === partner.addressWordsHash && textEquals(addressWords, hotel, partner.addressWordsText)) bonus += SAME_DETAIL_BONUS;
     return bonus;
   }
 
@@ -743,8 +744,8 @@ export class HotelMatcher {
   summaries(scored: readonly ScoredCandidate[], totalOdds: number): CandidateSummary[] {
     const { ids, names } = this.index.data;
     return scored.slice(0, this.maxCandidates).map((candidate) => ({
-      referenceHotelId: ids[candidate.hotel]!,
-      referenceHotelName: names[candidate.hotel]!,
+      referenceHotelId: textAt(ids, candidate.hotel),
+      referenceHotelName: textAt(names, candidate.hotel),
       score: round(Math.exp(candidate.logOdds) / (1 + totalOdds), 3),
       nameSimilarity: candidate.nameSimilarity,
       distanceMeters: candidate.distanceMeters,
@@ -764,8 +765,8 @@ export class HotelMatcher {
     return {
       partnerHotelId: partner.hotel.id,
       partnerHotelName: partner.hotel.name,
-      referenceHotelId: this.index.data.ids[hotel]!,
-      referenceHotelName: this.index.data.names[hotel]!,
+      referenceHotelId: textAt(this.index.data.ids, hotel),
+      referenceHotelName: textAt(this.index.data.names, hotel),
       status,
       method,
       score: round(score, 3),

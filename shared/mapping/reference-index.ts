@@ -6,12 +6,14 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { ReferenceHotel } from './hotels';
-import { hashText, withRoom } from './columns';
+import { hashText, hashTextRange, scatterText, type TextColumn, TextColumnBuilder, textAt, textColumnOf, textHashes, textIsEmpty, withRoom } from './columns';
 import { toCountryCode } from './countries';
 import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
 import { addressParts, nameParts, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';
 
-const SNAPSHOT_FORMAT = 'hotel-matching-index/3';
+const SNAPSHOT_FORMAT = 'hotel-matching-index/4';
+/** The format before the text columns (string arrays then), still read. */
+const STRING_ARRAY_FORMAT = 'hotel-matching-index/3';
 
 /** Grid cell edge in degrees of latitude (about 1.1 km); longitude cells use the same angle. */
 const CELL_DEGREES = 0.01;
@@ -28,8 +30,8 @@ const KIND_WEIGHT: Record<TokenKind, number> = { distinctive: 1, number: 1, gene
 export interface ReferenceIndexSnapshot {
   format: typeof SNAPSHOT_FORMAT;
   count: number;
-  ids: string[];
-  names: string[];
+  ids: TextColumn;
+  names: TextColumn;
   /** Token id -> canonical token text. */
   vocabulary: string[];
   /** Token id -> weight (IDF times kind weight). */
@@ -53,10 +55,10 @@ export interface ReferenceIndexSnapshot {
   /** City index -> folded city name ("" at index 0 for unknown). */
   cities: string[];
   cityOfHotel: Uint32Array;
-  postalCodes: string[];
+  postalCodes: TextColumn;
   /** Street words and house numbers, space-separated ("" when unknown). */
-  addressWords: string[];
-  addressNumbers: string[];
+  addressWords: TextColumn;
+  addressNumbers: TextColumn;
   /** NaN when unknown. */
   ratings: Float32Array;
   /** Sorted grid cell keys; hotels of cellKeys[k] are cellHotels[cellOffsets[k] .. cellOffsets[k + 1]). */
@@ -330,12 +332,6 @@ function cellRows(lat: number, lon: number, radiusMeters: number, rows: Int32Arr
   return count;
 }
 
-function textHashes(texts: readonly string[]): Int32Array {
-  const hashes = new Int32Array(texts.length);
-  for (let k = 0; k < texts.length; k++) hashes[k] = hashText(texts[k]!);
-  return hashes;
-}
-
 /** Interns strings to small integer ids, id 0 reserved for "" (unknown). */
 class Interner {
   readonly values: string[] = [''];
@@ -384,8 +380,8 @@ export class MatchingIndexBuilder {
   /** What used the builder up, once something has. */
   private spentBy: 'toPart' | 'finish' | undefined;
   private count = 0;
-  private ids: string[] = [];
-  private names: string[] = [];
+  private readonly ids = new TextColumnBuilder();
+  private readonly names = new TextColumnBuilder();
   /** Hotel i's name tokens are nameTokenIds[nameTokenOffsets[i] .. nameTokenOffsets[i + 1]) (input order). */
   private nameTokenOffsets = new Uint32Array(1024);
   private nameTokenIds = new Int32Array(4096);
@@ -400,22 +396,22 @@ export class MatchingIndexBuilder {
   private countryOfHotel = new Uint16Array(1024);
   private readonly cities = new Interner();
   private cityOfHotel = new Uint32Array(1024);
-  private postalCodes: string[] = [];
-  private addressWords: string[] = [];
-  private addressNumbers: string[] = [];
+  private readonly postalCodes = new TextColumnBuilder();
+  private readonly addressWords = new TextColumnBuilder();
+  private readonly addressNumbers = new TextColumnBuilder();
   private ratings = new Float32Array(1024);
   /** Supplier codes as given, each entry (code, hotel id text, hotel): the lookup is built when first used. */
   private readonly supplierCodes = new Interner();
   private supplierEntryCodes = new Int32Array(1024);
   private supplierEntryHotels = new Int32Array(1024);
-  private supplierEntryIds: string[] = [];
+  private readonly supplierEntryIds = new TextColumnBuilder();
 
   add(hotel: ReferenceHotel): void {
     this.checkUnspent();
     const index = this.count++;
     if (index + 2 > this.nameTokenOffsets.length) this.grow(index + 2);
-    this.ids.push(hotel.id);
-    this.names.push(hotel.name);
+    this.ids.add(hotel.id);
+    this.names.add(hotel.name);
     const { tokens, qualifierMask } = nameParts(hotel.name);
     this.nameQualifierMasks[index] = qualifierMask;
     let written = this.nameTokenOffsets[index]!;
@@ -432,10 +428,10 @@ export class MatchingIndexBuilder {
     this.longitudes[index] = located ? hotel.lon! : Number.NaN;
     this.countryOfHotel[index] = this.countries.id(toCountryCode(hotel.countryCode) ?? toCountryCode(hotel.country) ?? '');
     this.cityOfHotel[index] = this.cities.id(normalizeCity(hotel.city));
-    this.postalCodes.push(normalizePostalCode(hotel.postalCode));
+    this.postalCodes.add(normalizePostalCode(hotel.postalCode));
     const address = addressParts(hotel.address ?? '');
-    this.addressWords.push(address.words.join(' '));
-    this.addressNumbers.push(address.numbers.join(' '));
+    this.addressWords.add(address.words.join(' '));
+    this.addressNumbers.add(address.numbers.join(' '));
     this.ratings[index] = hotel.rating ?? Number.NaN;
     if (this.keepsSupplierCodes) this.addSupplierEntries(hotel.supplierCodes, index);
   }
@@ -454,14 +450,14 @@ export class MatchingIndexBuilder {
 
   private addSupplierEntries(supplierCodes: Record<string, string>, hotel: number): void {
     for (const supplierCode of Object.keys(supplierCodes)) {
-      const entry = this.supplierEntryIds.length;
+      const entry = this.supplierEntryIds.count;
       if (entry + 1 > this.supplierEntryCodes.length) {
         this.supplierEntryCodes = withRoom(this.supplierEntryCodes, entry + 1);
         this.supplierEntryHotels = withRoom(this.supplierEntryHotels, entry + 1);
       }
       this.supplierEntryCodes[entry] = this.supplierCodes.id(supplierCode);
       this.supplierEntryHotels[entry] = hotel;
-      this.supplierEntryIds.push(supplierCodes[supplierCode]!);
+      this.supplierEntryIds.add(supplierCodes[supplierCode]!);
     }
   }
 
@@ -504,18 +500,19 @@ export class MatchingIndexBuilder {
       cityOfHotel: this.cityOfHotel.subarray(0, count),
       ratings: this.ratings.subarray(0, count),
       supplierCodes: this.supplierCodes.values,
-      supplierEntryCodes: this.supplierEntryCodes.subarray(0, this.supplierEntryIds.length),
-      supplierEntryHotels: this.supplierEntryHotels.subarray(0, this.supplierEntryIds.length),
-      ids: packStrings(this.ids),
-      names: packStrings(this.names),
-      postalCodes: packStrings(this.postalCodes),
-      addressWords: packStrings(this.addressWords),
-      addressNumbers: packStrings(this.addressNumbers),
-      supplierEntryIds: packStrings(this.supplierEntryIds),
+      supplierEntryCodes: this.supplierEntryCodes.subarray(0, this.supplierEntryIds.count),
+      supplierEntryHotels: this.supplierEntryHotels.subarray(0, this.supplierEntryIds.count),
+      ids: this.ids.packed(),
+      names: this.names.packed(),
+      postalCodes: this.postalCodes.packed(),
+      addressWords: this.addressWords.packed(),
+      addressNumbers: this.addressNumbers.packed(),
+      supplierEntryIds: this.supplierEntryIds.packed(),
     };
     const transfer = [
       part.documentFrequency, part.nameTokenOffsets, part.nameTokenIds, part.nameQualifierMasks, part.nameSignatures, part.latitudes,
       part.longitudes, part.countryOfHotel, part.cityOfHotel, part.ratings, part.supplierEntryCodes, part.supplierEntryHotels,
+      part.ids.starts, part.names.starts, part.postalCodes.starts, part.addressWords.starts, part.addressNumbers.starts, part.supplierEntryIds.starts,
     ].map((array) => array.buffer as ArrayBuffer);
     return { part, transfer: [...new Set(transfer)] };
   }
@@ -532,12 +529,11 @@ export class MatchingIndexBuilder {
     this.appendNames(part, base);
     this.appendPlaces(part, base);
     this.appendSupplierEntries(part, base);
-    // concat: one copy, faster than pushing half a million strings one by one.
-    this.ids = this.ids.concat(unpackMatchingIndexPartIds(part));
-    this.names = this.names.concat(unpackStrings(part.names));
-    this.postalCodes = this.postalCodes.concat(unpackStrings(part.postalCodes));
-    this.addressWords = this.addressWords.concat(unpackStrings(part.addressWords));
-    this.addressNumbers = this.addressNumbers.concat(unpackStrings(part.addressNumbers));
+    this.ids.append(part.ids);
+    this.names.append(part.names);
+    this.postalCodes.append(part.postalCodes);
+    this.addressWords.append(part.addressWords);
+    this.addressNumbers.append(part.addressNumbers);
     this.count += part.count;
   }
 
@@ -572,7 +568,7 @@ export class MatchingIndexBuilder {
   /** The part's supplier-code entries: codes renumbered, hotels moved on by `base`. */
   private appendSupplierEntries(part: MatchingIndexPart, base: number): void {
     const codeIds = part.supplierCodes.map((code) => this.supplierCodes.id(code));
-    const before = this.supplierEntryIds.length;
+    const before = this.supplierEntryIds.count;
     const entries = part.supplierEntryCodes.length;
     this.supplierEntryCodes = withRoom(this.supplierEntryCodes, before + entries);
     this.supplierEntryHotels = withRoom(this.supplierEntryHotels, before + entries);
@@ -580,7 +576,7 @@ export class MatchingIndexBuilder {
       this.supplierEntryCodes[before + entry] = codeIds[part.supplierEntryCodes[entry]!]!;
       this.supplierEntryHotels[before + entry] = base + part.supplierEntryHotels[entry]!;
     }
-    this.supplierEntryIds = this.supplierEntryIds.concat(unpackStrings(part.supplierEntryIds));
+    this.supplierEntryIds.append(part.supplierEntryIds);
   }
 
   /** The index of every hotel added. */
@@ -621,18 +617,13 @@ export class MatchingIndexBuilder {
     }
     const order = sortHotels(count, (hotel) => countryOfHotel[hotel]! * 2 ** 30 + inputCells[hotel]! + 1);
     // Each hotel is read in input order and written where it goes: scattering costs fewer cache
-    // misses than gathering every hotel from wherever it lies (for 1M hotels, about a quarter of
-    // the time for the text columns, three quarters for the numbers).
+    // misses than gathering every hotel from wherever it lies (for 1M hotels, three quarters of the
+    // time). Text columns keep their text in input order; only their starts and ends move.
     const positionOf = new Int32Array(count);
     for (let position = 0; position < count; position++) positionOf[order[position]!] = position;
-    const permute = (values: readonly string[]): string[] => {
-      const permuted = new Array<string>(count);
-      for (let hotel = 0; hotel < count; hotel++) permuted[positionOf[hotel]!] = values[hotel]!;
-      return permuted;
-    };
-    const scatteredHashes = (values: readonly string[]): Int32Array => {
+    const scatteredHashes = ({ text, starts, ends }: TextColumn): Int32Array => {
       const hashes = new Int32Array(count);
-      for (let hotel = 0; hotel < count; hotel++) hashes[positionOf[hotel]!] = hashText(values[hotel]!);
+      for (let hotel = 0; hotel < count; hotel++) hashes[positionOf[hotel]!] = hashTextRange(text, starts[hotel]!, ends[hotel]!);
       return hashes;
     };
 
@@ -675,17 +666,19 @@ export class MatchingIndexBuilder {
 
     /** Everything else but the namesake counts. */
     const assemble = () => {
-      const postalCodes = permute(this.postalCodes);
-      // Hashed in input order, where the strings lie side by side, and scattered like the rest.
-      const hashes = { postalCodes: scatteredHashes(this.postalCodes), addressWords: scatteredHashes(this.addressWords) };
+      const inputPostalCodes = this.postalCodes.packed();
+      const inputAddressWords = this.addressWords.packed();
+      // Hashed in input order, where the values lie side by side, and scattered like the rest.
+      const hashes = { postalCodes: scatteredHashes(inputPostalCodes), addressWords: scatteredHashes(inputAddressWords) };
+      const postalCodes = scatterText(inputPostalCodes, positionOf);
       const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
       return {
         hashes,
-        ids: permute(this.ids),
-        names: permute(this.names),
+        ids: scatterText(this.ids.packed(), positionOf),
+        names: scatterText(this.names.packed(), positionOf),
         postalCodes,
-        addressWords: permute(this.addressWords),
-        addressNumbers: permute(this.addressNumbers),
+        addressWords: scatterText(inputAddressWords, positionOf),
+        addressNumbers: scatterText(this.addressNumbers.packed(), positionOf),
         grid,
         postings: buildPostings(vocabulary.length, offsets, tokenIdArray, countryArray, cityArray, hotelCells),
         postalBlocks: buildPostalBlocks(postalCodes, hashes.postalCodes),
@@ -722,7 +715,7 @@ export class MatchingIndexBuilder {
         supplierHotels: undefined,
       };
       if (this.keepsSupplierCodes) {
-        lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds, this.supplierEntryHotels, positionOf);
+        lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds.packed(), this.supplierEntryHotels, positionOf);
       }
       return new MatchingIndex(data, assembled.hashes);
     };
@@ -750,35 +743,13 @@ export interface MatchingIndexPart {
   supplierCodes: string[];
   supplierEntryCodes: Int32Array;
   supplierEntryHotels: Int32Array;
-  ids: StringColumn;
-  names: StringColumn;
-  postalCodes: StringColumn;
-  addressWords: StringColumn;
-  addressNumbers: StringColumn;
-  supplierEntryIds: StringColumn;
-}
-
-/**
- * Strings crossing to another thread: one string joined by NUL (copied in one piece; splitting it
- * costs a fraction of cloning a million strings one by one), or the array itself when a value
- * holds a NUL.
- */
-type StringColumn = { joined: string; count: number } | { values: string[] };
-
-function packStrings(values: string[]): StringColumn {
-  for (const value of values) if (value.includes('\u0000')) return { values };
-  return { joined: values.join('\u0000'), count: values.length };
-}
-
-function unpackStrings(column: StringColumn): string[] {
-  if ('values' in column) return column.values;
-  return column.count === 0 ? [] : column.joined.split('\u0000');
-}
-
-/** The ids of a part's hotels, in order, unpacked in place: appendPart then reuses them. */
-export function unpackMatchingIndexPartIds(part: MatchingIndexPart): string[] {
-  if (!('values' in part.ids)) part.ids = { values: unpackStrings(part.ids) };
-  return part.ids.values;
+  /** Text columns as TextColumnBuilder.packed makes them (starts and ends share one buffer). */
+  ids: TextColumn;
+  names: TextColumn;
+  postalCodes: TextColumn;
+  addressWords: TextColumn;
+  addressNumbers: TextColumn;
+  supplierEntryIds: TextColumn;
 }
 
 /** The counts of `countElsewhere` once it has them; undefined when it fails, synchronously or not. */
@@ -803,7 +774,7 @@ function lazySupplierHotels(
   data: ReferenceIndexSnapshot,
   codes: readonly string[],
   entryCodes: Int32Array,
-  entryIds: readonly string[],
+  entryIds: TextColumn,
   entryHotels: Int32Array,
   newIndex: Int32Array,
 ): void {
@@ -815,8 +786,8 @@ function lazySupplierHotels(
     get() {
       const prefixes = codes.map((code) => supplierKey(code, ''));
       const supplierHotels = new Map<string, number>();
-      for (let entry = 0; entry < entryIds.length; entry++) {
-        supplierHotels.set(prefixes[entryCodes[entry]!] + entryIds[entry]!.trim(), newIndex[entryHotels[entry]!]!);
+      for (let entry = 0; entry < entryIds.starts.length; entry++) {
+        supplierHotels.set(prefixes[entryCodes[entry]!] + textAt(entryIds, entry).trim(), newIndex[entryHotels[entry]!]!);
       }
       settle(supplierHotels);
       return supplierHotels;
@@ -1038,20 +1009,20 @@ function sortHotels(count: number, key: (hotel: number) => number): Int32Array {
 }
 
 /** Postcode blocks: hotels grouped by the hash of their normalised postcode (`hashes`: hashText of each). */
-function buildPostalBlocks(postalCodes: readonly string[], hashes: Int32Array) {
-  const count = postalCodes.length;
+function buildPostalBlocks(postalCodes: TextColumn, hashes: Int32Array) {
+  const count = hashes.length;
   let coded = 0;
-  for (let hotel = 0; hotel < count; hotel++) if (postalCodes[hotel] !== '') coded += 1;
+  for (let hotel = 0; hotel < count; hotel++) if (!textIsEmpty(postalCodes, hotel)) coded += 1;
   // Hotels with a postcode by (hash, hotel): up to 2^21 hotels, the hash (moved up by 2^31 to be
   // non-negative, which keeps its order) and the hotel packed in one double and sorted natively.
   const postalHotels = new Int32Array(coded);
   if (count <= 2 ** 21) {
     const packed = new Float64Array(coded);
-    for (let hotel = 0, k = 0; hotel < count; hotel++) if (postalCodes[hotel] !== '') packed[k++] = (hashes[hotel]! + 2 ** 31) * 2 ** 21 + hotel;
+    for (let hotel = 0, k = 0; hotel < count; hotel++) if (!textIsEmpty(postalCodes, hotel)) packed[k++] = (hashes[hotel]! + 2 ** 31) * 2 ** 21 + hotel;
     packed.sort();
     for (let k = 0; k < coded; k++) postalHotels[k] = packed[k]! % 2 ** 21;
   } else {
-    for (let hotel = 0, k = 0; hotel < count; hotel++) if (postalCodes[hotel] !== '') postalHotels[k++] = hotel;
+    for (let hotel = 0, k = 0; hotel < count; hotel++) if (!textIsEmpty(postalCodes, hotel)) postalHotels[k++] = hotel;
     postalHotels.sort((a, b) => hashes[a]! - hashes[b]! || a - b);
   }
   const blocks = runsOf(postalHotels.length, (k) => hashes[postalHotels[k]!]!);
@@ -1073,6 +1044,21 @@ export function serializeMatchingIndex(index: MatchingIndex, { supplierCodes = t
 
 export function deserializeMatchingIndex(buffer: Uint8Array): MatchingIndex {
   const data = deserialize(buffer) as ReferenceIndexSnapshot;
+  if ((data?.format as string) === STRING_ARRAY_FORMAT) return new MatchingIndex(withTextColumns(data));
   if (data?.format !== SNAPSHOT_FORMAT) throw new Error(`not a ${SNAPSHOT_FORMAT} snapshot`);
   return new MatchingIndex(data);
+}
+
+/** A snapshot stored before the text columns (a publication made by an earlier release), as it is now. */
+function withTextColumns(data: ReferenceIndexSnapshot): ReferenceIndexSnapshot {
+  const older = data as unknown as Record<'ids' | 'names' | 'postalCodes' | 'addressWords' | 'addressNumbers', string[]>;
+  return {
+    ...data,
+    format: SNAPSHOT_FORMAT,
+    ids: textColumnOf(older.ids),
+    names: textColumnOf(older.names),
+    postalCodes: textColumnOf(older.postalCodes),
+    addressWords: textColumnOf(older.addressWords),
+    addressNumbers: textColumnOf(older.addressNumbers),
+  };
 }

@@ -8,7 +8,7 @@
  */
 import type { PartnerHotel } from './hotels';
 import { toCountryCode } from './countries';
-import { hashText } from './columns';
+import { hashText, textAt, textEquals } from './columns';
 import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
 import { distanceMeters, fuzzyWordDice, SIGNATURE_WORDS, tokenSimilarity, writeTrigramSignature } from './similarity';
 import { differentKindWord } from './place-kinds';
@@ -589,17 +589,17 @@ function writeFeatures(
     }
   }
 
-  const postalMatch = comparePostalCodes(partner.postalCode, data.postalCodes[hotel]!);
+  const postalMatch = comparePostalCodes(partner.postalCode, textAt(data.postalCodes, hotel));
   if (postalMatch === true) {
     // A postcode many reference hotels share (a mall, a district) says less than one held by a
     // single hotel: the match counts 1 for a unique postcode, 1/2 when 4 share it, 1/3 for 16.
-    const code = data.postalCodes[hotel]!;
+    const code = textAt(data.postalCodes, hotel);
     const country = data.countryOfHotel[hotel]!;
     index.postalRange(code, postalScratch);
     let sharing = 0;
     for (let k = postalScratch[0]!; k < postalScratch[1]!; k++) {
       const other = data.postalHotels[k]!;
-      if (data.countryOfHotel[other] === country && data.postalCodes[other] === code) sharing += 1;
+      if (data.countryOfHotel[other] === country && textEquals(data.postalCodes, other, code)) sharing += 1;
     }
     sharing = Math.max(1, sharing);
     features[F.postalMatch!] = 1 / (1 + 0.5 * Math.log2(sharing));
@@ -607,7 +607,7 @@ function writeFeatures(
   else if (postalMatch === 'neighbour') features[F.postalNeighbour!] = 1;
   else if (postalMatch === false) features[F.postalMismatch!] = 1;
 
-  const address = compareAddresses(partner.address, data.addressWords[hotel]!, data.addressNumbers[hotel]!);
+  const address = compareAddresses(partner.address, textAt(data.addressWords, hotel), textAt(data.addressNumbers, hotel));
   if (address.similarity !== null) {
     if (address.sameStreet) {
       features[F.streetMatch!] = 1;

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { textAt } from '../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow, type MatchingIndex } from '../../shared/mapping';
@@ -54,7 +55,7 @@ function collect(index: MatchingIndex, partners: readonly PartnerHotel[], truthO
     match.scored.forEach((candidate, k) => {
       candidateFeatures(index, match.partner, candidate.hotel, buffer);
       group.features.set(buffer, k * FEATURE_COUNT);
-      group.truth[k] = truth?.has(index.data.ids[candidate.hotel]!) ? 1 : 0;
+      group.truth[k] = truth?.has(textAt(index.data.ids, candidate.hotel)) ? 1 : 0;
     });
     groups.push(group);
   });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { textAt } from '../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
@@ -27,6 +28,6 @@ for (const name of process.argv.slice(2)) {
   for (const partner of partners.filter((candidate) => candidate.name === name)) {
     const row = matcher.matchRow(partner);
     console.log(partner.name, partner.lat, partner.lon, row.result.status, row.result.score, row.result.reason ?? '');
-    for (const candidate of row.scored) console.log('   ', candidate.logOdds.toFixed(2), index.data.names[candidate.hotel], JSON.stringify(candidate.evidence));
+    for (const candidate of row.scored) console.log('   ', candidate.logOdds.toFixed(2), textAt(index.data.names, candidate.hotel), JSON.stringify(candidate.evidence));
   }
 }

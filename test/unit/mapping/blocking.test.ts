@@ -1,5 +1,6 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { textAt } from '../../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import { HotelMatcher } from '../../../shared/mapping/matcher';
 import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
@@ -44,7 +45,7 @@ describe('word postings', () => {
     assert.equal(range[1]! - range[0]!, 2);
     index.postingRange(tokenId, index.countryId('PT'), range);
     assert.equal(range[1]! - range[0]!, 1);
-    assert.equal(index.data.ids[index.data.postingHotels[range[0]!]!], 'porto-1');
+    assert.equal(textAt(index.data.ids, index.data.postingHotels[range[0]!]!), 'porto-1');
   });
   it('compare countries written as names and codes as equal', () => {
     assert.equal(index.countryId('PT'), index.data.countryOfHotel[index.size - 2]);
@@ -86,7 +87,8 @@ describe('namesakes', () => {
     hotel('f', 'Café Central', undefined, undefined, 'ES'),
     hotel('g', 'Café Central', undefined, undefined, 'ES'),
   ]);
-  const countOf = (id: string) => namesakes.data.namesakeCounts[namesakes.data.ids.indexOf(id)];
+  const ids = Array.from({ length: namesakes.size }, (_, hotel) => textAt(namesakes.data.ids, hotel));
+  const countOf = (id: string) => namesakes.data.namesakeCounts[ids.indexOf(id)];
 
   // Areas are 0.1° squares with their eight neighbours: namesakes within 11 km always count, beyond 33 km never.
   it('counts hotels of the same name nearby, itself included', () => {

@@ -1,5 +1,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { serialize } from 'node:v8';
+import { type TextColumn, textAt } from '../../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../../shared/mapping';
 import {
@@ -426,6 +428,17 @@ describe('index serialisation', () => {
     const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
     assert.deepEqual(new HotelMatcher(copy, { mode: 'STANDARD' }).match(partner), new HotelMatcher(index, { mode: 'STANDARD' }).match(partner));
     assert.throws(() => new HotelMatcher(copy, { mode: 'HYBRID' }).match(partner), /made without its supplier codes/);
+  });
+  it('reads a snapshot stored before the text columns (string arrays, format 3) as it reads one now', () => {
+    const textColumns = ['ids', 'names', 'postalCodes', 'addressWords', 'addressNumbers'] as const;
+    const valuesOf = (column: TextColumn) => Array.from(column.starts, (_, hotel) => textAt(column, hotel));
+    const older: Record<string, unknown> = { ...index.data, format: 'hotel-matching-index/3' };
+    for (const column of textColumns) older[column] = valuesOf(index.data[column]);
+    const restored = deserializeMatchingIndex(serialize(older));
+    for (const column of textColumns) assert.deepEqual(valuesOf(restored.data[column]), older[column], column);
+    assert.equal(restored.data.format, index.data.format);
+    const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, postalCode: '75010', address: '197 rue La Fayette', supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
+    assert.deepEqual(new HotelMatcher(restored, { mode: 'HYBRID' }).match(partner), new HotelMatcher(index, { mode: 'HYBRID' }).match(partner));
   });
   it('rejects a buffer that is not an index', () => {
     assert.throws(() => deserializeMatchingIndex(Buffer.from([1, 2, 3])));
