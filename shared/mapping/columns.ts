@@ -4,7 +4,11 @@
  * columns of strings kept as one string.
  */
 
-/** A copy of `array` with room for at least `needed` elements (doubling), or `array` when it has room. */
+/**
+ * A copy of `array` with room for at least `needed` elements (doubling), or `array` when it has
+ * room. A caller on a per-row path checks for room itself first: this function sees five array
+ * types, and asking an array of any of them its length costs more than the check where the type is known.
+ */
 export function withRoom<T extends Float32Array | Float64Array | Int32Array | Uint32Array | Uint16Array>(array: T, needed: number): T {
   if (needed <= array.length) return array;
   const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2));
@@ -105,7 +109,7 @@ export class TextColumnBuilder {
   add(value: string): void {
     this.checkRoom(value.length);
     this.pending.push(value);
-    this.offsets = withRoom(this.offsets, this.values + 2);
+    if (this.values + 2 > this.offsets.length) this.offsets = withRoom(this.offsets, this.values + 2);
     this.offsets[this.values + 1] = this.offsets[this.values]! + value.length;
     this.values += 1;
     if (this.pending.length === PIECE_VALUES) this.joinPending();

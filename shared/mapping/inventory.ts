@@ -254,8 +254,10 @@ export class InventoryIds {
     if (this.slots[slot] !== 0) return this.lines[this.slots[slot]! - 1];
     const entry = this.ids.count;
     this.ids.add(id);
-    this.hashes = withRoom(this.hashes, entry + 1);
-    this.lines = withRoom(this.lines, entry + 1);
+    if (entry + 1 > this.hashes.length) {
+      this.hashes = withRoom(this.hashes, entry + 1);
+      this.lines = withRoom(this.lines, entry + 1);
+    }
     this.hashes[entry] = hash;
     this.lines[entry] = line;
     this.slots[slot] = entry + 1;

@@ -415,7 +415,7 @@ export class MatchingIndexBuilder {
     const { tokens, qualifierMask } = nameParts(hotel.name);
     this.nameQualifierMasks[index] = qualifierMask;
     let written = this.nameTokenOffsets[index]!;
-    this.nameTokenIds = withRoom(this.nameTokenIds, written + tokens.length);
+    if (written + tokens.length > this.nameTokenIds.length) this.nameTokenIds = withRoom(this.nameTokenIds, written + tokens.length);
     for (const token of tokens) {
       const id = this.tokenIdOf(token);
       this.documentFrequency[id]! += 1;

@@ -357,7 +357,8 @@ export async function* csvRecordBatches(chunks: AsyncIterable<Buffer>, delimiter
 
 async function* readRecords(iterator: AsyncIterator<Buffer>, delimiter: string, options: CsvRecordsOptions): AsyncGenerator<CsvRecord[]> {
   const { part, strict = false } = options;
-  let { buffer, end } = part ? await nextBuffer(iterator, undefined) : await headOf(iterator);
+  const joiner = new ChunkJoiner();
+  let { buffer, end } = part ? await nextBuffer(iterator, undefined, joiner) : await headOf(iterator, joiner);
   if (!fastPathReads(delimiter, part ? undefined : buffer)) {
     if (strict) throw new CsvFastPathUnavailable('the file needs csv-parse from its start');
     yield* csvParseRecords(replay(buffer, iterator, end), delimiter, part);
@@ -380,7 +381,7 @@ async function* readRecords(iterator: AsyncIterator<Buffer>, delimiter: string, 
       options.onEnd?.({ line: splitter.line, lineEnd: splitter.lineEnd });
       return;
     }
-    ({ buffer, end } = await nextBuffer(iterator, stopped < buffer.length ? buffer.subarray(stopped) : undefined));
+    ({ buffer, end } = await nextBuffer(iterator, stopped < buffer.length ? buffer.subarray(stopped) : undefined, joiner));
   }
 }
 
@@ -399,17 +400,39 @@ function handOff(splitter: RecordSplitter, at: HandOff, buffer: Buffer, bom: boo
 }
 
 /** The first chunks of the input, together at least three bytes long (the BOM decides how to read), or the whole input when shorter. */
-async function headOf(iterator: AsyncIterator<Buffer>): Promise<{ buffer: Buffer; end: boolean }> {
-  let read = await nextBuffer(iterator, undefined);
-  while (!read.end && read.buffer.length < 3) read = await nextBuffer(iterator, read.buffer);
+async function headOf(iterator: AsyncIterator<Buffer>, joiner: ChunkJoiner): Promise<{ buffer: Buffer; end: boolean }> {
+  let read = await nextBuffer(iterator, undefined, joiner);
+  while (!read.end && read.buffer.length < 3) read = await nextBuffer(iterator, read.buffer, joiner);
   return read;
 }
 
 /** The next buffer to split: the unread tail of the last one (`pending`) and the next chunk; at the end of the input, the tail alone. */
-async function nextBuffer(iterator: AsyncIterator<Buffer>, pending: Buffer | undefined): Promise<{ buffer: Buffer; end: boolean }> {
+async function nextBuffer(iterator: AsyncIterator<Buffer>, pending: Buffer | undefined, joiner: ChunkJoiner): Promise<{ buffer: Buffer; end: boolean }> {
   const next = await iterator.next();
   if (next.done) return { buffer: pending ?? EMPTY, end: true };
-  return { buffer: pending && pending.length > 0 ? Buffer.concat([pending, next.value]) : next.value, end: false };
+  return { buffer: pending && pending.length > 0 ? joiner.join(pending, next.value) : next.value, end: false };
+}
+
+/**
+ * Joins the unread tail of the last buffer and the next chunk in one buffer, the same one each
+ * time (grown when too small). Fields are decoded into fresh strings, so no record holds on to a
+ * buffer once it has been split; a fresh buffer per chunk (Buffer.concat) cost more in page faults
+ * than the copy itself. The tail may lie in that buffer already: Buffer.copy handles the overlap.
+ * Once csv-parse takes over, nothing is joined any more.
+ */
+class ChunkJoiner {
+  private joined: Buffer = EMPTY;
+
+  join(tail: Buffer, chunk: Buffer): Buffer {
+    const length = tail.length + chunk.length;
+    if (length > this.joined.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(length, 2 * this.joined.length));
+      tail.copy(grown, 0);
+      this.joined = grown;
+    } else tail.copy(this.joined, 0);
+    chunk.copy(this.joined, tail.length);
+    return this.joined.subarray(0, length);
+  }
 }
 
 /** `head`, then the input after the chunks read so far (nothing more when it has ended). */
