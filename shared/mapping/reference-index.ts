@@ -9,10 +9,11 @@ import type { ReferenceHotel } from './hotels';
 import { hashText, hashTextRange, scatterText, type TextColumn, TextColumnBuilder, textAt, textColumnOf, textHashes, textIsEmpty, withRoom } from './columns';
 import { toCountryCode } from './countries';
 import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
+import { type SupplierLookup, SupplierLookupBuilder, supplierLookupHotel } from './supplier-lookup';
 import { addressParts, nameParts, normalizeCity, normalizePostalCode, tokenKind, type TokenKind } from './text';
 
 const SNAPSHOT_FORMAT = 'hotel-matching-index/4';
-/** The format before the text columns (string arrays then), still read. */
+/** The format before the text columns and the supplier lookup (string arrays and a Map then), still read. */
 const STRING_ARRAY_FORMAT = 'hotel-matching-index/3';
 
 /** Grid cell edge in degrees of latitude (about 1.1 km); longitude cells use the same angle. */
@@ -86,7 +87,7 @@ export interface ReferenceIndexSnapshot {
    * supplierKey(code, id) -> hotel index; undefined in an index built or copied without it (see
    * MatchingIndexBuilder, serializeMatchingIndex), which then cannot match by supplier codes.
    */
-  supplierHotels: Map<string, number> | undefined;
+  supplierHotels: SupplierLookup | undefined;
 }
 
 /** Lookup key of a supplier's hotel code; supplier codes compare case-insensitively. */
@@ -172,7 +173,7 @@ export class MatchingIndex {
   hotelBySupplierCode(supplierCode: string, supplierHotelId: string): number {
     const { supplierHotels } = this.data;
     if (!supplierHotels) throw new Error('this copy of the matching index was made without its supplier codes');
-    return supplierHotels.get(supplierKey(supplierCode, supplierHotelId)) ?? -1;
+    return supplierLookupHotel(supplierHotels, supplierKey(supplierCode, supplierHotelId));
   }
 
   /** Calls `visit` for every hotel in grid cells that may lie within `radiusMeters` of the point. */
@@ -766,9 +767,9 @@ function startCounting(countElsewhere: (input: NamesakeInput) => Promise<Uint16A
 
 /**
  * Makes data.supplierHotels a property that builds the supplier-code lookup the first time it is
- * read (ID_TO_ID and HYBRID matching, serialising the index) and is a plain Map from then on:
- * STANDARD matching never pays for millions of keys. The Map is the one built eagerly before:
- * entries in the order the hotels and their codes came, a repeated key holding the last hotel.
+ * read (ID_TO_ID and HYBRID matching, serialising the index) and is plain data from then on:
+ * STANDARD matching never pays for millions of keys. Keys come in the order the hotels and their
+ * codes came, a repeated key holding the last hotel.
  */
 function lazySupplierHotels(
   data: ReferenceIndexSnapshot,
@@ -778,21 +779,22 @@ function lazySupplierHotels(
   entryHotels: Int32Array,
   newIndex: Int32Array,
 ): void {
-  const settle = (value: Map<string, number>) =>
+  const settle = (value: SupplierLookup) =>
     Object.defineProperty(data, 'supplierHotels', { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(data, 'supplierHotels', {
     enumerable: true,
     configurable: true,
     get() {
       const prefixes = codes.map((code) => supplierKey(code, ''));
-      const supplierHotels = new Map<string, number>();
+      const lookup = new SupplierLookupBuilder(entryIds.starts.length);
       for (let entry = 0; entry < entryIds.starts.length; entry++) {
-        supplierHotels.set(prefixes[entryCodes[entry]!] + textAt(entryIds, entry).trim(), newIndex[entryHotels[entry]!]!);
+        lookup.set(prefixes[entryCodes[entry]!] + textAt(entryIds, entry).trim(), newIndex[entryHotels[entry]!]!);
       }
+      const supplierHotels = lookup.finish();
       settle(supplierHotels);
       return supplierHotels;
     },
-    set(value: Map<string, number>) {
+    set(value: SupplierLookup) {
       settle(value);
     },
   });
@@ -1049,12 +1051,24 @@ export function deserializeMatchingIndex(buffer: Uint8Array): MatchingIndex {
   return new MatchingIndex(data);
 }
 
-/** A snapshot stored before the text columns (a publication made by an earlier release), as it is now. */
+/**
+ * A snapshot stored before the text columns (a publication made by an earlier release), as it is
+ * now: string arrays become text columns, the supplier-code Map a SupplierLookup.
+ */
 function withTextColumns(data: ReferenceIndexSnapshot): ReferenceIndexSnapshot {
-  const older = data as unknown as Record<'ids' | 'names' | 'postalCodes' | 'addressWords' | 'addressNumbers', string[]>;
+  const older = data as unknown as Record<'ids' | 'names' | 'postalCodes' | 'addressWords' | 'addressNumbers', string[]> & {
+    supplierHotels: Map<string, number> | undefined;
+  };
+  let supplierHotels: SupplierLookup | undefined;
+  if (older.supplierHotels) {
+    const lookup = new SupplierLookupBuilder(older.supplierHotels.size);
+    for (const [key, hotel] of older.supplierHotels) lookup.set(key, hotel);
+    supplierHotels = lookup.finish();
+  }
   return {
     ...data,
     format: SNAPSHOT_FORMAT,
+    supplierHotels,
     ids: textColumnOf(older.ids),
     names: textColumnOf(older.names),
     postalCodes: textColumnOf(older.postalCodes),

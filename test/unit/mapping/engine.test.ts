@@ -429,11 +429,13 @@ describe('index serialisation', () => {
     assert.deepEqual(new HotelMatcher(copy, { mode: 'STANDARD' }).match(partner), new HotelMatcher(index, { mode: 'STANDARD' }).match(partner));
     assert.throws(() => new HotelMatcher(copy, { mode: 'HYBRID' }).match(partner), /made without its supplier codes/);
   });
-  it('reads a snapshot stored before the text columns (string arrays, format 3) as it reads one now', () => {
+  it('reads a snapshot stored before the text columns and the supplier lookup (string arrays and a Map, format 3) as it reads one now', () => {
     const textColumns = ['ids', 'names', 'postalCodes', 'addressWords', 'addressNumbers'] as const;
     const valuesOf = (column: TextColumn) => Array.from(column.starts, (_, hotel) => textAt(column, hotel));
     const older: Record<string, unknown> = { ...index.data, format: 'hotel-matching-index/3' };
     for (const column of textColumns) older[column] = valuesOf(index.data[column]);
+    const lookup = index.data.supplierHotels!;
+    older.supplierHotels = new Map(Array.from(lookup.hotels, (hotel, key) => [textAt(lookup.keys, key), hotel]));
     const restored = deserializeMatchingIndex(serialize(older));
     for (const column of textColumns) assert.deepEqual(valuesOf(restored.data[column]), older[column], column);
     assert.equal(restored.data.format, index.data.format);
