@@ -717,8 +717,8 @@ export class HotelMatcher {
     const { cityOfHotel, postalCodes, addressWords } = this.index.data;
     let bonus = 0;
     if (partner.cityId !== 0 && cityOfHotel[hotel] === partner.cityId) bonus += SAME_CITY_BONUS;
-    if (partner.postalCode !== '' && this.index.postalCodeHashes[hotel] === partner.postalCodeHash && textEquals(postalCodes, hotel, partner.postalCode)) bonus += SAME_DETAIL_BONUS;
-    if (partner.addressWordsText !== '' && this.index.addressWordsHashes[hotel] === partner.addressWordsHash && textEquals(addressWords, hotel, partner.addressWordsText)) bonus += SAME_DETAIL_BONUS;
+    if (partner.postalCode !== '' && this.index.data.postalCodeHashes[hotel] === partner.postalCodeHash && textEquals(postalCodes, hotel, partner.postalCode)) bonus += SAME_DETAIL_BONUS;
+    if (partner.addressWordsText !== '' && this.index.data.addressWordsHashes[hotel] === partner.addressWordsHash && textEquals(addressWords, hotel, partner.addressWordsText)) bonus += SAME_DETAIL_BONUS;
     return bonus;
   }
 

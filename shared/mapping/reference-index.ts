@@ -60,6 +60,9 @@ export interface ReferenceIndexSnapshot {
   /** Street words and house numbers, space-separated ("" when unknown). */
   addressWords: TextColumn;
   addressNumbers: TextColumn;
+  /** Per hotel, hashText of its postcode and of its street words: compared before the text. */
+  postalCodeHashes: Int32Array;
+  addressWordsHashes: Int32Array;
   /** NaN when unknown. */
   ratings: Float32Array;
   /** Sorted grid cell keys; hotels of cellKeys[k] are cellHotels[cellOffsets[k] .. cellOffsets[k + 1]). */
@@ -129,18 +132,8 @@ export class MatchingIndex {
   private readonly scratchRange = new Uint32Array(2);
   private readonly scratchRows = new Int32Array(2 * MAX_CELL_ROWS);
 
-  /** Per hotel, hashText of its postcode and of its street words: compared before the strings, which lie all over the heap. */
-  readonly postalCodeHashes: Int32Array;
-  readonly addressWordsHashes: Int32Array;
-
-  /** `hashes`: the postcode and street-word hashes when the builder has them already (a loaded snapshot computes them). */
-  constructor(
-    readonly data: ReferenceIndexSnapshot,
-    hashes?: { postalCodes: Int32Array; addressWords: Int32Array },
-  ) {
+  constructor(readonly data: ReferenceIndexSnapshot) {
     this.size = data.count;
-    this.postalCodeHashes = hashes?.postalCodes ?? textHashes(data.postalCodes);
-    this.addressWordsHashes = hashes?.addressWords ?? textHashes(data.addressWords);
     this.tokenIds = new Map(data.vocabulary.map((token, id) => [token, id]));
     this.cityIds = new Map(data.cities.map((city, id) => [city, id]));
     this.countryIds = new Map(data.countryCodes.map((code, id) => [code, id]));
@@ -709,6 +702,8 @@ export class MatchingIndexBuilder {
         postalCodes: assembled.postalCodes,
         addressWords: assembled.addressWords,
         addressNumbers: assembled.addressNumbers,
+        postalCodeHashes: assembled.hashes.postalCodes,
+        addressWordsHashes: assembled.hashes.addressWords,
         ratings,
         ...assembled.grid,
         ...assembled.postings,
@@ -718,7 +713,7 @@ export class MatchingIndexBuilder {
       if (this.keepsSupplierCodes) {
         lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds.packed(), this.supplierEntryHotels, positionOf);
       }
-      return new MatchingIndex(data, assembled.hashes);
+      return new MatchingIndex(data);
     };
 
     return { namesakeInput, assemble, complete };
@@ -1059,6 +1054,8 @@ function withTextColumns(data: ReferenceIndexSnapshot): ReferenceIndexSnapshot {
   const older = data as unknown as Record<'ids' | 'names' | 'postalCodes' | 'addressWords' | 'addressNumbers', string[]> & {
     supplierHotels: Map<string, number> | undefined;
   };
+  const postalCodes = textColumnOf(older.postalCodes);
+  const addressWords = textColumnOf(older.addressWords);
   let supplierHotels: SupplierLookup | undefined;
   if (older.supplierHotels) {
     const lookup = new SupplierLookupBuilder(older.supplierHotels.size);
@@ -1071,8 +1068,10 @@ function withTextColumns(data: ReferenceIndexSnapshot): ReferenceIndexSnapshot {
     supplierHotels,
     ids: textColumnOf(older.ids),
     names: textColumnOf(older.names),
-    postalCodes: textColumnOf(older.postalCodes),
-    addressWords: textColumnOf(older.addressWords),
+    postalCodes,
+    addressWords,
     addressNumbers: textColumnOf(older.addressNumbers),
+    postalCodeHashes: textHashes(postalCodes),
+    addressWordsHashes: textHashes(addressWords),
   };
 }

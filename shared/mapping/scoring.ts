@@ -47,7 +47,7 @@ export interface PreparedPartner {
   address: AddressParts;
   /** address.words as the index stores them, for a cheap equality check. */
   addressWordsText: string;
-  /** hashText of postalCode and of addressWordsText, compared before the strings (see MatchingIndex.postalCodeHashes). */
+  /** hashText of postalCode and of addressWordsText, compared before the strings (see the index's postalCodeHashes). */
   postalCodeHash: number;
   addressWordsHash: number;
   /** NaN when absent. */

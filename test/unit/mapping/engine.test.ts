@@ -439,6 +439,8 @@ describe('index serialisation', () => {
     const restored = deserializeMatchingIndex(serialize(older));
     for (const column of textColumns) assert.deepEqual(valuesOf(restored.data[column]), older[column], column);
     assert.equal(restored.data.format, index.data.format);
+    assert.deepEqual([...restored.data.postalCodeHashes], [...index.data.postalCodeHashes]);
+    assert.deepEqual([...restored.data.addressWordsHashes], [...index.data.addressWordsHashes]);
     const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, postalCode: '75010', address: '197 rue La Fayette', supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
     assert.deepEqual(new HotelMatcher(restored, { mode: 'HYBRID' }).match(partner), new HotelMatcher(index, { mode: 'HYBRID' }).match(partner));
   });
