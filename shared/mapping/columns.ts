@@ -1,7 +1,7 @@
 /**
  * Helpers for data kept in typed-array columns rather than as millions of objects (the matching
- * index, the id table of a file being read): growing a column, a string's hash to store in one, and
- * columns of strings kept as one string.
+ * index, the id table of a file being read): growing a column, a string's hash to store in one,
+ * columns of strings kept as one string, and a table of string keys kept that way.
  */
 
 /**
@@ -22,7 +22,7 @@ export function hashText(text: string): number {
 }
 
 /** FNV-1a (as hashText) of text[start, end), without slicing it out. */
-export function hashTextRange(text: string, start: number, end: number): number {
+function hashTextRange(text: string, start: number, end: number): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash | 0;
@@ -177,4 +177,91 @@ function lastAtOrBefore(sorted: readonly number[], value: number): number {
     else high = middle - 1;
   }
   return low;
+}
+
+/** A TextKeyTable as plain data (what a snapshot holds); look a key up with textKeyEntry. */
+export interface TextKeys {
+  /** Each key, in the order first added: entry k is keys value k. */
+  keys: TextColumn;
+  /** hashText of each key. */
+  hashes: Int32Array;
+  /** Entry + 1 per slot, 0 for an empty slot; a power of two long, at most two thirds full. */
+  slots: Int32Array;
+}
+
+/** The entry of `key` in `table`, or -1. */
+export function textKeyEntry(table: TextKeys, key: string): number {
+  const hash = hashText(key);
+  const mask = table.slots.length - 1;
+  for (let slot = hash & mask; table.slots[slot] !== 0; slot = (slot + 1) & mask) {
+    const entry = table.slots[slot]! - 1;
+    if (table.hashes[entry] === hash && textEquals(table.keys, entry, key)) return entry;
+  }
+  return -1;
+}
+
+/**
+ * Strings to entry numbers (0, 1, 2… in the order first added): an open-addressing table over
+ * typed arrays with its keys in a text column, so millions of keys are not millions of strings
+ * (a Map of a million fresh id strings cost more than reading the rows). Callers keep what an
+ * entry maps to in arrays of their own.
+ */
+export class TextKeyTable {
+  private readonly keys = new TextColumnBuilder();
+  private hashes: Int32Array;
+  private slots: Int32Array;
+
+  /** `expected`: keys to make room for at once (the table grows past them). */
+  constructor(expected = 1024) {
+    this.hashes = new Int32Array(Math.max(1, expected));
+    this.slots = new Int32Array(2 ** Math.ceil(Math.log2(Math.max(2, 1.5 * expected))));
+  }
+
+  get count(): number {
+    return this.keys.count;
+  }
+
+  /** The entry of `key`, or -1. */
+  entryOf(key: string): number {
+    return this.slots[this.slotOf(key, hashText(key))]! - 1;
+  }
+
+  /** The entry of `key` when it was added before; else adds it (as entry count - 1) and returns -1. */
+  claim(key: string): number {
+    const hash = hashText(key);
+    const slot = this.slotOf(key, hash);
+    if (this.slots[slot] !== 0) return this.slots[slot]! - 1;
+    const entry = this.keys.count;
+    this.keys.add(key);
+    if (entry + 1 > this.hashes.length) this.hashes = withRoom(this.hashes, entry + 1);
+    this.hashes[entry] = hash;
+    this.slots[slot] = entry + 1;
+    if (3 * this.keys.count > 2 * this.slots.length) this.rehash();
+    return -1;
+  }
+
+  toData(): TextKeys {
+    return { keys: this.keys.packed(), hashes: this.hashes.slice(0, this.keys.count), slots: this.slots };
+  }
+
+  /** The slot holding `key`, or the empty slot where it goes. */
+  private slotOf(key: string, hash: number): number {
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    for (let entry = this.slots[slot]! - 1; entry >= 0; entry = this.slots[slot]! - 1) {
+      if (this.hashes[entry] === hash && this.keys.equals(entry, key)) return slot;
+      slot = (slot + 1) & mask;
+    }
+    return slot;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let entry = 0; entry < this.keys.count; entry++) {
+      let slot = this.hashes[entry]! & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = entry + 1;
+    }
+  }
 }

@@ -7,7 +7,7 @@ import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
 import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularRecord } from '../platform/files/tabular';
 import { toCountryCode } from './countries';
-import { hashText, TextColumnBuilder, withRoom } from './columns';
+import { TextKeyTable, withRoom } from './columns';
 
 /** A bad row: its line, what is wrong, and for an id already used, which and where first (to renumber a part's errors). */
 export type InventoryRowError = { line: number; error: string; repeatedId?: { id: string; firstLine: number } };
@@ -229,61 +229,25 @@ function referenceHotel(values: FieldValues): ReferenceHotel {
   return Object.assign(hotel, { supplierCodes });
 }
 
-/**
- * The line each id was first seen on, for "id already used" errors. An open-addressing table over
- * typed arrays and the ids as one text column: a Map of a million fresh id strings cost more than
- * reading the rows.
- */
+/** The line each id was first seen on, for "id already used" errors. */
 export class InventoryIds {
-  private readonly ids = new TextColumnBuilder();
-  private hashes = new Int32Array(1024);
+  private readonly ids = new TextKeyTable();
   private lines = new Float64Array(1024);
-  /** Entry number + 1 per slot, 0 for an empty slot. */
-  private slots = new Int32Array(4096);
 
   /** The line `id` was first seen on, or undefined. */
   lineOf(id: string): number | undefined {
-    const entry = this.slots[this.slotOf(id, hashText(id))]! - 1;
+    const entry = this.ids.entryOf(id);
     return entry >= 0 ? this.lines[entry] : undefined;
   }
 
   /** Notes `line` as where `id` is first seen, unless it was seen before: then returns that line. */
   claim(id: string, line: number): number | undefined {
-    const hash = hashText(id);
-    const slot = this.slotOf(id, hash);
-    if (this.slots[slot] !== 0) return this.lines[this.slots[slot]! - 1];
-    const entry = this.ids.count;
-    this.ids.add(id);
-    if (entry + 1 > this.hashes.length) {
-      this.hashes = withRoom(this.hashes, entry + 1);
-      this.lines = withRoom(this.lines, entry + 1);
-    }
-    this.hashes[entry] = hash;
+    const seen = this.ids.claim(id);
+    if (seen >= 0) return this.lines[seen];
+    const entry = this.ids.count - 1;
+    if (entry + 1 > this.lines.length) this.lines = withRoom(this.lines, entry + 1);
     this.lines[entry] = line;
-    this.slots[slot] = entry + 1;
-    if (this.ids.count * 2 > this.slots.length) this.rehash();
     return undefined;
-  }
-
-  /** The slot holding `id`, or the empty slot where it goes. */
-  private slotOf(id: string, hash: number): number {
-    const mask = this.slots.length - 1;
-    let slot = hash & mask;
-    for (let entry = this.slots[slot]! - 1; entry >= 0; entry = this.slots[slot]! - 1) {
-      if (this.hashes[entry] === hash && this.ids.equals(entry, id)) return slot;
-      slot = (slot + 1) & mask;
-    }
-    return slot;
-  }
-
-  private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let entry = 0; entry < this.ids.count; entry++) {
-      let slot = this.hashes[entry]! & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = entry + 1;
-    }
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { ReferenceHotel } from './hotels';
-import { hashText, hashTextRange, scatterText, type TextColumn, TextColumnBuilder, textAt, textColumnOf, textHashes, textIsEmpty, withRoom } from './columns';
+import { hashText, scatterText, type TextColumn, TextColumnBuilder, textAt, textColumnOf, textHashes, textIsEmpty, withRoom } from './columns';
 import { toCountryCode } from './countries';
 import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
 import { type SupplierLookup, SupplierLookupBuilder, supplierLookupHotel } from './supplier-lookup';
@@ -615,10 +615,10 @@ export class MatchingIndexBuilder {
     // time). Text columns keep their text in input order; only their starts and ends move.
     const positionOf = new Int32Array(count);
     for (let position = 0; position < count; position++) positionOf[order[position]!] = position;
-    const scatteredHashes = ({ text, starts, ends }: TextColumn): Int32Array => {
-      const hashes = new Int32Array(count);
-      for (let hotel = 0; hotel < count; hotel++) hashes[positionOf[hotel]!] = hashTextRange(text, starts[hotel]!, ends[hotel]!);
-      return hashes;
+    const scattered = (values: Int32Array): Int32Array => {
+      const laidOut = new Int32Array(count);
+      for (let hotel = 0; hotel < count; hotel++) laidOut[positionOf[hotel]!] = values[hotel]!;
+      return laidOut;
     };
 
     const offsets = new Uint32Array(count + 1);
@@ -663,7 +663,7 @@ export class MatchingIndexBuilder {
       const inputPostalCodes = this.postalCodes.packed();
       const inputAddressWords = this.addressWords.packed();
       // Hashed in input order, where the values lie side by side, and scattered like the rest.
-      const hashes = { postalCodes: scatteredHashes(inputPostalCodes), addressWords: scatteredHashes(inputAddressWords) };
+      const hashes = { postalCodes: scattered(textHashes(inputPostalCodes)), addressWords: scattered(textHashes(inputAddressWords)) };
       const postalCodes = scatterText(inputPostalCodes, positionOf);
       const { hotelCells, ...grid } = buildGrid(latitudeArray, longitudeArray);
       return {
