@@ -1,12 +1,13 @@
 /**
  * Maps the partner rows of `npm run map` (infra/cli/map.ts) on this thread and on worker threads
- * (this module again). The index is serialised once into shared memory, which every worker turns
- * back into its own copy; every worker gets all the rows. Each thread matches one chunk of rows
- * set aside for it (so every thread takes part: the run lasts at least until the slowest worker has
- * started, rebuilt the index and matched that chunk), then takes chunks from a shared counter
- * until none are left, so a worker that starts late or runs slow takes fewer. Matching a row does
- * not depend on the others, so the outcomes are the ones one thread gives; the cross-row rule then
- * runs here over all of them, as mapHotels runs it. Rows a failed worker had taken are matched here.
+ * (this module again). The index's typed arrays are copied once into shared memory, which every
+ * worker reads in place (only its strings are copied to each worker); every worker gets all the
+ * rows. Each thread matches one chunk of rows set aside for it (so every thread takes part: the
+ * run lasts at least until the slowest worker has started, received the index and matched that
+ * chunk), then takes chunks from a shared counter until none are left, so a worker that starts
+ * late or runs slow takes fewer. Matching a row does not depend on the others, so the outcomes are
+ * the ones one thread gives; the cross-row rule then runs here over all of them, as mapHotels runs
+ * it. Rows a failed worker had taken are matched here.
  *
  * Importing this module does nothing else, except on the worker thread it starts itself.
  */
@@ -15,7 +16,7 @@ import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_t
 import { resolveSharedClaims, type RowOutcome } from '../../shared/mapping/engine';
 import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
-import { deserializeMatchingIndex, type MatchingIndex, serializeMatchingIndex } from '../../shared/mapping/reference-index';
+import { MatchingIndex, type ReferenceIndexSnapshot, shareMatchingIndex } from '../../shared/mapping/reference-index';
 import { type MappingMode, type MappingResult, matchesBySupplierCode } from '../../shared/mapping/types';
 import { startModuleWorker, WorkerAnswers } from './module-worker';
 
@@ -27,8 +28,8 @@ export interface MatchRowsRequest {
   role: 'match-rows';
   /** Its thread number (this thread is 0): its first chunk is the one set aside for it. */
   thread: number;
-  /** The index, serialised (SharedArrayBuffer: one copy for every worker). */
-  index: Uint8Array;
+  /** The index's data, its typed arrays in shared memory (one copy for every thread). */
+  index: ReferenceIndexSnapshot;
   partners: readonly PartnerHotel[];
   mode: MappingMode;
   /** Int32Array over it: the position of the next row nobody has taken (after the chunks set aside). */
@@ -118,9 +119,7 @@ function startWorkers(
   count: number,
   startWorker: (request: MatchRowsRequest) => Worker,
 ): Promise<MatchRowsReply>[] {
-  const bytes = serializeMatchingIndex(index, { supplierCodes: matchesBySupplierCode(mode) });
-  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
-  shared.set(bytes);
+  const shared = shareMatchingIndex(index, { supplierCodes: matchesBySupplierCode(mode) });
   return Array.from({ length: count }, (_, k) => {
     const answers = new WorkerAnswers(startWorker({ role: 'match-rows', thread: k + 1, index: shared, partners, mode, nextRow }));
     return answers
@@ -130,10 +129,10 @@ function startWorkers(
   });
 }
 
-/** The worker's side: rebuilds the index, matches rows until none are left, sends its outcomes. */
+/** The worker's side: matches rows on the shared index until none are left, sends its outcomes. */
 function matchRowsOnWorker({ thread, index, partners, mode, nextRow }: MatchRowsRequest): void {
   try {
-    const matcher = new HotelMatcher(deserializeMatchingIndex(index), { mode });
+    const matcher = new HotelMatcher(new MatchingIndex(index), { mode });
     const reply = { ok: true as const, positions: [] as number[], results: [] as MappingResult[], hotels: [] as number[] };
     matchTakenRows(matcher, partners, thread, new Int32Array(nextRow), (position, { result, hotel }) => {
       reply.positions.push(position);

@@ -27,15 +27,16 @@ import { readRows, RowErrors } from './inventory-rows';
 import { indexReferenceFile, READ_CHUNK_BYTES } from './reference-reader';
 
 const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] [--threads N] --out <results.jsonl|results.csv>';
-/** Threads used by default: one per core, up to this many (each holds a copy of the index). */
+/** Threads used by default: one per core, up to this many. */
 const MAX_DEFAULT_THREADS = 4;
 /**
  * By default each thread gets at least this many partner rows, and at least ROWS_PER_THREAD_PER_HOTEL
- * of the reference's size: another thread first needs its own copy of the index, made here and read
- * back there (4 to 5 s of this thread per million reference hotels, more before the worker is
- * ready), and two matching threads on two cores slow each other down (together 1.2 to 1.45 times
- * the rows of one). 100,000 rows against a million hotels took 6 s on one thread and 10 to 12 s on
- * two (`npm run map -- --threads 1|2`, alternated), so a second thread waits for many more rows.
+ * of the reference's size: another thread first needs the index, copied into shared memory and its
+ * strings handed over (about 1 s of this thread per million reference hotels, and the worker
+ * starts matching about 2 s later), and two matching threads on two cores slow each other down
+ * (together 1.2 to 1.45 times the rows of one). 100,000 rows against a million hotels took 5.4 to
+ * 6.3 s on one thread and 5.9 to 6.9 s on two (`npm run map -- --threads 1|2`, alternated), so a
+ * second thread waits for more rows.
  */
 const MIN_ROWS_PER_THREAD = 10_000;
 const ROWS_PER_THREAD_PER_HOTEL = 0.3;

@@ -1039,6 +1039,39 @@ export function serializeMatchingIndex(index: MatchingIndex, { supplierCodes = t
   return serialize(data);
 }
 
+/**
+ * The index's data for worker threads (postMessage, workerData): its typed arrays moved into
+ * shared memory, so that every thread reads the one copy made here (strings are still copied, a
+ * few hundred bytes per hotel). `new MatchingIndex(data)` on the worker takes it as it comes.
+ * Without supplierCodes the supplier-code lookup is left out (and not built).
+ */
+export function shareMatchingIndex(index: MatchingIndex, { supplierCodes = true }: { supplierCodes?: boolean } = {}): ReferenceIndexSnapshot {
+  const data: Record<string, unknown> = {};
+  // Property by property: reading supplierHotels would build the lookup.
+  for (const key of Object.keys(index.data)) {
+    data[key] = key === 'supplierHotels' && !supplierCodes ? undefined : inSharedMemory(index.data[key as keyof ReferenceIndexSnapshot]);
+  }
+  return data as unknown as ReferenceIndexSnapshot;
+}
+
+type TypedArray = Exclude<ArrayBufferView, DataView>;
+
+/** Typed arrays copied into shared memory, inside plain objects too (a TextColumn, the supplier lookup); anything else as it is. */
+function inSharedMemory(value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) {
+    const array = value as TypedArray;
+    if (array.buffer instanceof SharedArrayBuffer) return array;
+    const Type = array.constructor as new (buffer: SharedArrayBuffer) => TypedArray & { set(source: TypedArray): void };
+    const shared = new Type(new SharedArrayBuffer(array.byteLength));
+    shared.set(array);
+    return shared;
+  }
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, inSharedMemory(field)]));
+  }
+  return value;
+}
+
 export function deserializeMatchingIndex(buffer: Uint8Array): MatchingIndex {
   const data = deserialize(buffer) as ReferenceIndexSnapshot;
   if ((data?.format as string) === STRING_ARRAY_FORMAT) return new MatchingIndex(withTextColumns(data));

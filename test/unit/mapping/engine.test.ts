@@ -4,6 +4,7 @@ import { serialize } from 'node:v8';
 import { type TextColumn, textAt } from '../../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../../shared/mapping';
+import { MatchingIndex, shareMatchingIndex } from '../../../shared/mapping/reference-index';
 import {
   buildMatchingIndex,
   deserializeMatchingIndex,
@@ -446,5 +447,39 @@ describe('index serialisation', () => {
   });
   it('rejects a buffer that is not an index', () => {
     assert.throws(() => deserializeMatchingIndex(Buffer.from([1, 2, 3])));
+  });
+});
+
+describe('index shared with worker threads', () => {
+  /** Every typed array in the data, inside text columns and the supplier lookup too, by path. */
+  function typedArrays(value: unknown, path = ''): [string, ArrayBufferView][] {
+    if (ArrayBuffer.isView(value)) return [[path, value]];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+    return Object.entries(value).flatMap(([key, field]) => typedArrays(field, `${path}.${key}`));
+  }
+  const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
+
+  it('puts every typed array in shared memory (posted to a worker, they are not copied), with the same contents, and matches the same way', () => {
+    const shared = shareMatchingIndex(index);
+    const arrays = typedArrays(shared);
+    assert.ok(arrays.some(([path]) => path === '.supplierHotels.hotels') && arrays.some(([path]) => path === '.names.starts'), arrays.map(([path]) => path).join());
+    const original = new Map(typedArrays(index.data));
+    for (const [path, array] of arrays) {
+      assert.ok(array.buffer instanceof SharedArrayBuffer, path);
+      assert.deepEqual(Buffer.from(array.buffer, array.byteOffset, array.byteLength), Buffer.from(original.get(path)!.buffer, original.get(path)!.byteOffset, original.get(path)!.byteLength), path);
+    }
+    assert.deepEqual(new Set(original.keys()), new Set(arrays.map(([path]) => path)));
+    for (const mode of ['STANDARD', 'HYBRID'] as const) {
+      assert.deepEqual(new HotelMatcher(new MatchingIndex(shared), { mode }).match(partner), new HotelMatcher(index, { mode }).match(partner));
+    }
+  });
+  it('leaves out the supplier-code lookup when asked, without building it', () => {
+    const fresh = buildMatchingIndex(reference());
+    const shared = shareMatchingIndex(fresh, { supplierCodes: false });
+    assert.equal(shared.supplierHotels, undefined);
+    // The builder's lazy lookup is still unbuilt: a getter, not a value.
+    assert.equal(typeof Object.getOwnPropertyDescriptor(fresh.data, 'supplierHotels')?.get, 'function');
+    assert.deepEqual(new HotelMatcher(new MatchingIndex(shared), { mode: 'STANDARD' }).match(partner), new HotelMatcher(fresh, { mode: 'STANDARD' }).match(partner));
+    assert.throws(() => new HotelMatcher(new MatchingIndex(shared), { mode: 'HYBRID' }).match(partner), /made without its supplier codes/);
   });
 });
