@@ -56,16 +56,16 @@ export interface ScenarioSet {
 }
 
 // Cases, in the order the report prints them.
-const OUTLET = 'outlet in the reference';
-const OUTLET_PIN_NEARER_ANOTHER = 'pin nearer another outlet than its own (counted apart)';
-const OUTLET_MISSING = 'outlet missing from the reference (UNMATCHED expected)';
-const EQUIDISTANT = 'equidistant (REVIEW expected)';
+export const OUTLET = 'outlet in the reference';
+export const OUTLET_PIN_NEARER_ANOTHER = 'pin nearer another outlet than its own (counted apart)';
+export const OUTLET_MISSING = 'outlet missing from the reference (UNMATCHED expected)';
+export const EQUIDISTANT = 'equidistant (REVIEW expected)';
 const PARENT = 'parent, its part beside it';
 const PART = 'part, its parent beside it';
 const NEIGHBOUR = 'one of two neighbours named alike (X Residences / X Road)';
 const TAIL_PAIR = 'one of a name and its category-tailed namesake on another street';
-const PARENT_ABSENT = 'parent absent, its part or neighbour present (UNMATCHED expected)';
-const TAIL_ONLY = 'name absent, its category-tailed record present (that record expected)';
+export const PARENT_ABSENT = 'parent absent, its part or neighbour present (UNMATCHED expected)';
+export const TAIL_ONLY = 'name absent, its category-tailed record present (that record expected)';
 const APART_CASES = [EQUIDISTANT, OUTLET_PIN_NEARER_ANOTHER];
 const CASE_ORDER = [OUTLET, OUTLET_MISSING, PARENT, PART, NEIGHBOUR, TAIL_PAIR, PARENT_ABSENT, TAIL_ONLY];
 
