@@ -1032,25 +1032,25 @@ function buildPostalBlocks(postalCodes: TextColumn, hashes: Int32Array) {
  * built yet, building it costs more than serialising everything else).
  */
 export function serializeMatchingIndex(index: MatchingIndex, { supplierCodes = true }: { supplierCodes?: boolean } = {}): Buffer {
-  if (supplierCodes) return serialize(index.data);
-  const data: Record<string, unknown> = { supplierHotels: undefined };
-  // Property by property: reading supplierHotels would build the lookup.
-  for (const key of Object.keys(index.data)) if (key !== 'supplierHotels') data[key] = index.data[key as keyof ReferenceIndexSnapshot];
-  return serialize(data);
+  return serialize(dataToCopy(index, supplierCodes));
 }
 
 /**
  * The index's data for worker threads (postMessage, workerData): its typed arrays moved into
- * shared memory, so that every thread reads the one copy made here (strings are still copied, a
- * few hundred bytes per hotel). `new MatchingIndex(data)` on the worker takes it as it comes.
- * Without supplierCodes the supplier-code lookup is left out (and not built).
+ * shared memory, so that every thread reads the one copy made here (strings are still copied,
+ * about a hundred bytes per hotel). `new MatchingIndex(data)` on the worker takes it as it comes.
+ * Without `supplierCodes` the supplier-code lookup is left out, as serializeMatchingIndex leaves it.
  */
 export function shareMatchingIndex(index: MatchingIndex, { supplierCodes = true }: { supplierCodes?: boolean } = {}): ReferenceIndexSnapshot {
-  const data: Record<string, unknown> = {};
+  return inSharedMemory(dataToCopy(index, supplierCodes)) as ReferenceIndexSnapshot;
+}
+
+/** The index's data, or without `supplierCodes` the same data with the supplier lookup left out (and not built). */
+function dataToCopy(index: MatchingIndex, supplierCodes: boolean): ReferenceIndexSnapshot {
+  if (supplierCodes) return index.data;
+  const data: Record<string, unknown> = { supplierHotels: undefined };
   // Property by property: reading supplierHotels would build the lookup.
-  for (const key of Object.keys(index.data)) {
-    data[key] = key === 'supplierHotels' && !supplierCodes ? undefined : inSharedMemory(index.data[key as keyof ReferenceIndexSnapshot]);
-  }
+  for (const key of Object.keys(index.data)) if (key !== 'supplierHotels') data[key] = index.data[key as keyof ReferenceIndexSnapshot];
   return data as unknown as ReferenceIndexSnapshot;
 }
 
