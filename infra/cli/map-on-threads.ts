@@ -13,7 +13,7 @@
  */
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 // The engine's own modules, not the package's index: a worker starts faster without the file readers.
-import { resolveSharedClaims, type RowOutcome } from '../../shared/mapping/engine';
+import { resolveSharedClaims, type ClaimRow } from '../../shared/mapping/shared-claims';
 import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
 import { MatchingIndex, type ReferenceIndexSnapshot, shareMatchingIndex } from '../../shared/mapping/reference-index';
@@ -44,7 +44,7 @@ export interface ThreadedMapping {
 
 /** What it sends back: the rows it matched, by position in `partners`. */
 type MatchRowsReply =
-  | { ok: true; positions: number[]; results: MappingResult[]; hotels: number[] }
+  | { ok: true; positions: number[]; results: MappingResult[] }
   | { ok: false; reason: string };
 
 export interface ThreadOptions {
@@ -65,10 +65,10 @@ export async function mapOnThreads(index: MatchingIndex, partners: readonly Part
   new Int32Array(nextRow)[0] = used * CHUNK_ROWS;
   const workers = used > 1 ? startWorkers(index, partners, mode, nextRow, used - 1, startWorker) : [];
   const matcher = new HotelMatcher(index, { mode });
-  const rows: (RowOutcome | undefined)[] = Array.from({ length: partners.length }, () => undefined);
+  const rows: (ClaimRow | undefined)[] = Array.from({ length: partners.length }, () => undefined);
   const rowsPerThread = [0];
-  matchTakenRows(matcher, partners, 0, new Int32Array(nextRow), (position, match) => {
-    rows[position] = { input: partners[position]!, ...match };
+  matchTakenRows(matcher, partners, 0, new Int32Array(nextRow), (position, result) => {
+    rows[position] = { input: partners[position]!, result };
     rowsPerThread[0]! += 1;
   }, onProgress);
   for (const reply of await Promise.all(workers)) {
@@ -78,16 +78,16 @@ export async function mapOnThreads(index: MatchingIndex, partners: readonly Part
       continue;
     }
     reply.positions.forEach((position, k) => {
-      rows[position] = { input: partners[position]!, result: reply.results[k]!, hotel: reply.hotels[k]! };
+      rows[position] = { input: partners[position]!, result: reply.results[k]! };
     });
     rowsPerThread.push(reply.positions.length);
   }
   const outcomes = rows.map((row, position) => {
     if (row) return row;
     rowsPerThread[0]! += 1;
-    return { input: partners[position]!, ...matcher.matchRow(partners[position]!) };
+    return { input: partners[position]!, result: matcher.match(partners[position]!) };
   });
-  resolveSharedClaims(matcher, outcomes);
+  resolveSharedClaims(index, outcomes, matcher.thresholds.match);
   return { results: outcomes.map((row) => row.result), rowsPerThread };
 }
 
@@ -97,14 +97,13 @@ function matchTakenRows(
   partners: readonly PartnerHotel[],
   thread: number,
   nextRow: Int32Array,
-  record: (position: number, match: { result: MappingResult; hotel: number }) => void,
+  record: (position: number, result: MappingResult) => void,
   onProgress: (rowsHandedOut: number) => void = () => {},
 ): void {
   for (let start = thread * CHUNK_ROWS; start < partners.length; start = Atomics.add(nextRow, 0, CHUNK_ROWS)) {
     const end = Math.min(start + CHUNK_ROWS, partners.length);
     for (let position = start; position < end; position++) {
-      const { result, hotel } = matcher.matchRow(partners[position]!);
-      record(position, { result, hotel });
+      record(position, matcher.match(partners[position]!));
     }
     onProgress(Math.min(Atomics.load(nextRow, 0), partners.length));
   }
@@ -133,11 +132,10 @@ function startWorkers(
 function matchRowsOnWorker({ thread, index, partners, mode, nextRow }: MatchRowsRequest): void {
   try {
     const matcher = new HotelMatcher(new MatchingIndex(index), { mode });
-    const reply = { ok: true as const, positions: [] as number[], results: [] as MappingResult[], hotels: [] as number[] };
-    matchTakenRows(matcher, partners, thread, new Int32Array(nextRow), (position, { result, hotel }) => {
+    const reply = { ok: true as const, positions: [] as number[], results: [] as MappingResult[] };
+    matchTakenRows(matcher, partners, thread, new Int32Array(nextRow), (position, result) => {
       reply.positions.push(position);
       reply.results.push(result);
-      reply.hotels.push(hotel);
     });
     parentPort!.postMessage(reply satisfies MatchRowsReply);
   } catch (error) {

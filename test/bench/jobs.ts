@@ -25,7 +25,7 @@ import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '..
 import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
 import { provisionLocalStack } from '../../infra/local/stack';
-import { mappingDataset } from './mapping-dataset';
+import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { scoreMatches } from './mapping-metrics';
 
 const { values: args } = parseArgs({

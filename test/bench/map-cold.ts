@@ -25,7 +25,7 @@ import { csvHeaderLine, csvLine } from '../../shared/reference/inventory-file';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { readTabular } from '../../shared/platform/files/tabular';
 import { foldText } from '../../shared/platform/text';
-import { mappingDataset } from './mapping-dataset';
+import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { scoreMatches, type MatchMetrics } from './mapping-metrics';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

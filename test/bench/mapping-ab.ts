@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { MappingResult, PartnerHotel, ReferenceHotel } from '../../shared/mapping';
-import { mappingDataset } from './mapping-dataset';
+import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 
 const { values: args } = parseArgs({ options: { engine: { type: 'string' }, passes: { type: 'string', default: '2' } } });
 const engineDirectory = path.resolve(args.engine ?? path.join(import.meta.dirname, '../..'));
@@ -21,7 +21,7 @@ type Engine = {
 };
 const engine = (await import(pathToFileURL(path.join(engineDirectory, 'shared/mapping/index.ts')).href)) as Engine;
 
-const dataset = mappingDataset({ referenceCount: 1_000_000, partnerCount: 100_000, seed: 20261122, scenarios: { rowsPerScenario: 0 } });
+const dataset = mappingDataset({ referenceCount: 1_000_000, partnerCount: 100_000, seed: 20261122 });
 const index = engine.buildMatchingIndex(dataset.reference());
 dataset.shufflePartners();
 for (let pass = 1; pass <= Number(args.passes); pass++) {

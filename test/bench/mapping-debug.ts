@@ -1,33 +1,31 @@
 /**
- * Candidates and log-odds for the Singapore partner rows with the given names (debugging aid).
- *   npx tsx test/bench/mapping-debug.ts "Partner name" ["Another name" ...]
+ * The assessed candidates of named partner rows of a labelled set, with their evidence log-odds,
+ * the model's probability and the features it read (debugging aid).
+ *   npx tsx test/bench/mapping-debug.ts <set> "Partner name" ["Another name" ...]
+ *   (set: singapore, toronto-foursquare, toronto-yelp, pittsburgh-yelp)
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildMatchingIndex, HotelMatcher } from '../../shared/mapping';
 import { textAt } from '../../shared/mapping/columns';
-import type { ReferenceHotel } from '../../shared/mapping/hotels';
-import type { PartnerHotel } from '../../shared/mapping';
-import { buildMatchingIndex, HotelMatcher, readPartnerInventory, readReferenceInventory, type InventoryRow } from '../../shared/mapping';
+import { ASSESSED_CANDIDATES, DECISION_FEATURES } from '../../shared/mapping/match-decision';
+import { preparePartner } from '../../shared/mapping/partner-row';
+import { loadLabelledSet } from '../../infra/matcher-training/labelled-sets';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDirectory = path.resolve(repoRoot, '../shared/data/poi-matching-singapore');
-const file = (name: string) => readFileSync(path.join(dataDirectory, name));
-
-async function load<T>(rows: AsyncIterable<InventoryRow<T>>): Promise<T[]> {
-  const hotels: T[] = [];
-  for await (const row of rows) if (!('error' in row)) hotels.push(row.hotel);
-  return hotels;
-}
-
-const reference: ReferenceHotel[] = await load(readReferenceInventory(file('reference.csv'), 'csv'));
-const partners: PartnerHotel[] = await load(readPartnerInventory(file('partner.csv'), 'csv'));
-const index = buildMatchingIndex(reference);
+const [setName, ...names] = process.argv.slice(2);
+const set = await loadLabelledSet(setName ?? 'singapore');
+const index = buildMatchingIndex(set.reference);
 const matcher = new HotelMatcher(index, { mode: 'STANDARD', maxCandidates: 10 });
-for (const name of process.argv.slice(2)) {
-  for (const partner of partners.filter((candidate) => candidate.name === name)) {
-    const row = matcher.matchRow(partner);
-    console.log(partner.name, partner.lat, partner.lon, row.result.status, row.result.score, row.result.reason ?? '');
-    for (const candidate of row.scored) console.log('   ', candidate.logOdds.toFixed(2), textAt(index.data.names, candidate.hotel), JSON.stringify(candidate.evidence));
+const buffers = Array.from({ length: ASSESSED_CANDIDATES }, () => new Float64Array(DECISION_FEATURES.length));
+for (const name of names) {
+  for (const hotel of set.partners.filter((candidate) => candidate.name === name)) {
+    const result = matcher.match(hotel);
+    console.log(hotel.name, hotel.lat, hotel.lon, result.status, result.score, result.reason ?? '', 'labelled:', [...(set.truth.get(hotel.id) ?? [])].join(' '));
+    const { partner, ranked, outlets } = matcher.candidates(preparePartner(index, hotel));
+    const { probabilities } = matcher.decision.assess(partner, ranked, outlets);
+    const vectors = matcher.decision.featureVectors(partner, ranked, outlets, buffers);
+    ranked.forEach((candidate, k) => {
+      const id = textAt(index.data.ids, candidate.hotel);
+      console.log(`  ${candidate.logOdds.toFixed(2)} p=${probabilities[k]?.toFixed(3) ?? '-'} ${textAt(index.data.names, candidate.hotel)} (${id}) ${JSON.stringify(candidate.evidence)}`);
+      if (vectors[k]) console.log(`    ${DECISION_FEATURES.map((feature, f) => `${feature}=${Number(vectors[k]![f]!.toFixed(3))}`).join(' ')}`);
+    });
   }
 }

@@ -1,20 +1,32 @@
 /**
- * Error analysis on the labelled Singapore set: prints false MATCHED rows and missed labelled
- * matches with their evidence, and writes per-candidate features for calibration.
- *   npx tsx test/bench/mapping-errors.ts [fp|fn|all] [limit]
+ * Error analysis on a labelled set: prints false MATCHED rows and missed labelled matches with
+ * their evidence and runners-up, then counts them by kind. With --left-out, the set is mapped with
+ * a model fitted on the other sets (as `npm run train:matcher` does), not the committed one.
+ *   npx tsx test/bench/mapping-errors.ts <set> [fp|fn|all] [limit] [--left-out]
  */
 import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
-import { loadSingaporeSet } from './singapore-set';
+import { MATCH_MODEL, type MatchModel } from '../../shared/mapping/match-decision';
+import { LABELLED_SET_NAMES, loadLabelledSet, loadLabelledSets } from '../../infra/matcher-training/labelled-sets';
+import { fitModel, withThresholds } from '../../infra/matcher-training/leave-one-out';
+import { trainingSetOf } from '../../infra/matcher-training/training-rows';
+import { MATCHER_BOOSTING } from '../../infra/matcher-training/boosting-options';
 
-const { reference, partners, truth } = await loadSingaporeSet();
+const args = process.argv.slice(2).filter((arg) => arg !== '--left-out');
+const setName = args[0] ?? 'singapore';
+const { reference, partners, truth } = await loadLabelledSet(setName);
+let model: MatchModel = MATCH_MODEL;
+if (process.argv.includes('--left-out')) {
+  const others = await loadLabelledSets(LABELLED_SET_NAMES.filter((name) => name !== setName));
+  model = withThresholds(fitModel(others.map((set) => trainingSetOf(set)), MATCHER_BOOSTING), MATCH_MODEL.matchThreshold);
+}
 
 const byId = new Map(reference.map((hotel) => [hotel.id, hotel]));
 const partnerById = new Map(partners.map((hotel) => [hotel.id, hotel]));
-const results = mapHotels(buildMatchingIndex(reference), partners, { mode: 'STANDARD' });
-const which = process.argv[2] ?? 'all';
-const limit = Number(process.argv[3] ?? 60);
+const results = mapHotels(buildMatchingIndex(reference), partners, { mode: 'STANDARD' }, model);
+const which = args[1] ?? 'all';
+const limit = Number(args[2] ?? 60);
 const show = (hotel: PartnerHotel | ReferenceHotel | undefined) =>
   hotel ? `${hotel.name} | ${hotel.address ?? ''} | ${hotel.postalCode ?? ''} | ${hotel.lat?.toFixed(5)},${hotel.lon?.toFixed(5)}` : '-';
 let fp = 0;

@@ -8,7 +8,7 @@ import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../shared/mapping';
 import { buildMatchingIndex, HotelMatcher } from '../../shared/mapping';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
+import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from '../../infra/synthetic/partner-damage';
 
 const { values: args } = parseArgs({ options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '20000' } } });
 const REFERENCE_COUNT = Number(args.reference);

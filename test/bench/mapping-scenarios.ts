@@ -26,7 +26,7 @@ import { mix32 } from '../../infra/synthetic/prng';
 import { CITIES, type City, type NamingLanguage } from '../../infra/synthetic/world-data';
 import { scoreMatches } from './mapping-metrics';
 import { CHAINS, NAME_SYLLABLES, PLACE_WORDS } from './mapping-scenario-words';
-import { BenchRandom, damageName, damagedPartnerRow, offsetPoint } from './partner-damage';
+import { BenchRandom, damageName, damagedPartnerRow, offsetPoint } from '../../infra/synthetic/partner-damage';
 
 export const DENSE_CHAINS = 'dense downtown chains';
 export const SUB_PLACES = 'sub-places next to their parent';

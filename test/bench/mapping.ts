@@ -16,8 +16,8 @@ import { parseArgs } from 'node:util';
 import { HotelMatcher, buildMatchingIndex, mapHotels } from '../../shared/mapping';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { scoreMatches } from './mapping-metrics';
-import { mappingDataset, twinKey } from './mapping-dataset';
-import { DEFAULT_ROWS_PER_SCENARIO, formatMetrics, scenarioReport } from './mapping-scenarios';
+import { mappingDataset, twinKey } from '../../infra/synthetic/mapping-dataset';
+import { DEFAULT_ROWS_PER_SCENARIO, formatMetrics, scenarioReport, scenarioSet } from './mapping-scenarios';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,7 +43,7 @@ const dataset = mappingDataset({
   partnerCount: PARTNER_COUNT,
   seed: SEED,
   onProgress: sampleMemory,
-  scenarios: { rowsPerScenario: Number(args['scenario-rows']) },
+  scenarios: scenarioSet({ seed: SEED, rowsPerScenario: Number(args['scenario-rows']) }),
 });
 const { partners, truth, truthKeys, scenarioRows } = dataset;
 /** How many reference hotels carry each (city, folded name): to count indistinguishable twins. */

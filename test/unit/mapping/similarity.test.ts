@@ -2,7 +2,8 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
-import { compareNames, preparePartner, referenceNameView } from '../../../shared/mapping/scoring';
+import { compareNames, referenceNameView } from '../../../shared/mapping/name-comparison';
+import { preparePartner } from '../../../shared/mapping/partner-row';
 import {
   distanceMeters,
   signatureSimilarity,

@@ -3,21 +3,28 @@
  * generated hotels plus look-alikes, and damaged partner rows of which a tenth have no true match.
  * The reference is a stream (never all in memory); partner rows are drawn from a sample of it as
  * it passes, so `partners` and `truth` are complete once the stream has been read to the end.
- * With `scenarios`, the hard cases of mapping-scenarios.ts are added (`bench:mapping` only): their
- * reference records after the base stream, their partner rows among the base rows.
+ * With `scenarios` (bench:mapping's hard cases, test/bench/mapping-scenarios.ts), their reference
+ * records come after the base stream and their partner rows among the base rows.
  */
 import type { PartnerHotel, ReferenceHotel } from '../../shared/mapping';
 import { foldText } from '../../shared/platform/text';
-import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { generateReferenceHotels } from './generator';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from './partner-damage';
-import { scenarioSet, type ScenarioRow } from './mapping-scenarios';
+
+/** Extra cases to mix in: their reference records, partner rows, truth, and what each row is. */
+export interface ExtraCases<Row> {
+  reference: ReferenceHotel[];
+  partners: PartnerHotel[];
+  truth: ReadonlyMap<string, ReadonlySet<string>>;
+  rows: ReadonlyMap<string, Row>;
+}
 
 /** Partner rows describing hotels that are not in the reference. */
 const NO_MATCH_SHARE = 0.1;
 /** Matched partner hotels that get a same-chain look-alike a few hundred metres away. */
 const LOOK_ALIKE_SHARE = 0.1;
 
-export interface MappingDataset {
+export interface MappingDataset<Row = never> {
   /** Read it once, to the end: that also fills partners and truth. */
   reference(): Generator<ReferenceHotel>;
   partners: PartnerHotel[];
@@ -29,21 +36,20 @@ export interface MappingDataset {
   /** Shuffles the partner rows (after the reference was read), deterministically. */
   shufflePartners(): void;
   /** Scenario partner row id -> its scenario and case (empty without `scenarios`). */
-  scenarioRows: ReadonlyMap<string, ScenarioRow>;
+  scenarioRows: ReadonlyMap<string, Row>;
   /** Reference records the scenarios add. */
   scenarioReferenceCount: number;
 }
 
 export const twinKey = (hotel: ReferenceHotel) => `${hotel.city ?? ''}|${foldText(hotel.name)}`;
 
-export function mappingDataset(options: {
+export function mappingDataset<Row = never>(options: {
   referenceCount: number;
   partnerCount: number;
   seed: number;
   onProgress?: () => void;
-  /** Partner rows per scenario; absent: no scenarios. */
-  scenarios?: { rowsPerScenario: number };
-}): MappingDataset {
+  scenarios?: ExtraCases<Row>;
+}): MappingDataset<Row> {
   const { referenceCount, partnerCount, seed } = options;
   const random = new BenchRandom(seed);
   const matchedCount = Math.round(partnerCount * (1 - NO_MATCH_SHARE));
@@ -54,7 +60,7 @@ export function mappingDataset(options: {
   const lookAlikeNameCounts = new Map<string, number>();
   const truthKeys = new Map<string, string>();
   // Own random streams and ids: the base rows, their ids and their truth are the same with or without.
-  const scenarios = options.scenarios ? scenarioSet({ seed, rowsPerScenario: options.scenarios.rowsPerScenario }) : undefined;
+  const { scenarios } = options;
   for (const [partnerId, hotels] of scenarios?.truth ?? []) truth.set(partnerId, hotels);
   let baseCount = 0;
 

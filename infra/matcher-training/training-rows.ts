@@ -1,0 +1,53 @@
+/**
+ * What the match model learns from: every partner row of a labelled set run through the engine's
+ * own blocking and ranking, and the feature vectors of its assessed candidates (the engine's
+ * MatchDecision writes them, so training and serving read the same figures), each labelled by
+ * whether the pair is a labelled match.
+ */
+import { buildMatchingIndex, type MatchingIndex, type PartnerHotel } from '../../shared/mapping';
+import { textAt } from '../../shared/mapping/columns';
+import { ASSESSED_CANDIDATES, DECISION_FEATURES } from '../../shared/mapping/match-decision';
+import { HotelMatcher } from '../../shared/mapping/matcher';
+import { preparePartner } from '../../shared/mapping/partner-row';
+import type { LabelledSet } from './labelled-sets';
+
+export interface TrainingRow {
+  input: PartnerHotel;
+  /** The assessed candidates' reference ids, best evidence first. */
+  referenceIds: string[];
+  vectors: Float64Array[];
+  /** 1 when the candidate is a labelled match of the row. */
+  labels: number[];
+  /** The row has a labelled match (whether or not blocking found it). */
+  labelled: boolean;
+  /** onePlace[i][j]: assessed candidates i and j are one place listed twice in the reference. */
+  onePlace: boolean[][];
+}
+
+export interface TrainingSet {
+  /** The labelled set the rows come from. */
+  name: string;
+  variant: TrainingVariant;
+  index: MatchingIndex;
+  rows: TrainingRow[];
+  truth: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** A labelled set's rows as given, or with the partner's pins removed (what the model learns rows without a pin from); or the synthetic hotels. */
+export type TrainingVariant = 'as given' | 'without pins' | 'synthetic';
+
+export function trainingSetOf(set: LabelledSet, variant: TrainingVariant = 'as given', index: MatchingIndex = buildMatchingIndex(set.reference)): TrainingSet {
+  const partners = variant === 'without pins' ? set.partners.map(({ lat: _lat, lon: _lon, ...rest }) => rest) : set.partners;
+  // Features do not depend on the model: the committed one only has to read the same features.
+  const matcher = new HotelMatcher(index, { mode: 'STANDARD' });
+  const buffers = Array.from({ length: ASSESSED_CANDIDATES }, () => new Float64Array(DECISION_FEATURES.length));
+  const rows = partners.map((input): TrainingRow => {
+    const { partner, ranked, outlets } = matcher.candidates(preparePartner(index, input));
+    const vectors = matcher.decision.featureVectors(partner, ranked, outlets, buffers).map((vector) => Float64Array.from(vector));
+    const referenceIds = ranked.slice(0, vectors.length).map((candidate) => textAt(index.data.ids, candidate.hotel));
+    const truth = set.truth.get(input.id);
+    const onePlace = matcher.decision.onePlace(ranked.slice(0, vectors.length), outlets);
+    return { input, referenceIds, vectors, labels: referenceIds.map((id) => (truth?.has(id) ? 1 : 0)), labelled: truth !== undefined && truth.size > 0, onePlace };
+  });
+  return { name: set.name, variant, index, rows, truth: set.truth };
+}

@@ -1,0 +1,132 @@
+/**
+ * How a candidate stands against the others the evidence found, as the evidence alone sees it:
+ * the share of the odds it keeps once its rivals are weighed (a rival that is the same place listed
+ * twice is none; a namesake farther from the pin counts less), and two plain signs that it may be
+ * the wrong place however well it scores: it is the row's place with the word for a part or a
+ * neighbour before or after it, or it is a chain outlet too far from the pin to rule out an outlet
+ * the reference lacks. The match model reads all three.
+ */
+import { textAt, textEquals, textIsEmpty } from './columns';
+import type { ScoredCandidate } from './candidate-evidence';
+import { compareNames, nameViewBuffer, referenceNameView } from './name-comparison';
+import type { PreparedPartner } from './partner-row';
+import { namesAPartOrNeighbour } from './place-kinds';
+import type { MatchingIndex } from './reference-index';
+import { approximateDistanceMeters } from './similarity';
+
+/**
+ * How much each rival after the strongest counts: how many weaker look-alikes get scored is an
+ * artefact of blocking, and at most one of them can be the place anyway.
+ */
+const WEAKER_RIVAL_SHARE = 0.25;
+/** Two reference hotels this alike in name, and this near, are one place listed twice. */
+const DUPLICATE_NAME_SIMILARITY = 0.85;
+const DUPLICATE_DISTANCE_METERS = 150;
+/** Two outlets of the chain a row names are one place listed twice only this near: downtown, outlets stand a block apart. */
+const SAME_OUTLET_METERS = 50;
+/** Two reference names at least this alike are namesakes (outlets of one chain, one name). */
+const NAMESAKE_NAME_SIMILARITY = 0.9;
+/** The partner's name fits both namesakes within this much: the name cannot tell them apart. */
+const NAMESAKE_NAME_TOLERANCE = 0.05;
+/**
+ * Typical distance between a partner's pin and the place: nearness counts as a ratio of distances
+ * padded by it, so 5 m against 40 m is not read as 8 to 1.
+ */
+const PIN_DRIFT_METERS = 30;
+/** How sharply the farther namesake fades: ((near + drift) / (far + drift))^3. */
+const NAMESAKE_DISTANCE_POWER = 3;
+/** A chain outlet farther than this from the pin, with another outlet within DENSE_CHAIN_METERS, may not be the partner's. */
+const OUTLET_REACH_METERS = 100;
+const DENSE_CHAIN_METERS = 500;
+
+export class Competition {
+  private readonly nameA = nameViewBuffer();
+  private readonly nameB = nameViewBuffer();
+
+  constructor(private readonly index: MatchingIndex) {}
+
+  /**
+   * The probability the evidence gives the candidate once its rivals are weighed:
+   * o / (1 + o + strongest rival + ¼ × the other rivals), with o = e^log-odds.
+   */
+  probability(candidate: ScoredCandidate, ranked: readonly ScoredCandidate[], outlets: ReadonlySet<number> | undefined): number {
+    let strongest = 0;
+    let others = 0;
+    const isOutlet = outlets?.has(candidate.hotel) === true;
+    for (const other of ranked) {
+      if (other === candidate) continue;
+      const bothOutlets = isOutlet && outlets!.has(other.hotel);
+      if (this.isSamePlace(candidate.hotel, other.hotel, bothOutlets ? SAME_OUTLET_METERS : DUPLICATE_DISTANCE_METERS)) continue;
+      const odds = Math.exp(other.logOdds) * this.namesakeWeight(candidate, other, bothOutlets);
+      others += Math.min(odds, strongest);
+      strongest = Math.max(strongest, odds);
+    }
+    const odds = Math.exp(candidate.logOdds);
+    return odds / (1 + odds + strongest + WEAKER_RIVAL_SHARE * others);
+  }
+
+  /**
+   * The candidate's name is the row's with the word for a part or a neighbour before or after it
+   * ("Cashew Heights Gym", "Mardan Court Block 3", "École Camping Venorsa", not "Ramada Station
+   * Luxembourg", where the word is inside the name).
+   */
+  namesAPartOfTheRow(partner: PreparedPartner, candidate: ScoredCandidate): boolean {
+    const kind = candidate.differentKind;
+    if (kind === undefined || !namesAPartOrNeighbour(kind)) return false;
+    const name = referenceNameView(this.index, candidate.hotel, this.nameA);
+    const { allOfA, matchedB } = compareNames(partner.name, name);
+    if (!allOfA || matchedB === 0) return false;
+    // The view's buffer may hold a longer earlier name's words past `count`.
+    const at = name.texts.lastIndexOf(kind, name.count - 1);
+    const firstMatched = 31 - Math.clz32(matchedB & -matchedB);
+    const lastMatched = 31 - Math.clz32(matchedB);
+    return at > lastMatched || (at >= 0 && at < firstMatched);
+  }
+
+  /**
+   * A chain outlet too far from the pin, where the chain is dense, to rule out an outlet at the pin
+   * that the reference lacks; an agreeing street or postcode says which outlet it is.
+   */
+  static mayBeAnUnlistedOutlet(candidate: ScoredCandidate, ranked: readonly ScoredCandidate[], outlets: ReadonlySet<number>): boolean {
+    if (candidate.distanceMeters === null || candidate.distanceMeters <= OUTLET_REACH_METERS || !outlets.has(candidate.hotel)) return false;
+    if (!ranked.some((other) => other !== candidate && outlets.has(other.hotel) && other.distanceMeters !== null && other.distanceMeters <= DENSE_CHAIN_METERS)) return false;
+    const { facts } = candidate;
+    return !(facts.sameStreet && facts.numbersAgree !== false) && facts.postal !== true;
+  }
+
+  /**
+   * How much a namesake rival still counts once distance has spoken (1: fully): between two outlets
+   * of one name the pin chooses, the nearer outlet when the other is clearly farther.
+   */
+  private namesakeWeight(candidate: ScoredCandidate, other: ScoredCandidate, bothOutlets: boolean): number {
+    if (candidate.distanceMeters === null || other.distanceMeters === null || other.distanceMeters <= candidate.distanceMeters) return 1;
+    const weight = ((candidate.distanceMeters + PIN_DRIFT_METERS) / (other.distanceMeters + PIN_DRIFT_METERS)) ** NAMESAKE_DISTANCE_POWER;
+    // Nearly as near: no discount worth comparing the two names for.
+    if (weight > 0.9) return 1;
+    if (!(bothOutlets && candidate.differentKind === undefined && other.differentKind === undefined)) {
+      // Namesakes fit the row's name about as well, and well: only then are the two names compared.
+      if (candidate.nameSimilarity < NAMESAKE_NAME_SIMILARITY || Math.abs(candidate.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE) return 1;
+      const nameA = referenceNameView(this.index, candidate.hotel, this.nameA);
+      const nameB = referenceNameView(this.index, other.hotel, this.nameB);
+      if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;
+    }
+    return weight;
+  }
+
+  /** Two candidates are one place listed twice in the reference (two outlets of the chain the row names only when very near). */
+  areOnePlace(a: ScoredCandidate, b: ScoredCandidate, outlets: ReadonlySet<number> | undefined): boolean {
+    const bothOutlets = outlets !== undefined && outlets.has(a.hotel) && outlets.has(b.hotel);
+    return this.isSamePlace(a.hotel, b.hotel, bothOutlets ? SAME_OUTLET_METERS : DUPLICATE_DISTANCE_METERS);
+  }
+
+  /** Same place listed twice in the reference: near-identical names, a stone's throw apart (or the same postcode, without pins). */
+  private isSamePlace(a: number, b: number, withinMeters: number): boolean {
+    const { latitudes, longitudes, postalCodes } = this.index.data;
+    if (!Number.isNaN(latitudes[a]!) && !Number.isNaN(latitudes[b]!)) {
+      if (approximateDistanceMeters(latitudes[a]!, longitudes[a]!, latitudes[b]!, longitudes[b]!) > withinMeters) return false;
+    } else if (textIsEmpty(postalCodes, a) || !textEquals(postalCodes, b, textAt(postalCodes, a))) return false;
+    const nameA = referenceNameView(this.index, a, this.nameA);
+    const nameB = referenceNameView(this.index, b, this.nameB);
+    return compareNames(nameA, nameB).similarity >= DUPLICATE_NAME_SIMILARITY;
+  }
+}
