@@ -13,7 +13,7 @@
  */
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 // The engine's own modules, not the package's index: a worker starts faster without the file readers.
-import { resolveSharedClaims, type ClaimRow } from '../../shared/mapping/shared-claims';
+import { resolveSharedClaims } from '../../shared/mapping/shared-claims';
 import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
 import { MatchingIndex, type ReferenceIndexSnapshot, shareMatchingIndex } from '../../shared/mapping/reference-index';
@@ -65,10 +65,10 @@ export async function mapOnThreads(index: MatchingIndex, partners: readonly Part
   new Int32Array(nextRow)[0] = used * CHUNK_ROWS;
   const workers = used > 1 ? startWorkers(index, partners, mode, nextRow, used - 1, startWorker) : [];
   const matcher = new HotelMatcher(index, { mode });
-  const rows: (ClaimRow | undefined)[] = Array.from({ length: partners.length }, () => undefined);
+  const rows: (MappingResult | undefined)[] = Array.from({ length: partners.length }, () => undefined);
   const rowsPerThread = [0];
   matchTakenRows(matcher, partners, 0, new Int32Array(nextRow), (position, result) => {
-    rows[position] = { input: partners[position]!, result };
+    rows[position] = result;
     rowsPerThread[0]! += 1;
   }, onProgress);
   for (const reply of await Promise.all(workers)) {
@@ -78,17 +78,18 @@ export async function mapOnThreads(index: MatchingIndex, partners: readonly Part
       continue;
     }
     reply.positions.forEach((position, k) => {
-      rows[position] = { input: partners[position]!, result: reply.results[k]! };
+      rows[position] = reply.results[k]!;
     });
     rowsPerThread.push(reply.positions.length);
   }
   const outcomes = rows.map((row, position) => {
     if (row) return row;
     rowsPerThread[0]! += 1;
-    return { input: partners[position]!, result: matcher.match(partners[position]!) };
+    return matcher.match(partners[position]!);
   });
-  resolveSharedClaims(index, outcomes, matcher.thresholds.match);
-  return { results: outcomes.map((row) => row.result), rowsPerThread };
+  const byId = new Map(partners.map((partner) => [partner.id, partner]));
+  resolveSharedClaims(index, outcomes, (partnerHotelId) => byId.get(partnerHotelId)!, matcher.thresholds.match);
+  return { results: outcomes, rowsPerThread };
 }
 
 /** Matches the chunk set aside for `thread`, then chunks taken from `nextRow` until none are left; `record` gets each row's outcome. */

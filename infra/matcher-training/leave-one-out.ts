@@ -5,7 +5,7 @@
  */
 import { CompiledTrees, type BoostedTrees } from '../../shared/mapping/boosted-trees';
 import { choose, DECISION_FEATURES, shareProbabilities, vetoOf, type MatchModel } from '../../shared/mapping/match-decision';
-import { resolveSharedClaims, type ClaimRow } from '../../shared/mapping/shared-claims';
+import { resolveSharedClaims } from '../../shared/mapping/shared-claims';
 import type { MappingResult } from '../../shared/mapping/types';
 import { trainBoostedTrees, type BoostingOptions } from './gradient-boosting';
 import type { TrainingRow, TrainingSet } from './training-rows';
@@ -51,13 +51,14 @@ export interface Scores {
  * against the labels.
  */
 export function decideAndScore(set: TrainingSet, probabilities: readonly number[][], matchThreshold: number): Scores {
-  const rows: ClaimRow[] = set.rows.map((row, r) => ({ input: row.input, result: decisionOf(row, probabilities[r]!, matchThreshold) }));
-  resolveSharedClaims(set.index, rows, matchThreshold);
+  const results = set.rows.map((row, r) => decisionOf(row, probabilities[r]!, matchThreshold));
+  const inputs = new Map(set.rows.map((row) => [row.input.id, row.input]));
+  resolveSharedClaims(set.index, results, (partnerHotelId) => inputs.get(partnerHotelId)!, matchThreshold);
   let matched = 0;
   let correct = 0;
   let labelled = 0;
-  for (const { input, result } of rows) {
-    const truth = set.truth.get(input.id);
+  for (const result of results) {
+    const truth = set.truth.get(result.partnerHotelId);
     if (truth !== undefined && truth.size > 0) labelled += 1;
     if (result.status !== 'MATCHED') continue;
     matched += 1;

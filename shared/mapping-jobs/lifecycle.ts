@@ -3,7 +3,7 @@
  */
 import type { Metering } from '../billing';
 import type { MappingMode } from '../mapping';
-import { mapHotels, matchesBySupplierCode, type MatchingIndex, type PartnerHotel } from '../mapping';
+import { matchesBySupplierCode, matchHotels, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { invalidInput, notFound } from '../platform/errors';
@@ -11,6 +11,7 @@ import type { DomainEvent, EventPublisher } from '../platform/events/events';
 import { log } from '../platform/logging';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
+import { resolveJobClaims, toJsonLines } from './claims';
 import { mappingDeadlineQueue, type ChunkMessage, type DeadlineMessage } from './queues';
 import type { MappingJobStore } from './store';
 
@@ -106,11 +107,13 @@ export interface ChunkPorts {
   index(job: MappingJob): Promise<MatchingIndex>;
   /** Keeps the chunk's results as a file too: exports stream these files. */
   putResultsFile(key: string, jsonLines: string): Promise<void>;
+  readResultsFile(key: string): Promise<string | undefined>;
 }
 
 /**
  * Maps one chunk and counts it once. Results are written before the chunk is counted, so a
- * delivery that dies halfway is simply repeated; the job completes when its last chunk is counted.
+ * delivery that dies halfway is simply repeated. Once its last chunk is counted, the job's shared
+ * claims are resolved over all its results (claims.ts), then it completes.
  */
 export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promise<void> {
   const job = await ports.jobs.get(message.organizationId, message.mappingJobId);
@@ -130,9 +133,9 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
   const started = performance.now();
   const index = await ports.index(job);
   const indexed = performance.now();
-  const results = mapHotels(index, rows, { mode: job.mode });
+  const results = matchHotels(index, rows, { mode: job.mode });
   const mapped = performance.now();
-  await ports.putResultsFile(jobObjects.results(job, message.chunk), results.map((result) => JSON.stringify(result)).join('\n'));
+  await ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results));
   await ports.jobs.putResults(job.id, results);
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
   // One line per chunk: where a job's time goes (index load, matching, writes), for operators and bench:jobs.
@@ -147,10 +150,19 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
   if (counted && (counted.doneChunks?.size ?? 0) === counted.chunkCount) await finishJob(ports, counted);
 }
 
-/** Completes the job, settles what it processed and records MAPPING_COMPLETED; safe to repeat. */
-async function finishJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'events' | 'clock'>, job: MappingJob): Promise<void> {
+/**
+ * Resolves the job's shared claims, completes it, settles what it processed and records
+ * MAPPING_COMPLETED; safe to repeat.
+ */
+async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
   const completedAt = job.completedAt ?? ports.clock.now().toISOString();
-  if (job.status !== 'COMPLETED') await ports.jobs.complete(job, completedAt);
+  if (job.status !== 'COMPLETED') {
+    if (!(await resolveJobClaims(ports, job))) {
+      await failJob(ports, job, 'The partner inventory was deleted while the job ran.');
+      return;
+    }
+    await ports.jobs.complete(job, completedAt);
+  }
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
   if (completed.status !== 'COMPLETED') return;
   await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });

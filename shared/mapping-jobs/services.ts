@@ -38,6 +38,7 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     rows: (job, chunk) => readInventoryChunk(objects, { organizationId: job.organizationId, id: job.partnerInventoryId }, chunk),
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
     putResultsFile: (key, jsonLines) => objects.put(key, jsonLines, 'application/x-ndjson'),
+    readResultsFile: async (key) => (await objects.get(key))?.toString('utf8'),
   };
 }
 

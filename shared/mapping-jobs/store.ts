@@ -124,6 +124,26 @@ export class MappingJobStore {
     }
   }
 
+  /** Sets the counts of a RUNNING job (its results as the finishing stage left them); false when it is no longer running. */
+  async setCounts(job: Pick<MappingJob, 'organizationId' | 'id'>, counts: Omit<JobCounts, 'total'>): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: this.jobs.key(job.organizationId, job.id),
+          UpdateExpression: 'SET #counts.#processed = :processed, #counts.#matched = :matched, #counts.#review = :review, #counts.#unmatched = :unmatched',
+          ConditionExpression: '#status = :running',
+          ExpressionAttributeNames: { '#status': 'status', '#counts': 'counts', '#processed': 'processed', '#matched': 'matched', '#review': 'review', '#unmatched': 'unmatched' },
+          ExpressionAttributeValues: { ':processed': counts.processed, ':matched': counts.matched, ':review': counts.review, ':unmatched': counts.unmatched, ':running': 'RUNNING' },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
   /** RUNNING -> COMPLETED, exactly once: false when another delivery completed it first. */
   complete(job: MappingJob, now: string): Promise<boolean> {
     return this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now });

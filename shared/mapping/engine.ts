@@ -1,18 +1,26 @@
 /**
- * Mapping a whole partner inventory: every row through the matcher, then the cross-row rule for
- * partner rows that claim the same reference hotel (shared-claims.ts).
+ * Mapping a whole partner inventory: every row through the matcher (matchHotels), then the
+ * cross-row rule for partner rows that claim the same reference hotel (shared-claims.ts). A
+ * mapping job runs the first per chunk and the second once over all its chunks' results.
  */
 import type { PartnerHotel } from './hotels';
 import type { MatchModel } from './match-decision';
-import { HotelMatcher } from './matcher';
+import { decisionThresholds, HotelMatcher } from './matcher';
 import type { MatchingIndex } from './reference-index';
-import { resolveSharedClaims, type ClaimRow } from './shared-claims';
+import { resolveSharedClaims } from './shared-claims';
 import type { MappingOptions, MappingResult } from './types';
 
-export function mapHotels(index: MatchingIndex, partners: Iterable<PartnerHotel>, options: MappingOptions, model?: MatchModel): MappingResult[] {
+/** Each row's result on its own, before the cross-row rule. */
+export function matchHotels(index: MatchingIndex, partners: Iterable<PartnerHotel>, options: MappingOptions, model?: MatchModel): MappingResult[] {
   const matcher = new HotelMatcher(index, options, model);
-  const rows: ClaimRow[] = [];
-  for (const input of partners) rows.push({ input, result: matcher.match(input) });
-  resolveSharedClaims(index, rows, matcher.thresholds.match);
-  return rows.map((row) => row.result);
+  const results: MappingResult[] = [];
+  for (const partner of partners) results.push(matcher.match(partner));
+  return results;
+}
+
+export function mapHotels(index: MatchingIndex, partners: readonly PartnerHotel[], options: MappingOptions, model?: MatchModel): MappingResult[] {
+  const results = matchHotels(index, partners, options, model);
+  const byId = new Map(partners.map((partner) => [partner.id, partner]));
+  resolveSharedClaims(index, results, (partnerHotelId) => byId.get(partnerHotelId)!, decisionThresholds(options, model).match);
+  return results;
 }

@@ -11,8 +11,9 @@ export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateS
 export { MAPPING_MODES, matchesBySupplierCode } from './types';
 export { buildMatchingIndex, serializeMatchingIndex, deserializeMatchingIndex, MatchingIndex } from './reference-index';
 export { HotelMatcher } from './matcher';
-export { mapHotels } from './engine';
-export { resolveSharedClaims, type ClaimRow } from './shared-claims';
+export { mapHotels, matchHotels } from './engine';
+export { decisionThresholds } from './matcher';
+export { resolveSharedClaims, sharedClaims } from './shared-claims';
 export { MATCH_MODEL, type MatchModel } from './match-decision';
 export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type MappingExportRow, type MappingExportColumn } from './export-row';
 export {

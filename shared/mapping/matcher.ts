@@ -17,6 +17,11 @@ import { type CandidateSummary, type MappingOptions, type MappingResult, matches
 
 const DEFAULT_MAX_CANDIDATES = 3;
 
+/** The MATCHED and REVIEW thresholds: the options' where given, else the model's. */
+export function decisionThresholds(options: Pick<MappingOptions, 'matchThreshold' | 'reviewThreshold'>, model: MatchModel = MATCH_MODEL): { match: number; review: number } {
+  return { match: options.matchThreshold ?? model.matchThreshold, review: options.reviewThreshold ?? model.reviewThreshold };
+}
+
 /** One row's outcome: the result, and the prepared row behind it. */
 export interface RowMatch {
   result: MappingResult;
@@ -41,7 +46,7 @@ export class HotelMatcher {
     readonly options: MappingOptions,
     model: MatchModel = MATCH_MODEL,
   ) {
-    this.thresholds = { match: options.matchThreshold ?? model.matchThreshold, review: options.reviewThreshold ?? model.reviewThreshold };
+    this.thresholds = decisionThresholds(options, model);
     this.maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
     this.search = new CandidateSearch(index);
     this.decision = new MatchDecision(index, model);

@@ -1,8 +1,9 @@
 /**
  * One reference hotel is one partner hotel: when several partner rows are MATCHED to the same
  * reference hotel, the likeliest keeps it, and so does a row that is the same hotel listed twice
- * in the partner's file; any other goes to REVIEW. It reads only the rows and their results, so a
- * job applies it once over all its chunks' results, exactly as `npm run map` does over the file.
+ * in the partner's file; any other goes to REVIEW. It reads the results and, for the rows in a
+ * conflict only, their input rows, so a job applies it once over all its chunks' results, exactly
+ * as `npm run map` does over the whole file.
  */
 import { round } from './candidate-evidence';
 import type { PartnerHotel } from './hotels';
@@ -12,44 +13,43 @@ import type { MatchingIndex } from './reference-index';
 import { distanceMeters } from './similarity';
 import type { MappingResult } from './types';
 
-/** A row and its result (changed in place when the rule takes its hotel away). */
-export interface ClaimRow {
-  input: PartnerHotel;
-  result: MappingResult;
-}
-
 /** Two partner rows this alike, this near, are the same hotel listed twice by the partner. */
 const DUPLICATE_PARTNER_NAME_SIMILARITY = 0.9;
 const DUPLICATE_PARTNER_DISTANCE_METERS = 250;
 
-/**
- * Resolves rows MATCHED to one reference hotel: a supplier-code match first, then the higher score
- * (then the partner id, so the outcome never depends on the rows' order) keeps the hotel. A weaker
- * claimant goes to REVIEW with its score held below `matchThreshold`. Returns the rows it changed.
- */
-export function resolveSharedClaims(index: MatchingIndex, rows: readonly ClaimRow[], matchThreshold: number): ClaimRow[] {
-  const claimsByHotel = new Map<string, ClaimRow[]>();
-  for (const row of rows) {
-    const { status, referenceHotelId } = row.result;
-    if (status !== 'MATCHED' || referenceHotelId === null) continue;
-    const claims = claimsByHotel.get(referenceHotelId);
-    if (claims) claims.push(row);
-    else claimsByHotel.set(referenceHotelId, [row]);
+/** The MATCHED results that share their reference hotel with another, by hotel: the rows the rule reads. */
+export function sharedClaims(results: Iterable<MappingResult>): MappingResult[][] {
+  const claimsByHotel = new Map<string, MappingResult[]>();
+  for (const result of results) {
+    if (result.status !== 'MATCHED' || result.referenceHotelId === null) continue;
+    const claims = claimsByHotel.get(result.referenceHotelId);
+    if (claims) claims.push(result);
+    else claimsByHotel.set(result.referenceHotelId, [result]);
   }
-  const changed: ClaimRow[] = [];
-  for (const claims of claimsByHotel.values()) {
-    if (claims.length < 2) continue;
+  return [...claimsByHotel.values()].filter((claims) => claims.length > 1);
+}
+
+/**
+ * Resolves rows MATCHED to one reference hotel, changing their results in place: a supplier-code
+ * match first, then the higher score, then the partner id (so the outcome never depends on the
+ * rows' order) keeps the hotel. A weaker claimant that looks like the same hotel listed twice keeps
+ * it too; any other goes to REVIEW with its score held below `matchThreshold`. `inputOf` gives the
+ * row of a result in a conflict. Returns the results it changed.
+ */
+export function resolveSharedClaims(index: MatchingIndex, results: Iterable<MappingResult>, inputOf: (partnerHotelId: string) => PartnerHotel, matchThreshold: number): MappingResult[] {
+  const changed: MappingResult[] = [];
+  for (const claims of sharedClaims(results)) {
     claims.sort(strongestFirst);
     const winner = claims[0]!;
-    const winnerPartner = preparePartner(index, winner.input);
+    const winnerRow = preparePartner(index, inputOf(winner.partnerHotelId));
     for (const claimant of claims.slice(1)) {
-      if (claimant.result.method === 'ID') continue;
-      if (arePartnerDuplicates(winnerPartner, preparePartner(index, claimant.input))) {
-        claimant.result.reason = `same hotel as partner row ${winner.result.partnerHotelId} (listed twice)`;
+      if (claimant.method === 'ID') continue;
+      if (arePartnerDuplicates(winnerRow, preparePartner(index, inputOf(claimant.partnerHotelId)))) {
+        claimant.reason = `same hotel as partner row ${winner.partnerHotelId} (listed twice)`;
       } else {
-        claimant.result.status = 'REVIEW';
-        claimant.result.score = round(Math.min(claimant.result.score, matchThreshold - 0.001), 3);
-        claimant.result.reason = `reference hotel also claimed by partner row ${winner.result.partnerHotelId} with a stronger match`;
+        claimant.status = 'REVIEW';
+        claimant.score = round(Math.min(claimant.score, matchThreshold - 0.001), 3);
+        claimant.reason = `reference hotel also claimed by partner row ${winner.partnerHotelId} with a stronger match`;
       }
       changed.push(claimant);
     }
@@ -57,11 +57,11 @@ export function resolveSharedClaims(index: MatchingIndex, rows: readonly ClaimRo
   return changed;
 }
 
-function strongestFirst(a: ClaimRow, b: ClaimRow): number {
+function strongestFirst(a: MappingResult, b: MappingResult): number {
   return (
-    Number(b.result.method === 'ID') - Number(a.result.method === 'ID') ||
-    b.result.score - a.result.score ||
-    (a.result.partnerHotelId < b.result.partnerHotelId ? -1 : a.result.partnerHotelId > b.result.partnerHotelId ? 1 : 0)
+    Number(b.method === 'ID') - Number(a.method === 'ID') ||
+    b.score - a.score ||
+    (a.partnerHotelId < b.partnerHotelId ? -1 : a.partnerHotelId > b.partnerHotelId ? 1 : 0)
   );
 }
 

@@ -1,0 +1,57 @@
+/**
+ * The job's finishing stage: the cross-row rule (one reference hotel is one partner hotel) over
+ * every chunk's results at once, so a job gives the same results as `npm run map` on the same
+ * files, whatever chunk each row fell in. Safe to repeat: the rule leaves resolved results as they
+ * are, and the table is written before the files it is read from.
+ */
+import { countResults, jobObjects, type MappingJob } from './job';
+import { decisionThresholds, resolveSharedClaims, sharedClaims, type MappingResult, type PartnerHotel } from '../mapping';
+import type { ChunkPorts } from './lifecycle';
+
+export type ClaimPorts = Pick<ChunkPorts, 'jobs' | 'index' | 'rows' | 'putResultsFile' | 'readResultsFile'>;
+
+/**
+ * Resolves the job's shared claims and sets its counts from the results as they end up; false when
+ * the partner inventory is gone (the rule needs the contested rows).
+ */
+export async function resolveJobClaims(ports: ClaimPorts, job: MappingJob): Promise<boolean> {
+  const chunks: MappingResult[][] = [];
+  for (let chunk = 0; chunk < job.chunkCount; chunk++) chunks.push(await readChunkResults(ports, job, chunk));
+  const chunkOf = new Map<string, number>();
+  chunks.forEach((results, chunk) => results.forEach((result) => chunkOf.set(result.partnerHotelId, chunk)));
+  const contested = sharedClaims(chunks.flat()).flat();
+  if (contested.length > 0) {
+    const inputs = await inputsOf(ports, job, contested, chunkOf);
+    if (!inputs) return false;
+    const changed = resolveSharedClaims(await ports.index(job), chunks.flat(), (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match);
+    if (changed.length > 0) {
+      await ports.jobs.putResults(job.id, changed);
+      const touched = new Set(changed.map((result) => chunkOf.get(result.partnerHotelId)!));
+      for (const chunk of touched) await ports.putResultsFile(jobObjects.results(job, chunk), toJsonLines(chunks[chunk]!));
+    }
+  }
+  await ports.jobs.setCounts(job, countResults(chunks.flat()));
+  return true;
+}
+
+export function toJsonLines(results: readonly MappingResult[]): string {
+  return results.map((result) => JSON.stringify(result)).join('\n');
+}
+
+async function readChunkResults(ports: ClaimPorts, job: MappingJob, chunk: number): Promise<MappingResult[]> {
+  const file = await ports.readResultsFile(jobObjects.results(job, chunk));
+  if (file === undefined) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
+  return file === '' ? [] : file.split('\n').map((line) => JSON.parse(line) as MappingResult);
+}
+
+/** The partner rows of the contested results, read from the chunks that hold them. */
+async function inputsOf(ports: ClaimPorts, job: MappingJob, contested: readonly MappingResult[], chunkOf: ReadonlyMap<string, number>): Promise<Map<string, PartnerHotel> | undefined> {
+  const wanted = new Set(contested.map((result) => result.partnerHotelId));
+  const inputs = new Map<string, PartnerHotel>();
+  for (const chunk of new Set(contested.map((result) => chunkOf.get(result.partnerHotelId)!))) {
+    const rows = await ports.rows(job, chunk);
+    if (!rows) return undefined;
+    for (const row of rows) if (wanted.has(row.id)) inputs.set(row.id, row);
+  }
+  return inputs;
+}

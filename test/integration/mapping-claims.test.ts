@@ -1,0 +1,115 @@
+/**
+ * One result per job: the cross-row rule (one reference hotel, one partner row) runs once over a
+ * job's chunks, so a job of several chunks gives exactly what `npm run map` gives on the same files.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, it } from '@jest/globals';
+import { seedReferenceInventory } from '../../infra/local/seed';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { jobObjects } from '../../shared/mapping-jobs/job';
+import { INVENTORY_CHUNK_ROWS } from '../../shared/partner-inventories';
+import { objectStoreOf } from '../../shared/platform/objects/services';
+import { formatCsvRow, type CsvValue } from '../../shared/platform/files/csv-format';
+import { startTestApi } from '../support/test-api';
+
+const REFERENCE = { hotels: 300, seed: 5 };
+const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].filter((hotel) => hotel.lat !== undefined && hotel.address);
+const api = await startTestApi();
+await seedReferenceInventory(api.runtime, REFERENCE);
+const directory = mkdtempSync(path.join(tmpdir(), 'mapping-claims-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const METERS_NORTH = 1 / 111_195;
+const CLAIMED = 6;
+
+/**
+ * Three chunks. Each of CLAIMED hotels is claimed in the first chunk by its own record, in the
+ * second by a row with its name and address but a pin 400 m north (another row of the partner's,
+ * not the same one listed twice), and in the third by the first row again, 20 m off (listed twice).
+ * The other rows are places the reference lacks.
+ */
+function partnerCsv(): string {
+  const rows: CsvValue[][] = [];
+  const invented = (id: number): CsvValue[] => [`X${id}`, `Zzyzx Qwerty Lodge ${id}`, '', 'Nowhere', 'Iceland', 63.1 + (id % 500) / 1000, -19.9];
+  for (let position = 0; position < 2 * INVENTORY_CHUNK_ROWS + 500; position++) {
+    const chunk = Math.floor(position / INVENTORY_CHUNK_ROWS);
+    const k = position % INVENTORY_CHUNK_ROWS;
+    const hotel = hotels[k];
+    if (k >= CLAIMED || !hotel) rows.push(invented(position));
+    else if (chunk === 0) rows.push([`A${k}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+    else if (chunk === 1) rows.push([`B${k}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 400 * METERS_NORTH, hotel.lon]);
+    else rows.push([`C${k}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 20 * METERS_NORTH, hotel.lon]);
+  }
+  return [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n');
+}
+
+function runMapCli(referenceFile: string, partnerFile: string, out: string): void {
+  const cli = fileURLToPath(new URL('../../infra/cli/map.ts', import.meta.url));
+  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, '--reference', referenceFile, '--partner', partnerFile, '--out', out], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+}
+
+describe('a job of several chunks', () => {
+  it('resolves rows in different chunks that claim one hotel once, over the whole job, exactly as npm run map does', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const csv = partnerCsv();
+    const form = new FormData();
+    form.append('name', 'claims across chunks');
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
+    const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const created = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    assert.equal(created.status, 201, created.text);
+    await api.messaging.idle();
+    const job = (await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as: caller })).body;
+    assert.equal(job.status, 'COMPLETED');
+
+    const objects = objectStoreOf(api.runtime);
+    const chunkFiles: string[] = [];
+    for (let chunk = 0; chunk < 3; chunk++) {
+      const file = await objects.get(jobObjects.results({ organizationId: caller.organization.id, id: job.mappingJobId }, chunk));
+      assert.ok(file, `chunk ${chunk}`);
+      chunkFiles.push(file.toString('utf8'));
+    }
+    const jobLines = chunkFiles.join('\n').split('\n');
+    const byId = new Map(jobLines.map((line) => JSON.parse(line)).map((result) => [result.partnerHotelId, result]));
+
+    // The rule worked across chunks: the first row keeps each hotel, the same row listed again in
+    // the third chunk keeps it too, the row 400 m off in the second goes to a reviewer.
+    for (let k = 0; k < CLAIMED; k++) {
+      const [a, b, c] = [byId.get(`A${k}`), byId.get(`B${k}`), byId.get(`C${k}`)];
+      assert.deepEqual([a.status, a.referenceHotelId], ['MATCHED', hotels[k]!.id], JSON.stringify(a));
+      assert.deepEqual([c.status, c.referenceHotelId], ['MATCHED', hotels[k]!.id], JSON.stringify(c));
+      assert.match(c.reason, new RegExp(`same hotel as partner row A${k}`));
+      if (b.referenceHotelId === hotels[k]!.id && b.reason?.includes('also claimed')) assert.equal(b.status, 'REVIEW');
+    }
+    const reviewed = [...byId.values()].filter((result) => /also claimed by partner row A/.test(result.reason ?? ''));
+    assert.ok(reviewed.length > 0, 'no row of the second chunk lost its claim');
+
+    // The table says what the files say: the results endpoint and the job's counts.
+    const page = await api.request('GET', `/api/v1/mapping/${job.mappingJobId}/results?status=REVIEW&limit=100`, { as: caller });
+    assert.equal(page.status, 200, page.text);
+    for (const result of reviewed) assert.ok(page.body.results.some((row: { partnerHotelId: string }) => row.partnerHotelId === result.partnerHotelId), result.partnerHotelId);
+    const statuses = [...byId.values()].map((result) => result.status);
+    assert.deepEqual(
+      [job.counts.matched, job.counts.review, job.counts.unmatched],
+      ['MATCHED', 'REVIEW', 'UNMATCHED'].map((status) => statuses.filter((s) => s === status).length),
+    );
+
+    // npm run map on the same files: the same results, byte for byte.
+    const referenceFile = path.join(directory, 'reference.jsonl');
+    writeFileSync(referenceFile, [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].map((hotel) => JSON.stringify(hotel)).join('\n'));
+    const partnerFile = path.join(directory, 'partner.csv');
+    writeFileSync(partnerFile, csv);
+    const out = path.join(directory, 'results.jsonl');
+    runMapCli(referenceFile, partnerFile, out);
+    const cliLines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    assert.equal(cliLines.length, jobLines.length);
+    assert.deepEqual(cliLines, jobLines);
+  });
+});
