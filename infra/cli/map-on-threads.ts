@@ -16,7 +16,8 @@ import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_t
 import { resolveSharedClaims } from '../../shared/mapping/shared-claims';
 import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
-import { MatchingIndex, type ReferenceIndexSnapshot, shareMatchingIndex } from '../../shared/mapping/reference-index';
+import { MatchingIndex, type ReferenceIndexSnapshot } from '../../shared/mapping/matching-index';
+import { shareMatchingIndex } from '../../shared/mapping/matching-index-sharing';
 import { type MappingMode, type MappingResult, matchesBySupplierCode } from '../../shared/mapping/types';
 import { startModuleWorker, WorkerAnswers } from './module-worker';
 

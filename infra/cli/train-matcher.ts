@@ -1,13 +1,15 @@
 /**
  * Fits the match model on the labelled sets and writes it where the engine imports it.
  *
- *   npm run train:matcher [-- --data <folder>] [--sets a,b,...] [--out <file>] [--trees N] [--check]
+ *   npm run train:matcher [-- --data <folder>] [--sets a,b,...] [--synthetic N] [--out <file>] [--check] [--without f,g,...]
  *
  * First each set is left out in turn: a model fitted on the others predicts it, the MATCHED
  * threshold that maximises the mean F1 of those predictions is chosen, and every left-out set's
  * precision, recall, F1 and calibration are printed, as the engine itself gives them (mapHotels
  * with that set's model). Then the model is fitted on every set and written with that threshold.
- * The same data and options always write the same file. --check fits and prints without writing.
+ * The same data and options always write the same file. --check fits and prints without writing;
+ * --without blanks features (what a feature is worth: the figures without it); --synthetic sets the
+ * synthetic hotel set's size (0 leaves it out).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +18,6 @@ import { parseArgs } from 'node:util';
 import { mapHotels } from '../../shared/mapping';
 import type { MatchModel } from '../../shared/mapping/match-decision';
 import { MATCHER_BOOSTING } from '../matcher-training/boosting-options';
-import type { BoostingOptions } from '../matcher-training/gradient-boosting';
 import { LABELLED_SET_NAMES, LABELLED_SETS_DIRECTORY, loadLabelledSets } from '../matcher-training/labelled-sets';
 import { fitModel, leaveOneSetOut, scores, withThresholds, type LeftOutSet } from '../matcher-training/leave-one-out';
 import { syntheticLabelledSet } from '../matcher-training/synthetic-set';
@@ -33,22 +34,23 @@ const { values } = parseArgs({
     data: { type: 'string', default: LABELLED_SETS_DIRECTORY },
     sets: { type: 'string', default: LABELLED_SET_NAMES.join(',') },
     out: { type: 'string', default: MODEL_FILE },
-    trees: { type: 'string' },
+    without: { type: 'string', default: '' },
     synthetic: { type: 'string', default: String(SYNTHETIC_REFERENCE_HOTELS) },
     check: { type: 'boolean', default: false },
   },
 });
 
-const options: BoostingOptions = { ...MATCHER_BOOSTING, ...(values.trees ? { trees: Number(values.trees) } : {}) };
+const options = MATCHER_BOOSTING;
+const without = values.without!.split(',').filter(Boolean);
 const started = performance.now();
 const labelled = await loadLabelledSets(values.sets!.split(','), values.data);
 const synthetic = Number(values.synthetic) > 0 ? [syntheticLabelledSet(Number(values.synthetic))] : [];
 const sets = [
   ...labelled.flatMap((set) => {
-    const asGiven = trainingSetOf(set);
-    return [asGiven, trainingSetOf(set, 'without pins', asGiven.index)];
+    const asGiven = trainingSetOf(set, 'as given', undefined, without);
+    return [asGiven, trainingSetOf(set, 'without pins', asGiven.index, without)];
   }),
-  ...synthetic.map((set) => trainingSetOf(set, 'synthetic')),
+  ...synthetic.map((set) => trainingSetOf(set, 'synthetic', undefined, without)),
 ];
 const prepared = performance.now();
 console.log(

@@ -10,7 +10,7 @@
 import { textAt, textEquals } from './columns';
 import { compareNames, extraKind, nameViewBuffer, referenceNameView, type NameComparison } from './name-comparison';
 import type { PreparedPartner } from './partner-row';
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { distanceMeters, fuzzyWordDice } from './similarity';
 import type { AddressParts } from './text';
 import type { MatchEvidence } from './types';

@@ -7,7 +7,7 @@
 import { textEquals } from './columns';
 import { scoreCandidate, type ScoredCandidate } from './candidate-evidence';
 import type { PreparedPartner } from './partner-row';
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { approximateDistanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
 
 /** Radius searched around a partner's coordinates; supplier pins rarely drift further. */

@@ -7,7 +7,7 @@ import { DIFFERENT_KIND_LOG_ODDS, nameLogOdds, type ScoredCandidate } from './ca
 import { compareNames, MAX_COMPARED_WORDS, nameViewBuffer, referenceNameView } from './name-comparison';
 import type { PreparedPartner } from './partner-row';
 import { isCategoryTail, isKindWord, locatesAnOutlet } from './place-kinds';
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { isAddressWord, isNumberToken, tokenKind } from './text';
 
 /**

@@ -11,7 +11,7 @@ import type { ScoredCandidate } from './candidate-evidence';
 import { compareNames, nameViewBuffer, referenceNameView } from './name-comparison';
 import type { PreparedPartner } from './partner-row';
 import { namesAPartOrNeighbour } from './place-kinds';
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { approximateDistanceMeters } from './similarity';
 
 /**
@@ -39,30 +39,60 @@ const NAMESAKE_DISTANCE_POWER = 3;
 const OUTLET_REACH_METERS = 100;
 const DENSE_CHAIN_METERS = 500;
 
+/** Rivals weighed against a candidate: the best-ranked this many (weaker ones change nothing measurable). */
+const WEIGHED_RIVALS = 8;
+
 export class Competition {
   private readonly nameA = nameViewBuffer();
   private readonly nameB = nameViewBuffer();
+  private ranked: readonly ScoredCandidate[] = [];
+  private outlets: ReadonlySet<number> | undefined;
+  /** samePlace[i * WEIGHED_RIVALS + j]: 1 one place, 0 two, -1 not asked yet (one row's, see forRow). */
+  private readonly samePlace = new Int8Array(WEIGHED_RIVALS * WEIGHED_RIVALS);
 
   constructor(private readonly index: MatchingIndex) {}
 
+  /** The row whose ranked candidates the next questions are about (answers are kept until the next row). */
+  forRow(ranked: readonly ScoredCandidate[], outlets: ReadonlySet<number> | undefined): void {
+    this.ranked = ranked;
+    this.outlets = outlets;
+    this.samePlace.fill(-1);
+  }
+
   /**
-   * The probability the evidence gives the candidate once its rivals are weighed:
+   * The probability the evidence gives the candidate at `position` once its rivals are weighed:
    * o / (1 + o + strongest rival + ¼ × the other rivals), with o = e^log-odds.
    */
-  probability(candidate: ScoredCandidate, ranked: readonly ScoredCandidate[], outlets: ReadonlySet<number> | undefined): number {
+  probability(position: number): number {
+    const candidate = this.ranked[position]!;
     let strongest = 0;
     let others = 0;
-    const isOutlet = outlets?.has(candidate.hotel) === true;
-    for (const other of ranked) {
-      if (other === candidate) continue;
-      const bothOutlets = isOutlet && outlets!.has(other.hotel);
-      if (this.isSamePlace(candidate.hotel, other.hotel, bothOutlets ? SAME_OUTLET_METERS : DUPLICATE_DISTANCE_METERS)) continue;
-      const odds = Math.exp(other.logOdds) * this.namesakeWeight(candidate, other, bothOutlets);
+    const count = Math.min(this.ranked.length, WEIGHED_RIVALS);
+    for (let other = 0; other < count; other++) {
+      if (other === position || this.areOnePlace(position, other)) continue;
+      const rival = this.ranked[other]!;
+      const odds = Math.exp(rival.logOdds) * this.namesakeWeight(candidate, rival, this.bothOutlets(candidate, rival));
       others += Math.min(odds, strongest);
       strongest = Math.max(strongest, odds);
     }
     const odds = Math.exp(candidate.logOdds);
     return odds / (1 + odds + strongest + WEAKER_RIVAL_SHARE * others);
+  }
+
+  /** The candidates at two positions are one place listed twice in the reference (two outlets of the chain the row names only when very near). */
+  areOnePlace(i: number, j: number): boolean {
+    if (i >= WEIGHED_RIVALS || j >= WEIGHED_RIVALS) return this.isOnePlace(this.ranked[i]!, this.ranked[j]!);
+    const slot = Math.min(i, j) * WEIGHED_RIVALS + Math.max(i, j);
+    if (this.samePlace[slot] === -1) this.samePlace[slot] = this.isOnePlace(this.ranked[i]!, this.ranked[j]!) ? 1 : 0;
+    return this.samePlace[slot] === 1;
+  }
+
+  private isOnePlace(a: ScoredCandidate, b: ScoredCandidate): boolean {
+    return this.isSamePlace(a.hotel, b.hotel, this.bothOutlets(a, b) ? SAME_OUTLET_METERS : DUPLICATE_DISTANCE_METERS);
+  }
+
+  private bothOutlets(a: ScoredCandidate, b: ScoredCandidate): boolean {
+    return this.outlets !== undefined && this.outlets.has(a.hotel) && this.outlets.has(b.hotel);
   }
 
   /**
@@ -111,12 +141,6 @@ export class Competition {
       if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;
     }
     return weight;
-  }
-
-  /** Two candidates are one place listed twice in the reference (two outlets of the chain the row names only when very near). */
-  areOnePlace(a: ScoredCandidate, b: ScoredCandidate, outlets: ReadonlySet<number> | undefined): boolean {
-    const bothOutlets = outlets !== undefined && outlets.has(a.hotel) && outlets.has(b.hotel);
-    return this.isSamePlace(a.hotel, b.hotel, bothOutlets ? SAME_OUTLET_METERS : DUPLICATE_DISTANCE_METERS);
   }
 
   /** Same place listed twice in the reference: near-identical names, a stone's throw apart (or the same postcode, without pins). */

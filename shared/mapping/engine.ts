@@ -6,7 +6,7 @@
 import type { PartnerHotel } from './hotels';
 import type { MatchModel } from './match-decision';
 import { decisionThresholds, HotelMatcher } from './matcher';
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { resolveSharedClaims } from './shared-claims';
 import type { MappingOptions, MappingResult } from './types';
 

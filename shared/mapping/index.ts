@@ -9,7 +9,9 @@
 export type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateSummary, MappingResult, MappingOptions } from './types';
 export { MAPPING_MODES, matchesBySupplierCode } from './types';
-export { buildMatchingIndex, serializeMatchingIndex, deserializeMatchingIndex, MatchingIndex } from './reference-index';
+export { MatchingIndex } from './matching-index';
+export { buildMatchingIndex } from './matching-index-builder';
+export { serializeMatchingIndex, deserializeMatchingIndex } from './matching-index-snapshot';
 export { HotelMatcher } from './matcher';
 export { mapHotels, matchHotels } from './engine';
 export { decisionThresholds } from './matcher';

@@ -2,9 +2,9 @@
  * The match decision: the probability that a candidate is the partner's place, from the match
  * model (match-model.json: boosted trees fitted to labelled real data by `npm run train:matcher`)
  * over what the engine knows about the pair and about its neighbourhood. Each feature is a plain
- * figure a reviewer can read: how alike the names are and in which words, how rare the shared and
- * the extra words are, distance, address, postcode, city, country, how the best rival compares,
- * how many namesakes stand near the pin and how crowded the area is.
+ * figure a reviewer can read: how alike the names are and in which words, how rare the words they
+ * share and the words only one has, distance, address, postcode, city, country, how the best rival
+ * compares, and how many namesakes stand near the pin.
  */
 import modelFile from './match-model.json' with { type: 'json' };
 import { CompiledTrees, type BoostedTrees } from './boosted-trees';
@@ -12,10 +12,9 @@ import type { ScoredCandidate } from './candidate-evidence';
 import { Competition } from './competition';
 import { MAX_COMPARED_WORDS, nameViewBuffer, referenceNameView, type NameView } from './name-comparison';
 import type { PreparedPartner } from './partner-row';
-import { isKindWord } from './place-kinds';
-import type { MatchingIndex } from './reference-index';
-import { approximateDistanceMeters, signatureSimilarity, SIGNATURE_WORDS } from './similarity';
-import { boundedEditDistance } from '../platform/text';
+import type { MatchingIndex } from './matching-index';
+import { signatureSimilarity, SIGNATURE_WORDS } from './similarity';
+import { LEVENSHTEIN_MAX_LENGTH, levenshteinDistance } from '../platform/text';
 import { tokenKind } from './text';
 
 /** The features the model reads, in vector order. */
@@ -30,14 +29,8 @@ export const DECISION_FEATURES = [
   'referenceNameContained',
   'sharedWords',
   'rarestSharedWordFrequency',
-  'partnerExtraWords',
-  'referenceExtraWords',
-  'partnerExtraWeight',
-  'referenceExtraWeight',
   'rarestPartnerExtraWordFrequency',
   'rarestReferenceExtraWordFrequency',
-  'partnerExtraKindWord',
-  'referenceExtraKindWord',
   'firstWordEqual',
   'nameNumberConflict',
   'subPlace',
@@ -66,8 +59,6 @@ export const DECISION_FEATURES = [
   'namesakeCandidates',
   'nearerNamesakeCandidates',
   'distanceRank',
-  'placesWithin100m',
-  'placesWithin250m',
   'partnerHasPin',
   'partnerHasAddress',
   'partnerHasPostcode',
@@ -91,17 +82,31 @@ export interface MatchModel extends BoostedTrees {
   training?: Record<string, unknown>;
 }
 
+/**
+ * A model that reads the features the engine writes and knows nothing (every candidate at even
+ * odds): what training computes features with, so that a change of features never needs the
+ * committed model to match first.
+ */
+export function untrainedModel(): MatchModel {
+  return { features: [...DECISION_FEATURES], base: 0, trees: [], matchThreshold: 0.5, reviewThreshold: 0.1 };
+}
+
 /** The committed match model (shared/mapping/match-model.json). */
 export const MATCH_MODEL: MatchModel = modelFile as MatchModel;
 
-/** How many of the best-ranked candidates the model weighs (the rest keep a probability of 0). */
+/** How many of the best-ranked candidates the model weighs at most. */
 export const ASSESSED_CANDIDATES = 4;
+/**
+ * Candidates whose evidence log-odds trail the best's by more than this are not weighed (e^-6:
+ * 400 times less likely on the evidence); most rows have one such clear candidate.
+ */
+const ASSESSED_LOG_ODDS_GAP = 6;
 
 /** Names at least this alike (and within NAMESAKE_TOLERANCE of each other) are namesakes among the candidates. */
 const NAMESAKE_SIMILARITY = 0.9;
 const NAMESAKE_TOLERANCE = 0.05;
-/** Compact names are compared on this many characters at most (bounds the edit distance's cost). */
-const EDIT_COMPARED_CHARACTERS = 40;
+/** Names run together are compared on their first this many characters (the edit distance's one-word pattern). */
+const EDIT_COMPARED_CHARACTERS = LEVENSHTEIN_MAX_LENGTH;
 
 /**
  * Why a candidate is never MATCHED, however likely the model finds it: the row's place with a
@@ -120,7 +125,7 @@ export function vetoOf(vector: Float64Array): Veto | undefined {
 
 /** A row's candidates as the model weighs them. */
 export interface Assessment {
-  /** The assessed candidates, best evidence first (at most ASSESSED_CANDIDATES). */
+  /** The assessed candidates, best evidence first (at most ASSESSED_CANDIDATES, within ASSESSED_LOG_ODDS_GAP of the best). */
   candidates: ScoredCandidate[];
   /** The probability of each, same order (shared among them: see shareProbabilities). */
   probabilities: number[];
@@ -161,7 +166,6 @@ export class MatchDecision {
   private readonly trees: CompiledTrees;
   private readonly vectors = Array.from({ length: ASSESSED_CANDIDATES }, () => new Float64Array(DECISION_FEATURES.length));
   private readonly referenceName = nameViewBuffer();
-  private readonly ranges = new Uint32Array(128);
   private readonly competition: Competition;
 
   constructor(
@@ -179,14 +183,13 @@ export class MatchDecision {
     const vectors = this.featureVectors(partner, ranked, outlets, this.vectors);
     const candidates = ranked.slice(0, vectors.length);
     const alone = vectors.map((vector) => this.trees.probability(vector));
-    const onePlace = this.onePlace(candidates, outlets);
+    const onePlace = this.onePlace(candidates.length);
     return { candidates, probabilities: shareProbabilities(alone, onePlace), vetoes: vectors.map(vetoOf), onePlace };
   }
 
-  /** onePlace[i][j]: candidates i and j are one place listed twice in the reference. */
-  onePlace(candidates: readonly ScoredCandidate[], outlets: ReadonlySet<number> | undefined): boolean[][] {
-    return candidates.map((a, i) => candidates.map((b, j) => i !== j && (j < i ? false : this.competition.areOnePlace(a, b, outlets))))
-      .map((row, i, matrix) => row.map((same, j) => (j < i ? matrix[j]![i]! : same)));
+  /** onePlace[i][j]: the row's candidates i and j (of the last featureVectors call) are one place listed twice in the reference. */
+  onePlace(count: number): boolean[][] {
+    return Array.from({ length: count }, (_, i) => Array.from({ length: count }, (_, j) => i !== j && this.competition.areOnePlace(i, j)));
   }
 
   /**
@@ -194,9 +197,11 @@ export class MatchDecision {
    * returned, one per assessed candidate.
    */
   featureVectors(partner: PreparedPartner, ranked: readonly ScoredCandidate[], outlets: ReadonlySet<number> | undefined, into: Float64Array[]): Float64Array[] {
-    const count = Math.min(ranked.length, ASSESSED_CANDIDATES, into.length);
+    let count = 0;
+    while (count < Math.min(ranked.length, ASSESSED_CANDIDATES, into.length) && ranked[count]!.logOdds >= ranked[0]!.logOdds - ASSESSED_LOG_ODDS_GAP) count += 1;
     if (count === 0) return [];
     const row = this.rowFacts(partner, ranked);
+    this.competition.forRow(ranked, outlets);
     for (let k = 0; k < count; k++) this.writeCandidate(partner, ranked, k, outlets, row, into[k]!);
     return into.slice(0, count);
   }
@@ -204,23 +209,7 @@ export class MatchDecision {
   private rowFacts(partner: PreparedPartner, ranked: readonly ScoredCandidate[]): RowFacts {
     let totalOdds = 0;
     for (const candidate of ranked) totalOdds += Math.exp(candidate.logOdds);
-    let within100 = Number.NaN;
-    let within250 = Number.NaN;
-    if (!Number.isNaN(partner.lat)) {
-      within100 = 0;
-      within250 = 0;
-      const { cellHotels, latitudes, longitudes } = this.index.data;
-      const rangeCount = this.index.cellRangesNearby(partner.lat, partner.lon, 250, this.ranges);
-      for (let r = 0; r < rangeCount; r++) {
-        for (let k = this.ranges[r * 2]!, end = this.ranges[r * 2 + 1]!; k < end; k++) {
-          const hotel = cellHotels[k]!;
-          const distance = approximateDistanceMeters(partner.lat, partner.lon, latitudes[hotel]!, longitudes[hotel]!);
-          if (distance <= 250) within250 += 1;
-          if (distance <= 100) within100 += 1;
-        }
-      }
-    }
-    return { totalOdds, within100, within250, compactName: compactName(partner.name) };
+    return { totalOdds, compactName: compactName(partner.name) };
   }
 
   private writeCandidate(partner: PreparedPartner, ranked: readonly ScoredCandidate[], k: number, outlets: ReadonlySet<number> | undefined, row: RowFacts, x: Float64Array): void {
@@ -242,14 +231,8 @@ export class MatchDecision {
     x[at.referenceNameContained] = referenceWords.extra === 0 ? 1 : 0;
     x[at.sharedWords] = referenceWords.matched;
     x[at.rarestSharedWordFrequency] = referenceWords.rarestMatched;
-    x[at.partnerExtraWords] = partnerWords.extra;
-    x[at.referenceExtraWords] = referenceWords.extra;
-    x[at.partnerExtraWeight] = names.extraA;
-    x[at.referenceExtraWeight] = names.extraB;
     x[at.rarestPartnerExtraWordFrequency] = partnerWords.rarestExtra;
     x[at.rarestReferenceExtraWordFrequency] = referenceWords.rarestExtra;
-    x[at.partnerExtraKindWord] = partnerWords.extraKind;
-    x[at.referenceExtraKindWord] = referenceWords.extraKind;
     x[at.firstWordEqual] = firstDistinctiveWord(partnerName) !== undefined && firstDistinctiveWord(partnerName) === firstDistinctiveWord(reference) ? 1 : 0;
     x[at.nameNumberConflict] = names.numberConflict ? 1 : 0;
     x[at.subPlace] = names.subPlace ? 1 : 0;
@@ -291,13 +274,11 @@ export class MatchDecision {
     x[at.namesakeCandidates] = namesakes;
     x[at.nearerNamesakeCandidates] = nearerNamesakes;
     x[at.distanceRank] = candidate.distanceMeters === null ? Number.NaN : nearer;
-    x[at.placesWithin100m] = Math.log2(1 + row.within100);
-    x[at.placesWithin250m] = Math.log2(1 + row.within250);
     x[at.partnerHasPin] = Number.isNaN(partner.lat) ? 0 : 1;
     x[at.partnerHasAddress] = partner.address.words.length > 0 ? 1 : 0;
     x[at.partnerHasPostcode] = partner.postalCode === '' ? 0 : 1;
     x[at.chainOutlet] = outlets === undefined ? Number.NaN : outlets.has(candidate.hotel) ? 1 : 0;
-    x[at.competitionProbability] = this.competition.probability(candidate, ranked, outlets);
+    x[at.competitionProbability] = this.competition.probability(k);
     x[at.partOfTheRow] = this.competition.namesAPartOfTheRow(partner, candidate) ? 1 : 0;
     x[at.outletBeyondReach] = outlets === undefined ? Number.NaN : Competition.mayBeAnUnlistedOutlet(candidate, ranked, outlets) ? 1 : 0;
   }
@@ -305,14 +286,12 @@ export class MatchDecision {
   /** A name's words (stop words left out): how many, how many found a counterpart, and what the others are. */
   private wordSummary(name: NameView, matched: number): WordSummary {
     const { postingOffsets } = this.index.data;
-    const summary: WordSummary = { words: 0, matched: 0, extra: 0, extraKind: 0, rarestMatched: Number.NaN, rarestExtra: Number.NaN };
+    const summary: WordSummary = { words: 0, matched: 0, extra: 0, rarestMatched: Number.NaN, rarestExtra: Number.NaN };
     let rarestMatched = Infinity;
     let rarestExtra = Infinity;
     const count = Math.min(name.count, MAX_COMPARED_WORDS);
     for (let i = 0; i < count; i++) {
-      const word = name.texts[i]!;
-      const kind = tokenKind(word);
-      if (kind === 'stop') continue;
+      if (tokenKind(name.texts[i]!) === 'stop') continue;
       const id = name.ids[i]!;
       // How many reference names carry the word (1 for a word the reference lacks).
       const frequency = id < 0 ? 1 : Math.max(1, postingOffsets[id + 1]! - postingOffsets[id]!);
@@ -323,7 +302,6 @@ export class MatchDecision {
       } else {
         summary.extra += 1;
         rarestExtra = Math.min(rarestExtra, frequency);
-        if (kind === 'generic' || isKindWord(word)) summary.extraKind = 1;
       }
     }
     if (rarestMatched !== Infinity) summary.rarestMatched = Math.log2(rarestMatched);
@@ -334,8 +312,6 @@ export class MatchDecision {
 
 interface RowFacts {
   totalOdds: number;
-  within100: number;
-  within250: number;
   compactName: string;
 }
 
@@ -343,8 +319,6 @@ interface WordSummary {
   words: number;
   matched: number;
   extra: number;
-  /** 1 when an extra word is a generic or kind-of-place word ("hotel", "gym"). */
-  extraKind: number;
   /** log2 of how many reference names carry the rarest matched / extra word; NaN when none. */
   rarestMatched: number;
   rarestExtra: number;
@@ -378,12 +352,10 @@ function compactName(name: NameView): string {
   return text.slice(0, EDIT_COMPARED_CHARACTERS);
 }
 
-/** 1 - edit distance / longer length; at most 0.5 when more than half differs (the count stops there). */
+/** 1 - Levenshtein distance / longer length, of the names run together. */
 function editSimilarity(a: string, b: string): number {
-  const longer = Math.max(a.length, b.length);
-  if (longer === 0) return Number.NaN;
-  const limit = Math.floor(longer / 2);
-  return 1 - Math.min(longer, boundedEditDistance(a, b, limit)) / longer;
+  if (a === b) return a.length === 0 ? Number.NaN : 1;
+  return 1 - levenshteinDistance(a, b) / Math.max(a.length, b.length);
 }
 
 function firstDistinctiveWord(name: NameView): string | undefined {

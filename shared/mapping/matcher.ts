@@ -12,7 +12,7 @@ import { rankChainOutlets, type RankedCandidates } from './chain-outlets';
 import type { PartnerHotel } from './hotels';
 import { choose, MatchDecision, MATCH_MODEL, type MatchModel } from './match-decision';
 import { preparePartner, type PreparedPartner } from './partner-row';
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { type CandidateSummary, type MappingOptions, type MappingResult, matchesBySupplierCode, type MatchMethod, type MappingStatus } from './types';
 
 const DEFAULT_MAX_CANDIDATES = 3;

@@ -3,7 +3,7 @@
  * abbreviations partly, words joined on one side and apart on the other), which words found a
  * counterpart, and what that says (one name's qualifier only, a word for another kind of place).
  */
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { tokenSimilarity } from './similarity';
 import { differentKindWord } from './place-kinds';
 import { isNumberToken, tokenKind } from './text';

@@ -3,8 +3,8 @@ import type { PartnerHotel } from './hotels';
 import { toCountryCode } from './countries';
 import { hashText } from './columns';
 import type { NameView } from './name-comparison';
-import { hasUsableCoordinates, nameSignatureText, type MatchingIndex } from './reference-index';
-import { SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
+import { hasUsableCoordinates, type MatchingIndex } from './matching-index';
+import { nameSignatureText, SIGNATURE_WORDS, writeTrigramSignature } from './similarity';
 import { addressParts, nameParts, normalizeCity, normalizePostalCode, tokenKind, type AddressParts } from './text';
 
 /** A partner row normalised once, compared with many candidates. */

@@ -9,7 +9,7 @@ import { round } from './candidate-evidence';
 import type { PartnerHotel } from './hotels';
 import { compareNames } from './name-comparison';
 import { preparePartner, type PreparedPartner } from './partner-row';
-import type { MatchingIndex } from './reference-index';
+import type { MatchingIndex } from './matching-index';
 import { distanceMeters } from './similarity';
 import type { MappingResult } from './types';
 

@@ -4,7 +4,7 @@
  * Edit distance and whole-text trigram similarity are in shared/platform/text.ts.
  */
 import { boundedEditDistance, toleratedEdits } from '../platform/text';
-import { isNumberToken } from './text';
+import { isNumberToken, tokenKind } from './text';
 
 const EARTH_RADIUS_METERS = 6_371_008.8;
 const RADIANS = Math.PI / 180;
@@ -47,6 +47,18 @@ export function tokenSimilarity(a: string, b: string): number {
   }
   if (shorter.length >= MIN_ABBREVIATION_LENGTH && longer.startsWith(shorter)) return 0.7;
   return 0;
+}
+
+/**
+ * Text whose trigrams make a name's signature: its distinctive words without word breaks (so
+ * "Red House" and "Redhouse" agree), leaving out "hotel"-like words that every name shares.
+ */
+export function nameSignatureText(tokens: readonly string[]): string {
+  const distinctive = tokens.filter((token) => {
+    const kind = tokenKind(token);
+    return kind === 'distinctive' || kind === 'number';
+  });
+  return (distinctive.length > 0 ? distinctive : tokens).join('');
 }
 
 export const SIGNATURE_WORDS = 4;

@@ -181,6 +181,42 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
   return distance > max ? max + 1 : distance;
 }
 
+/** Longest text levenshteinDistance compares (its bit-parallel pattern is one 32-bit word). */
+export const LEVENSHTEIN_MAX_LENGTH = 32;
+const patternMasks = new Int32Array(65_536);
+
+/**
+ * Levenshtein distance of two texts of at most LEVENSHTEIN_MAX_LENGTH characters (longer ones are
+ * compared on that many), bit-parallel (Myers 1999, as Hyyrö formulated it): one pass over `b`
+ * with a few word operations per character, no allocation. For whole names, where the optimal
+ * string alignment's table would cost tens of times more.
+ */
+export function levenshteinDistance(a: string, b: string): number {
+  const lengthA = Math.min(a.length, LEVENSHTEIN_MAX_LENGTH);
+  const lengthB = Math.min(b.length, LEVENSHTEIN_MAX_LENGTH);
+  if (lengthA === 0) return lengthB;
+  if (lengthB === 0) return lengthA;
+  for (let i = 0; i < lengthA; i++) patternMasks[a.charCodeAt(i)]! |= 1 << i;
+  const last = 1 << (lengthA - 1);
+  let positive = -1;
+  let negative = 0;
+  let distance = lengthA;
+  for (let j = 0; j < lengthB; j++) {
+    const match = patternMasks[b.charCodeAt(j)]!;
+    const diagonal = (((match & positive) + positive) ^ positive) | match | negative;
+    let horizontalPositive = negative | ~(diagonal | positive);
+    let horizontalNegative = positive & diagonal;
+    if (horizontalPositive & last) distance += 1;
+    else if (horizontalNegative & last) distance -= 1;
+    horizontalPositive = (horizontalPositive << 1) | 1;
+    horizontalNegative <<= 1;
+    positive = horizontalNegative | ~(diagonal | horizontalPositive);
+    negative = horizontalPositive & diagonal;
+  }
+  for (let i = 0; i < lengthA; i++) patternMasks[a.charCodeAt(i)] = 0;
+  return distance;
+}
+
 /**
  * Typos tolerated in a word of this length: none up to 3 letters, one for 4-7, two from 8. Both
  * the matching engine (per token pair, by the shorter token) and the reference search (per query

@@ -4,7 +4,7 @@ import { textAt } from '../../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import { HotelMatcher } from '../../../shared/mapping/matcher';
 import { preparePartner } from '../../../shared/mapping/partner-row';
-import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
+import { buildMatchingIndex } from '../../../shared/mapping/matching-index-builder';
 import { distanceMeters } from '../../../shared/mapping/similarity';
 
 /** 5,000 "Grand Hotel <n>" on a 50 x 100 grid ~110 m apart around Lisbon, plus a few in Porto. */

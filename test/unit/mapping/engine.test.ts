@@ -4,7 +4,8 @@ import { serialize } from 'node:v8';
 import { type TextColumn, textAt } from '../../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import type { PartnerHotel } from '../../../shared/mapping';
-import { MatchingIndex, shareMatchingIndex } from '../../../shared/mapping/reference-index';
+import { MatchingIndex } from '../../../shared/mapping/matching-index';
+import { shareMatchingIndex } from '../../../shared/mapping/matching-index-sharing';
 import {
   buildMatchingIndex,
   deserializeMatchingIndex,
@@ -65,12 +66,13 @@ describe('STANDARD mode', () => {
     assert.ok(result.candidates[0]!.score < 0.2);
   });
 
-  it('sends a row that fits two look-alikes equally to REVIEW with both as candidates', () => {
+  it('gives a row that fits two look-alikes a score that says so, the other as the runner-up', () => {
     const result = standard({ id: 'p3', name: 'Ibis Paris Gare', country: 'FR', lat: 48.8795, lon: 2.3564 });
-    assert.equal(result.status, 'REVIEW');
     assert.ok(['ibis-nord', 'ibis-est'].includes(result.referenceHotelId!));
-    assert.ok(result.candidates.some((candidate) => ['ibis-nord', 'ibis-est'].includes(candidate.referenceHotelId)));
-    assert.match(result.reason ?? '', /ambiguous|uncertain/);
+    const other = result.candidates.find((candidate) => ['ibis-nord', 'ibis-est'].includes(candidate.referenceHotelId));
+    assert.ok(other, JSON.stringify(result.candidates));
+    // Their odds compete: neither is likely, the runner-up keeps a fair share.
+    assert.ok(result.score < 0.6 && other.score > result.score / 3, `${result.score} / ${other.score}`);
   });
 
   it('matches without coordinates on either side, by name, address and postcode', () => {
@@ -142,7 +144,7 @@ describe('places inside places and chains with many outlets', () => {
   it('does not match a place to what lies inside it when the reference lacks the place', () => {
     const withoutHotel = new HotelMatcher(buildMatchingIndex(places.filter((place) => place.id !== 'rex' && place.id !== 'rex-bar')), { mode: 'STANDARD' });
     const result = withoutHotel.match({ id: 'p', name: 'Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3201 });
-    assert.equal(result.status, 'UNMATCHED');
+    assert.notEqual(result.status, 'MATCHED');
   });
 
   it('matches a place inside another by its own name, the container being only where it is', () => {

@@ -10,15 +10,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import { textAt } from '../../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
-import {
-  buildMatchingIndex,
-  type MatchingIndex,
-  MatchingIndexBuilder,
-  type MatchingIndexBuilderOptions,
-  type MatchingIndexPart,
-  namesakeCounts,
-  type NamesakeInput,
-} from '../../../shared/mapping/reference-index';
+import type { MatchingIndex } from '../../../shared/mapping/matching-index';
+import { buildMatchingIndex, MatchingIndexBuilder, type MatchingIndexBuilderOptions, type MatchingIndexPart } from '../../../shared/mapping/matching-index-builder';
+import { namesakeCounts, type NamesakeInput } from '../../../shared/mapping/namesakes';
 
 const handMade: ReferenceHotel[] = [
   // A NUL in a string: nothing separates a text column's values, so it is a character like any other.

@@ -29,12 +29,12 @@ const index = buildMatchingIndex(reference());
 const matcher = new HotelMatcher(index, { mode: 'STANDARD' });
 
 /** The assessed candidates' features by reference id. */
-function features(row: PartnerHotel): Map<string, Record<DecisionFeature, number>> {
-  const { partner, ranked, outlets } = matcher.candidates(preparePartner(index, row));
+function features(row: PartnerHotel, by: HotelMatcher = matcher): Map<string, Record<DecisionFeature, number>> {
+  const { partner, ranked, outlets } = by.candidates(preparePartner(by.index, row));
   const buffers = Array.from({ length: ASSESSED_CANDIDATES }, () => new Float64Array(DECISION_FEATURES.length));
-  const vectors = matcher.decision.featureVectors(partner, ranked, outlets, buffers);
+  const vectors = by.decision.featureVectors(partner, ranked, outlets, buffers);
   return new Map(
-    vectors.map((vector, k) => [textAt(index.data.ids, ranked[k]!.hotel), Object.fromEntries(DECISION_FEATURES.map((name, f) => [name, vector[f]!])) as Record<DecisionFeature, number>]),
+    vectors.map((vector, k) => [textAt(by.index.data.ids, ranked[k]!.hotel), Object.fromEntries(DECISION_FEATURES.map((name, f) => [name, vector[f]!])) as Record<DecisionFeature, number>]),
   );
 }
 
@@ -72,9 +72,7 @@ describe('decision features: the names', () => {
     assert.equal(x.referenceNameContained, 1);
     assert.equal(x.sharedWords, 2);
     assert.equal(x.rarestSharedWordFrequency, 0);
-    assert.equal(x.partnerExtraWords, 0);
-    assert.equal(x.referenceExtraWords, 0);
-    assert.ok(Number.isNaN(x.rarestReferenceExtraWordFrequency));
+    assert.ok(Number.isNaN(x.rarestReferenceExtraWordFrequency) && Number.isNaN(x.rarestPartnerExtraWordFrequency));
     assert.equal(x.firstWordEqual, 1);
     assert.equal(x.nameEditSimilarity, 1);
     assert.equal(x.nameTrigramSimilarity, 1);
@@ -90,13 +88,10 @@ describe('decision features: the names', () => {
     const partial = featuresOf({ id: 'p', name: 'Paris Lutetia', country: 'FR', ...at(10, 0) }, 'lutetia');
     assert.equal(partial.sharedWords, 1);
     assert.equal(partial.rarestSharedWordFrequency, 0);
-    assert.equal(partial.partnerExtraWords, 1);
+    // The row adds "paris" (40 names carry it), the reference "hotel" (41).
     assert.equal(partial.rarestPartnerExtraWordFrequency, Math.log2(40));
-    assert.equal(partial.referenceExtraWords, 1);
-    // "hotel": a generic word the row lacks.
-    assert.equal(partial.referenceExtraKindWord, 1);
-    assert.equal(partial.partnerExtraKindWord, 0);
-    assert.equal(partial.exactName, 0);
+    assert.equal(partial.rarestReferenceExtraWordFrequency, Math.log2(41));
+    assert.deepEqual([partial.partnerNameContained, partial.referenceNameContained, partial.exactName], [0, 0, 0]);
   });
 
   it('words run together compare as written apart ("Marina Bay Sands" and "MarinaBay Sands")', () => {
@@ -105,12 +100,14 @@ describe('decision features: the names', () => {
     assert.ok(x.nameTrigramSimilarity > 0.6, String(x.nameTrigramSimilarity));
   });
 
-  it("a place inside another: the reference's extra words, one of them the kind of place, and the row's name contained", () => {
-    const x = featuresOf({ id: 'p', name: 'Rex Montparnasse', country: 'FR', ...at(2005, 0) }, 'rex-spa');
+  it("a place inside another: the row's name contained in the reference's, which adds words of its own", () => {
+    // Without the place itself, its spa is the best the reference has.
+    const withoutRex = new HotelMatcher(buildMatchingIndex(reference().filter((hotel) => hotel.id !== 'rex')), { mode: 'STANDARD' });
+    const x = features({ id: 'p', name: 'Rex Montparnasse', country: 'FR', ...at(2005, 0) }, withoutRex).get('rex-spa')!;
     assert.equal(x.partnerNameContained, 1);
     assert.equal(x.referenceNameContained, 0);
-    assert.equal(x.referenceExtraWords, 2);
-    assert.equal(x.referenceExtraKindWord, 1);
+    assert.equal(x.subPlace, 1);
+    assert.equal(x.rarestReferenceExtraWordFrequency, 0);
     const own = featuresOf({ id: 'p', name: 'Rex Montparnasse', country: 'FR', ...at(2005, 0) }, 'rex');
     assert.equal(own.exactName, 1);
   });
@@ -147,7 +144,7 @@ describe('decision features: the place', () => {
 
   it('what a side lacks is missing (NaN), never a mismatch', () => {
     const x = featuresOf({ id: 'p', name: 'Hotel Lutetia', country: 'FR' }, 'lutetia');
-    for (const feature of ['distance', 'postcode', 'postcodeSharing', 'streetSimilarity', 'houseNumberAgrees', 'city', 'ratingDifference', 'placesWithin100m', 'distanceRank'] as const) {
+    for (const feature of ['distance', 'postcode', 'postcodeSharing', 'streetSimilarity', 'houseNumberAgrees', 'city', 'ratingDifference', 'distanceRank'] as const) {
       assert.ok(Number.isNaN(x[feature]), feature);
     }
     assert.deepEqual([x.partnerHasPin, x.partnerHasAddress, x.partnerHasPostcode], [0, 0, 0]);
@@ -159,14 +156,6 @@ describe('decision features: the place', () => {
     assert.equal(featuresOf({ id: 'p', name: 'Hotel Lutetia', address: '12 Boulevard Raspail', country: 'FR', ...at(10, 0) }, 'lutetia').houseNumberAgrees, 0);
   });
 
-  it('how crowded the pin is: places within 100 m and 250 m, as log2(1 + count)', () => {
-    // Lutetia and the 40 fillers lie within 30..205 m north and 30..230 m east of (48.85, 2.35).
-    const x = featuresOf({ id: 'p', name: 'Hotel Lutetia', country: 'FR', ...at(0, 0) }, 'lutetia');
-    assert.ok(x.placesWithin250m > x.placesWithin100m, `${x.placesWithin250m} / ${x.placesWithin100m}`);
-    assert.ok(x.placesWithin100m >= 1);
-    const alone = featuresOf({ id: 'p', name: 'Cashew Heights', country: 'FR', ...at(8000, 0) }, 'cashew');
-    assert.equal(alone.placesWithin100m, Math.log2(3));
-  });
 });
 
 describe('decision features: the neighbourhood', () => {

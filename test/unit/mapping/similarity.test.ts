@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
-import { buildMatchingIndex } from '../../../shared/mapping/reference-index';
+import { buildMatchingIndex } from '../../../shared/mapping/matching-index-builder';
 import { compareNames, referenceNameView } from '../../../shared/mapping/name-comparison';
 import { preparePartner } from '../../../shared/mapping/partner-row';
 import {

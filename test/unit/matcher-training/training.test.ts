@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CompiledTrees } from '../../../shared/mapping/boosted-trees';
+import { DECISION_FEATURES } from '../../../shared/mapping/match-decision';
 import { mapHotels } from '../../../shared/mapping';
 import { DEFAULT_BOOSTING, trainBoostedTrees } from '../../../infra/matcher-training/gradient-boosting';
 import { loadLabelledSets } from '../../../infra/matcher-training/labelled-sets';
@@ -89,6 +90,13 @@ describe('training the match model (npm run train:matcher, on a small subset)', 
     const sets = labelled.map((set) => trainingSetOf(set));
     const first = fitModel(sets, small);
     assert.equal(JSON.stringify(fitModel(labelled.map((set) => trainingSetOf(set)), small)), JSON.stringify(first));
+
+    // A feature left out (to measure what it is worth) is missing from every row; a name that is no feature is refused.
+    const withoutDistance = trainingSetOf(labelled[0]!, 'as given', undefined, ['distance']);
+    const distance = DECISION_FEATURES.indexOf('distance');
+    assert.ok(withoutDistance.rows.every((row) => row.vectors.every((vector) => Number.isNaN(vector[distance]!))));
+    assert.ok(sets[0]!.rows.some((row) => row.vectors.some((vector) => !Number.isNaN(vector[distance]!))));
+    assert.throws(() => trainingSetOf(labelled[0]!, 'as given', undefined, ['pinDistance']), /not a feature/);
 
     const loo = leaveOneSetOut(sets, small);
     assert.deepEqual(loo.sets.map((set) => set.name), ['north', 'south']);

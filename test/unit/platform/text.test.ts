@@ -4,6 +4,8 @@ import {
   boundedEditDistance,
   foldText,
   foldWords,
+  LEVENSHTEIN_MAX_LENGTH,
+  levenshteinDistance,
   paddedBigrams,
   splitFoldedText,
   toleratedEdits,
@@ -102,6 +104,45 @@ describe('boundedEditDistance', () => {
     const long = 'x'.repeat(200);
     assert.equal(boundedEditDistance(long, `${long.slice(0, 100)}y${long.slice(101)}`, 2), 1);
     assert.equal(boundedEditDistance('hilton', 'hliton', 2), 1);
+  });
+});
+
+describe('levenshteinDistance', () => {
+  /** The textbook table, to check the bit-parallel count against. */
+  function tableDistance(a: string, b: string): number {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const current = [i];
+      for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+    return previous[b.length]!;
+  }
+
+  it('counts insertions, deletions and substitutions (a transposition is two)', () => {
+    assert.equal(levenshteinDistance('redhouse', 'redhouse'), 0);
+    assert.equal(levenshteinDistance('', 'abc'), 3);
+    assert.equal(levenshteinDistance('abc', ''), 3);
+    assert.equal(levenshteinDistance('kitten', 'sitting'), 3);
+    assert.equal(levenshteinDistance('marinabaysands', 'marinabaysand'), 1);
+    assert.equal(levenshteinDistance('ab', 'ba'), 2);
+  });
+
+  it('agrees with the table on every pair of texts up to 32 characters (a seeded sample), whatever the alphabet', () => {
+    let state = 7;
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
+    const text = (alphabet: string) => Array.from({ length: Math.floor(next() * 33) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    for (let k = 0; k < 3000; k++) {
+      const alphabet = k % 2 === 0 ? 'ab1 ' : 'abcdefghijklmnopqrstuvwxyz0123456789éü';
+      const a = text(alphabet);
+      const b = text(alphabet);
+      assert.equal(levenshteinDistance(a, b), tableDistance(a, b), `${a} / ${b}`);
+    }
+  });
+
+  it('compares longer texts on their first 32 characters', () => {
+    assert.equal(levenshteinDistance(`${'a'.repeat(32)}xyz`, 'a'.repeat(32)), 0);
+    assert.equal(LEVENSHTEIN_MAX_LENGTH, 32);
   });
 });
 
