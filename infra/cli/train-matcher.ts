@@ -1,7 +1,7 @@
 /**
  * Fits the match model on the labelled sets and writes it where the engine imports it.
  *
- *   npm run train:matcher [-- --data <folder>] [--sets a,b,...] [--synthetic N] [--out <file>] [--check] [--without f,g,...]
+ *   npm run train:matcher [-- --data <folder>] [--sets a,b,...] [--synthetic N] [--out <file>] [--check] [--without f,g,...] [--within-sets]
  *
  * First each set is left out in turn: a model fitted on the others predicts it, the MATCHED
  * threshold that maximises the mean F1 of those predictions is chosen, and every left-out set's
@@ -9,7 +9,8 @@
  * with that set's model). Then the model is fitted on every set and written with that threshold.
  * The same data and options always write the same file. --check fits and prints without writing;
  * --without blanks features (what a feature is worth: the figures without it); --synthetic sets the
- * synthetic hotel set's size (0 leaves it out).
+ * synthetic hotel set's size (0 leaves it out); --within-sets also prints the ceiling: each set in
+ * five parts, each predicted by a model that has seen the rest of its own set.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,7 @@ import { mapHotels } from '../../shared/mapping';
 import type { MatchModel } from '../../shared/mapping/match-decision';
 import { MATCHER_BOOSTING } from '../matcher-training/boosting-options';
 import { LABELLED_SET_NAMES, LABELLED_SETS_DIRECTORY, loadLabelledSets } from '../matcher-training/labelled-sets';
-import { fitModel, leaveOneSetOut, scores, withThresholds, type LeftOutSet } from '../matcher-training/leave-one-out';
+import { fitModel, leaveOneSetOut, scores, withinSetFolds, withThresholds, type LeftOutSet } from '../matcher-training/leave-one-out';
 import { syntheticLabelledSet } from '../matcher-training/synthetic-set';
 import { trainingSetOf } from '../matcher-training/training-rows';
 
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     without: { type: 'string', default: '' },
     synthetic: { type: 'string', default: String(SYNTHETIC_REFERENCE_HOTELS) },
     check: { type: 'boolean', default: false },
+    'within-sets': { type: 'boolean', default: false },
   },
 });
 
@@ -65,6 +67,13 @@ for (const fold of loo.sets) console.log(describe(fold, engineScores(fold)));
 console.log(`mean F1 ${loo.meanF1.toFixed(4)}, worst ${loo.worstF1.toFixed(4)}`);
 for (const fold of loo.sets.filter((set) => set.variant === 'as given')) {
   console.log(`reliability, ${fold.name}: ${fold.calibration.bins.filter((bin) => bin.rows > 0).map((bin) => `${bin.predicted.toFixed(2)}->${bin.observed.toFixed(2)} (${bin.rows})`).join('  ')}`);
+}
+
+if (values['within-sets']) {
+  const within = withinSetFolds(sets, options);
+  console.log(`\nWithin each set (five parts, each predicted by a model fitted on the rest and on the other sets), at ${within.matchThreshold}:`);
+  for (const { name, scores: figures } of within.sets) console.log(`${name.padEnd(34)} ${figures.precision.toFixed(3)}      ${figures.recall.toFixed(3)}   ${figures.f1.toFixed(4)}`);
+  console.log(`mean F1 ${within.meanF1.toFixed(4)}, worst ${within.worstF1.toFixed(4)}`);
 }
 
 const model: MatchModel = { ...withThresholds(fitModel(sets, options), loo.matchThreshold), training: { sets: sets.map((set) => `${set.name} (${set.variant})`), ...options } };

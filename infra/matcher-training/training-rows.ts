@@ -21,7 +21,7 @@ export interface TrainingRow {
   /** The row has a labelled match (whether or not blocking found it). */
   labelled: boolean;
   /** onePlace[i][j]: assessed candidates i and j are one place listed twice in the reference. */
-  onePlace: boolean[][];
+  onePlace: readonly (readonly boolean[])[];
 }
 
 export interface TrainingSet {

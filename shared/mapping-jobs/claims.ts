@@ -5,10 +5,19 @@
  * are, and the table is written before the files it is read from.
  */
 import { countResults, jobObjects, type MappingJob } from './job';
-import { decisionThresholds, resolveSharedClaims, sharedClaims, type MappingResult, type PartnerHotel } from '../mapping';
-import type { ChunkPorts } from './lifecycle';
+import { decisionThresholds, resolveSharedClaims, sharedClaims, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
+import type { MappingJobStore } from './store';
 
-export type ClaimPorts = Pick<ChunkPorts, 'jobs' | 'index' | 'rows' | 'putResultsFile' | 'readResultsFile'>;
+/** What the chunk workers read and write a job's rows and results through. */
+export interface ClaimPorts {
+  jobs: Pick<MappingJobStore, 'putResults' | 'setCounts'>;
+  /** The chunk's rows, or undefined when the inventory is gone. */
+  rows(job: MappingJob, chunk: number): Promise<PartnerHotel[] | undefined>;
+  index(job: MappingJob): Promise<MatchingIndex>;
+  /** Keeps a chunk's results as a file too: exports stream these files. */
+  putResultsFile(key: string, jsonLines: string): Promise<void>;
+  readResultsFile(key: string): Promise<string | undefined>;
+}
 
 /**
  * Resolves the job's shared claims and sets its counts from the results as they end up; false when

@@ -3,7 +3,7 @@
  */
 import type { Metering } from '../billing';
 import type { MappingMode } from '../mapping';
-import { matchesBySupplierCode, matchHotels, type MatchingIndex, type PartnerHotel } from '../mapping';
+import { matchesBySupplierCode, matchHotels } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { invalidInput, notFound } from '../platform/errors';
@@ -11,7 +11,7 @@ import type { DomainEvent, EventPublisher } from '../platform/events/events';
 import { log } from '../platform/logging';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
-import { resolveJobClaims, toJsonLines } from './claims';
+import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
 import { mappingDeadlineQueue, type ChunkMessage, type DeadlineMessage } from './queues';
 import type { MappingJobStore } from './store';
 
@@ -97,17 +97,11 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
   return job;
 }
 
-export interface ChunkPorts {
+export interface ChunkPorts extends ClaimPorts {
   jobs: MappingJobStore;
   metering: Pick<Metering, 'settle'>;
   events: EventPublisher;
   clock: Clock;
-  /** The chunk's rows, or undefined when the inventory is gone. */
-  rows(job: MappingJob, chunk: number): Promise<PartnerHotel[] | undefined>;
-  index(job: MappingJob): Promise<MatchingIndex>;
-  /** Keeps the chunk's results as a file too: exports stream these files. */
-  putResultsFile(key: string, jsonLines: string): Promise<void>;
-  readResultsFile(key: string): Promise<string | undefined>;
 }
 
 /**

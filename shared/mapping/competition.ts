@@ -65,6 +65,7 @@ export class Competition {
    */
   probability(position: number): number {
     const candidate = this.ranked[position]!;
+    if (this.ranked.length === 1) return Math.exp(candidate.logOdds) / (1 + Math.exp(candidate.logOdds));
     let strongest = 0;
     let others = 0;
     const count = Math.min(this.ranked.length, WEIGHED_RIVALS);

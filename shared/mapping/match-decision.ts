@@ -123,6 +123,9 @@ export function vetoOf(vector: Float64Array): Veto | undefined {
   return undefined;
 }
 
+/** onePlace of a lone candidate. */
+const LONE: readonly (readonly boolean[])[] = [[false]];
+
 /** A row's candidates as the model weighs them. */
 export interface Assessment {
   /** The assessed candidates, best evidence first (at most ASSESSED_CANDIDATES, within ASSESSED_LOG_ODDS_GAP of the best). */
@@ -132,7 +135,7 @@ export interface Assessment {
   /** What keeps each from MATCHED, same order. */
   vetoes: (Veto | undefined)[];
   /** onePlace[i][j]: candidates i and j are one place listed twice in the reference. */
-  onePlace: boolean[][];
+  onePlace: readonly (readonly boolean[])[];
 }
 
 /** A rival, another place, at least this share of the likeliest candidate's probability makes the row ambiguous. */
@@ -188,8 +191,15 @@ export class MatchDecision {
   }
 
   /** onePlace[i][j]: the row's candidates i and j (of the last featureVectors call) are one place listed twice in the reference. */
-  onePlace(count: number): boolean[][] {
-    return Array.from({ length: count }, (_, i) => Array.from({ length: count }, (_, j) => i !== j && this.competition.areOnePlace(i, j)));
+  onePlace(count: number): readonly (readonly boolean[])[] {
+    if (count === 1) return LONE;
+    const matrix: boolean[][] = [];
+    for (let i = 0; i < count; i++) {
+      const row: boolean[] = [];
+      for (let j = 0; j < count; j++) row.push(i !== j && this.competition.areOnePlace(i, j));
+      matrix.push(row);
+    }
+    return matrix;
   }
 
   /**
@@ -332,6 +342,7 @@ interface WordSummary {
  * half, and a clearly stronger one keeps most of its own.
  */
 export function shareProbabilities(alone: readonly number[], onePlace: readonly (readonly boolean[])[]): number[] {
+  if (alone.length < 2) return [...alone];
   const odds = alone.map((probability) => probability / Math.max(1e-12, 1 - probability));
   return alone.map((probability, i) => {
     let rivals = 0;

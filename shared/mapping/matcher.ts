@@ -91,7 +91,7 @@ export class HotelMatcher {
     const { candidates, probabilities, vetoes, onePlace } = this.decision.assess(partner, ranked, outlets);
     const { best, matched, veto, rivals } = choose(probabilities, vetoes, onePlace, this.thresholds.match);
     // Likeliest first; among equals, the better evidence (the ranking's order).
-    const order = candidates.map((_, k) => k).sort((a, b) => (a === best ? -1 : b === best ? 1 : probabilities[b]! - probabilities[a]! || a - b));
+    const order = candidates.length === 1 ? [0] : candidates.map((_, k) => k).sort((a, b) => (a === best ? -1 : b === best ? 1 : probabilities[b]! - probabilities[a]! || a - b));
     const byProbability = order.map((k) => candidates[k]!);
     const chances = order.map((k) => probabilities[k]!);
     if (best < 0) return this.unmatched(partner, [], [], undefined);

@@ -48,8 +48,8 @@ export interface MappingResult {
   /** Null when UNMATCHED. */
   method: MatchMethod | null;
   /**
-   * Probability (0..1) that referenceHotelId is the partner hotel, after weighing competing
-   * candidates; for UNMATCHED rows, that of the best candidate found (0 when none).
+   * Probability (0..1) that referenceHotelId is the partner hotel, from the match model, shared
+   * with the competing candidates; for UNMATCHED rows, that of the best candidate found (0 when none).
    */
   score: number;
   /** Evidence for the chosen (or best) candidate; null when there was no candidate. */
@@ -62,9 +62,9 @@ export interface MappingResult {
 
 export interface MappingOptions {
   mode: MappingMode;
-  /** Minimum score for MATCHED. Default 0.75. */
+  /** Minimum score for MATCHED. Default: the match model's (the threshold that maximised leave-one-set-out F1). */
   matchThreshold?: number;
-  /** Minimum score for REVIEW. Default 0.35. */
+  /** Minimum score for REVIEW. Default: the match model's (0.1). */
   reviewThreshold?: number;
   /** How many runner-up candidates to report per row. Default 3. */
   maxCandidates?: number;
