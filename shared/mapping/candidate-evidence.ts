@@ -79,8 +79,8 @@ export const FEATURE_COUNT = FEATURE_NAMES.length;
 const F = Object.fromEntries(FEATURE_NAMES.map((name, index) => [name, index])) as Record<string, number>;
 
 /**
- * Log-likelihood ratio of each feature. The first version was hand-set from what supplier data
- * usually looks like; see the README for how these were refitted (test/bench/mapping-calibrate.ts).
+ * Log-likelihood ratio of each feature, hand-set from what supplier data usually looks like. They
+ * rank candidates (and the match model reads their sum); they decide nothing on their own.
  */
 export const FEATURE_WEIGHTS = Float64Array.from(
   [

@@ -78,6 +78,7 @@ describe('decision features: the names', () => {
     assert.equal(x.nameTrigramSimilarity, 1);
     assert.equal(x.partnerWords, 2);
     assert.equal(x.referenceWords, 2);
+    assert.equal(x.nameWordOverlap, 1);
   });
 
   it('a shared common word is weak: its frequency is how many reference names carry it', () => {
@@ -92,6 +93,8 @@ describe('decision features: the names', () => {
     assert.equal(partial.rarestPartnerExtraWordFrequency, Math.log2(40));
     assert.equal(partial.rarestReferenceExtraWordFrequency, Math.log2(41));
     assert.deepEqual([partial.partnerNameContained, partial.referenceNameContained, partial.exactName], [0, 0, 0]);
+    // One word shared of three different ones.
+    assert.equal(partial.nameWordOverlap, 1 / 3);
   });
 
   it('words run together compare as written apart ("Marina Bay Sands" and "MarinaBay Sands")', () => {
@@ -174,6 +177,9 @@ describe('decision features: the neighbourhood', () => {
     assert.equal(near.margin, -far.margin);
     assert.ok(near.margin > 0);
     assert.equal(near.rivalNameSimilarity, 1);
+    assert.deepEqual([near.rivalLogOdds, far.rivalLogOdds], [far.evidenceLogOdds, near.evidenceLogOdds]);
+    const { ranked } = matcher.candidates(preparePartner(index, chainRow));
+    assert.equal(near.evidenceLogOdds, ranked[0]!.logOdds);
     assert.deepEqual([near.chainOutlet, far.chainOutlet], [1, 1]);
     assert.equal(near.namesakes, Math.log2(2));
     assert.ok(near.competitionProbability > far.competitionProbability);
