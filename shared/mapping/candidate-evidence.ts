@@ -126,32 +126,49 @@ const DIFFERENT_STREET_SIMILARITY = 0.3;
  * candidates, and the raw comparisons behind it, which the match model reads and the evidence
  * object reports.
  */
-export class ScoredCandidate {
+export class ScoredCandidate implements ComparisonFacts {
+  readonly names: NameComparison;
+  readonly nameSimilarity: number;
+  readonly distanceMeters: number | null;
+  readonly addressSimilarity: number | null;
+  readonly sameStreet: boolean;
+  readonly numbersAgree: boolean | null;
+  readonly postal: boolean | 'neighbour' | null;
+  readonly postalSharing: number;
+  readonly cityMatch: boolean | null;
+  readonly countryMatch: boolean | null;
+  readonly ratingDifference: number;
+
+  /** `facts` are copied: a scratch object may be passed (one object per candidate, not two). */
   constructor(
     readonly hotel: number,
     /** Evidence log-odds that this candidate alone is the partner hotel (ranks candidates). */
     readonly logOdds: number,
-    /** The raw comparisons; shared, unchanged, by a candidate's outlet copy. */
-    readonly facts: ComparisonFacts,
+    facts: ComparisonFacts,
     /** A word one name adds that names a different kind of place, for the reviewer (place-kinds.ts). */
     readonly differentKind: string | undefined,
-  ) {}
-
-  get nameSimilarity(): number {
-    return this.facts.nameSimilarity;
+  ) {
+    this.names = facts.names;
+    this.nameSimilarity = facts.nameSimilarity;
+    this.distanceMeters = facts.distanceMeters;
+    this.addressSimilarity = facts.addressSimilarity;
+    this.sameStreet = facts.sameStreet;
+    this.numbersAgree = facts.numbersAgree;
+    this.postal = facts.postal;
+    this.postalSharing = facts.postalSharing;
+    this.cityMatch = facts.cityMatch;
+    this.countryMatch = facts.countryMatch;
+    this.ratingDifference = facts.ratingDifference;
   }
 
-  get distanceMeters(): number | null {
-    return this.facts.distanceMeters;
-  }
-
-  get cityMatch(): boolean | null {
-    return this.facts.cityMatch;
+  /** The raw comparisons behind the log-odds (the match model reads them). */
+  get facts(): ComparisonFacts {
+    return this;
   }
 
   /** The partner's name begins the candidate's ("Caffe Nero" of "Caffe Nero Raffles Place"): an outlet of the chain the row names. */
   get containsPartnerName(): boolean {
-    return this.facts.names.aBeginsB;
+    return this.names.aBeginsB;
   }
 
   /**
@@ -159,19 +176,18 @@ export class ScoredCandidate {
    * log-odds, and its extra words say where the outlet is, not another kind of place.
    */
   asOutlet(logOdds: number): ScoredCandidate {
-    return new ScoredCandidate(this.hotel, logOdds, this.facts, undefined);
+    return new ScoredCandidate(this.hotel, logOdds, this, undefined);
   }
 
   get evidence(): MatchEvidence {
-    const { facts } = this;
     return {
-      nameSimilarity: facts.nameSimilarity,
-      distanceMeters: facts.distanceMeters,
-      addressMatch: facts.addressSimilarity === null ? null : facts.sameStreet && facts.numbersAgree !== false,
-      addressSimilarity: facts.addressSimilarity === null ? null : round(facts.addressSimilarity, 3),
-      postalCodeMatch: facts.postal === null ? null : facts.postal === true,
-      cityMatch: facts.cityMatch,
-      countryMatch: facts.countryMatch,
+      nameSimilarity: this.nameSimilarity,
+      distanceMeters: this.distanceMeters,
+      addressMatch: this.addressSimilarity === null ? null : this.sameStreet && this.numbersAgree !== false,
+      addressSimilarity: this.addressSimilarity === null ? null : round(this.addressSimilarity, 3),
+      postalCodeMatch: this.postal === null ? null : this.postal === true,
+      cityMatch: this.cityMatch,
+      countryMatch: this.countryMatch,
     };
   }
 }
@@ -197,6 +213,20 @@ export interface ComparisonFacts {
 }
 
 const scratchFeatures = new Float64Array(FEATURE_COUNT);
+/** Written by writeFeatures for each comparison, copied into its ScoredCandidate. */
+const scratchFacts: ComparisonFacts = {
+  names: undefined as unknown as NameComparison,
+  nameSimilarity: 0,
+  distanceMeters: null,
+  addressSimilarity: null,
+  sameStreet: false,
+  numbersAgree: null,
+  postal: null,
+  postalSharing: 0,
+  cityMatch: null,
+  countryMatch: null,
+  ratingDifference: Number.NaN,
+};
 const postalScratch = new Uint32Array(2);
 
 export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
@@ -225,8 +255,8 @@ const nameScratch = new Float64Array(NAME_SIMILARITY_KNOTS.length);
 
 /**
  * Writes the candidate's evidence features (FEATURE_COUNT long, the kind-of-place one left to
- * scoreCandidate) into `features` and returns the comparisons behind them. `candidateName` holds
- * the candidate's name afterwards.
+ * scoreCandidate) into `features` and the comparisons behind them into the scratch facts, which it
+ * returns. `candidateName` holds the candidate's name afterwards.
  */
 function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: number, features: Float64Array): ComparisonFacts {
   const data = index.data;
@@ -298,19 +328,19 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
     features[ratingDifference < 0.5 ? F.ratingEqual! : ratingDifference < 1.5 ? F.ratingOneOff! : F.ratingFar!] = 1;
   }
 
-  return {
-    names: name,
-    nameSimilarity: round(name.similarity, 3),
-    distanceMeters: distance === null ? null : Math.round(distance),
-    addressSimilarity: address.similarity,
-    sameStreet: address.sameStreet,
-    numbersAgree: address.numbersAgree,
-    postal: postalMatch,
-    postalSharing: sharing,
-    cityMatch,
-    countryMatch,
-    ratingDifference,
-  };
+  const facts = scratchFacts;
+  facts.names = name;
+  facts.nameSimilarity = round(name.similarity, 3);
+  facts.distanceMeters = distance === null ? null : Math.round(distance);
+  facts.addressSimilarity = address.similarity;
+  facts.sameStreet = address.sameStreet;
+  facts.numbersAgree = address.numbersAgree;
+  facts.postal = postalMatch;
+  facts.postalSharing = sharing;
+  facts.cityMatch = cityMatch;
+  facts.countryMatch = countryMatch;
+  facts.ratingDifference = ratingDifference;
+  return facts;
 }
 
 export function round(value: number, digits: number): number {
