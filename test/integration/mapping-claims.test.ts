@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from '@jest/globals';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { matchHotels } from '../../shared/mapping';
+import { resolveJobClaims, toJsonLines } from '../../shared/mapping-jobs/claims';
 import { jobObjects } from '../../shared/mapping-jobs/job';
+import { chunkPorts } from '../../shared/mapping-jobs/services';
+import { mappingJobStoreOf } from '../../shared/mapping-jobs/store';
 import { INVENTORY_CHUNK_ROWS } from '../../shared/partner-inventories';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { formatCsvRow, type CsvValue } from '../../shared/platform/files/csv-format';
@@ -100,6 +104,20 @@ describe('a job of several chunks', () => {
       [job.counts.matched, job.counts.review, job.counts.unmatched],
       ['MATCHED', 'REVIEW', 'UNMATCHED'].map((status) => statuses.filter((s) => s === status).length),
     );
+
+    // Run again as after a crash between writing the table and rewriting the files: the second
+    // chunk's file as its worker wrote it, before the rule. The rule restores the file, and the
+    // table and counts stay as they were.
+    const ports = chunkPorts(api.runtime);
+    const stored = (await mappingJobStoreOf(api.runtime).get(caller.organization.id, job.mappingJobId))!;
+    const secondChunk = jobObjects.results(stored, 1);
+    const unresolved = matchHotels(await ports.index(stored), (await ports.rows(stored, 1))!, { mode: 'STANDARD' });
+    assert.ok(unresolved.some((result) => result.status === 'MATCHED' && reviewed.some((lost) => lost.partnerHotelId === result.partnerHotelId)));
+    await ports.putResultsFile(secondChunk, toJsonLines(unresolved));
+    assert.equal(await resolveJobClaims(ports, stored), true);
+    assert.equal((await objects.get(secondChunk))!.toString('utf8'), chunkFiles[1]);
+    const again = (await api.request('GET', `/api/v1/mapping/${job.mappingJobId}`, { as: caller })).body;
+    assert.deepEqual(again.counts, job.counts);
 
     // npm run map on the same files: the same results, byte for byte.
     const referenceFile = path.join(directory, 'reference.jsonl');
