@@ -13,7 +13,7 @@
  */
 import { isMainThread, parentPort, type Worker, workerData } from 'node:worker_threads';
 // The engine's own modules, not the package's index: a worker starts faster without the file readers.
-import { resolveSharedClaims } from '../../shared/mapping/shared-claims';
+import { resolveClaimsAmong } from '../../shared/mapping/shared-claims';
 import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
 import { MatchingIndex, type ReferenceIndexSnapshot } from '../../shared/mapping/matching-index';
@@ -88,8 +88,7 @@ export async function mapOnThreads(index: MatchingIndex, partners: readonly Part
     rowsPerThread[0]! += 1;
     return matcher.match(partners[position]!);
   });
-  const byId = new Map(partners.map((partner) => [partner.id, partner]));
-  resolveSharedClaims(index, outcomes, (partnerHotelId) => byId.get(partnerHotelId)!, matcher.thresholds.match);
+  resolveClaimsAmong(index, outcomes, partners, matcher.thresholds.match);
   return { results: outcomes, rowsPerThread };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The labelled POI matching sets in ../shared/data (see its README): each a reference and a
- * partner inventory, the labelled pairs and the judged non-matches, as partner id -> reference ids.
+ * partner inventory and the labelled pairs, as partner id -> reference ids. (The judged
+ * non-matches are not read: every pair not labelled a match counts as wrong.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,8 +21,6 @@ export interface LabelledSet {
   partners: PartnerHotel[];
   /** Partner id -> the reference ids labelled the same place. */
   truth: Map<string, Set<string>>;
-  /** Partner id -> reference ids judged to be other places. */
-  negatives: Map<string, Set<string>>;
 }
 
 export function labelledSetDirectory(name: string, directory = LABELLED_SETS_DIRECTORY): string {
@@ -40,7 +39,6 @@ export async function loadLabelledSet(name: string, directory = LABELLED_SETS_DI
     reference: await hotelsOf(readReferenceInventory(file('reference.csv'), 'csv')),
     partners: await hotelsOf(readPartnerInventory(file('partner.csv'), 'csv')),
     truth: await pairsOf(file('truth.csv')),
-    negatives: existsSync(path.join(folder, 'negatives.csv')) ? await pairsOf(file('negatives.csv')) : new Map(),
   };
 }
 

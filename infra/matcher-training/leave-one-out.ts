@@ -6,7 +6,7 @@
 import { CompiledTrees, type BoostedTrees } from '../../shared/mapping/boosted-trees';
 import { hashText } from '../../shared/mapping/columns';
 import { choose, DECISION_FEATURES, shareProbabilities, vetoOf, type MatchModel } from '../../shared/mapping/match-decision';
-import { resolveSharedClaims } from '../../shared/mapping/shared-claims';
+import { resolveClaimsAmong } from '../../shared/mapping/shared-claims';
 import type { MappingResult } from '../../shared/mapping/types';
 import { trainBoostedTrees, type BoostingOptions } from './gradient-boosting';
 import type { TrainingRow, TrainingSet } from './training-rows';
@@ -53,8 +53,7 @@ export interface Scores {
  */
 export function decideAndScore(set: TrainingSet, probabilities: readonly number[][], matchThreshold: number): Scores {
   const results = set.rows.map((row, r) => decisionOf(row, probabilities[r]!, matchThreshold));
-  const inputs = new Map(set.rows.map((row) => [row.input.id, row.input]));
-  resolveSharedClaims(set.index, results, (partnerHotelId) => inputs.get(partnerHotelId)!, matchThreshold);
+  resolveClaimsAmong(set.index, results, set.rows.map((row) => row.input), matchThreshold);
   let matched = 0;
   let correct = 0;
   let labelled = 0;

@@ -17,5 +17,5 @@ export function syntheticLabelledSet(referenceCount: number, seed = SYNTHETIC_TR
   const reference = [...dataset.reference()];
   const truth = new Map<string, Set<string>>();
   for (const [partnerId, hotels] of dataset.truth) truth.set(partnerId, new Set(hotels));
-  return { name: SYNTHETIC_SET_NAME, reference, partners: dataset.partners, truth, negatives: new Map() };
+  return { name: SYNTHETIC_SET_NAME, reference, partners: dataset.partners, truth };
 }

@@ -24,22 +24,22 @@ export interface ClaimPorts {
  * the partner inventory is gone (the rule needs the contested rows).
  */
 export async function resolveJobClaims(ports: ClaimPorts, job: MappingJob): Promise<boolean> {
-  const chunks: MappingResult[][] = [];
-  for (let chunk = 0; chunk < job.chunkCount; chunk++) chunks.push(await readChunkResults(ports, job, chunk));
+  const chunks = await Promise.all(Array.from({ length: job.chunkCount }, (_, chunk) => readChunkResults(ports, job, chunk)));
+  const results = chunks.flat();
   const chunkOf = new Map<string, number>();
-  chunks.forEach((results, chunk) => results.forEach((result) => chunkOf.set(result.partnerHotelId, chunk)));
-  const contested = sharedClaims(chunks.flat()).flat();
-  if (contested.length > 0) {
-    const inputs = await inputsOf(ports, job, contested, chunkOf);
+  chunks.forEach((chunkResults, chunk) => chunkResults.forEach((result) => chunkOf.set(result.partnerHotelId, chunk)));
+  const shared = sharedClaims(results);
+  if (shared.length > 0) {
+    const inputs = await inputsOf(ports, job, shared.flat(), chunkOf);
     if (!inputs) return false;
-    const changed = resolveSharedClaims(await ports.index(job), chunks.flat(), (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match);
+    const changed = resolveSharedClaims(await ports.index(job), shared, (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match);
     if (changed.length > 0) {
       await ports.jobs.putResults(job.id, changed);
       const touched = new Set(changed.map((result) => chunkOf.get(result.partnerHotelId)!));
       for (const chunk of touched) await ports.putResultsFile(jobObjects.results(job, chunk), toJsonLines(chunks[chunk]!));
     }
   }
-  await ports.jobs.setCounts(job, countResults(chunks.flat()));
+  await ports.jobs.setCounts(job, countResults(results));
   return true;
 }
 

@@ -7,7 +7,7 @@ import type { PartnerHotel } from './hotels';
 import type { MatchModel } from './match-decision';
 import { decisionThresholds, HotelMatcher } from './matcher';
 import type { MatchingIndex } from './matching-index';
-import { resolveSharedClaims } from './shared-claims';
+import { resolveClaimsAmong } from './shared-claims';
 import type { MappingOptions, MappingResult } from './types';
 
 /** Each row's result on its own, before the cross-row rule. */
@@ -20,7 +20,6 @@ export function matchHotels(index: MatchingIndex, partners: Iterable<PartnerHote
 
 export function mapHotels(index: MatchingIndex, partners: readonly PartnerHotel[], options: MappingOptions, model?: MatchModel): MappingResult[] {
   const results = matchHotels(index, partners, options, model);
-  const byId = new Map(partners.map((partner) => [partner.id, partner]));
-  resolveSharedClaims(index, results, (partnerHotelId) => byId.get(partnerHotelId)!, decisionThresholds(options, model).match);
+  resolveClaimsAmong(index, results, partners, decisionThresholds(options, model).match);
   return results;
 }

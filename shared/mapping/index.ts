@@ -15,7 +15,7 @@ export { serializeMatchingIndex, deserializeMatchingIndex } from './matching-ind
 export { HotelMatcher } from './matcher';
 export { mapHotels, matchHotels } from './engine';
 export { decisionThresholds } from './matcher';
-export { resolveSharedClaims, sharedClaims } from './shared-claims';
+export { resolveClaimsAmong, resolveSharedClaims, sharedClaims } from './shared-claims';
 export { MATCH_MODEL, type MatchModel } from './match-decision';
 export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type MappingExportRow, type MappingExportColumn } from './export-row';
 export {

@@ -219,7 +219,7 @@ export class MatchDecision {
   private rowFacts(partner: PreparedPartner, ranked: readonly ScoredCandidate[]): RowFacts {
     let totalOdds = 0;
     for (const candidate of ranked) totalOdds += Math.exp(candidate.logOdds);
-    return { totalOdds, compactName: compactName(partner.name) };
+    return { totalOdds, compactName: compactName(partner.name), firstWord: firstDistinctiveWord(partner.name) };
   }
 
   private writeCandidate(partner: PreparedPartner, ranked: readonly ScoredCandidate[], k: number, outlets: ReadonlySet<number> | undefined, row: RowFacts, x: Float64Array): void {
@@ -243,7 +243,7 @@ export class MatchDecision {
     x[at.rarestSharedWordFrequency] = referenceWords.rarestMatched;
     x[at.rarestPartnerExtraWordFrequency] = partnerWords.rarestExtra;
     x[at.rarestReferenceExtraWordFrequency] = referenceWords.rarestExtra;
-    x[at.firstWordEqual] = firstDistinctiveWord(partnerName) !== undefined && firstDistinctiveWord(partnerName) === firstDistinctiveWord(reference) ? 1 : 0;
+    x[at.firstWordEqual] = row.firstWord !== undefined && row.firstWord === firstDistinctiveWord(reference) ? 1 : 0;
     x[at.nameNumberConflict] = names.numberConflict ? 1 : 0;
     x[at.subPlace] = names.subPlace ? 1 : 0;
     x[at.differentKind] = candidate.differentKind === undefined ? 0 : 1;
@@ -323,6 +323,8 @@ export class MatchDecision {
 interface RowFacts {
   totalOdds: number;
   compactName: string;
+  /** The partner name's first distinctive word. */
+  firstWord: string | undefined;
 }
 
 interface WordSummary {

@@ -112,7 +112,7 @@ export class HotelMatcher {
   }
 
   /** Runner-up summaries with each candidate's probability. */
-  summaries(candidates: readonly ScoredCandidate[], chances: readonly number[]): CandidateSummary[] {
+  private summaries(candidates: readonly ScoredCandidate[], chances: readonly number[]): CandidateSummary[] {
     const { ids, names } = this.index.data;
     return candidates.slice(0, this.maxCandidates).map((candidate, k) => ({
       referenceHotelId: textAt(ids, candidate.hotel),

@@ -30,15 +30,15 @@ export function sharedClaims(results: Iterable<MappingResult>): MappingResult[][
 }
 
 /**
- * Resolves rows MATCHED to one reference hotel, changing their results in place: a supplier-code
+ * Resolves shared claims (sharedClaims' groups), changing their results in place: a supplier-code
  * match first, then the higher score, then the partner id (so the outcome never depends on the
  * rows' order) keeps the hotel. A weaker claimant that looks like the same hotel listed twice keeps
  * it too; any other goes to REVIEW with its score held below `matchThreshold`. `inputOf` gives the
- * row of a result in a conflict. Returns the results it changed.
+ * row of a claimant. Returns the results it changed.
  */
-export function resolveSharedClaims(index: MatchingIndex, results: Iterable<MappingResult>, inputOf: (partnerHotelId: string) => PartnerHotel, matchThreshold: number): MappingResult[] {
+export function resolveSharedClaims(index: MatchingIndex, shared: readonly MappingResult[][], inputOf: (partnerHotelId: string) => PartnerHotel, matchThreshold: number): MappingResult[] {
   const changed: MappingResult[] = [];
-  for (const claims of sharedClaims(results)) {
+  for (const claims of shared) {
     claims.sort(strongestFirst);
     const winner = claims[0]!;
     const winnerRow = preparePartner(index, inputOf(winner.partnerHotelId));
@@ -55,6 +55,12 @@ export function resolveSharedClaims(index: MatchingIndex, results: Iterable<Mapp
     }
   }
   return changed;
+}
+
+/** The rule over results whose rows are all at hand (`npm run map`, mapHotels): `partners` holds every row of `results`. */
+export function resolveClaimsAmong(index: MatchingIndex, results: readonly MappingResult[], partners: readonly PartnerHotel[], matchThreshold: number): MappingResult[] {
+  const byId = new Map(partners.map((partner) => [partner.id, partner]));
+  return resolveSharedClaims(index, sharedClaims(results), (partnerHotelId) => byId.get(partnerHotelId)!, matchThreshold);
 }
 
 function strongestFirst(a: MappingResult, b: MappingResult): number {

@@ -1,7 +1,8 @@
 /**
  * Error analysis on a labelled set: prints false MATCHED rows and missed labelled matches with
  * their evidence and runners-up, then counts them by kind. With --left-out, the set is mapped with
- * a model fitted on the other sets (as `npm run train:matcher` does), not the committed one.
+ * a model fitted on the other real sets as given, not the committed one (train:matcher also fits
+ * on their pinless copies and the synthetic hotels, so its figures differ a little).
  *   npx tsx test/bench/mapping-errors.ts <set> [fp|fn|all] [limit] [--left-out]
  */
 import { buildMatchingIndex, mapHotels } from '../../shared/mapping';
