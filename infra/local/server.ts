@@ -19,6 +19,8 @@ import type { Runtime } from '../../shared/platform/runtime';
 /** Node's default; API Gateway allows about 10 KB of headers. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
+const CUT_OFF_MESSAGE = 'The request body ended before its declared length.';
+
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
 interface CompiledRoute {
@@ -65,7 +67,9 @@ export function createLocalApi(options: LocalApiOptions): Server {
     const [status, message] =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, `The request line and headers exceed ${MAX_HEADER_BYTES / 1024} KB.`]
-        : [400, 'The request could not be parsed as HTTP.'];
+        : error.code === 'HPE_INVALID_EOF_STATE'
+          ? [400, CUT_OFF_MESSAGE]
+          : [400, 'The request could not be parsed as HTTP.'];
     const body = JSON.stringify(errorBody(status, message));
     socket.end(
       `HTTP/1.1 ${status} ${statusName(status)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -96,6 +100,8 @@ export function createLocalApi(options: LocalApiOptions): Server {
     }
     const body = await readBody(request);
     if (body === 'too_large') return sendError(response, 413, `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
+    // As API Gateway: a body that ends before its Content-Length never reaches a function.
+    if (body === 'cut_off') return sendError(response, 400, CUT_OFF_MESSAGE);
 
     const { candidate, match } = forMethod;
     const pathParameters = decodedParameters(candidate, match!);
@@ -133,8 +139,8 @@ function compile(route: RouteDefinition): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}/?$`), parameterNames, literalSegments };
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
-  return new Promise((resolve, reject) => {
+function readBody(request: IncomingMessage): Promise<Buffer | 'too_large' | 'cut_off'> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -144,7 +150,8 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'> {
       else chunks.push(chunk);
     });
     request.on('end', () => resolve(tooLarge ? 'too_large' : Buffer.concat(chunks)));
-    request.on('error', reject);
+    // Node reports a client that hangs up mid-body as an 'aborted' error on the request.
+    request.on('error', () => resolve('cut_off'));
   });
 }
 

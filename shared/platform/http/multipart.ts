@@ -63,6 +63,8 @@ export function parseMultipart(
       const unknown = name !== fileSpec.field;
       if (unknown) refuse(invalidInput(unknownFieldMessage(name, FORM_DATA)));
       else if (fileSeen) refuse(invalidInput(`Send one ${fileSpec.field} part only.`));
+      // A body cut off inside a part fails the part's stream too: an unheard error event would end the process.
+      stream.on('error', () => undefined);
       if (unknown || fileSeen) {
         stream.resume();
         return;
@@ -79,7 +81,15 @@ export function parseMultipart(
     });
     parser.on('fieldsLimit', () => refuse(invalidInput(`The ${FORM_DATA} holds more than ${MAX_FIELDS} fields.`)));
     parser.on('filesLimit', () => refuse(invalidInput(`The ${FORM_DATA} holds more than ${MAX_FILE_PARTS} file parts.`)));
-    parser.on('error', () => reject(invalidInput('The multipart body is malformed.')));
+    parser.on('error', (error: Error) =>
+      reject(
+        invalidInput(
+          /unexpected end of form/i.test(error.message)
+            ? 'The multipart body ends before its closing boundary: it was cut off, or its Content-Length is wrong.'
+            : 'The multipart body is malformed.',
+        ),
+      ),
+    );
     parser.on('close', () => {
       if (tooLarge) reject(new HttpError(413, `The file exceeds the ${fileSpec.maxBytes}-byte limit.`));
       else if (refusal) reject(refusal);
