@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import { EXPORTS_PREFIX } from '../shared/mapping-jobs';
 import type { ResourceAccess } from '../shared/platform/access';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
-import { queueUrlVariable, type QueueDefinition } from '../shared/platform/queue/queue';
+import { queueUrlVariable, visibilityTimeoutSeconds, type QueueDefinition } from '../shared/platform/queue/queue';
 import { queueList } from '../shared/queues';
 import { routeList } from '../shared/routes';
 import { errorBody } from '../shared/platform/http/errors';
@@ -298,8 +298,7 @@ export class HotelMappingStack extends Stack {
 
   /**
    * A queue of the queue table, with its dead-letter queue (14 days' retention) and an alarm as
-   * soon as anything is dead-lettered. The visibility timeout is six times the worker's timeout,
-   * as AWS advises for Lambda event sources, so a slow delivery is never handed out twice at once.
+   * soon as anything is dead-lettered.
    */
   private addQueue(definition: QueueDefinition) {
     const id = functionName({ handler: definition.name });
@@ -309,7 +308,7 @@ export class HotelMappingStack extends Stack {
       enforceSSL: true,
     });
     const queue = new sqs.Queue(this.workers, `${id}Queue`, {
-      visibilityTimeout: Duration.seconds(definition.lambda.timeoutSeconds * 6),
+      visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(definition)),
       retentionPeriod: Duration.days(4),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

@@ -1,6 +1,7 @@
 /**
  * The local runtime's queues: in-process, delivering to the same worker functions (functions/)
- * the queue table names, over the same runtime as the HTTP functions.
+ * the queue table names, over the same runtime as the HTTP functions. Given a folder, the messages
+ * are kept there and a restart resumes them.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,11 +11,17 @@ import type { QueueDefinition } from '../../shared/platform/queue/queue';
 import type { WorkerFunction } from '../../shared/platform/queue/worker';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import type { AppConfig } from '../../shared/platform/config';
+import { queueList } from '../../shared/queues';
+import { messageFolder } from './message-folder';
 
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
 /** A runtime whose queues and scheduler run in this process. */
-export function localRuntime(config: AppConfig, clock?: Clock): { runtime: Runtime; messaging: InProcessMessaging } {
+export function localRuntime(
+  config: AppConfig,
+  options: { clock?: Clock; queueFolder?: string } = {},
+): { runtime: Runtime; messaging: InProcessMessaging } {
+  const { clock, queueFolder } = options;
   const consumers = new Map<string, Promise<QueueConsumer>>();
   const consumer = (handler: string): Promise<QueueConsumer> => {
     let loaded = consumers.get(handler);
@@ -30,7 +37,10 @@ export function localRuntime(config: AppConfig, clock?: Clock): { runtime: Runti
     worker: await consumer(definition.handler),
     deadLetter: definition.deadLetterHandler ? await consumer(definition.deadLetterHandler) : undefined,
   });
-  const messaging = new InProcessMessaging(clock ?? systemClock, lookup);
+  const messaging = new InProcessMessaging(clock ?? systemClock, lookup, {
+    queues: queueList,
+    store: queueFolder ? messageFolder(queueFolder) : undefined,
+  });
   const runtime = createRuntime(config, { clock, messaging });
   return { runtime, messaging };
 }

@@ -22,10 +22,12 @@ export interface StandInOptions {
   dynamoDbDataDir?: string;
   /** Folder for s3rver's objects. */
   s3DataDir: string;
+  /** Told each stand-in process as it is spawned (npm start records them). */
+  onSpawn?: (pid: number) => void;
 }
 
 export async function startStandIns(options: StandInOptions): Promise<StandIns> {
-  const [dynamo, s3] = await Promise.all([startDynamoDbLocal(options.dynamoDbDataDir), startS3rver(options.s3DataDir)]);
+  const [dynamo, s3] = await Promise.all([startDynamoDbLocal(options.dynamoDbDataDir, options.onSpawn), startS3rver(options.s3DataDir)]);
   return {
     dynamoDbEndpoint: dynamo.endpoint,
     s3Endpoint: s3.endpoint,
@@ -35,12 +37,13 @@ export async function startStandIns(options: StandInOptions): Promise<StandIns> 
   };
 }
 
-async function startDynamoDbLocal(dataDir: string | undefined) {
+async function startDynamoDbLocal(dataDir: string | undefined, onSpawn: StandInOptions['onSpawn']) {
   const port = await freePort();
   const path = dataDir && resolve(dataDir);
   if (path) mkdirSync(path, { recursive: true });
   // sharedDb: one database whatever region or credentials a client uses.
   const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(path && { path }), stdio: 'ignore' });
+  if (child.pid !== undefined) onSpawn?.(child.pid);
   let exited = false;
   child.once('exit', () => {
     exited = true;

@@ -1,11 +1,11 @@
 /**
  * `npm start`: the whole API on this machine. Starts DynamoDB Local and s3rver on loopback,
  * creates the table and bucket, seeds demo data, and serves /api/v1 on http://127.0.0.1:3000
- * (PORT overrides). State persists under .local/ (LOCAL_STATE_DIR overrides); `npm start -- --fresh`
- * starts from scratch.
+ * (PORT overrides). State persists under .local/ (LOCAL_STATE_DIR overrides), queued work included,
+ * so a restart (even after a crash) resumes it; `npm start -- --fresh` starts from scratch.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { isUsable, parseApiKey } from '../../shared/platform/auth/credentials';
@@ -17,24 +17,29 @@ import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type Demo
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
 import { provisionLocalStack, type LocalStack } from './stack';
-import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, STACK_FILE } from './state';
+import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, PROCESSES_FILE, QUEUES_DIR, STACK_FILE } from './state';
+import { lockStateFolder, StartRefused, type StateFolderLock } from './state-folder-lock';
 
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
   process.env.LOG_LEVEL ??= 'warn';
-  if (process.argv.includes('--fresh')) rmSync(STATE_DIR, { recursive: true, force: true });
   mkdirSync(STATE_DIR, { recursive: true });
+  const lock = await lockStateFolder(PROCESSES_FILE, STATE_DIR);
+  if (process.argv.includes('--fresh')) {
+    for (const entry of readdirSync(STATE_DIR)) if (join(STATE_DIR, entry) !== PROCESSES_FILE) rmSync(join(STATE_DIR, entry), { recursive: true, force: true });
+  }
 
   const stack = await provisionLocalStack({
+    onSpawn: (pid) => lock.recordStandIn(pid),
     dynamoDbDataDir: join(STATE_DIR, 'dynamodb'),
     s3DataDir: join(STATE_DIR, 's3'),
     tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
     localSecretsKey: persistentSecret(join(STATE_DIR, 'secrets-key')),
   });
   let server: Server | undefined;
-  stopOnSignal(stack, () => server);
-  const { runtime, messaging } = localRuntime(stack.config);
+  stopOnSignal(stack, lock, () => server);
+  const { runtime, messaging } = localRuntime(stack.config, { queueFolder: QUEUES_DIR });
   messaging.start();
   // Ready means usable: the demo inventory is published (searchable, statistics right) before
   // the server listens, the credentials file is written and the banner printed.
@@ -108,7 +113,7 @@ function persistentSecret(file: string): string {
 }
 
 /** Stops everything on Ctrl-C, from the moment the stand-ins run (an interrupted first seed starts over next time). */
-function stopOnSignal(stack: LocalStack, server: () => Server | undefined): void {
+function stopOnSignal(stack: LocalStack, lock: StateFolderLock, server: () => Server | undefined): void {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -118,6 +123,7 @@ function stopOnSignal(stack: LocalStack, server: () => Server | undefined): void
     server()?.close();
     rmSync(STACK_FILE, { force: true });
     await stack.stop();
+    lock.release();
     process.exit(0);
   };
   process.on('SIGINT', stop);
@@ -125,6 +131,6 @@ function stopOnSignal(stack: LocalStack, server: () => Server | undefined): void
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`npm start failed: ${String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(`npm start failed: ${error instanceof StartRefused ? error.message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);
 });

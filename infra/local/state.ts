@@ -7,3 +7,7 @@ export const LOCAL_STATE_DIR = resolve(process.env.LOCAL_STATE_DIR ?? join(dirna
 export const CREDENTIALS_FILE = join(LOCAL_STATE_DIR, 'credentials.json');
 /** Where the running stand-ins are, for `npm run admin`; removed when `npm start` stops. */
 export const STACK_FILE = join(LOCAL_STATE_DIR, 'stack.json');
+/** The running npm start and the stand-ins it spawned (state-folder-lock.ts). */
+export const PROCESSES_FILE = join(LOCAL_STATE_DIR, 'processes.json');
+/** Queue messages waiting, delayed or in flight (message-folder.ts). */
+export const QUEUES_DIR = join(LOCAL_STATE_DIR, 'queues');

@@ -39,7 +39,7 @@ afterAll(() => {
 
 /** A new runtime (new local payment provider, nothing in memory) and server over the test API's table. */
 async function restartedApi() {
-  const { runtime } = localRuntime(api.config, api.clock);
+  const { runtime } = localRuntime(api.config, { clock: api.clock });
   const server = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   restartedServers.push(server);

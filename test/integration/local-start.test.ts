@@ -1,58 +1,24 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, it } from '@jest/globals';
-import { freePort } from '../../infra/local/stand-ins';
+import { npmStart, stopGracefully } from '../support/npm-start';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const stateDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-start-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
-
-interface Started {
-  child: ChildProcess;
-  output: string;
-  credentials: { baseUrl: string; organizationId: string; apiKey: string; adminApiKey: string; bearerToken: string };
-}
-
-const running = new Set<ChildProcess>();
-afterAll(() => running.forEach((child) => child.kill('SIGINT')));
-
-async function start(...args: string[]): Promise<Started> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/local/start.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), LOCAL_STATE_DIR: stateDir },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', () => output.includes('Ctrl-C') && resolve());
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
-  });
-  const credentials = JSON.parse(readFileSync(join(stateDir, 'credentials.json'), 'utf8'));
-  return { child, output, credentials };
-}
-
-async function stop({ child }: Started): Promise<number | null> {
-  child.kill('SIGINT');
-  return new Promise((resolve) => child.once('exit', resolve));
-}
+const start = (...args: string[]) => npmStart(stateDir, args);
+const stop = stopGracefully;
 
 describe('npm start', () => {
   it('serves the API with demo credentials, keeps state across restarts, and --fresh starts over', async () => {
     const first = await start('--fresh');
     const { baseUrl, apiKey, adminApiKey, bearerToken, organizationId } = first.credentials;
-    assert.match(first.output, new RegExp(`${baseUrl}/api/v1`));
-    assert.match(first.output, /Demo Travel, FREE plan/);
+    assert.match(first.output(), new RegExp(`${baseUrl}/api/v1`));
+    assert.match(first.output(), /Demo Travel, FREE plan/);
     // The banner shows key prefixes; the full keys are only in the credentials file.
-    assert.ok(!first.output.includes(apiKey) && !first.output.includes(adminApiKey), 'no full key in the banner');
-    assert.ok(first.output.includes(apiKey.slice(0, 16)) && first.output.includes(adminApiKey.slice(0, 16)));
+    assert.ok(!first.output().includes(apiKey) && !first.output().includes(adminApiKey), 'no full key in the banner');
+    assert.ok(first.output().includes(apiKey.slice(0, 16)) && first.output().includes(adminApiKey.slice(0, 16)));
     // Ready means usable: the demo inventory is searchable and counted at the first request.
     const statistics = (await (await fetch(`${baseUrl}/api/v1/reference/statistics`, { headers: { 'x-api-key': apiKey } })).json()) as { totalHotels: number };
     assert.equal(statistics.totalHotels, 20_000);

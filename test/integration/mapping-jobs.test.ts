@@ -8,10 +8,11 @@ import { gunzipSync } from 'node:zlib';
 import { describe, it } from '@jest/globals';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import { mappingJobRoutes } from '../../shared/mapping-jobs';
+import { mappingChunkQueue, mappingJobRoutes } from '../../shared/mapping-jobs';
 import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { objectStoreOf } from '../../shared/platform/objects/services';
+import { visibilityTimeoutSeconds } from '../../shared/platform/queue/queue';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { applyBillingEvent } from '../../shared/billing/billing';
 import { billingStoreOf } from '../../shared/billing';
@@ -244,6 +245,12 @@ describe('metering', () => {
     // The chunk's rows become unreadable: every delivery fails.
     const chunkKey = `partner-inventories/${caller.organization.id}/${partnerInventoryId}/rows/00000.jsonl`;
     await objectStoreOf(api.runtime).put(chunkKey, '{"id": "P0", broken', 'application/x-ndjson');
+    // As on SQS, a failed delivery is handed out again after the queue's visibility timeout.
+    for (let delivery = 1; delivery < mappingChunkQueue.maxReceiveCount; delivery++) {
+      await api.messaging.idle();
+      assert.equal((await getJob(caller, created.body.mappingJobId)).body.status, 'RUNNING');
+      api.clock.advance(visibilityTimeoutSeconds(mappingChunkQueue) * 1000);
+    }
     await api.messaging.idle();
     const failed = (await getJob(caller, created.body.mappingJobId)).body;
     assert.equal(failed.status, 'FAILED');

@@ -108,7 +108,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   const config = testConfig(options.config);
   if (options.provision ?? true) await provisionResources(config);
   const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
-  const { runtime, messaging } = localRuntime(config, clock);
+  const { runtime, messaging } = localRuntime(config, { clock });
   if (options.provision ?? true) await seedSuppliers(runtime);
   const server = createLocalApi({ runtime, pages: localPaymentPages(runtime), onResponse: checkAgainstDocumentation });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

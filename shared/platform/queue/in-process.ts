@@ -1,41 +1,88 @@
 /**
- * Queues and the scheduler in this process, for the local runtime and the tests: the same message
- * shapes reach the same worker handlers as on SQS, one record per invocation. A failed delivery
- * is tried again until the queue's maxReceiveCount, then handed to the dead-letter handler (or
- * kept in `deadLetters`). Delays and schedules are due by the runtime's clock, so tests move the
- * clock instead of waiting; `idle()` delivers everything due and waits until nothing is in flight.
+ * Queues and the scheduler in this process, for the local runtime and the tests, with SQS's rules:
+ * the same message shapes reach the same worker handlers, one record per invocation; a delivery
+ * that fails reappears after the queue's visibility timeout, until its receive count reaches the
+ * queue's maxReceiveCount, then it goes to the dead-letter handler (or stays dead-lettered);
+ * delays and schedules are due by the runtime's clock, so tests move the clock instead of waiting.
+ *
+ * Every message is kept in a MessageStore from the moment it is sent until it is done with, and
+ * its receive is recorded before its worker runs. Over a store that outlives the process (the
+ * local runtime keeps one under .local/), a restart resumes what was waiting, delayed, scheduled
+ * or in flight: a message whose worker died with the process is handed out again at once (this
+ * runtime knows that worker is gone, where SQS would wait out the visibility timeout), and counts
+ * that receive, so a message that kills the process every time still ends dead-lettered.
  */
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock';
 import { describeError, log } from '../logging';
-import type { Messaging, Queue, QueueDefinition, ScheduledDelivery, Scheduler, SendOptions } from './queue';
+import { visibilityTimeoutSeconds, type Messaging, type Queue, type QueueDefinition, type ScheduledDelivery, type Scheduler, type SendOptions } from './queue';
 
 export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
 /** The worker and dead-letter handler of a queue, as the local runtime loads them. */
 export type ConsumerLookup = (definition: QueueDefinition) => Promise<{ worker: QueueConsumer; deadLetter?: QueueConsumer }>;
 
-interface Pending {
-  definition: QueueDefinition;
+export interface StoredMessage {
   id: string;
+  queue: string;
   body: string;
+  /** Order of sending, kept across restarts. */
+  sequence: number;
+  sentAt: number;
+  /** When the message may next be handed out. */
   dueAt: number;
   receiveCount: number;
+  /** Handed to a worker that has not finished with it. */
+  inFlight: boolean;
+  /** Failed maxReceiveCount deliveries and its dead-letter handler did not take it. */
+  deadLettered: boolean;
+}
+
+/** Where messages wait. Writes are synchronous: once `put` returns, the message survives a crash. */
+export interface MessageStore {
+  load(): StoredMessage[];
+  put(message: StoredMessage): void;
+  remove(id: string): void;
+}
+
+/** Messages that live as long as the process (tests). */
+export function memoryMessageStore(): MessageStore {
+  return { load: () => [], put: () => undefined, remove: () => undefined };
+}
+
+export interface InProcessOptions {
+  /** Defaults to memory. */
+  store?: MessageStore;
+  /** The queues whose stored messages a restart resumes. */
+  queues?: readonly QueueDefinition[];
 }
 
 export class InProcessMessaging implements Messaging {
   readonly scheduler: Scheduler;
-  /** Messages that failed maxReceiveCount times on a queue without a dead-letter handler. */
-  readonly deadLetters: { queue: string; body: unknown }[] = [];
-  private readonly pending: Pending[] = [];
+  private readonly store: MessageStore;
+  private readonly definitions = new Map<string, QueueDefinition>();
+  private readonly messages: StoredMessage[];
+  private sequence: number;
   private draining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly clock: Clock,
     private readonly consumers: ConsumerLookup,
+    options: InProcessOptions = {},
   ) {
+    this.store = options.store ?? memoryMessageStore();
+    for (const definition of options.queues ?? []) this.definitions.set(definition.name, definition);
+    this.messages = this.store
+      .load()
+      .filter((message) => this.definitions.has(message.queue))
+      .sort((a, b) => a.sequence - b.sequence);
+    for (const message of this.messages.filter((stored) => stored.inFlight)) {
+      // Its worker died with the previous process: due again now, its receive already counted.
+      this.save(Object.assign(message, { inFlight: false, dueAt: Math.min(message.dueAt, this.clock.now().getTime()) }));
+    }
+    this.sequence = Math.max(0, ...this.messages.map((message) => message.sequence));
     this.scheduler = {
       schedule: async <M>({ at, queue, message }: ScheduledDelivery<M>) => this.enqueue(queue, message, at.getTime()),
     };
@@ -63,6 +110,7 @@ export class InProcessMessaging implements Messaging {
   start(): void {
     this.timer ??= setInterval(() => void this.idle(), 1000);
     this.timer.unref();
+    setImmediate(() => void this.idle());
   }
 
   stop(): void {
@@ -71,75 +119,113 @@ export class InProcessMessaging implements Messaging {
   }
 
   /** Messages not yet delivered, by queue (tests look at delayed ones). */
-  waiting(queueName: string): { body: unknown; dueAt: Date }[] {
-    return this.pending
-      .filter((item) => item.definition.name === queueName)
-      .map((item) => ({ body: JSON.parse(item.body) as unknown, dueAt: new Date(item.dueAt) }));
+  waiting(queueName: string): { body: unknown; dueAt: Date; receiveCount: number }[] {
+    return this.messages
+      .filter((message) => message.queue === queueName && !message.deadLettered)
+      .map((message) => ({ body: JSON.parse(message.body) as unknown, dueAt: new Date(message.dueAt), receiveCount: message.receiveCount }));
+  }
+
+  /** Messages that failed maxReceiveCount times on a queue without a dead-letter handler (or that it refused). */
+  get deadLetters(): { queue: string; body: unknown }[] {
+    return this.messages.filter((message) => message.deadLettered).map((message) => ({ queue: message.queue, body: JSON.parse(message.body) as unknown }));
   }
 
   /** Drops waiting messages of a queue that match (tests play a message lost in transit). */
   drop(queueName: string, matches: (body: unknown) => boolean): number {
-    const lost = this.pending.filter((item) => item.definition.name === queueName && matches(JSON.parse(item.body)));
-    for (const item of lost) this.pending.splice(this.pending.indexOf(item), 1);
+    const lost = this.messages.filter((message) => message.queue === queueName && !message.deadLettered && matches(JSON.parse(message.body)));
+    for (const message of lost) this.forget(message);
     return lost.length;
   }
 
   private enqueue(definition: QueueDefinition, message: unknown, dueAt: number): void {
-    this.pending.push({ definition, id: randomUUID(), body: JSON.stringify(message), dueAt, receiveCount: 0 });
+    this.definitions.set(definition.name, definition);
+    const stored: StoredMessage = {
+      id: randomUUID(),
+      queue: definition.name,
+      body: JSON.stringify(message),
+      sequence: ++this.sequence,
+      sentAt: this.clock.now().getTime(),
+      dueAt,
+      receiveCount: 0,
+      inFlight: false,
+      deadLettered: false,
+    };
+    this.messages.push(stored);
+    this.store.put(stored);
     if (this.timer) setImmediate(() => void this.idle());
   }
 
   private async drain(): Promise<void> {
     for (;;) {
       const now = this.clock.now().getTime();
-      const index = this.pending.findIndex((item) => item.dueAt <= now);
-      if (index < 0) return;
-      const [item] = this.pending.splice(index, 1);
-      await this.deliver(item!);
+      const due = this.messages.find((message) => !message.inFlight && !message.deadLettered && message.dueAt <= now);
+      if (!due) return;
+      await this.deliver(due);
     }
   }
 
-  private async deliver(item: Pending): Promise<void> {
-    item.receiveCount++;
-    const { worker, deadLetter } = await this.consumers(item.definition);
-    const record = sqsRecord(item, this.clock.now());
+  private async deliver(message: StoredMessage): Promise<void> {
+    const definition = this.definitions.get(message.queue)!;
+    const { worker, deadLetter } = await this.consumers(definition);
+    if (message.receiveCount >= definition.maxReceiveCount) return this.deadLetter(message, deadLetter);
+    this.save(Object.assign(message, { receiveCount: message.receiveCount + 1, inFlight: true }));
     let failed: boolean;
     try {
-      const response = await worker({ Records: [record] });
-      failed = (response?.batchItemFailures ?? []).some((failure) => failure.itemIdentifier === item.id);
+      const response = await worker({ Records: [sqsRecord(message, this.clock.now())] });
+      failed = (response?.batchItemFailures ?? []).some((failure) => failure.itemIdentifier === message.id);
     } catch (error) {
-      log('warn', 'in-process queue: worker failed', { queue: item.definition.name, ...describeError(error) });
+      log('warn', 'in-process queue: worker failed', { queue: message.queue, ...describeError(error) });
       failed = true;
     }
-    if (!failed) return;
-    if (item.receiveCount < item.definition.maxReceiveCount) {
-      this.pending.push(item);
-      return;
-    }
-    if (deadLetter) {
-      await deadLetter({ Records: [sqsRecord(item, this.clock.now())] });
+    if (!failed) return this.forget(message);
+    const visibleAgainAt = this.clock.now().getTime() + visibilityTimeoutSeconds(definition) * 1000;
+    if (message.receiveCount < definition.maxReceiveCount) {
+      this.save(Object.assign(message, { inFlight: false, dueAt: visibleAgainAt }));
     } else {
-      this.deadLetters.push({ queue: item.definition.name, body: JSON.parse(item.body) as unknown });
+      // As SQS's redrive: the receive that reaches maxReceiveCount moves it to the dead-letter queue.
+      this.save(Object.assign(message, { inFlight: false }));
+      await this.deadLetter(message, deadLetter);
     }
+  }
+
+  private async deadLetter(message: StoredMessage, handler: QueueConsumer | undefined): Promise<void> {
+    if (handler) {
+      try {
+        const response = await handler({ Records: [sqsRecord(message, this.clock.now())] });
+        if (!(response?.batchItemFailures ?? []).length) return this.forget(message);
+      } catch (error) {
+        log('error', 'in-process queue: dead-letter handler failed', { queue: message.queue, ...describeError(error) });
+      }
+    }
+    this.save(Object.assign(message, { deadLettered: true }));
+  }
+
+  private save(message: StoredMessage): void {
+    this.store.put(message);
+  }
+
+  private forget(message: StoredMessage): void {
+    this.messages.splice(this.messages.indexOf(message), 1);
+    this.store.remove(message.id);
   }
 }
 
 /** The record SQS would hand a Lambda. */
-function sqsRecord(item: Pending, now: Date): SQSRecord {
+function sqsRecord(message: StoredMessage, now: Date): SQSRecord {
   return {
-    messageId: item.id,
-    receiptHandle: item.id,
-    body: item.body,
+    messageId: message.id,
+    receiptHandle: `${message.id}#${message.receiveCount}`,
+    body: message.body,
     attributes: {
-      ApproximateReceiveCount: String(item.receiveCount),
-      SentTimestamp: String(item.dueAt),
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(message.sentAt),
       SenderId: 'local',
       ApproximateFirstReceiveTimestamp: String(now.getTime()),
     },
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:local:000000000000:${item.definition.name}`,
+    eventSourceARN: `arn:aws:sqs:local:000000000000:${message.queue}`,
     awsRegion: 'local',
   };
 }

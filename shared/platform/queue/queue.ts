@@ -65,6 +65,15 @@ export interface Messaging {
   scheduler: Scheduler;
 }
 
+/**
+ * How long a received message stays hidden before it is handed out again: six times the worker's
+ * timeout, as AWS advises for Lambda event sources, so a slow delivery is never handed out twice
+ * at once. A failed delivery reappears after it too.
+ */
+export function visibilityTimeoutSeconds(definition: Pick<QueueDefinition, 'lambda'>): number {
+  return definition.lambda.timeoutSeconds * 6;
+}
+
 /** The longest delay SQS takes. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 

@@ -3,6 +3,9 @@
  * (aws-sdk-client-mock), and the in-process transport's delivery, retry and dead-letter rules.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, it } from '@jest/globals';
@@ -11,8 +14,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import * as v from 'valibot';
 import { ManualClock } from '../../../shared/platform/clock';
 import { EventBridgeScheduler } from '../../../shared/platform/queue/eventbridge-scheduler';
-import { InProcessMessaging } from '../../../shared/platform/queue/in-process';
-import { defineQueue, queueUrlVariable } from '../../../shared/platform/queue/queue';
+import { InProcessMessaging, memoryMessageStore, type MessageStore } from '../../../shared/platform/queue/in-process';
+import { defineQueue, queueUrlVariable, visibilityTimeoutSeconds } from '../../../shared/platform/queue/queue';
+import { messageFolder } from '../../../infra/local/message-folder';
 import { SqsQueue } from '../../../shared/platform/queue/sqs-queue';
 import { queueWorker } from '../../../shared/platform/queue/worker';
 import { createRuntime } from '../../../shared/platform/runtime';
@@ -120,25 +124,41 @@ describe('queue worker (middy, partial batch failure)', () => {
 });
 
 describe('in-process messaging', () => {
-  function setUp(fail: (n: number, attempt: number) => boolean) {
+  const VISIBILITY_MS = visibilityTimeoutSeconds(work) * 1000;
+
+  function setUp(fail: (n: number, attempt: number) => boolean | 'crash', store: MessageStore = memoryMessageStore()) {
     const clock = new ManualClock(new Date('2026-11-23T10:00:00.000Z'));
-    const delivered: { n: number; attempt: number }[] = [];
+    const delivered: { n: number; attempt: number; receiveCount: string }[] = [];
     const deadLettered: number[] = [];
     const attempts = new Map<number, number>();
-    const messaging = new InProcessMessaging(clock, async () => ({
-      worker: async (event) => {
-        const n = (JSON.parse(event.Records[0]!.body) as { n: number }).n;
-        const attempt = (attempts.get(n) ?? 0) + 1;
-        attempts.set(n, attempt);
-        delivered.push({ n, attempt });
-        if (fail(n, attempt)) return { batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }] };
-      },
-      deadLetter: async (event) => {
-        deadLettered.push((JSON.parse(event.Records[0]!.body) as { n: number }).n);
-      },
-    }));
+    const messaging = new InProcessMessaging(
+      clock,
+      async () => ({
+        worker: async (event) => {
+          const record = event.Records[0]!;
+          const n = (JSON.parse(record.body) as { n: number }).n;
+          const attempt = (attempts.get(n) ?? 0) + 1;
+          attempts.set(n, attempt);
+          delivered.push({ n, attempt, receiveCount: record.attributes.ApproximateReceiveCount });
+          const outcome = fail(n, attempt);
+          // A process that dies mid-delivery: the worker never returns.
+          if (outcome === 'crash') return new Promise<never>(() => undefined);
+          if (outcome) return { batchItemFailures: [{ itemIdentifier: record.messageId }] };
+        },
+        deadLetter: async (event) => {
+          deadLettered.push((JSON.parse(event.Records[0]!.body) as { n: number }).n);
+        },
+      }),
+      { store, queues: [work] },
+    );
     return { clock, messaging, delivered, deadLettered };
   }
+
+  /** The local runtime's folder of messages, which outlives the messaging over it. */
+  function durableStore(): MessageStore {
+    return messageFolder(mkdtempSync(join(tmpdir(), 'queues-')));
+  }
+  const stored = (store: MessageStore) => [...store.load()].sort((a, b) => a.sequence - b.sequence);
 
   it('delivers sent messages in order', async () => {
     const { messaging, delivered } = setUp(() => false);
@@ -148,19 +168,37 @@ describe('in-process messaging', () => {
     assert.deepEqual(delivered.map((d) => d.n), [1, 2, 3]);
   });
 
-  it('tries a failing message maxReceiveCount times, then hands it to the dead-letter handler', async () => {
-    const { messaging, delivered, deadLettered } = setUp((n) => n === 2);
+  it('hands a failed message out again after the visibility timeout, maxReceiveCount times, then to the dead-letter handler', async () => {
+    const { clock, messaging, delivered, deadLettered } = setUp((n) => n === 2);
     await messaging.queue(work).sendAll([{ n: 1 }, { n: 2 }]);
     await messaging.idle();
-    assert.deepEqual(delivered.filter((d) => d.n === 2).map((d) => d.attempt), [1, 2, 3]);
+    assert.deepEqual(delivered.map((d) => d.n), [1, 2]);
+    clock.advance(VISIBILITY_MS - 1);
+    await messaging.idle();
+    assert.equal(delivered.length, 2, 'hidden until its visibility timeout');
+    clock.advance(1);
+    await messaging.idle();
+    clock.advance(VISIBILITY_MS);
+    await messaging.idle();
+    assert.deepEqual(
+      delivered.filter((d) => d.n === 2).map((d) => [d.attempt, d.receiveCount]),
+      [
+        [1, '1'],
+        [2, '2'],
+        [3, '3'],
+      ],
+    );
     assert.deepEqual(deadLettered, [2]);
+    assert.deepEqual(messaging.waiting('test-work'), []);
   });
 
   it('stops retrying once a delivery succeeds', async () => {
-    const { messaging, delivered, deadLettered } = setUp((_n, attempt) => attempt < 2);
+    const { clock, messaging, delivered, deadLettered } = setUp((_n, attempt) => attempt < 2);
     await messaging.queue(work).send({ n: 5 });
     await messaging.idle();
-    assert.deepEqual(delivered, [{ n: 5, attempt: 1 }, { n: 5, attempt: 2 }]);
+    clock.advance(VISIBILITY_MS);
+    await messaging.idle();
+    assert.deepEqual(delivered.map(({ n, attempt }) => ({ n, attempt })), [{ n: 5, attempt: 1 }, { n: 5, attempt: 2 }]);
     assert.deepEqual(deadLettered, []);
   });
 
@@ -177,6 +215,50 @@ describe('in-process messaging', () => {
     clock.advance(29 * 60_000);
     await messaging.idle();
     assert.deepEqual(delivered.map((d) => d.n), [1, 2]);
+  });
+
+  it('keeps every message in its store until it is done with, and a restart resumes waiting, delayed and in-flight ones', async () => {
+    const store = durableStore();
+    const first = setUp((n) => (n === 2 ? 'crash' : false), store);
+    await first.messaging.queue(work).sendAll([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    await first.messaging.queue(work).send({ n: 4 }, { delaySeconds: 120 });
+    void first.messaging.idle(); // n = 2 never returns: the process is killed there
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(first.delivered.map((d) => d.n), [1, 2]);
+    assert.deepEqual(
+      stored(store).map(({ body, receiveCount, inFlight }) => [body, receiveCount, inFlight]),
+      [
+        ['{"n":2}', 1, true],
+        ['{"n":3}', 0, false],
+        ['{"n":4}', 0, false],
+      ],
+    );
+
+    const second = setUp(() => false, store);
+    await second.messaging.idle();
+    assert.deepEqual(second.delivered.map(({ n, receiveCount }) => [n, receiveCount]), [
+      [2, '2'],
+      [3, '1'],
+    ]);
+    second.clock.advance(120_000);
+    await second.messaging.idle();
+    assert.deepEqual(second.delivered.map((d) => d.n), [2, 3, 4]);
+    assert.equal(store.load().length, 0);
+  });
+
+  it('dead-letters a message that kills the process on every delivery, counting each receive', async () => {
+    const store = durableStore();
+    let run = setUp(() => 'crash', store);
+    await run.messaging.queue(work).send({ n: 9 });
+    for (let restart = 0; restart < work.maxReceiveCount; restart++) {
+      void run.messaging.idle();
+      await new Promise((resolve) => setImmediate(resolve));
+      run = setUp(() => 'crash', store);
+    }
+    await run.messaging.idle();
+    assert.deepEqual(run.delivered, [], 'not delivered a fourth time');
+    assert.deepEqual(run.deadLettered, [9]);
+    assert.equal(store.load().length, 0);
   });
 });
 
