@@ -6,11 +6,11 @@ import type { Implementation } from '../platform/http/endpoint';
 import type { Runtime } from '../platform/runtime';
 import { exportJob } from './export';
 import type { MappingJob } from './job';
-import { createMappingJob as create } from './lifecycle';
+import { cancelJob, createMappingJob as create } from './lifecycle';
 import { queryResults } from './results';
 import { reviewResult } from './review';
 import { mappingJobRoutes } from './routes';
-import { currentReference, exportPorts, jobPorts, reviewPorts, supplierLookup } from './services';
+import { endingPorts, currentReference, exportPorts, jobPorts, reviewPorts, supplierLookup } from './services';
 import { mappingJobStoreOf } from './store';
 import { jobView, resultView } from './views';
 
@@ -46,6 +46,11 @@ export const getMappingJob: Implementation<typeof mappingJobRoutes.getMappingJob
   status: 200,
   json: jobView(await requireJob(runtime, principal.organizationId, params.jobId)),
 });
+
+export const cancelMappingJob: Implementation<typeof mappingJobRoutes.cancelMappingJob> = async ({ principal, params }, runtime) => {
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  return { status: 200, json: jobView(await cancelJob(endingPorts(runtime), job)) };
+};
 
 export const listMappingResults: Implementation<typeof mappingJobRoutes.listMappingResults> = async ({ principal, params, query }, runtime) => {
   const { limit, cursor, ...filter } = query;

@@ -1,6 +1,7 @@
 /** Mapping jobs: a partner inventory mapped asynchronously, its results reviewed and exported. */
 export { mappingJobRoutes } from './routes';
 export {
+  cancelMappingJob,
   createMappingJob,
   exportMappingResults,
   getMappingJob,

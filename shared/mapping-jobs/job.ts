@@ -10,7 +10,7 @@
  */
 import type { MappingMode, MappingResult, MappingStatus } from '../mapping';
 
-export const JOB_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
+export const JOB_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** How long a job may run before the deadline fails it and releases its reservation. */
@@ -47,6 +47,7 @@ export interface MappingJob {
   startedAt?: string;
   completedAt?: string;
   failedAt?: string;
+  cancelledAt?: string;
   updatedAt: string;
   /** Why the job failed (FAILED only). */
   error?: string;

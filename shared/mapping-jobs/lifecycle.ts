@@ -6,7 +6,7 @@ import type { MappingMode } from '../mapping';
 import { matchesBySupplierCode, matchHotels } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
-import { invalidInput, notFound } from '../platform/errors';
+import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { DomainEvent, EventPublisher } from '../platform/events/events';
 import { log } from '../platform/logging';
 import type { Queue, Scheduler } from '../platform/queue/queue';
@@ -111,7 +111,7 @@ export interface ChunkPorts extends ClaimPorts {
  */
 export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promise<void> {
   const job = await ports.jobs.get(message.organizationId, message.mappingJobId);
-  if (!job || job.status === 'FAILED') return;
+  if (!job || job.status === 'FAILED' || job.status === 'CANCELLED') return;
   if (job.status === 'COMPLETED' || job.doneChunks?.has(message.chunk)) {
     // Counted before: only finish the job, in case the delivery that counted it died before that.
     if ((job.doneChunks?.size ?? 0) === job.chunkCount) await finishJob(ports, job);
@@ -180,6 +180,24 @@ function completionEvent(job: MappingJob): DomainEvent {
       completedAt: job.completedAt,
     },
   };
+}
+
+/**
+ * Cancels a job that has not ended: its remaining chunks do nothing when they arrive, and its whole
+ * reservation is released (nothing is charged, as for a failed job). Cancelling it again answers it
+ * as it is; a job that completed or failed first cannot be cancelled.
+ */
+export async function cancelJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'clock'>, job: MappingJob): Promise<MappingJob> {
+  if (job.status === 'PENDING' || job.status === 'RUNNING') {
+    await ports.jobs.cancel(job, ports.clock.now().toISOString());
+  }
+  const current = (await ports.jobs.get(job.organizationId, job.id))!;
+  if (current.status !== 'CANCELLED') {
+    throw conflict(`The job is ${current.status}; only a PENDING or RUNNING job can be cancelled.`);
+  }
+  // Repeated on every cancel: a cancel that died between the two steps is finished by the next one.
+  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: 0 });
+  return current;
 }
 
 /** Fails a running job with a readable reason and releases its whole reservation; safe to repeat. */

@@ -82,6 +82,26 @@ export const mappingJobRoutes = {
     responses: { 200: { description: 'The job', schema: s.JobView }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
     access: { table: 'read' },
   }),
+  cancelMappingJob: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping/{jobId}/cancel',
+    handler: 'mapping/cancel',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Cancel a PENDING or RUNNING job: its remaining rows are not mapped and its whole reservation is released',
+    description:
+      'Answers the job, CANCELLED, with the counts it had reached; the rows already mapped stay readable through results, ' +
+      'but a cancelled job is neither reviewed nor exported and is not charged. Cancelling a cancelled job answers it again.',
+    params: s.JobIdParams,
+    responses: {
+      200: { description: 'The job, CANCELLED', schema: s.JobView },
+      400: errors[400],
+      401: errors[401],
+      404: JOB_NOT_FOUND,
+      409: { description: 'The job completed or failed before it could be cancelled', schema: ErrorResponse },
+    },
+    access: { table: 'readwrite' },
+  }),
   listMappingResults: defineRoute({
     method: 'GET',
     path: '/api/v1/mapping/{jobId}/results',

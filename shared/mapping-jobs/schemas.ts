@@ -39,7 +39,7 @@ const Counts = v.object({
 export const JobView = v.object({
   mappingJobId: Uuid,
   partnerInventoryId: Uuid,
-  status: v.pipe(v.picklist(JOB_STATUSES), v.description('PENDING -> RUNNING -> COMPLETED, or FAILED with error')),
+  status: v.pipe(v.picklist(JOB_STATUSES), v.description('PENDING -> RUNNING -> COMPLETED, or FAILED with error, or CANCELLED by POST /mapping/{jobId}/cancel')),
   mode: Mode,
   supplierCode: v.optional(v.pipe(v.string(), v.description('The connected supplier whose hotel codes ID_TO_ID and HYBRID use'))),
   referenceVersionId: v.pipe(v.string(), v.description('The reference publication the job maps against (pinned at creation)')),
@@ -49,6 +49,7 @@ export const JobView = v.object({
   startedAt: v.optional(Timestamp),
   completedAt: v.optional(Timestamp),
   failedAt: v.optional(Timestamp),
+  cancelledAt: v.optional(Timestamp),
   updatedAt: Timestamp,
   error: v.optional(v.pipe(v.string(), v.description('Why the job failed (FAILED only)'))),
 });

@@ -42,6 +42,11 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
   };
 }
 
+/** What ending a job early (failing or cancelling it) needs. */
+export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'metering' | 'clock'> {
+  return { jobs: mappingJobStoreOf(runtime), metering: meteringOf(runtime), clock: runtime.clock };
+}
+
 export function reviewPorts(runtime: Runtime): ReviewPorts {
   const reference = referenceStoreOf(runtime);
   return {

@@ -154,6 +154,11 @@ export class MappingJobStore {
     return this.transition(job, ['PENDING', 'RUNNING'], { status: 'FAILED', failedAt: now, updatedAt: now, error });
   }
 
+  /** PENDING or RUNNING -> CANCELLED; false when the job had already ended. */
+  cancel(job: Pick<MappingJob, 'organizationId' | 'id'>, now: string): Promise<boolean> {
+    return this.transition(job, ['PENDING', 'RUNNING'], { status: 'CANCELLED', cancelledAt: now, updatedAt: now });
+  }
+
   private transition(job: Pick<MappingJob, 'organizationId' | 'id'>, from: readonly JobStatus[], changes: Partial<MappingJob>): Promise<boolean> {
     return transitionStatus(this.table, this.jobs.key(job.organizationId, job.id), from, changes);
   }

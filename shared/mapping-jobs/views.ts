@@ -14,6 +14,7 @@ export function jobView(job: MappingJob) {
     startedAt: job.startedAt,
     completedAt: job.completedAt,
     failedAt: job.failedAt,
+    cancelledAt: job.cancelledAt,
     updatedAt: job.updatedAt,
     error: job.error,
   };

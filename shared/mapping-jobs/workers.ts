@@ -1,12 +1,10 @@
 /** The workers of the mapping queues. */
-import { meteringOf } from '../billing';
 import { INVENTORY_CHUNK_ROWS } from '../partner-inventories';
 import type { Runtime } from '../platform/runtime';
 import { JOB_DEADLINE_HOURS } from './job';
 import { failJob, mapChunk } from './lifecycle';
 import type { ChunkMessage, DeadlineMessage } from './queues';
-import { chunkPorts } from './services';
-import { mappingJobStoreOf } from './store';
+import { chunkPorts, endingPorts } from './services';
 
 export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
   return mapChunk(chunkPorts(runtime), message);
@@ -15,7 +13,7 @@ export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<vo
 /** A chunk that failed every delivery fails its job, and the job's reservation is released. */
 export function failJobOfDeadChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
   return failJob(
-    { jobs: mappingJobStoreOf(runtime), metering: meteringOf(runtime), clock: runtime.clock },
+    endingPorts(runtime),
     { organizationId: message.organizationId, id: message.mappingJobId },
     `Rows ${message.chunk * INVENTORY_CHUNK_ROWS + 1} to ${(message.chunk + 1) * INVENTORY_CHUNK_ROWS} could not be mapped after several attempts. Create the job again; if it fails again, contact support.`,
   );
@@ -24,7 +22,7 @@ export function failJobOfDeadChunk(message: ChunkMessage, runtime: Runtime): Pro
 /** A job still unfinished at its deadline fails, and its reservation is released (nothing is lost). */
 export function failOverdueJob(message: DeadlineMessage, runtime: Runtime): Promise<void> {
   return failJob(
-    { jobs: mappingJobStoreOf(runtime), metering: meteringOf(runtime), clock: runtime.clock },
+    endingPorts(runtime),
     { organizationId: message.organizationId, id: message.mappingJobId },
     `The job did not finish within ${JOB_DEADLINE_HOURS} hours. Create it again; if it fails again, contact support.`,
   );

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, it } from '@jest/globals';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import { mappingChunkQueue, mappingJobRoutes } from '../../shared/mapping-jobs';
+import { mapJobChunk, mappingChunkQueue, mappingJobRoutes } from '../../shared/mapping-jobs';
 import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { objectStoreOf } from '../../shared/platform/objects/services';
@@ -268,6 +268,77 @@ describe('metering', () => {
     assert.equal(failed.status, 'FAILED');
     assert.match(failed.error, /did not finish within 6 hours/);
     assert.equal((await quota(caller)).mappingsUsedToday, 0);
+  });
+});
+
+describe('POST /api/v1/mapping/{jobId}/cancel', () => {
+  const cancel = (as: Caller, jobId: string) => api.request('POST', `/api/v1/mapping/${jobId}/cancel`, { as });
+
+  it('cancels a RUNNING job: its other chunks do nothing, the whole reservation is released, no event', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const created = await createJob(caller, { partnerInventoryId: await inventory(caller, partnerCsv(300, 2_200)) });
+    const jobId = created.body.mappingJobId;
+    assert.equal((await quota(caller)).mappingsUsedToday, 2_500, 'reserved at creation');
+    // One of its two chunks is mapped before the partner cancels.
+    await mapJobChunk({ organizationId: caller.organization.id, mappingJobId: jobId, chunk: 0 }, api.runtime);
+    assert.equal((await getJob(caller, jobId)).body.status, 'RUNNING');
+
+    const cancelled = await cancel(caller, jobId);
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.status, 'CANCELLED');
+    assert.equal(cancelled.body.cancelledAt, api.clock.now().toISOString());
+    assert.equal(cancelled.body.counts.processed, 2_000);
+    assert.equal((await quota(caller)).mappingsUsedToday, 0, 'nothing charged, nothing reserved');
+
+    await api.messaging.idle();
+    const after = (await getJob(caller, jobId)).body;
+    assert.equal(after.status, 'CANCELLED');
+    assert.equal(after.counts.processed, 2_000, 'the remaining chunk mapped nothing');
+    assert.equal((await quota(caller)).mappingsUsedToday, 0);
+    const events = await eventOutboxOf(api.runtime).listForOrganization(caller.organization.id);
+    assert.deepEqual(events, []);
+    assert.equal((await results(caller, jobId, '?limit=1')).status, 200, 'rows mapped before the cancel stay readable');
+    assert.equal((await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller })).status, 409);
+
+    const again = await cancel(caller, jobId);
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body, after);
+  });
+
+  it('cancels a PENDING job before any chunk runs', async () => {
+    const caller = await api.newOrganization();
+    const created = await createJob(caller, { partnerInventoryId: await inventory(caller, partnerCsv(10)) });
+    const cancelled = await cancel(caller, created.body.mappingJobId);
+    assert.equal(cancelled.body.status, 'CANCELLED');
+    await api.messaging.idle();
+    const after = (await getJob(caller, created.body.mappingJobId)).body;
+    assert.equal(after.status, 'CANCELLED');
+    assert.equal(after.counts.processed, 0);
+    assert.equal((await quota(caller)).mappingsUsedToday, 0);
+  });
+
+  it('answers 409 for a job that completed, and changes nothing', async () => {
+    const caller = await api.newOrganization();
+    const jobId = await completedJob(caller);
+    const before = (await getJob(caller, jobId)).body;
+    const refused = await cancel(caller, jobId);
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.message, /The job is COMPLETED; only a PENDING or RUNNING job can be cancelled/);
+    assert.deepEqual((await getJob(caller, jobId)).body, before);
+    assert.equal((await quota(caller)).mappingsUsedToday, 45);
+  });
+
+  it("answers 404 for another organization's job and leaves it running", async () => {
+    const owner = await api.newOrganization();
+    const intruder = await api.newOrganization();
+    const created = await createJob(owner, { partnerInventoryId: await inventory(owner, partnerCsv(10)) });
+    const refused = await cancel(intruder, created.body.mappingJobId);
+    assert.equal(refused.status, 404);
+    assert.deepEqual(Object.keys(refused.body).sort(), ['error', 'message']);
+    await api.messaging.idle();
+    assert.equal((await getJob(owner, created.body.mappingJobId)).body.status, 'COMPLETED');
+    assert.equal((await cancel(owner, '00000000-0000-4000-8000-000000000000')).status, 404);
+    assert.equal((await cancel(owner, 'not-a-uuid')).status, 400);
   });
 });
 

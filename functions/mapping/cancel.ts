@@ -1,0 +1,4 @@
+import { cancelMappingJob, mappingJobRoutes } from '../../shared/mapping-jobs';
+import { httpHandler } from '../../shared/platform/http/handler';
+
+export const handler = httpHandler(mappingJobRoutes.cancelMappingJob, cancelMappingJob);
