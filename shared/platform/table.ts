@@ -11,6 +11,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -175,6 +176,100 @@ export class OwnedItems<T extends OwnedItem> {
   }
 
   /**
+   * Creates the item unless its organization owns `limit` of this kind already; false when it
+   * does. The count is an item of its own, changed in one transaction with the item, so requests
+   * running at once cannot pass the limit together as a count read first would let them.
+   */
+  async createWithin(item: T, limit: number): Promise<boolean> {
+    await this.ensureCount(item.organizationId);
+    try {
+      await this.table.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: this.countKey(item.organizationId),
+                UpdateExpression: 'SET #count = #count + :one',
+                ConditionExpression: '#count < :limit',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+              },
+            },
+            { Put: { TableName: this.table.name, Item: this.stored(item), ConditionExpression: 'attribute_not_exists(PK)' } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Deletes an item created by createWithin and gives its place back; false when there was nothing to delete. */
+  async deleteCounted(organizationId: string, id: string): Promise<boolean> {
+    await this.ensureCount(organizationId);
+    try {
+      await this.table.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.table.name, Key: this.key(organizationId, id), ConditionExpression: 'attribute_exists(PK)' } },
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: this.countKey(organizationId),
+                UpdateExpression: 'SET #count = #count - :one',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  private countKey(organizationId: string): { PK: string; SK: string } {
+    return { PK: organizationPartition(organizationId), SK: `COUNT#${this.kind}` };
+  }
+
+  /** Starts the count at what the organization owns, the first time (items older than the count). */
+  private async ensureCount(organizationId: string): Promise<void> {
+    const key = this.countKey(organizationId);
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
+    if (Item) return;
+    let owned = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': key.PK, ':prefix': `${this.kind}#` },
+          Select: 'COUNT',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      owned += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    try {
+      await this.table.client.send(
+        new PutCommand({ TableName: this.table.name, Item: { ...key, count: owned }, ConditionExpression: 'attribute_not_exists(PK)' }),
+      );
+    } catch (error) {
+      // Another request started it first: its count stands.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /**
    * Writes the whole item over the stored one, only while `revision` is still what the caller
    * read (optimistic concurrency: two edits never silently overwrite each other); false when the
    * item is gone or was changed meanwhile.
@@ -191,18 +286,17 @@ export class OwnedItems<T extends OwnedItem> {
 
   private async put(item: T, condition: string, values?: Record<string, unknown>): Promise<void> {
     await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          ...this.key(item.organizationId, item.id),
-          GSI1PK: this.listPartition(item.organizationId),
-          GSI1SK: `${item.createdAt}#${item.id}`,
-          ...item,
-        },
-        ConditionExpression: condition,
-        ExpressionAttributeValues: values,
-      }),
+      new PutCommand({ TableName: this.table.name, Item: this.stored(item), ConditionExpression: condition, ExpressionAttributeValues: values }),
     );
+  }
+
+  private stored(item: T): Record<string, unknown> {
+    return {
+      ...this.key(item.organizationId, item.id),
+      GSI1PK: this.listPartition(item.organizationId),
+      GSI1SK: `${item.createdAt}#${item.id}`,
+      ...(item as Record<string, unknown>),
+    };
   }
 
   async get(organizationId: string, id: string): Promise<T | undefined> {

@@ -49,7 +49,6 @@ export async function createLegacyWebhook(
   organizationId: string,
   input: LegacyFields & { webhookUrl: string },
 ): Promise<Webhook> {
-  await checkRoom(ports, organizationId);
   const now = ports.clock.now().toISOString();
   const blank: Webhook = {
     id: ports.newId(),
@@ -63,7 +62,7 @@ export async function createLegacyWebhook(
     revision: 1,
   };
   const webhook = await applyLegacy(ports, blank, input);
-  await ports.webhooks.create(webhook);
+  await createWithinLimit(ports, webhook);
   return webhook;
 }
 
@@ -106,7 +105,6 @@ export async function createSubscription(
   organizationId: string,
   input: SubscriptionFields & { url: string; events: EventType[] },
 ): Promise<{ webhook: Webhook; secret: string }> {
-  await checkRoom(ports, organizationId);
   await checkPlanAllows(ports, organizationId, input.events);
   const now = ports.clock.now().toISOString();
   const id = ports.newId();
@@ -124,7 +122,7 @@ export async function createSubscription(
     updatedAt: now,
     revision: 1,
   };
-  await ports.webhooks.create(webhook);
+  await createWithinLimit(ports, webhook);
   return { webhook, secret };
 }
 
@@ -204,8 +202,8 @@ export async function checkPlanAllows(ports: Pick<ManagePorts, 'planOf'>, organi
   }
 }
 
-async function checkRoom(ports: Pick<ManagePorts, 'webhooks'>, organizationId: string): Promise<void> {
-  if ((await ports.webhooks.list(organizationId)).length >= MAX_WEBHOOKS_PER_ORGANIZATION) {
+async function createWithinLimit(ports: Pick<ManagePorts, 'webhooks'>, webhook: Webhook): Promise<void> {
+  if (!(await ports.webhooks.create(webhook))) {
     throw limitReached(`An organization may have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks; delete one first.`);
   }
 }

@@ -28,8 +28,9 @@ export class WebhookStore {
     this.items = new OwnedItems(table, 'WEBHOOK', 'WEBHOOKS');
   }
 
-  create(webhook: Webhook): Promise<void> {
-    return this.items.create(webhook);
+  /** False when the organization has MAX_WEBHOOKS_PER_ORGANIZATION webhooks already (checked in the write itself). */
+  create(webhook: Webhook): Promise<boolean> {
+    return this.items.createWithin(webhook, MAX_WEBHOOKS_PER_ORGANIZATION);
   }
 
   /** The organization's webhook; another organization's is answered as missing. */
@@ -55,7 +56,7 @@ export class WebhookStore {
   }
 
   delete(organizationId: string, id: string): Promise<boolean> {
-    return this.items.delete(organizationId, id);
+    return this.items.deleteCounted(organizationId, id);
   }
 }
 

@@ -19,7 +19,7 @@ import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import * as v from 'valibot';
 import { legacyWebhookRoutes, subscriptionRoutes, webhookDescriptions } from '../../shared/webhooks';
 import { webhookStoreOf } from '../../shared/webhooks/store';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { organizationKey } from '../../shared/organizations';
 import { tableOf } from '../../shared/platform/table';
 import { startTestApi, type Caller } from '../support/test-api';
@@ -649,6 +649,49 @@ describe('legacy export webhooks', () => {
     const refused = await create(caller, { webhookUrl: receiver.url('/many-20') });
     assert.equal(refused.status, 400);
     assert.match(refused.body.message, /at most 20/);
+  });
+
+  it('holds the limit under concurrent creates, and a delete gives its place back', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    for (let i = 0; i < 11; i++) assert.equal((await create(caller, { webhookUrl: receiver.url(`/busy-${i}`) })).status, 201);
+    const racing = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        i % 2
+          ? create(caller, { webhookUrl: receiver.url(`/race-${i}`) })
+          : api.request('POST', '/api/v1/webhook-subscriptions', { as: caller, json: { url: receiver.url(`/race-${i}`), events: ['MAPPING_COMPLETED'] } }),
+      ),
+    );
+    assert.deepEqual(racing.map((answer) => answer.status).sort(), [...Array(9).fill(201), ...Array(6).fill(400)]);
+    const stored = await webhookStoreOf(api.runtime).list(caller.organization.id);
+    assert.equal(stored.length, 20);
+    assert.equal((await create(caller, { webhookUrl: receiver.url('/full') })).status, 400);
+    assert.equal((await api.request('DELETE', `/api/v1/export-webhooks/${stored.find((webhook) => webhook.kind === 'EXPORT_WEBHOOK')!.id}`, { as: caller })).status, 204);
+    assert.equal((await create(caller, { webhookUrl: receiver.url('/freed') })).status, 201);
+    assert.equal((await webhookStoreOf(api.runtime).list(caller.organization.id)).length, 20);
+  });
+
+  it('counts the webhooks an organization had before the count was kept', async () => {
+    const caller = await api.newOrganization();
+    const now = api.clock.now().toISOString();
+    const table = tableOf(api.runtime);
+    for (let i = 0; i < 19; i++) {
+      const id = randomUUID();
+      await table.client.send(
+        new PutCommand({
+          TableName: table.name,
+          Item: {
+            PK: `ORG#${caller.organization.id}`,
+            SK: `WEBHOOK#${id}`,
+            GSI1PK: `ORG#${caller.organization.id}#WEBHOOKS`,
+            GSI1SK: `${now}#${id}`,
+            ...{ id, organizationId: caller.organization.id, kind: 'EXPORT_WEBHOOK', url: receiver.url(`/old-${i}`), status: 'ACTIVE', events: ['MAPPING_COMPLETED'], createdAt: now, updatedAt: now, revision: 1 },
+          },
+        }),
+      );
+    }
+    const answers = await Promise.all([0, 1, 2].map((i) => create(caller, { webhookUrl: receiver.url(`/after-${i}`) })));
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 400, 400]);
+    assert.equal((await webhookStoreOf(api.runtime).list(caller.organization.id)).length, 20);
   });
 });
 
