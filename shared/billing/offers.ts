@@ -10,18 +10,24 @@ export interface PlanOffer {
   features: readonly string[];
 }
 
+/**
+ * What every plan includes. A feature is listed as one plan's only if the service refuses it below
+ * that plan (the limits in PLAN_LIMITS); mapping modes and export formats are open to all.
+ */
+export const EVERY_PLAN_FEATURES = ['STANDARD, ID_TO_ID and HYBRID mapping', 'Custom export formats'] as const;
+
 export const PLAN_OFFERS: Record<PlanType, PlanOffer> = {
   FREE: {
     monthlyPriceCents: 0,
-    features: ['1,000 mappings per day', 'Up to 2 suppliers', 'Pay-as-you-go credits beyond the daily allowance', 'Webhooks on completed jobs'],
+    features: ['1,000 mappings per day', 'Up to 2 suppliers', ...EVERY_PLAN_FEATURES, 'Pay-as-you-go credits beyond the daily allowance', 'Webhooks on completed jobs'],
   },
   SUBSCRIPTION: {
     monthlyPriceCents: 4_900,
-    features: ['100,000 mappings per day', 'Up to 10 suppliers', 'ID_TO_ID and HYBRID mapping', 'Webhooks on review decisions'],
+    features: ['100,000 mappings per day', 'Up to 10 suppliers', ...EVERY_PLAN_FEATURES, 'Webhooks on review decisions'],
   },
   ENTERPRISE: {
     monthlyPriceCents: 49_900,
-    features: ['5,000,000 mappings per day', 'Up to 100 suppliers', 'Priority support', 'Custom export formats', 'Webhooks on duplicate resolutions'],
+    features: ['5,000,000 mappings per day', 'Up to 100 suppliers', ...EVERY_PLAN_FEATURES, 'Priority support', 'Webhooks on duplicate resolutions'],
   },
 };
 
