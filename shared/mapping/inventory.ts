@@ -6,6 +6,7 @@
 import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
 import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularRecord } from '../platform/files/tabular';
+import { codePointName, UNSAFE_TEXT_CHARACTER } from '../platform/text';
 import { toCountryCode } from './countries';
 import { TextKeyTable, withRoom } from './columns';
 
@@ -105,11 +106,50 @@ function valuesOfCells(plan: Int32Array, cells: readonly string[]): FieldValues 
 
 class RowProblem extends Error {}
 
+/**
+ * The longest value each field may hold, in characters: room for every real inventory (the
+ * labelled sets' longest name is 77, address 98) and small enough that no row can outgrow a table
+ * item or a chunk. A longer value is a broken file (a quote left open, a column shifted).
+ */
+const MAX_FIELD_LENGTH: Record<Field, number> = {
+  id: 200,
+  name: 500,
+  address: 500,
+  city: 200,
+  region: 200,
+  postalCode: 40,
+  country: 100,
+  lat: 40,
+  lon: 40,
+  rating: 40,
+  chain: 200,
+  supplierCode: 64,
+  supplierHotelId: 200,
+  supplierCodes: 10_000,
+};
+const MAX_LENGTH_BY_FIELD = FIELDS.map((field) => MAX_FIELD_LENGTH[field]);
+
+/** Every value within its length and free of unsafe characters (UNSAFE_TEXT_CHARACTER); throws RowProblem. */
+function checkValues(values: FieldValues): void {
+  for (let field = 0; field < values.length; field++) {
+    const value = values[field];
+    if (value === undefined) continue;
+    if (value.length > MAX_LENGTH_BY_FIELD[field]!) {
+      throw new RowProblem(`${FIELDS[field]} is ${value.length} characters long; at most ${MAX_LENGTH_BY_FIELD[field]} are taken`);
+    }
+    const unsafe = UNSAFE_TEXT_CHARACTER.exec(value);
+    if (unsafe) throw new RowProblem(`${FIELDS[field]} holds the control character ${codePointName(unsafe[0])}`);
+  }
+}
+
+/** A decimal number as people write it in files: digits, an optional minus sign, a decimal point or comma. */
+const DECIMAL = /^-?(\d+([.,]\d*)?|[.,]\d+)$/;
+
 function parseNumber(values: FieldValues, field: number, min: number, max: number): number | undefined {
   const text = values[field];
   if (text === undefined) return undefined;
-  // Decimal commas ("48,8566") are common in European spreadsheets.
-  const value = Number(text.replace(',', '.'));
+  // Decimal commas ("48,8566") are common in European spreadsheets; hex, exponents and "+" are not numbers people write.
+  const value = DECIMAL.test(text) ? Number(text.replace(',', '.')) : Number.NaN;
   if (!Number.isFinite(value)) throw new RowProblem(`${FIELDS[field]} "${text}" is not a number`);
   if (value < min || value > max) throw new RowProblem(`${FIELDS[field]} ${value} is outside ${min}..${max}`);
   return value;
@@ -123,6 +163,7 @@ type CommonFields = HotelDescription & { country?: string };
  * order: records stay compact and compare cleanly); throws RowProblem on a value that cannot be right.
  */
 function commonFields(values: FieldValues): CommonFields {
+  checkValues(values);
   const id = values[ID];
   const name = values[NAME];
   if (id === undefined) throw new RowProblem('id is missing');

@@ -10,6 +10,22 @@
  */
 import anyAscii from 'any-ascii';
 
+// ---------------------------------------------------------------- stored text
+
+/**
+ * Characters no text the service keeps may hold, wherever it comes from (a request field, a file
+ * row): C0 controls but tab and line breaks (NUL ends strings elsewhere, ESC starts terminal
+ * escapes), DEL, C1 controls, and the bidirectional embeddings, overrides and isolates that make a
+ * reviewer read text in another order than it is stored ("Trojan Source"). Fields that may not
+ * hold tab or line breaks either refuse them on top of this.
+ */
+export const UNSAFE_TEXT_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+/** "U+0007", for a message that names the character without printing it. */
+export function codePointName(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 // ---------------------------------------------------------------- folding
 
 // Elided articles (l'hôtel, d'angleterre) are separate words; other apostrophes join (macy's).

@@ -1,7 +1,7 @@
 /** Request and response schemas of the reference inventory endpoints. */
 import * as v from 'valibot';
 import { DUPLICATE_DECISIONS, DUPLICATE_REPORT_STATUSES } from './inventory';
-import { Text, Timestamp, UNBOUNDED, Uuid, wholeNumberParam } from '../platform/http/schemas';
+import { decimalParam, Text, Timestamp, UNBOUNDED, Uuid, wholeNumberParam } from '../platform/http/schemas';
 import {
   COUNTRY_STATISTICS_LIMIT_MAX,
   COUNTRY_STATISTICS_LIMIT_MIN,
@@ -10,19 +10,10 @@ import {
   SEARCH_OFFSET_MIN,
 } from './search/query-limits';
 
-// Query strings arrive as text: these turn them into checked values. Integers take the one form
-// every endpoint takes (wholeNumberParam); these are the decimal ones.
-const NumberParam = v.pipe(
-  v.string(),
-  v.trim(),
-  v.nonEmpty('must be a number'),
-  v.transform(Number),
-  v.number('must be a number'),
-  v.finite('must be a number'),
-);
-const Latitude = v.pipe(NumberParam, v.minValue(-90, 'must be between -90 and 90'), v.maxValue(90, 'must be between -90 and 90'));
-const Longitude = v.pipe(NumberParam, v.minValue(-180, 'must be between -180 and 180'), v.maxValue(180, 'must be between -180 and 180'));
-const Rating = v.pipe(NumberParam, v.minValue(0, 'must be between 0 and 5'), v.maxValue(5, 'must be between 0 and 5'));
+// Query strings arrive as text: numbers take the one form every endpoint takes (wholeNumberParam, decimalParam).
+const Latitude = v.pipe(decimalParam, v.minValue(-90, 'must be between -90 and 90'), v.maxValue(90, 'must be between -90 and 90'));
+const Longitude = v.pipe(decimalParam, v.minValue(-180, 'must be between -180 and 180'), v.maxValue(180, 'must be between -180 and 180'));
+const Rating = v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 5'), v.maxValue(5, 'must be between 0 and 5'));
 // The contract clamps limit (spec "Limits") and refuses a negative offset.
 const SearchLimit = wholeNumberParam(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, 'clamp');
 const Offset = wholeNumberParam(SEARCH_OFFSET_MIN, UNBOUNDED);
@@ -36,7 +27,7 @@ export const ReferenceSearchQuery = v.object({
   q: v.optional(v.pipe(SearchText, v.description('Fuzzy hotel name; selects name mode'))),
   lat: v.optional(v.pipe(Latitude, v.description('Geographic mode, with lon and radius'))),
   lon: v.optional(v.pipe(Longitude, v.description('Geographic mode, with lat and radius'))),
-  radius: v.optional(v.pipe(NumberParam, v.gtValue(0, 'must be greater than 0'), v.description('Kilometres'))),
+  radius: v.optional(v.pipe(decimalParam, v.gtValue(0, 'must be greater than 0'), v.description('Kilometres'))),
   country: v.optional(v.pipe(SearchText, v.description('Country name or ISO code, case-insensitive; every mode'))),
   region: v.optional(v.pipe(SearchText, v.description('Name and filter modes'))),
   city: v.optional(v.pipe(SearchText, v.description('Every mode'))),

@@ -33,9 +33,9 @@ function supplierRequestForm(fields: Record<string, string>): FormData {
 }
 
 describe('stored text', () => {
-  it('refuses C0 control characters, DEL and lone surrogates in a key name, storing nothing', async () => {
+  it('refuses control characters, bidirectional overrides and lone surrogates in a key name, storing nothing', async () => {
     const caller = await api.newOrganization();
-    for (const name of ['nul\u0000name', '\u001b[31mred\u001b[0m', 'bell\u0007', 'line\nbreak', 'del\u007f', 'tab\there', 'half \ud83d pair']) {
+    for (const name of ['nul\u0000name', '\u001b[31mred\u001b[0m', 'bell\u0007', 'line\nbreak', 'del\u007f', 'tab\there', 'half \ud83d pair', 'c1\u0085next', 'key \u202egnp.exe', 'isolate\u2066x\u2069']) {
       const response = await api.request('POST', '/api/v1/api-keys', { as: caller, json: { name } });
       assertBadRequest(response, /^name: must /, JSON.stringify(name));
     }

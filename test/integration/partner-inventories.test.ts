@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { objectStoreOf } from '../../shared/platform/objects/services';
+import { seedReferenceInventory } from '../../infra/local/seed';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();
@@ -175,6 +176,42 @@ describe('presigned upload (any size)', () => {
     assert.equal(extra.status, 400);
     assert.equal(extra.body.message, 'Unknown field "size" in the body.');
     await assertNoInventories(caller);
+  });
+});
+
+describe('rows stopped at validation', () => {
+  it('rejects with line and reason a row too long for any inventory, control characters and numbers no one writes; the rest maps', async () => {
+    const caller = await api.newOrganization();
+    const csv = [
+      'id,name,city,country,lat,lon',
+      'G1,Good Hotel,Paris,fr,48.85,2.35',
+      `BIG,${'N'.repeat(1_000_000)},Paris,fr,48.85,2.35`,
+      'NUL,Nul\u0000Inn,Paris,fr,,',
+      'BEL,Bell\u0007Hotel,Paris,fr,,',
+      'BIDI,Evil \u202eLodge,Paris,fr,,',
+      'HEX,Hex Pin,Paris,fr,0x10,2',
+      'G2,Other Good Hotel,Paris,fr,,',
+    ].join('\n');
+    const { partnerInventoryId } = await presignedUpload(caller, 'rows.csv', csv);
+    assert.equal((await api.request('POST', `${BASE}/${partnerInventoryId}/complete`, { as: caller })).status, 202);
+    await api.messaging.idle();
+    const inventory = (await api.request('GET', `${BASE}/${partnerInventoryId}`, { as: caller })).body;
+    assert.equal(inventory.status, 'READY');
+    assert.equal(inventory.hotelCount, 2);
+    assert.deepEqual(inventory.rejectedSample, [
+      { line: 3, reason: 'name is 1000000 characters long; at most 500 are taken' },
+      { line: 4, reason: 'name holds the control character U+0000' },
+      { line: 5, reason: 'name holds the control character U+0007' },
+      { line: 6, reason: 'name holds the control character U+202E' },
+      { line: 7, reason: 'lat "0x10" is not a number' },
+    ]);
+    await seedReferenceInventory(api.runtime, { hotels: 50, seed: 3 });
+    const job = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId } });
+    assert.equal(job.status, 201, job.text);
+    await api.messaging.idle();
+    const done = (await api.request('GET', `/api/v1/mapping/${job.body.mappingJobId}`, { as: caller })).body;
+    assert.equal(done.status, 'COMPLETED');
+    assert.equal(done.counts.processed, 2);
   });
 });
 

@@ -14,10 +14,11 @@ export const ErrorResponse = v.object({
   message: v.pipe(v.string(), v.description('What went wrong, readable by a person')),
 });
 
-// C0 controls and DEL: NUL ends strings in other systems, ESC starts terminal escape sequences,
-// line breaks forge log lines and CSV rows. Tab is the one a field may allow (a CSV delimiter).
-const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f]*$/;
-const NO_CONTROL_CHARACTERS_BUT_TAB = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
+// The characters no stored text holds (UNSAFE_TEXT_CHARACTER: C0 controls, DEL, C1 controls,
+// bidirectional overrides), and line breaks too: they forge log lines and CSV rows. Tab is the one
+// a field may allow (a CSV delimiter). Written out, not built, so the OpenAPI pattern shows them.
+const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$/;
+const NO_CONTROL_CHARACTERS_BUT_TAB = /^[^\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$/;
 // Half of a surrogate pair: JSON can spell one ("\ud800"), but no UTF-8 encoder can store it.
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -34,7 +35,7 @@ export interface TextRules {
 
 /**
  * Free text a caller sends (stored, echoed or searched for): the one rule for every such field of
- * every capability. No C0 control characters or DEL (tab only with `allowTab`), no lone
+ * every capability. No control characters (tab only with `allowTab`) or bidirectional overrides, no lone
  * surrogates, within its lengths. Bytes that are not UTF-8 never get this far: the body decoder
  * refuses them (middlewares/body.ts).
  */
@@ -45,7 +46,9 @@ export function Text({ maxLength, minLength = 1, allowTab = false, trim = true }
     v.maxLength<string, number, string>(maxLength, exactly ?? `must be at most ${maxLength} characters`),
     v.regex<string, string>(
       allowTab ? NO_CONTROL_CHARACTERS_BUT_TAB : NO_CONTROL_CHARACTERS,
-      allowTab ? 'must not contain control characters other than tab' : 'must not contain control characters',
+      allowTab
+        ? 'must not contain control characters other than tab, or bidirectional overrides'
+        : 'must not contain control characters or bidirectional overrides',
     ),
     v.check((text: string) => !LONE_SURROGATE.test(text), 'must be valid Unicode text (it holds half of a surrogate pair)'),
   ] as const;
@@ -76,6 +79,16 @@ export function wholeNumberParam(min: number, max: number, outOfRange: 'refuse' 
     v.maxValue(max, max === UNBOUNDED ? `must be at most ${max}` : between),
   );
 }
+
+/**
+ * A decimal number in a query string: digits with an optional minus sign and decimal point (no
+ * exponents, hex, plus signs or spaces), as wholeNumberParam for fractions.
+ */
+export const decimalParam = v.pipe(
+  v.string(),
+  v.regex(/^-?(\d+(\.\d+)?|\.\d+)$/, 'must be a decimal number'),
+  v.transform((text) => Number(text) + 0),
+);
 
 /** `limit` and `cursor` of a paginated list. */
 export function pageQuery(defaultLimit: number, maxLimit: number) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import * as v from 'valibot';
-import { Text, UNBOUNDED, Uuid, wholeNumberParam } from '../../../shared/platform/http/schemas';
+import { decimalParam, Text, UNBOUNDED, Uuid, wholeNumberParam } from '../../../shared/platform/http/schemas';
 
 const messageOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
@@ -12,11 +12,17 @@ const messageOf = (schema: v.GenericSchema, input: unknown) => {
 describe('Text', () => {
   const name = Text({ maxLength: 20 });
 
-  it('refuses every C0 control character, DEL and lone surrogates', () => {
-    for (let code = 0; code <= 0x1f; code++) {
-      assert.equal(messageOf(name, `a${String.fromCharCode(code)}b`), 'must not contain control characters', `U+${code.toString(16)}`);
+  it('refuses every C0 and C1 control character, DEL, bidirectional overrides and lone surrogates', () => {
+    const refused = 'must not contain control characters or bidirectional overrides';
+    for (let code = 0; code <= 0x9f; code = code === 0x1f ? 0x7f : code + 1) {
+      assert.equal(messageOf(name, `a${String.fromCharCode(code)}b`), refused, `U+${code.toString(16)}`);
     }
-    assert.equal(messageOf(name, 'a\u007fb'), 'must not contain control characters');
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      assert.equal(messageOf(name, `a${String.fromCharCode(code)}b`), refused, `U+${code.toString(16)}`);
+    }
+    // The marks right-to-left text needs are not overrides.
+    assert.equal(v.parse(name, 'فندق\u200f 1'), 'فندق\u200f 1');
+    assert.equal(v.parse(name, 'Café\u00a0Inn'), 'Café\u00a0Inn');
     for (const half of ['\ud83d', '\udc4d', 'a\ud800b']) assert.match(messageOf(name, half)!, /surrogate/);
   });
 
@@ -31,9 +37,18 @@ describe('Text', () => {
   it('allows tab, and only tab, where the field says so', () => {
     const delimiter = Text({ minLength: 1, maxLength: 1, allowTab: true, trim: false });
     assert.equal(v.parse(delimiter, '\t'), '\t');
-    assert.equal(messageOf(delimiter, '\n'), 'must not contain control characters other than tab');
+    assert.equal(messageOf(delimiter, '\n'), 'must not contain control characters other than tab, or bidirectional overrides');
     assert.equal(messageOf(delimiter, ';;'), 'must be exactly one character');
-    assert.equal(messageOf(name, 'a\tb'), 'must not contain control characters');
+    assert.equal(messageOf(name, 'a\tb'), 'must not contain control characters or bidirectional overrides');
+  });
+});
+
+describe('decimalParam', () => {
+  it('takes digits with an optional minus sign and decimal point, and nothing else', () => {
+    assert.deepEqual(['48.8566', '-0.5', '.5', '12', '-0'].map((text) => v.parse(decimalParam, text)), [48.8566, -0.5, 0.5, 12, 0]);
+    for (const text of ['0x10', '+5', '1e1', ' 5', '5 ', '', '1.', '1,5', 'Infinity', 'NaN', '--1', '١٢']) {
+      assert.equal(messageOf(decimalParam, text), 'must be a decimal number', JSON.stringify(text));
+    }
   });
 });
 

@@ -67,6 +67,42 @@ describe('reference inventory', () => {
     assert.deepEqual(rows.filter((row) => 'hotel' in row).map((row) => row.line), [2, 11]);
   });
 
+  it('refuses, with line and reason, values too long for any real inventory, control characters, and numbers no one writes', async () => {
+    const csv = [
+      'id,name,address,lat,lon,rating',
+      `r1,${'N'.repeat(501)},,,,`,
+      `r2,Fine name,${'A'.repeat(500)},,,`,
+      `${'i'.repeat(201)},Long id,,,,`,
+      'r4,Bell\u0007Hotel,,,,',
+      'r5,Nul\u0000Inn,,,,',
+      'r6,Evil \u202eLodge,,,,',
+      'r7,C1 \u0085Motel,,,,',
+      'r8,Hex pin,,0x10,2,',
+      'r9,Plus pin,,+5,2,',
+      'r10,Exponent,,1e1,2,',
+      'r11,Comma pin,,"48,85",2.35,4',
+      'r12,Dot first,,.5,-.5,',
+      'r13,"Tab\tand ""quotes""",,,,',
+    ].join('\n');
+    const rows = await collect(readReferenceInventory(Buffer.from(csv), 'csv'));
+    const errors = rows.filter((row) => 'error' in row).map((row) => [row.line, (row as { error: string }).error]);
+    assert.deepEqual(errors, [
+      [2, 'name is 501 characters long; at most 500 are taken'],
+      [4, 'id is 201 characters long; at most 200 are taken'],
+      [5, 'name holds the control character U+0007'],
+      [6, 'name holds the control character U+0000'],
+      [7, 'name holds the control character U+202E'],
+      [8, 'name holds the control character U+0085'],
+      [9, 'lat "0x10" is not a number'],
+      [10, 'lat "+5" is not a number'],
+      [11, 'lat "1e1" is not a number'],
+    ]);
+    const hotels = rows.flatMap((row) => ('hotel' in row ? [row.hotel] : []));
+    assert.deepEqual(hotels.map((hotel) => hotel.id), ['r2', 'r11', 'r12', 'r13']);
+    assert.deepEqual([hotels[1]!.lat, hotels[2]!.lat, hotels[2]!.lon], [48.85, 0.5, -0.5]);
+    assert.equal(hotels[3]!.name, 'Tab\tand "quotes"');
+  });
+
   it('accepts supplier codes as a JSON object (JSON and JSONL inventories)', async () => {
     const jsonl = '{"id":"r1","name":"A","supplierCodes":{"GTA":"G1","TBO":7}}\n';
     const rows = await collect(readReferenceInventory(Buffer.from(jsonl), 'jsonl'));
