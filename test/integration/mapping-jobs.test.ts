@@ -510,6 +510,22 @@ describe('reviews and exports', () => {
     assert.equal(csv.trimEnd().split('\n').length, 4);
   });
 
+  it('exports text a spreadsheet would run as a formula as plain text', async () => {
+    const caller = await api.newOrganization();
+    const csv = ['id,name,city,country', '=1+1,"=HYPERLINK(""http://evil.example"",""Hotel"")",@Paris,fr', '-7,Plain Hotel,Paris,fr'].join('\n');
+    const created = await createJob(caller, { partnerInventoryId: await inventory(caller, csv) });
+    await api.messaging.idle();
+    const exported = await api.request('POST', `/api/v1/mapping/${created.body.mappingJobId}/export`, { as: caller });
+    const lines = (await (await fetch(exported.body.fileUrl)).text()).trimEnd().split('\n');
+    const header = lines[0]!.split(',');
+    const cells = (line: string) => Object.fromEntries(line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((cell, index) => [header[index], cell.replace(/,$/, '')]));
+    const rows = lines.slice(1).map(cells);
+    const formula = rows.find((row) => row.partnerHotelId === "'=1+1")!;
+    assert.ok(formula, lines.join('\n'));
+    assert.equal(formula.partnerHotelName, `"'=HYPERLINK(""http://evil.example"",""Hotel"")"`);
+    assert.ok(rows.some((row) => row.partnerHotelId === '-7'), 'a number written as text stays a number');
+  });
+
   it('answers 409 for reviews and exports until the job has completed', async () => {
     const caller = await api.newOrganization();
     const created = await createJob(caller, { partnerInventoryId: await inventory(caller, partnerCsv(3)) });
