@@ -149,7 +149,7 @@ export const MonthlyMetricsList = v.array(MonthlyMetrics);
 
 export const METRICS_HISTORY_MAX_MONTHS = 12;
 
-export const MetricsHistoryQuery = v.object({
+export const MetricsHistoryQuery = v.strictObject({
   limit: v.optional(
     v.pipe(
       v.string(),

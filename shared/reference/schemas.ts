@@ -23,7 +23,7 @@ const BooleanParam = v.pipe(
   v.transform((text) => text === 'true'),
 );
 
-export const ReferenceSearchQuery = v.object({
+export const ReferenceSearchQuery = v.strictObject({
   q: v.optional(v.pipe(SearchText, v.description('Fuzzy hotel name; selects name mode'))),
   lat: v.optional(v.pipe(Latitude, v.description('Geographic mode, with lon and radius'))),
   lon: v.optional(v.pipe(Longitude, v.description('Geographic mode, with lat and radius'))),
@@ -36,7 +36,7 @@ export const ReferenceSearchQuery = v.object({
   offset: v.optional(v.pipe(Offset, v.description('Default 0'))),
 });
 
-export const AdvancedSearchQuery = v.object({
+export const AdvancedSearchQuery = v.strictObject({
   name: v.optional(v.pipe(SearchText, v.description('Every word must begin a word of the hotel name'))),
   country: v.optional(SearchText),
   city: v.optional(SearchText),
@@ -51,13 +51,13 @@ export const AdvancedSearchQuery = v.object({
 /** Download link validity, in minutes. */
 export const EXPIRATION_MINUTES = { default: 60, min: 1, max: 10_080 } as const;
 
-export const DownloadQuery = v.object({
+export const DownloadQuery = v.strictObject({
   expirationMinutes: v.optional(
     v.pipe(wholeNumberParam(EXPIRATION_MINUTES.min, EXPIRATION_MINUTES.max), v.description('Default 60; 1 to 10080 (7 days)')),
   ),
 });
 
-export const CountriesQuery = v.object({
+export const CountriesQuery = v.strictObject({
   limit: v.optional(
     v.pipe(
       wholeNumberParam(COUNTRY_STATISTICS_LIMIT_MIN, COUNTRY_STATISTICS_LIMIT_MAX, 'clamp'),

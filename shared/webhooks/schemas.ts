@@ -26,6 +26,8 @@ const HeaderValue = v.pipe(
 /** Credentials belong in apiKeyName/apiKeyValue, which is stored encrypted and never shown. */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|key|token|secret|passw|auth/i;
 const AdditionalHeaders = v.pipe(
+  // A JSON array would pass as a record (its indexes as keys): refused as what it is.
+  v.custom<Record<string, string>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object of header name -> value'),
   v.record(
     v.pipe(HeaderName, v.check((name) => !CREDENTIAL_HEADER.test(name), 'looks like a credential: send it as apiKeyName and apiKeyValue, which are stored encrypted')),
     HeaderValue,
@@ -77,7 +79,7 @@ export const LegacyWebhookView = v.object({
 
 export const LegacyWebhookList = v.object({ webhooks: v.array(LegacyWebhookView), total: v.number() });
 
-export const LegacyListQuery = v.object({
+export const LegacyListQuery = v.strictObject({
   activeOnly: v.optional(
     v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((flag) => flag === 'true'), v.description('true lists only ACTIVE webhooks; default false')),
   ),
@@ -157,7 +159,7 @@ export const DeliveryDetail = v.object({
 
 export const DeliveryList = v.object({ deliveries: v.array(DeliveryView), nextCursor: NextCursor });
 
-export const DeliveryListQuery = v.object({
+export const DeliveryListQuery = v.strictObject({
   ...pageQuery(20, 100),
   status: v.optional(v.picklist(SUBSCRIPTION_DELIVERY_STATUSES, `must be one of ${SUBSCRIPTION_DELIVERY_STATUSES.join(', ')}`)),
 });

@@ -5,6 +5,7 @@
  * Each refusal is 400 (401 for a token) `{error, message}` and changes nothing.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { SignJWT } from 'jose';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
@@ -194,5 +195,52 @@ describe('bearer tokens signed with the real key', () => {
     const now = nowSeconds();
     assert.equal((await call(await forge(caller, { iat: now, exp: now + TOKEN_LIFETIME_SECONDS }))).status, 200);
     assert.equal((await call(await forge(caller, { iat: now + 30, exp: now + 30 + TOKEN_LIFETIME_SECONDS }))).status, 200);
+  });
+});
+
+describe('nothing the caller sends is silently ignored', () => {
+  it('refuses query parameters an operation does not take, on lists with a query and on routes without one', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    // Checked before anything is looked up: any subscription id will do.
+    const subscription = { body: { id: randomUUID() } };
+    for (const path of [
+      `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries?statuss=SUCCEEDED`,
+      '/api/v1/export-webhooks?activOnly=true',
+      '/api/v1/api-keys?page=2',
+      '/api/v1/billing/quota/status?verbose=1',
+    ]) {
+      assertBadRequest(await api.request('GET', path, { as: caller }), /^Unknown field "(statuss|activOnly|page|verbose)" in the query\.$/, path);
+    }
+    // The reference page opens with whatever query a link adds.
+    assert.equal((await api.request('GET', '/docs?utm_source=mail')).status, 200);
+  });
+
+  it('refuses a query that is not UTF-8 percent-encoding', async () => {
+    const caller = await api.newOrganization();
+    for (const path of ['/api/v1/reference/search?q=%FF%FE', '/api/v1/mapping?cursor=%C3']) {
+      assertBadRequest(await api.request('GET', path, { as: caller }), /is not valid UTF-8 percent-encoding/, path);
+    }
+  });
+
+  it('refuses a body on an operation that takes none (an empty JSON object aside), changing nothing', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const exportPath = `/api/v1/mapping/${randomUUID()}/export`;
+    assertBadRequest(await api.request('POST', exportPath, { as: caller, json: { format: 'json' } }), /^This operation takes no request body/, 'export');
+    assert.equal((await api.request('POST', exportPath, { as: caller })).status, 404);
+    // Refused before anything is looked up; without a body, or with {}, the request goes on (to a 404 here).
+    const rotate = `/api/v1/webhook-subscriptions/${randomUUID()}/rotate-secret`;
+    assertBadRequest(await api.request('POST', rotate, { as: caller, json: { expireOldSecretNow: true } }), /^This operation takes no request body/, 'rotate');
+    assert.equal((await api.request('POST', rotate, { as: caller, json: {} })).status, 404);
+    assert.equal((await api.request('POST', rotate, { as: caller })).status, 404);
+  });
+
+  it('refuses additionalHeaders sent as an array', async () => {
+    const caller = await api.newOrganization();
+    const refused = await api.request('POST', '/api/v1/export-webhooks', {
+      as: caller,
+      json: { webhookUrl: 'http://127.0.0.1:9/legacy', additionalHeaders: ['X-Team: ops'] },
+    });
+    assertBadRequest(refused, /^additionalHeaders: must be an object of header name -> value/, 'array');
+    assert.equal((await api.request('GET', '/api/v1/export-webhooks', { as: caller })).body.total, 0);
   });
 });

@@ -147,9 +147,15 @@ describe('npm start killed mid-work', () => {
     assert.equal(receiver.received[1]!.body, receiver.received[0]!.body, 'the same delivery, sent again');
     const deliveries = await api('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries`);
     const [delivery] = deliveries.body.deliveries;
-    const history = await api('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries/${delivery.id}`);
-    assert.equal(history.body.status, 'SUCCEEDED');
-    assert.deepEqual(history.body.attempts.map((attempt: { succeeded: boolean }) => attempt.succeeded), [false, true]);
+    // The receiver has answered; the attempt is recorded just after.
+    const history = await until(
+      'the recorded retry',
+      async () => (await api('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries/${delivery.id}`)).body,
+      (view) => view.status !== 'PENDING' && view.status !== 'RETRYING',
+      10,
+    );
+    assert.equal(history.status, 'SUCCEEDED');
+    assert.deepEqual(history.attempts.map((attempt: { succeeded: boolean }) => attempt.succeeded), [false, true]);
 
     assert.equal(await stopGracefully(second), 0);
     assert.equal(dynamoDbLocalProcesses().length, 0);

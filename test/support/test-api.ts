@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import * as v from 'valibot';
 import type { RouteDefinition } from '../../shared/platform/http/route';
+import { documentedResponses } from '../../shared/platform/http/responses';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from '@jest/globals';
 import type { AppConfig } from '../../shared/platform/config';
@@ -91,7 +92,7 @@ afterAll(() => {
 
 /** The status must be documented, and a JSON body must match the documented schema. */
 function checkAgainstDocumentation(route: RouteDefinition, result: APIGatewayProxyResult): void {
-  const documented = route.responses[result.statusCode];
+  const documented = documentedResponses(route)[result.statusCode];
   const where = `${route.method} ${route.path} -> ${result.statusCode}`;
   if (!documented) {
     if (result.statusCode !== 500) undocumented.push(`${where}: status not documented`);

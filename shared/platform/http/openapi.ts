@@ -2,6 +2,7 @@
  * Generates the OpenAPI 3.1 document from the route table and its valibot schemas.
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
+import { documentedResponses } from './responses';
 import type { AnySchema, RouteDefinition } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -73,7 +74,7 @@ function operation(operationId: string, route: RouteDefinition): Record<string, 
     parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
     ...(route.body && { requestBody: requestBody(route.body) }),
     responses: Object.fromEntries(
-      Object.entries(route.responses).map(([status, response]) => [
+      Object.entries(documentedResponses(route)).map(([status, response]) => [
         status,
         {
           description: response.description,

@@ -79,6 +79,14 @@ export function functionName(route: Pick<RouteDefinition, 'handler'>): string {
     .join('');
 }
 
+/**
+ * The API's operations refuse query parameters they do not take (400); the reference page and its
+ * assets, opened by browsers with whatever query a link adds, do not.
+ */
+export function refusesUnknownQuery(route: Pick<RouteDefinition, 'path'>): boolean {
+  return route.path.startsWith('/api/');
+}
+
 /** Default maximum JSON or form body size. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 

@@ -19,8 +19,20 @@ export function bodyDecoding(route: RouteDefinition): HttpMiddleware {
   return {
     before: async ({ event, context }) => {
       if (declared) context.http.body = await decodeBody(declared, event, context.http.headers);
+      else refuseBody(event);
     },
   };
+}
+
+/**
+ * A route that takes no body refuses one rather than ignore it (the caller meant something by
+ * it). An empty JSON object is let through: many clients send `{}` with every POST.
+ */
+function refuseBody(event: APIGatewayProxyEvent): void {
+  if (event.body == null || event.body === '') return;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (/^\s*(\{\s*\})?\s*$/.test(text)) return;
+  throw invalidInput('This operation takes no request body; send it without one.');
 }
 
 /** An uploaded file's name is stored text too (the supplier request and the inventory keep it). */
