@@ -58,7 +58,9 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
       review,
     };
   }
-  await ports.jobs.decide(job.id, updated);
+  if (!(await ports.jobs.decide(job, result, updated))) {
+    throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
+  }
   await ports.events.publish({
     id: ports.newId(),
     type: 'MAPPING_ERROR_RESOLVED',

@@ -132,7 +132,7 @@ export const mappingJobRoutes = {
       400: { description: 'Bad body, or referenceHotelId is not a reference hotel', schema: ErrorResponse },
       401: errors[401],
       404: { description: 'No such job in your organization, or no such row in the job', schema: ErrorResponse },
-      409: { description: 'The job has not completed', schema: ErrorResponse },
+      409: { description: 'The job has not completed, or another request decided the row meanwhile', schema: ErrorResponse },
       413: errors[413],
       415: errors[415],
     },

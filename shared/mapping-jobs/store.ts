@@ -28,6 +28,9 @@ const keys = {
   decisionPrefix: 'DECISION#',
 } as const;
 
+/** The job count a result of each status is counted in. */
+const COUNT_OF_STATUS = { MATCHED: 'matched', REVIEW: 'review', UNMATCHED: 'unmatched' } as const satisfies Record<MappingResult['status'], keyof JobCounts>;
+
 /** GSI1 of a result: one partition per status and method, sorted by score, so every filter is a Query. */
 export function resultPartition(jobId: string, status: string, method: string | null): string {
   return `JOB#${jobId}#${status}#${method ?? 'NONE'}`;
@@ -222,22 +225,50 @@ export class MappingJobStore {
     return (page.Items ?? []).map((item) => ({ ...(withoutKeys(item) as StoredResult), sortKey: item.GSI1SK as string }));
   }
 
-  /** Records a person's decision on a row: the row changes, and the decision is kept for exports. */
-  async decide(jobId: string, updated: StoredResult): Promise<void> {
-    await this.table.client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.table.name,
-              Item: resultItem(jobId, updated),
-              ConditionExpression: 'attribute_exists(PK)',
+  /**
+   * Records a person's decision on a row, in one transaction: the row changes (only if it is still
+   * as it was read), the decision is kept for exports, and the job's counts move the row from its
+   * old status to its new one. False when another decision changed the row meanwhile.
+   */
+  async decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult): Promise<boolean> {
+    const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
+    try {
+      await this.table.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: resultItem(job.id, updated),
+                ConditionExpression: read.review
+                  ? '#status = :readStatus AND #review.#decidedAt = :readDecidedAt'
+                  : '#status = :readStatus AND attribute_not_exists(#review)',
+                ExpressionAttributeNames: { '#status': 'status', '#review': 'review', ...(read.review && { '#decidedAt': 'decidedAt' }) },
+                ExpressionAttributeValues: { ':readStatus': read.status, ...(read.review && { ':readDecidedAt': read.review.decidedAt }) },
+              },
             },
-          },
-          { Put: { TableName: this.table.name, Item: { ...keys.decision(jobId, updated.partnerHotelId), ...updated } } },
-        ],
-      }),
-    );
+            { Put: { TableName: this.table.name, Item: { ...keys.decision(job.id, updated.partnerHotelId), ...updated } } },
+            ...(counted
+              ? [
+                  {
+                    Update: {
+                      TableName: this.table.name,
+                      Key: this.jobs.key(job.organizationId, job.id),
+                      UpdateExpression: 'SET #counts.#from = #counts.#from - :one, #counts.#to = #counts.#to + :one',
+                      ExpressionAttributeNames: { '#counts': 'counts', '#from': COUNT_OF_STATUS[read.status], '#to': COUNT_OF_STATUS[updated.status] },
+                      ExpressionAttributeValues: { ':one': 1 },
+                    },
+                  },
+                ]
+              : []),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   /** Every reviewed row of the job. */

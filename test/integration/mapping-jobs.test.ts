@@ -510,6 +510,29 @@ describe('reviews and exports', () => {
     assert.equal(csv.trimEnd().split('\n').length, 4);
   });
 
+  it("keeps the job's counts true to its rows through reviews, also when two decide the same row at once", async () => {
+    const caller = await api.newOrganization();
+    const jobId = await completedJob(caller);
+    const counts = async () => (await getJob(caller, jobId)).body.counts;
+    const before = await counts();
+    const review = (json: unknown) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: caller, json });
+
+    assert.equal((await review({ partnerHotelId: 'X0', decision: 'MATCH', referenceHotelId: hotels[250]!.id })).status, 200);
+    assert.deepEqual(await counts(), { ...before, matched: before.matched + 1, unmatched: before.unmatched - 1 });
+    // MATCHED to another hotel: the counts stay.
+    assert.equal((await review({ partnerHotelId: 'X0', decision: 'MATCH', referenceHotelId: hotels[251]!.id })).status, 200);
+    assert.deepEqual(await counts(), { ...before, matched: before.matched + 1, unmatched: before.unmatched - 1 });
+
+    const racing = await Promise.all(Array.from({ length: 6 }, () => review({ partnerHotelId: 'P2', decision: 'NO_MATCH' })));
+    const statuses = racing.map((answer) => answer.status);
+    assert.ok(statuses.includes(200), JSON.stringify(statuses));
+    assert.ok(statuses.every((status) => status === 200 || status === 409), JSON.stringify(statuses));
+    const rows = await allResults(caller, jobId, '');
+    const tally = (status: string) => rows.filter((row) => row.status === status).length;
+    assert.deepEqual(await counts(), { ...before, matched: tally('MATCHED'), review: tally('REVIEW'), unmatched: tally('UNMATCHED') });
+    assert.equal(tally('MATCHED'), before.matched);
+  });
+
   it('exports text a spreadsheet would run as a formula as plain text', async () => {
     const caller = await api.newOrganization();
     const csv = ['id,name,city,country', '=1+1,"=HYPERLINK(""http://evil.example"",""Hotel"")",@Paris,fr', '-7,Plain Hotel,Paris,fr'].join('\n');
