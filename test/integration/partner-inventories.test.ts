@@ -215,6 +215,30 @@ describe('rows stopped at validation', () => {
   });
 });
 
+describe('files that cannot be read', () => {
+  it("are refused with a stable message in words of the file, never the parser's", async () => {
+    const caller = await api.newOrganization();
+    const cases: [string, string | Buffer, RegExp][] = [
+      ['broken.json', '[{"id": "A", "name": "One"},\n{"id": "B", "name": }]', /^The file cannot be read: the file is not a valid JSON document$/],
+      ['cut.json', '[{"id": "A", "name": ', /^The file cannot be read: the JSON document ends early/],
+      ['corrupt.xlsx', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]), /^The file cannot be read: the file is not a readable XLSX workbook/],
+      ['open-quote.csv', `id,name\nA,"never closed ${'x'.repeat(2_100_000)}\n`, /^The file cannot be read: the row at line 2 is longer than 2,000,000 characters \(is a quote left open\?\)$/],
+    ];
+    for (const [name, data, message] of cases) {
+      const { partnerInventoryId } = await presignedUpload(caller, name, data as string);
+      await api.request('POST', `${BASE}/${partnerInventoryId}/complete`, { as: caller });
+      await api.messaging.idle();
+      const inventory = (await api.request('GET', `${BASE}/${partnerInventoryId}`, { as: caller })).body;
+      assert.equal(inventory.status, 'FAILED', name);
+      assert.match(inventory.error, message, name);
+      assert.doesNotMatch(inventory.error, /Unexpected token|Cannot read|position|undefined|at Object/, name);
+    }
+    const rows = await api.request('POST', BASE, { as: caller, body: form({ name: 'Lines' }, { name: 'rows.jsonl', data: '{"id": "A", "name": "One"}\n{"id": "B", "name": }\n' }) });
+    assert.equal(rows.status, 201);
+    assert.deepEqual(rows.body.rejectedSample, [{ line: 2, reason: 'is not valid JSON' }]);
+  });
+});
+
 describe('listing, reading and deleting', () => {
   it('lists newest first, one page at a time, with an opaque cursor', async () => {
     const caller = await api.newOrganization();

@@ -252,7 +252,14 @@ function* splitBuffer(splitter: RecordSplitter, buffer: Buffer, end: boolean): G
   }
 }
 
+/**
+ * The longest row read, in characters: far beyond any inventory row (every field is limited), and
+ * a stop to a quote left open that would otherwise swallow the rest of a 200 MB file into one field.
+ */
+export const MAX_CSV_RECORD_CHARACTERS = 2_000_000;
+
 const CSV_PARSE_OPTIONS = {
+  max_record_size: MAX_CSV_RECORD_CHARACTERS,
   // The lines each record spans, for the line the next one starts on.
   info: true,
   // Rows with a wrong field count become row errors instead of stopping the file.

@@ -13,7 +13,7 @@ import type { CsvError } from 'csv-parse';
 // Types only: the library is loaded when an XLSX file is read (it takes longer to load than a large CSV to start).
 import type ExcelJS from 'exceljs';
 
-import { csvRecordBatches, CsvRecordsError, firstCsvRecords, type CsvPartStart, type CsvRecordsOptions } from './csv-records';
+import { csvRecordBatches, CsvRecordsError, firstCsvRecords, MAX_CSV_RECORD_CHARACTERS, type CsvPartStart, type CsvRecordsOptions } from './csv-records';
 import type { TabularFormat } from './formats';
 
 export { CsvFastPathUnavailable, type CsvLineEnd } from './csv-records';
@@ -269,9 +269,12 @@ async function* readCsvBatches(input: TabularInput, options: CsvReadOptions = {}
   }
 }
 
+/** What went wrong in words of the file, not of the parser (its messages change between versions). */
 function describeCsvError(error: CsvError, line: number): string {
   if (error.code === 'CSV_QUOTE_NOT_CLOSED') return `unterminated quoted field starting at line ${line}`;
-  return `CSV cannot be parsed near line ${line}: ${error.message}`;
+  if (error.code === 'CSV_MAX_RECORD_SIZE') return `the row at line ${line} is longer than ${MAX_CSV_RECORD_CHARACTERS.toLocaleString('en')} characters (is a quote left open?)`;
+  if (error.code === 'CSV_INVALID_CLOSING_QUOTE') return `a closing quote is followed by other characters at line ${line}`;
+  return `the CSV cannot be parsed near line ${line}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,7 +291,7 @@ async function* readJsonLines(input: TabularInput): AsyncGenerator<TabularRow> {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      yield { line, error: `is not valid JSON (${(error as Error).message})` };
+      yield { line, error: 'is not valid JSON' };
       continue;
     }
     yield rowFromJsonValue(value, line);
@@ -347,7 +350,11 @@ async function* readJsonArray(input: TabularInput): AsyncGenerator<TabularRow> {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new TabularParseError(`invalid JSON document: ${(error as Error).message}`);
+    throw new TabularParseError(
+      /unexpected end/i.test((error as Error).message)
+        ? 'the JSON document ends early (cut off, or a bracket left open)'
+        : 'the file is not a valid JSON document',
+    );
   }
   if (!Array.isArray(document)) throw new TabularParseError('a JSON file must hold an array of objects');
   const lines = topLevelElementLines(text);
@@ -406,6 +413,6 @@ async function* readXlsx(input: TabularInput): AsyncGenerator<TabularRow> {
     }
   } catch (error) {
     if (error instanceof TabularParseError) throw error;
-    throw new TabularParseError(`not a readable XLSX workbook: ${(error as Error).message}`);
+    throw new TabularParseError('the file is not a readable XLSX workbook (a corrupt or cut-off archive, or another format)');
   }
 }

@@ -77,14 +77,16 @@ async function csvParseRows(chunks: readonly Buffer[]): Promise<Outcome[]> {
     const message =
       csvError.code === 'CSV_QUOTE_NOT_CLOSED'
         ? `unterminated quoted field starting at line ${nextStartLine}`
-        : `CSV cannot be parsed near line ${nextStartLine}: ${csvError.message}`;
+        : csvError.code === 'CSV_INVALID_CLOSING_QUOTE'
+          ? `a closing quote is followed by other characters at line ${nextStartLine}`
+          : `the CSV cannot be parsed near line ${nextStartLine}`;
     rows.push({ line: nextStartLine, thrown: message });
   }
   return rows;
 }
 
 function isCsvParseFailure(outcome: Outcome | undefined): boolean {
-  return outcome !== undefined && 'thrown' in outcome && /^(unterminated quoted field|CSV cannot be parsed)/.test(outcome.thrown);
+  return outcome !== undefined && 'thrown' in outcome && /^(unterminated quoted field|a closing quote is followed|the CSV cannot be parsed)/.test(outcome.thrown);
 }
 
 // ---------------------------------------------------------------------------------------------
