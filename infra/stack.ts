@@ -30,6 +30,7 @@ import { routeList } from '../shared/routes';
 import { errorBody } from '../shared/platform/http/errors';
 import {
   BINARY_MEDIA_TYPES,
+  DEFAULT_LAMBDA,
   functionName,
   needsSigningSecret,
   type RouteDefinition,
@@ -272,8 +273,8 @@ export class HotelMappingStack extends Stack {
       handler: 'handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: sizing?.memoryMb ?? 256,
-      timeout: Duration.seconds(sizing?.timeoutSeconds ?? 10),
+      memorySize: sizing?.memoryMb ?? DEFAULT_LAMBDA.memoryMb,
+      timeout: Duration.seconds(sizing?.timeoutSeconds ?? DEFAULT_LAMBDA.timeoutSeconds),
       reservedConcurrentExecutions: sizing?.reservedConcurrency,
       description,
       environment,

@@ -13,7 +13,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { routeList } from '../../shared/routes';
 import { errorBody, statusName } from '../../shared/platform/http/errors';
 import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pipeline';
-import { GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
+import { DEFAULT_LAMBDA, GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
 import type { Runtime } from '../../shared/platform/runtime';
 
 /** Node's default; API Gateway allows about 10 KB of headers. */
@@ -107,7 +107,10 @@ export function createLocalApi(options: LocalApiOptions): Server {
     const pathParameters = decodedParameters(candidate, match!);
     if (!pathParameters) return sendError(response, 400, `The path ${url.pathname} is not valid percent-encoding.`);
     const event = toEvent(request, url, candidate, pathParameters, body);
-    const result = await (await handlerFor(candidate.route))(event, { awsRequestId: event.requestContext.requestId });
+    // As Lambda gives it: the invocation's time runs out at the function's timeout.
+    const deadline = Date.now() + (candidate.route.lambda?.timeoutSeconds ?? DEFAULT_LAMBDA.timeoutSeconds) * 1000;
+    const context = { awsRequestId: event.requestContext.requestId, functionName: candidate.route.handler, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+    const result = await (await handlerFor(candidate.route))(event, context);
     options.onResponse?.(candidate.route, result);
     response.writeHead(result.statusCode, (result.headers ?? {}) as Record<string, string>);
     response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);

@@ -11,6 +11,7 @@ export const mappingJobRoutes = {
     method: 'POST',
     path: '/api/v1/mapping',
     handler: 'mapping/create',
+    idempotent: true,
     auth: 'required',
     tag: TAG,
     summary: 'Map a READY partner inventory against the reference inventory (runs asynchronously)',

@@ -36,7 +36,15 @@ export interface Table {
 }
 
 export function createTable(config: Pick<AppConfig, 'tableName' | 'region' | 'dynamoDbEndpoint'>): Table {
-  const client = new DynamoDBClient({
+  return {
+    client: DynamoDBDocumentClient.from(dynamoDbClient(config), { marshallOptions: { removeUndefinedValues: true } }),
+    name: requireSetting(config.tableName, 'TABLE_NAME'),
+  };
+}
+
+/** The low-level client of the configured DynamoDB (for libraries that take one; the stores use tableOf). */
+export function dynamoDbClient(config: Pick<AppConfig, 'region' | 'dynamoDbEndpoint'>): DynamoDBClient {
+  return new DynamoDBClient({
     region: config.region,
     ...(config.dynamoDbEndpoint && {
       endpoint: config.dynamoDbEndpoint,
@@ -44,10 +52,6 @@ export function createTable(config: Pick<AppConfig, 'tableName' | 'region' | 'dy
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
   });
-  return {
-    client: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
-    name: requireSetting(config.tableName, 'TABLE_NAME'),
-  };
 }
 
 /** The runtime's table client. */

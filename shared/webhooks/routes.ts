@@ -28,6 +28,7 @@ export const legacyWebhookRoutes = {
     method: 'POST',
     path: '/api/v1/export-webhooks',
     handler: 'export-webhooks/create',
+    idempotent: true,
     auth: 'required',
     tag: LEGACY_TAG,
     deprecated,
@@ -107,6 +108,7 @@ export const subscriptionRoutes = {
     method: 'POST',
     path: '/api/v1/webhook-subscriptions',
     handler: 'webhook-subscriptions/create',
+    idempotent: 'sealed',
     auth: 'required',
     tag: TAG,
     summary: 'Subscribe a URL to event types; the signing secret is shown only in this answer',
@@ -120,7 +122,8 @@ export const subscriptionRoutes = {
       ...saveErrors,
       403: { description: 'An event type your plan does not include', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', secrets: 'seal' },
+    // The signing secret is sealed; a repeated create (Idempotency-Key) opens its kept answer.
+    access: { table: 'readwrite', secrets: 'both' },
   }),
   listWebhookSubscriptions: defineRoute({
     method: 'GET',
@@ -245,6 +248,7 @@ export const subscriptionRoutes = {
     method: 'POST',
     path: '/api/v1/webhook-subscriptions/{id}/test',
     handler: 'webhook-subscriptions/test',
+    idempotent: true,
     auth: 'required',
     tag: TAG,
     summary: 'Send a synthetic event of a subscribed type through the same signed, retried path',

@@ -3,7 +3,7 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { documentedResponses } from './responses';
-import type { AnySchema, RouteDefinition } from './route';
+import { IDEMPOTENCY_KEY_HOURS, type AnySchema, type RouteDefinition } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -71,7 +71,7 @@ function operation(operationId: string, route: RouteDefinition): Record<string, 
     tags: [route.tag],
     ...(route.deprecated && { deprecated: true }),
     security: security(route),
-    parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+    parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query'), ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...(route.body && { requestBody: requestBody(route.body) }),
     responses: Object.fromEntries(
       Object.entries(documentedResponses(route)).map(([status, response]) => [
@@ -91,6 +91,18 @@ function security(route: RouteDefinition): Record<string, string[]>[] {
   if (route.auth === 'none') return [];
   return route.auth === 'optional' ? [{}, ...either] : either;
 }
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    `Makes a retry safe: a request repeated with the same key and the same parameters and body within ${IDEMPOTENCY_KEY_HOURS} hours ` +
+    'answers the first answer again (with the header Idempotent-Replayed: true) and creates or charges nothing twice. ' +
+    'The same key with another request answers 422; while the first request is still running, 409. A request that failed is not kept. ' +
+    'Keys are per organization and operation; a UUID per logical request will do.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
 
 function parameters(schema: AnySchema | undefined, location: 'path' | 'query') {
   if (!schema) return [];

@@ -2,7 +2,8 @@
  * The middy pipeline every HTTP function runs: official middlewares normalise the API Gateway
  * event, ours log the request, shape every failure as `{error, message}`, authenticate (when the
  * handler builder adds it), validate the path and query, and decode and validate the body. The
- * endpoint's implementation then gets a typed request and the runtime.
+ * endpoint's implementation then gets a typed request and the runtime (once per Idempotency-Key
+ * on the routes that create or charge: idempotency.ts).
  */
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
@@ -10,6 +11,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { HttpRequest, HttpResult, Implementation } from './endpoint';
+import type { answerIdempotently } from './idempotency';
 import { bodyDecoding } from './middlewares/body';
 import { deprecation } from './middlewares/deprecation';
 import { errorModel } from './middlewares/error-model';
@@ -27,11 +29,15 @@ export interface HttpFunction extends LambdaHandler {
   withRuntime(runtime: Runtime): LambdaHandler;
 }
 
-/** Builds the function's handler; `authentication` is added by the builder for credentialed routes. */
+/** Builds the function's handler; authentication and idempotency come from the builder of credentialed routes (handler.ts). */
 export function composeHttpFunction<R extends RouteDefinition>(
   route: R,
   implementation: Implementation<R>,
-  authentication?: (route: RouteDefinition, runtime: () => Runtime) => HttpMiddleware,
+  credentialed?: {
+    authentication: (route: RouteDefinition, runtime: () => Runtime) => HttpMiddleware;
+    /** For the idempotent routes (all credentialed): public functions bundle neither. */
+    idempotency: typeof answerIdempotently;
+  },
 ): HttpFunction {
   const build = (runtime: () => Runtime): LambdaHandler => {
     const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>();
@@ -40,12 +46,16 @@ export function composeHttpFunction<R extends RouteDefinition>(
     handler.use(requestLog(route));
     if (route.deprecated) handler.use(deprecation(route.deprecated));
     handler.use(errorModel(route));
-    if (authentication) handler.use(authentication(route, runtime));
+    if (credentialed) handler.use(credentialed.authentication(route, runtime));
     handler.use(pathAndQuery(route));
     handler.use(bodyDecoding(route));
-    handler.handler(async (_event, context) =>
-      toResponse(await implementation(context.http as HttpRequest<R>, runtime())),
-    );
+    handler.handler(async (_event, context) => {
+      const request = context.http as HttpRequest<R>;
+      const answer = async () => toResponse(await implementation(request, runtime()));
+      return route.idempotent && credentialed
+        ? credentialed.idempotency(route, runtime(), request as HttpRequest<RouteDefinition>, context, answer)
+        : answer();
+    });
     return invoke(handler);
   };
   const lambda = build(environmentRuntime) as HttpFunction;

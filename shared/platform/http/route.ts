@@ -61,6 +61,12 @@ export interface RouteDefinition {
   body?: RequestBody;
   responses: Record<number, ResponseDescription>;
   access: ResourceAccess;
+  /**
+   * A create or a charge: with an Idempotency-Key header, a repeated request answers the first
+   * answer again instead of doing it twice (idempotency.ts). `sealed`: the answer holds a secret,
+   * so it is kept encrypted (the route seals and opens secrets).
+   */
+  idempotent?: true | 'sealed';
   /** Lambda sizing beyond the defaults (256 MB, 10 s). */
   lambda?: { memoryMb?: number; timeoutSeconds?: number };
 }
@@ -86,6 +92,12 @@ export function functionName(route: Pick<RouteDefinition, 'handler'>): string {
 export function refusesUnknownQuery(route: Pick<RouteDefinition, 'path'>): boolean {
   return route.path.startsWith('/api/');
 }
+
+/** How long an idempotent route keeps the answer to an Idempotency-Key. */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+/** A function's sizing when its route or queue sets none. */
+export const DEFAULT_LAMBDA = { memoryMb: 256, timeoutSeconds: 10 } as const;
 
 /** Default maximum JSON or form body size. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
