@@ -1,7 +1,8 @@
 /**
  * The whole service as one stack: the single table, the private bucket, the token signing secret,
  * the REST API with one Lambda function per route of the route table, and for each queue of the
- * queue table an SQS queue, its dead-letter queue, an alarm on it, and the worker functions.
+ * queue table an SQS queue, its dead-letter queue, an alarm on it, and the worker functions; the
+ * table's stream feeds the outbox relay.
  * Environment-agnostic (no account, region or lookups), so `cdk synth` needs no credentials.
  */
 import { dirname, join } from 'node:path';
@@ -13,7 +14,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -23,6 +24,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EXPORTS_PREFIX } from '../shared/mapping-jobs';
 import type { ResourceAccess } from '../shared/platform/access';
+import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
 import { queueUrlVariable, visibilityTimeoutSeconds, type QueueDefinition } from '../shared/platform/queue/queue';
 import { queueList } from '../shared/queues';
@@ -83,6 +85,8 @@ export class HotelMappingStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+      // New event items reach the outbox relay through the stream (shared/platform/events).
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
       removalPolicy,
     });
     this.table.addGlobalSecondaryIndex({
@@ -248,6 +252,8 @@ export class HotelMappingStack extends Stack {
       }
     }
 
+    this.addEventRelay(environmentOf(EVENT_RELAY.access, false), removalPolicy);
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
@@ -361,6 +367,50 @@ export class HotelMappingStack extends Stack {
       );
       this.schedulerRole.grantPassRole(fn.grantPrincipal);
     }
+  }
+
+  /**
+   * The outbox relay: fed by the table's stream, filtered to new event items, in order (no
+   * bisecting), retried until the queue takes each event; a batch still failing after a day (the
+   * stream's retention) goes to a failure queue, alarmed.
+   */
+  private addEventRelay(environment: Record<string, string>, removalPolicy: RemovalPolicy) {
+    const relay = this.lambdaFunction(EVENT_RELAY.handler, EVENT_RELAY.description, EVENT_RELAY.lambda, environment, removalPolicy, undefined, this.workers);
+    this.grantAccess(relay, EVENT_RELAY.access);
+    const failures = new sqs.Queue(this.workers, 'EventRelayFailures', {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    relay.addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: EVENT_RELAY.batchSize,
+        reportBatchItemFailures: true,
+        bisectBatchOnError: false,
+        retryAttempts: 10_000,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(failures),
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual(EVENT_RELAY.filter.eventName),
+            dynamodb: { Keys: { SK: { S: lambda.FilterRule.beginsWith(EVENT_RELAY.filter.sortKeyPrefix) } } },
+          }),
+        ],
+      }),
+    );
+    Validations.of(failures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "It is the stream event source's failure destination, a dead-letter queue of its own; nothing consumes it but an operator.",
+    });
+    new cloudwatch.Alarm(this.workers, 'EventRelayFailuresAlarm', {
+      alarmDescription: 'Events recorded in the table could not be relayed to the domain-events queue for a day',
+      metric: failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
   }
 
   /** A known path with an unknown method answers 405 {error, message}, as the local runtime does. */

@@ -1,7 +1,8 @@
 /**
  * The local runtime's queues: in-process, delivering to the same worker functions (functions/)
  * the queue table names, over the same runtime as the HTTP functions. Given a folder, the messages
- * are kept there and a restart resumes them.
+ * are kept there and a restart resumes them. The table's stream feeds the outbox relay
+ * (table-stream.ts), as the stack's stream event source does.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,16 +13,18 @@ import type { WorkerFunction } from '../../shared/platform/queue/worker';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import type { AppConfig } from '../../shared/platform/config';
 import { queueList } from '../../shared/queues';
+import { EVENT_RELAY, type RelayFunction } from '../../shared/platform/events/relay';
 import { messageFolder } from './message-folder';
+import { LocalTableStream } from './table-stream';
 
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
 /** A runtime whose queues and scheduler run in this process. */
 export function localRuntime(
   config: AppConfig,
-  options: { clock?: Clock; queueFolder?: string } = {},
+  options: { clock?: Clock; queueFolder?: string; streamPositionFile?: string } = {},
 ): { runtime: Runtime; messaging: InProcessMessaging } {
-  const { clock, queueFolder } = options;
+  const { clock, queueFolder, streamPositionFile } = options;
   const consumers = new Map<string, Promise<QueueConsumer>>();
   const consumer = (handler: string): Promise<QueueConsumer> => {
     let loaded = consumers.get(handler);
@@ -42,5 +45,12 @@ export function localRuntime(
     store: queueFolder ? messageFolder(queueFolder) : undefined,
   });
   const runtime = createRuntime(config, { clock, messaging });
+  if (config.tableName) {
+    const relay = import(pathToFileURL(join(FUNCTIONS_DIR, `${EVENT_RELAY.handler}.ts`)).href).then(
+      (module: { handler: RelayFunction }) => module.handler.withRuntime(runtime),
+    );
+    const stream = new LocalTableStream(config, async (event) => (await relay)(event), streamPositionFile);
+    messaging.addSource(() => stream.poll());
+  }
   return { runtime, messaging };
 }

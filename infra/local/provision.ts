@@ -1,11 +1,13 @@
 /**
  * Creates the table and the bucket on the stand-ins with the same shape the CDK stack gives them
- * in AWS (keys, GSI, TTL attribute), when they do not exist yet.
+ * in AWS (keys, GSI, TTL attribute, stream), when they do not exist yet.
  */
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { BucketAlreadyOwnedByYou, CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -26,6 +28,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: partitionKey, KeyType: 'HASH' },
           { AttributeName: sortKey, KeyType: 'RANGE' },
         ],
+        // New event items reach the outbox relay through the stream (shared/platform/events).
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
         GlobalSecondaryIndexes: [
           {
             IndexName: gsi1.name,
@@ -46,6 +50,11 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    // A table made before it had a stream (an older .local/) gets one.
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }));
+    }
   }
 }
 

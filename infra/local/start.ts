@@ -17,7 +17,7 @@ import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type Demo
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
 import { provisionLocalStack, type LocalStack } from './stack';
-import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, PROCESSES_FILE, QUEUES_DIR, STACK_FILE } from './state';
+import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, PROCESSES_FILE, QUEUES_DIR, STACK_FILE, STREAM_POSITION_FILE } from './state';
 import { lockStateFolder, StartRefused, type StateFolderLock } from './state-folder-lock';
 
 
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   });
   let server: Server | undefined;
   stopOnSignal(stack, lock, () => server);
-  const { runtime, messaging } = localRuntime(stack.config, { queueFolder: QUEUES_DIR });
+  const { runtime, messaging } = localRuntime(stack.config, { queueFolder: QUEUES_DIR, streamPositionFile: STREAM_POSITION_FILE });
   messaging.start();
   // Ready means usable: the demo inventory is published (searchable, statistics right) before
   // the server listens, the credentials file is written and the banner printed.

@@ -11,3 +11,5 @@ export const STACK_FILE = join(LOCAL_STATE_DIR, 'stack.json');
 export const PROCESSES_FILE = join(LOCAL_STATE_DIR, 'processes.json');
 /** Queue messages waiting, delayed or in flight (message-folder.ts). */
 export const QUEUES_DIR = join(LOCAL_STATE_DIR, 'queues');
+/** How far the outbox relay has read the table's stream (table-stream.ts). */
+export const STREAM_POSITION_FILE = join(LOCAL_STATE_DIR, 'stream-position.json');

@@ -7,7 +7,7 @@ import { matchesBySupplierCode, matchHotels } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
-import type { DomainEvent, EventPublisher } from '../platform/events/events';
+import type { DomainEvent } from '../platform/events/events';
 import { log } from '../platform/logging';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
@@ -25,7 +25,6 @@ export interface JobPorts {
   metering: Pick<Metering, 'reserve' | 'settle'>;
   chunks: Queue<ChunkMessage>;
   scheduler: Scheduler;
-  events: EventPublisher;
   clock: Clock;
   newId: () => string;
 }
@@ -100,7 +99,6 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
 export interface ChunkPorts extends ClaimPorts {
   jobs: MappingJobStore;
   metering: Pick<Metering, 'settle'>;
-  events: EventPublisher;
   clock: Clock;
 }
 
@@ -145,22 +143,23 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
 }
 
 /**
- * Resolves the job's shared claims, completes it, settles what it processed and records
- * MAPPING_COMPLETED; safe to repeat.
+ * Resolves the job's shared claims, then completes it and records MAPPING_COMPLETED in one
+ * transaction, then settles what it processed; safe to repeat.
  */
 async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
-  const completedAt = job.completedAt ?? ports.clock.now().toISOString();
   if (job.status !== 'COMPLETED') {
     if (!(await resolveJobClaims(ports, job))) {
       await failJob(ports, job, 'The partner inventory was deleted while the job ran.');
       return;
     }
-    await ports.jobs.complete(job, completedAt);
+    // The counts as the claims left them.
+    const resolved = (await ports.jobs.get(job.organizationId, job.id))!;
+    const completedAt = ports.clock.now().toISOString();
+    await ports.jobs.complete(resolved, completedAt, completionEvent({ ...resolved, status: 'COMPLETED', completedAt }));
   }
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
   if (completed.status !== 'COMPLETED') return;
   await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
-  await ports.events.publish(completionEvent(completed));
 }
 
 function completionEvent(job: MappingJob): DomainEvent {

@@ -10,7 +10,7 @@ export const mappingChunkQueue = defineQueue({
   schema: v.object({ organizationId: v.string(), mappingJobId: v.string(), chunk: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   maxReceiveCount: 3,
   batchSize: 1,
-  access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['domain-events'] },
+  access: { table: 'readwrite', bucket: 'readwrite' },
   // It only fails the job and releases its reservation.
   deadLetterAccess: { table: 'readwrite' },
   // Loading the matching index of a million hotels peaks at about 0.75 GB; a chunk maps in well

@@ -5,13 +5,12 @@
  */
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
-import type { EventPublisher } from '../platform/events/events';
+import type { DomainEvent } from '../platform/events/events';
 import type { MappingJob, ReviewDecision, StoredResult } from './job';
 import type { MappingJobStore } from './store';
 
 export interface ReviewPorts {
   jobs: MappingJobStore;
-  events: EventPublisher;
   clock: Clock;
   newId: () => string;
   /** The name of a reference hotel of the current publication, or undefined when there is none. */
@@ -58,10 +57,7 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
       review,
     };
   }
-  if (!(await ports.jobs.decide(job, result, updated))) {
-    throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
-  }
-  await ports.events.publish({
+  const event: DomainEvent = {
     id: ports.newId(),
     type: 'MAPPING_ERROR_RESOLVED',
     organizationId: job.organizationId,
@@ -77,7 +73,11 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
       decidedBy: input.decidedBy,
       decidedAt: now,
     },
-  });
+  };
+  // The row, its counts and its event in one transaction (the outbox).
+  if (!(await ports.jobs.decide(job, result, updated, event))) {
+    throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
+  }
   return updated;
 }
 

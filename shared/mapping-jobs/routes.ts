@@ -138,7 +138,7 @@ export const mappingJobRoutes = {
       415: errors[415],
     },
     // A decision may name any reference hotel: its record is read from the reference files.
-    access: { table: 'readwrite', bucket: 'read', sendsTo: ['domain-events'] },
+    access: { table: 'readwrite', bucket: 'read' },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

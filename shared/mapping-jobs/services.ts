@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { meteringOf } from '../billing';
 import { readInventoryChunk } from '../partner-inventories';
-import { eventOutboxOf } from '../platform/events/outbox';
 import { objectStoreOf } from '../platform/objects/services';
 import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
@@ -22,7 +21,6 @@ export function jobPorts(runtime: Runtime): JobPorts {
     metering: meteringOf(runtime),
     chunks: queueOf(runtime, mappingChunkQueue),
     scheduler: schedulerOf(runtime),
-    events: eventOutboxOf(runtime),
     clock: runtime.clock,
     newId: randomUUID,
   };
@@ -33,7 +31,6 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
   return {
     jobs: mappingJobStoreOf(runtime),
     metering: meteringOf(runtime),
-    events: eventOutboxOf(runtime),
     clock: runtime.clock,
     rows: (job, chunk) => readInventoryChunk(objects, { organizationId: job.organizationId, id: job.partnerInventoryId }, chunk),
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
@@ -51,7 +48,6 @@ export function reviewPorts(runtime: Runtime): ReviewPorts {
   const reference = referenceStoreOf(runtime);
   return {
     jobs: mappingJobStoreOf(runtime),
-    events: eventOutboxOf(runtime),
     clock: runtime.clock,
     newId: randomUUID,
     referenceHotelName: async (referenceHotelId) => (await findReferenceHotel(runtime, referenceHotelId))?.name,

@@ -1,5 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MappingMode, MappingResult } from '../mapping';
+import type { DomainEvent } from '../platform/events/events';
+import { eventPut } from '../platform/events/outbox';
 import { service } from '../platform/runtime';
 import {
   batchWrite,
@@ -147,9 +149,9 @@ export class MappingJobStore {
     }
   }
 
-  /** RUNNING -> COMPLETED, exactly once: false when another delivery completed it first. */
-  complete(job: MappingJob, now: string): Promise<boolean> {
-    return this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now });
+  /** RUNNING -> COMPLETED with its event, exactly once: false when another delivery completed it first. */
+  complete(job: MappingJob, now: string, event: DomainEvent): Promise<boolean> {
+    return this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now }, [eventPut(this.table, event)]);
   }
 
   /** PENDING or RUNNING -> FAILED with the reason; false when the job had already ended. */
@@ -162,8 +164,13 @@ export class MappingJobStore {
     return this.transition(job, ['PENDING', 'RUNNING'], { status: 'CANCELLED', cancelledAt: now, updatedAt: now });
   }
 
-  private transition(job: Pick<MappingJob, 'organizationId' | 'id'>, from: readonly JobStatus[], changes: Partial<MappingJob>): Promise<boolean> {
-    return transitionStatus(this.table, this.jobs.key(job.organizationId, job.id), from, changes);
+  private transition(
+    job: Pick<MappingJob, 'organizationId' | 'id'>,
+    from: readonly JobStatus[],
+    changes: Partial<MappingJob>,
+    alongside?: Parameters<typeof transitionStatus>[4],
+  ): Promise<boolean> {
+    return transitionStatus(this.table, this.jobs.key(job.organizationId, job.id), from, changes, alongside);
   }
 
   // --- preferences -----------------------------------------------------------------------------
@@ -227,10 +234,11 @@ export class MappingJobStore {
 
   /**
    * Records a person's decision on a row, in one transaction: the row changes (only if it is still
-   * as it was read), the decision is kept for exports, and the job's counts move the row from its
-   * old status to its new one. False when another decision changed the row meanwhile.
+   * as it was read), the decision is kept for exports, its event is recorded, and the job's counts
+   * move the row from its old status to its new one. False when another decision changed the row
+   * meanwhile.
    */
-  async decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult): Promise<boolean> {
+  async decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
     const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
     try {
       await this.table.client.send(
@@ -248,6 +256,7 @@ export class MappingJobStore {
               },
             },
             { Put: { TableName: this.table.name, Item: { ...keys.decision(job.id, updated.partnerHotelId), ...updated } } },
+            eventPut(this.table, event),
             ...(counted
               ? [
                   {

@@ -14,6 +14,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
   type QueryCommandInput,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { requireSetting, type AppConfig } from './config';
 import { invalidInput } from './errors';
@@ -345,22 +346,24 @@ export async function transitionStatus(
   key: Record<string, string>,
   from: readonly string[],
   changes: Record<string, unknown>,
+  /** Writes that happen with the transition or not at all (an event item: outbox.ts). */
+  alongside: readonly NonNullable<TransactWriteCommandInput['TransactItems']>[number][] = [],
 ): Promise<boolean> {
   const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+  const update = {
+    TableName: table.name,
+    Key: key,
+    UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+    ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+    ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(from.map((status, index) => [`:from${index}`, status])),
+      ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+    },
+  };
   try {
-    await table.client.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
-        ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(from.map((status, index) => [`:from${index}`, status])),
-          ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
-        },
-      }),
-    );
+    if (alongside.length) await table.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
+    else await table.client.send(new UpdateCommand(update));
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

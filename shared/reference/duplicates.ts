@@ -4,7 +4,7 @@
  * publication without the duplicate (made by the reference-publication worker); every resolution emits INVENTORY_DUPLICATE_RESOLVED to the
  * reporting organization.
  */
-import type { EventPublisher } from '../platform/events/events';
+import type { DomainEvent } from '../platform/events/events';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type {
   DuplicateDecision,
@@ -19,11 +19,10 @@ export interface DuplicatePorts extends ReferencePublicationPorts {
     getMerge(duplicateHotelId: string): Promise<MergeRecord | undefined>;
     createReport(report: DuplicateReport): Promise<void>;
     getReport(reportId: string): Promise<DuplicateReport | undefined>;
-    resolveReport(report: DuplicateReport, merge: MergeRecord | undefined): Promise<boolean>;
+    resolveReport(report: DuplicateReport, merge: MergeRecord | undefined, event: DomainEvent): Promise<boolean>;
   };
   /** The records of the current data version, merged duplicates included. */
   hotels: Pick<HotelRecords, 'get'>;
-  events: EventPublisher;
   /** Asks for a publication without the merged hotels (the reference-publication worker makes it). */
   requestRepublication(reportId: string): Promise<void>;
 }
@@ -68,11 +67,7 @@ export async function resolveDuplicate(
     resolution: { decision: input.decision, note: input.note, resolvedAt: now, resolvedBy: input.resolvedBy },
   };
   const merge = input.decision === 'MERGE' ? await mergeRecord(ports, report, now) : undefined;
-  if (!(await ports.store.resolveReport(resolved, merge))) {
-    // Another resolution won the race: name the state it left.
-    throw alreadyResolved((await ports.store.getReport(report.reportId)) ?? report);
-  }
-  await ports.events.publish({
+  const event: DomainEvent = {
     id: ports.newId(),
     type: 'INVENTORY_DUPLICATE_RESOLVED',
     organizationId: report.organizationId,
@@ -84,7 +79,12 @@ export async function resolveDuplicate(
       duplicateHotelId: report.duplicateHotelId,
       ...(merge && { mergedInto: merge.mergedInto }),
     },
-  });
+  };
+  // The resolution, its merge and its event in one transaction (the outbox).
+  if (!(await ports.store.resolveReport(resolved, merge, event))) {
+    // Another resolution won the race: name the state it left.
+    throw alreadyResolved((await ports.store.getReport(report.reportId)) ?? report);
+  }
   // The merge is recorded: the worker's next publication leaves out every merge recorded so far,
   // so parallel merges all succeed and none goes missing.
   if (merge) await ports.requestRepublication(report.reportId);

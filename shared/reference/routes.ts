@@ -157,6 +157,6 @@ export const referenceRoutes = {
       404: errors[404],
       409: { description: 'The report is already resolved', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', sendsTo: ['reference-publication', 'domain-events'] },
+    access: { table: 'readwrite', sendsTo: ['reference-publication'] },
   }),
 } satisfies Record<string, RouteDefinition>;

@@ -4,7 +4,6 @@
  * statistics; and the ports publication and duplicate rules work through.
  */
 import { randomUUID } from 'node:crypto';
-import { eventOutboxOf } from '../platform/events/outbox';
 import { objectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
 import { service, type Runtime } from '../platform/runtime';
@@ -47,7 +46,6 @@ export const referencePortsOf = /* @__PURE__ */ service(
       return referenceHotelsOf(runtime);
     },
     clock: runtime.clock,
-    events: eventOutboxOf(runtime),
     newId: randomUUID,
     requestRepublication: (reportId: string) => queueOf(runtime, referencePublicationQueue).send({ reportId }),
   }),

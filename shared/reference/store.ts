@@ -1,4 +1,6 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../platform/events/events';
+import { eventPut } from '../platform/events/outbox';
 import type { CurrentReference, DuplicateReport, MergeRecord, StoredReferenceHotel } from './inventory';
 import { batchWrite, isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
 
@@ -106,10 +108,10 @@ export class ReferenceStore {
   }
 
   /**
-   * Records a resolution while the report is still PENDING; for a merge, records the merge in the
-   * same transaction. False when the report was already resolved.
+   * Records a resolution while the report is still PENDING, with its event and, for a merge, the
+   * merge, in one transaction. False when the report was already resolved.
    */
-  async resolveReport(report: DuplicateReport, merge: MergeRecord | undefined): Promise<boolean> {
+  async resolveReport(report: DuplicateReport, merge: MergeRecord | undefined, event: DomainEvent): Promise<boolean> {
     try {
       await this.table.client.send(
         new TransactWriteCommand({
@@ -127,6 +129,7 @@ export class ReferenceStore {
             ...(merge
               ? [{ Put: { TableName: this.table.name, Item: { ...keys.mergedHotel(merge.duplicateHotelId), ...merge } } }]
               : []),
+            eventPut(this.table, event),
           ],
         }),
       );

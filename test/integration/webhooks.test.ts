@@ -14,7 +14,8 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import type { DomainEvent, EventType } from '../../shared/platform/events/events';
-import { eventOutboxOf } from '../../shared/platform/events/outbox';
+import { domainEventQueue, eventOutboxOf, eventPut } from '../../shared/platform/events/outbox';
+import { queueOf } from '../../shared/platform/queue/services';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import * as v from 'valibot';
 import { legacyWebhookRoutes, subscriptionRoutes, webhookDescriptions } from '../../shared/webhooks';
@@ -77,7 +78,9 @@ const subscribe = async (as: Caller, path: string, events: EventType[] = ['MAPPI
 
 const publish = async (organizationId: string, type: EventType = 'MAPPING_COMPLETED', data: Record<string, unknown> = { mappingJobId: randomUUID() }) => {
   const event: DomainEvent = { id: randomUUID(), type, organizationId, occurredAt: api.clock.now().toISOString(), data };
-  await eventOutboxOf(api.runtime).publish(event);
+  // As a producer records it (outbox.ts); the table's stream relays it.
+  const table = tableOf(api.runtime);
+  await table.client.send(new PutCommand(eventPut(table, event).Put));
   await api.messaging.idle();
   return event;
 };
@@ -334,8 +337,8 @@ describe('webhook subscriptions', () => {
     assert.equal(receiver.at('/fan-a').length, 0);
     assert.equal(receiver.at('/fan-b').length, 1);
     assert.equal(receiver.at('/fan-paused').length, 0);
-    // The same event published again (a retried producer) is not delivered again.
-    await eventOutboxOf(api.runtime).publish(event);
+    // The same event relayed again (a relay retried after its send went through) is not delivered again.
+    await queueOf(api.runtime, domainEventQueue).send(event);
     await api.messaging.idle();
     assert.equal(receiver.at('/fan-b').length, 1);
     await publish(partner.organization.id, 'MAPPING_COMPLETED');
@@ -774,6 +777,29 @@ describe('events from the service', () => {
     assert.equal(decision.data.partnerHotelId, 'P0');
     assert.equal(decision.data.decision, 'NO_MATCH');
     assert.equal(receiver.at('/job-legacy').length, 1, 'the legacy webhook takes completions only');
+  });
+
+  it('delivers a completion recorded while the queue refused it: the outbox relays it once the queue takes it', async () => {
+    const caller = await api.newOrganization();
+    await subscribe(caller, '/outbox');
+    const csv = ['id,name,city,country', ...hotels.slice(0, 3).map((h, i) => formatCsvRow([`P${i}`, h.name, h.city, h.country]))].join('\n');
+    const form = new FormData();
+    form.append('name', 'outbox job');
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
+    const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
+    const job = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    api.messaging.refuseSends('domain-events', 3);
+    await api.messaging.idle();
+    // The job completed with its event recorded in the same transaction; the queue refused it.
+    assert.equal((await api.request('GET', `/api/v1/mapping/${job.body.mappingJobId}`, { as: caller })).body.status, 'COMPLETED');
+    const recorded = await eventOutboxOf(api.runtime).listForOrganization(caller.organization.id);
+    assert.deepEqual(recorded.map((event) => event.id), [`${job.body.mappingJobId}-completed`]);
+    assert.equal(receiver.at('/outbox').length, 0);
+    for (let poll = 0; poll < 3 && receiver.at('/outbox').length === 0; poll++) await api.messaging.idle();
+    assert.equal(receiver.at('/outbox').length, 1, 'relayed once the queue took it');
+    assert.equal(JSON.parse(receiver.at('/outbox')[0]!.body).id, `${job.body.mappingJobId}-completed`);
+    await api.messaging.idle();
+    assert.equal(receiver.at('/outbox').length, 1, 'and only once');
   });
 
   it('delivers INVENTORY_DUPLICATE_RESOLVED when the back office resolves a reported duplicate', async () => {

@@ -1,6 +1,6 @@
 /**
- * Events the service emits for webhook subscriptions. Producers publish through the port; the
- * webhook capability delivers them.
+ * Events the service emits for webhook subscriptions. Producers record them in the transaction of
+ * the change they tell of (outbox.ts); the webhook capability delivers them.
  */
 export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'INVENTORY_DUPLICATE_RESOLVED'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -12,8 +12,4 @@ export interface DomainEvent {
   organizationId: string;
   occurredAt: string;
   data: Record<string, unknown>;
-}
-
-export interface EventPublisher {
-  publish(event: DomainEvent): Promise<void>;
 }

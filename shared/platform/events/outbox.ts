@@ -1,10 +1,17 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * The transactional outbox. A producer writes the event item in the same DynamoDB transaction as
+ * the change the event tells of (eventPut), so there is never a change without its event or an
+ * event without its change. The table's stream carries each new event item to the relay
+ * (relay.ts), which puts it on the domain-events queue, retrying until the queue takes it. The
+ * items stay in the table as the record of what happened.
+ */
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as v from 'valibot';
-import { EVENT_TYPES, type DomainEvent, type EventPublisher } from './events';
-import { defineQueue, type Queue } from '../queue/queue';
-import { queueOf } from '../queue/services';
+import { EVENT_TYPES, type DomainEvent } from './events';
+import { defineQueue } from '../queue/queue';
 import { service } from '../runtime';
-import { organizationPartition, queryAll, tableOf, type Table } from '../table';
+import { organizationPartition, queryAll, tableOf, withoutKeys, type Table } from '../table';
 
 /**
  * The queue every published event goes through. The webhooks capability consumes it: it turns each
@@ -27,41 +34,35 @@ export const domainEventQueue = defineQueue({
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
 });
 
-/** Keys of this store's items in the single table. */
-const keys = {
-  event: (organizationId: string, occurredAt: string, eventId: string) => ({
-    PK: organizationPartition(organizationId),
-    SK: `EVENT#${occurredAt}#${eventId}`,
-  }),
-} as const;
+/** Every event item's sort key starts so: the stream filter and the relay select them by it. */
+export const EVENT_SORT_KEY_PREFIX = 'EVENT#';
 
-/**
- * Events are kept in the table (an outbox per organization, the record of what happened) and put
- * on the domain-events queue for delivery. Publishing one event twice (a retried worker) is safe:
- * the item is the same and its deliveries are keyed by event id.
- */
-export class EventOutbox implements EventPublisher {
-  constructor(
-    private readonly table: Table,
-    private readonly queue: () => Queue<DomainEvent>,
-  ) {}
+function eventKey(event: Pick<DomainEvent, 'organizationId' | 'occurredAt' | 'id'>) {
+  return { PK: organizationPartition(event.organizationId), SK: `${EVENT_SORT_KEY_PREFIX}${event.occurredAt}#${event.id}` };
+}
 
-  async publish(event: DomainEvent): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({ TableName: this.table.name, Item: { ...keys.event(event.organizationId, event.occurredAt, event.id), ...event } }),
-    );
-    await this.queue().send(event);
-  }
+/** The write that records an event, for the transaction that makes the change it tells of. */
+export function eventPut(table: Table, event: DomainEvent) {
+  return { Put: { TableName: table.name, Item: { ...eventKey(event), ...event } } };
+}
+
+/** The event an item of the table's stream holds, or undefined for any other item. */
+export function eventOfStreamImage(image: Record<string, AttributeValue> | undefined): DomainEvent | undefined {
+  if (!image?.SK?.S?.startsWith(EVENT_SORT_KEY_PREFIX)) return undefined;
+  return withoutKeys(unmarshall(image)) as unknown as DomainEvent;
+}
+
+/** The events recorded so far. */
+export class EventOutbox {
+  constructor(private readonly table: Table) {}
 
   /** The organization's events, oldest first. */
   listForOrganization(organizationId: string): Promise<DomainEvent[]> {
     return queryAll<DomainEvent>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': organizationPartition(organizationId), ':prefix': 'EVENT#' },
+      ExpressionAttributeValues: { ':pk': organizationPartition(organizationId), ':prefix': EVENT_SORT_KEY_PREFIX },
     });
   }
 }
 
-export const eventOutboxOf = /* @__PURE__ */ service(
-  (runtime) => new EventOutbox(tableOf(runtime), () => queueOf(runtime, domainEventQueue)),
-);
+export const eventOutboxOf = /* @__PURE__ */ service((runtime) => new EventOutbox(tableOf(runtime)));

@@ -58,12 +58,20 @@ export interface InProcessOptions {
   queues?: readonly QueueDefinition[];
 }
 
+/**
+ * Something else that feeds the queues (the local runtime's reader of the table's stream): asked
+ * for what it has whenever the messaging delivers; true when it did something.
+ */
+export type MessageSource = () => Promise<boolean>;
+
 export class InProcessMessaging implements Messaging {
   readonly scheduler: Scheduler;
   private readonly store: MessageStore;
   private readonly definitions = new Map<string, QueueDefinition>();
   private readonly messages: StoredMessage[];
   private sequence: number;
+  private readonly sources: MessageSource[] = [];
+  private readonly refusals = new Map<string, number>();
   private draining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -98,7 +106,11 @@ export class InProcessMessaging implements Messaging {
     };
   }
 
-  /** Delivers what is due now, and what those deliveries send, until nothing due is left. */
+  addSource(source: MessageSource): void {
+    this.sources.push(source);
+  }
+
+  /** Delivers what is due now, and what those deliveries send or the sources bring, until nothing due is left. */
   idle(): Promise<void> {
     this.draining ??= this.drain().finally(() => {
       this.draining = undefined;
@@ -106,9 +118,9 @@ export class InProcessMessaging implements Messaging {
     return this.draining;
   }
 
-  /** Keeps delivering in the background (npm start): at once on send, and every second for delays. */
+  /** Keeps delivering in the background (npm start): at once on send, and four times a second for delays and sources. */
   start(): void {
-    this.timer ??= setInterval(() => void this.idle(), 1000);
+    this.timer ??= setInterval(() => void this.idle(), 250);
     this.timer.unref();
     setImmediate(() => void this.idle());
   }
@@ -130,6 +142,11 @@ export class InProcessMessaging implements Messaging {
     return this.messages.filter((message) => message.deadLettered).map((message) => ({ queue: message.queue, body: JSON.parse(message.body) as unknown }));
   }
 
+  /** Refuses the next `times` sends to a queue, as SQS can (tests play a send that fails). */
+  refuseSends(queueName: string, times: number): void {
+    this.refusals.set(queueName, times);
+  }
+
   /** Drops waiting messages of a queue that match (tests play a message lost in transit). */
   drop(queueName: string, matches: (body: unknown) => boolean): number {
     const lost = this.messages.filter((message) => message.queue === queueName && !message.deadLettered && matches(JSON.parse(message.body)));
@@ -138,6 +155,11 @@ export class InProcessMessaging implements Messaging {
   }
 
   private enqueue(definition: QueueDefinition, message: unknown, dueAt: number): void {
+    const refusals = this.refusals.get(definition.name) ?? 0;
+    if (refusals > 0) {
+      this.refusals.set(definition.name, refusals - 1);
+      throw new Error(`The queue ${definition.name} refused the message (in-process refusal).`);
+    }
     this.definitions.set(definition.name, definition);
     const stored: StoredMessage = {
       id: randomUUID(),
@@ -159,8 +181,14 @@ export class InProcessMessaging implements Messaging {
     for (;;) {
       const now = this.clock.now().getTime();
       const due = this.messages.find((message) => !message.inFlight && !message.deadLettered && message.dueAt <= now);
-      if (!due) return;
-      await this.deliver(due);
+      if (due) {
+        await this.deliver(due);
+        continue;
+      }
+      // Nothing due: what the sources bring, until they bring nothing.
+      let fed = false;
+      for (const source of this.sources) fed = (await source()) || fed;
+      if (!fed) return;
     }
   }
 

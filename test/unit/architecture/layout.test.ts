@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
+import { EVENT_RELAY } from '../../../shared/platform/events/relay';
 import { queueList } from '../../../shared/queues';
 import { routeList } from '../../../shared/routes';
 
@@ -87,6 +88,7 @@ describe('the layout', () => {
     const lambdas = [
       ...routeList.map((route) => route.handler),
       ...queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]),
+      EVENT_RELAY.handler,
     ];
     assert.deepEqual(entries.sort(), lambdas.map((handler) => handler.split('/').join(sep)).sort());
   });

@@ -1,0 +1,3 @@
+import { eventRelayFunction } from '../../shared/platform/events/relay';
+
+export const handler = eventRelayFunction();

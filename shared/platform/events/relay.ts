@@ -1,0 +1,61 @@
+/**
+ * The outbox relay: a function fed by the table's stream, filtered to new event items, that puts
+ * each event on the domain-events queue. A send that fails reports its record as the batch's
+ * failure, so the stream hands it (and what follows it) again: an event recorded is an event
+ * delivered, whatever the queue did at the time. Sending one twice is harmless: its deliveries
+ * are keyed by event id.
+ */
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { describeError, log } from '../logging';
+import type { Queue, WorkerAccess } from '../queue/queue';
+import { queueOf } from '../queue/services';
+import { environmentRuntime, type Runtime } from '../runtime';
+import type { DomainEvent } from './events';
+import { domainEventQueue, EVENT_SORT_KEY_PREFIX, eventOfStreamImage } from './outbox';
+
+/** The relay as the stack deploys it. */
+export const EVENT_RELAY = {
+  handler: 'workers/event-relay',
+  description: 'Relays each event recorded in the table (its stream) to the domain-events queue',
+  // It reads the stream, not the table: the event source's role does that.
+  access: { table: 'none', sendsTo: [domainEventQueue.name] } satisfies WorkerAccess,
+  lambda: { memoryMb: 256, timeoutSeconds: 30 },
+  batchSize: 25,
+  /** What the stream hands the relay: new items whose sort key is an event's (a Lambda event filter). */
+  filter: { eventName: 'INSERT', sortKeyPrefix: EVENT_SORT_KEY_PREFIX },
+} as const;
+
+/** Whether a stream record is one the relay takes (as the event source's filter has it). */
+export function isNewEvent(record: Pick<DynamoDBRecord, 'eventName' | 'dynamodb'>): boolean {
+  return record.eventName === EVENT_RELAY.filter.eventName && (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(EVENT_RELAY.filter.sortKeyPrefix);
+}
+
+/** Relays the records in order; the first that fails is the batch's failure (the stream retries from it). */
+export async function relayEvents(records: readonly DynamoDBRecord[], queue: Queue<DomainEvent>): Promise<DynamoDBBatchResponse> {
+  for (const record of records) {
+    const event = isNewEvent(record) ? eventOfStreamImage(record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined) : undefined;
+    if (!event) continue;
+    try {
+      await queue.send(event);
+    } catch (error) {
+      log('warn', 'event relay: the queue did not take an event; the stream hands it again', { eventId: event.id, ...describeError(error) });
+      return { batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }] };
+    }
+  }
+  return { batchItemFailures: [] };
+}
+
+export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+export interface RelayFunction extends StreamHandler {
+  /** The same handler over another runtime (the local runtime, tests). */
+  withRuntime(runtime: Runtime): StreamHandler;
+}
+
+export function eventRelayFunction(): RelayFunction {
+  const build = (runtime: () => Runtime): StreamHandler => (event) => relayEvents(event.Records, queueOf(runtime(), domainEventQueue));
+  const lambda = build(environmentRuntime) as RelayFunction;
+  lambda.withRuntime = (runtime) => build(() => runtime);
+  return lambda;
+}
