@@ -12,7 +12,7 @@ import type { Clock } from '../platform/clock';
 import { conflict } from '../platform/errors';
 import type { DomainEvent } from '../platform/events/events';
 import { describeError, log } from '../platform/logging';
-import { MAX_QUEUE_DELAY_SECONDS, type Queue, type Scheduler } from '../platform/queue/queue';
+import { MAX_QUEUE_DELAY_SECONDS, visibilityTimeoutSeconds, type Queue, type Scheduler } from '../platform/queue/queue';
 import type { SecretBox } from '../platform/secrets/secret-box';
 import { PLAN_LIMITS, type PlanType } from '../organizations';
 import {
@@ -173,6 +173,12 @@ async function queueNext(ports: Pick<DeliveryPorts, 'queue' | 'scheduler' | 'clo
 export async function redeliver(ports: StartPorts, delivery: Delivery): Promise<Delivery> {
   const now = ports.clock.now();
   if (!(delivery.status === 'DEAD_LETTERED' || isStuck(delivery, now))) {
+    if (delivery.claimedAttempts > delivery.attempts.length) {
+      throw conflict(
+        `Attempt ${delivery.claimedAttempts} of this delivery is under way; if its worker stopped, the attempt is recorded as lost and retried ` +
+          `within ${Math.ceil(visibilityTimeoutSeconds(webhookDeliveryQueue) / 60)} minutes.`,
+      );
+    }
     throw conflict(`Only a dead-lettered delivery can be redelivered; this one is ${delivery.status}.`);
   }
   if (delivery.attempts.length + RETRY_DELAYS_SECONDS.length + 1 > MAX_ATTEMPTS) {
