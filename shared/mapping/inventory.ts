@@ -5,7 +5,7 @@
  */
 import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
-import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularRecord } from '../platform/files/tabular';
+import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularLimits, type TabularRecord } from '../platform/files/tabular';
 import { codePointName, UNSAFE_TEXT_CHARACTER } from '../platform/text';
 import { toCountryCode } from './countries';
 import { TextKeyTable, withRoom } from './columns';
@@ -187,6 +187,7 @@ function commonFields(values: FieldValues): CommonFields {
 export interface PartnerInventoryOptions {
   /** Supplier of the inventory, for rows that carry a supplierHotelId but no supplierCode. */
   defaultSupplierCode?: string;
+  limits?: TabularLimits;
 }
 
 function partnerHotel(values: FieldValues, options: PartnerInventoryOptions): PartnerHotel {
@@ -321,7 +322,7 @@ async function* readInventoryBatches<T extends { id: string }>(
   const ids = options.ids ?? new InventoryIds();
   let planHeader: readonly string[] | undefined;
   let plan: Int32Array = new Int32Array(0);
-  for await (const rows of readTabularBatches(input, format, options.csvOptions)) {
+  for await (const rows of readTabularBatches(input, format, options.csvOptions, options.limits)) {
     const batch: InventoryRow<T>[] = [];
     for (const row of rows) {
       if ('error' in row) {
@@ -363,12 +364,13 @@ async function* rowsOfBatches<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T>
 /** For reading a large inventory file in parts (see CsvReadOptions; rowErrorInFile for a part's errors). */
 export interface InventoryReadOptions {
   csvOptions?: CsvReadOptions;
+  limits?: TabularLimits;
   /** Where ids are noted as rows are read (to check another part's ids against them after). */
   ids?: InventoryIds;
 }
 
 export function readPartnerInventoryBatches(input: TabularInput, format: TabularFormat, options: PartnerInventoryOptions = {}): AsyncIterable<InventoryRow<PartnerHotel>[]> {
-  return readInventoryBatches(input, format, (values) => partnerHotel(values, options), {});
+  return readInventoryBatches(input, format, (values) => partnerHotel(values, options), { limits: options.limits });
 }
 
 export function readReferenceInventoryBatches(input: TabularInput, format: TabularFormat, options: InventoryReadOptions = {}): AsyncIterable<InventoryRow<ReferenceHotel>[]> {

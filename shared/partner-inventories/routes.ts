@@ -32,6 +32,8 @@ export const partnerInventoryRoutes = {
       415: { description: 'Not CSV, JSONL, JSON or XLSX', schema: ErrorResponse },
     },
     access: { table: 'readwrite', bucket: 'write' },
+    // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.
+    lambda: { memoryMb: 512 },
   }),
   createPartnerInventoryUpload: defineRoute({
     method: 'POST',

@@ -6,7 +6,7 @@
 import { readPartnerInventory, type PartnerHotel } from '../mapping';
 import { invalidInput } from '../platform/errors';
 import { formatCsvRow } from '../platform/files/csv-format';
-import { TabularParseError } from '../platform/files/tabular';
+import { TabularParseError, type TabularLimits } from '../platform/files/tabular';
 import type { ObjectStore } from '../platform/objects/object-store';
 import {
   INVENTORY_CHUNK_ROWS,
@@ -22,11 +22,15 @@ export interface ValidatedRows {
 }
 
 /** Reads the whole file; throws `invalid_input` when it cannot be read or has no usable row. */
-export async function readInventoryFile(inventory: Pick<PartnerInventory, 'format' | 'supplierCode'>, file: Buffer): Promise<ValidatedRows> {
+export async function readInventoryFile(
+  inventory: Pick<PartnerInventory, 'format' | 'supplierCode'>,
+  file: Buffer,
+  limits?: TabularLimits,
+): Promise<ValidatedRows> {
   const hotels: PartnerHotel[] = [];
   const rejected: RejectedRow[] = [];
   try {
-    for await (const row of readPartnerInventory(file, inventory.format, { defaultSupplierCode: inventory.supplierCode })) {
+    for await (const row of readPartnerInventory(file, inventory.format, { defaultSupplierCode: inventory.supplierCode, limits })) {
       if ('error' in row) rejected.push({ line: row.line, reason: row.error });
       else hotels.push(row.hotel);
     }

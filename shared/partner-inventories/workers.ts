@@ -8,6 +8,9 @@ import type { InventoryValidationMessage } from './queue';
 import { inventoryStoreOf } from './store';
 import { readInventoryFile, writeValidatedRows } from './validation';
 
+/** The worker has 3 GB (queue.ts): a workbook may expand to 1 GB of XML here (about 2 GB read). */
+const PRESIGNED_UPLOAD_LIMITS = { maxExpandedBytes: 1024 * 1024 * 1024 };
+
 /** VALIDATING -> READY, or FAILED with the reason; a second delivery of the same message changes nothing. */
 export async function validateUploadedInventory(message: InventoryValidationMessage, runtime: Runtime): Promise<void> {
   const store = inventoryStoreOf(runtime);
@@ -18,7 +21,7 @@ export async function validateUploadedInventory(message: InventoryValidationMess
   const updatedAt = () => runtime.clock.now().toISOString();
   try {
     if (!file) throw invalidInput('The uploaded file is gone; upload it again.');
-    const rows = await readInventoryFile(inventory, file);
+    const rows = await readInventoryFile(inventory, file, PRESIGNED_UPLOAD_LIMITS);
     const counts = await writeValidatedRows(objects, inventory, rows);
     await store.transition(inventory, 'VALIDATING', { status: 'READY', ...counts, updatedAt: updatedAt() });
   } catch (error) {

@@ -95,5 +95,7 @@ export const supplierRoutes = {
       415: { description: 'The file is not CSV, JSON or XLSX', schema: ErrorResponse },
     },
     access: { table: 'readwrite', bucket: 'write' },
+    // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.
+    lambda: { memoryMb: 512 },
   }),
 } satisfies Record<string, RouteDefinition>;

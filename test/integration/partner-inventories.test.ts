@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { objectStoreOf } from '../../shared/platform/objects/services';
+import ExcelJS from 'exceljs';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { startTestApi, type Caller } from '../support/test-api';
 
@@ -233,6 +234,17 @@ describe('files that cannot be read', () => {
       assert.match(inventory.error, message, name);
       assert.doesNotMatch(inventory.error, /Unexpected token|Cannot read|position|undefined|at Object/, name);
     }
+    // A workbook of a few hundred kilobytes that would expand to 70 MB of XML: refused before it is inflated.
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Hotels').addRows([['id', 'name'], ['A', ' '.repeat(70 * 1024 * 1024)]]);
+    const bomb = Buffer.from(await workbook.xlsx.writeBuffer());
+    const bombForm = new FormData();
+    bombForm.append('name', 'Bomb');
+    bombForm.append('file', new Blob([bomb]), 'bomb.xlsx');
+    const refused = await api.request('POST', BASE, { as: caller, body: bombForm });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, /^The file cannot be read: the workbook expands to 7\d MB, more than the 64 MB taken here/);
+
     const rows = await api.request('POST', BASE, { as: caller, body: form({ name: 'Lines' }, { name: 'rows.jsonl', data: '{"id": "A", "name": "One"}\n{"id": "B", "name": }\n' }) });
     assert.equal(rows.status, 201);
     assert.deepEqual(rows.body.rejectedSample, [{ line: 2, reason: 'is not valid JSON' }]);

@@ -44,7 +44,12 @@ export class TabularParseError extends Error {
 }
 
 
-export function readTabular(input: TabularInput, format: TabularFormat): AsyncIterable<TabularRow> {
+/** What a reader of workbooks may inflate: MAX_XLSX_EXPANDED_BYTES unless the function has memory for more. */
+export interface TabularLimits {
+  maxExpandedBytes?: number;
+}
+
+export function readTabular(input: TabularInput, format: TabularFormat, limits: TabularLimits = {}): AsyncIterable<TabularRow> {
   switch (format) {
     case 'csv':
       return readCsv(input);
@@ -53,7 +58,7 @@ export function readTabular(input: TabularInput, format: TabularFormat): AsyncIt
     case 'json':
       return readJsonArray(input);
     case 'xlsx':
-      return readXlsx(input);
+      return readXlsx(input, limits);
   }
 }
 
@@ -62,12 +67,12 @@ export function readTabular(input: TabularInput, format: TabularFormat): AsyncIt
  * formats' one row each), CSV rows as cells: for readers of large files, which pay for neither a
  * promise nor a record object per row.
  */
-export function readTabularBatches(input: TabularInput, format: TabularFormat, csvOptions: CsvReadOptions = {}): AsyncIterable<TabularRawRow[]> {
+export function readTabularBatches(input: TabularInput, format: TabularFormat, csvOptions: CsvReadOptions = {}, limits: TabularLimits = {}): AsyncIterable<TabularRawRow[]> {
   switch (format) {
     case 'csv':
       return readCsvBatches(input, csvOptions);
     default:
-      return batchesOfOne(readTabular(input, format));
+      return batchesOfOne(readTabular(input, format, limits));
   }
 }
 
@@ -366,6 +371,34 @@ async function* readJsonArray(input: TabularInput): AsyncGenerator<TabularRow> {
 // ---------------------------------------------------------------------------------------------
 // XLSX
 
+/**
+ * The total uncompressed size a ZIP archive declares for its entries (its central directory), or
+ * undefined when the bytes are not a complete archive. Read before inflating anything.
+ */
+export function zipExpandedSize(archive: Buffer): number | undefined {
+  const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
+  const CENTRAL_DIRECTORY_ENTRY = 0x02014b50;
+  // The end record is the last 22 bytes, followed by a comment of up to 65,535 bytes.
+  let end = -1;
+  for (let at = archive.length - 22; at >= Math.max(0, archive.length - 22 - 65_535); at--) {
+    if (archive.readUInt32LE(at) === END_OF_CENTRAL_DIRECTORY) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return undefined;
+  const entries = archive.readUInt16LE(end + 10);
+  let at = archive.readUInt32LE(end + 16);
+  let total = 0;
+  for (let entry = 0; entry < entries; entry++) {
+    if (at + 46 > archive.length || archive.readUInt32LE(at) !== CENTRAL_DIRECTORY_ENTRY) return undefined;
+    // ZIP64 archives mark the size 0xFFFFFFFF: more than any workbook taken here.
+    total += archive.readUInt32LE(at + 24);
+    at += 46 + archive.readUInt16LE(at + 28) + archive.readUInt16LE(at + 30) + archive.readUInt16LE(at + 32);
+  }
+  return total;
+}
+
 /** Text of a cell as a person sees it: formula results, rich text and hyperlinks flattened. */
 function cellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return '';
@@ -387,7 +420,26 @@ function rowCells(row: ExcelJS.Row): string[] {
   return cells;
 }
 
-async function* readXlsx(input: TabularInput): AsyncGenerator<TabularRow> {
+/**
+ * What a workbook may hold: its parts expanded (checked against the sizes its archive declares,
+ * before anything is inflated) and its cells (counted as they are read). A few megabytes of
+ * archive can expand to gigabytes of XML. Reading takes about twice the expanded size in memory:
+ * 64 MB suits a 512 MB function; the validation worker takes more (TabularLimits).
+ */
+export const MAX_XLSX_EXPANDED_BYTES = 64 * 1024 * 1024;
+export const MAX_XLSX_CELLS = 20_000_000;
+
+async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits): AsyncGenerator<TabularRow> {
+  if (Buffer.isBuffer(input)) {
+    const expanded = zipExpandedSize(input);
+    if (expanded === undefined) throw new TabularParseError('the file is not a readable XLSX workbook (a corrupt or cut-off archive, or another format)');
+    if (expanded > maxExpandedBytes) {
+      throw new TabularParseError(
+        `the workbook expands to ${Math.ceil(expanded / 1024 / 1024)} MB, more than the ${Math.floor(maxExpandedBytes / 1024 / 1024)} MB taken here: ` +
+          (maxExpandedBytes === MAX_XLSX_EXPANDED_BYTES ? 'upload it through a presigned upload, or as CSV' : 'upload it as CSV'),
+      );
+    }
+  }
   const { default: excel } = await import('exceljs');
   const workbook = new excel.stream.xlsx.WorkbookReader(toReadable(input), {
     worksheets: 'emit',
@@ -397,10 +449,13 @@ async function* readXlsx(input: TabularInput): AsyncGenerator<TabularRow> {
     entries: 'ignore',
   });
   let header: string[] | undefined;
+  let cellCount = 0;
   try {
     for await (const worksheet of workbook) {
       for await (const row of worksheet) {
         const cells = rowCells(row);
+        cellCount += cells.length;
+        if (cellCount > MAX_XLSX_CELLS) throw new TabularParseError(`the workbook holds more than ${MAX_XLSX_CELLS.toLocaleString('en')} cells; upload it as CSV`, row.number);
         if (isBlank(cells)) continue;
         if (!header) {
           header = readHeader(cells, row.number);

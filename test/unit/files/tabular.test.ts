@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { detectTabularFormat, type TabularFormat } from '../../../shared/platform/files/formats';
-import { readTabular, readTabularBatches, recordOfCells, TabularParseError, type TabularRow } from '../../../shared/platform/files/tabular';
+import { readTabular, readTabularBatches, recordOfCells, TabularParseError, zipExpandedSize, type TabularRow } from '../../../shared/platform/files/tabular';
 
 async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
   const rows: TabularRow[] = [];
@@ -163,6 +163,18 @@ describe('readTabular xlsx', () => {
     const rows = await collect(await xlsxBuffer([['id', 'name', 'city'], ['h1', 'Only name']]), 'xlsx');
     assert.deepEqual(rows, [{ line: 2, record: { id: 'h1', name: 'Only name', city: '' } }]);
   });
+
+  it('refuses a workbook that would expand past the cap, before inflating it (a zip bomb)', async () => {
+    const small = await xlsxBuffer([['id', 'name'], ['1', 'One']]);
+    const declared = zipExpandedSize(small)!;
+    assert.ok(declared > small.length && declared < 64 * 1024, `${declared}`);
+    // A few hundred kilobytes of archive holding 70 MB of spaces.
+    const bomb = await xlsxBuffer([['id', 'name'], ['1', ' '.repeat(70 * 1024 * 1024)]]);
+    assert.ok(bomb.length < 1024 * 1024, `${bomb.length}`);
+    await assert.rejects(collect(bomb, 'xlsx'), (error: Error) => error instanceof TabularParseError && /expands to 7\d MB, more than the 64 MB taken here/.test(error.message));
+    assert.equal(zipExpandedSize(Buffer.from('not a zip')), undefined);
+    assert.equal(zipExpandedSize(small.subarray(0, small.length - 30)), undefined);
+  }, 30_000);
 
   it('throws TabularParseError on a corrupt workbook', async () => {
     const good = await xlsxBuffer([['id'], ['1']]);
