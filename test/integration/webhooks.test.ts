@@ -296,24 +296,25 @@ describe('webhook subscriptions', () => {
   });
 
   it('records an attempt whose worker died between sending and recording as lost, and retries it', async () => {
-    const { id } = await subscribe(partner, '/died-mid-flight');
-    const webhook = (await webhookStoreOf(api.runtime).get(partner.organization.id, id))!;
-    const event: DomainEvent = { id: randomUUID(), type: 'MAPPING_COMPLETED', organizationId: partner.organization.id, occurredAt: api.clock.now().toISOString(), data: {} };
+    const owner = await api.newOrganization();
+    const { id } = await subscribe(owner, '/died-mid-flight');
+    const webhook = (await webhookStoreOf(api.runtime).get(owner.organization.id, id))!;
+    const event: DomainEvent = { id: randomUUID(), type: 'MAPPING_COMPLETED', organizationId: owner.organization.id, occurredAt: api.clock.now().toISOString(), data: {} };
     const created = await startDelivery(startPorts(api.runtime), webhook, event, { test: false });
     // The worker that took attempt 1 claimed it, maybe sent it, and died before recording it.
     assert.ok(await deliveryStoreOf(api.runtime).claim(created, 1, api.clock.now().toISOString()));
     await api.messaging.idle();
-    let delivery = (await deliveriesOf(partner, id)).deliveries[0];
+    let delivery = (await deliveriesOf(owner, id)).deliveries[0];
     assert.equal(delivery.status, 'PENDING');
     assert.equal(delivery.attemptCount, 0, 'a fresh claim may still be under way: its message waits');
-    const early = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/deliveries/${created.id}/redeliver`, { as: partner });
+    const early = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/deliveries/${created.id}/redeliver`, { as: owner });
     assert.equal(early.status, 409);
     assert.match(early.body.message, /under way/);
 
     // The message is handed out again after the visibility timeout; by then the claim is stale.
     api.clock.advance(visibilityTimeoutSeconds(webhookDeliveryQueue) * 1000);
     await api.messaging.idle();
-    const history = (await api.request('GET', `/api/v1/webhook-subscriptions/${id}/deliveries/${created.id}`, { as: partner })).body;
+    const history = (await api.request('GET', `/api/v1/webhook-subscriptions/${id}/deliveries/${created.id}`, { as: owner })).body;
     assert.equal(history.status, 'RETRYING');
     assert.deepEqual(
       history.attempts.map((attempt: { succeeded: boolean; error?: string }) => [attempt.succeeded, attempt.error]),
@@ -321,7 +322,7 @@ describe('webhook subscriptions', () => {
     );
     api.clock.advance(MINUTE);
     await api.messaging.idle();
-    delivery = (await deliveriesOf(partner, id)).deliveries[0];
+    delivery = (await deliveriesOf(owner, id)).deliveries[0];
     assert.equal(delivery.status, 'SUCCEEDED');
     assert.equal(delivery.attemptCount, 2);
     assert.equal(receiver.at('/died-mid-flight').length, 1);
