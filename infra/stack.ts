@@ -321,14 +321,7 @@ export class HotelMappingStack extends Stack {
       enforceSSL: true,
       deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
     });
-    new cloudwatch.Alarm(this.workers, `${id}DeadLettersAlarm`, {
-      alarmDescription: `Messages of ${definition.name} were dead-lettered: ${definition.description}`,
-      metric: deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.alarmOnAnyMessage(`${id}DeadLettersAlarm`, deadLetters, `Messages of ${definition.name} were dead-lettered: ${definition.description}`);
     this.queues.set(definition.name, { queue, deadLetters });
   }
 
@@ -403,9 +396,14 @@ export class HotelMappingStack extends Stack {
       id: 'AwsSolutions-SQS3',
       reason: "It is the stream event source's failure destination, a dead-letter queue of its own; nothing consumes it but an operator.",
     });
-    new cloudwatch.Alarm(this.workers, 'EventRelayFailuresAlarm', {
-      alarmDescription: 'Events recorded in the table could not be relayed to the domain-events queue for a day',
-      metric: failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+    this.alarmOnAnyMessage('EventRelayFailuresAlarm', failures, 'Events recorded in the table could not be relayed to the domain-events queue for a day');
+  }
+
+  /** An alarm as soon as a queue of things that went wrong holds a message. */
+  private alarmOnAnyMessage(id: string, queue: sqs.Queue, description: string) {
+    new cloudwatch.Alarm(this.workers, id, {
+      alarmDescription: description,
+      metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
