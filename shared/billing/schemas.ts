@@ -1,7 +1,7 @@
 /** Request and response schemas of the billing endpoints (valibot; also the OpenAPI document). */
 import * as v from 'valibot';
 import { PLAN_TYPES } from '../organizations';
-import { Timestamp } from '../platform/http/schemas';
+import { documentedAs, Timestamp } from '../platform/http/schemas';
 import { EVENT_TYPES } from '../platform/events/events';
 
 const Euros = (description: string) => v.pipe(v.number(), v.description(`Euros: ${description}`));
@@ -159,6 +159,7 @@ export const MetricsHistoryQuery = v.strictObject({
       v.minValue(1, 'must be a whole number from 1 to 12'),
       v.maxValue(METRICS_HISTORY_MAX_MONTHS, 'must be a whole number from 1 to 12'),
       v.description('Months to return, most recent first: 1 to 12, default 12'),
+      documentedAs<number>({ type: 'integer', default: METRICS_HISTORY_MAX_MONTHS }),
     ),
     String(METRICS_HISTORY_MAX_MONTHS),
   ),

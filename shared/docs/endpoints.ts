@@ -22,11 +22,21 @@ export function openApiDocument(
   let document: Record<string, unknown> | undefined;
   return async ({ baseUrl }) => {
     document ??= buildOpenApiDocument(routes, { serverUrl: '', version: API_VERSION, webhooks });
-    return { status: 200, json: { ...document, servers: [{ url: baseUrl }] } };
+    // A path, not an address: "Try it out" calls the host the document was loaded from (localhost, a tunnel, a custom domain).
+    return { status: 200, json: { ...document, servers: [{ url: basePathOf(baseUrl) || '/' }] } };
   };
 }
 
-/** Swagger UI over the generated document; its files come from docsAsset, never a CDN. */
+/** `https://x.execute-api…/prod` -> `/prod`; `http://127.0.0.1:3000` -> ''. */
+function basePathOf(baseUrl: string): string {
+  return new URL(baseUrl).pathname.replace(/\/$/, '');
+}
+
+/**
+ * Swagger UI over the generated document; its files come from docsAsset, never a CDN. Every URL is
+ * a path under the API's base path (a <base> without a host), so the page works from whatever
+ * address it was opened through: 127.0.0.1, localhost, a tunnel, a custom domain, `/docs/`.
+ */
 export const docsPage: Implementation<typeof docsRoutes.docsPage> = async ({ baseUrl }) => ({
   status: 200,
   contentType: 'text/html; charset=utf-8',
@@ -36,13 +46,14 @@ export const docsPage: Implementation<typeof docsRoutes.docsPage> = async ({ bas
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Hotel Mapping API reference</title>
-  <link rel="stylesheet" href="${baseUrl}/docs/swagger-ui.css">
+  <base href="${basePathOf(baseUrl)}/">
+  <link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
 <body>
   <div id="swagger-ui"></div>
-  <script src="${baseUrl}/docs/swagger-ui-bundle.js"></script>
+  <script src="docs/swagger-ui-bundle.js"></script>
   <script>
-    window.ui = SwaggerUIBundle({ url: '${baseUrl}/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true });
+    window.ui = SwaggerUIBundle({ url: new URL('api/v1/openapi.json', document.baseURI).href, dom_id: '#swagger-ui', deepLinking: true });
   </script>
 </body>
 </html>

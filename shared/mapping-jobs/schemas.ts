@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { MAPPING_EXPORT_COLUMNS, MAPPING_MODES } from '../mapping';
-import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
+import { documentedAs, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
 
 const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
 const Score = v.pipe(
   v.string(),
+  documentedAs({ type: 'number', minimum: 0, maximum: 1 }),
   v.regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'must be a number from 0 to 1 (at most 4 decimals)'),
   v.transform(Number),
 );

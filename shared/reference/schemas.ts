@@ -1,7 +1,7 @@
 /** Request and response schemas of the reference inventory endpoints. */
 import * as v from 'valibot';
 import { DUPLICATE_DECISIONS, DUPLICATE_REPORT_STATUSES } from './inventory';
-import { decimalParam, Text, Timestamp, UNBOUNDED, Uuid, wholeNumberParam } from '../platform/http/schemas';
+import { booleanParam, decimalParam, documentedAs, Text, Timestamp, UNBOUNDED, Uuid, wholeNumberParam } from '../platform/http/schemas';
 import {
   COUNTRY_STATISTICS_LIMIT_MAX,
   COUNTRY_STATISTICS_LIMIT_MIN,
@@ -18,10 +18,6 @@ const Rating = v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 5'), v.
 const SearchLimit = wholeNumberParam(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, 'clamp');
 const Offset = wholeNumberParam(SEARCH_OFFSET_MIN, UNBOUNDED);
 const SearchText = Text({ maxLength: 200, minLength: 0 });
-const BooleanParam = v.pipe(
-  v.picklist(['true', 'false'], 'must be true or false'),
-  v.transform((text) => text === 'true'),
-);
 
 export const ReferenceSearchQuery = v.strictObject({
   q: v.optional(v.pipe(SearchText, v.description('Fuzzy hotel name; selects name mode'))),
@@ -32,8 +28,8 @@ export const ReferenceSearchQuery = v.strictObject({
   region: v.optional(v.pipe(SearchText, v.description('Name and filter modes'))),
   city: v.optional(v.pipe(SearchText, v.description('Every mode'))),
   rating: v.optional(v.pipe(Rating, v.description('Minimum stars; filter mode'))),
-  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'))),
-  offset: v.optional(v.pipe(Offset, v.description('Default 0'))),
+  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'), documentedAs<number>({ type: 'integer', default: 20 }))),
+  offset: v.optional(v.pipe(Offset, v.description('Default 0'), documentedAs<number>({ type: 'integer', default: 0 }))),
 });
 
 export const AdvancedSearchQuery = v.strictObject({
@@ -41,11 +37,11 @@ export const AdvancedSearchQuery = v.strictObject({
   country: v.optional(SearchText),
   city: v.optional(SearchText),
   rating: v.optional(v.pipe(Rating, v.description('Minimum stars'))),
-  hasCoordinates: v.optional(v.pipe(BooleanParam, v.description('true: only hotels with latitude and longitude'))),
+  hasCoordinates: v.optional(v.pipe(booleanParam, v.description('true: only hotels with latitude and longitude'))),
   sortBy: v.optional(v.picklist(['name', 'rating', 'created'], 'must be name, rating or created')),
   sortDir: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc')),
-  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'))),
-  offset: v.optional(v.pipe(Offset, v.description('Default 0'))),
+  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'), documentedAs<number>({ type: 'integer', default: 20 }))),
+  offset: v.optional(v.pipe(Offset, v.description('Default 0'), documentedAs<number>({ type: 'integer', default: 0 }))),
 });
 
 /** Download link validity, in minutes. */
@@ -53,7 +49,11 @@ export const EXPIRATION_MINUTES = { default: 60, min: 1, max: 10_080 } as const;
 
 export const DownloadQuery = v.strictObject({
   expirationMinutes: v.optional(
-    v.pipe(wholeNumberParam(EXPIRATION_MINUTES.min, EXPIRATION_MINUTES.max), v.description('Default 60; 1 to 10080 (7 days)')),
+    v.pipe(
+      wholeNumberParam(EXPIRATION_MINUTES.min, EXPIRATION_MINUTES.max),
+      v.description('Default 60; 1 to 10080 (7 days)'),
+      documentedAs<number>({ type: 'integer', default: EXPIRATION_MINUTES.default }),
+    ),
   ),
 });
 
@@ -62,6 +62,7 @@ export const CountriesQuery = v.strictObject({
     v.pipe(
       wholeNumberParam(COUNTRY_STATISTICS_LIMIT_MIN, COUNTRY_STATISTICS_LIMIT_MAX, 'clamp'),
       v.description('Default 20, clamped to 1..200'),
+      documentedAs<number>({ type: 'integer', default: 20 }),
     ),
   ),
 });

@@ -109,13 +109,51 @@ function parameters(schema: AnySchema | undefined, location: 'path' | 'query') {
   const json = schemaOf(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
-  return Object.entries(properties).map(([name, property]) => ({
-    name,
-    in: location,
-    required: location === 'path' || required.has(name),
-    ...(typeof property.description === 'string' && { description: property.description }),
-    schema: property,
-  }));
+  const entries = (schema as { entries?: Record<string, ValibotNode> }).entries ?? {};
+  return Object.entries(properties).map(([name, property]) => {
+    const typed = entries[name] && documentedParameter(entries[name]);
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      ...(typeof description === 'string' && { description }),
+      schema: typed ?? rest,
+    };
+  });
+}
+
+interface ValibotNode {
+  type: string;
+  kind?: string;
+  wrapped?: ValibotNode;
+  pipe?: ValibotNode[];
+  requirement?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * A query parameter that arrives as text but stands for a number or a boolean (documentedAs in
+ * schemas.ts): its documented type, with the bounds of its min_value, max_value and gt_value
+ * checks and its default. Undefined for plain text.
+ */
+function documentedParameter(node: ValibotNode): JsonSchema | undefined {
+  const schema: Record<string, unknown> = {};
+  const visit = (item: ValibotNode) => {
+    if (item.wrapped) visit(item.wrapped);
+    for (const step of item.pipe ?? []) {
+      if (step === item) continue;
+      if (step.kind === 'schema') visit(step);
+      else if (step.type === 'metadata' && step.metadata?.parameter) Object.assign(schema, step.metadata.parameter);
+      else if (step.type === 'min_value') schema.minimum = step.requirement;
+      else if (step.type === 'max_value') schema.maximum = step.requirement;
+      else if (step.type === 'gt_value') schema.exclusiveMinimum = step.requirement;
+    }
+  };
+  visit(node);
+  if (!schema.type) return undefined;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  return schema;
 }
 
 function requestBody(body: NonNullable<RouteDefinition['body']>) {

@@ -56,6 +56,22 @@ export function Text({ maxLength, minLength = 1, allowTab = false, trim = true }
   return trim ? v.pipe(v.string(), v.trim(), ...checks) : v.pipe(v.string(), ...checks);
 }
 
+/**
+ * How a query parameter is documented when the text it arrives as stands for another type: the
+ * OpenAPI document shows `integer`, `number` or `boolean` with the bounds the schema's checks set
+ * (openapi.ts), so generated clients take numbers, while the server still parses the text strictly.
+ */
+export interface ParameterDocumentation {
+  type: 'integer' | 'number' | 'boolean';
+  minimum?: number;
+  maximum?: number;
+  default?: number | boolean;
+}
+
+export function documentedAs<TInput = string>(documentation: ParameterDocumentation) {
+  return v.metadata<TInput, { parameter: ParameterDocumentation }>({ parameter: documentation });
+}
+
 /** No upper bound for wholeNumberParam beyond what a number holds exactly. */
 export const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
@@ -70,6 +86,7 @@ export function wholeNumberParam(min: number, max: number, outOfRange: 'refuse' 
   const atLeast = min === 0 ? 'must be zero or greater' : `must be ${min} or greater`;
   return v.pipe(
     v.string(),
+    documentedAs({ type: 'integer' }),
     v.regex(/^-?\d+$/, 'must be a whole number'),
     v.transform((text) => {
       const value = Number(text) + 0; // + 0 turns "-0" into 0
@@ -86,14 +103,24 @@ export function wholeNumberParam(min: number, max: number, outOfRange: 'refuse' 
  */
 export const decimalParam = v.pipe(
   v.string(),
+  documentedAs({ type: 'number' }),
   v.regex(/^-?(\d+(\.\d+)?|\.\d+)$/, 'must be a decimal number'),
   v.transform((text) => Number(text) + 0),
+);
+
+/** `true` or `false` in a query string. */
+export const booleanParam = v.pipe(
+  v.picklist(['true', 'false'], 'must be true or false'),
+  documentedAs<'true' | 'false'>({ type: 'boolean' }),
+  v.transform((text) => text === 'true'),
 );
 
 /** `limit` and `cursor` of a paginated list. */
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return {
-    limit: v.optional(v.pipe(wholeNumberParam(1, maxLimit), v.description(`Items per page, 1..${maxLimit}; default ${defaultLimit}`))),
+    limit: v.optional(
+      v.pipe(wholeNumberParam(1, maxLimit), v.description(`Items per page, 1..${maxLimit}; default ${defaultLimit}`), documentedAs<number>({ type: 'integer', default: defaultLimit })),
+    ),
     cursor: v.optional(
       v.pipe(v.string(), v.maxLength(4096, 'is not a cursor this API returned'), v.description('The nextCursor of the previous page')),
     ),
