@@ -1,8 +1,8 @@
 /**
- * THE route table: every endpoint of the API, once, gathered from one module per capability
- * under route-groups/. The CDK stack builds API Gateway and one Lambda function per route from
- * it, the local runtime dispatches from it, and the OpenAPI document is generated from it. Adding
- * an endpoint means adding it to its group and writing its function file under functions/.
+ * THE route table: every endpoint of the API, once, gathered from each capability's routes.ts.
+ * The CDK stack builds API Gateway and one Lambda function per route from it, the local runtime
+ * dispatches from it, and the OpenAPI document is generated from it. Adding an endpoint means
+ * adding it to its capability's routes and writing its function file under functions/.
  */
 import type { RouteDefinition } from './platform/http/route';
 import { apiKeyRoutes } from './api-keys';
@@ -28,6 +28,22 @@ export const routes = {
   ...billingRoutes,
   ...docsRoutes,
 } satisfies Record<string, RouteDefinition>;
+
+/** What each group of operations is for, as the reference shows it (every route's tag is here). */
+export const tagDescriptions: Readonly<Record<string, string>> = {
+  Authentication: 'API keys (`X-API-Key`) and the bearer tokens issued for them; keys are managed per organization.',
+  Suppliers: 'The supplier catalogue, the suppliers an organization connects (its plan sets how many), and requests for new ones.',
+  'Export format': "The organization's one configuration for mapping result files: format, fields, delimiter, header, compression.",
+  'Partner inventories': 'Hotel files a partner uploads, validated row by row: directly (up to 4 MiB) or through a presigned upload (up to 200 MB).',
+  Mapping: 'Mapping jobs: an inventory mapped to the reference in chunks; results with evidence and candidates, reviews, exports, cancelling.',
+  'Reference inventory': 'The canonical hotel inventory every partner hotel is mapped to: search, statistics, download.',
+  'Duplicate reports': 'Reports of two reference hotels that are one; the back office merges or rejects them.',
+  'Webhook subscriptions': 'Signed, retried event deliveries (Standard Webhooks) with a delivery history, test events and redelivery.',
+  'Export webhooks (deprecated)': 'The earlier unsigned `mapping.completed` call, one attempt, no history; use webhook subscriptions instead.',
+  Billing: 'Plans, hosted checkout and portal pages, prepaid credits, quota, usage and monthly metrics.',
+  Documentation: 'This document and the reference page over it.',
+  'Webhook events': 'What the service sends to a webhook subscription (and to a legacy export webhook): one POST per event.',
+};
 
 export type RouteId = keyof typeof routes;
 export const routeList: readonly RouteDefinition[] = Object.values(routes);

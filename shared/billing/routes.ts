@@ -12,7 +12,7 @@ const PROVIDER = { table: 'readwrite', paymentSecret: true } as const;
 function billingReport<const P extends string, const H extends string>(
   path: P,
   handler: H,
-  summary: string,
+  text: { summary: string; description: string },
   response: { description: string; schema: AnySchema },
 ) {
   return defineRoute({
@@ -21,7 +21,7 @@ function billingReport<const P extends string, const H extends string>(
     handler: `billing/${handler}`,
     auth: 'required',
     tag: TAG,
-    summary,
+    ...text,
     responses: { 200: response, 401: errors[401] },
     access: { table: 'read' },
   } as const);
@@ -35,6 +35,7 @@ export const billingRoutes = {
     auth: 'optional',
     tag: TAG,
     summary: 'Plan tiers and the credits product; currentPlan with a valid credential',
+    description: 'Public. Each tier\'s price, daily allowance, supplier limit, webhook event types and features, and the credits product; `providerPriceId` is what POST /api/v1/billing/checkout takes.',
     responses: { 200: { description: 'The catalogue', schema: b.PlansResponse } },
     access: { table: 'read', priceIds: true },
   }),
@@ -66,6 +67,7 @@ export const billingRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'The hosted portal: payment methods, invoices, cancel or change the subscription',
+    description: 'Answers the URL of the payment provider\'s hosted portal, where the organization manages its subscription, payment methods and invoices; `returnUrl` is where the portal sends the user back.',
     body: { kind: 'json', schema: b.PortalRequest },
     responses: {
       200: { description: 'Redirect the user to portalUrl', schema: b.PortalResponse },
@@ -100,37 +102,53 @@ export const billingRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "The organization's subscription as the payment provider reports it now; null if it never subscribed",
+    description: 'Read from the payment provider at the time of the request, not from a copy: what the provider\'s hosted pages show.',
     responses: { 200: { description: 'The subscription, or null', schema: b.SubscriptionView }, 401: errors[401] },
     access: { table: 'read', paymentSecret: true },
   }),
   getPlanUsage: billingReport(
     'plan',
     'plan',
-    'The plan and its use in the current billing period (the calendar month, UTC)',
+    {
+      summary: 'The plan and its use in the current billing period (the calendar month, UTC)',
+      description: 'The plan, its allowance for the month (the daily allowance times the month\'s days) and what has been used of it.',
+    },
     { description: 'Plan usage summary', schema: b.PlanUsageSummary },
   ),
   getQuotaStatus: billingReport(
     'quota/status',
     'quota-status',
-    'Whether mappings can be submitted now (check canProceed before large batches)',
+    {
+      summary: 'Whether mappings can be submitted now (check canProceed before large batches)',
+      description: '`remainingQuota` is today\'s allowance left plus credits; a job needs its inventory\'s row count. Mappings of running jobs count as used.',
+    },
     { description: 'Quota status', schema: b.QuotaStatusView },
   ),
   getCreditBalance: billingReport(
     'credits/balance',
     'credits-balance',
-    'Credits left, used, and paid for',
+    {
+      summary: 'Credits left, used, and paid for',
+      description: 'Credits never expire; mappings beyond the daily allowance use them, one credit per mapping.',
+    },
     { description: 'Credit balance', schema: b.CreditBalanceView },
   ),
   getUsage: billingReport(
     'usage',
     'usage',
-    'Usage in the current billing period, in total and per supplier',
+    {
+      summary: 'Usage in the current billing period, in total and per supplier',
+      description: 'Mappings this billing period, in total and per supplier, as settled when each job completed.',
+    },
     { description: 'Usage summary', schema: b.UsageSummaryView },
   ),
   getCurrentMonthMetrics: billingReport(
     'metrics/current-month',
     'metrics-current-month',
-    'Metrics of the current calendar month (UTC)',
+    {
+      summary: 'Metrics of the current calendar month (UTC)',
+      description: 'The current month\'s figures (UTC), as GET /api/v1/billing/metrics/history gives them for earlier months.',
+    },
     { description: 'Monthly metrics', schema: b.MonthlyMetricsView },
   ),
   getMetricsHistory: defineRoute({
@@ -151,6 +169,7 @@ export const billingRoutes = {
     method: 'POST',
     path: '/api/v1/billing/stripe/webhook',
     handler: 'billing/stripe-webhook',
+    internal: true,
     auth: 'none',
     tag: TAG,
     summary: "Stripe's event deliveries (not for partners): the only writer of paid plan and credit state",

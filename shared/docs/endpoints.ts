@@ -13,15 +13,16 @@ import { docsRoutes } from './routes';
 export const API_VERSION = '1.0.0';
 
 /** The document of the given route table (the function file passes the whole table). */
-export function openApiDocument(
-  routes: Readonly<Record<string, RouteDefinition>>,
-  webhooks?: Readonly<Record<string, WebhookDescription>>,
-): Implementation<typeof docsRoutes.openApiDocument> {
+export function openApiDocument(reference: {
+  routes: Readonly<Record<string, RouteDefinition>>;
+  webhooks?: Readonly<Record<string, WebhookDescription>>;
+  tags?: Readonly<Record<string, string>>;
+}): Implementation<typeof docsRoutes.openApiDocument> {
   // The document depends only on the route table: built once per container; only the server URL
   // (how the caller reached the API) is per request.
   let document: Record<string, unknown> | undefined;
   return async ({ baseUrl }) => {
-    document ??= buildOpenApiDocument(routes, { serverUrl: '', version: API_VERSION, webhooks });
+    document ??= buildOpenApiDocument(reference.routes, { serverUrl: '', version: API_VERSION, webhooks: reference.webhooks, tags: reference.tags });
     // A path, not an address: "Try it out" calls the host the document was loaded from (localhost, a tunnel, a custom domain).
     return { status: 200, json: { ...document, servers: [{ url: basePathOf(baseUrl) || '/' }] } };
   };

@@ -11,6 +11,7 @@ export const exportFormatRoutes = {
     auth: 'required',
     tag: 'Export format',
     summary: "Create or fully replace the organization's export format",
+    description: 'Every field sent replaces the stored configuration, which keeps its id; left-out optional fields take their defaults. POST /api/v1/mapping/{jobId}/export writes files in this format.',
     body: { kind: 'json', schema: s.ExportFormatRequest },
     responses: { 200: { description: 'The saved configuration', schema: s.ExportFormatView }, 400: errors[400], 401: errors[401], 413: errors[413], 415: errors[415] },
     access: { table: 'readwrite' },
@@ -22,6 +23,7 @@ export const exportFormatRoutes = {
     auth: 'required',
     tag: 'Export format',
     summary: "The organization's export format",
+    description: '404 until one has been set with PUT; exports then use CSV with every field, a header row, comma, uncompressed.',
     responses: {
       200: { description: 'The configuration', schema: s.ExportFormatView },
       401: errors[401],

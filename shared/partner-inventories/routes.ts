@@ -62,6 +62,7 @@ export const partnerInventoryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Tell the service the file is uploaded: validation starts (VALIDATING, then READY or FAILED)',
+    description: 'Call it once after the PUT to `upload.url` succeeded. Answers 202 with the inventory VALIDATING; poll GET /api/v1/partner-inventories/{partnerInventoryId} until it is READY (or FAILED with `error`).',
     params: s.InventoryIdParams,
     responses: {
       202: { description: 'Validation started', schema: s.InventoryView },
@@ -80,6 +81,7 @@ export const partnerInventoryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "The organization's inventories, newest first",
+    description: 'Paginated with `limit` and `cursor` (pass back `nextCursor`; null on the last page).',
     query: s.InventoryListQuery,
     responses: { 200: { description: 'A page of inventories', schema: s.InventoryList }, 400: errors[400], 401: errors[401] },
     access: { table: 'read' },
@@ -91,6 +93,7 @@ export const partnerInventoryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'One inventory: status, counts, a sample of rejected rows and a link to all of them',
+    description: '`rejectedSample` holds the first 20 rejected rows with line and reason; `rejectedRowsUrl`, when there are any, is a presigned URL (valid one hour) to all of them as CSV `line,reason`.',
     params: s.InventoryIdParams,
     responses: {
       200: { description: 'The inventory', schema: s.InventoryView },
@@ -107,6 +110,7 @@ export const partnerInventoryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Delete an inventory and its files; results of finished mapping jobs are kept',
+    description: 'The source file, chunk files and rejected rows go. A mapping job still running on the inventory fails (its reservation is released); results of finished jobs stay.',
     params: s.InventoryIdParams,
     responses: {
       204: { description: 'Deleted' },

@@ -132,6 +132,7 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "List the organization's webhooks, legacy export webhooks included (newest first)",
+    description: 'Each webhook with its URL, events and status; never a secret. Legacy export webhooks are listed too, under the same ids.',
     responses: { 200: { description: 'Every webhook (at most 20)', schema: s.SubscriptionList }, 401: errors[401] },
     access: { table: 'read' },
   }),
@@ -142,6 +143,7 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'One webhook subscription (or legacy export webhook, by the same id)',
+    description: 'The subscription\'s URL, events, status and description; its secrets are never shown again after they were made.',
     params: s.WebhookIdParams,
     responses: { 200: { description: 'The subscription', schema: s.SubscriptionView }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'read' },
@@ -174,6 +176,7 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Delete a subscription (or legacy export webhook), permanently',
+    description: 'Its pending retries end dead-lettered; nothing more is sent to it.',
     params: s.WebhookIdParams,
     responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'readwrite' },
@@ -185,6 +188,7 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Replace the signing secret; the old one keeps signing alongside for 24 hours',
+    description: 'Answers the new secret once. Both secrets sign every delivery for 24 hours (one signature each in `webhook-signature`), so receivers can switch without missing one; at most three secrets sign at once (409 beyond).',
     params: s.WebhookIdParams,
     responses: {
       200: { description: 'The new secret, shown only here', schema: s.RotatedSecret },
@@ -218,6 +222,7 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'One delivery with its payload and every attempt',
+    description: 'The exact body every attempt sent, and each attempt\'s time, outcome, status code, duration and the first 1,024 bytes of the receiver\'s answer.',
     params: s.DeliveryParams,
     responses: {
       200: { description: 'The delivery', schema: s.DeliveryDetail },
@@ -234,6 +239,7 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Send a dead-lettered delivery again, with a fresh round of retries',
+    description: 'A dead-lettered delivery, or one stuck (nothing under way and nothing due for 15 minutes), is sent again with a new round of retries (1, 5 and 30 minutes). 409 otherwise, while an attempt is under way, and after 16 attempts in all.',
     params: s.DeliveryParams,
     responses: {
       202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: s.DeliveryView },

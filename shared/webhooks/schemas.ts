@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../platform/events/events';
-import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
+import { documentedWithJsonSchema, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { SUBSCRIPTION_DELIVERY_STATUSES } from './delivery';
 import { MAX_WEBHOOK_URL_LENGTH } from './destination';
 import { WEBHOOK_KINDS, WEBHOOK_STATUSES } from './webhook';
@@ -28,6 +28,12 @@ const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|key|toke
 const AdditionalHeaders = v.pipe(
   // A JSON array would pass as a record (its indexes as keys): refused as what it is.
   v.custom<Record<string, string>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object of header name -> value'),
+  documentedWithJsonSchema<Record<string, string>>({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 1000 },
+    maxProperties: 20,
+    description: 'Header name -> value, added to every delivery',
+  }),
   v.record(
     v.pipe(HeaderName, v.check((name) => !CREDENTIAL_HEADER.test(name), 'looks like a credential: send it as apiKeyName and apiKeyValue, which are stored encrypted')),
     HeaderValue,

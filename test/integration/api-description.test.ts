@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { routes } from '../../shared/routes';
+import type { RouteDefinition } from '../../shared/platform/http/route';
 import { documentedResponses } from '../../shared/platform/http/responses';
 import { EVENT_TYPES } from '../../shared/platform/events/events';
 import { startTestApi } from '../support/test-api';
@@ -14,8 +15,12 @@ describe('GET /api/v1/openapi.json', () => {
     assert.equal(body.openapi, '3.1.0');
     // A path, so "Try it out" calls whichever address the document was loaded from.
     assert.equal(body.servers[0].url, '/');
-    for (const [operationId, route] of Object.entries(routes)) {
+    for (const [operationId, route] of Object.entries(routes) as [string, RouteDefinition][]) {
       const operation = body.paths[route.path]?.[route.method.toLowerCase()];
+      if (route.internal) {
+        assert.equal(operation, undefined, `${route.method} ${route.path} is not for partners: not in their reference`);
+        continue;
+      }
       assert.ok(operation, `${route.method} ${route.path} is documented`);
       assert.equal(operation.operationId, operationId);
       assert.deepEqual(Object.keys(operation.responses).sort(), Object.keys(documentedResponses(route)).sort());
@@ -33,6 +38,11 @@ describe('GET /api/v1/openapi.json', () => {
     assert.ok(body.components.securitySchemes.apiKey);
     const errorSchema = connect.responses['404'].content['application/json'].schema;
     assert.deepEqual(errorSchema.required.sort(), ['error', 'message']);
+    // Every operation's tag is listed, with a description, and every listed tag is used.
+    const used = new Set(Object.values(body.paths).flatMap((operations) => Object.values(operations as Record<string, { tags: string[] }>).flatMap((o) => o.tags)));
+    for (const webhook of Object.values(body.webhooks)) (webhook as { post: { tags: string[] } }).post.tags.forEach((tag) => used.add(tag));
+    assert.deepEqual(body.tags.map((tag: { name: string }) => tag.name).sort(), [...used].sort());
+    assert.ok(body.tags.every((tag: { description: string }) => tag.description.length > 20));
   });
 
   it('documents what webhook receivers get: each event type, its payload and its headers', async () => {

@@ -27,10 +27,17 @@ export interface WebhookDescription {
 
 export function buildOpenApiDocument(
   routes: Readonly<Record<string, RouteDefinition>>,
-  options: { serverUrl: string; version: string; webhooks?: Readonly<Record<string, WebhookDescription>> },
+  options: {
+    serverUrl: string;
+    version: string;
+    webhooks?: Readonly<Record<string, WebhookDescription>>;
+    /** Every tag's description, in the order the reference lists them. */
+    tags?: Readonly<Record<string, string>>;
+  },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [operationId, route] of Object.entries(routes)) {
+    if (route.internal) continue;
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(operationId, route);
   }
   return {
@@ -41,8 +48,12 @@ export function buildOpenApiDocument(
       description:
         'Maps partner hotel inventories to a canonical reference inventory. Every error answers ' +
         '`{"error": "<status name>", "message": "<readable text>"}`.',
+      contact: { name: 'Hotel Mapping API support (through your account manager)' },
+      // An SPDX reference to a licence of one's own: partners use the API under their service agreement.
+      license: { name: 'Proprietary: for partners under their service agreement', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: options.serverUrl }],
+    ...(options.tags && { tags: Object.entries(options.tags).map(([name, description]) => ({ name, description })) }),
     paths,
     ...(options.webhooks && {
       webhooks: Object.fromEntries(Object.entries(options.webhooks).map(([name, webhook]) => [name, { post: webhookOperation(name, webhook) }])),
@@ -53,12 +64,15 @@ export function buildOpenApiDocument(
 
 function webhookOperation(name: string, webhook: WebhookDescription): Record<string, unknown> {
   return {
-    operationId: `webhook ${name}`,
+    // URL-safe: MAPPING_COMPLETED -> webhook-MAPPING_COMPLETED, mapping.completed -> webhook-mapping.completed.
+    operationId: `webhook-${name.replace(/[^A-Za-z0-9._~-]/g, '-')}`,
     summary: webhook.summary,
     description: webhook.description,
     tags: ['Webhook events'],
     parameters: webhook.headers.map((header) => ({ name: header.name, in: 'header', required: true, description: header.description, schema: { type: 'string' } })),
     requestBody: { required: true, content: { 'application/json': { schema: schemaOf(webhook.body, 'output') } } },
+    // The service calls the receiver: no credential of ours; the request is signed (the description says how to check it).
+    security: [],
     responses: { '2XX': { description: 'Received: any 2xx answer within 10 s' } },
   };
 }
@@ -184,6 +198,19 @@ function requestBody(body: NonNullable<RouteDefinition['body']>) {
   return { required: true, content: { [mediaType]: { schema: schemaOf(body.schema, 'input') } } };
 }
 
+/**
+ * The converter copies metadata into the schema: a schema documented with its own JSON Schema
+ * (documentedWithJsonSchema) becomes that schema; a parameter's documentation (documentedAs) is
+ * read by `parameters` and dropped here.
+ */
+function withDocumentationMetadata(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withDocumentationMetadata);
+  if (!node || typeof node !== 'object') return node;
+  const { jsonSchema, parameter: _parameter, ...rest } = node as Record<string, unknown>;
+  if (jsonSchema) return jsonSchema;
+  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withDocumentationMetadata(value)]));
+}
+
 function schemaOf(schema: AnySchema, typeMode: 'input' | 'output'): JsonSchema {
   // Transformations and custom checks have no JSON Schema form; the validators still enforce them.
   const { $schema: _dialect, ...json } = toJsonSchema(schema, {
@@ -191,5 +218,5 @@ function schemaOf(schema: AnySchema, typeMode: 'input' | 'output'): JsonSchema {
     typeMode,
     errorMode: 'ignore',
   }) as JsonSchema;
-  return json;
+  return withDocumentationMetadata(json) as JsonSchema;
 }

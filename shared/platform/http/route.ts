@@ -61,6 +61,8 @@ export interface RouteDefinition {
   body?: RequestBody;
   responses: Record<number, ResponseDescription>;
   access: ResourceAccess;
+  /** Not a partner operation (the Stripe webhook; the reference page and its files): left out of the partner reference. */
+  internal?: true;
   /**
    * A create or a charge: with an Idempotency-Key header, a repeated request answers the first
    * answer again instead of doing it twice (idempotency.ts). `sealed`: the answer holds a secret,

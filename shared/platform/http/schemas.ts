@@ -72,6 +72,14 @@ export function documentedAs<TInput = string>(documentation: ParameterDocumentat
   return v.metadata<TInput, { parameter: ParameterDocumentation }>({ parameter: documentation });
 }
 
+/**
+ * The JSON Schema a schema is documented with when its checks have none (a custom check first in
+ * its pipe): the generator takes it as it is (openapi.ts).
+ */
+export function documentedWithJsonSchema<TInput>(jsonSchema: Record<string, unknown>) {
+  return v.metadata<TInput, { jsonSchema: Record<string, unknown> }>({ jsonSchema });
+}
+
 /** No upper bound for wholeNumberParam beyond what a number holds exactly. */
 export const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
