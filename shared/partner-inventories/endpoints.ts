@@ -28,7 +28,7 @@ export const uploadPartnerInventory: Implementation<typeof partnerInventoryRoute
   runtime,
 ) => {
   const { file } = body;
-  const inventory = newInventory(runtime, principal.organizationId, { ...body, fileName: file.fileName }, 'READY');
+  const inventory = newInventory(runtime, principal.organizationId, { ...body, fileName: file.fileName, mediaType: file.contentType }, 'READY');
   // Read everything before writing anything: a refused file leaves no trace.
   const rows = await readInventoryFile(inventory, file.data);
   const objects = objectStoreOf(runtime);
@@ -109,11 +109,17 @@ export const deletePartnerInventory: Implementation<typeof partnerInventoryRoute
 function newInventory(
   runtime: Runtime,
   organizationId: string,
-  input: { name: string; fileName: string; supplierCode?: string },
+  input: { name: string; fileName: string; supplierCode?: string; mediaType?: string },
   status: 'READY' | 'UPLOADING',
 ): PartnerInventory {
-  const format = detectTabularFormat(input.fileName);
-  if (!format) throw unsupportedFormat(`${input.fileName} is not a .csv, .txt, .jsonl, .ndjson, .json or .xlsx file.`);
+  const format = detectTabularFormat(input.fileName, input.mediaType);
+  if (!format) {
+    const byType = input.mediaType !== undefined && !input.fileName.includes('.');
+    throw unsupportedFormat(
+      `${input.fileName || 'The file'} is not a .csv, .txt, .jsonl, .ndjson, .json or .xlsx file` +
+        (byType ? ", and its part's Content-Type names none of them (text/csv, application/x-ndjson, application/json, the .xlsx type)." : '.'),
+    );
+  }
   const now = runtime.clock.now().toISOString();
   return {
     id: randomUUID(),

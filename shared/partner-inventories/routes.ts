@@ -18,7 +18,8 @@ export const partnerInventoryRoutes = {
     description:
       'multipart/form-data with a `file` part (CSV, JSON Lines, JSON or XLSX in the mapping engine\'s column format), ' +
       '`name`, and optionally `supplierCode`. Bad rows are reported with line and reason and skipped; a file that cannot ' +
-      'be read or has no usable row answers 400 and stores nothing. Larger files: POST /api/v1/partner-inventories/uploads.',
+      'be read or has no usable row answers 400 and stores nothing. Larger files: POST /api/v1/partner-inventories/uploads. ' +
+      "The format comes from the part's file name (.csv, .txt, .jsonl, .ndjson, .json, .xlsx) or, when the name has no extension, from the part's Content-Type (text/csv, application/x-ndjson, application/json, the .xlsx media type).",
     body: {
       kind: 'multipart',
       schema: s.InventoryFields,
@@ -29,7 +30,7 @@ export const partnerInventoryRoutes = {
       400: { description: 'A missing field, or a file that cannot be read or has no usable row', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],
-      415: { description: 'Not CSV, JSONL, JSON or XLSX', schema: ErrorResponse },
+      415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSONL, JSON or XLSX', schema: ErrorResponse },
     },
     access: { table: 'readwrite', bucket: 'write' },
     // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.

@@ -85,7 +85,9 @@ export const supplierRoutes = {
     auth: 'required',
     tag: 'Suppliers',
     summary: 'Request a supplier that is not on the platform yet, with a sample of its hotel file',
-    description: 'multipart/form-data with a `file` part: CSV, JSON (an array of objects) or Excel .xlsx, at most 4 MiB.',
+    description:
+      'multipart/form-data with a `file` part: CSV, JSON (an array of objects) or Excel .xlsx, at most 4 MiB. ' +
+      "The format comes from the part's file name (.csv, .txt, .json, .xlsx) or, when the name has no extension, from the part's Content-Type (text/csv, application/json, the .xlsx media type).",
     body: {
       kind: 'multipart',
       schema: s.SupplierRequestFields,
@@ -96,7 +98,7 @@ export const supplierRoutes = {
       400: { description: 'Missing field, or the file does not parse', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],
-      415: { description: 'The file is not CSV, JSON or XLSX', schema: ErrorResponse },
+      415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSON or XLSX', schema: ErrorResponse },
     },
     access: { table: 'readwrite', bucket: 'write' },
     // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.

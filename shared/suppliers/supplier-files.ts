@@ -2,19 +2,13 @@
  * Checks the sample hotel file sent with a supplier request: it must really be CSV, JSON (an
  * array of objects) or XLSX, and hold at least one readable data row.
  */
-import type { TabularFormat } from '../platform/files/formats';
+import { detectTabularFormat, type TabularFormat } from '../platform/files/formats';
 import { readTabular, TabularParseError } from '../platform/files/tabular';
 import { invalidInput, unsupportedFormat } from '../platform/errors';
 
 export const SUPPLIER_FILE_FORMATS = ['csv', 'json', 'xlsx'] as const;
 type SupplierFileFormat = (typeof SUPPLIER_FILE_FORMATS)[number];
 
-const FORMAT_BY_EXTENSION: Record<string, SupplierFileFormat> = { csv: 'csv', json: 'json', xlsx: 'xlsx' };
-const FORMAT_BY_MEDIA_TYPE: Record<string, SupplierFileFormat> = {
-  'text/csv': 'csv',
-  'application/json': 'json',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-};
 
 export interface SupplierFileSummary {
   format: SupplierFileFormat;
@@ -50,8 +44,8 @@ export async function inspectSupplierFile(file: {
   return { format, rowCount };
 }
 
+/** The upload rule every file route shares (detectTabularFormat), narrowed to what a sample may be. */
 function fileFormat(fileName: string, contentType: string): SupplierFileFormat | undefined {
-  const dot = fileName.lastIndexOf('.');
-  if (dot >= 0) return FORMAT_BY_EXTENSION[fileName.slice(dot + 1).toLowerCase()];
-  return FORMAT_BY_MEDIA_TYPE[contentType.split(';')[0]!.trim().toLowerCase()];
+  const format = detectTabularFormat(fileName, contentType);
+  return (SUPPLIER_FILE_FORMATS as readonly string[]).includes(format ?? '') ? (format as SupplierFileFormat) : undefined;
 }

@@ -180,6 +180,37 @@ describe('presigned upload (any size)', () => {
   });
 });
 
+describe('the upload format rule', () => {
+  it("takes the format from the file name, or from the part's Content-Type when the name has no extension, on both upload routes", async () => {
+    const caller = await api.newOrganization();
+    const send = (path: string, fields: Record<string, string>, blob: Blob, fileName?: string) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(fields)) body.append(name, value);
+      // Without a name, as FormData.append('file', blob) sends it (undici names the part "blob").
+      if (fileName === undefined) body.append('file', blob);
+      else body.append('file', blob, fileName);
+      return api.request('POST', path, { as: caller, body });
+    };
+    const csv = 'id,name\nA,Alpha Hotel\n';
+    const typed = await send(BASE, { name: 'Typed' }, new Blob([csv], { type: 'text/csv' }));
+    assert.equal(typed.status, 201, typed.text);
+    assert.equal(typed.body.format, 'csv');
+    const jsonl = await send(BASE, { name: 'Lines' }, new Blob(['{"id":"A","name":"Alpha"}\n'], { type: 'application/x-ndjson' }));
+    assert.equal(jsonl.body.format, 'jsonl');
+    const untyped = await send(BASE, { name: 'Untyped' }, new Blob([csv]));
+    assert.equal(untyped.status, 415);
+    assert.match(untyped.body.message, /is not a \.csv, \.txt, \.jsonl, \.ndjson, \.json or \.xlsx file, and its part's Content-Type names none of them/);
+    // The name wins over the type.
+    const named = await send(BASE, { name: 'Named' }, new Blob([csv], { type: 'application/json' }), 'hotels.csv');
+    assert.equal(named.body.format, 'csv');
+
+    const sample = await send('/api/v1/suppliers/request', { supplierName: 'Typed Supplier' }, new Blob([csv], { type: 'text/csv' }));
+    assert.equal(sample.status, 202, sample.text);
+    const refused = await send('/api/v1/suppliers/request', { supplierName: 'Untyped Supplier' }, new Blob([csv]));
+    assert.equal(refused.status, 415);
+  });
+});
+
 describe('rows stopped at validation', () => {
   it('rejects with line and reason a row too long for any inventory, control characters and numbers no one writes; the rest maps', async () => {
     const caller = await api.newOrganization();

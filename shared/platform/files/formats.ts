@@ -13,9 +13,22 @@ const FORMAT_BY_EXTENSION: Record<string, TabularFormat> = {
   xlsx: 'xlsx',
 };
 
-/** Format from a file name's extension (case-insensitive); undefined when not supported. */
-export function detectTabularFormat(fileName: string): TabularFormat | undefined {
+const FORMAT_BY_MEDIA_TYPE: Record<string, TabularFormat> = {
+  'text/csv': 'csv',
+  'text/plain': 'csv',
+  'application/x-ndjson': 'jsonl',
+  'application/jsonl': 'jsonl',
+  'application/json': 'json',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+};
+
+/**
+ * The format a file names: its extension (case-insensitive), or, for a name without one (what
+ * `FormData.append('file', blob)` sends), the media type it was sent with. Undefined when neither
+ * names a supported format.
+ */
+export function detectTabularFormat(fileName: string, mediaType?: string): TabularFormat | undefined {
   const dot = fileName.lastIndexOf('.');
-  if (dot < 0) return undefined;
-  return FORMAT_BY_EXTENSION[fileName.slice(dot + 1).toLowerCase()];
+  if (dot >= 0) return FORMAT_BY_EXTENSION[fileName.slice(dot + 1).toLowerCase()];
+  return mediaType === undefined ? undefined : FORMAT_BY_MEDIA_TYPE[mediaType.split(';')[0]!.trim().toLowerCase()];
 }
