@@ -12,6 +12,7 @@ import {
   CREDITS,
   formatEuros,
   LOCAL_PAYMENT_PAGES,
+  PLAN_OFFERS,
   parseCreditQuantity,
   paymentsOf,
   type CheckoutCompletion,
@@ -46,11 +47,16 @@ async function servePage(provider: LocalPaymentProvider, request: IncomingMessag
     }
     if (method === 'POST' && action === 'complete') {
       if (checkout.status !== 'open') return html(response, 409, page('Checkout closed', `<p>This checkout is ${checkout.status}.</p>`));
-      // The page's field always sends it; a POST without it takes the prefilled minimum, as Stripe's page would.
-      const typed = new URLSearchParams(await readBody(request)).get('millions');
+      // As the API answers a body: the credits page's one field is required, and nothing else is taken.
+      const fields = new URLSearchParams(await readBody(request));
+      const expected = checkout.request.mode === 'payment' ? ['millions'] : [];
+      const unknown = [...fields.keys()].find((name) => !expected.includes(name));
+      if (unknown !== undefined) {
+        return html(response, 400, page('Unknown field', `<p>Unknown field "${escape(unknown)}" in the form. Nothing was charged; go back and pay from the page.</p>`));
+      }
       let millions: number | undefined;
-      if (checkout.request.mode === 'payment' && typed !== null) {
-        millions = parseCreditQuantity(typed);
+      if (checkout.request.mode === 'payment') {
+        millions = parseCreditQuantity(fields.get('millions') ?? '');
         if (millions === undefined) return refusal(response, 'invalid_quantity');
       }
       const completion = await provider.completeCheckout(id, millions);
@@ -111,7 +117,9 @@ function checkoutPage(checkout: LocalCheckout): string {
   const base = `${LOCAL_PAYMENT_PAGES}/checkout/${checkout.id}`;
   const what =
     request.mode === 'subscription'
-      ? `<p>Subscribe to <b>${escape(PLAN_LIMITS[request.planType].displayName)}</b> (${escape(request.planType)}).</p>`
+      ? `<p>Subscribe to <b>${escape(PLAN_LIMITS[request.planType].displayName)}</b> (${escape(request.planType)}) for
+         <b>${formatEuros(PLAN_OFFERS[request.planType].monthlyPriceCents)} a month</b>. It gives:</p>
+         <ul>${PLAN_OFFERS[request.planType].features.map((feature) => `<li>${escape(feature)}</li>`).join('')}</ul>`
       : `<p>Buy mapping credits at ${formatEuros(CREDITS.centsPerMillion)} per million (at least ${request.minimumQuantity} million,
          ${formatEuros(creditPriceCents(request.minimumQuantity))}).</p>
          <label>Millions of credits (${request.minimumQuantity} to ${request.maximumQuantity.toLocaleString('en-US')})

@@ -312,7 +312,28 @@ describe('the local payment provider', () => {
     const paid = await page('POST', `${body.checkoutUrl}/complete`, { millions: '12' });
     assert.equal(paid.location, URLS.successUrl);
     assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 12_000_000, creditsUsed: 0, totalSpent: 12 });
+  });
 
+  it('credit purchase: the page refuses a missing quantity or an unknown field (400), the checkout still open', async () => {
+    const caller = await api.newOrganization();
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    const missing = await page('POST', `${body.checkoutUrl}/complete`);
+    assert.equal(missing.status, 400);
+    assert.match(missing.text, /whole number of millions from 5 to 10,000/);
+    const unknown = await page('POST', `${body.checkoutUrl}/complete`, { millions: '6', discount: '100' });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.text, /Unknown field &quot;discount&quot;|Unknown field "discount"/);
+    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 0, creditsUsed: 0, totalSpent: 0 });
+    assert.equal((await page('POST', `${body.checkoutUrl}/complete`, { millions: '6' })).status, 303);
+  });
+
+  it("subscription checkout: the page shows the plan's price and what it gives", async () => {
+    const caller = await api.newOrganization();
+    const { body } = await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } });
+    const shown = (await page('GET', body.checkoutUrl)).text;
+    assert.match(shown, /Professional/);
+    assert.match(shown, /€49\.00 a month/);
+    assert.match(shown, /<li>100,000 mappings per day<\/li>/);
   });
 
   it('credit purchase: the page takes only what Stripe\'s adjustable quantity would (digits, 5 to 10,000); else 400, checkout still open', async () => {
