@@ -4,16 +4,17 @@
  * dispatches from it, and the OpenAPI document is generated from it. Adding an endpoint means
  * adding it to its capability's routes and writing its function file under functions/.
  */
-import type { RouteDefinition } from './platform/http/route';
+import type { AnySchema, RouteDefinition } from './platform/http/route';
+import { ErrorResponse } from './platform/http/schemas';
 import { apiKeyRoutes } from './api-keys';
-import { billingRoutes } from './billing';
+import { billingComponentSchemas, billingRoutes } from './billing';
 import { docsRoutes } from './docs';
 import { exportFormatRoutes } from './export-format';
-import { mappingJobRoutes } from './mapping-jobs';
-import { partnerInventoryRoutes } from './partner-inventories';
-import { referenceRoutes } from './reference';
+import { mappingJobComponentSchemas, mappingJobRoutes } from './mapping-jobs';
+import { partnerInventoryComponentSchemas, partnerInventoryRoutes } from './partner-inventories';
+import { referenceComponentSchemas, referenceRoutes } from './reference';
 import { supplierRoutes } from './suppliers';
-import { legacyWebhookRoutes, subscriptionRoutes } from './webhooks';
+import { legacyWebhookRoutes, subscriptionRoutes, webhookComponentSchemas } from './webhooks';
 
 
 export const routes = {
@@ -28,6 +29,19 @@ export const routes = {
   ...billingRoutes,
   ...docsRoutes,
 } satisfies Record<string, RouteDefinition>;
+
+/**
+ * The shapes the document names once and references everywhere (components.schemas): the error
+ * body and each capability's own.
+ */
+export const componentSchemas: Readonly<Record<string, AnySchema>> = {
+  Error: ErrorResponse,
+  ...partnerInventoryComponentSchemas,
+  ...mappingJobComponentSchemas,
+  ...referenceComponentSchemas,
+  ...webhookComponentSchemas,
+  ...billingComponentSchemas,
+};
 
 /** What each group of operations is for, as the reference shows it (every route's tag is here). */
 export const tagDescriptions: Readonly<Record<string, string>> = {

@@ -28,3 +28,4 @@ export {
   type SignedDelivery,
 } from './payments/local-provider';
 export { CREDIT_QUANTITY_RULE, parseCreditQuantity } from './credit-purchases';
+export { billingComponentSchemas } from './schemas';

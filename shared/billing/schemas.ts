@@ -172,3 +172,12 @@ export const WebhookAcknowledgement = v.object({
     v.description('applied; duplicate (applied before); stale (older than the stored state); unknown_customer; ignored (event type not used)'),
   ),
 });
+
+/** The shapes the OpenAPI document names (components.schemas), each written once and referenced. */
+export const billingComponentSchemas = {
+  PlanTier,
+  PlanCatalogue: PlansResponse,
+  QuotaStatus: QuotaStatusView,
+  CreditBalance: CreditBalanceView,
+  UsageSummary: UsageSummaryView,
+} as const;

@@ -7,7 +7,7 @@ import swaggerUiPath from 'swagger-ui-dist/absolute-path.js';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { buildOpenApiDocument, type WebhookDescription } from '../platform/http/openapi';
-import type { RouteDefinition } from '../platform/http/route';
+import type { AnySchema, RouteDefinition } from '../platform/http/route';
 import { docsRoutes } from './routes';
 
 export const API_VERSION = '1.0.0';
@@ -17,12 +17,13 @@ export function openApiDocument(reference: {
   routes: Readonly<Record<string, RouteDefinition>>;
   webhooks?: Readonly<Record<string, WebhookDescription>>;
   tags?: Readonly<Record<string, string>>;
+  schemas?: Readonly<Record<string, AnySchema>>;
 }): Implementation<typeof docsRoutes.openApiDocument> {
   // The document depends only on the route table: built once per container; only the server URL
   // (how the caller reached the API) is per request.
   let document: Record<string, unknown> | undefined;
   return async ({ baseUrl }) => {
-    document ??= buildOpenApiDocument(reference.routes, { serverUrl: '', version: API_VERSION, webhooks: reference.webhooks, tags: reference.tags });
+    document ??= buildOpenApiDocument(reference.routes, { serverUrl: '', version: API_VERSION, webhooks: reference.webhooks, tags: reference.tags, schemas: reference.schemas });
     // A path, not an address: "Try it out" calls the host the document was loaded from (localhost, a tunnel, a custom domain).
     return { status: 200, json: { ...document, servers: [{ url: basePathOf(baseUrl) || '/' }] } };
   };

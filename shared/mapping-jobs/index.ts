@@ -15,3 +15,4 @@ export { mappingChunkQueue, mappingDeadlineQueue } from './queues';
 export { failJobOfDeadChunk, failOverdueJob, mapJobChunk } from './workers';
 export { mappingJobStoreOf } from './store';
 export { EXPORTS_PREFIX } from './job';
+export { mappingJobComponentSchemas } from './schemas';

@@ -130,3 +130,14 @@ export const ExportResponse = v.object({
 
 export const Preferences = v.object({ defaultMode: Mode });
 export const PreferencesRequest = v.strictObject({ defaultMode: Mode });
+
+/** The shapes the OpenAPI document names (components.schemas), each written once and referenced. */
+export const mappingJobComponentSchemas = {
+  MappingJob: JobView,
+  MappingJobPage: JobList,
+  JobCounts: Counts,
+  MappingResult: ResultView,
+  MappingResultPage: ResultPage,
+  MatchEvidence: Evidence,
+  Candidate,
+} as const;

@@ -13,3 +13,4 @@ export { failUnvalidatedInventory, validateUploadedInventory } from './workers';
 export { inventoryStoreOf } from './store';
 export { readInventoryChunk } from './validation';
 export { INVENTORY_CHUNK_ROWS, type PartnerInventory } from './inventory';
+export { partnerInventoryComponentSchemas } from './schemas';

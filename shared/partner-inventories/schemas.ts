@@ -52,3 +52,11 @@ export const UploadInstructions = v.object({
 export const CreatedUpload = v.object({ ...InventoryView.entries, upload: UploadInstructions });
 
 export const InventoryList = v.object({ inventories: v.array(InventoryView), nextCursor: NextCursor });
+
+/** The shapes the OpenAPI document names (components.schemas), each written once and referenced. */
+export const partnerInventoryComponentSchemas = {
+  PartnerInventory: InventoryView,
+  PartnerInventoryPage: InventoryList,
+  RejectedRow,
+  UploadInstructions,
+} as const;

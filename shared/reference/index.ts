@@ -18,3 +18,4 @@ export { importReferenceInventory, type ImportSummary, type RejectedRow } from '
 export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFileFormat } from './inventory-file';
 export { referencePublicationQueue } from './queue';
 export { republishAfterMerge } from './workers';
+export { referenceComponentSchemas } from './schemas';

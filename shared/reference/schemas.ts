@@ -155,3 +155,11 @@ export const DuplicateReportView = v.object({
     }),
   ),
 });
+
+/** The shapes the OpenAPI document names (components.schemas), each written once and referenced. */
+export const referenceComponentSchemas = {
+  ReferenceHotelSummary,
+  ReferenceHotel: ReferenceHotelDetail,
+  ReferenceSearchPage: SearchResponse,
+  DuplicateReport: DuplicateReportView,
+} as const;

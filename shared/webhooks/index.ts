@@ -20,3 +20,4 @@ export {
 export { webhookDeliveryQueue } from './queues';
 export { webhookDescriptions } from './payloads';
 export { abandonWebhookAttempt, attemptWebhookDelivery, deliverEvent } from './workers';
+export { webhookComponentSchemas } from './schemas';

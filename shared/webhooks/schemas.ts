@@ -179,3 +179,14 @@ export const TestEventAccepted = v.object({
   eventId: Uuid,
   status: v.picklist(SUBSCRIPTION_DELIVERY_STATUSES),
 });
+
+/** The shapes the OpenAPI document names (components.schemas), each written once and referenced. */
+export const webhookComponentSchemas = {
+  WebhookSubscription: SubscriptionView,
+  WebhookSubscriptionList: SubscriptionList,
+  WebhookDelivery: DeliveryView,
+  WebhookDeliveryDetail: DeliveryDetail,
+  WebhookDeliveryPage: DeliveryList,
+  WebhookDeliveryAttempt: AttemptView,
+  LegacyExportWebhook: LegacyWebhookView,
+} as const;

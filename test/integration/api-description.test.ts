@@ -36,8 +36,18 @@ describe('GET /api/v1/openapi.json', () => {
     const upload = body.paths['/api/v1/suppliers/request'].post.requestBody.content['multipart/form-data'].schema;
     assert.deepEqual(upload.required.sort(), ['file', 'supplierName']);
     assert.ok(body.components.securitySchemes.apiKey);
-    const errorSchema = connect.responses['404'].content['application/json'].schema;
-    assert.deepEqual(errorSchema.required.sort(), ['error', 'message']);
+    // Shared shapes are named once and referenced: the error body of every error answer, the result row, the job...
+    assert.deepEqual(connect.responses['404'].content['application/json'].schema, { $ref: '#/components/schemas/Error' });
+    assert.deepEqual(body.components.schemas.Error.required.sort(), ['error', 'message']);
+    const text = JSON.stringify(body.paths);
+    assert.equal(text.match(/"\$ref":"#\/components\/schemas\/Error"/g)!.length, text.match(/"4\d\d":|"5\d\d":/g)!.length, 'every error answer refers to Error');
+    const results = body.paths['/api/v1/mapping/{jobId}/results'].get.responses['200'].content['application/json'].schema;
+    assert.deepEqual(results, { $ref: '#/components/schemas/MappingResultPage' });
+    assert.deepEqual(body.components.schemas.MappingResultPage.properties.results.items, { $ref: '#/components/schemas/MappingResult' });
+    for (const name of ['MappingJob', 'JobCounts', 'MappingResult', 'Candidate', 'MatchEvidence', 'PartnerInventory', 'ReferenceHotel', 'WebhookSubscription', 'WebhookDelivery', 'WebhookDeliveryAttempt', 'PlanTier', 'QuotaStatus']) {
+      assert.ok(body.components.schemas[name], `${name} is a named schema`);
+    }
+    assert.ok(!text.includes('$defs'));
     // Every operation's tag is listed, with a description, and every listed tag is used.
     const used = new Set(Object.values(body.paths).flatMap((operations) => Object.values(operations as Record<string, { tags: string[] }>).flatMap((o) => o.tags)));
     for (const webhook of Object.values(body.webhooks)) (webhook as { post: { tags: string[] } }).post.tags.forEach((tag) => used.add(tag));

@@ -1,7 +1,7 @@
 /**
  * Generates the OpenAPI 3.1 document from the route table and its valibot schemas.
  */
-import { toJsonSchema } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { documentedResponses } from './responses';
 import { IDEMPOTENCY_KEY_HOURS, type AnySchema, type RouteDefinition } from './route';
 
@@ -33,12 +33,16 @@ export function buildOpenApiDocument(
     webhooks?: Readonly<Record<string, WebhookDescription>>;
     /** Every tag's description, in the order the reference lists them. */
     tags?: Readonly<Record<string, string>>;
+    /** The shapes written once, in components.schemas, and referenced wherever they appear. */
+    schemas?: Readonly<Record<string, AnySchema>>;
   },
 ): Record<string, unknown> {
+  const definitions = options.schemas ?? {};
+  const convert = converter(definitions);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [operationId, route] of Object.entries(routes)) {
     if (route.internal) continue;
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(operationId, route);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(convert, operationId, route);
   }
   return {
     openapi: '3.1.0',
@@ -56,13 +60,13 @@ export function buildOpenApiDocument(
     ...(options.tags && { tags: Object.entries(options.tags).map(([name, description]) => ({ name, description })) }),
     paths,
     ...(options.webhooks && {
-      webhooks: Object.fromEntries(Object.entries(options.webhooks).map(([name, webhook]) => [name, { post: webhookOperation(name, webhook) }])),
+      webhooks: Object.fromEntries(Object.entries(options.webhooks).map(([name, webhook]) => [name, { post: webhookOperation(convert, name, webhook) }])),
     }),
-    components: { securitySchemes: SECURITY_SCHEMES },
+    components: { schemas: componentSchemas(definitions), securitySchemes: SECURITY_SCHEMES },
   };
 }
 
-function webhookOperation(name: string, webhook: WebhookDescription): Record<string, unknown> {
+function webhookOperation(convert: Convert, name: string, webhook: WebhookDescription): Record<string, unknown> {
   return {
     // URL-safe: MAPPING_COMPLETED -> webhook-MAPPING_COMPLETED, mapping.completed -> webhook-mapping.completed.
     operationId: `webhook-${name.replace(/[^A-Za-z0-9._~-]/g, '-')}`,
@@ -70,14 +74,14 @@ function webhookOperation(name: string, webhook: WebhookDescription): Record<str
     description: webhook.description,
     tags: ['Webhook events'],
     parameters: webhook.headers.map((header) => ({ name: header.name, in: 'header', required: true, description: header.description, schema: { type: 'string' } })),
-    requestBody: { required: true, content: { 'application/json': { schema: schemaOf(webhook.body, 'output') } } },
+    requestBody: { required: true, content: { 'application/json': { schema: convert(webhook.body, 'output') } } },
     // The service calls the receiver: no credential of ours; the request is signed (the description says how to check it).
     security: [],
     responses: { '2XX': { description: 'Received: any 2xx answer within 10 s' } },
   };
 }
 
-function operation(operationId: string, route: RouteDefinition): Record<string, unknown> {
+function operation(convert: Convert, operationId: string, route: RouteDefinition): Record<string, unknown> {
   return {
     operationId,
     summary: route.summary,
@@ -85,14 +89,14 @@ function operation(operationId: string, route: RouteDefinition): Record<string, 
     tags: [route.tag],
     ...(route.deprecated && { deprecated: true }),
     security: security(route),
-    parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query'), ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
-    ...(route.body && { requestBody: requestBody(route.body) }),
+    parameters: [...parameters(convert, route.params, 'path'), ...parameters(convert, route.query, 'query'), ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
+    ...(route.body && { requestBody: requestBody(convert, route.body) }),
     responses: Object.fromEntries(
       Object.entries(documentedResponses(route)).map(([status, response]) => [
         status,
         {
           description: response.description,
-          ...(response.schema && { content: { 'application/json': { schema: schemaOf(response.schema, 'output') } } }),
+          ...(response.schema && { content: { 'application/json': { schema: convert(response.schema, 'output') } } }),
           ...(response.contentType && { content: { [response.contentType]: {} } }),
         },
       ]),
@@ -118,9 +122,9 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
-function parameters(schema: AnySchema | undefined, location: 'path' | 'query') {
+function parameters(convert: Convert, schema: AnySchema | undefined, location: 'path' | 'query') {
   if (!schema) return [];
-  const json = schemaOf(schema, 'input');
+  const json = convert(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
   const entries = (schema as { entries?: Record<string, ValibotNode> }).entries ?? {};
@@ -170,9 +174,9 @@ function documentedParameter(node: ValibotNode): JsonSchema | undefined {
   return schema;
 }
 
-function requestBody(body: NonNullable<RouteDefinition['body']>) {
+function requestBody(convert: Convert, body: NonNullable<RouteDefinition['body']>) {
   if (body.kind === 'multipart') {
-    const fields = schemaOf(body.schema, 'input');
+    const fields = convert(body.schema, 'input');
     return {
       required: true,
       content: {
@@ -195,28 +199,43 @@ function requestBody(body: NonNullable<RouteDefinition['body']>) {
   }
   if (body.kind === 'raw') return { required: true, description: body.description, content: { [body.contentType]: {} } };
   const mediaType = body.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-  return { required: true, content: { [mediaType]: { schema: schemaOf(body.schema, 'input') } } };
+  return { required: true, content: { [mediaType]: { schema: convert(body.schema, 'input') } } };
+}
+
+/** A valibot schema as JSON Schema, in the document: its named shapes as references to components.schemas. */
+type Convert = (schema: AnySchema, typeMode: 'input' | 'output') => JsonSchema;
+
+const COMPONENTS = '#/components/schemas/';
+
+function converter(definitions: Readonly<Record<string, AnySchema>>): Convert {
+  return (schema, typeMode) => {
+    // Transformations and custom checks have no JSON Schema form; the validators still enforce them.
+    const { $schema: _dialect, $defs: _definitions, ...json } = toJsonSchema(schema, {
+      target: 'draft-2020-12',
+      typeMode,
+      errorMode: 'ignore',
+      definitions: definitions as Record<string, AnySchema>,
+    }) as JsonSchema;
+    return inDocument(json) as JsonSchema;
+  };
+}
+
+/** The named shapes themselves, as components.schemas holds them. */
+function componentSchemas(definitions: Readonly<Record<string, AnySchema>>): Record<string, JsonSchema> {
+  const converted = toJsonSchemaDefs(definitions as Record<string, AnySchema>, { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' });
+  return Object.fromEntries(Object.entries(converted).map(([name, json]) => [name, inDocument(json) as JsonSchema]));
 }
 
 /**
- * The converter copies metadata into the schema: a schema documented with its own JSON Schema
- * (documentedWithJsonSchema) becomes that schema; a parameter's documentation (documentedAs) is
- * read by `parameters` and dropped here.
+ * What the converter writes, made the document's: references point into components.schemas; a
+ * schema documented with its own JSON Schema (documentedWithJsonSchema) becomes that schema; a
+ * parameter's documentation (documentedAs) is read by `parameters` and dropped here.
  */
-function withDocumentationMetadata(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withDocumentationMetadata);
+function inDocument(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(inDocument);
   if (!node || typeof node !== 'object') return node;
   const { jsonSchema, parameter: _parameter, ...rest } = node as Record<string, unknown>;
   if (jsonSchema) return jsonSchema;
-  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withDocumentationMetadata(value)]));
-}
-
-function schemaOf(schema: AnySchema, typeMode: 'input' | 'output'): JsonSchema {
-  // Transformations and custom checks have no JSON Schema form; the validators still enforce them.
-  const { $schema: _dialect, ...json } = toJsonSchema(schema, {
-    target: 'draft-2020-12',
-    typeMode,
-    errorMode: 'ignore',
-  }) as JsonSchema;
-  return withDocumentationMetadata(json) as JsonSchema;
+  if (typeof rest.$ref === 'string') return { ...rest, $ref: rest.$ref.replace('#/$defs/', COMPONENTS) };
+  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inDocument(value)]));
 }

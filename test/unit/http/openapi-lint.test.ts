@@ -11,10 +11,10 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { API_VERSION } from '../../../shared/docs';
 import { buildOpenApiDocument } from '../../../shared/platform/http/openapi';
-import { routes, tagDescriptions } from '../../../shared/routes';
+import { componentSchemas, routes, tagDescriptions } from '../../../shared/routes';
 import { webhookDescriptions } from '../../../shared/webhooks';
 
-const document = JSON.stringify(buildOpenApiDocument(routes, { serverUrl: '/', version: API_VERSION, webhooks: webhookDescriptions, tags: tagDescriptions }));
+const document = JSON.stringify(buildOpenApiDocument(routes, { serverUrl: '/', version: API_VERSION, webhooks: webhookDescriptions, tags: tagDescriptions, schemas: componentSchemas }));
 
 describe('the OpenAPI document under the linters', () => {
   it("passes Redocly's recommended rules with no error and no warning", async () => {
