@@ -14,7 +14,7 @@ import { mappingJobComponentSchemas, mappingJobRoutes } from './mapping-jobs';
 import { partnerInventoryComponentSchemas, partnerInventoryRoutes } from './partner-inventories';
 import { referenceComponentSchemas, referenceRoutes } from './reference';
 import { supplierRoutes } from './suppliers';
-import { legacyWebhookRoutes, subscriptionRoutes, webhookComponentSchemas } from './webhooks';
+import { legacyWebhookRoutes, subscriptionRoutes, WEBHOOK_VERIFICATION, webhookComponentSchemas } from './webhooks';
 
 
 export const routes = {
@@ -56,7 +56,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   'Export webhooks (deprecated)': 'The earlier unsigned `mapping.completed` call, one attempt, no history; use webhook subscriptions instead.',
   Billing: 'Plans, hosted checkout and portal pages, prepaid credits, quota, usage and monthly metrics.',
   Documentation: 'This document and the reference page over it.',
-  'Webhook events': 'What the service sends to a webhook subscription (and to a legacy export webhook): one POST per event.',
+  'Webhook events': WEBHOOK_VERIFICATION,
 };
 
 export type RouteId = keyof typeof routes;

@@ -18,6 +18,6 @@ export {
   updateWebhookSubscription,
 } from './endpoints';
 export { webhookDeliveryQueue } from './queues';
-export { webhookDescriptions } from './payloads';
+export { WEBHOOK_VERIFICATION, webhookDescriptions } from './payloads';
 export { abandonWebhookAttempt, attemptWebhookDelivery, deliverEvent } from './workers';
 export { webhookComponentSchemas } from './schemas';

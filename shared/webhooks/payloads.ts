@@ -54,28 +54,60 @@ const SIGNED_HEADERS = [
   { name: 'webhook-timestamp', description: "The attempt's time, Unix seconds; refuse ones more than 5 minutes off" },
   {
     name: 'webhook-signature',
-    description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" with the whsec_ secret>; space-separated during a rotation',
+    description:
+      'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed with the base64-decoded part of the whsec_ secret>; ' +
+      'two, space-separated, during a rotation',
   },
   { name: 'X-Webhook-Signature', description: 'The same value as webhook-signature' },
 ];
+/** How a receiver checks a delivery: in the document itself, where partners read it (the "Webhook events" tag). */
+export const WEBHOOK_VERIFICATION = `What the service sends to a webhook subscription: one POST per event, JSON, signed as the
+[Standard Webhooks](https://www.standardwebhooks.com/) specification says. Check every delivery before trusting it, over
+the raw body, before parsing it:
+
+- \`webhook-id\`: the event id, the same on every attempt; drop a delivery whose id you have seen.
+- \`webhook-timestamp\`: the attempt's time in Unix seconds; refuse one more than 5 minutes off your clock.
+- \`webhook-signature\`: \`v1,<signature>\`, where the signature is the base64 HMAC-SHA256 of
+  \`<webhook-id>.<webhook-timestamp>.<raw body>\` keyed with the base64-decoded part of your \`whsec_…\` secret after
+  the prefix. During a secret rotation's 24 hours there are two, space-separated: accept either.
+
+With a Standard Webhooks library (JavaScript \`standardwebhooks\`, and its ports to Python, Go, Java, Ruby, PHP…):
+
+\`\`\`js
+import { Webhook } from 'standardwebhooks';
+const event = new Webhook(secret).verify(rawBody, headers); // throws when the signature or the time is wrong
+\`\`\`
+
+By hand (Node.js):
+
+\`\`\`js
+import { createHmac, timingSafeEqual } from 'node:crypto';
+const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+const signed = \`\${headers['webhook-id']}.\${headers['webhook-timestamp']}.\${rawBody}\`;
+const expected = Buffer.from(\`v1,\${createHmac('sha256', key).update(signed).digest('base64')}\`);
+const ok = headers['webhook-signature'].split(' ').some((s) => s.length === expected.length && timingSafeEqual(Buffer.from(s), expected));
+\`\`\`
+
+Answer any 2xx within 10 seconds. The legacy \`mapping.completed\` call of export webhooks is not signed.`;
+
 const RETRIES = 'A non-2xx answer (or none within 10 s; redirects are not followed) is retried 1, 5 and 30 minutes after the failure, then dead-lettered.';
 
 export const webhookDescriptions: Record<string, WebhookDescription> = {
   MAPPING_COMPLETED: {
     summary: 'A mapping job completed',
-    description: `Sent to subscriptions that chose MAPPING_COMPLETED, signed. ${RETRIES}`,
+    description: `Sent to subscriptions that chose MAPPING_COMPLETED, signed (how to check it: the Webhook events section). ${RETRIES}`,
     headers: SIGNED_HEADERS,
     body: envelope('MAPPING_COMPLETED', MappingCompleted),
   },
   MAPPING_ERROR_RESOLVED: {
     summary: 'A result row was reviewed (POST /api/v1/mapping/{jobId}/reviews)',
-    description: `Professional and Enterprise plans. Signed. ${RETRIES}`,
+    description: `Professional and Enterprise plans. Signed (how to check it: the Webhook events section). ${RETRIES}`,
     headers: SIGNED_HEADERS,
     body: envelope('MAPPING_ERROR_RESOLVED', MappingErrorResolved),
   },
   INVENTORY_DUPLICATE_RESOLVED: {
     summary: 'A duplicate report the organization made was merged or rejected',
-    description: `Enterprise plan. Signed. ${RETRIES}`,
+    description: `Enterprise plan. Signed (how to check it: the Webhook events section). ${RETRIES}`,
     headers: SIGNED_HEADERS,
     body: envelope('INVENTORY_DUPLICATE_RESOLVED', DuplicateResolved),
   },

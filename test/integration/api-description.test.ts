@@ -71,6 +71,15 @@ describe('GET /api/v1/openapi.json', () => {
       ]);
     }
     assert.equal(body.webhooks['mapping.completed'].post.requestBody.content['application/json'].schema.properties.event.const, 'mapping.completed');
+    // Ids a generator can use, no credential of ours, and how to check a delivery in the document itself.
+    for (const [name, webhook] of Object.entries(body.webhooks) as [string, { post: { operationId: string; security: unknown[] } }][]) {
+      assert.match(webhook.post.operationId, /^[A-Za-z0-9._~-]+$/, name);
+      assert.deepEqual(webhook.post.security, []);
+    }
+    const recipe = body.tags.find((tag: { name: string }) => tag.name === 'Webhook events').description;
+    for (const part of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'new Webhook(secret).verify(rawBody, headers)', "createHmac('sha256', key)", '5 minutes']) {
+      assert.ok(recipe.includes(part), part);
+    }
   });
 });
 
