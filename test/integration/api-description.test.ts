@@ -48,6 +48,13 @@ describe('GET /api/v1/openapi.json', () => {
       assert.ok(body.components.schemas[name], `${name} is a named schema`);
     }
     assert.ok(!text.includes('$defs'));
+    // The headers answers carry, and the answers every operation may give.
+    const search = body.paths['/api/v1/reference/search'].get.responses;
+    assert.ok(search['401'].headers['WWW-Authenticate']);
+    assert.ok(search['429'] && search['500']);
+    assert.ok(body.paths['/api/v1/mapping'].post.responses['201'].headers['Idempotent-Replayed']);
+    const legacy = body.paths['/api/v1/export-webhooks'].get.responses['200'].headers;
+    assert.ok(legacy.Deprecation && legacy.Link);
     // Every operation's tag is listed, with a description, and every listed tag is used.
     const used = new Set(Object.values(body.paths).flatMap((operations) => Object.values(operations as Record<string, { tags: string[] }>).flatMap((o) => o.tags)));
     for (const webhook of Object.values(body.webhooks)) (webhook as { post: { tags: string[] } }).post.tags.forEach((tag) => used.add(tag));

@@ -98,6 +98,9 @@ function operation(convert: Convert, operationId: string, route: RouteDefinition
           description: response.description,
           ...(response.schema && { content: { 'application/json': { schema: convert(response.schema, 'output') } } }),
           ...(response.contentType && { content: { [response.contentType]: {} } }),
+          ...(response.headers && {
+            headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+          }),
         },
       ]),
     ),

@@ -1,5 +1,5 @@
 /** Error responses most routes document. */
-import { refusesUnknownQuery, type RouteDefinition } from './route';
+import { refusesUnknownQuery, type ResponseDescription, type RouteDefinition } from './route';
 import { ErrorResponse } from './schemas';
 
 export const errors = {
@@ -11,12 +11,21 @@ export const errors = {
   415: { description: 'Unsupported content type or file format', schema: ErrorResponse },
 } as const;
 
+/** What every API operation may answer beyond its own responses: the gateway's throttling and an unexpected failure. */
+const COMMON_ERRORS = {
+  429: { description: 'Throttled by API Gateway (100 requests a second, bursts of 200, per stage): retry after a moment', schema: ErrorResponse },
+  500: { description: 'An unexpected failure; the message names a reference to quote to support. Nothing half-done is left', schema: ErrorResponse },
+} as const;
+
 /**
- * A route's documented responses, with those the pipeline adds: the 400 every API operation may
- * answer (refusesUnknownQuery), and an idempotent route's 409 and 422 (idempotency.ts).
+ * A route's documented responses, with what the pipeline adds: the 400 every API operation may
+ * answer (refusesUnknownQuery), the gateway's 429 and an unexpected 500, an idempotent route's
+ * 409 and 422 (idempotency.ts), and the headers answers carry (WWW-Authenticate on a 401,
+ * Idempotent-Replayed on a replayed answer, Deprecation and Link on a deprecated route's).
  */
 export function documentedResponses(route: RouteDefinition): RouteDefinition['responses'] {
-  const responses = { ...route.responses };
+  const responses: Record<number, ResponseDescription> = { ...route.responses };
+  if (refusesUnknownQuery(route)) Object.assign(responses, COMMON_ERRORS, route.responses);
   if (!responses[400] && refusesUnknownQuery(route)) responses[400] = { description: 'A query parameter the operation does not take', schema: ErrorResponse };
   if (route.idempotent) {
     const stillRunning = 'a request with the same Idempotency-Key is still being processed';
@@ -25,6 +34,16 @@ export function documentedResponses(route: RouteDefinition): RouteDefinition['re
       schema: ErrorResponse,
     };
     responses[422] = { description: 'The Idempotency-Key was used with another request', schema: ErrorResponse };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const headers: Record<string, string> = { ...response.headers };
+    if (status === '401') headers['WWW-Authenticate'] = 'Bearer: send an X-API-Key header or a bearer token';
+    if (route.idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = 'true when this is the kept answer to an earlier request with the same Idempotency-Key';
+    if (route.deprecated) {
+      headers.Deprecation = `@<Unix seconds>: the operation is deprecated since ${route.deprecated.since} (RFC 9745)`;
+      headers.Link = `<${route.deprecated.successor}>; rel="successor-version"`;
+    }
+    if (Object.keys(headers).length) responses[Number(status)] = { ...response, headers };
   }
   return responses;
 }

@@ -37,6 +37,8 @@ export interface ResponseDescription {
   schema?: AnySchema;
   /** Non-JSON bodies (the docs page). */
   contentType?: string;
+  /** Headers the answer carries: name -> what it says. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Routes that verify or issue bearer tokens need the signing secret. */
