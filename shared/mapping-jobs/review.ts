@@ -29,8 +29,6 @@ export interface ReviewInput {
 export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Promise<StoredResult> {
   const { job } = input;
   if (job.status !== 'COMPLETED') throw conflict(`The job is ${job.status}; results can be reviewed once it is COMPLETED.`);
-  if (input.decision === 'MATCH' && !input.referenceHotelId) throw invalidInput('referenceHotelId is required with decision MATCH.');
-  if (input.decision === 'NO_MATCH' && input.referenceHotelId) throw invalidInput('referenceHotelId must be left out with decision NO_MATCH.');
   const result = await ports.jobs.getResult(job.id, input.partnerHotelId);
   if (!result) throw notFound(`The job has no result for partner hotel ${input.partnerHotelId}.`);
 

@@ -105,19 +105,45 @@ export const ResultView = v.object({
   method: v.pipe(v.nullable(v.picklist(RESULT_METHODS)), v.description('MANUAL once a person decided; null when UNMATCHED by the engine')),
   score: v.pipe(v.number(), v.description('0 to 1; 1 for a MATCH a person decided, 0 for their NO_MATCH')),
   evidence: v.nullable(Evidence),
-  candidates: v.array(Candidate),
+  candidates: v.pipe(
+    v.array(Candidate),
+    v.description(
+      'The other hotels the engine weighed, likeliest first: never the proposal itself (referenceHotelId). ' +
+        'To confirm the proposal, review MATCH with the row\'s referenceHotelId; to pick a runner-up, with its referenceHotelId.',
+    ),
+  ),
   reason: v.optional(v.string()),
   review: v.optional(Review),
 });
 
 export const ResultPage = v.object({ results: v.array(ResultView), nextCursor: NextCursor });
 
-export const ReviewRequest = v.strictObject({
-  partnerHotelId: PartnerHotelId,
-  decision: v.pipe(v.picklist(['MATCH', 'NO_MATCH'], 'must be MATCH or NO_MATCH'), v.description('MATCH needs referenceHotelId')),
-  referenceHotelId: v.optional(v.pipe(Uuid, v.description('One of the row\'s candidates, or any hotel of the reference inventory'))),
-  note: v.optional(Text({ maxLength: 1000, minLength: 0 })),
-});
+const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
+
+/** A decision on a row: MATCH names the hotel (required), NO_MATCH names none (a oneOf in the document). */
+export const ReviewRequest = v.variant(
+  'decision',
+  [
+    v.strictObject({
+      partnerHotelId: PartnerHotelId,
+      decision: v.pipe(v.literal('MATCH'), v.description('The row is this reference hotel')),
+      referenceHotelId: v.pipe(
+        Uuid,
+        v.description(
+          "The hotel the row is: the row's own referenceHotelId to confirm the engine's proposal, one of its candidates " +
+            '(the other hotels the engine weighed), or any hotel of the reference inventory',
+        ),
+      ),
+      note: ReviewNote,
+    }),
+    v.strictObject({
+      partnerHotelId: PartnerHotelId,
+      decision: v.pipe(v.literal('NO_MATCH'), v.description('The row is none of the reference hotels')),
+      note: ReviewNote,
+    }),
+  ],
+  'must be MATCH or NO_MATCH',
+);
 
 export const ExportResponse = v.object({
   fileUrl: v.pipe(v.string(), v.description('A presigned URL, valid 1 hour')),
