@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 import { billingRoutes, startCheckout } from '../../shared/billing';
 
-export const handler = httpHandler(billingRoutes.startCheckout, startCheckout);
+export const handler = idempotentHttpHandler(billingRoutes.startCheckout, startCheckout);

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 import { billingRoutes, purchaseCredits } from '../../shared/billing';
 
-export const handler = httpHandler(billingRoutes.purchaseCredits, purchaseCredits);
+export const handler = idempotentHttpHandler(billingRoutes.purchaseCredits, purchaseCredits);

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 import { createLegacyWebhook, legacyWebhookRoutes } from '../../shared/webhooks';
 
-export const handler = httpHandler(legacyWebhookRoutes.createLegacyWebhook, createLegacyWebhook);
+export const handler = idempotentHttpHandler(legacyWebhookRoutes.createLegacyWebhook, createLegacyWebhook);

@@ -1,4 +1,4 @@
 import { createMappingJob, mappingJobRoutes } from '../../shared/mapping-jobs';
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 
-export const handler = httpHandler(mappingJobRoutes.createMappingJob, createMappingJob);
+export const handler = idempotentHttpHandler(mappingJobRoutes.createMappingJob, createMappingJob);

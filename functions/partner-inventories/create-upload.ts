@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 import { createPartnerInventoryUpload, partnerInventoryRoutes } from '../../shared/partner-inventories';
 
-export const handler = httpHandler(partnerInventoryRoutes.createPartnerInventoryUpload, createPartnerInventoryUpload);
+export const handler = idempotentHttpHandler(partnerInventoryRoutes.createPartnerInventoryUpload, createPartnerInventoryUpload);

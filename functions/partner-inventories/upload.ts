@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 import { uploadPartnerInventory, partnerInventoryRoutes } from '../../shared/partner-inventories';
 
-export const handler = httpHandler(partnerInventoryRoutes.uploadPartnerInventory, uploadPartnerInventory);
+export const handler = idempotentHttpHandler(partnerInventoryRoutes.uploadPartnerInventory, uploadPartnerInventory);

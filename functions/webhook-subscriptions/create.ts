@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 import { createWebhookSubscription, subscriptionRoutes } from '../../shared/webhooks';
 
-export const handler = httpHandler(subscriptionRoutes.createWebhookSubscription, createWebhookSubscription);
+export const handler = idempotentHttpHandler(subscriptionRoutes.createWebhookSubscription, createWebhookSubscription);

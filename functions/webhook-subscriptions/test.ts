@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
 import { sendTestEvent, subscriptionRoutes } from '../../shared/webhooks';
 
-export const handler = httpHandler(subscriptionRoutes.sendTestEvent, sendTestEvent);
+export const handler = idempotentHttpHandler(subscriptionRoutes.sendTestEvent, sendTestEvent);

@@ -15,6 +15,7 @@ import {
   tableOf,
   transitionStatus,
   withoutKeys,
+  writtenIf,
   type OwnedPage,
   type Table,
 } from '../platform/table';
@@ -238,10 +239,10 @@ export class MappingJobStore {
    * move the row from its old status to its new one. False when another decision changed the row
    * meanwhile.
    */
-  async decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
+  decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
     const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
-    try {
-      await this.table.client.send(
+    return writtenIf(
+      this.table.client.send(
         new TransactWriteCommand({
           TransactItems: [
             {
@@ -272,12 +273,8 @@ export class MappingJobStore {
               : []),
           ],
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /** Every reviewed row of the job. */

@@ -70,6 +70,17 @@ export function isConditionFailure(error: unknown): boolean {
   return name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException';
 }
 
+/** A conditional write (or transaction): false when its condition failed, so another request got there first. */
+export async function writtenIf(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** Runs a Query to the end, following pagination, and returns the items without their keys. */
 export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
   const items: T[] = [];
@@ -186,68 +197,68 @@ export class OwnedItems<T extends OwnedItem> {
    * running at once cannot pass the limit together as a count read first would let them.
    */
   async createWithin(item: T, limit: number): Promise<boolean> {
-    await this.ensureCount(item.organizationId);
-    try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: this.countKey(item.organizationId),
-                UpdateExpression: 'SET #count = #count + :one',
-                ConditionExpression: '#count < :limit',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+    const create = () =>
+      writtenIf(
+        this.table.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table.name,
+                  Key: this.countKey(item.organizationId),
+                  UpdateExpression: 'SET #count = #count + :one',
+                  ConditionExpression: 'attribute_exists(#count) AND #count < :limit',
+                  ExpressionAttributeNames: { '#count': 'count' },
+                  ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+                },
               },
-            },
-            { Put: { TableName: this.table.name, Item: this.stored(item), ConditionExpression: 'attribute_not_exists(PK)' } },
-          ],
-        }),
+              { Put: { TableName: this.table.name, Item: this.stored(item), ConditionExpression: 'attribute_not_exists(PK)' } },
+            ],
+          }),
+        ),
       );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    // Refused: at the limit, or the organization has no count yet (its items are older than counting).
+    return (await create()) || ((await this.startCount(item.organizationId)) && create());
   }
 
   /** Deletes an item created by createWithin and gives its place back; false when there was nothing to delete. */
   async deleteCounted(organizationId: string, id: string): Promise<boolean> {
-    await this.ensureCount(organizationId);
-    try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: this.table.name, Key: this.key(organizationId, id), ConditionExpression: 'attribute_exists(PK)' } },
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: this.countKey(organizationId),
-                UpdateExpression: 'SET #count = #count - :one',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1 },
+    const remove = () =>
+      writtenIf(
+        this.table.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Delete: { TableName: this.table.name, Key: this.key(organizationId, id), ConditionExpression: 'attribute_exists(PK)' } },
+              {
+                Update: {
+                  TableName: this.table.name,
+                  Key: this.countKey(organizationId),
+                  UpdateExpression: 'SET #count = #count - :one',
+                  ConditionExpression: 'attribute_exists(#count)',
+                  ExpressionAttributeNames: { '#count': 'count' },
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
               },
-            },
-          ],
-        }),
+            ],
+          }),
+        ),
       );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return (await remove()) || ((await this.startCount(organizationId)) && remove());
   }
 
   private countKey(organizationId: string): { PK: string; SK: string } {
     return { PK: organizationPartition(organizationId), SK: `COUNT#${this.kind}` };
   }
 
-  /** Starts the count at what the organization owns, the first time (items older than the count). */
-  private async ensureCount(organizationId: string): Promise<void> {
+  /**
+   * After a refused counted write: starts the count at what the organization owns when it had none
+   * (items older than counting), answering whether it was missing, so the write is worth trying
+   * again. Read only on that path: a counted write costs no read.
+   */
+  private async startCount(organizationId: string): Promise<boolean> {
     const key = this.countKey(organizationId);
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
-    if (Item) return;
+    if (Item) return false;
     let owned = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -264,29 +275,19 @@ export class OwnedItems<T extends OwnedItem> {
       owned += page.Count ?? 0;
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    try {
-      await this.table.client.send(
-        new PutCommand({ TableName: this.table.name, Item: { ...key, count: owned }, ConditionExpression: 'attribute_not_exists(PK)' }),
-      );
-    } catch (error) {
-      // Another request started it first: its count stands.
-      if (!isConditionFailure(error)) throw error;
-    }
+    // Another request may start it first: its count stands, and the write is tried again all the same.
+    await writtenIf(this.table.client.send(new PutCommand({ TableName: this.table.name, Item: { ...key, count: owned }, ConditionExpression: 'attribute_not_exists(PK)' })));
+    return true;
   }
+
 
   /**
    * Writes the whole item over the stored one, only while `revision` is still what the caller
    * read (optimistic concurrency: two edits never silently overwrite each other); false when the
    * item is gone or was changed meanwhile.
    */
-  async replace(item: T & { revision: number }, readRevision: number): Promise<boolean> {
-    try {
-      await this.put(item, 'attribute_exists(PK) AND revision = :read', { ':read': readRevision });
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+  replace(item: T & { revision: number }, readRevision: number): Promise<boolean> {
+    return writtenIf(this.put(item, 'attribute_exists(PK) AND revision = :read', { ':read': readRevision }));
   }
 
   private async put(item: T, condition: string, values?: Record<string, unknown>): Promise<void> {
@@ -361,12 +362,9 @@ export async function transitionStatus(
       ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
     },
   };
-  try {
-    if (alongside.length) await table.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
-    else await table.client.send(new UpdateCommand(update));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return writtenIf(
+    alongside.length
+      ? table.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }))
+      : table.client.send(new UpdateCommand(update)),
+  );
 }

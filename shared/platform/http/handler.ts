@@ -1,11 +1,10 @@
 /**
  * The handler of a function whose route takes a credential (`optional`, `required`, `admin`): the
- * HTTP pipeline with authentication, and idempotency for the routes that create or charge. Routes
- * without a credential use public-handler.ts, so that they bundle neither the key store, the token
- * verifier nor the idempotency utility.
+ * HTTP pipeline with authentication. Routes without one use public-handler.ts, so that they bundle
+ * neither the key store nor the token verifier; routes that create or charge use
+ * idempotent-handler.ts, so that only their functions bundle and load the idempotency utility.
  */
 import type { Implementation } from './endpoint';
-import { answerIdempotently } from './idempotency';
 import { authentication } from './middlewares/authentication';
 import { composeHttpFunction, type HttpFunction } from './pipeline';
 import type { RouteDefinition } from './route';
@@ -14,5 +13,5 @@ export function httpHandler<R extends RouteDefinition & { auth: 'optional' | 're
   route: R,
   implementation: Implementation<R>,
 ): HttpFunction {
-  return composeHttpFunction(route, implementation, { authentication, idempotency: answerIdempotently });
+  return composeHttpFunction(route, implementation, { authentication });
 }

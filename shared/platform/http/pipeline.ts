@@ -29,16 +29,18 @@ export interface HttpFunction extends LambdaHandler {
   withRuntime(runtime: Runtime): LambdaHandler;
 }
 
-/** Builds the function's handler; authentication and idempotency come from the builder of credentialed routes (handler.ts). */
+/** Builds the function's handler; authentication and idempotency come from the builders of credentialed routes (handler.ts, idempotent-handler.ts). */
 export function composeHttpFunction<R extends RouteDefinition>(
   route: R,
   implementation: Implementation<R>,
   credentialed?: {
     authentication: (route: RouteDefinition, runtime: () => Runtime) => HttpMiddleware;
-    /** For the idempotent routes (all credentialed): public functions bundle neither. */
-    idempotency: typeof answerIdempotently;
+    /** For the idempotent routes only (idempotent-handler.ts): no other function bundles it. */
+    idempotency?: typeof answerIdempotently;
   },
 ): HttpFunction {
+  // Checked as the function file loads (every test and `npm run synth` load them): never silently without it.
+  if (route.idempotent && !credentialed?.idempotency) throw new Error(`${route.handler}: an idempotent route is built with idempotentHttpHandler.`);
   const build = (runtime: () => Runtime): LambdaHandler => {
     const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>();
     handler.use(httpHeaderNormalizer());
@@ -52,7 +54,7 @@ export function composeHttpFunction<R extends RouteDefinition>(
     handler.handler(async (_event, context) => {
       const request = context.http as HttpRequest<R>;
       const answer = async () => toResponse(await implementation(request, runtime()));
-      return route.idempotent && credentialed
+      return credentialed?.idempotency
         ? credentialed.idempotency(route, runtime(), request as HttpRequest<RouteDefinition>, context, answer)
         : answer();
     });
