@@ -11,7 +11,12 @@ export const docsRoutes = {
     tag: 'Documentation',
     summary: 'This OpenAPI 3.1 document',
     description: 'Generated from the route table whose schemas validate every request, so what it documents is what is enforced. Generate clients from it.',
-    responses: { 200: { description: 'OpenAPI 3.1 document', contentType: 'application/json' } },
+    responses: {
+      200: {
+        description: 'OpenAPI 3.1 document',
+        schema: v.pipe(v.record(v.string(), v.unknown()), v.description('An OpenAPI 3.1 document: https://spec.openapis.org/oas/v3.1.0')),
+      },
+    },
     access: { table: 'none' },
   }),
   docsPage: defineRoute({

@@ -9,6 +9,12 @@ export const DELIVERY_STATUSES = ['PENDING', 'RETRYING', 'SUCCEEDED', 'FAILED', 
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** The statuses a subscription's history shows (legacy deliveries keep none). */
 export const SUBSCRIPTION_DELIVERY_STATUSES = ['PENDING', 'RETRYING', 'SUCCEEDED', 'DEAD_LETTERED'] as const;
+export type SubscriptionDeliveryStatus = (typeof SUBSCRIPTION_DELIVERY_STATUSES)[number];
+
+/** A delivery's status as a subscription's history shows it: every attempt failed is DEAD_LETTERED there. */
+export function subscriptionDeliveryStatus(status: DeliveryStatus): SubscriptionDeliveryStatus {
+  return status === 'FAILED' ? 'DEAD_LETTERED' : status;
+}
 
 /** Waits before each retry, counted from the failed attempt (the contract's schedule). */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800] as const;

@@ -4,6 +4,7 @@ import { invalidInput, notFound, rateLimited } from '../platform/errors';
 import { rateLimiterOf } from '../platform/rate-limits';
 import type { Runtime } from '../platform/runtime';
 import type { Implementation } from '../platform/http/endpoint';
+import { subscriptionDeliveryStatus } from './delivery';
 import { redeliver as redeliverDelivery, startDelivery } from './dispatch';
 import * as manage from './manage';
 import { legacyWebhookRoutes, subscriptionRoutes } from './routes';
@@ -109,7 +110,7 @@ export const sendTestEvent: Implementation<Subscriptions['sendTestEvent']> = asy
   const occurredAt = runtime.clock.now().toISOString();
   const event = { id: randomUUID(), type: body.eventType, organizationId: webhook.organizationId, occurredAt, data: sampleData(body.eventType, occurredAt) };
   const delivery = await startDelivery(startPorts(runtime), webhook, event, { test: true });
-  return { status: 202, json: { deliveryId: delivery.id, eventId: event.id, status: delivery.status } };
+  return { status: 202, json: { deliveryId: delivery.id, eventId: event.id, status: subscriptionDeliveryStatus(delivery.status) } };
 };
 
 async function requireDelivery(

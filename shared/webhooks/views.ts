@@ -1,5 +1,5 @@
 /** What partners see of webhooks and deliveries: never a secret, only its hint. */
-import type { Delivery, DeliveryAttempt } from './delivery';
+import { subscriptionDeliveryStatus, type Delivery, type DeliveryAttempt } from './delivery';
 import type { Webhook } from './webhook';
 
 export function legacyWebhookView(webhook: Webhook) {
@@ -49,7 +49,7 @@ export function deliveryView(delivery: Delivery) {
     eventId: delivery.eventId,
     eventType: delivery.eventType,
     test: delivery.test,
-    status: delivery.status,
+    status: subscriptionDeliveryStatus(delivery.status),
     attemptCount: delivery.attempts.length,
     nextAttemptAt: delivery.nextAttemptAt ?? null,
     lastAttempt: last ? attemptView(last) : null,

@@ -47,4 +47,18 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
-export type Implementation<R extends RouteDefinition> = (request: HttpRequest<R>, runtime: Runtime) => Promise<HttpResult>;
+/**
+ * An implementation's answer, typed from its route's responses: one of the route's success
+ * statuses, with a JSON body of that response's schema (or none where it documents none). Errors
+ * are thrown (platform/errors.ts), so they are not among them. A view that drifts from its
+ * documented schema does not compile.
+ */
+export type Answer<R extends RouteDefinition> = {
+  [S in keyof R['responses'] & number]: `${S}` extends `2${string}` | `3${string}` ? AnswerWith<S, R['responses'][S]> : never;
+}[keyof R['responses'] & number];
+
+type AnswerWith<S extends number, D> = D extends { schema: infer B extends AnySchema }
+  ? { status: S; json: v.InferOutput<B>; headers?: Record<string, string> }
+  : { status: S; json?: undefined; text?: string; contentType?: string; headers?: Record<string, string> };
+
+export type Implementation<R extends RouteDefinition> = (request: HttpRequest<R>, runtime: Runtime) => Promise<Answer<R>>;
