@@ -35,6 +35,9 @@ describe('GET /api/v1/openapi.json', () => {
     assert.deepEqual(connect.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['supplierId', 'path']]);
     const upload = body.paths['/api/v1/suppliers/request'].post.requestBody.content['multipart/form-data'].schema;
     assert.deepEqual(upload.required.sort(), ['file', 'supplierName']);
+    // A file, as generators (a Blob) and Swagger UI (a file picker) read one.
+    assert.equal(upload.properties.file.format, 'binary');
+    assert.equal(body.paths['/api/v1/partner-inventories'].post.requestBody.content['multipart/form-data'].schema.properties.file.format, 'binary');
     assert.ok(body.components.securitySchemes.apiKey);
     // Shared shapes are named once and referenced: the error body of every error answer, the result row, the job...
     assert.deepEqual(connect.responses['404'].content['application/json'].schema, { $ref: '#/components/schemas/Error' });

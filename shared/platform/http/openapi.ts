@@ -188,8 +188,10 @@ function requestBody(convert: Convert, body: NonNullable<RouteDefinition['body']
             ...fields,
             properties: {
               ...(fields.properties as JsonSchema),
+              // `format: binary` is what generators and Swagger UI read as a file (a Blob, a file picker); contentMediaType is OpenAPI 3.1's word for it.
               [body.file.field]: {
                 type: 'string',
+                format: 'binary',
                 contentMediaType: 'application/octet-stream',
                 description: `${body.file.description}; at most ${body.file.maxBytes} bytes`,
               },
