@@ -14,7 +14,11 @@ export const apiKeyRoutes = {
       'Send `grant_type=client_credentials` form-encoded, with the API key as the client secret: either HTTP Basic ' +
       '(`client_id` = key prefix `hmk_<keyId>`, password = the full key) or `client_id`/`client_secret` form fields. ' +
       'The token is valid for one hour and stops working at once when its key is revoked.',
-    body: { kind: 'form', schema: s.TokenRequest },
+    body: {
+      kind: 'form',
+      schema: s.TokenRequest,
+      example: { grant_type: 'client_credentials', client_id: 'hmk_3f9c2a7b1d04', client_secret: 'hmk_3f9c2a7b1d04_your-secret-from-key-creation' },
+    },
     responses: { 200: { description: 'A bearer token', schema: s.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
     access: { table: 'read', signingSecret: true },
   }),
@@ -37,7 +41,7 @@ export const apiKeyRoutes = {
     tag: 'Authentication',
     summary: 'Create a partner API key; the full key is shown only in this response',
     description: 'Partner keys only (admin keys are issued by the back office). Store the key at once: it cannot be shown again. A key authenticates as `X-API-Key`, or exchanges for a bearer token at POST /api/v1/auth/token.',
-    body: { kind: 'json', schema: s.CreateApiKeyRequest },
+    body: { kind: 'json', schema: s.CreateApiKeyRequest, example: { name: 'Production sync' } },
     responses: { 201: { description: 'The new key', schema: s.CreatedApiKey }, 400: errors[400], 401: errors[401], 415: errors[415] },
     access: { table: 'readwrite' },
   }),

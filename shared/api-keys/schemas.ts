@@ -40,5 +40,10 @@ export const CreatedApiKey = v.object({
 export const ApiKeyList = v.object({ apiKeys: v.array(ApiKeyView), total: v.number() });
 
 export const KeyIdParams = v.object({
-  keyId: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/, 'must be a key id (12 hexadecimal characters)')),
+  keyId: v.pipe(
+    v.string(),
+    v.regex(/^[0-9a-f]{12}$/, 'must be a key id (12 hexadecimal characters)'),
+    v.description('The key\'s id: the 12 hexadecimal characters after hmk_ in its prefix'),
+    v.examples(['3f9c2a7b1d04']),
+  ),
 });

@@ -50,7 +50,7 @@ export const billingRoutes = {
     description:
       'An organization has at most one live subscription: while it has one (active, trialing, past_due, unpaid or ' +
       'paused), this answers 409; plans are changed or cancelled in the billing portal (POST /api/v1/billing/portal).',
-    body: { kind: 'json', schema: b.CheckoutRequest },
+    body: { kind: 'json', schema: b.CheckoutRequest, example: { priceId: 'price_local_subscription', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
     responses: {
       200: { description: 'Redirect the user to checkoutUrl', schema: b.CheckoutResponse },
       400: { description: 'Invalid body, or priceId is not a paid tier', schema: ErrorResponse },
@@ -68,7 +68,7 @@ export const billingRoutes = {
     tag: TAG,
     summary: 'The hosted portal: payment methods, invoices, cancel or change the subscription',
     description: 'Answers the URL of the payment provider\'s hosted portal, where the organization manages its subscription, payment methods and invoices; `returnUrl` is where the portal sends the user back.',
-    body: { kind: 'json', schema: b.PortalRequest },
+    body: { kind: 'json', schema: b.PortalRequest, example: { returnUrl: 'https://partner.example/billing' } },
     responses: {
       200: { description: 'Redirect the user to portalUrl', schema: b.PortalResponse },
       400: errors[400],
@@ -86,7 +86,7 @@ export const billingRoutes = {
     tag: TAG,
     summary: 'A hosted checkout page buying credits by the million (at least 5,000,000 credits)',
     description: 'The quantity (millions of credits, at least 5) is chosen on the hosted page. Credits never expire.',
-    body: { kind: 'json', schema: b.CreditPurchaseRequest },
+    body: { kind: 'json', schema: b.CreditPurchaseRequest, example: { priceId: 'price_local_credits', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
     responses: {
       200: { description: 'Redirect the user to checkoutUrl', schema: b.CheckoutResponse },
       400: { description: 'Invalid body, or priceId is not the credits price', schema: ErrorResponse },

@@ -160,6 +160,7 @@ export const MetricsHistoryQuery = v.strictObject({
       v.maxValue(METRICS_HISTORY_MAX_MONTHS, 'must be a whole number from 1 to 12'),
       v.description('Months to return, most recent first: 1 to 12, default 12'),
       documentedAs<number>({ type: 'integer', default: METRICS_HISTORY_MAX_MONTHS }),
+      v.examples([6]),
     ),
     String(METRICS_HISTORY_MAX_MONTHS),
   ),

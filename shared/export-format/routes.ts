@@ -12,7 +12,11 @@ export const exportFormatRoutes = {
     tag: 'Export format',
     summary: "Create or fully replace the organization's export format",
     description: 'Every field sent replaces the stored configuration, which keeps its id; left-out optional fields take their defaults. POST /api/v1/mapping/{jobId}/export writes files in this format.',
-    body: { kind: 'json', schema: s.ExportFormatRequest },
+    body: {
+      kind: 'json',
+      schema: s.ExportFormatRequest,
+      example: { format: 'csv', includeFields: ['partnerHotelId', 'referenceHotelId', 'status', 'score'], delimiter: ';', includeHeader: true, compression: 'gzip' },
+    },
     responses: { 200: { description: 'The saved configuration', schema: s.ExportFormatView }, 400: errors[400], 401: errors[401], 413: errors[413], 415: errors[415] },
     access: { table: 'readwrite' },
   }),

@@ -19,7 +19,7 @@ export const mappingJobRoutes = {
       'Reserves the inventory\'s hotelCount mappings (today\'s allowance first, then credits), pins the current reference ' +
       'publication, and queues the job. Poll GET /api/v1/mapping/{jobId}. ID_TO_ID and HYBRID need an inventory with a ' +
       'supplierCode of a supplier the organization is connected to.',
-    body: { kind: 'json', schema: s.CreateJobRequest },
+    body: { kind: 'json', schema: s.CreateJobRequest, example: { partnerInventoryId: '9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e', mode: 'STANDARD' } },
     responses: {
       201: { description: 'Job created (PENDING)', schema: s.JobCreated },
       400: {
@@ -65,7 +65,7 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: 'Set the default mapping mode',
     description: 'STANDARD, ID_TO_ID or HYBRID; jobs created afterwards without a mode use it. Jobs already created keep their mode.',
-    body: { kind: 'json', schema: s.PreferencesRequest },
+    body: { kind: 'json', schema: s.PreferencesRequest, example: { defaultMode: 'HYBRID' } },
     responses: {
       200: { description: 'The saved preferences', schema: s.Preferences },
       400: errors[400],
@@ -131,7 +131,11 @@ export const mappingJobRoutes = {
     summary: 'Resolve a result row: MATCH it to a reference hotel (a candidate or any other), or NO_MATCH',
     description: 'Records who decided and when, shows in results and exports, and emits MAPPING_ERROR_RESOLVED. A row can be reviewed again.',
     params: s.JobIdParams,
-    body: { kind: 'json', schema: s.ReviewRequest },
+    body: {
+      kind: 'json',
+      schema: s.ReviewRequest,
+      example: { decision: 'MATCH', partnerHotelId: 'H-1001', referenceHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', note: 'Same hotel: checked the address' },
+    },
     responses: {
       200: { description: 'The row as decided', schema: s.ResultView },
       400: { description: 'Bad body, or referenceHotelId is not a reference hotel', schema: ErrorResponse },

@@ -19,7 +19,9 @@ export const CreateJobRequest = v.strictObject({
   mode: v.optional(v.pipe(Mode, v.description("Default: the organization's preference (GET /api/v1/mapping/preferences), else STANDARD"))),
 });
 
-export const JobIdParams = v.object({ jobId: Uuid });
+export const JobIdParams = v.object({
+  jobId: v.pipe(Uuid, v.description('The job\'s mappingJobId'), v.examples(['5b2f8c1e-7a4d-4e0b-9c3a-2d6f1e8b4a70'])),
+});
 
 export const JobCreated = v.object({
   mappingJobId: Uuid,
@@ -60,11 +62,11 @@ export const JobList = v.object({ jobs: v.array(JobView), nextCursor: NextCursor
 
 export const ResultsQuery = v.strictObject({
   ...pageQuery(100, 1000),
-  status: v.optional(v.picklist(RESULT_STATUSES, 'must be MATCHED, REVIEW or UNMATCHED')),
-  method: v.optional(v.picklist(RESULT_METHODS, 'must be ID, FUZZY or MANUAL')),
-  minScore: v.optional(Score),
-  maxScore: v.optional(Score),
-  partnerHotelId: v.optional(PartnerHotelId),
+  status: v.optional(v.pipe(v.picklist(RESULT_STATUSES, 'must be MATCHED, REVIEW or UNMATCHED'), v.description('Only rows in this status'), v.examples(['REVIEW']))),
+  method: v.optional(v.pipe(v.picklist(RESULT_METHODS, 'must be ID, FUZZY or MANUAL'), v.description('Only rows decided this way'), v.examples(['FUZZY']))),
+  minScore: v.optional(v.pipe(Score, v.description('Only rows scoring at least this'), v.examples([0.5]))),
+  maxScore: v.optional(v.pipe(Score, v.description('Only rows scoring at most this'), v.examples([0.95]))),
+  partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description('The one row of this partner hotel id (as the inventory file gave it)'), v.examples(['H-1001']))),
 });
 
 const Evidence = v.object({

@@ -23,6 +23,7 @@ export const partnerInventoryRoutes = {
     body: {
       kind: 'multipart',
       schema: s.InventoryFields,
+      example: { name: 'Lisbon hotels, November' },
       file: { field: 'file', maxBytes: DIRECT_UPLOAD_MAX_BYTES, description: 'CSV, JSONL, JSON or XLSX hotel file' },
     },
     responses: {
@@ -47,7 +48,7 @@ export const partnerInventoryRoutes = {
     description:
       'PUT the file to `upload.url` with the `upload.headers`, then call POST /api/v1/partner-inventories/{id}/complete. ' +
       'The URL works for one hour.',
-    body: { kind: 'json', schema: s.CreateUploadRequest },
+    body: { kind: 'json', schema: s.CreateUploadRequest, example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv' } },
     responses: {
       201: { description: 'The inventory (UPLOADING) and where to PUT the file', schema: s.CreatedUpload },
       400: errors[400],

@@ -19,7 +19,9 @@ export const InventoryFields = v.strictObject({ name: Name, supplierCode: v.opti
 
 export const CreateUploadRequest = v.strictObject({ name: Name, fileName: FileName, supplierCode: v.optional(SupplierCode) });
 
-export const InventoryIdParams = v.object({ partnerInventoryId: Uuid });
+export const InventoryIdParams = v.object({
+  partnerInventoryId: v.pipe(Uuid, v.description('The inventory\'s partnerInventoryId'), v.examples(['9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e'])),
+});
 
 export const InventoryListQuery = v.strictObject(pageQuery(20, 100));
 

@@ -120,7 +120,11 @@ export const referenceRoutes = {
     tag: 'Duplicate reports',
     summary: 'Report that one reference hotel duplicates another',
     description: 'Both hotels must exist and differ. The report starts PENDING; the back office merges or rejects it, and the reporting organization gets INVENTORY_DUPLICATE_RESOLVED (on plans that include it).',
-    body: { kind: 'json', schema: r.CreateDuplicateReportRequest },
+    body: {
+      kind: 'json',
+      schema: r.CreateDuplicateReportRequest,
+      example: { originalHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', duplicateHotelId: '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a', reason: 'Same name and address, 20 m apart' },
+    },
     responses: {
       200: { description: 'The report, PENDING until back-office staff resolve it', schema: r.DuplicateReportView },
       400: { description: 'Missing id, or both ids are the same hotel', schema: ErrorResponse },
@@ -155,7 +159,7 @@ export const referenceRoutes = {
       'only closes the report. Either emits INVENTORY_DUPLICATE_RESOLVED to the reporting organization. A report is ' +
       'resolved once: 409 afterwards.',
     params: r.ReportIdParams,
-    body: { kind: 'json', schema: r.ResolveDuplicateReportRequest },
+    body: { kind: 'json', schema: r.ResolveDuplicateReportRequest, example: { decision: 'MERGE', note: 'Confirmed with the hotel' } },
     responses: {
       200: { description: 'The resolved report', schema: r.DuplicateReportView },
       400: errors[400],

@@ -18,30 +18,32 @@ const Rating = v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 5'), v.
 const SearchLimit = wholeNumberParam(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, 'clamp');
 const Offset = wholeNumberParam(SEARCH_OFFSET_MIN, UNBOUNDED);
 const SearchText = Text({ maxLength: 200, minLength: 0 });
+const SearchLimitParam = v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'), documentedAs<number>({ type: 'integer', default: 20 }), v.examples([20])));
+const OffsetParam = v.optional(v.pipe(Offset, v.description('Hotels to skip; default 0'), documentedAs<number>({ type: 'integer', default: 0 }), v.examples([0])));
 
 export const ReferenceSearchQuery = v.strictObject({
-  q: v.optional(v.pipe(SearchText, v.description('Fuzzy hotel name; selects name mode'))),
-  lat: v.optional(v.pipe(Latitude, v.description('Geographic mode, with lon and radius'))),
-  lon: v.optional(v.pipe(Longitude, v.description('Geographic mode, with lat and radius'))),
-  radius: v.optional(v.pipe(decimalParam, v.gtValue(0, 'must be greater than 0'), v.description('Kilometres'))),
-  country: v.optional(v.pipe(SearchText, v.description('Country name or ISO code, case-insensitive; every mode'))),
-  region: v.optional(v.pipe(SearchText, v.description('Name and filter modes'))),
-  city: v.optional(v.pipe(SearchText, v.description('Every mode'))),
-  rating: v.optional(v.pipe(Rating, v.description('Minimum stars; filter mode'))),
-  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'), documentedAs<number>({ type: 'integer', default: 20 }))),
-  offset: v.optional(v.pipe(Offset, v.description('Default 0'), documentedAs<number>({ type: 'integer', default: 0 }))),
+  q: v.optional(v.pipe(SearchText, v.description('Fuzzy hotel name; selects name mode'), v.examples(['Grand Hotel']))),
+  lat: v.optional(v.pipe(Latitude, v.description('Geographic mode, with lon and radius'), v.examples([38.7223]))),
+  lon: v.optional(v.pipe(Longitude, v.description('Geographic mode, with lat and radius'), v.examples([-9.1393]))),
+  radius: v.optional(v.pipe(decimalParam, v.gtValue(0, 'must be greater than 0'), v.description('Kilometres'), v.examples([5]))),
+  country: v.optional(v.pipe(SearchText, v.description('Country name or ISO code, case-insensitive; every mode'), v.examples(['PT']))),
+  region: v.optional(v.pipe(SearchText, v.description('Name and filter modes'), v.examples(['Lisboa']))),
+  city: v.optional(v.pipe(SearchText, v.description('Every mode'), v.examples(['Lisbon']))),
+  rating: v.optional(v.pipe(Rating, v.description('Minimum stars; filter mode'), v.examples([4]))),
+  limit: SearchLimitParam,
+  offset: OffsetParam,
 });
 
 export const AdvancedSearchQuery = v.strictObject({
-  name: v.optional(v.pipe(SearchText, v.description('Every word must begin a word of the hotel name'))),
-  country: v.optional(SearchText),
-  city: v.optional(SearchText),
-  rating: v.optional(v.pipe(Rating, v.description('Minimum stars'))),
-  hasCoordinates: v.optional(v.pipe(booleanParam, v.description('true: only hotels with latitude and longitude'))),
-  sortBy: v.optional(v.picklist(['name', 'rating', 'created'], 'must be name, rating or created')),
-  sortDir: v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc')),
-  limit: v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'), documentedAs<number>({ type: 'integer', default: 20 }))),
-  offset: v.optional(v.pipe(Offset, v.description('Default 0'), documentedAs<number>({ type: 'integer', default: 0 }))),
+  name: v.optional(v.pipe(SearchText, v.description('Every word must begin a word of the hotel name'), v.examples(['grand pal']))),
+  country: v.optional(v.pipe(SearchText, v.description('Country name or ISO code, case-insensitive'), v.examples(['Portugal']))),
+  city: v.optional(v.pipe(SearchText, v.description('City, case-insensitive'), v.examples(['Lisbon']))),
+  rating: v.optional(v.pipe(Rating, v.description('Minimum stars'), v.examples([3.5]))),
+  hasCoordinates: v.optional(v.pipe(booleanParam, v.description('true: only hotels with latitude and longitude'), v.examples([true]))),
+  sortBy: v.optional(v.pipe(v.picklist(['name', 'rating', 'created'], 'must be name, rating or created'), v.description('Default name'), v.examples(['rating']))),
+  sortDir: v.optional(v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('Default asc'), v.examples(['desc']))),
+  limit: SearchLimitParam,
+  offset: OffsetParam,
 });
 
 /** Download link validity, in minutes. */
@@ -53,6 +55,7 @@ export const DownloadQuery = v.strictObject({
       wholeNumberParam(EXPIRATION_MINUTES.min, EXPIRATION_MINUTES.max),
       v.description('Default 60; 1 to 10080 (7 days)'),
       documentedAs<number>({ type: 'integer', default: EXPIRATION_MINUTES.default }),
+      v.examples([120]),
     ),
   ),
 });
@@ -63,13 +66,14 @@ export const CountriesQuery = v.strictObject({
       wholeNumberParam(COUNTRY_STATISTICS_LIMIT_MIN, COUNTRY_STATISTICS_LIMIT_MAX, 'clamp'),
       v.description('Default 20, clamped to 1..200'),
       documentedAs<number>({ type: 'integer', default: 20 }),
+      v.examples([10]),
     ),
   ),
 });
 
-export const HotelIdParams = v.object({ id: Uuid });
-export const CountryParams = v.object({ country: Text({ maxLength: 100 }) });
-export const ReportIdParams = v.object({ reportId: Uuid });
+export const HotelIdParams = v.object({ id: v.pipe(Uuid, v.description('A reference hotel\'s id'), v.examples(['1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'])) });
+export const CountryParams = v.object({ country: v.pipe(Text({ maxLength: 100 }), v.description('Country name or ISO code, case-insensitive'), v.examples(['PT'])) });
+export const ReportIdParams = v.object({ reportId: v.pipe(Uuid, v.description('The duplicate report\'s id'), v.examples(['e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b'])) });
 
 export const ReferenceHotelSummary = v.object({
   id: Uuid,

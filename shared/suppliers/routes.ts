@@ -91,6 +91,7 @@ export const supplierRoutes = {
     body: {
       kind: 'multipart',
       schema: s.SupplierRequestFields,
+      example: { supplierName: 'Iberia Beds', description: 'Spanish and Portuguese wholesaler', contactEmail: 'connectivity@iberiabeds.example' },
       file: { field: 'file', maxBytes: SUPPLIER_REQUEST_MAX_FILE_BYTES, description: 'CSV, JSON or XLSX hotel file' },
     },
     responses: {

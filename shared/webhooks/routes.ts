@@ -39,7 +39,11 @@ export const legacyWebhookRoutes = {
       ' Each completed mapping job is POSTed once as `{"event": "mapping.completed", "timestamp", "mappingJobId", ' +
       '"partnerInventoryId", "mode", "status", "counts", "createdAt", "completedAt"}`, unsigned and without retries, with ' +
       '`apiKeyName: apiKeyValue` and additionalHeaders. apiKeyValue is stored encrypted and never returned.',
-    body: { kind: 'json', schema: s.CreateLegacyWebhookRequest },
+    body: {
+      kind: 'json',
+      schema: s.CreateLegacyWebhookRequest,
+      example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', apiKeyName: 'X-Partner-Key', apiKeyValue: 'partner-secret-value', status: 'ACTIVE' },
+    },
     responses: { 201: { description: 'The webhook', schema: s.LegacyWebhookView }, ...saveErrors },
     access: { table: 'readwrite', secrets: 'seal' },
   }),
@@ -83,7 +87,7 @@ export const legacyWebhookRoutes = {
       'sent again); null clears name, apiKeyName with apiKeyValue, or additionalHeaders. status INACTIVE pauses deliveries. ' +
       urlRules,
     params: s.WebhookIdParams,
-    body: { kind: 'json', schema: s.ReplaceLegacyWebhookRequest },
+    body: { kind: 'json', schema: s.ReplaceLegacyWebhookRequest, example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', status: 'INACTIVE' } },
     responses: { 200: { description: 'The webhook as replaced', schema: s.LegacyWebhookView }, ...saveErrors, ...notFound, ...changedMeanwhile },
     access: { table: 'readwrite', secrets: 'seal' },
   }),
@@ -116,7 +120,11 @@ export const subscriptionRoutes = {
       'Deliveries are signed (Standard Webhooks and X-Webhook-Signature), retried 1, 5 and 30 minutes after a failed attempt, ' +
       'then dead-lettered; see the README (Webhooks) for the payload and how to verify it. The url must be https:// and resolve ' +
       'to a public address. Event types beyond your plan answer 403 naming the plan that includes them.',
-    body: { kind: 'json', schema: s.CreateSubscriptionRequest },
+    body: {
+      kind: 'json',
+      schema: s.CreateSubscriptionRequest,
+      example: { url: 'https://hooks.partner.example/hotel-mapping', events: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED'], description: 'Production receiver' },
+    },
     responses: {
       201: { description: 'The subscription and its signing secret', schema: s.CreatedSubscription },
       ...saveErrors,
@@ -159,7 +167,7 @@ export const subscriptionRoutes = {
       'status INACTIVE pauses deliveries (a retry due meanwhile is dead-lettered; redeliver it later). A legacy export webhook ' +
       'keeps MAPPING_COMPLETED as its only event type.',
     params: s.WebhookIdParams,
-    body: { kind: 'json', schema: s.UpdateSubscriptionRequest },
+    body: { kind: 'json', schema: s.UpdateSubscriptionRequest, example: { events: ['MAPPING_COMPLETED'], status: 'ACTIVE' } },
     responses: {
       200: { description: 'The subscription as changed', schema: s.SubscriptionView },
       ...saveErrors,
@@ -260,7 +268,7 @@ export const subscriptionRoutes = {
     summary: 'Send a synthetic event of a subscribed type through the same signed, retried path',
     description: 'The payload has `"test": true` and sample data. Sent even when the subscription is INACTIVE.',
     params: s.WebhookIdParams,
-    body: { kind: 'json', schema: s.TestEventRequest },
+    body: { kind: 'json', schema: s.TestEventRequest, example: { eventType: 'MAPPING_COMPLETED' } },
     responses: {
       202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: s.TestEventAccepted },
       400: { description: 'Invalid body, an event type the subscription does not receive, or more than 10 test events a minute', schema: ErrorResponse },

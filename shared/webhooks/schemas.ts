@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../platform/events/events';
-import { documentedWithJsonSchema, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
+import { booleanParam, documentedWithJsonSchema, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { SUBSCRIPTION_DELIVERY_STATUSES } from './delivery';
 import { MAX_WEBHOOK_URL_LENGTH } from './destination';
 import { WEBHOOK_KINDS, WEBHOOK_STATUSES } from './webhook';
@@ -55,8 +55,12 @@ const EventTypes = v.pipe(
   v.description(`Event types to receive: ${EVENT_TYPES.join(', ')} (which ones your plan allows: GET /api/v1/billing/plans)`),
 );
 
-export const WebhookIdParams = v.object({ id: Uuid });
-export const DeliveryParams = v.object({ id: Uuid, deliveryId: Uuid });
+const WebhookId = v.pipe(Uuid, v.description('The webhook\'s id'), v.examples(['7d1e4f2a-9b3c-4c8d-8e5f-1a2b3c4d5e6f']));
+export const WebhookIdParams = v.object({ id: WebhookId });
+export const DeliveryParams = v.object({
+  id: WebhookId,
+  deliveryId: v.pipe(Uuid, v.description('A delivery\'s id, from the delivery history or a test event'), v.examples(['c4a8e2f6-1b3d-4f5a-9c7e-0d2b4f6a8c1e'])),
+});
 
 // Legacy export webhooks (deprecated).
 
@@ -87,7 +91,7 @@ export const LegacyWebhookList = v.object({ webhooks: v.array(LegacyWebhookView)
 
 export const LegacyListQuery = v.strictObject({
   activeOnly: v.optional(
-    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((flag) => flag === 'true'), v.description('true lists only ACTIVE webhooks; default false')),
+    v.pipe(booleanParam, v.description('true lists only ACTIVE webhooks; default false'), v.examples([true])),
   ),
 });
 
@@ -167,7 +171,13 @@ export const DeliveryList = v.object({ deliveries: v.array(DeliveryView), nextCu
 
 export const DeliveryListQuery = v.strictObject({
   ...pageQuery(20, 100),
-  status: v.optional(v.picklist(SUBSCRIPTION_DELIVERY_STATUSES, `must be one of ${SUBSCRIPTION_DELIVERY_STATUSES.join(', ')}`)),
+  status: v.optional(
+    v.pipe(
+      v.picklist(SUBSCRIPTION_DELIVERY_STATUSES, `must be one of ${SUBSCRIPTION_DELIVERY_STATUSES.join(', ')}`),
+      v.description('Only deliveries in this status'),
+      v.examples(['DEAD_LETTERED']),
+    ),
+  ),
 });
 
 export const TestEventRequest = v.strictObject({

@@ -123,6 +123,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
     'The same key with another request answers 422; while the first request is still running, 409. A request that failed is not kept. ' +
     'Keys are per organization and operation; a UUID per logical request will do.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  example: '0f8fad5b-d9cb-469f-a165-70867728950e',
 };
 
 function parameters(convert: Convert, schema: AnySchema | undefined, location: 'path' | 'query') {
@@ -132,14 +133,16 @@ function parameters(convert: Convert, schema: AnySchema | undefined, location: '
   const required = new Set((json.required ?? []) as string[]);
   const entries = (schema as { entries?: Record<string, ValibotNode> }).entries ?? {};
   return Object.entries(properties).map(([name, property]) => {
-    const typed = entries[name] && documentedParameter(entries[name]);
-    const { description, ...rest } = property;
+    const documented = entries[name] ? parameterDocumentation(entries[name]) : {};
+    const { description, examples, ...rest } = property;
+    const example = documented.example ?? (Array.isArray(examples) ? examples[0] : undefined);
     return {
       name,
       in: location,
       required: location === 'path' || required.has(name),
-      ...(typeof description === 'string' && { description }),
-      schema: typed ?? rest,
+      ...((documented.description ?? description) !== undefined && { description: documented.description ?? description }),
+      ...(example !== undefined && { example }),
+      schema: documented.schema ?? rest,
     };
   });
 }
@@ -151,35 +154,50 @@ interface ValibotNode {
   pipe?: ValibotNode[];
   requirement?: unknown;
   metadata?: Record<string, unknown>;
+  description?: string;
+  examples?: readonly unknown[];
 }
 
 /**
- * A query parameter that arrives as text but stands for a number or a boolean (documentedAs in
- * schemas.ts): its documented type, with the bounds of its min_value, max_value and gt_value
- * checks and its default. Undefined for plain text.
+ * What a parameter's schema says of it anywhere in its pipes, outer pipes last, so they win: its
+ * description and first example, and, for a parameter that arrives as text but stands for a number
+ * or a boolean (documentedAs in schemas.ts), its documented type with the bounds of its min_value,
+ * max_value and gt_value checks and its default. The JSON Schema converter stops at a pipe's first
+ * transformation when it reads a request; this reads past it.
  */
-function documentedParameter(node: ValibotNode): JsonSchema | undefined {
+function parameterDocumentation(node: ValibotNode): { schema?: JsonSchema; description?: string; example?: unknown } {
   const schema: Record<string, unknown> = {};
+  let description: string | undefined;
+  let example: unknown;
   const visit = (item: ValibotNode) => {
     if (item.wrapped) visit(item.wrapped);
     for (const step of item.pipe ?? []) {
       if (step === item) continue;
       if (step.kind === 'schema') visit(step);
       else if (step.type === 'metadata' && step.metadata?.parameter) Object.assign(schema, step.metadata.parameter);
+      else if (step.type === 'description') description = step.description;
+      else if (step.type === 'examples') example = step.examples?.[0];
       else if (step.type === 'min_value') schema.minimum = step.requirement;
       else if (step.type === 'max_value') schema.maximum = step.requirement;
       else if (step.type === 'gt_value') schema.exclusiveMinimum = step.requirement;
     }
   };
   visit(node);
-  if (!schema.type) return undefined;
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
-  return schema;
+  return { ...(schema.type !== undefined && { schema }), description, example };
 }
 
 function requestBody(convert: Convert, body: NonNullable<RouteDefinition['body']>) {
   if (body.kind === 'multipart') {
     const fields = convert(body.schema, 'input');
+    // Each text field shows its example (Swagger UI fills a form's inputs from its properties); a
+    // media-type example would need the file part too.
+    const properties = Object.fromEntries(
+      Object.entries(fields.properties as Record<string, JsonSchema>).map(([name, property]) => [
+        name,
+        body.example[name] === undefined ? property : { ...property, examples: [body.example[name]] },
+      ]),
+    );
     return {
       required: true,
       content: {
@@ -187,7 +205,7 @@ function requestBody(convert: Convert, body: NonNullable<RouteDefinition['body']
           schema: {
             ...fields,
             properties: {
-              ...(fields.properties as JsonSchema),
+              ...properties,
               // `format: binary` is what generators and Swagger UI read as a file (a Blob, a file picker); contentMediaType is OpenAPI 3.1's word for it.
               [body.file.field]: {
                 type: 'string',
@@ -204,7 +222,7 @@ function requestBody(convert: Convert, body: NonNullable<RouteDefinition['body']
   }
   if (body.kind === 'raw') return { required: true, description: body.description, content: { [body.contentType]: {} } };
   const mediaType = body.kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-  return { required: true, content: { [mediaType]: { schema: convert(body.schema, 'input') } } };
+  return { required: true, content: { [mediaType]: { schema: convert(body.schema, 'input'), example: body.example } } };
 }
 
 /** A valibot schema as JSON Schema, in the document: its named shapes as references to components.schemas. */

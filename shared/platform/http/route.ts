@@ -18,15 +18,22 @@ export type AuthKind = 'none' | 'optional' | 'required' | 'admin';
 
 export type AnySchema = v.GenericSchema;
 
+/**
+ * A body a partner could send, shown by the reference and sent as it is by its "Try it out" (and by
+ * test/integration/request-examples.test.ts): for multipart bodies, the text fields.
+ */
+export type BodyExample = Readonly<Record<string, unknown>>;
+
 export type RequestBody =
-  | { kind: 'json'; schema: AnySchema; maxBytes?: number }
-  | { kind: 'form'; schema: AnySchema; maxBytes?: number }
+  | { kind: 'json'; schema: AnySchema; example: BodyExample; maxBytes?: number }
+  | { kind: 'form'; schema: AnySchema; example: BodyExample; maxBytes?: number }
   /** The body exactly as sent, as a string: for signatures computed over the raw bytes (webhooks). */
   | { kind: 'raw'; contentType: 'application/json'; maxBytes?: number; description: string }
   | {
       kind: 'multipart';
       /** The text fields. */
       schema: AnySchema;
+      example: BodyExample;
       /** The one file part. */
       file: { field: string; maxBytes: number; description: string };
     };

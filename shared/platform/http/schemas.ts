@@ -127,10 +127,16 @@ export const booleanParam = v.pipe(
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return {
     limit: v.optional(
-      v.pipe(wholeNumberParam(1, maxLimit), v.description(`Items per page, 1..${maxLimit}; default ${defaultLimit}`), documentedAs<number>({ type: 'integer', default: defaultLimit })),
+      v.pipe(
+        wholeNumberParam(1, maxLimit),
+        v.description(`Items per page, 1..${maxLimit}; default ${defaultLimit}`),
+        documentedAs<number>({ type: 'integer', default: defaultLimit }),
+        v.examples([Math.min(defaultLimit, 10)]),
+      ),
     ),
     cursor: v.optional(
-      v.pipe(v.string(), v.maxLength(4096, 'is not a cursor this API returned'), v.description('The nextCursor of the previous page')),
+      // No example: only a cursor this API returned is taken, and "Try it out" would send any example it showed.
+      v.pipe(v.string(), v.maxLength(4096, 'is not a cursor this API returned'), v.description('The nextCursor of the previous page; leave out for the first page')),
     ),
   };
 }
