@@ -5,7 +5,7 @@
 import { PLAN_LIMITS, PLAN_TYPES, type PlanType } from '../organizations';
 import { CREDITS, PLAN_OFFERS } from './offers';
 import { formatEuros } from './money';
-import type { EventType } from '../platform/events/events';
+import { eventsOfPlan, type EventType } from '../events';
 
 /** Payment-provider ids of one stage: one price per paid plan, and the credits product and price. */
 export interface ProviderPriceIds {
@@ -63,7 +63,7 @@ export function planCatalogue(priceIds: ProviderPriceIds): PlanCatalogue {
         monthlyPrice: offer.monthlyPriceCents === 0 ? formatEuros(0) : `${formatEuros(offer.monthlyPriceCents)} / month`,
         mappingsPerDay: limits.mappingsPerDay,
         maxSuppliers: limits.maxSuppliers,
-        webhookEvents: [...limits.webhookEvents],
+        webhookEvents: eventsOfPlan(planType),
         // Every plan pays for mappings beyond its daily allowance with credits, at the credit rate.
         pricePerMillion: creditPrice,
         features: [...offer.features],

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { PLAN_TYPES } from '../organizations';
 import { documentedAs, Timestamp } from '../platform/http/schemas';
-import { EVENT_TYPES } from '../platform/events/events';
+import { EVENT_TYPES } from '../events';
 
 const Euros = (description: string) => v.pipe(v.number(), v.description(`Euros: ${description}`));
 const Count = (description: string) => v.pipe(v.number(), v.description(description));

@@ -7,7 +7,7 @@ import { matchesBySupplierCode, matchHotels } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
-import type { DomainEvent } from '../platform/events/events';
+import type { PartnerEvent } from '../events';
 import { log } from '../platform/logging';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
@@ -155,28 +155,28 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
     // The counts as the claims left them.
     const resolved = (await ports.jobs.get(job.organizationId, job.id))!;
     const completedAt = ports.clock.now().toISOString();
-    await ports.jobs.complete(resolved, completedAt, completionEvent({ ...resolved, status: 'COMPLETED', completedAt }));
+    await ports.jobs.complete(resolved, completedAt, completionEvent(resolved, completedAt));
   }
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
   if (completed.status !== 'COMPLETED') return;
   await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
 }
 
-function completionEvent(job: MappingJob): DomainEvent {
+function completionEvent(job: MappingJob, completedAt: string): PartnerEvent {
   return {
     // One event per job, whatever the deliveries: the id and time come from the job.
     id: `${job.id}-completed`,
     type: 'MAPPING_COMPLETED',
     organizationId: job.organizationId,
-    occurredAt: job.completedAt!,
+    occurredAt: completedAt,
     data: {
       mappingJobId: job.id,
       partnerInventoryId: job.partnerInventoryId,
       mode: job.mode,
-      status: job.status,
+      status: 'COMPLETED',
       counts: job.counts,
       createdAt: job.createdAt,
-      completedAt: job.completedAt,
+      completedAt,
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
-import type { DomainEvent } from '../platform/events/events';
+import type { PartnerEvent } from '../events';
 import type { MappingJob, ReviewDecision, StoredResult } from './job';
 import type { MappingJobStore } from './store';
 
@@ -55,7 +55,7 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
       review,
     };
   }
-  const event: DomainEvent = {
+  const event: PartnerEvent = {
     id: ports.newId(),
     type: 'MAPPING_ERROR_RESOLVED',
     organizationId: job.organizationId,

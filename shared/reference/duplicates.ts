@@ -4,7 +4,7 @@
  * publication without the duplicate (made by the reference-publication worker); every resolution emits INVENTORY_DUPLICATE_RESOLVED to the
  * reporting organization.
  */
-import type { DomainEvent } from '../platform/events/events';
+import type { PartnerEvent } from '../events';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type {
   DuplicateDecision,
@@ -19,7 +19,7 @@ export interface DuplicatePorts extends ReferencePublicationPorts {
     getMerge(duplicateHotelId: string): Promise<MergeRecord | undefined>;
     createReport(report: DuplicateReport): Promise<void>;
     getReport(reportId: string): Promise<DuplicateReport | undefined>;
-    resolveReport(report: DuplicateReport, merge: MergeRecord | undefined, event: DomainEvent): Promise<boolean>;
+    resolveReport(report: DuplicateReport, merge: MergeRecord | undefined, event: PartnerEvent): Promise<boolean>;
   };
   /** The records of the current data version, merged duplicates included. */
   hotels: Pick<HotelRecords, 'get'>;
@@ -67,7 +67,7 @@ export async function resolveDuplicate(
     resolution: { decision: input.decision, note: input.note, resolvedAt: now, resolvedBy: input.resolvedBy },
   };
   const merge = input.decision === 'MERGE' ? await mergeRecord(ports, report, now) : undefined;
-  const event: DomainEvent = {
+  const event: PartnerEvent = {
     id: ports.newId(),
     type: 'INVENTORY_DUPLICATE_RESOLVED',
     organizationId: report.organizationId,

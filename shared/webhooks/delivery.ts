@@ -1,6 +1,7 @@
 /** A delivery: one event for one webhook, sent by attempts. The body is fixed when it is created. */
 import { createHash } from 'node:crypto';
-import type { DomainEvent, EventType } from '../platform/events/events';
+import type { EventType } from '../events';
+import type { DomainEvent } from '../platform/events/events';
 import { webhookDeliveryQueue } from './queues';
 import type { WebhookKind } from './webhook';
 

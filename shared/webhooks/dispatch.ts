@@ -14,7 +14,8 @@ import type { DomainEvent } from '../platform/events/events';
 import { describeError, log } from '../platform/logging';
 import { MAX_QUEUE_DELAY_SECONDS, visibilityTimeoutSeconds, type Queue, type Scheduler } from '../platform/queue/queue';
 import type { SecretBox } from '../platform/secrets/secret-box';
-import { PLAN_LIMITS, type PlanType } from '../organizations';
+import { isEventType, planAllowsEvent, type EventType } from '../events';
+import type { PlanType } from '../organizations';
 import {
   deliveryIdOf,
   eventPayload,
@@ -33,6 +34,9 @@ import type { AttemptOutcome, WebhookSender } from './sender';
 import type { DeliveryStore, WebhookStore } from './store';
 import type { Webhook } from './webhook';
 
+/** An event of a type the catalogue knows (shared/events). */
+export type KnownEvent = DomainEvent & { type: EventType };
+
 export interface DeliveryPorts {
   webhooks: Pick<WebhookStore, 'get' | 'list'>;
   deliveries: DeliveryStore;
@@ -49,7 +53,13 @@ export type StartPorts = Pick<DeliveryPorts, 'deliveries' | 'queue' | 'clock'>;
 type AttemptPorts = Omit<DeliveryPorts, 'planOf'>;
 
 /** One delivery per active webhook of the organization that takes the event and whose plan allows it. */
-export async function fanOut(ports: Pick<DeliveryPorts, 'webhooks' | 'deliveries' | 'queue' | 'clock' | 'planOf'>, event: DomainEvent) {
+export async function fanOut(ports: Pick<DeliveryPorts, 'webhooks' | 'deliveries' | 'queue' | 'clock' | 'planOf'>, published: DomainEvent) {
+  const type = published.type;
+  if (!isEventType(type)) {
+    log('warn', 'event of no known type: nothing delivered', { eventId: published.id, eventType: type });
+    return;
+  }
+  const event = { ...published, type };
   const webhooks = (await ports.webhooks.list(event.organizationId)).filter(
     (webhook) => webhook.status === 'ACTIVE' && webhook.events.includes(event.type),
   );
@@ -57,7 +67,7 @@ export async function fanOut(ports: Pick<DeliveryPorts, 'webhooks' | 'deliveries
   const plan = await ports.planOf(event.organizationId);
   for (const webhook of webhooks) {
     // A plan that no longer includes the type (a downgrade) stops its deliveries, not the subscription.
-    if (webhook.kind === 'SUBSCRIPTION' && !(plan && PLAN_LIMITS[plan].webhookEvents.includes(event.type))) {
+    if (webhook.kind === 'SUBSCRIPTION' && !(plan && planAllowsEvent(plan, event.type))) {
       log('info', 'webhook event not on the plan', { webhookId: webhook.id, eventType: event.type, plan });
       continue;
     }
@@ -66,7 +76,7 @@ export async function fanOut(ports: Pick<DeliveryPorts, 'webhooks' | 'deliveries
 }
 
 /** Creates the delivery of an event to a webhook (once, however often asked) and queues its first attempt. */
-export async function startDelivery(ports: StartPorts, webhook: Webhook, event: DomainEvent, options: { test: boolean }): Promise<Delivery> {
+export async function startDelivery(ports: StartPorts, webhook: Webhook, event: KnownEvent, options: { test: boolean }): Promise<Delivery> {
   const now = ports.clock.now().toISOString();
   const delivery: Delivery = {
     id: deliveryIdOf(event.id, webhook.id),

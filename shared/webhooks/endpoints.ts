@@ -8,7 +8,7 @@ import { subscriptionDeliveryStatus } from './delivery';
 import { redeliver as redeliverDelivery, startDelivery } from './dispatch';
 import * as manage from './manage';
 import { legacyWebhookRoutes, subscriptionRoutes } from './routes';
-import { sampleData } from './samples';
+import { sampleData } from '../events';
 import { managePorts, startPorts } from './services';
 import { deliveryStoreOf, webhookStoreOf } from './store';
 import { deliveryDetailView, deliveryView, legacyWebhookView, subscriptionView } from './views';

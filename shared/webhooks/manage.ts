@@ -1,9 +1,9 @@
 /** Creating and changing webhooks through either API: destination checks, plan gating, sealed secrets. */
 import type { Clock } from '../platform/clock';
 import { conflict, forbidden, invalidInput, limitReached, notFound } from '../platform/errors';
-import type { EventType } from '../platform/events/events';
+import { lowestPlanName, planAllowsEvent, type EventType } from '../events';
 import type { SecretBox } from '../platform/secrets/secret-box';
-import { cheapestPlanWithEvent, PLAN_LIMITS, type PlanType } from '../organizations';
+import { PLAN_LIMITS, type PlanType } from '../organizations';
 import { newSigningSecret } from './signing';
 import type { WebhookStore } from './store';
 import {
@@ -193,10 +193,10 @@ export function legacyHasNoSigning() {
 /** 403 naming the cheapest plan that includes a type the organization's plan does not. */
 export async function checkPlanAllows(ports: Pick<ManagePorts, 'planOf'>, organizationId: string, events: readonly EventType[]): Promise<void> {
   const plan = await ports.planOf(organizationId);
-  const gated = events.find((type) => !PLAN_LIMITS[plan].webhookEvents.includes(type));
+  const gated = events.find((type) => !planAllowsEvent(plan, type));
   if (gated) {
     throw forbidden(
-      `${gated} events need the ${cheapestPlanWithEvent(gated).displayName} plan or higher; your organization is on ${PLAN_LIMITS[plan].displayName}. ` +
+      `${gated} events need the ${lowestPlanName(gated)} plan or higher; your organization is on ${PLAN_LIMITS[plan].displayName}. ` +
         'See GET /api/v1/billing/plans.',
     );
   }

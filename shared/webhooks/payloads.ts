@@ -3,41 +3,9 @@
  * these, and the tests check real deliveries against them.
  */
 import * as v from 'valibot';
-import type { EventType } from '../platform/events/events';
+import { EVENT_CATALOGUE, EVENT_TYPES, lowestPlanName, MappingCompletedData, type EventType } from '../events';
 import type { WebhookDescription } from '../platform/http/openapi';
 import { Timestamp } from '../platform/http/schemas';
-
-const Id = v.string();
-
-const MappingCompleted = v.object({
-  mappingJobId: Id,
-  partnerInventoryId: Id,
-  mode: v.picklist(['STANDARD', 'ID_TO_ID', 'HYBRID']),
-  status: v.literal('COMPLETED'),
-  counts: v.object({ total: v.number(), processed: v.number(), matched: v.number(), review: v.number(), unmatched: v.number() }),
-  createdAt: Timestamp,
-  completedAt: Timestamp,
-});
-
-const MappingErrorResolved = v.object({
-  mappingJobId: Id,
-  partnerHotelId: v.string(),
-  decision: v.picklist(['MATCH', 'NO_MATCH']),
-  referenceHotelId: v.nullable(Id),
-  previousStatus: v.string(),
-  previousReferenceHotelId: v.nullable(Id),
-  note: v.optional(v.string()),
-  decidedBy: v.pipe(v.string(), v.description('The API key id that decided')),
-  decidedAt: Timestamp,
-});
-
-const DuplicateResolved = v.object({
-  reportId: Id,
-  decision: v.picklist(['MERGE', 'REJECT']),
-  originalHotelId: Id,
-  duplicateHotelId: Id,
-  mergedInto: v.optional(v.pipe(Id, v.description('On a merge: the hotel the duplicate now stands for'))),
-});
 
 const envelope = (type: EventType, data: v.GenericSchema) =>
   v.object({
@@ -92,29 +60,26 @@ Answer any 2xx within 10 seconds. The legacy \`mapping.completed\` call of expor
 
 const RETRIES = 'A non-2xx answer (or none within 10 s; redirects are not followed) is retried 1, 5 and 30 minutes after the failure, then dead-lettered.';
 
+function planNote(type: EventType): string {
+  return EVENT_CATALOGUE[type].lowestPlan === 'FREE' ? 'Every plan.' : `The ${lowestPlanName(type)} plan and those above it.`;
+}
+
 export const webhookDescriptions: Record<string, WebhookDescription> = {
-  MAPPING_COMPLETED: {
-    summary: 'A mapping job completed',
-    description: `Sent to subscriptions that chose MAPPING_COMPLETED, signed (how to check it: the Webhook events section). ${RETRIES}`,
-    headers: SIGNED_HEADERS,
-    body: envelope('MAPPING_COMPLETED', MappingCompleted),
-  },
-  MAPPING_ERROR_RESOLVED: {
-    summary: 'A result row was reviewed (POST /api/v1/mapping/{jobId}/reviews)',
-    description: `Professional and Enterprise plans. Signed (how to check it: the Webhook events section). ${RETRIES}`,
-    headers: SIGNED_HEADERS,
-    body: envelope('MAPPING_ERROR_RESOLVED', MappingErrorResolved),
-  },
-  INVENTORY_DUPLICATE_RESOLVED: {
-    summary: 'A duplicate report the organization made was merged or rejected',
-    description: `Enterprise plan. Signed (how to check it: the Webhook events section). ${RETRIES}`,
-    headers: SIGNED_HEADERS,
-    body: envelope('INVENTORY_DUPLICATE_RESOLVED', DuplicateResolved),
-  },
+  ...Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        summary: EVENT_CATALOGUE[type].summary,
+        description: `Sent to subscriptions that chose ${type}. ${planNote(type)} Signed (how to check it: the Webhook events section). ${RETRIES}`,
+        headers: SIGNED_HEADERS,
+        body: envelope(type, EVENT_CATALOGUE[type].data),
+      },
+    ]),
+  ),
   'mapping.completed': {
     summary: 'A mapping job completed (legacy export webhooks, deprecated)',
     description: 'Sent once, unsigned, without retries, with the configured apiKeyName: apiKeyValue header and additionalHeaders.',
     headers: [],
-    body: v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompleted.entries }),
+    body: v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompletedData.entries }),
   },
 };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EVENT_TYPES } from '../platform/events/events';
+import { EVENT_TYPES } from '../events';
 import { booleanParam, documentedWithJsonSchema, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { SUBSCRIPTION_DELIVERY_STATUSES } from './delivery';
 import { MAX_WEBHOOK_URL_LENGTH } from './destination';

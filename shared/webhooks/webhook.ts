@@ -5,7 +5,7 @@
  * header; a subscription (POST /webhook-subscriptions) receives the event types it chose, signed
  * (Standard Webhooks), retried, with a delivery history.
  */
-import type { EventType } from '../platform/events/events';
+import type { EventType } from '../events';
 
 export const WEBHOOK_KINDS = ['SUBSCRIPTION', 'EXPORT_WEBHOOK'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];

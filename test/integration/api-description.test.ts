@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import { routes } from '../../shared/routes';
 import type { RouteDefinition } from '../../shared/platform/http/route';
 import { documentedResponses } from '../../shared/platform/http/responses';
-import { EVENT_TYPES } from '../../shared/platform/events/events';
+import { EVENT_TYPES } from '../../shared/events';
 import { startTestApi } from '../support/test-api';
 
 const api = await startTestApi();

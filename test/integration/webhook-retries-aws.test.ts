@@ -12,11 +12,10 @@ import { beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { provisionResources } from '../../infra/local/stack';
 import { ManualClock } from '../../shared/platform/clock';
-import type { DomainEvent } from '../../shared/platform/events/events';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import { secretBoxOf } from '../../shared/platform/secrets/services';
 import { deliveryIdOf } from '../../shared/webhooks/delivery';
-import { abandonAttempt, attemptDelivery, redeliver, startDelivery, type DeliveryPorts } from '../../shared/webhooks/dispatch';
+import { abandonAttempt, attemptDelivery, redeliver, startDelivery, type DeliveryPorts, type KnownEvent } from '../../shared/webhooks/dispatch';
 import type { DeliveryMessage } from '../../shared/webhooks/queues';
 import type { AttemptOutcome, WebhookRequest, WebhookSender } from '../../shared/webhooks/sender';
 import { deliveryPorts } from '../../shared/webhooks/services';
@@ -95,7 +94,7 @@ async function newSubscription(): Promise<Webhook> {
   return webhook;
 }
 
-function eventFor(webhook: Webhook): DomainEvent {
+function eventFor(webhook: Webhook): KnownEvent {
   return {
     id: randomUUID(),
     type: 'MAPPING_COMPLETED',

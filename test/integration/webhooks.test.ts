@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import type { DomainEvent, EventType } from '../../shared/platform/events/events';
+import type { EventType } from '../../shared/events';
+import type { KnownEvent } from '../../shared/webhooks/dispatch';
 import { domainEventQueue, eventOutboxOf, eventPut } from '../../shared/platform/events/outbox';
 import { queueOf } from '../../shared/platform/queue/services';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
@@ -80,7 +81,7 @@ const subscribe = async (as: Caller, path: string, events: EventType[] = ['MAPPI
 };
 
 const publish = async (organizationId: string, type: EventType = 'MAPPING_COMPLETED', data: Record<string, unknown> = { mappingJobId: randomUUID() }) => {
-  const event: DomainEvent = { id: randomUUID(), type, organizationId, occurredAt: api.clock.now().toISOString(), data };
+  const event: KnownEvent = { id: randomUUID(), type, organizationId, occurredAt: api.clock.now().toISOString(), data };
   // As a producer records it (outbox.ts); the table's stream relays it.
   const table = tableOf(api.runtime);
   await table.client.send(new PutCommand(eventPut(table, event).Put));
@@ -299,7 +300,7 @@ describe('webhook subscriptions', () => {
     const owner = await api.newOrganization();
     const { id } = await subscribe(owner, '/died-mid-flight');
     const webhook = (await webhookStoreOf(api.runtime).get(owner.organization.id, id))!;
-    const event: DomainEvent = { id: randomUUID(), type: 'MAPPING_COMPLETED', organizationId: owner.organization.id, occurredAt: api.clock.now().toISOString(), data: {} };
+    const event: KnownEvent = { id: randomUUID(), type: 'MAPPING_COMPLETED', organizationId: owner.organization.id, occurredAt: api.clock.now().toISOString(), data: {} };
     const created = await startDelivery(startPorts(api.runtime), webhook, event, { test: false });
     // The worker that took attempt 1 claimed it, maybe sent it, and died before recording it.
     assert.ok(await deliveryStoreOf(api.runtime).claim(created, 1, api.clock.now().toISOString()));

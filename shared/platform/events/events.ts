@@ -1,13 +1,11 @@
 /**
- * Events the service emits for webhook subscriptions. Producers record them in the transaction of
- * the change they tell of (outbox.ts); the webhook capability delivers them.
+ * An event: a change that someone outside is told of. Producers record it in the transaction of
+ * the change (outbox.ts); which events there are and what they carry is the business's
+ * (shared/events), not the platform's.
  */
-export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'INVENTORY_DUPLICATE_RESOLVED'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
 export interface DomainEvent {
   id: string;
-  type: EventType;
+  type: string;
   /** The organization the event is delivered to. */
   organizationId: string;
   occurredAt: string;

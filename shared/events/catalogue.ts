@@ -1,0 +1,130 @@
+/**
+ * The events partners are told of, in one place: for each type, what it means, the schema of its
+ * data, a sample (what a test event carries), and the lowest plan that may subscribe to it. The
+ * producers build their events with these types, the webhooks capability delivers them and
+ * documents them from here, and the plans list the events they allow from here.
+ */
+import * as v from 'valibot';
+import { PLAN_LIMITS, PLAN_TYPES, type PlanType } from '../organizations';
+import type { DomainEvent } from '../platform/events/events';
+import { Timestamp } from '../platform/http/schemas';
+
+interface EventDefinition<S extends v.GenericSchema> {
+  summary: string;
+  /** The cheapest plan whose subscriptions may receive it; every plan above it may too. */
+  lowestPlan: PlanType;
+  /** Test events' data: the shape a real event carries, with placeholder values. */
+  sample(at: string): v.InferOutput<S>;
+}
+
+/** An event whose data has this schema: `defineEvent(schema)({ … })`, so that the sample is typed by the schema. */
+const defineEvent =
+  <S extends v.GenericSchema>(data: S) =>
+  (definition: EventDefinition<S>) => ({ data, ...definition });
+
+const Id = v.string();
+
+export const MappingCompletedData = v.object({
+  mappingJobId: Id,
+  partnerInventoryId: Id,
+  mode: v.picklist(['STANDARD', 'ID_TO_ID', 'HYBRID']),
+  status: v.literal('COMPLETED'),
+  counts: v.object({ total: v.number(), processed: v.number(), matched: v.number(), review: v.number(), unmatched: v.number() }),
+  createdAt: Timestamp,
+  completedAt: Timestamp,
+});
+
+const SAMPLE_JOB = '00000000-0000-4000-8000-000000000001';
+const SAMPLE_HOTEL = '00000000-0000-4000-8000-000000000003';
+const SAMPLE_OTHER_HOTEL = '00000000-0000-4000-8000-000000000004';
+
+export const EVENT_CATALOGUE = {
+  MAPPING_COMPLETED: defineEvent(MappingCompletedData)({
+    summary: 'A mapping job completed',
+    lowestPlan: 'FREE',
+    sample: (at) => ({
+      mappingJobId: SAMPLE_JOB,
+      partnerInventoryId: '00000000-0000-4000-8000-000000000002',
+      mode: 'STANDARD',
+      status: 'COMPLETED',
+      counts: { total: 3, processed: 3, matched: 1, review: 1, unmatched: 1 },
+      createdAt: at,
+      completedAt: at,
+    }),
+  }),
+  MAPPING_ERROR_RESOLVED: defineEvent(
+    v.object({
+      mappingJobId: Id,
+      partnerHotelId: v.string(),
+      decision: v.picklist(['MATCH', 'NO_MATCH']),
+      referenceHotelId: v.nullable(Id),
+      previousStatus: v.string(),
+      previousReferenceHotelId: v.nullable(Id),
+      note: v.optional(v.string()),
+      decidedBy: v.pipe(v.string(), v.description('The API key id that decided')),
+      decidedAt: Timestamp,
+    }),
+  )({
+    summary: 'A result row was reviewed (POST /api/v1/mapping/{jobId}/reviews)',
+    lowestPlan: 'SUBSCRIPTION',
+    sample: (at) => ({
+      mappingJobId: SAMPLE_JOB,
+      partnerHotelId: 'HOTEL-1',
+      decision: 'MATCH',
+      referenceHotelId: SAMPLE_HOTEL,
+      previousStatus: 'REVIEW',
+      previousReferenceHotelId: SAMPLE_OTHER_HOTEL,
+      note: 'Test event',
+      decidedBy: 'test',
+      decidedAt: at,
+    }),
+  }),
+  INVENTORY_DUPLICATE_RESOLVED: defineEvent(
+    v.object({
+      reportId: Id,
+      decision: v.picklist(['MERGE', 'REJECT']),
+      originalHotelId: Id,
+      duplicateHotelId: Id,
+      mergedInto: v.optional(v.pipe(Id, v.description('On a merge: the hotel the duplicate now stands for'))),
+    }),
+  )({
+    summary: 'A duplicate report the organization made was merged or rejected',
+    lowestPlan: 'ENTERPRISE',
+    sample: () => ({
+      reportId: '00000000-0000-4000-8000-000000000005',
+      decision: 'MERGE',
+      originalHotelId: SAMPLE_HOTEL,
+      duplicateHotelId: SAMPLE_OTHER_HOTEL,
+      mergedInto: SAMPLE_HOTEL,
+    }),
+  }),
+};
+
+export type EventType = keyof typeof EVENT_CATALOGUE;
+export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'INVENTORY_DUPLICATE_RESOLVED'] as const satisfies readonly EventType[];
+export type EventData<T extends EventType> = v.InferOutput<(typeof EVENT_CATALOGUE)[T]['data']>;
+
+/** An event of the catalogue, its data typed by its type. */
+export type PartnerEvent = { [T in EventType]: DomainEvent & { type: T; data: EventData<T> } }[EventType];
+
+export function isEventType(type: string): type is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** The event types a plan's subscriptions may receive. */
+export function eventsOfPlan(plan: PlanType): EventType[] {
+  return EVENT_TYPES.filter((type) => PLAN_TYPES.indexOf(EVENT_CATALOGUE[type].lowestPlan) <= PLAN_TYPES.indexOf(plan));
+}
+
+export function planAllowsEvent(plan: PlanType, type: EventType): boolean {
+  return eventsOfPlan(plan).includes(type);
+}
+
+/** "Professional", for MAPPING_ERROR_RESOLVED: the plan a partner needs to receive the event. */
+export function lowestPlanName(type: EventType): string {
+  return PLAN_LIMITS[EVENT_CATALOGUE[type].lowestPlan].displayName;
+}
+
+export function sampleData(type: EventType, at: string): PartnerEvent['data'] {
+  return EVENT_CATALOGUE[type].sample(at);
+}
