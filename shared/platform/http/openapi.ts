@@ -51,7 +51,8 @@ export function buildOpenApiDocument(
       version: options.version,
       description:
         'Maps partner hotel inventories to a canonical reference inventory. Every error answers ' +
-        '`{"error": "<status name>", "message": "<readable text>"}`.',
+        '`{"error": "<status name>", "message": "<readable text>"}`. Beyond what each operation lists: a path the API does ' +
+        'not have answers 404, and a method a path does not take answers 405 with an `Allow` header naming the ones it does.',
       contact: { name: 'Hotel Mapping API support (through your account manager)' },
       // An SPDX reference to a licence of one's own: partners use the API under their service agreement.
       license: { name: 'Proprietary: for partners under their service agreement', identifier: 'LicenseRef-Proprietary' },
