@@ -1,9 +1,18 @@
 /**
- * Structured JSON logs, one object per line. Callers pass fields, never headers or bodies, so no
- * credential can reach a log line.
+ * Structured JSON logs, one object per line, through Powertools for AWS Lambda's Logger: the
+ * service, the level, the Lambda context where there is one, and the correlation id of the work
+ * in progress (correlation.ts). Callers pass fields, never headers or bodies, so no credential can
+ * reach a log line. The level is LOG_LEVEL's (debug, info, warn, error, silent), read as each line
+ * is written, so a test or an operator can change it without a restart.
  */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { currentCorrelationId } from './correlation';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+/** Filters nothing itself: `log` applies LOG_LEVEL. */
+export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'hotel-mapping', logLevel: 'DEBUG' });
 
 function threshold(): number {
   const configured = (process.env.LOG_LEVEL ?? 'info').toLowerCase();
@@ -12,8 +21,8 @@ function threshold(): number {
 
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
   if (ORDER[level] < threshold()) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
-  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
+  const correlationId = currentCorrelationId();
+  logger[level](message, correlationId === undefined ? fields : { correlationId, ...fields });
 }
 
 export function describeError(error: unknown): Record<string, unknown> {

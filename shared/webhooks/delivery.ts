@@ -60,6 +60,8 @@ export interface Delivery {
   nextAttemptAt?: string;
   createdAt: string;
   updatedAt: string;
+  /** The work that caused the event (platform/correlation.ts): every attempt logs under it, however it is queued. */
+  correlationId?: string;
 }
 
 /** What a subscription receives (README, Webhooks): the event's id, type, time, organization and data. */

@@ -9,6 +9,7 @@
  * the next attempt) ends recorded, retried or dead-lettered: no delivery waits forever.
  */
 import type { Clock } from '../platform/clock';
+import { currentCorrelationId, withCorrelationId } from '../platform/correlation';
 import { conflict } from '../platform/errors';
 import type { DomainEvent } from '../platform/events/events';
 import { describeError, log } from '../platform/logging';
@@ -78,6 +79,7 @@ export async function fanOut(ports: Pick<DeliveryPorts, 'webhooks' | 'deliveries
 /** Creates the delivery of an event to a webhook (once, however often asked) and queues its first attempt. */
 export async function startDelivery(ports: StartPorts, webhook: Webhook, event: KnownEvent, options: { test: boolean }): Promise<Delivery> {
   const now = ports.clock.now().toISOString();
+  const correlationId = event.correlationId ?? currentCorrelationId();
   const delivery: Delivery = {
     id: deliveryIdOf(event.id, webhook.id),
     organizationId: webhook.organizationId,
@@ -93,21 +95,31 @@ export async function startDelivery(ports: StartPorts, webhook: Webhook, event: 
     roundStart: 0,
     createdAt: now,
     updatedAt: now,
+    ...(correlationId !== undefined && { correlationId }),
   };
   const current = (await ports.deliveries.create(delivery)) ? delivery : (await ports.deliveries.get(delivery.organizationId, delivery.id))!;
   // Queued again when an earlier run stopped before its first attempt was claimed: the claim keeps it single.
-  if (current.claimedAttempts === 0) await ports.queue.send(messageFor(current, 1));
+  if (current.claimedAttempts === 0) await underDeliveryWork(current, () => ports.queue.send(messageFor(current, 1)));
   return current;
+}
+
+/** A delivery's attempts, and the messages that queue them, belong to the work that caused its event (platform/correlation.ts). */
+function underDeliveryWork<T>(delivery: Delivery, work: () => Promise<T>): Promise<T> {
+  return withCorrelationId(delivery.correlationId ?? delivery.eventId, work);
 }
 
 /** Makes attempt `message.attempt` of a delivery, at most once, records it and queues what follows. */
 export async function attemptDelivery(ports: AttemptPorts, message: DeliveryMessage): Promise<void> {
   const delivery = await ports.deliveries.get(message.organizationId, message.deliveryId);
-  const number = message.attempt;
   if (!delivery) {
     log('warn', 'webhook delivery not found', { deliveryId: message.deliveryId });
     return;
   }
+  // Under the delivery's correlation id, however the message came (a retry the scheduler queued carries no attribute).
+  await underDeliveryWork(delivery, () => attemptOf(ports, delivery, message.attempt));
+}
+
+async function attemptOf(ports: AttemptPorts, delivery: Delivery, number: number): Promise<void> {
   if (delivery.attempts.length >= number) {
     // Recorded already: a redelivered message only makes sure the next attempt is queued.
     if (delivery.status === 'RETRYING' && delivery.attempts.length === number) await queueNext(ports, delivery, number);
@@ -197,7 +209,7 @@ export async function redeliver(ports: StartPorts, delivery: Delivery): Promise<
   const at = now.toISOString();
   if (!(await ports.deliveries.redeliver(delivery, at))) throw conflict('The delivery was redelivered by another request.');
   try {
-    await ports.queue.send(messageFor(delivery, delivery.attempts.length + 1));
+    await underDeliveryWork(delivery, () => ports.queue.send(messageFor(delivery, delivery.attempts.length + 1)));
   } catch (error) {
     // Not queued: left as it was, so the partner can simply ask again.
     await ports.deliveries.undoRedelivery(delivery, at);

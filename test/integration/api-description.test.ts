@@ -32,7 +32,8 @@ describe('GET /api/v1/openapi.json', () => {
     assert.deepEqual(schema.required, ['format']);
     assert.deepEqual(schema.properties.format.enum, ['json', 'csv', 'jsonl']);
     const connect = body.paths['/api/v1/suppliers/{supplierId}/connect'].post;
-    assert.deepEqual(connect.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['supplierId', 'path']]);
+    assert.deepEqual(connect.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['supplierId', 'path'], ['X-Request-Id', 'header']]);
+    assert.ok(connect.responses['200'].headers['X-Request-Id'], 'every answer carries the correlation id');
     const upload = body.paths['/api/v1/suppliers/request'].post.requestBody.content['multipart/form-data'].schema;
     assert.deepEqual(upload.required.sort(), ['file', 'supplierName']);
     // A file, as generators (a Blob) and Swagger UI (a file picker) read one.

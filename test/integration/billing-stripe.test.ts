@@ -163,7 +163,7 @@ async function errorsLoggedDuring(work: () => Promise<unknown>): Promise<Record<
     .flatMap((line) => line.split('\n'))
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.level === 'error');
+    .filter((entry) => entry.level === 'ERROR');
 }
 
 /** A completed subscription checkout for `subscriptionId`, which Stripe knows with `price`. */

@@ -101,6 +101,17 @@ function eventFor(webhook: Webhook): KnownEvent {
     organizationId: webhook.organizationId,
     occurredAt: clock.now().toISOString(),
     data: { mappingJobId: randomUUID(), status: 'COMPLETED' },
+    correlationId: `request-${randomUUID()}`,
+  };
+}
+
+/** A delivery's message as SQS gets it: under the correlation id of the event's work. */
+function queued(event: KnownEvent, message: DeliveryMessage, delaySeconds?: number) {
+  return {
+    QueueUrl: QUEUE_URL,
+    MessageBody: JSON.stringify(message),
+    ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
+    MessageAttributes: { correlationId: { DataType: 'String', StringValue: event.correlationId } },
   };
 }
 
@@ -131,7 +142,7 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     assert.equal(delivery.id, deliveryIdOf(event.id, webhook.id));
     assert.equal(delivery.status, 'PENDING');
     const message = (attempt: number): DeliveryMessage => ({ organizationId: webhook.organizationId, deliveryId: delivery.id, attempt });
-    assert.deepEqual(sent(), [{ QueueUrl: QUEUE_URL, MessageBody: body(message(1)) }]);
+    assert.deepEqual(sent(), [queued(event, message(1))]);
     assert.equal(sqs.commandCalls(SendMessageBatchCommand).length, 0);
     assert.equal(scheduled().length, 0);
 
@@ -144,7 +155,7 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     assert.equal(receiver.requests[0]!.url, RECEIVER);
     assert.equal(receiver.requests[0]!.body, delivery.payload);
     assert.ok(receiver.requests[0]!.headers['webhook-signature']?.startsWith('v1,'), 'a subscription attempt is signed');
-    assert.deepEqual(sent(), [{ QueueUrl: QUEUE_URL, MessageBody: body(message(2)), DelaySeconds: 60 }]);
+    assert.deepEqual(sent(), [queued(event, message(2), 60)]);
     assert.equal(scheduled().length, 0);
     let stored = (await deliveries.get(webhook.organizationId, delivery.id))!;
     assert.equal(stored.status, 'RETRYING');
@@ -157,7 +168,7 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     sqs.resetHistory();
     await attemptDelivery(ports, message(2));
     assert.equal(receiver.requests.length, 2);
-    assert.deepEqual(sent(), [{ QueueUrl: QUEUE_URL, MessageBody: body(message(3)), DelaySeconds: 300 }]);
+    assert.deepEqual(sent(), [queued(event, message(3), 300)]);
     assert.equal(scheduled().length, 0);
     stored = (await deliveries.get(webhook.organizationId, delivery.id))!;
     assert.equal(stored.status, 'RETRYING');
@@ -223,7 +234,7 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     const receiver = new FailingReceiver();
     const ports = portsWith(receiver);
     const webhook = await newSubscription();
-    const { delivery, message } = await started(ports, webhook);
+    const { event, delivery, message } = await started(ports, webhook);
 
     // Two workers read the delivery before either claims attempt 1: only one wins the claim.
     const store = deliveryStoreOf(runtime);
@@ -240,14 +251,14 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     sqs.resetHistory();
     await Promise.all([attemptDelivery({ ...ports, deliveries: racing }, message(1)), attemptDelivery({ ...ports, deliveries: racing }, message(1))]);
     assert.equal(receiver.requests.length, 1, 'sent once');
-    assert.deepEqual(sent(), [{ QueueUrl: QUEUE_URL, MessageBody: body(message(2)), DelaySeconds: 60 }], 'attempt 2 queued once');
+    assert.deepEqual(sent(), [queued(event, message(2), 60)], 'attempt 2 queued once');
 
     // Processed again after it was recorded: nothing to the receiver; attempt 2 is queued again for the time left.
     clock.advance(20_000);
     sqs.resetHistory();
     await attemptDelivery(ports, message(1));
     assert.equal(receiver.requests.length, 1, 'still sent once');
-    assert.deepEqual(sent(), [{ QueueUrl: QUEUE_URL, MessageBody: body(message(2)), DelaySeconds: 40 }]);
+    assert.deepEqual(sent(), [queued(event, message(2), 40)]);
     const stored = (await store.get(webhook.organizationId, delivery.id))!;
     assert.equal(stored.attempts.length, 1);
     assert.equal(stored.claimedAttempts, 1);
@@ -304,7 +315,7 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     const receiver = new FailingReceiver();
     const ports = portsWith(receiver);
     const webhook = await newSubscription();
-    const { delivery, message } = await started(ports, webhook);
+    const { event, delivery, message } = await started(ports, webhook);
     sqs.on(SendMessageCommand).rejects(new Error('SQS is unavailable'));
     await assert.rejects(attemptDelivery(ports, message(1)), /SQS is unavailable/);
     // Redelivered by SQS until its maxReceiveCount: still nothing queued, nothing sent twice.
@@ -320,7 +331,7 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     sqs.resetHistory();
     const again = await redeliver(ports, stored);
     assert.equal(again.status, 'PENDING');
-    assert.deepEqual(sent(), [{ QueueUrl: QUEUE_URL, MessageBody: body(message(2)) }]);
+    assert.deepEqual(sent(), [queued(event, message(2))]);
   });
 
   it('leaves a redelivery undone when its message cannot be queued, so it can be asked again', async () => {

@@ -10,4 +10,6 @@ export interface DomainEvent {
   organizationId: string;
   occurredAt: string;
   data: Record<string, unknown>;
+  /** The work that caused it (correlation.ts): recorded with it, carried to its deliveries. */
+  correlationId?: string;
 }

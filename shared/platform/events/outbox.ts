@@ -8,6 +8,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as v from 'valibot';
+import { currentCorrelationId } from '../correlation';
 import type { DomainEvent } from './events';
 import { defineQueue } from '../queue/queue';
 import { service } from '../runtime';
@@ -27,6 +28,7 @@ export const domainEventQueue = defineQueue({
     organizationId: v.string(),
     occurredAt: v.string(),
     data: v.record(v.string(), v.unknown()),
+    correlationId: v.optional(v.string()),
   }),
   maxReceiveCount: 5,
   batchSize: 10,
@@ -41,9 +43,10 @@ function eventKey(event: Pick<DomainEvent, 'organizationId' | 'occurredAt' | 'id
   return { PK: organizationPartition(event.organizationId), SK: `${EVENT_SORT_KEY_PREFIX}${event.occurredAt}#${event.id}` };
 }
 
-/** The write that records an event, for the transaction that makes the change it tells of. */
+/** The write that records an event, for the transaction that makes the change it tells of, with the correlation id of the work that made it. */
 export function eventPut(table: Table, event: DomainEvent) {
-  return { Put: { TableName: table.name, Item: { ...eventKey(event), ...event } } };
+  const correlationId = event.correlationId ?? currentCorrelationId();
+  return { Put: { TableName: table.name, Item: { ...eventKey(event), ...event, ...(correlationId !== undefined && { correlationId }) } } };
 }
 
 /** The event an item of the table's stream holds, or undefined for any other item. */

@@ -7,6 +7,7 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { withCorrelationId } from '../correlation';
 import { describeError, log } from '../logging';
 import type { Queue, WorkerAccess } from '../queue/queue';
 import { queueOf } from '../queue/services';
@@ -37,7 +38,8 @@ export async function relayEvents(records: readonly DynamoDBRecord[], queue: Que
     const event = isNewEvent(record) ? eventOfStreamImage(record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined) : undefined;
     if (!event) continue;
     try {
-      await queue.send(event);
+      // Under the event's correlation id, so that the message carries it on to the deliveries.
+      await withCorrelationId(event.correlationId ?? event.id, () => queue.send(event));
     } catch (error) {
       log('warn', 'event relay: the queue did not take an event; the stream hands it again', { eventId: event.id, ...describeError(error) });
       return { batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }] };

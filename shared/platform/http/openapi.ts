@@ -3,7 +3,7 @@
  */
 import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { documentedResponses } from './responses';
-import { IDEMPOTENCY_KEY_HOURS, type AnySchema, type RouteDefinition } from './route';
+import { IDEMPOTENCY_KEY_HOURS, refusesUnknownQuery, type AnySchema, type RouteDefinition } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -90,7 +90,12 @@ function operation(convert: Convert, operationId: string, route: RouteDefinition
     tags: [route.tag],
     ...(route.deprecated && { deprecated: true }),
     security: security(route),
-    parameters: [...parameters(convert, route.params, 'path'), ...parameters(convert, route.query, 'query'), ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
+    parameters: [
+      ...parameters(convert, route.params, 'path'),
+      ...parameters(convert, route.query, 'query'),
+      ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+      ...(refusesUnknownQuery(route) ? [REQUEST_ID_PARAMETER] : []),
+    ],
     ...(route.body && { requestBody: requestBody(convert, route.body) }),
     responses: Object.fromEntries(
       Object.entries(documentedResponses(route)).map(([status, response]) => [
@@ -113,6 +118,17 @@ function security(route: RouteDefinition): Record<string, string[]>[] {
   if (route.auth === 'none') return [];
   return route.auth === 'optional' ? [{}, ...either] : either;
 }
+
+const REQUEST_ID_PARAMETER = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  description:
+    "Your id for this request, answered back as X-Request-Id and written on every log line of the work it causes (its job's chunks, its webhook deliveries): " +
+    "quote it to support. Without one, the API's own request id is answered. 1 to 128 visible ASCII characters.",
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,128}$' },
+  example: 'partner-trace-0042',
+};
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',

@@ -5,10 +5,13 @@
  * endpoint's implementation then gets a typed request and the runtime (once per Idempotency-Key
  * on the routes that create or charge: idempotency.ts).
  */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { REQUEST_ID_FORMAT, REQUEST_ID_HEADER, withCorrelationId } from '../correlation';
+import { logger } from '../logging';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { HttpRequest, HttpResult, Implementation } from './endpoint';
 import type { answerIdempotently } from './idempotency';
@@ -43,6 +46,7 @@ export function composeHttpFunction<R extends RouteDefinition>(
   if (route.idempotent && !credentialed?.idempotency) throw new Error(`${route.handler}: an idempotent route is built with idempotentHttpHandler.`);
   const build = (runtime: () => Runtime): LambdaHandler => {
     const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>();
+    handler.use(injectLambdaContext(logger));
     handler.use(httpHeaderNormalizer());
     handler.use(httpEventNormalizer());
     handler.use(requestLog(route));
@@ -66,9 +70,19 @@ export function composeHttpFunction<R extends RouteDefinition>(
   return lambda;
 }
 
-/** Lambda gives a full context; the local runtime and tests give what they have. */
+/**
+ * Lambda gives a full context; the local runtime and tests give what they have. The request runs
+ * under its correlation id (correlation.ts): the partner's X-Request-Id when it has the form one
+ * takes (request-log.ts refuses one that has not), else the gateway's request id.
+ */
 function invoke(handler: MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>): LambdaHandler {
-  return (event, context = {}) => handler(event, context as HttpContext);
+  return (event, context = {}) => withCorrelationId(correlationIdOf(event, context), () => handler(event, context as HttpContext));
+}
+
+function correlationIdOf(event: APIGatewayProxyEvent, context: Partial<Context>): string {
+  const sent = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === REQUEST_ID_HEADER)?.[1];
+  if (sent !== undefined && REQUEST_ID_FORMAT.test(sent)) return sent;
+  return event.requestContext?.requestId ?? context.awsRequestId ?? 'local';
 }
 
 function toResponse(result: HttpResult): APIGatewayProxyResult {

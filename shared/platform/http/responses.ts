@@ -37,6 +37,7 @@ export function documentedResponses(route: RouteDefinition): RouteDefinition['re
   }
   for (const [status, response] of Object.entries(responses)) {
     const headers: Record<string, string> = { ...response.headers };
+    if (refusesUnknownQuery(route)) headers['X-Request-Id'] = 'The X-Request-Id sent, or the API\'s own request id: every log line of the work this request causes names it';
     if (status === '401') headers['WWW-Authenticate'] = 'Bearer: send an X-API-Key header or a bearer token';
     if (route.idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = 'true when this is the kept answer to an earlier request with the same Idempotency-Key';
     if (route.deprecated) {

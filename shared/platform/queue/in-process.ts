@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock';
+import { CORRELATION_ID_ATTRIBUTE, currentCorrelationId } from '../correlation';
 import { describeError, log } from '../logging';
 import { visibilityTimeoutSeconds, type Messaging, type Queue, type QueueDefinition, type ScheduledDelivery, type Scheduler, type SendOptions } from './queue';
 
@@ -37,6 +38,8 @@ export interface StoredMessage {
   inFlight: boolean;
   /** Failed maxReceiveCount deliveries and its dead-letter handler did not take it. */
   deadLettered: boolean;
+  /** The sender's correlation id, handed to the worker as SQS hands its message attribute. */
+  correlationId?: string;
 }
 
 /** Where messages wait. Writes are synchronous: once `put` returns, the message survives a crash. */
@@ -161,6 +164,7 @@ export class InProcessMessaging implements Messaging {
       throw new Error(`The queue ${definition.name} refused the message (in-process refusal).`);
     }
     this.definitions.set(definition.name, definition);
+    const correlationId = currentCorrelationId();
     const stored: StoredMessage = {
       id: randomUUID(),
       queue: definition.name,
@@ -171,6 +175,7 @@ export class InProcessMessaging implements Messaging {
       receiveCount: 0,
       inFlight: false,
       deadLettered: false,
+      ...(correlationId !== undefined && { correlationId }),
     };
     this.messages.push(stored);
     this.store.put(stored);
@@ -250,7 +255,8 @@ function sqsRecord(message: StoredMessage, now: Date): SQSRecord {
       SenderId: 'local',
       ApproximateFirstReceiveTimestamp: String(now.getTime()),
     },
-    messageAttributes: {},
+    messageAttributes:
+      message.correlationId === undefined ? {} : { [CORRELATION_ID_ATTRIBUTE]: { dataType: 'String', stringValue: message.correlationId } },
     md5OfBody: '',
     eventSource: 'aws:sqs',
     eventSourceARN: `arn:aws:sqs:local:000000000000:${message.queue}`,

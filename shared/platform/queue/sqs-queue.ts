@@ -1,6 +1,12 @@
-/** SQS behind the queue port: JSON bodies, DelaySeconds, and batches of ten. */
-import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+/** SQS behind the queue port: JSON bodies, DelaySeconds, batches of ten, and the sender's correlation id as an attribute. */
+import { SendMessageBatchCommand, SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
+import { CORRELATION_ID_ATTRIBUTE, currentCorrelationId } from '../correlation';
 import { MAX_QUEUE_DELAY_SECONDS, type Queue, type SendOptions } from './queue';
+
+function correlationAttributes(): { MessageAttributes?: Record<string, MessageAttributeValue> } {
+  const correlationId = currentCorrelationId();
+  return correlationId === undefined ? {} : { MessageAttributes: { [CORRELATION_ID_ATTRIBUTE]: { DataType: 'String', StringValue: correlationId } } };
+}
 
 const SQS_BATCH_LIMIT = 10;
 
@@ -16,17 +22,19 @@ export class SqsQueue<M> implements Queue<M> {
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(message),
         ...(options.delaySeconds !== undefined && { DelaySeconds: checkedDelay(options.delaySeconds) }),
+        ...correlationAttributes(),
       }),
     );
   }
 
   async sendAll(messages: readonly M[]): Promise<void> {
+    const attributes = correlationAttributes();
     for (let start = 0; start < messages.length; start += SQS_BATCH_LIMIT) {
       const batch = messages.slice(start, start + SQS_BATCH_LIMIT);
       const { Failed } = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
-          Entries: batch.map((message, index) => ({ Id: String(start + index), MessageBody: JSON.stringify(message) })),
+          Entries: batch.map((message, index) => ({ Id: String(start + index), MessageBody: JSON.stringify(message), ...attributes })),
         }),
       );
       if (Failed?.length) {

@@ -1,19 +1,24 @@
 /**
  * The handler of a queue's worker function: a middy handler that validates each record's message,
- * processes the records one after another, and reports the failed ones to SQS (partial batch
- * failure), so only those are delivered again and, after maxReceiveCount, dead-lettered.
+ * processes the records one after another, each under the correlation id its sender gave it (a
+ * message attribute; else the message id), and reports the failed ones to SQS (partial batch
+ * failure), so only those are delivered again and, after maxReceiveCount, dead-lettered. Log
+ * lines carry the Lambda context the function was invoked with.
  */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import sqsPartialBatchFailure from '@middy/sqs-partial-batch-failure';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
-import { describeError, log } from '../logging';
+import { CORRELATION_ID_ATTRIBUTE, withCorrelationId } from '../correlation';
+import { describeError, log, logger } from '../logging';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { QueueDefinition } from './queue';
 
 export type MessageProcessor<M> = (message: M, runtime: Runtime, record: SQSRecord) => Promise<void>;
 
-export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
+/** Lambda passes its context; the local runtime and tests may give what they have, or none. */
+export type SqsHandler = (event: SQSEvent, context?: Partial<Context>) => Promise<SQSBatchResponse>;
 
 export interface WorkerFunction extends SqsHandler {
   queue: QueueDefinition;
@@ -34,33 +39,37 @@ export function deadLetterWorker<M>(queue: QueueDefinition<M>, process: MessageP
 function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: MessageProcessor<M>): WorkerFunction {
   const build = (runtime: () => Runtime): SqsHandler => {
     const handler = middy<SQSEvent, SQSBatchResponse>();
+    handler.use(injectLambdaContext(logger));
     handler.use(
       sqsPartialBatchFailure({
         logger: (reason: unknown, record: SQSRecord) =>
-          log('error', 'queue message failed', { queue: label, messageId: record.messageId, ...describeError(reason) }),
+          log('error', 'queue message failed', { queue: label, messageId: record.messageId, correlationId: correlationIdOf(record), ...describeError(reason) }),
       }),
     );
     handler.handler(async (event) => {
       const settled: PromiseSettledResult<void>[] = [];
       for (const record of event.Records) {
+        const processed = withCorrelationId(correlationIdOf(record), async () => process(parseMessage(queue, record), runtime(), record));
         settled.push(
-          await Promise.resolve()
-            .then(() => process(parseMessage(queue, record), runtime(), record))
-            .then(
-              (value) => ({ status: 'fulfilled' as const, value }),
-              (reason: unknown) => ({ status: 'rejected' as const, reason }),
-            ),
+          await processed.then(
+            (value) => ({ status: 'fulfilled' as const, value }),
+            (reason: unknown) => ({ status: 'rejected' as const, reason }),
+          ),
         );
       }
       // The partial-batch middleware turns the settled results into batchItemFailures.
       return settled as unknown as SQSBatchResponse;
     });
-    return (event) => handler(event, {} as never);
+    return (event, context = {}) => handler(event, context as Context);
   };
   const lambda = build(environmentRuntime) as WorkerFunction;
   lambda.queue = queue;
   lambda.withRuntime = (runtime) => build(() => runtime);
   return lambda;
+}
+
+function correlationIdOf(record: SQSRecord): string {
+  return record.messageAttributes?.[CORRELATION_ID_ATTRIBUTE]?.stringValue ?? record.messageId;
 }
 
 function parseMessage<M>(queue: QueueDefinition<M>, record: SQSRecord): M {

@@ -1,14 +1,20 @@
 /**
- * Starts the request state (request id, headers, base URL) and writes one log line per request
- * with its status and duration. Never headers or bodies, so no credential reaches a log.
+ * Starts the request state (request id, headers, base URL), writes one log line per request with
+ * its status and duration, and answers the request's correlation id as X-Request-Id (the
+ * partner's own, when sent: one that is not 1 to 128 visible ASCII characters is refused). Never
+ * headers or bodies, so no credential reaches a log.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { currentCorrelationId, REQUEST_ID_FORMAT, REQUEST_ID_HEADER } from '../../correlation';
+import { invalidInput } from '../../errors';
 import { log } from '../../logging';
 import type { RouteDefinition } from '../route';
 import type { HttpMiddleware } from './state';
 
 export function requestLog(route: RouteDefinition): HttpMiddleware {
   const write: NonNullable<HttpMiddleware['after']> = ({ context, response }) => {
+    const correlationId = currentCorrelationId();
+    if (response && correlationId) response.headers = { ...response.headers, 'x-request-id': correlationId };
     log('info', 'request', {
       requestId: context.http.requestId,
       method: route.method,
@@ -31,6 +37,8 @@ export function requestLog(route: RouteDefinition): HttpMiddleware {
         query: {},
         body: undefined,
       };
+      const sent = headers[REQUEST_ID_HEADER];
+      if (sent !== undefined && !REQUEST_ID_FORMAT.test(sent)) throw invalidInput('X-Request-Id must be 1 to 128 visible ASCII characters (no spaces).');
     },
     after: write,
     onError: write,

@@ -1,0 +1,108 @@
+/**
+ * One correlation id follows the work a partner starts: the partner's X-Request-Id (or the
+ * gateway's request id) is answered back, and every log line of the work it causes names it: the
+ * request, the chunk workers, the domain event's relay and the webhook delivery.
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, it } from '@jest/globals';
+import { seedReferenceInventory } from '../../infra/local/seed';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { startTestApi } from '../support/test-api';
+
+const REFERENCE = { hotels: 200, seed: 8 };
+const api = await startTestApi({ config: { webhooksAllowLoopback: true } });
+await seedReferenceInventory(api.runtime, REFERENCE);
+
+const receiver = createServer((request, response) => request.resume().on('end', () => response.writeHead(204).end()));
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+afterAll(() => void receiver.close());
+
+/** The JSON log lines written to stdout and stderr while `work` runs, at LOG_LEVEL info. */
+async function logLinesDuring(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+  const lines: string[] = [];
+  const streams = [process.stdout, process.stderr];
+  const writes = streams.map((stream) => stream.write);
+  for (const stream of streams) {
+    stream.write = ((chunk: unknown) => {
+      lines.push(String(chunk));
+      return true;
+    }) as typeof stream.write;
+  }
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'info';
+  try {
+    await work();
+  } finally {
+    streams.forEach((stream, index) => (stream.write = writes[index]!));
+    process.env.LOG_LEVEL = level;
+  }
+  return lines
+    .flatMap((text) => text.split('\n'))
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function partnerCsv(rows: number): string {
+  const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].slice(0, rows);
+  return [formatCsvRow(['id', 'name', 'city', 'country', 'lat', 'lon']), ...hotels.map((hotel, i) => formatCsvRow([`P${i}`, hotel.name, hotel.city, hotel.country, hotel.lat, hotel.lon]))].join('\n');
+}
+
+describe('the correlation id', () => {
+  it('follows a job from POST /mapping through its chunk workers to the webhook delivery', async () => {
+    const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const subscription = await api.request('POST', '/api/v1/webhook-subscriptions', {
+      as: partner,
+      json: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, events: ['MAPPING_COMPLETED'] },
+    });
+    assert.equal(subscription.status, 201, subscription.text);
+    const form = new FormData();
+    form.append('name', 'Traced');
+    form.append('file', new Blob([partnerCsv(40)], { type: 'text/csv' }), 'hotels.csv');
+    const inventory = await api.request('POST', '/api/v1/partner-inventories', { as: partner, body: form });
+    assert.equal(inventory.status, 201, inventory.text);
+
+    const correlationId = 'partner-trace-0042';
+    let jobId = '';
+    const lines = await logLinesDuring(async () => {
+      const created = await api.request('POST', '/api/v1/mapping', {
+        as: partner,
+        headers: { 'X-Request-Id': correlationId },
+        json: { partnerInventoryId: inventory.body.partnerInventoryId },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.headers.get('x-request-id'), correlationId, 'answered back');
+      jobId = created.body.mappingJobId;
+      await api.messaging.idle();
+    });
+
+    assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.status, 'COMPLETED');
+    const traced = lines.filter((line) => line.correlationId === correlationId);
+    const messages = traced.map((line) => line.message);
+    assert.ok(traced.some((line) => line.message === 'request' && line.route === '/api/v1/mapping'), JSON.stringify(messages));
+    assert.ok(traced.some((line) => line.message === 'chunk mapped' && line.mappingJobId === jobId), JSON.stringify(messages));
+    const attempt = traced.find((line) => line.message === 'webhook attempt');
+    assert.ok(attempt, JSON.stringify(messages));
+    assert.equal(attempt.status, 'SUCCEEDED');
+    assert.ok(traced.every((line) => line.service === 'hotel-mapping' && typeof line.timestamp === 'string'));
+
+    // Kept with the delivery, for retries the scheduler queues without message attributes.
+    const deliveries = await api.request('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries`, { as: partner });
+    assert.equal(deliveries.body.deliveries[0].status, 'SUCCEEDED');
+  });
+
+  it("answers the gateway's request id when the partner sends none, and refuses a malformed one", async () => {
+    const partner = await api.newOrganization();
+    const plain = await api.request('GET', '/api/v1/suppliers', { as: partner });
+    assert.equal(plain.status, 200);
+    assert.match(plain.headers.get('x-request-id') ?? '', /^\S+$/);
+
+    for (const bad of ['has spaces in it', 'x'.repeat(129)]) {
+      const refused = await api.request('GET', '/api/v1/suppliers', { as: partner, headers: { 'X-Request-Id': bad } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.message, /X-Request-Id must be 1 to 128 visible ASCII characters/);
+    }
+  });
+});
