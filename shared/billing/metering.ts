@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../platform/clock';
 import { forbidden } from '../platform/errors';
+import { METRIC, recordCount } from '../platform/metrics';
 import { PLAN_LIMITS, type PlanType } from '../organizations';
 import type { Reservation, Settlement, SupplierRef, UsageLedger } from './model';
 import { billingMonth, utcDay } from './periods';
@@ -78,7 +79,11 @@ export class Metering {
       if (!reservation) throw new Error(`No reservation for job ${jobId}.`);
       if (reservation.status === 'settled') return settle(reservation, reservation.processed ?? 0);
       const settlement = settle(reservation, request.processed);
-      if (await this.ledger.settle(organizationId, reservation, settlement)) return settlement;
+      if (await this.ledger.settle(organizationId, reservation, settlement)) {
+        recordCount(METRIC.reservationsSettled);
+        recordCount(METRIC.mappingsReleased, settlement.allowanceRefund + settlement.creditsRefund);
+        return settlement;
+      }
       await pause(attempt);
     }
     throw new Error(`Could not settle job ${jobId}: too much contention.`);

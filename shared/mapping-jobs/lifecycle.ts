@@ -2,13 +2,14 @@
  * Creating, running, completing and failing mapping jobs: the rules, over ports.
  */
 import type { Metering } from '../billing';
-import type { MappingMode } from '../mapping';
+import type { MappingMode, MappingResult } from '../mapping';
 import { matchesBySupplierCode, matchHotels } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { PartnerEvent } from '../events';
 import { log } from '../platform/logging';
+import { METRIC, recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
 import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
@@ -93,6 +94,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
     message: { organizationId, mappingJobId: job.id },
   });
   await ports.chunks.sendAll(Array.from({ length: job.chunkCount }, (_, chunk) => ({ organizationId, mappingJobId: job.id, chunk })));
+  recordCount(METRIC.jobsCreated, 1, { mode });
   return job;
 }
 
@@ -130,6 +132,7 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
   await ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results));
   await ports.jobs.putResults(job.id, results);
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
+  if (counted) recordChunkMetrics(results, performance.now() - started);
   // One line per chunk: where a job's time goes (index load, matching, writes), for operators and bench:jobs.
   log('info', 'chunk mapped', {
     mappingJobId: job.id,
@@ -155,11 +158,27 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
     // The counts as the claims left them.
     const resolved = (await ports.jobs.get(job.organizationId, job.id))!;
     const completedAt = ports.clock.now().toISOString();
-    await ports.jobs.complete(resolved, completedAt, completionEvent(resolved, completedAt));
+    if (await ports.jobs.complete(resolved, completedAt, completionEvent(resolved, completedAt))) {
+      recordCount(METRIC.jobsCompleted, 1, { mode: resolved.mode });
+      recordMilliseconds(METRIC.jobDuration, Date.parse(completedAt) - Date.parse(resolved.startedAt ?? resolved.createdAt), { mode: resolved.mode });
+    }
   }
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
   if (completed.status !== 'COMPLETED') return;
   await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
+}
+
+/** A chunk's time and its rows by status and method (the first time it is counted only). */
+function recordChunkMetrics(results: readonly MappingResult[], durationMs: number): void {
+  recordMilliseconds(METRIC.chunkDuration, durationMs);
+  const rows = new Map<string, { status: string; method: string; count: number }>();
+  for (const result of results) {
+    const method = result.method ?? 'NONE';
+    const key = `${result.status} ${method}`;
+    const entry = rows.get(key) ?? rows.set(key, { status: result.status, method, count: 0 }).get(key)!;
+    entry.count++;
+  }
+  for (const { status, method, count } of rows.values()) recordCount(METRIC.rowsMapped, count, { status, method });
 }
 
 function completionEvent(job: MappingJob, completedAt: string): PartnerEvent {
@@ -187,8 +206,8 @@ function completionEvent(job: MappingJob, completedAt: string): PartnerEvent {
  * as it is; a job that completed or failed first cannot be cancelled.
  */
 export async function cancelJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'clock'>, job: MappingJob): Promise<MappingJob> {
-  if (job.status === 'PENDING' || job.status === 'RUNNING') {
-    await ports.jobs.cancel(job, ports.clock.now().toISOString());
+  if ((job.status === 'PENDING' || job.status === 'RUNNING') && (await ports.jobs.cancel(job, ports.clock.now().toISOString()))) {
+    recordCount(METRIC.jobsCancelled);
   }
   const current = (await ports.jobs.get(job.organizationId, job.id))!;
   if (current.status !== 'CANCELLED') {
@@ -205,7 +224,7 @@ export async function failJob(
   job: Pick<MappingJob, 'organizationId' | 'id'>,
   reason: string,
 ): Promise<void> {
-  await ports.jobs.fail(job, reason, ports.clock.now().toISOString());
+  if (await ports.jobs.fail(job, reason, ports.clock.now().toISOString())) recordCount(METRIC.jobsFailed);
   const current = await ports.jobs.get(job.organizationId, job.id);
   if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: 0 });
 }

@@ -8,6 +8,7 @@ import { invalidInput } from '../platform/errors';
 import { formatCsvRow } from '../platform/files/csv-format';
 import { TabularParseError, type TabularLimits } from '../platform/files/tabular';
 import type { ObjectStore } from '../platform/objects/object-store';
+import { METRIC, recordCount } from '../platform/metrics';
 import {
   INVENTORY_CHUNK_ROWS,
   inventoryObjects,
@@ -62,6 +63,7 @@ export async function writeValidatedRows(
     writes.push(objects.put(inventoryObjects.rejected(inventory), `${csv}\n`, 'text/csv'));
   }
   await Promise.all(writes);
+  if (rejected.length > 0) recordCount(METRIC.inventoryRowsRejected, rejected.length);
   return {
     hotelCount: hotels.length,
     rejectedCount: rejected.length,

@@ -1,7 +1,8 @@
 /**
  * One correlation id follows the work a partner starts: the partner's X-Request-Id (or the
  * gateway's request id) is answered back, and every log line of the work it causes names it: the
- * request, the chunk workers, the domain event's relay and the webhook delivery.
+ * request, the chunk workers, the domain event's relay and the webhook delivery. The same work
+ * writes its metrics as embedded-metric-format lines.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -51,7 +52,7 @@ function partnerCsv(rows: number): string {
 }
 
 describe('the correlation id', () => {
-  it('follows a job from POST /mapping through its chunk workers to the webhook delivery', async () => {
+  it('follows a job from POST /mapping through its chunk workers to the webhook delivery, whose metrics are counted', async () => {
     const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
     const subscription = await api.request('POST', '/api/v1/webhook-subscriptions', {
       as: partner,
@@ -91,6 +92,26 @@ describe('the correlation id', () => {
     // Kept with the delivery, for retries the scheduler queues without message attributes.
     const deliveries = await api.request('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries`, { as: partner });
     assert.equal(deliveries.body.deliveries[0].status, 'SUCCEEDED');
+
+    // The same work's metrics, as CloudWatch embedded metric format lines: no organization or job among their dimensions.
+    const metrics = lines.filter((line) => line._aws !== undefined);
+    const valueOf = (name: string, dimensions: Record<string, string> = {}) =>
+      metrics
+        .filter((line) => name in line && Object.entries(dimensions).every(([key, value]) => line[key] === value))
+        .reduce((sum, line) => sum + Number(line[name]), 0);
+    assert.equal(valueOf('JobsCreated', { mode: 'STANDARD' }), 1);
+    assert.equal(valueOf('JobsCompleted'), 1);
+    assert.ok(valueOf('JobDuration') >= 0 && metrics.some((line) => 'JobDuration' in line));
+    assert.ok(metrics.some((line) => 'ChunkDuration' in line));
+    assert.equal(valueOf('RowsMapped'), 40);
+    assert.ok(valueOf('RowsMapped', { status: 'MATCHED', method: 'FUZZY' }) > 30);
+    assert.equal(valueOf('ReservationsSettled'), 1);
+    assert.equal(valueOf('WebhookAttempts', { outcome: 'succeeded' }), 1);
+    for (const line of metrics) {
+      const declared = (line._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] }).CloudWatchMetrics[0]!;
+      assert.equal(declared.Namespace, 'HotelMapping');
+      assert.ok(declared.Dimensions.flat().every((dimension) => ['service', 'mode', 'status', 'method', 'outcome'].includes(dimension)), JSON.stringify(declared));
+    }
   });
 
   it("answers the gateway's request id when the partner sends none, and refuses a malformed one", async () => {
