@@ -20,9 +20,10 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { EXPORTS_PREFIX } from '../shared/mapping-jobs';
+import { EXPORTS_PREFIX, mappingChunkQueue } from '../shared/mapping-jobs';
 import type { ResourceAccess } from '../shared/platform/access';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
@@ -38,6 +39,8 @@ import {
   type RouteDefinition,
 } from '../shared/platform/http/route';
 import { TABLE_KEYS } from '../shared/platform/table';
+import { SERVICE_NAME } from '../shared/platform/metrics';
+import { alarmTopic, notify, Observability } from './observability';
 import { LOCAL_PRICE_IDS, priceIdEnvironment, type ProviderPriceIds } from '../shared/billing';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,6 +55,8 @@ export interface HotelMappingStackProps extends StackProps {
    * (cdk.json or -c), else the local placeholders (README, Billing).
    */
   priceIds?: ProviderPriceIds;
+  /** Where alarms are sent. Default: context `alarmEmail` (`cdk deploy -c alarmEmail=…`); none, no subscription. */
+  alarmEmail?: string;
 }
 
 export class HotelMappingStack extends Stack {
@@ -73,6 +78,12 @@ export class HotelMappingStack extends Stack {
   readonly scheduleGroup: scheduler.ScheduleGroup;
   /** Named, not referenced: grants in every nested stack name the same ARN. */
   readonly scheduleGroupName: string;
+  /** The dashboard and the alarms on the API, the chunk queue and the webhook deliveries. */
+  readonly observability: Observability;
+  /** Every alarm of the service publishes here. */
+  readonly alarmTopic: sns.Topic;
+  /** The dead-letter and relay-failure alarms, sent to the alarm topic. */
+  private readonly queueAlarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
     super(scope, id, props);
@@ -149,6 +160,8 @@ export class HotelMappingStack extends Stack {
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         tracingEnabled: true,
+        // Per-method metrics: the dashboard's latency by route group.
+        metricsEnabled: true,
         throttlingRateLimit: 100,
         throttlingBurstLimit: 200,
       },
@@ -172,6 +185,7 @@ export class HotelMappingStack extends Stack {
     const environmentOf = (access: ResourceAccess, credentialed: boolean): Record<string, string> => ({
       STAGE: props.stage,
       LOG_LEVEL: 'info',
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       NODE_OPTIONS: '--enable-source-maps',
       ...(access.table !== 'none' && { TABLE_NAME: this.table.tableName }),
       ...(access.bucket && { BUCKET_NAME: this.bucket.bucketName }),
@@ -254,6 +268,17 @@ export class HotelMappingStack extends Stack {
 
     this.addEventRelay(environmentOf(EVENT_RELAY.access, false), removalPolicy);
 
+    this.alarmTopic = alarmTopic(this, props.stage, props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined));
+    for (const alarm of this.queueAlarms) notify(alarm, this.alarmTopic);
+    this.observability = new Observability(this, 'Observability', {
+      api: this.api,
+      stage: props.stage,
+      routes: routeList,
+      queues: this.queues,
+      chunkQueue: mappingChunkQueue.name,
+      alarmTopic: this.alarmTopic,
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
@@ -286,6 +311,7 @@ export class HotelMappingStack extends Stack {
       environment,
       role,
       tracing: lambda.Tracing.ACTIVE,
+      loggingFormat: lambda.LoggingFormat.JSON,
       logGroup: new logs.LogGroup(scope, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy }),
       depsLockFilePath: join(ROOT, 'package-lock.json'),
       projectRoot: ROOT,
@@ -401,14 +427,14 @@ export class HotelMappingStack extends Stack {
 
   /** An alarm as soon as a queue of things that went wrong holds a message. */
   private alarmOnAnyMessage(id: string, queue: sqs.Queue, description: string) {
-    new cloudwatch.Alarm(this.workers, id, {
+    this.queueAlarms.push(new cloudwatch.Alarm(this.workers, id, {
       alarmDescription: description,
       metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    }));
   }
 
   /** A known path with an unknown method answers 405 {error, message}, as the local runtime does. */

@@ -7,12 +7,13 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { currentCorrelationId } from './correlation';
+import { SERVICE_NAME } from './metrics';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /** Filters nothing itself: `log` applies LOG_LEVEL. */
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'hotel-mapping', logLevel: 'DEBUG' });
+export const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: 'DEBUG' });
 
 function threshold(): number {
   const configured = (process.env.LOG_LEVEL ?? 'info').toLowerCase();

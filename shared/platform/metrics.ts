@@ -8,8 +8,10 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 export const METRICS_NAMESPACE = 'HotelMapping';
+/** The `service` of every log line and the one dimension every metric has. */
+export const SERVICE_NAME = 'hotel-mapping';
 
-const metrics = new Metrics({ namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE, serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'hotel-mapping' });
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
 
 /** What the service counts and times (the dashboard and alarms read these names: infra/observability.ts). */
 export const METRIC = {

@@ -14,6 +14,7 @@ export const stack = new HotelMappingStack(app, 'Test', { stage: 'test' });
 export const template = Template.fromStack(stack);
 export const workersTemplate = Template.fromStack(stack.workers);
 export const functionsTemplate = Template.fromStack(stack.routeFunctions);
+export const observabilityTemplate = Template.fromStack(stack.observability);
 
 export type Resource = { Type: string; Properties: any };
 
@@ -23,6 +24,7 @@ const nested = new Map<string, Json>(
   ([
     [stack.workers, workersTemplate],
     [stack.routeFunctions, functionsTemplate],
+    [stack.observability, observabilityTemplate],
   ] as [NestedStack, Template][]).map(([child, childTemplate]) => [stack.getLogicalId(child.nestedStackResource! as never), childTemplate.toJSON()]),
 );
 
