@@ -19,6 +19,7 @@ import {
 import { requireSetting, type AppConfig } from './config';
 import { invalidInput } from './errors';
 import { service } from './runtime';
+import { traced } from './tracing';
 
 export const TABLE_KEYS = {
   partitionKey: 'PK',
@@ -45,14 +46,14 @@ export function createTable(config: Pick<AppConfig, 'tableName' | 'region' | 'dy
 
 /** The low-level client of the configured DynamoDB (for libraries that take one; the stores use tableOf). */
 export function dynamoDbClient(config: Pick<AppConfig, 'region' | 'dynamoDbEndpoint'>): DynamoDBClient {
-  return new DynamoDBClient({
+  return traced(new DynamoDBClient({
     region: config.region,
     ...(config.dynamoDbEndpoint && {
       endpoint: config.dynamoDbEndpoint,
       // DynamoDB Local accepts any static credentials.
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
-  });
+  }));
 }
 
 /** The runtime's table client. */

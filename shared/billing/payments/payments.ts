@@ -13,6 +13,7 @@ import { LocalPaymentProvider } from './local-provider';
 import type { LocalPaymentStore } from './local-store';
 import { StripeEventReader } from './stripe-events';
 import { createStripeClient, StripePaymentProvider, type StripeApiAddress } from './stripe-provider';
+import { traced } from '../../platform/tracing';
 
 export interface Payments {
   provider: PaymentProvider;
@@ -63,7 +64,7 @@ function stripeKeysSource(config: PaymentConfig): (() => Promise<StripeKeys>) | 
 /** The secret holds JSON: {"secretKey": "sk_…", "webhookSecret": "whsec_…"} (README, Billing). */
 async function readStripeKeys(secretArn: string, region: string): Promise<StripeKeys> {
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const { SecretString } = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: secretArn }));
+  const { SecretString } = await traced(new SecretsManagerClient({ region })).send(new GetSecretValueCommand({ SecretId: secretArn }));
   let parsed: Partial<StripeKeys> = {};
   try {
     parsed = JSON.parse(SecretString ?? '{}') as Partial<StripeKeys>;

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config';
 import type { SigningSecretSource } from './bearer-tokens';
+import { traced } from '../tracing';
 
 /**
  * The bearer-token signing secret: given directly to the local runtime, read from Secrets Manager
@@ -20,7 +21,7 @@ export function signingSecretSource(config: Pick<AppConfig, 'tokenSigningSecret'
   return () =>
     (cached ??= (async () => {
       const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-      const { SecretString } = await new SecretsManagerClient({ region }).send(
+      const { SecretString } = await traced(new SecretsManagerClient({ region })).send(
         new GetSecretValueCommand({ SecretId: tokenSigningSecretArn }),
       );
       if (!SecretString) throw new Error('The bearer-token signing secret is empty.');

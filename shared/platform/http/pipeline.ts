@@ -6,12 +6,14 @@
  * on the routes that create or charge: idempotency.ts).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { REQUEST_ID_FORMAT, REQUEST_ID_HEADER, withCorrelationId } from '../correlation';
 import { logger } from '../logging';
+import { annotate, tracer } from '../tracing';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { HttpRequest, HttpResult, Implementation } from './endpoint';
 import type { answerIdempotently } from './idempotency';
@@ -47,6 +49,7 @@ export function composeHttpFunction<R extends RouteDefinition>(
   const build = (runtime: () => Runtime): LambdaHandler => {
     const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>();
     handler.use(injectLambdaContext(logger));
+    handler.use(captureLambdaHandler(tracer, { captureResponse: false }));
     handler.use(httpHeaderNormalizer());
     handler.use(httpEventNormalizer());
     handler.use(requestLog(route));
@@ -57,6 +60,7 @@ export function composeHttpFunction<R extends RouteDefinition>(
     handler.use(bodyDecoding(route));
     handler.handler(async (_event, context) => {
       const request = context.http as HttpRequest<R>;
+      annotate({ route: `${route.method} ${route.path}`, organizationId: request.principal?.organizationId, jobId: (request.params as { jobId?: string }).jobId });
       const answer = async () => toResponse(await implementation(request, runtime()));
       return credentialed?.idempotency
         ? credentialed.idempotency(route, runtime(), request as HttpRequest<RouteDefinition>, context, answer)

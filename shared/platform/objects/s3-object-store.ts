@@ -10,9 +10,10 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppConfig } from '../config';
 import type { ObjectStore } from './object-store';
+import { traced } from '../tracing';
 
 export function createS3Client(config: Pick<AppConfig, 'region' | 's3Endpoint'>): S3Client {
-  return new S3Client({
+  return traced(new S3Client({
     region: config.region,
     ...(config.s3Endpoint && {
       endpoint: config.s3Endpoint,
@@ -22,7 +23,7 @@ export function createS3Client(config: Pick<AppConfig, 'region' | 's3Endpoint'>)
       requestChecksumCalculation: 'WHEN_REQUIRED' as const,
       responseChecksumValidation: 'WHEN_REQUIRED' as const,
     }),
-  });
+  }));
 }
 
 /** The tag the bucket's lifecycle rule expires objects by (infra/stack.ts). */

@@ -6,14 +6,15 @@ import { service, type Runtime } from '../runtime';
 import { EventBridgeScheduler } from './eventbridge-scheduler';
 import { queueUrlVariable, type Queue, type QueueDefinition, type Scheduler } from './queue';
 import { SqsQueue } from './sqs-queue';
+import { traced } from '../tracing';
 
 // In AWS the queue client and the scheduler are built apart: a function that only sends has no
 // scheduler settings, and one that schedules may send nothing.
-const sqsOf = /* @__PURE__ */ service((runtime) => new SQSClient({ region: runtime.config.region }));
+const sqsOf = /* @__PURE__ */ service((runtime) => traced(new SQSClient({ region: runtime.config.region })));
 
 const eventBridgeSchedulerOf = /* @__PURE__ */ service(
   (runtime): Scheduler =>
-    new EventBridgeScheduler(new SchedulerClient({ region: runtime.config.region }), {
+    new EventBridgeScheduler(traced(new SchedulerClient({ region: runtime.config.region })), {
       groupName: requireSetting(runtime.config.schedulerGroupName, 'SCHEDULER_GROUP_NAME'),
       roleArn: requireSetting(runtime.config.schedulerRoleArn, 'SCHEDULER_ROLE_ARN'),
       queueArns: runtime.config.queueArns ?? {},

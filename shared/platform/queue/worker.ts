@@ -6,12 +6,14 @@
  * lines carry the Lambda context the function was invoked with.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import sqsPartialBatchFailure from '@middy/sqs-partial-batch-failure';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { CORRELATION_ID_ATTRIBUTE, withCorrelationId } from '../correlation';
 import { describeError, log, logger } from '../logging';
+import { annotate, tracer } from '../tracing';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { QueueDefinition } from './queue';
 
@@ -40,6 +42,7 @@ function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: Mes
   const build = (runtime: () => Runtime): SqsHandler => {
     const handler = middy<SQSEvent, SQSBatchResponse>();
     handler.use(injectLambdaContext(logger));
+    handler.use(captureLambdaHandler(tracer, { captureResponse: false }));
     handler.use(
       sqsPartialBatchFailure({
         logger: (reason: unknown, record: SQSRecord) =>
@@ -49,7 +52,11 @@ function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: Mes
     handler.handler(async (event) => {
       const settled: PromiseSettledResult<void>[] = [];
       for (const record of event.Records) {
-        const processed = withCorrelationId(correlationIdOf(record), async () => process(parseMessage(queue, record), runtime(), record));
+        const processed = withCorrelationId(correlationIdOf(record), async () => {
+          const message = parseMessage(queue, record);
+          annotate(traceAnnotationsOf(message));
+          return process(message, runtime(), record);
+        });
         settled.push(
           await processed.then(
             (value) => ({ status: 'fulfilled' as const, value }),
@@ -66,6 +73,15 @@ function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: Mes
   lambda.queue = queue;
   lambda.withRuntime = (runtime) => build(() => runtime);
   return lambda;
+}
+
+/** The organization and the job a message is for, where it says (most do): what its trace is found by. */
+function traceAnnotationsOf(message: unknown): Record<string, string | undefined> {
+  const fields = (message ?? {}) as { organizationId?: unknown; mappingJobId?: unknown };
+  return {
+    organizationId: typeof fields.organizationId === 'string' ? fields.organizationId : undefined,
+    jobId: typeof fields.mappingJobId === 'string' ? fields.mappingJobId : undefined,
+  };
 }
 
 function correlationIdOf(record: SQSRecord): string {

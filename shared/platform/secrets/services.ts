@@ -5,11 +5,12 @@ import { service } from '../runtime';
 import { KmsSecretBox } from './kms-secret-box';
 import { LocalSecretBox } from './local-secret-box';
 import type { SecretBox } from './secret-box';
+import { traced } from '../tracing';
 
 export const secretBoxOf = /* @__PURE__ */ service((runtime): SecretBox => {
   const { secretsKeyArn, localSecretsKey, region } = runtime.config;
   if (!secretsKeyArn && localSecretsKey) return new LocalSecretBox(Buffer.from(localSecretsKey, 'base64'));
   // Neither set: requireSetting throws, naming the AWS setting.
   const keyArn = requireSetting(secretsKeyArn, 'SECRETS_KEY_ARN');
-  return new KmsSecretBox(new KMSClient({ region }), keyArn);
+  return new KmsSecretBox(traced(new KMSClient({ region })), keyArn);
 });
