@@ -3,10 +3,14 @@
  * loopback, driven by autocannon. Reference search, a job's status, a results page and job
  * creation, each at 1, 10 and 50 connections for a bounded time: requests per second, p50 and p99
  * latency, answers that were not 2xx (5xx apart) and dropped connections (errors and timeouts).
- * Then a soak of the three reads at 10 connections: the API process's memory (RSS) once it has
- * settled after a warm-up, and at the end.
+ * Closed-loop connections send their next request as soon as the last is answered, so their
+ * latency is connections / throughput (Little's law): at 50 they measure the process's ceiling.
+ * The reads are then also sent open-loop: 50 connections sharing a fixed rate (--rate, requests
+ * per second in all), whose p99 is the latency a partner sees at that load. Then a soak of the
+ * three reads at 10 connections: the API process's memory (RSS) once it has settled after a
+ * warm-up, and at the end.
  *
- *   npm run bench:load [-- --duration 10 --connections 1,10,50 --warmup 30 --soak 300]
+ *   npm run bench:load [-- --duration 10 --connections 1,10,50 --rate 100 --warmup 30 --soak 300]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,12 +25,14 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '1,10,50' },
+    rate: { type: 'string', default: '100' },
     warmup: { type: 'string', default: '30' },
     soak: { type: 'string', default: '300' },
   },
 });
 const DURATION = Number(args.duration);
 const CONNECTIONS = args.connections.split(',').map(Number);
+const RATE = Number(args.rate);
 const WARMUP = Number(args.warmup);
 const SOAK = Number(args.soak);
 
@@ -64,6 +70,22 @@ try {
     }
   }
 
+  for (const route of routes.slice(0, 3)) {
+    const result = await load(baseUrl, [route.request], 50, DURATION, RATE);
+    console.log(
+      [
+        `${route.name} @ ${RATE}/s`.padEnd(30),
+        '   50',
+        result.requests.average.toFixed(0).padStart(8),
+        String(result.latency.p50).padStart(8),
+        String(result.latency.p99).padStart(8),
+        String(result.non2xx).padStart(8),
+        String(result['5xx']).padStart(5),
+        String(result.errors + result.timeouts).padStart(8),
+      ].join(' '),
+    );
+  }
+
   if (SOAK > 0) {
     // The jobs made above are worked in the background: let them finish before the memory is read.
     await sleep(20_000);
@@ -82,8 +104,9 @@ try {
   rmSync(stateDir, { recursive: true, force: true });
 }
 
-function load(baseUrl: string, requests: autocannon.Request[], connections: number, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url: baseUrl, connections, duration: seconds, requests, timeout: 10 });
+/** `rate`: requests per second in all, shared by the connections (open loop); none, as fast as answered. */
+function load(baseUrl: string, requests: autocannon.Request[], connections: number, seconds: number, rate?: number): Promise<autocannon.Result> {
+  return autocannon({ url: baseUrl, connections, duration: seconds, requests, timeout: 10, ...(rate !== undefined && { overallRate: rate }) });
 }
 
 /** An ENTERPRISE organization and its key (the admin CLI), a small inventory and one job mapped over it. */

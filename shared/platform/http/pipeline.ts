@@ -6,14 +6,13 @@
  * on the routes that create or charge: idempotency.ts).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { REQUEST_ID_FORMAT, REQUEST_ID_HEADER, withCorrelationId } from '../correlation';
 import { logger } from '../logging';
-import { annotate, tracer } from '../tracing';
+import { annotate, captureLambdaHandler, tracer } from '../tracing';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { HttpRequest, HttpResult, Implementation } from './endpoint';
 import type { answerIdempotently } from './idempotency';

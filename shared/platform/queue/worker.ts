@@ -6,14 +6,13 @@
  * lines carry the Lambda context the function was invoked with.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import sqsPartialBatchFailure from '@middy/sqs-partial-batch-failure';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { CORRELATION_ID_ATTRIBUTE, withCorrelationId } from '../correlation';
 import { describeError, log, logger } from '../logging';
-import { annotate, tracer } from '../tracing';
+import { annotate, captureLambdaHandler, tracer } from '../tracing';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { QueueDefinition } from './queue';
 
