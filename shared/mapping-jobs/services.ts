@@ -45,7 +45,6 @@ export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'meteri
 }
 
 export function reviewPorts(runtime: Runtime): ReviewPorts {
-  const reference = referenceStoreOf(runtime);
   return {
     jobs: mappingJobStoreOf(runtime),
     clock: runtime.clock,

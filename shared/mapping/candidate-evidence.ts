@@ -48,7 +48,6 @@ export const NAME_SIMILARITY_KNOTS = [0, 0.3, 0.5, 0.65, 0.8, 0.9, 1] as const;
 export const DISTANCE_KNOTS = [0, 30, 100, 250, 500, 1000, 2000, 5000, 20000] as const;
 const NAME_AT = 1;
 const DISTANCE_AT = NAME_AT + NAME_SIMILARITY_KNOTS.length;
-const REST_AT = DISTANCE_AT + DISTANCE_KNOTS.length;
 
 /** Names of the features, in vector order (knot features are named by their knot). */
 export const FEATURE_NAMES: readonly string[] = [

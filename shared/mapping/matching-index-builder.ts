@@ -5,10 +5,9 @@
  * and namesake counts (finish).
  */
 import type { ReferenceHotel } from './hotels';
-import { hashText, scatterText, type TextColumn, TextColumnBuilder, textAt, textHashes, textIsEmpty, withRoom } from './columns';
+import { scatterText, type TextColumn, TextColumnBuilder, textAt, textHashes, textIsEmpty, withRoom } from './columns';
 import { toCountryCode } from './countries';
 import {
-  CELL_DEGREES,
   cellKey,
   hasUsableCoordinates,
   inverseDocumentFrequency,

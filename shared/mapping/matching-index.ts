@@ -6,7 +6,7 @@
  * and matching-index-sharing.ts hands it to other threads.
  */
 import type { TextColumn } from './columns';
-import { hashText, textAt } from './columns';
+import { hashText } from './columns';
 import { type SupplierLookup, supplierLookupHotel } from './supplier-lookup';
 import { tokenKind, type TokenKind } from './text';
 

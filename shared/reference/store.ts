@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
-import type { CurrentReference, DuplicateReport, MergeRecord, StoredReferenceHotel } from './inventory';
+import type { CurrentReference, DuplicateReport, MergeRecord } from './inventory';
 import { batchWrite, isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */

@@ -2,7 +2,7 @@
 import type { Runtime } from '../platform/runtime';
 import { republishWithoutMerged } from './publication';
 import type { RepublicationMessage } from './queue';
-import { publishedReferenceOf, referencePortsOf, referenceStoreOf } from './services';
+import { referencePortsOf } from './services';
 
 export async function republishAfterMerge(_message: RepublicationMessage, runtime: Runtime): Promise<void> {
   // A publication that finished first makes this one fail its condition: the queue delivers the

@@ -6,11 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
-import { logicalIdOf, ofType, resources, stack, template, workersTemplate } from './stack-fixture';
+import { logicalIdOf, ofType, resources, stack, workersTemplate } from './stack-fixture';
 
 
 
