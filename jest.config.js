@@ -1,7 +1,7 @@
 /**
  * Every test, on jest: TypeScript stripped by Babel and run as ES modules (with
  * NODE_OPTIONS=--experimental-vm-modules, as `npm test` sets). DynamoDB Local and s3rver start once
- * per run (test/global-setup.ts); each integration test file makes its own table and bucket on them.
+ * per run (test/global-setup.js); `npm run test:unit` runs the unit tests without them (jest.unit.config.js); each integration test file makes its own table and bucket on them.
  */
 export default {
   testEnvironment: 'node',

@@ -1,5 +1,5 @@
 /**
- * The plan catalogue as partners see it: the plans' limits and offers (shared/domain/plans.ts)
+ * The plan catalogue as partners see it: the plans' limits and offers (organizations/plans.ts, offers.ts)
  * joined with the payment-provider ids of the stage the code runs in (configuration).
  */
 import { PLAN_LIMITS, PLAN_TYPES, type PlanType } from '../organizations';

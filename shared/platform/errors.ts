@@ -1,6 +1,6 @@
 /**
  * Failures the domain reports. The domain names what went wrong; the HTTP edge decides the status
- * (see shared/http/errors.ts), so rules such as "a rate limit answers 400" live in one place.
+ * (see http/errors.ts), so rules such as "a rate limit answers 400" live in one place.
  */
 export type FailureKind =
   | 'invalid_input'

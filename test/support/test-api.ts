@@ -1,6 +1,6 @@
 /**
  * An API under test: the local runtime over its own table and bucket on the stand-ins that
- * test/run.ts started, with a clock the test controls.
+ * test/global-setup.js started, with a clock the test controls.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
@@ -64,7 +64,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const suffix = randomUUID().slice(0, 8);
   const dynamoDbEndpoint = process.env.DYNAMODB_ENDPOINT;
   const s3Endpoint = process.env.S3_ENDPOINT;
-  if (!dynamoDbEndpoint || !s3Endpoint) throw new Error('Run integration tests through `npm test` (test/run.ts starts the stand-ins).');
+  if (!dynamoDbEndpoint || !s3Endpoint) throw new Error('Run integration tests through `npm test` (test/global-setup.js starts the stand-ins); `npm run test:unit` starts none.');
   return {
     stage: 'test',
     region: LOCAL_REGION,

@@ -1,7 +1,7 @@
 /**
  * What one API route is: the single description from which API Gateway and the Lambda functions
  * are built (infra/), the local runtime dispatches (infra/local/), requests are validated
- * (shared/http/handler.ts) and the OpenAPI document is generated (shared/api/openapi.ts).
+ * (pipeline.ts) and the OpenAPI document is generated (openapi.ts).
  */
 import type * as v from 'valibot';
 import type { ResourceAccess } from '../access';
