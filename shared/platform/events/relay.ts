@@ -5,10 +5,10 @@
  * delivered, whatever the queue did at the time. Sending one twice is harmless: its deliveries
  * are keyed by event id.
  */
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { withCorrelationId } from '../correlation';
-import { describeError, log } from '../logging';
+import { describeError, log, logger } from '../logging';
 import type { Queue, WorkerAccess } from '../queue/queue';
 import { queueOf } from '../queue/services';
 import { environmentRuntime, type Runtime } from '../runtime';
@@ -48,7 +48,8 @@ export async function relayEvents(records: readonly DynamoDBRecord[], queue: Que
   return { batchItemFailures: [] };
 }
 
-export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+/** Lambda passes its context; the local runtime and tests pass none. */
+export type StreamHandler = (event: DynamoDBStreamEvent, context?: Context) => Promise<DynamoDBBatchResponse>;
 
 export interface RelayFunction extends StreamHandler {
   /** The same handler over another runtime (the local runtime, tests). */
@@ -56,7 +57,13 @@ export interface RelayFunction extends StreamHandler {
 }
 
 export function eventRelayFunction(): RelayFunction {
-  const build = (runtime: () => Runtime): StreamHandler => (event) => relayEvents(event.Records, queueOf(runtime(), domainEventQueue));
+  const build =
+    (runtime: () => Runtime): StreamHandler =>
+    (event, context) => {
+      // Its log lines carry the Lambda context, as the middy-built functions' do.
+      if (context) logger.addContext(context);
+      return relayEvents(event.Records, queueOf(runtime(), domainEventQueue));
+    };
   const lambda = build(environmentRuntime) as RelayFunction;
   lambda.withRuntime = (runtime) => build(() => runtime);
   return lambda;
