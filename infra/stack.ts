@@ -27,7 +27,8 @@ import { EXPORTS_PREFIX, mappingChunkQueue } from '../shared/mapping-jobs';
 import type { ResourceAccess } from '../shared/platform/access';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
-import { queueUrlVariable, visibilityTimeoutSeconds, type QueueDefinition } from '../shared/platform/queue/queue';
+import { queueArnVariable, queueUrlVariable, settingsEnvironment } from '../shared/platform/config';
+import { visibilityTimeoutSeconds, type QueueDefinition } from '../shared/platform/queue/queue';
 import { queueList } from '../shared/queues';
 import { routeList } from '../shared/routes';
 import { errorBody } from '../shared/platform/http/errors';
@@ -183,23 +184,21 @@ export class HotelMappingStack extends Stack {
 
     // Each function gets only the settings its route or queue declares (shared/platform/config.ts).
     const environmentOf = (access: ResourceAccess, credentialed: boolean): Record<string, string> => ({
-      STAGE: props.stage,
       LOG_LEVEL: 'info',
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       NODE_OPTIONS: '--enable-source-maps',
-      ...(access.table !== 'none' && { TABLE_NAME: this.table.tableName }),
-      ...(access.bucket && { BUCKET_NAME: this.bucket.bucketName }),
-      ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queue.queueUrl])),
-      ...(access.schedules?.length && {
-        SCHEDULER_GROUP_NAME: this.scheduleGroup.scheduleGroupName,
-        SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
-        ...Object.fromEntries(
-          access.schedules.map((name) => [queueUrlVariable(name).replace('QUEUE_URL_', 'QUEUE_ARN_'), this.queueNamed(name).queue.queueArn]),
-        ),
+      ...settingsEnvironment({
+        stage: props.stage,
+        tableName: access.table !== 'none' ? this.table.tableName : undefined,
+        bucketName: access.bucket ? this.bucket.bucketName : undefined,
+        schedulerGroupName: access.schedules?.length ? this.scheduleGroup.scheduleGroupName : undefined,
+        schedulerRoleArn: access.schedules?.length ? this.schedulerRole.roleArn : undefined,
+        secretsKeyArn: access.secrets ? this.secretsKey.keyArn : undefined,
+        tokenSigningSecretArn: credentialed ? signingSecret.secretArn : undefined,
+        paymentSecretArn: access.paymentSecret ? paymentSecret.secretArn : undefined,
       }),
-      ...(access.secrets && { SECRETS_KEY_ARN: this.secretsKey.keyArn }),
-      ...(credentialed && { TOKEN_SIGNING_SECRET_ARN: signingSecret.secretArn }),
-      ...(access.paymentSecret && { PAYMENT_SECRET_ARN: paymentSecret.secretArn }),
+      ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queue.queueUrl])),
+      ...Object.fromEntries((access.schedules ?? []).map((name) => [queueArnVariable(name), this.queueNamed(name).queue.queueArn])),
       ...((access.paymentSecret || access.priceIds) && priceIdEnvironment(priceIds)),
     });
     // Routes that declare the same access share one role with exactly that access: least privilege

@@ -3,7 +3,7 @@
  * one when TABLE_NAME (and BUCKET_NAME, AWS_REGION, AWS credentials) are set.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { loadConfig, type AppConfig } from '../../shared/platform/config';
+import { loadConfig, SETTING_VARIABLES, type AppConfig } from '../../shared/platform/config';
 import { STACK_FILE } from '../local/state';
 
 export class UsageError extends Error {}
@@ -24,12 +24,14 @@ export function runCommand(main: () => Promise<unknown>, usage: string): void {
 }
 
 export function targetConfig(options: { needsBucket: boolean }): AppConfig {
-  if (process.env.TABLE_NAME) {
-    if (options.needsBucket && !process.env.BUCKET_NAME) throw new UsageError('Set BUCKET_NAME with TABLE_NAME.');
-    return loadConfig({ ...process.env, BUCKET_NAME: process.env.BUCKET_NAME ?? 'unused' });
+  const config = loadConfig();
+  const { tableName: TABLE, bucketName: BUCKET } = SETTING_VARIABLES;
+  if (config.tableName) {
+    if (options.needsBucket && !config.bucketName) throw new UsageError(`Set ${BUCKET} with ${TABLE}.`);
+    return { ...config, bucketName: config.bucketName ?? 'unused' };
   }
   if (!existsSync(STACK_FILE)) {
-    throw new UsageError('The local stack is not running: start it with `npm start`, or set TABLE_NAME for a deployed stack.');
+    throw new UsageError(`The local stack is not running: start it with \`npm start\`, or set ${TABLE} for a deployed stack.`);
   }
   return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as AppConfig;
 }

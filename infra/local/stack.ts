@@ -45,8 +45,8 @@ export async function provisionResources(config: AppConfig): Promise<void> {
   const s3 = createS3Client(config);
   try {
     await Promise.all([
-      ensureTable(dynamo, requireSetting(config.tableName, 'TABLE_NAME')),
-      ensureBucket(s3, requireSetting(config.bucketName, 'BUCKET_NAME')),
+      ensureTable(dynamo, requireSetting(config, 'tableName')),
+      ensureBucket(s3, requireSetting(config, 'bucketName')),
     ]);
   } finally {
     dynamo.destroy();

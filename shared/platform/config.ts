@@ -41,26 +41,64 @@ export interface AppConfig {
   webhooksAllowLoopback?: boolean;
 }
 
+/**
+ * Each setting's environment variable, named once: the stack writes them (settingsEnvironment),
+ * loadConfig reads them, and a service missing one names it (requireSetting). Queues add one pair
+ * per queue (queueUrlVariable, queueArnVariable).
+ */
+export const SETTING_VARIABLES = {
+  stage: 'STAGE',
+  tableName: 'TABLE_NAME',
+  bucketName: 'BUCKET_NAME',
+  dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
+  s3Endpoint: 'S3_ENDPOINT',
+  tokenSigningSecret: 'TOKEN_SIGNING_SECRET',
+  tokenSigningSecretArn: 'TOKEN_SIGNING_SECRET_ARN',
+  stripeSecretKey: 'STRIPE_SECRET_KEY',
+  stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET',
+  paymentSecretArn: 'PAYMENT_SECRET_ARN',
+  stripeApiUrl: 'STRIPE_API_URL',
+  schedulerGroupName: 'SCHEDULER_GROUP_NAME',
+  schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
+  secretsKeyArn: 'SECRETS_KEY_ARN',
+  localSecretsKey: 'LOCAL_SECRETS_KEY',
+} as const satisfies Partial<Record<keyof AppConfig, string>>;
+
+export type TextSetting = keyof typeof SETTING_VARIABLES;
+
+const QUEUE_URL_PREFIX = 'QUEUE_URL_';
+const QUEUE_ARN_PREFIX = 'QUEUE_ARN_';
+const queueVariableSuffix = (queueName: string) => queueName.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+/** `mapping-chunks` -> `QUEUE_URL_MAPPING_CHUNKS`: the URL of a queue a function sends to. */
+export function queueUrlVariable(queueName: string): string {
+  return `${QUEUE_URL_PREFIX}${queueVariableSuffix(queueName)}`;
+}
+
+/** `mapping-chunks` -> `QUEUE_ARN_MAPPING_CHUNKS`: the ARN of a queue a function schedules deliveries to. */
+export function queueArnVariable(queueName: string): string {
+  return `${QUEUE_ARN_PREFIX}${queueVariableSuffix(queueName)}`;
+}
+
+/** The environment that carries these settings (what the stack sets on a function). */
+export function settingsEnvironment(settings: Partial<Record<TextSetting, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(settings)
+      .filter((entry): entry is [TextSetting, string] => entry[1] !== undefined)
+      .map(([key, value]) => [SETTING_VARIABLES[key], value]),
+  );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const text = Object.fromEntries(Object.entries(SETTING_VARIABLES).map(([key, variable]) => [key, env[variable] || undefined])) as Partial<
+    Record<TextSetting, string>
+  >;
   return {
-    stage: env.STAGE ?? 'local',
+    ...text,
+    stage: text.stage ?? 'local',
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-west-1',
-    tableName: env.TABLE_NAME || undefined,
-    bucketName: env.BUCKET_NAME || undefined,
-    dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    s3Endpoint: env.S3_ENDPOINT || undefined,
-    tokenSigningSecret: env.TOKEN_SIGNING_SECRET || undefined,
-    tokenSigningSecretArn: env.TOKEN_SIGNING_SECRET_ARN || undefined,
-    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
-    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
-    paymentSecretArn: env.PAYMENT_SECRET_ARN || undefined,
-    stripeApiUrl: env.STRIPE_API_URL || undefined,
-    queueUrls: queueSettings(env, 'QUEUE_URL_'),
-    queueArns: queueSettings(env, 'QUEUE_ARN_'),
-    schedulerGroupName: env.SCHEDULER_GROUP_NAME || undefined,
-    schedulerRoleArn: env.SCHEDULER_ROLE_ARN || undefined,
-    secretsKeyArn: env.SECRETS_KEY_ARN || undefined,
-    localSecretsKey: env.LOCAL_SECRETS_KEY || undefined,
+    queueUrls: queueSettings(env, QUEUE_URL_PREFIX),
+    queueArns: queueSettings(env, QUEUE_ARN_PREFIX),
   };
 }
 
@@ -73,8 +111,13 @@ function queueSettings(env: NodeJS.ProcessEnv, prefix: string): Record<string, s
   );
 }
 
-/** A setting the calling service cannot work without; the error names the environment variable. */
-export function requireSetting(value: string | undefined, variable: string): string {
+/** A setting the calling service cannot work without; the error names its environment variable. */
+export function requireSetting(config: Partial<Pick<AppConfig, TextSetting>>, setting: TextSetting): string {
+  return requireVariable(config[setting], SETTING_VARIABLES[setting]);
+}
+
+/** A value the calling service cannot work without, read from `variable`. */
+export function requireVariable(value: string | undefined, variable: string): string {
   if (!value) throw new Error(`Missing required environment variable ${variable}`);
   return value;
 }

@@ -40,7 +40,7 @@ export interface Table {
 export function createTable(config: Pick<AppConfig, 'tableName' | 'region' | 'dynamoDbEndpoint'>): Table {
   return {
     client: DynamoDBDocumentClient.from(dynamoDbClient(config), { marshallOptions: { removeUndefinedValues: true } }),
-    name: requireSetting(config.tableName, 'TABLE_NAME'),
+    name: requireSetting(config, 'tableName'),
   };
 }
 

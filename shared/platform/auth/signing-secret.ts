@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config';
+import { SETTING_VARIABLES, type AppConfig } from '../config';
 import type { SigningSecretSource } from './bearer-tokens';
 import { traced } from '../tracing';
 
@@ -14,7 +14,7 @@ export function signingSecretSource(config: Pick<AppConfig, 'tokenSigningSecret'
   }
   if (!tokenSigningSecretArn) {
     return async () => {
-      throw new Error('No bearer-token signing secret is configured (TOKEN_SIGNING_SECRET_ARN).');
+      throw new Error(`No bearer-token signing secret is configured (${SETTING_VARIABLES.tokenSigningSecretArn}).`);
     };
   }
   let cached: Promise<Uint8Array> | undefined;

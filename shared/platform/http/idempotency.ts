@@ -33,7 +33,7 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const persistenceOf = /* @__PURE__ */ service(
   (runtime) =>
     new DynamoDBPersistenceLayer({
-      tableName: requireSetting(runtime.config.tableName, 'TABLE_NAME'),
+      tableName: requireSetting(runtime.config, 'tableName'),
       keyAttr: TABLE_KEYS.partitionKey,
       sortKeyAttr: TABLE_KEYS.sortKey,
       staticPkValue: 'IDEMPOTENCY',

@@ -5,5 +5,5 @@ import type { ObjectStore } from './object-store';
 import { createS3Client, S3ObjectStore } from './s3-object-store';
 
 export const objectStoreOf = /* @__PURE__ */ service<ObjectStore>(
-  (runtime) => new S3ObjectStore(createS3Client(runtime.config), requireSetting(runtime.config.bucketName, 'BUCKET_NAME')),
+  (runtime) => new S3ObjectStore(createS3Client(runtime.config), requireSetting(runtime.config, 'bucketName')),
 );

@@ -77,10 +77,7 @@ export function visibilityTimeoutSeconds(definition: Pick<QueueDefinition, 'lamb
 /** The longest delay SQS takes. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
 
-/** `mapping-chunks` -> `QUEUE_URL_MAPPING_CHUNKS`. */
-export function queueUrlVariable(queueName: string): string {
-  return `QUEUE_URL_${queueName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-}
+
 
 /* @__NO_SIDE_EFFECTS__ */
 export function defineQueue<const M>(definition: QueueDefinition<M>): QueueDefinition<M> {

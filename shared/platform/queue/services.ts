@@ -1,10 +1,10 @@
 /** The runtime's queues and scheduler: SQS and EventBridge Scheduler, or in-process ones locally. */
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { requireSetting } from '../config';
+import { queueUrlVariable, requireSetting, requireVariable } from '../config';
 import { service, type Runtime } from '../runtime';
 import { EventBridgeScheduler } from './eventbridge-scheduler';
-import { queueUrlVariable, type Queue, type QueueDefinition, type Scheduler } from './queue';
+import type { Queue, QueueDefinition, Scheduler } from './queue';
 import { SqsQueue } from './sqs-queue';
 import { traced } from '../tracing';
 
@@ -15,15 +15,15 @@ const sqsOf = /* @__PURE__ */ service((runtime) => traced(new SQSClient({ region
 const eventBridgeSchedulerOf = /* @__PURE__ */ service(
   (runtime): Scheduler =>
     new EventBridgeScheduler(traced(new SchedulerClient({ region: runtime.config.region })), {
-      groupName: requireSetting(runtime.config.schedulerGroupName, 'SCHEDULER_GROUP_NAME'),
-      roleArn: requireSetting(runtime.config.schedulerRoleArn, 'SCHEDULER_ROLE_ARN'),
+      groupName: requireSetting(runtime.config, 'schedulerGroupName'),
+      roleArn: requireSetting(runtime.config, 'schedulerRoleArn'),
       queueArns: runtime.config.queueArns ?? {},
     }),
 );
 
 export function queueOf<M>(runtime: Runtime, definition: QueueDefinition<M>): Queue<M> {
   if (runtime.messaging) return runtime.messaging.queue(definition);
-  const url = requireSetting(runtime.config.queueUrls?.[definition.name], queueUrlVariable(definition.name));
+  const url = requireVariable(runtime.config.queueUrls?.[definition.name], queueUrlVariable(definition.name));
   return new SqsQueue<M>(sqsOf(runtime), url);
 }
 

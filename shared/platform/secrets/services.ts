@@ -11,6 +11,6 @@ export const secretBoxOf = /* @__PURE__ */ service((runtime): SecretBox => {
   const { secretsKeyArn, localSecretsKey, region } = runtime.config;
   if (!secretsKeyArn && localSecretsKey) return new LocalSecretBox(Buffer.from(localSecretsKey, 'base64'));
   // Neither set: requireSetting throws, naming the AWS setting.
-  const keyArn = requireSetting(secretsKeyArn, 'SECRETS_KEY_ARN');
+  const keyArn = requireSetting(runtime.config, 'secretsKeyArn');
   return new KmsSecretBox(traced(new KMSClient({ region })), keyArn);
 });
