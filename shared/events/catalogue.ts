@@ -5,6 +5,7 @@
  * documents them from here, and the plans list the events they allow from here.
  */
 import * as v from 'valibot';
+import { MAPPING_MODES } from '../mapping';
 import { PLAN_LIMITS, PLAN_TYPES, type PlanType } from '../organizations';
 import type { DomainEvent } from '../platform/events/events';
 import { Timestamp } from '../platform/http/schemas';
@@ -27,7 +28,7 @@ const Id = v.string();
 export const MappingCompletedData = v.object({
   mappingJobId: Id,
   partnerInventoryId: Id,
-  mode: v.picklist(['STANDARD', 'ID_TO_ID', 'HYBRID']),
+  mode: v.picklist(MAPPING_MODES),
   status: v.literal('COMPLETED'),
   counts: v.object({ total: v.number(), processed: v.number(), matched: v.number(), review: v.number(), unmatched: v.number() }),
   createdAt: Timestamp,
