@@ -1,7 +1,7 @@
 /**
  * cdk-nag's AwsSolutions rules over a construct tree. Run by the CDK app (synth fails on an
  * unacknowledged error) and by the infrastructure tests. Accepted findings are acknowledged, with
- * their reasons, in the stack (Validations.of(...).acknowledge).
+ * their reasons, in infra/nag-acknowledgements.ts (Validations.of(...).acknowledge).
  */
 import type { PolicyViolation } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
