@@ -225,15 +225,15 @@ export class HotelMappingStack extends Stack {
     const methodsByPath = new Map<string, Set<string>>();
     for (const route of routeList) {
       const environment = environmentOf(route.access, needsSigningSecret(route));
-      const fn = this.lambdaFunction(
-        route.handler,
-        `${route.method} ${route.path}`,
-        route.lambda,
+      const fn = this.lambdaFunction({
+        handler: route.handler,
+        description: `${route.method} ${route.path}`,
+        sizing: route.lambda,
         environment,
         removalPolicy,
-        roleFor(route),
-        this.routeFunctions,
-      );
+        role: roleFor(route),
+        scope: this.routeFunctions,
+      });
       const resource = this.api.root.resourceForPath(route.path);
       // No test-invoke permission: one Lambda permission per method, not two.
       resource.addMethod(route.method, new apigateway.LambdaIntegration(fn, { allowTestInvoke: false }));
@@ -245,22 +245,28 @@ export class HotelMappingStack extends Stack {
     for (const definition of queueList) {
       const { queue, deadLetters } = this.queueNamed(definition.name);
       const environment = environmentOf(definition.access, false);
-      const worker = this.lambdaFunction(definition.handler, definition.description, definition.lambda, environment, removalPolicy, undefined, this.workers);
+      const worker = this.lambdaFunction({
+        handler: definition.handler,
+        description: definition.description,
+        sizing: definition.lambda,
+        environment,
+        removalPolicy,
+        scope: this.workers,
+      });
       this.grantAccess(worker, definition.access);
       worker.addEventSource(
         new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true, maxConcurrency: definition.maxConcurrency }),
       );
       if (definition.deadLetterHandler) {
         const deadLetterAccess = definition.deadLetterAccess ?? definition.access;
-        const handler = this.lambdaFunction(
-          definition.deadLetterHandler,
-          `Dead letters of ${definition.name}`,
-          { memoryMb: 256, timeoutSeconds: 30 },
-          environmentOf(deadLetterAccess, false),
+        const handler = this.lambdaFunction({
+          handler: definition.deadLetterHandler,
+          description: `Dead letters of ${definition.name}`,
+          sizing: { memoryMb: 256, timeoutSeconds: 30 },
+          environment: environmentOf(deadLetterAccess, false),
           removalPolicy,
-          undefined,
-          this.workers,
-        );
+          scope: this.workers,
+        });
         this.grantAccess(handler, deadLetterAccess);
         handler.addEventSource(new SqsEventSource(deadLetters, { batchSize: 10, reportBatchItemFailures: true }));
       }
@@ -289,15 +295,7 @@ export class HotelMappingStack extends Stack {
     acknowledgeAcceptedFindings({ stack: this, table: this.table, bucket: this.bucket, accessLogs, nestedStacks: [this.workers, this.routeFunctions], stage: props.stage });
   }
 
-  private lambdaFunction(
-    handler: string,
-    description: string,
-    sizing: { memoryMb?: number; timeoutSeconds?: number; reservedConcurrency?: number } | undefined,
-    environment: Record<string, string>,
-    removalPolicy: RemovalPolicy,
-    role?: iam.IRole,
-    scope: Construct = this,
-  ) {
+  private lambdaFunction({ handler, description, sizing, environment, removalPolicy, role, scope = this }: FunctionSpec) {
     const name = functionName({ handler });
     const fn = new NodejsFunction(scope, name, {
       entry: join(ROOT, 'functions', `${handler}.ts`),
@@ -394,7 +392,14 @@ export class HotelMappingStack extends Stack {
    * stream's retention) goes to a failure queue, alarmed.
    */
   private addEventRelay(environment: Record<string, string>, removalPolicy: RemovalPolicy) {
-    const relay = this.lambdaFunction(EVENT_RELAY.handler, EVENT_RELAY.description, EVENT_RELAY.lambda, environment, removalPolicy, undefined, this.workers);
+    const relay = this.lambdaFunction({
+      handler: EVENT_RELAY.handler,
+      description: EVENT_RELAY.description,
+      sizing: EVENT_RELAY.lambda,
+      environment,
+      removalPolicy,
+      scope: this.workers,
+    });
     this.grantAccess(relay, EVENT_RELAY.access);
     const failures = new sqs.Queue(this.workers, 'EventRelayFailures', {
       retentionPeriod: Duration.days(14),
@@ -480,6 +485,19 @@ export class HotelMappingStack extends Stack {
     respond('Default4xx', apigateway.ResponseType.DEFAULT_4XX, 400, 'The request could not be processed.');
     respond('Default5xx', apigateway.ResponseType.DEFAULT_5XX, 500, 'An unexpected error occurred.');
   }
+}
+
+/** One function of the stack: its entry under functions/, sizing, settings, role and nested stack. */
+interface FunctionSpec {
+  /** The function file under functions/, without extension. */
+  handler: string;
+  description: string;
+  sizing: { memoryMb?: number; timeoutSeconds?: number; reservedConcurrency?: number } | undefined;
+  environment: Record<string, string>;
+  removalPolicy: RemovalPolicy;
+  /** A shared role; none: the function gets a role of its own. */
+  role?: iam.IRole;
+  scope?: Construct;
 }
 
 /** The docs/asset function serves swagger-ui's files from beside its bundle. */
