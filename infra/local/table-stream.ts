@@ -1,6 +1,6 @@
 /**
  * The local runtime's DynamoDB Streams event source for the outbox relay: reads the table's stream
- * on DynamoDB Local and hands the relay function (functions/workers/event-relay.ts) what Lambda's
+ * on DynamoDB Local and hands the relay function (functions/platform/event-relay.ts) what Lambda's
  * filtered event source would, new event items, in order, from where it last got to. A batch the
  * relay reports failed is handed again from the failed record at the next poll, as Lambda retries
  * a stream batch. Given a file, the position is kept there, so a restart goes on where it stopped.

@@ -6,7 +6,7 @@ export const apiKeyRoutes = {
   issueToken: defineRoute({
     method: 'POST',
     path: '/api/v1/auth/token',
-    handler: 'auth/token',
+    handler: 'api-keys/token',
     auth: 'none',
     tag: 'Authentication',
     summary: 'Exchange an API key for a bearer token (OAuth 2.0 client credentials)',

@@ -4,8 +4,8 @@ import { defineQueue } from '../platform/queue/queue';
 
 export const mappingChunkQueue = defineQueue({
   name: 'mapping-chunks',
-  handler: 'workers/mapping-chunk',
-  deadLetterHandler: 'workers/mapping-chunk-dead-letters',
+  handler: 'mapping-jobs/chunk',
+  deadLetterHandler: 'mapping-jobs/chunk-dead-letters',
   description: 'Maps one chunk (2,000 rows) of a job against the pinned reference index',
   schema: v.object({ organizationId: v.string(), mappingJobId: v.string(), chunk: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   maxReceiveCount: 3,
@@ -21,7 +21,7 @@ export const mappingChunkQueue = defineQueue({
 
 export const mappingDeadlineQueue = defineQueue({
   name: 'mapping-deadlines',
-  handler: 'workers/mapping-deadline',
+  handler: 'mapping-jobs/deadline',
   description: 'Fails a job still unfinished at its deadline and releases its reserved mappings',
   schema: v.object({ organizationId: v.string(), mappingJobId: v.string() }),
   maxReceiveCount: 5,

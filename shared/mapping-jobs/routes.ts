@@ -10,7 +10,7 @@ export const mappingJobRoutes = {
   createMappingJob: defineRoute({
     method: 'POST',
     path: '/api/v1/mapping',
-    handler: 'mapping/create',
+    handler: 'mapping-jobs/create',
     idempotent: true,
     auth: 'required',
     tag: TAG,
@@ -37,7 +37,7 @@ export const mappingJobRoutes = {
   listMappingJobs: defineRoute({
     method: 'GET',
     path: '/api/v1/mapping',
-    handler: 'mapping/list',
+    handler: 'mapping-jobs/list',
     auth: 'required',
     tag: TAG,
     summary: "The organization's mapping jobs, newest first",
@@ -49,7 +49,7 @@ export const mappingJobRoutes = {
   getMappingPreferences: defineRoute({
     method: 'GET',
     path: '/api/v1/mapping/preferences',
-    handler: 'mapping/get-preferences',
+    handler: 'mapping-jobs/get-preferences',
     auth: 'required',
     tag: TAG,
     summary: 'The mode POST /api/v1/mapping uses when none is given (STANDARD until set)',
@@ -60,7 +60,7 @@ export const mappingJobRoutes = {
   putMappingPreferences: defineRoute({
     method: 'PUT',
     path: '/api/v1/mapping/preferences',
-    handler: 'mapping/put-preferences',
+    handler: 'mapping-jobs/put-preferences',
     auth: 'required',
     tag: TAG,
     summary: 'Set the default mapping mode',
@@ -78,7 +78,7 @@ export const mappingJobRoutes = {
   getMappingJob: defineRoute({
     method: 'GET',
     path: '/api/v1/mapping/{jobId}',
-    handler: 'mapping/get',
+    handler: 'mapping-jobs/get',
     auth: 'required',
     tag: TAG,
     summary: 'A job: status, counts, progress, timestamps and error',
@@ -90,7 +90,7 @@ export const mappingJobRoutes = {
   cancelMappingJob: defineRoute({
     method: 'POST',
     path: '/api/v1/mapping/{jobId}/cancel',
-    handler: 'mapping/cancel',
+    handler: 'mapping-jobs/cancel',
     auth: 'required',
     tag: TAG,
     summary: 'Cancel a PENDING or RUNNING job: its remaining rows are not mapped and its whole reservation is released',
@@ -110,7 +110,7 @@ export const mappingJobRoutes = {
   listMappingResults: defineRoute({
     method: 'GET',
     path: '/api/v1/mapping/{jobId}/results',
-    handler: 'mapping/results',
+    handler: 'mapping-jobs/results',
     auth: 'required',
     tag: TAG,
     summary: "A job's results, one row per partner hotel, with evidence, candidates and decisions",
@@ -125,7 +125,7 @@ export const mappingJobRoutes = {
   reviewMappingResult: defineRoute({
     method: 'POST',
     path: '/api/v1/mapping/{jobId}/reviews',
-    handler: 'mapping/review',
+    handler: 'mapping-jobs/review',
     auth: 'required',
     tag: TAG,
     summary: 'Resolve a result row: MATCH it to a reference hotel (a candidate or any other), or NO_MATCH',
@@ -151,7 +151,7 @@ export const mappingJobRoutes = {
   exportMappingResults: defineRoute({
     method: 'POST',
     path: '/api/v1/mapping/{jobId}/export',
-    handler: 'mapping/export',
+    handler: 'mapping-jobs/export',
     auth: 'required',
     tag: TAG,
     summary: "Write the job's results, decisions included, in the organization's export format; answers a download URL",

@@ -4,8 +4,8 @@ import { defineQueue } from '../platform/queue/queue';
 
 export const inventoryValidationQueue = defineQueue({
   name: 'inventory-validation',
-  handler: 'workers/inventory-validation',
-  deadLetterHandler: 'workers/inventory-validation-dead-letters',
+  handler: 'partner-inventories/validation',
+  deadLetterHandler: 'partner-inventories/validation-dead-letters',
   description: 'Validates files uploaded through presigned URLs',
   schema: v.object({ organizationId: v.string(), partnerInventoryId: v.string() }),
   maxReceiveCount: 3,

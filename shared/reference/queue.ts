@@ -4,7 +4,7 @@ import { defineQueue } from '../platform/queue/queue';
 
 export const referencePublicationQueue = defineQueue({
   name: 'reference-publication',
-  handler: 'workers/reference-publication',
+  handler: 'reference/publication',
   description: 'Republishes the reference inventory without the hotels merged as duplicates',
   schema: v.object({ reportId: v.string() }),
   maxReceiveCount: 5,

@@ -4,8 +4,8 @@ import { defineQueue } from '../platform/queue/queue';
 
 export const webhookDeliveryQueue = defineQueue({
   name: 'webhook-deliveries',
-  handler: 'workers/webhook-delivery',
-  deadLetterHandler: 'workers/webhook-delivery-dead-letters',
+  handler: 'webhooks/delivery',
+  deadLetterHandler: 'webhooks/delivery-dead-letters',
   description: 'Sends one attempt of a webhook delivery and queues the retry that follows a failure',
   schema: v.object({ organizationId: v.string(), deliveryId: v.string(), attempt: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   maxReceiveCount: 5,

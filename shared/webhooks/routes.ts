@@ -27,7 +27,7 @@ export const legacyWebhookRoutes = {
   createLegacyWebhook: defineRoute({
     method: 'POST',
     path: '/api/v1/export-webhooks',
-    handler: 'export-webhooks/create',
+    handler: 'webhooks/legacy/create',
     idempotent: true,
     auth: 'required',
     tag: LEGACY_TAG,
@@ -50,7 +50,7 @@ export const legacyWebhookRoutes = {
   listLegacyWebhooks: defineRoute({
     method: 'GET',
     path: '/api/v1/export-webhooks',
-    handler: 'export-webhooks/list',
+    handler: 'webhooks/legacy/list',
     auth: 'required',
     tag: LEGACY_TAG,
     deprecated,
@@ -63,7 +63,7 @@ export const legacyWebhookRoutes = {
   getLegacyWebhook: defineRoute({
     method: 'GET',
     path: '/api/v1/export-webhooks/{id}',
-    handler: 'export-webhooks/get',
+    handler: 'webhooks/legacy/get',
     auth: 'required',
     tag: LEGACY_TAG,
     deprecated,
@@ -76,7 +76,7 @@ export const legacyWebhookRoutes = {
   replaceLegacyWebhook: defineRoute({
     method: 'PUT',
     path: '/api/v1/export-webhooks/{id}',
-    handler: 'export-webhooks/replace',
+    handler: 'webhooks/legacy/replace',
     auth: 'required',
     tag: LEGACY_TAG,
     deprecated,
@@ -94,7 +94,7 @@ export const legacyWebhookRoutes = {
   deleteLegacyWebhook: defineRoute({
     method: 'DELETE',
     path: '/api/v1/export-webhooks/{id}',
-    handler: 'export-webhooks/delete',
+    handler: 'webhooks/legacy/delete',
     auth: 'required',
     tag: LEGACY_TAG,
     deprecated,
@@ -111,7 +111,7 @@ export const subscriptionRoutes = {
   createWebhookSubscription: defineRoute({
     method: 'POST',
     path: '/api/v1/webhook-subscriptions',
-    handler: 'webhook-subscriptions/create',
+    handler: 'webhooks/subscriptions/create',
     idempotent: 'sealed',
     auth: 'required',
     tag: TAG,
@@ -136,7 +136,7 @@ export const subscriptionRoutes = {
   listWebhookSubscriptions: defineRoute({
     method: 'GET',
     path: '/api/v1/webhook-subscriptions',
-    handler: 'webhook-subscriptions/list',
+    handler: 'webhooks/subscriptions/list',
     auth: 'required',
     tag: TAG,
     summary: "List the organization's webhooks, legacy export webhooks included (newest first)",
@@ -147,7 +147,7 @@ export const subscriptionRoutes = {
   getWebhookSubscription: defineRoute({
     method: 'GET',
     path: '/api/v1/webhook-subscriptions/{id}',
-    handler: 'webhook-subscriptions/get',
+    handler: 'webhooks/subscriptions/get',
     auth: 'required',
     tag: TAG,
     summary: 'One webhook subscription (or legacy export webhook, by the same id)',
@@ -159,7 +159,7 @@ export const subscriptionRoutes = {
   updateWebhookSubscription: defineRoute({
     method: 'PUT',
     path: '/api/v1/webhook-subscriptions/{id}',
-    handler: 'webhook-subscriptions/update',
+    handler: 'webhooks/subscriptions/update',
     auth: 'required',
     tag: TAG,
     summary: 'Change a subscription: fields sent overwrite, fields left out stay',
@@ -180,7 +180,7 @@ export const subscriptionRoutes = {
   deleteWebhookSubscription: defineRoute({
     method: 'DELETE',
     path: '/api/v1/webhook-subscriptions/{id}',
-    handler: 'webhook-subscriptions/delete',
+    handler: 'webhooks/subscriptions/delete',
     auth: 'required',
     tag: TAG,
     summary: 'Delete a subscription (or legacy export webhook), permanently',
@@ -192,7 +192,7 @@ export const subscriptionRoutes = {
   rotateSigningSecret: defineRoute({
     method: 'POST',
     path: '/api/v1/webhook-subscriptions/{id}/rotate-secret',
-    handler: 'webhook-subscriptions/rotate-secret',
+    handler: 'webhooks/subscriptions/rotate-secret',
     auth: 'required',
     tag: TAG,
     summary: 'Replace the signing secret; the old one keeps signing alongside for 24 hours',
@@ -213,7 +213,7 @@ export const subscriptionRoutes = {
   listDeliveries: defineRoute({
     method: 'GET',
     path: '/api/v1/webhook-subscriptions/{id}/deliveries',
-    handler: 'webhook-subscriptions/deliveries',
+    handler: 'webhooks/subscriptions/deliveries',
     auth: 'required',
     tag: TAG,
     summary: "A subscription's deliveries, newest first, kept 30 days",
@@ -226,7 +226,7 @@ export const subscriptionRoutes = {
   getDelivery: defineRoute({
     method: 'GET',
     path: '/api/v1/webhook-subscriptions/{id}/deliveries/{deliveryId}',
-    handler: 'webhook-subscriptions/delivery',
+    handler: 'webhooks/subscriptions/delivery',
     auth: 'required',
     tag: TAG,
     summary: 'One delivery with its payload and every attempt',
@@ -243,7 +243,7 @@ export const subscriptionRoutes = {
   redeliver: defineRoute({
     method: 'POST',
     path: '/api/v1/webhook-subscriptions/{id}/deliveries/{deliveryId}/redeliver',
-    handler: 'webhook-subscriptions/redeliver',
+    handler: 'webhooks/subscriptions/redeliver',
     auth: 'required',
     tag: TAG,
     summary: 'Send a dead-lettered delivery again, with a fresh round of retries',
@@ -261,7 +261,7 @@ export const subscriptionRoutes = {
   sendTestEvent: defineRoute({
     method: 'POST',
     path: '/api/v1/webhook-subscriptions/{id}/test',
-    handler: 'webhook-subscriptions/test',
+    handler: 'webhooks/subscriptions/test',
     idempotent: true,
     auth: 'required',
     tag: TAG,

@@ -341,7 +341,7 @@ describe('queues and workers from the queue table', () => {
       const schedules = statementsOf(logicalIdOf(stack.functions.get(handler)!)).some((s) => [s.Action].flat().includes('scheduler:CreateSchedule'));
       assert.equal(schedules, (access.schedules ?? []).length > 0, handler);
     }
-    const create = functionProperties('mapping/create').Environment.Variables;
+    const create = functionProperties('mapping-jobs/create').Environment.Variables;
     assert.ok(create.SCHEDULER_GROUP_NAME && create.SCHEDULER_ROLE_ARN && create.QUEUE_ARN_MAPPING_DEADLINES);
   });
 

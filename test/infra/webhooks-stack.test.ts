@@ -57,14 +57,14 @@ const deadLettersId = (name: string) => logicalIdOf(stack.queues.get(name)!.dead
 
 /** The functions that seal partner secrets: the routes that take a secret or an API key value. */
 const SEAL_ROUTES = [
-  'export-webhooks/create',
-  'export-webhooks/replace',
-  'webhook-subscriptions/create',
-  'webhook-subscriptions/rotate-secret',
+  'webhooks/legacy/create',
+  'webhooks/legacy/replace',
+  'webhooks/subscriptions/create',
+  'webhooks/subscriptions/rotate-secret',
 ];
-const DELIVERY_WORKER = 'workers/webhook-delivery';
+const DELIVERY_WORKER = 'webhooks/delivery';
 /** Records an abandoned attempt: the table only (its queue's deadLetterAccess). */
-const DELIVERY_DEAD_LETTERS = 'workers/webhook-delivery-dead-letters';
+const DELIVERY_DEAD_LETTERS = 'webhooks/delivery-dead-letters';
 
 describe('the partner-secrets key', () => {
   it('is one KMS key, with automatic rotation', () => {
@@ -113,7 +113,7 @@ describe('the webhook queues', () => {
   });
 
   it('feeds domain-events to its worker, reporting item failures', () => {
-    const [mapping, ...others] = feeding(queueId('domain-events'), 'workers/domain-events');
+    const [mapping, ...others] = feeding(queueId('domain-events'), 'webhooks/domain-events');
     assert.ok(mapping, 'an event source mapping from domain-events to its worker');
     assert.equal(others.length, 0);
     assert.equal(mapping[1].Properties.BatchSize, 10);
@@ -151,7 +151,7 @@ describe('IAM for the webhooks', () => {
   it('lets the seal routes encrypt with the key, and not decrypt (but a create, which opens its kept answer to a repeated Idempotency-Key)', () => {
     for (const handler of SEAL_ROUTES) {
       const kms = statementsOf(handler).filter((s) => actionsIn(s).some((a) => a.startsWith('kms:')));
-      assert.deepEqual(kms.flatMap(actionsIn), handler === 'webhook-subscriptions/create' ? ['kms:Encrypt', 'kms:Decrypt'] : ['kms:Encrypt'], handler);
+      assert.deepEqual(kms.flatMap(actionsIn), handler === 'webhooks/subscriptions/create' ? ['kms:Encrypt', 'kms:Decrypt'] : ['kms:Encrypt'], handler);
       assert.equal(kms[0]!.Effect, 'Allow');
       assert.deepEqual(kms[0]!.Resource, keyArn, handler);
     }
@@ -209,7 +209,7 @@ describe('IAM for the webhooks', () => {
   });
 
   it('lets only the outbox relay send to domain-events: the producers record their events in the table', () => {
-    const publishers = ['mapping/review', 'reference/resolve-duplicate', 'workers/mapping-chunk'];
+    const publishers = ['mapping-jobs/review', 'reference/resolve-duplicate', 'mapping-jobs/chunk'];
     for (const handler of [...publishers, ...routeList.map((route) => route.handler)]) {
       assert.equal(variablesOf(functionIdOf(handler)).QUEUE_URL_DOMAIN_EVENTS, undefined, handler);
       assert.ok(
@@ -217,7 +217,7 @@ describe('IAM for the webhooks', () => {
         `${handler} may not send to domain-events`,
       );
     }
-    assert.deepEqual(variablesOf(functionIdOf('workers/event-relay')).QUEUE_URL_DOMAIN_EVENTS, { Ref: queueId('domain-events') });
+    assert.deepEqual(variablesOf(functionIdOf('platform/event-relay')).QUEUE_URL_DOMAIN_EVENTS, { Ref: queueId('domain-events') });
   });
 });
 

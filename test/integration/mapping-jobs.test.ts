@@ -228,7 +228,7 @@ describe('metering', () => {
     const caller = await api.newOrganization();
     const jobId = await completedJob(caller);
     const before = (await getJob(caller, jobId)).body;
-    const { handler } = await import('../../functions/workers/mapping-chunk');
+    const { handler } = await import('../../functions/mapping-jobs/chunk');
     const message = { organizationId: caller.organization.id, mappingJobId: jobId, chunk: 0 };
     const response = await handler.withRuntime(api.runtime)({ Records: [{ messageId: 'again', body: JSON.stringify(message) } as never] });
     assert.deepEqual(response, { batchItemFailures: [] });

@@ -156,7 +156,7 @@ describe('presigned upload (any size)', () => {
       'UPLOADING',
       { status: 'VALIDATING', updatedAt: api.clock.now().toISOString() },
     );
-    const { handler } = await import('../../functions/workers/inventory-validation-dead-letters');
+    const { handler } = await import('../../functions/partner-inventories/validation-dead-letters');
     const response = await handler.withRuntime(api.runtime)({
       Records: [{ messageId: 'm1', body: JSON.stringify({ organizationId: caller.organization.id, partnerInventoryId }) } as never],
     });

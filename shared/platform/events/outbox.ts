@@ -16,11 +16,11 @@ import { organizationPartition, queryAll, tableOf, withoutKeys, type Table } fro
 
 /**
  * The queue every published event goes through. The webhooks capability consumes it: it turns each
- * event into one delivery per matching webhook (functions/workers/domain-events.ts).
+ * event into one delivery per matching webhook (functions/webhooks/domain-events.ts).
  */
 export const domainEventQueue = defineQueue({
   name: 'domain-events',
-  handler: 'workers/domain-events',
+  handler: 'webhooks/domain-events',
   description: 'Turns each published event into one delivery per matching webhook',
   schema: v.object({
     id: v.string(),

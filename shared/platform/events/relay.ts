@@ -17,7 +17,7 @@ import { domainEventQueue, EVENT_SORT_KEY_PREFIX, eventOfStreamImage } from './o
 
 /** The relay as the stack deploys it. */
 export const EVENT_RELAY = {
-  handler: 'workers/event-relay',
+  handler: 'platform/event-relay',
   description: 'Relays each event recorded in the table (its stream) to the domain-events queue',
   // It reads the stream, not the table: the event source's role does that.
   access: { table: 'none', sendsTo: [domainEventQueue.name] } satisfies WorkerAccess,

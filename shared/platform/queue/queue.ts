@@ -11,7 +11,7 @@ import type { ResourceAccess } from '../access';
 export interface QueueDefinition<M = unknown> {
   /** Stable name: `mapping-chunks`. The environment variable QUEUE_URL_MAPPING_CHUNKS carries its URL. */
   name: string;
-  /** The worker's function file under functions/, without extension: `workers/mapping-chunk`. */
+  /** The worker's function file under functions/, without extension: `mapping-jobs/chunk`. */
   handler: string;
   /** The function file that takes dead-lettered messages, if any. */
   deadLetterHandler?: string;

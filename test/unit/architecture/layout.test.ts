@@ -91,6 +91,11 @@ describe('the layout', () => {
     assert.deepEqual(misplaced, []);
   });
 
+  it("keeps each function file in the folder of its capability (or the platform's)", () => {
+    const folders = [...readdirSync(join(ROOT, 'functions'))];
+    assert.deepEqual(folders.filter((name) => !(capabilities.includes(name) || name === 'platform')), []);
+  });
+
   it('holds Lambda entries and nothing else in functions/', () => {
     const entries = sourceFiles(join(ROOT, 'functions')).map((file) => relative(join(ROOT, 'functions'), file).replace(/\.ts$/, ''));
     const lambdas = [
