@@ -1,5 +1,5 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
-import * as s from './schemas';
+import * as schemas from './schemas';
 import { errors } from '../platform/http/responses';
 
 export const apiKeyRoutes = {
@@ -16,10 +16,10 @@ export const apiKeyRoutes = {
       'The token is valid for one hour and stops working at once when its key is revoked.',
     body: {
       kind: 'form',
-      schema: s.TokenRequest,
+      schema: schemas.TokenRequest,
       example: { grant_type: 'client_credentials', client_id: 'hmk_3f9c2a7b1d04', client_secret: 'hmk_3f9c2a7b1d04_your-secret-from-key-creation' },
     },
-    responses: { 200: { description: 'A bearer token', schema: s.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
+    responses: { 200: { description: 'A bearer token', schema: schemas.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
     access: { table: 'read', signingSecret: true },
   }),
   listApiKeys: defineRoute({
@@ -30,7 +30,7 @@ export const apiKeyRoutes = {
     tag: 'Authentication',
     summary: "List the organization's API keys (prefixes only)",
     description: 'Every key of the caller\'s organization with its id, name, role, prefix and dates (`revokedAt` once revoked); never a secret: keys are stored hashed.',
-    responses: { 200: { description: 'API keys, oldest first', schema: s.ApiKeyList }, 401: errors[401] },
+    responses: { 200: { description: 'API keys, oldest first', schema: schemas.ApiKeyList }, 401: errors[401] },
     access: { table: 'read' },
   }),
   createApiKey: defineRoute({
@@ -41,8 +41,8 @@ export const apiKeyRoutes = {
     tag: 'Authentication',
     summary: 'Create a partner API key; the full key is shown only in this response',
     description: 'Partner keys only (admin keys are issued by the back office). Store the key at once: it cannot be shown again. A key authenticates as `X-API-Key`, or exchanges for a bearer token at POST /api/v1/auth/token.',
-    body: { kind: 'json', schema: s.CreateApiKeyRequest, example: { name: 'Production sync' } },
-    responses: { 201: { description: 'The new key', schema: s.CreatedApiKey }, 400: errors[400], 401: errors[401], 415: errors[415] },
+    body: { kind: 'json', schema: schemas.CreateApiKeyRequest, example: { name: 'Production sync' } },
+    responses: { 201: { description: 'The new key', schema: schemas.CreatedApiKey }, 400: errors[400], 401: errors[401], 415: errors[415] },
     access: { table: 'readwrite' },
   }),
   revokeApiKey: defineRoute({
@@ -53,7 +53,7 @@ export const apiKeyRoutes = {
     tag: 'Authentication',
     summary: 'Revoke an API key; it and the bearer tokens issued for it stop working at once',
     description: 'Revoking is permanent and takes effect on the next request, for the key and every bearer token issued for it. Another organization\'s key answers 404.',
-    params: s.KeyIdParams,
+    params: schemas.KeyIdParams,
     responses: { 204: { description: 'Revoked' }, 400: errors[400], 401: errors[401], 404: errors[404] },
     access: { table: 'readwrite' },
   }),

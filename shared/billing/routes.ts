@@ -1,5 +1,5 @@
 import { defineRoute, type AnySchema, type RouteDefinition } from '../platform/http/route';
-import * as b from './schemas';
+import * as schemas from './schemas';
 import { ErrorResponse } from '../platform/http/schemas';
 import { errors } from '../platform/http/responses';
 
@@ -36,7 +36,7 @@ export const billingRoutes = {
     tag: TAG,
     summary: 'Plan tiers and the credits product; currentPlan with a valid credential',
     description: 'Public. Each tier\'s price, daily allowance, supplier limit, webhook event types and features, and the credits product; `providerPriceId` is what POST /api/v1/billing/checkout takes.',
-    responses: { 200: { description: 'The catalogue', schema: b.PlansResponse } },
+    responses: { 200: { description: 'The catalogue', schema: schemas.PlansResponse } },
     access: { table: 'read', priceIds: true },
   }),
   startCheckout: defineRoute({
@@ -50,9 +50,9 @@ export const billingRoutes = {
     description:
       'An organization has at most one live subscription: while it has one (active, trialing, past_due, unpaid or ' +
       'paused), this answers 409; plans are changed or cancelled in the billing portal (POST /api/v1/billing/portal).',
-    body: { kind: 'json', schema: b.CheckoutRequest, example: { priceId: 'price_local_subscription', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
+    body: { kind: 'json', schema: schemas.CheckoutRequest, example: { priceId: 'price_local_subscription', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
     responses: {
-      200: { description: 'Redirect the user to checkoutUrl', schema: b.CheckoutResponse },
+      200: { description: 'Redirect the user to checkoutUrl', schema: schemas.CheckoutResponse },
       400: { description: 'Invalid body, or priceId is not a paid tier', schema: ErrorResponse },
       401: errors[401],
       409: { description: 'The organization already has a live subscription: change plans in the portal', schema: ErrorResponse },
@@ -68,9 +68,9 @@ export const billingRoutes = {
     tag: TAG,
     summary: 'The hosted portal: payment methods, invoices, cancel or change the subscription',
     description: 'Answers the URL of the payment provider\'s hosted portal, where the organization manages its subscription, payment methods and invoices; `returnUrl` is where the portal sends the user back.',
-    body: { kind: 'json', schema: b.PortalRequest, example: { returnUrl: 'https://partner.example/billing' } },
+    body: { kind: 'json', schema: schemas.PortalRequest, example: { returnUrl: 'https://partner.example/billing' } },
     responses: {
-      200: { description: 'Redirect the user to portalUrl', schema: b.PortalResponse },
+      200: { description: 'Redirect the user to portalUrl', schema: schemas.PortalResponse },
       400: errors[400],
       401: errors[401],
       415: errors[415],
@@ -86,9 +86,9 @@ export const billingRoutes = {
     tag: TAG,
     summary: 'A hosted checkout page buying credits by the million (at least 5,000,000 credits)',
     description: 'The quantity (millions of credits, at least 5) is chosen on the hosted page. Credits never expire.',
-    body: { kind: 'json', schema: b.CreditPurchaseRequest, example: { priceId: 'price_local_credits', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
+    body: { kind: 'json', schema: schemas.CreditPurchaseRequest, example: { priceId: 'price_local_credits', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
     responses: {
-      200: { description: 'Redirect the user to checkoutUrl', schema: b.CheckoutResponse },
+      200: { description: 'Redirect the user to checkoutUrl', schema: schemas.CheckoutResponse },
       400: { description: 'Invalid body, or priceId is not the credits price', schema: ErrorResponse },
       401: errors[401],
       415: errors[415],
@@ -103,7 +103,7 @@ export const billingRoutes = {
     tag: TAG,
     summary: "The organization's subscription as the payment provider reports it now; null if it never subscribed",
     description: 'Read from the payment provider at the time of the request, not from a copy: what the provider\'s hosted pages show.',
-    responses: { 200: { description: 'The subscription, or null', schema: b.SubscriptionView }, 401: errors[401] },
+    responses: { 200: { description: 'The subscription, or null', schema: schemas.SubscriptionView }, 401: errors[401] },
     access: { table: 'read', paymentSecret: true },
   }),
   getPlanUsage: billingReport(
@@ -113,7 +113,7 @@ export const billingRoutes = {
       summary: 'The plan and its use in the current billing period (the calendar month, UTC)',
       description: 'The plan, its allowance for the month (the daily allowance times the month\'s days) and what has been used of it.',
     },
-    { description: 'Plan usage summary', schema: b.PlanUsageSummary },
+    { description: 'Plan usage summary', schema: schemas.PlanUsageSummary },
   ),
   getQuotaStatus: billingReport(
     'quota/status',
@@ -122,7 +122,7 @@ export const billingRoutes = {
       summary: 'Whether mappings can be submitted now (check canProceed before large batches)',
       description: '`remainingQuota` is today\'s allowance left plus credits; a job needs its inventory\'s row count. Mappings of running jobs count as used.',
     },
-    { description: 'Quota status', schema: b.QuotaStatusView },
+    { description: 'Quota status', schema: schemas.QuotaStatusView },
   ),
   getCreditBalance: billingReport(
     'credits/balance',
@@ -131,7 +131,7 @@ export const billingRoutes = {
       summary: 'Credits left, used, and paid for',
       description: 'Credits never expire; mappings beyond the daily allowance use them, one credit per mapping.',
     },
-    { description: 'Credit balance', schema: b.CreditBalanceView },
+    { description: 'Credit balance', schema: schemas.CreditBalanceView },
   ),
   getUsage: billingReport(
     'usage',
@@ -140,7 +140,7 @@ export const billingRoutes = {
       summary: 'Usage in the current billing period, in total and per supplier',
       description: 'Mappings this billing period, in total and per supplier, as settled when each job completed.',
     },
-    { description: 'Usage summary', schema: b.UsageSummaryView },
+    { description: 'Usage summary', schema: schemas.UsageSummaryView },
   ),
   getCurrentMonthMetrics: billingReport(
     'metrics/current-month',
@@ -149,7 +149,7 @@ export const billingRoutes = {
       summary: 'Metrics of the current calendar month (UTC)',
       description: 'The current month\'s figures (UTC), as GET /api/v1/billing/metrics/history gives them for earlier months.',
     },
-    { description: 'Monthly metrics', schema: b.MonthlyMetricsView },
+    { description: 'Monthly metrics', schema: schemas.MonthlyMetricsView },
   ),
   getMetricsHistory: defineRoute({
     method: 'GET',
@@ -161,8 +161,8 @@ export const billingRoutes = {
     description:
       'The `limit` most recent calendar months up to the current one (default and maximum 12; a larger value is ' +
       '400), never before the month the organization was created. Months without usage are zeros.',
-    query: b.MetricsHistoryQuery,
-    responses: { 200: { description: 'Monthly metrics', schema: b.MonthlyMetricsList }, 400: errors[400], 401: errors[401] },
+    query: schemas.MetricsHistoryQuery,
+    responses: { 200: { description: 'Monthly metrics', schema: schemas.MonthlyMetricsList }, 400: errors[400], 401: errors[401] },
     access: { table: 'read' },
   }),
   stripeWebhook: defineRoute({
@@ -179,7 +179,7 @@ export const billingRoutes = {
       'acknowledged and ignored.',
     body: { kind: 'raw', contentType: 'application/json', description: 'A Stripe event, exactly as Stripe sent it' },
     responses: {
-      200: { description: 'Received', schema: b.WebhookAcknowledgement },
+      200: { description: 'Received', schema: schemas.WebhookAcknowledgement },
       400: {
         description: 'Missing or invalid Stripe-Signature, or a purchase too large to count exactly; nothing changed',
         schema: ErrorResponse,

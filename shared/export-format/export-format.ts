@@ -3,13 +3,12 @@
  * Defaults (spec "Export format configuration"): every field, delimiter ",", header row on,
  * no compression. `delimiter` and `includeHeader` only affect CSV.
  */
-import { MAPPING_EXPORT_COLUMNS, type MappingExportColumn } from '../mapping';
+import type { MappingExportColumn } from '../mapping';
 
 export const EXPORT_FORMATS = ['json', 'csv', 'jsonl'] as const;
 export const EXPORT_COMPRESSIONS = ['none', 'gzip'] as const;
 
 /** The columns of a mapping result file, in file order: the engine's export row. */
-export const MAPPING_RESULT_FIELDS = MAPPING_EXPORT_COLUMNS;
 
 export type ExportFileFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportCompression = (typeof EXPORT_COMPRESSIONS)[number];

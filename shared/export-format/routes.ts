@@ -1,6 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
-import * as s from './schemas';
+import * as schemas from './schemas';
 import { errors } from '../platform/http/responses';
 
 export const exportFormatRoutes = {
@@ -14,10 +14,10 @@ export const exportFormatRoutes = {
     description: 'Every field sent replaces the stored configuration, which keeps its id; left-out optional fields take their defaults. POST /api/v1/mapping/{jobId}/export writes files in this format.',
     body: {
       kind: 'json',
-      schema: s.ExportFormatRequest,
+      schema: schemas.ExportFormatRequest,
       example: { format: 'csv', includeFields: ['partnerHotelId', 'referenceHotelId', 'status', 'score'], delimiter: ';', includeHeader: true, compression: 'gzip' },
     },
-    responses: { 200: { description: 'The saved configuration', schema: s.ExportFormatView }, 400: errors[400], 401: errors[401], 413: errors[413], 415: errors[415] },
+    responses: { 200: { description: 'The saved configuration', schema: schemas.ExportFormatView }, 400: errors[400], 401: errors[401], 413: errors[413], 415: errors[415] },
     access: { table: 'readwrite' },
   }),
   getExportFormat: defineRoute({
@@ -29,7 +29,7 @@ export const exportFormatRoutes = {
     summary: "The organization's export format",
     description: '404 until one has been set with PUT; exports then use CSV with every field, a header row, comma, uncompressed.',
     responses: {
-      200: { description: 'The configuration', schema: s.ExportFormatView },
+      200: { description: 'The configuration', schema: schemas.ExportFormatView },
       401: errors[401],
       404: { description: 'No export format has been set', schema: ErrorResponse },
     },

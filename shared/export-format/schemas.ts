@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { Text, Timestamp, Uuid } from '../platform/http/schemas';
-import { EXPORT_COMPRESSIONS, EXPORT_FORMATS, MAPPING_RESULT_FIELDS } from './export-format';
+import { MAPPING_EXPORT_COLUMNS } from '../mapping';
+import { EXPORT_COMPRESSIONS, EXPORT_FORMATS } from './export-format';
 
 export const ExportFormatRequest = v.strictObject({
   format: v.picklist(EXPORT_FORMATS, 'must be one of json, csv, jsonl'),
   includeFields: v.optional(
     v.pipe(
-      v.array(v.picklist(MAPPING_RESULT_FIELDS, `must be mapping result fields: ${MAPPING_RESULT_FIELDS.join(', ')}`)),
+      v.array(v.picklist(MAPPING_EXPORT_COLUMNS, `must be mapping result fields: ${MAPPING_EXPORT_COLUMNS.join(', ')}`)),
       v.minLength(1, 'must name at least one field; omit it for all fields'),
       v.check((fields) => new Set(fields).size === fields.length, 'must not repeat a field'),
     ),
@@ -25,7 +26,7 @@ export const ExportFormatView = v.object({
   id: Uuid,
   format: v.picklist(EXPORT_FORMATS),
   includeFields: v.optional(
-    v.pipe(v.array(v.picklist(MAPPING_RESULT_FIELDS)), v.description('Absent when every field is included')),
+    v.pipe(v.array(v.picklist(MAPPING_EXPORT_COLUMNS)), v.description('Absent when every field is included')),
   ),
   delimiter: v.string(),
   includeHeader: v.boolean(),

@@ -1,7 +1,7 @@
 import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
-import * as s from './schemas';
+import * as schemas from './schemas';
 
 const TAG = 'Mapping';
 const JOB_NOT_FOUND = { description: 'No such job in your organization', schema: ErrorResponse } as const;
@@ -19,9 +19,9 @@ export const mappingJobRoutes = {
       'Reserves the inventory\'s hotelCount mappings (today\'s allowance first, then credits), pins the current reference ' +
       'publication, and queues the job. Poll GET /api/v1/mapping/{jobId}. ID_TO_ID and HYBRID need an inventory with a ' +
       'supplierCode of a supplier the organization is connected to.',
-    body: { kind: 'json', schema: s.CreateJobRequest, example: { partnerInventoryId: '9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e', mode: 'STANDARD' } },
+    body: { kind: 'json', schema: schemas.CreateJobRequest, example: { partnerInventoryId: '9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e', mode: 'STANDARD' } },
     responses: {
-      201: { description: 'Job created (PENDING)', schema: s.JobCreated },
+      201: { description: 'Job created (PENDING)', schema: schemas.JobCreated },
       400: {
         description: 'Bad body or mode; the inventory is not READY; ID_TO_ID or HYBRID without a supplierCode or a connected, supported supplier',
         schema: ErrorResponse,
@@ -42,8 +42,8 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: "The organization's mapping jobs, newest first",
     description: 'Paginated with `limit` and `cursor` (pass back `nextCursor`; null on the last page). Each job as GET /api/v1/mapping/{jobId} shows it.',
-    query: s.JobListQuery,
-    responses: { 200: { description: 'A page of jobs', schema: s.JobList }, 400: errors[400], 401: errors[401] },
+    query: schemas.JobListQuery,
+    responses: { 200: { description: 'A page of jobs', schema: schemas.JobList }, 400: errors[400], 401: errors[401] },
     access: { table: 'read' },
   }),
   getMappingPreferences: defineRoute({
@@ -54,7 +54,7 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: 'The mode POST /api/v1/mapping uses when none is given (STANDARD until set)',
     description: 'The organization\'s default mapping mode, STANDARD until it is set with PUT.',
-    responses: { 200: { description: 'The preferences', schema: s.Preferences }, 401: errors[401] },
+    responses: { 200: { description: 'The preferences', schema: schemas.Preferences }, 401: errors[401] },
     access: { table: 'read' },
   }),
   putMappingPreferences: defineRoute({
@@ -65,9 +65,9 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: 'Set the default mapping mode',
     description: 'STANDARD, ID_TO_ID or HYBRID; jobs created afterwards without a mode use it. Jobs already created keep their mode.',
-    body: { kind: 'json', schema: s.PreferencesRequest, example: { defaultMode: 'HYBRID' } },
+    body: { kind: 'json', schema: schemas.PreferencesRequest, example: { defaultMode: 'HYBRID' } },
     responses: {
-      200: { description: 'The saved preferences', schema: s.Preferences },
+      200: { description: 'The saved preferences', schema: schemas.Preferences },
       400: errors[400],
       401: errors[401],
       413: errors[413],
@@ -83,8 +83,8 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: 'A job: status, counts, progress, timestamps and error',
     description: 'Poll it while the job runs: `counts` and `progress` grow chunk by chunk. A COMPLETED job\'s results can be read, reviewed and exported; a FAILED job\'s `error` says why; a CANCELLED one was cancelled by the partner.',
-    params: s.JobIdParams,
-    responses: { 200: { description: 'The job', schema: s.JobView }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
+    params: schemas.JobIdParams,
+    responses: { 200: { description: 'The job', schema: schemas.JobView }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
     access: { table: 'read' },
   }),
   cancelMappingJob: defineRoute({
@@ -97,9 +97,9 @@ export const mappingJobRoutes = {
     description:
       'Answers the job, CANCELLED, with the counts it had reached; the rows already mapped stay readable through results, ' +
       'but a cancelled job is neither reviewed nor exported and is not charged. Cancelling a cancelled job answers it again.',
-    params: s.JobIdParams,
+    params: schemas.JobIdParams,
     responses: {
-      200: { description: 'The job, CANCELLED', schema: s.JobView },
+      200: { description: 'The job, CANCELLED', schema: schemas.JobView },
       400: errors[400],
       401: errors[401],
       404: JOB_NOT_FOUND,
@@ -117,9 +117,9 @@ export const mappingJobRoutes = {
     description:
       'Without a filter, rows come in partner hotel id order; with status, method or a score range, best score first. ' +
       'partnerHotelId finds one row. Results appear as chunks finish, so a RUNNING job shows the rows mapped so far.',
-    params: s.JobIdParams,
-    query: s.ResultsQuery,
-    responses: { 200: { description: 'A page of results', schema: s.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
+    params: schemas.JobIdParams,
+    query: schemas.ResultsQuery,
+    responses: { 200: { description: 'A page of results', schema: schemas.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
     access: { table: 'read' },
   }),
   reviewMappingResult: defineRoute({
@@ -130,14 +130,14 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: 'Resolve a result row: MATCH it to a reference hotel (a candidate or any other), or NO_MATCH',
     description: 'Records who decided and when, shows in results and exports, and emits MAPPING_ERROR_RESOLVED. A row can be reviewed again.',
-    params: s.JobIdParams,
+    params: schemas.JobIdParams,
     body: {
       kind: 'json',
-      schema: s.ReviewRequest,
+      schema: schemas.ReviewRequest,
       example: { decision: 'MATCH', partnerHotelId: 'H-1001', referenceHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', note: 'Same hotel: checked the address' },
     },
     responses: {
-      200: { description: 'The row as decided', schema: s.ResultView },
+      200: { description: 'The row as decided', schema: schemas.ResultView },
       400: { description: 'Bad body, or referenceHotelId is not a reference hotel', schema: ErrorResponse },
       401: errors[401],
       404: { description: 'No such job in your organization, or no such row in the job', schema: ErrorResponse },
@@ -157,9 +157,9 @@ export const mappingJobRoutes = {
     summary: "Write the job's results, decisions included, in the organization's export format; answers a download URL",
     description:
       'Uses the saved export format (PUT /api/v1/export-format); without one: CSV, every field, comma, header row, uncompressed.',
-    params: s.JobIdParams,
+    params: schemas.JobIdParams,
     responses: {
-      200: { description: 'The file', schema: s.ExportResponse },
+      200: { description: 'The file', schema: schemas.ExportResponse },
       400: errors[400],
       401: errors[401],
       404: JOB_NOT_FOUND,

@@ -2,7 +2,7 @@ import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { DIRECT_UPLOAD_MAX_BYTES } from './inventory';
-import * as s from './schemas';
+import * as schemas from './schemas';
 
 const TAG = 'Partner inventories';
 
@@ -22,12 +22,12 @@ export const partnerInventoryRoutes = {
       "The format comes from the part's file name (.csv, .txt, .jsonl, .ndjson, .json, .xlsx) or, when the name has no extension, from the part's Content-Type (text/csv, application/x-ndjson, application/json, the .xlsx media type).",
     body: {
       kind: 'multipart',
-      schema: s.InventoryFields,
+      schema: schemas.InventoryFields,
       example: { name: 'Lisbon hotels, November' },
       file: { field: 'file', maxBytes: DIRECT_UPLOAD_MAX_BYTES, description: 'CSV, JSONL, JSON or XLSX hotel file' },
     },
     responses: {
-      201: { description: 'Validated and READY', schema: s.InventoryView },
+      201: { description: 'Validated and READY', schema: schemas.InventoryView },
       400: { description: 'A missing field, or a file that cannot be read or has no usable row', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],
@@ -48,9 +48,9 @@ export const partnerInventoryRoutes = {
     description:
       'PUT the file to `upload.url` with the `upload.headers`, then call POST /api/v1/partner-inventories/{id}/complete. ' +
       'The URL works for one hour.',
-    body: { kind: 'json', schema: s.CreateUploadRequest, example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv' } },
+    body: { kind: 'json', schema: schemas.CreateUploadRequest, example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv' } },
     responses: {
-      201: { description: 'The inventory (UPLOADING) and where to PUT the file', schema: s.CreatedUpload },
+      201: { description: 'The inventory (UPLOADING) and where to PUT the file', schema: schemas.CreatedUpload },
       400: errors[400],
       401: errors[401],
       415: { description: 'The file name does not end in .csv, .txt, .jsonl, .ndjson, .json or .xlsx', schema: ErrorResponse },
@@ -65,9 +65,9 @@ export const partnerInventoryRoutes = {
     tag: TAG,
     summary: 'Tell the service the file is uploaded: validation starts (VALIDATING, then READY or FAILED)',
     description: 'Call it once after the PUT to `upload.url` succeeded. Answers 202 with the inventory VALIDATING; poll GET /api/v1/partner-inventories/{partnerInventoryId} until it is READY (or FAILED with `error`).',
-    params: s.InventoryIdParams,
+    params: schemas.InventoryIdParams,
     responses: {
-      202: { description: 'Validation started', schema: s.InventoryView },
+      202: { description: 'Validation started', schema: schemas.InventoryView },
       400: { description: 'Malformed id, or nothing has been uploaded yet', schema: ErrorResponse },
       401: errors[401],
       404: { description: 'No such inventory in your organization', schema: ErrorResponse },
@@ -84,8 +84,8 @@ export const partnerInventoryRoutes = {
     tag: TAG,
     summary: "The organization's inventories, newest first",
     description: 'Paginated with `limit` and `cursor` (pass back `nextCursor`; null on the last page).',
-    query: s.InventoryListQuery,
-    responses: { 200: { description: 'A page of inventories', schema: s.InventoryList }, 400: errors[400], 401: errors[401] },
+    query: schemas.InventoryListQuery,
+    responses: { 200: { description: 'A page of inventories', schema: schemas.InventoryList }, 400: errors[400], 401: errors[401] },
     access: { table: 'read' },
   }),
   getPartnerInventory: defineRoute({
@@ -96,9 +96,9 @@ export const partnerInventoryRoutes = {
     tag: TAG,
     summary: 'One inventory: status, counts, a sample of rejected rows and a link to all of them',
     description: '`rejectedSample` holds the first 20 rejected rows with line and reason; `rejectedRowsUrl`, when there are any, is a presigned URL (valid one hour) to all of them as CSV `line,reason`.',
-    params: s.InventoryIdParams,
+    params: schemas.InventoryIdParams,
     responses: {
-      200: { description: 'The inventory', schema: s.InventoryView },
+      200: { description: 'The inventory', schema: schemas.InventoryView },
       400: errors[400],
       401: errors[401],
       404: { description: 'No such inventory in your organization', schema: ErrorResponse },
@@ -113,7 +113,7 @@ export const partnerInventoryRoutes = {
     tag: TAG,
     summary: 'Delete an inventory and its files; results of finished mapping jobs are kept',
     description: 'The source file, chunk files and rejected rows go. A mapping job still running on the inventory fails (its reservation is released); results of finished jobs stay.',
-    params: s.InventoryIdParams,
+    params: schemas.InventoryIdParams,
     responses: {
       204: { description: 'Deleted' },
       400: errors[400],

@@ -1,5 +1,5 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
-import * as r from './schemas';
+import * as schemas from './schemas';
 import { ErrorResponse } from '../platform/http/schemas';
 import { errors } from '../platform/http/responses';
 
@@ -16,9 +16,9 @@ export const referenceRoutes = {
     tag: 'Reference inventory',
     summary: 'A temporary URL to download the latest reference inventory file',
     description: 'The file is gzip-compressed JSON Lines, one reference hotel per line. The URL needs no credential.',
-    query: r.DownloadQuery,
+    query: schemas.DownloadQuery,
     responses: {
-      200: { description: 'Download link', schema: r.DownloadResponse },
+      200: { description: 'Download link', schema: schemas.DownloadResponse },
       400: errors[400],
       401: errors[401],
       404: { description: 'No inventory has been generated yet', schema: ErrorResponse },
@@ -36,8 +36,8 @@ export const referenceRoutes = {
       'Mode: `q` gives fuzzy name search (ranked by relevance; geo parameters and rating ignored); `lat`+`lon`+`radius` ' +
       'give geographic search (nearest first; region and rating ignored); otherwise filter search (sorted by name). ' +
       '`country` applies in every mode, `city` too; `limit` and `offset` apply after the mode is chosen.',
-    query: r.ReferenceSearchQuery,
-    responses: { 200: { description: 'One page of results', schema: r.SearchResponse }, 400: errors[400], 401: errors[401] },
+    query: schemas.ReferenceSearchQuery,
+    responses: { 200: { description: 'One page of results', schema: schemas.SearchResponse }, 400: errors[400], 401: errors[401] },
     access: searchAccess,
     lambda: SEARCH_FUNCTION,
   }),
@@ -49,8 +49,8 @@ export const referenceRoutes = {
     tag: 'Reference inventory',
     summary: 'Filter and sort reference hotels',
     description: 'Every word of `name` must begin a word of the hotel\'s name; `country`, `city` and `rating` filter; `sortBy` and `sortDir` order; `limit` (clamped to 1..100) and `offset` page.',
-    query: r.AdvancedSearchQuery,
-    responses: { 200: { description: 'One page of results', schema: r.SearchResponse }, 400: errors[400], 401: errors[401] },
+    query: schemas.AdvancedSearchQuery,
+    responses: { 200: { description: 'One page of results', schema: schemas.SearchResponse }, 400: errors[400], 401: errors[401] },
     access: searchAccess,
     lambda: SEARCH_FUNCTION,
   }),
@@ -62,7 +62,7 @@ export const referenceRoutes = {
     tag: 'Reference inventory',
     summary: 'Hotel, country and city counts',
     description: 'Counts over the current reference publication, as search sees it.',
-    responses: { 200: { description: 'Global statistics', schema: r.GlobalStatisticsResponse }, 401: errors[401] },
+    responses: { 200: { description: 'Global statistics', schema: schemas.GlobalStatisticsResponse }, 401: errors[401] },
     access: searchAccess,
   }),
   referenceCountryList: defineRoute({
@@ -73,8 +73,8 @@ export const referenceRoutes = {
     tag: 'Reference inventory',
     summary: 'Countries by hotel count, largest first',
     description: 'Each country with its hotel count, largest first; `limit` is clamped to 1..200.',
-    query: r.CountriesQuery,
-    responses: { 200: { description: 'Country entries', schema: r.CountryListResponse }, 400: errors[400], 401: errors[401] },
+    query: schemas.CountriesQuery,
+    responses: { 200: { description: 'Country entries', schema: schemas.CountryListResponse }, 400: errors[400], 401: errors[401] },
     access: searchAccess,
   }),
   referenceCountry: defineRoute({
@@ -85,9 +85,9 @@ export const referenceRoutes = {
     tag: 'Reference inventory',
     summary: "One country's hotel count and cities (the name is case-sensitive)",
     description: '404 for a country with no hotel in the reference. The name is compared exactly as GET /api/v1/reference/statistics/countries lists it.',
-    params: r.CountryParams,
+    params: schemas.CountryParams,
     responses: {
-      200: { description: 'Country detail', schema: r.CountryDetailResponse },
+      200: { description: 'Country detail', schema: schemas.CountryDetailResponse },
       400: errors[400],
       401: errors[401],
       404: { description: 'The country is not in the inventory', schema: ErrorResponse },
@@ -102,9 +102,9 @@ export const referenceRoutes = {
     tag: 'Reference inventory',
     summary: 'One reference hotel with its metadata',
     description: 'The hotel\'s record in the current reference publication; 404 for an unknown id.',
-    params: r.HotelIdParams,
+    params: schemas.HotelIdParams,
     responses: {
-      200: { description: 'The hotel', schema: r.ReferenceHotelDetail },
+      200: { description: 'The hotel', schema: schemas.ReferenceHotelDetail },
       400: errors[400],
       401: errors[401],
       404: { description: 'No hotel has that id', schema: ErrorResponse },
@@ -122,11 +122,11 @@ export const referenceRoutes = {
     description: 'Both hotels must exist and differ. The report starts PENDING; the back office merges or rejects it, and the reporting organization gets INVENTORY_DUPLICATE_RESOLVED (on plans that include it).',
     body: {
       kind: 'json',
-      schema: r.CreateDuplicateReportRequest,
+      schema: schemas.CreateDuplicateReportRequest,
       example: { originalHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', duplicateHotelId: '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a', reason: 'Same name and address, 20 m apart' },
     },
     responses: {
-      200: { description: 'The report, PENDING until back-office staff resolve it', schema: r.DuplicateReportView },
+      200: { description: 'The report, PENDING until back-office staff resolve it', schema: schemas.DuplicateReportView },
       400: { description: 'Missing id, or both ids are the same hotel', schema: ErrorResponse },
       401: errors[401],
       404: { description: 'A referenced hotel does not exist', schema: ErrorResponse },
@@ -142,8 +142,8 @@ export const referenceRoutes = {
     tag: 'Duplicate reports',
     summary: "A duplicate report's state (the reporting organization's, or any for an admin key)",
     description: 'PENDING, MERGED or REJECTED, with the resolution once there is one. Another organization\'s report answers 404.',
-    params: r.ReportIdParams,
-    responses: { 200: { description: 'The report', schema: r.DuplicateReportView }, 400: errors[400], 401: errors[401], 404: errors[404] },
+    params: schemas.ReportIdParams,
+    responses: { 200: { description: 'The report', schema: schemas.DuplicateReportView }, 400: errors[400], 401: errors[401], 404: errors[404] },
     access: { table: 'read' },
   }),
   resolveDuplicateReport: defineRoute({
@@ -158,10 +158,10 @@ export const referenceRoutes = {
       'file with the next publication, made in the background within seconds (parallel merges all make it). REJECT ' +
       'only closes the report. Either emits INVENTORY_DUPLICATE_RESOLVED to the reporting organization. A report is ' +
       'resolved once: 409 afterwards.',
-    params: r.ReportIdParams,
-    body: { kind: 'json', schema: r.ResolveDuplicateReportRequest, example: { decision: 'MERGE', note: 'Confirmed with the hotel' } },
+    params: schemas.ReportIdParams,
+    body: { kind: 'json', schema: schemas.ResolveDuplicateReportRequest, example: { decision: 'MERGE', note: 'Confirmed with the hotel' } },
     responses: {
-      200: { description: 'The resolved report', schema: r.DuplicateReportView },
+      200: { description: 'The resolved report', schema: schemas.DuplicateReportView },
       400: errors[400],
       401: errors[401],
       403: errors[403],

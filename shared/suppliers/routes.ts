@@ -1,6 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
-import * as s from './schemas';
+import * as schemas from './schemas';
 import { errors } from '../platform/http/responses';
 
 /** Upload limit for supplier-request files (API Gateway hands Lambda at most 6 MB, base64-encoded). */
@@ -15,7 +15,7 @@ export const supplierRoutes = {
     tag: 'Suppliers',
     summary: 'Active suppliers on the platform',
     description: 'The catalogue every organization connects from; no credential needed. Inactive suppliers are not listed.',
-    responses: { 200: { description: 'Active suppliers, by name', schema: s.SupplierList } },
+    responses: { 200: { description: 'Active suppliers, by name', schema: schemas.SupplierList } },
     access: { table: 'read' },
   }),
   listMySuppliers: defineRoute({
@@ -26,7 +26,7 @@ export const supplierRoutes = {
     tag: 'Suppliers',
     summary: 'Suppliers the organization is connected to, with its remaining supplier budget',
     description: 'Each connected supplier with when it was connected, and the plan\'s `maxSuppliers` with how many new suppliers can still be connected (every supplier ever connected counts, disconnected ones included).',
-    responses: { 200: { description: 'Connected suppliers', schema: s.ConnectedSupplierList }, 401: errors[401] },
+    responses: { 200: { description: 'Connected suppliers', schema: schemas.ConnectedSupplierList }, 401: errors[401] },
     access: { table: 'read' },
   }),
   listSupplierRequests: defineRoute({
@@ -37,7 +37,7 @@ export const supplierRoutes = {
     tag: 'Suppliers',
     summary: "The organization's requests for new suppliers, newest first",
     description: 'Requests made with POST /api/v1/suppliers/request, with the state the back office gave them.',
-    responses: { 200: { description: 'Supplier requests', schema: s.SupplierRequestList }, 401: errors[401] },
+    responses: { 200: { description: 'Supplier requests', schema: schemas.SupplierRequestList }, 401: errors[401] },
     access: { table: 'read' },
   }),
   connectSupplier: defineRoute({
@@ -51,10 +51,10 @@ export const supplierRoutes = {
       'Counts against the plan\'s maxSuppliers distinct suppliers ever connected. Connecting an already-connected ' +
       'supplier changes nothing and answers 200 with the existing connection. Connects and disconnects share a ' +
       'rate limit of 10 per minute per organization (400 when exceeded).',
-    params: s.SupplierIdParams,
+    params: schemas.SupplierIdParams,
     responses: {
-      201: { description: 'Connected', schema: s.SupplierConnectionView },
-      200: { description: 'Already connected; nothing changed', schema: s.SupplierConnectionView },
+      201: { description: 'Connected', schema: schemas.SupplierConnectionView },
+      200: { description: 'Already connected; nothing changed', schema: schemas.SupplierConnectionView },
       400: { description: "Invalid id, plan's supplier limit reached, or rate limit hit", schema: ErrorResponse },
       401: errors[401],
       404: { description: 'No supplier has that id', schema: ErrorResponse },
@@ -69,7 +69,7 @@ export const supplierRoutes = {
     tag: 'Suppliers',
     summary: 'Disconnect a supplier; historical mapping results are kept',
     description: 'Mapping results made with the supplier stay; ID_TO_ID and HYBRID jobs cannot use it until it is connected again. The slot it took in the plan\'s supplier budget is not given back. Shares a rate limit with connect.',
-    params: s.SupplierIdParams,
+    params: schemas.SupplierIdParams,
     responses: {
       204: { description: 'Disconnected' },
       400: { description: 'Invalid id or rate limit exceeded', schema: ErrorResponse },
@@ -90,12 +90,12 @@ export const supplierRoutes = {
       "The format comes from the part's file name (.csv, .txt, .json, .xlsx) or, when the name has no extension, from the part's Content-Type (text/csv, application/json, the .xlsx media type).",
     body: {
       kind: 'multipart',
-      schema: s.SupplierRequestFields,
+      schema: schemas.SupplierRequestFields,
       example: { supplierName: 'Iberia Beds', description: 'Spanish and Portuguese wholesaler', contactEmail: 'connectivity@iberiabeds.example' },
       file: { field: 'file', maxBytes: SUPPLIER_REQUEST_MAX_FILE_BYTES, description: 'CSV, JSON or XLSX hotel file' },
     },
     responses: {
-      202: { description: 'Queued for review', schema: s.SupplierRequestView },
+      202: { description: 'Queued for review', schema: schemas.SupplierRequestView },
       400: { description: 'Missing field, or the file does not parse', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],

@@ -1,7 +1,7 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { errors } from '../platform/http/responses';
 import { ErrorResponse } from '../platform/http/schemas';
-import * as s from './schemas';
+import * as schemas from './schemas';
 
 const LEGACY_TAG = 'Export webhooks (deprecated)';
 const TAG = 'Webhook subscriptions';
@@ -41,10 +41,10 @@ export const legacyWebhookRoutes = {
       '`apiKeyName: apiKeyValue` and additionalHeaders. apiKeyValue is stored encrypted and never returned.',
     body: {
       kind: 'json',
-      schema: s.CreateLegacyWebhookRequest,
+      schema: schemas.CreateLegacyWebhookRequest,
       example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', apiKeyName: 'X-Partner-Key', apiKeyValue: 'partner-secret-value', status: 'ACTIVE' },
     },
-    responses: { 201: { description: 'The webhook', schema: s.LegacyWebhookView }, ...saveErrors },
+    responses: { 201: { description: 'The webhook', schema: schemas.LegacyWebhookView }, ...saveErrors },
     access: { table: 'readwrite', secrets: 'seal' },
   }),
   listLegacyWebhooks: defineRoute({
@@ -56,8 +56,8 @@ export const legacyWebhookRoutes = {
     deprecated,
     summary: "List the organization's export webhooks (deprecated)",
     description: LEGACY_NOTE + 'Newest first.',
-    query: s.LegacyListQuery,
-    responses: { 200: { description: 'The webhooks', schema: s.LegacyWebhookList }, 400: errors[400], 401: errors[401] },
+    query: schemas.LegacyListQuery,
+    responses: { 200: { description: 'The webhooks', schema: schemas.LegacyWebhookList }, 400: errors[400], 401: errors[401] },
     access: { table: 'read' },
   }),
   getLegacyWebhook: defineRoute({
@@ -69,8 +69,8 @@ export const legacyWebhookRoutes = {
     deprecated,
     summary: 'One export webhook (deprecated)',
     description: LEGACY_NOTE,
-    params: s.WebhookIdParams,
-    responses: { 200: { description: 'The webhook', schema: s.LegacyWebhookView }, 400: errors[400], 401: errors[401], ...notFound },
+    params: schemas.WebhookIdParams,
+    responses: { 200: { description: 'The webhook', schema: schemas.LegacyWebhookView }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'read' },
   }),
   replaceLegacyWebhook: defineRoute({
@@ -86,9 +86,9 @@ export const legacyWebhookRoutes = {
       'Every field in the body overwrites the current value; a field left out keeps its value (so apiKeyValue need not be ' +
       'sent again); null clears name, apiKeyName with apiKeyValue, or additionalHeaders. status INACTIVE pauses deliveries. ' +
       urlRules,
-    params: s.WebhookIdParams,
-    body: { kind: 'json', schema: s.ReplaceLegacyWebhookRequest, example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', status: 'INACTIVE' } },
-    responses: { 200: { description: 'The webhook as replaced', schema: s.LegacyWebhookView }, ...saveErrors, ...notFound, ...changedMeanwhile },
+    params: schemas.WebhookIdParams,
+    body: { kind: 'json', schema: schemas.ReplaceLegacyWebhookRequest, example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', status: 'INACTIVE' } },
+    responses: { 200: { description: 'The webhook as replaced', schema: schemas.LegacyWebhookView }, ...saveErrors, ...notFound, ...changedMeanwhile },
     access: { table: 'readwrite', secrets: 'seal' },
   }),
   deleteLegacyWebhook: defineRoute({
@@ -100,7 +100,7 @@ export const legacyWebhookRoutes = {
     deprecated,
     summary: 'Delete an export webhook, permanently (deprecated)',
     description: LEGACY_NOTE,
-    params: s.WebhookIdParams,
+    params: schemas.WebhookIdParams,
     responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'readwrite' },
   }),
@@ -122,11 +122,11 @@ export const subscriptionRoutes = {
       'to a public address. Event types beyond your plan answer 403 naming the plan that includes them.',
     body: {
       kind: 'json',
-      schema: s.CreateSubscriptionRequest,
+      schema: schemas.CreateSubscriptionRequest,
       example: { url: 'https://hooks.partner.example/hotel-mapping', events: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED'], description: 'Production receiver' },
     },
     responses: {
-      201: { description: 'The subscription and its signing secret', schema: s.CreatedSubscription },
+      201: { description: 'The subscription and its signing secret', schema: schemas.CreatedSubscription },
       ...saveErrors,
       403: { description: 'An event type your plan does not include', schema: ErrorResponse },
     },
@@ -141,7 +141,7 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: "List the organization's webhooks, legacy export webhooks included (newest first)",
     description: 'Each webhook with its URL, events and status; never a secret. Legacy export webhooks are listed too, under the same ids.',
-    responses: { 200: { description: 'Every webhook (at most 20)', schema: s.SubscriptionList }, 401: errors[401] },
+    responses: { 200: { description: 'Every webhook (at most 20)', schema: schemas.SubscriptionList }, 401: errors[401] },
     access: { table: 'read' },
   }),
   getWebhookSubscription: defineRoute({
@@ -152,8 +152,8 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'One webhook subscription (or legacy export webhook, by the same id)',
     description: 'The subscription\'s URL, events, status and description; its secrets are never shown again after they were made.',
-    params: s.WebhookIdParams,
-    responses: { 200: { description: 'The subscription', schema: s.SubscriptionView }, 400: errors[400], 401: errors[401], ...notFound },
+    params: schemas.WebhookIdParams,
+    responses: { 200: { description: 'The subscription', schema: schemas.SubscriptionView }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'read' },
   }),
   updateWebhookSubscription: defineRoute({
@@ -166,10 +166,10 @@ export const subscriptionRoutes = {
     description:
       'status INACTIVE pauses deliveries (a retry due meanwhile is dead-lettered; redeliver it later). A legacy export webhook ' +
       'keeps MAPPING_COMPLETED as its only event type.',
-    params: s.WebhookIdParams,
-    body: { kind: 'json', schema: s.UpdateSubscriptionRequest, example: { events: ['MAPPING_COMPLETED'], status: 'ACTIVE' } },
+    params: schemas.WebhookIdParams,
+    body: { kind: 'json', schema: schemas.UpdateSubscriptionRequest, example: { events: ['MAPPING_COMPLETED'], status: 'ACTIVE' } },
     responses: {
-      200: { description: 'The subscription as changed', schema: s.SubscriptionView },
+      200: { description: 'The subscription as changed', schema: schemas.SubscriptionView },
       ...saveErrors,
       403: { description: 'An event type your plan does not include', schema: ErrorResponse },
       ...notFound,
@@ -185,7 +185,7 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'Delete a subscription (or legacy export webhook), permanently',
     description: 'Its pending retries end dead-lettered; nothing more is sent to it.',
-    params: s.WebhookIdParams,
+    params: schemas.WebhookIdParams,
     responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'readwrite' },
   }),
@@ -197,9 +197,9 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'Replace the signing secret; the old one keeps signing alongside for 24 hours',
     description: 'Answers the new secret once. Both secrets sign every delivery for 24 hours (one signature each in `webhook-signature`), so receivers can switch without missing one; at most three secrets sign at once (409 beyond).',
-    params: s.WebhookIdParams,
+    params: schemas.WebhookIdParams,
     responses: {
-      200: { description: 'The new secret, shown only here', schema: s.RotatedSecret },
+      200: { description: 'The new secret, shown only here', schema: schemas.RotatedSecret },
       400: errors[400],
       401: errors[401],
       ...notFound,
@@ -218,9 +218,9 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: "A subscription's deliveries, newest first, kept 30 days",
     description: 'Filter by status; pass nextCursor as cursor for the next page. Legacy export webhooks keep no history.',
-    params: s.WebhookIdParams,
-    query: s.DeliveryListQuery,
-    responses: { 200: { description: 'A page of deliveries', schema: s.DeliveryList }, 400: errors[400], 401: errors[401], ...notFound },
+    params: schemas.WebhookIdParams,
+    query: schemas.DeliveryListQuery,
+    responses: { 200: { description: 'A page of deliveries', schema: schemas.DeliveryList }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'read' },
   }),
   getDelivery: defineRoute({
@@ -231,9 +231,9 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'One delivery with its payload and every attempt',
     description: 'The exact body every attempt sent, and each attempt\'s time, outcome, status code, duration and the first 1,024 bytes of the receiver\'s answer.',
-    params: s.DeliveryParams,
+    params: schemas.DeliveryParams,
     responses: {
-      200: { description: 'The delivery', schema: s.DeliveryDetail },
+      200: { description: 'The delivery', schema: schemas.DeliveryDetail },
       400: errors[400],
       401: errors[401],
       404: { description: 'No such subscription or delivery in your organization', schema: ErrorResponse },
@@ -248,9 +248,9 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'Send a dead-lettered delivery again, with a fresh round of retries',
     description: 'A dead-lettered delivery, or one stuck (nothing under way and nothing due for 15 minutes), is sent again with a new round of retries (1, 5 and 30 minutes). 409 otherwise, while an attempt is under way, and after 16 attempts in all.',
-    params: s.DeliveryParams,
+    params: schemas.DeliveryParams,
     responses: {
-      202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: s.DeliveryView },
+      202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: schemas.DeliveryView },
       400: errors[400],
       401: errors[401],
       404: { description: 'No such subscription or delivery in your organization', schema: ErrorResponse },
@@ -267,10 +267,10 @@ export const subscriptionRoutes = {
     tag: TAG,
     summary: 'Send a synthetic event of a subscribed type through the same signed, retried path',
     description: 'The payload has `"test": true` and sample data. Sent even when the subscription is INACTIVE.',
-    params: s.WebhookIdParams,
-    body: { kind: 'json', schema: s.TestEventRequest, example: { eventType: 'MAPPING_COMPLETED' } },
+    params: schemas.WebhookIdParams,
+    body: { kind: 'json', schema: schemas.TestEventRequest, example: { eventType: 'MAPPING_COMPLETED' } },
     responses: {
-      202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: s.TestEventAccepted },
+      202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: schemas.TestEventAccepted },
       400: { description: 'Invalid body, an event type the subscription does not receive, or more than 10 test events a minute', schema: ErrorResponse },
       403: { description: 'An event type your plan no longer includes', schema: ErrorResponse },
       401: errors[401],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { MAPPING_RESULT_FIELDS } from '../../shared/export-format/export-format';
+import { MAPPING_EXPORT_COLUMNS } from '../../shared/mapping';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();
@@ -61,9 +61,9 @@ describe('export format', () => {
 
   it('accepts every documented result field', async () => {
     const caller = await api.newOrganization();
-    const response = await put(caller, { format: 'json', includeFields: [...MAPPING_RESULT_FIELDS] });
+    const response = await put(caller, { format: 'json', includeFields: [...MAPPING_EXPORT_COLUMNS] });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.includeFields, MAPPING_RESULT_FIELDS);
+    assert.deepEqual(response.body.includeFields, MAPPING_EXPORT_COLUMNS);
   });
 
   it('rejects invalid configurations with 400 naming the field, leaving the stored one unchanged', async () => {
