@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ROOT, startLocalApiProcess, stopGracefully } from '../support/local-api-process';
+import { adminCli, startLocalApiProcess, stopGracefully } from '../support/local-api-process';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,14 +92,7 @@ function load(baseUrl: string, requests: autocannon.Request[], connections: numb
 
 /** An ENTERPRISE organization and its key (the admin CLI), a small inventory and one job mapped over it. */
 async function prepare() {
-  const admin = (...command: string[]) =>
-    JSON.parse(
-      execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/cli/admin.ts'), ...command], {
-        cwd: ROOT,
-        env: { ...process.env, LOCAL_STATE_DIR: stateDir },
-        encoding: 'utf8',
-      }),
-    ) as Record<string, string>;
+  const admin = (...command: string[]) => adminCli(stateDir, ...command);
   const organization = admin('create-org', '--name', 'Load test', '--plan', 'ENTERPRISE');
   const apiKey = admin('create-key', '--org', organization.id!).apiKey!;
   const { baseUrl } = api.credentials;

@@ -11,6 +11,7 @@ import Stripe from 'stripe';
 import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
 import { startTestApi, type Caller } from '../support/test-api';
 import { billingStoreOf } from '../../shared/billing';
+import { logLinesDuring } from '../support/log-lines';
 
 // --- a recording stand-in for the Stripe API -------------------------------------------------------
 
@@ -144,26 +145,7 @@ const shownSubscription = async (caller: Caller) => (await api.request('GET', '/
 
 /** Runs `work`, collecting the error-level log lines written meanwhile (the tests log nothing otherwise). */
 async function errorsLoggedDuring(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const { write } = process.stderr;
-  const level = process.env.LOG_LEVEL;
-  const lines: string[] = [];
-  process.stderr.write = ((chunk: unknown) => {
-    lines.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
-  process.env.LOG_LEVEL = 'error';
-  try {
-    await work();
-  } finally {
-    process.stderr.write = write;
-    if (level === undefined) delete process.env.LOG_LEVEL;
-    else process.env.LOG_LEVEL = level;
-  }
-  return lines
-    .flatMap((line) => line.split('\n'))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.level === 'ERROR');
+  return (await logLinesDuring(work, 'error')).filter((entry) => entry.level === 'ERROR');
 }
 
 /** A completed subscription checkout for `subscriptionId`, which Stripe knows with `price`. */

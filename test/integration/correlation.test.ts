@@ -11,6 +11,7 @@ import { afterAll, describe, it } from '@jest/globals';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { logLinesDuring } from '../support/log-lines';
 import { startTestApi } from '../support/test-api';
 
 const REFERENCE = { hotels: 200, seed: 8 };
@@ -21,30 +22,6 @@ const receiver = createServer((request, response) => request.resume().on('end', 
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 afterAll(() => void receiver.close());
 
-/** The JSON log lines written to stdout and stderr while `work` runs, at LOG_LEVEL info. */
-async function logLinesDuring(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const lines: string[] = [];
-  const streams = [process.stdout, process.stderr];
-  const writes = streams.map((stream) => stream.write);
-  for (const stream of streams) {
-    stream.write = ((chunk: unknown) => {
-      lines.push(String(chunk));
-      return true;
-    }) as typeof stream.write;
-  }
-  const level = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'info';
-  try {
-    await work();
-  } finally {
-    streams.forEach((stream, index) => (stream.write = writes[index]!));
-    process.env.LOG_LEVEL = level;
-  }
-  return lines
-    .flatMap((text) => text.split('\n'))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 function partnerCsv(rows: number): string {
   const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].slice(0, rows);
@@ -77,7 +54,7 @@ describe('the correlation id', () => {
       assert.equal(created.headers.get('x-request-id'), correlationId, 'answered back');
       jobId = created.body.mappingJobId;
       await api.messaging.idle();
-    });
+    }, 'info');
 
     assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.status, 'COMPLETED');
     const traced = lines.filter((line) => line.correlationId === correlationId);

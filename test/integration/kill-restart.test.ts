@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from '@jest/globals';
 import { RETRY_DELAYS_SECONDS } from '../../shared/webhooks/delivery';
-import { killHard, npmStart, ROOT, stopGracefully, type Started } from '../support/npm-start';
+import { adminCli } from '../support/local-api-process';
+import { killHard, npmStart, stopGracefully, type Started } from '../support/npm-start';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-kill-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
@@ -46,14 +47,7 @@ async function flakyReceiver() {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
 }
 
-function admin(...args: string[]): Record<string, string> {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/cli/admin.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOCAL_STATE_DIR: stateDir },
-    encoding: 'utf8',
-  });
-  return JSON.parse(output) as Record<string, string>;
-}
+const admin = (...args: string[]) => adminCli(stateDir, ...args);
 
 function caller(started: Started, apiKey: string) {
   return async (method: string, path: string, init: { json?: unknown; body?: FormData } = {}) => {

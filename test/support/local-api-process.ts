@@ -1,5 +1,5 @@
 /** The local API as a child process over a given state folder, as a newcomer runs `npm start` (no jest: benchmarks use it too). */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +45,14 @@ export async function killHard({ child }: Started): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
+}
+
+/** `npm run admin -- <args>` against the local API of a state folder: its JSON answer. */
+export function adminCli(stateDir: string, ...args: string[]): Record<string, string> {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/cli/admin.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOCAL_STATE_DIR: stateDir },
+    encoding: 'utf8',
+  });
+  return JSON.parse(output) as Record<string, string>;
 }
