@@ -15,7 +15,9 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../shared/platform/http/route';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME, type MetricName } from '../shared/platform/metrics';
+import { METRICS_NAMESPACE, SERVICE_NAME, type MetricName } from '../shared/platform/metrics';
+import { JOB_METRICS } from '../shared/mapping-jobs';
+import { WEBHOOK_METRICS } from '../shared/webhooks';
 
 /** Each alarm's threshold: the figure it goes off at, over five-minute periods. */
 export const ALARM_THRESHOLDS = {
@@ -133,7 +135,7 @@ export class Observability extends NestedStack {
     this.notify(
       new cloudwatch.Alarm(this, 'DeadLetteredDeliveriesAlarm', {
         alarmDescription: 'Webhook deliveries were dead-lettered: every attempt failed (partners can redeliver them)',
-        metric: this.businessMetric(METRIC.deliveriesDeadLettered),
+        metric: this.businessMetric(WEBHOOK_METRICS.deliveriesDeadLettered),
         threshold: ALARM_THRESHOLDS.deadLetteredDeliveries,
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -173,16 +175,16 @@ export class Observability extends NestedStack {
     );
     dashboard.addWidgets(
       graph('Jobs', [
-        this.businessSearch(METRIC.jobsCreated, ['mode'], 'created'),
-        this.businessSearch(METRIC.jobsCompleted, ['mode'], 'completed'),
-        this.businessMetric(METRIC.jobsFailed).with({ label: 'failed' }),
-        this.businessMetric(METRIC.jobsCancelled).with({ label: 'cancelled' }),
+        this.businessSearch(JOB_METRICS.jobsCreated, ['mode'], 'created'),
+        this.businessSearch(JOB_METRICS.jobsCompleted, ['mode'], 'completed'),
+        this.businessMetric(JOB_METRICS.jobsFailed).with({ label: 'failed' }),
+        this.businessMetric(JOB_METRICS.jobsCancelled).with({ label: 'cancelled' }),
       ]),
-      graph('Rows mapped by status and method', [this.businessSearch(METRIC.rowsMapped, ['status', 'method'], 'rows')]),
+      graph('Rows mapped by status and method', [this.businessSearch(JOB_METRICS.rowsMapped, ['status', 'method'], 'rows')]),
       graph('Webhook attempts and dead letters', [
-        this.businessMetric(METRIC.webhookAttempts, 'Sum', { outcome: 'succeeded' }).with({ label: 'succeeded' }),
-        this.businessMetric(METRIC.webhookAttempts, 'Sum', { outcome: 'failed' }).with({ label: 'failed' }),
-        this.businessMetric(METRIC.deliveriesDeadLettered).with({ label: 'dead-lettered' }),
+        this.businessMetric(WEBHOOK_METRICS.webhookAttempts, 'Sum', { outcome: 'succeeded' }).with({ label: 'succeeded' }),
+        this.businessMetric(WEBHOOK_METRICS.webhookAttempts, 'Sum', { outcome: 'failed' }).with({ label: 'failed' }),
+        this.businessMetric(WEBHOOK_METRICS.deliveriesDeadLettered).with({ label: 'dead-lettered' }),
       ]),
     );
     return dashboard;

@@ -4,11 +4,10 @@
  * functions from it; the local runtime wires the same workers to in-process queues.
  */
 import { mappingChunkQueue, mappingDeadlineQueue } from './mapping-jobs';
-import { domainEventQueue } from './platform/events/outbox';
 import { inventoryValidationQueue } from './partner-inventories';
 import type { QueueDefinition } from './platform/queue/queue';
 import { referencePublicationQueue } from './reference';
-import { webhookDeliveryQueue } from './webhooks';
+import { domainEventQueue, webhookDeliveryQueue } from './webhooks';
 
 export const queueList: readonly QueueDefinition[] = [
   inventoryValidationQueue,

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/api-keys';
 import { apiKeyRoutes, listApiKeys } from '../../shared/api-keys';
 
 export const handler = httpHandler(apiKeyRoutes.listApiKeys, listApiKeys);

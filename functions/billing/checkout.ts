@@ -1,4 +1,4 @@
-import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
+import { idempotentHttpHandler } from '../../shared/api-keys';
 import { billingRoutes, startCheckout } from '../../shared/billing';
 
 export const handler = idempotentHttpHandler(billingRoutes.startCheckout, startCheckout);

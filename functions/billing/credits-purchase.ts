@@ -1,4 +1,4 @@
-import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
+import { idempotentHttpHandler } from '../../shared/api-keys';
 import { billingRoutes, purchaseCredits } from '../../shared/billing';
 
 export const handler = idempotentHttpHandler(billingRoutes.purchaseCredits, purchaseCredits);

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/api-keys';
 import { billingRoutes, listPlans } from '../../shared/billing';
 
 export const handler = httpHandler(billingRoutes.listPlans, listPlans);

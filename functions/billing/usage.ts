@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/api-keys';
 import { billingRoutes, getUsage } from '../../shared/billing';
 
 export const handler = httpHandler(billingRoutes.getUsage, getUsage);

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/api-keys';
 import { exportFormatRoutes, putExportFormat } from '../../shared/export-format';
 
 export const handler = httpHandler(exportFormatRoutes.putExportFormat, putExportFormat);

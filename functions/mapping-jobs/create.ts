@@ -1,4 +1,4 @@
 import { createMappingJob, mappingJobRoutes } from '../../shared/mapping-jobs';
-import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
+import { idempotentHttpHandler } from '../../shared/api-keys';
 
 export const handler = idempotentHttpHandler(mappingJobRoutes.createMappingJob, createMappingJob);

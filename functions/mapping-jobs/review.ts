@@ -1,4 +1,4 @@
 import { reviewMappingResult, mappingJobRoutes } from '../../shared/mapping-jobs';
-import { httpHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/api-keys';
 
 export const handler = httpHandler(mappingJobRoutes.reviewMappingResult, reviewMappingResult);

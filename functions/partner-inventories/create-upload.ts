@@ -1,4 +1,4 @@
-import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
+import { idempotentHttpHandler } from '../../shared/api-keys';
 import { createPartnerInventoryUpload, partnerInventoryRoutes } from '../../shared/partner-inventories';
 
 export const handler = idempotentHttpHandler(partnerInventoryRoutes.createPartnerInventoryUpload, createPartnerInventoryUpload);

@@ -1,4 +1,4 @@
-import { idempotentHttpHandler } from '../../shared/platform/http/idempotent-handler';
+import { idempotentHttpHandler } from '../../shared/api-keys';
 import { uploadPartnerInventory, partnerInventoryRoutes } from '../../shared/partner-inventories';
 
 export const handler = idempotentHttpHandler(partnerInventoryRoutes.uploadPartnerInventory, uploadPartnerInventory);

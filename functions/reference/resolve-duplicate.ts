@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/api-keys';
 import { referenceRoutes, resolveDuplicateReport } from '../../shared/reference';
 
 export const handler = httpHandler(referenceRoutes.resolveDuplicateReport, resolveDuplicateReport);

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/platform/http/handler';
+import { httpHandler } from '../../shared/api-keys';
 import { requestSupplier, supplierRoutes } from '../../shared/suppliers';
 
 export const handler = httpHandler(supplierRoutes.requestSupplier, requestSupplier);

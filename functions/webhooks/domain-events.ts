@@ -1,5 +1,4 @@
-import { domainEventQueue } from '../../shared/platform/events/outbox';
 import { queueWorker } from '../../shared/platform/queue/worker';
-import { deliverEvent } from '../../shared/webhooks';
+import { deliverEvent, domainEventQueue } from '../../shared/webhooks';
 
 export const handler = queueWorker(domainEventQueue, deliverEvent);

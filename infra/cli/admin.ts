@@ -9,9 +9,8 @@
  *   list [--org <organizationId>]
  */
 import { parseArgs } from 'node:util';
-import { createOrganizationKey } from '../../shared/api-keys';
+import { apiKeyStoreOf, createOrganizationKey } from '../../shared/api-keys';
 import { createOrganization, isPlanType, organizationStoreOf } from '../../shared/organizations';
-import { apiKeyStoreOf } from '../../shared/platform/auth/services';
 import { createRuntime } from '../../shared/platform/runtime';
 import { runCommand, targetConfig, UsageError } from './target';
 

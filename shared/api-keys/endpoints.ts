@@ -1,6 +1,6 @@
 /** The API-key endpoints: the token exchange and the organization's own keys. */
-import { issueApiKey, keyIdFromPrefix } from '../platform/auth/credentials';
-import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../platform/auth/services';
+import { issueApiKey, keyIdFromPrefix } from './credentials';
+import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from './services';
 import { invalidInput, notFound, unauthenticated } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { apiKeyRoutes } from './routes';

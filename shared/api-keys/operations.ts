@@ -1,7 +1,8 @@
 /** Back-office key creation (admin keys included), shared by `npm run admin`, the local seed and the tests. */
 import { organizationStoreOf } from '../organizations';
-import { issueApiKey, type IssuedApiKey, type KeyRole } from '../platform/auth/credentials';
-import { apiKeyStoreOf } from '../platform/auth/services';
+import type { KeyRole } from '../platform/auth/principal';
+import { issueApiKey, type IssuedApiKey } from './credentials';
+import { apiKeyStoreOf } from './services';
 import type { Runtime } from '../platform/runtime';
 
 export async function createOrganizationKey(

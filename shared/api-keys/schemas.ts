@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { KEY_ROLES } from '../platform/auth/credentials';
+import { KEY_ROLES } from '../platform/auth/principal';
 import { Text, Timestamp } from '../platform/http/schemas';
 
 // Loose on purpose, unlike every other body: RFC 6749 (3.2) has the token endpoint ignore parameters

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../platform/auth/credentials';
+import type { ApiKeyRecord } from './credentials';
 
 /** What partners see of a key: never its hash. */
 export function apiKeyView(record: ApiKeyRecord) {

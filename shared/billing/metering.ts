@@ -5,11 +5,14 @@
  */
 import type { Clock } from '../platform/clock';
 import { forbidden } from '../platform/errors';
-import { METRIC, recordCount } from '../platform/metrics';
+import { recordCount } from '../platform/metrics';
 import { PLAN_LIMITS, type PlanType } from '../organizations';
 import type { Reservation, Settlement, SupplierRef, UsageLedger } from './model';
 import { billingMonth, utcDay } from './periods';
 import { fundReservation, settle } from './quota';
+
+/** What metering counts (the dashboard reads these names: infra/observability.ts). */
+export const BILLING_METRICS = { reservationsSettled: 'ReservationsSettled', mappingsReleased: 'MappingsReleased' } as const;
 
 export interface PlanLookup {
   /** The organization's current plan. */
@@ -80,8 +83,8 @@ export class Metering {
       if (reservation.status === 'settled') return settle(reservation, reservation.processed ?? 0);
       const settlement = settle(reservation, request.processed);
       if (await this.ledger.settle(organizationId, reservation, settlement)) {
-        recordCount(METRIC.reservationsSettled);
-        recordCount(METRIC.mappingsReleased, settlement.allowanceRefund + settlement.creditsRefund);
+        recordCount(BILLING_METRICS.reservationsSettled);
+        recordCount(BILLING_METRICS.mappingsReleased, settlement.allowanceRefund + settlement.creditsRefund);
         return settlement;
       }
       await pause(attempt);

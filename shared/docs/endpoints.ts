@@ -6,11 +6,23 @@ import { join } from 'node:path';
 import swaggerUiPath from 'swagger-ui-dist/absolute-path.js';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
-import { buildOpenApiDocument, type WebhookDescription } from '../platform/http/openapi';
+import { buildOpenApiDocument, type ApiInfo, type WebhookDescription } from '../platform/http/openapi';
 import type { AnySchema, RouteDefinition } from '../platform/http/route';
 import { docsRoutes } from './routes';
 
 export const API_VERSION = '1.0.0';
+
+export const API_INFO: ApiInfo = {
+  title: 'Hotel Mapping and Billing API',
+  version: API_VERSION,
+  description:
+    'Maps partner hotel inventories to a canonical reference inventory. Every error answers ' +
+    '`{"error": "<status name>", "message": "<readable text>"}`. Beyond what each operation lists: a path the API does ' +
+    'not have answers 404, and a method a path does not take answers 405 with an `Allow` header naming the ones it does.',
+  contact: { name: 'Hotel Mapping API support (through your account manager)' },
+  // An SPDX reference to a licence of one's own: partners use the API under their service agreement.
+  license: { name: 'Proprietary: for partners under their service agreement', identifier: 'LicenseRef-Proprietary' },
+};
 
 /** The document of the given route table (the function file passes the whole table). */
 export function openApiDocument(reference: {
@@ -23,7 +35,7 @@ export function openApiDocument(reference: {
   // (how the caller reached the API) is per request.
   let document: Record<string, unknown> | undefined;
   return async ({ baseUrl }) => {
-    document ??= buildOpenApiDocument(reference.routes, { serverUrl: '', version: API_VERSION, webhooks: reference.webhooks, tags: reference.tags, schemas: reference.schemas });
+    document ??= buildOpenApiDocument(reference.routes, { serverUrl: '', info: API_INFO, webhooks: reference.webhooks, tags: reference.tags, schemas: reference.schemas });
     // A path, not an address: "Try it out" calls the host the document was loaded from (localhost, a tunnel, a custom domain).
     return { status: 200, json: { ...document, servers: [{ url: basePathOf(baseUrl) || '/' }] } };
   };

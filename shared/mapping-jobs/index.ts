@@ -15,4 +15,5 @@ export { mappingChunkQueue, mappingDeadlineQueue } from './queues';
 export { failJobOfDeadChunk, failOverdueJob, mapJobChunk } from './workers';
 export { mappingJobStoreOf } from './store';
 export { EXPORTS_PREFIX } from './job';
+export { JOB_METRICS } from './lifecycle';
 export { mappingJobComponentSchemas } from './schemas';

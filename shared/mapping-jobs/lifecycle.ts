@@ -9,12 +9,23 @@ import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { PartnerEvent } from '../events';
 import { log } from '../platform/logging';
-import { METRIC, recordCount, recordMilliseconds } from '../platform/metrics';
+import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
 import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
 import { mappingDeadlineQueue, type ChunkMessage, type DeadlineMessage } from './queues';
 import type { MappingJobStore } from './store';
+
+/** What the job lifecycle counts and times (the dashboard reads these names: infra/observability.ts). */
+export const JOB_METRICS = {
+  jobsCreated: 'JobsCreated',
+  jobsCompleted: 'JobsCompleted',
+  jobsFailed: 'JobsFailed',
+  jobsCancelled: 'JobsCancelled',
+  jobDuration: 'JobDuration',
+  chunkDuration: 'ChunkDuration',
+  rowsMapped: 'RowsMapped',
+} as const;
 
 export interface SupplierLookup {
   /** The connected, active supplier with this code, or undefined. */
@@ -94,7 +105,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
     message: { organizationId, mappingJobId: job.id },
   });
   await ports.chunks.sendAll(Array.from({ length: job.chunkCount }, (_, chunk) => ({ organizationId, mappingJobId: job.id, chunk })));
-  recordCount(METRIC.jobsCreated, 1, { mode });
+  recordCount(JOB_METRICS.jobsCreated, 1, { mode });
   return job;
 }
 
@@ -159,8 +170,8 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
     const resolved = (await ports.jobs.get(job.organizationId, job.id))!;
     const completedAt = ports.clock.now().toISOString();
     if (await ports.jobs.complete(resolved, completedAt, completionEvent(resolved, completedAt))) {
-      recordCount(METRIC.jobsCompleted, 1, { mode: resolved.mode });
-      recordMilliseconds(METRIC.jobDuration, Date.parse(completedAt) - Date.parse(resolved.startedAt ?? resolved.createdAt), { mode: resolved.mode });
+      recordCount(JOB_METRICS.jobsCompleted, 1, { mode: resolved.mode });
+      recordMilliseconds(JOB_METRICS.jobDuration, Date.parse(completedAt) - Date.parse(resolved.startedAt ?? resolved.createdAt), { mode: resolved.mode });
     }
   }
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
@@ -170,7 +181,7 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
 
 /** A chunk's time and its rows by status and method (the first time it is counted only). */
 function recordChunkMetrics(results: readonly MappingResult[], durationMs: number): void {
-  recordMilliseconds(METRIC.chunkDuration, durationMs);
+  recordMilliseconds(JOB_METRICS.chunkDuration, durationMs);
   const rows = new Map<string, { status: string; method: string; count: number }>();
   for (const result of results) {
     const method = result.method ?? 'NONE';
@@ -178,7 +189,7 @@ function recordChunkMetrics(results: readonly MappingResult[], durationMs: numbe
     const entry = rows.get(key) ?? rows.set(key, { status: result.status, method, count: 0 }).get(key)!;
     entry.count++;
   }
-  for (const { status, method, count } of rows.values()) recordCount(METRIC.rowsMapped, count, { status, method });
+  for (const { status, method, count } of rows.values()) recordCount(JOB_METRICS.rowsMapped, count, { status, method });
 }
 
 function completionEvent(job: MappingJob, completedAt: string): PartnerEvent {
@@ -207,7 +218,7 @@ function completionEvent(job: MappingJob, completedAt: string): PartnerEvent {
  */
 export async function cancelJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'clock'>, job: MappingJob): Promise<MappingJob> {
   if ((job.status === 'PENDING' || job.status === 'RUNNING') && (await ports.jobs.cancel(job, ports.clock.now().toISOString()))) {
-    recordCount(METRIC.jobsCancelled);
+    recordCount(JOB_METRICS.jobsCancelled);
   }
   const current = (await ports.jobs.get(job.organizationId, job.id))!;
   if (current.status !== 'CANCELLED') {
@@ -224,7 +235,7 @@ export async function failJob(
   job: Pick<MappingJob, 'organizationId' | 'id'>,
   reason: string,
 ): Promise<void> {
-  if (await ports.jobs.fail(job, reason, ports.clock.now().toISOString())) recordCount(METRIC.jobsFailed);
+  if (await ports.jobs.fail(job, reason, ports.clock.now().toISOString())) recordCount(JOB_METRICS.jobsFailed);
   const current = await ports.jobs.get(job.organizationId, job.id);
   if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: 0 });
 }

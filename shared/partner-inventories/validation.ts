@@ -8,7 +8,7 @@ import { invalidInput } from '../platform/errors';
 import { formatCsvRow } from '../platform/files/csv-format';
 import { TabularParseError, type TabularLimits } from '../platform/files/tabular';
 import type { ObjectStore } from '../platform/objects/object-store';
-import { METRIC, recordCount } from '../platform/metrics';
+import { recordCount } from '../platform/metrics';
 import {
   INVENTORY_CHUNK_ROWS,
   inventoryObjects,
@@ -16,6 +16,9 @@ import {
   type PartnerInventory,
   type RejectedRow,
 } from './inventory';
+
+/** What validation counts. */
+export const INVENTORY_METRICS = { inventoryRowsRejected: 'InventoryRowsRejected' } as const;
 
 export interface ValidatedRows {
   hotels: PartnerHotel[];
@@ -63,7 +66,7 @@ export async function writeValidatedRows(
     writes.push(objects.put(inventoryObjects.rejected(inventory), `${csv}\n`, 'text/csv'));
   }
   await Promise.all(writes);
-  if (rejected.length > 0) recordCount(METRIC.inventoryRowsRejected, rejected.length);
+  if (rejected.length > 0) recordCount(INVENTORY_METRICS.inventoryRowsRejected, rejected.length);
   return {
     hotelCount: hotels.length,
     rejectedCount: rejected.length,

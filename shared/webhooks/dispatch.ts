@@ -13,7 +13,7 @@ import { currentCorrelationId, withCorrelationId } from '../platform/correlation
 import { conflict } from '../platform/errors';
 import type { DomainEvent } from '../platform/events/events';
 import { describeError, log } from '../platform/logging';
-import { METRIC, recordCount } from '../platform/metrics';
+import { recordCount } from '../platform/metrics';
 import { MAX_QUEUE_DELAY_SECONDS, visibilityTimeoutSeconds, type Queue, type Scheduler } from '../platform/queue/queue';
 import type { SecretBox } from '../platform/secrets/secret-box';
 import { isEventType, planAllowsEvent, type EventType } from '../events';
@@ -35,6 +35,9 @@ import { requestOf } from './request';
 import type { AttemptOutcome, WebhookSender } from './sender';
 import type { DeliveryStore, WebhookStore } from './store';
 import type { Webhook } from './webhook';
+
+/** What delivery counts (the dashboard and an alarm read these names: infra/observability.ts). */
+export const WEBHOOK_METRICS = { webhookAttempts: 'WebhookAttempts', deliveriesDeadLettered: 'DeliveriesDeadLettered' } as const;
 
 /** An event of a type the catalogue knows (shared/events). */
 export type KnownEvent = DomainEvent & { type: EventType };
@@ -177,8 +180,8 @@ async function finishAttempt(ports: AttemptPorts, delivery: Delivery, attempt: D
   };
   if (delivery.kind === 'EXPORT_WEBHOOK' && !attempt.succeeded) log('warn', 'legacy export webhook failed', fields);
   else log('info', 'webhook attempt', fields);
-  recordCount(METRIC.webhookAttempts, 1, { outcome: attempt.succeeded ? 'succeeded' : 'failed' });
-  if (status === 'DEAD_LETTERED') recordCount(METRIC.deliveriesDeadLettered);
+  recordCount(WEBHOOK_METRICS.webhookAttempts, 1, { outcome: attempt.succeeded ? 'succeeded' : 'failed' });
+  if (status === 'DEAD_LETTERED') recordCount(WEBHOOK_METRICS.deliveriesDeadLettered);
   if (status === 'RETRYING') await queueNext(ports, { ...delivery, nextAttemptAt }, attempt.number);
 }
 
@@ -245,7 +248,7 @@ export async function abandonAttempt(ports: Pick<DeliveryPorts, 'deliveries' | '
     // The attempt was recorded but the next one could not be queued.
     if (delivery.status === 'RETRYING' && delivery.attempts.length === message.attempt && (await ports.deliveries.deadLetter(delivery, now))) {
       log('error', 'webhook retry could not be queued', { deliveryId: delivery.id, attempt: message.attempt });
-      recordCount(METRIC.deliveriesDeadLettered);
+      recordCount(WEBHOOK_METRICS.deliveriesDeadLettered);
     }
     return;
   }
@@ -260,7 +263,7 @@ export async function abandonAttempt(ports: Pick<DeliveryPorts, 'deliveries' | '
   const recorded = await ports.deliveries.record(delivery, attempt, delivery.kind === 'EXPORT_WEBHOOK' ? 'FAILED' : 'DEAD_LETTERED', undefined);
   log('error', 'webhook attempt abandoned', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt: message.attempt });
   if (recorded) {
-    recordCount(METRIC.webhookAttempts, 1, { outcome: 'failed' });
-    if (delivery.kind === 'SUBSCRIPTION') recordCount(METRIC.deliveriesDeadLettered);
+    recordCount(WEBHOOK_METRICS.webhookAttempts, 1, { outcome: 'failed' });
+    if (delivery.kind === 'SUBSCRIPTION') recordCount(WEBHOOK_METRICS.deliveriesDeadLettered);
   }
 }

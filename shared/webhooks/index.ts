@@ -17,7 +17,8 @@ export {
   sendTestEvent,
   updateWebhookSubscription,
 } from './endpoints';
-export { webhookDeliveryQueue } from './queues';
+export { domainEventQueue, webhookDeliveryQueue } from './queues';
 export { WEBHOOK_VERIFICATION, webhookDescriptions } from './payloads';
 export { abandonWebhookAttempt, attemptWebhookDelivery, deliverEvent } from './workers';
 export { webhookComponentSchemas } from './schemas';
+export { WEBHOOK_METRICS } from './dispatch';

@@ -1,7 +1,20 @@
-/** The queue webhook attempts run on: one message per attempt of a delivery. */
+/** The webhooks capability's queues: the recorded events it turns into deliveries, and the attempts of each delivery. */
 import * as v from 'valibot';
+import { domainEventMessages } from '../platform/events/outbox';
 import { defineQueue } from '../platform/queue/queue';
 
+/** Every recorded event (the outbox relay's queue), turned into one delivery per matching webhook. */
+export const domainEventQueue = defineQueue({
+  ...domainEventMessages,
+  handler: 'webhooks/domain-events',
+  description: 'Turns each published event into one delivery per matching webhook',
+  maxReceiveCount: 5,
+  batchSize: 10,
+  access: { table: 'readwrite', sendsTo: ['webhook-deliveries'] },
+  lambda: { memoryMb: 256, timeoutSeconds: 30 },
+});
+
+/** One message per attempt of a delivery. */
 export const webhookDeliveryQueue = defineQueue({
   name: 'webhook-deliveries',
   handler: 'webhooks/delivery',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { TOKEN_LIFETIME_SECONDS } from '../../shared/platform/auth/bearer-tokens';
+import { TOKEN_LIFETIME_SECONDS } from '../../shared/api-keys/bearer-tokens';
 import { startTestApi, type Caller } from '../support/test-api';
-import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/platform/auth/services';
-import { parseApiKey } from '../../shared/platform/auth/credentials';
+import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/api-keys/services';
+import { parseApiKey } from '../../shared/api-keys/credentials';
 
 const api = await startTestApi();
 const PROTECTED = '/api/v1/suppliers/my-suppliers';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { SignJWT } from 'jose';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_LIFETIME_SECONDS } from '../../shared/platform/auth/bearer-tokens';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_LIFETIME_SECONDS } from '../../shared/api-keys/bearer-tokens';
 import { startTestApi, type ApiResponse, type Caller } from '../support/test-api';
 
 const api = await startTestApi();

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll } from '@jest/globals';
 import type { AppConfig } from '../../shared/platform/config';
 import { ManualClock } from '../../shared/platform/clock';
-import type { KeyRole } from '../../shared/platform/auth/credentials';
+import type { KeyRole } from '../../shared/platform/auth/principal';
 import type { Organization } from '../../shared/organizations/organization';
 import type { PlanType } from '../../shared/organizations/plans';
 import type { InProcessMessaging } from '../../shared/platform/queue/in-process';

@@ -1,4 +1,4 @@
-import { idempotentHttpHandler } from '../../../shared/platform/http/idempotent-handler';
+import { idempotentHttpHandler } from '../../../shared/api-keys';
 import { createLegacyWebhook, legacyWebhookRoutes } from '../../../shared/webhooks';
 
 export const handler = idempotentHttpHandler(legacyWebhookRoutes.createLegacyWebhook, createLegacyWebhook);

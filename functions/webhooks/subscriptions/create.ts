@@ -1,4 +1,4 @@
-import { idempotentHttpHandler } from '../../../shared/platform/http/idempotent-handler';
+import { idempotentHttpHandler } from '../../../shared/api-keys';
 import { createWebhookSubscription, subscriptionRoutes } from '../../../shared/webhooks';
 
 export const handler = idempotentHttpHandler(subscriptionRoutes.createWebhookSubscription, createWebhookSubscription);

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../../shared/platform/http/handler';
+import { httpHandler } from '../../../shared/api-keys';
 import { deleteWebhookSubscription, subscriptionRoutes } from '../../../shared/webhooks';
 
 export const handler = httpHandler(subscriptionRoutes.deleteWebhookSubscription, deleteWebhookSubscription);

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../../shared/platform/http/handler';
+import { httpHandler } from '../../../shared/api-keys';
 import { redeliver, subscriptionRoutes } from '../../../shared/webhooks';
 
 export const handler = httpHandler(subscriptionRoutes.redeliver, redeliver);

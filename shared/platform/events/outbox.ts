@@ -10,18 +10,16 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as v from 'valibot';
 import { currentCorrelationId } from '../correlation';
 import type { DomainEvent } from './events';
-import { defineQueue } from '../queue/queue';
+import type { QueueAddress } from '../queue/queue';
 import { service } from '../runtime';
 import { organizationPartition, queryAll, tableOf, withoutKeys, type Table } from '../table';
 
 /**
- * The queue every published event goes through. The webhooks capability consumes it: it turns each
- * event into one delivery per matching webhook (functions/webhooks/domain-events.ts).
+ * The queue the relay puts every recorded event on. The capability that consumes the events
+ * declares its worker on it (a queue definition with this name and schema, in the queue table).
  */
-export const domainEventQueue = defineQueue({
+export const domainEventMessages: QueueAddress<DomainEvent> = {
   name: 'domain-events',
-  handler: 'webhooks/domain-events',
-  description: 'Turns each published event into one delivery per matching webhook',
   schema: v.object({
     id: v.string(),
     type: v.string(),
@@ -30,11 +28,7 @@ export const domainEventQueue = defineQueue({
     data: v.record(v.string(), v.unknown()),
     correlationId: v.optional(v.string()),
   }),
-  maxReceiveCount: 5,
-  batchSize: 10,
-  access: { table: 'readwrite', sendsTo: ['webhook-deliveries'] },
-  lambda: { memoryMb: 256, timeoutSeconds: 30 },
-});
+};
 
 /** Every event item's sort key starts so: the stream filter and the relay select them by it. */
 export const EVENT_SORT_KEY_PREFIX = 'EVENT#';

@@ -13,14 +13,14 @@ import type { Queue, WorkerAccess } from '../queue/queue';
 import { queueOf } from '../queue/services';
 import { environmentRuntime, type Runtime } from '../runtime';
 import type { DomainEvent } from './events';
-import { domainEventQueue, EVENT_SORT_KEY_PREFIX, eventOfStreamImage } from './outbox';
+import { domainEventMessages, EVENT_SORT_KEY_PREFIX, eventOfStreamImage } from './outbox';
 
 /** The relay as the stack deploys it. */
 export const EVENT_RELAY = {
   handler: 'platform/event-relay',
   description: 'Relays each event recorded in the table (its stream) to the domain-events queue',
   // It reads the stream, not the table: the event source's role does that.
-  access: { table: 'none', sendsTo: [domainEventQueue.name] } satisfies WorkerAccess,
+  access: { table: 'none', sendsTo: [domainEventMessages.name] } satisfies WorkerAccess,
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
   batchSize: 25,
   /** What the stream hands the relay: new items whose sort key is an event's (a Lambda event filter). */
@@ -62,7 +62,7 @@ export function eventRelayFunction(): RelayFunction {
     (event, context) => {
       // Its log lines carry the Lambda context, as the middy-built functions' do.
       if (context) logger.addContext(context);
-      return relayEvents(event.Records, queueOf(runtime(), domainEventQueue));
+      return relayEvents(event.Records, queueOf(runtime(), domainEventMessages));
     };
   const lambda = build(environmentRuntime) as RelayFunction;
   lambda.withRuntime = (runtime) => build(() => runtime);

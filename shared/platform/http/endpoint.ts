@@ -1,17 +1,16 @@
 /**
  * What an endpoint's implementation receives and answers. Capabilities write each implementation
  * as a const arrow function typed `Implementation<typeof theirRoutes.someRoute>`; the function file
- * under functions/ pairs it with its route (handler.ts). Plain function values, unlike calls, are
+ * under functions/ pairs it with its route (a handler of shared/api-keys/handlers.ts, or publicHttpHandler). Plain function values, unlike calls, are
  * dropped by esbuild when a function does not use them, so each Lambda bundles only its own.
  */
 import type * as v from 'valibot';
-import type { Headers } from '../auth/authenticate';
-import type { Principal } from '../auth/credentials';
+import type { Headers, Principal } from '../auth/principal';
 import type { Runtime } from '../runtime';
 import type { UploadedFile } from './multipart';
 import type { AnySchema, RouteDefinition } from './route';
 
-export type { Headers } from '../auth/authenticate';
+export type { Headers } from '../auth/principal';
 export type { UploadedFile } from './multipart';
 
 

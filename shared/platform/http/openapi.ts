@@ -17,6 +17,15 @@ const SECURITY_SCHEMES = {
   },
 } as const;
 
+/** The document's `info`: what the API is called and says of itself. */
+export interface ApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  contact: { name: string };
+  license: { name: string; identifier: string };
+}
+
 /** A request the service sends (OpenAPI 3.1 `webhooks`): what receivers get. */
 export interface WebhookDescription {
   summary: string;
@@ -29,7 +38,7 @@ export function buildOpenApiDocument(
   routes: Readonly<Record<string, RouteDefinition>>,
   options: {
     serverUrl: string;
-    version: string;
+    info: ApiInfo;
     webhooks?: Readonly<Record<string, WebhookDescription>>;
     /** Every tag's description, in the order the reference lists them. */
     tags?: Readonly<Record<string, string>>;
@@ -46,17 +55,7 @@ export function buildOpenApiDocument(
   }
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Hotel Mapping and Billing API',
-      version: options.version,
-      description:
-        'Maps partner hotel inventories to a canonical reference inventory. Every error answers ' +
-        '`{"error": "<status name>", "message": "<readable text>"}`. Beyond what each operation lists: a path the API does ' +
-        'not have answers 404, and a method a path does not take answers 405 with an `Allow` header naming the ones it does.',
-      contact: { name: 'Hotel Mapping API support (through your account manager)' },
-      // An SPDX reference to a licence of one's own: partners use the API under their service agreement.
-      license: { name: 'Proprietary: for partners under their service agreement', identifier: 'LicenseRef-Proprietary' },
-    },
+    info: options.info,
     servers: [{ url: options.serverUrl }],
     ...(options.tags && { tags: Object.entries(options.tags).map(([name, description]) => ({ name, description })) }),
     paths,

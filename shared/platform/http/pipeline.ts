@@ -33,13 +33,13 @@ export interface HttpFunction extends LambdaHandler {
   withRuntime(runtime: Runtime): LambdaHandler;
 }
 
-/** Builds the function's handler; authentication and idempotency come from the builders of credentialed routes (handler.ts, idempotent-handler.ts). */
+/** Builds the function's handler; authentication and idempotency come from the builders of credentialed routes (shared/api-keys/handlers.ts). */
 export function composeHttpFunction<R extends RouteDefinition>(
   route: R,
   implementation: Implementation<R>,
   credentialed?: {
     authentication: (route: RouteDefinition, runtime: () => Runtime) => HttpMiddleware;
-    /** For the idempotent routes only (idempotent-handler.ts): no other function bundles it. */
+    /** For the idempotent routes only: no other function bundles it. */
     idempotency?: typeof answerIdempotently;
   },
 ): HttpFunction {

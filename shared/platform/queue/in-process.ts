@@ -17,7 +17,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock';
 import { CORRELATION_ID_ATTRIBUTE, currentCorrelationId } from '../correlation';
 import { describeError, log } from '../logging';
-import { visibilityTimeoutSeconds, type Messaging, type Queue, type QueueDefinition, type ScheduledDelivery, type Scheduler, type SendOptions } from './queue';
+import { visibilityTimeoutSeconds, type Messaging, type Queue, type QueueAddress, type QueueDefinition, type ScheduledDelivery, type Scheduler, type SendOptions } from './queue';
 
 export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -99,12 +99,12 @@ export class InProcessMessaging implements Messaging {
     };
   }
 
-  queue<M>(definition: QueueDefinition<M>): Queue<M> {
+  queue<M>(address: QueueAddress<M>): Queue<M> {
     return {
       send: async (message: M, options: SendOptions = {}) =>
-        this.enqueue(definition, message, this.clock.now().getTime() + (options.delaySeconds ?? 0) * 1000),
+        this.enqueue(address, message, this.clock.now().getTime() + (options.delaySeconds ?? 0) * 1000),
       sendAll: async (messages: readonly M[]) => {
-        for (const message of messages) this.enqueue(definition, message, this.clock.now().getTime());
+        for (const message of messages) this.enqueue(address, message, this.clock.now().getTime());
       },
     };
   }
@@ -157,17 +157,19 @@ export class InProcessMessaging implements Messaging {
     return lost.length;
   }
 
-  private enqueue(definition: QueueDefinition, message: unknown, dueAt: number): void {
-    const refusals = this.refusals.get(definition.name) ?? 0;
+  private enqueue(queue: QueueAddress | QueueDefinition, message: unknown, dueAt: number): void {
+    const refusals = this.refusals.get(queue.name) ?? 0;
     if (refusals > 0) {
-      this.refusals.set(definition.name, refusals - 1);
-      throw new Error(`The queue ${definition.name} refused the message (in-process refusal).`);
+      this.refusals.set(queue.name, refusals - 1);
+      throw new Error(`The queue ${queue.name} refused the message (in-process refusal).`);
     }
-    this.definitions.set(definition.name, definition);
+    // A sender may know only the queue's address; its consumer comes from the queue table.
+    if ('handler' in queue) this.definitions.set(queue.name, queue);
+    if (!this.definitions.has(queue.name)) throw new Error(`No consumer is declared for the queue ${queue.name} (the queue table).`);
     const correlationId = currentCorrelationId();
     const stored: StoredMessage = {
       id: randomUUID(),
-      queue: definition.name,
+      queue: queue.name,
       body: JSON.stringify(message),
       sequence: ++this.sequence,
       sentAt: this.clock.now().getTime(),

@@ -8,15 +8,20 @@
 import type * as v from 'valibot';
 import type { ResourceAccess } from '../access';
 
-export interface QueueDefinition<M = unknown> {
+/** Enough to send to a queue: its name and what its messages look like. */
+export interface QueueAddress<M = unknown> {
   /** Stable name: `mapping-chunks`. The environment variable QUEUE_URL_MAPPING_CHUNKS carries its URL. */
   name: string;
+  /** Every message body is validated against this before the worker sees it. */
+  schema: v.GenericSchema<unknown, M>;
+}
+
+/** A queue and its consumer, as the capability that consumes it declares them. */
+export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
   /** The worker's function file under functions/, without extension: `mapping-jobs/chunk`. */
   handler: string;
   /** The function file that takes dead-lettered messages, if any. */
   deadLetterHandler?: string;
-  /** Every message body is validated against this before the worker sees it. */
-  schema: v.GenericSchema<unknown, M>;
   /** Deliveries before a message goes to the dead-letter queue. */
   maxReceiveCount: number;
   /** Messages per worker invocation. */
@@ -27,6 +32,8 @@ export interface QueueDefinition<M = unknown> {
   deadLetterAccess?: WorkerAccess;
   /** reservedConcurrency 1 makes a worker run one invocation at a time. */
   lambda: { memoryMb: number; timeoutSeconds: number; reservedConcurrency?: number };
+  /** What else a message's trace is found by, beside its organization (annotations on the worker's segment). */
+  traceAnnotations?(message: M): Readonly<Record<string, string>>;
   /** Invocations the queue feeds at once (the event source's maximum concurrency), reserving nothing. */
   maxConcurrency?: number;
   description: string;
@@ -61,7 +68,7 @@ export interface Scheduler {
 
 /** Where messages go: the runtime's in-process messaging (local runtime, tests); SQS and EventBridge Scheduler when absent. */
 export interface Messaging {
-  queue<M>(definition: QueueDefinition<M>): Queue<M>;
+  queue<M>(address: QueueAddress<M>): Queue<M>;
   scheduler: Scheduler;
 }
 

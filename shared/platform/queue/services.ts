@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { queueUrlVariable, requireSetting, requireVariable } from '../config';
 import { service, type Runtime } from '../runtime';
 import { EventBridgeScheduler } from './eventbridge-scheduler';
-import type { Queue, QueueDefinition, Scheduler } from './queue';
+import type { Queue, QueueAddress, Scheduler } from './queue';
 import { SqsQueue } from './sqs-queue';
 import { traced } from '../tracing';
 
@@ -21,9 +21,9 @@ const eventBridgeSchedulerOf = /* @__PURE__ */ service(
     }),
 );
 
-export function queueOf<M>(runtime: Runtime, definition: QueueDefinition<M>): Queue<M> {
-  if (runtime.messaging) return runtime.messaging.queue(definition);
-  const url = requireVariable(runtime.config.queueUrls?.[definition.name], queueUrlVariable(definition.name));
+export function queueOf<M>(runtime: Runtime, address: QueueAddress<M>): Queue<M> {
+  if (runtime.messaging) return runtime.messaging.queue(address);
+  const url = requireVariable(runtime.config.queueUrls?.[address.name], queueUrlVariable(address.name));
   return new SqsQueue<M>(sqsOf(runtime), url);
 }
 

@@ -53,7 +53,7 @@ function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: Mes
       for (const record of event.Records) {
         const processed = withCorrelationId(correlationIdOf(record), async () => {
           const message = parseMessage(queue, record);
-          annotate(traceAnnotationsOf(message));
+          annotate({ ...organizationOf(message), ...queue.traceAnnotations?.(message) });
           return process(message, runtime(), record);
         });
         settled.push(
@@ -74,13 +74,10 @@ function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: Mes
   return lambda;
 }
 
-/** The organization and the job a message is for, where it says (most do): what its trace is found by. */
-function traceAnnotationsOf(message: unknown): Record<string, string | undefined> {
-  const fields = (message ?? {}) as { organizationId?: unknown; mappingJobId?: unknown };
-  return {
-    organizationId: typeof fields.organizationId === 'string' ? fields.organizationId : undefined,
-    jobId: typeof fields.mappingJobId === 'string' ? fields.mappingJobId : undefined,
-  };
+/** The organization a message is for, where it says (most do): what its trace is found by. */
+function organizationOf(message: unknown): Record<string, string | undefined> {
+  const { organizationId } = (message ?? {}) as { organizationId?: unknown };
+  return { organizationId: typeof organizationId === 'string' ? organizationId : undefined };
 }
 
 function correlationIdOf(record: SQSRecord): string {

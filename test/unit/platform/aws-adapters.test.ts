@@ -7,7 +7,7 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3C
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, describe, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { signingSecretSource } from '../../../shared/platform/auth/signing-secret';
+import { signingSecretSource } from '../../../shared/api-keys/signing-secret';
 import { S3ObjectStore } from '../../../shared/platform/objects/s3-object-store';
 
 const s3 = mockClient(S3Client);

@@ -9,12 +9,12 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
-import { API_VERSION } from '../../../shared/docs';
+import { API_INFO } from '../../../shared/docs';
 import { buildOpenApiDocument } from '../../../shared/platform/http/openapi';
 import { componentSchemas, routes, tagDescriptions } from '../../../shared/routes';
 import { webhookDescriptions } from '../../../shared/webhooks';
 
-const document = JSON.stringify(buildOpenApiDocument(routes, { serverUrl: '/', version: API_VERSION, webhooks: webhookDescriptions, tags: tagDescriptions, schemas: componentSchemas }));
+const document = JSON.stringify(buildOpenApiDocument(routes, { serverUrl: '/', info: API_INFO, webhooks: webhookDescriptions, tags: tagDescriptions, schemas: componentSchemas }));
 
 describe('the OpenAPI document under the linters', () => {
   it("passes Redocly's recommended rules with no error and no warning", async () => {

@@ -1,17 +1,16 @@
 /**
  * Verifies the caller's credential as the route asks: `required` and `admin` answer 401 without a
  * valid one (`admin` also 403 unless it is an admin key); `optional` reads a valid credential and
- * ignores an invalid one. Routes with `auth: 'none'` never get this middleware.
+ * ignores an invalid one. Routes with `auth: 'none'` never get this middleware. The authenticator
+ * is the credential owner's (shared/api-keys/handlers.ts).
  */
-import { authenticatorOf } from '../../auth/services';
-import { hasCredential } from '../../auth/authenticate';
+import { hasCredential, type AuthenticatorOf } from '../../auth/principal';
 import { DomainError, forbidden } from '../../errors';
 import type { Runtime } from '../../runtime';
 import type { RouteDefinition } from '../route';
 import type { HttpMiddleware } from './state';
 
-export function authentication(route: RouteDefinition, runtime: () => Runtime): HttpMiddleware {
-  return {
+export const authentication = (authenticatorOf: AuthenticatorOf) => (route: RouteDefinition, runtime: () => Runtime): HttpMiddleware => ({
     before: async ({ context }) => {
       const { headers } = context.http;
       const authenticator = authenticatorOf(runtime());
@@ -31,5 +30,4 @@ export function authentication(route: RouteDefinition, runtime: () => Runtime): 
       }
       context.http.principal = principal;
     },
-  };
-}
+});

@@ -1,7 +1,7 @@
 /** What the HTTP middlewares build up for the endpoint: the request as its implementation sees it. */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Principal } from '../../auth/credentials';
+import type { Principal } from '../../auth/principal';
 import type { Headers } from '../endpoint';
 
 export interface RequestState {

@@ -1,6 +1,6 @@
-import { SETTING_VARIABLES, type AppConfig } from '../config';
+import { SETTING_VARIABLES, type AppConfig } from '../platform/config';
 import type { SigningSecretSource } from './bearer-tokens';
-import { traced } from '../tracing';
+import { traced } from '../platform/tracing';
 
 /**
  * The bearer-token signing secret: given directly to the local runtime, read from Secrets Manager

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from './credentials';
-import { isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../table';
+import { isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {

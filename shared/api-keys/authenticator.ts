@@ -2,28 +2,16 @@
  * Turns request headers into a verified Principal. Two credential forms are accepted everywhere a
  * credential is: `X-API-Key: hmk_...` and `Authorization: Bearer <token>`.
  */
-import {
-  isUsable,
-  parseApiKey,
-  secretMatches,
-  type ApiKeyRecord,
-  type Principal,
-} from './credentials';
-import { unauthenticated } from '../errors';
+import type { Authenticate, Headers, Principal } from '../platform/auth/principal';
+import { unauthenticated } from '../platform/errors';
 import type { BearerTokens } from './bearer-tokens';
+import { isUsable, parseApiKey, secretMatches, type ApiKeyRecord } from './credentials';
 
 export interface ApiKeyLookup {
   get(keyId: string): Promise<ApiKeyRecord | undefined>;
 }
 
-/** Header names in lower case, as the HTTP layer normalizes them. */
-export type Headers = Readonly<Record<string, string | undefined>>;
-
-export function hasCredential(headers: Headers): boolean {
-  return headers['x-api-key'] !== undefined || headers['authorization'] !== undefined;
-}
-
-export class Authenticator {
+export class Authenticator implements Authenticate {
   constructor(
     private readonly apiKeys: ApiKeyLookup,
     private readonly tokens: BearerTokens,

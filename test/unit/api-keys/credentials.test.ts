@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
-import { isUsable, issueApiKey, keyIdFromPrefix, parseApiKey, secretMatches } from '../../../shared/platform/auth/credentials';
+import { isUsable, issueApiKey, keyIdFromPrefix, parseApiKey, secretMatches } from '../../../shared/api-keys/credentials';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const issue = () => issueApiKey({ organizationId: 'org-1', name: 'k', role: 'partner', now });

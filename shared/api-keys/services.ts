@@ -1,8 +1,8 @@
 /** The runtime's credential services: the key store, bearer tokens and the authenticator over both. */
-import { service } from '../runtime';
-import { tableOf } from '../table';
-import { ApiKeyStore } from './api-key-store';
-import { Authenticator } from './authenticate';
+import { service } from '../platform/runtime';
+import { tableOf } from '../platform/table';
+import { ApiKeyStore } from './store';
+import { Authenticator } from './authenticator';
 import { BearerTokens } from './bearer-tokens';
 import { signingSecretSource } from './signing-secret';
 

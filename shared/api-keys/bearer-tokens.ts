@@ -3,7 +3,7 @@
  * credentials). A token names the key it came from, so revoking the key ends its tokens too.
  */
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { KeyRole } from './credentials';
+import type { KeyRole } from '../platform/auth/principal';
 
 export const TOKEN_ISSUER = 'hotel-mapping-api';
 export const TOKEN_AUDIENCE = 'hotel-mapping-api';

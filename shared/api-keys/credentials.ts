@@ -7,10 +7,9 @@
  * also the OAuth client id.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyRole } from '../platform/auth/principal';
 
 export const API_KEY_PREFIX = 'hmk_';
-export const KEY_ROLES = ['partner', 'admin'] as const;
-export type KeyRole = (typeof KEY_ROLES)[number];
 
 export interface ApiKeyRecord {
   id: string;
@@ -28,14 +27,6 @@ export interface IssuedApiKey {
   record: ApiKeyRecord;
   /** The full key; returned to the caller once and never stored. */
   plaintext: string;
-}
-
-/** Who is calling, once a credential has been verified. */
-export interface Principal {
-  organizationId: string;
-  keyId: string;
-  role: KeyRole;
-  credential: 'api_key' | 'bearer';
 }
 
 const KEY_PATTERN = /^hmk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
