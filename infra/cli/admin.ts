@@ -44,7 +44,7 @@ async function main(): Promise<unknown> {
 
   switch (command) {
     case 'create-org': {
-      const plan = values.plan!.toUpperCase();
+      const plan = values.plan.toUpperCase();
       if (!isPlanType(plan)) throw new UsageError(`--plan must be FREE, SUBSCRIPTION or ENTERPRISE, not ${values.plan}.`);
       return createOrganization(runtime, { name: required('name'), planType: plan });
     }

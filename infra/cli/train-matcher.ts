@@ -43,9 +43,9 @@ const { values } = parseArgs({
 });
 
 const options = MATCHER_BOOSTING;
-const without = values.without!.split(',').filter(Boolean);
+const without = values.without.split(',').filter(Boolean);
 const started = performance.now();
-const labelled = await loadLabelledSets(values.sets!.split(','), values.data);
+const labelled = await loadLabelledSets(values.sets.split(','), values.data);
 const synthetic = Number(values.synthetic) > 0 ? [syntheticLabelledSet(Number(values.synthetic))] : [];
 const sets = [
   ...labelled.flatMap((set) => {
@@ -80,8 +80,8 @@ const model: MatchModel = { ...withThresholds(fitModel(sets, options), loo.match
 const text = `${JSON.stringify(model)}\n`;
 if (values.check) console.log(`\n--check: the model fitted on every set (${(text.length / 1024).toFixed(0)} KiB) is not written`);
 else {
-  writeFileSync(values.out!, text);
-  console.log(`\nwrote ${path.relative(process.cwd(), values.out!)} (${(text.length / 1024).toFixed(0)} KiB): ${options.trees} trees of depth ${options.depth}, MATCHED from ${model.matchThreshold}, REVIEW from ${model.reviewThreshold}`);
+  writeFileSync(values.out, text);
+  console.log(`\nwrote ${path.relative(process.cwd(), values.out)} (${(text.length / 1024).toFixed(0)} KiB): ${options.trees} trees of depth ${options.depth}, MATCHED from ${model.matchThreshold}, REVIEW from ${model.reviewThreshold}`);
 }
 console.log(`done in ${seconds(performance.now() - started)}`);
 

@@ -185,8 +185,8 @@ function toEvent(
   // API Gateway sets the scheme itself (always https); here it is plain HTTP, whatever the caller sent.
   headers['x-forwarded-proto'] = 'http';
   // No prototype: a parameter named toString or __proto__ is just a parameter.
-  const query: Record<string, string> = Object.create(null);
-  const multiValueQuery: Record<string, string[]> = Object.create(null);
+  const query = Object.create(null) as Record<string, string>;
+  const multiValueQuery = Object.create(null) as Record<string, string[]>;
   for (const [name, value] of url.searchParams) {
     query[name] = value;
     (multiValueQuery[name] ??= []).push(value);

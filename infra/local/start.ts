@@ -36,8 +36,8 @@ async function main(): Promise<void> {
     tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
     localSecretsKey: persistentSecret(join(STATE_DIR, 'secrets-key')),
   });
-  let server: Server | undefined;
-  stopOnSignal(stack, lock, () => server);
+  const started: { server?: Server } = {};
+  stopOnSignal(stack, lock, () => started.server);
   const { runtime, messaging } = localRuntime(stack.config, { queueFolder: QUEUES_DIR, streamPositionFile: STREAM_POSITION_FILE });
   messaging.start();
   // Ready means usable: the demo inventory is published (searchable, statistics right) before
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 
   const port = Number(process.env.PORT ?? 3000);
   const listening = createLocalApi({ runtime, pages: localPaymentPages(runtime) });
-  server = listening;
+  started.server = listening;
   await new Promise<void>((done, fail) => {
     listening.once('error', fail);
     listening.listen(port, '127.0.0.1', done);
@@ -125,8 +125,8 @@ function stopOnSignal(stack: LocalStack, lock: StateFolderLock, server: () => Se
     lock.release();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
 }
 
 main().catch((error: unknown) => {

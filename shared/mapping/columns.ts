@@ -40,7 +40,7 @@ export interface TextColumn {
 }
 
 export function textAt(column: TextColumn, i: number): string {
-  return column.text.slice(column.starts[i]!, column.ends[i]!);
+  return column.text.slice(column.starts[i], column.ends[i]);
 }
 
 /** textAt(column, i) === value, without slicing the value out. */

@@ -92,7 +92,7 @@ export function untrainedModel(): MatchModel {
 }
 
 /** The committed match model (shared/mapping/match-model.json). */
-export const MATCH_MODEL: MatchModel = modelFile as MatchModel;
+export const MATCH_MODEL: MatchModel = modelFile;
 
 /** How many of the best-ranked candidates the model weighs at most. */
 export const ASSESSED_CANDIDATES = 4;

@@ -181,7 +181,7 @@ export class MatchingIndexBuilder {
       vocabulary: this.vocabulary,
       documentFrequency: this.documentFrequency.subarray(0, this.vocabulary.length),
       nameTokenOffsets: this.nameTokenOffsets.subarray(0, count + 1),
-      nameTokenIds: this.nameTokenIds.subarray(0, this.nameTokenOffsets[count]!),
+      nameTokenIds: this.nameTokenIds.subarray(0, this.nameTokenOffsets[count]),
       nameQualifierMasks: this.nameQualifierMasks.subarray(0, count),
       nameSignatures: this.nameSignatures.subarray(0, count * SIGNATURE_WORDS),
       latitudes: this.latitudes.subarray(0, count),

@@ -18,7 +18,7 @@ type TypedArray = Exclude<ArrayBufferView, DataView>;
 /** Typed arrays copied into shared memory, inside plain objects too (a TextColumn, the supplier lookup); anything else as it is. */
 function inSharedMemory(value: unknown): unknown {
   if (ArrayBuffer.isView(value)) {
-    const array = value as TypedArray;
+    const array = value;
     if (array.buffer instanceof SharedArrayBuffer) return array;
     const Type = array.constructor as new (buffer: SharedArrayBuffer) => TypedArray & { set(source: TypedArray): void };
     const shared = new Type(new SharedArrayBuffer(array.byteLength));

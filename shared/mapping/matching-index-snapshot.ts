@@ -34,7 +34,7 @@ export function dataToCopy(index: MatchingIndex, supplierCodes: boolean): Refere
 export function deserializeMatchingIndex(buffer: Uint8Array): MatchingIndex {
   const data = deserialize(buffer) as ReferenceIndexSnapshot;
   if ((data?.format as string) === STRING_ARRAY_FORMAT) return new MatchingIndex(withTextColumns(data));
-  if (data?.format !== SNAPSHOT_FORMAT) throw new Error(`not a ${SNAPSHOT_FORMAT} snapshot`);
+  if (data?.format !== SNAPSHOT_FORMAT) throw new Error(`not a ${String(SNAPSHOT_FORMAT)} snapshot`);
   return new MatchingIndex(data);
 }
 

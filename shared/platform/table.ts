@@ -147,7 +147,7 @@ export async function batchWrite(table: Table, writes: readonly Record<string, u
         if (attempt > 8) throw new Error('DynamoDB kept leaving batch writes unprocessed.');
         if (attempt > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** attempt));
         const { UnprocessedItems } = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: requests } }));
-        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
+        requests = UnprocessedItems?.[table.name] ?? [];
       }
     }
   };

@@ -48,7 +48,7 @@ process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     return true;
   }
   return (writeOut as (...a: unknown[]) => boolean)(chunk, ...rest);
-}) as typeof process.stdout.write;
+});
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const percentile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;

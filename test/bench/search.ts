@@ -96,7 +96,7 @@ function typo(random: SeededRandom, word: string, kind: number): string {
   if (kind === 3) return word.slice(0, at) + word.slice(at + 1); // dropped letter
   if (kind === 4) return word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2); // swapped letters
   const letter = (word[at] as string).toLowerCase();
-  const neighbour = KEYBOARD_NEIGHBOURS[letter] ? random.pick([...(KEYBOARD_NEIGHBOURS[letter] as string)]) : letter;
+  const neighbour = KEYBOARD_NEIGHBOURS[letter] ? random.pick([...(KEYBOARD_NEIGHBOURS[letter])]) : letter;
   return word.slice(0, at) + neighbour + word.slice(at + 1); // neighbouring key
 }
 
@@ -134,7 +134,7 @@ function buildQuerySets(sampledHotels: ReferenceHotel[], count: number, seed: nu
     const roll = random.float();
     if (roll < 0.3) query.name = (hotel.name.split(' ')[0] as string).slice(0, 4);
     else if (roll < 0.6) query.country = random.pick(COUNTRIES).name;
-    else if (roll < 0.8) query.city = hotel.city as string;
+    else if (roll < 0.8) query.city = hotel.city;
     if (random.chance(0.3)) query.rating = random.int(3, 5);
     if (random.chance(0.3)) query.hasCoordinates = true;
     return query;

@@ -90,7 +90,7 @@ describe('GET /api/v1/openapi.json', () => {
     }
     assert.equal(body.webhooks['mapping.completed'].post.requestBody.content['application/json'].schema.properties.event.const, 'mapping.completed');
     // Ids a generator can use, no credential of ours, and how to check a delivery in the document itself.
-    for (const [name, webhook] of Object.entries(body.webhooks) as [string, { post: { operationId: string; security: unknown[] } }][]) {
+    for (const [name, webhook] of Object.entries<{ post: { operationId: string; security: unknown[] } }>(body.webhooks)) {
       assert.match(webhook.post.operationId, /^[A-Za-z0-9._~-]+$/, name);
       assert.deepEqual(webhook.post.security, []);
     }

@@ -55,7 +55,7 @@ function rawExchange(write: (socket: ReturnType<typeof connect>) => Promise<void
     socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
     socket.on('close', () => resolve(answer));
     socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(answer) : reject(error)));
-    socket.on('connect', () => write(socket).catch(reject));
+    socket.on('connect', () => void write(socket).catch(reject));
   });
 }
 

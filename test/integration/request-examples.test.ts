@@ -98,7 +98,7 @@ describe('request examples', () => {
         for (const [name, value] of Object.entries(example!)) body.append(name, String(value));
         body.append('file', new Blob(['id,name,city,country\nH-1001,Hotel Avenida,Lisbon,PT\n'], { type: 'text/csv' }), 'hotels.csv');
       }
-      const response = await api.request(method, `${url}${query.size ? `?${query}` : ''}`, { headers, body });
+      const response = await api.request(method, `${url}${query.size ? `?${query.toString()}` : ''}`, { headers, body });
       const message = String(response.body?.message ?? '');
       if (SHAPE_REFUSALS.has(response.status) && !EXAMPLE_HOST_REFUSAL.test(message)) refused.push(`${operation.operationId}: ${response.status} ${message}`);
     }

@@ -106,7 +106,7 @@ function verifyWithLibrary(secret: string, request: Received): unknown {
 /** The README's five-line check, without any library. */
 function verifyByHand(secret: string, request: Received): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signed = `${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`;
+  const signed = `${String(request.headers['webhook-id'])}.${String(request.headers['webhook-timestamp'])}.${request.body}`;
   const expected = `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
   return String(request.headers['webhook-signature']).split(' ').includes(expected);
 }

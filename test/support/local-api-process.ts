@@ -24,10 +24,10 @@ export async function startLocalApiProcess(stateDir: string, args: string[] = []
   });
   let output = '';
   let errors = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (errors += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (errors += chunk));
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', () => output.includes('Ctrl-C') && resolve());
+    child.stdout.on('data', () => output.includes('Ctrl-C') && resolve());
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output}${errors}`)));
   });
   const credentials = JSON.parse(readFileSync(join(stateDir, 'credentials.json'), 'utf8'));

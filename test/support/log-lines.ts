@@ -5,12 +5,12 @@
 export async function logLinesDuring(work: () => Promise<unknown>, level: string): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
   const streams = [process.stdout, process.stderr];
-  const writes = streams.map((stream) => stream.write);
+  const writes = streams.map((stream) => stream.write.bind(stream));
   for (const stream of streams) {
     stream.write = ((chunk: unknown) => {
       lines.push(String(chunk));
       return true;
-    }) as typeof stream.write;
+    });
   }
   const previous = process.env.LOG_LEVEL;
   process.env.LOG_LEVEL = level;

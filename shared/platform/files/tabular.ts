@@ -295,7 +295,7 @@ async function* readJsonLines(input: TabularInput): AsyncGenerator<TabularRow> {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (error) {
+    } catch {
       yield { line, error: 'is not valid JSON' };
       continue;
     }
@@ -406,8 +406,8 @@ function cellText(value: ExcelJS.CellValue): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return value.toISOString();
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
-  if ('formula' in value || 'sharedFormula' in value) return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if ('text' in value) return cellText(value.text as ExcelJS.CellValue);
+  if ('formula' in value || 'sharedFormula' in value) return cellText((value as ExcelJS.CellFormulaValue).result);
+  if ('text' in value) return cellText(value.text);
   if ('error' in value) return value.error;
   return '';
 }

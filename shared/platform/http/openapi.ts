@@ -151,7 +151,7 @@ function parameters(convert: Convert, schema: AnySchema | undefined, location: '
   return Object.entries(properties).map(([name, property]) => {
     const documented = entries[name] ? parameterDocumentation(entries[name]) : {};
     const { description, examples, ...rest } = property;
-    const example = documented.example ?? (Array.isArray(examples) ? examples[0] : undefined);
+    const example = documented.example ?? (Array.isArray(examples) ? (examples[0] as unknown) : undefined);
     return {
       name,
       in: location,
@@ -253,7 +253,7 @@ function converter(definitions: Readonly<Record<string, AnySchema>>): Convert {
       target: 'draft-2020-12',
       typeMode,
       errorMode: 'ignore',
-      definitions: definitions as Record<string, AnySchema>,
+      definitions: definitions,
     }) as JsonSchema;
     return inDocument(json) as JsonSchema;
   };

@@ -62,7 +62,7 @@ export function composeHttpFunction<R extends RouteDefinition>(
       annotate({ route: `${route.method} ${route.path}`, organizationId: request.principal?.organizationId, jobId: (request.params as { jobId?: string }).jobId });
       const answer = async () => toResponse(await implementation(request, runtime()));
       return credentialed?.idempotency
-        ? credentialed.idempotency(route, runtime(), request as HttpRequest<RouteDefinition>, context, answer)
+        ? credentialed.idempotency(route, runtime(), request, context, answer)
         : answer();
     });
     return invoke(handler);

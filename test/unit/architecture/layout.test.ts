@@ -87,7 +87,7 @@ describe('the layout', () => {
     // A capability's or the platform's tests under its own name; tools' tests under their folder's.
     const toolFolders: Record<string, string> = { cli: 'infra/cli', 'matcher-training': 'infra/matcher-training', bench: 'test/bench', architecture: 'test/unit/architecture' };
     const folders = [...readdirSync(join(ROOT, 'test', 'unit'))].filter((name) => statSync(join(ROOT, 'test', 'unit', name)).isDirectory());
-    const misplaced = folders.filter((name) => !(capabilities.includes(name) || name === 'platform' || (toolFolders[name] && existsSync(join(ROOT, toolFolders[name]!)))));
+    const misplaced = folders.filter((name) => !(capabilities.includes(name) || name === 'platform' || (toolFolders[name] && existsSync(join(ROOT, toolFolders[name])))));
     assert.deepEqual(misplaced, []);
   });
 

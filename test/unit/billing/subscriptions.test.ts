@@ -32,7 +32,7 @@ function book(subscriptions: RecordedSubscription[], basePlan: PlanType = 'FREE'
 
 function applied(decision: SubscriptionDecision) {
   assert.equal(decision.kind, 'apply');
-  return decision as Extract<SubscriptionDecision, { kind: 'apply' }>;
+  return decision;
 }
 
 describe('which subscriptions are live', () => {

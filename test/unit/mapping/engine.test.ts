@@ -55,7 +55,7 @@ describe('STANDARD mode', () => {
     assert.ok(result.score >= 0.9, `score ${result.score}`);
     assert.equal(result.evidence?.postalCodeMatch, true);
     assert.equal(result.evidence?.addressMatch, true);
-    assert.ok(result.evidence!.distanceMeters! > 100 && result.evidence!.distanceMeters! < 300);
+    assert.ok(result.evidence.distanceMeters! > 100 && result.evidence.distanceMeters! < 300);
   });
 
   it('tells the same chain next door apart by its distinctive words', () => {
@@ -63,7 +63,7 @@ describe('STANDARD mode', () => {
     assert.equal(result.status, 'MATCHED');
     assert.equal(result.referenceHotelId, 'ibis-est');
     assert.equal(result.candidates[0]?.referenceHotelId, 'ibis-nord');
-    assert.ok(result.candidates[0]!.score < 0.2);
+    assert.ok(result.candidates[0].score < 0.2);
   });
 
   it('gives a row that fits two look-alikes a score that says so, the other as the runner-up', () => {

@@ -51,7 +51,7 @@ describe('readTabular csv', () => {
     assert.equal(rows[1]?.line, 3);
     assert.match((rows[1] as { error: string }).error, /3 fields but the header has 2/);
     assert.equal(rows[2]?.line, 4);
-    assert.ok('error' in rows[2]!);
+    assert.ok('error' in rows[2]);
     // A trailing empty field is tolerated.
     assert.deepEqual(rows[3], { line: 5, record: { id: '4', name: 'D' } });
     assert.deepEqual(rows[4], { line: 6, record: { id: '5', name: 'E' } });
@@ -155,7 +155,7 @@ describe('readTabular xlsx', () => {
     assert.deepEqual(rows[0], { line: 2, record: { id: 'h1', name: 'Hotel One', lat: '1.25' } });
     assert.deepEqual(rows[1], { line: 4, record: { id: 'h2', name: 'Rich Text', lat: '2' } });
     assert.equal(rows[2]?.line, 5);
-    assert.ok('error' in rows[2]!);
+    assert.ok('error' in rows[2]);
     assert.equal(rows.length, 3);
   });
 
