@@ -37,7 +37,7 @@ export async function synthesize(outDir: string, stage = 'synth'): Promise<Synth
     ...queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]),
   ];
   return handlers.map((handler) => {
-    // A function's logical id is its name (infra/stack.ts) plus CDK's hash suffix.
+    // A function's logical id is its name (infra/constructs/service-function.ts) plus CDK's hash suffix.
     const pattern = new RegExp(`^${functionName({ handler })}[0-9A-F]{8}$`);
     const [, fn] = Object.entries(resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && pattern.test(id)) ?? [];
     const assetPath = fn?.Metadata?.['aws:asset:path'];

@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireSetting, type AppConfig } from '../../shared/platform/config';
+import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
 import { createS3Client } from '../../shared/platform/objects/s3-object-store';
 import { ensureBucket, ensureTable } from './provision';
 import { startStandIns, type StandInOptions } from './stand-ins';
@@ -29,7 +30,7 @@ export async function provisionLocalStack(
     tokenSigningSecret: options.tokenSigningSecret,
     localSecretsKey: options.localSecretsKey,
     // A local receiver (http://127.0.0.1:…) only when asked for; never in a deployed stack.
-    webhooksAllowLoopback: process.env.WEBHOOKS_ALLOW_LOOPBACK === 'true',
+    localAllowances: process.env.WEBHOOKS_ALLOW_LOOPBACK === 'true' ? [LOOPBACK_RECEIVERS] : [],
   };
   await provisionResources(config);
   return { config, stop: () => standIns.stop() };

@@ -6,6 +6,7 @@ import { PLAN_LIMITS, PLAN_TYPES, type PlanType } from '../organizations';
 import { CREDITS, PLAN_OFFERS } from './offers';
 import { formatEuros } from './money';
 import { eventsOfPlan, type EventType } from '../events';
+import { defineSettings, type AppConfig } from '../platform/config';
 
 /** Payment-provider ids of one stage: one price per paid plan, and the credits product and price. */
 export interface ProviderPriceIds {
@@ -90,23 +91,15 @@ export function planOfPrice(priceIds: ProviderPriceIds, priceId: string): PaidPl
   return undefined;
 }
 
-/** The environment variables carrying a stage's price ids (set by the CDK stack, read by loadConfig). */
-const PRICE_ID_VARIABLES: Record<keyof ProviderPriceIds, string> = {
+/** The environment variables carrying a stage's price ids (the CDK stack sets them). */
+export const PRICE_ID_SETTINGS = defineSettings({
   SUBSCRIPTION: 'STRIPE_PRICE_SUBSCRIPTION',
   ENTERPRISE: 'STRIPE_PRICE_ENTERPRISE',
   creditsProduct: 'STRIPE_PRODUCT_CREDITS',
   creditsPrice: 'STRIPE_PRICE_CREDITS',
-};
+} satisfies Record<keyof ProviderPriceIds, string>);
 
-const PRICE_ID_FIELDS = Object.keys(PRICE_ID_VARIABLES) as (keyof ProviderPriceIds)[];
-
-export function priceIdEnvironment(priceIds: ProviderPriceIds): Record<string, string> {
-  return Object.fromEntries(PRICE_ID_FIELDS.map((field) => [PRICE_ID_VARIABLES[field], priceIds[field]]));
-}
-
-/** The price ids in the environment; each one unset falls back to its local id. */
-export function priceIdsFromEnvironment(env: Record<string, string | undefined>): ProviderPriceIds {
-  return Object.fromEntries(
-    PRICE_ID_FIELDS.map((field) => [field, env[PRICE_ID_VARIABLES[field]] || LOCAL_PRICE_IDS[field]]),
-  ) as unknown as ProviderPriceIds;
+/** The price ids in the configuration; each one unset falls back to its local id. */
+export function priceIdsOfConfig(config: Pick<AppConfig, 'variables'>): ProviderPriceIds {
+  return { ...LOCAL_PRICE_IDS, ...PRICE_ID_SETTINGS.read(config) };
 }

@@ -5,7 +5,7 @@ import { errors } from '../platform/http/responses';
 
 const TAG = 'Billing';
 /** Routes that call the payment provider read its keys. */
-const PROVIDER = { table: 'readwrite', paymentSecret: true } as const;
+const PROVIDER = { table: 'readwrite', providerKeys: true } as const;
 
 /* @__NO_SIDE_EFFECTS__ */
 /** A read of the caller's own billing state: GET /api/v1/billing/<path>, credential required. */
@@ -37,7 +37,7 @@ export const billingRoutes = {
     summary: 'Plan tiers and the credits product; currentPlan with a valid credential',
     description: 'Public. Each tier\'s price, daily allowance, supplier limit, webhook event types and features, and the credits product; `providerPriceId` is what POST /api/v1/billing/checkout takes.',
     responses: { 200: { description: 'The catalogue', schema: schemas.PlansResponse } },
-    access: { table: 'read', priceIds: true },
+    access: { table: 'read', providerIds: true },
   }),
   startCheckout: defineRoute({
     method: 'POST',
@@ -104,7 +104,7 @@ export const billingRoutes = {
     summary: "The organization's subscription as the payment provider reports it now; null if it never subscribed",
     description: 'Read from the payment provider at the time of the request, not from a copy: what the provider\'s hosted pages show.',
     responses: { 200: { description: 'The subscription, or null', schema: schemas.SubscriptionView }, 401: errors[401] },
-    access: { table: 'read', paymentSecret: true },
+    access: { table: 'read', providerKeys: true },
   }),
   getPlanUsage: billingReport(
     'plan',

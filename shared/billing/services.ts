@@ -2,16 +2,16 @@
 import { organizationStoreOf } from '../organizations';
 import { service } from '../platform/runtime';
 import { tableOf } from '../platform/table';
-import { priceIdsFromEnvironment, type ProviderPriceIds } from './catalogue';
+import { priceIdsOfConfig, type ProviderPriceIds } from './catalogue';
 import { Metering } from './metering';
 import { LocalPaymentStore } from './payments/local-store';
-import { createPayments } from './payments/payments';
+import { createPayments, PAYMENT_SETTINGS } from './payments/payments';
 import { BillingStore } from './store';
 
 export const billingStoreOf = /* @__PURE__ */ service((runtime) => new BillingStore(tableOf(runtime)));
 
 /** The stage's provider price ids (STRIPE_PRICE_*), or the local placeholders. */
-export const priceIdsOf = /* @__PURE__ */ service((): ProviderPriceIds => priceIdsFromEnvironment(process.env));
+export const priceIdsOf = /* @__PURE__ */ service((runtime): ProviderPriceIds => priceIdsOfConfig(runtime.config));
 
 export const meteringOf = /* @__PURE__ */ service(
   (runtime) =>
@@ -23,7 +23,7 @@ export const meteringOf = /* @__PURE__ */ service(
 );
 
 export const paymentsOf = /* @__PURE__ */ service((runtime) =>
-  createPayments({ ...runtime.config, priceIds: priceIdsOf(runtime) }, runtime.clock, () => new LocalPaymentStore(tableOf(runtime))),
+  createPayments({ ...PAYMENT_SETTINGS.read(runtime.config), region: runtime.config.region, priceIds: priceIdsOf(runtime) }, runtime.clock, () => new LocalPaymentStore(tableOf(runtime))),
 );
 
 /** The ports the checkout, portal and subscription use cases work through. */

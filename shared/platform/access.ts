@@ -14,8 +14,11 @@ export interface ResourceAccess {
   secrets?: 'seal' | 'open' | 'both';
   /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
   signingSecret?: boolean;
-  /** Reads the payment provider's keys (Stripe) from Secrets Manager; implies priceIds. */
-  paymentSecret?: boolean;
-  /** Reads the stage's payment-provider price ids (the plan catalogue). */
-  priceIds?: boolean;
+  /**
+   * Reads a third-party provider's keys from the secret the platform team fills after deploying
+   * (Stripe's, for billing); implies providerIds.
+   */
+  providerKeys?: boolean;
+  /** Reads the stage's ids of that provider's products and prices (the plan catalogue). */
+  providerIds?: boolean;
 }

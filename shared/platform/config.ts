@@ -17,13 +17,6 @@ export interface AppConfig {
   tokenSigningSecret?: string;
   /** Secrets Manager ARN holding the bearer-token signing secret (AWS). */
   tokenSigningSecretArn?: string;
-  /** Stripe keys given directly; without both (and without paymentSecretArn) the local payment provider is used. */
-  stripeSecretKey?: string;
-  stripeWebhookSecret?: string;
-  /** Secrets Manager ARN holding the Stripe keys as JSON {secretKey, webhookSecret} (AWS). */
-  paymentSecretArn?: string;
-  /** Another Stripe API address (tests, stripe-mock); unset = api.stripe.com. */
-  stripeApiUrl?: string;
   /** Queue name -> SQS URL (QUEUE_URL_<NAME>) and ARN (QUEUE_ARN_<NAME>), for the queues a function sends to. */
   queueUrls?: Readonly<Record<string, string>>;
   queueArns?: Readonly<Record<string, string>>;
@@ -35,10 +28,15 @@ export interface AppConfig {
   /** Key that encrypts partner secrets, base64 of 32 bytes (local runtime and tests only). */
   localSecretsKey?: string;
   /**
-   * Lets webhooks go to loopback receivers (http://127.0.0.1, localhost). Set only by the local
-   * runtime (infra/local, from WEBHOOKS_ALLOW_LOOPBACK=true): never read from a function's environment.
+   * The environment variables a capability's own settings are read from (defineSettings): the
+   * function's environment in AWS; what the local runtime or a test gives otherwise.
    */
-  webhooksAllowLoopback?: boolean;
+  variables?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Allowances only the local runtime and tests give, never read from a function's environment:
+   * the capability that honours one names it (webhooks to loopback receivers, say).
+   */
+  localAllowances?: readonly string[];
 }
 
 /**
@@ -54,10 +52,6 @@ export const SETTING_VARIABLES = {
   s3Endpoint: 'S3_ENDPOINT',
   tokenSigningSecret: 'TOKEN_SIGNING_SECRET',
   tokenSigningSecretArn: 'TOKEN_SIGNING_SECRET_ARN',
-  stripeSecretKey: 'STRIPE_SECRET_KEY',
-  stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET',
-  paymentSecretArn: 'PAYMENT_SECRET_ARN',
-  stripeApiUrl: 'STRIPE_API_URL',
   schedulerGroupName: 'SCHEDULER_GROUP_NAME',
   schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
   secretsKeyArn: 'SECRETS_KEY_ARN',
@@ -99,6 +93,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-west-1',
     queueUrls: queueSettings(env, QUEUE_URL_PREFIX),
     queueArns: queueSettings(env, QUEUE_ARN_PREFIX),
+    variables: env,
+  };
+}
+
+/** A capability's own settings, each with its environment variable, named once. */
+export interface Settings<K extends string> {
+  readonly variables: Readonly<Record<K, string>>;
+  /** The values the runtime's configuration holds; unset ones are absent. */
+  read(config: Pick<AppConfig, 'variables'>): Partial<Record<K, string>>;
+  /** The environment that carries these values (what the stack sets on a function, or a test gives). */
+  environment(values: Partial<Record<K, string>>): Record<string, string>;
+}
+
+export function defineSettings<const K extends string>(variables: Readonly<Record<K, string>>): Settings<K> {
+  const keys = Object.keys(variables) as K[];
+  return {
+    variables,
+    read: (config) =>
+      Object.fromEntries(keys.flatMap((key) => (config.variables?.[variables[key]] ? [[key, config.variables[variables[key]]]] : []))) as Partial<Record<K, string>>,
+    environment: (values) =>
+      Object.fromEntries(keys.flatMap((key) => (values[key] !== undefined ? [[variables[key], values[key]]] : []))),
   };
 }
 

@@ -12,9 +12,14 @@ import { webhookDeliveryQueue } from './queues';
 import { HttpWebhookSender } from './sender';
 import { deliveryStoreOf, webhookStoreOf } from './store';
 
-/** Loopback receivers only where the local runtime allows them (WEBHOOKS_ALLOW_LOOPBACK=true). */
+/**
+ * The local allowance that lets webhooks go to loopback receivers (http://127.0.0.1, localhost):
+ * given only by the local runtime (`WEBHOOKS_ALLOW_LOOPBACK=true npm start`) and tests.
+ */
+export const LOOPBACK_RECEIVERS = 'webhooks-to-loopback-receivers';
+
 function policyOf(runtime: Runtime): DestinationPolicy {
-  return { allowLoopback: runtime.config.webhooksAllowLoopback === true };
+  return { allowLoopback: runtime.config.localAllowances?.includes(LOOPBACK_RECEIVERS) === true };
 }
 
 const senderOf = /* @__PURE__ */ service((runtime) => new HttpWebhookSender({ policy: policyOf(runtime) }));

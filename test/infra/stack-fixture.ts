@@ -28,7 +28,8 @@ const nested = new Map<string, Json>(
   ] as [NestedStack, Template][]).map(([child, childTemplate]) => [stack.getLogicalId(child.nestedStackResource! as never), childTemplate.toJSON()]),
 );
 
-function walk(node: Json, replace: (node: Json) => Json | undefined): Json {
+/** `replace` answers a node's replacement, or undefined to walk into the node. */
+function walk(node: Json, replace: (node: Json) => Json): Json {
   const replaced = replace(node);
   if (replaced !== undefined) return replaced;
   if (Array.isArray(node)) return node.map((item) => walk(item, replace));

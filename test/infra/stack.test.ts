@@ -205,7 +205,7 @@ describe('least privilege per function', () => {
       // Only the secrets the route needs: the token signing secret, and Stripe's keys for billing functions.
       const expected = [
         ...(needsSigningSecret(route) ? [secretIds.TokenSigningSecret!] : []),
-        ...(route.access.paymentSecret ? [secretIds.PaymentProviderSecret!] : []),
+        ...(route.access.providerKeys ? [secretIds.PaymentProviderSecret!] : []),
       ].sort();
       assert.deepEqual(secretsReadBy(logicalIdOf(stack.functions.get(route.handler)!)), expected);
       assert.equal(secrets.length > 0, expected.length > 0);
@@ -244,7 +244,7 @@ describe('billing configuration', () => {
     assert.equal(variables.STRIPE_PRODUCT_CREDITS, 'prod_credits');
     assert.equal(variables.STRIPE_PRICE_CREDITS, 'price_credits_prod');
     assert.match(JSON.stringify(variables.PAYMENT_SECRET_ARN), /PaymentProviderSecret/);
-    const billingWithSecret = routeList.filter((r) => r.access.paymentSecret).map((r) => r.handler).sort();
+    const billingWithSecret = routeList.filter((r) => r.access.providerKeys).map((r) => r.handler).sort();
     assert.deepEqual(billingWithSecret, [
       'billing/checkout',
       'billing/credits-purchase',
@@ -263,8 +263,8 @@ describe('lean functions', () => {
       assert.equal(has('TABLE_NAME'), route.access.table !== 'none', `${route.handler} TABLE_NAME`);
       assert.equal(has('BUCKET_NAME'), route.access.bucket !== undefined, `${route.handler} BUCKET_NAME`);
       assert.equal(has('TOKEN_SIGNING_SECRET_ARN'), needsSigningSecret(route), `${route.handler} TOKEN_SIGNING_SECRET_ARN`);
-      assert.equal(has('PAYMENT_SECRET_ARN'), route.access.paymentSecret === true, `${route.handler} PAYMENT_SECRET_ARN`);
-      const priced = route.access.paymentSecret === true || route.access.priceIds === true;
+      assert.equal(has('PAYMENT_SECRET_ARN'), route.access.providerKeys === true, `${route.handler} PAYMENT_SECRET_ARN`);
+      const priced = route.access.providerKeys === true || route.access.providerIds === true;
       assert.equal(has('STRIPE_PRICE_SUBSCRIPTION'), priced, `${route.handler} price ids`);
       assert.equal(variables.STAGE, 'test');
     }

@@ -10,7 +10,7 @@ import { afterAll, describe, it } from '@jest/globals';
 import Stripe from 'stripe';
 import { LOCAL_PRICE_IDS as PRICES } from '../../shared/billing/catalogue';
 import { startTestApi, type Caller } from '../support/test-api';
-import { billingStoreOf } from '../../shared/billing';
+import { billingStoreOf, PAYMENT_SETTINGS } from '../../shared/billing';
 import { logLinesDuring } from '../support/log-lines';
 
 // --- a recording stand-in for the Stripe API -------------------------------------------------------
@@ -75,7 +75,7 @@ const stripePort = (stripeApi.address() as AddressInfo).port;
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
 const api = await startTestApi({
-  config: { stripeSecretKey: 'sk_test_123', stripeWebhookSecret: WEBHOOK_SECRET, stripeApiUrl: `http://127.0.0.1:${stripePort}` },
+  config: { variables: PAYMENT_SETTINGS.environment({ stripeSecretKey: 'sk_test_123', stripeWebhookSecret: WEBHOOK_SECRET, stripeApiUrl: `http://127.0.0.1:${stripePort}` }) },
 });
 
 const requestsTo = (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path);

@@ -17,12 +17,13 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { ROOT } from '../support/npm-start';
 import { startTestApi } from '../support/test-api';
+import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
 
 const CLIENT = join(ROOT, 'test/generated-client');
 const REFERENCE = { hotels: 200, seed: 11 };
 const PARTNER_ROWS = 45;
 
-const api = await startTestApi({ config: { webhooksAllowLoopback: true } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
 // The receiver checks the signed timestamp against its own clock, within five minutes.
 api.clock.set(new Date());
 await seedReferenceInventory(api.runtime, REFERENCE);

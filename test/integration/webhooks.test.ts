@@ -16,11 +16,10 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import type { EventType } from '../../shared/events';
 import type { KnownEvent } from '../../shared/webhooks/dispatch';
 import { eventOutboxOf, eventPut } from '../../shared/platform/events/outbox';
-import { domainEventQueue } from '../../shared/webhooks';
 import { queueOf } from '../../shared/platform/queue/services';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import * as v from 'valibot';
-import { legacyWebhookRoutes, subscriptionRoutes, webhookDeliveryQueue, webhookDescriptions } from '../../shared/webhooks';
+import { domainEventQueue, legacyWebhookRoutes, LOOPBACK_RECEIVERS, subscriptionRoutes, webhookDeliveryQueue, webhookDescriptions } from '../../shared/webhooks';
 import { deliveryStoreOf, webhookStoreOf } from '../../shared/webhooks/store';
 import { startDelivery } from '../../shared/webhooks/dispatch';
 import { startPorts } from '../../shared/webhooks/services';
@@ -70,7 +69,7 @@ afterAll(() => {
   receiver.server.close();
 });
 
-const api = await startTestApi({ config: { webhooksAllowLoopback: true } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
 const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
 const other = await api.newOrganization({ planType: 'ENTERPRISE' });
 const MINUTE = 60_000;
@@ -531,7 +530,7 @@ describe('destinations', () => {
   });
 
   it('refuses loopback receivers unless the local allowance is on', async () => {
-    const strict = await startTestApi({ config: { webhooksAllowLoopback: false } });
+    const strict = await startTestApi({ config: { localAllowances: [] } });
     const caller = await strict.newOrganization();
     for (const url of [receiver.url('/x'), 'https://127.0.0.1/', 'https://localhost/', 'https://[::1]/', 'https://2130706433/', 'https://0x7f.1/']) {
       const refused = await strict.request('POST', '/api/v1/webhook-subscriptions', { as: caller, json: { url, events: ['MAPPING_COMPLETED'] } });
@@ -540,7 +539,7 @@ describe('destinations', () => {
   });
 
   it('refuses a host name that resolves to an inside address (this machine\'s own name)', async () => {
-    const strict = await startTestApi({ config: { webhooksAllowLoopback: false } });
+    const strict = await startTestApi({ config: { localAllowances: [] } });
     const caller = await strict.newOrganization();
     // The machine's name resolves through /etc/hosts to a loopback or private address, never a public one.
     const name = hostname();

@@ -7,7 +7,7 @@
 import type Stripe from 'stripe';
 import type { ProviderPriceIds } from '../catalogue';
 import type { PaymentEventReader, PaymentProvider } from '../model';
-import type { AppConfig } from '../../platform/config';
+import { defineSettings } from '../../platform/config';
 import type { Clock } from '../../platform/clock';
 import { LocalPaymentProvider } from './local-provider';
 import type { LocalPaymentStore } from './local-store';
@@ -27,7 +27,19 @@ export interface StripeKeys {
   webhookSecret: string;
 }
 
-type PaymentConfig = Pick<AppConfig, 'region' | 'stripeSecretKey' | 'stripeWebhookSecret' | 'paymentSecretArn' | 'stripeApiUrl'> & {
+/** The payment settings' environment variables (the stack sets PAYMENT_SECRET_ARN; tests give the keys directly). */
+export const PAYMENT_SETTINGS = defineSettings({
+  /** Stripe keys given directly; without both (and without paymentSecretArn) the local payment provider is used. */
+  stripeSecretKey: 'STRIPE_SECRET_KEY',
+  stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET',
+  /** Secrets Manager ARN holding the Stripe keys as JSON {secretKey, webhookSecret} (AWS). */
+  paymentSecretArn: 'PAYMENT_SECRET_ARN',
+  /** Another Stripe API address (tests, stripe-mock); unset = api.stripe.com. */
+  stripeApiUrl: 'STRIPE_API_URL',
+});
+
+type PaymentConfig = ReturnType<typeof PAYMENT_SETTINGS.read> & {
+  region: string;
   priceIds: ProviderPriceIds;
 };
 

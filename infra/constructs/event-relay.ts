@@ -1,0 +1,75 @@
+/**
+ * The outbox relay (shared/platform/events/relay.ts): fed by the table's stream, filtered to new
+ * event items, in order (no bisecting), retried until the queue takes each event; a batch still
+ * failing after a day (the stream's retention) goes to a failure queue, alarmed. The failure queue
+ * and its alarm are the function's siblings, EventRelayFailures and EventRelayFailuresAlarm.
+ */
+import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { EVENT_RELAY } from '../../shared/platform/events/relay';
+import { AnyMessageAlarm } from './any-message-alarm';
+import { ServiceFunction } from './service-function';
+import type { ServiceResources } from './service-resources';
+
+export interface EventRelayProps {
+  /** The table whose stream feeds the relay. */
+  table: dynamodb.ITable;
+  resources: ServiceResources;
+  /** Where the failure alarm goes. */
+  alarmTopic: sns.ITopic;
+  /** What deleting the stack does to the function's log group. */
+  removalPolicy: RemovalPolicy;
+}
+
+export class EventRelay extends ServiceFunction {
+  /** The batches the stream gave up on. */
+  readonly failures: sqs.Queue;
+
+  constructor(scope: Construct, { table, resources, alarmTopic, removalPolicy }: EventRelayProps) {
+    super(scope, {
+      handler: EVENT_RELAY.handler,
+      description: EVENT_RELAY.description,
+      sizing: EVENT_RELAY.lambda,
+      environment: resources.environmentFor({ access: EVENT_RELAY.access }),
+      removalPolicy,
+    });
+    resources.grant(this, { access: EVENT_RELAY.access });
+    this.failures = new sqs.Queue(scope, 'EventRelayFailures', {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: EVENT_RELAY.batchSize,
+        reportBatchItemFailures: true,
+        bisectBatchOnError: false,
+        retryAttempts: 10_000,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(this.failures),
+        filters: [
+          lambda.FilterCriteria.filter({
+            // The CDK types its filter rules as any.
+            eventName: lambda.FilterRule.isEqual(EVENT_RELAY.filter.eventName) as unknown,
+            dynamodb: { Keys: { SK: { S: lambda.FilterRule.beginsWith(EVENT_RELAY.filter.sortKeyPrefix) } } },
+          }),
+        ],
+      }),
+    );
+    Validations.of(this.failures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "It is the stream event source's failure destination, a dead-letter queue of its own; nothing consumes it but an operator.",
+    });
+    new AnyMessageAlarm(scope, 'EventRelayFailuresAlarm', {
+      queue: this.failures,
+      description: 'Events recorded in the table could not be relayed to the domain-events queue for a day',
+      alarmTopic,
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * One route of the route table: its function, with the settings its access names, running with
+ * the role its access profile shares (RouteRoles), and its method on the API as a Lambda proxy
+ * integration.
+ */
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type { Construct } from 'constructs';
+import { needsSigningSecret, type RouteDefinition } from '../../shared/platform/http/route';
+import type { RouteRoles } from './route-roles';
+import { ServiceFunction } from './service-function';
+import type { ServiceResources } from './service-resources';
+
+export interface RouteFunctionProps {
+  route: RouteDefinition;
+  api: apigateway.RestApi;
+  roles: RouteRoles;
+  resources: ServiceResources;
+  /** What deleting the stack does to the function's log group. */
+  removalPolicy: RemovalPolicy;
+}
+
+export class RouteFunction extends ServiceFunction {
+  constructor(scope: Construct, { route, api, roles, resources, removalPolicy }: RouteFunctionProps) {
+    super(scope, {
+      handler: route.handler,
+      description: `${route.method} ${route.path}`,
+      sizing: route.lambda,
+      environment: resources.environmentFor({ access: route.access, readsSigningSecret: needsSigningSecret(route) }),
+      removalPolicy,
+      role: roles.roleFor(route),
+    });
+    // No test-invoke permission: one Lambda permission per method, not two.
+    api.root.resourceForPath(route.path).addMethod(route.method, new apigateway.LambdaIntegration(this, { allowTestInvoke: false }));
+  }
+}

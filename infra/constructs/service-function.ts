@@ -1,0 +1,76 @@
+/**
+ * A Lambda function of the service, built from its file under functions/: Node.js 22 on arm64,
+ * active tracing, JSON logs into a log group of its own kept a month, bundled by esbuild with the
+ * AWS SDK inside.
+ *
+ * Its construct id is its handler's function name (`mapping-jobs/chunk` → MappingJobsChunk), which
+ * infra/synth.ts finds bundles by. Its log group is its sibling, `<name>Logs`, not its child: a
+ * resource's logical id follows its construct path, and one that changes makes CloudFormation
+ * replace the log group, and its logs with it.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { DEFAULT_LAMBDA, functionName } from '../../shared/platform/http/route';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ServiceFunctionProps {
+  /** The function file under functions/, without extension. */
+  handler: string;
+  description: string;
+  /** Memory, timeout and reserved concurrency; unset ones take DEFAULT_LAMBDA's (none reserved). */
+  sizing: { memoryMb?: number; timeoutSeconds?: number; reservedConcurrency?: number } | undefined;
+  environment: Record<string, string>;
+  /** What deleting the stack does to the function's log group. */
+  removalPolicy: RemovalPolicy;
+  /** A shared role; none: the function gets a role of its own. */
+  role?: iam.IRole;
+}
+
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, { handler, description, sizing, environment, removalPolicy, role }: ServiceFunctionProps) {
+    const name = functionName({ handler });
+    super(scope, name, {
+      entry: join(ROOT, 'functions', `${handler}.ts`),
+      handler: 'handler',
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: sizing?.memoryMb ?? DEFAULT_LAMBDA.memoryMb,
+      timeout: Duration.seconds(sizing?.timeoutSeconds ?? DEFAULT_LAMBDA.timeoutSeconds),
+      reservedConcurrentExecutions: sizing?.reservedConcurrency,
+      description,
+      environment,
+      role,
+      tracing: lambda.Tracing.ACTIVE,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      logGroup: new logs.LogGroup(scope, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy }),
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      projectRoot: ROOT,
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        target: 'node22',
+        format: OutputFormat.CJS,
+        // Bundle the AWS SDK too: pinned versions, and a smaller cold start than the runtime's copy.
+        externalModules: [],
+        commandHooks: handler === 'docs/asset' ? copyDocsAssets : undefined,
+      },
+    });
+  }
+}
+
+/** The docs/asset function serves swagger-ui's files from beside its bundle. */
+const copyDocsAssets = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir: string, outputDir: string) =>
+    ['swagger-ui-bundle.js', 'swagger-ui.css'].map(
+      (file) => `cp "${inputDir}/node_modules/swagger-ui-dist/${file}" "${outputDir}/${file}"`,
+    ),
+};

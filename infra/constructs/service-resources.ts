@@ -1,0 +1,106 @@
+/**
+ * The resources a function of the service may be given, and the one place where a route's or a
+ * queue's declared ResourceAccess (shared/platform/access.ts) becomes IAM grants and the settings
+ * that name those resources. Not a construct: it adds statements to the roles it is handed, and to
+ * the scheduler's role for the queues a function schedules to.
+ */
+import { Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
+import type { ResourceAccess } from '../../shared/platform/access';
+import { queueArnVariable, queueUrlVariable, settingsEnvironment } from '../../shared/platform/config';
+import { SERVICE_NAME } from '../../shared/platform/metrics';
+
+export interface ServiceResourcesProps {
+  stage: string;
+  table: dynamodb.ITable;
+  bucket: s3.IBucket;
+  /** Encrypts partner secrets kept in the table. */
+  secretsKey: kms.IKey;
+  tokenSigningSecret: secretsmanager.ISecret;
+  paymentSecret: secretsmanager.ISecret;
+  /** The stage's payment-provider price ids. */
+  priceIds: ProviderPriceIds;
+  /** The queues of the queue table, by name. */
+  queues: ReadonlyMap<string, { queue: sqs.IQueue }>;
+  scheduleGroup: scheduler.IScheduleGroup;
+  /** The schedule group's name as text: the grant to create schedules names it without a cross-stack reference. */
+  scheduleGroupName: string;
+  /** The role EventBridge Scheduler sends one-time deliveries with. */
+  schedulerRole: iam.IRole;
+}
+
+/** What a function declared it may touch, and whether it reads the token signing secret. */
+export interface FunctionAccess {
+  access: ResourceAccess;
+  /** It verifies (or issues) bearer tokens. */
+  readsSigningSecret?: boolean;
+}
+
+/** Exactly Encrypt or Decrypt on the one key: the CDK's key grants would add ReEncrypt* and GenerateDataKey*. */
+const KMS_ACTIONS = { seal: ['kms:Encrypt'], open: ['kms:Decrypt'], both: ['kms:Encrypt', 'kms:Decrypt'] } as const;
+
+export class ServiceResources {
+  constructor(private readonly resources: ServiceResourcesProps) {}
+
+  /** The settings of a function: the stage, logging, and exactly the resources its access names (shared/platform/config.ts). */
+  environmentFor({ access, readsSigningSecret = false }: FunctionAccess): Record<string, string> {
+    const { stage, table, bucket, secretsKey, tokenSigningSecret, paymentSecret, scheduleGroup, schedulerRole, priceIds } = this.resources;
+    const schedules = access.schedules ?? [];
+    return {
+      LOG_LEVEL: 'info',
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      NODE_OPTIONS: '--enable-source-maps',
+      ...settingsEnvironment({
+        stage,
+        tableName: access.table !== 'none' ? table.tableName : undefined,
+        bucketName: access.bucket ? bucket.bucketName : undefined,
+        schedulerGroupName: schedules.length ? scheduleGroup.scheduleGroupName : undefined,
+        schedulerRoleArn: schedules.length ? schedulerRole.roleArn : undefined,
+        secretsKeyArn: access.secrets ? secretsKey.keyArn : undefined,
+        tokenSigningSecretArn: readsSigningSecret ? tokenSigningSecret.secretArn : undefined,
+      }),
+      ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queueUrl])),
+      ...Object.fromEntries(schedules.map((name) => [queueArnVariable(name), this.queueNamed(name).queueArn])),
+      ...(access.providerKeys && PAYMENT_SETTINGS.environment({ paymentSecretArn: paymentSecret.secretArn })),
+      ...((access.providerKeys || access.providerIds) && PRICE_ID_SETTINGS.environment(priceIds)),
+    };
+  }
+
+  /** Grants exactly the declared access, nothing more. */
+  grant(grantee: iam.IGrantable, { access, readsSigningSecret = false }: FunctionAccess): void {
+    const { table, bucket, secretsKey, tokenSigningSecret, paymentSecret, scheduleGroupName, schedulerRole } = this.resources;
+    const allow = (actions: readonly string[], resource: string) =>
+      grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource] }));
+
+    if (access.table === 'read') table.grantReadData(grantee);
+    if (access.table === 'readwrite') table.grantReadWriteData(grantee);
+    // Objects are only ever fetched by key: no listing, no wildcard actions.
+    const objects = bucket.arnForObjects('*');
+    if (access.bucket === 'read' || access.bucket === 'readwrite') allow(['s3:GetObject'], objects);
+    if (access.bucket === 'write' || access.bucket === 'readwrite') bucket.grantPut(grantee);
+    if (access.bucket === 'readwrite') allow(['s3:DeleteObject', 's3:PutObjectTagging'], objects);
+    for (const name of access.sendsTo ?? []) this.queueNamed(name).grantSendMessages(grantee);
+    if (access.secrets) allow(KMS_ACTIONS[access.secrets], secretsKey.keyArn);
+    if (access.schedules?.length) {
+      for (const name of access.schedules) this.queueNamed(name).grantSendMessages(schedulerRole);
+      const stack = Stack.of(table);
+      allow(['scheduler:CreateSchedule'], stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroupName}/*` }));
+      schedulerRole.grantPassRole(grantee.grantPrincipal);
+    }
+    if (readsSigningSecret) tokenSigningSecret.grantRead(grantee);
+    if (access.providerKeys) paymentSecret.grantRead(grantee);
+  }
+
+  private queueNamed(name: string): sqs.IQueue {
+    const found = this.resources.queues.get(name);
+    if (!found) throw new Error(`No queue named ${name} in the queue table.`);
+    return found.queue;
+  }
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { queueList } from '../../../shared/queues';
+import type { QueueDefinition } from '../../../shared/platform/queue/queue';
+import { QueueWorker } from '../../../infra/constructs/queue-worker';
+import { actionsOfRole, bareStack, idOf, resourceOf } from './bare-stack';
+
+const withDeadLetterHandler = queueList.find((q) => q.deadLetterHandler)!;
+const withoutDeadLetterHandler = queueList.find((q) => !q.deadLetterHandler)!;
+
+/** A worker reading and writing the table and bucket, whose dead-letter handler only writes the table. */
+const definition: QueueDefinition = {
+  ...withDeadLetterHandler,
+  name: 'test-work',
+  batchSize: 3,
+  maxConcurrency: 5,
+  maxReceiveCount: 2,
+  lambda: { memoryMb: 1024, timeoutSeconds: 60, reservedConcurrency: 1 },
+  access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['test-other'] },
+  deadLetterAccess: { table: 'readwrite' },
+};
+const other: QueueDefinition = { ...withoutDeadLetterHandler, name: 'test-other', access: { table: 'read' }, maxConcurrency: undefined };
+
+function workers() {
+  const fixture = bareStack([definition, other]);
+  const worker = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-work')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY });
+  const plain = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-other')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY });
+  return { ...fixture, worker, plain, template: Template.fromStack(fixture.stack) };
+}
+
+const mappingsOf = (template: Template, functionId: string) =>
+  Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter((m: any) => m.Properties.FunctionName.Ref === functionId) as any[];
+const roleIdOf = (template: Template, functionId: string): string => template.toJSON().Resources[functionId].Properties.Role['Fn::GetAtt'][0];
+
+describe('QueueWorker', () => {
+  const { template, worker, plain, queues } = workers();
+  const queue = queues.get('test-work')!;
+
+  it('is fed by its queue in batches, reporting the messages that failed, at most maxConcurrency at once', () => {
+    const [mapping, ...more] = mappingsOf(template, idOf(worker));
+    assert.equal(more.length, 0);
+    assert.deepEqual(mapping.Properties.EventSourceArn, { 'Fn::GetAtt': [idOf(queue), 'Arn'] });
+    assert.equal(mapping.Properties.BatchSize, 3);
+    assert.deepEqual(mapping.Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 5 });
+    assert.equal(mappingsOf(template, idOf(plain))[0].Properties.ScalingConfig, undefined);
+  });
+
+  it('is sized, described and logged as its queue says', () => {
+    const { Properties } = resourceOf(template, worker);
+    assert.deepEqual([Properties.MemorySize, Properties.Timeout, Properties.ReservedConcurrentExecutions], [1024, 60, 1]);
+    assert.equal(Properties.Description, definition.description);
+    assert.deepEqual(Properties.TracingConfig, { Mode: 'Active' });
+    assert.equal(template.toJSON().Resources[Properties.LoggingConfig.LogGroup.Ref].Properties.RetentionInDays, 30);
+  });
+
+  it('gets exactly the access its queue declares, and the settings that name it', () => {
+    const actions = actionsOfRole(template, roleIdOf(template, idOf(worker)));
+    assert.ok(actions.includes('dynamodb:PutItem') && actions.includes('s3:GetObject') && actions.includes('s3:DeleteObject'));
+    assert.ok(actions.includes('sqs:SendMessage'));
+    assert.ok(!actions.some((a) => a.startsWith('kms:') || a.startsWith('secretsmanager:') || a.startsWith('scheduler:')));
+    const variables = resourceOf(template, worker).Properties.Environment.Variables;
+    assert.deepEqual(Object.keys(variables).filter((name) => /^(TABLE|BUCKET|QUEUE_URL)_/.test(name)).sort(), ['BUCKET_NAME', 'QUEUE_URL_TEST_OTHER', 'TABLE_NAME']);
+    assert.ok(!('TOKEN_SIGNING_SECRET_ARN' in variables));
+  });
+
+  it('hands dead letters to the handler the queue names, with its lesser access', () => {
+    const handler = worker.deadLetterHandler!;
+    assert.ok(handler, 'has a dead-letter handler');
+    const [mapping] = mappingsOf(template, idOf(handler));
+    assert.deepEqual(mapping.Properties.EventSourceArn, { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] });
+    assert.equal(mapping.Properties.BatchSize, 10);
+    assert.deepEqual(mapping.Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    const { Properties } = resourceOf(template, handler);
+    assert.equal(Properties.Description, 'Dead letters of test-work');
+    assert.deepEqual([Properties.MemorySize, Properties.Timeout], [256, 30]);
+    const actions = actionsOfRole(template, roleIdOf(template, idOf(handler)));
+    assert.ok(actions.includes('dynamodb:PutItem'));
+    assert.ok(!actions.some((a) => a.startsWith('s3:')), 'no bucket access');
+    assert.ok(!('BUCKET_NAME' in Properties.Environment.Variables));
+  });
+
+  it('has no dead-letter handler when its queue names none', () => {
+    assert.equal(plain.deadLetterHandler, undefined);
+    const deadLetters = queues.get('test-other')!.deadLetters;
+    const fed = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (m: any) => m.Properties.EventSourceArn['Fn::GetAtt'][0] === idOf(deadLetters),
+    );
+    assert.equal(fed.length, 0);
+  });
+});

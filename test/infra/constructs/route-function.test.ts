@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import { routeList } from '../../../shared/routes';
+import type { RouteDefinition } from '../../../shared/platform/http/route';
+import { RouteFunction } from '../../../infra/constructs/route-function';
+import { RouteRoles } from '../../../infra/constructs/route-roles';
+import { actionsOfRole, bareStack, idOf, resourceOf, statementsOfRole } from './bare-stack';
+
+/** A route of the table (its handler file exists), with what a test sets. */
+const route = (index: number, overrides: Partial<RouteDefinition>): RouteDefinition => ({ ...routeList[index]!, ...overrides });
+
+function routed(routes: readonly RouteDefinition[]) {
+  const fixture = bareStack();
+  const api = new apigateway.RestApi(fixture.stack, 'Api');
+  const roles = new RouteRoles(fixture.stack, fixture.resources);
+  const functions = routes.map((r) => new RouteFunction(fixture.stack, { route: r, api, roles, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY }));
+  return { ...fixture, api, functions, template: Template.fromStack(fixture.stack) };
+}
+
+const roleIdOf = (template: Template, fn: RouteFunction): string => resourceOf(template, fn).Properties.Role['Fn::GetAtt'][0];
+
+describe('RouteFunction', () => {
+  it('is described by its route, traced, and logs JSON to its own log group kept a month', () => {
+    const { template, functions } = routed([route(0, { method: 'GET', path: '/things', lambda: { memoryMb: 512 } })]);
+    const { Properties } = resourceOf(template, functions[0]!);
+    assert.equal(Properties.Description, 'GET /things');
+    assert.equal(Properties.MemorySize, 512);
+    assert.deepEqual(Properties.TracingConfig, { Mode: 'Active' });
+    assert.equal(Properties.LoggingConfig.LogFormat, 'JSON');
+    assert.equal(template.toJSON().Resources[Properties.LoggingConfig.LogGroup.Ref].Properties.RetentionInDays, 30);
+  });
+
+  it('answers its method and path on the API through a Lambda proxy integration, with one invoke permission', () => {
+    const { template, functions } = routed([route(0, { method: 'POST', path: '/things/{thingId}/parts' })]);
+    const [fn] = functions;
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')) as any[];
+    assert.equal(methods.length, 1);
+    const [method] = methods;
+    assert.equal(method.Properties.HttpMethod, 'POST');
+    assert.equal(method.Properties.Integration.Type, 'AWS_PROXY');
+    assert.ok(JSON.stringify(method.Properties.Integration.Uri).includes(`"${idOf(fn!)}","Arn"`));
+    const pathParts = Object.values(template.findResources('AWS::ApiGateway::Resource')).map((r: any) => r.Properties.PathPart);
+    assert.deepEqual(pathParts.sort(), ['parts', 'things', '{thingId}']);
+    // No test-invoke permission: one per method.
+    template.resourceCountIs('AWS::Lambda::Permission', 1);
+  });
+
+  it('reads the token signing secret only when its route takes a credential or issues tokens', () => {
+    const { template, functions, tokenSigningSecret } = routed([
+      route(0, { path: '/public', auth: 'none', access: { table: 'none' } }),
+      route(1, { path: '/private', auth: 'required', access: { table: 'none' } }),
+    ]);
+    const [open, credentialed] = functions.map((fn) => resourceOf(template, fn).Properties);
+    assert.ok(!('TOKEN_SIGNING_SECRET_ARN' in open.Environment.Variables));
+    assert.deepEqual(credentialed.Environment.Variables.TOKEN_SIGNING_SECRET_ARN, { Ref: idOf(tokenSigningSecret) });
+    const readers = (fn: RouteFunction) =>
+      statementsOfRole(template, roleIdOf(template, fn)).filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
+    assert.equal(readers(functions[0]!).length, 0);
+    assert.deepEqual(readers(functions[1]!).map((s) => s.Resource), [{ Ref: idOf(tokenSigningSecret) }]);
+  });
+
+  it('shares one role among routes that declare the same access, and only among them', () => {
+    const { template, functions } = routed([
+      route(0, { path: '/a', auth: 'required', access: { table: 'read' } }),
+      route(1, { path: '/b', auth: 'required', access: { table: 'read' } }),
+      route(2, { path: '/c', auth: 'required', access: { table: 'readwrite' } }),
+    ]);
+    const [a, b, c] = functions.map((fn) => roleIdOf(template, fn));
+    assert.equal(a, b);
+    assert.notEqual(a, c);
+    assert.match(a!, /^RouteRole1[0-9A-F]{8}$/);
+    assert.match(c!, /^RouteRole2[0-9A-F]{8}$/);
+    assert.ok(!actionsOfRole(template, a!).includes('dynamodb:PutItem'));
+    assert.ok(actionsOfRole(template, c!).includes('dynamodb:PutItem'));
+    const description = template.toJSON().Resources[a!].Properties.Description;
+    assert.equal(description, `Functions of routes that may touch: ${JSON.stringify({ table: 'read', credentialed: true })}`);
+  });
+});

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { queueList } from '../../../shared/queues';
+import type { ResourceAccess } from '../../../shared/platform/access';
+import { LOCAL_PRICE_IDS } from '../../../shared/billing';
+import { bareStack, idOf, SCHEDULE_GROUP_NAME, statementsOfRole } from './bare-stack';
+
+const queue = { ...queueList[0]!, name: 'test-work' };
+
+/** A role granted the access, the statements on it and the settings the access gives. */
+function granted(access: ResourceAccess, readsSigningSecret = false) {
+  const fixture = bareStack([queue]);
+  const role = new iam.Role(fixture.stack, 'Grantee', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  fixture.resources.grant(role, { access, readsSigningSecret });
+  const environment = fixture.stack.resolve(fixture.resources.environmentFor({ access, readsSigningSecret })) as Record<string, unknown>;
+  const template = Template.fromStack(fixture.stack);
+  return { ...fixture, template, environment, statements: statementsOfRole(template, idOf(role)) };
+}
+
+const actionsIn = (statements: { Action: string | string[] }[]) => statements.flatMap((s) => [s.Action].flat()).sort();
+
+describe('ServiceResources', () => {
+  it('grants nothing and names nothing for a function that touches nothing', () => {
+    const { statements, environment } = granted({ table: 'none' });
+    assert.deepEqual(statements, []);
+    assert.deepEqual(environment, { LOG_LEVEL: 'info', POWERTOOLS_SERVICE_NAME: 'hotel-mapping', NODE_OPTIONS: '--enable-source-maps', STAGE: 'bare' });
+  });
+
+  it('reads the table without writing it, and fetches objects by key only', () => {
+    const { statements, environment, table, bucket } = granted({ table: 'read', bucket: 'read' });
+    const actions = actionsIn(statements);
+    assert.ok(actions.includes('dynamodb:GetItem') && actions.includes('dynamodb:Query'));
+    assert.ok(!actions.some((a) => /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(a)));
+    assert.deepEqual(actions.filter((a) => a.startsWith('s3:')), ['s3:GetObject']);
+    assert.deepEqual(environment.TABLE_NAME, { Ref: idOf(table) });
+    assert.deepEqual(environment.BUCKET_NAME, { Ref: idOf(bucket) });
+  });
+
+  it('lets a readwrite function delete and tag objects, but never list them', () => {
+    const actions = actionsIn(granted({ table: 'readwrite', bucket: 'readwrite' }).statements);
+    assert.ok(['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging'].every((a) => actions.includes(a)));
+    assert.ok(!actions.includes('s3:ListBucket') && !actions.includes('s3:GetObject*'));
+  });
+
+  it('encrypts or decrypts partner secrets with exactly kms:Encrypt or kms:Decrypt on the key', () => {
+    for (const [secrets, expected] of [['seal', ['kms:Encrypt']], ['open', ['kms:Decrypt']], ['both', ['kms:Decrypt', 'kms:Encrypt']]] as const) {
+      const { statements, environment, secretsKey } = granted({ table: 'none', secrets });
+      assert.deepEqual(actionsIn(statements), expected, secrets);
+      assert.deepEqual(statements.map((s) => s.Resource), [{ 'Fn::GetAtt': [idOf(secretsKey), 'Arn'] }]);
+      assert.deepEqual(environment.SECRETS_KEY_ARN, { 'Fn::GetAtt': [idOf(secretsKey), 'Arn'] });
+    }
+  });
+
+  it('sends to the queues it names, with their URLs in its settings', () => {
+    const { statements, environment, queues } = granted({ table: 'none', sendsTo: ['test-work'] });
+    assert.ok(actionsIn(statements).includes('sqs:SendMessage'));
+    assert.deepEqual(environment.QUEUE_URL_TEST_WORK, { Ref: idOf(queues.get('test-work')!) });
+    assert.throws(() => granted({ table: 'none', sendsTo: ['no-such-queue'] }), /No queue named no-such-queue/);
+  });
+
+  it("schedules to a queue: creates schedules in the stage's group and passes the scheduler's role, which may send to that queue", () => {
+    const { statements, environment, template, schedulerRole, queues } = granted({ table: 'none', schedules: ['test-work'] });
+    const create = statements.find((s) => s.Action === 'scheduler:CreateSchedule')!;
+    assert.ok(JSON.stringify(create.Resource).includes(`:schedule/${SCHEDULE_GROUP_NAME}/*`));
+    assert.ok(statements.some((s) => s.Action === 'iam:PassRole' && JSON.stringify(s.Resource) === JSON.stringify({ 'Fn::GetAtt': [idOf(schedulerRole), 'Arn'] })));
+    const schedulerSends = statementsOfRole(template, idOf(schedulerRole)).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    assert.deepEqual(schedulerSends.map((s) => s.Resource), [{ 'Fn::GetAtt': [idOf(queues.get('test-work')!), 'Arn'] }]);
+    assert.equal(environment.SCHEDULER_GROUP_NAME !== undefined && environment.SCHEDULER_ROLE_ARN !== undefined, true);
+    assert.deepEqual(environment.QUEUE_ARN_TEST_WORK, { 'Fn::GetAtt': [idOf(queues.get('test-work')!), 'Arn'] });
+  });
+
+  it("reads the signing secret only when told, and the provider's keys and ids only when declared", () => {
+    const signing = granted({ table: 'none' }, true);
+    assert.deepEqual(signing.statements.map((s) => s.Resource), [{ Ref: idOf(signing.tokenSigningSecret) }]);
+    assert.deepEqual(signing.environment.TOKEN_SIGNING_SECRET_ARN, { Ref: idOf(signing.tokenSigningSecret) });
+    assert.ok(!('STRIPE_PRICE_SUBSCRIPTION' in signing.environment));
+
+    const paying = granted({ table: 'none', providerKeys: true });
+    assert.deepEqual(paying.statements.map((s) => s.Resource), [{ Ref: idOf(paying.paymentSecret) }]);
+    assert.deepEqual(paying.environment.PAYMENT_SECRET_ARN, { Ref: idOf(paying.paymentSecret) });
+    assert.equal(paying.environment.STRIPE_PRICE_SUBSCRIPTION, LOCAL_PRICE_IDS.SUBSCRIPTION);
+
+    const pricing = granted({ table: 'none', providerIds: true });
+    assert.deepEqual(pricing.statements, []);
+    assert.equal(pricing.environment.STRIPE_PRICE_SUBSCRIPTION, LOCAL_PRICE_IDS.SUBSCRIPTION);
+  });
+});
