@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import type { PartnerEvent } from '../../../shared/events';
+import { ManualClock } from '../../../shared/platform/clock';
+import { DomainError, type FailureKind } from '../../../shared/platform/errors';
+import { emptyCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
+import { reviewResult, type ReviewInput, type ReviewPorts } from '../../../shared/mapping-jobs/review';
+import type { MappingJobStore } from '../../../shared/mapping-jobs/store';
+
+const job: MappingJob = {
+  id: 'job-1',
+  organizationId: 'org-1',
+  partnerInventoryId: 'inv-1',
+  mode: 'STANDARD',
+  status: 'COMPLETED',
+  reference: { artifactsId: 'ref-1', dataVersionId: 'dv-1', matchingIndexKey: 'index-1' },
+  chunkCount: 1,
+  counts: { ...emptyCounts(1), processed: 1, review: 1 },
+  createdAt: '2026-03-01T12:00:00.000Z',
+  updatedAt: '2026-03-01T12:05:00.000Z',
+};
+
+const evidence = { nameSimilarity: 0.7, distanceMeters: 40, addressMatch: null, addressSimilarity: null, postalCodeMatch: null, cityMatch: true, countryMatch: true };
+
+/** A row the engine put in REVIEW: its proposal and one runner-up. */
+const engineRow: StoredResult = {
+  partnerHotelId: 'p1',
+  partnerHotelName: 'Ibis Gare',
+  referenceHotelId: 'ibis-nord',
+  referenceHotelName: 'Ibis Paris Gare du Nord',
+  status: 'REVIEW',
+  method: 'FUZZY',
+  score: 0.35,
+  evidence,
+  candidates: [{ referenceHotelId: 'ibis-est', referenceHotelName: 'Ibis Paris Gare de l’Est', score: 0.3, nameSimilarity: 0.8, distanceMeters: 210 }],
+  reason: 'two look-alikes',
+};
+
+/**
+ * The two store calls a review makes, in memory: the row as read, and the decision, written only
+ * if the row is still as it was read (the store's condition).
+ */
+class ResultsInMemory {
+  readonly rows = new Map<string, StoredResult>();
+  readonly decisions: { job: Pick<MappingJob, 'id' | 'organizationId'>; read: StoredResult; updated: StoredResult; event: PartnerEvent }[] = [];
+  /** Set to make the next decision lose a race with another one. */
+  raced = false;
+
+  async getResult(jobId: string, partnerHotelId: string): Promise<StoredResult | undefined> {
+    assert.equal(jobId, job.id);
+    return this.rows.get(partnerHotelId);
+  }
+
+  async decide(decidedJob: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: PartnerEvent): Promise<boolean> {
+    if (this.raced) return false;
+    this.decisions.push({ job: decidedJob, read, updated, event });
+    this.rows.set(updated.partnerHotelId, updated);
+    return true;
+  }
+}
+
+/** Hotels of the current reference publication, by id. */
+const currentReference = new Map([
+  ['lutetia', 'Hotel Lutetia'],
+  ['ibis-nord', 'Ibis Paris Gare du Nord'],
+]);
+
+function setUp(row: StoredResult = engineRow) {
+  const results = new ResultsInMemory();
+  results.rows.set(row.partnerHotelId, row);
+  const lookedUp: string[] = [];
+  const clock = new ManualClock(new Date('2026-03-02T09:00:00Z'));
+  let ids = 0;
+  const ports: ReviewPorts = {
+    // reviewResult reads and decides through these two methods of the store only.
+    jobs: results satisfies Pick<MappingJobStore, 'getResult' | 'decide'> as unknown as MappingJobStore,
+    clock,
+    newId: () => `event-${++ids}`,
+    referenceHotelName: async (id) => {
+      lookedUp.push(id);
+      return currentReference.get(id);
+    },
+  };
+  const review = (input: Partial<ReviewInput> & Pick<ReviewInput, 'decision'>) =>
+    reviewResult(ports, { job, partnerHotelId: 'p1', decidedBy: 'key-1', ...input });
+  return { results, lookedUp, clock, review };
+}
+
+async function refused(attempt: Promise<unknown>, kind: FailureKind, message: string | RegExp): Promise<void> {
+  await assert.rejects(attempt, (error: unknown) => {
+    assert.ok(error instanceof DomainError, String(error));
+    assert.equal(error.kind, kind);
+    if (typeof message === 'string') assert.equal(error.message, message);
+    else assert.match(error.message, message);
+    return true;
+  });
+}
+
+describe('reviewing a result row', () => {
+  it('is possible only once the job has completed', async () => {
+    for (const status of ['PENDING', 'RUNNING', 'FAILED', 'CANCELLED'] as const) {
+      const { results, review } = setUp();
+      await refused(
+        review({ job: { ...job, status }, decision: 'NO_MATCH' }),
+        'conflict',
+        `The job is ${status}; results can be reviewed once it is COMPLETED.`,
+      );
+      assert.equal(results.decisions.length, 0);
+    }
+  });
+
+  it('refuses a row the job does not have', async () => {
+    const { results, review } = setUp();
+    await refused(review({ partnerHotelId: 'p404', decision: 'NO_MATCH' }), 'not_found', 'The job has no result for partner hotel p404.');
+    assert.equal(results.decisions.length, 0);
+  });
+
+  it('NO_MATCH: leaves the row unmatched, by hand, with no hotel, score or evidence, and keeps the runners-up', async () => {
+    const { results, review } = setUp();
+    const updated = await review({ decision: 'NO_MATCH', note: 'closed in 2025' });
+    assert.deepEqual(updated, {
+      ...engineRow,
+      status: 'UNMATCHED',
+      method: 'MANUAL',
+      referenceHotelId: null,
+      referenceHotelName: null,
+      score: 0,
+      evidence: null,
+      review: {
+        decision: 'NO_MATCH',
+        previous: { status: 'REVIEW', referenceHotelId: 'ibis-nord', score: 0.35 },
+        note: 'closed in 2025',
+        decidedBy: 'key-1',
+        decidedAt: '2026-03-02T09:00:00.000Z',
+      },
+    });
+    assert.deepEqual(results.decisions[0]?.read, engineRow);
+    assert.deepEqual(results.decisions[0]?.updated, updated);
+  });
+
+  it('MATCH with the engine’s own proposal: matched by hand at score 1, keeping its name and evidence', async () => {
+    const { lookedUp, review } = setUp();
+    const updated = await review({ decision: 'MATCH', referenceHotelId: 'ibis-nord' });
+    assert.equal(updated.status, 'MATCHED');
+    assert.equal(updated.method, 'MANUAL');
+    assert.equal(updated.score, 1);
+    assert.equal(updated.referenceHotelId, 'ibis-nord');
+    assert.equal(updated.referenceHotelName, 'Ibis Paris Gare du Nord');
+    assert.deepEqual(updated.evidence, evidence);
+    assert.deepEqual(lookedUp, []);
+  });
+
+  it('MATCH with a runner-up: takes its name from the candidate and drops the evidence, which was about another hotel', async () => {
+    const { lookedUp, review } = setUp();
+    const updated = await review({ decision: 'MATCH', referenceHotelId: 'ibis-est' });
+    assert.equal(updated.referenceHotelId, 'ibis-est');
+    assert.equal(updated.referenceHotelName, 'Ibis Paris Gare de l’Est');
+    assert.equal(updated.evidence, null);
+    assert.equal(updated.status, 'MATCHED');
+    assert.deepEqual(lookedUp, []);
+  });
+
+  it('MATCH with any other hotel: takes its name from the current reference, whatever the case of the id sent', async () => {
+    const { lookedUp, review } = setUp();
+    const updated = await review({ decision: 'MATCH', referenceHotelId: 'LUTETIA' });
+    assert.equal(updated.referenceHotelId, 'lutetia');
+    assert.equal(updated.referenceHotelName, 'Hotel Lutetia');
+    assert.equal(updated.evidence, null);
+    assert.deepEqual(lookedUp, ['lutetia']);
+  });
+
+  it('MATCH with a hotel the reference does not have is refused, and nothing is decided', async () => {
+    const { results, review } = setUp();
+    await refused(review({ decision: 'MATCH', referenceHotelId: 'nowhere' }), 'invalid_input', 'referenceHotelId: no reference hotel has the id nowhere.');
+    assert.equal(results.decisions.length, 0);
+  });
+
+  it('records MAPPING_ERROR_RESOLVED with the decision and what the engine had said, in the same write', async () => {
+    const { results, review } = setUp();
+    await review({ decision: 'MATCH', referenceHotelId: 'ibis-est', note: 'checked by phone' });
+    assert.deepEqual(results.decisions[0]?.event, {
+      id: 'event-1',
+      type: 'MAPPING_ERROR_RESOLVED',
+      organizationId: 'org-1',
+      occurredAt: '2026-03-02T09:00:00.000Z',
+      data: {
+        mappingJobId: 'job-1',
+        partnerHotelId: 'p1',
+        decision: 'MATCH',
+        referenceHotelId: 'ibis-est',
+        previousStatus: 'REVIEW',
+        previousReferenceHotelId: 'ibis-nord',
+        note: 'checked by phone',
+        decidedBy: 'key-1',
+        decidedAt: '2026-03-02T09:00:00.000Z',
+      },
+    });
+    assert.deepEqual(results.decisions[0]?.job, job);
+  });
+
+  it('a second review keeps what the engine had said, not what the first review said', async () => {
+    const { results, clock, review } = setUp();
+    await review({ decision: 'NO_MATCH', decidedBy: 'key-1' });
+    clock.advance(60_000);
+    const second = await review({ decision: 'MATCH', referenceHotelId: 'lutetia', decidedBy: 'key-2' });
+    assert.deepEqual(second.review, {
+      decision: 'MATCH',
+      previous: { status: 'REVIEW', referenceHotelId: 'ibis-nord', score: 0.35 },
+      note: undefined,
+      decidedBy: 'key-2',
+      decidedAt: '2026-03-02T09:01:00.000Z',
+    });
+    // The second decision was made on the row as the first one left it.
+    assert.equal(results.decisions[1]?.read.review?.decidedBy, 'key-1');
+    assert.equal(results.decisions[1]?.event.data.previousStatus, 'REVIEW');
+  });
+
+  it('is refused as a conflict when another decision changed the row meanwhile', async () => {
+    const { results, review } = setUp();
+    results.raced = true;
+    await refused(review({ decision: 'NO_MATCH' }), 'conflict', /^The row p1 was decided by another request meanwhile/);
+    assert.deepEqual(results.rows.get('p1'), engineRow);
+  });
+});
