@@ -53,7 +53,9 @@ export interface CreateJobInput {
 
 /**
  * Validates everything first, then reserves the mappings (403 when quota and credits do not cover
- * them), then stores the job and queues its chunks. Nothing is created on any error.
+ * them), then stores the job and queues its chunks. On any error nothing stays reserved: a job
+ * stored but not queued (no deadline, or not all its chunks) fails at once, releasing its
+ * reservation, and the partner creates it again.
  */
 export async function createMappingJob(ports: JobPorts, input: CreateJobInput): Promise<MappingJob> {
   const { inventory, organizationId } = input;
@@ -98,13 +100,18 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
     await ports.metering.settle({ organizationId, jobId: job.id, processed: 0 });
     throw error;
   }
-  await ports.scheduler.schedule<DeadlineMessage>({
-    name: `mapping-deadline-${job.id}`,
-    at: new Date(now.getTime() + JOB_DEADLINE_HOURS * 3_600_000),
-    queue: mappingDeadlineQueue,
-    message: { organizationId, mappingJobId: job.id },
-  });
-  await ports.chunks.sendAll(Array.from({ length: job.chunkCount }, (_, chunk) => ({ organizationId, mappingJobId: job.id, chunk })));
+  try {
+    await ports.scheduler.schedule<DeadlineMessage>({
+      name: `mapping-deadline-${job.id}`,
+      at: new Date(now.getTime() + JOB_DEADLINE_HOURS * 3_600_000),
+      queue: mappingDeadlineQueue,
+      message: { organizationId, mappingJobId: job.id },
+    });
+    await ports.chunks.sendAll(Array.from({ length: job.chunkCount }, (_, chunk) => ({ organizationId, mappingJobId: job.id, chunk })));
+  } catch (error) {
+    await failJob(ports, job, 'The job could not be queued; nothing was charged. Create it again.');
+    throw error;
+  }
   recordCount(JOB_METRICS.jobsCreated, 1, { mode });
   return job;
 }

@@ -115,17 +115,21 @@ class MeteringInMemory implements Pick<Metering, 'reserve' | 'settle'> {
 
 class ChunkQueue implements Queue<ChunkMessage> {
   readonly sent: ChunkMessage[] = [];
+  unavailable = false;
   async send(message: ChunkMessage): Promise<void> {
     this.sent.push(message);
   }
   async sendAll(messages: readonly ChunkMessage[]): Promise<void> {
+    if (this.unavailable) throw new Error('the queue is unavailable');
     this.sent.push(...messages);
   }
 }
 
 class SchedulerInMemory implements Scheduler {
   readonly scheduled: ScheduledDelivery<unknown>[] = [];
+  unavailable = false;
   async schedule<M>(delivery: ScheduledDelivery<M>): Promise<void> {
+    if (this.unavailable) throw new Error('the scheduler is unavailable');
     this.scheduled.push(delivery);
   }
 }
@@ -294,6 +298,26 @@ describe('creating a mapping job', () => {
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 0 }]);
     assert.deepEqual(chunks.sent, []);
     assert.deepEqual(scheduler.scheduled, []);
+  });
+
+  it('fails the stored job and releases its reservation when its deadline cannot be scheduled', async () => {
+    const { jobs, metering, chunks, scheduler, create } = creation();
+    scheduler.unavailable = true;
+    await assert.rejects(create(), /the scheduler is unavailable/);
+    assert.equal(jobs.jobs.get('job-1')?.status, 'FAILED');
+    assert.equal(jobs.jobs.get('job-1')?.error, 'The job could not be queued; nothing was charged. Create it again.');
+    assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 0 }]);
+    assert.deepEqual(chunks.sent, []);
+  });
+
+  it('fails the stored job and releases its reservation when its chunks cannot be queued', async () => {
+    const { jobs, metering, chunks, scheduler, create } = creation();
+    chunks.unavailable = true;
+    await assert.rejects(create(), /the queue is unavailable/);
+    assert.equal(jobs.jobs.get('job-1')?.status, 'FAILED');
+    assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 0 }]);
+    // Its deadline, when it comes, finds the job failed and does nothing more.
+    assert.equal(scheduler.scheduled.length, 1);
   });
 });
 
