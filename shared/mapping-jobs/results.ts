@@ -6,7 +6,7 @@
 import { invalidInput } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import type { StoredResult } from './job';
-import { resultPartition, resultSortKey, type MappingJobStore } from './store';
+import { compareSortKeys, resultPartition, resultSortKey, resultSortKeyCeiling, type MappingJobStore } from './store';
 
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
 export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
@@ -61,7 +61,7 @@ export async function queryResults(
   // Best score first across the allowed partitions; the cursor is the last sort key returned.
   const after = cursor === undefined ? undefined : decodeSortKey(cursor);
   const lowest = resultSortKey(minScore, '');
-  const highest = after ?? `${resultSortKey(maxScore, '')}\uffff`;
+  const highest = after ?? resultSortKeyCeiling(maxScore);
   const partitions = PARTITIONS.filter(
     (partition) => (!filter.status || partition.status === filter.status) && (!filter.method || partition.method === filter.method),
   );
@@ -74,7 +74,7 @@ export async function queryResults(
   const merged = pages
     .flat()
     .filter((result) => result.sortKey !== after)
-    .sort((a, b) => (a.sortKey < b.sortKey ? 1 : a.sortKey > b.sortKey ? -1 : 0));
+    .sort((a, b) => compareSortKeys(b.sortKey, a.sortKey));
   const page = merged.slice(0, limit);
   const more = merged.length > limit;
   return {

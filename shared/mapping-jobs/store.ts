@@ -44,6 +44,19 @@ export function resultSortKey(score: number, partnerHotelId: string): string {
   return `${score.toFixed(4)}#${partnerHotelId}`;
 }
 
+/**
+ * Above every sort key of this score, whatever the partner id: '$' follows '#'. (Not '\uffff':
+ * DynamoDB compares UTF-8 bytes, in which an id starting beyond U+FFFF sorts after it.)
+ */
+export function resultSortKeyCeiling(score: number): string {
+  return `${score.toFixed(4)}$`;
+}
+
+/** Sort keys in DynamoDB's order (UTF-8 bytes, not JavaScript's UTF-16 code units). */
+export function compareSortKeys(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
 function resultItem(jobId: string, result: StoredResult): Record<string, unknown> {
   return {
     ...keys.result(jobId, result.partnerHotelId),
@@ -209,8 +222,8 @@ export class MappingJobStore {
     const page = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
-        ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':first': keys.resultPrefix, ':last': `${keys.resultPrefix}\uffff` },
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':prefix': keys.resultPrefix },
         Limit: limit,
         ExclusiveStartKey: decodeCursor(cursor, { partition: { PK: `JOB#${jobId}` }, attributes: ['SK'] }),
       }),

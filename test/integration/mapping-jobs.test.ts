@@ -380,6 +380,26 @@ describe('results', () => {
     assert.deepEqual((await results(as, jobId, '?partnerHotelId=nope')).body, { results: [], nextCursor: null });
   });
 
+  it('lists rows whatever their partner ids are made of, characters beyond U+FFFF too, filtered or not', async () => {
+    const as = await caller;
+    // DynamoDB orders keys by their UTF-8 bytes: 'P' < 'Ａ' (U+FF21) < '𝐀' (U+1D400).
+    const ids = ['P7', '\uff21-wide', '\u{1d400}-bold', '\u{1d400}-nowhere'];
+    const rows = hotels.slice(0, 3).map((hotel, i) => [ids[i]!, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+    rows.push([ids[3]!, 'Zzyzx Qwerty Lodge', '', 'Nowhere', 'Iceland', 63.1, -19.9]);
+    const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n');
+    const jobId = await completedJob(as, csv);
+
+    const all = await allResults(as, jobId, '?limit=1');
+    assert.deepEqual(all.map((row) => row.partnerHotelId), ids.slice().sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    for (const row of all) {
+      const { status, score, partnerHotelId } = row;
+      const byStatus = await allResults(as, jobId, `?status=${status}&limit=1`);
+      assert.ok(byStatus.some((found) => found.partnerHotelId === partnerHotelId), `${partnerHotelId} under ${status}`);
+      const atItsScore = await allResults(as, jobId, `?minScore=${score}&maxScore=${score}`);
+      assert.ok(atItsScore.some((found) => found.partnerHotelId === partnerHotelId), `${partnerHotelId} at ${score}`);
+    }
+  });
+
   it('refuses bad filters and cursors with 400', async () => {
     const as = await caller;
     const jobId = await completedJob(as, partnerCsv(3));
