@@ -19,7 +19,7 @@ export const EXPORT_URL_SECONDS = 3600;
 export const DEFAULT_EXPORT_FORMAT = { format: 'csv', delimiter: ',', includeHeader: true, compression: 'none' } as const;
 
 export interface ExportPorts {
-  jobs: MappingJobStore;
+  jobs: Pick<MappingJobStore, 'decisions'>;
   objects: ObjectStore;
   clock: Clock;
   newId: () => string;

@@ -33,7 +33,7 @@ export interface SupplierLookup {
 }
 
 export interface JobPorts {
-  jobs: MappingJobStore;
+  jobs: Pick<MappingJobStore, 'create' | 'fail' | 'get'>;
   metering: Pick<Metering, 'reserve' | 'settle'>;
   chunks: Queue<ChunkMessage>;
   scheduler: Scheduler;
@@ -117,7 +117,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
 }
 
 export interface ChunkPorts extends ClaimPorts {
-  jobs: MappingJobStore;
+  jobs: Pick<MappingJobStore, 'get' | 'markRunning' | 'putResults' | 'recordChunk' | 'setCounts' | 'complete' | 'fail' | 'cancel'>;
   metering: Pick<Metering, 'settle'>;
   clock: Clock;
 }
@@ -238,7 +238,7 @@ export async function cancelJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'c
 
 /** Fails a running job with a readable reason and releases its whole reservation; safe to repeat. */
 export async function failJob(
-  ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'clock'>,
+  ports: { jobs: Pick<MappingJobStore, 'fail' | 'get'>; metering: Pick<Metering, 'settle'>; clock: Clock },
   job: Pick<MappingJob, 'organizationId' | 'id'>,
   reason: string,
 ): Promise<void> {

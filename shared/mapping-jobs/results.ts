@@ -36,7 +36,7 @@ export interface ResultsPage {
 }
 
 export async function queryResults(
-  store: MappingJobStore,
+  store: Pick<MappingJobStore, 'getResult' | 'resultsInOrder' | 'resultsOfPartition'>,
   jobId: string,
   filter: ResultFilter,
   limit: number,

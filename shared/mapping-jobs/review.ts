@@ -10,7 +10,7 @@ import type { MappingJob, ReviewDecision, StoredResult } from './job';
 import type { MappingJobStore } from './store';
 
 export interface ReviewPorts {
-  jobs: MappingJobStore;
+  jobs: Pick<MappingJobStore, 'getResult' | 'decide'>;
   clock: Clock;
   newId: () => string;
   /** The name of a reference hotel of the current publication, or undefined when there is none. */

@@ -10,7 +10,6 @@ import type { Queue, ScheduledDelivery, Scheduler } from '../../../shared/platfo
 import { JOB_DEADLINE_HOURS, jobObjects, type JobCounts, type JobStatus, type MappingJob } from '../../../shared/mapping-jobs/job';
 import { cancelJob, createMappingJob, failJob, mapChunk, type ChunkPorts, type CreateJobInput, type JobPorts, type SupplierLookup } from '../../../shared/mapping-jobs/lifecycle';
 import { mappingDeadlineQueue, type ChunkMessage } from '../../../shared/mapping-jobs/queues';
-import type { MappingJobStore } from '../../../shared/mapping-jobs/store';
 
 const T0 = new Date('2026-03-01T12:00:00Z');
 
@@ -86,13 +85,6 @@ class JobsInMemory {
     return true;
   }
 
-  /** As the lifecycle's ports declare it: the store, of which these methods are the ones it calls. */
-  asStore(): MappingJobStore {
-    return this satisfies Pick<
-      MappingJobStore,
-      'create' | 'get' | 'markRunning' | 'recordChunk' | 'setCounts' | 'complete' | 'fail' | 'cancel' | 'putResults'
-    > as unknown as MappingJobStore;
-  }
 }
 
 /** Metering's two calls, noted; reserving can be refused as the ledger would. */
@@ -168,7 +160,7 @@ function creation() {
       return answer;
     },
   };
-  const ports: JobPorts = { jobs: jobs.asStore(), metering, chunks, scheduler, clock: new ManualClock(T0), newId: () => 'job-1' };
+  const ports: JobPorts = { jobs: jobs, metering, chunks, scheduler, clock: new ManualClock(T0), newId: () => 'job-1' };
   const create = (input: Partial<CreateJobInput> = {}) =>
     createMappingJob(ports, {
       organizationId: 'org-1',
@@ -359,7 +351,7 @@ function running(status: JobStatus = 'PENDING') {
   };
   jobs.jobs.set(job.id, job);
   const ports: ChunkPorts = {
-    jobs: jobs.asStore(),
+    jobs: jobs,
     metering,
     clock,
     rows: async (_job, chunk) => {

@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import { DomainError } from '../../../shared/platform/errors';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { queryResults, type ResultFilter } from '../../../shared/mapping-jobs/results';
-import { resultPartition, resultSortKey, type MappingJobStore, type ResultPage } from '../../../shared/mapping-jobs/store';
+import { resultPartition, resultSortKey, type ResultPage } from '../../../shared/mapping-jobs/store';
 
 function row(partnerHotelId: string, status: StoredResult['status'], method: StoredResult['method'], score: number): StoredResult {
   return {
@@ -67,8 +67,7 @@ class ResultsInMemory {
 function setUp(rows: readonly StoredResult[] = ROWS) {
   const store = new ResultsInMemory(rows);
   // queryResults reads through these three methods of the store only.
-  const asStore = store satisfies Pick<MappingJobStore, 'getResult' | 'resultsInOrder' | 'resultsOfPartition'> as unknown as MappingJobStore;
-  const query = (filter: ResultFilter, limit = 50, cursor?: string) => queryResults(asStore, 'job-1', filter, limit, cursor);
+  const query = (filter: ResultFilter, limit = 50, cursor?: string) => queryResults(store, 'job-1', filter, limit, cursor);
   return { store, query };
 }
 

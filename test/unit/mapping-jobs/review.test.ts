@@ -5,7 +5,6 @@ import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, type FailureKind } from '../../../shared/platform/errors';
 import { emptyCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
 import { reviewResult, type ReviewInput, type ReviewPorts } from '../../../shared/mapping-jobs/review';
-import type { MappingJobStore } from '../../../shared/mapping-jobs/store';
 
 const job: MappingJob = {
   id: 'job-1',
@@ -73,7 +72,7 @@ function setUp(row: StoredResult = engineRow) {
   let ids = 0;
   const ports: ReviewPorts = {
     // reviewResult reads and decides through these two methods of the store only.
-    jobs: results satisfies Pick<MappingJobStore, 'getResult' | 'decide'> as unknown as MappingJobStore,
+    jobs: results,
     clock,
     newId: () => `event-${++ids}`,
     referenceHotelName: async (id) => {
