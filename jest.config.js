@@ -13,6 +13,7 @@ export default {
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
   maxWorkers: 2,
+  testSequencer: '<rootDir>/test/support/slow-tests-first.js',
   testTimeout: 60_000,
   reporters: ['default', '<rootDir>/test/support/closing-line.js'],
 };

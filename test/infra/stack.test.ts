@@ -94,27 +94,6 @@ describe('API Gateway and functions from the route table', () => {
     }
   });
 
-  it("shapes API Gateway's own errors as {error, message}", () => {
-    const expected: Record<string, string> = {
-      MISSING_AUTHENTICATION_TOKEN: '404',
-      UNAUTHORIZED: '401',
-      ACCESS_DENIED: '403',
-      THROTTLED: '429',
-      REQUEST_TOO_LARGE: '413',
-      UNSUPPORTED_MEDIA_TYPE: '415',
-      DEFAULT_4XX: '400',
-      DEFAULT_5XX: '500',
-    };
-    const responses = ofType('AWS::ApiGateway::GatewayResponse').map(([, r]) => r.Properties);
-    for (const [type, status] of Object.entries(expected)) {
-      const response = responses.find((r) => r.ResponseType === type);
-      assert.ok(response, `${type} is configured`);
-      assert.equal(response.StatusCode, status);
-      const body = JSON.parse(response.ResponseTemplates['application/json']);
-      assert.deepEqual(Object.keys(body).sort(), ['error', 'message']);
-    }
-  });
-
   it('passes multipart bodies to functions as binary', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       BinaryMediaTypes: Match.arrayWith(['multipart/form-data']),
