@@ -25,12 +25,21 @@ const defineEvent =
 
 const Id = v.string();
 
+/** A job's rows by where they stand: what its view shows and its completion event tells. */
+export const JobCounts = v.object({
+  total: v.pipe(v.number(), v.description('Rows to map: the inventory hotelCount')),
+  processed: v.number(),
+  matched: v.number(),
+  review: v.number(),
+  unmatched: v.number(),
+});
+
 export const MappingCompletedData = v.object({
   mappingJobId: Id,
   partnerInventoryId: Id,
   mode: v.picklist(MAPPING_MODES),
   status: v.literal('COMPLETED'),
-  counts: v.object({ total: v.number(), processed: v.number(), matched: v.number(), review: v.number(), unmatched: v.number() }),
+  counts: JobCounts,
   createdAt: Timestamp,
   completedAt: Timestamp,
 });

@@ -4,6 +4,7 @@ export {
   EVENT_TYPES,
   eventsOfPlan,
   isEventType,
+  JobCounts,
   lowestPlanName,
   MappingCompletedData,
   planAllowsEvent,

@@ -9,6 +9,8 @@
  * created, settles what it processed when it completes, and releases everything when it fails.
  */
 import type { MappingMode, MappingResult, MappingStatus } from '../mapping';
+import type * as v from 'valibot';
+import type { JobCounts as JobCountsSchema } from '../events';
 
 export const JOB_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -16,13 +18,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 /** How long a job may run before the deadline fails it and releases its reservation. */
 export const JOB_DEADLINE_HOURS = 6;
 
-export interface JobCounts {
-  total: number;
-  processed: number;
-  matched: number;
-  review: number;
-  unmatched: number;
-}
+export type JobCounts = v.InferOutput<typeof JobCountsSchema>;
 
 export interface PinnedReference {
   artifactsId: string;

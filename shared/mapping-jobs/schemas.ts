@@ -3,6 +3,7 @@ import { MAPPING_EXPORT_COLUMNS, MAPPING_MODES } from '../mapping';
 import { documentedAs, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
+import { JobCounts } from '../events';
 
 const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
 const Score = v.pipe(
@@ -31,13 +32,6 @@ export const JobCreated = v.object({
   createdAt: Timestamp,
 });
 
-const Counts = v.object({
-  total: v.pipe(v.number(), v.description('Rows to map: the inventory hotelCount')),
-  processed: v.number(),
-  matched: v.number(),
-  review: v.number(),
-  unmatched: v.number(),
-});
 
 export const JobView = v.object({
   mappingJobId: Uuid,
@@ -46,7 +40,7 @@ export const JobView = v.object({
   mode: Mode,
   supplierCode: v.optional(v.pipe(v.string(), v.description('The connected supplier whose hotel codes ID_TO_ID and HYBRID use'))),
   referenceVersionId: v.pipe(v.string(), v.description('The reference publication the job maps against (pinned at creation)')),
-  counts: Counts,
+  counts: JobCounts,
   progress: v.pipe(v.number(), v.description('processed / total, 0 to 1')),
   createdAt: Timestamp,
   startedAt: v.optional(Timestamp),
@@ -163,7 +157,7 @@ export const PreferencesRequest = v.strictObject({ defaultMode: Mode });
 export const mappingJobComponentSchemas = {
   MappingJob: JobView,
   MappingJobPage: JobList,
-  JobCounts: Counts,
+  JobCounts,
   MappingResult: ResultView,
   MappingResultPage: ResultPage,
   MatchEvidence: Evidence,
