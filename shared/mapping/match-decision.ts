@@ -232,11 +232,12 @@ export class MatchDecision {
 
     x[at.nameSimilarity] = names.similarity;
     x[at.nameTrigramSimilarity] = signatureSimilarity(partner.signature, 0, data.nameSignatures, candidate.hotel * SIGNATURE_WORDS);
-    x[at.nameEditSimilarity] = editSimilarity(row.compactName, compactName(reference));
+    const referenceCompactName = compactName(reference);
+    x[at.nameEditSimilarity] = editSimilarity(row.compactName, referenceCompactName);
     const partnerWords = this.wordSummary(partnerName, names.matchedA);
     const referenceWords = this.wordSummary(reference, names.matchedB);
     x[at.nameWordOverlap] = referenceWords.matched / Math.max(1, partnerWords.words + referenceWords.words - referenceWords.matched);
-    x[at.exactName] = row.compactName === compactName(reference) ? 1 : 0;
+    x[at.exactName] = row.compactName === referenceCompactName ? 1 : 0;
     x[at.partnerNameContained] = partnerWords.extra === 0 ? 1 : 0;
     x[at.referenceNameContained] = referenceWords.extra === 0 ? 1 : 0;
     x[at.sharedWords] = referenceWords.matched;
