@@ -31,15 +31,15 @@ const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode
 const MAX_DEFAULT_THREADS = 4;
 /**
  * By default each thread gets at least this many partner rows, and at least ROWS_PER_THREAD_PER_HOTEL
- * of the reference's size: another thread first needs the index, copied into shared memory and its
- * strings handed over (about 1 s of this thread per million reference hotels, and the worker
- * starts matching about 2 s later), and two matching threads on two cores slow each other down
- * (together 1.2 to 1.45 times the rows of one). 100,000 rows against a million hotels took 5.4 to
- * 6.3 s on one thread and 5.9 to 6.9 s on two (`npm run map -- --threads 1|2`, alternated), so a
- * second thread waits for more rows.
+ * of the reference's size: another thread first needs the index handed over in shared memory, and
+ * it starts matching a few seconds after the first, while two matching threads on two cores slow
+ * each other down. 100,000 rows against a million hotels, alternated on two cores
+ * (`npm run map -- --threads 1|2`): the whole command 14.22, 14.28, 13.88 s on one thread and
+ * 13.56, 13.41, 12.08 s on two (the match stage 5.3-6.0 s against 4.7-5.3 s), for 10 % more CPU
+ * time. So a second thread from about 40,000 rows per thread per million hotels.
  */
 const MIN_ROWS_PER_THREAD = 10_000;
-const ROWS_PER_THREAD_PER_HOTEL = 0.3;
+const ROWS_PER_THREAD_PER_HOTEL = 0.04;
 
 class UsageError extends Error {}
 
