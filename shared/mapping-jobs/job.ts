@@ -65,6 +65,11 @@ export interface StoredResult extends Omit<MappingResult, 'method'> {
   /** MANUAL once a person decided. */
   method: MappingResult['method'] | 'MANUAL';
   review?: ReviewDecision;
+  /**
+   * The hotel the engine proposed, with its name and evidence, kept from the first review on (not
+   * shown): accepting it again after a NO_MATCH restores them.
+   */
+  proposal?: Pick<MappingResult, 'referenceHotelName' | 'evidence'> & { referenceHotelId: string };
 }
 
 export function emptyCounts(total: number): JobCounts {

@@ -36,12 +36,14 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
   // A second review keeps what the engine had said, not what the first review said.
   const previous = result.review?.previous ?? { status: result.status, referenceHotelId: result.referenceHotelId, score: result.score };
   const review: ReviewDecision = { decision: input.decision, previous, note: input.note, decidedBy: input.decidedBy, decidedAt: now };
+  const proposal = result.review ? result.proposal : proposalOf(result);
   let updated: StoredResult;
   if (input.decision === 'NO_MATCH') {
-    updated = { ...result, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review };
+    updated = { ...result, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review, proposal };
   } else {
     const chosen = input.referenceHotelId!.toLowerCase();
-    const name = await nameOf(ports, result, chosen);
+    const accepted = proposal?.referenceHotelId === chosen ? proposal : undefined;
+    const name = accepted?.referenceHotelName ?? (await nameOf(ports, result, chosen));
     if (name === undefined) throw invalidInput(`referenceHotelId: no reference hotel has the id ${input.referenceHotelId}.`);
     updated = {
       ...result,
@@ -51,8 +53,9 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
       referenceHotelName: name,
       score: 1,
       // The evidence described the engine's candidate: it stays only when that candidate was accepted.
-      evidence: chosen === previous.referenceHotelId ? result.evidence : null,
+      evidence: accepted?.evidence ?? (chosen === previous.referenceHotelId ? result.evidence : null),
       review,
+      proposal,
     };
   }
   const event: PartnerEvent = {
@@ -77,6 +80,12 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
     throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
   }
   return updated;
+}
+
+/** What the engine proposed, from a row no one has reviewed yet. */
+function proposalOf(result: StoredResult): StoredResult['proposal'] {
+  if (result.referenceHotelId === null) return undefined;
+  return { referenceHotelId: result.referenceHotelId, referenceHotelName: result.referenceHotelName, evidence: result.evidence };
 }
 
 /** Candidates carry their names; any other hotel must exist in the current reference inventory. */

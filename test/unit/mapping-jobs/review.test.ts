@@ -132,6 +132,7 @@ describe('reviewing a result row', () => {
         decidedBy: 'key-1',
         decidedAt: '2026-03-02T09:00:00.000Z',
       },
+      proposal: { referenceHotelId: 'ibis-nord', referenceHotelName: 'Ibis Paris Gare du Nord', evidence },
     });
     assert.deepEqual(results.decisions[0]?.read, engineRow);
     assert.deepEqual(results.decisions[0]?.updated, updated);
@@ -212,6 +213,20 @@ describe('reviewing a result row', () => {
     // The second decision was made on the row as the first one left it.
     assert.equal(results.decisions[1]?.read.review?.decidedBy, 'key-1');
     assert.equal(results.decisions[1]?.event.data.previousStatus, 'REVIEW');
+  });
+
+  it('MATCH with the engine’s proposal after a NO_MATCH restores its name and evidence, even once the reference has dropped the hotel', async () => {
+    const { lookedUp, review } = setUp();
+    await review({ decision: 'NO_MATCH' });
+    currentReference.delete('ibis-nord');
+    try {
+      const restored = await review({ decision: 'MATCH', referenceHotelId: 'ibis-nord' });
+      assert.equal(restored.referenceHotelName, 'Ibis Paris Gare du Nord');
+      assert.deepEqual(restored.evidence, evidence);
+      assert.deepEqual(lookedUp, []);
+    } finally {
+      currentReference.set('ibis-nord', 'Ibis Paris Gare du Nord');
+    }
   });
 
   it('is refused as a conflict when another decision changed the row meanwhile', async () => {
