@@ -3,7 +3,7 @@
  * one when TABLE_NAME (and BUCKET_NAME, AWS_REGION, AWS credentials) are set.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { loadConfig, SETTING_VARIABLES, type AppConfig } from '../../shared/platform/config';
+import { loadConfig, PLATFORM_SETTINGS, type AppConfig } from '../../shared/platform/config';
 import { STACK_FILE } from '../local/state';
 
 export class UsageError extends Error {}
@@ -25,7 +25,7 @@ export function runCommand(main: () => Promise<unknown>, usage: string): void {
 
 export function targetConfig(options: { needsBucket: boolean }): AppConfig {
   const config = loadConfig();
-  const { tableName: TABLE, bucketName: BUCKET } = SETTING_VARIABLES;
+  const { tableName: TABLE, bucketName: BUCKET } = PLATFORM_SETTINGS.variables;
   if (config.tableName) {
     if (options.needsBucket && !config.bucketName) throw new UsageError(`Set ${BUCKET} with ${TABLE}.`);
     return { ...config, bucketName: config.bucketName ?? 'unused' };

@@ -14,7 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
 import type { ResourceAccess } from '../../shared/platform/access';
-import { queueArnVariable, queueUrlVariable, settingsEnvironment } from '../../shared/platform/config';
+import { PLATFORM_SETTINGS, queueArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
 
 export interface ServiceResourcesProps {
@@ -57,7 +57,7 @@ export class ServiceResources {
       LOG_LEVEL: 'info',
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       NODE_OPTIONS: '--enable-source-maps',
-      ...settingsEnvironment({
+      ...PLATFORM_SETTINGS.environment({
         stage,
         tableName: access.table !== 'none' ? table.tableName : undefined,
         bucketName: access.bucket ? bucket.bucketName : undefined,

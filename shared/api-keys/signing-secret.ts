@@ -1,4 +1,4 @@
-import { SETTING_VARIABLES, type AppConfig } from '../platform/config';
+import { PLATFORM_SETTINGS, type AppConfig } from '../platform/config';
 import type { SigningSecretSource } from './bearer-tokens';
 import { traced } from '../platform/tracing';
 
@@ -14,7 +14,7 @@ export function signingSecretSource(config: Pick<AppConfig, 'tokenSigningSecret'
   }
   if (!tokenSigningSecretArn) {
     return async () => {
-      throw new Error(`No bearer-token signing secret is configured (${SETTING_VARIABLES.tokenSigningSecretArn}).`);
+      throw new Error(`No bearer-token signing secret is configured (${PLATFORM_SETTINGS.variables.tokenSigningSecretArn}).`);
     };
   }
   let cached: Promise<Uint8Array> | undefined;

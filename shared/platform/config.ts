@@ -40,11 +40,12 @@ export interface AppConfig {
 }
 
 /**
- * Each setting's environment variable, named once: the stack writes them (settingsEnvironment),
- * loadConfig reads them, and a service missing one names it (requireSetting). Queues add one pair
- * per queue (queueUrlVariable, queueArnVariable).
+ * The platform's settings, each with its environment variable, named once: the stack writes them
+ * (PLATFORM_SETTINGS.environment), loadConfig reads them, and a service missing one names it
+ * (requireSetting). Queues add one pair per queue (queueUrlVariable, queueArnVariable); a
+ * capability names its own settings the same way (defineSettings).
  */
-export const SETTING_VARIABLES = {
+export const PLATFORM_SETTINGS = defineSettings({
   stage: 'STAGE',
   tableName: 'TABLE_NAME',
   bucketName: 'BUCKET_NAME',
@@ -56,9 +57,9 @@ export const SETTING_VARIABLES = {
   schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
   secretsKeyArn: 'SECRETS_KEY_ARN',
   localSecretsKey: 'LOCAL_SECRETS_KEY',
-} as const satisfies Partial<Record<keyof AppConfig, string>>;
+} satisfies Partial<Record<keyof AppConfig, string>>);
 
-export type TextSetting = keyof typeof SETTING_VARIABLES;
+export type PlatformSetting = keyof typeof PLATFORM_SETTINGS.variables;
 
 const QUEUE_URL_PREFIX = 'QUEUE_URL_';
 const QUEUE_ARN_PREFIX = 'QUEUE_ARN_';
@@ -74,19 +75,8 @@ export function queueArnVariable(queueName: string): string {
   return `${QUEUE_ARN_PREFIX}${queueVariableSuffix(queueName)}`;
 }
 
-/** The environment that carries these settings (what the stack sets on a function). */
-export function settingsEnvironment(settings: Partial<Record<TextSetting, string>>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(settings)
-      .filter((entry): entry is [TextSetting, string] => entry[1] !== undefined)
-      .map(([key, value]) => [SETTING_VARIABLES[key], value]),
-  );
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const text = Object.fromEntries(Object.entries(SETTING_VARIABLES).map(([key, variable]) => [key, env[variable] || undefined])) as Partial<
-    Record<TextSetting, string>
-  >;
+  const text = PLATFORM_SETTINGS.read({ variables: env });
   return {
     ...text,
     stage: text.stage ?? 'local',
@@ -127,8 +117,8 @@ function queueSettings(env: NodeJS.ProcessEnv, prefix: string): Record<string, s
 }
 
 /** A setting the calling service cannot work without; the error names its environment variable. */
-export function requireSetting(config: Partial<Pick<AppConfig, TextSetting>>, setting: TextSetting): string {
-  return requireVariable(config[setting], SETTING_VARIABLES[setting]);
+export function requireSetting(config: Partial<Pick<AppConfig, PlatformSetting>>, setting: PlatformSetting): string {
+  return requireVariable(config[setting], PLATFORM_SETTINGS.variables[setting]);
 }
 
 /** A value the calling service cannot work without, read from `variable`. */
