@@ -6,7 +6,7 @@
 import { invalidInput } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import type { StoredResult } from './job';
-import { compareSortKeys, resultPartition, resultSortKey, resultSortKeyCeiling, type MappingJobStore } from './store';
+import { resultPartition, resultSortKey, resultSortKeyCeiling, sortKeyBytes, type MappingJobStore } from './store';
 
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
 export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
@@ -71,10 +71,13 @@ export async function queryResults(
   const pages = await Promise.all(
     partitions.map((partition) => store.resultsOfPartition(resultPartition(jobId, partition.status, partition.method), lowest, highest, wanted)),
   );
+  // Each key's bytes made once, not once per comparison.
   const merged = pages
     .flat()
     .filter((result) => result.sortKey !== after)
-    .sort((a, b) => compareSortKeys(b.sortKey, a.sortKey));
+    .map((result) => ({ result, bytes: sortKeyBytes(result.sortKey) }))
+    .sort((a, b) => Buffer.compare(b.bytes, a.bytes))
+    .map(({ result }) => result);
   const page = merged.slice(0, limit);
   const more = merged.length > limit;
   return {

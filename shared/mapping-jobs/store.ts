@@ -52,9 +52,9 @@ export function resultSortKeyCeiling(score: number): string {
   return `${score.toFixed(4)}$`;
 }
 
-/** Sort keys in DynamoDB's order (UTF-8 bytes, not JavaScript's UTF-16 code units). */
-export function compareSortKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+/** A sort key as DynamoDB orders it: by its UTF-8 bytes, not by JavaScript's UTF-16 code units. */
+export function sortKeyBytes(sortKey: string): Buffer {
+  return Buffer.from(sortKey, 'utf8');
 }
 
 function resultItem(jobId: string, result: StoredResult): Record<string, unknown> {

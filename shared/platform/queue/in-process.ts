@@ -57,8 +57,8 @@ export function memoryMessageStore(): MessageStore {
 export interface InProcessOptions {
   /** Defaults to memory. */
   store?: MessageStore;
-  /** The queues whose stored messages a restart resumes. */
-  queues?: readonly QueueDefinition[];
+  /** The queue table: each queue's consumer, and the queues whose stored messages a restart resumes. */
+  queues: readonly QueueDefinition[];
 }
 
 /**
@@ -81,10 +81,10 @@ export class InProcessMessaging implements Messaging {
   constructor(
     private readonly clock: Clock,
     private readonly consumers: ConsumerLookup,
-    options: InProcessOptions = {},
+    options: InProcessOptions,
   ) {
     this.store = options.store ?? memoryMessageStore();
-    for (const definition of options.queues ?? []) this.definitions.set(definition.name, definition);
+    for (const definition of options.queues) this.definitions.set(definition.name, definition);
     this.messages = this.store
       .load()
       .filter((message) => this.definitions.has(message.queue))
@@ -157,14 +157,13 @@ export class InProcessMessaging implements Messaging {
     return lost.length;
   }
 
-  private enqueue(queue: QueueAddress | QueueDefinition, message: unknown, dueAt: number): void {
+  private enqueue(queue: QueueAddress, message: unknown, dueAt: number): void {
     const refusals = this.refusals.get(queue.name) ?? 0;
     if (refusals > 0) {
       this.refusals.set(queue.name, refusals - 1);
       throw new Error(`The queue ${queue.name} refused the message (in-process refusal).`);
     }
-    // A sender may know only the queue's address; its consumer comes from the queue table.
-    if ('handler' in queue) this.definitions.set(queue.name, queue);
+    // A sender knows the queue's address; its consumer comes from the queue table.
     if (!this.definitions.has(queue.name)) throw new Error(`No consumer is declared for the queue ${queue.name} (the queue table).`);
     const correlationId = currentCorrelationId();
     const stored: StoredMessage = {
