@@ -22,4 +22,4 @@ export { WEBHOOK_VERIFICATION, webhookDescriptions } from './payloads';
 export { abandonWebhookAttempt, attemptWebhookDelivery, deliverEvent } from './workers';
 export { webhookComponentSchemas } from './schemas';
 export { WEBHOOK_METRICS } from './dispatch';
-export { LOOPBACK_RECEIVERS } from './services';
+export { allowsLoopbackReceivers, LOOPBACK_RECEIVERS } from './services';

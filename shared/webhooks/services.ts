@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { organizationStoreOf } from '../organizations';
 import { queueOf, schedulerOf } from '../platform/queue/services';
+import type { AppConfig } from '../platform/config';
 import type { Runtime } from '../platform/runtime';
 import { service } from '../platform/runtime';
 import { secretBoxOf } from '../platform/secrets/services';
@@ -18,8 +19,12 @@ import { deliveryStoreOf, webhookStoreOf } from './store';
  */
 export const LOOPBACK_RECEIVERS = 'webhooks-to-loopback-receivers';
 
+export function allowsLoopbackReceivers(config: Pick<AppConfig, 'localAllowances'>): boolean {
+  return config.localAllowances?.includes(LOOPBACK_RECEIVERS) === true;
+}
+
 function policyOf(runtime: Runtime): DestinationPolicy {
-  return { allowLoopback: runtime.config.localAllowances?.includes(LOOPBACK_RECEIVERS) === true };
+  return { allowLoopback: allowsLoopbackReceivers(runtime.config) };
 }
 
 const senderOf = /* @__PURE__ */ service((runtime) => new HttpWebhookSender({ policy: policyOf(runtime) }));
