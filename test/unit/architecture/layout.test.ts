@@ -4,7 +4,8 @@
  * capability; functions/ holds Lambda entries and nothing else.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from '@jest/globals';
@@ -99,6 +100,17 @@ describe('the layout', () => {
 
   it('keeps business words out of the platform', () => {
     assert.deepEqual(businessWordsIn(sourceFiles(join(SHARED, 'platform'))), []);
+  });
+
+  it('finds a business word in code, not in comments', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'layout-'));
+    try {
+      const planted = join(folder, 'planted.ts');
+      writeFileSync(planted, '/** Stripe keys, in a comment. */\n// a webhook, in a comment\nexport const stripeKey = "whsec";\n');
+      assert.deepEqual(businessWordsIn([planted]), [`${relative(ROOT, planted)}:3: stripe`]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("uses another capability only through its public entry", () => {
