@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { EventType } from '../events';
 import type { DomainEvent } from '../platform/events/events';
+import type { MessageReceive } from '../platform/queue/worker';
 import { webhookDeliveryQueue } from './queues';
 import type { WebhookKind } from './webhook';
 
@@ -55,6 +56,8 @@ export interface Delivery {
   /** Attempts handed to a sender so far; an attempt is claimed once. */
   claimedAttempts: number;
   claimedAt?: string;
+  /** The receive of the queue message that claimed the last attempt: a later receive of it finds that attempt lost. */
+  claimedBy?: MessageReceive;
   /** Attempts made before the current round (a manual redelivery starts a new round of retries). */
   roundStart: number;
   nextAttemptAt?: string;

@@ -15,6 +15,7 @@ import type { DomainEvent } from '../platform/events/events';
 import { describeError, log } from '../platform/logging';
 import { recordCount } from '../platform/metrics';
 import { MAX_QUEUE_DELAY_SECONDS, visibilityTimeoutSeconds, type Queue, type Scheduler } from '../platform/queue/queue';
+import { isLaterReceive, type MessageReceive } from '../platform/queue/worker';
 import type { SecretBox } from '../platform/secrets/secret-box';
 import { isEventType, planAllowsEvent, type EventType } from '../events';
 import type { PlanType } from '../organizations';
@@ -113,17 +114,17 @@ function underDeliveryWork<T>(delivery: Delivery, work: () => Promise<T>): Promi
 }
 
 /** Makes attempt `message.attempt` of a delivery, at most once, records it and queues what follows. */
-export async function attemptDelivery(ports: AttemptPorts, message: DeliveryMessage): Promise<void> {
+export async function attemptDelivery(ports: AttemptPorts, message: DeliveryMessage, receive?: MessageReceive): Promise<void> {
   const delivery = await ports.deliveries.get(message.organizationId, message.deliveryId);
   if (!delivery) {
     log('warn', 'webhook delivery not found', { deliveryId: message.deliveryId });
     return;
   }
   // Under the delivery's correlation id, however the message came (a retry the scheduler queued carries no attribute).
-  await underDeliveryWork(delivery, () => attemptOf(ports, delivery, message.attempt));
+  await underDeliveryWork(delivery, () => attemptOf(ports, delivery, message.attempt, receive));
 }
 
-async function attemptOf(ports: AttemptPorts, delivery: Delivery, number: number): Promise<void> {
+async function attemptOf(ports: AttemptPorts, delivery: Delivery, number: number, receive: MessageReceive | undefined): Promise<void> {
   if (delivery.attempts.length >= number) {
     // Recorded already: a redelivered message only makes sure the next attempt is queued.
     if (delivery.status === 'RETRYING' && delivery.attempts.length === number) await queueNext(ports, delivery, number);
@@ -133,14 +134,15 @@ async function attemptOf(ports: AttemptPorts, delivery: Delivery, number: number
   const attempt = (outcome: AttemptOutcome): DeliveryAttempt => ({ number, attemptedAt: now.toISOString(), ...outcome });
   if (delivery.claimedAttempts >= number) {
     const claimedFor = now.getTime() - new Date(delivery.claimedAt ?? 0).getTime();
-    if (claimedFor < STALE_CLAIM_SECONDS * 1000) {
+    const claimantGone = receive !== undefined && isLaterReceive(receive, delivery.claimedBy);
+    if (claimedFor < STALE_CLAIM_SECONDS * 1000 && !claimantGone) {
       throw new Error(`Attempt ${number} of webhook delivery ${delivery.id} is in flight elsewhere; the message is tried again later.`);
     }
     // The worker that claimed it stopped before recording: whether it sent is unknown, so it counts as failed.
     const lost = attempt({ succeeded: false, durationMs: 0, error: 'The outcome of this attempt was lost (its worker stopped before recording it).' });
     return finishAttempt(ports, delivery, lost, { last: false });
   }
-  if (!(await ports.deliveries.claim(delivery, number, now.toISOString()))) return;
+  if (!(await ports.deliveries.claim(delivery, number, now.toISOString(), receive))) return;
   let outcome: AttemptOutcome;
   let last = false;
   try {

@@ -6,6 +6,7 @@
  * message delivered twice never sends twice.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { MessageReceive } from '../platform/queue/worker';
 import { service } from '../platform/runtime';
 import {
   decodeCursor,
@@ -111,9 +112,10 @@ export class DeliveryStore {
   }
 
   /** Attempt `number` is this caller's to send; false when another delivery of the message claimed it. */
-  async claim(delivery: Delivery, number: number, claimedAt: string): Promise<boolean> {
+  async claim(delivery: Delivery, number: number, claimedAt: string, claimedBy?: MessageReceive): Promise<boolean> {
     return this.update(delivery, {
-      set: { claimedAttempts: number, claimedAt, updatedAt: claimedAt },
+      set: { claimedAttempts: number, claimedAt, updatedAt: claimedAt, ...(claimedBy && { claimedBy }) },
+      remove: claimedBy ? [] : ['claimedBy'],
       condition: 'claimedAttempts = :previous AND #status IN (:pending, :retrying)',
       values: { ':previous': number - 1, ':pending': 'PENDING', ':retrying': 'RETRYING' },
     });

@@ -18,6 +18,26 @@ import type { QueueDefinition } from './queue';
 
 export type MessageProcessor<M> = (message: M, runtime: Runtime, record: SQSRecord) => Promise<void>;
 
+/**
+ * One receive of a queue message. SQS hands a message out again (same id, higher count) only once
+ * the earlier receive's visibility timeout has run out, well after its worker's own timeout; the
+ * local runtime does so at once when that worker died with its process. Either way, a later
+ * receive of the same message means the worker of an earlier one is gone.
+ */
+export interface MessageReceive {
+  messageId: string;
+  receiveCount: number;
+}
+
+export function receiveOf(record: SQSRecord): MessageReceive {
+  return { messageId: record.messageId, receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) };
+}
+
+/** Whether `later` is the same message as `earlier`, handed out again after it. */
+export function isLaterReceive(later: MessageReceive, earlier: MessageReceive | undefined): boolean {
+  return earlier !== undefined && later.messageId === earlier.messageId && later.receiveCount > earlier.receiveCount;
+}
+
 /** Lambda passes its context; the local runtime and tests may give what they have, or none. */
 export type SqsHandler = (event: SQSEvent, context?: Partial<Context>) => Promise<SQSBatchResponse>;
 
