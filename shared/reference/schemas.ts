@@ -18,7 +18,7 @@ const Rating = v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 5'), v.
 const SearchLimit = wholeNumberParam(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, 'clamp');
 const Offset = wholeNumberParam(SEARCH_OFFSET_MIN, UNBOUNDED);
 const SearchText = Text({ maxLength: 200, minLength: 0 });
-const SearchLimitParam = v.optional(v.pipe(SearchLimit, v.description('Default 20, clamped to 1..100'), documentedAs<number>({ type: 'integer', default: 20 }), v.examples([20])));
+const SearchLimitParam = v.optional(v.pipe(SearchLimit, v.description('Default 20. Any whole number is taken, clamped to 1..100: 0 reads as 1, 500 as 100'), documentedAs<number>({ type: 'integer', default: 20 }), v.examples([20])));
 const OffsetParam = v.optional(v.pipe(Offset, v.description('Hotels to skip; default 0'), documentedAs<number>({ type: 'integer', default: 0 }), v.examples([0])));
 
 export const ReferenceSearchQuery = v.strictObject({
@@ -64,7 +64,7 @@ export const CountriesQuery = v.strictObject({
   limit: v.optional(
     v.pipe(
       wholeNumberParam(COUNTRY_STATISTICS_LIMIT_MIN, COUNTRY_STATISTICS_LIMIT_MAX, 'clamp'),
-      v.description('Default 20, clamped to 1..200'),
+      v.description('Default 20. Any whole number is taken, clamped to 1..200: 0 reads as 1, 500 as 200'),
       documentedAs<number>({ type: 'integer', default: 20 }),
       v.examples([10]),
     ),

@@ -87,21 +87,29 @@ export const UNBOUNDED = Number.MAX_SAFE_INTEGER;
  * An integer in a query string: the one form every integer parameter takes, digits with an
  * optional minus sign (no fractions, exponents, hex, plus signs or spaces). Outside [min, max] it
  * is refused, or, with `outOfRange: 'clamp'`, brought to the nearer bound where the contract says
- * clamp (reference search limit).
+ * clamp (reference search limit). A clamped one has no bound checks: the document states the
+ * bounds a parameter's checks set, and a client must be free to send any whole number.
  */
 export function wholeNumberParam(min: number, max: number, outOfRange: 'refuse' | 'clamp' = 'refuse') {
+  if (outOfRange === 'clamp') return clampedWholeNumberParam(min, max);
   const between = `must be between ${min} and ${max}`;
   const atLeast = min === 0 ? 'must be zero or greater' : `must be ${min} or greater`;
   return v.pipe(
     v.string(),
     documentedAs({ type: 'integer' }),
     v.regex(/^-?\d+$/, 'must be a whole number'),
-    v.transform((text) => {
-      const value = Number(text) + 0; // + 0 turns "-0" into 0
-      return outOfRange === 'clamp' ? Math.min(max, Math.max(min, value)) : value;
-    }),
+    v.transform((text) => Number(text) + 0), // + 0 turns "-0" into 0
     v.minValue(min, max === UNBOUNDED ? atLeast : between),
     v.maxValue(max, max === UNBOUNDED ? `must be at most ${max}` : between),
+  );
+}
+
+function clampedWholeNumberParam(min: number, max: number) {
+  return v.pipe(
+    v.string(),
+    documentedAs({ type: 'integer' }),
+    v.regex(/^-?\d+$/, 'must be a whole number'),
+    v.transform((text) => Math.min(max, Math.max(min, Number(text) + 0))),
   );
 }
 
