@@ -4,7 +4,7 @@
  */
 import { PLAN_LIMITS, PLAN_TYPES, type PlanType } from '../organizations';
 import { CREDITS, PLAN_OFFERS } from './offers';
-import { formatEuros } from './money';
+import { CURRENCY, formatEuros } from './money';
 import { eventsOfPlan, type EventType } from '../events';
 import { defineSettings, type AppConfig } from '../platform/config';
 
@@ -30,10 +30,14 @@ export interface PlanTier {
   planType: PlanType;
   displayName: string;
   monthlyPrice: string;
+  /** monthlyPrice in minor units of `currency` (cents). */
+  monthlyPriceAmount: number;
   mappingsPerDay: number;
   maxSuppliers: number;
   webhookEvents: EventType[];
   pricePerMillion: string | null;
+  pricePerMillionAmount: number | null;
+  currency: string;
   features: string[];
   providerPriceId: string | null;
 }
@@ -42,6 +46,8 @@ export interface CreditsProduct {
   name: string;
   description: string;
   pricePerMillion: string;
+  pricePerMillionAmount: number;
+  currency: string;
   minimumCredits: number;
   providerProductId: string;
   providerPriceId: string;
@@ -62,11 +68,14 @@ export function planCatalogue(priceIds: ProviderPriceIds): PlanCatalogue {
         planType,
         displayName: limits.displayName,
         monthlyPrice: offer.monthlyPriceCents === 0 ? formatEuros(0) : `${formatEuros(offer.monthlyPriceCents)} / month`,
+        monthlyPriceAmount: offer.monthlyPriceCents,
         mappingsPerDay: limits.mappingsPerDay,
         maxSuppliers: limits.maxSuppliers,
         webhookEvents: eventsOfPlan(planType),
         // Every plan pays for mappings beyond its daily allowance with credits, at the credit rate.
         pricePerMillion: creditPrice,
+        pricePerMillionAmount: CREDITS.centsPerMillion,
+        currency: CURRENCY,
         features: [...offer.features],
         providerPriceId: planType === 'FREE' ? null : priceIds[planType],
       };
@@ -77,6 +86,8 @@ export function planCatalogue(priceIds: ProviderPriceIds): PlanCatalogue {
         'Prepaid pay-as-you-go mappings, used beyond the daily allowance. 1,000,000 credits = 1,000,000 mappings = €1.00. ' +
         'Credits do not expire.',
       pricePerMillion: creditPrice,
+      pricePerMillionAmount: CREDITS.centsPerMillion,
+      currency: CURRENCY,
       minimumCredits: CREDITS.minimumMillions * CREDITS.perMillion,
       providerProductId: priceIds.creditsProduct,
       providerPriceId: priceIds.creditsPrice,

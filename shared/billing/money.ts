@@ -4,6 +4,9 @@
  */
 import { CREDITS } from './offers';
 
+/** The ISO 4217 code of every price, as the plans show it beside each amount. */
+export const CURRENCY = 'EUR';
+
 /** Credit units in one euro. */
 const CREDITS_PER_EURO = CREDITS.perMillion * (100 / CREDITS.centsPerMillion);
 

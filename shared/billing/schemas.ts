@@ -6,6 +6,9 @@ import { EVENT_TYPES } from '../events';
 
 const Euros = (description: string) => v.pipe(v.number(), v.description(`Euros: ${description}`));
 const Count = (description: string) => v.pipe(v.number(), v.description(description));
+/** A price as a client computes with it: whole minor units of `currency` (cents for EUR). */
+const MinorUnits = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(`${description}, in minor units of currency (cents: 4900 is €49.00)`));
+const Currency = v.pipe(v.string(), v.regex(/^[A-Z]{3}$/), v.description('ISO 4217 code, upper case, of the amounts (EUR)'));
 
 /** Hosts a plain-http return URL may name: the developer's own machine. */
 const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -58,11 +61,14 @@ export const PortalResponse = v.object({ portalUrl: v.pipe(v.string(), v.descrip
 const PlanTier = v.object({
   planType: v.picklist(PLAN_TYPES),
   displayName: v.string(),
-  monthlyPrice: v.pipe(v.string(), v.description('Formatted, e.g. "€49.00 / month"')),
+  monthlyPrice: v.pipe(v.string(), v.description('Formatted for display, e.g. "€49.00 / month"; monthlyPriceAmount is the number')),
+  monthlyPriceAmount: MinorUnits('The monthly price'),
   mappingsPerDay: Count('Mappings included per UTC day'),
   maxSuppliers: Count('Distinct suppliers that may be connected'),
   webhookEvents: v.pipe(v.array(v.picklist(EVENT_TYPES)), v.description('Event types webhook subscriptions on this plan may receive')),
-  pricePerMillion: v.nullable(v.pipe(v.string(), v.description('Price per million mappings beyond the daily allowance (paid in credits)'))),
+  pricePerMillion: v.nullable(v.pipe(v.string(), v.description('Price per million mappings beyond the daily allowance (paid in credits), formatted for display'))),
+  pricePerMillionAmount: v.nullable(MinorUnits('Price per million mappings beyond the daily allowance')),
+  currency: Currency,
   features: v.array(v.string()),
   providerPriceId: v.nullable(v.pipe(v.string(), v.description('Send as priceId to POST /billing/checkout; null for the free tier'))),
 });
@@ -72,7 +78,9 @@ export const PlansResponse = v.object({
   credits: v.object({
     name: v.string(),
     description: v.string(),
-    pricePerMillion: v.string(),
+    pricePerMillion: v.pipe(v.string(), v.description('Formatted for display, e.g. "€1.00"')),
+    pricePerMillionAmount: MinorUnits('Price of one million credits'),
+    currency: Currency,
     minimumCredits: Count('Smallest purchase, in credits'),
     providerProductId: v.string(),
     providerPriceId: v.pipe(v.string(), v.description('Send as priceId to POST /billing/credits/purchase')),

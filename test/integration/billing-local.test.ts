@@ -76,19 +76,24 @@ describe('GET /api/v1/billing/plans', () => {
     );
     const subscription = body.tiers[1];
     assert.deepEqual(Object.keys(subscription).sort(), [
+      'currency',
       'displayName',
       'features',
       'mappingsPerDay',
       'maxSuppliers',
       'monthlyPrice',
+      'monthlyPriceAmount',
       'planType',
       'pricePerMillion',
+      'pricePerMillionAmount',
       'providerPriceId',
       'webhookEvents',
     ]);
     assert.deepEqual(subscription.webhookEvents, ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED']);
     assert.equal(subscription.monthlyPrice, '€49.00 / month');
     assert.equal(subscription.pricePerMillion, '€1.00');
+    // The same prices as numbers a client computes with: cents, and their currency.
+    assert.deepEqual([subscription.monthlyPriceAmount, subscription.pricePerMillionAmount, subscription.currency], [4_900, 100, 'EUR']);
     assert.equal(body.tiers[0].monthlyPrice, '€0.00');
     // The catalogue sells as one plan's only what the service refuses below it: modes and export
     // formats are open to every plan (a FREE organization maps ID_TO_ID and saves a format in
@@ -101,6 +106,8 @@ describe('GET /api/v1/billing/plans', () => {
       name: 'Mapping credits',
       description: body.credits.description,
       pricePerMillion: '€1.00',
+      pricePerMillionAmount: 100,
+      currency: 'EUR',
       minimumCredits: 5_000_000,
       providerProductId: PRICES.creditsProduct,
       providerPriceId: PRICES.creditsPrice,
