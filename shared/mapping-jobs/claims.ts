@@ -34,9 +34,11 @@ export async function resolveJobClaims(ports: ClaimPorts, job: MappingJob): Prom
     if (!inputs) return false;
     const changed = resolveSharedClaims(await ports.index(job), shared, (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match);
     if (changed.length > 0) {
-      await ports.jobs.putResults(job.id, changed);
       const touched = new Set(changed.map((result) => chunkOf.get(result.partnerHotelId)!));
-      for (const chunk of touched) await ports.putResultsFile(jobObjects.results(job, chunk), toJsonLines(chunks[chunk]!));
+      for (const chunk of touched) {
+        await ports.jobs.putResults(job.id, chunk, changed.filter((result) => chunkOf.get(result.partnerHotelId) === chunk));
+        await ports.putResultsFile(jobObjects.results(job, chunk), toJsonLines(chunks[chunk]!));
+      }
     }
   }
   await ports.jobs.setCounts(job, countResults(results));

@@ -7,7 +7,7 @@ import type { Runtime } from '../platform/runtime';
 import { exportJob } from './export';
 import type { MappingJob } from './job';
 import { cancelJob, createMappingJob as create } from './lifecycle';
-import { queryResults } from './results';
+import { queryResults, readablePage } from './results';
 import { reviewResult } from './review';
 import { mappingJobRoutes } from './routes';
 import { endingPorts, currentReference, exportPorts, jobPorts, reviewPorts, supplierLookup } from './services';
@@ -61,7 +61,8 @@ export const listMappingResults: Implementation<typeof mappingJobRoutes.listMapp
   ]);
   if (owned.status === 'rejected') throw owned.reason;
   if (page.status === 'rejected') throw page.reason;
-  return { status: 200, json: { results: page.value.results.map(resultView), nextCursor: page.value.nextCursor } };
+  const readable = readablePage(owned.value, page.value);
+  return { status: 200, json: { results: readable.results.map(resultView), nextCursor: readable.nextCursor } };
 };
 
 export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async ({ principal, params, body }, runtime) => {

@@ -1,7 +1,8 @@
 /**
- * Writing a completed job's results, decisions included, in the organization's export format (or
- * the default: CSV, every field, comma, header row, uncompressed) to the bucket. The chunk result
- * files are copied in order, so an export never re-reads the rows from the table.
+ * Writing a job's results, decisions included, in the organization's export format (or the default:
+ * CSV, every field, comma, header row, uncompressed) to the bucket: every row of a completed job, or
+ * the rows a cancelled or failed job processed (and charged). The chunk result files are copied in
+ * order, so an export never re-reads the rows from the table.
  */
 import { gzipSync } from 'node:zlib';
 import type { ExportFormatConfig } from '../export-format';
@@ -10,7 +11,7 @@ import type { Clock } from '../platform/clock';
 import { conflict } from '../platform/errors';
 import { formatCsvRow } from '../platform/files/csv-format';
 import type { ObjectStore } from '../platform/objects/object-store';
-import { jobObjects, type MappingJob, type StoredResult } from './job';
+import { isReadable, jobObjects, type MappingJob, type StoredResult } from './job';
 import type { MappingJobStore } from './store';
 
 export const EXPORT_URL_SECONDS = 3600;
@@ -37,7 +38,9 @@ export interface JobExport {
 type Format = Pick<ExportFormatConfig, 'format' | 'delimiter' | 'includeHeader' | 'compression'> & { includeFields?: MappingExportColumn[] };
 
 export async function exportJob(ports: ExportPorts, job: MappingJob, saved: ExportFormatConfig | undefined): Promise<JobExport> {
-  if (job.status !== 'COMPLETED') throw conflict(`The job is ${job.status}; it can be exported once it is COMPLETED.`);
+  if (job.status === 'PENDING' || job.status === 'RUNNING') {
+    throw conflict(`The job is ${job.status}; it can be exported once it has ended (COMPLETED, or the rows a CANCELLED or FAILED job processed).`);
+  }
   const format: Format = saved ?? DEFAULT_EXPORT_FORMAT;
   const fields = format.includeFields ?? [...MAPPING_EXPORT_COLUMNS];
   const decided = new Map((await ports.jobs.decisions(job.id)).map((result) => [result.partnerHotelId, result]));
@@ -46,6 +49,7 @@ export async function exportJob(ports: ExportPorts, job: MappingJob, saved: Expo
   if (format.format === 'csv' && format.includeHeader) lines.push(formatCsvRow(fields, format.delimiter));
   let rowCount = 0;
   for (let chunk = 0; chunk < job.chunkCount; chunk++) {
+    if (!isReadable(job, { chunk })) continue;
     const file = await ports.objects.get(jobObjects.results(job, chunk));
     if (!file) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
     for (const line of file.toString('utf8').split('\n')) {

@@ -3,10 +3,12 @@
  * when the job was created (pinned, so a republish mid-job changes nothing).
  *
  *   PENDING --first chunk--> RUNNING --last chunk--> COMPLETED
- *   PENDING | RUNNING --a chunk dead-letters, or the deadline passes--> FAILED
+ *   PENDING | RUNNING --a chunk dead-letters, the inventory is deleted, or the deadline passes--> FAILED
+ *   PENDING | RUNNING --the partner cancels--> CANCELLED
  *
  * One mapping is one valid row of the inventory: the job reserves hotelCount mappings when it is
- * created, settles what it processed when it completes, and releases everything when it fails.
+ * created and, however it ends (completed, failed or cancelled), settles what it processed: the rows
+ * of its counted chunks, which are the only rows a partner can read. The rest is released.
  */
 import type { MappingMode, MappingResult, MappingStatus } from '../mapping';
 import type * as v from 'valibot';
@@ -62,6 +64,8 @@ export interface ReviewDecision {
 
 /** A row of a job's results: the engine's result, as a review may have changed it. */
 export interface StoredResult extends Omit<MappingResult, 'method'> {
+  /** The chunk that mapped the row: the row is readable once that chunk is counted (and paid for). */
+  chunk: number;
   /** MANUAL once a person decided. */
   method: MappingResult['method'] | 'MANUAL';
   review?: ReviewDecision;
@@ -70,6 +74,15 @@ export interface StoredResult extends Omit<MappingResult, 'method'> {
    * shown): accepting it again after a NO_MATCH restores them.
    */
   proposal?: Pick<MappingResult, 'referenceHotelName' | 'evidence'> & { referenceHotelId: string };
+}
+
+/**
+ * Whether a partner may read a row of the job: only rows of counted chunks, which the job's counts
+ * hold and its settlement charges. A chunk's rows are written before it is counted, so a chunk in
+ * flight when the job ends leaves rows that were never counted nor charged: those stay hidden.
+ */
+export function isReadable(job: Pick<MappingJob, 'status' | 'doneChunks'>, result: Pick<StoredResult, 'chunk'>): boolean {
+  return job.status === 'COMPLETED' || (job.doneChunks?.has(result.chunk) ?? false);
 }
 
 export function emptyCounts(total: number): JobCounts {

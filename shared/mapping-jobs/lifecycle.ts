@@ -148,7 +148,7 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
   const results = matchHotels(index, rows, { mode: job.mode });
   const mapped = performance.now();
   await ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results));
-  await ports.jobs.putResults(job.id, results);
+  await ports.jobs.putResults(job.id, message.chunk, results);
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
   if (counted) recordChunkMetrics(results, performance.now() - started);
   // One line per chunk: where a job's time goes (index load, matching, writes), for operators and bench:jobs.
@@ -219,9 +219,9 @@ function completionEvent(job: MappingJob, completedAt: string): PartnerEvent {
 }
 
 /**
- * Cancels a job that has not ended: its remaining chunks do nothing when they arrive, and its whole
- * reservation is released (nothing is charged, as for a failed job). Cancelling it again answers it
- * as it is; a job that completed or failed first cannot be cancelled.
+ * Cancels a job that has not ended: its remaining chunks do nothing when they arrive, and it settles
+ * what it processed (the rows of its counted chunks, the only ones readable), releasing the rest.
+ * Cancelling it again answers it as it is; a job that completed or failed first cannot be cancelled.
  */
 export async function cancelJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'clock'>, job: MappingJob): Promise<MappingJob> {
   if ((job.status === 'PENDING' || job.status === 'RUNNING') && (await ports.jobs.cancel(job, ports.clock.now().toISOString()))) {
@@ -232,11 +232,15 @@ export async function cancelJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'c
     throw conflict(`The job is ${current.status}; only a PENDING or RUNNING job can be cancelled.`);
   }
   // Repeated on every cancel: a cancel that died between the two steps is finished by the next one.
-  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: 0 });
+  // An ended job counts no more chunks, so the processed count is final.
+  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: current.counts.processed });
   return current;
 }
 
-/** Fails a running job with a readable reason and releases its whole reservation; safe to repeat. */
+/**
+ * Fails a job that has not ended with a readable reason, and settles what it processed (the rows of
+ * its counted chunks, the only ones readable), releasing the rest; safe to repeat.
+ */
 export async function failJob(
   ports: { jobs: Pick<MappingJobStore, 'fail' | 'get'>; metering: Pick<Metering, 'settle'>; clock: Clock },
   job: Pick<MappingJob, 'organizationId' | 'id'>,
@@ -244,5 +248,5 @@ export async function failJob(
 ): Promise<void> {
   if (await ports.jobs.fail(job, reason, ports.clock.now().toISOString())) recordCount(JOB_METRICS.jobsFailed);
   const current = await ports.jobs.get(job.organizationId, job.id);
-  if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: 0 });
+  if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: current.counts.processed });
 }

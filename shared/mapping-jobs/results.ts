@@ -5,7 +5,7 @@
  */
 import { invalidInput } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/table';
-import type { StoredResult } from './job';
+import { isReadable, type MappingJob, type StoredResult } from './job';
 import { resultPartition, resultSortKey, resultSortKeyCeiling, sortKeyBytes, type MappingJobStore } from './store';
 
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
@@ -84,6 +84,12 @@ export async function queryResults(
     results: page.map(({ sortKey: _sortKey, ...result }) => result),
     nextCursor: more ? encodeCursor({ after: page[page.length - 1]!.sortKey }) : null,
   };
+}
+
+/** The rows of a page that the partner may read (isReadable); no further page when the job has counted nothing yet. */
+export function readablePage(job: Pick<MappingJob, 'status' | 'doneChunks'>, page: ResultsPage): ResultsPage {
+  const counted = job.status === 'COMPLETED' || (job.doneChunks?.size ?? 0) > 0;
+  return counted ? { results: page.results.filter((result) => isReadable(job, result)), nextCursor: page.nextCursor } : { results: [], nextCursor: null };
 }
 
 function decodeSortKey(cursor: string): string {

@@ -82,7 +82,10 @@ export const mappingJobRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'A job: status, counts, progress, timestamps and error',
-    description: 'Poll it while the job runs: `counts` and `progress` grow chunk by chunk. A COMPLETED job\'s results can be read, reviewed and exported; a FAILED job\'s `error` says why; a CANCELLED one was cancelled by the partner.',
+    description:
+      'Poll it while the job runs: `counts` and `progress` grow chunk by chunk. A COMPLETED job\'s results can be read, reviewed and exported; ' +
+      'a FAILED job\'s `error` says why; a CANCELLED one was cancelled by the partner. However a job ends, `counts.processed` is what it charged ' +
+      'and the rows its results and export hold.',
     params: schemas.JobIdParams,
     responses: { 200: { description: 'The job', schema: schemas.JobView }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
     access: { table: 'read' },
@@ -93,10 +96,11 @@ export const mappingJobRoutes = {
     handler: 'mapping-jobs/cancel',
     auth: 'required',
     tag: TAG,
-    summary: 'Cancel a PENDING or RUNNING job: its remaining rows are not mapped and its whole reservation is released',
+    summary: 'Cancel a PENDING or RUNNING job: its remaining rows are not mapped; the rows it processed are charged, the rest released',
     description:
-      'Answers the job, CANCELLED, with the counts it had reached; the rows already mapped stay readable through results, ' +
-      'but a cancelled job is neither reviewed nor exported and is not charged. Cancelling a cancelled job answers it again.',
+      'Answers the job, CANCELLED, with the counts it had reached: `counts.processed` rows are charged, and exactly those rows stay ' +
+      'readable through results and export (a chunk still being mapped at the cancel is neither charged nor shown). ' +
+      'A cancelled job is not reviewed. Cancelling a cancelled job answers it again.',
     params: schemas.JobIdParams,
     responses: {
       200: { description: 'The job, CANCELLED', schema: schemas.JobView },
@@ -116,7 +120,8 @@ export const mappingJobRoutes = {
     summary: "A job's results, one row per partner hotel, with evidence, candidates and decisions",
     description:
       'Without a filter, rows come in partner hotel id order; with status, method or a score range, best score first. ' +
-      'partnerHotelId finds one row. Results appear as chunks finish, so a RUNNING job shows the rows mapped so far.',
+      'partnerHotelId finds one row. Results appear as chunks are counted, so a RUNNING job shows the rows counted so far, and a page may ' +
+      'hold fewer rows than `limit` with a `nextCursor` to go on. A CANCELLED or FAILED job shows the rows it processed and charged.',
     params: schemas.JobIdParams,
     query: schemas.ResultsQuery,
     responses: { 200: { description: 'A page of results', schema: schemas.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
@@ -156,14 +161,15 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: "Write the job's results, decisions included, in the organization's export format; answers a download URL",
     description:
-      'Uses the saved export format (PUT /api/v1/export-format); without one: CSV, every field, comma, header row, uncompressed.',
+      'Uses the saved export format (PUT /api/v1/export-format); without one: CSV, every field, comma, header row, uncompressed. ' +
+      'A CANCELLED or FAILED job exports the rows it processed and charged.',
     params: schemas.JobIdParams,
     responses: {
       200: { description: 'The file', schema: schemas.ExportResponse },
       400: errors[400],
       401: errors[401],
       404: JOB_NOT_FOUND,
-      409: { description: 'The job has not completed', schema: ErrorResponse },
+      409: { description: 'The job is still PENDING or RUNNING', schema: ErrorResponse },
     },
     access: { table: 'read', bucket: 'readwrite' },
     lambda: { memoryMb: 2048, timeoutSeconds: 29 },

@@ -203,10 +203,10 @@ export class MappingJobStore {
   // --- results ---------------------------------------------------------------------------------
 
   /** Writes a chunk's results; writing the same chunk again overwrites the same items. */
-  putResults(jobId: string, results: readonly MappingResult[]): Promise<void> {
+  putResults(jobId: string, chunk: number, results: readonly MappingResult[]): Promise<void> {
     return batchWrite(
       this.table,
-      results.map((result) => ({ PutRequest: { Item: resultItem(jobId, result) } })),
+      results.map((result) => ({ PutRequest: { Item: resultItem(jobId, { ...result, chunk }) } })),
     );
   }
 

@@ -10,7 +10,7 @@ export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<vo
   return mapChunk(chunkPorts(runtime), message);
 }
 
-/** A chunk that failed every delivery fails its job, and the job's reservation is released. */
+/** A chunk that failed every delivery fails its job, which settles the rows it processed and releases the rest. */
 export function failJobOfDeadChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
   return failJob(
     endingPorts(runtime),
@@ -19,7 +19,7 @@ export function failJobOfDeadChunk(message: ChunkMessage, runtime: Runtime): Pro
   );
 }
 
-/** A job still unfinished at its deadline fails, and its reservation is released (nothing is lost). */
+/** A job still unfinished at its deadline fails, settling the rows it processed and releasing the rest. */
 export function failOverdueJob(message: DeadlineMessage, runtime: Runtime): Promise<void> {
   return failJob(
     endingPorts(runtime),

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { describe, it } from '@jest/globals';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { mapJobChunk, mappingChunkQueue, mappingJobRoutes } from '../../shared/mapping-jobs';
@@ -17,6 +18,7 @@ import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { applyBillingEvent } from '../../shared/billing/billing';
 import { billingStoreOf } from '../../shared/billing';
 import { referenceStoreOf } from '../../shared/reference';
+import { tableOf } from '../../shared/platform/table';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const REFERENCE = { hotels: 300, seed: 5 };
@@ -189,7 +191,7 @@ describe('metering', () => {
     assert.equal((await api.request('GET', '/api/v1/billing/usage', { as: caller })).body.totalMappings, 33);
   });
 
-  it('draws on credits past the allowance: exactly the processed rows after a completed job, none after a failed one', async () => {
+  it('draws on credits past the allowance: exactly the processed rows after a completed job, none after one that failed before mapping a row', async () => {
     const caller = await api.newOrganization(); // FREE: 1,000 a day
     const granted = await applyBillingEvent(billingStoreOf(api.runtime), {
       id: `evt_${caller.organization.id}`,
@@ -204,7 +206,7 @@ describe('metering', () => {
     const rows = Array.from({ length: 1_150 }, (_, i) => `C${i},Credit Hotel ${i}`);
     const big = await inventory(caller, `id,name\n${rows.join('\n')}`);
 
-    // A job that fails gives everything back: allowance and credits.
+    // A job that fails before mapping a row gives everything back: allowance and credits.
     const failing = await createJob(caller, { partnerInventoryId: big });
     assert.equal((await quota(caller)).creditBalance, 5_000_000 - 150, 'reserved: 1,000 from the allowance, 150 credits');
     api.clock.advance(6 * 3_600_000 + 1_000);
@@ -271,10 +273,33 @@ describe('metering', () => {
   });
 });
 
+/**
+ * Runs `work` (a chunk delivery) and, when it is about to count its chunk (its rows are written),
+ * runs `meanwhile` first: the moment a cancel or a failure races a chunk in flight.
+ */
+async function whileCountingChunk(work: () => Promise<void>, meanwhile: () => Promise<void>): Promise<void> {
+  const client = tableOf(api.runtime).client;
+  const send = client.send.bind(client);
+  let raced = false;
+  client.send = (async (command: Parameters<typeof send>[0]) => {
+    if (!raced && command instanceof UpdateCommand && command.input.UpdateExpression?.includes('ADD doneChunks')) {
+      raced = true;
+      await meanwhile();
+    }
+    return send(command);
+  }) as typeof client.send;
+  try {
+    await work();
+  } finally {
+    client.send = send;
+  }
+  assert.ok(raced, 'the chunk reached its count');
+}
+
 describe('POST /api/v1/mapping/{jobId}/cancel', () => {
   const cancel = (as: Caller, jobId: string) => api.request('POST', `/api/v1/mapping/${jobId}/cancel`, { as });
 
-  it('cancels a RUNNING job: its other chunks do nothing, the whole reservation is released, no event', async () => {
+  it('cancels a RUNNING job: its other chunks do nothing, the rows it processed are charged and readable, the rest released, no event', async () => {
     const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
     const created = await createJob(caller, { partnerInventoryId: await inventory(caller, partnerCsv(300, 2_200)) });
     const jobId = created.body.mappingJobId;
@@ -288,21 +313,76 @@ describe('POST /api/v1/mapping/{jobId}/cancel', () => {
     assert.equal(cancelled.body.status, 'CANCELLED');
     assert.equal(cancelled.body.cancelledAt, api.clock.now().toISOString());
     assert.equal(cancelled.body.counts.processed, 2_000);
-    assert.equal((await quota(caller)).mappingsUsedToday, 0, 'nothing charged, nothing reserved');
+    assert.equal((await quota(caller)).mappingsUsedToday, 2_000, 'the processed rows charged, the rest released');
 
     await api.messaging.idle();
     const after = (await getJob(caller, jobId)).body;
     assert.equal(after.status, 'CANCELLED');
     assert.equal(after.counts.processed, 2_000, 'the remaining chunk mapped nothing');
-    assert.equal((await quota(caller)).mappingsUsedToday, 0);
+    assert.equal((await quota(caller)).mappingsUsedToday, 2_000);
     const events = await eventOutboxOf(api.runtime).listForOrganization(caller.organization.id);
     assert.deepEqual(events, []);
-    assert.equal((await results(caller, jobId, '?limit=1')).status, 200, 'rows mapped before the cancel stay readable');
-    assert.equal((await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller })).status, 409);
+    assert.equal((await allResults(caller, jobId, '?limit=1000')).length, 2_000, 'the rows processed before the cancel stay readable');
+    const exported = await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller });
+    assert.equal(exported.status, 200, exported.text);
+    assert.equal(exported.body.rowCount, 2_000);
 
     const again = await cancel(caller, jobId);
     assert.equal(again.status, 200);
     assert.deepEqual(again.body, after);
+  });
+
+  it('a late cancel or a deleted inventory: the rows readable, the counts and the charge agree, a chunk in flight included', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    // 4,500 rows: chunks 0 (P0..P299, X0..X1699), 1 (X1700..X3699) and 2.
+    const csv = partnerCsv(300, 4_200);
+    const deliver = (jobId: string, chunk: number) => mapJobChunk({ organizationId: caller.organization.id, mappingJobId: jobId, chunk }, api.runtime);
+
+    // Cancelled while chunk 1 is in flight: it has written its rows, and the cancel lands before it counts them.
+    const cancelledJob = (await createJob(caller, { partnerInventoryId: await inventory(caller, csv) })).body.mappingJobId;
+    await deliver(cancelledJob, 0);
+    await whileCountingChunk(() => deliver(cancelledJob, 1), async () => assert.equal((await cancel(caller, cancelledJob)).status, 200));
+    // Deleted inventory: chunk 1 finds no rows and fails the job.
+    const failedJob = (await createJob(caller, { partnerInventoryId: await inventory(caller, csv) })).body.mappingJobId;
+    await deliver(failedJob, 0);
+    const inventoryId = (await getJob(caller, failedJob)).body.partnerInventoryId;
+    assert.equal((await api.request('DELETE', `/api/v1/partner-inventories/${inventoryId}`, { as: caller })).status, 204);
+    await deliver(failedJob, 1);
+    await api.messaging.idle();
+
+    for (const [jobId, status] of [[cancelledJob, 'CANCELLED'], [failedJob, 'FAILED']] as const) {
+      const job = (await getJob(caller, jobId)).body;
+      assert.equal(job.status, status);
+      assert.equal(job.counts.processed, 2_000, `${status}: chunk 0 counted, nothing after it`);
+      assert.equal(job.counts.matched + job.counts.review + job.counts.unmatched, 2_000);
+      const rows = await allResults(caller, jobId, '?limit=1000');
+      assert.equal(rows.length, 2_000, `${status}: exactly the counted rows are readable`);
+      for (const filter of ['MATCHED', 'REVIEW', 'UNMATCHED'] as const) {
+        const filtered = await allResults(caller, jobId, `?status=${filter}&limit=1000`);
+        assert.equal(filtered.length, job.counts[filter.toLowerCase() as 'matched' | 'review' | 'unmatched'], `${status}: ${filter} rows agree with the counts`);
+      }
+      assert.deepEqual((await results(caller, jobId, '?partnerHotelId=X2000')).body.results, [], `${status}: a row of the uncounted chunk is not readable`);
+      assert.equal((await results(caller, jobId, '?partnerHotelId=X1000')).body.results.length, 1);
+      const exported = await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller });
+      assert.equal(exported.body.rowCount, 2_000);
+    }
+    assert.equal((await quota(caller)).mappingsUsedToday, 4_000, 'each job charged the 2,000 rows it shows, once');
+  });
+
+  it('an early cancel, with the first chunk in flight: nothing counted, nothing readable, nothing charged', async () => {
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const jobId = (await createJob(caller, { partnerInventoryId: await inventory(caller, partnerCsv(300, 2_200)) })).body.mappingJobId;
+    await whileCountingChunk(
+      () => mapJobChunk({ organizationId: caller.organization.id, mappingJobId: jobId, chunk: 0 }, api.runtime),
+      async () => assert.equal((await cancel(caller, jobId)).status, 200),
+    );
+    await api.messaging.idle();
+    const job = (await getJob(caller, jobId)).body;
+    assert.equal(job.status, 'CANCELLED');
+    assert.equal(job.counts.processed, 0);
+    assert.deepEqual((await results(caller, jobId)).body, { results: [], nextCursor: null });
+    assert.deepEqual((await results(caller, jobId, '?status=MATCHED')).body.results, []);
+    assert.equal((await quota(caller)).mappingsUsedToday, 0);
   });
 
   it('cancels a PENDING job before any chunk runs', async () => {

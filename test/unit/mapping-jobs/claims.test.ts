@@ -65,7 +65,7 @@ class JobInMemory implements ClaimPorts {
   }
 
   readonly jobs: ClaimPorts['jobs'] = {
-    putResults: async (_jobId, results) => {
+    putResults: async (_jobId, _chunk, results) => {
       this.resultWrites++;
       for (const result of results) this.tableResults.set(result.partnerHotelId, JSON.parse(JSON.stringify(result)) as MappingResult);
     },

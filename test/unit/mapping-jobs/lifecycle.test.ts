@@ -7,7 +7,7 @@ import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, forbidden, type FailureKind } from '../../../shared/platform/errors';
 import type { DomainEvent } from '../../../shared/platform/events/events';
 import type { Queue, ScheduledDelivery, Scheduler } from '../../../shared/platform/queue/queue';
-import { JOB_DEADLINE_HOURS, jobObjects, type JobCounts, type JobStatus, type MappingJob } from '../../../shared/mapping-jobs/job';
+import { isReadable, JOB_DEADLINE_HOURS, jobObjects, type JobCounts, type JobStatus, type MappingJob } from '../../../shared/mapping-jobs/job';
 import { cancelJob, createMappingJob, failJob, mapChunk, type ChunkPorts, type CreateJobInput, type JobPorts, type SupplierLookup } from '../../../shared/mapping-jobs/lifecycle';
 import { mappingDeadlineQueue, type ChunkMessage } from '../../../shared/mapping-jobs/queues';
 
@@ -21,7 +21,7 @@ const copy = (job: MappingJob): MappingJob => ({ ...job, counts: { ...job.counts
  */
 class JobsInMemory {
   readonly jobs = new Map<string, MappingJob>();
-  readonly results = new Map<string, MappingResult>();
+  readonly results = new Map<string, MappingResult & { chunk: number }>();
   readonly events: DomainEvent[] = [];
   unavailable = false;
   /** Makes the next call of these methods die, as a Lambda timing out would leave it. */
@@ -73,9 +73,9 @@ class JobsInMemory {
     return this.transition(job, ['PENDING', 'RUNNING'], { status: 'CANCELLED', cancelledAt: now, updatedAt: now });
   }
 
-  async putResults(_jobId: string, results: readonly MappingResult[]): Promise<void> {
+  async putResults(_jobId: string, chunk: number, results: readonly MappingResult[]): Promise<void> {
     if (this.dieOnce.delete('putResults')) throw new Error('the delivery died');
-    for (const result of results) this.results.set(result.partnerHotelId, { ...result });
+    for (const result of results) this.results.set(result.partnerHotelId, { ...result, chunk });
   }
 
   private transition(job: Pick<MappingJob, 'id'>, from: readonly JobStatus[], changes: Partial<MappingJob>): boolean {
@@ -477,19 +477,39 @@ describe('running a mapping job, chunk by chunk', () => {
     }
   });
 
-  it('fails the job and releases its whole reservation when the inventory is deleted while it runs', async () => {
+  it('fails the job when the inventory is deleted while it runs, settling the rows it processed and releasing the rest', async () => {
     const { metering, deliver, current, deleteInventory } = running();
     await deliver(0);
     deleteInventory();
     await deliver(1);
     assert.equal(current().status, 'FAILED');
     assert.equal(current().error, 'The partner inventory was deleted while the job ran.');
-    assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 0 }]);
+    assert.equal(current().counts.processed, 2);
+    assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 2 }]);
+  });
+
+  it('a chunk in flight when the job is cancelled writes rows it never counts: they stay unreadable and uncharged', async () => {
+    const { jobs, metering, deliver, ports, current } = running();
+    await deliver(0);
+    // The partner cancels while chunk 1 is between writing its rows and counting them.
+    const putResults = jobs.putResults.bind(jobs);
+    jobs.putResults = async (jobId, chunk, results) => {
+      await putResults(jobId, chunk, results);
+      await cancelJob(ports, current());
+    };
+    await deliver(1);
+    const cancelled = current();
+    assert.equal(cancelled.status, 'CANCELLED');
+    assert.deepEqual(cancelled.counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1 });
+    assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 2 }]);
+    assert.equal(jobs.results.size, 3, 'chunk 1 wrote its row');
+    const readable = [...jobs.results.values()].filter((result) => isReadable(cancelled, result));
+    assert.deepEqual(readable.map((result) => result.partnerHotelId), ['p1', 'p2'], 'exactly the rows counted and charged');
   });
 });
 
 describe('ending a job early', () => {
-  it('cancelling a PENDING or RUNNING job cancels it and releases its whole reservation', async () => {
+  it('cancelling a PENDING or RUNNING job that processed nothing cancels it and releases its whole reservation', async () => {
     for (const status of ['PENDING', 'RUNNING'] as const) {
       const { ports, metering, current } = running(status);
       const cancelled = await cancelJob(ports, current());
@@ -498,6 +518,17 @@ describe('ending a job early', () => {
       assert.equal(current().cancelledAt, T0.toISOString());
       assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 0 }]);
     }
+  });
+
+  it('cancelling a job after a chunk settles the rows it processed, which stay readable, and releases the rest', async () => {
+    const { ports, metering, deliver, jobs, current } = running();
+    await deliver(0);
+    const cancelled = await cancelJob(ports, current());
+    assert.equal(cancelled.counts.processed, 2);
+    assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 2 }]);
+    await deliver(1);
+    assert.deepEqual(current().counts, cancelled.counts, 'the remaining chunk maps nothing');
+    assert.deepEqual([...jobs.results.values()].filter((result) => isReadable(current(), result)).length, 2);
   });
 
   it('cancelling again answers the cancelled job, and settles the release again (it may have died between the two steps)', async () => {
@@ -527,7 +558,7 @@ describe('ending a job early', () => {
     assert.deepEqual(metering.settled.map((settlement) => settlement.processed), [3]);
   });
 
-  it('failing a job records why and releases its whole reservation; failing it again changes nothing more', async () => {
+  it('failing a job records why and settles what it processed (nothing here); failing it again changes nothing more', async () => {
     const { ports, metering, clock, current } = running('RUNNING');
     await failJob(ports, { organizationId: 'org-1', id: 'job-1' }, 'Rows 1 to 2000 could not be mapped.');
     const failed = current();
@@ -545,7 +576,7 @@ describe('ending a job early', () => {
     assert.equal(completed.current().status, 'COMPLETED');
     assert.equal(completed.current().error, undefined);
     assert.deepEqual(completed.metering.settled, []);
-    // A cancelled job's reservation was released by the cancel itself.
+    // A cancelled job was settled by the cancel itself.
     const cancelled = running('CANCELLED');
     await failJob(cancelled.ports, { organizationId: 'org-1', id: 'job-1' }, 'late deadline');
     assert.equal(cancelled.current().status, 'CANCELLED');

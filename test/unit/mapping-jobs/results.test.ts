@@ -16,6 +16,7 @@ function row(partnerHotelId: string, status: StoredResult['status'], method: Sto
     score,
     evidence: null,
     candidates: [],
+    chunk: 0,
   };
 }
 

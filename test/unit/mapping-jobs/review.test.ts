@@ -23,6 +23,7 @@ const evidence = { nameSimilarity: 0.7, distanceMeters: 40, addressMatch: null, 
 
 /** A row the engine put in REVIEW: its proposal and one runner-up. */
 const engineRow: StoredResult = {
+  chunk: 0,
   partnerHotelId: 'p1',
   partnerHotelName: 'Ibis Gare',
   referenceHotelId: 'ibis-nord',

@@ -23,6 +23,7 @@ function job(overrides: Partial<MappingJob> = {}): MappingJob {
 }
 
 const engineResult: StoredResult = {
+  chunk: 0,
   partnerHotelId: 'p1',
   partnerHotelName: 'Lutetia',
   referenceHotelId: 'ref-lutetia',
@@ -81,9 +82,10 @@ describe('what partners see of a job', () => {
 });
 
 describe('what partners see of a result', () => {
-  it('is the engine’s answer: the hotel, status, method, score, evidence, candidates and reason', () => {
+  it('is the engine’s answer: the hotel, status, method, score, evidence, candidates and reason (not the chunk that mapped it)', () => {
+    const { chunk: _chunk, ...shown } = engineResult;
     assert.deepEqual(resultView({ ...engineResult, reason: 'two look-alikes' }), {
-      ...engineResult,
+      ...shown,
       reason: 'two look-alikes',
       review: undefined,
     });
