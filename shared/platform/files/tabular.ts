@@ -15,6 +15,7 @@ import type ExcelJS from 'exceljs';
 
 import { csvRecordBatches, CsvRecordsError, firstCsvRecords, MAX_CSV_RECORD_CHARACTERS, type CsvPartStart, type CsvRecordsOptions } from './csv-records';
 import type { TabularFormat } from './formats';
+import { inflateWithin, zipExpandedSize } from './zip-archives';
 
 export { CsvFastPathUnavailable, type CsvLineEnd } from './csv-records';
 
@@ -371,34 +372,6 @@ async function* readJsonArray(input: TabularInput): AsyncGenerator<TabularRow> {
 // ---------------------------------------------------------------------------------------------
 // XLSX
 
-/**
- * The total uncompressed size a ZIP archive declares for its entries (its central directory), or
- * undefined when the bytes are not a complete archive. Read before inflating anything.
- */
-export function zipExpandedSize(archive: Buffer): number | undefined {
-  const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-  const CENTRAL_DIRECTORY_ENTRY = 0x02014b50;
-  // The end record is the last 22 bytes, followed by a comment of up to 65,535 bytes.
-  let end = -1;
-  for (let at = archive.length - 22; at >= Math.max(0, archive.length - 22 - 65_535); at--) {
-    if (archive.readUInt32LE(at) === END_OF_CENTRAL_DIRECTORY) {
-      end = at;
-      break;
-    }
-  }
-  if (end < 0) return undefined;
-  const entries = archive.readUInt16LE(end + 10);
-  let at = archive.readUInt32LE(end + 16);
-  let total = 0;
-  for (let entry = 0; entry < entries; entry++) {
-    if (at + 46 > archive.length || archive.readUInt32LE(at) !== CENTRAL_DIRECTORY_ENTRY) return undefined;
-    // ZIP64 archives mark the size 0xFFFFFFFF: more than any workbook taken here.
-    total += archive.readUInt32LE(at + 24);
-    at += 46 + archive.readUInt16LE(at + 28) + archive.readUInt16LE(at + 30) + archive.readUInt16LE(at + 32);
-  }
-  return total;
-}
-
 /** Text of a cell as a person sees it: formula results, rich text and hyperlinks flattened. */
 function cellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return '';
@@ -422,24 +395,38 @@ function rowCells(row: ExcelJS.Row): string[] {
 
 /**
  * What a workbook may hold: its parts expanded (checked against the sizes its archive declares,
- * before anything is inflated) and its cells (counted as they are read). A few megabytes of
- * archive can expand to gigabytes of XML. Reading takes about twice the expanded size in memory:
- * 64 MB suits a 512 MB function; the validation worker takes more (TabularLimits).
+ * before anything is inflated, then against the bytes they actually inflate to, which must not
+ * pass what was declared) and its cells (counted as they are read). A few megabytes of archive
+ * can expand to gigabytes of XML. Reading takes about twice the expanded size in memory: 64 MB
+ * suits a 512 MB function; the validation worker takes more (TabularLimits).
  */
 export const MAX_XLSX_EXPANDED_BYTES = 64 * 1024 * 1024;
 export const MAX_XLSX_CELLS = 20_000_000;
 
-async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits): AsyncGenerator<TabularRow> {
-  if (Buffer.isBuffer(input)) {
-    const expanded = zipExpandedSize(input);
-    if (expanded === undefined) throw new TabularParseError('the file is not a readable XLSX workbook (a corrupt or cut-off archive, or another format)');
-    if (expanded > maxExpandedBytes) {
-      throw new TabularParseError(
-        `the workbook expands to ${Math.ceil(expanded / 1024 / 1024)} MB, more than the ${Math.floor(maxExpandedBytes / 1024 / 1024)} MB taken here: ` +
-          (maxExpandedBytes === MAX_XLSX_EXPANDED_BYTES ? 'upload it through a presigned upload, or as CSV' : 'upload it as CSV'),
-      );
-    }
+const UNREADABLE_WORKBOOK = 'the file is not a readable XLSX workbook (a corrupt or cut-off archive, or another format)';
+
+/**
+ * A workbook given whole (an upload) is checked before it is read: the sizes its archive declares
+ * within `maxExpandedBytes`, then its parts inflated, counting, and stopped as soon as they pass
+ * what was declared (a cheap stop: a lying archive is refused after about what it declares). A
+ * stream is a file the operator chose (the command-line tools), read as it is.
+ */
+async function checkWorkbookSize(archive: Buffer, maxExpandedBytes: number): Promise<void> {
+  const declared = zipExpandedSize(archive);
+  if (declared === undefined) throw new TabularParseError(UNREADABLE_WORKBOOK);
+  if (declared > maxExpandedBytes) {
+    throw new TabularParseError(
+      `the workbook expands to ${Math.ceil(declared / 1024 / 1024)} MB, more than the ${Math.floor(maxExpandedBytes / 1024 / 1024)} MB taken here: ` +
+        (maxExpandedBytes === MAX_XLSX_EXPANDED_BYTES ? 'upload it through a presigned upload, or as CSV' : 'upload it as CSV'),
+    );
   }
+  const inflation = await inflateWithin(archive, declared);
+  if (inflation === 'unreadable') throw new TabularParseError(UNREADABLE_WORKBOOK);
+  if (inflation === 'over') throw new TabularParseError('the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)');
+}
+
+async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits): AsyncGenerator<TabularRow> {
+  if (Buffer.isBuffer(input)) await checkWorkbookSize(input, maxExpandedBytes);
   const { default: excel } = await import('exceljs');
   const workbook = new excel.stream.xlsx.WorkbookReader(toReadable(input), {
     worksheets: 'emit',
@@ -468,6 +455,6 @@ async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPA
     }
   } catch (error) {
     if (error instanceof TabularParseError) throw error;
-    throw new TabularParseError('the file is not a readable XLSX workbook (a corrupt or cut-off archive, or another format)');
+    throw new TabularParseError(UNREADABLE_WORKBOOK);
   }
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { detectTabularFormat, type TabularFormat } from '../../../shared/platform/files/formats';
-import { readTabular, readTabularBatches, recordOfCells, TabularParseError, zipExpandedSize, type TabularRow } from '../../../shared/platform/files/tabular';
+import { readTabular, readTabularBatches, recordOfCells, TabularParseError, type TabularRow } from '../../../shared/platform/files/tabular';
+import { zipExpandedSize } from '../../../shared/platform/files/zip-archives';
+import { workbookBomb } from '../../support/workbook-bombs';
 
 async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
   const rows: TabularRow[] = [];
@@ -168,13 +170,34 @@ describe('readTabular xlsx', () => {
     const small = await xlsxBuffer([['id', 'name'], ['1', 'One']]);
     const declared = zipExpandedSize(small)!;
     assert.ok(declared > small.length && declared < 64 * 1024, `${declared}`);
-    // A few hundred kilobytes of archive holding 70 MB of spaces.
-    const bomb = await xlsxBuffer([['id', 'name'], ['1', ' '.repeat(70 * 1024 * 1024)]]);
+    // 70 kB of archive holding 70 MiB of spaces, and saying so.
+    const bomb = await workbookBomb({ inflatedMebibytes: 70, declaredBytes: 70 * 1024 * 1024 + 1000 });
     assert.ok(bomb.length < 1024 * 1024, `${bomb.length}`);
     await assert.rejects(collect(bomb, 'xlsx'), (error: Error) => error instanceof TabularParseError && /expands to 7\d MB, more than the 64 MB taken here/.test(error.message));
     assert.equal(zipExpandedSize(Buffer.from('not a zip')), undefined);
     assert.equal(zipExpandedSize(small.subarray(0, small.length - 30)), undefined);
-  }, 30_000);
+  });
+
+  it('refuses a workbook whose parts inflate to more than its archive declares, having inflated about what it declares, and then rests', async () => {
+    // 100 kB of archive, declaring 1,000 bytes of worksheet, holding 100 MB of it: under every declared limit.
+    const bomb = await workbookBomb({ inflatedMebibytes: 100, declaredBytes: 1000 });
+    assert.ok(zipExpandedSize(bomb)! < 64 * 1024, `${zipExpandedSize(bomb)}`);
+    const started = performance.now();
+    await assert.rejects(
+      collect(bomb, 'xlsx'),
+      (error: Error) => error instanceof TabularParseError && error.message === 'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)',
+    );
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 500, `refused after ${Math.round(elapsed)} ms`);
+    // Nothing goes on inflating once the answer is given.
+    const cpuBefore = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const cpu = process.cpuUsage(cpuBefore);
+    assert.ok(cpu.user + cpu.system < 100_000, `${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU after the refusal`);
+    // The same worksheet, honestly declared, reads (its whitespace is nothing a reader keeps).
+    const honest = await workbookBomb({ inflatedMebibytes: 1, declaredBytes: 1024 * 1024 + 1000 });
+    assert.deepEqual(await collect(honest, 'xlsx'), [{ line: 2, record: { id: 'H1', name: 'Hotel One' } }]);
+  });
 
   it('throws TabularParseError on a corrupt workbook', async () => {
     const good = await xlsxBuffer([['id'], ['1']]);
