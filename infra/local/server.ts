@@ -176,9 +176,9 @@ function toEvent(
 ): APIGatewayProxyEvent {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    const values = Array.isArray(value) ? value : [value];
+  // Every line of a repeated header (request.headers drops or joins repeats), and the last as the value, as API Gateway hands them over.
+  for (const [name, values] of Object.entries(request.headersDistinct)) {
+    if (values === undefined) continue;
     headers[name] = values[values.length - 1]!;
     multiValueHeaders[name] = values;
   }

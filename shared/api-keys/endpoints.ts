@@ -40,7 +40,10 @@ export const revokeApiKey: Implementation<typeof apiKeyRoutes.revokeApiKey> = as
   return { status: 204 };
 };
 
-/** RFC 6749 section 2.3.1: HTTP Basic, or client_id and client_secret in the form. */
+/**
+ * RFC 6749 section 2.3.1: HTTP Basic, or client_id and client_secret in the form; never both
+ * (section 2.3: one authentication method per request), since which key to issue for would be a guess.
+ */
 function clientCredentials(
   authorization: string | undefined,
   form: { client_id?: string; client_secret?: string },
@@ -50,7 +53,11 @@ function clientCredentials(
     const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
     if (separator < 0) throw unauthenticated('The Basic credential must be client_id:client_secret.');
-    return { id: decodeURIComponent(decoded.slice(0, separator)), secret: decodeURIComponent(decoded.slice(separator + 1)) };
+    const id = decodeURIComponent(decoded.slice(0, separator));
+    if (form.client_secret !== undefined || (form.client_id !== undefined && form.client_id !== id)) {
+      throw invalidInput('Send the client credentials one way: HTTP Basic, or client_id and client_secret in the form, not both.');
+    }
+    return { id, secret: decodeURIComponent(decoded.slice(separator + 1)) };
   }
   if (!form.client_secret) {
     throw invalidInput('client_secret is required: send the API key as client_secret or through HTTP Basic.');

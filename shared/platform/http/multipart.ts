@@ -5,7 +5,7 @@
 import busboy from 'busboy';
 import { invalidInput } from '../errors';
 import { HttpError } from './errors';
-import { unknownFieldMessage } from './validation';
+import { repeatedFieldMessage, unknownFieldMessage } from './validation';
 
 export interface UploadedFile {
   fileName: string;
@@ -57,6 +57,7 @@ export function parseMultipart(
     parser.on('field', (name, value) => {
       // busboy decodes bytes that are not UTF-8 to U+FFFD: refused, as the JSON decoder refuses them.
       if (value.includes('\uFFFD')) refuse(invalidInput(`${name}: is not valid UTF-8.`));
+      if (Object.hasOwn(fields, name)) refuse(invalidInput(repeatedFieldMessage(name, FORM_DATA)));
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {

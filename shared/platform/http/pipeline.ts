@@ -1,9 +1,10 @@
 /**
  * The middy pipeline every HTTP function runs: official middlewares normalise the API Gateway
- * event, ours log the request, shape every failure as `{error, message}`, authenticate (when the
- * handler builder adds it), validate the path and query, and decode and validate the body. The
- * endpoint's implementation then gets a typed request and the runtime (once per Idempotency-Key
- * on the routes that create or charge: idempotency.ts).
+ * event, ours log the request, shape every failure as `{error, message}`, refuse a query parameter
+ * or single-valued header sent twice, authenticate (when the handler builder adds it), validate
+ * the path and query, and decode and validate the body. The endpoint's implementation then gets a
+ * typed request and the runtime (once per Idempotency-Key on the routes that create or charge:
+ * idempotency.ts).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
@@ -21,6 +22,7 @@ import { deprecation } from './middlewares/deprecation';
 import { errorModel } from './middlewares/error-model';
 import { requestLog } from './middlewares/request-log';
 import { pathAndQuery } from './middlewares/path-and-query';
+import { singleValues } from './middlewares/single-values';
 import type { HttpContext, HttpMiddleware } from './middlewares/state';
 import type { RouteDefinition } from './route';
 
@@ -54,6 +56,7 @@ export function composeHttpFunction<R extends RouteDefinition>(
     handler.use(requestLog(route));
     if (route.deprecated) handler.use(deprecation(route.deprecated));
     handler.use(errorModel(route));
+    handler.use(singleValues(route));
     if (credentialed) handler.use(credentialed.authentication(route, runtime));
     handler.use(pathAndQuery(route));
     handler.use(bodyDecoding(route));

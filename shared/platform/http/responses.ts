@@ -26,7 +26,7 @@ const COMMON_ERRORS = {
 export function documentedResponses(route: RouteDefinition): RouteDefinition['responses'] {
   const responses: Record<number, ResponseDescription> = { ...route.responses };
   if (refusesUnknownQuery(route)) Object.assign(responses, COMMON_ERRORS, route.responses);
-  if (!responses[400] && refusesUnknownQuery(route)) responses[400] = { description: 'A query parameter the operation does not take', schema: ErrorResponse };
+  if (!responses[400] && refusesUnknownQuery(route)) responses[400] = { description: 'A query parameter the operation does not take, or a query parameter or header sent more than once', schema: ErrorResponse };
   if (route.idempotent) {
     const stillRunning = 'a request with the same Idempotency-Key is still being processed';
     responses[409] = {

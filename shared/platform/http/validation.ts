@@ -18,6 +18,11 @@ function describeIssue(issue: v.BaseIssue<unknown>, where: string): string {
   return path ? `${path}: ${issue.message}` : `Invalid ${where}: ${issue.message}`;
 }
 
+/** The one wording of a field sent more than once (a JSON name, a form or multipart field). */
+export function repeatedFieldMessage(field: string, where: string): string {
+  return `The ${where} has the field "${field}" more than once: send it once.`;
+}
+
 /** The one wording of an unknown field, from a strict schema or from a body decoder. */
 export function unknownFieldMessage(field: string, where: string): string {
   return `Unknown field "${field}" in the ${where}.`;

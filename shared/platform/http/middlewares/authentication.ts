@@ -1,11 +1,12 @@
 /**
  * Verifies the caller's credential as the route asks: `required` and `admin` answer 401 without a
  * valid one (`admin` also 403 unless it is an admin key); `optional` reads a valid credential and
- * ignores an invalid one. Routes with `auth: 'none'` never get this middleware. The authenticator
- * is the credential owner's (shared/api-keys/handlers.ts).
+ * ignores an invalid one. Both credential headers at once answer 400 on every such route. Routes
+ * with `auth: 'none'` never get this middleware. The authenticator is the credential owner's
+ * (shared/api-keys/handlers.ts).
  */
 import { hasCredential, type AuthenticatorOf } from '../../auth/principal';
-import { DomainError, forbidden } from '../../errors';
+import { DomainError, forbidden, invalidInput } from '../../errors';
 import type { Runtime } from '../../runtime';
 import type { RouteDefinition } from '../route';
 import type { HttpMiddleware } from './state';
@@ -13,6 +14,10 @@ import type { HttpMiddleware } from './state';
 export const authentication = (authenticatorOf: AuthenticatorOf) => (route: RouteDefinition, runtime: () => Runtime): HttpMiddleware => ({
     before: async ({ context }) => {
       const { headers } = context.http;
+      // Which of two credentials counts would be a guess; refused even where a credential is optional.
+      if (headers['x-api-key'] !== undefined && headers['authorization'] !== undefined) {
+        throw invalidInput('Send one credential, X-API-Key or Authorization, not both.');
+      }
       const authenticator = authenticatorOf(runtime());
       const now = runtime().clock.now();
       if (route.auth === 'optional') {

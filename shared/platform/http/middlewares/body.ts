@@ -11,7 +11,8 @@ import { HttpError } from '../errors';
 import { FORM_DATA, parseMultipart } from '../multipart';
 import { DEFAULT_MAX_BODY_BYTES, type RequestBody, type RouteDefinition } from '../route';
 import { Text } from '../schemas';
-import { validate } from '../validation';
+import { firstDuplicateName } from '../duplicate-names';
+import { repeatedFieldMessage, validate } from '../validation';
 import type { HttpMiddleware } from './state';
 
 export function bodyDecoding(route: RouteDefinition): HttpMiddleware {
@@ -72,6 +73,8 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidInput('The request body must be a JSON object.');
     }
+    const repeated = firstDuplicateName(text);
+    if (repeated !== undefined) throw invalidInput(repeatedFieldMessage(repeated, 'body'));
     return validate(body.schema, parsed, 'body');
   }
   if (!contentType.startsWith('application/x-www-form-urlencoded')) {
@@ -100,21 +103,24 @@ function utf8Text(raw: Buffer): string {
 
 /**
  * application/x-www-form-urlencoded fields. Unlike URLSearchParams, which keeps a malformed escape
- * as it is and turns an escaped byte that is not UTF-8 into U+FFFD, both are refused.
+ * as it is and turns an escaped byte that is not UTF-8 into U+FFFD, both are refused; so is a field
+ * sent twice, which URLSearchParams would keep both of and a record only the last.
  */
 function formFields(text: string): Record<string, string> {
-  const decode = (part: string) => decodeURIComponent(part.replaceAll('+', ' '));
-  try {
-    return Object.fromEntries(
-      text
-        .split('&')
-        .filter(Boolean)
-        .map((pair) => {
-          const equals = pair.indexOf('=');
-          return equals < 0 ? [decode(pair), ''] : [decode(pair.slice(0, equals)), decode(pair.slice(equals + 1))];
-        }),
-    );
-  } catch {
-    throw invalidInput('The form body is not valid percent-encoded UTF-8.');
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part.replaceAll('+', ' '));
+    } catch {
+      throw invalidInput('The form body is not valid percent-encoded UTF-8.');
+    }
+  };
+  // No prototype: a field named __proto__ is just a field.
+  const fields = Object.create(null) as Record<string, string>;
+  for (const pair of text.split('&').filter(Boolean)) {
+    const equals = pair.indexOf('=');
+    const name = decode(equals < 0 ? pair : pair.slice(0, equals));
+    if (Object.hasOwn(fields, name)) throw invalidInput(repeatedFieldMessage(name, 'body'));
+    fields[name] = equals < 0 ? '' : decode(pair.slice(equals + 1));
   }
+  return fields;
 }
