@@ -23,8 +23,11 @@ const HeaderValue = v.pipe(
   // (or Node, which refuses it when sending) cannot carry.
   v.regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'must hold only printable Latin-1 characters (no line breaks or control characters)'),
 );
-/** Credentials belong in apiKeyName/apiKeyValue, which is stored encrypted and never shown. */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|key|token|secret|passw|auth/i;
+/**
+ * Credentials belong in apiKeyName/apiKeyValue, which is stored encrypted and never shown. A cookie
+ * header of any name (Cookie2, Set-Cookie) carries a session as Cookie does.
+ */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization)$|cookie|key|token|secret|passw|auth/i;
 const AdditionalHeaders = v.pipe(
   // A JSON array would pass as a record (its indexes as keys): refused as what it is.
   v.custom<Record<string, string>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object of header name -> value'),
