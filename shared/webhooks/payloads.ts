@@ -7,7 +7,7 @@ import { EVENT_CATALOGUE, EVENT_TYPES, lowestPlanName, MappingCompletedData, typ
 import type { WebhookDescription } from '../platform/http/openapi';
 import { Timestamp } from '../platform/http/schemas';
 
-const envelope = (type: EventType, data: v.GenericSchema) =>
+const envelope = <T extends EventType>(type: T, data: v.GenericSchema) =>
   v.object({
     id: v.pipe(v.string(), v.description('The event id, also the webhook-id header: the same on every retry; drop duplicates by it')),
     type: v.literal(type),
@@ -16,6 +16,28 @@ const envelope = (type: EventType, data: v.GenericSchema) =>
     test: v.optional(v.pipe(v.literal(true), v.description('Present on synthetic events sent by POST …/test'))),
     data,
   });
+
+/** What a subscription receives for each event type: the signed body, the event in its envelope. */
+export const EVENT_PAYLOADS = {
+  MAPPING_COMPLETED: envelope('MAPPING_COMPLETED', EVENT_CATALOGUE.MAPPING_COMPLETED.data),
+  MAPPING_ERROR_RESOLVED: envelope('MAPPING_ERROR_RESOLVED', EVENT_CATALOGUE.MAPPING_ERROR_RESOLVED.data),
+  INVENTORY_DUPLICATE_RESOLVED: envelope('INVENTORY_DUPLICATE_RESOLVED', EVENT_CATALOGUE.INVENTORY_DUPLICATE_RESOLVED.data),
+} satisfies Record<EventType, v.GenericSchema>;
+
+/** What a legacy export webhook receives: the unsigned mapping.completed call, flat, without an envelope. */
+const LegacyMappingCompletedCall = v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompletedData.entries });
+
+/**
+ * The bodies as the document names them (components.schemas): each event's, referenced by its
+ * webhook and by a delivery's payload, and the legacy call's, named apart from MAPPING_COMPLETED's
+ * so that generated code gives the two distinct identifiers.
+ */
+export const webhookPayloadComponentSchemas = {
+  MappingCompletedEvent: EVENT_PAYLOADS.MAPPING_COMPLETED,
+  MappingErrorResolvedEvent: EVENT_PAYLOADS.MAPPING_ERROR_RESOLVED,
+  InventoryDuplicateResolvedEvent: EVENT_PAYLOADS.INVENTORY_DUPLICATE_RESOLVED,
+  LegacyMappingCompletedCall,
+} as const;
 
 const SIGNED_HEADERS = [
   { name: 'webhook-id', description: 'The event id (Standard Webhooks)' },
@@ -72,14 +94,17 @@ export const webhookDescriptions: Record<string, WebhookDescription> = {
         summary: EVENT_CATALOGUE[type].summary,
         description: `Sent to subscriptions that chose ${type}. ${planNote(type)} Signed (how to check it: the Webhook events section). ${RETRIES}`,
         headers: SIGNED_HEADERS,
-        body: envelope(type, EVENT_CATALOGUE[type].data),
+        body: EVENT_PAYLOADS[type],
       },
     ]),
   ),
-  'mapping.completed': {
-    summary: 'A mapping job completed (legacy export webhooks, deprecated)',
-    description: 'Sent once, unsigned, without retries, with the configured apiKeyName: apiKeyValue header and additionalHeaders.',
+  // Not "mapping.completed": generators would make the same identifier of it as of MAPPING_COMPLETED.
+  legacyMappingCompleted: {
+    summary: 'A mapping job completed: the mapping.completed call of legacy export webhooks (deprecated)',
+    description:
+      'Sent once, unsigned, without retries, with the configured apiKeyName: apiKeyValue header and additionalHeaders. ' +
+      'The body says `"event": "mapping.completed"`.',
     headers: [],
-    body: v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompletedData.entries }),
+    body: LegacyMappingCompletedCall,
   },
 };

@@ -4,6 +4,7 @@ import { booleanParam, documentedWithJsonSchema, NextCursor, pageQuery, Text, Ti
 import { SUBSCRIPTION_DELIVERY_STATUSES } from './delivery';
 import { MAX_WEBHOOK_URL_LENGTH } from './destination';
 import { WEBHOOK_KINDS, WEBHOOK_STATUSES } from './webhook';
+import { EVENT_PAYLOADS, webhookPayloadComponentSchemas } from './payloads';
 
 /** Headers the service sets itself; a partner's header may not replace them. */
 const RESERVED_HEADERS = new Set([
@@ -166,7 +167,10 @@ export const DeliveryView = v.object({
 
 export const DeliveryDetail = v.object({
   ...DeliveryView.entries,
-  payload: v.pipe(v.unknown(), v.description('The body every attempt sends')),
+  payload: v.pipe(
+    v.variant('type', EVENT_TYPES.map((type) => EVENT_PAYLOADS[type])),
+    v.description('The body every attempt sends: the event, as the Webhook events section documents it for its type'),
+  ),
   attempts: v.array(AttemptView),
 });
 
@@ -201,5 +205,6 @@ export const webhookComponentSchemas = {
   WebhookDeliveryDetail: DeliveryDetail,
   WebhookDeliveryPage: DeliveryList,
   WebhookDeliveryAttempt: AttemptView,
+  ...webhookPayloadComponentSchemas,
   LegacyExportWebhook: LegacyWebhookView,
 } as const;

@@ -75,10 +75,11 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('documents what webhook receivers get: each event type, its payload and its headers', async () => {
     const { body } = await api.request('GET', '/api/v1/openapi.json');
-    assert.deepEqual(Object.keys(body.webhooks).sort(), [...EVENT_TYPES, 'mapping.completed'].sort());
+    assert.deepEqual(Object.keys(body.webhooks).sort(), [...EVENT_TYPES, 'legacyMappingCompleted'].sort());
+    const named = (schema: { $ref: string }) => body.components.schemas[schema.$ref.replace('#/components/schemas/', '')];
     for (const type of EVENT_TYPES) {
       const post = body.webhooks[type].post;
-      const payload = post.requestBody.content['application/json'].schema;
+      const payload = named(post.requestBody.content['application/json'].schema);
       assert.deepEqual(payload.required.sort(), ['data', 'id', 'organizationId', 'timestamp', 'type']);
       assert.equal(payload.properties.type.const, type);
       assert.deepEqual(post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), [
@@ -88,7 +89,7 @@ describe('GET /api/v1/openapi.json', () => {
         'header:X-Webhook-Signature',
       ]);
     }
-    assert.equal(body.webhooks['mapping.completed'].post.requestBody.content['application/json'].schema.properties.event.const, 'mapping.completed');
+    assert.equal(named(body.webhooks.legacyMappingCompleted.post.requestBody.content['application/json'].schema).properties.event.const, 'mapping.completed');
     // Ids a generator can use, no credential of ours, and how to check a delivery in the document itself.
     for (const [name, webhook] of Object.entries<{ post: { operationId: string; security: unknown[] } }>(body.webhooks)) {
       assert.match(webhook.post.operationId, /^[A-Za-z0-9._~-]+$/, name);

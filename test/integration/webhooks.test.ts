@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import type { EventType } from '../../shared/events';
+import { sampleData, type EventType } from '../../shared/events';
 import type { KnownEvent } from '../../shared/webhooks/dispatch';
 import { eventOutboxOf, eventPut } from '../../shared/platform/events/outbox';
 import { queueOf } from '../../shared/platform/queue/services';
@@ -80,8 +80,10 @@ const subscribe = async (as: Caller, path: string, events: EventType[] = ['MAPPI
   return created.body as { id: string; secret: string };
 };
 
-const publish = async (organizationId: string, type: EventType = 'MAPPING_COMPLETED', data: Record<string, unknown> = { mappingJobId: randomUUID() }) => {
-  const event: KnownEvent = { id: randomUUID(), type, organizationId, occurredAt: api.clock.now().toISOString(), data };
+/** Records an event as a producer does; its data is the type's sample unless given. */
+const publish = async (organizationId: string, type: EventType = 'MAPPING_COMPLETED', data?: Record<string, unknown>) => {
+  const occurredAt = api.clock.now().toISOString();
+  const event: KnownEvent = { id: randomUUID(), type, organizationId, occurredAt, data: data ?? sampleData(type, occurredAt) };
   // As a producer records it (outbox.ts); the table's stream relays it.
   const table = tableOf(api.runtime);
   await table.client.send(new PutCommand(eventPut(table, event).Put));
@@ -300,7 +302,8 @@ describe('webhook subscriptions', () => {
     const owner = await api.newOrganization();
     const { id } = await subscribe(owner, '/died-mid-flight');
     const webhook = (await webhookStoreOf(api.runtime).get(owner.organization.id, id))!;
-    const event: KnownEvent = { id: randomUUID(), type: 'MAPPING_COMPLETED', organizationId: owner.organization.id, occurredAt: api.clock.now().toISOString(), data: {} };
+    const occurredAt = api.clock.now().toISOString();
+    const event: KnownEvent = { id: randomUUID(), type: 'MAPPING_COMPLETED', organizationId: owner.organization.id, occurredAt, data: sampleData('MAPPING_COMPLETED', occurredAt) };
     const created = await startDelivery(startPorts(api.runtime), webhook, event, { test: false });
     // The worker that took attempt 1 claimed it, maybe sent it, and died before recording it.
     assert.ok(await deliveryStoreOf(api.runtime).claim(created, 1, api.clock.now().toISOString()));
@@ -791,7 +794,7 @@ describe('events from the service', () => {
     const [legacy] = receiver.at('/job-legacy');
     assert.ok(legacy, 'the legacy webhook got the completion');
     const legacyBody = JSON.parse(legacy.body);
-    v.parse(webhookDescriptions['mapping.completed']!.body, legacyBody);
+    v.parse(webhookDescriptions.legacyMappingCompleted!.body, legacyBody);
     assert.equal(legacyBody.event, 'mapping.completed');
     assert.equal(legacyBody.mappingJobId, job.body.mappingJobId);
     assert.equal(legacyBody.status, 'COMPLETED');
