@@ -9,12 +9,12 @@ export const TokenRequest = v.object({
     v.literal('client_credentials', 'grant_type must be "client_credentials"'),
     v.description('OAuth 2.0 grant type; only client_credentials is supported'),
   ),
-  client_id: v.optional(v.pipe(v.string(), v.description('The API key prefix (hmk_<keyId>); or use HTTP Basic'))),
+  client_id: v.optional(v.pipe(v.string(), v.description('The API key prefix (`hmk_<keyId>`); or use HTTP Basic'))),
   client_secret: v.optional(v.pipe(v.string(), v.description('The full API key; or use HTTP Basic'))),
 });
 
 export const TokenResponse = v.object({
-  access_token: v.pipe(v.string(), v.description('Send as Authorization: Bearer <access_token>')),
+  access_token: v.pipe(v.string(), v.description('Send as `Authorization: Bearer <access_token>`')),
   token_type: v.literal('Bearer'),
   expires_in: v.pipe(v.number(), v.description('Seconds until the token expires')),
 });

@@ -45,7 +45,7 @@ const SIGNED_HEADERS = [
   {
     name: 'webhook-signature',
     description:
-      'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed with the base64-decoded part of the whsec_ secret>; ' +
+      '`v1,<signature>`: the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the base64-decoded part of the `whsec_` secret; ' +
       'two, space-separated, during a rotation',
   },
   { name: 'X-Webhook-Signature', description: 'The same value as webhook-signature' },

@@ -8,7 +8,7 @@ import { IDEMPOTENCY_KEY_HOURS, refusesUnknownQuery, type AnySchema, type RouteD
 type JsonSchema = Record<string, unknown>;
 
 const SECURITY_SCHEMES = {
-  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key: hmk_<keyId>_<secret>' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key: `hmk_<keyId>_<secret>`' },
   bearer: {
     type: 'http',
     scheme: 'bearer',

@@ -41,8 +41,9 @@ export function documentedResponses(route: RouteDefinition): RouteDefinition['re
     if (status === '401') headers['WWW-Authenticate'] = 'Bearer: send an X-API-Key header or a bearer token';
     if (route.idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = 'true when this is the kept answer to an earlier request with the same Idempotency-Key';
     if (route.deprecated) {
-      headers.Deprecation = `@<Unix seconds>: the operation is deprecated since ${route.deprecated.since} (RFC 9745)`;
-      headers.Link = `<${route.deprecated.successor}>; rel="successor-version"`;
+      // In code spans: the reference renders descriptions as Markdown, where <…> would be an HTML tag.
+      headers.Deprecation = `\`@<Unix seconds>\`: the operation is deprecated since ${route.deprecated.since} (RFC 9745)`;
+      headers.Link = `\`<${route.deprecated.successor}>; rel="successor-version"\``;
     }
     if (Object.keys(headers).length) responses[Number(status)] = { ...response, headers };
   }
