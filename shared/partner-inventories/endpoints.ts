@@ -5,6 +5,7 @@ import { detectTabularFormat } from '../platform/files/formats';
 import type { Implementation } from '../platform/http/endpoint';
 import { HttpError } from '../platform/http/errors';
 import { objectStoreOf } from '../platform/objects/services';
+import { MAX_QUEUE_DELAY_SECONDS } from '../platform/queue/queue';
 import { queueOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import {
@@ -28,13 +29,23 @@ export const uploadPartnerInventory: Implementation<typeof partnerInventoryRoute
   runtime,
 ) => {
   const { file } = body;
-  const inventory = newInventory(runtime, principal.organizationId, { ...body, fileName: file.fileName, mediaType: file.contentType }, 'READY');
+  const fields = { ...body, fileName: file.fileName, mediaType: file.contentType };
+  const inventory: PartnerInventory = { ...newInventory(runtime, principal.organizationId, fields, 'VALIDATING'), sizeBytes: file.data.length };
   // Read everything before writing anything: a refused file leaves no trace.
   const rows = await readInventoryFile(inventory, file.data);
+  // The record comes before its files, so no file is kept that no inventory points to. Should this
+  // request be cut off while writing them, the delayed message finishes the inventory from its
+  // source file (READY) or fails it, as it does a presigned upload; otherwise it finds it READY.
+  const store = inventoryStoreOf(runtime);
+  await store.create(inventory);
+  await queueOf(runtime, inventoryValidationQueue).send(
+    { organizationId: inventory.organizationId, partnerInventoryId: inventory.id },
+    { delaySeconds: MAX_QUEUE_DELAY_SECONDS },
+  );
   const objects = objectStoreOf(runtime);
   await objects.put(inventoryObjects.source(inventory), file.data, mediaTypeOf(inventory.format));
-  const ready: PartnerInventory = { ...inventory, sizeBytes: file.data.length, ...(await writeValidatedRows(objects, inventory, rows)) };
-  await inventoryStoreOf(runtime).create(ready);
+  const ready: PartnerInventory = { ...inventory, ...(await writeValidatedRows(objects, inventory, rows)), status: 'READY', updatedAt: runtime.clock.now().toISOString() };
+  await store.transition(inventory, 'VALIDATING', ready);
   return { status: 201, json: await viewWithLinks(runtime, ready) };
 };
 
@@ -101,8 +112,9 @@ export const deletePartnerInventory: Implementation<typeof partnerInventoryRoute
   runtime,
 ) => {
   const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
-  await inventoryStoreOf(runtime).delete(inventory.organizationId, inventory.id);
+  // Files first: a request cut off between the two leaves the record, which the partner deletes again.
   await objectStoreOf(runtime).delete(inventoryObjectKeys(inventory));
+  await inventoryStoreOf(runtime).delete(inventory.organizationId, inventory.id);
   return { status: 204 };
 };
 
@@ -110,7 +122,7 @@ function newInventory(
   runtime: Runtime,
   organizationId: string,
   input: { name: string; fileName: string; supplierCode?: string; mediaType?: string },
-  status: 'READY' | 'UPLOADING',
+  status: 'VALIDATING' | 'UPLOADING',
 ): PartnerInventory {
   const format = detectTabularFormat(input.fileName, input.mediaType);
   if (!format) {

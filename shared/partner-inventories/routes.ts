@@ -33,7 +33,8 @@ export const partnerInventoryRoutes = {
       413: errors[413],
       415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSONL, JSON or XLSX', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', bucket: 'write' },
+    // Sends the validation queue a delayed message that finishes the inventory should the request be cut off.
+    access: { table: 'readwrite', bucket: 'write', sendsTo: ['inventory-validation'] },
     // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.
     lambda: { memoryMb: 512 },
   }),

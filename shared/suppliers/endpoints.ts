@@ -85,7 +85,6 @@ export const requestSupplier: Implementation<typeof supplierRoutes.requestSuppli
   const summary = await inspectSupplierFile(file);
   const id = randomUUID();
   const key = `supplier-requests/${principal.organizationId}/${id}/sample.${summary.format}`;
-  await objectStoreOf(runtime).put(key, file.data, MEDIA_TYPES[summary.format]);
   const request: SupplierRequest = {
     id,
     supplierName: body.supplierName,
@@ -95,6 +94,8 @@ export const requestSupplier: Implementation<typeof supplierRoutes.requestSuppli
     submittedAt: runtime.clock.now().toISOString(),
     file: { name: file.fileName, format: summary.format, sizeBytes: file.data.length, rowCount: summary.rowCount, key },
   };
+  // The record before its file: a request cut off between the two keeps no file that no record points to.
   await supplierStoreOf(runtime).putRequest(principal.organizationId, request);
+  await objectStoreOf(runtime).put(key, file.data, MEDIA_TYPES[summary.format]);
   return { status: 202, json: supplierRequestView(request) };
 };

@@ -8,6 +8,8 @@ import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import ExcelJS from 'exceljs';
 import { seedReferenceInventory } from '../../infra/local/seed';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../shared/platform/queue/queue';
+import { cutOffAt, objectKeysUnder } from '../support/cut-off';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();
@@ -303,6 +305,60 @@ describe('listing, reading and deleting', () => {
       assert.equal(bad.status, 400, query);
       assert.equal(bad.body.error, 'Bad Request');
     }
+  });
+
+  it('an upload cut off before its record is stored keeps no file', async () => {
+    const caller = await api.newOrganization();
+    const store = inventoryStoreOf(api.runtime);
+    await cutOffAt(store, 'create', () => true, async () => {
+      assert.equal((await upload(caller, { name: 'cut off' }, { name: 'h.csv', data: GOOD_CSV })).status, 500);
+    });
+    await assertNoInventories(caller);
+    assert.deepEqual(await objectKeysUnder(api.runtime, `partner-inventories/${caller.organization.id}/`), []);
+  });
+
+  it('an upload cut off while writing its files keeps only files its inventory points to, and the inventory ends READY', async () => {
+    const caller = await api.newOrganization();
+    const objects = objectStoreOf(api.runtime);
+    await cutOffAt(objects, 'put', (key) => String(key).includes('/rows/'), async () => {
+      assert.equal((await upload(caller, { name: 'cut off' }, { name: 'h.csv', data: GOOD_CSV })).status, 500);
+    });
+    const listed = (await api.request('GET', BASE, { as: caller })).body.inventories;
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0].status, 'VALIDATING');
+    const kept = await objectKeysUnder(api.runtime, `partner-inventories/${caller.organization.id}/`);
+    assert.ok(kept.length > 0);
+    for (const key of kept) assert.ok(key.startsWith(`partner-inventories/${caller.organization.id}/${listed[0].partnerInventoryId}/`), key);
+
+    // The upload's delayed validation message finishes it from its source file.
+    api.clock.advance(MAX_QUEUE_DELAY_SECONDS * 1000);
+    await api.messaging.idle();
+    const finished = (await api.request('GET', `${BASE}/${listed[0].partnerInventoryId}`, { as: caller })).body;
+    assert.equal(finished.status, 'READY');
+    const whole = (await upload(caller, { name: 'whole' }, { name: 'h.csv', data: GOOD_CSV })).body;
+    assert.equal(finished.hotelCount, whole.hotelCount);
+    assert.equal(finished.rejectedCount, whole.rejectedCount);
+  });
+
+  it('an upload that is not cut off is READY at once, and its delayed message changes nothing', async () => {
+    const caller = await api.newOrganization();
+    const created = (await upload(caller, { name: 'whole' }, { name: 'h.csv', data: GOOD_CSV })).body;
+    assert.equal(created.status, 'READY');
+    api.clock.advance(MAX_QUEUE_DELAY_SECONDS * 1000);
+    await api.messaging.idle();
+    assert.deepEqual((await api.request('GET', `${BASE}/${created.partnerInventoryId}`, { as: caller })).body, created);
+  });
+
+  it('a delete cut off after removing the files keeps the record, and deleting again finishes it', async () => {
+    const caller = await api.newOrganization();
+    const created = (await upload(caller, { name: 'to delete' }, { name: 'h.csv', data: GOOD_CSV })).body;
+    await cutOffAt(inventoryStoreOf(api.runtime), 'delete', () => true, async () => {
+      assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 500);
+    });
+    assert.deepEqual(await objectKeysUnder(api.runtime, `partner-inventories/${caller.organization.id}/`), []);
+    assert.equal((await api.request('GET', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 200);
+    assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 204);
+    await assertNoInventories(caller);
   });
 
   it('deletes the inventory and its files', async () => {

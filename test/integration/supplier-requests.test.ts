@@ -3,6 +3,7 @@ import { describe, it } from '@jest/globals';
 import ExcelJS from 'exceljs';
 import { SUPPLIER_REQUEST_MAX_FILE_BYTES, supplierStoreOf } from '../../shared/suppliers';
 import { objectStoreOf } from '../../shared/platform/objects/services';
+import { cutOffAt, objectKeysUnder } from '../support/cut-off';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();
@@ -85,6 +86,15 @@ describe('POST /api/v1/suppliers/request', () => {
       listed.body.requests.map((r: { supplierName: string }) => r.supplierName).sort(),
       ['Excel Co', 'Json Co'],
     );
+  });
+
+  it('a request cut off before its record is stored keeps no file', async () => {
+    const caller = await api.newOrganization();
+    await cutOffAt(supplierStoreOf(api.runtime), 'putRequest', () => true, async () => {
+      assert.equal((await submit(caller, form({ supplierName: 'Cut Off Beds' }, { name: 'hotels.csv', data: CSV }))).status, 500);
+    });
+    await assertNothingStored(caller);
+    assert.deepEqual(await objectKeysUnder(api.runtime, `supplier-requests/${caller.organization.id}/`), []);
   });
 
   it('lists requests newest first', async () => {
