@@ -3,7 +3,7 @@
  * OpenAPI document (generate.ts), through openapi-fetch, with no cast anywhere. It compiles with
  * `tsc --strict` and runs against the local API (test/integration/generated-client.test.ts):
  * suppliers, export format, inventory upload, a job, its results page by page, a review, an
- * export, billing, a webhook subscription with a test event checked by its signature, and the
+ * export, billing (plan prices as numbers), a webhook subscription with a test event checked by its signature, and the
  * delivery history.
  */
 import createClient from 'openapi-fetch';
@@ -30,6 +30,10 @@ export interface FlowOutcome {
   webhookEventType: string;
   deliveryStatus: string;
   deliveryAttempts: number;
+  /** Read from the delivery's payload as its generated type, narrowed by the event type. */
+  deliveredJobId: string;
+  /** The paid plan's price as a number in minor units, with its currency. */
+  subscriptionPrice: { amount: number; currency: string };
 }
 
 /** The answer's data, or an error that says what the API answered. */
@@ -106,6 +110,9 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
   const exported = await ok(client.POST('/api/v1/mapping/{jobId}/export', jobPath));
   const file = await (await fetch(exported.fileUrl)).text();
 
+  const plans = await ok(client.GET('/api/v1/billing/plans'));
+  const paidPlan = plans.tiers.find((tier) => tier.planType === 'SUBSCRIPTION');
+  if (!paidPlan) throw new Error('no SUBSCRIPTION tier');
   const quota = await ok(client.GET('/api/v1/billing/quota/status'));
   await ok(client.GET('/api/v1/billing/metrics/history', { params: { query: { limit: 6 } } }));
 
@@ -134,5 +141,7 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     webhookEventType,
     deliveryStatus: delivery.status,
     deliveryAttempts: delivery.attempts.length,
+    deliveredJobId: delivery.payload.type === 'MAPPING_COMPLETED' ? delivery.payload.data.mappingJobId : '',
+    subscriptionPrice: { amount: paidPlan.monthlyPriceAmount, currency: paidPlan.currency },
   };
 }

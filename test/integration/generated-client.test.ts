@@ -18,6 +18,7 @@ import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { ROOT } from '../support/npm-start';
 import { startTestApi } from '../support/test-api';
 import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { EVENT_CATALOGUE } from '../../shared/events';
 
 const CLIENT = join(ROOT, 'test/generated-client');
 const REFERENCE = { hotels: 200, seed: 11 };
@@ -46,6 +47,7 @@ interface WebhookReceiver {
  */
 type PartnerFlow = (options: { baseUrl: string; apiKey: string; hotelsCsv: string; receiver: WebhookReceiver }) => Promise<Record<string, unknown> & {
   reviewed: { decision: string; status: string };
+  subscriptionPrice: { amount: number; currency: string };
 }>;
 async function loadPartnerFlow(): Promise<PartnerFlow> {
   const flowFile = join(CLIENT, 'flow.ts');
@@ -122,6 +124,9 @@ describe('a client generated from the OpenAPI document', () => {
       assert.equal(outcome.webhookEventType, 'MAPPING_COMPLETED');
       assert.equal(outcome.deliveryStatus, 'SUCCEEDED');
       assert.equal(outcome.deliveryAttempts, 1);
+      // The test event's sample job, read through the payload's generated type.
+      assert.equal(outcome.deliveredJobId, EVENT_CATALOGUE.MAPPING_COMPLETED.sample('').mappingJobId);
+      assert.deepEqual(outcome.subscriptionPrice, { amount: 4_900, currency: 'EUR' });
     } finally {
       receiver.close();
     }
