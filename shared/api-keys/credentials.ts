@@ -11,6 +11,13 @@ import type { KeyRole } from '../platform/auth/principal';
 
 export const API_KEY_PREFIX = 'hmk_';
 
+/**
+ * Active (unrevoked) keys an organization may hold: one per environment and integration, with room
+ * for a second while one is rotated. The list answers them all in one page, and a runaway script
+ * cannot mint keys without end.
+ */
+export const MAX_ACTIVE_API_KEYS = 25;
+
 export interface ApiKeyRecord {
   id: string;
   organizationId: string;

@@ -1,7 +1,7 @@
 /** The API-key endpoints: the token exchange and the organization's own keys. */
-import { issueApiKey, keyIdFromPrefix } from './credentials';
+import { issueApiKey, keyIdFromPrefix, MAX_ACTIVE_API_KEYS } from './credentials';
 import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from './services';
-import { invalidInput, notFound, unauthenticated } from '../platform/errors';
+import { invalidInput, limitReached, notFound, unauthenticated } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { apiKeyRoutes } from './routes';
 import { apiKeyView } from './views';
@@ -27,10 +27,14 @@ export const listApiKeys: Implementation<typeof apiKeyRoutes.listApiKeys> = asyn
   return { status: 200, json: { apiKeys: records.map(apiKeyView), total: records.length } };
 };
 
-/** Partners create partner keys only; admin keys are made with `npm run admin`. */
+/** Partners create partner keys only, up to the cap; admin keys are made with `npm run admin`. */
 export const createApiKey: Implementation<typeof apiKeyRoutes.createApiKey> = async ({ principal, body }, runtime) => {
   const issued = issueApiKey({ organizationId: principal.organizationId, name: body.name, role: 'partner', now: runtime.clock.now() });
-  await apiKeyStoreOf(runtime).create(issued.record);
+  if (!(await apiKeyStoreOf(runtime).create(issued.record, MAX_ACTIVE_API_KEYS))) {
+    throw limitReached(
+      `Your organization has ${MAX_ACTIVE_API_KEYS} active API keys, the most it may have: revoke one it no longer uses (DELETE /api/v1/api-keys/{keyId}) before creating another.`,
+    );
+  }
   return { status: 201, json: { ...apiKeyView(issued.record), apiKey: issued.plaintext } };
 };
 

@@ -1,5 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import * as schemas from './schemas';
+import { MAX_ACTIVE_API_KEYS } from './credentials';
 import { errors } from '../platform/http/responses';
 
 export const apiKeyRoutes = {
@@ -40,7 +41,9 @@ export const apiKeyRoutes = {
     auth: 'required',
     tag: 'Authentication',
     summary: 'Create a partner API key; the full key is shown only in this response',
-    description: 'Partner keys only (admin keys are issued by the back office). Store the key at once: it cannot be shown again. A key authenticates as `X-API-Key`, or exchanges for a bearer token at POST /api/v1/auth/token.',
+    description:
+      'Partner keys only (admin keys are issued by the back office). Store the key at once: it cannot be shown again. A key authenticates as `X-API-Key`, or exchanges for a bearer token at POST /api/v1/auth/token. ' +
+      `An organization holds at most ${MAX_ACTIVE_API_KEYS} active keys; beyond that, 400 until one is revoked.`,
     body: { kind: 'json', schema: schemas.CreateApiKeyRequest, example: { name: 'Production sync' } },
     responses: { 201: { description: 'The new key', schema: schemas.CreatedApiKey }, 400: errors[400], 401: errors[401], 415: errors[415] },
     access: { table: 'readwrite' },

@@ -1,29 +1,56 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyRecord } from './credentials';
-import { isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isUsable, type ApiKeyRecord } from './credentials';
+import { isConditionFailure, organizationPartition, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
   apiKey: (keyId: string) => ({ PK: `APIKEY#${keyId}`, SK: 'APIKEY' }),
   apiKeysOfOrganization: (organizationId: string) => `ORG#${organizationId}#APIKEYS`,
+  /** How many of the organization's keys are active (`activeKeys`), kept in the transaction of each create and revocation. */
+  activeKeyCount: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'APIKEYS' }),
 } as const;
+
+/** A transaction that lost only to a concurrent one on the same count is tried again, this many times. */
+const CONFLICT_RETRIES = 10;
 
 export class ApiKeyStore {
   constructor(private readonly table: Table) {}
 
-  async create(record: ApiKeyRecord): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          ...keys.apiKey(record.id),
-          GSI1PK: keys.apiKeysOfOrganization(record.organizationId),
-          GSI1SK: `${record.createdAt}#${record.id}`,
-          ...record,
+  /**
+   * Stores a new key and counts it as active. With `maxActive`, stores nothing and answers false
+   * when the organization already has that many active keys; concurrent creates cannot pass it
+   * together (the count is checked and raised in the key's transaction).
+   */
+  async create(record: ApiKeyRecord, maxActive?: number): Promise<boolean> {
+    const failed = await this.transact([
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: {
+            ...keys.apiKey(record.id),
+            GSI1PK: keys.apiKeysOfOrganization(record.organizationId),
+            GSI1SK: `${record.createdAt}#${record.id}`,
+            ...record,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
         },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.activeKeyCount(record.organizationId),
+          UpdateExpression: 'ADD activeKeys :one',
+          // Without a cap, the count must exist all the same: keys made before it are counted first.
+          ConditionExpression: maxActive === undefined ? 'attribute_exists(activeKeys)' : 'activeKeys < :max',
+          ExpressionAttributeValues: maxActive === undefined ? { ':one': 1 } : { ':one': 1, ':max': maxActive },
+        },
+      },
+    ]);
+    if (failed === undefined) return true;
+    if (failed.includes(0)) throw new Error(`An API key with the id ${record.id} exists already.`);
+    // No count yet (the organization's first key, or keys made before there was one): take it, and try again.
+    if (await this.countActiveKeys(record.organizationId)) return this.create(record, maxActive);
+    return false;
   }
 
   async get(keyId: string): Promise<ApiKeyRecord | undefined> {
@@ -43,25 +70,82 @@ export class ApiKeyStore {
   }
 
   /**
-   * Revokes a key of the organization. Returns the revoked record, or undefined when the
-   * organization has no such key. Revoking twice keeps the first revocation time.
+   * Revokes a key of the organization, and counts it active no more. Returns the revoked record,
+   * or undefined when the organization has no such key. Revoking twice keeps the first revocation
+   * time and lowers the count once.
    */
   async revoke(organizationId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
-    try {
-      const { Attributes } = await this.table.client.send(
-        new UpdateCommand({
+    const revocation = {
+      TableName: this.table.name,
+      Key: keys.apiKey(keyId),
+      UpdateExpression: 'SET revokedAt = :at',
+      ConditionExpression: 'organizationId = :org AND attribute_not_exists(revokedAt)',
+      ExpressionAttributeValues: { ':at': at.toISOString(), ':org': organizationId },
+    };
+    const failed = await this.transact([
+      { Update: revocation },
+      {
+        Update: {
           TableName: this.table.name,
-          Key: keys.apiKey(keyId),
-          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
-          ConditionExpression: 'organizationId = :org',
-          ExpressionAttributeValues: { ':at': at.toISOString(), ':org': organizationId },
-          ReturnValues: 'ALL_NEW',
+          Key: keys.activeKeyCount(organizationId),
+          UpdateExpression: 'ADD activeKeys :minusOne',
+          ConditionExpression: 'attribute_exists(activeKeys)',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    ]);
+    if (failed !== undefined && !failed.includes(0)) {
+      // No count yet: the key alone; the count, when it is taken, leaves revoked keys out.
+      await this.table.client.send(new UpdateCommand(revocation)).catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+    }
+    const record = await this.get(keyId);
+    return record?.organizationId === organizationId && record.revokedAt !== undefined ? record : undefined;
+  }
+
+  /**
+   * Writes the count of the organization's active keys when it has none yet; false when it had one.
+   * Only keys written before counts existed are counted this way: every later key is counted in the
+   * transaction that stores it, which waits for this count.
+   */
+  private async countActiveKeys(organizationId: string): Promise<boolean> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.activeKeyCount(organizationId), ConsistentRead: true }),
+    );
+    if (Item) return false;
+    const active = (await this.listForOrganization(organizationId)).filter(isUsable).length;
+    await this.table.client
+      .send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...keys.activeKeyCount(organizationId), activeKeys: active },
+          ConditionExpression: 'attribute_not_exists(PK)',
         }),
-      );
-      return Attributes ? (withoutKeys(Attributes) as ApiKeyRecord) : undefined;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
+      )
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+    return true;
+  }
+
+  /**
+   * Runs the transaction; undefined when it succeeded, else the indexes of the items whose
+   * condition failed. One that lost only to a concurrent transaction is tried again.
+   */
+  private async transact(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<number[] | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
+        return undefined;
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'TransactionCanceledException') throw error;
+        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+        if (failed.length) return failed;
+        if (attempt >= CONFLICT_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
+      }
     }
   }
 }
