@@ -9,9 +9,14 @@ import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 
 export default async function globalSetup() {
-  const { startStandIns } = await tsImport('../infra/local/stand-ins.ts', import.meta.url);
+  const { startStandIns, StandInUnavailable } = await tsImport('../infra/local/stand-ins.ts', import.meta.url);
   const s3DataDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-s3-'));
-  const standIns = await startStandIns({ s3DataDir });
+  const standIns = await startStandIns({ s3DataDir }).catch((error) => {
+    // No Java, for one: one line that says what to install, not a stack.
+    if (!(error instanceof StandInUnavailable)) throw error;
+    process.stderr.write(`\n${error.message}\n`);
+    process.exit(1);
+  });
   process.env.DYNAMODB_ENDPOINT = standIns.dynamoDbEndpoint;
   process.env.S3_ENDPOINT = standIns.s3Endpoint;
   process.env.LOG_LEVEL ??= 'silent';

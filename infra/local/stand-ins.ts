@@ -3,6 +3,7 @@
  * s3rver, both on loopback. Used by `npm start` (persistent, under .local/) and by the test run
  * (in memory and a temporary folder).
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -37,31 +38,86 @@ export async function startStandIns(options: StandInOptions): Promise<StandIns> 
   };
 }
 
+/** A stand-in cannot run on this machine: said in one line, without a stack. */
+export class StandInUnavailable extends Error {}
+
+const JAVA_NEEDED =
+  'DynamoDB Local needs a Java runtime (Java 17 or later) on the PATH: install one (apt-get install openjdk-17-jre-headless, ' +
+  'brew install openjdk@17, or https://adoptium.net) and start again.';
+
+/** Tries to start a DynamoDB Local that keeps dying this many times in a row before giving up. */
+const RESTART_ATTEMPTS = 5;
+
+interface DynamoDbLocalProcess {
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+/**
+ * DynamoDB Local, restarted on the same port and data folder whenever it dies (a crash, or killed
+ * from outside): meanwhile the API answers 503 with Retry-After, as it would to a DynamoDB outage.
+ */
 async function startDynamoDbLocal(dataDir: string | undefined, onSpawn: StandInOptions['onSpawn']) {
   const port = await freePort();
   const path = dataDir && resolve(dataDir);
   if (path) mkdirSync(path, { recursive: true });
-  // sharedDb: one database whatever region or credentials a client uses.
-  const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(path && { path }), stdio: 'ignore' });
-  if (child.pid !== undefined) onSpawn?.(child.pid);
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
   const endpoint = `http://127.0.0.1:${port}`;
-  await waitForDynamoDb(endpoint, () => exited);
+  let stopping = false;
+  let running = await launchDynamoDbLocal(port, path, endpoint, onSpawn);
+
+  const restartWhenItDies = (current: DynamoDbLocalProcess) => {
+    void current.exited.then(async () => {
+      if (stopping) return;
+      process.stderr.write(`DynamoDB Local (process ${current.child.pid}) stopped; restarting it on port ${port}.\n`);
+      for (let attempt = 1; attempt <= RESTART_ATTEMPTS && !stopping; attempt++) {
+        try {
+          running = await launchDynamoDbLocal(port, path, endpoint, onSpawn);
+          if (stopping) running.child.kill('SIGTERM');
+          else restartWhenItDies(running);
+          return;
+        } catch (error) {
+          process.stderr.write(`DynamoDB Local did not restart (${(error as Error).message}).\n`);
+          await sleep(1_000);
+        }
+      }
+      if (!stopping) process.stderr.write(`DynamoDB Local could not be restarted; the API answers 503 until npm start is restarted.\n`);
+    });
+  };
+  restartWhenItDies(running);
+
   return {
     endpoint,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (exited) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      stopping = true;
+      if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
+      await running.exited;
+    },
   };
 }
 
-async function waitForDynamoDb(endpoint: string, hasExited: () => boolean): Promise<void> {
+async function launchDynamoDbLocal(port: number, path: string | undefined, endpoint: string, onSpawn: StandInOptions['onSpawn']): Promise<DynamoDbLocalProcess> {
+  // sharedDb: one database whatever region or credentials a client uses.
+  const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(path && { path }), stdio: 'ignore' });
+  if (child.pid !== undefined) onSpawn?.(child.pid);
+  let failure: StandInUnavailable | undefined;
+  const exited = new Promise<void>((done) => {
+    // A command that cannot be spawned reports an error, and no exit.
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      failure = new StandInUnavailable(error.code === 'ENOENT' ? JAVA_NEEDED : `DynamoDB Local could not be started: ${error.message}`);
+      done();
+    });
+    child.once('exit', (code, signal) => {
+      failure ??= new StandInUnavailable(
+        `DynamoDB Local exited while starting (${signal ?? `exit code ${code}`}): it needs Java 17 or later (\`java -version\` shows which one runs).`,
+      );
+      done();
+    });
+  });
+  await waitForDynamoDb(endpoint, () => failure);
+  return { child, exited };
+}
+
+async function waitForDynamoDb(endpoint: string, failure: () => Error | undefined): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'local',
@@ -71,12 +127,13 @@ async function waitForDynamoDb(endpoint: string, hasExited: () => boolean): Prom
   const deadline = Date.now() + 60_000;
   try {
     for (;;) {
-      if (hasExited()) throw new Error('DynamoDB Local exited while starting (is Java 17 installed?).');
+      const failed = failure();
+      if (failed) throw failed;
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start: ${String(error)}`);
+        if (Date.now() > deadline) throw new StandInUnavailable(`DynamoDB Local did not start within a minute: ${String(error)}`);
         await sleep(100);
       }
     }

@@ -17,6 +17,7 @@ import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type Demo
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
 import { provisionLocalStack, type LocalStack } from './stack';
+import { StandInUnavailable } from './stand-ins';
 import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, PROCESSES_FILE, QUEUES_DIR, STACK_FILE, STREAM_POSITION_FILE } from './state';
 import { lockStateFolder, StartRefused, type StateFolderLock } from './state-folder-lock';
 
@@ -131,6 +132,6 @@ function stopOnSignal(stack: LocalStack, lock: StateFolderLock, server: () => Se
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`npm start failed: ${error instanceof StartRefused ? error.message : String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(`npm start failed: ${error instanceof StartRefused || error instanceof StandInUnavailable ? error.message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);
 });

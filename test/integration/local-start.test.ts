@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from '@jest/globals';
-import { npmStart, stopGracefully } from '../support/npm-start';
+import { npmStart, ROOT, stopGracefully } from '../support/npm-start';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-start-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
@@ -49,4 +50,26 @@ describe('npm start', () => {
     assert.equal(old.status, 401);
     assert.equal(await stop(fresh), 0);
   }, 120_000);
+
+  it('says in one line that DynamoDB Local needs Java 17, and exits with 1, on a machine without java', async () => {
+    // A PATH that holds node and nothing else.
+    const bin = mkdtempSync(join(tmpdir(), 'hotel-mapping-nojava-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/local/start.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PATH: bin, LOCAL_STATE_DIR: join(stateDir, 'nojava') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(bin, { recursive: true, force: true });
+    assert.equal(code, 1, output);
+    const lines = output.trim().split('\n');
+    assert.equal(lines.length, 1, output);
+    assert.match(lines[0]!, /DynamoDB Local needs a Java runtime \(Java 17 or later\)/);
+    assert.match(lines[0]!, /adoptium\.net|apt-get|brew/);
+    assert.doesNotMatch(output, /ENOENT|\n\s+at /);
+  }, 30_000);
 });
