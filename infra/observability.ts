@@ -29,7 +29,12 @@ export const ALARM_THRESHOLDS = {
   oldestChunkMessageSeconds: 15 * 60,
   /** Webhook deliveries dead-lettered in a period. */
   deadLetteredDeliveries: 1,
+  /** Share of the account's Lambda concurrency claimed, in percent, in two one-minute periods of three. */
+  claimedConcurrencyPercent: 80,
 } as const;
+
+/** The Lambda concurrency quota of a new account's region; a deploy names its own with `-c accountConcurrency=…`. */
+export const DEFAULT_ACCOUNT_CONCURRENCY = 1_000;
 
 export interface ObservedService {
   api: apigateway.RestApi;
@@ -40,6 +45,8 @@ export interface ObservedService {
   chunkQueue: string;
   /** Where every alarm goes (alarmTopic). */
   alarmTopic: sns.ITopic;
+  /** The account's Lambda concurrency quota in the region, which every function shares. */
+  accountConcurrency: number;
 }
 
 /**
@@ -128,6 +135,21 @@ export class Observability extends NestedStack {
         metric: chunks.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
         threshold: ALARM_THRESHOLDS.oldestChunkMessageSeconds,
         evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+    // Claimed: what runs plus what is reserved. Near the quota, every function (the API's too) is throttled.
+    const claimedLimit = Math.floor((this.service.accountConcurrency * ALARM_THRESHOLDS.claimedConcurrencyPercent) / 100);
+    this.notify(
+      new cloudwatch.Alarm(this, 'ClaimedConcurrencyAlarm', {
+        alarmDescription:
+          `The account's Lambda functions claim more than ${ALARM_THRESHOLDS.claimedConcurrencyPercent} % of its ` +
+          `${this.service.accountConcurrency.toLocaleString('en-US')} concurrent executions: the API is about to be throttled`,
+        metric: new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName: 'ClaimedAccountConcurrency', statistic: 'Maximum', period: Duration.minutes(1) }),
+        threshold: claimedLimit,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),

@@ -31,7 +31,7 @@ import { RouteFunction } from './constructs/route-function';
 import { RouteRoles } from './constructs/route-roles';
 import { ServiceResources } from './constructs/service-resources';
 import { acknowledgeAcceptedFindings } from './nag-acknowledgements';
-import { alarmTopic, Observability } from './observability';
+import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, Observability } from './observability';
 
 export interface HotelMappingStackProps extends StackProps {
   /** Stage name: the API stage and part of resource names. */
@@ -45,6 +45,11 @@ export interface HotelMappingStackProps extends StackProps {
   priceIds?: ProviderPriceIds;
   /** Where alarms are sent. Default: context `alarmEmail` (`cdk deploy -c alarmEmail=…`); none, no subscription. */
   alarmEmail?: string;
+  /**
+   * The account's Lambda concurrency quota in the region, which the claimed-concurrency alarm is
+   * measured against. Default: context `accountConcurrency`, else DEFAULT_ACCOUNT_CONCURRENCY.
+   */
+  accountConcurrency?: number;
 }
 
 export class HotelMappingStack extends Stack {
@@ -187,6 +192,7 @@ export class HotelMappingStack extends Stack {
       queues: this.queues,
       chunkQueue: mappingChunkQueue.name,
       alarmTopic: this.alarmTopic,
+      accountConcurrency: props.accountConcurrency ?? Number(this.node.tryGetContext('accountConcurrency') ?? DEFAULT_ACCOUNT_CONCURRENCY),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });

@@ -18,6 +18,8 @@ export const mappingChunkQueue = defineQueue({
   // under a second and writes its 2,000 results in a few more. The timeout leaves room for a cold
   // index load. The memory also buys the CPU share that load and matching need.
   lambda: { memoryMb: 4096, timeoutSeconds: 180 },
+  // A 100,000-row job runs all its chunks at once; larger jobs, and jobs beside it, wait their turn.
+  concurrency: { max: 50 },
 });
 
 export const mappingDeadlineQueue = defineQueue({
@@ -30,6 +32,7 @@ export const mappingDeadlineQueue = defineQueue({
   batchSize: 10,
   access: { table: 'readwrite' },
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
+  concurrency: { max: 2 },
 });
 
 export type ChunkMessage = v.InferOutput<typeof mappingChunkQueue.schema>;

@@ -13,6 +13,7 @@ export const inventoryValidationQueue = defineQueue({
   access: { table: 'readwrite', bucket: 'readwrite' },
   // A 200 MB file read whole, and its rows, fit in 3 GB; 200,000 rows validate in well under a minute.
   lambda: { memoryMb: 3008, timeoutSeconds: 300 },
+  concurrency: { max: 10 },
 });
 
 export type InventoryValidationMessage = v.InferOutput<typeof inventoryValidationQueue.schema>;

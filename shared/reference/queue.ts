@@ -11,8 +11,10 @@ export const referencePublicationQueue = defineQueue({
   // One republish covers every merge recorded before it: a batch of messages costs one.
   batchSize: 10,
   access: { table: 'readwrite', bucket: 'readwrite' },
-  // One publication at a time; a million hotels republish in about a minute.
-  lambda: { memoryMb: 3008, timeoutSeconds: 600, reservedConcurrency: 1 },
+  // A million hotels republish in about a minute.
+  lambda: { memoryMb: 3008, timeoutSeconds: 600 },
+  // One publication at a time.
+  concurrency: { reserved: 1 },
 });
 
 export type RepublicationMessage = v.InferOutput<typeof referencePublicationQueue.schema>;

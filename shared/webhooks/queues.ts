@@ -12,6 +12,7 @@ export const domainEventQueue = defineQueue({
   batchSize: 10,
   access: { table: 'readwrite', sendsTo: ['webhook-deliveries'] },
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
+  concurrency: { max: 5 },
 });
 
 /** One message per attempt of a delivery. */
@@ -30,7 +31,7 @@ export const webhookDeliveryQueue = defineQueue({
   // An attempt waits at most 10 s for the receiver.
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
   // Slow receivers may hold a worker each: at most this many, so they never starve the API's functions.
-  maxConcurrency: 20,
+  concurrency: { max: 20 },
 });
 
 export type DeliveryMessage = v.InferOutput<typeof webhookDeliveryQueue.schema>;

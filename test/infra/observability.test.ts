@@ -52,6 +52,20 @@ describe('observability in the stack', () => {
     assert.deepEqual(deadLettered.Dimensions, [{ Name: 'service', Value: 'hotel-mapping' }]);
   });
 
+  it("alarms when the account's claimed Lambda concurrency nears its quota, which a deploy may name", () => {
+    const claimed = alarmNamed('ClaimedConcurrencyAlarm');
+    assert.equal(claimed.Namespace, 'AWS/Lambda');
+    assert.equal(claimed.MetricName, 'ClaimedAccountConcurrency');
+    assert.equal(claimed.Dimensions, undefined, 'account-wide');
+    assert.equal(claimed.Threshold, 800, '80 % of the default 1,000');
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], accountConcurrency: 3000 } });
+    const larger = new HotelMappingStack(app, 'Larger', { stage: 'test' });
+    const thresholds = Object.values(Template.fromStack(larger.observability).findResources('AWS::CloudWatch::Alarm'))
+      .filter((alarm: any) => alarm.Properties.MetricName === 'ClaimedAccountConcurrency')
+      .map((alarm: any) => alarm.Properties.Threshold);
+    assert.deepEqual(thresholds, [2400]);
+  });
+
   it('sends every alarm, the dead-letter queues\' too, to one encrypted topic', () => {
     assert.ok(alarms.length >= 8);
     for (const [id, alarm] of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }], id);

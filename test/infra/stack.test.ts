@@ -289,8 +289,14 @@ describe('queues and workers from the queue table', () => {
       const properties = functionProperties(definition.handler);
       assert.equal(properties.MemorySize, definition.lambda.memoryMb);
       assert.equal(properties.Timeout, definition.lambda.timeoutSeconds);
-      assert.equal(properties.ReservedConcurrentExecutions, definition.lambda.reservedConcurrency);
-      if (definition.deadLetterHandler) assert.equal(feeding(deadLetters, definition.deadLetterHandler).length, 1);
+      // Every worker is bounded, so no queue can take the account's concurrency from the API.
+      if ('reserved' in definition.concurrency) assert.equal(properties.ReservedConcurrentExecutions, definition.concurrency.reserved);
+      else assert.deepEqual(worker[1].Properties.ScalingConfig, { MaximumConcurrency: definition.concurrency.max });
+      if (definition.deadLetterHandler) {
+        const handlers = feeding(deadLetters, definition.deadLetterHandler);
+        assert.equal(handlers.length, 1);
+        assert.deepEqual(handlers[0]![1].Properties.ScalingConfig, { MaximumConcurrency: 2 });
+      }
     }
   });
 

@@ -30,12 +30,15 @@ export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
   access: WorkerAccess;
   /** What the dead-letter handler may touch, when less than the worker. */
   deadLetterAccess?: WorkerAccess;
-  /** reservedConcurrency 1 makes a worker run one invocation at a time. */
-  lambda: { memoryMb: number; timeoutSeconds: number; reservedConcurrency?: number };
+  lambda: { memoryMb: number; timeoutSeconds: number };
+  /**
+   * How many invocations run at once, so that no queue can take the account's concurrency from the
+   * API: at most `max` (the event source's maximum concurrency, 2 to 1,000, reserving nothing), or
+   * exactly `reserved` (reserved concurrency, which also sets it aside: 1 makes a worker run alone).
+   */
+  concurrency: { max: number } | { reserved: number };
   /** What else a message's trace is found by, beside its organization (annotations on the worker's segment). */
   traceAnnotations?(message: M): Readonly<Record<string, string>>;
-  /** Invocations the queue feeds at once (the event source's maximum concurrency), reserving nothing. */
-  maxConcurrency?: number;
   description: string;
 }
 

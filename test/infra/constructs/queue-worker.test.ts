@@ -15,13 +15,14 @@ const definition: QueueDefinition = {
   ...withDeadLetterHandler,
   name: 'test-work',
   batchSize: 3,
-  maxConcurrency: 5,
+  concurrency: { max: 5 },
   maxReceiveCount: 2,
-  lambda: { memoryMb: 1024, timeoutSeconds: 60, reservedConcurrency: 1 },
+  lambda: { memoryMb: 1024, timeoutSeconds: 60 },
   access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['test-other'] },
   deadLetterAccess: { table: 'readwrite' },
 };
-const other: QueueDefinition = { ...withoutDeadLetterHandler, name: 'test-other', access: { table: 'read' }, maxConcurrency: undefined };
+/** A worker that runs alone. */
+const other: QueueDefinition = { ...withoutDeadLetterHandler, name: 'test-other', access: { table: 'read' }, concurrency: { reserved: 1 } };
 
 function workers() {
   const fixture = bareStack([definition, other]);
@@ -38,19 +39,21 @@ describe('QueueWorker', () => {
   const { template, worker, plain, queues } = workers();
   const queue = queues.get('test-work')!;
 
-  it('is fed by its queue in batches, reporting the messages that failed, at most maxConcurrency at once', () => {
+  it('is fed by its queue in batches, reporting the messages that failed, at most its maximum concurrency at once, or alone with one reserved', () => {
     const [mapping, ...more] = mappingsOf(template, idOf(worker));
     assert.equal(more.length, 0);
     assert.deepEqual(mapping.Properties.EventSourceArn, { 'Fn::GetAtt': [idOf(queue), 'Arn'] });
     assert.equal(mapping.Properties.BatchSize, 3);
     assert.deepEqual(mapping.Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
     assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 5 });
+    assert.equal(resourceOf(template, worker).Properties.ReservedConcurrentExecutions, undefined, 'a maximum reserves nothing');
     assert.equal(mappingsOf(template, idOf(plain))[0].Properties.ScalingConfig, undefined);
+    assert.equal(resourceOf(template, plain).Properties.ReservedConcurrentExecutions, 1);
   });
 
   it('is sized, described and logged as its queue says', () => {
     const { Properties } = resourceOf(template, worker);
-    assert.deepEqual([Properties.MemorySize, Properties.Timeout, Properties.ReservedConcurrentExecutions], [1024, 60, 1]);
+    assert.deepEqual([Properties.MemorySize, Properties.Timeout], [1024, 60]);
     assert.equal(Properties.Description, definition.description);
     assert.deepEqual(Properties.TracingConfig, { Mode: 'Active' });
     assert.equal(template.toJSON().Resources[Properties.LoggingConfig.LogGroup.Ref].Properties.RetentionInDays, 30);
@@ -73,6 +76,7 @@ describe('QueueWorker', () => {
     assert.deepEqual(mapping.Properties.EventSourceArn, { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] });
     assert.equal(mapping.Properties.BatchSize, 10);
     assert.deepEqual(mapping.Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 2 });
     const { Properties } = resourceOf(template, handler);
     assert.equal(Properties.Description, 'Dead letters of test-work');
     assert.deepEqual([Properties.MemorySize, Properties.Timeout], [256, 30]);

@@ -38,6 +38,7 @@ const work = defineQueue({
   batchSize: 5,
   access: { table: 'none' },
   lambda: { memoryMb: 256, timeoutSeconds: 10 },
+  concurrency: { max: 2 },
   description: 'unit test queue',
 });
 
