@@ -106,6 +106,53 @@ function valuesOfCells(plan: Int32Array, cells: readonly string[]): FieldValues 
 
 class RowProblem extends Error {}
 
+/** The fields JSON gives as numbers (or as numeric text, as other formats do). */
+const NUMERIC_FIELDS: ReadonlySet<number> = new Set([LAT, LON, RATING]);
+
+/** What a JSON value is, in the words of a reason. */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+/**
+ * A JSON value as the text of a field, when JSON typed it as the field wants: text fields take
+ * strings, lat, lon and rating numbers or numeric text, supplierCodes text or an object; null is
+ * empty. Anything else is refused rather than guessed at: a number as an id would come back as
+ * other text (1.50 as "1.5", a 19-digit id rounded), an object as a name as its JSON.
+ */
+function jsonFieldText(field: number, value: unknown): string {
+  if (value === null) return '';
+  if (typeof value === 'string') return value;
+  if (field === SUPPLIER_CODES) {
+    if (typeof value === 'object' && !Array.isArray(value)) return JSON.stringify(value);
+    throw new RowProblem(`supplierCodes must be text or an object, not ${jsonKind(value)}`);
+  }
+  if (NUMERIC_FIELDS.has(field)) {
+    if (typeof value === 'number') return decimalText(value);
+    throw new RowProblem(`${FIELDS[field]} must be a number, not ${jsonKind(value)}`);
+  }
+  throw new RowProblem(`${FIELDS[field]} must be text, not ${jsonKind(value)}${typeof value === 'number' ? ' (put it in quotes)' : ''}`);
+}
+
+/** A JSON number as a decimal that parseNumber reads: no exponent (1e-7 as 0.0000001…, 1e21 as its digits). */
+function decimalText(value: number): string {
+  const text = String(value);
+  if (!text.includes('e')) return text;
+  return Number.isInteger(value) ? BigInt(value).toString() : value.toFixed(20);
+}
+
+/** A JSON object's values by canonical field (see FieldValues); throws RowProblem on a value of the wrong type. */
+function valuesOfJsonObject(object: Record<string, unknown>): FieldValues {
+  const values = emptyValues();
+  for (const [key, value] of Object.entries(object)) {
+    const field = fieldOfColumn(key);
+    if (field >= 0) offer(values, field, jsonFieldText(field, value));
+  }
+  return values;
+}
+
 /**
  * The longest value each field may hold, in characters: room for every real inventory (the
  * labelled sets' longest name is 77, address 98) and small enough that no row can outgrow a table
@@ -271,7 +318,7 @@ function referenceHotel(values: FieldValues): ReferenceHotel {
   return Object.assign(hotel, { supplierCodes });
 }
 
-/** The line each id was first seen on, for "id already used" errors. */
+/** The line each id was first seen on (in a JSON array, the element), for "id already used" errors. */
 export class InventoryIds {
   private readonly ids = new TextKeyTable();
   private lines = new Float64Array(1024);
@@ -296,6 +343,11 @@ export class InventoryIds {
 /** The error of a row whose id an earlier row has. */
 function repeatedIdError(line: number, id: string, firstLine: number): InventoryRowError {
   return { line, error: `id "${id}" already used on line ${firstLine}`, repeatedId: { id, firstLine } };
+}
+
+/** The error of a JSON array element whose id an earlier element has: many elements may share a line. */
+function repeatedIdInArrayError(line: number, element: number, id: string, firstElement: number): InventoryRowError {
+  return { line, error: `element ${element}: id "${id}" already used by element ${firstElement}` };
 }
 
 /**
@@ -329,25 +381,28 @@ async function* readInventoryBatches<T extends { id: string }>(
         batch.push(row);
         continue;
       }
-      let values: FieldValues;
-      if ('cells' in row) {
-        if (row.header !== planHeader) {
-          planHeader = row.header;
-          plan = columnPlan(row.header);
-        }
-        values = valuesOfCells(plan, row.cells);
-      } else values = valuesOfRecord(row.record);
+      // A JSON array's rows are told apart by their element (many may be on one line), ids claimed by it too.
+      const element = 'object' in row ? row.element : undefined;
       let hotel: T;
       try {
+        let values: FieldValues;
+        if ('cells' in row) {
+          if (row.header !== planHeader) {
+            planHeader = row.header;
+            plan = columnPlan(row.header);
+          }
+          values = valuesOfCells(plan, row.cells);
+        } else if ('object' in row) values = valuesOfJsonObject(row.object);
+        else values = valuesOfRecord(row.record);
         hotel = build(values);
       } catch (error) {
         if (!(error instanceof RowProblem)) throw error;
-        batch.push({ line: row.line, error: error.message });
+        batch.push({ line: row.line, error: element === undefined ? error.message : `element ${element}: ${error.message}` });
         continue;
       }
-      const firstLine = ids.claim(hotel.id, row.line);
-      if (firstLine !== undefined) {
-        batch.push(repeatedIdError(row.line, hotel.id, firstLine));
+      const first = ids.claim(hotel.id, element ?? row.line);
+      if (first !== undefined) {
+        batch.push(element === undefined ? repeatedIdError(row.line, hotel.id, first) : repeatedIdInArrayError(row.line, element, hotel.id, first));
         continue;
       }
       batch.push({ line: row.line, hotel });

@@ -28,7 +28,12 @@ export type TabularRow = { line: number; record: TabularRecord } | { line: numbe
  * array for every row of a file), so a reader of many rows can look its columns up once.
  */
 export type TabularCellsRow = { line: number; header: readonly string[]; cells: readonly string[] };
-export type TabularRawRow = TabularCellsRow | TabularRow;
+/**
+ * A JSON or JSON Lines row as parsed: the object's values as JSON typed them, for a reader that
+ * checks their types; `element` is its index (from 0) in a JSON array, where many rows may share a line.
+ */
+export type TabularJsonRow = { line: number; element?: number; object: Record<string, unknown> };
+export type TabularRawRow = TabularCellsRow | TabularJsonRow | TabularRow;
 
 export type TabularInput = Buffer | NodeJS.ReadableStream;
 
@@ -55,9 +60,9 @@ export function readTabular(input: TabularInput, format: TabularFormat, limits: 
     case 'csv':
       return readCsv(input);
     case 'jsonl':
-      return readJsonLines(input);
+      return recordsOfJsonRows(readJsonLines(input));
     case 'json':
-      return readJsonArray(input);
+      return recordsOfJsonRows(readJsonArray(input));
     case 'xlsx':
       return readXlsx(input, limits);
   }
@@ -65,15 +70,22 @@ export function readTabular(input: TabularInput, format: TabularFormat, limits: 
 
 /**
  * The same rows as readTabular, in batches (a CSV file's are a chunk of the file each; other
- * formats' one row each), CSV rows as cells: for readers of large files, which pay for neither a
- * promise nor a record object per row.
+ * formats' one row each), CSV rows as cells and JSON rows as their objects: for readers of large
+ * files, which pay for neither a promise nor a record object per row, and for readers that check
+ * the types of JSON values.
  */
+export function readTabularBatches(input: TabularInput, format: 'csv', csvOptions?: CsvReadOptions): AsyncIterable<(TabularCellsRow | TabularRow)[]>;
+export function readTabularBatches(input: TabularInput, format: TabularFormat, csvOptions?: CsvReadOptions, limits?: TabularLimits): AsyncIterable<TabularRawRow[]>;
 export function readTabularBatches(input: TabularInput, format: TabularFormat, csvOptions: CsvReadOptions = {}, limits: TabularLimits = {}): AsyncIterable<TabularRawRow[]> {
   switch (format) {
     case 'csv':
       return readCsvBatches(input, csvOptions);
-    default:
-      return batchesOfOne(readTabular(input, format, limits));
+    case 'jsonl':
+      return batchesOfOne(readJsonLines(input));
+    case 'json':
+      return batchesOfOne(readJsonArray(input));
+    case 'xlsx':
+      return batchesOfOne(readXlsx(input, limits));
   }
 }
 
@@ -184,13 +196,27 @@ function stringifyValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function rowFromJsonValue(value: unknown, line: number): TabularRow {
+/** A parsed JSON value as a row: an object (its keys trimmed), or the error of anything else. */
+function rowFromJsonValue(value: unknown, line: number, element?: number): TabularJsonRow | TabularRow {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { line, error: 'is not a JSON object' };
+    return { line, error: element === undefined ? 'is not a JSON object' : `element ${element} is not a JSON object` };
   }
-  const record: TabularRecord = {};
-  for (const [key, field] of Object.entries(value)) record[key.trim()] = stringifyValue(field);
-  return { line, record };
+  // fromEntries defines each key as an own property: a "__proto__" key stays a key.
+  const object: Record<string, unknown> = Object.fromEntries(Object.entries(value).map(([key, field]) => [key.trim(), field]));
+  return element === undefined ? { line, object } : { line, element, object };
+}
+
+/** JSON rows as records of text (stringifyValue). */
+async function* recordsOfJsonRows(rows: AsyncIterable<TabularJsonRow | TabularRow>): AsyncGenerator<TabularRow> {
+  for await (const row of rows) {
+    if (!('object' in row)) {
+      yield row;
+      continue;
+    }
+    const record: TabularRecord = {};
+    for (const [key, value] of Object.entries(row.object)) record[key] = stringifyValue(value);
+    yield { line: row.line, record };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,7 +266,7 @@ async function* readCsv(input: TabularInput): AsyncGenerator<TabularRow> {
   }
 }
 
-async function* readCsvBatches(input: TabularInput, options: CsvReadOptions = {}): AsyncGenerator<TabularRawRow[]> {
+async function* readCsvBatches(input: TabularInput, options: CsvReadOptions = {}): AsyncGenerator<(TabularCellsRow | TabularRow)[]> {
   const { part } = options;
   let header: readonly string[] | undefined;
   let chunks: AsyncIterable<Buffer>;
@@ -256,7 +282,7 @@ async function* readCsvBatches(input: TabularInput, options: CsvReadOptions = {}
   }
   try {
     for await (const records of csvRecordBatches(chunks, delimiter, { ...options, part })) {
-      const rows: TabularRawRow[] = [];
+      const rows: (TabularCellsRow | TabularRow)[] = [];
       for (const { line, cells } of records) {
         if (isBlank(cells)) continue;
         if (!header) {
@@ -286,7 +312,7 @@ function describeCsvError(error: CsvError, line: number): string {
 // ---------------------------------------------------------------------------------------------
 // JSONL
 
-async function* readJsonLines(input: TabularInput): AsyncGenerator<TabularRow> {
+async function* readJsonLines(input: TabularInput): AsyncGenerator<TabularJsonRow | TabularRow> {
   const lines = createInterface({ input: toReadable(input), crlfDelay: Infinity });
   let line = 0;
   for await (const rawText of lines) {
@@ -350,7 +376,7 @@ function topLevelElementLines(text: string): number[] {
   return starts;
 }
 
-async function* readJsonArray(input: TabularInput): AsyncGenerator<TabularRow> {
+async function* readJsonArray(input: TabularInput): AsyncGenerator<TabularJsonRow | TabularRow> {
   const text = (await readAll(input)).replace(/^\uFEFF/, '');
   let document: unknown;
   try {
@@ -365,7 +391,7 @@ async function* readJsonArray(input: TabularInput): AsyncGenerator<TabularRow> {
   if (!Array.isArray(document)) throw new TabularParseError('a JSON file must hold an array of objects');
   const lines = topLevelElementLines(text);
   for (let index = 0; index < document.length; index++) {
-    yield rowFromJsonValue(document[index], lines[index] ?? index + 1);
+    yield rowFromJsonValue(document[index], lines[index] ?? index + 1, index);
   }
 }
 

@@ -186,3 +186,57 @@ describe('an inventory read in two parts (as `npm run map` reads a large referen
     assert.deepEqual(rowErrorInFile({ line: 2, error: 'id "b" already used on line 1' }, 10), { line: 11, error: 'id "b" already used on line 1' }, 'a message is not parsed');
   });
 });
+
+describe('JSON and JSON Lines inventories', () => {
+  it('name a rejected element of a JSON array by its index (from 0), also when the whole array is one line', async () => {
+    const json = '[{"id":"A","name":"One"},{"id":"B"},{"id":"C","name":"Three","lat":95,"lon":0},"oops",{"id":"A","name":"Again"},{"id":"D","name":"Four"}]';
+    const rows = await collect(readPartnerInventory(Buffer.from(json), 'json'));
+    assert.deepEqual(rows, [
+      { line: 1, hotel: { id: 'A', name: 'One' } },
+      { line: 1, error: 'element 1: name is missing' },
+      { line: 1, error: 'element 2: lat 95 is outside -90..90' },
+      { line: 1, error: 'element 3 is not a JSON object' },
+      { line: 1, error: 'element 4: id "A" already used by element 0' },
+      { line: 1, hotel: { id: 'D', name: 'Four' } },
+    ]);
+  });
+
+  it('refuse a field of the wrong type: text fields take strings, lat, lon and rating numbers or numeric text; null is empty, other keys are ignored', async () => {
+    const jsonl = [
+      '{"id":"P1","name":{"en":"Hotel"}}',
+      '{"id":12345,"name":"Numbered"}',
+      '{"id":"P3","name":["A"]}',
+      '{"id":"P4","name":"Flag","city":true}',
+      '{"id":"P5","name":"Coordinates","lat":48.85,"lon":"2,35","rating":4}',
+      '{"id":"P5e","name":"Near the equator","lat":1e-7,"lon":-2.5E1}',
+      '{"id":"P6","name":"No city","city":null,"supplierHotelId":"77","notes":{"any":["thing"]}}',
+      '{"id":"P7","name":"Bad lat","lat":{"deg":1},"lon":2}',
+      '{"id":"P8","name":"Big id","supplierHotelId":1234567890123456789}',
+      '{"id":"P9","name":"Wrong rating","rating":false}',
+      '{"id":"P10","name":"Postcode","hotel_name":"Shadowed","postalCode":75001}',
+    ].join('\n');
+    const rows = await collect(readPartnerInventory(Buffer.from(jsonl), 'jsonl', { defaultSupplierCode: 'EXPEDIA' }));
+    assert.deepEqual(rows, [
+      { line: 1, error: 'name must be text, not an object' },
+      { line: 2, error: 'id must be text, not a number (put it in quotes)' },
+      { line: 3, error: 'name must be text, not an array' },
+      { line: 4, error: 'city must be text, not a boolean' },
+      { line: 5, hotel: { id: 'P5', name: 'Coordinates', lat: 48.85, lon: 2.35, rating: 4 } },
+      { line: 6, hotel: { id: 'P5e', name: 'Near the equator', lat: 1e-7, lon: -25 } },
+      { line: 7, hotel: { id: 'P6', name: 'No city', supplierCode: 'EXPEDIA', supplierHotelId: '77' } },
+      { line: 8, error: 'lat must be a number, not an object' },
+      { line: 9, error: 'supplierHotelId must be text, not a number (put it in quotes)' },
+      { line: 10, error: 'rating must be a number, not a boolean' },
+      { line: 11, error: 'postalCode must be text, not a number (put it in quotes)' },
+    ]);
+  });
+
+  it('take supplier codes as text or an object, nothing else', async () => {
+    const jsonl = '{"id":"r1","name":"A","supplierCodes":{"GTA":"G1"}}\n{"id":"r2","name":"B","supplierCodes":"GTA:G2"}\n{"id":"r3","name":"C","supplierCodes":7}\n{"id":"r4","name":"D","supplierCodes":["GTA:G4"]}\n';
+    const rows = await collect(readReferenceInventory(Buffer.from(jsonl), 'jsonl'));
+    assert.deepEqual(
+      rows.map((row) => ('hotel' in row ? row.hotel.supplierCodes : row.error)),
+      [{ GTA: 'G1' }, { GTA: 'G2' }, 'supplierCodes must be text or an object, not a number', 'supplierCodes must be text or an object, not an array'],
+    );
+  });
+});

@@ -19,7 +19,7 @@ import {
   TabularParseError,
   type CsvLineEnd,
   type CsvReadOptions,
-  type TabularRawRow,
+  type TabularCellsRow,
   type TabularRow,
 } from '../../../shared/platform/files/tabular';
 
@@ -107,7 +107,7 @@ async function readRows(chunks: readonly Buffer[]): Promise<Outcome[]> {
   return rows;
 }
 
-function asRow(row: TabularRawRow): TabularRow {
+function asRow(row: TabularCellsRow | TabularRow): TabularRow {
   return 'cells' in row ? { line: row.line, record: recordOfCells(row.header, row.cells) } : row;
 }
 
@@ -370,7 +370,7 @@ describe('fast CSV reader: random files', () => {
   it('hands csv-parse records over in batches too', async () => {
     // Old Mac line ends: csv-parse reads the whole file.
     const csv = ['id,name', ...Array.from({ length: 600 }, (_, i) => `${i},n${i}`)].join('\r');
-    const batches: TabularRawRow[][] = [];
+    const batches: (TabularCellsRow | TabularRow)[][] = [];
     for await (const batch of readTabularBatches(Buffer.from(csv), 'csv')) batches.push(batch);
     assert.ok(batches.length > 1 && batches.length < 10, `${batches.length} batches`);
     assert.deepEqual(batches.flat().map(asRow), await csvParseRows([Buffer.from(csv)]));
@@ -378,7 +378,7 @@ describe('fast CSV reader: random files', () => {
 
   it('gives readTabularBatches the rows of readTabular, in batches, cells beside one header', async () => {
     const csv = ['id,name', ...Array.from({ length: 600 }, (_, i) => (i === 300 ? `${i},"two\nlines"` : `${i},n${i}`))].join('\n');
-    const batches: TabularRawRow[][] = [];
+    const batches: (TabularCellsRow | TabularRow)[][] = [];
     for await (const batch of readTabularBatches(Buffer.from(csv), 'csv')) batches.push(batch);
     assert.ok(batches.length > 1);
     const rows = batches.flat();

@@ -131,7 +131,23 @@ describe('readTabular json', () => {
     assert.deepEqual(rows, [
       { line: 2, record: { id: '1', name: 'A, "quoted" ]' } },
       { line: 3, record: { id: '2', name: 'B' } },
-      { line: 7, error: 'is not a JSON object' },
+      { line: 7, error: 'element 2 is not a JSON object' },
+    ]);
+  });
+
+  it('names each element of a one-line array by its index (from 0), and gives the readers of batches its object as JSON typed it', async () => {
+    const text = '[{"id":"A"},"oops",{"id":7,"name":{"en":"B"}," __proto__ ":{"x":1}}]';
+    assert.deepEqual(await collect(Buffer.from(text), 'json'), [
+      { line: 1, record: { id: 'A' } },
+      { line: 1, error: 'element 1 is not a JSON object' },
+      { line: 1, record: { id: '7', name: '{"en":"B"}' } },
+    ]);
+    const rows = [];
+    for await (const batch of readTabularBatches(Buffer.from(text), 'json')) rows.push(...batch);
+    assert.deepEqual(rows, [
+      { line: 1, element: 0, object: { id: 'A' } },
+      { line: 1, error: 'element 1 is not a JSON object' },
+      { line: 1, element: 2, object: JSON.parse('{"id":7,"name":{"en":"B"},"__proto__":{"x":1}}') },
     ]);
   });
 
