@@ -6,7 +6,7 @@ import { Text, Timestamp } from '../platform/http/schemas';
 // it does not know (clients send scope, audience, resource).
 export const TokenRequest = v.object({
   grant_type: v.pipe(
-    v.literal('client_credentials', 'grant_type must be "client_credentials"'),
+    v.literal('client_credentials', 'must be "client_credentials"'),
     v.description('OAuth 2.0 grant type; only client_credentials is supported'),
   ),
   client_id: v.optional(v.pipe(v.string(), v.description('The API key prefix (`hmk_<keyId>`); or use HTTP Basic'))),

@@ -10,7 +10,7 @@ describe('legacy webhook additionalHeaders', () => {
     for (const name of ['Cookie', 'cookie', 'Cookie2', 'Set-Cookie', 'set-cookie', 'Set-Cookie2', 'X-Session-Cookie']) {
       const result = withHeader(name);
       assert.equal(result.success, false, name);
-      assert.match(result.issues![0].message, /looks like a credential/, name);
+      assert.match(result.issues[0].message, /looks like a credential/, name);
     }
   });
 

@@ -12,7 +12,7 @@ import { FORM_DATA, parseMultipart } from '../multipart';
 import { DEFAULT_MAX_BODY_BYTES, type RequestBody, type RouteDefinition } from '../route';
 import { Text } from '../schemas';
 import { firstDuplicateName } from '../duplicate-names';
-import { repeatedFieldMessage, validate } from '../validation';
+import { checkWording, repeatedFieldMessage, validate } from '../validation';
 import type { HttpMiddleware } from './state';
 
 export function bodyDecoding(route: RouteDefinition): HttpMiddleware {
@@ -48,7 +48,7 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
     }
     const { fields, file } = await parseMultipart(raw, headers['content-type']!, body.file);
     const parsedFields = validate(body.schema, fields, FORM_DATA) as Record<string, unknown>;
-    const fileName = v.safeParse(UploadedFileName, file.fileName);
+    const fileName = v.safeParse(UploadedFileName, file.fileName, { message: checkWording });
     if (!fileName.success) throw invalidInput(`${body.file.field}: its name ${fileName.issues[0].message}.`);
     return { ...parsedFields, file };
   }
