@@ -7,22 +7,25 @@ import { EVENT_CATALOGUE, EVENT_TYPES, lowestPlanName, MappingCompletedData, typ
 import type { WebhookDescription } from '../platform/http/openapi';
 import { Timestamp } from '../platform/http/schemas';
 
-const envelope = <T extends EventType>(type: T, data: v.GenericSchema) =>
+const envelope = <T extends EventType>(type: T) =>
   v.object({
     id: v.pipe(v.string(), v.description('The event id, also the webhook-id header: the same on every retry; drop duplicates by it')),
     type: v.literal(type),
     timestamp: v.pipe(Timestamp, v.description('When it happened')),
     organizationId: v.string(),
     test: v.optional(v.pipe(v.literal(true), v.description('Present on synthetic events sent by POST …/test'))),
-    data,
+    data: EVENT_CATALOGUE[type].data,
   });
 
 /** What a subscription receives for each event type: the signed body, the event in its envelope. */
 export const EVENT_PAYLOADS = {
-  MAPPING_COMPLETED: envelope('MAPPING_COMPLETED', EVENT_CATALOGUE.MAPPING_COMPLETED.data),
-  MAPPING_ERROR_RESOLVED: envelope('MAPPING_ERROR_RESOLVED', EVENT_CATALOGUE.MAPPING_ERROR_RESOLVED.data),
-  INVENTORY_DUPLICATE_RESOLVED: envelope('INVENTORY_DUPLICATE_RESOLVED', EVENT_CATALOGUE.INVENTORY_DUPLICATE_RESOLVED.data),
+  MAPPING_COMPLETED: envelope('MAPPING_COMPLETED'),
+  MAPPING_ERROR_RESOLVED: envelope('MAPPING_ERROR_RESOLVED'),
+  INVENTORY_DUPLICATE_RESOLVED: envelope('INVENTORY_DUPLICATE_RESOLVED'),
 } satisfies Record<EventType, v.GenericSchema>;
+
+/** A subscription delivery's body, of whichever event type. */
+export type EventPayload = v.InferOutput<(typeof EVENT_PAYLOADS)[EventType]>;
 
 /** What a legacy export webhook receives: the unsigned mapping.completed call, flat, without an envelope. */
 const LegacyMappingCompletedCall = v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompletedData.entries });

@@ -1,5 +1,6 @@
 /** What partners see of webhooks and deliveries: never a secret, only its hint. */
 import { subscriptionDeliveryStatus, type Delivery, type DeliveryAttempt } from './delivery';
+import type { EventPayload } from './payloads';
 import type { Webhook } from './webhook';
 
 export function legacyWebhookView(webhook: Webhook) {
@@ -59,5 +60,5 @@ export function deliveryView(delivery: Delivery) {
 }
 
 export function deliveryDetailView(delivery: Delivery) {
-  return { ...deliveryView(delivery), payload: JSON.parse(delivery.payload) as unknown, attempts: delivery.attempts.map(attemptView) };
+  return { ...deliveryView(delivery), payload: JSON.parse(delivery.payload) as EventPayload, attempts: delivery.attempts.map(attemptView) };
 }
