@@ -68,7 +68,7 @@ export function buildOpenApiDocument(
 
 function webhookOperation(convert: Convert, name: string, webhook: WebhookDescription): Record<string, unknown> {
   return {
-    // URL-safe: MAPPING_COMPLETED -> webhook-MAPPING_COMPLETED, mapping.completed -> webhook-mapping.completed.
+    // URL-safe: MAPPING_COMPLETED -> webhook-MAPPING_COMPLETED; any other character than A-Z a-z 0-9 . _ ~ - becomes -.
     operationId: `webhook-${name.replace(/[^A-Za-z0-9._~-]/g, '-')}`,
     summary: webhook.summary,
     description: webhook.description,
