@@ -149,7 +149,8 @@ export class HotelMappingStack extends Stack {
     this.scheduleGroupName = `hotel-mapping-${props.stage}`;
     this.scheduleGroup = new scheduler.ScheduleGroup(this.workers, 'Schedules', { scheduleGroupName: this.scheduleGroupName });
     this.schedulerRole = new iam.Role(this.workers, 'SchedulerRole', {
-      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
+      // Only schedules of this account may use it (no confused deputy).
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
       description: 'EventBridge Scheduler sends one-time deliveries to the queues with this role',
     });
     const queues = queueList.map((definition) => new DeadLetteredQueue(this.workers, { definition, alarmTopic: this.alarmTopic }));

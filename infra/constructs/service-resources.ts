@@ -14,7 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
 import type { ResourceAccess } from '../../shared/platform/access';
-import { PLATFORM_SETTINGS, queueArnVariable, queueUrlVariable } from '../../shared/platform/config';
+import { PLATFORM_SETTINGS, queueArnVariable, queueDeadLetterArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
 
 export interface ServiceResourcesProps {
@@ -28,7 +28,7 @@ export interface ServiceResourcesProps {
   /** The stage's payment-provider price ids. */
   priceIds: ProviderPriceIds;
   /** The queues of the queue table, by name. */
-  queues: ReadonlyMap<string, { queue: sqs.IQueue }>;
+  queues: ReadonlyMap<string, { queue: sqs.IQueue; deadLetters: sqs.IQueue }>;
   scheduleGroup: scheduler.IScheduleGroup;
   /** The schedule group's name as text: the grant to create schedules names it without a cross-stack reference. */
   scheduleGroupName: string;
@@ -68,6 +68,7 @@ export class ServiceResources {
       }),
       ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queueUrl])),
       ...Object.fromEntries(schedules.map((name) => [queueArnVariable(name), this.queueNamed(name).queueArn])),
+      ...Object.fromEntries(schedules.map((name) => [queueDeadLetterArnVariable(name), this.deadLettersOf(name).queueArn])),
       ...(access.providerKeys && PAYMENT_SETTINGS.environment({ paymentSecretArn: paymentSecret.secretArn })),
       ...((access.providerKeys || access.providerIds) && PRICE_ID_SETTINGS.environment(priceIds)),
     };
@@ -89,18 +90,37 @@ export class ServiceResources {
     for (const name of access.sendsTo ?? []) this.queueNamed(name).grantSendMessages(grantee);
     if (access.secrets) allow(KMS_ACTIONS[access.secrets], secretsKey.keyArn);
     if (access.schedules?.length) {
-      for (const name of access.schedules) this.queueNamed(name).grantSendMessages(schedulerRole);
+      for (const name of access.schedules) {
+        this.queueNamed(name).grantSendMessages(schedulerRole);
+        // A delivery the scheduler cannot make ends on the queue's dead-letter queue.
+        this.deadLettersOf(name).grantSendMessages(schedulerRole);
+      }
       const stack = Stack.of(table);
       allow(['scheduler:CreateSchedule'], stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroupName}/*` }));
-      schedulerRole.grantPassRole(grantee.grantPrincipal);
+      // The role may be handed to the scheduler only.
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['iam:PassRole'],
+          resources: [schedulerRole.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        }),
+      );
     }
     if (readsSigningSecret) tokenSigningSecret.grantRead(grantee);
     if (access.providerKeys) paymentSecret.grantRead(grantee);
   }
 
   private queueNamed(name: string): sqs.IQueue {
+    return this.queuesNamed(name).queue;
+  }
+
+  private deadLettersOf(name: string): sqs.IQueue {
+    return this.queuesNamed(name).deadLetters;
+  }
+
+  private queuesNamed(name: string): { queue: sqs.IQueue; deadLetters: sqs.IQueue } {
     const found = this.resources.queues.get(name);
     if (!found) throw new Error(`No queue named ${name} in the queue table.`);
-    return found.queue;
+    return found;
   }
 }

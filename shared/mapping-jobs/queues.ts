@@ -25,6 +25,8 @@ export const mappingChunkQueue = defineQueue({
 export const mappingDeadlineQueue = defineQueue({
   name: 'mapping-deadlines',
   handler: 'mapping-jobs/deadline',
+  // A deadline the worker or the scheduler could not deliver still fails its job: no reservation is held forever.
+  deadLetterHandler: 'mapping-jobs/deadline-dead-letters',
   description: 'Fails a job still unfinished at its deadline and releases its reserved mappings',
   schema: v.object({ organizationId: v.string(), mappingJobId: v.string() }),
   traceAnnotations: (message) => ({ jobId: message.mappingJobId }),

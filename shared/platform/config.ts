@@ -17,9 +17,13 @@ export interface AppConfig {
   tokenSigningSecret?: string;
   /** Secrets Manager ARN holding the bearer-token signing secret (AWS). */
   tokenSigningSecretArn?: string;
-  /** Queue name -> SQS URL (QUEUE_URL_<NAME>) and ARN (QUEUE_ARN_<NAME>), for the queues a function sends to. */
+  /**
+   * Queue name -> SQS URL (QUEUE_URL_<NAME>) for the queues a function sends to; ARN (QUEUE_ARN_<NAME>)
+   * and dead-letter queue ARN (QUEUE_DEAD_LETTERS_ARN_<NAME>) for the queues it schedules deliveries to.
+   */
   queueUrls?: Readonly<Record<string, string>>;
   queueArns?: Readonly<Record<string, string>>;
+  queueDeadLetterArns?: Readonly<Record<string, string>>;
   /** EventBridge Scheduler group and the role its schedules send with (functions that schedule). */
   schedulerGroupName?: string;
   schedulerRoleArn?: string;
@@ -63,6 +67,7 @@ export type PlatformSetting = keyof typeof PLATFORM_SETTINGS.variables;
 
 const QUEUE_URL_PREFIX = 'QUEUE_URL_';
 const QUEUE_ARN_PREFIX = 'QUEUE_ARN_';
+const QUEUE_DEAD_LETTERS_ARN_PREFIX = 'QUEUE_DEAD_LETTERS_ARN_';
 const queueVariableSuffix = (queueName: string) => queueName.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
 /** `mapping-chunks` -> `QUEUE_URL_MAPPING_CHUNKS`: the URL of a queue a function sends to. */
@@ -75,6 +80,11 @@ export function queueArnVariable(queueName: string): string {
   return `${QUEUE_ARN_PREFIX}${queueVariableSuffix(queueName)}`;
 }
 
+/** `mapping-chunks` -> `QUEUE_DEAD_LETTERS_ARN_MAPPING_CHUNKS`: where a schedule to that queue goes when it cannot be delivered. */
+export function queueDeadLetterArnVariable(queueName: string): string {
+  return `${QUEUE_DEAD_LETTERS_ARN_PREFIX}${queueVariableSuffix(queueName)}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const text = PLATFORM_SETTINGS.read({ variables: env });
   return {
@@ -83,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-west-1',
     queueUrls: queueSettings(env, QUEUE_URL_PREFIX),
     queueArns: queueSettings(env, QUEUE_ARN_PREFIX),
+    queueDeadLetterArns: queueSettings(env, QUEUE_DEAD_LETTERS_ARN_PREFIX),
     variables: env,
   };
 }

@@ -330,17 +330,22 @@ describe('queues and workers from the queue table', () => {
     assert.ok(create.SCHEDULER_GROUP_NAME && create.SCHEDULER_ROLE_ARN && create.QUEUE_ARN_MAPPING_DEADLINES);
   });
 
-  it('has a schedule group and a role that EventBridge Scheduler assumes to send to the queues functions schedule to', () => {
+  it("has a schedule group and a role that EventBridge Scheduler assumes, for this account's schedules only, to send to the queues functions schedule to and their dead-letter queues", () => {
     workersTemplate.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
     const role = resources[logicalIdOf(stack.schedulerRole)]!;
-    assert.equal(role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service, 'scheduler.amazonaws.com');
+    const [trust] = role.Properties.AssumeRolePolicyDocument.Statement;
+    assert.equal(trust.Principal.Service, 'scheduler.amazonaws.com');
+    assert.deepEqual(trust.Condition, { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
     const policies = ofType('AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === logicalIdOf(stack.schedulerRole)));
     const resourcesSent = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement).map((s: { Resource: unknown }) => JSON.stringify(s.Resource));
     const scheduled = new Set([...routeList.map((route) => route.access), ...queueList.map((queue) => queue.access)].flatMap((access) => access.schedules ?? []));
     assert.deepEqual([...scheduled].sort(), ['mapping-deadlines', 'webhook-deliveries']);
     assert.deepEqual(
       resourcesSent.sort(),
-      [...scheduled].map((name) => JSON.stringify({ 'Fn::GetAtt': [idOf(stack.queues.get(name)!.queue), 'Arn'] })).sort(),
+      [...scheduled]
+        .flatMap((name) => [stack.queues.get(name)!.queue, stack.queues.get(name)!.deadLetters])
+        .map((queue) => JSON.stringify({ 'Fn::GetAtt': [idOf(queue), 'Arn'] }))
+        .sort(),
     );
   });
 

@@ -296,6 +296,23 @@ async function whileCountingChunk(work: () => Promise<void>, meanwhile: () => Pr
   assert.ok(raced, 'the chunk reached its count');
 }
 
+describe('a deadline dead-lettered', () => {
+  it('still fails its job and settles it: the scheduler could not deliver it, or its worker failed every delivery', async () => {
+    const caller = await api.newOrganization();
+    const created = await createJob(caller, { partnerInventoryId: await inventory(caller, partnerCsv(5)) });
+    const jobId = created.body.mappingJobId;
+    assert.equal((await quota(caller)).mappingsUsedToday, 5, 'reserved');
+    const { handler } = await import('../../functions/mapping-jobs/deadline-dead-letters');
+    const message = { organizationId: caller.organization.id, mappingJobId: jobId };
+    const response = await handler.withRuntime(api.runtime)({ Records: [{ messageId: 'dead-deadline', body: JSON.stringify(message) } as never] });
+    assert.deepEqual(response, { batchItemFailures: [] });
+    const failed = (await getJob(caller, jobId)).body;
+    assert.equal(failed.status, 'FAILED');
+    assert.match(failed.error, /did not finish within 6 hours/);
+    assert.equal((await quota(caller)).mappingsUsedToday, 0, 'nothing processed, nothing charged');
+  });
+});
+
 describe('POST /api/v1/mapping/{jobId}/cancel', () => {
   const cancel = (as: Caller, jobId: string) => api.request('POST', `/api/v1/mapping/${jobId}/cancel`, { as });
 

@@ -1,6 +1,9 @@
 /**
  * EventBridge Scheduler behind the scheduler port: one-time `at(...)` schedules that put the
- * message on the target queue, then delete themselves.
+ * message on the target queue, then delete themselves. A delivery the scheduler cannot make (the
+ * queue unreachable, the role refused) is retried for a day, then put on the queue's dead-letter
+ * queue, where the queue's dead-letter handler settles it as it settles the queue's own failures:
+ * a schedule is never dropped silently.
  */
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { ScheduledDelivery, Scheduler } from './queue';
@@ -11,7 +14,12 @@ export interface SchedulerTargets {
   roleArn: string;
   /** Queue name -> queue ARN. */
   queueArns: Readonly<Record<string, string>>;
+  /** Queue name -> its dead-letter queue's ARN. */
+  deadLetterArns: Readonly<Record<string, string>>;
 }
+
+/** How long and how often the scheduler retries a delivery it could not make (its maxima). */
+export const SCHEDULE_RETRY_POLICY = { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 } as const;
 
 export class EventBridgeScheduler implements Scheduler {
   constructor(
@@ -22,7 +30,8 @@ export class EventBridgeScheduler implements Scheduler {
   /** A name already scheduled is left as it is: scheduling is safe to repeat (a retried worker). */
   async schedule<M>({ name, at, queue, message }: ScheduledDelivery<M>): Promise<void> {
     const queueArn = this.targets.queueArns[queue.name];
-    if (!queueArn) throw new Error(`No queue ARN is configured for ${queue.name}.`);
+    const deadLetterArn = this.targets.deadLetterArns[queue.name];
+    if (!queueArn || !deadLetterArn) throw new Error(`No queue ARN or dead-letter queue ARN is configured for ${queue.name}.`);
     const command = new CreateScheduleCommand({
       Name: name,
       GroupName: this.targets.groupName,
@@ -31,7 +40,13 @@ export class EventBridgeScheduler implements Scheduler {
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
-      Target: { Arn: queueArn, RoleArn: this.targets.roleArn, Input: JSON.stringify(message) },
+      Target: {
+        Arn: queueArn,
+        RoleArn: this.targets.roleArn,
+        Input: JSON.stringify(message),
+        RetryPolicy: SCHEDULE_RETRY_POLICY,
+        DeadLetterConfig: { Arn: deadLetterArn },
+      },
     });
     try {
       await this.client.send(command);

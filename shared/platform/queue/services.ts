@@ -18,6 +18,7 @@ const eventBridgeSchedulerOf = /* @__PURE__ */ service(
       groupName: requireSetting(runtime.config, 'schedulerGroupName'),
       roleArn: requireSetting(runtime.config, 'schedulerRoleArn'),
       queueArns: runtime.config.queueArns ?? {},
+      deadLetterArns: runtime.config.queueDeadLetterArns ?? {},
     }),
 );
 

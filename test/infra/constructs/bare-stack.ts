@@ -42,7 +42,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
     tokenSigningSecret,
     paymentSecret,
     priceIds: LOCAL_PRICE_IDS,
-    queues: new Map([...queues].map(([name, queue]) => [name, { queue }])),
+    queues: new Map([...queues].map(([name, queue]) => [name, { queue, deadLetters: queue.deadLetters }])),
     scheduleGroup,
     scheduleGroupName: SCHEDULE_GROUP_NAME,
     schedulerRole,

@@ -60,15 +60,20 @@ describe('ServiceResources', () => {
     assert.throws(() => granted({ table: 'none', sendsTo: ['no-such-queue'] }), /No queue named no-such-queue/);
   });
 
-  it("schedules to a queue: creates schedules in the stage's group and passes the scheduler's role, which may send to that queue", () => {
+  it("schedules to a queue: creates schedules in the stage's group and passes the scheduler's role, to the scheduler only, which may send to that queue and its dead-letter queue", () => {
     const { statements, environment, template, schedulerRole, queues } = granted({ table: 'none', schedules: ['test-work'] });
     const create = statements.find((s) => s.Action === 'scheduler:CreateSchedule')!;
     assert.ok(JSON.stringify(create.Resource).includes(`:schedule/${SCHEDULE_GROUP_NAME}/*`));
-    assert.ok(statements.some((s) => s.Action === 'iam:PassRole' && JSON.stringify(s.Resource) === JSON.stringify({ 'Fn::GetAtt': [idOf(schedulerRole), 'Arn'] })));
+    const passRole = statements.filter((s) => s.Action === 'iam:PassRole');
+    assert.equal(passRole.length, 1);
+    assert.deepEqual(passRole[0]!.Resource, { 'Fn::GetAtt': [idOf(schedulerRole), 'Arn'] });
+    assert.deepEqual((passRole[0] as { Condition?: unknown }).Condition, { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
     const schedulerSends = statementsOfRole(template, idOf(schedulerRole)).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
-    assert.deepEqual(schedulerSends.map((s) => s.Resource), [{ 'Fn::GetAtt': [idOf(queues.get('test-work')!), 'Arn'] }]);
+    const queue = queues.get('test-work')!;
+    assert.deepEqual(schedulerSends.map((s) => s.Resource), [{ 'Fn::GetAtt': [idOf(queue), 'Arn'] }, { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] }]);
     assert.equal(environment.SCHEDULER_GROUP_NAME !== undefined && environment.SCHEDULER_ROLE_ARN !== undefined, true);
-    assert.deepEqual(environment.QUEUE_ARN_TEST_WORK, { 'Fn::GetAtt': [idOf(queues.get('test-work')!), 'Arn'] });
+    assert.deepEqual(environment.QUEUE_ARN_TEST_WORK, { 'Fn::GetAtt': [idOf(queue), 'Arn'] });
+    assert.deepEqual(environment.QUEUE_DEAD_LETTERS_ARN_TEST_WORK, { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] });
   });
 
   it("reads the signing secret only when told, and the provider's keys and ids only when declared", () => {

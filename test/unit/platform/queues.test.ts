@@ -86,12 +86,13 @@ describe('SQS queue adapter', () => {
 });
 
 describe('EventBridge Scheduler adapter', () => {
-  it('creates a one-time UTC schedule that puts the message on the queue and deletes itself', async () => {
+  it('creates a one-time UTC schedule that puts the message on the queue and deletes itself, retried for a day, then dead-lettered', async () => {
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
     const adapter = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), {
       groupName: 'hotel-mapping-test',
       roleArn: 'arn:aws:iam::123456789012:role/scheduler',
       queueArns: { 'test-work': 'arn:aws:sqs:eu-west-1:123456789012:test-work' },
+      deadLetterArns: { 'test-work': 'arn:aws:sqs:eu-west-1:123456789012:test-work-dead-letters' },
     });
     await adapter.schedule({ name: 'job-deadline-1234', at: new Date('2026-11-23T10:30:00.000Z'), queue: work, message: { n: 7 } });
     const [call] = scheduler.commandCalls(CreateScheduleCommand);
@@ -102,8 +103,28 @@ describe('EventBridge Scheduler adapter', () => {
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
-      Target: { Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work', RoleArn: 'arn:aws:iam::123456789012:role/scheduler', Input: '{"n":7}' },
+      Target: {
+        Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work',
+        RoleArn: 'arn:aws:iam::123456789012:role/scheduler',
+        Input: '{"n":7}',
+        RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
+        DeadLetterConfig: { Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work-dead-letters' },
+      },
     });
+  });
+
+  it('refuses to schedule to a queue whose dead-letter queue it does not know: no schedule is dropped silently', async () => {
+    const adapter = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), {
+      groupName: 'hotel-mapping-test',
+      roleArn: 'arn:aws:iam::123456789012:role/scheduler',
+      queueArns: { 'test-work': 'arn:aws:sqs:eu-west-1:123456789012:test-work' },
+      deadLetterArns: {},
+    });
+    await assert.rejects(
+      adapter.schedule({ name: 's', at: new Date('2026-11-23T10:30:00.000Z'), queue: work, message: { n: 7 } }),
+      /No queue ARN or dead-letter queue ARN is configured for test-work/,
+    );
+    assert.equal(scheduler.commandCalls(CreateScheduleCommand).length, 0);
   });
 });
 
@@ -280,6 +301,7 @@ describe('queue and scheduler services in AWS (no in-process messaging)', () => 
       schedulerGroupName: 'g',
       schedulerRoleArn: 'arn:aws:iam::1:role/r',
       queueArns: { 'test-work': 'arn:aws:sqs:eu-west-1:1:test-work' },
+      queueDeadLetterArns: { 'test-work': 'arn:aws:sqs:eu-west-1:1:test-work-dead-letters' },
     });
     await schedulerOf(scheduling).schedule({ name: 's', at: new Date('2026-11-23T10:00:00Z'), queue: work, message: { n: 2 } });
     assert.equal(scheduler.commandCalls(CreateScheduleCommand).length, 1);
