@@ -22,6 +22,8 @@ export const apiKeyRoutes = {
     },
     responses: { 200: { description: 'A bearer token', schema: schemas.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
     access: { table: 'read', signingSecret: true },
+    // Every bearer token starts here: it must answer when the account is busy, and a credential stuffer gets no more.
+    lambda: { reservedConcurrency: 10 },
   }),
   listApiKeys: defineRoute({
     method: 'GET',

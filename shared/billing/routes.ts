@@ -187,5 +187,7 @@ export const billingRoutes = {
       415: errors[415],
     },
     access: PROVIDER,
+    // Paid plans and credits arrive here: it must answer when the account is busy (Stripe retries, but for days).
+    lambda: { reservedConcurrency: 5 },
   }),
 } satisfies Record<string, RouteDefinition>;

@@ -3,6 +3,8 @@ import { describe, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { queueList } from '../../shared/queues';
+import { referencePublicationQueue } from '../../shared/reference';
+import { DEFAULT_ACCOUNT_CONCURRENCY } from '../../infra/observability';
 import { routeList } from '../../shared/routes';
 import { functionName, needsSigningSecret } from '../../shared/platform/http/route';
 import { awsSolutionsErrors, describeViolations } from '../../infra/nag';
@@ -107,7 +109,22 @@ describe('function sizing', () => {
       const properties = resources[logicalIdOf(stack.functions.get(route.handler)!)]!.Properties;
       assert.equal(properties.MemorySize, route.lambda?.memoryMb ?? 256, route.handler);
       assert.equal(properties.Timeout, route.lambda?.timeoutSeconds ?? 10, route.handler);
+      assert.equal(properties.ReservedConcurrentExecutions, route.lambda?.reservedConcurrency, route.handler);
     }
+  });
+
+  it('reserves concurrency for what must answer when the account is busy: the token exchange and the Stripe webhook, and leaves the account 100 unreserved', () => {
+    const reserved = ofType('AWS::Lambda::Function')
+      .filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined)
+      .map(([, fn]) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions] as const);
+    assert.deepEqual(Object.fromEntries(reserved), {
+      'POST /api/v1/auth/token': 10,
+      'POST /api/v1/billing/stripe/webhook': 5,
+      [referencePublicationQueue.description]: 1,
+    });
+    const total = reserved.reduce((sum, [, count]) => sum + (count as number), 0);
+    // Lambda keeps 100 of the account's concurrency unreserved: the default 1,000 leaves room.
+    assert.ok(total <= DEFAULT_ACCOUNT_CONCURRENCY - 100);
   });
 
   it('sizes the in-memory search functions for a 1,000,000-hotel index, read-only', () => {

@@ -78,8 +78,11 @@ export interface RouteDefinition {
    * so it is kept encrypted (the route seals and opens secrets).
    */
   idempotent?: true | 'sealed';
-  /** Lambda sizing beyond the defaults (256 MB, 10 s). */
-  lambda?: { memoryMb?: number; timeoutSeconds?: number };
+  /**
+   * Lambda sizing beyond the defaults (256 MB, 10 s, nothing reserved). Reserved concurrency both
+   * guarantees a function its share when the account is busy and caps it there.
+   */
+  lambda?: { memoryMb?: number; timeoutSeconds?: number; reservedConcurrency?: number };
 }
 
 /** Keeps each route's literal schema types so handlers get typed requests. */
