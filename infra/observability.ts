@@ -1,63 +1,112 @@
 /**
  * What the platform team watches: one CloudWatch dashboard (the API by route group, the queues,
- * jobs and rows, webhook outcomes) and the alarms, every one of them to one SNS topic whose
- * address the deployer sets (`cdk deploy -c alarmEmail=ops@example.com`). The business metrics
- * are the ones the functions write as embedded metric format lines (shared/platform/metrics.ts).
+ * jobs and rows, webhook outcomes), the alarms and the account's monthly budget, every one of them
+ * to one SNS topic whose address the deployer sets (`cdk deploy -c alarmEmail=ops@example.com`).
+ * The business metrics are the ones the functions write as embedded metric format lines
+ * (shared/platform/metrics.ts).
  */
-import { Duration, NestedStack } from 'aws-cdk-lib';
+import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as budgets from 'aws-cdk-lib/aws-budgets';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { RouteDefinition } from '../shared/platform/http/route';
+import { functionName, type RouteDefinition } from '../shared/platform/http/route';
 import { METRICS_NAMESPACE, SERVICE_NAME, type MetricName } from '../shared/platform/metrics';
+import { visibilityTimeoutSeconds, type QueueDefinition } from '../shared/platform/queue/queue';
+import { TABLE_KEYS } from '../shared/platform/table';
 import { JOB_METRICS } from '../shared/mapping-jobs';
 import { WEBHOOK_METRICS } from '../shared/webhooks';
+import type { DeadLetteredQueue } from './constructs/dead-lettered-queue';
 
 /** Each alarm's threshold: the figure it goes off at, over five-minute periods. */
 export const ALARM_THRESHOLDS = {
   /** Share of API requests answered 5xx, in percent, in two of three periods. */
   api5xxPercent: 1,
+  /** Share of API requests answered 4xx (429s among them), in percent, in two of three periods... */
+  api4xxPercent: 25,
+  /** ...of at least this many requests: a handful of 404s in a quiet period is no spike. */
+  api4xxMinimumRequests: 100,
   /** API Gateway's p99 latency, in milliseconds, in three periods running. */
   apiP99LatencyMs: 2_500,
-  /** Age of the oldest waiting mapping-chunk message, in seconds: jobs are not being worked. */
-  oldestChunkMessageSeconds: 15 * 60,
+  /**
+   * How long a message may wait beyond one visibility timeout (one failed receive, handed out
+   * again), in seconds, before its queue's oldest-message alarm fires: its worker is not keeping up.
+   */
+  queueWaitSeconds: 15 * 60,
   /** Webhook deliveries dead-lettered in a period. */
   deadLetteredDeliveries: 1,
   /** Share of the account's Lambda concurrency claimed, in percent, in two one-minute periods of three. */
   claimedConcurrencyPercent: 80,
+  /** Share of the account's Lambda invocations that failed (crashed, timed out), in percent, in two periods of three. */
+  lambdaErrorPercent: 1,
+  /** Lambda invocations throttled in a period, beyond the functions throttled by design. */
+  lambdaThrottles: 1,
+  /** Throttled reads and writes of the table and its index, in two periods of three. */
+  tableThrottleEvents: 1,
+  /** Schedules whose delivery to a queue failed, or that were dropped, in a period. */
+  schedulerFailures: 1,
+  /** How far the outbox relay is behind the table's stream, in seconds (records are lost after a day). */
+  eventRelayIteratorAgeSeconds: 10 * 60,
 } as const;
 
 /** The Lambda concurrency quota of a new account's region; a deploy names its own with `-c accountConcurrency=…`. */
 export const DEFAULT_ACCOUNT_CONCURRENCY = 1_000;
 
+/** The account's monthly cost budget, in US dollars; a deploy names its own with `-c monthlyBudgetUsd=…`. */
+export const DEFAULT_MONTHLY_BUDGET_USD = 1_000;
+
+/** When the budget tells the topic: actual costs past this share of it, forecast costs past all of it (percent). */
+export const BUDGET_NOTIFICATIONS = { actualPercent: 80, forecastedPercent: 100 } as const;
+
+/** The age of a queue's oldest message, in seconds, past which its alarm fires. */
+export function oldestMessageAlarmSeconds(definition: Pick<QueueDefinition, 'lambda'>): number {
+  return visibilityTimeoutSeconds(definition) + ALARM_THRESHOLDS.queueWaitSeconds;
+}
+
 export interface ObservedService {
   api: apigateway.RestApi;
   stage: string;
   routes: readonly RouteDefinition[];
-  queues: ReadonlyMap<string, { queue: sqs.Queue; deadLetters: sqs.Queue }>;
-  /** The queue whose oldest message says whether jobs are being worked. */
-  chunkQueue: string;
+  /** Every queue of the queue table, with its definition. */
+  queues: readonly DeadLetteredQueue[];
+  table: dynamodb.ITable;
+  /** Functions throttled on purpose (reserved concurrency below what their event source asks): left out of the throttle alarm. */
+  throttledByDesign: readonly lambda.IFunction[];
   /** Where every alarm goes (alarmTopic). */
   alarmTopic: sns.ITopic;
   /** The account's Lambda concurrency quota in the region, which every function shares. */
   accountConcurrency: number;
+  /** The account's monthly cost budget, in US dollars. */
+  monthlyBudgetUsd: number;
 }
 
 /**
- * The one topic every alarm of the service publishes to, in the stack that holds the resources
- * alarmed on from several nested stacks. Encrypted with a key of its own that CloudWatch may use
- * to publish (an AWS-managed key would not let it). Who is told: `email`; none, no subscription yet.
+ * The one topic every alarm of the service and the budget publish to, in the stack that holds the
+ * resources alarmed on from several nested stacks. Encrypted with a key of its own that CloudWatch
+ * and AWS Budgets may use to publish (an AWS-managed key would not let them). Who is told: `email`;
+ * none, no subscription yet.
  */
 export function alarmTopic(scope: Construct, stage: string, email: string | undefined): sns.Topic {
+  const publishers = ['cloudwatch.amazonaws.com', 'budgets.amazonaws.com'].map((service) => new iam.ServicePrincipal(service));
   const key = new kms.Key(scope, 'AlarmTopicKey', { description: 'Encrypts the alarm topic', enableKeyRotation: true });
-  key.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+  for (const publisher of publishers) key.grant(publisher, 'kms:Decrypt', 'kms:GenerateDataKey*');
   const topic = new sns.Topic(scope, 'AlarmTopic', { displayName: `Hotel mapping ${stage} alarms`, masterKey: key, enforceSSL: true });
+  // CloudWatch alarms of the account may publish without a statement; AWS Budgets may not.
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('budgets.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
+    }),
+  );
   if (email) topic.addSubscription(new subscriptions.EmailSubscription(email));
   return topic;
 }
@@ -69,13 +118,15 @@ export function notify(alarm: cloudwatch.Alarm, topic: sns.ITopic): void {
 
 const PERIOD = Duration.minutes(5);
 
-/** The dashboard and the alarms on the API, the chunk queue and the webhook deliveries. */
+/** The dashboard, the alarms on the API, the queues, Lambda, the table, the scheduler and the webhook deliveries, and the budget. */
 export class Observability extends NestedStack {
   readonly dashboard: cloudwatch.Dashboard;
+  readonly budget: budgets.CfnBudget;
 
   constructor(scope: Construct, id: string, private readonly service: ObservedService) {
-    super(scope, id, { description: 'The dashboard and the alarms on the API, the queues and the webhook deliveries' });
+    super(scope, id, { description: 'The dashboard, the alarms and the monthly budget' });
     this.addAlarms();
+    this.budget = this.addBudget();
     this.dashboard = this.addDashboard();
   }
 
@@ -117,6 +168,25 @@ export class Observability extends NestedStack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     );
+    const { api4xxMinimumRequests, api4xxPercent } = ALARM_THRESHOLDS;
+    this.notify(
+      new cloudwatch.Alarm(this, 'Api4xxRateAlarm', {
+        alarmDescription:
+          `More than ${api4xxPercent} % of at least ${api4xxMinimumRequests} API requests answered 4xx: ` +
+          'a partner sending bad requests or credentials, or callers throttled (429)',
+        metric: new cloudwatch.MathExpression({
+          expression: `IF(requests >= ${api4xxMinimumRequests}, 100 * errors / requests, 0)`,
+          usingMetrics: { requests, errors: this.apiMetric('4XXError', 'Sum') },
+          period: PERIOD,
+          label: '4xx %',
+        }),
+        threshold: api4xxPercent,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
     this.notify(
       new cloudwatch.Alarm(this, 'ApiP99LatencyAlarm', {
         alarmDescription: `API p99 latency above ${ALARM_THRESHOLDS.apiP99LatencyMs} ms for 15 minutes`,
@@ -127,18 +197,20 @@ export class Observability extends NestedStack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     );
-    const chunks = this.service.queues.get(this.service.chunkQueue);
-    if (!chunks) throw new Error(`No queue named ${this.service.chunkQueue}.`);
-    this.notify(
-      new cloudwatch.Alarm(this, 'OldestChunkMessageAlarm', {
-        alarmDescription: `A mapping chunk has waited more than ${ALARM_THRESHOLDS.oldestChunkMessageSeconds / 60} minutes: jobs are not being worked`,
-        metric: chunks.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
-        threshold: ALARM_THRESHOLDS.oldestChunkMessageSeconds,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-    );
+    for (const queue of this.service.queues) {
+      const { definition } = queue;
+      const seconds = oldestMessageAlarmSeconds(definition);
+      this.notify(
+        new cloudwatch.Alarm(this, `${functionName({ handler: definition.name })}OldestMessageAlarm`, {
+          alarmDescription: `A message of ${definition.name} has waited more than ${Math.round(seconds / 60)} minutes: its worker is not keeping up (${definition.description})`,
+          metric: queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+          threshold: seconds,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    }
     // Claimed: what runs plus what is reserved. Near the quota, every function (the API's too) is throttled.
     const claimedLimit = Math.floor((this.service.accountConcurrency * ALARM_THRESHOLDS.claimedConcurrencyPercent) / 100);
     this.notify(
@@ -164,7 +236,125 @@ export class Observability extends NestedStack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     );
+    this.addLambdaAlarms();
+    this.addTableAlarm();
+    this.addSchedulerAlarms();
   }
+
+  /** Account-wide, so that a few alarms cover every function (and SEARCH cannot be alarmed on). */
+  private addLambdaAlarms(): void {
+    const lambdaMetric = (metricName: string) => new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName, statistic: 'Sum', period: PERIOD });
+    this.notify(
+      new cloudwatch.Alarm(this, 'LambdaErrorRateAlarm', {
+        alarmDescription:
+          `More than ${ALARM_THRESHOLDS.lambdaErrorPercent} % of the account's Lambda invocations failed (crashed or timed out): ` +
+          'failed messages are retried and then dead-lettered, failed requests answered 5xx',
+        metric: new cloudwatch.MathExpression({
+          expression: 'IF(invocations > 0, 100 * errors / invocations, 0)',
+          usingMetrics: { invocations: lambdaMetric('Invocations'), errors: lambdaMetric('Errors') },
+          period: PERIOD,
+          label: 'Lambda errors %',
+        }),
+        threshold: ALARM_THRESHOLDS.lambdaErrorPercent,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+    // A worker with reserved concurrency below its event source's pollers is throttled as it works.
+    const byDesign = Object.fromEntries(this.service.throttledByDesign.map((fn, index) => [`byDesign${index}`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })]));
+    this.notify(
+      new cloudwatch.Alarm(this, 'LambdaThrottlesAlarm', {
+        alarmDescription: "Lambda invocations were throttled: the account's concurrency ran out (the API answers 500, queues wait)",
+        metric: new cloudwatch.MathExpression({
+          expression: ['FILL(throttles, 0)', ...Object.keys(byDesign).map((id) => `FILL(${id}, 0)`)].join(' - '),
+          usingMetrics: { throttles: lambdaMetric('Throttles'), ...byDesign },
+          period: PERIOD,
+          label: 'Lambda throttles',
+        }),
+        threshold: ALARM_THRESHOLDS.lambdaThrottles,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+  }
+
+  /** On demand, a table is throttled by a hot partition or the account's table quota; the SDK's retries hide a few. */
+  private addTableAlarm(): void {
+    const table = (metricName: string, index?: string) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        statistic: 'Sum',
+        period: PERIOD,
+        dimensionsMap: { TableName: this.service.table.tableName, ...(index && { GlobalSecondaryIndexName: index }) },
+      });
+    this.notify(
+      new cloudwatch.Alarm(this, 'TableThrottlesAlarm', {
+        alarmDescription: 'Reads or writes of the table or its index were throttled in two periods of three',
+        metric: new cloudwatch.MathExpression({
+          expression: 'FILL(reads, 0) + FILL(writes, 0) + FILL(indexReads, 0) + FILL(indexWrites, 0)',
+          usingMetrics: {
+            reads: table('ReadThrottleEvents'),
+            writes: table('WriteThrottleEvents'),
+            indexReads: table('ReadThrottleEvents', TABLE_KEYS.gsi1.name),
+            indexWrites: table('WriteThrottleEvents', TABLE_KEYS.gsi1.name),
+          },
+          period: PERIOD,
+          label: 'throttle events',
+        }),
+        threshold: ALARM_THRESHOLDS.tableThrottleEvents,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+  }
+
+  /** The account's EventBridge Scheduler metrics: every schedule of the service sends to one of its queues. */
+  private addSchedulerAlarms(): void {
+    const alarms = {
+      SchedulerTargetErrorsAlarm: ['TargetErrorCount', 'Scheduled deliveries failed to reach their queue (the scheduler retries them)'],
+      SchedulerDroppedInvocationsAlarm: ['InvocationDroppedCount', 'Scheduled deliveries were dropped after their last retry: a job deadline or a webhook retry is lost'],
+    } as const;
+    for (const [id, [metricName, description]] of Object.entries(alarms)) {
+      this.notify(
+        new cloudwatch.Alarm(this, id, {
+          alarmDescription: description,
+          metric: new cloudwatch.Metric({ namespace: 'AWS/Scheduler', metricName, statistic: 'Sum', period: PERIOD }),
+          threshold: ALARM_THRESHOLDS.schedulerFailures,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    }
+  }
+
+  /** The whole account's costs (it is the service's own): the topic hears of them past the notifications' shares. */
+  private addBudget(): budgets.CfnBudget {
+    const subscribers = [{ subscriptionType: 'SNS', address: this.service.alarmTopic.topicArn }];
+    const notification = (notificationType: 'ACTUAL' | 'FORECASTED', threshold: number) => ({
+      notification: { notificationType, comparisonOperator: 'GREATER_THAN', threshold, thresholdType: 'PERCENTAGE' },
+      subscribers,
+    });
+    return new budgets.CfnBudget(this, 'MonthlyBudget', {
+      budget: {
+        budgetName: `hotel-mapping-${this.service.stage}`,
+        budgetType: 'COST',
+        timeUnit: 'MONTHLY',
+        budgetLimit: { amount: this.service.monthlyBudgetUsd, unit: 'USD' },
+      },
+      notificationsWithSubscribers: [
+        notification('ACTUAL', BUDGET_NOTIFICATIONS.actualPercent),
+        notification('FORECASTED', BUDGET_NOTIFICATIONS.forecastedPercent),
+      ],
+    });
+  }
+
 
   private addDashboard(): cloudwatch.Dashboard {
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `hotel-mapping-${this.service.stage}` });
@@ -190,10 +380,10 @@ export class Observability extends NestedStack {
         ),
       ),
     );
-    const queues = [...this.service.queues];
+    const queues = this.service.queues;
     dashboard.addWidgets(
-      graph('Queue depth', queues.map(([name, { queue }]) => queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: name })), 12),
-      graph('Age of the oldest message (s)', queues.map(([name, { queue }]) => queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum', label: name })), 12),
+      graph('Queue depth', queues.map((queue) => queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: queue.definition.name })), 12),
+      graph('Age of the oldest message (s)', queues.map((queue) => queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum', label: queue.definition.name })), 12),
     );
     dashboard.addWidgets(
       graph('Jobs', [

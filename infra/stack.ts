@@ -17,7 +17,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LOCAL_PRICE_IDS, type ProviderPriceIds } from '../shared/billing';
-import { EXPORTS_PREFIX, mappingChunkQueue } from '../shared/mapping-jobs';
+import { EXPORTS_PREFIX } from '../shared/mapping-jobs';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
 import { TABLE_KEYS } from '../shared/platform/table';
@@ -31,7 +31,10 @@ import { RouteFunction } from './constructs/route-function';
 import { RouteRoles } from './constructs/route-roles';
 import { ServiceResources } from './constructs/service-resources';
 import { acknowledgeAcceptedFindings } from './nag-acknowledgements';
-import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, Observability } from './observability';
+import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, DEFAULT_MONTHLY_BUDGET_USD, Observability } from './observability';
+
+/** The stage that serves partners: it refuses to deploy with nobody told of its alarms. */
+export const PRODUCTION_STAGE = 'prod';
 
 export interface HotelMappingStackProps extends StackProps {
   /** Stage name: the API stage and part of resource names. */
@@ -43,8 +46,13 @@ export interface HotelMappingStackProps extends StackProps {
    * (cdk.json or -c), else the local placeholders (README, Billing).
    */
   priceIds?: ProviderPriceIds;
-  /** Where alarms are sent. Default: context `alarmEmail` (`cdk deploy -c alarmEmail=…`); none, no subscription. */
+  /**
+   * Where alarms are sent. Default: context `alarmEmail` (`cdk deploy -c alarmEmail=…`); none, no
+   * subscription, which the prod stage refuses.
+   */
   alarmEmail?: string;
+  /** The account's monthly cost budget in US dollars. Default: context `monthlyBudgetUsd`, else DEFAULT_MONTHLY_BUDGET_USD. */
+  monthlyBudgetUsd?: number;
   /**
    * The account's Lambda concurrency quota in the region, which the claimed-concurrency alarm is
    * measured against. Default: context `accountConcurrency`, else DEFAULT_ACCOUNT_CONCURRENCY.
@@ -72,7 +80,7 @@ export class HotelMappingStack extends Stack {
   readonly scheduleGroup: scheduler.ScheduleGroup;
   /** Named, not referenced: grants in every nested stack name the same ARN. */
   readonly scheduleGroupName: string;
-  /** The dashboard and the alarms on the API, the chunk queue and the webhook deliveries. */
+  /** The dashboard, the alarms not beside what they watch, and the monthly budget. */
   readonly observability: Observability;
   /** Every alarm of the service publishes here. */
   readonly alarmTopic: sns.Topic;
@@ -142,7 +150,11 @@ export class HotelMappingStack extends Stack {
     const priceIds = props.priceIds ?? stagePriceIds?.[props.stage] ?? LOCAL_PRICE_IDS;
 
     this.api = new HotelMappingApi(this, 'Api', { stage: props.stage, removalPolicy });
-    this.alarmTopic = alarmTopic(this, props.stage, props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined));
+    const alarmEmail = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined);
+    if (props.stage === PRODUCTION_STAGE && !alarmEmail) {
+      throw new Error(`The ${PRODUCTION_STAGE} stage needs someone to receive its alarms: deploy it with -c alarmEmail=ops@example.com.`);
+    }
+    this.alarmTopic = alarmTopic(this, props.stage, alarmEmail);
 
     // Queues first: the functions that send to them need their URLs.
     this.workers = new NestedStack(this, 'Workers', { description: 'Queues, dead-letter queues, alarms and queue workers' });
@@ -178,7 +190,7 @@ export class HotelMappingStack extends Stack {
     this.api.answerOtherMethods(routeList);
 
     for (const queue of queues) {
-      const worker = new QueueWorker(this.workers, { queue, resources, removalPolicy });
+      const worker = new QueueWorker(this.workers, { queue, resources, removalPolicy, alarmTopic: this.alarmTopic });
       this.functions.set(queue.definition.handler, worker);
       const { deadLetterHandler } = queue.definition;
       if (deadLetterHandler && worker.deadLetterHandler) this.functions.set(deadLetterHandler, worker.deadLetterHandler);
@@ -190,10 +202,12 @@ export class HotelMappingStack extends Stack {
       api: this.api,
       stage: props.stage,
       routes: routeList,
-      queues: this.queues,
-      chunkQueue: mappingChunkQueue.name,
+      queues,
+      table: this.table,
+      throttledByDesign: queues.filter((queue) => 'reserved' in queue.definition.concurrency).map((queue) => this.functions.get(queue.definition.handler)!),
       alarmTopic: this.alarmTopic,
       accountConcurrency: props.accountConcurrency ?? Number(this.node.tryGetContext('accountConcurrency') ?? DEFAULT_ACCOUNT_CONCURRENCY),
+      monthlyBudgetUsd: props.monthlyBudgetUsd ?? Number(this.node.tryGetContext('monthlyBudgetUsd') ?? DEFAULT_MONTHLY_BUDGET_USD),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });

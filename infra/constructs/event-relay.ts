@@ -1,17 +1,21 @@
 /**
  * The outbox relay (shared/platform/events/relay.ts): fed by the table's stream, filtered to new
  * event items, in order (no bisecting), retried until the queue takes each event; a batch still
- * failing after a day (the stream's retention) goes to a failure queue, alarmed. The failure queue
- * and its alarm are the function's siblings, EventRelayFailures and EventRelayFailuresAlarm.
+ * failing after a day (the stream's retention) goes to a failure queue, alarmed. That alarm comes
+ * when the records are gone; the age of the oldest record the relay has yet to take (IteratorAge)
+ * tells within minutes that it is stuck. The failure queue and the alarms are the function's
+ * siblings, EventRelayFailures, EventRelayFailuresAlarm and EventRelayIteratorAgeAlarm.
  */
 import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
+import { ALARM_THRESHOLDS, notify } from '../observability';
 import { AnyMessageAlarm } from './any-message-alarm';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
@@ -29,6 +33,8 @@ export interface EventRelayProps {
 export class EventRelay extends ServiceFunction {
   /** The batches the stream gave up on. */
   readonly failures: sqs.Queue;
+  /** Fires when the relay falls behind the stream. */
+  readonly iteratorAgeAlarm: cloudwatch.Alarm;
 
   constructor(scope: Construct, { table, resources, alarmTopic, removalPolicy }: EventRelayProps) {
     super(scope, {
@@ -71,5 +77,16 @@ export class EventRelay extends ServiceFunction {
       description: 'Events recorded in the table could not be relayed to the domain-events queue for a day',
       alarmTopic,
     });
+    this.iteratorAgeAlarm = new cloudwatch.Alarm(scope, 'EventRelayIteratorAgeAlarm', {
+      alarmDescription:
+        `The outbox relay is more than ${ALARM_THRESHOLDS.eventRelayIteratorAgeSeconds / 60} minutes behind the table's stream: ` +
+        'events are not reaching webhooks, and records older than a day are lost',
+      metric: this.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) }),
+      threshold: ALARM_THRESHOLDS.eventRelayIteratorAgeSeconds * 1000,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    notify(this.iteratorAgeAlarm, alarmTopic);
   }
 }

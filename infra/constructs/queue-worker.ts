@@ -2,12 +2,17 @@
  * The worker of a queue of the queue table: its function, with exactly the access the queue
  * declares, fed by the queue in batches and reporting the messages that failed (only those come
  * back), never more invocations at once than the queue's concurrency allows; and, when the queue
- * has one, its dead-letter handler, fed by the dead-letter queue, two at a time. The
- * handler is the worker's sibling, named after its own file (ServiceFunction).
+ * has one, its dead-letter handler, fed by the dead-letter queue, two at a time, and alarmed at its
+ * first error (its dead letters would otherwise wait unsettled). The handler is the worker's
+ * sibling, named after its own file (ServiceFunction); its alarm is `<name>ErrorsAlarm`.
  */
-import type { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { functionName } from '../../shared/platform/http/route';
+import { notify } from '../observability';
 import type { DeadLetteredQueue } from './dead-lettered-queue';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
@@ -18,18 +23,22 @@ export interface QueueWorkerProps {
   resources: ServiceResources;
   /** What deleting the stack does to the functions' log groups. */
   removalPolicy: RemovalPolicy;
+  /** Where the dead-letter handler's error alarm goes. */
+  alarmTopic: sns.ITopic;
 }
 
 /** A dead-letter handler's sizing: it settles what failed (a job, a delivery), it does not redo the work. */
-const DEAD_LETTER_HANDLER_SIZING = { memoryMb: 256, timeoutSeconds: 30 };
+export const DEAD_LETTER_HANDLER_SIZING = { memoryMb: 256, timeoutSeconds: 30 };
 /** Dead letters are few and each is settled in milliseconds: two at a time drain any burst. */
 const DEAD_LETTER_HANDLER_MAX_CONCURRENCY = 2;
 
 export class QueueWorker extends ServiceFunction {
   /** Takes the dead letters, when the queue table names a function for them. */
   readonly deadLetterHandler?: ServiceFunction;
+  /** Fires at the dead-letter handler's first error. */
+  readonly deadLetterHandlerErrorsAlarm?: cloudwatch.Alarm;
 
-  constructor(scope: Construct, { queue, resources, removalPolicy }: QueueWorkerProps) {
+  constructor(scope: Construct, { queue, resources, removalPolicy, alarmTopic }: QueueWorkerProps) {
     const { definition } = queue;
     super(scope, {
       handler: definition.handler,
@@ -60,6 +69,15 @@ export class QueueWorker extends ServiceFunction {
         new SqsEventSource(queue.deadLetters, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DEAD_LETTER_HANDLER_MAX_CONCURRENCY }),
       );
       this.deadLetterHandler = handler;
+      this.deadLetterHandlerErrorsAlarm = new cloudwatch.Alarm(scope, `${functionName({ handler: definition.deadLetterHandler })}ErrorsAlarm`, {
+        alarmDescription: `The dead-letter handler of ${definition.name} failed: what was dead-lettered is not settled`,
+        metric: handler.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      notify(this.deadLetterHandlerErrorsAlarm, alarmTopic);
     }
   }
 }

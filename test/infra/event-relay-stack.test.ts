@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
+import { watchesQueue } from './constructs/bare-stack';
 import { logicalIdOf, ofType, resources, stack } from './stack-fixture';
 
 const relayId = logicalIdOf(stack.functions.get(EVENT_RELAY.handler)!);
@@ -27,7 +28,7 @@ describe('the outbox relay', () => {
     const failureArn = mapping!.Properties.DestinationConfig.OnFailure.Destination;
     const [failuresId] = failureArn['Fn::GetAtt'];
     assert.equal(resources[failuresId]!.Type, 'AWS::SQS::Queue');
-    const alarm = ofType('AWS::CloudWatch::Alarm').find(([, a]) => a.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === failuresId);
+    const alarm = ofType('AWS::CloudWatch::Alarm').find(([, a]) => watchesQueue(a, failuresId));
     assert.ok(alarm, 'the failure queue is alarmed');
   });
 

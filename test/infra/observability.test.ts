@@ -7,18 +7,27 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ALARM_THRESHOLDS } from '../../infra/observability';
+import { ALARM_THRESHOLDS, BUDGET_NOTIFICATIONS, DEFAULT_MONTHLY_BUDGET_USD, oldestMessageAlarmSeconds } from '../../infra/observability';
 import { HotelMappingStack } from '../../infra/stack';
+import { functionName } from '../../shared/platform/http/route';
+import { visibilityTimeoutSeconds } from '../../shared/platform/queue/queue';
+import { queueList } from '../../shared/queues';
+import { referencePublicationQueue } from '../../shared/reference';
 import { routeList } from '../../shared/routes';
-import { logicalIdOf, ofType, stack } from './stack-fixture';
+import { expressionOf, metricsOf } from './constructs/bare-stack';
+import { logicalIdOf, ofType, resources, stack } from './stack-fixture';
 
 const topicId = logicalIdOf(stack.alarmTopic);
 const alarms = ofType('AWS::CloudWatch::Alarm');
-const alarmNamed = (id: string) => {
+const alarmResource = (id: string) => {
   const found = alarms.find(([logicalId]) => logicalId.startsWith(id));
   assert.ok(found, `alarm ${id}`);
-  return found[1].Properties;
+  return found[1];
 };
+const alarmNamed = (id: string) => alarmResource(id).Properties;
+/** A fresh stack of the test stage with this context. */
+const stackWith = (context: Record<string, unknown>, id = 'Other', stage = 'test') =>
+  new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage });
 
 describe('observability in the stack', () => {
   it('traces every function actively and has it log JSON', () => {
@@ -32,7 +41,7 @@ describe('observability in the stack', () => {
     }
   });
 
-  it('alarms on the API 5xx rate, p99 latency, the oldest chunk message and dead-lettered deliveries, with their thresholds', () => {
+  it('alarms on the API 5xx rate, p99 latency and dead-lettered deliveries, with their thresholds', () => {
     const rate = alarmNamed('Api5xxRateAlarm');
     assert.equal(rate.Threshold, ALARM_THRESHOLDS.api5xxPercent);
     assert.match(JSON.stringify(rate.Metrics), /100 \* errors \/ requests/);
@@ -41,15 +50,129 @@ describe('observability in the stack', () => {
     assert.equal(latency.Threshold, ALARM_THRESHOLDS.apiP99LatencyMs);
     assert.equal(latency.ExtendedStatistic, 'p99');
     assert.equal(latency.MetricName, 'Latency');
-    const oldest = alarmNamed('OldestChunkMessageAlarm');
-    assert.equal(oldest.Threshold, ALARM_THRESHOLDS.oldestChunkMessageSeconds);
-    assert.equal(oldest.MetricName, 'ApproximateAgeOfOldestMessage');
-    assert.match(JSON.stringify(oldest.Dimensions), /MappingChunksQueue/);
     const deadLettered = alarmNamed('DeadLetteredDeliveriesAlarm');
     assert.equal(deadLettered.Threshold, ALARM_THRESHOLDS.deadLetteredDeliveries);
     assert.equal(deadLettered.Namespace, 'HotelMapping');
     assert.equal(deadLettered.MetricName, 'DeliveriesDeadLettered');
     assert.deepEqual(deadLettered.Dimensions, [{ Name: 'service', Value: 'hotel-mapping' }]);
+  });
+
+  it('alarms on a spike of API 4xx answers (429s among them), in periods busy enough to tell', () => {
+    const alarm = alarmResource('Api4xxRateAlarm');
+    assert.equal(expressionOf(alarm), 'IF(requests >= 100, 100 * errors / requests, 0)');
+    const metrics = metricsOf(alarm);
+    assert.equal(metrics.errors!.name, '4XXError');
+    assert.equal(metrics.requests!.name, 'Count');
+    assert.deepEqual(metrics.errors!.dimensions, metrics.requests!.dimensions);
+    assert.deepEqual((metrics.errors!.dimensions as { Name: string }[]).map((d) => d.Name).sort(), ['ApiName', 'Stage']);
+    assert.equal(alarm.Properties.Threshold, ALARM_THRESHOLDS.api4xxPercent);
+    assert.deepEqual([ALARM_THRESHOLDS.api4xxPercent, ALARM_THRESHOLDS.api4xxMinimumRequests], [25, 100]);
+    assert.deepEqual([alarm.Properties.EvaluationPeriods, alarm.Properties.DatapointsToAlarm], [3, 2]);
+    assert.equal(alarm.Properties.ComparisonOperator, 'GreaterThanThreshold');
+  });
+
+  it("alarms on every queue's oldest message: one visibility timeout (a retry) plus 15 minutes", () => {
+    assert.equal(ALARM_THRESHOLDS.queueWaitSeconds, 15 * 60);
+    for (const definition of queueList) {
+      const alarm = alarmNamed(`${functionName({ handler: definition.name })}OldestMessageAlarm`);
+      assert.equal(alarm.MetricName, 'ApproximateAgeOfOldestMessage', definition.name);
+      assert.equal(alarm.Statistic, 'Maximum');
+      assert.equal(alarm.Threshold, oldestMessageAlarmSeconds(definition));
+      assert.equal(alarm.Threshold, visibilityTimeoutSeconds(definition) + 15 * 60);
+      assert.deepEqual(alarm.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(stack.queues.get(definition.name)!.queue), 'QueueName'] } }]);
+    }
+    assert.equal(alarmNamed('MappingChunksOldestMessageAlarm').Threshold, 6 * 180 + 900, 'a chunk retried once, then 15 minutes');
+  });
+
+  it("alarms on the account's Lambda error rate and on throttles, but for the worker throttled by design", () => {
+    const errors = alarmResource('LambdaErrorRateAlarm');
+    assert.equal(expressionOf(errors), 'IF(invocations > 0, 100 * errors / invocations, 0)');
+    assert.deepEqual(metricsOf(errors), {
+      invocations: { name: 'Invocations', stat: 'Sum', dimensions: undefined },
+      errors: { name: 'Errors', stat: 'Sum', dimensions: undefined },
+    });
+    assert.equal(errors.Properties.Threshold, ALARM_THRESHOLDS.lambdaErrorPercent);
+    assert.deepEqual([errors.Properties.EvaluationPeriods, errors.Properties.DatapointsToAlarm], [3, 2]);
+    const throttles = alarmResource('LambdaThrottlesAlarm');
+    assert.equal(expressionOf(throttles), 'FILL(throttles, 0) - FILL(byDesign0, 0)');
+    const publication = logicalIdOf(stack.functions.get(referencePublicationQueue.handler)!);
+    assert.deepEqual(metricsOf(throttles), {
+      throttles: { name: 'Throttles', stat: 'Sum', dimensions: undefined },
+      byDesign0: { name: 'Throttles', stat: 'Sum', dimensions: [{ Name: 'FunctionName', Value: { Ref: publication } }] },
+    });
+    assert.equal(throttles.Properties.Threshold, ALARM_THRESHOLDS.lambdaThrottles);
+    assert.equal(throttles.Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
+  });
+
+  it('alarms when reads or writes of the table or its index are throttled', () => {
+    const alarm = alarmResource('TableThrottlesAlarm');
+    assert.equal(expressionOf(alarm), 'FILL(reads, 0) + FILL(writes, 0) + FILL(indexReads, 0) + FILL(indexWrites, 0)');
+    const table = { Name: 'TableName', Value: { Ref: logicalIdOf(stack.table) } };
+    const index = { Name: 'GlobalSecondaryIndexName', Value: 'GSI1' };
+    assert.deepEqual(metricsOf(alarm), {
+      reads: { name: 'ReadThrottleEvents', stat: 'Sum', dimensions: [table] },
+      writes: { name: 'WriteThrottleEvents', stat: 'Sum', dimensions: [table] },
+      indexReads: { name: 'ReadThrottleEvents', stat: 'Sum', dimensions: [index, table] },
+      indexWrites: { name: 'WriteThrottleEvents', stat: 'Sum', dimensions: [index, table] },
+    });
+    assert.equal(alarm.Properties.Threshold, ALARM_THRESHOLDS.tableThrottleEvents);
+    assert.deepEqual([alarm.Properties.EvaluationPeriods, alarm.Properties.DatapointsToAlarm], [3, 2]);
+  });
+
+  it("alarms on the scheduler's target errors and dropped invocations", () => {
+    for (const [id, metricName] of [
+      ['SchedulerTargetErrorsAlarm', 'TargetErrorCount'],
+      ['SchedulerDroppedInvocationsAlarm', 'InvocationDroppedCount'],
+    ]) {
+      const alarm = alarmNamed(id!);
+      assert.equal(alarm.Namespace, 'AWS/Scheduler');
+      assert.equal(alarm.MetricName, metricName);
+      assert.equal(alarm.Statistic, 'Sum');
+      assert.equal(alarm.Dimensions, undefined, 'account-wide');
+      assert.equal(alarm.Threshold, ALARM_THRESHOLDS.schedulerFailures);
+      assert.equal(alarm.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
+    }
+  });
+
+  it("alarms on every dead-letter handler's errors", () => {
+    for (const definition of queueList.filter((queue) => queue.deadLetterHandler)) {
+      const alarm = alarmNamed(`${functionName({ handler: definition.deadLetterHandler! })}ErrorsAlarm`);
+      assert.equal(alarm.MetricName, 'Errors');
+      assert.deepEqual(alarm.Dimensions, [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.functions.get(definition.deadLetterHandler!)!) } }]);
+      assert.equal(alarm.Threshold, 1);
+    }
+  });
+
+  it("tells the topic when the month's costs pass 80 % of the budget, or are forecast to pass it; a deploy names the budget", () => {
+    const [[, budget], ...more] = ofType('AWS::Budgets::Budget') as [[string, any]];
+    assert.equal(more.length, 0);
+    assert.deepEqual(budget.Properties.Budget, {
+      BudgetName: 'hotel-mapping-test',
+      BudgetType: 'COST',
+      TimeUnit: 'MONTHLY',
+      BudgetLimit: { Amount: DEFAULT_MONTHLY_BUDGET_USD, Unit: 'USD' },
+    });
+    const notifications = budget.Properties.NotificationsWithSubscribers.map((n: any) => [n.Notification.NotificationType, n.Notification.Threshold, n.Subscribers]);
+    const topic = [{ SubscriptionType: 'SNS', Address: { Ref: topicId } }];
+    assert.deepEqual(notifications, [
+      ['ACTUAL', BUDGET_NOTIFICATIONS.actualPercent, topic],
+      ['FORECASTED', BUDGET_NOTIFICATIONS.forecastedPercent, topic],
+    ]);
+    const larger = stackWith({ monthlyBudgetUsd: 2500 }, 'Budgeted');
+    Template.fromStack(larger.observability).hasResourceProperties('AWS::Budgets::Budget', { Budget: { BudgetLimit: { Amount: 2500, Unit: 'USD' } } });
+  });
+
+  it('lets AWS Budgets publish to the topic and use its key', () => {
+    const [, policy] = ofType('AWS::SNS::TopicPolicy').find(([, p]) => p.Properties.Topics[0].Ref === topicId)!;
+    const budgets = policy.Properties.PolicyDocument.Statement.find((s: any) => s.Principal?.Service === 'budgets.amazonaws.com');
+    assert.ok(budgets, 'a statement for AWS Budgets');
+    assert.equal(budgets.Action, 'sns:Publish');
+    assert.deepEqual(budgets.Condition, { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
+    const keyId = logicalIdOf(stack.node.findChild('AlarmTopicKey'));
+    const keyStatements = resources[keyId]!.Properties.KeyPolicy.Statement as any[];
+    for (const service of ['cloudwatch.amazonaws.com', 'budgets.amazonaws.com']) {
+      assert.ok(keyStatements.some((s) => s.Principal?.Service === service && [s.Action].flat().includes('kms:GenerateDataKey*')), service);
+    }
   });
 
   it("alarms when the account's claimed Lambda concurrency nears its quota, which a deploy may name", () => {
@@ -58,8 +181,7 @@ describe('observability in the stack', () => {
     assert.equal(claimed.MetricName, 'ClaimedAccountConcurrency');
     assert.equal(claimed.Dimensions, undefined, 'account-wide');
     assert.equal(claimed.Threshold, 800, '80 % of the default 1,000');
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], accountConcurrency: 3000 } });
-    const larger = new HotelMappingStack(app, 'Larger', { stage: 'test' });
+    const larger = stackWith({ accountConcurrency: 3000 }, 'Larger');
     const thresholds = Object.values(Template.fromStack(larger.observability).findResources('AWS::CloudWatch::Alarm'))
       .filter((alarm: any) => alarm.Properties.MetricName === 'ClaimedAccountConcurrency')
       .map((alarm: any) => alarm.Properties.Threshold);
@@ -67,7 +189,7 @@ describe('observability in the stack', () => {
   });
 
   it('sends every alarm, the dead-letter queues\' too, to one encrypted topic', () => {
-    assert.ok(alarms.length >= 8);
+    assert.ok(alarms.length >= 25);
     for (const [id, alarm] of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }], id);
     const [, topic] = ofType('AWS::SNS::Topic').find(([id]) => id === topicId)!;
     assert.ok(topic.Properties.KmsMasterKeyId, 'encrypted');
@@ -75,9 +197,14 @@ describe('observability in the stack', () => {
   });
 
   it('subscribes the address the deployer gives', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'ops@example.com' } });
-    const withEmail = new HotelMappingStack(app, 'WithEmail', { stage: 'test' });
+    const withEmail = stackWith({ alarmEmail: 'ops@example.com' }, 'WithEmail');
     Template.fromStack(withEmail).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  it('refuses to synthesize the prod stage with nobody to receive its alarms', () => {
+    assert.throws(() => stackWith({}, 'Unwatched', 'prod'), /The prod stage needs someone to receive its alarms: deploy it with -c alarmEmail=/);
+    const watched = stackWith({ alarmEmail: 'ops@example.com' }, 'Watched', 'prod');
+    Template.fromStack(watched).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 
   it('has one dashboard: the API by route group, the queues, jobs and rows, webhook outcomes', () => {

@@ -9,6 +9,7 @@ import { routeList } from '../../shared/routes';
 import { functionName, needsSigningSecret } from '../../shared/platform/http/route';
 import { awsSolutionsErrors, describeViolations } from '../../infra/nag';
 import { HotelMappingStack } from '../../infra/stack';
+import { expressionOf, watchesQueue } from './constructs/bare-stack';
 import { app, functionsTemplate, logicalIdOf, ofType, resources, stack, template, workersTemplate } from './stack-fixture';
 
 
@@ -231,6 +232,7 @@ describe('billing configuration', () => {
   it("gives every function the payment secret's ARN and the stage's Stripe price ids, but only billing functions its read grant", () => {
     const priced = new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Priced', {
       stage: 'prod',
+      alarmEmail: 'ops@example.com',
       priceIds: { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' },
     });
     const fn = Template.fromStack(priced.routeFunctions).toJSON().Resources[priced.routeFunctions.getLogicalId(priced.functions.get('billing/checkout')!.node.defaultChild as never)];
@@ -274,8 +276,8 @@ describe('queues and workers from the queue table', () => {
   const functionProperties = (handler: string) => resources[logicalIdOf(stack.functions.get(handler)!)]!.Properties;
 
   it('gives every queue a dead-letter queue, its maxReceiveCount, and a visibility timeout six times the worker timeout', () => {
-    // And the outbox relay's failure queue (event-relay-stack.test.ts).
-    assert.equal(queues.length, queueList.length * 2 + 1);
+    // And a holding queue per dead-letter handler, and the outbox relay's failure queue (event-relay-stack.test.ts).
+    assert.equal(queues.length, queueList.length * 2 + queueList.filter((queue) => queue.deadLetterHandler).length + 1);
     for (const definition of queueList) {
       const { queue, deadLetters } = stack.queues.get(definition.name)!;
       const properties = resources[idOf(queue)]!.Properties;
@@ -317,13 +319,15 @@ describe('queues and workers from the queue table', () => {
     }
   });
 
-  it('raises an alarm as soon as a dead-letter queue holds a message', () => {
+  it('raises an alarm as soon as a dead-letter queue takes a message, and holds what a dead-letter handler fails to settle', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
     for (const definition of queueList) {
       const { deadLetters } = stack.queues.get(definition.name)!;
-      const alarm = alarms.find(([, a]) => a.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === idOf(deadLetters));
+      const alarm = alarms.find(([, a]) => watchesQueue(a, idOf(deadLetters)));
       assert.ok(alarm, `${definition.name} has an alarm`);
-      assert.equal(alarm[1].Properties.MetricName, 'ApproximateNumberOfMessagesVisible');
+      assert.equal(expressionOf(alarm[1]), 'MAX([FILL(visible, 0), FILL(received, 0)])');
+      const redrive = resources[idOf(deadLetters)]!.Properties.RedrivePolicy;
+      assert.equal(redrive !== undefined, definition.deadLetterHandler !== undefined, `${definition.name}: a holding queue only for a handled dead-letter queue`);
       assert.equal(alarm[1].Properties.Threshold, 1);
       assert.equal(alarm[1].Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
     }

@@ -68,6 +68,26 @@ export function statementsOfRole(template: Template, roleId: string): { Action: 
     .flatMap((policy: any) => policy.Properties.PolicyDocument.Statement);
 }
 
+/** Whether an alarm watches a queue (by logical id), in its one metric or in its metric math. */
+export function watchesQueue(alarm: Record<string, any>, queueId: string): boolean {
+  const metrics = JSON.stringify(alarm.Properties.Dimensions ?? alarm.Properties.Metrics ?? []);
+  return metrics.includes(JSON.stringify({ 'Fn::GetAtt': [queueId, 'QueueName'] }));
+}
+
+/** The metrics of a metric-math alarm, by id: name, statistic and dimensions. */
+export function metricsOf(alarm: { Properties: any }): Record<string, { name: string; stat: string; dimensions: unknown }> {
+  return Object.fromEntries(
+    (alarm.Properties.Metrics as any[])
+      .filter((m) => m.MetricStat)
+      .map((m) => [m.Id, { name: m.MetricStat.Metric.MetricName, stat: m.MetricStat.Stat, dimensions: m.MetricStat.Metric.Dimensions }]),
+  );
+}
+
+/** The expression of a metric-math alarm. */
+export function expressionOf(alarm: { Properties: any }): string {
+  return (alarm.Properties.Metrics as any[]).find((m) => m.Expression).Expression;
+}
+
 /** Every action granted to a role. */
 export function actionsOfRole(template: Template, roleId: string): string[] {
   return statementsOfRole(template, roleId).flatMap((statement) => [statement.Action].flat());

@@ -3,7 +3,8 @@ import { describe, it } from '@jest/globals';
 import { Template } from 'aws-cdk-lib/assertions';
 import { queueList } from '../../../shared/queues';
 import type { QueueDefinition } from '../../../shared/platform/queue/queue';
-import { bareStack, idOf, resourceOf } from './bare-stack';
+import { DEAD_LETTER_HANDLER_RECEIVES } from '../../../infra/constructs/dead-lettered-queue';
+import { bareStack, expressionOf, idOf, metricsOf, resourceOf, watchesQueue } from './bare-stack';
 
 const definition: QueueDefinition = {
   ...queueList[0]!,
@@ -13,8 +14,11 @@ const definition: QueueDefinition = {
   lambda: { memoryMb: 512, timeoutSeconds: 20 },
 };
 
+/** A queue whose dead letters nothing takes. */
+const unhandled: QueueDefinition = { ...definition, name: 'test-unhandled', deadLetterHandler: undefined };
+
 describe('DeadLetteredQueue', () => {
-  const { stack, queues, alarmTopic } = bareStack([definition]);
+  const { stack, queues, alarmTopic } = bareStack([definition, unhandled]);
   const queue = queues.get('test-work')!;
   const template = Template.fromStack(stack);
 
@@ -42,15 +46,45 @@ describe('DeadLetteredQueue', () => {
     }
   });
 
-  it('alarms the topic as soon as one message is dead-lettered', () => {
-    const { Properties } = resourceOf(template, queue.deadLettersAlarm);
-    assert.equal(Properties.MetricName, 'ApproximateNumberOfMessagesVisible');
-    assert.deepEqual(Properties.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [idOf(queue.deadLetters), 'QueueName'] } }]);
+  it('alarms the topic as soon as one message is dead-lettered, whether it waits or its handler drains it at once', () => {
+    const alarm = resourceOf(template, queue.deadLettersAlarm);
+    const { Properties } = alarm;
+    assert.equal(expressionOf(alarm), 'MAX([FILL(visible, 0), FILL(received, 0)])');
+    const dimensions = [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [idOf(queue.deadLetters), 'QueueName'] } }];
+    assert.deepEqual(metricsOf(alarm), {
+      visible: { name: 'ApproximateNumberOfMessagesVisible', stat: 'Maximum', dimensions },
+      received: { name: 'NumberOfMessagesReceived', stat: 'Sum', dimensions },
+    });
     assert.equal(Properties.Threshold, 1);
     assert.equal(Properties.EvaluationPeriods, 1);
     assert.equal(Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
     assert.equal(Properties.TreatMissingData, 'notBreaching');
     assert.deepEqual(Properties.AlarmActions, [{ Ref: idOf(alarmTopic) }]);
     assert.equal(Properties.AlarmDescription, 'Messages of test-work were dead-lettered: Works the tests');
+  });
+
+  it('moves a dead letter its handler failed to settle five times to a holding queue kept 14 days, alarmed', () => {
+    const holding = queue.unsettledDeadLetters!;
+    assert.match(idOf(holding), /^TestWorkUnsettledDeadLetters[0-9A-F]{8}$/);
+    const { Properties } = resourceOf(template, queue.deadLetters);
+    assert.equal(DEAD_LETTER_HANDLER_RECEIVES, 5);
+    assert.deepEqual(Properties.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [idOf(holding), 'Arn'] }, maxReceiveCount: 5 });
+    assert.equal(Properties.VisibilityTimeout, 6 * 30, "six times the handler's timeout");
+    assert.equal(resourceOf(template, holding).Properties.MessageRetentionPeriod, 14 * 24 * 3600);
+    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).filter(([, alarm]) => watchesQueue(alarm, idOf(holding)));
+    assert.equal(alarms.length, 1);
+    const [[alarmId, alarm]] = alarms as [[string, any]];
+    assert.match(alarmId, /^TestWorkUnsettledDeadLettersAlarm[0-9A-F]{8}$/);
+    assert.equal(alarm.Properties.Threshold, 1);
+    assert.equal(alarm.Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
+    assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: idOf(alarmTopic) }]);
+    assert.match(alarm.Properties.AlarmDescription, /test-work that its handler \(partner-inventories\/validation-dead-letters\) failed to settle 5 times/);
+  });
+
+  it('has no holding queue when nothing takes its dead letters: they wait in the dead-letter queue', () => {
+    const plain = queues.get('test-unhandled')!;
+    assert.equal(plain.unsettledDeadLetters, undefined);
+    assert.equal(resourceOf(template, plain.deadLetters).Properties.RedrivePolicy, undefined);
+    assert.equal(Object.keys(template.findResources('AWS::SQS::Queue')).length, 5, 'two queues, two dead-letter queues, one holding queue');
   });
 });

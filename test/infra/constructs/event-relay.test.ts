@@ -5,7 +5,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { EVENT_RELAY } from '../../../shared/platform/events/relay';
 import { queueList } from '../../../shared/queues';
 import { EventRelay } from '../../../infra/constructs/event-relay';
-import { actionsOfRole, bareStack, idOf, resourceOf, statementsOfRole } from './bare-stack';
+import { ALARM_THRESHOLDS } from '../../../infra/observability';
+import { actionsOfRole, bareStack, idOf, resourceOf, statementsOfRole, watchesQueue } from './bare-stack';
 
 describe('EventRelay', () => {
   // The queues the relay sends to must exist.
@@ -33,11 +34,22 @@ describe('EventRelay', () => {
       (s) => [s.Action].flat().includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes(idOf(relay.failures)),
     );
     assert.ok(sendsToFailures, 'may send to the failure queue');
-    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm')).find(
-      (a: any) => a.Properties.Dimensions[0].Value['Fn::GetAtt'][0] === idOf(relay.failures),
-    ) as any;
+    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm')).find((a: any) => watchesQueue(a, idOf(relay.failures))) as any;
     assert.ok(alarm, 'the failure queue is alarmed');
     assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: idOf(fixture.alarmTopic) }]);
+  });
+
+  it('alarms the topic within minutes when it falls behind the stream, long before a batch is given up after a day', () => {
+    const { Properties } = resourceOf(template, relay.iteratorAgeAlarm);
+    assert.match(idOf(relay.iteratorAgeAlarm), /^EventRelayIteratorAgeAlarm[0-9A-F]{8}$/);
+    assert.equal(Properties.Namespace, 'AWS/Lambda');
+    assert.equal(Properties.MetricName, 'IteratorAge');
+    assert.equal(Properties.Statistic, 'Maximum');
+    assert.deepEqual(Properties.Dimensions, [{ Name: 'FunctionName', Value: { Ref: idOf(relay) } }]);
+    assert.equal(Properties.Threshold, ALARM_THRESHOLDS.eventRelayIteratorAgeSeconds * 1000, 'milliseconds');
+    assert.equal(ALARM_THRESHOLDS.eventRelayIteratorAgeSeconds, 600);
+    assert.equal(Properties.ComparisonOperator, 'GreaterThanThreshold');
+    assert.deepEqual(Properties.AlarmActions, [{ Ref: idOf(fixture.alarmTopic) }]);
   });
 
   it('neither reads nor writes the table: the stream is read by the event source', () => {

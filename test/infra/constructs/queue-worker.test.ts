@@ -26,8 +26,8 @@ const other: QueueDefinition = { ...withoutDeadLetterHandler, name: 'test-other'
 
 function workers() {
   const fixture = bareStack([definition, other]);
-  const worker = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-work')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY });
-  const plain = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-other')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY });
+  const worker = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-work')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY, alarmTopic: fixture.alarmTopic });
+  const plain = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-other')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY, alarmTopic: fixture.alarmTopic });
   return { ...fixture, worker, plain, template: Template.fromStack(fixture.stack) };
 }
 
@@ -36,7 +36,7 @@ const mappingsOf = (template: Template, functionId: string) =>
 const roleIdOf = (template: Template, functionId: string): string => template.toJSON().Resources[functionId].Properties.Role['Fn::GetAtt'][0];
 
 describe('QueueWorker', () => {
-  const { template, worker, plain, queues } = workers();
+  const { template, worker, plain, queues, alarmTopic } = workers();
   const queue = queues.get('test-work')!;
 
   it('is fed by its queue in batches, reporting the messages that failed, at most its maximum concurrency at once, or alone with one reserved', () => {
@@ -86,8 +86,22 @@ describe('QueueWorker', () => {
     assert.ok(!('BUCKET_NAME' in Properties.Environment.Variables));
   });
 
+  it("alarms the topic at the dead-letter handler's first error: a dead letter it fails to settle would wait unnoticed", () => {
+    const alarm = resourceOf(template, worker.deadLetterHandlerErrorsAlarm!);
+    assert.match(idOf(worker.deadLetterHandlerErrorsAlarm!), /^PartnerInventoriesValidationDeadLettersErrorsAlarm[0-9A-F]{8}$/);
+    assert.equal(alarm.Properties.Namespace, 'AWS/Lambda');
+    assert.equal(alarm.Properties.MetricName, 'Errors');
+    assert.equal(alarm.Properties.Statistic, 'Sum');
+    assert.deepEqual(alarm.Properties.Dimensions, [{ Name: 'FunctionName', Value: { Ref: idOf(worker.deadLetterHandler!) } }]);
+    assert.equal(alarm.Properties.Threshold, 1);
+    assert.equal(alarm.Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
+    assert.equal(alarm.Properties.TreatMissingData, 'notBreaching');
+    assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: idOf(alarmTopic) }]);
+  });
+
   it('has no dead-letter handler when its queue names none', () => {
     assert.equal(plain.deadLetterHandler, undefined);
+    assert.equal(plain.deadLetterHandlerErrorsAlarm, undefined);
     const deadLetters = queues.get('test-other')!.deadLetters;
     const fed = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
       (m: any) => m.Properties.EventSourceArn['Fn::GetAtt'][0] === idOf(deadLetters),
