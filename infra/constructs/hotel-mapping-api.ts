@@ -19,6 +19,13 @@ export interface HotelMappingApiProps {
   removalPolicy: RemovalPolicy;
 }
 
+/**
+ * The gateway's own answers carry its request id as X-Request-Id, as a function answers it when the
+ * caller sent none (platform/correlation.ts): a gateway response cannot choose between the two.
+ */
+const REQUEST_ID_RESPONSE_HEADER = 'X-Request-Id';
+const GATEWAY_REQUEST_ID = 'context.requestId';
+
 /** API Gateway's own errors, each with its status and message. */
 const GATEWAY_ERRORS: readonly { id: string; type: apigateway.ResponseType; status: number; message: string }[] = [
   { id: 'UnknownRoute', type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, message: 'No endpoint at this path.' },
@@ -56,7 +63,7 @@ export class HotelMappingApi extends apigateway.RestApi {
       this.addGatewayResponse(responseId, {
         type,
         statusCode: String(status),
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        responseHeaders: { 'Content-Type': "'application/json'", [REQUEST_ID_RESPONSE_HEADER]: GATEWAY_REQUEST_ID },
         templates: { 'application/json': JSON.stringify(errorBody(status, message)) },
       });
     }
@@ -77,11 +84,15 @@ export class HotelMappingApi extends apigateway.RestApi {
         new apigateway.MockIntegration({
           requestTemplates: { 'application/json': '{"statusCode": 405}' },
           integrationResponses: [
-            { statusCode: '405', responseTemplates: { 'application/json': body }, responseParameters: { 'method.response.header.Allow': `'${allowed}'` } },
+            {
+              statusCode: '405',
+              responseTemplates: { 'application/json': body },
+              responseParameters: { 'method.response.header.Allow': `'${allowed}'`, [`method.response.header.${REQUEST_ID_RESPONSE_HEADER}`]: GATEWAY_REQUEST_ID },
+            },
           ],
           passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
         }),
-        { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }] },
+        { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true, [`method.response.header.${REQUEST_ID_RESPONSE_HEADER}`]: true } }] },
       );
     }
   }

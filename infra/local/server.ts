@@ -2,8 +2,9 @@
  * The local runtime's HTTP server: turns each request into the API Gateway (REST, proxy) event
  * the deployed API would send, and invokes the real handler found through the route table.
  * Gateway behaviour is reproduced where partners can see it: 404 for an unknown path, 405 for a
- * known path with another method, 413 over the gateway's body limit, base64 bodies for binary
- * media types.
+ * known path with another method (both with the request's X-Request-Id), 413 over the gateway's
+ * body limit, 408 for a request that takes too long to arrive, base64 bodies for binary media
+ * types, and the path matched as sent (dot segments, encoded or not, are never resolved).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -20,6 +21,13 @@ import type { Runtime } from '../../shared/platform/runtime';
 const MAX_HEADER_BYTES = 16 * 1024;
 
 const CUT_OFF_MESSAGE = 'The request body ended before its declared length.';
+
+/**
+ * A request (headers and body) must arrive within this: a body that trickles in is answered 408
+ * and its connection closed, instead of holding a connection for Node's default five minutes.
+ * API Gateway gives its integration 29 s; the whole request gets about as long here.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
@@ -39,6 +47,8 @@ export interface LocalApiOptions {
   pages?: LocalPage[];
   /** Sees every answer of a route's function (the tests check it against the route's documented responses). */
   onResponse?: (route: RouteDefinition, result: APIGatewayProxyResult) => void;
+  /** How long a request may take to arrive (tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 export function createLocalApi(options: LocalApiOptions): Server {
@@ -53,13 +63,24 @@ export function createLocalApi(options: LocalApiOptions): Server {
     return handler;
   };
 
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
-    dispatch(request, response).catch((error: unknown) => {
-      process.stderr.write(`local runtime: ${String((error as Error)?.stack ?? error)}\n`);
-      if (!response.headersSent) sendError(response, 500, 'An unexpected error occurred in the local runtime.');
-      else response.end();
-    });
-  });
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      // Node looks for requests past their time this often (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, requestTimeout / 5),
+    },
+    (request, response) => {
+      const requestId = randomUUID();
+      dispatch(request, response, requestId).catch((error: unknown) => {
+        process.stderr.write(`local runtime: ${String((error as Error)?.stack ?? error)}\n`);
+        if (!response.headersSent) sendError(response, requestId, 500, 'An unexpected error occurred in the local runtime.');
+        else response.end();
+      });
+    },
+  );
   // Requests Node cannot parse (oversized URL or headers, malformed framing) get the same
   // {error, message} body as everything else, not Node's empty answer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -69,26 +90,29 @@ export function createLocalApi(options: LocalApiOptions): Server {
         ? [431, `The request line and headers exceed ${MAX_HEADER_BYTES / 1024} KB.`]
         : error.code === 'HPE_INVALID_EOF_STATE'
           ? [400, CUT_OFF_MESSAGE]
-          : [400, 'The request could not be parsed as HTTP.'];
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, `The request did not arrive within ${requestTimeout / 1000} s.`]
+            : [400, 'The request could not be parsed as HTTP.'];
     const body = JSON.stringify(errorBody(status, message));
     socket.end(
       `HTTP/1.1 ${status} ${statusName(status)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `X-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   return server;
 
-  async function dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function dispatch(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     for (const page of options.pages ?? []) {
       if (await page(request, response, url)) return;
     }
+    const path = pathAsSent(request.url ?? '/', url);
     const method = (request.method ?? 'GET').toUpperCase();
     const matches = compiled
-      .map((candidate) => ({ candidate, match: candidate.pattern.exec(url.pathname) }))
+      .map((candidate) => ({ candidate, match: candidate.pattern.exec(path) }))
       .filter((found) => found.match !== null);
     if (matches.length === 0) {
-      return sendError(response, 404, `No endpoint at ${url.pathname}.`);
+      return sendError(response, requestId, 404, `No endpoint at ${path}.`);
     }
     const forMethod = matches
       .filter(({ candidate }) => candidate.route.method === method)
@@ -96,17 +120,17 @@ export function createLocalApi(options: LocalApiOptions): Server {
       .sort((a, b) => b.candidate.literalSegments - a.candidate.literalSegments)[0];
     if (!forMethod) {
       response.setHeader('allow', [...new Set(matches.map(({ candidate }) => candidate.route.method))].join(', '));
-      return sendError(response, 405, `${method} is not allowed on ${url.pathname}.`);
+      return sendError(response, requestId, 405, `${method} is not allowed on ${path}.`);
     }
     const body = await readBody(request);
-    if (body === 'too_large') return sendError(response, 413, `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
+    if (body === 'too_large') return sendError(response, requestId, 413, `The request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes.`);
     // As API Gateway: a body that ends before its Content-Length never reaches a function.
-    if (body === 'cut_off') return sendError(response, 400, CUT_OFF_MESSAGE);
+    if (body === 'cut_off') return sendError(response, requestId, 400, CUT_OFF_MESSAGE);
 
     const { candidate, match } = forMethod;
     const pathParameters = decodedParameters(candidate, match!);
-    if (!pathParameters) return sendError(response, 400, `The path ${url.pathname} is not valid percent-encoding.`);
-    const event = toEvent(request, url, candidate, pathParameters, body);
+    if (!pathParameters) return sendError(response, requestId, 400, `The path ${path} is not valid percent-encoding.`);
+    const event = toEvent(request, url, path, requestId, candidate, pathParameters, body);
     // As Lambda gives it: the invocation's time runs out at the function's timeout.
     const deadline = Date.now() + (candidate.route.lambda?.timeoutSeconds ?? DEFAULT_LAMBDA.timeoutSeconds) * 1000;
     const context = { awsRequestId: event.requestContext.requestId, functionName: candidate.route.handler, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
@@ -167,9 +191,29 @@ function decodedParameters(compiled: CompiledRoute, match: RegExpExecArray): Rec
   }
 }
 
+/**
+ * The path as the request line has it: API Gateway matches segments as sent, so `..` and `%2E%2E`
+ * are literal segments, never resolved into another route (URL parsing would resolve them).
+ */
+function pathAsSent(target: string, url: URL): string {
+  if (!target.startsWith('/')) return url.pathname;
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
+  // Each other segment percent-encoded as URL parsing would, on its own so that nothing is resolved
+  // (a backslash too, which URL parsing would take for a slash).
+  return path
+    .split('/')
+    .map((segment) => (DOT_SEGMENT.test(segment) ? segment : new URL(`http://localhost/${segment.replaceAll('\\', '%5C')}`).pathname.slice(1)))
+    .join('/');
+}
+
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
 function toEvent(
   request: IncomingMessage,
   url: URL,
+  path: string,
+  requestId: string,
   compiled: CompiledRoute,
   pathParameters: Record<string, string>,
   body: Buffer,
@@ -192,10 +236,9 @@ function toEvent(
     (multiValueQuery[name] ??= []).push(value);
   }
   const binary = isBinaryMediaType(headers['content-type']);
-  const requestId = randomUUID();
   return {
     resource: compiled.route.path,
-    path: url.pathname,
+    path,
     httpMethod: compiled.route.method,
     headers,
     multiValueHeaders,
@@ -207,7 +250,7 @@ function toEvent(
     isBase64Encoded: binary && body.length > 0,
     requestContext: {
       requestId,
-      path: url.pathname,
+      path,
       stage: 'local',
       // The address this server answers on, as API Gateway names its own domain: never the Host header.
       domainName: hostOf(request.socket.localAddress ?? '127.0.0.1', request.socket.localPort ?? 80),
@@ -223,7 +266,8 @@ function hostOf(address: string, port: number): string {
   return `${address.includes(':') ? `[${address}]` : address}:${port}`;
 }
 
-function sendError(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+/** The runtime's own answers, as the gateway's: with its request id (infra/constructs/hotel-mapping-api.ts). */
+function sendError(response: ServerResponse, requestId: string, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
   response.end(JSON.stringify(errorBody(status, message)));
 }

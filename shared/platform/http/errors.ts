@@ -3,6 +3,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { DomainError, type FailureKind } from '../errors';
+import { isUnavailable } from '../unavailable';
 
 export interface ErrorBody {
   error: string;
@@ -40,9 +41,19 @@ export function errorBody(status: number, message: string): ErrorBody {
   return { error: statusName(status), message };
 }
 
+/** How long a caller waits before retrying when a service the API depends on is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** Status and body for a thrown value; undefined for an unexpected failure (a 500). */
-export function describeFailure(error: unknown): { status: number; body: ErrorBody } | undefined {
+export function describeFailure(error: unknown): { status: number; body: ErrorBody; retryAfterSeconds?: number } | undefined {
   if (error instanceof HttpError) return { status: error.status, body: errorBody(error.status, error.message) };
+  if (isUnavailable(error)) {
+    return {
+      status: 503,
+      body: errorBody(503, 'A service the API depends on is unavailable. Retry in a few seconds.'),
+      retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+    };
+  }
   if (error instanceof DomainError) {
     const status = STATUS_OF_FAILURE[error.kind];
     return { status, body: errorBody(status, error.message) };

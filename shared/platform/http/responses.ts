@@ -11,15 +11,20 @@ export const errors = {
   415: { description: 'Unsupported content type or file format', schema: ErrorResponse },
 } as const;
 
-/** What every API operation may answer beyond its own responses: the gateway's throttling and an unexpected failure. */
+/** What every API operation may answer beyond its own responses: the gateway's throttling, an unexpected failure and an unavailable dependency. */
 const COMMON_ERRORS = {
   429: { description: 'Throttled by API Gateway (100 requests a second, bursts of 200, per stage): retry after a moment', schema: ErrorResponse },
   500: { description: 'An unexpected failure; the message names a reference to quote to support. Nothing half-done is left', schema: ErrorResponse },
+  503: {
+    description: 'A service the API depends on is unavailable or throttling for now: retry after the Retry-After seconds',
+    schema: ErrorResponse,
+    headers: { 'Retry-After': 'Seconds to wait before retrying' },
+  },
 } as const;
 
 /**
  * A route's documented responses, with what the pipeline adds: the 400 every API operation may
- * answer (refusesUnknownQuery), the gateway's 429 and an unexpected 500, an idempotent route's
+ * answer (refusesUnknownQuery), the gateway's 429, an unexpected 500 and an unavailable dependency's 503, an idempotent route's
  * 409 and 422 (idempotency.ts), and the headers answers carry (WWW-Authenticate on a 401,
  * Idempotent-Replayed on a replayed answer, Deprecation and Link on a deprecated route's).
  */

@@ -37,7 +37,11 @@ describe('HotelMappingApi', () => {
       DEFAULT_5XX: '500',
     });
     for (const response of responses) {
-      assert.deepEqual(response.ResponseParameters, { 'gatewayresponse.header.Content-Type': "'application/json'" });
+      // The gateway's request id, as a function answers it when the caller sent no X-Request-Id of its own.
+      assert.deepEqual(response.ResponseParameters, {
+        'gatewayresponse.header.Content-Type': "'application/json'",
+        'gatewayresponse.header.X-Request-Id': 'context.requestId',
+      });
       const body = JSON.parse(response.ResponseTemplates['application/json']);
       assert.deepEqual(Object.keys(body).sort(), ['error', 'message']);
     }
@@ -56,6 +60,12 @@ describe('HotelMappingApi', () => {
     const things = allowedByPath['/things'];
     assert.equal(things.StatusCode, '405');
     assert.equal(things.ResponseParameters['method.response.header.Allow'], "'GET, POST'");
+    assert.equal(things.ResponseParameters['method.response.header.X-Request-Id'], 'context.requestId');
+    for (const method of anyMethods) {
+      assert.deepEqual(method.Properties.MethodResponses, [
+        { StatusCode: '405', ResponseParameters: { 'method.response.header.Allow': true, 'method.response.header.X-Request-Id': true } },
+      ]);
+    }
     assert.deepEqual(JSON.parse(things.ResponseTemplates['application/json']), errorBody(405, 'This method is not allowed here. Allowed: GET, POST.'));
     assert.equal(allowedByPath['/things/{id}'].ResponseParameters['method.response.header.Allow'], "'DELETE'");
   });

@@ -1,6 +1,7 @@
 /**
- * Every failure becomes `{error, message}` with its status; an unexpected one is logged with the
- * request id and answered 500 without internals.
+ * Every failure becomes `{error, message}` with its status; an unavailable dependency answers 503
+ * with Retry-After (logged as a warning); an unexpected one is logged with the request id and
+ * answered 500 without internals.
  */
 import { describeError, log } from '../../logging';
 import { describeFailure, errorBody } from '../errors';
@@ -17,6 +18,10 @@ export function errorModel(route: RouteDefinition): HttpMiddleware {
       if (known) {
         const headers: Record<string, string> = { 'content-type': JSON_CONTENT };
         if (known.status === 401) headers['www-authenticate'] = 'Bearer';
+        if (known.retryAfterSeconds !== undefined) {
+          headers['retry-after'] = String(known.retryAfterSeconds);
+          log('warn', 'a service the API depends on is unavailable', { requestId, route: route.path, ...describeError(request.error) });
+        }
         request.response = { statusCode: known.status, headers, body: JSON.stringify(known.body) };
         return;
       }
