@@ -1,5 +1,5 @@
 /**
- * The whole service as one stack: the single table, the private bucket, the token signing secret,
+ * The whole service as one stack: the single table, the private bucket, the token signing key,
  * the REST API with one Lambda function per route of the route table, and for each queue of the
  * queue table an SQS queue, its dead-letter queue, an alarm on it, and the worker functions; the
  * table's stream feeds the outbox relay. The parts are the constructs of infra/constructs/.
@@ -77,6 +77,8 @@ export class HotelMappingStack extends Stack {
   readonly schedulerRole: iam.Role;
   /** Encrypts partner secrets (webhook signing secrets, partner API key values) in the table. */
   readonly secretsKey: kms.Key;
+  /** Signs bearer tokens (the token endpoint alone); every credentialed function reads its public key. */
+  readonly tokenSigningKey: kms.Key;
   readonly scheduleGroup: scheduler.ScheduleGroup;
   /** Named, not referenced: grants in every nested stack name the same ARN. */
   readonly scheduleGroupName: string;
@@ -136,9 +138,14 @@ export class HotelMappingStack extends Stack {
       removalPolicy,
     });
 
-    const signingSecret = new secretsmanager.Secret(this, 'TokenSigningSecret', {
-      description: 'HS256 key that signs bearer tokens issued by POST /api/v1/auth/token',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    // Its private half never leaves KMS: only the token endpoint's role may sign. Losing it ends
+    // only tokens under an hour old, so it goes with the stack.
+    this.tokenSigningKey = new kms.Key(this, 'TokenSigningKey', {
+      description: 'Signs the bearer tokens (ES256) issued by POST /api/v1/auth/token; every credentialed function verifies them with its public key',
+      keySpec: kms.KeySpec.ECC_NIST_P256,
+      keyUsage: kms.KeyUsage.SIGN_VERIFY,
+      pendingWindow: Duration.days(7),
+      removalPolicy: RemovalPolicy.DESTROY,
     });
 
     // Filled by the platform team after deploying (README, Billing); read only by the functions
@@ -173,7 +180,7 @@ export class HotelMappingStack extends Stack {
       table: this.table,
       bucket: this.bucket,
       secretsKey: this.secretsKey,
-      tokenSigningSecret: signingSecret,
+      tokenSigningKey: this.tokenSigningKey,
       paymentSecret,
       priceIds,
       queues: this.queues,

@@ -6,7 +6,7 @@
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
-import { needsSigningSecret, type RouteDefinition } from '../../shared/platform/http/route';
+import { tokenKeyUse, type RouteDefinition } from '../../shared/platform/http/route';
 import type { RouteRoles } from './route-roles';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
@@ -26,7 +26,7 @@ export class RouteFunction extends ServiceFunction {
       handler: route.handler,
       description: `${route.method} ${route.path}`,
       sizing: route.lambda,
-      environment: resources.environmentFor({ access: route.access, readsSigningSecret: needsSigningSecret(route) }),
+      environment: resources.environmentFor({ access: route.access, tokenKey: tokenKeyUse(route) }),
       removalPolicy,
       role: roles.roleFor(route),
     });

@@ -1,12 +1,12 @@
 /**
- * The roles of the route functions. Routes that declare the same access (and the same need of the
- * token signing secret) share one role with exactly that access: least privilege per function, in
+ * The roles of the route functions. Routes that declare the same access (and the same use of the
+ * bearer-token key) share one role with exactly that access: least privilege per function, in
  * a stack that stays within CloudFormation's 500 resources. Not a construct: the roles are made in
  * the scope it is given, `RouteRole1`, `RouteRole2`, … in the order their profiles first appear.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { needsSigningSecret, type RouteDefinition } from '../../shared/platform/http/route';
+import { tokenKeyUse, type RouteDefinition } from '../../shared/platform/http/route';
 import type { ServiceResources } from './service-resources';
 
 export class RouteRoles {
@@ -19,8 +19,8 @@ export class RouteRoles {
 
   /** The role of the routes with this route's access, made and granted the first time it is asked for. */
   roleFor(route: RouteDefinition): iam.Role {
-    const credentialed = needsSigningSecret(route);
-    const profile = JSON.stringify({ ...route.access, credentialed });
+    const tokenKey = tokenKeyUse(route);
+    const profile = JSON.stringify({ ...route.access, tokenKey });
     let role = this.byProfile.get(profile);
     if (!role) {
       role = new iam.Role(this.scope, `RouteRole${this.byProfile.size + 1}`, {
@@ -28,7 +28,7 @@ export class RouteRoles {
         description: `Functions of routes that may touch: ${profile}`,
         managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
       });
-      this.resources.grant(role, { access: route.access, readsSigningSecret: credentialed });
+      this.resources.grant(role, { access: route.access, tokenKey });
       this.byProfile.set(profile, role);
     }
     return role;

@@ -14,6 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
 import type { ResourceAccess } from '../../shared/platform/access';
+import type { TokenKeyUse } from '../../shared/platform/http/route';
 import { PLATFORM_SETTINGS, queueArnVariable, queueDeadLetterArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
 
@@ -23,7 +24,8 @@ export interface ServiceResourcesProps {
   bucket: s3.IBucket;
   /** Encrypts partner secrets kept in the table. */
   secretsKey: kms.IKey;
-  tokenSigningSecret: secretsmanager.ISecret;
+  /** The asymmetric key bearer tokens are signed with: the token endpoint signs, every credentialed route reads its public half. */
+  tokenSigningKey: kms.IKey;
   paymentSecret: secretsmanager.ISecret;
   /** The stage's payment-provider price ids. */
   priceIds: ProviderPriceIds;
@@ -36,22 +38,24 @@ export interface ServiceResourcesProps {
   schedulerRole: iam.IRole;
 }
 
-/** What a function declared it may touch, and whether it reads the token signing secret. */
+/** What a function declared it may touch, and what it does with the bearer-token key. */
 export interface FunctionAccess {
   access: ResourceAccess;
-  /** It verifies (or issues) bearer tokens. */
-  readsSigningSecret?: boolean;
+  /** sign: kms:Sign (the token endpoint alone); verify: kms:GetPublicKey; none: neither. */
+  tokenKey?: TokenKeyUse;
 }
 
 /** Exactly Encrypt or Decrypt on the one key: the CDK's key grants would add ReEncrypt* and GenerateDataKey*. */
 const KMS_ACTIONS = { seal: ['kms:Encrypt'], open: ['kms:Decrypt'], both: ['kms:Encrypt', 'kms:Decrypt'] } as const;
+/** A verifier gets only the public half: with kms:Sign, any credentialed function could mint any organization's token. */
+const TOKEN_KEY_ACTIONS = { sign: ['kms:Sign'], verify: ['kms:GetPublicKey'], none: [] } as const;
 
 export class ServiceResources {
   constructor(private readonly resources: ServiceResourcesProps) {}
 
   /** The settings of a function: the stage, logging, and exactly the resources its access names (shared/platform/config.ts). */
-  environmentFor({ access, readsSigningSecret = false }: FunctionAccess): Record<string, string> {
-    const { stage, table, bucket, secretsKey, tokenSigningSecret, paymentSecret, scheduleGroup, schedulerRole, priceIds } = this.resources;
+  environmentFor({ access, tokenKey = 'none' }: FunctionAccess): Record<string, string> {
+    const { stage, table, bucket, secretsKey, tokenSigningKey, paymentSecret, scheduleGroup, schedulerRole, priceIds } = this.resources;
     const schedules = access.schedules ?? [];
     return {
       LOG_LEVEL: 'info',
@@ -64,7 +68,7 @@ export class ServiceResources {
         schedulerGroupName: schedules.length ? scheduleGroup.scheduleGroupName : undefined,
         schedulerRoleArn: schedules.length ? schedulerRole.roleArn : undefined,
         secretsKeyArn: access.secrets ? secretsKey.keyArn : undefined,
-        tokenSigningSecretArn: readsSigningSecret ? tokenSigningSecret.secretArn : undefined,
+        tokenSigningKeyArn: tokenKey !== 'none' ? tokenSigningKey.keyArn : undefined,
       }),
       ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queueUrl])),
       ...Object.fromEntries(schedules.map((name) => [queueArnVariable(name), this.queueNamed(name).queueArn])),
@@ -75,8 +79,8 @@ export class ServiceResources {
   }
 
   /** Grants exactly the declared access, nothing more. */
-  grant(grantee: iam.IGrantable, { access, readsSigningSecret = false }: FunctionAccess): void {
-    const { table, bucket, secretsKey, tokenSigningSecret, paymentSecret, scheduleGroupName, schedulerRole } = this.resources;
+  grant(grantee: iam.IGrantable, { access, tokenKey = 'none' }: FunctionAccess): void {
+    const { table, bucket, secretsKey, tokenSigningKey, paymentSecret, scheduleGroupName, schedulerRole } = this.resources;
     const allow = (actions: readonly string[], resource: string) =>
       grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource] }));
 
@@ -106,7 +110,7 @@ export class ServiceResources {
         }),
       );
     }
-    if (readsSigningSecret) tokenSigningSecret.grantRead(grantee);
+    if (tokenKey !== 'none') allow(TOKEN_KEY_ACTIONS[tokenKey], tokenSigningKey.keyArn);
     if (access.providerKeys) paymentSecret.grantRead(grantee);
   }
 

@@ -2,6 +2,7 @@
  * The local stack: stand-ins running, table and bucket created, and the configuration handlers
  * use to reach them. Shared by `npm start` and the tests.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireSetting, type AppConfig } from '../../shared/platform/config';
 import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
@@ -17,7 +18,7 @@ export interface LocalStack {
 export const LOCAL_REGION = 'eu-west-1';
 
 export async function provisionLocalStack(
-  options: StandInOptions & { tokenSigningSecret: string; localSecretsKey: string; tableName?: string; bucketName?: string },
+  options: StandInOptions & { localTokenSigningKey: string; localSecretsKey: string; tableName?: string; bucketName?: string },
 ): Promise<LocalStack> {
   const standIns = await startStandIns(options);
   const config: AppConfig = {
@@ -27,13 +28,18 @@ export async function provisionLocalStack(
     bucketName: options.bucketName ?? 'hotel-mapping-local',
     dynamoDbEndpoint: standIns.dynamoDbEndpoint,
     s3Endpoint: standIns.s3Endpoint,
-    tokenSigningSecret: options.tokenSigningSecret,
+    localTokenSigningKey: options.localTokenSigningKey,
     localSecretsKey: options.localSecretsKey,
     // A local receiver (http://127.0.0.1:…) only when asked for; never in a deployed stack.
     localAllowances: process.env.WEBHOOKS_ALLOW_LOOPBACK === 'true' ? [LOOPBACK_RECEIVERS] : [],
   };
   await provisionResources(config);
   return { config, stop: () => standIns.stop() };
+}
+
+/** A new P-256 private key (PKCS#8 PEM) for bearer tokens: what the KMS key is in AWS. */
+export function newLocalTokenSigningKey(): string {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 }
 
 /** Creates the config's table and bucket on running stand-ins (tests call it per test file). */

@@ -16,7 +16,7 @@ import { localRuntime } from './messaging';
 import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
-import { provisionLocalStack, type LocalStack } from './stack';
+import { newLocalTokenSigningKey, provisionLocalStack, type LocalStack } from './stack';
 import { StandInUnavailable } from './stand-ins';
 import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, PROCESSES_FILE, QUEUES_DIR, STACK_FILE, STREAM_POSITION_FILE } from './state';
 import { lockStateFolder, StartRefused, type StateFolderLock } from './state-folder-lock';
@@ -35,8 +35,8 @@ async function main(): Promise<void> {
     onSpawn: (pid) => lock.recordStandIn(pid),
     dynamoDbDataDir: join(STATE_DIR, 'dynamodb'),
     s3DataDir: join(STATE_DIR, 's3'),
-    tokenSigningSecret: persistentSecret(join(STATE_DIR, 'token-signing-secret')),
-    localSecretsKey: persistentSecret(join(STATE_DIR, 'secrets-key')),
+    localTokenSigningKey: persistentSecret(join(STATE_DIR, 'token-signing-key.pem'), newLocalTokenSigningKey),
+    localSecretsKey: persistentSecret(join(STATE_DIR, 'secrets-key'), () => randomBytes(32).toString('base64url')),
   });
   const started: { server?: Server } = {};
   stopOnSignal(stack, lock, () => started.server);
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const bearerToken = await demoBearerToken(runtime, demo);
   const credentials = { baseUrl, ...demo, bearerToken };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  const { tokenSigningSecret: _secret, localSecretsKey: _key, ...reachable } = stack.config;
+  const { localTokenSigningKey: _tokenKey, localSecretsKey: _key, ...reachable } = stack.config;
   writeFileSync(STACK_FILE, `${JSON.stringify(reachable, null, 2)}\n`);
 
   const organization = await organizationStoreOf(runtime).get(demo.organizationId);
@@ -108,8 +108,8 @@ async function demoBearerToken(runtime: Runtime, demo: DemoCredentials): Promise
   return token.accessToken;
 }
 
-function persistentSecret(file: string): string {
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+function persistentSecret(file: string, generate: () => string): string {
+  if (!existsSync(file)) writeFileSync(file, generate(), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
 

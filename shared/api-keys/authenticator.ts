@@ -49,7 +49,7 @@ export class Authenticator implements Authenticate {
     // The key behind the token must still be live: revoking a key ends its tokens at once.
     const record = await this.apiKeys.get(claims.keyId);
     if (!isUsable(record)) throw unauthenticated('The API key behind this token has been revoked.');
-    // Only a token signed with our own secret outside the token endpoint could name another organization's key.
+    // Only a token signed with our own key outside the token endpoint could name another organization's key.
     if (record.organizationId !== claims.organizationId) throw unauthenticated('Invalid or expired bearer token.');
     return { organizationId: claims.organizationId, keyId: claims.keyId, role: record.role, credential: 'bearer' };
   }

@@ -1,8 +1,11 @@
 /**
- * Bearer tokens: short-lived HS256 JWTs issued in exchange for an API key (OAuth 2.0 client
+ * Bearer tokens: short-lived ES256 JWTs issued in exchange for an API key (OAuth 2.0 client
  * credentials). A token names the key it came from, so revoking the key ends its tokens too.
+ * Signed with a private key only the token endpoint may use; verified with its public half, so a
+ * function that verifies tokens cannot make one.
  */
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { base64url, jwtVerify, errors as joseErrors } from 'jose';
 import type { KeyRole } from '../platform/auth/principal';
 
 export const TOKEN_ISSUER = 'hotel-mapping-api';
@@ -22,23 +25,36 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
-/** Resolves the signing secret; production reads it from Secrets Manager once per container. */
-export type SigningSecretSource = () => Promise<Uint8Array>;
+/** The P-256 key pair tokens are signed with: a KMS key in AWS, a local key for the local runtime and tests. */
+export interface TokenSigningKey {
+  /** The ES256 signature of `signingInput`: r || s, 64 bytes (RFC 7518, section 3.4). */
+  sign(signingInput: Uint8Array): Promise<Uint8Array>;
+  /** The public half, which is all a verifier needs. */
+  publicKey(): Promise<KeyObject>;
+}
+
+const ES256_SIGNATURE_BYTES = 64;
 
 export class BearerTokens {
-  constructor(private readonly secret: SigningSecretSource) {}
+  constructor(private readonly key: TokenSigningKey) {}
 
   async issue(claims: TokenClaims, now: Date): Promise<IssuedToken> {
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const accessToken = await new SignJWT({ key: claims.keyId, role: claims.role })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.organizationId)
-      .setIssuer(TOKEN_ISSUER)
-      .setAudience(TOKEN_AUDIENCE)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + TOKEN_LIFETIME_SECONDS)
-      .sign(await this.secret());
-    return { accessToken, expiresIn: TOKEN_LIFETIME_SECONDS };
+    const header = { alg: 'ES256', typ: 'JWT' };
+    const payload = {
+      key: claims.keyId,
+      role: claims.role,
+      sub: claims.organizationId,
+      iss: TOKEN_ISSUER,
+      aud: TOKEN_AUDIENCE,
+      iat: issuedAt,
+      exp: issuedAt + TOKEN_LIFETIME_SECONDS,
+    };
+    // Built by hand, as jose's SignJWT signs only with a key it holds, and KMS never hands its key out.
+    const signingInput = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`;
+    const signature = await this.key.sign(new TextEncoder().encode(signingInput));
+    if (signature.length !== ES256_SIGNATURE_BYTES) throw new Error(`An ES256 signature is ${ES256_SIGNATURE_BYTES} bytes (got ${signature.length}).`);
+    return { accessToken: `${signingInput}.${base64url.encode(signature)}`, expiresIn: TOKEN_LIFETIME_SECONDS };
   }
 
   /**
@@ -48,8 +64,8 @@ export class BearerTokens {
    */
   async verify(token: string, now: Date): Promise<TokenClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, await this.secret(), {
-        algorithms: ['HS256'],
+      const { payload } = await jwtVerify(token, await this.key.publicKey(), {
+        algorithms: ['ES256'],
         issuer: TOKEN_ISSUER,
         audience: TOKEN_AUDIENCE,
         currentDate: now,

@@ -12,8 +12,11 @@ export interface ResourceAccess {
   schedules?: readonly string[];
   /** Encrypts (seal) or decrypts (open) partner secrets with the stage's KMS key (platform/secrets). */
   secrets?: 'seal' | 'open' | 'both';
-  /** Reads the bearer-token signing secret even though it takes no credential (the token endpoint). */
-  signingSecret?: boolean;
+  /**
+   * Signs bearer tokens with the stage's token key (the token endpoint alone). Every route that
+   * takes a credential verifies them with the key's public half, which needs no declaration.
+   */
+  signsTokens?: boolean;
   /**
    * Reads a third-party provider's keys from the secret the platform team fills after deploying
    * (Stripe's, for billing); implies providerIds.

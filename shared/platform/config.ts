@@ -13,10 +13,10 @@ export interface AppConfig {
   dynamoDbEndpoint?: string;
   /** s3rver's URL (path-style addressing); unset in AWS. */
   s3Endpoint?: string;
-  /** Bearer-token signing secret given directly (local runtime only). */
-  tokenSigningSecret?: string;
-  /** Secrets Manager ARN holding the bearer-token signing secret (AWS). */
-  tokenSigningSecretArn?: string;
+  /** Asymmetric KMS key (ECC_NIST_P256) that signs bearer tokens, and whose public half verifies them (AWS). */
+  tokenSigningKeyArn?: string;
+  /** P-256 private key (PKCS#8 PEM) that signs and verifies bearer tokens (local runtime and tests only). */
+  localTokenSigningKey?: string;
   /**
    * Queue name -> SQS URL (QUEUE_URL_<NAME>) for the queues a function sends to; ARN (QUEUE_ARN_<NAME>)
    * and dead-letter queue ARN (QUEUE_DEAD_LETTERS_ARN_<NAME>) for the queues it schedules deliveries to.
@@ -55,8 +55,8 @@ export const PLATFORM_SETTINGS = defineSettings({
   bucketName: 'BUCKET_NAME',
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
   s3Endpoint: 'S3_ENDPOINT',
-  tokenSigningSecret: 'TOKEN_SIGNING_SECRET',
-  tokenSigningSecretArn: 'TOKEN_SIGNING_SECRET_ARN',
+  tokenSigningKeyArn: 'TOKEN_SIGNING_KEY_ARN',
+  localTokenSigningKey: 'LOCAL_TOKEN_SIGNING_KEY',
   schedulerGroupName: 'SCHEDULER_GROUP_NAME',
   schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
   secretsKeyArn: 'SECRETS_KEY_ARN',

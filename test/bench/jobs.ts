@@ -24,7 +24,7 @@ import { batchWrite, tableOf } from '../../shared/platform/table';
 import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
-import { provisionLocalStack } from '../../infra/local/stack';
+import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { scoreMatches } from './mapping-metrics';
 
@@ -54,7 +54,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const percentile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
 // DynamoDB Local in memory (its fastest), s3rver on disk so the published reference stays.
-const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), tokenSigningSecret: 'bench-jobs', localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
 const { runtime, messaging } = localRuntime(stack.config);
 messaging.start();
 const server = createLocalApi({ runtime });

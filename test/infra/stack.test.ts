@@ -6,7 +6,7 @@ import { queueList } from '../../shared/queues';
 import { referencePublicationQueue } from '../../shared/reference';
 import { DEFAULT_ACCOUNT_CONCURRENCY } from '../../infra/observability';
 import { routeList } from '../../shared/routes';
-import { functionName, needsSigningSecret } from '../../shared/platform/http/route';
+import { functionName, tokenKeyUse } from '../../shared/platform/http/route';
 import { awsSolutionsErrors, describeViolations } from '../../infra/nag';
 import { HotelMappingStack } from '../../infra/stack';
 import { expressionOf, watchesQueue } from './constructs/bare-stack';
@@ -199,16 +199,67 @@ describe('least privilege per function', () => {
         assert.ok(s3.includes('s3:PutObject'));
         assert.ok(!s3.some((a) => a.startsWith('s3:GetObject') || a.startsWith('s3:DeleteObject')));
       }
-      // Only the secrets the route needs: the token signing secret, and Stripe's keys for billing functions.
-      const expected = [
-        ...(needsSigningSecret(route) ? [secretIds.TokenSigningSecret!] : []),
-        ...(route.access.providerKeys ? [secretIds.PaymentProviderSecret!] : []),
-      ].sort();
+      // Only the secrets the route needs: Stripe's keys, for billing functions.
+      const expected = route.access.providerKeys ? [secretIds.PaymentProviderSecret!] : [];
       assert.deepEqual(secretsReadBy(logicalIdOf(stack.functions.get(route.handler)!)), expected);
       assert.equal(secrets.length > 0, expected.length > 0);
       assert.ok(!actions.some((a) => a === '*' || a.endsWith(':*')), 'no service-wide wildcard');
     });
   }
+});
+
+describe('the bearer-token key', () => {
+  const tokenKeyId = logicalIdOf(stack.tokenSigningKey);
+  const tokenKeyArn = { 'Fn::GetAtt': [tokenKeyId, 'Arn'] };
+  const tokenFunction = logicalIdOf(stack.functions.get('api-keys/token')!);
+  /** Every role of every stack, and the KMS actions it holds on the token key. */
+  const tokenKeyActionsByRole = new Map<string, string[]>();
+  for (const [, policy] of ofType('AWS::IAM::Policy')) {
+    for (const statement of policy.Properties.PolicyDocument.Statement) {
+      if (!JSON.stringify(statement.Resource).includes(`"${tokenKeyId}"`)) continue;
+      for (const role of policy.Properties.Roles as { Ref: string }[]) {
+        tokenKeyActionsByRole.set(role.Ref, [...(tokenKeyActionsByRole.get(role.Ref) ?? []), ...[statement.Action].flat()]);
+      }
+    }
+  }
+  const roleOf = (functionId: string): string => resources[functionId]!.Properties.Role['Fn::GetAtt'][0];
+
+  it('is an asymmetric P-256 signing key, and no token secret is left in Secrets Manager', () => {
+    const key = resources[tokenKeyId]!.Properties;
+    assert.equal(key.KeySpec, 'ECC_NIST_P256');
+    assert.equal(key.KeyUsage, 'SIGN_VERIFY');
+    assert.deepEqual(Object.keys(secretIds), ['PaymentProviderSecret']);
+    assert.ok(!ofType('AWS::Lambda::Function').some(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('TOKEN_SIGNING_SECRET')));
+  });
+
+  it('may be signed with by the token function\'s role alone', () => {
+    const signers = [...tokenKeyActionsByRole].filter(([, actions]) => actions.some((a) => a === 'kms:Sign' || a === 'kms:*' || a === '*'));
+    assert.deepEqual(signers.map(([role]) => role), [roleOf(tokenFunction)]);
+    assert.deepEqual(tokenKeyActionsByRole.get(roleOf(tokenFunction)), ['kms:Sign']);
+    // Its role is its own: no other function runs with the power to sign.
+    const sharing = ofType('AWS::Lambda::Function').filter(([id, fn]) => id !== tokenFunction && fn.Properties.Role?.['Fn::GetAtt']?.[0] === roleOf(tokenFunction));
+    assert.deepEqual(sharing, []);
+  });
+
+  it('gives every credentialed route its public half only (kms:GetPublicKey), and nothing to the others', () => {
+    for (const route of routeList) {
+      const fn = logicalIdOf(stack.functions.get(route.handler)!);
+      const expected = { sign: ['kms:Sign'], verify: ['kms:GetPublicKey'], none: undefined }[tokenKeyUse(route)];
+      assert.deepEqual(tokenKeyActionsByRole.get(roleOf(fn)), expected, route.handler);
+      if (route.auth !== 'none') assert.equal(tokenKeyUse(route), 'verify', `${route.handler} verifies and holds no signing power`);
+    }
+    for (const handler of [...stack.functions.keys()].filter((handler) => !routeList.some((route) => route.handler === handler))) {
+      assert.equal(tokenKeyActionsByRole.get(roleOf(logicalIdOf(stack.functions.get(handler)!))), undefined, handler);
+    }
+    assert.ok(routeList.filter((route) => tokenKeyUse(route) === 'verify').length > 40, 'the verifiers are the credentialed routes');
+  });
+
+  it('lets every verifier reach the key: its ARN in the settings of each function that signs or verifies', () => {
+    for (const route of routeList.filter((r) => tokenKeyUse(r) !== 'none')) {
+      const variables = resources[logicalIdOf(stack.functions.get(route.handler)!)]!.Properties.Environment.Variables;
+      assert.deepEqual(variables.TOKEN_SIGNING_KEY_ARN, tokenKeyArn, route.handler);
+    }
+  });
 });
 
 describe('cdk-nag', () => {
@@ -260,7 +311,7 @@ describe('lean functions', () => {
       const has = (name: string) => name in variables;
       assert.equal(has('TABLE_NAME'), route.access.table !== 'none', `${route.handler} TABLE_NAME`);
       assert.equal(has('BUCKET_NAME'), route.access.bucket !== undefined, `${route.handler} BUCKET_NAME`);
-      assert.equal(has('TOKEN_SIGNING_SECRET_ARN'), needsSigningSecret(route), `${route.handler} TOKEN_SIGNING_SECRET_ARN`);
+      assert.equal(has('TOKEN_SIGNING_KEY_ARN'), tokenKeyUse(route) !== 'none', `${route.handler} TOKEN_SIGNING_KEY_ARN`);
       assert.equal(has('PAYMENT_SECRET_ARN'), route.access.providerKeys === true, `${route.handler} PAYMENT_SECRET_ARN`);
       const priced = route.access.providerKeys === true || route.access.providerIds === true;
       assert.equal(has('STRIPE_PRICE_SUBSCRIPTION'), priced, `${route.handler} price ids`);

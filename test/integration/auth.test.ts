@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createPublicKey } from 'node:crypto';
 import { describe, it } from '@jest/globals';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { TOKEN_LIFETIME_SECONDS } from '../../shared/api-keys/bearer-tokens';
 import { startTestApi, type Caller } from '../support/test-api';
 import { apiKeyStoreOf, authenticatorOf, bearerTokensOf } from '../../shared/api-keys/services';
@@ -177,7 +179,7 @@ describe('bearer tokens (POST /api/v1/auth/token)', () => {
     assert.match(revoked.body.message, /revoked/);
   });
 
-  it('signed with another secret are refused', async () => {
+  it('signed with another key are refused', async () => {
     const elsewhere = await startTestApi({ config: { tableName: api.config.tableName, bucketName: api.config.bucketName }, provision: false });
     const caller = await api.newOrganization();
     const foreignToken = (await bearerTokensOf(elsewhere.runtime).issue(
@@ -185,6 +187,19 @@ describe('bearer tokens (POST /api/v1/auth/token)', () => {
       api.clock.now(),
     )).accessToken;
     assert.equal((await api.request('GET', PROTECTED, bearer(foreignToken))).status, 401);
+  });
+
+  it('are ES256, and an HS256 token (as they were once issued, or keyed with the public key) is refused', async () => {
+    const caller = await api.newOrganization();
+    const issued = await tokenFor(caller);
+    assert.equal(decodeProtectedHeader(issued).alg, 'ES256');
+    const publicKey = createPublicKey(api.config.localTokenSigningKey!).export({ format: 'der', type: 'spki' });
+    for (const key of [new TextEncoder().encode('a signing secret of the old kind, 32+ bytes'), publicKey]) {
+      const hmac = await new SignJWT({ ...decodeJwt(issued) }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key);
+      const response = await api.request('GET', PROTECTED, bearer(hmac));
+      assert.equal(response.status, 401);
+      assert.equal(response.body.message, 'Invalid or expired bearer token.');
+    }
   });
 });
 

@@ -5,7 +5,7 @@
  * Each refusal is 400 (401 for a token) `{error, message}` and changes nothing.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { SignJWT } from 'jose';
 import { SUPPLIER_CATALOGUE } from '../../infra/local/seed';
@@ -157,18 +157,18 @@ describe('form and multipart bodies', () => {
 });
 
 describe('bearer tokens signed with the real key', () => {
-  const secret = new TextEncoder().encode(api.config.tokenSigningSecret);
+  const signingKey = createPrivateKey(api.config.localTokenSigningKey!);
   const nowSeconds = () => Math.floor(api.clock.now().getTime() / 1000);
 
   async function forge(caller: Caller, times: { iat?: number; exp?: number }): Promise<string> {
     const token = new SignJWT({ key: caller.apiKey.split('_')[1], role: 'partner' })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'JWT' })
       .setSubject(caller.organization.id)
       .setIssuer(TOKEN_ISSUER)
       .setAudience(TOKEN_AUDIENCE);
     if (times.iat !== undefined) token.setIssuedAt(times.iat);
     if (times.exp !== undefined) token.setExpirationTime(times.exp);
-    return token.sign(secret);
+    return token.sign(signingKey);
   }
 
   const call = (token: string) => api.request('GET', '/api/v1/suppliers/my-suppliers', { headers: { authorization: `Bearer ${token}` } });

@@ -22,7 +22,7 @@ import { localRuntime } from '../../infra/local/messaging';
 import { seedSuppliers } from '../../infra/local/seed';
 import { localPaymentPages } from '../../infra/local/payment-pages';
 import { createLocalApi } from '../../infra/local/server';
-import { LOCAL_REGION, provisionResources } from '../../infra/local/stack';
+import { LOCAL_REGION, newLocalTokenSigningKey, provisionResources } from '../../infra/local/stack';
 import { createOrganizationKey } from '../../shared/api-keys';
 import { createOrganization } from '../../shared/organizations';
 
@@ -72,7 +72,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     bucketName: `test-${suffix}`,
     dynamoDbEndpoint,
     s3Endpoint,
-    tokenSigningSecret: randomBytes(32).toString('base64url'),
+    localTokenSigningKey: newLocalTokenSigningKey(),
     localSecretsKey: randomBytes(32).toString('base64'),
     ...overrides,
   };

@@ -48,9 +48,12 @@ export interface ResponseDescription {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** Routes that verify or issue bearer tokens need the signing secret. */
-export function needsSigningSecret(route: RouteDefinition): boolean {
-  return route.auth !== 'none' || route.access.signingSecret === true;
+/** What a function does with the bearer-token key: sign (the token endpoint), verify (every credentialed route), or nothing. */
+export type TokenKeyUse = 'sign' | 'verify' | 'none';
+
+export function tokenKeyUse(route: RouteDefinition): TokenKeyUse {
+  if (route.access.signsTokens) return 'sign';
+  return route.auth !== 'none' ? 'verify' : 'none';
 }
 
 export interface RouteDefinition {

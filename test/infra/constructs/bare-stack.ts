@@ -28,7 +28,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
   });
   const bucket = new s3.Bucket(stack, 'Bucket');
   const secretsKey = new kms.Key(stack, 'SecretsKey');
-  const tokenSigningSecret = new secretsmanager.Secret(stack, 'TokenSigningSecret');
+  const tokenSigningKey = new kms.Key(stack, 'TokenSigningKey', { keySpec: kms.KeySpec.ECC_NIST_P256, keyUsage: kms.KeyUsage.SIGN_VERIFY });
   const paymentSecret = new secretsmanager.Secret(stack, 'PaymentSecret');
   const scheduleGroup = new scheduler.ScheduleGroup(stack, 'Schedules', { scheduleGroupName: SCHEDULE_GROUP_NAME });
   const schedulerRole = new iam.Role(stack, 'SchedulerRole', { assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com') });
@@ -39,7 +39,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
     table,
     bucket,
     secretsKey,
-    tokenSigningSecret,
+    tokenSigningKey,
     paymentSecret,
     priceIds: LOCAL_PRICE_IDS,
     queues: new Map([...queues].map(([name, queue]) => [name, { queue, deadLetters: queue.deadLetters }])),
@@ -47,7 +47,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
     scheduleGroupName: SCHEDULE_GROUP_NAME,
     schedulerRole,
   });
-  return { stack, table, bucket, secretsKey, tokenSigningSecret, paymentSecret, schedulerRole, alarmTopic, queues, resources };
+  return { stack, table, bucket, secretsKey, tokenSigningKey, paymentSecret, schedulerRole, alarmTopic, queues, resources };
 }
 
 /** The logical id of a construct's CloudFormation resource. */

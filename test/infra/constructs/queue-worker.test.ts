@@ -66,7 +66,7 @@ describe('QueueWorker', () => {
     assert.ok(!actions.some((a) => a.startsWith('kms:') || a.startsWith('secretsmanager:') || a.startsWith('scheduler:')));
     const variables = resourceOf(template, worker).Properties.Environment.Variables;
     assert.deepEqual(Object.keys(variables).filter((name) => /^(TABLE|BUCKET|QUEUE_URL)_/.test(name)).sort(), ['BUCKET_NAME', 'QUEUE_URL_TEST_OTHER', 'TABLE_NAME']);
-    assert.ok(!('TOKEN_SIGNING_SECRET_ARN' in variables));
+    assert.ok(!('TOKEN_SIGNING_KEY_ARN' in variables));
   });
 
   it('hands dead letters to the handler the queue names, with its lesser access', () => {

@@ -48,18 +48,22 @@ describe('RouteFunction', () => {
     template.resourceCountIs('AWS::Lambda::Permission', 1);
   });
 
-  it('reads the token signing secret only when its route takes a credential or issues tokens', () => {
-    const { template, functions, tokenSigningSecret } = routed([
+  it('signs bearer tokens only when its route issues them, reads the public key only when its route takes a credential', () => {
+    const { template, functions, tokenSigningKey } = routed([
       route(0, { path: '/public', auth: 'none', access: { table: 'none' } }),
       route(1, { path: '/private', auth: 'required', access: { table: 'none' } }),
+      route(2, { path: '/token', auth: 'none', access: { table: 'none', signsTokens: true } }),
     ]);
-    const [open, credentialed] = functions.map((fn) => resourceOf(template, fn).Properties);
-    assert.ok(!('TOKEN_SIGNING_SECRET_ARN' in open.Environment.Variables));
-    assert.deepEqual(credentialed.Environment.Variables.TOKEN_SIGNING_SECRET_ARN, { Ref: idOf(tokenSigningSecret) });
-    const readers = (fn: RouteFunction) =>
-      statementsOfRole(template, roleIdOf(template, fn)).filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
-    assert.equal(readers(functions[0]!).length, 0);
-    assert.deepEqual(readers(functions[1]!).map((s) => s.Resource), [{ Ref: idOf(tokenSigningSecret) }]);
+    const keyArn = { 'Fn::GetAtt': [idOf(tokenSigningKey), 'Arn'] };
+    const [open, credentialed, issuing] = functions.map((fn) => resourceOf(template, fn).Properties.Environment.Variables);
+    assert.ok(!('TOKEN_SIGNING_KEY_ARN' in open));
+    assert.deepEqual(credentialed.TOKEN_SIGNING_KEY_ARN, keyArn);
+    assert.deepEqual(issuing.TOKEN_SIGNING_KEY_ARN, keyArn);
+    const kmsStatements = (fn: RouteFunction) =>
+      statementsOfRole(template, roleIdOf(template, fn)).filter((s) => [s.Action].flat().some((action) => action.startsWith('kms:')));
+    assert.deepEqual(kmsStatements(functions[0]!), []);
+    assert.deepEqual(kmsStatements(functions[1]!).map((s) => [s.Action, s.Resource]), [['kms:GetPublicKey', keyArn]]);
+    assert.deepEqual(kmsStatements(functions[2]!).map((s) => [s.Action, s.Resource]), [['kms:Sign', keyArn]]);
   });
 
   it('shares one role among routes that declare the same access, and only among them', () => {
@@ -76,6 +80,6 @@ describe('RouteFunction', () => {
     assert.ok(!actionsOfRole(template, a!).includes('dynamodb:PutItem'));
     assert.ok(actionsOfRole(template, c!).includes('dynamodb:PutItem'));
     const description = template.toJSON().Resources[a!].Properties.Description;
-    assert.equal(description, `Functions of routes that may touch: ${JSON.stringify({ table: 'read', credentialed: true })}`);
+    assert.equal(description, `Functions of routes that may touch: ${JSON.stringify({ table: 'read', tokenKey: 'verify' })}`);
   });
 });

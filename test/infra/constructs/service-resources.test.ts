@@ -4,17 +4,18 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { queueList } from '../../../shared/queues';
 import type { ResourceAccess } from '../../../shared/platform/access';
+import type { TokenKeyUse } from '../../../shared/platform/http/route';
 import { LOCAL_PRICE_IDS } from '../../../shared/billing';
 import { bareStack, idOf, SCHEDULE_GROUP_NAME, statementsOfRole } from './bare-stack';
 
 const queue = { ...queueList[0]!, name: 'test-work' };
 
 /** A role granted the access, the statements on it and the settings the access gives. */
-function granted(access: ResourceAccess, readsSigningSecret = false) {
+function granted(access: ResourceAccess, tokenKey: TokenKeyUse = 'none') {
   const fixture = bareStack([queue]);
   const role = new iam.Role(fixture.stack, 'Grantee', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-  fixture.resources.grant(role, { access, readsSigningSecret });
-  const environment = fixture.stack.resolve(fixture.resources.environmentFor({ access, readsSigningSecret })) as Record<string, unknown>;
+  fixture.resources.grant(role, { access, tokenKey });
+  const environment = fixture.stack.resolve(fixture.resources.environmentFor({ access, tokenKey })) as Record<string, unknown>;
   const template = Template.fromStack(fixture.stack);
   return { ...fixture, template, environment, statements: statementsOfRole(template, idOf(role)) };
 }
@@ -76,11 +77,20 @@ describe('ServiceResources', () => {
     assert.deepEqual(environment.QUEUE_DEAD_LETTERS_ARN_TEST_WORK, { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] });
   });
 
-  it("reads the signing secret only when told, and the provider's keys and ids only when declared", () => {
-    const signing = granted({ table: 'none' }, true);
-    assert.deepEqual(signing.statements.map((s) => s.Resource), [{ Ref: idOf(signing.tokenSigningSecret) }]);
-    assert.deepEqual(signing.environment.TOKEN_SIGNING_SECRET_ARN, { Ref: idOf(signing.tokenSigningSecret) });
-    assert.ok(!('STRIPE_PRICE_SUBSCRIPTION' in signing.environment));
+  it('signs with the token key (kms:Sign alone) or reads its public half (kms:GetPublicKey alone) only when told', () => {
+    for (const [tokenKey, expected] of [['sign', ['kms:Sign']], ['verify', ['kms:GetPublicKey']]] as const) {
+      const { statements, environment, tokenSigningKey } = granted({ table: 'none' }, tokenKey);
+      const keyArn = { 'Fn::GetAtt': [idOf(tokenSigningKey), 'Arn'] };
+      assert.deepEqual(statements.map((s) => [[s.Action].flat(), s.Resource]), [[expected, keyArn]], tokenKey);
+      assert.deepEqual(environment.TOKEN_SIGNING_KEY_ARN, keyArn, tokenKey);
+      assert.ok(!('STRIPE_PRICE_SUBSCRIPTION' in environment));
+    }
+    const untouched = granted({ table: 'none' }, 'none');
+    assert.deepEqual(untouched.statements, []);
+    assert.ok(!('TOKEN_SIGNING_KEY_ARN' in untouched.environment));
+  });
+
+  it("reads the provider's keys and ids only when declared", () => {
 
     const paying = granted({ table: 'none', providerKeys: true });
     assert.deepEqual(paying.statements.map((s) => s.Resource), [{ Ref: idOf(paying.paymentSecret) }]);

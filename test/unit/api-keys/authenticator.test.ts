@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { Authenticator, type ApiKeyLookup } from '../../../shared/api-keys/authenticator';
 import { BearerTokens, TOKEN_LIFETIME_SECONDS } from '../../../shared/api-keys/bearer-tokens';
 import { issueApiKey, type ApiKeyRecord } from '../../../shared/api-keys/credentials';
+import { LocalTokenSigningKey } from '../../../shared/api-keys/token-signing-key';
 import { DomainError } from '../../../shared/platform/errors';
 
 const now = new Date('2026-03-01T12:00:00Z');
+const newSigningKey = () => new LocalTokenSigningKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 /** The key store as the authenticator sees it: a lookup by key id, counting its reads. */
@@ -29,7 +32,7 @@ class KeysInMemory implements ApiKeyLookup {
 
 function setUp() {
   const keys = new KeysInMemory();
-  const tokens = new BearerTokens(async () => new TextEncoder().encode('the unit tests’ fixed signing secret'));
+  const tokens = new BearerTokens(newSigningKey());
   const authenticator = new Authenticator(keys, tokens);
   const partner = issueApiKey({ organizationId: 'org-1', name: 'partner key', role: 'partner', now });
   const admin = issueApiKey({ organizationId: 'org-1', name: 'admin key', role: 'admin', now });
@@ -118,7 +121,7 @@ describe('authenticating with a bearer token', () => {
 
   it('refuses a token that is not one of ours', async () => {
     const { authenticator, partner } = setUp();
-    const foreign = await new BearerTokens(async () => new TextEncoder().encode('somebody else’s signing secret')).issue(
+    const foreign = await new BearerTokens(newSigningKey()).issue(
       { organizationId: 'org-1', keyId: partner.record.id, role: 'admin' },
       now,
     );

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from 'jose';
 import {
@@ -9,16 +10,18 @@ import {
   TOKEN_LIFETIME_SECONDS,
   type TokenClaims,
 } from '../../../shared/api-keys/bearer-tokens';
-import { signingSecretSource } from '../../../shared/api-keys/signing-secret';
+import { LocalTokenSigningKey, tokenSigningKeyFrom } from '../../../shared/api-keys/token-signing-key';
 
-const secret = new TextEncoder().encode('a fixed signing secret for the unit tests, 32+ bytes');
-const tokens = new BearerTokens(async () => secret);
+const newPem = (namedCurve = 'P-256') => generateKeyPairSync('ec', { namedCurve }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const pem = newPem();
+const privateKey = createPrivateKey(pem);
+const tokens = new BearerTokens(new LocalTokenSigningKey(pem));
 const claims: TokenClaims = { organizationId: 'org-1', keyId: '0123456789ab', role: 'partner' };
 const now = new Date('2026-03-01T12:00:00Z');
 const seconds = (count: number) => new Date(now.getTime() + count * 1000);
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** A token signed with the API's secret, but built by hand: what `issue` would never make. */
+/** A token signed with the API's key, but built by hand: what `issue` would never make. */
 function handMade(options: {
   payload?: Record<string, unknown>;
   subject?: string;
@@ -26,13 +29,15 @@ function handMade(options: {
   audience?: string;
   issuedAt?: number;
   expiresAt?: number;
-  algorithm?: string;
+  /** Another algorithm, with the key it takes. */
+  signedWith?: { algorithm: string; key: Parameters<SignJWT['sign']>[0] };
 }): Promise<string> {
-  let jwt = new SignJWT(options.payload ?? { key: claims.keyId, role: claims.role }).setProtectedHeader({ alg: options.algorithm ?? 'HS256' });
+  const { algorithm, key } = options.signedWith ?? { algorithm: 'ES256', key: privateKey };
+  let jwt = new SignJWT(options.payload ?? { key: claims.keyId, role: claims.role }).setProtectedHeader({ alg: algorithm });
   jwt = jwt.setSubject(options.subject ?? claims.organizationId).setIssuer(options.issuer ?? TOKEN_ISSUER).setAudience(options.audience ?? TOKEN_AUDIENCE);
   if (options.issuedAt !== undefined) jwt = jwt.setIssuedAt(options.issuedAt);
   if (options.expiresAt !== undefined) jwt = jwt.setExpirationTime(options.expiresAt);
-  return jwt.sign(secret);
+  return jwt.sign(key);
 }
 
 describe('bearer tokens', () => {
@@ -44,9 +49,10 @@ describe('bearer tokens', () => {
     assert.deepEqual(await tokens.verify((await tokens.issue({ ...claims, role: 'admin' }, now)).accessToken, now), { ...claims, role: 'admin' });
   });
 
-  it('are HS256 JWTs naming the organization, the key, the issuer and the audience', async () => {
+  it('are ES256 JWTs naming the organization, the key, the issuer and the audience', async () => {
     const { accessToken } = await tokens.issue(claims, now);
-    assert.deepEqual(decodeProtectedHeader(accessToken), { alg: 'HS256', typ: 'JWT' });
+    assert.deepEqual(decodeProtectedHeader(accessToken), { alg: 'ES256', typ: 'JWT' });
+    assert.equal(Buffer.from(accessToken.split('.')[2]!, 'base64url').length, 64, 'r || s, not DER');
     const payload = decodeJwt(accessToken);
     assert.equal(payload.sub, 'org-1');
     assert.equal(payload.key, '0123456789ab');
@@ -71,8 +77,8 @@ describe('bearer tokens', () => {
     assert.equal(await tokens.verify(tooFarAhead.accessToken, now), undefined);
   });
 
-  it('are refused when signed with another secret or altered', async () => {
-    const { accessToken } = await new BearerTokens(async () => new TextEncoder().encode('another secret, just as long as the first one')).issue(claims, now);
+  it('are refused when signed with another key or altered', async () => {
+    const { accessToken } = await new BearerTokens(new LocalTokenSigningKey(newPem())).issue(claims, now);
     assert.equal(await tokens.verify(accessToken, now), undefined);
 
     const genuine = (await tokens.issue(claims, now)).accessToken;
@@ -87,7 +93,7 @@ describe('bearer tokens', () => {
     }
   });
 
-  it('are refused when they are not what issue makes, even if signed with the right secret', async () => {
+  it('are refused when they are not what issue makes, even if signed with the right key', async () => {
     const iat = epoch(now);
     // The same shape as an issued token is accepted: the cases below differ from it in one thing each.
     assert.deepEqual(await tokens.verify(await handMade({ issuedAt: iat, expiresAt: iat + 3600 }), now), claims);
@@ -101,7 +107,14 @@ describe('bearer tokens', () => {
       'for another audience': await handMade({ issuedAt: iat, expiresAt: iat + 3600, audience: 'another-api' }),
       'with an unknown role': await handMade({ issuedAt: iat, expiresAt: iat + 3600, payload: { key: claims.keyId, role: 'root' } }),
       'without a key': await handMade({ issuedAt: iat, expiresAt: iat + 3600, payload: { role: 'partner' } }),
-      'signed with HS512': await handMade({ issuedAt: iat, expiresAt: iat + 3600, algorithm: 'HS512' }),
+      // The old form, and HMAC keyed with the public key (algorithm confusion): a verifier holds no secret.
+      'signed with HS256': await handMade({ issuedAt: iat, expiresAt: iat + 3600, signedWith: { algorithm: 'HS256', key: new TextEncoder().encode('a signing secret of the old kind, 32+ bytes') } }),
+      'signed with HS256 keyed by the public key': await handMade({
+        issuedAt: iat,
+        expiresAt: iat + 3600,
+        signedWith: { algorithm: 'HS256', key: createPublicKey(privateKey).export({ format: 'der', type: 'spki' }) },
+      }),
+      'signed with ES384': await handMade({ issuedAt: iat, expiresAt: iat + 3600, signedWith: { algorithm: 'ES384', key: createPrivateKey(newPem('P-384')) } }),
       unsecured: new UnsecuredJWT({ key: claims.keyId, role: claims.role })
         .setSubject(claims.organizationId)
         .setIssuer(TOKEN_ISSUER)
@@ -116,19 +129,28 @@ describe('bearer tokens', () => {
   });
 });
 
-describe('the signing secret', () => {
-  it('is the configured text when one is given', async () => {
-    const source = signingSecretSource({ tokenSigningSecret: 'local secret', region: 'eu-west-1' });
-    assert.deepEqual(await source(), new TextEncoder().encode('local secret'));
-    const token = (await new BearerTokens(source).issue(claims, now)).accessToken;
-    assert.deepEqual(await new BearerTokens(async () => new TextEncoder().encode('local secret')).verify(token, now), claims);
+describe('the token signing key', () => {
+  it('is the local key when one is given: it signs, and its public half verifies', async () => {
+    const key = tokenSigningKeyFrom({ localTokenSigningKey: pem, region: 'eu-west-1' });
+    const token = (await new BearerTokens(key).issue(claims, now)).accessToken;
+    assert.deepEqual(await tokens.verify(token, now), claims);
+    assert.equal((await key.publicKey()).type, 'public');
   });
 
-  it('fails on use, naming the setting, when neither a secret nor its ARN is configured', async () => {
-    const source = signingSecretSource({ region: 'eu-west-1' });
-    await assert.rejects(source(), /No bearer-token signing secret is configured \(TOKEN_SIGNING_SECRET_ARN\)/);
-    await assert.rejects(new BearerTokens(source).issue(claims, now), /No bearer-token signing secret/);
-    // An unreadable secret is an outage, not a bad token: verify fails rather than answering "invalid".
-    await assert.rejects(new BearerTokens(source).verify((await tokens.issue(claims, now)).accessToken, now), /No bearer-token signing secret/);
+  it('must be a P-256 key', () => {
+    assert.throws(() => new LocalTokenSigningKey(newPem('P-384')), /must be a P-256 private key/);
+  });
+
+  it('fails on use, naming the setting, when neither a local key nor a KMS key is configured', async () => {
+    const key = tokenSigningKeyFrom({ region: 'eu-west-1' });
+    await assert.rejects(key.publicKey(), /No bearer-token signing key is configured \(TOKEN_SIGNING_KEY_ARN\)/);
+    await assert.rejects(new BearerTokens(key).issue(claims, now), /No bearer-token signing key/);
+    // An unreadable key is an outage, not a bad token: verify fails rather than answering "invalid".
+    await assert.rejects(new BearerTokens(key).verify((await tokens.issue(claims, now)).accessToken, now), /No bearer-token signing key/);
+  });
+
+  it('refuses to issue with a signature that is not 64 bytes (a DER signature passed through)', async () => {
+    const der = { sign: async () => new Uint8Array(70), publicKey: async () => createPublicKey(privateKey) };
+    await assert.rejects(new BearerTokens(der).issue(claims, now), /An ES256 signature is 64 bytes \(got 70\)/);
   });
 });

@@ -1,20 +1,23 @@
 /**
  * The AWS adapters send exactly the commands the stack's grants allow (object reads by key, puts,
- * deletes; one secret read per container), checked against the SDK with aws-sdk-client-mock.
+ * deletes; token signing with kms:Sign, and one kms:GetPublicKey per container to verify), checked
+ * against the SDK with aws-sdk-client-mock.
  */
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, describe, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { signingSecretSource } from '../../../shared/api-keys/signing-secret';
+import { BearerTokens } from '../../../shared/api-keys/bearer-tokens';
+import { KmsTokenSigningKey } from '../../../shared/api-keys/token-signing-key';
 import { S3ObjectStore } from '../../../shared/platform/objects/s3-object-store';
 
 const s3 = mockClient(S3Client);
-const secrets = mockClient(SecretsManagerClient);
+const kms = mockClient(KMSClient);
 afterEach(() => {
   s3.reset();
-  secrets.reset();
+  kms.reset();
 });
 
 describe('S3 object store', () => {
@@ -50,22 +53,52 @@ describe('S3 object store', () => {
   });
 });
 
-describe('bearer-token signing secret from Secrets Manager', () => {
-  const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:TokenSigningSecret';
+describe('bearer-token signing key in KMS', () => {
+  const ARN = 'arn:aws:kms:eu-west-1:123456789012:key/0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001';
+  // KMS, played by a local P-256 key: DER signatures, the public key as DER SubjectPublicKeyInfo.
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const spki = new Uint8Array(publicKey.export({ format: 'der', type: 'spki' }));
+  const claims = { organizationId: 'org-1', keyId: '0123456789ab', role: 'partner' as const };
+  const now = new Date('2026-03-01T12:00:00Z');
+  const keyIn = (client = new KMSClient({ region: 'eu-west-1' })) => new KmsTokenSigningKey(client, ARN);
 
-  it('reads the secret once per container', async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: 'signing-key' });
-    const source = signingSecretSource({ region: 'eu-west-1', tokenSigningSecretArn: ARN });
-    assert.equal(new TextDecoder().decode(await source()), 'signing-key');
-    await source();
-    assert.deepEqual(secrets.commandCalls(GetSecretValueCommand).map((call) => ({ ...call.args[0].input })), [{ SecretId: ARN }]);
+  it('signs with kms:Sign (ECDSA_SHA_256 over the JWS signing input), and the token verifies with the public key', async () => {
+    kms.on(SignCommand).callsFake((input: { Message: Uint8Array }) => ({ Signature: new Uint8Array(sign('sha256', input.Message, privateKey)) }));
+    kms.on(GetPublicKeyCommand).resolves({ PublicKey: spki, KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+    const tokens = new BearerTokens(keyIn());
+    const { accessToken } = await tokens.issue(claims, now);
+    const signingInput = accessToken.split('.').slice(0, 2).join('.');
+    assert.deepEqual(
+      kms.commandCalls(SignCommand).map((call) => ({ ...call.args[0].input })),
+      [{ KeyId: ARN, Message: new TextEncoder().encode(signingInput), MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }],
+    );
+    assert.deepEqual(await tokens.verify(accessToken, now), claims);
+    assert.deepEqual(kms.commandCalls(GetPublicKeyCommand).map((call) => ({ ...call.args[0].input })), [{ KeyId: ARN }]);
   });
 
-  it('tries again on the next request after a failed read', async () => {
-    secrets.on(GetSecretValueCommand).rejectsOnce(new Error('throttled')).resolves({ SecretString: 'signing-key' });
-    const source = signingSecretSource({ region: 'eu-west-1', tokenSigningSecretArn: ARN });
-    await assert.rejects(source(), /throttled/);
-    assert.equal(new TextDecoder().decode(await source()), 'signing-key');
-    assert.equal(secrets.commandCalls(GetSecretValueCommand).length, 2);
+  it('verifies with the public key fetched once per container, and never signs to verify', async () => {
+    kms.on(GetPublicKeyCommand).resolves({ PublicKey: spki, KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+    const key = keyIn();
+    const [first, second] = [await key.publicKey(), await key.publicKey()];
+    assert.equal(first, second);
+    assert.equal(first.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+    assert.deepEqual(kms.commandCalls(GetPublicKeyCommand).map((call) => ({ ...call.args[0].input })), [{ KeyId: ARN }]);
+    assert.equal(kms.commandCalls(SignCommand).length, 0);
+  });
+
+  it('tries again on the next request after a failed fetch of the public key', async () => {
+    kms.on(GetPublicKeyCommand).rejectsOnce(new Error('throttled')).resolves({ PublicKey: spki, KeySpec: 'ECC_NIST_P256' });
+    const key = keyIn();
+    await assert.rejects(key.publicKey(), /throttled/);
+    assert.equal((await key.publicKey()).type, 'public');
+    assert.equal(kms.commandCalls(GetPublicKeyCommand).length, 2);
+  });
+
+  it('refuses a key that is not ECC_NIST_P256, and a sign answer without a signature', async () => {
+    kms.on(GetPublicKeyCommand).resolves({ PublicKey: spki, KeySpec: 'RSA_2048' });
+    kms.on(SignCommand).resolves({});
+    const key = keyIn();
+    await assert.rejects(key.publicKey(), /must be an ECC_NIST_P256 key \(KMS answered RSA_2048\)/);
+    await assert.rejects(key.sign(new Uint8Array([1])), /KMS returned no signature/);
   });
 });
