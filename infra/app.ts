@@ -1,7 +1,8 @@
 /**
  * The CDK app: `npx cdk deploy` (or `npm run synth`). The stage comes from context:
- * `npx cdk deploy -c stage=prod`; production retains its table and bucket. Synthesis fails when
- * cdk-nag's AwsSolutions rules find an error that is not acknowledged with a reason.
+ * `npx cdk deploy -c stage=prod -c retainData=true -c alarmEmail=…`; whether the stage keeps its
+ * data is the explicit `retainData` flag (HotelMappingStack), never guessed from the stage's name.
+ * Synthesis fails when cdk-nag's AwsSolutions rules find an error that is not acknowledged with a reason.
  */
 import { App } from 'aws-cdk-lib';
 import { awsSolutionsErrors, describeViolations } from './nag';
@@ -9,7 +10,7 @@ import { HotelMappingStack } from './stack';
 
 const app = new App();
 const stage = (app.node.tryGetContext('stage') as string | undefined) ?? 'dev';
-new HotelMappingStack(app, `HotelMapping-${stage}`, { stage, retainData: stage === 'prod' });
+new HotelMappingStack(app, `HotelMapping-${stage}`, { stage });
 
 const errors = awsSolutionsErrors(app);
 if (errors.length > 0) {

@@ -5,6 +5,7 @@
 import { Names, Validations, type NestedStack, type Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { S3_BACKUP_POLICIES, type DataBackup } from './constructs/data-backup';
 
 export interface AcknowledgedScope {
   stack: Stack;
@@ -14,6 +15,8 @@ export interface AcknowledgedScope {
   /** The nested stacks whose grants name the table and bucket by parameter. */
   nestedStacks: readonly NestedStack[];
   stage: string;
+  /** The stage's backup plan, when it retains its data. */
+  dataBackup?: DataBackup;
 }
 
 /** The wildcards the CDK grants generate (cdk-nag finding ids; logical ids are stable). */
@@ -25,7 +28,7 @@ const WILDCARD_FINDINGS = [
 ];
 
 /** Findings of cdk-nag's AwsSolutions pack accepted on purpose in the stack, each with its reason. */
-export function acknowledgeAcceptedFindings({ stack, table, bucket, accessLogs, nestedStacks, stage }: AcknowledgedScope): void {
+export function acknowledgeAcceptedFindings({ stack, table, bucket, accessLogs, nestedStacks, stage, dataBackup }: AcknowledgedScope): void {
   Validations.of(stack).acknowledge(
     {
       id: 'AwsSolutions-APIG4',
@@ -62,6 +65,14 @@ export function acknowledgeAcceptedFindings({ stack, table, bucket, accessLogs, 
     })),
   );
   Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket itself.' });
+  if (dataBackup) {
+    Validations.of(dataBackup.role).acknowledge(
+      ...['service-role/AWSBackupServiceRolePolicyForBackup', 'service-role/AWSBackupServiceRolePolicyForRestores', ...S3_BACKUP_POLICIES].map((policy) => ({
+        id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/${policy}]`,
+        reason: "AWS Backup's own policies for backing up and restoring DynamoDB and S3, which AWS keeps current as the services change.",
+      })),
+    );
+  }
   // The same CDK grants, seen from a nested stack, name the table and bucket by parameter.
   const byParameter = (construct: { node: { defaultChild?: unknown } }) => `referenceto${Names.uniqueId(construct.node.defaultChild as never)}Arn`;
   for (const nested of nestedStacks) {

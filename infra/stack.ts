@@ -5,7 +5,7 @@
  * table's stream feeds the outbox relay. The parts are the constructs of infra/constructs/.
  * Environment-agnostic (no account, region or lookups), so `cdk synth` needs no credentials.
  */
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicies, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -23,6 +23,7 @@ import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
 import { TABLE_KEYS } from '../shared/platform/table';
 import { queueList } from '../shared/queues';
 import { routeList } from '../shared/routes';
+import { DataBackup } from './constructs/data-backup';
 import { DeadLetteredQueue } from './constructs/dead-lettered-queue';
 import { EventRelay } from './constructs/event-relay';
 import { HotelMappingApi } from './constructs/hotel-mapping-api';
@@ -33,13 +34,33 @@ import { ServiceResources } from './constructs/service-resources';
 import { acknowledgeAcceptedFindings } from './nag-acknowledgements';
 import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, DEFAULT_MONTHLY_BUDGET_USD, Observability } from './observability';
 
-/** The stage that serves partners: it refuses to deploy with nobody told of its alarms. */
+/**
+ * The stage that serves partners: it refuses to deploy with nobody told of its alarms, or without
+ * retainData said either way (so that a deploy forgetting the flag cannot drop prod's protection).
+ */
 export const PRODUCTION_STAGE = 'prod';
+
+/** How long the files bucket keeps an overwritten or deleted object's previous version. */
+export const NONCURRENT_VERSION_DAYS = 30;
+
+/** Context `retainData`: `-c retainData=true` arrives as text, cdk.json may hold a boolean; undefined when not given. */
+export function retainDataSetting(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`retainData must be true or false, not ${JSON.stringify(value)}.`);
+}
 
 export interface HotelMappingStackProps extends StackProps {
   /** Stage name: the API stage and part of resource names. */
   stage: string;
-  /** Keep the table and bucket when the stack is deleted (production). */
+  /**
+   * Protect the stage's data from a mistake: the table (deletion-protected), the buckets, the
+   * partner secrets key and the secrets outlive the stack's deletion or their replacement; the
+   * files bucket is versioned and backed up daily with the table (DataBackup); the stack is
+   * termination-protected. Default: context `retainData` (`-c retainData=true|false`); the prod
+   * stage refuses to synthesize without it, every other stage defaults to false.
+   */
   retainData?: boolean;
   /**
    * The stage's Stripe price and product ids. Default: context `stripePriceIds.<stage>`
@@ -82,6 +103,8 @@ export class HotelMappingStack extends Stack {
   readonly scheduleGroup: scheduler.ScheduleGroup;
   /** Named, not referenced: grants in every nested stack name the same ARN. */
   readonly scheduleGroupName: string;
+  /** The daily AWS Backup plan of the table and the files bucket; only when the stage retains its data. */
+  readonly dataBackup?: DataBackup;
   /** The dashboard, the alarms not beside what they watch, and the monthly budget. */
   readonly observability: Observability;
   /** Every alarm of the service publishes here. */
@@ -89,7 +112,15 @@ export class HotelMappingStack extends Stack {
 
   constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
     super(scope, id, props);
-    const removalPolicy = props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const retainDataSaid = props.retainData ?? retainDataSetting(this.node.tryGetContext('retainData'));
+    if (retainDataSaid === undefined && props.stage === PRODUCTION_STAGE) {
+      throw new Error(
+        `The ${PRODUCTION_STAGE} stage must say whether it keeps its data when the stack is deleted: deploy it with -c retainData=true (or false for a disposable copy).`,
+      );
+    }
+    const retainData = retainDataSaid ?? false;
+    const removalPolicy = retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    this.terminationProtection = props.terminationProtection ?? retainData;
 
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
@@ -100,6 +131,7 @@ export class HotelMappingStack extends Stack {
       timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
       // New event items reach the outbox relay through the stream (shared/platform/events).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
+      deletionProtection: retainData,
       removalPolicy,
     });
     this.table.addGlobalSecondaryIndex({
@@ -114,7 +146,7 @@ export class HotelMappingStack extends Stack {
       enforceSSL: true,
       lifecycleRules: [{ expiration: Duration.days(90) }],
       removalPolicy,
-      autoDeleteObjects: !props.retainData,
+      autoDeleteObjects: !retainData,
     });
     this.bucket = new s3.Bucket(this, 'Files', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -122,15 +154,32 @@ export class HotelMappingStack extends Stack {
       enforceSSL: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'files/',
+      // AWS Backup needs versioning; it also undoes an overwrite or a delete.
+      versioned: retainData,
+      // In a versioned bucket, expiring an object leaves its version behind a delete marker: the
+      // noncurrent-version rules end those too (the shorter of two matching rules wins).
       lifecycleRules: [
         // Retired matching indexes: mapping jobs that pinned them get a day to finish.
-        { id: 'ExpireTagged', tagFilters: { [EXPIRE_TAG.key]: EXPIRE_TAG.value }, expiration: Duration.days(1) },
-        { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7) },
+        {
+          id: 'ExpireTagged',
+          tagFilters: { [EXPIRE_TAG.key]: EXPIRE_TAG.value },
+          expiration: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
+        { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7), noncurrentVersionExpiration: Duration.days(1) },
+        {
+          id: 'ExpireNoncurrentVersions',
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       removalPolicy,
-      autoDeleteObjects: !props.retainData,
+      autoDeleteObjects: !retainData,
     });
+    if (retainData) this.dataBackup = new DataBackup(this, 'DataBackup', { stage: props.stage, table: this.table, bucket: this.bucket });
+    // Every secret of the stack, wherever it is declared, lives and dies with the stage's data.
+    RemovalPolicies.of(this).apply(removalPolicy, { applyToResourceTypes: ['AWS::SecretsManager::Secret'] });
 
     this.secretsKey = new kms.Key(this, 'PartnerSecretsKey', {
       description: 'Encrypts partner secrets kept in the table: webhook signing secrets and partner API key values',
@@ -224,6 +273,6 @@ export class HotelMappingStack extends Stack {
       value: paymentSecret.secretArn,
       description: 'Put the Stripe keys here after deploying (README, Billing)',
     });
-    acknowledgeAcceptedFindings({ stack: this, table: this.table, bucket: this.bucket, accessLogs, nestedStacks: [this.workers, this.routeFunctions], stage: props.stage });
+    acknowledgeAcceptedFindings({ stack: this, table: this.table, bucket: this.bucket, accessLogs, nestedStacks: [this.workers, this.routeFunctions], stage: props.stage, dataBackup: this.dataBackup });
   }
 }

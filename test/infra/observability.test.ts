@@ -202,8 +202,8 @@ describe('observability in the stack', () => {
   });
 
   it('refuses to synthesize the prod stage with nobody to receive its alarms', () => {
-    assert.throws(() => stackWith({}, 'Unwatched', 'prod'), /The prod stage needs someone to receive its alarms: deploy it with -c alarmEmail=/);
-    const watched = stackWith({ alarmEmail: 'ops@example.com' }, 'Watched', 'prod');
+    assert.throws(() => stackWith({ retainData: 'true' }, 'Unwatched', 'prod'), /The prod stage needs someone to receive its alarms: deploy it with -c alarmEmail=/);
+    const watched = stackWith({ alarmEmail: 'ops@example.com', retainData: 'true' }, 'Watched', 'prod');
     Template.fromStack(watched).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 

@@ -8,7 +8,8 @@ import { DEFAULT_ACCOUNT_CONCURRENCY } from '../../infra/observability';
 import { routeList } from '../../shared/routes';
 import { functionName, tokenKeyUse } from '../../shared/platform/http/route';
 import { awsSolutionsErrors, describeViolations } from '../../infra/nag';
-import { HotelMappingStack } from '../../infra/stack';
+import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
+import { HotelMappingStack, NONCURRENT_VERSION_DAYS } from '../../infra/stack';
 import { expressionOf, watchesQueue } from './constructs/bare-stack';
 import { app, functionsTemplate, logicalIdOf, ofType, resources, stack, template, workersTemplate } from './stack-fixture';
 
@@ -174,6 +175,76 @@ describe('storage', () => {
   });
 });
 
+describe('production data survives a mistake', () => {
+  const stackOf = (id: string, stage: string, context: Record<string, unknown>) =>
+    new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage, alarmEmail: 'ops@example.com' });
+  const kept = stackOf('Kept', 'prod', { retainData: 'true' });
+  const keptResources = Template.fromStack(kept).toJSON().Resources as Record<string, { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+  const keptOfType = (type: string) => Object.entries(keptResources).filter(([, r]) => r.Type === type);
+  const idIn = (construct: { node: { defaultChild?: unknown } }) => kept.getLogicalId(construct.node.defaultChild as never);
+
+  it('refuses to synthesize the prod stage unless -c retainData says true or false, and takes it from context for any stage', () => {
+    assert.throws(() => stackOf('Unsaid', 'prod', {}), /The prod stage must say whether it keeps its data .* -c retainData=true/);
+    assert.throws(() => stackOf('Garbled', 'test', { retainData: 'yes' }), /retainData must be true or false, not "yes"/);
+    assert.equal(stackOf('Disposable', 'prod', { retainData: 'false' }).terminationProtection, false);
+    assert.equal(stackOf('Production', 'production', { retainData: true }).terminationProtection, true, 'a stage of any name may retain');
+    assert.equal(stack.terminationProtection, false, 'other stages default to disposable');
+  });
+
+  it('keeps the table, both buckets, the partner secrets key and every secret when the stack goes, protects the table from deletion and the stack from termination', () => {
+    assert.equal(kept.terminationProtection, true);
+    assert.equal(keptResources[idIn(kept.table)]!.Properties.DeletionProtectionEnabled, true);
+    const retained = [kept.table, kept.bucket, kept.secretsKey].map(idIn);
+    const buckets = keptOfType('AWS::S3::Bucket').map(([id]) => id);
+    const secrets = keptOfType('AWS::SecretsManager::Secret').map(([id]) => id);
+    assert.equal(buckets.length, 2);
+    assert.ok(secrets.length > 0);
+    for (const id of [...retained, ...buckets, ...secrets]) {
+      assert.equal(keptResources[id]!.DeletionPolicy, 'Retain', id);
+      assert.equal(keptResources[id]!.UpdateReplacePolicy, 'Retain', id);
+    }
+    assert.deepEqual(keptOfType('Custom::S3AutoDeleteObjects'), [], 'no object is emptied out of a kept bucket');
+  });
+
+  it(`versions the files bucket: previous versions kept ${NONCURRENT_VERSION_DAYS} days, but expired exports and retired indexes gone a day later`, () => {
+    const files = keptResources[idIn(kept.bucket)]!.Properties;
+    assert.deepEqual(files.VersioningConfiguration, { Status: 'Enabled' });
+    const rules = Object.fromEntries((files.LifecycleConfiguration.Rules as { Id: string }[]).map((rule) => [rule.Id, rule])) as Record<string, any>;
+    assert.deepEqual(rules.ExpireNoncurrentVersions, {
+      Id: 'ExpireNoncurrentVersions',
+      NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
+      ExpiredObjectDeleteMarker: true,
+      Status: 'Enabled',
+    });
+    for (const id of ['ExpireTagged', 'ExpireExports']) assert.deepEqual(rules[id].NoncurrentVersionExpiration, { NoncurrentDays: 1 }, id);
+  });
+
+  it(`backs up the table and the files bucket daily, kept ${BACKUP_RETENTION_DAYS} days`, () => {
+    assert.ok(kept.dataBackup);
+    const [plan] = keptOfType('AWS::Backup::BackupPlan').map(([, resource]) => resource);
+    assert.deepEqual(plan!.Properties.BackupPlan.BackupPlanRule[0].Lifecycle, { DeleteAfterDays: BACKUP_RETENTION_DAYS });
+    const [selection] = keptOfType('AWS::Backup::BackupSelection').map(([, resource]) => resource);
+    assert.deepEqual(selection!.Properties.BackupSelection.Resources, [
+      { 'Fn::GetAtt': [idIn(kept.table), 'Arn'] },
+      { 'Fn::GetAtt': [idIn(kept.bucket), 'Arn'] },
+    ]);
+    const errors = awsSolutionsErrors(kept);
+    assert.equal(errors.length, 0, describeViolations(errors));
+  });
+
+  it('lets a disposable stage go whole: nothing retained or protected, no versions, no backup', () => {
+    assert.equal(resources[logicalIdOf(stack.table)]!.Properties.DeletionProtectionEnabled, false);
+    assert.equal(resources[logicalIdOf(stack.bucket)]!.Properties.VersioningConfiguration, undefined);
+    assert.equal(stack.dataBackup, undefined);
+    assert.deepEqual(ofType('AWS::Backup::BackupPlan'), []);
+    const stateful = [stack.table, stack.bucket, stack.secretsKey].map(logicalIdOf);
+    const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
+    const parent = template.toJSON().Resources as Record<string, { DeletionPolicy?: string }>;
+    for (const id of [...stateful, ...secrets]) assert.equal(parent[id]!.DeletionPolicy, 'Delete', id);
+    assert.equal(ofType('Custom::S3AutoDeleteObjects').length, 2, 'both buckets are emptied so they can go');
+  });
+});
+
 describe('least privilege per function', () => {
   const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -284,6 +355,7 @@ describe('billing configuration', () => {
     const priced = new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Priced', {
       stage: 'prod',
       alarmEmail: 'ops@example.com',
+      retainData: false,
       priceIds: { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' },
     });
     const fn = Template.fromStack(priced.routeFunctions).toJSON().Resources[priced.routeFunctions.getLogicalId(priced.functions.get('billing/checkout')!.node.defaultChild as never)];
