@@ -68,7 +68,7 @@ async function startDynamoDbLocal(dataDir: string | undefined, onSpawn: StandInO
   const restartWhenItDies = (current: DynamoDbLocalProcess) => {
     void current.exited.then(async () => {
       if (stopping) return;
-      process.stderr.write(`DynamoDB Local (process ${current.child.pid}) stopped; restarting it on port ${port}.\n`);
+      process.stdout.write(`DynamoDB Local (process ${current.child.pid}) stopped; restarting it on port ${port}.\n`);
       for (let attempt = 1; attempt <= RESTART_ATTEMPTS && !stopping; attempt++) {
         try {
           running = await launchDynamoDbLocal(port, path, endpoint, onSpawn);

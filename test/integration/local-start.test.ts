@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from '@jest/globals';
 import { npmStart, ROOT, stopGracefully } from '../support/npm-start';
 
@@ -42,6 +43,22 @@ describe('npm start', () => {
     assert.equal(second.credentials.organizationId, organizationId);
     const kept = await fetch(`${second.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
     assert.equal(((await kept.json()) as { total: number }).total, 1, 'the connection survives a restart');
+
+    // DynamoDB Local dies under it: 503 with Retry-After meanwhile, then npm start has restarted it on the same data.
+    const [dynamoDbLocal] = (JSON.parse(readFileSync(join(stateDir, 'processes.json'), 'utf8')) as { standIns: number[] }).standIns;
+    process.kill(dynamoDbLocal!, 'SIGKILL');
+    const myConnections = () => fetch(`${second.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
+    const meanwhile = await myConnections();
+    assert.equal(meanwhile.status, 503);
+    assert.equal(meanwhile.headers.get('retry-after'), '5');
+    let again = meanwhile;
+    for (const deadline = Date.now() + 60_000; again.status === 503 && Date.now() < deadline; ) {
+      await sleep(200);
+      again = await myConnections();
+    }
+    // The key is found: the same data folder.
+    assert.equal(again.status, 200);
+    assert.match(second.output(), new RegExp(`DynamoDB Local \\(process ${dynamoDbLocal}\\) stopped; restarting it`));
     assert.equal(await stop(second), 0);
 
     const fresh = await start('--fresh');
@@ -49,7 +66,7 @@ describe('npm start', () => {
     const old = await fetch(`${fresh.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
     assert.equal(old.status, 401);
     assert.equal(await stop(fresh), 0);
-  }, 120_000);
+  }, 180_000);
 
   it('says in one line that DynamoDB Local needs Java 17, and exits with 1, on a machine without java', async () => {
     // A PATH that holds node and nothing else.
