@@ -52,8 +52,7 @@ export function acknowledgeAcceptedFindings({ stack, table, bucket, accessLogs, 
     {
       id: 'AwsSolutions-SMG4',
       reason:
-        'Rotating the signing secret invalidates every issued token, and Stripe keys are rolled in the Stripe dashboard: ' +
-        'both are rotated by hand (README).',
+        'The only secrets are Stripe keys, which are rolled in the Stripe dashboard and stored by hand (README, Billing).',
     },
     {
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/hotel-mapping-${stage}/*]`,

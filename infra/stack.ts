@@ -12,7 +12,6 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -31,6 +30,7 @@ import { QueueWorker } from './constructs/queue-worker';
 import { RouteFunction } from './constructs/route-function';
 import { RouteRoles } from './constructs/route-roles';
 import { ServiceResources } from './constructs/service-resources';
+import { StripeSecrets } from './constructs/stripe-secrets';
 import { acknowledgeAcceptedFindings } from './nag-acknowledgements';
 import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, DEFAULT_MONTHLY_BUDGET_USD, Observability } from './observability';
 
@@ -197,11 +197,7 @@ export class HotelMappingStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    // Filled by the platform team after deploying (README, Billing); read only by the functions
-    // that call Stripe or verify its webhooks.
-    const paymentSecret = new secretsmanager.Secret(this, 'PaymentProviderSecret', {
-      description: 'Stripe keys as JSON {"secretKey": "sk_...", "webhookSecret": "whsec_..."}; set after deploying',
-    });
+    const stripeSecrets = new StripeSecrets(this, 'StripeSecrets');
     const stagePriceIds = this.node.tryGetContext('stripePriceIds') as Record<string, ProviderPriceIds> | undefined;
     const priceIds = props.priceIds ?? stagePriceIds?.[props.stage] ?? LOCAL_PRICE_IDS;
 
@@ -230,7 +226,7 @@ export class HotelMappingStack extends Stack {
       bucket: this.bucket,
       secretsKey: this.secretsKey,
       tokenSigningKey: this.tokenSigningKey,
-      paymentSecret,
+      paymentSecrets: { api: stripeSecrets.apiKey, events: stripeSecrets.webhook },
       priceIds,
       queues: this.queues,
       scheduleGroup: this.scheduleGroup,
@@ -269,9 +265,10 @@ export class HotelMappingStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
-    new CfnOutput(this, 'PaymentSecretArn', {
-      value: paymentSecret.secretArn,
-      description: 'Put the Stripe keys here after deploying (README, Billing)',
+    new CfnOutput(this, 'StripeApiKeySecretArn', { value: stripeSecrets.apiKey.secretArn, description: 'Put the Stripe secret API key here after deploying (README, Billing)' });
+    new CfnOutput(this, 'StripeWebhookSecretArn', {
+      value: stripeSecrets.webhook.secretArn,
+      description: "Put the Stripe webhook's signing secret and a read-only restricted key here after deploying (README, Billing)",
     });
     acknowledgeAcceptedFindings({ stack: this, table: this.table, bucket: this.bucket, accessLogs, nestedStacks: [this.workers, this.routeFunctions], stage: props.stage, dataBackup: this.dataBackup });
   }

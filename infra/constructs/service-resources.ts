@@ -26,7 +26,8 @@ export interface ServiceResourcesProps {
   secretsKey: kms.IKey;
   /** The asymmetric key bearer tokens are signed with: the token endpoint signs, every credentialed route reads its public half. */
   tokenSigningKey: kms.IKey;
-  paymentSecret: secretsmanager.ISecret;
+  /** The payment provider's keys: the secret API key, and what the webhook verifies and reads with. */
+  paymentSecrets: { api: secretsmanager.ISecret; events: secretsmanager.ISecret };
   /** The stage's payment-provider price ids. */
   priceIds: ProviderPriceIds;
   /** The queues of the queue table, by name. */
@@ -55,7 +56,7 @@ export class ServiceResources {
 
   /** The settings of a function: the stage, logging, and exactly the resources its access names (shared/platform/config.ts). */
   environmentFor({ access, tokenKey = 'none' }: FunctionAccess): Record<string, string> {
-    const { stage, table, bucket, secretsKey, tokenSigningKey, paymentSecret, scheduleGroup, schedulerRole, priceIds } = this.resources;
+    const { stage, table, bucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroup, schedulerRole, priceIds } = this.resources;
     const schedules = access.schedules ?? [];
     return {
       LOG_LEVEL: 'info',
@@ -73,14 +74,15 @@ export class ServiceResources {
       ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queueUrl])),
       ...Object.fromEntries(schedules.map((name) => [queueArnVariable(name), this.queueNamed(name).queueArn])),
       ...Object.fromEntries(schedules.map((name) => [queueDeadLetterArnVariable(name), this.deadLettersOf(name).queueArn])),
-      ...(access.providerKeys && PAYMENT_SETTINGS.environment({ paymentSecretArn: paymentSecret.secretArn })),
+      ...(access.providerKeys === 'api' && PAYMENT_SETTINGS.environment({ stripeApiKeySecretArn: paymentSecrets.api.secretArn })),
+      ...(access.providerKeys === 'events' && PAYMENT_SETTINGS.environment({ stripeWebhookSecretArn: paymentSecrets.events.secretArn })),
       ...((access.providerKeys || access.providerIds) && PRICE_ID_SETTINGS.environment(priceIds)),
     };
   }
 
   /** Grants exactly the declared access, nothing more. */
   grant(grantee: iam.IGrantable, { access, tokenKey = 'none' }: FunctionAccess): void {
-    const { table, bucket, secretsKey, tokenSigningKey, paymentSecret, scheduleGroupName, schedulerRole } = this.resources;
+    const { table, bucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroupName, schedulerRole } = this.resources;
     const allow = (actions: readonly string[], resource: string) =>
       grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource] }));
 
@@ -111,7 +113,7 @@ export class ServiceResources {
       );
     }
     if (tokenKey !== 'none') allow(TOKEN_KEY_ACTIONS[tokenKey], tokenSigningKey.keyArn);
-    if (access.providerKeys) paymentSecret.grantRead(grantee);
+    if (access.providerKeys) paymentSecrets[access.providerKeys].grantRead(grantee);
   }
 
   private queueNamed(name: string): sqs.IQueue {

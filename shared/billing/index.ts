@@ -19,7 +19,7 @@ export { CREDITS, PLAN_OFFERS } from './offers';
 export type { Metering } from './metering';
 export { creditPriceCents, formatEuros } from './money';
 export { LOCAL_PRICE_IDS, PRICE_ID_SETTINGS, type ProviderPriceIds } from './catalogue';
-export { PAYMENT_SETTINGS } from './payments/payments';
+export { PAYMENT_SETTINGS, STRIPE_SECRET_SHAPES, UNSET_STRIPE_KEY } from './payments/payments';
 /** The local payment provider, whose hosted pages the local runtime serves. */
 export {
   LOCAL_PAYMENT_PAGES,

@@ -5,7 +5,7 @@ import { errors } from '../platform/http/responses';
 
 const TAG = 'Billing';
 /** Routes that call the payment provider read its keys. */
-const PROVIDER = { table: 'readwrite', providerKeys: true } as const;
+const PROVIDER = { table: 'readwrite', providerKeys: 'api' } as const;
 
 /* @__NO_SIDE_EFFECTS__ */
 /** A read of the caller's own billing state: GET /api/v1/billing/<path>, credential required. */
@@ -104,7 +104,7 @@ export const billingRoutes = {
     summary: "The organization's subscription as the payment provider reports it now; null if it never subscribed",
     description: 'Read from the payment provider at the time of the request, not from a copy: what the provider\'s hosted pages show.',
     responses: { 200: { description: 'The subscription, or null', schema: schemas.SubscriptionView }, 401: errors[401] },
-    access: { table: 'read', providerKeys: true },
+    access: { table: 'read', providerKeys: 'api' },
   }),
   getPlanUsage: billingReport(
     'plan',
@@ -186,7 +186,7 @@ export const billingRoutes = {
       },
       415: errors[415],
     },
-    access: PROVIDER,
+    access: { table: 'readwrite', providerKeys: 'events' },
     // Paid plans and credits arrive here: it must answer when the account is busy (Stripe retries, but for days).
     lambda: { reservedConcurrency: 5 },
   }),

@@ -18,10 +18,11 @@ export interface ResourceAccess {
    */
   signsTokens?: boolean;
   /**
-   * Reads a third-party provider's keys from the secret the platform team fills after deploying
-   * (Stripe's, for billing); implies providerIds.
+   * Reads a third-party provider's keys from a secret the platform team fills after deploying
+   * (Stripe's, for billing); implies providerIds. `api`: its secret API key, which can charge;
+   * `events`: only what verifies its event deliveries and reads back what they name.
    */
-  providerKeys?: boolean;
+  providerKeys?: 'api' | 'events';
   /** Reads the stage's ids of that provider's products and prices (the plan catalogue). */
   providerIds?: boolean;
 }

@@ -53,6 +53,8 @@ function secretsReadBy(functionLogicalId: string): string[] {
 }
 
 const secretIds = Object.fromEntries(ofType('AWS::SecretsManager::Secret').map(([id]) => [id.replace(/[0-9A-F]{8}$/, ''), id]));
+const stripeApiKeyId = secretIds.StripeSecretsApiKey!;
+const stripeWebhookId = secretIds.StripeSecretsWebhook!;
 
 describe('API Gateway and functions from the route table', () => {
   const paths = resourcePaths();
@@ -270,8 +272,9 @@ describe('least privilege per function', () => {
         assert.ok(s3.includes('s3:PutObject'));
         assert.ok(!s3.some((a) => a.startsWith('s3:GetObject') || a.startsWith('s3:DeleteObject')));
       }
-      // Only the secrets the route needs: Stripe's keys, for billing functions.
-      const expected = route.access.providerKeys ? [secretIds.PaymentProviderSecret!] : [];
+      // Only the secrets the route needs: Stripe's API key for the billing functions that charge,
+      // the webhook's signing secret and read-only key for the public webhook, nothing for the rest.
+      const expected = route.access.providerKeys === 'api' ? [stripeApiKeyId] : route.access.providerKeys === 'events' ? [stripeWebhookId] : [];
       assert.deepEqual(secretsReadBy(logicalIdOf(stack.functions.get(route.handler)!)), expected);
       assert.equal(secrets.length > 0, expected.length > 0);
       assert.ok(!actions.some((a) => a === '*' || a.endsWith(':*')), 'no service-wide wildcard');
@@ -299,7 +302,7 @@ describe('the bearer-token key', () => {
     const key = resources[tokenKeyId]!.Properties;
     assert.equal(key.KeySpec, 'ECC_NIST_P256');
     assert.equal(key.KeyUsage, 'SIGN_VERIFY');
-    assert.deepEqual(Object.keys(secretIds), ['PaymentProviderSecret']);
+    assert.deepEqual(Object.values(secretIds).sort(), [stripeApiKeyId, stripeWebhookId].sort());
     assert.ok(!ofType('AWS::Lambda::Function').some(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('TOKEN_SIGNING_SECRET')));
   });
 
@@ -364,15 +367,10 @@ describe('billing configuration', () => {
     assert.equal(variables.STRIPE_PRICE_ENTERPRISE, 'price_ent_prod');
     assert.equal(variables.STRIPE_PRODUCT_CREDITS, 'prod_credits');
     assert.equal(variables.STRIPE_PRICE_CREDITS, 'price_credits_prod');
-    assert.match(JSON.stringify(variables.PAYMENT_SECRET_ARN), /PaymentProviderSecret/);
-    const billingWithSecret = routeList.filter((r) => r.access.providerKeys).map((r) => r.handler).sort();
-    assert.deepEqual(billingWithSecret, [
-      'billing/checkout',
-      'billing/credits-purchase',
-      'billing/portal',
-      'billing/stripe-webhook',
-      'billing/subscription',
-    ]);
+    assert.match(JSON.stringify(variables.STRIPE_API_KEY_SECRET_ARN), /StripeSecretsApiKey/);
+    const holding = (keys: 'api' | 'events') => routeList.filter((r) => r.access.providerKeys === keys).map((r) => r.handler).sort();
+    assert.deepEqual(holding('api'), ['billing/checkout', 'billing/credits-purchase', 'billing/portal', 'billing/subscription']);
+    assert.deepEqual(holding('events'), ['billing/stripe-webhook'], 'the public webhook never holds the API key');
   });
 });
 
@@ -384,8 +382,9 @@ describe('lean functions', () => {
       assert.equal(has('TABLE_NAME'), route.access.table !== 'none', `${route.handler} TABLE_NAME`);
       assert.equal(has('BUCKET_NAME'), route.access.bucket !== undefined, `${route.handler} BUCKET_NAME`);
       assert.equal(has('TOKEN_SIGNING_KEY_ARN'), tokenKeyUse(route) !== 'none', `${route.handler} TOKEN_SIGNING_KEY_ARN`);
-      assert.equal(has('PAYMENT_SECRET_ARN'), route.access.providerKeys === true, `${route.handler} PAYMENT_SECRET_ARN`);
-      const priced = route.access.providerKeys === true || route.access.providerIds === true;
+      assert.equal(has('STRIPE_API_KEY_SECRET_ARN'), route.access.providerKeys === 'api', `${route.handler} STRIPE_API_KEY_SECRET_ARN`);
+      assert.equal(has('STRIPE_WEBHOOK_SECRET_ARN'), route.access.providerKeys === 'events', `${route.handler} STRIPE_WEBHOOK_SECRET_ARN`);
+      const priced = route.access.providerKeys !== undefined || route.access.providerIds === true;
       assert.equal(has('STRIPE_PRICE_SUBSCRIPTION'), priced, `${route.handler} price ids`);
       assert.equal(variables.STAGE, 'test');
     }

@@ -29,7 +29,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
   const bucket = new s3.Bucket(stack, 'Bucket');
   const secretsKey = new kms.Key(stack, 'SecretsKey');
   const tokenSigningKey = new kms.Key(stack, 'TokenSigningKey', { keySpec: kms.KeySpec.ECC_NIST_P256, keyUsage: kms.KeyUsage.SIGN_VERIFY });
-  const paymentSecret = new secretsmanager.Secret(stack, 'PaymentSecret');
+  const paymentSecrets = { api: new secretsmanager.Secret(stack, 'StripeApiKey'), events: new secretsmanager.Secret(stack, 'StripeWebhook') };
   const scheduleGroup = new scheduler.ScheduleGroup(stack, 'Schedules', { scheduleGroupName: SCHEDULE_GROUP_NAME });
   const schedulerRole = new iam.Role(stack, 'SchedulerRole', { assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com') });
   const alarmTopic = new sns.Topic(stack, 'Alarms');
@@ -40,14 +40,14 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
     bucket,
     secretsKey,
     tokenSigningKey,
-    paymentSecret,
+    paymentSecrets,
     priceIds: LOCAL_PRICE_IDS,
     queues: new Map([...queues].map(([name, queue]) => [name, { queue, deadLetters: queue.deadLetters }])),
     scheduleGroup,
     scheduleGroupName: SCHEDULE_GROUP_NAME,
     schedulerRole,
   });
-  return { stack, table, bucket, secretsKey, tokenSigningKey, paymentSecret, schedulerRole, alarmTopic, queues, resources };
+  return { stack, table, bucket, secretsKey, tokenSigningKey, paymentSecrets, schedulerRole, alarmTopic, queues, resources };
 }
 
 /** The logical id of a construct's CloudFormation resource. */

@@ -92,10 +92,16 @@ describe('ServiceResources', () => {
 
   it("reads the provider's keys and ids only when declared", () => {
 
-    const paying = granted({ table: 'none', providerKeys: true });
-    assert.deepEqual(paying.statements.map((s) => s.Resource), [{ Ref: idOf(paying.paymentSecret) }]);
-    assert.deepEqual(paying.environment.PAYMENT_SECRET_ARN, { Ref: idOf(paying.paymentSecret) });
+    const paying = granted({ table: 'none', providerKeys: 'api' });
+    assert.deepEqual(paying.statements.map((s) => s.Resource), [{ Ref: idOf(paying.paymentSecrets.api) }], 'the API key alone');
+    assert.deepEqual(paying.environment.STRIPE_API_KEY_SECRET_ARN, { Ref: idOf(paying.paymentSecrets.api) });
+    assert.ok(!('STRIPE_WEBHOOK_SECRET_ARN' in paying.environment));
     assert.equal(paying.environment.STRIPE_PRICE_SUBSCRIPTION, LOCAL_PRICE_IDS.SUBSCRIPTION);
+
+    const receiving = granted({ table: 'none', providerKeys: 'events' });
+    assert.deepEqual(receiving.statements.map((s) => s.Resource), [{ Ref: idOf(receiving.paymentSecrets.events) }], 'never the API key');
+    assert.deepEqual(receiving.environment.STRIPE_WEBHOOK_SECRET_ARN, { Ref: idOf(receiving.paymentSecrets.events) });
+    assert.ok(!('STRIPE_API_KEY_SECRET_ARN' in receiving.environment));
 
     const pricing = granted({ table: 'none', providerIds: true });
     assert.deepEqual(pricing.statements, []);
