@@ -60,7 +60,7 @@ describe('the local runtime as API Gateway', () => {
     servers.push(server);
     const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
     let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
     const startedAt = Date.now();
     socket.write('POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=');
     const tick = setInterval(() => socket.write('c'), 100);
