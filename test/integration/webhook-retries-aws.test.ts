@@ -26,6 +26,7 @@ import { testConfig } from '../support/test-api';
 
 const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/webhook-deliveries';
 const QUEUE_ARN = 'arn:aws:sqs:eu-west-1:123456789012:webhook-deliveries';
+const DEAD_LETTERS_ARN = 'arn:aws:sqs:eu-west-1:123456789012:webhook-deliveries-dead-letters';
 const GROUP = 'hotel-mapping-test';
 const SCHEDULER_ROLE = 'arn:aws:iam::123456789012:role/scheduler';
 const RECEIVER = 'https://receiver.example/hook';
@@ -55,6 +56,7 @@ class FailingReceiver implements WebhookSender {
 const config = testConfig({
   queueUrls: { 'webhook-deliveries': QUEUE_URL },
   queueArns: { 'webhook-deliveries': QUEUE_ARN },
+  queueDeadLetterArns: { 'webhook-deliveries': DEAD_LETTERS_ARN },
   schedulerGroupName: GROUP,
   schedulerRoleArn: SCHEDULER_ROLE,
 });
@@ -192,7 +194,13 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         ActionAfterCompletion: 'DELETE',
-        Target: { Arn: QUEUE_ARN, RoleArn: SCHEDULER_ROLE, Input: body(message(4)) },
+        Target: {
+          Arn: QUEUE_ARN,
+          RoleArn: SCHEDULER_ROLE,
+          Input: body(message(4)),
+          RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
+          DeadLetterConfig: { Arn: DEAD_LETTERS_ARN },
+        },
       },
     ]);
     // 10:06:02.250 + 30 min, cut to the second.
