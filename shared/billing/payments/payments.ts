@@ -54,11 +54,11 @@ type PaymentConfig = ReturnType<typeof PAYMENT_SETTINGS.read> & {
 
 interface StripeKeySources {
   /** The secret API key: checkouts, the portal, subscriptions. */
-  apiKey(): Promise<string>;
+  apiKey: () => Promise<string>;
   /** What verifies an event delivery. */
-  signingSecret(): Promise<string>;
+  signingSecret: () => Promise<string>;
   /** A key that reads back what a delivery names (its session, its subscription). */
-  readKey(): Promise<string>;
+  readKey: () => Promise<string>;
 }
 
 /** `localStore` opens the local provider's records; only the local provider uses it. */
