@@ -21,11 +21,15 @@ function derOf(joseSignature: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from(body.length < 0x80 ? [0x30, body.length] : [0x30, 0x81, body.length]), body]);
 }
 
-/** Signs until r or s (as `which` says) has a leading zero byte: one signature in 256 does. */
+/**
+ * Signs until r or s (as `which` says) has a leading zero byte that DER drops (the next byte's high
+ * bit clear, else DER would put a sign byte back): about one signature in 512.
+ */
 function signatureWithLeadingZero(which: 'r' | 's'): Buffer {
-  for (let attempt = 0; attempt < 20_000; attempt++) {
+  const at = which === 'r' ? 0 : 32;
+  for (let attempt = 0; attempt < 50_000; attempt++) {
     const signature = sign('sha256', message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
-    if (signature[which === 'r' ? 0 : 32] === 0) return signature;
+    if (signature[at] === 0 && signature[at + 1]! < 0x80) return signature;
   }
   throw new Error(`no signature with a leading zero in ${which}`);
 }
