@@ -12,6 +12,11 @@ const api = await startTestApi();
 const bomb = await workbookBomb({ inflatedMebibytes: 3000, declaredBytes: 1000 });
 const REASON = 'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)';
 const INVENTORIES = '/api/v1/partner-inventories';
+/**
+ * Far above the tens of milliseconds a refusal takes (about 15 ms on this machine), far
+ * below the time inflating 3 GB took (25 s and more): a loaded CI machine cannot fail it by chance.
+ */
+const ANSWERED_WITHIN_MS = 10_000;
 
 function bombForm(fields: Record<string, string>): FormData {
   const form = new FormData();
@@ -55,9 +60,9 @@ describe('a workbook whose archive lies about its size', () => {
     const { answer, milliseconds } = await timed(() => api.request('POST', INVENTORIES, { as: caller, body: bombForm({ name: 'Bomb' }) }));
     assert.equal(answer.status, 400, answer.text);
     assert.deepEqual(answer.body, { error: 'Bad Request', message: `The file cannot be read: ${REASON}` });
-    assert.ok(milliseconds < 2000, `answered after ${Math.round(milliseconds)} ms`);
+    assert.ok(milliseconds < ANSWERED_WITHIN_MS, `answered after ${Math.round(milliseconds)} ms`);
     const cpu = await cpuMillisecondsAfterAnswer();
-    assert.ok(cpu < 100, `${Math.round(cpu)} ms of CPU in half a second after the answer`);
+    assert.ok(cpu < 250, `${Math.round(cpu)} ms of CPU in half a second after the answer`);
     await assertNoInventories(caller);
   });
 
@@ -66,7 +71,7 @@ describe('a workbook whose archive lies about its size', () => {
     const { answer, milliseconds } = await timed(() => api.request('POST', '/api/v1/suppliers/request', { as: caller, body: bombForm({ supplierName: 'Bomb Beds' }) }));
     assert.equal(answer.status, 400, answer.text);
     assert.deepEqual(answer.body, { error: 'Bad Request', message: `The file could not be read as XLSX: ${REASON}` });
-    assert.ok(milliseconds < 2000, `answered after ${Math.round(milliseconds)} ms`);
+    assert.ok(milliseconds < ANSWERED_WITHIN_MS, `answered after ${Math.round(milliseconds)} ms`);
     assert.deepEqual((await api.request('GET', '/api/v1/suppliers/requests', { as: caller })).body, { requests: [], total: 0 });
   });
 
@@ -85,6 +90,6 @@ describe('a workbook whose archive lies about its size', () => {
     assert.equal(inventory.status, 'FAILED');
     assert.equal(inventory.error, `The file cannot be read: ${REASON}`);
     assert.equal(inventory.hotelCount, 0);
-    assert.ok(milliseconds < 2000, `FAILED after ${Math.round(milliseconds)} ms`);
+    assert.ok(milliseconds < ANSWERED_WITHIN_MS, `FAILED after ${Math.round(milliseconds)} ms`);
   });
 });

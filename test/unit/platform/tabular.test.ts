@@ -204,12 +204,12 @@ describe('readTabular xlsx', () => {
       (error: Error) => error instanceof TabularParseError && error.message === 'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)',
     );
     const elapsed = performance.now() - started;
-    assert.ok(elapsed < 500, `refused after ${Math.round(elapsed)} ms`);
+    assert.ok(elapsed < 2000, `refused after ${Math.round(elapsed)} ms`);
     // Nothing goes on inflating once the answer is given.
     const cpuBefore = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const cpu = process.cpuUsage(cpuBefore);
-    assert.ok(cpu.user + cpu.system < 100_000, `${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU after the refusal`);
+    assert.ok(cpu.user + cpu.system < 150_000, `${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU after the refusal`);
     // The same worksheet, honestly declared, reads (its whitespace is nothing a reader keeps).
     const honest = await workbookBomb({ inflatedMebibytes: 1, declaredBytes: 1024 * 1024 + 1000 });
     assert.deepEqual(await collect(honest, 'xlsx'), [{ line: 2, record: { id: 'H1', name: 'Hotel One' } }]);
