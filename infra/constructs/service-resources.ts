@@ -46,6 +46,25 @@ export interface FunctionAccess {
   tokenKey?: TokenKeyUse;
 }
 
+/**
+ * What the code does with the table, and nothing else: items by key and by Query (transactions
+ * need the same actions). The CDK's grants would add Scan, which nothing does, DescribeTable and
+ * the stream's reads, which only the relay needs (its own grant).
+ */
+const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+  readwrite: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ],
+} as const;
+
 /** Exactly Encrypt or Decrypt on the one key: the CDK's key grants would add ReEncrypt* and GenerateDataKey*. */
 const KMS_ACTIONS = { seal: ['kms:Encrypt'], open: ['kms:Decrypt'], both: ['kms:Encrypt', 'kms:Decrypt'] } as const;
 /** A verifier gets only the public half: with kms:Sign, any credentialed function could mint any organization's token. */
@@ -86,8 +105,11 @@ export class ServiceResources {
     const allow = (actions: readonly string[], resource: string) =>
       grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource] }));
 
-    if (access.table === 'read') table.grantReadData(grantee);
-    if (access.table === 'readwrite') table.grantReadWriteData(grantee);
+    if (access.table !== 'none') {
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: [...TABLE_ACTIONS[access.table]], resources: [table.tableArn, `${table.tableArn}/index/*`] }),
+      );
+    }
     // Objects are only ever fetched by key: no listing, no wildcard actions.
     const objects = bucket.arnForObjects('*');
     if (access.bucket === 'read' || access.bucket === 'readwrite') allow(['s3:GetObject'], objects);

@@ -32,8 +32,11 @@ describe('ServiceResources', () => {
   it('reads the table without writing it, and fetches objects by key only', () => {
     const { statements, environment, table, bucket } = granted({ table: 'read', bucket: 'read' });
     const actions = actionsIn(statements);
-    assert.ok(actions.includes('dynamodb:GetItem') && actions.includes('dynamodb:Query'));
-    assert.ok(!actions.some((a) => /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(a)));
+    assert.deepEqual(
+      actions.filter((a) => a.startsWith('dynamodb:')).sort(),
+      ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'],
+      'by key and by Query: no Scan, no stream, no writes',
+    );
     assert.deepEqual(actions.filter((a) => a.startsWith('s3:')), ['s3:GetObject']);
     assert.deepEqual(environment.TABLE_NAME, { Ref: idOf(table) });
     assert.deepEqual(environment.BUCKET_NAME, { Ref: idOf(bucket) });
@@ -41,6 +44,11 @@ describe('ServiceResources', () => {
 
   it('lets a readwrite function delete and tag objects, but never list them', () => {
     const actions = actionsIn(granted({ table: 'readwrite', bucket: 'readwrite' }).statements);
+    assert.deepEqual(
+      actions.filter((a) => a.startsWith('dynamodb:')).sort(),
+      ['BatchGetItem', 'BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'].map((a) => `dynamodb:${a}`),
+      'items by key and by Query, written: still no Scan',
+    );
     assert.ok(['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging'].every((a) => actions.includes(a)));
     assert.ok(!actions.includes('s3:ListBucket') && !actions.includes('s3:GetObject*'));
   });
