@@ -3,7 +3,8 @@
  * the change the event tells of (eventPut), so there is never a change without its event or an
  * event without its change. The table's stream carries each new event item to the relay
  * (relay.ts), which puts it on the domain-events queue, retrying until the queue takes it. The
- * items stay in the table as the record of what happened.
+ * items stay in the table as the record of what happened for EVENT_RETENTION_DAYS, then expire
+ * through the table's TTL (the relay ignores those deletions: it takes only inserted items).
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -12,7 +13,7 @@ import { currentCorrelationId } from '../correlation';
 import type { DomainEvent } from './events';
 import type { QueueAddress } from '../queue/queue';
 import { service } from '../runtime';
-import { organizationPartition, queryAll, tableOf, withoutKeys, type Table } from '../table';
+import { organizationPartition, queryAll, TABLE_KEYS, tableOf, withoutKeys, type Table } from '../table';
 
 /**
  * The queue the relay puts every recorded event on. The capability that consumes the events
@@ -37,16 +38,44 @@ function eventKey(event: Pick<DomainEvent, 'organizationId' | 'occurredAt' | 'id
   return { PK: organizationPartition(event.organizationId), SK: `${EVENT_SORT_KEY_PREFIX}${event.occurredAt}#${event.id}` };
 }
 
+/**
+ * How long an event item is kept. The relay takes it from the stream within the stream's 24 hours;
+ * after that nothing reads it (a webhook delivery keeps the event it sends, and a redelivery sends
+ * that copy), so it only tells what happened: for as long as webhook deliveries keep their history.
+ */
+export const EVENT_RETENTION_DAYS = 30;
+
+/** When the table's TTL removes the item of an event that occurred at `occurredAt` (epoch seconds). */
+export function eventExpiry(occurredAt: string): number {
+  return Math.floor(Date.parse(occurredAt) / 1000) + EVENT_RETENTION_DAYS * 86_400;
+}
+
 /** The write that records an event, for the transaction that makes the change it tells of, with the correlation id of the work that made it. */
 export function eventPut(table: Table, event: DomainEvent) {
   const correlationId = event.correlationId ?? currentCorrelationId();
-  return { Put: { TableName: table.name, Item: { ...eventKey(event), ...event, ...(correlationId !== undefined && { correlationId }) } } };
+  return {
+    Put: {
+      TableName: table.name,
+      Item: {
+        ...eventKey(event),
+        ...event,
+        ...(correlationId !== undefined && { correlationId }),
+        [TABLE_KEYS.ttlAttribute]: eventExpiry(event.occurredAt),
+      },
+    },
+  };
+}
+
+/** The event an item holds, without the table's keys and expiry. */
+function eventOfItem(item: Record<string, unknown>): DomainEvent {
+  const { [TABLE_KEYS.ttlAttribute]: _expiry, ...event } = withoutKeys(item);
+  return event as unknown as DomainEvent;
 }
 
 /** The event an item of the table's stream holds, or undefined for any other item. */
 export function eventOfStreamImage(image: Record<string, AttributeValue> | undefined): DomainEvent | undefined {
   if (!image?.SK?.S?.startsWith(EVENT_SORT_KEY_PREFIX)) return undefined;
-  return withoutKeys(unmarshall(image)) as unknown as DomainEvent;
+  return eventOfItem(unmarshall(image));
 }
 
 /** The events recorded so far. */
@@ -54,11 +83,12 @@ export class EventOutbox {
   constructor(private readonly table: Table) {}
 
   /** The organization's events, oldest first. */
-  listForOrganization(organizationId: string): Promise<DomainEvent[]> {
-    return queryAll<DomainEvent>(this.table, {
+  async listForOrganization(organizationId: string): Promise<DomainEvent[]> {
+    const items = await queryAll<Record<string, unknown>>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': organizationPartition(organizationId), ':prefix': EVENT_SORT_KEY_PREFIX },
     });
+    return items.map(eventOfItem);
   }
 }
 
