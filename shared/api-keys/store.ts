@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isUsable, type ApiKeyRecord } from './credentials';
-import { isConditionFailure, organizationPartition, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+import { isConditionFailure, organizationPartition, queryAll, TABLE_KEYS, transactWrite, withoutKeys, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -9,9 +9,6 @@ const keys = {
   /** How many of the organization's keys are active (`activeKeys`), kept in the transaction of each create and revocation. */
   activeKeyCount: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'APIKEYS' }),
 } as const;
-
-/** A transaction that lost only to a concurrent one on the same count is tried again, this many times. */
-const CONFLICT_RETRIES = 10;
 
 export class ApiKeyStore {
   constructor(private readonly table: Table) {}
@@ -22,7 +19,7 @@ export class ApiKeyStore {
    * together (the count is checked and raised in the key's transaction).
    */
   async create(record: ApiKeyRecord, maxActive?: number): Promise<boolean> {
-    const failed = await this.transact([
+    const failed = await transactWrite(this.table, [
       {
         Put: {
           TableName: this.table.name,
@@ -46,7 +43,7 @@ export class ApiKeyStore {
         },
       },
     ]);
-    if (failed === undefined) return true;
+    if (!failed.length) return true;
     if (failed.includes(0)) throw new Error(`An API key with the id ${record.id} exists already.`);
     // No count yet (the organization's first key, or keys made before there was one): take it, and try again.
     if (await this.countActiveKeys(record.organizationId)) return this.create(record, maxActive);
@@ -82,7 +79,7 @@ export class ApiKeyStore {
       ConditionExpression: 'organizationId = :org AND attribute_not_exists(revokedAt)',
       ExpressionAttributeValues: { ':at': at.toISOString(), ':org': organizationId },
     };
-    const failed = await this.transact([
+    const failed = await transactWrite(this.table, [
       { Update: revocation },
       {
         Update: {
@@ -94,7 +91,7 @@ export class ApiKeyStore {
         },
       },
     ]);
-    if (failed !== undefined && !failed.includes(0)) {
+    if (failed.length && !failed.includes(0)) {
       // No count yet: the key alone; the count, when it is taken, leaves revoked keys out.
       await this.table.client.send(new UpdateCommand(revocation)).catch((error: unknown) => {
         if (!isConditionFailure(error)) throw error;
@@ -127,25 +124,5 @@ export class ApiKeyStore {
         if (!isConditionFailure(error)) throw error;
       });
     return true;
-  }
-
-  /**
-   * Runs the transaction; undefined when it succeeded, else the indexes of the items whose
-   * condition failed. One that lost only to a concurrent transaction is tried again.
-   */
-  private async transact(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<number[] | undefined> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
-        return undefined;
-      } catch (error) {
-        if ((error as { name?: string }).name !== 'TransactionCanceledException') throw error;
-        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-        const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
-        if (failed.length) return failed;
-        if (attempt >= CONFLICT_RETRIES) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
-      }
-    }
   }
 }

@@ -3,7 +3,7 @@
  * conditional and, where several items change together, one transaction: concurrent jobs cannot
  * overspend, and a redelivered or out-of-order payment event cannot apply twice or go backwards.
  */
-import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   BillingAccount,
   BillingLedger,
@@ -23,7 +23,7 @@ import { invalidInput } from '../platform/errors';
 import { purchaseCeilings } from './credit-purchases';
 import { subscriptionBookOf } from './subscriptions';
 import { type PlanType, organizationKey } from '../organizations';
-import { organizationPartition, isConditionFailure, queryAll, withoutKeys, type Table } from '../platform/table';
+import { organizationPartition, isConditionFailure, queryAll, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -41,12 +41,8 @@ const keys = {
   paymentEvent: (eventId: string) => ({ PK: `PAYEVENT#${eventId}`, SK: 'PAYEVENT' }),
 } as const;
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
 /** Processed-event markers outlive the provider's retry window (Stripe: 3 days) by far. */
 const EVENT_MARKER_DAYS = 90;
-/** Retries of a transaction that lost to a concurrent one on the same item. */
-const CONFLICT_RETRIES = 10;
 
 export class BillingStore implements BillingLedger, UsageLedger {
   constructor(
@@ -67,32 +63,29 @@ export class BillingStore implements BillingLedger, UsageLedger {
   }
 
   async attachCustomer(organizationId: string, customerId: string): Promise<string> {
-    try {
-      await this.transact([
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.billingAccount(organizationId),
-            UpdateExpression: 'SET customerId = :customer',
-            ConditionExpression: 'attribute_not_exists(customerId)',
-            ExpressionAttributeValues: { ':customer': customerId },
-          },
+    const failed = await transactWrite(this.table, [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'SET customerId = :customer',
+          ConditionExpression: 'attribute_not_exists(customerId)',
+          ExpressionAttributeValues: { ':customer': customerId },
         },
-        {
-          Put: {
-            TableName: this.table.name,
-            Item: { ...keys.paymentCustomer(customerId), customerId, organizationId },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
+      },
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.paymentCustomer(customerId), customerId, organizationId },
+          ConditionExpression: 'attribute_not_exists(PK)',
         },
-      ]);
-      return customerId;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const stored = (await this.account(organizationId)).customerId;
-      if (!stored) throw error;
-      return stored;
-    }
+      },
+    ]);
+    if (!failed.length) return customerId;
+    // Attached meanwhile by a concurrent call: that customer stays the organization's.
+    const stored = (await this.account(organizationId)).customerId;
+    if (!stored) throw new Error(`Payment customer ${customerId} belongs to another organization already.`);
+    return stored;
   }
 
   async organizationOfCustomer(customerId: string): Promise<string | undefined> {
@@ -117,43 +110,38 @@ export class BillingStore implements BillingLedger, UsageLedger {
     },
   ): Promise<'applied' | 'duplicate' | 'changed_meanwhile'> {
     const { read, book } = change;
-    try {
-      await this.transact([
-        this.eventMarker(change.eventId, organizationId),
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.billingAccount(organizationId),
-            UpdateExpression:
-              'SET subscriptions = :subscriptions, subscription = :shown, basePlan = :base, subscriptionsVersion = :next ' +
-              'REMOVE subscriptionEventAt',
-            ConditionExpression: read.version === 0 ? 'attribute_not_exists(subscriptionsVersion)' : 'subscriptionsVersion = :read',
-            ExpressionAttributeValues: {
-              ':subscriptions': book.subscriptions,
-              ':shown': change.shown,
-              ':base': book.basePlan,
-              ':next': book.version,
-              ...(read.version !== 0 && { ':read': read.version }),
-            },
+    const failed = await transactWrite(this.table, [
+      this.eventMarker(change.eventId, organizationId),
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression:
+            'SET subscriptions = :subscriptions, subscription = :shown, basePlan = :base, subscriptionsVersion = :next ' +
+            'REMOVE subscriptionEventAt',
+          ConditionExpression: read.version === 0 ? 'attribute_not_exists(subscriptionsVersion)' : 'subscriptionsVersion = :read',
+          ExpressionAttributeValues: {
+            ':subscriptions': book.subscriptions,
+            ':shown': change.shown,
+            ':base': book.basePlan,
+            ':next': book.version,
+            ...(read.version !== 0 && { ':read': read.version }),
           },
         },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: organizationKey(organizationId),
-            UpdateExpression: 'SET planType = :plan',
-            // Written only over the plan the decision was made from (an admin may change it meanwhile).
-            ConditionExpression: 'planType = :read',
-            ExpressionAttributeValues: { ':plan': change.planType, ':read': read.organizationPlan },
-          },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: organizationKey(organizationId),
+          UpdateExpression: 'SET planType = :plan',
+          // Written only over the plan the decision was made from (an admin may change it meanwhile).
+          ConditionExpression: 'planType = :read',
+          ExpressionAttributeValues: { ':plan': change.planType, ':read': read.organizationPlan },
         },
-      ]);
-      return 'applied';
-    } catch (error) {
-      const failed = failedConditions(error);
-      if (!failed) throw error;
-      return failed.includes(0) ? 'duplicate' : 'changed_meanwhile';
-    }
+      },
+    ]);
+    if (!failed.length) return 'applied';
+    return failed.includes(0) ? 'duplicate' : 'changed_meanwhile';
   }
 
   async markEventProcessed(organizationId: string, eventId: string): Promise<'stale' | 'duplicate'> {
@@ -171,36 +159,31 @@ export class BillingStore implements BillingLedger, UsageLedger {
     purchase: { eventId: string; credits: number; amountPaidCents: number },
   ): Promise<EventOutcome> {
     const ceilings = purchaseCeilings(purchase);
-    try {
-      await this.transact([
-        this.eventMarker(purchase.eventId, organizationId),
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.billingAccount(organizationId),
-            UpdateExpression: 'ADD creditsRemaining :credits, totalSpentCents :cents',
-            // The sums stay exact numbers (purchaseCeilings).
-            ConditionExpression:
-              '(attribute_not_exists(creditsRemaining) OR creditsRemaining <= :creditsCeiling) AND ' +
-              '(attribute_not_exists(totalSpentCents) OR totalSpentCents <= :centsCeiling)',
-            ExpressionAttributeValues: {
-              ':credits': purchase.credits,
-              ':cents': purchase.amountPaidCents,
-              ':creditsCeiling': ceilings.creditsRemaining,
-              ':centsCeiling': ceilings.totalSpentCents,
-            },
+    const failed = await transactWrite(this.table, [
+      this.eventMarker(purchase.eventId, organizationId),
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'ADD creditsRemaining :credits, totalSpentCents :cents',
+          // The sums stay exact numbers (purchaseCeilings).
+          ConditionExpression:
+            '(attribute_not_exists(creditsRemaining) OR creditsRemaining <= :creditsCeiling) AND ' +
+            '(attribute_not_exists(totalSpentCents) OR totalSpentCents <= :centsCeiling)',
+          ExpressionAttributeValues: {
+            ':credits': purchase.credits,
+            ':cents': purchase.amountPaidCents,
+            ':creditsCeiling': ceilings.creditsRemaining,
+            ':centsCeiling': ceilings.totalSpentCents,
           },
         },
-      ]);
-      return 'applied';
-    } catch (error) {
-      const failed = failedConditions(error);
-      if (!failed) throw error;
-      if (failed.includes(0)) return 'duplicate';
-      throw invalidInput(
-        `Adding ${purchase.credits} credits would take the balance or total spent past what can be counted exactly; nothing was changed.`,
-      );
-    }
+      },
+    ]);
+    if (!failed.length) return 'applied';
+    if (failed.includes(0)) return 'duplicate';
+    throw invalidInput(
+      `Adding ${purchase.credits} credits would take the balance or total spent past what can be counted exactly; nothing was changed.`,
+    );
   }
 
   /** The processed marker of a provider event: put once, so a redelivery finds it and changes nothing. */
@@ -263,15 +246,9 @@ export class BillingStore implements BillingLedger, UsageLedger {
         },
       });
     }
-    try {
-      await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
-      return 'reserved';
-    } catch (error) {
-      const failed = failedConditions(error);
-      if (failed?.includes(0)) return 'already_reserved';
-      if (isConditionFailure(error)) return 'contended';
-      throw error;
-    }
+    const failed = await transactWrite(this.table, items);
+    if (!failed.length) return 'reserved';
+    return failed.includes(0) ? 'already_reserved' : 'contended';
   }
 
   async reservation(organizationId: string, jobId: string): Promise<Reservation | undefined> {
@@ -322,13 +299,7 @@ export class BillingStore implements BillingLedger, UsageLedger {
         },
       });
     }
-    try {
-      await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return (await transactWrite(this.table, items)).length === 0;
   }
 
   /** Adds a settlement's mappings and cost to a usage counter, labelling it with `fields`. */
@@ -383,29 +354,4 @@ export class BillingStore implements BillingLedger, UsageLedger {
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
     return Item ? withoutKeys(Item) : undefined;
   }
-
-  /** A transaction, retried while it only lost to a concurrent transaction on the same items. */
-  private async transact(items: TransactItem[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.table.client.send(new TransactWriteCommand({ TransactItems: items }));
-        return;
-      } catch (error) {
-        if (failedConditions(error) !== undefined || attempt >= CONFLICT_RETRIES || !isConditionFailure(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
-      }
-    }
-  }
-}
-
-/**
- * The indexes of the transaction items whose condition failed; undefined when nothing failed on
- * a condition (e.g. the transaction only lost to a concurrent one).
- */
-function failedConditions(error: unknown): number[] | undefined {
-  if (!isConditionFailure(error)) return undefined;
-  if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return [0];
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
-  return failed.length ? failed : undefined;
 }

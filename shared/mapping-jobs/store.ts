@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MappingMode, MappingResult } from '../mapping';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
@@ -13,9 +13,9 @@ import {
   queryAll,
   TABLE_KEYS,
   tableOf,
+  transactWrite,
   transitionStatus,
   withoutKeys,
-  writtenIf,
   type OwnedPage,
   type Table,
 } from '../platform/table';
@@ -252,42 +252,37 @@ export class MappingJobStore {
    * move the row from its old status to its new one. False when another decision changed the row
    * meanwhile.
    */
-  decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
+  async decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
     const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
-    return writtenIf(
-      this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
+    const failed = await transactWrite(this.table, [
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: resultItem(job.id, updated),
+          ConditionExpression: read.review
+            ? '#status = :readStatus AND #review.#decidedAt = :readDecidedAt'
+            : '#status = :readStatus AND attribute_not_exists(#review)',
+          ExpressionAttributeNames: { '#status': 'status', '#review': 'review', ...(read.review && { '#decidedAt': 'decidedAt' }) },
+          ExpressionAttributeValues: { ':readStatus': read.status, ...(read.review && { ':readDecidedAt': read.review.decidedAt }) },
+        },
+      },
+      { Put: { TableName: this.table.name, Item: { ...keys.decision(job.id, updated.partnerHotelId), ...updated } } },
+      eventPut(this.table, event),
+      ...(counted
+        ? [
             {
-              Put: {
+              Update: {
                 TableName: this.table.name,
-                Item: resultItem(job.id, updated),
-                ConditionExpression: read.review
-                  ? '#status = :readStatus AND #review.#decidedAt = :readDecidedAt'
-                  : '#status = :readStatus AND attribute_not_exists(#review)',
-                ExpressionAttributeNames: { '#status': 'status', '#review': 'review', ...(read.review && { '#decidedAt': 'decidedAt' }) },
-                ExpressionAttributeValues: { ':readStatus': read.status, ...(read.review && { ':readDecidedAt': read.review.decidedAt }) },
+                Key: this.jobs.key(job.organizationId, job.id),
+                UpdateExpression: 'SET #counts.#from = #counts.#from - :one, #counts.#to = #counts.#to + :one',
+                ExpressionAttributeNames: { '#counts': 'counts', '#from': COUNT_OF_STATUS[read.status], '#to': COUNT_OF_STATUS[updated.status] },
+                ExpressionAttributeValues: { ':one': 1 },
               },
             },
-            { Put: { TableName: this.table.name, Item: { ...keys.decision(job.id, updated.partnerHotelId), ...updated } } },
-            eventPut(this.table, event),
-            ...(counted
-              ? [
-                  {
-                    Update: {
-                      TableName: this.table.name,
-                      Key: this.jobs.key(job.organizationId, job.id),
-                      UpdateExpression: 'SET #counts.#from = #counts.#from - :one, #counts.#to = #counts.#to + :one',
-                      ExpressionAttributeNames: { '#counts': 'counts', '#from': COUNT_OF_STATUS[read.status], '#to': COUNT_OF_STATUS[updated.status] },
-                      ExpressionAttributeValues: { ':one': 1 },
-                    },
-                  },
-                ]
-              : []),
-          ],
-        }),
-      ),
-    );
+          ]
+        : []),
+    ]);
+    return failed.length === 0;
   }
 
   /** Every reviewed row of the job. */

@@ -82,6 +82,34 @@ export async function writtenIf(write: Promise<unknown>): Promise<boolean> {
   }
 }
 
+/** One write of a transaction. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A transaction that lost only to a concurrent one on the same items is tried again, this many times. */
+const TRANSACTION_CONFLICT_RETRIES = 10;
+
+/**
+ * Writes the items all or nothing. Answers the indexes of the items whose condition failed, none
+ * when everything was written. A transaction that lost only to a concurrent one on the same items
+ * is tried again after a short random wait, so callers see conditions, never conflicts.
+ */
+export async function transactWrite(table: Table, items: TransactItem[]): Promise<number[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await table.client.send(new TransactWriteCommand({ TransactItems: items }));
+      return [];
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'TransactionCanceledException') throw error;
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+      if (failed.length) return failed;
+      const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (!conflicted || attempt >= TRANSACTION_CONFLICT_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
+    }
+  }
+}
+
 /** Runs a Query to the end, following pagination, and returns the items without their keys. */
 export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
   const items: T[] = [];
@@ -198,52 +226,40 @@ export class OwnedItems<T extends OwnedItem> {
    * running at once cannot pass the limit together as a count read first would let them.
    */
   async createWithin(item: T, limit: number): Promise<boolean> {
-    const create = () =>
-      writtenIf(
-        this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.table.name,
-                  Key: this.countKey(item.organizationId),
-                  UpdateExpression: 'SET #count = #count + :one',
-                  ConditionExpression: 'attribute_exists(#count) AND #count < :limit',
-                  ExpressionAttributeNames: { '#count': 'count' },
-                  ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-                },
-              },
-              { Put: { TableName: this.table.name, Item: this.stored(item), ConditionExpression: 'attribute_not_exists(PK)' } },
-            ],
-          }),
-        ),
-      );
+    const create = async () =>
+      (await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: this.countKey(item.organizationId),
+            UpdateExpression: 'SET #count = #count + :one',
+            ConditionExpression: 'attribute_exists(#count) AND #count < :limit',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+          },
+        },
+        { Put: { TableName: this.table.name, Item: this.stored(item), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ])).length === 0;
     // Refused: at the limit, or the organization has no count yet (its items are older than counting).
     return (await create()) || ((await this.startCount(item.organizationId)) && create());
   }
 
   /** Deletes an item created by createWithin and gives its place back; false when there was nothing to delete. */
   async deleteCounted(organizationId: string, id: string): Promise<boolean> {
-    const remove = () =>
-      writtenIf(
-        this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Delete: { TableName: this.table.name, Key: this.key(organizationId, id), ConditionExpression: 'attribute_exists(PK)' } },
-              {
-                Update: {
-                  TableName: this.table.name,
-                  Key: this.countKey(organizationId),
-                  UpdateExpression: 'SET #count = #count - :one',
-                  ConditionExpression: 'attribute_exists(#count)',
-                  ExpressionAttributeNames: { '#count': 'count' },
-                  ExpressionAttributeValues: { ':one': 1 },
-                },
-              },
-            ],
-          }),
-        ),
-      );
+    const remove = async () =>
+      (await transactWrite(this.table, [
+        { Delete: { TableName: this.table.name, Key: this.key(organizationId, id), ConditionExpression: 'attribute_exists(PK)' } },
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: this.countKey(organizationId),
+            UpdateExpression: 'SET #count = #count - :one',
+            ConditionExpression: 'attribute_exists(#count)',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        },
+      ])).length === 0;
     return (await remove()) || ((await this.startCount(organizationId)) && remove());
   }
 
@@ -349,7 +365,7 @@ export async function transitionStatus(
   from: readonly string[],
   changes: Record<string, unknown>,
   /** Writes that happen with the transition or not at all (an event item: outbox.ts). */
-  alongside: readonly NonNullable<TransactWriteCommandInput['TransactItems']>[number][] = [],
+  alongside: readonly TransactItem[] = [],
 ): Promise<boolean> {
   const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
   const update = {
@@ -363,9 +379,6 @@ export async function transitionStatus(
       ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
     },
   };
-  return writtenIf(
-    alongside.length
-      ? table.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }))
-      : table.client.send(new UpdateCommand(update)),
-  );
+  if (alongside.length) return (await transactWrite(table, [{ Update: update }, ...alongside])).length === 0;
+  return writtenIf(table.client.send(new UpdateCommand(update)));
 }

@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
 import type { CurrentReference, DuplicateReport, MergeRecord } from './inventory';
-import { batchWrite, isConditionFailure, queryAll, TABLE_KEYS, withoutKeys, type Table } from '../platform/table';
+import { batchWrite, isConditionFailure, queryAll, TABLE_KEYS, transactWrite, withoutKeys, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -112,31 +112,22 @@ export class ReferenceStore {
    * merge, in one transaction. False when the report was already resolved.
    */
   async resolveReport(report: DuplicateReport, merge: MergeRecord | undefined, event: DomainEvent): Promise<boolean> {
-    try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: keys.duplicateReport(report.reportId),
-                UpdateExpression: 'SET #status = :status, resolution = :resolution',
-                ConditionExpression: '#status = :pending',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':status': report.status, ':resolution': report.resolution, ':pending': 'PENDING' },
-              },
-            },
-            ...(merge
-              ? [{ Put: { TableName: this.table.name, Item: { ...keys.mergedHotel(merge.duplicateHotelId), ...merge } } }]
-              : []),
-            eventPut(this.table, event),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    const failed = await transactWrite(this.table, [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.duplicateReport(report.reportId),
+          UpdateExpression: 'SET #status = :status, resolution = :resolution',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': report.status, ':resolution': report.resolution, ':pending': 'PENDING' },
+        },
+      },
+      ...(merge
+        ? [{ Put: { TableName: this.table.name, Item: { ...keys.mergedHotel(merge.duplicateHotelId), ...merge } } }]
+        : []),
+      eventPut(this.table, event),
+    ]);
+    return failed.length === 0;
   }
 }

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   ConnectOutcome,
   ConnectionRepository,
@@ -9,7 +9,7 @@ import type {
 } from './suppliers';
 import { organizationKey } from '../organizations';
 import { service } from '../platform/runtime';
-import { organizationPartition, isConditionFailure, queryAll, withoutKeys, tableOf, type Table } from '../platform/table';
+import { organizationPartition, isConditionFailure, queryAll, transactWrite, withoutKeys, tableOf, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -107,45 +107,34 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
         throw error;
       }
     }
-    try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table.name,
-                Item: {
-                  ...keys.supplierEverConnected(organizationId, connection.supplierId),
-                  supplierId: connection.supplierId,
-                  firstConnectedAt: connection.connectedAt,
-                },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: organizationKey(organizationId),
-                UpdateExpression: 'SET suppliersEverConnected = suppliersEverConnected + :one',
-                ConditionExpression: 'suppliersEverConnected < :max',
-                ExpressionAttributeValues: { ':one': 1, ':max': budget.maxSuppliers },
-              },
-            },
-            putConnection,
-          ],
-        }),
-      );
-      return 'connected';
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
-      if (failed(2)) return 'already_connected';
-      // Another call recorded this supplier first: it no longer costs budget.
-      if (failed(0)) return this.connect(organizationId, connection, { ...budget, firstTime: false });
-      if (failed(1)) return 'limit_reached';
-      throw error;
-    }
+    const failed = await transactWrite(this.table, [
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: {
+            ...keys.supplierEverConnected(organizationId, connection.supplierId),
+            supplierId: connection.supplierId,
+            firstConnectedAt: connection.connectedAt,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: organizationKey(organizationId),
+          UpdateExpression: 'SET suppliersEverConnected = suppliersEverConnected + :one',
+          ConditionExpression: 'suppliersEverConnected < :max',
+          ExpressionAttributeValues: { ':one': 1, ':max': budget.maxSuppliers },
+        },
+      },
+      putConnection,
+    ]);
+    if (!failed.length) return 'connected';
+    if (failed.includes(2)) return 'already_connected';
+    // Another call recorded this supplier first: it no longer costs budget.
+    if (failed.includes(0)) return this.connect(organizationId, connection, { ...budget, firstTime: false });
+    return 'limit_reached';
   }
 
   async disconnect(organizationId: string, supplierId: string): Promise<boolean> {

@@ -4,9 +4,9 @@
  * `npm start` as the rest of the local state under .local/ does. Keys: `LOCALPAY#<id>` with SK
  * `CUSTOMER`, `CHECKOUT`, `PORTAL` or `SUBSCRIPTION` (the ids' prefixes differ, too).
  */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutRequest, SubscriptionState } from '../model';
-import { isConditionFailure, withoutKeys, type Table } from '../../platform/table';
+import { isConditionFailure, transactWrite, withoutKeys, type Table } from '../../platform/table';
 
 export interface LocalCheckout {
   id: string;
@@ -110,44 +110,35 @@ export class LocalPaymentStore {
     organizationId: string,
     subscription: LocalSubscription,
   ): Promise<'started' | 'not_open' | 'already_subscribed'> {
-    try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: keys.checkout(checkoutId),
-                UpdateExpression: 'SET #status = :complete',
-                ConditionExpression: '#status = :open',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':complete': 'complete', ':open': 'open' },
-              },
-            },
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: keys.customer(subscription.customerId),
-                // Also creates the customer's record if it predates this store.
-                UpdateExpression: 'SET customerId = :customer, organizationId = :organization, liveSubscriptionId = :subscription',
-                ConditionExpression: 'attribute_not_exists(liveSubscriptionId)',
-                ExpressionAttributeValues: {
-                  ':customer': subscription.customerId,
-                  ':organization': organizationId,
-                  ':subscription': subscription.id,
-                },
-              },
-            },
-            { Put: { TableName: this.table.name, Item: { ...keys.subscription(subscription.id), ...subscription } } },
-          ],
-        }),
-      );
-      return 'started';
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      return reasons[0]?.Code === 'ConditionalCheckFailed' ? 'not_open' : 'already_subscribed';
-    }
+    const failed = await transactWrite(this.table, [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.checkout(checkoutId),
+          UpdateExpression: 'SET #status = :complete',
+          ConditionExpression: '#status = :open',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':complete': 'complete', ':open': 'open' },
+        },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.customer(subscription.customerId),
+          // Also creates the customer's record if it predates this store.
+          UpdateExpression: 'SET customerId = :customer, organizationId = :organization, liveSubscriptionId = :subscription',
+          ConditionExpression: 'attribute_not_exists(liveSubscriptionId)',
+          ExpressionAttributeValues: {
+            ':customer': subscription.customerId,
+            ':organization': organizationId,
+            ':subscription': subscription.id,
+          },
+        },
+      },
+      { Put: { TableName: this.table.name, Item: { ...keys.subscription(subscription.id), ...subscription } } },
+    ]);
+    if (!failed.length) return 'started';
+    return failed.includes(0) ? 'not_open' : 'already_subscribed';
   }
 
   /** Stores a subscription's new state; an ended one is no longer its customer's live one. */
