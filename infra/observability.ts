@@ -13,7 +13,6 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
@@ -77,8 +76,6 @@ export interface ObservedService {
   /** Every queue of the queue table, with its definition. */
   queues: readonly DeadLetteredQueue[];
   table: dynamodb.ITable;
-  /** Functions throttled on purpose (reserved concurrency below what their event source asks): left out of the throttle alarm. */
-  throttledByDesign: readonly lambda.IFunction[];
   /** Where every alarm goes (alarmTopic). */
   alarmTopic: sns.ITopic;
   /** The account's Lambda concurrency quota in the region, which every function shares. */
@@ -262,17 +259,10 @@ export class Observability extends NestedStack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     );
-    // A worker with reserved concurrency below its event source's pollers is throttled as it works.
-    const byDesign = Object.fromEntries(this.service.throttledByDesign.map((fn, index) => [`byDesign${index}`, fn.metricThrottles({ period: PERIOD, statistic: 'Sum' })]));
     this.notify(
       new cloudwatch.Alarm(this, 'LambdaThrottlesAlarm', {
         alarmDescription: "Lambda invocations were throttled: the account's concurrency ran out (the API answers 500, queues wait)",
-        metric: new cloudwatch.MathExpression({
-          expression: ['FILL(throttles, 0)', ...Object.keys(byDesign).map((id) => `FILL(${id}, 0)`)].join(' - '),
-          usingMetrics: { throttles: lambdaMetric('Throttles'), ...byDesign },
-          period: PERIOD,
-          label: 'Lambda throttles',
-        }),
+        metric: lambdaMetric('Throttles'),
         threshold: ALARM_THRESHOLDS.lambdaThrottles,
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -256,7 +256,6 @@ export class HotelMappingStack extends Stack {
       routes: routeList,
       queues,
       table: this.table,
-      throttledByDesign: queues.filter((queue) => 'reserved' in queue.definition.concurrency).map((queue) => this.functions.get(queue.definition.handler)!),
       alarmTopic: this.alarmTopic,
       accountConcurrency: props.accountConcurrency ?? Number(this.node.tryGetContext('accountConcurrency') ?? DEFAULT_ACCOUNT_CONCURRENCY),
       monthlyBudgetUsd: props.monthlyBudgetUsd ?? Number(this.node.tryGetContext('monthlyBudgetUsd') ?? DEFAULT_MONTHLY_BUDGET_USD),

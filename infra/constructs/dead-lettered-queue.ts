@@ -9,6 +9,10 @@
  * holding queue that nothing consumes, alarmed, instead of failing again until it expires. (An SQS
  * event source takes no failure destination; the queue's own redrive is the way.)
  *
+ * A FIFO queue of the table (`fifo`) is FIFO with its dead-letter and holding queues (SQS redrives
+ * a FIFO queue only to a FIFO queue); CloudFormation names each `<generated>.fifo`. Deduplication
+ * ids come with each message (the queue's `fifo.deduplicationIdOf`), never from the content.
+ *
  * Named after the queue (`mapping-chunks` → MappingChunksQueue); its dead-letter queue, holding
  * queue and alarms are its siblings, MappingChunksDeadLetters, MappingChunksDeadLettersAlarm,
  * MappingChunksUnsettledDeadLetters and MappingChunksUnsettledDeadLettersAlarm: a queue whose
@@ -44,13 +48,13 @@ export class DeadLetteredQueue extends sqs.Queue {
 
   constructor(scope: Construct, { definition, alarmTopic }: DeadLetteredQueueProps) {
     const name = functionName({ handler: definition.name });
+    const everyQueue = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, ...(definition.fifo && { fifo: true }) };
     const unsettledDeadLetters = definition.deadLetterHandler
-      ? new sqs.Queue(scope, `${name}UnsettledDeadLetters`, { retentionPeriod: DEAD_LETTER_RETENTION, encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true })
+      ? new sqs.Queue(scope, `${name}UnsettledDeadLetters`, { retentionPeriod: DEAD_LETTER_RETENTION, ...everyQueue })
       : undefined;
     const deadLetters = new sqs.Queue(scope, `${name}DeadLetters`, {
       retentionPeriod: DEAD_LETTER_RETENTION,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+      ...everyQueue,
       ...(unsettledDeadLetters && {
         visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds({ lambda: DEAD_LETTER_HANDLER_SIZING })),
         deadLetterQueue: { queue: unsettledDeadLetters, maxReceiveCount: DEAD_LETTER_HANDLER_RECEIVES },
@@ -59,8 +63,7 @@ export class DeadLetteredQueue extends sqs.Queue {
     super(scope, `${name}Queue`, {
       visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(definition)),
       retentionPeriod: Duration.days(4),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+      ...everyQueue,
       deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
     });
     this.definition = definition;

@@ -1,10 +1,11 @@
 /**
  * The worker of a queue of the queue table: its function, with exactly the access the queue
  * declares, fed by the queue in batches and reporting the messages that failed (only those come
- * back), never more invocations at once than the queue's concurrency allows; and, when the queue
- * has one, its dead-letter handler, fed by the dead-letter queue, two at a time, and alarmed at its
- * first error (its dead letters would otherwise wait unsettled). The handler is the worker's
- * sibling, named after its own file (ServiceFunction); its alarm is `<name>ErrorsAlarm`.
+ * back), never more invocations at once than the queue's maximum concurrency (each group of a FIFO
+ * queue one at a time within it); and, when the queue has one, its dead-letter handler, fed by the
+ * dead-letter queue, two at a time, and alarmed at its first error (its dead letters would
+ * otherwise wait unsettled). The handler is the worker's sibling, named after its own file
+ * (ServiceFunction); its alarm is `<name>ErrorsAlarm`.
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -43,18 +44,13 @@ export class QueueWorker extends ServiceFunction {
     super(scope, {
       handler: definition.handler,
       description: definition.description,
-      sizing: { ...definition.lambda, reservedConcurrency: 'reserved' in definition.concurrency ? definition.concurrency.reserved : undefined },
+      sizing: definition.lambda,
       environment: resources.environmentFor({ access: definition.access }),
       removalPolicy,
     });
     resources.grant(this, { access: definition.access });
-    this.addEventSource(
-      new SqsEventSource(queue, {
-        batchSize: definition.batchSize,
-        reportBatchItemFailures: true,
-        maxConcurrency: 'max' in definition.concurrency ? definition.concurrency.max : undefined,
-      }),
-    );
+    // No batching window: a FIFO queue takes none, and the others want their messages at once.
+    this.addEventSource(new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true, maxConcurrency: definition.concurrency.max }));
     if (definition.deadLetterHandler) {
       const access = definition.deadLetterAccess ?? definition.access;
       const handler = new ServiceFunction(scope, {

@@ -8,13 +8,17 @@ export const referencePublicationQueue = defineQueue({
   description: 'Republishes the reference inventory without the hotels merged as duplicates',
   schema: v.object({ reportId: v.string() }),
   maxReceiveCount: 5,
+  // One group: SQS hands out one batch at a time, so publications never overlap and a message waits
+  // for the one before instead of being throttled into the dead-letter queue. A report's request
+  // sent again within 5 minutes (a retried resolution) is taken once.
+  fifo: { groupOf: () => 'publication', deduplicationIdOf: ({ reportId }) => reportId },
   // One republish covers every merge recorded before it: a batch of messages costs one.
   batchSize: 10,
   access: { table: 'readwrite', bucket: 'readwrite' },
   // A million hotels republish in about a minute.
   lambda: { memoryMb: 3008, timeoutSeconds: 600 },
-  // One publication at a time.
-  concurrency: { reserved: 1 },
+  // The least SQS takes; one group runs one invocation at a time anyway.
+  concurrency: { max: 2 },
 });
 
 export type RepublicationMessage = v.InferOutput<typeof referencePublicationQueue.schema>;

@@ -124,7 +124,6 @@ describe('function sizing', () => {
     assert.deepEqual(Object.fromEntries(reserved), {
       'POST /api/v1/auth/token': 10,
       'POST /api/v1/billing/stripe/webhook': 5,
-      [referencePublicationQueue.description]: 1,
     });
     const total = reserved.reduce((sum, [, count]) => sum + (count as number), 0);
     // Lambda keeps 100 of the account's concurrency unreserved: the default 1,000 leaves room.
@@ -431,9 +430,10 @@ describe('queues and workers from the queue table', () => {
       const properties = functionProperties(definition.handler);
       assert.equal(properties.MemorySize, definition.lambda.memoryMb);
       assert.equal(properties.Timeout, definition.lambda.timeoutSeconds);
-      // Every worker is bounded, so no queue can take the account's concurrency from the API.
-      if ('reserved' in definition.concurrency) assert.equal(properties.ReservedConcurrentExecutions, definition.concurrency.reserved);
-      else assert.deepEqual(worker[1].Properties.ScalingConfig, { MaximumConcurrency: definition.concurrency.max });
+      // Every worker is bounded, so no queue can take the account's concurrency from the API; none
+      // reserves concurrency, which would throttle its event source's pollers.
+      assert.deepEqual(worker[1].Properties.ScalingConfig, { MaximumConcurrency: definition.concurrency.max });
+      assert.equal(properties.ReservedConcurrentExecutions, undefined, definition.handler);
       if (definition.deadLetterHandler) {
         const handlers = feeding(deadLetters, definition.deadLetterHandler);
         assert.equal(handlers.length, 1);
@@ -445,6 +445,16 @@ describe('queues and workers from the queue table', () => {
   it('raises an alarm as soon as a dead-letter queue takes a message, and holds what a dead-letter handler fails to settle', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
     for (const definition of queueList) {
+  it('runs reference publications one at a time through a FIFO queue with one group, never throttled into its dead-letter queue', () => {
+    const { queue, deadLetters } = stack.queues.get(referencePublicationQueue.name)!;
+    for (const q of [queue, deadLetters]) assert.equal(resources[idOf(q)]!.Properties.FifoQueue, true, q.node.id);
+    assert.equal(referencePublicationQueue.fifo?.groupOf({ reportId: 'a' }), referencePublicationQueue.fifo?.groupOf({ reportId: 'b' }), 'one group');
+    assert.equal(referencePublicationQueue.fifo?.deduplicationIdOf({ reportId: 'r-1' }), 'r-1', 'one request per report');
+    assert.equal(functionProperties(referencePublicationQueue.handler).ReservedConcurrentExecutions, undefined);
+    const [, mapping] = mappings.find(([, m]) => m.Properties.EventSourceArn['Fn::GetAtt'][0] === idOf(queue))!;
+    assert.equal(mapping.Properties.MaximumBatchingWindowInSeconds, undefined);
+  });
+
       const { deadLetters } = stack.queues.get(definition.name)!;
       const alarm = alarms.find(([, a]) => watchesQueue(a, idOf(deadLetters)));
       assert.ok(alarm, `${definition.name} has an alarm`);

@@ -6,7 +6,7 @@
  * a schedule is never dropped silently.
  */
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { ScheduledDelivery, Scheduler } from './queue';
+import { refuseFifoSchedule, type ScheduledDelivery, type Scheduler } from './queue';
 
 export interface SchedulerTargets {
   groupName: string;
@@ -29,6 +29,7 @@ export class EventBridgeScheduler implements Scheduler {
 
   /** A name already scheduled is left as it is: scheduling is safe to repeat (a retried worker). */
   async schedule<M>({ name, at, queue, message }: ScheduledDelivery<M>): Promise<void> {
+    refuseFifoSchedule(queue);
     const queueArn = this.targets.queueArns[queue.name];
     const deadLetterArn = this.targets.deadLetterArns[queue.name];
     if (!queueArn || !deadLetterArn) throw new Error(`No queue ARN or dead-letter queue ARN is configured for ${queue.name}.`);

@@ -4,6 +4,9 @@
  * that fails reappears after the queue's visibility timeout, until its receive count reaches the
  * queue's maxReceiveCount, then it goes to the dead-letter handler (or stays dead-lettered);
  * delays and schedules are due by the runtime's clock, so tests move the clock instead of waiting.
+ * A FIFO queue hands out a group's next message only once the one before is done with (deleted or
+ * dead-lettered), drops a message whose deduplication id it took in the 5 minutes before, and
+ * refuses delays and schedules, as SQS does.
  *
  * Every message is kept in a MessageStore from the moment it is sent until it is done with, and
  * its receive is recorded before its worker runs. Over a store that outlives the process (the
@@ -17,7 +20,12 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock';
 import { CORRELATION_ID_ATTRIBUTE, currentCorrelationId } from '../correlation';
 import { describeError, log } from '../logging';
-import { visibilityTimeoutSeconds, type Messaging, type Queue, type QueueAddress, type QueueDefinition, type ScheduledDelivery, type Scheduler, type SendOptions } from './queue';
+import {
+  FIFO_DEDUPLICATION_SECONDS,
+  refuseFifoDelay,
+  refuseFifoSchedule,
+  visibilityTimeoutSeconds,
+  type Messaging, type Queue, type QueueAddress, type QueueDefinition, type ScheduledDelivery, type Scheduler, type SendOptions } from './queue';
 
 export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -40,6 +48,9 @@ export interface StoredMessage {
   deadLettered: boolean;
   /** The sender's correlation id, handed to the worker as SQS hands its message attribute. */
   correlationId?: string;
+  /** On a FIFO queue: its group and deduplication id. */
+  groupId?: string;
+  deduplicationId?: string;
 }
 
 /** Where messages wait. Writes are synchronous: once `put` returns, the message survives a crash. */
@@ -75,6 +86,8 @@ export class InProcessMessaging implements Messaging {
   private sequence: number;
   private readonly sources: MessageSource[] = [];
   private readonly refusals = new Map<string, number>();
+  /** On FIFO queues: when each deduplication id was last taken (queue and id -> epoch ms). */
+  private readonly deduplicationIds = new Map<string, number>();
   private draining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -95,14 +108,19 @@ export class InProcessMessaging implements Messaging {
     }
     this.sequence = Math.max(0, ...this.messages.map((message) => message.sequence));
     this.scheduler = {
-      schedule: async <M>({ at, queue, message }: ScheduledDelivery<M>) => this.enqueue(queue, message, at.getTime()),
+      schedule: async <M>({ at, queue, message }: ScheduledDelivery<M>) => {
+        refuseFifoSchedule(queue);
+        this.enqueue(queue, message, at.getTime());
+      },
     };
   }
 
   queue<M>(address: QueueAddress<M>): Queue<M> {
     return {
-      send: async (message: M, options: SendOptions = {}) =>
-        this.enqueue(address, message, this.clock.now().getTime() + (options.delaySeconds ?? 0) * 1000),
+      send: async (message: M, options: SendOptions = {}) => {
+        refuseFifoDelay(address, options);
+        this.enqueue(address, message, this.clock.now().getTime() + (options.delaySeconds ?? 0) * 1000);
+      },
       sendAll: async (messages: readonly M[]) => {
         for (const message of messages) this.enqueue(address, message, this.clock.now().getTime());
       },
@@ -157,7 +175,7 @@ export class InProcessMessaging implements Messaging {
     return lost.length;
   }
 
-  private enqueue(queue: QueueAddress, message: unknown, dueAt: number): void {
+  private enqueue<M>(queue: QueueAddress<M>, message: M, dueAt: number): void {
     const refusals = this.refusals.get(queue.name) ?? 0;
     if (refusals > 0) {
       this.refusals.set(queue.name, refusals - 1);
@@ -165,6 +183,8 @@ export class InProcessMessaging implements Messaging {
     }
     // A sender knows the queue's address; its consumer comes from the queue table.
     if (!this.definitions.has(queue.name)) throw new Error(`No consumer is declared for the queue ${queue.name} (the queue table).`);
+    const fifo = queue.fifo && { groupId: queue.fifo.groupOf(message), deduplicationId: queue.fifo.deduplicationIdOf(message) };
+    if (fifo && this.isDuplicate(queue.name, fifo.deduplicationId)) return;
     const correlationId = currentCorrelationId();
     const stored: StoredMessage = {
       id: randomUUID(),
@@ -177,6 +197,7 @@ export class InProcessMessaging implements Messaging {
       inFlight: false,
       deadLettered: false,
       ...(correlationId !== undefined && { correlationId }),
+      ...fifo,
     };
     this.messages.push(stored);
     this.store.put(stored);
@@ -186,7 +207,7 @@ export class InProcessMessaging implements Messaging {
   private async drain(): Promise<void> {
     for (;;) {
       const now = this.clock.now().getTime();
-      const due = this.messages.find((message) => !message.inFlight && !message.deadLettered && message.dueAt <= now);
+      const due = this.messages.find((message) => !message.inFlight && !message.deadLettered && message.dueAt <= now && this.isNextOfGroup(message));
       if (due) {
         await this.deliver(due);
         continue;
@@ -196,6 +217,22 @@ export class InProcessMessaging implements Messaging {
       for (const source of this.sources) fed = (await source()) || fed;
       if (!fed) return;
     }
+  }
+
+  /** As SQS remembers a FIFO queue's deduplication ids for 5 minutes: true when the id was taken within them. */
+  private isDuplicate(queueName: string, deduplicationId: string): boolean {
+    const now = this.clock.now().getTime();
+    const key = `${queueName}\u0000${deduplicationId}`;
+    const takenAt = this.deduplicationIds.get(key);
+    if (takenAt !== undefined && now - takenAt < FIFO_DEDUPLICATION_SECONDS * 1000) return true;
+    this.deduplicationIds.set(key, now);
+    return false;
+  }
+
+  /** A message of a FIFO group waits for every earlier one of its group to be done with. */
+  private isNextOfGroup(message: StoredMessage): boolean {
+    if (message.groupId === undefined) return true;
+    return this.messages.find((other) => other.queue === message.queue && other.groupId === message.groupId && !other.deadLettered) === message;
   }
 
   private async deliver(message: StoredMessage): Promise<void> {
@@ -255,6 +292,7 @@ function sqsRecord(message: StoredMessage, now: Date): SQSRecord {
       SentTimestamp: String(message.sentAt),
       SenderId: 'local',
       ApproximateFirstReceiveTimestamp: String(now.getTime()),
+      ...(message.groupId !== undefined && { MessageGroupId: message.groupId, MessageDeduplicationId: message.deduplicationId }),
     },
     messageAttributes:
       message.correlationId === undefined ? {} : { [CORRELATION_ID_ATTRIBUTE]: { dataType: 'String', stringValue: message.correlationId } },

@@ -14,6 +14,21 @@ export interface QueueAddress<M = unknown> {
   name: string;
   /** Every message body is validated against this before the worker sees it. */
   schema: v.GenericSchema<unknown, M>;
+  /** Makes it a FIFO queue (FifoMessages); a standard queue when absent. */
+  fifo?: FifoMessages<M>;
+}
+
+/**
+ * What a FIFO queue needs of each message. SQS hands out a group's messages in order and one batch
+ * at a time (the next once the last is done or given up), however many workers may run; and takes
+ * a message whose deduplication id it took in the 5 minutes before as sent, without queueing it
+ * again. A FIFO queue takes no delay per message (a delayed send to one is refused).
+ */
+export interface FifoMessages<M> {
+  /** The message's group: messages of one group are worked one batch at a time, in order. */
+  groupOf(message: M): string;
+  /** The same id for sends that ask for the same work (at most 128 characters). */
+  deduplicationIdOf(message: M): string;
 }
 
 /** A queue and its consumer, as the capability that consumes it declares them. */
@@ -33,10 +48,12 @@ export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
   lambda: { memoryMb: number; timeoutSeconds: number };
   /**
    * How many invocations run at once, so that no queue can take the account's concurrency from the
-   * API: at most `max` (the event source's maximum concurrency, 2 to 1,000, reserving nothing), or
-   * exactly `reserved` (reserved concurrency, which also sets it aside: 1 makes a worker run alone).
+   * API: the event source's maximum concurrency, 2 to 1,000, reserving nothing. (Reserved
+   * concurrency below the event source's pollers would throttle them, and a throttled message
+   * counts a receive: it could be dead-lettered without ever running.) A worker that must run
+   * alone takes a FIFO queue with one group instead.
    */
-  concurrency: { max: number } | { reserved: number };
+  concurrency: { max: number };
   /** What else a message's trace is found by, beside its organization (annotations on the worker's segment). */
   traceAnnotations?(message: M): Readonly<Record<string, string>>;
   description: string;
@@ -46,7 +63,7 @@ export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
 export type WorkerAccess = Pick<ResourceAccess, 'table' | 'bucket' | 'sendsTo' | 'schedules' | 'secrets'>;
 
 export interface SendOptions {
-  /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. */
+  /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. None on a FIFO queue. */
   delaySeconds?: number;
 }
 
@@ -86,6 +103,21 @@ export function visibilityTimeoutSeconds(definition: Pick<QueueDefinition, 'lamb
 
 /** The longest delay SQS takes. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
+
+/** How long SQS remembers a FIFO message's deduplication id. */
+export const FIFO_DEDUPLICATION_SECONDS = 300;
+
+/** Refuses what a FIFO queue cannot carry: SQS takes no per-message delay on one. */
+export function refuseFifoDelay(address: QueueAddress, options: SendOptions): void {
+  if (address.fifo && options.delaySeconds !== undefined) {
+    throw new Error(`${address.name} is a FIFO queue: it takes no delay per message (delaySeconds ${options.delaySeconds}).`);
+  }
+}
+
+/** Refuses to schedule onto a FIFO queue: EventBridge Scheduler would send it without a deduplication id. */
+export function refuseFifoSchedule(address: QueueAddress): void {
+  if (address.fifo) throw new Error(`${address.name} is a FIFO queue: nothing is scheduled onto one (the scheduler sends no deduplication id).`);
+}
 
 
 

@@ -25,7 +25,7 @@ const eventBridgeSchedulerOf = /* @__PURE__ */ service(
 export function queueOf<M>(runtime: Runtime, address: QueueAddress<M>): Queue<M> {
   if (runtime.messaging) return runtime.messaging.queue(address);
   const url = requireVariable(runtime.config.queueUrls?.[address.name], queueUrlVariable(address.name));
-  return new SqsQueue<M>(sqsOf(runtime), url);
+  return new SqsQueue<M>(sqsOf(runtime), url, address);
 }
 
 export function schedulerOf(runtime: Runtime): Scheduler {

@@ -1,7 +1,10 @@
-/** SQS behind the queue port: JSON bodies, DelaySeconds, batches of ten, and the sender's correlation id as an attribute. */
+/**
+ * SQS behind the queue port: JSON bodies, DelaySeconds, batches of ten, and the sender's correlation
+ * id as an attribute; on a FIFO queue, each message's group and deduplication id, and no delay.
+ */
 import { SendMessageBatchCommand, SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
 import { CORRELATION_ID_ATTRIBUTE, currentCorrelationId } from '../correlation';
-import { MAX_QUEUE_DELAY_SECONDS, type Queue, type SendOptions } from './queue';
+import { MAX_QUEUE_DELAY_SECONDS, refuseFifoDelay, type QueueAddress, type Queue, type SendOptions } from './queue';
 
 function correlationAttributes(): { MessageAttributes?: Record<string, MessageAttributeValue> } {
   const correlationId = currentCorrelationId();
@@ -14,14 +17,17 @@ export class SqsQueue<M> implements Queue<M> {
   constructor(
     private readonly client: SQSClient,
     private readonly queueUrl: string,
+    private readonly address: QueueAddress<M>,
   ) {}
 
   async send(message: M, options: SendOptions = {}): Promise<void> {
+    refuseFifoDelay(this.address, options);
     await this.client.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(message),
         ...(options.delaySeconds !== undefined && { DelaySeconds: checkedDelay(options.delaySeconds) }),
+        ...this.fifoFields(message),
         ...correlationAttributes(),
       }),
     );
@@ -34,13 +40,18 @@ export class SqsQueue<M> implements Queue<M> {
       const { Failed } = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
-          Entries: batch.map((message, index) => ({ Id: String(start + index), MessageBody: JSON.stringify(message), ...attributes })),
+          Entries: batch.map((message, index) => ({ Id: String(start + index), MessageBody: JSON.stringify(message), ...this.fifoFields(message), ...attributes })),
         }),
       );
       if (Failed?.length) {
         throw new Error(`SQS refused ${Failed.length} of ${batch.length} messages: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
     }
+  }
+
+  private fifoFields(message: M): { MessageGroupId?: string; MessageDeduplicationId?: string } {
+    const { fifo } = this.address;
+    return fifo ? { MessageGroupId: fifo.groupOf(message), MessageDeduplicationId: fifo.deduplicationIdOf(message) } : {};
   }
 }
 

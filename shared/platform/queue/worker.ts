@@ -2,8 +2,10 @@
  * The handler of a queue's worker function: a middy handler that validates each record's message,
  * processes the records one after another, each under the correlation id its sender gave it (a
  * message attribute; else the message id), and reports the failed ones to SQS (partial batch
- * failure), so only those are delivered again and, after maxReceiveCount, dead-lettered. Log
- * lines carry the Lambda context the function was invoked with.
+ * failure), so only those are delivered again and, after maxReceiveCount, dead-lettered. From a
+ * FIFO queue, the records after a failed one of the same group are not processed but reported
+ * failed too, so the group is worked again in its order. Log lines carry the Lambda context the
+ * function was invoked with.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -70,18 +72,24 @@ function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: Mes
     );
     handler.handler(async (event) => {
       const settled: PromiseSettledResult<void>[] = [];
+      const failedGroups = new Set<string>();
       for (const record of event.Records) {
+        const group = record.attributes?.MessageGroupId;
+        if (group !== undefined && failedGroups.has(group)) {
+          settled.push({ status: 'rejected', reason: new Error(`Not processed: an earlier message of its FIFO group (${group}) failed.`) });
+          continue;
+        }
         const processed = withCorrelationId(correlationIdOf(record), async () => {
           const message = parseMessage(queue, record);
           annotate({ ...organizationOf(message), ...queue.traceAnnotations?.(message) });
           return process(message, runtime(), record);
         });
-        settled.push(
-          await processed.then(
-            (value) => ({ status: 'fulfilled' as const, value }),
-            (reason: unknown) => ({ status: 'rejected' as const, reason }),
-          ),
+        const outcome = await processed.then(
+          (value) => ({ status: 'fulfilled' as const, value }),
+          (reason: unknown) => ({ status: 'rejected' as const, reason }),
         );
+        if (outcome.status === 'rejected' && group !== undefined) failedGroups.add(group);
+        settled.push(outcome);
       }
       // The partial-batch middleware turns the settled results into batchItemFailures.
       return settled as unknown as SQSBatchResponse;

@@ -88,3 +88,26 @@ describe('DeadLetteredQueue', () => {
     assert.equal(Object.keys(template.findResources('AWS::SQS::Queue')).length, 5, 'two queues, two dead-letter queues, one holding queue');
   });
 });
+
+describe('DeadLetteredQueue of a FIFO queue', () => {
+  const ordered: QueueDefinition = { ...definition, name: 'test-ordered', fifo: { groupOf: () => 'one', deduplicationIdOf: () => 'same' } };
+  const { stack, queues } = bareStack([ordered, definition]);
+  const template = Template.fromStack(stack);
+  const queue = queues.get('test-ordered')!;
+
+  it('is FIFO with its dead-letter and holding queues (SQS redrives a FIFO queue only to a FIFO queue), deduplicating by the id each message carries', () => {
+    for (const q of [queue, queue.deadLetters, queue.unsettledDeadLetters!]) {
+      const { Properties } = resourceOf(template, q);
+      assert.equal(Properties.FifoQueue, true, q.node.id);
+      assert.equal(Properties.ContentBasedDeduplication, undefined, q.node.id);
+      assert.equal(Properties.QueueName, undefined, `${q.node.id}: CloudFormation names it, ending in .fifo`);
+      assert.equal(q.fifo, true);
+    }
+    assert.deepEqual(resourceOf(template, queue).Properties.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] }, maxReceiveCount: 4 });
+  });
+
+  it('leaves the standard queues standard', () => {
+    const standard = queues.get('test-work')!;
+    for (const q of [standard, standard.deadLetters, standard.unsettledDeadLetters!]) assert.equal(resourceOf(template, q).Properties.FifoQueue, undefined);
+  });
+});

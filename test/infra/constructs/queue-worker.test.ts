@@ -21,8 +21,14 @@ const definition: QueueDefinition = {
   access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['test-other'] },
   deadLetterAccess: { table: 'readwrite' },
 };
-/** A worker that runs alone. */
-const other: QueueDefinition = { ...withoutDeadLetterHandler, name: 'test-other', access: { table: 'read' }, concurrency: { reserved: 1 } };
+/** A worker that runs alone: a FIFO queue with one group. */
+const other: QueueDefinition = {
+  ...withoutDeadLetterHandler,
+  name: 'test-other',
+  access: { table: 'read' },
+  fifo: { groupOf: () => 'one', deduplicationIdOf: () => 'same' },
+  concurrency: { max: 2 },
+};
 
 function workers() {
   const fixture = bareStack([definition, other]);
@@ -39,7 +45,7 @@ describe('QueueWorker', () => {
   const { template, worker, plain, queues, alarmTopic } = workers();
   const queue = queues.get('test-work')!;
 
-  it('is fed by its queue in batches, reporting the messages that failed, at most its maximum concurrency at once, or alone with one reserved', () => {
+  it('is fed by its queue in batches, reporting the messages that failed, at most its maximum concurrency at once, reserving none', () => {
     const [mapping, ...more] = mappingsOf(template, idOf(worker));
     assert.equal(more.length, 0);
     assert.deepEqual(mapping.Properties.EventSourceArn, { 'Fn::GetAtt': [idOf(queue), 'Arn'] });
@@ -47,8 +53,10 @@ describe('QueueWorker', () => {
     assert.deepEqual(mapping.Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
     assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 5 });
     assert.equal(resourceOf(template, worker).Properties.ReservedConcurrentExecutions, undefined, 'a maximum reserves nothing');
-    assert.equal(mappingsOf(template, idOf(plain))[0].Properties.ScalingConfig, undefined);
-    assert.equal(resourceOf(template, plain).Properties.ReservedConcurrentExecutions, 1);
+    const [fifoMapping] = mappingsOf(template, idOf(plain));
+    assert.deepEqual(fifoMapping.Properties.ScalingConfig, { MaximumConcurrency: 2 });
+    assert.equal(fifoMapping.Properties.MaximumBatchingWindowInSeconds, undefined, 'a FIFO queue takes no batching window');
+    assert.equal(resourceOf(template, plain).Properties.ReservedConcurrentExecutions, undefined, 'one group runs alone without reserving');
   });
 
   it('is sized, described and logged as its queue says', () => {

@@ -41,9 +41,24 @@ const work = defineQueue({
   concurrency: { max: 2 },
   description: 'unit test queue',
 });
+/** A FIFO queue: one group per organization, one message per job. */
+const ordered = defineQueue({
+  name: 'test-ordered',
+  handler: 'workers/test-ordered',
+  maxReceiveCount: 3,
+  batchSize: 5,
+  access: { table: 'none' },
+  lambda: { memoryMb: 256, timeoutSeconds: 10 },
+  concurrency: { max: 2 },
+  description: 'unit test FIFO queue',
+  schema: v.object({ org: v.string(), job: v.string() }),
+  fifo: { groupOf: ({ org }) => `org-${org}`, deduplicationIdOf: ({ job }) => `job-${job}` },
+});
+const ORDERED_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/test-ordered.fifo';
 
 describe('SQS queue adapter', () => {
-  const queue = new SqsQueue<{ n: number }>(new SQSClient({ region: 'eu-west-1' }), QUEUE_URL);
+  const queue = new SqsQueue(new SQSClient({ region: 'eu-west-1' }), QUEUE_URL, work);
+  const fifoQueue = new SqsQueue(new SQSClient({ region: 'eu-west-1' }), ORDERED_URL, ordered);
 
   it('sends one JSON message, with DelaySeconds when delayed', async () => {
     sqs.on(SendMessageCommand).resolves({});
@@ -78,6 +93,31 @@ describe('SQS queue adapter', () => {
 
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '0', Code: 'Throttled', SenderFault: false }] });
     await assert.rejects(queue.sendAll([{ n: 0 }]), /refused 1 of 1 messages: Throttled/);
+  });
+
+  it("sends a FIFO queue's messages with their group and deduplication id, one by one or in batches", async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    await fifoQueue.send({ org: 'a', job: '1' });
+    await fifoQueue.sendAll([{ org: 'a', job: '2' }, { org: 'b', job: '3' }]);
+    assert.deepEqual(
+      sqs.commandCalls(SendMessageCommand).map((call) => ({ ...call.args[0].input })),
+      [{ QueueUrl: ORDERED_URL, MessageBody: '{"org":"a","job":"1"}', MessageGroupId: 'org-a', MessageDeduplicationId: 'job-1' }],
+    );
+    assert.deepEqual(sqs.commandCalls(SendMessageBatchCommand).map((call) => ({ ...call.args[0].input })), [
+      {
+        QueueUrl: ORDERED_URL,
+        Entries: [
+          { Id: '0', MessageBody: '{"org":"a","job":"2"}', MessageGroupId: 'org-a', MessageDeduplicationId: 'job-2' },
+          { Id: '1', MessageBody: '{"org":"b","job":"3"}', MessageGroupId: 'org-b', MessageDeduplicationId: 'job-3' },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a delayed send to a FIFO queue, which SQS takes no per-message delay on, and sends nothing', async () => {
+    await assert.rejects(fifoQueue.send({ org: 'a', job: '1' }, { delaySeconds: 60 }), /test-ordered is a FIFO queue: it takes no delay per message/);
+    assert.equal(sqs.commandCalls(SendMessageCommand).length, 0);
   });
 
   it('names the environment variable of each queue URL', () => {
@@ -126,6 +166,20 @@ describe('EventBridge Scheduler adapter', () => {
     );
     assert.equal(scheduler.commandCalls(CreateScheduleCommand).length, 0);
   });
+
+  it('refuses to schedule onto a FIFO queue (it would send no deduplication id)', async () => {
+    const adapter = new EventBridgeScheduler(new SchedulerClient({ region: 'eu-west-1' }), {
+      groupName: 'hotel-mapping-test',
+      roleArn: 'arn:aws:iam::123456789012:role/scheduler',
+      queueArns: { 'test-ordered': 'arn:aws:sqs:eu-west-1:123456789012:test-ordered.fifo' },
+      deadLetterArns: { 'test-ordered': 'arn:aws:sqs:eu-west-1:123456789012:test-ordered-dead-letters.fifo' },
+    });
+    await assert.rejects(
+      adapter.schedule({ name: 's', at: new Date('2026-11-23T10:30:00.000Z'), queue: ordered, message: { org: 'a', job: '1' } }),
+      /test-ordered is a FIFO queue: nothing is scheduled onto one/,
+    );
+    assert.equal(scheduler.commandCalls(CreateScheduleCommand).length, 0);
+  });
 });
 
 describe('queue worker (middy, partial batch failure)', () => {
@@ -143,6 +197,21 @@ describe('queue worker (middy, partial batch failure)', () => {
     });
     assert.deepEqual(response, { batchItemFailures: [{ itemIdentifier: 'b' }, { itemIdentifier: 'c' }, { itemIdentifier: 'd' }] });
     assert.deepEqual(seen, [1, 2]);
+  });
+
+  it("from a FIFO queue, reports the records after a failed one of its group as failed without processing them, so the group keeps its order", async () => {
+    const processed: string[] = [];
+    const orderedWorker = queueWorker(ordered, async ({ org, job }) => {
+      if (job === 'bad') throw new Error('fails');
+      processed.push(`${org}/${job}`);
+    });
+    const fifoRecord = (messageId: string, org: string, job: string) =>
+      ({ messageId, body: JSON.stringify({ org, job }), attributes: { MessageGroupId: `org-${org}` } }) as unknown as SQSEvent['Records'][number];
+    const response = await orderedWorker.withRuntime(createRuntime({ stage: 'test', region: 'eu-west-1' }))({
+      Records: [fifoRecord('a1', 'a', '1'), fifoRecord('a2', 'a', 'bad'), fifoRecord('b1', 'b', '1'), fifoRecord('a3', 'a', '3'), fifoRecord('b2', 'b', '2')],
+    });
+    assert.deepEqual(response, { batchItemFailures: [{ itemIdentifier: 'a2' }, { itemIdentifier: 'a3' }] });
+    assert.deepEqual(processed, ['a/1', 'b/1', 'b/2']);
   });
 });
 
@@ -267,6 +336,43 @@ describe('in-process messaging', () => {
     await second.messaging.idle();
     assert.deepEqual(second.delivered.map((d) => d.n), [2, 3, 4]);
     assert.equal(store.load().length, 0);
+  });
+
+  it('hands out a FIFO group in order, one message at a time, and takes a deduplication id once in 5 minutes', async () => {
+    const clock = new ManualClock(new Date('2026-11-23T10:00:00.000Z'));
+    const delivered: string[] = [];
+    let failuresLeft = 1;
+    const messaging = new InProcessMessaging(
+      clock,
+      async () => ({
+        worker: async (event) => {
+          const record = event.Records[0]!;
+          const { org, job } = JSON.parse(record.body) as { org: string; job: string };
+          delivered.push(`${record.attributes.MessageGroupId}/${record.attributes.MessageDeduplicationId}`);
+          if (org === 'a' && job === '1' && failuresLeft-- > 0) return { batchItemFailures: [{ itemIdentifier: record.messageId }] };
+        },
+      }),
+      { queues: [ordered] },
+    );
+    const queue = messaging.queue(ordered);
+    await queue.sendAll([{ org: 'a', job: '1' }, { org: 'a', job: '2' }, { org: 'b', job: '3' }]);
+    await queue.send({ org: 'a', job: '1' });
+    await messaging.idle();
+    assert.deepEqual(delivered, ['org-a/job-1', 'org-b/job-3'], "job-2 waits behind its group's failed job-1; job-1 sent again is taken once");
+    clock.advance(VISIBILITY_MS);
+    await messaging.idle();
+    assert.deepEqual(delivered.slice(2), ['org-a/job-1', 'org-a/job-2']);
+    clock.advance(5 * 60_000);
+    await queue.send({ org: 'a', job: '1' });
+    await messaging.idle();
+    assert.deepEqual(delivered.slice(4), ['org-a/job-1'], 'a deduplication id is taken again after 5 minutes');
+
+    await assert.rejects(queue.send({ org: 'a', job: '4' }, { delaySeconds: 10 }), /test-ordered is a FIFO queue: it takes no delay per message/);
+    await assert.rejects(
+      messaging.scheduler.schedule({ name: 's', at: new Date('2026-11-23T11:00:00.000Z'), queue: ordered, message: { org: 'a', job: '5' } }),
+      /test-ordered is a FIFO queue: nothing is scheduled onto one/,
+    );
+    assert.deepEqual(messaging.waiting('test-ordered'), []);
   });
 
   it('dead-letters a message that kills the process on every delivery, counting each receive', async () => {
