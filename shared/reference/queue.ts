@@ -7,11 +7,11 @@ export const referencePublicationQueue = defineQueue({
   handler: 'reference/publication',
   description: 'Republishes the reference inventory without the hotels merged as duplicates',
   schema: v.object({ reportId: v.string() }),
-  maxReceiveCount: 5,
   // One group: SQS hands out one batch at a time, so publications never overlap and a message waits
   // for the one before instead of being throttled into the dead-letter queue. A report's request
   // sent again within 5 minutes (a retried resolution) is taken once.
   fifo: { groupOf: () => 'publication', deduplicationIdOf: ({ reportId }) => reportId },
+  maxReceiveCount: 5,
   // One republish covers every merge recorded before it: a batch of messages costs one.
   batchSize: 10,
   access: { table: 'readwrite', bucket: 'readwrite' },

@@ -442,9 +442,6 @@ describe('queues and workers from the queue table', () => {
     }
   });
 
-  it('raises an alarm as soon as a dead-letter queue takes a message, and holds what a dead-letter handler fails to settle', () => {
-    const alarms = ofType('AWS::CloudWatch::Alarm');
-    for (const definition of queueList) {
   it('runs reference publications one at a time through a FIFO queue with one group, never throttled into its dead-letter queue', () => {
     const { queue, deadLetters } = stack.queues.get(referencePublicationQueue.name)!;
     for (const q of [queue, deadLetters]) assert.equal(resources[idOf(q)]!.Properties.FifoQueue, true, q.node.id);
@@ -455,6 +452,9 @@ describe('queues and workers from the queue table', () => {
     assert.equal(mapping.Properties.MaximumBatchingWindowInSeconds, undefined);
   });
 
+  it('raises an alarm as soon as a dead-letter queue takes a message, and holds what a dead-letter handler fails to settle', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm');
+    for (const definition of queueList) {
       const { deadLetters } = stack.queues.get(definition.name)!;
       const alarm = alarms.find(([, a]) => watchesQueue(a, idOf(deadLetters)));
       assert.ok(alarm, `${definition.name} has an alarm`);
