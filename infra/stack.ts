@@ -17,6 +17,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LOCAL_PRICE_IDS, type ProviderPriceIds } from '../shared/billing';
 import { EXPORTS_PREFIX } from '../shared/mapping-jobs';
+import { INVENTORY_UPLOADS_PREFIX, UPLOAD_STAGING_DAYS } from '../shared/partner-inventories';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
 import { TABLE_KEYS } from '../shared/platform/table';
@@ -167,6 +168,8 @@ export class HotelMappingStack extends Stack {
           noncurrentVersionExpiration: Duration.days(1),
         },
         { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7), noncurrentVersionExpiration: Duration.days(1) },
+        // Presigned uploads never completed (a PUT takes up to 5 GB; completion copies what it accepts).
+        { id: 'ExpireUploads', prefix: INVENTORY_UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_STAGING_DAYS), noncurrentVersionExpiration: Duration.days(1) },
         {
           id: 'ExpireNoncurrentVersions',
           noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),

@@ -55,7 +55,7 @@ export const createPartnerInventoryUpload: Implementation<typeof partnerInventor
 ) => {
   const inventory = newInventory(runtime, principal.organizationId, body, 'UPLOADING');
   const contentType = mediaTypeOf(inventory.format);
-  const url = await objectStoreOf(runtime).presignedUploadUrl(inventoryObjects.source(inventory), contentType, UPLOAD_URL_SECONDS);
+  const url = await objectStoreOf(runtime).presignedUploadUrl(inventoryObjects.upload(inventory), contentType, UPLOAD_URL_SECONDS);
   await inventoryStoreOf(runtime).create(inventory);
   return {
     status: 201,
@@ -78,15 +78,25 @@ export const completePartnerInventoryUpload: Implementation<typeof partnerInvent
   const store = inventoryStoreOf(runtime);
   const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
   if (inventory.status !== 'UPLOADING') throw conflict(`The upload of this inventory was already completed (${inventory.status}).`);
-  const sizeBytes = await objectStoreOf(runtime).size(inventoryObjects.source(inventory));
+  const objects = objectStoreOf(runtime);
+  const upload = inventoryObjects.upload(inventory);
+  const sizeBytes = await objects.size(upload);
   if (sizeBytes === undefined) throw invalidInput('No file has been uploaded yet: PUT it to the upload URL first.');
   if (sizeBytes > PRESIGNED_UPLOAD_MAX_BYTES) {
-    throw new HttpError(413, `The uploaded file has ${sizeBytes} bytes; the limit is ${PRESIGNED_UPLOAD_MAX_BYTES}. Upload a smaller one to the same URL.`);
+    await objects.delete([upload]);
+    throw new HttpError(
+      413,
+      `The uploaded file has ${sizeBytes} bytes; the limit is ${PRESIGNED_UPLOAD_MAX_BYTES}. It was removed: PUT a smaller one to the same URL while it works, then complete again.`,
+    );
   }
+  // Copied before the inventory says VALIDATING, so its worker always finds the source; a
+  // completion cut off before the transition leaves the upload in place, and is simply called again.
+  await objects.copy(upload, inventoryObjects.source(inventory));
   const validating = { ...inventory, status: 'VALIDATING' as const, sizeBytes, updatedAt: runtime.clock.now().toISOString() };
   if (!(await store.transition(inventory, 'UPLOADING', validating))) {
     throw conflict('The upload of this inventory was already completed.');
   }
+  await objects.delete([upload]);
   await queueOf(runtime, inventoryValidationQueue).send({ organizationId: inventory.organizationId, partnerInventoryId: inventory.id });
   return { status: 202, json: inventoryView(validating) };
 };

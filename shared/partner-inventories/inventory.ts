@@ -58,19 +58,34 @@ export function mediaTypeOf(format: TabularFormat): string {
   return MEDIA_TYPES[format];
 }
 
+/** Where partners' inventory files live in the bucket: sources, validated rows, rejected rows. */
+export const INVENTORY_FILES_PREFIX = 'partner-inventories/';
+
+/**
+ * Where a presigned upload lands, until its completion checks its size and copies it to the
+ * inventory's source: a presigned PUT takes up to 5 GB, so what is never completed, or is refused,
+ * must not stay. The bucket expires what is left here after UPLOAD_STAGING_DAYS.
+ */
+export const INVENTORY_UPLOADS_PREFIX = 'partner-inventory-uploads/';
+/** Days an upload waits here for its completion (S3 expires objects by day, at the next midnight UTC). */
+export const UPLOAD_STAGING_DAYS = 1;
+
 /** Where an inventory's files live in the bucket. */
 export const inventoryObjects = {
+  upload: (inventory: Pick<PartnerInventory, 'organizationId' | 'id' | 'format'>) =>
+    `${INVENTORY_UPLOADS_PREFIX}${inventory.organizationId}/${inventory.id}/source.${inventory.format}`,
   source: (inventory: Pick<PartnerInventory, 'organizationId' | 'id' | 'format'>) =>
-    `partner-inventories/${inventory.organizationId}/${inventory.id}/source.${inventory.format}`,
+    `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/source.${inventory.format}`,
   chunk: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number) =>
-    `partner-inventories/${inventory.organizationId}/${inventory.id}/rows/${String(index).padStart(5, '0')}.jsonl`,
+    `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rows/${String(index).padStart(5, '0')}.jsonl`,
   rejected: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>) =>
-    `partner-inventories/${inventory.organizationId}/${inventory.id}/rejected-rows.csv`,
+    `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rejected-rows.csv`,
 };
 
 /** Every object an inventory may have written. */
 export function inventoryObjectKeys(inventory: PartnerInventory): string[] {
   return [
+    inventoryObjects.upload(inventory),
     inventoryObjects.source(inventory),
     inventoryObjects.rejected(inventory),
     ...Array.from({ length: inventory.chunkCount }, (_, index) => inventoryObjects.chunk(inventory, index)),

@@ -48,7 +48,8 @@ export const partnerInventoryRoutes = {
     summary: 'Start an upload of any size (up to 200 MB): answers a presigned PUT URL',
     description:
       'PUT the file to `upload.url` with the `upload.headers`, then call POST /api/v1/partner-inventories/{id}/complete. ' +
-      'The URL works for one hour.',
+      'The URL works for one hour. The PUT itself is not limited in size: the completion refuses a file over 200 MB (413) and ' +
+      'removes it, and a file never completed is removed within two days of its PUT.',
     body: { kind: 'json', schema: schemas.CreateUploadRequest, example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv' } },
     responses: {
       201: { description: 'The inventory (UPLOADING) and where to PUT the file', schema: schemas.CreatedUpload },
@@ -65,7 +66,10 @@ export const partnerInventoryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Tell the service the file is uploaded: validation starts (VALIDATING, then READY or FAILED)',
-    description: 'Call it once after the PUT to `upload.url` succeeded. Answers 202 with the inventory VALIDATING; poll GET /api/v1/partner-inventories/{partnerInventoryId} until it is READY (or FAILED with `error`).',
+    description:
+      'Call it once after the PUT to `upload.url` succeeded, within a day. Answers 202 with the inventory VALIDATING; poll ' +
+      'GET /api/v1/partner-inventories/{partnerInventoryId} until it is READY (or FAILED with `error`). A file over 200 MB ' +
+      'is removed and answered 413; the inventory stays UPLOADING, so a smaller file PUT to the same URL while it works can be completed.',
     params: schemas.InventoryIdParams,
     responses: {
       202: { description: 'Validation started', schema: schemas.InventoryView },
@@ -73,7 +77,7 @@ export const partnerInventoryRoutes = {
       401: errors[401],
       404: { description: 'No such inventory in your organization', schema: ErrorResponse },
       409: { description: 'The upload was already completed', schema: ErrorResponse },
-      413: { description: 'The uploaded file is over 200 MB', schema: ErrorResponse },
+      413: { description: 'The uploaded file is over 200 MB; it was removed', schema: ErrorResponse },
     },
     access: { table: 'readwrite', bucket: 'read', sendsTo: ['inventory-validation'] },
   }),

@@ -3,6 +3,7 @@ import { describe, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { queueList } from '../../shared/queues';
+import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX } from '../../shared/partner-inventories';
 import { referencePublicationQueue } from '../../shared/reference';
 import { DEFAULT_ACCOUNT_CONCURRENCY } from '../../infra/observability';
 import { routeList } from '../../shared/routes';
@@ -217,7 +218,7 @@ describe('production data survives a mistake', () => {
       ExpiredObjectDeleteMarker: true,
       Status: 'Enabled',
     });
-    for (const id of ['ExpireTagged', 'ExpireExports']) assert.deepEqual(rules[id].NoncurrentVersionExpiration, { NoncurrentDays: 1 }, id);
+    for (const id of ['ExpireTagged', 'ExpireExports', 'ExpireUploads']) assert.deepEqual(rules[id].NoncurrentVersionExpiration, { NoncurrentDays: 1 }, id);
   });
 
   it(`backs up the table and the files bucket daily, kept ${BACKUP_RETENTION_DAYS} days`, () => {
@@ -503,13 +504,16 @@ describe('queues and workers from the queue table', () => {
     );
   });
 
-  it('expires retired matching indexes a day after they are tagged, and exports after a week', () => {
+  it('expires retired matching indexes a day after they are tagged, exports after a week, and presigned uploads never completed after a day', () => {
     const rules = resources[idOf(stack.bucket)]!.Properties.LifecycleConfiguration.Rules as { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string }[];
     const byId = Object.fromEntries(rules.map((rule) => [rule.Id, rule]));
     assert.deepEqual(byId.ExpireTagged!.TagFilters, [{ Key: 'expire', Value: '1d' }]);
     assert.equal(byId.ExpireTagged!.ExpirationInDays, 1);
     assert.equal(byId.ExpireExports!.Prefix, 'exports/');
     assert.equal(byId.ExpireExports!.ExpirationInDays, 7);
+    assert.equal(byId.ExpireUploads!.Prefix, INVENTORY_UPLOADS_PREFIX);
+    assert.equal(byId.ExpireUploads!.ExpirationInDays, 1);
+    assert.ok(!INVENTORY_FILES_PREFIX.startsWith(INVENTORY_UPLOADS_PREFIX) && !INVENTORY_UPLOADS_PREFIX.startsWith(INVENTORY_FILES_PREFIX), 'inventories outlive the rule');
   });
 
   it("keeps each stack well within CloudFormation's 500 resources", () => {

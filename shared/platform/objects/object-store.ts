@@ -3,6 +3,8 @@ export interface ObjectStore {
   put(key: string, body: Buffer | string, contentType: string): Promise<void>;
   /** The object's bytes, or undefined when there is none. */
   get(key: string): Promise<Buffer | undefined>;
+  /** Copies an object within the bucket (its content type with it), without reading it here. */
+  copy(sourceKey: string, targetKey: string): Promise<void>;
   /** Removes objects; keys that do not exist are ignored. */
   delete(keys: readonly string[]): Promise<void>;
   /** Marks objects to be removed a day from now (a bucket lifecycle rule on the tag `expire=1d`). */

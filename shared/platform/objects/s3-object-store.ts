@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -57,6 +58,12 @@ export class S3ObjectStore implements ObjectStore {
       if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  async copy(sourceKey: string, targetKey: string): Promise<void> {
+    // CopySource is a URL path: each segment of the key encoded.
+    const source = `${this.bucket}/${sourceKey.split('/').map(encodeURIComponent).join('/')}`;
+    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: targetKey, CopySource: source }));
   }
 
   async delete(keys: readonly string[]): Promise<void> {

@@ -16,6 +16,9 @@ class ObjectsInMemory implements ObjectStore {
   async get(key: string): Promise<Buffer | undefined> {
     return this.objects.get(key)?.body;
   }
+  async copy(): Promise<void> {
+    throw new Error('validation copies nothing');
+  }
   async delete(keys: readonly string[]): Promise<void> {
     for (const key of keys) this.objects.delete(key);
   }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, describe, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BearerTokens } from '../../../shared/api-keys/bearer-tokens';
@@ -40,6 +40,15 @@ describe('S3 object store', () => {
     assert.deepEqual(
       s3.commandCalls(GetObjectCommand).map((call) => ({ ...call.args[0].input })),
       [{ Bucket: 'files-bucket', Key: 'present' }, { Bucket: 'files-bucket', Key: 'absent' }],
+    );
+  });
+
+  it('copies an object within the bucket with one CopyObject, the source key encoded as a URL path', async () => {
+    s3.on(CopyObjectCommand).resolves({});
+    await store.copy('uploads/org 1/a+b.csv', 'files/org-1/source.csv');
+    assert.deepEqual(
+      s3.commandCalls(CopyObjectCommand).map((call) => ({ ...call.args[0].input })),
+      [{ Bucket: 'files-bucket', Key: 'files/org-1/source.csv', CopySource: 'files-bucket/uploads/org%201/a%2Bb.csv' }],
     );
   });
 
