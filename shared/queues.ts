@@ -3,7 +3,7 @@
  * consume them. The CDK stack builds each SQS queue, its dead-letter queue, alarms and worker
  * functions from it; the local runtime wires the same workers to in-process queues.
  */
-import { mappingChunkQueue, mappingDeadlineQueue } from './mapping-jobs';
+import { mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './mapping-jobs';
 import { inventoryValidationQueue } from './partner-inventories';
 import type { QueueDefinition } from './platform/queue/queue';
 import { referencePublicationQueue } from './reference';
@@ -13,6 +13,7 @@ export const queueList: readonly QueueDefinition[] = [
   inventoryValidationQueue,
   mappingChunkQueue,
   mappingDeadlineQueue,
+  mappingExportQueue,
   referencePublicationQueue,
   domainEventQueue,
   webhookDeliveryQueue,

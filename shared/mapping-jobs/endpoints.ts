@@ -4,7 +4,7 @@ import { inventoryStoreOf } from '../partner-inventories';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import type { Runtime } from '../platform/runtime';
-import { exportJob } from './export';
+import { requestExport } from './export-preparation';
 import type { MappingJob } from './job';
 import { cancelJob, createMappingJob as create } from './lifecycle';
 import { queryResults, readablePage } from './results';
@@ -74,7 +74,9 @@ export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewM
 export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async ({ principal, params }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   const saved = await exportFormatStoreOf(runtime).get(principal.organizationId);
-  return { status: 200, json: await exportJob(exportPorts(runtime), job, saved) };
+  const answer = await requestExport(exportPorts(runtime), job, saved);
+  if (answer.status === 200) return { status: 200, json: answer.file };
+  return { status: 202, json: answer.preparing, headers: { 'retry-after': String(answer.retryAfterSeconds) } };
 };
 
 export const getMappingPreferences: Implementation<typeof mappingJobRoutes.getMappingPreferences> = async ({ principal }, runtime) => ({

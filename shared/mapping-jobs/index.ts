@@ -11,8 +11,8 @@ export {
   putMappingPreferences,
   reviewMappingResult,
 } from './endpoints';
-export { mappingChunkQueue, mappingDeadlineQueue } from './queues';
-export { failJobOfDeadChunk, failOverdueJob, mapJobChunk } from './workers';
+export { mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
+export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport } from './workers';
 export { mappingJobStoreOf } from './store';
 export { EXPORTS_PREFIX } from './job';
 export { JOB_METRICS } from './lifecycle';

@@ -1,6 +1,7 @@
 import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
+import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping';
@@ -162,16 +163,28 @@ export const mappingJobRoutes = {
     summary: "Write the job's results, decisions included, in the organization's export format; answers a download URL",
     description:
       'Uses the saved export format (PUT /api/v1/export-format); without one: CSV, every field, comma, header row, uncompressed. ' +
-      'A CANCELLED or FAILED job exports the rows it processed and charged.',
+      'A CANCELLED or FAILED job exports the rows it processed and charged.\n\n' +
+      `A job of up to ${EXPORT_SYNC_MAX_ROWS.toLocaleString('en-US')} rows is written at once: 200 with the URL. A larger one is prepared in the background: ` +
+      '202 with Retry-After; repeat the same request after that many seconds, and it answers 202 while the file is written, then 200 with the URL. ' +
+      'Repeating it never starts a second export: one is prepared per job at a time. The ready file is answered again (with a new URL) ' +
+      'until a review changes a row, the export format changes, or 6 days pass; then the next request prepares a new one. ' +
+      'A format saved while an export is prepared applies from the next one: that export finishes in the format it was asked in (the 202 says which). ' +
+      `A job of more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows is not exported as one file (409): read its rows through the results.`,
     params: schemas.JobIdParams,
     responses: {
       200: { description: 'The file', schema: schemas.ExportResponse },
+      202: {
+        description: 'A large job: its file is being prepared. Repeat the request after Retry-After seconds',
+        schema: schemas.ExportPreparing,
+        headers: { 'Retry-After': 'Seconds after which the file is likely ready' },
+      },
       400: errors[400],
       401: errors[401],
       404: JOB_NOT_FOUND,
-      409: { description: 'The job is still PENDING or RUNNING', schema: ErrorResponse },
+      409: { description: `The job is still PENDING or RUNNING, or it has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows`, schema: ErrorResponse },
     },
-    access: { table: 'read', bucket: 'readwrite' },
-    lambda: { memoryMb: 2048, timeoutSeconds: 29 },
+    access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['mapping-exports'] },
+    // Under the gateway's 29 s, so the function never outlives its request; the rows written at once take about 10 s.
+    lambda: { memoryMb: 2048, timeoutSeconds: 28 },
   }),
 } satisfies Record<string, RouteDefinition>;

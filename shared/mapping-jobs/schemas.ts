@@ -150,6 +150,15 @@ export const ExportResponse = v.object({
   rowCount: v.number(),
 });
 
+export const ExportPreparing = v.object({
+  status: v.pipe(v.literal('PREPARING'), v.description('The file is being written: repeat the request after Retry-After seconds')),
+  requestedAt: v.pipe(Timestamp, v.description('When this export was asked for')),
+  format: v.pipe(v.picklist(['json', 'csv', 'jsonl']), v.description('The format it is written in: the saved one when it was asked for')),
+  compression: v.picklist(['none', 'gzip']),
+  fields: v.array(v.picklist(MAPPING_EXPORT_COLUMNS)),
+  rowCount: v.pipe(v.number(), v.description('The rows it will hold')),
+});
+
 export const Preferences = v.object({ defaultMode: Mode });
 export const PreferencesRequest = v.strictObject({ defaultMode: Mode });
 

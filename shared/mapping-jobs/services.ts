@@ -7,10 +7,11 @@ import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { findReferenceHotel, referenceStoreOf } from '../reference';
 import { supplierStoreOf } from '../suppliers';
-import type { ExportPorts } from './export';
+import { EXPORT_SETTINGS, EXPORT_SYNC_MAX_ROWS, type PreparationPorts } from './export-preparation';
+import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from './matching-index';
-import { mappingChunkQueue } from './queues';
+import { mappingChunkQueue, mappingExportQueue } from './queues';
 import type { PinnedReference } from './job';
 import type { ReviewPorts } from './review';
 import { mappingJobStoreOf } from './store';
@@ -53,8 +54,23 @@ export function reviewPorts(runtime: Runtime): ReviewPorts {
   };
 }
 
-export function exportPorts(runtime: Runtime): ExportPorts {
-  return { jobs: mappingJobStoreOf(runtime), objects: objectStoreOf(runtime), clock: runtime.clock, newId: randomUUID };
+export function exportPorts(runtime: Runtime): PreparationPorts {
+  return {
+    jobs: mappingJobStoreOf(runtime),
+    exports: exportStoreOf(runtime),
+    objects: objectStoreOf(runtime),
+    queue: queueOf(runtime, mappingExportQueue),
+    clock: runtime.clock,
+    newId: randomUUID,
+    syncMaxRows: exportSyncMaxRows(runtime),
+  };
+}
+
+function exportSyncMaxRows(runtime: Runtime): number {
+  const setting = EXPORT_SETTINGS.read(runtime.config).syncMaxRows;
+  if (setting === undefined) return EXPORT_SYNC_MAX_ROWS;
+  if (!/^\d+$/.test(setting)) throw new Error(`${EXPORT_SETTINGS.variables.syncMaxRows} must be a whole number of rows, not "${setting}".`);
+  return Number(setting);
 }
 
 /** The connected, active supplier of a code, from the suppliers capability. */

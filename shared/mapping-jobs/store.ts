@@ -19,6 +19,7 @@ import {
   type OwnedPage,
   type Table,
 } from '../platform/table';
+import { decisionRecorded } from './export-store';
 import type { JobCounts, JobStatus, MappingJob, StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
@@ -248,9 +249,9 @@ export class MappingJobStore {
 
   /**
    * Records a person's decision on a row, in one transaction: the row changes (only if it is still
-   * as it was read), the decision is kept for exports, its event is recorded, and the job's counts
-   * move the row from its old status to its new one. False when another decision changed the row
-   * meanwhile.
+   * as it was read), the decision is kept for exports, its event is recorded, the job's counts
+   * move the row from its old status to its new one, and exports asked for before it become
+   * outdated (export-store.ts). False when another decision changed the row meanwhile.
    */
   async decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
     const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
@@ -268,6 +269,7 @@ export class MappingJobStore {
       },
       { Put: { TableName: this.table.name, Item: { ...keys.decision(job.id, updated.partnerHotelId), ...updated } } },
       eventPut(this.table, event),
+      decisionRecorded(this.table, job.id),
       ...(counted
         ? [
             {

@@ -3,8 +3,9 @@ import { INVENTORY_CHUNK_ROWS } from '../partner-inventories';
 import type { Runtime } from '../platform/runtime';
 import { JOB_DEADLINE_HOURS } from './job';
 import { failJob, mapChunk } from './lifecycle';
-import type { ChunkMessage, DeadlineMessage } from './queues';
-import { chunkPorts, endingPorts } from './services';
+import { prepareExport } from './export-preparation';
+import type { ChunkMessage, DeadlineMessage, ExportMessage } from './queues';
+import { chunkPorts, endingPorts, exportPorts } from './services';
 
 export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
   return mapChunk(chunkPorts(runtime), message);
@@ -26,4 +27,9 @@ export function failOverdueJob(message: DeadlineMessage, runtime: Runtime): Prom
     { organizationId: message.organizationId, id: message.mappingJobId },
     `The job did not finish within ${JOB_DEADLINE_HOURS} hours. Create it again; if it fails again, contact support.`,
   );
+}
+
+/** Writes the file of a large job's export, which the partner's next request hands out. */
+export function prepareMappingExport(message: ExportMessage, runtime: Runtime): Promise<void> {
+  return prepareExport(exportPorts(runtime), message);
 }

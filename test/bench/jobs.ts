@@ -160,9 +160,13 @@ try {
   }
   console.log(`results: ${results.length} rows in ${pageTimes.length} pages of 100 (the default): p50 ${percentile(pageTimes, 0.5).toFixed(0)} ms, p95 ${percentile(pageTimes, 0.95).toFixed(0)} ms; status=REVIEW pages of 100: p95 ${percentile(filtered, 0.95).toFixed(0)} ms`);
 
-  // 6. Export as CSV.
+  // 6. Export as CSV: a job above EXPORT_SYNC_MAX_ROWS is prepared by the worker (202), then the same request answers its URL.
   const exportStarted = performance.now();
-  const exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
+  let exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
+  while (exported.status === 'PREPARING') {
+    await sleep(250);
+    exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
+  }
   const file = await (await fetch(exported.fileUrl)).arrayBuffer();
   console.log(`export: ${seconds(performance.now() - exportStarted)} for ${exported.rowCount} rows (${(file.byteLength / 2 ** 20).toFixed(1)} MB ${exported.format}, download included)`);
 

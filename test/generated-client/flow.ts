@@ -107,7 +107,9 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     : { decision: 'NO_MATCH', partnerHotelId: toReview.partnerHotelId };
   const reviewed = await ok(client.POST('/api/v1/mapping/{jobId}/reviews', { ...jobPath, body: decision }));
 
-  const exported = await ok(client.POST('/api/v1/mapping/{jobId}/export', jobPath));
+  // A large job's file is prepared in the background (202, status PREPARING): the same request answers 200 with its URL once written.
+  const exported = await poll(() => ok(client.POST('/api/v1/mapping/{jobId}/export', jobPath)), (answer) => 'fileUrl' in answer);
+  if (!('fileUrl' in exported)) throw new Error('the export was never ready');
   const file = await (await fetch(exported.fileUrl)).text();
 
   const plans = await ok(client.GET('/api/v1/billing/plans'));
