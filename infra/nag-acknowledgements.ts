@@ -17,6 +17,8 @@ export interface AcknowledgedScope {
   stage: string;
   /** The stage's backup plan, when it retains its data. */
   dataBackup?: DataBackup;
+  /** Whether a web ACL guards the API's stage. */
+  webAclAssociated: boolean;
 }
 
 /** The wildcards the CDK grants generate (cdk-nag finding ids; logical ids are stable). */
@@ -28,7 +30,7 @@ const WILDCARD_FINDINGS = [
 ];
 
 /** Findings of cdk-nag's AwsSolutions pack accepted on purpose in the stack, each with its reason. */
-export function acknowledgeAcceptedFindings({ stack, table, bucket, accessLogs, nestedStacks, stage, dataBackup }: AcknowledgedScope): void {
+export function acknowledgeAcceptedFindings({ stack, table, bucket, accessLogs, nestedStacks, stage, dataBackup, webAclAssociated }: AcknowledgedScope): void {
   Validations.of(stack).acknowledge(
     {
       id: 'AwsSolutions-APIG4',
@@ -47,7 +49,9 @@ export function acknowledgeAcceptedFindings({ stack, table, bucket, accessLogs, 
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       reason: 'AWS-managed, logging only.',
     },
-    { id: 'AwsSolutions-APIG3', reason: "WAF is attached by the platform team's account-level web ACL, not per stack." },
+    ...(webAclAssociated
+      ? []
+      : [{ id: 'AwsSolutions-APIG3', reason: 'A stage other than prod may go without a web ACL (-c webAcl adds one); prod refuses to synthesize without it.' }]),
     { id: 'AwsSolutions-L1', reason: 'nodejs22.x is the runtime the platform standardises on (ARCHITECTURE.md).' },
     {
       id: 'AwsSolutions-SMG4',

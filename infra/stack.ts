@@ -26,14 +26,15 @@ import { routeList } from '../shared/routes';
 import { DataBackup } from './constructs/data-backup';
 import { DeadLetteredQueue } from './constructs/dead-lettered-queue';
 import { EventRelay } from './constructs/event-relay';
-import { HotelMappingApi } from './constructs/hotel-mapping-api';
+import { EdgeProtection, STACK_WEB_ACL, webAclSetting } from './constructs/edge-protection';
+import { customDomainSetting, HotelMappingApi, type CustomDomain } from './constructs/hotel-mapping-api';
 import { QueueWorker } from './constructs/queue-worker';
 import { RouteFunction } from './constructs/route-function';
 import { RouteRoles } from './constructs/route-roles';
 import { ServiceResources } from './constructs/service-resources';
 import { StripeSecrets } from './constructs/stripe-secrets';
 import { acknowledgeAcceptedFindings } from './nag-acknowledgements';
-import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, DEFAULT_MONTHLY_BUDGET_USD, Observability } from './observability';
+import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, DEFAULT_MONTHLY_BUDGET_USD, Observability, ROUTES_DRAWN_ONE_BY_ONE } from './observability';
 
 /**
  * The stage that serves partners: it refuses to deploy with nobody told of its alarms, or without
@@ -80,6 +81,17 @@ export interface HotelMappingStackProps extends StackProps {
    * measured against. Default: context `accountConcurrency`, else DEFAULT_ACCOUNT_CONCURRENCY.
    */
   accountConcurrency?: number;
+  /**
+   * The WAFv2 web ACL in front of the API: `stack` (the stack creates its own, EdgeProtection) or
+   * the ARN of a regional web ACL the platform team runs. Default: context `webAcl`; none on other
+   * stages, which the prod stage refuses.
+   */
+  webAcl?: string;
+  /**
+   * A custom domain the API also answers on. Default: context `domainName` with `certificateArn`
+   * (both or neither); none.
+   */
+  customDomain?: CustomDomain;
 }
 
 export class HotelMappingStack extends Stack {
@@ -110,6 +122,8 @@ export class HotelMappingStack extends Stack {
   readonly observability: Observability;
   /** Every alarm of the service publishes here. */
   readonly alarmTopic: sns.Topic;
+  /** The web ACL's association with the API's stage (and the stack's own ACL); none without `webAcl`. */
+  readonly edgeProtection?: EdgeProtection;
 
   constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
     super(scope, id, props);
@@ -204,12 +218,20 @@ export class HotelMappingStack extends Stack {
     const stagePriceIds = this.node.tryGetContext('stripePriceIds') as Record<string, ProviderPriceIds> | undefined;
     const priceIds = props.priceIds ?? stagePriceIds?.[props.stage] ?? LOCAL_PRICE_IDS;
 
-    this.api = new HotelMappingApi(this, 'Api', { stage: props.stage, removalPolicy });
+    this.api = new HotelMappingApi(this, 'Api', { stage: props.stage, removalPolicy, routes: routeList, measuredRoutes: ROUTES_DRAWN_ONE_BY_ONE });
     const alarmEmail = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined);
     if (props.stage === PRODUCTION_STAGE && !alarmEmail) {
       throw new Error(`The ${PRODUCTION_STAGE} stage needs someone to receive its alarms: deploy it with -c alarmEmail=ops@example.com.`);
     }
     this.alarmTopic = alarmTopic(this, props.stage, alarmEmail);
+    const webAcl = props.webAcl ?? webAclSetting(this.node.tryGetContext('webAcl'));
+    if (props.stage === PRODUCTION_STAGE && !webAcl) {
+      throw new Error(
+        `The ${PRODUCTION_STAGE} stage needs a web ACL in front of its API: deploy it with -c webAcl=${STACK_WEB_ACL} (the stack creates one) or -c webAcl=<the ARN of a regional web ACL>.`,
+      );
+    }
+    if (webAcl) this.edgeProtection = new EdgeProtection(this, 'EdgeProtection', { webAcl, stage: this.api.deploymentStage, name: `hotel-mapping-${props.stage}` });
+    const customDomain = props.customDomain ?? customDomainSetting(this.node.tryGetContext('domainName'), this.node.tryGetContext('certificateArn'));
 
     // Queues first: the functions that send to them need their URLs.
     this.workers = new NestedStack(this, 'Workers', { description: 'Queues, dead-letter queues, alarms and queue workers' });
@@ -256,7 +278,6 @@ export class HotelMappingStack extends Stack {
     this.observability = new Observability(this, 'Observability', {
       api: this.api,
       stage: props.stage,
-      routes: routeList,
       queues,
       table: this.table,
       alarmTopic: this.alarmTopic,
@@ -265,6 +286,12 @@ export class HotelMappingStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
+    if (customDomain) {
+      const domain = this.api.serveAt(customDomain);
+      new CfnOutput(this, 'CustomDomainUrl', { value: `https://${customDomain.domainName}/`, description: 'Base URL on the custom domain; endpoints are under api/v1' });
+      new CfnOutput(this, 'CustomDomainTarget', { value: domain.domainNameAliasDomainName, description: "Point the custom domain's DNS record (CNAME, or alias with CustomDomainHostedZoneId) here" });
+      new CfnOutput(this, 'CustomDomainHostedZoneId', { value: domain.domainNameAliasHostedZoneId });
+    }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'StripeApiKeySecretArn', { value: stripeSecrets.apiKey.secretArn, description: 'Put the Stripe secret API key here after deploying (README, Billing)' });
@@ -272,6 +299,6 @@ export class HotelMappingStack extends Stack {
       value: stripeSecrets.webhook.secretArn,
       description: "Put the Stripe webhook's signing secret and a read-only restricted key here after deploying (README, Billing)",
     });
-    acknowledgeAcceptedFindings({ stack: this, table: this.table, bucket: this.bucket, accessLogs, nestedStacks: [this.workers, this.routeFunctions], stage: props.stage, dataBackup: this.dataBackup });
+    acknowledgeAcceptedFindings({ stack: this, table: this.table, bucket: this.bucket, accessLogs, nestedStacks: [this.workers, this.routeFunctions], stage: props.stage, dataBackup: this.dataBackup, webAclAssociated: this.edgeProtection !== undefined });
   }
 }

@@ -1,22 +1,96 @@
 /**
- * The service's REST API: access logs kept a month, X-Ray, per-method metrics, throttling,
+ * The service's REST API: access logs kept a month, X-Ray, a stage-wide throttle with lower ones on
+ * the methods that are dear to answer, per-method metrics only where the dashboard draws them,
  * multipart and other binary bodies passed as binary, and API Gateway's own errors answering
  * {error, message} like every handler. Routes add their methods (RouteFunction); then
- * answerOtherMethods makes each routed path answer 405 to any other method. Its access log group
- * is its sibling, `<id>AccessLogs`.
+ * answerOtherMethods makes each routed path answer 405 to any other method; serveAt adds a custom
+ * domain. Its access log group is its sibling, `<id>AccessLogs`.
  */
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { errorBody } from '../../shared/platform/http/errors';
-import { BINARY_MEDIA_TYPES, type RouteDefinition } from '../../shared/platform/http/route';
+import { BINARY_MEDIA_TYPES, type MethodThrottle, type RouteDefinition } from '../../shared/platform/http/route';
 
 export interface HotelMappingApiProps {
   /** The API stage, and part of the API's name. */
   stage: string;
   /** What deleting the stack does to the access logs. */
   removalPolicy: RemovalPolicy;
+  /** Every route: one with a `throttle` gets its own limit on the stage. */
+  routes: readonly RouteDefinition[];
+  /** The routes whose methods publish API Gateway's per-method metrics (the dashboard draws them). */
+  measuredRoutes: readonly Pick<RouteDefinition, 'method' | 'path'>[];
+}
+
+/** Every method's limit, over all callers together, unless its route sets a lower one. */
+export const STAGE_THROTTLE: MethodThrottle = { ratePerSecond: 100, burst: 200 };
+
+/** The stage's logging level, on every method. */
+const LOGGING_LEVEL = apigateway.MethodLoggingLevel.ERROR;
+
+/** A custom domain name the API answers on, with its certificate (ACM, in the stack's region). */
+export interface CustomDomain {
+  domainName: string;
+  certificateArn: string;
+}
+
+/**
+ * The TLS the custom domain accepts: TLS 1.3, and TLS 1.2 with forward-secret ciphers only, with
+ * post-quantum key exchange offered; the newest regional policy that still admits TLS 1.2 clients.
+ */
+export const CUSTOM_DOMAIN_SECURITY_POLICY = apigateway.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/;
+
+/**
+ * Context `domainName` and `certificateArn`: both or neither. Undefined when neither is given; a
+ * half or a malformed value is refused with what to give.
+ */
+export function customDomainSetting(domainName: unknown, certificateArn: unknown): CustomDomain | undefined {
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (domainName === undefined || certificateArn === undefined) {
+    throw new Error('A custom domain needs both -c domainName=api.example.com and -c certificateArn=arn:aws:acm:<region>:<account>:certificate/<id> (a certificate for that name in the stack\'s region), or neither.');
+  }
+  if (typeof domainName !== 'string' || !HOSTNAME.test(domainName)) {
+    throw new Error(`domainName must be a lower-case host name such as api.example.com, not ${JSON.stringify(domainName)}.`);
+  }
+  if (typeof certificateArn !== 'string' || !CERTIFICATE_ARN.test(certificateArn)) {
+    throw new Error(`certificateArn must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>), not ${JSON.stringify(certificateArn)}.`);
+  }
+  return { domainName, certificateArn };
+}
+
+/**
+ * The stage's per-method settings: a route's own throttle, and metrics on the measured ones. Each
+ * entry states every setting, so that a method never depends on what API Gateway fills in.
+ */
+export function methodOptions(
+  routes: readonly RouteDefinition[],
+  measuredRoutes: readonly Pick<RouteDefinition, 'method' | 'path'>[],
+): Record<string, apigateway.MethodDeploymentOptions> {
+  const keyOf = ({ path, method }: Pick<RouteDefinition, 'method' | 'path'>) => `${path}/${method}`;
+  const measured = new Set(measuredRoutes.map(keyOf));
+  const options: Record<string, apigateway.MethodDeploymentOptions> = {};
+  for (const route of routes) {
+    const { throttle } = route;
+    if (throttle && (throttle.ratePerSecond > STAGE_THROTTLE.ratePerSecond || throttle.burst > STAGE_THROTTLE.burst)) {
+      throw new Error(`${route.method} ${route.path}: its throttle (${throttle.ratePerSecond}/s, burst ${throttle.burst}) is above the stage's, which is the ceiling.`);
+    }
+    if (!throttle && !measured.has(keyOf(route))) continue;
+    const { ratePerSecond, burst } = throttle ?? STAGE_THROTTLE;
+    options[keyOf(route)] = {
+      loggingLevel: LOGGING_LEVEL,
+      dataTraceEnabled: false,
+      metricsEnabled: measured.has(keyOf(route)),
+      throttlingRateLimit: ratePerSecond,
+      throttlingBurstLimit: burst,
+    };
+  }
+  return options;
 }
 
 /**
@@ -31,7 +105,9 @@ const GATEWAY_ERRORS: readonly { id: string; type: apigateway.ResponseType; stat
   { id: 'UnknownRoute', type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, message: 'No endpoint at this path.' },
   { id: 'Unauthorized', type: apigateway.ResponseType.UNAUTHORIZED, status: 401, message: 'Missing or invalid credential.' },
   { id: 'AccessDenied', type: apigateway.ResponseType.ACCESS_DENIED, status: 403, message: 'This credential may not do this.' },
+  { id: 'FirewallRefused', type: apigateway.ResponseType.WAF_FILTERED, status: 403, message: "The request was refused by the API's web application firewall." },
   { id: 'Throttled', type: apigateway.ResponseType.THROTTLED, status: 429, message: 'Too many requests. Slow down and retry shortly.' },
+  { id: 'QuotaExceeded', type: apigateway.ResponseType.QUOTA_EXCEEDED, status: 429, message: 'The request quota is used up. Retry later.' },
   { id: 'TooLarge', type: apigateway.ResponseType.REQUEST_TOO_LARGE, status: 413, message: 'The request body exceeds 10 MB.' },
   { id: 'UnsupportedType', type: apigateway.ResponseType.UNSUPPORTED_MEDIA_TYPE, status: 415, message: 'Unsupported content type.' },
   { id: 'Timeout', type: apigateway.ResponseType.INTEGRATION_TIMEOUT, status: 504, message: 'The request took too long. Retry shortly.' },
@@ -40,7 +116,7 @@ const GATEWAY_ERRORS: readonly { id: string; type: apigateway.ResponseType; stat
 ];
 
 export class HotelMappingApi extends apigateway.RestApi {
-  constructor(scope: Construct, id: string, { stage, removalPolicy }: HotelMappingApiProps) {
+  constructor(scope: Construct, id: string, { stage, removalPolicy, routes, measuredRoutes }: HotelMappingApiProps) {
     const accessLogs = new logs.LogGroup(scope, `${id}AccessLogs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
     super(scope, id, {
       restApiName: `hotel-mapping-${stage}`,
@@ -50,12 +126,14 @@ export class HotelMappingApi extends apigateway.RestApi {
         stageName: stage,
         accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
-        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        loggingLevel: LOGGING_LEVEL,
         tracingEnabled: true,
-        // Per-method metrics: the dashboard's latency by route group.
-        metricsEnabled: true,
-        throttlingRateLimit: 100,
-        throttlingBurstLimit: 200,
+        // Per-method metrics cost about five custom metrics per method: only the measured routes
+        // publish them (methodOptions); the API's own totals need none.
+        metricsEnabled: false,
+        throttlingRateLimit: STAGE_THROTTLE.ratePerSecond,
+        throttlingBurstLimit: STAGE_THROTTLE.burst,
+        methodOptions: methodOptions(routes, measuredRoutes),
       },
       cloudWatchRole: true,
     });
@@ -67,6 +145,24 @@ export class HotelMappingApi extends apigateway.RestApi {
         templates: { 'application/json': JSON.stringify(errorBody(status, message)) },
       });
     }
+  }
+
+  /**
+   * The API on a custom domain as well, at its root (`https://<domain>/api/v1/…`): a regional
+   * domain name with the modern TLS policy. Its DNS record is left to whoever owns the zone: point
+   * it at the domain's regional name (the stack's CustomDomainTarget output).
+   */
+  serveAt({ domainName, certificateArn }: CustomDomain): apigateway.DomainName {
+    const domain = new apigateway.DomainName(this, 'CustomDomain', {
+      domainName,
+      certificate: acm.Certificate.fromCertificateArn(this, 'CustomDomainCertificate', certificateArn),
+      endpointType: apigateway.EndpointType.REGIONAL,
+      securityPolicy: CUSTOM_DOMAIN_SECURITY_POLICY,
+      // Only TLS connections that name this domain (SNI) and arrive at a regional endpoint.
+      endpointAccessMode: apigateway.EndpointAccessMode.STRICT,
+    });
+    domain.addBasePathMapping(this, { stage: this.deploymentStage });
+    return domain;
   }
 
   /**

@@ -7,6 +7,8 @@ export const apiKeyRoutes = {
   issueToken: defineRoute({
     method: 'POST',
     path: '/api/v1/auth/token',
+    // Each exchange signs with KMS; ten a second is 36,000 tokens an hour, and bounds credential stuffing.
+    throttle: { ratePerSecond: 10, burst: 20 },
     handler: 'api-keys/token',
     auth: 'none',
     tag: 'Authentication',

@@ -168,6 +168,8 @@ export const billingRoutes = {
   stripeWebhook: defineRoute({
     method: 'POST',
     path: '/api/v1/billing/stripe/webhook',
+    // Public: a forged flood is refused here before it reaches the five reserved instances; Stripe retries a 429 for days.
+    throttle: { ratePerSecond: 10, burst: 20 },
     handler: 'billing/stripe-webhook',
     internal: true,
     auth: 'none',

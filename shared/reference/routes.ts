@@ -28,6 +28,8 @@ export const referenceRoutes = {
   searchReference: defineRoute({
     method: 'GET',
     path: '/api/v1/reference/search',
+    // Each search runs over the in-memory index on a whole vCPU: a scraper gets this share, not the stage's.
+    throttle: { ratePerSecond: 30, burst: 60 },
     handler: 'reference/search',
     auth: 'required',
     tag: 'Reference inventory',
@@ -44,6 +46,7 @@ export const referenceRoutes = {
   advancedSearchReference: defineRoute({
     method: 'GET',
     path: '/api/v1/reference/search/advanced',
+    throttle: { ratePerSecond: 30, burst: 60 },
     handler: 'reference/search-advanced',
     auth: 'required',
     tag: 'Reference inventory',

@@ -81,6 +81,8 @@ export const supplierRoutes = {
   requestSupplier: defineRoute({
     method: 'POST',
     path: '/api/v1/suppliers/request',
+    // A 4 MiB multipart file parsed on 512 MB, for a request a partner makes a few times a year.
+    throttle: { ratePerSecond: 2, burst: 5 },
     handler: 'suppliers/create-request',
     auth: 'required',
     tag: 'Suppliers',

@@ -177,9 +177,12 @@ describe('storage', () => {
   });
 });
 
+/** A regional web ACL the platform team runs, as a prod stage must name one. */
+const PLATFORM_WEB_ACL = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333';
+
 describe('production data survives a mistake', () => {
   const stackOf = (id: string, stage: string, context: Record<string, unknown>) =>
-    new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage, alarmEmail: 'ops@example.com' });
+    new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage, alarmEmail: 'ops@example.com', webAcl: PLATFORM_WEB_ACL });
   const kept = stackOf('Kept', 'prod', { retainData: 'true' });
   const keptResources = Template.fromStack(kept).toJSON().Resources as Record<string, { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
   const keptOfType = (type: string) => Object.entries(keptResources).filter(([, r]) => r.Type === type);
@@ -360,6 +363,7 @@ describe('billing configuration', () => {
       stage: 'prod',
       alarmEmail: 'ops@example.com',
       retainData: false,
+      webAcl: PLATFORM_WEB_ACL,
       priceIds: { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' },
     });
     const fn = Template.fromStack(priced.routeFunctions).toJSON().Resources[priced.routeFunctions.getLogicalId(priced.functions.get('billing/checkout')!.node.defaultChild as never)];

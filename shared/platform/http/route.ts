@@ -86,6 +86,17 @@ export interface RouteDefinition {
    * guarantees a function its share when the account is busy and caps it there.
    */
   lambda?: { memoryMb?: number; timeoutSeconds?: number; reservedConcurrency?: number };
+  /**
+   * API Gateway's limit on this method, shared by every caller: requests a second and the burst
+   * above them. For methods cheap to call and dear to answer (a token, a search, a file); the rest
+   * share the stage's limit, which stays the ceiling (infra/constructs/hotel-mapping-api.ts).
+   */
+  throttle?: MethodThrottle;
+}
+
+export interface MethodThrottle {
+  ratePerSecond: number;
+  burst: number;
 }
 
 /** Keeps each route's literal schema types so handlers get typed requests. */

@@ -6,17 +6,24 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { routeList } from '../../../shared/routes';
 import { errorBody } from '../../../shared/platform/http/errors';
 import type { RouteDefinition } from '../../../shared/platform/http/route';
-import { HotelMappingApi } from '../../../infra/constructs/hotel-mapping-api';
+import {
+  CUSTOM_DOMAIN_SECURITY_POLICY,
+  customDomainSetting,
+  HotelMappingApi,
+  methodOptions,
+  STAGE_THROTTLE,
+} from '../../../infra/constructs/hotel-mapping-api';
 
 describe('HotelMappingApi', () => {
   const stack = new Stack(new App(), 'Bare');
-  const api = new HotelMappingApi(stack, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.RETAIN });
   // Two methods on one path, one on another; mock integrations stand for the route functions.
   const routes: RouteDefinition[] = [
-    { ...routeList[0]!, method: 'GET', path: '/things' },
-    { ...routeList[0]!, method: 'POST', path: '/things' },
-    { ...routeList[0]!, method: 'DELETE', path: '/things/{id}' },
+    { ...routeList[0]!, method: 'GET', path: '/things', throttle: undefined },
+    { ...routeList[0]!, method: 'POST', path: '/things', throttle: { ratePerSecond: 5, burst: 10 } },
+    { ...routeList[0]!, method: 'DELETE', path: '/things/{id}', throttle: undefined },
   ];
+  const measuredRoutes = [routes[1]!, routes[2]!];
+  const api = new HotelMappingApi(stack, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.RETAIN, routes, measuredRoutes });
   for (const route of routes) api.root.resourceForPath(route.path).addMethod(route.method, new apigateway.MockIntegration());
   api.answerOtherMethods(routes);
   const template = Template.fromStack(stack);
@@ -29,7 +36,9 @@ describe('HotelMappingApi', () => {
       MISSING_AUTHENTICATION_TOKEN: '404',
       UNAUTHORIZED: '401',
       ACCESS_DENIED: '403',
+      WAF_FILTERED: '403',
       THROTTLED: '429',
+      QUOTA_EXCEEDED: '429',
       REQUEST_TOO_LARGE: '413',
       UNSUPPORTED_MEDIA_TYPE: '415',
       INTEGRATION_TIMEOUT: '504',
@@ -70,6 +79,15 @@ describe('HotelMappingApi', () => {
     assert.equal(allowedByPath['/things/{id}'].ResponseParameters['method.response.header.Allow'], "'DELETE'");
   });
 
+  it('answers a firewall block 403 and a used-up quota 429, not the catch-all 400', () => {
+    const bodyOf = (type: string) => {
+      const [response] = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } })) as any[];
+      return JSON.parse(response.Properties.ResponseTemplates['application/json']);
+    };
+    assert.deepEqual(bodyOf('WAF_FILTERED'), errorBody(403, "The request was refused by the API's web application firewall."));
+    assert.deepEqual(bodyOf('QUOTA_EXCEEDED'), errorBody(429, 'The request quota is used up. Retry later.'));
+  });
+
   it('logs access to a log group kept a month, and traces and throttles its stage', () => {
     const stage = Object.values(template.findResources('AWS::ApiGateway::Stage'))[0] as any;
     assert.equal(stage.Properties.StageName, 'bare');
@@ -78,14 +96,85 @@ describe('HotelMappingApi', () => {
       DataTraceEnabled: false,
       HttpMethod: '*',
       LoggingLevel: 'ERROR',
-      MetricsEnabled: true,
+      MetricsEnabled: false,
       ResourcePath: '/*',
-      ThrottlingBurstLimit: 200,
-      ThrottlingRateLimit: 100,
+      ThrottlingBurstLimit: STAGE_THROTTLE.burst,
+      ThrottlingRateLimit: STAGE_THROTTLE.ratePerSecond,
     });
     const logGroupId = stage.Properties.AccessLogSetting.DestinationArn['Fn::GetAtt'][0];
     assert.match(logGroupId, /^ApiAccessLogs[0-9A-F]{8}$/);
     assert.equal(resources[logGroupId].Properties.RetentionInDays, 30);
     assert.equal(resources[logGroupId].DeletionPolicy, 'Retain');
+  });
+});
+
+describe('HotelMappingApi method settings', () => {
+  const stack = new Stack(new App(), 'Bare');
+  const routes: RouteDefinition[] = [
+    { ...routeList[0]!, method: 'GET', path: '/things', throttle: undefined },
+    { ...routeList[0]!, method: 'POST', path: '/things', throttle: { ratePerSecond: 5, burst: 10 } },
+    { ...routeList[0]!, method: 'DELETE', path: '/things/{id}', throttle: undefined },
+    { ...routeList[0]!, method: 'PUT', path: '/things/{id}', throttle: { ratePerSecond: 2, burst: 4 } },
+  ];
+  const api = new HotelMappingApi(stack, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes, measuredRoutes: [routes[1]!, routes[2]!] });
+  for (const route of routes) api.root.resourceForPath(route.path).addMethod(route.method, new apigateway.MockIntegration());
+  const stage = Object.values(Template.fromStack(stack).findResources('AWS::ApiGateway::Stage'))[0] as any;
+
+  it("gives a throttled route its own limit, and per-method metrics only to the measured routes, each entry stating every setting", () => {
+    const setting = (ResourcePath: string, HttpMethod: string, MetricsEnabled: boolean, rate: number, burst: number) => ({
+      DataTraceEnabled: false,
+      HttpMethod,
+      LoggingLevel: 'ERROR',
+      MetricsEnabled,
+      ResourcePath,
+      ThrottlingBurstLimit: burst,
+      ThrottlingRateLimit: rate,
+    });
+    assert.deepEqual(stage.Properties.MethodSettings.slice(1), [
+      setting('/~1things', 'POST', true, 5, 10),
+      setting('/~1things~1{id}', 'DELETE', true, STAGE_THROTTLE.ratePerSecond, STAGE_THROTTLE.burst),
+      setting('/~1things~1{id}', 'PUT', false, 2, 4),
+    ]);
+  });
+
+  it("refuses a route's throttle above the stage's, which is the ceiling", () => {
+    const tooFast = { ...routes[0]!, throttle: { ratePerSecond: STAGE_THROTTLE.ratePerSecond + 1, burst: 10 } };
+    assert.throws(() => methodOptions([tooFast], []), /GET \/things: its throttle \(101\/s, burst 10\) is above the stage's/);
+  });
+});
+
+describe('HotelMappingApi on a custom domain', () => {
+  const stack = new Stack(new App(), 'Bare');
+  const api = new HotelMappingApi(stack, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes: [], measuredRoutes: [] });
+  api.root.addMethod('GET', new apigateway.MockIntegration());
+  const certificateArn = 'arn:aws:acm:eu-west-1:123456789012:certificate/0f2c8a4e-1b7d-4c3e-9a5f-6d8e7b9c0a1b';
+  api.serveAt({ domainName: 'api.example.com', certificateArn });
+  const template = Template.fromStack(stack);
+
+  it('is a regional domain name with the TLS 1.3 / forward-secret TLS 1.2 policy, strict, mapped at its root to the stage', () => {
+    const [domain] = Object.entries(template.findResources('AWS::ApiGateway::DomainName')) as [string, any][];
+    assert.deepEqual(domain![1].Properties, {
+      DomainName: 'api.example.com',
+      RegionalCertificateArn: certificateArn,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09',
+      EndpointAccessMode: 'STRICT',
+    });
+    assert.equal(CUSTOM_DOMAIN_SECURITY_POLICY, apigateway.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09);
+    const mappings = Object.values(template.findResources('AWS::ApiGateway::BasePathMapping')) as any[];
+    assert.equal(mappings.length, 1);
+    const stageId = Object.keys(template.findResources('AWS::ApiGateway::Stage'))[0];
+    const apiId = Object.keys(template.findResources('AWS::ApiGateway::RestApi'))[0];
+    assert.deepEqual(mappings[0].Properties, { DomainName: { Ref: domain![0] }, RestApiId: { Ref: apiId }, Stage: { Ref: stageId } });
+  });
+
+  it('takes context domainName and certificateArn together, and refuses half of them or a malformed one', () => {
+    assert.equal(customDomainSetting(undefined, undefined), undefined);
+    assert.deepEqual(customDomainSetting('api.example.com', certificateArn), { domainName: 'api.example.com', certificateArn });
+    assert.throws(() => customDomainSetting('api.example.com', undefined), /needs both -c domainName=.* and -c certificateArn=/);
+    assert.throws(() => customDomainSetting(undefined, certificateArn), /needs both/);
+    assert.throws(() => customDomainSetting('API.example.com', certificateArn), /domainName must be a lower-case host name/);
+    assert.throws(() => customDomainSetting('https://api.example.com', certificateArn), /domainName must be/);
+    assert.throws(() => customDomainSetting('api.example.com', 'arn:aws:iam::123456789012:role/x'), /certificateArn must be an ACM certificate ARN/);
   });
 });
