@@ -16,6 +16,7 @@
 import type { ExportFormatConfig } from '../export-format';
 import { defineSettings } from '../platform/config';
 import { conflict } from '../platform/errors';
+import { log } from '../platform/logging';
 import type { Queue } from '../platform/queue/queue';
 import {
   downloadOf,
@@ -88,11 +89,17 @@ export async function requestExport(ports: PreparationPorts, job: MappingJob, sa
   for (;;) {
     const state = await ports.exports.get(job.id);
     const current = state.current;
-    if (current?.status === 'READY' && current.file && isCurrent(ports, state, current, format)) {
+    if (current?.status === 'READY' && current.file && isCurrent(ports, state, current, current.file.readyAt, format)) {
       return { status: 200, file: await downloadOf(ports, current.file, current.format) };
     }
     if (current?.status === 'PREPARING' && !isOverdue(ports, current)) return preparing(ports, current, rows);
-    const next: PreparedExport = { id: ports.newId(), status: 'PREPARING', format, decisionsVersion: state.decisionsVersion, requestedAt: ports.clock.now().toISOString() };
+    const next: PreparedExport = {
+      id: ports.newId(),
+      status: 'PREPARING',
+      format,
+      decisionsVersion: state.decisionsVersion,
+      requestedAt: ports.clock.now().toISOString(),
+    };
     // Another request changed the export since it was read: answer what it did.
     if (!(await ports.exports.claim(job.id, next, current?.id))) continue;
     try {
@@ -111,12 +118,21 @@ export async function prepareExport(ports: PreparationPorts, message: ExportMess
   if (!job) return;
   const current = (await ports.exports.get(job.id)).current;
   if (current?.id !== message.exportId || current.status !== 'PREPARING') return;
+  const started = performance.now();
   const file = await writeExportFile(ports, job, current.format, current.id);
   await ports.exports.markReady(job.id, current.id, { ...file, readyAt: ports.clock.now().toISOString() });
+  // The rate in AWS, against the one EXPORT_SYNC_MAX_ROWS assumes.
+  log('info', 'export prepared', {
+    mappingJobId: job.id,
+    exportId: current.id,
+    rows: file.rowCount,
+    format: current.format.format,
+    durationMs: Math.round(performance.now() - started),
+  });
 }
 
-function isCurrent(ports: Pick<PreparationPorts, 'clock'>, state: ExportState, ready: PreparedExport, format: ResolvedExportFormat): boolean {
-  const keptUntil = new Date(ready.file!.readyAt).getTime() + READY_REUSE_DAYS * 86_400_000;
+function isCurrent(ports: Pick<PreparationPorts, 'clock'>, state: ExportState, ready: PreparedExport, readyAt: string, format: ResolvedExportFormat): boolean {
+  const keptUntil = new Date(readyAt).getTime() + READY_REUSE_DAYS * 86_400_000;
   return sameFormat(ready.format, format) && ready.decisionsVersion === state.decisionsVersion && ports.clock.now().getTime() < keptUntil;
 }
 
