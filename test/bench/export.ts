@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createOrganizationKey } from '../../shared/api-keys';
 import { buildMatchingIndex, mapHotels, type MappingResult } from '../../shared/mapping';
 import { jobObjects, type MappingJob } from '../../shared/mapping-jobs/job';
@@ -37,13 +38,17 @@ const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLo
 // Every export answers at once here: the point is to time the writing itself.
 const { runtime, messaging } = localRuntime({ ...stack.config, variables: { EXPORT_SYNC_MAX_ROWS: String(Number.MAX_SAFE_INTEGER) } });
 const server = createLocalApi({ runtime });
+const servers = [server];
+let workers: { stop(): void } | undefined;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
 
 try {
-  const dataset = mappingDataset({ referenceCount: 50_000, partnerCount: CHUNK_ROWS, seed: 20261128 });
+  // A few more partner rows than a chunk: the generator yields slightly fewer than asked.
+  const dataset = mappingDataset({ referenceCount: 50_000, partnerCount: CHUNK_ROWS + 100, seed: 20261128 });
   const index = buildMatchingIndex(dataset.reference());
-  const sample = mapHotels(index, dataset.partners, { mode: 'STANDARD' });
+  const sample = mapHotels(index, dataset.partners, { mode: 'STANDARD' }).slice(0, CHUNK_ROWS);
+  if (sample.length < CHUNK_ROWS) throw new Error(`only ${sample.length} sample rows`);
 
   const organization = await createOrganization(runtime, { name: 'Bench Travel', planType: 'ENTERPRISE' });
   const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'bench', role: 'partner' });
@@ -92,10 +97,36 @@ try {
         `(${(size / 2 ** 20).toFixed(1)} MB file; peak RSS so far ${Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20)} MB)`,
     );
   }
+
+  // As deployed: above EXPORT_SYNC_MAX_ROWS the request answers 202 and the worker writes the file.
+  const deployed = localRuntime(stack.config);
+  deployed.messaging.start();
+  workers = deployed.messaging;
+  const deployedServer = createLocalApi({ runtime: deployed.runtime });
+  servers.push(deployedServer);
+  await new Promise<void>((resolve) => deployedServer.listen(0, '127.0.0.1', resolve));
+  const deployedBase = `http://127.0.0.1:${(deployedServer.address() as AddressInfo).port}/api/v1`;
+  const started = performance.now();
+  const first = await fetch(`${deployedBase}/mapping/${job.id}/export`, { method: 'POST', headers });
+  const firstMs = performance.now() - started;
+  let ready = first;
+  while (ready.status === 202) {
+    await ready.arrayBuffer();
+    await sleep(250);
+    ready = await fetch(`${deployedBase}/mapping/${job.id}/export`, { method: 'POST', headers });
+  }
+  const body = (await ready.json()) as { rowCount: number };
+  console.log(
+    `export through the worker (the saved format above): first answer ${first.status} (Retry-After ${first.headers.get('retry-after')} s) in ${firstMs.toFixed(0)} ms, ` +
+      `then ${ready.status} with ${body.rowCount} rows after ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 } finally {
   messaging.stop();
-  server.closeAllConnections();
-  server.close();
+  workers?.stop();
+  for (const open of servers) {
+    open.closeAllConnections();
+    open.close();
+  }
   await stack.stop();
   rmSync(s3DataDir, { recursive: true, force: true });
 }
