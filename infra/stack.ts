@@ -299,6 +299,6 @@ export class HotelMappingStack extends Stack {
       value: stripeSecrets.webhook.secretArn,
       description: "Put the Stripe webhook's signing secret and a read-only restricted key here after deploying (README, Billing)",
     });
-    acknowledgeAcceptedFindings({ stack: this, table: this.table, bucket: this.bucket, accessLogs, nestedStacks: [this.workers, this.routeFunctions], stage: props.stage, dataBackup: this.dataBackup, webAclAssociated: this.edgeProtection !== undefined });
+    acknowledgeAcceptedFindings({ stack: this, accessLogs, dataBackup: this.dataBackup, webAclAssociated: this.edgeProtection !== undefined });
   }
 }

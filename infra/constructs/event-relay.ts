@@ -68,6 +68,10 @@ export class EventRelay extends ServiceFunction {
         ],
       }),
     );
+    Validations.of(this.role!).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: "X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) and dynamodb:ListStreams (the stream event source) take no resource.",
+    });
     Validations.of(this.failures).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: "It is the stream event source's failure destination, a dead-letter queue of its own; nothing consumes it but an operator.",

@@ -16,6 +16,7 @@ import { functionName } from '../../shared/platform/http/route';
 import { notify } from '../observability';
 import type { DeadLetteredQueue } from './dead-lettered-queue';
 import { ServiceFunction } from './service-function';
+import { acknowledgeTracing } from '../nag-acknowledgements';
 import type { ServiceResources } from './service-resources';
 
 export interface QueueWorkerProps {
@@ -49,10 +50,13 @@ export class QueueWorker extends ServiceFunction {
       removalPolicy,
     });
     resources.grant(this, { access: definition.access });
+    acknowledgeTracing(this.role!);
     // No batching window: a FIFO queue takes none, and the others want their messages at once.
     this.addEventSource(new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true, maxConcurrency: definition.concurrency.max }));
     if (definition.deadLetterHandler) {
-      const access = definition.deadLetterAccess ?? definition.access;
+      // Its own access, never the worker's by default: it settles what failed, it does not redo the work.
+      const access = definition.deadLetterAccess;
+      if (!access) throw new Error(`${definition.name}: a queue with a dead-letter handler declares its deadLetterAccess.`);
       const handler = new ServiceFunction(scope, {
         handler: definition.deadLetterHandler,
         description: `Dead letters of ${definition.name}`,
@@ -61,6 +65,7 @@ export class QueueWorker extends ServiceFunction {
         removalPolicy,
       });
       resources.grant(handler, { access });
+      acknowledgeTracing(handler.role!);
       handler.addEventSource(
         new SqsEventSource(queue.deadLetters, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DEAD_LETTER_HANDLER_MAX_CONCURRENCY }),
       );

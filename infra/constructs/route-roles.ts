@@ -7,6 +7,7 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { tokenKeyUse, type RouteDefinition } from '../../shared/platform/http/route';
+import { acknowledgeTracing } from '../nag-acknowledgements';
 import type { ServiceResources } from './service-resources';
 
 export class RouteRoles {
@@ -19,6 +20,10 @@ export class RouteRoles {
 
   /** The role of the routes with this route's access, made and granted the first time it is asked for. */
   roleFor(route: RouteDefinition): iam.Role {
+    // Anyone can call a public route: its function may reach only the partitions it names.
+    if (route.auth === 'none' && route.access.table !== 'none' && !route.access.partitions?.length) {
+      throw new Error(`${route.handler}: a public route that touches the table names its partitions (access.partitions).`);
+    }
     const tokenKey = tokenKeyUse(route);
     const profile = JSON.stringify({ ...route.access, tokenKey });
     let role = this.byProfile.get(profile);
@@ -29,6 +34,7 @@ export class RouteRoles {
         managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
       });
       this.resources.grant(role, { access: route.access, tokenKey });
+      acknowledgeTracing(role);
       this.byProfile.set(profile, role);
     }
     return role;

@@ -12,11 +12,14 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
 import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
-import type { ResourceAccess } from '../../shared/platform/access';
+import { OBJECT_USES, objectPrefixes, touchesObjects, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
 import type { TokenKeyUse } from '../../shared/platform/http/route';
 import { PLATFORM_SETTINGS, queueArnVariable, queueDeadLetterArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
+import { TABLE_KEYS } from '../../shared/platform/table';
+import { acknowledgeObjectPrefixes, acknowledgeScheduleGroup } from '../nag-acknowledgements';
 
 export interface ServiceResourcesProps {
   stage: string;
@@ -51,7 +54,7 @@ export interface FunctionAccess {
  * need the same actions). The CDK's grants would add Scan, which nothing does, DescribeTable and
  * the stream's reads, which only the relay needs (its own grant).
  */
-const TABLE_ACTIONS = {
+export const TABLE_ACTIONS = {
   read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
   readwrite: [
     'dynamodb:GetItem',
@@ -64,6 +67,17 @@ const TABLE_ACTIONS = {
     'dynamodb:BatchWriteItem',
   ],
 } as const;
+
+/**
+ * What each declared use of objects may do, on the objects under its prefixes only. Writing is
+ * PutObject alone (the CDK's grantPut adds tagging, retention, legal holds and Abort*).
+ */
+export const OBJECT_ACTIONS: Record<ObjectUse, readonly string[]> = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject'],
+  delete: ['s3:DeleteObject'],
+  expire: ['s3:PutObjectTagging'],
+};
 
 /** Exactly Encrypt or Decrypt on the one key: the CDK's key grants would add ReEncrypt* and GenerateDataKey*. */
 const KMS_ACTIONS = { seal: ['kms:Encrypt'], open: ['kms:Decrypt'], both: ['kms:Encrypt', 'kms:Decrypt'] } as const;
@@ -84,7 +98,7 @@ export class ServiceResources {
       ...PLATFORM_SETTINGS.environment({
         stage,
         tableName: access.table !== 'none' ? table.tableName : undefined,
-        bucketName: access.bucket ? bucket.bucketName : undefined,
+        bucketName: touchesObjects(access) ? bucket.bucketName : undefined,
         schedulerGroupName: schedules.length ? scheduleGroup.scheduleGroupName : undefined,
         schedulerRoleArn: schedules.length ? schedulerRole.roleArn : undefined,
         secretsKeyArn: access.secrets ? secretsKey.keyArn : undefined,
@@ -102,19 +116,30 @@ export class ServiceResources {
   /** Grants exactly the declared access, nothing more. */
   grant(grantee: iam.IGrantable, { access, tokenKey = 'none' }: FunctionAccess): void {
     const { table, bucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroupName, schedulerRole } = this.resources;
+    const role = grantee.grantPrincipal;
+    // The wildcards a grant names are acknowledged on the role that holds them, nowhere else.
+    if (!Construct.isConstruct(role)) throw new Error('Grants go to a role of the stack.');
     const allow = (actions: readonly string[], resource: string) =>
       grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource] }));
 
     if (access.table !== 'none') {
       grantee.grantPrincipal.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: [...TABLE_ACTIONS[access.table]], resources: [table.tableArn, `${table.tableArn}/index/*`] }),
+        new iam.PolicyStatement({
+          actions: [...TABLE_ACTIONS[access.table]],
+          resources: [table.tableArn, `${table.tableArn}/index/${TABLE_KEYS.gsi1.name}`],
+          // On the index, the leading key is the index's partition key: the same patterns hold there.
+          conditions: access.partitions && { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...checkedPartitions(access.partitions)] } },
+        }),
       );
     }
-    // Objects are only ever fetched by key: no listing, no wildcard actions.
-    const objects = bucket.arnForObjects('*');
-    if (access.bucket === 'read' || access.bucket === 'readwrite') allow(['s3:GetObject'], objects);
-    if (access.bucket === 'write' || access.bucket === 'readwrite') bucket.grantPut(grantee);
-    if (access.bucket === 'readwrite') allow(['s3:DeleteObject', 's3:PutObjectTagging'], objects);
+    for (const use of OBJECT_USES) {
+      const prefixes = objectPrefixes(access, use);
+      if (prefixes.length === 0) continue;
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: [...OBJECT_ACTIONS[use]], resources: prefixes.map((prefix) => bucket.arnForObjects(`${checkedPrefix(prefix)}*`)) }),
+      );
+      acknowledgeObjectPrefixes(role, bucket, prefixes);
+    }
     for (const name of access.sendsTo ?? []) this.queueNamed(name).grantSendMessages(grantee);
     if (access.secrets) allow(KMS_ACTIONS[access.secrets], secretsKey.keyArn);
     if (access.schedules?.length) {
@@ -125,6 +150,7 @@ export class ServiceResources {
       }
       const stack = Stack.of(table);
       allow(['scheduler:CreateSchedule'], stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroupName}/*` }));
+      acknowledgeScheduleGroup(role, scheduleGroupName);
       // The role may be handed to the scheduler only.
       grantee.grantPrincipal.addToPrincipalPolicy(
         new iam.PolicyStatement({
@@ -151,4 +177,18 @@ export class ServiceResources {
     if (!found) throw new Error(`No queue named ${name} in the queue table.`);
     return found;
   }
+}
+
+/** A key prefix names a folder: an empty one, or one without its slash, would reach past it. */
+function checkedPrefix(prefix: string): string {
+  if (!/^[a-z0-9-]+(\/[a-z0-9-]+)*\/$/.test(prefix)) throw new Error(`The object prefix "${prefix}" must be folders ending in "/" (e.g. "exports/").`);
+  return prefix;
+}
+
+/** A partition pattern that matched every key would limit nothing. */
+function checkedPartitions(partitions: readonly string[]): readonly string[] {
+  if (partitions.length === 0 || partitions.some((pattern) => pattern === '' || pattern.startsWith('*'))) {
+    throw new Error(`Partition patterns must name a partition or a key prefix (got ${JSON.stringify(partitions)}).`);
+  }
+  return partitions;
 }

@@ -23,7 +23,8 @@ export const apiKeyRoutes = {
       example: { grant_type: 'client_credentials', client_id: 'hmk_3f9c2a7b1d04', client_secret: 'hmk_3f9c2a7b1d04_your-secret-from-key-creation' },
     },
     responses: { 200: { description: 'A bearer token', schema: schemas.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
-    access: { table: 'read', signsTokens: true },
+    // The key it exchanges, by id: nothing of any organization.
+    access: { table: 'read', partitions: ['APIKEY#*'], signsTokens: true },
     // Every bearer token starts here: it must answer when the account is busy, and a credential stuffer gets no more.
     lambda: { reservedConcurrency: 10 },
   }),

@@ -188,7 +188,9 @@ export const billingRoutes = {
       },
       415: errors[415],
     },
-    access: { table: 'readwrite', providerKeys: 'events' },
+    // An event changes the billing of the organization its customer belongs to (ORG#…), found by
+    // customer (PAYCUSTOMER#…), and is marked processed once (PAYEVENT#…): no other partition.
+    access: { table: 'readwrite', partitions: ['ORG#*', 'PAYCUSTOMER#*', 'PAYEVENT#*'], providerKeys: 'events' },
     // Paid plans and credits arrive here: it must answer when the account is busy (Stripe retries, but for days).
     lambda: { reservedConcurrency: 5 },
   }),

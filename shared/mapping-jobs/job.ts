@@ -99,13 +99,16 @@ export function countResults(results: readonly Pick<MappingResult, 'status'>[]):
   return counts;
 }
 
+/** Where a job's results files live in the bucket, one per chunk. */
+export const JOB_RESULTS_PREFIX = 'mapping-jobs/';
+
 /**
  * Where a job's files live in the bucket: one results file per chunk, and exports (under
  * `exports/`, which the bucket's lifecycle rule empties after 7 days).
  */
 export const jobObjects = {
   results: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
-    `mapping-jobs/${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl`,
+    `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl`,
   export: (job: Pick<MappingJob, 'organizationId' | 'id'>, exportId: string, extension: string) =>
     `${EXPORTS_PREFIX}mapping-jobs/${job.organizationId}/${job.id}/${exportId}.${extension}`,
 };

@@ -1,6 +1,9 @@
 /** The queues mapping jobs run on: one message per chunk of rows, one deadline per job, and one message per large export. */
 import * as v from 'valibot';
+import { INVENTORY_FILES_PREFIX } from '../partner-inventories';
 import { defineQueue } from '../platform/queue/queue';
+import { MATCHING_INDEX_PREFIX } from '../reference';
+import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from './job';
 
 export const mappingChunkQueue = defineQueue({
   name: 'mapping-chunks',
@@ -11,7 +14,8 @@ export const mappingChunkQueue = defineQueue({
   traceAnnotations: (message) => ({ jobId: message.mappingJobId }),
   maxReceiveCount: 3,
   batchSize: 1,
-  access: { table: 'readwrite', bucket: 'readwrite' },
+  // Reads the inventory's rows and the pinned matching index; writes its results, and reads them to settle shared claims.
+  access: { table: 'readwrite', objects: { read: [INVENTORY_FILES_PREFIX, MATCHING_INDEX_PREFIX, JOB_RESULTS_PREFIX], write: [JOB_RESULTS_PREFIX] } },
   // It only fails the job and releases its reservation.
   deadLetterAccess: { table: 'readwrite' },
   // Loading the matching index of a million hotels peaks at about 0.75 GB; a chunk maps in well
@@ -33,6 +37,8 @@ export const mappingDeadlineQueue = defineQueue({
   maxReceiveCount: 5,
   batchSize: 10,
   access: { table: 'readwrite' },
+  // It fails the job as the worker would.
+  deadLetterAccess: { table: 'readwrite' },
   lambda: { memoryMb: 256, timeoutSeconds: 30 },
   concurrency: { max: 2 },
 });
@@ -47,7 +53,7 @@ export const mappingExportQueue = defineQueue({
   // redelivery is only the first retry.
   maxReceiveCount: 2,
   batchSize: 1,
-  access: { table: 'readwrite', bucket: 'readwrite' },
+  access: { table: 'readwrite', objects: { read: [JOB_RESULTS_PREFIX], write: [EXPORTS_PREFIX] } },
   // Lambda's longest run. At the slowest export rate measured (9,000 rows/s) it writes 8 million
   // rows, twice EXPORT_MAX_ROWS; a JSON file of those rows is about 1.3 GB, held twice.
   lambda: { memoryMb: 4096, timeoutSeconds: 900 },

@@ -1,7 +1,9 @@
 import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
+import { RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
+import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from './job';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping';
@@ -152,7 +154,7 @@ export const mappingJobRoutes = {
       415: errors[415],
     },
     // A decision may name any reference hotel: its record is read from the reference files.
-    access: { table: 'readwrite', bucket: 'read' },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] } },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',
@@ -185,7 +187,7 @@ export const mappingJobRoutes = {
       404: JOB_NOT_FOUND,
       409: { description: `The job is still PENDING or RUNNING, or it has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows`, schema: ErrorResponse },
     },
-    access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['mapping-exports'] },
+    access: { table: 'readwrite', objects: { read: [JOB_RESULTS_PREFIX, EXPORTS_PREFIX], write: [EXPORTS_PREFIX] }, sendsTo: ['mapping-exports'] },
     // Under the gateway's 29 s, so the function never outlives its request; the rows written at once take about 10 s.
     lambda: { memoryMb: 2048, timeoutSeconds: 28 },
   }),

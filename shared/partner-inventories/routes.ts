@@ -1,7 +1,7 @@
 import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
-import { DIRECT_UPLOAD_MAX_BYTES } from './inventory';
+import { DIRECT_UPLOAD_MAX_BYTES, INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX } from './inventory';
 import * as schemas from './schemas';
 
 const TAG = 'Partner inventories';
@@ -36,7 +36,7 @@ export const partnerInventoryRoutes = {
       415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSONL, JSON or XLSX', schema: ErrorResponse },
     },
     // Sends the validation queue a delayed message that finishes the inventory should the request be cut off.
-    access: { table: 'readwrite', bucket: 'write', sendsTo: ['inventory-validation'] },
+    access: { table: 'readwrite', objects: { write: [INVENTORY_FILES_PREFIX] }, sendsTo: ['inventory-validation'] },
     // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.
     lambda: { memoryMb: 512 },
   }),
@@ -61,7 +61,8 @@ export const partnerInventoryRoutes = {
       401: errors[401],
       415: { description: 'The file name does not end in .csv, .txt, .jsonl, .ndjson, .json or .xlsx', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', bucket: 'write' },
+    // The presigned PUT lands in the uploads' staging prefix.
+    access: { table: 'readwrite', objects: { write: [INVENTORY_UPLOADS_PREFIX] } },
   }),
   completePartnerInventoryUpload: defineRoute({
     method: 'POST',
@@ -85,7 +86,12 @@ export const partnerInventoryRoutes = {
       409: { description: 'The upload was already completed', schema: ErrorResponse },
       413: { description: 'The uploaded file is over 200 MB; it was removed', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', bucket: 'read', sendsTo: ['inventory-validation'] },
+    // Sizes the upload, copies it to the inventory's source, and removes it.
+    access: {
+      table: 'readwrite',
+      objects: { read: [INVENTORY_UPLOADS_PREFIX], write: [INVENTORY_FILES_PREFIX], delete: [INVENTORY_UPLOADS_PREFIX] },
+      sendsTo: ['inventory-validation'],
+    },
   }),
   listPartnerInventories: defineRoute({
     method: 'GET',
@@ -114,7 +120,7 @@ export const partnerInventoryRoutes = {
       401: errors[401],
       404: { description: 'No such inventory in your organization', schema: ErrorResponse },
     },
-    access: { table: 'read', bucket: 'read' },
+    access: { table: 'read', objects: { read: [INVENTORY_FILES_PREFIX] } },
   }),
   deletePartnerInventory: defineRoute({
     method: 'DELETE',
@@ -131,6 +137,6 @@ export const partnerInventoryRoutes = {
       401: errors[401],
       404: { description: 'No such inventory in your organization', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', bucket: 'readwrite' },
+    access: { table: 'readwrite', objects: { delete: [INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX] } },
   }),
 } satisfies Record<string, RouteDefinition>;

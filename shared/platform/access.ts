@@ -4,8 +4,14 @@
  */
 export interface ResourceAccess {
   table: 'none' | 'read' | 'readwrite';
-  /** read: GetObject by key; write: PutObject; readwrite: both, plus deleting and tagging objects. */
-  bucket?: 'read' | 'write' | 'readwrite';
+  /**
+   * The partition keys its table access is limited to, as IAM StringLike patterns (`APIKEY#*`),
+   * on the table and on GSI1 alike (dynamodb:LeadingKeys): required of a public route's function,
+   * which answers anyone.
+   */
+  partitions?: readonly string[];
+  /** The files bucket's objects it touches, by key prefix (each prefix a constant of the capability that owns it). */
+  objects?: ObjectAccess;
   /** Queues (by name) the function sends to. */
   sendsTo?: readonly string[];
   /** Queues (by name) the function schedules one-time deliveries to (EventBridge Scheduler). */
@@ -25,4 +31,24 @@ export interface ResourceAccess {
   providerKeys?: 'api' | 'events';
   /** Reads the stage's ids of that provider's products and prices (the plan catalogue). */
   providerIds?: boolean;
+}
+
+/**
+ * Object keys by prefix, per use. read: GetObject (also an object's size, a presigned download,
+ * the source of a copy); write: PutObject (also a presigned upload, the target of a copy); delete:
+ * DeleteObject; expire: tagging objects for the bucket to remove later. Objects are only ever
+ * fetched by key: nothing lists the bucket.
+ */
+export type ObjectAccess = { readonly [use in ObjectUse]?: readonly string[] };
+export const OBJECT_USES = ['read', 'write', 'delete', 'expire'] as const;
+export type ObjectUse = (typeof OBJECT_USES)[number];
+
+/** The prefixes of the objects the function may use so; none when it declares none. */
+export function objectPrefixes(access: Pick<ResourceAccess, 'objects'>, use: ObjectUse): readonly string[] {
+  return access.objects?.[use] ?? [];
+}
+
+/** Whether the function touches the bucket at all (and so is told its name). */
+export function touchesObjects(access: Pick<ResourceAccess, 'objects'>): boolean {
+  return OBJECT_USES.some((use) => objectPrefixes(access, use).length > 0);
 }

@@ -7,7 +7,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore } from '../platform/objects/object-store';
-import type { StoredReferenceHotel } from './inventory';
+import { RECORD_PAGES_PREFIX, type StoredReferenceHotel } from './inventory';
 
 export const HOTELS_PER_PAGE = 256;
 /** Pages a container keeps parsed (about 64 × 100 KB). */
@@ -32,7 +32,7 @@ export function pageOf(hotelId: string, pageCount: number): number {
 }
 
 function pageKey(dataVersionId: string, page: number): string {
-  return `reference/data-versions/${dataVersionId}/hotels/${page}.json.gz`;
+  return `${RECORD_PAGES_PREFIX}${dataVersionId}/hotels/${page}.json.gz`;
 }
 
 /** Writes a data version's records; answers how many pages they took. */

@@ -17,5 +17,6 @@ export { findReferenceHotel, publishedReferenceOf, referenceHotelsOf, referenceP
 export { importReferenceInventory, type ImportSummary, type RejectedRow } from './publication';
 export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFileFormat } from './inventory-file';
 export { referencePublicationQueue } from './queue';
+export { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_FILES_PREFIX } from './inventory';
 export { republishAfterMerge } from './workers';
 export { referenceComponentSchemas } from './schemas';

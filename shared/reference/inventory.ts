@@ -8,6 +8,13 @@
  */
 import type { ReferenceHotel } from '../mapping';
 
+/** Where the reference inventory keeps its files: each publication's artifacts under `reference/<artifactsId>/`, and the two below. */
+export const REFERENCE_FILES_PREFIX = 'reference/';
+/** Hotel records, in pages per data version (hotel-records.ts). */
+export const RECORD_PAGES_PREFIX = `${REFERENCE_FILES_PREFIX}data-versions/`;
+/** Matching indexes: apart from the other artifacts, so retiring them can wait. */
+export const MATCHING_INDEX_PREFIX = `${REFERENCE_FILES_PREFIX}matching-indexes/`;
+
 export interface ReferenceArtifacts {
   /** Gzip-compressed JSON Lines, one reference hotel per line: the downloadable inventory file. */
   snapshotKey: string;

@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { type ReferenceHotel, buildMatchingIndex, serializeMatchingIndex } from '../mapping';
 import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
-import type { CurrentReference, MergeRecord, StoredReferenceHotel } from './inventory';
+import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_FILES_PREFIX, type CurrentReference, type MergeRecord, type StoredReferenceHotel } from './inventory';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { deleteRecordPages, writeRecordPages } from './hotel-records';
 import { buildSearchIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
@@ -37,9 +37,6 @@ export interface ImportSummary {
   rejectedCount: number;
   rejected: RejectedRow[];
 }
-
-/** Where matching indexes live: apart from the other artifacts, so retiring them can wait. */
-export const MATCHING_INDEX_PREFIX = 'reference/matching-indexes/';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -94,7 +91,7 @@ async function publishArtifacts(
   const live = hotels.filter((hotel) => !merged.has(hotel.id));
   const index = buildSearchIndex(live);
   const artifactsId = ports.newId();
-  const prefix = `reference/${artifactsId}`;
+  const prefix = `${REFERENCE_FILES_PREFIX}${artifactsId}`;
   const artifacts = {
     snapshotKey: `${prefix}/reference-hotels.jsonl.gz`,
     indexKey: `${prefix}/search-index.bin`,
@@ -144,7 +141,7 @@ async function retire(
   if (stillUsed.includes(retired.dataVersionId)) return;
   if (retired.recordPages) return deleteRecordPages(ports.objects, { dataVersionId: retired.dataVersionId, recordPages: retired.recordPages });
   // A version imported when records were table items: its id list says which to delete.
-  const legacyIds = `reference/data-versions/${retired.dataVersionId}/hotel-ids.json.gz`;
+  const legacyIds = `${RECORD_PAGES_PREFIX}${retired.dataVersionId}/hotel-ids.json.gz`;
   const ids = await ports.objects.get(legacyIds);
   if (ids) await ports.store.deleteHotels(retired.dataVersionId, JSON.parse(gunzipSync(ids).toString('utf8')) as string[]);
   await ports.objects.delete([legacyIds]);

@@ -1,6 +1,7 @@
 /** The queue on which duplicate merges wait to be left out of a new publication. */
 import * as v from 'valibot';
 import { defineQueue } from '../platform/queue/queue';
+import { MATCHING_INDEX_PREFIX, REFERENCE_FILES_PREFIX } from './inventory';
 
 export const referencePublicationQueue = defineQueue({
   name: 'reference-publication',
@@ -14,7 +15,11 @@ export const referencePublicationQueue = defineQueue({
   maxReceiveCount: 5,
   // One republish covers every merge recorded before it: a batch of messages costs one.
   batchSize: 10,
-  access: { table: 'readwrite', bucket: 'readwrite' },
+  // Writes and retires publications (a retired matching index is tagged to expire a day later).
+  access: {
+    table: 'readwrite',
+    objects: { read: [REFERENCE_FILES_PREFIX], write: [REFERENCE_FILES_PREFIX], delete: [REFERENCE_FILES_PREFIX], expire: [MATCHING_INDEX_PREFIX] },
+  },
   // A million hotels republish in about a minute.
   lambda: { memoryMb: 3008, timeoutSeconds: 600 },
   // The least SQS takes; one group runs one invocation at a time anyway.

@@ -2,10 +2,12 @@ import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import * as schemas from './schemas';
 import { ErrorResponse } from '../platform/http/schemas';
 import { errors } from '../platform/http/responses';
+import { RECORD_PAGES_PREFIX, REFERENCE_FILES_PREFIX } from './inventory';
 
 /** Search functions hold the whole index in memory: sized for a 1,000,000-hotel inventory. */
 const SEARCH_FUNCTION = { memoryMb: 1769, timeoutSeconds: 15 } as const;
-const searchAccess = { table: 'read', bucket: 'read' } as const;
+/** Search reads the publication's index and statistics: the reference's files, never partners'. */
+const searchAccess = { table: 'read', objects: { read: [REFERENCE_FILES_PREFIX] } } as const;
 
 export const referenceRoutes = {
   downloadReference: defineRoute({
@@ -23,7 +25,7 @@ export const referenceRoutes = {
       401: errors[401],
       404: { description: 'No inventory has been generated yet', schema: ErrorResponse },
     },
-    access: { table: 'read', bucket: 'read' },
+    access: { table: 'read', objects: { read: [REFERENCE_FILES_PREFIX] } },
   }),
   searchReference: defineRoute({
     method: 'GET',
@@ -113,7 +115,7 @@ export const referenceRoutes = {
       404: { description: 'No hotel has that id', schema: ErrorResponse },
     },
     // The pointer and merges in the table; the record in its page of files.
-    access: { table: 'read', bucket: 'read' },
+    access: { table: 'read', objects: { read: [RECORD_PAGES_PREFIX] } },
   }),
   reportDuplicate: defineRoute({
     method: 'POST',
@@ -135,7 +137,7 @@ export const referenceRoutes = {
       404: { description: 'A referenced hotel does not exist', schema: ErrorResponse },
       415: errors[415],
     },
-    access: { table: 'readwrite', bucket: 'read' },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] } },
   }),
   getDuplicateReport: defineRoute({
     method: 'GET',

@@ -6,6 +6,7 @@ import { objectStoreOf } from '../platform/objects/services';
 import { rateLimiterOf } from '../platform/rate-limits';
 import { supplierRoutes } from './routes';
 import { supplierStoreOf } from './store';
+import { supplierRequestFileKey } from './request-files';
 import { inspectSupplierFile } from './supplier-files';
 import { connectSupplier as connect, disconnectSupplier as disconnect, remainingSupplierBudget, type SupplierRequest } from './suppliers';
 import { supplierRequestView } from './views';
@@ -84,7 +85,7 @@ export const requestSupplier: Implementation<typeof supplierRoutes.requestSuppli
   const { file } = body;
   const summary = await inspectSupplierFile(file);
   const id = randomUUID();
-  const key = `supplier-requests/${principal.organizationId}/${id}/sample.${summary.format}`;
+  const key = supplierRequestFileKey(principal.organizationId, id, summary.format);
   const request: SupplierRequest = {
     id,
     supplierName: body.supplierName,

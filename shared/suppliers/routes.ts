@@ -2,6 +2,7 @@ import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import * as schemas from './schemas';
 import { errors } from '../platform/http/responses';
+import { SUPPLIER_REQUEST_FILES_PREFIX } from './request-files';
 
 /** Upload limit for supplier-request files (API Gateway hands Lambda at most 6 MB, base64-encoded). */
 export const SUPPLIER_REQUEST_MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -16,7 +17,8 @@ export const supplierRoutes = {
     summary: 'Active suppliers on the platform',
     description: 'The catalogue every organization connects from; no credential needed. Inactive suppliers are not listed.',
     responses: { 200: { description: 'Active suppliers, by name', schema: schemas.SupplierList } },
-    access: { table: 'read' },
+    // The catalogue's one partition.
+    access: { table: 'read', partitions: ['SUPPLIERS'] },
   }),
   listMySuppliers: defineRoute({
     method: 'GET',
@@ -103,7 +105,7 @@ export const supplierRoutes = {
       413: errors[413],
       415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSON or XLSX', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', bucket: 'write' },
+    access: { table: 'readwrite', objects: { write: [SUPPLIER_REQUEST_FILES_PREFIX] } },
     // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.
     lambda: { memoryMb: 512 },
   }),

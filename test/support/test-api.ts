@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import * as v from 'valibot';
+import { touchesObjects } from '../../shared/platform/access';
 import type { RouteDefinition } from '../../shared/platform/http/route';
 import { documentedResponses } from '../../shared/platform/http/responses';
 import type { AddressInfo } from 'node:net';
@@ -131,7 +132,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
         {
           ...config,
           tableName: declares((route) => route.access.table !== 'none') ? config.tableName : undefined,
-          bucketName: declares((route) => route.access.bucket !== undefined) ? config.bucketName : undefined,
+          bucketName: declares((route) => touchesObjects(route.access)) ? config.bucketName : undefined,
           localSecretsKey: declares((route) => route.access.secrets !== undefined) ? config.localSecretsKey : undefined,
         },
         { clock, messaging },

@@ -43,7 +43,7 @@ export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
   batchSize: number;
   /** What the worker may touch; the stack grants exactly this. */
   access: WorkerAccess;
-  /** What the dead-letter handler may touch, when less than the worker. */
+  /** What the dead-letter handler may touch: required with one, and never the worker's access by default (it settles, it does not redo). */
   deadLetterAccess?: WorkerAccess;
   lambda: { memoryMb: number; timeoutSeconds: number };
   /**
@@ -60,7 +60,7 @@ export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
 }
 
 /** What a worker may touch (a worker takes no credential and reads no payment settings). */
-export type WorkerAccess = Pick<ResourceAccess, 'table' | 'bucket' | 'sendsTo' | 'schedules' | 'secrets'>;
+export type WorkerAccess = Pick<ResourceAccess, 'table' | 'objects' | 'sendsTo' | 'schedules' | 'secrets'>;
 
 export interface SendOptions {
   /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. None on a FIFO queue. */

@@ -18,7 +18,7 @@ const definition: QueueDefinition = {
   concurrency: { max: 5 },
   maxReceiveCount: 2,
   lambda: { memoryMb: 1024, timeoutSeconds: 60 },
-  access: { table: 'readwrite', bucket: 'readwrite', sendsTo: ['test-other'] },
+  access: { table: 'readwrite', objects: { read: ['work/'], write: ['work/'], delete: ['work/'] }, sendsTo: ['test-other'] },
   deadLetterAccess: { table: 'readwrite' },
 };
 /** A worker that runs alone: a FIFO queue with one group. */

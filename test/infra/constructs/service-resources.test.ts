@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { IConstruct } from 'constructs';
 import { queueList } from '../../../shared/queues';
 import type { ResourceAccess } from '../../../shared/platform/access';
 import type { TokenKeyUse } from '../../../shared/platform/http/route';
@@ -21,6 +22,8 @@ function granted(access: ResourceAccess, tokenKey: TokenKeyUse = 'none') {
 }
 
 const actionsIn = (statements: { Action: string | string[] }[]) => statements.flatMap((s) => [s.Action].flat()).sort();
+/** The ARN of the bucket's objects under a prefix, as the template has it. */
+const objectsUnder = (bucket: IConstruct, prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [idOf(bucket), 'Arn'] }, `/${prefix}*`]] });
 
 describe('ServiceResources', () => {
   it('grants nothing and names nothing for a function that touches nothing', () => {
@@ -29,28 +32,61 @@ describe('ServiceResources', () => {
     assert.deepEqual(environment, { LOG_LEVEL: 'info', POWERTOOLS_SERVICE_NAME: 'hotel-mapping', NODE_OPTIONS: '--enable-source-maps', STAGE: 'bare' });
   });
 
-  it('reads the table without writing it, and fetches objects by key only', () => {
-    const { statements, environment, table, bucket } = granted({ table: 'read', bucket: 'read' });
+  it('reads the table without writing it, and reads objects by key under its prefixes only', () => {
+    const { statements, environment, table, bucket } = granted({ table: 'read', objects: { read: ['exports/', 'reference/data-versions/'] } });
     const actions = actionsIn(statements);
     assert.deepEqual(
       actions.filter((a) => a.startsWith('dynamodb:')).sort(),
       ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'],
       'by key and by Query: no Scan, no stream, no writes',
     );
-    assert.deepEqual(actions.filter((a) => a.startsWith('s3:')), ['s3:GetObject']);
+    assert.deepEqual(
+      statements.filter((s) => actionsIn([s]).some((a) => a.startsWith('s3:'))).map((s) => [s.Action, s.Resource]),
+      [['s3:GetObject', [objectsUnder(bucket, 'exports/'), objectsUnder(bucket, 'reference/data-versions/')]]],
+    );
     assert.deepEqual(environment.TABLE_NAME, { Ref: idOf(table) });
     assert.deepEqual(environment.BUCKET_NAME, { Ref: idOf(bucket) });
   });
 
-  it('lets a readwrite function delete and tag objects, but never list them', () => {
-    const actions = actionsIn(granted({ table: 'readwrite', bucket: 'readwrite' }).statements);
+  it('writes with PutObject alone, deletes and tags (to expire) only where it declares so, each on its own prefixes; never lists', () => {
+    const { statements, bucket } = granted({ table: 'readwrite', objects: { read: ['a/'], write: ['b/'], delete: ['c/d/'], expire: ['e/'] } });
     assert.deepEqual(
-      actions.filter((a) => a.startsWith('dynamodb:')).sort(),
+      actionsIn(statements).filter((a) => a.startsWith('dynamodb:')),
       ['BatchGetItem', 'BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'].map((a) => `dynamodb:${a}`),
       'items by key and by Query, written: still no Scan',
     );
-    assert.ok(['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging'].every((a) => actions.includes(a)));
-    assert.ok(!actions.includes('s3:ListBucket') && !actions.includes('s3:GetObject*'));
+    assert.deepEqual(
+      statements.filter((s) => actionsIn([s]).some((a) => a.startsWith('s3:'))).map((s) => [s.Action, s.Resource]),
+      [
+        ['s3:GetObject', objectsUnder(bucket, 'a/')],
+        ['s3:PutObject', objectsUnder(bucket, 'b/')],
+        ['s3:DeleteObject', objectsUnder(bucket, 'c/d/')],
+        ['s3:PutObjectTagging', objectsUnder(bucket, 'e/')],
+      ],
+    );
+  });
+
+  it('names no bucket and grants no object for empty prefix lists, and refuses a prefix that is not a folder', () => {
+    const { statements, environment } = granted({ table: 'none', objects: { read: [] } });
+    assert.deepEqual(statements, []);
+    assert.ok(!('BUCKET_NAME' in environment));
+    for (const prefix of ['', 'exports', '*', 'exports/*']) {
+      assert.throws(() => granted({ table: 'none', objects: { read: [prefix] } }), /must be folders ending in/, JSON.stringify(prefix));
+    }
+  });
+
+  it('limits the table to the partitions it names, on the table and its index alike', () => {
+    const { statements, table } = granted({ table: 'read', partitions: ['APIKEY#*', 'SUPPLIERS'] });
+    assert.deepEqual(statements.map((s) => [s.Resource, (s as { Condition?: unknown }).Condition]), [
+      [
+        [{ 'Fn::GetAtt': [idOf(table), 'Arn'] }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': [idOf(table), 'Arn'] }, '/index/GSI1']] }],
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*', 'SUPPLIERS'] } },
+      ],
+    ]);
+    assert.equal((granted({ table: 'read' }).statements[0] as { Condition?: unknown }).Condition, undefined, 'no condition where none is declared');
+    for (const partitions of [[], ['*'], ['']]) {
+      assert.throws(() => granted({ table: 'read', partitions }), /Partition patterns must name/, JSON.stringify(partitions));
+    }
   });
 
   it('encrypts or decrypts partner secrets with exactly kms:Encrypt or kms:Decrypt on the key', () => {
