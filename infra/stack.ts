@@ -224,14 +224,17 @@ export class HotelMappingStack extends Stack {
       throw new Error(`The ${PRODUCTION_STAGE} stage needs someone to receive its alarms: deploy it with -c alarmEmail=ops@example.com.`);
     }
     this.alarmTopic = alarmTopic(this, props.stage, alarmEmail);
-    const webAcl = props.webAcl ?? webAclSetting(this.node.tryGetContext('webAcl'));
+    const webAcl = webAclSetting(props.webAcl ?? this.node.tryGetContext('webAcl'));
     if (props.stage === PRODUCTION_STAGE && !webAcl) {
       throw new Error(
         `The ${PRODUCTION_STAGE} stage needs a web ACL in front of its API: deploy it with -c webAcl=${STACK_WEB_ACL} (the stack creates one) or -c webAcl=<the ARN of a regional web ACL>.`,
       );
     }
     if (webAcl) this.edgeProtection = new EdgeProtection(this, 'EdgeProtection', { webAcl, stage: this.api.deploymentStage, name: `hotel-mapping-${props.stage}` });
-    const customDomain = props.customDomain ?? customDomainSetting(this.node.tryGetContext('domainName'), this.node.tryGetContext('certificateArn'));
+    const customDomain = customDomainSetting(
+      props.customDomain?.domainName ?? this.node.tryGetContext('domainName'),
+      props.customDomain?.certificateArn ?? this.node.tryGetContext('certificateArn'),
+    );
 
     // Queues first: the functions that send to them need their URLs.
     this.workers = new NestedStack(this, 'Workers', { description: 'Queues, dead-letter queues, alarms and queue workers' });
