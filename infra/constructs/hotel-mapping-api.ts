@@ -38,10 +38,12 @@ export interface CustomDomain {
 }
 
 /**
- * The TLS the custom domain accepts: TLS 1.3, and TLS 1.2 with forward-secret ciphers only, with
- * post-quantum key exchange offered; the newest regional policy that still admits TLS 1.2 clients.
+ * The TLS the API and its custom domain accept: TLS 1.3, and TLS 1.2 with forward-secret ciphers
+ * only, with post-quantum key exchange offered; the newest regional policy that still admits TLS
+ * 1.2 clients. Strict: a connection must name the host it asks for (SNI).
  */
-export const CUSTOM_DOMAIN_SECURITY_POLICY = apigateway.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
+export const SECURITY_POLICY = apigateway.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
+const ENDPOINT_ACCESS_MODE = apigateway.EndpointAccessMode.STRICT;
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/;
@@ -122,6 +124,9 @@ export class HotelMappingApi extends apigateway.RestApi {
       restApiName: `hotel-mapping-${stage}`,
       description: 'Hotel mapping and billing API',
       binaryMediaTypes: [...BINARY_MEDIA_TYPES],
+      // Regional: the web ACL sees each caller's own address (an edge-optimized API reaches it
+      // through CloudFront), and the API and its custom domain share one TLS policy.
+      endpointTypes: [apigateway.EndpointType.REGIONAL],
       deployOptions: {
         stageName: stage,
         accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
@@ -137,6 +142,9 @@ export class HotelMappingApi extends apigateway.RestApi {
       },
       cloudWatchRole: true,
     });
+    const restApi = this.node.defaultChild as apigateway.CfnRestApi;
+    restApi.securityPolicy = SECURITY_POLICY;
+    restApi.endpointAccessMode = ENDPOINT_ACCESS_MODE;
     for (const { id: responseId, type, status, message } of GATEWAY_ERRORS) {
       this.addGatewayResponse(responseId, {
         type,
@@ -157,9 +165,8 @@ export class HotelMappingApi extends apigateway.RestApi {
       domainName,
       certificate: acm.Certificate.fromCertificateArn(this, 'CustomDomainCertificate', certificateArn),
       endpointType: apigateway.EndpointType.REGIONAL,
-      securityPolicy: CUSTOM_DOMAIN_SECURITY_POLICY,
-      // Only TLS connections that name this domain (SNI) and arrive at a regional endpoint.
-      endpointAccessMode: apigateway.EndpointAccessMode.STRICT,
+      securityPolicy: SECURITY_POLICY,
+      endpointAccessMode: ENDPOINT_ACCESS_MODE,
     });
     domain.addBasePathMapping(this, { stage: this.deploymentStage });
     return domain;

@@ -7,10 +7,10 @@ import { routeList } from '../../../shared/routes';
 import { errorBody } from '../../../shared/platform/http/errors';
 import type { RouteDefinition } from '../../../shared/platform/http/route';
 import {
-  CUSTOM_DOMAIN_SECURITY_POLICY,
   customDomainSetting,
   HotelMappingApi,
   methodOptions,
+  SECURITY_POLICY,
   STAGE_THROTTLE,
 } from '../../../infra/constructs/hotel-mapping-api';
 
@@ -106,6 +106,13 @@ describe('HotelMappingApi', () => {
     assert.equal(resources[logGroupId].Properties.RetentionInDays, 30);
     assert.equal(resources[logGroupId].DeletionPolicy, 'Retain');
   });
+
+  it('is a regional API with the same strict TLS policy as its custom domain', () => {
+    const [restApi] = Object.values(template.findResources('AWS::ApiGateway::RestApi')) as any[];
+    assert.deepEqual(restApi.Properties.EndpointConfiguration, { Types: ['REGIONAL'] });
+    assert.equal(restApi.Properties.SecurityPolicy, 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09');
+    assert.equal(restApi.Properties.EndpointAccessMode, 'STRICT');
+  });
 });
 
 describe('HotelMappingApi method settings', () => {
@@ -160,7 +167,7 @@ describe('HotelMappingApi on a custom domain', () => {
       SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09',
       EndpointAccessMode: 'STRICT',
     });
-    assert.equal(CUSTOM_DOMAIN_SECURITY_POLICY, apigateway.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09);
+    assert.equal(SECURITY_POLICY, apigateway.SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09);
     const mappings = Object.values(template.findResources('AWS::ApiGateway::BasePathMapping')) as any[];
     assert.equal(mappings.length, 1);
     const stageId = Object.keys(template.findResources('AWS::ApiGateway::Stage'))[0];
