@@ -93,8 +93,12 @@ export class S3ObjectStore implements ObjectStore {
   }
 }
 
-/** GetObject says NoSuchKey; HeadObject, which has no body, says NotFound. */
+/**
+ * GetObject says NoSuchKey; HeadObject, which has no body, says NotFound. A function may read only
+ * its own prefixes and may not list the bucket (infra/constructs/service-resources.ts), and S3 then
+ * answers 403 for a key that is not there, so as not to tell it apart from one that is.
+ */
 function isMissing(error: unknown): boolean {
-  const name = (error as { name?: string } | null)?.name;
-  return error instanceof NoSuchKey || name === 'NoSuchKey' || name === 'NotFound';
+  const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return error instanceof NoSuchKey || name === 'NoSuchKey' || name === 'NotFound' || $metadata?.httpStatusCode === 403;
 }

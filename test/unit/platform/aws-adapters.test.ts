@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { afterEach, describe, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BearerTokens } from '../../../shared/api-keys/bearer-tokens';
@@ -41,6 +41,18 @@ describe('S3 object store', () => {
       s3.commandCalls(GetObjectCommand).map((call) => ({ ...call.args[0].input })),
       [{ Bucket: 'files-bucket', Key: 'present' }, { Bucket: 'files-bucket', Key: 'absent' }],
     );
+  });
+
+  it("takes S3's 403 for a key that is not there as missing: the functions may not list the bucket", async () => {
+    const forbidden = (name: string) => new S3ServiceException({ name, $fault: 'client', message: name, $metadata: { httpStatusCode: 403 } });
+    s3.on(GetObjectCommand).rejects(forbidden('AccessDenied'));
+    s3.on(HeadObjectCommand, { Key: 'absent' }).rejects(forbidden('Forbidden'));
+    s3.on(HeadObjectCommand, { Key: 'present' }).resolves({ ContentLength: 12 });
+    assert.equal(await store.get('absent'), undefined);
+    assert.equal(await store.size('absent'), undefined);
+    assert.equal(await store.size('present'), 12);
+    s3.on(HeadObjectCommand, { Key: 'slow' }).rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'server', message: 'slow down', $metadata: { httpStatusCode: 503 } }));
+    await assert.rejects(store.size('slow'), { name: 'SlowDown' });
   });
 
   it('copies an object within the bucket with one CopyObject, the source key encoded as a URL path', async () => {
