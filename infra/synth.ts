@@ -1,7 +1,7 @@
 /**
- * Runs a real `cdk synth` (with esbuild bundling, no Docker, no credentials) into a folder and
- * tells where each function's bundle landed: every route's and every queue worker's. Used by the
- * synth test and the bundle-size benchmark.
+ * Runs a real `cdk synth` (with esbuild bundling, no Docker, and without the caller's AWS
+ * credentials) into a folder and tells where each function's bundle landed: every route's and
+ * every queue worker's. Used by the synth test and the bundle-size benchmark.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,10 +21,14 @@ export interface SynthesizedFunction {
   assetDir: string;
 }
 
+/** Where AWS credentials would come from: a synth must not need them. */
+const CREDENTIAL_VARIABLES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'];
+
 export async function synthesize(outDir: string, stage = 'synth'): Promise<SynthesizedFunction[]> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CREDENTIAL_VARIABLES.includes(name)));
   await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '-c', `stage=${stage}`, '-o', outDir], {
     cwd: ROOT,
-    env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    env: { ...env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
     maxBuffer: 64 * 1024 * 1024,
   });
   // The stack's template and its nested stacks' (the queue workers live in one).

@@ -12,8 +12,6 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
   it('bundles every route and every queue worker into its own function', async () => {
-    const env = { ...process.env };
-    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete env[name];
     const functions = await synthesize(outDir);
     const workers = queueList.flatMap((queue) => [queue.handler, ...(queue.deadLetterHandler ? [queue.deadLetterHandler] : [])]);
     assert.equal(functions.length, routeList.length + workers.length);
@@ -33,5 +31,5 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
     }
     const search = readFileSync(join(functions.find((f) => f.handler === 'reference/search')!.assetDir, 'index.js'), 'utf8');
     assert.ok(search.includes('DynamoDB_20120810'), 'the check above would see the client');
-  }, 300_000);
+  }, 600_000);
 });

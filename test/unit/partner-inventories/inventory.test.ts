@@ -54,8 +54,9 @@ describe('where an inventory’s files live', () => {
     assert.deepEqual([...names].sort(), names);
   });
 
-  it('lists every object an inventory may have written: source, rejected rows and each chunk', () => {
+  it('lists every object an inventory may have written: a staged upload, source, rejected rows and each chunk', () => {
     assert.deepEqual(inventoryObjectKeys(inventory()), [
+      'partner-inventory-uploads/org-1/inv-1/source.csv',
       'partner-inventories/org-1/inv-1/source.csv',
       'partner-inventories/org-1/inv-1/rejected-rows.csv',
       'partner-inventories/org-1/inv-1/rows/00000.jsonl',
@@ -64,6 +65,7 @@ describe('where an inventory’s files live', () => {
     ]);
     // Not validated yet: no chunk, but the source (and a rejected-rows file) may exist.
     assert.deepEqual(inventoryObjectKeys(inventory({ status: 'UPLOADING', chunkCount: 0, format: 'json' })), [
+      'partner-inventory-uploads/org-1/inv-1/source.json',
       'partner-inventories/org-1/inv-1/source.json',
       'partner-inventories/org-1/inv-1/rejected-rows.csv',
     ]);
@@ -75,7 +77,7 @@ describe('where an inventory’s files live', () => {
     const otherOrganization = new Set(inventoryObjectKeys(inventory({ organizationId: 'org-2', chunkCount: 12 })));
     assert.equal(new Set(keys).size, keys.length);
     for (const key of keys) {
-      assert.ok(key.startsWith('partner-inventories/org-1/inv-1/'), key);
+      assert.ok(key.startsWith('partner-inventories/org-1/inv-1/') || key.startsWith('partner-inventory-uploads/org-1/inv-1/'), key);
       assert.ok(!neighbour.has(key) && !otherOrganization.has(key), key);
     }
   });
