@@ -19,18 +19,34 @@ import { LocalTableStream } from './table-stream';
 
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
+export interface LocalRuntimeOptions {
+  clock?: Clock;
+  queueFolder?: string;
+  streamPositionFile?: string;
+  /** Sees every invocation of a worker, dead-letter handler or the relay, by function file, and how long it took (bench:cost). */
+  onInvocation?: (handler: string, durationMs: number) => void;
+}
+
 /** A runtime whose queues and scheduler run in this process. */
-export function localRuntime(
-  config: AppConfig,
-  options: { clock?: Clock; queueFolder?: string; streamPositionFile?: string } = {},
-): { runtime: Runtime; messaging: InProcessMessaging } {
-  const { clock, queueFolder, streamPositionFile } = options;
+export function localRuntime(config: AppConfig, options: LocalRuntimeOptions = {}): { runtime: Runtime; messaging: InProcessMessaging } {
+  const { clock, queueFolder, streamPositionFile, onInvocation } = options;
+  const timed = <E, R>(handler: string, invoke: (event: E) => Promise<R>) =>
+    onInvocation
+      ? async (event: E) => {
+          const started = performance.now();
+          try {
+            return await invoke(event);
+          } finally {
+            onInvocation(handler, performance.now() - started);
+          }
+        }
+      : invoke;
   const consumers = new Map<string, Promise<QueueConsumer>>();
   const consumer = (handler: string): Promise<QueueConsumer> => {
     let loaded = consumers.get(handler);
     if (!loaded) {
       loaded = import(pathToFileURL(join(FUNCTIONS_DIR, `${handler}.ts`)).href).then(
-        (module: { handler: WorkerFunction }) => module.handler.withRuntime(runtime),
+        (module: { handler: WorkerFunction }) => timed(handler, module.handler.withRuntime(runtime)),
       );
       consumers.set(handler, loaded);
     }
@@ -47,7 +63,7 @@ export function localRuntime(
   const runtime = createRuntime(config, { clock, messaging });
   if (config.tableName) {
     const relay = import(pathToFileURL(join(FUNCTIONS_DIR, `${EVENT_RELAY.handler}.ts`)).href).then(
-      (module: { handler: RelayFunction }) => module.handler.withRuntime(runtime),
+      (module: { handler: RelayFunction }) => timed(EVENT_RELAY.handler, module.handler.withRuntime(runtime)),
     );
     const stream = new LocalTableStream(config, async (event) => (await relay)(event), streamPositionFile);
     messaging.addSource(() => stream.poll());

@@ -45,8 +45,11 @@ export interface LocalApiOptions {
   runtime: Runtime;
   routes?: readonly RouteDefinition[];
   pages?: LocalPage[];
-  /** Sees every answer of a route's function (the tests check it against the route's documented responses). */
-  onResponse?: (route: RouteDefinition, result: APIGatewayProxyResult) => void;
+  /**
+   * Sees every answer of a route's function and how long the function took (the tests check the
+   * answer against the route's documented responses; bench:cost prices the time).
+   */
+  onResponse?: (route: RouteDefinition, result: APIGatewayProxyResult, durationMs: number) => void;
   /** How long a request may take to arrive (tests shorten it). */
   requestTimeoutMs?: number;
 }
@@ -134,8 +137,10 @@ export function createLocalApi(options: LocalApiOptions): Server {
     // As Lambda gives it: the invocation's time runs out at the function's timeout.
     const deadline = Date.now() + (candidate.route.lambda?.timeoutSeconds ?? DEFAULT_LAMBDA.timeoutSeconds) * 1000;
     const context = { awsRequestId: event.requestContext.requestId, functionName: candidate.route.handler, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
-    const result = await (await handlerFor(candidate.route))(event, context);
-    options.onResponse?.(candidate.route, result);
+    const handler = await handlerFor(candidate.route);
+    const started = performance.now();
+    const result = await handler(event, context);
+    options.onResponse?.(candidate.route, result, performance.now() - started);
     response.writeHead(result.statusCode, (result.headers ?? {}) as Record<string, string>);
     response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
   }

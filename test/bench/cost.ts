@@ -1,0 +1,257 @@
+/**
+ * `npm run bench:cost`: what a million mappings cost us in AWS, measured on one job's whole life
+ * through the local API: a presigned upload of --partners rows and its validation, a STANDARD job
+ * against a --reference hotel reference, every result read once page by page, 5 % of the rows
+ * reviewed, one export. Every table call's consumed capacity (by operation and index), S3 requests
+ * and bytes, queue messages, schedules, and each function's time × its configured memory are
+ * priced with the dated list prices of cost/prices.ts, per stage and per million mappings; then
+ * what the job leaves stored, per million rows and month.
+ *   npm run bench:cost [-- --partners 100000 --reference 100000]
+ * Workers run one message at a time after each step (nothing overlaps), so each function's time
+ * is its own; DynamoDB Local is slower than DynamoDB, so the Lambda figures are upper bounds.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createOrganizationKey } from '../../shared/api-keys';
+import { createOrganization } from '../../shared/organizations';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { DEFAULT_LAMBDA } from '../../shared/platform/http/route';
+import { createS3Client } from '../../shared/platform/objects/s3-object-store';
+import { EVENT_RELAY } from '../../shared/platform/events/relay';
+import { TABLE_KEYS, tableOf } from '../../shared/platform/table';
+import { queueList } from '../../shared/queues';
+import { routeList } from '../../shared/routes';
+import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
+import { DEAD_LETTER_HANDLER_SIZING } from '../../infra/constructs/queue-worker';
+import { localRuntime } from '../../infra/local/messaging';
+import { createLocalApi } from '../../infra/local/server';
+import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
+import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
+import { itemBytes } from './cost/item-size';
+import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
+import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
+
+const { values: args } = parseArgs({
+  options: { partners: { type: 'string', default: '100000' }, reference: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261128' } },
+});
+const PARTNER_COUNT = Number(args.partners);
+const REFERENCE_COUNT = Number(args.reference);
+
+// The API's own log lines are not the bench's output.
+const writeOut = process.stdout.write.bind(process.stdout);
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+  /^\{"(level|_aws)"/.test(String(chunk)) ? true : (writeOut as (...a: unknown[]) => boolean)(chunk, ...rest));
+
+/** Each function's configured memory, by its file under functions/. */
+const MEMORY_MB = new Map<string, number>([
+  ...routeList.map((route) => [route.handler, route.lambda?.memoryMb ?? DEFAULT_LAMBDA.memoryMb] as const),
+  ...queueList.map((queue) => [queue.handler, queue.lambda.memoryMb] as const),
+  ...queueList.flatMap((queue) => (queue.deadLetterHandler ? [[queue.deadLetterHandler, DEAD_LETTER_HANDLER_SIZING.memoryMb] as const] : [])),
+  [EVENT_RELAY.handler, EVENT_RELAY.lambda.memoryMb],
+]);
+const QUEUE_OF_WORKER = new Map(queueList.map((queue) => [queue.handler, queue]));
+
+const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-cost-'));
+const base = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const dynamoDb = await dynamoDbMeter(base.config.dynamoDbEndpoint!);
+const s3 = await s3Meter(base.config.s3Endpoint!);
+const config = { ...base.config, dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint };
+
+interface Usage {
+  invocations: Map<string, { count: number; ms: number }>;
+  apiRequests: number;
+  queueMessages: Map<string, number>;
+}
+const usage: Usage = { invocations: new Map(), apiRequests: 0, queueMessages: new Map() };
+const invoked = (handler: string, ms: number) => {
+  const entry = usage.invocations.get(handler) ?? { count: 0, ms: 0 };
+  usage.invocations.set(handler, { count: entry.count + 1, ms: entry.ms + ms });
+  const queue = QUEUE_OF_WORKER.get(handler);
+  if (queue) usage.queueMessages.set(queue.name, (usage.queueMessages.get(queue.name) ?? 0) + 1);
+};
+const { runtime, messaging } = localRuntime(config, { onInvocation: invoked });
+const server = createLocalApi({
+  runtime,
+  onResponse: (route, _result, ms) => {
+    usage.apiRequests += 1;
+    invoked(route.handler, ms);
+  },
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+
+interface StageCost {
+  stage: string;
+  usd: Record<string, number>;
+}
+const stages: StageCost[] = [];
+
+/** Prices what the meters counted since the last stage, and starts the next. */
+function closeStage(stage: string): void {
+  const units = (tally: CapacityTally) => [...tally.values()].reduce((sum, entry) => sum + entry.table + [...entry.indexes.values()].reduce((a, b) => a + b, 0), 0);
+  const gbSeconds = [...usage.invocations].reduce((sum, [handler, { ms }]) => sum + ((MEMORY_MB.get(handler) ?? 0) / 1024) * (ms / 1000), 0);
+  const invocations = [...usage.invocations.values()].reduce((sum, entry) => sum + entry.count, 0);
+  // A message costs a send, a receive and a delete (SQS bills each request; batches would share them).
+  const sqsRequests = [...usage.queueMessages.values()].reduce((sum, count) => sum + count * 3, 0);
+  const schedules = usage.invocations.get('mapping-jobs/create')?.count ?? 0;
+  stages.push({
+    stage,
+    usd: {
+      'DynamoDB writes': (units(dynamoDb.writes) / 1e6) * PRICES.dynamoDb.perMillionWriteUnits,
+      'DynamoDB reads': (units(dynamoDb.reads) / 1e6) * PRICES.dynamoDb.perMillionReadUnits,
+      'Lambda': gbSeconds * PRICES.lambda.perGbSecond + (invocations / 1e6) * PRICES.lambda.perMillionRequests,
+      'S3 requests': (s3.requests.writes / 1000) * PRICES.s3.perThousandWrites + (s3.requests.reads / 1000) * PRICES.s3.perThousandReads,
+      'SQS': (sqsRequests / 1e6) * PRICES.sqs.perMillionRequests,
+      'Scheduler': (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
+      'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
+    },
+  });
+  const detail = (tally: CapacityTally) =>
+    [...tally].map(([operation, entry]) => `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`).join(', ') || 'none';
+  console.log(`  ${stage}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
+    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests`);
+  dynamoDb.reset();
+  s3.reset();
+  usage.invocations.clear();
+  usage.queueMessages.clear();
+  usage.apiRequests = 0;
+}
+
+function fmt(value: number): string {
+  return value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(value >= 1 ? 1 : 4);
+}
+
+try {
+  // The reference: published without its hotel records (only the matching and search artifacts
+  // matter to a job), and not part of any stage's cost.
+  const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: PARTNER_COUNT, seed: Number(args.seed) });
+  const reference = { store: referenceStoreOf(runtime), ports: referencePortsOf(runtime) };
+  async function* rows() {
+    let line = 1;
+    for (const hotel of dataset.reference()) yield { line: ++line, hotel };
+  }
+  const ports = { ...reference.ports, store: { getCurrent: () => reference.store.getCurrent(), publish: reference.store.publish.bind(reference.store), listMerges: reference.store.listMerges.bind(reference.store), deleteHotels: async () => {} } };
+  await importReferenceInventory(ports, rows(), `bench:cost ${REFERENCE_COUNT}`);
+  dataset.shufflePartners();
+  const organization = await createOrganization(runtime, { name: 'Cost Travel', planType: 'ENTERPRISE' });
+  const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'bench', role: 'partner' });
+  await messaging.idle();
+  dynamoDb.reset();
+  s3.reset();
+  usage.invocations.clear();
+  usage.queueMessages.clear();
+
+  const headers = { 'x-api-key': key.plaintext, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${api}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await response.json()) as any;
+    if (response.status >= 300 && response.status !== 202) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  console.log(`bench:cost: ${PARTNER_COUNT.toLocaleString('en')} partner rows against ${REFERENCE_COUNT.toLocaleString('en')} reference hotels; prices ${PRICES.region}, ${PRICES.asOf}`);
+
+  const csv = [
+    formatCsvRow(['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating']),
+    ...dataset.partners.map((p) => formatCsvRow([p.id, p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating])),
+  ].join('\n');
+  const upload = await call('POST', '/partner-inventories/uploads', { name: 'cost partners', fileName: 'partners.csv' });
+  const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: csv });
+  if (put.status !== 200) throw new Error(`upload: ${put.status}`);
+  await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);
+  await messaging.idle();
+  await call('GET', `/partner-inventories/${upload.partnerInventoryId}`);
+  closeStage('upload and validation');
+
+  const created = await call('POST', '/mapping', { partnerInventoryId: upload.partnerInventoryId, mode: 'STANDARD' });
+  await messaging.idle();
+  const job = await call('GET', `/mapping/${created.mappingJobId}`);
+  if (job.status !== 'COMPLETED') throw new Error(`job ${job.status}: ${job.error}`);
+  const mapped = job.counts.processed as number;
+  closeStage('job');
+
+  const results: { partnerHotelId: string; status: string; referenceHotelId: string | null }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await call('GET', `/mapping/${created.mappingJobId}/results?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    results.push(...page.results);
+    cursor = page.nextCursor;
+  } while (cursor);
+  closeStage('results read once');
+
+  // 5 % of the rows decided by a person: the REVIEW rows first, then others.
+  const reviewed = [...results.filter((row) => row.status === 'REVIEW'), ...results.filter((row) => row.status !== 'REVIEW')].slice(0, Math.round(mapped * 0.05));
+  for (const row of reviewed) {
+    const decision = row.referenceHotelId ? { decision: 'MATCH', referenceHotelId: row.referenceHotelId } : { decision: 'NO_MATCH' };
+    await call('POST', `/mapping/${created.mappingJobId}/reviews`, { partnerHotelId: row.partnerHotelId, ...decision });
+  }
+  await messaging.idle();
+  closeStage(`${reviewed.length.toLocaleString('en')} reviews`);
+
+  let exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
+  if (exported.status === 'PREPARING') {
+    await messaging.idle();
+    exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
+  }
+  await fetch(exported.fileUrl);
+  closeStage('export');
+
+  // What the job leaves stored: its items in the table and GSI1, its files in the bucket.
+  const table = tableOf(runtime);
+  let tableBytes = 0;
+  let indexBytes = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(new ScanCommand({ TableName: table.name, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) {
+      const inJob = String(item.PK).includes(created.mappingJobId) || String(item.PK).includes(organization.id);
+      if (!inJob) continue;
+      const bytes = itemBytes(item);
+      tableBytes += bytes;
+      if (item[TABLE_KEYS.gsi1.partitionKey] !== undefined) indexBytes += bytes;
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  const s3Client = createS3Client(base.config);
+  let objectBytes = 0;
+  let token: string | undefined;
+  do {
+    const page = await s3Client.send(new ListObjectsV2Command({ Bucket: base.config.bucketName!, ContinuationToken: token }));
+    for (const object of page.Contents ?? []) if (object.Key?.includes(organization.id) || object.Key?.includes(created.mappingJobId)) objectBytes += object.Size ?? 0;
+    token = page.NextContinuationToken;
+  } while (token);
+
+  const perMillion = 1e6 / mapped;
+  const services = Object.keys(stages[0]!.usd);
+  console.log(`\ncost of the life, per million mappings (USD; ${mapped.toLocaleString('en')} rows mapped, scaled by ${fmt(perMillion)}):`);
+  console.log(['stage'.padEnd(24), ...services.map((name) => name.padStart(18)), 'total'.padStart(10)].join(''));
+  const totals = Object.fromEntries(services.map((name) => [name, 0]));
+  for (const { stage, usd } of stages) {
+    const line = services.map((name) => usd[name]! * perMillion);
+    services.forEach((name, index) => (totals[name]! += line[index]!));
+    console.log([stage.padEnd(24), ...line.map((value) => value.toFixed(4).padStart(18)), line.reduce((a, b) => a + b, 0).toFixed(4).padStart(10)].join(''));
+  }
+  const lifeTotal = Object.values(totals).reduce((a, b) => a + b, 0);
+  console.log(['all'.padEnd(24), ...services.map((name) => totals[name]!.toFixed(4).padStart(18)), lifeTotal.toFixed(4).padStart(10)].join(''));
+
+  const gb = (bytes: number) => (bytes * perMillion) / 1e9;
+  const storageMonth =
+    gb(tableBytes + indexBytes) * PRICES.dynamoDb.storagePerGbMonth + gb(tableBytes) * PRICES.dynamoDb.pitrPerGbMonth + gb(objectBytes) * PRICES.s3.storagePerGbMonth;
+  console.log(`\nstored per row: table ${fmt(tableBytes / mapped)} bytes, GSI1 ${fmt(indexBytes / mapped)} bytes, files ${fmt(objectBytes / mapped)} bytes`);
+  console.log(`storage per million rows and month: ${storageMonth.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB, PITR ${PRICES.dynamoDb.pitrPerGbMonth}/GB on the table, S3 ${PRICES.s3.storagePerGbMonth}/GB)`);
+  const budget = MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE;
+  console.log(`\nlife ${lifeTotal.toFixed(4)} USD + one month stored ${storageMonth.toFixed(4)} USD = ${(lifeTotal + storageMonth).toFixed(4)} per million mappings; ` +
+    `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)} (${(((lifeTotal + storageMonth) / budget) * 100).toFixed(0)} % of it)`);
+} finally {
+  server.closeAllConnections();
+  server.close();
+  await dynamoDb.close();
+  await s3.close();
+  await base.stop();
+  rmSync(s3DataDir, { recursive: true, force: true });
+}

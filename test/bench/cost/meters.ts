@@ -1,0 +1,154 @@
+/**
+ * What AWS would bill, counted between the service and its stand-ins: an HTTP proxy before
+ * DynamoDB Local asks every table call for its consumed capacity (`ReturnConsumedCapacity:
+ * INDEXES`, which DynamoDB Local reports per table and index as DynamoDB does) and sums it by
+ * operation and index; one before s3rver counts requests by price class and the bytes sent.
+ * Neither changes what the service sees: the answers pass through byte for byte.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Read or write units, by operation, each split into the table's and each index's. */
+export type CapacityTally = Map<string, { table: number; indexes: Map<string, number>; calls: number }>;
+
+const READ_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+export interface DynamoDbMeter {
+  endpoint: string;
+  reads: CapacityTally;
+  writes: CapacityTally;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+interface ConsumedCapacity {
+  CapacityUnits?: number;
+  Table?: { CapacityUnits?: number };
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+}
+
+export async function dynamoDbMeter(target: string): Promise<DynamoDbMeter> {
+  const reads: CapacityTally = new Map();
+  const writes: CapacityTally = new Map();
+  const server = await proxy(target, async (request, body) => {
+    const operation = String(request.headers['x-amz-target'] ?? '').replace(/^DynamoDB_20120810\./, '');
+    const tally = READ_OPERATIONS.has(operation) ? reads : WRITE_OPERATIONS.has(operation) ? writes : undefined;
+    if (!tally) return { body };
+    const input = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    return {
+      body: Buffer.from(JSON.stringify({ ...input, ReturnConsumedCapacity: 'INDEXES' })),
+      answered: (status, answer) => {
+        if (status !== 200) return;
+        const output = JSON.parse(answer.toString('utf8')) as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] };
+        const consumed = [output.ConsumedCapacity ?? []].flat();
+        const entry = tally.get(operation) ?? { table: 0, indexes: new Map<string, number>(), calls: 0 };
+        entry.calls += 1;
+        for (const capacity of consumed) {
+          const indexes = Object.entries(capacity.GlobalSecondaryIndexes ?? {});
+          const onIndexes = indexes.reduce((sum, [, units]) => sum + (units.CapacityUnits ?? 0), 0);
+          entry.table += capacity.Table?.CapacityUnits ?? (capacity.CapacityUnits ?? 0) - onIndexes;
+          for (const [name, units] of indexes) entry.indexes.set(name, (entry.indexes.get(name) ?? 0) + (units.CapacityUnits ?? 0));
+        }
+        tally.set(operation, entry);
+      },
+    };
+  });
+  return {
+    endpoint: addressOf(server),
+    reads,
+    writes,
+    reset: () => {
+      reads.clear();
+      writes.clear();
+    },
+    close: () => closed(server),
+  };
+}
+
+export interface S3Meter {
+  endpoint: string;
+  /** PUT, COPY, POST, LIST requests; GET and HEAD; DELETE (free). */
+  requests: { writes: number; reads: number; deletes: number };
+  bytesIn: number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function s3Meter(target: string): Promise<S3Meter> {
+  const meter = { requests: { writes: 0, reads: 0, deletes: 0 }, bytesIn: 0 };
+  const server = await proxy(target, async (request, body) => {
+    const method = request.method ?? 'GET';
+    const listing = method === 'GET' && /^\/[^/]+\/?(\?|$)/.test(request.url ?? '');
+    if (method === 'DELETE') meter.requests.deletes += 1;
+    else if (method === 'PUT' || method === 'POST' || listing) meter.requests.writes += 1;
+    else meter.requests.reads += 1;
+    meter.bytesIn += body.length;
+    return { body };
+  });
+  return {
+    endpoint: addressOf(server),
+    get requests() {
+      return meter.requests;
+    },
+    get bytesIn() {
+      return meter.bytesIn;
+    },
+    reset: () => {
+      meter.requests = { writes: 0, reads: 0, deletes: 0 };
+      meter.bytesIn = 0;
+    },
+    close: () => closed(server),
+  };
+}
+
+type Inspect = (
+  request: IncomingMessage,
+  body: Buffer,
+) => Promise<{ body: Buffer; answered?: (status: number, answer: Buffer) => void }>;
+
+/** Forwards every request to `target` (the Host header as sent, so signatures still hold), letting `inspect` see and change its body. */
+async function proxy(target: string, inspect: Inspect): Promise<Server> {
+  const upstream = new URL(target);
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        const { body, answered } = await inspect(request, Buffer.concat(chunks));
+        const forwarded = httpRequest(
+          { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, 'content-length': String(body.length) } },
+          (answer) => {
+            const parts: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => parts.push(chunk));
+            answer.on('end', () => {
+              const whole = Buffer.concat(parts);
+              answered?.(answer.statusCode ?? 0, whole);
+              response.writeHead(answer.statusCode ?? 502, answer.headers);
+              response.end(whole);
+            });
+          },
+        );
+        forwarded.on('error', (error) => {
+          response.writeHead(502);
+          response.end(String(error));
+        });
+        forwarded.end(body);
+      })().catch((error: unknown) => {
+        response.writeHead(500);
+        response.end(String(error));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+function addressOf(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function closed(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}

@@ -1,0 +1,42 @@
+/**
+ * The list prices bench:cost bills with: AWS us-east-1 (N. Virginia), on-demand, arm64, in US
+ * dollars, as published on each service's pricing page (README, "What a mapping costs"). One table,
+ * dated: when a price changes, change it here and the date with it.
+ */
+export const PRICES = {
+  asOf: '2026-11-28',
+  region: 'us-east-1',
+  dynamoDb: {
+    /** On-demand: per million write request units and read request units. */
+    perMillionWriteUnits: 0.625,
+    perMillionReadUnits: 0.125,
+    /** Standard table class: per GB-month of table and index storage. */
+    storagePerGbMonth: 0.25,
+    /** Continuous backups (point-in-time recovery): per GB-month of table size. */
+    pitrPerGbMonth: 0.2,
+  },
+  s3: {
+    storagePerGbMonth: 0.023,
+    /** PUT, COPY, POST, LIST: per thousand requests. */
+    perThousandWrites: 0.005,
+    /** GET, HEAD and the rest: per thousand requests. */
+    perThousandReads: 0.0004,
+  },
+  sqs: { perMillionRequests: 0.4, perMillionFifoRequests: 0.5 },
+  scheduler: { perMillionSchedules: 1.0 },
+  lambda: {
+    /** arm64, first 6 billion GB-seconds a month. */
+    perGbSecond: 0.0000133334,
+    perMillionRequests: 0.2,
+  },
+  apiGateway: { perMillionRequests: 3.5 },
+  waf: { perMillionRequests: 0.6 },
+} as const;
+
+/**
+ * The price a million mappings sell for (one million credits) and the budget of this issue, a tenth
+ * of it. Compared with dollar costs at one dollar to the euro: a dollar is worth less than a euro,
+ * so the comparison overstates the cost, never the margin.
+ */
+export const MILLION_MAPPINGS_PRICE_EUR = 1;
+export const COST_BUDGET_SHARE = 0.1;
