@@ -30,26 +30,26 @@ afterEach(() => {
 });
 
 const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/mapping-chunks';
-const work = defineQueue({
-  name: 'test-work',
-  handler: 'workers/test-work',
-  schema: v.object({ n: v.number() }),
+/** What the test queues share: everything but their names, messages and order. */
+const TEST_QUEUE = {
   maxReceiveCount: 3,
   batchSize: 5,
   access: { table: 'none' },
   lambda: { memoryMb: 256, timeoutSeconds: 10 },
   concurrency: { max: 2 },
+} as const;
+const work = defineQueue({
+  ...TEST_QUEUE,
+  name: 'test-work',
+  handler: 'workers/test-work',
+  schema: v.object({ n: v.number() }),
   description: 'unit test queue',
 });
 /** A FIFO queue: one group per organization, one message per job. */
 const ordered = defineQueue({
+  ...TEST_QUEUE,
   name: 'test-ordered',
   handler: 'workers/test-ordered',
-  maxReceiveCount: 3,
-  batchSize: 5,
-  access: { table: 'none' },
-  lambda: { memoryMb: 256, timeoutSeconds: 10 },
-  concurrency: { max: 2 },
   description: 'unit test FIFO queue',
   schema: v.object({ org: v.string(), job: v.string() }),
   fifo: { groupOf: ({ org }) => `org-${org}`, deduplicationIdOf: ({ job }) => `job-${job}` },
