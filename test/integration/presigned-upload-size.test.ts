@@ -21,9 +21,17 @@ async function createUpload(caller: Caller) {
   return created.body as { partnerInventoryId: string; upload: { url: string; headers: Record<string, string> } };
 }
 
+/** A PUT to the presigned URL; s3rver on a loaded machine sometimes drops a 200 MB body's socket midway (EPIPE), so a dropped one is sent again. */
 async function put(upload: { url: string; headers: Record<string, string> }, body: string | Buffer) {
-  const response = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body });
-  assert.equal(response.status, 200, await response.text());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body });
+      assert.equal(response.status, 200, await response.text());
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof TypeError)) throw error;
+    }
+  }
 }
 
 const uploadsOf = (caller: Caller) => objectKeysUnder(api.runtime, `${INVENTORY_UPLOADS_PREFIX}${caller.organization.id}/`);
