@@ -16,7 +16,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LOCAL_PRICE_IDS, type ProviderPriceIds } from '../shared/billing';
-import { EXPORTS_PREFIX } from '../shared/mapping-jobs';
+import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from '../shared/mapping-jobs';
 import { INVENTORY_UPLOADS_PREFIX, UPLOAD_STAGING_DAYS } from '../shared/partner-inventories';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
@@ -182,6 +182,8 @@ export class HotelMappingStack extends Stack {
           noncurrentVersionExpiration: Duration.days(1),
         },
         { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7), noncurrentVersionExpiration: Duration.days(1) },
+        // A job's results files and views, past the retention its expiresAt shows (S3 counts whole days from each file's creation).
+        { id: 'ExpireJobResults', prefix: JOB_RESULTS_PREFIX, expiration: Duration.days(RESULTS_RETENTION_DAYS + 1), noncurrentVersionExpiration: Duration.days(1) },
         // Presigned uploads never completed (a PUT takes up to 5 GB; completion copies what it accepts).
         { id: 'ExpireUploads', prefix: INVENTORY_UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_STAGING_DAYS), noncurrentVersionExpiration: Duration.days(1) },
         {

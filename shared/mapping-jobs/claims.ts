@@ -1,27 +1,30 @@
 /**
  * The job's finishing stage: the cross-row rule (one reference hotel is one partner hotel) over
  * every chunk's results at once, so a job gives the same results as `npm run map` on the same
- * files, whatever chunk each row fell in. Safe to repeat: the rule leaves resolved results as they
- * are, and the table is written before the files it is read from.
+ * files, whatever chunk each row fell in; then the views the results API reads (result-views.ts).
+ * Safe to repeat: the rule leaves resolved results as they are, and the same results write the same
+ * files.
  */
-import { countResults, jobObjects, type MappingJob } from './job';
+import { countResults, jobObjects, type MappingJob, type StoredResult } from './job';
 import { decisionThresholds, resolveSharedClaims, sharedClaims, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { MappingJobStore } from './store';
 
 /** What the chunk workers read and write a job's rows and results through. */
 export interface ClaimPorts {
-  jobs: Pick<MappingJobStore, 'putResults' | 'setCounts'>;
+  jobs: Pick<MappingJobStore, 'setCounts'>;
   /** The chunk's rows, or undefined when the inventory is gone. */
   rows(job: MappingJob, chunk: number): Promise<PartnerHotel[] | undefined>;
   index(job: MappingJob): Promise<MatchingIndex>;
   /** Keeps a chunk's results as a file too: exports stream these files. */
   putResultsFile(key: string, jsonLines: string): Promise<void>;
   readResultsFile(key: string): Promise<string | undefined>;
+  /** Writes the views a completed job's results are read through. */
+  putResultViews(job: MappingJob, results: readonly StoredResult[]): Promise<void>;
 }
 
 /**
- * Resolves the job's shared claims and sets its counts from the results as they end up; false when
- * the partner inventory is gone (the rule needs the contested rows).
+ * Resolves the job's shared claims, writes the results' views and sets the job's counts from the
+ * results as they end up; false when the partner inventory is gone (the rule needs the contested rows).
  */
 export async function resolveJobClaims(ports: ClaimPorts, job: MappingJob): Promise<boolean> {
   const chunks = await Promise.all(Array.from({ length: job.chunkCount }, (_, chunk) => readChunkResults(ports, job, chunk)));
@@ -35,12 +38,10 @@ export async function resolveJobClaims(ports: ClaimPorts, job: MappingJob): Prom
     const changed = resolveSharedClaims(await ports.index(job), shared, (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match);
     if (changed.length > 0) {
       const touched = new Set(changed.map((result) => chunkOf.get(result.partnerHotelId)!));
-      for (const chunk of touched) {
-        await ports.jobs.putResults(job.id, chunk, changed.filter((result) => chunkOf.get(result.partnerHotelId) === chunk));
-        await ports.putResultsFile(jobObjects.results(job, chunk), toJsonLines(chunks[chunk]!));
-      }
+      for (const chunk of touched) await ports.putResultsFile(jobObjects.results(job, chunk), toJsonLines(chunks[chunk]!));
     }
   }
+  await ports.putResultViews(job, chunks.flatMap((chunkResults, chunk) => chunkResults.map((result) => ({ ...result, chunk }))));
   await ports.jobs.setCounts(job, countResults(results));
   return true;
 }

@@ -5,12 +5,12 @@ import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import type { Runtime } from '../platform/runtime';
 import { requestExport } from './export-preparation';
-import type { MappingJob } from './job';
+import { refuseExpiredResults, type MappingJob } from './job';
 import { cancelJob, createMappingJob as create } from './lifecycle';
-import { queryResults, readablePage } from './results';
+import { queryCountedChunks, queryResults } from './results';
 import { reviewResult } from './review';
 import { mappingJobRoutes } from './routes';
-import { endingPorts, currentReference, exportPorts, jobPorts, reviewPorts, supplierLookup } from './services';
+import { chunkResultsOf, endingPorts, currentReference, exportPorts, jobPorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
 import { mappingJobStoreOf } from './store';
 import { jobView, resultView } from './views';
 
@@ -54,25 +54,25 @@ export const cancelMappingJob: Implementation<typeof mappingJobRoutes.cancelMapp
 
 export const listMappingResults: Implementation<typeof mappingJobRoutes.listMappingResults> = async ({ principal, params, query }, runtime) => {
   const { limit, cursor, ...filter } = query;
-  // The page is read beside the ownership check (one round trip less) and shown only if the job is the caller's.
-  const [owned, page] = await Promise.allSettled([
-    requireJob(runtime, principal.organizationId, params.jobId),
-    queryResults(mappingJobStoreOf(runtime), params.jobId.toLowerCase(), filter, limit ?? 100, cursor),
-  ]);
-  if (owned.status === 'rejected') throw owned.reason;
-  if (page.status === 'rejected') throw page.reason;
-  const readable = readablePage(owned.value, page.value);
-  return { status: 200, json: { results: readable.results.map(resultView), nextCursor: readable.nextCursor } };
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  refuseExpiredResults(job, runtime.clock.now());
+  const page =
+    job.status === 'COMPLETED'
+      ? await queryResults(resultViewsOf(runtime, job), job.id, filter, limit ?? 100, cursor)
+      : await queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit ?? 100, cursor);
+  return { status: 200, json: { results: page.results.map(resultView), nextCursor: page.nextCursor } };
 };
 
 export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async ({ principal, params, body }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  refuseExpiredResults(job, runtime.clock.now());
   const updated = await reviewResult(reviewPorts(runtime), { job, ...body, decidedBy: principal.keyId });
   return { status: 200, json: resultView(updated) };
 };
 
 export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async ({ principal, params }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  refuseExpiredResults(job, runtime.clock.now());
   const saved = await exportFormatStoreOf(runtime).get(principal.organizationId);
   const answer = await requestExport(exportPorts(runtime), job, saved);
   if (answer.status === 200) return { status: 200, json: answer.file };

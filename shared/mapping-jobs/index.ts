@@ -14,6 +14,6 @@ export {
 export { mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
 export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport } from './workers';
 export { mappingJobStoreOf } from './store';
-export { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from './job';
+export { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 export { JOB_METRICS } from './lifecycle';
 export { mappingJobComponentSchemas } from './schemas';

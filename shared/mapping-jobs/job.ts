@@ -11,6 +11,7 @@
  * of its counted chunks, which are the only rows a partner can read. The rest is released.
  */
 import type { MappingMode, MappingResult, MappingStatus } from '../mapping';
+import { gone } from '../platform/errors';
 import type * as v from 'valibot';
 import type { JobCounts as JobCountsSchema } from '../events';
 
@@ -99,16 +100,38 @@ export function countResults(results: readonly Pick<MappingResult, 'status'>[]):
   return counts;
 }
 
-/** Where a job's results files live in the bucket, one per chunk. */
+/** Where a job's results files live in the bucket. */
 export const JOB_RESULTS_PREFIX = 'mapping-jobs/';
 
 /**
- * Where a job's files live in the bucket: one results file per chunk, and exports (under
- * `exports/`, which the bucket's lifecycle rule empties after 7 days).
+ * How long a job's results stay readable, reviewable and exportable, from its creation: the
+ * bucket's lifecycle rule removes its files and DynamoDB's TTL its decisions. A mapping a partner
+ * keeps for longer belongs in its own systems (or an export).
+ */
+export const RESULTS_RETENTION_DAYS = 30;
+
+/** When the job's results stop being readable. */
+export function resultsExpireAt(job: Pick<MappingJob, 'createdAt'>): Date {
+  return new Date(Date.parse(job.createdAt) + RESULTS_RETENTION_DAYS * 86_400_000);
+}
+
+/** Results past their retention are gone: a 410 that says when they went. */
+export function refuseExpiredResults(job: Pick<MappingJob, 'createdAt'>, now: Date): void {
+  const expiresAt = resultsExpireAt(job);
+  if (now >= expiresAt) {
+    throw gone(`The job's results were deleted at ${expiresAt.toISOString()}: results are kept ${RESULTS_RETENTION_DAYS} days from the job's creation.`);
+  }
+}
+
+/**
+ * Where a job's files live in the bucket: one results file per chunk, the results views a completed
+ * job is read through (result-views.ts), and exports (under `exports/`, which the bucket's lifecycle
+ * rule empties after 7 days).
  */
 export const jobObjects = {
   results: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
     `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl`,
+  views: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/views/`,
   export: (job: Pick<MappingJob, 'organizationId' | 'id'>, exportId: string, extension: string) =>
     `${EXPORTS_PREFIX}mapping-jobs/${job.organizationId}/${job.id}/${exportId}.${extension}`,
 };

@@ -117,15 +117,15 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
 }
 
 export interface ChunkPorts extends ClaimPorts {
-  jobs: Pick<MappingJobStore, 'get' | 'markRunning' | 'putResults' | 'recordChunk' | 'setCounts' | 'complete' | 'fail' | 'cancel'>;
+  jobs: Pick<MappingJobStore, 'get' | 'markRunning' | 'recordChunk' | 'setCounts' | 'complete' | 'fail' | 'cancel'>;
   metering: Pick<Metering, 'settle'>;
   clock: Clock;
 }
 
 /**
- * Maps one chunk and counts it once. Results are written before the chunk is counted, so a
+ * Maps one chunk and counts it once. Its results file is written before the chunk is counted, so a
  * delivery that dies halfway is simply repeated. Once its last chunk is counted, the job's shared
- * claims are resolved over all its results (claims.ts), then it completes.
+ * claims are resolved over all its results and its views written (claims.ts), then it completes.
  */
 export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promise<void> {
   const job = await ports.jobs.get(message.organizationId, message.mappingJobId);
@@ -148,7 +148,6 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
   const results = matchHotels(index, rows, { mode: job.mode });
   const mapped = performance.now();
   await ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results));
-  await ports.jobs.putResults(job.id, message.chunk, results);
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
   if (counted) recordChunkMetrics(results, performance.now() - started);
   // One line per chunk: where a job's time goes (index load, matching, writes), for operators and bench:jobs.

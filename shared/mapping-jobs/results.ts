@@ -1,12 +1,15 @@
 /**
- * Reading a job's results, every filter a Query: no filter reads the job's rows in partner id
- * order; a partner id is one key lookup; status, method and score read the status-and-method
- * partitions of GSI1 (sorted by score) that the filter allows, merged best score first.
+ * Reading a job's results. A completed job's are read through its views (result-views.ts), every
+ * filter a range of sorted files: no filter reads the rows in partner id order; a partner id is one
+ * lookup; status, method and score read the status-and-method partitions (sorted by score) that the
+ * filter allows, merged best score first. Until a job has completed, and for one that was cancelled
+ * or failed, its rows are read from the files of its counted chunks, chunk by chunk.
  */
 import { invalidInput } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { isReadable, type MappingJob, type StoredResult } from './job';
-import { resultPartition, resultSortKey, resultSortKeyCeiling, sortKeyBytes, type MappingJobStore } from './store';
+import type { ResultViews } from './result-views';
+import { resultPartition, resultSortKey, resultSortKeyCeiling, sortKeyBytes } from './store';
 
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
 export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
@@ -36,20 +39,13 @@ export interface ResultsPage {
 }
 
 export async function queryResults(
-  store: Pick<MappingJobStore, 'getResult' | 'resultsInOrder' | 'resultsOfPartition'>,
+  store: Pick<ResultViews, 'getResult' | 'resultsInOrder' | 'resultsOfPartition'>,
   jobId: string,
   filter: ResultFilter,
   limit: number,
   cursor: string | undefined,
 ): Promise<ResultsPage> {
-  const minScore = filter.minScore ?? 0;
-  const maxScore = filter.maxScore ?? 1;
-  if (minScore > maxScore) throw invalidInput('minScore must not be above maxScore.');
-  const matches = (result: StoredResult) =>
-    (!filter.status || result.status === filter.status) &&
-    (!filter.method || result.method === filter.method) &&
-    result.score >= minScore &&
-    result.score <= maxScore;
+  const { minScore, maxScore, matches } = filterOf(filter);
 
   if (filter.partnerHotelId !== undefined) {
     const result = await store.getResult(jobId, filter.partnerHotelId);
@@ -86,10 +82,75 @@ export async function queryResults(
   };
 }
 
-/** The rows of a page that the partner may read (isReadable); no further page when the job has counted nothing yet. */
-export function readablePage(job: Pick<MappingJob, 'status' | 'doneChunks'>, page: ResultsPage): ResultsPage {
-  const counted = job.status === 'COMPLETED' || (job.doneChunks?.size ?? 0) > 0;
-  return counted ? { results: page.results.filter((result) => isReadable(job, result)), nextCursor: page.nextCursor } : { results: [], nextCursor: null };
+function filterOf(filter: ResultFilter) {
+  const minScore = filter.minScore ?? 0;
+  const maxScore = filter.maxScore ?? 1;
+  if (minScore > maxScore) throw invalidInput('minScore must not be above maxScore.');
+  const matches = (result: StoredResult) =>
+    (!filter.status || result.status === filter.status) &&
+    (!filter.method || result.method === filter.method) &&
+    result.score >= minScore &&
+    result.score <= maxScore;
+  return { minScore, maxScore, matches };
+}
+
+/** Chunk files a page of an unfinished job reads at most: the page holds fewer rows, with a cursor to go on. */
+const CHUNKS_PER_PAGE = 4;
+
+/**
+ * An unfinished, cancelled or failed job's rows, from the files of its counted chunks: chunk by
+ * chunk, each in partner id order (best score first with a filter). No one has decided these rows:
+ * only a completed job is reviewed.
+ */
+export async function queryCountedChunks(
+  readChunk: (chunk: number) => Promise<StoredResult[]>,
+  job: Pick<MappingJob, 'status' | 'doneChunks' | 'chunkCount'>,
+  filter: ResultFilter,
+  limit: number,
+  cursor: string | undefined,
+): Promise<ResultsPage> {
+  const { matches } = filterOf(filter);
+  const counted = Array.from({ length: job.chunkCount }, (_, chunk) => chunk).filter((chunk) => isReadable(job, { chunk }));
+  if (filter.partnerHotelId !== undefined) {
+    for (const chunk of counted) {
+      const found = (await readChunk(chunk)).find((result) => result.partnerHotelId === filter.partnerHotelId);
+      if (found) return { results: matches(found) ? [found] : [], nextCursor: null };
+    }
+    return { results: [], nextCursor: null };
+  }
+  const filtered = filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined;
+  const keyOf = (result: StoredResult) => (filtered ? resultSortKey(result.score, result.partnerHotelId) : result.partnerHotelId);
+  // Partner ids ascending, sort keys descending: "after" is always further down the list.
+  const beyond = (key: string, after: string) => Buffer.compare(sortKeyBytes(key), sortKeyBytes(after)) * (filtered ? -1 : 1) > 0;
+  const position = decodeChunkCursor(cursor);
+  const results: StoredResult[] = [];
+  const remaining = counted.filter((chunk) => chunk >= position.chunk);
+  for (const [read, chunk] of remaining.slice(0, CHUNKS_PER_PAGE).entries()) {
+    const rows = (await readChunk(chunk))
+      .filter((result) => matches(result) && (chunk !== position.chunk || position.after === undefined || beyond(keyOf(result), position.after)))
+      .map((result) => ({ result, bytes: sortKeyBytes(keyOf(result)) }))
+      .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * (filtered ? -1 : 1))
+      .map(({ result }) => result);
+    const room = limit - results.length;
+    results.push(...rows.slice(0, room));
+    if (rows.length > room) return { results, nextCursor: encodeCursor({ chunk: String(chunk), after: keyOf(results[results.length - 1]!) }) };
+    const next = remaining[read + 1];
+    if (next === undefined) return { results, nextCursor: null };
+    if (results.length === limit || read === CHUNKS_PER_PAGE - 1) return { results, nextCursor: encodeCursor({ chunk: String(next) }) };
+  }
+  return { results, nextCursor: null };
+}
+
+function decodeChunkCursor(cursor: string | undefined): { chunk: number; after?: string } {
+  if (cursor === undefined) return { chunk: 0 };
+  let position: Record<string, string>;
+  try {
+    position = decodeCursor(cursor, { partition: {}, attributes: ['chunk', 'after'] })!;
+  } catch {
+    position = decodeCursor(cursor, { partition: {}, attributes: ['chunk'] })!;
+  }
+  if (!/^\d{1,6}$/.test(position.chunk!)) throw invalidInput('cursor: is not a cursor of this list.');
+  return { chunk: Number(position.chunk), after: position.after };
 }
 
 function decodeSortKey(cursor: string): string {

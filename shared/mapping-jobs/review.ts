@@ -10,7 +10,9 @@ import type { MappingJob, ReviewDecision, StoredResult } from './job';
 import type { MappingJobStore } from './store';
 
 export interface ReviewPorts {
-  jobs: Pick<MappingJobStore, 'getResult' | 'decide'>;
+  jobs: Pick<MappingJobStore, 'decide'>;
+  /** The job's row of a partner hotel, as decided if someone did. */
+  resultOf(job: MappingJob, partnerHotelId: string): Promise<StoredResult | undefined>;
   clock: Clock;
   newId: () => string;
   /** The name of a reference hotel of the current publication, or undefined when there is none. */
@@ -29,7 +31,7 @@ export interface ReviewInput {
 export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Promise<StoredResult> {
   const { job } = input;
   if (job.status !== 'COMPLETED') throw conflict(`The job is ${job.status}; results can be reviewed once it is COMPLETED.`);
-  const result = await ports.jobs.getResult(job.id, input.partnerHotelId);
+  const result = await ports.resultOf(job, input.partnerHotelId);
   if (!result) throw notFound(`The job has no result for partner hotel ${input.partnerHotelId}.`);
 
   const now = ports.clock.now().toISOString();

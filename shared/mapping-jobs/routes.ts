@@ -3,11 +3,12 @@ import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
-import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from './job';
+import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping';
 const JOB_NOT_FOUND = { description: 'No such job in your organization', schema: ErrorResponse } as const;
+const RESULTS_GONE = { description: `The job's results are past their retention (${RESULTS_RETENTION_DAYS} days from its creation: the job's expiresAt)`, schema: ErrorResponse } as const;
 
 export const mappingJobRoutes = {
   createMappingJob: defineRoute({
@@ -122,13 +123,16 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: "A job's results, one row per partner hotel, with evidence, candidates and decisions",
     description:
-      'Without a filter, rows come in partner hotel id order; with status, method or a score range, best score first. ' +
-      'partnerHotelId finds one row. Results appear as chunks are counted, so a RUNNING job shows the rows counted so far, and a page may ' +
-      'hold fewer rows than `limit` with a `nextCursor` to go on. A CANCELLED or FAILED job shows the rows it processed and charged.',
+      'A COMPLETED job\'s rows come in partner hotel id order without a filter; with status, method or a score range, best score first. ' +
+      'partnerHotelId finds one row. Results appear as chunks are counted: a RUNNING job shows the rows counted so far, and a CANCELLED or ' +
+      'FAILED job the rows it processed and charged, chunk by chunk (each chunk in partner hotel id order, or best score first with a filter). ' +
+      'A page may hold fewer rows than `limit` with a `nextCursor` to go on. ' +
+      `Results are kept ${RESULTS_RETENTION_DAYS} days from the job's creation (its \`expiresAt\`), then answer 410.`,
     params: schemas.JobIdParams,
     query: schemas.ResultsQuery,
-    responses: { 200: { description: 'A page of results', schema: schemas.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
-    access: { table: 'read' },
+    responses: { 200: { description: 'A page of results', schema: schemas.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND, 410: RESULTS_GONE },
+    // A completed job's rows are files (its views); the table holds the job and the decisions.
+    access: { table: 'read', objects: { read: [JOB_RESULTS_PREFIX] } },
   }),
   reviewMappingResult: defineRoute({
     method: 'POST',
@@ -150,11 +154,12 @@ export const mappingJobRoutes = {
       401: errors[401],
       404: { description: 'No such job in your organization, or no such row in the job', schema: ErrorResponse },
       409: { description: 'The job has not completed, or another request decided the row meanwhile', schema: ErrorResponse },
+      410: RESULTS_GONE,
       413: errors[413],
       415: errors[415],
     },
     // A decision may name any reference hotel: its record is read from the reference files.
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] } },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, JOB_RESULTS_PREFIX] } },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',
@@ -186,6 +191,7 @@ export const mappingJobRoutes = {
       401: errors[401],
       404: JOB_NOT_FOUND,
       409: { description: `The job is still PENDING or RUNNING, or it has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows`, schema: ErrorResponse },
+      410: RESULTS_GONE,
     },
     access: { table: 'readwrite', objects: { read: [JOB_RESULTS_PREFIX, EXPORTS_PREFIX], write: [EXPORTS_PREFIX] }, sendsTo: ['mapping-exports'] },
     // Under the gateway's 29 s, so the function never outlives its request; the rows written at once take about 10 s.

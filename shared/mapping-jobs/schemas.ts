@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MAPPING_EXPORT_COLUMNS, MAPPING_MODES } from '../mapping';
 import { documentedAs, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
-import { JOB_STATUSES } from './job';
+import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
 import { JobCounts } from '../events';
 
@@ -49,6 +49,10 @@ export const JobView = v.object({
   cancelledAt: v.optional(Timestamp),
   updatedAt: Timestamp,
   error: v.optional(v.pipe(v.string(), v.description('Why the job failed (FAILED only)'))),
+  expiresAt: v.pipe(
+    Timestamp,
+    v.description(`When the job's results, decisions and exports are deleted (${RESULTS_RETENTION_DAYS} days after createdAt): from then on they answer 410. The job itself stays listed.`),
+  ),
 });
 
 export const JobListQuery = v.strictObject(pageQuery(20, 100));

@@ -12,7 +12,9 @@ import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from './matching-index';
 import { mappingChunkQueue, mappingExportQueue } from './queues';
-import type { PinnedReference } from './job';
+import { jobObjects, type MappingJob, type PinnedReference, type StoredResult } from './job';
+import type { MappingResult } from '../mapping';
+import { ResultViews, writeResultViews } from './result-views';
 import type { ReviewPorts } from './review';
 import { mappingJobStoreOf } from './store';
 
@@ -37,6 +39,23 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
     putResultsFile: (key, jsonLines) => objects.put(key, jsonLines, 'application/x-ndjson'),
     readResultsFile: async (key) => (await objects.get(key))?.toString('utf8'),
+    putResultViews: (job, results) => writeResultViews(objects, job, results),
+  };
+}
+
+/** A completed job's results, read through its views and its decisions. */
+export function resultViewsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): ResultViews {
+  return new ResultViews(objectStoreOf(runtime), mappingJobStoreOf(runtime), job);
+}
+
+/** The rows of a counted chunk of a job, from its results file. */
+export function chunkResultsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): (chunk: number) => Promise<StoredResult[]> {
+  const objects = objectStoreOf(runtime);
+  return async (chunk) => {
+    const file = await objects.get(jobObjects.results(job, chunk));
+    if (!file) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
+    const text = file.toString('utf8');
+    return text === '' ? [] : text.split('\n').map((line) => ({ ...(JSON.parse(line) as MappingResult), chunk }));
   };
 }
 
@@ -48,6 +67,7 @@ export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'meteri
 export function reviewPorts(runtime: Runtime): ReviewPorts {
   return {
     jobs: mappingJobStoreOf(runtime),
+    resultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getResult(job.id, partnerHotelId),
     clock: runtime.clock,
     newId: randomUUID,
     referenceHotelName: async (referenceHotelId) => (await findReferenceHotel(runtime, referenceHotelId))?.name,

@@ -4,9 +4,6 @@ import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
 import { service } from '../platform/runtime';
 import {
-  batchWrite,
-  decodeCursor,
-  encodeCursor,
   isConditionFailure,
   organizationPartition,
   OwnedItems,
@@ -20,24 +17,32 @@ import {
   type Table,
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
-import type { JobCounts, JobStatus, MappingJob, StoredResult } from './job';
+import { resultsExpireAt, type JobCounts, type JobStatus, type MappingJob, type StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {
   preferences: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'MAPPING_PREFERENCES' }),
-  result: (jobId: string, partnerHotelId: string) => ({ PK: `JOB#${jobId}`, SK: `RESULT#${partnerHotelId}` }),
-  resultPrefix: 'RESULT#',
-  /** A reviewed row, kept apart too so that an export finds every decision with one small Query. */
+  /** A person's decision on a row: the row as decided, found by partner id, and by its new place through GSI1. */
   decision: (jobId: string, partnerHotelId: string) => ({ PK: `JOB#${jobId}`, SK: `DECISION#${partnerHotelId}` }),
   decisionPrefix: 'DECISION#',
+  /**
+   * Where the engine had put a decided row (its status-and-method partition and sort key), so that a
+   * read of that partition's files leaves the row out: it is shown where the decision put it.
+   */
+  decided: (jobId: string, enginePartition: string, sortKey: string) => ({ PK: `JOB#${jobId}#DECIDED#${enginePartition}`, SK: sortKey }),
 } as const;
 
 /** The job count a result of each status is counted in. */
 const COUNT_OF_STATUS = { MATCHED: 'matched', REVIEW: 'review', UNMATCHED: 'unmatched' } as const satisfies Record<MappingResult['status'], keyof JobCounts>;
 
+/** A status-and-method partition of a job's results, named as `STATUS#METHOD` (`NONE` for no method). */
+export function partitionName(status: string, method: string | null): string {
+  return `${status}#${method ?? 'NONE'}`;
+}
+
 /** GSI1 of a result: one partition per status and method, sorted by score, so every filter is a Query. */
 export function resultPartition(jobId: string, status: string, method: string | null): string {
-  return `JOB#${jobId}#${status}#${method ?? 'NONE'}`;
+  return `JOB#${jobId}#${partitionName(status, method)}`;
 }
 
 /** Scores sort as text: 0.0000 .. 1.0000, then the partner id keeps keys unique. */
@@ -58,13 +63,20 @@ export function sortKeyBytes(sortKey: string): Buffer {
   return Buffer.from(sortKey, 'utf8');
 }
 
-function resultItem(jobId: string, result: StoredResult): Record<string, unknown> {
+/** A decision as stored: the row as decided, under its new status-and-method partition, gone with the job's results. */
+function decisionItem(job: Pick<MappingJob, 'id' | 'createdAt'>, result: StoredResult): Record<string, unknown> {
   return {
-    ...keys.result(jobId, result.partnerHotelId),
-    GSI1PK: resultPartition(jobId, result.status, result.method),
+    ...keys.decision(job.id, result.partnerHotelId),
+    GSI1PK: resultPartition(job.id, result.status, result.method),
     GSI1SK: resultSortKey(result.score, result.partnerHotelId),
     ...result,
+    [TABLE_KEYS.ttlAttribute]: Math.floor(resultsExpireAt(job).getTime() / 1000),
   };
+}
+
+function decisionOf(item: Record<string, unknown>): StoredResult {
+  const { [TABLE_KEYS.ttlAttribute]: _expiresAt, ...result } = withoutKeys(item);
+  return result as unknown as StoredResult;
 }
 
 export interface ResultPage {
@@ -201,39 +213,35 @@ export class MappingJobStore {
     );
   }
 
-  // --- results ---------------------------------------------------------------------------------
+  // --- decisions -------------------------------------------------------------------------------
 
-  /** Writes a chunk's results; writing the same chunk again overwrites the same items. */
-  putResults(jobId: string, chunk: number, results: readonly MappingResult[]): Promise<void> {
-    return batchWrite(
-      this.table,
-      results.map((result) => ({ PutRequest: { Item: resultItem(jobId, { ...result, chunk }) } })),
-    );
+  /** The decision on a row, or undefined when no one has decided it. */
+  async getDecision(jobId: string, partnerHotelId: string): Promise<StoredResult | undefined> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.decision(jobId, partnerHotelId) }));
+    return Item ? decisionOf(Item) : undefined;
   }
 
-  async getResult(jobId: string, partnerHotelId: string): Promise<StoredResult | undefined> {
-    const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.result(jobId, partnerHotelId) }),
-    );
-    return Item ? (withoutKeys(Item) as StoredResult) : undefined;
+  /** The decisions on rows whose partner ids lie from `first` to `last`, both included, in UTF-8 byte order. */
+  async decisionsBetween(jobId: string, first: string, last: string): Promise<StoredResult[]> {
+    const items = await queryAll<Record<string, unknown>>(this.table, {
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
+      ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':first': keys.decision(jobId, first).SK, ':last': keys.decision(jobId, last).SK },
+    });
+    return items.map(decisionOf);
   }
 
-  /** Results in partner id order, from a cursor of this list. */
-  async resultsInOrder(jobId: string, limit: number, cursor: string | undefined): Promise<ResultPage> {
-    const page = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':prefix': keys.resultPrefix },
-        Limit: limit,
-        ExclusiveStartKey: decodeCursor(cursor, { partition: { PK: `JOB#${jobId}` }, attributes: ['SK'] }),
-      }),
-    );
-    return { results: (page.Items ?? []).map((item) => withoutKeys(item) as StoredResult), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+  /** The partner ids of decided rows that the engine had put in this partition with sort keys from `lowest` to `highest`. */
+  async decidedBetween(jobId: string, enginePartition: string, lowest: string, highest: string): Promise<Set<string>> {
+    const items = await queryAll<{ partnerHotelId: string }>(this.table, {
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lowest AND :highest',
+      ExpressionAttributeValues: { ':pk': keys.decided(jobId, enginePartition, '').PK, ':lowest': lowest, ':highest': highest },
+      ProjectionExpression: 'partnerHotelId',
+    });
+    return new Set(items.map((item) => item.partnerHotelId));
   }
 
-  /** One status-and-method partition, best score first, with sort keys from `lowest` up to `highest`. */
-  async resultsOfPartition(partition: string, lowest: string, highest: string, limit: number): Promise<(StoredResult & { sortKey: string })[]> {
+  /** Decided rows of one status-and-method partition (MANUAL ones), best score first, with sort keys from `lowest` up to `highest`. */
+  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number): Promise<(StoredResult & { sortKey: string })[]> {
     const page = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
@@ -244,30 +252,43 @@ export class MappingJobStore {
         Limit: limit,
       }),
     );
-    return (page.Items ?? []).map((item) => ({ ...(withoutKeys(item) as StoredResult), sortKey: item.GSI1SK as string }));
+    return (page.Items ?? []).map((item) => ({ ...decisionOf(item), sortKey: item.GSI1SK as string }));
   }
 
   /**
-   * Records a person's decision on a row, in one transaction: the row changes (only if it is still
-   * as it was read), the decision is kept for exports, its event is recorded, the job's counts
-   * move the row from its old status to its new one, and exports asked for before it become
+   * Records a person's decision on a row, in one transaction: the decision (only if the row is
+   * still as it was read), on a first decision the mark that hides the engine's row, its event, the
+   * job's counts moved from the row's old status to its new one, and exports asked for before it
    * outdated (export-store.ts). False when another decision changed the row meanwhile.
    */
-  async decide(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
+  async decide(job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
     const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
     const failed = await transactWrite(this.table, [
       {
         Put: {
           TableName: this.table.name,
-          Item: resultItem(job.id, updated),
-          ConditionExpression: read.review
-            ? '#status = :readStatus AND #review.#decidedAt = :readDecidedAt'
-            : '#status = :readStatus AND attribute_not_exists(#review)',
-          ExpressionAttributeNames: { '#status': 'status', '#review': 'review', ...(read.review && { '#decidedAt': 'decidedAt' }) },
-          ExpressionAttributeValues: { ':readStatus': read.status, ...(read.review && { ':readDecidedAt': read.review.decidedAt }) },
+          Item: decisionItem(job, updated),
+          ConditionExpression: read.review ? '#status = :readStatus AND #review.#decidedAt = :readDecidedAt' : 'attribute_not_exists(PK)',
+          ...(read.review && {
+            ExpressionAttributeNames: { '#status': 'status', '#review': 'review', '#decidedAt': 'decidedAt' },
+            ExpressionAttributeValues: { ':readStatus': read.status, ':readDecidedAt': read.review.decidedAt },
+          }),
         },
       },
-      { Put: { TableName: this.table.name, Item: { ...keys.decision(job.id, updated.partnerHotelId), ...updated } } },
+      ...(read.review
+        ? []
+        : [
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: {
+                  ...keys.decided(job.id, partitionName(read.status, read.method), resultSortKey(read.score, read.partnerHotelId)),
+                  partnerHotelId: read.partnerHotelId,
+                  [TABLE_KEYS.ttlAttribute]: Math.floor(resultsExpireAt(job).getTime() / 1000),
+                },
+              },
+            },
+          ]),
       eventPut(this.table, event),
       decisionRecorded(this.table, job.id),
       ...(counted
@@ -288,11 +309,12 @@ export class MappingJobStore {
   }
 
   /** Every reviewed row of the job. */
-  decisions(jobId: string): Promise<StoredResult[]> {
-    return queryAll<StoredResult>(this.table, {
+  async decisions(jobId: string): Promise<StoredResult[]> {
+    const items = await queryAll<Record<string, unknown>>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':prefix': keys.decisionPrefix },
     });
+    return items.map(decisionOf);
   }
 }
 

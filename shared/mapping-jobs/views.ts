@@ -1,4 +1,4 @@
-import type { MappingJob, StoredResult } from './job';
+import { resultsExpireAt, type MappingJob, type StoredResult } from './job';
 
 export function jobView(job: MappingJob) {
   return {
@@ -17,6 +17,7 @@ export function jobView(job: MappingJob) {
     cancelledAt: job.cancelledAt,
     updatedAt: job.updatedAt,
     error: job.error,
+    expiresAt: resultsExpireAt(job).toISOString(),
   };
 }
 

@@ -8,6 +8,7 @@ export type FailureKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'gone'
   | 'rate_limited'
   | 'limit_reached'
   | 'unsupported_format';
@@ -27,6 +28,7 @@ export const unauthenticated = (message: string) => new DomainError('unauthentic
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+export const gone = (message: string) => new DomainError('gone', message);
 export const rateLimited = (message: string) => new DomainError('rate_limited', message);
 export const limitReached = (message: string) => new DomainError('limit_reached', message);
 export const unsupportedFormat = (message: string) => new DomainError('unsupported_format', message);

@@ -27,6 +27,7 @@ const STATUS_OF_FAILURE: Record<FailureKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   // The contract reports rate limits and the plan's supplier limit as 400 Bad Request.
   rate_limited: 400,
   limit_reached: 400,

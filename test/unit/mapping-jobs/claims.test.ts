@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { buildMatchingIndex, decisionThresholds, type MappingResult, type PartnerHotel, type ReferenceHotel } from '../../../shared/mapping';
 import { resolveJobClaims, toJsonLines, type ClaimPorts } from '../../../shared/mapping-jobs/claims';
-import { emptyCounts, jobObjects, type JobCounts, type MappingJob } from '../../../shared/mapping-jobs/job';
+import { emptyCounts, jobObjects, type JobCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
 
 const reference: ReferenceHotel[] = [
   { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', city: 'Paris', country: 'France', lat: 48.8511, lon: 2.3271, supplierCodes: { HOTELBEDS: '111' } },
@@ -49,13 +49,13 @@ const job: MappingJob = {
   updatedAt: '2026-03-01T12:00:00.000Z',
 };
 
-/** The job's results files and rows, the table's results and counts, in memory; every write noted. */
+/** The job's results files and rows, its views and counts, in memory; every write noted. */
 class JobInMemory implements ClaimPorts {
   readonly files = new Map<string, string>();
-  readonly tableResults = new Map<string, MappingResult>();
+  views: StoredResult[] | undefined;
   readonly filesWritten: string[] = [];
   readonly rowsRead: number[] = [];
-  resultWrites = 0;
+  viewWrites = 0;
   indexLoads = 0;
   counts: Omit<JobCounts, 'total'> | undefined;
   inventoryDeleted = false;
@@ -65,10 +65,6 @@ class JobInMemory implements ClaimPorts {
   }
 
   readonly jobs: ClaimPorts['jobs'] = {
-    putResults: async (_jobId, _chunk, results) => {
-      this.resultWrites++;
-      for (const result of results) this.tableResults.set(result.partnerHotelId, JSON.parse(JSON.stringify(result)) as MappingResult);
-    },
     setCounts: async (_job, counts) => {
       this.counts = counts;
       return true;
@@ -93,6 +89,11 @@ class JobInMemory implements ClaimPorts {
 
   async readResultsFile(key: string): Promise<string | undefined> {
     return this.files.get(key);
+  }
+
+  async putResultViews(_job: MappingJob, results: readonly StoredResult[]): Promise<void> {
+    this.viewWrites++;
+    this.views = JSON.parse(JSON.stringify(results)) as StoredResult[];
   }
 
   /** A chunk's results as its file now holds them. */
@@ -152,12 +153,14 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     assert.match(p4.reason!, /same hotel as partner row p1/);
   });
 
-  it('writes the changed rows to the table and rewrites only the files of the chunks that hold them', async () => {
+  it('rewrites only the files of the chunks that hold changed rows, and writes the views from every row as it ends up, with its chunk', async () => {
     const ports = new JobInMemory(contested());
     const untouched = [ports.files.get(jobObjects.results(job, 0)), ports.files.get(jobObjects.results(job, 2))];
     await resolveJobClaims(ports, job);
-    assert.deepEqual([...ports.tableResults.keys()].sort(), ['p3', 'p4']);
-    assert.deepEqual(ports.tableResults.get('p3'), ports.fileResults(1)[0]);
+    assert.deepEqual(
+      ports.views,
+      [0, 1, 2].flatMap((chunk) => ports.fileResults(chunk).map((row) => ({ ...row, chunk }))),
+    );
     assert.deepEqual(ports.filesWritten, [jobObjects.results(job, 1)]);
     assert.deepEqual([ports.files.get(jobObjects.results(job, 0)), ports.files.get(jobObjects.results(job, 2))], untouched);
   });
@@ -178,7 +181,7 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     const ports = new JobInMemory([[result('p1', 'MATCHED', 'lutetia', 0.95)], [result('p3', 'REVIEW', 'lutetia', 0.3)], [result('p5', 'MATCHED', 'adlon', 0.9)]]);
     const before = new Map(ports.files);
     assert.equal(await resolveJobClaims(ports, job), true);
-    assert.equal(ports.resultWrites, 0);
+    assert.equal(ports.viewWrites, 1, 'the views are written all the same');
     assert.deepEqual(ports.filesWritten, []);
     assert.deepEqual(ports.rowsRead, []);
     assert.equal(ports.indexLoads, 0);
@@ -197,11 +200,11 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     const ports = new JobInMemory(contested());
     await resolveJobClaims(ports, job);
     const after = new Map(ports.files);
-    const writes = ports.resultWrites;
+    const views = ports.views;
     assert.equal(await resolveJobClaims(ports, job), true);
     assert.deepEqual(ports.files, after);
-    assert.equal(ports.resultWrites, writes + 1, 'the listed-twice row is written again, unchanged');
-    assert.deepEqual(ports.tableResults.get('p4'), ports.fileResults(1)[1]);
+    assert.equal(ports.viewWrites, 2);
+    assert.deepEqual(ports.views, views, 'the same views again');
     assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1 });
   });
 
@@ -210,7 +213,7 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     ports.inventoryDeleted = true;
     const before = new Map(ports.files);
     assert.equal(await resolveJobClaims(ports, job), false);
-    assert.equal(ports.resultWrites, 0);
+    assert.equal(ports.viewWrites, 0);
     assert.deepEqual(ports.files, before);
     assert.equal(ports.counts, undefined);
   });

@@ -21,11 +21,13 @@ const copy = (job: MappingJob): MappingJob => ({ ...job, counts: { ...job.counts
  */
 class JobsInMemory {
   readonly jobs = new Map<string, MappingJob>();
+  /** The rows of the chunks' results files, with their chunk. */
   readonly results = new Map<string, MappingResult & { chunk: number }>();
+  readonly files = new Map<string, string>();
   readonly events: DomainEvent[] = [];
   unavailable = false;
   /** Makes the next call of these methods die, as a Lambda timing out would leave it. */
-  readonly dieOnce = new Set<'putResults' | 'complete'>();
+  readonly dieOnce = new Set<'putResultsFile' | 'complete'>();
 
   async create(job: MappingJob): Promise<void> {
     if (this.unavailable) throw new Error('the table is unavailable');
@@ -73,9 +75,14 @@ class JobsInMemory {
     return this.transition(job, ['PENDING', 'RUNNING'], { status: 'CANCELLED', cancelledAt: now, updatedAt: now });
   }
 
-  async putResults(_jobId: string, chunk: number, results: readonly MappingResult[]): Promise<void> {
-    if (this.dieOnce.delete('putResults')) throw new Error('the delivery died');
-    for (const result of results) this.results.set(result.partnerHotelId, { ...result, chunk });
+  async putResultsFile(key: string, text: string): Promise<void> {
+    if (this.dieOnce.delete('putResultsFile')) throw new Error('the delivery died');
+    this.files.set(key, text);
+    const chunk = Number(/(\d+)\.jsonl$/.exec(key)![1]);
+    for (const line of text === '' ? [] : text.split('\n')) {
+      const result = JSON.parse(line) as MappingResult;
+      this.results.set(result.partnerHotelId, { ...result, chunk });
+    }
   }
 
   private transition(job: Pick<MappingJob, 'id'>, from: readonly JobStatus[], changes: Partial<MappingJob>): boolean {
@@ -334,7 +341,7 @@ function running(status: JobStatus = 'PENDING') {
   const jobs = new JobsInMemory();
   const metering = new MeteringInMemory();
   const clock = new ManualClock(T0);
-  const files = new Map<string, string>();
+  const files = jobs.files;
   const rowsRead: number[] = [];
   let inventoryDeleted = false;
   const job: MappingJob = {
@@ -359,8 +366,9 @@ function running(status: JobStatus = 'PENDING') {
       return inventoryDeleted ? undefined : CHUNK_ROWS[chunk];
     },
     index: async () => index,
-    putResultsFile: async (key, text) => void files.set(key, text),
+    putResultsFile: (key, text) => jobs.putResultsFile(key, text),
     readResultsFile: async (key) => files.get(key),
+    putResultViews: async () => {},
   };
   const deliver = (chunk: number) => {
     clock.advance(1_000);
@@ -380,7 +388,7 @@ function running(status: JobStatus = 'PENDING') {
 }
 
 describe('running a mapping job, chunk by chunk', () => {
-  it('starts the job with its first chunk, and keeps each chunk’s results in the table and in a file', async () => {
+  it('starts the job with its first chunk, and keeps each chunk’s results in a file', async () => {
     const { jobs, files, deliver, current } = running();
     await deliver(0);
     assert.equal(current().status, 'RUNNING');
@@ -444,7 +452,7 @@ describe('running a mapping job, chunk by chunk', () => {
 
   it('repeats a delivery that died before counting its chunk, and counts it then', async () => {
     const { jobs, deliver, current } = running();
-    jobs.dieOnce.add('putResults');
+    jobs.dieOnce.add('putResultsFile');
     await assert.rejects(deliver(0), /the delivery died/);
     assert.deepEqual(current().counts, { total: 3, processed: 0, matched: 0, review: 0, unmatched: 0 });
     assert.equal(current().doneChunks, undefined);
@@ -492,9 +500,9 @@ describe('running a mapping job, chunk by chunk', () => {
     const { jobs, metering, deliver, ports, current } = running();
     await deliver(0);
     // The partner cancels while chunk 1 is between writing its rows and counting them.
-    const putResults = jobs.putResults.bind(jobs);
-    jobs.putResults = async (jobId, chunk, results) => {
-      await putResults(jobId, chunk, results);
+    const putResultsFile = jobs.putResultsFile.bind(jobs);
+    jobs.putResultsFile = async (key, text) => {
+      await putResultsFile(key, text);
       await cancelJob(ports, current());
     };
     await deliver(1);

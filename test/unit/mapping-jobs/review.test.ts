@@ -72,8 +72,9 @@ function setUp(row: StoredResult = engineRow) {
   const clock = new ManualClock(new Date('2026-03-02T09:00:00Z'));
   let ids = 0;
   const ports: ReviewPorts = {
-    // reviewResult reads and decides through these two methods of the store only.
+    // reviewResult reads and decides through these two calls only.
     jobs: results,
+    resultOf: (reviewed, partnerHotelId) => results.getResult(reviewed.id, partnerHotelId),
     clock,
     newId: () => `event-${++ids}`,
     referenceHotelName: async (id) => {

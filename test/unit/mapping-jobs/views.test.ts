@@ -36,7 +36,7 @@ const engineResult: StoredResult = {
 };
 
 describe('what partners see of a job', () => {
-  it('is its ids, status, mode, supplier code, reference version, counts, progress and dates', () => {
+  it('is its ids, status, mode, supplier code, reference version, counts, progress, dates, and when its results expire (30 days after creation)', () => {
     assert.deepEqual(jobView(job()), {
       mappingJobId: 'job-1',
       partnerInventoryId: 'inv-1',
@@ -52,6 +52,7 @@ describe('what partners see of a job', () => {
       failedAt: undefined,
       cancelledAt: undefined,
       updatedAt: '2026-03-01T12:00:02.000Z',
+      expiresAt: '2026-03-31T12:00:00.000Z',
       error: undefined,
     });
   });

@@ -1,0 +1,228 @@
+/**
+ * A completed job's results as files in the bucket, not as table items: the finishing stage writes
+ * them once, sorted the two ways the results API reads them (partner id order, and each engine
+ * status-and-method partition best score first), in gzip blocks with a small manifest. A person's
+ * decisions are small table items (store.ts) that reads lay over the files. A mapped row so costs
+ * two S3 writes per thousand rows instead of two DynamoDB write units each (README, "Unit cost").
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { ObjectStore } from '../platform/objects/object-store';
+import { decodeCursor, encodeCursor } from '../platform/table';
+import { jobObjects, type MappingJob, type StoredResult } from './job';
+import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
+
+/** Rows per block file: a default page of 100 reads one block, a page of 1,000 two or three. */
+export const VIEW_BLOCK_ROWS = 500;
+
+/** Blocks written at once while building. */
+const PARALLEL_WRITES = 16;
+
+interface Manifest {
+  rows: number;
+  /** The first partner id of each block, in partner id order. */
+  byId: string[];
+  /** Per engine partition (`STATUS#METHOD`), the first (best) sort key of each of its blocks. */
+  byScore: Record<string, string[]>;
+}
+
+const viewKeys = {
+  manifest: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}manifest.json`,
+  idBlock: (job: Pick<MappingJob, 'organizationId' | 'id'>, block: number) => `${jobObjects.views(job)}id/${block}.json.gz`,
+  scoreBlock: (job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string, block: number) =>
+    `${jobObjects.views(job)}${partition.replace('#', '-')}/${block}.json.gz`,
+};
+
+/** Rows in the order DynamoDB kept them: partner ids by their UTF-8 bytes. */
+function byPartnerId(results: readonly StoredResult[]): StoredResult[] {
+  return results
+    .map((result) => ({ result, bytes: Buffer.from(result.partnerHotelId, 'utf8') }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+    .map(({ result }) => result);
+}
+
+/** Best score first, ties by partner id from the last, as a descending Query of GSI1 gave them. */
+function byScoreDescending(results: readonly StoredResult[]): StoredResult[] {
+  return results
+    .map((result) => ({ result, bytes: sortKeyBytes(resultSortKey(result.score, result.partnerHotelId)) }))
+    .sort((a, b) => Buffer.compare(b.bytes, a.bytes))
+    .map(({ result }) => result);
+}
+
+function blocksOf<T>(rows: readonly T[]): T[][] {
+  const blocks: T[][] = [];
+  for (let start = 0; start < rows.length; start += VIEW_BLOCK_ROWS) blocks.push(rows.slice(start, start + VIEW_BLOCK_ROWS));
+  return blocks;
+}
+
+/**
+ * Writes a job's views from its final results; the manifest last, so its presence says every block
+ * is there. Writing them again from the same results writes the same files.
+ */
+export async function writeResultViews(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, results: readonly StoredResult[]): Promise<void> {
+  const writes: { key: string; rows: StoredResult[] }[] = [];
+  const manifest: Manifest = { rows: results.length, byId: [], byScore: {} };
+  blocksOf(byPartnerId(results)).forEach((rows, block) => {
+    manifest.byId.push(rows[0]!.partnerHotelId);
+    writes.push({ key: viewKeys.idBlock(job, block), rows });
+  });
+  const partitions = new Map<string, StoredResult[]>();
+  for (const result of results) {
+    const partition = partitionName(result.status, result.method);
+    (partitions.get(partition) ?? partitions.set(partition, []).get(partition)!).push(result);
+  }
+  for (const [partition, rows] of partitions) {
+    manifest.byScore[partition] = [];
+    blocksOf(byScoreDescending(rows)).forEach((blockRows, block) => {
+      manifest.byScore[partition]!.push(resultSortKey(blockRows[0]!.score, blockRows[0]!.partnerHotelId));
+      writes.push({ key: viewKeys.scoreBlock(job, partition, block), rows: blockRows });
+    });
+  }
+  for (let start = 0; start < writes.length; start += PARALLEL_WRITES) {
+    await Promise.all(
+      writes.slice(start, start + PARALLEL_WRITES).map(({ key, rows }) => objects.put(key, gzipSync(JSON.stringify(rows), { level: 1 }), 'application/gzip')),
+    );
+  }
+  await objects.put(viewKeys.manifest(job), JSON.stringify(manifest), 'application/json');
+}
+
+/** Views never change once written: a function keeps the last ones it read. */
+const cache = new Map<string, unknown>();
+const CACHED_FILES = 64;
+
+async function cachedFile<T>(objects: Pick<ObjectStore, 'get'>, key: string, parse: (bytes: Buffer) => T): Promise<T> {
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit as T;
+  }
+  const bytes = await objects.get(key);
+  if (!bytes) throw new Error(`The results view ${key} is missing.`);
+  const value = parse(bytes);
+  cache.set(key, value);
+  if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+/** The last index whose key is at most `key` (by UTF-8 bytes) in keys sorted ascending, or 0. */
+function lastAtMost(keys: readonly string[], key: Buffer): number {
+  let low = 0;
+  let high = keys.length - 1;
+  let found = 0;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (Buffer.compare(Buffer.from(keys[middle]!, 'utf8'), key) <= 0) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/** The last index whose key is at least `key` in keys sorted descending, or 0. */
+function lastAtLeast(keys: readonly string[], key: Buffer): number {
+  let low = 0;
+  let high = keys.length - 1;
+  let found = 0;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (Buffer.compare(sortKeyBytes(keys[middle]!), key) >= 0) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+export type DecisionReads = Pick<MappingJobStore, 'getDecision' | 'decisionsBetween' | 'decidedBetween' | 'decisionsOfPartition'>;
+
+/**
+ * The reads `queryResults` makes (results.ts), over a completed job's views and its decisions: a
+ * decided row shows as decided, where the decision put it.
+ */
+export class ResultViews {
+  constructor(
+    private readonly objects: Pick<ObjectStore, 'get'>,
+    private readonly decisions: DecisionReads,
+    private readonly job: Pick<MappingJob, 'organizationId' | 'id'>,
+  ) {}
+
+  async getResult(_jobId: string, partnerHotelId: string): Promise<StoredResult | undefined> {
+    const [engine, decided] = await Promise.all([this.engineRow(partnerHotelId), this.decisions.getDecision(this.job.id, partnerHotelId)]);
+    return engine && (decided ?? engine);
+  }
+
+  /** Results in partner id order, from a cursor of this list. */
+  async resultsInOrder(_jobId: string, limit: number, cursor: string | undefined): Promise<ResultPage> {
+    const partition = { PK: `JOB#${this.job.id}` };
+    const after = decodeCursor(cursor, { partition, attributes: ['SK'] })?.SK?.slice('RESULT#'.length);
+    const afterBytes = after === undefined ? undefined : Buffer.from(after, 'utf8');
+    const manifest = await this.manifest();
+    const rows: StoredResult[] = [];
+    // One row past the page says whether there is a next one.
+    for (let block = afterBytes ? lastAtMost(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block++) {
+      for (const row of await this.block(viewKeys.idBlock(this.job, block))) {
+        if (afterBytes && Buffer.compare(Buffer.from(row.partnerHotelId, 'utf8'), afterBytes) <= 0) continue;
+        rows.push(row);
+        if (rows.length > limit) break;
+      }
+    }
+    const page = rows.slice(0, limit);
+    if (page.length === 0) return { results: [], nextCursor: null };
+    const decided = new Map(
+      (await this.decisions.decisionsBetween(this.job.id, page[0]!.partnerHotelId, page[page.length - 1]!.partnerHotelId)).map((result) => [result.partnerHotelId, result]),
+    );
+    return {
+      results: page.map((row) => decided.get(row.partnerHotelId) ?? row),
+      nextCursor: rows.length > limit ? encodeCursor({ ...partition, SK: `RESULT#${page[page.length - 1]!.partnerHotelId}` }) : null,
+    };
+  }
+
+  /** One status-and-method partition, best score first, with sort keys from `lowest` up to `highest`. */
+  async resultsOfPartition(partition: string, lowest: string, highest: string, limit: number): Promise<(StoredResult & { sortKey: string })[]> {
+    const name = partition.slice(`JOB#${this.job.id}#`.length);
+    // Only a person makes a MANUAL row: those partitions hold decisions alone.
+    if (name.endsWith('#MANUAL')) return this.decisions.decisionsOfPartition(partition, lowest, highest, limit);
+    const blocks = (await this.manifest()).byScore[name] ?? [];
+    const [lowestBytes, highestBytes] = [sortKeyBytes(lowest), sortKeyBytes(highest)];
+    const page: (StoredResult & { sortKey: string })[] = [];
+    let batch: (StoredResult & { sortKey: string })[] = [];
+    // Rows are taken a page at a time; the decided ones among them are left out, and more taken.
+    const settle = async () => {
+      if (batch.length === 0) return;
+      const decided = await this.decisions.decidedBetween(this.job.id, name, batch[batch.length - 1]!.sortKey, batch[0]!.sortKey);
+      page.push(...batch.filter((row) => !decided.has(row.partnerHotelId)));
+      batch = [];
+    };
+    scan: for (let block = lastAtLeast(blocks, highestBytes); block < blocks.length; block++) {
+      for (const row of await this.block(viewKeys.scoreBlock(this.job, name, block))) {
+        const sortKey = resultSortKey(row.score, row.partnerHotelId);
+        const bytes = sortKeyBytes(sortKey);
+        if (Buffer.compare(bytes, highestBytes) > 0) continue;
+        if (Buffer.compare(bytes, lowestBytes) < 0) break scan;
+        batch.push({ ...row, sortKey });
+        if (page.length + batch.length >= limit) {
+          await settle();
+          if (page.length >= limit) break scan;
+        }
+      }
+    }
+    await settle();
+    return page.slice(0, limit);
+  }
+
+  private async engineRow(partnerHotelId: string): Promise<StoredResult | undefined> {
+    const manifest = await this.manifest();
+    if (manifest.rows === 0) return undefined;
+    const block = lastAtMost(manifest.byId, Buffer.from(partnerHotelId, 'utf8'));
+    return (await this.block(viewKeys.idBlock(this.job, block))).find((row) => row.partnerHotelId === partnerHotelId);
+  }
+
+  private manifest(): Promise<Manifest> {
+    return cachedFile(this.objects, viewKeys.manifest(this.job), (bytes) => JSON.parse(bytes.toString('utf8')) as Manifest);
+  }
+
+  private block(key: string): Promise<StoredResult[]> {
+    return cachedFile(this.objects, key, (bytes) => JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredResult[]);
+  }
+}
