@@ -5,6 +5,7 @@
  * Safe to repeat: the rule leaves resolved results as they are, and the same results write the same
  * files.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { countResults, jobObjects, type MappingJob, type StoredResult } from './job';
 import { decisionThresholds, resolveSharedClaims, sharedClaims, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { MappingJobStore } from './store';
@@ -48,6 +49,15 @@ export async function resolveJobClaims(ports: ClaimPorts, job: MappingJob): Prom
 
 export function toJsonLines(results: readonly MappingResult[]): string {
   return results.map((result) => JSON.stringify(result)).join('\n');
+}
+
+/** A results file as stored: its JSON lines gzip-compressed, a fifth of their bytes. */
+export function resultsFileBytes(jsonLines: string): Buffer {
+  return gzipSync(jsonLines, { level: 1 });
+}
+
+export function resultsFileText(bytes: Buffer): string {
+  return gunzipSync(bytes).toString('utf8');
 }
 
 async function readChunkResults(ports: ClaimPorts, job: MappingJob, chunk: number): Promise<MappingResult[]> {

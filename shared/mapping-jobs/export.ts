@@ -13,6 +13,7 @@ import { formatCsvRow } from '../platform/files/csv-format';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { isReadable, jobObjects, type MappingJob, type StoredResult } from './job';
 import type { MappingJobStore } from './store';
+import { resultsFileText } from './claims';
 
 export const EXPORT_URL_SECONDS = 3600;
 
@@ -101,7 +102,7 @@ export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects
     const file = await ports.objects.get(jobObjects.results(job, chunk));
     if (!file) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
     const lines: string[] = [];
-    for (const line of file.toString('utf8').split('\n')) {
+    for (const line of resultsFileText(file).split('\n')) {
       if (line === '') continue;
       const engine = JSON.parse(line) as MappingResult;
       lines.push(formatRow(format, decided.get(engine.partnerHotelId) ?? engine));

@@ -130,7 +130,7 @@ export function refuseExpiredResults(job: Pick<MappingJob, 'createdAt'>, now: Da
  */
 export const jobObjects = {
   results: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
-    `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl`,
+    `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl.gz`,
   views: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/views/`,
   export: (job: Pick<MappingJob, 'organizationId' | 'id'>, exportId: string, extension: string) =>
     `${EXPORTS_PREFIX}mapping-jobs/${job.organizationId}/${job.id}/${exportId}.${extension}`,

@@ -1,9 +1,11 @@
 /**
  * A completed job's results as files in the bucket, not as table items: the finishing stage writes
  * them once, sorted the two ways the results API reads them (partner id order, and each engine
- * status-and-method partition best score first), in gzip blocks with a small manifest. A person's
- * decisions are small table items (store.ts) that reads lay over the files. A mapped row so costs
- * two S3 writes per thousand rows instead of two DynamoDB write units each (README, "Unit cost").
+ * status-and-method partition best score first), as gzip blocks of VIEW_BLOCK_ROWS rows laid end
+ * to end in one object, with a small manifest of each block's first key and place. A read fetches
+ * the blocks it needs by byte range. A person's decisions are small table items (store.ts) that
+ * reads lay over the files. A mapped row so costs a share of two S3 writes per job instead of two
+ * DynamoDB write units of its own (README, "Unit cost").
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore } from '../platform/objects/object-store';
@@ -11,25 +13,27 @@ import { decodeCursor, encodeCursor } from '../platform/table';
 import { jobObjects, type MappingJob, type StoredResult } from './job';
 import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
 
-/** Rows per block file: a default page of 100 reads one block, a page of 1,000 two or three. */
+/** Rows per block: a default page of 100 reads one block, a page of 1,000 two or three. */
 export const VIEW_BLOCK_ROWS = 500;
 
-/** Blocks written at once while building. */
-const PARALLEL_WRITES = 16;
+/** A block of a view: its first key (partner id, or sort key) and where its bytes are. */
+interface BlockRef {
+  first: string;
+  offset: number;
+  length: number;
+}
 
 interface Manifest {
   rows: number;
-  /** The first partner id of each block, in partner id order. */
-  byId: string[];
-  /** Per engine partition (`STATUS#METHOD`), the first (best) sort key of each of its blocks. */
-  byScore: Record<string, string[]>;
+  /** The blocks in partner id order. */
+  byId: BlockRef[];
+  /** Per engine partition (`STATUS#METHOD`), its blocks best score first. */
+  byScore: Record<string, BlockRef[]>;
 }
 
 const viewKeys = {
   manifest: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}manifest.json`,
-  idBlock: (job: Pick<MappingJob, 'organizationId' | 'id'>, block: number) => `${jobObjects.views(job)}id/${block}.json.gz`,
-  scoreBlock: (job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string, block: number) =>
-    `${jobObjects.views(job)}${partition.replace('#', '-')}/${block}.json.gz`,
+  blocks: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}blocks`,
 };
 
 /** Rows in the order DynamoDB kept them: partner ids by their UTF-8 bytes. */
@@ -55,63 +59,56 @@ function blocksOf<T>(rows: readonly T[]): T[][] {
 }
 
 /**
- * Writes a job's views from its final results; the manifest last, so its presence says every block
- * is there. Writing them again from the same results writes the same files.
+ * Writes a job's views from its final results; the manifest last, so its presence says the blocks
+ * are there. Writing them again from the same results writes the same files.
  */
 export async function writeResultViews(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, results: readonly StoredResult[]): Promise<void> {
-  const writes: { key: string; rows: StoredResult[] }[] = [];
-  const manifest: Manifest = { rows: results.length, byId: [], byScore: {} };
-  blocksOf(byPartnerId(results)).forEach((rows, block) => {
-    manifest.byId.push(rows[0]!.partnerHotelId);
-    writes.push({ key: viewKeys.idBlock(job, block), rows });
-  });
+  const pieces: Buffer[] = [];
+  let offset = 0;
+  const place = (rows: StoredResult[], first: string): BlockRef => {
+    const bytes = gzipSync(JSON.stringify(rows), { level: 1 });
+    pieces.push(bytes);
+    offset += bytes.length;
+    return { first, offset: offset - bytes.length, length: bytes.length };
+  };
+  const manifest: Manifest = { rows: results.length, byId: blocksOf(byPartnerId(results)).map((rows) => place(rows, rows[0]!.partnerHotelId)), byScore: {} };
   const partitions = new Map<string, StoredResult[]>();
   for (const result of results) {
     const partition = partitionName(result.status, result.method);
     (partitions.get(partition) ?? partitions.set(partition, []).get(partition)!).push(result);
   }
   for (const [partition, rows] of partitions) {
-    manifest.byScore[partition] = [];
-    blocksOf(byScoreDescending(rows)).forEach((blockRows, block) => {
-      manifest.byScore[partition]!.push(resultSortKey(blockRows[0]!.score, blockRows[0]!.partnerHotelId));
-      writes.push({ key: viewKeys.scoreBlock(job, partition, block), rows: blockRows });
-    });
+    manifest.byScore[partition] = blocksOf(byScoreDescending(rows)).map((block) => place(block, resultSortKey(block[0]!.score, block[0]!.partnerHotelId)));
   }
-  for (let start = 0; start < writes.length; start += PARALLEL_WRITES) {
-    await Promise.all(
-      writes.slice(start, start + PARALLEL_WRITES).map(({ key, rows }) => objects.put(key, gzipSync(JSON.stringify(rows), { level: 1 }), 'application/gzip')),
-    );
-  }
+  await objects.put(viewKeys.blocks(job), Buffer.concat(pieces), 'application/octet-stream');
   await objects.put(viewKeys.manifest(job), JSON.stringify(manifest), 'application/json');
 }
 
-/** Views never change once written: a function keeps the last ones it read. */
+/** Views never change once written: a function keeps the manifests and blocks it read last. */
 const cache = new Map<string, unknown>();
 const CACHED_FILES = 64;
 
-async function cachedFile<T>(objects: Pick<ObjectStore, 'get'>, key: string, parse: (bytes: Buffer) => T): Promise<T> {
+async function cached<T>(key: string, read: () => Promise<T>): Promise<T> {
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);
     cache.set(key, hit);
     return hit as T;
   }
-  const bytes = await objects.get(key);
-  if (!bytes) throw new Error(`The results view ${key} is missing.`);
-  const value = parse(bytes);
+  const value = await read();
   cache.set(key, value);
   if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
   return value;
 }
 
-/** The last index whose key is at most `key` (by UTF-8 bytes) in keys sorted ascending, or 0. */
-function lastAtMost(keys: readonly string[], key: Buffer): number {
+/** The last block whose first key is at most `key` (by UTF-8 bytes), blocks sorted ascending; or 0. */
+function lastAtMost(blocks: readonly BlockRef[], key: Buffer): number {
   let low = 0;
-  let high = keys.length - 1;
+  let high = blocks.length - 1;
   let found = 0;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    if (Buffer.compare(Buffer.from(keys[middle]!, 'utf8'), key) <= 0) {
+    if (Buffer.compare(Buffer.from(blocks[middle]!.first, 'utf8'), key) <= 0) {
       found = middle;
       low = middle + 1;
     } else high = middle - 1;
@@ -119,14 +116,14 @@ function lastAtMost(keys: readonly string[], key: Buffer): number {
   return found;
 }
 
-/** The last index whose key is at least `key` in keys sorted descending, or 0. */
-function lastAtLeast(keys: readonly string[], key: Buffer): number {
+/** The last block whose first key is at least `key`, blocks sorted descending; or 0. */
+function lastAtLeast(blocks: readonly BlockRef[], key: Buffer): number {
   let low = 0;
-  let high = keys.length - 1;
+  let high = blocks.length - 1;
   let found = 0;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    if (Buffer.compare(sortKeyBytes(keys[middle]!), key) >= 0) {
+    if (Buffer.compare(sortKeyBytes(blocks[middle]!.first), key) >= 0) {
       found = middle;
       low = middle + 1;
     } else high = middle - 1;
@@ -161,7 +158,7 @@ export class ResultViews {
     const rows: StoredResult[] = [];
     // One row past the page says whether there is a next one.
     for (let block = afterBytes ? lastAtMost(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block++) {
-      for (const row of await this.block(viewKeys.idBlock(this.job, block))) {
+      for (const row of await this.block(manifest.byId[block]!)) {
         if (afterBytes && Buffer.compare(Buffer.from(row.partnerHotelId, 'utf8'), afterBytes) <= 0) continue;
         rows.push(row);
         if (rows.length > limit) break;
@@ -195,7 +192,7 @@ export class ResultViews {
       batch = [];
     };
     scan: for (let block = lastAtLeast(blocks, highestBytes); block < blocks.length; block++) {
-      for (const row of await this.block(viewKeys.scoreBlock(this.job, name, block))) {
+      for (const row of await this.block(blocks[block]!)) {
         const sortKey = resultSortKey(row.score, row.partnerHotelId);
         const bytes = sortKeyBytes(sortKey);
         if (Buffer.compare(bytes, highestBytes) > 0) continue;
@@ -215,14 +212,22 @@ export class ResultViews {
     const manifest = await this.manifest();
     if (manifest.rows === 0) return undefined;
     const block = lastAtMost(manifest.byId, Buffer.from(partnerHotelId, 'utf8'));
-    return (await this.block(viewKeys.idBlock(this.job, block))).find((row) => row.partnerHotelId === partnerHotelId);
+    return (await this.block(manifest.byId[block]!)).find((row) => row.partnerHotelId === partnerHotelId);
   }
 
   private manifest(): Promise<Manifest> {
-    return cachedFile(this.objects, viewKeys.manifest(this.job), (bytes) => JSON.parse(bytes.toString('utf8')) as Manifest);
+    const key = viewKeys.manifest(this.job);
+    return cached(key, async () => JSON.parse((await this.read(key)).toString('utf8')) as Manifest);
   }
 
-  private block(key: string): Promise<StoredResult[]> {
-    return cachedFile(this.objects, key, (bytes) => JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredResult[]);
+  private block(block: BlockRef): Promise<StoredResult[]> {
+    const key = viewKeys.blocks(this.job);
+    return cached(`${key}@${block.offset}`, async () => JSON.parse(gunzipSync(await this.read(key, block)).toString('utf8')) as StoredResult[]);
+  }
+
+  private async read(key: string, range?: BlockRef): Promise<Buffer> {
+    const bytes = await this.objects.get(key, range && { start: range.offset, length: range.length });
+    if (!bytes) throw new Error(`The results view ${key} of job ${this.job.id} is missing.`);
+    return bytes;
   }
 }

@@ -15,6 +15,7 @@ import { mappingChunkQueue, mappingExportQueue } from './queues';
 import { jobObjects, type MappingJob, type PinnedReference, type StoredResult } from './job';
 import type { MappingResult } from '../mapping';
 import { ResultViews, writeResultViews } from './result-views';
+import { resultsFileBytes, resultsFileText } from './claims';
 import type { ReviewPorts } from './review';
 import { mappingJobStoreOf } from './store';
 
@@ -37,8 +38,11 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     clock: runtime.clock,
     rows: (job, chunk) => readInventoryChunk(objects, { organizationId: job.organizationId, id: job.partnerInventoryId }, chunk),
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
-    putResultsFile: (key, jsonLines) => objects.put(key, jsonLines, 'application/x-ndjson'),
-    readResultsFile: async (key) => (await objects.get(key))?.toString('utf8'),
+    putResultsFile: (key, jsonLines) => objects.put(key, resultsFileBytes(jsonLines), 'application/gzip'),
+    readResultsFile: async (key) => {
+      const file = await objects.get(key);
+      return file && resultsFileText(file);
+    },
     putResultViews: (job, results) => writeResultViews(objects, job, results),
   };
 }
@@ -54,7 +58,7 @@ export function chunkResultsOf(runtime: Runtime, job: Pick<MappingJob, 'organiza
   return async (chunk) => {
     const file = await objects.get(jobObjects.results(job, chunk));
     if (!file) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
-    const text = file.toString('utf8');
+    const text = resultsFileText(file);
     return text === '' ? [] : text.split('\n').map((line) => ({ ...(JSON.parse(line) as MappingResult), chunk }));
   };
 }

@@ -1,12 +1,13 @@
 /**
  * `npm run bench:cost`: what a million mappings cost us in AWS, measured on one job's whole life
  * through the local API: a presigned upload of --partners rows and its validation, a STANDARD job
- * against a --reference hotel reference, every result read once page by page, 5 % of the rows
- * reviewed, one export. Every table call's consumed capacity (by operation and index), S3 requests
- * and bytes, queue messages, schedules, and each function's time × its configured memory are
- * priced with the dated list prices of cost/prices.ts, per stage and per million mappings; then
- * what the job leaves stored, per million rows and month.
- *   npm run bench:cost [-- --partners 100000 --reference 100000]
+ * against a --reference hotel reference, every result read once in pages of --page rows (the
+ * largest a partner may ask for), 5 % of the rows reviewed, one export. Every table call's consumed
+ * capacity (by operation and index), S3 requests and bytes, queue messages, schedules, and each
+ * function's time × its configured memory are priced with the dated list prices of cost/prices.ts,
+ * per stage and per million mappings; then what the job leaves stored, per million rows and month. The budget (a tenth of the price) is
+ * measured on the life without its reviews: a review is a person's decision, priced per thousand.
+ *   npm run bench:cost [-- --partners 100000 --reference 100000 --page 1000]
  * Workers run one message at a time after each step (nothing overlaps), so each function's time
  * is its own; DynamoDB Local is slower than DynamoDB, so the Lambda figures are upper bounds.
  */
@@ -38,10 +39,17 @@ import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
 import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
 
 const { values: args } = parseArgs({
-  options: { partners: { type: 'string', default: '100000' }, reference: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261128' } },
+  options: {
+    partners: { type: 'string', default: '100000' },
+    reference: { type: 'string', default: '100000' },
+    page: { type: 'string', default: '1000' },
+    seed: { type: 'string', default: '20261128' },
+  },
 });
 const PARTNER_COUNT = Number(args.partners);
 const REFERENCE_COUNT = Number(args.reference);
+const PAGE_ROWS = Number(args.page);
+const REVIEWS_STAGE = 'reviews';
 
 // The API's own log lines are not the bench's output.
 const writeOut = process.stdout.write.bind(process.stdout);
@@ -178,11 +186,11 @@ try {
   const results: { partnerHotelId: string; status: string; referenceHotelId: string | null }[] = [];
   let cursor: string | null = null;
   do {
-    const page = await call('GET', `/mapping/${created.mappingJobId}/results?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = await call('GET', `/mapping/${created.mappingJobId}/results?limit=${PAGE_ROWS}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     results.push(...page.results);
     cursor = page.nextCursor;
   } while (cursor);
-  closeStage('results read once');
+  closeStage(`results read once (pages of ${PAGE_ROWS})`);
 
   // 5 % of the rows decided by a person: the REVIEW rows first, then others.
   const reviewed = [...results.filter((row) => row.status === 'REVIEW'), ...results.filter((row) => row.status !== 'REVIEW')].slice(0, Math.round(mapped * 0.05));
@@ -191,7 +199,7 @@ try {
     await call('POST', `/mapping/${created.mappingJobId}/reviews`, { partnerHotelId: row.partnerHotelId, ...decision });
   }
   await messaging.idle();
-  closeStage(`${reviewed.length.toLocaleString('en')} reviews`);
+  closeStage(REVIEWS_STAGE);
 
   let exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
   if (exported.status === 'PREPARING') {
@@ -219,10 +227,16 @@ try {
   } while (startKey);
   const s3Client = createS3Client(base.config);
   let objectBytes = 0;
+  const objectBytesByKind = new Map<string, number>();
   let token: string | undefined;
   do {
     const page = await s3Client.send(new ListObjectsV2Command({ Bucket: base.config.bucketName!, ContinuationToken: token }));
-    for (const object of page.Contents ?? []) if (object.Key?.includes(organization.id) || object.Key?.includes(created.mappingJobId)) objectBytes += object.Size ?? 0;
+    for (const object of page.Contents ?? []) {
+      if (!object.Key?.includes(organization.id) && !object.Key?.includes(created.mappingJobId)) continue;
+      objectBytes += object.Size ?? 0;
+      const kind = object.Key.split('/').filter((part) => part !== organization.id && part !== created.mappingJobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
+      objectBytesByKind.set(kind, (objectBytesByKind.get(kind) ?? 0) + (object.Size ?? 0));
+    }
     token = page.NextContinuationToken;
   } while (token);
 
@@ -238,15 +252,21 @@ try {
   }
   const lifeTotal = Object.values(totals).reduce((a, b) => a + b, 0);
   console.log(['all'.padEnd(24), ...services.map((name) => totals[name]!.toFixed(4).padStart(18)), lifeTotal.toFixed(4).padStart(10)].join(''));
+  const reviewsCost = Object.values(stages.find(({ stage }) => stage === REVIEWS_STAGE)!.usd).reduce((a, b) => a + b, 0);
+  const machineLife = lifeTotal - reviewsCost * perMillion;
 
   const gb = (bytes: number) => (bytes * perMillion) / 1e9;
   const storageMonth =
     gb(tableBytes + indexBytes) * PRICES.dynamoDb.storagePerGbMonth + gb(tableBytes) * PRICES.dynamoDb.pitrPerGbMonth + gb(objectBytes) * PRICES.s3.storagePerGbMonth;
   console.log(`\nstored per row: table ${fmt(tableBytes / mapped)} bytes, GSI1 ${fmt(indexBytes / mapped)} bytes, files ${fmt(objectBytes / mapped)} bytes`);
+  console.log(`  files by kind, bytes per row: ${[...objectBytesByKind].map(([kind, bytes]) => `${kind} ${fmt(bytes / mapped)}`).join(', ')}`);
   console.log(`storage per million rows and month: ${storageMonth.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB, PITR ${PRICES.dynamoDb.pitrPerGbMonth}/GB on the table, S3 ${PRICES.s3.storagePerGbMonth}/GB)`);
   const budget = MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE;
-  console.log(`\nlife ${lifeTotal.toFixed(4)} USD + one month stored ${storageMonth.toFixed(4)} USD = ${(lifeTotal + storageMonth).toFixed(4)} per million mappings; ` +
-    `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)} (${(((lifeTotal + storageMonth) / budget) * 100).toFixed(0)} % of it)`);
+  const budgeted = machineLife + storageMonth;
+  console.log(`\nlife without reviews ${machineLife.toFixed(4)} USD + one month stored ${storageMonth.toFixed(4)} USD = ${budgeted.toFixed(4)} per million mappings; ` +
+    `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)} (${((budgeted / budget) * 100).toFixed(0)} % of it)`);
+  console.log(`reviews: ${((reviewsCost / reviewed.length) * 1000).toFixed(4)} USD per thousand (${reviewed.length.toLocaleString('en')} reviewed), ` +
+    `${(reviewsCost * perMillion).toFixed(4)} USD per million mappings at this 5 % rate`);
 } finally {
   server.closeAllConnections();
   server.close();

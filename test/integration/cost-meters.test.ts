@@ -1,7 +1,8 @@
 /**
  * bench:cost's meters, on the stand-ins: what passes through them is counted as AWS bills it
  * (DynamoDB's consumed write and read units by operation and index, S3 requests by price class)
- * and reaches the service unchanged.
+ * and reaches the service unchanged. Then, through them, what a small job writes to the table per
+ * mapped row, against the budget (consumed capacity is deterministic: this is no timing).
  */
 import assert from 'node:assert/strict';
 import { afterAll, describe, it } from '@jest/globals';
@@ -9,10 +10,14 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createS3Client } from '../../shared/platform/objects/s3-object-store';
 import { createTable } from '../../shared/platform/table';
+import { seedReferenceInventory } from '../../infra/local/seed';
 import { provisionResources } from '../../infra/local/stack';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { itemBytes } from '../bench/cost/item-size';
-import { dynamoDbMeter, s3Meter } from '../bench/cost/meters';
-import { testConfig } from '../support/test-api';
+import { dynamoDbMeter, s3Meter, type CapacityTally } from '../bench/cost/meters';
+import { WRITE_UNITS_PER_ROW_BUDGET } from '../bench/cost/prices';
+import { startTestApi, testConfig } from '../support/test-api';
 
 const config = testConfig();
 const meters = Promise.all([dynamoDbMeter(config.dynamoDbEndpoint!), s3Meter(config.s3Endpoint!)]);
@@ -54,5 +59,54 @@ describe('bench:cost meters', () => {
 
   it('sizes an item as DynamoDB bills it: names and values, plus 100 bytes', () => {
     assert.equal(itemBytes({ PK: 'ab', n: 12345, on: true, list: ['x', 1], map: { k: 'v' } }), 2 + 2 + 1 + 4 + 2 + 1 + 4 + (3 + 2 + 3) + 3 + (3 + 1 + 1 + 1) + 100);
+  });
+});
+
+describe('a job\'s table writes', () => {
+  const units = (tally: CapacityTally) => [...tally.values()].reduce((sum, entry) => sum + entry.table + [...entry.indexes.values()].reduce((a, b) => a + b, 0), 0);
+
+  it('stay within the budget\'s share per mapped row: a completed job of 5,000 rows, read and reviewed', async () => {
+    const [dynamoDb] = await meters;
+    const api = await startTestApi({ config: { dynamoDbEndpoint: dynamoDb.endpoint } });
+    const reference = { hotels: 300, seed: 5 };
+    await seedReferenceInventory(api.runtime, reference);
+    const hotels = [...generateReferenceHotels({ count: reference.hotels, seed: reference.seed })];
+    const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const rows = Array.from({ length: 5_000 }, (_, i) => {
+      const hotel = hotels[i % hotels.length]!;
+      return formatCsvRow([`P${i}`, `${hotel.name}${i < hotels.length ? '' : ` ${i}`}`, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+    });
+    const form = new FormData();
+    form.append('name', 'cost');
+    form.append('file', new Blob([['id,name,address,city,country,lat,lon', ...rows].join('\n')], { type: 'text/csv' }), 'hotels.csv');
+    const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    await api.messaging.idle();
+
+    dynamoDb.reset();
+    const created = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    assert.equal(created.status, 201, created.text);
+    await api.messaging.idle();
+    const job = (await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as: caller })).body;
+    assert.equal(job.status, 'COMPLETED');
+    assert.equal(job.counts.processed, 5_000);
+    const jobWrites = units(dynamoDb.writes);
+    assert.ok(jobWrites / 5_000 <= WRITE_UNITS_PER_ROW_BUDGET, `${jobWrites} write units for 5,000 rows: ${jobWrites / 5_000} a row, over ${WRITE_UNITS_PER_ROW_BUDGET}`);
+
+    // Reading every row writes nothing; a decision writes its own few items, whatever the job's size.
+    dynamoDb.reset();
+    let cursor: string | null = null;
+    let read = 0;
+    do {
+      const page: { body: { results: unknown[]; nextCursor: string | null } } = await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}/results?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { as: caller });
+      read += page.body.results.length;
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    assert.equal(read, 5_000);
+    assert.equal(units(dynamoDb.writes), 0);
+    const decided = await api.request('POST', `/api/v1/mapping/${created.body.mappingJobId}/reviews`, { as: caller, json: { partnerHotelId: 'P1', decision: 'NO_MATCH' } });
+    assert.equal(decided.status, 200, decided.text);
+    // At most five small items in one transaction (two units a kilobyte), one of them on GSI1.
+    assert.ok(units(dynamoDb.writes) <= 12, `a decision wrote ${units(dynamoDb.writes)} units`);
   });
 });

@@ -1,8 +1,14 @@
 /** The object store port (S3 in AWS, s3rver locally): files handed out as presigned URLs. */
+/** Bytes of an object: `length` of them from `start`. */
+export interface ByteRange {
+  start: number;
+  length: number;
+}
+
 export interface ObjectStore {
   put(key: string, body: Buffer | string, contentType: string): Promise<void>;
-  /** The object's bytes, or undefined when there is none. */
-  get(key: string): Promise<Buffer | undefined>;
+  /** The object's bytes (with a range, only those), or undefined when there is none. */
+  get(key: string, range?: ByteRange): Promise<Buffer | undefined>;
   /** Copies an object within the bucket (its content type with it), without reading it here. */
   copy(sourceKey: string, targetKey: string): Promise<void>;
   /** Removes objects; keys that do not exist are ignored. */

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppConfig } from '../config';
-import type { ObjectStore } from './object-store';
+import type { ByteRange, ObjectStore } from './object-store';
 import { traced } from '../tracing';
 
 export function createS3Client(config: Pick<AppConfig, 'region' | 's3Endpoint'>): S3Client {
@@ -40,9 +40,11 @@ export class S3ObjectStore implements ObjectStore {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
-  async get(key: string): Promise<Buffer | undefined> {
+  async get(key: string, range?: ByteRange): Promise<Buffer | undefined> {
     try {
-      const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const { Body } = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range && `bytes=${range.start}-${range.start + range.length - 1}` }),
+      );
       return Body ? Buffer.from(await Body.transformToByteArray()) : undefined;
     } catch (error) {
       if (isMissing(error)) return undefined;

@@ -40,3 +40,12 @@ export const PRICES = {
  */
 export const MILLION_MAPPINGS_PRICE_EUR = 1;
 export const COST_BUDGET_SHARE = 0.1;
+
+/**
+ * The share of the budget a job's table writes may take (the suite checks it on a small job): the
+ * rest goes to functions, files, requests and storage, which bench:cost measures.
+ */
+export const JOB_TABLE_WRITES_BUDGET_SHARE = 0.1;
+
+/** Write units a mapped row may cost within that share: 0.016 at $0.625 per million. */
+export const WRITE_UNITS_PER_ROW_BUDGET = (MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE * JOB_TABLE_WRITES_BUDGET_SHARE) / PRICES.dynamoDb.perMillionWriteUnits;

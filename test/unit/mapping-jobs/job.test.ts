@@ -35,8 +35,8 @@ describe('where a job’s files live', () => {
   const job = { organizationId: 'org-1', id: 'job-1' };
 
   it('keeps one results file per chunk, numbered so that names sort in chunk order', () => {
-    assert.equal(jobObjects.results(job, 0), 'mapping-jobs/org-1/job-1/results/00000.jsonl');
-    assert.equal(jobObjects.results(job, 123), 'mapping-jobs/org-1/job-1/results/00123.jsonl');
+    assert.equal(jobObjects.results(job, 0), 'mapping-jobs/org-1/job-1/results/00000.jsonl.gz');
+    assert.equal(jobObjects.results(job, 123), 'mapping-jobs/org-1/job-1/results/00123.jsonl.gz');
     const names = [0, 1, 9, 10, 100, 999, 1_000, 10_000].map((chunk) => jobObjects.results(job, chunk));
     assert.deepEqual([...names].sort(), names);
   });

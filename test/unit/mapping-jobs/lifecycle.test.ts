@@ -78,7 +78,7 @@ class JobsInMemory {
   async putResultsFile(key: string, text: string): Promise<void> {
     if (this.dieOnce.delete('putResultsFile')) throw new Error('the delivery died');
     this.files.set(key, text);
-    const chunk = Number(/(\d+)\.jsonl$/.exec(key)![1]);
+    const chunk = Number(/(\d+)\.jsonl\.gz$/.exec(key)![1]);
     for (const line of text === '' ? [] : text.split('\n')) {
       const result = JSON.parse(line) as MappingResult;
       this.results.set(result.partnerHotelId, { ...result, chunk });

@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import type { ObjectStore } from '../../../shared/platform/objects/object-store';
+import { DomainError } from '../../../shared/platform/errors';
+import type { StoredResult } from '../../../shared/mapping-jobs/job';
+import { queryCountedChunks, queryResults, type ResultFilter } from '../../../shared/mapping-jobs/results';
+import { ResultViews, VIEW_BLOCK_ROWS, writeResultViews, type DecisionReads } from '../../../shared/mapping-jobs/result-views';
+import { partitionName, resultPartition, resultSortKey, sortKeyBytes } from '../../../shared/mapping-jobs/store';
+
+/** Each set-up its own job: a function keeps views it read, as views never change. */
+let jobs = 0;
+const STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
+
+/** Rows of every engine partition, with ties, and partner ids whose UTF-8 order differs from UTF-16's. */
+function engineRows(count: number): StoredResult[] {
+  return Array.from({ length: count }, (_, i) => {
+    const status = STATUSES[(i * 7) % 3]!;
+    const method = status === 'UNMATCHED' ? null : i % 5 === 0 ? 'ID' : 'FUZZY';
+    const id = i % 97 === 0 ? `\u{1F3E8}${i}` : i % 89 === 0 ? `\uFF21${i}` : `H-${String((i * 7919) % 100_000).padStart(5, '0')}`;
+    return {
+      partnerHotelId: id,
+      partnerHotelName: `Hotel ${i}`,
+      referenceHotelId: status === 'UNMATCHED' ? null : `ref-${i}`,
+      referenceHotelName: status === 'UNMATCHED' ? null : `Reference ${i}`,
+      status,
+      method,
+      score: status === 'UNMATCHED' ? 0 : Math.round(((i * 37) % 100) / 10) / 10,
+      evidence: null,
+      candidates: [],
+      chunk: Math.floor(i / 400),
+    };
+  });
+}
+
+/** The bucket in memory: whole objects and byte ranges, every read noted. */
+class ObjectsInMemory implements Pick<ObjectStore, 'put' | 'get'> {
+  readonly files = new Map<string, Buffer>();
+  readonly reads: string[] = [];
+  readonly writes: string[] = [];
+
+  async put(key: string, body: Buffer | string): Promise<void> {
+    this.writes.push(key);
+    this.files.set(key, Buffer.from(body));
+  }
+
+  async get(key: string, range?: { start: number; length: number }): Promise<Buffer | undefined> {
+    this.reads.push(range ? `${key}@${range.start}` : key);
+    const file = this.files.get(key);
+    return file && (range ? file.subarray(range.start, range.start + range.length) : file);
+  }
+}
+
+const bytesOf = (text: string) => Buffer.from(text, 'utf8');
+const between = (key: string, lowest: string, highest: string) =>
+  Buffer.compare(bytesOf(key), bytesOf(lowest)) >= 0 && Buffer.compare(bytesOf(key), bytesOf(highest)) <= 0;
+
+/** The decisions as the store keeps them (store.ts), in memory. */
+class DecisionsInMemory implements DecisionReads {
+  constructor(private readonly jobId = 'job-0') {}
+
+  readonly decided = new Map<string, { engine: StoredResult; decision: StoredResult }>();
+
+  decide(engine: StoredResult, decision: 'MATCH' | 'NO_MATCH'): void {
+    const review = { decision, previous: { status: engine.status, referenceHotelId: engine.referenceHotelId, score: engine.score }, decidedBy: 'key-1', decidedAt: '2026-11-28T10:00:00.000Z' };
+    const decided: StoredResult =
+      decision === 'MATCH'
+        ? { ...engine, status: 'MATCHED', method: 'MANUAL', referenceHotelId: 'ref-chosen', referenceHotelName: 'Chosen', score: 1, review }
+        : { ...engine, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, review };
+    this.decided.set(engine.partnerHotelId, { engine, decision: decided });
+  }
+
+  async getDecision(_jobId: string, partnerHotelId: string) {
+    return this.decided.get(partnerHotelId)?.decision;
+  }
+
+  async decisionsBetween(_jobId: string, first: string, last: string) {
+    return [...this.decided.values()].filter(({ decision }) => between(decision.partnerHotelId, first, last)).map(({ decision }) => decision);
+  }
+
+  async decidedBetween(_jobId: string, enginePartition: string, lowest: string, highest: string) {
+    return new Set(
+      [...this.decided.values()]
+        .filter(({ engine }) => partitionName(engine.status, engine.method) === enginePartition && between(resultSortKey(engine.score, engine.partnerHotelId), lowest, highest))
+        .map(({ engine }) => engine.partnerHotelId),
+    );
+  }
+
+  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number) {
+    return [...this.decided.values()]
+      .map(({ decision }) => ({ ...decision, sortKey: resultSortKey(decision.score, decision.partnerHotelId) }))
+      .filter((decision) => resultPartition(this.jobId, decision.status, decision.method) === partition && between(decision.sortKey, lowest, highest))
+      .sort((a, b) => Buffer.compare(sortKeyBytes(b.sortKey), sortKeyBytes(a.sortKey)))
+      .slice(0, limit);
+  }
+}
+
+/** What every read must answer: the rows as decided, filtered, in id order or best score first. */
+function expected(rows: readonly StoredResult[], decisions: DecisionsInMemory, filter: ResultFilter): string[] {
+  const current = rows.map((row) => decisions.decided.get(row.partnerHotelId)?.decision ?? row);
+  const filtered = filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined;
+  const kept = current.filter(
+    (row) =>
+      (!filter.status || row.status === filter.status) &&
+      (!filter.method || row.method === filter.method) &&
+      row.score >= (filter.minScore ?? 0) &&
+      row.score <= (filter.maxScore ?? 1),
+  );
+  const keyOf = (row: StoredResult) => bytesOf(filtered ? resultSortKey(row.score, row.partnerHotelId) : row.partnerHotelId);
+  return kept.sort((a, b) => Buffer.compare(keyOf(a), keyOf(b)) * (filtered ? -1 : 1)).map((row) => row.partnerHotelId);
+}
+
+async function readAll(read: (cursor: string | undefined) => Promise<{ results: StoredResult[]; nextCursor: string | null }>, limit: number): Promise<StoredResult[]> {
+  const rows: StoredResult[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await read(cursor);
+    assert.ok(page.results.length <= limit);
+    rows.push(...page.results);
+    cursor = page.nextCursor ?? undefined;
+    assert.ok(++pages < 1_000, 'the pages end');
+  } while (cursor !== undefined);
+  return rows;
+}
+
+async function setUp(count = 2_345) {
+  const job = { organizationId: 'org-1', id: `job-${++jobs}` };
+  const rows = engineRows(count);
+  const objects = new ObjectsInMemory();
+  await writeResultViews(objects, job, rows);
+  const decisions = new DecisionsInMemory(job.id);
+  const views = new ResultViews(objects, decisions, job);
+  return { job, rows, objects, decisions, views };
+}
+
+const FILTERS: ResultFilter[] = [
+  {},
+  { status: 'MATCHED' },
+  { status: 'REVIEW' },
+  { status: 'UNMATCHED' },
+  { method: 'MANUAL' },
+  { method: 'FUZZY', minScore: 0.3 },
+  { status: 'REVIEW', method: 'ID' },
+  { minScore: 0.5, maxScore: 0.9 },
+  { maxScore: 0 },
+];
+
+describe('a completed job’s results views', () => {
+  it('are two objects however many rows: the blocks laid end to end, then their manifest', async () => {
+    const { job, objects } = await setUp();
+    assert.deepEqual(objects.writes, [`mapping-jobs/org-1/${job.id}/views/blocks`, `mapping-jobs/org-1/${job.id}/views/manifest.json`]);
+  });
+
+  it('answer every filter, page by page, as the rows are: in partner id (UTF-8) order, or best score first', async () => {
+    const { job, rows, decisions, views } = await setUp();
+    for (const filter of FILTERS) {
+      for (const limit of [1_000, 137]) {
+        const read = await readAll((cursor) => queryResults(views, job.id, filter, limit, cursor), limit);
+        assert.deepEqual(read.map((row) => row.partnerHotelId), expected(rows, decisions, filter), `${JSON.stringify(filter)} in pages of ${limit}`);
+      }
+    }
+  });
+
+  it('show a decided row as decided, where the decision put it, and never where the engine had', async () => {
+    const { job, rows, decisions, views } = await setUp();
+    rows.filter((_, i) => i % 13 === 0).forEach((row, i) => decisions.decide(row, i % 2 ? 'MATCH' : 'NO_MATCH'));
+    for (const filter of FILTERS) {
+      const read = await readAll((cursor) => queryResults(views, job.id, filter, 200, cursor), 200);
+      assert.deepEqual(read.map((row) => row.partnerHotelId), expected(rows, decisions, filter), JSON.stringify(filter));
+      for (const row of read) assert.deepEqual(row, decisions.decided.get(row.partnerHotelId)?.decision ?? row);
+    }
+    const decided = [...decisions.decided.values()][1]!;
+    assert.deepEqual(await views.getResult(job.id, decided.engine.partnerHotelId), decided.decision);
+    assert.deepEqual(await views.getResult(job.id, rows[1]!.partnerHotelId), rows[1]);
+    assert.equal(await views.getResult(job.id, 'no-such-row'), undefined);
+  });
+
+  it('read a page from one or two blocks, and keep what they read', async () => {
+    const { job, objects, views } = await setUp();
+    await queryResults(views, job.id, {}, 100, undefined);
+    assert.equal(objects.reads.length, 2, 'the manifest and one block');
+    objects.reads.length = 0;
+    await queryResults(views, job.id, {}, 100, undefined);
+    assert.deepEqual(objects.reads, [], 'the same page again reads nothing');
+    const page = await queryResults(views, job.id, {}, VIEW_BLOCK_ROWS, undefined);
+    await queryResults(views, job.id, {}, VIEW_BLOCK_ROWS, page.nextCursor!);
+    assert.ok(objects.reads.length <= 2, objects.reads.join(', '));
+  });
+
+  it('refuse a cursor of another job or another list', async () => {
+    const { job, views } = await setUp(10);
+    const another = Buffer.from(JSON.stringify({ PK: 'JOB#another-job', SK: 'RESULT#H-1' })).toString('base64url');
+    const filtered = Buffer.from(JSON.stringify({ after: '0.5000#H-1' })).toString('base64url');
+    for (const cursor of [another, filtered, 'not-a-cursor']) {
+      await assert.rejects(queryResults(views, job.id, {}, 10, cursor), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input');
+    }
+  });
+
+  it('of a job with no row answer empty pages', async () => {
+    const { job, views } = await setUp(0);
+    assert.deepEqual(await queryResults(views, job.id, {}, 10, undefined), { results: [], nextCursor: null });
+    assert.deepEqual(await queryResults(views, job.id, { status: 'REVIEW' }, 10, undefined), { results: [], nextCursor: null });
+    assert.equal(await views.getResult(job.id, 'H-1'), undefined);
+  });
+});
+
+describe('an unfinished, cancelled or failed job’s rows', () => {
+  const rows = engineRows(1_000);
+  const chunks = [0, 1, 2].map((chunk) => rows.filter((row) => row.chunk === chunk));
+  const read: number[] = [];
+  const readChunk = async (chunk: number) => {
+    read.push(chunk);
+    return chunks[chunk]!;
+  };
+  const running = { status: 'RUNNING' as const, chunkCount: 3, doneChunks: new Set([0, 2]) };
+  const inChunks = (filter: ResultFilter, chunkNumbers: number[]) => chunkNumbers.flatMap((chunk) => expected(chunks[chunk]!, new DecisionsInMemory(), filter));
+
+  it('come chunk by chunk from the counted chunks only, each in partner id order or best score first', async () => {
+    for (const filter of [{}, { status: 'REVIEW' as const }, { minScore: 0.4 }]) {
+      for (const limit of [1_000, 99]) {
+        const all = await readAll((cursor) => queryCountedChunks(readChunk, running, filter, limit, cursor), limit);
+        assert.deepEqual(all.map((row) => row.partnerHotelId), inChunks(filter, [0, 2]), `${JSON.stringify(filter)} in pages of ${limit}`);
+      }
+    }
+  });
+
+  it('find a partner id in the counted chunks, and not in the others', async () => {
+    const counted = chunks[2]![3]!;
+    assert.deepEqual(await queryCountedChunks(readChunk, running, { partnerHotelId: counted.partnerHotelId }, 10, undefined), { results: [counted], nextCursor: null });
+    const uncounted = chunks[1]![3]!;
+    assert.deepEqual(await queryCountedChunks(readChunk, running, { partnerHotelId: uncounted.partnerHotelId }, 10, undefined), { results: [], nextCursor: null });
+  });
+
+  it('read at most four chunk files a page', async () => {
+    read.length = 0;
+    const many = Array.from({ length: 10 }, () => [] as StoredResult[]);
+    const page = await queryCountedChunks(async (chunk) => (read.push(chunk), many[chunk]!), { status: 'CANCELLED', chunkCount: 10, doneChunks: new Set([0, 1, 2, 3, 4, 5]) }, {}, 100, undefined);
+    assert.deepEqual(read, [0, 1, 2, 3]);
+    assert.deepEqual(page.results, []);
+    assert.ok(page.nextCursor, 'a page with no row, and a cursor to go on');
+  });
+
+  it('refuse a cursor that is not one of these lists', async () => {
+    const forged = Buffer.from(JSON.stringify({ chunk: 'x' })).toString('base64url');
+    for (const cursor of [forged, 'not-a-cursor']) {
+      await assert.rejects(queryCountedChunks(readChunk, running, {}, 10, cursor), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input');
+    }
+  });
+});
