@@ -4,6 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { queueList } from '../../shared/queues';
 import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX } from '../../shared/partner-inventories';
+import { JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
 import { REFERENCE_FILES_PREFIX, referencePublicationQueue } from '../../shared/reference';
 import { objectPrefixes, touchesObjects, type ObjectUse } from '../../shared/platform/access';
 import { DEFAULT_ACCOUNT_CONCURRENCY } from '../../infra/observability';
@@ -222,7 +223,7 @@ describe('production data survives a mistake', () => {
       ExpiredObjectDeleteMarker: true,
       Status: 'Enabled',
     });
-    for (const id of ['ExpireTagged', 'ExpireExports', 'ExpireUploads']) assert.deepEqual(rules[id].NoncurrentVersionExpiration, { NoncurrentDays: 1 }, id);
+    for (const id of ['ExpireTagged', 'ExpireExports', 'ExpireUploads', 'ExpireJobResults']) assert.deepEqual(rules[id].NoncurrentVersionExpiration, { NoncurrentDays: 1 }, id);
   });
 
   it(`backs up the table and the files bucket daily, kept ${BACKUP_RETENTION_DAYS} days`, () => {
@@ -507,7 +508,7 @@ describe('queues and workers from the queue table', () => {
     );
   });
 
-  it('expires retired matching indexes a day after they are tagged, exports after a week, and presigned uploads never completed after a day', () => {
+  it('expires retired matching indexes a day after they are tagged, exports after a week, presigned uploads never completed after a day, and jobs\' results after their retention', () => {
     const rules = resources[idOf(stack.bucket)]!.Properties.LifecycleConfiguration.Rules as { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string }[];
     const byId = Object.fromEntries(rules.map((rule) => [rule.Id, rule]));
     assert.deepEqual(byId.ExpireTagged!.TagFilters, [{ Key: 'expire', Value: '1d' }]);
@@ -516,6 +517,9 @@ describe('queues and workers from the queue table', () => {
     assert.equal(byId.ExpireExports!.ExpirationInDays, 7);
     assert.equal(byId.ExpireUploads!.Prefix, INVENTORY_UPLOADS_PREFIX);
     assert.equal(byId.ExpireUploads!.ExpirationInDays, 1);
+    // S3 counts whole days from a file's creation; a job writes its files within its 6 hours.
+    assert.equal(byId.ExpireJobResults!.Prefix, JOB_RESULTS_PREFIX);
+    assert.equal(byId.ExpireJobResults!.ExpirationInDays, RESULTS_RETENTION_DAYS + 1);
     assert.ok(!INVENTORY_FILES_PREFIX.startsWith(INVENTORY_UPLOADS_PREFIX) && !INVENTORY_UPLOADS_PREFIX.startsWith(INVENTORY_FILES_PREFIX), 'inventories outlive the rule');
   });
 
