@@ -37,6 +37,8 @@ import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { itemBytes } from './cost/item-size';
 import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
 import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
+import { RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
+import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
 
 const { values: args } = parseArgs({
   options: {
@@ -135,6 +137,36 @@ function fmt(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(value >= 1 ? 1 : 4);
 }
 
+/** What a job leaves stored: its organization's and its own items in the table and GSI1, and its files in the bucket. */
+async function storedBytes(organizationId: string, jobId: string) {
+  const table = tableOf(runtime);
+  const stored = { table: 0, index: 0, files: 0, filesByKind: new Map<string, number>() };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(new ScanCommand({ TableName: table.name, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) {
+      if (!String(item.PK).includes(jobId) && !String(item.PK).includes(organizationId)) continue;
+      const bytes = itemBytes(item);
+      stored.table += bytes;
+      if (item[TABLE_KEYS.gsi1.partitionKey] !== undefined) stored.index += bytes;
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  const s3Client = createS3Client(base.config);
+  let token: string | undefined;
+  do {
+    const page = await s3Client.send(new ListObjectsV2Command({ Bucket: base.config.bucketName!, ContinuationToken: token }));
+    for (const object of page.Contents ?? []) {
+      if (!object.Key?.includes(organizationId) && !object.Key?.includes(jobId)) continue;
+      stored.files += object.Size ?? 0;
+      const kind = object.Key.split('/').filter((part) => part !== organizationId && part !== jobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
+      stored.filesByKind.set(kind, (stored.filesByKind.get(kind) ?? 0) + (object.Size ?? 0));
+    }
+    token = page.NextContinuationToken;
+  } while (token);
+  return stored;
+}
+
 try {
   // The reference: published without its hotel records (only the matching and search artifacts
   // matter to a job), and not part of any stage's cost.
@@ -192,6 +224,8 @@ try {
   } while (cursor);
   closeStage(`results read once (pages of ${PAGE_ROWS})`);
 
+  const storedBeforeReviews = await storedBytes(organization.id, created.mappingJobId);
+
   // 5 % of the rows decided by a person: the REVIEW rows first, then others.
   const reviewed = [...results.filter((row) => row.status === 'REVIEW'), ...results.filter((row) => row.status !== 'REVIEW')].slice(0, Math.round(mapped * 0.05));
   for (const row of reviewed) {
@@ -209,36 +243,7 @@ try {
   await fetch(exported.fileUrl);
   closeStage('export');
 
-  // What the job leaves stored: its items in the table and GSI1, its files in the bucket.
-  const table = tableOf(runtime);
-  let tableBytes = 0;
-  let indexBytes = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(new ScanCommand({ TableName: table.name, ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) {
-      const inJob = String(item.PK).includes(created.mappingJobId) || String(item.PK).includes(organization.id);
-      if (!inJob) continue;
-      const bytes = itemBytes(item);
-      tableBytes += bytes;
-      if (item[TABLE_KEYS.gsi1.partitionKey] !== undefined) indexBytes += bytes;
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  const s3Client = createS3Client(base.config);
-  let objectBytes = 0;
-  const objectBytesByKind = new Map<string, number>();
-  let token: string | undefined;
-  do {
-    const page = await s3Client.send(new ListObjectsV2Command({ Bucket: base.config.bucketName!, ContinuationToken: token }));
-    for (const object of page.Contents ?? []) {
-      if (!object.Key?.includes(organization.id) && !object.Key?.includes(created.mappingJobId)) continue;
-      objectBytes += object.Size ?? 0;
-      const kind = object.Key.split('/').filter((part) => part !== organization.id && part !== created.mappingJobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
-      objectBytesByKind.set(kind, (objectBytesByKind.get(kind) ?? 0) + (object.Size ?? 0));
-    }
-    token = page.NextContinuationToken;
-  } while (token);
+  const stored = await storedBytes(organization.id, created.mappingJobId);
 
   const perMillion = 1e6 / mapped;
   const services = Object.keys(stages[0]!.usd);
@@ -256,17 +261,29 @@ try {
   const machineLife = lifeTotal - reviewsCost * perMillion;
 
   const gb = (bytes: number) => (bytes * perMillion) / 1e9;
-  const storageMonth =
-    gb(tableBytes + indexBytes) * PRICES.dynamoDb.storagePerGbMonth + gb(tableBytes) * PRICES.dynamoDb.pitrPerGbMonth + gb(objectBytes) * PRICES.s3.storagePerGbMonth;
-  console.log(`\nstored per row: table ${fmt(tableBytes / mapped)} bytes, GSI1 ${fmt(indexBytes / mapped)} bytes, files ${fmt(objectBytes / mapped)} bytes`);
-  console.log(`  files by kind, bytes per row: ${[...objectBytesByKind].map(([kind, bytes]) => `${kind} ${fmt(bytes / mapped)}`).join(', ')}`);
-  console.log(`storage per million rows and month: ${storageMonth.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB, PITR ${PRICES.dynamoDb.pitrPerGbMonth}/GB on the table, S3 ${PRICES.s3.storagePerGbMonth}/GB)`);
+  // Stored a month (the results' 30-day retention); on a retaining stage, backed up daily as well.
+  const months = { stored: RESULTS_RETENTION_DAYS / 30.4, backedUpFiles: (RESULTS_RETENTION_DAYS + BACKUP_RETENTION_DAYS) / 30.4, backedUpItems: (RESULTS_RETENTION_DAYS * BACKUP_RETENTION_DAYS) / 30.4 };
+  const storageCost = (table: number, index: number, files: number) => ({
+    stored:
+      (gb(table + index) * PRICES.dynamoDb.storagePerGbMonth + gb(table) * PRICES.dynamoDb.pitrPerGbMonth + gb(files) * PRICES.s3.storagePerGbMonth) * months.stored,
+    backups: gb(files) * PRICES.backup.s3PerGbMonth * months.backedUpFiles + gb(table) * PRICES.backup.dynamoDbPerGbMonth * months.backedUpItems,
+  });
+  const reviewsTable = stored.table - storedBeforeReviews.table;
+  const reviewsIndex = stored.index - storedBeforeReviews.index;
+  const jobStorage = storageCost(stored.table - reviewsTable, stored.index - reviewsIndex, stored.files);
+  const reviewsStorage = storageCost(reviewsTable, reviewsIndex, 0);
+  console.log(`\nstored per row: table ${fmt(stored.table / mapped)} bytes (${fmt(reviewsTable / mapped)} of them decisions), GSI1 ${fmt(stored.index / mapped)} bytes, files ${fmt(stored.files / mapped)} bytes`);
+  console.log(`  files by kind, bytes per row: ${[...stored.filesByKind].map(([kind, bytes]) => `${kind} ${fmt(bytes / mapped)}`).join(', ')}`);
+  console.log(`storage over the ${RESULTS_RETENTION_DAYS}-day retention, per million rows: ${jobStorage.stored.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB-month, PITR ${PRICES.dynamoDb.pitrPerGbMonth} on the table, S3 ${PRICES.s3.storagePerGbMonth}); ` +
+    `a retaining stage's daily backups add ${jobStorage.backups.toFixed(4)} USD`);
   const budget = MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE;
-  const budgeted = machineLife + storageMonth;
-  console.log(`\nlife without reviews ${machineLife.toFixed(4)} USD + one month stored ${storageMonth.toFixed(4)} USD = ${budgeted.toFixed(4)} per million mappings; ` +
-    `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)} (${((budgeted / budget) * 100).toFixed(0)} % of it)`);
-  console.log(`reviews: ${((reviewsCost / reviewed.length) * 1000).toFixed(4)} USD per thousand (${reviewed.length.toLocaleString('en')} reviewed), ` +
-    `${(reviewsCost * perMillion).toFixed(4)} USD per million mappings at this 5 % rate`);
+  const budgeted = machineLife + jobStorage.stored;
+  const share = (usd: number) => `${((usd / budget) * 100).toFixed(0)} %`;
+  console.log(`\nlife without reviews ${machineLife.toFixed(4)} USD + stored ${jobStorage.stored.toFixed(4)} USD = ${budgeted.toFixed(4)} per million mappings; ` +
+    `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)}: ${share(budgeted)} of it (${share(budgeted + jobStorage.backups)} with backups)`);
+  const perReview = (usd: number) => ((usd / reviewed.length) * 1000).toFixed(4);
+  console.log(`reviews: ${perReview(reviewsCost)} USD per thousand, their decisions stored ${perReview(reviewsStorage.stored / perMillion)} (backups ${perReview(reviewsStorage.backups / perMillion)}); ` +
+    `${reviewed.length.toLocaleString('en')} reviewed, ${((reviewsCost + reviewsStorage.stored / perMillion) * perMillion).toFixed(4)} USD per million mappings at this 5 % rate`);
 } finally {
   server.closeAllConnections();
   server.close();

@@ -29,6 +29,12 @@ export const PRICES = {
     perGbSecond: 0.0000133334,
     perMillionRequests: 0.2,
   },
+  /**
+   * AWS Backup warm storage, per GB-month, for a stage that retains its data (a daily plan, each
+   * recovery point kept 35 days). S3 backups are incremental: a file is held once, until 35 days
+   * after it is deleted. DynamoDB backups are full copies: an item is held once by each day's copy.
+   */
+  backup: { s3PerGbMonth: 0.05, dynamoDbPerGbMonth: 0.1 },
   apiGateway: { perMillionRequests: 3.5 },
   waf: { perMillionRequests: 0.6 },
 } as const;
