@@ -101,14 +101,14 @@ async function cached<T>(key: string, read: () => Promise<T>): Promise<T> {
   return value;
 }
 
-/** The last block whose first key is at most `key` (by UTF-8 bytes), blocks sorted ascending; or 0. */
-function lastAtMost(blocks: readonly BlockRef[], key: Buffer): number {
+/** The last of the blocks for which `holds` is true, when it is true for a leading run of them; or 0. */
+function lastOfLeadingRun(blocks: readonly BlockRef[], holds: (first: Buffer) => boolean): number {
   let low = 0;
   let high = blocks.length - 1;
   let found = 0;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    if (Buffer.compare(Buffer.from(blocks[middle]!.first, 'utf8'), key) <= 0) {
+    if (holds(Buffer.from(blocks[middle]!.first, 'utf8'))) {
       found = middle;
       low = middle + 1;
     } else high = middle - 1;
@@ -116,20 +116,11 @@ function lastAtMost(blocks: readonly BlockRef[], key: Buffer): number {
   return found;
 }
 
-/** The last block whose first key is at least `key`, blocks sorted descending; or 0. */
-function lastAtLeast(blocks: readonly BlockRef[], key: Buffer): number {
-  let low = 0;
-  let high = blocks.length - 1;
-  let found = 0;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (Buffer.compare(sortKeyBytes(blocks[middle]!.first), key) >= 0) {
-      found = middle;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return found;
-}
+/** The block that holds `key` in a view sorted ascending (partner ids). */
+const blockAscending = (blocks: readonly BlockRef[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) <= 0);
+
+/** The block that holds `key` in a view sorted descending (sort keys, best score first). */
+const blockDescending = (blocks: readonly BlockRef[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) >= 0);
 
 export type DecisionReads = Pick<MappingJobStore, 'getDecision' | 'decisionsBetween' | 'decidedBetween' | 'decisionsOfPartition'>;
 
@@ -157,7 +148,7 @@ export class ResultViews {
     const manifest = await this.manifest();
     const rows: StoredResult[] = [];
     // One row past the page says whether there is a next one.
-    for (let block = afterBytes ? lastAtMost(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block++) {
+    for (let block = afterBytes ? blockAscending(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block++) {
       for (const row of await this.block(manifest.byId[block]!)) {
         if (afterBytes && Buffer.compare(Buffer.from(row.partnerHotelId, 'utf8'), afterBytes) <= 0) continue;
         rows.push(row);
@@ -191,7 +182,7 @@ export class ResultViews {
       page.push(...batch.filter((row) => !decided.has(row.partnerHotelId)));
       batch = [];
     };
-    scan: for (let block = lastAtLeast(blocks, highestBytes); block < blocks.length; block++) {
+    scan: for (let block = blockDescending(blocks, highestBytes); block < blocks.length; block++) {
       for (const row of await this.block(blocks[block]!)) {
         const sortKey = resultSortKey(row.score, row.partnerHotelId);
         const bytes = sortKeyBytes(sortKey);
@@ -211,7 +202,7 @@ export class ResultViews {
   private async engineRow(partnerHotelId: string): Promise<StoredResult | undefined> {
     const manifest = await this.manifest();
     if (manifest.rows === 0) return undefined;
-    const block = lastAtMost(manifest.byId, Buffer.from(partnerHotelId, 'utf8'));
+    const block = blockAscending(manifest.byId, Buffer.from(partnerHotelId, 'utf8'));
     return (await this.block(manifest.byId[block]!)).find((row) => row.partnerHotelId === partnerHotelId);
   }
 
