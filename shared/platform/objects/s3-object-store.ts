@@ -43,7 +43,7 @@ export class S3ObjectStore implements ObjectStore {
   async get(key: string, range?: ByteRange): Promise<Buffer | undefined> {
     try {
       const { Body } = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range && `bytes=${range.start}-${range.start + range.length - 1}` }),
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.start + range.length - 1}` }) }),
       );
       return Body ? Buffer.from(await Body.transformToByteArray()) : undefined;
     } catch (error) {

@@ -43,6 +43,16 @@ describe('S3 object store', () => {
     );
   });
 
+  it('reads a byte range of an object with one ranged GetObject (both ends included, as HTTP counts them)', async () => {
+    const body = { transformToByteArray: async () => new TextEncoder().encode('llo w') };
+    s3.on(GetObjectCommand).resolves({ Body: body as never });
+    assert.equal((await store.get('views/blocks', { start: 2, length: 5 }))?.toString('utf8'), 'llo w');
+    assert.deepEqual(
+      s3.commandCalls(GetObjectCommand).map((call) => ({ ...call.args[0].input })),
+      [{ Bucket: 'files-bucket', Key: 'views/blocks', Range: 'bytes=2-6' }],
+    );
+  });
+
   it("takes S3's 403 for a key that is not there as missing: the functions may not list the bucket", async () => {
     const forbidden = (name: string) => new S3ServiceException({ name, $fault: 'client', message: name, $metadata: { httpStatusCode: 403 } });
     s3.on(GetObjectCommand).rejects(forbidden('AccessDenied'));
