@@ -97,6 +97,11 @@ export interface HotelMappingStackProps extends StackProps {
 export class HotelMappingStack extends Stack {
   readonly table: dynamodb.Table;
   readonly bucket: s3.Bucket;
+  /**
+   * A job's results, their views and exports: made from the files bucket's inventories and kept a
+   * few weeks at most, so neither versioned nor backed up (README, "Unit cost").
+   */
+  readonly resultsBucket: s3.Bucket;
   readonly api: HotelMappingApi;
   /** Every function, by its file under functions/: routes, queue workers, dead-letter handlers, the relay. */
   readonly functions = new Map<string, NodejsFunction>();
@@ -181,9 +186,6 @@ export class HotelMappingStack extends Stack {
           expiration: Duration.days(1),
           noncurrentVersionExpiration: Duration.days(1),
         },
-        { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7), noncurrentVersionExpiration: Duration.days(1) },
-        // A job's results files and views, past the retention its expiresAt shows (S3 counts whole days from each file's creation).
-        { id: 'ExpireJobResults', prefix: JOB_RESULTS_PREFIX, expiration: Duration.days(RESULTS_RETENTION_DAYS + 1), noncurrentVersionExpiration: Duration.days(1) },
         // Presigned uploads never completed (a PUT takes up to 5 GB; completion copies what it accepts).
         { id: 'ExpireUploads', prefix: INVENTORY_UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_STAGING_DAYS), noncurrentVersionExpiration: Duration.days(1) },
         {
@@ -193,6 +195,22 @@ export class HotelMappingStack extends Stack {
         },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+      removalPolicy,
+      autoDeleteObjects: !retainData,
+    });
+    this.resultsBucket = new s3.Bucket(this, 'Results', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'results/',
+      lifecycleRules: [
+        { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7) },
+        // A job's results files and views, past the retention its expiresAt shows (S3 counts whole days from each file's creation).
+        { id: 'ExpireJobResults', prefix: JOB_RESULTS_PREFIX, expiration: Duration.days(RESULTS_RETENTION_DAYS + 1) },
+        { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      // Kept with the stage's data like the rest; its lifecycle rules empty it within a month.
       removalPolicy,
       autoDeleteObjects: !retainData,
     });
@@ -254,6 +272,7 @@ export class HotelMappingStack extends Stack {
       stage: props.stage,
       table: this.table,
       bucket: this.bucket,
+      resultsBucket: this.resultsBucket,
       secretsKey: this.secretsKey,
       tokenSigningKey: this.tokenSigningKey,
       paymentSecrets: { api: stripeSecrets.apiKey, events: stripeSecrets.webhook },
@@ -299,6 +318,7 @@ export class HotelMappingStack extends Stack {
     }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'ResultsBucketName', { value: this.resultsBucket.bucketName });
     new CfnOutput(this, 'StripeApiKeySecretArn', { value: stripeSecrets.apiKey.secretArn, description: 'Put the Stripe secret API key here after deploying (README, Billing)' });
     new CfnOutput(this, 'StripeWebhookSecretArn', {
       value: stripeSecrets.webhook.secretArn,

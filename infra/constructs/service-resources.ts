@@ -14,7 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
-import { OBJECT_USES, objectPrefixes, touchesObjects, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
+import { OBJECT_USES, objectPrefixes, touchesObjects, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
 import type { TokenKeyUse } from '../../shared/platform/http/route';
 import { PLATFORM_SETTINGS, queueArnVariable, queueDeadLetterArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
@@ -25,6 +25,8 @@ export interface ServiceResourcesProps {
   stage: string;
   table: dynamodb.ITable;
   bucket: s3.IBucket;
+  /** A job's results and exports: kept weeks at most, not backed up (ResourceAccess.resultObjects). */
+  resultsBucket: s3.IBucket;
   /** Encrypts partner secrets kept in the table. */
   secretsKey: kms.IKey;
   /** The asymmetric key bearer tokens are signed with: the token endpoint signs, every credentialed route reads its public half. */
@@ -89,7 +91,7 @@ export class ServiceResources {
 
   /** The settings of a function: the stage, logging, and exactly the resources its access names (shared/platform/config.ts). */
   environmentFor({ access, tokenKey = 'none' }: FunctionAccess): Record<string, string> {
-    const { stage, table, bucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroup, schedulerRole, priceIds } = this.resources;
+    const { stage, table, bucket, resultsBucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroup, schedulerRole, priceIds } = this.resources;
     const schedules = access.schedules ?? [];
     return {
       LOG_LEVEL: 'info',
@@ -99,6 +101,7 @@ export class ServiceResources {
         stage,
         tableName: access.table !== 'none' ? table.tableName : undefined,
         bucketName: touchesObjects(access) ? bucket.bucketName : undefined,
+        resultsBucketName: touchesObjects(access, 'resultObjects') ? resultsBucket.bucketName : undefined,
         schedulerGroupName: schedules.length ? scheduleGroup.scheduleGroupName : undefined,
         schedulerRoleArn: schedules.length ? schedulerRole.roleArn : undefined,
         secretsKeyArn: access.secrets ? secretsKey.keyArn : undefined,
@@ -115,7 +118,7 @@ export class ServiceResources {
 
   /** Grants exactly the declared access, nothing more. */
   grant(grantee: iam.IGrantable, { access, tokenKey = 'none' }: FunctionAccess): void {
-    const { table, bucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroupName, schedulerRole } = this.resources;
+    const { table, bucket, resultsBucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroupName, schedulerRole } = this.resources;
     const role = grantee.grantPrincipal;
     // The wildcards a grant names are acknowledged on the role that holds them, nowhere else.
     if (!Construct.isConstruct(role)) throw new Error('Grants go to a role of the stack.');
@@ -132,13 +135,16 @@ export class ServiceResources {
         }),
       );
     }
-    for (const use of OBJECT_USES) {
-      const prefixes = objectPrefixes(access, use);
-      if (prefixes.length === 0) continue;
-      grantee.grantPrincipal.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: [...OBJECT_ACTIONS[use]], resources: prefixes.map((prefix) => bucket.arnForObjects(`${checkedPrefix(prefix)}*`)) }),
-      );
-      acknowledgeObjectPrefixes(role, bucket, prefixes);
+    const buckets: [BucketAccess, s3.IBucket][] = [['objects', bucket], ['resultObjects', resultsBucket]];
+    for (const [declared, granted] of buckets) {
+      for (const use of OBJECT_USES) {
+        const prefixes = objectPrefixes(access, use, declared);
+        if (prefixes.length === 0) continue;
+        grantee.grantPrincipal.addToPrincipalPolicy(
+          new iam.PolicyStatement({ actions: [...OBJECT_ACTIONS[use]], resources: prefixes.map((prefix) => granted.arnForObjects(`${checkedPrefix(prefix)}*`)) }),
+        );
+        acknowledgeObjectPrefixes(role, granted, prefixes);
+      }
     }
     for (const name of access.sendsTo ?? []) this.queueNamed(name).grantSendMessages(grantee);
     if (access.secrets) allow(KMS_ACTIONS[access.secrets], secretsKey.keyArn);

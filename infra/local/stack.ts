@@ -18,7 +18,7 @@ export interface LocalStack {
 export const LOCAL_REGION = 'eu-west-1';
 
 export async function provisionLocalStack(
-  options: StandInOptions & { localTokenSigningKey: string; localSecretsKey: string; tableName?: string; bucketName?: string },
+  options: StandInOptions & { localTokenSigningKey: string; localSecretsKey: string; tableName?: string; bucketName?: string; resultsBucketName?: string },
 ): Promise<LocalStack> {
   const standIns = await startStandIns(options);
   const config: AppConfig = {
@@ -26,6 +26,7 @@ export async function provisionLocalStack(
     region: LOCAL_REGION,
     tableName: options.tableName ?? 'hotel-mapping-local',
     bucketName: options.bucketName ?? 'hotel-mapping-local',
+    resultsBucketName: options.resultsBucketName ?? 'hotel-mapping-local-results',
     dynamoDbEndpoint: standIns.dynamoDbEndpoint,
     s3Endpoint: standIns.s3Endpoint,
     localTokenSigningKey: options.localTokenSigningKey,
@@ -42,7 +43,7 @@ export function newLocalTokenSigningKey(): string {
   return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 }
 
-/** Creates the config's table and bucket on running stand-ins (tests call it per test file). */
+/** Creates the config's table and buckets on running stand-ins (tests call it per test file). */
 export async function provisionResources(config: AppConfig): Promise<void> {
   const dynamo = new DynamoDBClient({
     region: config.region,
@@ -54,6 +55,7 @@ export async function provisionResources(config: AppConfig): Promise<void> {
     await Promise.all([
       ensureTable(dynamo, requireSetting(config, 'tableName')),
       ensureBucket(s3, requireSetting(config, 'bucketName')),
+      ensureBucket(s3, requireSetting(config, 'resultsBucketName')),
     ]);
   } finally {
     dynamo.destroy();

@@ -15,7 +15,11 @@ export const mappingChunkQueue = defineQueue({
   maxReceiveCount: 3,
   batchSize: 1,
   // Reads the inventory's rows and the pinned matching index; writes its results, and reads them to settle shared claims.
-  access: { table: 'readwrite', objects: { read: [INVENTORY_FILES_PREFIX, MATCHING_INDEX_PREFIX, JOB_RESULTS_PREFIX], write: [JOB_RESULTS_PREFIX] } },
+  access: {
+    table: 'readwrite',
+    objects: { read: [INVENTORY_FILES_PREFIX, MATCHING_INDEX_PREFIX] },
+    resultObjects: { read: [JOB_RESULTS_PREFIX], write: [JOB_RESULTS_PREFIX] },
+  },
   // It only fails the job and releases its reservation.
   deadLetterAccess: { table: 'readwrite' },
   // Loading the matching index of a million hotels peaks at about 0.75 GB; a chunk maps in well
@@ -53,7 +57,7 @@ export const mappingExportQueue = defineQueue({
   // redelivery is only the first retry.
   maxReceiveCount: 2,
   batchSize: 1,
-  access: { table: 'readwrite', objects: { read: [JOB_RESULTS_PREFIX], write: [EXPORTS_PREFIX] } },
+  access: { table: 'readwrite', resultObjects: { read: [JOB_RESULTS_PREFIX], write: [EXPORTS_PREFIX] } },
   // Lambda's longest run. At the slowest export rate measured (9,000 rows/s) it writes 8 million
   // rows, twice EXPORT_MAX_ROWS; a JSON file of those rows is about 1.3 GB, held twice.
   lambda: { memoryMb: 4096, timeoutSeconds: 900 },

@@ -132,7 +132,7 @@ export const mappingJobRoutes = {
     query: schemas.ResultsQuery,
     responses: { 200: { description: 'A page of results', schema: schemas.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND, 410: RESULTS_GONE },
     // A completed job's rows are files (its views); the table holds the job and the decisions.
-    access: { table: 'read', objects: { read: [JOB_RESULTS_PREFIX] } },
+    access: { table: 'read', resultObjects: { read: [JOB_RESULTS_PREFIX] } },
   }),
   reviewMappingResult: defineRoute({
     method: 'POST',
@@ -159,7 +159,7 @@ export const mappingJobRoutes = {
       415: errors[415],
     },
     // A decision may name any reference hotel: its record is read from the reference files.
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, JOB_RESULTS_PREFIX] } },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX] } },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',
@@ -193,7 +193,7 @@ export const mappingJobRoutes = {
       409: { description: `The job is still PENDING or RUNNING, or it has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows`, schema: ErrorResponse },
       410: RESULTS_GONE,
     },
-    access: { table: 'readwrite', objects: { read: [JOB_RESULTS_PREFIX, EXPORTS_PREFIX], write: [EXPORTS_PREFIX] }, sendsTo: ['mapping-exports'] },
+    access: { table: 'readwrite', resultObjects: { read: [JOB_RESULTS_PREFIX, EXPORTS_PREFIX], write: [EXPORTS_PREFIX] }, sendsTo: ['mapping-exports'] },
     // Under the gateway's 29 s, so the function never outlives its request; the rows written at once take about 10 s.
     lambda: { memoryMb: 2048, timeoutSeconds: 28 },
   }),

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { meteringOf } from '../billing';
 import { readInventoryChunk } from '../partner-inventories';
-import { objectStoreOf } from '../platform/objects/services';
+import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { findReferenceHotel, referenceStoreOf } from '../reference';
@@ -32,29 +32,30 @@ export function jobPorts(runtime: Runtime): JobPorts {
 
 export function chunkPorts(runtime: Runtime): ChunkPorts {
   const objects = objectStoreOf(runtime);
+  const results = resultObjectStoreOf(runtime);
   return {
     jobs: mappingJobStoreOf(runtime),
     metering: meteringOf(runtime),
     clock: runtime.clock,
     rows: (job, chunk) => readInventoryChunk(objects, { organizationId: job.organizationId, id: job.partnerInventoryId }, chunk),
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
-    putResultsFile: (key, jsonLines) => objects.put(key, resultsFileBytes(jsonLines), 'application/gzip'),
+    putResultsFile: (key, jsonLines) => results.put(key, resultsFileBytes(jsonLines), 'application/gzip'),
     readResultsFile: async (key) => {
-      const file = await objects.get(key);
+      const file = await results.get(key);
       return file && resultsFileText(file);
     },
-    putResultViews: (job, results) => writeResultViews(objects, job, results),
+    putResultViews: (job, rows) => writeResultViews(results, job, rows),
   };
 }
 
 /** A completed job's results, read through its views and its decisions. */
 export function resultViewsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): ResultViews {
-  return new ResultViews(objectStoreOf(runtime), mappingJobStoreOf(runtime), job);
+  return new ResultViews(resultObjectStoreOf(runtime), mappingJobStoreOf(runtime), job);
 }
 
 /** The rows of a counted chunk of a job, from its results file. */
 export function chunkResultsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): (chunk: number) => Promise<StoredResult[]> {
-  const objects = objectStoreOf(runtime);
+  const objects = resultObjectStoreOf(runtime);
   return async (chunk) => {
     const file = await objects.get(jobObjects.results(job, chunk));
     if (!file) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
@@ -82,7 +83,7 @@ export function exportPorts(runtime: Runtime): PreparationPorts {
   return {
     jobs: mappingJobStoreOf(runtime),
     exports: exportStoreOf(runtime),
-    objects: objectStoreOf(runtime),
+    objects: resultObjectStoreOf(runtime),
     queue: queueOf(runtime, mappingExportQueue),
     clock: runtime.clock,
     newId: randomUUID,

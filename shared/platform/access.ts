@@ -12,6 +12,11 @@ export interface ResourceAccess {
   partitions?: readonly string[];
   /** The files bucket's objects it touches, by key prefix (each prefix a constant of the capability that owns it). */
   objects?: ObjectAccess;
+  /**
+   * The results bucket's objects it touches, by key prefix: files the service writes from others
+   * and keeps for a few weeks at most (a job's results and exports), outside the stage's backups.
+   */
+  resultObjects?: ObjectAccess;
   /** Queues (by name) the function sends to. */
   sendsTo?: readonly string[];
   /** Queues (by name) the function schedules one-time deliveries to (EventBridge Scheduler). */
@@ -43,12 +48,15 @@ export type ObjectAccess = { readonly [use in ObjectUse]?: readonly string[] };
 export const OBJECT_USES = ['read', 'write', 'delete', 'expire'] as const;
 export type ObjectUse = (typeof OBJECT_USES)[number];
 
-/** The prefixes of the objects the function may use so; none when it declares none. */
-export function objectPrefixes(access: Pick<ResourceAccess, 'objects'>, use: ObjectUse): readonly string[] {
-  return access.objects?.[use] ?? [];
+/** The two buckets: the files bucket (backed up on a stage that keeps its data) and the results bucket. */
+export type BucketAccess = 'objects' | 'resultObjects';
+
+/** The prefixes of the objects of a bucket the function may use so; none when it declares none. */
+export function objectPrefixes(access: Pick<ResourceAccess, BucketAccess>, use: ObjectUse, bucket: BucketAccess = 'objects'): readonly string[] {
+  return access[bucket]?.[use] ?? [];
 }
 
-/** Whether the function touches the bucket at all (and so is told its name). */
-export function touchesObjects(access: Pick<ResourceAccess, 'objects'>): boolean {
-  return OBJECT_USES.some((use) => objectPrefixes(access, use).length > 0);
+/** Whether the function touches a bucket at all (and so is told its name). */
+export function touchesObjects(access: Pick<ResourceAccess, BucketAccess>, bucket: BucketAccess = 'objects'): boolean {
+  return OBJECT_USES.some((use) => objectPrefixes(access, use, bucket).length > 0);
 }

@@ -9,6 +9,8 @@ export interface AppConfig {
   region: string;
   tableName?: string;
   bucketName?: string;
+  /** The results bucket: a job's results and exports, kept weeks at most and not backed up. */
+  resultsBucketName?: string;
   /** DynamoDB Local's URL; unset in AWS. */
   dynamoDbEndpoint?: string;
   /** s3rver's URL (path-style addressing); unset in AWS. */
@@ -53,6 +55,7 @@ export const PLATFORM_SETTINGS = defineSettings({
   stage: 'STAGE',
   tableName: 'TABLE_NAME',
   bucketName: 'BUCKET_NAME',
+  resultsBucketName: 'RESULTS_BUCKET_NAME',
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
   s3Endpoint: 'S3_ENDPOINT',
   tokenSigningKeyArn: 'TOKEN_SIGNING_KEY_ARN',

@@ -137,10 +137,10 @@ function fmt(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(value >= 1 ? 1 : 4);
 }
 
-/** What a job leaves stored: its organization's and its own items in the table and GSI1, and its files in the bucket. */
+/** What a job leaves stored: its organization's and its own items in the table and GSI1, and its files in the two buckets (only the files bucket is backed up). */
 async function storedBytes(organizationId: string, jobId: string) {
   const table = tableOf(runtime);
-  const stored = { table: 0, index: 0, files: 0, filesByKind: new Map<string, number>() };
+  const stored = { table: 0, index: 0, files: 0, backedUpFiles: 0, filesByKind: new Map<string, number>() };
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await table.client.send(new ScanCommand({ TableName: table.name, ExclusiveStartKey: startKey }));
@@ -153,17 +153,20 @@ async function storedBytes(organizationId: string, jobId: string) {
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   const s3Client = createS3Client(base.config);
-  let token: string | undefined;
-  do {
-    const page = await s3Client.send(new ListObjectsV2Command({ Bucket: base.config.bucketName!, ContinuationToken: token }));
-    for (const object of page.Contents ?? []) {
-      if (!object.Key?.includes(organizationId) && !object.Key?.includes(jobId)) continue;
-      stored.files += object.Size ?? 0;
-      const kind = object.Key.split('/').filter((part) => part !== organizationId && part !== jobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
-      stored.filesByKind.set(kind, (stored.filesByKind.get(kind) ?? 0) + (object.Size ?? 0));
-    }
-    token = page.NextContinuationToken;
-  } while (token);
+  for (const [bucket, backedUp] of [[base.config.bucketName!, true], [base.config.resultsBucketName!, false]] as const) {
+    let token: string | undefined;
+    do {
+      const page = await s3Client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        if (!object.Key?.includes(organizationId) && !object.Key?.includes(jobId)) continue;
+        stored.files += object.Size ?? 0;
+        if (backedUp) stored.backedUpFiles += object.Size ?? 0;
+        const kind = object.Key.split('/').filter((part) => part !== organizationId && part !== jobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
+        stored.filesByKind.set(kind, (stored.filesByKind.get(kind) ?? 0) + (object.Size ?? 0));
+      }
+      token = page.NextContinuationToken;
+    } while (token);
+  }
   return stored;
 }
 
@@ -265,16 +268,17 @@ try {
   const gb = (bytes: number) => (bytes * perMillion) / 1e9;
   // Stored a month (the results' 30-day retention); on a retaining stage, backed up daily as well.
   const months = { stored: RESULTS_RETENTION_DAYS / 30.4, backedUpFiles: (RESULTS_RETENTION_DAYS + BACKUP_RETENTION_DAYS) / 30.4, backedUpItems: (RESULTS_RETENTION_DAYS * BACKUP_RETENTION_DAYS) / 30.4 };
-  const storageCost = (table: number, index: number, files: number) => ({
+  const storageCost = (table: number, index: number, files: number, backedUpFiles: number) => ({
     stored:
       (gb(table + index) * PRICES.dynamoDb.storagePerGbMonth + gb(table) * PRICES.dynamoDb.pitrPerGbMonth + gb(files) * PRICES.s3.storagePerGbMonth) * months.stored,
-    backups: gb(files) * PRICES.backup.s3PerGbMonth * months.backedUpFiles + gb(table) * PRICES.backup.dynamoDbPerGbMonth * months.backedUpItems,
+    backups: gb(backedUpFiles) * PRICES.backup.s3PerGbMonth * months.backedUpFiles + gb(table) * PRICES.backup.dynamoDbPerGbMonth * months.backedUpItems,
   });
   const reviewsTable = stored.table - storedBeforeReviews.table;
   const reviewsIndex = stored.index - storedBeforeReviews.index;
-  const jobStorage = storageCost(stored.table - reviewsTable, stored.index - reviewsIndex, stored.files);
-  const reviewsStorage = storageCost(reviewsTable, reviewsIndex, 0);
-  console.log(`\nstored per row: table ${fmt(stored.table / mapped)} bytes (${fmt(reviewsTable / mapped)} of them decisions), GSI1 ${fmt(stored.index / mapped)} bytes, files ${fmt(stored.files / mapped)} bytes`);
+  const jobStorage = storageCost(stored.table - reviewsTable, stored.index - reviewsIndex, stored.files, stored.backedUpFiles);
+  const reviewsStorage = storageCost(reviewsTable, reviewsIndex, 0, 0);
+  console.log(`\nstored per row: table ${fmt(stored.table / mapped)} bytes (${fmt(reviewsTable / mapped)} of them decisions), GSI1 ${fmt(stored.index / mapped)} bytes, ` +
+    `files ${fmt(stored.files / mapped)} bytes (${fmt(stored.backedUpFiles / mapped)} of them in the backed-up files bucket)`);
   console.log(`  files by kind, bytes per row: ${[...stored.filesByKind].map(([kind, bytes]) => `${kind} ${fmt(bytes / mapped)}`).join(', ')}`);
   console.log(`storage over the ${RESULTS_RETENTION_DAYS}-day retention, per million rows: ${jobStorage.stored.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB-month, PITR ${PRICES.dynamoDb.pitrPerGbMonth} on the table, S3 ${PRICES.s3.storagePerGbMonth}); ` +
     `a retaining stage's daily backups add ${jobStorage.backups.toFixed(4)} USD`);

@@ -12,7 +12,8 @@ import { OBJECT_ACTIONS, TABLE_ACTIONS } from '../../infra/constructs/service-re
 import { MATCHING_INDEX_PREFIX, referenceRoutes, REFERENCE_FILES_PREFIX } from '../../shared/reference';
 import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX, inventoryValidationQueue, partnerInventoryRoutes } from '../../shared/partner-inventories';
 import { supplierRoutes } from '../../shared/suppliers';
-import { OBJECT_USES, objectPrefixes, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
+import { OBJECT_USES, objectPrefixes, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
+import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from '../../shared/mapping-jobs';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
 import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
@@ -21,6 +22,7 @@ import { logicalIdOf, ofType, resources, stack } from './stack-fixture';
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
 
 const filesId = logicalIdOf(stack.bucket);
+const resultsId = logicalIdOf(stack.resultsBucket);
 const tableArn = { 'Fn::GetAtt': [logicalIdOf(stack.table), 'Arn'] };
 const actionsOf = (statement: Statement) => [statement.Action].flat();
 
@@ -31,27 +33,30 @@ function statementsOfHandler(handler: string): Statement[] {
     .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
 }
 
-/** The key prefix an object ARN of the files bucket names (`exports/` for `<Files.Arn>/exports/*`); throws on any other shape. */
-function prefixOf(resource: unknown): string {
+/** The bucket and key prefix an object ARN names (`exports/` for `<Results.Arn>/exports/*`); throws on any other shape. */
+function objectsOf(resource: unknown): { bucket: BucketAccess; prefix: string } {
   const [, [arn, path]] = (resource as { 'Fn::Join': [string, [unknown, string]] })['Fn::Join'];
-  assert.deepEqual(arn, { 'Fn::GetAtt': [filesId, 'Arn'] });
+  const bucketId = (arn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  assert.ok([filesId, resultsId].includes(bucketId), `an object of the files or the results bucket, not ${JSON.stringify(arn)}`);
   const prefix = path.replace(/^\//, '').replace(/\*$/, '');
   assert.ok(prefix.endsWith('/') && !prefix.includes('*'), `an object ARN under a folder, not ${path}`);
-  return prefix;
+  return { bucket: bucketId === filesId ? 'objects' : 'resultObjects', prefix };
 }
 
-/** The prefixes a function may use objects under, so: from its policy. */
-function grantedPrefixes(handler: string, use: ObjectUse): string[] {
+/** The prefixes of a bucket a function may use objects under, so: from its policy. */
+function grantedPrefixes(handler: string, use: ObjectUse, bucket: BucketAccess = 'objects'): string[] {
   return statementsOfHandler(handler)
     .filter((statement) => actionsOf(statement).includes(OBJECT_ACTIONS[use][0]!))
-    .flatMap((statement) => [statement.Resource].flat().map(prefixOf))
+    .flatMap((statement) => [statement.Resource].flat().map(objectsOf))
+    .filter((granted) => granted.bucket === bucket)
+    .map((granted) => granted.prefix)
     .sort();
 }
 
 /** Whether objects under one prefix may lie under the other. */
 const overlaps = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
 
-const functionsWithAccess: { handler: string; access: Pick<ResourceAccess, 'table' | 'objects'> }[] = [
+const functionsWithAccess: { handler: string; access: Pick<ResourceAccess, 'table' | 'objects' | 'resultObjects'> }[] = [
   ...routeList.map(({ handler, access }) => ({ handler, access })),
   ...queueList.map(({ handler, access }) => ({ handler, access })),
   ...queueList.flatMap(({ deadLetterHandler, deadLetterAccess }) => (deadLetterHandler ? [{ handler: deadLetterHandler, access: deadLetterAccess! }] : [])),
@@ -66,15 +71,25 @@ describe('object grants', () => {
     assert.ok(s3Statements.length > 0);
     for (const statement of s3Statements) {
       assert.ok(actionsOf(statement).every((action) => ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging'].includes(action)), JSON.stringify(statement.Action));
-      for (const resource of [statement.Resource].flat()) assert.notEqual(prefixOf(resource), '', 'not the whole bucket');
+      for (const resource of [statement.Resource].flat()) assert.notEqual(objectsOf(resource).prefix, '', 'not the whole bucket');
     }
   });
 
-  it('give each function and worker exactly the prefixes it declares, per use', () => {
+  it('give each function and worker exactly the prefixes it declares, per bucket and use', () => {
     for (const { handler, access } of functionsWithAccess) {
-      for (const use of OBJECT_USES) {
-        assert.deepEqual(grantedPrefixes(handler, use), [...objectPrefixes(access, use)].sort(), `${handler} ${use}`);
+      for (const bucket of ['objects', 'resultObjects'] as const) {
+        for (const use of OBJECT_USES) {
+          assert.deepEqual(grantedPrefixes(handler, use, bucket), [...objectPrefixes(access, use, bucket)].sort(), `${handler} ${bucket} ${use}`);
+        }
       }
+    }
+  });
+
+  it('keep a job\'s results and exports in the results bucket, which is not backed up, and nothing else there', () => {
+    const resultPrefixes = new Set(functionsWithAccess.flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, 'resultObjects'))));
+    assert.deepEqual([...resultPrefixes].sort(), [EXPORTS_PREFIX, JOB_RESULTS_PREFIX].sort());
+    for (const { handler, access } of functionsWithAccess) {
+      for (const use of OBJECT_USES) assert.ok(!objectPrefixes(access, use).some((prefix) => resultPrefixes.has(prefix)), `${handler} ${use}: results only in the results bucket`);
     }
   });
 

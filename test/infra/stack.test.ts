@@ -198,13 +198,13 @@ describe('production data survives a mistake', () => {
     assert.equal(stack.terminationProtection, false, 'other stages default to disposable');
   });
 
-  it('keeps the table, both buckets, the partner secrets key and every secret when the stack goes, protects the table from deletion and the stack from termination', () => {
+  it('keeps the table, the three buckets (files, results, access logs), the partner secrets key and every secret when the stack goes, protects the table from deletion and the stack from termination', () => {
     assert.equal(kept.terminationProtection, true);
     assert.equal(keptResources[idIn(kept.table)]!.Properties.DeletionProtectionEnabled, true);
     const retained = [kept.table, kept.bucket, kept.secretsKey].map(idIn);
     const buckets = keptOfType('AWS::S3::Bucket').map(([id]) => id);
     const secrets = keptOfType('AWS::SecretsManager::Secret').map(([id]) => id);
-    assert.equal(buckets.length, 2);
+    assert.equal(buckets.length, 3);
     assert.ok(secrets.length > 0);
     for (const id of [...retained, ...buckets, ...secrets]) {
       assert.equal(keptResources[id]!.DeletionPolicy, 'Retain', id);
@@ -213,7 +213,7 @@ describe('production data survives a mistake', () => {
     assert.deepEqual(keptOfType('Custom::S3AutoDeleteObjects'), [], 'no object is emptied out of a kept bucket');
   });
 
-  it(`versions the files bucket: previous versions kept ${NONCURRENT_VERSION_DAYS} days, but expired exports and retired indexes gone a day later`, () => {
+  it(`versions the files bucket: previous versions kept ${NONCURRENT_VERSION_DAYS} days, but retired indexes and stale uploads gone a day later; not the results bucket`, () => {
     const files = keptResources[idIn(kept.bucket)]!.Properties;
     assert.deepEqual(files.VersioningConfiguration, { Status: 'Enabled' });
     const rules = Object.fromEntries((files.LifecycleConfiguration.Rules as { Id: string }[]).map((rule) => [rule.Id, rule])) as Record<string, any>;
@@ -223,10 +223,12 @@ describe('production data survives a mistake', () => {
       ExpiredObjectDeleteMarker: true,
       Status: 'Enabled',
     });
-    for (const id of ['ExpireTagged', 'ExpireExports', 'ExpireUploads', 'ExpireJobResults']) assert.deepEqual(rules[id].NoncurrentVersionExpiration, { NoncurrentDays: 1 }, id);
+    for (const id of ['ExpireTagged', 'ExpireUploads']) assert.deepEqual(rules[id].NoncurrentVersionExpiration, { NoncurrentDays: 1 }, id);
+    // Results live a month at most: neither versioned nor backed up.
+    assert.equal(keptResources[idIn(kept.resultsBucket)]!.Properties.VersioningConfiguration, undefined);
   });
 
-  it(`backs up the table and the files bucket daily, kept ${BACKUP_RETENTION_DAYS} days`, () => {
+  it(`backs up the table and the files bucket daily, kept ${BACKUP_RETENTION_DAYS} days, and not the results bucket`, () => {
     assert.ok(kept.dataBackup);
     const [plan] = keptOfType('AWS::Backup::BackupPlan').map(([, resource]) => resource);
     assert.deepEqual(plan!.Properties.BackupPlan.BackupPlanRule[0].Lifecycle, { DeleteAfterDays: BACKUP_RETENTION_DAYS });
@@ -245,11 +247,11 @@ describe('production data survives a mistake', () => {
     assert.equal(resources[logicalIdOf(stack.bucket)]!.Properties.VersioningConfiguration, undefined);
     assert.equal(stack.dataBackup, undefined);
     assert.deepEqual(ofType('AWS::Backup::BackupPlan'), []);
-    const stateful = [stack.table, stack.bucket, stack.secretsKey].map(logicalIdOf);
+    const stateful = [stack.table, stack.bucket, stack.resultsBucket, stack.secretsKey].map(logicalIdOf);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     const parent = template.toJSON().Resources as Record<string, { DeletionPolicy?: string }>;
     for (const id of [...stateful, ...secrets]) assert.equal(parent[id]!.DeletionPolicy, 'Delete', id);
-    assert.equal(ofType('Custom::S3AutoDeleteObjects').length, 2, 'both buckets are emptied so they can go');
+    assert.equal(ofType('Custom::S3AutoDeleteObjects').length, 3, 'the files, results and access-log buckets are emptied so they can go');
   });
 });
 
@@ -271,7 +273,7 @@ describe('least privilege per function', () => {
       assert.ok(!dynamo.includes('dynamodb:Scan'), 'nothing scans the table');
       assert.ok(!dynamo.some((a) => a === 'dynamodb:DescribeTable' || a.startsWith('dynamodb:GetRecords') || a === 'dynamodb:GetShardIterator'), 'the stream is the relay\'s');
       // Each use of objects it declares, and no other (the prefixes: grants.test.ts).
-      const declared = (use: ObjectUse) => objectPrefixes(route.access, use).length > 0;
+      const declared = (use: ObjectUse) => objectPrefixes(route.access, use).length + objectPrefixes(route.access, use, 'resultObjects').length > 0;
       assert.equal(s3.includes('s3:GetObject'), declared('read'), `${route.handler} reads objects`);
       assert.equal(s3.includes('s3:PutObject'), declared('write'), `${route.handler} writes objects`);
       assert.equal(s3.includes('s3:DeleteObject'), declared('delete'), `${route.handler} deletes objects`);
@@ -386,6 +388,7 @@ describe('lean functions', () => {
       const has = (name: string) => name in variables;
       assert.equal(has('TABLE_NAME'), route.access.table !== 'none', `${route.handler} TABLE_NAME`);
       assert.equal(has('BUCKET_NAME'), touchesObjects(route.access), `${route.handler} BUCKET_NAME`);
+      assert.equal(has('RESULTS_BUCKET_NAME'), touchesObjects(route.access, 'resultObjects'), `${route.handler} RESULTS_BUCKET_NAME`);
       assert.equal(has('TOKEN_SIGNING_KEY_ARN'), tokenKeyUse(route) !== 'none', `${route.handler} TOKEN_SIGNING_KEY_ARN`);
       assert.equal(has('STRIPE_API_KEY_SECRET_ARN'), route.access.providerKeys === 'api', `${route.handler} STRIPE_API_KEY_SECRET_ARN`);
       assert.equal(has('STRIPE_WEBHOOK_SECRET_ARN'), route.access.providerKeys === 'events', `${route.handler} STRIPE_WEBHOOK_SECRET_ARN`);
@@ -509,8 +512,10 @@ describe('queues and workers from the queue table', () => {
   });
 
   it('expires retired matching indexes a day after they are tagged, exports after a week, presigned uploads never completed after a day, and jobs\' results after their retention', () => {
-    const rules = resources[idOf(stack.bucket)]!.Properties.LifecycleConfiguration.Rules as { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string }[];
-    const byId = Object.fromEntries(rules.map((rule) => [rule.Id, rule]));
+    type Rule = { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string };
+    const rulesOf = (bucket: { node: { defaultChild?: unknown } }) => Object.fromEntries((resources[idOf(bucket)]!.Properties.LifecycleConfiguration.Rules as Rule[]).map((rule) => [rule.Id, rule]));
+    const byId = { ...rulesOf(stack.bucket), ...rulesOf(stack.resultsBucket) };
+    assert.deepEqual(Object.keys(rulesOf(stack.resultsBucket)).sort(), ['AbortIncompleteUploads', 'ExpireExports', 'ExpireJobResults']);
     assert.deepEqual(byId.ExpireTagged!.TagFilters, [{ Key: 'expire', Value: '1d' }]);
     assert.equal(byId.ExpireTagged!.ExpirationInDays, 1);
     assert.equal(byId.ExpireExports!.Prefix, 'exports/');

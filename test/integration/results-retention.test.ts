@@ -1,6 +1,6 @@
 /**
  * How long a job's results live, through the local runtime: `expiresAt` on the job (30 days from
- * its creation), the files under the prefix the bucket's lifecycle rule empties, decisions with
+ * its creation), the files in the results bucket under the prefix its lifecycle rule empties, decisions with
  * the table's TTL, and 410 for results, reviews and exports from `expiresAt` on, the job itself
  * still listed. Its own API: the test moves the clock a month on.
  */
@@ -11,7 +11,7 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { JOB_RESULTS_PREFIX } from '../../shared/mapping-jobs';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
-import { objectStoreOf } from '../../shared/platform/objects/services';
+import { resultObjectStoreOf } from '../../shared/platform/objects/services';
 import { TABLE_KEYS, tableOf } from '../../shared/platform/table';
 import { startTestApi, type Caller } from '../support/test-api';
 
@@ -44,8 +44,8 @@ describe('results retention', () => {
     const expiresAt = new Date(Date.parse(job.createdAt) + 30 * 86_400_000);
     assert.equal(job.expiresAt, expiresAt.toISOString());
 
-    // Its files live under the prefix the lifecycle rule empties; a decision carries the table's TTL.
-    const files = await objectStoreOf(api.runtime).get(`${JOB_RESULTS_PREFIX}${caller.organization.id}/${jobId}/views/manifest.json`);
+    // Its files live in the results bucket, under the prefix its lifecycle rule empties; a decision carries the table's TTL.
+    const files = await resultObjectStoreOf(api.runtime).get(`${JOB_RESULTS_PREFIX}${caller.organization.id}/${jobId}/views/manifest.json`);
     assert.ok(files, 'the views are under mapping-jobs/');
     const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: caller, json: { partnerHotelId: 'P1', decision: 'NO_MATCH' } });
     assert.equal(decided.status, 200, decided.text);

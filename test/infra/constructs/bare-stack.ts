@@ -27,6 +27,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
     stream: dynamodb.StreamViewType.NEW_IMAGE,
   });
   const bucket = new s3.Bucket(stack, 'Bucket');
+  const resultsBucket = new s3.Bucket(stack, 'ResultsBucket');
   const secretsKey = new kms.Key(stack, 'SecretsKey');
   const tokenSigningKey = new kms.Key(stack, 'TokenSigningKey', { keySpec: kms.KeySpec.ECC_NIST_P256, keyUsage: kms.KeyUsage.SIGN_VERIFY });
   const paymentSecrets = { api: new secretsmanager.Secret(stack, 'StripeApiKey'), events: new secretsmanager.Secret(stack, 'StripeWebhook') };
@@ -38,6 +39,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
     stage: 'bare',
     table,
     bucket,
+    resultsBucket,
     secretsKey,
     tokenSigningKey,
     paymentSecrets,
@@ -47,7 +49,7 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
     scheduleGroupName: SCHEDULE_GROUP_NAME,
     schedulerRole,
   });
-  return { stack, table, bucket, secretsKey, tokenSigningKey, paymentSecrets, schedulerRole, alarmTopic, queues, resources };
+  return { stack, table, bucket, resultsBucket, secretsKey, tokenSigningKey, paymentSecrets, schedulerRole, alarmTopic, queues, resources };
 }
 
 /** The logical id of a construct's CloudFormation resource. */
