@@ -100,7 +100,7 @@ export function countResults(results: readonly Pick<MappingResult, 'status'>[]):
   return counts;
 }
 
-/** Where a job's results files live in the bucket. */
+/** Where a job's results files live in the results bucket. */
 export const JOB_RESULTS_PREFIX = 'mapping-jobs/';
 
 /**
@@ -124,9 +124,9 @@ export function refuseExpiredResults(job: Pick<MappingJob, 'createdAt'>, now: Da
 }
 
 /**
- * Where a job's files live in the bucket: one results file per chunk, the results views a completed
- * job is read through (result-views.ts), and exports (under `exports/`, which the bucket's lifecycle
- * rule empties after 7 days).
+ * Where a job's files live in the results bucket (ResourceAccess.resultObjects): one results file per
+ * chunk, the views a completed job is read through (result-views.ts), and exports (under
+ * `exports/`, which the bucket's lifecycle rule empties after 7 days).
  */
 export const jobObjects = {
   results: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
