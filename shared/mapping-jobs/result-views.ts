@@ -36,21 +36,28 @@ const viewKeys = {
   blocks: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}blocks`,
 };
 
-/** Rows in the order DynamoDB kept them: partner ids by their UTF-8 bytes. */
-function byPartnerId(results: readonly StoredResult[]): StoredResult[] {
-  return results
-    .map((result) => ({ result, bytes: Buffer.from(result.partnerHotelId, 'utf8') }))
-    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+/**
+ * Rows sorted by a text key in UTF-8 byte order, as DynamoDB orders keys. JavaScript compares UTF-16
+ * code units, which agree with UTF-8 bytes below U+D800: when every key is below it (nearly always),
+ * strings are compared as they are, several times faster than their bytes.
+ */
+function inUtf8Order(results: readonly StoredResult[], keyOf: (result: StoredResult) => string, direction: 1 | -1): StoredResult[] {
+  const keyed = results.map((result) => ({ result, key: keyOf(result) }));
+  if (keyed.every(({ key }) => !/[\uD800-\uFFFF]/.test(key))) {
+    keyed.sort((a, b) => (a.key < b.key ? -direction : a.key > b.key ? direction : 0));
+    return keyed.map(({ result }) => result);
+  }
+  return keyed
+    .map(({ result, key }) => ({ result, bytes: Buffer.from(key, 'utf8') }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * direction)
     .map(({ result }) => result);
 }
 
+/** Rows in the order DynamoDB kept them: partner ids by their UTF-8 bytes. */
+const byPartnerId = (results: readonly StoredResult[]) => inUtf8Order(results, (result) => result.partnerHotelId, 1);
+
 /** Best score first, ties by partner id from the last, as a descending Query of GSI1 gave them. */
-function byScoreDescending(results: readonly StoredResult[]): StoredResult[] {
-  return results
-    .map((result) => ({ result, bytes: sortKeyBytes(resultSortKey(result.score, result.partnerHotelId)) }))
-    .sort((a, b) => Buffer.compare(b.bytes, a.bytes))
-    .map(({ result }) => result);
-}
+const byScoreDescending = (results: readonly StoredResult[]) => inUtf8Order(results, (result) => resultSortKey(result.score, result.partnerHotelId), -1);
 
 function blocksOf<T>(rows: readonly T[]): T[][] {
   const blocks: T[][] = [];

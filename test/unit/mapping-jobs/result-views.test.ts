@@ -123,9 +123,10 @@ async function readAll(read: (cursor: string | undefined) => Promise<{ results: 
   return rows;
 }
 
-async function setUp(count = 2_345) {
+async function setUp(count = 2_345, ids: 'mixed' | 'ascii' = 'mixed') {
   const job = { organizationId: 'org-1', id: `job-${++jobs}` };
-  const rows = engineRows(count);
+  // ASCII ids take the sort's fast path (strings compared as they are); the others, their bytes.
+  const rows = engineRows(count).map((row, i) => (ids === 'ascii' ? { ...row, partnerHotelId: `A-${(i * 7_919) % 10_007}-${i}` } : row));
   const objects = new ObjectsInMemory();
   await writeResultViews(objects, job, rows);
   const decisions = new DecisionsInMemory(job.id);
@@ -158,6 +159,14 @@ describe('a completed job’s results views', () => {
         const read = await readAll((cursor) => queryResults(views, job.id, filter, limit, cursor), limit);
         assert.deepEqual(read.map((row) => row.partnerHotelId), expected(rows, decisions, filter), `${JSON.stringify(filter)} in pages of ${limit}`);
       }
+    }
+  });
+
+  it('sort ASCII partner ids the same way, by their bytes', async () => {
+    const { job, rows, decisions, views } = await setUp(1_234, 'ascii');
+    for (const filter of [{}, { status: 'MATCHED' as const }, { minScore: 0.2 }]) {
+      const read = await readAll((cursor) => queryResults(views, job.id, filter, 300, cursor), 300);
+      assert.deepEqual(read.map((row) => row.partnerHotelId), expected(rows, decisions, filter), JSON.stringify(filter));
     }
   });
 
