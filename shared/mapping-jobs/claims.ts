@@ -60,7 +60,8 @@ export function resultsFileText(bytes: Buffer): string {
   return gunzipSync(bytes).toString('utf8');
 }
 
-async function readChunkResults(ports: ClaimPorts, job: MappingJob, chunk: number): Promise<MappingResult[]> {
+/** A chunk's results as its file holds them; fails loudly when the file is missing. */
+export async function readChunkResults(ports: Pick<ClaimPorts, 'readResultsFile'>, job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number): Promise<MappingResult[]> {
   const file = await ports.readResultsFile(jobObjects.results(job, chunk));
   if (file === undefined) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
   return file === '' ? [] : file.split('\n').map((line) => JSON.parse(line) as MappingResult);

@@ -12,10 +12,9 @@ import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from './matching-index';
 import { mappingChunkQueue, mappingExportQueue } from './queues';
-import { jobObjects, type MappingJob, type PinnedReference, type StoredResult } from './job';
-import type { MappingResult } from '../mapping';
+import type { MappingJob, PinnedReference, StoredResult } from './job';
 import { ResultViews, writeResultViews } from './result-views';
-import { resultsFileBytes, resultsFileText } from './claims';
+import { readChunkResults, resultsFileBytes, resultsFileText } from './claims';
 import type { ReviewPorts } from './review';
 import { mappingJobStoreOf } from './store';
 
@@ -30,21 +29,28 @@ export function jobPorts(runtime: Runtime): JobPorts {
   };
 }
 
+/** A job's chunk results files in the results bucket, stored gzip-compressed. */
+function resultsFiles(runtime: Runtime): Pick<ChunkPorts, 'putResultsFile' | 'readResultsFile'> {
+  const results = resultObjectStoreOf(runtime);
+  return {
+    putResultsFile: (key, jsonLines) => results.put(key, resultsFileBytes(jsonLines), 'application/gzip'),
+    readResultsFile: async (key) => {
+      const file = await results.get(key);
+      return file && resultsFileText(file);
+    },
+  };
+}
+
 export function chunkPorts(runtime: Runtime): ChunkPorts {
   const objects = objectStoreOf(runtime);
-  const results = resultObjectStoreOf(runtime);
   return {
     jobs: mappingJobStoreOf(runtime),
     metering: meteringOf(runtime),
     clock: runtime.clock,
     rows: (job, chunk) => readInventoryChunk(objects, { organizationId: job.organizationId, id: job.partnerInventoryId }, chunk),
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
-    putResultsFile: (key, jsonLines) => results.put(key, resultsFileBytes(jsonLines), 'application/gzip'),
-    readResultsFile: async (key) => {
-      const file = await results.get(key);
-      return file && resultsFileText(file);
-    },
-    putResultViews: (job, rows) => writeResultViews(results, job, rows),
+    ...resultsFiles(runtime),
+    putResultViews: (job, rows) => writeResultViews(resultObjectStoreOf(runtime), job, rows),
   };
 }
 
@@ -55,13 +61,8 @@ export function resultViewsOf(runtime: Runtime, job: Pick<MappingJob, 'organizat
 
 /** The rows of a counted chunk of a job, from its results file. */
 export function chunkResultsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): (chunk: number) => Promise<StoredResult[]> {
-  const objects = resultObjectStoreOf(runtime);
-  return async (chunk) => {
-    const file = await objects.get(jobObjects.results(job, chunk));
-    if (!file) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
-    const text = resultsFileText(file);
-    return text === '' ? [] : text.split('\n').map((line) => ({ ...(JSON.parse(line) as MappingResult), chunk }));
-  };
+  const files = resultsFiles(runtime);
+  return async (chunk) => (await readChunkResults(files, job, chunk)).map((result) => ({ ...result, chunk }));
 }
 
 /** What ending a job early (failing or cancelling it) needs. */
