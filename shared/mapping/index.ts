@@ -26,3 +26,4 @@ export {
   type PartnerInventoryOptions,
 } from './inventory';
 export { toCountryCode } from './countries';
+export { distanceMeters } from './similarity';

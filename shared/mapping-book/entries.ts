@@ -1,0 +1,264 @@
+/**
+ * The mapping book's rules: what an entry is, and what a job's row, a person's decision or the end
+ * of an inventory does to it. Pure: the store and the workers decide where entries live.
+ *
+ * An entry is one partner hotel of one source (the organization's own hotels, or one supplier's
+ * codes) and the reference hotel it maps to. A job's row against the entry is NEW, UPDATED (another
+ * hotel or status) or unchanged. A person's decision (MANUAL) is the authority: a job keeps it and
+ * records what the engine said beside it, unless the partner's hotel changed materially since the
+ * decision; then the entry goes back to REVIEW, showing the decision it had.
+ */
+import { distanceMeters, type MappingResult, type MatchEvidence, type CandidateSummary } from '../mapping';
+
+/** The source of the rows an inventory gives without a supplier code: the organization's own hotels. */
+export const OWN_SOURCE = 'OWN';
+
+export const ENTRY_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED', 'DELETED'] as const;
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
+export const ENTRY_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
+export type EntryMethod = (typeof ENTRY_METHODS)[number];
+export const CHANGE_KINDS = ['NEW', 'UPDATED', 'DELETED'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** Farther than this from where the partner had the hotel, a pin has moved: a hotel is not 150 m wide. */
+export const MATERIAL_MOVE_METERS = 150;
+
+/** What the partner says of its hotel: what a decision was made on, and what a material change is measured against. */
+export interface PartnerFacts {
+  name: string;
+  address?: string;
+  postalCode?: string;
+  city?: string;
+  country?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+/** What the engine answered for the partner hotel. */
+export interface EngineAnswer {
+  status: MappingResult['status'];
+  method: MappingResult['method'];
+  referenceHotelId: string | null;
+  referenceHotelName: string | null;
+  score: number;
+  evidence: MatchEvidence | null;
+  candidates: CandidateSummary[];
+  reason?: string;
+}
+
+/** A person's decision, with the partner's hotel as it was when they made it. */
+export interface StandingDecision {
+  decision: 'MATCH' | 'NO_MATCH';
+  referenceHotelId: string | null;
+  referenceHotelName: string | null;
+  note?: string;
+  /** The API key that decided. */
+  decidedBy: string;
+  decidedAt: string;
+  partner: PartnerFacts;
+}
+
+/** Who or what changed an entry. */
+export type ChangeCause =
+  | { kind: 'JOB'; mappingJobId: string }
+  | { kind: 'REVIEW'; decidedBy: string; mappingJobId?: string }
+  | { kind: 'MERGE'; mergedHotelId: string }
+  | { kind: 'PUBLICATION'; referenceVersionId: string };
+
+/** One line of an entry's history: what it became, when, why and by what. */
+export interface HistoryLine {
+  at: string;
+  change: ChangeKind;
+  status: EntryStatus;
+  method: EntryMethod | null;
+  referenceHotelId: string | null;
+  reason: string;
+  cause: ChangeCause;
+}
+
+/** How many lines of history an entry keeps: its latest, which are the ones read. */
+export const HISTORY_LINES = 20;
+
+export interface BookEntry {
+  source: string;
+  partnerHotelId: string;
+  partner: PartnerFacts;
+  status: EntryStatus;
+  method: EntryMethod | null;
+  referenceHotelId: string | null;
+  referenceHotelName: string | null;
+  score: number;
+  evidence: MatchEvidence | null;
+  candidates: CandidateSummary[];
+  /** What the engine said last: beside a MANUAL entry, its own answer. */
+  engine: EngineAnswer;
+  /** The person's decision: standing when the method is MANUAL, shown for review when the entry went back to REVIEW. */
+  decision?: StandingDecision;
+  /** Why the entry is as it is (its last change). */
+  reason: string;
+  changedAt: string;
+  cause: ChangeCause;
+  history: HistoryLine[];
+}
+
+/** A job's row as the book takes it: the engine's answer, the partner's facts and the row's source. */
+export interface JobRow extends EngineAnswer {
+  partnerHotelId: string;
+  source: string;
+  partner: PartnerFacts;
+}
+
+/** What a rule did to an entry: the entry as it now is, and the change the feed tells of (none when unchanged). */
+export interface Outcome {
+  entry: BookEntry;
+  change?: ChangeKind;
+}
+
+const folded = (text: string | undefined) =>
+  (text ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+const hasPin = (facts: PartnerFacts) => facts.latitude !== undefined && facts.longitude !== undefined;
+
+/**
+ * How the partner's hotel changed in a way that may make a decision wrong: its name or its address
+ * (street, postal code, city, country) other than by case, accents, punctuation or spacing, or its
+ * pin moved more than MATERIAL_MOVE_METERS, appeared or went. Undefined when nothing material changed.
+ */
+export function materialChange(before: PartnerFacts, after: PartnerFacts): string | undefined {
+  const changed: string[] = [];
+  const quote = (text: string | undefined) => (text ? `"${text}"` : 'none');
+  if (folded(before.name) !== folded(after.name)) changed.push(`name ${quote(before.name)} -> ${quote(after.name)}`);
+  for (const field of ['address', 'postalCode', 'city', 'country'] as const) {
+    if (folded(before[field]) !== folded(after[field])) changed.push(`${field} ${quote(before[field])} -> ${quote(after[field])}`);
+  }
+  if (hasPin(before) !== hasPin(after)) changed.push(hasPin(after) ? 'coordinates added' : 'coordinates removed');
+  else if (hasPin(before) && hasPin(after)) {
+    const moved = distanceMeters(before.latitude!, before.longitude!, after.latitude!, after.longitude!);
+    if (moved > MATERIAL_MOVE_METERS) changed.push(`moved ${Math.round(moved)} m`);
+  }
+  return changed.length === 0 ? undefined : changed.join('; ');
+}
+
+const describe = (answer: { status: EntryStatus; referenceHotelId: string | null }) =>
+  answer.referenceHotelId === null ? answer.status : `${answer.status} ${answer.referenceHotelId}`;
+
+function engineAnswer(row: EngineAnswer): EngineAnswer {
+  return {
+    status: row.status,
+    method: row.method,
+    referenceHotelId: row.referenceHotelId,
+    referenceHotelName: row.referenceHotelName,
+    score: row.score,
+    evidence: row.evidence,
+    candidates: row.candidates,
+    ...(row.reason !== undefined && { reason: row.reason }),
+  };
+}
+
+function withHistory(entry: Omit<BookEntry, 'history'>, history: readonly HistoryLine[], change: ChangeKind): BookEntry {
+  const line: HistoryLine = {
+    at: entry.changedAt,
+    change,
+    status: entry.status,
+    method: entry.method,
+    referenceHotelId: entry.referenceHotelId,
+    reason: entry.reason,
+    cause: entry.cause,
+  };
+  return { ...entry, history: [...history, line].slice(-HISTORY_LINES) };
+}
+
+/** The entry as the engine's answer makes it. */
+function engineEntry(row: JobRow, at: string, cause: ChangeCause, reason: string): Omit<BookEntry, 'history'> {
+  const answer = engineAnswer(row);
+  return {
+    source: row.source,
+    partnerHotelId: row.partnerHotelId,
+    partner: row.partner,
+    status: answer.status,
+    method: answer.method,
+    referenceHotelId: answer.referenceHotelId,
+    referenceHotelName: answer.referenceHotelName,
+    score: answer.score,
+    evidence: answer.evidence,
+    candidates: answer.candidates,
+    engine: answer,
+    reason,
+    changedAt: at,
+    cause,
+  };
+}
+
+/**
+ * A job's row written into the book over the entry it finds there (undefined when there is none).
+ * An entry the job does not change keeps its change time and reason, with the engine's latest
+ * answer and the partner's latest facts.
+ */
+export function applyJobRow(current: BookEntry | undefined, row: JobRow, at: string, mappingJobId: string): Outcome {
+  const cause: ChangeCause = { kind: 'JOB', mappingJobId };
+  if (current === undefined) return { entry: withHistory(engineEntry(row, at, cause, row.reason ?? 'First mapped'), [], 'NEW'), change: 'NEW' };
+  // An entry an earlier inventory ended comes back as NEW, under its decision if it had one.
+  const returning = current.status === 'DELETED';
+  const decision = current.method === 'MANUAL' ? current.decision : undefined;
+  if (decision) {
+    const moved = materialChange(decision.partner, row.partner);
+    if (moved === undefined) {
+      const kept: BookEntry = { ...current, partner: row.partner, engine: engineAnswer(row) };
+      if (!returning) return { entry: kept };
+      return { entry: withHistory({ ...restoreDecision(kept), reason: 'Listed again: the decision stands', changedAt: at, cause }, current.history, 'NEW'), change: 'NEW' };
+    }
+    const reason =
+      `The partner's hotel changed since the decision of ${decision.decidedAt.slice(0, 10)} (${moved}): review it again. ` +
+      `The engine now says ${describe(row)}; the decision was ${decision.decision === 'MATCH' ? `MATCH ${decision.referenceHotelId}` : 'NO_MATCH'}.`;
+    const review = { ...engineEntry(row, at, cause, reason), status: 'REVIEW' as const, decision };
+    const change = returning ? 'NEW' : 'UPDATED';
+    return { entry: withHistory(review, current.history, change), change };
+  }
+  if (returning) return { entry: withHistory(engineEntry(row, at, cause, row.reason ?? 'Listed again'), current.history, 'NEW'), change: 'NEW' };
+  // An entry sent back to REVIEW holds there while the engine says what it said when it was sent back.
+  const standing = current.decision ? current.engine : current;
+  if (standing.status === row.status && standing.referenceHotelId === row.referenceHotelId) {
+    return { entry: { ...current, partner: row.partner, engine: engineAnswer(row), score: row.score, evidence: row.evidence, candidates: row.candidates } };
+  }
+  const reason = `The engine now says ${describe(row)} (was ${describe(current)})${row.reason ? `: ${row.reason}` : ''}`;
+  // An entry sent back to REVIEW stays there, its decision shown, until a person decides again.
+  const updated = { ...engineEntry(row, at, cause, reason), ...(current.decision && { status: 'REVIEW' as const, decision: current.decision }) };
+  return { entry: withHistory(updated, current.history, 'UPDATED'), change: 'UPDATED' };
+}
+
+/** An entry under its standing decision. */
+function restoreDecision(entry: BookEntry): BookEntry {
+  const decision = entry.decision!;
+  const match = decision.decision === 'MATCH';
+  return {
+    ...entry,
+    status: match ? 'MATCHED' : 'UNMATCHED',
+    method: 'MANUAL',
+    referenceHotelId: decision.referenceHotelId,
+    referenceHotelName: decision.referenceHotelName,
+    score: match ? 1 : 0,
+  };
+}
+
+/** A person's decision on an entry: MANUAL from now on, whatever it was. */
+export function applyDecision(current: BookEntry, decision: StandingDecision, cause: Extract<ChangeCause, { kind: 'REVIEW' }>): Outcome {
+  const decided = restoreDecision({ ...current, decision });
+  const reason = decision.decision === 'MATCH' ? `Decided by a person: MATCH ${decision.referenceHotelId}` : 'Decided by a person: NO_MATCH';
+  const change = current.status === 'DELETED' ? 'NEW' : 'UPDATED';
+  return { entry: withHistory({ ...decided, reason, changedAt: decision.decidedAt, cause }, current.history, change), change };
+}
+
+/**
+ * The end of an entry whose partner id a whole inventory of its source no longer holds. The entry
+ * stays as DELETED with its history and decision: listed again, it returns under the decision.
+ */
+export function applyRemoval(current: BookEntry, at: string, mappingJobId: string): Outcome {
+  if (current.status === 'DELETED') return { entry: current };
+  const ended = { ...current, status: 'DELETED' as const, reason: 'No longer in the inventory', changedAt: at, cause: { kind: 'JOB' as const, mappingJobId } };
+  return { entry: withHistory(ended, current.history, 'DELETED'), change: 'DELETED' };
+}

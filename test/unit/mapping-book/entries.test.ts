@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import {
+  applyDecision,
+  applyJobRow,
+  applyRemoval,
+  HISTORY_LINES,
+  materialChange,
+  OWN_SOURCE,
+  type BookEntry,
+  type JobRow,
+  type PartnerFacts,
+  type StandingDecision,
+} from '../../../shared/mapping-book/entries';
+
+const AT = ['2026-11-01T10:00:00.000Z', '2026-11-02T10:00:00.000Z', '2026-12-01T10:00:00.000Z', '2026-12-02T10:00:00.000Z'] as const;
+const HOTEL_A = '11111111-1111-4111-8111-111111111111';
+const HOTEL_B = '22222222-2222-4222-8222-222222222222';
+
+const facts: PartnerFacts = { name: 'Hôtel du Louvre', address: '1 Place André Malraux', postalCode: '75001', city: 'Paris', country: 'FR', latitude: 48.8635, longitude: 2.3359 };
+
+function row(overrides: Partial<JobRow> = {}): JobRow {
+  return {
+    partnerHotelId: 'H-1',
+    source: OWN_SOURCE,
+    partner: facts,
+    status: 'MATCHED',
+    method: 'FUZZY',
+    referenceHotelId: HOTEL_A,
+    referenceHotelName: 'Hotel du Louvre',
+    score: 0.97,
+    evidence: null,
+    candidates: [],
+    ...overrides,
+  };
+}
+
+const decision = (overrides: Partial<StandingDecision> = {}): StandingDecision => ({
+  decision: 'MATCH',
+  referenceHotelId: HOTEL_B,
+  referenceHotelName: 'Louvre Hotel Annex',
+  decidedBy: 'key-1',
+  decidedAt: AT[1],
+  partner: facts,
+  ...overrides,
+});
+
+/** An entry a first job wrote, then a person decided. */
+function decided(by: StandingDecision = decision()): BookEntry {
+  const first = applyJobRow(undefined, row({ status: 'REVIEW', score: 0.6 }), AT[0], 'job-1').entry;
+  return applyDecision(first, by, { kind: 'REVIEW', decidedBy: by.decidedBy }).entry;
+}
+
+describe('materialChange', () => {
+  it('ignores case, accents, punctuation, spacing and a pin nudged less than 150 m', () => {
+    const cosmetic: PartnerFacts = { ...facts, name: 'HOTEL  DU LOUVRE!', address: '1, place Andre-Malraux', latitude: 48.8644, longitude: 2.3359 };
+    assert.equal(materialChange(facts, cosmetic), undefined);
+  });
+
+  it('names each field that changed, with its values, and how far the pin moved', () => {
+    assert.equal(materialChange(facts, { ...facts, address: '3 Rue de Rivoli' }), 'address "1 Place André Malraux" -> "3 Rue de Rivoli"');
+    assert.equal(materialChange(facts, { ...facts, name: 'Louvre Suites' }), 'name "Hôtel du Louvre" -> "Louvre Suites"');
+    assert.equal(materialChange(facts, { ...facts, postalCode: undefined }), 'postalCode "75001" -> none');
+    assert.equal(materialChange(facts, { ...facts, latitude: 48.8665 }), 'moved 334 m');
+    assert.equal(materialChange(facts, { ...facts, latitude: undefined, longitude: undefined }), 'coordinates removed');
+    assert.equal(materialChange({ ...facts, latitude: undefined }, facts), 'coordinates added');
+  });
+});
+
+describe('applyJobRow', () => {
+  it('a partner id the book does not hold is NEW, with the engine answer and a first history line', () => {
+    const { entry, change } = applyJobRow(undefined, row(), AT[0], 'job-1');
+    assert.equal(change, 'NEW');
+    assert.equal(entry.status, 'MATCHED');
+    assert.equal(entry.method, 'FUZZY');
+    assert.equal(entry.referenceHotelId, HOTEL_A);
+    assert.deepEqual(entry.cause, { kind: 'JOB', mappingJobId: 'job-1' });
+    assert.deepEqual(
+      entry.history.map((line) => [line.change, line.status, line.at]),
+      [['NEW', 'MATCHED', AT[0]]],
+    );
+  });
+
+  it('the same hotel and status again is unchanged: no change, the latest score and facts kept, the change time left as it was', () => {
+    const first = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
+    const { entry, change } = applyJobRow(first, row({ score: 0.91, partner: { ...facts, name: 'Hotel du Louvre' } }), AT[2], 'job-2');
+    assert.equal(change, undefined);
+    assert.equal(entry.score, 0.91);
+    assert.equal(entry.partner.name, 'Hotel du Louvre');
+    assert.equal(entry.changedAt, AT[0]);
+    assert.equal(entry.history.length, 1);
+  });
+
+  it('another hotel or status is UPDATED with a reason that says what changed', () => {
+    const first = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
+    const { entry, change } = applyJobRow(first, row({ status: 'REVIEW', referenceHotelId: HOTEL_B, score: 0.55, reason: 'two hotels of the chain' }), AT[2], 'job-2');
+    assert.equal(change, 'UPDATED');
+    assert.equal(entry.status, 'REVIEW');
+    assert.equal(entry.reason, `The engine now says REVIEW ${HOTEL_B} (was MATCHED ${HOTEL_A}): two hotels of the chain`);
+    assert.deepEqual(entry.history.map((line) => line.change), ['NEW', 'UPDATED']);
+  });
+
+  it('keeps a MANUAL entry as decided and records the engine answer beside it', () => {
+    const manual = decided();
+    const { entry, change } = applyJobRow(manual, row({ referenceHotelId: HOTEL_A, score: 0.99, partner: { ...facts, name: 'HOTEL DU LOUVRE' } }), AT[2], 'job-2');
+    assert.equal(change, undefined);
+    assert.equal(entry.method, 'MANUAL');
+    assert.equal(entry.status, 'MATCHED');
+    assert.equal(entry.referenceHotelId, HOTEL_B);
+    assert.equal(entry.score, 1);
+    assert.deepEqual([entry.engine.referenceHotelId, entry.engine.score], [HOTEL_A, 0.99]);
+    assert.equal(entry.changedAt, AT[1]);
+  });
+
+  it('keeps a NO_MATCH decision as UNMATCHED, score 0', () => {
+    const { entry, change } = applyJobRow(decided(decision({ decision: 'NO_MATCH', referenceHotelId: null, referenceHotelName: null })), row(), AT[2], 'job-2');
+    assert.equal(change, undefined);
+    assert.deepEqual([entry.status, entry.method, entry.referenceHotelId, entry.score], ['UNMATCHED', 'MANUAL', null, 0]);
+  });
+
+  it('sends a MANUAL entry back to REVIEW when the partner hotel changed materially, showing the decision it had', () => {
+    const moved = { ...facts, address: '3 Rue de Rivoli' };
+    const { entry, change } = applyJobRow(decided(), row({ partner: moved }), AT[2], 'job-2');
+    assert.equal(change, 'UPDATED');
+    assert.equal(entry.status, 'REVIEW');
+    assert.equal(entry.method, 'FUZZY');
+    assert.equal(entry.referenceHotelId, HOTEL_A);
+    assert.equal(entry.decision?.referenceHotelId, HOTEL_B);
+    assert.equal(
+      entry.reason,
+      `The partner's hotel changed since the decision of 2026-11-02 (address "1 Place André Malraux" -> "3 Rue de Rivoli"): review it again. ` +
+        `The engine now says MATCHED ${HOTEL_A}; the decision was MATCH ${HOTEL_B}.`,
+    );
+    // Until a person decides again, a later job with the same answer leaves it, reason and all.
+    const again = applyJobRow(entry, row({ partner: moved }), AT[3], 'job-3');
+    assert.equal(again.change, undefined);
+    assert.equal(again.entry.reason, entry.reason);
+    assert.equal(again.entry.decision?.referenceHotelId, HOTEL_B);
+  });
+});
+
+describe('applyRemoval and a return', () => {
+  it('ends an entry as DELETED once, keeping its decision and history', () => {
+    const ended = applyRemoval(decided(), AT[2], 'job-2');
+    assert.equal(ended.change, 'DELETED');
+    assert.equal(ended.entry.status, 'DELETED');
+    assert.equal(ended.entry.decision?.referenceHotelId, HOTEL_B);
+    assert.equal(applyRemoval(ended.entry, AT[3], 'job-3').change, undefined);
+  });
+
+  it('an ended entry listed again is NEW: under its decision when the hotel is the same, from the engine otherwise', () => {
+    const ended = applyRemoval(decided(), AT[2], 'job-2').entry;
+    const back = applyJobRow(ended, row(), AT[3], 'job-3');
+    assert.equal(back.change, 'NEW');
+    assert.deepEqual([back.entry.status, back.entry.method, back.entry.referenceHotelId], ['MATCHED', 'MANUAL', HOTEL_B]);
+    const engineEnded = applyRemoval(applyJobRow(undefined, row(), AT[0], 'job-1').entry, AT[2], 'job-2').entry;
+    const engineBack = applyJobRow(engineEnded, row({ status: 'UNMATCHED', method: null, referenceHotelId: null, score: 0.02 }), AT[3], 'job-3');
+    assert.equal(engineBack.change, 'NEW');
+    assert.deepEqual([engineBack.entry.status, engineBack.entry.method], ['UNMATCHED', null]);
+  });
+});
+
+describe('applyDecision', () => {
+  it('makes the entry MANUAL with the decision, UPDATED, whatever the engine said', () => {
+    const { entry, change } = applyDecision(applyJobRow(undefined, row({ status: 'REVIEW' }), AT[0], 'job-1').entry, decision(), { kind: 'REVIEW', decidedBy: 'key-1' });
+    assert.equal(change, 'UPDATED');
+    assert.deepEqual([entry.status, entry.method, entry.referenceHotelId, entry.score, entry.changedAt], ['MATCHED', 'MANUAL', HOTEL_B, 1, AT[1]]);
+    assert.equal(entry.reason, `Decided by a person: MATCH ${HOTEL_B}`);
+  });
+
+  it('keeps the latest history lines only', () => {
+    let entry = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
+    for (let i = 0; i < HISTORY_LINES + 5; i++) {
+      entry = applyDecision(entry, decision({ decision: i % 2 ? 'MATCH' : 'NO_MATCH', decidedAt: `2026-11-${String(3 + i).padStart(2, '0')}T00:00:00.000Z` }), { kind: 'REVIEW', decidedBy: 'key-1' }).entry;
+    }
+    assert.equal(entry.history.length, HISTORY_LINES);
+    assert.equal(entry.history.at(-1)!.at, '2026-11-27T00:00:00.000Z');
+  });
+});
+
+describe('an entry sent back to REVIEW', () => {
+  it('stays in REVIEW with its decision shown when the engine changes its mind, until a person decides', () => {
+    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2').entry;
+    const { entry, change } = applyJobRow(sentBack, row({ partner: { ...facts, name: 'Louvre Suites' }, referenceHotelId: HOTEL_B }), AT[3], 'job-3');
+    assert.equal(change, 'UPDATED');
+    assert.deepEqual([entry.status, entry.referenceHotelId, entry.decision?.decidedAt], ['REVIEW', HOTEL_B, AT[1]]);
+    const redecided = applyDecision(entry, decision({ decidedAt: AT[3], partner: { ...facts, name: 'Louvre Suites' } }), { kind: 'REVIEW', decidedBy: 'key-1' }).entry;
+    assert.deepEqual([redecided.status, redecided.method], ['MATCHED', 'MANUAL']);
+  });
+});
