@@ -1,0 +1,289 @@
+/**
+ * The book's change feed: every batch of changes (a job written into the book, a decision, a merge,
+ * a publication) is a commit numbered by the organization's sequence. The sequence is a head item
+ * moved on in the same transaction as the commit and the changes it numbers, on the condition that
+ * it still holds the number read: two writers never take one number, and a commit is visible only
+ * with every commit before it (DynamoDB serializes transactions on the head item), so a reader that
+ * comes back with its position never finds a gap filled behind it.
+ *
+ * A commit of a few changes holds them; a larger one names a file of them in the results bucket
+ * (written before the commit, so a commit never names a missing file). Commits and their files are
+ * kept CHANGES_RETENTION_DAYS: a position is valid that long.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { gone, invalidInput } from '../platform/errors';
+import type { ObjectStore } from '../platform/objects/object-store';
+import { TABLE_KEYS, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
+import type { BookEntry, ChangeCause, ChangeKind } from './entries';
+
+/** How long a change stays in the feed, and so how long a position stays valid. */
+export const CHANGES_RETENTION_DAYS = 30;
+
+/** Commits of at most this many changes hold them; larger ones name a file. */
+export const INLINE_CHANGES = 25;
+
+/** Where the files of large commits live in the results bucket (its lifecycle rule expires them). */
+export const BOOK_CHANGES_PREFIX = 'book-changes/';
+
+/** A change as the feed tells it: the entry as the change left it. */
+export interface BookChange {
+  kind: ChangeKind;
+  source: string;
+  partnerHotelId: string;
+  status: BookEntry['status'];
+  method: BookEntry['method'];
+  referenceHotelId: string | null;
+  referenceHotelName: string | null;
+  score: number;
+  reason: string;
+  changedAt: string;
+  cause: ChangeCause;
+}
+
+export function changeOf(kind: ChangeKind, entry: BookEntry): BookChange {
+  return {
+    kind,
+    source: entry.source,
+    partnerHotelId: entry.partnerHotelId,
+    status: entry.status,
+    method: entry.method,
+    referenceHotelId: entry.referenceHotelId,
+    referenceHotelName: entry.referenceHotelName,
+    score: entry.score,
+    reason: entry.reason,
+    changedAt: entry.changedAt,
+    cause: entry.cause,
+  };
+}
+
+export type ChangeCounts = Record<'new' | 'updated' | 'deleted', number>;
+
+const COUNT_OF_KIND = { NEW: 'new', UPDATED: 'updated', DELETED: 'deleted' } as const satisfies Record<ChangeKind, keyof ChangeCounts>;
+
+export function countChanges(changes: readonly Pick<BookChange, 'kind'>[]): ChangeCounts {
+  const counts: ChangeCounts = { new: 0, updated: 0, deleted: 0 };
+  for (const change of changes) counts[COUNT_OF_KIND[change.kind]]++;
+  return counts;
+}
+
+/** A commit as the table keeps it. */
+interface Commit {
+  sequence: number;
+  committedAt: string;
+  cause: ChangeCause;
+  counts: ChangeCounts;
+  changeCount: number;
+  changes?: BookChange[];
+  changesFile?: string;
+}
+
+/** A commit with its expiry (epoch seconds, the table's TTL attribute). */
+type StoredCommit = Commit & { [TABLE_KEYS.ttlAttribute]: number };
+
+/**
+ * Where a reader stands: every change of commits before `sequence` read, and the first `read` of
+ * commit `sequence`. Given to partners as `<sequence>.<read>`, opaque to them.
+ */
+export interface FeedPosition {
+  sequence: number;
+  read: number;
+}
+
+/** The position before every change. */
+export const FEED_START: FeedPosition = { sequence: 1, read: 0 };
+
+export function formatPosition(position: FeedPosition): string {
+  return `${position.sequence}.${position.read}`;
+}
+
+/** A position as a partner gave it back; 400 when it is not one this feed handed out. */
+export function parsePosition(text: string): FeedPosition {
+  const match = /^([1-9]\d{0,14})\.(0|[1-9]\d{0,9})$/.exec(text);
+  if (!match) throw invalidInput('position: must be a position the feed gave (such as "12.0")');
+  return { sequence: Number(match[1]), read: Number(match[2]) };
+}
+
+export interface FeedPage {
+  changes: BookChange[];
+  /** Where to read on from: after the last change of this page. */
+  position: FeedPosition;
+  /** Whether changes past `position` were already there. */
+  more: boolean;
+}
+
+const keys = {
+  head: (organizationId: string) => ({ PK: `BOOK#${organizationId}`, SK: 'HEAD' }),
+  commit: (organizationId: string, sequence: number) => ({ PK: `BOOK#${organizationId}`, SK: `COMMIT#${String(sequence).padStart(15, '0')}` }),
+  changesFile: (organizationId: string, sequence: number) => `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${Date.now().toString(36)}.jsonl.gz`,
+};
+
+export class ChangeLog {
+  constructor(
+    private readonly table: Table,
+    private readonly files: Pick<ObjectStore, 'get' | 'put'>,
+    private readonly now: () => Date,
+  ) {}
+
+  /** The sequence of the last commit (0 before the first). */
+  async lastSequence(organizationId: string): Promise<number> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.head(organizationId), ConsistentRead: true }));
+    return (Item?.lastSequence as number | undefined) ?? 0;
+  }
+
+  /** The position after every change committed so far. */
+  async endPosition(organizationId: string): Promise<FeedPosition> {
+    return { sequence: (await this.lastSequence(organizationId)) + 1, read: 0 };
+  }
+
+  /**
+   * Commits the changes with the writes that make them, all or nothing. Answers the commit's
+   * sequence, or undefined when one of `writes`' own conditions failed (nothing written then).
+   * A commit that lost its number to another is tried again with the next.
+   */
+  async commit(organizationId: string, cause: ChangeCause, changes: readonly BookChange[], writes: readonly TransactItem[] = []): Promise<number | undefined> {
+    let fileOfSequence: { sequence: number; key: string } | undefined;
+    for (;;) {
+      const last = await this.lastSequence(organizationId);
+      const sequence = last + 1;
+      const committedAt = this.now().toISOString();
+      const commit: Commit = { sequence, committedAt, cause, counts: countChanges(changes), changeCount: changes.length };
+      if (changes.length <= INLINE_CHANGES) commit.changes = [...changes];
+      else {
+        // The file is named after the sequence it was written for: written again when the number is lost.
+        if (fileOfSequence?.sequence !== sequence) {
+          const key = keys.changesFile(organizationId, sequence);
+          await this.files.put(key, gzipSync(changes.map((change) => JSON.stringify(change)).join('\n'), { level: 1 }), 'application/gzip');
+          fileOfSequence = { sequence, key };
+        }
+        commit.changesFile = fileOfSequence.key;
+      }
+      const failed = await transactWrite(this.table, [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: keys.head(organizationId),
+            UpdateExpression: 'SET lastSequence = :sequence',
+            ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
+            ExpressionAttributeValues: { ':sequence': sequence, ...(last !== 0 && { ':last': last }) },
+          },
+        },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) },
+          },
+        },
+        ...writes,
+      ]);
+      if (failed.length === 0) return sequence;
+      if (!failed.includes(0)) return undefined;
+    }
+  }
+
+  /**
+   * Changes after `position`, in the order they were committed, at most `limit`. 410 when the
+   * position's commit is past its retention, 400 when it is beyond the end of the feed.
+   */
+  async read(organizationId: string, position: FeedPosition, limit: number): Promise<FeedPage> {
+    const end = (await this.lastSequence(organizationId)) + 1;
+    if (position.sequence > end || (position.sequence === end && position.read > 0)) {
+      throw invalidInput('position: beyond the end of the feed; give back a position the feed gave');
+    }
+    if (position.sequence === end) return { changes: [], position, more: false };
+    const changes: BookChange[] = [];
+    let at = position;
+    let startKey: Record<string, unknown> | undefined;
+    let first = true;
+    scan: do {
+      const page = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': keys.head(organizationId).PK, ':from': keys.commit(organizationId, position.sequence).SK, ':to': keys.commit(organizationId, end - 1).SK },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+          Limit: 50,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const commit = withoutKeys(item) as unknown as StoredCommit;
+        if (first) {
+          first = false;
+          if (commit.sequence !== position.sequence || this.expired(commit)) throw this.expiredPosition(organizationId, position);
+          if (position.read > commit.changeCount) throw invalidInput('position: not a position this feed gave');
+        }
+        const all = await this.changesOf(commit);
+        const from = commit.sequence === at.sequence ? at.read : 0;
+        const taken = all.slice(from, from + limit - changes.length);
+        changes.push(...taken);
+        at = from + taken.length === commit.changeCount ? { sequence: commit.sequence + 1, read: 0 } : { sequence: commit.sequence, read: from + taken.length };
+        if (changes.length >= limit) break scan;
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    if (first && position.sequence < end) throw this.expiredPosition(organizationId, position);
+    return { changes, position: at, more: at.sequence < end };
+  }
+
+  /** The position before the oldest change the feed still keeps (the end when it keeps none). */
+  async oldestPosition(organizationId: string): Promise<FeedPosition> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :commit)',
+          ExpressionAttributeValues: { ':pk': keys.head(organizationId).PK, ':commit': 'COMMIT#' },
+          ProjectionExpression: '#sequence, #expiry',
+          ExpressionAttributeNames: { '#sequence': 'sequence', '#expiry': TABLE_KEYS.ttlAttribute },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const kept = (page.Items ?? []).find((item) => !this.expired(item as StoredCommit));
+      if (kept) return { sequence: kept.sequence as number, read: 0 };
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return this.endPosition(organizationId);
+  }
+
+  /** The changes of each kind after `position`. */
+  async counts(organizationId: string, position: FeedPosition): Promise<ChangeCounts & { position: FeedPosition }> {
+    const totals: ChangeCounts = { new: 0, updated: 0, deleted: 0 };
+    let at = position;
+    for (;;) {
+      const page = await this.read(organizationId, at, 10_000);
+      const counts = countChanges(page.changes);
+      totals.new += counts.new;
+      totals.updated += counts.updated;
+      totals.deleted += counts.deleted;
+      at = page.position;
+      if (!page.more) return { ...totals, position: at };
+    }
+  }
+
+  private async changesOf(commit: Commit): Promise<BookChange[]> {
+    if (commit.changes) return commit.changes;
+    const bytes = await this.files.get(commit.changesFile!);
+    if (!bytes) throw new Error(`The changes file ${commit.changesFile} of commit ${commit.sequence} is missing.`);
+    const text = gunzipSync(bytes).toString('utf8');
+    return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as BookChange);
+  }
+
+  private expiry(committedAt: string): number {
+    return Math.floor(Date.parse(committedAt) / 1000) + CHANGES_RETENTION_DAYS * 86_400;
+  }
+
+  /** DynamoDB's TTL removes items within days of their expiry: an expired commit is gone already. */
+  private expired(commit: Pick<StoredCommit, 'expiresAt'>): boolean {
+    return commit.expiresAt * 1000 <= this.now().getTime();
+  }
+
+  private expiredPosition(_organizationId: string, position: FeedPosition) {
+    return gone(
+      `position: ${formatPosition(position)} is older than the feed keeps (${CHANGES_RETENTION_DAYS} days). ` +
+        'Read the book whole (its entries or its export) and follow the feed from the position the book gives.',
+    );
+  }
+}
