@@ -75,7 +75,34 @@ interface Commit {
   counts: ChangeCounts;
   changeCount: number;
   changes?: BookChange[];
-  changesFile?: string;
+  changesFiles?: ChangesFile[];
+}
+
+/** A file of changes (gzip JSON lines) that a commit names, with how many of each kind it holds. */
+export interface ChangesFile {
+  key: string;
+  count: number;
+  counts: ChangeCounts;
+}
+
+/** The changes of a commit too large to hold them, as files written before it. */
+export interface ChangesFiles {
+  files: ChangesFile[];
+}
+
+export function changesFileBytes(changes: readonly BookChange[]): Buffer {
+  return gzipSync(changes.map((change) => JSON.stringify(change)).join('\n'), { level: 1 });
+}
+
+export function changesOfFile(bytes: Buffer): BookChange[] {
+  const text = gunzipSync(bytes).toString('utf8');
+  return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as BookChange);
+}
+
+const total = (files: readonly ChangesFile[]) => files.reduce((sum, file) => sum + file.count, 0);
+
+function sumCounts(counts: readonly ChangeCounts[]): ChangeCounts {
+  return counts.reduce((sum, each) => ({ new: sum.new + each.new, updated: sum.updated + each.updated, deleted: sum.deleted + each.deleted }), { new: 0, updated: 0, deleted: 0 });
 }
 
 /** A commit with its expiry (epoch seconds, the table's TTL attribute). */
@@ -141,22 +168,31 @@ export class ChangeLog {
    * sequence, or undefined when one of `writes`' own conditions failed (nothing written then).
    * A commit that lost its number to another is tried again with the next.
    */
-  async commit(organizationId: string, cause: ChangeCause, changes: readonly BookChange[], writes: readonly TransactItem[] = []): Promise<number | undefined> {
+  async commit(
+    organizationId: string,
+    cause: ChangeCause,
+    changes: readonly BookChange[] | ChangesFiles,
+    writes: (sequence: number) => readonly TransactItem[] = () => [],
+  ): Promise<number | undefined> {
     let fileOfSequence: { sequence: number; key: string } | undefined;
     for (;;) {
       const last = await this.lastSequence(organizationId);
       const sequence = last + 1;
       const committedAt = this.now().toISOString();
-      const commit: Commit = { sequence, committedAt, cause, counts: countChanges(changes), changeCount: changes.length };
-      if (changes.length <= INLINE_CHANGES) commit.changes = [...changes];
-      else {
+      let commit: Commit;
+      if ('files' in changes) {
+        commit = { sequence, committedAt, cause, counts: sumCounts(changes.files.map((file) => file.counts)), changeCount: total(changes.files), changesFiles: changes.files };
+      } else if (changes.length <= INLINE_CHANGES) {
+        commit = { sequence, committedAt, cause, counts: countChanges(changes), changeCount: changes.length, changes: [...changes] };
+      } else {
         // The file is named after the sequence it was written for: written again when the number is lost.
         if (fileOfSequence?.sequence !== sequence) {
           const key = keys.changesFile(organizationId, sequence);
-          await this.files.put(key, gzipSync(changes.map((change) => JSON.stringify(change)).join('\n'), { level: 1 }), 'application/gzip');
+          await this.files.put(key, changesFileBytes(changes), 'application/gzip');
           fileOfSequence = { sequence, key };
         }
-        commit.changesFile = fileOfSequence.key;
+        const counts = countChanges(changes);
+        commit = { sequence, committedAt, cause, counts, changeCount: changes.length, changesFiles: [{ key: fileOfSequence.key, count: changes.length, counts }] };
       }
       const failed = await transactWrite(this.table, [
         {
@@ -174,7 +210,7 @@ export class ChangeLog {
             Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) },
           },
         },
-        ...writes,
+        ...writes(sequence),
       ]);
       if (failed.length === 0) return sequence;
       if (!failed.includes(0)) return undefined;
@@ -185,7 +221,7 @@ export class ChangeLog {
    * Changes after `position`, in the order they were committed, at most `limit`. 410 when the
    * position's commit is past its retention, 400 when it is beyond the end of the feed.
    */
-  async read(organizationId: string, position: FeedPosition, limit: number): Promise<FeedPage> {
+  async read(organizationId: string, position: FeedPosition, limit: number, commits = Number.MAX_SAFE_INTEGER): Promise<FeedPage> {
     const end = (await this.lastSequence(organizationId)) + 1;
     if (position.sequence > end || (position.sequence === end && position.read > 0)) {
       throw invalidInput('position: beyond the end of the feed; give back a position the feed gave');
@@ -213,12 +249,11 @@ export class ChangeLog {
           if (commit.sequence !== position.sequence || this.expired(commit)) throw this.expiredPosition(organizationId, position);
           if (position.read > commit.changeCount) throw invalidInput('position: not a position this feed gave');
         }
-        const all = await this.changesOf(commit);
         const from = commit.sequence === at.sequence ? at.read : 0;
-        const taken = all.slice(from, from + limit - changes.length);
+        const taken = await this.changesOf(commit, from, limit - changes.length);
         changes.push(...taken);
         at = from + taken.length === commit.changeCount ? { sequence: commit.sequence + 1, read: 0 } : { sequence: commit.sequence, read: from + taken.length };
-        if (changes.length >= limit) break scan;
+        if (changes.length >= limit || commit.sequence - position.sequence + 1 >= commits) break scan;
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -248,27 +283,54 @@ export class ChangeLog {
     return this.endPosition(organizationId);
   }
 
-  /** The changes of each kind after `position`. */
+  /** The changes of each kind after `position`, and the position after the last of them. */
   async counts(organizationId: string, position: FeedPosition): Promise<ChangeCounts & { position: FeedPosition }> {
-    const totals: ChangeCounts = { new: 0, updated: 0, deleted: 0 };
-    let at = position;
-    for (;;) {
-      const page = await this.read(organizationId, at, 10_000);
-      const counts = countChanges(page.changes);
-      totals.new += counts.new;
-      totals.updated += counts.updated;
-      totals.deleted += counts.deleted;
-      at = page.position;
-      if (!page.more) return { ...totals, position: at };
-    }
+    // The position's own commit is read from where the reader stands; the commits after it are counted whole.
+    const { changes: rest, position: next } = await this.read(organizationId, position, Number.MAX_SAFE_INTEGER, 1);
+    const totals = countChanges(rest);
+    let end = next;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+          // '$' follows '#': above every commit's key.
+          ExpressionAttributeValues: { ':pk': keys.head(organizationId).PK, ':from': keys.commit(organizationId, next.sequence).SK, ':to': 'COMMIT$' },
+          ProjectionExpression: '#sequence, #counts',
+          ExpressionAttributeNames: { '#sequence': 'sequence', '#counts': 'counts' },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const counts = item.counts as ChangeCounts;
+        totals.new += counts.new;
+        totals.updated += counts.updated;
+        totals.deleted += counts.deleted;
+        end = { sequence: (item.sequence as number) + 1, read: 0 };
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return { ...totals, position: end };
   }
 
-  private async changesOf(commit: Commit): Promise<BookChange[]> {
-    if (commit.changes) return commit.changes;
-    const bytes = await this.files.get(commit.changesFile!);
-    if (!bytes) throw new Error(`The changes file ${commit.changesFile} of commit ${commit.sequence} is missing.`);
-    const text = gunzipSync(bytes).toString('utf8');
-    return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as BookChange);
+  /** The commit's changes from index `from`, at most `limit`, reading only the files that hold them. */
+  private async changesOf(commit: Commit, from: number, limit: number): Promise<BookChange[]> {
+    if (commit.changes) return commit.changes.slice(from, from + limit);
+    const taken: BookChange[] = [];
+    let start = 0;
+    for (const file of commit.changesFiles ?? []) {
+      const end = start + file.count;
+      if (end > from + taken.length && taken.length < limit) {
+        const bytes = await this.files.get(file.key);
+        if (!bytes) throw new Error(`The changes file ${file.key} of commit ${commit.sequence} is missing.`);
+        const changes = changesOfFile(bytes);
+        taken.push(...changes.slice(from + taken.length - start, from + limit - start));
+      }
+      start = end;
+    }
+    return taken;
   }
 
   private expiry(committedAt: string): number {

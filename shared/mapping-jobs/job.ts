@@ -10,7 +10,8 @@
  * created and, however it ends (completed, failed or cancelled), settles what it processed: the rows
  * of its counted chunks, which are the only rows a partner can read. The rest is released.
  */
-import type { MappingMode, MappingResult, MappingStatus } from '../mapping';
+import type { MappingMode, MappingResult, MappingStatus, PartnerHotel } from '../mapping';
+import { OWN_SOURCE, type PartnerFacts } from '../mapping-book';
 import { gone } from '../platform/errors';
 import type * as v from 'valibot';
 import type { JobCounts as JobCountsSchema } from '../events';
@@ -75,6 +76,21 @@ export interface StoredResult extends Omit<MappingResult, 'method'> {
    * shown): accepting it again after a NO_MATCH restores them.
    */
   proposal?: Pick<MappingResult, 'referenceHotelName' | 'evidence'> & { referenceHotelId: string };
+  /** The book source the row belongs to (its supplier code, or the organization's own): not shown. */
+  source?: string;
+  /** What the partner said of the hotel, which the book keeps with its entry: not shown. */
+  partner?: PartnerFacts;
+}
+
+/** A row's result with what the mapping book keeps of the partner's row beside it. */
+export function withPartnerFacts<T extends MappingResult>(result: T, row: PartnerHotel): T & Required<Pick<StoredResult, 'source' | 'partner'>> {
+  const partner: PartnerFacts = { name: row.name };
+  if (row.address) partner.address = row.address;
+  if (row.postalCode) partner.postalCode = row.postalCode;
+  if (row.city) partner.city = row.city;
+  if (row.country) partner.country = row.country;
+  if (row.lat !== undefined && row.lon !== undefined) Object.assign(partner, { latitude: row.lat, longitude: row.lon });
+  return { ...result, source: row.supplierCode ?? OWN_SOURCE, partner };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { PartnerEvent } from '../events';
 import { log } from '../platform/logging';
 import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
-import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, type MappingJob, type PinnedReference } from './job';
+import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, withPartnerFacts, type MappingJob, type PinnedReference } from './job';
 import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
 import { mappingDeadlineQueue, type ChunkMessage, type DeadlineMessage } from './queues';
 import type { MappingJobStore } from './store';
@@ -145,7 +145,7 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
   const started = performance.now();
   const index = await ports.index(job);
   const indexed = performance.now();
-  const results = matchHotels(index, rows, { mode: job.mode });
+  const results = matchHotels(index, rows, { mode: job.mode }).map((result, i) => withPartnerFacts(result, rows[i]!));
   const mapped = performance.now();
   await ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results));
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());

@@ -7,21 +7,15 @@
  * reads lay over the files. A mapped row so costs a share of two S3 writes per job instead of two
  * DynamoDB write units of its own (README, "Unit cost").
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { blockAscending, blockDescending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readBlock, type BlockRef } from '../platform/objects/block-files';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
+import { OWN_SOURCE } from '../mapping-book';
 import { jobObjects, type MappingJob, type StoredResult } from './job';
 import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
 
 /** Rows per block: a default page of 100 reads one block, a page of 1,000 two or three. */
 export const VIEW_BLOCK_ROWS = 500;
-
-/** A block of a view: its first key (partner id, or sort key) and where its bytes are. */
-interface BlockRef {
-  first: string;
-  offset: number;
-  length: number;
-}
 
 interface Manifest {
   rows: number;
@@ -29,6 +23,8 @@ interface Manifest {
   byId: BlockRef[];
   /** Per engine partition (`STATUS#METHOD`), its blocks best score first. */
   byScore: Record<string, BlockRef[]>;
+  /** The book sources the rows belong to. */
+  sources?: string[];
 }
 
 const viewKeys = {
@@ -36,98 +32,65 @@ const viewKeys = {
   blocks: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}blocks`,
 };
 
-/**
- * Rows sorted by a text key in UTF-8 byte order, as DynamoDB orders keys. JavaScript compares UTF-16
- * code units, which agree with UTF-8 bytes below U+D800: when every key is below it (nearly always),
- * strings are compared as they are, several times faster than their bytes.
- */
-function inUtf8Order(results: readonly StoredResult[], keyOf: (result: StoredResult) => string, direction: 1 | -1): StoredResult[] {
-  const keyed = results.map((result) => ({ result, key: keyOf(result) }));
-  if (keyed.every(({ key }) => !/[\uD800-\uFFFF]/.test(key))) {
-    keyed.sort((a, b) => (a.key < b.key ? -direction : a.key > b.key ? direction : 0));
-    return keyed.map(({ result }) => result);
-  }
-  return keyed
-    .map(({ result, key }) => ({ result, bytes: Buffer.from(key, 'utf8') }))
-    .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * direction)
-    .map(({ result }) => result);
-}
-
 /** Rows in the order DynamoDB kept them: partner ids by their UTF-8 bytes. */
 const byPartnerId = (results: readonly StoredResult[]) => inUtf8Order(results, (result) => result.partnerHotelId, 1);
 
 /** Best score first, ties by partner id from the last, as a descending Query of GSI1 gave them. */
 const byScoreDescending = (results: readonly StoredResult[]) => inUtf8Order(results, (result) => resultSortKey(result.score, result.partnerHotelId), -1);
 
-function blocksOf<T>(rows: readonly T[]): T[][] {
-  const blocks: T[][] = [];
-  for (let start = 0; start < rows.length; start += VIEW_BLOCK_ROWS) blocks.push(rows.slice(start, start + VIEW_BLOCK_ROWS));
-  return blocks;
-}
-
 /**
  * Writes a job's views from its final results; the manifest last, so its presence says the blocks
  * are there. Writing them again from the same results writes the same files.
  */
 export async function writeResultViews(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, results: readonly StoredResult[]): Promise<void> {
-  const pieces: Buffer[] = [];
-  let offset = 0;
-  const place = (rows: StoredResult[], first: string): BlockRef => {
-    const bytes = gzipSync(JSON.stringify(rows), { level: 1 });
-    pieces.push(bytes);
-    offset += bytes.length;
-    return { first, offset: offset - bytes.length, length: bytes.length };
+  const file = new BlockFileWriter();
+  const manifest: Manifest = {
+    rows: results.length,
+    byId: blocksOf(byPartnerId(results), VIEW_BLOCK_ROWS).map((rows) => file.add(rows, rows[0]!.partnerHotelId)),
+    byScore: {},
+    sources: [...new Set(results.map((result) => result.source ?? OWN_SOURCE))].sort(),
   };
-  const manifest: Manifest = { rows: results.length, byId: blocksOf(byPartnerId(results)).map((rows) => place(rows, rows[0]!.partnerHotelId)), byScore: {} };
   const partitions = new Map<string, StoredResult[]>();
   for (const result of results) {
     const partition = partitionName(result.status, result.method);
     (partitions.get(partition) ?? partitions.set(partition, []).get(partition)!).push(result);
   }
   for (const [partition, rows] of partitions) {
-    manifest.byScore[partition] = blocksOf(byScoreDescending(rows)).map((block) => place(block, resultSortKey(block[0]!.score, block[0]!.partnerHotelId)));
+    manifest.byScore[partition] = blocksOf(byScoreDescending(rows), VIEW_BLOCK_ROWS).map((block) => file.add(block, resultSortKey(block[0]!.score, block[0]!.partnerHotelId)));
   }
-  await objects.put(viewKeys.blocks(job), Buffer.concat(pieces), 'application/octet-stream');
+  await objects.put(viewKeys.blocks(job), file.bytes(), 'application/octet-stream');
   await objects.put(viewKeys.manifest(job), JSON.stringify(manifest), 'application/json');
 }
 
-/** Views never change once written: a function keeps the manifests and blocks it read last. */
-const cache = new Map<string, unknown>();
-const CACHED_FILES = 64;
+/** A completed job's rows as the engine left them, in partner id order, a block at a time: what the job writes into the book. */
+export class EngineRowsInOrder {
+  constructor(
+    private readonly objects: Pick<ObjectStore, 'get'>,
+    private readonly job: Pick<MappingJob, 'organizationId' | 'id'>,
+  ) {}
 
-async function cached<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit as T;
+  /** The first partner id of each block, and the book sources of the rows. */
+  async outline(): Promise<{ firstIds: string[]; sources: string[] }> {
+    const manifest = await readManifest(this.objects, this.job);
+    return { firstIds: manifest.byId.map((block) => block.first), sources: manifest.sources ?? [OWN_SOURCE] };
   }
-  const value = await read();
-  cache.set(key, value);
-  if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
-  return value;
+
+  /** The rows of blocks `from` to `to` (excluded). */
+  async rows(from: number, to: number): Promise<StoredResult[]> {
+    const manifest = await readManifest(this.objects, this.job);
+    const blocks = await Promise.all(manifest.byId.slice(from, to).map((block) => readBlock<StoredResult>(this.objects, viewKeys.blocks(this.job), block)));
+    return blocks.flat();
+  }
 }
 
-/** The last of the blocks for which `holds` is true, when it is true for a leading run of them; or 0. */
-function lastOfLeadingRun(blocks: readonly BlockRef[], holds: (first: Buffer) => boolean): number {
-  let low = 0;
-  let high = blocks.length - 1;
-  let found = 0;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (holds(Buffer.from(blocks[middle]!.first, 'utf8'))) {
-      found = middle;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return found;
+function readManifest(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>): Promise<Manifest> {
+  const key = viewKeys.manifest(job);
+  return cachedRead(key, async () => {
+    const bytes = await objects.get(key);
+    if (!bytes) throw new Error(`The results view ${key} of job ${job.id} is missing.`);
+    return JSON.parse(bytes.toString('utf8')) as Manifest;
+  });
 }
-
-/** The block that holds `key` in a view sorted ascending (partner ids). */
-const blockAscending = (blocks: readonly BlockRef[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) <= 0);
-
-/** The block that holds `key` in a view sorted descending (sort keys, best score first). */
-const blockDescending = (blocks: readonly BlockRef[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) >= 0);
 
 export type DecisionReads = Pick<MappingJobStore, 'getDecision' | 'decisionsBetween' | 'decidedBetween' | 'decisionsOfPartition'>;
 
@@ -214,18 +177,10 @@ export class ResultViews {
   }
 
   private manifest(): Promise<Manifest> {
-    const key = viewKeys.manifest(this.job);
-    return cached(key, async () => JSON.parse((await this.read(key)).toString('utf8')) as Manifest);
+    return readManifest(this.objects, this.job);
   }
 
   private block(block: BlockRef): Promise<StoredResult[]> {
-    const key = viewKeys.blocks(this.job);
-    return cached(`${key}@${block.offset}`, async () => JSON.parse(gunzipSync(await this.read(key, block)).toString('utf8')) as StoredResult[]);
-  }
-
-  private async read(key: string, range?: BlockRef): Promise<Buffer> {
-    const bytes = await this.objects.get(key, range && { start: range.offset, length: range.length });
-    if (!bytes) throw new Error(`The results view ${key} of job ${this.job.id} is missing.`);
-    return bytes;
+    return readBlock<StoredResult>(this.objects, viewKeys.blocks(this.job), block);
   }
 }

@@ -1,0 +1,102 @@
+/**
+ * Sorted rows kept as files: gzip blocks of rows laid end to end in one object, found through a
+ * small list of each block's first key and place, and read one block at a time by byte range. Such
+ * files never change once written, so a function keeps the blocks it read last.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { ObjectStore } from './object-store';
+
+/** A block of a file: the key of its first row and where its bytes are. */
+export interface BlockRef {
+  first: string;
+  offset: number;
+  length: number;
+}
+
+/** Builds one object of blocks: add them in the order they are to be laid. */
+export class BlockFileWriter {
+  private readonly pieces: Buffer[] = [];
+  private offset = 0;
+
+  add(rows: readonly unknown[], first: string): BlockRef {
+    const bytes = gzipSync(JSON.stringify(rows), { level: 1 });
+    this.pieces.push(bytes);
+    this.offset += bytes.length;
+    return { first, offset: this.offset - bytes.length, length: bytes.length };
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.pieces);
+  }
+}
+
+/** Rows cut into blocks of `rowsPerBlock`. */
+export function blocksOf<T>(rows: readonly T[], rowsPerBlock: number): T[][] {
+  const blocks: T[][] = [];
+  for (let start = 0; start < rows.length; start += rowsPerBlock) blocks.push(rows.slice(start, start + rowsPerBlock));
+  return blocks;
+}
+
+const cache = new Map<string, unknown>();
+const CACHED_FILES = 64;
+
+/** The value read under `key` before, else read now; the last CACHED_FILES are kept. */
+export async function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit as T;
+  }
+  const value = await read();
+  cache.set(key, value);
+  if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+/** A block's rows, read by its byte range (once per function while it stays cached). */
+export function readBlock<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[]> {
+  return cachedRead(`${key}@${block.offset}`, async () => {
+    const bytes = await objects.get(key, { start: block.offset, length: block.length });
+    if (!bytes) throw new Error(`The block file ${key} is missing.`);
+    return JSON.parse(gunzipSync(bytes).toString('utf8')) as T[];
+  });
+}
+
+/** The last of the blocks for which `holds` is true, when it is true for a leading run of them; or 0. */
+function lastOfLeadingRun(blocks: readonly Pick<BlockRef, 'first'>[], holds: (first: Buffer) => boolean): number {
+  let low = 0;
+  let high = blocks.length - 1;
+  let found = 0;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (holds(Buffer.from(blocks[middle]!.first, 'utf8'))) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/** The block that holds `key` in a file sorted ascending by the UTF-8 bytes of its keys. */
+export const blockAscending = (blocks: readonly Pick<BlockRef, 'first'>[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) <= 0);
+
+/** The block that holds `key` in a file sorted descending. */
+export const blockDescending = (blocks: readonly Pick<BlockRef, 'first'>[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) >= 0);
+
+/**
+ * Items sorted by a text key in UTF-8 byte order, as DynamoDB orders keys. JavaScript compares UTF-16
+ * code units, which agree with UTF-8 bytes below U+D800: when every key is below it (nearly always),
+ * strings are compared as they are, several times faster than their bytes.
+ */
+export function inUtf8Order<T>(items: readonly T[], keyOf: (item: T) => string, direction: 1 | -1): T[] {
+  const keyed = items.map((item) => ({ item, key: keyOf(item) }));
+  if (keyed.every(({ key }) => !/[\uD800-\uFFFF]/.test(key))) {
+    keyed.sort((a, b) => (a.key < b.key ? -direction : a.key > b.key ? direction : 0));
+    return keyed.map(({ item }) => item);
+  }
+  return keyed
+    .map(({ item, key }) => ({ item, bytes: Buffer.from(key, 'utf8') }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * direction)
+    .map(({ item }) => item);
+}
