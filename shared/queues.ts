@@ -3,7 +3,7 @@
  * consume them. The CDK stack builds each SQS queue, its dead-letter queue, alarms and worker
  * functions from it; the local runtime wires the same workers to in-process queues.
  */
-import { mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './mapping-jobs';
+import { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './mapping-jobs';
 import { inventoryValidationQueue } from './partner-inventories';
 import type { QueueDefinition } from './platform/queue/queue';
 import { referencePublicationQueue } from './reference';
@@ -14,6 +14,7 @@ export const queueList: readonly QueueDefinition[] = [
   mappingChunkQueue,
   mappingDeadlineQueue,
   mappingExportQueue,
+  mappingBookWriteQueue,
   referencePublicationQueue,
   domainEventQueue,
   webhookDeliveryQueue,

@@ -10,6 +10,7 @@ import { apiKeyRoutes } from './api-keys';
 import { billingComponentSchemas, billingRoutes } from './billing';
 import { docsRoutes } from './docs';
 import { exportFormatRoutes } from './export-format';
+import { mappingBookComponentSchemas, mappingBookRoutes } from './mapping-book';
 import { mappingJobComponentSchemas, mappingJobRoutes } from './mapping-jobs';
 import { partnerInventoryComponentSchemas, partnerInventoryRoutes } from './partner-inventories';
 import { referenceComponentSchemas, referenceRoutes } from './reference';
@@ -23,6 +24,7 @@ export const routes = {
   ...exportFormatRoutes,
   ...partnerInventoryRoutes,
   ...mappingJobRoutes,
+  ...mappingBookRoutes,
   ...referenceRoutes,
   ...subscriptionRoutes,
   ...legacyWebhookRoutes,
@@ -38,6 +40,7 @@ export const componentSchemas: Readonly<Record<string, AnySchema>> = {
   Error: ErrorResponse,
   ...partnerInventoryComponentSchemas,
   ...mappingJobComponentSchemas,
+  ...mappingBookComponentSchemas,
   ...referenceComponentSchemas,
   ...webhookComponentSchemas,
   ...billingComponentSchemas,
@@ -50,6 +53,9 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   'Export format': "The organization's one configuration for mapping result files: format, fields, delimiter, header, compression.",
   'Partner inventories': 'Hotel files a partner uploads, validated row by row: directly (up to 4 MiB) or through a presigned upload (up to 200 MB).',
   Mapping: 'Mapping jobs: an inventory mapped to the reference in chunks; results with evidence and candidates, reviews, exports, cancelling.',
+  'Mapping book':
+    "The organization's living mapping: one entry per partner hotel of each source, written by every completed job, kept by people's decisions, " +
+    'with a change feed of NEW, UPDATED and DELETED entries to follow from a position.',
   'Reference inventory': 'The canonical hotel inventory every partner hotel is mapped to: search, statistics, download.',
   'Duplicate reports': 'Reports of two reference hotels that are one; the back office merges or rejects them.',
   'Webhook subscriptions': 'Signed, retried event deliveries (Standard Webhooks) with a delivery history, test events and redelivery.',

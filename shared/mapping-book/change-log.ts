@@ -31,6 +31,7 @@ export interface BookChange {
   kind: ChangeKind;
   source: string;
   partnerHotelId: string;
+  partner: BookEntry['partner'];
   status: BookEntry['status'];
   method: BookEntry['method'];
   referenceHotelId: string | null;
@@ -46,6 +47,7 @@ export function changeOf(kind: ChangeKind, entry: BookEntry): BookChange {
     kind,
     source: entry.source,
     partnerHotelId: entry.partnerHotelId,
+    partner: entry.partner,
     status: entry.status,
     method: entry.method,
     referenceHotelId: entry.referenceHotelId,

@@ -14,3 +14,11 @@ export {
   type PartnerFacts,
   type StandingDecision,
 } from './entries';
+export { startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
+export { decideEntry } from './book';
+export { bookPorts } from './services';
+export { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from './change-log';
+export { BOOK_FILES_PREFIX } from './snapshot';
+export { mappingBookRoutes } from './routes';
+export { countBookChanges, getBookEntry, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
+export { mappingBookComponentSchemas } from './schemas';

@@ -11,8 +11,8 @@ export {
   putMappingPreferences,
   reviewMappingResult,
 } from './endpoints';
-export { mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
-export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport } from './workers';
+export { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
+export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook } from './workers';
 export { mappingJobStoreOf } from './store';
 export { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 export { JOB_METRICS } from './lifecycle';

@@ -13,7 +13,7 @@ import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, withPartnerFacts, type MappingJob, type PinnedReference } from './job';
 import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
-import { mappingDeadlineQueue, type ChunkMessage, type DeadlineMessage } from './queues';
+import { mappingDeadlineQueue, type BookWriteMessage, type ChunkMessage, type DeadlineMessage } from './queues';
 import type { MappingJobStore } from './store';
 
 /** What the job lifecycle counts and times (the dashboard reads these names: infra/observability.ts). */
@@ -118,6 +118,8 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
 
 export interface ChunkPorts extends ClaimPorts {
   jobs: Pick<MappingJobStore, 'get' | 'markRunning' | 'recordChunk' | 'setCounts' | 'complete' | 'fail' | 'cancel'>;
+  /** Where a completed job's write into the mapping book starts. */
+  bookWrites: Pick<Queue<BookWriteMessage>, 'send'>;
   metering: Pick<Metering, 'settle'>;
   clock: Clock;
 }
@@ -183,6 +185,8 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
   if (completed.status !== 'COMPLETED') return;
   await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
+  // Repeated with the rest on a redelivery: a write into the book already made is left as it is.
+  await ports.bookWrites.send({ organizationId: job.organizationId, mappingJobId: job.id });
 }
 
 /** A chunk's time and its rows by status and method (the first time it is counted only). */

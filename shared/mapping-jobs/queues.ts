@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { INVENTORY_FILES_PREFIX } from '../partner-inventories';
 import { defineQueue } from '../platform/queue/queue';
 import { MATCHING_INDEX_PREFIX } from '../reference';
+import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX } from '../mapping-book';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from './job';
 
 export const mappingChunkQueue = defineQueue({
@@ -19,6 +20,8 @@ export const mappingChunkQueue = defineQueue({
     table: 'readwrite',
     objects: { read: [INVENTORY_FILES_PREFIX, MATCHING_INDEX_PREFIX] },
     resultObjects: { read: [JOB_RESULTS_PREFIX], write: [JOB_RESULTS_PREFIX] },
+    // A completed job's write into the mapping book starts there.
+    sendsTo: ['mapping-book-writes'],
   },
   // It only fails the job and releases its reservation.
   deadLetterAccess: { table: 'readwrite' },
@@ -64,6 +67,31 @@ export const mappingExportQueue = defineQueue({
   concurrency: { max: 5 },
 });
 
+export const mappingBookWriteQueue = defineQueue({
+  name: 'mapping-book-writes',
+  handler: 'mapping-jobs/book-write',
+  description: "Writes a completed job's rows into the organization's mapping book: a start, then one message per range of partner ids",
+  schema: v.object({
+    organizationId: v.string(),
+    mappingJobId: v.string(),
+    /** Absent for the start, which sends the ranges. */
+    range: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  }),
+  traceAnnotations: (message) => ({ jobId: message.mappingJobId }),
+  maxReceiveCount: 5,
+  batchSize: 1,
+  access: {
+    table: 'readwrite',
+    resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_FILES_PREFIX, BOOK_CHANGES_PREFIX], write: [BOOK_FILES_PREFIX, BOOK_CHANGES_PREFIX] },
+    sendsTo: ['mapping-book-writes'],
+  },
+  // A range is 10,000 rows against as many entries: a few seconds. The last range also writes
+  // the manifest of every part and commits.
+  lambda: { memoryMb: 1024, timeoutSeconds: 120 },
+  concurrency: { max: 20 },
+});
+
 export type ChunkMessage = v.InferOutput<typeof mappingChunkQueue.schema>;
 export type ExportMessage = v.InferOutput<typeof mappingExportQueue.schema>;
 export type DeadlineMessage = v.InferOutput<typeof mappingDeadlineQueue.schema>;
+export type BookWriteMessage = v.InferOutput<typeof mappingBookWriteQueue.schema>;

@@ -1,6 +1,7 @@
 import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
+import { BOOK_FILES_PREFIX } from '../mapping-book';
 import { RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
@@ -159,7 +160,8 @@ export const mappingJobRoutes = {
       415: errors[415],
     },
     // A decision may name any reference hotel: its record is read from the reference files.
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX] } },
+    // The decision goes into the mapping book too, whose entry it reads.
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_FILES_PREFIX] } },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAPPING_EXPORT_COLUMNS, MAPPING_MODES } from '../mapping';
+import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence } from '../mapping';
 import { documentedAs, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
@@ -65,24 +65,6 @@ export const ResultsQuery = v.strictObject({
   minScore: v.optional(v.pipe(Score, v.description('Only rows scoring at least this'), v.examples([0.5]))),
   maxScore: v.optional(v.pipe(Score, v.description('Only rows scoring at most this'), v.examples([0.95]))),
   partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description('The one row of this partner hotel id (as the inventory file gave it)'), v.examples(['H-1001']))),
-});
-
-const Evidence = v.object({
-  nameSimilarity: v.number(),
-  distanceMeters: v.nullable(v.number()),
-  addressMatch: v.nullable(v.boolean()),
-  addressSimilarity: v.nullable(v.number()),
-  postalCodeMatch: v.nullable(v.boolean()),
-  cityMatch: v.nullable(v.boolean()),
-  countryMatch: v.nullable(v.boolean()),
-});
-
-const Candidate = v.object({
-  referenceHotelId: v.string(),
-  referenceHotelName: v.string(),
-  score: v.number(),
-  nameSimilarity: v.number(),
-  distanceMeters: v.nullable(v.number()),
 });
 
 const Review = v.object({

@@ -11,7 +11,9 @@ import { EXPORT_SETTINGS, EXPORT_SYNC_MAX_ROWS, type PreparationPorts } from './
 import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from './matching-index';
-import { mappingChunkQueue, mappingExportQueue } from './queues';
+import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
+import { bookPorts } from '../mapping-book';
+import { decideInBook, jobRowsSource, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
 import { ResultViews, writeResultViews } from './result-views';
 import { readChunkResults, resultsFileBytes, resultsFileText } from './claims';
@@ -51,7 +53,12 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
     ...resultsFiles(runtime),
     putResultViews: (job, rows) => writeResultViews(resultObjectStoreOf(runtime), job, rows),
+    bookWrites: queueOf(runtime, mappingBookWriteQueue),
   };
+}
+
+export function bookWritePorts(runtime: Runtime): BookWritePorts {
+  return { book: bookPorts(runtime), queue: queueOf(runtime, mappingBookWriteQueue), rowsOf: (job) => jobRowsSource(resultObjectStoreOf(runtime), job) };
 }
 
 /** A completed job's results, read through its views and its decisions. */
@@ -72,7 +79,7 @@ export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'meteri
 
 export function reviewPorts(runtime: Runtime): ReviewPorts {
   return {
-    jobs: mappingJobStoreOf(runtime),
+    jobs: { decide: (job, read, updated, event) => decideInBook({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, read, updated, event) },
     resultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getResult(job.id, partnerHotelId),
     clock: runtime.clock,
     newId: randomUUID,

@@ -15,6 +15,7 @@ import {
   withoutKeys,
   type OwnedPage,
   type Table,
+  type TransactItem,
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
 import { resultsExpireAt, type JobCounts, type JobStatus, type MappingJob, type StoredResult } from './job';
@@ -262,8 +263,13 @@ export class MappingJobStore {
    * outdated (export-store.ts). False when another decision changed the row meanwhile.
    */
   async decide(job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
+    return (await transactWrite(this.table, this.decisionWrites(job, read, updated, event))).length === 0;
+  }
+
+  /** The writes of `decide`, for a transaction that makes more changes with them (the mapping book's). */
+  decisionWrites(job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>, read: StoredResult, updated: StoredResult, event: DomainEvent): TransactItem[] {
     const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
-    const failed = await transactWrite(this.table, [
+    return [
       {
         Put: {
           TableName: this.table.name,
@@ -304,8 +310,7 @@ export class MappingJobStore {
             },
           ]
         : []),
-    ]);
-    return failed.length === 0;
+    ];
   }
 
   /** Every reviewed row of the job. */

@@ -4,8 +4,9 @@ import type { Runtime } from '../platform/runtime';
 import { JOB_DEADLINE_HOURS } from './job';
 import { failJob, mapChunk } from './lifecycle';
 import { prepareExport } from './export-preparation';
-import type { ChunkMessage, DeadlineMessage, ExportMessage } from './queues';
-import { chunkPorts, endingPorts, exportPorts } from './services';
+import type { BookWriteMessage, ChunkMessage, DeadlineMessage, ExportMessage } from './queues';
+import { bookWritePorts, chunkPorts, endingPorts, exportPorts } from './services';
+import { writeIntoBook } from './book-writes';
 
 export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
   return mapChunk(chunkPorts(runtime), message);
@@ -32,4 +33,9 @@ export function failOverdueJob(message: DeadlineMessage, runtime: Runtime): Prom
 /** Writes the file of a large job's export, which the partner's next request hands out. */
 export function prepareMappingExport(message: ExportMessage, runtime: Runtime): Promise<void> {
   return prepareExport(exportPorts(runtime), message);
+}
+
+/** Writes a completed job's rows into the organization's mapping book: the start, or one range. */
+export function writeJobIntoBook(message: BookWriteMessage, runtime: Runtime): Promise<void> {
+  return writeIntoBook(bookWritePorts(runtime), message);
 }

@@ -27,3 +27,4 @@ export {
 } from './inventory';
 export { toCountryCode } from './countries';
 export { distanceMeters } from './similarity';
+export { CandidateSchema, MatchEvidenceSchema } from './result-schemas';

@@ -31,6 +31,7 @@ function changes(writer: string, count: number): BookChange[] {
     kind: KINDS[i % 3]!,
     source: 'OWN',
     partnerHotelId: `${writer}-${i}`,
+    partner: { name: 'Hotel' },
     status: 'MATCHED',
     method: 'FUZZY',
     referenceHotelId: randomUUID(),

@@ -343,6 +343,7 @@ function running(status: JobStatus = 'PENDING') {
   const clock = new ManualClock(T0);
   const files = jobs.files;
   const rowsRead: number[] = [];
+  const bookWritesStarted: unknown[] = [];
   let inventoryDeleted = false;
   const job: MappingJob = {
     id: 'job-1',
@@ -369,6 +370,7 @@ function running(status: JobStatus = 'PENDING') {
     putResultsFile: (key, text) => jobs.putResultsFile(key, text),
     readResultsFile: async (key) => files.get(key),
     putResultViews: async () => {},
+    bookWrites: { send: async (message) => void bookWritesStarted.push(message) },
   };
   const deliver = (chunk: number) => {
     clock.advance(1_000);
@@ -380,6 +382,7 @@ function running(status: JobStatus = 'PENDING') {
     clock,
     files,
     rowsRead,
+    bookWritesStarted,
     deliver,
     ports,
     current: () => jobs.jobs.get('job-1')!,
@@ -409,11 +412,12 @@ describe('running a mapping job, chunk by chunk', () => {
     assert.deepEqual(rowsRead, [0], 'the second delivery maps nothing');
   });
 
-  it('completes with its last chunk: one MAPPING_COMPLETED, and the processed rows settled', async () => {
-    const { jobs, metering, deliver, current } = running();
+  it('completes with its last chunk: one MAPPING_COMPLETED, the processed rows settled, its write into the mapping book started', async () => {
+    const { jobs, metering, deliver, current, bookWritesStarted } = running();
     await deliver(1);
     assert.equal(current().status, 'RUNNING');
     assert.deepEqual(metering.settled, []);
+    assert.deepEqual(bookWritesStarted, []);
     await deliver(0);
     assert.equal(current().status, 'COMPLETED');
     assert.equal(current().completedAt, '2026-03-01T12:00:02.000Z');
@@ -435,6 +439,7 @@ describe('running a mapping job, chunk by chunk', () => {
       },
     });
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 3 }]);
+    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1' }]);
   });
 
   it('after completing, a repeated delivery only settles again, with the same count, and records no second event', async () => {

@@ -1,0 +1,4 @@
+import { listBookChanges, mappingBookRoutes } from '../../shared/mapping-book';
+import { httpHandler } from '../../shared/api-keys';
+
+export const handler = httpHandler(mappingBookRoutes.listBookChanges, listBookChanges);

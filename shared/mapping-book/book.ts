@@ -1,0 +1,115 @@
+/**
+ * Reading the book and deciding on its entries: an entry is the generation's, unless a laid-over
+ * item is newer (store.ts, snapshot.ts).
+ */
+import { notFound } from '../platform/errors';
+import type { TransactItem } from '../platform/table';
+import { changeOf } from './change-log';
+import { applyDecision, applyJobRow, type BookEntry, type ChangeCause, type JobRow, type StandingDecision } from './entries';
+import type { BookPorts } from './job-writes';
+import { compareKeys, entryKey, Snapshot, type SnapshotEntry } from './snapshot';
+
+export interface EntryId {
+  source: string;
+  partnerHotelId: string;
+}
+
+/** The entry as it now is, or undefined when the book has none. */
+export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, id: EntryId): Promise<BookEntry | undefined> {
+  const state = await ports.store.state(organizationId);
+  const key = entryKey(id);
+  const [snapshot, laid] = await Promise.all([Snapshot.open(ports.files, organizationId, state.generation), ports.store.laidOver(organizationId, id)]);
+  // Just above the key: no other key lies between.
+  const written = (await snapshot?.entriesIn({ lower: key, upper: `${key}\u0000` }))?.[0];
+  if (laid && laid.sequence > (written?.folded ?? 0)) return laid.entry;
+  return written && withoutFolded(written);
+}
+
+function withoutFolded(entry: SnapshotEntry): BookEntry {
+  const { folded: _folded, ...bookEntry } = entry;
+  return bookEntry;
+}
+
+/**
+ * A person's decision on an entry: MANUAL from now on, with its change in the feed, in one
+ * transaction with `writes` (the job's own record of the decision). `row` is the job's row decided
+ * on, for an entry its job has not yet written into the book. Undefined when a condition of `writes`
+ * failed (nothing written); 404 when the book has no such entry and no row is given.
+ */
+export async function decideEntry(
+  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  organizationId: string,
+  id: EntryId,
+  decision: StandingDecision,
+  cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
+  row?: { mappingJobId: string; row: JobRow },
+  writes: readonly TransactItem[] = [],
+): Promise<BookEntry | undefined> {
+  const current = (await currentEntry(ports, organizationId, id)) ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
+  if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+  const { entry, change } = applyDecision(current, decision, cause);
+  const sequence = await ports.log.commit(organizationId, cause, [changeOf(change!, entry)], (next) => [ports.store.layOverItem(organizationId, entry, next), ...writes]);
+  return sequence === undefined ? undefined : entry;
+}
+
+export interface EntryFilter {
+  source?: string;
+  status?: BookEntry['status'];
+  method?: BookEntry['method'] | 'NONE';
+  minScore?: number;
+  maxScore?: number;
+}
+
+function matches(entry: BookEntry, filter: EntryFilter): boolean {
+  if (filter.source !== undefined && entry.source !== filter.source) return false;
+  if (filter.status !== undefined ? entry.status !== filter.status : entry.status === 'DELETED') return false;
+  if (filter.method !== undefined && (entry.method ?? 'NONE') !== filter.method) return false;
+  if (filter.minScore !== undefined && entry.score < filter.minScore) return false;
+  if (filter.maxScore !== undefined && entry.score > filter.maxScore) return false;
+  return true;
+}
+
+/** Entries scanned per page at most before a page is answered short (with a cursor to go on). */
+const SCANNED_PER_PAGE = 20_000;
+const LIST_BATCH = 500;
+
+/**
+ * Entries in key order (partner id, then source) after the cursor's key, those the filter keeps
+ * (DELETED ones only when asked for), at most `limit`; the cursor to go on, or null at the end.
+ */
+export async function listEntries(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  filter: EntryFilter,
+  limit: number,
+  afterKey: string | null,
+): Promise<{ entries: BookEntry[]; nextKey: string | null }> {
+  const state = await ports.store.state(organizationId);
+  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+  const entries: BookEntry[] = [];
+  let after = afterKey;
+  for (let scanned = 0; ; ) {
+    const batch = (await snapshot?.entriesAfter(after, LIST_BATCH)) ?? [];
+    // The batch's last key, or the end when the generation has no more.
+    const last = batch.length === LIST_BATCH ? entryKey(batch[batch.length - 1]!) : null;
+    const laid = await ports.store.laidOverIn(organizationId, { lower: after, upper: last === null ? null : `${last}\u0000` });
+    const merged = new Map<string, BookEntry>(batch.map((entry) => [entryKey(entry), withoutFolded(entry)]));
+    const foldedOf = new Map(batch.map((entry) => [entryKey(entry), entry.folded]));
+    for (const item of laid) {
+      const key = entryKey(item.entry);
+      if ((after === null || compareKeys(key, after) > 0) && item.sequence > (foldedOf.get(key) ?? 0)) merged.set(key, item.entry);
+    }
+    const keys = [...merged.keys()].sort(compareKeys);
+    for (const [index, key] of keys.entries()) {
+      after = key;
+      scanned++;
+      const entry = merged.get(key)!;
+      if (!matches(entry, filter)) continue;
+      entries.push(entry);
+      if (entries.length >= limit) return { entries, nextKey: last === null && index === keys.length - 1 ? null : key };
+    }
+    if (last === null) return { entries, nextKey: null };
+    after = last;
+    if (scanned >= SCANNED_PER_PAGE) return { entries, nextKey: after };
+  }
+}

@@ -1,0 +1,79 @@
+/** The mapping book's endpoints: its entries, a decision on one, and the change feed. */
+import { invalidInput, notFound } from '../platform/errors';
+import type { Implementation } from '../platform/http/endpoint';
+import { findReferenceHotel } from '../reference';
+import { currentEntry, decideEntry, listEntries } from './book';
+import { formatPosition, parsePosition } from './change-log';
+import { OWN_SOURCE } from './entries';
+import { mappingBookRoutes } from './routes';
+import { bookPorts } from './services';
+import { entryView } from './views';
+
+const encodeKey = (key: string) => Buffer.from(JSON.stringify({ after: key })).toString('base64url');
+
+function decodeKey(cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  try {
+    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof decoded.after === 'string' && decoded.after.length > 0) return decoded.after;
+  } catch {
+    // Refused below.
+  }
+  throw invalidInput('cursor: is not a cursor this API returned');
+}
+
+export const listBookEntries: Implementation<typeof mappingBookRoutes.listBookEntries> = async ({ principal, query }, runtime) => {
+  const { limit, cursor, ...filter } = query;
+  const page = await listEntries(bookPorts(runtime), principal.organizationId, filter, limit ?? 100, decodeKey(cursor));
+  return { status: 200, json: { entries: page.entries.map(entryView), nextCursor: page.nextKey === null ? null : encodeKey(page.nextKey) } };
+};
+
+export const getBookEntry: Implementation<typeof mappingBookRoutes.getBookEntry> = async ({ principal, query }, runtime) => {
+  const id = { source: query.source ?? OWN_SOURCE, partnerHotelId: query.partnerHotelId };
+  const entry = await currentEntry(bookPorts(runtime), principal.organizationId, id);
+  if (!entry) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+  return { status: 200, json: entryView(entry) };
+};
+
+export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBookEntry> = async ({ principal, body }, runtime) => {
+  const ports = bookPorts(runtime);
+  const id = { source: body.source ?? OWN_SOURCE, partnerHotelId: body.partnerHotelId };
+  const entry = await currentEntry(ports, principal.organizationId, id);
+  if (!entry) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+  let referenceHotelName: string | null = null;
+  if (body.decision === 'MATCH') {
+    const known = [entry.engine, ...entry.candidates, entry].find((hotel) => hotel.referenceHotelId === body.referenceHotelId);
+    referenceHotelName = known?.referenceHotelName ?? (await findReferenceHotel(runtime, body.referenceHotelId))?.name ?? null;
+    if (referenceHotelName === null) throw invalidInput(`referenceHotelId: no reference hotel has the id ${body.referenceHotelId}.`);
+  }
+  const decided = await decideEntry(
+    ports,
+    principal.organizationId,
+    id,
+    {
+      decision: body.decision,
+      referenceHotelId: body.decision === 'MATCH' ? body.referenceHotelId : null,
+      referenceHotelName,
+      ...(body.note !== undefined && { note: body.note }),
+      decidedBy: principal.keyId,
+      decidedAt: runtime.clock.now().toISOString(),
+      partner: entry.partner,
+    },
+    { kind: 'REVIEW', decidedBy: principal.keyId },
+  );
+  return { status: 200, json: entryView(decided!) };
+};
+
+export const listBookChanges: Implementation<typeof mappingBookRoutes.listBookChanges> = async ({ principal, query }, runtime) => {
+  const { log } = bookPorts(runtime);
+  const after = query.after === undefined ? await log.oldestPosition(principal.organizationId) : parsePosition(query.after);
+  const page = await log.read(principal.organizationId, after, query.limit ?? 100);
+  return { status: 200, json: { changes: page.changes, position: formatPosition(page.position), hasMore: page.more } };
+};
+
+export const countBookChanges: Implementation<typeof mappingBookRoutes.countBookChanges> = async ({ principal, query }, runtime) => {
+  const { log } = bookPorts(runtime);
+  const after = query.after === undefined ? await log.oldestPosition(principal.organizationId) : parsePosition(query.after);
+  const { position, ...counts } = await log.counts(principal.organizationId, after);
+  return { status: 200, json: { ...counts, position: formatPosition(position) } };
+};

@@ -1,0 +1,163 @@
+/**
+ * A completed job written into the book, in ranges of partner ids on the queues, so that no write
+ * rests on one function's time and a redelivered range writes nothing twice:
+ *
+ * 1. `startJobWrite` takes the book (one job's write at a time), cuts the job's rows into ranges and
+ *    notes the last sequence of the feed: laid-over entries up to it are folded into the write.
+ * 2. `writeJobRange`, once per range and in parallel: the range's rows against the range's entries
+ *    (the generation's, with the laid-over ones folded in) by the rules of entries.ts, written as a
+ *    part of the next generation with the range's changes beside it. The same range written again
+ *    writes the same files.
+ * 3. The last range done commits the write (`finishJobWrite`): the next generation becomes the
+ *    book's in the transaction that puts the changes in the feed. A change to an entry that a person
+ *    decided while the write ran is left out: that decision is newer, and stays the entry.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../platform/clock';
+import type { ObjectStore } from '../platform/objects/object-store';
+import { inUtf8Order } from '../platform/objects/block-files';
+import { changeOf, changesFileBytes, changesOfFile, countChanges, type BookChange, type ChangeLog, type ChangesFile, BOOK_CHANGES_PREFIX } from './change-log';
+import { applyJobRow, applyRemoval, type BookEntry, type JobRow } from './entries';
+import { entryKey, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry } from './snapshot';
+import type { BookStore } from './store';
+
+/** Blocks of the job's rows (500 each) per range: 10,000 rows, a few seconds' work. */
+export const RANGE_BLOCKS = 20;
+
+/** The job's rows in partner id order, a block at a time (the job's results views). */
+export interface JobRowsSource {
+  outline(): Promise<{ firstIds: string[]; sources: string[] }>;
+  rows(fromBlock: number, toBlock: number): Promise<JobRow[]>;
+}
+
+export interface BookPorts {
+  store: BookStore;
+  log: ChangeLog;
+  files: Pick<ObjectStore, 'get' | 'put'>;
+  clock: Clock;
+}
+
+export interface JobWriteRequest {
+  organizationId: string;
+  mappingJobId: string;
+  /** A partial inventory ends no entry. */
+  partial: boolean;
+}
+
+/** The ranges to write (0 when the job is in the book already), or 'busy' while another job's write holds the book. */
+export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, source: JobRowsSource): Promise<number | 'busy'> {
+  const { organizationId, mappingJobId } = request;
+  const existing = await ports.store.write(organizationId, mappingJobId);
+  if (existing?.sequence !== undefined) return 0;
+  if (!(await ports.store.beginWriting(organizationId, mappingJobId))) return 'busy';
+  const { firstIds, sources } = await source.outline();
+  const write = await ports.store.planWrite(organizationId, {
+    mappingJobId,
+    ranges: Math.max(1, Math.ceil(firstIds.length / RANGE_BLOCKS)),
+    foldThrough: await ports.log.lastSequence(organizationId),
+    sources,
+    partial: request.partial,
+  });
+  return write.ranges;
+}
+
+/** The partner ids a range covers: from its first block's first id up to the next range's. */
+function rangeBounds(firstIds: readonly string[], range: number, ranges: number): KeyRange {
+  return {
+    lower: range === 0 ? null : firstIds[range * RANGE_BLOCKS]!,
+    upper: range + 1 >= ranges ? null : firstIds[(range + 1) * RANGE_BLOCKS]!,
+  };
+}
+
+const changesFileKey = (organizationId: string, mappingJobId: string, range: number, attempt?: string) =>
+  `${BOOK_CHANGES_PREFIX}${organizationId}/${mappingJobId}/${String(range).padStart(5, '0')}${attempt ? `-${attempt}` : ''}.jsonl.gz`;
+
+/** What a range's part index carries beside its entries: its changes file. */
+interface RangeChanges {
+  bounds: KeyRange;
+  changes: ChangesFile;
+}
+
+export async function writeJobRange(ports: BookPorts, request: { organizationId: string; mappingJobId: string; range: number }, source: JobRowsSource): Promise<void> {
+  const { organizationId, mappingJobId, range } = request;
+  const write = await ports.store.write(organizationId, mappingJobId);
+  if (!write || write.sequence !== undefined) return;
+  if (!write.doneRanges?.has(range)) {
+    const state = await ports.store.state(organizationId);
+    const { firstIds } = await source.outline();
+    const bounds = rangeBounds(firstIds, range, write.ranges);
+    const [rows, snapshot, laidOver] = await Promise.all([
+      source.rows(range * RANGE_BLOCKS, (range + 1) * RANGE_BLOCKS),
+      Snapshot.open(ports.files, organizationId, state.generation),
+      ports.store.laidOverIn(organizationId, bounds),
+    ]);
+    const current = new Map<string, SnapshotEntry>();
+    for (const entry of (await snapshot?.entriesIn(bounds)) ?? []) current.set(entryKey(entry), entry);
+    // Decisions made before the write began are folded in; later ones stay laid over, and win.
+    for (const laid of laidOver) {
+      const key = entryKey(laid.entry);
+      if (laid.sequence <= write.foldThrough && laid.sequence > (current.get(key)?.folded ?? 0)) current.set(key, { ...laid.entry, folded: laid.sequence });
+    }
+    const rowOf = new Map(rows.map((row) => [entryKey(row), row]));
+    const endingSources = new Set(write.partial ? [] : write.sources);
+    const at = ports.clock.now().toISOString();
+    const entries: SnapshotEntry[] = [];
+    const changes: BookChange[] = [];
+    for (const key of inUtf8Order([...new Set([...current.keys(), ...rowOf.keys()])], (key) => key, 1)) {
+      if (!inRange(key, bounds)) continue;
+      const before = current.get(key);
+      const row = rowOf.get(key);
+      const outcome = row
+        ? applyJobRow(before && withoutFolded(before), row, at, mappingJobId)
+        : before && endingSources.has(before.source)
+          ? applyRemoval(withoutFolded(before), at, mappingJobId)
+          : { entry: before! };
+      entries.push({ ...outcome.entry, folded: before?.folded ?? 0 });
+      if (outcome.change) changes.push(changeOf(outcome.change, outcome.entry));
+    }
+    const file = changesFileKey(organizationId, mappingJobId, range);
+    await ports.files.put(file, changesFileBytes(changes), 'application/gzip');
+    const extra: RangeChanges = { bounds, changes: { key: file, count: changes.length, counts: countChanges(changes) } };
+    await writePart(ports.files, organizationId, mappingJobId, range, entries, extra);
+  }
+  const done = await ports.store.rangeDone(organizationId, mappingJobId, range);
+  if (done.doneRanges?.size === done.ranges) await finishJobWrite(ports, organizationId, mappingJobId);
+}
+
+function withoutFolded(entry: SnapshotEntry): BookEntry {
+  const { folded: _folded, ...bookEntry } = entry;
+  return bookEntry;
+}
+
+/**
+ * Commits a write whose ranges are all done: the next generation becomes the book's, and its
+ * changes go into the feed, in one transaction. Safe to repeat: a committed write is left as it is.
+ */
+export async function finishJobWrite(ports: BookPorts, organizationId: string, mappingJobId: string): Promise<number | undefined> {
+  const write = await ports.store.write(organizationId, mappingJobId);
+  if (!write || write.sequence !== undefined) return write?.sequence;
+  const parts = await writeManifest<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
+  // Entries a person decided after the write began: their decision stands, the write's change to them is left out.
+  const newer = (await ports.store.laidOverAfter(organizationId, write.foldThrough)).map((laid) => entryKey(laid.entry));
+  const attempt = randomUUID().slice(0, 8);
+  const files: ChangesFile[] = [];
+  for (const [range, part] of parts.entries()) {
+    const { bounds, changes } = part.extra;
+    if (!newer.some((key) => inRange(key, bounds))) {
+      if (changes.count > 0) files.push(changes);
+      continue;
+    }
+    const bytes = await ports.files.get(changes.key);
+    if (!bytes) throw new Error(`The changes file ${changes.key} is missing.`);
+    const superseded = new Set(newer);
+    const kept = changesOfFile(bytes).filter((change) => !superseded.has(entryKey(change)));
+    if (kept.length === 0) continue;
+    // A file of its own: an earlier attempt's commit may name the first one.
+    const key = changesFileKey(organizationId, mappingJobId, range, attempt);
+    await ports.files.put(key, changesFileBytes(kept), 'application/gzip');
+    files.push({ key, count: kept.length, counts: countChanges(kept) });
+  }
+  const sequence = await ports.log.commit(organizationId, { kind: 'JOB', mappingJobId }, { files }, (next) => ports.store.finishWriteItems(organizationId, mappingJobId, next));
+  return sequence ?? (await ports.store.write(organizationId, mappingJobId))?.sequence;
+}
+

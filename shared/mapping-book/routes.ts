@@ -1,0 +1,102 @@
+import { errors } from '../platform/http/responses';
+import { defineRoute } from '../platform/http/route';
+import { ErrorResponse } from '../platform/http/schemas';
+import { RECORD_PAGES_PREFIX } from '../reference';
+import { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from './change-log';
+import { OWN_SOURCE } from './entries';
+import { BOOK_FILES_PREFIX } from './snapshot';
+import * as schemas from './schemas';
+
+const TAG = 'Mapping book';
+const POSITION_GONE = { description: `The position is older than the feed keeps (${CHANGES_RETENTION_DAYS} days)`, schema: ErrorResponse } as const;
+const readBook = { table: 'read', resultObjects: { read: [BOOK_FILES_PREFIX] } } as const;
+const readFeed = { table: 'read', resultObjects: { read: [BOOK_CHANGES_PREFIX] } } as const;
+
+export const mappingBookRoutes = {
+  listBookEntries: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping-book/entries',
+    handler: 'mapping-book/list-entries',
+    auth: 'required',
+    tag: TAG,
+    summary: "The organization's mapping book: one entry per partner hotel of each source, as jobs and people left it",
+    description:
+      'Entries in partner hotel id order (then source), filtered by source, status, method and score. DELETED entries show only with ' +
+      '`status=DELETED`. A page may hold fewer entries than `limit` with a `nextCursor` to go on. Every completed job writes its rows ' +
+      'into the book a moment after it completes; a person\'s decision (here or on a job\'s row) shows at once.',
+    query: schemas.EntriesQuery,
+    responses: { 200: { description: 'A page of entries', schema: schemas.EntryPage }, 400: errors[400], 401: errors[401] },
+    access: readBook,
+  }),
+  getBookEntry: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping-book/entry',
+    handler: 'mapping-book/get-entry',
+    auth: 'required',
+    tag: TAG,
+    summary: 'One entry of the book, with its decision and its history',
+    description: `The entry of a partner hotel id in a source (default ${OWN_SOURCE}), DELETED ones included.`,
+    query: schemas.EntryQuery,
+    responses: {
+      200: { description: 'The entry', schema: schemas.EntryView },
+      400: errors[400],
+      401: errors[401],
+      404: { description: 'The book has no entry of this partner hotel id in this source', schema: ErrorResponse },
+    },
+    access: readBook,
+  }),
+  reviewBookEntry: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping-book/reviews',
+    handler: 'mapping-book/review',
+    auth: 'required',
+    tag: TAG,
+    summary: "Decide an entry of the book: MATCH it to a reference hotel, or NO_MATCH. The decision stands against later jobs",
+    description:
+      'The entry becomes MANUAL, with a change in the feed. Later jobs keep it and record what the engine said beside it, unless the ' +
+      "partner's hotel changes materially: then it goes back to REVIEW with the reason, showing this decision. A decision on a job's row " +
+      '(POST /api/v1/mapping/{jobId}/reviews) decides its entry the same way.',
+    body: {
+      kind: 'json',
+      schema: schemas.BookReviewRequest,
+      example: { source: OWN_SOURCE, partnerHotelId: 'H-1001', decision: 'MATCH', referenceHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', note: 'Checked the address' },
+    },
+    responses: {
+      200: { description: 'The entry as decided', schema: schemas.EntryView },
+      400: { description: 'Bad body, or referenceHotelId is not a reference hotel', schema: ErrorResponse },
+      401: errors[401],
+      404: { description: 'The book has no entry of this partner hotel id in this source', schema: ErrorResponse },
+      413: errors[413],
+      415: errors[415],
+    },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] }, resultObjects: { read: [BOOK_FILES_PREFIX] } },
+  }),
+  listBookChanges: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping-book/changes',
+    handler: 'mapping-book/list-changes',
+    auth: 'required',
+    tag: TAG,
+    summary: 'The change feed: NEW, UPDATED and DELETED entries after a position, in the order they were written',
+    description:
+      'Pass back the `position` of the previous page as `after`: a reader that does so misses nothing and reads nothing twice, ' +
+      'while jobs, people and reference changes write (changes are numbered in commits, and a commit is visible only with every one ' +
+      `before it). Positions stay valid ${CHANGES_RETENTION_DAYS} days, then answer 410: read the book whole and follow on from the ` +
+      'position GET /api/v1/mapping-book/changes/counts gives.',
+    query: schemas.ChangesQuery,
+    responses: { 200: { description: 'A page of changes', schema: schemas.ChangePage }, 400: errors[400], 401: errors[401], 410: POSITION_GONE },
+    access: readFeed,
+  }),
+  countBookChanges: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping-book/changes/counts',
+    handler: 'mapping-book/count-changes',
+    auth: 'required',
+    tag: TAG,
+    summary: 'How many entries are NEW, UPDATED and DELETED after a position, and the position after them',
+    description: 'Without `after`, since the oldest change kept: its `position` is where a new reader starts following the feed.',
+    query: schemas.CountsQuery,
+    responses: { 200: { description: 'The counts', schema: schemas.ChangeCounts }, 400: errors[400], 401: errors[401], 410: POSITION_GONE },
+    access: readFeed,
+  }),
+};

@@ -1,0 +1,180 @@
+import * as v from 'valibot';
+import { CandidateSchema, MatchEvidenceSchema } from '../mapping';
+import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
+import { CHANGES_RETENTION_DAYS } from './change-log';
+import { CHANGE_KINDS, ENTRY_METHODS, ENTRY_STATUSES, MATERIAL_MOVE_METERS, OWN_SOURCE } from './entries';
+
+const Source = v.pipe(
+  Text({ maxLength: 64 }),
+  v.description(`The entry's source: ${OWN_SOURCE} for the organization's own hotels, else the supplier code the inventory's rows carried`),
+  v.examples([OWN_SOURCE]),
+);
+// Compared with the ids the inventory file gave, so not trimmed.
+const PartnerHotelId = v.pipe(Text({ maxLength: 200, trim: false }), v.description('The partner hotel id, as the inventory file gave it'), v.examples(['H-1001']));
+const Status = v.picklist(ENTRY_STATUSES, 'must be MATCHED, REVIEW, UNMATCHED or DELETED');
+const Score = v.pipe(
+  v.string(),
+  v.regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'must be a number from 0 to 1 (at most 4 decimals)'),
+  v.transform(Number),
+);
+
+const Position = v.pipe(
+  v.string(),
+  v.description(
+    `A place in the feed, as the feed gave it: "<commit>.<changes read of it>". Valid ${CHANGES_RETENTION_DAYS} days from the commit it names; ` +
+      'older ones answer 410. Leave out to read from the oldest change kept.',
+  ),
+  v.examples(['12.0']),
+);
+
+export const EntriesQuery = v.strictObject({
+  ...pageQuery(100, 1000),
+  source: v.optional(Source),
+  status: v.optional(v.pipe(Status, v.description('Only entries in this status; DELETED entries are listed only when asked for'))),
+  method: v.optional(v.pipe(v.picklist([...ENTRY_METHODS, 'NONE'], 'must be ID, FUZZY, MANUAL or NONE'), v.description('Only entries decided this way (NONE: no method, UNMATCHED by the engine)'))),
+  minScore: v.optional(v.pipe(Score, v.description('Only entries scoring at least this'))),
+  maxScore: v.optional(v.pipe(Score, v.description('Only entries scoring at most this'))),
+});
+
+export const EntryQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))), partnerHotelId: PartnerHotelId });
+
+const PartnerFacts = v.pipe(
+  v.object({
+    name: v.string(),
+    address: v.optional(v.string()),
+    postalCode: v.optional(v.string()),
+    city: v.optional(v.string()),
+    country: v.optional(v.string()),
+    latitude: v.optional(v.number()),
+    longitude: v.optional(v.number()),
+  }),
+  v.description("The partner's hotel as its inventory last gave it"),
+);
+
+const Cause = v.pipe(
+  v.object({
+    kind: v.picklist(['JOB', 'REVIEW', 'MERGE', 'PUBLICATION']),
+    mappingJobId: v.optional(v.string()),
+    decidedBy: v.optional(v.pipe(v.string(), v.description('The API key that decided (REVIEW)'))),
+    mergedHotelId: v.optional(v.string()),
+    referenceVersionId: v.optional(v.string()),
+  }),
+  v.description('What made the change: a job written into the book, a person\'s decision, a merge of reference duplicates, or a new reference publication'),
+);
+
+const Decision = v.pipe(
+  v.object({
+    decision: v.picklist(['MATCH', 'NO_MATCH']),
+    referenceHotelId: v.nullable(v.string()),
+    referenceHotelName: v.nullable(v.string()),
+    note: v.optional(v.string()),
+    decidedBy: v.string(),
+    decidedAt: Timestamp,
+    partner: PartnerFacts,
+  }),
+  v.description(
+    "A person's decision, with the partner's hotel as it was then. It stands (method MANUAL) until the partner's hotel changes materially " +
+      `(its name, street, postal code, city or country other than by case, accents or punctuation, or its pin moves more than ${MATERIAL_MOVE_METERS} m): ` +
+      'then the entry goes back to REVIEW and the decision is shown with it until a person decides again.',
+  ),
+);
+
+const EngineAnswer = v.pipe(
+  v.object({
+    status: v.picklist(['MATCHED', 'REVIEW', 'UNMATCHED']),
+    method: v.nullable(v.picklist(['ID', 'FUZZY'])),
+    referenceHotelId: v.nullable(v.string()),
+    referenceHotelName: v.nullable(v.string()),
+    score: v.number(),
+  }),
+  v.description("What the engine said last: beside a MANUAL entry, the engine's own answer"),
+);
+
+const HistoryLine = v.object({
+  at: Timestamp,
+  change: v.picklist(CHANGE_KINDS),
+  status: v.picklist(ENTRY_STATUSES),
+  method: v.nullable(v.picklist(ENTRY_METHODS)),
+  referenceHotelId: v.nullable(v.string()),
+  reason: v.string(),
+  cause: Cause,
+});
+
+const entryFields = {
+  source: v.string(),
+  partnerHotelId: v.string(),
+  partner: PartnerFacts,
+  status: v.pipe(v.picklist(ENTRY_STATUSES), v.description('DELETED: a whole inventory of its source no longer held it')),
+  method: v.pipe(v.nullable(v.picklist(ENTRY_METHODS)), v.description("MANUAL when a person's decision stands; null when the engine found no match")),
+  referenceHotelId: v.nullable(v.string()),
+  referenceHotelName: v.nullable(v.string()),
+  score: v.pipe(v.number(), v.description("0 to 1, the engine's calibrated probability; 1 for a person's MATCH, 0 for their NO_MATCH")),
+  reason: v.pipe(v.string(), v.description('Why the entry is as it is: its last change')),
+  changedAt: v.pipe(Timestamp, v.description('When it last changed')),
+  cause: Cause,
+};
+
+export const EntryView = v.object({
+  ...entryFields,
+  evidence: v.nullable(MatchEvidenceSchema),
+  candidates: v.pipe(v.array(CandidateSchema), v.description('The other hotels the engine weighed, likeliest first')),
+  engine: EngineAnswer,
+  decision: v.optional(Decision),
+  history: v.pipe(v.array(HistoryLine), v.description('Its changes, oldest first (the latest 20)')),
+});
+
+export const EntryPage = v.object({ entries: v.array(EntryView), nextCursor: NextCursor });
+
+export const ChangesQuery = v.strictObject({
+  after: v.optional(Position),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 1000'), v.transform(Number), v.maxValue(1000, 'must be a whole number from 1 to 1000'))),
+});
+
+export const CountsQuery = v.strictObject({ after: v.optional(Position) });
+
+const Change = v.object({
+  kind: v.pipe(v.picklist(CHANGE_KINDS), v.description('NEW: first in the book (or listed again); UPDATED: another hotel or status; DELETED: no longer in its inventory')),
+  ...entryFields,
+});
+
+export const ChangePage = v.object({
+  changes: v.pipe(v.array(Change), v.description('In the order they were written, each entry as the change left it')),
+  position: v.pipe(v.string(), v.description('Where to read on from: pass it back as `after`')),
+  hasMore: v.pipe(v.boolean(), v.description('Whether changes past `position` are already there: read again at once if so, else later')),
+});
+
+export const ChangeCounts = v.object({
+  new: v.number(),
+  updated: v.number(),
+  deleted: v.number(),
+  position: v.pipe(v.string(), v.description('The position after the last change counted')),
+});
+
+const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
+
+export const BookReviewRequest = v.variant(
+  'decision',
+  [
+    v.strictObject({
+      source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))),
+      partnerHotelId: PartnerHotelId,
+      decision: v.pipe(v.literal('MATCH'), v.description('The entry is this reference hotel')),
+      referenceHotelId: v.pipe(Uuid, v.description('The proposal, a candidate, or any hotel of the reference inventory')),
+      note: ReviewNote,
+    }),
+    v.strictObject({
+      source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))),
+      partnerHotelId: PartnerHotelId,
+      decision: v.pipe(v.literal('NO_MATCH'), v.description('The entry is none of the reference hotels')),
+      note: ReviewNote,
+    }),
+  ],
+  'must be MATCH or NO_MATCH',
+);
+
+export const mappingBookComponentSchemas = {
+  MappingBookEntry: EntryView,
+  MappingBookEntryPage: EntryPage,
+  MappingBookChangePage: ChangePage,
+} as const;
+

@@ -1,0 +1,153 @@
+/**
+ * The book's entries as files: a generation is the whole book as a job's write left it, in entry key
+ * order (partner id, then source), as block files (platform/objects/block-files.ts), one part per
+ * range of partner ids the write went through in parallel, and a manifest of every block. Entries a
+ * person or the reference changed since are table items laid over it (store.ts): an item wins over
+ * the generation's entry when it is newer than what the generation folded of it.
+ */
+import type { ObjectStore } from '../platform/objects/object-store';
+import { blockAscending, BlockFileWriter, blocksOf, cachedRead, readBlock, type BlockRef } from '../platform/objects/block-files';
+import type { BookEntry } from './entries';
+
+/** Where the book's files live in the results bucket. */
+export const BOOK_FILES_PREFIX = 'books/';
+
+/** Entries per block: a page of 100 reads one block. */
+export const SNAPSHOT_BLOCK_ENTRIES = 500;
+
+/**
+ * An entry as a generation holds it: `folded` is the sequence of the laid-over item the generation
+ * took in (0 when none): a laid-over item of a later sequence is newer than the generation.
+ */
+export interface SnapshotEntry extends BookEntry {
+  folded: number;
+}
+
+/** A part's blocks, with the part's number (its file). */
+export interface SnapshotBlock extends BlockRef {
+  part: number;
+}
+
+export interface SnapshotManifest {
+  /** The job whose write made the generation. */
+  generation: string;
+  entries: number;
+  blocks: SnapshotBlock[];
+}
+
+/** Entry keys sort as DynamoDB sorts them (UTF-8 bytes): by partner id, then source. */
+export function entryKey(entry: Pick<BookEntry, 'partnerHotelId' | 'source'>): string {
+  return `${entry.partnerHotelId}\u0001${entry.source}`;
+}
+
+export function compareKeys(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** A range of entry keys: from `lower` (or the start) up to `upper` excluded (or the end). */
+export interface KeyRange {
+  lower: string | null;
+  upper: string | null;
+}
+
+export const inRange = (key: string, range: KeyRange) =>
+  (range.lower === null || compareKeys(key, range.lower) >= 0) && (range.upper === null || compareKeys(key, range.upper) < 0);
+
+export const snapshotFiles = {
+  part: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}`,
+  partIndex: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.json`,
+  manifest: (organizationId: string, generation: string) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/manifest.json`,
+};
+
+/** What a part's index says: its entries' blocks, and what the part's range carries beside them. */
+export interface PartIndex<Extra> {
+  entries: number;
+  blocks: SnapshotBlock[];
+  extra: Extra;
+}
+
+/** Writes a part (entries in key order) and its index, last; the same entries write the same files. */
+export async function writePart<Extra>(
+  objects: Pick<ObjectStore, 'put'>,
+  organizationId: string,
+  generation: string,
+  part: number,
+  entries: readonly SnapshotEntry[],
+  extra: Extra,
+): Promise<void> {
+  const file = new BlockFileWriter();
+  const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block, entryKey(block[0]!)), part }));
+  await objects.put(snapshotFiles.part(organizationId, generation, part), file.bytes(), 'application/octet-stream');
+  const index: PartIndex<Extra> = { entries: entries.length, blocks, extra };
+  await objects.put(snapshotFiles.partIndex(organizationId, generation, part), JSON.stringify(index), 'application/json');
+}
+
+/** Writes the manifest of a generation from its parts' indexes, once every part is written; answers the indexes. */
+export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'get'>, organizationId: string, generation: string, parts: number): Promise<PartIndex<Extra>[]> {
+  const indexes = await Promise.all(
+    Array.from({ length: parts }, async (_, part) => {
+      const bytes = await objects.get(snapshotFiles.partIndex(organizationId, generation, part));
+      if (!bytes) throw new Error(`Part ${part} of the book generation ${generation} is missing.`);
+      return JSON.parse(bytes.toString('utf8')) as PartIndex<Extra>;
+    }),
+  );
+  const manifest: SnapshotManifest = { generation, entries: indexes.reduce((sum, index) => sum + index.entries, 0), blocks: indexes.flatMap((index) => index.blocks) };
+  await objects.put(snapshotFiles.manifest(organizationId, generation), JSON.stringify(manifest), 'application/json');
+  return indexes;
+}
+
+/** A generation's entries, read a block at a time. */
+export class Snapshot {
+  constructor(
+    private readonly objects: Pick<ObjectStore, 'get'>,
+    private readonly organizationId: string,
+    private readonly manifest: SnapshotManifest,
+  ) {}
+
+  static async open(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string | undefined): Promise<Snapshot | undefined> {
+    if (generation === undefined) return undefined;
+    const key = snapshotFiles.manifest(organizationId, generation);
+    const manifest = await cachedRead(key, async () => {
+      const bytes = await objects.get(key);
+      if (!bytes) throw new Error(`The manifest of the book generation ${generation} is missing.`);
+      return JSON.parse(bytes.toString('utf8')) as SnapshotManifest;
+    });
+    return new Snapshot(objects, organizationId, manifest);
+  }
+
+  get size(): number {
+    return this.manifest.entries;
+  }
+
+  /** The entries with keys in the range, in key order. */
+  async entriesIn(range: KeyRange): Promise<SnapshotEntry[]> {
+    const blocks = this.manifest.blocks;
+    if (blocks.length === 0) return [];
+    const entries: SnapshotEntry[] = [];
+    for (let block = range.lower === null ? 0 : blockAscending(blocks, Buffer.from(range.lower, 'utf8')); block < blocks.length; block++) {
+      if (range.upper !== null && compareKeys(blocks[block]!.first, range.upper) >= 0) break;
+      for (const entry of await this.block(block)) if (inRange(entryKey(entry), range)) entries.push(entry);
+    }
+    return entries;
+  }
+
+  /** Entries after `afterKey` (from the start when null), at most `limit`, in key order. */
+  async entriesAfter(afterKey: string | null, limit: number, keep: (entry: SnapshotEntry) => boolean = () => true): Promise<SnapshotEntry[]> {
+    const blocks = this.manifest.blocks;
+    const entries: SnapshotEntry[] = [];
+    for (let block = afterKey === null ? 0 : blockAscending(blocks, Buffer.from(afterKey, 'utf8')); block < blocks.length && entries.length < limit; block++) {
+      for (const entry of await this.block(block)) {
+        if (afterKey !== null && compareKeys(entryKey(entry), afterKey) <= 0) continue;
+        if (!keep(entry)) continue;
+        entries.push(entry);
+        if (entries.length >= limit) break;
+      }
+    }
+    return entries;
+  }
+
+  private block(block: number): Promise<SnapshotEntry[]> {
+    const ref = this.manifest.blocks[block]!;
+    return readBlock<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.manifest.generation, ref.part), ref);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The book's items in the single table:
+ *
+ * - `BOOK#org / STATE`: the current generation (snapshot.ts), and the job being written into the
+ *   book, if any (one at a time: it folds the laid-over entries into the next generation).
+ * - `BOOK#org / WRITE#job`: a job's write into the book: its ranges, the ones done (a number set, so a
+ *   redelivered range counts once), and the last sequence it folds.
+ * - `BOOK#org#ENTRIES / <entry key>`: an entry a person or the reference changed since the generation
+ *   was written, as it now is, with the sequence of the commit that changed it.
+ * - the change log's head and commits (change-log.ts).
+ */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, type Table, type TransactItem } from '../platform/table';
+import type { BookEntry } from './entries';
+import { entryKey, type KeyRange } from './snapshot';
+
+export interface BookState {
+  generation?: string;
+  /** The job being written into the book. */
+  writing?: string;
+}
+
+export interface JobWrite {
+  mappingJobId: string;
+  ranges: number;
+  doneRanges?: Set<number>;
+  /** Laid-over entries of sequences up to this are folded into the generation the write makes. */
+  foldThrough: number;
+  /** The book sources the job's rows belong to: only their entries can end. */
+  sources: string[];
+  /** A partial inventory ends no entry. */
+  partial: boolean;
+  /** Set once the write is committed. */
+  sequence?: number;
+}
+
+/** An entry laid over the generation: newer than it when `sequence` is above what the generation folded. */
+export interface LaidOverEntry {
+  entry: BookEntry;
+  sequence: number;
+}
+
+const keys = {
+  state: (organizationId: string) => ({ PK: `BOOK#${organizationId}`, SK: 'STATE' }),
+  write: (organizationId: string, mappingJobId: string) => ({ PK: `BOOK#${organizationId}`, SK: `WRITE#${mappingJobId}` }),
+  entries: (organizationId: string) => `BOOK#${organizationId}#ENTRIES`,
+};
+
+export class BookStore {
+  constructor(readonly table: Table) {}
+
+  async state(organizationId: string): Promise<BookState> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.state(organizationId), ConsistentRead: true }));
+    return { ...(Item?.generation !== undefined && { generation: Item.generation as string }), ...(Item?.writing !== undefined && { writing: Item.writing as string }) };
+  }
+
+  /** Takes the book for the job's write; false while another job's write holds it. */
+  async beginWriting(organizationId: string, mappingJobId: string): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.state(organizationId),
+          UpdateExpression: 'SET writing = :job',
+          ConditionExpression: 'attribute_not_exists(writing) OR writing = :job',
+          ExpressionAttributeValues: { ':job': mappingJobId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Records the job's write once (a repeated call keeps the first), and answers it as stored. */
+  async planWrite(organizationId: string, write: JobWrite): Promise<JobWrite> {
+    try {
+      await this.table.client.send(
+        new PutCommand({ TableName: this.table.name, Item: { ...keys.write(organizationId, write.mappingJobId), ...write }, ConditionExpression: 'attribute_not_exists(PK)' }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    return (await this.write(organizationId, write.mappingJobId))!;
+  }
+
+  async write(organizationId: string, mappingJobId: string): Promise<JobWrite | undefined> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.write(organizationId, mappingJobId), ConsistentRead: true }));
+    if (!Item) return undefined;
+    const { PK: _pk, SK: _sk, ...write } = Item;
+    return write as JobWrite;
+  }
+
+  /** Counts a range of the write as done; answers the write as it now is. */
+  async rangeDone(organizationId: string, mappingJobId: string, range: number): Promise<JobWrite> {
+    const { Attributes } = await this.table.client.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.write(organizationId, mappingJobId),
+        UpdateExpression: 'ADD doneRanges :range',
+        ExpressionAttributeValues: { ':range': new Set([range]) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const { PK: _pk, SK: _sk, ...write } = Attributes!;
+    return write as JobWrite;
+  }
+
+  /** The writes that make the write's generation the book's, and end the write, in the commit's transaction. */
+  finishWriteItems(organizationId: string, mappingJobId: string, sequence: number): TransactItem[] {
+    return [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.state(organizationId),
+          UpdateExpression: 'SET generation = :job REMOVE writing',
+          ConditionExpression: 'writing = :job',
+          ExpressionAttributeValues: { ':job': mappingJobId },
+        },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.write(organizationId, mappingJobId),
+          UpdateExpression: 'SET #sequence = :sequence',
+          ExpressionAttributeNames: { '#sequence': 'sequence' },
+          ExpressionAttributeValues: { ':sequence': sequence },
+        },
+      },
+    ];
+  }
+
+  /** The entry laid over the generation, if any. */
+  async laidOver(organizationId: string, entry: Pick<BookEntry, 'partnerHotelId' | 'source'>): Promise<LaidOverEntry | undefined> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { PK: keys.entries(organizationId), SK: entryKey(entry) }, ConsistentRead: true }),
+    );
+    return Item && { entry: Item.entry as BookEntry, sequence: Item.sequence as number };
+  }
+
+  /** The laid-over entries with keys in the range, in key order. */
+  async laidOverIn(organizationId: string, range: KeyRange): Promise<LaidOverEntry[]> {
+    const conditions: string[] = ['PK = :pk'];
+    const values: Record<string, unknown> = { ':pk': keys.entries(organizationId) };
+    if (range.lower !== null && range.upper !== null) {
+      conditions.push('SK BETWEEN :lower AND :upper');
+      Object.assign(values, { ':lower': range.lower, ':upper': range.upper });
+    } else if (range.lower !== null) {
+      conditions.push('SK >= :lower');
+      values[':lower'] = range.lower;
+    } else if (range.upper !== null) {
+      conditions.push('SK <= :upper');
+      values[':upper'] = range.upper;
+    }
+    const entries: LaidOverEntry[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(
+        new QueryCommand({ TableName: this.table.name, KeyConditionExpression: conditions.join(' AND '), ExpressionAttributeValues: values, ConsistentRead: true, ExclusiveStartKey: startKey }),
+      );
+      for (const item of page.Items ?? []) if (item.SK !== range.upper) entries.push({ entry: item.entry as BookEntry, sequence: item.sequence as number });
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return entries;
+  }
+
+  /** The laid-over entries changed after `sequence`. */
+  async laidOverAfter(organizationId: string, sequence: number): Promise<LaidOverEntry[]> {
+    return (await this.laidOverIn(organizationId, { lower: null, upper: null })).filter((laid) => laid.sequence > sequence);
+  }
+
+  /** The write that lays an entry over the generation, in the commit's transaction. */
+  layOverItem(organizationId: string, entry: BookEntry, sequence: number): TransactItem {
+    return { Put: { TableName: this.table.name, Item: { PK: keys.entries(organizationId), SK: entryKey(entry), entry, sequence } } };
+  }
+}

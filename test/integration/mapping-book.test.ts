@@ -1,0 +1,189 @@
+/**
+ * The mapping book through the local runtime: a partner's month (a job, reviews, a second upload and
+ * job), what the book then holds, the change feed and its counts, decisions on the book itself,
+ * refused input and tenant isolation.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { seedReferenceInventory } from '../../infra/local/seed';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { startTestApi, type Caller } from '../support/test-api';
+
+const REFERENCE = { hotels: 300, seed: 5 };
+const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
+const api = await startTestApi();
+await seedReferenceInventory(api.runtime, REFERENCE);
+
+type Row = (string | number | undefined)[];
+const HEADER = ['id', 'name', 'address', 'city', 'country', 'lat', 'lon'];
+/** The partner's rows: reference hotels as they are (P<i> is hotel i), and hotels that exist nowhere. */
+const hotelRow = (i: number): Row => [`P${i}`, hotels[i]!.name, hotels[i]!.address, hotels[i]!.city, hotels[i]!.country, hotels[i]!.lat, hotels[i]!.lon];
+const nowhereRow = (i: number): Row => [`X${i}`, `Zzyzx Qwerty Lodge ${i}`, '', 'Nowhere', 'Iceland', 63.1 + i / 100, -19.9];
+const csv = (rows: Row[]) => [formatCsvRow(HEADER), ...rows.map((row) => formatCsvRow(row))].join('\n');
+
+async function mapInventory(as: Caller, rows: Row[]): Promise<string> {
+  const form = new FormData();
+  form.append('name', 'hotels');
+  form.append('file', new Blob([csv(rows)], { type: 'text/csv' }), 'hotels.csv');
+  const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
+  assert.equal(uploaded.status, 201, uploaded.text);
+  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+  assert.equal(created.status, 201, created.text);
+  await api.messaging.idle();
+  assert.equal((await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as })).body.status, 'COMPLETED');
+  return created.body.mappingJobId;
+}
+
+const entry = (as: Caller, partnerHotelId: string) => api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${encodeURIComponent(partnerHotelId)}`, { as });
+
+async function allEntries(as: Caller, query = ''): Promise<any[]> {
+  const entries = [];
+  let cursor: string | null = null;
+  do {
+    const separator = query ? '&' : '?';
+    const page: { status: number; text: string; body: any } = await api.request('GET', `/api/v1/mapping-book/entries${query}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}${query || cursor ? '&' : '?'}limit=7`, { as });
+    assert.equal(page.status, 200, page.text);
+    entries.push(...page.body.entries);
+    cursor = page.body.nextCursor;
+  } while (cursor);
+  return entries;
+}
+
+/** The feed from a position to its end, in pages of `limit`; the changes and the position at the end. */
+async function feed(as: Caller, after: string | undefined, limit = 5): Promise<{ changes: any[]; position: string }> {
+  const changes = [];
+  let position = after;
+  for (;;) {
+    const page = await api.request('GET', `/api/v1/mapping-book/changes?limit=${limit}${position ? `&after=${position}` : ''}`, { as });
+    assert.equal(page.status, 200, page.text);
+    changes.push(...page.body.changes);
+    position = page.body.position;
+    if (!page.body.hasMore) return { changes, position: position! };
+  }
+}
+
+describe("a partner's month in the mapping book", () => {
+  it('keeps the decisions, sends a changed hotel back to REVIEW, ends a removed one, adds a new one, and the feed says exactly that', async () => {
+    const partner = await api.newOrganization();
+    const firstRows = [...Array.from({ length: 12 }, (_, i) => hotelRow(i)), nowhereRow(0), nowhereRow(1)];
+    const firstJob = await mapInventory(partner, firstRows);
+
+    // The first job wrote every row into the book, NEW.
+    const written = await feed(partner, undefined);
+    assert.equal(written.changes.length, 14);
+    assert.ok(written.changes.every((change) => change.kind === 'NEW' && change.cause.mappingJobId === firstJob));
+    assert.deepEqual(written.changes.map((change) => change.partnerHotelId), ['P0', 'P1', 'P10', 'P11', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9', 'X0', 'X1']);
+    const p2 = (await entry(partner, 'P2')).body;
+    assert.deepEqual([p2.status, p2.method, p2.referenceHotelId], ['MATCHED', 'FUZZY', hotels[2]!.id]);
+    assert.deepEqual(p2.partner, { name: hotels[2]!.name, address: hotels[2]!.address, city: hotels[2]!.city, country: hotels[2]!.country, latitude: hotels[2]!.lat, longitude: hotels[2]!.lon });
+
+    // Three decisions on the job's rows: MATCH to another hotel, NO_MATCH, and a confirmation.
+    const review = (json: unknown) => api.request('POST', `/api/v1/mapping/${firstJob}/reviews`, { as: partner, json });
+    assert.equal((await review({ partnerHotelId: 'P0', decision: 'MATCH', referenceHotelId: hotels[100]!.id })).status, 200);
+    assert.equal((await review({ partnerHotelId: 'P1', decision: 'NO_MATCH', note: 'closed' })).status, 200);
+    assert.equal((await review({ partnerHotelId: 'P2', decision: 'MATCH', referenceHotelId: hotels[2]!.id })).status, 200);
+    const reviewed = await feed(partner, written.position);
+    assert.deepEqual(
+      reviewed.changes.map((change) => [change.kind, change.partnerHotelId, change.status, change.method, change.referenceHotelId]),
+      [
+        ['UPDATED', 'P0', 'MATCHED', 'MANUAL', hotels[100]!.id],
+        ['UPDATED', 'P1', 'UNMATCHED', 'MANUAL', null],
+        ['UPDATED', 'P2', 'MATCHED', 'MANUAL', hotels[2]!.id],
+      ],
+    );
+    const afterReviews = reviewed.position;
+
+    // Next month: P2 moved to another address, P5 is gone, P50 is new.
+    const secondRows = firstRows.filter((row) => row[0] !== 'P5').map((row) => (row[0] === 'P2' ? [row[0], row[1], '99 Rue Nouvelle', ...row.slice(3)] : row));
+    secondRows.push(hotelRow(50));
+    const secondJob = await mapInventory(partner, secondRows);
+
+    const month = await feed(partner, afterReviews, 2);
+    assert.deepEqual(
+      month.changes.map((change) => [change.kind, change.partnerHotelId, change.status]),
+      [
+        ['UPDATED', 'P2', 'REVIEW'],
+        ['DELETED', 'P5', 'DELETED'],
+        ['NEW', 'P50', 'MATCHED'],
+      ],
+    );
+    assert.ok(month.changes.every((change) => change.cause.kind === 'JOB' && change.cause.mappingJobId === secondJob));
+    const counts = await api.request('GET', `/api/v1/mapping-book/changes/counts?after=${afterReviews}`, { as: partner });
+    assert.deepEqual(counts.body, { new: 1, updated: 1, deleted: 1, position: month.position });
+
+    // The untouched decisions stand, with what the engine said beside them.
+    const p0 = (await entry(partner, 'P0')).body;
+    assert.deepEqual([p0.status, p0.method, p0.referenceHotelId, p0.score], ['MATCHED', 'MANUAL', hotels[100]!.id, 1]);
+    assert.deepEqual([p0.engine.status, p0.engine.referenceHotelId], ['MATCHED', hotels[0]!.id]);
+    const p1 = (await entry(partner, 'P1')).body;
+    assert.deepEqual([p1.status, p1.method, p1.decision.note], ['UNMATCHED', 'MANUAL', 'closed']);
+    // The changed hotel is back in REVIEW, saying why, with the decision it had.
+    const changed = (await entry(partner, 'P2')).body;
+    assert.equal(changed.status, 'REVIEW');
+    assert.match(changed.reason, /^The partner's hotel changed since the decision of \d{4}-\d\d-\d\d \(address ".*" -> "99 Rue Nouvelle"\): review it again\./);
+    assert.deepEqual([changed.decision.decision, changed.decision.referenceHotelId], ['MATCH', hotels[2]!.id]);
+    assert.deepEqual(changed.history.map((line: any) => line.change), ['NEW', 'UPDATED', 'UPDATED']);
+    const removed = (await entry(partner, 'P5')).body;
+    assert.deepEqual([removed.status, removed.reason], ['DELETED', 'No longer in the inventory']);
+    assert.equal((await entry(partner, 'P50')).body.status, 'MATCHED');
+
+    // Listing: every entry but the DELETED one, in pages; filters.
+    const listed = await allEntries(partner);
+    assert.deepEqual(listed.map((each) => each.partnerHotelId), ['P0', 'P1', 'P10', 'P11', 'P2', 'P3', 'P4', 'P50', 'P6', 'P7', 'P8', 'P9', 'X0', 'X1']);
+    assert.deepEqual((await allEntries(partner, '?status=DELETED')).map((each) => each.partnerHotelId), ['P5']);
+    assert.deepEqual((await allEntries(partner, '?method=MANUAL')).map((each) => each.partnerHotelId), ['P0', 'P1']);
+    assert.deepEqual((await allEntries(partner, '?status=REVIEW')).map((each) => each.partnerHotelId), ['P2']);
+
+    // A decision on the book itself settles it.
+    const settled = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P2', decision: 'MATCH', referenceHotelId: hotels[2]!.id } });
+    assert.equal(settled.status, 200, settled.text);
+    assert.deepEqual([settled.body.status, settled.body.method, settled.body.decision.partner.address], ['MATCHED', 'MANUAL', '99 Rue Nouvelle']);
+    const last = await feed(partner, month.position);
+    assert.deepEqual(last.changes.map((change) => [change.kind, change.partnerHotelId, change.method, change.cause.kind]), [['UPDATED', 'P2', 'MANUAL', 'REVIEW']]);
+    assert.deepEqual((await entry(partner, 'P2')).body.status, 'MATCHED');
+  });
+});
+
+describe('refused input and other organizations', () => {
+  it('answers 400 to bad positions, cursors and filters, changing nothing', async () => {
+    const partner = await api.newOrganization();
+    for (const path of [
+      '/api/v1/mapping-book/changes?after=abc',
+      '/api/v1/mapping-book/changes?after=1.5',
+      '/api/v1/mapping-book/changes?after=7.0',
+      '/api/v1/mapping-book/changes?limit=0',
+      '/api/v1/mapping-book/changes/counts?after=-1',
+      '/api/v1/mapping-book/entries?cursor=bm90IGEgY3Vyc29y',
+      '/api/v1/mapping-book/entries?status=LOST',
+      '/api/v1/mapping-book/entries?minScore=2',
+      '/api/v1/mapping-book/entries?colour=red',
+      '/api/v1/mapping-book/entry',
+    ]) {
+      const answer = await api.request('GET', path, { as: partner });
+      assert.equal(answer.status, 400, `${path}: ${answer.text}`);
+      assert.equal(answer.body.error, 'Bad Request');
+      assert.equal(typeof answer.body.message, 'string');
+    }
+    const bad = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P0', decision: 'MAYBE' } });
+    assert.equal(bad.status, 400);
+    assert.deepEqual((await api.request('GET', '/api/v1/mapping-book/changes', { as: partner })).body, { changes: [], position: '1.0', hasMore: false });
+  });
+
+  it("never shows or changes another organization's book", async () => {
+    const owner = await api.newOrganization();
+    await mapInventory(owner, [hotelRow(20), hotelRow(21)]);
+    const other = await api.newOrganization();
+    assert.equal((await entry(other, 'P20')).status, 404);
+    assert.deepEqual((await api.request('GET', '/api/v1/mapping-book/entries', { as: other })).body, { entries: [], nextCursor: null });
+    assert.deepEqual((await api.request('GET', '/api/v1/mapping-book/changes', { as: other })).body, { changes: [], position: '1.0', hasMore: false });
+    const review = await api.request('POST', '/api/v1/mapping-book/reviews', { as: other, json: { partnerHotelId: 'P20', decision: 'NO_MATCH' } });
+    assert.equal(review.status, 404);
+    assert.equal((await entry(owner, 'P20')).body.method, 'FUZZY');
+    // The owner's cursor and position mean nothing in another book.
+    const ownerPage = await api.request('GET', '/api/v1/mapping-book/entries?limit=1', { as: owner });
+    const foreign = await api.request('GET', `/api/v1/mapping-book/entries?cursor=${encodeURIComponent(ownerPage.body.nextCursor)}`, { as: other });
+    assert.deepEqual(foreign.body, { entries: [], nextCursor: null });
+    assert.equal((await api.request('GET', '/api/v1/mapping-book/changes?after=1.1', { as: other })).status, 400);
+  });
+});
