@@ -17,6 +17,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LOCAL_PRICE_IDS, type ProviderPriceIds } from '../shared/billing';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from '../shared/mapping-jobs';
+import { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from '../shared/mapping-book';
 import { INVENTORY_UPLOADS_PREFIX, UPLOAD_STAGING_DAYS } from '../shared/partner-inventories';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
@@ -208,6 +209,8 @@ export class HotelMappingStack extends Stack {
         { id: 'ExpireExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(7) },
         // A job's results files and views, past the retention its expiresAt shows (S3 counts whole days from each file's creation).
         { id: 'ExpireJobResults', prefix: JOB_RESULTS_PREFIX, expiration: Duration.days(RESULTS_RETENTION_DAYS + 1) },
+        // The mapping book's change feed: its positions are valid as long as its files are kept.
+        { id: 'ExpireBookChanges', prefix: BOOK_CHANGES_PREFIX, expiration: Duration.days(CHANGES_RETENTION_DAYS + 1) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Kept with the stage's data like the rest; its lifecycle rules empty it within a month.

@@ -16,15 +16,10 @@ import { gone, invalidInput } from '../platform/errors';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { TABLE_KEYS, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
 import type { BookEntry, ChangeCause, ChangeKind } from './entries';
-
-/** How long a change stays in the feed, and so how long a position stays valid. */
-export const CHANGES_RETENTION_DAYS = 30;
+import { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from './files';
 
 /** Commits of at most this many changes hold them; larger ones name a file. */
 export const INLINE_CHANGES = 25;
-
-/** Where the files of large commits live in the results bucket (its lifecycle rule expires them). */
-export const BOOK_CHANGES_PREFIX = 'book-changes/';
 
 /** A change as the feed tells it: the entry as the change left it. */
 export interface BookChange {

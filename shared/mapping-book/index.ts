@@ -17,8 +17,7 @@ export {
 export { startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
 export { decideEntry } from './book';
 export { bookPorts } from './services';
-export { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from './change-log';
-export { BOOK_FILES_PREFIX } from './snapshot';
+export { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS } from './files';
 export { mappingBookRoutes } from './routes';
 export { countBookChanges, getBookEntry, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
 export { mappingBookComponentSchemas } from './schemas';

@@ -16,9 +16,10 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/clock';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { inUtf8Order } from '../platform/objects/block-files';
-import { changeOf, changesFileBytes, changesOfFile, countChanges, type BookChange, type ChangeLog, type ChangesFile, BOOK_CHANGES_PREFIX } from './change-log';
+import { changeOf, changesFileBytes, changesOfFile, countChanges, type BookChange, type ChangeLog, type ChangesFile } from './change-log';
+import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type BookEntry, type JobRow } from './entries';
-import { entryKey, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry } from './snapshot';
+import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry } from './snapshot';
 import type { BookStore } from './store';
 
 /** Blocks of the job's rows (500 each) per range: 10,000 rows, a few seconds' work. */
@@ -33,7 +34,10 @@ export interface JobRowsSource {
 export interface BookPorts {
   store: BookStore;
   log: ChangeLog;
-  files: Pick<ObjectStore, 'get' | 'put'>;
+  /** The generations' files (the files bucket). */
+  files: Pick<ObjectStore, 'get' | 'put' | 'expireLater'>;
+  /** The feed's files (the results bucket). */
+  feedFiles: Pick<ObjectStore, 'get' | 'put'>;
   clock: Clock;
 }
 
@@ -116,7 +120,7 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
       if (outcome.change) changes.push(changeOf(outcome.change, outcome.entry));
     }
     const file = changesFileKey(organizationId, mappingJobId, range);
-    await ports.files.put(file, changesFileBytes(changes), 'application/gzip');
+    await ports.feedFiles.put(file, changesFileBytes(changes), 'application/gzip');
     const extra: RangeChanges = { bounds, changes: { key: file, count: changes.length, counts: countChanges(changes) } };
     await writePart(ports.files, organizationId, mappingJobId, range, entries, extra);
   }
@@ -147,17 +151,21 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
       if (changes.count > 0) files.push(changes);
       continue;
     }
-    const bytes = await ports.files.get(changes.key);
+    const bytes = await ports.feedFiles.get(changes.key);
     if (!bytes) throw new Error(`The changes file ${changes.key} is missing.`);
     const superseded = new Set(newer);
     const kept = changesOfFile(bytes).filter((change) => !superseded.has(entryKey(change)));
     if (kept.length === 0) continue;
     // A file of its own: an earlier attempt's commit may name the first one.
     const key = changesFileKey(organizationId, mappingJobId, range, attempt);
-    await ports.files.put(key, changesFileBytes(kept), 'application/gzip');
+    await ports.feedFiles.put(key, changesFileBytes(kept), 'application/gzip');
     files.push({ key, count: kept.length, counts: countChanges(kept) });
   }
+  const previous = (await ports.store.state(organizationId)).generation;
   const sequence = await ports.log.commit(organizationId, { kind: 'JOB', mappingJobId }, { files }, (next) => ports.store.finishWriteItems(organizationId, mappingJobId, next));
-  return sequence ?? (await ports.store.write(organizationId, mappingJobId))?.sequence;
+  if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
+  // The generation this one replaces goes a day later: readers that opened it finish.
+  if (previous !== undefined && previous !== mappingJobId) await ports.files.expireLater(await generationFiles(ports.files, organizationId, previous));
+  return sequence;
 }
 

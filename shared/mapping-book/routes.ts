@@ -2,14 +2,13 @@ import { errors } from '../platform/http/responses';
 import { defineRoute } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { RECORD_PAGES_PREFIX } from '../reference';
-import { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from './change-log';
+import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS } from './files';
 import { OWN_SOURCE } from './entries';
-import { BOOK_FILES_PREFIX } from './snapshot';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping book';
 const POSITION_GONE = { description: `The position is older than the feed keeps (${CHANGES_RETENTION_DAYS} days)`, schema: ErrorResponse } as const;
-const readBook = { table: 'read', resultObjects: { read: [BOOK_FILES_PREFIX] } } as const;
+const readBook = { table: 'read', objects: { read: [BOOK_FILES_PREFIX] } } as const;
 const readFeed = { table: 'read', resultObjects: { read: [BOOK_CHANGES_PREFIX] } } as const;
 
 export const mappingBookRoutes = {
@@ -69,7 +68,7 @@ export const mappingBookRoutes = {
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] }, resultObjects: { read: [BOOK_FILES_PREFIX] } },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] } },
   }),
   listBookChanges: defineRoute({
     method: 'GET',

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { CandidateSchema, MatchEvidenceSchema } from '../mapping';
+import { CandidateSchema, MatchEvidenceSchema, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
-import { CHANGES_RETENTION_DAYS } from './change-log';
+import { CHANGES_RETENTION_DAYS } from './files';
 import { CHANGE_KINDS, ENTRY_METHODS, ENTRY_STATUSES, MATERIAL_MOVE_METERS, OWN_SOURCE } from './entries';
 
 const Source = v.pipe(
@@ -12,28 +12,22 @@ const Source = v.pipe(
 // Compared with the ids the inventory file gave, so not trimmed.
 const PartnerHotelId = v.pipe(Text({ maxLength: 200, trim: false }), v.description('The partner hotel id, as the inventory file gave it'), v.examples(['H-1001']));
 const Status = v.picklist(ENTRY_STATUSES, 'must be MATCHED, REVIEW, UNMATCHED or DELETED');
-const Score = v.pipe(
-  v.string(),
-  v.regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'must be a number from 0 to 1 (at most 4 decimals)'),
-  v.transform(Number),
-);
-
 const Position = v.pipe(
   v.string(),
   v.description(
     `A place in the feed, as the feed gave it: "<commit>.<changes read of it>". Valid ${CHANGES_RETENTION_DAYS} days from the commit it names; ` +
       'older ones answer 410. Leave out to read from the oldest change kept.',
   ),
-  v.examples(['12.0']),
+  v.examples(['1.0']),
 );
 
 export const EntriesQuery = v.strictObject({
   ...pageQuery(100, 1000),
   source: v.optional(Source),
-  status: v.optional(v.pipe(Status, v.description('Only entries in this status; DELETED entries are listed only when asked for'))),
-  method: v.optional(v.pipe(v.picklist([...ENTRY_METHODS, 'NONE'], 'must be ID, FUZZY, MANUAL or NONE'), v.description('Only entries decided this way (NONE: no method, UNMATCHED by the engine)'))),
-  minScore: v.optional(v.pipe(Score, v.description('Only entries scoring at least this'))),
-  maxScore: v.optional(v.pipe(Score, v.description('Only entries scoring at most this'))),
+  status: v.optional(v.pipe(Status, v.description('Only entries in this status; DELETED entries are listed only when asked for'), v.examples(['REVIEW']))),
+  method: v.optional(v.pipe(v.picklist([...ENTRY_METHODS, 'NONE'], 'must be ID, FUZZY, MANUAL or NONE'), v.description('Only entries decided this way (NONE: no method, UNMATCHED by the engine)'), v.examples(['MANUAL']))),
+  minScore: v.optional(v.pipe(Score, v.description('Only entries scoring at least this'), v.examples([0.5]))),
+  maxScore: v.optional(v.pipe(Score, v.description('Only entries scoring at most this'), v.examples([0.95]))),
 });
 
 export const EntryQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))), partnerHotelId: PartnerHotelId });
@@ -127,7 +121,7 @@ export const EntryPage = v.object({ entries: v.array(EntryView), nextCursor: Nex
 
 export const ChangesQuery = v.strictObject({
   after: v.optional(Position),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 1000'), v.transform(Number), v.maxValue(1000, 'must be a whole number from 1 to 1000'))),
+  limit: pageQuery(100, 1000).limit,
 });
 
 export const CountsQuery = v.strictObject({ after: v.optional(Position) });

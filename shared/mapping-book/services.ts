@@ -1,5 +1,5 @@
 /** The book's ports, as each function builds them from its runtime. */
-import { resultObjectStoreOf } from '../platform/objects/services';
+import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import type { Runtime } from '../platform/runtime';
 import { tableOf } from '../platform/table';
 import { ChangeLog } from './change-log';
@@ -8,6 +8,7 @@ import { BookStore } from './store';
 
 export function bookPorts(runtime: Runtime): BookPorts {
   const table = tableOf(runtime);
-  const files = resultObjectStoreOf(runtime);
-  return { store: new BookStore(table), log: new ChangeLog(table, files, () => runtime.clock.now()), files, clock: runtime.clock };
+  // The book is the organization's record: kept (and backed up) with its files; its feed lives a month, with results.
+  const feedFiles = resultObjectStoreOf(runtime);
+  return { store: new BookStore(table), log: new ChangeLog(table, feedFiles, () => runtime.clock.now()), files: objectStoreOf(runtime), feedFiles, clock: runtime.clock };
 }

@@ -8,9 +8,7 @@
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, readBlock, type BlockRef } from '../platform/objects/block-files';
 import type { BookEntry } from './entries';
-
-/** Where the book's files live in the results bucket. */
-export const BOOK_FILES_PREFIX = 'books/';
+import { BOOK_FILES_PREFIX } from './files';
 
 /** Entries per block: a page of 100 reads one block. */
 export const SNAPSHOT_BLOCK_ENTRIES = 500;
@@ -31,6 +29,7 @@ export interface SnapshotBlock extends BlockRef {
 export interface SnapshotManifest {
   /** The job whose write made the generation. */
   generation: string;
+  parts: number;
   entries: number;
   blocks: SnapshotBlock[];
 }
@@ -91,9 +90,20 @@ export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'g
       return JSON.parse(bytes.toString('utf8')) as PartIndex<Extra>;
     }),
   );
-  const manifest: SnapshotManifest = { generation, entries: indexes.reduce((sum, index) => sum + index.entries, 0), blocks: indexes.flatMap((index) => index.blocks) };
+  const manifest: SnapshotManifest = { generation, parts, entries: indexes.reduce((sum, index) => sum + index.entries, 0), blocks: indexes.flatMap((index) => index.blocks) };
   await objects.put(snapshotFiles.manifest(organizationId, generation), JSON.stringify(manifest), 'application/json');
   return indexes;
+}
+
+/** Every file of a generation: its manifest, and each part with its index. */
+export async function generationFiles(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string): Promise<string[]> {
+  const bytes = await objects.get(snapshotFiles.manifest(organizationId, generation));
+  if (!bytes) return [];
+  const { parts } = JSON.parse(bytes.toString('utf8')) as SnapshotManifest;
+  return [
+    snapshotFiles.manifest(organizationId, generation),
+    ...Array.from({ length: parts }, (_, part) => [snapshotFiles.part(organizationId, generation, part), snapshotFiles.partIndex(organizationId, generation, part)]).flat(),
+  ];
 }
 
 /** A generation's entries, read a block at a time. */

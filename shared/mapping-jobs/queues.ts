@@ -82,7 +82,9 @@ export const mappingBookWriteQueue = defineQueue({
   batchSize: 1,
   access: {
     table: 'readwrite',
-    resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_FILES_PREFIX, BOOK_CHANGES_PREFIX], write: [BOOK_FILES_PREFIX, BOOK_CHANGES_PREFIX] },
+    // Writes the book's next generation; its changes go to the feed's files, read again at the commit.
+    objects: { read: [BOOK_FILES_PREFIX], write: [BOOK_FILES_PREFIX] },
+    resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX], write: [BOOK_CHANGES_PREFIX] },
     sendsTo: ['mapping-book-writes'],
   },
   // A range is 10,000 rows against as many entries: a few seconds. The last range also writes

@@ -161,7 +161,7 @@ export const mappingJobRoutes = {
     },
     // A decision may name any reference hotel: its record is read from the reference files.
     // The decision goes into the mapping book too, whose entry it reads.
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_FILES_PREFIX] } },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX] } },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

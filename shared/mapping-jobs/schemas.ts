@@ -1,17 +1,11 @@
 import * as v from 'valibot';
-import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence } from '../mapping';
-import { documentedAs, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
+import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, ScoreParam as Score } from '../mapping';
+import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
 import { JobCounts } from '../events';
 
 const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
-const Score = v.pipe(
-  v.string(),
-  documentedAs({ type: 'number', minimum: 0, maximum: 1 }),
-  v.regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'must be a number from 0 to 1 (at most 4 decimals)'),
-  v.transform(Number),
-);
 // Compared with the ids the inventory file gave, so not trimmed.
 const PartnerHotelId = Text({ maxLength: 200, trim: false });
 

@@ -27,4 +27,4 @@ export {
 } from './inventory';
 export { toCountryCode } from './countries';
 export { distanceMeters } from './similarity';
-export { CandidateSchema, MatchEvidenceSchema } from './result-schemas';
+export { CandidateSchema, MatchEvidenceSchema, ScoreParam } from './result-schemas';

@@ -1,5 +1,6 @@
 /** The engine's answers as the API documents them (jobs' results and the mapping book's entries). */
 import * as v from 'valibot';
+import { documentedAs } from '../platform/http/schemas';
 
 /** A job's or the book's evidence for a proposal, as the API shows it. */
 export const MatchEvidenceSchema = v.object({
@@ -21,3 +22,11 @@ export const CandidateSchema = v.object({
   distanceMeters: v.nullable(v.number()),
 });
 
+
+/** A score given as a query parameter: 0 to 1, at most 4 decimals. */
+export const ScoreParam = v.pipe(
+  v.string(),
+  documentedAs({ type: 'number', minimum: 0, maximum: 1 }),
+  v.regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'must be a number from 0 to 1 (at most 4 decimals)'),
+  v.transform(Number),
+);

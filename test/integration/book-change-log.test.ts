@@ -10,8 +10,8 @@ import { startTestApi } from '../support/test-api';
 import { tableOf } from '../../shared/platform/table';
 import { resultObjectStoreOf } from '../../shared/platform/objects/services';
 import { DomainError } from '../../shared/platform/errors';
+import { CHANGES_RETENTION_DAYS } from '../../shared/mapping-book/files';
 import {
-  CHANGES_RETENTION_DAYS,
   ChangeLog,
   FEED_START,
   formatPosition,

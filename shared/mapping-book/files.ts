@@ -1,0 +1,13 @@
+/**
+ * Where the book's files live and how long its feed is kept: read by the routes and the stack, so
+ * kept apart from the code that reads and writes them.
+ */
+
+/** The book's generations, in the stage's files bucket (kept and backed up with the stage's data). */
+export const BOOK_FILES_PREFIX = 'books/';
+
+/** The files of large commits of the feed, in the results bucket (its lifecycle rule expires them). */
+export const BOOK_CHANGES_PREFIX = 'book-changes/';
+
+/** How long a change stays in the feed, and so how long a position stays valid. */
+export const CHANGES_RETENTION_DAYS = 30;
