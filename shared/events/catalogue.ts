@@ -48,6 +48,18 @@ const SAMPLE_JOB = '00000000-0000-4000-8000-000000000001';
 const SAMPLE_HOTEL = '00000000-0000-4000-8000-000000000003';
 const SAMPLE_OTHER_HOTEL = '00000000-0000-4000-8000-000000000004';
 
+const ChangeCountsData = v.object({ new: v.number(), updated: v.number(), deleted: v.number() });
+
+export const MappingBookChangedData = v.object({
+  cause: v.pipe(
+    v.object({ kind: v.picklist(['JOB', 'MERGE', 'PUBLICATION']), mappingJobId: v.optional(Id), mergedHotelId: v.optional(Id), referenceVersionId: v.optional(v.string()) }),
+    v.description('What wrote the changes: a completed job, a merge of reference duplicates, or a new reference publication'),
+  ),
+  counts: v.pipe(ChangeCountsData, v.description('The entries it made NEW, UPDATED and DELETED')),
+  position: v.pipe(v.string(), v.description('Read the changes from here: GET /api/v1/mapping-book/changes?after=<position>')),
+  committedAt: Timestamp,
+});
+
 export const EVENT_CATALOGUE = {
   MAPPING_COMPLETED: defineEvent(MappingCompletedData)({
     summary: 'A mapping job completed',
@@ -89,6 +101,11 @@ export const EVENT_CATALOGUE = {
       decidedAt: at,
     }),
   }),
+  MAPPING_BOOK_CHANGED: defineEvent(MappingBookChangedData)({
+    summary: "A batch of changes was written into the organization's mapping book (a job, a merge, a publication)",
+    lowestPlan: 'FREE',
+    sample: (at) => ({ cause: { kind: 'JOB', mappingJobId: SAMPLE_JOB }, counts: { new: 1, updated: 1, deleted: 1 }, position: '1.0', committedAt: at }),
+  }),
   INVENTORY_DUPLICATE_RESOLVED: defineEvent(
     v.object({
       reportId: Id,
@@ -111,7 +128,7 @@ export const EVENT_CATALOGUE = {
 };
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
-export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'INVENTORY_DUPLICATE_RESOLVED'] as const satisfies readonly EventType[];
+export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED'] as const satisfies readonly EventType[];
 export type EventData<T extends EventType> = v.InferOutput<(typeof EVENT_CATALOGUE)[T]['data']>;
 
 /** An event of the catalogue, its data typed by its type. */

@@ -98,7 +98,7 @@ export function changesOfFile(bytes: Buffer): BookChange[] {
 
 const total = (files: readonly ChangesFile[]) => files.reduce((sum, file) => sum + file.count, 0);
 
-function sumCounts(counts: readonly ChangeCounts[]): ChangeCounts {
+export function sumCounts(counts: readonly ChangeCounts[]): ChangeCounts {
   return counts.reduce((sum, each) => ({ new: sum.new + each.new, updated: sum.updated + each.updated, deleted: sum.deleted + each.deleted }), { new: 0, updated: 0, deleted: 0 });
 }
 

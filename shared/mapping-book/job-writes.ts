@@ -16,7 +16,8 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/clock';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { inUtf8Order } from '../platform/objects/block-files';
-import { changeOf, changesFileBytes, changesOfFile, countChanges, type BookChange, type ChangeLog, type ChangesFile } from './change-log';
+import type { EventData, PartnerEvent } from '../events';
+import { changeOf, changesFileBytes, changesOfFile, countChanges, formatPosition, sumCounts, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type BookEntry, type JobRow } from './entries';
 import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry } from './snapshot';
@@ -128,6 +129,18 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
   if (done.doneRanges?.size === done.ranges) await finishJobWrite(ports, organizationId, mappingJobId);
 }
 
+/** MAPPING_BOOK_CHANGED: a batch of changes written, and where to read them from. */
+function bookChangedEvent(organizationId: string, sequence: number, cause: EventData<'MAPPING_BOOK_CHANGED'>['cause'], counts: ChangeCounts, at: string): PartnerEvent {
+  return {
+    // One event per commit.
+    id: `${organizationId}-book-${sequence}`,
+    type: 'MAPPING_BOOK_CHANGED',
+    organizationId,
+    occurredAt: at,
+    data: { cause, counts, position: formatPosition({ sequence, read: 0 }), committedAt: at },
+  };
+}
+
 function withoutFolded(entry: SnapshotEntry): BookEntry {
   const { folded: _folded, ...bookEntry } = entry;
   return bookEntry;
@@ -162,7 +175,12 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     files.push({ key, count: kept.length, counts: countChanges(kept) });
   }
   const previous = (await ports.store.state(organizationId)).generation;
-  const sequence = await ports.log.commit(organizationId, { kind: 'JOB', mappingJobId }, { files }, (next) => ports.store.finishWriteItems(organizationId, mappingJobId, next));
+  const cause = { kind: 'JOB', mappingJobId } as const;
+  const counts = sumCounts(files.map((file) => file.counts));
+  const sequence = await ports.log.commit(organizationId, cause, { files }, (next) => [
+    ...ports.store.finishWriteItems(organizationId, mappingJobId, next),
+    ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
+  ]);
   if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
   // The generation this one replaces goes a day later: readers that opened it finish.
   if (previous !== undefined && previous !== mappingJobId) await ports.files.expireLater(await generationFiles(ports.files, organizationId, previous));

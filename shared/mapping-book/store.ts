@@ -10,6 +10,8 @@
  * - the change log's head and commits (change-log.ts).
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DomainEvent } from '../platform/events/events';
+import { eventPut } from '../platform/events/outbox';
 import { isConditionFailure, type Table, type TransactItem } from '../platform/table';
 import type { BookEntry } from './entries';
 import { entryKey, type KeyRange } from './snapshot';
@@ -129,6 +131,11 @@ export class BookStore {
         },
       },
     ];
+  }
+
+  /** The write that records an event (the outbox), in the commit's transaction. */
+  eventItem(event: DomainEvent): TransactItem {
+    return eventPut(this.table, event);
   }
 
   /** The entry laid over the generation, if any. */

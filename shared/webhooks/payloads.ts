@@ -21,6 +21,7 @@ const envelope = <T extends EventType>(type: T) =>
 export const EVENT_PAYLOADS = {
   MAPPING_COMPLETED: envelope('MAPPING_COMPLETED'),
   MAPPING_ERROR_RESOLVED: envelope('MAPPING_ERROR_RESOLVED'),
+  MAPPING_BOOK_CHANGED: envelope('MAPPING_BOOK_CHANGED'),
   INVENTORY_DUPLICATE_RESOLVED: envelope('INVENTORY_DUPLICATE_RESOLVED'),
 } satisfies Record<EventType, v.GenericSchema>;
 
@@ -38,6 +39,7 @@ const LegacyMappingCompletedCall = v.object({ event: v.literal('mapping.complete
 export const webhookPayloadComponentSchemas = {
   MappingCompletedEvent: EVENT_PAYLOADS.MAPPING_COMPLETED,
   MappingErrorResolvedEvent: EVENT_PAYLOADS.MAPPING_ERROR_RESOLVED,
+  MappingBookChangedEvent: EVENT_PAYLOADS.MAPPING_BOOK_CHANGED,
   InventoryDuplicateResolvedEvent: EVENT_PAYLOADS.INVENTORY_DUPLICATE_RESOLVED,
   LegacyMappingCompletedCall,
 } as const;

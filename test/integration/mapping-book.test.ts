@@ -4,7 +4,10 @@
  * refused input and tenant isolation.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from '@jest/globals';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, it } from '@jest/globals';
+import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
@@ -12,7 +15,23 @@ import { startTestApi, type Caller } from '../support/test-api';
 
 const REFERENCE = { hotels: 300, seed: 5 };
 const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
-const api = await startTestApi();
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+
+/** A webhook receiver on loopback: the bodies it was sent. */
+const received: any[] = [];
+const receiver = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    response.end('ok');
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+afterAll(() => {
+  receiver.closeAllConnections();
+  receiver.close();
+});
 await seedReferenceInventory(api.runtime, REFERENCE);
 
 type Row = (string | number | undefined)[];
@@ -66,6 +85,11 @@ async function feed(as: Caller, after: string | undefined, limit = 5): Promise<{
 describe("a partner's month in the mapping book", () => {
   it('keeps the decisions, sends a changed hotel back to REVIEW, ends a removed one, adds a new one, and the feed says exactly that', async () => {
     const partner = await api.newOrganization();
+    const subscribed = await api.request('POST', '/api/v1/webhook-subscriptions', {
+      as: partner,
+      json: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/book`, events: ['MAPPING_BOOK_CHANGED'] },
+    });
+    assert.equal(subscribed.status, 201, subscribed.text);
     const firstRows = [...Array.from({ length: 12 }, (_, i) => hotelRow(i)), nowhereRow(0), nowhereRow(1)];
     const firstJob = await mapInventory(partner, firstRows);
 
@@ -111,6 +135,17 @@ describe("a partner's month in the mapping book", () => {
     assert.ok(month.changes.every((change) => change.cause.kind === 'JOB' && change.cause.mappingJobId === secondJob));
     const counts = await api.request('GET', `/api/v1/mapping-book/changes/counts?after=${afterReviews}`, { as: partner });
     assert.deepEqual(counts.body, { new: 1, updated: 1, deleted: 1, position: month.position });
+    // Each job's write was told to the receiver, with its counts and where to read from.
+    await api.messaging.idle();
+    const told = received.filter((body) => body.organizationId === partner.organization.id).map((body) => body.data);
+    assert.deepEqual(
+      told.map((data) => [data.cause.mappingJobId, data.counts]),
+      [
+        [firstJob, { new: 14, updated: 0, deleted: 0 }],
+        [secondJob, { new: 1, updated: 1, deleted: 1 }],
+      ],
+    );
+    assert.deepEqual((await feed(partner, told[1].position)).changes, month.changes);
 
     // The untouched decisions stand, with what the engine said beside them.
     const p0 = (await entry(partner, 'P0')).body;
