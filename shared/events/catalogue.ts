@@ -56,7 +56,7 @@ export const MappingBookChangedData = v.object({
     v.description('What wrote the changes: a completed job, a merge of reference duplicates, or a new reference publication'),
   ),
   counts: v.pipe(ChangeCountsData, v.description('The entries it made NEW, UPDATED and DELETED')),
-  position: v.pipe(v.string(), v.description('Read the changes from here: GET /api/v1/mapping-book/changes?after=<position>')),
+  position: v.pipe(v.string(), v.description('Read the changes from here: `GET /api/v1/mapping-book/changes?after={position}`')),
   committedAt: Timestamp,
 });
 

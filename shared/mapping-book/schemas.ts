@@ -15,7 +15,7 @@ const Status = v.picklist(ENTRY_STATUSES, 'must be MATCHED, REVIEW, UNMATCHED or
 const Position = v.pipe(
   v.string(),
   v.description(
-    `A place in the feed, as the feed gave it: "<commit>.<changes read of it>". Valid ${CHANGES_RETENTION_DAYS} days from the commit it names; ` +
+    `A place in the feed, as the feed gave it: \`commit.read\` (the commit it is in, and how many of its changes were read). Valid ${CHANGES_RETENTION_DAYS} days from the commit it names; ` +
       'older ones answer 410. Leave out to read from the oldest change kept.',
   ),
   v.examples(['1.0']),

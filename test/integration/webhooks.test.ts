@@ -465,9 +465,9 @@ describe('plan gating', () => {
     const plans = await api.request('GET', '/api/v1/billing/plans');
     const byPlan = Object.fromEntries(plans.body.tiers.map((tier: { planType: string; webhookEvents: string[] }) => [tier.planType, tier.webhookEvents]));
     assert.deepEqual(byPlan, {
-      FREE: ['MAPPING_COMPLETED'],
-      SUBSCRIPTION: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED'],
-      ENTERPRISE: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'INVENTORY_DUPLICATE_RESOLVED'],
+      FREE: ['MAPPING_COMPLETED', 'MAPPING_BOOK_CHANGED'],
+      SUBSCRIPTION: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED'],
+      ENTERPRISE: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED'],
     });
   });
 
@@ -833,7 +833,7 @@ describe('events from the service', () => {
     // The job completed with its event recorded in the same transaction; the queue refused it.
     assert.equal((await api.request('GET', `/api/v1/mapping/${job.body.mappingJobId}`, { as: caller })).body.status, 'COMPLETED');
     const recorded = await eventOutboxOf(api.runtime).listForOrganization(caller.organization.id);
-    assert.deepEqual(recorded.map((event) => event.id), [`${job.body.mappingJobId}-completed`]);
+    assert.deepEqual(recorded.filter((event) => event.type === 'MAPPING_COMPLETED').map((event) => event.id), [`${job.body.mappingJobId}-completed`]);
     assert.equal(receiver.at('/outbox').length, 0);
     for (let poll = 0; poll < 3 && receiver.at('/outbox').length === 0; poll++) await api.messaging.idle();
     assert.equal(receiver.at('/outbox').length, 1, 'relayed once the queue took it');
