@@ -1,0 +1,130 @@
+/**
+ * Jobs written into the mapping book on DynamoDB Local and s3rver, their ranges run at once: one
+ * write holds the book at a time, a redelivered range writes nothing twice, a decision made while a
+ * write runs wins over it, and a reader paging the feed meanwhile sees every change once, in order.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { startTestApi } from '../support/test-api';
+import { bookPorts } from '../../shared/mapping-book';
+import { currentEntry, decideEntry } from '../../shared/mapping-book/book';
+import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
+import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
+import { finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
+
+const api = await startTestApi();
+const ports = bookPorts(api.runtime);
+const HOTEL = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+function row(i: number, overrides: Partial<JobRow> = {}): JobRow {
+  return {
+    partnerHotelId: `P${String(i).padStart(3, '0')}`,
+    source: OWN_SOURCE,
+    partner: { name: `Hotel ${i}`, city: 'Lisbon' },
+    status: 'MATCHED',
+    method: 'FUZZY',
+    referenceHotelId: HOTEL(i),
+    referenceHotelName: `Hotel ${i}`,
+    score: 0.9,
+    evidence: null,
+    candidates: [],
+    ...overrides,
+  };
+}
+
+/** A job's rows in partner id order, two rows a block: so few rows still make several ranges. */
+function source(rows: JobRow[]): JobRowsSource {
+  const sorted = [...rows].sort((a, b) => (a.partnerHotelId < b.partnerHotelId ? -1 : 1));
+  const blocks = Array.from({ length: Math.ceil(sorted.length / 2) }, (_, block) => sorted.slice(block * 2, block * 2 + 2));
+  return {
+    outline: async () => ({ firstIds: blocks.map((block) => block[0]!.partnerHotelId), sources: [OWN_SOURCE] }),
+    rows: async (from, to) => blocks.slice(from, to).flat(),
+  };
+}
+
+/** A person's decision on row i, made on the partner's hotel as the job gave it. */
+const decision = (i: number, referenceHotelId: string | null, at: string) => ({
+  decision: referenceHotelId ? ('MATCH' as const) : ('NO_MATCH' as const),
+  referenceHotelId,
+  referenceHotelName: referenceHotelId && 'Chosen',
+  decidedBy: 'key-1',
+  decidedAt: at,
+  partner: row(i).partner,
+});
+
+/** Writes a job whole: its start, then its ranges all at once. */
+async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], partial = false): Promise<void> {
+  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial }, source(rows));
+  assert.notEqual(ranges, 'busy');
+  await Promise.all(Array.from({ length: ranges as number }, (_, range) => writeJobRange(ports, { organizationId, mappingJobId, range }, source(rows))));
+}
+
+describe('jobs written into the book', () => {
+  it('one write holds the book at a time; a decision made meanwhile wins over it; a reader meanwhile sees every change once', async () => {
+    const organizationId = `org-${Date.now()}`;
+    const first = Array.from({ length: 100 }, (_, i) => row(i));
+    const firstSource = source(first);
+    assert.equal(Math.ceil((await firstSource.outline()).firstIds.length / RANGE_BLOCKS), 3, 'three ranges');
+    await writeJob(organizationId, 'job-1', first);
+    assert.equal((await ports.store.write(organizationId, 'job-1'))?.sequence, 1);
+
+    // The second job: every tenth row on another hotel, row 99 gone, rows 100-104 new.
+    const second = [...first.slice(0, 99).map((each, i) => (i % 10 === 0 ? { ...each, referenceHotelId: HOTEL(500 + i) } : each)), ...Array.from({ length: 5 }, (_, i) => row(100 + i))];
+    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source(second));
+    assert.equal(ranges, 3);
+    // A third job waits for the second to commit.
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-3', partial: false }, source(first)), 'busy');
+
+    const seen: BookChange[] = [];
+    let position: FeedPosition = FEED_START;
+    let writing = true;
+    const reader = (async () => {
+      for (;;) {
+        const stillWriting = writing;
+        const page = await ports.log.read(organizationId, position, 7);
+        seen.push(...page.changes);
+        position = page.position;
+        if (!stillWriting && !page.more) return;
+      }
+    })();
+    const now = () => api.clock.now().toISOString();
+    await Promise.all([
+      ...Array.from({ length: 3 }, (_, range) => writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range }, source(second))),
+      // Decided while job-2 is written: row 10 (which job-2 moves), row 11 (which it leaves).
+      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }, decision(10, HOTEL(10), now()), { kind: 'REVIEW', decidedBy: 'key-1' }),
+      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P011' }, decision(11, null, now()), { kind: 'REVIEW', decidedBy: 'key-1' }),
+    ]);
+    // A range delivered again after the commit writes nothing.
+    await writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range: 1 }, source(second));
+    assert.equal(await finishJobWrite(ports, organizationId, 'job-2'), (await ports.store.write(organizationId, 'job-2'))!.sequence);
+    await writeJob(organizationId, 'job-3', first, true);
+    writing = false;
+    await reader;
+
+    // Every change once, in commit order.
+    const keys = seen.map((change) => `${change.cause.kind}:${change.cause.kind === 'JOB' ? change.cause.mappingJobId : ''}:${change.partnerHotelId}:${change.kind}`);
+    assert.equal(new Set(keys).size, keys.length, 'no change twice');
+    const all = (await ports.log.read(organizationId, FEED_START, 10_000)).changes;
+    assert.deepEqual(seen, all);
+    const ofJob = (job: string) => all.filter((change) => change.cause.kind === 'JOB' && change.cause.mappingJobId === job);
+    assert.equal(ofJob('job-1').length, 100);
+    // Job 2: the moved rows but row 10 (a person decided it meanwhile), row 99 ended, five new.
+    assert.deepEqual(
+      ofJob('job-2').map((change) => [change.kind, change.partnerHotelId]),
+      [
+        ...[0, 20, 30, 40, 50, 60, 70, 80, 90].map((i) => ['UPDATED', `P${String(i).padStart(3, '0')}`]),
+        ['DELETED', 'P099'],
+        ...[100, 101, 102, 103, 104].map((i) => ['NEW', `P${i}`]),
+      ].sort((a, b) => (a[1]! < b[1]! ? -1 : 1)),
+    );
+    assert.deepEqual((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }))?.method, 'MANUAL');
+    assert.deepEqual((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P011' }))?.status, 'UNMATCHED');
+    // Job 3 (a partial inventory of the first rows) moves the rows back, keeps the decisions, and ends nothing.
+    const third = ofJob('job-3');
+    assert.ok(third.every((change) => change.kind !== 'DELETED'));
+    assert.deepEqual(third.filter((change) => change.kind === 'UPDATED').map((change) => change.partnerHotelId), ['P000', 'P020', 'P030', 'P040', 'P050', 'P060', 'P070', 'P080', 'P090']);
+    assert.deepEqual(third.filter((change) => change.kind === 'NEW').map((change) => change.partnerHotelId), ['P099']);
+    assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P104' }))?.status, 'MATCHED');
+    assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }))?.method, 'MANUAL');
+  });
+});
