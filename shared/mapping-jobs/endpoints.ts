@@ -30,6 +30,7 @@ export const createMappingJob: Implementation<typeof mappingJobRoutes.createMapp
     defaultMode,
     reference,
     suppliers: supplierLookup(runtime),
+    partial: body.partial,
   });
   return {
     status: 201,

@@ -43,6 +43,8 @@ export interface MappingJob {
   /** Chunks recorded so far (DynamoDB number set: a redelivered chunk is never counted twice). */
   doneChunks?: Set<number>;
   counts: JobCounts;
+  /** The inventory holds only some of its sources' hotels: its write into the mapping book ends no entry. */
+  partial?: boolean;
   createdAt: string;
   startedAt?: string;
   completedAt?: string;

@@ -49,6 +49,8 @@ export interface CreateJobInput {
   defaultMode: MappingMode | undefined;
   reference: PinnedReference | undefined;
   suppliers: SupplierLookup;
+  /** The inventory holds only some of its sources' hotels: its write into the book ends no entry. */
+  partial?: boolean;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
     reference: input.reference,
     chunkCount: inventory.chunkCount,
     counts: emptyCounts(inventory.hotelCount),
+    ...(input.partial && { partial: true }),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
@@ -186,7 +189,7 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
   if (completed.status !== 'COMPLETED') return;
   await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
   // Repeated with the rest on a redelivery: a write into the book already made is left as it is.
-  await ports.bookWrites.send({ organizationId: job.organizationId, mappingJobId: job.id });
+  await ports.bookWrites.send({ organizationId: job.organizationId, mappingJobId: job.id, partial: completed.partial === true });
 }
 
 /** A chunk's time and its rows by status and method (the first time it is counted only). */

@@ -76,6 +76,8 @@ export const mappingBookWriteQueue = defineQueue({
     mappingJobId: v.string(),
     /** Absent for the start, which sends the ranges. */
     range: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    /** The job's inventory is partial: its write ends no entry (the start's). */
+    partial: v.optional(v.boolean()),
   }),
   traceAnnotations: (message) => ({ jobId: message.mappingJobId }),
   maxReceiveCount: 5,

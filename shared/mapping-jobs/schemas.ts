@@ -12,6 +12,16 @@ const PartnerHotelId = Text({ maxLength: 200, trim: false });
 export const CreateJobRequest = v.strictObject({
   partnerInventoryId: Uuid,
   mode: v.optional(v.pipe(Mode, v.description("Default: the organization's preference (GET /api/v1/mapping/preferences), else STANDARD"))),
+  partial: v.optional(
+    v.pipe(
+      v.boolean('must be true or false'),
+      v.description(
+        'true when the inventory holds only some of its hotels: the job writes its rows into the mapping book and ends no entry. ' +
+          "Default false: the inventory is the whole of its sources' hotels, and the book's entries of those sources that it no longer holds become DELETED.",
+      ),
+      v.examples([false]),
+    ),
+  ),
 });
 
 export const JobIdParams = v.object({
@@ -32,6 +42,7 @@ export const JobView = v.object({
   partnerInventoryId: Uuid,
   status: v.pipe(v.picklist(JOB_STATUSES), v.description('PENDING -> RUNNING -> COMPLETED, or FAILED with error, or CANCELLED by POST /mapping/{jobId}/cancel')),
   mode: Mode,
+  partial: v.pipe(v.boolean(), v.description('Whether the inventory was declared partial: its write into the mapping book ends no entry')),
   supplierCode: v.optional(v.pipe(v.string(), v.description('The connected supplier whose hotel codes ID_TO_ID and HYBRID use'))),
   referenceVersionId: v.pipe(v.string(), v.description('The reference publication the job maps against (pinned at creation)')),
   counts: JobCounts,

@@ -6,6 +6,7 @@ export function jobView(job: MappingJob) {
     partnerInventoryId: job.partnerInventoryId,
     status: job.status,
     mode: job.mode,
+    partial: job.partial === true,
     supplierCode: job.supplier?.code,
     referenceVersionId: job.reference.artifactsId,
     counts: job.counts,

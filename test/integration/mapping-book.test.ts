@@ -41,13 +41,13 @@ const hotelRow = (i: number): Row => [`P${i}`, hotels[i]!.name, hotels[i]!.addre
 const nowhereRow = (i: number): Row => [`X${i}`, `Zzyzx Qwerty Lodge ${i}`, '', 'Nowhere', 'Iceland', 63.1 + i / 100, -19.9];
 const csv = (rows: Row[]) => [formatCsvRow(HEADER), ...rows.map((row) => formatCsvRow(row))].join('\n');
 
-async function mapInventory(as: Caller, rows: Row[]): Promise<string> {
+async function mapInventory(as: Caller, rows: Row[], options: { partial?: boolean } = {}): Promise<string> {
   const form = new FormData();
   form.append('name', 'hotels');
   form.append('file', new Blob([csv(rows)], { type: 'text/csv' }), 'hotels.csv');
   const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
   assert.equal(uploaded.status, 201, uploaded.text);
-  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: uploaded.body.partnerInventoryId, ...options } });
   assert.equal(created.status, 201, created.text);
   await api.messaging.idle();
   assert.equal((await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as })).body.status, 'COMPLETED');
@@ -177,6 +177,22 @@ describe("a partner's month in the mapping book", () => {
     const last = await feed(partner, month.position);
     assert.deepEqual(last.changes.map((change) => [change.kind, change.partnerHotelId, change.method, change.cause.kind]), [['UPDATED', 'P2', 'MANUAL', 'REVIEW']]);
     assert.deepEqual((await entry(partner, 'P2')).body.status, 'MATCHED');
+  });
+});
+
+describe('a partial inventory', () => {
+  it('writes its rows into the book and ends no entry', async () => {
+    const partner = await api.newOrganization();
+    await mapInventory(partner, [hotelRow(30), hotelRow(31), hotelRow(32)]);
+    const written = await feed(partner, undefined);
+    const partialJob = await mapInventory(partner, [hotelRow(31), hotelRow(33)], { partial: true });
+    assert.equal((await api.request('GET', `/api/v1/mapping/${partialJob}`, { as: partner })).body.partial, true);
+    const changes = await feed(partner, written.position);
+    assert.deepEqual(changes.changes.map((change) => [change.kind, change.partnerHotelId]), [['NEW', 'P33']]);
+    assert.deepEqual((await allEntries(partner)).map((each) => each.partnerHotelId), ['P30', 'P31', 'P32', 'P33']);
+    const refused = await api.request('POST', '/api/v1/mapping', { as: partner, json: { partnerInventoryId: '9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e', partial: 'yes' } });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, /partial: must be true or false/);
   });
 });
 

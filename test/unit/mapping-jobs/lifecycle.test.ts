@@ -439,7 +439,7 @@ describe('running a mapping job, chunk by chunk', () => {
       },
     });
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 3 }]);
-    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1' }]);
+    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1', partial: false }]);
   });
 
   it('after completing, a repeated delivery only settles again, with the same count, and records no second event', async () => {

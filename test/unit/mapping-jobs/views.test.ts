@@ -36,12 +36,13 @@ const engineResult: StoredResult = {
 };
 
 describe('what partners see of a job', () => {
-  it('is its ids, status, mode, supplier code, reference version, counts, progress, dates, and when its results expire (30 days after creation)', () => {
+  it('is its ids, status, mode, whether partial, supplier code, reference version, counts, progress, dates, and when its results expire (30 days after creation)', () => {
     assert.deepEqual(jobView(job()), {
       mappingJobId: 'job-1',
       partnerInventoryId: 'inv-1',
       status: 'RUNNING',
       mode: 'HYBRID',
+      partial: false,
       supplierCode: 'HOTELBEDS',
       referenceVersionId: 'ref-2026-03',
       counts: { total: 3, processed: 1, matched: 1, review: 0, unmatched: 0 },
