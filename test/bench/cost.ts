@@ -38,6 +38,7 @@ import { itemBytes } from './cost/item-size';
 import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
 import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
 import { RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
+import { BOOK_FILES_PREFIX } from '../../shared/mapping-book';
 import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
 
 const { values: args } = parseArgs({
@@ -140,7 +141,7 @@ function fmt(value: number): string {
 /** What a job leaves stored: its organization's and its own items in the table and GSI1, and its files in the two buckets (only the files bucket is backed up). */
 async function storedBytes(organizationId: string, jobId: string) {
   const table = tableOf(runtime);
-  const stored = { table: 0, index: 0, files: 0, backedUpFiles: 0, filesByKind: new Map<string, number>() };
+  const stored = { table: 0, index: 0, files: 0, backedUpFiles: 0, bookFiles: 0, filesByKind: new Map<string, number>() };
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await table.client.send(new ScanCommand({ TableName: table.name, ExclusiveStartKey: startKey }));
@@ -161,6 +162,7 @@ async function storedBytes(organizationId: string, jobId: string) {
         if (!object.Key?.includes(organizationId) && !object.Key?.includes(jobId)) continue;
         stored.files += object.Size ?? 0;
         if (backedUp) stored.backedUpFiles += object.Size ?? 0;
+        if (object.Key.startsWith(BOOK_FILES_PREFIX)) stored.bookFiles += object.Size ?? 0;
         const kind = object.Key.split('/').filter((part) => part !== organizationId && part !== jobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
         stored.filesByKind.set(kind, (stored.filesByKind.get(kind) ?? 0) + (object.Size ?? 0));
       }
@@ -282,6 +284,10 @@ try {
   console.log(`  files by kind, bytes per row: ${[...stored.filesByKind].map(([kind, bytes]) => `${kind} ${fmt(bytes / mapped)}`).join(', ')}`);
   console.log(`storage over the ${RESULTS_RETENTION_DAYS}-day retention, per million rows: ${jobStorage.stored.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB-month, PITR ${PRICES.dynamoDb.pitrPerGbMonth} on the table, S3 ${PRICES.s3.storagePerGbMonth}); ` +
     `a retaining stage's daily backups add ${jobStorage.backups.toFixed(4)} USD`);
+  // The book outlives the job: its generation is kept (and backed up) every month the organization keeps its book.
+  const bookMonth = gb(stored.bookFiles) * (PRICES.s3.storagePerGbMonth + PRICES.backup.s3PerGbMonth);
+  console.log(`the mapping book: ${fmt(stored.bookFiles / mapped)} bytes per entry in the files bucket, ${bookMonth.toFixed(4)} USD per million entries and month kept, backups included ` +
+    `(the first month is in the storage above)`);
   const budget = MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE;
   const budgeted = machineLife + jobStorage.stored;
   const share = (usd: number) => `${((usd / budget) * 100).toFixed(0)} %`;

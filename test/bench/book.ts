@@ -1,0 +1,102 @@
+/**
+ * `npm run bench:book`: how fast jobs are written into the mapping book, and the feed read, on the
+ * local runtime (DynamoDB Local and s3rver): a --rows job into an empty book, then a second job of as
+ * many rows (a tenth on another hotel, a hundredth gone, as many new) into that book, each written
+ * range by range as the queue runs them (--parallel at once); then the feed of the first job's
+ * changes read to its end in pages of 1,000, as a partner reads it.
+ *   npm run bench:book [-- --rows 100000 --parallel 4]
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { localRuntime } from '../../infra/local/messaging';
+import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
+import { bookPorts } from '../../shared/mapping-book';
+import { FEED_START, type FeedPosition } from '../../shared/mapping-book/change-log';
+import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
+import { startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
+
+const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, parallel: { type: 'string', default: '4' } } });
+const ROWS = Number(args.rows);
+const PARALLEL = Number(args.parallel);
+/** Rows per block of a job's results views. */
+const VIEW_BLOCK_ROWS = 500;
+
+const hotel = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+function row(i: number, referenceHotel = i): JobRow {
+  return {
+    partnerHotelId: `H-${String(i).padStart(7, '0')}`,
+    source: OWN_SOURCE,
+    partner: { name: `Hotel Number ${i}`, address: `${i} Avenida da Liberdade`, postalCode: '1250-096', city: 'Lisboa', country: 'PT', latitude: 38.72 + i / 1e6, longitude: -9.14 },
+    status: 'MATCHED',
+    method: 'FUZZY',
+    referenceHotelId: hotel(referenceHotel),
+    referenceHotelName: `Hotel Number ${referenceHotel}`,
+    score: 0.93,
+    evidence: { nameSimilarity: 0.97, distanceMeters: 12, addressMatch: true, addressSimilarity: 0.9, postalCodeMatch: true, cityMatch: true, countryMatch: true },
+    candidates: [{ referenceHotelId: hotel(referenceHotel + 1), referenceHotelName: `Hotel Number ${referenceHotel + 1}`, score: 0.04, nameSimilarity: 0.8, distanceMeters: 230 }],
+  };
+}
+
+function source(rows: JobRow[]): JobRowsSource {
+  const blocks = Array.from({ length: Math.ceil(rows.length / VIEW_BLOCK_ROWS) }, (_, block) => rows.slice(block * VIEW_BLOCK_ROWS, (block + 1) * VIEW_BLOCK_ROWS));
+  return { outline: async () => ({ firstIds: blocks.map((block) => block[0]!.partnerHotelId), sources: [OWN_SOURCE] }), rows: async (from, to) => blocks.slice(from, to).flat() };
+}
+
+const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-book-'));
+const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const { runtime } = localRuntime(stack.config);
+const ports = bookPorts(runtime);
+const organizationId = 'bench-book';
+
+/** Writes a job into the book as the queue would, `PARALLEL` ranges at a time; its wall time in ms. */
+async function writeJob(mappingJobId: string, rows: JobRow[]): Promise<number> {
+  const started = performance.now();
+  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial: false }, source(rows));
+  if (ranges === 'busy') throw new Error('the book is busy');
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < ranges) await writeJobRange(ports, { organizationId, mappingJobId, range: next++ }, source(rows));
+    }),
+  );
+  return performance.now() - started;
+}
+
+try {
+  console.log(`bench:book: jobs of ${ROWS.toLocaleString('en')} rows, ranges ${PARALLEL} at a time`);
+  const first = Array.from({ length: ROWS }, (_, i) => row(i));
+  const firstMs = await writeJob('job-1', first);
+  console.log(`  first job into an empty book: ${(firstMs / 1000).toFixed(1)} s (${Math.round(ROWS / (firstMs / 1000)).toLocaleString('en')} rows/s)`);
+
+  const second = first
+    .filter((_, i) => i % 100 !== 1)
+    .map((each, i) => (i % 10 === 0 ? { ...each, referenceHotelId: hotel(ROWS + i), referenceHotelName: 'Another' } : each));
+  while (second.length < ROWS) second.push(row(ROWS + second.length));
+  second.sort((a, b) => (a.partnerHotelId < b.partnerHotelId ? -1 : 1));
+  const secondMs = await writeJob('job-2', second);
+  const secondWrite = await ports.store.write(organizationId, 'job-2');
+  const secondPage = await ports.log.read(organizationId, { sequence: secondWrite!.sequence!, read: 0 }, 1);
+  console.log(
+    `  second job into a book of ${ROWS.toLocaleString('en')} entries: ${(secondMs / 1000).toFixed(1)} s (${Math.round(ROWS / (secondMs / 1000)).toLocaleString('en')} rows/s), ` +
+      `${(await ports.log.counts(organizationId, { sequence: secondWrite!.sequence!, read: 0 })).updated.toLocaleString('en')} updated` +
+      (secondPage.changes.length ? '' : ' (no changes?)'),
+  );
+
+  const readStarted = performance.now();
+  let position: FeedPosition = FEED_START;
+  let read = 0;
+  for (;;) {
+    const page = await ports.log.read(organizationId, position, 1000);
+    read += page.changes.length;
+    position = page.position;
+    if (position.sequence > 1) break;
+  }
+  const readMs = performance.now() - readStarted;
+  console.log(`  feed read of the first job's ${read.toLocaleString('en')} changes in pages of 1,000: ${(readMs / 1000).toFixed(1)} s (${Math.round(read / (readMs / 1000)).toLocaleString('en')} changes/s)`);
+} finally {
+  await stack.stop();
+  rmSync(s3DataDir, { recursive: true, force: true });
+}
