@@ -8,6 +8,7 @@ import { changeOf } from './change-log';
 import { applyDecision, applyJobRow, type BookEntry, type ChangeCause, type JobRow, type StandingDecision } from './entries';
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, type SnapshotEntry } from './snapshot';
+import { countEntries, type BookStatistics } from './statistics';
 
 export interface EntryId {
   source: string;
@@ -112,4 +113,22 @@ export async function listEntries(
     after = last;
     if (scanned >= SCANNED_PER_PAGE) return { entries, nextKey: after };
   }
+}
+
+/**
+ * The book's entries per source, status and method: the generation's counts, with each entry decided
+ * since taken out as the generation holds it and counted as it now is.
+ */
+export async function bookStatistics(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string): Promise<BookStatistics> {
+  const state = await ports.store.state(organizationId);
+  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+  const statistics = structuredClone(snapshot?.statistics ?? {});
+  for (const laid of await ports.store.laidOverIn(organizationId, { lower: null, upper: null })) {
+    const key = entryKey(laid.entry);
+    const written = (await snapshot?.entriesIn({ lower: key, upper: `${key}\u0000` }))?.[0];
+    if (written && laid.sequence <= written.folded) continue;
+    if (written) countEntries(statistics, [written], -1);
+    countEntries(statistics, [laid.entry]);
+  }
+  return statistics;
 }

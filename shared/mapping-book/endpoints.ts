@@ -2,12 +2,13 @@
 import { invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { findReferenceHotel } from '../reference';
-import { currentEntry, decideEntry, listEntries } from './book';
+import { bookStatistics, currentEntry, decideEntry, listEntries } from './book';
 import { formatPosition, parsePosition } from './change-log';
 import { OWN_SOURCE } from './entries';
 import { mappingBookRoutes } from './routes';
 import { bookPorts } from './services';
 import { entryView } from './views';
+import { statisticsView } from './statistics';
 
 const encodeKey = (key: string) => Buffer.from(JSON.stringify({ after: key })).toString('base64url');
 
@@ -21,6 +22,12 @@ function decodeKey(cursor: string | undefined): string | null {
   }
   throw invalidInput('cursor: is not a cursor this API returned');
 }
+
+export const getMappingBook: Implementation<typeof mappingBookRoutes.getMappingBook> = async ({ principal }, runtime) => {
+  const ports = bookPorts(runtime);
+  const [statistics, end, state] = await Promise.all([bookStatistics(ports, principal.organizationId), ports.log.endPosition(principal.organizationId), ports.store.state(principal.organizationId)]);
+  return { status: 200, json: { ...statisticsView(statistics), position: formatPosition(end), writing: state.writing ?? null } };
+};
 
 export const listBookEntries: Implementation<typeof mappingBookRoutes.listBookEntries> = async ({ principal, query }, runtime) => {
   const { limit, cursor, ...filter } = query;

@@ -19,5 +19,5 @@ export { decideEntry } from './book';
 export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS } from './files';
 export { mappingBookRoutes } from './routes';
-export { countBookChanges, getBookEntry, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
+export { countBookChanges, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
 export { mappingBookComponentSchemas } from './schemas';

@@ -12,6 +12,19 @@ const readBook = { table: 'read', objects: { read: [BOOK_FILES_PREFIX] } } as co
 const readFeed = { table: 'read', resultObjects: { read: [BOOK_CHANGES_PREFIX] } } as const;
 
 export const mappingBookRoutes = {
+  getMappingBook: defineRoute({
+    method: 'GET',
+    path: '/api/v1/mapping-book',
+    handler: 'mapping-book/get',
+    auth: 'required',
+    tag: TAG,
+    summary: "The organization's mapping book at a glance: its entries per source, by status and by method, and where its change feed ends",
+    description:
+      'The counts include every decision made so far. A job being written into the book is named in `writing`; its changes show once it commits. ' +
+      'Read the unmapped entries with GET /api/v1/mapping-book/entries?status=UNMATCHED, the ones to review with status=REVIEW.',
+    responses: { 200: { description: 'The book', schema: schemas.BookView }, 401: errors[401] },
+    access: { table: 'read', objects: { read: [BOOK_FILES_PREFIX] } },
+  }),
   listBookEntries: defineRoute({
     method: 'GET',
     path: '/api/v1/mapping-book/entries',

@@ -166,7 +166,27 @@ export const BookReviewRequest = v.variant(
   'must be MATCH or NO_MATCH',
 );
 
+const Counts = <K extends string>(keys: readonly K[]) => v.object(Object.fromEntries(keys.map((key) => [key, v.number()])) as Record<K, v.NumberSchema<undefined>>);
+
+export const BookView = v.object({
+  entries: v.pipe(v.number(), v.description('Entries in the book, DELETED ones apart')),
+  sources: v.pipe(
+    v.array(
+      v.object({
+        source: v.string(),
+        entries: v.pipe(v.number(), v.description('Its entries, DELETED ones apart')),
+        byStatus: Counts(ENTRY_STATUSES),
+        byMethod: v.pipe(Counts([...ENTRY_METHODS, 'NONE'] as const), v.description('Its entries (DELETED ones apart) by method; NONE: UNMATCHED by the engine')),
+      }),
+    ),
+    v.description('Per source, by status and by method'),
+  ),
+  position: v.pipe(v.string(), v.description('The end of the change feed: follow it from here (GET /api/v1/mapping-book/changes?after=…)')),
+  writing: v.pipe(v.nullable(v.string()), v.description('The job being written into the book, if one is: its changes follow in the feed')),
+});
+
 export const mappingBookComponentSchemas = {
+  MappingBook: BookView,
   MappingBookEntry: EntryView,
   MappingBookEntryPage: EntryPage,
   MappingBookChangePage: ChangePage,

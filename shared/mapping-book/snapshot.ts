@@ -9,6 +9,7 @@ import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, readBlock, type BlockRef } from '../platform/objects/block-files';
 import type { BookEntry } from './entries';
 import { BOOK_FILES_PREFIX } from './files';
+import { addStatistics, countEntries, type BookStatistics } from './statistics';
 
 /** Entries per block: a page of 100 reads one block. */
 export const SNAPSHOT_BLOCK_ENTRIES = 500;
@@ -31,6 +32,7 @@ export interface SnapshotManifest {
   generation: string;
   parts: number;
   entries: number;
+  statistics: BookStatistics;
   blocks: SnapshotBlock[];
 }
 
@@ -61,6 +63,7 @@ export const snapshotFiles = {
 /** What a part's index says: its entries' blocks, and what the part's range carries beside them. */
 export interface PartIndex<Extra> {
   entries: number;
+  statistics: BookStatistics;
   blocks: SnapshotBlock[];
   extra: Extra;
 }
@@ -77,7 +80,7 @@ export async function writePart<Extra>(
   const file = new BlockFileWriter();
   const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block, entryKey(block[0]!)), part }));
   await objects.put(snapshotFiles.part(organizationId, generation, part), file.bytes(), 'application/octet-stream');
-  const index: PartIndex<Extra> = { entries: entries.length, blocks, extra };
+  const index: PartIndex<Extra> = { entries: entries.length, statistics: countEntries({}, entries), blocks, extra };
   await objects.put(snapshotFiles.partIndex(organizationId, generation, part), JSON.stringify(index), 'application/json');
 }
 
@@ -90,7 +93,13 @@ export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'g
       return JSON.parse(bytes.toString('utf8')) as PartIndex<Extra>;
     }),
   );
-  const manifest: SnapshotManifest = { generation, parts, entries: indexes.reduce((sum, index) => sum + index.entries, 0), blocks: indexes.flatMap((index) => index.blocks) };
+  const manifest: SnapshotManifest = {
+    generation,
+    parts,
+    entries: indexes.reduce((sum, index) => sum + index.entries, 0),
+    statistics: indexes.reduce((sum, index) => addStatistics(sum, index.statistics), {}),
+    blocks: indexes.flatMap((index) => index.blocks),
+  };
   await objects.put(snapshotFiles.manifest(organizationId, generation), JSON.stringify(manifest), 'application/json');
   return indexes;
 }
@@ -127,6 +136,10 @@ export class Snapshot {
 
   get size(): number {
     return this.manifest.entries;
+  }
+
+  get statistics(): BookStatistics {
+    return this.manifest.statistics;
   }
 
   /** The entries with keys in the range, in key order. */

@@ -177,6 +177,19 @@ describe("a partner's month in the mapping book", () => {
     const last = await feed(partner, month.position);
     assert.deepEqual(last.changes.map((change) => [change.kind, change.partnerHotelId, change.method, change.cause.kind]), [['UPDATED', 'P2', 'MANUAL', 'REVIEW']]);
     assert.deepEqual((await entry(partner, 'P2')).body.status, 'MATCHED');
+
+    // The book at a glance: the decision just made counted where it put the entry.
+    const book = (await api.request('GET', '/api/v1/mapping-book', { as: partner })).body;
+    assert.equal(book.entries, 14);
+    assert.equal(book.position, last.position);
+    assert.equal(book.writing, null);
+    assert.equal(book.sources.length, 1);
+    const [own] = book.sources;
+    assert.equal(own.source, 'OWN');
+    assert.deepEqual([own.byStatus.DELETED, own.byStatus.REVIEW, own.byMethod.MANUAL], [1, 0, 3]);
+    assert.equal(own.byStatus.MATCHED + own.byStatus.REVIEW + own.byStatus.UNMATCHED, 14);
+    assert.equal(own.byMethod.ID + own.byMethod.FUZZY + own.byMethod.MANUAL + own.byMethod.NONE, 14);
+    assert.equal(own.byStatus.UNMATCHED, (await allEntries(partner, '?status=UNMATCHED')).length);
   });
 });
 
@@ -227,6 +240,7 @@ describe('refused input and other organizations', () => {
     const other = await api.newOrganization();
     assert.equal((await entry(other, 'P20')).status, 404);
     assert.deepEqual((await api.request('GET', '/api/v1/mapping-book/entries', { as: other })).body, { entries: [], nextCursor: null });
+    assert.deepEqual((await api.request('GET', '/api/v1/mapping-book', { as: other })).body, { entries: 0, sources: [], position: '1.0', writing: null });
     assert.deepEqual((await api.request('GET', '/api/v1/mapping-book/changes', { as: other })).body, { changes: [], position: '1.0', hasMore: false });
     const review = await api.request('POST', '/api/v1/mapping-book/reviews', { as: other, json: { partnerHotelId: 'P20', decision: 'NO_MATCH' } });
     assert.equal(review.status, 404);
