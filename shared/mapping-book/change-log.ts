@@ -15,43 +15,19 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { gone, invalidInput } from '../platform/errors';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { TABLE_KEYS, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
-import type { BookEntry, ChangeCause, ChangeKind } from './entries';
+import { entrySummary, type BookEntry, type ChangeCause, type ChangeKind, type EntrySummary } from './entries';
 import { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from './files';
 
 /** Commits of at most this many changes hold them; larger ones name a file. */
 export const INLINE_CHANGES = 25;
 
-/** A change as the feed tells it: the entry as the change left it. */
-export interface BookChange {
+/** A change as the feed tells it: the entry as the change left it, without its evidence, decision and history. */
+export interface BookChange extends EntrySummary {
   kind: ChangeKind;
-  source: string;
-  partnerHotelId: string;
-  partner: BookEntry['partner'];
-  status: BookEntry['status'];
-  method: BookEntry['method'];
-  referenceHotelId: string | null;
-  referenceHotelName: string | null;
-  score: number;
-  reason: string;
-  changedAt: string;
-  cause: ChangeCause;
 }
 
 export function changeOf(kind: ChangeKind, entry: BookEntry): BookChange {
-  return {
-    kind,
-    source: entry.source,
-    partnerHotelId: entry.partnerHotelId,
-    partner: entry.partner,
-    status: entry.status,
-    method: entry.method,
-    referenceHotelId: entry.referenceHotelId,
-    referenceHotelName: entry.referenceHotelName,
-    score: entry.score,
-    reason: entry.reason,
-    changedAt: entry.changedAt,
-    cause: entry.cause,
-  };
+  return { kind, ...entrySummary(entry) };
 }
 
 export type ChangeCounts = Record<'new' | 'updated' | 'deleted', number>;

@@ -101,6 +101,28 @@ export interface BookEntry {
   history: HistoryLine[];
 }
 
+/** What every view of an entry shows, the feed's changes included. */
+export type EntrySummary = Pick<
+  BookEntry,
+  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | 'score' | 'reason' | 'changedAt' | 'cause'
+>;
+
+export function entrySummary(entry: BookEntry): EntrySummary {
+  return {
+    source: entry.source,
+    partnerHotelId: entry.partnerHotelId,
+    partner: entry.partner,
+    status: entry.status,
+    method: entry.method,
+    referenceHotelId: entry.referenceHotelId,
+    referenceHotelName: entry.referenceHotelName,
+    score: entry.score,
+    reason: entry.reason,
+    changedAt: entry.changedAt,
+    cause: entry.cause,
+  };
+}
+
 /** A job's row as the book takes it: the engine's answer, the partner's facts and the row's source. */
 export interface JobRow extends EngineAnswer {
   partnerHotelId: string;

@@ -1,18 +1,8 @@
-import type { BookEntry } from './entries';
+import { entrySummary, type BookEntry } from './entries';
 
 export function entryView(entry: BookEntry) {
   return {
-    source: entry.source,
-    partnerHotelId: entry.partnerHotelId,
-    partner: entry.partner,
-    status: entry.status,
-    method: entry.method,
-    referenceHotelId: entry.referenceHotelId,
-    referenceHotelName: entry.referenceHotelName,
-    score: entry.score,
-    reason: entry.reason,
-    changedAt: entry.changedAt,
-    cause: entry.cause,
+    ...entrySummary(entry),
     evidence: entry.evidence,
     candidates: entry.candidates,
     engine: {
