@@ -14,7 +14,7 @@ export {
   type PartnerFacts,
   type StandingDecision,
 } from './entries';
-export { startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
+export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
 export { decideEntry } from './book';
 export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS } from './files';

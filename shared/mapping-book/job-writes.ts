@@ -187,3 +187,13 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
   return sequence;
 }
 
+
+/**
+ * A write whose start or range failed every delivery gives the book back, so that later jobs are
+ * written; the job's own rows reach the book with the next job over its inventory. A write already
+ * committed is left as it is.
+ */
+export async function abandonJobWrite(ports: Pick<BookPorts, 'store'>, organizationId: string, mappingJobId: string): Promise<void> {
+  if ((await ports.store.write(organizationId, mappingJobId))?.sequence !== undefined) return;
+  await ports.store.abandonWrite(organizationId, mappingJobId);
+}

@@ -109,6 +109,23 @@ export class BookStore {
     return write as JobWrite;
   }
 
+  /** Gives the book back when a job's write cannot finish: the next job's write starts from the generation as it is. */
+  async abandonWrite(organizationId: string, mappingJobId: string): Promise<void> {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.state(organizationId),
+          UpdateExpression: 'REMOVE writing',
+          ConditionExpression: 'writing = :job',
+          ExpressionAttributeValues: { ':job': mappingJobId },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
   /** The writes that make the write's generation the book's, and end the write, in the commit's transaction. */
   finishWriteItems(organizationId: string, mappingJobId: string, sequence: number): TransactItem[] {
     return [

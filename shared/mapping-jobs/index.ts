@@ -12,7 +12,7 @@ export {
   reviewMappingResult,
 } from './endpoints';
 export { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
-export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook } from './workers';
+export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook, abandonJobBookWrite } from './workers';
 export { mappingJobStoreOf } from './store';
 export { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 export { JOB_METRICS } from './lifecycle';

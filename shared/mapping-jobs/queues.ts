@@ -70,6 +70,8 @@ export const mappingExportQueue = defineQueue({
 export const mappingBookWriteQueue = defineQueue({
   name: 'mapping-book-writes',
   handler: 'mapping-jobs/book-write',
+  // A write that cannot finish gives the book back, so later jobs are written.
+  deadLetterHandler: 'mapping-jobs/book-write-dead-letters',
   description: "Writes a completed job's rows into the organization's mapping book: a start, then one message per range of partner ids",
   schema: v.object({
     organizationId: v.string(),
@@ -89,6 +91,7 @@ export const mappingBookWriteQueue = defineQueue({
     resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX], write: [BOOK_CHANGES_PREFIX] },
     sendsTo: ['mapping-book-writes'],
   },
+  deadLetterAccess: { table: 'readwrite' },
   // A range is 10,000 rows against as many entries: a few seconds. The last range also writes
   // the manifest of every part and commits.
   lambda: { memoryMb: 1024, timeoutSeconds: 120 },

@@ -7,6 +7,7 @@ import { prepareExport } from './export-preparation';
 import type { BookWriteMessage, ChunkMessage, DeadlineMessage, ExportMessage } from './queues';
 import { bookWritePorts, chunkPorts, endingPorts, exportPorts } from './services';
 import { writeIntoBook } from './book-writes';
+import { abandonJobWrite, bookPorts } from '../mapping-book';
 
 export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
   return mapChunk(chunkPorts(runtime), message);
@@ -38,4 +39,9 @@ export function prepareMappingExport(message: ExportMessage, runtime: Runtime): 
 /** Writes a completed job's rows into the organization's mapping book: the start, or one range. */
 export function writeJobIntoBook(message: BookWriteMessage, runtime: Runtime): Promise<void> {
   return writeIntoBook(bookWritePorts(runtime), message);
+}
+
+/** A job's write into the book that failed every delivery gives the book back (its rows come with the next job). */
+export function abandonJobBookWrite(message: BookWriteMessage, runtime: Runtime): Promise<void> {
+  return abandonJobWrite(bookPorts(runtime), message.organizationId, message.mappingJobId);
 }

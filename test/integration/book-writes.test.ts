@@ -10,7 +10,7 @@ import { bookPorts } from '../../shared/mapping-book';
 import { currentEntry, decideEntry } from '../../shared/mapping-book/book';
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
 import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
-import { finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
+import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
 const api = await startTestApi();
 const ports = bookPorts(api.runtime);
@@ -126,5 +126,22 @@ describe('jobs written into the book', () => {
     assert.deepEqual(third.filter((change) => change.kind === 'NEW').map((change) => change.partnerHotelId), ['P099']);
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P104' }))?.status, 'MATCHED');
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }))?.method, 'MANUAL');
+  });
+
+  it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {
+    const organizationId = `org-abandon-${Date.now()}`;
+    const rows = Array.from({ length: 10 }, (_, i) => row(i));
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'stuck', partial: false }, source(rows)), 1);
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'next', partial: false }, source(rows)), 'busy');
+    await abandonJobWrite(ports, organizationId, 'stuck');
+    await writeJob(organizationId, 'next', rows);
+    assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, 10);
+    // The abandoned write's late range changes nothing: it no longer holds the book.
+    await writeJobRange(ports, { organizationId, mappingJobId: 'stuck', range: 0 }, source(rows));
+    assert.equal((await ports.store.write(organizationId, 'stuck'))?.sequence, undefined);
+    assert.equal((await ports.store.state(organizationId)).generation, 'next');
+    // Abandoning a committed write changes nothing.
+    await abandonJobWrite(ports, organizationId, 'next');
+    assert.equal((await ports.store.write(organizationId, 'next'))?.sequence, 1);
   });
 });
