@@ -10,9 +10,9 @@
  * (written before the commit, so a commit never names a missing file). Commits and their files are
  * kept CHANGES_RETENTION_DAYS: a position is valid that long.
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { gone, invalidInput } from '../platform/errors';
+import { BlockFileWriter, blocksOf, readBlock } from '../platform/objects/block-files';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { TABLE_KEYS, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
 import { entrySummary, type BookEntry, type ChangeCause, type ChangeKind, type EntrySummary } from './entries';
@@ -51,11 +51,19 @@ interface Commit {
   changesFiles?: ChangesFile[];
 }
 
-/** A file of changes (gzip JSON lines) that a commit names, with how many of each kind it holds. */
+/** Changes per block of a changes file: a page of 1,000 reads two or three. */
+export const CHANGES_BLOCK = 500;
+
+/**
+ * A file of changes that a commit names: gzip blocks of CHANGES_BLOCK changes laid end to end
+ * (platform/objects/block-files.ts), where each block is, and how many of each kind it holds.
+ */
 export interface ChangesFile {
   key: string;
   count: number;
   counts: ChangeCounts;
+  /** Each block's place in the file, CHANGES_BLOCK changes each but the last. */
+  blocks: { offset: number; length: number }[];
 }
 
 /** The changes of a commit too large to hold them, as files written before it. */
@@ -63,13 +71,25 @@ export interface ChangesFiles {
   files: ChangesFile[];
 }
 
-export function changesFileBytes(changes: readonly BookChange[]): Buffer {
-  return gzipSync(changes.map((change) => JSON.stringify(change)).join('\n'), { level: 1 });
+/** Writes changes as a changes file under `key`, and answers what a commit says of it. */
+export async function writeChangesFile(files: Pick<ObjectStore, 'put'>, key: string, changes: readonly BookChange[]): Promise<ChangesFile> {
+  const file = new BlockFileWriter();
+  const blocks = blocksOf(changes, CHANGES_BLOCK).map((block) => {
+    const { offset, length } = file.add(block, '');
+    return { offset, length };
+  });
+  await files.put(key, file.bytes(), 'application/octet-stream');
+  return { key, count: changes.length, counts: countChanges(changes), blocks };
 }
 
-export function changesOfFile(bytes: Buffer): BookChange[] {
-  const text = gunzipSync(bytes).toString('utf8');
-  return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as BookChange);
+/** Block `index` of a changes file (cached: the file never changes). */
+export function readChangesBlock(files: Pick<ObjectStore, 'get'>, file: ChangesFile, index: number): Promise<BookChange[]> {
+  return readBlock<BookChange>(files, file.key, { first: '', ...file.blocks[index]! });
+}
+
+/** Every change of a changes file. */
+export async function readChangesFile(files: Pick<ObjectStore, 'get'>, file: ChangesFile): Promise<BookChange[]> {
+  return (await Promise.all(file.blocks.map((_, index) => readChangesBlock(files, file, index)))).flat();
 }
 
 const total = (files: readonly ChangesFile[]) => files.reduce((sum, file) => sum + file.count, 0);
@@ -115,7 +135,7 @@ export interface FeedPage {
 const keys = {
   head: (organizationId: string) => ({ PK: `BOOK#${organizationId}`, SK: 'HEAD' }),
   commit: (organizationId: string, sequence: number) => ({ PK: `BOOK#${organizationId}`, SK: `COMMIT#${String(sequence).padStart(15, '0')}` }),
-  changesFile: (organizationId: string, sequence: number) => `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${Date.now().toString(36)}.jsonl.gz`,
+  changesFile: (organizationId: string, sequence: number) => `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${Date.now().toString(36)}`,
 };
 
 export class ChangeLog {
@@ -147,7 +167,7 @@ export class ChangeLog {
     changes: readonly BookChange[] | ChangesFiles,
     writes: (sequence: number) => readonly TransactItem[] = () => [],
   ): Promise<number | undefined> {
-    let fileOfSequence: { sequence: number; key: string } | undefined;
+    let fileOfSequence: { sequence: number; file: ChangesFile } | undefined;
     for (;;) {
       const last = await this.lastSequence(organizationId);
       const sequence = last + 1;
@@ -159,13 +179,8 @@ export class ChangeLog {
         commit = { sequence, committedAt, cause, counts: countChanges(changes), changeCount: changes.length, changes: [...changes] };
       } else {
         // The file is named after the sequence it was written for: written again when the number is lost.
-        if (fileOfSequence?.sequence !== sequence) {
-          const key = keys.changesFile(organizationId, sequence);
-          await this.files.put(key, changesFileBytes(changes), 'application/gzip');
-          fileOfSequence = { sequence, key };
-        }
-        const counts = countChanges(changes);
-        commit = { sequence, committedAt, cause, counts, changeCount: changes.length, changesFiles: [{ key: fileOfSequence.key, count: changes.length, counts }] };
+        if (fileOfSequence?.sequence !== sequence) fileOfSequence = { sequence, file: await writeChangesFile(this.files, keys.changesFile(organizationId, sequence), changes) };
+        commit = { sequence, committedAt, cause, counts: fileOfSequence.file.counts, changeCount: changes.length, changesFiles: [fileOfSequence.file] };
       }
       const failed = await transactWrite(this.table, [
         {
@@ -288,20 +303,21 @@ export class ChangeLog {
     return { ...totals, position: end };
   }
 
-  /** The commit's changes from index `from`, at most `limit`, reading only the files that hold them. */
+  /** The commit's changes from index `from`, at most `limit`, reading only the blocks that hold them. */
   private async changesOf(commit: Commit, from: number, limit: number): Promise<BookChange[]> {
     if (commit.changes) return commit.changes.slice(from, from + limit);
     const taken: BookChange[] = [];
+    // The index in the commit of the file's first change.
     let start = 0;
     for (const file of commit.changesFiles ?? []) {
-      const end = start + file.count;
-      if (end > from + taken.length && taken.length < limit) {
-        const bytes = await this.files.get(file.key);
-        if (!bytes) throw new Error(`The changes file ${file.key} of commit ${commit.sequence} is missing.`);
-        const changes = changesOfFile(bytes);
-        taken.push(...changes.slice(from + taken.length - start, from + limit - start));
+      for (let block = 0; block < file.blocks.length && taken.length < limit; block++) {
+        const blockStart = start + block * CHANGES_BLOCK;
+        const next = from + taken.length;
+        if (Math.min(blockStart + CHANGES_BLOCK, start + file.count) <= next) continue;
+        const changes = await readChangesBlock(this.files, file, block);
+        taken.push(...changes.slice(next - blockStart, next - blockStart + limit - taken.length));
       }
-      start = end;
+      start += file.count;
     }
     return taken;
   }

@@ -17,7 +17,7 @@ import type { Clock } from '../platform/clock';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { inUtf8Order } from '../platform/objects/block-files';
 import type { EventData, PartnerEvent } from '../events';
-import { changeOf, changesFileBytes, changesOfFile, countChanges, formatPosition, sumCounts, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
+import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type BookEntry, type JobRow } from './entries';
 import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry } from './snapshot';
@@ -75,7 +75,7 @@ function rangeBounds(firstIds: readonly string[], range: number, ranges: number)
 }
 
 const changesFileKey = (organizationId: string, mappingJobId: string, range: number, attempt?: string) =>
-  `${BOOK_CHANGES_PREFIX}${organizationId}/${mappingJobId}/${String(range).padStart(5, '0')}${attempt ? `-${attempt}` : ''}.jsonl.gz`;
+  `${BOOK_CHANGES_PREFIX}${organizationId}/${mappingJobId}/${String(range).padStart(5, '0')}${attempt ? `-${attempt}` : ''}`;
 
 /** What a range's part index carries beside its entries: its changes file. */
 interface RangeChanges {
@@ -120,9 +120,7 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
       entries.push({ ...outcome.entry, folded: before?.folded ?? 0 });
       if (outcome.change) changes.push(changeOf(outcome.change, outcome.entry));
     }
-    const file = changesFileKey(organizationId, mappingJobId, range);
-    await ports.feedFiles.put(file, changesFileBytes(changes), 'application/gzip');
-    const extra: RangeChanges = { bounds, changes: { key: file, count: changes.length, counts: countChanges(changes) } };
+    const extra: RangeChanges = { bounds, changes: await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, mappingJobId, range), changes) };
     await writePart(ports.files, organizationId, mappingJobId, range, entries, extra);
   }
   const done = await ports.store.rangeDone(organizationId, mappingJobId, range);
@@ -164,15 +162,10 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
       if (changes.count > 0) files.push(changes);
       continue;
     }
-    const bytes = await ports.feedFiles.get(changes.key);
-    if (!bytes) throw new Error(`The changes file ${changes.key} is missing.`);
     const superseded = new Set(newer);
-    const kept = changesOfFile(bytes).filter((change) => !superseded.has(entryKey(change)));
-    if (kept.length === 0) continue;
+    const kept = (await readChangesFile(ports.feedFiles, changes)).filter((change) => !superseded.has(entryKey(change)));
     // A file of its own: an earlier attempt's commit may name the first one.
-    const key = changesFileKey(organizationId, mappingJobId, range, attempt);
-    await ports.feedFiles.put(key, changesFileBytes(kept), 'application/gzip');
-    files.push({ key, count: kept.length, counts: countChanges(kept) });
+    if (kept.length > 0) files.push(await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, mappingJobId, range, attempt), kept));
   }
   const previous = (await ports.store.state(organizationId)).generation;
   const cause = { kind: 'JOB', mappingJobId } as const;

@@ -15,6 +15,7 @@ import {
   ChangeLog,
   FEED_START,
   formatPosition,
+  CHANGES_BLOCK,
   INLINE_CHANGES,
   parsePosition,
   type BookChange,
@@ -58,19 +59,26 @@ describe('the change log', () => {
     const organizationId = randomUUID();
     assert.deepEqual(await log.read(organizationId, FEED_START, 100), { changes: [], position: FEED_START, more: false });
     const small = changes('small', 3);
-    const large = changes('large', INLINE_CHANGES + 40);
+    const large = changes('large', CHANGES_BLOCK * 2 + 40);
     assert.equal(await log.commit(organizationId, { kind: 'JOB', mappingJobId: 'small' }, small), 1);
     assert.equal(await log.commit(organizationId, { kind: 'JOB', mappingJobId: 'large' }, large), 2);
     const first = await log.read(organizationId, FEED_START, 10);
     assert.deepEqual(first.changes, [...small, ...large.slice(0, 7)]);
     assert.deepEqual(first.position, { sequence: 2, read: 7 });
     assert.equal(first.more, true);
-    const rest = await log.read(organizationId, first.position, 1000);
-    assert.deepEqual(rest.changes, large.slice(7));
+    // Pages that start and end inside the file's blocks of CHANGES_BLOCK.
+    const pages: BookChange[][] = [];
+    let rest = await log.read(organizationId, first.position, 333);
+    pages.push(rest.changes);
+    while (rest.more) {
+      rest = await log.read(organizationId, rest.position, 333);
+      pages.push(rest.changes);
+    }
+    assert.deepEqual(pages.map((page) => page.length), [333, 333, 333, 34]);
+    assert.deepEqual(pages.flat(), large.slice(7));
     assert.deepEqual(rest.position, { sequence: 3, read: 0 });
-    assert.equal(rest.more, false);
     assert.deepEqual(await log.read(organizationId, rest.position, 10), { changes: [], position: rest.position, more: false });
-    assert.deepEqual(await log.counts(organizationId, first.position), { new: 19, updated: 20, deleted: 19, position: rest.position });
+    assert.deepEqual(await log.counts(organizationId, first.position), { new: 344, updated: 345, deleted: 344, position: rest.position });
     assert.deepEqual(await log.endPosition(organizationId), rest.position);
   });
 
