@@ -123,7 +123,7 @@ export async function bookStatistics(ports: Pick<BookPorts, 'store' | 'files'>, 
   const state = await ports.store.state(organizationId);
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
   const statistics = structuredClone(snapshot?.statistics ?? {});
-  for (const laid of await ports.store.laidOverIn(organizationId, { lower: null, upper: null })) {
+  for (const laid of await ports.store.laidOverAll(organizationId)) {
     const key = entryKey(laid.entry);
     const written = (await snapshot?.entriesIn({ lower: key, upper: `${key}\u0000` }))?.[0];
     if (written && laid.sequence <= written.folded) continue;

@@ -153,7 +153,8 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
   if (!write || write.sequence !== undefined) return write?.sequence;
   const parts = await writeManifest<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
   // Entries a person decided after the write began: their decision stands, the write's change to them is left out.
-  const newer = (await ports.store.laidOverAfter(organizationId, write.foldThrough)).map((laid) => entryKey(laid.entry));
+  const laidOver = await ports.store.laidOverAll(organizationId);
+  const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough).map((laid) => entryKey(laid.entry));
   const attempt = randomUUID().slice(0, 8);
   const files: ChangesFile[] = [];
   for (const [range, part] of parts.entries()) {
@@ -175,6 +176,8 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
   ]);
   if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
+  // The decisions the generation folded in are in it now: the table keeps only the ones since.
+  await ports.store.removeFolded(organizationId, laidOver.filter((laid) => laid.sequence <= write.foldThrough));
   // The generation this one replaces goes a day later: readers that opened it finish.
   if (previous !== undefined && previous !== mappingJobId) await ports.files.expireLater(await generationFiles(ports.files, organizationId, previous));
   return sequence;

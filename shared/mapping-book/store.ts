@@ -9,7 +9,7 @@
  *   was written, as it now is, with the sequence of the commit that changed it.
  * - the change log's head and commits (change-log.ts).
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
 import { isConditionFailure, type Table, type TransactItem } from '../platform/table';
@@ -189,9 +189,28 @@ export class BookStore {
     return entries;
   }
 
-  /** The laid-over entries changed after `sequence`. */
-  async laidOverAfter(organizationId: string, sequence: number): Promise<LaidOverEntry[]> {
-    return (await this.laidOverIn(organizationId, { lower: null, upper: null })).filter((laid) => laid.sequence > sequence);
+  /** Every laid-over entry: those decided since the generation (a committed write removes what it folded). */
+  laidOverAll(organizationId: string): Promise<LaidOverEntry[]> {
+    return this.laidOverIn(organizationId, { lower: null, upper: null });
+  }
+
+  /** Removes laid-over entries a committed generation folded in, unless decided again since (their sequence moved on). */
+  async removeFolded(organizationId: string, folded: readonly LaidOverEntry[]): Promise<void> {
+    for (const laid of folded) {
+      try {
+        await this.table.client.send(
+          new DeleteCommand({
+            TableName: this.table.name,
+            Key: { PK: keys.entries(organizationId), SK: entryKey(laid.entry) },
+            ConditionExpression: '#sequence = :sequence',
+            ExpressionAttributeNames: { '#sequence': 'sequence' },
+            ExpressionAttributeValues: { ':sequence': laid.sequence },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
   }
 
   /** The write that lays an entry over the generation, in the commit's transaction. */

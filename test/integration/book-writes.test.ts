@@ -126,6 +126,8 @@ describe('jobs written into the book', () => {
     assert.deepEqual(third.filter((change) => change.kind === 'NEW').map((change) => change.partnerHotelId), ['P099']);
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P104' }))?.status, 'MATCHED');
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }))?.method, 'MANUAL');
+    // Job 3 folded the two decisions into its generation: the table no longer lays them over it.
+    assert.deepEqual(await ports.store.laidOverAll(organizationId), []);
   });
 
   it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {
