@@ -46,9 +46,10 @@ export async function decideEntry(
   row?: { mappingJobId: string; row: JobRow },
   writes: readonly TransactItem[] = [],
 ): Promise<BookEntry | undefined> {
-  const current = (await currentEntry(ports, organizationId, id)) ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
+  const held = await currentEntry(ports, organizationId, id);
+  const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
   if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
-  const { entry, change } = applyDecision(current, decision, cause);
+  const { entry, change } = applyDecision(current, decision, cause, held === undefined);
   const sequence = await ports.log.commit(organizationId, cause, [changeOf(change!, entry)], (next) => [ports.store.layOverItem(organizationId, entry, next), ...writes]);
   return sequence === undefined ? undefined : entry;
 }

@@ -241,7 +241,11 @@ export function applyJobRow(current: BookEntry | undefined, row: JobRow, at: str
     const change = returning ? 'NEW' : 'UPDATED';
     return { entry: withHistory(review, current.history, change), change };
   }
-  if (returning) return { entry: withHistory(engineEntry(row, at, cause, row.reason ?? 'Listed again'), current.history, 'NEW'), change: 'NEW' };
+  if (returning) {
+    // An entry that was waiting for a person's review still waits for it.
+    const back = { ...engineEntry(row, at, cause, row.reason ?? 'Listed again'), ...(current.decision && { status: 'REVIEW' as const, decision: current.decision }) };
+    return { entry: withHistory(back, current.history, 'NEW'), change: 'NEW' };
+  }
   // An entry sent back to REVIEW holds there while the engine says what it said when it was sent back.
   const standing = current.decision ? current.engine : current;
   if (standing.status === row.status && standing.referenceHotelId === row.referenceHotelId) {
@@ -268,10 +272,11 @@ function restoreDecision(entry: BookEntry): BookEntry {
 }
 
 /** A person's decision on an entry: MANUAL from now on, whatever it was. */
-export function applyDecision(current: BookEntry, decision: StandingDecision, cause: Extract<ChangeCause, { kind: 'REVIEW' }>): Outcome {
+export function applyDecision(current: BookEntry, decision: StandingDecision, cause: Extract<ChangeCause, { kind: 'REVIEW' }>, firstInBook = false): Outcome {
   const decided = restoreDecision({ ...current, decision });
   const reason = decision.decision === 'MATCH' ? `Decided by a person: MATCH ${decision.referenceHotelId}` : 'Decided by a person: NO_MATCH';
-  const change = current.status === 'DELETED' ? 'NEW' : 'UPDATED';
+  // An entry the book did not hold yet (decided on a job's row before the job's write) is new to the feed.
+  const change = firstInBook || current.status === 'DELETED' ? 'NEW' : 'UPDATED';
   return { entry: withHistory({ ...decided, reason, changedAt: decision.decidedAt, cause }, current.history, change), change };
 }
 

@@ -62,6 +62,7 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
     foldThrough: await ports.log.lastSequence(organizationId),
     sources,
     partial: request.partial,
+    startedAt: ports.clock.now().toISOString(),
   });
   return write.ranges;
 }
@@ -105,7 +106,7 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
     }
     const rowOf = new Map(rows.map((row) => [entryKey(row), row]));
     const endingSources = new Set(write.partial ? [] : write.sources);
-    const at = ports.clock.now().toISOString();
+    const at = write.startedAt;
     const entries: SnapshotEntry[] = [];
     const changes: BookChange[] = [];
     for (const key of inUtf8Order([...new Set([...current.keys(), ...rowOf.keys()])], (key) => key, 1)) {

@@ -32,6 +32,8 @@ export interface JobWrite {
   sources: string[];
   /** A partial inventory ends no entry. */
   partial: boolean;
+  /** When the write began: every change it makes is dated so, and a range written again writes the same bytes. */
+  startedAt: string;
   /** Set once the write is committed. */
   sequence?: number;
 }

@@ -188,3 +188,18 @@ describe('an entry sent back to REVIEW', () => {
     assert.deepEqual([redecided.status, redecided.method], ['MATCHED', 'MANUAL']);
   });
 });
+
+describe('found by review', () => {
+  it('an entry waiting for review that ends and returns still waits for it, its decision shown', () => {
+    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2').entry;
+    const ended = applyRemoval(sentBack, AT[3], 'job-3').entry;
+    const { entry, change } = applyJobRow(ended, row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[3], 'job-4');
+    assert.equal(change, 'NEW');
+    assert.deepEqual([entry.status, entry.decision?.referenceHotelId], ['REVIEW', HOTEL_B]);
+  });
+
+  it('a decision on an entry new to the book is NEW in the feed', () => {
+    const fresh = applyJobRow(undefined, row({ status: 'REVIEW' }), AT[0], 'job-1').entry;
+    assert.equal(applyDecision(fresh, decision(), { kind: 'REVIEW', decidedBy: 'key-1' }, true).change, 'NEW');
+  });
+});
