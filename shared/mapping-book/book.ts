@@ -7,7 +7,7 @@ import type { TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
 import { applyDecision, applyJobRow, type BookEntry, type ChangeCause, type JobRow, type StandingDecision } from './entries';
 import type { BookPorts } from './job-writes';
-import { compareKeys, entryKey, Snapshot, type SnapshotEntry } from './snapshot';
+import { compareKeys, entryKey, Snapshot, withoutFolded } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
 
 export interface EntryId {
@@ -26,10 +26,6 @@ export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, or
   return written && withoutFolded(written);
 }
 
-function withoutFolded(entry: SnapshotEntry): BookEntry {
-  const { folded: _folded, ...bookEntry } = entry;
-  return bookEntry;
-}
 
 /**
  * A person's decision on an entry: MANUAL from now on, with its change in the feed, in one

@@ -1,6 +1,7 @@
 /** The mapping book's endpoints: its entries, a decision on one, and the change feed. */
 import { invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
+import { decodeCursor, encodeCursor } from '../platform/table';
 import { findReferenceHotel } from '../reference';
 import { bookStatistics, currentEntry, decideEntry, listEntries } from './book';
 import { formatPosition, parsePosition } from './change-log';
@@ -10,18 +11,10 @@ import { bookPorts } from './services';
 import { entryView } from './views';
 import { statisticsView } from './statistics';
 
-const encodeKey = (key: string) => Buffer.from(JSON.stringify({ after: key })).toString('base64url');
-
-function decodeKey(cursor: string | undefined): string | null {
-  if (cursor === undefined) return null;
-  try {
-    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
-    if (typeof decoded.after === 'string' && decoded.after.length > 0) return decoded.after;
-  } catch {
-    // Refused below.
-  }
-  throw invalidInput('cursor: is not a cursor this API returned');
-}
+/** A page's cursor: the key of its last entry, in the platform's cursor form. */
+const CURSOR = { partition: {}, attributes: ['after'] } as const;
+const encodeKey = (key: string) => encodeCursor({ after: key })!;
+const decodeKey = (cursor: string | undefined) => decodeCursor(cursor, CURSOR)?.after ?? null;
 
 export const getMappingBook: Implementation<typeof mappingBookRoutes.getMappingBook> = async ({ principal }, runtime) => {
   const ports = bookPorts(runtime);

@@ -19,8 +19,8 @@ import { inUtf8Order } from '../platform/objects/block-files';
 import type { EventData, PartnerEvent } from '../events';
 import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
-import { applyJobRow, applyRemoval, type BookEntry, type JobRow } from './entries';
-import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry } from './snapshot';
+import { applyJobRow, applyRemoval, type JobRow } from './entries';
+import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry, withoutFolded } from './snapshot';
 import type { BookStore } from './store';
 
 /** Blocks of the job's rows (500 each) per range: 10,000 rows, a few seconds' work. */
@@ -140,10 +140,6 @@ function bookChangedEvent(organizationId: string, sequence: number, cause: Event
   };
 }
 
-function withoutFolded(entry: SnapshotEntry): BookEntry {
-  const { folded: _folded, ...bookEntry } = entry;
-  return bookEntry;
-}
 
 /**
  * Commits a write whose ranges are all done: the next generation becomes the book's, and its

@@ -36,6 +36,12 @@ export interface SnapshotManifest {
   blocks: SnapshotBlock[];
 }
 
+/** The entry itself, without what the generation folded of it. */
+export function withoutFolded(entry: SnapshotEntry): BookEntry {
+  const { folded: _folded, ...bookEntry } = entry;
+  return bookEntry;
+}
+
 /** Entry keys sort as DynamoDB sorts them (UTF-8 bytes): by partner id, then source. */
 export function entryKey(entry: Pick<BookEntry, 'partnerHotelId' | 'source'>): string {
   return `${entry.partnerHotelId}\u0001${entry.source}`;
@@ -134,10 +140,6 @@ export class Snapshot {
     return new Snapshot(objects, organizationId, manifest);
   }
 
-  get size(): number {
-    return this.manifest.entries;
-  }
-
   get statistics(): BookStatistics {
     return this.manifest.statistics;
   }
@@ -155,13 +157,12 @@ export class Snapshot {
   }
 
   /** Entries after `afterKey` (from the start when null), at most `limit`, in key order. */
-  async entriesAfter(afterKey: string | null, limit: number, keep: (entry: SnapshotEntry) => boolean = () => true): Promise<SnapshotEntry[]> {
+  async entriesAfter(afterKey: string | null, limit: number): Promise<SnapshotEntry[]> {
     const blocks = this.manifest.blocks;
     const entries: SnapshotEntry[] = [];
     for (let block = afterKey === null ? 0 : blockAscending(blocks, Buffer.from(afterKey, 'utf8')); block < blocks.length && entries.length < limit; block++) {
       for (const entry of await this.block(block)) {
         if (afterKey !== null && compareKeys(entryKey(entry), afterKey) <= 0) continue;
-        if (!keep(entry)) continue;
         entries.push(entry);
         if (entries.length >= limit) break;
       }

@@ -9,10 +9,10 @@
  *   was written, as it now is, with the sequence of the commit that changed it.
  * - the change log's head and commits (change-log.ts).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
-import { isConditionFailure, type Table, type TransactItem } from '../platform/table';
+import { isConditionFailure, queryAll, type Table, type TransactItem } from '../platform/table';
 import type { BookEntry } from './entries';
 import { entryKey, type KeyRange } from './snapshot';
 
@@ -179,16 +179,9 @@ export class BookStore {
       conditions.push('SK <= :upper');
       values[':upper'] = range.upper;
     }
-    const entries: LaidOverEntry[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.client.send(
-        new QueryCommand({ TableName: this.table.name, KeyConditionExpression: conditions.join(' AND '), ExpressionAttributeValues: values, ConsistentRead: true, ExclusiveStartKey: startKey }),
-      );
-      for (const item of page.Items ?? []) if (item.SK !== range.upper) entries.push({ entry: item.entry as BookEntry, sequence: item.sequence as number });
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return entries;
+    const items = await queryAll<LaidOverEntry>(this.table, { KeyConditionExpression: conditions.join(' AND '), ExpressionAttributeValues: values, ConsistentRead: true });
+    // BETWEEN takes its upper bound in; the range leaves it out.
+    return items.map(({ entry, sequence }) => ({ entry, sequence })).filter((laid) => range.upper === null || entryKey(laid.entry) !== range.upper);
   }
 
   /** Every laid-over entry: those decided since the generation (a committed write removes what it folded). */
