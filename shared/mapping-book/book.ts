@@ -17,9 +17,11 @@ export interface EntryId {
 
 /** The entry as it now is, or undefined when the book has none. */
 export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, id: EntryId): Promise<BookEntry | undefined> {
+  // The laid-over item first: a generation that folds it in is committed before the item goes.
+  const laid = await ports.store.laidOver(organizationId, id);
   const state = await ports.store.state(organizationId);
   const key = entryKey(id);
-  const [snapshot, laid] = await Promise.all([Snapshot.open(ports.files, organizationId, state.generation), ports.store.laidOver(organizationId, id)]);
+  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
   // Just above the key: no other key lies between.
   const written = (await snapshot?.entriesIn({ lower: key, upper: `${key}\u0000` }))?.[0];
   if (laid && laid.sequence > (written?.folded ?? 0)) return laid.entry;
@@ -42,12 +44,16 @@ export async function decideEntry(
   row?: { mappingJobId: string; row: JobRow },
   writes: readonly TransactItem[] = [],
 ): Promise<BookEntry | undefined> {
-  const held = await currentEntry(ports, organizationId, id);
-  const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
-  if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
-  const { entry, change } = applyDecision(current, decision, cause, held === undefined);
-  const sequence = await ports.log.commit(organizationId, cause, [changeOf(change!, entry)], (next) => [ports.store.layOverItem(organizationId, entry, next), ...writes]);
-  return sequence === undefined ? undefined : entry;
+  for (;;) {
+    // Decided on the entry as it stands right after commit `last`: a commit in between decides again on what it left.
+    const last = await ports.log.lastSequence(organizationId);
+    const held = await currentEntry(ports, organizationId, id);
+    const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
+    if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+    const { entry, change } = applyDecision(current, decision, cause, held === undefined);
+    const sequence = await ports.log.commitAfter(organizationId, last, cause, [changeOf(change!, entry)], (next) => [ports.store.layOverItem(organizationId, entry, next), ...writes]);
+    if (sequence !== 'moved') return sequence === undefined ? undefined : entry;
+  }
 }
 
 export interface EntryFilter {
@@ -82,8 +88,8 @@ export async function listEntries(
   limit: number,
   afterKey: string | null,
 ): Promise<{ entries: BookEntry[]; nextKey: string | null }> {
-  const state = await ports.store.state(organizationId);
-  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+  let generation = (await ports.store.state(organizationId)).generation;
+  let snapshot = await Snapshot.open(ports.files, organizationId, generation);
   const entries: BookEntry[] = [];
   let after = afterKey;
   for (let scanned = 0; ; ) {
@@ -91,6 +97,13 @@ export async function listEntries(
     // The batch's last key, or the end when the generation has no more.
     const last = batch.length === LIST_BATCH ? entryKey(batch[batch.length - 1]!) : null;
     const laid = await ports.store.laidOverIn(organizationId, { lower: after, upper: last === null ? null : `${last}\u0000` });
+    // A generation committed meanwhile may have folded (and removed) items this batch needed: read it from the new one.
+    const now = (await ports.store.state(organizationId)).generation;
+    if (now !== generation) {
+      generation = now;
+      snapshot = await Snapshot.open(ports.files, organizationId, generation);
+      continue;
+    }
     const merged = new Map<string, BookEntry>(batch.map((entry) => [entryKey(entry), withoutFolded(entry)]));
     const foldedOf = new Map(batch.map((entry) => [entryKey(entry), entry.folded]));
     for (const item of laid) {
@@ -117,10 +130,12 @@ export async function listEntries(
  * since taken out as the generation holds it and counted as it now is.
  */
 export async function bookStatistics(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string): Promise<BookStatistics> {
+  // The laid-over items first, as currentEntry reads them.
+  const laidOver = await ports.store.laidOverAll(organizationId);
   const state = await ports.store.state(organizationId);
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
   const statistics = structuredClone(snapshot?.statistics ?? {});
-  for (const laid of await ports.store.laidOverAll(organizationId)) {
+  for (const laid of laidOver) {
     const key = entryKey(laid.entry);
     const written = (await snapshot?.entriesIn({ lower: key, upper: `${key}\u0000` }))?.[0];
     if (written && laid.sequence <= written.folded) continue;

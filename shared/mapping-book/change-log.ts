@@ -10,6 +10,7 @@
  * (written before the commit, so a commit never names a missing file). Commits and their files are
  * kept CHANGES_RETENTION_DAYS: a position is valid that long.
  */
+import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { gone, invalidInput } from '../platform/errors';
 import { BlockFileWriter, blocksOf, readBlock } from '../platform/objects/block-files';
@@ -135,7 +136,7 @@ export interface FeedPage {
 const keys = {
   head: (organizationId: string) => ({ PK: `BOOK#${organizationId}`, SK: 'HEAD' }),
   commit: (organizationId: string, sequence: number) => ({ PK: `BOOK#${organizationId}`, SK: `COMMIT#${String(sequence).padStart(15, '0')}` }),
-  changesFile: (organizationId: string, sequence: number) => `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${Date.now().toString(36)}`,
+  changesFile: (organizationId: string, sequence: number) => `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${randomUUID().slice(0, 8)}`,
 };
 
 export class ChangeLog {
@@ -167,42 +168,55 @@ export class ChangeLog {
     changes: readonly BookChange[] | ChangesFiles,
     writes: (sequence: number) => readonly TransactItem[] = () => [],
   ): Promise<number | undefined> {
-    let fileOfSequence: { sequence: number; file: ChangesFile } | undefined;
     for (;;) {
-      const last = await this.lastSequence(organizationId);
-      const sequence = last + 1;
-      const committedAt = this.now().toISOString();
-      let commit: Commit;
-      if ('files' in changes) {
-        commit = { sequence, committedAt, cause, counts: sumCounts(changes.files.map((file) => file.counts)), changeCount: total(changes.files), changesFiles: changes.files };
-      } else if (changes.length <= INLINE_CHANGES) {
-        commit = { sequence, committedAt, cause, counts: countChanges(changes), changeCount: changes.length, changes: [...changes] };
-      } else {
-        // The file is named after the sequence it was written for: written again when the number is lost.
-        if (fileOfSequence?.sequence !== sequence) fileOfSequence = { sequence, file: await writeChangesFile(this.files, keys.changesFile(organizationId, sequence), changes) };
-        commit = { sequence, committedAt, cause, counts: fileOfSequence.file.counts, changeCount: changes.length, changesFiles: [fileOfSequence.file] };
-      }
-      const failed = await transactWrite(this.table, [
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: keys.head(organizationId),
-            UpdateExpression: 'SET lastSequence = :sequence',
-            ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
-            ExpressionAttributeValues: { ':sequence': sequence, ...(last !== 0 && { ':last': last }) },
-          },
-        },
-        {
-          Put: {
-            TableName: this.table.name,
-            Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) },
-          },
-        },
-        ...writes(sequence),
-      ]);
-      if (failed.length === 0) return sequence;
-      if (!failed.includes(0)) return undefined;
+      const outcome = await this.commitAfter(organizationId, await this.lastSequence(organizationId), cause, changes, writes);
+      if (outcome !== 'moved') return outcome;
     }
+  }
+
+  /**
+   * Commits as `commit` does, but only right after commit `last`: 'moved' when another commit came
+   * first (nothing written), for a writer whose changes depend on what the feed held when it read it.
+   */
+  async commitAfter(
+    organizationId: string,
+    last: number,
+    cause: ChangeCause,
+    changes: readonly BookChange[] | ChangesFiles,
+    writes: (sequence: number) => readonly TransactItem[] = () => [],
+  ): Promise<number | undefined | 'moved'> {
+    const sequence = last + 1;
+    const committedAt = this.now().toISOString();
+    let commit: Commit;
+    if ('files' in changes) {
+      commit = { sequence, committedAt, cause, counts: sumCounts(changes.files.map((file) => file.counts)), changeCount: total(changes.files), changesFiles: changes.files };
+    } else if (changes.length <= INLINE_CHANGES) {
+      commit = { sequence, committedAt, cause, counts: countChanges(changes), changeCount: changes.length, changes: [...changes] };
+    } else {
+      // Named after its sequence, so a commit that loses its number writes another file rather than change one a winner may name.
+      const file = await writeChangesFile(this.files, keys.changesFile(organizationId, sequence), changes);
+      commit = { sequence, committedAt, cause, counts: file.counts, changeCount: changes.length, changesFiles: [file] };
+    }
+    const failed = await transactWrite(this.table, [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.head(organizationId),
+          UpdateExpression: 'SET lastSequence = :sequence',
+          ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
+          ExpressionAttributeValues: { ':sequence': sequence, ...(last !== 0 && { ':last': last }) },
+        },
+      },
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) },
+        },
+      },
+      ...writes(sequence),
+    ]);
+    if (failed.length === 0) return sequence;
+    return failed.includes(0) ? 'moved' : undefined;
   }
 
   /**

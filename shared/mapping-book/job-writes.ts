@@ -20,8 +20,8 @@ import type { EventData, PartnerEvent } from '../events';
 import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type JobRow } from './entries';
-import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type SnapshotEntry, withoutFolded } from './snapshot';
-import type { BookStore } from './store';
+import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type PartIndex, type SnapshotEntry, withoutFolded } from './snapshot';
+import type { BookStore, JobWrite, LaidOverEntry } from './store';
 
 /** Blocks of the job's rows (500 each) per range: 10,000 rows, a few seconds' work. */
 export const RANGE_BLOCKS = 20;
@@ -149,9 +149,42 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
   const write = await ports.store.write(organizationId, mappingJobId);
   if (!write || write.sequence !== undefined) return write?.sequence;
   const parts = await writeManifest<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
-  // Entries a person decided after the write began: their decision stands, the write's change to them is left out.
-  const laidOver = await ports.store.laidOverAll(organizationId);
+  const previous = (await ports.store.state(organizationId)).generation;
+  const cause = { kind: 'JOB', mappingJobId } as const;
+  for (;;) {
+    // The feed's last commit is read before the decisions: a decision committed after it moves the
+    // head, and the commit below then fails and leaves that decision's entry out too.
+    const last = await ports.log.lastSequence(organizationId);
+    const laidOver = await ports.store.laidOverAll(organizationId);
+    const files = await changesStillStanding(ports, organizationId, write, parts, laidOver);
+    const counts = sumCounts(files.map((file) => file.counts));
+    const sequence = await ports.log.commitAfter(organizationId, last, cause, { files }, (next) => [
+      ...ports.store.finishWriteItems(organizationId, mappingJobId, next),
+      ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
+    ]);
+    if (sequence === 'moved') continue;
+    if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
+    // The decisions the generation folded in are in it now: the table keeps only the ones since.
+    await ports.store.removeFolded(organizationId, laidOver.filter((laid) => laid.sequence <= write.foldThrough));
+    // The generation this one replaces goes a day later: readers that opened it finish.
+    if (previous !== undefined && previous !== mappingJobId) await ports.files.expireLater(await generationFiles(ports.files, organizationId, previous));
+    return sequence;
+  }
+}
+
+/**
+ * The write's changes files, less the changes to entries a person decided after the write began:
+ * their decision stands, the write's change to them is left out (a file of its own per range).
+ */
+async function changesStillStanding(
+  ports: Pick<BookPorts, 'feedFiles'>,
+  organizationId: string,
+  write: JobWrite,
+  parts: readonly PartIndex<RangeChanges>[],
+  laidOver: readonly LaidOverEntry[],
+): Promise<ChangesFile[]> {
   const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough).map((laid) => entryKey(laid.entry));
+  const superseded = new Set(newer);
   const attempt = randomUUID().slice(0, 8);
   const files: ChangesFile[] = [];
   for (const [range, part] of parts.entries()) {
@@ -160,26 +193,12 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
       if (changes.count > 0) files.push(changes);
       continue;
     }
-    const superseded = new Set(newer);
     const kept = (await readChangesFile(ports.feedFiles, changes)).filter((change) => !superseded.has(entryKey(change)));
     // A file of its own: an earlier attempt's commit may name the first one.
-    if (kept.length > 0) files.push(await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, mappingJobId, range, attempt), kept));
+    if (kept.length > 0) files.push(await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, write.mappingJobId, range, attempt), kept));
   }
-  const previous = (await ports.store.state(organizationId)).generation;
-  const cause = { kind: 'JOB', mappingJobId } as const;
-  const counts = sumCounts(files.map((file) => file.counts));
-  const sequence = await ports.log.commit(organizationId, cause, { files }, (next) => [
-    ...ports.store.finishWriteItems(organizationId, mappingJobId, next),
-    ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
-  ]);
-  if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
-  // The decisions the generation folded in are in it now: the table keeps only the ones since.
-  await ports.store.removeFolded(organizationId, laidOver.filter((laid) => laid.sequence <= write.foldThrough));
-  // The generation this one replaces goes a day later: readers that opened it finish.
-  if (previous !== undefined && previous !== mappingJobId) await ports.files.expireLater(await generationFiles(ports.files, organizationId, previous));
-  return sequence;
+  return files;
 }
-
 
 /**
  * A write whose start or range failed every delivery gives the book back, so that later jobs are

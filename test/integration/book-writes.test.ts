@@ -130,6 +130,33 @@ describe('jobs written into the book', () => {
     assert.deepEqual(await ports.store.laidOverAll(organizationId), []);
   });
 
+  it('a decision committed while the write commits is not followed in the feed by the change it superseded', async () => {
+    const organizationId = `org-race-${Date.now()}`;
+    await writeJob(organizationId, 'job-1', [row(1)]);
+    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source([row(1, { referenceHotelId: HOTEL(7) })]));
+    // The person decides row 1 right after the commit has read the decisions laid over the book.
+    let decided = false;
+    const racing = {
+      ...ports,
+      store: Object.assign(Object.create(ports.store) as typeof ports.store, {
+        laidOverAll: async (organization: string) => {
+          const laid = await ports.store.laidOverAll(organization);
+          if (!decided) {
+            decided = true;
+            await decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P001' }, decision(1, null, api.clock.now().toISOString()), { kind: 'REVIEW', decidedBy: 'key-1' });
+          }
+          return laid;
+        },
+      }),
+    };
+    await writeJobRange(racing, { organizationId, mappingJobId: 'job-2', range: 0 }, source([row(1, { referenceHotelId: HOTEL(7) })]));
+    assert.equal(ranges, 1);
+    const feed = (await ports.log.read(organizationId, FEED_START, 100)).changes.map((change) => [change.cause.kind, change.kind, change.status]);
+    // The job's move of row 1 is left out: the decision, made after it was computed, is the last word.
+    assert.deepEqual(feed, [['JOB', 'NEW', 'MATCHED'], ['REVIEW', 'UPDATED', 'UNMATCHED']]);
+    assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P001' }))?.method, 'MANUAL');
+  });
+
   it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {
     const organizationId = `org-abandon-${Date.now()}`;
     const rows = Array.from({ length: 10 }, (_, i) => row(i));
