@@ -23,6 +23,7 @@ import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
 import { TABLE_KEYS } from '../shared/platform/table';
 import { queueList } from '../shared/queues';
+import { referenceChangeMessages } from '../shared/reference';
 import { routeList } from '../shared/routes';
 import { DataBackup } from './constructs/data-backup';
 import { DeadLetteredQueue } from './constructs/dead-lettered-queue';
@@ -299,7 +300,7 @@ export class HotelMappingStack extends Stack {
       const { deadLetterHandler } = queue.definition;
       if (deadLetterHandler && worker.deadLetterHandler) this.functions.set(deadLetterHandler, worker.deadLetterHandler);
     }
-    const relay = new EventRelay(this.workers, { table: this.table, resources, alarmTopic: this.alarmTopic, removalPolicy });
+    const relay = new EventRelay(this.workers, { table: this.table, resources, alarmTopic: this.alarmTopic, removalPolicy, relayedQueues: [referenceChangeMessages.name] });
     this.functions.set(EVENT_RELAY.handler, relay);
 
     this.observability = new Observability(this, 'Observability', {

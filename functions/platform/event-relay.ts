@@ -1,3 +1,4 @@
 import { eventRelayFunction } from '../../shared/platform/events/relay';
+import { referenceChangeMessages } from '../../shared/reference';
 
-export const handler = eventRelayFunction();
+export const handler = eventRelayFunction([referenceChangeMessages]);

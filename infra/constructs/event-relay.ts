@@ -28,6 +28,8 @@ export interface EventRelayProps {
   alarmTopic: sns.ITopic;
   /** What deleting the stack does to the function's log group. */
   removalPolicy: RemovalPolicy;
+  /** The queues besides the domain events' that outbox items name (as the relay's function file gives them). */
+  relayedQueues: readonly string[];
 }
 
 export class EventRelay extends ServiceFunction {
@@ -36,15 +38,16 @@ export class EventRelay extends ServiceFunction {
   /** Fires when the relay falls behind the stream. */
   readonly iteratorAgeAlarm: cloudwatch.Alarm;
 
-  constructor(scope: Construct, { table, resources, alarmTopic, removalPolicy }: EventRelayProps) {
+  constructor(scope: Construct, { table, resources, alarmTopic, removalPolicy, relayedQueues }: EventRelayProps) {
+    const access = { ...EVENT_RELAY.access, sendsTo: [...EVENT_RELAY.access.sendsTo, ...relayedQueues] };
     super(scope, {
       handler: EVENT_RELAY.handler,
       description: EVENT_RELAY.description,
       sizing: EVENT_RELAY.lambda,
-      environment: resources.environmentFor({ access: EVENT_RELAY.access }),
+      environment: resources.environmentFor({ access }),
       removalPolicy,
     });
-    resources.grant(this, { access: EVENT_RELAY.access });
+    resources.grant(this, { access });
     this.failures = new sqs.Queue(scope, 'EventRelayFailures', {
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,

@@ -52,8 +52,10 @@ const ChangeCountsData = v.object({ new: v.number(), updated: v.number(), delete
 
 export const MappingBookChangedData = v.object({
   cause: v.pipe(
-    v.object({ kind: v.picklist(['JOB', 'MERGE', 'PUBLICATION']), mappingJobId: v.optional(Id), mergedHotelId: v.optional(Id), referenceVersionId: v.optional(v.string()) }),
-    v.description('What wrote the changes: a completed job, a merge of reference duplicates, or a new reference publication'),
+    v.object({ kind: v.picklist(['JOB', 'MERGE', 'PUBLICATION']), mappingJobId: v.optional(Id), referenceVersionId: v.optional(v.string()) }),
+    v.description(
+      'What wrote the changes: a completed job (its mappingJobId), or a reference publication (its referenceVersionId) that merged duplicates only (MERGE) or changed more (PUBLICATION)',
+    ),
   ),
   counts: v.pipe(ChangeCountsData, v.description('The entries it made NEW, UPDATED and DELETED')),
   position: v.pipe(v.string(), v.description('Read the changes from here: `GET /api/v1/mapping-book/changes?after={position}`')),

@@ -62,7 +62,8 @@ export interface StandingDecision {
 export type ChangeCause =
   | { kind: 'JOB'; mappingJobId: string }
   | { kind: 'REVIEW'; decidedBy: string; mappingJobId?: string }
-  | { kind: 'MERGE'; mergedHotelId: string }
+  /** A merge of reference duplicates (an entry's change names the hotels; a commit only the publication). */
+  | { kind: 'MERGE'; referenceVersionId: string; mergedHotelId?: string; mergedInto?: string }
   | { kind: 'PUBLICATION'; referenceVersionId: string };
 
 /** One line of an entry's history: what it became, when, why and by what. */
@@ -288,4 +289,94 @@ export function applyRemoval(current: BookEntry, at: string, mappingJobId: strin
   if (current.status === 'DELETED') return { entry: current };
   const ended = { ...current, status: 'DELETED' as const, reason: 'No longer in the inventory', changedAt: at, cause: { kind: 'JOB' as const, mappingJobId } };
   return { entry: withHistory(ended, current.history, 'DELETED'), change: 'DELETED' };
+}
+
+// --- the reference's changes -------------------------------------------------------------------
+
+/** Within this distance of a hotel new in the reference, an entry the engine left UNMATCHED is tried again. */
+export const NEAR_NEW_HOTEL_METERS = 2_000;
+/** The grid entries are found by place: cells this many degrees a side (about 2.2 km north to south). */
+const CELL_DEGREES = 0.02;
+const METERS_PER_DEGREE = 111_320;
+
+const cellKey = (latCell: number, lonCell: number) => `C ${latCell} ${lonCell}`;
+const hotelKey = (referenceHotelId: string) => `H ${referenceHotelId}`;
+
+/**
+ * The keys the book finds an entry by when the reference changes: each reference hotel it points at
+ * (its own and its decision's), and for an entry the engine left UNMATCHED with a pin, its place.
+ */
+export function referenceKeys(entry: BookEntry): string[] {
+  if (entry.status === 'DELETED') return [];
+  const keys = new Set<string>();
+  if (entry.referenceHotelId !== null) keys.add(hotelKey(entry.referenceHotelId));
+  if (entry.decision?.referenceHotelId) keys.add(hotelKey(entry.decision.referenceHotelId));
+  if (isRetriable(entry)) keys.add(cellKey(Math.floor(entry.partner.latitude! / CELL_DEGREES), Math.floor(entry.partner.longitude! / CELL_DEGREES)));
+  return [...keys];
+}
+
+/** The keys of the hotels given. */
+export const hotelKeys = (referenceHotelIds: Iterable<string>) => [...referenceHotelIds].map(hotelKey);
+
+/** The place keys of every cell within NEAR_NEW_HOTEL_METERS of a point. */
+export function placeKeysNear(lat: number, lon: number): string[] {
+  const latSpan = Math.ceil(NEAR_NEW_HOTEL_METERS / (METERS_PER_DEGREE * CELL_DEGREES));
+  const lonSpan = Math.ceil(NEAR_NEW_HOTEL_METERS / (METERS_PER_DEGREE * Math.max(Math.cos((lat * Math.PI) / 180), 0.01) * CELL_DEGREES));
+  const [latCell, lonCell] = [Math.floor(lat / CELL_DEGREES), Math.floor(lon / CELL_DEGREES)];
+  const keys: string[] = [];
+  for (let dLat = -latSpan; dLat <= latSpan; dLat++) for (let dLon = -lonSpan; dLon <= lonSpan; dLon++) keys.push(cellKey(latCell + dLat, lonCell + dLon));
+  return keys;
+}
+
+/** An entry the engine left UNMATCHED, with a pin: a hotel new near it may be its match. A person's NO_MATCH stands. */
+export const isRetriable = (entry: BookEntry) => entry.status === 'UNMATCHED' && entry.method !== 'MANUAL' && hasPin(entry.partner);
+
+/** A reference hotel merged into another as its duplicate. */
+export interface HotelMerge {
+  hotelId: string;
+  mergedInto: string;
+  mergedIntoName: string | null;
+}
+
+/**
+ * An entry whose hotel (or decision's hotel) was merged into another as its duplicate moves to the
+ * hotel that survives, its status and method kept: the same hotel, under the id that stays.
+ */
+export function applyMerge(current: BookEntry, merge: HotelMerge, at: string, referenceVersionId: string): Outcome {
+  const moved = <T extends { referenceHotelId: string | null; referenceHotelName: string | null }>(held: T): T =>
+    held.referenceHotelId === merge.hotelId ? { ...held, referenceHotelId: merge.mergedInto, referenceHotelName: merge.mergedIntoName } : held;
+  if (current.referenceHotelId !== merge.hotelId && current.decision?.referenceHotelId !== merge.hotelId) return { entry: current };
+  const cause: ChangeCause = { kind: 'MERGE', mergedHotelId: merge.hotelId, mergedInto: merge.mergedInto, referenceVersionId };
+  const entry = {
+    ...moved(current),
+    engine: moved(current.engine),
+    ...(current.decision && { decision: moved(current.decision) }),
+    reason: `The reference hotel ${merge.hotelId} was merged into ${merge.mergedInto}, its duplicate's original`,
+    changedAt: at,
+    cause,
+  };
+  return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
+}
+
+/**
+ * An entry mapped again against a new publication (`answer`: the engine's answer there), because the
+ * hotel it pointed at left the reference (GONE) or hotels are new near it (NEAR_NEW). A person's
+ * decision for a hotel that is gone goes back to REVIEW, shown with it; an UNMATCHED entry tried
+ * again changes only when the engine now finds a hotel.
+ */
+export function applyRemap(current: BookEntry, answer: EngineAnswer, at: string, referenceVersionId: string, why: { kind: 'GONE'; hotelId: string } | { kind: 'NEAR_NEW' }): Outcome {
+  const cause: ChangeCause = { kind: 'PUBLICATION', referenceVersionId };
+  const row: JobRow = { ...answer, source: current.source, partnerHotelId: current.partnerHotelId, partner: current.partner };
+  if (why.kind === 'NEAR_NEW') {
+    if (!isRetriable(current) || answer.status === 'UNMATCHED') return { entry: current };
+    const entry = engineEntry(row, at, cause, `Tried again against hotels new near it: the engine now says ${describe(answer)}`);
+    return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
+  }
+  const decided = current.method === 'MANUAL' && current.decision?.referenceHotelId === why.hotelId;
+  const decision = decided || current.decision ? current.decision : undefined;
+  const reason = decided
+    ? `The hotel of the decision, ${why.hotelId}, left the reference: review it again. The engine now says ${describe(answer)}.`
+    : `The reference hotel ${why.hotelId} left the reference: mapped again, the engine now says ${describe(answer)}`;
+  const entry = { ...engineEntry(row, at, cause, reason), ...(decision && { status: 'REVIEW' as const, decision }) };
+  return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
 }

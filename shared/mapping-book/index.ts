@@ -21,3 +21,5 @@ export { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS } from '
 export { mappingBookRoutes } from './routes';
 export { countBookChanges, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
 export { mappingBookComponentSchemas } from './schemas';
+export { mappingBookFollowQueue, referenceChangeQueue } from './queues';
+export { announceReferencePublication, followReferencePublication } from './workers';

@@ -50,8 +50,9 @@ const Cause = v.pipe(
     kind: v.picklist(['JOB', 'REVIEW', 'MERGE', 'PUBLICATION']),
     mappingJobId: v.optional(v.string()),
     decidedBy: v.optional(v.pipe(v.string(), v.description('The API key that decided (REVIEW)'))),
-    mergedHotelId: v.optional(v.string()),
-    referenceVersionId: v.optional(v.string()),
+    mergedHotelId: v.optional(v.pipe(v.string(), v.description('The reference hotel merged as a duplicate (MERGE, on an entry it moved)'))),
+    mergedInto: v.optional(v.pipe(v.string(), v.description('The hotel it was merged into (MERGE, on an entry it moved)'))),
+    referenceVersionId: v.optional(v.pipe(v.string(), v.description('The reference publication that made the change (MERGE, PUBLICATION)'))),
   }),
   v.description('What made the change: a job written into the book, a person\'s decision, a merge of reference duplicates, or a new reference publication'),
 );

@@ -6,8 +6,8 @@
  * the generation's entry when it is newer than what the generation folded of it.
  */
 import type { ObjectStore } from '../platform/objects/object-store';
-import { blockAscending, BlockFileWriter, blocksOf, cachedRead, readBlock, type BlockRef } from '../platform/objects/block-files';
-import type { BookEntry } from './entries';
+import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readBlock, type BlockRef } from '../platform/objects/block-files';
+import { referenceKeys, type BookEntry } from './entries';
 import { BOOK_FILES_PREFIX } from './files';
 import { addStatistics, countEntries, type BookStatistics } from './statistics';
 
@@ -34,6 +34,8 @@ export interface SnapshotManifest {
   entries: number;
   statistics: BookStatistics;
   blocks: SnapshotBlock[];
+  /** Each part's reference index (referenceKeys -> entry key, sorted by key), block by block. */
+  referenceBlocks: SnapshotBlock[];
 }
 
 /** The entry itself, without what the generation folded of it. */
@@ -63,6 +65,7 @@ export const inRange = (key: string, range: KeyRange) =>
 export const snapshotFiles = {
   part: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}`,
   partIndex: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.json`,
+  partReferences: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.refs`,
   manifest: (organizationId: string, generation: string) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/manifest.json`,
 };
 
@@ -71,8 +74,12 @@ export interface PartIndex<Extra> {
   entries: number;
   statistics: BookStatistics;
   blocks: SnapshotBlock[];
+  referenceBlocks: SnapshotBlock[];
   extra: Extra;
 }
+
+/** Pairs of the reference index per block. */
+const REFERENCE_BLOCK_PAIRS = 2_000;
 
 /** Writes a part (entries in key order) and its index, last; the same entries write the same files. */
 export async function writePart<Extra>(
@@ -85,8 +92,15 @@ export async function writePart<Extra>(
 ): Promise<void> {
   const file = new BlockFileWriter();
   const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block, entryKey(block[0]!)), part }));
-  await objects.put(snapshotFiles.part(organizationId, generation, part), file.bytes(), 'application/octet-stream');
-  const index: PartIndex<Extra> = { entries: entries.length, statistics: countEntries({}, entries), blocks, extra };
+  // Where the reference's changes find the part's entries: [reference key, entry key], by reference key.
+  const pairs = inUtf8Order(entries.flatMap((entry) => referenceKeys(entry).map((key) => [key, entryKey(entry)] as const)), ([key]) => key, 1);
+  const references = new BlockFileWriter();
+  const referenceBlocks = blocksOf(pairs, REFERENCE_BLOCK_PAIRS).map((block) => ({ ...references.add(block, block[0]![0]), part }));
+  await Promise.all([
+    objects.put(snapshotFiles.part(organizationId, generation, part), file.bytes(), 'application/octet-stream'),
+    objects.put(snapshotFiles.partReferences(organizationId, generation, part), references.bytes(), 'application/octet-stream'),
+  ]);
+  const index: PartIndex<Extra> = { entries: entries.length, statistics: countEntries({}, entries), blocks, referenceBlocks, extra };
   await objects.put(snapshotFiles.partIndex(organizationId, generation, part), JSON.stringify(index), 'application/json');
 }
 
@@ -105,6 +119,7 @@ export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'g
     entries: indexes.reduce((sum, index) => sum + index.entries, 0),
     statistics: indexes.reduce((sum, index) => addStatistics(sum, index.statistics), {}),
     blocks: indexes.flatMap((index) => index.blocks),
+    referenceBlocks: indexes.flatMap((index) => index.referenceBlocks),
   };
   await objects.put(snapshotFiles.manifest(organizationId, generation), JSON.stringify(manifest), 'application/json');
   return indexes;
@@ -117,7 +132,11 @@ export async function generationFiles(objects: Pick<ObjectStore, 'get'>, organiz
   const { parts } = JSON.parse(bytes.toString('utf8')) as SnapshotManifest;
   return [
     snapshotFiles.manifest(organizationId, generation),
-    ...Array.from({ length: parts }, (_, part) => [snapshotFiles.part(organizationId, generation, part), snapshotFiles.partIndex(organizationId, generation, part)]).flat(),
+    ...Array.from({ length: parts }, (_, part) => [
+      snapshotFiles.part(organizationId, generation, part),
+      snapshotFiles.partIndex(organizationId, generation, part),
+      snapshotFiles.partReferences(organizationId, generation, part),
+    ]).flat(),
   ];
 }
 
@@ -168,6 +187,22 @@ export class Snapshot {
       }
     }
     return entries;
+  }
+
+  /** The keys of the entries found by any of the reference keys given (referenceKeys), reading only the blocks that may hold them. */
+  async entryKeysFor(referenceKeys: readonly string[]): Promise<Set<string>> {
+    const wanted = new Set(referenceKeys);
+    const found = new Set<string>();
+    const byPart = new Map<number, SnapshotBlock[]>();
+    for (const block of this.manifest.referenceBlocks) byPart.set(block.part, [...(byPart.get(block.part) ?? []), block]);
+    for (const [part, blocks] of byPart) {
+      const file = snapshotFiles.partReferences(this.organizationId, this.manifest.generation, part);
+      const holding = new Set([...wanted].map((key) => blockAscending(blocks, Buffer.from(key, 'utf8'))));
+      for (const block of holding) {
+        for (const [key, entry] of await readBlock<[string, string]>(this.objects, file, blocks[block]!)) if (wanted.has(key)) found.add(entry);
+      }
+    }
+    return found;
   }
 
   private block(block: number): Promise<SnapshotEntry[]> {

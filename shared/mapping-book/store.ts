@@ -7,12 +7,13 @@
  *   redelivered range counts once), and the last sequence it folds.
  * - `BOOK#org#ENTRIES / <entry key>`: an entry a person or the reference changed since the generation
  *   was written, as it now is, with the sequence of the commit that changed it.
+ * - `BOOKS / org`: every organization with a book, for the reference's changes to reach each.
  * - the change log's head and commits (change-log.ts).
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
-import { isConditionFailure, queryAll, type Table, type TransactItem } from '../platform/table';
+import { isConditionFailure, queryAll, transactWrite, type Table, type TransactItem } from '../platform/table';
 import type { BookEntry } from './entries';
 import { entryKey, type KeyRange } from './snapshot';
 
@@ -20,6 +21,8 @@ export interface BookState {
   generation?: string;
   /** The job being written into the book. */
   writing?: string;
+  /** The last reference publication the book followed (reference-follow.ts), and its number. */
+  followed?: { referenceVersionId: string; number: number };
 }
 
 export interface JobWrite {
@@ -48,6 +51,7 @@ const keys = {
   state: (organizationId: string) => ({ PK: `BOOK#${organizationId}`, SK: 'STATE' }),
   write: (organizationId: string, mappingJobId: string) => ({ PK: `BOOK#${organizationId}`, SK: `WRITE#${mappingJobId}` }),
   entries: (organizationId: string) => `BOOK#${organizationId}#ENTRIES`,
+  books: 'BOOKS',
 };
 
 export class BookStore {
@@ -55,7 +59,34 @@ export class BookStore {
 
   async state(organizationId: string): Promise<BookState> {
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.state(organizationId), ConsistentRead: true }));
-    return { ...(Item?.generation !== undefined && { generation: Item.generation as string }), ...(Item?.writing !== undefined && { writing: Item.writing as string }) };
+    return {
+      ...(Item?.generation !== undefined && { generation: Item.generation as string }),
+      ...(Item?.writing !== undefined && { writing: Item.writing as string }),
+      ...(Item?.followed !== undefined && { followed: Item.followed as BookState['followed'] }),
+    };
+  }
+
+  /** The organizations with a book, a page at a time after `after`; the last one's id to go on from, or null at the end. */
+  async books(after: string | null, limit: number): Promise<{ organizationIds: string[]; next: string | null }> {
+    const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'PK = :books',
+        ExpressionAttributeValues: { ':books': keys.books },
+        ...(after !== null && { ExclusiveStartKey: { PK: keys.books, SK: after } }),
+        Limit: limit,
+      }),
+    );
+    const organizationIds = Items.map((item) => item.SK as string);
+    return { organizationIds, next: LastEvaluatedKey ? organizationIds[organizationIds.length - 1]! : null };
+  }
+
+  /** Records the publication the book has followed, with the event that tells the partner of its changes (none when it changed nothing). */
+  async finishFollow(organizationId: string, followed: NonNullable<BookState['followed']>, event: DomainEvent | undefined): Promise<void> {
+    await transactWrite(this.table, [
+      { Update: { TableName: this.table.name, Key: keys.state(organizationId), UpdateExpression: 'SET followed = :followed', ExpressionAttributeValues: { ':followed': followed } } },
+      ...(event ? [eventPut(this.table, event)] : []),
+    ]);
   }
 
   /** Takes the book for the job's write; false while another job's write holds it. */
@@ -149,6 +180,8 @@ export class BookStore {
           ExpressionAttributeValues: { ':sequence': sequence },
         },
       },
+      // Listed among the books the reference's changes reach (written again by each write: a put of the same item).
+      { Put: { TableName: this.table.name, Item: { PK: keys.books, SK: organizationId } } },
     ];
   }
 

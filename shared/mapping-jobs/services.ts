@@ -10,7 +10,7 @@ import { supplierStoreOf } from '../suppliers';
 import { EXPORT_SETTINGS, EXPORT_SYNC_MAX_ROWS, type PreparationPorts } from './export-preparation';
 import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
-import { matchingIndexesOf } from './matching-index';
+import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
 import { bookPorts } from '../mapping-book';
 import { decideInBook, jobRowsSource, type BookWritePorts } from './book-writes';

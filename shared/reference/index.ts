@@ -14,9 +14,10 @@ export {
 } from './endpoints';
 export type { HotelDescription, ReferenceHotel } from '../mapping';
 export { findReferenceHotel, publishedReferenceOf, referenceHotelsOf, referencePortsOf, referenceStoreOf } from './services';
-export { importReferenceInventory, type ImportSummary, type RejectedRow } from './publication';
+export { importReferenceInventory, readReferenceChanges, type ImportSummary, type RejectedRow } from './publication';
 export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFileFormat } from './inventory-file';
-export { referencePublicationQueue } from './queue';
-export { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_FILES_PREFIX } from './inventory';
+export { referenceChangeMessages, referencePublicationQueue } from './queue';
+export { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_CHANGES_PREFIX, REFERENCE_FILES_PREFIX, type ReferenceChanges } from './inventory';
 export { republishAfterMerge } from './workers';
+export { matchingIndexesOf } from './matching-indexes';
 export { referenceComponentSchemas } from './schemas';

@@ -12,6 +12,8 @@ import type { ReferenceHotel } from '../mapping';
 export const REFERENCE_FILES_PREFIX = 'reference/';
 /** Hotel records, in pages per data version (hotel-records.ts). */
 export const RECORD_PAGES_PREFIX = `${REFERENCE_FILES_PREFIX}data-versions/`;
+/** What each publication changed against the one before it (ReferenceChanges), one file per publication. */
+export const REFERENCE_CHANGES_PREFIX = `${REFERENCE_FILES_PREFIX}changes/`;
 /** Matching indexes: apart from the other artifacts, so retiring them can wait. */
 export const MATCHING_INDEX_PREFIX = `${REFERENCE_FILES_PREFIX}matching-indexes/`;
 
@@ -39,6 +41,8 @@ export interface CurrentReference {
   recordPages: number;
   /** Duplicate merges left out of this publication (all merges recorded when it was built). */
   mergeCount?: number;
+  /** Publications are numbered in the order they are made (absent on those made before). */
+  number?: number;
   /**
    * The publication this one replaced. It is kept for requests already under way and deleted
    * when the next publication replaces this one.
@@ -49,6 +53,26 @@ export interface CurrentReference {
     /** Absent on publications made when records were table items (deleted from the table when retired). */
     recordPages?: number;
   };
+}
+
+/**
+ * What a publication changed against the one it replaced, for those who follow the reference (the
+ * mapping book): hotels merged as duplicates and where each went, hotels gone, and hotels new with
+ * their pins. Written before the publication, kept with the changes of those before it.
+ */
+export interface ReferenceChanges {
+  artifactsId: string;
+  /** The publication this one replaced (null for the first). */
+  previousArtifactsId: string | null;
+  /** The publication's number: each is one more than the one it replaced. */
+  number: number;
+  publishedAt: string;
+  /** The publication's matching index: what its followers map again against. */
+  matchingIndexKey: string;
+  merged: { hotelId: string; mergedInto: string; mergedIntoName: string | null }[];
+  /** Hotels the previous publication had and this one has not, merged ones aside. */
+  removed: string[];
+  added: { id: string; lat?: number; lon?: number }[];
 }
 
 /** A hotel record as stored for one data version. */

@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { type ReferenceHotel, buildMatchingIndex, serializeMatchingIndex } from '../mapping';
 import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
-import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_FILES_PREFIX, type CurrentReference, type MergeRecord, type StoredReferenceHotel } from './inventory';
+import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_CHANGES_PREFIX, REFERENCE_FILES_PREFIX, type CurrentReference, type MergeRecord, type ReferenceChanges, type StoredReferenceHotel } from './inventory';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { deleteRecordPages, writeRecordPages } from './hotel-records';
 import { buildSearchIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
@@ -63,7 +63,8 @@ export async function importReferenceInventory(
     throw invalidInput(`The file has no valid hotel rows${rejected[0] ? ` (line ${rejected[0].line}: ${rejected[0].reason})` : ''}.`);
   }
   const recordPages = await writeRecordPages(ports.objects, dataVersionId, hotels);
-  const published = await publishArtifacts(ports, hotels, { dataVersionId, source, importedAt, recordPages }, previous);
+  const previousLive = previous && (await readPublishedHotels(ports, previous));
+  const published = await publishArtifacts(ports, hotels, { dataVersionId, source, importedAt, recordPages }, previous, previousLive);
   return { dataVersionId, artifactsId: published.artifactsId, hotelCount: published.hotelCount, rejectedCount: rejected.length, rejected };
 }
 
@@ -76,9 +77,15 @@ export async function republishWithoutMerged(ports: ReferencePublicationPorts): 
   const [current, merges] = await Promise.all([ports.store.getCurrent(), ports.store.listMerges()]);
   if (!current) return undefined;
   if (current.mergeCount === merges.length) return current;
-  const snapshot = await ports.objects.get(current.artifacts.snapshotKey);
-  if (!snapshot) throw new Error(`The snapshot ${current.artifacts.snapshotKey} is missing.`);
-  return publishArtifacts(ports, readSnapshot(snapshot), current, current);
+  const hotels = await readPublishedHotels(ports, current);
+  return publishArtifacts(ports, hotels, current, current, hotels);
+}
+
+/** The hotels a publication holds (its snapshot file). */
+async function readPublishedHotels(ports: Pick<ReferencePublicationPorts, 'objects'>, publication: CurrentReference): Promise<StoredReferenceHotel[]> {
+  const snapshot = await ports.objects.get(publication.artifacts.snapshotKey);
+  if (!snapshot) throw new Error(`The snapshot ${publication.artifacts.snapshotKey} is missing.`);
+  return readSnapshot(snapshot);
 }
 
 async function publishArtifacts(
@@ -86,8 +93,10 @@ async function publishArtifacts(
   hotels: readonly StoredReferenceHotel[],
   version: Pick<CurrentReference, 'dataVersionId' | 'source' | 'importedAt' | 'recordPages'>,
   current: CurrentReference | undefined,
+  currentHotels: readonly StoredReferenceHotel[] | undefined,
 ): Promise<CurrentReference> {
-  const merged = new Set((await ports.store.listMerges()).map((merge) => merge.duplicateHotelId));
+  const merges = await ports.store.listMerges();
+  const merged = new Set(merges.map((merge) => merge.duplicateHotelId));
   const live = hotels.filter((hotel) => !merged.has(hotel.id));
   const index = buildSearchIndex(live);
   const artifactsId = ports.newId();
@@ -98,11 +107,15 @@ async function publishArtifacts(
     statisticsKey: `${prefix}/statistics.json`,
     matchingIndexKey: `${MATCHING_INDEX_PREFIX}${artifactsId}.v8`,
   };
+  const publishedAt = ports.clock.now().toISOString();
+  const number = (current?.number ?? 0) + 1;
+  const changes = changesSince(currentHotels ?? [], live, merges, { artifactsId, previousArtifactsId: current?.artifactsId ?? null, number, publishedAt, matchingIndexKey: artifacts.matchingIndexKey });
   await Promise.all([
     ports.objects.put(artifacts.snapshotKey, writeSnapshot(live), 'application/gzip'),
     ports.objects.put(artifacts.indexKey, serializeIndex(index), 'application/octet-stream'),
     ports.objects.put(artifacts.statisticsKey, Buffer.from(serializeStatistics(computeStatisticsArtifact(index.columns))), 'application/json'),
     ports.objects.put(artifacts.matchingIndexKey, serializeMatchingIndex(buildMatchingIndex(live)), 'application/octet-stream'),
+    ports.objects.put(referenceChangesKey(artifactsId), gzipSync(JSON.stringify(changes)), 'application/gzip'),
   ]);
   const next: CurrentReference = {
     dataVersionId: version.dataVersionId,
@@ -112,8 +125,9 @@ async function publishArtifacts(
     artifactsId,
     artifacts,
     hotelCount: live.length,
-    publishedAt: ports.clock.now().toISOString(),
+    publishedAt,
     mergeCount: merged.size,
+    number,
     previous: current && { dataVersionId: current.dataVersionId, artifacts: current.artifacts, recordPages: current.recordPages },
   };
   if (!(await ports.store.publish(next, current?.artifactsId))) {
@@ -145,6 +159,37 @@ async function retire(
   const ids = await ports.objects.get(legacyIds);
   if (ids) await ports.store.deleteHotels(retired.dataVersionId, JSON.parse(gunzipSync(ids).toString('utf8')) as string[]);
   await ports.objects.delete([legacyIds]);
+}
+
+/** Where a publication's changes are (kept: its followers may be several publications behind). */
+export const referenceChangesKey = (artifactsId: string) => `${REFERENCE_CHANGES_PREFIX}${artifactsId}.json.gz`;
+
+/** A publication's changes; undefined for one made before publications recorded them. */
+export async function readReferenceChanges(objects: Pick<ObjectStore, 'get'>, artifactsId: string): Promise<ReferenceChanges | undefined> {
+  const bytes = await objects.get(referenceChangesKey(artifactsId));
+  return bytes && (JSON.parse(gunzipSync(bytes).toString('utf8')) as ReferenceChanges);
+}
+
+/** What `live` changes against the hotels the publication before it held (`before`). */
+function changesSince(
+  before: readonly StoredReferenceHotel[],
+  live: readonly StoredReferenceHotel[],
+  merges: readonly MergeRecord[],
+  publication: Pick<ReferenceChanges, 'artifactsId' | 'previousArtifactsId' | 'number' | 'publishedAt' | 'matchingIndexKey'>,
+): ReferenceChanges {
+  const liveById = new Map(live.map((hotel) => [hotel.id, hotel]));
+  const beforeIds = new Set(before.map((hotel) => hotel.id));
+  const merged = merges
+    .filter((merge) => beforeIds.has(merge.duplicateHotelId))
+    .map((merge) => ({ hotelId: merge.duplicateHotelId, mergedInto: merge.mergedInto, mergedIntoName: liveById.get(merge.mergedInto)?.name ?? null }));
+  const mergedIds = new Set(merged.map((merge) => merge.hotelId));
+  return {
+    ...publication,
+    merged,
+    removed: [...beforeIds].filter((id) => !liveById.has(id) && !mergedIds.has(id)),
+    // The first publication adds every hotel, and nothing follows it yet: its list would be the whole reference.
+    added: publication.previousArtifactsId === null ? [] : live.filter((hotel) => !beforeIds.has(hotel.id)).map(({ id, lat, lon }) => ({ id, ...(lat !== undefined && lon !== undefined && { lat, lon }) })),
+  };
 }
 
 function writeSnapshot(hotels: readonly StoredReferenceHotel[]): Buffer {

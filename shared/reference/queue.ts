@@ -1,7 +1,16 @@
 /** The queue on which duplicate merges wait to be left out of a new publication. */
 import * as v from 'valibot';
-import { defineQueue } from '../platform/queue/queue';
+import { defineQueue, type QueueAddress } from '../platform/queue/queue';
 import { MATCHING_INDEX_PREFIX, REFERENCE_FILES_PREFIX } from './inventory';
+
+/**
+ * Each publication made, as the outbox relays it (recorded in the publication's own transaction):
+ * what it changed is in its changes file. Its consumer (the mapping book) declares the queue.
+ */
+export const referenceChangeMessages: QueueAddress<{ artifactsId: string }> = {
+  name: 'reference-changes',
+  schema: v.object({ artifactsId: v.string() }),
+};
 
 export const referencePublicationQueue = defineQueue({
   name: 'reference-publication',

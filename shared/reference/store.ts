@@ -1,8 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { eventPut, messagePut } from '../platform/events/outbox';
+import { referenceChangeMessages } from './queue';
 import type { DomainEvent } from '../platform/events/events';
-import { eventPut } from '../platform/events/outbox';
 import type { CurrentReference, DuplicateReport, MergeRecord } from './inventory';
-import { batchWrite, isConditionFailure, queryAll, TABLE_KEYS, transactWrite, withoutKeys, type Table } from '../platform/table';
+import { batchWrite, queryAll, TABLE_KEYS, transactWrite, withoutKeys, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -33,24 +34,23 @@ export class ReferenceStore {
 
   /**
    * Makes `next` the current publication, only if the current one is still `expectedArtifactsId`
-   * (undefined: none yet). False when another publication won the race.
+   * (undefined: none yet), and records for its followers that it was made (the outbox). False when
+   * another publication won the race.
    */
   async publish(next: CurrentReference, expectedArtifactsId: string | undefined): Promise<boolean> {
-    try {
-      await this.table.client.send(
-        new PutCommand({
+    const failed = await transactWrite(this.table, [
+      {
+        Put: {
           TableName: this.table.name,
           Item: { ...keys.currentReference, ...next },
           ...(expectedArtifactsId
             ? { ConditionExpression: 'artifactsId = :expected', ExpressionAttributeValues: { ':expected': expectedArtifactsId } }
             : { ConditionExpression: 'attribute_not_exists(PK)' }),
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+        },
+      },
+      messagePut(this.table, referenceChangeMessages, { artifactsId: next.artifactsId }, { id: next.artifactsId, at: next.publishedAt }),
+    ]);
+    return failed.length === 0;
   }
 
   /** Writes a data version's hotel records. */

@@ -5,6 +5,10 @@
  * (relay.ts), which puts it on the domain-events queue, retrying until the queue takes it. The
  * items stay in the table as the record of what happened for EVENT_RETENTION_DAYS, then expire
  * through the table's TTL (the relay ignores those deletions: it takes only inserted items).
+ *
+ * A message for another queue can be recorded the same way (messagePut): the relay puts it on the
+ * queue it names, so work that must follow a change (a reference publication's follow-up) is never
+ * lost between the change and a send.
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -66,16 +70,40 @@ export function eventPut(table: Table, event: DomainEvent) {
   };
 }
 
+/**
+ * The write that records a message for `address` in the transaction of the change it follows; the
+ * relay sends it. `id` makes the item unique (the same id recorded twice is one item).
+ */
+export function messagePut<M>(table: Table, address: QueueAddress<M>, message: M, recorded: { id: string; at: string }) {
+  return {
+    Put: {
+      TableName: table.name,
+      Item: {
+        PK: `OUTBOX#${address.name}`,
+        SK: `${EVENT_SORT_KEY_PREFIX}${recorded.at}#${recorded.id}`,
+        relayTo: address.name,
+        message,
+        [TABLE_KEYS.ttlAttribute]: eventExpiry(recorded.at),
+      },
+    },
+  };
+}
+
+/** What an outbox item asks the relay to send: an event (to the domain-events queue) or a message to a named queue. */
+export type OutboxItem = { queue: string; message: unknown };
+
 /** The event an item holds, without the table's keys and expiry. */
 function eventOfItem(item: Record<string, unknown>): DomainEvent {
   const { [TABLE_KEYS.ttlAttribute]: _expiry, ...event } = withoutKeys(item);
   return event as unknown as DomainEvent;
 }
 
-/** The event an item of the table's stream holds, or undefined for any other item. */
-export function eventOfStreamImage(image: Record<string, AttributeValue> | undefined): DomainEvent | undefined {
+/** What an outbox item of the table's stream asks to send, or undefined for any other item. */
+export function outboxItemOfStreamImage(image: Record<string, AttributeValue> | undefined): OutboxItem | undefined {
   if (!image?.SK?.S?.startsWith(EVENT_SORT_KEY_PREFIX)) return undefined;
-  return eventOfItem(unmarshall(image));
+  const item = unmarshall(image);
+  if (typeof item.relayTo === 'string') return { queue: item.relayTo, message: item.message };
+  return { queue: domainEventMessages.name, message: eventOfItem(item) };
 }
 
 /** The events recorded so far. */

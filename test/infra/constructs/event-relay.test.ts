@@ -4,14 +4,16 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { EVENT_RELAY } from '../../../shared/platform/events/relay';
 import { queueList } from '../../../shared/queues';
+import { referenceChangeMessages } from '../../../shared/reference';
 import { EventRelay } from '../../../infra/constructs/event-relay';
 import { ALARM_THRESHOLDS } from '../../../infra/observability';
 import { actionsOfRole, bareStack, idOf, resourceOf, statementsOfRole, watchesQueue } from './bare-stack';
 
 describe('EventRelay', () => {
   // The queues the relay sends to must exist.
-  const fixture = bareStack(queueList.filter((q) => (EVENT_RELAY.access.sendsTo as readonly string[]).includes(q.name)));
-  const relay = new EventRelay(fixture.stack, { table: fixture.table, resources: fixture.resources, alarmTopic: fixture.alarmTopic, removalPolicy: RemovalPolicy.DESTROY });
+  const relayed = [referenceChangeMessages.name];
+  const fixture = bareStack(queueList.filter((q) => [...EVENT_RELAY.access.sendsTo, ...relayed].includes(q.name)));
+  const relay = new EventRelay(fixture.stack, { table: fixture.table, resources: fixture.resources, alarmTopic: fixture.alarmTopic, removalPolicy: RemovalPolicy.DESTROY, relayedQueues: relayed });
   const template = Template.fromStack(fixture.stack);
   const [mapping] = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as any[];
 
@@ -58,5 +60,13 @@ describe('EventRelay', () => {
     assert.ok(actions.includes('dynamodb:GetRecords'), 'reads the stream');
     assert.ok(!actions.some((a) => /^dynamodb:(GetItem|PutItem|Query|UpdateItem|DeleteItem|Scan)$/.test(a)), actions.join());
     assert.ok(!('TABLE_NAME' in resourceOf(template, relay).Properties.Environment.Variables));
+  });
+
+  it('may send to the domain-events queue and to each queue outbox messages name, with their addresses', () => {
+    const variables = resourceOf(template, relay).Properties.Environment.Variables;
+    assert.ok('QUEUE_URL_DOMAIN_EVENTS' in variables && 'QUEUE_URL_REFERENCE_CHANGES' in variables, Object.keys(variables).join());
+    const roleId = resourceOf(template, relay).Properties.Role['Fn::GetAtt'][0];
+    const sends = statementsOfRole(template, roleId).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    assert.ok(sends.length >= 3, 'the two queues and the failure queue');
   });
 });

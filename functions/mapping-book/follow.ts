@@ -1,0 +1,4 @@
+import { followReferencePublication, mappingBookFollowQueue } from '../../shared/mapping-book';
+import { queueWorker } from '../../shared/platform/queue/worker';
+
+export const handler = queueWorker(mappingBookFollowQueue, followReferencePublication);

@@ -1,0 +1,47 @@
+/** The queues on which the book follows the reference: one message per publication, then one per book. */
+import * as v from 'valibot';
+import { defineQueue } from '../platform/queue/queue';
+import { MATCHING_INDEX_PREFIX, REFERENCE_CHANGES_PREFIX, referenceChangeMessages } from '../reference';
+import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX } from './files';
+
+export const referenceChangeQueue = defineQueue({
+  ...referenceChangeMessages,
+  handler: 'mapping-book/reference-changes',
+  description: "Tells every organization's mapping book of a reference publication: one follow message per book",
+  maxReceiveCount: 5,
+  batchSize: 1,
+  // Lists the books; sends their follows.
+  access: { table: 'read', sendsTo: ['mapping-book-follows'] },
+  lambda: { memoryMb: 256, timeoutSeconds: 120 },
+  concurrency: { max: 2 },
+});
+
+export const mappingBookFollowQueue = defineQueue({
+  name: 'mapping-book-follows',
+  handler: 'mapping-book/follow',
+  description: "Takes a reference publication's changes into one organization's mapping book, a thousand entries per message",
+  schema: v.object({
+    organizationId: v.string(),
+    referenceVersionId: v.string(),
+    after: v.optional(v.string()),
+    from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    counts: v.optional(v.object({ new: v.number(), updated: v.number(), deleted: v.number() })),
+  }),
+  maxReceiveCount: 5,
+  batchSize: 1,
+  access: {
+    table: 'readwrite',
+    // The generation's reference index and entries, the publications' changes, and the matching index entries are mapped again against.
+    objects: { read: [BOOK_FILES_PREFIX, REFERENCE_CHANGES_PREFIX, MATCHING_INDEX_PREFIX] },
+    // A commit of more than a few changes names a file of them.
+    resultObjects: { write: [BOOK_CHANGES_PREFIX] },
+    sendsTo: ['mapping-book-follows'],
+  },
+  // Loading the matching index of a million hotels peaks at about 0.75 GB (as a mapping chunk's);
+  // a thousand entries mapped again take a second or two.
+  lambda: { memoryMb: 3008, timeoutSeconds: 300 },
+  concurrency: { max: 10 },
+});
+
+export type ReferenceChangeMessage = v.InferOutput<typeof referenceChangeQueue.schema>;
+export type FollowQueueMessage = v.InferOutput<typeof mappingBookFollowQueue.schema>;

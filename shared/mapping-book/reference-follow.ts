@@ -1,0 +1,240 @@
+/**
+ * The book follows the reference. Each publication says what it changed (hotels merged as
+ * duplicates, hotels gone, hotels new); every organization's book then takes those changes, on the
+ * queues and charging nothing:
+ *
+ * - an entry whose hotel was merged moves to the hotel that survives;
+ * - an entry whose hotel is gone is mapped again against the new publication (a person's decision
+ *   for it goes back to REVIEW, shown);
+ * - an entry the engine left UNMATCHED is tried again when a hotel is new near it.
+ *
+ * The entries are found through each generation's reference index (snapshot.ts) and the laid-over
+ * items, so the work follows what changed, not the size of the book or of the reference. Changes are
+ * laid over the generation and committed to the feed like decisions, a few dozen per commit, each
+ * computed on the entries as they stand right after the commit before it.
+ */
+import type { PartnerFacts } from './entries';
+import type { Queue } from '../platform/queue/queue';
+import type { PartnerEvent } from '../events';
+import type { ReferenceChanges } from '../reference';
+import { blocksOf } from '../platform/objects/block-files';
+import { currentEntry } from './book';
+import { changeOf, countChanges, formatPosition, sumCounts, type BookChange, type ChangeCounts } from './change-log';
+import {
+  applyMerge,
+  applyRemap,
+  hotelKeys,
+  isRetriable,
+  placeKeysNear,
+  referenceKeys,
+  type BookEntry,
+  type ChangeCause,
+  type EngineAnswer,
+  type HotelMerge,
+  type Outcome,
+} from './entries';
+import type { BookPorts } from './job-writes';
+import { compareKeys, entryKey, Snapshot } from './snapshot';
+
+/** Entries one delivery takes on; the rest go on in the next message. */
+export const FOLLOW_BATCH = 1_000;
+/** Entries per commit: with the head and the commit, within a transaction's 100 items. */
+const COMMIT_ENTRIES = 90;
+/** How many publications back a book catches up through; older changes are gone from reach. */
+const CHAIN_LIMIT = 50;
+
+export interface FollowMessage {
+  organizationId: string;
+  referenceVersionId: string;
+  /** Entries up to this key are done (a follow taken on over several deliveries). */
+  after?: string;
+  /** The sequence of the follow's first commit, and what the commits so far counted. */
+  from?: number;
+  counts?: ChangeCounts;
+}
+
+export interface FollowPorts extends BookPorts {
+  /** What a publication changed; undefined for one made before publications recorded it. */
+  referenceChanges(referenceVersionId: string): Promise<ReferenceChanges | undefined>;
+  /** The engine's answers for partner hotels against a publication's matching index. */
+  remap(matchingIndexKey: string, partners: readonly PartnerFacts[]): Promise<EngineAnswer[]>;
+  follows: Pick<Queue<FollowMessage>, 'send' | 'sendAll'>;
+}
+
+/** Every book is told of a publication: one follow message per organization with a book. */
+export async function announcePublication(ports: Pick<FollowPorts, 'store' | 'follows'>, referenceVersionId: string): Promise<void> {
+  for (let after: string | null = null; ; ) {
+    const page = await ports.store.books(after, 1_000);
+    await ports.follows.sendAll(page.organizationIds.map((organizationId) => ({ organizationId, referenceVersionId })));
+    if (page.next === null) return;
+    after = page.next;
+  }
+}
+
+/** The publications' changes since the one the book followed, folded into one: what the book takes. */
+interface Followed {
+  publication: ReferenceChanges;
+  /** Where each merged hotel went, chains of merges followed to the end. */
+  merged: Map<string, HotelMerge>;
+  removed: Set<string>;
+  /** Place keys near hotels new since. */
+  near: Set<string>;
+}
+
+async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, target: ReferenceChanges, since: string | undefined): Promise<Followed> {
+  const chain: ReferenceChanges[] = [target];
+  // A book that followed nothing yet was written against the publication just before.
+  while (since !== undefined && chain.length < CHAIN_LIMIT) {
+    const previous = chain[0]!.previousArtifactsId;
+    if (previous === null || previous === since) break;
+    const changes = await ports.referenceChanges(previous);
+    if (!changes) break;
+    chain.unshift(changes);
+  }
+  const merged = new Map<string, HotelMerge>();
+  const removed = new Set<string>();
+  const near = new Set<string>();
+  for (const publication of chain) {
+    for (const merge of publication.merged) {
+      // A hotel merged into one merged later still moves to the last.
+      for (const [id, earlier] of merged) if (earlier.mergedInto === merge.hotelId) merged.set(id, { ...merge, hotelId: id });
+      merged.set(merge.hotelId, merge);
+    }
+    for (const id of publication.removed) removed.add(id);
+    for (const hotel of publication.added) if (hotel.lat !== undefined && hotel.lon !== undefined) for (const key of placeKeysNear(hotel.lat, hotel.lon)) near.add(key);
+  }
+  return { publication: target, merged, removed, near };
+}
+
+/** The keys of the entries the changes may touch: the generation's, through its reference index, and the laid-over ones. */
+async function touchedEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, followed: Followed): Promise<string[]> {
+  const wanted = [...hotelKeys([...followed.merged.keys(), ...followed.removed]), ...followed.near];
+  const wantedSet = new Set(wanted);
+  // The laid-over items first, as every read of the book takes them.
+  const laidOver = await ports.store.laidOverAll(organizationId);
+  const snapshot = await Snapshot.open(ports.files, organizationId, (await ports.store.state(organizationId)).generation);
+  const keys = (await snapshot?.entryKeysFor(wanted)) ?? new Set<string>();
+  for (const laid of laidOver) if (referenceKeys(laid.entry).some((key) => wantedSet.has(key))) keys.add(entryKey(laid.entry));
+  return [...keys].sort(compareKeys);
+}
+
+/** What the changes do to an entry, and whether the engine must answer for it first. */
+function planFor(entry: BookEntry, followed: Followed): { merge?: HotelMerge; gone?: string; nearNew: boolean } {
+  // An ended entry waits for its inventory to list it again.
+  if (entry.status === 'DELETED') return { nearNew: false };
+  const merge = (entry.referenceHotelId !== null && followed.merged.get(entry.referenceHotelId)) || (entry.decision?.referenceHotelId && followed.merged.get(entry.decision.referenceHotelId)) || undefined;
+  const pointsAt = [entry.referenceHotelId, entry.decision?.referenceHotelId].map((id) => (id && followed.merged.get(id)?.mergedInto) ?? id);
+  const gone = pointsAt.find((id): id is string => typeof id === 'string' && followed.removed.has(id));
+  const nearNew = gone === undefined && isRetriable(entry) && referenceKeys(entry).some((key) => followed.near.has(key));
+  return { ...(merge && { merge }), ...(gone !== undefined && { gone }), nearNew };
+}
+
+function outcomeFor(entry: BookEntry, plan: ReturnType<typeof planFor>, answer: EngineAnswer | undefined, at: string, version: string): Outcome {
+  let outcome: Outcome = { entry };
+  if (plan.merge) outcome = applyMerge(entry, plan.merge, at, version);
+  if (answer && (plan.gone !== undefined || plan.nearNew)) {
+    const remapped = applyRemap(outcome.entry, answer, at, version, plan.gone !== undefined ? { kind: 'GONE', hotelId: plan.gone } : { kind: 'NEAR_NEW' });
+    outcome = { entry: remapped.entry, ...((outcome.change ?? remapped.change) && { change: outcome.change ?? remapped.change }) };
+  }
+  return outcome;
+}
+
+/** A follow's cause: a merge when the publications only merged, else a publication. */
+function followCause(followed: Followed): Extract<ChangeCause, { kind: 'MERGE' | 'PUBLICATION' }> {
+  const onlyMerged = followed.removed.size === 0 && followed.near.size === 0;
+  return { kind: onlyMerged ? 'MERGE' : 'PUBLICATION', referenceVersionId: followed.publication.artifactsId };
+}
+
+/**
+ * Takes a publication's changes into one organization's book, FOLLOW_BATCH entries per delivery.
+ * Done, the book records the publication it followed, and MAPPING_BOOK_CHANGED tells the partner
+ * where the changes start. A delivery repeated finds the entries it changed already changed.
+ */
+export async function followReference(ports: FollowPorts, message: FollowMessage): Promise<void> {
+  const { organizationId, referenceVersionId } = message;
+  const [state, target] = await Promise.all([ports.store.state(organizationId), ports.referenceChanges(referenceVersionId)]);
+  if (!target) return;
+  // A later publication followed first covers this one.
+  if (state.followed && state.followed.number >= target.number) return;
+  const followed = await followedChanges(ports, target, state.followed?.referenceVersionId);
+  const touched = await touchedEntries(ports, organizationId, followed);
+  const todo = message.after === undefined ? touched : touched.filter((key) => compareKeys(key, message.after!) > 0);
+  const batch = todo.slice(0, FOLLOW_BATCH);
+  let { from, counts = { new: 0, updated: 0, deleted: 0 } } = message;
+  const answers = new Map<string, EngineAnswer>();
+  for (const keys of blocksOf(batch, COMMIT_ENTRIES)) {
+    const committed = await commitChanges(ports, organizationId, keys, followed, answers);
+    if (committed) {
+      from ??= committed.sequence;
+      counts = sumCounts([counts, committed.counts]);
+    }
+  }
+  if (todo.length > batch.length) {
+    await ports.follows.send({ organizationId, referenceVersionId, after: batch[batch.length - 1]!, ...(from !== undefined && { from }), counts });
+    return;
+  }
+  const cause = followCause(followed);
+  const event = from === undefined ? undefined : followEvent(organizationId, referenceVersionId, from, cause, counts, target.publishedAt, ports.clock.now().toISOString());
+  await ports.store.finishFollow(organizationId, { referenceVersionId, number: target.number }, event);
+}
+
+/**
+ * Commits the changes to the entries of `keys`, computed on the entries as they stand right after the
+ * feed's last commit (computed again when another commit comes first). Undefined when nothing changed.
+ */
+async function commitChanges(
+  ports: FollowPorts,
+  organizationId: string,
+  keys: readonly string[],
+  followed: Followed,
+  answers: Map<string, EngineAnswer>,
+): Promise<{ sequence: number; counts: ChangeCounts } | undefined> {
+  const version = followed.publication.artifactsId;
+  for (;;) {
+    const last = await ports.log.lastSequence(organizationId);
+    const entries = (await Promise.all(keys.map((key) => currentEntry(ports, organizationId, idOf(key))))).filter((entry): entry is BookEntry => entry !== undefined);
+    const plans = entries.map((entry) => planFor(entry, followed));
+    const unanswered = entries.filter((entry, i) => (plans[i]!.gone !== undefined || plans[i]!.nearNew) && !answers.has(entryKey(entry)));
+    if (unanswered.length > 0) {
+      const fresh = await ports.remap(followed.publication.matchingIndexKey, unanswered.map((entry) => entry.partner));
+      unanswered.forEach((entry, i) => answers.set(entryKey(entry), fresh[i]!));
+    }
+    const at = ports.clock.now().toISOString();
+    const changed = entries
+      .map((entry, i) => outcomeFor(entry, plans[i]!, answers.get(entryKey(entry)), at, version))
+      .filter((outcome): outcome is Required<Outcome> => outcome.change !== undefined);
+    if (changed.length === 0) return undefined;
+    const changes: BookChange[] = changed.map((outcome) => changeOf(outcome.change, outcome.entry));
+    const sequence = await ports.log.commitAfter(organizationId, last, followCause(followed), changes, (next) =>
+      changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+    );
+    if (sequence === 'moved') continue;
+    if (sequence === undefined) throw new Error('A follow commit has no condition of its own to fail.');
+    return { sequence, counts: countChanges(changes) };
+  }
+}
+
+function idOf(key: string): { partnerHotelId: string; source: string } {
+  const split = key.lastIndexOf('\u0001');
+  return { partnerHotelId: key.slice(0, split), source: key.slice(split + 1) };
+}
+
+/** MAPPING_BOOK_CHANGED for a publication followed: one per publication and book (its id says which). */
+function followEvent(
+  organizationId: string,
+  referenceVersionId: string,
+  from: number,
+  cause: ReturnType<typeof followCause>,
+  counts: ChangeCounts,
+  publishedAt: string,
+  at: string,
+): PartnerEvent {
+  return {
+    id: `${organizationId}-book-reference-${referenceVersionId}`,
+    type: 'MAPPING_BOOK_CHANGED',
+    organizationId,
+    // The publication's time: a delivery repeated records the same item, not a second event.
+    occurredAt: publishedAt,
+    data: { cause, counts, position: formatPosition({ sequence: from, read: 0 }), committedAt: at },
+  };
+}
