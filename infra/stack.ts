@@ -17,7 +17,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LOCAL_PRICE_IDS, type ProviderPriceIds } from '../shared/billing';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from '../shared/mapping-jobs';
-import { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from '../shared/mapping-book';
+import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from '../shared/mapping-book';
 import { INVENTORY_UPLOADS_PREFIX, UPLOAD_STAGING_DAYS } from '../shared/partner-inventories';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
@@ -212,6 +212,8 @@ export class HotelMappingStack extends Stack {
         { id: 'ExpireJobResults', prefix: JOB_RESULTS_PREFIX, expiration: Duration.days(RESULTS_RETENTION_DAYS + 1) },
         // The mapping book's change feed: its positions are valid as long as its files are kept.
         { id: 'ExpireBookChanges', prefix: BOOK_CHANGES_PREFIX, expiration: Duration.days(CHANGES_RETENTION_DAYS + 1) },
+        // A book's export is answered again EXPORT_KEPT_DAYS, then prepared anew.
+        { id: 'ExpireBookExports', prefix: BOOK_EXPORTS_PREFIX, expiration: Duration.days(EXPORT_KEPT_DAYS + 1) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Kept with the stage's data like the rest; its lifecycle rules empty it within a month.

@@ -4,7 +4,7 @@
  * functions from it; the local runtime wires the same workers to in-process queues.
  */
 import { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './mapping-jobs';
-import { mappingBookFollowQueue, referenceChangeQueue } from './mapping-book';
+import { mappingBookExportQueue, mappingBookFollowQueue, referenceChangeQueue } from './mapping-book';
 import { inventoryValidationQueue } from './partner-inventories';
 import type { QueueDefinition } from './platform/queue/queue';
 import { referencePublicationQueue } from './reference';
@@ -19,6 +19,7 @@ export const queueList: readonly QueueDefinition[] = [
   referencePublicationQueue,
   referenceChangeQueue,
   mappingBookFollowQueue,
+  mappingBookExportQueue,
   domainEventQueue,
   webhookDeliveryQueue,
 ];

@@ -7,7 +7,8 @@ import { bookStatistics, currentEntry, decideEntry, listEntries } from './book';
 import { formatPosition, parsePosition } from './change-log';
 import { OWN_SOURCE } from './entries';
 import { mappingBookRoutes } from './routes';
-import { bookPorts } from './services';
+import { bookPorts, exportPorts } from './services';
+import { requestBookExport } from './exports';
 import { entryView } from './views';
 import { statisticsView } from './statistics';
 
@@ -76,4 +77,14 @@ export const countBookChanges: Implementation<typeof mappingBookRoutes.countBook
   const after = query.after === undefined ? await log.oldestPosition(principal.organizationId) : parsePosition(query.after);
   const { position, ...counts } = await log.counts(principal.organizationId, after);
   return { status: 200, json: { ...counts, position: formatPosition(position) } };
+};
+
+export const exportMappingBook: Implementation<typeof mappingBookRoutes.exportMappingBook> = async ({ principal, query }, runtime) => {
+  const answer = await requestBookExport(exportPorts(runtime), principal.organizationId, query.source ?? OWN_SOURCE);
+  const { format: { fields, format, compression }, source } = answer;
+  if (answer.status === 'READY') {
+    const { fileUrl, expiresAt, position, rowCount } = answer;
+    return { status: 200, json: { fileUrl, expiresAt, position, rowCount, source, format, compression, fields } };
+  }
+  return { status: 202, json: { status: 'PREPARING' as const, source, format, compression, fields }, headers: { 'retry-after': String(answer.retryAfterSeconds) } };
 };

@@ -11,3 +11,9 @@ export const BOOK_CHANGES_PREFIX = 'book-changes/';
 
 /** How long a change stays in the feed, and so how long a position stays valid. */
 export const CHANGES_RETENTION_DAYS = 30;
+
+/** The book's export files, in the results bucket: there to be downloaded, forgotten after a week. */
+export const BOOK_EXPORTS_PREFIX = 'book-exports/';
+
+/** A ready export file is answered again this long (its object is kept a day more). */
+export const EXPORT_KEPT_DAYS = 6;

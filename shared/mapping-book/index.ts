@@ -17,9 +17,9 @@ export {
 export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
 export { decideEntry } from './book';
 export { bookPorts } from './services';
-export { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS } from './files';
+export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';
-export { countBookChanges, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
+export { countBookChanges, exportMappingBook, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
 export { mappingBookComponentSchemas } from './schemas';
-export { mappingBookFollowQueue, referenceChangeQueue } from './queues';
-export { announceReferencePublication, followReferencePublication } from './workers';
+export { mappingBookExportQueue, mappingBookFollowQueue, referenceChangeQueue } from './queues';
+export { announceReferencePublication, followReferencePublication, prepareMappingBookExport } from './workers';

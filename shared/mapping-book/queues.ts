@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineQueue } from '../platform/queue/queue';
 import { MATCHING_INDEX_PREFIX, REFERENCE_CHANGES_PREFIX, referenceChangeMessages } from '../reference';
-import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX } from './files';
+import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX } from './files';
 
 export const referenceChangeQueue = defineQueue({
   ...referenceChangeMessages,
@@ -43,5 +43,20 @@ export const mappingBookFollowQueue = defineQueue({
   concurrency: { max: 10 },
 });
 
+export const mappingBookExportQueue = defineQueue({
+  name: 'mapping-book-exports',
+  handler: 'mapping-book/export-preparation',
+  description: "Writes the file of a book's export: one source's entries in the organization's export format",
+  schema: v.object({ organizationId: v.string(), exportId: v.string(), source: v.string() }),
+  // A failed export is asked for again by the partner's next request once it is overdue.
+  maxReceiveCount: 2,
+  batchSize: 1,
+  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { write: [BOOK_EXPORTS_PREFIX] } },
+  // Lambda's longest run: a million entries are read in about a minute; the file is held twice.
+  lambda: { memoryMb: 4096, timeoutSeconds: 900 },
+  concurrency: { max: 5 },
+});
+
 export type ReferenceChangeMessage = v.InferOutput<typeof referenceChangeQueue.schema>;
 export type FollowQueueMessage = v.InferOutput<typeof mappingBookFollowQueue.schema>;
+export type ExportMessage = v.InferOutput<typeof mappingBookExportQueue.schema>;

@@ -2,7 +2,7 @@ import { errors } from '../platform/http/responses';
 import { defineRoute } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { RECORD_PAGES_PREFIX } from '../reference';
-import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS } from './files';
+import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 import { OWN_SOURCE } from './entries';
 import * as schemas from './schemas';
 
@@ -110,5 +110,33 @@ export const mappingBookRoutes = {
     query: schemas.CountsQuery,
     responses: { 200: { description: 'The counts', schema: schemas.ChangeCounts }, 400: errors[400], 401: errors[401], 410: POSITION_GONE },
     access: readFeed,
+  }),
+  exportMappingBook: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping-book/export',
+    throttle: { ratePerSecond: 2, burst: 5 },
+    handler: 'mapping-book/export',
+    auth: 'required',
+    tag: TAG,
+    summary: "Write the book's entries of one source in the organization's export format; answers a download URL once the file is ready",
+    description:
+      'Every entry of the source but the DELETED ones, in partner hotel id order, decisions included, in the saved export format ' +
+      '(PUT /api/v1/export-format; without one: CSV, every field, comma, header row, uncompressed). The first request prepares the file in ' +
+      'the background and answers 202 with Retry-After; repeat the same request after that many seconds: 202 while it is written, then 200 ' +
+      `with the URL. The ready file is answered again (with a new URL) until the book changes, the format changes, or ${EXPORT_KEPT_DAYS} days pass; ` +
+      'then the next request prepares a new one. Its `position` is where to follow the feed from: every change before it is in the file ' +
+      '(a change after it may be too: applying it again changes nothing).',
+    query: schemas.ExportQuery,
+    responses: {
+      200: { description: 'The file', schema: schemas.BookExportReady },
+      202: {
+        description: 'The file is being prepared. Repeat the request after Retry-After seconds',
+        schema: schemas.BookExportPreparing,
+        headers: { 'Retry-After': 'Seconds after which the file is likely ready' },
+      },
+      400: errors[400],
+      401: errors[401],
+    },
+    access: { table: 'readwrite', resultObjects: { read: [BOOK_EXPORTS_PREFIX] }, sendsTo: ['mapping-book-exports'] },
   }),
 };

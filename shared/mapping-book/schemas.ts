@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAPPING_EXPORT_COLUMNS } from '../mapping';
 import { CandidateSchema, MatchEvidenceSchema, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { CHANGES_RETENTION_DAYS } from './files';
@@ -184,6 +185,28 @@ export const BookView = v.object({
   ),
   position: v.pipe(v.string(), v.description('The end of the change feed: follow it from here (GET /api/v1/mapping-book/changes?after=…)')),
   writing: v.pipe(v.nullable(v.string()), v.description('The job being written into the book, if one is: its changes follow in the feed')),
+});
+
+export const ExportQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.description(`The source exported (default ${OWN_SOURCE})`))) });
+
+const ExportFields = {
+  source: v.string(),
+  format: v.picklist(['json', 'csv', 'jsonl']),
+  compression: v.picklist(['none', 'gzip']),
+  fields: v.array(v.picklist(MAPPING_EXPORT_COLUMNS)),
+};
+
+export const BookExportReady = v.object({
+  fileUrl: v.pipe(v.string(), v.description('A presigned URL, valid 1 hour')),
+  expiresAt: Timestamp,
+  position: v.pipe(v.string(), v.description('The feed position the file was read at: every change before it is in the file. Follow the feed from here')),
+  rowCount: v.number(),
+  ...ExportFields,
+});
+
+export const BookExportPreparing = v.object({
+  status: v.pipe(v.literal('PREPARING'), v.description('The file is being written: repeat the request after Retry-After seconds')),
+  ...ExportFields,
 });
 
 export const mappingBookComponentSchemas = {

@@ -1,9 +1,13 @@
 /** The book's ports, as each function builds them from its runtime. */
+import { exportFormatStoreOf } from '../export-format';
 import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
+import { queueOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { tableOf } from '../platform/table';
 import { ChangeLog } from './change-log';
+import type { ExportPorts } from './exports';
 import type { BookPorts } from './job-writes';
+import { mappingBookExportQueue } from './queues';
 import { BookStore } from './store';
 
 export function bookPorts(runtime: Runtime): BookPorts {
@@ -11,4 +15,13 @@ export function bookPorts(runtime: Runtime): BookPorts {
   // The book is the organization's record: kept (and backed up) with its files; its feed lives a month, with results.
   const feedFiles = resultObjectStoreOf(runtime);
   return { store: new BookStore(table), log: new ChangeLog(table, feedFiles, () => runtime.clock.now()), files: objectStoreOf(runtime), feedFiles, clock: runtime.clock };
+}
+
+export function exportPorts(runtime: Runtime): ExportPorts {
+  return {
+    ...bookPorts(runtime),
+    exportFormat: (organizationId) => exportFormatStoreOf(runtime).get(organizationId),
+    exportFiles: resultObjectStoreOf(runtime),
+    exports: queueOf(runtime, mappingBookExportQueue),
+  };
 }

@@ -7,6 +7,7 @@
  *   redelivered range counts once), and the last sequence it folds.
  * - `BOOK#org#ENTRIES / <entry key>`: an entry a person or the reference changed since the generation
  *   was written, as it now is, with the sequence of the commit that changed it.
+ * - `BOOK#org / EXPORT#source`: the book's export of a source (exports.ts).
  * - `BOOKS / org`: every organization with a book, for the reference's changes to reach each.
  * - the change log's head and commits (change-log.ts).
  */
@@ -15,6 +16,7 @@ import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
 import { isConditionFailure, queryAll, transactWrite, type Table, type TransactItem } from '../platform/table';
 import type { BookEntry } from './entries';
+import type { BookExport } from './exports';
 import { entryKey, type KeyRange } from './snapshot';
 
 export interface BookState {
@@ -52,6 +54,7 @@ const keys = {
   write: (organizationId: string, mappingJobId: string) => ({ PK: `BOOK#${organizationId}`, SK: `WRITE#${mappingJobId}` }),
   entries: (organizationId: string) => `BOOK#${organizationId}#ENTRIES`,
   books: 'BOOKS',
+  bookExport: (organizationId: string, source: string) => ({ PK: `BOOK#${organizationId}`, SK: `EXPORT#${source}` }),
 };
 
 export class BookStore {
@@ -79,6 +82,38 @@ export class BookStore {
     );
     const organizationIds = Items.map((item) => item.SK as string);
     return { organizationIds, next: LastEvaluatedKey ? organizationIds[organizationIds.length - 1]! : null };
+  }
+
+  /** The book's export of a source, if one was asked for. */
+  async bookExport(organizationId: string, source: string): Promise<BookExport | undefined> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.bookExport(organizationId, source), ConsistentRead: true }));
+    if (!Item) return undefined;
+    const { PK: _pk, SK: _sk, ...held } = Item;
+    return held as BookExport;
+  }
+
+  /** Puts a new export in place of `replaced` (none: the first); false when another request replaced it first. */
+  async replaceExport(organizationId: string, next: BookExport, replaced: string | undefined): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...keys.bookExport(organizationId, next.source), ...next },
+          ...(replaced === undefined
+            ? { ConditionExpression: 'attribute_not_exists(PK)' }
+            : { ConditionExpression: 'exportId = :replaced', ExpressionAttributeValues: { ':replaced': replaced } }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Marks the export ready, unless a later request replaced it meanwhile. */
+  async exportReady(organizationId: string, ready: BookExport): Promise<void> {
+    await this.replaceExport(organizationId, ready, ready.exportId);
   }
 
   /** Records the publication the book has followed, with the event that tells the partner of its changes (none when it changed nothing). */

@@ -5,7 +5,9 @@ import { queueOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { matchingIndexesOf, readReferenceChanges } from '../reference';
 import type { EngineAnswer, PartnerFacts } from './entries';
-import { mappingBookFollowQueue, type FollowQueueMessage, type ReferenceChangeMessage } from './queues';
+import { mappingBookFollowQueue, type ExportMessage, type FollowQueueMessage, type ReferenceChangeMessage } from './queues';
+import { prepareBookExport } from './exports';
+import { exportPorts } from './services';
 import { announcePublication, followReference, type FollowPorts } from './reference-follow';
 import { bookPorts } from './services';
 
@@ -51,4 +53,8 @@ export function announceReferencePublication(message: ReferenceChangeMessage, ru
 
 export function followReferencePublication(message: FollowQueueMessage, runtime: Runtime): Promise<void> {
   return followReference(followPorts(runtime), message);
+}
+
+export function prepareMappingBookExport(message: ExportMessage, runtime: Runtime): Promise<void> {
+  return prepareBookExport(exportPorts(runtime), message);
 }

@@ -18,16 +18,8 @@ import { defineSettings } from '../platform/config';
 import { conflict } from '../platform/errors';
 import { log } from '../platform/logging';
 import type { Queue } from '../platform/queue/queue';
-import {
-  downloadOf,
-  refuseUnendedJob,
-  resolveFormat,
-  sameFormat,
-  writeExportFile,
-  type ExportPorts,
-  type JobExport,
-  type ResolvedExportFormat,
-} from './export';
+import { resolveFormat, sameFormat, type ResolvedExportFormat } from '../export-format';
+import { downloadOf, refuseUnendedJob, writeExportFile, type ExportPorts, type JobExport } from './export';
 import type { ExportState, ExportStore, PreparedExport } from './export-store';
 import type { MappingJob } from './job';
 import { mappingExportQueue, type ExportMessage } from './queues';

@@ -7,7 +7,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { service } from '../platform/runtime';
 import { tableOf, writtenIf, type Table, type TransactItem } from '../platform/table';
-import type { ExportFile, ResolvedExportFormat } from './export';
+import type { ResolvedExportFormat } from '../export-format';
+import type { ExportFile } from './export';
 
 const keyOf = (jobId: string) => ({ PK: `JOB#${jobId}`, SK: 'EXPORT' });
 

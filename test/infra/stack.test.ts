@@ -5,7 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { queueList } from '../../shared/queues';
 import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX } from '../../shared/partner-inventories';
 import { JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
-import { BOOK_CHANGES_PREFIX, CHANGES_RETENTION_DAYS } from '../../shared/mapping-book';
+import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from '../../shared/mapping-book';
 import { REFERENCE_FILES_PREFIX, referencePublicationQueue } from '../../shared/reference';
 import { objectPrefixes, touchesObjects, type ObjectUse } from '../../shared/platform/access';
 import { DEFAULT_ACCOUNT_CONCURRENCY } from '../../infra/observability';
@@ -516,7 +516,7 @@ describe('queues and workers from the queue table', () => {
     type Rule = { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string };
     const rulesOf = (bucket: { node: { defaultChild?: unknown } }) => Object.fromEntries((resources[idOf(bucket)]!.Properties.LifecycleConfiguration.Rules as Rule[]).map((rule) => [rule.Id, rule]));
     const byId = { ...rulesOf(stack.bucket), ...rulesOf(stack.resultsBucket) };
-    assert.deepEqual(Object.keys(rulesOf(stack.resultsBucket)).sort(), ['AbortIncompleteUploads', 'ExpireBookChanges', 'ExpireExports', 'ExpireJobResults']);
+    assert.deepEqual(Object.keys(rulesOf(stack.resultsBucket)).sort(), ['AbortIncompleteUploads', 'ExpireBookChanges', 'ExpireBookExports', 'ExpireExports', 'ExpireJobResults']);
     assert.deepEqual(byId.ExpireTagged!.TagFilters, [{ Key: 'expire', Value: '1d' }]);
     assert.equal(byId.ExpireTagged!.ExpirationInDays, 1);
     assert.equal(byId.ExpireExports!.Prefix, 'exports/');
@@ -528,6 +528,8 @@ describe('queues and workers from the queue table', () => {
     assert.equal(byId.ExpireJobResults!.ExpirationInDays, RESULTS_RETENTION_DAYS + 1);
     assert.equal(byId.ExpireBookChanges!.Prefix, BOOK_CHANGES_PREFIX);
     assert.equal(byId.ExpireBookChanges!.ExpirationInDays, CHANGES_RETENTION_DAYS + 1);
+    assert.equal(byId.ExpireBookExports!.Prefix, BOOK_EXPORTS_PREFIX);
+    assert.equal(byId.ExpireBookExports!.ExpirationInDays, EXPORT_KEPT_DAYS + 1);
     assert.ok(!INVENTORY_FILES_PREFIX.startsWith(INVENTORY_UPLOADS_PREFIX) && !INVENTORY_UPLOADS_PREFIX.startsWith(INVENTORY_FILES_PREFIX), 'inventories outlive the rule');
   });
 

@@ -10,6 +10,7 @@ import { bookPorts } from '../../shared/mapping-book';
 import { currentEntry, decideEntry } from '../../shared/mapping-book/book';
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
 import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
+import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
 import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
 const api = await startTestApi();
@@ -155,6 +156,57 @@ describe('jobs written into the book', () => {
     // The job's move of row 1 is left out: the decision, made after it was computed, is the last word.
     assert.deepEqual(feed, [['JOB', 'NEW', 'MATCHED'], ['REVIEW', 'UPDATED', 'UNMATCHED']]);
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P001' }))?.method, 'MANUAL');
+  });
+
+  it('a job, decisions and a merge written at once: a reader paging meanwhile sees every change once, and replaying them gives the book', async () => {
+    const organizationId = `org-all-${Date.now()}`;
+    const first = Array.from({ length: 60 }, (_, i) => row(i));
+    await writeJob(organizationId, 'job-1', first);
+    const second = first.map((each, i) => (i % 5 === 0 ? { ...each, referenceHotelId: HOTEL(600 + i) } : each));
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source(second)), 2);
+    // A publication that merged hotels 1, 2 and 10 (which job-2 also moves) into others.
+    const merged = [1, 2, 10].map((i) => ({ hotelId: HOTEL(i), mergedInto: HOTEL(900 + i), mergedIntoName: `Survivor ${i}` }));
+    const publication = { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged, removed: [], added: [] };
+    const following: FollowPorts = {
+      ...ports,
+      referenceChanges: async (id) => (id === 'pub-2' ? publication : undefined),
+      remap: async () => assert.fail('a merge maps nothing again'),
+      follows: { send: async () => assert.fail('one delivery takes it all'), sendAll: async () => undefined },
+    };
+
+    const seen: BookChange[] = [];
+    let position: FeedPosition = FEED_START;
+    let writing = true;
+    const reader = (async () => {
+      for (;;) {
+        const stillWriting = writing;
+        const page = await ports.log.read(organizationId, position, 3);
+        seen.push(...page.changes);
+        position = page.position;
+        if (!stillWriting && !page.more) return;
+      }
+    })();
+    const now = () => api.clock.now().toISOString();
+    await Promise.all([
+      ...[0, 1].map((range) => writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range }, source(second))),
+      ...[3, 10, 11].map((i) => decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(i).partnerHotelId }, decision(i, HOTEL(i), now()), { kind: 'REVIEW', decidedBy: 'key-1' })),
+      followReference(following, { organizationId, referenceVersionId: 'pub-2' }),
+    ]);
+    writing = false;
+    await reader;
+
+    const all = (await ports.log.read(organizationId, FEED_START, 10_000)).changes;
+    assert.deepEqual(seen, all, 'the reader saw the feed as it stands, every change once');
+    assert.ok(all.some((change) => change.cause.kind === 'MERGE') && all.some((change) => change.cause.kind === 'REVIEW'));
+    // Replaying the feed gives the book: the last change of each entry is the entry as it stands.
+    const replayed = new Map(all.map((change) => [change.partnerHotelId, change]));
+    for (const [partnerHotelId, change] of replayed) {
+      const current = await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId });
+      assert.deepEqual([current?.status, current?.method, current?.referenceHotelId], [change.status, change.method, change.referenceHotelId], partnerHotelId);
+    }
+    // The merged hotels are no entry's any more; the book followed the publication.
+    for (const i of [1, 2]) assert.equal(replayed.get(row(i).partnerHotelId)?.referenceHotelId, HOTEL(900 + i));
+    assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-2', number: 2 });
   });
 
   it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {

@@ -209,6 +209,52 @@ describe('a partial inventory', () => {
   });
 });
 
+describe('the export of the book', () => {
+  const exportBook = (as: Caller, query = '') => api.request('POST', `/api/v1/mapping-book/export${query}`, { as });
+
+  it("writes a source's entries, decisions included, in the organization's export format; answered again until the book or the format changes", async () => {
+    const partner = await api.newOrganization();
+    const job = await mapInventory(partner, [hotelRow(40), hotelRow(41), nowhereRow(4)]);
+    assert.equal((await api.request('POST', `/api/v1/mapping/${job}/reviews`, { as: partner, json: { partnerHotelId: 'P41', decision: 'NO_MATCH' } })).status, 200);
+
+    const preparing = await exportBook(partner);
+    assert.equal(preparing.status, 202, preparing.text);
+    assert.deepEqual(preparing.body, { status: 'PREPARING', source: 'OWN', format: 'csv', compression: 'none', fields: preparing.body.fields });
+    assert.equal(preparing.headers.get('retry-after'), '5');
+    await api.messaging.idle();
+    const ready = await exportBook(partner);
+    assert.equal(ready.status, 200, ready.text);
+    assert.equal(ready.body.rowCount, 3);
+    assert.equal(ready.body.position, (await api.request('GET', '/api/v1/mapping-book', { as: partner })).body.position, 'where to follow the feed from');
+    const lines = (await (await fetch(ready.body.fileUrl)).text()).trimEnd().split('\n');
+    assert.ok(lines[0]!.startsWith('partnerHotelId,partnerHotelName,referenceHotelId'), lines[0]);
+    assert.deepEqual(lines.slice(1).map((line) => line.split(',')[0]), ['P40', 'P41', 'X4']);
+    assert.match(lines[2]!, /^P41,.*,UNMATCHED,MANUAL,0,/);
+    // Asked again: the same file, a new URL, nothing prepared.
+    const again = await exportBook(partner);
+    assert.deepEqual([again.status, again.body.rowCount, again.body.position], [200, 3, ready.body.position]);
+
+    // A saved format, or a change to the book, prepares the next one.
+    assert.equal((await api.request('PUT', '/api/v1/export-format', { as: partner, json: { format: 'jsonl', includeFields: ['partnerHotelId', 'status', 'method'] } })).status, 200);
+    assert.equal((await exportBook(partner)).status, 202);
+    await api.messaging.idle();
+    const jsonl = await exportBook(partner);
+    assert.deepEqual([jsonl.status, jsonl.body.format, jsonl.body.fields], [200, 'jsonl', ['partnerHotelId', 'status', 'method']]);
+    const rows = (await (await fetch(jsonl.body.fileUrl)).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(rows[1], { partnerHotelId: 'P41', status: 'UNMATCHED', method: 'MANUAL' });
+    await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P40', decision: 'NO_MATCH' } });
+    assert.equal((await exportBook(partner)).status, 202, 'the book changed');
+
+    // Another organization exports its own (empty) book; a bad source is refused.
+    const other = await api.newOrganization();
+    assert.equal((await exportBook(other)).status, 202);
+    await api.messaging.idle();
+    assert.deepEqual([(await exportBook(other)).body.rowCount], [0]);
+    const refused = await exportBook(partner, `?source=${'x'.repeat(65)}`);
+    assert.equal(refused.status, 400, refused.text);
+  });
+});
+
 describe('refused input and other organizations', () => {
   it('answers 400 to bad positions, cursors and filters, changing nothing', async () => {
     const partner = await api.newOrganization();

@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { distanceMeters } from '../../../shared/mapping';
 import {
   applyDecision,
   applyJobRow,
+  applyMerge,
+  applyRemap,
   applyRemoval,
   HISTORY_LINES,
+  hotelKeys,
   materialChange,
+  NEAR_NEW_HOTEL_METERS,
+  placeKeysNear,
+  referenceKeys,
   OWN_SOURCE,
   type BookEntry,
   type JobRow,
@@ -201,5 +208,66 @@ describe('found by review', () => {
   it('a decision on an entry new to the book is NEW in the feed', () => {
     const fresh = applyJobRow(undefined, row({ status: 'REVIEW' }), AT[0], 'job-1').entry;
     assert.equal(applyDecision(fresh, decision(), { kind: 'REVIEW', decidedBy: 'key-1' }, true).change, 'NEW');
+  });
+});
+
+describe('following the reference', () => {
+  const HOTEL_C = '33333333-3333-4333-8333-333333333333';
+  const merge = { hotelId: HOTEL_B, mergedInto: HOTEL_C, mergedIntoName: 'Louvre Grand' };
+  const unmatched = (partner: PartnerFacts = facts) =>
+    applyJobRow(undefined, row({ partner, status: 'UNMATCHED', method: null, referenceHotelId: null, referenceHotelName: null, score: 0.1 }), AT[0], 'job-1').entry;
+  const answer = (referenceHotelId: string | null) => ({
+    ...row({ referenceHotelId, referenceHotelName: referenceHotelId && 'Found', status: referenceHotelId ? ('MATCHED' as const) : ('UNMATCHED' as const), method: referenceHotelId ? ('FUZZY' as const) : null }),
+  });
+
+  it('finds an entry by each hotel it points at, and an UNMATCHED one with a pin by its place; an ended one by nothing', () => {
+    assert.deepEqual(referenceKeys(decided()).sort(), hotelKeys([HOTEL_B]));
+    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2').entry;
+    assert.deepEqual(referenceKeys(sentBack).sort(), hotelKeys([HOTEL_A, HOTEL_B]).sort(), 'the engine hotel and the decision shown');
+    const [place] = referenceKeys(unmatched());
+    assert.ok(placeKeysNear(facts.latitude!, facts.longitude!).includes(place!), 'its own place is near it');
+    assert.deepEqual(referenceKeys(unmatched({ name: 'No pin' })), []);
+    assert.deepEqual(referenceKeys(applyRemoval(decided(), AT[2], 'job-2').entry), []);
+  });
+
+  it(`counts as near every place within ${NEAR_NEW_HOTEL_METERS} m, east-west too, far from the equator`, () => {
+    for (const [lat, lon] of [[0.001, 0.001], [48.8635, 2.3359], [69.65, 18.95]] as const) {
+      const near = new Set(placeKeysNear(lat, lon));
+      for (const bearing of [0, 90, 180, 270]) {
+        const radians = (bearing * Math.PI) / 180;
+        const meters = NEAR_NEW_HOTEL_METERS * 0.99;
+        const there = { latitude: lat + (meters * Math.cos(radians)) / 111_320, longitude: lon + (meters * Math.sin(radians)) / (111_320 * Math.cos((lat * Math.PI) / 180)) };
+        assert.ok(distanceMeters(lat, lon, there.latitude, there.longitude) < NEAR_NEW_HOTEL_METERS);
+        assert.ok(near.has(referenceKeys(unmatched({ ...facts, ...there }))[0]!), `${lat},${lon} bearing ${bearing}`);
+      }
+    }
+  });
+
+  it("moves an entry and its decision off a merged duplicate, status and method kept, with the reason", () => {
+    const { entry, change } = applyMerge(decided(), merge, AT[2], 'pub-2');
+    assert.equal(change, 'UPDATED');
+    assert.deepEqual([entry.status, entry.method, entry.referenceHotelId, entry.referenceHotelName, entry.decision?.referenceHotelId], ['MATCHED', 'MANUAL', HOTEL_C, 'Louvre Grand', HOTEL_C]);
+    assert.deepEqual(entry.cause, { kind: 'MERGE', mergedHotelId: HOTEL_B, mergedInto: HOTEL_C, referenceVersionId: 'pub-2' });
+    assert.match(entry.reason, /was merged into 3333/);
+    assert.equal(applyMerge(unmatched(), merge, AT[2], 'pub-2').change, undefined, 'an entry elsewhere is left as it is');
+  });
+
+  it("sends a person's decision for a hotel that left back to REVIEW, shown; an engine's entry takes the engine's new answer", () => {
+    const review = applyRemap(decided(), answer(HOTEL_C), AT[2], 'pub-2', { kind: 'GONE', hotelId: HOTEL_B });
+    assert.deepEqual([review.change, review.entry.status, review.entry.referenceHotelId, review.entry.decision?.referenceHotelId], ['UPDATED', 'REVIEW', HOTEL_C, HOTEL_B]);
+    assert.match(review.entry.reason, /The hotel of the decision, 2222.*left the reference: review it again/);
+    const engine = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
+    const remapped = applyRemap(engine, answer(null), AT[2], 'pub-2', { kind: 'GONE', hotelId: HOTEL_A });
+    assert.deepEqual([remapped.change, remapped.entry.status, remapped.entry.method, remapped.entry.referenceHotelId], ['UPDATED', 'UNMATCHED', null, null]);
+    assert.deepEqual(remapped.entry.cause, { kind: 'PUBLICATION', referenceVersionId: 'pub-2' });
+  });
+
+  it('changes an UNMATCHED entry tried again only when the engine now finds a hotel; a NO_MATCH decision stands', () => {
+    assert.equal(applyRemap(unmatched(), answer(null), AT[2], 'pub-2', { kind: 'NEAR_NEW' }).change, undefined);
+    const found = applyRemap(unmatched(), answer(HOTEL_C), AT[2], 'pub-2', { kind: 'NEAR_NEW' });
+    assert.deepEqual([found.change, found.entry.status, found.entry.referenceHotelId], ['UPDATED', 'MATCHED', HOTEL_C]);
+    assert.match(found.entry.reason, /Tried again against hotels new near it/);
+    const noMatch = decided(decision({ decision: 'NO_MATCH', referenceHotelId: null, referenceHotelName: null }));
+    assert.equal(applyRemap(noMatch, answer(HOTEL_C), AT[2], 'pub-2', { kind: 'NEAR_NEW' }).change, undefined);
   });
 });

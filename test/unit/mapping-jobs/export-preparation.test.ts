@@ -6,7 +6,7 @@ import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS, exportPlan, requestExport, type 
 import { mappingExportQueue } from '../../../shared/mapping-jobs/queues';
 import type { MappingJob } from '../../../shared/mapping-jobs/job';
 import type { PreparedExport } from '../../../shared/mapping-jobs/export-store';
-import { resolveFormat } from '../../../shared/mapping-jobs/export';
+import { resolveFormat } from '../../../shared/export-format';
 
 describe('how a job is exported', () => {
   it('writes up to the threshold within the request, prepares larger jobs in the background, and refuses what one file cannot hold', () => {

@@ -1,0 +1,4 @@
+import { mappingBookExportQueue, prepareMappingBookExport } from '../../shared/mapping-book';
+import { queueWorker } from '../../shared/platform/queue/worker';
+
+export const handler = queueWorker(mappingBookExportQueue, prepareMappingBookExport);

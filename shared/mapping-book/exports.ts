@@ -1,0 +1,101 @@
+/**
+ * The whole book as one file in the organization's export format (export-format), per source, for a
+ * partner who reads the book whole and then follows the feed. Asked for by repeating one request (as
+ * a job's large export is): the first prepares the file on the queue and answers 202; once ready,
+ * the file is answered (a fresh URL each time) until the book changes, the format changes or it is
+ * EXPORT_KEPT_DAYS old; then the next request prepares another.
+ */
+import { randomUUID } from 'node:crypto';
+import { ExportFileWriter, resolveFormat, sameFormat, type ResolvedExportFormat } from '../export-format';
+import type { ExportFormatConfig } from '../export-format';
+import { toExportRow, type MappingResult } from '../mapping';
+import type { ObjectStore } from '../platform/objects/object-store';
+import type { Queue } from '../platform/queue/queue';
+import { listEntries } from './book';
+import { formatPosition } from './change-log';
+import type { BookEntry } from './entries';
+import { BOOK_EXPORTS_PREFIX, EXPORT_KEPT_DAYS } from './files';
+import type { BookPorts } from './job-writes';
+
+/** A file still being prepared after this long is prepared again by the next request (its message was lost or failed). */
+export const EXPORT_OVERDUE_MINUTES = 15;
+export const EXPORT_URL_SECONDS = 3600;
+/** When to ask again while a file is prepared. */
+export const EXPORT_RETRY_SECONDS = 5;
+/** Entries read per page while the file is written. */
+const EXPORT_PAGE = 5_000;
+
+/** The book's export of one source, as the table keeps it. */
+export interface BookExport {
+  exportId: string;
+  source: string;
+  status: 'PREPARING' | 'READY';
+  format: ResolvedExportFormat;
+  requestedAt: string;
+  /** Set when ready: the feed's position the file was read at, the file, and its rows. */
+  position?: string;
+  readyAt?: string;
+  key?: string;
+  rowCount?: number;
+}
+
+export interface ExportPorts extends Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'> {
+  exportFormat(organizationId: string): Promise<ExportFormatConfig | undefined>;
+  exportFiles: Pick<ObjectStore, 'put' | 'presignedDownloadUrl'>;
+  exports: Pick<Queue<{ organizationId: string; exportId: string; source: string }>, 'send'>;
+}
+
+export type ExportAnswer =
+  | { status: 'READY'; fileUrl: string; expiresAt: string; position: string; rowCount: number; format: ResolvedExportFormat; source: string }
+  | { status: 'PREPARING'; format: ResolvedExportFormat; source: string; retryAfterSeconds: number };
+
+/** Answers the ready file, or prepares one (or is preparing it) and says when to ask again. */
+export async function requestBookExport(ports: ExportPorts, organizationId: string, source: string): Promise<ExportAnswer> {
+  const [saved, held, end] = await Promise.all([ports.exportFormat(organizationId), ports.store.bookExport(organizationId, source), ports.log.endPosition(organizationId)]);
+  const format = resolveFormat(saved);
+  const now = ports.clock.now();
+  const age = (at: string) => now.getTime() - Date.parse(at);
+  if (held?.status === 'READY' && held.position === formatPosition(end) && sameFormat(held.format, format) && age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000) {
+    return {
+      status: 'READY',
+      fileUrl: await ports.exportFiles.presignedDownloadUrl(held.key!, EXPORT_URL_SECONDS),
+      expiresAt: new Date(now.getTime() + EXPORT_URL_SECONDS * 1000).toISOString(),
+      position: held.position,
+      rowCount: held.rowCount!,
+      format: held.format,
+      source,
+    };
+  }
+  if (held?.status === 'PREPARING' && age(held.requestedAt) < EXPORT_OVERDUE_MINUTES * 60_000) {
+    return { status: 'PREPARING', format: held.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
+  }
+  const next: BookExport = { exportId: randomUUID(), source, status: 'PREPARING', format, requestedAt: now.toISOString() };
+  // One export per book and source at a time: of two requests at once, one prepares it.
+  if (await ports.store.replaceExport(organizationId, next, held?.exportId)) await ports.exports.send({ organizationId, exportId: next.exportId, source });
+  const preparing = (await ports.store.bookExport(organizationId, source)) ?? next;
+  return { status: 'PREPARING', format: preparing.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
+}
+
+function exportRow(entry: BookEntry) {
+  return toExportRow({ ...entry, partnerHotelName: entry.partner.name } as unknown as MappingResult);
+}
+
+/** Writes the file of a requested export (every entry of its source but the DELETED ones, in partner id order) and marks it ready. */
+export async function prepareBookExport(ports: ExportPorts, message: { organizationId: string; exportId: string; source: string }): Promise<void> {
+  const { organizationId, exportId, source } = message;
+  const held = await ports.store.bookExport(organizationId, source);
+  if (held?.exportId !== exportId || held.status !== 'PREPARING') return;
+  // Read before the entries: every change before it is in the file; replaying later ones is harmless (each is the entry as it became).
+  const position = formatPosition(await ports.log.endPosition(organizationId));
+  const writer = new ExportFileWriter(held.format);
+  let after: string | null = null;
+  do {
+    const page: { entries: BookEntry[]; nextKey: string | null } = await listEntries(ports, organizationId, { source }, EXPORT_PAGE, after);
+    writer.add(page.entries.map(exportRow));
+    after = page.nextKey;
+  } while (after !== null);
+  const file = writer.file();
+  const key = `${BOOK_EXPORTS_PREFIX}${organizationId}/${exportId}.${file.extension}`;
+  await ports.exportFiles.put(key, file.bytes, file.contentType);
+  await ports.store.exportReady(organizationId, { ...held, status: 'READY', position, readyAt: ports.clock.now().toISOString(), key, rowCount: writer.rowCount });
+}
