@@ -5,9 +5,9 @@
 import { notFound } from '../platform/errors';
 import type { TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
-import { applyDecision, applyJobRow, type BookEntry, type ChangeCause, type JobRow, type StandingDecision } from './entries';
+import { applyDecision, applyJobRow, listingKey, type BookEntry, type ChangeCause, type JobRow, type StandingDecision } from './entries';
 import type { BookPorts } from './job-writes';
-import { compareKeys, entryKey, Snapshot, withoutFolded } from './snapshot';
+import { compareKeys, entryKey, Snapshot, withoutFolded, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
 
 export interface EntryId {
@@ -22,8 +22,7 @@ export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, or
   const state = await ports.store.state(organizationId);
   const key = entryKey(id);
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
-  // Just above the key: no other key lies between.
-  const written = (await snapshot?.entriesIn({ lower: key, upper: `${key}\u0000` }))?.[0];
+  const written = await snapshot?.entryAt(key);
   if (laid && laid.sequence > (written?.folded ?? 0)) return laid.entry;
   return written && withoutFolded(written);
 }
@@ -59,7 +58,7 @@ export async function decideEntry(
 export interface EntryFilter {
   source?: string;
   status?: BookEntry['status'];
-  method?: BookEntry['method'] | 'NONE';
+  method?: NonNullable<BookEntry['method']> | 'NONE';
   minScore?: number;
   maxScore?: number;
 }
@@ -73,13 +72,38 @@ function matches(entry: BookEntry, filter: EntryFilter): boolean {
   return true;
 }
 
-/** Entries scanned per page at most before a page is answered short (with a cursor to go on). */
+/** Entries looked at per page at most before a page is answered short (with a cursor to go on). */
 const SCANNED_PER_PAGE = 20_000;
 const LIST_BATCH = 500;
+
+/** The index key a filter is read through (the most selective it names), or none: the generation is read in order. */
+function indexKeyOf(filter: EntryFilter): string | undefined {
+  if (filter.status !== undefined) return listingKey.status(filter.status);
+  if (filter.method !== undefined) return listingKey.method(filter.method);
+  if (filter.source !== undefined) return listingKey.source(filter.source);
+  return undefined;
+}
+
+/**
+ * The generation's entries after `after`: through the index when the filter names a status, method
+ * or source, else in order; and the key up to which they cover the generation (null: to its end).
+ */
+async function generationBatch(snapshot: Snapshot | undefined, indexKey: string | undefined, after: string | null): Promise<{ batch: SnapshotEntry[]; last: string | null }> {
+  if (!snapshot) return { batch: [], last: null };
+  if (indexKey === undefined) {
+    const batch = await snapshot.entriesAfter(after, LIST_BATCH);
+    return { batch, last: batch.length === LIST_BATCH ? entryKey(batch[batch.length - 1]!) : null };
+  }
+  const { keys, more } = await snapshot.entryKeysUnder(indexKey, after, LIST_BATCH);
+  const batch = (await Promise.all(keys.map((key) => snapshot.entryAt(key)))).filter((entry): entry is SnapshotEntry => entry !== undefined);
+  return { batch, last: more ? keys[keys.length - 1]! : null };
+}
 
 /**
  * Entries in key order (partner id, then source) after the cursor's key, those the filter keeps
  * (DELETED ones only when asked for), at most `limit`; the cursor to go on, or null at the end.
+ * A filter by status, method or source reads the generation's index (Queries of its blocks), the
+ * rest of the filter is applied to what it finds; entries decided since are laid over it.
  */
 export async function listEntries(
   ports: Pick<BookPorts, 'store' | 'files'>,
@@ -88,14 +112,13 @@ export async function listEntries(
   limit: number,
   afterKey: string | null,
 ): Promise<{ entries: BookEntry[]; nextKey: string | null }> {
+  const indexKey = indexKeyOf(filter);
   let generation = (await ports.store.state(organizationId)).generation;
   let snapshot = await Snapshot.open(ports.files, organizationId, generation);
   const entries: BookEntry[] = [];
   let after = afterKey;
   for (let scanned = 0; ; ) {
-    const batch = (await snapshot?.entriesAfter(after, LIST_BATCH)) ?? [];
-    // The batch's last key, or the end when the generation has no more.
-    const last = batch.length === LIST_BATCH ? entryKey(batch[batch.length - 1]!) : null;
+    const { batch, last } = await generationBatch(snapshot, indexKey, after);
     const laid = await ports.store.laidOverIn(organizationId, { lower: after, upper: last === null ? null : `${last}\u0000` });
     // A generation committed meanwhile may have folded (and removed) items this batch needed: read it from the new one.
     const now = (await ports.store.state(organizationId)).generation;
@@ -108,7 +131,11 @@ export async function listEntries(
     const foldedOf = new Map(batch.map((entry) => [entryKey(entry), entry.folded]));
     for (const item of laid) {
       const key = entryKey(item.entry);
-      if ((after === null || compareKeys(key, after) > 0) && item.sequence > (foldedOf.get(key) ?? 0)) merged.set(key, item.entry);
+      if (after !== null && compareKeys(key, after) <= 0) continue;
+      // Through the index, the generation's entry of a laid-over one may be outside the batch (another status): its fold decides.
+      const folded = foldedOf.get(key) ?? (indexKey === undefined ? 0 : ((await snapshot?.entryAt(key))?.folded ?? 0));
+      if (item.sequence > folded) merged.set(key, item.entry);
+      else merged.delete(key);
     }
     const keys = [...merged.keys()].sort(compareKeys);
     for (const [index, key] of keys.entries()) {
@@ -137,7 +164,7 @@ export async function bookStatistics(ports: Pick<BookPorts, 'store' | 'files'>, 
   const statistics = structuredClone(snapshot?.statistics ?? {});
   for (const laid of laidOver) {
     const key = entryKey(laid.entry);
-    const written = (await snapshot?.entriesIn({ lower: key, upper: `${key}\u0000` }))?.[0];
+    const written = await snapshot?.entryAt(key);
     if (written && laid.sequence <= written.folded) continue;
     if (written) countEntries(statistics, [written], -1);
     countEntries(statistics, [laid.entry]);

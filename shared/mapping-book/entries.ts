@@ -315,6 +315,18 @@ export function referenceKeys(entry: BookEntry): string[] {
   return [...keys];
 }
 
+/** The keys a listing filtered by status, method or source finds an entry by. */
+export const listingKey = {
+  status: (status: EntryStatus) => `S ${status}`,
+  method: (method: EntryMethod | 'NONE') => `M ${method}`,
+  source: (source: string) => `O ${source}`,
+};
+
+/** Every key the book's index finds an entry by: the reference's (referenceKeys) and the listings'. */
+export function indexKeys(entry: BookEntry): string[] {
+  return [...referenceKeys(entry), listingKey.status(entry.status), listingKey.method(entry.method ?? 'NONE'), listingKey.source(entry.source)];
+}
+
 /** The keys of the hotels given. */
 export const hotelKeys = (referenceHotelIds: Iterable<string>) => [...referenceHotelIds].map(hotelKey);
 

@@ -34,7 +34,8 @@ export const mappingBookRoutes = {
     summary: "The organization's mapping book: one entry per partner hotel of each source, as jobs and people left it",
     description:
       'Entries in partner hotel id order (then source), filtered by source, status, method and score. DELETED entries show only with ' +
-      '`status=DELETED`. A page may hold fewer entries than `limit` with a `nextCursor` to go on. Every completed job writes its rows ' +
+      '`status=DELETED`. A filter by status, method or source reads the book\'s index of it; the score bounds narrow what it finds. ' +
+      'A page may hold fewer entries than `limit` with a `nextCursor` to go on (a score bound alone reads the book in order). Every completed job writes its rows ' +
       'into the book a moment after it completes; a person\'s decision (here or on a job\'s row) shows at once.',
     query: schemas.EntriesQuery,
     responses: { 200: { description: 'A page of entries', schema: schemas.EntryPage }, 400: errors[400], 401: errors[401] },

@@ -7,7 +7,7 @@
  */
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readBlock, type BlockRef } from '../platform/objects/block-files';
-import { referenceKeys, type BookEntry } from './entries';
+import { indexKeys, type BookEntry } from './entries';
 import { BOOK_FILES_PREFIX } from './files';
 import { addStatistics, countEntries, type BookStatistics } from './statistics';
 
@@ -34,8 +34,8 @@ export interface SnapshotManifest {
   entries: number;
   statistics: BookStatistics;
   blocks: SnapshotBlock[];
-  /** Each part's reference index (referenceKeys -> entry key, sorted by key), block by block. */
-  referenceBlocks: SnapshotBlock[];
+  /** Each part's index (indexKeys -> entry key, sorted by key, then entry key), block by block. */
+  indexBlocks: SnapshotBlock[];
 }
 
 /** The entry itself, without what the generation folded of it. */
@@ -65,7 +65,7 @@ export const inRange = (key: string, range: KeyRange) =>
 export const snapshotFiles = {
   part: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}`,
   partIndex: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.json`,
-  partReferences: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.refs`,
+  partEntryIndex: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.index`,
   manifest: (organizationId: string, generation: string) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/manifest.json`,
 };
 
@@ -74,12 +74,12 @@ export interface PartIndex<Extra> {
   entries: number;
   statistics: BookStatistics;
   blocks: SnapshotBlock[];
-  referenceBlocks: SnapshotBlock[];
+  indexBlocks: SnapshotBlock[];
   extra: Extra;
 }
 
-/** Pairs of the reference index per block. */
-const REFERENCE_BLOCK_PAIRS = 2_000;
+/** Pairs of the entry index per block. */
+const INDEX_BLOCK_PAIRS = 2_000;
 
 /** Writes a part (entries in key order) and its index, last; the same entries write the same files. */
 export async function writePart<Extra>(
@@ -92,15 +92,16 @@ export async function writePart<Extra>(
 ): Promise<void> {
   const file = new BlockFileWriter();
   const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block, entryKey(block[0]!)), part }));
-  // Where the reference's changes find the part's entries: [reference key, entry key], by reference key.
-  const pairs = inUtf8Order(entries.flatMap((entry) => referenceKeys(entry).map((key) => [key, entryKey(entry)] as const)), ([key]) => key, 1);
-  const references = new BlockFileWriter();
-  const referenceBlocks = blocksOf(pairs, REFERENCE_BLOCK_PAIRS).map((block) => ({ ...references.add(block, block[0]![0]), part }));
+  // Where listings and the reference's changes find the part's entries: [index key, entry key], by index key then
+  // entry key (the sort keeps the entries' order among pairs of one index key).
+  const pairs = inUtf8Order(entries.flatMap((entry) => indexKeys(entry).map((key) => [key, entryKey(entry)] as const)), ([key]) => key, 1);
+  const entryIndex = new BlockFileWriter();
+  const indexBlocks = blocksOf(pairs, INDEX_BLOCK_PAIRS).map((block) => ({ ...entryIndex.add(block, block[0]![0]), part }));
   await Promise.all([
     objects.put(snapshotFiles.part(organizationId, generation, part), file.bytes(), 'application/octet-stream'),
-    objects.put(snapshotFiles.partReferences(organizationId, generation, part), references.bytes(), 'application/octet-stream'),
+    objects.put(snapshotFiles.partEntryIndex(organizationId, generation, part), entryIndex.bytes(), 'application/octet-stream'),
   ]);
-  const index: PartIndex<Extra> = { entries: entries.length, statistics: countEntries({}, entries), blocks, referenceBlocks, extra };
+  const index: PartIndex<Extra> = { entries: entries.length, statistics: countEntries({}, entries), blocks, indexBlocks, extra };
   await objects.put(snapshotFiles.partIndex(organizationId, generation, part), JSON.stringify(index), 'application/json');
 }
 
@@ -119,7 +120,7 @@ export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'g
     entries: indexes.reduce((sum, index) => sum + index.entries, 0),
     statistics: indexes.reduce((sum, index) => addStatistics(sum, index.statistics), {}),
     blocks: indexes.flatMap((index) => index.blocks),
-    referenceBlocks: indexes.flatMap((index) => index.referenceBlocks),
+    indexBlocks: indexes.flatMap((index) => index.indexBlocks),
   };
   await objects.put(snapshotFiles.manifest(organizationId, generation), JSON.stringify(manifest), 'application/json');
   return indexes;
@@ -135,7 +136,7 @@ export async function generationFiles(objects: Pick<ObjectStore, 'get'>, organiz
     ...Array.from({ length: parts }, (_, part) => [
       snapshotFiles.part(organizationId, generation, part),
       snapshotFiles.partIndex(organizationId, generation, part),
-      snapshotFiles.partReferences(organizationId, generation, part),
+      snapshotFiles.partEntryIndex(organizationId, generation, part),
     ]).flat(),
   ];
 }
@@ -175,6 +176,12 @@ export class Snapshot {
     return entries;
   }
 
+  /** The entry of a key, if the generation holds one. */
+  async entryAt(key: string): Promise<SnapshotEntry | undefined> {
+    // Just above the key: no other key lies between.
+    return (await this.entriesIn({ lower: key, upper: `${key}\u0000` }))[0];
+  }
+
   /** Entries after `afterKey` (from the start when null), at most `limit`, in key order. */
   async entriesAfter(afterKey: string | null, limit: number): Promise<SnapshotEntry[]> {
     const blocks = this.manifest.blocks;
@@ -189,20 +196,48 @@ export class Snapshot {
     return entries;
   }
 
-  /** The keys of the entries found by any of the reference keys given (referenceKeys), reading only the blocks that may hold them. */
-  async entryKeysFor(referenceKeys: readonly string[]): Promise<Set<string>> {
-    const wanted = new Set(referenceKeys);
+  /** The keys of the entries found under any of the index keys given (indexKeys), reading only the blocks that may hold them. */
+  async entryKeysFor(keys: readonly string[]): Promise<Set<string>> {
+    const wanted = new Set(keys);
     const found = new Set<string>();
-    const byPart = new Map<number, SnapshotBlock[]>();
-    for (const block of this.manifest.referenceBlocks) byPart.set(block.part, [...(byPart.get(block.part) ?? []), block]);
-    for (const [part, blocks] of byPart) {
-      const file = snapshotFiles.partReferences(this.organizationId, this.manifest.generation, part);
+    for (const [part, blocks] of this.indexBlocksByPart()) {
       const holding = new Set([...wanted].map((key) => blockAscending(blocks, Buffer.from(key, 'utf8'))));
-      for (const block of holding) {
-        for (const [key, entry] of await readBlock<[string, string]>(this.objects, file, blocks[block]!)) if (wanted.has(key)) found.add(entry);
-      }
+      for (const block of holding) for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) if (wanted.has(key)) found.add(entry);
     }
     return found;
+  }
+
+  /**
+   * The keys of the entries under one index key after `afterKey`, in key order: at least `limit`
+   * unless the generation has no more (`more` false).
+   */
+  async entryKeysUnder(indexKey: string, afterKey: string | null, limit: number): Promise<{ keys: string[]; more: boolean }> {
+    const keys: string[] = [];
+    const parts = [...this.indexBlocksByPart()];
+    const firstOfPart = new Map<number, string>();
+    for (const block of this.manifest.blocks) if (!firstOfPart.has(block.part)) firstOfPart.set(block.part, block.first);
+    for (const [index, [part, blocks]] of parts.entries()) {
+      const next = parts[index + 1];
+      // A part whose entries all lie at or before the cursor (the next part starts at or before it) holds nothing after it.
+      if (afterKey !== null && next && firstOfPart.has(next[0]) && compareKeys(firstOfPart.get(next[0])!, afterKey) <= 0) continue;
+      for (let block = blockAscending(blocks, Buffer.from(indexKey, 'utf8')); block < blocks.length && compareKeys(blocks[block]!.first, indexKey) <= 0; block++) {
+        for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) {
+          if (key === indexKey && (afterKey === null || compareKeys(entry, afterKey) > 0)) keys.push(entry);
+        }
+      }
+      if (keys.length >= limit) return { keys, more: index + 1 < parts.length };
+    }
+    return { keys, more: false };
+  }
+
+  private indexBlocksByPart(): Map<number, SnapshotBlock[]> {
+    const byPart = new Map<number, SnapshotBlock[]>();
+    for (const block of this.manifest.indexBlocks) byPart.set(block.part, [...(byPart.get(block.part) ?? []), block]);
+    return byPart;
+  }
+
+  private indexBlock(part: number, block: SnapshotBlock): Promise<[string, string][]> {
+    return readBlock<[string, string]>(this.objects, snapshotFiles.partEntryIndex(this.organizationId, this.manifest.generation, part), block);
   }
 
   private block(block: number): Promise<SnapshotEntry[]> {

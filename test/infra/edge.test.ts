@@ -193,6 +193,7 @@ describe('per-method throttles and metrics', () => {
       'GET /api/v1/reference/search/advanced',
       'POST /api/v1/auth/token',
       'POST /api/v1/billing/stripe/webhook',
+      'POST /api/v1/mapping-book/export',
       'POST /api/v1/mapping/{jobId}/export',
       'POST /api/v1/partner-inventories',
       'POST /api/v1/partner-inventories/uploads',

@@ -14,7 +14,7 @@ import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX, inventoryValidationQu
 import { supplierRoutes } from '../../shared/suppliers';
 import { OBJECT_USES, objectPrefixes, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from '../../shared/mapping-jobs';
-import { BOOK_CHANGES_PREFIX } from '../../shared/mapping-book';
+import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX } from '../../shared/mapping-book';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
 import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
@@ -86,9 +86,9 @@ describe('object grants', () => {
     }
   });
 
-  it("keep a job's results, exports and the book's change feed in the results bucket, which is not backed up, and nothing else there", () => {
+  it("keep a job's results, exports and the book's change feed and exports in the results bucket, which is not backed up, and nothing else there", () => {
     const resultPrefixes = new Set(functionsWithAccess.flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, 'resultObjects'))));
-    assert.deepEqual([...resultPrefixes].sort(), [BOOK_CHANGES_PREFIX, EXPORTS_PREFIX, JOB_RESULTS_PREFIX].sort());
+    assert.deepEqual([...resultPrefixes].sort(), [BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, EXPORTS_PREFIX, JOB_RESULTS_PREFIX].sort());
     for (const { handler, access } of functionsWithAccess) {
       for (const use of OBJECT_USES) assert.ok(!objectPrefixes(access, use).some((prefix) => resultPrefixes.has(prefix)), `${handler} ${use}: results only in the results bucket`);
     }

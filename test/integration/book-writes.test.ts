@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { startTestApi } from '../support/test-api';
 import { bookPorts } from '../../shared/mapping-book';
-import { currentEntry, decideEntry } from '../../shared/mapping-book/book';
+import { currentEntry, decideEntry, listEntries } from '../../shared/mapping-book/book';
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
 import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
 import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
@@ -207,6 +207,46 @@ describe('jobs written into the book', () => {
     // The merged hotels are no entry's any more; the book followed the publication.
     for (const i of [1, 2]) assert.equal(replayed.get(row(i).partnerHotelId)?.referenceHotelId, HOTEL(900 + i));
     assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-2', number: 2 });
+  });
+
+  it('lists by status, method and source through the index, with the decisions since laid over it, in pages', async () => {
+    const organizationId = `org-list-${Date.now()}`;
+    const status = (i: number) => (i % 7 === 0 ? 'REVIEW' : i % 11 === 0 ? 'UNMATCHED' : 'MATCHED');
+    const rows = Array.from({ length: 90 }, (_, i) =>
+      row(i, { status: status(i), ...(status(i) === 'UNMATCHED' && { method: null, referenceHotelId: null, referenceHotelName: null }), ...(i % 3 === 0 && { source: 'EXPEDIA' }) }),
+    );
+    await writeJob(organizationId, 'job-1', rows);
+    // Decided since the generation: two REVIEW rows matched, a MATCHED one refused.
+    const now = api.clock.now().toISOString();
+    for (const [i, hotel] of [[7, HOTEL(7)], [14, HOTEL(14)], [5, null]] as const) {
+      await decideEntry(ports, organizationId, { source: rows[i]!.source, partnerHotelId: rows[i]!.partnerHotelId }, decision(i, hotel, now), { kind: 'REVIEW', decidedBy: 'key-1' });
+    }
+    const everything = await listEntries(ports, organizationId, { status: undefined }, 1_000, null);
+    const all = [...everything.entries, ...(await listEntries(ports, organizationId, { status: 'DELETED' }, 1_000, null)).entries];
+    assert.equal(all.length, 90);
+    for (const filter of [{ status: 'REVIEW' }, { status: 'UNMATCHED' }, { method: 'MANUAL' }, { method: 'NONE' }, { source: 'EXPEDIA' }, { source: 'EXPEDIA', status: 'MATCHED' }, { status: 'REVIEW', minScore: 0.95 }] as const) {
+      const paged = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof listEntries>> = await listEntries(ports, organizationId, filter, 4, cursor);
+        paged.push(...page.entries);
+        cursor = page.nextKey;
+      } while (cursor !== null);
+      const expected = all.filter(
+        (entry) =>
+          entry.status !== 'DELETED' &&
+          (!('status' in filter) || entry.status === filter.status) &&
+          (!('method' in filter) || (entry.method ?? 'NONE') === filter.method) &&
+          (!('source' in filter) || entry.source === filter.source) &&
+          (!('minScore' in filter) || entry.score >= filter.minScore!),
+      );
+      assert.deepEqual(paged.map((entry) => `${entry.partnerHotelId}/${entry.source}`), expected.map((entry) => `${entry.partnerHotelId}/${entry.source}`), JSON.stringify(filter));
+    }
+    assert.deepEqual(
+      (await listEntries(ports, organizationId, { status: 'REVIEW' }, 100, null)).entries.map((entry) => entry.partnerHotelId),
+      ['P000', 'P021', 'P028', 'P035', 'P042', 'P049', 'P056', 'P063', 'P070', 'P077', 'P084'],
+      'the REVIEW rows but the two decided since',
+    );
   });
 
   it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {
