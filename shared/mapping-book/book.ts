@@ -88,15 +88,15 @@ function indexKeyOf(filter: EntryFilter): string | undefined {
  * The generation's entries after `after`: through the index when the filter names a status, method
  * or source, else in order; and the key up to which they cover the generation (null: to its end).
  */
-async function generationBatch(snapshot: Snapshot | undefined, indexKey: string | undefined, after: string | null): Promise<{ batch: SnapshotEntry[]; last: string | null }> {
+async function generationBatch(snapshot: Snapshot | undefined, indexKey: string | undefined, after: string | null, wanted: number): Promise<{ batch: SnapshotEntry[]; last: string | null }> {
   if (!snapshot) return { batch: [], last: null };
   if (indexKey === undefined) {
     const batch = await snapshot.entriesAfter(after, LIST_BATCH);
     return { batch, last: batch.length === LIST_BATCH ? entryKey(batch[batch.length - 1]!) : null };
   }
-  const { keys, more } = await snapshot.entryKeysUnder(indexKey, after, LIST_BATCH);
-  const batch = (await Promise.all(keys.map((key) => snapshot.entryAt(key)))).filter((entry): entry is SnapshotEntry => entry !== undefined);
-  return { batch, last: more ? keys[keys.length - 1]! : null };
+  // As many as the page still wants (the rest of the filter may drop some: the next batch takes over).
+  const { keys, more } = await snapshot.entryKeysUnder(indexKey, after, Math.min(LIST_BATCH, wanted));
+  return { batch: await snapshot.entriesAt(keys), last: more ? keys[keys.length - 1]! : null };
 }
 
 /**
@@ -118,7 +118,7 @@ export async function listEntries(
   const entries: BookEntry[] = [];
   let after = afterKey;
   for (let scanned = 0; ; ) {
-    const { batch, last } = await generationBatch(snapshot, indexKey, after);
+    const { batch, last } = await generationBatch(snapshot, indexKey, after, limit - entries.length);
     const laid = await ports.store.laidOverIn(organizationId, { lower: after, upper: last === null ? null : `${last}\u0000` });
     // A generation committed meanwhile may have folded (and removed) items this batch needed: read it from the new one.
     const now = (await ports.store.state(organizationId)).generation;

@@ -208,8 +208,8 @@ export class Snapshot {
   }
 
   /**
-   * The keys of the entries under one index key after `afterKey`, in key order: at least `limit`
-   * unless the generation has no more (`more` false).
+   * The keys of the entries under one index key after `afterKey`, in key order, at most `limit`;
+   * `more` false when the generation has none after them.
    */
   async entryKeysUnder(indexKey: string, afterKey: string | null, limit: number): Promise<{ keys: string[]; more: boolean }> {
     const keys: string[] = [];
@@ -222,12 +222,24 @@ export class Snapshot {
       if (afterKey !== null && next && firstOfPart.has(next[0]) && compareKeys(firstOfPart.get(next[0])!, afterKey) <= 0) continue;
       for (let block = blockAscending(blocks, Buffer.from(indexKey, 'utf8')); block < blocks.length && compareKeys(blocks[block]!.first, indexKey) <= 0; block++) {
         for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) {
-          if (key === indexKey && (afterKey === null || compareKeys(entry, afterKey) > 0)) keys.push(entry);
+          if (key !== indexKey || (afterKey !== null && compareKeys(entry, afterKey) <= 0)) continue;
+          if (keys.length === limit) return { keys, more: true };
+          keys.push(entry);
         }
       }
-      if (keys.length >= limit) return { keys, more: index + 1 < parts.length };
     }
     return { keys, more: false };
+  }
+
+  /** The entries of the keys given (in key order), reading each block that holds them once. */
+  async entriesAt(keys: readonly string[]): Promise<SnapshotEntry[]> {
+    const blocks = this.manifest.blocks;
+    if (blocks.length === 0 || keys.length === 0) return [];
+    const wanted = new Set(keys);
+    const holding = [...new Set(keys.map((key) => blockAscending(blocks, Buffer.from(key, 'utf8'))))].sort((a, b) => a - b);
+    const entries: SnapshotEntry[] = [];
+    for (const block of holding) for (const entry of await this.block(block)) if (wanted.has(entryKey(entry))) entries.push(entry);
+    return entries;
   }
 
   private indexBlocksByPart(): Map<number, SnapshotBlock[]> {

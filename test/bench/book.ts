@@ -3,7 +3,9 @@
  * local runtime (DynamoDB Local and s3rver): a --rows job into an empty book, then a second job of as
  * many rows (a tenth on another hotel, a hundredth gone, as many new) into that book, each written
  * range by range as the queue runs them (--parallel at once); then the feed of the first job's
- * changes read to its end in pages of 1,000, as a partner reads it.
+ * changes read to its end in pages of 1,000, as a partner reads it; then a publication that merged 100
+ * hotels taken into the book (what it reads: the entry index's blocks, not the book), and the first page
+ * of the UNMATCHED entries (every 50th) through the index.
  *   npm run bench:book [-- --rows 100000 --parallel 4]
  */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +16,9 @@ import { parseArgs } from 'node:util';
 import { localRuntime } from '../../infra/local/messaging';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { bookPorts } from '../../shared/mapping-book';
+import { listEntries } from '../../shared/mapping-book/book';
+import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
+import { objectStoreOf } from '../../shared/platform/objects/services';
 import { FEED_START, type FeedPosition } from '../../shared/mapping-book/change-log';
 import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
 import { startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
@@ -26,6 +31,11 @@ const VIEW_BLOCK_ROWS = 500;
 
 const hotel = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 function row(i: number, referenceHotel = i): JobRow {
+  if (i % 50 === 7) return { ...matchedRow(i, referenceHotel), status: 'UNMATCHED', method: null, referenceHotelId: null, referenceHotelName: null, score: 0.2 };
+  return matchedRow(i, referenceHotel);
+}
+
+function matchedRow(i: number, referenceHotel: number): JobRow {
   return {
     partnerHotelId: `H-${String(i).padStart(7, '0')}`,
     source: OWN_SOURCE,
@@ -48,7 +58,10 @@ function source(rows: JobRow[]): JobRowsSource {
 const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-book-'));
 const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
 const { runtime } = localRuntime(stack.config);
-const ports = bookPorts(runtime);
+const files = objectStoreOf(runtime);
+/** Reads of the book's files, counted. */
+let reads = 0;
+const ports = { ...bookPorts(runtime), files: { ...files, get: (key: string, range?: { start: number; length: number }) => (reads++, files.get(key, range)), expireLater: files.expireLater.bind(files), put: files.put.bind(files) } };
 const organizationId = 'bench-book';
 
 /** Writes a job into the book as the queue would, `PARALLEL` ranges at a time; its wall time in ms. */
@@ -96,6 +109,39 @@ try {
   }
   const readMs = performance.now() - readStarted;
   console.log(`  feed read of the first job's ${read.toLocaleString('en')} changes in pages of 1,000: ${(readMs / 1000).toFixed(1)} s (${Math.round(read / (readMs / 1000)).toLocaleString('en')} changes/s)`);
+
+  // A publication that merged 100 hotels the book points at, taken in as the follow worker does.
+  const merged = Array.from({ length: 100 }, (_, n) => (n * 997 + 3) % ROWS).filter((i) => i % 50 !== 7);
+  const publication = {
+    artifactsId: 'pub-2',
+    previousArtifactsId: 'pub-1',
+    number: 2,
+    publishedAt: new Date().toISOString(),
+    matchingIndexKey: 'unused',
+    merged: merged.map((i) => ({ hotelId: hotel(i), mergedInto: hotel(2 * ROWS + i), mergedIntoName: 'Survivor' })),
+    removed: [],
+    added: [],
+  };
+  const following: FollowPorts = {
+    ...ports,
+    referenceChanges: async (id) => (id === 'pub-2' ? publication : undefined),
+    remap: async () => {
+      throw new Error('a merge maps nothing again');
+    },
+    follows: { send: async () => undefined, sendAll: async () => undefined },
+  };
+  const beforeFollow = await ports.log.endPosition(organizationId);
+  reads = 0;
+  const followStarted = performance.now();
+  await followReference(following, { organizationId, referenceVersionId: 'pub-2' });
+  const followMs = performance.now() - followStarted;
+  const moved = (await ports.log.counts(organizationId, beforeFollow)).updated;
+  console.log(`  a publication merging ${merged.length} of the book's hotels taken in: ${(followMs / 1000).toFixed(2)} s, ${moved} entries moved, ${reads} reads of the book's files (of its ${Math.ceil(ROWS / 500)} entry blocks and their index)`);
+
+  reads = 0;
+  const listStarted = performance.now();
+  const page = await listEntries(ports, organizationId, { status: 'UNMATCHED' }, 100, null);
+  console.log(`  first page of ${page.entries.length} UNMATCHED entries (one in 50) through the index: ${Math.round(performance.now() - listStarted)} ms, ${reads} reads`);
 } finally {
   await stack.stop();
   rmSync(s3DataDir, { recursive: true, force: true });

@@ -37,19 +37,25 @@ export function blocksOf<T>(rows: readonly T[], rowsPerBlock: number): T[][] {
   return blocks;
 }
 
-const cache = new Map<string, unknown>();
+const cache = new Map<string, Promise<unknown>>();
 const CACHED_FILES = 64;
 
-/** The value read under `key` before, else read now; the last CACHED_FILES are kept. */
-export async function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
+/**
+ * The value read under `key` before (or being read now: readers at once share one read), else read
+ * now; the last CACHED_FILES are kept, a failed read none.
+ */
+export function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);
     cache.set(key, hit);
-    return hit as T;
+    return hit as Promise<T>;
   }
-  const value = await read();
+  const value = read();
   cache.set(key, value);
+  value.catch(() => {
+    if (cache.get(key) === value) cache.delete(key);
+  });
   if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
   return value;
 }
