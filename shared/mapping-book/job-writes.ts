@@ -20,7 +20,7 @@ import type { EventData, PartnerEvent } from '../events';
 import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type JobRow } from './entries';
-import { entryKey, generationFiles, inRange, Snapshot, writeManifest, writePart, type KeyRange, type PartIndex, type SnapshotEntry, withoutFolded } from './snapshot';
+import { entryKey, generationFiles, inRange, partFiles, snapshotFiles, Snapshot, writeManifest, writePart, type KeyRange, type PartIndex, type SnapshotEntry, withoutFolded } from './snapshot';
 import type { BookStore, JobWrite, LaidOverEntry } from './store';
 
 /** Blocks of the job's rows (500 each) per range: 10,000 rows, a few seconds' work. */
@@ -36,7 +36,7 @@ export interface BookPorts {
   store: BookStore;
   log: ChangeLog;
   /** The generations' files (the files bucket). */
-  files: Pick<ObjectStore, 'get' | 'put' | 'expireLater'>;
+  files: Pick<ObjectStore, 'get' | 'put' | 'expireLater' | 'size'>;
   /** The feed's files (the results bucket). */
   feedFiles: Pick<ObjectStore, 'get' | 'put'>;
   clock: Clock;
@@ -87,7 +87,7 @@ interface RangeChanges {
 export async function writeJobRange(ports: BookPorts, request: { organizationId: string; mappingJobId: string; range: number }, source: JobRowsSource): Promise<void> {
   const { organizationId, mappingJobId, range } = request;
   const write = await ports.store.write(organizationId, mappingJobId);
-  if (!write || write.sequence !== undefined) return;
+  if (!write || write.sequence !== undefined || write.abandoned) return;
   if (!write.doneRanges?.has(range)) {
     const state = await ports.store.state(organizationId);
     const { firstIds } = await source.outline();
@@ -147,7 +147,7 @@ function bookChangedEvent(organizationId: string, sequence: number, cause: Event
  */
 export async function finishJobWrite(ports: BookPorts, organizationId: string, mappingJobId: string): Promise<number | undefined> {
   const write = await ports.store.write(organizationId, mappingJobId);
-  if (!write || write.sequence !== undefined) return write?.sequence;
+  if (!write || write.sequence !== undefined || write.abandoned) return write?.sequence;
   const parts = await writeManifest<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
   const previous = (await ports.store.state(organizationId)).generation;
   const cause = { kind: 'JOB', mappingJobId } as const;
@@ -202,10 +202,16 @@ async function changesStillStanding(
 
 /**
  * A write whose start or range failed every delivery gives the book back, so that later jobs are
- * written; the job's own rows reach the book with the next job over its inventory. A write already
- * committed is left as it is.
+ * written; the job's own rows reach the book with the next job over its inventory. The files it
+ * wrote expire a day later. A write already committed is left as it is.
  */
-export async function abandonJobWrite(ports: Pick<BookPorts, 'store'>, organizationId: string, mappingJobId: string): Promise<void> {
-  if ((await ports.store.write(organizationId, mappingJobId))?.sequence !== undefined) return;
+export async function abandonJobWrite(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, mappingJobId: string): Promise<void> {
+  const write = await ports.store.write(organizationId, mappingJobId);
+  if (write?.sequence !== undefined) return;
   await ports.store.abandonWrite(organizationId, mappingJobId);
+  if (!write) return;
+  const written = await Promise.all(
+    [snapshotFiles.manifest(organizationId, mappingJobId), ...partFiles(organizationId, mappingJobId, write.ranges)].map(async (key) => ((await ports.files.size(key)) === undefined ? undefined : key)),
+  );
+  await ports.files.expireLater(written.filter((key): key is string => key !== undefined));
 }

@@ -126,19 +126,21 @@ export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'g
   return indexes;
 }
 
-/** Every file of a generation: its manifest, and each part with its index. */
+/** Every file of a generation: its manifest, and each part with its indexes. */
 export async function generationFiles(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string): Promise<string[]> {
   const bytes = await objects.get(snapshotFiles.manifest(organizationId, generation));
   if (!bytes) return [];
   const { parts } = JSON.parse(bytes.toString('utf8')) as SnapshotManifest;
-  return [
-    snapshotFiles.manifest(organizationId, generation),
-    ...Array.from({ length: parts }, (_, part) => [
-      snapshotFiles.part(organizationId, generation, part),
-      snapshotFiles.partIndex(organizationId, generation, part),
-      snapshotFiles.partEntryIndex(organizationId, generation, part),
-    ]).flat(),
-  ];
+  return [snapshotFiles.manifest(organizationId, generation), ...partFiles(organizationId, generation, parts)];
+}
+
+/** The files of a generation's parts (each, written or not). */
+export function partFiles(organizationId: string, generation: string, parts: number): string[] {
+  return Array.from({ length: parts }, (_, part) => [
+    snapshotFiles.part(organizationId, generation, part),
+    snapshotFiles.partIndex(organizationId, generation, part),
+    snapshotFiles.partEntryIndex(organizationId, generation, part),
+  ]).flat();
 }
 
 /** A generation's entries, read a block at a time. */

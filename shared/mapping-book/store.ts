@@ -41,6 +41,8 @@ export interface JobWrite {
   startedAt: string;
   /** Set once the write is committed. */
   sequence?: number;
+  /** Set when the write gave the book back unfinished: its late ranges write nothing. */
+  abandoned?: boolean;
 }
 
 /** An entry laid over the generation: newer than it when `sequence` is above what the generation folded. */
@@ -177,8 +179,11 @@ export class BookStore {
     return write as JobWrite;
   }
 
-  /** Gives the book back when a job's write cannot finish: the next job's write starts from the generation as it is. */
+  /** Gives the book back when a job's write cannot finish, and marks the write abandoned: the next job's write starts from the generation as it is. */
   async abandonWrite(organizationId: string, mappingJobId: string): Promise<void> {
+    await this.table.client.send(
+      new UpdateCommand({ TableName: this.table.name, Key: keys.write(organizationId, mappingJobId), UpdateExpression: 'SET abandoned = :yes', ExpressionAttributeValues: { ':yes': true } }),
+    );
     try {
       await this.table.client.send(
         new UpdateCommand({

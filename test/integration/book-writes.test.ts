@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { startTestApi } from '../support/test-api';
-import { bookPorts } from '../../shared/mapping-book';
+import { GetObjectTaggingCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { BOOK_FILES_PREFIX, bookPorts } from '../../shared/mapping-book';
+import { createS3Client, EXPIRE_TAG } from '../../shared/platform/objects/s3-object-store';
 import { currentEntry, decideEntry, listEntries } from '../../shared/mapping-book/book';
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
 import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
@@ -14,6 +16,19 @@ import { followReference, type FollowPorts } from '../../shared/mapping-book/ref
 import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
 const api = await startTestApi();
+const s3 = createS3Client(api.config);
+
+/** The files of a generation in the bucket, each with the tag that expires it (if any). */
+async function generationFilesTagged(organizationId: string, generation: string): Promise<Record<string, string | undefined>> {
+  const prefix = `${BOOK_FILES_PREFIX}${organizationId}/${generation}/`;
+  const listed = await s3.send(new ListObjectsV2Command({ Bucket: api.config.bucketName, Prefix: prefix }));
+  const tagged: Record<string, string | undefined> = {};
+  for (const object of listed.Contents ?? []) {
+    const { TagSet } = await s3.send(new GetObjectTaggingCommand({ Bucket: api.config.bucketName, Key: object.Key }));
+    tagged[object.Key!.slice(prefix.length)] = TagSet?.find((tag) => tag.Value === EXPIRE_TAG.value)?.Key;
+  }
+  return tagged;
+}
 const ports = bookPorts(api.runtime);
 const HOTEL = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
@@ -254,7 +269,13 @@ describe('jobs written into the book', () => {
     const rows = Array.from({ length: 10 }, (_, i) => row(i));
     assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'stuck', partial: false }, source(rows)), 1);
     assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'next', partial: false }, source(rows)), 'busy');
+    // Its one range was written, then the commit failed every delivery.
+    const written = { ...ports, store: Object.assign(Object.create(ports.store) as typeof ports.store, { rangeDone: async () => assert.fail('dies before counting') }) };
+    await assert.rejects(writeJobRange(written, { organizationId, mappingJobId: 'stuck', range: 0 }, source(rows)));
     await abandonJobWrite(ports, organizationId, 'stuck');
+    // What it wrote goes a day later; what it never wrote is not asked for.
+    const files = await generationFilesTagged(organizationId, 'stuck');
+    assert.deepEqual(files, { 'part-00000': 'expire', 'part-00000.index': 'expire', 'part-00000.json': 'expire' });
     await writeJob(organizationId, 'next', rows);
     assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, 10);
     // The abandoned write's late range changes nothing: it no longer holds the book.
