@@ -146,6 +146,10 @@ describe('npm start killed mid-work', () => {
     assert.equal(completed.counts.matched + completed.counts.review + completed.counts.unmatched, JOB_ROWS);
     const quota = await api('GET', '/api/v1/billing/quota/status');
     assert.equal(quota.body.mappingsUsedToday, JOB_ROWS, 'the reservation is settled at what was processed, once');
+    // Its rows reach the mapping book, each once, whatever the restart interrupted.
+    const book = await until('the book written', async () => (await api('GET', '/api/v1/mapping-book')).body, (view) => view.writing === null && view.entries > 0, 60);
+    assert.equal(book.entries, JOB_ROWS);
+    assert.equal((await api('GET', '/api/v1/mapping-book/changes/counts')).body.new, JOB_ROWS);
 
     const validated = await until('the upload', async () => (await api('GET', `/api/v1/partner-inventories/${uploadedId}`)).body, (view) => view.status !== 'VALIDATING', 180);
     assert.equal(validated.status, 'READY', JSON.stringify(validated));
