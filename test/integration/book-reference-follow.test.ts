@@ -6,8 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, it } from '@jest/globals';
 import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
 import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
@@ -15,6 +13,7 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { startTestApi, type Caller } from '../support/test-api';
+import { jsonReceiver } from '../support/webhook-receiver';
 
 const REFERENCE = { hotels: 300, seed: 5 };
 const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
@@ -22,20 +21,9 @@ const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFE
 const newcomer = { ...[...generateReferenceHotels({ count: 50, seed: 77 })].find((hotel) => hotel.lat !== undefined)!, id: randomUUID(), name: 'Pension Quillfeather Harbour' };
 const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
 
-const received: any[] = [];
-const receiver = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-    response.end('ok');
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-afterAll(() => {
-  receiver.closeAllConnections();
-  receiver.close();
-});
+const receiver = await jsonReceiver();
+const received = receiver.received;
+afterAll(() => receiver.close());
 await seedReferenceInventory(api.runtime, REFERENCE);
 
 type Row = (string | number | undefined)[];
@@ -83,7 +71,7 @@ describe('the mapping book follows the reference', () => {
     const admin = await api.newOrganization({ role: 'admin' });
     const subscribed = await api.request('POST', '/api/v1/webhook-subscriptions', {
       as: partner,
-      json: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/book`, events: ['MAPPING_BOOK_CHANGED'] },
+      json: { url: receiver.url('/book'), events: ['MAPPING_BOOK_CHANGED'] },
     });
     assert.equal(subscribed.status, 201, subscribed.text);
     const job = await mapInventory(partner, [...[0, 1, 2, 3].map((i) => rowOf(`P${i}`, hotels[i]!)), rowOf('N0', newcomer)]);

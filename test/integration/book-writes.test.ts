@@ -68,6 +68,29 @@ const decision = (i: number, referenceHotelId: string | null, at: string) => ({
   partner: row(i).partner,
 });
 
+/** A reader paging through the feed from its start while writers write, in pages of `limit`; stopped, it reads to the end and answers every change it saw. */
+function feedReader(organizationId: string, limit: number): { stop(): Promise<BookChange[]> } {
+  const seen: BookChange[] = [];
+  let position: FeedPosition = FEED_START;
+  let writing = true;
+  const reading = (async () => {
+    for (;;) {
+      const stillWriting = writing;
+      const page = await ports.log.read(organizationId, position, limit);
+      seen.push(...page.changes);
+      position = page.position;
+      if (!stillWriting && !page.more) return;
+    }
+  })();
+  return {
+    async stop() {
+      writing = false;
+      await reading;
+      return seen;
+    },
+  };
+}
+
 /** Writes a job whole: its start, then its ranges all at once. */
 async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], partial = false): Promise<void> {
   const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial }, source(rows));
@@ -91,18 +114,7 @@ describe('jobs written into the book', () => {
     // A third job waits for the second to commit.
     assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-3', partial: false }, source(first)), 'busy');
 
-    const seen: BookChange[] = [];
-    let position: FeedPosition = FEED_START;
-    let writing = true;
-    const reader = (async () => {
-      for (;;) {
-        const stillWriting = writing;
-        const page = await ports.log.read(organizationId, position, 7);
-        seen.push(...page.changes);
-        position = page.position;
-        if (!stillWriting && !page.more) return;
-      }
-    })();
+    const reader = feedReader(organizationId, 7);
     const now = () => api.clock.now().toISOString();
     await Promise.all([
       ...Array.from({ length: 3 }, (_, range) => writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range }, source(second))),
@@ -114,8 +126,7 @@ describe('jobs written into the book', () => {
     await writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range: 1 }, source(second));
     assert.equal(await finishJobWrite(ports, organizationId, 'job-2'), (await ports.store.write(organizationId, 'job-2'))!.sequence);
     await writeJob(organizationId, 'job-3', first, true);
-    writing = false;
-    await reader;
+    const seen = await reader.stop();
 
     // Every change once, in commit order.
     const keys = seen.map((change) => `${change.cause.kind}:${change.cause.kind === 'JOB' ? change.cause.mappingJobId : ''}:${change.partnerHotelId}:${change.kind}`);
@@ -189,26 +200,14 @@ describe('jobs written into the book', () => {
       follows: { send: async () => assert.fail('one delivery takes it all'), sendAll: async () => undefined },
     };
 
-    const seen: BookChange[] = [];
-    let position: FeedPosition = FEED_START;
-    let writing = true;
-    const reader = (async () => {
-      for (;;) {
-        const stillWriting = writing;
-        const page = await ports.log.read(organizationId, position, 3);
-        seen.push(...page.changes);
-        position = page.position;
-        if (!stillWriting && !page.more) return;
-      }
-    })();
+    const reader = feedReader(organizationId, 3);
     const now = () => api.clock.now().toISOString();
     await Promise.all([
       ...[0, 1].map((range) => writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range }, source(second))),
       ...[3, 10, 11].map((i) => decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(i).partnerHotelId }, decision(i, HOTEL(i), now()), { kind: 'REVIEW', decidedBy: 'key-1' })),
       followReference(following, { organizationId, referenceVersionId: 'pub-2' }),
     ]);
-    writing = false;
-    await reader;
+    const seen = await reader.stop();
 
     const all = (await ports.log.read(organizationId, FEED_START, 10_000)).changes;
     assert.deepEqual(seen, all, 'the reader saw the feed as it stands, every change once');

@@ -4,34 +4,21 @@
  * refused input and tenant isolation.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, it } from '@jest/globals';
 import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { startTestApi, type Caller } from '../support/test-api';
+import { jsonReceiver } from '../support/webhook-receiver';
 
 const REFERENCE = { hotels: 300, seed: 5 };
 const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
 const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
 
-/** A webhook receiver on loopback: the bodies it was sent. */
-const received: any[] = [];
-const receiver = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-    response.end('ok');
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-afterAll(() => {
-  receiver.closeAllConnections();
-  receiver.close();
-});
+const receiver = await jsonReceiver();
+const received = receiver.received;
+afterAll(() => receiver.close());
 await seedReferenceInventory(api.runtime, REFERENCE);
 
 type Row = (string | number | undefined)[];
@@ -87,7 +74,7 @@ describe("a partner's month in the mapping book", () => {
     const partner = await api.newOrganization();
     const subscribed = await api.request('POST', '/api/v1/webhook-subscriptions', {
       as: partner,
-      json: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/book`, events: ['MAPPING_BOOK_CHANGED'] },
+      json: { url: receiver.url('/book'), events: ['MAPPING_BOOK_CHANGED'] },
     });
     assert.equal(subscribed.status, 201, subscribed.text);
     const firstRows = [...Array.from({ length: 12 }, (_, i) => hotelRow(i)), nowhereRow(0), nowhereRow(1)];
