@@ -16,6 +16,7 @@ import { formatPosition } from './change-log';
 import type { BookEntry } from './entries';
 import { BOOK_EXPORTS_PREFIX, EXPORT_KEPT_DAYS } from './files';
 import type { BookPorts } from './job-writes';
+import type { BookExport } from './store';
 
 /** A file still being prepared after this long is prepared again by the next request (its message was lost or failed). */
 export const EXPORT_OVERDUE_MINUTES = 15;
@@ -24,20 +25,6 @@ export const EXPORT_URL_SECONDS = 3600;
 export const EXPORT_RETRY_SECONDS = 5;
 /** Entries read per page while the file is written. */
 const EXPORT_PAGE = 5_000;
-
-/** The book's export of one source, as the table keeps it. */
-export interface BookExport {
-  exportId: string;
-  source: string;
-  status: 'PREPARING' | 'READY';
-  format: ResolvedExportFormat;
-  requestedAt: string;
-  /** Set when ready: the feed's position the file was read at, the file, and its rows. */
-  position?: string;
-  readyAt?: string;
-  key?: string;
-  rowCount?: number;
-}
 
 export interface ExportPorts extends Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'> {
   exportFormat(organizationId: string): Promise<ExportFormatConfig | undefined>;

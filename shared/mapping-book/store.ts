@@ -16,7 +16,7 @@ import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
 import { isConditionFailure, queryAll, transactWrite, type Table, type TransactItem } from '../platform/table';
 import type { BookEntry } from './entries';
-import type { BookExport } from './exports';
+import type { ResolvedExportFormat } from '../export-format';
 import { entryKey, type KeyRange } from './snapshot';
 
 export interface BookState {
@@ -43,6 +43,20 @@ export interface JobWrite {
   sequence?: number;
   /** Set when the write gave the book back unfinished: its late ranges write nothing. */
   abandoned?: boolean;
+}
+
+/** The book's export of one source, as the table keeps it. */
+export interface BookExport {
+  exportId: string;
+  source: string;
+  status: 'PREPARING' | 'READY';
+  format: ResolvedExportFormat;
+  requestedAt: string;
+  /** Set when ready: the feed's position the file was read at, the file, and its rows. */
+  position?: string;
+  readyAt?: string;
+  key?: string;
+  rowCount?: number;
 }
 
 /** An entry laid over the generation: newer than it when `sequence` is above what the generation folded. */
