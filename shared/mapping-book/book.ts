@@ -134,8 +134,8 @@ export async function listEntries(
       if (after !== null && compareKeys(key, after) <= 0) continue;
       // Through the index, the generation's entry of a laid-over one may be outside the batch (another status): its fold decides.
       const folded = foldedOf.get(key) ?? (indexKey === undefined ? 0 : ((await snapshot?.entryAt(key))?.folded ?? 0));
+      // Folded already (and not yet removed): the generation's entry stands.
       if (item.sequence > folded) merged.set(key, item.entry);
-      else merged.delete(key);
     }
     const keys = [...merged.keys()].sort(compareKeys);
     for (const [index, key] of keys.entries()) {

@@ -53,7 +53,8 @@ export interface JobWriteRequest {
 export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, source: JobRowsSource): Promise<number | 'busy'> {
   const { organizationId, mappingJobId } = request;
   const existing = await ports.store.write(organizationId, mappingJobId);
-  if (existing?.sequence !== undefined) return 0;
+  // Committed, or given up (a start delivered again after its write was abandoned takes nothing).
+  if (existing?.sequence !== undefined || existing?.abandoned) return 0;
   if (!(await ports.store.beginWriting(organizationId, mappingJobId))) return 'busy';
   const { firstIds, sources } = await source.outline();
   const write = await ports.store.planWrite(organizationId, {

@@ -40,6 +40,8 @@ import { compareKeys, entryKey, Snapshot } from './snapshot';
 export const FOLLOW_BATCH = 1_000;
 /** Entries per commit: with the head and the commit, within a transaction's 100 items. */
 const COMMIT_ENTRIES = 90;
+/** While a job is being written into the book, a follow waits this long and tries again. */
+export const FOLLOW_WAIT_SECONDS = 30;
 /** How many publications back a book catches up through; older changes are gone from reach. */
 const CHAIN_LIMIT = 50;
 
@@ -95,13 +97,18 @@ async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, tar
   const removed = new Set<string>();
   const near = new Set<string>();
   for (const publication of chain) {
-    for (const merge of publication.merged) {
-      // A hotel merged into one merged later still moves to the last.
-      for (const [id, earlier] of merged) if (earlier.mergedInto === merge.hotelId) merged.set(id, { ...merge, hotelId: id });
-      merged.set(merge.hotelId, merge);
-    }
+    for (const merge of publication.merged) merged.set(merge.hotelId, merge);
     for (const id of publication.removed) removed.add(id);
     for (const hotel of publication.added) if (hotel.lat !== undefined && hotel.lon !== undefined) for (const key of placeKeysNear(hotel.lat, hotel.lon)) near.add(key);
+  }
+  // A hotel merged into one merged too (in whatever order the merges are listed) moves to the last.
+  for (const [id, merge] of merged) {
+    let last = merge;
+    for (const seen = new Set([id]); merged.has(last.mergedInto) && !seen.has(last.mergedInto); ) {
+      seen.add(last.mergedInto);
+      last = merged.get(last.mergedInto)!;
+    }
+    merged.set(id, { ...last, hotelId: id });
   }
   return { publication: target, merged, removed, near };
 }
@@ -120,8 +127,9 @@ async function touchedEntries(ports: Pick<BookPorts, 'store' | 'files'>, organiz
 
 /** What the changes do to an entry, and whether the engine must answer for it first. */
 function planFor(entry: BookEntry, followed: Followed): { merge?: HotelMerge; gone?: string; nearNew: boolean } {
-  // An ended entry waits for its inventory to list it again.
-  if (entry.status === 'DELETED') return { nearNew: false };
+  // An ended entry waits for its inventory to list it again; one this publication changed already (a delivery repeated) is done.
+  const changedByThis = (entry.cause.kind === 'MERGE' || entry.cause.kind === 'PUBLICATION') && entry.cause.referenceVersionId === followed.publication.artifactsId;
+  if (entry.status === 'DELETED' || changedByThis) return { nearNew: false };
   const merge = (entry.referenceHotelId !== null && followed.merged.get(entry.referenceHotelId)) || (entry.decision?.referenceHotelId && followed.merged.get(entry.decision.referenceHotelId)) || undefined;
   const pointsAt = [entry.referenceHotelId, entry.decision?.referenceHotelId].map((id) => (id && followed.merged.get(id)?.mergedInto) ?? id);
   const gone = pointsAt.find((id): id is string => typeof id === 'string' && followed.removed.has(id));
@@ -156,6 +164,11 @@ export async function followReference(ports: FollowPorts, message: FollowMessage
   if (!target) return;
   // A later publication followed first covers this one.
   if (state.followed && state.followed.number >= target.number) return;
+  // A job being written into the book would leave out its rows for the entries this changes: its write goes first.
+  if (state.writing !== undefined) {
+    await ports.follows.send(message, { delaySeconds: FOLLOW_WAIT_SECONDS });
+    return;
+  }
   const followed = await followedChanges(ports, target, state.followed?.referenceVersionId);
   const touched = await touchedEntries(ports, organizationId, followed);
   const todo = message.after === undefined ? touched : touched.filter((key) => compareKeys(key, message.after!) > 0);
@@ -163,6 +176,8 @@ export async function followReference(ports: FollowPorts, message: FollowMessage
   let { from, counts = { new: 0, updated: 0, deleted: 0 } } = message;
   const answers = new Map<string, EngineAnswer>();
   for (const keys of blocksOf(batch, COMMIT_ENTRIES)) {
+    // A later publication's follow that finished meanwhile took the book past this one.
+    if (((await ports.store.state(organizationId)).followed?.number ?? 0) >= target.number) return;
     const committed = await commitChanges(ports, organizationId, keys, followed, answers);
     if (committed) {
       from ??= committed.sequence;

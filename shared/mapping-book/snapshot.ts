@@ -126,6 +126,30 @@ export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'g
   return indexes;
 }
 
+/**
+ * The blocks of a part's index that may hold pairs of any of the keys (UTF-8 bytes, in order). Block
+ * i holds pairs from its first key up to the next block's first (an index key repeats, so its pairs
+ * may run from one block into the next): it may hold a key k when first(i) <= k <= first(i + 1).
+ */
+function blocksHolding(blocks: readonly SnapshotBlock[], sortedKeys: readonly Buffer[]): number[] {
+  const firsts = blocks.map((block) => Buffer.from(block.first, 'utf8'));
+  const holding: number[] = [];
+  for (let block = 0; block < blocks.length; block++) {
+    // The first key at or above the block's first.
+    let low = 0;
+    let high = sortedKeys.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (Buffer.compare(sortedKeys[middle]!, firsts[block]!) < 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low < sortedKeys.length && (block + 1 === blocks.length || Buffer.compare(sortedKeys[low]!, firsts[block + 1]!) <= 0)) holding.push(block);
+  }
+  return holding;
+}
+
+const sortedBytes = (keys: Iterable<string>) => inUtf8Order([...new Set(keys)], (key) => key, 1).map((key) => Buffer.from(key, 'utf8'));
+
 /** Every file of a generation: its manifest, and each part with its indexes. */
 export async function generationFiles(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string): Promise<string[]> {
   const bytes = await objects.get(snapshotFiles.manifest(organizationId, generation));
@@ -201,10 +225,10 @@ export class Snapshot {
   /** The keys of the entries found under any of the index keys given (indexKeys), reading only the blocks that may hold them. */
   async entryKeysFor(keys: readonly string[]): Promise<Set<string>> {
     const wanted = new Set(keys);
+    const sorted = sortedBytes(wanted);
     const found = new Set<string>();
     for (const [part, blocks] of this.indexBlocksByPart()) {
-      const holding = new Set([...wanted].map((key) => blockAscending(blocks, Buffer.from(key, 'utf8'))));
-      for (const block of holding) for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) if (wanted.has(key)) found.add(entry);
+      for (const block of blocksHolding(blocks, sorted)) for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) if (wanted.has(key)) found.add(entry);
     }
     return found;
   }
@@ -222,7 +246,7 @@ export class Snapshot {
       const next = parts[index + 1];
       // A part whose entries all lie at or before the cursor (the next part starts at or before it) holds nothing after it.
       if (afterKey !== null && next && firstOfPart.has(next[0]) && compareKeys(firstOfPart.get(next[0])!, afterKey) <= 0) continue;
-      for (let block = blockAscending(blocks, Buffer.from(indexKey, 'utf8')); block < blocks.length && compareKeys(blocks[block]!.first, indexKey) <= 0; block++) {
+      for (const block of blocksHolding(blocks, [Buffer.from(indexKey, 'utf8')])) {
         for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) {
           if (key !== indexKey || (afterKey !== null && compareKeys(entry, afterKey) <= 0)) continue;
           if (keys.length === limit) return { keys, more: true };

@@ -134,8 +134,18 @@ export class BookStore {
 
   /** Records the publication the book has followed, with the event that tells the partner of its changes (none when it changed nothing). */
   async finishFollow(organizationId: string, followed: NonNullable<BookState['followed']>, event: DomainEvent | undefined): Promise<void> {
+    // Never back to an earlier publication than one a follow that finished first recorded.
     await transactWrite(this.table, [
-      { Update: { TableName: this.table.name, Key: keys.state(organizationId), UpdateExpression: 'SET followed = :followed', ExpressionAttributeValues: { ':followed': followed } } },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.state(organizationId),
+          UpdateExpression: 'SET followed = :followed',
+          ConditionExpression: 'attribute_not_exists(followed) OR followed.#number < :number',
+          ExpressionAttributeNames: { '#number': 'number' },
+          ExpressionAttributeValues: { ':followed': followed, ':number': followed.number },
+        },
+      },
       ...(event ? [eventPut(this.table, event)] : []),
     ]);
   }

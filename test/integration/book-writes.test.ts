@@ -7,12 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { startTestApi } from '../support/test-api';
 import { GetObjectTaggingCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { BOOK_FILES_PREFIX, bookPorts } from '../../shared/mapping-book';
 import { createS3Client, EXPIRE_TAG } from '../../shared/platform/objects/s3-object-store';
 import { currentEntry, decideEntry, listEntries } from '../../shared/mapping-book/book';
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
-import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
-import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
+import { applyJobRow, hotelKeys, listingKey, OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
+import { entryKey, Snapshot, writeManifest, writePart } from '../../shared/mapping-book/snapshot';
+import { followReference, type FollowMessage, type FollowPorts } from '../../shared/mapping-book/reference-follow';
 import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
 const api = await startTestApi();
@@ -190,23 +192,30 @@ describe('jobs written into the book', () => {
     await writeJob(organizationId, 'job-1', first);
     const second = first.map((each, i) => (i % 5 === 0 ? { ...each, referenceHotelId: HOTEL(600 + i) } : each));
     assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source(second)), 2);
-    // A publication that merged hotels 1, 2 and 10 (which job-2 also moves) into others.
-    const merged = [1, 2, 10].map((i) => ({ hotelId: HOTEL(i), mergedInto: HOTEL(900 + i), mergedIntoName: `Survivor ${i}` }));
+    // A publication that merged hotels 1, 2, 10 (which job-2 moves) and 12 into others.
+    const merged = [1, 2, 10, 12].map((i) => ({ hotelId: HOTEL(i), mergedInto: HOTEL(900 + i), mergedIntoName: `Survivor ${i}` }));
     const publication = { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged, removed: [], added: [] };
+    const waiting: FollowMessage[] = [];
     const following: FollowPorts = {
       ...ports,
       referenceChanges: async (id) => (id === 'pub-2' ? publication : undefined),
       remap: async () => assert.fail('a merge maps nothing again'),
-      follows: { send: async () => assert.fail('one delivery takes it all'), sendAll: async () => undefined },
+      // The queue's delayed redelivery, run below once the job's write has committed.
+      follows: { send: async (message) => void waiting.push(message), sendAll: async () => undefined },
     };
 
     const reader = feedReader(organizationId, 3);
     const now = () => api.clock.now().toISOString();
+    const decide = (i: number) => decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(i).partnerHotelId }, decision(i, HOTEL(i), now()), { kind: 'REVIEW', decidedBy: 'key-1' });
     await Promise.all([
       ...[0, 1].map((range) => writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range }, source(second))),
-      ...[3, 10, 11].map((i) => decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(i).partnerHotelId }, decision(i, HOTEL(i), now()), { kind: 'REVIEW', decidedBy: 'key-1' })),
+      ...[3, 10, 11].map(decide),
+      // The follow waits while the job is written into the book.
       followReference(following, { organizationId, referenceVersionId: 'pub-2' }),
     ]);
+    assert.deepEqual(waiting, [{ organizationId, referenceVersionId: 'pub-2' }]);
+    // Then it runs, while people decide on entries it moves.
+    await Promise.all([followReference(following, waiting[0]!), ...[2, 12, 13].map(decide)]);
     const seen = await reader.stop();
 
     const all = (await ports.log.read(organizationId, FEED_START, 10_000)).changes;
@@ -218,8 +227,9 @@ describe('jobs written into the book', () => {
       const current = await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId });
       assert.deepEqual([current?.status, current?.method, current?.referenceHotelId], [change.status, change.method, change.referenceHotelId], partnerHotelId);
     }
-    // The merged hotels are no entry's any more; the book followed the publication.
-    for (const i of [1, 2]) assert.equal(replayed.get(row(i).partnerHotelId)?.referenceHotelId, HOTEL(900 + i));
+    // Entries on the merged hotels moved to the survivors, or a person decided them meanwhile; the book followed the publication.
+    assert.equal(replayed.get(row(1).partnerHotelId)?.referenceHotelId, HOTEL(901));
+    for (const i of [2, 12]) assert.ok([HOTEL(i), HOTEL(900 + i)].includes(replayed.get(row(i).partnerHotelId)!.referenceHotelId!));
     assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-2', number: 2 });
   });
 
@@ -261,6 +271,54 @@ describe('jobs written into the book', () => {
       ['P000', 'P021', 'P028', 'P035', 'P042', 'P049', 'P056', 'P063', 'P070', 'P077', 'P084'],
       'the REVIEW rows but the two decided since',
     );
+  });
+
+  it('follows a chain of merges listed in any order to the hotel that survives, and a delivery repeated changes nothing more', async () => {
+    const organizationId = `org-chain-${Date.now()}`;
+    await writeJob(organizationId, 'job-1', [row(1), row(2)]);
+    // Hotel 2 was merged into 3, then hotel 1 into 2: listed the other way round.
+    const merged = [
+      { hotelId: HOTEL(2), mergedInto: HOTEL(3), mergedIntoName: 'Three' },
+      { hotelId: HOTEL(1), mergedInto: HOTEL(2), mergedIntoName: null },
+    ];
+    const publication = { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged, removed: [], added: [] };
+    const following: FollowPorts = {
+      ...ports,
+      referenceChanges: async (id) => (id === 'pub-2' ? publication : undefined),
+      remap: async () => assert.fail('a merge maps nothing again'),
+      follows: { send: async () => assert.fail('nothing to wait for'), sendAll: async () => undefined },
+    };
+    await followReference(following, { organizationId, referenceVersionId: 'pub-2' });
+    for (const i of [1, 2]) {
+      const entry = await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(i).partnerHotelId });
+      assert.deepEqual([entry?.referenceHotelId, entry?.referenceHotelName], [HOTEL(3), 'Three']);
+    }
+    const end = await ports.log.endPosition(organizationId);
+    // The same message again (as if the first delivery died before its last step): nothing more in the feed.
+    await ports.store.table.client.send(new UpdateCommand({ TableName: ports.store.table.name, Key: { PK: `BOOK#${organizationId}`, SK: 'STATE' }, UpdateExpression: 'REMOVE followed' }));
+    await followReference(following, { organizationId, referenceVersionId: 'pub-2' });
+    assert.deepEqual(await ports.log.endPosition(organizationId), end);
+  });
+
+  it("finds every entry of an index key whose pairs run over several of the index's blocks", async () => {
+    const organizationId = `org-index-${Date.now()}`;
+    // 5,000 entries in one part, 4,000 of them on one hotel: its pairs fill two blocks and more.
+    const entries = Array.from({ length: 5_000 }, (_, i) => ({
+      ...applyJobRow(undefined, row(i, { partnerHotelId: `P${String(i).padStart(5, '0')}`, referenceHotelId: i % 5 === 4 ? HOTEL(i) : HOTEL(1) }), api.clock.now().toISOString(), 'job-1').entry,
+      folded: 0,
+    }));
+    await writePart(ports.files, organizationId, 'gen-1', 0, entries, {});
+    await writeManifest(ports.files, organizationId, 'gen-1', 1);
+    const snapshot = (await Snapshot.open(ports.files, organizationId, 'gen-1'))!;
+    assert.equal((await snapshot.entryKeysFor(hotelKeys([HOTEL(1)]))).size, 4_000);
+    const paged: string[] = [];
+    for (let after: string | null = null; ; ) {
+      const page = await snapshot.entryKeysUnder(listingKey.source(OWN_SOURCE), after, 700);
+      paged.push(...page.keys);
+      if (!page.more) break;
+      after = page.keys[page.keys.length - 1]!;
+    }
+    assert.deepEqual(paged, entries.map(entryKey));
   });
 
   it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {
