@@ -21,7 +21,9 @@ import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile,
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type JobRow } from './entries';
 import { entryKey, generationFiles, inRange, partFiles, snapshotFiles, Snapshot, writeManifest, writePart, type KeyRange, type PartIndex, type SnapshotEntry, withoutFolded } from './snapshot';
-import type { BookStore, JobWrite, LaidOverEntry } from './store';
+import type { BookStore, JobWrite, LaidOverEntry, Publication } from './store';
+import type { Queue } from '../platform/queue/queue';
+import type { FollowMessage } from './reference-follow';
 
 /** Blocks of the job's rows (500 each) per range: 10,000 rows, a few seconds' work. */
 export const RANGE_BLOCKS = 20;
@@ -35,6 +37,8 @@ export interface JobRowsSource {
 export interface BookPorts {
   store: BookStore;
   log: ChangeLog;
+  /** Where a job mapped against an earlier publication than the book follows is brought up to it. */
+  readonly follows: Pick<Queue<FollowMessage>, 'send' | 'sendAll'>;
   /** The generations' files (the files bucket). */
   files: Pick<ObjectStore, 'get' | 'put' | 'expireLater' | 'size'>;
   /** The feed's files (the results bucket). */
@@ -47,6 +51,8 @@ export interface JobWriteRequest {
   mappingJobId: string;
   /** A partial inventory ends no entry. */
   partial: boolean;
+  /** The reference publication the job mapped against. */
+  mappedAgainst?: Publication;
 }
 
 /** The ranges to write (0 when the job is in the book already), or 'busy' while another job's write holds the book. */
@@ -64,6 +70,7 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
     sources,
     partial: request.partial,
     startedAt: ports.clock.now().toISOString(),
+    ...(request.mappedAgainst && { mappedAgainst: request.mappedAgainst }),
   });
   return write.ranges;
 }
@@ -160,7 +167,7 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     const files = await changesStillStanding(ports, organizationId, write, parts, laidOver);
     const counts = sumCounts(files.map((file) => file.counts));
     const sequence = await ports.log.commitAfter(organizationId, last, cause, { files }, (next) => [
-      ...ports.store.finishWriteItems(organizationId, mappingJobId, next),
+      ...ports.store.finishWriteItems(organizationId, mappingJobId, next, write.mappedAgainst),
       ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
     ]);
     if (sequence === 'moved') continue;
@@ -169,6 +176,11 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     await ports.store.removeFolded(organizationId, laidOver.filter((laid) => laid.sequence <= write.foldThrough));
     // The generation this one replaces goes a day later: readers that opened it finish.
     if (previous !== undefined && previous !== mappingJobId) await ports.files.expireLater(await generationFiles(ports.files, organizationId, previous));
+    // Rows mapped against an earlier publication than the book follows: the changes since are taken into them too.
+    const { followed } = await ports.store.state(organizationId);
+    if (write.mappedAgainst && followed && write.mappedAgainst.number < followed.number) {
+      await ports.follows.send({ organizationId, referenceVersionId: followed.referenceVersionId, since: write.mappedAgainst.referenceVersionId });
+    }
     return sequence;
   }
 }

@@ -23,6 +23,7 @@ export const mappingBookFollowQueue = defineQueue({
   schema: v.object({
     organizationId: v.string(),
     referenceVersionId: v.string(),
+    since: v.optional(v.string()),
     after: v.optional(v.string()),
     from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
     counts: v.optional(v.object({ new: v.number(), updated: v.number(), deleted: v.number() })),

@@ -34,6 +34,7 @@ import {
   type Outcome,
 } from './entries';
 import type { BookPorts } from './job-writes';
+import type { Publication } from './store';
 import { compareKeys, entryKey, Snapshot } from './snapshot';
 
 /** Entries one delivery takes on; the rest go on in the next message. */
@@ -50,6 +51,8 @@ export interface FollowMessage {
   referenceVersionId: string;
   /** Entries up to this key are done (a follow taken on over several deliveries). */
   after?: string;
+  /** A catch-up of entries a job mapped against this earlier publication: the changes since it (the book follows the target already). */
+  since?: string;
   /** The sequence of the follow's first commit, and what the commits so far counted. */
   from?: number;
   counts?: ChangeCounts;
@@ -159,17 +162,18 @@ function followCause(followed: Followed): Extract<ChangeCause, { kind: 'MERGE' |
  * where the changes start. A delivery repeated finds the entries it changed already changed.
  */
 export async function followReference(ports: FollowPorts, message: FollowMessage): Promise<void> {
-  const { organizationId, referenceVersionId } = message;
+  const { organizationId, referenceVersionId, since } = message;
   const [state, target] = await Promise.all([ports.store.state(organizationId), ports.referenceChanges(referenceVersionId)]);
   if (!target) return;
-  // A later publication followed first covers this one.
-  if (state.followed && state.followed.number >= target.number) return;
+  // A later publication followed first covers this one (a catch-up, only a later one).
+  const passed = (followed: Publication | undefined) => followed !== undefined && (since === undefined ? followed.number >= target.number : followed.number > target.number);
+  if (passed(state.followed)) return;
   // A job being written into the book would leave out its rows for the entries this changes: its write goes first.
   if (state.writing !== undefined) {
     await ports.follows.send(message, { delaySeconds: FOLLOW_WAIT_SECONDS });
     return;
   }
-  const followed = await followedChanges(ports, target, state.followed?.referenceVersionId);
+  const followed = await followedChanges(ports, target, since ?? state.followed?.referenceVersionId);
   const touched = await touchedEntries(ports, organizationId, followed);
   const todo = message.after === undefined ? touched : touched.filter((key) => compareKeys(key, message.after!) > 0);
   const batch = todo.slice(0, FOLLOW_BATCH);
@@ -177,7 +181,7 @@ export async function followReference(ports: FollowPorts, message: FollowMessage
   const answers = new Map<string, EngineAnswer>();
   for (const keys of blocksOf(batch, COMMIT_ENTRIES)) {
     // A later publication's follow that finished meanwhile took the book past this one.
-    if (((await ports.store.state(organizationId)).followed?.number ?? 0) >= target.number) return;
+    if (passed((await ports.store.state(organizationId)).followed)) return;
     const committed = await commitChanges(ports, organizationId, keys, followed, answers);
     if (committed) {
       from ??= committed.sequence;
@@ -185,12 +189,14 @@ export async function followReference(ports: FollowPorts, message: FollowMessage
     }
   }
   if (todo.length > batch.length) {
-    await ports.follows.send({ organizationId, referenceVersionId, after: batch[batch.length - 1]!, ...(from !== undefined && { from }), counts });
+    await ports.follows.send({ organizationId, referenceVersionId, ...(since !== undefined && { since }), after: batch[batch.length - 1]!, ...(from !== undefined && { from }), counts });
     return;
   }
   const cause = followCause(followed);
-  const event = from === undefined ? undefined : followEvent(organizationId, referenceVersionId, from, cause, counts, target.publishedAt, ports.clock.now().toISOString());
-  await ports.store.finishFollow(organizationId, { referenceVersionId, number: target.number }, event);
+  // One event per publication and book, and one per catch-up of a job's rows.
+  const eventId = `${organizationId}-book-reference-${referenceVersionId}${since === undefined ? '' : `-since-${since}`}`;
+  const event = from === undefined ? undefined : followEvent(eventId, organizationId, from, cause, counts, target.publishedAt, ports.clock.now().toISOString());
+  await ports.store.finishFollow(organizationId, since === undefined ? { referenceVersionId, number: target.number } : undefined, event);
 }
 
 /**
@@ -234,10 +240,10 @@ function idOf(key: string): { partnerHotelId: string; source: string } {
   return { partnerHotelId: key.slice(0, split), source: key.slice(split + 1) };
 }
 
-/** MAPPING_BOOK_CHANGED for a publication followed: one per publication and book (its id says which). */
+/** MAPPING_BOOK_CHANGED for a publication followed (or a catch-up): its id says which. */
 function followEvent(
+  id: string,
   organizationId: string,
-  referenceVersionId: string,
   from: number,
   cause: ReturnType<typeof followCause>,
   counts: ChangeCounts,
@@ -245,7 +251,7 @@ function followEvent(
   at: string,
 ): PartnerEvent {
   return {
-    id: `${organizationId}-book-reference-${referenceVersionId}`,
+    id,
     type: 'MAPPING_BOOK_CHANGED',
     organizationId,
     // The publication's time: a delivery repeated records the same item, not a second event.

@@ -7,19 +7,34 @@ import { tableOf } from '../platform/table';
 import { ChangeLog } from './change-log';
 import type { ExportPorts } from './exports';
 import type { BookPorts } from './job-writes';
-import { mappingBookExportQueue } from './queues';
+import { mappingBookExportQueue, mappingBookFollowQueue } from './queues';
 import { BookStore } from './store';
 
 export function bookPorts(runtime: Runtime): BookPorts {
   const table = tableOf(runtime);
   // The book is the organization's record: kept (and backed up) with its files; its feed lives a month, with results.
   const feedFiles = resultObjectStoreOf(runtime);
-  return { store: new BookStore(table), log: new ChangeLog(table, feedFiles, () => runtime.clock.now()), files: objectStoreOf(runtime), feedFiles, clock: runtime.clock };
+  return {
+    store: new BookStore(table),
+    log: new ChangeLog(table, feedFiles, () => runtime.clock.now()),
+    files: objectStoreOf(runtime),
+    feedFiles,
+    clock: runtime.clock,
+    // Built on first use: only the functions that send to it have its address.
+    get follows() {
+      return queueOf(runtime, mappingBookFollowQueue);
+    },
+  };
 }
 
 export function exportPorts(runtime: Runtime): ExportPorts {
+  // Not spread: the book's ports build their follows queue when read, and an export sends to none.
+  const { store, files, log, clock } = bookPorts(runtime);
   return {
-    ...bookPorts(runtime),
+    store,
+    files,
+    log,
+    clock,
     exportFormat: (organizationId) => exportFormatStoreOf(runtime).get(organizationId),
     exportFiles: resultObjectStoreOf(runtime),
     exports: queueOf(runtime, mappingBookExportQueue),

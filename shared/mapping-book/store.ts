@@ -23,8 +23,14 @@ export interface BookState {
   generation?: string;
   /** The job being written into the book. */
   writing?: string;
-  /** The last reference publication the book followed (reference-follow.ts), and its number. */
-  followed?: { referenceVersionId: string; number: number };
+  /** The last reference publication the book followed (reference-follow.ts). */
+  followed?: Publication;
+}
+
+/** A reference publication, and its number (publications are numbered in the order they are made). */
+export interface Publication {
+  referenceVersionId: string;
+  number: number;
 }
 
 export interface JobWrite {
@@ -43,6 +49,8 @@ export interface JobWrite {
   sequence?: number;
   /** Set when the write gave the book back unfinished: its late ranges write nothing. */
   abandoned?: boolean;
+  /** The reference publication the job mapped against. */
+  mappedAgainst?: Publication;
 }
 
 /** The book's export of one source, as the table keeps it. */
@@ -133,10 +141,10 @@ export class BookStore {
   }
 
   /** Records the publication the book has followed, with the event that tells the partner of its changes (none when it changed nothing). */
-  async finishFollow(organizationId: string, followed: NonNullable<BookState['followed']>, event: DomainEvent | undefined): Promise<void> {
+  async finishFollow(organizationId: string, followed: Publication | undefined, event: DomainEvent | undefined): Promise<void> {
     // Never back to an earlier publication than one a follow that finished first recorded.
     await transactWrite(this.table, [
-      {
+      ...(followed ? [{
         Update: {
           TableName: this.table.name,
           Key: keys.state(organizationId),
@@ -145,7 +153,7 @@ export class BookStore {
           ExpressionAttributeNames: { '#number': 'number' },
           ExpressionAttributeValues: { ':followed': followed, ':number': followed.number },
         },
-      },
+      }] : []),
       ...(event ? [eventPut(this.table, event)] : []),
     ]);
   }
@@ -224,15 +232,16 @@ export class BookStore {
   }
 
   /** The writes that make the write's generation the book's, and end the write, in the commit's transaction. */
-  finishWriteItems(organizationId: string, mappingJobId: string, sequence: number): TransactItem[] {
+  finishWriteItems(organizationId: string, mappingJobId: string, sequence: number, mappedAgainst?: Publication): TransactItem[] {
     return [
       {
         Update: {
           TableName: this.table.name,
           Key: keys.state(organizationId),
-          UpdateExpression: 'SET generation = :job REMOVE writing',
+          // A book that followed no publication yet follows the one its first job mapped against.
+          UpdateExpression: `SET generation = :job${mappedAgainst ? ', followed = if_not_exists(followed, :mapped)' : ''} REMOVE writing`,
           ConditionExpression: 'writing = :job',
-          ExpressionAttributeValues: { ':job': mappingJobId },
+          ExpressionAttributeValues: { ':job': mappingJobId, ...(mappedAgainst && { ':mapped': mappedAgainst }) },
         },
       },
       {

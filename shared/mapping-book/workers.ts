@@ -43,7 +43,6 @@ function followPorts(runtime: Runtime): FollowPorts {
         }),
       );
     },
-    follows: queueOf(runtime, mappingBookFollowQueue),
   };
 }
 

@@ -50,7 +50,7 @@ export async function writeIntoBook(ports: BookWritePorts, message: BookWriteMes
     await writeJobRange(ports.book, { ...request, range: message.range }, ports.rowsOf(job));
     return;
   }
-  const ranges = await startJobWrite(ports.book, { ...request, partial: message.partial === true }, ports.rowsOf(job));
+  const ranges = await startJobWrite(ports.book, { ...request, partial: message.partial === true, ...(message.mappedAgainst && { mappedAgainst: message.mappedAgainst }) }, ports.rowsOf(job));
   if (ranges === 'busy') await ports.queue.send(message, { delaySeconds: BOOK_BUSY_RETRY_SECONDS });
   else await ports.queue.sendAll(Array.from({ length: ranges }, (_, range) => ({ ...request, range })));
 }

@@ -28,6 +28,8 @@ export interface PinnedReference {
   artifactsId: string;
   dataVersionId: string;
   matchingIndexKey: string;
+  /** The publication's number (absent on publications made before they were numbered). */
+  number?: number;
 }
 
 export interface MappingJob {

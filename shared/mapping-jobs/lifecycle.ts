@@ -189,7 +189,12 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
   if (completed.status !== 'COMPLETED') return;
   await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
   // Repeated with the rest on a redelivery: a write into the book already made is left as it is.
-  await ports.bookWrites.send({ organizationId: job.organizationId, mappingJobId: job.id, partial: completed.partial === true });
+  await ports.bookWrites.send({
+    organizationId: job.organizationId,
+    mappingJobId: job.id,
+    partial: completed.partial === true,
+    ...(completed.reference.number !== undefined && { mappedAgainst: { referenceVersionId: completed.reference.artifactsId, number: completed.reference.number } }),
+  });
 }
 
 /** A chunk's time and its rows by status and method (the first time it is counted only). */

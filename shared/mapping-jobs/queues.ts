@@ -80,6 +80,8 @@ export const mappingBookWriteQueue = defineQueue({
     range: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     /** The job's inventory is partial: its write ends no entry (the start's). */
     partial: v.optional(v.boolean()),
+    /** The reference publication the job mapped against (the start's). */
+    mappedAgainst: v.optional(v.object({ referenceVersionId: v.string(), number: v.number() })),
   }),
   traceAnnotations: (message) => ({ jobId: message.mappingJobId }),
   maxReceiveCount: 5,
@@ -89,7 +91,8 @@ export const mappingBookWriteQueue = defineQueue({
     // Writes the book's next generation; its changes go to the feed's files, read again at the commit.
     objects: { read: [BOOK_FILES_PREFIX], write: [BOOK_FILES_PREFIX] },
     resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX], write: [BOOK_CHANGES_PREFIX] },
-    sendsTo: ['mapping-book-writes'],
+    // A job mapped against a publication older than the one the book follows is brought up to it.
+    sendsTo: ['mapping-book-writes', 'mapping-book-follows'],
   },
   deadLetterAccess: { table: 'readwrite' },
   // A range is 10,000 rows against as many entries: a few seconds. The last range also writes

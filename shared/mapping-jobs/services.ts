@@ -124,5 +124,10 @@ export function supplierLookup(runtime: Runtime): SupplierLookup {
 export async function currentReference(runtime: Runtime): Promise<PinnedReference | undefined> {
   const current = await referenceStoreOf(runtime).getCurrent();
   if (!current?.artifacts.matchingIndexKey) return undefined;
-  return { artifactsId: current.artifactsId, dataVersionId: current.dataVersionId, matchingIndexKey: current.artifacts.matchingIndexKey };
+  return {
+    artifactsId: current.artifactsId,
+    dataVersionId: current.dataVersionId,
+    matchingIndexKey: current.artifacts.matchingIndexKey,
+    ...(current.number !== undefined && { number: current.number }),
+  };
 }

@@ -300,6 +300,42 @@ describe('jobs written into the book', () => {
     assert.deepEqual(await ports.log.endPosition(organizationId), end);
   });
 
+  it('brings the rows of a job mapped against an earlier publication up to the one the book follows', async () => {
+    const organizationId = `org-catch-up-${Date.now()}`;
+    const sent: FollowMessage[] = [];
+    const catching = { ...ports, follows: { send: async (message: FollowMessage) => void sent.push(message), sendAll: async () => undefined } };
+    const publications = {
+      'pub-1': { artifactsId: 'pub-1', previousArtifactsId: null, number: 1, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged: [], removed: [], added: [] },
+      'pub-2': { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged: [{ hotelId: HOTEL(1), mergedInto: HOTEL(901), mergedIntoName: 'Survivor' }], removed: [], added: [] },
+    };
+    const following: FollowPorts = {
+      ...catching,
+      referenceChanges: async (id) => publications[id as keyof typeof publications],
+      remap: async () => assert.fail('a merge maps nothing again'),
+    };
+    const write = async (mappingJobId: string, rows: JobRow[]) => {
+      const ranges = await startJobWrite(catching, { organizationId, mappingJobId, partial: false, mappedAgainst: { referenceVersionId: 'pub-1', number: 1 } }, source(rows));
+      for (let range = 0; range < (ranges as number); range++) await writeJobRange(catching, { organizationId, mappingJobId, range }, source(rows));
+    };
+    await write('job-1', [row(1), row(2)]);
+    assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-1', number: 1 }, 'a new book follows what its first job mapped against');
+    await followReference(following, { organizationId, referenceVersionId: 'pub-2' });
+    const p1 = () => currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(1).partnerHotelId });
+    assert.equal((await p1())?.referenceHotelId, HOTEL(901));
+    assert.deepEqual(sent, []);
+
+    // A job pinned to pub-1 writes row 1 back onto the merged hotel, and a new row 3 onto it too.
+    await write('job-2', [row(1), row(2), row(3, { referenceHotelId: HOTEL(1) })]);
+    assert.equal((await p1())?.referenceHotelId, HOTEL(1));
+    assert.deepEqual(sent, [{ organizationId, referenceVersionId: 'pub-2', since: 'pub-1' }]);
+    const before = await ports.log.endPosition(organizationId);
+    await followReference(following, sent[0]!);
+    assert.equal((await p1())?.referenceHotelId, HOTEL(901));
+    assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(3).partnerHotelId }))?.referenceHotelId, HOTEL(901));
+    assert.deepEqual((await ports.log.read(organizationId, before, 10)).changes.map((change) => [change.partnerHotelId, change.cause.kind]), [[row(1).partnerHotelId, 'MERGE'], [row(3).partnerHotelId, 'MERGE']]);
+    assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-2', number: 2 });
+  });
+
   it("finds every entry of an index key whose pairs run over several of the index's blocks", async () => {
     const organizationId = `org-index-${Date.now()}`;
     // 5,000 entries in one part, 4,000 of them on one hotel: its pairs fill two blocks and more.
