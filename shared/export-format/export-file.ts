@@ -6,6 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { MAPPING_EXPORT_COLUMNS, type MappingExportColumn, type MappingExportRow } from '../mapping';
 import { formatCsvRow } from '../platform/files/csv-format';
+import type { ObjectStore } from '../platform/objects/object-store';
 import type { ExportFormatConfig } from './export-format';
 
 /** The format used when the organization has saved none. */
@@ -40,6 +41,17 @@ export function sameFormat(a: ResolvedExportFormat, b: ResolvedExportFormat): bo
     a.fields.length === b.fields.length &&
     a.fields.every((field, index) => b.fields[index] === field)
   );
+}
+
+/** How long a written file's download URL is valid. */
+export const EXPORT_URL_SECONDS = 3600;
+
+/** A download URL for a written file, valid EXPORT_URL_SECONDS from `now`, and when it stops being. */
+export async function downloadLink(objects: Pick<ObjectStore, 'presignedDownloadUrl'>, key: string, now: Date): Promise<{ fileUrl: string; expiresAt: string }> {
+  return {
+    fileUrl: await objects.presignedDownloadUrl(key, EXPORT_URL_SECONDS),
+    expiresAt: new Date(now.getTime() + EXPORT_URL_SECONDS * 1000).toISOString(),
+  };
 }
 
 const MEDIA_TYPES = { csv: 'text/csv', json: 'application/json', jsonl: 'application/x-ndjson' } as const;

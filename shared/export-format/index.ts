@@ -3,4 +3,4 @@ export { exportFormatRoutes } from './routes';
 export { getExportFormat, putExportFormat } from './endpoints';
 export { exportFormatStoreOf } from './store';
 export { EXPORT_FORMAT_DEFAULTS, type ExportFormatConfig } from './export-format';
-export { DEFAULT_EXPORT_FORMAT, ExportFileWriter, resolveFormat, sameFormat, type ResolvedExportFormat } from './export-file';
+export { DEFAULT_EXPORT_FORMAT, downloadLink, ExportFileWriter, resolveFormat, sameFormat, type ResolvedExportFormat } from './export-file';

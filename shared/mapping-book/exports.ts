@@ -6,7 +6,7 @@
  * EXPORT_KEPT_DAYS old; then the next request prepares another.
  */
 import { randomUUID } from 'node:crypto';
-import { ExportFileWriter, resolveFormat, sameFormat, type ResolvedExportFormat } from '../export-format';
+import { downloadLink, ExportFileWriter, resolveFormat, sameFormat, type ResolvedExportFormat } from '../export-format';
 import type { ExportFormatConfig } from '../export-format';
 import { toExportRow, type MappingResult } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
@@ -20,7 +20,6 @@ import type { BookExport } from './store';
 
 /** A file still being prepared after this long is prepared again by the next request (its message was lost or failed). */
 export const EXPORT_OVERDUE_MINUTES = 15;
-export const EXPORT_URL_SECONDS = 3600;
 /** When to ask again while a file is prepared. */
 export const EXPORT_RETRY_SECONDS = 5;
 /** Entries read per page while the file is written. */
@@ -45,8 +44,7 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
   if (held?.status === 'READY' && held.position === formatPosition(end) && sameFormat(held.format, format) && age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000) {
     return {
       status: 'READY',
-      fileUrl: await ports.exportFiles.presignedDownloadUrl(held.key!, EXPORT_URL_SECONDS),
-      expiresAt: new Date(now.getTime() + EXPORT_URL_SECONDS * 1000).toISOString(),
+      ...(await downloadLink(ports.exportFiles, held.key!, now)),
       position: held.position,
       rowCount: held.rowCount!,
       format: held.format,

@@ -35,7 +35,7 @@ import {
 } from './entries';
 import type { BookPorts } from './job-writes';
 import type { Publication } from './store';
-import { compareKeys, entryKey, Snapshot } from './snapshot';
+import { compareKeys, entryIdOf, entryKey, Snapshot } from './snapshot';
 
 /** Entries one delivery takes on; the rest go on in the next message. */
 export const FOLLOW_BATCH = 1_000;
@@ -213,7 +213,7 @@ async function commitChanges(
   const version = followed.publication.artifactsId;
   for (;;) {
     const last = await ports.log.lastSequence(organizationId);
-    const entries = (await Promise.all(keys.map((key) => currentEntry(ports, organizationId, idOf(key))))).filter((entry): entry is BookEntry => entry !== undefined);
+    const entries = (await Promise.all(keys.map((key) => currentEntry(ports, organizationId, entryIdOf(key))))).filter((entry): entry is BookEntry => entry !== undefined);
     const plans = entries.map((entry) => planFor(entry, followed));
     const unanswered = entries.filter((entry, i) => (plans[i]!.gone !== undefined || plans[i]!.nearNew) && !answers.has(entryKey(entry)));
     if (unanswered.length > 0) {
@@ -233,11 +233,6 @@ async function commitChanges(
     if (sequence === undefined) throw new Error('A follow commit has no condition of its own to fail.');
     return { sequence, counts: countChanges(changes) };
   }
-}
-
-function idOf(key: string): { partnerHotelId: string; source: string } {
-  const split = key.lastIndexOf('\u0001');
-  return { partnerHotelId: key.slice(0, split), source: key.slice(split + 1) };
 }
 
 /** MAPPING_BOOK_CHANGED for a publication followed (or a catch-up): its id says which. */

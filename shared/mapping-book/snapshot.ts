@@ -49,6 +49,12 @@ export function entryKey(entry: Pick<BookEntry, 'partnerHotelId' | 'source'>): s
   return `${entry.partnerHotelId}\u0001${entry.source}`;
 }
 
+/** The partner id and source an entry key names. */
+export function entryIdOf(key: string): Pick<BookEntry, 'partnerHotelId' | 'source'> {
+  const split = key.lastIndexOf('\u0001');
+  return { partnerHotelId: key.slice(0, split), source: key.slice(split + 1) };
+}
+
 export function compareKeys(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -4,7 +4,7 @@
  * the rows a cancelled or failed job processed (and charged). The chunk result files are copied in
  * order, so an export never re-reads the rows from the table.
  */
-import { ExportFileWriter, type ResolvedExportFormat } from '../export-format';
+import { downloadLink, ExportFileWriter, type ResolvedExportFormat } from '../export-format';
 import { toExportRow, type MappingResult } from '../mapping';
 import type { Clock } from '../platform/clock';
 import { conflict } from '../platform/errors';
@@ -13,7 +13,6 @@ import { isReadable, jobObjects, type MappingJob } from './job';
 import type { MappingJobStore } from './store';
 import { resultsFileText } from './claims';
 
-export const EXPORT_URL_SECONDS = 3600;
 
 export interface ExportPorts {
   jobs: Pick<MappingJobStore, 'decisions'>;
@@ -69,11 +68,10 @@ export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects
   return { key, rowCount: writer.rowCount };
 }
 
-/** The answer that hands a written file out: a download URL valid for EXPORT_URL_SECONDS from now. */
+/** The answer that hands a written file out: a download URL valid for an hour from now. */
 export async function downloadOf(ports: Pick<ExportPorts, 'objects' | 'clock'>, file: ExportFile, format: ResolvedExportFormat): Promise<JobExport> {
   return {
-    fileUrl: await ports.objects.presignedDownloadUrl(file.key, EXPORT_URL_SECONDS),
-    expiresAt: new Date(ports.clock.now().getTime() + EXPORT_URL_SECONDS * 1000).toISOString(),
+    ...(await downloadLink(ports.objects, file.key, ports.clock.now())),
     format: format.format,
     compression: format.compression,
     fields: format.fields,
