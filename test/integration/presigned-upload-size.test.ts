@@ -21,7 +21,10 @@ async function createUpload(caller: Caller) {
   return created.body as { partnerInventoryId: string; upload: { url: string; headers: Record<string, string> } };
 }
 
-/** A PUT to the presigned URL; s3rver on a loaded machine sometimes drops a 200 MB body's socket midway (EPIPE), so a dropped one is sent again. */
+/**
+ * A PUT to the presigned URL; s3rver on a loaded machine sometimes drops a 200 MB body's socket
+ * midway (EPIPE, three times running once in CI), so a dropped one is sent again after a pause.
+ */
 async function put(upload: { url: string; headers: Record<string, string> }, body: string | Buffer) {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -29,7 +32,8 @@ async function put(upload: { url: string; headers: Record<string, string> }, bod
       assert.equal(response.status, 200, await response.text());
       return;
     } catch (error) {
-      if (attempt >= 3 || !(error instanceof TypeError)) throw error;
+      if (attempt >= 5 || !(error instanceof TypeError)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * 500));
     }
   }
 }
