@@ -1,11 +1,11 @@
 /**
- * Every test, on jest: TypeScript stripped by Babel and run as ES modules (with
+ * Every test, on jest (the browser tests too, when a Chromium is found: test/support/browser.js): TypeScript stripped by Babel and run as ES modules (with
  * NODE_OPTIONS=--experimental-vm-modules, as `npm test` sets). DynamoDB Local and s3rver start once
  * per run (test/global-setup.js); `npm run test:unit` runs the unit tests without them (jest.unit.config.js); each integration test file makes its own table and bucket on them.
  */
 export default {
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/test/{unit,integration,infra}/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/{unit,integration,infra,browser}/**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': ['babel-jest', { presets: [['@babel/preset-typescript', { onlyRemoveTypeImports: true }]], babelrc: false, configFile: false }],

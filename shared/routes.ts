@@ -8,6 +8,7 @@ import type { AnySchema, RouteDefinition } from './platform/http/route';
 import { ErrorResponse } from './platform/http/schemas';
 import { apiKeyRoutes } from './api-keys';
 import { billingComponentSchemas, billingRoutes } from './billing';
+import { consoleRoutes } from './console';
 import { docsRoutes } from './docs';
 import { exportFormatRoutes } from './export-format';
 import { mappingBookComponentSchemas, mappingBookRoutes } from './mapping-book';
@@ -30,6 +31,7 @@ export const routes = {
   ...legacyWebhookRoutes,
   ...billingRoutes,
   ...docsRoutes,
+  ...consoleRoutes,
 } satisfies Record<string, RouteDefinition>;
 
 /**

@@ -7,8 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
+import { findBrowser } from './support/browser.js';
 
 export default async function globalSetup() {
+  findBrowser({ required: process.env.REQUIRE_BROWSER === '1' });
   const { startStandIns, StandInUnavailable } = await tsImport('../infra/local/stand-ins.ts', import.meta.url);
   const s3DataDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-s3-'));
   const standIns = await startStandIns({ s3DataDir }).catch((error) => {

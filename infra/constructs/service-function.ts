@@ -59,18 +59,25 @@ export class ServiceFunction extends NodejsFunction {
         format: OutputFormat.CJS,
         // Bundle the AWS SDK too: pinned versions, and a smaller cold start than the runtime's copy.
         externalModules: [],
-        commandHooks: handler === 'docs/asset' ? copyDocsAssets : undefined,
+        commandHooks: ASSET_COPIES[handler],
       },
     });
   }
 }
 
-/** The docs/asset function serves swagger-ui's files from beside its bundle. */
-const copyDocsAssets = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir: string, outputDir: string) =>
-    ['swagger-ui-bundle.js', 'swagger-ui.css'].map(
-      (file) => `cp "${inputDir}/node_modules/swagger-ui-dist/${file}" "${outputDir}/${file}"`,
-    ),
+/** Functions that serve files from beside their bundle: the commands that copy the files there. */
+const ASSET_COPIES: Record<string, { beforeBundling(): string[]; beforeInstall(): string[]; afterBundling(inputDir: string, outputDir: string): string[] }> = {
+  // swagger-ui's files.
+  'docs/asset': {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) =>
+      ['swagger-ui-bundle.js', 'swagger-ui.css'].map((file) => `cp "${inputDir}/node_modules/swagger-ui-dist/${file}" "${outputDir}/${file}"`),
+  },
+  // The review console's page files, as shared/console/endpoints.ts finds them in Lambda.
+  'console/asset': {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => [`mkdir -p "${outputDir}/console"`, `cp "${inputDir}"/shared/console/page/*.js "${inputDir}"/shared/console/page/*.css "${outputDir}/console/"`],
+  },
 };

@@ -80,7 +80,10 @@ export const EVENT_CATALOGUE = {
     v.object({
       mappingJobId: Id,
       partnerHotelId: v.string(),
-      decision: v.picklist(['MATCH', 'NO_MATCH']),
+      decision: v.pipe(
+        v.picklist(['MATCH', 'NO_MATCH', 'WITHDRAW']),
+        v.description("WITHDRAW: the row's decision was taken back; referenceHotelId is the engine's answer again"),
+      ),
       referenceHotelId: v.nullable(Id),
       previousStatus: v.string(),
       previousReferenceHotelId: v.nullable(Id),

@@ -3,9 +3,9 @@
  * item is newer (store.ts, snapshot.ts).
  */
 import { notFound } from '../platform/errors';
-import type { TransactItem } from '../platform/table';
+import { transactWrite, type TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
-import { applyDecision, applyJobRow, listingKey, type BookEntry, type ChangeCause, type JobRow, type StandingDecision } from './entries';
+import { applyDecision, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type JobRow, type StandingDecision, type Withdrawal } from './entries';
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
@@ -29,7 +29,7 @@ export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, or
 
 
 /**
- * A person's decision on an entry: MANUAL from now on, with its change in the feed, in one
+ * A person's decision on an entry (MANUAL from now on), or its withdrawal, with its change in the feed, in one
  * transaction with `writes` (the job's own record of the decision). `row` is the job's row decided
  * on, for an entry its job has not yet written into the book. Undefined when a condition of `writes`
  * failed (nothing written); 404 when the book has no such entry and no row is given.
@@ -38,7 +38,7 @@ export async function decideEntry(
   ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
   organizationId: string,
   id: EntryId,
-  decision: StandingDecision,
+  decision: StandingDecision | Withdrawal,
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
   row?: { mappingJobId: string; row: JobRow },
   writes: readonly TransactItem[] = [],
@@ -49,8 +49,10 @@ export async function decideEntry(
     const held = await currentEntry(ports, organizationId, id);
     const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
     if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
-    const { entry, change } = applyDecision(current, decision, cause, held === undefined);
-    const sequence = await ports.log.commitAfter(organizationId, last, cause, [changeOf(change!, entry)], (next) => [ports.store.layOverItem(organizationId, entry, next), ...writes]);
+    const { entry, change } = 'withdrawnDecidedAt' in decision ? applyWithdrawal(current, decision, cause) : applyDecision(current, decision, cause, held === undefined);
+    // A withdrawal of a decision the book no longer stands by changes only the job's record.
+    if (!change) return (await transactWrite(ports.store.table, [...writes])).length === 0 ? entry : undefined;
+    const sequence = await ports.log.commitAfter(organizationId, last, cause, [changeOf(change, entry)], (next) => [ports.store.layOverItem(organizationId, entry, next), ...writes]);
     if (sequence !== 'moved') return sequence === undefined ? undefined : entry;
   }
 }

@@ -285,6 +285,31 @@ export class ChangeLog {
     return this.endPosition(organizationId);
   }
 
+  /**
+   * The position before the first change committed at or after `since`: a binary search over the
+   * commits, which are numbered in the order they were committed (a few reads, however long the
+   * feed). 410 when `since` is older than the feed keeps.
+   */
+  async positionAt(organizationId: string, since: Date): Promise<FeedPosition> {
+    if (since.getTime() < this.now().getTime() - CHANGES_RETENTION_DAYS * 86_400_000) {
+      throw gone(`since: the feed keeps the changes of the last ${CHANGES_RETENTION_DAYS} days; give a later time, or read the book whole.`);
+    }
+    const wanted = since.toISOString();
+    // Commits before `low` came before `since`; commit `high` and the ones after it did not (`high` may be the end).
+    let low = (await this.oldestPosition(organizationId)).sequence;
+    let high = (await this.lastSequence(organizationId)) + 1;
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      const { Item } = await this.table.client.send(
+        new GetCommand({ TableName: this.table.name, Key: keys.commit(organizationId, middle), ProjectionExpression: 'committedAt', ConsistentRead: true }),
+      );
+      // A commit gone meanwhile (past its retention) came before any `since` the feed still keeps.
+      if (Item === undefined || (Item.committedAt as string) < wanted) low = middle + 1;
+      else high = middle;
+    }
+    return { sequence: high, read: 0 };
+  }
+
   /** The changes of each kind after `position`, and the position after the last of them. */
   async counts(organizationId: string, position: FeedPosition): Promise<ChangeCounts & { position: FeedPosition }> {
     // The position's own commit is read from where the reader stands; the commits after it are counted whole.

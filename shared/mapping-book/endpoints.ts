@@ -67,7 +67,13 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
 
 export const listBookChanges: Implementation<typeof mappingBookRoutes.listBookChanges> = async ({ principal, query }, runtime) => {
   const { log } = bookPorts(runtime);
-  const after = query.after === undefined ? await log.oldestPosition(principal.organizationId) : parsePosition(query.after);
+  if (query.after !== undefined && query.since !== undefined) throw invalidInput('after, since: give one of them, not both');
+  const after =
+    query.after !== undefined
+      ? parsePosition(query.after)
+      : query.since !== undefined
+        ? await log.positionAt(principal.organizationId, new Date(query.since))
+        : await log.oldestPosition(principal.organizationId);
   const page = await log.read(principal.organizationId, after, query.limit ?? 100);
   return { status: 200, json: { changes: page.changes, position: formatPosition(page.position), hasMore: page.more } };
 };

@@ -281,6 +281,38 @@ export function applyDecision(current: BookEntry, decision: StandingDecision, ca
   return { entry: withHistory({ ...decided, reason, changedAt: decision.decidedAt, cause }, current.history, change), change };
 }
 
+/** A person's decision taken back (undone): the engine's answer stands again. */
+export interface Withdrawal {
+  /** The decision taken back, as its decidedAt: a later decision on the entry is not taken back with it. */
+  withdrawnDecidedAt: string;
+  decidedBy: string;
+  decidedAt: string;
+}
+
+/**
+ * A decision withdrawn: the entry is the engine's answer again (a DELETED entry stays DELETED). An
+ * entry whose standing decision is another (made later, or elsewhere) is left as it is.
+ */
+export function applyWithdrawal(current: BookEntry, withdrawal: Withdrawal, cause: Extract<ChangeCause, { kind: 'REVIEW' }>): Outcome {
+  if (current.decision?.decidedAt !== withdrawal.withdrawnDecidedAt) return { entry: current };
+  const { decision: _withdrawn, ...undecided } = current;
+  const { engine } = current;
+  const answered = {
+    ...undecided,
+    status: current.status === 'DELETED' ? current.status : engine.status,
+    method: engine.method,
+    referenceHotelId: engine.referenceHotelId,
+    referenceHotelName: engine.referenceHotelName,
+    score: engine.score,
+    evidence: engine.evidence,
+    candidates: engine.candidates,
+    reason: "Decision withdrawn: the engine's answer stands",
+    changedAt: withdrawal.decidedAt,
+    cause,
+  };
+  return { entry: withHistory(answered, current.history, 'UPDATED'), change: 'UPDATED' };
+}
+
 /**
  * The end of an entry whose partner id a whole inventory of its source no longer holds. The entry
  * stays as DELETED with its history and decision: listed again, it returns under the decision.

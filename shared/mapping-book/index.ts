@@ -3,6 +3,7 @@ export {
   applyDecision,
   applyJobRow,
   applyRemoval,
+  applyWithdrawal,
   CHANGE_KINDS,
   ENTRY_METHODS,
   ENTRY_STATUSES,
@@ -13,6 +14,7 @@ export {
   type JobRow,
   type PartnerFacts,
   type StandingDecision,
+  type Withdrawal,
 } from './entries';
 export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
 export { decideEntry } from './book';
@@ -20,6 +22,6 @@ export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';
 export { countBookChanges, exportMappingBook, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
-export { mappingBookComponentSchemas } from './schemas';
+export { mappingBookComponentSchemas, PartnerFacts as PartnerFactsSchema } from './schemas';
 export { mappingBookExportQueue, mappingBookFollowQueue, referenceChangeQueue } from './queues';
 export { announceReferencePublication, followReferencePublication, prepareMappingBookExport } from './workers';

@@ -33,7 +33,7 @@ export const EntriesQuery = v.strictObject({
 
 export const EntryQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))), partnerHotelId: PartnerHotelId });
 
-const PartnerFacts = v.pipe(
+export const PartnerFacts = v.pipe(
   v.object({
     name: v.string(),
     address: v.optional(v.string()),
@@ -123,6 +123,17 @@ export const EntryPage = v.object({ entries: v.array(EntryView), nextCursor: Nex
 
 export const ChangesQuery = v.strictObject({
   after: v.optional(Position),
+  since: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp('must be an ISO 8601 timestamp, such as 2026-11-20T00:00:00Z'),
+      v.description(
+        `Instead of \`after\`: read from the first change written at or after this time (within the last ${CHANGES_RETENTION_DAYS} days; older answers 410). ` +
+          'Follow on with the `position` the page gives.',
+      ),
+      v.examples(['2026-11-20T00:00:00Z']),
+    ),
+  ),
   limit: pageQuery(100, 1000).limit,
 });
 

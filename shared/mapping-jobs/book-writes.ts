@@ -8,6 +8,7 @@ import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
 import type { MappingJob, StoredResult } from './job';
 import type { BookWriteMessage } from './queues';
+import type { ResolvedEvent } from './review';
 import { EngineRowsInOrder } from './result-views';
 import type { MappingJobStore } from './store';
 
@@ -83,6 +84,30 @@ export async function decideInBook(
     { kind: 'REVIEW', decidedBy: review.decidedBy, mappingJobId: job.id },
     { mappingJobId: job.id, row: jobRow(read) },
     ports.jobs.decisionWrites(job, read, updated, event),
+  );
+  return entry !== undefined;
+}
+
+/**
+ * A decision on a job's row taken back, on the job and in the book in one transaction (the book's
+ * entry only while it still stands by that decision); false when another decision changed the row
+ * meanwhile (nothing written).
+ */
+export async function withdrawInBook(
+  ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'withdrawalWrites'> },
+  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>,
+  read: StoredResult,
+  engine: StoredResult,
+  event: ResolvedEvent,
+): Promise<boolean> {
+  const entry: BookEntry | undefined = await decideEntry(
+    ports.book,
+    job.organizationId,
+    { source: read.source ?? OWN_SOURCE, partnerHotelId: read.partnerHotelId },
+    { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
+    { kind: 'REVIEW', decidedBy: event.data.decidedBy, mappingJobId: job.id },
+    { mappingJobId: job.id, row: jobRow(engine) },
+    ports.jobs.withdrawalWrites(job, read, engine, event),
   );
   return entry !== undefined;
 }

@@ -110,6 +110,11 @@ export class ResultViews {
     return engine && (decided ?? engine);
   }
 
+  /** A row as the engine left it, whatever a person decided. */
+  getEngineResult(partnerHotelId: string): Promise<StoredResult | undefined> {
+    return this.engineRow(partnerHotelId);
+  }
+
   /** Results in partner id order, from a cursor of this list. */
   async resultsInOrder(_jobId: string, limit: number, cursor: string | undefined): Promise<ResultPage> {
     const partition = { PK: `JOB#${this.job.id}` };

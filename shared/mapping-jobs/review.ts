@@ -1,7 +1,8 @@
 /**
  * A person resolves a result row: accepts one of its candidates, sets another reference hotel, or
- * says it has no match. The row records who decided and when; results and exports show the
- * decision; the change is recorded as MAPPING_ERROR_RESOLVED.
+ * says it has no match; or takes the decision back (WITHDRAW). The row records who decided and
+ * when; results, exports and the mapping book show the decision; the change is recorded as
+ * MAPPING_ERROR_RESOLVED.
  */
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
@@ -9,10 +10,19 @@ import type { PartnerEvent } from '../events';
 import type { MappingJob, ReviewDecision, StoredResult } from './job';
 import type { MappingJobStore } from './store';
 
+/** The event of a decision on a row. */
+export type ResolvedEvent = Extract<PartnerEvent, { type: 'MAPPING_ERROR_RESOLVED' }>;
+
 export interface ReviewPorts {
-  jobs: Pick<MappingJobStore, 'decide'>;
+  jobs: {
+    decide: MappingJobStore['decide'];
+    /** Takes a decision back, like `decide`: false when another decision changed the row meanwhile. */
+    withdraw(job: MappingJob, read: StoredResult, engine: StoredResult, event: ResolvedEvent): Promise<boolean>;
+  };
   /** The job's row of a partner hotel, as decided if someone did. */
   resultOf(job: MappingJob, partnerHotelId: string): Promise<StoredResult | undefined>;
+  /** The job's row of a partner hotel as the engine left it. */
+  engineResultOf(job: MappingJob, partnerHotelId: string): Promise<StoredResult | undefined>;
   clock: Clock;
   newId: () => string;
   /** The name of a reference hotel of the current publication, or undefined when there is none. */
@@ -22,9 +32,11 @@ export interface ReviewPorts {
 export interface ReviewInput {
   job: MappingJob;
   partnerHotelId: string;
-  decision: 'MATCH' | 'NO_MATCH';
+  decision: 'MATCH' | 'NO_MATCH' | 'WITHDRAW';
   referenceHotelId?: string;
   note?: string;
+  /** The row's review.decidedAt as the person read it (null: undecided); undefined decides whatever the row holds. */
+  expectedDecidedAt?: string | null;
   decidedBy: string;
 }
 
@@ -33,8 +45,13 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
   if (job.status !== 'COMPLETED') throw conflict(`The job is ${job.status}; results can be reviewed once it is COMPLETED.`);
   const result = await ports.resultOf(job, input.partnerHotelId);
   if (!result) throw notFound(`The job has no result for partner hotel ${input.partnerHotelId}.`);
-
+  if (input.expectedDecidedAt !== undefined && (result.review?.decidedAt ?? null) !== input.expectedDecidedAt) {
+    const now = result.review ? `was decided ${result.review.decision} at ${result.review.decidedAt}` : 'has no decision any more';
+    throw conflict(`The row ${result.partnerHotelId} changed since you read it: it ${now}. Read it again and decide again if needed.`);
+  }
   const now = ports.clock.now().toISOString();
+  if (input.decision === 'WITHDRAW') return withdraw(ports, input, result, now);
+
   // A second review keeps what the engine had said, not what the first review said.
   const previous = result.review?.previous ?? { status: result.status, referenceHotelId: result.referenceHotelId, score: result.score };
   const review: ReviewDecision = { decision: input.decision, previous, note: input.note, decidedBy: input.decidedBy, decidedAt: now };
@@ -82,6 +99,35 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
     throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
   }
   return updated;
+}
+
+/** A decision taken back: the engine's row shows again. */
+async function withdraw(ports: ReviewPorts, input: ReviewInput, result: StoredResult, now: string): Promise<StoredResult> {
+  const { job } = input;
+  if (!result.review) throw conflict(`The row ${result.partnerHotelId} has no decision to withdraw.`);
+  const engine = await ports.engineResultOf(job, result.partnerHotelId);
+  if (!engine) throw notFound(`The job has no result for partner hotel ${result.partnerHotelId}.`);
+  const event: ResolvedEvent = {
+    id: ports.newId(),
+    type: 'MAPPING_ERROR_RESOLVED',
+    organizationId: job.organizationId,
+    occurredAt: now,
+    data: {
+      mappingJobId: job.id,
+      partnerHotelId: result.partnerHotelId,
+      decision: 'WITHDRAW',
+      referenceHotelId: engine.referenceHotelId,
+      previousStatus: result.status,
+      previousReferenceHotelId: result.referenceHotelId,
+      note: input.note,
+      decidedBy: input.decidedBy,
+      decidedAt: now,
+    },
+  };
+  if (!(await ports.jobs.withdraw(job, result, engine, event))) {
+    throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
+  }
+  return engine;
 }
 
 /** What the engine proposed, from a row no one has reviewed yet. */

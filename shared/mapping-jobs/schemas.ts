@@ -4,6 +4,7 @@ import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/s
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
 import { JobCounts } from '../events';
+import { PartnerFactsSchema } from '../mapping-book';
 
 const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
 // Compared with the ids the inventory file gave, so not trimmed.
@@ -86,6 +87,9 @@ const Review = v.object({
 export const ResultView = v.object({
   partnerHotelId: v.string(),
   partnerHotelName: v.string(),
+  partnerHotel: v.optional(
+    v.pipe(PartnerFactsSchema, v.description("The partner's hotel as the job's inventory gave it: what the evidence compares with the reference hotel")),
+  ),
   referenceHotelId: v.nullable(v.string()),
   referenceHotelName: v.nullable(v.string()),
   status: v.picklist(RESULT_STATUSES),
@@ -106,8 +110,18 @@ export const ResultView = v.object({
 export const ResultPage = v.object({ results: v.array(ResultView), nextCursor: NextCursor });
 
 const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
+const ExpectedDecidedAt = v.optional(
+  v.pipe(
+    v.nullable(v.pipe(v.string(), v.isoTimestamp("must be the row's review.decidedAt as read, or null"))),
+    v.description(
+      "The row's review.decidedAt as you read it, null when it had no decision. Given, the request is refused (409) when someone " +
+        'decided or withdrew the row since: two people working one queue never overwrite each other. Omitted, the decision replaces whatever the row holds.',
+    ),
+    v.examples([null]),
+  ),
+);
 
-/** A decision on a row: MATCH names the hotel (required), NO_MATCH names none (a oneOf in the document). */
+/** A decision on a row: MATCH names the hotel (required), NO_MATCH names none, WITHDRAW takes a decision back (a oneOf in the document). */
 export const ReviewRequest = v.variant(
   'decision',
   [
@@ -122,14 +136,25 @@ export const ReviewRequest = v.variant(
         ),
       ),
       note: ReviewNote,
+      expectedDecidedAt: ExpectedDecidedAt,
     }),
     v.strictObject({
       partnerHotelId: PartnerHotelId,
       decision: v.pipe(v.literal('NO_MATCH'), v.description('The row is none of the reference hotels')),
       note: ReviewNote,
+      expectedDecidedAt: ExpectedDecidedAt,
+    }),
+    v.strictObject({
+      partnerHotelId: PartnerHotelId,
+      decision: v.pipe(
+        v.literal('WITHDRAW'),
+        v.description("Take the row's decision back (undo): the row shows the engine's answer again, in results, exports and the mapping book"),
+      ),
+      note: ReviewNote,
+      expectedDecidedAt: ExpectedDecidedAt,
     }),
   ],
-  'must be MATCH or NO_MATCH',
+  'must be MATCH, NO_MATCH or WITHDRAW',
 );
 
 export const ExportResponse = v.object({

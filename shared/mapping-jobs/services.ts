@@ -13,7 +13,7 @@ import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
 import { bookPorts } from '../mapping-book';
-import { decideInBook, jobRowsSource, type BookWritePorts } from './book-writes';
+import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
 import { ResultViews, writeResultViews } from './result-views';
 import { readChunkResults, resultsFileBytes, resultsFileText } from './claims';
@@ -79,8 +79,12 @@ export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'meteri
 
 export function reviewPorts(runtime: Runtime): ReviewPorts {
   return {
-    jobs: { decide: (job, read, updated, event) => decideInBook({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, read, updated, event) },
+    jobs: {
+      decide: (job, read, updated, event) => decideInBook({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, read, updated, event),
+      withdraw: (job, read, engine, event) => withdrawInBook({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, read, engine, event),
+    },
     resultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getResult(job.id, partnerHotelId),
+    engineResultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getEngineResult(partnerHotelId),
     clock: runtime.clock,
     newId: randomUUID,
     referenceHotelName: async (referenceHotelId) => (await findReferenceHotel(runtime, referenceHotelId))?.name,

@@ -268,7 +268,6 @@ export class MappingJobStore {
 
   /** The writes of `decide`, for a transaction that makes more changes with them (the mapping book's). */
   decisionWrites(job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>, read: StoredResult, updated: StoredResult, event: DomainEvent): TransactItem[] {
-    const counted = COUNT_OF_STATUS[read.status] !== COUNT_OF_STATUS[updated.status];
     return [
       {
         Put: {
@@ -297,19 +296,46 @@ export class MappingJobStore {
           ]),
       eventPut(this.table, event),
       decisionRecorded(this.table, job.id),
-      ...(counted
-        ? [
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: this.jobs.key(job.organizationId, job.id),
-                UpdateExpression: 'SET #counts.#from = #counts.#from - :one, #counts.#to = #counts.#to + :one',
-                ExpressionAttributeNames: { '#counts': 'counts', '#from': COUNT_OF_STATUS[read.status], '#to': COUNT_OF_STATUS[updated.status] },
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-          ]
-        : []),
+      ...this.countMoved(job, read.status, updated.status),
+    ];
+  }
+
+  /**
+   * The writes that take a decision back: its item (only if the row is still as it was read) and the
+   * mark that hid the engine's row, so the engine's row shows again; its event; the counts moved
+   * back; exports asked for before it outdated.
+   */
+  withdrawalWrites(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, engine: StoredResult, event: DomainEvent): TransactItem[] {
+    return [
+      {
+        Delete: {
+          TableName: this.table.name,
+          Key: keys.decision(job.id, read.partnerHotelId),
+          ConditionExpression: '#review.#decidedAt = :readDecidedAt',
+          ExpressionAttributeNames: { '#review': 'review', '#decidedAt': 'decidedAt' },
+          ExpressionAttributeValues: { ':readDecidedAt': read.review!.decidedAt },
+        },
+      },
+      { Delete: { TableName: this.table.name, Key: keys.decided(job.id, partitionName(engine.status, engine.method), resultSortKey(engine.score, engine.partnerHotelId)) } },
+      eventPut(this.table, event),
+      decisionRecorded(this.table, job.id),
+      ...this.countMoved(job, read.status, engine.status),
+    ];
+  }
+
+  /** A row moved from one status to another moves one from its count to the other's. */
+  private countMoved(job: Pick<MappingJob, 'organizationId' | 'id'>, from: MappingResult['status'], to: MappingResult['status']): TransactItem[] {
+    if (COUNT_OF_STATUS[from] === COUNT_OF_STATUS[to]) return [];
+    return [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: this.jobs.key(job.organizationId, job.id),
+          UpdateExpression: 'SET #counts.#from = #counts.#from - :one, #counts.#to = #counts.#to + :one',
+          ExpressionAttributeNames: { '#counts': 'counts', '#from': COUNT_OF_STATUS[from], '#to': COUNT_OF_STATUS[to] },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
     ];
   }
 

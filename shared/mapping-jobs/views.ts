@@ -26,6 +26,7 @@ export function resultView(result: StoredResult) {
   return {
     partnerHotelId: result.partnerHotelId,
     partnerHotelName: result.partnerHotelName,
+    ...(result.partner && { partnerHotel: result.partner }),
     referenceHotelId: result.referenceHotelId,
     referenceHotelName: result.referenceHotelName,
     status: result.status,

@@ -180,6 +180,78 @@ describe("a partner's month in the mapping book", () => {
   });
 });
 
+describe('a decision withdrawn, and the feed since a time', () => {
+  it("takes a job row's decision back in the job and the book, unless the book stands by a later one; the feed reads from a time", async () => {
+    const partner = await api.newOrganization();
+    const before = api.clock.now();
+    const jobId = await mapInventory(partner, [hotelRow(60), hotelRow(61), hotelRow(62)]);
+    api.clock.advance(3_600_000);
+    const decidedFrom = api.clock.now();
+    const review = (json: Record<string, unknown>) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json });
+    const row = async (id: string) => (await api.request('GET', `/api/v1/mapping/${jobId}/results?partnerHotelId=${id}`, { as: partner })).body.results[0];
+    const engine = await row('P60');
+
+    const decided = await review({ partnerHotelId: 'P60', decision: 'NO_MATCH', expectedDecidedAt: null });
+    assert.equal(decided.status, 200, decided.text);
+    assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.counts.unmatched, 1);
+    // Read before the decision, a second decision is refused, and changes nothing.
+    const stale = await review({ partnerHotelId: 'P60', decision: 'MATCH', referenceHotelId: hotels[60]!.id, expectedDecidedAt: null });
+    assert.equal(stale.status, 409, stale.text);
+    assert.match(stale.body.message, /^The row P60 changed since you read it: it was decided NO_MATCH at /);
+    const unreadable = await review({ partnerHotelId: 'P60', decision: 'WITHDRAW', expectedDecidedAt: 'yesterday' });
+    assert.equal(unreadable.status, 400, unreadable.text);
+    assert.equal((await row('P60')).status, 'UNMATCHED');
+
+    api.clock.advance(60_000);
+    const withdrawn = await review({ partnerHotelId: 'P60', decision: 'WITHDRAW', expectedDecidedAt: decided.body.review.decidedAt });
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.deepEqual(withdrawn.body, engine);
+    assert.deepEqual(await row('P60'), engine);
+    const counts = (await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.counts;
+    assert.deepEqual([counts.matched, counts.unmatched], [3, 0]);
+    assert.deepEqual((await api.request('GET', `/api/v1/mapping/${jobId}/results?method=MANUAL`, { as: partner })).body.results, []);
+    const p60 = (await entry(partner, 'P60')).body;
+    assert.deepEqual([p60.status, p60.method, p60.referenceHotelId, p60.decision], ['MATCHED', 'FUZZY', hotels[60]!.id, undefined]);
+    assert.equal(p60.reason, "Decision withdrawn: the engine's answer stands");
+    const again = await review({ partnerHotelId: 'P60', decision: 'WITHDRAW' });
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.body.message, 'The row P60 has no decision to withdraw.');
+
+    // A decision on the book made after the job row's stands when the job row's is withdrawn.
+    const onRow = await review({ partnerHotelId: 'P61', decision: 'NO_MATCH' });
+    api.clock.advance(60_000);
+    const onBook = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P61', decision: 'MATCH', referenceHotelId: hotels[100]!.id } });
+    assert.equal(onBook.status, 200, onBook.text);
+    api.clock.advance(60_000);
+    assert.equal((await review({ partnerHotelId: 'P61', decision: 'WITHDRAW', expectedDecidedAt: onRow.body.review.decidedAt })).status, 200);
+    assert.equal((await row('P61')).method, 'FUZZY');
+    const p61 = (await entry(partner, 'P61')).body;
+    assert.deepEqual([p61.method, p61.referenceHotelId], ['MANUAL', hotels[100]!.id]);
+
+    // Since a time: the decisions, not the job's writing an hour before them.
+    const since = async (at: Date) => api.request('GET', `/api/v1/mapping-book/changes?since=${at.toISOString()}&limit=100`, { as: partner });
+    const sinceDecisions = await since(decidedFrom);
+    assert.equal(sinceDecisions.status, 200, sinceDecisions.text);
+    assert.deepEqual(
+      sinceDecisions.body.changes.map((change: any) => [change.partnerHotelId, change.method]),
+      [
+        ['P60', 'MANUAL'],
+        ['P60', 'FUZZY'],
+        ['P61', 'MANUAL'],
+        ['P61', 'MANUAL'],
+      ],
+    );
+    assert.equal((await since(before)).body.changes.length, 3 + 4);
+    const future = await since(new Date(api.clock.now().getTime() + 60_000));
+    assert.deepEqual(future.body, { changes: [], position: sinceDecisions.body.position, hasMore: false });
+    const tooOld = await since(new Date(api.clock.now().getTime() - 31 * 86_400_000));
+    assert.equal(tooOld.status, 410, tooOld.text);
+    const both = await api.request('GET', `/api/v1/mapping-book/changes?since=${before.toISOString()}&after=1.0`, { as: partner });
+    assert.equal(both.status, 400, both.text);
+    assert.equal((await api.request('GET', '/api/v1/mapping-book/changes?since=last-week', { as: partner })).status, 400);
+  });
+});
+
 describe('a partial inventory', () => {
   it('writes its rows into the book and ends no entry', async () => {
     const partner = await api.newOrganization();

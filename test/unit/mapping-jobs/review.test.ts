@@ -42,6 +42,8 @@ const engineRow: StoredResult = {
  */
 class ResultsInMemory {
   readonly rows = new Map<string, StoredResult>();
+  /** The rows as the engine left them. */
+  readonly engineRows = new Map<string, StoredResult>();
   readonly decisions: { job: Pick<MappingJob, 'id' | 'organizationId'>; read: StoredResult; updated: StoredResult; event: PartnerEvent }[] = [];
   /** Set to make the next decision lose a race with another one. */
   raced = false;
@@ -57,6 +59,13 @@ class ResultsInMemory {
     this.rows.set(updated.partnerHotelId, updated);
     return true;
   }
+
+  async withdraw(decidedJob: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, engine: StoredResult, event: PartnerEvent): Promise<boolean> {
+    if (this.raced) return false;
+    this.decisions.push({ job: decidedJob, read, updated: engine, event });
+    this.rows.set(engine.partnerHotelId, engine);
+    return true;
+  }
 }
 
 /** Hotels of the current reference publication, by id. */
@@ -68,6 +77,7 @@ const currentReference = new Map([
 function setUp(row: StoredResult = engineRow) {
   const results = new ResultsInMemory();
   results.rows.set(row.partnerHotelId, row);
+  results.engineRows.set(row.partnerHotelId, row);
   const lookedUp: string[] = [];
   const clock = new ManualClock(new Date('2026-03-02T09:00:00Z'));
   let ids = 0;
@@ -75,6 +85,7 @@ function setUp(row: StoredResult = engineRow) {
     // reviewResult reads and decides through these two calls only.
     jobs: results,
     resultOf: (reviewed, partnerHotelId) => results.getResult(reviewed.id, partnerHotelId),
+    engineResultOf: async (_reviewed, partnerHotelId) => results.engineRows.get(partnerHotelId),
     clock,
     newId: () => `event-${++ids}`,
     referenceHotelName: async (id) => {
@@ -236,5 +247,49 @@ describe('reviewing a result row', () => {
     results.raced = true;
     await refused(review({ decision: 'NO_MATCH' }), 'conflict', /^The row p1 was decided by another request meanwhile/);
     assert.deepEqual(results.rows.get('p1'), engineRow);
+  });
+
+  it('WITHDRAW takes the decision back: the engine’s row again, with MAPPING_ERROR_RESOLVED saying so', async () => {
+    const { results, clock, review } = setUp();
+    const decided = await review({ decision: 'NO_MATCH' });
+    clock.advance(60_000);
+    const withdrawn = await review({ decision: 'WITHDRAW', expectedDecidedAt: decided.review!.decidedAt });
+    assert.deepEqual(withdrawn, engineRow);
+    assert.deepEqual(results.rows.get('p1'), engineRow);
+    const { read, event } = results.decisions[1]!;
+    assert.equal(read, decided);
+    assert.deepEqual(event.data, {
+      mappingJobId: 'job-1',
+      partnerHotelId: 'p1',
+      decision: 'WITHDRAW',
+      referenceHotelId: 'ibis-nord',
+      previousStatus: 'UNMATCHED',
+      previousReferenceHotelId: null,
+      note: undefined,
+      decidedBy: 'key-1',
+      decidedAt: '2026-03-02T09:01:00.000Z',
+    });
+  });
+
+  it('WITHDRAW of a row without a decision is a conflict, and changes nothing', async () => {
+    const { results, review } = setUp();
+    await refused(review({ decision: 'WITHDRAW' }), 'conflict', 'The row p1 has no decision to withdraw.');
+    assert.equal(results.decisions.length, 0);
+  });
+
+  it('expectedDecidedAt: a decision on a row someone else decided since it was read is refused, and changes nothing', async () => {
+    const { results, clock, review } = setUp();
+    const first = await review({ decision: 'NO_MATCH', expectedDecidedAt: null });
+    clock.advance(1000);
+    await refused(
+      review({ decision: 'MATCH', referenceHotelId: 'ibis-nord', expectedDecidedAt: null }),
+      'conflict',
+      `The row p1 changed since you read it: it was decided NO_MATCH at ${first.review!.decidedAt}. Read it again and decide again if needed.`,
+    );
+    await refused(review({ decision: 'WITHDRAW', expectedDecidedAt: '2026-03-02T08:00:00.000Z' }), 'conflict', /^The row p1 changed since you read it/);
+    assert.equal(results.decisions.length, 1);
+    // The one read is decided on.
+    const second = await review({ decision: 'MATCH', referenceHotelId: 'ibis-nord', expectedDecidedAt: first.review!.decidedAt });
+    assert.equal(second.status, 'MATCHED');
   });
 });

@@ -1,0 +1,147 @@
+// @ts-check
+/**
+ * The mapping book: its entries by source and status, an entry's history, and the change feed
+ * since a day.
+ */
+import { api } from './api.js';
+import { decimal, h, show } from './dom.js';
+import { notify } from './notice.js';
+
+/**
+ * @typedef {{ source: string, partnerHotelId: string, partner: import('./evidence.js').PartnerFacts, status: string, method: string | null,
+ *   referenceHotelId: string | null, referenceHotelName: string | null, score: number, reason: string, changedAt: string,
+ *   history?: { at: string, change: string, status: string, referenceHotelId: string | null, reason: string }[] }} Entry
+ */
+
+const STATUSES = ['', 'MATCHED', 'REVIEW', 'UNMATCHED', 'DELETED'];
+
+/** @param {HTMLElement} main @returns {() => void} */
+export function bookView(main) {
+  const status = h('select', { id: 'book-status' }, STATUSES.map((value) => h('option', { value }, value || 'Any (but DELETED)')));
+  const list = h('div', { 'aria-live': 'polite' });
+  const detail = h('section', { 'aria-label': 'Entry' });
+  const since = h('input', { type: 'date', id: 'feed-since', value: new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10) });
+  const feed = h('div', { 'aria-live': 'polite' });
+  /** @type {string[]} */
+  const cursors = [];
+
+  async function listEntries(/** @type {string | undefined} */ cursor) {
+    try {
+      const page = await api('mapping-book/entries', { query: { status: status.value || undefined, limit: 25, cursor } });
+      /** @type {Entry[]} */
+      const entries = page.entries;
+      const more = page.nextCursor ? h('button', { type: 'button', onclick: () => { cursors.push(page.nextCursor); void listEntries(page.nextCursor); } }, 'Next page') : null;
+      show(
+        list,
+        h(
+          'table',
+          { class: 'entries' },
+          h('caption', {}, 'Entries'),
+          h('thead', {}, h('tr', {}, ['Partner hotel', 'Source', 'Status', 'Reference hotel', 'Score', 'Changed'].map((name) => h('th', { scope: 'col' }, name)))),
+          h(
+            'tbody',
+            {},
+            entries.length === 0
+              ? h('tr', {}, h('td', { colspan: 6 }, 'No entries.'))
+              : entries.map((entry) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void showEntry(entry) }, entry.partner.name), h('div', { class: 'id' }, entry.partnerHotelId)),
+                    h('td', {}, entry.source),
+                    h('td', {}, entry.status, entry.method ? ` (${entry.method})` : ''),
+                    h('td', {}, entry.referenceHotelName ?? '–'),
+                    h('td', { class: 'number' }, decimal(entry.score)),
+                    h('td', {}, entry.changedAt.slice(0, 16).replace('T', ' ')),
+                  ),
+                ),
+          ),
+        ),
+        more,
+      );
+    } catch (error) {
+      notify(`The book could not be read: ${/** @type {Error} */ (error).message}`);
+    }
+  }
+
+  /** @param {Entry} entry */
+  async function showEntry(entry) {
+    try {
+      /** @type {Entry} */
+      const full = await api('mapping-book/entry', { query: { source: entry.source, partnerHotelId: entry.partnerHotelId } });
+      show(
+        detail,
+        h('h2', { tabindex: '-1', id: 'entry-title' }, full.partner.name),
+        h('p', {}, `${full.status}${full.method ? ` (${full.method})` : ''} · ${full.referenceHotelName ?? 'no reference hotel'} · ${full.reason}`),
+        h(
+          'table',
+          { class: 'history' },
+          h('caption', {}, 'History, oldest first'),
+          h('thead', {}, h('tr', {}, ['When', 'Change', 'Status', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+          h('tbody', {}, (full.history ?? []).map((line) => h('tr', {}, h('td', {}, line.at.slice(0, 16).replace('T', ' ')), h('td', {}, line.change), h('td', {}, line.status), h('td', {}, line.reason)))),
+        ),
+      );
+      detail.querySelector('h2')?.focus();
+    } catch (error) {
+      notify(`The entry could not be read: ${/** @type {Error} */ (error).message}`);
+    }
+  }
+
+  async function readFeed() {
+    try {
+      const page = await api('mapping-book/changes', { query: { since: `${since.value}T00:00:00Z`, limit: 100 } });
+      /** @type {(Entry & { kind: string })[]} */
+      const changes = page.changes;
+      show(
+        feed,
+        h(
+          'table',
+          { class: 'feed' },
+          h('caption', {}, `Changes since ${since.value}${page.hasMore ? ' (the first 100)' : ''}`),
+          h('thead', {}, h('tr', {}, ['When', 'Change', 'Partner hotel', 'Status', 'Reference hotel', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+          h(
+            'tbody',
+            {},
+            changes.length === 0
+              ? h('tr', {}, h('td', { colspan: 6 }, 'No changes since then.'))
+              : changes.map((change) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', {}, change.changedAt.slice(0, 16).replace('T', ' ')),
+                    h('td', {}, change.kind),
+                    h('td', {}, change.partner.name),
+                    h('td', {}, change.status),
+                    h('td', {}, change.referenceHotelName ?? '–'),
+                    h('td', {}, change.reason),
+                  ),
+                ),
+          ),
+        ),
+      );
+    } catch (error) {
+      notify(`The change feed could not be read: ${/** @type {Error} */ (error).message}`);
+    }
+  }
+
+  status.addEventListener('change', () => void listEntries(undefined));
+  show(
+    main,
+    h('h1', {}, 'Mapping book'),
+    h('p', {}, h('label', { for: 'book-status' }, 'Status '), status),
+    list,
+    detail,
+    h(
+      'section',
+      { 'aria-labelledby': 'feed-title' },
+      h('h2', { id: 'feed-title' }, 'Change feed'),
+      h('label', { for: 'feed-since' }, 'Since '),
+      since,
+      ' ',
+      h('button', { type: 'button', onclick: () => void readFeed() }, 'Show changes'),
+      feed,
+    ),
+  );
+  void listEntries(undefined);
+  return () => {};
+}

@@ -1,0 +1,399 @@
+// @ts-check
+/**
+ * A job's review queue, one row at a time, worked by keyboard: the partner's hotel beside the
+ * proposal and its candidates (evidence.js), their pins (map.js), and one key per decision. A
+ * decision shows the next row at once (it is prefetched) while the API records it; an answer the
+ * API refuses (a 409 when someone decided the row meanwhile) comes back as a message and the row as
+ * it was. Every decision goes through POST /mapping/{jobId}/reviews, undo too (WITHDRAW, or the
+ * decision the row had before).
+ */
+import { api, readAll } from './api.js';
+import { decimal, h, show } from './dom.js';
+import { evidenceTable } from './evidence.js';
+import { pinMap } from './map.js';
+import { notify } from './notice.js';
+
+/**
+ * @typedef {import('./evidence.js').PartnerFacts} PartnerFacts
+ * @typedef {import('./evidence.js').Evidence} Evidence
+ * @typedef {import('./evidence.js').Candidate} Candidate
+ * @typedef {import('./evidence.js').ReferenceHotel} ReferenceHotel
+ * @typedef {{ decision: 'MATCH' | 'NO_MATCH', decidedAt: string, previous: { status: string, referenceHotelId: string | null, score: number } }} Review
+ * @typedef {{ partnerHotelId: string, partnerHotelName: string, partnerHotel?: PartnerFacts, referenceHotelId: string | null, referenceHotelName: string | null,
+ *   status: string, method: string | null, score: number, evidence: Evidence | null, candidates: Candidate[], reason?: string, review?: Review }} Row
+ * @typedef {{ decision: 'MATCH', referenceHotelId: string } | { decision: 'NO_MATCH' } | { decision: 'WITHDRAW' }} Decision
+ */
+
+/** Rows read ahead of the one shown, with their hotels' records. */
+const PREFETCH = 3;
+const PAGE = 100;
+/** How many automatic matches the riskiest queue holds at most. */
+const RISKIEST = 200;
+
+/** @type {Map<string, Promise<ReferenceHotel | undefined>>} */
+const hotels = new Map();
+/** A reference hotel's record, read once. @param {string} id */
+function hotel(id) {
+  let record = hotels.get(id);
+  if (!record) {
+    record = api(`reference/${id}`).catch(() => undefined);
+    hotels.set(id, record);
+  }
+  return record;
+}
+
+/** The rows of a queue in the order they are worked, read a page ahead. */
+class RowQueue {
+  /** @param {(cursor: string | undefined) => Promise<{ rows: Row[], nextCursor: string | null }>} load */
+  constructor(load) {
+    this.load = load;
+    /** @type {Row[]} */
+    this.rows = [];
+    /** @type {string | undefined} */
+    this.cursor = undefined;
+    this.done = false;
+    /** @type {Promise<void> | undefined} */
+    this.loading = undefined;
+  }
+
+  /** Reads pages until row `index` is in, or the queue ends. @param {number} index */
+  async reach(index) {
+    while (!this.done && this.rows.length <= index) {
+      this.loading ??= this.load(this.cursor).then(({ rows, nextCursor }) => {
+        this.rows.push(...rows);
+        this.cursor = nextCursor ?? undefined;
+        this.done = nextCursor === null;
+        this.loading = undefined;
+      });
+      await this.loading;
+    }
+  }
+}
+
+/** @param {string} jobId @param {'review' | 'riskiest'} kind */
+function queueOf(jobId, kind) {
+  const results = `mapping/${encodeURIComponent(jobId)}/results`;
+  if (kind === 'review') {
+    return new RowQueue(async (cursor) => {
+      const page = await api(results, { query: { status: 'REVIEW', limit: PAGE, cursor } });
+      return { rows: page.results, nextCursor: page.nextCursor };
+    });
+  }
+  // The automatic matches likeliest wrong: the results list best first, so all are read and the lowest kept.
+  return new RowQueue(async () => {
+    const matched = /** @type {Row[]} */ (await readAll(results, 'results', { status: 'MATCHED', method: 'FUZZY', limit: 1000 }));
+    return { rows: matched.sort((a, b) => a.score - b.score).slice(0, RISKIEST), nextCursor: null };
+  });
+}
+
+/**
+ * @param {HTMLElement} main
+ * @param {{ jobId: string, kind: 'review' | 'riskiest' }} route
+ * @returns {() => void} what stops the view (its key handler)
+ */
+export function reviewView(main, { jobId, kind }) {
+  const queue = queueOf(jobId, kind);
+  let index = 0;
+  /** Decisions made here, newest last: what undo takes back. @type {{ before: Row, sent: Promise<Row | undefined> }[]} */
+  const made = [];
+  const title = kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic matches';
+  const position = h('p', { class: 'position', 'aria-live': 'polite' });
+  const view = h('section', { class: 'row-view' });
+  const status = h('p', { class: 'status', role: 'status' });
+  const search = searchDialog((choice) => decide({ decision: 'MATCH', referenceHotelId: choice.id }, `MATCH ${choice.name}`));
+  show(
+    main,
+    h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: 'console#/jobs' }, 'Jobs'), ' › ', h('a', { href: `console#/jobs/${jobId}` }, 'Job'), ' › ', title),
+    h('h1', {}, title),
+    position,
+    view,
+    status,
+    keyHelp(),
+    search.dialog,
+  );
+
+  async function render() {
+    await queue.reach(index + PREFETCH);
+    const row = queue.rows[index];
+    if (!row) {
+      show(position, queue.rows.length === 0 ? 'Nothing to review in this queue.' : `All ${queue.rows.length} rows seen.`);
+      show(view, h('p', {}, h('a', { href: `console#/jobs/${jobId}` }, 'Back to the job')));
+      return;
+    }
+    show(position, `Row ${index + 1} of ${queue.rows.length}${queue.done ? '' : '+'}`);
+    paint(row);
+    // Later rows' hotels are read now, so the next row shows at once.
+    for (const later of queue.rows.slice(index + 1, index + 1 + PREFETCH)) columnsOf(later).forEach((column) => void hotel(column.id));
+  }
+
+  /** @param {Row} row */
+  function paint(row) {
+    const partner = row.partnerHotel ?? { name: row.partnerHotelName };
+    const columns = columnsOf(row);
+    const draw = (/** @type {(ReferenceHotel | undefined)[]} */ details) => {
+      const detailed = columns.map((column, i) => ({ ...column, detail: details[i] }));
+      show(
+        view,
+        h(
+          'header',
+          { class: 'row-head' },
+          h('h2', {}, partner.name),
+          h('p', {}, `Partner id ${row.partnerHotelId} · ${row.status}${row.method ? ` (${row.method})` : ''} · score ${decimal(row.score)}`, row.reason ? ` · ${row.reason}` : ''),
+          row.review ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt}`) : null,
+        ),
+        h(
+          'div',
+          { class: 'side-by-side' },
+          evidenceTable(partner, detailed),
+          h(
+            'figure',
+            { class: 'map-box' },
+            pinMap([
+              { label: 'P', name: partner.name, lat: partner.latitude, lon: partner.longitude, kind: 'partner' },
+              ...detailed.map((column) => ({
+                label: column.key === '↵' ? '0' : column.key,
+                name: column.name,
+                lat: column.detail?.lat,
+                lon: column.detail?.lon,
+                kind: column.key === '↵' ? /** @type {const} */ ('proposal') : /** @type {const} */ ('candidate'),
+              })),
+            ]),
+            h('figcaption', {}, 'P the partner’s pin, 0 the proposal, 1–5 the candidates; distances from P. Drawn from coordinates, no map tiles.'),
+          ),
+        ),
+        actions(row, columns),
+      );
+    };
+    draw([]);
+    void Promise.all(columns.map((column) => hotel(column.id))).then((details) => {
+      if (queue.rows[index] === row) draw(details);
+    });
+  }
+
+  /** @param {Row} row @param {ReturnType<typeof columnsOf>} columns */
+  function actions(row, columns) {
+    const button = (/** @type {string} */ key, /** @type {string} */ label, /** @type {() => void} */ act) => h('button', { type: 'button', onclick: act }, h('kbd', {}, key), ' ', label);
+    return h(
+      'div',
+      { class: 'actions', role: 'toolbar', 'aria-label': 'Decisions' },
+      columns[0] && row.status !== 'UNMATCHED' ? button('Enter', 'Confirm the proposal', () => confirmProposal()) : null,
+      columns.slice(1).map((column) => button(column.key, column.name, () => pick(Number(column.key)))),
+      button('N', 'No match', () => decide({ decision: 'NO_MATCH' }, 'NO_MATCH')),
+      button('/', 'Search the reference', () => search.open(row.partnerHotel ?? { name: row.partnerHotelName })),
+      button('U', 'Undo', () => void undo()),
+      button('K', 'Previous', () => move(-1)),
+      button('J', 'Next', () => move(1)),
+    );
+  }
+
+  /** @param {number} step */
+  function move(step) {
+    index = Math.max(0, Math.min(index + step, queue.done ? queue.rows.length : index + step));
+    void render();
+  }
+
+  function confirmProposal() {
+    const row = queue.rows[index];
+    if (row?.referenceHotelId) decide({ decision: 'MATCH', referenceHotelId: row.referenceHotelId }, `MATCH ${row.referenceHotelName}`);
+  }
+
+  /** @param {number} n */
+  function pick(n) {
+    const candidate = queue.rows[index]?.candidates[n - 1];
+    if (candidate) decide({ decision: 'MATCH', referenceHotelId: candidate.referenceHotelId }, `MATCH ${candidate.referenceHotelName}`);
+  }
+
+  /**
+   * Shows the next row at once and records the decision behind it.
+   * @param {Decision} decision @param {string} said
+   */
+  function decide(decision, said) {
+    const before = queue.rows[index];
+    if (!before) return;
+    const at = index;
+    const sent = send(before, decision).then(
+      (decided) => {
+        queue.rows[at] = decided;
+        show(status, `${before.partnerHotelName}: ${said}`);
+        return decided;
+      },
+      (/** @type {Error} */ error) => {
+        notify(`${before.partnerHotelName} (${before.partnerHotelId}) was not decided: ${error.message}`);
+        const failed = made.findIndex((decision) => decision.sent === sent);
+        if (failed >= 0) made.splice(failed, 1);
+        return undefined;
+      },
+    );
+    made.push({ before, sent });
+    move(1);
+  }
+
+  async function undo() {
+    const last = made.pop();
+    if (!last) return notify('Nothing to undo.');
+    const decided = await last.sent;
+    if (!decided) return;
+    const { before } = last;
+    /** @type {Decision} */
+    const restore = !before.review
+      ? { decision: 'WITHDRAW' }
+      : before.review.decision === 'MATCH' && before.referenceHotelId
+        ? { decision: 'MATCH', referenceHotelId: before.referenceHotelId }
+        : { decision: 'NO_MATCH' };
+    try {
+      const restored = await send(decided, restore);
+      const at = queue.rows.findIndex((row) => row.partnerHotelId === before.partnerHotelId);
+      if (at >= 0) {
+        queue.rows[at] = restored;
+        index = at;
+      }
+      show(status, `${before.partnerHotelName}: decision undone`);
+      void render();
+    } catch (error) {
+      notify(`${before.partnerHotelName}: the undo was refused: ${/** @type {Error} */ (error).message}`);
+    }
+  }
+
+  /** @param {Row} row @param {Decision} decision @returns {Promise<Row>} */
+  function send(row, decision) {
+    return api(`mapping/${encodeURIComponent(jobId)}/reviews`, {
+      method: 'POST',
+      body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
+    });
+  }
+
+  /** @param {KeyboardEvent} event */
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || search.dialog.open) return;
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (target.closest('input, textarea, select, dialog')) return;
+    const key = event.key;
+    if (key === 'ArrowRight' || key === 'j') move(1);
+    else if (key === 'ArrowLeft' || key === 'k') move(-1);
+    else if (key === 'Enter' && !target.closest('button, a')) confirmProposal();
+    else if (/^[1-5]$/.test(key)) pick(Number(key));
+    else if (key === 'n') decide({ decision: 'NO_MATCH' }, 'NO_MATCH');
+    else if (key === 'u') void undo();
+    else if (key === '/') {
+      const row = queue.rows[index];
+      if (row) search.open(row.partnerHotel ?? { name: row.partnerHotelName });
+    } else return;
+    event.preventDefault();
+  }
+  document.addEventListener('keydown', onKey);
+  void render();
+  return () => document.removeEventListener('keydown', onKey);
+}
+
+/** The proposal (key Enter, drawn 0) and the candidates (keys 1–5). @param {Row} row */
+function columnsOf(row) {
+  const proposal = row.referenceHotelId
+    ? [{ label: 'Proposal', key: '↵', id: row.referenceHotelId, name: row.referenceHotelName ?? '', score: row.score, evidence: row.evidence ?? {} }]
+    : [];
+  const candidates = row.candidates.slice(0, 5).map((candidate, i) => ({
+    label: `Candidate ${i + 1}`,
+    key: String(i + 1),
+    id: candidate.referenceHotelId,
+    name: candidate.referenceHotelName,
+    score: candidate.score,
+    evidence: { nameSimilarity: candidate.nameSimilarity, distanceMeters: candidate.distanceMeters },
+  }));
+  return [...proposal, ...candidates];
+}
+
+function keyHelp() {
+  const keys = [
+    ['Enter', 'confirm the proposal'],
+    ['1–5', 'pick a candidate'],
+    ['N', 'no match'],
+    ['/', 'search the reference'],
+    ['U', 'undo the last decision'],
+    ['J or →', 'next row'],
+    ['K or ←', 'previous row'],
+  ];
+  return h('details', { class: 'keys' }, h('summary', {}, 'Keys'), h('dl', {}, keys.map(([key, meaning]) => [h('dt', {}, h('kbd', {}, key ?? '')), h('dd', {}, meaning ?? '')])));
+}
+
+/**
+ * Another reference hotel, found by name near the partner's: a dialog with a search box and the
+ * hotels found, picked with arrows and Enter.
+ * @param {(hotel: ReferenceHotel) => void} chosen
+ */
+function searchDialog(chosen) {
+  const input = h('input', { type: 'search', id: 'reference-search', autocomplete: 'off' });
+  const found = h('ul', { class: 'found', 'aria-label': 'Hotels found' });
+  /** @type {PartnerFacts} */
+  let partner = { name: '' };
+  const dialog = h(
+    'dialog',
+    { 'aria-labelledby': 'search-title' },
+    h(
+      'form',
+      {
+        method: 'dialog',
+        onsubmit: (/** @type {SubmitEvent} */ event) => {
+          event.preventDefault();
+          void find();
+        },
+      },
+      h('h2', { id: 'search-title' }, 'Search the reference'),
+      h('label', { for: 'reference-search' }, 'Hotel name'),
+      input,
+      h('button', { type: 'submit' }, 'Search'),
+      h('button', { type: 'button', onclick: () => dialog.close() }, 'Close'),
+    ),
+    found,
+  );
+  async function find() {
+    show(found, h('li', {}, 'Searching…'));
+    try {
+      const page = await api('reference/search', { query: { q: input.value, country: partner.country, limit: 10 } });
+      /** @type {ReferenceHotel[]} */
+      const results = page.results;
+      show(
+        found,
+        results.length === 0
+          ? h('li', {}, 'No hotel found.')
+          : results.map((hotel) =>
+              h(
+                'li',
+                {},
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    onclick: () => {
+                      dialog.close();
+                      chosen(hotel);
+                    },
+                  },
+                  hotel.name,
+                  h('span', { class: 'where' }, ` · ${[hotel.city, hotel.country].filter(Boolean).join(', ')}`),
+                ),
+              ),
+            ),
+      );
+      found.querySelector('button')?.focus();
+    } catch (error) {
+      show(found, h('li', {}, /** @type {Error} */ (error).message));
+    }
+  }
+  found.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const buttons = [...found.querySelectorAll('button')];
+    const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+    buttons[Math.max(0, Math.min(buttons.length - 1, at + (event.key === 'ArrowDown' ? 1 : -1)))]?.focus();
+    event.preventDefault();
+  });
+  return {
+    dialog,
+    /** @param {PartnerFacts} facts */
+    open(facts) {
+      partner = facts;
+      input.value = facts.name;
+      show(found);
+      dialog.showModal();
+      input.select();
+    },
+  };
+}
