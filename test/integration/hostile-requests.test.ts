@@ -131,12 +131,14 @@ describe('forged Host and X-Forwarded-Proto', () => {
     }
   });
 
-  it('never reach the docs page or the OpenAPI servers', async () => {
+  it('never reach the docs page, the console or the OpenAPI servers', async () => {
     const page = await forged('GET', '/docs', forgery);
     assert.equal(page.status, 200);
     assert.ok(!page.text.includes('evil.example') && !page.text.includes('javascript:'), 'the page names only the API');
     // Paths only, under the API's own base path: a forged host has nothing to land in.
     assert.ok(page.text.includes('<base href="/">') && page.text.includes('src="docs/swagger-ui-bundle.js"'));
+    const console = await forged('GET', '/console', forgery);
+    assert.ok(!console.text.includes('evil.example') && console.text.includes('<base href="/">') && console.text.includes('src="console/app.js"'));
     const document = await forged('GET', '/api/v1/openapi.json', forgery);
     assert.deepEqual(document.body.servers, [{ url: '/' }]);
   });
