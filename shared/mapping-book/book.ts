@@ -2,7 +2,7 @@
  * Reading the book and deciding on its entries: an entry is the generation's, unless a laid-over
  * item is newer (store.ts, snapshot.ts).
  */
-import { notFound } from '../platform/errors';
+import { conflict, notFound } from '../platform/errors';
 import { transactWrite, type TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
 import { applyDecision, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type JobRow, type StandingDecision, type Withdrawal } from './entries';
@@ -28,11 +28,19 @@ export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, or
 }
 
 
+export interface DecisionOptions {
+  /** The job's row decided on, for an entry its job has not yet written into the book. */
+  row?: { mappingJobId: string; row: JobRow };
+  /** Made in the same transaction: the job's own record of the decision. */
+  writes?: readonly TransactItem[];
+  /** The entry's decision's decidedAt as the person read it (null: none): 409 when it is another. */
+  expectedDecidedAt?: string | null;
+}
+
 /**
- * A person's decision on an entry (MANUAL from now on), or its withdrawal, with its change in the feed, in one
- * transaction with `writes` (the job's own record of the decision). `row` is the job's row decided
- * on, for an entry its job has not yet written into the book. Undefined when a condition of `writes`
- * failed (nothing written); 404 when the book has no such entry and no row is given.
+ * A person's decision on an entry (MANUAL from now on), or its withdrawal, with its change in the
+ * feed, in one transaction with `writes`. Undefined when a condition of `writes` failed (nothing
+ * written); 404 when the book has no such entry and no row is given.
  */
 export async function decideEntry(
   ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
@@ -40,8 +48,7 @@ export async function decideEntry(
   id: EntryId,
   decision: StandingDecision | Withdrawal,
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
-  row?: { mappingJobId: string; row: JobRow },
-  writes: readonly TransactItem[] = [],
+  { row, writes = [], expectedDecidedAt }: DecisionOptions = {},
 ): Promise<BookEntry | undefined> {
   for (;;) {
     // Decided on the entry as it stands right after commit `last`: a commit in between decides again on what it left.
@@ -49,6 +56,10 @@ export async function decideEntry(
     const held = await currentEntry(ports, organizationId, id);
     const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
     if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+    if (expectedDecidedAt !== undefined && (current.decision?.decidedAt ?? null) !== expectedDecidedAt) {
+      const now = current.decision ? `was decided ${current.decision.decision} at ${current.decision.decidedAt}` : 'has no decision any more';
+      throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} changed since you read it: it ${now}. Read it again and decide again if needed.`);
+    }
     const { entry, change } = 'withdrawnDecidedAt' in decision ? applyWithdrawal(current, decision, cause) : applyDecision(current, decision, cause, held === undefined);
     // A withdrawal of a decision the book no longer stands by changes only the job's record.
     if (!change) return (await transactWrite(ports.store.table, [...writes])).length === 0 ? entry : undefined;

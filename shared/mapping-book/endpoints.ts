@@ -1,5 +1,5 @@
 /** The mapping book's endpoints: its entries, a decision on one, and the change feed. */
-import { invalidInput, notFound } from '../platform/errors';
+import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { findReferenceHotel } from '../reference';
@@ -41,6 +41,16 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
   const id = { source: body.source ?? OWN_SOURCE, partnerHotelId: body.partnerHotelId };
   const entry = await currentEntry(ports, principal.organizationId, id);
   if (!entry) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+  const decidedAt = runtime.clock.now().toISOString();
+  const cause = { kind: 'REVIEW' as const, decidedBy: principal.keyId };
+  if (body.decision === 'WITHDRAW') {
+    if (!entry.decision) throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} has no decision to withdraw.`);
+    const withdrawn = entry.decision.decidedAt;
+    const undone = await decideEntry(ports, principal.organizationId, id, { withdrawnDecidedAt: withdrawn, decidedBy: principal.keyId, decidedAt }, cause, {
+      expectedDecidedAt: body.expectedDecidedAt ?? withdrawn,
+    });
+    return { status: 200, json: entryView(undone!) };
+  }
   let referenceHotelName: string | null = null;
   if (body.decision === 'MATCH') {
     const known = [entry.engine, ...entry.candidates, entry].find((hotel) => hotel.referenceHotelId === body.referenceHotelId);
@@ -57,10 +67,11 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
       referenceHotelName,
       ...(body.note !== undefined && { note: body.note }),
       decidedBy: principal.keyId,
-      decidedAt: runtime.clock.now().toISOString(),
+      decidedAt,
       partner: entry.partner,
     },
-    { kind: 'REVIEW', decidedBy: principal.keyId },
+    cause,
+    { expectedDecidedAt: body.expectedDecidedAt },
   );
   return { status: 200, json: entryView(decided!) };
 };

@@ -64,11 +64,11 @@ export const mappingBookRoutes = {
     handler: 'mapping-book/review',
     auth: 'required',
     tag: TAG,
-    summary: "Decide an entry of the book: MATCH it to a reference hotel, or NO_MATCH. The decision stands against later jobs",
+    summary: "Decide an entry of the book: MATCH it to a reference hotel, or NO_MATCH, or WITHDRAW a decision. A decision stands against later jobs",
     description:
       'The entry becomes MANUAL, with a change in the feed. Later jobs keep it and record what the engine said beside it, unless the ' +
       "partner's hotel changes materially: then it goes back to REVIEW with the reason, showing this decision. A decision on a job's row " +
-      '(POST /api/v1/mapping/{jobId}/reviews) decides its entry the same way.',
+      "(POST /api/v1/mapping/{jobId}/reviews) decides its entry the same way. WITHDRAW takes the entry's decision back: the engine's answer stands again.",
     body: {
       kind: 'json',
       schema: schemas.BookReviewRequest,
@@ -79,6 +79,7 @@ export const mappingBookRoutes = {
       400: { description: 'Bad body, or referenceHotelId is not a reference hotel', schema: ErrorResponse },
       401: errors[401],
       404: { description: 'The book has no entry of this partner hotel id in this source', schema: ErrorResponse },
+      409: { description: 'WITHDRAW of an entry without a decision, or expectedDecidedAt is not the decision the entry holds', schema: ErrorResponse },
       413: errors[413],
       415: errors[415],
     },

@@ -158,6 +158,16 @@ export const ChangeCounts = v.object({
 });
 
 const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
+const ExpectedDecidedAt = v.optional(
+  v.pipe(
+    v.nullable(v.pipe(v.string(), v.isoTimestamp("must be the entry's decision.decidedAt as read, or null"))),
+    v.description(
+      "The entry's decision.decidedAt as you read it, null when it had none. Given, the request is refused (409) when someone decided " +
+        'or withdrew since. Omitted, the decision replaces whatever the entry holds.',
+    ),
+    v.examples([null]),
+  ),
+);
 
 export const BookReviewRequest = v.variant(
   'decision',
@@ -168,15 +178,24 @@ export const BookReviewRequest = v.variant(
       decision: v.pipe(v.literal('MATCH'), v.description('The entry is this reference hotel')),
       referenceHotelId: v.pipe(Uuid, v.description('The proposal, a candidate, or any hotel of the reference inventory')),
       note: ReviewNote,
+      expectedDecidedAt: ExpectedDecidedAt,
     }),
     v.strictObject({
       source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))),
       partnerHotelId: PartnerHotelId,
       decision: v.pipe(v.literal('NO_MATCH'), v.description('The entry is none of the reference hotels')),
       note: ReviewNote,
+      expectedDecidedAt: ExpectedDecidedAt,
+    }),
+    v.strictObject({
+      source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))),
+      partnerHotelId: PartnerHotelId,
+      decision: v.pipe(v.literal('WITHDRAW'), v.description("Take the entry's decision back (undo): the engine's answer stands again")),
+      note: ReviewNote,
+      expectedDecidedAt: ExpectedDecidedAt,
     }),
   ],
-  'must be MATCH or NO_MATCH',
+  'must be MATCH, NO_MATCH or WITHDRAW',
 );
 
 const Counts = <K extends string>(keys: readonly K[]) => v.object(Object.fromEntries(keys.map((key) => [key, v.number()])) as Record<K, v.NumberSchema<undefined>>);

@@ -82,8 +82,7 @@ export async function decideInBook(
       partner: read.partner ?? { name: read.partnerHotelName },
     },
     { kind: 'REVIEW', decidedBy: review.decidedBy, mappingJobId: job.id },
-    { mappingJobId: job.id, row: jobRow(read) },
-    ports.jobs.decisionWrites(job, read, updated, event),
+    { row: { mappingJobId: job.id, row: jobRow(read) }, writes: ports.jobs.decisionWrites(job, read, updated, event) },
   );
   return entry !== undefined;
 }
@@ -106,8 +105,7 @@ export async function withdrawInBook(
     { source: read.source ?? OWN_SOURCE, partnerHotelId: read.partnerHotelId },
     { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
     { kind: 'REVIEW', decidedBy: event.data.decidedBy, mappingJobId: job.id },
-    { mappingJobId: job.id, row: jobRow(engine) },
-    ports.jobs.withdrawalWrites(job, read, engine, event),
+    { row: { mappingJobId: job.id, row: jobRow(engine) }, writes: ports.jobs.withdrawalWrites(job, read, engine, event) },
   );
   return entry !== undefined;
 }

@@ -227,6 +227,17 @@ describe('a decision withdrawn, and the feed since a time', () => {
     assert.equal((await row('P61')).method, 'FUZZY');
     const p61 = (await entry(partner, 'P61')).body;
     assert.deepEqual([p61.method, p61.referenceHotelId], ['MANUAL', hotels[100]!.id]);
+    // The book's own decision is withdrawn on the book, on the decision read.
+    const bookReview = (json: Record<string, unknown>) => api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json });
+    const staleOnBook = await bookReview({ partnerHotelId: 'P61', decision: 'WITHDRAW', expectedDecidedAt: onRow.body.review.decidedAt });
+    assert.equal(staleOnBook.status, 409, staleOnBook.text);
+    assert.match(staleOnBook.body.message, /^The entry P61 of source OWN changed since you read it: it was decided MATCH at /);
+    const undoneOnBook = await bookReview({ partnerHotelId: 'P61', decision: 'WITHDRAW', expectedDecidedAt: p61.decision.decidedAt });
+    assert.equal(undoneOnBook.status, 200, undoneOnBook.text);
+    assert.deepEqual([undoneOnBook.body.method, undoneOnBook.body.referenceHotelId, undoneOnBook.body.decision], ['FUZZY', hotels[61]!.id, undefined]);
+    const nothingLeft = await bookReview({ partnerHotelId: 'P61', decision: 'WITHDRAW' });
+    assert.equal(nothingLeft.status, 409, nothingLeft.text);
+    assert.equal(nothingLeft.body.message, 'The entry P61 of source OWN has no decision to withdraw.');
 
     // Since a time: the decisions, not the job's writing an hour before them.
     const since = async (at: Date) => api.request('GET', `/api/v1/mapping-book/changes?since=${at.toISOString()}&limit=100`, { as: partner });
@@ -239,9 +250,10 @@ describe('a decision withdrawn, and the feed since a time', () => {
         ['P60', 'FUZZY'],
         ['P61', 'MANUAL'],
         ['P61', 'MANUAL'],
+        ['P61', 'FUZZY'],
       ],
     );
-    assert.equal((await since(before)).body.changes.length, 3 + 4);
+    assert.equal((await since(before)).body.changes.length, 3 + 5);
     const future = await since(new Date(api.clock.now().getTime() + 60_000));
     assert.deepEqual(future.body, { changes: [], position: sinceDecisions.body.position, hasMore: false });
     const tooOld = await since(new Date(api.clock.now().getTime() - 31 * 86_400_000));

@@ -7,6 +7,7 @@ import {
   applyMerge,
   applyRemap,
   applyRemoval,
+  applyWithdrawal,
   HISTORY_LINES,
   hotelKeys,
   materialChange,
@@ -182,6 +183,39 @@ describe('applyDecision', () => {
     }
     assert.equal(entry.history.length, HISTORY_LINES);
     assert.equal(entry.history.at(-1)!.at, '2026-11-27T00:00:00.000Z');
+  });
+});
+
+describe('applyWithdrawal', () => {
+  const cause = { kind: 'REVIEW', decidedBy: 'key-2' } as const;
+
+  it("takes the decision back: the engine's answer again, UPDATED, with a history line", () => {
+    const { entry, change } = applyWithdrawal(decided(), { withdrawnDecidedAt: AT[1], decidedBy: 'key-2', decidedAt: AT[2] }, cause);
+    assert.equal(change, 'UPDATED');
+    assert.equal(entry.decision, undefined);
+    assert.deepEqual([entry.status, entry.method, entry.referenceHotelId, entry.score, entry.changedAt], ['REVIEW', 'FUZZY', HOTEL_A, 0.6, AT[2]]);
+    assert.equal(entry.reason, "Decision withdrawn: the engine's answer stands");
+    assert.deepEqual(
+      entry.history.map((line) => [line.change, line.method]),
+      [
+        ['NEW', 'FUZZY'],
+        ['UPDATED', 'MANUAL'],
+        ['UPDATED', 'FUZZY'],
+      ],
+    );
+  });
+
+  it('leaves an entry whose standing decision is another (a later one) as it is', () => {
+    const later = applyDecision(decided(), decision({ decision: 'NO_MATCH', decidedAt: AT[2] }), cause).entry;
+    const { entry, change } = applyWithdrawal(later, { withdrawnDecidedAt: AT[1], decidedBy: 'key-2', decidedAt: AT[3] }, cause);
+    assert.equal(change, undefined);
+    assert.equal(entry, later);
+  });
+
+  it('keeps a DELETED entry DELETED', () => {
+    const removed = applyRemoval(decided(), AT[2], 'job-2').entry;
+    const { entry } = applyWithdrawal(removed, { withdrawnDecidedAt: AT[1], decidedBy: 'key-2', decidedAt: AT[3] }, cause);
+    assert.deepEqual([entry.status, entry.method, entry.decision], ['DELETED', 'FUZZY', undefined]);
   });
 });
 
