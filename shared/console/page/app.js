@@ -1,14 +1,14 @@
 // @ts-check
 /**
  * The console's start: sign in with an API key (checked against the API, kept for this tab only),
- * then a view per address: #/jobs, #/jobs/{id}, #/jobs/{id}/review, #/jobs/{id}/riskiest, #/book.
+ * then a view per address: #/jobs, #/jobs/{id}, #/jobs/{id}/review, #/jobs/{id}/riskiest, #/book, #/book/review.
  */
 import { api, session } from './api.js';
 import { bookView } from './book.js';
 import { h, show } from './dom.js';
 import { jobsView, jobView } from './jobs.js';
 import { clearNotice, notify } from './notice.js';
-import { reviewView } from './review.js';
+import { bookQueue, jobQueue, reviewView } from './review.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 const sections = /** @type {HTMLElement} */ (document.getElementById('sections'));
@@ -23,8 +23,9 @@ function route() {
   if (!session.key) return signIn();
   const path = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const [section, id, queue] = path;
-  if (section === 'jobs' && id && (queue === 'review' || queue === 'riskiest')) stop = reviewView(main, { jobId: id, kind: queue });
+  if (section === 'jobs' && id && (queue === 'review' || queue === 'riskiest')) stop = reviewView(main, jobQueue(id, queue));
   else if (section === 'jobs' && id) stop = jobView(main, id);
+  else if (section === 'book' && id === 'review') stop = reviewView(main, bookQueue());
   else if (section === 'book') stop = bookView(main);
   else stop = jobsView(main);
   main.focus();

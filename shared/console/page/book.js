@@ -128,6 +128,7 @@ export function bookView(main) {
   show(
     main,
     h('h1', {}, 'Mapping book'),
+    h('p', {}, h('a', { class: 'button', href: 'console#/book/review' }, 'Review the entries in REVIEW')),
     h('p', {}, h('label', { for: 'book-status' }, 'Status '), status),
     list,
     detail,

@@ -1,11 +1,12 @@
 // @ts-check
 /**
- * A job's review queue, one row at a time, worked by keyboard: the partner's hotel beside the
+ * A review queue (a job's, or the mapping book's), one row at a time, worked by keyboard: the partner's hotel beside the
  * proposal and its candidates (evidence.js), their pins (map.js), and one key per decision. A
  * decision shows the next row at once (it is prefetched) while the API records it; an answer the
  * API refuses (a 409 when someone decided the row meanwhile) comes back as a message and the row as
- * it was. Every decision goes through POST /mapping/{jobId}/reviews, undo too (WITHDRAW, or the
- * decision the row had before).
+ * it was. Every decision goes through the public review endpoints (POST /mapping/{jobId}/reviews,
+ * /mapping-book/reviews), undo too (WITHDRAW, or the decision the row had before), each saying
+ * which decision it was made on (expectedDecidedAt).
  */
 import { api, readAll } from './api.js';
 import { decimal, h, show } from './dom.js';
@@ -18,8 +19,8 @@ import { notify } from './notice.js';
  * @typedef {import('./evidence.js').Evidence} Evidence
  * @typedef {import('./evidence.js').Candidate} Candidate
  * @typedef {import('./evidence.js').ReferenceHotel} ReferenceHotel
- * @typedef {{ decision: 'MATCH' | 'NO_MATCH', decidedAt: string, previous: { status: string, referenceHotelId: string | null, score: number } }} Review
- * @typedef {{ partnerHotelId: string, partnerHotelName: string, partnerHotel?: PartnerFacts, referenceHotelId: string | null, referenceHotelName: string | null,
+ * @typedef {{ decision: 'MATCH' | 'NO_MATCH', decidedAt: string, referenceHotelId: string | null }} Review the decision standing on a row
+ * @typedef {{ partnerHotelId: string, source?: string, partnerHotelName: string, partnerHotel?: PartnerFacts, referenceHotelId: string | null, referenceHotelName: string | null,
  *   status: string, method: string | null, score: number, evidence: Evidence | null, candidates: Candidate[], reason?: string, review?: Review }} Row
  * @typedef {{ decision: 'MATCH', referenceHotelId: string } | { decision: 'NO_MATCH' } | { decision: 'WITHDRAW' }} Decision
  */
@@ -70,40 +71,93 @@ class RowQueue {
   }
 }
 
-/** @param {string} jobId @param {'review' | 'riskiest'} kind */
-function queueOf(jobId, kind) {
-  const results = `mapping/${encodeURIComponent(jobId)}/results`;
-  if (kind === 'review') {
-    return new RowQueue(async (cursor) => {
-      const page = await api(results, { query: { status: 'REVIEW', limit: PAGE, cursor } });
-      return { rows: page.results, nextCursor: page.nextCursor };
-    });
-  }
-  // The automatic matches likeliest wrong: the results list best first, so all are read and the lowest kept.
-  return new RowQueue(async () => {
-    const matched = /** @type {Row[]} */ (await readAll(results, 'results', { status: 'MATCHED', method: 'FUZZY', limit: 1000 }));
-    return { rows: matched.sort((a, b) => a.score - b.score).slice(0, RISKIEST), nextCursor: null };
-  });
+/**
+ * Where a queue's rows come from and where their decisions go: a job's results and reviews, or the
+ * mapping book's entries and reviews.
+ * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row> }} QueueSource
+ */
+
+/**
+ * @param {string} jobId @param {'review' | 'riskiest'} kind
+ * @returns {QueueSource}
+ */
+export function jobQueue(jobId, kind) {
+  const job = `mapping/${encodeURIComponent(jobId)}`;
+  const queue =
+    kind === 'review'
+      ? new RowQueue(async (cursor) => {
+          const page = await api(`${job}/results`, { query: { status: 'REVIEW', limit: PAGE, cursor } });
+          return { rows: page.results.map(fromResult), nextCursor: page.nextCursor };
+        })
+      : // The automatic matches likeliest wrong: results list best first, so all are read and the lowest kept.
+        new RowQueue(async () => {
+          const matched = await readAll(`${job}/results`, 'results', { status: 'MATCHED', method: 'FUZZY', limit: 1000 });
+          return { rows: matched.map(fromResult).sort((a, b) => a.score - b.score).slice(0, RISKIEST), nextCursor: null };
+        });
+  return {
+    title: kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic matches',
+    back: { href: `console#/jobs/${jobId}`, label: 'Job' },
+    queue,
+    send: async (row, decision) =>
+      fromResult(await api(`${job}/reviews`, { method: 'POST', body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null } })),
+  };
+}
+
+/** The mapping book's entries in REVIEW. @returns {QueueSource} */
+export function bookQueue() {
+  return {
+    title: 'Book entries in REVIEW',
+    back: { href: 'console#/book', label: 'Mapping book' },
+    queue: new RowQueue(async (cursor) => {
+      const page = await api('mapping-book/entries', { query: { status: 'REVIEW', limit: PAGE, cursor } });
+      return { rows: page.entries.map(fromEntry), nextCursor: page.nextCursor };
+    }),
+    send: async (row, decision) =>
+      fromEntry(
+        await api('mapping-book/reviews', {
+          method: 'POST',
+          body: { source: row.source, partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
+        }),
+      ),
+  };
+}
+
+/** A job's result row as the queue shows it. @param {any} result @returns {Row} */
+function fromResult(result) {
+  const { review, ...row } = result;
+  return {
+    ...row,
+    ...(review && { review: { decision: review.decision, decidedAt: review.decidedAt, referenceHotelId: review.decision === 'MATCH' ? result.referenceHotelId : null } }),
+  };
+}
+
+/** A book entry as the queue shows it: its decision may be one a later job sent back to REVIEW. @param {any} entry @returns {Row} */
+function fromEntry(entry) {
+  const { decision, partner, ...row } = entry;
+  return {
+    ...row,
+    partnerHotelName: partner.name,
+    partnerHotel: partner,
+    ...(decision && { review: { decision: decision.decision, decidedAt: decision.decidedAt, referenceHotelId: decision.referenceHotelId } }),
+  };
 }
 
 /**
  * @param {HTMLElement} main
- * @param {{ jobId: string, kind: 'review' | 'riskiest' }} route
+ * @param {QueueSource} source
  * @returns {() => void} what stops the view (its key handler)
  */
-export function reviewView(main, { jobId, kind }) {
-  const queue = queueOf(jobId, kind);
+export function reviewView(main, { title, back, queue, send }) {
   let index = 0;
   /** Decisions made here, newest last: what undo takes back. @type {{ before: Row, sent: Promise<Row | undefined> }[]} */
   const made = [];
-  const title = kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic matches';
   const position = h('p', { class: 'position', 'aria-live': 'polite' });
   const view = h('section', { class: 'row-view' });
   const status = h('p', { class: 'status', role: 'status' });
   const search = searchDialog((choice) => decide({ decision: 'MATCH', referenceHotelId: choice.id }, `MATCH ${choice.name}`));
   show(
     main,
-    h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: 'console#/jobs' }, 'Jobs'), ' › ', h('a', { href: `console#/jobs/${jobId}` }, 'Job'), ' › ', title),
+    h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: back.href }, back.label), ' › ', title),
     h('h1', {}, title),
     position,
     view,
@@ -117,7 +171,7 @@ export function reviewView(main, { jobId, kind }) {
     const row = queue.rows[index];
     if (!row) {
       show(position, queue.rows.length === 0 ? 'Nothing to review in this queue.' : `All ${queue.rows.length} rows seen.`);
-      show(view, h('p', {}, h('a', { href: `console#/jobs/${jobId}` }, 'Back to the job')));
+      show(view, h('p', {}, h('a', { href: back.href }, `Back to the ${back.label.toLowerCase()}`)));
       return;
     }
     show(position, `Row ${index + 1} of ${queue.rows.length}${queue.done ? '' : '+'}`);
@@ -139,7 +193,7 @@ export function reviewView(main, { jobId, kind }) {
           { class: 'row-head' },
           h('h2', {}, partner.name),
           h('p', {}, `Partner id ${row.partnerHotelId} · ${row.status}${row.method ? ` (${row.method})` : ''} · score ${decimal(row.score)}`, row.reason ? ` · ${row.reason}` : ''),
-          row.review ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt}`) : null,
+          row.review ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt.replace('T', ' ').slice(0, 16)}`) : null,
         ),
         h(
           'div',
@@ -237,8 +291,8 @@ export function reviewView(main, { jobId, kind }) {
     /** @type {Decision} */
     const restore = !before.review
       ? { decision: 'WITHDRAW' }
-      : before.review.decision === 'MATCH' && before.referenceHotelId
-        ? { decision: 'MATCH', referenceHotelId: before.referenceHotelId }
+      : before.review.decision === 'MATCH' && before.review.referenceHotelId
+        ? { decision: 'MATCH', referenceHotelId: before.review.referenceHotelId }
         : { decision: 'NO_MATCH' };
     try {
       const restored = await send(decided, restore);
@@ -252,14 +306,6 @@ export function reviewView(main, { jobId, kind }) {
     } catch (error) {
       notify(`${before.partnerHotelName}: the undo was refused: ${/** @type {Error} */ (error).message}`);
     }
-  }
-
-  /** @param {Row} row @param {Decision} decision @returns {Promise<Row>} */
-  function send(row, decision) {
-    return api(`mapping/${encodeURIComponent(jobId)}/reviews`, {
-      method: 'POST',
-      body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
-    });
   }
 
   /** @param {KeyboardEvent} event */
