@@ -1,7 +1,10 @@
 /**
  * Demo data for `npm start`: the supplier catalogue, a generated reference inventory, a demo
- * organization on the FREE plan with a partner key, and a back-office organization with an admin key.
+ * organization on the SUBSCRIPTION plan with a partner key, a back-office organization with an admin
+ * key, and the review demo's job.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createOrganizationKey } from '../../shared/api-keys';
 import { createOrganization } from '../../shared/organizations';
 import type { Runtime } from '../../shared/platform/runtime';
@@ -46,7 +49,8 @@ export async function seedSuppliers(runtime: Runtime): Promise<void> {
 }
 
 export async function seedDemoOrganizations(runtime: Runtime): Promise<DemoCredentials> {
-  const demo = await createOrganization(runtime, { name: 'Demo Travel', planType: 'FREE' });
+  // SUBSCRIPTION: a day's allowance (100,000) maps the review demo's 4,000 rows and more.
+  const demo = await createOrganization(runtime, { name: 'Demo Travel', planType: 'SUBSCRIPTION' });
   const backOffice = await createOrganization(runtime, { name: 'Platform back office', planType: 'ENTERPRISE' });
   const partnerKey = await createOrganizationKey(runtime, { organizationId: demo.id, name: 'demo key', role: 'partner' });
   const adminKey = await createOrganizationKey(runtime, { organizationId: backOffice.id, name: 'back-office admin key', role: 'admin' });
@@ -54,6 +58,29 @@ export async function seedDemoOrganizations(runtime: Runtime): Promise<DemoCrede
 }
 
 export const DEMO_REFERENCE = { hotels: 20_000, seed: 2026 } as const;
+
+/** The demo inventory whose job leaves a review queue: about 250 of its rows in REVIEW (infra/synthetic/review-queue.ts). */
+export const REVIEW_DEMO = { file: fileURLToPath(new URL('./demo/review-queue.csv', import.meta.url)), rows: 4_000, seed: 7 } as const;
+
+/**
+ * Maps the review demo through the API itself, as a partner would (upload, then a job; `partial`,
+ * so it ends no entry of the book): its job leaves the console a queue to work.
+ */
+export async function mapReviewDemo(baseUrl: string, apiKey: string): Promise<void> {
+  const form = new FormData();
+  form.append('name', 'Review demo hotels');
+  form.append('file', new Blob([readFileSync(REVIEW_DEMO.file)], { type: 'text/csv' }), 'review-queue.csv');
+  const headers = { 'x-api-key': apiKey };
+  const inventory = await fetch(`${baseUrl}/api/v1/partner-inventories`, { method: 'POST', headers, body: form });
+  if (!inventory.ok) throw new Error(`the review demo's upload answered ${inventory.status}: ${await inventory.text()}`);
+  const { partnerInventoryId } = (await inventory.json()) as { partnerInventoryId: string };
+  const job = await fetch(`${baseUrl}/api/v1/mapping`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ partnerInventoryId, partial: true }),
+  });
+  if (!job.ok) throw new Error(`the review demo's job answered ${job.status}: ${await job.text()}`);
+}
 
 /** Publishes a generated reference inventory when none exists yet. */
 export async function seedReferenceInventory(

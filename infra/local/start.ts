@@ -13,7 +13,7 @@ import { allowsLoopbackReceivers } from '../../shared/webhooks';
 import type { Runtime } from '../../shared/platform/runtime';
 import { organizationStoreOf } from '../../shared/organizations';
 import { localRuntime } from './messaging';
-import { seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
+import { mapReviewDemo, REVIEW_DEMO, seedDemoOrganizations, seedReferenceInventory, seedSuppliers, type DemoCredentials } from './seed';
 import { localPaymentPages } from './payment-pages';
 import { createLocalApi } from './server';
 import { newLocalTokenSigningKey, provisionLocalStack, type LocalStack } from './stack';
@@ -44,9 +44,12 @@ async function main(): Promise<void> {
   messaging.start();
   // Ready means usable: the demo inventory is published (searchable, statistics right) before
   // the server listens, the credentials file is written and the banner printed.
-  const [reference, demo] = await Promise.all([
+  const [reference, { demo, seeded }] = await Promise.all([
     seedReferenceInventory(runtime),
-    seedSuppliers(runtime).then(async () => (await reusableCredentials(runtime)) ?? (await seedDemoOrganizations(runtime))),
+    seedSuppliers(runtime).then(async () => {
+      const reused = await reusableCredentials(runtime);
+      return reused ? { demo: reused, seeded: false } : { demo: await seedDemoOrganizations(runtime), seeded: true };
+    }),
   ]);
 
   const port = Number(process.env.PORT ?? 3000);
@@ -69,6 +72,7 @@ async function main(): Promise<void> {
       `Hotel Mapping API (local) ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
       `  Base URL        ${baseUrl}/api/v1`,
       `  API reference   ${baseUrl}/docs`,
+      `  Review console  ${baseUrl}/console (sign in with the API key; the demo job of ${REVIEW_DEMO.rows.toLocaleString('en')} hotels leaves about 250 rows to review)`,
       `  Reference       ${reference.hotelCount.toLocaleString('en')} hotels${reference.seeded ? ` (generated and published in ${reference.seconds.toFixed(1)} s)` : ''}`,
       `  Organization    ${demo.organizationId} (${organization?.name}, ${organization?.planType} plan)`,
       // The full keys are in the credentials file (mode 600), not in terminal scrollback.
@@ -80,6 +84,8 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  // After ready: the first call a newcomer makes never waits for it.
+  if (seeded) mapReviewDemo(baseUrl, demo.apiKey).catch((error: unknown) => process.stderr.write(`The review demo was not mapped: ${(error as Error).message}\n`));
 }
 
 /** `hmk_<keyId>`: enough to tell keys apart, useless to a shoulder-surfer. */

@@ -17,7 +17,8 @@ describe('npm start', () => {
     const first = await start('--fresh');
     const { baseUrl, apiKey, adminApiKey, bearerToken, organizationId } = first.credentials;
     assert.match(first.output(), new RegExp(`${baseUrl}/api/v1`));
-    assert.match(first.output(), /Demo Travel, FREE plan/);
+    assert.match(first.output(), /Demo Travel, SUBSCRIPTION plan/);
+    assert.match(first.output(), new RegExp(`Review console  ${baseUrl}/console `));
     // The banner shows key prefixes; the full keys are only in the credentials file.
     assert.ok(!first.output().includes(apiKey) && !first.output().includes(adminApiKey), 'no full key in the banner');
     assert.ok(first.output().includes(apiKey.slice(0, 16)) && first.output().includes(adminApiKey.slice(0, 16)));
@@ -36,6 +37,19 @@ describe('npm start', () => {
       headers: { 'x-api-key': apiKey },
     });
     assert.equal(connect.status, 201);
+    // The review demo is mapped after ready: its job leaves the console a queue of a few hundred rows.
+    type Jobs = { jobs: { status: string; counts: { total: number; review: number } }[] };
+    const demoJobs = async (url: string) => ((await (await fetch(`${url}/api/v1/mapping`, { headers: { 'x-api-key': apiKey } })).json()) as Jobs).jobs;
+    let jobs = await demoJobs(baseUrl);
+    for (const deadline = Date.now() + 90_000; jobs[0]?.status !== 'COMPLETED' && Date.now() < deadline; ) {
+      await sleep(500);
+      jobs = await demoJobs(baseUrl);
+    }
+    assert.equal(jobs.length, 1);
+    assert.equal(jobs[0]!.status, 'COMPLETED');
+    assert.equal(jobs[0]!.counts.total, 4_000);
+    assert.ok(jobs[0]!.counts.review >= 150 && jobs[0]!.counts.review <= 400, `${jobs[0]!.counts.review} rows in REVIEW`);
+    assert.equal((await fetch(`${baseUrl}/console`)).status, 200);
     assert.equal(await stop(first), 0);
 
     const second = await start();
@@ -43,6 +57,7 @@ describe('npm start', () => {
     assert.equal(second.credentials.organizationId, organizationId);
     const kept = await fetch(`${second.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
     assert.equal(((await kept.json()) as { total: number }).total, 1, 'the connection survives a restart');
+    assert.equal((await demoJobs(second.credentials.baseUrl)).length, 1, 'the review demo is mapped once');
 
     // DynamoDB Local dies under it: 503 with Retry-After meanwhile, then npm start has restarted it on the same data.
     const [dynamoDbLocal] = (JSON.parse(readFileSync(join(stateDir, 'processes.json'), 'utf8')) as { standIns: number[] }).standIns;

@@ -22,15 +22,21 @@ export function bookView(main) {
   const detail = h('section', { 'aria-label': 'Entry' });
   const since = h('input', { type: 'date', id: 'feed-since', value: new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10) });
   const feed = h('div', { 'aria-live': 'polite' });
-  /** @type {string[]} */
-  const cursors = [];
+  /** The cursors of the pages before the one shown (undefined: the first page). @type {(string | undefined)[]} */
+  const earlier = [];
+  /** @type {string | undefined} */
+  let shown;
 
   async function listEntries(/** @type {string | undefined} */ cursor) {
     try {
       const page = await api('mapping-book/entries', { query: { status: status.value || undefined, limit: 25, cursor } });
       /** @type {Entry[]} */
       const entries = page.entries;
-      const more = page.nextCursor ? h('button', { type: 'button', onclick: () => { cursors.push(page.nextCursor); void listEntries(page.nextCursor); } }, 'Next page') : null;
+      shown = cursor;
+      const previous = earlier.length > 0 ? h('button', { type: 'button', onclick: () => void listEntries(earlier.pop()) }, 'Previous page') : null;
+      const next = page.nextCursor
+        ? h('button', { type: 'button', onclick: () => { earlier.push(shown); void listEntries(page.nextCursor); } }, 'Next page')
+        : null;
       show(
         list,
         h(
@@ -57,7 +63,7 @@ export function bookView(main) {
                 ),
           ),
         ),
-        more,
+        h('p', { class: 'pages' }, previous, ' ', next),
       );
     } catch (error) {
       notify(`The book could not be read: ${/** @type {Error} */ (error).message}`);
@@ -87,44 +93,52 @@ export function bookView(main) {
     }
   }
 
-  async function readFeed() {
+  /** The feed since the day chosen, a page at a time: `after` is the position the last page ended at. */
+  async function readFeed(/** @type {string | undefined} */ after) {
     try {
-      const page = await api('mapping-book/changes', { query: { since: `${since.value}T00:00:00Z`, limit: 100 } });
+      const query = after ? { after, limit: 100 } : { since: `${since.value}T00:00:00Z`, limit: 100 };
+      const page = await api('mapping-book/changes', { query });
       /** @type {(Entry & { kind: string })[]} */
       const changes = page.changes;
+      const lines = changes.map((change) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, change.changedAt.slice(0, 16).replace('T', ' ')),
+          h('td', {}, change.kind),
+          h('td', {}, change.partner.name),
+          h('td', {}, change.status),
+          h('td', {}, change.referenceHotelName ?? '–'),
+          h('td', {}, change.reason),
+        ),
+      );
+      const more = page.hasMore ? h('button', { type: 'button', onclick: () => void readFeed(page.position) }, 'More changes') : null;
+      if (after) {
+        feed.querySelector('tbody')?.append(...lines);
+        feed.querySelector('button')?.remove();
+        if (more) feed.append(more);
+        return;
+      }
       show(
         feed,
         h(
           'table',
           { class: 'feed' },
-          h('caption', {}, `Changes since ${since.value}${page.hasMore ? ' (the first 100)' : ''}`),
+          h('caption', {}, `Changes since ${since.value}, oldest first`),
           h('thead', {}, h('tr', {}, ['When', 'Change', 'Partner hotel', 'Status', 'Reference hotel', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
-          h(
-            'tbody',
-            {},
-            changes.length === 0
-              ? h('tr', {}, h('td', { colspan: 6 }, 'No changes since then.'))
-              : changes.map((change) =>
-                  h(
-                    'tr',
-                    {},
-                    h('td', {}, change.changedAt.slice(0, 16).replace('T', ' ')),
-                    h('td', {}, change.kind),
-                    h('td', {}, change.partner.name),
-                    h('td', {}, change.status),
-                    h('td', {}, change.referenceHotelName ?? '–'),
-                    h('td', {}, change.reason),
-                  ),
-                ),
-          ),
+          h('tbody', {}, lines.length === 0 ? h('tr', {}, h('td', { colspan: 6 }, 'No changes since then.')) : lines),
         ),
+        more,
       );
     } catch (error) {
       notify(`The change feed could not be read: ${/** @type {Error} */ (error).message}`);
     }
   }
 
-  status.addEventListener('change', () => void listEntries(undefined));
+  status.addEventListener('change', () => {
+    earlier.length = 0;
+    void listEntries(undefined);
+  });
   show(
     main,
     h('h1', {}, 'Mapping book'),
@@ -139,7 +153,7 @@ export function bookView(main) {
       h('label', { for: 'feed-since' }, 'Since '),
       since,
       ' ',
-      h('button', { type: 'button', onclick: () => void readFeed() }, 'Show changes'),
+      h('button', { type: 'button', onclick: () => void readFeed(undefined) }, 'Show changes'),
       feed,
     ),
   );
