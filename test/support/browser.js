@@ -5,8 +5,7 @@
 import { existsSync } from 'node:fs';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable'];
-export const NO_BROWSER =
-  'Browser tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH); `npm run test:browser` requires one.';
+const HOW = '(apt-get install chromium, or set CHROMIUM_PATH)';
 
 /** Sets process.env.CHROMIUM_PATH for the test workers, or says in one line why browser tests will not run. */
 export function findBrowser({ required }) {
@@ -16,6 +15,10 @@ export function findBrowser({ required }) {
     return;
   }
   delete process.env.CHROMIUM_PATH;
-  process.stdout.write(`\n${NO_BROWSER}\n`);
-  if (required) process.exit(1);
+  if (!required) {
+    process.stdout.write(`\nBrowser tests skipped: no Chromium found ${HOW}.\n`);
+    return;
+  }
+  process.stderr.write(`\nThe browser tests need a Chromium, and none was found ${HOW}.\n`);
+  process.exit(1);
 }

@@ -66,7 +66,7 @@ export function evidenceTable(partner, columns) {
       'tr',
       {},
       h('th', { scope: 'row' }, 'Distance'),
-      h('td', { class: 'partner' }, partner.latitude === undefined ? 'no pin' : 'pin'),
+      h('td', { class: 'partner' }, partner.latitude === undefined || partner.longitude === undefined ? 'no pin' : `pin ${partner.latitude.toFixed(5)}, ${partner.longitude.toFixed(5)}`),
       columns.map((column) => markedCell(distance(column.evidence.distanceMeters), byDistance(column.evidence.distanceMeters))),
     ),
   );

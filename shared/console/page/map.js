@@ -39,7 +39,12 @@ export function pinMap(pins) {
     .filter((pin) => pin !== partner)
     .map((pin) => `${pin.label} ${partner ? distance(metersBetween(partner, pin)) + ' from the partner pin' : ''}`)
     .join('; ');
-  const map = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'map', role: 'img', 'aria-label': `Map of ${placed.length} pins. ${description}` });
+  const unplaced = pins.filter((pin) => !placed.includes(/** @type {any} */ (pin))).map((pin) => pin.label);
+  const map = svg(
+    'svg',
+    { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'map', role: 'img', 'aria-label': `Map of ${placed.length} pins. ${description}${unplaced.length ? `. No coordinates: ${unplaced.join(', ')}` : ''}` },
+  );
+  if (unplaced.length) map.append(svg('text', { x: 12, y: 20, class: 'map-note' }, `No coordinates: ${unplaced.join(', ')}`));
   if (placed.length === 0) {
     map.append(svg('text', { x: WIDTH / 2, y: HEIGHT / 2, 'text-anchor': 'middle', class: 'map-note' }, 'No coordinates to draw'));
     return map;
@@ -60,9 +65,10 @@ export function pinMap(pins) {
     for (const pin of placed) {
       if (pin === partner) continue;
       const to = at(pin);
+      // The distance beside the pin it leads to: pins bunched near P keep their own labels apart.
       map.append(
         svg('line', { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: `leg leg-${pin.kind}` }),
-        svg('text', { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 - 4, 'text-anchor': 'middle', class: 'leg-label' }, distance(metersBetween(partner, pin))),
+        svg('text', { x: to.x + 12, y: to.y + 4, class: 'leg-label' }, distance(metersBetween(partner, pin))),
       );
     }
   }

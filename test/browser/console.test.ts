@@ -1,0 +1,263 @@
+/**
+ * The review console in a real Chromium (Playwright) against the local API, worked as a person
+ * works it: by keyboard, checked with axe-core on every view, and each decision checked in the
+ * API's state afterwards, not only on the page. The demo data of `npm start` (the generated demo
+ * reference and infra/local/demo/review-queue.csv) gives the queue; the review view's screenshot
+ * goes into the README.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import axe from 'axe-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DEMO_REFERENCE, REVIEW_DEMO, seedReferenceInventory } from '../../infra/local/seed';
+import { startTestApi, type Caller } from '../support/test-api';
+
+const HOSTILE = '<img src=x onerror=alert(1)>';
+const SCREENSHOT = 'docs/review-console.png';
+
+const browserPath = process.env.CHROMIUM_PATH;
+const describeInBrowser = browserPath ? describe : describe.skip;
+const api = browserPath ? await startTestApi() : undefined!;
+
+describeInBrowser('the review console', () => {
+  let browser: Browser;
+  let page: Page;
+  let partner: Caller;
+  let jobId: string;
+  let otherJobId: string;
+  /** Alerts the page raised: a hostile name that ran would raise one. */
+  const dialogs: string[] = [];
+
+  /** Every result row the query finds, page after page. */
+  async function results(query: string): Promise<any[]> {
+    const rows = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { results: any[]; nextCursor: string | null } } = await api.request(
+        'GET',
+        `/api/v1/mapping/${jobId}/results?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { as: partner },
+      );
+      rows.push(...page.body.results);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    return rows;
+  }
+  const rowOf = async (partnerHotelId: string) => (await results(`partnerHotelId=${encodeURIComponent(partnerHotelId)}`))[0];
+
+  async function completedJob(as: Caller, csv: string): Promise<string> {
+    const form = new FormData();
+    form.append('name', 'review demo');
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
+    const inventory = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
+    assert.equal(inventory.status, 201, inventory.text);
+    const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: inventory.body.partnerInventoryId } });
+    assert.equal(created.status, 201, created.text);
+    await api.messaging.idle();
+    const job = await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as });
+    assert.equal(job.body.status, 'COMPLETED', job.text);
+    return created.body.mappingJobId;
+  }
+
+  /** axe-core's serious and critical findings on the page as it stands. */
+  async function accessibilityProblems(): Promise<string[]> {
+    await page.evaluate(axe.source);
+    // Strings, not functions: this file is compiled without the DOM's types.
+    const found = await page.evaluate<{ violations: unknown[] }>("axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] })");
+    return (found.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id} (${violation.impact}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }
+
+  /** The partner id of the row the review view shows. */
+  const shownRow = async () => (await page.locator('.row-head p').first().textContent())!.match(/^Partner id (\S+)/)![1]!;
+
+  beforeAll(async () => {
+    await seedReferenceInventory(api.runtime, DEMO_REFERENCE);
+    partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const [header, ...lines] = readFileSync(REVIEW_DEMO.file, 'utf8').trimEnd().split('\n');
+    // A hostile name on a row of its own, first in partner id order.
+    const columns = header!.split(',');
+    const hostile = columns.map((column) => (column === 'name' ? `"${HOSTILE}"` : column === 'id' ? '!hostile' : ''));
+    jobId = await completedJob(partner, [header, ...lines, hostile.join(',')].join('\n'));
+    const other = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    otherJobId = await completedJob(other, [header, ...lines.slice(0, 20)].join('\n'));
+    browser = await chromium.launch({ executablePath: browserPath, headless: true });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('signs in with a key kept in the tab only, never in the address, and lists only the organization’s jobs', async () => {
+    await page.goto(`${api.baseUrl}/console`);
+    const csp = (await page.request.get(`${api.baseUrl}/console`)).headers()['content-security-policy'];
+    assert.match(csp!, /script-src 'self'/);
+    assert.doesNotMatch(csp!, /unsafe-inline/);
+    await page.locator('#api-key').waitFor();
+    assert.deepEqual(await accessibilityProblems(), []);
+    // The key field has the focus: typed, then Enter.
+    await page.keyboard.type('hmk_not-a-key');
+    await page.keyboard.press('Enter');
+    await page.getByText(/^Not signed in:/).waitFor();
+    await page.locator('#api-key').fill('');
+    await page.keyboard.type(partner.apiKey);
+    await page.keyboard.press('Enter');
+    await page.locator('table.jobs tbody tr').first().waitFor();
+    assert.equal(await page.locator('table.jobs tbody tr').count(), 1);
+    assert.ok(!page.url().includes(partner.apiKey));
+    assert.equal(await page.evaluate<number>('sessionStorage.length'), 1);
+    assert.equal(await page.evaluate<number>('localStorage.length + document.cookie.length'), 0);
+    assert.deepEqual(await accessibilityProblems(), []);
+  });
+
+  it('opens a job: its scores, the matches expected wrong, and another organization’s job is not found', async () => {
+    await page.getByRole('link', { name: /^Open/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.expected').waitFor();
+    const rows = await results('limit=1000');
+    const automatic = rows.filter((row) => row.status === 'MATCHED' && row.method !== 'MANUAL');
+    const expected = Math.round(automatic.reduce((sum, row) => sum + 1 - row.score, 0));
+    assert.match((await page.locator('.expected').textContent())!, new RegExp(`Of ${automatic.length} automatic matches, about ${expected} are expected wrong`));
+    assert.deepEqual(await accessibilityProblems(), []);
+
+    await page.goto(`${api.baseUrl}/console#/jobs/${otherJobId}`);
+    await page.getByRole('alert').getByText(`Your organization has no mapping job ${otherJobId}.`, { exact: false }).waitFor();
+    await page.goto(`${api.baseUrl}/console#/jobs/${jobId}`);
+    await page.locator('.expected').waitFor();
+  });
+
+  it('reviews ten rows by keyboard alone (confirm, candidate, no match, search, skip, undo), each recorded through the API', async () => {
+    const inReview = (await results('status=REVIEW&limit=1000')).length;
+    assert.ok(inReview >= 12, `the demo queue holds ${inReview} rows`);
+    await page.getByRole('link', { name: /rows in REVIEW/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.evidence').waitFor();
+    await page.locator('.map .pin-partner').waitFor();
+    assert.deepEqual(await accessibilityProblems(), []);
+
+    /** What each key should leave on the row it was pressed on. */
+    const expected = new Map<string, (row: any) => void>();
+    const press = async (key: string, check?: (row: any, before: any) => void) => {
+      const id = await shownRow();
+      const before = await rowOf(id);
+      await page.keyboard.press(key);
+      if (check) expected.set(id, (row) => check(row, before));
+      return id;
+    };
+    const nextRow = async (previous: string) =>
+      page.waitForFunction(`!document.querySelector('.row-head p')?.textContent?.startsWith(${JSON.stringify(`Partner id ${previous} `)})`);
+
+    const confirmed = (row: any, before: any) => {
+      assert.equal(row.status, 'MATCHED');
+      assert.equal(row.method, 'MANUAL');
+      assert.equal(row.referenceHotelId, before.referenceHotelId);
+    };
+    const noMatch = (row: any) => {
+      assert.equal(row.status, 'UNMATCHED');
+      assert.equal(row.review.decision, 'NO_MATCH');
+    };
+    const untouched = (row: any, before: any) => {
+      assert.equal(row.status, 'REVIEW');
+      assert.equal(row.review, undefined);
+      assert.equal(row.referenceHotelId, before.referenceHotelId);
+    };
+
+    await nextRow(await press('Enter', confirmed));
+    // A candidate: the first row shown that has one.
+    // A row with two candidates or more, the first with a pin: the README's picture, once their records are read.
+    const candidateDistance = page.locator('.evidence tbody tr:last-child td:nth-child(4)');
+    while ((await page.locator('.evidence thead th').count()) < 5 || (await candidateDistance.textContent()) === '–') await nextRow(await press('j', untouched));
+    await page.locator('.map .pin-candidate').first().waitFor();
+    await page.waitForFunction("!document.querySelector('.evidence')?.textContent?.includes('…')");
+    await page.screenshot({ path: SCREENSHOT });
+    await nextRow(
+      await press('1', (row, before) => {
+        assert.equal(row.status, 'MATCHED');
+        assert.equal(row.referenceHotelId, before.candidates[0].referenceHotelId);
+      }),
+    );
+    await nextRow(await press('n', noMatch));
+    await nextRow(await press('j', untouched));
+    // Search the reference: the dialog opens with the partner's name; the first hotel found is taken.
+    const searched = await shownRow();
+    await page.keyboard.press('/');
+    await page.locator('dialog[open] #reference-search').waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog[open] .found button').first().waitFor();
+    const chosenName = (await page.locator('dialog[open] .found button').first().textContent())!;
+    await page.keyboard.press('Enter');
+    await nextRow(searched);
+    expected.set(searched, (row) => {
+      assert.equal(row.status, 'MATCHED');
+      assert.ok(chosenName.startsWith(row.referenceHotelName), `${chosenName} / ${row.referenceHotelName}`);
+    });
+    // Undo takes the confirmation just made back: its row is shown again, in REVIEW, undecided.
+    const undone = await press('Enter');
+    await nextRow(undone);
+    const before = await shownRow();
+    await page.keyboard.press('u');
+    await page.getByRole('status').getByText('decision undone', { exact: false }).waitFor();
+    assert.equal(await shownRow(), undone);
+    expected.set(undone, (row) => assert.deepEqual([row.status, row.review], ['REVIEW', undefined]));
+    await page.keyboard.press('j');
+    await page.waitForFunction(`document.querySelector('.row-head p')?.textContent?.startsWith(${JSON.stringify(`Partner id ${before} `)})`);
+    await nextRow(await press('n', noMatch));
+    await nextRow(await press('Enter', confirmed));
+    await nextRow(await press('ArrowRight', untouched));
+    await press('k');
+    assert.ok(expected.size >= 10, `${expected.size} rows worked`);
+    // The API's answers arrive after the rows shown: wait until they are all recorded.
+    await page.waitForFunction("!document.querySelector('#notice p')", undefined, { timeout: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const [id, check] of expected) check(await rowOf(id));
+  });
+
+  it('shows a 409 as a message when someone else decided the row meanwhile, and keeps their decision', async () => {
+    const id = await shownRow();
+    const row = await rowOf(id);
+    const elsewhere = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'NO_MATCH', note: 'another reviewer' } });
+    assert.equal(elsewhere.status, 200, elsewhere.text);
+    assert.ok(row.referenceHotelId);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').getByText('changed since you read it', { exact: false }).waitFor();
+    const after = await rowOf(id);
+    assert.equal(after.status, 'UNMATCHED');
+    assert.equal(after.review.note, 'another reviewer');
+  });
+
+  it('accepts every REVIEW row above a score in bulk, saying how many and the errors expected first, and undoes it', async () => {
+    await page.goto(`${api.baseUrl}/console#/jobs/${jobId}`);
+    await page.locator('#bulk-threshold').fill('0.6');
+    const above = (await results('status=REVIEW&minScore=0.6&limit=1000')).filter((row) => row.referenceHotelId !== null);
+    assert.ok(above.length > 0);
+    const wrong = above.reduce((sum, row) => sum + 1 - row.score, 0).toFixed(1);
+    await page.locator('#bulk-preview').getByText(`${above.length} rows in REVIEW score at least 0.6: accepting their proposals would leave about ${wrong} wrong.`).waitFor();
+    assert.deepEqual(await accessibilityProblems(), []);
+    await page.locator('#bulk-accept').click();
+    await page.getByText(`${above.length} rows accepted`).waitFor();
+    assert.equal((await results('status=REVIEW&minScore=0.6&limit=1000')).length, 0);
+    for (const row of above.slice(0, 5)) assert.equal((await rowOf(row.partnerHotelId)).method, 'MANUAL');
+    await page.locator('#bulk-undo').click();
+    await page.getByText(`${above.length} rows are back in REVIEW.`).waitFor();
+    assert.deepEqual((await results('status=REVIEW&minScore=0.6&limit=1000')).map((row) => row.partnerHotelId).sort(), above.map((row) => row.partnerHotelId).sort());
+  });
+
+  it('shows a hostile hotel name as text in the mapping book, running nothing', async () => {
+    await page.goto(`${api.baseUrl}/console#/book`);
+    await page.getByText(HOSTILE, { exact: true }).first().waitFor();
+    assert.equal(await page.locator('main img').count(), 0);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(await accessibilityProblems(), []);
+    await page.getByRole('button', { name: HOSTILE }).click();
+    await page.locator('#entry-title').getByText(HOSTILE).waitFor();
+    await page.getByRole('button', { name: 'Show changes' }).click();
+    await page.locator('table.feed tbody tr').first().waitFor();
+    assert.deepEqual(dialogs, []);
+  });
+});
