@@ -38,6 +38,7 @@ export const consolePage: Implementation<typeof consoleRoutes.consolePage> = asy
   <title>Review console · Hotel Mapping</title>
   <base href="${new URL(baseUrl).pathname.replace(/\/$/, '')}/">
   <link rel="stylesheet" href="console/console.css">
+${modules().map((file) => `  <link rel="modulepreload" href="console/${file}">`).join('\n')}
   <script type="module" src="console/app.js"></script>
 </head>
 <body>
@@ -57,14 +58,16 @@ export const consolePage: Implementation<typeof consoleRoutes.consolePage> = asy
 });
 
 const CONTENT_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+let files: string[] | undefined;
 let served: Map<string, Promise<string>> | undefined;
 
+/** The page's files, as named in its folder. */
+const pageFiles = () => (files ??= readdirSync(CONSOLE_FILES_DIR).filter((file) => /^[a-z-]+\.(js|css)$/.test(file)));
+/** Its modules: the page names them all up front, so the browser fetches them at once rather than import by import. */
+const modules = () => pageFiles().filter((file) => file.endsWith('.js'));
+
 export const consoleAsset: Implementation<typeof consoleRoutes.consoleAsset> = async ({ params }) => {
-  served ??= new Map(
-    readdirSync(CONSOLE_FILES_DIR)
-      .filter((file) => /^[a-z-]+\.(js|css)$/.test(file))
-      .map((file) => [file, readFile(join(CONSOLE_FILES_DIR, file), 'utf8')]),
-  );
+  served ??= new Map(pageFiles().map((file) => [file, readFile(join(CONSOLE_FILES_DIR, file), 'utf8')]));
   const text = served.get(params.asset);
   if (!text) throw notFound(`The console has no file named ${params.asset}.`);
   return {

@@ -63,7 +63,7 @@ describeInBrowser('the review console', () => {
   /** axe-core's serious and critical findings on the page as it stands. */
   async function accessibilityProblems(): Promise<string[]> {
     await page.evaluate(axe.source);
-    // Strings, not functions: this file is compiled without the DOM's types.
+    // An expression, not a function: this file is compiled without the DOM's types.
     const found = await page.evaluate<{ violations: unknown[] }>("axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] })");
     return (found.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -151,7 +151,7 @@ describeInBrowser('the review console', () => {
       return id;
     };
     const nextRow = async (previous: string) =>
-      page.waitForFunction(`!document.querySelector('.row-head p')?.textContent?.startsWith(${JSON.stringify(`Partner id ${previous} `)})`);
+      page.waitForFunction((id) => !(globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${id} `), previous);
 
     const confirmed = (row: any, before: any) => {
       assert.equal(row.status, 'MATCHED');
@@ -174,7 +174,7 @@ describeInBrowser('the review console', () => {
     const candidateDistance = page.locator('.evidence tbody tr:last-child td:nth-child(4)');
     while ((await page.locator('.evidence thead th').count()) < 5 || (await candidateDistance.textContent()) === '–') await nextRow(await press('j', untouched));
     await page.locator('.map .pin-candidate').first().waitFor();
-    await page.waitForFunction("!document.querySelector('.evidence')?.textContent?.includes('…')");
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.evidence')?.textContent?.includes('…'));
     await page.screenshot({ path: SCREENSHOT });
     await nextRow(
       await press('1', (row, before) => {
@@ -206,14 +206,14 @@ describeInBrowser('the review console', () => {
     assert.equal(await shownRow(), undone);
     expected.set(undone, (row) => assert.deepEqual([row.status, row.review], ['REVIEW', undefined]));
     await page.keyboard.press('j');
-    await page.waitForFunction(`document.querySelector('.row-head p')?.textContent?.startsWith(${JSON.stringify(`Partner id ${before} `)})`);
+    await page.waitForFunction((id) => (globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${id} `), before);
     await nextRow(await press('n', noMatch));
     await nextRow(await press('Enter', confirmed));
     await nextRow(await press('ArrowRight', untouched));
     await press('k');
     assert.ok(expected.size >= 10, `${expected.size} rows worked`);
     // The API's answers arrive after the rows shown: wait until they are all recorded.
-    await page.waitForFunction("!document.querySelector('#notice p')", undefined, { timeout: 5000 });
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('#notice p'), undefined, { timeout: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const [id, check] of expected) check(await rowOf(id));
   });
