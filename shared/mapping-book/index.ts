@@ -22,6 +22,6 @@ export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';
 export { countBookChanges, exportMappingBook, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
-export { mappingBookComponentSchemas, PartnerFacts as PartnerFactsSchema } from './schemas';
+export { expectedDecidedAt, mappingBookComponentSchemas, PartnerFacts as PartnerFactsSchema } from './schemas';
 export { mappingBookExportQueue, mappingBookFollowQueue, referenceChangeQueue } from './queues';
 export { announceReferencePublication, followReferencePublication, prepareMappingBookExport } from './workers';

@@ -129,9 +129,8 @@ export const ChangesQuery = v.strictObject({
       v.isoTimestamp('must be an ISO 8601 timestamp, such as 2026-11-20T00:00:00Z'),
       v.description(
         `Instead of \`after\`: read from the first change written at or after this time (within the last ${CHANGES_RETENTION_DAYS} days; older answers 410). ` +
-          'Follow on with the `position` the page gives.',
+          'Follow on with the `position` the page gives. Such as 2026-11-20T00:00:00Z.',
       ),
-      v.examples(['2026-11-20T00:00:00Z']),
     ),
   ),
   limit: pageQuery(100, 1000).limit,
@@ -158,16 +157,22 @@ export const ChangeCounts = v.object({
 });
 
 const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
-const ExpectedDecidedAt = v.optional(
-  v.pipe(
-    v.nullable(v.pipe(v.string(), v.isoTimestamp("must be the entry's decision.decidedAt as read, or null"))),
-    v.description(
-      "The entry's decision.decidedAt as you read it, null when it had none. Given, the request is refused (409) when someone decided " +
-        'or withdrew since. Omitted, the decision replaces whatever the entry holds.',
+/**
+ * A review's `expectedDecidedAt`: the decision the person read (`field`, its decidedAt; null for
+ * none), so that a decision made since is not overwritten (409).
+ */
+export const expectedDecidedAt = (field: string) =>
+  v.optional(
+    v.pipe(
+      v.nullable(v.pipe(v.string(), v.isoTimestamp(`must be the ${field} as read, or null`))),
+      v.description(
+        `The ${field} as you read it, null when there was no decision. Given, the request is refused (409) when someone decided ` +
+          'or withdrew since: two people working one queue never overwrite each other. Omitted, the decision replaces whatever stands.',
+      ),
+      v.examples([null]),
     ),
-    v.examples([null]),
-  ),
-);
+  );
+const ExpectedDecidedAt = expectedDecidedAt("entry's decision.decidedAt");
 
 export const BookReviewRequest = v.variant(
   'decision',

@@ -77,23 +77,12 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
       proposal,
     };
   }
-  const event: PartnerEvent = {
-    id: ports.newId(),
-    type: 'MAPPING_ERROR_RESOLVED',
-    organizationId: job.organizationId,
-    occurredAt: now,
-    data: {
-      mappingJobId: job.id,
-      partnerHotelId: result.partnerHotelId,
-      decision: input.decision,
-      referenceHotelId: updated.referenceHotelId,
-      previousStatus: previous.status,
-      previousReferenceHotelId: previous.referenceHotelId,
-      note: input.note,
-      decidedBy: input.decidedBy,
-      decidedAt: now,
-    },
-  };
+  const event = resolvedEvent(ports, input, now, {
+    decision: input.decision,
+    referenceHotelId: updated.referenceHotelId,
+    previousStatus: previous.status,
+    previousReferenceHotelId: previous.referenceHotelId,
+  });
   // The row, its counts and its event in one transaction (the outbox).
   if (!(await ports.jobs.decide(job, result, updated, event))) {
     throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
@@ -107,27 +96,29 @@ async function withdraw(ports: ReviewPorts, input: ReviewInput, result: StoredRe
   if (!result.review) throw conflict(`The row ${result.partnerHotelId} has no decision to withdraw.`);
   const engine = await ports.engineResultOf(job, result.partnerHotelId);
   if (!engine) throw notFound(`The job has no result for partner hotel ${result.partnerHotelId}.`);
-  const event: ResolvedEvent = {
-    id: ports.newId(),
-    type: 'MAPPING_ERROR_RESOLVED',
-    organizationId: job.organizationId,
-    occurredAt: now,
-    data: {
-      mappingJobId: job.id,
-      partnerHotelId: result.partnerHotelId,
-      decision: 'WITHDRAW',
-      referenceHotelId: engine.referenceHotelId,
-      previousStatus: result.status,
-      previousReferenceHotelId: result.referenceHotelId,
-      note: input.note,
-      decidedBy: input.decidedBy,
-      decidedAt: now,
-    },
-  };
+  const event = resolvedEvent(ports, input, now, {
+    decision: 'WITHDRAW',
+    referenceHotelId: engine.referenceHotelId,
+    previousStatus: result.status,
+    previousReferenceHotelId: result.referenceHotelId,
+  });
   if (!(await ports.jobs.withdraw(job, result, engine, event))) {
     throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
   }
   return engine;
+}
+
+type Resolution = Pick<ResolvedEvent['data'], 'decision' | 'referenceHotelId' | 'previousStatus' | 'previousReferenceHotelId'>;
+
+/** MAPPING_ERROR_RESOLVED: what a person made of the row, and what it was before. */
+function resolvedEvent(ports: Pick<ReviewPorts, 'newId'>, input: ReviewInput, now: string, resolution: Resolution): ResolvedEvent {
+  return {
+    id: ports.newId(),
+    type: 'MAPPING_ERROR_RESOLVED',
+    organizationId: input.job.organizationId,
+    occurredAt: now,
+    data: { mappingJobId: input.job.id, partnerHotelId: input.partnerHotelId, ...resolution, note: input.note, decidedBy: input.decidedBy, decidedAt: now },
+  };
 }
 
 /** What the engine proposed, from a row no one has reviewed yet. */

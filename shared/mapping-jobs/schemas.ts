@@ -4,7 +4,7 @@ import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/s
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
 import { JobCounts } from '../events';
-import { PartnerFactsSchema } from '../mapping-book';
+import { expectedDecidedAt, PartnerFactsSchema } from '../mapping-book';
 
 const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
 // Compared with the ids the inventory file gave, so not trimmed.
@@ -110,16 +110,7 @@ export const ResultView = v.object({
 export const ResultPage = v.object({ results: v.array(ResultView), nextCursor: NextCursor });
 
 const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
-const ExpectedDecidedAt = v.optional(
-  v.pipe(
-    v.nullable(v.pipe(v.string(), v.isoTimestamp("must be the row's review.decidedAt as read, or null"))),
-    v.description(
-      "The row's review.decidedAt as you read it, null when it had no decision. Given, the request is refused (409) when someone " +
-        'decided or withdrew the row since: two people working one queue never overwrite each other. Omitted, the decision replaces whatever the row holds.',
-    ),
-    v.examples([null]),
-  ),
-);
+const ExpectedDecidedAt = expectedDecidedAt("row's review.decidedAt");
 
 /** A decision on a row: MATCH names the hotel (required), NO_MATCH names none, WITHDRAW takes a decision back (a oneOf in the document). */
 export const ReviewRequest = v.variant(

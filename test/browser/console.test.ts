@@ -260,4 +260,30 @@ describeInBrowser('the review console', () => {
     await page.locator('table.feed tbody tr').first().waitFor();
     assert.deepEqual(dialogs, []);
   });
+
+  it('works the riskiest automatic matches, lowest score first', async () => {
+    await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/riskiest`);
+    await page.locator('.evidence').waitFor();
+    const lowest = (await results('status=MATCHED&method=FUZZY&limit=1000')).reduce((low, row) => (row.score < low.score ? row : low));
+    assert.match((await page.locator('.row-head p').first().textContent())!, new RegExp(`^Partner id ${lowest.partnerHotelId} · MATCHED \\(FUZZY\\) · score ${lowest.score.toFixed(2)}`));
+    assert.deepEqual(await accessibilityProblems(), []);
+  });
+
+  it("works the mapping book's REVIEW entries by keyboard: a decision on the book, and its undo", async () => {
+    const entry = async (id: string) => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${encodeURIComponent(id)}`, { as: partner })).body;
+    await page.goto(`${api.baseUrl}/console#/book/review`);
+    await page.locator('.evidence').waitFor();
+    assert.deepEqual(await accessibilityProblems(), []);
+    const id = await shownRow();
+    assert.equal((await entry(id)).status, 'REVIEW');
+    await page.keyboard.press('n');
+    await page.getByRole('status').getByText('NO_MATCH').waitFor();
+    const decided = await entry(id);
+    assert.deepEqual([decided.status, decided.method, decided.decision.decision], ['UNMATCHED', 'MANUAL', 'NO_MATCH']);
+    await page.keyboard.press('u');
+    await page.getByRole('status').getByText('decision undone', { exact: false }).waitFor();
+    const undone = await entry(id);
+    assert.deepEqual([undone.status, undone.decision], ['REVIEW', undefined]);
+    assert.equal(await shownRow(), id);
+  });
 });

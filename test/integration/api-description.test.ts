@@ -59,11 +59,12 @@ describe('GET /api/v1/openapi.json', () => {
     assert.ok(body.paths['/api/v1/mapping'].post.responses['201'].headers['Idempotent-Replayed']);
     const legacy = body.paths['/api/v1/export-webhooks'].get.responses['200'].headers;
     assert.ok(legacy.Deprecation && legacy.Link);
-    // A review's decision is one of two shapes: MATCH names the hotel, NO_MATCH none.
+    // A review's decision is one of three shapes: MATCH names the hotel, NO_MATCH none, WITHDRAW takes a decision back.
     const review = body.paths['/api/v1/mapping/{jobId}/reviews'].post.requestBody.content['application/json'].schema;
     assert.deepEqual(review.oneOf.map((shape: { properties: { decision: { const: string } }; required: string[] }) => [shape.properties.decision.const, shape.required.sort()]), [
       ['MATCH', ['decision', 'partnerHotelId', 'referenceHotelId']],
       ['NO_MATCH', ['decision', 'partnerHotelId']],
+      ['WITHDRAW', ['decision', 'partnerHotelId']],
     ]);
     assert.match(body.components.schemas.MappingResult.properties.candidates.description, /never the proposal itself/);
     // Every operation's tag is listed, with a description, and every listed tag is used.

@@ -592,7 +592,9 @@ describe('reviews and exports', () => {
       [{ partnerHotelId: 'P0', decision: 'MATCH' }, 400, /referenceHotelId is required/],
       [{ partnerHotelId: 'P0', decision: 'NO_MATCH', referenceHotelId: hotels[1]!.id }, 400, /^Unknown field "referenceHotelId" in the body\.$/],
       [{ partnerHotelId: 'P0', decision: 'MATCH', referenceHotelId: '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d9999' }, 400, /no reference hotel has the id/],
-      [{ partnerHotelId: 'P0', decision: 'MAYBE' }, 400, /^decision: must be MATCH or NO_MATCH/],
+      [{ partnerHotelId: 'P0', decision: 'MAYBE' }, 400, /^decision: must be MATCH, NO_MATCH or WITHDRAW/],
+      [{ partnerHotelId: 'P0', decision: 'WITHDRAW' }, 409, /^The row P0 has no decision to withdraw\.$/],
+      [{ partnerHotelId: 'P0', decision: 'NO_MATCH', expectedDecidedAt: 'now' }, 400, /^expectedDecidedAt: must be the row's review\.decidedAt as read, or null/],
       [{ partnerHotelId: 'nope', decision: 'NO_MATCH' }, 404, /no result for partner hotel nope/],
     ];
     for (const [body, status, message] of cases) {

@@ -1,6 +1,6 @@
 /**
  * The document's request examples are ones a partner can send: every body and parameter has one
- * (but `cursor`, which takes only a cursor the API returned), each passes its route's schema, and
+ * (but those WITHOUT_EXAMPLE names, with why), each passes its route's schema, and
  * each operation sent exactly as the reference's "Try it out" sends it (every example filled in,
  * the partner's key, a small file where a file is asked for) is not refused for its shape.
  */
@@ -31,7 +31,10 @@ function bodyExample(content: NonNullable<Operation['requestBody']>['content'][s
 }
 
 /** Parameters that have no example, and why. */
-const WITHOUT_EXAMPLE = new Set(['cursor']);
+const WITHOUT_EXAMPLE = new Map([
+  ['cursor', 'it takes only a cursor the API returned'],
+  ['since', "the change feed's other start, beside `after`, whose example it would contradict (both at once are refused)"],
+]);
 /** The hosts of the example receivers (`*.example`, a name reserved for examples) resolve nowhere, so saving one is refused for that. */
 const EXAMPLE_HOST_REFUSAL = /does not resolve/;
 /** The answers that say the request's shape is wrong. */

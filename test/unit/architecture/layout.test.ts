@@ -128,7 +128,7 @@ describe('the layout', () => {
 
   it('keeps each unit test in the folder of what it tests', () => {
     // A capability's or the platform's tests under its own name; tools' tests under their folder's.
-    const toolFolders: Record<string, string> = { cli: 'infra/cli', 'matcher-training': 'infra/matcher-training', bench: 'test/bench', architecture: 'test/unit/architecture' };
+    const toolFolders: Record<string, string> = { cli: 'infra/cli', 'matcher-training': 'infra/matcher-training', bench: 'test/bench', architecture: 'test/unit/architecture', synthetic: 'infra/synthetic' };
     const folders = [...readdirSync(join(ROOT, 'test', 'unit'))].filter((name) => statSync(join(ROOT, 'test', 'unit', name)).isDirectory());
     const misplaced = folders.filter((name) => !(capabilities.includes(name) || name === 'platform' || (toolFolders[name] && existsSync(join(ROOT, toolFolders[name])))));
     assert.deepEqual(misplaced, []);
