@@ -9,8 +9,9 @@ import { refuseExpiredResults, type MappingJob } from './job';
 import { cancelJob, createMappingJob as create } from './lifecycle';
 import { queryCountedChunks, queryResults } from './results';
 import { reviewResult } from './review';
+import { findMatches } from './find-match';
 import { mappingJobRoutes } from './routes';
-import { chunkResultsOf, endingPorts, currentReference, exportPorts, jobPorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
+import { chunkResultsOf, endingPorts, currentReference, exportPorts, findMatchPorts, jobPorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
 import { mappingJobStoreOf } from './store';
 import { jobView, resultView } from './views';
 
@@ -69,6 +70,19 @@ export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewM
   refuseExpiredResults(job, runtime.clock.now());
   const updated = await reviewResult(reviewPorts(runtime), { job, ...body, decidedBy: principal.keyId });
   return { status: 200, json: resultView(updated) };
+};
+
+export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async ({ principal, body }, runtime) => {
+  const answer = await findMatches(findMatchPorts(runtime), {
+    organizationId: principal.organizationId,
+    hotels: body.hotels,
+    requestedMode: body.mode,
+    defaultMode: await mappingJobStoreOf(runtime).defaultMode(principal.organizationId),
+    supplierCode: body.supplierCode,
+    reference: await currentReference(runtime),
+  });
+  const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, ...resultView(result) }));
+  return { status: 200, json: { mode: answer.mode, referenceVersionId: answer.referenceVersionId, charged: answer.charged, results } };
 };
 
 export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async ({ principal, params }, runtime) => {

@@ -4,6 +4,7 @@ export {
   cancelMappingJob,
   createMappingJob,
   exportMappingResults,
+  findMatch,
   getMappingJob,
   getMappingPreferences,
   listMappingJobs,

@@ -53,6 +53,16 @@ export interface CreateJobInput {
   partial?: boolean;
 }
 
+/** The connected, active supplier of `code` that ID_TO_ID and HYBRID map through; 400 saying why when there is none. */
+export async function connectedSupplierFor(suppliers: SupplierLookup, organizationId: string, mode: MappingMode, code: string | undefined): Promise<NonNullable<MappingJob['supplier']>> {
+  if (!code) throw invalidInput(`${mode} mapping needs a supplierCode: the supplier whose hotel codes the hotels give. Give one, or use STANDARD.`);
+  const found = await suppliers.connectedSupplier(organizationId, code);
+  if (found === 'unknown') throw invalidInput(`${mode} mapping: the supplier ${code} is not supported.`);
+  if (found === 'inactive') throw invalidInput(`${mode} mapping: the supplier ${code} no longer takes connections.`);
+  if (found === 'not_connected') throw invalidInput(`${mode} mapping: your organization is not connected to ${code}. Connect it first.`);
+  return found;
+}
+
 /**
  * Validates everything first, then reserves the mappings (403 when quota and credits do not cover
  * them), then stores the job and queues its chunks. On any error nothing stays reserved: a job
@@ -71,13 +81,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
     if (!inventory.supplierCode) {
       throw invalidInput(`${mode} mapping needs an inventory with a supplierCode; this one has none. Upload it with supplierCode, or use STANDARD.`);
     }
-    const found = await input.suppliers.connectedSupplier(organizationId, inventory.supplierCode);
-    if (found === 'unknown') throw invalidInput(`${mode} mapping: the supplier ${inventory.supplierCode} is not supported.`);
-    if (found === 'inactive') throw invalidInput(`${mode} mapping: the supplier ${inventory.supplierCode} no longer takes connections.`);
-    if (found === 'not_connected') {
-      throw invalidInput(`${mode} mapping: your organization is not connected to ${inventory.supplierCode}. Connect it first.`);
-    }
-    supplier = found;
+    supplier = await connectedSupplierFor(input.suppliers, organizationId, mode, inventory.supplierCode);
   }
   if (!input.reference) throw invalidInput('No reference inventory is published yet: there is nothing to map against.');
 

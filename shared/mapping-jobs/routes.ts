@@ -2,8 +2,9 @@ import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { BOOK_FILES_PREFIX } from '../mapping-book';
-import { RECORD_PAGES_PREFIX } from '../reference';
+import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
+import { FIND_MATCH_MAX_HOTELS } from './find-match';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 import * as schemas from './schemas';
 
@@ -38,6 +39,44 @@ export const mappingJobRoutes = {
       415: errors[415],
     },
     access: { table: 'readwrite', sendsTo: ['mapping-chunks'], schedules: ['mapping-deadlines'] },
+  }),
+  findMatch: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping/match',
+    handler: 'mapping-jobs/find-match',
+    idempotent: true,
+    auth: 'required',
+    tag: TAG,
+    summary: `Find a match now: map 1 to ${FIND_MATCH_MAX_HOTELS} hotels within the request`,
+    description:
+      "Maps the hotels against the current reference publication with the engine, model and modes a job uses, and answers each in the request's " +
+      'order as a job\'s result row holds it (status, reference hotel, calibrated score, evidence, candidates, reason). A hotel an inventory ' +
+      'would refuse (no id, no name, an id used twice, a latitude out of range…) is answered REJECTED with the reason, not mapped and not charged. ' +
+      "The cross-row claim rule applies among the request's hotels as among a job's rows: two hotels that want one reference hotel leave the " +
+      "weaker in REVIEW. Each hotel mapped is one mapping, charged within the request (today's allowance first, then credits); 403 when they " +
+      `do not cover them, and nothing is mapped. More than ${FIND_MATCH_MAX_HOTELS} hotels, or a body over its size, is refused whole.`,
+    body: {
+      kind: 'json',
+      schema: schemas.FindMatchRequest,
+      example: {
+        hotels: [{ id: 'H-1001', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', city: 'Paris', postalCode: '75006', country: 'FR', lat: 48.8512, lon: 2.3274 }],
+        mode: 'STANDARD',
+      },
+    },
+    responses: {
+      200: { description: 'One answer per hotel, in order', schema: schemas.FindMatchResponse },
+      400: {
+        description: `Not 1 to ${FIND_MATCH_MAX_HOTELS} hotels, a bad mode, ID_TO_ID or HYBRID without a connected supplier, or no reference published yet`,
+        schema: ErrorResponse,
+      },
+      401: errors[401],
+      403: { description: "Today's allowance and the credits do not cover the hotels", schema: ErrorResponse },
+      413: errors[413],
+      415: errors[415],
+    },
+    // The pinned matching index stays in memory between requests: a million hotels take about 0.75 GB.
+    access: { table: 'readwrite', objects: { read: [MATCHING_INDEX_PREFIX] } },
+    lambda: { memoryMb: 2048, timeoutSeconds: 28 },
   }),
   listMappingJobs: defineRoute({
     method: 'GET',

@@ -3,6 +3,7 @@ import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, Ma
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
+import { FIND_MATCH_MAX_HOTELS } from './find-match';
 import { JobCounts } from '../events';
 import { expectedDecidedAt, PartnerFactsSchema } from '../mapping-book';
 
@@ -147,6 +148,54 @@ export const ReviewRequest = v.variant(
   ],
   'must be MATCH, NO_MATCH or WITHDRAW',
 );
+
+const RowField = (description: string) => v.optional(v.pipe(v.unknown(), v.description(description)));
+
+/** A hotel as an inventory row gives it: checked as an inventory's rows are, so a bad one is answered as rejected, not refused with the request. */
+const FindMatchHotel = v.pipe(
+  v.looseObject({
+    id: RowField("The partner's hotel id (required; unique in the request)"),
+    name: RowField('The hotel name (required)'),
+    address: RowField('Street address'),
+    city: RowField('City'),
+    postalCode: RowField('Postal code'),
+    country: RowField('Country name or ISO code'),
+    lat: RowField('Latitude, -90 to 90 (with lon)'),
+    lon: RowField('Longitude, -180 to 180 (with lat)'),
+    rating: RowField('Stars, 0 to 5'),
+    supplierCode: RowField("For ID_TO_ID and HYBRID: the supplier of supplierHotelId (default: the request's supplierCode)"),
+    supplierHotelId: RowField("For ID_TO_ID and HYBRID: the hotel's id at that supplier"),
+  }),
+  v.description("A hotel with an inventory row's fields (the same names and rules as an uploaded inventory's columns)"),
+);
+
+export const FindMatchRequest = v.strictObject({
+  hotels: v.pipe(
+    v.array(FindMatchHotel, 'must be an array of hotels'),
+    v.minLength(1, 'must hold at least one hotel'),
+    v.maxLength(FIND_MATCH_MAX_HOTELS, `must hold at most ${FIND_MATCH_MAX_HOTELS} hotels: map more through an inventory and a job`),
+    v.description(`1 to ${FIND_MATCH_MAX_HOTELS} hotels, answered in the same order`),
+  ),
+  mode: v.optional(v.pipe(Mode, v.description("Default: the organization's preference (GET /api/v1/mapping/preferences), else STANDARD"))),
+  supplierCode: v.optional(
+    v.pipe(Text({ maxLength: 64 }), v.description('For ID_TO_ID and HYBRID: a connected supplier, whose hotel ids the hotels give as supplierHotelId'), v.examples(['HOTELBEDS'])),
+  ),
+});
+
+const { review: _review, ...resultFields } = ResultView.entries;
+const FoundMatch = v.object({ index: v.pipe(v.number(), v.description("The hotel's place in the request, from 0")), ...resultFields });
+const RejectedHotel = v.object({
+  index: v.pipe(v.number(), v.description("The hotel's place in the request, from 0")),
+  status: v.pipe(v.literal('REJECTED'), v.description('Refused for what an inventory row would be refused for: not mapped, not charged')),
+  reason: v.pipe(v.string(), v.description('Why, as an inventory validation says it')),
+});
+
+export const FindMatchResponse = v.object({
+  mode: Mode,
+  referenceVersionId: v.pipe(v.string(), v.description('The reference publication mapped against: the current one')),
+  charged: v.pipe(v.number(), v.description('Mappings charged: one per hotel mapped (rejected ones are not)')),
+  results: v.pipe(v.array(v.union([FoundMatch, RejectedHotel])), v.description("One per hotel, in the request's order: a job's result row, or REJECTED with the reason")),
+});
 
 export const ExportResponse = v.object({
   fileUrl: v.pipe(v.string(), v.description('A presigned URL, valid 1 hour')),

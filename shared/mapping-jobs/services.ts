@@ -13,6 +13,7 @@ import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
 import { bookPorts } from '../mapping-book';
+import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
 import { ResultViews, writeResultViews } from './result-views';
@@ -88,6 +89,15 @@ export function reviewPorts(runtime: Runtime): ReviewPorts {
     clock: runtime.clock,
     newId: randomUUID,
     referenceHotelName: async (referenceHotelId) => (await findReferenceHotel(runtime, referenceHotelId))?.name,
+  };
+}
+
+export function findMatchPorts(runtime: Runtime): FindMatchPorts {
+  return {
+    metering: meteringOf(runtime),
+    index: (reference) => matchingIndexesOf(runtime).load(reference.matchingIndexKey),
+    suppliers: supplierLookup(runtime),
+    newId: randomUUID,
   };
 }
 

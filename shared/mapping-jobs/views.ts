@@ -22,7 +22,7 @@ export function jobView(job: MappingJob) {
   };
 }
 
-export function resultView(result: StoredResult) {
+export function resultView(result: Omit<StoredResult, 'chunk'>) {
   return {
     partnerHotelId: result.partnerHotelId,
     partnerHotelName: result.partnerHotelName,

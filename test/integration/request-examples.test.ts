@@ -9,6 +9,7 @@ import { describe, it } from '@jest/globals';
 import * as v from 'valibot';
 import type { RouteDefinition } from '../../shared/platform/http/route';
 import { routes } from '../../shared/routes';
+import { seedReferenceInventory } from '../../infra/local/seed';
 import { startTestApi } from '../support/test-api';
 
 interface Parameter {
@@ -41,6 +42,8 @@ const EXAMPLE_HOST_REFUSAL = /does not resolve/;
 const SHAPE_REFUSALS = new Set([400, 413, 415, 422]);
 
 const api = await startTestApi();
+// A small published reference: the operations that map (find-match) answer their example rather than "nothing to map against".
+await seedReferenceInventory(api.runtime, { hotels: 50, seed: 1 });
 const document = (await api.request('GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),

@@ -1,0 +1,74 @@
+/**
+ * Find a match now: one to a hundred hotels mapped within the request, against the current
+ * reference publication, with the engine, model and modes a job uses. Rows a job would reject are
+ * answered as rejected, with the same reason; each hotel mapped is one mapping, charged in the
+ * request (today's allowance, then credits; 403 when they do not cover it, and nothing is mapped).
+ * The cross-row claim rule applies among the request's hotels, as among a job's rows.
+ */
+import { mapHotels, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
+import type { Metering } from '../billing';
+import { invalidInput } from '../platform/errors';
+import { withPartnerFacts, type PinnedReference, type StoredResult } from './job';
+import { connectedSupplierFor, type SupplierLookup } from './lifecycle';
+
+/** Hotels one request may map. */
+export const FIND_MATCH_MAX_HOTELS = 100;
+
+export interface FindMatchPorts {
+  metering: Pick<Metering, 'reserve' | 'settle'>;
+  /** The matching index of a publication, kept in memory between requests. */
+  index(reference: PinnedReference): Promise<MatchingIndex>;
+  suppliers: SupplierLookup;
+  newId: () => string;
+}
+
+export interface FindMatchInput {
+  organizationId: string;
+  /** The hotels as sent: objects with an inventory row's fields. */
+  hotels: readonly Record<string, unknown>[];
+  requestedMode: MappingMode | undefined;
+  defaultMode: MappingMode | undefined;
+  /** The supplier whose codes ID_TO_ID and HYBRID use, for hotels that give a supplierHotelId alone. */
+  supplierCode: string | undefined;
+  reference: PinnedReference | undefined;
+}
+
+export type FoundMatch = { index: number } & (Omit<StoredResult, 'chunk'> | { status: 'REJECTED'; reason: string });
+
+export interface FindMatchAnswer {
+  mode: MappingMode;
+  referenceVersionId: string;
+  /** In the request's order. */
+  results: FoundMatch[];
+  /** Mappings charged: the hotels mapped, rejected ones apart. */
+  charged: number;
+}
+
+export async function findMatches(ports: FindMatchPorts, input: FindMatchInput): Promise<FindMatchAnswer> {
+  const mode = input.requestedMode ?? input.defaultMode ?? 'STANDARD';
+  const supplier = matchesBySupplierCode(mode) ? await connectedSupplierFor(ports.suppliers, input.organizationId, mode, input.supplierCode) : undefined;
+  if (!input.reference) throw invalidInput('No reference inventory is published yet: there is nothing to map against.');
+
+  // Read as an inventory is (one JSON object per line), so a hotel is refused for what a job refuses it for.
+  const lines = Buffer.from(input.hotels.map((hotel) => JSON.stringify(hotel)).join('\n'), 'utf8');
+  const rows: ({ index: number; hotel: PartnerHotel } | { index: number; reason: string })[] = [];
+  for await (const row of readPartnerInventory(lines, 'jsonl', { defaultSupplierCode: input.supplierCode })) {
+    rows.push('hotel' in row ? { index: row.line - 1, hotel: row.hotel } : { index: row.line - 1, reason: row.error.replace(/^line \d+: /, '') });
+  }
+  const hotels = rows.flatMap((row) => ('hotel' in row ? [row] : []));
+
+  const requestId = ports.newId();
+  if (hotels.length > 0) await ports.metering.reserve({ organizationId: input.organizationId, jobId: requestId, mappings: hotels.length, supplier });
+  let mapped: MappingResult[];
+  try {
+    mapped = mapHotels(await ports.index(input.reference), hotels.map((row) => row.hotel), { mode });
+  } catch (error) {
+    if (hotels.length > 0) await ports.metering.settle({ organizationId: input.organizationId, jobId: requestId, processed: 0 });
+    throw error;
+  }
+  if (hotels.length > 0) await ports.metering.settle({ organizationId: input.organizationId, jobId: requestId, processed: hotels.length });
+
+  const byIndex = new Map(hotels.map((row, i) => [row.index, withPartnerFacts(mapped[i]!, row.hotel)]));
+  const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));
+  return { mode, referenceVersionId: input.reference.dataVersionId, results, charged: hotels.length };
+}

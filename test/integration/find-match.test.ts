@@ -1,0 +1,138 @@
+/**
+ * Find a match now (`POST /api/v1/mapping/match`) through the local runtime: the same answers as a
+ * job gives for the same rows, rejected rows answered as rejected, the 100-hotel limit, metering
+ * and its 403, idempotency, and other organizations.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { seedReferenceInventory } from '../../infra/local/seed';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { reviewDemoRows } from '../../infra/synthetic/review-queue';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { startTestApi, type Caller } from '../support/test-api';
+
+const REFERENCE = { hotels: 400, seed: 11 };
+const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
+const api = await startTestApi();
+await seedReferenceInventory(api.runtime, REFERENCE);
+
+const COLUMNS = ['id', 'name', 'address', 'city', 'postalCode', 'country', 'lat', 'lon'] as const;
+type Row = Partial<Record<(typeof COLUMNS)[number], string | number>>;
+
+/**
+ * Partner rows as another supplier writes the reference's hotels, with the review demo's kinds of
+ * doubt (chain outlets, namesakes, moved pins…), and two hotels that exist nowhere.
+ */
+function partnerRows(count: number): Row[] {
+  const rows: Row[] = reviewDemoRows(hotels, count - 2, 3).map(({ hotel }) =>
+    // The columns the job's file has, no more: the two are sent the same hotels.
+    Object.fromEntries(COLUMNS.flatMap((column) => (hotel[column] === undefined ? [] : [[column, hotel[column]]]))),
+  );
+  rows.push({ id: 'X0', name: 'Zzyzx Qwerty Lodge', city: 'Nowhere', country: 'Iceland', lat: 63.1, lon: -19.9 }, { id: 'X1', name: 'Hotel Nowhere Inn', country: 'IS' });
+  return rows;
+}
+
+const match = (as: Caller | undefined, json: unknown, headers: Record<string, string> = {}) => api.request('POST', '/api/v1/mapping/match', { as, json, headers });
+const usedToday = async (as: Caller) => (await api.request('GET', '/api/v1/billing/quota/status', { as })).body.mappingsUsedToday as number;
+
+async function jobResults(as: Caller, rows: Row[]): Promise<Map<string, any>> {
+  const csv = [formatCsvRow([...COLUMNS]), ...rows.map((row) => formatCsvRow(COLUMNS.map((column) => row[column])))].join('\n');
+  const form = new FormData();
+  form.append('name', 'find-match twin');
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
+  const inventory = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
+  assert.equal(inventory.status, 201, inventory.text);
+  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: inventory.body.partnerInventoryId } });
+  assert.equal(created.status, 201, created.text);
+  await api.messaging.idle();
+  const results = await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}/results?limit=1000`, { as });
+  return new Map(results.body.results.map((row: any) => [row.partnerHotelId, row]));
+}
+
+describe('POST /api/v1/mapping/match', () => {
+  it("answers each hotel as a job answers the same row: status, hotel, score, evidence, candidates, reason", async () => {
+    const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const rows = partnerRows(100);
+    const job = await jobResults(partner, rows);
+    const answer = await match(partner, { hotels: rows });
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.mode, 'STANDARD');
+    assert.equal(answer.body.charged, 100);
+    assert.equal(answer.body.results.length, 100);
+    const statuses = new Set<string>();
+    for (const [index, found] of answer.body.results.entries()) {
+      assert.equal(found.index, index);
+      const { index: _index, ...result } = found;
+      assert.deepEqual(result, job.get(rows[index]!.id as string), String(rows[index]!.id));
+      statuses.add(found.status);
+    }
+    // The set holds every kind of answer, so the comparison covers each.
+    assert.deepEqual([...statuses].sort(), ['MATCHED', 'REVIEW', 'UNMATCHED']);
+  });
+
+  it('answers a hotel an inventory would refuse as REJECTED with the same reason, maps the rest, and charges only those', async () => {
+    const partner = await api.newOrganization();
+    const [good] = partnerRows(3);
+    const goodId = good!.id;
+    const answer = await match(partner, {
+      hotels: [good, { id: 'N1' }, { ...good, id: 'B1', lat: 123, lon: 2 }, good, { id: 'Z1', name: 'Zed', extra: 'ignored as a file ignores a column' }],
+    });
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(
+      answer.body.results.map((result: any) => [result.index, result.status === 'REJECTED' ? result.reason : 'mapped']),
+      [
+        [0, 'mapped'],
+        [1, 'name is missing'],
+        [2, 'lat 123 is outside -90..90'],
+        [3, `id "${goodId}" already used on line 1`],
+        [4, 'mapped'],
+      ],
+    );
+    assert.equal(answer.body.charged, 2);
+    assert.equal(await usedToday(partner), 2);
+  });
+
+  it(`refuses a request of no hotel or more than 100 whole, charging nothing`, async () => {
+    const partner = await api.newOrganization();
+    const many = Array.from({ length: 101 }, (_, i) => ({ id: `H${i}`, name: `Hotel ${i}` }));
+    for (const [body, message] of [
+      [{ hotels: many }, /^hotels: must hold at most 100 hotels/],
+      [{ hotels: [] }, /^hotels: must hold at least one hotel/],
+      [{ hotels: [{ id: 'H1', name: 'Hotel' }], mode: 'FAST' }, /^mode: must be STANDARD, ID_TO_ID or HYBRID/],
+      [{ hotels: [{ id: 'H1', name: 'Hotel' }], mode: 'ID_TO_ID' }, /^ID_TO_ID mapping needs a supplierCode/],
+      [{ hotels: [{ id: 'H1', name: 'Hotel', supplierHotelId: '77' }], mode: 'HYBRID', supplierCode: 'HOTELBEDS' }, /not connected to HOTELBEDS/],
+    ] as const) {
+      const refused = await match(partner, body);
+      assert.equal(refused.status, 400, refused.text);
+      assert.match(refused.body.message, message);
+    }
+    assert.equal(await usedToday(partner), 0);
+    assert.equal((await match(undefined, { hotels: [{ id: 'H1', name: 'Hotel' }] })).status, 401);
+  });
+
+  it("answers 403 when today's allowance and the credits do not cover the hotels, mapping nothing", async () => {
+    const partner = await api.newOrganization({ planType: 'FREE' });
+    const hundred = partnerRows(100);
+    for (let i = 0; i < 10; i++) assert.equal((await match(partner, { hotels: hundred })).status, 200);
+    assert.equal(await usedToday(partner), 1_000);
+    const over = await match(partner, { hotels: hundred.slice(0, 1) });
+    assert.equal(over.status, 403, over.text);
+    assert.match(over.body.message, /^Not enough quota/);
+    assert.equal(await usedToday(partner), 1_000);
+  });
+
+  it('answers a repeated Idempotency-Key with the first answer, charged once; other organizations are charged nothing', async () => {
+    const partner = await api.newOrganization();
+    const other = await api.newOrganization();
+    const body = { hotels: partnerRows(5) };
+    const first = await match(partner, body, { 'idempotency-key': 'find-1' });
+    const again = await match(partner, body, { 'idempotency-key': 'find-1' });
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, first.body);
+    assert.equal(await usedToday(partner), 5);
+    assert.equal(await usedToday(other), 0);
+    const changed = await match(partner, { hotels: partnerRows(4) }, { 'idempotency-key': 'find-1' });
+    assert.equal(changed.status, 422, changed.text);
+  });
+});
