@@ -80,8 +80,9 @@ export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = asyn
     defaultMode: await mappingJobStoreOf(runtime).defaultMode(principal.organizationId),
     supplierCode: body.supplierCode,
     reference: await currentReference(runtime),
+    view: body.view ?? 'BOOK',
   });
-  const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, ...resultView(result) }));
+  const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result) }));
   return { status: 200, json: { mode: answer.mode, referenceVersionId: answer.referenceVersionId, charged: answer.charged, results } };
 };
 

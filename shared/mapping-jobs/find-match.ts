@@ -3,10 +3,13 @@
  * reference publication, with the engine, model and modes a job uses. Rows a job would reject are
  * answered as rejected, with the same reason; each hotel mapped is one mapping, charged in the
  * request (today's allowance, then credits; 403 when they do not cover it, and nothing is mapped).
- * The cross-row claim rule applies among the request's hotels, as among a job's rows.
+ * The cross-row claim rule applies among the request's hotels, as among a job's rows. A hotel the
+ * organization's mapping book holds answers the book's entry (a person's decision wins), unless the
+ * request asks for the engine's view or the partner's hotel changed materially since the entry.
  */
 import { mapHotels, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { Metering } from '../billing';
+import { materialChange, type BookEntry } from '../mapping-book';
 import { invalidInput } from '../platform/errors';
 import { withPartnerFacts, type PinnedReference, type StoredResult } from './job';
 import { connectedSupplierFor, type SupplierLookup } from './lifecycle';
@@ -19,6 +22,8 @@ export interface FindMatchPorts {
   /** The matching index of a publication, kept in memory between requests. */
   index(reference: PinnedReference): Promise<MatchingIndex>;
   suppliers: SupplierLookup;
+  /** The book's entry of a partner hotel of a source, as it now is. */
+  bookEntry(organizationId: string, id: { source: string; partnerHotelId: string }): Promise<BookEntry | undefined>;
   newId: () => string;
 }
 
@@ -31,9 +36,14 @@ export interface FindMatchInput {
   /** The supplier whose codes ID_TO_ID and HYBRID use, for hotels that give a supplierHotelId alone. */
   supplierCode: string | undefined;
   reference: PinnedReference | undefined;
+  /** BOOK (the default): the book's entry where it holds the hotel; ENGINE: the engine's answer always. */
+  view: 'BOOK' | 'ENGINE';
 }
 
-export type FoundMatch = { index: number } & (Omit<StoredResult, 'chunk'> | { status: 'REJECTED'; reason: string });
+/** Where an answer came from. */
+export type AnsweredFrom = 'ENGINE' | 'BOOK';
+
+export type FoundMatch = { index: number } & ((Omit<StoredResult, 'chunk'> & { from: AnsweredFrom }) | { status: 'REJECTED'; reason: string });
 
 export interface FindMatchAnswer {
   mode: MappingMode;
@@ -68,7 +78,26 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
   }
   if (hotels.length > 0) await ports.metering.settle({ organizationId: input.organizationId, jobId: requestId, processed: hotels.length });
 
-  const byIndex = new Map(hotels.map((row, i) => [row.index, withPartnerFacts(mapped[i]!, row.hotel)]));
+  const answers = await Promise.all(
+    hotels.map(async (row, i) => {
+      const engine = withPartnerFacts(mapped[i]!, row.hotel);
+      const entry = input.view === 'BOOK' ? await ports.bookEntry(input.organizationId, { source: engine.source, partnerHotelId: engine.partnerHotelId }) : undefined;
+      return [row.index, bookAnswer(engine, entry) ?? { ...engine, from: 'ENGINE' as const }] as const;
+    }),
+  );
+  const byIndex = new Map(answers);
   const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));
   return { mode, referenceVersionId: input.reference.dataVersionId, results, charged: hotels.length };
 }
+
+/**
+ * The book's entry as the answer, where the book holds the hotel as the partner now describes it:
+ * not DELETED, and no material change since (a changed hotel is the engine's to answer again).
+ */
+function bookAnswer(engine: FoundMatchRow, entry: BookEntry | undefined): (FoundMatchRow & { from: AnsweredFrom }) | undefined {
+  if (!entry || entry.status === 'DELETED' || materialChange(entry.partner, engine.partner) !== undefined) return undefined;
+  const { status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason } = entry;
+  return { ...engine, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, from: 'BOOK' };
+}
+
+type FoundMatchRow = Omit<StoredResult, 'chunk'> & Required<Pick<StoredResult, 'source' | 'partner'>>;

@@ -180,10 +180,24 @@ export const FindMatchRequest = v.strictObject({
   supplierCode: v.optional(
     v.pipe(Text({ maxLength: 64 }), v.description('For ID_TO_ID and HYBRID: a connected supplier, whose hotel ids the hotels give as supplierHotelId'), v.examples(['HOTELBEDS'])),
   ),
+  view: v.optional(
+    v.pipe(
+      v.picklist(['BOOK', 'ENGINE'], 'must be BOOK or ENGINE'),
+      v.description(
+        "BOOK (default): a hotel the organization's mapping book holds (by source and id) answers the book's entry, a person's decision " +
+          "included, unless the partner's hotel changed materially since; ENGINE: the engine's answer for every hotel",
+      ),
+      v.examples(['BOOK']),
+    ),
+  ),
 });
 
 const { review: _review, ...resultFields } = ResultView.entries;
-const FoundMatch = v.object({ index: v.pipe(v.number(), v.description("The hotel's place in the request, from 0")), ...resultFields });
+const FoundMatch = v.object({
+  index: v.pipe(v.number(), v.description("The hotel's place in the request, from 0")),
+  from: v.pipe(v.picklist(['ENGINE', 'BOOK']), v.description("ENGINE: the engine's answer now; BOOK: the mapping book's entry of the hotel")),
+  ...resultFields,
+});
 const RejectedHotel = v.object({
   index: v.pipe(v.number(), v.description("The hotel's place in the request, from 0")),
   status: v.pipe(v.literal('REJECTED'), v.description('Refused for what an inventory row would be refused for: not mapped, not charged')),

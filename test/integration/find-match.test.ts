@@ -50,11 +50,37 @@ async function jobResults(as: Caller, rows: Row[]): Promise<Map<string, any>> {
 }
 
 describe('POST /api/v1/mapping/match', () => {
+  it("answers a hotel the mapping book holds with the book's entry, a person's decision first, unless asked for the engine's view or the hotel changed", async () => {
+    const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const rows = partnerRows(10);
+    const job = await jobResults(partner, rows);
+    await api.messaging.idle();
+    const [decidedRow, plainRow] = rows.filter((row) => job.get(row.id as string).status === 'MATCHED');
+    const elsewhere = hotels.find((hotel) => hotel.id !== job.get(decidedRow!.id as string).referenceHotelId)!;
+    const jobId = (await api.request('GET', '/api/v1/mapping?limit=1', { as: partner })).body.jobs[0].mappingJobId;
+    const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: decidedRow!.id, decision: 'MATCH', referenceHotelId: elsewhere.id } });
+    assert.equal(decided.status, 200, decided.text);
+
+    const fromBook = await match(partner, { hotels: [decidedRow, plainRow] });
+    assert.equal(fromBook.status, 200, fromBook.text);
+    const [person, kept] = fromBook.body.results;
+    assert.deepEqual([person.from, person.status, person.method, person.referenceHotelId, person.score], ['BOOK', 'MATCHED', 'MANUAL', elsewhere.id, 1]);
+    assert.deepEqual([kept.from, kept.status, kept.referenceHotelId, kept.score], ['BOOK', 'MATCHED', job.get(plainRow!.id as string).referenceHotelId, job.get(plainRow!.id as string).score]);
+
+    const engine = (await match(partner, { hotels: [decidedRow], view: 'ENGINE' })).body.results[0];
+    assert.deepEqual([engine.from, engine.method, engine.referenceHotelId], ['ENGINE', 'FUZZY', job.get(decidedRow!.id as string).referenceHotelId]);
+    const changed = (await match(partner, { hotels: [{ ...decidedRow, name: 'A Completely Different Lodge', address: '1 Other Street' }] })).body.results[0];
+    assert.equal(changed.from, 'ENGINE');
+    // Another organization's book is not this one's: the same ids answer the engine.
+    const other = await api.newOrganization();
+    assert.equal((await match(other, { hotels: [decidedRow] })).body.results[0].from, 'ENGINE');
+  });
+
   it("answers each hotel as a job answers the same row: status, hotel, score, evidence, candidates, reason", async () => {
     const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     const rows = partnerRows(100);
     const job = await jobResults(partner, rows);
-    const answer = await match(partner, { hotels: rows });
+    const answer = await match(partner, { hotels: rows, view: 'ENGINE' });
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.body.mode, 'STANDARD');
     assert.equal(answer.body.charged, 100);
@@ -62,7 +88,8 @@ describe('POST /api/v1/mapping/match', () => {
     const statuses = new Set<string>();
     for (const [index, found] of answer.body.results.entries()) {
       assert.equal(found.index, index);
-      const { index: _index, ...result } = found;
+      const { index: _index, from, ...result } = found;
+      assert.equal(from, 'ENGINE');
       assert.deepEqual(result, job.get(rows[index]!.id as string), String(rows[index]!.id));
       statuses.add(found.status);
     }
