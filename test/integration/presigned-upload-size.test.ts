@@ -23,7 +23,8 @@ async function createUpload(caller: Caller) {
 
 /**
  * A PUT to the presigned URL; s3rver on a loaded machine sometimes drops a 200 MB body's socket
- * midway (EPIPE, three times running once in CI), so a dropped one is sent again after a pause.
+ * midway (EPIPE: three times running once in CI, five within 11 s another time), so a dropped one
+ * is sent again after a pause that grows, for up to half a minute.
  */
 async function put(upload: { url: string; headers: Record<string, string> }, body: string | Buffer) {
   for (let attempt = 1; ; attempt++) {
@@ -32,8 +33,8 @@ async function put(upload: { url: string; headers: Record<string, string> }, bod
       assert.equal(response.status, 200, await response.text());
       return;
     } catch (error) {
-      if (attempt >= 5 || !(error instanceof TypeError)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, attempt * 500));
+      if (attempt >= 6 || !(error instanceof TypeError)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * 2000));
     }
   }
 }
