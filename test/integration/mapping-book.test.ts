@@ -213,6 +213,13 @@ describe('a decision withdrawn, and the feed since a time', () => {
     const p60 = (await entry(partner, 'P60')).body;
     assert.deepEqual([p60.status, p60.method, p60.referenceHotelId, p60.decision], ['MATCHED', 'FUZZY', hotels[60]!.id, undefined]);
     assert.equal(p60.reason, "Decision withdrawn: the engine's answer stands");
+    // Another organization can neither decide nor withdraw this job's rows, nor read this book's feed from a time.
+    const stranger = await api.newOrganization();
+    const foreign = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: stranger, json: { partnerHotelId: 'P60', decision: 'WITHDRAW' } });
+    assert.equal(foreign.status, 404, foreign.text);
+    assert.equal((await api.request('POST', '/api/v1/mapping-book/reviews', { as: stranger, json: { partnerHotelId: 'P61', decision: 'WITHDRAW' } })).status, 404);
+    assert.deepEqual((await api.request('GET', `/api/v1/mapping-book/changes?since=${before.toISOString()}`, { as: stranger })).body.changes, []);
+    assert.deepEqual(await row('P60'), engine);
     const again = await review({ partnerHotelId: 'P60', decision: 'WITHDRAW' });
     assert.equal(again.status, 409, again.text);
     assert.equal(again.body.message, 'The row P60 has no decision to withdraw.');
