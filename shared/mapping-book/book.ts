@@ -17,14 +17,23 @@ export interface EntryId {
 
 /** The entry as it now is, or undefined when the book has none. */
 export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, id: EntryId): Promise<BookEntry | undefined> {
-  // The laid-over item first: a generation that folds it in is committed before the item goes.
-  const laid = await ports.store.laidOver(organizationId, id);
+  return (await currentEntries(ports, organizationId, [id]))[0];
+}
+
+/** Entries as they now are (undefined where the book has none), in the order asked: the book's state and generation read once. */
+export async function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]> {
+  // The laid-over items first: a generation that folds one in is committed before the item goes.
+  const laid = await Promise.all(ids.map((id) => ports.store.laidOver(organizationId, id)));
   const state = await ports.store.state(organizationId);
-  const key = entryKey(id);
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
-  const written = await snapshot?.entryAt(key);
-  if (laid && laid.sequence > (written?.folded ?? 0)) return laid.entry;
-  return written && withoutFolded(written);
+  return Promise.all(
+    ids.map(async (id, i) => {
+      const written = await snapshot?.entryAt(entryKey(id));
+      const over = laid[i];
+      if (over && over.sequence > (written?.folded ?? 0)) return over.entry;
+      return written && withoutFolded(written);
+    }),
+  );
 }
 
 

@@ -17,7 +17,7 @@ export {
   type Withdrawal,
 } from './entries';
 export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
-export { currentEntry, decideEntry } from './book';
+export { currentEntries, decideEntry } from './book';
 export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';

@@ -18,7 +18,7 @@ import type { Queue } from '../platform/queue/queue';
 import type { PartnerEvent } from '../events';
 import type { ReferenceChanges } from '../reference';
 import { blocksOf } from '../platform/objects/block-files';
-import { currentEntry } from './book';
+import { currentEntries } from './book';
 import { changeOf, countChanges, formatPosition, sumCounts, type BookChange, type ChangeCounts } from './change-log';
 import {
   applyMerge,
@@ -213,7 +213,7 @@ async function commitChanges(
   const version = followed.publication.artifactsId;
   for (;;) {
     const last = await ports.log.lastSequence(organizationId);
-    const entries = (await Promise.all(keys.map((key) => currentEntry(ports, organizationId, entryIdOf(key))))).filter((entry): entry is BookEntry => entry !== undefined);
+    const entries = (await currentEntries(ports, organizationId, keys.map(entryIdOf))).filter((entry): entry is BookEntry => entry !== undefined);
     const plans = entries.map((entry) => planFor(entry, followed));
     const unanswered = entries.filter((entry, i) => (plans[i]!.gone !== undefined || plans[i]!.nearNew) && !answers.has(entryKey(entry)));
     if (unanswered.length > 0) {

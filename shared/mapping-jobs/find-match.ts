@@ -22,8 +22,8 @@ export interface FindMatchPorts {
   /** The matching index of a publication, kept in memory between requests. */
   index(reference: PinnedReference): Promise<MatchingIndex>;
   suppliers: SupplierLookup;
-  /** The book's entry of a partner hotel of a source, as it now is. */
-  bookEntry(organizationId: string, id: { source: string; partnerHotelId: string }): Promise<BookEntry | undefined>;
+  /** The book's entries of partner hotels of sources, as they now are, in the order asked. */
+  bookEntries(organizationId: string, ids: readonly { source: string; partnerHotelId: string }[]): Promise<(BookEntry | undefined)[]>;
   newId: () => string;
 }
 
@@ -78,14 +78,9 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
   }
   if (hotels.length > 0) await ports.metering.settle({ organizationId: input.organizationId, jobId: requestId, processed: hotels.length });
 
-  const answers = await Promise.all(
-    hotels.map(async (row, i) => {
-      const engine = withPartnerFacts(mapped[i]!, row.hotel);
-      const entry = input.view === 'BOOK' ? await ports.bookEntry(input.organizationId, { source: engine.source, partnerHotelId: engine.partnerHotelId }) : undefined;
-      return [row.index, bookAnswer(engine, entry) ?? { ...engine, from: 'ENGINE' as const }] as const;
-    }),
-  );
-  const byIndex = new Map(answers);
+  const engine = hotels.map((row, i) => withPartnerFacts(mapped[i]!, row.hotel));
+  const entries = input.view === 'BOOK' && engine.length > 0 ? await ports.bookEntries(input.organizationId, engine.map(({ source, partnerHotelId }) => ({ source, partnerHotelId }))) : [];
+  const byIndex = new Map(hotels.map((row, i) => [row.index, bookAnswer(engine[i]!, entries[i]) ?? { ...engine[i]!, from: 'ENGINE' as const }]));
   const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));
   return { mode, referenceVersionId: input.reference.dataVersionId, results, charged: hotels.length };
 }

@@ -85,7 +85,7 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
   });
   // The row, its counts and its event in one transaction (the outbox).
   if (!(await ports.jobs.decide(job, result, updated, event))) {
-    throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
+    throw decidedMeanwhile(result);
   }
   return updated;
 }
@@ -103,10 +103,14 @@ async function withdraw(ports: ReviewPorts, input: ReviewInput, result: StoredRe
     previousReferenceHotelId: result.referenceHotelId,
   });
   if (!(await ports.jobs.withdraw(job, result, engine, event))) {
-    throw conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
+    throw decidedMeanwhile(result);
   }
   return engine;
 }
+
+/** The answer to a decision that lost its row to another one between its read and its write. */
+const decidedMeanwhile = (result: StoredResult) =>
+  conflict(`The row ${result.partnerHotelId} was decided by another request meanwhile; read it again and decide again if needed.`);
 
 type Resolution = Pick<ResolvedEvent['data'], 'decision' | 'referenceHotelId' | 'previousStatus' | 'previousReferenceHotelId'>;
 

@@ -12,7 +12,7 @@ import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
-import { bookPorts, currentEntry } from '../mapping-book';
+import { bookPorts, currentEntries } from '../mapping-book';
 import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
@@ -97,7 +97,7 @@ export function findMatchPorts(runtime: Runtime): FindMatchPorts {
     metering: meteringOf(runtime),
     index: (reference) => matchingIndexesOf(runtime).load(reference.matchingIndexKey),
     suppliers: supplierLookup(runtime),
-    bookEntry: (organizationId, id) => currentEntry(bookPorts(runtime), organizationId, id),
+    bookEntries: (organizationId, ids) => currentEntries(bookPorts(runtime), organizationId, ids),
     newId: randomUUID,
   };
 }

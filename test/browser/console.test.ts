@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEMO_REFERENCE, REVIEW_DEMO, seedReferenceInventory } from '../../infra/local/seed';
+import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
@@ -46,20 +47,6 @@ describeInBrowser('the review console', () => {
   }
   const rowOf = async (partnerHotelId: string) => (await results(`partnerHotelId=${encodeURIComponent(partnerHotelId)}`))[0];
 
-  async function completedJob(as: Caller, csv: string): Promise<string> {
-    const form = new FormData();
-    form.append('name', 'review demo');
-    form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
-    const inventory = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
-    assert.equal(inventory.status, 201, inventory.text);
-    const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: inventory.body.partnerInventoryId } });
-    assert.equal(created.status, 201, created.text);
-    await api.messaging.idle();
-    const job = await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as });
-    assert.equal(job.body.status, 'COMPLETED', job.text);
-    return created.body.mappingJobId;
-  }
-
   /** axe-core's serious and critical findings on the page as it stands. */
   async function accessibilityProblems(): Promise<string[]> {
     await page.evaluate(axe.source);
@@ -80,9 +67,9 @@ describeInBrowser('the review console', () => {
     // A hostile name on a row of its own, first in partner id order.
     const columns = header!.split(',');
     const hostile = columns.map((column) => (column === 'name' ? `"${HOSTILE}"` : column === 'id' ? '!hostile' : ''));
-    jobId = await completedJob(partner, [header, ...lines, hostile.join(',')].join('\n'));
+    jobId = await completedJob(api, partner, [header, ...lines, hostile.join(',')].join('\n'));
     const other = await api.newOrganization({ planType: 'SUBSCRIPTION' });
-    otherJobId = await completedJob(other, [header, ...lines.slice(0, 20)].join('\n'));
+    otherJobId = await completedJob(api, other, [header, ...lines.slice(0, 20)].join('\n'));
     browser = await chromium.launch({ executablePath: browserPath, headless: true });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('dialog', (dialog) => {

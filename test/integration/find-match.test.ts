@@ -9,6 +9,7 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { reviewDemoRows } from '../../infra/synthetic/review-queue';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const REFERENCE = { hotels: 400, seed: 11 };
@@ -37,15 +38,8 @@ const usedToday = async (as: Caller) => (await api.request('GET', '/api/v1/billi
 
 async function jobResults(as: Caller, rows: Row[]): Promise<Map<string, any>> {
   const csv = [formatCsvRow([...COLUMNS]), ...rows.map((row) => formatCsvRow(COLUMNS.map((column) => row[column])))].join('\n');
-  const form = new FormData();
-  form.append('name', 'find-match twin');
-  form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
-  const inventory = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
-  assert.equal(inventory.status, 201, inventory.text);
-  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: inventory.body.partnerInventoryId } });
-  assert.equal(created.status, 201, created.text);
-  await api.messaging.idle();
-  const results = await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}/results?limit=1000`, { as });
+  const jobId = await completedJob(api, as, csv);
+  const results = await api.request('GET', `/api/v1/mapping/${jobId}/results?limit=1000`, { as });
   return new Map(results.body.results.map((row: any) => [row.partnerHotelId, row]));
 }
 

@@ -7,6 +7,7 @@
 import { api, readAll } from './api.js';
 import { decimal, h, show } from './dom.js';
 import { notify } from './notice.js';
+import { reviewJobRow } from './review.js';
 
 /** @typedef {{ mappingJobId: string, status: string, mode: string, createdAt: string, progress: number, counts: { total: number, processed: number, matched: number, review: number, unmatched: number } }} Job */
 /** @typedef {import('./review.js').Row} Row */
@@ -204,9 +205,11 @@ function bulkAccept(section, jobId, rows) {
   accept.addEventListener('click', async () => {
     const batch = chosen();
     accept.disabled = true;
-    const review = (/** @type {Row} */ row, /** @type {object} */ decision) =>
-      api(`mapping/${encodeURIComponent(jobId)}/reviews`, { method: 'POST', body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null } });
-    const settled = await inBatches(batch, (row) => review(row, { decision: 'MATCH', referenceHotelId: row.referenceHotelId }), (done) => show(outcome, `Accepted ${done} of ${batch.length}…`));
+    const settled = await inBatches(
+      batch,
+      (row) => reviewJobRow(jobId, row, { decision: 'MATCH', referenceHotelId: /** @type {string} */ (row.referenceHotelId) }),
+      (done) => show(outcome, `Accepted ${done} of ${batch.length}…`),
+    );
     /** @type {Row[]} */
     const decided = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const refused = settled.length - decided.length;
@@ -214,7 +217,7 @@ function bulkAccept(section, jobId, rows) {
     const undo = h('button', { type: 'button', id: 'bulk-undo' }, `Undo this bulk accept (${decided.length} rows)`);
     undo.addEventListener('click', async () => {
       undo.disabled = true;
-      const undone = await inBatches(decided, (row) => review(row, { decision: 'WITHDRAW' }), (done) => show(outcome, `Undone ${done} of ${decided.length}…`));
+      const undone = await inBatches(decided, (row) => reviewJobRow(jobId, row, { decision: 'WITHDRAW' }), (done) => show(outcome, `Undone ${done} of ${decided.length}…`));
       const restored = undone.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
       inReview.push(...restored);
       show(outcome, `${restored.length} rows are back in REVIEW${restored.length < decided.length ? `; ${decided.length - restored.length} were changed meanwhile and kept` : ''}.`);

@@ -98,9 +98,21 @@ export function jobQueue(jobId, kind) {
     title: kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic matches',
     back: { href: `console#/jobs/${jobId}`, label: 'Job' },
     queue,
-    send: async (row, decision) =>
-      fromResult(await api(`${job}/reviews`, { method: 'POST', body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null } })),
+    send: async (row, decision) => fromResult(await reviewJobRow(jobId, row, decision)),
   };
+}
+
+/**
+ * A decision on a job's row through POST /mapping/{jobId}/reviews, made on the decision the row
+ * was read with (a 409 when another stands since); answers the row as the API shows it.
+ * @param {string} jobId @param {{ partnerHotelId: string, review?: { decidedAt: string } }} row @param {Decision} decision
+ * @returns {Promise<any>}
+ */
+export function reviewJobRow(jobId, row, decision) {
+  return api(`mapping/${encodeURIComponent(jobId)}/reviews`, {
+    method: 'POST',
+    body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
+  });
 }
 
 /** The mapping book's entries in REVIEW. @returns {QueueSource} */
@@ -242,7 +254,8 @@ export function reviewView(main, { title, back, queue, send }) {
 
   /** @param {number} step */
   function move(step) {
-    index = Math.max(0, Math.min(index + step, queue.done ? queue.rows.length : index + step));
+    // Past the last row read is fine while more are to come; once all are read, one past the last ends the queue.
+    index = Math.max(0, queue.done ? Math.min(index + step, queue.rows.length) : index + step);
     void render();
   }
 
