@@ -1,13 +1,13 @@
 /**
- * Metering for mapping jobs: reserve a job's mappings before it runs, settle the real count when
- * it ends. Reads only plan a reservation; the ledger's conditional writes decide it, so parallel
+ * Metering: reserve a job's mappings before it runs and settle the real count when it ends, or
+ * charge mappings done within a request at once. Reads only plan a reservation; the ledger's conditional writes decide it, so parallel
  * jobs never spend the same allowance or credits twice.
  */
 import type { Clock } from '../platform/clock';
 import { forbidden } from '../platform/errors';
 import { recordCount } from '../platform/metrics';
 import { PLAN_LIMITS, type PlanType } from '../organizations';
-import type { Reservation, Settlement, SupplierRef, UsageLedger } from './model';
+import type { Charge, Reservation, Settlement, SupplierRef, UsageLedger } from './model';
 import { billingMonth, utcDay } from './periods';
 import { fundReservation, settle } from './quota';
 
@@ -47,13 +47,7 @@ export class Metering {
         this.ledger.creditsRemaining(organizationId),
       ]);
       const funding = fundReservation({ requested: request.mappings, dailyLimit, allowanceUsed, creditsRemaining });
-      if (!funding) {
-        throw forbidden(
-          `Not enough quota: ${request.mappings.toLocaleString('en-US')} mappings requested, ` +
-            `${Math.max(0, dailyLimit - allowanceUsed).toLocaleString('en-US')} left in today's allowance and ` +
-            `${creditsRemaining.toLocaleString('en-US')} credits. Buy credits or upgrade the plan.`,
-        );
-      }
+      if (!funding) throw notEnoughQuota(request.mappings, dailyLimit, allowanceUsed, creditsRemaining);
       const reservation: Reservation = {
         jobId,
         day,
@@ -91,6 +85,54 @@ export class Metering {
     }
     throw new Error(`Could not settle job ${jobId}: too much contention.`);
   }
+
+  /** What a charge is planned on, read now: the plan's daily limit, today's allowance used and the credits. */
+  async standing(organizationId: string): Promise<Standing> {
+    const now = this.clock.now();
+    const day = utcDay(now);
+    const [planType, allowanceUsed, creditsRemaining] = await Promise.all([
+      this.plans.planOf(organizationId),
+      this.ledger.allowanceUsed(organizationId, day),
+      this.ledger.creditsRemaining(organizationId),
+    ]);
+    return { day, month: billingMonth(now), dailyLimit: PLAN_LIMITS[planType].mappingsPerDay, allowanceUsed, creditsRemaining };
+  }
+
+  /**
+   * Counts mappings done within a request at once, in one transaction and with no reservation to
+   * settle: today's allowance first, then credits; DomainError 'forbidden' when they do not cover them.
+   * Planned on `standing` (read beside the caller's other reads), read again after a lost race.
+   */
+  async charge(request: { organizationId: string; mappings: number; supplier?: SupplierRef }, standing?: Standing): Promise<Pick<Charge, 'fromAllowance' | 'fromCredits'>> {
+    const { organizationId } = request;
+    if (!Number.isSafeInteger(request.mappings) || request.mappings < 1) throw new Error('mappings must be a whole number above 0');
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const { day, month, dailyLimit, allowanceUsed, creditsRemaining } = attempt === 1 && standing ? standing : await this.standing(organizationId);
+      const funding = fundReservation({ requested: request.mappings, dailyLimit, allowanceUsed, creditsRemaining });
+      if (!funding) throw notEnoughQuota(request.mappings, dailyLimit, allowanceUsed, creditsRemaining);
+      if (await this.ledger.charge(organizationId, { day, month, ...funding, ...(request.supplier && { supplier: request.supplier }) }, dailyLimit)) return funding;
+      await pause(attempt);
+    }
+    throw new Error(`Could not charge ${request.mappings} mappings: too much contention.`);
+  }
+}
+
+/** An organization's quota as read at one moment, for the day and month it was read in. */
+export interface Standing {
+  day: string;
+  month: string;
+  dailyLimit: number;
+  allowanceUsed: number;
+  creditsRemaining: number;
+}
+
+/** What reserve and charge answer when the day's allowance and the credits do not cover the mappings. */
+function notEnoughQuota(requested: number, dailyLimit: number, allowanceUsed: number, creditsRemaining: number): Error {
+  return forbidden(
+    `Not enough quota: ${requested.toLocaleString('en-US')} mappings requested, ` +
+      `${Math.max(0, dailyLimit - allowanceUsed).toLocaleString('en-US')} left in today's allowance and ` +
+      `${creditsRemaining.toLocaleString('en-US')} credits. Buy credits or upgrade the plan.`,
+  );
 }
 
 /** A short random wait that grows with the attempt, so racing writers spread out. */

@@ -115,6 +115,15 @@ export interface Settlement {
   creditsRefund: number;
 }
 
+/** Mappings done and counted at once, funded as a reservation is. */
+export interface Charge {
+  day: string;
+  month: string;
+  fromAllowance: number;
+  fromCredits: number;
+  supplier?: SupplierRef;
+}
+
 export interface DailyUsage {
   day: string;
   /** Mappings counted against the day's allowance, running jobs' reservations included. */
@@ -150,6 +159,12 @@ export interface UsageLedger {
   reservation(organizationId: string, jobId: string): Promise<Reservation | undefined>;
   /** Settles a reserved job once: false when it was settled already. */
   settle(organizationId: string, reservation: Reservation, settlement: Settlement): Promise<boolean>;
+  /**
+   * Counts mappings done at once (no reservation): takes its parts from the day's allowance (only
+   * while at most `dailyLimit` is used) and from credits (only while the balance covers them), and
+   * adds them to the usage counters, all or nothing. False when a condition failed.
+   */
+  charge(organizationId: string, charge: Charge, dailyLimit: number): Promise<boolean>;
   day(organizationId: string, day: string): Promise<DailyUsage>;
   month(organizationId: string, month: string): Promise<MonthlyUsage>;
   /** Months from `from` to `to` inclusive that have usage. */

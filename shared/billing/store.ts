@@ -13,6 +13,7 @@ import type {
   Reservation,
   ReserveOutcome,
   Settlement,
+  Charge,
   SubscriptionState,
   SupplierUsage,
   UsageLedger,
@@ -302,8 +303,43 @@ export class BillingStore implements BillingLedger, UsageLedger {
     return (await transactWrite(this.table, items)).length === 0;
   }
 
-  /** Adds a settlement's mappings and cost to a usage counter, labelling it with `fields`. */
-  private addUsage(key: Record<string, string>, fields: Record<string, string>, settlement: Settlement): TransactItem {
+  async charge(organizationId: string, charge: Charge, dailyLimit: number): Promise<boolean> {
+    const { day, month, fromAllowance, fromCredits } = charge;
+    const used = { processed: fromAllowance + fromCredits, creditsUsed: fromCredits };
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: keys.usageDay(organizationId, day),
+          UpdateExpression: 'SET #day = :day ADD mappings :processed, allowanceUsed :take',
+          // What is already used plus what this takes stays within the daily limit.
+          ConditionExpression: 'attribute_not_exists(allowanceUsed) OR allowanceUsed <= :max',
+          ExpressionAttributeNames: { '#day': 'day' },
+          ExpressionAttributeValues: { ':day': day, ':processed': used.processed, ':take': fromAllowance, ':max': dailyLimit - fromAllowance },
+        },
+      },
+      this.addUsage(keys.usageMonth(organizationId, month), { month }, used),
+    ];
+    if (charge.supplier) {
+      const { id, code, name } = charge.supplier;
+      items.push(this.addUsage(keys.supplierUsage(organizationId, month, id), { month, supplierId: id, supplierCode: code, supplierName: name }, used));
+    }
+    if (fromCredits > 0) {
+      items.push({
+        Update: {
+          TableName: this.table.name,
+          Key: keys.billingAccount(organizationId),
+          UpdateExpression: 'SET creditsRemaining = creditsRemaining - :take ADD creditsUsed :take',
+          ConditionExpression: 'creditsRemaining >= :take',
+          ExpressionAttributeValues: { ':take': fromCredits },
+        },
+      });
+    }
+    return (await transactWrite(this.table, items)).length === 0;
+  }
+
+  /** Adds mappings done and their cost in credits to a usage counter, labelling it with `fields`. */
+  private addUsage(key: Record<string, string>, fields: Record<string, string>, settlement: Pick<Settlement, 'processed' | 'creditsUsed'>): TransactItem {
     const names = Object.keys(fields);
     return {
       Update: {

@@ -5,7 +5,8 @@
 import { conflict, notFound } from '../platform/errors';
 import { transactWrite, type TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
-import { applyDecision, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type JobRow, type StandingDecision, type Withdrawal } from './entries';
+import { blocksOf } from '../platform/objects/block-files';
+import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type EngineCause, type JobRow, type StandingDecision, type Withdrawal } from './entries';
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
@@ -23,7 +24,7 @@ export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, or
 /** Entries as they now are (undefined where the book has none), in the order asked: the book's state and generation read once. */
 export async function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]> {
   // The laid-over items first: a generation that folds one in is committed before the item goes.
-  const laid = await Promise.all(ids.map((id) => ports.store.laidOver(organizationId, id)));
+  const laid = await ports.store.laidOverMany(organizationId, ids);
   const state = await ports.store.state(organizationId);
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
   return Promise.all(
@@ -36,6 +37,44 @@ export async function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, 
   );
 }
 
+/** Entries one commit lays over at most: its transaction also holds the feed's head and the commit. */
+const RECORD_COMMIT_ENTRIES = 90;
+
+/**
+ * The engine's answers written into the book by the rules a job's rows follow (a person's decision
+ * stands unless the partner's hotel changed), laid over the generation and committed to the feed like
+ * decisions, up to RECORD_COMMIT_ENTRIES a commit. Answers that change no entry write nothing. The
+ * entries as they then stand, in the order given.
+ */
+export async function recordEngineRows(
+  ports: Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'>,
+  organizationId: string,
+  rows: readonly JobRow[],
+  cause: EngineCause,
+): Promise<BookEntry[]> {
+  const recorded: BookEntry[] = [];
+  for (const block of blocksOf(rows, RECORD_COMMIT_ENTRIES)) {
+    for (;;) {
+      // Computed on the entries as they stand right after commit `last`: another commit first computes them again.
+      const last = await ports.log.lastSequence(organizationId);
+      const held = await currentEntries(ports, organizationId, block);
+      const at = ports.clock.now().toISOString();
+      const outcomes = block.map((row, i) => applyEngineRow(held[i], row, at, cause));
+      const changed = outcomes.filter((outcome) => outcome.change !== undefined);
+      if (changed.length > 0) {
+        const sequence = await ports.log.commitAfter(organizationId, last, cause, changed.map((outcome) => changeOf(outcome.change!, outcome.entry)), (next) =>
+          changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+        );
+        if (sequence === 'moved') continue;
+        if (sequence === undefined) throw new Error('A recording commit has no condition of its own to fail.');
+      }
+      // Unchanged entries keep what the book holds: the answer changed nothing a reader sees.
+      recorded.push(...outcomes.map((outcome, i) => (outcome.change !== undefined ? outcome.entry : (held[i] ?? outcome.entry))));
+      break;
+    }
+  }
+  return recorded;
+}
 
 export interface DecisionOptions {
   /** The job's row decided on, for an entry its job has not yet written into the book. */

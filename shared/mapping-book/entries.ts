@@ -61,6 +61,8 @@ export interface StandingDecision {
 /** Who or what changed an entry. */
 export type ChangeCause =
   | { kind: 'JOB'; mappingJobId: string }
+  /** Find-match answers recorded into the book: the API key that asked. */
+  | { kind: 'MATCH'; requestedBy: string }
   | { kind: 'REVIEW'; decidedBy: string; mappingJobId?: string }
   /** A merge of reference duplicates (an entry's change names the hotels; a commit only the publication). */
   | { kind: 'MERGE'; referenceVersionId: string; mergedHotelId?: string; mergedInto?: string }
@@ -217,13 +219,20 @@ function engineEntry(row: JobRow, at: string, cause: ChangeCause, reason: string
   };
 }
 
-/**
- * A job's row written into the book over the entry it finds there (undefined when there is none).
- * An entry the job does not change keeps its change time and reason, with the engine's latest
- * answer and the partner's latest facts.
- */
+/** What writes the engine's answers into the book: a job, or find-match answers recorded. */
+export type EngineCause = Extract<ChangeCause, { kind: 'JOB' | 'MATCH' }>;
+
+/** A job's row written into the book over the entry it finds there: see applyEngineRow. */
 export function applyJobRow(current: BookEntry | undefined, row: JobRow, at: string, mappingJobId: string): Outcome {
-  const cause: ChangeCause = { kind: 'JOB', mappingJobId };
+  return applyEngineRow(current, row, at, { kind: 'JOB', mappingJobId });
+}
+
+/**
+ * The engine's answer for a partner's hotel written over the entry it finds there (undefined when
+ * there is none). An entry the answer does not change keeps its change time and reason, with the
+ * engine's latest answer and the partner's latest facts.
+ */
+export function applyEngineRow(current: BookEntry | undefined, row: JobRow, at: string, cause: EngineCause): Outcome {
   if (current === undefined) return { entry: withHistory(engineEntry(row, at, cause, row.reason ?? 'First mapped'), [], 'NEW'), change: 'NEW' };
   // An entry an earlier inventory ended comes back as NEW, under its decision if it had one.
   const returning = current.status === 'DELETED';

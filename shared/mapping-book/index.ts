@@ -11,13 +11,14 @@ export {
   OWN_SOURCE,
   type BookEntry,
   type ChangeKind,
+  type EngineCause,
   type JobRow,
   type PartnerFacts,
   type StandingDecision,
   type Withdrawal,
 } from './entries';
 export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
-export { currentEntries, decideEntry } from './book';
+export { currentEntries, decideEntry, recordEngineRows, type EntryId } from './book';
 export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';

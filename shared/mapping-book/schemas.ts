@@ -48,14 +48,15 @@ export const PartnerFacts = v.pipe(
 
 const Cause = v.pipe(
   v.object({
-    kind: v.picklist(['JOB', 'REVIEW', 'MERGE', 'PUBLICATION']),
+    kind: v.picklist(['JOB', 'MATCH', 'REVIEW', 'MERGE', 'PUBLICATION']),
     mappingJobId: v.optional(v.string()),
+    requestedBy: v.optional(v.pipe(v.string(), v.description('The API key whose find-match request recorded its answers (MATCH)'))),
     decidedBy: v.optional(v.pipe(v.string(), v.description('The API key that decided (REVIEW)'))),
     mergedHotelId: v.optional(v.pipe(v.string(), v.description('The reference hotel merged as a duplicate (MERGE, on an entry it moved)'))),
     mergedInto: v.optional(v.pipe(v.string(), v.description('The hotel it was merged into (MERGE, on an entry it moved)'))),
     referenceVersionId: v.optional(v.pipe(v.string(), v.description('The reference publication that made the change (MERGE, PUBLICATION)'))),
   }),
-  v.description('What made the change: a job written into the book, a person\'s decision, a merge of reference duplicates, or a new reference publication'),
+  v.description('What made the change: a job written into the book, find-match answers recorded (`POST /api/v1/mapping/match` with `record`), a person\'s decision, a merge of reference duplicates, or a new reference publication'),
 );
 
 const Decision = v.pipe(

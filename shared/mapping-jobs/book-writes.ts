@@ -15,7 +15,8 @@ import type { MappingJobStore } from './store';
 /** While another job's write holds the book, a start waits this long and tries again. */
 export const BOOK_BUSY_RETRY_SECONDS = 30;
 
-function jobRow(result: StoredResult): JobRow {
+/** A job's row, or a find-match answer, as the book takes it. */
+export function jobRow(result: Omit<StoredResult, 'chunk'>): JobRow {
   return {
     partnerHotelId: result.partnerHotelId,
     source: result.source ?? OWN_SOURCE,

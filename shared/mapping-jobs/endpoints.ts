@@ -77,10 +77,10 @@ export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = asyn
     organizationId: principal.organizationId,
     hotels: body.hotels,
     requestedMode: body.mode,
-    defaultMode: await mappingJobStoreOf(runtime).defaultMode(principal.organizationId),
     supplierCode: body.supplierCode,
-    reference: await currentReference(runtime),
     view: body.view ?? 'BOOK',
+    record: body.record ?? false,
+    requestedBy: principal.keyId,
   });
   const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result) }));
   return { status: 200, json: { mode: answer.mode, referenceVersionId: answer.referenceVersionId, charged: answer.charged, results } };

@@ -5,39 +5,49 @@
  * request (today's allowance, then credits; 403 when they do not cover it, and nothing is mapped).
  * The cross-row claim rule applies among the request's hotels, as among a job's rows. A hotel the
  * organization's mapping book holds answers the book's entry (a person's decision wins), unless the
- * request asks for the engine's view or the partner's hotel changed materially since the entry.
+ * request asks for the engine's view or the partner's hotel changed materially since the entry. Asked
+ * to, the answers are recorded into the book as a job's rows are, before the book's entries answer.
  */
-import { mapHotels, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
+import { mapHotels, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { Metering } from '../billing';
-import { materialChange, type BookEntry } from '../mapping-book';
+import { materialChange, type BookEntry, type EngineCause, type EntryId, type JobRow } from '../mapping-book';
 import { invalidInput } from '../platform/errors';
-import { withPartnerFacts, type PinnedReference, type StoredResult } from './job';
+import { jobRow } from './book-writes';
+import { bookEntryId, withPartnerFacts, type PinnedReference, type StoredResult } from './job';
 import { connectedSupplierFor, type SupplierLookup } from './lifecycle';
 
 /** Hotels one request may map. */
 export const FIND_MATCH_MAX_HOTELS = 100;
 
 export interface FindMatchPorts {
-  metering: Pick<Metering, 'reserve' | 'settle'>;
+  metering: Pick<Metering, 'standing' | 'charge'>;
+  /** The publication to map against: the current one, if it has a matching index. */
+  currentReference(): Promise<PinnedReference | undefined>;
+  /** The organization's preferred mode, if it set one. */
+  defaultMode(organizationId: string): Promise<MappingMode | undefined>;
   /** The matching index of a publication, kept in memory between requests. */
   index(reference: PinnedReference): Promise<MatchingIndex>;
   suppliers: SupplierLookup;
   /** The book's entries of partner hotels of sources, as they now are, in the order asked. */
-  bookEntries(organizationId: string, ids: readonly { source: string; partnerHotelId: string }[]): Promise<(BookEntry | undefined)[]>;
-  newId: () => string;
+  bookEntries(organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]>;
+  /** Writes the engine's answers into the book: its entries as they then stand, in the order given. */
+  record(organizationId: string, rows: readonly JobRow[], cause: EngineCause): Promise<BookEntry[]>;
 }
 
 export interface FindMatchInput {
   organizationId: string;
   /** The hotels as sent: objects with an inventory row's fields. */
   hotels: readonly Record<string, unknown>[];
+  /** Default: the organization's preferred mode, else STANDARD. */
   requestedMode: MappingMode | undefined;
-  defaultMode: MappingMode | undefined;
   /** The supplier whose codes ID_TO_ID and HYBRID use, for hotels that give a supplierHotelId alone. */
   supplierCode: string | undefined;
-  reference: PinnedReference | undefined;
   /** BOOK (the default): the book's entry where it holds the hotel; ENGINE: the engine's answer always. */
   view: 'BOOK' | 'ENGINE';
+  /** Writes the answers into the book too. */
+  record: boolean;
+  /** The API key asking: the cause of what it records. */
+  requestedBy: string;
 }
 
 /** Where an answer came from. */
@@ -55,10 +65,7 @@ export interface FindMatchAnswer {
 }
 
 export async function findMatches(ports: FindMatchPorts, input: FindMatchInput): Promise<FindMatchAnswer> {
-  const mode = input.requestedMode ?? input.defaultMode ?? 'STANDARD';
-  const supplier = matchesBySupplierCode(mode) ? await connectedSupplierFor(ports.suppliers, input.organizationId, mode, input.supplierCode) : undefined;
-  if (!input.reference) throw invalidInput('No reference inventory is published yet: there is nothing to map against.');
-
+  const { organizationId } = input;
   // Read as an inventory is (one JSON object per line), so a hotel is refused for what a job refuses it for.
   const lines = Buffer.from(input.hotels.map((hotel) => JSON.stringify(hotel)).join('\n'), 'utf8');
   const rows: ({ index: number; hotel: PartnerHotel } | { index: number; reason: string })[] = [];
@@ -67,22 +74,28 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
   }
   const hotels = rows.flatMap((row) => ('hotel' in row ? [row] : []));
 
-  const requestId = ports.newId();
-  if (hotels.length > 0) await ports.metering.reserve({ organizationId: input.organizationId, jobId: requestId, mappings: hotels.length, supplier });
-  let mapped: MappingResult[];
-  try {
-    mapped = mapHotels(await ports.index(input.reference), hotels.map((row) => row.hotel), { mode });
-  } catch (error) {
-    if (hotels.length > 0) await ports.metering.settle({ organizationId: input.organizationId, jobId: requestId, processed: 0 });
-    throw error;
-  }
-  if (hotels.length > 0) await ports.metering.settle({ organizationId: input.organizationId, jobId: requestId, processed: hotels.length });
+  // Everything the request reads, read at once: each read is a round trip, and none needs another's answer.
+  const readsBook = input.view === 'BOOK' && !input.record && hotels.length > 0;
+  const [reference, mode, standing, held] = await Promise.all([
+    ports.currentReference(),
+    input.requestedMode ?? ports.defaultMode(organizationId).then((preferred) => preferred ?? 'STANDARD'),
+    hotels.length > 0 ? ports.metering.standing(organizationId) : undefined,
+    readsBook ? ports.bookEntries(organizationId, hotels.map(({ hotel }) => bookEntryId(hotel))) : [],
+  ]);
+  const supplier = matchesBySupplierCode(mode) ? await connectedSupplierFor(ports.suppliers, organizationId, mode, input.supplierCode) : undefined;
+  if (!reference) throw invalidInput('No reference inventory is published yet: there is nothing to map against.');
 
+  // The index before the charge: the I/O that could fail is done before the hotels are charged (mapping does none).
+  const index = await ports.index(reference);
+  if (hotels.length > 0) await ports.metering.charge({ organizationId, mappings: hotels.length, supplier }, standing);
+  const mapped = mapHotels(index, hotels.map((row) => row.hotel), { mode });
   const engine = hotels.map((row, i) => withPartnerFacts(mapped[i]!, row.hotel));
-  const entries = input.view === 'BOOK' && engine.length > 0 ? await ports.bookEntries(input.organizationId, engine.map(({ source, partnerHotelId }) => ({ source, partnerHotelId }))) : [];
-  const byIndex = new Map(hotels.map((row, i) => [row.index, bookAnswer(engine[i]!, entries[i]) ?? { ...engine[i]!, from: 'ENGINE' as const }]));
+
+  const entries = input.record && engine.length > 0 ? await ports.record(organizationId, engine.map(jobRow), { kind: 'MATCH', requestedBy: input.requestedBy }) : held;
+  const answerOf = (i: number) => (input.view === 'BOOK' ? bookAnswer(engine[i]!, entries[i]) : undefined) ?? { ...engine[i]!, from: 'ENGINE' as const };
+  const byIndex = new Map(hotels.map((row, i) => [row.index, answerOf(i)]));
   const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));
-  return { mode, referenceVersionId: input.reference.dataVersionId, results, charged: hotels.length };
+  return { mode, referenceVersionId: reference.dataVersionId, results, charged: hotels.length };
 }
 
 /**

@@ -94,7 +94,12 @@ export function withPartnerFacts<T extends MappingResult>(result: T, row: Partne
   if (row.city) partner.city = row.city;
   if (row.country) partner.country = row.country;
   if (row.lat !== undefined && row.lon !== undefined) Object.assign(partner, { latitude: row.lat, longitude: row.lon });
-  return { ...result, source: row.supplierCode ?? OWN_SOURCE, partner };
+  return { ...result, ...bookEntryId(row), partner };
+}
+
+/** The book entry a partner's row is: its id in its source (its supplier code, or the organization's own). */
+export function bookEntryId(row: Pick<PartnerHotel, 'id' | 'supplierCode'>): { source: string; partnerHotelId: string } {
+  return { source: row.supplierCode ?? OWN_SOURCE, partnerHotelId: row.id };
 }
 
 /**

@@ -190,6 +190,17 @@ export const FindMatchRequest = v.strictObject({
       v.examples(['BOOK']),
     ),
   ),
+  record: v.optional(
+    v.pipe(
+      v.boolean('must be true or false'),
+      v.description(
+        "true: the answers are also written into the organization's mapping book, as a job's rows are (a person's decision stands unless " +
+          "the partner's hotel changed materially; a new hotel becomes a NEW entry), with their changes in the book's feed (cause MATCH). " +
+          'Default false: nothing is written',
+      ),
+      v.examples([false]),
+    ),
+  ),
 });
 
 const { review: _review, ...resultFields } = ResultView.entries;

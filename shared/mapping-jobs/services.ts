@@ -12,7 +12,7 @@ import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
-import { bookPorts, currentEntries } from '../mapping-book';
+import { bookPorts, currentEntries, recordEngineRows } from '../mapping-book';
 import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
@@ -95,10 +95,12 @@ export function reviewPorts(runtime: Runtime): ReviewPorts {
 export function findMatchPorts(runtime: Runtime): FindMatchPorts {
   return {
     metering: meteringOf(runtime),
+    currentReference: () => currentReference(runtime),
+    defaultMode: (organizationId) => mappingJobStoreOf(runtime).defaultMode(organizationId),
     index: (reference) => matchingIndexesOf(runtime).load(reference.matchingIndexKey),
     suppliers: supplierLookup(runtime),
     bookEntries: (organizationId, ids) => currentEntries(bookPorts(runtime), organizationId, ids),
-    newId: randomUUID,
+    record: (organizationId, rows, cause) => recordEngineRows(bookPorts(runtime), organizationId, rows, cause),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
@@ -180,6 +181,33 @@ export async function batchWrite(table: Table, writes: readonly Record<string, u
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+/** BatchGet's limit per call. */
+const BATCH_GET_SIZE = 100;
+
+/**
+ * The items of `keys` (PK and SK), strongly consistent, in the order asked (undefined where there
+ * is none): one call per 100 keys, all at once, retrying with backoff what DynamoDB leaves unprocessed.
+ */
+export async function batchGet(table: Table, keys: readonly { PK: string; SK: string }[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  const keyOf = (key: { PK: unknown; SK: unknown }) => `${String(key.PK)}\u0000${String(key.SK)}`;
+  const batches: { PK: string; SK: string }[][] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_SIZE) batches.push(keys.slice(start, start + BATCH_GET_SIZE));
+  await Promise.all(
+    batches.map(async (batch) => {
+      let wanted: Record<string, unknown>[] = [...new Map(batch.map((key) => [keyOf(key), { PK: key.PK, SK: key.SK }])).values()];
+      for (let attempt = 0; wanted.length > 0; attempt++) {
+        if (attempt > 8) throw new Error('DynamoDB kept leaving batch reads unprocessed.');
+        if (attempt > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** attempt));
+        const { Responses, UnprocessedKeys } = await table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted, ConsistentRead: true } } }));
+        for (const item of Responses?.[table.name] ?? []) found.set(keyOf(item as { PK: unknown; SK: unknown }), item);
+        wanted = UnprocessedKeys?.[table.name]?.Keys ?? [];
+      }
+    }),
+  );
+  return keys.map((key) => found.get(keyOf(key)));
 }
 
 /** An item an organization owns, created once and listed newest first. */

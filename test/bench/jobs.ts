@@ -9,7 +9,7 @@
  *   npm run bench:jobs [-- --reference 1000000 --partners 100000]
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,13 +18,12 @@ import { createOrganizationKey } from '../../shared/api-keys';
 import type { MappingResult } from '../../shared/mapping';
 import { createOrganization } from '../../shared/organizations';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
-import { objectStoreOf } from '../../shared/platform/objects/services';
-import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { scoreMatches } from './mapping-metrics';
+import { publishedBenchReference } from './published-reference';
 
 const { values: args } = parseArgs({
   options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } },
@@ -65,26 +64,7 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`
 try {
   // 1. The published reference: built once; afterwards its artifacts are found in s3rver and the pointer restored.
   const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: PARTNER_COUNT, seed: SEED });
-  const reference = { store: referenceStoreOf(runtime), ports: referencePortsOf(runtime) };
-  const pointerFile = join(STATE, 'current.json');
-  const saved = existsSync(pointerFile) ? JSON.parse(readFileSync(pointerFile, 'utf8')) : undefined;
-  if (saved && (await objectStoreOf(runtime).size(saved.artifacts.matchingIndexKey)) !== undefined) {
-    for (const _ of dataset.reference()); // fills the partner rows and their truth
-    await reference.store.publish(saved, undefined);
-    console.log(`reference: ${saved.hotelCount} hotels, published earlier (kept in ${STATE})`);
-  } else {
-    const started = performance.now();
-    async function* rows() {
-      let line = 1;
-      for (const hotel of dataset.reference()) yield { line: ++line, hotel };
-    }
-    // Only the artifacts matter to jobs: the hotel records (detail pages, duplicates) are left out,
-    // as writing a million of them into DynamoDB Local would take half an hour.
-    const ports = { ...reference.ports, store: { getCurrent: () => reference.store.getCurrent(), publish: reference.store.publish.bind(reference.store), listMerges: reference.store.listMerges.bind(reference.store), deleteHotels: async () => {} } };
-    const summary = await importReferenceInventory(ports, rows(), `bench:jobs ${REFERENCE_COUNT}/${SEED}`);
-    writeFileSync(pointerFile, JSON.stringify(await reference.store.getCurrent()));
-    console.log(`reference: ${summary.hotelCount} hotels published in ${seconds(performance.now() - started)} (once; kept for later runs)`);
-  }
+  await publishedBenchReference(runtime, dataset, STATE, `bench:jobs ${REFERENCE_COUNT}/${SEED}`);
   dataset.shufflePartners();
 
   const organization = await createOrganization(runtime, { name: 'Bench Travel', planType: 'ENTERPRISE' });

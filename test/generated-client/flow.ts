@@ -2,8 +2,8 @@
  * The partner flow, written as a partner writes it: against types generated from the API's
  * OpenAPI document (generate.ts), through openapi-fetch, with no cast anywhere. It compiles with
  * `tsc --strict` and runs against the local API (test/integration/generated-client.test.ts):
- * suppliers, export format, inventory upload, a job, its results page by page, a review, an
- * export, billing (plan prices as numbers), a webhook subscription with a test event checked by its signature, and the
+ * suppliers, export format, inventory upload, a job, its results page by page, a review, a
+ * find-match, an export, billing (plan prices as numbers), a webhook subscription with a test event checked by its signature, and the
  * delivery history.
  */
 import createClient from 'openapi-fetch';
@@ -25,6 +25,8 @@ export interface FlowOutcome {
   resultRows: number;
   pages: number;
   reviewed: { partnerHotelId: string; decision: 'MATCH' | 'NO_MATCH'; status: string };
+  /** Find-match's answer for a hotel the job mapped, beside the job's, and its reason for refusing a hotel without a name. */
+  foundMatch: { jobHotel: string | null; foundHotel: string | null; from: string; refusedBecause: string; charged: number };
   exportedLines: number;
   mappingsUsedToday: number;
   webhookEventType: string;
@@ -107,6 +109,24 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     : { decision: 'NO_MATCH', partnerHotelId: toReview.partnerHotelId };
   const reviewed = await ok(client.POST('/api/v1/mapping/{jobId}/reviews', { ...jobPath, body: decision }));
 
+  // Find a match now, for a hotel the job mapped (from its result's partner facts) and one without a name.
+  const mapped = results.find((result) => result.status === 'MATCHED' && result.partnerHotel) ?? results[0];
+  if (!mapped?.partnerHotel) throw new Error('no result carries its partner hotel');
+  const facts = mapped.partnerHotel;
+  const found = await ok(
+    client.POST('/api/v1/mapping/match', {
+      body: {
+        hotels: [
+          { id: 'FIND-1', name: facts.name, address: facts.address, postalCode: facts.postalCode, city: facts.city, country: facts.country, lat: facts.latitude, lon: facts.longitude },
+          { id: 'FIND-2' },
+        ],
+        view: 'ENGINE',
+      },
+    }),
+  );
+  const [answer, refused] = found.results;
+  if (!answer || answer.status === 'REJECTED' || !refused || refused.status !== 'REJECTED') throw new Error(`unexpected find-match answers ${JSON.stringify(found.results)}`);
+
   // A large job's file is prepared in the background (202, status PREPARING): the same request answers 200 with its URL once written.
   const exported = await poll(() => ok(client.POST('/api/v1/mapping/{jobId}/export', jobPath)), (answer) => 'fileUrl' in answer);
   if (!('fileUrl' in exported)) throw new Error('the export was never ready');
@@ -138,6 +158,7 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     resultRows: results.length,
     pages,
     reviewed: { partnerHotelId: reviewed.partnerHotelId, decision: decision.decision, status: reviewed.status },
+    foundMatch: { jobHotel: mapped.referenceHotelId, foundHotel: answer.referenceHotelId, from: answer.from, refusedBecause: refused.reason, charged: found.charged },
     exportedLines: file.trim().split('\n').length,
     mappingsUsedToday: quota.mappingsUsedToday,
     webhookEventType,

@@ -11,6 +11,7 @@ import { DomainError } from '../../shared/platform/errors';
 import { describeFailure } from '../../shared/platform/http/errors';
 import { startTestApi, type Caller } from '../support/test-api';
 import { billingStoreOf, meteringOf } from '../../shared/billing';
+import { organizationPartition, queryAll, tableOf } from '../../shared/platform/table';
 
 const api = await startTestApi();
 const supplier = SUPPLIER_CATALOGUE.find((s) => s.isActive)!;
@@ -146,6 +147,36 @@ describe('reserving mappings for a job', () => {
     const quota = await get(caller, 'quota/status');
     assert.equal(quota.canProceed, false);
     assert.equal(quota.creditBalance, undefined);
+  });
+
+  it('charges mappings done at once: allowance then credits, usage per month and supplier, no reservation; parallel charges never overspend', async () => {
+    api.clock.set('2026-11-22T10:00:00.000Z');
+    const caller = await api.newOrganization({ planType: 'FREE' });
+    await buyCredits(caller, 1);
+    const charge = (mappings: number, withSupplier = false) =>
+      meteringOf(api.runtime).charge({ organizationId: caller.organization.id, mappings, ...(withSupplier && { supplier: supplierRef }) });
+
+    assert.deepEqual(await charge(900), { fromAllowance: 900, fromCredits: 0 });
+    assert.deepEqual(await charge(300, true), { fromAllowance: 100, fromCredits: 200 });
+    assert.deepEqual(await get(caller, 'credits/balance'), { creditsRemaining: 999_800, creditsUsed: 200, totalSpent: 1 });
+    assert.equal((await get(caller, 'quota/status')).mappingsUsedToday, 1_000);
+    assert.deepEqual(await get(caller, 'usage'), {
+      period: '2026-11',
+      totalMappings: 1_200,
+      totalCost: 0.0002,
+      bySupplier: [{ supplierId: supplier.id, supplierCode: supplier.code, supplierName: supplier.name, mappings: 300, cost: 0.0002 }],
+    });
+    const table = tableOf(api.runtime);
+    const items = await queryAll<{ SK: string }>(table, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': organizationPartition(caller.organization.id) }, ProjectionExpression: 'SK' });
+    assert.equal(items.filter((item) => /RESERVATION/i.test(item.SK)).length, 0, 'a charge leaves no reservation to settle');
+
+    // 40 parallel charges of 50,000 against 999,800 credits: exactly 19 pass, and the balance stays at or above zero.
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => charge(50_000)));
+    assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 19);
+    assert.ok(outcomes.every((outcome) => outcome.status === 'fulfilled' || (outcome.reason instanceof DomainError && outcome.reason.kind === 'forbidden')));
+    assert.equal((await get(caller, 'credits/balance')).creditsRemaining, 49_800);
+    await assert.rejects(charge(49_801), (error: unknown) => error instanceof DomainError && error.kind === 'forbidden' && /49,801 mappings requested, 0 left/.test(error.message));
+    assert.equal((await get(caller, 'credits/balance')).creditsRemaining, 49_800);
   });
 
   it('the daily allowance resets at midnight UTC; monthly metrics roll over at the month boundary', async () => {

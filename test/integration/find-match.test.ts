@@ -70,6 +70,51 @@ describe('POST /api/v1/mapping/match', () => {
     assert.equal((await match(other, { hotels: [decidedRow] })).body.results[0].from, 'ENGINE');
   });
 
+  it("records the answers into the mapping book when asked: NEW entries with their changes in the feed, a person's decision kept, a changed hotel sent back to REVIEW", async () => {
+    const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const other = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const rows = partnerRows(6);
+    const feed = async (as: Caller) => (await api.request('GET', '/api/v1/mapping-book/changes?limit=100', { as })).body.changes as any[];
+    const entryOf = async (id: string | number | undefined) => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${id}`, { as: partner })).body;
+
+    const engine = (await match(partner, { hotels: rows, view: 'ENGINE' })).body.results;
+    assert.deepEqual(await feed(partner), [], 'nothing is recorded unless asked');
+    const recorded = await match(partner, { hotels: [...rows, { id: 'N1' }], record: true });
+    assert.equal(recorded.status, 200, recorded.text);
+    assert.equal(recorded.body.charged, 6);
+    for (const [i, found] of recorded.body.results.slice(0, 6).entries()) {
+      const { from, ...answer } = found;
+      const { from: _engine, ...engineAnswer } = engine[i];
+      assert.equal(from, 'BOOK');
+      assert.deepEqual(answer, { ...engineAnswer, reason: engineAnswer.reason ?? 'First mapped' }, String(rows[i]!.id));
+    }
+    assert.equal(recorded.body.results[6].status, 'REJECTED');
+    const changes = await feed(partner);
+    assert.deepEqual(changes.map((change) => [change.kind, change.partnerHotelId, change.status, change.referenceHotelId]), engine.map((row: any) => ['NEW', row.partnerHotelId, row.status, row.referenceHotelId]));
+    const entry = await entryOf(rows[0]!.id);
+    assert.deepEqual([entry.status, entry.referenceHotelId, entry.cause.kind, typeof entry.cause.requestedBy], [engine[0].status, engine[0].referenceHotelId, 'MATCH', 'string']);
+    assert.notEqual(entry.cause.requestedBy, partner.apiKey);
+    assert.deepEqual(await feed(other), [], "another organization's book is not written");
+
+    // The same answers again change nothing.
+    await match(partner, { hotels: rows, record: true });
+    assert.equal((await feed(partner)).length, 6);
+
+    // A person's decision stands; a materially changed hotel goes back to REVIEW under it.
+    const decidedRow = rows.find((_, i) => engine[i].status === 'MATCHED')!;
+    const elsewhere = hotels.find((hotel) => hotel.id !== engine[rows.indexOf(decidedRow)].referenceHotelId)!;
+    const decided = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: decidedRow.id, decision: 'MATCH', referenceHotelId: elsewhere.id } });
+    assert.equal(decided.status, 200, decided.text);
+    const kept = (await match(partner, { hotels: [decidedRow], record: true })).body.results[0];
+    assert.deepEqual([kept.from, kept.method, kept.referenceHotelId], ['BOOK', 'MANUAL', elsewhere.id]);
+    const moved = (await match(partner, { hotels: [{ ...decidedRow, name: 'A Completely Different Lodge', address: '1 Other Street' }], record: true })).body.results[0];
+    assert.deepEqual([moved.from, moved.status], ['BOOK', 'REVIEW']);
+    assert.match(moved.reason, /changed since the decision/);
+    const after = await entryOf(decidedRow.id);
+    assert.deepEqual([after.status, after.decision.referenceHotelId, after.partner.name], ['REVIEW', elsewhere.id, 'A Completely Different Lodge']);
+    assert.deepEqual((await feed(partner)).slice(6).map((change) => [change.kind, change.cause.kind]), [['UPDATED', 'REVIEW'], ['UPDATED', 'MATCH']]);
+  });
+
   it("answers each hotel as a job answers the same row: status, hotel, score, evidence, candidates, reason", async () => {
     const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     const rows = partnerRows(100);

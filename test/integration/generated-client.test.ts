@@ -47,6 +47,7 @@ interface WebhookReceiver {
  */
 type PartnerFlow = (options: { baseUrl: string; apiKey: string; hotelsCsv: string; receiver: WebhookReceiver }) => Promise<Record<string, unknown> & {
   reviewed: { decision: string; status: string };
+  foundMatch: { jobHotel: string | null; foundHotel: string | null; from: string; refusedBecause: string; charged: number };
   subscriptionPrice: { amount: number; currency: string };
 }>;
 async function loadPartnerFlow(): Promise<PartnerFlow> {
@@ -120,7 +121,11 @@ describe('a client generated from the OpenAPI document', () => {
       assert.ok(outcome.connectedSupplier);
       assert.equal(outcome.reviewed.status, outcome.reviewed.decision === 'MATCH' ? 'MATCHED' : 'UNMATCHED');
       assert.equal(outcome.exportedLines, PARTNER_ROWS + 1, 'a header and one line per row');
-      assert.equal(outcome.mappingsUsedToday, PARTNER_ROWS);
+      const { jobHotel, foundHotel, ...found } = outcome.foundMatch;
+      assert.ok(foundHotel);
+      assert.equal(foundHotel, jobHotel, "find-match answers the job's hotel for the job's row");
+      assert.deepEqual(found, { from: 'ENGINE', refusedBecause: 'name is missing', charged: 1 });
+      assert.equal(outcome.mappingsUsedToday, PARTNER_ROWS + 1);
       assert.equal(outcome.webhookEventType, 'MAPPING_COMPLETED');
       assert.equal(outcome.deliveryStatus, 'SUCCEEDED');
       assert.equal(outcome.deliveryAttempts, 1);

@@ -152,7 +152,7 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
   };
 }
 
-function requester(baseUrl: string): TestApi['request'] {
+export function requester(baseUrl: string): TestApi['request'] {
   return async (method, path, { headers = {}, json, body, as } = {}) => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:find`: find-match (`POST /api/v1/mapping/match`) through the local API against a
+ * published 1,000,000-hotel reference (the bench:mapping set, built once and kept under
+ * .local/bench-find/), on one kept-alive connection, one request at a time:
+ *   1. the cold index: the matching index file read from the bucket and deserialized, its size and
+ *      the memory it holds, then the first request, which loads it into the service;
+ *   2. warm requests of 1, 10 and 100 hotels (the data set's partner rows, shuffled): p50, p90,
+ *      p99 and max, and the hotels a second.
+ * Cold start of the function as a whole = module load (`npm run bench:bundles`) + the index load.
+ *   npm run bench:find [-- --reference 1000000 --requests 2000 --seed 20261122]
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createOrganizationKey } from '../../shared/api-keys';
+import { deserializeMatchingIndex, mapHotels, type PartnerHotel } from '../../shared/mapping';
+import { createOrganization } from '../../shared/organizations';
+import { objectStoreOf } from '../../shared/platform/objects/services';
+import { tableOf } from '../../shared/platform/table';
+import { localRuntime } from '../../infra/local/messaging';
+import { createLocalApi } from '../../infra/local/server';
+import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
+import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
+import { publishedBenchReference } from './published-reference';
+
+const { values: args } = parseArgs({
+  options: {
+    reference: { type: 'string', default: '1000000' },
+    requests: { type: 'string', default: '2000' },
+    seed: { type: 'string', default: '20261122' },
+  },
+});
+const REFERENCE_COUNT = Number(args.reference);
+const REQUESTS = Number(args.requests);
+const SEED = Number(args.seed);
+const STATE = join(import.meta.dirname, '..', '..', '.local', 'bench-find', `${REFERENCE_COUNT}-${SEED}`);
+mkdirSync(STATE, { recursive: true });
+process.env.LOG_LEVEL = 'error';
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const { runtime } = localRuntime(stack.config);
+const server = createLocalApi({ runtime });
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/mapping/match`;
+
+try {
+  const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: Math.max(1_000, Math.round(REFERENCE_COUNT / 10)), seed: SEED });
+  const current = await publishedBenchReference(runtime, dataset, STATE, `bench:find ${REFERENCE_COUNT}/${SEED}`);
+  dataset.shufflePartners();
+  const organization = await createOrganization(runtime, { name: 'Bench Travel', planType: 'ENTERPRISE' });
+  const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'bench', role: 'partner' });
+  const headers = { 'x-api-key': key.plaintext, 'content-type': 'application/json' };
+
+  await coldIndexAndEngine(current.artifacts.matchingIndexKey!, dataset.partners);
+  global.gc?.();
+
+  const toRow = (hotel: PartnerHotel) => ({
+    id: hotel.id, name: hotel.name, address: hotel.address, city: hotel.city, postalCode: hotel.postalCode, country: hotel.country, lat: hotel.lat, lon: hotel.lon,
+  });
+  let next = 0;
+  const take = (count: number) => Array.from({ length: count }, () => toRow(dataset.partners[next++ % dataset.partners.length]!));
+  const find = async (hotels: unknown[]) => {
+    const started = performance.now();
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ hotels }) });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${response.status} ${text}`);
+    return performance.now() - started;
+  };
+  const coldRequest = await find(take(1));
+  console.log(`first request (the service loads the index): ${coldRequest.toFixed(0)} ms; rss ${mb(process.memoryUsage().rss)}`);
+
+  // 2. Warm, one request at a time; the table's share counted as the requests run.
+  const store = storeCalls();
+  for (const size of [1, 10, 100]) {
+    const count = Math.max(50, Math.round(REQUESTS / Math.sqrt(size)));
+    for (let i = 0; i < 20; i++) await find(take(size)); // warms the JIT on this size
+    const times: number[] = [];
+    store.reset();
+    const started = performance.now();
+    for (let i = 0; i < count; i++) times.push(await find(take(size)));
+    const elapsed = (performance.now() - started) / 1000;
+    times.sort((a, b) => a - b);
+    console.log(`${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'} a request, ${count} requests: p50 ${percentile(times, 0.5).toFixed(1)} ms, p90 ${percentile(times, 0.9).toFixed(1)} ms, ` +
+      `p99 ${percentile(times, 0.99).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms; ${Math.round((count * size) / elapsed)} hotels/s`);
+    console.log(`      the table (DynamoDB Local): ${store.summary(count)}`);
+  }
+  console.log(`peak memory: ${mb(process.resourceUsage().maxRSS * 1024)} RSS (the API, DynamoDB Local's client side and the index in one process)`);
+} finally {
+  server.closeAllConnections();
+  server.close();
+  await stack.stop();
+}
+
+/** The matching index read and deserialized as a cold function does (its own copy, dropped after), then the engine alone on it. */
+async function coldIndexAndEngine(key: string, partners: readonly PartnerHotel[]): Promise<void> {
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  const readStarted = performance.now();
+  const bytes = (await objectStoreOf(runtime).get(key))!;
+  const read = performance.now() - readStarted;
+  const index = deserializeMatchingIndex(bytes);
+  const deserialized = performance.now() - readStarted - read;
+  global.gc?.();
+  const held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heapBefore;
+  console.log(`index: ${mb(bytes.byteLength)} file, read from s3rver ${read.toFixed(0)} ms, deserialized ${deserialized.toFixed(0)} ms; ` +
+    `${global.gc ? `holds ${mb(held)} of heap and buffers` : 'memory held: run with --expose-gc'}; rss ${mb(process.memoryUsage().rss)}`);
+  for (const size of [1, 100]) {
+    const times: number[] = [];
+    for (let i = 0; i < (size === 1 ? 3_000 : 300); i++) {
+      const hotels = Array.from({ length: size }, (_, j) => partners[(i * size + j) % partners.length]!);
+      const started = performance.now();
+      mapHotels(index, hotels, { mode: 'STANDARD' });
+      times.push(performance.now() - started);
+    }
+    const sorted = times.slice(100 / size).sort((a, b) => a - b); // the first ones warm the JIT
+    console.log(`  the engine alone, ${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'}: p50 ${percentile(sorted, 0.5).toFixed(2)} ms, ` +
+      `p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`);
+  }
+}
+
+/** Counts the table's calls and the time they take, by command. */
+function storeCalls() {
+  const calls = new Map<string, { count: number; ms: number }>();
+  tableOf(runtime).client.middlewareStack.add(
+    (next, context) => async (input) => {
+      const started = performance.now();
+      try {
+        return await next(input);
+      } finally {
+        const command = context.commandName ?? 'unknown';
+        const call = calls.get(command) ?? { count: 0, ms: 0 };
+        calls.set(command, { count: call.count + 1, ms: call.ms + performance.now() - started });
+      }
+    },
+    { step: 'initialize', name: 'benchStoreCalls' },
+  );
+  return {
+    reset: () => calls.clear(),
+    summary: (requests: number) =>
+      [...calls].map(([command, { count, ms }]) => `${(count / requests).toFixed(1)} ${command.replace(/Command$/, '')} of ${(ms / count).toFixed(1)} ms`).join(', ') + ' a request',
+  };
+}
