@@ -105,33 +105,36 @@ const stages: StageCost[] = [];
 
 /** Prices what the meters counted since the last stage, and starts the next. */
 function closeStage(stage: string): void {
+  stages.push({ stage, usd: priceUsage(stage) });
+}
+
+/** What the meters counted since they were last reset, in USD by service (printed with `label`); resets them. */
+function priceUsage(label: string): Record<string, number> {
   const units = (tally: CapacityTally) => [...tally.values()].reduce((sum, entry) => sum + entry.table + [...entry.indexes.values()].reduce((a, b) => a + b, 0), 0);
   const gbSeconds = [...usage.invocations].reduce((sum, [handler, { ms }]) => sum + ((MEMORY_MB.get(handler) ?? 0) / 1024) * (ms / 1000), 0);
   const invocations = [...usage.invocations.values()].reduce((sum, entry) => sum + entry.count, 0);
   // A message costs a send, a receive and a delete (SQS bills each request; batches would share them).
   const sqsRequests = [...usage.queueMessages.values()].reduce((sum, count) => sum + count * 3, 0);
   const schedules = usage.invocations.get('mapping-jobs/create')?.count ?? 0;
-  stages.push({
-    stage,
-    usd: {
-      'DynamoDB writes': (units(dynamoDb.writes) / 1e6) * PRICES.dynamoDb.perMillionWriteUnits,
-      'DynamoDB reads': (units(dynamoDb.reads) / 1e6) * PRICES.dynamoDb.perMillionReadUnits,
-      'Lambda': gbSeconds * PRICES.lambda.perGbSecond + (invocations / 1e6) * PRICES.lambda.perMillionRequests,
-      'S3 requests': (s3.requests.writes / 1000) * PRICES.s3.perThousandWrites + (s3.requests.reads / 1000) * PRICES.s3.perThousandReads,
-      'SQS': (sqsRequests / 1e6) * PRICES.sqs.perMillionRequests,
-      'Scheduler': (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
-      'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
-    },
-  });
+  const usd = {
+    'DynamoDB writes': (units(dynamoDb.writes) / 1e6) * PRICES.dynamoDb.perMillionWriteUnits,
+    'DynamoDB reads': (units(dynamoDb.reads) / 1e6) * PRICES.dynamoDb.perMillionReadUnits,
+    'Lambda': gbSeconds * PRICES.lambda.perGbSecond + (invocations / 1e6) * PRICES.lambda.perMillionRequests,
+    'S3 requests': (s3.requests.writes / 1000) * PRICES.s3.perThousandWrites + (s3.requests.reads / 1000) * PRICES.s3.perThousandReads,
+    'SQS': (sqsRequests / 1e6) * PRICES.sqs.perMillionRequests,
+    'Scheduler': (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
+    'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
+  };
   const detail = (tally: CapacityTally) =>
     [...tally].map(([operation, entry]) => `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`).join(', ') || 'none';
-  console.log(`  ${stage}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
+  console.log(`  ${label}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
     `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests`);
   dynamoDb.reset();
   s3.reset();
   usage.invocations.clear();
   usage.queueMessages.clear();
   usage.apiRequests = 0;
+  return usd;
 }
 
 function fmt(value: number): string {
@@ -252,6 +255,20 @@ try {
 
   const stored = await storedBytes(organization.id, created.mappingJobId);
 
+  // Find-match, priced apart: the same hotels mapped within requests of 1, 10 and 100 (the job's rows are in the book).
+  const findMatchCosts: { label: string; perMillion: number; usd: Record<string, number> }[] = [];
+  let nextPartner = 0;
+  for (const [size, view, requests] of [[1, 'BOOK', 400], [10, 'BOOK', 100], [100, 'BOOK', 40], [100, 'ENGINE', 40]] as const) {
+    for (let i = 0; i < requests; i++) {
+      const hotels = Array.from({ length: size }, () => dataset.partners[nextPartner++ % dataset.partners.length]!).map((p) => ({
+        id: p.id, name: p.name, address: p.address, city: p.city, postalCode: p.postalCode, country: p.country, lat: p.lat, lon: p.lon,
+      }));
+      await call('POST', '/mapping/match', { hotels, view });
+    }
+    const label = `find-match, ${String(size).padStart(3)} a request, view ${view}`;
+    findMatchCosts.push({ label, perMillion: 1e6 / (size * requests), usd: priceUsage(label) });
+  }
+
   const perMillion = 1e6 / mapped;
   const services = Object.keys(stages[0]!.usd);
   console.log(`\ncost of the life, per million mappings (USD; ${mapped.toLocaleString('en')} rows mapped, scaled by ${fmt(perMillion)}):`);
@@ -293,6 +310,11 @@ try {
   const share = (usd: number) => `${((usd / budget) * 100).toFixed(0)} %`;
   console.log(`\nlife without reviews ${machineLife.toFixed(4)} USD + stored ${jobStorage.stored.toFixed(4)} USD = ${budgeted.toFixed(4)} per million mappings; ` +
     `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)}: ${share(budgeted)} of it (${share(budgeted + jobStorage.backups)} with backups)`);
+  console.log('\nper million mappings (USD):');
+  for (const { label, perMillion: scale, usd } of findMatchCosts) {
+    const priced = Object.entries(usd).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${(value * scale).toFixed(4)}`);
+    console.log(`  ${label}: ${(Object.values(usd).reduce((a, b) => a + b, 0) * scale).toFixed(4)} (${priced.join(', ')})`);
+  }
   const perReview = (usd: number) => ((usd / reviewed.length) * 1000).toFixed(4);
   console.log(`reviews: ${perReview(reviewsCost)} USD per thousand, their decisions stored ${perReview(reviewsStorage.stored / perMillion)} (backups ${perReview(reviewsStorage.backups / perMillion)}); ` +
     `${reviewed.length.toLocaleString('en')} reviewed, ${((reviewsCost + reviewsStorage.stored / perMillion) * perMillion).toFixed(4)} USD per million mappings at this 5 % rate`);

@@ -6,11 +6,15 @@
  *      the memory it holds, then the first request, which loads it into the service;
  *   2. warm requests of 1, 10 and 100 hotels (the data set's partner rows, shuffled): p50, p90,
  *      p99 and max, and the hotels a second.
+ *   3. every row of the four labelled sets in ../shared/data answered as the CLI and a job answer
+ *      it (status, hotel, score): each set published in turn (test/support/find-match-equality.ts).
  * Cold start of the function as a whole = module load (`npm run bench:bundles`) + the index load.
- *   npm run bench:find [-- --reference 1000000 --requests 2000 --seed 20261122]
+ *   npm run bench:find [-- --reference 1000000 --requests 2000 --seed 20261122 --sets also|only|skip]
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +27,11 @@ import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
+import { LABELLED_SET_NAMES, LABELLED_SETS_DIRECTORY, labelledSetDirectory, labelledSetsPresent } from '../../infra/matcher-training/labelled-sets';
+import type { CurrentReference } from '../../shared/reference/inventory';
+import type { MappingDataset } from '../../infra/synthetic/mapping-dataset';
+import { compareWithJobAndCli } from '../support/find-match-equality';
+import { requester, type Caller } from '../support/requester';
 import { publishedBenchReference } from './published-reference';
 
 const { values: args } = parseArgs({
@@ -30,12 +39,15 @@ const { values: args } = parseArgs({
     reference: { type: 'string', default: '1000000' },
     requests: { type: 'string', default: '2000' },
     seed: { type: 'string', default: '20261122' },
+    sets: { type: 'string', default: 'also' },
   },
 });
+if (!['also', 'only', 'skip'].includes(args.sets)) throw new Error('--sets must be also, only or skip');
 const REFERENCE_COUNT = Number(args.reference);
 const REQUESTS = Number(args.requests);
 const SEED = Number(args.seed);
-const STATE = join(import.meta.dirname, '..', '..', '.local', 'bench-find', `${REFERENCE_COUNT}-${SEED}`);
+const ROOT = join(import.meta.dirname, '..', '..');
+const STATE = join(ROOT, '.local', 'bench-find', `${REFERENCE_COUNT}-${SEED}`);
 mkdirSync(STATE, { recursive: true });
 process.env.LOG_LEVEL = 'error';
 
@@ -43,10 +55,11 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
-const { runtime } = localRuntime(stack.config);
+const { runtime, messaging } = localRuntime(stack.config);
 const server = createLocalApi({ runtime });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/mapping/match`;
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const url = `${baseUrl}/api/v1/mapping/match`;
 
 try {
   const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: Math.max(1_000, Math.round(REFERENCE_COUNT / 10)), seed: SEED });
@@ -56,6 +69,16 @@ try {
   const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'bench', role: 'partner' });
   const headers = { 'x-api-key': key.plaintext, 'content-type': 'application/json' };
 
+  if (args.sets !== 'only') await latencies(current, dataset, headers);
+  if (args.sets !== 'skip') await labelledSets({ organization, apiKey: key.plaintext, headers: { 'x-api-key': key.plaintext } });
+} finally {
+  server.closeAllConnections();
+  server.close();
+  await stack.stop();
+}
+
+/** 1 and 2: the cold index, the engine alone, then warm requests through the API. */
+async function latencies(current: CurrentReference, dataset: MappingDataset, headers: Record<string, string>): Promise<void> {
   await coldIndexAndEngine(current.artifacts.matchingIndexKey!, dataset.partners);
   global.gc?.();
 
@@ -90,10 +113,27 @@ try {
     console.log(`      the table (DynamoDB Local): ${store.summary(count)}`);
   }
   console.log(`peak memory: ${mb(process.resourceUsage().maxRSS * 1024)} RSS (the API, DynamoDB Local's client side and the index in one process)`);
-} finally {
-  server.closeAllConnections();
-  server.close();
-  await stack.stop();
+}
+
+/** 3: every row of each labelled set answered by find-match as the CLI and a job answer it (each set published in turn). */
+async function labelledSets(caller: Caller): Promise<void> {
+  if (!labelledSetsPresent()) {
+    console.log(`labelled sets: not found in ${LABELLED_SETS_DIRECTORY}, skipped`);
+    return;
+  }
+  for (const name of LABELLED_SET_NAMES) {
+    const folder = labelledSetDirectory(name);
+    const started = performance.now();
+    const equality = await compareWithJobAndCli(
+      { runtime, request: requester(baseUrl), messaging, caller },
+      { reference: join(folder, 'reference.csv'), partner: join(folder, 'partner.csv') },
+      mkdtempSync(join(tmpdir(), `bench-find-${name}-`)),
+    );
+    console.log(`${name}: ${equality.rows} rows in ${equality.requests} requests (${equality.contestedRequests} with rows contesting a hotel): ` +
+      `${equality.rows - equality.differences.length} answered as the CLI and the job answer them, ${equality.differences.length} not ` +
+      `(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    for (const difference of equality.differences.slice(0, 5)) console.log(`  ${JSON.stringify(difference)}`);
+  }
 }
 
 /** The matching index read and deserialized as a cold function does (its own copy, dropped after), then the engine alone on it. */
@@ -109,6 +149,14 @@ async function coldIndexAndEngine(key: string, partners: readonly PartnerHotel[]
   const held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heapBefore;
   console.log(`index: ${mb(bytes.byteLength)} file, read from s3rver ${read.toFixed(0)} ms, deserialized ${deserialized.toFixed(0)} ms; ` +
     `${global.gc ? `holds ${mb(held)} of heap and buffers` : 'memory held: run with --expose-gc'}; rss ${mb(process.memoryUsage().rss)}`);
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-find-index-')), 'index.v8');
+  writeFileSync(file, bytes);
+  const fresh = JSON.parse(
+    execFileSync(process.execPath, ['--expose-gc', join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'test/bench/index-memory.ts'), file], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }),
+  ) as { loadMs: number; peakRssMb: number; heldRssMb: number; heapMb: number; buffersMb: number };
+  rmSync(file);
+  console.log(`  in a fresh process, from a local file: deserialized in ${fresh.loadMs.toFixed(0)} ms, peak RSS ${fresh.peakRssMb.toFixed(0)} MB, ` +
+    `then ${fresh.heldRssMb.toFixed(0)} MB RSS held (heap ${fresh.heapMb.toFixed(0)} MB, buffers ${fresh.buffersMb.toFixed(0)} MB)`);
   for (const size of [1, 100]) {
     const times: number[] = [];
     for (let i = 0; i < (size === 1 ? 3_000 : 300); i++) {

@@ -9,6 +9,8 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { reviewDemoRows } from '../../infra/synthetic/review-queue';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { objectStoreOf } from '../../shared/platform/objects/services';
+import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
@@ -185,6 +187,31 @@ describe('POST /api/v1/mapping/match', () => {
     assert.equal(over.status, 403, over.text);
     assert.match(over.body.message, /^Not enough quota/);
     assert.equal(await usedToday(partner), 1_000);
+  });
+
+  it('keeps the matching index in memory between requests and uses a new publication from the next request on', async () => {
+    const partner = await api.newOrganization();
+    const [row] = partnerRows(3);
+    const publish = async () => {
+      async function* rows() {
+        for (const [i, hotel] of hotels.entries()) yield { line: i + 2, hotel };
+      }
+      await importReferenceInventory(referencePortsOf(api.runtime), rows(), 'the same hotels again');
+      return (await referenceStoreOf(api.runtime).getCurrent())!;
+    };
+    const first = await publish();
+    const loaded = await match(partner, { hotels: [row] });
+    assert.equal(loaded.body.referenceVersionId, first.dataVersionId);
+    // Its file gone from the bucket, the index in memory still answers: it is not read again per request.
+    await objectStoreOf(api.runtime).delete([first.artifacts.matchingIndexKey!]);
+    const again = await match(partner, { hotels: [row] });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body, loaded.body);
+    const second = await publish();
+    const renewed = await match(partner, { hotels: [row] });
+    assert.equal(renewed.status, 200, renewed.text);
+    assert.equal(renewed.body.referenceVersionId, second.dataVersionId);
+    assert.notEqual(second.artifacts.matchingIndexKey, first.artifacts.matchingIndexKey, 'a publication has an index of its own');
   });
 
   it('answers a repeated Idempotency-Key with the first answer, charged once; other organizations are charged nothing', async () => {

@@ -15,7 +15,6 @@ import { afterAll } from '@jest/globals';
 import type { AppConfig } from '../../shared/platform/config';
 import { ManualClock } from '../../shared/platform/clock';
 import type { KeyRole } from '../../shared/platform/auth/principal';
-import type { Organization } from '../../shared/organizations/organization';
 import type { PlanType } from '../../shared/organizations/plans';
 import type { InProcessMessaging } from '../../shared/platform/queue/in-process';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
@@ -26,27 +25,9 @@ import { createLocalApi } from '../../infra/local/server';
 import { LOCAL_REGION, newLocalTokenSigningKey, provisionResources } from '../../infra/local/stack';
 import { createOrganizationKey } from '../../shared/api-keys';
 import { createOrganization } from '../../shared/organizations';
+import { requester, type ApiResponse, type Caller, type RequestOptions } from './requester';
 
-export interface Caller {
-  organization: Organization;
-  apiKey: string;
-  headers: Record<string, string>;
-}
-
-export interface ApiResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
-
-export interface RequestOptions {
-  headers?: Record<string, string>;
-  /** Sent as JSON with Content-Type application/json. */
-  json?: unknown;
-  body?: NonNullable<Parameters<typeof fetch>[1]>['body'];
-  as?: Caller;
-}
+export { requester, type ApiResponse, type Caller, type RequestOptions };
 
 export interface TestApi {
   baseUrl: string;
@@ -149,22 +130,5 @@ export async function startTestApi(options: { provision?: boolean; config?: Part
       const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'test key', role });
       return { organization, apiKey: key.plaintext, headers: { 'x-api-key': key.plaintext } };
     },
-  };
-}
-
-export function requester(baseUrl: string): TestApi['request'] {
-  return async (method, path, { headers = {}, json, body, as } = {}) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        ...(as?.headers ?? {}),
-        ...(json !== undefined && { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      body: json !== undefined ? JSON.stringify(json) : body,
-    });
-    const text = await response.text();
-    const isJson = (response.headers.get('content-type') ?? '').includes('json') && text.length > 0;
-    return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text, text };
   };
 }
