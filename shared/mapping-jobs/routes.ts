@@ -54,7 +54,8 @@ export const mappingJobRoutes = {
       'would refuse (no id, no name, an id used twice, a latitude out of range…) is answered REJECTED with the reason, not mapped and not charged. ' +
       "The cross-row claim rule applies among the request's hotels as among a job's rows: two hotels that want one reference hotel leave the " +
       "weaker in REVIEW. Each hotel mapped is one mapping, charged within the request (today's allowance first, then credits); 403 when they " +
-      `do not cover them, and nothing is mapped. More than ${FIND_MATCH_MAX_HOTELS} hotels, or a body over its size, is refused whole.`,
+      `do not cover them, and nothing is mapped. More than ${FIND_MATCH_MAX_HOTELS} hotels, or a body over its size, is refused whole. ` +
+      "With `record`, the answers are also written into the organization's mapping book as a job's rows are, their changes in its feed.",
     body: {
       kind: 'json',
       schema: schemas.FindMatchRequest,

@@ -19,5 +19,5 @@ export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFi
 export { referenceChangeMessages, referencePublicationQueue } from './queue';
 export { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_CHANGES_PREFIX, REFERENCE_FILES_PREFIX, type ReferenceChanges } from './inventory';
 export { republishAfterMerge } from './workers';
-export { matchingIndexesOf } from './matching-indexes';
+export { matchingIndexesOf, readIndexFile } from './matching-indexes';
 export { referenceComponentSchemas } from './schemas';

@@ -28,6 +28,7 @@ import { createLocalApi } from '../../infra/local/server';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { LABELLED_SET_NAMES, LABELLED_SETS_DIRECTORY, labelledSetDirectory, labelledSetsPresent } from '../../infra/matcher-training/labelled-sets';
+import { readIndexFile } from '../../shared/reference';
 import type { CurrentReference } from '../../shared/reference/inventory';
 import type { MappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { compareWithJobAndCli } from '../support/find-match-equality';
@@ -141,13 +142,13 @@ async function coldIndexAndEngine(key: string, partners: readonly PartnerHotel[]
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
   const readStarted = performance.now();
-  const bytes = (await objectStoreOf(runtime).get(key))!;
+  const bytes = await readIndexFile(objectStoreOf(runtime), key);
   const read = performance.now() - readStarted;
   const index = deserializeMatchingIndex(bytes);
   const deserialized = performance.now() - readStarted - read;
   global.gc?.();
   const held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heapBefore;
-  console.log(`index: ${mb(bytes.byteLength)} file, read from s3rver ${read.toFixed(0)} ms, deserialized ${deserialized.toFixed(0)} ms; ` +
+  console.log(`index: ${mb(bytes.byteLength)} file, read from s3rver in parts ${read.toFixed(0)} ms, deserialized ${deserialized.toFixed(0)} ms; ` +
     `${global.gc ? `holds ${mb(held)} of heap and buffers` : 'memory held: run with --expose-gc'}; rss ${mb(process.memoryUsage().rss)}`);
   const file = join(mkdtempSync(join(tmpdir(), 'bench-find-index-')), 'index.v8');
   writeFileSync(file, bytes);

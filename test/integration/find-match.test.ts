@@ -117,6 +117,22 @@ describe('POST /api/v1/mapping/match', () => {
     assert.deepEqual((await feed(partner)).slice(6).map((change) => [change.kind, change.cause.kind]), [['UPDATED', 'REVIEW'], ['UPDATED', 'MATCH']]);
   });
 
+  it('finds the entries laid over the book whether they are fewer or more than the hotels asked for', async () => {
+    const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const rows = partnerRows(24);
+    const recorded = await match(partner, { hotels: rows.slice(0, 12), record: true });
+    assert.ok(recorded.body.results.every((result: any) => result.from === 'BOOK'));
+    // 10 asked for, 12 laid over: read by key. 20 asked for, 12 laid over: one Query finds them all.
+    for (const asked of [rows.slice(2, 12), rows.slice(4, 24)]) {
+      const answer = await match(partner, { hotels: asked });
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(
+        answer.body.results.map((result: any) => result.from),
+        asked.map((row) => (rows.indexOf(row) < 12 ? 'BOOK' : 'ENGINE')),
+      );
+    }
+  });
+
   it("answers each hotel as a job answers the same row: status, hotel, score, evidence, candidates, reason", async () => {
     const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     const rows = partnerRows(100);

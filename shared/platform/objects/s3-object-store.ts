@@ -45,7 +45,10 @@ export class S3ObjectStore implements ObjectStore {
       const { Body } = await this.client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.start + range.length - 1}` }) }),
       );
-      return Body ? Buffer.from(await Body.transformToByteArray()) : undefined;
+      if (!Body) return undefined;
+      // A view of the bytes, not a copy: an index file is hundreds of megabytes.
+      const bytes = await Body.transformToByteArray();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
