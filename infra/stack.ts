@@ -16,7 +16,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { LOCAL_PRICE_IDS, type ProviderPriceIds } from '../shared/billing';
-import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from '../shared/mapping-jobs';
+import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, mappingJobRoutes, RESULTS_RETENTION_DAYS } from '../shared/mapping-jobs';
 import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from '../shared/mapping-book';
 import { INVENTORY_UPLOADS_PREFIX, UPLOAD_STAGING_DAYS } from '../shared/partner-inventories';
 import { EVENT_RELAY } from '../shared/platform/events/relay';
@@ -94,6 +94,19 @@ export interface HotelMappingStackProps extends StackProps {
    * (both or neither); none.
    */
   customDomain?: CustomDomain;
+  /**
+   * Instances of the find-match function kept warm, its matching index loaded (provisioned
+   * concurrency on its alias `live`, which the API then calls). Default: context
+   * `findMatchInstances`, else 0: none kept, each cold container loads the index on its first request.
+   */
+  findMatchInstances?: number;
+}
+
+/** The find-match function's instances kept warm, as said (a whole number, 0 for none). */
+function findMatchInstancesSetting(value: unknown): number {
+  const instances = Number(value ?? 0);
+  if (!Number.isSafeInteger(instances) || instances < 0) throw new Error(`findMatchInstances must be a whole number of instances (0 for none), not ${JSON.stringify(value)}.`);
+  return instances;
 }
 
 export class HotelMappingStack extends Stack {
@@ -291,8 +304,10 @@ export class HotelMappingStack extends Stack {
 
     this.routeFunctions = new NestedStack(this, 'Functions', { description: "One Lambda function per route, with its role and log group" });
     const roles = new RouteRoles(this.routeFunctions, resources);
+    const findMatchInstances = findMatchInstancesSetting(props.findMatchInstances ?? this.node.tryGetContext('findMatchInstances'));
     for (const route of routeList) {
-      this.functions.set(route.handler, new RouteFunction(this.routeFunctions, { route, api: this.api, roles, resources, removalPolicy }));
+      const provisionedInstances = route === mappingJobRoutes.findMatch ? findMatchInstances : 0;
+      this.functions.set(route.handler, new RouteFunction(this.routeFunctions, { route, api: this.api, roles, resources, removalPolicy, provisionedInstances }));
     }
     this.api.answerOtherMethods(routeList);
 

@@ -69,6 +69,8 @@ export interface BookExport {
 
 /** From this many entries asked for, the laid-over ones are first looked for with one Query of them all. */
 const LAID_OVER_QUERY_FROM = 10;
+/** How long a book found with more laid-over entries than asked for is read by key only. */
+const MANY_LAID_OVER_KEPT_MS = 10 * 60_000;
 
 /** An entry laid over the generation: newer than it when `sequence` is above what the generation folded. */
 export interface LaidOverEntry {
@@ -85,6 +87,9 @@ const keys = {
 };
 
 export class BookStore {
+  /** Books whose laid-over entries were lately more than a request asked for, until when (ms): read by key there. */
+  private readonly manyLaidOver = new Map<string, number>();
+
   constructor(readonly table: Table) {}
 
   async state(organizationId: string): Promise<BookState> {
@@ -268,18 +273,21 @@ export class BookStore {
 
   /**
    * The entries laid over the generation of each of `entries` (undefined where none). For many, one
-   * Query first reads every laid-over entry when there are no more of them than asked for (the usual
-   * case: the decisions since the last job's write), for a read unit per 4 KB read instead of one per
-   * key; else, or for few, the keys are read (one round trip per 100).
+   * Query first reads every laid-over entry when there are no more of them than asked for (a book
+   * whose decisions a job's write folded in lately), for a read unit per 4 KB read instead of one per
+   * key; else, or for few, the keys are read (one round trip per 100). A book found with more is read
+   * by key for a while, so the Query is not paid for on each request.
    */
   async laidOverMany(organizationId: string, entries: readonly Pick<BookEntry, 'partnerHotelId' | 'source'>[]): Promise<(LaidOverEntry | undefined)[]> {
     const wanted = entries.map((entry) => entryKey(entry));
     let items: (Record<string, unknown> | undefined)[] | undefined;
-    if (entries.length >= LAID_OVER_QUERY_FROM) {
+    if (entries.length >= LAID_OVER_QUERY_FROM && (this.manyLaidOver.get(organizationId) ?? 0) < Date.now()) {
       const page = await this.table.client.send(
         new QueryCommand({ TableName: this.table.name, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.entries(organizationId) }, Limit: entries.length, ConsistentRead: true }),
       );
-      if (!page.LastEvaluatedKey) {
+      if (page.LastEvaluatedKey) {
+        this.manyLaidOver.set(organizationId, Date.now() + MANY_LAID_OVER_KEPT_MS);
+      } else {
         const bySortKey = new Map((page.Items ?? []).map((item) => [item.SK as string, item]));
         items = wanted.map((key) => bySortKey.get(key));
       }

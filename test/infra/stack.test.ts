@@ -360,6 +360,34 @@ describe('cdk-nag', () => {
   });
 });
 
+describe('find-match kept warm', () => {
+  const warmStack = (id: string, context: Record<string, unknown>) => new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage: 'test' });
+
+  it('gives the find-match function an alias with the provisioned instances asked for, which the API calls; none by default', () => {
+    const warm = warmStack('Warm', { findMatchInstances: '3' });
+    const functions = Template.fromStack(warm.routeFunctions);
+    const findMatchId = warm.routeFunctions.getLogicalId(warm.functions.get('mapping-jobs/find-match')!.node.defaultChild as never);
+    const aliases = Object.entries(functions.findResources('AWS::Lambda::Alias'));
+    assert.equal(aliases.length, 1);
+    const [aliasId, alias] = aliases[0]!;
+    assert.deepEqual(alias.Properties.FunctionName, { Ref: findMatchId });
+    assert.equal(alias.Properties.Name, 'live');
+    assert.deepEqual(alias.Properties.ProvisionedConcurrencyConfig, { ProvisionedConcurrentExecutions: 3 });
+    // The gateway's method calls the alias, and may invoke it: the nested stack's output of the alias, not of the function.
+    const main = Template.fromStack(warm);
+    const matchPost = (type: string) => Object.values(main.findResources(type)).filter((resource) => JSON.stringify(resource).includes('/POST/api/v1/mapping/match') || resource.Properties.HttpMethod === 'POST' && JSON.stringify(resource).includes('FindMatch'));
+    const [method] = matchPost('AWS::ApiGateway::Method');
+    const [permission] = matchPost('AWS::Lambda::Permission');
+    const outputOf = (value: unknown) => /"Outputs\.([A-Za-z0-9]+)"/.exec(JSON.stringify(value))?.[1];
+    const output = outputOf(method!.Properties.Integration.Uri);
+    assert.deepEqual(functions.toJSON().Outputs[output!].Value, { Ref: aliasId });
+    assert.equal(outputOf(permission!.Properties.FunctionName), output);
+
+    assert.deepEqual(functionsTemplate.findResources('AWS::Lambda::Alias'), {}, 'none kept warm by default');
+    assert.throws(() => warmStack('Garbled', { findMatchInstances: 'two' }), /findMatchInstances must be a whole number of instances \(0 for none\), not "two"/);
+  });
+});
+
 describe('billing configuration', () => {
   it("gives every function the payment secret's ARN and the stage's Stripe price ids, but only billing functions its read grant", () => {
     const priced = new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Priced', {
