@@ -2,7 +2,7 @@
 import { exportFormatStoreOf } from '../export-format';
 import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
-import type { Runtime } from '../platform/runtime';
+import { service, type Runtime } from '../platform/runtime';
 import { tableOf } from '../platform/table';
 import { ChangeLog } from './change-log';
 import type { ExportPorts } from './exports';
@@ -10,12 +10,15 @@ import type { BookPorts } from './job-writes';
 import { mappingBookExportQueue, mappingBookFollowQueue } from './queues';
 import { BookStore } from './store';
 
+/** One per runtime: it remembers, for a while, which books have many laid-over entries. */
+const bookStoreOf = /* @__PURE__ */ service((runtime) => new BookStore(tableOf(runtime)));
+
 export function bookPorts(runtime: Runtime): BookPorts {
   const table = tableOf(runtime);
   // The book is the organization's record: kept (and backed up) with its files; its feed lives a month, with results.
   const feedFiles = resultObjectStoreOf(runtime);
   return {
-    store: new BookStore(table),
+    store: bookStoreOf(runtime),
     log: new ChangeLog(table, feedFiles, () => runtime.clock.now()),
     files: objectStoreOf(runtime),
     feedFiles,

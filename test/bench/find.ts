@@ -104,14 +104,23 @@ async function latencies(current: CurrentReference, dataset: MappingDataset, hea
     const count = Math.max(50, Math.round(REQUESTS / Math.sqrt(size)));
     for (let i = 0; i < 20; i++) await find(take(size)); // warms the JIT on this size
     const times: number[] = [];
+    const besides: number[] = [];
     store.reset();
     const started = performance.now();
-    for (let i = 0; i < count; i++) times.push(await find(take(size)));
+    for (let i = 0; i < count; i++) {
+      store.startRequest();
+      const ms = await find(take(size));
+      times.push(ms);
+      besides.push(ms - store.waitedInRequest());
+    }
     const elapsed = (performance.now() - started) / 1000;
-    times.sort((a, b) => a - b);
-    console.log(`${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'} a request, ${count} requests: p50 ${percentile(times, 0.5).toFixed(1)} ms, p90 ${percentile(times, 0.9).toFixed(1)} ms, ` +
-      `p99 ${percentile(times, 0.99).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms; ${Math.round((count * size) / elapsed)} hotels/s`);
+    const line = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return `p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p90 ${percentile(sorted, 0.9).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`;
+    };
+    console.log(`${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'} a request, ${count} requests: ${line(times)}; ${Math.round((count * size) / elapsed)} hotels/s`);
     console.log(`      the table (DynamoDB Local): ${store.summary(count)}`);
+    console.log(`      besides waiting for the table: ${line(besides)}`);
   }
   console.log(`peak memory: ${mb(process.resourceUsage().maxRSS * 1024)} RSS (the API, DynamoDB Local's client side and the index in one process)`);
 }
@@ -172,23 +181,39 @@ async function coldIndexAndEngine(key: string, partners: readonly PartnerHotel[]
   }
 }
 
-/** Counts the table's calls and the time they take, by command. */
+/**
+ * Counts the table's calls and the time they take, by command; and, per request, the time it spent
+ * waiting for at least one (calls made at once overlap: their union is counted once).
+ */
 function storeCalls() {
   const calls = new Map<string, { count: number; ms: number }>();
+  let intervals: [number, number][] = [];
   tableOf(runtime).client.middlewareStack.add(
     (next, context) => async (input) => {
       const started = performance.now();
       try {
         return await next(input);
       } finally {
+        const ended = performance.now();
+        intervals.push([started, ended]);
         const command = context.commandName ?? 'unknown';
         const call = calls.get(command) ?? { count: 0, ms: 0 };
-        calls.set(command, { count: call.count + 1, ms: call.ms + performance.now() - started });
+        calls.set(command, { count: call.count + 1, ms: call.ms + ended - started });
       }
     },
     { step: 'initialize', name: 'benchStoreCalls' },
   );
   return {
+    startRequest: () => (intervals = []),
+    waitedInRequest: () => {
+      let waited = 0;
+      let reached = -Infinity;
+      for (const [start, end] of intervals.sort((a, b) => a[0] - b[0])) {
+        if (end > reached) waited += end - Math.max(start, reached);
+        reached = Math.max(reached, end);
+      }
+      return waited;
+    },
     reset: () => calls.clear(),
     summary: (requests: number) =>
       [...calls].map(([command, { count, ms }]) => `${(count / requests).toFixed(1)} ${command.replace(/Command$/, '')} of ${(ms / count).toFixed(1)} ms`).join(', ') + ' a request',

@@ -176,7 +176,7 @@ describe('POST /api/v1/mapping/match', () => {
     assert.equal(await usedToday(partner), 2);
   });
 
-  it(`refuses a request of no hotel or more than 100 whole, charging nothing`, async () => {
+  it(`refuses a request of no hotel, more than 100 or over its size whole, charging nothing`, async () => {
     const partner = await api.newOrganization();
     const many = Array.from({ length: 101 }, (_, i) => ({ id: `H${i}`, name: `Hotel ${i}` }));
     for (const [body, message] of [
@@ -190,6 +190,10 @@ describe('POST /api/v1/mapping/match', () => {
       assert.equal(refused.status, 400, refused.text);
       assert.match(refused.body.message, message);
     }
+    // Over the route's body limit (256 KiB), however few the hotels: 413, whole.
+    const tooLarge = await match(partner, { hotels: Array.from({ length: 30 }, (_, i) => ({ id: `H${i}`, name: 'Hotel', address: 'x'.repeat(10_000) })) });
+    assert.equal(tooLarge.status, 413, tooLarge.text);
+    assert.equal(tooLarge.body.error, 'Payload Too Large');
     assert.equal(await usedToday(partner), 0);
     assert.equal((await match(undefined, { hotels: [{ id: 'H1', name: 'Hotel' }] })).status, 401);
   });

@@ -1,8 +1,9 @@
 /**
  * What AWS would bill, counted between the service and its stand-ins: an HTTP proxy before
  * DynamoDB Local asks every table call for its consumed capacity (`ReturnConsumedCapacity:
- * INDEXES`, which DynamoDB Local reports per table and index as DynamoDB does) and sums it by
- * operation and index; one before s3rver counts requests by price class and the bytes sent.
+ * INDEXES`, which DynamoDB Local reports per table and index) and sums it by operation and index,
+ * with what DynamoDB bills and DynamoDB Local does not report added (transactions' second unit,
+ * batch reads of keys with no item); one before s3rver counts requests by price class and the bytes sent.
  * Neither changes what the service sees: the answers pass through byte for byte.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
@@ -28,6 +29,18 @@ interface ConsumedCapacity {
   GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
 }
 
+/**
+ * A BatchGetItem's keys that found no item: DynamoDB bills each as the GetItem it is (a unit when
+ * consistent, half when not), DynamoDB Local reports nothing for them.
+ */
+function unfoundKeyUnits(input: Record<string, unknown>, responses: Record<string, unknown[]>, unprocessed: Record<string, { Keys: unknown[] }>): number {
+  const requested = (input.RequestItems ?? {}) as Record<string, { Keys: unknown[]; ConsistentRead?: boolean }>;
+  return Object.entries(requested).reduce(
+    (sum, [table, { Keys, ConsistentRead }]) => sum + (Keys.length - (responses[table]?.length ?? 0) - (unprocessed[table]?.Keys.length ?? 0)) * (ConsistentRead ? 1 : 0.5),
+    0,
+  );
+}
+
 export async function dynamoDbMeter(target: string): Promise<DynamoDbMeter> {
   const reads: CapacityTally = new Map();
   const writes: CapacityTally = new Map();
@@ -40,16 +53,19 @@ export async function dynamoDbMeter(target: string): Promise<DynamoDbMeter> {
       body: Buffer.from(JSON.stringify({ ...input, ReturnConsumedCapacity: 'INDEXES' })),
       answered: (status, answer) => {
         if (status !== 200) return;
-        const output = JSON.parse(answer.toString('utf8')) as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] };
+        const output = JSON.parse(answer.toString('utf8')) as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[]; Responses?: Record<string, unknown[]>; UnprocessedKeys?: Record<string, { Keys: unknown[] }> };
         const consumed = [output.ConsumedCapacity ?? []].flat();
         const entry = tally.get(operation) ?? { table: 0, indexes: new Map<string, number>(), calls: 0 };
+        // Where DynamoDB Local reports less than DynamoDB bills: a transaction's writes count twice there.
+        const billed = operation === 'TransactWriteItems' ? 2 : 1;
         entry.calls += 1;
         for (const capacity of consumed) {
           const indexes = Object.entries(capacity.GlobalSecondaryIndexes ?? {});
           const onIndexes = indexes.reduce((sum, [, units]) => sum + (units.CapacityUnits ?? 0), 0);
-          entry.table += capacity.Table?.CapacityUnits ?? (capacity.CapacityUnits ?? 0) - onIndexes;
-          for (const [name, units] of indexes) entry.indexes.set(name, (entry.indexes.get(name) ?? 0) + (units.CapacityUnits ?? 0));
+          entry.table += billed * (capacity.Table?.CapacityUnits ?? (capacity.CapacityUnits ?? 0) - onIndexes);
+          for (const [name, units] of indexes) entry.indexes.set(name, (entry.indexes.get(name) ?? 0) + billed * (units.CapacityUnits ?? 0));
         }
+        if (operation === 'BatchGetItem') entry.table += unfoundKeyUnits(input, output.Responses ?? {}, output.UnprocessedKeys ?? {});
         tally.set(operation, entry);
       },
     };
