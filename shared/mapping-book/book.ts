@@ -8,7 +8,7 @@ import { changeOf } from './change-log';
 import { blocksOf } from '../platform/objects/block-files';
 import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type EngineCause, type JobRow, type StandingDecision, type Withdrawal } from './entries';
 import type { BookPorts } from './job-writes';
-import { compareKeys, entryKey, Snapshot, withoutFolded, type SnapshotEntry } from './snapshot';
+import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
 
 export interface EntryId {
@@ -22,17 +22,37 @@ export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, or
 }
 
 /** Entries as they now are (undefined where the book has none), in the order asked: the book's state and generation read once. */
-export async function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]> {
+export function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]> {
+  return laidOverOrWritten(ports, organizationId, ids, async (snapshot, key) => await snapshot.entryAt(key));
+}
+
+/**
+ * The answers of entries as they now are (undefined where the book has none), in the order asked:
+ * what a lookup needs of them, the generation's kept per function by blocks (Snapshot.answerAt).
+ */
+export function currentAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(EntryAnswer | undefined)[]> {
+  return laidOverOrWritten(ports, organizationId, ids, (snapshot, key) => snapshot.answerAt(key));
+}
+
+/** Each id's laid-over entry where it is newer than what the generation folded, else the generation's (`written`). */
+async function laidOverOrWritten<T extends EntryAnswer>(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  ids: readonly EntryId[],
+  written: (snapshot: Snapshot, key: string) => Promise<(T & { folded: number }) | undefined>,
+): Promise<(T | BookEntry | undefined)[]> {
   // The laid-over items first: a generation that folds one in is committed before the item goes.
   const laid = await ports.store.laidOverMany(organizationId, ids);
   const state = await ports.store.state(organizationId);
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
   return Promise.all(
     ids.map(async (id, i) => {
-      const written = await snapshot?.entryAt(entryKey(id));
+      const held = snapshot && (await written(snapshot, entryKey(id)));
       const over = laid[i];
-      if (over && over.sequence > (written?.folded ?? 0)) return over.entry;
-      return written && withoutFolded(written);
+      if (over && over.sequence > (held?.folded ?? 0)) return over.entry;
+      if (!held) return undefined;
+      const { folded: _folded, ...entry } = held;
+      return entry as unknown as T;
     }),
   );
 }

@@ -18,7 +18,8 @@ export {
   type Withdrawal,
 } from './entries';
 export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
-export { currentEntries, decideEntry, recordEngineRows, type EntryId } from './book';
+export { currentAnswers, decideEntry, recordEngineRows, type EntryId } from './book';
+export type { EntryAnswer } from './snapshot';
 export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';

@@ -6,7 +6,7 @@
  * the generation's entry when it is newer than what the generation folded of it.
  */
 import type { ObjectStore } from '../platform/objects/object-store';
-import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readBlock, type BlockRef } from '../platform/objects/block-files';
+import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
 import { indexKeys, type BookEntry } from './entries';
 import { BOOK_FILES_PREFIX } from './files';
 import { addStatistics, countEntries, type BookStatistics } from './statistics';
@@ -36,6 +36,23 @@ export interface SnapshotManifest {
   blocks: SnapshotBlock[];
   /** Each part's index (indexKeys -> entry key, sorted by key, then entry key), block by block. */
   indexBlocks: SnapshotBlock[];
+}
+
+/** What a lookup answers from an entry: its answer and the partner's facts, without its history or decision. */
+export type EntryAnswer = Pick<
+  BookEntry,
+  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | 'score' | 'evidence' | 'candidates' | 'reason'
+>;
+
+/**
+ * Blocks of the entries' answers kept for lookups (find-match), apart from the files every reader
+ * shares: 400 blocks, 200,000 entries of about a kilobyte, so that a book that size stays read.
+ */
+const answerBlocks = new ReadCache(400);
+
+function answerOf(entry: SnapshotEntry): EntryAnswer & { folded: number } {
+  const { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, folded } = entry;
+  return { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, folded };
 }
 
 /** The entry itself, without what the generation folded of it. */
@@ -194,6 +211,19 @@ export class Snapshot {
 
   get statistics(): BookStatistics {
     return this.manifest.statistics;
+  }
+
+  /** The answer of the entry of a key, if the generation holds one, with what it folded of it; read through answerBlocks. */
+  async answerAt(key: string): Promise<(EntryAnswer & { folded: number }) | undefined> {
+    const blocks = this.manifest.blocks;
+    if (blocks.length === 0) return undefined;
+    const ref = blocks[blockAscending(blocks, Buffer.from(key, 'utf8'))]!;
+    const file = snapshotFiles.part(this.organizationId, this.manifest.generation, ref.part);
+    const answers = await answerBlocks.read(`${file}@${ref.offset}`, async () => {
+      const entries = await readBlockUncached<SnapshotEntry>(this.objects, file, ref);
+      return new Map(entries.map((entry) => [entryKey(entry), answerOf(entry)]));
+    });
+    return answers.get(key);
   }
 
   /** The entries with keys in the range, in key order. */

@@ -10,7 +10,7 @@
  */
 import { mapHotels, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { Metering } from '../billing';
-import { materialChange, type BookEntry, type EngineCause, type EntryId, type JobRow } from '../mapping-book';
+import { materialChange, type BookEntry, type EngineCause, type EntryAnswer, type EntryId, type JobRow } from '../mapping-book';
 import { invalidInput } from '../platform/errors';
 import { jobRow } from './book-writes';
 import { bookEntryId, withPartnerFacts, type PinnedReference, type StoredResult } from './job';
@@ -28,8 +28,8 @@ export interface FindMatchPorts {
   /** The matching index of a publication, kept in memory between requests. */
   index(reference: PinnedReference): Promise<MatchingIndex>;
   suppliers: SupplierLookup;
-  /** The book's entries of partner hotels of sources, as they now are, in the order asked. */
-  bookEntries(organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]>;
+  /** The answers of the book's entries of partner hotels of sources, as they now are, in the order asked. */
+  bookEntries(organizationId: string, ids: readonly EntryId[]): Promise<(EntryAnswer | undefined)[]>;
   /** Writes the engine's answers into the book: its entries as they then stand, in the order given. */
   record(organizationId: string, rows: readonly JobRow[], cause: EngineCause): Promise<BookEntry[]>;
 }
@@ -102,7 +102,7 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
  * The book's entry as the answer, where the book holds the hotel as the partner now describes it:
  * not DELETED, and no material change since (a changed hotel is the engine's to answer again).
  */
-function bookAnswer(engine: FoundMatchRow, entry: BookEntry | undefined): (FoundMatchRow & { from: AnsweredFrom }) | undefined {
+function bookAnswer(engine: FoundMatchRow, entry: EntryAnswer | undefined): (FoundMatchRow & { from: AnsweredFrom }) | undefined {
   if (!entry || entry.status === 'DELETED' || materialChange(entry.partner, engine.partner) !== undefined) return undefined;
   const { status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason } = entry;
   return { ...engine, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, from: 'BOOK' };

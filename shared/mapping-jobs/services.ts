@@ -12,7 +12,7 @@ import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
-import { bookPorts, currentEntries, recordEngineRows } from '../mapping-book';
+import { bookPorts, currentAnswers, recordEngineRows } from '../mapping-book';
 import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
@@ -99,7 +99,7 @@ export function findMatchPorts(runtime: Runtime): FindMatchPorts {
     defaultMode: (organizationId) => mappingJobStoreOf(runtime).defaultMode(organizationId),
     index: (reference) => matchingIndexesOf(runtime).load(reference.matchingIndexKey),
     suppliers: supplierLookup(runtime),
-    bookEntries: (organizationId, ids) => currentEntries(bookPorts(runtime), organizationId, ids),
+    bookEntries: (organizationId, ids) => currentAnswers(bookPorts(runtime), organizationId, ids),
     record: (organizationId, rows, cause) => recordEngineRows(bookPorts(runtime), organizationId, rows, cause),
   };
 }

@@ -37,36 +37,50 @@ export function blocksOf<T>(rows: readonly T[], rowsPerBlock: number): T[][] {
   return blocks;
 }
 
-const cache = new Map<string, Promise<unknown>>();
-const CACHED_FILES = 64;
-
 /**
- * The value read under `key` before (or being read now: readers at once share one read), else read
- * now; the last CACHED_FILES are kept, a failed read none.
+ * Values read under keys, the last `capacity` kept (the least recently used go first); readers at
+ * once share one read, and a failed read is not kept.
  */
-export function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit as Promise<T>;
+export class ReadCache {
+  private readonly values = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly capacity: number) {}
+
+  read<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const hit = this.values.get(key);
+    if (hit !== undefined) {
+      this.values.delete(key);
+      this.values.set(key, hit);
+      return hit as Promise<T>;
+    }
+    const value = read();
+    this.values.set(key, value);
+    value.catch(() => {
+      if (this.values.get(key) === value) this.values.delete(key);
+    });
+    if (this.values.size > this.capacity) this.values.delete(this.values.keys().next().value!);
+    return value;
   }
-  const value = read();
-  cache.set(key, value);
-  value.catch(() => {
-    if (cache.get(key) === value) cache.delete(key);
-  });
-  if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
-  return value;
+}
+
+/** Files read whole or by block, shared by every reader in a function: the last 64 kept. */
+const files = new ReadCache(64);
+
+/** The value read under `key` before (or being read now), else read now: see ReadCache. */
+export function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
+  return files.read(key, read);
 }
 
 /** A block's rows, read by its byte range (once per function while it stays cached). */
 export function readBlock<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[]> {
-  return cachedRead(`${key}@${block.offset}`, async () => {
-    const bytes = await objects.get(key, { start: block.offset, length: block.length });
-    if (!bytes) throw new Error(`The block file ${key} is missing.`);
-    return JSON.parse(gunzipSync(bytes).toString('utf8')) as T[];
-  });
+  return cachedRead(`${key}@${block.offset}`, () => readBlockUncached<T>(objects, key, block));
+}
+
+/** A block's rows, read by its byte range, for a reader that keeps what it needs of them itself. */
+export async function readBlockUncached<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[]> {
+  const bytes = await objects.get(key, { start: block.offset, length: block.length });
+  if (!bytes) throw new Error(`The block file ${key} is missing.`);
+  return JSON.parse(gunzipSync(bytes).toString('utf8')) as T[];
 }
 
 /** The last of the blocks for which `holds` is true, when it is true for a leading run of them; or 0. */
