@@ -10,6 +10,7 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { mappingExportQueue } from '../../shared/mapping-jobs';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const REFERENCE = { hotels: 300, seed: 5 };
@@ -23,21 +24,14 @@ const waiting = () => api.messaging.waiting(QUEUE).length;
 const exportOf = (as: Caller, jobId: string) => api.request('POST', `/api/v1/mapping/${jobId}/export`, { as });
 const fileKey = (url: string) => new URL(url).pathname;
 
-async function completedJob(as: Caller, rows: number): Promise<string> {
+/** A completed job of the first `rows` hotels, each processed. */
+async function jobOfRows(as: Caller, rows: number): Promise<string> {
   const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon'])];
   for (const [i, hotel] of hotels.slice(0, rows).entries()) csv.push(formatCsvRow([`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]));
-  const form = new FormData();
-  form.append('name', 'export test inventory');
-  form.append('file', new Blob([csv.join('\n')], { type: 'text/csv' }), 'hotels.csv');
-  const inventory = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
-  assert.equal(inventory.status, 201, inventory.text);
-  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: inventory.body.partnerInventoryId } });
-  assert.equal(created.status, 201, created.text);
-  await api.messaging.idle();
-  const job = await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as });
-  assert.equal(job.body.status, 'COMPLETED');
+  const jobId = await completedJob(api, as, csv.join('\n'));
+  const job = await api.request('GET', `/api/v1/mapping/${jobId}`, { as });
   assert.equal(job.body.counts.processed, rows);
-  return created.body.mappingJobId;
+  return jobId;
 }
 
 /** The exported CSV's rows by partner id. */
@@ -50,7 +44,7 @@ async function csvRows(url: string): Promise<Map<string, string>> {
 describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
   it(`answers a job of up to ${SYNC_MAX_ROWS} rows at once, as always, and queues nothing`, async () => {
     const caller = await api.newOrganization();
-    const jobId = await completedJob(caller, SYNC_MAX_ROWS);
+    const jobId = await jobOfRows(caller, SYNC_MAX_ROWS);
     const exported = await exportOf(caller, jobId);
     assert.equal(exported.status, 200, exported.text);
     assert.equal(exported.body.rowCount, SYNC_MAX_ROWS);
@@ -60,7 +54,7 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
 
   it('answers 202 with Retry-After while one export is prepared, however many ask, then 200 with every row', async () => {
     const caller = await api.newOrganization();
-    const jobId = await completedJob(caller, 45);
+    const jobId = await jobOfRows(caller, 45);
 
     const first = await Promise.all(Array.from({ length: 5 }, () => exportOf(caller, jobId)));
     for (const answer of first) {
@@ -106,7 +100,7 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
 
   it('prepares a new export after a review or a format change; a format saved while one is prepared applies to the next', async () => {
     const caller = await api.newOrganization();
-    const jobId = await completedJob(caller, 40);
+    const jobId = await jobOfRows(caller, 40);
     assert.equal((await exportOf(caller, jobId)).status, 202);
     await api.messaging.idle();
     const before = await exportOf(caller, jobId);
@@ -148,7 +142,7 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
 
   it('prepares again an export whose message could not be sent, or that is overdue; the late message then does nothing', async () => {
     const caller = await api.newOrganization();
-    const jobId = await completedJob(caller, 35);
+    const jobId = await jobOfRows(caller, 35);
 
     api.messaging.refuseSends(QUEUE, 1);
     assert.equal((await exportOf(caller, jobId)).status, 500);
@@ -176,7 +170,7 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
   it("answers another organization 404 for the job's export, and changes nothing", async () => {
     const owner = await api.newOrganization();
     const other = await api.newOrganization();
-    const jobId = await completedJob(owner, 32);
+    const jobId = await jobOfRows(owner, 32);
     assert.equal((await exportOf(owner, jobId)).status, 202);
 
     const foreign = await exportOf(other, jobId);
