@@ -19,6 +19,8 @@ export interface SynthesizedFunction {
   handler: string;
   /** The bundle folder (what is zipped and uploaded). */
   assetDir: string;
+  /** Its environment variables; one resolved only at deploy time (a table's name, a key's ARN) reads `<deploy-time>`. */
+  environment: Record<string, string>;
 }
 
 /** Where AWS credentials would come from: a synth must not need them. */
@@ -32,7 +34,7 @@ export async function synthesize(outDir: string, stage = 'synth'): Promise<Synth
     maxBuffer: 64 * 1024 * 1024,
   });
   // The stack's template and its nested stacks' (the queue workers live in one).
-  const resources: Record<string, { Type: string; Metadata?: Record<string, string> }> = {};
+  const resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties?: { Environment?: { Variables?: Record<string, unknown> } } }> = {};
   for (const file of readdirSync(outDir).filter((name) => name.endsWith('.template.json'))) {
     Object.assign(resources, (JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { Resources: typeof resources }).Resources);
   }
@@ -46,6 +48,8 @@ export async function synthesize(outDir: string, stage = 'synth'): Promise<Synth
     const [, fn] = Object.entries(resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && pattern.test(id)) ?? [];
     const assetPath = fn?.Metadata?.['aws:asset:path'];
     if (!assetPath) throw new Error(`No bundled function for ${handler}`);
-    return { handler, assetDir: join(outDir, assetPath) };
+    const variables = Object.entries(fn?.Properties?.Environment?.Variables ?? {});
+    const environment = Object.fromEntries(variables.map(([name, value]) => [name, typeof value === 'string' ? value : '<deploy-time>']));
+    return { handler, assetDir: join(outDir, assetPath), environment };
   });
 }

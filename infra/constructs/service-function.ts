@@ -57,6 +57,9 @@ export class ServiceFunction extends NodejsFunction {
         sourceMap: true,
         target: 'node22',
         format: OutputFormat.CJS,
+        // Prefer a package's ES module build: esbuild follows its static imports into the bundle, where
+        // a UMD build's requires inside its factory are left for run time, when no node_modules exist.
+        mainFields: ['module', 'main'],
         // Bundle the AWS SDK too: pinned versions, and a smaller cold start than the runtime's copy.
         externalModules: [],
         commandHooks: ASSET_COPIES[handler],
