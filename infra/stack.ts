@@ -22,8 +22,7 @@ import { INVENTORY_UPLOADS_PREFIX, UPLOAD_STAGING_DAYS } from '../shared/partner
 import { EVENT_RELAY } from '../shared/platform/events/relay';
 import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
 import { TABLE_KEYS } from '../shared/platform/table';
-import { queueList } from '../shared/queues';
-import { referenceChangeMessages } from '../shared/reference';
+import { queueList, relayedQueues } from '../shared/queues';
 import { routeList } from '../shared/routes';
 import { DataBackup } from './constructs/data-backup';
 import { DeadLetteredQueue } from './constructs/dead-lettered-queue';
@@ -317,7 +316,7 @@ export class HotelMappingStack extends Stack {
       const { deadLetterHandler } = queue.definition;
       if (deadLetterHandler && worker.deadLetterHandler) this.functions.set(deadLetterHandler, worker.deadLetterHandler);
     }
-    const relay = new EventRelay(this.workers, { table: this.table, resources, alarmTopic: this.alarmTopic, removalPolicy, relayedQueues: [referenceChangeMessages.name] });
+    const relay = new EventRelay(this.workers, { table: this.table, resources, alarmTopic: this.alarmTopic, removalPolicy, relayedQueues: relayedQueues.map((queue) => queue.name) });
     this.functions.set(EVENT_RELAY.handler, relay);
 
     this.observability = new Observability(this, 'Observability', {

@@ -4,10 +4,10 @@
  * functions from it; the local runtime wires the same workers to in-process queues.
  */
 import { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './mapping-jobs';
-import { mappingBookExportQueue, mappingBookFollowQueue, referenceChangeQueue } from './mapping-book';
+import { mappingBookExportQueue, mappingBookFollowQueue, mappingBookRecordQueue, referenceChangeQueue } from './mapping-book';
 import { inventoryValidationQueue } from './partner-inventories';
-import type { QueueDefinition } from './platform/queue/queue';
-import { referencePublicationQueue } from './reference';
+import type { QueueAddress, QueueDefinition } from './platform/queue/queue';
+import { referenceChangeMessages, referencePublicationQueue } from './reference';
 import { domainEventQueue, webhookDeliveryQueue } from './webhooks';
 
 export const queueList: readonly QueueDefinition[] = [
@@ -20,6 +20,10 @@ export const queueList: readonly QueueDefinition[] = [
   referenceChangeQueue,
   mappingBookFollowQueue,
   mappingBookExportQueue,
+  mappingBookRecordQueue,
   domainEventQueue,
   webhookDeliveryQueue,
 ];
+
+/** The queues whose messages are recorded in a change's transaction (messagePut) and sent by the outbox relay. */
+export const relayedQueues: readonly QueueAddress[] = [referenceChangeMessages, mappingBookRecordQueue];

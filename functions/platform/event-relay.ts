@@ -1,4 +1,4 @@
 import { eventRelayFunction } from '../../shared/platform/events/relay';
-import { referenceChangeMessages } from '../../shared/reference';
+import { relayedQueues } from '../../shared/queues';
 
-export const handler = eventRelayFunction([referenceChangeMessages]);
+export const handler = eventRelayFunction(relayedQueues);

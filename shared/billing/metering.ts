@@ -6,6 +6,7 @@
 import type { Clock } from '../platform/clock';
 import { forbidden } from '../platform/errors';
 import { recordCount } from '../platform/metrics';
+import type { TransactItem } from '../platform/table';
 import { PLAN_LIMITS, type PlanType } from '../organizations';
 import type { Charge, Reservation, Settlement, SupplierRef, UsageLedger } from './model';
 import { billingMonth, utcDay } from './periods';
@@ -86,35 +87,54 @@ export class Metering {
     throw new Error(`Could not settle job ${jobId}: too much contention.`);
   }
 
-  /** What a charge is planned on, read now: the plan's daily limit, today's allowance used and the credits. */
-  async standing(organizationId: string): Promise<Standing> {
+  /**
+   * What a charge is planned on, read now: the plan's daily limit, today's allowance used and the
+   * credits, and whether the receipt named was charged already.
+   */
+  async standing(organizationId: string, receiptId?: string): Promise<Standing> {
     const now = this.clock.now();
     const day = utcDay(now);
-    const [planType, allowanceUsed, creditsRemaining] = await Promise.all([
+    const [planType, allowanceUsed, creditsRemaining, chargedBefore] = await Promise.all([
       this.plans.planOf(organizationId),
       this.ledger.allowanceUsed(organizationId, day),
       this.ledger.creditsRemaining(organizationId),
+      receiptId === undefined ? false : this.ledger.charged(organizationId, receiptId),
     ]);
-    return { day, month: billingMonth(now), dailyLimit: PLAN_LIMITS[planType].mappingsPerDay, allowanceUsed, creditsRemaining };
+    return { day, month: billingMonth(now), dailyLimit: PLAN_LIMITS[planType].mappingsPerDay, allowanceUsed, creditsRemaining, chargedBefore };
   }
 
   /**
-   * Counts mappings done within a request at once, in one transaction and with no reservation to
-   * settle: today's allowance first, then credits; DomainError 'forbidden' when they do not cover them.
-   * Planned on `standing` (read beside the caller's other reads), read again after a lost race.
+   * Counts mappings done within a request at once, in one transaction with `writes` and with no
+   * reservation to settle: today's allowance first, then credits; DomainError 'forbidden' when they
+   * do not cover them. Under a receipt, a request is charged once: a request charged before (its
+   * first attempt died before it answered) answers 'charged_before' and writes nothing, `writes`
+   * included. Planned on `standing` (read beside the caller's other reads), read again after a lost race.
    */
-  async charge(request: { organizationId: string; mappings: number; supplier?: SupplierRef }, standing?: Standing): Promise<Pick<Charge, 'fromAllowance' | 'fromCredits'>> {
-    const { organizationId } = request;
+  async charge(request: ChargeRequest, standing?: Standing): Promise<Pick<Charge, 'fromAllowance' | 'fromCredits'> | 'charged_before'> {
+    const { organizationId, receiptId } = request;
     if (!Number.isSafeInteger(request.mappings) || request.mappings < 1) throw new Error('mappings must be a whole number above 0');
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const { day, month, dailyLimit, allowanceUsed, creditsRemaining } = attempt === 1 && standing ? standing : await this.standing(organizationId);
+      const { day, month, dailyLimit, allowanceUsed, creditsRemaining, chargedBefore } = attempt === 1 && standing ? standing : await this.standing(organizationId, receiptId);
+      if (chargedBefore) return 'charged_before';
       const funding = fundReservation({ requested: request.mappings, dailyLimit, allowanceUsed, creditsRemaining });
       if (!funding) throw notEnoughQuota(request.mappings, dailyLimit, allowanceUsed, creditsRemaining);
-      if (await this.ledger.charge(organizationId, { day, month, ...funding, ...(request.supplier && { supplier: request.supplier }) }, dailyLimit)) return funding;
+      const charge: Charge = { day, month, ...funding, ...(request.supplier && { supplier: request.supplier }), ...(receiptId !== undefined && { receiptId }) };
+      const outcome = await this.ledger.charge(organizationId, charge, dailyLimit, request.writes);
+      if (outcome !== 'contended') return outcome === 'charged' ? funding : 'charged_before';
       await pause(attempt);
     }
     throw new Error(`Could not charge ${request.mappings} mappings: too much contention.`);
   }
+}
+
+export interface ChargeRequest {
+  organizationId: string;
+  mappings: number;
+  supplier?: SupplierRef;
+  /** Names the request (its Idempotency-Key and body): charged once, however often it is sent again. */
+  receiptId?: string;
+  /** Made in the charge's transaction: what the charge pays for, recorded only if it is counted. */
+  writes?: readonly TransactItem[];
 }
 
 /** An organization's quota as read at one moment, for the day and month it was read in. */
@@ -124,6 +144,8 @@ export interface Standing {
   dailyLimit: number;
   allowanceUsed: number;
   creditsRemaining: number;
+  /** The receipt the standing was read for was charged already. */
+  chargedBefore: boolean;
 }
 
 /** What reserve and charge answer when the day's allowance and the credits do not cover the mappings. */

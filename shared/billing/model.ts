@@ -4,6 +4,7 @@
  * event times epoch seconds.
  */
 import type { PlanType } from '../organizations';
+import type { TransactItem } from '../platform/table';
 
 /** A paid subscription as the payment provider reports it. */
 export interface SubscriptionState {
@@ -122,7 +123,15 @@ export interface Charge {
   fromAllowance: number;
   fromCredits: number;
   supplier?: SupplierRef;
+  /** Names the request charged: the same receipt is charged once (kept CHARGE_RECEIPT_HOURS). */
+  receiptId?: string;
 }
+
+/** How long a charge's receipt is kept: as long as an Idempotency-Key's answer, so a retry with the key finds it. */
+export const CHARGE_RECEIPT_HOURS = 24;
+
+/** What charging came to: counted now, counted already under the same receipt, or a condition lost to a concurrent writer. */
+export type ChargeOutcome = 'charged' | 'charged_before' | 'contended';
 
 export interface DailyUsage {
   day: string;
@@ -161,10 +170,12 @@ export interface UsageLedger {
   settle(organizationId: string, reservation: Reservation, settlement: Settlement): Promise<boolean>;
   /**
    * Counts mappings done at once (no reservation): takes its parts from the day's allowance (only
-   * while at most `dailyLimit` is used) and from credits (only while the balance covers them), and
-   * adds them to the usage counters, all or nothing. False when a condition failed.
+   * while at most `dailyLimit` is used) and from credits (only while the balance covers them), adds
+   * them to the usage counters and writes the receipt, with `writes`, all or nothing.
    */
-  charge(organizationId: string, charge: Charge, dailyLimit: number): Promise<boolean>;
+  charge(organizationId: string, charge: Charge, dailyLimit: number, writes?: readonly TransactItem[]): Promise<ChargeOutcome>;
+  /** Whether a charge under this receipt was counted (and its receipt still kept). */
+  charged(organizationId: string, receiptId: string): Promise<boolean>;
   day(organizationId: string, day: string): Promise<DailyUsage>;
   month(organizationId: string, month: string): Promise<MonthlyUsage>;
   /** Months from `from` to `to` inclusive that have usage. */

@@ -14,17 +14,19 @@ import type {
   ReserveOutcome,
   Settlement,
   Charge,
+  ChargeOutcome,
   SubscriptionState,
   SupplierUsage,
   UsageLedger,
   SubscriptionBook,
 } from './model';
+import { CHARGE_RECEIPT_HOURS } from './model';
 import { systemClock, type Clock } from '../platform/clock';
 import { invalidInput } from '../platform/errors';
 import { purchaseCeilings } from './credit-purchases';
 import { subscriptionBookOf } from './subscriptions';
 import { type PlanType, organizationKey } from '../organizations';
-import { organizationPartition, isConditionFailure, queryAll, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
+import { organizationPartition, isConditionFailure, queryAll, TABLE_KEYS, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -38,6 +40,7 @@ const keys = {
   }),
   supplierUsagePrefix: (month: string) => `USAGE_SUPPLIER#${month}#`,
   reservation: (organizationId: string, jobId: string) => ({ PK: organizationPartition(organizationId), SK: `RESERVATION#${jobId}` }),
+  chargeReceipt: (organizationId: string, receiptId: string) => ({ PK: organizationPartition(organizationId), SK: `CHARGE#${receiptId}` }),
   paymentCustomer: (customerId: string) => ({ PK: `PAYCUSTOMER#${customerId}`, SK: 'PAYCUSTOMER' }),
   paymentEvent: (eventId: string) => ({ PK: `PAYEVENT#${eventId}`, SK: 'PAYEVENT' }),
 } as const;
@@ -303,10 +306,26 @@ export class BillingStore implements BillingLedger, UsageLedger {
     return (await transactWrite(this.table, items)).length === 0;
   }
 
-  async charge(organizationId: string, charge: Charge, dailyLimit: number): Promise<boolean> {
-    const { day, month, fromAllowance, fromCredits } = charge;
+  async charge(organizationId: string, charge: Charge, dailyLimit: number, writes: readonly TransactItem[] = []): Promise<ChargeOutcome> {
+    const { day, month, fromAllowance, fromCredits, receiptId } = charge;
     const used = { processed: fromAllowance + fromCredits, creditsUsed: fromCredits };
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const receipt: TransactItem[] = receiptId
+      ? [
+          {
+            Put: {
+              TableName: this.table.name,
+              Item: { ...keys.chargeReceipt(organizationId, receiptId), mappings: used.processed, [TABLE_KEYS.ttlAttribute]: now + CHARGE_RECEIPT_HOURS * 3600 },
+              // The table's TTL removes an expired item late: until then it counts as gone.
+              ConditionExpression: 'attribute_not_exists(PK) OR #expires < :now',
+              ExpressionAttributeNames: { '#expires': TABLE_KEYS.ttlAttribute },
+              ExpressionAttributeValues: { ':now': now },
+            },
+          },
+        ]
+      : [];
     const items: TransactItem[] = [
+      ...receipt,
       {
         Update: {
           TableName: this.table.name,
@@ -335,7 +354,14 @@ export class BillingStore implements BillingLedger, UsageLedger {
         },
       });
     }
-    return (await transactWrite(this.table, items)).length === 0;
+    const failed = await transactWrite(this.table, [...items, ...writes]);
+    if (failed.length === 0) return 'charged';
+    return receipt.length > 0 && failed.includes(0) ? 'charged_before' : 'contended';
+  }
+
+  async charged(organizationId: string, receiptId: string): Promise<boolean> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.chargeReceipt(organizationId, receiptId), ConsistentRead: true }));
+    return Item !== undefined && Number(Item[TABLE_KEYS.ttlAttribute]) >= Math.floor(this.clock.now().getTime() / 1000);
   }
 
   /** Adds mappings done and their cost in credits to a usage counter, labelling it with `fields`. */

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../platform/errors';
 import { transactWrite, type TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
 import { blocksOf } from '../platform/objects/block-files';
-import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type EngineCause, type JobRow, type StandingDecision, type Withdrawal } from './entries';
+import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type EngineCause, type JobRow, type Outcome, type StandingDecision, type Withdrawal } from './entries';
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
@@ -61,39 +61,41 @@ async function laidOverOrWritten<T extends EntryAnswer>(
 const RECORD_COMMIT_ENTRIES = 90;
 
 /**
+ * The engine's answers written over the entries held (in the same order) by the rules a job's rows
+ * follow: each entry as it then stands (unchanged ones as held), and the rows that change one, with their outcome.
+ */
+export function recordingOutcomes(
+  held: readonly (BookEntry | undefined)[],
+  rows: readonly JobRow[],
+  at: string,
+  cause: EngineCause,
+): { entries: BookEntry[]; changed: (Required<Outcome> & { row: JobRow })[] } {
+  const outcomes = rows.map((row, i) => applyEngineRow(held[i], row, at, cause));
+  return {
+    // Unchanged entries keep what the book holds: the answer changed nothing a reader sees.
+    entries: outcomes.map((outcome, i) => (outcome.change !== undefined ? outcome.entry : (held[i] ?? outcome.entry))),
+    changed: outcomes.flatMap(({ entry, change }, i) => (change !== undefined ? [{ entry, change, row: rows[i]! }] : [])),
+  };
+}
+
+/**
  * The engine's answers written into the book by the rules a job's rows follow (a person's decision
  * stands unless the partner's hotel changed), laid over the generation and committed to the feed like
- * decisions, up to RECORD_COMMIT_ENTRIES a commit. Answers that change no entry write nothing. The
- * entries as they then stand, in the order given.
+ * decisions, up to RECORD_COMMIT_ENTRIES a commit. Answers that change no entry write nothing.
  */
-export async function recordEngineRows(
-  ports: Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'>,
-  organizationId: string,
-  rows: readonly JobRow[],
-  cause: EngineCause,
-): Promise<BookEntry[]> {
-  const recorded: BookEntry[] = [];
+export async function recordEngineRows(ports: Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'>, organizationId: string, rows: readonly JobRow[], cause: EngineCause): Promise<void> {
   for (const block of blocksOf(rows, RECORD_COMMIT_ENTRIES)) {
     for (;;) {
       // Computed on the entries as they stand right after commit `last`: another commit first computes them again.
       const last = await ports.log.lastSequence(organizationId);
-      const held = await currentEntries(ports, organizationId, block);
-      const at = ports.clock.now().toISOString();
-      const outcomes = block.map((row, i) => applyEngineRow(held[i], row, at, cause));
-      const changed = outcomes.filter((outcome) => outcome.change !== undefined);
-      if (changed.length > 0) {
-        const sequence = await ports.log.commitAfter(organizationId, last, cause, changed.map((outcome) => changeOf(outcome.change!, outcome.entry)), (next) =>
-          changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
-        );
-        if (sequence === 'moved') continue;
-        if (sequence === undefined) throw new Error('A recording commit has no condition of its own to fail.');
-      }
-      // Unchanged entries keep what the book holds: the answer changed nothing a reader sees.
-      recorded.push(...outcomes.map((outcome, i) => (outcome.change !== undefined ? outcome.entry : (held[i] ?? outcome.entry))));
-      break;
+      const { changed } = recordingOutcomes(await currentEntries(ports, organizationId, block), block, ports.clock.now().toISOString(), cause);
+      if (changed.length === 0) break;
+      const sequence = await ports.log.commitAfter(organizationId, last, cause, changed.map((outcome) => changeOf(outcome.change, outcome.entry)), (next) =>
+        changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+      );
+      if (sequence !== 'moved') break;
     }
   }
-  return recorded;
 }
 
 export interface DecisionOptions {
@@ -108,7 +110,8 @@ export interface DecisionOptions {
 /**
  * A person's decision on an entry (MANUAL from now on), or its withdrawal, with its change in the
  * feed, in one transaction with `writes`. Undefined when a condition of `writes` failed (nothing
- * written); 404 when the book has no such entry and no row is given.
+ * written); 404 when the book has no such entry and no row is given; 409 for a decision on an entry
+ * whose hotel the partner's inventory no longer lists (DELETED).
  */
 export async function decideEntry(
   ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
@@ -124,6 +127,10 @@ export async function decideEntry(
     const held = await currentEntry(ports, organizationId, id);
     const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
     if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+    // A hotel the partner's inventory no longer lists has nothing to decide: it comes back (under its decision, if any) when an inventory lists it again.
+    if (current.status === 'DELETED' && !('withdrawnDecidedAt' in decision)) {
+      throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} was removed at ${current.changedAt}: ${current.reason.toLowerCase()}. It comes back when an inventory lists it again.`);
+    }
     if (expectedDecidedAt !== undefined && (current.decision?.decidedAt ?? null) !== expectedDecidedAt) {
       const now = current.decision ? `was decided ${current.decision.decision} at ${current.decision.decidedAt}` : 'has no decision any more';
       throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} changed since you read it: it ${now}. Read it again and decide again if needed.`);

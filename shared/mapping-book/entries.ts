@@ -281,12 +281,12 @@ function restoreDecision(entry: BookEntry): BookEntry {
   };
 }
 
-/** A person's decision on an entry: MANUAL from now on, whatever it was. */
+/** A person's decision on a live entry (decideEntry refuses one on a DELETED entry): MANUAL from now on, whatever it was. */
 export function applyDecision(current: BookEntry, decision: StandingDecision, cause: Extract<ChangeCause, { kind: 'REVIEW' }>, firstInBook = false): Outcome {
   const decided = restoreDecision({ ...current, decision });
   const reason = decision.decision === 'MATCH' ? `Decided by a person: MATCH ${decision.referenceHotelId}` : 'Decided by a person: NO_MATCH';
   // An entry the book did not hold yet (decided on a job's row before the job's write) is new to the feed.
-  const change = firstInBook || current.status === 'DELETED' ? 'NEW' : 'UPDATED';
+  const change = firstInBook ? 'NEW' : 'UPDATED';
   return { entry: withHistory({ ...decided, reason, changedAt: decision.decidedAt, cause }, current.history, change), change };
 }
 

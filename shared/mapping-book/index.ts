@@ -18,12 +18,13 @@ export {
   type Withdrawal,
 } from './entries';
 export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
-export { currentAnswers, decideEntry, recordEngineRows, type EntryId } from './book';
+export { currentAnswers, currentEntries, decideEntry, recordingOutcomes, type EntryId } from './book';
+export { recordingWrite, type RecordingRequest } from './recording';
 export type { EntryAnswer } from './snapshot';
 export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';
 export { countBookChanges, exportMappingBook, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
 export { expectedDecidedAt, mappingBookComponentSchemas, PartnerFacts as PartnerFactsSchema } from './schemas';
-export { mappingBookExportQueue, mappingBookFollowQueue, referenceChangeQueue } from './queues';
-export { announceReferencePublication, followReferencePublication, prepareMappingBookExport } from './workers';
+export { mappingBookExportQueue, mappingBookFollowQueue, mappingBookRecordQueue, referenceChangeQueue } from './queues';
+export { announceReferencePublication, followReferencePublication, prepareMappingBookExport, recordFoundMatches } from './workers';

@@ -9,8 +9,11 @@
  *    part of the next generation with the range's changes beside it. The same range written again
  *    writes the same files.
  * 3. The last range done commits the write (`finishJobWrite`): the next generation becomes the
- *    book's in the transaction that puts the changes in the feed. A change to an entry that a person
- *    decided while the write ran is left out: that decision is newer, and stays the entry.
+ *    book's in the transaction that puts the changes in the feed. An entry that changed while the
+ *    write ran (a person's decision, a publication followed, answers recorded) is laid over the
+ *    generation and stays so: the write's row or removal is applied again over it, by the same rules
+ *    (a decision stands unless the partner's hotel changed; a hotel the inventory no longer lists
+ *    ends), in commits of its own just before the write's.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/clock';
@@ -19,7 +22,7 @@ import { inUtf8Order } from '../platform/objects/block-files';
 import type { EventData, PartnerEvent } from '../events';
 import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
-import { applyJobRow, applyRemoval, type JobRow } from './entries';
+import { applyJobRow, applyRemoval, type JobRow, type Outcome } from './entries';
 import { entryKey, generationFiles, inRange, partFiles, snapshotFiles, Snapshot, writeManifest, writePart, type KeyRange, type PartIndex, type SnapshotEntry, withoutFolded } from './snapshot';
 import type { BookStore, JobWrite, LaidOverEntry, Publication } from './store';
 import type { Queue } from '../platform/queue/queue';
@@ -133,7 +136,7 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
     await writePart(ports.files, organizationId, mappingJobId, range, entries, extra);
   }
   const done = await ports.store.rangeDone(organizationId, mappingJobId, range);
-  if (done.doneRanges?.size === done.ranges) await finishJobWrite(ports, organizationId, mappingJobId);
+  if (done.doneRanges?.size === done.ranges) await finishJobWrite(ports, organizationId, mappingJobId, source);
 }
 
 /** MAPPING_BOOK_CHANGED: a batch of changes written, and where to read them from. */
@@ -149,22 +152,34 @@ function bookChangedEvent(organizationId: string, sequence: number, cause: Event
 }
 
 
+/** Entries one commit of a write's rows applied again lays over at most: its transaction also holds the feed's head and the commit. */
+const REAPPLIED_COMMIT_ENTRIES = 90;
+
 /**
  * Commits a write whose ranges are all done: the next generation becomes the book's, and its
  * changes go into the feed, in one transaction. Safe to repeat: a committed write is left as it is.
  */
-export async function finishJobWrite(ports: BookPorts, organizationId: string, mappingJobId: string): Promise<number | undefined> {
+export async function finishJobWrite(ports: BookPorts, organizationId: string, mappingJobId: string, source: JobRowsSource): Promise<number | undefined> {
   const write = await ports.store.write(organizationId, mappingJobId);
   if (!write || write.sequence !== undefined || write.abandoned) return write?.sequence;
   const parts = await writeManifest<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
   const previous = (await ports.store.state(organizationId)).generation;
   const cause = { kind: 'JOB', mappingJobId } as const;
   for (;;) {
-    // The feed's last commit is read before the decisions: a decision committed after it moves the
-    // head, and the commit below then fails and leaves that decision's entry out too.
+    // The feed's last commit is read before the laid-over entries: one committed after it moves the
+    // head, and the commit below then fails and takes that entry in too.
     const last = await ports.log.lastSequence(organizationId);
     const laidOver = await ports.store.laidOverAll(organizationId);
-    const files = await changesStillStanding(ports, organizationId, write, parts, laidOver);
+    const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough);
+    const reapplied = (await reappliedOver(newer, write, parts, source, ports.clock.now().toISOString())).slice(0, REAPPLIED_COMMIT_ENTRIES);
+    if (reapplied.length > 0) {
+      // Committed or not, the laid-over entries are read again: what is left is applied in the next round.
+      await ports.log.commitAfter(organizationId, last, cause, reapplied.map((outcome) => changeOf(outcome.change, outcome.entry)), (next) =>
+        reapplied.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+      );
+      continue;
+    }
+    const files = await changesStillStanding(ports, organizationId, write, parts, newer);
     const counts = sumCounts(files.map((file) => file.counts));
     const sequence = await ports.log.commitAfter(organizationId, last, cause, { files }, (next) => [
       ...ports.store.finishWriteItems(organizationId, mappingJobId, next, write.mappedAgainst),
@@ -186,23 +201,45 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
 }
 
 /**
- * The write's changes files, less the changes to entries a person decided after the write began:
- * their decision stands, the write's change to them is left out (a file of its own per range).
+ * The write's rows and removals applied again over the entries laid over since it began (`newer`),
+ * where that changes them: what the write did to each is computed on the entry before, and the one
+ * laid over is newer. Read per range from the job's rows, only in ranges such an entry falls in.
+ */
+async function reappliedOver(newer: readonly LaidOverEntry[], write: JobWrite, parts: readonly PartIndex<RangeChanges>[], source: JobRowsSource, at: string): Promise<Required<Outcome>[]> {
+  const endingSources = new Set(write.partial ? [] : write.sources);
+  const outcomes: Required<Outcome>[] = [];
+  for (const [range, part] of parts.entries()) {
+    const inRangeOf = newer.filter((laid) => inRange(entryKey(laid.entry), part.extra.bounds));
+    if (inRangeOf.length === 0) continue;
+    const rows = new Map((await source.rows(range * RANGE_BLOCKS, (range + 1) * RANGE_BLOCKS)).map((row) => [entryKey(row), row]));
+    for (const { entry } of inRangeOf) {
+      const row = rows.get(entryKey(entry));
+      const outcome = row ? applyJobRow(entry, row, at, write.mappingJobId) : endingSources.has(entry.source) ? applyRemoval(entry, at, write.mappingJobId) : undefined;
+      if (outcome?.change !== undefined) outcomes.push({ entry: outcome.entry, change: outcome.change });
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * The write's changes files, less the changes to entries laid over since the write began (`newer`):
+ * those entries stay laid over, the write's rows applied again over them (reappliedOver) with changes
+ * of their own. A file of its own per range that loses changes.
  */
 async function changesStillStanding(
   ports: Pick<BookPorts, 'feedFiles'>,
   organizationId: string,
   write: JobWrite,
   parts: readonly PartIndex<RangeChanges>[],
-  laidOver: readonly LaidOverEntry[],
+  newer: readonly LaidOverEntry[],
 ): Promise<ChangesFile[]> {
-  const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough).map((laid) => entryKey(laid.entry));
-  const superseded = new Set(newer);
+  const newerKeys = newer.map((laid) => entryKey(laid.entry));
+  const superseded = new Set(newerKeys);
   const attempt = randomUUID().slice(0, 8);
   const files: ChangesFile[] = [];
   for (const [range, part] of parts.entries()) {
     const { bounds, changes } = part.extra;
-    if (!newer.some((key) => inRange(key, bounds))) {
+    if (!newerKeys.some((key) => inRange(key, bounds))) {
       if (changes.count > 0) files.push(changes);
       continue;
     }

@@ -61,3 +61,29 @@ export const mappingBookExportQueue = defineQueue({
 export type ReferenceChangeMessage = v.InferOutput<typeof referenceChangeQueue.schema>;
 export type FollowQueueMessage = v.InferOutput<typeof mappingBookFollowQueue.schema>;
 export type ExportMessage = v.InferOutput<typeof mappingBookExportQueue.schema>;
+
+export const mappingBookRecordQueue = defineQueue({
+  name: 'mapping-book-records',
+  handler: 'mapping-book/record',
+  description: "Records find-match answers into the organization's mapping book, one request's answers per message",
+  schema: v.object({
+    organizationId: v.string(),
+    /** The request that answered them: its id keeps a relayed message from being recorded twice. */
+    requestId: v.string(),
+    requestedBy: v.string(),
+    /** The rows, JSON gzipped, base64: a hundred rows with their candidates in about 20 KB. */
+    rows: v.string(),
+  }),
+  // One group per book: SQS hands out its messages one at a time, so requests that recorded at once
+  // are written one after another instead of racing for the feed's head; books run side by side.
+  fifo: { groupOf: ({ organizationId }) => organizationId, deduplicationIdOf: ({ requestId }) => requestId },
+  maxReceiveCount: 5,
+  batchSize: 1,
+  // The generation's entries; a commit of more than a few changes names a file of them.
+  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { write: [BOOK_CHANGES_PREFIX] } },
+  // A hundred entries read and laid over in two commits: well under a second.
+  lambda: { memoryMb: 512, timeoutSeconds: 60 },
+  concurrency: { max: 10 },
+});
+
+export type RecordMessage = v.InferOutput<typeof mappingBookRecordQueue.schema>;

@@ -5,7 +5,8 @@ import { queueOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { matchingIndexesOf, readReferenceChanges } from '../reference';
 import type { EngineAnswer, PartnerFacts } from './entries';
-import { mappingBookFollowQueue, type ExportMessage, type FollowQueueMessage, type ReferenceChangeMessage } from './queues';
+import { mappingBookFollowQueue, type ExportMessage, type FollowQueueMessage, type RecordMessage, type ReferenceChangeMessage } from './queues';
+import { recordQueuedRows } from './recording';
 import { prepareBookExport } from './exports';
 import { exportPorts } from './services';
 import { announcePublication, followReference, type FollowPorts } from './reference-follow';
@@ -56,4 +57,8 @@ export function followReferencePublication(message: FollowQueueMessage, runtime:
 
 export function prepareMappingBookExport(message: ExportMessage, runtime: Runtime): Promise<void> {
   return prepareBookExport(exportPorts(runtime), message);
+}
+
+export function recordFoundMatches(message: RecordMessage, runtime: Runtime): Promise<void> {
+  return recordQueuedRows(bookPorts(runtime), message);
 }

@@ -3,6 +3,7 @@ import { exportFormatStoreOf } from '../export-format';
 import { inventoryStoreOf } from '../partner-inventories';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
+import { requestReceipt } from '../platform/http/idempotency';
 import type { Runtime } from '../platform/runtime';
 import { requestExport } from './export-preparation';
 import { refuseExpiredResults, type MappingJob } from './job';
@@ -72,7 +73,8 @@ export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewM
   return { status: 200, json: resultView(updated) };
 };
 
-export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async ({ principal, body }, runtime) => {
+export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async (request, runtime) => {
+  const { principal, body } = request;
   const answer = await findMatches(findMatchPorts(runtime), {
     organizationId: principal.organizationId,
     hotels: body.hotels,
@@ -81,6 +83,8 @@ export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = asyn
     view: body.view ?? 'BOOK',
     record: body.record ?? false,
     requestedBy: principal.keyId,
+    requestId: request.requestId,
+    receiptId: requestReceipt(mappingJobRoutes.findMatch, request),
   });
   const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result) }));
   return { status: 200, json: { mode: answer.mode, referenceVersionId: answer.referenceVersionId, charged: answer.charged, results } };

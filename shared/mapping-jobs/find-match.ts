@@ -6,11 +6,18 @@
  * The cross-row claim rule applies among the request's hotels, as among a job's rows. A hotel the
  * organization's mapping book holds answers the book's entry (a person's decision wins), unless the
  * request asks for the engine's view or the partner's hotel changed materially since the entry. Asked
- * to, the answers are recorded into the book as a job's rows are, before the book's entries answer.
+ * to, the answers are recorded into the book as a job's rows are, and answered as the entries they make.
+ *
+ * Nothing is written before the answers are ready, and then all at once: the charge, its receipt and
+ * the book's record message in one transaction. So a request that dies or times out before it answers
+ * has charged and recorded nothing, and one that dies after is answered again by its retry with the
+ * same Idempotency-Key at no new charge (the receipt).
  */
 import { mapHotels, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { Metering } from '../billing';
-import { materialChange, type BookEntry, type EngineCause, type EntryAnswer, type EntryId, type JobRow } from '../mapping-book';
+import { materialChange, recordingOutcomes, type BookEntry, type EntryAnswer, type EntryId, type JobRow, type RecordingRequest } from '../mapping-book';
+import type { Clock } from '../platform/clock';
+import type { TransactItem } from '../platform/table';
 import { invalidInput } from '../platform/errors';
 import { jobRow } from './book-writes';
 import { bookEntryId, withPartnerFacts, type PinnedReference, type StoredResult } from './job';
@@ -30,8 +37,11 @@ export interface FindMatchPorts {
   suppliers: SupplierLookup;
   /** The answers of the book's entries of partner hotels of sources, as they now are, in the order asked. */
   bookEntries(organizationId: string, ids: readonly EntryId[]): Promise<(EntryAnswer | undefined)[]>;
-  /** Writes the engine's answers into the book: its entries as they then stand, in the order given. */
-  record(organizationId: string, rows: readonly JobRow[], cause: EngineCause): Promise<BookEntry[]>;
+  /** The book's entries whole (what recording writes over), in the order asked. */
+  currentEntries(organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]>;
+  /** The write, for the charge's transaction, that has the book record the rows. */
+  recordingWrite(request: RecordingRequest, rows: readonly JobRow[]): TransactItem;
+  clock: Clock;
 }
 
 export interface FindMatchInput {
@@ -48,6 +58,10 @@ export interface FindMatchInput {
   record: boolean;
   /** The API key asking: the cause of what it records. */
   requestedBy: string;
+  /** Names the request: its records, and (with `receiptId`) its charge. */
+  requestId: string;
+  /** Names the request as its Idempotency-Key and body do: charged once under it. */
+  receiptId: string | undefined;
 }
 
 /** Where an answer came from. */
@@ -75,23 +89,35 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
   const hotels = rows.flatMap((row) => ('hotel' in row ? [row] : []));
 
   // Everything the request reads, read at once: each read is a round trip, and none needs another's answer.
-  const readsBook = input.view === 'BOOK' && !input.record && hotels.length > 0;
-  const [reference, mode, standing, held] = await Promise.all([
+  const ids = hotels.map(({ hotel }) => bookEntryId(hotel));
+  const records = input.record && hotels.length > 0;
+  const [reference, mode, standing, held, whole] = await Promise.all([
     ports.currentReference(),
     input.requestedMode ?? ports.defaultMode(organizationId).then((preferred) => preferred ?? 'STANDARD'),
-    hotels.length > 0 ? ports.metering.standing(organizationId) : undefined,
-    readsBook ? ports.bookEntries(organizationId, hotels.map(({ hotel }) => bookEntryId(hotel))) : [],
+    hotels.length > 0 ? ports.metering.standing(organizationId, input.receiptId) : undefined,
+    input.view === 'BOOK' && !records && hotels.length > 0 ? ports.bookEntries(organizationId, ids) : [],
+    // Recording writes over the entries whole; they answer too.
+    records ? ports.currentEntries(organizationId, ids) : [],
   ]);
   const supplier = matchesBySupplierCode(mode) ? await connectedSupplierFor(ports.suppliers, organizationId, mode, input.supplierCode) : undefined;
   if (!reference) throw invalidInput('No reference inventory is published yet: there is nothing to map against.');
 
-  // The index before the charge: the I/O that could fail is done before the hotels are charged (mapping does none).
   const index = await ports.index(reference);
-  if (hotels.length > 0) await ports.metering.charge({ organizationId, mappings: hotels.length, supplier }, standing);
   const mapped = mapHotels(index, hotels.map((row) => row.hotel), { mode });
   const engine = hotels.map((row, i) => withPartnerFacts(mapped[i]!, row.hotel));
 
-  const entries = input.record && engine.length > 0 ? await ports.record(organizationId, engine.map(jobRow), { kind: 'MATCH', requestedBy: input.requestedBy }) : held;
+  let entries: readonly (EntryAnswer | undefined)[] = held;
+  const writes: TransactItem[] = [];
+  if (records) {
+    const at = ports.clock.now().toISOString();
+    const recording = recordingOutcomes(whole, engine.map(jobRow), at, { kind: 'MATCH', requestedBy: input.requestedBy });
+    entries = recording.entries;
+    const changed = recording.changed.map(({ row }) => row);
+    if (changed.length > 0) writes.push(ports.recordingWrite({ organizationId, requestId: input.requestId, requestedBy: input.requestedBy, at }, changed));
+  }
+  // The one write: charged, receipted and recorded together, or not at all.
+  if (hotels.length > 0) await ports.metering.charge({ organizationId, mappings: hotels.length, supplier, receiptId: input.receiptId, writes }, standing);
+
   const answerOf = (i: number) => (input.view === 'BOOK' ? bookAnswer(engine[i]!, entries[i]) : undefined) ?? { ...engine[i]!, from: 'ENGINE' as const };
   const byIndex = new Map(hotels.map((row, i) => [row.index, answerOf(i)]));
   const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));

@@ -55,7 +55,9 @@ export const mappingJobRoutes = {
       "The cross-row claim rule applies among the request's hotels as among a job's rows: two hotels that want one reference hotel leave the " +
       "weaker in REVIEW. Each hotel mapped is one mapping, charged within the request (today's allowance first, then credits); 403 when they " +
       `do not cover them, and nothing is mapped. More than ${FIND_MATCH_MAX_HOTELS} hotels, or a body over its size, is refused whole. ` +
-      "With `record`, the answers are also written into the organization's mapping book as a job's rows are, their changes in its feed.",
+      "With `record`, the answers are also written into the organization's mapping book as a job's rows are, their changes in its feed " +
+      '(by the book\'s record queue, within seconds; the answers are the entries they make). Nothing is charged or recorded before the ' +
+      'answers are ready: a request sent again with its Idempotency-Key after its first attempt died is answered at no new charge.',
     body: {
       kind: 'json',
       schema: schemas.FindMatchRequest,
@@ -76,7 +78,8 @@ export const mappingJobRoutes = {
       415: errors[415],
     },
     // The pinned matching index stays in memory between requests: a million hotels take about 0.75 GB.
-    access: { table: 'readwrite', objects: { read: [MATCHING_INDEX_PREFIX] } },
+    // The book's generation answers the hotels it holds; what is recorded, the book's record queue writes.
+    access: { table: 'readwrite', objects: { read: [MATCHING_INDEX_PREFIX, BOOK_FILES_PREFIX] } },
     lambda: { memoryMb: 2048, timeoutSeconds: 28 },
   }),
   listMappingJobs: defineRoute({

@@ -12,7 +12,8 @@ import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
-import { bookPorts, currentAnswers, recordEngineRows } from '../mapping-book';
+import { bookPorts, currentAnswers, currentEntries, recordingWrite } from '../mapping-book';
+import { tableOf } from '../platform/table';
 import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
@@ -100,7 +101,9 @@ export function findMatchPorts(runtime: Runtime): FindMatchPorts {
     index: (reference) => matchingIndexesOf(runtime).load(reference.matchingIndexKey),
     suppliers: supplierLookup(runtime),
     bookEntries: (organizationId, ids) => currentAnswers(bookPorts(runtime), organizationId, ids),
-    record: (organizationId, rows, cause) => recordEngineRows(bookPorts(runtime), organizationId, rows, cause),
+    currentEntries: (organizationId, ids) => currentEntries(bookPorts(runtime), organizationId, ids),
+    recordingWrite: (request, rows) => recordingWrite(tableOf(runtime), request, rows),
+    clock: runtime.clock,
   };
 }
 

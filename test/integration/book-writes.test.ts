@@ -126,7 +126,7 @@ describe('jobs written into the book', () => {
     ]);
     // A range delivered again after the commit writes nothing.
     await writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range: 1 }, source(second));
-    assert.equal(await finishJobWrite(ports, organizationId, 'job-2'), (await ports.store.write(organizationId, 'job-2'))!.sequence);
+    assert.equal(await finishJobWrite(ports, organizationId, 'job-2', source(second)), (await ports.store.write(organizationId, 'job-2'))!.sequence);
     await writeJob(organizationId, 'job-3', first, true);
     const seen = await reader.stop();
 
@@ -184,6 +184,56 @@ describe('jobs written into the book', () => {
     // The job's move of row 1 is left out: the decision, made after it was computed, is the last word.
     assert.deepEqual(feed, [['JOB', 'NEW', 'MATCHED'], ['REVIEW', 'UPDATED', 'UNMATCHED']]);
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P001' }))?.method, 'MANUAL');
+  });
+
+  it("a person's decision made while a whole inventory's write ends the entry does not undo the end, before the commit or racing it", async () => {
+    const organizationId = `org-removal-${Date.now()}`;
+    const first = Array.from({ length: 10 }, (_, i) => row(i));
+    await writeJob(organizationId, 'job-1', first);
+    // Job 2 no longer lists rows 3 and 5: a person decides row 3 while its ranges are written, row 5 while it commits.
+    const second = first.filter((_, i) => i !== 3 && i !== 5);
+    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source(second));
+    const decide = (i: number) =>
+      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: `P00${i}` }, decision(i, HOTEL(70 + i), api.clock.now().toISOString()), { kind: 'REVIEW', decidedBy: 'key-1' });
+    await decide(3);
+    let decided = false;
+    const racing = {
+      ...ports,
+      store: Object.assign(Object.create(ports.store) as typeof ports.store, {
+        laidOverAll: async (organization: string) => {
+          const laid = await ports.store.laidOverAll(organization);
+          if (!decided) {
+            decided = true;
+            await decide(5);
+          }
+          return laid;
+        },
+      }),
+    };
+    for (let range = 0; range < (ranges as number); range++) await writeJobRange(racing, { organizationId, mappingJobId: 'job-2', range }, source(second));
+    assert.ok(decided);
+
+    for (const id of ['P003', 'P005']) {
+      const entry = await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: id });
+      assert.deepEqual([entry?.status, entry?.decision?.decision, entry?.cause], ['DELETED', 'MATCH', { kind: 'JOB', mappingJobId: 'job-2' }], id);
+    }
+    const feed = (await ports.log.read(organizationId, FEED_START, 100)).changes.filter((change) => change.partnerHotelId === 'P003' || change.partnerHotelId === 'P005');
+    assert.deepEqual(
+      feed.map((change) => [change.partnerHotelId, change.cause.kind, change.kind]),
+      [
+        ['P003', 'JOB', 'NEW'],
+        ['P005', 'JOB', 'NEW'],
+        ['P003', 'REVIEW', 'UPDATED'],
+        ['P005', 'REVIEW', 'UPDATED'],
+        ['P003', 'JOB', 'DELETED'],
+        ['P005', 'JOB', 'DELETED'],
+      ],
+    );
+    // What the book lists and counts is the inventory: eight live entries.
+    assert.equal((await listEntries(ports, organizationId, {}, 100, null)).entries.length, 8);
+    // Written again (a redelivered last range), the write changes nothing more.
+    await finishJobWrite(ports, organizationId, 'job-2', source(second));
+    assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, 10 + 2 + 2);
   });
 
   it('a job, decisions and a merge written at once: a reader paging meanwhile sees every change once, and replaying them gives the book', async () => {

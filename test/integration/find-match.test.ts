@@ -5,11 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { reviewDemoRows } from '../../infra/synthetic/review-queue';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { objectStoreOf } from '../../shared/platform/objects/services';
+import { tableOf } from '../../shared/platform/table';
 import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
@@ -36,6 +38,28 @@ function partnerRows(count: number): Row[] {
 }
 
 const match = (as: Caller | undefined, json: unknown, headers: Record<string, string> = {}) => api.request('POST', '/api/v1/mapping/match', { as, json, headers });
+const bookCounts = async (as: Caller) => (await api.request('GET', '/api/v1/mapping-book/changes/counts', { as })).body;
+
+/**
+ * Leaves the kept answer of a request as an invocation that timed out or died after its charge
+ * leaves it: in progress, past its expiry (the invocation's deadline), and no answer kept.
+ */
+async function diedAfterCharging(answeredHotelId: string): Promise<void> {
+  const table = tableOf(api.runtime);
+  const { Items = [] } = await table.client.send(new QueryCommand({ TableName: table.name, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'IDEMPOTENCY' } }));
+  const kept = Items.filter((item) => JSON.stringify(item.data ?? null).includes(answeredHotelId));
+  assert.equal(kept.length, 1);
+  await table.client.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: { PK: kept[0]!.PK, SK: kept[0]!.SK },
+      UpdateExpression: 'SET #status = :inProgress, in_progress_expiration = :past REMOVE #data',
+      ExpressionAttributeNames: { '#status': 'status', '#data': 'data' },
+      ExpressionAttributeValues: { ':inProgress': 'INPROGRESS', ':past': Date.now() - 1_000 },
+    }),
+  );
+}
+
 const usedToday = async (as: Caller) => (await api.request('GET', '/api/v1/billing/quota/status', { as })).body.mappingsUsedToday as number;
 
 async function jobResults(as: Caller, rows: Row[]): Promise<Map<string, any>> {
@@ -91,6 +115,8 @@ describe('POST /api/v1/mapping/match', () => {
       assert.deepEqual(answer, { ...engineAnswer, reason: engineAnswer.reason ?? 'First mapped' }, String(rows[i]!.id));
     }
     assert.equal(recorded.body.results[6].status, 'REJECTED');
+    // The book's record queue writes them, one request of a book at a time.
+    await api.messaging.idle();
     const changes = await feed(partner);
     assert.deepEqual(changes.map((change) => [change.kind, change.partnerHotelId, change.status, change.referenceHotelId]), engine.map((row: any) => ['NEW', row.partnerHotelId, row.status, row.referenceHotelId]));
     const entry = await entryOf(rows[0]!.id);
@@ -100,6 +126,7 @@ describe('POST /api/v1/mapping/match', () => {
 
     // The same answers again change nothing.
     await match(partner, { hotels: rows, record: true });
+    await api.messaging.idle();
     assert.equal((await feed(partner)).length, 6);
 
     // A person's decision stands; a materially changed hotel goes back to REVIEW under it.
@@ -112,6 +139,7 @@ describe('POST /api/v1/mapping/match', () => {
     const moved = (await match(partner, { hotels: [{ ...decidedRow, name: 'A Completely Different Lodge', address: '1 Other Street' }], record: true })).body.results[0];
     assert.deepEqual([moved.from, moved.status], ['BOOK', 'REVIEW']);
     assert.match(moved.reason, /changed since the decision/);
+    await api.messaging.idle();
     const after = await entryOf(decidedRow.id);
     assert.deepEqual([after.status, after.decision.referenceHotelId, after.partner.name], ['REVIEW', elsewhere.id, 'A Completely Different Lodge']);
     assert.deepEqual((await feed(partner)).slice(6).map((change) => [change.kind, change.cause.kind]), [['UPDATED', 'REVIEW'], ['UPDATED', 'MATCH']]);
@@ -122,6 +150,7 @@ describe('POST /api/v1/mapping/match', () => {
     const rows = partnerRows(24);
     const recorded = await match(partner, { hotels: rows.slice(0, 12), record: true });
     assert.ok(recorded.body.results.every((result: any) => result.from === 'BOOK'));
+    await api.messaging.idle();
     // 20 asked for, 12 laid over: one Query finds them all. 10 asked for: read by key, and so is the next 20 for a while.
     for (const asked of [rows.slice(4, 24), rows.slice(2, 12), rows.slice(4, 24)]) {
       const answer = await match(partner, { hotels: asked });
@@ -247,5 +276,44 @@ describe('POST /api/v1/mapping/match', () => {
     assert.equal(await usedToday(other), 0);
     const changed = await match(partner, { hotels: partnerRows(4) }, { 'idempotency-key': 'find-1' });
     assert.equal(changed.status, 422, changed.text);
+  });
+
+  it('answers a request that died after its charge, sent again with its Idempotency-Key, at no new charge, its hotels recorded once', async () => {
+    const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const hotelsOf = (prefix: string) => partnerRows(40).map((row, i) => ({ ...row, id: `${prefix}-${i}` }));
+    // Recorded into the book, and not.
+    for (const [key, body] of [
+      ['died-recording', { hotels: hotelsOf('R'), record: true }],
+      ['died-answering', { hotels: hotelsOf('A') }],
+    ] as const) {
+      const first = await match(partner, body, { 'idempotency-key': key });
+      assert.equal(first.status, 200, first.text);
+      await diedAfterCharging(body.hotels[0]!.id);
+      const retried = await match(partner, body, { 'idempotency-key': key });
+      assert.equal(retried.status, 200, retried.text);
+      assert.equal(retried.headers.get('idempotent-replayed'), null, 'answered anew: no answer was kept');
+      assert.deepEqual(retried.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]), first.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]));
+      assert.equal(retried.body.charged, 40);
+    }
+    assert.equal(await usedToday(partner), 80, 'each hotel charged once');
+    await api.messaging.idle();
+    assert.equal((await bookCounts(partner)).new, 40, 'the recorded hotels are in the book once');
+    // Another request under the same key is refused, and charged nothing.
+    const reused = await match(partner, { hotels: hotelsOf('B') }, { 'idempotency-key': 'died-answering' });
+    assert.equal(reused.status, 422, reused.text);
+    assert.equal(await usedToday(partner), 80);
+  });
+
+  it('answers many recording requests of one organization at once, each charged once and recorded, none waiting on another', async () => {
+    const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
+    const requests = Array.from({ length: 32 }, (_, r) => ({ hotels: partnerRows(100).map((row, i) => ({ ...row, id: `P${r}-${i}` })), record: true }));
+    const answers = await Promise.all(requests.map((body, r) => match(partner, body, { 'idempotency-key': `parallel-${r}` })));
+    assert.deepEqual(answers.map((answer) => answer.status), requests.map(() => 200));
+    const charged = answers.reduce((sum, answer) => sum + answer.body.charged, 0);
+    assert.equal(charged, 3_200);
+    assert.equal(await usedToday(partner), charged);
+    await api.messaging.idle();
+    const counts = await bookCounts(partner);
+    assert.deepEqual([counts.new, counts.updated, counts.deleted], [3_200, 0, 0]);
   });
 });

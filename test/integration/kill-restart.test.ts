@@ -49,6 +49,24 @@ async function flakyReceiver() {
 
 const admin = (...args: string[]) => adminCli(stateDir, ...args);
 
+const FIND_REQUESTS = 20;
+const FIND_HOTELS = 100;
+
+/** A find-match request's hotels: a hundred of its own ids. */
+function findHotels(request: number) {
+  return Array.from({ length: FIND_HOTELS }, (_, i) => ({ id: `F${request}-${i}`, name: `Find Hotel ${request} ${i}`, city: 'Lisbon', country: 'PT', lat: 38.7 + i / 10_000, lon: -9.14 + request / 10_000 }));
+}
+
+async function findMatch(started: Started, apiKey: string, idempotencyKey: string, json: unknown) {
+  const response = await fetch(`${started.credentials.baseUrl}/api/v1/mapping/match`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(json),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
 function caller(started: Started, apiKey: string) {
   return async (method: string, path: string, init: { json?: unknown; body?: FormData } = {}) => {
     const response = await fetch(`${started.credentials.baseUrl}${path}`, {
@@ -131,7 +149,14 @@ describe('npm start killed mid-work', () => {
     const completing = await api('POST', `/api/v1/partner-inventories/${uploadedId}/complete`);
     assert.equal(completing.status, 202);
 
+    // Find-match requests that record, in flight when the process dies (each under its Idempotency-Key).
+    const finder = admin('create-org', '--name', 'Kill test finder', '--plan', 'ENTERPRISE');
+    const findKey = admin('create-key', '--org', finder.id!).apiKey!;
+    const findRequests = Array.from({ length: FIND_REQUESTS }, (_, r) => ({ key: `find-${r}`, json: { hotels: findHotels(r), record: true } }));
+    const inFlight = findRequests.map(({ key, json }) => findMatch(first, findKey, key, json).catch(() => undefined));
+
     await killHard(first);
+    await Promise.all(inFlight);
     assert.equal(dynamoDbLocalProcesses().length, 1, 'the killed run left its DynamoDB Local running');
 
     const second = await npmStart(stateDir, [], ENV);
@@ -150,6 +175,20 @@ describe('npm start killed mid-work', () => {
     const book = await until('the book written', async () => (await api('GET', '/api/v1/mapping-book')).body, (view) => view.writing === null && view.entries > 0, 60);
     assert.equal(book.entries, JOB_ROWS);
     assert.equal((await api('GET', '/api/v1/mapping-book/changes/counts')).body.new, JOB_ROWS);
+
+    // Sent again with their keys, the find-match requests are answered; each hotel is charged and recorded once.
+    const answered = await Promise.all(
+      findRequests.map(({ key, json }) =>
+        // 409 while the killed attempt's record is still in progress (until its deadline).
+        until(`find-match ${key}`, () => findMatch(second, findKey, key, json), (answer) => answer.status !== 409, 60),
+      ),
+    );
+    assert.deepEqual(answered.map((answer) => answer.status), findRequests.map(() => 200));
+    const findCharged = answered.reduce((sum, answer) => sum + (answer.body.charged as number), 0);
+    assert.equal(findCharged, FIND_REQUESTS * FIND_HOTELS);
+    assert.equal((await caller(second, findKey)('GET', '/api/v1/billing/quota/status')).body.mappingsUsedToday, findCharged, 'hotels charged = hotels answered');
+    const recorded = await until('the answers recorded', async () => (await caller(second, findKey)('GET', '/api/v1/mapping-book/changes/counts')).body, (counts) => counts.new >= findCharged, 60);
+    assert.deepEqual([recorded.new, recorded.updated], [findCharged, 0]);
 
     const validated = await until('the upload', async () => (await api('GET', `/api/v1/partner-inventories/${uploadedId}`)).body, (view) => view.status !== 'VALIDATING', 180);
     assert.equal(validated.status, 'READY', JSON.stringify(validated));

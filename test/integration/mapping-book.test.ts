@@ -287,6 +287,30 @@ describe('a partial inventory', () => {
   });
 });
 
+describe('a hotel the inventory no longer lists', () => {
+  it('takes no decision, through the book or an older job, and stays DELETED', async () => {
+    const partner = await api.newOrganization();
+    const olderJob = await mapInventory(partner, [hotelRow(50), hotelRow(51), nowhereRow(5)]);
+    await mapInventory(partner, [hotelRow(50)]);
+    const before = await feed(partner, undefined);
+    assert.deepEqual((await entry(partner, 'P51')).body.status, 'DELETED');
+    const attempts = [
+      api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P51', decision: 'MATCH', referenceHotelId: hotels[51]!.id } }),
+      api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'X5', decision: 'NO_MATCH', expectedDecidedAt: null } }),
+      api.request('POST', `/api/v1/mapping/${olderJob}/reviews`, { as: partner, json: { partnerHotelId: 'P51', decision: 'MATCH', referenceHotelId: hotels[51]!.id } }),
+      api.request('POST', `/api/v1/mapping/${olderJob}/reviews`, { as: partner, json: { partnerHotelId: 'X5', decision: 'NO_MATCH', expectedDecidedAt: null } }),
+    ];
+    for (const refused of await Promise.all(attempts)) {
+      assert.equal(refused.status, 409, refused.text);
+      assert.match(refused.body.message, /was removed at .*no longer in the inventory\. It comes back when an inventory lists it again\./);
+    }
+    for (const id of ['P51', 'X5']) assert.equal((await entry(partner, id)).body.status, 'DELETED');
+    assert.deepEqual((await feed(partner, before.position)).changes, [], 'nothing changed');
+    const row = await api.request('GET', `/api/v1/mapping/${olderJob}/results?partnerHotelId=P51`, { as: partner });
+    assert.equal(row.body.results[0].method, 'FUZZY', "the older job's row is not decided either");
+  });
+});
+
 describe('the export of the book', () => {
   const exportBook = (as: Caller, query = '') => api.request('POST', `/api/v1/mapping-book/export${query}`, { as });
 

@@ -89,6 +89,18 @@ export async function answerIdempotently(
   return answered ? result : { ...result, headers: { ...result.headers, [REPLAYED_HEADER]: 'true' } };
 }
 
+/**
+ * Names a request as its Idempotency-Key and content do (undefined without a key): what a charge's
+ * receipt is kept under, so a request sent again with its key, after its first attempt died, is
+ * charged once, and another request under a reused key is not taken for it.
+ */
+export function requestReceipt(route: RouteDefinition, request: HttpRequest<RouteDefinition>): string | undefined {
+  const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+  if (key === undefined) return undefined;
+  const content = { operation: `${route.method} ${route.path}`, params: request.params, query: request.query, body: comparable(request.body), key };
+  return createHash('sha256').update(JSON.stringify(content)).digest('base64url');
+}
+
 /** The body as compared between requests: an uploaded file by its digest, not its bytes. */
 function comparable(body: unknown): unknown {
   if (body === null || typeof body !== 'object' || !('file' in body)) return body ?? null;
