@@ -10,6 +10,7 @@ import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
+import { unlistedSince } from './store';
 
 export interface EntryId {
   source: string;
@@ -61,8 +62,8 @@ async function laidOverOrWritten<T extends EntryAnswer>(
 const RECORD_COMMIT_ENTRIES = 90;
 
 /**
- * The engine's answers written over the entries held (in the same order) by the rules a job's rows
- * follow: each entry as it then stands (unchanged ones as held), and the rows that change one, with their outcome.
+ * The engine's answers, as the partner listed its hotels at `at`, written over the entries held (in
+ * the same order) by the rules a job's rows follow: each entry as it then stands (unchanged ones as held), and the rows that change one, with their outcome.
  */
 export function recordingOutcomes(
   held: readonly (BookEntry | undefined)[],
@@ -70,7 +71,7 @@ export function recordingOutcomes(
   at: string,
   cause: EngineCause,
 ): { entries: BookEntry[]; changed: (Required<Outcome> & { row: JobRow })[] } {
-  const outcomes = rows.map((row, i) => applyEngineRow(held[i], row, at, cause));
+  const outcomes = rows.map((row, i) => applyEngineRow(held[i], row, at, cause, at));
   return {
     // Unchanged entries keep what the book holds: the answer changed nothing a reader sees.
     entries: outcomes.map((outcome, i) => (outcome.change !== undefined ? outcome.entry : (held[i] ?? outcome.entry))),
@@ -99,8 +100,8 @@ export async function recordEngineRows(ports: Pick<BookPorts, 'store' | 'files' 
 }
 
 export interface DecisionOptions {
-  /** The job's row decided on, for an entry its job has not yet written into the book. */
-  row?: { mappingJobId: string; row: JobRow };
+  /** The job's row decided on, for an entry its job has not yet written into the book (`listedAt`: its inventory's upload). */
+  row?: { mappingJobId: string; row: JobRow; listedAt: string };
   /** Made in the same transaction: the job's own record of the decision. */
   writes?: readonly TransactItem[];
   /** The entry's decision's decidedAt as the person read it (null: none): 409 when it is another. */
@@ -125,7 +126,10 @@ export async function decideEntry(
     // Decided on the entry as it stands right after commit `last`: a commit in between decides again on what it left.
     const last = await ports.log.lastSequence(organizationId);
     const held = await currentEntry(ports, organizationId, id);
-    const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId).entry);
+    if (!held && row && unlistedSince(await ports.store.state(organizationId), id.source, row.listedAt)) {
+      throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} is not in the book: a newer inventory of its source no longer lists it. It comes back when an inventory lists it again.`);
+    }
+    const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId, row.listedAt).entry);
     if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
     // A hotel the partner's inventory no longer lists has nothing to decide: it comes back (under its decision, if any) when an inventory lists it again.
     if (current.status === 'DELETED' && !('withdrawnDecidedAt' in decision)) {

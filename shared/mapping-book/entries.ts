@@ -102,6 +102,12 @@ export interface BookEntry {
   changedAt: string;
   cause: ChangeCause;
   history: HistoryLine[];
+  /**
+   * When the partner last said what its hotel is (listed it, or ended it): the upload of the
+   * inventory a job mapped, or the find-match request recorded. An older statement written later
+   * changes nothing: jobs reach the book in the order of their inventories, not of their ends.
+   */
+  listedAt?: string;
 }
 
 /** What every view of an entry shows, the feed's changes included. */
@@ -223,16 +229,26 @@ function engineEntry(row: JobRow, at: string, cause: ChangeCause, reason: string
 export type EngineCause = Extract<ChangeCause, { kind: 'JOB' | 'MATCH' }>;
 
 /** A job's row written into the book over the entry it finds there: see applyEngineRow. */
-export function applyJobRow(current: BookEntry | undefined, row: JobRow, at: string, mappingJobId: string): Outcome {
-  return applyEngineRow(current, row, at, { kind: 'JOB', mappingJobId });
+export function applyJobRow(current: BookEntry | undefined, row: JobRow, at: string, mappingJobId: string, listedAt: string): Outcome {
+  return applyEngineRow(current, row, at, { kind: 'JOB', mappingJobId }, listedAt);
 }
 
+/** Whether the entry holds what the partner said later than `listedAt`: an older statement leaves it as it is. */
+const listedLater = (current: BookEntry, listedAt: string) => current.listedAt !== undefined && current.listedAt > listedAt;
+
 /**
- * The engine's answer for a partner's hotel written over the entry it finds there (undefined when
- * there is none). An entry the answer does not change keeps its change time and reason, with the
- * engine's latest answer and the partner's latest facts.
+ * The engine's answer for a partner's hotel, as the partner listed it at `listedAt`, written over the
+ * entry it finds there (undefined when there is none). An entry the answer does not change keeps its
+ * change time and reason, with the engine's latest answer and the partner's latest facts; an entry
+ * listed later than this row is left as it is.
  */
-export function applyEngineRow(current: BookEntry | undefined, row: JobRow, at: string, cause: EngineCause): Outcome {
+export function applyEngineRow(current: BookEntry | undefined, row: JobRow, at: string, cause: EngineCause, listedAt: string): Outcome {
+  if (current !== undefined && listedLater(current, listedAt)) return { entry: current };
+  const outcome = engineRowOver(current, row, at, cause);
+  return { ...outcome, entry: { ...outcome.entry, listedAt } };
+}
+
+function engineRowOver(current: BookEntry | undefined, row: JobRow, at: string, cause: EngineCause): Outcome {
   if (current === undefined) return { entry: withHistory(engineEntry(row, at, cause, row.reason ?? 'First mapped'), [], 'NEW'), change: 'NEW' };
   // An entry an earlier inventory ended comes back as NEW, under its decision if it had one.
   const returning = current.status === 'DELETED';
@@ -323,12 +339,13 @@ export function applyWithdrawal(current: BookEntry, withdrawal: Withdrawal, caus
 }
 
 /**
- * The end of an entry whose partner id a whole inventory of its source no longer holds. The entry
- * stays as DELETED with its history and decision: listed again, it returns under the decision.
+ * The end of an entry whose partner id a whole inventory of its source, uploaded at `listedAt`, no
+ * longer holds (unless a later one listed it). The entry stays as DELETED with its history and
+ * decision: listed again, it returns under the decision.
  */
-export function applyRemoval(current: BookEntry, at: string, mappingJobId: string): Outcome {
-  if (current.status === 'DELETED') return { entry: current };
-  const ended = { ...current, status: 'DELETED' as const, reason: 'No longer in the inventory', changedAt: at, cause: { kind: 'JOB' as const, mappingJobId } };
+export function applyRemoval(current: BookEntry, at: string, mappingJobId: string, listedAt: string): Outcome {
+  if (current.status === 'DELETED' || listedLater(current, listedAt)) return { entry: current };
+  const ended = { ...current, status: 'DELETED' as const, reason: 'No longer in the inventory', changedAt: at, cause: { kind: 'JOB' as const, mappingJobId }, listedAt };
   return { entry: withHistory(ended, current.history, 'DELETED'), change: 'DELETED' };
 }
 
@@ -422,7 +439,7 @@ export function applyRemap(current: BookEntry, answer: EngineAnswer, at: string,
   const row: JobRow = { ...answer, source: current.source, partnerHotelId: current.partnerHotelId, partner: current.partner };
   if (why.kind === 'NEAR_NEW') {
     if (!isRetriable(current) || answer.status === 'UNMATCHED') return { entry: current };
-    const entry = engineEntry(row, at, cause, `Tried again against hotels new near it: the engine now says ${describe(answer)}`);
+    const entry = { ...engineEntry(row, at, cause, `Tried again against hotels new near it: the engine now says ${describe(answer)}`), ...(current.listedAt && { listedAt: current.listedAt }) };
     return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
   }
   const decided = current.method === 'MANUAL' && current.decision?.referenceHotelId === why.hotelId;
@@ -430,6 +447,6 @@ export function applyRemap(current: BookEntry, answer: EngineAnswer, at: string,
   const reason = decided
     ? `The hotel of the decision, ${why.hotelId}, left the reference: review it again. The engine now says ${describe(answer)}.`
     : `The reference hotel ${why.hotelId} left the reference: mapped again, the engine now says ${describe(answer)}`;
-  const entry = { ...engineEntry(row, at, cause, reason), ...(decision && { status: 'REVIEW' as const, decision }) };
+  const entry = { ...engineEntry(row, at, cause, reason), ...(decision && { status: 'REVIEW' as const, decision }), ...(current.listedAt && { listedAt: current.listedAt }) };
   return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
 }

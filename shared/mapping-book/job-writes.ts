@@ -24,7 +24,7 @@ import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile,
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type JobRow, type Outcome } from './entries';
 import { entryKey, generationFiles, inRange, partFiles, snapshotFiles, Snapshot, writeManifest, writePart, type KeyRange, type PartIndex, type SnapshotEntry, withoutFolded } from './snapshot';
-import type { BookStore, JobWrite, LaidOverEntry, Publication } from './store';
+import { unlistedSince, type BookState, type BookStore, type JobWrite, type LaidOverEntry, type Publication } from './store';
 import type { Queue } from '../platform/queue/queue';
 import type { FollowMessage } from './reference-follow';
 
@@ -56,7 +56,12 @@ export interface JobWriteRequest {
   partial: boolean;
   /** The reference publication the job mapped against. */
   mappedAgainst?: Publication;
+  /** When the job's inventory was uploaded: what its rows say is as of then (entries listed later are left as they are). */
+  listedAt: string;
 }
+
+/** What the write's rows say is as of (a write planned before writes recorded it: when it began). */
+const listedAtOf = (write: JobWrite) => write.listedAt ?? write.startedAt;
 
 /** The ranges to write (0 when the job is in the book already), or 'busy' while another job's write holds the book. */
 export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, source: JobRowsSource): Promise<number | 'busy'> {
@@ -73,6 +78,7 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
     sources,
     partial: request.partial,
     startedAt: ports.clock.now().toISOString(),
+    listedAt: request.listedAt,
     ...(request.mappedAgainst && { mappedAgainst: request.mappedAgainst }),
   });
   return write.ranges;
@@ -118,16 +124,20 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
     const rowOf = new Map(rows.map((row) => [entryKey(row), row]));
     const endingSources = new Set(write.partial ? [] : write.sources);
     const at = write.startedAt;
+    const listedAt = listedAtOf(write);
     const entries: SnapshotEntry[] = [];
     const changes: BookChange[] = [];
     for (const key of inUtf8Order([...new Set([...current.keys(), ...rowOf.keys()])], (key) => key, 1)) {
       if (!inRange(key, bounds)) continue;
       const before = current.get(key);
-      const row = rowOf.get(key);
+      const listed = rowOf.get(key);
+      // A hotel the book's newest whole inventory of its source left out stays out.
+      const row = before === undefined && listed && unlistedSince(state, listed.source, listedAt) ? undefined : listed;
+      if (before === undefined && row === undefined) continue;
       const outcome = row
-        ? applyJobRow(before && withoutFolded(before), row, at, mappingJobId)
+        ? applyJobRow(before && withoutFolded(before), row, at, mappingJobId, listedAt)
         : before && endingSources.has(before.source)
-          ? applyRemoval(withoutFolded(before), at, mappingJobId)
+          ? applyRemoval(withoutFolded(before), at, mappingJobId, listedAt)
           : { entry: before! };
       entries.push({ ...outcome.entry, folded: before?.folded ?? 0 });
       if (outcome.change) changes.push(changeOf(outcome.change, outcome.entry));
@@ -163,7 +173,9 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
   const write = await ports.store.write(organizationId, mappingJobId);
   if (!write || write.sequence !== undefined || write.abandoned) return write?.sequence;
   const parts = await writeManifest<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
-  const previous = (await ports.store.state(organizationId)).generation;
+  const state = await ports.store.state(organizationId);
+  const previous = state.generation;
+  const listedWhole = write.partial ? undefined : newestWhole(state, write);
   const cause = { kind: 'JOB', mappingJobId } as const;
   for (;;) {
     // The feed's last commit is read before the laid-over entries: one committed after it moves the
@@ -182,7 +194,7 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     const files = await changesStillStanding(ports, organizationId, write, parts, newer);
     const counts = sumCounts(files.map((file) => file.counts));
     const sequence = await ports.log.commitAfter(organizationId, last, cause, { files }, (next) => [
-      ...ports.store.finishWriteItems(organizationId, mappingJobId, next, write.mappedAgainst),
+      ...ports.store.finishWriteItems(organizationId, mappingJobId, next, { ...(write.mappedAgainst && { mappedAgainst: write.mappedAgainst }), ...(listedWhole && { listedWhole }) }),
       ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
     ]);
     if (sequence === 'moved') continue;
@@ -200,6 +212,13 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
   }
 }
 
+/** The book's newest whole inventory per source, with the write's sources where its inventory is newer. */
+function newestWhole(state: BookState, write: JobWrite): Record<string, string> {
+  const listedAt = listedAtOf(write);
+  const newer = write.sources.filter((source) => !unlistedSince(state, source, listedAt));
+  return { ...state.listedWhole, ...Object.fromEntries(newer.map((source) => [source, listedAt])) };
+}
+
 /**
  * The write's rows and removals applied again over the entries laid over since it began (`newer`),
  * where that changes them: what the write did to each is computed on the entry before, and the one
@@ -214,7 +233,8 @@ async function reappliedOver(newer: readonly LaidOverEntry[], write: JobWrite, p
     const rows = new Map((await source.rows(range * RANGE_BLOCKS, (range + 1) * RANGE_BLOCKS)).map((row) => [entryKey(row), row]));
     for (const { entry } of inRangeOf) {
       const row = rows.get(entryKey(entry));
-      const outcome = row ? applyJobRow(entry, row, at, write.mappingJobId) : endingSources.has(entry.source) ? applyRemoval(entry, at, write.mappingJobId) : undefined;
+      const listedAt = listedAtOf(write);
+      const outcome = row ? applyJobRow(entry, row, at, write.mappingJobId, listedAt) : endingSources.has(entry.source) ? applyRemoval(entry, at, write.mappingJobId, listedAt) : undefined;
       if (outcome?.change !== undefined) outcomes.push({ entry: outcome.entry, change: outcome.change });
     }
   }

@@ -25,6 +25,17 @@ export interface BookState {
   writing?: string;
   /** The last reference publication the book followed (reference-follow.ts). */
   followed?: Publication;
+  /**
+   * Per source, when the newest whole inventory written was uploaded: a hotel it did not list that
+   * an older inventory lists is not written (an entry it ended, or never had).
+   */
+  listedWhole?: Record<string, string>;
+}
+
+/** Whether a row an inventory uploaded at `listedAt` gives for a hotel the book has no entry of is older than the book's last whole inventory of its source. */
+export function unlistedSince(state: Pick<BookState, 'listedWhole'>, source: string, listedAt: string): boolean {
+  const whole = state.listedWhole?.[source];
+  return whole !== undefined && whole > listedAt;
 }
 
 /** A reference publication, and its number (publications are numbered in the order they are made). */
@@ -51,6 +62,8 @@ export interface JobWrite {
   abandoned?: boolean;
   /** The reference publication the job mapped against. */
   mappedAgainst?: Publication;
+  /** When the job's inventory was uploaded (writes planned before it was recorded: none). */
+  listedAt?: string;
 }
 
 /** The book's export of one source, as the table keeps it. */
@@ -98,6 +111,7 @@ export class BookStore {
       ...(Item?.generation !== undefined && { generation: Item.generation as string }),
       ...(Item?.writing !== undefined && { writing: Item.writing as string }),
       ...(Item?.followed !== undefined && { followed: Item.followed as BookState['followed'] }),
+      ...(Item?.listedWhole !== undefined && { listedWhole: Item.listedWhole as BookState['listedWhole'] }),
     };
   }
 
@@ -240,16 +254,19 @@ export class BookStore {
   }
 
   /** The writes that make the write's generation the book's, and end the write, in the commit's transaction. */
-  finishWriteItems(organizationId: string, mappingJobId: string, sequence: number, mappedAgainst?: Publication): TransactItem[] {
+  finishWriteItems(organizationId: string, mappingJobId: string, sequence: number, options: { mappedAgainst?: Publication; listedWhole?: Record<string, string> }): TransactItem[] {
+    const { mappedAgainst, listedWhole } = options;
+    // A book that followed no publication yet follows the one its first job mapped against.
+    const sets = ['generation = :job', ...(mappedAgainst ? ['followed = if_not_exists(followed, :mapped)'] : []), ...(listedWhole ? ['listedWhole = :listedWhole'] : [])];
     return [
       {
         Update: {
           TableName: this.table.name,
           Key: keys.state(organizationId),
-          // A book that followed no publication yet follows the one its first job mapped against.
-          UpdateExpression: `SET generation = :job${mappedAgainst ? ', followed = if_not_exists(followed, :mapped)' : ''} REMOVE writing`,
+          // The write holds the book: what it read of listedWhole is still so.
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE writing`,
           ConditionExpression: 'writing = :job',
-          ExpressionAttributeValues: { ':job': mappingJobId, ...(mappedAgainst && { ':mapped': mappedAgainst }) },
+          ExpressionAttributeValues: { ':job': mappingJobId, ...(mappedAgainst && { ':mapped': mappedAgainst }), ...(listedWhole && { ':listedWhole': listedWhole }) },
         },
       },
       {

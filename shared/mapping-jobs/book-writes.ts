@@ -6,7 +6,7 @@ import { decideEntry, OWN_SOURCE, startJobWrite, writeJobRange, type BookEntry, 
 import type { DomainEvent } from '../platform/events/events';
 import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
-import type { MappingJob, StoredResult } from './job';
+import { listedAtOf, type MappingJob, type StoredResult } from './job';
 import type { BookWriteMessage } from './queues';
 import type { ResolvedEvent } from './review';
 import { EngineRowsInOrder } from './result-views';
@@ -52,7 +52,14 @@ export async function writeIntoBook(ports: BookWritePorts, message: BookWriteMes
     await writeJobRange(ports.book, { ...request, range: message.range }, ports.rowsOf(job));
     return;
   }
-  const ranges = await startJobWrite(ports.book, { ...request, partial: message.partial === true, ...(message.mappedAgainst && { mappedAgainst: message.mappedAgainst }) }, ports.rowsOf(job));
+  const start = {
+    ...request,
+    partial: message.partial === true,
+    // A start sent before starts carried it: its rows are as new as any.
+    listedAt: message.listedAt ?? ports.book.clock.now().toISOString(),
+    ...(message.mappedAgainst && { mappedAgainst: message.mappedAgainst }),
+  };
+  const ranges = await startJobWrite(ports.book, start, ports.rowsOf(job));
   if (ranges === 'busy') await ports.queue.send(message, { delaySeconds: BOOK_BUSY_RETRY_SECONDS });
   else await ports.queue.sendAll(Array.from({ length: ranges }, (_, range) => ({ ...request, range })));
 }
@@ -63,7 +70,7 @@ export async function writeIntoBook(ports: BookWritePorts, message: BookWriteMes
  */
 export async function decideInBook(
   ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'decisionWrites'> },
-  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>,
+  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt' | 'inventoryUploadedAt'>,
   read: StoredResult,
   updated: StoredResult,
   event: DomainEvent,
@@ -83,7 +90,7 @@ export async function decideInBook(
       partner: read.partner ?? { name: read.partnerHotelName },
     },
     { kind: 'REVIEW', decidedBy: review.decidedBy, mappingJobId: job.id },
-    { row: { mappingJobId: job.id, row: jobRow(read) }, writes: ports.jobs.decisionWrites(job, read, updated, event) },
+    { row: { mappingJobId: job.id, row: jobRow(read), listedAt: listedAtOf(job) }, writes: ports.jobs.decisionWrites(job, read, updated, event) },
   );
   return entry !== undefined;
 }
@@ -95,7 +102,7 @@ export async function decideInBook(
  */
 export async function withdrawInBook(
   ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'withdrawalWrites'> },
-  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>,
+  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt' | 'inventoryUploadedAt'>,
   read: StoredResult,
   engine: StoredResult,
   event: ResolvedEvent,
@@ -106,7 +113,7 @@ export async function withdrawInBook(
     { source: read.source ?? OWN_SOURCE, partnerHotelId: read.partnerHotelId },
     { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
     { kind: 'REVIEW', decidedBy: event.data.decidedBy, mappingJobId: job.id },
-    { row: { mappingJobId: job.id, row: jobRow(engine) }, writes: ports.jobs.withdrawalWrites(job, read, engine, event) },
+    { row: { mappingJobId: job.id, row: jobRow(engine), listedAt: listedAtOf(job) }, writes: ports.jobs.withdrawalWrites(job, read, engine, event) },
   );
   return entry !== undefined;
 }

@@ -47,6 +47,8 @@ export interface MappingJob {
   counts: JobCounts;
   /** The inventory holds only some of its sources' hotels: its write into the mapping book ends no entry. */
   partial?: boolean;
+  /** When its inventory was uploaded: the book takes jobs' rows in this order (jobs created before it was kept: none). */
+  inventoryUploadedAt?: string;
   createdAt: string;
   startedAt?: string;
   completedAt?: string;
@@ -163,3 +165,6 @@ export const jobObjects = {
 
 /** Exports are there to be downloaded once: the bucket forgets them after a week. */
 export const EXPORTS_PREFIX = 'exports/';
+
+/** What a job's rows say is as of, for the mapping book: its inventory's upload. */
+export const listedAtOf = (job: Pick<MappingJob, 'inventoryUploadedAt' | 'createdAt'>) => job.inventoryUploadedAt ?? job.createdAt;

@@ -11,7 +11,7 @@ import type { PartnerEvent } from '../events';
 import { log } from '../platform/logging';
 import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
-import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, withPartnerFacts, type MappingJob, type PinnedReference } from './job';
+import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, listedAtOf, withPartnerFacts, type MappingJob, type PinnedReference } from './job';
 import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
 import { mappingDeadlineQueue, type BookWriteMessage, type ChunkMessage, type DeadlineMessage } from './queues';
 import type { MappingJobStore } from './store';
@@ -97,6 +97,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
     chunkCount: inventory.chunkCount,
     counts: emptyCounts(inventory.hotelCount),
     ...(input.partial && { partial: true }),
+    inventoryUploadedAt: inventory.createdAt,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
@@ -197,6 +198,7 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
     organizationId: job.organizationId,
     mappingJobId: job.id,
     partial: completed.partial === true,
+    listedAt: listedAtOf(completed),
     ...(completed.reference.number !== undefined && { mappedAgainst: { referenceVersionId: completed.reference.artifactsId, number: completed.reference.number } }),
   });
 }

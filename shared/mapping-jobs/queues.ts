@@ -80,6 +80,8 @@ export const mappingBookWriteQueue = defineQueue({
     range: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     /** The job's inventory is partial: its write ends no entry (the start's). */
     partial: v.optional(v.boolean()),
+    /** When the job's inventory was uploaded: the book takes jobs in this order (the start's). */
+    listedAt: v.optional(v.string()),
     /** The reference publication the job mapped against (the start's). */
     mappedAgainst: v.optional(v.object({ referenceVersionId: v.string(), number: v.number() })),
   }),

@@ -67,7 +67,7 @@ const organizationId = 'bench-book';
 /** Writes a job into the book as the queue would, `PARALLEL` ranges at a time; its wall time in ms. */
 async function writeJob(mappingJobId: string, rows: JobRow[]): Promise<number> {
   const started = performance.now();
-  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial: false }, source(rows));
+  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial: false, listedAt: new Date().toISOString() }, source(rows));
   if (ranges === 'busy') throw new Error('the book is busy');
   let next = 0;
   await Promise.all(

@@ -32,6 +32,9 @@ async function generationFilesTagged(organizationId: string, generation: string)
   return tagged;
 }
 const ports = bookPorts(api.runtime);
+/** When an inventory was uploaded: each later than the one before. */
+let uploads = 0;
+const listed = () => new Date(Date.UTC(2026, 10, 1) + ++uploads * 60_000).toISOString();
 const HOTEL = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
 function row(i: number, overrides: Partial<JobRow> = {}): JobRow {
@@ -94,8 +97,8 @@ function feedReader(organizationId: string, limit: number): { stop(): Promise<Bo
 }
 
 /** Writes a job whole: its start, then its ranges all at once. */
-async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], partial = false): Promise<void> {
-  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial }, source(rows));
+async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], partial = false, listedAt = listed()): Promise<void> {
+  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial, listedAt }, source(rows));
   assert.notEqual(ranges, 'busy');
   await Promise.all(Array.from({ length: ranges as number }, (_, range) => writeJobRange(ports, { organizationId, mappingJobId, range }, source(rows))));
 }
@@ -111,10 +114,10 @@ describe('jobs written into the book', () => {
 
     // The second job: every tenth row on another hotel, row 99 gone, rows 100-104 new.
     const second = [...first.slice(0, 99).map((each, i) => (i % 10 === 0 ? { ...each, referenceHotelId: HOTEL(500 + i) } : each)), ...Array.from({ length: 5 }, (_, i) => row(100 + i))];
-    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source(second));
+    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source(second));
     assert.equal(ranges, 3);
     // A third job waits for the second to commit.
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-3', partial: false }, source(first)), 'busy');
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-3', partial: false, listedAt: listed() }, source(first)), 'busy');
 
     const reader = feedReader(organizationId, 7);
     const now = () => api.clock.now().toISOString();
@@ -162,7 +165,7 @@ describe('jobs written into the book', () => {
   it('a decision committed while the write commits is not followed in the feed by the change it superseded', async () => {
     const organizationId = `org-race-${Date.now()}`;
     await writeJob(organizationId, 'job-1', [row(1)]);
-    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source([row(1, { referenceHotelId: HOTEL(7) })]));
+    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source([row(1, { referenceHotelId: HOTEL(7) })]));
     // The person decides row 1 right after the commit has read the decisions laid over the book.
     let decided = false;
     const racing = {
@@ -192,7 +195,7 @@ describe('jobs written into the book', () => {
     await writeJob(organizationId, 'job-1', first);
     // Job 2 no longer lists rows 3 and 5: a person decides row 3 while its ranges are written, row 5 while it commits.
     const second = first.filter((_, i) => i !== 3 && i !== 5);
-    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source(second));
+    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source(second));
     const decide = (i: number) =>
       decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: `P00${i}` }, decision(i, HOTEL(70 + i), api.clock.now().toISOString()), { kind: 'REVIEW', decidedBy: 'key-1' });
     await decide(3);
@@ -236,12 +239,33 @@ describe('jobs written into the book', () => {
     assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, 10 + 2 + 2);
   });
 
+  it('takes jobs in the order of their inventories, not of their ends: an older inventory written last changes nothing a newer one said', async () => {
+    const organizationId = `org-order-${Date.now()}`;
+    const [olderAt, newerAt] = [listed(), listed()];
+    // The older inventory lists rows 0-5; the newer one moves row 0, no longer lists row 5 and adds row 6.
+    const older = Array.from({ length: 6 }, (_, i) => row(i));
+    const newer = [row(0, { referenceHotelId: HOTEL(50) }), ...older.slice(1, 5), row(6)];
+    // The newer job ends first; the older, larger one after it, whole and then partial.
+    await writeJob(organizationId, 'newer', newer, false, newerAt);
+    const written = (await ports.log.read(organizationId, FEED_START, 100)).changes.length;
+    await writeJob(organizationId, 'older', older, false, olderAt);
+    await writeJob(organizationId, 'older-partial', older, true, olderAt);
+    const entryOf = (i: number) => currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: `P00${i}` });
+    assert.equal((await entryOf(0))?.referenceHotelId, HOTEL(50));
+    assert.equal(await entryOf(5), undefined, 'the newer inventory never listed row 5');
+    assert.equal((await entryOf(6))?.status, 'MATCHED', 'the older inventory does not end what the newer one listed');
+    assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, written, 'the older jobs change nothing');
+    // An inventory newer than both is written as always.
+    await writeJob(organizationId, 'newest', older, false);
+    assert.deepEqual([(await entryOf(0))?.referenceHotelId, (await entryOf(5))?.status, (await entryOf(6))?.status], [HOTEL(0), 'MATCHED', 'DELETED']);
+  });
+
   it('a job, decisions and a merge written at once: a reader paging meanwhile sees every change once, and replaying them gives the book', async () => {
     const organizationId = `org-all-${Date.now()}`;
     const first = Array.from({ length: 60 }, (_, i) => row(i));
     await writeJob(organizationId, 'job-1', first);
     const second = first.map((each, i) => (i % 5 === 0 ? { ...each, referenceHotelId: HOTEL(600 + i) } : each));
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false }, source(second)), 2);
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source(second)), 2);
     // A publication that merged hotels 1, 2, 10 (which job-2 moves) and 12 into others.
     const merged = [1, 2, 10, 12].map((i) => ({ hotelId: HOTEL(i), mergedInto: HOTEL(900 + i), mergedIntoName: `Survivor ${i}` }));
     const publication = { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged, removed: [], added: [] };
@@ -364,7 +388,7 @@ describe('jobs written into the book', () => {
       remap: async () => assert.fail('a merge maps nothing again'),
     };
     const write = async (mappingJobId: string, rows: JobRow[]) => {
-      const ranges = await startJobWrite(catching, { organizationId, mappingJobId, partial: false, mappedAgainst: { referenceVersionId: 'pub-1', number: 1 } }, source(rows));
+      const ranges = await startJobWrite(catching, { organizationId, mappingJobId, partial: false, mappedAgainst: { referenceVersionId: 'pub-1', number: 1 }, listedAt: listed() }, source(rows));
       for (let range = 0; range < (ranges as number); range++) await writeJobRange(catching, { organizationId, mappingJobId, range }, source(rows));
     };
     await write('job-1', [row(1), row(2)]);
@@ -390,7 +414,7 @@ describe('jobs written into the book', () => {
     const organizationId = `org-index-${Date.now()}`;
     // 5,000 entries in one part, 4,000 of them on one hotel: its pairs fill two blocks and more.
     const entries = Array.from({ length: 5_000 }, (_, i) => ({
-      ...applyJobRow(undefined, row(i, { partnerHotelId: `P${String(i).padStart(5, '0')}`, referenceHotelId: i % 5 === 4 ? HOTEL(i) : HOTEL(1) }), api.clock.now().toISOString(), 'job-1').entry,
+      ...applyJobRow(undefined, row(i, { partnerHotelId: `P${String(i).padStart(5, '0')}`, referenceHotelId: i % 5 === 4 ? HOTEL(i) : HOTEL(1) }), api.clock.now().toISOString(), 'job-1', api.clock.now().toISOString()).entry,
       folded: 0,
     }));
     await writePart(ports.files, organizationId, 'gen-1', 0, entries, {});
@@ -410,8 +434,8 @@ describe('jobs written into the book', () => {
   it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {
     const organizationId = `org-abandon-${Date.now()}`;
     const rows = Array.from({ length: 10 }, (_, i) => row(i));
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'stuck', partial: false }, source(rows)), 1);
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'next', partial: false }, source(rows)), 'busy');
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'stuck', partial: false, listedAt: listed() }, source(rows)), 1);
+    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'next', partial: false, listedAt: listed() }, source(rows)), 'busy');
     // Its one range was written, then the commit failed every delivery.
     const written = { ...ports, store: Object.assign(Object.create(ports.store) as typeof ports.store, { rangeDone: async () => assert.fail('dies before counting') }) };
     await assert.rejects(writeJobRange(written, { organizationId, mappingJobId: 'stuck', range: 0 }, source(rows)));

@@ -55,7 +55,7 @@ const decision = (overrides: Partial<StandingDecision> = {}): StandingDecision =
 
 /** An entry a first job wrote, then a person decided. */
 function decided(by: StandingDecision = decision()): BookEntry {
-  const first = applyJobRow(undefined, row({ status: 'REVIEW', score: 0.6 }), AT[0], 'job-1').entry;
+  const first = applyJobRow(undefined, row({ status: 'REVIEW', score: 0.6 }), AT[0], 'job-1', AT[0]).entry;
   return applyDecision(first, by, { kind: 'REVIEW', decidedBy: by.decidedBy }).entry;
 }
 
@@ -77,7 +77,7 @@ describe('materialChange', () => {
 
 describe('applyJobRow', () => {
   it('a partner id the book does not hold is NEW, with the engine answer and a first history line', () => {
-    const { entry, change } = applyJobRow(undefined, row(), AT[0], 'job-1');
+    const { entry, change } = applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]);
     assert.equal(change, 'NEW');
     assert.equal(entry.status, 'MATCHED');
     assert.equal(entry.method, 'FUZZY');
@@ -90,8 +90,8 @@ describe('applyJobRow', () => {
   });
 
   it('the same hotel and status again is unchanged: no change, the latest score and facts kept, the change time left as it was', () => {
-    const first = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
-    const { entry, change } = applyJobRow(first, row({ score: 0.91, partner: { ...facts, name: 'Hotel du Louvre' } }), AT[2], 'job-2');
+    const first = applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]).entry;
+    const { entry, change } = applyJobRow(first, row({ score: 0.91, partner: { ...facts, name: 'Hotel du Louvre' } }), AT[2], 'job-2', AT[2]);
     assert.equal(change, undefined);
     assert.equal(entry.score, 0.91);
     assert.equal(entry.partner.name, 'Hotel du Louvre');
@@ -100,8 +100,8 @@ describe('applyJobRow', () => {
   });
 
   it('another hotel or status is UPDATED with a reason that says what changed', () => {
-    const first = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
-    const { entry, change } = applyJobRow(first, row({ status: 'REVIEW', referenceHotelId: HOTEL_B, score: 0.55, reason: 'two hotels of the chain' }), AT[2], 'job-2');
+    const first = applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]).entry;
+    const { entry, change } = applyJobRow(first, row({ status: 'REVIEW', referenceHotelId: HOTEL_B, score: 0.55, reason: 'two hotels of the chain' }), AT[2], 'job-2', AT[2]);
     assert.equal(change, 'UPDATED');
     assert.equal(entry.status, 'REVIEW');
     assert.equal(entry.reason, `The engine now says REVIEW ${HOTEL_B} (was MATCHED ${HOTEL_A}): two hotels of the chain`);
@@ -110,7 +110,7 @@ describe('applyJobRow', () => {
 
   it('keeps a MANUAL entry as decided and records the engine answer beside it', () => {
     const manual = decided();
-    const { entry, change } = applyJobRow(manual, row({ referenceHotelId: HOTEL_A, score: 0.99, partner: { ...facts, name: 'HOTEL DU LOUVRE' } }), AT[2], 'job-2');
+    const { entry, change } = applyJobRow(manual, row({ referenceHotelId: HOTEL_A, score: 0.99, partner: { ...facts, name: 'HOTEL DU LOUVRE' } }), AT[2], 'job-2', AT[2]);
     assert.equal(change, undefined);
     assert.equal(entry.method, 'MANUAL');
     assert.equal(entry.status, 'MATCHED');
@@ -121,14 +121,14 @@ describe('applyJobRow', () => {
   });
 
   it('keeps a NO_MATCH decision as UNMATCHED, score 0', () => {
-    const { entry, change } = applyJobRow(decided(decision({ decision: 'NO_MATCH', referenceHotelId: null, referenceHotelName: null })), row(), AT[2], 'job-2');
+    const { entry, change } = applyJobRow(decided(decision({ decision: 'NO_MATCH', referenceHotelId: null, referenceHotelName: null })), row(), AT[2], 'job-2', AT[2]);
     assert.equal(change, undefined);
     assert.deepEqual([entry.status, entry.method, entry.referenceHotelId, entry.score], ['UNMATCHED', 'MANUAL', null, 0]);
   });
 
   it('sends a MANUAL entry back to REVIEW when the partner hotel changed materially, showing the decision it had', () => {
     const moved = { ...facts, address: '3 Rue de Rivoli' };
-    const { entry, change } = applyJobRow(decided(), row({ partner: moved }), AT[2], 'job-2');
+    const { entry, change } = applyJobRow(decided(), row({ partner: moved }), AT[2], 'job-2', AT[2]);
     assert.equal(change, 'UPDATED');
     assert.equal(entry.status, 'REVIEW');
     assert.equal(entry.method, 'FUZZY');
@@ -140,29 +140,51 @@ describe('applyJobRow', () => {
         `The engine now says MATCHED ${HOTEL_A}; the decision was MATCH ${HOTEL_B}.`,
     );
     // Until a person decides again, a later job with the same answer leaves it, reason and all.
-    const again = applyJobRow(entry, row({ partner: moved }), AT[3], 'job-3');
+    const again = applyJobRow(entry, row({ partner: moved }), AT[3], 'job-3', AT[3]);
     assert.equal(again.change, undefined);
     assert.equal(again.entry.reason, entry.reason);
     assert.equal(again.entry.decision?.referenceHotelId, HOTEL_B);
   });
 });
 
+describe('the order of inventories', () => {
+  it('an older inventory written after a newer one changes nothing the newer one said, and keeps when it was listed', () => {
+    const newer = applyJobRow(undefined, row(), AT[3], 'job-newer', AT[2]).entry;
+    assert.equal(newer.listedAt, AT[2]);
+    const olderRow = applyJobRow(newer, row({ referenceHotelId: HOTEL_B, partner: { ...facts, name: 'Another Hotel' } }), AT[3], 'job-older', AT[1]);
+    assert.deepEqual(olderRow, { entry: newer });
+    assert.deepEqual(applyRemoval(newer, AT[3], 'job-older', AT[1]), { entry: newer });
+    // The same inventory again, or a newer one, applies.
+    assert.equal(applyJobRow(newer, row({ referenceHotelId: HOTEL_B }), AT[3], 'job-again', AT[2]).change, 'UPDATED');
+    const ended = applyRemoval(newer, AT[3], 'job-newest', AT[3]);
+    assert.deepEqual([ended.change, ended.entry.listedAt], ['DELETED', AT[3]]);
+  });
+
+  it("a person's decision, a merge and a publication keep when the entry was listed", () => {
+    const listed = decided();
+    assert.equal(listed.listedAt, AT[0]);
+    assert.equal(applyMerge(listed, { hotelId: HOTEL_B, mergedInto: HOTEL_A, mergedIntoName: 'Hotel du Louvre' }, AT[2], 'pub-2').entry.listedAt, AT[0]);
+    const answer = { status: 'MATCHED' as const, method: 'FUZZY' as const, referenceHotelId: HOTEL_A, referenceHotelName: 'Hotel du Louvre', score: 0.9, evidence: null, candidates: [] };
+    assert.equal(applyRemap(listed, answer, AT[2], 'pub-2', { kind: 'GONE', hotelId: HOTEL_B }).entry.listedAt, AT[0]);
+  });
+});
+
 describe('applyRemoval and a return', () => {
   it('ends an entry as DELETED once, keeping its decision and history', () => {
-    const ended = applyRemoval(decided(), AT[2], 'job-2');
+    const ended = applyRemoval(decided(), AT[2], 'job-2', AT[2]);
     assert.equal(ended.change, 'DELETED');
     assert.equal(ended.entry.status, 'DELETED');
     assert.equal(ended.entry.decision?.referenceHotelId, HOTEL_B);
-    assert.equal(applyRemoval(ended.entry, AT[3], 'job-3').change, undefined);
+    assert.equal(applyRemoval(ended.entry, AT[3], 'job-3', AT[3]).change, undefined);
   });
 
   it('an ended entry listed again is NEW: under its decision when the hotel is the same, from the engine otherwise', () => {
-    const ended = applyRemoval(decided(), AT[2], 'job-2').entry;
-    const back = applyJobRow(ended, row(), AT[3], 'job-3');
+    const ended = applyRemoval(decided(), AT[2], 'job-2', AT[2]).entry;
+    const back = applyJobRow(ended, row(), AT[3], 'job-3', AT[3]);
     assert.equal(back.change, 'NEW');
     assert.deepEqual([back.entry.status, back.entry.method, back.entry.referenceHotelId], ['MATCHED', 'MANUAL', HOTEL_B]);
-    const engineEnded = applyRemoval(applyJobRow(undefined, row(), AT[0], 'job-1').entry, AT[2], 'job-2').entry;
-    const engineBack = applyJobRow(engineEnded, row({ status: 'UNMATCHED', method: null, referenceHotelId: null, score: 0.02 }), AT[3], 'job-3');
+    const engineEnded = applyRemoval(applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]).entry, AT[2], 'job-2', AT[2]).entry;
+    const engineBack = applyJobRow(engineEnded, row({ status: 'UNMATCHED', method: null, referenceHotelId: null, score: 0.02 }), AT[3], 'job-3', AT[3]);
     assert.equal(engineBack.change, 'NEW');
     assert.deepEqual([engineBack.entry.status, engineBack.entry.method], ['UNMATCHED', null]);
   });
@@ -170,14 +192,14 @@ describe('applyRemoval and a return', () => {
 
 describe('applyDecision', () => {
   it('makes the entry MANUAL with the decision, UPDATED, whatever the engine said', () => {
-    const { entry, change } = applyDecision(applyJobRow(undefined, row({ status: 'REVIEW' }), AT[0], 'job-1').entry, decision(), { kind: 'REVIEW', decidedBy: 'key-1' });
+    const { entry, change } = applyDecision(applyJobRow(undefined, row({ status: 'REVIEW' }), AT[0], 'job-1', AT[0]).entry, decision(), { kind: 'REVIEW', decidedBy: 'key-1' });
     assert.equal(change, 'UPDATED');
     assert.deepEqual([entry.status, entry.method, entry.referenceHotelId, entry.score, entry.changedAt], ['MATCHED', 'MANUAL', HOTEL_B, 1, AT[1]]);
     assert.equal(entry.reason, `Decided by a person: MATCH ${HOTEL_B}`);
   });
 
   it('keeps the latest history lines only', () => {
-    let entry = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
+    let entry = applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]).entry;
     for (let i = 0; i < HISTORY_LINES + 5; i++) {
       entry = applyDecision(entry, decision({ decision: i % 2 ? 'MATCH' : 'NO_MATCH', decidedAt: `2026-11-${String(3 + i).padStart(2, '0')}T00:00:00.000Z` }), { kind: 'REVIEW', decidedBy: 'key-1' }).entry;
     }
@@ -213,7 +235,7 @@ describe('applyWithdrawal', () => {
   });
 
   it('keeps a DELETED entry DELETED', () => {
-    const removed = applyRemoval(decided(), AT[2], 'job-2').entry;
+    const removed = applyRemoval(decided(), AT[2], 'job-2', AT[2]).entry;
     const { entry } = applyWithdrawal(removed, { withdrawnDecidedAt: AT[1], decidedBy: 'key-2', decidedAt: AT[3] }, cause);
     assert.deepEqual([entry.status, entry.method, entry.decision], ['DELETED', 'FUZZY', undefined]);
   });
@@ -221,8 +243,8 @@ describe('applyWithdrawal', () => {
 
 describe('an entry sent back to REVIEW', () => {
   it('stays in REVIEW with its decision shown when the engine changes its mind, until a person decides', () => {
-    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2').entry;
-    const { entry, change } = applyJobRow(sentBack, row({ partner: { ...facts, name: 'Louvre Suites' }, referenceHotelId: HOTEL_B }), AT[3], 'job-3');
+    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2', AT[2]).entry;
+    const { entry, change } = applyJobRow(sentBack, row({ partner: { ...facts, name: 'Louvre Suites' }, referenceHotelId: HOTEL_B }), AT[3], 'job-3', AT[3]);
     assert.equal(change, 'UPDATED');
     assert.deepEqual([entry.status, entry.referenceHotelId, entry.decision?.decidedAt], ['REVIEW', HOTEL_B, AT[1]]);
     const redecided = applyDecision(entry, decision({ decidedAt: AT[3], partner: { ...facts, name: 'Louvre Suites' } }), { kind: 'REVIEW', decidedBy: 'key-1' }).entry;
@@ -232,15 +254,15 @@ describe('an entry sent back to REVIEW', () => {
 
 describe('found by review', () => {
   it('an entry waiting for review that ends and returns still waits for it, its decision shown', () => {
-    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2').entry;
-    const ended = applyRemoval(sentBack, AT[3], 'job-3').entry;
-    const { entry, change } = applyJobRow(ended, row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[3], 'job-4');
+    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2', AT[2]).entry;
+    const ended = applyRemoval(sentBack, AT[3], 'job-3', AT[3]).entry;
+    const { entry, change } = applyJobRow(ended, row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[3], 'job-4', AT[3]);
     assert.equal(change, 'NEW');
     assert.deepEqual([entry.status, entry.decision?.referenceHotelId], ['REVIEW', HOTEL_B]);
   });
 
   it('a decision on an entry new to the book is NEW in the feed', () => {
-    const fresh = applyJobRow(undefined, row({ status: 'REVIEW' }), AT[0], 'job-1').entry;
+    const fresh = applyJobRow(undefined, row({ status: 'REVIEW' }), AT[0], 'job-1', AT[0]).entry;
     assert.equal(applyDecision(fresh, decision(), { kind: 'REVIEW', decidedBy: 'key-1' }, true).change, 'NEW');
   });
 });
@@ -249,19 +271,19 @@ describe('following the reference', () => {
   const HOTEL_C = '33333333-3333-4333-8333-333333333333';
   const merge = { hotelId: HOTEL_B, mergedInto: HOTEL_C, mergedIntoName: 'Louvre Grand' };
   const unmatched = (partner: PartnerFacts = facts) =>
-    applyJobRow(undefined, row({ partner, status: 'UNMATCHED', method: null, referenceHotelId: null, referenceHotelName: null, score: 0.1 }), AT[0], 'job-1').entry;
+    applyJobRow(undefined, row({ partner, status: 'UNMATCHED', method: null, referenceHotelId: null, referenceHotelName: null, score: 0.1 }), AT[0], 'job-1', AT[0]).entry;
   const answer = (referenceHotelId: string | null) => ({
     ...row({ referenceHotelId, referenceHotelName: referenceHotelId && 'Found', status: referenceHotelId ? ('MATCHED' as const) : ('UNMATCHED' as const), method: referenceHotelId ? ('FUZZY' as const) : null }),
   });
 
   it('finds an entry by each hotel it points at, and an UNMATCHED one with a pin by its place; an ended one by nothing', () => {
     assert.deepEqual(referenceKeys(decided()).sort(), hotelKeys([HOTEL_B]));
-    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2').entry;
+    const sentBack = applyJobRow(decided(), row({ partner: { ...facts, name: 'Louvre Suites' } }), AT[2], 'job-2', AT[2]).entry;
     assert.deepEqual(referenceKeys(sentBack).sort(), hotelKeys([HOTEL_A, HOTEL_B]).sort(), 'the engine hotel and the decision shown');
     const [place] = referenceKeys(unmatched());
     assert.ok(placeKeysNear(facts.latitude!, facts.longitude!).includes(place!), 'its own place is near it');
     assert.deepEqual(referenceKeys(unmatched({ name: 'No pin' })), []);
-    assert.deepEqual(referenceKeys(applyRemoval(decided(), AT[2], 'job-2').entry), []);
+    assert.deepEqual(referenceKeys(applyRemoval(decided(), AT[2], 'job-2', AT[2]).entry), []);
   });
 
   it(`counts as near every place within ${NEAR_NEW_HOTEL_METERS} m, east-west too, far from the equator`, () => {
@@ -290,7 +312,7 @@ describe('following the reference', () => {
     const review = applyRemap(decided(), answer(HOTEL_C), AT[2], 'pub-2', { kind: 'GONE', hotelId: HOTEL_B });
     assert.deepEqual([review.change, review.entry.status, review.entry.referenceHotelId, review.entry.decision?.referenceHotelId], ['UPDATED', 'REVIEW', HOTEL_C, HOTEL_B]);
     assert.match(review.entry.reason, /The hotel of the decision, 2222.*left the reference: review it again/);
-    const engine = applyJobRow(undefined, row(), AT[0], 'job-1').entry;
+    const engine = applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]).entry;
     const remapped = applyRemap(engine, answer(null), AT[2], 'pub-2', { kind: 'GONE', hotelId: HOTEL_A });
     assert.deepEqual([remapped.change, remapped.entry.status, remapped.entry.method, remapped.entry.referenceHotelId], ['UPDATED', 'UNMATCHED', null, null]);
     assert.deepEqual(remapped.entry.cause, { kind: 'PUBLICATION', referenceVersionId: 'pub-2' });

@@ -151,6 +151,7 @@ function inventory(overrides: Partial<PartnerInventory> = {}): PartnerInventory 
   };
 }
 
+const INVENTORY_UPLOADED_AT = '2026-02-27T08:00:00.000Z';
 const reference = { artifactsId: 'ref-1', dataVersionId: 'dv-1', matchingIndexKey: 'indexes/ref-1' };
 const hotelbeds = { id: 'sup-1', code: 'HOTELBEDS', name: 'Hotelbeds' };
 
@@ -208,6 +209,7 @@ describe('creating a mapping job', () => {
     assert.equal(job.chunkCount, 3);
     assert.deepEqual(job.counts, { total: 4_001, processed: 0, matched: 0, review: 0, unmatched: 0 });
     assert.equal(job.createdAt, T0.toISOString());
+    assert.equal(job.inventoryUploadedAt, inventory().createdAt, 'the book takes jobs in the order of their inventories');
     assert.deepEqual(metering.reserved, [{ organizationId: 'org-1', jobId: 'job-1', mappings: 4_001, supplier: undefined }]);
     assert.deepEqual(jobs.jobs.get('job-1'), job);
     assert.deepEqual(chunks.sent, [0, 1, 2].map((chunk) => ({ organizationId: 'org-1', mappingJobId: 'job-1', chunk })));
@@ -354,6 +356,7 @@ function running(status: JobStatus = 'PENDING') {
     reference,
     chunkCount: 2,
     counts: { total: 3, processed: 0, matched: 0, review: 0, unmatched: 0 },
+    inventoryUploadedAt: INVENTORY_UPLOADED_AT,
     createdAt: T0.toISOString(),
     updatedAt: T0.toISOString(),
   };
@@ -439,7 +442,7 @@ describe('running a mapping job, chunk by chunk', () => {
       },
     });
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 3 }]);
-    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1', partial: false }]);
+    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1', partial: false, listedAt: INVENTORY_UPLOADED_AT }]);
   });
 
   it('after completing, a repeated delivery only settles again, with the same count, and records no second event', async () => {
