@@ -57,6 +57,8 @@ export async function queryResults(
   // Best score first across the allowed partitions; the cursor is the last sort key returned.
   const after = cursor === undefined ? undefined : decodeSortKey(cursor);
   const lowest = resultSortKey(minScore, '');
+  // A cursor below the lowest score asked for (another filter's) has nothing after it.
+  if (after !== undefined && Buffer.compare(sortKeyBytes(after), sortKeyBytes(lowest)) < 0) return { results: [], nextCursor: null };
   const highest = after ?? resultSortKeyCeiling(maxScore);
   const partitions = PARTITIONS.filter(
     (partition) => (!filter.status || partition.status === filter.status) && (!filter.method || partition.method === filter.method),
@@ -153,6 +155,11 @@ function decodeChunkCursor(cursor: string | undefined): { chunk: number; after?:
   return { chunk: Number(position.chunk), after: position.after };
 }
 
+/** A sort key as resultSortKey writes it: a score from 0 to 1 with four decimals, '#', a partner id. */
+const SORT_KEY = /^(0\.\d{4}|1\.0000)#./su;
+
 function decodeSortKey(cursor: string): string {
-  return decodeCursor(cursor, { partition: {}, attributes: ['after'] })!.after!;
+  const after = decodeCursor(cursor, { partition: {}, attributes: ['after'] })!.after!;
+  if (!SORT_KEY.test(after)) throw invalidInput('cursor: is not a cursor of this list.');
+  return after;
 }

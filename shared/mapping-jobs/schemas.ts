@@ -151,13 +151,18 @@ export const ReviewRequest = v.variant(
 
 const RowField = (description: string) => v.optional(v.pipe(v.unknown(), v.description(description)));
 
-/** A hotel as an inventory row gives it: checked as an inventory's rows are, so a bad one is answered as rejected, not refused with the request. */
+/**
+ * A hotel as an inventory row gives it: its values checked as an inventory's rows are, so a bad one
+ * is answered as rejected, not refused with the request; a field an inventory row has no column for
+ * (a typo) refuses the request, as every unknown field does.
+ */
 const FindMatchHotel = v.pipe(
-  v.looseObject({
+  v.strictObject({
     id: RowField("The partner's hotel id (required; unique in the request)"),
     name: RowField('The hotel name (required)'),
     address: RowField('Street address'),
     city: RowField('City'),
+    region: RowField('Region or state'),
     postalCode: RowField('Postal code'),
     country: RowField('Country name or ISO code'),
     lat: RowField('Latitude, -90 to 90 (with lon)'),
@@ -166,7 +171,7 @@ const FindMatchHotel = v.pipe(
     supplierCode: RowField("For ID_TO_ID and HYBRID: the supplier of supplierHotelId (default: the request's supplierCode)"),
     supplierHotelId: RowField("For ID_TO_ID and HYBRID: the hotel's id at that supplier"),
   }),
-  v.description("A hotel with an inventory row's fields (the same names and rules as an uploaded inventory's columns)"),
+  v.description("A hotel with an inventory row's fields (the same names and rules as an uploaded inventory's columns); no other field"),
 );
 
 export const FindMatchRequest = v.strictObject({

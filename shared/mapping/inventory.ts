@@ -6,7 +6,7 @@
 import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
 import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularLimits, type TabularRecord } from '../platform/files/tabular';
-import { codePointName, UNSAFE_TEXT_CHARACTER } from '../platform/text';
+import { codePointName, LONE_SURROGATE, TAB_OR_LINE_BREAK, UNSAFE_TEXT_CHARACTER } from '../platform/text';
 import { toCountryCode } from './countries';
 import { TextKeyTable, withRoom } from './columns';
 
@@ -176,7 +176,13 @@ const MAX_FIELD_LENGTH: Record<Field, number> = {
 };
 const MAX_LENGTH_BY_FIELD = FIELDS.map((field) => MAX_FIELD_LENGTH[field]);
 
-/** Every value within its length and free of unsafe characters (UNSAFE_TEXT_CHARACTER); throws RowProblem. */
+/** The fields that identify a hotel: the API looks them up as sent, so they hold no tab or line break either. */
+const IDENTIFIER_FIELDS = new Set([ID, SUPPLIER_HOTEL_ID]);
+
+/**
+ * Every value within its length and free of unsafe characters (UNSAFE_TEXT_CHARACTER, a lone
+ * surrogate; in an identifier, tab and line breaks too: the rule of the API's ids); throws RowProblem.
+ */
 function checkValues(values: FieldValues): void {
   for (let field = 0; field < values.length; field++) {
     const value = values[field];
@@ -184,8 +190,10 @@ function checkValues(values: FieldValues): void {
     if (value.length > MAX_LENGTH_BY_FIELD[field]!) {
       throw new RowProblem(`${FIELDS[field]} is ${value.length} characters long; at most ${MAX_LENGTH_BY_FIELD[field]} are taken`);
     }
-    const unsafe = UNSAFE_TEXT_CHARACTER.exec(value);
+    const unsafe = UNSAFE_TEXT_CHARACTER.exec(value) ?? (IDENTIFIER_FIELDS.has(field) ? TAB_OR_LINE_BREAK.exec(value) : null);
     if (unsafe) throw new RowProblem(`${FIELDS[field]} holds the control character ${codePointName(unsafe[0])}`);
+    const half = LONE_SURROGATE.exec(value);
+    if (half) throw new RowProblem(`${FIELDS[field]} holds half of a surrogate pair (${codePointName(half[0])}): it is not valid Unicode text`);
   }
 }
 

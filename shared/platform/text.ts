@@ -21,6 +21,12 @@ import anyAscii from 'any-ascii';
  */
 export const UNSAFE_TEXT_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
+/** Half of a surrogate pair: JSON can spell one ("\ud800"), but no UTF-8 encoder can store it (it becomes U+FFFD, and two texts one). */
+export const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Tab and line breaks: text may hold them, an identifier may not (it is a key, a query parameter, a CSV cell, a log field). */
+export const TAB_OR_LINE_BREAK = /[\t\n\r]/;
+
 /** "U+0007", for a message that names the character without printing it. */
 export function codePointName(character: string): string {
   return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;

@@ -188,7 +188,7 @@ describe('POST /api/v1/mapping/match', () => {
     const [good] = partnerRows(3);
     const goodId = good!.id;
     const answer = await match(partner, {
-      hotels: [good, { id: 'N1' }, { ...good, id: 'B1', lat: 123, lon: 2 }, good, { id: 'Z1', name: 'Zed', extra: 'ignored as a file ignores a column' }],
+      hotels: [good, { id: 'N1' }, { ...good, id: 'B1', lat: 123, lon: 2 }, good, { id: 'Z1', name: 'Zed', region: 'Nowhere' }],
     });
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(
@@ -214,8 +214,19 @@ describe('POST /api/v1/mapping/match', () => {
       [{ hotels: [{ id: 'H1', name: 'Hotel' }], mode: 'FAST' }, /^mode: must be STANDARD, ID_TO_ID or HYBRID/],
       [{ hotels: [{ id: 'H1', name: 'Hotel' }], mode: 'ID_TO_ID' }, /^ID_TO_ID mapping needs a supplierCode/],
       [{ hotels: [{ id: 'H1', name: 'Hotel', supplierHotelId: '77' }], mode: 'HYBRID', supplierCode: 'HOTELBEDS' }, /not connected to HOTELBEDS/],
+      // A field no inventory row has (a typo) is refused, as every unknown field is.
+      [{ hotels: [{ id: 'H1', name: 'Hotel' }, { id: 'H2', name: 'Hotel', adress: '1 Main St' }] }, /^Unknown field "hotels\.1\.adress" in the body\.$/],
     ] as const) {
       const refused = await match(partner, body);
+      assert.equal(refused.status, 400, refused.text);
+      assert.match(refused.body.message, message);
+    }
+    // A value nested deeper than any request nests (written out: too deep for JSON.stringify here too) is refused before anything reads it.
+    for (const [text, message] of [
+      [`{"hotels":[{"id":"H1","name":"Hotel","address":${'{"a":'.repeat(5_000)}"x"${'}'.repeat(5_000)}}]}`, /^The request body nests objects and arrays more than 32 deep \(at hotels\.0\.address\.a\.a\.a…\)\.$/],
+      [`{"hotels":${'['.repeat(5_000)}${']'.repeat(5_000)}}`, /^The request body nests objects and arrays more than 32 deep \(at hotels\.0\.0\.0\.0\.0…\)\.$/],
+    ] as const) {
+      const refused = await api.request('POST', '/api/v1/mapping/match', { as: partner, body: text, headers: { 'content-type': 'application/json' } });
       assert.equal(refused.status, 400, refused.text);
       assert.match(refused.body.message, message);
     }

@@ -1,13 +1,15 @@
 /**
  * JSON inventories through the local runtime: a rejected element of a JSON array is named by its
  * index, also when the array is one line; a field of the wrong type (an object as a name, a number
- * as an id) rejects its row, in JSON Lines as in JSON.
+ * as an id) rejects its row, in JSON Lines as in JSON; an id the API's lookups refuse rejects its row.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
+import { seedReferenceInventory } from '../../infra/local/seed';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const api = await startTestApi();
+const seedReference = () => seedReferenceInventory(api.runtime, { hotels: 50, seed: 3 });
 const BASE = '/api/v1/partner-inventories';
 
 function upload(as: Caller, fileName: string, data: string) {
@@ -51,5 +53,31 @@ describe('JSON inventory rows', () => {
       message: 'The file has no usable hotel row (line 1: id must be text, not a number (put it in quotes); line 2: name must be text, not an array).',
     });
     assert.deepEqual((await api.request('GET', BASE, { as: caller })).body, { inventories: [], nextCursor: null });
+  });
+
+  it('one rule for a partner hotel id: an id the API could not look up (a tab, a line break, half a surrogate pair) rejects its row in a file and in find-match', async () => {
+    const caller = await api.newOrganization();
+    const refusedIds = [['tab', 'H\t1', 'id holds the control character U+0009'], ['line break', 'H\n2', 'id holds the control character U+000A'], ['carriage return', 'H\r3', 'id holds the control character U+000D'], ['lone surrogate', 'H\ud8004', 'id holds half of a surrogate pair (U+D800): it is not valid Unicode text'], ['other half', '\udc00', 'id holds half of a surrogate pair (U+DC00): it is not valid Unicode text']] as const;
+    const taken = { id: 'H 5/ü', name: 'Hotel Five' };
+    const lines = [...refusedIds.map(([, id], i) => JSON.stringify({ id, name: `Hotel ${i}` })), JSON.stringify(taken), JSON.stringify({ id: 'H6', name: 'Hotel \ud800Six' })];
+    const uploaded = await upload(caller, 'hotels.jsonl', lines.join('\n'));
+    assert.equal(uploaded.status, 201, uploaded.text);
+    assert.equal(uploaded.body.hotelCount, 1);
+    assert.deepEqual(uploaded.body.rejectedSample, [...refusedIds.map(([, , reason], i) => ({ line: i + 1, reason })), { line: 7, reason: 'name holds half of a surrogate pair (U+D800): it is not valid Unicode text' }]);
+
+    // Find-match reads its hotels as a JSON Lines inventory: the same ids are REJECTED, and not charged.
+    await seedReference();
+    const found = await api.request('POST', '/api/v1/mapping/match', { as: caller, json: { hotels: [...refusedIds.map(([, id]) => ({ id, name: 'Hotel' })), taken] } });
+    assert.equal(found.status, 200, found.text);
+    assert.deepEqual(found.body.results.slice(0, refusedIds.length).map((result: { status: string; reason: string }) => [result.status, result.reason]), refusedIds.map(([, , reason]) => ['REJECTED', reason]));
+    assert.equal(found.body.charged, 1);
+    // And the routes that look an id up refuse the same ids (a JSON body can carry each), and take the rest.
+    const decide = (partnerHotelId: string) => api.request('POST', '/api/v1/mapping-book/reviews', { as: caller, json: { partnerHotelId, decision: 'NO_MATCH' } });
+    for (const [, id] of refusedIds) {
+      const lookup = await decide(id);
+      assert.equal(lookup.status, 400, `${JSON.stringify(id)}: ${lookup.text}`);
+      assert.match(lookup.body.message, /^partnerHotelId: must (not contain control characters|be valid Unicode text)/);
+    }
+    assert.equal((await decide(taken.id)).status, 404);
   });
 });

@@ -508,6 +508,16 @@ describe('results', () => {
     const foreignCursor = (await results(as, jobId, '?limit=1')).body.nextCursor;
     const otherJob = await completedJob(as, partnerCsv(3));
     assert.equal((await results(as, otherJob, `?limit=1&cursor=${encodeURIComponent(foreignCursor)}`)).status, 400, "another list's cursor");
+    // A forged cursor of a filtered list: refused, not a failure of the table's query.
+    const forged = (position: unknown) => encodeURIComponent(Buffer.from(JSON.stringify(position)).toString('base64url'));
+    for (const position of [{ after: '-1#A' }, { after: '2.0000#A' }, { after: '#' }, { after: '0.5' }, { after: 'zzz#A' }, { after: '0.5000#' }]) {
+      const response = await results(as, jobId, `?status=MATCHED&cursor=${forged(position)}`);
+      assert.equal(response.status, 400, `${JSON.stringify(position)}: ${response.text}`);
+      assert.equal(response.body.message, 'cursor: is not a cursor of this list.');
+    }
+    // A well-formed one below the lowest score asked for: nothing after it.
+    const below = await results(as, jobId, `?minScore=0.5&cursor=${forged({ after: '0.1000#A' })}`);
+    assert.deepEqual([below.status, below.body], [200, { results: [], nextCursor: null }]);
   });
 
   it('keeps a job on the publication it started on when the reference is republished mid-job', async () => {

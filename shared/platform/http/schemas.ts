@@ -4,6 +4,7 @@
  * is what is enforced.
  */
 import * as v from 'valibot';
+import { LONE_SURROGATE } from '../text';
 
 /** A UUID in either case, lower-cased: ids are stored lower-case, so every route finds them alike. */
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'), v.toLowerCase());
@@ -19,8 +20,6 @@ export const ErrorResponse = v.object({
 // a field may allow (a CSV delimiter). Written out, not built, so the OpenAPI pattern shows them.
 const NO_CONTROL_CHARACTERS = /^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$/;
 const NO_CONTROL_CHARACTERS_BUT_TAB = /^[^\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$/;
-// Half of a surrogate pair: JSON can spell one ("\ud800"), but no UTF-8 encoder can store it.
-const LONE_SURROGATE = /\p{Cs}/u;
 
 export interface TextRules {
   /** At most this many characters. */

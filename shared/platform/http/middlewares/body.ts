@@ -11,9 +11,18 @@ import { HttpError } from '../errors';
 import { FORM_DATA, parseMultipart } from '../multipart';
 import { DEFAULT_MAX_BODY_BYTES, type RequestBody, type RouteDefinition } from '../route';
 import { Text } from '../schemas';
-import { firstDuplicateName } from '../duplicate-names';
+import { firstStructureProblem } from '../json-structure';
 import { checkWording, repeatedFieldMessage, validate } from '../validation';
 import type { HttpMiddleware } from './state';
+
+/** Deeper than any request of the API nests (an export format's fields are four levels): no reader after the parser need recurse further. */
+export const MAX_BODY_DEPTH = 32;
+
+/** A long dot path's first members, enough to find it. */
+const shortPath = (path: string) => {
+  const members = path.split('.');
+  return members.length > 6 ? `${members.slice(0, 6).join('.')}…` : path;
+};
 
 export function bodyDecoding(route: RouteDefinition): HttpMiddleware {
   const declared = route.body;
@@ -73,8 +82,9 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidInput('The request body must be a JSON object.');
     }
-    const repeated = firstDuplicateName(text);
-    if (repeated !== undefined) throw invalidInput(repeatedFieldMessage(repeated, 'body'));
+    const problem = firstStructureProblem(text, MAX_BODY_DEPTH);
+    if (problem?.kind === 'repeated') throw invalidInput(repeatedFieldMessage(problem.path, 'body'));
+    if (problem?.kind === 'too_deep') throw invalidInput(`The request body nests objects and arrays more than ${MAX_BODY_DEPTH} deep (at ${shortPath(problem.path)}).`);
     return validate(body.schema, parsed, 'body');
   }
   if (!contentType.startsWith('application/x-www-form-urlencoded')) {

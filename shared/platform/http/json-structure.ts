@@ -1,7 +1,8 @@
 /**
- * Finds a member name written twice in one object of a JSON text, which JSON.parse takes silently
- * (the last one wins). jsonc-parser's scanner reads the tokens one after another, so any nesting
- * depth JSON.parse accepts is read without recursion.
+ * Finds what JSON.parse takes but a request body must not hold: a member name written twice in one
+ * object (the last one would win silently), or objects and arrays nested deeper than any request
+ * needs (every recursive reader after the parser would overflow its stack on them). jsonc-parser's
+ * scanner reads the tokens one after another, so any depth JSON.parse accepts is read without recursion.
  */
 import { createScanner } from 'jsonc-parser';
 
@@ -14,8 +15,11 @@ interface Frame {
   member: string | number;
 }
 
-/** The dot path of the first name an object holds twice (`additionalHeaders.X-Env`); undefined when none is. Expects JSON that JSON.parse accepted. */
-export function firstDuplicateName(json: string): string | undefined {
+/** The first problem of a JSON text's structure, with the dot path where it is; undefined when none. Expects JSON that JSON.parse accepted. */
+export type StructureProblem = { kind: 'repeated'; path: string } | { kind: 'too_deep'; path: string };
+
+/** The dot path of the first name an object holds twice (`additionalHeaders.X-Env`), or of the first value nested deeper than `maxDepth` objects and arrays. */
+export function firstStructureProblem(json: string, maxDepth: number): StructureProblem | undefined {
   const scanner = createScanner(json, true);
   const frames: Frame[] = [];
   let expectingName = false;
@@ -23,11 +27,10 @@ export function firstDuplicateName(json: string): string | undefined {
     const frame = frames.at(-1);
     switch (token) {
       case TOKEN.openBrace:
-        frames.push({ names: new Set(), member: '' });
-        expectingName = true;
-        break;
       case TOKEN.openBracket:
-        frames.push({ member: 0 });
+        if (frames.length === maxDepth) return { kind: 'too_deep', path: frames.map((open) => open.member).join('.') };
+        frames.push(token === TOKEN.openBrace ? { names: new Set(), member: '' } : { member: 0 });
+        expectingName = token === TOKEN.openBrace;
         break;
       case TOKEN.closeBrace:
       case TOKEN.closeBracket:
@@ -42,7 +45,7 @@ export function firstDuplicateName(json: string): string | undefined {
         if (!expectingName || !frame?.names) break;
         expectingName = false;
         const name = scanner.getTokenValue();
-        if (frame.names.has(name)) return [...frames.slice(0, -1).map((open) => open.member), name].join('.');
+        if (frame.names.has(name)) return { kind: 'repeated', path: [...frames.slice(0, -1).map((open) => open.member), name].join('.') };
         frame.names.add(name);
         frame.member = name;
         break;
