@@ -78,7 +78,8 @@ export const EVENT_CATALOGUE = {
   }),
   MAPPING_ERROR_RESOLVED: defineEvent(
     v.object({
-      mappingJobId: Id,
+      mappingJobId: v.pipe(v.nullable(Id), v.description("The job whose row was decided; null for a decision on the mapping book's entry (POST /api/v1/mapping-book/reviews)")),
+      source: v.pipe(v.string(), v.description('The book source of the partner hotel: OWN, or the supplier code its inventory gave')),
       partnerHotelId: v.string(),
       decision: v.pipe(
         v.picklist(['MATCH', 'NO_MATCH', 'WITHDRAW']),
@@ -92,10 +93,11 @@ export const EVENT_CATALOGUE = {
       decidedAt: Timestamp,
     }),
   )({
-    summary: 'A result row was reviewed (POST /api/v1/mapping/{jobId}/reviews)',
+    summary: "A person decided a job's result row or a mapping book entry, or took the decision back (POST /api/v1/mapping/{jobId}/reviews, POST /api/v1/mapping-book/reviews)",
     lowestPlan: 'SUBSCRIPTION',
     sample: (at) => ({
       mappingJobId: SAMPLE_JOB,
+      source: 'OWN',
       partnerHotelId: 'HOTEL-1',
       decision: 'MATCH',
       referenceHotelId: SAMPLE_HOTEL,

@@ -175,6 +175,27 @@ export class ChangeLog {
   }
 
   /**
+   * Makes `writes` at the feed's position after commit `last` without a commit of their own, for a
+   * writer that changed no entry: the feed does not move. 'moved' when another commit came first,
+   * undefined when one of `writes`' own conditions failed (nothing written either way), else `last`.
+   */
+  async writeUnchangedAfter(organizationId: string, last: number, writes: (sequence: number) => readonly TransactItem[]): Promise<number | undefined | 'moved'> {
+    const failed = await transactWrite(this.table, [
+      {
+        ConditionCheck: {
+          TableName: this.table.name,
+          Key: keys.head(organizationId),
+          ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
+          ...(last !== 0 && { ExpressionAttributeValues: { ':last': last } }),
+        },
+      },
+      ...writes(last),
+    ]);
+    if (failed.length === 0) return last;
+    return failed.includes(0) ? 'moved' : undefined;
+  }
+
+  /**
    * Commits as `commit` does, but only right after commit `last`: 'moved' when another commit came
    * first (nothing written), for a writer whose changes depend on what the feed held when it read it.
    */

@@ -1,4 +1,5 @@
 /** The mapping book's endpoints: its entries, a decision on one, and the change feed. */
+import { randomUUID } from 'node:crypto';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { decodeCursor, encodeCursor } from '../platform/table';
@@ -43,11 +44,31 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
   if (!entry) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
   const decidedAt = runtime.clock.now().toISOString();
   const cause = { kind: 'REVIEW' as const, decidedBy: principal.keyId };
+  // MAPPING_ERROR_RESOLVED, as a decision on a job's row tells it, in the decision's transaction (the outbox).
+  const told = (decision: 'MATCH' | 'NO_MATCH' | 'WITHDRAW', referenceHotelId: string | null) =>
+    ports.store.eventItem({
+      id: randomUUID(),
+      type: 'MAPPING_ERROR_RESOLVED',
+      organizationId: principal.organizationId,
+      occurredAt: decidedAt,
+      data: {
+        mappingJobId: null,
+        ...id,
+        decision,
+        referenceHotelId,
+        previousStatus: entry.status,
+        previousReferenceHotelId: entry.referenceHotelId,
+        ...(body.note !== undefined && { note: body.note }),
+        decidedBy: principal.keyId,
+        decidedAt,
+      },
+    });
   if (body.decision === 'WITHDRAW') {
     if (!entry.decision) throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} has no decision to withdraw.`);
     const withdrawn = entry.decision.decidedAt;
     const undone = await decideEntry(ports, principal.organizationId, id, { withdrawnDecidedAt: withdrawn, decidedBy: principal.keyId, decidedAt }, cause, {
       expectedDecidedAt: body.expectedDecidedAt ?? withdrawn,
+      writes: [told('WITHDRAW', entry.engine.referenceHotelId)],
     });
     return { status: 200, json: entryView(undone!) };
   }
@@ -71,7 +92,7 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
       partner: entry.partner,
     },
     cause,
-    { expectedDecidedAt: body.expectedDecidedAt },
+    { expectedDecidedAt: body.expectedDecidedAt, writes: [told(body.decision, body.decision === 'MATCH' ? body.referenceHotelId : null)] },
   );
   return { status: 200, json: entryView(decided!) };
 };

@@ -428,18 +428,53 @@ export function applyMerge(current: BookEntry, merge: HotelMerge, at: string, re
   return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
 }
 
+/** A reference hotel's new name. */
+export interface HotelRename {
+  hotelId: string;
+  name: string;
+}
+
+/**
+ * An entry that points at a hotel the reference renamed (itself or its decision) shows the new name,
+ * UPDATED; the engine's answer and the candidates take it along. Another entry is left as it is.
+ */
+export function applyRename(current: BookEntry, rename: HotelRename, at: string, referenceVersionId: string): Outcome {
+  const renamed = <T extends { referenceHotelId: string | null; referenceHotelName: string | null }>(held: T): T =>
+    held.referenceHotelId === rename.hotelId && held.referenceHotelName !== rename.name ? { ...held, referenceHotelName: rename.name } : held;
+  const candidates = current.candidates.map(renamed);
+  const entry = { ...renamed(current), engine: renamed(current.engine), candidates, ...(current.decision && { decision: renamed(current.decision) }) };
+  const shown = entry.referenceHotelName !== current.referenceHotelName || entry.decision?.referenceHotelName !== current.decision?.referenceHotelName;
+  if (!shown) return { entry: current };
+  const was = current.referenceHotelId === rename.hotelId ? current.referenceHotelName : current.decision?.referenceHotelName;
+  const reason = `The reference hotel ${rename.hotelId} is now named "${rename.name}"${was ? ` (was "${was}")` : ''}`;
+  return { entry: withHistory({ ...entry, reason, changedAt: at, cause: { kind: 'PUBLICATION', referenceVersionId } }, current.history, 'UPDATED'), change: 'UPDATED' };
+}
+
 /**
  * An entry mapped again against a new publication (`answer`: the engine's answer there), because the
- * hotel it pointed at left the reference (GONE) or hotels are new near it (NEAR_NEW). A person's
- * decision for a hotel that is gone goes back to REVIEW, shown with it; an UNMATCHED entry tried
- * again changes only when the engine now finds a hotel.
+ * hotel it pointed at left the reference (GONE) or moved (MOVED), or hotels are new near it
+ * (NEAR_NEW). A person's decision for a hotel that is gone goes back to REVIEW, shown with it; an
+ * entry mapped again because its hotel moved, or an UNMATCHED one tried again, changes only when
+ * the engine's answer does.
  */
-export function applyRemap(current: BookEntry, answer: EngineAnswer, at: string, referenceVersionId: string, why: { kind: 'GONE'; hotelId: string } | { kind: 'NEAR_NEW' }): Outcome {
+export function applyRemap(
+  current: BookEntry,
+  answer: EngineAnswer,
+  at: string,
+  referenceVersionId: string,
+  why: { kind: 'GONE'; hotelId: string } | { kind: 'MOVED'; hotelId: string } | { kind: 'NEAR_NEW' },
+): Outcome {
   const cause: ChangeCause = { kind: 'PUBLICATION', referenceVersionId };
   const row: JobRow = { ...answer, source: current.source, partnerHotelId: current.partnerHotelId, partner: current.partner };
+  const listed = current.listedAt && { listedAt: current.listedAt };
   if (why.kind === 'NEAR_NEW') {
     if (!isRetriable(current) || answer.status === 'UNMATCHED') return { entry: current };
-    const entry = { ...engineEntry(row, at, cause, `Tried again against hotels new near it: the engine now says ${describe(answer)}`), ...(current.listedAt && { listedAt: current.listedAt }) };
+    const entry = { ...engineEntry(row, at, cause, `Tried again against hotels new near it: the engine now says ${describe(answer)}`), ...listed };
+    return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
+  }
+  if (why.kind === 'MOVED') {
+    if (current.method === 'MANUAL' || (answer.status === current.status && answer.referenceHotelId === current.referenceHotelId)) return { entry: current };
+    const entry = { ...engineEntry(row, at, cause, `The reference hotel ${why.hotelId} moved: mapped again, the engine now says ${describe(answer)} (was ${describe(current)})`), ...listed };
     return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
   }
   const decided = current.method === 'MANUAL' && current.decision?.referenceHotelId === why.hotelId;
@@ -447,6 +482,6 @@ export function applyRemap(current: BookEntry, answer: EngineAnswer, at: string,
   const reason = decided
     ? `The hotel of the decision, ${why.hotelId}, left the reference: review it again. The engine now says ${describe(answer)}.`
     : `The reference hotel ${why.hotelId} left the reference: mapped again, the engine now says ${describe(answer)}`;
-  const entry = { ...engineEntry(row, at, cause, reason), ...(decision && { status: 'REVIEW' as const, decision }), ...(current.listedAt && { listedAt: current.listedAt }) };
+  const entry = { ...engineEntry(row, at, cause, reason), ...(decision && { status: 'REVIEW' as const, decision }), ...listed };
   return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
 }

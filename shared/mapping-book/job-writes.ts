@@ -193,10 +193,16 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     }
     const files = await changesStillStanding(ports, organizationId, write, parts, newer);
     const counts = sumCounts(files.map((file) => file.counts));
-    const sequence = await ports.log.commitAfter(organizationId, last, cause, { files }, (next) => [
-      ...ports.store.finishWriteItems(organizationId, mappingJobId, next, { ...(write.mappedAgainst && { mappedAgainst: write.mappedAgainst }), ...(listedWhole && { listedWhole }) }),
-      ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
-    ]);
+    const finish = (next: number) =>
+      ports.store.finishWriteItems(organizationId, mappingJobId, next, { ...(write.mappedAgainst && { mappedAgainst: write.mappedAgainst }), ...(listedWhole && { listedWhole }) });
+    // A write that changes no entry (the same inventory again) becomes the book's without moving the feed or telling anyone.
+    const sequence =
+      counts.new + counts.updated + counts.deleted === 0
+        ? await ports.log.writeUnchangedAfter(organizationId, last, finish)
+        : await ports.log.commitAfter(organizationId, last, cause, { files }, (next) => [
+            ...finish(next),
+            ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
+          ]);
     if (sequence === 'moved') continue;
     if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
     // The decisions the generation folded in are in it now: the table keeps only the ones since.

@@ -6,6 +6,8 @@
  * - an entry whose hotel was merged moves to the hotel that survives;
  * - an entry whose hotel is gone is mapped again against the new publication (a person's decision
  *   for it goes back to REVIEW, shown);
+ * - an entry whose hotel was renamed shows the new name;
+ * - an engine's entry whose hotel moved is mapped again (a person's decision for it stands);
  * - an entry the engine left UNMATCHED is tried again when a hotel is new near it.
  *
  * The entries are found through each generation's reference index (snapshot.ts) and the laid-over
@@ -23,6 +25,7 @@ import { changeOf, countChanges, formatPosition, sumCounts, type BookChange, typ
 import {
   applyMerge,
   applyRemap,
+  applyRename,
   hotelKeys,
   isRetriable,
   placeKeysNear,
@@ -31,6 +34,7 @@ import {
   type ChangeCause,
   type EngineAnswer,
   type HotelMerge,
+  type HotelRename,
   type Outcome,
 } from './entries';
 import type { BookPorts } from './job-writes';
@@ -82,6 +86,10 @@ interface Followed {
   /** Where each merged hotel went, chains of merges followed to the end. */
   merged: Map<string, HotelMerge>;
   removed: Set<string>;
+  /** Each renamed hotel's latest name. */
+  renamed: Map<string, string>;
+  /** Hotels whose pin moved. */
+  moved: Set<string>;
   /** Place keys near hotels new since. */
   near: Set<string>;
 }
@@ -98,10 +106,16 @@ async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, tar
   }
   const merged = new Map<string, HotelMerge>();
   const removed = new Set<string>();
+  const renamed = new Map<string, string>();
+  const moved = new Set<string>();
   const near = new Set<string>();
   for (const publication of chain) {
     for (const merge of publication.merged) merged.set(merge.hotelId, merge);
     for (const id of publication.removed) removed.add(id);
+    for (const hotel of publication.changed ?? []) {
+      renamed.set(hotel.id, hotel.name);
+      if (hotel.moved) moved.add(hotel.id);
+    }
     for (const hotel of publication.added) if (hotel.lat !== undefined && hotel.lon !== undefined) for (const key of placeKeysNear(hotel.lat, hotel.lon)) near.add(key);
   }
   // A hotel merged into one merged too (in whatever order the merges are listed) moves to the last.
@@ -113,12 +127,12 @@ async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, tar
     }
     merged.set(id, { ...last, hotelId: id });
   }
-  return { publication: target, merged, removed, near };
+  return { publication: target, merged, removed, renamed, moved, near };
 }
 
 /** The keys of the entries the changes may touch: the generation's, through its reference index, and the laid-over ones. */
 async function touchedEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, followed: Followed): Promise<string[]> {
-  const wanted = [...hotelKeys([...followed.merged.keys(), ...followed.removed]), ...followed.near];
+  const wanted = [...hotelKeys([...followed.merged.keys(), ...followed.removed, ...followed.renamed.keys()]), ...followed.near];
   const wantedSet = new Set(wanted);
   // The laid-over items first, as every read of the book takes them.
   const laidOver = await ports.store.laidOverAll(organizationId);
@@ -128,31 +142,46 @@ async function touchedEntries(ports: Pick<BookPorts, 'store' | 'files'>, organiz
   return [...keys].sort(compareKeys);
 }
 
-/** What the changes do to an entry, and whether the engine must answer for it first. */
-function planFor(entry: BookEntry, followed: Followed): { merge?: HotelMerge; gone?: string; nearNew: boolean } {
-  // An ended entry waits for its inventory to list it again; one this publication changed already (a delivery repeated) is done.
-  const changedByThis = (entry.cause.kind === 'MERGE' || entry.cause.kind === 'PUBLICATION') && entry.cause.referenceVersionId === followed.publication.artifactsId;
-  if (entry.status === 'DELETED' || changedByThis) return { nearNew: false };
-  const merge = (entry.referenceHotelId !== null && followed.merged.get(entry.referenceHotelId)) || (entry.decision?.referenceHotelId && followed.merged.get(entry.decision.referenceHotelId)) || undefined;
-  const pointsAt = [entry.referenceHotelId, entry.decision?.referenceHotelId].map((id) => (id && followed.merged.get(id)?.mergedInto) ?? id);
-  const gone = pointsAt.find((id): id is string => typeof id === 'string' && followed.removed.has(id));
-  const nearNew = gone === undefined && isRetriable(entry) && referenceKeys(entry).some((key) => followed.near.has(key));
-  return { ...(merge && { merge }), ...(gone !== undefined && { gone }), nearNew };
+/** What the changes do to an entry, and whether the engine must answer for it first (`remap`). */
+interface Plan {
+  merge?: HotelMerge;
+  renames: HotelRename[];
+  remap?: { kind: 'GONE'; hotelId: string } | { kind: 'MOVED'; hotelId: string } | { kind: 'NEAR_NEW' };
 }
 
-function outcomeFor(entry: BookEntry, plan: ReturnType<typeof planFor>, answer: EngineAnswer | undefined, at: string, version: string): Outcome {
-  let outcome: Outcome = { entry };
-  if (plan.merge) outcome = applyMerge(entry, plan.merge, at, version);
-  if (answer && (plan.gone !== undefined || plan.nearNew)) {
-    const remapped = applyRemap(outcome.entry, answer, at, version, plan.gone !== undefined ? { kind: 'GONE', hotelId: plan.gone } : { kind: 'NEAR_NEW' });
-    outcome = { entry: remapped.entry, ...((outcome.change ?? remapped.change) && { change: outcome.change ?? remapped.change }) };
-  }
-  return outcome;
+function planFor(entry: BookEntry, followed: Followed): Plan {
+  // An ended entry waits for its inventory to list it again; one this publication changed already (a delivery repeated) is done.
+  const changedByThis = (entry.cause.kind === 'MERGE' || entry.cause.kind === 'PUBLICATION') && entry.cause.referenceVersionId === followed.publication.artifactsId;
+  if (entry.status === 'DELETED' || changedByThis) return { renames: [] };
+  const merge = (entry.referenceHotelId !== null && followed.merged.get(entry.referenceHotelId)) || (entry.decision?.referenceHotelId && followed.merged.get(entry.decision.referenceHotelId)) || undefined;
+  const pointsAt = [entry.referenceHotelId, entry.decision?.referenceHotelId].map((id) => (id && followed.merged.get(id)?.mergedInto) ?? id).filter((id): id is string => typeof id === 'string');
+  const renames = [...new Set(pointsAt)].flatMap((hotelId) => (followed.renamed.has(hotelId) ? [{ hotelId, name: followed.renamed.get(hotelId)! }] : []));
+  const gone = pointsAt.find((id) => followed.removed.has(id));
+  if (gone !== undefined) return { ...(merge && { merge }), renames, remap: { kind: 'GONE', hotelId: gone } };
+  // A person's decision names the hotel, wherever its pin is: only the engine's answer is asked again.
+  const engineHotel = entry.method !== 'MANUAL' && entry.referenceHotelId !== null ? (followed.merged.get(entry.referenceHotelId)?.mergedInto ?? entry.referenceHotelId) : undefined;
+  if (engineHotel !== undefined && followed.moved.has(engineHotel)) return { ...(merge && { merge }), renames, remap: { kind: 'MOVED', hotelId: engineHotel } };
+  const nearNew = isRetriable(entry) && referenceKeys(entry).some((key) => followed.near.has(key));
+  return { ...(merge && { merge }), renames, ...(nearNew && { remap: { kind: 'NEAR_NEW' } }) };
+}
+
+function outcomeFor(entry: BookEntry, plan: Plan, answer: EngineAnswer | undefined, at: string, version: string): Outcome {
+  const steps: ((held: BookEntry) => Outcome)[] = [
+    ...(plan.merge ? [(held: BookEntry) => applyMerge(held, plan.merge!, at, version)] : []),
+    ...plan.renames.map((rename) => (held: BookEntry) => applyRename(held, rename, at, version)),
+    ...(answer && plan.remap ? [(held: BookEntry) => applyRemap(held, answer, at, version, plan.remap!)] : []),
+  ];
+  // The first change names the kind (an entry changed at all is UPDATED); the last step's entry is the result.
+  return steps.reduce<Outcome>((outcome, step) => {
+    const next = step(outcome.entry);
+    const change = outcome.change ?? next.change;
+    return { entry: next.entry, ...(change && { change }) };
+  }, { entry });
 }
 
 /** A follow's cause: a merge when the publications only merged, else a publication. */
 function followCause(followed: Followed): Extract<ChangeCause, { kind: 'MERGE' | 'PUBLICATION' }> {
-  const onlyMerged = followed.removed.size === 0 && followed.near.size === 0;
+  const onlyMerged = followed.removed.size === 0 && followed.near.size === 0 && followed.renamed.size === 0;
   return { kind: onlyMerged ? 'MERGE' : 'PUBLICATION', referenceVersionId: followed.publication.artifactsId };
 }
 
@@ -215,7 +244,7 @@ async function commitChanges(
     const last = await ports.log.lastSequence(organizationId);
     const entries = (await currentEntries(ports, organizationId, keys.map(entryIdOf))).filter((entry): entry is BookEntry => entry !== undefined);
     const plans = entries.map((entry) => planFor(entry, followed));
-    const unanswered = entries.filter((entry, i) => (plans[i]!.gone !== undefined || plans[i]!.nearNew) && !answers.has(entryKey(entry)));
+    const unanswered = entries.filter((entry, i) => plans[i]!.remap !== undefined && !answers.has(entryKey(entry)));
     if (unanswered.length > 0) {
       const fresh = await ports.remap(followed.publication.matchingIndexKey, unanswered.map((entry) => entry.partner));
       unanswered.forEach((entry, i) => answers.set(entryKey(entry), fresh[i]!));

@@ -121,7 +121,7 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
   const answerOf = (i: number) => (input.view === 'BOOK' ? bookAnswer(engine[i]!, entries[i]) : undefined) ?? { ...engine[i]!, from: 'ENGINE' as const };
   const byIndex = new Map(hotels.map((row, i) => [row.index, answerOf(i)]));
   const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));
-  return { mode, referenceVersionId: reference.dataVersionId, results, charged: hotels.length };
+  return { mode, referenceVersionId: reference.artifactsId, results, charged: hotels.length };
 }
 
 /**

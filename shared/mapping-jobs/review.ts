@@ -9,6 +9,7 @@ import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { PartnerEvent } from '../events';
 import type { MappingJob, ReviewDecision, StoredResult } from './job';
 import type { MappingJobStore } from './store';
+import { OWN_SOURCE } from '../mapping-book';
 
 /** The event of a decision on a row. */
 export type ResolvedEvent = Extract<PartnerEvent, { type: 'MAPPING_ERROR_RESOLVED' }>;
@@ -77,7 +78,7 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
       proposal,
     };
   }
-  const event = resolvedEvent(ports, input, now, {
+  const event = resolvedEvent(ports, { ...input, source: result.source ?? OWN_SOURCE }, now, {
     decision: input.decision,
     referenceHotelId: updated.referenceHotelId,
     previousStatus: previous.status,
@@ -96,7 +97,7 @@ async function withdraw(ports: ReviewPorts, input: ReviewInput, result: StoredRe
   if (!result.review) throw conflict(`The row ${result.partnerHotelId} has no decision to withdraw.`);
   const engine = await ports.engineResultOf(job, result.partnerHotelId);
   if (!engine) throw notFound(`The job has no result for partner hotel ${result.partnerHotelId}.`);
-  const event = resolvedEvent(ports, input, now, {
+  const event = resolvedEvent(ports, { ...input, source: result.source ?? OWN_SOURCE }, now, {
     decision: 'WITHDRAW',
     referenceHotelId: engine.referenceHotelId,
     previousStatus: result.status,
@@ -115,13 +116,13 @@ const decidedMeanwhile = (result: StoredResult) =>
 type Resolution = Pick<ResolvedEvent['data'], 'decision' | 'referenceHotelId' | 'previousStatus' | 'previousReferenceHotelId'>;
 
 /** MAPPING_ERROR_RESOLVED: what a person made of the row, and what it was before. */
-function resolvedEvent(ports: Pick<ReviewPorts, 'newId'>, input: ReviewInput, now: string, resolution: Resolution): ResolvedEvent {
+function resolvedEvent(ports: Pick<ReviewPorts, 'newId'>, input: ReviewInput & { source: string }, now: string, resolution: Resolution): ResolvedEvent {
   return {
     id: ports.newId(),
     type: 'MAPPING_ERROR_RESOLVED',
     organizationId: input.job.organizationId,
     occurredAt: now,
-    data: { mappingJobId: input.job.id, partnerHotelId: input.partnerHotelId, ...resolution, note: input.note, decidedBy: input.decidedBy, decidedAt: now },
+    data: { mappingJobId: input.job.id, source: input.source, partnerHotelId: input.partnerHotelId, ...resolution, note: input.note, decidedBy: input.decidedBy, decidedAt: now },
   };
 }
 

@@ -57,8 +57,8 @@ export interface CurrentReference {
 
 /**
  * What a publication changed against the one it replaced, for those who follow the reference (the
- * mapping book): hotels merged as duplicates and where each went, hotels gone, and hotels new with
- * their pins. Written before the publication, kept with the changes of those before it.
+ * mapping book): hotels merged as duplicates and where each went, hotels gone, hotels new with
+ * their pins, and hotels renamed or moved. Written before the publication, kept with the changes of those before it.
  */
 export interface ReferenceChanges {
   artifactsId: string;
@@ -73,7 +73,16 @@ export interface ReferenceChanges {
   /** Hotels the previous publication had and this one has not, merged ones aside. */
   removed: string[];
   added: { id: string; lat?: number; lon?: number }[];
+  /**
+   * Hotels both hold under another name, or with their pin moved more than MOVED_METERS (or
+   * given or taken away): what entries pointing at them must show, or be mapped again for.
+   * Absent from changes recorded before they were kept.
+   */
+  changed?: { id: string; name: string; moved: boolean }[];
 }
+
+/** A pin moved less than this is the same place: a hotel is not 150 m wide. */
+export const MOVED_METERS = 150;
 
 /** A hotel record as stored for one data version. */
 export interface StoredReferenceHotel extends ReferenceHotel {

@@ -5,10 +5,10 @@
  * has been written, so nobody ever sees half an import.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { type ReferenceHotel, buildMatchingIndex, serializeMatchingIndex } from '../mapping';
+import { type ReferenceHotel, buildMatchingIndex, distanceMeters, serializeMatchingIndex } from '../mapping';
 import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
-import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX, REFERENCE_CHANGES_PREFIX, REFERENCE_FILES_PREFIX, type CurrentReference, type MergeRecord, type ReferenceChanges, type StoredReferenceHotel } from './inventory';
+import { MATCHING_INDEX_PREFIX, MOVED_METERS, RECORD_PAGES_PREFIX, REFERENCE_CHANGES_PREFIX, REFERENCE_FILES_PREFIX, type CurrentReference, type MergeRecord, type ReferenceChanges, type StoredReferenceHotel } from './inventory';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { deleteRecordPages, writeRecordPages } from './hotel-records';
 import { buildSearchIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
@@ -183,13 +183,28 @@ function changesSince(
     .filter((merge) => beforeIds.has(merge.duplicateHotelId))
     .map((merge) => ({ hotelId: merge.duplicateHotelId, mergedInto: merge.mergedInto, mergedIntoName: liveById.get(merge.mergedInto)?.name ?? null }));
   const mergedIds = new Set(merged.map((merge) => merge.hotelId));
+  const changed: NonNullable<ReferenceChanges['changed']> = [];
+  for (const was of before) {
+    const now = liveById.get(was.id);
+    if (!now) continue;
+    const moved = pinMoved(was, now);
+    if (moved || now.name !== was.name) changed.push({ id: now.id, name: now.name, moved });
+  }
   return {
     ...publication,
     merged,
     removed: [...beforeIds].filter((id) => !liveById.has(id) && !mergedIds.has(id)),
     // The first publication adds every hotel, and nothing follows it yet: its list would be the whole reference.
     added: publication.previousArtifactsId === null ? [] : live.filter((hotel) => !beforeIds.has(hotel.id)).map(({ id, lat, lon }) => ({ id, ...(lat !== undefined && lon !== undefined && { lat, lon }) })),
+    changed,
   };
+}
+
+/** Whether a hotel's pin moved more than MOVED_METERS, or was given or taken away. */
+function pinMoved(was: Pick<ReferenceHotel, 'lat' | 'lon'>, now: Pick<ReferenceHotel, 'lat' | 'lon'>): boolean {
+  const pinned = (hotel: Pick<ReferenceHotel, 'lat' | 'lon'>) => hotel.lat !== undefined && hotel.lon !== undefined;
+  if (pinned(was) !== pinned(now)) return true;
+  return pinned(was) && distanceMeters(was.lat!, was.lon!, now.lat!, now.lon!) > MOVED_METERS;
 }
 
 function writeSnapshot(hotels: readonly StoredReferenceHotel[]): Buffer {

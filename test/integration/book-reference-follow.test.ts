@@ -142,4 +142,37 @@ describe('the mapping book follows the reference', () => {
     // Nothing charged: the follows map no row of a job.
     assert.deepEqual([await usedToday(partner), await usedToday(other)], [used, otherUsed]);
   });
+
+  it("shows a renamed hotel's new name and maps again an engine's entry whose hotel moved; a person's decision for a moved hotel stands", async () => {
+    const partner = await api.newOrganization();
+    const job = await mapInventory(partner, [10, 11, 12].map((i) => rowOf(`P${i}`, hotels[i]!)));
+    assert.deepEqual(await Promise.all([10, 11, 12].map(async (i) => (await entry(partner, `P${i}`)).referenceHotelId)), [10, 11, 12].map((i) => hotels[i]!.id));
+    assert.equal((await api.request('POST', `/api/v1/mapping/${job}/reviews`, { as: partner, json: { partnerHotelId: 'P12', decision: 'MATCH', referenceHotelId: hotels[12]!.id } })).status, 200);
+    const before = await endOfFeed(partner);
+
+    // The next publication renames hotel 10, and moves hotels 11 and 12 a degree north (the last one's hotels, 1 and 2 still gone).
+    const renamed = `${hotels[10]!.name} & Spa`;
+    const republished = [...hotels.filter((_, i) => i !== 1 && i !== 2), newcomer].map((hotel) =>
+      hotel.id === hotels[10]!.id ? { ...hotel, name: renamed } : hotel.id === hotels[11]!.id || hotel.id === hotels[12]!.id ? { ...hotel, lat: hotel.lat! + 1 } : hotel,
+    );
+    async function* rows() {
+      for (const [i, hotel] of republished.entries()) yield { line: i + 2, hotel };
+    }
+    await importReferenceInventory(referencePortsOf(api.runtime), rows(), 'renamed and moved');
+    await api.messaging.idle();
+    const publication = (await referenceStoreOf(api.runtime).getCurrent())!.artifactsId;
+
+    const p10 = await entry(partner, 'P10');
+    assert.deepEqual([p10.status, p10.referenceHotelId, p10.referenceHotelName, p10.cause], ['MATCHED', hotels[10]!.id, renamed, { kind: 'PUBLICATION', referenceVersionId: publication }]);
+    assert.equal(p10.reason, `The reference hotel ${hotels[10]!.id} is now named "${renamed}" (was "${hotels[10]!.name}")`);
+    const p11 = await entry(partner, 'P11');
+    assert.notDeepEqual([p11.status, p11.referenceHotelId], ['MATCHED', hotels[11]!.id], 'a hotel a degree away is not the partner hotel');
+    assert.match(p11.reason, new RegExp(`^The reference hotel ${hotels[11]!.id} moved: mapped again, the engine now says `));
+    const p12 = await entry(partner, 'P12');
+    assert.deepEqual([p12.status, p12.method, p12.referenceHotelId], ['MATCHED', 'MANUAL', hotels[12]!.id]);
+    assert.deepEqual(
+      (await feed(partner, before)).changes.map((change) => [change.partnerHotelId, change.cause.kind]),
+      [['P10', 'PUBLICATION'], ['P11', 'PUBLICATION']],
+    );
+  });
 });

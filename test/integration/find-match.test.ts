@@ -261,7 +261,10 @@ describe('POST /api/v1/mapping/match', () => {
     };
     const first = await publish();
     const loaded = await match(partner, { hotels: [row] });
-    assert.equal(loaded.body.referenceVersionId, first.dataVersionId);
+    // The publication's id, as a job, GET /reference and the book's feed name it.
+    assert.equal(loaded.body.referenceVersionId, first.artifactsId);
+    const jobView = (await api.request('GET', `/api/v1/mapping/${await completedJob(api, partner, `id,name\n${row!.id},${row!.name}`)}`, { as: partner })).body;
+    assert.equal(jobView.referenceVersionId, loaded.body.referenceVersionId);
     // Its file gone from the bucket, the index in memory still answers: it is not read again per request.
     await objectStoreOf(api.runtime).delete([first.artifacts.matchingIndexKey!]);
     const again = await match(partner, { hotels: [row] });
@@ -270,7 +273,7 @@ describe('POST /api/v1/mapping/match', () => {
     const second = await publish();
     const renewed = await match(partner, { hotels: [row] });
     assert.equal(renewed.status, 200, renewed.text);
-    assert.equal(renewed.body.referenceVersionId, second.dataVersionId);
+    assert.equal(renewed.body.referenceVersionId, second.artifactsId);
     assert.notEqual(second.artifacts.matchingIndexKey, first.artifacts.matchingIndexKey, 'a publication has an index of its own');
   });
 

@@ -287,6 +287,41 @@ describe('a partial inventory', () => {
   });
 });
 
+describe('what the book tells', () => {
+  it("tells each decision on the book as a job row's is told (MAPPING_ERROR_RESOLVED, no job); a job that changes nothing moves no position and tells nothing", async () => {
+    const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const subscribed = await api.request('POST', '/api/v1/webhook-subscriptions', {
+      as: partner,
+      json: { url: receiver.url('/told'), events: ['MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED'] },
+    });
+    assert.equal(subscribed.status, 201, subscribed.text);
+    const rows = [hotelRow(70), hotelRow(71)];
+    const jobId = await mapInventory(partner, rows);
+    const decide = (json: Record<string, unknown>) => api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json });
+    assert.equal((await decide({ partnerHotelId: 'P70', decision: 'MATCH', referenceHotelId: hotels[170]!.id, note: 'the annex' })).status, 200);
+    assert.equal((await decide({ partnerHotelId: 'P70', decision: 'WITHDRAW' })).status, 200);
+    assert.equal((await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: 'P71', decision: 'NO_MATCH' } })).status, 200);
+    const position = (await api.request('GET', '/api/v1/mapping-book', { as: partner })).body.position;
+    // The same inventory again: the book takes it, its feed does not move.
+    await mapInventory(partner, rows);
+    const book = (await api.request('GET', '/api/v1/mapping-book', { as: partner })).body;
+    assert.deepEqual([book.position, book.writing], [position, null]);
+
+    await api.messaging.idle();
+    const told = received.filter((body) => body.organizationId === partner.organization.id);
+    assert.deepEqual(
+      told.map(({ type, data }) => (type === 'MAPPING_BOOK_CHANGED' ? [type, data.cause.mappingJobId, data.counts.new] : [type, data.mappingJobId, data.source, data.partnerHotelId, data.decision, data.referenceHotelId])),
+      [
+        ['MAPPING_BOOK_CHANGED', jobId, 2],
+        ['MAPPING_ERROR_RESOLVED', null, 'OWN', 'P70', 'MATCH', hotels[170]!.id],
+        ['MAPPING_ERROR_RESOLVED', null, 'OWN', 'P70', 'WITHDRAW', hotels[70]!.id],
+        ['MAPPING_ERROR_RESOLVED', jobId, 'OWN', 'P71', 'NO_MATCH', null],
+      ],
+    );
+    assert.deepEqual([told[1]!.data.previousStatus, told[1]!.data.previousReferenceHotelId, told[1]!.data.note], ['MATCHED', hotels[70]!.id, 'the annex']);
+  });
+});
+
 describe('a hotel the inventory no longer lists', () => {
   it('takes no decision, through the book or an older job, and stays DELETED', async () => {
     const partner = await api.newOrganization();

@@ -7,6 +7,7 @@ import {
   applyMerge,
   applyRemap,
   applyRemoval,
+  applyRename,
   applyWithdrawal,
   HISTORY_LINES,
   hotelKeys,
@@ -325,5 +326,31 @@ describe('following the reference', () => {
     assert.match(found.entry.reason, /Tried again against hotels new near it/);
     const noMatch = decided(decision({ decision: 'NO_MATCH', referenceHotelId: null, referenceHotelName: null }));
     assert.equal(applyRemap(noMatch, answer(HOTEL_C), AT[2], 'pub-2', { kind: 'NEAR_NEW' }).change, undefined);
+  });
+});
+
+describe('applyRename and a moved hotel', () => {
+  it("shows a renamed hotel's new name on the entry, its decision, the engine's answer and the candidates; another hotel's entry is left as it is", () => {
+    const engine = applyJobRow(undefined, row({ candidates: [{ referenceHotelId: HOTEL_A, referenceHotelName: 'Hotel du Louvre', score: 0.9, nameSimilarity: 1, distanceMeters: 5 }] }), AT[0], 'job-1', AT[0]).entry;
+    const { entry, change } = applyRename(engine, { hotelId: HOTEL_A, name: 'Hôtel du Louvre Paris' }, AT[2], 'pub-2');
+    assert.equal(change, 'UPDATED');
+    assert.deepEqual([entry.referenceHotelName, entry.engine.referenceHotelName, entry.candidates[0]!.referenceHotelName], ['Hôtel du Louvre Paris', 'Hôtel du Louvre Paris', 'Hôtel du Louvre Paris']);
+    assert.equal(entry.reason, `The reference hotel ${HOTEL_A} is now named "Hôtel du Louvre Paris" (was "Hotel du Louvre")`);
+    assert.deepEqual(entry.cause, { kind: 'PUBLICATION', referenceVersionId: 'pub-2' });
+    const onDecision = applyRename(decided(), { hotelId: HOTEL_B, name: 'Louvre Annex' }, AT[2], 'pub-2');
+    assert.deepEqual([onDecision.change, onDecision.entry.referenceHotelName, onDecision.entry.decision?.referenceHotelName], ['UPDATED', 'Louvre Annex', 'Louvre Annex']);
+    assert.deepEqual(applyRename(engine, { hotelId: HOTEL_B, name: 'Louvre Annex' }, AT[2], 'pub-2'), { entry: engine });
+    assert.equal(applyRename(entry, { hotelId: HOTEL_A, name: 'Hôtel du Louvre Paris' }, AT[3], 'pub-3').change, undefined, 'the same name again changes nothing');
+  });
+
+  it("maps an engine's entry again when its hotel moved, changing it only when the answer changes; a person's decision stands", () => {
+    const engine = applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]).entry;
+    const same = { status: 'MATCHED' as const, method: 'FUZZY' as const, referenceHotelId: HOTEL_A, referenceHotelName: 'Hotel du Louvre', score: 0.8, evidence: null, candidates: [] };
+    assert.deepEqual(applyRemap(engine, same, AT[2], 'pub-2', { kind: 'MOVED', hotelId: HOTEL_A }), { entry: engine });
+    const away = { ...same, status: 'UNMATCHED' as const, method: null, referenceHotelId: null, referenceHotelName: null, score: 0.1 };
+    const moved = applyRemap(engine, away, AT[2], 'pub-2', { kind: 'MOVED', hotelId: HOTEL_A });
+    assert.deepEqual([moved.change, moved.entry.status, moved.entry.listedAt], ['UPDATED', 'UNMATCHED', AT[0]]);
+    assert.equal(moved.entry.reason, `The reference hotel ${HOTEL_A} moved: mapped again, the engine now says UNMATCHED (was MATCHED ${HOTEL_A})`);
+    assert.deepEqual(applyRemap(decided(), away, AT[2], 'pub-2', { kind: 'MOVED', hotelId: HOTEL_B }), { entry: decided() });
   });
 });
