@@ -17,7 +17,7 @@ export {
   type StandingDecision,
   type Withdrawal,
 } from './entries';
-export { abandonJobWrite, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from './job-writes';
+export { abandonJobWrite, jobWriteStatus, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource, type JobWriteStatus } from './job-writes';
 export { currentAnswers, currentEntries, decideEntry, recordingOutcomes, type EntryId } from './book';
 export { recordingWrite, type RecordingRequest } from './recording';
 export type { EntryAnswer } from './snapshot';

@@ -60,6 +60,16 @@ export interface JobWriteRequest {
   listedAt: string;
 }
 
+/** Where a completed job's rows stand in the book: its write not begun, under way, committed, or given up. */
+export type JobWriteStatus = 'WAITING' | 'WRITING' | 'WRITTEN' | 'ABANDONED';
+
+export async function jobWriteStatus(ports: Pick<BookPorts, 'store'>, organizationId: string, mappingJobId: string): Promise<JobWriteStatus> {
+  const write = await ports.store.write(organizationId, mappingJobId);
+  if (!write) return 'WAITING';
+  if (write.sequence !== undefined) return 'WRITTEN';
+  return write.abandoned ? 'ABANDONED' : 'WRITING';
+}
+
 /** What the write's rows say is as of (a write planned before writes recorded it: when it began). */
 const listedAtOf = (write: JobWrite) => write.listedAt ?? write.startedAt;
 

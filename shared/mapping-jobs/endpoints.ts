@@ -1,5 +1,6 @@
 /** The mapping job endpoints: create, list, status, results, review, export and the default mode. */
 import { exportFormatStoreOf } from '../export-format';
+import { bookPorts, jobWriteStatus } from '../mapping-book';
 import { inventoryStoreOf } from '../partner-inventories';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
@@ -45,10 +46,11 @@ export const listMappingJobs: Implementation<typeof mappingJobRoutes.listMapping
   return { status: 200, json: { jobs: page.items.map(jobView), nextCursor: page.nextCursor } };
 };
 
-export const getMappingJob: Implementation<typeof mappingJobRoutes.getMappingJob> = async ({ principal, params }, runtime) => ({
-  status: 200,
-  json: jobView(await requireJob(runtime, principal.organizationId, params.jobId)),
-});
+export const getMappingJob: Implementation<typeof mappingJobRoutes.getMappingJob> = async ({ principal, params }, runtime) => {
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  const bookWrite = job.status === 'COMPLETED' ? await jobWriteStatus(bookPorts(runtime), job.organizationId, job.id) : undefined;
+  return { status: 200, json: { ...jobView(job), ...(bookWrite && { bookWrite }) } };
+};
 
 export const cancelMappingJob: Implementation<typeof mappingJobRoutes.cancelMappingJob> = async ({ principal, params }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);

@@ -60,6 +60,16 @@ export const JobView = v.object({
     Timestamp,
     v.description(`When the job's results, decisions and exports are deleted (${RESULTS_RETENTION_DAYS} days after createdAt): from then on they answer 410. The job itself stays listed.`),
   ),
+  bookWrite: v.optional(
+    v.pipe(
+      v.picklist(['WAITING', 'WRITING', 'WRITTEN', 'ABANDONED']),
+      v.description(
+        'GET /api/v1/mapping/{jobId} of a COMPLETED job only: where its rows stand in the mapping book. WAITING for its write to begin (another ' +
+          "job's may hold the book), WRITING, WRITTEN (the book and its feed hold them), or ABANDONED (the write could not finish; the next job " +
+          'over its inventory writes them)',
+      ),
+    ),
+  ),
 });
 
 export const JobListQuery = v.strictObject(pageQuery(20, 100));

@@ -297,6 +297,7 @@ describe('what the book tells', () => {
     assert.equal(subscribed.status, 201, subscribed.text);
     const rows = [hotelRow(70), hotelRow(71)];
     const jobId = await mapInventory(partner, rows);
+    assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.bookWrite, 'WRITTEN', 'the job says when its rows are in the book');
     const decide = (json: Record<string, unknown>) => api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json });
     assert.equal((await decide({ partnerHotelId: 'P70', decision: 'MATCH', referenceHotelId: hotels[170]!.id, note: 'the annex' })).status, 200);
     assert.equal((await decide({ partnerHotelId: 'P70', decision: 'WITHDRAW' })).status, 200);

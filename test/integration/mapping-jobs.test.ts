@@ -90,10 +90,12 @@ describe('POST /api/v1/mapping', () => {
     assert.equal(pending.body.status, 'PENDING');
     assert.deepEqual(pending.body.counts, { total: 45, processed: 0, matched: 0, review: 0, unmatched: 0 });
     assert.equal(pending.body.progress, 0);
+    assert.equal(pending.body.bookWrite, undefined, 'told only once the job completed');
 
     await api.messaging.idle();
     const done = (await getJob(caller, created.body.mappingJobId)).body;
     assert.equal(done.status, 'COMPLETED');
+    assert.equal(done.bookWrite, 'WRITTEN');
     assert.equal(done.counts.total, 45);
     assert.equal(done.counts.processed, 45);
     assert.equal(done.counts.matched + done.counts.review + done.counts.unmatched, 45);
