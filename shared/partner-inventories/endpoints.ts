@@ -12,7 +12,7 @@ import {
   inventoryObjectKeys,
   inventoryObjects,
   mediaTypeOf,
-  PRESIGNED_UPLOAD_MAX_BYTES,
+  presignedUploadMaxBytes,
   UPLOAD_URL_SECONDS,
   type PartnerInventory,
 } from './inventory';
@@ -82,11 +82,12 @@ export const completePartnerInventoryUpload: Implementation<typeof partnerInvent
   const upload = inventoryObjects.upload(inventory);
   const sizeBytes = await objects.size(upload);
   if (sizeBytes === undefined) throw invalidInput('No file has been uploaded yet: PUT it to the upload URL first.');
-  if (sizeBytes > PRESIGNED_UPLOAD_MAX_BYTES) {
+  const maxBytes = presignedUploadMaxBytes(runtime.config);
+  if (sizeBytes > maxBytes) {
     await objects.delete([upload]);
     throw new HttpError(
       413,
-      `The uploaded file has ${sizeBytes} bytes; the limit is ${PRESIGNED_UPLOAD_MAX_BYTES}. It was removed: PUT a smaller one to the same URL while it works, then complete again.`,
+      `The uploaded file has ${sizeBytes} bytes; the limit is ${maxBytes}. It was removed: PUT a smaller one to the same URL while it works, then complete again.`,
     );
   }
   // Copied before the inventory says VALIDATING, so its worker always finds the source; a

@@ -6,6 +6,7 @@
  * presigned upload: UPLOADING -> (complete) -> VALIDATING -> READY | FAILED, validated by a worker.
  */
 import type { TabularFormat } from '../platform/files/formats';
+import { defineSettings, type AppConfig } from '../platform/config';
 
 export const INVENTORY_STATUSES = ['UPLOADING', 'VALIDATING', 'READY', 'FAILED'] as const;
 export type InventoryStatus = (typeof INVENTORY_STATUSES)[number];
@@ -18,6 +19,19 @@ export const REJECTED_SAMPLE_SIZE = 20;
 export const DIRECT_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Files uploaded through a presigned URL. */
 export const PRESIGNED_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
+
+/** What the deployment may set of uploads: the presigned limit, lowered by tests so no 200 MB body is needed to pass it. */
+export const UPLOAD_SETTINGS = defineSettings({ presignedMaxBytes: 'PRESIGNED_UPLOAD_MAX_BYTES' });
+
+/** The bytes a presigned upload may hold here: PRESIGNED_UPLOAD_MAX_BYTES unless the configuration lowers it. */
+export function presignedUploadMaxBytes(config: Pick<AppConfig, 'variables'>): number {
+  const setting = UPLOAD_SETTINGS.read(config).presignedMaxBytes;
+  if (setting === undefined) return PRESIGNED_UPLOAD_MAX_BYTES;
+  if (!/^\d+$/.test(setting) || Number(setting) > PRESIGNED_UPLOAD_MAX_BYTES) {
+    throw new Error(`${UPLOAD_SETTINGS.variables.presignedMaxBytes} must be a whole number of bytes up to ${PRESIGNED_UPLOAD_MAX_BYTES}, not "${setting}".`);
+  }
+  return Number(setting);
+}
 /** How long a presigned upload URL works. */
 export const UPLOAD_URL_SECONDS = 3600;
 

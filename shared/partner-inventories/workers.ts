@@ -3,7 +3,7 @@ import { DomainError, invalidInput } from '../platform/errors';
 import { log } from '../platform/logging';
 import { objectStoreOf } from '../platform/objects/services';
 import type { Runtime } from '../platform/runtime';
-import { inventoryObjects, PRESIGNED_UPLOAD_MAX_BYTES } from './inventory';
+import { inventoryObjects, presignedUploadMaxBytes } from './inventory';
 import type { InventoryValidationMessage } from './queue';
 import { inventoryStoreOf } from './store';
 import { readInventoryFile, writeValidatedRows } from './validation';
@@ -22,9 +22,8 @@ export async function validateUploadedInventory(message: InventoryValidationMess
   try {
     // The completion checked the upload's size, but a PUT may have replaced it before it was copied.
     const sizeBytes = await objects.size(source);
-    if (sizeBytes !== undefined && sizeBytes > PRESIGNED_UPLOAD_MAX_BYTES) {
-      throw invalidInput(`The uploaded file has ${sizeBytes} bytes; the limit is ${PRESIGNED_UPLOAD_MAX_BYTES}.`);
-    }
+    const maxBytes = presignedUploadMaxBytes(runtime.config);
+    if (sizeBytes !== undefined && sizeBytes > maxBytes) throw invalidInput(`The uploaded file has ${sizeBytes} bytes; the limit is ${maxBytes}.`);
     const file = await objects.get(source);
     if (!file) throw invalidInput('The uploaded file is gone; upload it again.');
     const rows = await readInventoryFile(inventory, file, PRESIGNED_UPLOAD_LIMITS);

@@ -159,10 +159,14 @@ describe('a request still running with its key', () => {
     const organizationId = randomUUID();
     const key = randomUUID();
     let finish!: () => void;
-    const running = answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 10_000 }, () =>
-      new Promise((resolve) => (finish = () => resolve(ok))),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    let started!: () => void;
+    const answering = new Promise<void>((resolve) => (started = resolve));
+    const running = answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 10_000 }, () => {
+      started();
+      return new Promise((resolve) => (finish = () => resolve(ok)));
+    });
+    // Its answer runs once its in-progress record is written.
+    await answering;
     await assert.rejects(
       answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 10_000 }, async () => ok),
       (error: { status: number; message: string }) => error.status === 409 && /still being processed/.test(error.message),
@@ -178,9 +182,16 @@ describe('a request still running with its key', () => {
   it('frees it when the invocation that held it ran out of time (it died)', async () => {
     const organizationId = randomUUID();
     const key = randomUUID();
-    // An invocation with 50 ms left that never answers: a function killed mid-way.
-    void answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 50 }, () => new Promise(() => undefined));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // An invocation with 50 ms left that never answers: a function killed mid-way. Its record, written
+    // before its answer runs, expires 50 ms after: waited for from then on.
+    let started!: () => void;
+    const answering = new Promise<void>((resolve) => (started = resolve));
+    void answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 50 }, () => {
+      started();
+      return new Promise(() => undefined);
+    });
+    await answering;
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const retried = await answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 10_000 }, async () => ok);
     assert.deepEqual(retried, ok);
   });

@@ -61,13 +61,10 @@ describe('the local runtime as API Gateway', () => {
     const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
-    const startedAt = Date.now();
     socket.write('POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=');
     const tick = setInterval(() => socket.write('c'), 100);
     await new Promise((resolve) => socket.once('close', resolve));
     clearInterval(tick);
-    const waited = Date.now() - startedAt;
-    assert.ok(waited >= 450 && waited < 3_000, `cut off after ${waited} ms`);
     assert.match(answer, /^HTTP\/1\.1 408 /);
     assert.deepEqual(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
       error: 'Request Timeout',

@@ -437,7 +437,7 @@ const UNREADABLE_WORKBOOK = 'the file is not a readable XLSX workbook (a corrupt
  * what was declared (a cheap stop: a lying archive is refused after about what it declares). A
  * stream is a file the operator chose (the command-line tools), read as it is.
  */
-async function checkWorkbookSize(archive: Buffer, maxExpandedBytes: number): Promise<void> {
+function checkWorkbookSize(archive: Buffer, maxExpandedBytes: number): void {
   const declared = zipExpandedSize(archive);
   if (declared === undefined) throw new TabularParseError(UNREADABLE_WORKBOOK);
   if (declared > maxExpandedBytes) {
@@ -446,13 +446,13 @@ async function checkWorkbookSize(archive: Buffer, maxExpandedBytes: number): Pro
         (maxExpandedBytes === MAX_XLSX_EXPANDED_BYTES ? 'upload it through a presigned upload, or as CSV' : 'upload it as CSV'),
     );
   }
-  const inflation = await inflateWithin(archive, declared);
+  const { inflation } = inflateWithin(archive, declared);
   if (inflation === 'unreadable') throw new TabularParseError(UNREADABLE_WORKBOOK);
   if (inflation === 'over') throw new TabularParseError('the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)');
 }
 
 async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits): AsyncGenerator<TabularRow> {
-  if (Buffer.isBuffer(input)) await checkWorkbookSize(input, maxExpandedBytes);
+  if (Buffer.isBuffer(input)) checkWorkbookSize(input, maxExpandedBytes);
   const { default: excel } = await import('exceljs');
   const workbook = new excel.stream.xlsx.WorkbookReader(toReadable(input), {
     worksheets: 'emit',
