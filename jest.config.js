@@ -12,7 +12,8 @@ export default {
   },
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
-  maxWorkers: 2,
+  // Three on two cores: the synth, npm start and the CLIs' tests mostly wait for processes of their own.
+  maxWorkers: 3,
   testSequencer: '<rootDir>/test/support/slow-tests-first.js',
   // A test that needs longer says so, with why (the synth, npm start killed and started again…).
   testTimeout: 30_000,

@@ -198,6 +198,7 @@ describe('reviewing a result row', () => {
       occurredAt: '2026-03-02T09:00:00.000Z',
       data: {
         mappingJobId: 'job-1',
+        source: 'OWN',
         partnerHotelId: 'p1',
         decision: 'MATCH',
         referenceHotelId: 'ibis-est',
@@ -260,6 +261,7 @@ describe('reviewing a result row', () => {
     assert.equal(read, decided);
     assert.deepEqual(event.data, {
       mappingJobId: 'job-1',
+      source: 'OWN',
       partnerHotelId: 'p1',
       decision: 'WITHDRAW',
       referenceHotelId: 'ibis-nord',
