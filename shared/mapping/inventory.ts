@@ -199,13 +199,15 @@ function checkValues(values: FieldValues): void {
 
 /** A decimal number as people write it in files: digits, an optional minus sign, a decimal point or comma. */
 const DECIMAL = /^-?(\d+([.,]\d*)?|[.,]\d+)$/;
+const INFINITE = /^-?Infinity$/;
 
 function parseNumber(values: FieldValues, field: number, min: number, max: number): number | undefined {
   const text = values[field];
   if (text === undefined) return undefined;
   // Decimal commas ("48,8566") are common in European spreadsheets; hex, exponents and "+" are not numbers people write.
-  const value = DECIMAL.test(text) ? Number(text.replace(',', '.')) : Number.NaN;
-  if (!Number.isFinite(value)) throw new RowProblem(`${FIELDS[field]} "${text}" is not a number`);
+  // A JSON number too large for a double (1e999) arrives as Infinity: a number, out of every range.
+  const value = DECIMAL.test(text) ? Number(text.replace(',', '.')) : INFINITE.test(text) ? Number(text) : Number.NaN;
+  if (Number.isNaN(value)) throw new RowProblem(`${FIELDS[field]} "${text}" is not a number`);
   if (value < min || value > max) throw new RowProblem(`${FIELDS[field]} ${value} is outside ${min}..${max}`);
   return value;
 }

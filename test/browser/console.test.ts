@@ -115,6 +115,9 @@ describeInBrowser('the review console', () => {
 
     await page.goto(`${api.baseUrl}/console#/jobs/${otherJobId}`);
     await page.getByRole('alert').getByText(`Your organization has no mapping job ${otherJobId}.`, { exact: false }).waitFor();
+    // Its queue says so too, instead of a blank page.
+    await page.goto(`${api.baseUrl}/console#/jobs/${otherJobId}/review`);
+    await page.locator('.position').getByText(`This queue cannot be read: Your organization has no mapping job ${otherJobId}.`, { exact: false }).waitFor();
     await page.goto(`${api.baseUrl}/console#/jobs/${jobId}`);
     await page.locator('.expected').waitFor();
   });

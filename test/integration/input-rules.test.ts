@@ -5,6 +5,7 @@
  * Each refusal is 400 (401 for a token) `{error, message}` and changes nothing.
  */
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { describe, it } from '@jest/globals';
 import { SignJWT } from 'jose';
@@ -62,6 +63,15 @@ describe('stored text', () => {
     const caller = await api.newOrganization();
     const body = Buffer.concat([Buffer.from('{"format":"csv","delimiter":"'), Buffer.from([0xff]), Buffer.from('"}')]);
     assertBadRequest(await putExportFormat(caller, body), /not valid UTF-8/, 'a raw 0xFF byte');
+    assert.equal((await api.request('GET', '/api/v1/export-format', { as: caller })).status, 404);
+  });
+
+  it('refuses a compressed body as such (415), storing nothing', async () => {
+    const caller = await api.newOrganization();
+    const body = gzipSync(JSON.stringify({ format: 'csv', delimiter: ';' }));
+    const refused = await api.request('PUT', '/api/v1/export-format', { as: caller, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body });
+    assert.equal(refused.status, 415, refused.text);
+    assert.deepEqual(refused.body, { error: 'Unsupported Media Type', message: 'Content-Encoding gzip is not taken: send the body uncompressed.' });
     assert.equal((await api.request('GET', '/api/v1/export-format', { as: caller })).status, 404);
   });
 

@@ -44,6 +44,13 @@ describe('JSON inventory rows', () => {
     ]);
   });
 
+  it('a number too large for a double is out of range, not "not a number"', async () => {
+    const caller = await api.newOrganization();
+    const uploaded = await upload(caller, 'hotels.jsonl', '{"id":"I1","name":"Far","lat":1e999,"lon":2}\n{"id":"I2","name":"Near","lat":48.85,"lon":2.35}\n');
+    assert.equal(uploaded.status, 201, uploaded.text);
+    assert.deepEqual(uploaded.body.rejectedSample, [{ line: 1, reason: 'lat Infinity is outside -90..90' }]);
+  });
+
   it('JSON Lines: a field of the wrong type rejects its line; a file of nothing else is refused, naming the first', async () => {
     const caller = await api.newOrganization();
     const refused = await upload(caller, 'hotels.jsonl', '{"id": 1, "name": "One"}\n{"id": "2", "name": ["Two"]}\n');

@@ -179,7 +179,14 @@ export function reviewView(main, { title, back, queue, send }) {
   );
 
   async function render() {
-    await queue.reach(index + PREFETCH);
+    try {
+      await queue.reach(index + PREFETCH);
+    } catch (error) {
+      // Another organization's job, one gone, the API unreachable: said, not a blank page.
+      show(position, `This queue cannot be read: ${/** @type {Error} */ (error).message}`);
+      show(view, h('p', {}, h('a', { href: back.href }, `Back to the ${back.label.toLowerCase()}`)));
+      return;
+    }
     const row = queue.rows[index];
     if (!row) {
       show(position, queue.rows.length === 0 ? 'Nothing to review in this queue.' : `All ${queue.rows.length} rows seen.`);

@@ -51,6 +51,9 @@ const UploadedFileName = Text({ maxLength: 255, minLength: 0, trim: false });
 async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, headers: Headers): Promise<unknown> {
   const raw = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   const contentType = (headers['content-type'] ?? '').toLowerCase();
+  // A compressed body would read as bytes that are not its content type's: said for what it is.
+  const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && raw.length > 0) throw new HttpError(415, `Content-Encoding ${encoding} is not taken: send the body uncompressed.`);
   if (body.kind === 'multipart') {
     if (!contentType.startsWith('multipart/form-data')) {
       throw new HttpError(415, 'Content-Type must be multipart/form-data.');
