@@ -1,5 +1,7 @@
 /** Per-organization rate limits: fixed windows counted in the table. */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { defineSettings, type AppConfig } from './config';
+import { ORGANIZATION_REQUESTS_PER_SECOND } from './http/route';
 import { service } from './runtime';
 import { organizationPartition, isConditionFailure, tableOf, type Table } from './table';
 
@@ -61,3 +63,15 @@ export class RateLimitStore implements RateLimiter {
 }
 
 export const rateLimiterOf = /* @__PURE__ */ service((runtime): RateLimiter => new RateLimitStore(tableOf(runtime)));
+
+/** The deployment may set another share (a benchmark's load, a test's small one). */
+export const ORGANIZATION_RATE_SETTINGS = defineSettings({ requestsPerSecond: 'ORGANIZATION_REQUESTS_PER_SECOND' });
+
+/** The rule every credentialed request is counted under: one conditional write per credentialed request. */
+export function organizationRequestRule(config: Pick<AppConfig, 'variables'>): RateRule {
+  const setting = ORGANIZATION_RATE_SETTINGS.read(config).requestsPerSecond;
+  if (setting !== undefined && !/^[1-9]\d*$/.test(setting)) {
+    throw new Error(`${ORGANIZATION_RATE_SETTINGS.variables.requestsPerSecond} must be a whole number of requests a second, not "${setting}".`);
+  }
+  return { bucket: 'requests', limit: setting === undefined ? ORGANIZATION_REQUESTS_PER_SECOND : Number(setting), windowSeconds: 1 };
+}

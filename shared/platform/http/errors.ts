@@ -15,6 +15,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Sent as Retry-After (a 429's). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -47,7 +49,7 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Status and body for a thrown value; undefined for an unexpected failure (a 500). */
 export function describeFailure(error: unknown): { status: number; body: ErrorBody; retryAfterSeconds?: number } | undefined {
-  if (error instanceof HttpError) return { status: error.status, body: errorBody(error.status, error.message) };
+  if (error instanceof HttpError) return { status: error.status, body: errorBody(error.status, error.message), ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }) };
   if (isUnavailable(error)) {
     return {
       status: 503,

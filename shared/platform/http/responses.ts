@@ -1,5 +1,5 @@
 /** Error responses most routes document. */
-import { refusesUnknownQuery, type ResponseDescription, type RouteDefinition } from './route';
+import { ORGANIZATION_REQUESTS_PER_SECOND, refusesUnknownQuery, type ResponseDescription, type RouteDefinition } from './route';
 import { ErrorResponse } from './schemas';
 
 export const errors = {
@@ -13,7 +13,13 @@ export const errors = {
 
 /** What every API operation may answer beyond its own responses: the gateway's throttling, an unexpected failure and an unavailable dependency. */
 const COMMON_ERRORS = {
-  429: { description: 'Throttled by API Gateway (100 requests a second, bursts of 200, per stage): retry after a moment', schema: ErrorResponse },
+  429: {
+    description:
+      `Too many requests: past the organization's share of the API a second (${ORGANIZATION_REQUESTS_PER_SECOND}, over all its credentials), or the gateway's limits per client ` +
+      'IP, per credential and per stage: retry after the Retry-After seconds',
+    schema: ErrorResponse,
+    headers: { 'Retry-After': 'Seconds to wait before retrying' },
+  },
   500: { description: 'An unexpected failure; the message names a reference to quote to support. Nothing half-done is left', schema: ErrorResponse },
   503: {
     description: 'A service the API depends on is unavailable or throttling for now: retry after the Retry-After seconds',

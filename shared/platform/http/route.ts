@@ -94,6 +94,13 @@ export interface RouteDefinition {
   throttle?: MethodThrottle;
 }
 
+/**
+ * What one organization may send a second, over all its credentials and routes: its own share, so
+ * that no tenant's burst slows another's (the stage's throttle is the account's ceiling, far above
+ * it). Counted in the table (platform/rate-limits.ts); the deployment may set another.
+ */
+export const ORGANIZATION_REQUESTS_PER_SECOND = 50;
+
 export interface MethodThrottle {
   ratePerSecond: number;
   burst: number;

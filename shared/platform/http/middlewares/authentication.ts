@@ -3,11 +3,14 @@
  * valid one (`admin` also 403 unless it is an admin key); `optional` reads a valid credential and
  * ignores an invalid one. Both credential headers at once answer 400 on every such route. Routes
  * with `auth: 'none'` never get this middleware. The authenticator is the credential owner's
- * (shared/api-keys/handlers.ts).
+ * (shared/api-keys/handlers.ts). Each organization's requests are counted: past its share a
+ * second (rate-limits.ts), 429 with Retry-After, whatever credential it uses.
  */
 import { hasCredential, type AuthenticatorOf } from '../../auth/principal';
 import { DomainError, forbidden, invalidInput } from '../../errors';
+import { organizationRequestRule, rateLimiterOf } from '../../rate-limits';
 import type { Runtime } from '../../runtime';
+import { HttpError } from '../errors';
 import type { RouteDefinition } from '../route';
 import type { HttpMiddleware } from './state';
 
@@ -32,6 +35,10 @@ export const authentication = (authenticatorOf: AuthenticatorOf) => (route: Rout
       const principal = await authenticator.authenticate(headers, now);
       if (route.auth === 'admin' && principal.role !== 'admin') {
         throw forbidden('This operation needs an admin API key.');
+      }
+      const rule = organizationRequestRule(runtime().config);
+      if (!(await rateLimiterOf(runtime()).tryConsume(principal.organizationId, rule, now))) {
+        throw new HttpError(429, `Your organization sent more than ${rule.limit} requests this second, over all its credentials. Retry in a second.`, rule.windowSeconds);
       }
       context.http.principal = principal;
     },

@@ -1,0 +1,48 @@
+/**
+ * Each organization's own share of the API a second, over all its credentials: past it, 429 with
+ * Retry-After, while another organization's requests in the same second are answered as always;
+ * the next second, it is served again. (The test's clock stands still: every request here falls in
+ * one second until it is moved on.)
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { ORGANIZATION_RATE_SETTINGS } from '../../shared/platform/rate-limits';
+import { startTestApi, type Caller } from '../support/test-api';
+
+const SHARE = 5;
+const api = await startTestApi({ config: { variables: ORGANIZATION_RATE_SETTINGS.environment({ requestsPerSecond: String(SHARE) }) } });
+
+const mySuppliers = (as: Caller) => api.request('GET', '/api/v1/suppliers/my-suppliers', { as });
+
+async function bearerTokenOf(caller: Caller): Promise<string> {
+  const clientId = caller.apiKey.split('_').slice(0, 2).join('_');
+  const response = await api.request('POST', '/api/v1/auth/token', {
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${caller.apiKey}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  assert.equal(response.status, 200, response.text);
+  return response.body.access_token;
+}
+
+describe("an organization's share of the API", () => {
+  it('answers 429 past it, over all its credentials, and does not slow another organization', async () => {
+    const busy = await api.newOrganization();
+    const quiet = await api.newOrganization();
+    const token = await bearerTokenOf(busy);
+
+    const flood = await Promise.all(Array.from({ length: SHARE + 3 }, () => mySuppliers(busy)));
+    assert.deepEqual(flood.map((answer) => answer.status).sort(), [...Array(SHARE).fill(200), ...Array(3).fill(429)]);
+    const refused = flood.find((answer) => answer.status === 429)!;
+    assert.equal(refused.headers.get('retry-after'), '1');
+    assert.deepEqual(refused.body, { error: 'Too Many Requests', message: `Your organization sent more than ${SHARE} requests this second, over all its credentials. Retry in a second.` });
+    // Its other credential shares the same count.
+    assert.equal((await api.request('GET', '/api/v1/suppliers/my-suppliers', { headers: { authorization: `Bearer ${token}` } })).status, 429);
+
+    // Another organization, in the same second, is answered as always: its whole share.
+    const meanwhile = await Promise.all(Array.from({ length: SHARE }, () => mySuppliers(quiet)));
+    assert.deepEqual(meanwhile.map((answer) => answer.status), Array(SHARE).fill(200));
+
+    api.clock.advance(1_000);
+    assert.equal((await mySuppliers(busy)).status, 200, 'the next second, served again');
+  });
+});
