@@ -1,7 +1,10 @@
 /**
  * The CDK app: `npx cdk deploy` (or `npm run synth`). The stage comes from context:
- * `npx cdk deploy -c stage=prod -c retainData=true -c alarmEmail=…`; whether the stage keeps its
- * data is the explicit `retainData` flag (HotelMappingStack), never guessed from the stage's name.
+ * `npx cdk deploy -c stage=prod -c production=true -c retainData=true -c alarmEmail=… -c webAcl=stack`.
+ * Whether the stage serves partners (and so must have its alarms told, a web ACL, retainData said
+ * and real Stripe price ids) is the explicit `production` flag, and whether it keeps its data the
+ * `retainData` flag (HotelMappingStack), never guessed from the stage's name: a stage named like
+ * production (prod, Prod, production…) refuses to synthesize until `production` is said either way.
  * Synthesis fails when cdk-nag's AwsSolutions rules find an error that is not acknowledged with a
  * reason, and prints each warning not acknowledged (the infrastructure tests refuse those too).
  */

@@ -30,16 +30,12 @@ export function acknowledgeAcceptedFindings({ stack, accessLogs, dataBackup, web
       reason: "Each function validates its request against the route table's valibot schemas, answering the contract's error bodies.",
     },
     {
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason: 'AWS-managed, logging only.',
-    },
-    {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       reason: 'AWS-managed, logging only.',
     },
     ...(webAclAssociated
       ? []
-      : [{ id: 'AwsSolutions-APIG3', reason: 'A stage other than prod may go without a web ACL (-c webAcl adds one); prod refuses to synthesize without it.' }]),
+      : [{ id: 'AwsSolutions-APIG3', reason: 'A stage not declared production may go without a web ACL (-c webAcl adds one); a production stage refuses to synthesize without it.' }]),
     { id: 'AwsSolutions-L1', reason: 'nodejs22.x is the runtime the platform standardises on (ARCHITECTURE.md).' },
     {
       id: 'AwsSolutions-SMG4',

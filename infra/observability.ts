@@ -1,9 +1,9 @@
 /**
  * What the platform team watches: one CloudWatch dashboard (the API by route group, the queues,
  * jobs and rows, webhook outcomes), the alarms and the account's monthly budget, every one of them
- * to one SNS topic whose address the deployer sets (`cdk deploy -c alarmEmail=ops@example.com`).
- * The business metrics are the ones the functions write as embedded metric format lines
- * (shared/platform/metrics.ts).
+ * (and the failed backup jobs, DataBackup) to one SNS topic whose address the deployer sets
+ * (`cdk deploy -c alarmEmail=ops@example.com`). The business metrics are the ones the functions
+ * write as embedded metric format lines (shared/platform/metrics.ts).
  */
 import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -13,6 +13,7 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
@@ -54,7 +55,18 @@ export const ALARM_THRESHOLDS = {
   schedulerFailures: 1,
   /** How far the outbox relay is behind the table's stream, in seconds (records are lost after a day). */
   eventRelayIteratorAgeSeconds: 10 * 60,
+  /** Failed invocations (crashed, timed out) in a period of a route alarmed on its own errors. */
+  routeErrors: 1,
 } as const;
+
+/**
+ * The routes alarmed at their first failed invocation, beside the account-wide error rate that a
+ * quiet route's failures never move: each with what its failure stops.
+ */
+export const ROUTES_ALARMED_ON_ERRORS: readonly { route: RouteDefinition; stops: string }[] = [
+  { route: routes.issueToken, stops: 'partners cannot exchange their API keys for bearer tokens' },
+  { route: routes.stripeWebhook, stops: "Stripe's payments are not applied to plans and credits (Stripe retries each delivery for three days)" },
+];
 
 /**
  * The routes whose latency the dashboard draws one by one (the rest are in the API's totals): the
@@ -94,6 +106,8 @@ export interface ObservedService {
   /** Every queue of the queue table, with its definition. */
   queues: readonly DeadLetteredQueue[];
   table: dynamodb.ITable;
+  /** Every function, by its file under functions/ (the routes of ROUTES_ALARMED_ON_ERRORS among them). */
+  functions: ReadonlyMap<string, lambda.IFunction>;
   /** Where every alarm goes (alarmTopic). */
   alarmTopic: sns.ITopic;
   /** The account's Lambda concurrency quota in the region, which every function shares. */
@@ -252,6 +266,7 @@ export class Observability extends NestedStack {
       }),
     );
     this.addLambdaAlarms();
+    this.addRouteErrorAlarms();
     this.addTableAlarm();
     this.addSchedulerAlarms();
   }
@@ -287,6 +302,23 @@ export class Observability extends NestedStack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     );
+  }
+
+  private addRouteErrorAlarms(): void {
+    for (const { route, stops } of ROUTES_ALARMED_ON_ERRORS) {
+      const fn = this.service.functions.get(route.handler);
+      if (!fn) throw new Error(`No function for ${route.handler}, whose errors are alarmed on.`);
+      this.notify(
+        new cloudwatch.Alarm(this, `${functionName(route)}ErrorsAlarm`, {
+          alarmDescription: `${route.method} ${route.path} failed (crashed or timed out): ${stops}`,
+          metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+          threshold: ALARM_THRESHOLDS.routeErrors,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    }
   }
 
   /** On demand, a table is throttled by a hot partition or the account's table quota; the SDK's retries hide a few. */

@@ -14,6 +14,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as cxapi from 'aws-cdk-lib/cx-api';
 import type { Construct } from 'constructs';
 import { LOCAL_PRICE_IDS, type ProviderPriceIds } from '../shared/billing';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, mappingJobRoutes, RESULTS_RETENTION_DAYS } from '../shared/mapping-jobs';
@@ -24,55 +25,89 @@ import { EXPIRE_TAG } from '../shared/platform/objects/s3-object-store';
 import { TABLE_KEYS } from '../shared/platform/table';
 import { queueList, relayedQueues } from '../shared/queues';
 import { routeList } from '../shared/routes';
-import { DataBackup } from './constructs/data-backup';
+import { backupCopyVaultSetting, DataBackup } from './constructs/data-backup';
 import { DeadLetteredQueue } from './constructs/dead-lettered-queue';
 import { EventRelay } from './constructs/event-relay';
 import { EdgeProtection, STACK_WEB_ACL, webAclSetting } from './constructs/edge-protection';
 import { customDomainSetting, HotelMappingApi, type CustomDomain } from './constructs/hotel-mapping-api';
 import { QueueWorker } from './constructs/queue-worker';
 import { RouteFunction } from './constructs/route-function';
-import { RouteRoles } from './constructs/route-roles';
+import { RouteRoles, tokenSignerRoleName } from './constructs/route-roles';
 import { ServiceResources } from './constructs/service-resources';
 import { StripeSecrets } from './constructs/stripe-secrets';
 import { acknowledgeAcceptedFindings } from './nag-acknowledgements';
 import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, DEFAULT_MONTHLY_BUDGET_USD, Observability, ROUTES_DRAWN_ONE_BY_ONE } from './observability';
 
 /**
- * The stage that serves partners: it refuses to deploy with nobody told of its alarms, or without
- * retainData said either way (so that a deploy forgetting the flag cannot drop prod's protection).
+ * A stage name that reads as production (prod, Prod, production, prod-eu): such a stage must say
+ * whether it is one, so that a spelling of the name never turns the production guards off.
  */
-export const PRODUCTION_STAGE = 'prod';
+export const PRODUCTION_LIKE_NAME = /^prod/i;
 
 /** How long the files bucket keeps an overwritten or deleted object's previous version. */
 export const NONCURRENT_VERSION_DAYS = 30;
 
-/** Context `retainData`: `-c retainData=true` arrives as text, cdk.json may hold a boolean; undefined when not given. */
-export function retainDataSetting(value: unknown): boolean | undefined {
+/** A true-or-false context setting: `-c name=true` arrives as text, cdk.json may hold a boolean; undefined when not given. */
+export function flagSetting(name: string, value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
-  throw new Error(`retainData must be true or false, not ${JSON.stringify(value)}.`);
+  throw new Error(`${name} must be true or false, not ${JSON.stringify(value)}.`);
+}
+
+/** Whether the stage serves partners, as said; a stage named like production must say it either way. */
+export function productionSetting(stage: string, said: boolean | undefined): boolean {
+  if (said !== undefined) return said;
+  if (PRODUCTION_LIKE_NAME.test(stage)) {
+    throw new Error(
+      `The stage "${stage}" is named like production: say whether it is one with -c production=true (it then needs -c alarmEmail, -c webAcl, ` +
+        '-c retainData and its Stripe price ids) or -c production=false (a stage that serves no partners).',
+    );
+  }
+  return false;
+}
+
+/** A production stage charges real money: each of its Stripe ids must be given, none left at its local placeholder. */
+function refusePlaceholderPriceIds(stage: string, priceIds: ProviderPriceIds): void {
+  const placeholders = (Object.keys(LOCAL_PRICE_IDS) as (keyof ProviderPriceIds)[]).filter((name) => !priceIds[name] || priceIds[name] === LOCAL_PRICE_IDS[name]);
+  if (placeholders.length === 0) return;
+  throw new Error(
+    `The production stage "${stage}" has no real Stripe id for ${placeholders.join(', ')}: put the stage's ids in cdk.json's context, ` +
+      `"stripePriceIds": {"${stage}": {"SUBSCRIPTION": "price_…", "ENTERPRISE": "price_…", "creditsProduct": "prod_…", "creditsPrice": "price_…"}} (README, Billing).`,
+  );
 }
 
 export interface HotelMappingStackProps extends StackProps {
   /** Stage name: the API stage and part of resource names. */
   stage: string;
   /**
+   * The stage serves partners: it refuses to synthesize with nobody told of its alarms, without a
+   * web ACL, without retainData said either way, or with placeholder Stripe price ids. Default:
+   * context `production` (`-c production=true|false`); a stage named like production
+   * (PRODUCTION_LIKE_NAME) refuses to synthesize without it, every other stage defaults to false.
+   */
+  production?: boolean;
+  /**
    * Protect the stage's data from a mistake: the table (deletion-protected), the buckets, the
    * partner secrets key and the secrets outlive the stack's deletion or their replacement; the
    * files bucket is versioned and backed up daily with the table (DataBackup); the stack is
-   * termination-protected. Default: context `retainData` (`-c retainData=true|false`); the prod
-   * stage refuses to synthesize without it, every other stage defaults to false.
+   * termination-protected. Default: context `retainData` (`-c retainData=true|false`); a
+   * production stage refuses to synthesize without it, every other stage defaults to false.
    */
   retainData?: boolean;
   /**
+   * A backup vault in another region or account (its ARN) that each daily backup of a stage that
+   * retains its data is copied to, kept as long. Default: context `backupCopyVaultArn`; none, no copy.
+   */
+  backupCopyVaultArn?: string;
+  /**
    * The stage's Stripe price and product ids. Default: context `stripePriceIds.<stage>`
-   * (cdk.json or -c), else the local placeholders (README, Billing).
+   * (cdk.json or -c), else the local placeholders (README, Billing), which a production stage refuses.
    */
   priceIds?: ProviderPriceIds;
   /**
    * Where alarms are sent. Default: context `alarmEmail` (`cdk deploy -c alarmEmail=…`); none, no
-   * subscription, which the prod stage refuses.
+   * subscription, which a production stage refuses.
    */
   alarmEmail?: string;
   /** The account's monthly cost budget in US dollars. Default: context `monthlyBudgetUsd`, else DEFAULT_MONTHLY_BUDGET_USD. */
@@ -84,8 +119,8 @@ export interface HotelMappingStackProps extends StackProps {
   accountConcurrency?: number;
   /**
    * The WAFv2 web ACL in front of the API: `stack` (the stack creates its own, EdgeProtection) or
-   * the ARN of a regional web ACL the platform team runs. Default: context `webAcl`; none on other
-   * stages, which the prod stage refuses.
+   * the ARN of a regional web ACL the platform team runs. Default: context `webAcl`; none, which a
+   * production stage refuses.
    */
   webAcl?: string;
   /**
@@ -101,14 +136,19 @@ export interface HotelMappingStackProps extends StackProps {
   findMatchInstances?: number;
 }
 
-/** The find-match function's instances kept warm, as said (a whole number, 0 for none). */
+/** The find-match function's instances kept warm, as said (a whole number, 0 for none, at most the instances it may run). */
 function findMatchInstancesSetting(value: unknown): number {
   const instances = Number(value ?? 0);
-  if (!Number.isSafeInteger(instances) || instances < 0) throw new Error(`findMatchInstances must be a whole number of instances (0 for none), not ${JSON.stringify(value)}.`);
+  const most = mappingJobRoutes.findMatch.lambda.reservedConcurrency;
+  if (!Number.isSafeInteger(instances) || instances < 0 || instances > most) {
+    throw new Error(`findMatchInstances must be a whole number of instances from 0 (none) to ${most} (the most find-match may run at once), not ${JSON.stringify(value)}.`);
+  }
   return instances;
 }
 
 export class HotelMappingStack extends Stack {
+  /** Whether the stage serves partners (HotelMappingStackProps.production). */
+  readonly production: boolean;
   readonly table: dynamodb.Table;
   readonly bucket: s3.Bucket;
   /**
@@ -135,7 +175,7 @@ export class HotelMappingStack extends Stack {
   readonly scheduleGroup: scheduler.ScheduleGroup;
   /** Named, not referenced: grants in every nested stack name the same ARN. */
   readonly scheduleGroupName: string;
-  /** The daily AWS Backup plan of the table and the files bucket; only when the stage retains its data. */
+  /** The daily AWS Backup plan of the table and the files bucket, its copy and its failures' alarm; only when the stage retains its data. */
   readonly dataBackup?: DataBackup;
   /** The dashboard, the alarms not beside what they watch, and the monthly budget. */
   readonly observability: Observability;
@@ -146,10 +186,14 @@ export class HotelMappingStack extends Stack {
 
   constructor(scope: Construct, id: string, props: HotelMappingStackProps) {
     super(scope, id, props);
-    const retainDataSaid = props.retainData ?? retainDataSetting(this.node.tryGetContext('retainData'));
-    if (retainDataSaid === undefined && props.stage === PRODUCTION_STAGE) {
+    // The access-log bucket takes no ACLs: S3's logging service writes through its policy, which the
+    // buckets that log there add with this flag (without it they turn the log-delivery ACL back on).
+    this.node.setContext(cxapi.S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
+    this.production = productionSetting(props.stage, props.production ?? flagSetting('production', this.node.tryGetContext('production')));
+    const retainDataSaid = props.retainData ?? flagSetting('retainData', this.node.tryGetContext('retainData'));
+    if (retainDataSaid === undefined && this.production) {
       throw new Error(
-        `The ${PRODUCTION_STAGE} stage must say whether it keeps its data when the stack is deleted: deploy it with -c retainData=true (or false for a disposable copy).`,
+        `The production stage "${props.stage}" must say whether it keeps its data when the stack is deleted: deploy it with -c retainData=true (or false for a disposable copy).`,
       );
     }
     const retainData = retainDataSaid ?? false;
@@ -176,6 +220,7 @@ export class HotelMappingStack extends Stack {
 
     const accessLogs = new s3.Bucket(this, 'AccessLogs', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       lifecycleRules: [{ expiration: Duration.days(90) }],
@@ -232,7 +277,6 @@ export class HotelMappingStack extends Stack {
       removalPolicy,
       autoDeleteObjects: !retainData,
     });
-    if (retainData) this.dataBackup = new DataBackup(this, 'DataBackup', { stage: props.stage, table: this.table, bucket: this.bucket });
     // Every secret of the stack, wherever it is declared, lives and dies with the stage's data.
     RemovalPolicies.of(this).apply(removalPolicy, { applyToResourceTypes: ['AWS::SecretsManager::Secret'] });
 
@@ -242,8 +286,8 @@ export class HotelMappingStack extends Stack {
       removalPolicy,
     });
 
-    // Its private half never leaves KMS: only the token endpoint's role may sign. Losing it ends
-    // only tokens under an hour old, so it goes with the stack.
+    // Its private half never leaves KMS. Losing it ends only tokens under an hour old, so it goes
+    // with the stack.
     this.tokenSigningKey = new kms.Key(this, 'TokenSigningKey', {
       description: 'Signs the bearer tokens (ES256) issued by POST /api/v1/auth/token; every credentialed function verifies them with its public key',
       keySpec: kms.KeySpec.ECC_NIST_P256,
@@ -251,24 +295,44 @@ export class HotelMappingStack extends Stack {
       pendingWindow: Duration.days(7),
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // A signature is a token of any organization: no one signs but the token endpoint's role, not
+    // even an administrator whom the key's default policy (kms:* to the account) lets in through
+    // IAM. The role is named, not referenced: it lives in the functions' stack, which references this key.
+    const tokenSigner = tokenSignerRoleName(props.stage);
+    this.tokenSigningKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'SignAsTheTokenEndpointOnly',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: tokenSigner }) } },
+      }),
+    );
 
     const stripeSecrets = new StripeSecrets(this, 'StripeSecrets');
     const stagePriceIds = this.node.tryGetContext('stripePriceIds') as Record<string, ProviderPriceIds> | undefined;
     const priceIds = props.priceIds ?? stagePriceIds?.[props.stage] ?? LOCAL_PRICE_IDS;
+    if (this.production) refusePlaceholderPriceIds(props.stage, priceIds);
 
     this.api = new HotelMappingApi(this, 'Api', { stage: props.stage, removalPolicy, routes: routeList, measuredRoutes: ROUTES_DRAWN_ONE_BY_ONE });
     const alarmEmail = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined);
-    if (props.stage === PRODUCTION_STAGE && !alarmEmail) {
-      throw new Error(`The ${PRODUCTION_STAGE} stage needs someone to receive its alarms: deploy it with -c alarmEmail=ops@example.com.`);
+    if (this.production && !alarmEmail) {
+      throw new Error(`The production stage "${props.stage}" needs someone to receive its alarms: deploy it with -c alarmEmail=ops@example.com.`);
     }
     this.alarmTopic = alarmTopic(this, props.stage, alarmEmail);
+    const copyVaultArn = backupCopyVaultSetting(props.backupCopyVaultArn ?? this.node.tryGetContext('backupCopyVaultArn'));
+    if (copyVaultArn && !retainData) throw new Error('backupCopyVaultArn copies the backups of a stage that keeps its data: deploy it with -c retainData=true as well.');
+    if (retainData) {
+      this.dataBackup = new DataBackup(this, 'DataBackup', { stage: props.stage, table: this.table, bucket: this.bucket, alarmTopic: this.alarmTopic, copyVaultArn });
+    }
     const webAcl = webAclSetting(props.webAcl ?? this.node.tryGetContext('webAcl'));
-    if (props.stage === PRODUCTION_STAGE && !webAcl) {
+    if (this.production && !webAcl) {
       throw new Error(
-        `The ${PRODUCTION_STAGE} stage needs a web ACL in front of its API: deploy it with -c webAcl=${STACK_WEB_ACL} (the stack creates one) or -c webAcl=<the ARN of a regional web ACL>.`,
+        `The production stage "${props.stage}" needs a web ACL in front of its API: deploy it with -c webAcl=${STACK_WEB_ACL} (the stack creates one) or -c webAcl=<the ARN of a regional web ACL>.`,
       );
     }
-    if (webAcl) this.edgeProtection = new EdgeProtection(this, 'EdgeProtection', { webAcl, stage: this.api.deploymentStage, name: `hotel-mapping-${props.stage}` });
+    if (webAcl) this.edgeProtection = new EdgeProtection(this, 'EdgeProtection', { webAcl, stage: this.api.deploymentStage, name: `hotel-mapping-${props.stage}`, removalPolicy, routes: routeList });
     const customDomain = customDomainSetting(
       props.customDomain?.domainName ?? this.node.tryGetContext('domainName'),
       props.customDomain?.certificateArn ?? this.node.tryGetContext('certificateArn'),
@@ -302,7 +366,7 @@ export class HotelMappingStack extends Stack {
     });
 
     this.routeFunctions = new NestedStack(this, 'Functions', { description: "One Lambda function per route, with its role and log group" });
-    const roles = new RouteRoles(this.routeFunctions, resources);
+    const roles = new RouteRoles(this.routeFunctions, resources, { tokenSignerRoleName: tokenSigner });
     const findMatchInstances = findMatchInstancesSetting(props.findMatchInstances ?? this.node.tryGetContext('findMatchInstances'));
     for (const route of routeList) {
       const provisionedInstances = route === mappingJobRoutes.findMatch ? findMatchInstances : 0;
@@ -324,6 +388,7 @@ export class HotelMappingStack extends Stack {
       stage: props.stage,
       queues,
       table: this.table,
+      functions: this.functions,
       alarmTopic: this.alarmTopic,
       accountConcurrency: props.accountConcurrency ?? Number(this.node.tryGetContext('accountConcurrency') ?? DEFAULT_ACCOUNT_CONCURRENCY),
       monthlyBudgetUsd: props.monthlyBudgetUsd ?? Number(this.node.tryGetContext('monthlyBudgetUsd') ?? DEFAULT_MONTHLY_BUDGET_USD),

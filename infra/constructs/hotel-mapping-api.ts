@@ -25,8 +25,12 @@ export interface HotelMappingApiProps {
   measuredRoutes: readonly Pick<RouteDefinition, 'method' | 'path'>[];
 }
 
-/** Every method's limit, over all callers together, unless its route sets a lower one. */
-export const STAGE_THROTTLE: MethodThrottle = { ratePerSecond: 100, burst: 200 };
+/**
+ * Every method's limit, over all callers together, unless its route sets a lower one: the account's
+ * ceiling, far above one organization's share a second (ORGANIZATION_REQUESTS_PER_SECOND), so that
+ * tenants meet their own limits, not each other's.
+ */
+export const STAGE_THROTTLE: MethodThrottle = { ratePerSecond: 1_000, burst: 2_000 };
 
 /** The stage's logging level, on every method. */
 const LOGGING_LEVEL = apigateway.MethodLoggingLevel.ERROR;

@@ -1,7 +1,7 @@
 /**
  * One route of the route table: its function, with the settings its access names, running with
- * the role its access profile shares (RouteRoles), and its method on the API as a Lambda proxy
- * integration (of its alias `live` when instances are kept warm).
+ * the role its access profile shares (RouteRoles), which may write to its log group, and its
+ * method on the API as a Lambda proxy integration (of its alias `live` when instances are kept warm).
  */
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -33,6 +33,7 @@ export class RouteFunction extends ServiceFunction {
       removalPolicy,
       role: roles.roleFor(route),
     });
+    roles.grantLogWriting(route, this.logGroup);
     // Provisioned concurrency needs a version: the API then calls the alias, never $LATEST.
     const target = provisionedInstances > 0 ? new lambda.Alias(this, 'Live', { aliasName: 'live', version: this.currentVersion, provisionedConcurrentExecutions: provisionedInstances }) : this;
     // No test-invoke permission: one Lambda permission per method, not two.

@@ -6,12 +6,15 @@
  * Its construct id is its handler's function name (`mapping-jobs/chunk` → MappingJobsChunk), which
  * infra/synth.ts finds bundles by. Its log group is its sibling, `<name>Logs`, not its child: a
  * resource's logical id follows its construct path, and one that changes makes CloudFormation
- * replace the log group, and its logs with it.
+ * replace the log group, and its logs with it. Without a shared role it runs with one of its own,
+ * `<name>Role`, which may write to its log group and to no other (CDK's default role would carry
+ * AWSLambdaBasicExecutionRole, which writes to every log group of the account); whoever shares a
+ * role grants it each sharing function's log group.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -19,6 +22,9 @@ import type { Construct } from 'constructs';
 import { DEFAULT_LAMBDA, functionName } from '../../shared/platform/http/route';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** What a function needs of its log group: its log group exists already, so no CreateLogGroup. */
+export const LOG_WRITING_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;
 
 export interface ServiceFunctionProps {
   /** The function file under functions/, without extension. */
@@ -29,13 +35,15 @@ export interface ServiceFunctionProps {
   environment: Record<string, string>;
   /** What deleting the stack does to the function's log group. */
   removalPolicy: RemovalPolicy;
-  /** A shared role; none: the function gets a role of its own. */
+  /** A shared role, which its sharer lets write to this function's log group; none: the function gets a role of its own. */
   role?: iam.IRole;
 }
 
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, { handler, description, sizing, environment, removalPolicy, role }: ServiceFunctionProps) {
     const name = functionName({ handler });
+    const logGroup = new logs.LogGroup(scope, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
+    const ownRole = role ? undefined : new iam.Role(scope, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Runs ${handler}` });
     super(scope, name, {
       entry: join(ROOT, 'functions', `${handler}.ts`),
       handler: 'handler',
@@ -46,10 +54,10 @@ export class ServiceFunction extends NodejsFunction {
       reservedConcurrentExecutions: sizing?.reservedConcurrency,
       description,
       environment,
-      role,
+      role: role ?? ownRole,
       tracing: lambda.Tracing.ACTIVE,
       loggingFormat: lambda.LoggingFormat.JSON,
-      logGroup: new logs.LogGroup(scope, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy }),
+      logGroup,
       depsLockFilePath: join(ROOT, 'package-lock.json'),
       projectRoot: ROOT,
       bundling: {
@@ -65,6 +73,7 @@ export class ServiceFunction extends NodejsFunction {
         commandHooks: ASSET_COPIES[handler],
       },
     });
+    ownRole?.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITING_ACTIONS], resources: [logGroup.logGroupArn] }));
   }
 }
 

@@ -49,7 +49,20 @@ export interface FunctionAccess {
   access: ResourceAccess;
   /** sign: kms:Sign (the token endpoint alone); verify: kms:GetPublicKey; none: neither. */
   tokenKey?: TokenKeyUse;
+  /** Narrower than `access.table`: only these uses of the table, each on the partitions it names (within `access.partitions`). */
+  tableUse?: TableUse;
 }
+
+/** Items used by key, by use: the partition patterns (as in ResourceAccess.partitions) each use reaches. */
+export type TableUse = { readonly [use in keyof typeof TABLE_USE_ACTIONS]?: readonly string[] };
+
+/** The actions of each use of the table's items by key. */
+export const TABLE_USE_ACTIONS = {
+  get: ['dynamodb:GetItem'],
+  put: ['dynamodb:PutItem'],
+  update: ['dynamodb:UpdateItem'],
+  delete: ['dynamodb:DeleteItem'],
+} as const;
 
 /**
  * What the code does with the table, and nothing else: items by key and by Query (transactions
@@ -117,7 +130,7 @@ export class ServiceResources {
   }
 
   /** Grants exactly the declared access, nothing more. */
-  grant(grantee: iam.IGrantable, { access, tokenKey = 'none' }: FunctionAccess): void {
+  grant(grantee: iam.IGrantable, { access, tokenKey = 'none', tableUse }: FunctionAccess): void {
     const { table, bucket, resultsBucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroupName, schedulerRole } = this.resources;
     const role = grantee.grantPrincipal;
     // The wildcards a grant names are acknowledged on the role that holds them, nowhere else.
@@ -125,7 +138,18 @@ export class ServiceResources {
     const allow = (actions: readonly string[], resource: string) =>
       grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource] }));
 
-    if (access.table !== 'none') {
+    if (tableUse) {
+      for (const [use, partitions] of Object.entries(checkedTableUse(access, tableUse))) {
+        grantee.grantPrincipal.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: [...TABLE_USE_ACTIONS[use as keyof TableUse]],
+            // Items by key: the table alone, not its index.
+            resources: [table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...checkedPartitions(partitions)] } },
+          }),
+        );
+      }
+    } else if (access.table !== 'none') {
       grantee.grantPrincipal.addToPrincipalPolicy(
         new iam.PolicyStatement({
           actions: [...TABLE_ACTIONS[access.table]],
@@ -189,6 +213,19 @@ export class ServiceResources {
 function checkedPrefix(prefix: string): string {
   if (!/^[a-z0-9-]+(\/[a-z0-9-]+)*\/$/.test(prefix)) throw new Error(`The object prefix "${prefix}" must be folders ending in "/" (e.g. "exports/").`);
   return prefix;
+}
+
+/** A narrowed use stays within what the route declares: its partitions, and writes only when it may write. */
+function checkedTableUse(access: ResourceAccess, tableUse: TableUse): TableUse {
+  const declared = new Set(access.partitions ?? []);
+  for (const [use, partitions] of Object.entries(tableUse)) {
+    if (access.table === 'none' || (use !== 'get' && access.table !== 'readwrite')) {
+      throw new Error(`The table use "${use}" needs more than the table access its route declares (${access.table}).`);
+    }
+    const undeclared = (partitions ?? []).filter((pattern) => !declared.has(pattern));
+    if (undeclared.length > 0) throw new Error(`The table use "${use}" names partitions its access does not: ${undeclared.join(', ')}.`);
+  }
+  return tableUse;
 }
 
 /** A partition pattern that matched every key would limit nothing. */

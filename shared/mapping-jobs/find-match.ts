@@ -26,6 +26,9 @@ import { connectedSupplierFor, type SupplierLookup } from './lifecycle';
 /** Hotels one request may map. */
 export const FIND_MATCH_MAX_HOTELS = 100;
 
+/** Instances of find-match that may run at once (its function's reserved concurrency), so that it cannot take the account's concurrency. */
+export const FIND_MATCH_MAX_INSTANCES = 20;
+
 export interface FindMatchPorts {
   metering: Pick<Metering, 'standing' | 'charge'>;
   /** The publication to map against: the current one, if it has a matching index. */

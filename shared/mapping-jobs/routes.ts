@@ -4,7 +4,7 @@ import { ErrorResponse } from '../platform/http/schemas';
 import { BOOK_FILES_PREFIX } from '../mapping-book';
 import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
-import { FIND_MATCH_MAX_HOTELS } from './find-match';
+import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MAX_INSTANCES } from './find-match';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 import * as schemas from './schemas';
 
@@ -80,7 +80,8 @@ export const mappingJobRoutes = {
     // The pinned matching index stays in memory between requests: a million hotels take about 0.75 GB.
     // The book's generation answers the hotels it holds; what is recorded, the book's record queue writes.
     access: { table: 'readwrite', objects: { read: [MATCHING_INDEX_PREFIX, BOOK_FILES_PREFIX] } },
-    lambda: { memoryMb: 2048, timeoutSeconds: 28 },
+    // At most this many at once: 2 GB for up to 28 s each, it could otherwise take the account's concurrency from every other function.
+    lambda: { memoryMb: 2048, timeoutSeconds: 28, reservedConcurrency: FIND_MATCH_MAX_INSTANCES },
   }),
   listMappingJobs: defineRoute({
     method: 'GET',

@@ -67,11 +67,16 @@ export const rateLimiterOf = /* @__PURE__ */ service((runtime): RateLimiter => n
 /** The deployment may set another share (a benchmark's load, a test's small one). */
 export const ORGANIZATION_RATE_SETTINGS = defineSettings({ requestsPerSecond: 'ORGANIZATION_REQUESTS_PER_SECOND' });
 
+const REQUESTS_BUCKET = 'requests';
+
+/** Whether a table item is an organization's count of its requests in a second: bookkeeping, no partner's data. */
+export const isRequestCount = (item: Record<string, unknown>) => String(item.SK).startsWith(`RATE#${REQUESTS_BUCKET}#`);
+
 /** The rule every credentialed request is counted under: one conditional write per credentialed request. */
 export function organizationRequestRule(config: Pick<AppConfig, 'variables'>): RateRule {
   const setting = ORGANIZATION_RATE_SETTINGS.read(config).requestsPerSecond;
   if (setting !== undefined && !/^[1-9]\d*$/.test(setting)) {
     throw new Error(`${ORGANIZATION_RATE_SETTINGS.variables.requestsPerSecond} must be a whole number of requests a second, not "${setting}".`);
   }
-  return { bucket: 'requests', limit: setting === undefined ? ORGANIZATION_REQUESTS_PER_SECOND : Number(setting), windowSeconds: 1 };
+  return { bucket: REQUESTS_BUCKET, limit: setting === undefined ? ORGANIZATION_REQUESTS_PER_SECOND : Number(setting), windowSeconds: 1 };
 }

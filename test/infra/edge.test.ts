@@ -1,24 +1,26 @@
 /**
  * The edge, as the stack builds it: the web ACL in front of the API's stage (the stack's own with
- * `webAcl=stack`, or the platform team's by ARN), the prod stage refused without one, each route's
- * own throttle, per-method metrics only on the routes the dashboard draws, and a custom domain
- * from context. One stack of its own (the fixture's has no ACL), built once.
+ * `webAcl=stack`, logging its requests, or the platform team's by ARN), a production stage refused
+ * without one, each route's own throttle, per-method metrics only on the routes the dashboard
+ * draws, and a custom domain from context. One stack of its own (the fixture's has no ACL), built once.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import { COMMON_RULES_COUNTED, EDGE_RATE_LIMITS, EdgeProtection, webAclSetting } from '../../infra/constructs/edge-protection';
+import { COMMON_RULES_COUNTED, EDGE_RATE_LIMITS, EdgeProtection, guardedPublicRoutes, publicRoutePerIp, webAclSetting } from '../../infra/constructs/edge-protection';
 import { HotelMappingApi, STAGE_THROTTLE } from '../../infra/constructs/hotel-mapping-api';
 import { awsSolutionsFindings, describeViolations } from '../../infra/nag';
 import { ROUTES_DRAWN_ONE_BY_ONE } from '../../infra/observability';
 import { HotelMappingStack } from '../../infra/stack';
 import { errorBody } from '../../shared/platform/http/errors';
+import { functionName } from '../../shared/platform/http/route';
 import { routeList } from '../../shared/routes';
 
 const PLATFORM_WEB_ACL = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333';
 const CERTIFICATE_ARN = 'arn:aws:acm:eu-west-1:123456789012:certificate/0f2c8a4e-1b7d-4c3e-9a5f-6d8e7b9c0a1b';
+const STAGE_PRICE_IDS = { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' };
 
 const appWith = (context: Record<string, unknown>) => new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
 
@@ -37,10 +39,10 @@ const settingOf = (route: { path: string; method: string }) =>
 
 describe('the web ACL a stage must have', () => {
   const prodStack = (id: string, context: Record<string, unknown>) =>
-    new HotelMappingStack(appWith({ retainData: 'true', alarmEmail: 'ops@example.com', ...context }), id, { stage: 'prod' });
+    new HotelMappingStack(appWith({ production: 'true', retainData: 'true', alarmEmail: 'ops@example.com', ...context }), id, { stage: 'prod', priceIds: STAGE_PRICE_IDS });
 
-  it('refuses to synthesize the prod stage without -c webAcl, saying how', () => {
-    assert.throws(() => prodStack('Unguarded', {}), /The prod stage needs a web ACL in front of its API: deploy it with -c webAcl=stack .* or -c webAcl=<the ARN of a regional web ACL>/);
+  it('refuses to synthesize a production stage without -c webAcl, saying how', () => {
+    assert.throws(() => prodStack('Unguarded', {}), /The production stage "prod" needs a web ACL in front of its API: deploy it with -c webAcl=stack .* or -c webAcl=<the ARN of a regional web ACL>/);
   });
 
   it('refuses a webAcl that is neither "stack" nor a regional web ACL ARN', () => {
@@ -68,8 +70,10 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
         [1, 'RatePerIp'],
         [2, 'RatePerApiKey'],
         [3, 'RatePerAuthorization'],
-        [4, 'AWSManagedRulesCommonRuleSet'],
-        [5, 'AWSManagedRulesKnownBadInputsRuleSet'],
+        [4, 'RatePerIpOnApiKeysToken'],
+        [5, 'RatePerIpOnBillingStripeWebhook'],
+        [6, 'AWSManagedRulesCommonRuleSet'],
+        [7, 'AWSManagedRulesKnownBadInputsRuleSet'],
       ],
     );
     for (const name of ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet']) {
@@ -107,6 +111,24 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
     assert.ok(EDGE_RATE_LIMITS.perIp > EDGE_RATE_LIMITS.perApiKey, "an address's limit is above a credential's: a partner's keys may share one address");
   });
 
+  it('lets one client IP take at most a quarter of a public route\'s own throttle (the token exchange, the Stripe webhook): no address can lock every partner out', () => {
+    const publicRoutes = guardedPublicRoutes(routeList);
+    assert.deepEqual(publicRoutes.map((route) => route.path).sort(), ['/api/v1/auth/token', '/api/v1/billing/stripe/webhook']);
+    for (const route of publicRoutes) {
+      const { Statement } = ruleNamed(`RatePerIpOn${functionName(route)}`);
+      assert.deepEqual(Statement, {
+        RateBasedStatement: {
+          Limit: publicRoutePerIp(route.throttle!),
+          EvaluationWindowSec: EDGE_RATE_LIMITS.windowSeconds,
+          AggregateKeyType: 'IP',
+          ScopeDownStatement: { ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'ENDS_WITH', SearchString: route.path, TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+        },
+      });
+      // Over the window, one address reaches a quarter of what the route takes from everyone.
+      assert.equal(Statement.RateBasedStatement.Limit, (route.throttle!.ratePerSecond * EDGE_RATE_LIMITS.windowSeconds) / 4, route.path);
+    }
+  });
+
   it("answers a rate-limited request 429 with the service's {error, message} body and Retry-After", () => {
     const expected = {
       Block: {
@@ -117,7 +139,7 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
         },
       },
     };
-    for (const name of ['RatePerIp', 'RatePerApiKey', 'RatePerAuthorization']) assert.deepEqual(ruleNamed(name).Action, expected, name);
+    for (const name of ['RatePerIp', 'RatePerApiKey', 'RatePerAuthorization', 'RatePerIpOnApiKeysToken', 'RatePerIpOnBillingStripeWebhook']) assert.deepEqual(ruleNamed(name).Action, expected, name);
     const body = acl.Properties.CustomResponseBodies.TooManyRequests;
     assert.equal(body.ContentType, 'APPLICATION_JSON');
     assert.deepEqual(JSON.parse(body.Content), errorBody(429, 'Too many requests from this address or credential. Retry after 60 seconds.'));
@@ -128,6 +150,22 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
       assert.deepEqual(rule.VisibilityConfig, { CloudWatchMetricsEnabled: true, MetricName: `hotel-mapping-edge-${rule.Name}`, SampledRequestsEnabled: true }, rule.Name);
     }
     assert.deepEqual(acl.Properties.VisibilityConfig, { CloudWatchMetricsEnabled: true, MetricName: 'hotel-mapping-edge-WebAcl', SampledRequestsEnabled: true });
+  });
+
+  it('logs every request it inspects to aws-waf-logs-<name>, kept a month, its credential headers redacted', () => {
+    const configurations = ofType('AWS::WAFv2::LoggingConfiguration');
+    assert.equal(configurations.length, 1);
+    const [, logging] = configurations[0]!;
+    assert.deepEqual(logging.Properties.ResourceArn, { 'Fn::GetAtt': [aclId, 'Arn'] });
+    assert.deepEqual(logging.Properties.RedactedFields, [{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'x-api-key' } }]);
+    assert.equal(logging.Properties.LoggingFilter, undefined, 'every request, not only the blocked ones');
+    const logGroupId = idOf(stack.edgeProtection!.logGroup!);
+    const logGroup = resources[logGroupId]!.Properties;
+    assert.equal(logGroup.LogGroupName, 'aws-waf-logs-hotel-mapping-edge');
+    assert.equal(logGroup.RetentionInDays, 30);
+    // The log group's ARN without the `:*` of its Arn attribute.
+    const [destination] = logging.Properties.LogDestinationConfigs;
+    assert.deepEqual(destination['Fn::Join'][1].slice(-2), [':log-group:', { Ref: logGroupId }]);
   });
 
   it("is associated with the API's stage", () => {
@@ -160,14 +198,15 @@ describe("the platform team's web ACL, by ARN", () => {
     const bare = new Stack(appWith({}), 'Bare');
     const api = new HotelMappingApi(bare, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes: [], measuredRoutes: [] });
     api.root.addMethod('GET', new apigateway.MockIntegration());
-    if (withAcl) new EdgeProtection(bare, 'EdgeProtection', { webAcl: PLATFORM_WEB_ACL, stage: api.deploymentStage, name: 'bare' });
+    if (withAcl) new EdgeProtection(bare, 'EdgeProtection', { webAcl: PLATFORM_WEB_ACL, stage: api.deploymentStage, name: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes: [] });
     return bare;
   };
   const bare = bareApi(true);
   const bareTemplate = Template.fromStack(bare);
 
-  it('is associated with the stage, and no web ACL is created', () => {
+  it("is associated with the stage, and no web ACL is created (nor its logging: the platform team's ACL logs where they say)", () => {
     assert.deepEqual(Object.keys(bareTemplate.findResources('AWS::WAFv2::WebACL')), []);
+    assert.deepEqual(Object.keys(bareTemplate.findResources('AWS::WAFv2::LoggingConfiguration')), []);
     const [association] = Object.values(bareTemplate.findResources('AWS::WAFv2::WebACLAssociation')) as any[];
     assert.equal(association.Properties.WebACLArn, PLATFORM_WEB_ACL);
     const stageId = Object.keys(bareTemplate.findResources('AWS::ApiGateway::Stage'))[0]!;

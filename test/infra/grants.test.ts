@@ -1,14 +1,17 @@
 /**
  * The boundaries of the grants (issue 34, point 4), read off the synthesized policies: objects by
  * prefix only, search apart from partners' files, uploads apart from the reference, public
- * functions on their own partitions, dead-letter handlers with what they use, and every wildcard
- * acknowledged on the role that holds it.
+ * functions on their own partitions (the Stripe webhook on each use's own), logs to each function's
+ * own log group, dead-letter handlers with what they use, and every wildcard acknowledged on the
+ * role that holds it.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { PUBLIC_TABLE_USES } from '../../infra/constructs/route-roles';
 import { OBJECT_ACTIONS, TABLE_ACTIONS } from '../../infra/constructs/service-resources';
+import { billingRoutes } from '../../shared/billing';
 import { MATCHING_INDEX_PREFIX, referenceRoutes, REFERENCE_FILES_PREFIX } from '../../shared/reference';
 import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX, inventoryValidationQueue, partnerInventoryRoutes } from '../../shared/partner-inventories';
 import { supplierRoutes } from '../../shared/suppliers';
@@ -136,13 +139,31 @@ describe('public functions', () => {
   });
 
   it('reach the table only under the dynamodb:LeadingKeys condition of the partitions they name', () => {
-    for (const route of publicRoutes) {
+    for (const route of publicRoutes.filter((r) => !PUBLIC_TABLE_USES[r.handler])) {
       const tableStatements = statementsOfHandler(route.handler).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
       assert.equal(tableStatements.length, 1, route.handler);
       const [statement] = tableStatements;
       assert.deepEqual(statement!.Condition, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': route.access.partitions } }, route.handler);
       assert.deepEqual(actionsOf(statement!), [...TABLE_ACTIONS[route.access.table as 'read' | 'readwrite']], route.handler);
       assert.deepEqual(statement!.Resource, [tableArn, { 'Fn::Join': ['', [tableArn, '/index/GSI1']] }], route.handler);
+    }
+  });
+
+  it("let the Stripe webhook read, put and update only the items of the partitions each is used on: no query, no index, no delete, no batch", () => {
+    const webhook = billingRoutes.stripeWebhook;
+    const tableStatements = statementsOfHandler(webhook.handler).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+    const byAction = tableStatements.map((statement) => [actionsOf(statement), statement.Resource, statement.Condition]);
+    const onPartitions = (...partitions: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } });
+    assert.deepEqual(byAction, [
+      [['dynamodb:GetItem'], tableArn, onPartitions('ORG#*', 'PAYCUSTOMER#*')],
+      [['dynamodb:PutItem'], tableArn, onPartitions('PAYEVENT#*')],
+      [['dynamodb:UpdateItem'], tableArn, onPartitions('ORG#*')],
+    ]);
+    // Within what its route declares.
+    assert.equal(webhook.access.table, 'readwrite');
+    const declared: readonly string[] = webhook.access.partitions;
+    for (const [, , condition] of byAction) {
+      for (const partition of (condition as ReturnType<typeof onPartitions>)['ForAllValues:StringLike']['dynamodb:LeadingKeys']) assert.ok(declared.includes(partition), partition);
     }
   });
 
@@ -155,9 +176,43 @@ describe('public functions', () => {
   });
 });
 
+describe('logging', () => {
+  const ourFunctions = [...stack.functions].map(([handler, fn]) => ({ handler, properties: resources[logicalIdOf(fn)]!.Properties }));
+  const roleIdOf = (properties: { Role: { 'Fn::GetAtt': [string, string] } }) => properties.Role['Fn::GetAtt'][0];
+  const statementsOfRole = (roleId: string): Statement[] =>
+    ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+
+  it("gives no function's role AWSLambdaBasicExecutionRole, whose logs actions reach every log group", () => {
+    for (const { handler, properties } of ourFunctions) {
+      assert.equal(resources[roleIdOf(properties)]!.Properties.ManagedPolicyArns, undefined, handler);
+    }
+  });
+
+  it("lets each role write to exactly the log groups of the functions that run with it, and log nothing anywhere else", () => {
+    const logGroupsByRole = new Map<string, string[]>();
+    for (const { properties } of ourFunctions) {
+      const roleId = roleIdOf(properties);
+      logGroupsByRole.set(roleId, [...(logGroupsByRole.get(roleId) ?? []), properties.LoggingConfig.LogGroup.Ref]);
+    }
+    assert.ok(logGroupsByRole.size > 10);
+    for (const [roleId, logGroups] of logGroupsByRole) {
+      const logging = statementsOfRole(roleId).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
+      assert.equal(logging.length, 1, `${roleId}: one statement, however many functions share the role`);
+      assert.deepEqual(actionsOf(logging[0]!), ['logs:CreateLogStream', 'logs:PutLogEvents'], roleId);
+      assert.deepEqual(
+        [logging[0]!.Resource].flat().map((resource) => JSON.stringify(resource)).sort(),
+        logGroups.map((id) => JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })).sort(),
+        roleId,
+      );
+    }
+  });
+});
+
 describe('dead-letter handlers', () => {
-  /** What every function has beside its grants: tracing, and (here) taking messages from its queue. */
-  const XRAY = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+  /** What every function has beside its grants: tracing, writing its logs, and (here) taking messages from its queue. */
+  const XRAY = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments', 'logs:CreateLogStream', 'logs:PutLogEvents'];
   const CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
 
   for (const definition of queueList.filter((queue) => queue.deadLetterHandler)) {

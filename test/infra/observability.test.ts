@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ALARM_THRESHOLDS, BUDGET_NOTIFICATIONS, DEFAULT_MONTHLY_BUDGET_USD, oldestMessageAlarmSeconds, ROUTES_DRAWN_ONE_BY_ONE } from '../../infra/observability';
+import { ALARM_THRESHOLDS, BUDGET_NOTIFICATIONS, DEFAULT_MONTHLY_BUDGET_USD, oldestMessageAlarmSeconds, ROUTES_ALARMED_ON_ERRORS, ROUTES_DRAWN_ONE_BY_ONE } from '../../infra/observability';
 import { HotelMappingStack } from '../../infra/stack';
 import { functionName } from '../../shared/platform/http/route';
 import { visibilityTimeoutSeconds } from '../../shared/platform/queue/queue';
@@ -140,6 +140,21 @@ describe('observability in the stack', () => {
     }
   });
 
+  it('alarms at the first failure of the token exchange and of the Stripe webhook, which the account-wide error rate would not notice', () => {
+    assert.deepEqual(ROUTES_ALARMED_ON_ERRORS.map(({ route }) => route.handler), ['api-keys/token', 'billing/stripe-webhook']);
+    for (const { route, stops } of ROUTES_ALARMED_ON_ERRORS) {
+      const alarm = alarmNamed(`${functionName(route)}ErrorsAlarm`);
+      assert.deepEqual([alarm.Namespace, alarm.MetricName, alarm.Statistic, alarm.Period], ['AWS/Lambda', 'Errors', 'Sum', 300], route.handler);
+      assert.deepEqual(alarm.Dimensions, [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.functions.get(route.handler)!) } }]);
+      assert.equal(alarm.Threshold, ALARM_THRESHOLDS.routeErrors);
+      assert.equal(ALARM_THRESHOLDS.routeErrors, 1);
+      assert.equal(alarm.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
+      assert.equal(alarm.TreatMissingData, 'notBreaching');
+      assert.equal(alarm.AlarmDescription, `${route.method} ${route.path} failed (crashed or timed out): ${stops}`);
+      assert.deepEqual(alarm.AlarmActions, [{ Ref: topicId }]);
+    }
+  });
+
   it("tells the topic when the month's costs pass 80 % of the budget, or are forecast to pass it; a deploy names the budget", () => {
     const [[, budget], ...more] = ofType('AWS::Budgets::Budget') as [[string, any]];
     assert.equal(more.length, 0);
@@ -198,9 +213,10 @@ describe('observability in the stack', () => {
     Template.fromStack(withEmail).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 
-  it('refuses to synthesize the prod stage with nobody to receive its alarms', () => {
-    assert.throws(() => stackWith({ retainData: 'true' }, 'Unwatched', 'prod'), /The prod stage needs someone to receive its alarms: deploy it with -c alarmEmail=/);
-    const watched = stackWith({ alarmEmail: 'ops@example.com', retainData: 'true', webAcl: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333' }, 'Watched', 'prod');
+  it('refuses to synthesize a production stage with nobody to receive its alarms', () => {
+    const production = { production: 'true', retainData: 'true', stripePriceIds: { prod: { SUBSCRIPTION: 'price_s', ENTERPRISE: 'price_e', creditsProduct: 'prod_c', creditsPrice: 'price_c' } } };
+    assert.throws(() => stackWith(production, 'Unwatched', 'prod'), /The production stage "prod" needs someone to receive its alarms: deploy it with -c alarmEmail=/);
+    const watched = stackWith({ ...production, alarmEmail: 'ops@example.com', webAcl: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333' }, 'Watched', 'prod');
     Template.fromStack(watched).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 

@@ -13,7 +13,10 @@ import { routeList } from '../../shared/routes';
 import { functionName, tokenKeyUse } from '../../shared/platform/http/route';
 import { awsSolutionsFindings, describeViolations } from '../../infra/nag';
 import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
-import { HotelMappingStack, NONCURRENT_VERSION_DAYS } from '../../infra/stack';
+import { PUBLIC_TABLE_USES, tokenSignerRoleName } from '../../infra/constructs/route-roles';
+import { FIND_MATCH_MAX_INSTANCES } from '../../shared/mapping-jobs/find-match';
+import { HotelMappingStack, NONCURRENT_VERSION_DAYS, type HotelMappingStackProps } from '../../infra/stack';
+import { LOCAL_PRICE_IDS } from '../../shared/billing';
 import { expressionOf, watchesQueue } from './constructs/bare-stack';
 import { app, functionsTemplate, logicalIdOf, ofType, resources, stack, template, workersTemplate } from './stack-fixture';
 
@@ -121,13 +124,14 @@ describe('function sizing', () => {
     }
   });
 
-  it('reserves concurrency for what must answer when the account is busy: the token exchange and the Stripe webhook, and leaves the account 100 unreserved', () => {
+  it('reserves concurrency for what must answer when the account is busy (the token exchange, the Stripe webhook) and bounds find-match, leaving the account 100 unreserved', () => {
     const reserved = ofType('AWS::Lambda::Function')
       .filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined)
       .map(([, fn]) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions] as const);
     assert.deepEqual(Object.fromEntries(reserved), {
       'POST /api/v1/auth/token': 10,
       'POST /api/v1/billing/stripe/webhook': 5,
+      'POST /api/v1/mapping/match': FIND_MATCH_MAX_INSTANCES,
     });
     const total = reserved.reduce((sum, [, count]) => sum + (count as number), 0);
     // Lambda keeps 100 of the account's concurrency unreserved: the default 1,000 leaves room.
@@ -160,6 +164,27 @@ describe('storage', () => {
     });
   });
 
+  it("keeps the access-log bucket free of ACLs: S3's logging service writes there through its policy, for the files and results buckets alone", () => {
+    const logging = (bucket: { node: { defaultChild?: unknown } }) => resources[logicalIdOf(bucket)]!.Properties.LoggingConfiguration;
+    const accessLogsId = logging(stack.bucket).DestinationBucketName.Ref as string;
+    assert.equal(logging(stack.resultsBucket).DestinationBucketName.Ref, accessLogsId);
+    const { Properties } = resources[accessLogsId]!;
+    assert.deepEqual(Properties.OwnershipControls, { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    assert.equal(Properties.AccessControl, undefined);
+    const [, policy] = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === accessLogsId)!;
+    const deliveries = (policy.Properties.PolicyDocument.Statement as any[]).filter((s) => s.Principal?.Service === 'logging.s3.amazonaws.com');
+    const arnOf = (bucket: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [logicalIdOf(bucket), 'Arn'] });
+    assert.deepEqual(
+      deliveries.map((s) => [s.Effect, s.Action, s.Resource['Fn::Join'][1][1], s.Condition]),
+      [stack.bucket, stack.resultsBucket].map((bucket, index) => [
+        'Allow',
+        's3:PutObject',
+        `/${['files', 'results'][index]}/*`,
+        { ArnLike: { 'aws:SourceArn': arnOf(bucket) }, StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+      ]),
+    );
+  });
+
   it('keeps the files bucket private, encrypted and TLS-only', () => {
     const filesId = logicalIdOf(stack.bucket);
     const { Properties } = resources[filesId]!;
@@ -180,22 +205,69 @@ describe('storage', () => {
   });
 });
 
-/** A regional web ACL the platform team runs, as a prod stage must name one. */
+/** A regional web ACL the platform team runs, as a production stage must name one. */
 const PLATFORM_WEB_ACL = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333';
+/** A stage's own Stripe ids, as a production stage must have. */
+const STAGE_PRICE_IDS = { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' };
+/** A backup vault in another region, for the daily copy. */
+const COPY_VAULT_ARN = 'arn:aws:backup:eu-central-1:123456789012:backup-vault:hotel-mapping-dr';
+
+describe('production is declared, never guessed from the stage name', () => {
+  const stackOf = (id: string, stage: string, context: Record<string, unknown>, props: Partial<HotelMappingStackProps> = {}) =>
+    new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage, ...props });
+  const guarded = { alarmEmail: 'ops@example.com', webAcl: PLATFORM_WEB_ACL, retainData: false, priceIds: STAGE_PRICE_IDS };
+
+  it('refuses to synthesize a stage named like production (prod, Prod, production, prod-eu) until -c production says true or false', () => {
+    for (const stage of ['prod', 'Prod', 'PRODUCTION', 'prod-eu']) {
+      assert.throws(() => stackOf(`Unsaid${stage}`, stage, {}), new RegExp(`The stage "${stage}" is named like production: say whether it is one with -c production=true .* or -c production=false`), stage);
+    }
+    assert.throws(() => stackOf('Garbled', 'test', { production: 'yes' }), /production must be true or false, not "yes"/);
+    assert.equal(stack.production, false, 'other names default to no production');
+  });
+
+  it('guards a stage declared production whatever its name: alarms told, a web ACL, retainData said, and the stage\'s own Stripe ids', () => {
+    const live = (id: string, props: Partial<HotelMappingStackProps>) => () => stackOf(id, 'live', { production: 'true' }, { ...guarded, ...props });
+    assert.throws(live('Unwatched', { alarmEmail: undefined }), /The production stage "live" needs someone to receive its alarms: deploy it with -c alarmEmail=/);
+    assert.throws(live('Unguarded', { webAcl: undefined }), /The production stage "live" needs a web ACL in front of its API: deploy it with -c webAcl=stack/);
+    assert.throws(live('Unsaid', { retainData: undefined }), /The production stage "live" must say whether it keeps its data .* -c retainData=true/);
+    assert.equal(live('Live', {})().production, true);
+  });
+
+  it('lets a stage named like production go unguarded when -c production=false says it serves no partners', () => {
+    const copy = stackOf('ProdCopy', 'Prod', { production: 'false' });
+    assert.equal(copy.production, false);
+    assert.equal(copy.edgeProtection, undefined);
+    assert.equal(copy.terminationProtection, false);
+  });
+
+  it("refuses a production stage whose Stripe ids are the local placeholders, saying where the stage's own go, and takes them from cdk.json's context", () => {
+    const placeholders = /The production stage "live" has no real Stripe id for SUBSCRIPTION, ENTERPRISE, creditsProduct, creditsPrice: put the stage's ids in cdk.json's context, "stripePriceIds": \{"live": \{"SUBSCRIPTION": "price_…"/;
+    assert.throws(() => stackOf('Placeholders', 'live', { production: 'true' }, { ...guarded, priceIds: undefined }), placeholders);
+    assert.throws(() => stackOf('OnePlaceholder', 'live', { production: true }, { ...guarded, priceIds: { ...STAGE_PRICE_IDS, creditsPrice: LOCAL_PRICE_IDS.creditsPrice } }), /no real Stripe id for creditsPrice:/);
+    const fromContext = stackOf('Priced', 'live', { production: 'true', stripePriceIds: { live: STAGE_PRICE_IDS } }, { ...guarded, priceIds: undefined });
+    const checkout = Template.fromStack(fromContext.routeFunctions).toJSON().Resources[fromContext.routeFunctions.getLogicalId(fromContext.functions.get('billing/checkout')!.node.defaultChild as never)];
+    assert.equal(checkout.Properties.Environment.Variables.STRIPE_PRICE_SUBSCRIPTION, STAGE_PRICE_IDS.SUBSCRIPTION);
+  });
+});
 
 describe('production data survives a mistake', () => {
   const stackOf = (id: string, stage: string, context: Record<string, unknown>) =>
-    new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage, alarmEmail: 'ops@example.com', webAcl: PLATFORM_WEB_ACL });
-  const kept = stackOf('Kept', 'prod', { retainData: 'true' });
+    new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], production: 'true', ...context } }), id, {
+      stage,
+      alarmEmail: 'ops@example.com',
+      webAcl: PLATFORM_WEB_ACL,
+      priceIds: STAGE_PRICE_IDS,
+    });
+  const kept = stackOf('Kept', 'prod', { retainData: 'true', backupCopyVaultArn: COPY_VAULT_ARN });
   const keptResources = Template.fromStack(kept).toJSON().Resources as Record<string, { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
   const keptOfType = (type: string) => Object.entries(keptResources).filter(([, r]) => r.Type === type);
   const idIn = (construct: { node: { defaultChild?: unknown } }) => kept.getLogicalId(construct.node.defaultChild as never);
 
-  it('refuses to synthesize the prod stage unless -c retainData says true or false, and takes it from context for any stage', () => {
-    assert.throws(() => stackOf('Unsaid', 'prod', {}), /The prod stage must say whether it keeps its data .* -c retainData=true/);
+  it('refuses to synthesize a production stage unless -c retainData says true or false, and takes it from context for any stage', () => {
+    assert.throws(() => stackOf('Unsaid', 'prod', {}), /The production stage "prod" must say whether it keeps its data .* -c retainData=true/);
     assert.throws(() => stackOf('Garbled', 'test', { retainData: 'yes' }), /retainData must be true or false, not "yes"/);
     assert.equal(stackOf('Disposable', 'prod', { retainData: 'false' }).terminationProtection, false);
-    assert.equal(stackOf('Production', 'production', { retainData: true }).terminationProtection, true, 'a stage of any name may retain');
+    assert.equal(stackOf('Retained', 'live', { retainData: true }).terminationProtection, true, 'a stage of any name may retain');
     assert.equal(stack.terminationProtection, false, 'other stages default to disposable');
   });
 
@@ -232,7 +304,8 @@ describe('production data survives a mistake', () => {
   it(`backs up the table and the files bucket daily, kept ${BACKUP_RETENTION_DAYS} days, and not the results bucket`, () => {
     assert.ok(kept.dataBackup);
     const [plan] = keptOfType('AWS::Backup::BackupPlan').map(([, resource]) => resource);
-    assert.deepEqual(plan!.Properties.BackupPlan.BackupPlanRule[0].Lifecycle, { DeleteAfterDays: BACKUP_RETENTION_DAYS });
+    const [rule] = plan!.Properties.BackupPlan.BackupPlanRule;
+    assert.deepEqual(rule.Lifecycle, { DeleteAfterDays: BACKUP_RETENTION_DAYS });
     const [selection] = keptOfType('AWS::Backup::BackupSelection').map(([, resource]) => resource);
     assert.deepEqual(selection!.Properties.BackupSelection.Resources, [
       { 'Fn::GetAtt': [idIn(kept.table), 'Arn'] },
@@ -243,11 +316,22 @@ describe('production data survives a mistake', () => {
     assert.equal(warnings.length, 0, describeViolations(warnings));
   });
 
+  it('keeps the backups under a key of their own, copies each to the vault -c backupCopyVaultArn names, and tells the alarm topic of every failed backup or copy', () => {
+    const vault = keptResources[idIn(kept.dataBackup!.vault)]!;
+    assert.deepEqual(vault.Properties.EncryptionKeyArn, { 'Fn::GetAtt': [idIn(kept.dataBackup!.vaultKey), 'Arn'] });
+    const [plan] = keptOfType('AWS::Backup::BackupPlan').map(([, resource]) => resource);
+    assert.deepEqual(plan!.Properties.BackupPlan.BackupPlanRule[0].CopyActions, [{ DestinationBackupVaultArn: COPY_VAULT_ARN, Lifecycle: { DeleteAfterDays: BACKUP_RETENTION_DAYS } }]);
+    const [rule] = keptOfType('AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern?.source?.[0] === 'aws.backup');
+    assert.deepEqual(rule![1].Properties.Targets.map((target: { Arn: unknown }) => target.Arn), [{ Ref: idIn(kept.alarmTopic) }]);
+    assert.throws(() => stackOf('CopiedDisposable', 'prod', { retainData: 'false', backupCopyVaultArn: COPY_VAULT_ARN }), /backupCopyVaultArn copies the backups of a stage that keeps its data: deploy it with -c retainData=true/);
+  });
+
   it('lets a disposable stage go whole: nothing retained or protected, no versions, no backup', () => {
     assert.equal(resources[logicalIdOf(stack.table)]!.Properties.DeletionProtectionEnabled, false);
     assert.equal(resources[logicalIdOf(stack.bucket)]!.Properties.VersioningConfiguration, undefined);
     assert.equal(stack.dataBackup, undefined);
     assert.deepEqual(ofType('AWS::Backup::BackupPlan'), []);
+    assert.deepEqual(ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.EventPattern ?? {}).includes('aws.backup')), [], 'no backup, no backup alarm');
     const stateful = [stack.table, stack.bucket, stack.resultsBucket, stack.secretsKey].map(logicalIdOf);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     const parent = template.toJSON().Resources as Record<string, { DeletionPolicy?: string }>;
@@ -270,7 +354,8 @@ describe('least privilege per function', () => {
         assert.ok(dynamo.includes('dynamodb:GetItem') && dynamo.includes('dynamodb:Query'));
         assert.deepEqual(dynamo.filter((a) => WRITES.includes(a)), []);
       }
-      if (route.access.table === 'readwrite') assert.ok(WRITES.every((a) => dynamo.includes(a)));
+      // A public writer's uses are narrower (grants.test.ts, public functions).
+      if (route.access.table === 'readwrite' && !PUBLIC_TABLE_USES[route.handler]) assert.ok(WRITES.every((a) => dynamo.includes(a)));
       assert.ok(!dynamo.includes('dynamodb:Scan'), 'nothing scans the table');
       assert.ok(!dynamo.some((a) => a === 'dynamodb:DescribeTable' || a.startsWith('dynamodb:GetRecords') || a === 'dynamodb:GetShardIterator'), 'the stream is the relay\'s');
       // Each use of objects it declares, and no other (the prefixes: grants.test.ts).
@@ -334,6 +419,23 @@ describe('the bearer-token key', () => {
     assert.ok(routeList.filter((route) => tokenKeyUse(route) === 'verify').length > 40, 'the verifiers are the credentialed routes');
   });
 
+  it("lets no one but the token function's role sign, whatever IAM allows: its key policy denies kms:Sign to every other principal", () => {
+    /** A value written at synth time, its pseudo parameters shown as <AWS::Region> and the like. */
+    const written = (value: string | { 'Fn::Join': [string, (string | { Ref: string })[]] }) =>
+      typeof value === 'string' ? value : value['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : `<${part.Ref}>`)).join(value['Fn::Join'][0]);
+    const statements = resources[tokenKeyId]!.Properties.KeyPolicy.Statement as { Effect: string; Principal: unknown; Action: unknown; Condition?: any }[];
+    const denials = statements.filter((statement) => statement.Effect === 'Deny');
+    assert.equal(denials.length, 1);
+    const [denial] = denials;
+    assert.deepEqual([denial!.Principal, denial!.Action], [{ AWS: '*' }, 'kms:Sign']);
+    const signer = resources[roleOf(tokenFunction)]!.Properties.RoleName;
+    assert.equal(written(signer), 'hotel-mapping-test-token-signer-<AWS::Region>');
+    assert.equal(written(denial!.Condition.ArnNotEquals['aws:PrincipalArn']), `arn:<AWS::Partition>:iam::<AWS::AccountId>:role/${written(signer)}`);
+    // The account's default statement stays: it is what lets the verifiers' IAM grants reach kms:GetPublicKey.
+    assert.ok(statements.some((statement) => statement.Effect === 'Allow' && statement.Action === 'kms:*'));
+    assert.throws(() => tokenSignerRoleName('a'.repeat(23)), /The stage name "a{23}" must be at most 22 letters, digits or -_\+=,\.@ characters/);
+  });
+
   it('lets every verifier reach the key: its ARN in the settings of each function that signs or verifies', () => {
     for (const route of routeList.filter((r) => tokenKeyUse(r) !== 'none')) {
       const variables = resources[logicalIdOf(stack.functions.get(route.handler)!)]!.Properties.Environment.Variables;
@@ -384,14 +486,17 @@ describe('find-match kept warm', () => {
     assert.equal(outputOf(permission!.Properties.FunctionName), output);
 
     assert.deepEqual(functionsTemplate.findResources('AWS::Lambda::Alias'), {}, 'none kept warm by default');
-    assert.throws(() => warmStack('Garbled', { findMatchInstances: 'two' }), /findMatchInstances must be a whole number of instances \(0 for none\), not "two"/);
+    assert.throws(() => warmStack('Garbled', { findMatchInstances: 'two' }), /findMatchInstances must be a whole number of instances from 0 \(none\) to 20 \(the most find-match may run at once\), not "two"/);
+    assert.throws(() => warmStack('TooWarm', { findMatchInstances: '21' }), /from 0 \(none\) to 20/);
   });
+
 });
 
 describe('billing configuration', () => {
   it("gives every function the payment secret's ARN and the stage's Stripe price ids, but only billing functions its read grant", () => {
     const priced = new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Priced', {
       stage: 'prod',
+      production: true,
       alarmEmail: 'ops@example.com',
       retainData: false,
       webAcl: PLATFORM_WEB_ACL,

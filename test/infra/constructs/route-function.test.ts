@@ -6,16 +6,16 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { routeList } from '../../../shared/routes';
 import type { RouteDefinition } from '../../../shared/platform/http/route';
 import { RouteFunction } from '../../../infra/constructs/route-function';
-import { RouteRoles } from '../../../infra/constructs/route-roles';
+import { RouteRoles, type RouteRolesOptions } from '../../../infra/constructs/route-roles';
 import { actionsOfRole, bareStack, idOf, resourceOf, statementsOfRole } from './bare-stack';
 
 /** A route of the table (its handler file exists), with what a test sets. */
 const route = (index: number, overrides: Partial<RouteDefinition>): RouteDefinition => ({ ...routeList[index]!, ...overrides });
 
-function routed(routes: readonly RouteDefinition[]) {
+function routed(routes: readonly RouteDefinition[], options: RouteRolesOptions = {}) {
   const fixture = bareStack();
   const api = new apigateway.RestApi(fixture.stack, 'Api');
-  const roles = new RouteRoles(fixture.stack, fixture.resources);
+  const roles = new RouteRoles(fixture.stack, fixture.resources, options);
   const functions = routes.map((r) => new RouteFunction(fixture.stack, { route: r, api, roles, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY }));
   return { ...fixture, api, functions, template: Template.fromStack(fixture.stack) };
 }
@@ -81,5 +81,31 @@ describe('RouteFunction', () => {
     assert.ok(actionsOfRole(template, c!).includes('dynamodb:PutItem'));
     const description = template.toJSON().Resources[a!].Properties.Description;
     assert.equal(description, `Functions of routes that may touch: ${JSON.stringify({ table: 'read', tokenKey: 'verify' })}`);
+  });
+
+  it('lets a shared role write to the log groups of the functions that share it, in one statement, and to no other', () => {
+    const { template, functions } = routed([
+      route(0, { path: '/a', auth: 'required', access: { table: 'read' } }),
+      route(1, { path: '/b', auth: 'required', access: { table: 'read' } }),
+      route(2, { path: '/c', auth: 'required', access: { table: 'readwrite' } }),
+    ]);
+    const logGroupArn = (fn: RouteFunction) => ({ 'Fn::GetAtt': [resourceOf(template, fn).Properties.LoggingConfig.LogGroup.Ref, 'Arn'] });
+    const logging = (fn: RouteFunction) =>
+      statementsOfRole(template, roleIdOf(template, fn))
+        .filter((s) => [s.Action].flat().some((action) => action.startsWith('logs:')))
+        .map((s) => [s.Action, s.Resource]);
+    const [a, b, c] = functions as [RouteFunction, RouteFunction, RouteFunction];
+    assert.deepEqual(logging(a), [[['logs:CreateLogStream', 'logs:PutLogEvents'], [logGroupArn(a), logGroupArn(b)]]]);
+    assert.deepEqual(logging(c), [[['logs:CreateLogStream', 'logs:PutLogEvents'], logGroupArn(c)]]);
+    for (const fn of functions) assert.equal(template.toJSON().Resources[roleIdOf(template, fn)].Properties.ManagedPolicyArns, undefined);
+  });
+
+  it('names the one role that signs tokens as it is told, and refuses a second signer', () => {
+    const signing = route(2, { path: '/token', auth: 'none', access: { table: 'none', signsTokens: true } });
+    const { template, functions } = routed([signing, route(1, { path: '/private', auth: 'required', access: { table: 'none' } })], { tokenSignerRoleName: 'test-signer' });
+    const [signer, verifier] = functions.map((fn) => template.toJSON().Resources[roleIdOf(template, fn)].Properties.RoleName);
+    assert.deepEqual([signer, verifier], ['test-signer', undefined]);
+    const otherSigning = route(3, { path: '/token2', auth: 'none', access: { table: 'read', partitions: ['APIKEY#*'], signsTokens: true } });
+    assert.throws(() => routed([signing, otherSigning]), /only one role signs tokens/);
   });
 });

@@ -6,7 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { routeList } from '../../../shared/routes';
 import { functionName } from '../../../shared/platform/http/route';
 import { ServiceFunction } from '../../../infra/constructs/service-function';
-import { bareStack, idOf, resourceOf } from './bare-stack';
+import { bareStack, idOf, resourceOf, statementsOfRole } from './bare-stack';
 
 const handler = routeList[0]!.handler;
 
@@ -54,6 +54,18 @@ describe('ServiceFunction', () => {
     assert.deepEqual([sizedProperties.MemorySize, sizedProperties.Timeout, sizedProperties.ReservedConcurrentExecutions], [1024, 45, 2]);
     const unsizedProperties = resourceOf(template, unsized).Properties;
     assert.deepEqual([unsizedProperties.MemorySize, unsizedProperties.Timeout, unsizedProperties.ReservedConcurrentExecutions], [256, 10, undefined]);
+  });
+
+  it('runs with a role of its own that may write to its log group and to no other: no AWSLambdaBasicExecutionRole', () => {
+    const { stack } = bareStack();
+    const fn = new ServiceFunction(stack, { handler, description: 'own role', sizing: undefined, environment: {}, removalPolicy: RemovalPolicy.DESTROY });
+    const template = Template.fromStack(stack);
+    const { Properties } = resourceOf(template, fn);
+    const roleId = Properties.Role['Fn::GetAtt'][0];
+    assert.match(roleId, new RegExp(`^${functionName({ handler })}Role[0-9A-F]{8}$`));
+    assert.equal(template.toJSON().Resources[roleId].Properties.ManagedPolicyArns, undefined);
+    const logging = statementsOfRole(template, roleId).filter((s) => [s.Action].flat().some((action) => action.startsWith('logs:')));
+    assert.deepEqual(logging.map((s) => [s.Action, s.Resource]), [[['logs:CreateLogStream', 'logs:PutLogEvents'], { 'Fn::GetAtt': [Properties.LoggingConfig.LogGroup.Ref, 'Arn'] }]]);
   });
 
   it('runs with the role it is given, making none of its own', () => {
