@@ -30,6 +30,17 @@ import { startModuleWorker, WorkerAnswers } from './module-worker';
 export const READ_CHUNK_BYTES = 1 << 20;
 /** Reference CSV files at least this large are read by two threads. */
 export const TWO_THREADS_MIN_BYTES = 32 * 2 ** 20;
+
+/** The environment variable that sets another size (an operator tuning the split; the tests, to split a small file). */
+export const TWO_THREADS_MIN_BYTES_VARIABLE = 'MAP_TWO_THREADS_MIN_BYTES';
+
+/** The size from which a reference CSV is read by two threads, here. */
+export function twoThreadsMinBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const setting = env[TWO_THREADS_MIN_BYTES_VARIABLE];
+  if (setting === undefined || setting === '') return TWO_THREADS_MIN_BYTES;
+  if (!/^[1-9]\d*$/.test(setting)) throw new Error(`${TWO_THREADS_MIN_BYTES_VARIABLE} must be a whole number of bytes, not "${setting}".`);
+  return Number(setting);
+}
 /** Share of the file this thread reads (the worker starts later, this thread merges: about even on two cores). */
 const MAIN_SHARE = 0.53;
 
@@ -103,7 +114,7 @@ async function indexReferenceOnOneThread(file: string, format: TabularFormat, op
 /** Where a reference CSV splits between two threads; undefined for a small or unusual file. */
 function splitForTwoThreads(file: string): ReferenceSplit | undefined {
   const size = statSync(file).size;
-  if (size < TWO_THREADS_MIN_BYTES) return undefined;
+  if (size < twoThreadsMinBytes()) return undefined;
   const fd = openSync(file, 'r');
   try {
     const head = Buffer.alloc(2 ** 20);
