@@ -318,16 +318,17 @@ describe('POST /api/v1/mapping/match', () => {
     assert.equal(await usedToday(partner), 80);
   });
 
+  // Up to a minute beside the rest of the suite: sixteen commits of up to 90 entries to DynamoDB Local, one after another.
   it('answers many recording requests of one organization at once, each charged once and recorded, none waiting on another', async () => {
     const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
-    const requests = Array.from({ length: 16 }, (_, r) => ({ hotels: partnerRows(100).map((row, i) => ({ ...row, id: `P${r}-${i}` })), record: true }));
+    const requests = Array.from({ length: 8 }, (_, r) => ({ hotels: partnerRows(100).map((row, i) => ({ ...row, id: `P${r}-${i}` })), record: true }));
     const answers = await Promise.all(requests.map((body, r) => match(partner, body, { 'idempotency-key': `parallel-${r}` })));
     assert.deepEqual(answers.map((answer) => answer.status), requests.map(() => 200));
     const charged = answers.reduce((sum, answer) => sum + answer.body.charged, 0);
-    assert.equal(charged, 1_600);
+    assert.equal(charged, 800);
     assert.equal(await usedToday(partner), charged);
     await api.messaging.idle();
     const counts = await bookCounts(partner);
-    assert.deepEqual([counts.new, counts.updated, counts.deleted], [1_600, 0, 0]);
-  });
+    assert.deepEqual([counts.new, counts.updated, counts.deleted], [800, 0, 0]);
+  }, 60_000);
 });

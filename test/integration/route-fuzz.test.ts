@@ -17,7 +17,7 @@ import { tableOf } from '../../shared/platform/table';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
 
 const api = await startTestApi();
 const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
