@@ -9,7 +9,7 @@ import { CfnOutput, Duration, NestedStack, RemovalPolicies, RemovalPolicy, Stack
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sns from 'aws-cdk-lib/aws-sns';
@@ -158,7 +158,7 @@ export class HotelMappingStack extends Stack {
   readonly resultsBucket: s3.Bucket;
   readonly api: HotelMappingApi;
   /** Every function, by its file under functions/: routes, queue workers, dead-letter handlers, the relay. */
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly functions = new Map<string, lambda.Function>();
   readonly queues = new Map<string, { queue: sqs.Queue; deadLetters: sqs.Queue }>();
   /**
    * The queues, their workers, alarms and the scheduler, in a nested stack: the API's functions

@@ -19,7 +19,8 @@ describe('ServiceFunction', () => {
     assert.equal(Properties.Runtime, 'nodejs22.x');
     assert.deepEqual(Properties.Architectures, ['arm64']);
     assert.deepEqual(Properties.TracingConfig, { Mode: 'Active' });
-    assert.deepEqual(Properties.Environment.Variables, { GREETING: 'hello' });
+    // Its own environment, and the source maps its stack traces are read through.
+    assert.deepEqual(Properties.Environment.Variables, { GREETING: 'hello', NODE_OPTIONS: '--enable-source-maps' });
     assert.equal(Properties.LoggingConfig.LogFormat, 'JSON');
     const logGroupId = Properties.LoggingConfig.LogGroup.Ref;
     const logGroup = template.toJSON().Resources[logGroupId];
