@@ -12,7 +12,7 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { errorBody } from '../../shared/platform/http/errors';
-import { BINARY_MEDIA_TYPES, type MethodThrottle, type RouteDefinition } from '../../shared/platform/http/route';
+import { BINARY_MEDIA_TYPES, ORGANIZATION_SHARE_OF_A_ROUTE, organizationShareOfRoute, type MethodThrottle, type RouteDefinition } from '../../shared/platform/http/route';
 
 export interface HotelMappingApiProps {
   /** The API stage, and part of the API's name. */
@@ -85,6 +85,9 @@ export function methodOptions(
     const { throttle } = route;
     if (throttle && (throttle.ratePerSecond > STAGE_THROTTLE.ratePerSecond || throttle.burst > STAGE_THROTTLE.burst)) {
       throw new Error(`${route.method} ${route.path}: its throttle (${throttle.ratePerSecond}/s, burst ${throttle.burst}) is above the stage's, which is the ceiling.`);
+    }
+    if (throttle && route.auth !== 'none' && organizationShareOfRoute(throttle) > throttle.ratePerSecond * ORGANIZATION_SHARE_OF_A_ROUTE) {
+      throw new Error(`${route.method} ${route.path}: its throttle (${throttle.ratePerSecond}/s) is too low for one organization's share of it (one request a second, at most ${ORGANIZATION_SHARE_OF_A_ROUTE} of it).`);
     }
     if (!throttle && !measured.has(keyOf(route))) continue;
     const { ratePerSecond, burst } = throttle ?? STAGE_THROTTLE;

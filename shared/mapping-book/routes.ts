@@ -116,7 +116,7 @@ export const mappingBookRoutes = {
   exportMappingBook: defineRoute({
     method: 'POST',
     path: '/api/v1/mapping-book/export',
-    throttle: { ratePerSecond: 2, burst: 5 },
+    throttle: { ratePerSecond: 4, burst: 8 },
     handler: 'mapping-book/export',
     auth: 'required',
     tag: TAG,

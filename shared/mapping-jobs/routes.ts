@@ -211,7 +211,7 @@ export const mappingJobRoutes = {
     method: 'POST',
     path: '/api/v1/mapping/{jobId}/export',
     // An export of up to 80,000 rows is written within the request, for up to 28 s on 2 GB; a larger one queues a worker.
-    throttle: { ratePerSecond: 2, burst: 5 },
+    throttle: { ratePerSecond: 4, burst: 8 },
     handler: 'mapping-jobs/export',
     auth: 'required',
     tag: TAG,

@@ -12,7 +12,7 @@ export const partnerInventoryRoutes = {
     path: '/api/v1/partner-inventories',
     handler: 'partner-inventories/upload',
     // A 4 MiB multipart file parsed on 512 MB (a workbook inflates up to 64 MB).
-    throttle: { ratePerSecond: 5, burst: 10 },
+    throttle: { ratePerSecond: 8, burst: 16 },
     idempotent: true,
     auth: 'required',
     tag: TAG,
@@ -44,7 +44,7 @@ export const partnerInventoryRoutes = {
     method: 'POST',
     path: '/api/v1/partner-inventories/uploads',
     // Each one records an inventory and signs a URL for 200 MB of storage.
-    throttle: { ratePerSecond: 5, burst: 10 },
+    throttle: { ratePerSecond: 8, burst: 16 },
     handler: 'partner-inventories/create-upload',
     idempotent: true,
     auth: 'required',
@@ -68,7 +68,7 @@ export const partnerInventoryRoutes = {
     method: 'POST',
     path: '/api/v1/partner-inventories/{partnerInventoryId}/complete',
     // Starts a validation of up to 200 MB.
-    throttle: { ratePerSecond: 5, burst: 10 },
+    throttle: { ratePerSecond: 8, burst: 16 },
     handler: 'partner-inventories/complete-upload',
     auth: 'required',
     tag: TAG,

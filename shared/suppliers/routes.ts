@@ -84,7 +84,7 @@ export const supplierRoutes = {
     method: 'POST',
     path: '/api/v1/suppliers/request',
     // A 4 MiB multipart file parsed on 512 MB, for a request a partner makes a few times a year.
-    throttle: { ratePerSecond: 2, burst: 5 },
+    throttle: { ratePerSecond: 4, burst: 8 },
     handler: 'suppliers/create-request',
     auth: 'required',
     tag: 'Suppliers',

@@ -1,5 +1,5 @@
 /** Error responses most routes document. */
-import { ORGANIZATION_REQUESTS_PER_SECOND, refusesUnknownQuery, type ResponseDescription, type RouteDefinition } from './route';
+import { ORGANIZATION_REQUESTS_PER_SECOND, ORGANIZATION_SHARE_OF_A_ROUTE, refusesUnknownQuery, type ResponseDescription, type RouteDefinition } from './route';
 import { ErrorResponse } from './schemas';
 
 export const errors = {
@@ -15,8 +15,9 @@ export const errors = {
 const COMMON_ERRORS = {
   429: {
     description:
-      `Too many requests: past the organization's share of the API a second (${ORGANIZATION_REQUESTS_PER_SECOND}, over all its credentials), or the gateway's limits per client ` +
-      'IP, per credential and per stage: retry after the Retry-After seconds',
+      `Too many requests: past the organization's share of the API a second (${ORGANIZATION_REQUESTS_PER_SECOND}, over all its credentials) or of a throttled ` +
+      `operation (${ORGANIZATION_SHARE_OF_A_ROUTE * 100} % of its limit), or the gateway's limits per client IP, per credential, per operation and per stage: ` +
+      'retry after the Retry-After seconds',
     schema: ErrorResponse,
     headers: { 'Retry-After': 'Seconds to wait before retrying' },
   },

@@ -89,7 +89,9 @@ export interface RouteDefinition {
   /**
    * API Gateway's limit on this method, shared by every caller: requests a second and the burst
    * above them. For methods cheap to call and dear to answer (a token, a search, a file); the rest
-   * share the stage's limit, which stays the ceiling (infra/constructs/hotel-mapping-api.ts).
+   * share the stage's limit, which stays the ceiling (infra/constructs/hotel-mapping-api.ts). One
+   * organization gets its share of it (organizationShareOfRoute), one client IP of a public one its
+   * share at the edge (infra/constructs/edge-protection.ts).
    */
   throttle?: MethodThrottle;
 }
@@ -100,6 +102,16 @@ export interface RouteDefinition {
  * it). Counted in the table (platform/rate-limits.ts); the deployment may set another.
  */
 export const ORGANIZATION_REQUESTS_PER_SECOND = 50;
+
+/**
+ * Of a credentialed route with a throttle of its own, one organization may send a second at most
+ * this share of it (at least one request): the method's throttle is every tenant's together, and no
+ * one of them alone can use it up.
+ */
+export const ORGANIZATION_SHARE_OF_A_ROUTE = 0.25;
+
+/** What one organization may send a second of a route with this throttle, at the default share. */
+export const organizationShareOfRoute = (throttle: MethodThrottle) => Math.max(1, Math.floor(throttle.ratePerSecond * ORGANIZATION_SHARE_OF_A_ROUTE));
 
 export interface MethodThrottle {
   ratePerSecond: number;

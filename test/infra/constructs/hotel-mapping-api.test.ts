@@ -121,7 +121,7 @@ describe('HotelMappingApi method settings', () => {
     { ...routeList[0]!, method: 'GET', path: '/things', throttle: undefined },
     { ...routeList[0]!, method: 'POST', path: '/things', throttle: { ratePerSecond: 5, burst: 10 } },
     { ...routeList[0]!, method: 'DELETE', path: '/things/{id}', throttle: undefined },
-    { ...routeList[0]!, method: 'PUT', path: '/things/{id}', throttle: { ratePerSecond: 2, burst: 4 } },
+    { ...routeList[0]!, method: 'PUT', path: '/things/{id}', throttle: { ratePerSecond: 4, burst: 8 } },
   ];
   const api = new HotelMappingApi(stack, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes, measuredRoutes: [routes[1]!, routes[2]!] });
   for (const route of routes) api.root.resourceForPath(route.path).addMethod(route.method, new apigateway.MockIntegration());
@@ -140,13 +140,19 @@ describe('HotelMappingApi method settings', () => {
     assert.deepEqual(stage.Properties.MethodSettings.slice(1), [
       setting('/~1things', 'POST', true, 5, 10),
       setting('/~1things~1{id}', 'DELETE', true, STAGE_THROTTLE.ratePerSecond, STAGE_THROTTLE.burst),
-      setting('/~1things~1{id}', 'PUT', false, 2, 4),
+      setting('/~1things~1{id}', 'PUT', false, 4, 8),
     ]);
   });
 
   it("refuses a route's throttle above the stage's, which is the ceiling", () => {
     const tooFast = { ...routes[0]!, throttle: { ratePerSecond: STAGE_THROTTLE.ratePerSecond + 1, burst: 10 } };
     assert.throws(() => methodOptions([tooFast], []), new RegExp(`GET /things: its throttle \\(${STAGE_THROTTLE.ratePerSecond + 1}/s, burst 10\\) is above the stage's`));
+  });
+
+  it('refuses a credentialed route a throttle so low that one organization could use up its share of it', () => {
+    const credentialed = { ...routes[0]!, auth: 'required' as const, throttle: { ratePerSecond: 2, burst: 4 } };
+    assert.throws(() => methodOptions([credentialed], []), /GET \/things: its throttle \(2\/s\) is too low for one organization's share of it/);
+    assert.doesNotThrow(() => methodOptions([{ ...credentialed, auth: 'none' }], []), 'a public route is shared per client IP at the edge');
   });
 });
 

@@ -4,12 +4,14 @@
  * ignores an invalid one. Both credential headers at once answer 400 on every such route. Routes
  * with `auth: 'none'` never get this middleware. The authenticator is the credential owner's
  * (shared/api-keys/handlers.ts). Each organization's requests are counted: past its share a
- * second (rate-limits.ts), 429 with Retry-After, whatever credential it uses.
+ * second, or its share of a throttled route (rate-limits.ts), 429 with Retry-After, whatever
+ * credential it uses.
  */
 import { hasCredential, type AuthenticatorOf } from '../../auth/principal';
 import { DomainError, forbidden, invalidInput } from '../../errors';
-import { organizationRequestRule, rateLimiterOf } from '../../rate-limits';
+import { countRequest, organizationRequestShares } from '../../rate-limits';
 import type { Runtime } from '../../runtime';
+import { tableOf } from '../../table';
 import { HttpError } from '../errors';
 import type { RouteDefinition } from '../route';
 import type { HttpMiddleware } from './state';
@@ -36,9 +38,11 @@ export const authentication = (authenticatorOf: AuthenticatorOf) => (route: Rout
       if (route.auth === 'admin' && principal.role !== 'admin') {
         throw forbidden('This operation needs an admin API key.');
       }
-      const rule = organizationRequestRule(runtime().config);
-      if (!(await rateLimiterOf(runtime()).tryConsume(principal.organizationId, rule, now))) {
-        throw new HttpError(429, `Your organization sent more than ${rule.limit} requests this second, over all its credentials. Retry in a second.`, rule.windowSeconds);
+      const shares = organizationRequestShares(route, runtime().config);
+      const refusal = await countRequest(tableOf(runtime()), principal.organizationId, shares, now);
+      if (refusal) {
+        const past = refusal === 'route' && shares.route ? `${shares.route.perSecond} ${route.method} ${route.path} requests` : `${shares.perSecond} requests`;
+        throw new HttpError(429, `Your organization sent more than ${past} this second, over all its credentials. Retry in a second.`, 1);
       }
       context.http.principal = principal;
     },
