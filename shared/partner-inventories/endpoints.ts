@@ -53,9 +53,14 @@ export const createPartnerInventoryUpload: Implementation<typeof partnerInventor
   { principal, body },
   runtime,
 ) => {
-  const inventory = newInventory(runtime, principal.organizationId, body, 'UPLOADING');
+  const { sizeBytes, ...fields } = body;
+  const maxBytes = presignedUploadMaxBytes(runtime.config);
+  if (sizeBytes > maxBytes) {
+    throw new HttpError(413, `The file has ${sizeBytes} bytes; the limit is ${maxBytes}. Split it into several inventories.`);
+  }
+  const inventory: PartnerInventory = { ...newInventory(runtime, principal.organizationId, fields, 'UPLOADING'), sizeBytes };
   const contentType = mediaTypeOf(inventory.format);
-  const url = await objectStoreOf(runtime).presignedUploadUrl(inventoryObjects.upload(inventory), contentType, UPLOAD_URL_SECONDS);
+  const url = await objectStoreOf(runtime).presignedUploadUrl(inventoryObjects.upload(inventory), { contentType, sizeBytes }, UPLOAD_URL_SECONDS);
   await inventoryStoreOf(runtime).create(inventory);
   return {
     status: 201,
@@ -64,7 +69,7 @@ export const createPartnerInventoryUpload: Implementation<typeof partnerInventor
       upload: {
         url,
         method: 'PUT',
-        headers: { 'Content-Type': contentType },
+        headers: { 'Content-Type': contentType, 'Content-Length': String(sizeBytes) },
         expiresAt: new Date(runtime.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString(),
       },
     },
@@ -82,13 +87,10 @@ export const completePartnerInventoryUpload: Implementation<typeof partnerInvent
   const upload = inventoryObjects.upload(inventory);
   const sizeBytes = await objects.size(upload);
   if (sizeBytes === undefined) throw invalidInput('No file has been uploaded yet: PUT it to the upload URL first.');
-  const maxBytes = presignedUploadMaxBytes(runtime.config);
-  if (sizeBytes > maxBytes) {
+  // S3 refuses a PUT of another length than the signed one; this holds wherever a store does not.
+  if (sizeBytes !== inventory.sizeBytes) {
     await objects.delete([upload]);
-    throw new HttpError(
-      413,
-      `The uploaded file has ${sizeBytes} bytes; the limit is ${maxBytes}. It was removed: PUT a smaller one to the same URL while it works, then complete again.`,
-    );
+    throw invalidInput(`The uploaded file has ${sizeBytes} bytes, not the ${inventory.sizeBytes} declared. It was removed: start a new upload with the file's size.`);
   }
   // Copied before the inventory says VALIDATING, so its worker always finds the source; a
   // completion cut off before the transition leaves the upload in place, and is simply called again.

@@ -43,7 +43,7 @@ export const partnerInventoryRoutes = {
   createPartnerInventoryUpload: defineRoute({
     method: 'POST',
     path: '/api/v1/partner-inventories/uploads',
-    // Each one records an inventory and signs a URL for 200 MB of storage.
+    // Each one records an inventory and signs a URL for up to 200 MB of storage.
     throttle: { ratePerSecond: 8, burst: 16 },
     handler: 'partner-inventories/create-upload',
     idempotent: true,
@@ -51,14 +51,15 @@ export const partnerInventoryRoutes = {
     tag: TAG,
     summary: 'Start an upload of any size (up to 200 MB): answers a presigned PUT URL',
     description:
-      'PUT the file to `upload.url` with the `upload.headers`, then call POST /api/v1/partner-inventories/{id}/complete. ' +
-      'The URL works for one hour. The PUT itself is not limited in size: the completion refuses a file over 200 MB (413) and ' +
-      'removes it, and a file never completed is removed within two days of its PUT.',
-    body: { kind: 'json', schema: schemas.CreateUploadRequest, example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv' } },
+      'Declare the file\'s `sizeBytes` (at most 200 MB); PUT the file to `upload.url` with the `upload.headers`, then call ' +
+      'POST /api/v1/partner-inventories/{id}/complete. The URL works for one hour and takes a body of exactly the declared ' +
+      'size (the length is signed; any other is refused with 403). A file never completed is removed within two days of its PUT.',
+    body: { kind: 'json', schema: schemas.CreateUploadRequest, example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv', sizeBytes: 48213377 } },
     responses: {
       201: { description: 'The inventory (UPLOADING) and where to PUT the file', schema: schemas.CreatedUpload },
       400: errors[400],
       401: errors[401],
+      413: { description: 'The declared size is over 200 MB; nothing was created', schema: ErrorResponse },
       415: { description: 'The file name does not end in .csv, .txt, .jsonl, .ndjson, .json or .xlsx', schema: ErrorResponse },
     },
     // The presigned PUT lands in the uploads' staging prefix.
@@ -75,16 +76,15 @@ export const partnerInventoryRoutes = {
     summary: 'Tell the service the file is uploaded: validation starts (VALIDATING, then READY or FAILED)',
     description:
       'Call it once after the PUT to `upload.url` succeeded, within a day. Answers 202 with the inventory VALIDATING; poll ' +
-      'GET /api/v1/partner-inventories/{partnerInventoryId} until it is READY (or FAILED with `error`). A file over 200 MB ' +
-      'is removed and answered 413; the inventory stays UPLOADING, so a smaller file PUT to the same URL while it works can be completed.',
+      'GET /api/v1/partner-inventories/{partnerInventoryId} until it is READY (or FAILED with `error`). A stored file of ' +
+      'another size than the declared one (possible only on a store that does not check signed lengths) is removed and answered 400.',
     params: schemas.InventoryIdParams,
     responses: {
       202: { description: 'Validation started', schema: schemas.InventoryView },
-      400: { description: 'Malformed id, or nothing has been uploaded yet', schema: ErrorResponse },
+      400: { description: 'Malformed id, nothing has been uploaded yet, or the file is not of the declared size', schema: ErrorResponse },
       401: errors[401],
       404: { description: 'No such inventory in your organization', schema: ErrorResponse },
       409: { description: 'The upload was already completed', schema: ErrorResponse },
-      413: { description: 'The uploaded file is over 200 MB; it was removed', schema: ErrorResponse },
     },
     // Sizes the upload, copies it to the inventory's source, and removes it.
     access: {

@@ -17,7 +17,17 @@ const FileName = v.pipe(
 
 export const InventoryFields = v.strictObject({ name: Name, supplierCode: v.optional(SupplierCode) });
 
-export const CreateUploadRequest = v.strictObject({ name: Name, fileName: FileName, supplierCode: v.optional(SupplierCode) });
+export const CreateUploadRequest = v.strictObject({
+  name: Name,
+  fileName: FileName,
+  sizeBytes: v.pipe(
+    v.number(),
+    v.safeInteger(),
+    v.minValue(1),
+    v.description('The file\'s size in bytes, at most 200 MB (209,715,200): the PUT must carry exactly this many'),
+  ),
+  supplierCode: v.optional(SupplierCode),
+});
 
 export const InventoryIdParams = v.object({
   partnerInventoryId: v.pipe(Uuid, v.description('The inventory\'s partnerInventoryId'), v.examples(['9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e'])),
@@ -45,7 +55,7 @@ export const InventoryView = v.object({
 });
 
 export const UploadInstructions = v.object({
-  url: v.pipe(v.string(), v.description('PUT the file here, with exactly the headers below')),
+  url: v.pipe(v.string(), v.description('PUT the file here, with exactly the headers below: a body of any other length is refused (403)')),
   method: v.literal('PUT'),
   headers: v.record(v.string(), v.string()),
   expiresAt: Timestamp,

@@ -208,7 +208,7 @@ try {
     formatCsvRow(['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating']),
     ...dataset.partners.map((p) => formatCsvRow([p.id, p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating])),
   ].join('\n');
-  const upload = await call('POST', '/partner-inventories/uploads', { name: 'cost partners', fileName: 'partners.csv' });
+  const upload = await call('POST', '/partner-inventories/uploads', { name: 'cost partners', fileName: 'partners.csv', sizeBytes: Buffer.byteLength(csv) });
   const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: csv });
   if (put.status !== 200) throw new Error(`upload: ${put.status}`);
   await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);

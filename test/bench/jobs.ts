@@ -83,7 +83,7 @@ try {
 
   // 2. Upload through the presigned flow, and validation.
   const flowStarted = performance.now();
-  const upload = await call('POST', '/partner-inventories/uploads', { name: 'bench partners', fileName: 'partners.csv' });
+  const upload = await call('POST', '/partner-inventories/uploads', { name: 'bench partners', fileName: 'partners.csv', sizeBytes: Buffer.byteLength(csv) });
   const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: csv });
   if (put.status !== 200) throw new Error(`upload: ${put.status}`);
   await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);

@@ -141,9 +141,10 @@ describe('npm start killed mid-work', () => {
     assert.equal(midway.status, 'RUNNING');
 
     // An inventory uploaded through S3, validating when the process dies.
-    const upload = await api('POST', '/api/v1/partner-inventories/uploads', { json: { name: 'Big upload', fileName: 'big.csv' } });
+    const uploadedCsv = partnerCsv(VALIDATED_ROWS, 'V');
+    const upload = await api('POST', '/api/v1/partner-inventories/uploads', { json: { name: 'Big upload', fileName: 'big.csv', sizeBytes: Buffer.byteLength(uploadedCsv) } });
     assert.equal(upload.status, 201);
-    const put = await fetch(upload.body.upload.url, { method: 'PUT', headers: upload.body.upload.headers, body: partnerCsv(VALIDATED_ROWS, 'V') });
+    const put = await fetch(upload.body.upload.url, { method: 'PUT', headers: upload.body.upload.headers, body: uploadedCsv });
     assert.equal(put.status, 200);
     const uploadedId = upload.body.partnerInventoryId;
     const completing = await api('POST', `/api/v1/partner-inventories/${uploadedId}/complete`);

@@ -116,7 +116,7 @@ describe('POST /api/v1/mapping', () => {
     const other = await api.newOrganization();
     const ready = await inventory(caller, partnerCsv(3));
     const foreign = await inventory(other, partnerCsv(3));
-    const uploading = (await api.request('POST', '/api/v1/partner-inventories/uploads', { as: caller, json: { name: 'x', fileName: 'a.csv' } })).body
+    const uploading = (await api.request('POST', '/api/v1/partner-inventories/uploads', { as: caller, json: { name: 'x', fileName: 'a.csv', sizeBytes: 100 } })).body
       .partnerInventoryId;
     const cases: [unknown, number, RegExp][] = [
       [{ partnerInventoryId: ready, mode: 'FAST' }, 400, /^mode: must be STANDARD, ID_TO_ID or HYBRID/],

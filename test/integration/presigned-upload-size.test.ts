@@ -1,8 +1,10 @@
 /**
- * A presigned upload lands under the uploads prefix (which the bucket expires after a day) and
- * becomes the inventory's source only once its completion has checked its size: a file over the
- * limit (200 MB; lowered here to a kilobyte, so no test body needs 200 MB) is removed and answered
- * 413, leaving nothing, and a smaller one PUT to the same URL completes as usual.
+ * A presigned upload is declared with its size, and the URL is signed for exactly that many bytes:
+ * a size over the limit (200 MB; lowered here to a kilobyte, so no test body needs 200 MB) is
+ * refused with 413 before anything is created. The file lands under the uploads prefix (which the
+ * bucket expires after a day) and becomes the inventory's source only once its completion has
+ * found it of the declared size; one of another size (s3rver, unlike S3, does not check signed
+ * lengths) is removed and answered 400.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
@@ -16,14 +18,19 @@ const api = await startTestApi({ config: { variables: UPLOAD_SETTINGS.environmen
 const BASE = '/api/v1/partner-inventories';
 const CSV = ['id,name,city,country', 'P1,Hotel Alpha,Paris,France', 'P2,Hotel Beta,Lyon,France'].join('\n');
 
-async function createUpload(caller: Caller) {
-  const created = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Everything', fileName: 'hotels.csv' } });
+const startUpload = (caller: Caller, sizeBytes: number) =>
+  api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Everything', fileName: 'hotels.csv', sizeBytes } });
+
+async function createUpload(caller: Caller, sizeBytes = Buffer.byteLength(CSV)) {
+  const created = await startUpload(caller, sizeBytes);
   assert.equal(created.status, 201, created.text);
   return created.body as { partnerInventoryId: string; upload: { url: string; headers: Record<string, string> } };
 }
 
 async function put(upload: { url: string; headers: Record<string, string> }, body: string | Buffer) {
-  const response = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body });
+  // The length as the body has it: a client that PUT another would be refused by S3 itself.
+  const { 'Content-Length': _declared, ...headers } = upload.headers;
+  const response = await fetch(upload.url, { method: 'PUT', headers, body });
   assert.equal(response.status, 200, await response.text());
 }
 
@@ -49,27 +56,43 @@ describe('presigned uploads and their size', () => {
     assert.equal(read.body.hotelCount, 2);
   });
 
-  it('refuses a file over the limit at completion with 413, removes it and keeps nothing; a smaller one PUT to the same URL completes', async () => {
+  it('signs the declared length into the URL and tells the client to send it', async () => {
+    const caller = await api.newOrganization();
+    const { upload, ...inventory } = await createUpload(caller, 321);
+    assert.equal((inventory as { sizeBytes?: number }).sizeBytes, 321);
+    assert.deepEqual(upload.headers, { 'Content-Type': 'text/csv', 'Content-Length': '321' });
+    assert.deepEqual(new URL(upload.url).searchParams.get('X-Amz-SignedHeaders')?.split(';'), ['content-length', 'host']);
+  });
+
+  it('refuses a declared size over the limit with 413, creating nothing, and a size that is not a positive whole number with 400', async () => {
+    const caller = await api.newOrganization();
+    const refused = await startUpload(caller, MAX_BYTES + 1);
+    assert.equal(refused.status, 413, refused.text);
+    assert.deepEqual(refused.body, { error: 'Payload Too Large', message: `The file has ${MAX_BYTES + 1} bytes; the limit is ${MAX_BYTES}. Split it into several inventories.` });
+    for (const sizeBytes of [0, -1, 1.5, '12', null]) {
+      const invalid = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Everything', fileName: 'hotels.csv', sizeBytes } });
+      assert.equal(invalid.status, 400, `${JSON.stringify(sizeBytes)}: ${invalid.text}`);
+    }
+    const missing = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Everything', fileName: 'hotels.csv' } });
+    assert.equal(missing.status, 400, missing.text);
+    assert.deepEqual((await api.request('GET', BASE, { as: caller })).body.inventories, [], 'nothing was created');
+  });
+
+  it('removes a stored file of another size than the declared one at completion (400), and validates nothing', async () => {
     const caller = await api.newOrganization();
     const { partnerInventoryId: id, upload } = await createUpload(caller);
-    await put(upload, Buffer.alloc(MAX_BYTES + 1, 'a'));
+    await put(upload, Buffer.alloc(MAX_BYTES, 'a'));
 
     const refused = await api.request('POST', `${BASE}/${id}/complete`, { as: caller });
-    assert.equal(refused.status, 413, refused.text);
+    assert.equal(refused.status, 400, refused.text);
     assert.deepEqual(refused.body, {
-      error: 'Payload Too Large',
-      message: `The uploaded file has ${MAX_BYTES + 1} bytes; the limit is ${MAX_BYTES}. It was removed: PUT a smaller one to the same URL while it works, then complete again.`,
+      error: 'Bad Request',
+      message: `The uploaded file has ${MAX_BYTES} bytes, not the ${Buffer.byteLength(CSV)} declared. It was removed: start a new upload with the file's size.`,
     });
     assert.deepEqual(await uploadsOf(caller), [], 'the refused file is gone');
     assert.deepEqual(await filesOf(caller), []);
-    const waiting = await api.request('GET', `${BASE}/${id}`, { as: caller });
-    assert.equal(waiting.body.status, 'UPLOADING');
+    assert.equal((await api.request('GET', `${BASE}/${id}`, { as: caller })).body.status, 'UPLOADING');
     assert.deepEqual(api.messaging.waiting('inventory-validation'), [], 'no validation was asked for');
-
-    await put(upload, CSV);
-    assert.equal((await api.request('POST', `${BASE}/${id}/complete`, { as: caller })).status, 202);
-    await api.messaging.idle();
-    assert.equal((await api.request('GET', `${BASE}/${id}`, { as: caller })).body.status, 'READY');
   });
 
   it('removes an upload never completed when its inventory is deleted', async () => {

@@ -17,8 +17,11 @@ export interface ObjectStore {
   expireLater(keys: readonly string[]): Promise<void>;
   /** A URL that downloads the object without credentials until it expires. */
   presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
-  /** A URL that uploads the object with one PUT (the given Content-Type) until it expires. */
-  presignedUploadUrl(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * A URL that uploads the object with one PUT of exactly `sizeBytes` bytes (the given Content-Type)
+   * until it expires: the length is signed, so a PUT of any other size is refused.
+   */
+  presignedUploadUrl(key: string, upload: { contentType: string; sizeBytes: number }, expiresInSeconds: number): Promise<string>;
   /** The object's size in bytes, or undefined when there is none. */
   size(key: string): Promise<number | undefined>;
 }

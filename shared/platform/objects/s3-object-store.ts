@@ -91,9 +91,11 @@ export class S3ObjectStore implements ObjectStore {
     });
   }
 
-  presignedUploadUrl(key: string, contentType: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), {
+  presignedUploadUrl(key: string, { contentType, sizeBytes }: { contentType: string; sizeBytes: number }, expiresInSeconds: number): Promise<string> {
+    // Content-Length is among the signed headers, so S3 refuses a PUT of any other length (403).
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
       expiresIn: expiresInSeconds,
+      signableHeaders: new Set(['content-length']),
     });
   }
 }
