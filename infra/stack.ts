@@ -245,8 +245,6 @@ export class HotelMappingStack extends Stack {
           expiration: Duration.days(1),
           noncurrentVersionExpiration: Duration.days(1),
         },
-        // Presigned uploads never completed (a PUT takes up to 5 GB; completion copies what it accepts).
-        { id: 'ExpireUploads', prefix: INVENTORY_UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_STAGING_DAYS), noncurrentVersionExpiration: Duration.days(1) },
         {
           id: 'ExpireNoncurrentVersions',
           noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
@@ -271,6 +269,8 @@ export class HotelMappingStack extends Stack {
         { id: 'ExpireBookChanges', prefix: BOOK_CHANGES_PREFIX, expiration: Duration.days(CHANGES_RETENTION_DAYS + 1) },
         // A book's export is answered again EXPORT_KEPT_DAYS, then prepared anew.
         { id: 'ExpireBookExports', prefix: BOOK_EXPORTS_PREFIX, expiration: Duration.days(EXPORT_KEPT_DAYS + 1) },
+        // Presigned uploads never completed, or refused (the completion copies what it accepts to the files bucket).
+        { id: 'ExpireUploads', prefix: INVENTORY_UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_STAGING_DAYS) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Kept with the stage's data like the rest; its lifecycle rules empty it within a month.

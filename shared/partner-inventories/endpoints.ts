@@ -4,7 +4,7 @@ import { conflict, invalidInput, notFound, unsupportedFormat } from '../platform
 import { detectTabularFormat } from '../platform/files/formats';
 import type { Implementation } from '../platform/http/endpoint';
 import { HttpError } from '../platform/http/errors';
-import { objectStoreOf } from '../platform/objects/services';
+import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import { MAX_QUEUE_DELAY_SECONDS } from '../platform/queue/queue';
 import { queueOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
@@ -60,7 +60,7 @@ export const createPartnerInventoryUpload: Implementation<typeof partnerInventor
   }
   const inventory: PartnerInventory = { ...newInventory(runtime, principal.organizationId, fields, 'UPLOADING'), sizeBytes };
   const contentType = mediaTypeOf(inventory.format);
-  const url = await objectStoreOf(runtime).presignedUploadUrl(inventoryObjects.upload(inventory), { contentType, sizeBytes }, UPLOAD_URL_SECONDS);
+  const url = await resultObjectStoreOf(runtime).presignedUploadUrl(inventoryObjects.upload(inventory), { contentType, sizeBytes }, UPLOAD_URL_SECONDS);
   await inventoryStoreOf(runtime).create(inventory);
   return {
     status: 201,
@@ -83,23 +83,23 @@ export const completePartnerInventoryUpload: Implementation<typeof partnerInvent
   const store = inventoryStoreOf(runtime);
   const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
   if (inventory.status !== 'UPLOADING') throw conflict(`The upload of this inventory was already completed (${inventory.status}).`);
-  const objects = objectStoreOf(runtime);
+  const uploads = resultObjectStoreOf(runtime);
   const upload = inventoryObjects.upload(inventory);
-  const sizeBytes = await objects.size(upload);
+  const sizeBytes = await uploads.size(upload);
   if (sizeBytes === undefined) throw invalidInput('No file has been uploaded yet: PUT it to the upload URL first.');
   // S3 refuses a PUT of another length than the signed one; this holds wherever a store does not.
   if (sizeBytes !== inventory.sizeBytes) {
-    await objects.delete([upload]);
+    await uploads.delete([upload]);
     throw invalidInput(`The uploaded file has ${sizeBytes} bytes, not the ${inventory.sizeBytes} declared. It was removed: start a new upload with the file's size.`);
   }
   // Copied before the inventory says VALIDATING, so its worker always finds the source; a
   // completion cut off before the transition leaves the upload in place, and is simply called again.
-  await objects.copy(upload, inventoryObjects.source(inventory));
+  await objectStoreOf(runtime).copy(upload, inventoryObjects.source(inventory), uploads);
   const validating = { ...inventory, status: 'VALIDATING' as const, sizeBytes, updatedAt: runtime.clock.now().toISOString() };
   if (!(await store.transition(inventory, 'UPLOADING', validating))) {
     throw conflict('The upload of this inventory was already completed.');
   }
-  await objects.delete([upload]);
+  await uploads.delete([upload]);
   await queueOf(runtime, inventoryValidationQueue).send({ organizationId: inventory.organizationId, partnerInventoryId: inventory.id });
   return { status: 202, json: inventoryView(validating) };
 };
@@ -126,7 +126,7 @@ export const deletePartnerInventory: Implementation<typeof partnerInventoryRoute
 ) => {
   const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
   // Files first: a request cut off between the two leaves the record, which the partner deletes again.
-  await objectStoreOf(runtime).delete(inventoryObjectKeys(inventory));
+  await Promise.all([objectStoreOf(runtime).delete(inventoryObjectKeys(inventory)), resultObjectStoreOf(runtime).delete([inventoryObjects.upload(inventory)])]);
   await inventoryStoreOf(runtime).delete(inventory.organizationId, inventory.id);
   return { status: 204 };
 };

@@ -76,9 +76,9 @@ export function mediaTypeOf(format: TabularFormat): string {
 export const INVENTORY_FILES_PREFIX = 'partner-inventories/';
 
 /**
- * Where a presigned upload lands, until its completion checks its size and copies it to the
- * inventory's source: a presigned PUT takes up to 5 GB, so what is never completed, or is refused,
- * must not stay. The bucket expires what is left here after UPLOAD_STAGING_DAYS.
+ * Where a presigned upload lands, in the results bucket (ResourceAccess.resultObjects: outside the
+ * stage's backups), until its completion checks its size and copies it to the inventory's source
+ * in the files bucket. The results bucket expires what is left here after UPLOAD_STAGING_DAYS.
  */
 export const INVENTORY_UPLOADS_PREFIX = 'partner-inventory-uploads/';
 /** Days an upload waits here for its completion (S3 expires objects by day, at the next midnight UTC). */
@@ -96,10 +96,9 @@ export const inventoryObjects = {
     `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rejected-rows.csv`,
 };
 
-/** Every object an inventory may have written. */
+/** Every object an inventory may have written in the files bucket (its upload waits in the results bucket). */
 export function inventoryObjectKeys(inventory: PartnerInventory): string[] {
   return [
-    inventoryObjects.upload(inventory),
     inventoryObjects.source(inventory),
     inventoryObjects.rejected(inventory),
     ...Array.from({ length: inventory.chunkCount }, (_, index) => inventoryObjects.chunk(inventory, index)),

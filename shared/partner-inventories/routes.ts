@@ -62,8 +62,8 @@ export const partnerInventoryRoutes = {
       413: { description: 'The declared size is over 200 MB; nothing was created', schema: ErrorResponse },
       415: { description: 'The file name does not end in .csv, .txt, .jsonl, .ndjson, .json or .xlsx', schema: ErrorResponse },
     },
-    // The presigned PUT lands in the uploads' staging prefix.
-    access: { table: 'readwrite', objects: { write: [INVENTORY_UPLOADS_PREFIX] } },
+    // The presigned PUT lands in the uploads' staging prefix, outside the backups.
+    access: { table: 'readwrite', resultObjects: { write: [INVENTORY_UPLOADS_PREFIX] } },
   }),
   completePartnerInventoryUpload: defineRoute({
     method: 'POST',
@@ -89,7 +89,8 @@ export const partnerInventoryRoutes = {
     // Sizes the upload, copies it to the inventory's source, and removes it.
     access: {
       table: 'readwrite',
-      objects: { read: [INVENTORY_UPLOADS_PREFIX], write: [INVENTORY_FILES_PREFIX], delete: [INVENTORY_UPLOADS_PREFIX] },
+      objects: { write: [INVENTORY_FILES_PREFIX] },
+      resultObjects: { read: [INVENTORY_UPLOADS_PREFIX], delete: [INVENTORY_UPLOADS_PREFIX] },
       sendsTo: ['inventory-validation'],
     },
   }),
@@ -137,6 +138,6 @@ export const partnerInventoryRoutes = {
       401: errors[401],
       404: { description: 'No such inventory in your organization', schema: ErrorResponse },
     },
-    access: { table: 'readwrite', objects: { delete: [INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX] } },
+    access: { table: 'readwrite', objects: { delete: [INVENTORY_FILES_PREFIX] }, resultObjects: { delete: [INVENTORY_UPLOADS_PREFIX] } },
   }),
 } satisfies Record<string, RouteDefinition>;

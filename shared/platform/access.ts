@@ -14,7 +14,8 @@ export interface ResourceAccess {
   objects?: ObjectAccess;
   /**
    * The results bucket's objects it touches, by key prefix: files the service writes from others
-   * and keeps for a few weeks at most (a job's results and exports), outside the stage's backups.
+   * and keeps for a few weeks at most (a job's results and exports), and presigned uploads waiting
+   * for their completion: outside the stage's backups.
    */
   resultObjects?: ObjectAccess;
   /** Queues (by name) the function sends to. */

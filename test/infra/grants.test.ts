@@ -89,9 +89,9 @@ describe('object grants', () => {
     }
   });
 
-  it("keep a job's results, exports and the book's change feed and exports in the results bucket, which is not backed up, and nothing else there", () => {
+  it("keep a job's results, exports, the book's change feed and exports, and uploads waiting for completion in the results bucket, which is not backed up, and nothing else there", () => {
     const resultPrefixes = new Set(functionsWithAccess.flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, 'resultObjects'))));
-    assert.deepEqual([...resultPrefixes].sort(), [BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, EXPORTS_PREFIX, JOB_RESULTS_PREFIX].sort());
+    assert.deepEqual([...resultPrefixes].sort(), [BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, EXPORTS_PREFIX, INVENTORY_UPLOADS_PREFIX, JOB_RESULTS_PREFIX].sort());
     for (const { handler, access } of functionsWithAccess) {
       for (const use of OBJECT_USES) assert.ok(!objectPrefixes(access, use).some((prefix) => resultPrefixes.has(prefix)), `${handler} ${use}: results only in the results bucket`);
     }
@@ -122,8 +122,9 @@ describe('object grants', () => {
       }
     }
     assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.uploadPartnerInventory.handler, 'write'), [INVENTORY_FILES_PREFIX]);
-    // A presigned PUT may carry anything: it lands in the staging prefix only.
-    assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.createPartnerInventoryUpload.handler, 'write'), [INVENTORY_UPLOADS_PREFIX]);
+    // A presigned PUT lands in the staging prefix only, in the results bucket, which no backup holds.
+    assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.createPartnerInventoryUpload.handler, 'write'), []);
+    assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.createPartnerInventoryUpload.handler, 'write', 'resultObjects'), [INVENTORY_UPLOADS_PREFIX]);
   });
 });
 

@@ -36,7 +36,7 @@ const upload = (as: Caller, fields: Record<string, string>, file?: { name: strin
   api.request('POST', BASE, { as, body: form(fields, file) });
 
 async function presignedUpload(as: Caller, fileName: string, data: string | undefined, extra: Record<string, string> = {}) {
-  const created = await api.request('POST', `${BASE}/uploads`, { as, json: { name: 'Big file', fileName, ...extra } });
+  const created = await api.request('POST', `${BASE}/uploads`, { as, json: { name: 'Big file', fileName, sizeBytes: Buffer.byteLength(data ?? 'x'), ...extra } });
   assert.equal(created.status, 201, created.text);
   if (data !== undefined) {
     const put = await fetch(created.body.upload.url, { method: 'PUT', headers: created.body.upload.headers, body: data });
@@ -110,11 +110,11 @@ describe('POST /api/v1/partner-inventories (direct upload)', () => {
 describe('presigned upload (any size)', () => {
   it('hands out a PUT URL, validates on the queue after complete, and ends READY', async () => {
     const caller = await api.newOrganization();
-    const created = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Full list', fileName: 'all-hotels.csv' } });
+    const created = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Full list', fileName: 'all-hotels.csv', sizeBytes: Buffer.byteLength(GOOD_CSV) } });
     assert.equal(created.status, 201);
     assert.equal(created.body.status, 'UPLOADING');
     assert.equal(created.body.upload.method, 'PUT');
-    assert.deepEqual(created.body.upload.headers, { 'Content-Type': 'text/csv' });
+    assert.deepEqual(created.body.upload.headers, { 'Content-Type': 'text/csv', 'Content-Length': String(Buffer.byteLength(GOOD_CSV)) });
     assert.equal(created.body.upload.expiresAt, new Date(api.clock.now().getTime() + 3_600_000).toISOString());
     const id = created.body.partnerInventoryId;
 
@@ -170,12 +170,12 @@ describe('presigned upload (any size)', () => {
 
   it('refuses unknown formats and bad bodies, creating nothing', async () => {
     const caller = await api.newOrganization();
-    const pdf = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'x', fileName: 'hotels.pdf' } });
+    const pdf = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'x', fileName: 'hotels.pdf', sizeBytes: 10 } });
     assert.equal(pdf.status, 415);
-    const noName = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { fileName: 'hotels.csv' } });
+    const noName = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { fileName: 'hotels.csv', sizeBytes: 10 } });
     assert.equal(noName.status, 400);
     assert.equal(noName.body.message, 'name is required.');
-    const extra = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'x', fileName: 'a.csv', size: 3 } });
+    const extra = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'x', fileName: 'a.csv', sizeBytes: 3, size: 3 } });
     assert.equal(extra.status, 400);
     assert.equal(extra.body.message, 'Unknown field "size" in the body.');
     await assertNoInventories(caller);

@@ -1,8 +1,8 @@
 /**
  * A presigned upload is declared with its size, and the URL is signed for exactly that many bytes:
  * a size over the limit (200 MB; lowered here to a kilobyte, so no test body needs 200 MB) is
- * refused with 413 before anything is created. The file lands under the uploads prefix (which the
- * bucket expires after a day) and becomes the inventory's source only once its completion has
+ * refused with 413 before anything is created. The file lands under the uploads prefix of the
+ * results bucket (outside the backups; expired after a day) and becomes the inventory's source only once its completion has
  * found it of the declared size; one of another size (s3rver, unlike S3, does not check signed
  * lengths) is removed and answered 400.
  */
@@ -34,7 +34,7 @@ async function put(upload: { url: string; headers: Record<string, string> }, bod
   assert.equal(response.status, 200, await response.text());
 }
 
-const uploadsOf = (caller: Caller) => objectKeysUnder(api.runtime, `${INVENTORY_UPLOADS_PREFIX}${caller.organization.id}/`);
+const uploadsOf = (caller: Caller) => objectKeysUnder(api.runtime, `${INVENTORY_UPLOADS_PREFIX}${caller.organization.id}/`, 'resultsBucketName');
 const filesOf = (caller: Caller) => objectKeysUnder(api.runtime, `${INVENTORY_FILES_PREFIX}${caller.organization.id}/`);
 
 describe('presigned uploads and their size', () => {

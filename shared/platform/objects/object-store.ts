@@ -6,11 +6,13 @@ export interface ByteRange {
 }
 
 export interface ObjectStore {
+  /** The bucket this store reads and writes. */
+  readonly bucket: string;
   put(key: string, body: Buffer | string, contentType: string): Promise<void>;
   /** The object's bytes (with a range, only those), or undefined when there is none. */
   get(key: string, range?: ByteRange): Promise<Buffer | undefined>;
-  /** Copies an object within the bucket (its content type with it), without reading it here. */
-  copy(sourceKey: string, targetKey: string): Promise<void>;
+  /** Copies an object of this bucket, or of the `from` store's, here (its content type with it), without reading it here. */
+  copy(sourceKey: string, targetKey: string, from?: Pick<ObjectStore, 'bucket'>): Promise<void>;
   /** Removes objects; keys that do not exist are ignored. */
   delete(keys: readonly string[]): Promise<void>;
   /** Marks objects to be removed a day from now (a bucket lifecycle rule on the tag `expire=1d`). */

@@ -33,7 +33,7 @@ export const EXPIRE_TAG = { key: 'expire', value: '1d' } as const;
 export class S3ObjectStore implements ObjectStore {
   constructor(
     private readonly client: S3Client,
-    private readonly bucket: string,
+    readonly bucket: string,
   ) {}
 
   async put(key: string, body: Buffer | string, contentType: string): Promise<void> {
@@ -65,9 +65,9 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async copy(sourceKey: string, targetKey: string): Promise<void> {
+  async copy(sourceKey: string, targetKey: string, from: Pick<ObjectStore, 'bucket'> = this): Promise<void> {
     // CopySource is a URL path: each segment of the key encoded.
-    const source = `${this.bucket}/${sourceKey.split('/').map(encodeURIComponent).join('/')}`;
+    const source = `${from.bucket}/${sourceKey.split('/').map(encodeURIComponent).join('/')}`;
     await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: targetKey, CopySource: source }));
   }
 

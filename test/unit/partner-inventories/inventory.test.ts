@@ -54,9 +54,8 @@ describe('where an inventory’s files live', () => {
     assert.deepEqual([...names].sort(), names);
   });
 
-  it('lists every object an inventory may have written: a staged upload, source, rejected rows and each chunk', () => {
+  it('lists every object an inventory may have written in the files bucket: source, rejected rows and each chunk', () => {
     assert.deepEqual(inventoryObjectKeys(inventory()), [
-      'partner-inventory-uploads/org-1/inv-1/source.csv',
       'partner-inventories/org-1/inv-1/source.csv',
       'partner-inventories/org-1/inv-1/rejected-rows.csv',
       'partner-inventories/org-1/inv-1/rows/00000.jsonl',
@@ -65,7 +64,6 @@ describe('where an inventory’s files live', () => {
     ]);
     // Not validated yet: no chunk, but the source (and a rejected-rows file) may exist.
     assert.deepEqual(inventoryObjectKeys(inventory({ status: 'UPLOADING', chunkCount: 0, format: 'json' })), [
-      'partner-inventory-uploads/org-1/inv-1/source.json',
       'partner-inventories/org-1/inv-1/source.json',
       'partner-inventories/org-1/inv-1/rejected-rows.csv',
     ]);

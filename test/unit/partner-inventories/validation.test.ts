@@ -8,6 +8,7 @@ import { readInventoryChunk, readInventoryFile, writeValidatedRows } from '../..
 
 /** The object store port, in memory: what validation writes and the chunk reader reads. */
 class ObjectsInMemory implements ObjectStore {
+  readonly bucket = 'in-memory';
   readonly objects = new Map<string, { body: Buffer; contentType: string }>();
 
   async put(key: string, body: Buffer | string, contentType: string): Promise<void> {

@@ -65,13 +65,25 @@ describe('S3 object store', () => {
     await assert.rejects(store.size('slow'), { name: 'SlowDown' });
   });
 
-  it('copies an object within the bucket with one CopyObject, the source key encoded as a URL path', async () => {
+  it('copies an object within the bucket, or from another store\'s, with one CopyObject, the source key encoded as a URL path', async () => {
     s3.on(CopyObjectCommand).resolves({});
     await store.copy('uploads/org 1/a+b.csv', 'files/org-1/source.csv');
+    await store.copy('uploads/org 1/a+b.csv', 'files/org-1/source.csv', new S3ObjectStore(new S3Client({ region: 'eu-west-1' }), 'results-bucket'));
     assert.deepEqual(
       s3.commandCalls(CopyObjectCommand).map((call) => ({ ...call.args[0].input })),
-      [{ Bucket: 'files-bucket', Key: 'files/org-1/source.csv', CopySource: 'files-bucket/uploads/org%201/a%2Bb.csv' }],
+      [
+        { Bucket: 'files-bucket', Key: 'files/org-1/source.csv', CopySource: 'files-bucket/uploads/org%201/a%2Bb.csv' },
+        { Bucket: 'files-bucket', Key: 'files/org-1/source.csv', CopySource: 'results-bucket/uploads/org%201/a%2Bb.csv' },
+      ],
     );
+  });
+
+  it('signs a presigned upload\'s Content-Length, so that S3 refuses a PUT of any other length', async () => {
+    const signing = new S3ObjectStore(new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'example' } }), 'files-bucket');
+    const url = new URL(await signing.presignedUploadUrl('uploads/org-1/source.csv', { contentType: 'text/csv', sizeBytes: 1234 }, 60));
+    assert.equal(url.pathname, '/uploads/org-1/source.csv');
+    assert.deepEqual(url.searchParams.get('X-Amz-SignedHeaders')?.split(';'), ['content-length', 'host']);
+    assert.equal(url.searchParams.get('X-Amz-Expires'), '60');
   });
 
   it('deletes each key with its own DeleteObject (no listing, no batch wildcard)', async () => {
