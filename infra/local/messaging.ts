@@ -4,6 +4,7 @@
  * are kept there and a restart resumes them. The table's stream feeds the outbox relay
  * (table-stream.ts), as the stack's stream event source does.
  */
+import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { systemClock, type Clock } from '../../shared/platform/clock';
@@ -12,6 +13,7 @@ import type { QueueDefinition } from '../../shared/platform/queue/queue';
 import type { WorkerFunction } from '../../shared/platform/queue/worker';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import type { AppConfig } from '../../shared/platform/config';
+import { withInvocation } from '../../shared/platform/logging';
 import { queueList } from '../../shared/queues';
 import { EVENT_RELAY, type RelayFunction } from '../../shared/platform/events/relay';
 import { messageFolder } from './message-folder';
@@ -30,17 +32,17 @@ export interface LocalRuntimeOptions {
 /** A runtime whose queues and scheduler run in this process. */
 export function localRuntime(config: AppConfig, options: LocalRuntimeOptions = {}): { runtime: Runtime; messaging: InProcessMessaging } {
   const { clock, queueFolder, streamPositionFile, onInvocation } = options;
-  const timed = <E, R>(handler: string, invoke: (event: E) => Promise<R>) =>
-    onInvocation
-      ? async (event: E) => {
-          const started = performance.now();
-          try {
-            return await invoke(event);
-          } finally {
-            onInvocation(handler, performance.now() - started);
-          }
-        }
-      : invoke;
+  // Each invocation logs under its own function's name (withInvocation), and is timed when asked.
+  const timed =
+    <E, R>(handler: string, invoke: (event: E) => Promise<R>) =>
+    async (event: E) => {
+      const started = performance.now();
+      try {
+        return await withInvocation({ functionName: handler, requestId: randomUUID() }, () => invoke(event));
+      } finally {
+        onInvocation?.(handler, performance.now() - started);
+      }
+    };
   const consumers = new Map<string, Promise<QueueConsumer>>();
   const consumer = (handler: string): Promise<QueueConsumer> => {
     let loaded = consumers.get(handler);

@@ -15,6 +15,7 @@ import { routeList } from '../../shared/routes';
 import { errorBody, statusName } from '../../shared/platform/http/errors';
 import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pipeline';
 import { DEFAULT_LAMBDA, GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
+import { withInvocation } from '../../shared/platform/logging';
 import type { Runtime } from '../../shared/platform/runtime';
 
 /** Node's default; API Gateway allows about 10 KB of headers. */
@@ -139,7 +140,7 @@ export function createLocalApi(options: LocalApiOptions): Server {
     const context = { awsRequestId: event.requestContext.requestId, functionName: candidate.route.handler, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
     const handler = await handlerFor(candidate.route);
     const started = performance.now();
-    const result = await handler(event, context);
+    const result = await withInvocation({ functionName: context.functionName, requestId: context.awsRequestId }, () => handler(event, context));
     options.onResponse?.(candidate.route, result, performance.now() - started);
     response.writeHead(result.statusCode, (result.headers ?? {}) as Record<string, string>);
     response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);

@@ -5,6 +5,7 @@
  * reach a log line. The level is LOG_LEVEL's (debug, info, warn, error, silent), read as each line
  * is written, so a test or an operator can change it without a restart.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { currentCorrelationId } from './correlation';
 import { SERVICE_NAME } from './metrics';
@@ -20,10 +21,33 @@ function threshold(): number {
   return ORDER[configured as Level] ?? ORDER.info;
 }
 
+/** The function an invocation runs and its request id, as the Lambda context names them in a log line. */
+export interface Invocation {
+  functionName: string;
+  requestId: string;
+}
+
+const invocations = new AsyncLocalStorage<Invocation>();
+
+/**
+ * Runs one invocation with its function's name and request id on every log line it writes. In
+ * Lambda, a container runs one invocation at a time and the logger's Lambda context says them; the
+ * local runtime runs many functions at once in one process, where that shared context would name
+ * whichever was invoked last.
+ */
+export function withInvocation<T>(invocation: Invocation, work: () => T): T {
+  return invocations.run(invocation, work);
+}
+
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
   if (ORDER[level] < threshold()) return;
   const correlationId = currentCorrelationId();
-  logger[level](message, correlationId === undefined ? fields : { correlationId, ...fields });
+  const invocation = invocations.getStore();
+  logger[level](message, {
+    ...(invocation && { function_name: invocation.functionName, function_request_id: invocation.requestId }),
+    ...(correlationId !== undefined && { correlationId }),
+    ...fields,
+  });
 }
 
 export function describeError(error: unknown): Record<string, unknown> {

@@ -66,6 +66,11 @@ describe('the correlation id', () => {
     assert.ok(attempt, JSON.stringify(messages));
     assert.equal(attempt.status, 'SUCCEEDED');
     assert.ok(traced.every((line) => line.service === 'hotel-mapping' && typeof line.timestamp === 'string'));
+    // Each line names the function that wrote it, though the local runtime runs them all in one process at once.
+    const functionOf = (message: string) => new Set(traced.filter((line) => line.message === message).map((line) => line.function_name));
+    assert.deepEqual(functionOf('request'), new Set(['mapping-jobs/create']));
+    assert.deepEqual(functionOf('chunk mapped'), new Set(['mapping-jobs/chunk']));
+    assert.deepEqual(functionOf('webhook attempt'), new Set(['webhooks/delivery']));
 
     // Kept with the delivery, for retries the scheduler queues without message attributes.
     const deliveries = await api.request('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries`, { as: partner });
@@ -89,6 +94,24 @@ describe('the correlation id', () => {
       const declared = (line._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] }).CloudWatchMetrics[0]!;
       assert.equal(declared.Namespace, 'HotelMapping');
       assert.ok(declared.Dimensions.flat().every((dimension) => ['service', 'mode', 'status', 'method', 'outcome'].includes(dimension)), JSON.stringify(declared));
+    }
+  });
+
+  it('names, on each line, the function and the request that wrote it, among requests served at once', async () => {
+    const partner = await api.newOrganization();
+    const routes = ['/api/v1/suppliers', '/api/v1/suppliers/my-suppliers', '/api/v1/partner-inventories', '/api/v1/mapping'];
+    const handlers = ['suppliers/list', 'suppliers/my-suppliers', 'partner-inventories/list', 'mapping-jobs/list'];
+    const lines = await logLinesDuring(async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, index) => api.request('GET', routes[index % routes.length]!, { as: partner, headers: { 'X-Request-Id': `concurrent-${index}` } })),
+      );
+      assert.deepEqual(answers.map((answer) => answer.status), Array(24).fill(200));
+    }, 'info');
+    for (let index = 0; index < 24; index++) {
+      const ofRequest = lines.filter((line) => line.correlationId === `concurrent-${index}`);
+      assert.ok(ofRequest.length > 0, `request ${index} logged`);
+      assert.deepEqual(new Set(ofRequest.map((line) => line.function_name)), new Set([handlers[index % handlers.length]]), `request ${index}`);
+      assert.equal(new Set(ofRequest.map((line) => line.function_request_id)).size, 1, `request ${index}: one invocation`);
     }
   });
 
