@@ -10,27 +10,10 @@ import { Aws } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { billingRoutes } from '../../shared/billing';
 import { tokenKeyUse, type RouteDefinition } from '../../shared/platform/http/route';
 import { acknowledgeTracing } from '../nag-acknowledgements';
 import { LOG_WRITING_ACTIONS } from './service-function';
-import type { ServiceResources, TableUse } from './service-resources';
-
-/**
- * Public routes that write, narrowed beyond their route's access action by action (ResourceAccess
- * says only read or readwrite): anyone can call them, so each action reaches only the partitions it
- * is used on, and no other action is granted. The Stripe webhook is BillingStore's event path
- * (shared/billing/store.ts): it reads an organization's billing and organization items and the
- * customer index by key, puts each event's processed marker once, and updates the billing and
- * organization items; it never queries, batches or deletes.
- */
-export const PUBLIC_TABLE_USES: Readonly<Record<string, TableUse>> = {
-  [billingRoutes.stripeWebhook.handler]: {
-    get: ['ORG#*', 'PAYCUSTOMER#*'],
-    put: ['PAYEVENT#*'],
-    update: ['ORG#*'],
-  },
-};
+import type { ServiceResources } from './service-resources';
 
 /** The longest AWS region name (ap-southeast-5 and the like): the signer's role name holds it. */
 const LONGEST_REGION_NAME = 14;
@@ -74,8 +57,7 @@ export class RouteRoles {
       throw new Error(`${route.handler}: a public route that touches the table names its partitions (access.partitions).`);
     }
     const tokenKey = tokenKeyUse(route);
-    const tableUse = PUBLIC_TABLE_USES[route.handler];
-    const profile = JSON.stringify({ ...route.access, tokenKey, ...(tableUse && { tableUse }) });
+    const profile = JSON.stringify({ ...route.access, tokenKey });
     let role = this.byProfile.get(profile);
     if (!role) {
       if (tokenKey === 'sign' && this.signer) throw new Error(`${route.handler}: only one role signs tokens, the token endpoint's.`);
@@ -84,7 +66,7 @@ export class RouteRoles {
         description: `Functions of routes that may touch: ${profile}`,
         roleName: tokenKey === 'sign' ? this.options.tokenSignerRoleName : undefined,
       });
-      this.resources.grant(role, { access: route.access, tokenKey, tableUse });
+      this.resources.grant(role, { access: route.access, tokenKey });
       acknowledgeTracing(role);
       this.byProfile.set(profile, role);
       if (tokenKey === 'sign') this.signer = role;

@@ -14,7 +14,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
-import { OBJECT_USES, objectPrefixes, touchesObjects, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
+import { OBJECT_USES, objectPrefixes, touchesObjects, type BucketAccess, type ObjectUse, type ResourceAccess, type TableUse, type TableUses } from '../../shared/platform/access';
 import type { TokenKeyUse } from '../../shared/platform/http/route';
 import { PLATFORM_SETTINGS, queueArnVariable, queueDeadLetterArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
@@ -49,20 +49,15 @@ export interface FunctionAccess {
   access: ResourceAccess;
   /** sign: kms:Sign (the token endpoint alone); verify: kms:GetPublicKey; none: neither. */
   tokenKey?: TokenKeyUse;
-  /** Narrower than `access.table`: only these uses of the table, each on the partitions it names (within `access.partitions`). */
-  tableUse?: TableUse;
 }
 
-/** Items used by key, by use: the partition patterns (as in ResourceAccess.partitions) each use reaches. */
-export type TableUse = { readonly [use in keyof typeof TABLE_USE_ACTIONS]?: readonly string[] };
-
-/** The actions of each use of the table's items by key. */
-export const TABLE_USE_ACTIONS = {
+/** The actions of each use of the table's items by key (ResourceAccess.tableUses). */
+export const TABLE_USE_ACTIONS: Record<TableUse, readonly string[]> = {
   get: ['dynamodb:GetItem'],
   put: ['dynamodb:PutItem'],
   update: ['dynamodb:UpdateItem'],
   delete: ['dynamodb:DeleteItem'],
-} as const;
+};
 
 /**
  * What the code does with the table, and nothing else: items by key and by Query (transactions
@@ -130,7 +125,7 @@ export class ServiceResources {
   }
 
   /** Grants exactly the declared access, nothing more. */
-  grant(grantee: iam.IGrantable, { access, tokenKey = 'none', tableUse }: FunctionAccess): void {
+  grant(grantee: iam.IGrantable, { access, tokenKey = 'none' }: FunctionAccess): void {
     const { table, bucket, resultsBucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroupName, schedulerRole } = this.resources;
     const role = grantee.grantPrincipal;
     // The wildcards a grant names are acknowledged on the role that holds them, nowhere else.
@@ -138,11 +133,11 @@ export class ServiceResources {
     const allow = (actions: readonly string[], resource: string) =>
       grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource] }));
 
-    if (tableUse) {
-      for (const [use, partitions] of Object.entries(checkedTableUse(access, tableUse))) {
+    if (access.tableUses) {
+      for (const [use, partitions] of Object.entries(checkedTableUses(access, access.tableUses))) {
         grantee.grantPrincipal.addToPrincipalPolicy(
           new iam.PolicyStatement({
-            actions: [...TABLE_USE_ACTIONS[use as keyof TableUse]],
+            actions: [...TABLE_USE_ACTIONS[use as TableUse]],
             // Items by key: the table alone, not its index.
             resources: [table.tableArn],
             conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...checkedPartitions(partitions)] } },
@@ -216,16 +211,16 @@ function checkedPrefix(prefix: string): string {
 }
 
 /** A narrowed use stays within what the route declares: its partitions, and writes only when it may write. */
-function checkedTableUse(access: ResourceAccess, tableUse: TableUse): TableUse {
+function checkedTableUses(access: ResourceAccess, tableUses: TableUses): TableUses {
   const declared = new Set(access.partitions ?? []);
-  for (const [use, partitions] of Object.entries(tableUse)) {
+  for (const [use, partitions] of Object.entries(tableUses)) {
     if (access.table === 'none' || (use !== 'get' && access.table !== 'readwrite')) {
       throw new Error(`The table use "${use}" needs more than the table access its route declares (${access.table}).`);
     }
     const undeclared = (partitions ?? []).filter((pattern) => !declared.has(pattern));
     if (undeclared.length > 0) throw new Error(`The table use "${use}" names partitions its access does not: ${undeclared.join(', ')}.`);
   }
-  return tableUse;
+  return tableUses;
 }
 
 /** A partition pattern that matched every key would limit nothing. */

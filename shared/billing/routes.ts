@@ -190,7 +190,14 @@ export const billingRoutes = {
     },
     // An event changes the billing of the organization its customer belongs to (ORG#…), found by
     // customer (PAYCUSTOMER#…), and is marked processed once (PAYEVENT#…): no other partition.
-    access: { table: 'readwrite', partitions: ['ORG#*', 'PAYCUSTOMER#*', 'PAYEVENT#*'], providerKeys: 'events' },
+    // BillingStore's event path reads those items by key, puts each event's processed marker once
+    // and updates the billing and organization items; it never queries, batches or deletes.
+    access: {
+      table: 'readwrite',
+      partitions: ['ORG#*', 'PAYCUSTOMER#*', 'PAYEVENT#*'],
+      tableUses: { get: ['ORG#*', 'PAYCUSTOMER#*'], put: ['PAYEVENT#*'], update: ['ORG#*'] },
+      providerKeys: 'events',
+    },
     // Paid plans and credits arrive here: it must answer when the account is busy (Stripe retries, but for days).
     lambda: { reservedConcurrency: 5 },
   }),

@@ -10,6 +10,11 @@ export interface ResourceAccess {
    * which answers anyone.
    */
   partitions?: readonly string[];
+  /**
+   * Narrower than `table`: only these uses of items by key, each on the partitions it names (within
+   * `partitions`); no Query, no batch. For a public writer, which answers anyone.
+   */
+  tableUses?: TableUses;
   /** The files bucket's objects it touches, by key prefix (each prefix a constant of the capability that owns it). */
   objects?: ObjectAccess;
   /**
@@ -38,6 +43,11 @@ export interface ResourceAccess {
   /** Reads the stage's ids of that provider's products and prices (the plan catalogue). */
   providerIds?: boolean;
 }
+
+/** Items used by key, by use: the partition patterns (as in ResourceAccess.partitions) each use reaches. */
+export type TableUses = { readonly [use in TableUse]?: readonly string[] };
+export const TABLE_USES = ['get', 'put', 'update', 'delete'] as const;
+export type TableUse = (typeof TABLE_USES)[number];
 
 /**
  * Object keys by prefix, per use. read: GetObject (also an object's size, a presigned download,

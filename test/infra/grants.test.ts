@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { PUBLIC_TABLE_USES } from '../../infra/constructs/route-roles';
 import { OBJECT_ACTIONS, TABLE_ACTIONS } from '../../infra/constructs/service-resources';
 import { billingRoutes } from '../../shared/billing';
 import { MATCHING_INDEX_PREFIX, referenceRoutes, REFERENCE_FILES_PREFIX } from '../../shared/reference';
@@ -140,7 +139,7 @@ describe('public functions', () => {
   });
 
   it('reach the table only under the dynamodb:LeadingKeys condition of the partitions they name', () => {
-    for (const route of publicRoutes.filter((r) => !PUBLIC_TABLE_USES[r.handler])) {
+    for (const route of publicRoutes.filter((r) => !r.access.tableUses)) {
       const tableStatements = statementsOfHandler(route.handler).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
       assert.equal(tableStatements.length, 1, route.handler);
       const [statement] = tableStatements;

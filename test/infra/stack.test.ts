@@ -13,7 +13,7 @@ import { routeList } from '../../shared/routes';
 import { functionName, tokenKeyUse } from '../../shared/platform/http/route';
 import { awsSolutionsFindings, describeViolations } from '../../infra/nag';
 import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
-import { PUBLIC_TABLE_USES, tokenSignerRoleName } from '../../infra/constructs/route-roles';
+import { tokenSignerRoleName } from '../../infra/constructs/route-roles';
 import { FIND_MATCH_MAX_INSTANCES } from '../../shared/mapping-jobs/find-match';
 import { HotelMappingStack, NONCURRENT_VERSION_DAYS, type HotelMappingStackProps } from '../../infra/stack';
 import { LOCAL_PRICE_IDS } from '../../shared/billing';
@@ -355,7 +355,7 @@ describe('least privilege per function', () => {
         assert.deepEqual(dynamo.filter((a) => WRITES.includes(a)), []);
       }
       // A public writer's uses are narrower (grants.test.ts, public functions).
-      if (route.access.table === 'readwrite' && !PUBLIC_TABLE_USES[route.handler]) assert.ok(WRITES.every((a) => dynamo.includes(a)));
+      if (route.access.table === 'readwrite' && !route.access.tableUses) assert.ok(WRITES.every((a) => dynamo.includes(a)));
       assert.ok(!dynamo.includes('dynamodb:Scan'), 'nothing scans the table');
       assert.ok(!dynamo.some((a) => a === 'dynamodb:DescribeTable' || a.startsWith('dynamodb:GetRecords') || a === 'dynamodb:GetShardIterator'), 'the stream is the relay\'s');
       // Each use of objects it declares, and no other (the prefixes: grants.test.ts).

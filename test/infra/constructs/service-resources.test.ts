@@ -7,16 +7,15 @@ import { queueList } from '../../../shared/queues';
 import type { ResourceAccess } from '../../../shared/platform/access';
 import type { TokenKeyUse } from '../../../shared/platform/http/route';
 import { LOCAL_PRICE_IDS } from '../../../shared/billing';
-import type { TableUse } from '../../../infra/constructs/service-resources';
 import { bareStack, idOf, SCHEDULE_GROUP_NAME, statementsOfRole } from './bare-stack';
 
 const queue = { ...queueList[0]!, name: 'test-work' };
 
 /** A role granted the access, the statements on it and the settings the access gives. */
-function granted(access: ResourceAccess, tokenKey: TokenKeyUse = 'none', tableUse?: TableUse) {
+function granted(access: ResourceAccess, tokenKey: TokenKeyUse = 'none') {
   const fixture = bareStack([queue]);
   const role = new iam.Role(fixture.stack, 'Grantee', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-  fixture.resources.grant(role, { access, tokenKey, tableUse });
+  fixture.resources.grant(role, { access, tokenKey });
   const environment = fixture.stack.resolve(fixture.resources.environmentFor({ access, tokenKey })) as Record<string, unknown>;
   const template = Template.fromStack(fixture.stack);
   return { ...fixture, template, environment, statements: statementsOfRole(template, idOf(role)) };
@@ -92,14 +91,14 @@ describe('ServiceResources', () => {
 
   it('narrows the table, when told, to items by key: each use on its own partitions, on the table alone, within the partitions the access declares', () => {
     const access: ResourceAccess = { table: 'readwrite', partitions: ['ORG#*', 'EVENT#*'] };
-    const { statements, table } = granted(access, 'none', { get: ['ORG#*'], put: ['EVENT#*'] });
+    const { statements, table } = granted({ ...access, tableUses: { get: ['ORG#*'], put: ['EVENT#*'] } });
     const on = (...partitions: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } });
     assert.deepEqual(statements.map((s) => [s.Action, s.Resource, (s as { Condition?: unknown }).Condition]), [
       ['dynamodb:GetItem', { 'Fn::GetAtt': [idOf(table), 'Arn'] }, on('ORG#*')],
       ['dynamodb:PutItem', { 'Fn::GetAtt': [idOf(table), 'Arn'] }, on('EVENT#*')],
     ]);
-    assert.throws(() => granted(access, 'none', { update: ['ORG#*', 'APIKEY#*'] }), /The table use "update" names partitions its access does not: APIKEY#\*/);
-    assert.throws(() => granted({ table: 'read', partitions: ['ORG#*'] }, 'none', { put: ['ORG#*'] }), /The table use "put" needs more than the table access its route declares \(read\)/);
+    assert.throws(() => granted({ ...access, tableUses: { update: ['ORG#*', 'APIKEY#*'] } }), /The table use "update" names partitions its access does not: APIKEY#\*/);
+    assert.throws(() => granted({ table: 'read', partitions: ['ORG#*'], tableUses: { put: ['ORG#*'] } }), /The table use "put" needs more than the table access its route declares \(read\)/);
   });
 
   it('encrypts or decrypts partner secrets with exactly kms:Encrypt or kms:Decrypt on the key', () => {
