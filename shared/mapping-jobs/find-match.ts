@@ -1,8 +1,9 @@
 /**
  * Find a match now: one to a hundred hotels mapped within the request, against the current
  * reference publication, with the engine, model and modes a job uses. Rows a job would reject are
- * answered as rejected, with the same reason; each hotel mapped is one mapping, charged in the
- * request (today's allowance, then credits; 403 when they do not cover it, and nothing is mapped).
+ * answered as rejected, with the same reason. A request that maps any hotel is charged one mapping
+ * a hotel, and at least FIND_MATCH_MIN_CHARGE, in the request (today's allowance, then credits; 403
+ * when they do not cover it, and nothing is mapped).
  * The cross-row claim rule applies among the request's hotels, as among a job's rows. A hotel the
  * organization's mapping book holds answers the book's entry (a person's decision wins), unless the
  * request asks for the engine's view or the partner's hotel changed materially since the entry. Asked
@@ -25,6 +26,17 @@ import { connectedSupplierFor, type SupplierLookup } from './lifecycle';
 
 /** Hotels one request may map. */
 export const FIND_MATCH_MAX_HOTELS = 100;
+
+/**
+ * What a request that maps any hotel is charged at least, in mappings: a request costs about the
+ * same whatever it holds (the gateway, the firewall, the function's time, the charge's write), about
+ * what nine mappings sell for, so that its cost stays under a fifth of its price (README, "Find a
+ * match now"). Above it, one mapping a hotel.
+ */
+export const FIND_MATCH_MIN_CHARGE = 50;
+
+/** The mappings a request that maps this many hotels is charged; one that maps none (all rejected) is charged nothing. */
+export const findMatchCharge = (mappedHotels: number) => (mappedHotels === 0 ? 0 : Math.max(FIND_MATCH_MIN_CHARGE, mappedHotels));
 
 /** Instances of find-match that may run at once (its function's reserved concurrency), so that it cannot take the account's concurrency. */
 export const FIND_MATCH_MAX_INSTANCES = 20;
@@ -77,7 +89,7 @@ export interface FindMatchAnswer {
   referenceVersionId: string;
   /** In the request's order. */
   results: FoundMatch[];
-  /** Mappings charged: the hotels mapped, rejected ones apart. */
+  /** Mappings charged: findMatchCharge of the hotels mapped, rejected ones apart. */
   charged: number;
 }
 
@@ -119,12 +131,13 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
     if (changed.length > 0) writes.push(ports.recordingWrite({ organizationId, requestId: input.requestId, requestedBy: input.requestedBy, at }, changed));
   }
   // The one write: charged, receipted and recorded together, or not at all.
-  if (hotels.length > 0) await ports.metering.charge({ organizationId, mappings: hotels.length, supplier, receiptId: input.receiptId, writes }, standing);
+  const charged = findMatchCharge(hotels.length);
+  if (charged > 0) await ports.metering.charge({ organizationId, mappings: charged, supplier, receiptId: input.receiptId, writes }, standing);
 
   const answerOf = (i: number) => (input.view === 'BOOK' ? bookAnswer(engine[i]!, entries[i]) : undefined) ?? { ...engine[i]!, from: 'ENGINE' as const };
   const byIndex = new Map(hotels.map((row, i) => [row.index, answerOf(i)]));
   const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));
-  return { mode, referenceVersionId: reference.artifactsId, results, charged: hotels.length };
+  return { mode, referenceVersionId: reference.artifactsId, results, charged };
 }
 
 /**

@@ -17,4 +17,5 @@ export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, 
 export { mappingJobStoreOf } from './store';
 export { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 export { JOB_METRICS } from './lifecycle';
+export { FIND_MATCH_MIN_CHARGE, findMatchCharge } from './find-match';
 export { mappingJobComponentSchemas } from './schemas';

@@ -4,7 +4,7 @@ import { ErrorResponse } from '../platform/http/schemas';
 import { BOOK_FILES_PREFIX } from '../mapping-book';
 import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
-import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MAX_INSTANCES } from './find-match';
+import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MAX_INSTANCES, FIND_MATCH_MIN_CHARGE } from './find-match';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 import * as schemas from './schemas';
 
@@ -53,8 +53,9 @@ export const mappingJobRoutes = {
       'order as a job\'s result row holds it (status, reference hotel, calibrated score, evidence, candidates, reason). A hotel an inventory ' +
       'would refuse (no id, no name, an id used twice, a latitude out of range…) is answered REJECTED with the reason, not mapped and not charged. ' +
       "The cross-row claim rule applies among the request's hotels as among a job's rows: two hotels that want one reference hotel leave the " +
-      "weaker in REVIEW. Each hotel mapped is one mapping, charged within the request (today's allowance first, then credits); 403 when they " +
-      `do not cover them, and nothing is mapped. More than ${FIND_MATCH_MAX_HOTELS} hotels, or a body over its size, is refused whole. ` +
+      `weaker in REVIEW. A request that maps any hotel is charged one mapping a hotel, and at least ${FIND_MATCH_MIN_CHARGE} (a request costs ` +
+      "the same whatever it holds), within the request (today's allowance first, then credits); one whose hotels are all REJECTED is charged " +
+      `nothing. 403 when the allowance and credits do not cover the charge, and nothing is mapped. More than ${FIND_MATCH_MAX_HOTELS} hotels, or a body over its size, is refused whole. ` +
       "With `record`, the answers are also written into the organization's mapping book as a job's rows are, their changes in its feed " +
       '(by the book\'s record queue, within seconds; the answers are the entries they make). Nothing is charged or recorded before the ' +
       'answers are ready: a request sent again with its Idempotency-Key after its first attempt died is answered at no new charge.',

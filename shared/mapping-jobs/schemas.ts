@@ -3,7 +3,7 @@ import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, Ma
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
-import { FIND_MATCH_MAX_HOTELS } from './find-match';
+import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MIN_CHARGE } from './find-match';
 import { JobCounts } from '../events';
 import { expectedDecidedAt, PartnerFactsSchema } from '../mapping-book';
 
@@ -233,7 +233,7 @@ const RejectedHotel = v.object({
 export const FindMatchResponse = v.object({
   mode: Mode,
   referenceVersionId: v.pipe(v.string(), v.description('The reference publication mapped against: the current one')),
-  charged: v.pipe(v.number(), v.description('Mappings charged: one per hotel mapped (rejected ones are not)')),
+  charged: v.pipe(v.number(), v.description(`Mappings charged: one per hotel mapped (rejected ones are not), and at least ${FIND_MATCH_MIN_CHARGE} when any is mapped`)),
   results: v.pipe(v.array(v.union([FoundMatch, RejectedHotel])), v.description("One per hotel, in the request's order: a job's result row, or REJECTED with the reason")),
 });
 

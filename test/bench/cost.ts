@@ -37,7 +37,7 @@ import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { itemBytes } from './cost/item-size';
 import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
 import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
-import { RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
+import { FIND_MATCH_MIN_CHARGE, findMatchCharge, RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
 import { BOOK_FILES_PREFIX } from '../../shared/mapping-book';
 import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
 
@@ -259,7 +259,7 @@ try {
   // Measuring what is stored is no part of it.
   dynamoDb.reset();
   s3.reset();
-  const findMatchCosts: { label: string; perMillion: number; usd: Record<string, number> }[] = [];
+  const findMatchCosts: { label: string; requests: number; charged: number; usd: Record<string, number> }[] = [];
   let nextPartner = 0;
   for (const [size, view, requests] of [[1, 'BOOK', 400], [10, 'BOOK', 100], [100, 'BOOK', 40], [100, 'ENGINE', 40]] as const) {
     for (let i = 0; i < requests; i++) {
@@ -269,7 +269,7 @@ try {
       await call('POST', '/mapping/match', { hotels, view });
     }
     const label = `find-match, ${String(size).padStart(3)} a request, view ${view}`;
-    findMatchCosts.push({ label, perMillion: 1e6 / (size * requests), usd: priceUsage(label) });
+    findMatchCosts.push({ label, requests, charged: findMatchCharge(size) * requests, usd: priceUsage(label) });
   }
 
   const perMillion = 1e6 / mapped;
@@ -313,10 +313,11 @@ try {
   const share = (usd: number) => `${((usd / budget) * 100).toFixed(0)} %`;
   console.log(`\nlife without reviews ${machineLife.toFixed(4)} USD + stored ${jobStorage.stored.toFixed(4)} USD = ${budgeted.toFixed(4)} per million mappings; ` +
     `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)}: ${share(budgeted)} of it (${share(budgeted + jobStorage.backups)} with backups)`);
-  console.log('\nper million mappings (USD):');
-  for (const { label, perMillion: scale, usd } of findMatchCosts) {
-    const priced = Object.entries(usd).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${(value * scale).toFixed(4)}`);
-    console.log(`  ${label}: ${(Object.values(usd).reduce((a, b) => a + b, 0) * scale).toFixed(4)} (${priced.join(', ')})`);
+  console.log(`\nfind-match (USD; a request is charged at least ${FIND_MATCH_MIN_CHARGE} mappings):`);
+  for (const { label, requests, charged, usd } of findMatchCosts) {
+    const total = Object.values(usd).reduce((a, b) => a + b, 0);
+    const priced = Object.entries(usd).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${((value * 1e6) / requests).toFixed(2)}`);
+    console.log(`  ${label}: ${((total * 1e6) / requests).toFixed(2)} per million requests (${priced.join(', ')}); ${((total * 1e6) / charged).toFixed(4)} per million mappings charged`);
   }
   const perReview = (usd: number) => ((usd / reviewed.length) * 1000).toFixed(4);
   console.log(`reviews: ${perReview(reviewsCost)} USD per thousand, their decisions stored ${perReview(reviewsStorage.stored / perMillion)} (backups ${perReview(reviewsStorage.backups / perMillion)}); ` +

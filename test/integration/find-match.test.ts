@@ -107,7 +107,7 @@ describe('POST /api/v1/mapping/match', () => {
     assert.deepEqual(await feed(partner), [], 'nothing is recorded unless asked');
     const recorded = await match(partner, { hotels: [...rows, { id: 'N1' }], record: true });
     assert.equal(recorded.status, 200, recorded.text);
-    assert.equal(recorded.body.charged, 6);
+    assert.equal(recorded.body.charged, 50, 'six hotels mapped: the least a request is charged');
     for (const [i, found] of recorded.body.results.slice(0, 6).entries()) {
       const { from, ...answer } = found;
       const { from: _engine, ...engineAnswer } = engine[i];
@@ -183,7 +183,7 @@ describe('POST /api/v1/mapping/match', () => {
     assert.deepEqual([...statuses].sort(), ['MATCHED', 'REVIEW', 'UNMATCHED']);
   });
 
-  it('answers a hotel an inventory would refuse as REJECTED with the same reason, maps the rest, and charges only those', async () => {
+  it('answers a hotel an inventory would refuse as REJECTED with the same reason, maps the rest, and charges a request at least 50 mappings, a request of rejected hotels alone nothing', async () => {
     const partner = await api.newOrganization();
     const [good] = partnerRows(3);
     const goodId = good!.id;
@@ -201,8 +201,17 @@ describe('POST /api/v1/mapping/match', () => {
         [4, 'mapped'],
       ],
     );
-    assert.equal(answer.body.charged, 2);
-    assert.equal(await usedToday(partner), 2);
+    assert.equal(answer.body.charged, 50, 'two hotels mapped: the least a request is charged');
+    assert.equal(await usedToday(partner), 50);
+
+    const one = await match(partner, { hotels: [good] });
+    assert.equal(one.body.charged, 50, 'one hotel: 50');
+    const many = await match(partner, { hotels: partnerRows(60) });
+    assert.equal(many.body.charged, 60, 'above 50, one a hotel');
+    const refused = await match(partner, { hotels: [{ id: 'N1' }, { id: 'N2', name: 'Far', lat: 123, lon: 2 }] });
+    assert.equal(refused.status, 200, refused.text);
+    assert.equal(refused.body.charged, 0, 'nothing mapped, nothing charged');
+    assert.equal(await usedToday(partner), 160);
   });
 
   it(`refuses a request of no hotel, more than 100 or over its size whole, charging nothing`, async () => {
@@ -286,7 +295,7 @@ describe('POST /api/v1/mapping/match', () => {
     assert.equal(again.status, 200);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(again.body, first.body);
-    assert.equal(await usedToday(partner), 5);
+    assert.equal(await usedToday(partner), 50);
     assert.equal(await usedToday(other), 0);
     const changed = await match(partner, { hotels: partnerRows(4) }, { 'idempotency-key': 'find-1' });
     assert.equal(changed.status, 422, changed.text);
@@ -307,15 +316,15 @@ describe('POST /api/v1/mapping/match', () => {
       assert.equal(retried.status, 200, retried.text);
       assert.equal(retried.headers.get('idempotent-replayed'), null, 'answered anew: no answer was kept');
       assert.deepEqual(retried.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]), first.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]));
-      assert.equal(retried.body.charged, 40);
+      assert.equal(retried.body.charged, 50);
     }
-    assert.equal(await usedToday(partner), 80, 'each hotel charged once');
+    assert.equal(await usedToday(partner), 100, 'each request charged once');
     await api.messaging.idle();
     assert.equal((await bookCounts(partner)).new, 40, 'the recorded hotels are in the book once');
     // Another request under the same key is refused, and charged nothing.
     const reused = await match(partner, { hotels: hotelsOf('B') }, { 'idempotency-key': 'died-answering' });
     assert.equal(reused.status, 422, reused.text);
-    assert.equal(await usedToday(partner), 80);
+    assert.equal(await usedToday(partner), 100);
   });
 
   // Up to a minute beside the rest of the suite: sixteen commits of up to 90 entries to DynamoDB Local, one after another.

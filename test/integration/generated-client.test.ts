@@ -124,7 +124,7 @@ describe('a client generated from the OpenAPI document', () => {
       const { jobHotel, foundHotel, ...found } = outcome.foundMatch;
       assert.ok(foundHotel);
       assert.equal(foundHotel, jobHotel, "find-match answers the job's hotel for the job's row");
-      assert.deepEqual(found, { from: 'ENGINE', refusedBecause: 'name is missing', charged: 1 });
+      assert.deepEqual(found, { from: 'ENGINE', refusedBecause: 'name is missing', charged: 50 });
       assert.equal(outcome.mappingsUsedToday, PARTNER_ROWS + 1);
       assert.equal(outcome.webhookEventType, 'MAPPING_COMPLETED');
       assert.equal(outcome.deliveryStatus, 'SUCCEEDED');
