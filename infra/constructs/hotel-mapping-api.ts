@@ -1,18 +1,18 @@
 /**
  * The service's REST API: access logs kept a month, X-Ray, a stage-wide throttle with lower ones on
- * the methods that are dear to answer, per-method metrics only where the dashboard draws them,
+ * the methods that are dear to answer, answers compressed for clients that accept it, per-method metrics only where the dashboard draws them,
  * multipart and other binary bodies passed as binary, and API Gateway's own errors answering
  * {error, message} like every handler. Routes add their methods (RouteFunction); then
  * answerOtherMethods makes each routed path answer 405 to any other method; serveAt adds a custom
  * domain. Its access log group is its sibling, `<id>AccessLogs`.
  */
-import type { RemovalPolicy } from 'aws-cdk-lib';
+import { Size, type RemovalPolicy } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { errorBody } from '../../shared/platform/http/errors';
-import { BINARY_MEDIA_TYPES, ORGANIZATION_SHARE_OF_A_ROUTE, organizationShareOfRoute, type MethodThrottle, type RouteDefinition } from '../../shared/platform/http/route';
+import { BINARY_MEDIA_TYPES, MINIMUM_COMPRESSION_BYTES, ORGANIZATION_SHARE_OF_A_ROUTE, organizationShareOfRoute, type MethodThrottle, type RouteDefinition } from '../../shared/platform/http/route';
 
 export interface HotelMappingApiProps {
   /** The API stage, and part of the API's name. */
@@ -131,6 +131,7 @@ export class HotelMappingApi extends apigateway.RestApi {
       restApiName: `hotel-mapping-${stage}`,
       description: 'Hotel mapping and billing API',
       binaryMediaTypes: [...BINARY_MEDIA_TYPES],
+      minCompressionSize: Size.bytes(MINIMUM_COMPRESSION_BYTES),
       // Regional: the web ACL sees each caller's own address (an edge-optimized API reaches it
       // through CloudFront), and the API and its custom domain share one TLS policy.
       endpointTypes: [apigateway.EndpointType.REGIONAL],

@@ -4,17 +4,20 @@
  * Gateway behaviour is reproduced where partners can see it: 404 for an unknown path, 405 for a
  * known path with another method (both with the request's X-Request-Id), 413 over the gateway's
  * body limit, 408 for a request that takes too long to arrive, base64 bodies for binary media
- * types, and the path matched as sent (dot segments, encoded or not, are never resolved).
+ * types, answers compressed for clients that accept it, and the path matched as sent (dot
+ * segments, encoded or not, are never resolved).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { deflateSync, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import Negotiator from 'negotiator';
 import { routeList } from '../../shared/routes';
 import { errorBody, statusName } from '../../shared/platform/http/errors';
 import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pipeline';
-import { DEFAULT_LAMBDA, GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, type RouteDefinition } from '../../shared/platform/http/route';
+import { DEFAULT_LAMBDA, GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, MINIMUM_COMPRESSION_BYTES, type RouteDefinition } from '../../shared/platform/http/route';
 import { withInvocation } from '../../shared/platform/logging';
 import type { Runtime } from '../../shared/platform/runtime';
 
@@ -142,9 +145,22 @@ export function createLocalApi(options: LocalApiOptions): Server {
     const started = performance.now();
     const result = await withInvocation({ functionName: context.functionName, requestId: context.awsRequestId }, () => handler(event, context));
     options.onResponse?.(candidate.route, result, performance.now() - started);
-    response.writeHead(result.statusCode, (result.headers ?? {}) as Record<string, string>);
-    response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    const answer = onTheWire(request, Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
+    response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...answer.headers });
+    response.end(answer.body);
   }
+}
+
+/**
+ * The body as API Gateway sends it with compression on: from MINIMUM_COMPRESSION_BYTES, in the
+ * coding the client prefers of those the gateway supports (gzip, deflate), else as it is.
+ */
+function onTheWire(request: IncomingMessage, body: Buffer): { body: Buffer; headers: Record<string, string> } {
+  if (body.length < MINIMUM_COMPRESSION_BYTES) return { body, headers: {} };
+  const [coding] = new Negotiator(request).encodings(['gzip', 'deflate', 'identity']);
+  if (coding === 'gzip') return { body: gzipSync(body), headers: { 'content-encoding': 'gzip' } };
+  if (coding === 'deflate') return { body: deflateSync(body), headers: { 'content-encoding': 'deflate' } };
+  return { body, headers: {} };
 }
 
 async function loadHandler(route: RouteDefinition, runtime: Runtime): Promise<LambdaHandler> {

@@ -1,12 +1,14 @@
 /**
  * The local runtime answers as API Gateway does where a caller can tell: its own 404 and 405 carry
  * an X-Request-Id, an encoded dot segment is a literal segment (never resolved into another
- * route), a body that trickles in is cut off, and a DynamoDB that is gone answers 503 with
- * Retry-After, not 500.
+ * route), a body that trickles in is cut off, an answer of a kilobyte or more is compressed for a
+ * client that accepts it, and a DynamoDB that is gone answers 503 with Retry-After, not 500.
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { gunzipSync, inflateSync } from 'node:zlib';
+import { MINIMUM_COMPRESSION_BYTES } from '../../shared/platform/http/route';
 import { afterAll, describe, it } from '@jest/globals';
 import { freePort } from '../../infra/local/stand-ins';
 import { createLocalApi } from '../../infra/local/server';
@@ -31,7 +33,48 @@ function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: 
   });
 }
 
+/** A GET with exactly these headers (fetch would add its own Accept-Encoding), its body as sent. */
+function rawExchange(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${baseUrl}${path}`, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 describe('the local runtime as API Gateway', () => {
+  it('compresses an answer of a kilobyte or more in the coding the client prefers of gzip and deflate, and nothing else', async () => {
+    const document = '/api/v1/openapi.json';
+    const plain = await rawExchange(api.baseUrl, document, {});
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers['content-encoding'], undefined, 'a client that names no coding gets the body as it is');
+    assert.ok(plain.body.length > 100 * MINIMUM_COMPRESSION_BYTES);
+    const cases: [string, string | undefined][] = [
+      ['gzip, deflate, br', 'gzip'],
+      ['deflate', 'deflate'],
+      ['gzip;q=0.5, deflate', 'deflate'],
+      ['gzip;q=0', undefined],
+      ['br', undefined],
+      ['identity', undefined],
+    ];
+    for (const [accepted, expected] of cases) {
+      const answer = await rawExchange(api.baseUrl, document, { 'accept-encoding': accepted });
+      assert.equal(answer.headers['content-encoding'], expected, accepted);
+      const body = expected === 'gzip' ? gunzipSync(answer.body) : expected === 'deflate' ? inflateSync(answer.body) : answer.body;
+      assert.deepEqual(body, plain.body, accepted);
+      if (expected) assert.ok(answer.body.length < plain.body.length / 5, `${accepted}: ${answer.body.length} of ${plain.body.length} bytes`);
+    }
+    // Below a kilobyte, as it is.
+    const small = await rawExchange(api.baseUrl, '/api/v1/suppliers/my-suppliers', { 'accept-encoding': 'gzip' });
+    assert.equal(small.status, 401);
+    assert.equal(small.headers['content-encoding'], undefined);
+    assert.deepEqual(Object.keys(JSON.parse(small.body.toString('utf8'))).sort(), ['error', 'message']);
+  });
+
   it('answers its own 404 and 405 with an X-Request-Id, a new one each time', async () => {
     const unknown = await api.request('GET', '/api/v1/nowhere');
     assert.equal(unknown.status, 404);

@@ -152,6 +152,13 @@ export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 /** Bodies API Gateway passes to Lambda base64-encoded (the REST API's binary media types). */
 export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream', 'application/gzip'] as const;
 
+/**
+ * Answers of at least this many bytes are compressed on the wire when the client accepts it (gzip
+ * or deflate; API Gateway's minimumCompressionSize, and the local runtime likewise): a results page
+ * of JSON shrinks to about a fifth, and below a kilobyte compressing gains little.
+ */
+export const MINIMUM_COMPRESSION_BYTES = 1024;
+
 export function isBinaryMediaType(contentType: string | undefined): boolean {
   const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   return (BINARY_MEDIA_TYPES as readonly string[]).includes(mediaType);

@@ -5,7 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { routeList } from '../../../shared/routes';
 import { errorBody } from '../../../shared/platform/http/errors';
-import type { RouteDefinition } from '../../../shared/platform/http/route';
+import { MINIMUM_COMPRESSION_BYTES, type RouteDefinition } from '../../../shared/platform/http/route';
 import {
   customDomainSetting,
   HotelMappingApi,
@@ -112,6 +112,12 @@ describe('HotelMappingApi', () => {
     assert.deepEqual(restApi.Properties.EndpointConfiguration, { Types: ['REGIONAL'] });
     assert.equal(restApi.Properties.SecurityPolicy, 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09');
     assert.equal(restApi.Properties.EndpointAccessMode, 'STRICT');
+  });
+
+  it('compresses answers of a kilobyte or more for clients that accept it, as the local runtime does', () => {
+    const [restApi] = Object.values(template.findResources('AWS::ApiGateway::RestApi')) as any[];
+    assert.equal(restApi.Properties.MinimumCompressionSize, MINIMUM_COMPRESSION_BYTES);
+    assert.equal(MINIMUM_COMPRESSION_BYTES, 1024);
   });
 });
 
