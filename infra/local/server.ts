@@ -50,10 +50,11 @@ export interface LocalApiOptions {
   routes?: readonly RouteDefinition[];
   pages?: LocalPage[];
   /**
-   * Sees every answer of a route's function and how long the function took (the tests check the
-   * answer against the route's documented responses; bench:cost prices the time).
+   * Sees every answer of a route's function, how long the function took and the bytes its body took
+   * on the wire (the tests check the answer against the route's documented responses; bench:cost
+   * prices the time and the transfer out).
    */
-  onResponse?: (route: RouteDefinition, result: APIGatewayProxyResult, durationMs: number) => void;
+  onResponse?: (route: RouteDefinition, result: APIGatewayProxyResult, durationMs: number, wireBytes: number) => void;
   /** How long a request may take to arrive (tests shorten it). */
   requestTimeoutMs?: number;
 }
@@ -144,8 +145,9 @@ export function createLocalApi(options: LocalApiOptions): Server {
     const handler = await handlerFor(candidate.route);
     const started = performance.now();
     const result = await withInvocation({ functionName: context.functionName, requestId: context.awsRequestId }, () => handler(event, context));
-    options.onResponse?.(candidate.route, result, performance.now() - started);
+    const durationMs = performance.now() - started;
     const answer = onTheWire(request, Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
+    options.onResponse?.(candidate.route, result, durationMs, answer.body.length);
     response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...answer.headers });
     response.end(answer.body);
   }

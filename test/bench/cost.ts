@@ -78,8 +78,16 @@ interface Usage {
   invocations: Map<string, { count: number; ms: number }>;
   apiRequests: number;
   queueMessages: Map<string, number>;
+  /** Bytes sent out of AWS: answers as served (compressed where the client accepts it), files downloaded from presigned URLs. */
+  bytesOut: number;
 }
-const usage: Usage = { invocations: new Map(), apiRequests: 0, queueMessages: new Map() };
+const usage: Usage = { invocations: new Map(), apiRequests: 0, queueMessages: new Map(), bytesOut: 0 };
+
+/** Downloads a presigned URL as a partner does, counting its bytes out. */
+async function download(url: string): Promise<void> {
+  const response = await fetch(url);
+  usage.bytesOut += (await response.arrayBuffer()).byteLength;
+}
 const invoked = (handler: string, ms: number) => {
   const entry = usage.invocations.get(handler) ?? { count: 0, ms: 0 };
   usage.invocations.set(handler, { count: entry.count + 1, ms: entry.ms + ms });
@@ -89,8 +97,9 @@ const invoked = (handler: string, ms: number) => {
 const { runtime, messaging } = localRuntime(config, { onInvocation: invoked });
 const server = createLocalApi({
   runtime,
-  onResponse: (route, _result, ms) => {
+  onResponse: (route, _result, ms, wireBytes) => {
     usage.apiRequests += 1;
+    usage.bytesOut += wireBytes;
     invoked(route.handler, ms);
   },
 });
@@ -124,16 +133,18 @@ function priceUsage(label: string): Record<string, number> {
     'SQS': (sqsRequests / 1e6) * PRICES.sqs.perMillionRequests,
     'Scheduler': (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
     'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
+    'transfer out': (usage.bytesOut / 1e9) * PRICES.dataTransferOut.perGb,
   };
   const detail = (tally: CapacityTally) =>
     [...tally].map(([operation, entry]) => `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`).join(', ') || 'none';
   console.log(`  ${label}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
-    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests`);
+    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out`);
   dynamoDb.reset();
   s3.reset();
   usage.invocations.clear();
   usage.queueMessages.clear();
   usage.apiRequests = 0;
+  usage.bytesOut = 0;
   return usd;
 }
 
@@ -250,7 +261,7 @@ try {
     await messaging.idle();
     exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
   }
-  await fetch(exported.fileUrl);
+  await download(exported.fileUrl);
   closeStage('export');
 
   const stored = await storedBytes(organization.id, created.mappingJobId);
