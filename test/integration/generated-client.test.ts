@@ -125,7 +125,7 @@ describe('a client generated from the OpenAPI document', () => {
       assert.ok(foundHotel);
       assert.equal(foundHotel, jobHotel, "find-match answers the job's hotel for the job's row");
       assert.deepEqual(found, { from: 'ENGINE', refusedBecause: 'name is missing', charged: 50 });
-      assert.equal(outcome.mappingsUsedToday, PARTNER_ROWS + 1);
+      assert.equal(outcome.mappingsUsedToday, PARTNER_ROWS + 50, 'the job\'s rows, and the find-match request\'s least charge');
       assert.equal(outcome.webhookEventType, 'MAPPING_COMPLETED');
       assert.equal(outcome.deliveryStatus, 'SUCCEEDED');
       assert.equal(outcome.deliveryAttempts, 1);

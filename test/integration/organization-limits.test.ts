@@ -15,7 +15,7 @@ const api = await startTestApi({ config: { variables: ORGANIZATION_RATE_SETTINGS
 
 const mySuppliers = (as: Caller) => api.request('GET', '/api/v1/suppliers/my-suppliers', { as });
 const uploadRoute = partnerInventoryRoutes.createPartnerInventoryUpload;
-const startUpload = (as: Caller) => api.request('POST', uploadRoute.path, { as, json: { name: 'Hotels', fileName: 'hotels.csv' } });
+const startUpload = (as: Caller) => api.request('POST', uploadRoute.path, { as, json: { name: 'Hotels', fileName: 'hotels.csv', sizeBytes: 1_000 } });
 
 async function bearerTokenOf(caller: Caller): Promise<string> {
   const clientId = caller.apiKey.split('_').slice(0, 2).join('_');
