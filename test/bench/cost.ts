@@ -54,10 +54,15 @@ const REFERENCE_COUNT = Number(args.reference);
 const PAGE_ROWS = Number(args.page);
 const REVIEWS_STAGE = 'reviews';
 
-// The API's own log lines are not the bench's output.
+// The API's own log lines (and its metrics' EMF lines) are not the bench's output: CloudWatch Logs
+// ingests them, so their bytes are counted and priced. Lambda's own START and REPORT lines are not.
+let logBytes = 0;
 const writeOut = process.stdout.write.bind(process.stdout);
-process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-  /^\{"(level|_aws)"/.test(String(chunk)) ? true : (writeOut as (...a: unknown[]) => boolean)(chunk, ...rest));
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  if (!/^\{"(level|_aws)"/.test(String(chunk))) return (writeOut as (...a: unknown[]) => boolean)(chunk, ...rest);
+  logBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+  return true;
+});
 
 /** Each function's configured memory, by its file under functions/. */
 const MEMORY_MB = new Map<string, number>([
@@ -134,17 +139,19 @@ function priceUsage(label: string): Record<string, number> {
     'Scheduler': (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
     'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
     'transfer out': (usage.bytesOut / 1e9) * PRICES.dataTransferOut.perGb,
+    'CloudWatch Logs': (logBytes / 1e9) * PRICES.cloudWatchLogs.ingestionPerGb,
   };
   const detail = (tally: CapacityTally) =>
     [...tally].map(([operation, entry]) => `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`).join(', ') || 'none';
   console.log(`  ${label}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
-    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out`);
+    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out; ${fmt(logBytes)} bytes logged`);
   dynamoDb.reset();
   s3.reset();
   usage.invocations.clear();
   usage.queueMessages.clear();
   usage.apiRequests = 0;
   usage.bytesOut = 0;
+  logBytes = 0;
   return usd;
 }
 

@@ -36,6 +36,8 @@ export const PRICES = {
    */
   backup: { s3PerGbMonth: 0.05, dynamoDbPerGbMonth: 0.1 },
   apiGateway: { perMillionRequests: 3.5 },
+  /** CloudWatch Logs, standard class: per GB ingested (log lines and embedded-metric lines alike). */
+  cloudWatchLogs: { ingestionPerGb: 0.5 },
   /** Data transfer out of AWS to the internet, the first 10 TB a month (answers and downloads alike). */
   dataTransferOut: { perGb: 0.09 },
   waf: { perMillionRequests: 0.6 },
