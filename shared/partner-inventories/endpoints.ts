@@ -95,7 +95,7 @@ export const completePartnerInventoryUpload: Implementation<typeof partnerInvent
   // Copied before the inventory says VALIDATING, so its worker always finds the source; a
   // completion cut off before the transition leaves the upload in place, and is simply called again.
   await objectStoreOf(runtime).copy(upload, inventoryObjects.source(inventory), uploads);
-  const validating = { ...inventory, status: 'VALIDATING' as const, sizeBytes, updatedAt: runtime.clock.now().toISOString() };
+  const validating = { ...inventory, status: 'VALIDATING' as const, updatedAt: runtime.clock.now().toISOString() };
   if (!(await store.transition(inventory, 'UPLOADING', validating))) {
     throw conflict('The upload of this inventory was already completed.');
   }
