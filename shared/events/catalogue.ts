@@ -32,6 +32,12 @@ export const JobCounts = v.object({
   matched: v.number(),
   review: v.number(),
   unmatched: v.number(),
+  unchanged: v.pipe(
+    v.number(),
+    v.description(
+      "Processed rows the mapping book already held as they are (same row, mode, supplier and reference publication), answered from the book without mapping them again: not charged. A job charges processed - unchanged.",
+    ),
+  ),
 });
 
 export const MappingCompletedData = v.object({
@@ -71,7 +77,7 @@ export const EVENT_CATALOGUE = {
       partnerInventoryId: '00000000-0000-4000-8000-000000000002',
       mode: 'STANDARD',
       status: 'COMPLETED',
-      counts: { total: 3, processed: 3, matched: 1, review: 1, unmatched: 1 },
+      counts: { total: 3, processed: 3, matched: 1, review: 1, unmatched: 1, unchanged: 0 },
       createdAt: at,
       completedAt: at,
     }),

@@ -5,8 +5,8 @@
 import { conflict, notFound } from '../platform/errors';
 import { transactWrite, type TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
-import { blocksOf } from '../platform/objects/block-files';
-import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type ChangeCause, type EngineCause, type JobRow, type Outcome, type StandingDecision, type Withdrawal } from './entries';
+import { blocksOf, inUtf8Order } from '../platform/objects/block-files';
+import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type EngineAnswer, type ChangeCause, type EngineCause, type JobRow, type Outcome, type StandingDecision, type Withdrawal } from './entries';
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
@@ -33,6 +33,28 @@ export function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, organi
  */
 export function currentAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(EntryAnswer | undefined)[]> {
   return laidOverOrWritten(ports, organizationId, ids, (snapshot, key) => snapshot.answerAt(key));
+}
+
+/**
+ * The engine's answers the book holds for a batch of entries (undefined where it holds none), in the
+ * order asked: the laid-over items of the batch's key range in one query, and each generation block
+ * that holds one of the keys read once, so that a batch of neighbouring keys reads a few blocks.
+ */
+export async function heldEngineAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(EngineAnswer | undefined)[]> {
+  if (ids.length === 0) return [];
+  const keys = ids.map(entryKey);
+  const sorted = inUtf8Order(keys, (key) => key, 1);
+  // The laid-over items first: a generation that folds one in is committed before the item goes.
+  const laid = await ports.store.laidOverIn(organizationId, { lower: sorted[0]!, upper: `${sorted[sorted.length - 1]!}\u0000` });
+  const state = await ports.store.state(organizationId);
+  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+  const written = new Map(((await snapshot?.entriesAt(keys)) ?? []).map((entry) => [entryKey(entry), entry]));
+  const over = new Map(laid.map((item) => [entryKey(item.entry), item]));
+  return keys.map((key) => {
+    const held = written.get(key);
+    const item = over.get(key);
+    return item && item.sequence > (held?.folded ?? 0) ? item.entry.engine : held?.engine;
+  });
 }
 
 /** Each id's laid-over entry where it is newer than what the generation folded, else the generation's (`written`). */

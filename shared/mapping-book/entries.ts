@@ -44,6 +44,20 @@ export interface EngineAnswer {
   evidence: MatchEvidence | null;
   candidates: CandidateSummary[];
   reason?: string;
+  /**
+   * What the answer was computed from (the partner's row, the mode, the engine's version, the
+   * publication), as a digest: a job answers a row of the same basis from the book. Not shown.
+   */
+  basis?: string;
+  /** The engine's own status, score and reason where the cross-row rule changed them (another row claimed the hotel). Not shown. */
+  unclaimed?: ClaimedAway;
+}
+
+/** What a row's answer was before the cross-row rule gave its hotel to another row. */
+export interface ClaimedAway {
+  status: MappingResult['status'];
+  score: number;
+  reason?: string;
 }
 
 /** A person's decision, with the partner's hotel as it was when they made it. */
@@ -188,6 +202,8 @@ function engineAnswer(row: EngineAnswer): EngineAnswer {
     evidence: row.evidence,
     candidates: row.candidates,
     ...(row.reason !== undefined && { reason: row.reason }),
+    ...(row.basis !== undefined && { basis: row.basis }),
+    ...(row.unclaimed !== undefined && { unclaimed: row.unclaimed }),
   };
 }
 

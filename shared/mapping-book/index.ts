@@ -10,6 +10,8 @@ export {
   materialChange,
   OWN_SOURCE,
   type BookEntry,
+  type ClaimedAway,
+  type EngineAnswer,
   type ChangeKind,
   type EngineCause,
   type JobRow,
@@ -18,7 +20,7 @@ export {
   type Withdrawal,
 } from './entries';
 export { abandonJobWrite, jobWriteStatus, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource, type JobWriteStatus } from './job-writes';
-export { currentAnswers, currentEntries, decideEntry, recordingOutcomes, type EntryId } from './book';
+export { currentAnswers, currentEntries, decideEntry, heldEngineAnswers, recordingOutcomes, type EntryId } from './book';
 export { recordingWrite, type RecordingRequest } from './recording';
 export type { EntryAnswer } from './snapshot';
 export { bookPorts } from './services';

@@ -101,6 +101,9 @@ export interface PartIndex<Extra> {
   extra: Extra;
 }
 
+/** Blocks one lookup reads in parallel: keys far apart in a large book each need their own. */
+const BLOCKS_READ_AT_ONCE = 16;
+
 /** Pairs of the entry index per block. */
 const INDEX_BLOCK_PAIRS = 2_000;
 
@@ -293,14 +296,16 @@ export class Snapshot {
     return { keys, more: false };
   }
 
-  /** The entries of the keys given (in key order), reading each block that holds them once. */
+  /** The entries of the keys given (in key order), reading each block that holds them once, BLOCKS_READ_AT_ONCE at a time. */
   async entriesAt(keys: readonly string[]): Promise<SnapshotEntry[]> {
     const blocks = this.manifest.blocks;
     if (blocks.length === 0 || keys.length === 0) return [];
     const wanted = new Set(keys);
     const holding = [...new Set(keys.map((key) => blockAscending(blocks, Buffer.from(key, 'utf8'))))].sort((a, b) => a - b);
     const entries: SnapshotEntry[] = [];
-    for (const block of holding) for (const entry of await this.block(block)) if (wanted.has(entryKey(entry))) entries.push(entry);
+    for (const group of blocksOf(holding, BLOCKS_READ_AT_ONCE)) {
+      for (const read of await Promise.all(group.map((block) => this.block(block)))) for (const entry of read) if (wanted.has(entryKey(entry))) entries.push(entry);
+    }
     return entries;
   }
 

@@ -30,6 +30,8 @@ export function jobRow(result: Omit<StoredResult, 'chunk'>): JobRow {
     evidence: result.evidence,
     candidates: result.candidates,
     ...(result.reason !== undefined && { reason: result.reason }),
+    ...(result.basis !== undefined && { basis: result.basis }),
+    ...(result.unclaimed !== undefined && { unclaimed: result.unclaimed }),
   };
 }
 

@@ -9,6 +9,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { countResults, jobObjects, type MappingJob, type StoredResult } from './job';
 import { decisionThresholds, resolveSharedClaims, sharedClaims, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { MappingJobStore } from './store';
+import type { ChunkResult } from './unchanged-rows';
 
 /** What the chunk workers read and write a job's rows and results through. */
 export interface ClaimPorts {
@@ -36,9 +37,14 @@ export async function resolveJobClaims(ports: ClaimPorts, job: MappingJob): Prom
   if (shared.length > 0) {
     const inputs = await inputsOf(ports, job, shared.flat(), chunkOf);
     if (!inputs) return false;
-    const changed = resolveSharedClaims(await ports.index(job), shared, (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match);
-    if (changed.length > 0) {
-      const touched = new Set(changed.map((result) => chunkOf.get(result.partnerHotelId)!));
+    // The engine's own answer, kept beside what the rule makes of it: a later job answering the row from the book applies the rule again.
+    const own = new Map(shared.flat().map((result) => [result, { status: result.status, score: result.score, ...(result.reason !== undefined && { reason: result.reason }) }]));
+    const changed = new Set(resolveSharedClaims(await ports.index(job), shared, (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match));
+    const claimed = results.filter((result) => changed.has(result));
+    // A repeated pass finds the rule applied: the own answer is the first pass's.
+    for (const result of claimed) result.unclaimed ??= own.get(result);
+    if (claimed.length > 0) {
+      const touched = new Set(claimed.map((result) => chunkOf.get(result.partnerHotelId)!));
       for (const chunk of touched) await ports.putResultsFile(jobObjects.results(job, chunk), toJsonLines(chunks[chunk]!));
     }
   }
@@ -61,10 +67,10 @@ export function resultsFileText(bytes: Buffer): string {
 }
 
 /** A chunk's results as its file holds them; fails loudly when the file is missing. */
-export async function readChunkResults(ports: Pick<ClaimPorts, 'readResultsFile'>, job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number): Promise<MappingResult[]> {
+export async function readChunkResults(ports: Pick<ClaimPorts, 'readResultsFile'>, job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number): Promise<ChunkResult[]> {
   const file = await ports.readResultsFile(jobObjects.results(job, chunk));
   if (file === undefined) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
-  return file === '' ? [] : file.split('\n').map((line) => JSON.parse(line) as MappingResult);
+  return file === '' ? [] : file.split('\n').map((line) => JSON.parse(line) as ChunkResult);
 }
 
 /** The partner rows of the contested results, read from the chunks that hold them. */

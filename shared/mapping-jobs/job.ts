@@ -7,11 +7,12 @@
  *   PENDING | RUNNING --the partner cancels--> CANCELLED
  *
  * One mapping is one valid row of the inventory: the job reserves hotelCount mappings when it is
- * created and, however it ends (completed, failed or cancelled), settles what it processed: the rows
- * of its counted chunks, which are the only rows a partner can read. The rest is released.
+ * created and, however it ends (completed, failed or cancelled), settles what it processed (the rows
+ * of its counted chunks, which are the only rows a partner can read) less the rows answered from the
+ * mapping book unchanged (unchanged-rows.ts). The rest is released.
  */
 import type { MappingMode, MappingResult, MappingStatus, PartnerHotel } from '../mapping';
-import { OWN_SOURCE, type PartnerFacts } from '../mapping-book';
+import { OWN_SOURCE, type ClaimedAway, type PartnerFacts } from '../mapping-book';
 import { gone } from '../platform/errors';
 import type * as v from 'valibot';
 import type { JobCounts as JobCountsSchema } from '../events';
@@ -86,6 +87,12 @@ export interface StoredResult extends Omit<MappingResult, 'method'> {
   source?: string;
   /** What the partner said of the hotel, which the book keeps with its entry: not shown. */
   partner?: PartnerFacts;
+  /** What the engine's answer was computed from (unchanged-rows.ts): not shown. */
+  basis?: string;
+  /** Answered from the mapping book, unchanged since its entry: not charged. Not shown. */
+  unchanged?: true;
+  /** The engine's own answer where the cross-row rule changed it: not shown. */
+  unclaimed?: ClaimedAway;
 }
 
 /** A row's result with what the mapping book keeps of the partner's row beside it. */
@@ -114,18 +121,22 @@ export function isReadable(job: Pick<MappingJob, 'status' | 'doneChunks'>, resul
 }
 
 export function emptyCounts(total: number): JobCounts {
-  return { total, processed: 0, matched: 0, review: 0, unmatched: 0 };
+  return { total, processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 };
 }
 
-export function countResults(results: readonly Pick<MappingResult, 'status'>[]): Omit<JobCounts, 'total'> {
-  const counts = { processed: results.length, matched: 0, review: 0, unmatched: 0 };
-  for (const { status } of results) {
+export function countResults(results: readonly Pick<StoredResult, 'status' | 'unchanged'>[]): Omit<JobCounts, 'total'> {
+  const counts = { processed: results.length, matched: 0, review: 0, unmatched: 0, unchanged: 0 };
+  for (const { status, unchanged } of results) {
     if (status === 'MATCHED') counts.matched++;
     else if (status === 'REVIEW') counts.review++;
     else counts.unmatched++;
+    if (unchanged) counts.unchanged++;
   }
   return counts;
 }
+
+/** The mappings a job charges: its processed rows, less those answered from the book unchanged. */
+export const chargedMappings = (counts: Pick<JobCounts, 'processed' | 'unchanged'>) => counts.processed - counts.unchanged;
 
 /** Where a job's results files live in the results bucket. */
 export const JOB_RESULTS_PREFIX = 'mapping-jobs/';

@@ -3,7 +3,7 @@
  */
 import type { Metering } from '../billing';
 import type { MappingMode, MappingResult } from '../mapping';
-import { matchesBySupplierCode, matchHotels } from '../mapping';
+import { matchesBySupplierCode } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
@@ -11,10 +11,11 @@ import type { PartnerEvent } from '../events';
 import { log } from '../platform/logging';
 import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
-import { countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, listedAtOf, withPartnerFacts, type MappingJob, type PinnedReference } from './job';
+import { chargedMappings, countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, listedAtOf, type MappingJob, type PinnedReference } from './job';
 import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
 import { mappingDeadlineQueue, type BookWriteMessage, type ChunkMessage, type DeadlineMessage } from './queues';
 import type { MappingJobStore } from './store';
+import { answerRows, type RowAnswerPorts } from './unchanged-rows';
 
 /** What the job lifecycle counts and times (the dashboard reads these names: infra/observability.ts). */
 export const JOB_METRICS = {
@@ -124,7 +125,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
   return job;
 }
 
-export interface ChunkPorts extends ClaimPorts {
+export interface ChunkPorts extends ClaimPorts, RowAnswerPorts {
   jobs: Pick<MappingJobStore, 'get' | 'markRunning' | 'recordChunk' | 'setCounts' | 'complete' | 'fail' | 'cancel'>;
   /** Where a completed job's write into the mapping book starts. */
   bookWrites: Pick<Queue<BookWriteMessage>, 'send'>;
@@ -153,28 +154,28 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
     return;
   }
   const started = performance.now();
-  const index = await ports.index(job);
-  const indexed = performance.now();
-  const results = matchHotels(index, rows, { mode: job.mode }).map((result, i) => withPartnerFacts(result, rows[i]!));
-  const mapped = performance.now();
+  const { results, mapped, bookReadMs, indexLoadMs, matchMs } = await answerRows(ports, job, rows);
+  const answered = performance.now();
   await ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results));
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
   if (counted) recordChunkMetrics(results, performance.now() - started);
-  // One line per chunk: where a job's time goes (index load, matching, writes), for operators and bench:jobs.
+  // One line per chunk: where a job's time goes (the book's answers, index load, matching, writes), for operators and bench:jobs.
   log('info', 'chunk mapped', {
     mappingJobId: job.id,
     chunk: message.chunk,
     rows: results.length,
-    indexLoadMs: Math.round(indexed - started),
-    matchMs: Math.round(mapped - indexed),
-    writeMs: Math.round(performance.now() - mapped),
+    mapped,
+    bookReadMs: Math.round(bookReadMs),
+    indexLoadMs: Math.round(indexLoadMs),
+    matchMs: Math.round(matchMs),
+    writeMs: Math.round(performance.now() - answered),
   });
   if (counted && (counted.doneChunks?.size ?? 0) === counted.chunkCount) await finishJob(ports, counted);
 }
 
 /**
  * Resolves the job's shared claims, then completes it and records MAPPING_COMPLETED in one
- * transaction, then settles what it processed; safe to repeat.
+ * transaction, then settles what it charges; safe to repeat.
  */
 async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
   if (job.status !== 'COMPLETED') {
@@ -192,7 +193,7 @@ async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
   }
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
   if (completed.status !== 'COMPLETED') return;
-  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: completed.counts.processed });
+  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: chargedMappings(completed.counts) });
   // Repeated with the rest on a redelivery: a write into the book already made is left as it is.
   await ports.bookWrites.send({
     organizationId: job.organizationId,
@@ -250,7 +251,7 @@ export async function cancelJob(ports: Pick<ChunkPorts, 'jobs' | 'metering' | 'c
   }
   // Repeated on every cancel: a cancel that died between the two steps is finished by the next one.
   // An ended job counts no more chunks, so the processed count is final.
-  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: current.counts.processed });
+  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: chargedMappings(current.counts) });
   return current;
 }
 
@@ -265,5 +266,5 @@ export async function failJob(
 ): Promise<void> {
   if (await ports.jobs.fail(job, reason, ports.clock.now().toISOString())) recordCount(JOB_METRICS.jobsFailed);
   const current = await ports.jobs.get(job.organizationId, job.id);
-  if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: current.counts.processed });
+  if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: chargedMappings(current.counts) });
 }

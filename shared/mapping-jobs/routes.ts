@@ -24,7 +24,10 @@ export const mappingJobRoutes = {
     description:
       'Reserves the inventory\'s hotelCount mappings (today\'s allowance first, then credits), pins the current reference ' +
       'publication, and queues the job. Poll GET /api/v1/mapping/{jobId}. ID_TO_ID and HYBRID need an inventory with a ' +
-      'supplierCode of a supplier the organization is connected to.',
+      'supplierCode of a supplier the organization is connected to.\n\n' +
+      'A job charges its new and changed rows: a row the mapping book already holds as it is (same partner id and source, every field ' +
+      'the same, mapped in the same mode through the same supplier against the same publication) is answered from the book without ' +
+      'mapping it again, counted in `counts.unchanged`, and not charged. The reservation is settled at `counts.processed - counts.unchanged`.',
     body: { kind: 'json', schema: schemas.CreateJobRequest, example: { partnerInventoryId: '9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e', mode: 'STANDARD' } },
     responses: {
       201: { description: 'Job created (PENDING)', schema: schemas.JobCreated },
@@ -134,8 +137,8 @@ export const mappingJobRoutes = {
     summary: 'A job: status, counts, progress, timestamps and error',
     description:
       'Poll it while the job runs: `counts` and `progress` grow chunk by chunk. A COMPLETED job\'s results can be read, reviewed and exported; ' +
-      'a FAILED job\'s `error` says why; a CANCELLED one was cancelled by the partner. However a job ends, `counts.processed` is what it charged ' +
-      'and the rows its results and export hold.',
+      'a FAILED job\'s `error` says why; a CANCELLED one was cancelled by the partner. However a job ends, `counts.processed` rows are what ' +
+      'its results and export hold, and it charged those less `counts.unchanged` (rows answered from the mapping book as they were).',
     params: schemas.JobIdParams,
     responses: { 200: { description: 'The job', schema: schemas.JobView }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
     access: { table: 'read' },
@@ -148,7 +151,7 @@ export const mappingJobRoutes = {
     tag: TAG,
     summary: 'Cancel a PENDING or RUNNING job: its remaining rows are not mapped; the rows it processed are charged, the rest released',
     description:
-      'Answers the job, CANCELLED, with the counts it had reached: `counts.processed` rows are charged, and exactly those rows stay ' +
+      'Answers the job, CANCELLED, with the counts it had reached: `counts.processed` rows (less `counts.unchanged`) are charged, and exactly those rows stay ' +
       'readable through results and export (a chunk still being mapped at the cancel is neither charged nor shown). ' +
       'A cancelled job is not reviewed. Cancelling a cancelled job answers it again.',
     params: schemas.JobIdParams,

@@ -12,7 +12,7 @@ import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
 import { matchingIndexesOf } from '../reference';
 import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './queues';
-import { bookPorts, currentAnswers, currentEntries, recordingWrite } from '../mapping-book';
+import { bookPorts, currentAnswers, currentEntries, heldEngineAnswers, recordingWrite } from '../mapping-book';
 import { tableOf } from '../platform/table';
 import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
@@ -53,6 +53,7 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     clock: runtime.clock,
     rows: (job, chunk) => readInventoryChunk(objects, { organizationId: job.organizationId, id: job.partnerInventoryId }, chunk),
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
+    heldAnswers: (job, ids) => heldEngineAnswers(bookPorts(runtime), job.organizationId, ids),
     ...resultsFiles(runtime),
     putResultViews: (job, rows) => writeResultViews(resultObjectStoreOf(runtime), job, rows),
     bookWrites: queueOf(runtime, mappingBookWriteQueue),

@@ -126,6 +126,7 @@ export class MappingJobStore {
           UpdateExpression:
             'SET #counts.#processed = #counts.#processed + :processed, #counts.#matched = #counts.#matched + :matched, ' +
             '#counts.#review = #counts.#review + :review, #counts.#unmatched = #counts.#unmatched + :unmatched, ' +
+            '#counts.#unchanged = #counts.#unchanged + :unchanged, ' +
             'updatedAt = :now ADD doneChunks :chunk',
           ConditionExpression: 'NOT contains(doneChunks, :chunkNumber) AND #status IN (:pending, :running)',
           ExpressionAttributeNames: {
@@ -135,12 +136,14 @@ export class MappingJobStore {
             '#matched': 'matched',
             '#review': 'review',
             '#unmatched': 'unmatched',
+            '#unchanged': 'unchanged',
           },
           ExpressionAttributeValues: {
             ':processed': counts.processed,
             ':matched': counts.matched,
             ':review': counts.review,
             ':unmatched': counts.unmatched,
+            ':unchanged': counts.unchanged,
             ':chunk': new Set([chunk]),
             ':chunkNumber': chunk,
             ':pending': 'PENDING',
@@ -164,10 +167,26 @@ export class MappingJobStore {
         new UpdateCommand({
           TableName: this.table.name,
           Key: this.jobs.key(job.organizationId, job.id),
-          UpdateExpression: 'SET #counts.#processed = :processed, #counts.#matched = :matched, #counts.#review = :review, #counts.#unmatched = :unmatched',
+          UpdateExpression:
+            'SET #counts.#processed = :processed, #counts.#matched = :matched, #counts.#review = :review, #counts.#unmatched = :unmatched, #counts.#unchanged = :unchanged',
           ConditionExpression: '#status = :running',
-          ExpressionAttributeNames: { '#status': 'status', '#counts': 'counts', '#processed': 'processed', '#matched': 'matched', '#review': 'review', '#unmatched': 'unmatched' },
-          ExpressionAttributeValues: { ':processed': counts.processed, ':matched': counts.matched, ':review': counts.review, ':unmatched': counts.unmatched, ':running': 'RUNNING' },
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#counts': 'counts',
+            '#processed': 'processed',
+            '#matched': 'matched',
+            '#review': 'review',
+            '#unmatched': 'unmatched',
+            '#unchanged': 'unchanged',
+          },
+          ExpressionAttributeValues: {
+            ':processed': counts.processed,
+            ':matched': counts.matched,
+            ':review': counts.review,
+            ':unmatched': counts.unmatched,
+            ':unchanged': counts.unchanged,
+            ':running': 'RUNNING',
+          },
         }),
       );
       return true;

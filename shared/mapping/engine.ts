@@ -3,12 +3,23 @@
  * cross-row rule for partner rows that claim the same reference hotel (shared-claims.ts). A
  * mapping job runs the first per chunk and the second once over all its chunks' results.
  */
+import { createHash } from 'node:crypto';
 import type { PartnerHotel } from './hotels';
-import type { MatchModel } from './match-decision';
+import { MATCH_MODEL, type MatchModel } from './match-decision';
 import { decisionThresholds, HotelMatcher } from './matcher';
 import type { MatchingIndex } from './matching-index';
 import { resolveClaimsAmong } from './shared-claims';
 import type { MappingOptions, MappingResult } from './types';
+
+/**
+ * The rules' revision: raise it with any change that may change an answer for the same row and
+ * reference. A job answers a row the mapping book holds from the same row, revision and publication
+ * from the book, without the engine (mapping-jobs/unchanged-rows.ts).
+ */
+const RULES_REVISION = 1;
+
+/** What answers are a function of, besides the row and the reference: the rules' revision and the committed model. */
+export const ENGINE_VERSION = `${RULES_REVISION}.${createHash('sha256').update(JSON.stringify(MATCH_MODEL)).digest('base64url').slice(0, 12)}`;
 
 /** Each row's result on its own, before the cross-row rule. */
 export function matchHotels(index: MatchingIndex, partners: Iterable<PartnerHotel>, options: MappingOptions, model?: MatchModel): MappingResult[] {

@@ -13,7 +13,7 @@ export { MatchingIndex } from './matching-index';
 export { buildMatchingIndex } from './matching-index-builder';
 export { serializeMatchingIndex, deserializeMatchingIndex } from './matching-index-snapshot';
 export { HotelMatcher } from './matcher';
-export { mapHotels, matchHotels } from './engine';
+export { ENGINE_VERSION, mapHotels, matchHotels } from './engine';
 export { decisionThresholds } from './matcher';
 export { resolveClaimsAmong, resolveSharedClaims, sharedClaims } from './shared-claims';
 export { MATCH_MODEL, type MatchModel } from './match-decision';

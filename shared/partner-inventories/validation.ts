@@ -8,6 +8,7 @@ import { invalidInput } from '../platform/errors';
 import { formatCsvRow } from '../platform/files/csv-format';
 import { TabularParseError, type TabularLimits } from '../platform/files/tabular';
 import type { ObjectStore } from '../platform/objects/object-store';
+import { inUtf8Order } from '../platform/objects/block-files';
 import { recordCount } from '../platform/metrics';
 import {
   INVENTORY_CHUNK_ROWS,
@@ -49,12 +50,18 @@ export async function readInventoryFile(
   return { hotels, rejected };
 }
 
-/** Writes the chunk files and the rejected-rows file; answers the inventory's new counts. */
+/**
+ * Writes the chunk files, the rows in partner id order (UTF-8 bytes, as the mapping book keeps its
+ * entries), and the rejected-rows file; answers the inventory's new counts. In id order a chunk's
+ * rows are neighbours in the book too: a job reads what the book holds of them in a few blocks.
+ */
 export async function writeValidatedRows(
   objects: ObjectStore,
   inventory: PartnerInventory,
-  { hotels, rejected }: ValidatedRows,
+  validated: ValidatedRows,
 ): Promise<Pick<PartnerInventory, 'hotelCount' | 'rejectedCount' | 'rejectedSample' | 'chunkCount'>> {
+  const { rejected } = validated;
+  const hotels = inUtf8Order(validated.hotels, (hotel) => hotel.id, 1);
   const chunkCount = Math.ceil(hotels.length / INVENTORY_CHUNK_ROWS);
   const writes: Promise<void>[] = [];
   for (let index = 0; index < chunkCount; index++) {

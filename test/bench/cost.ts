@@ -226,15 +226,20 @@ try {
     formatCsvRow(['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating']),
     ...dataset.partners.map((p) => formatCsvRow([p.id, p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating])),
   ].join('\n');
-  const upload = await call('POST', '/partner-inventories/uploads', { name: 'cost partners', fileName: 'partners.csv', sizeBytes: Buffer.byteLength(csv) });
-  const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: csv });
-  if (put.status !== 200) throw new Error(`upload: ${put.status}`);
-  await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);
-  await messaging.idle();
-  await call('GET', `/partner-inventories/${upload.partnerInventoryId}`);
+  /** The inventory uploaded through the presigned flow and validated: its id. */
+  const uploadInventory = async (name: string): Promise<string> => {
+    const upload = await call('POST', '/partner-inventories/uploads', { name, fileName: 'partners.csv', sizeBytes: Buffer.byteLength(csv) });
+    const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: csv });
+    if (put.status !== 200) throw new Error(`upload: ${put.status}`);
+    await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);
+    await messaging.idle();
+    await call('GET', `/partner-inventories/${upload.partnerInventoryId}`);
+    return upload.partnerInventoryId;
+  };
+  const partnerInventoryId = await uploadInventory('cost partners');
   closeStage('upload and validation');
 
-  const created = await call('POST', '/mapping', { partnerInventoryId: upload.partnerInventoryId, mode: 'STANDARD' });
+  const created = await call('POST', '/mapping', { partnerInventoryId, mode: 'STANDARD' });
   await messaging.idle();
   const job = await call('GET', `/mapping/${created.mappingJobId}`);
   if (job.status !== 'COMPLETED') throw new Error(`job ${job.status}: ${job.error}`);
@@ -290,6 +295,12 @@ try {
     findMatchCosts.push({ label, requests, charged: findMatchCharge(size) * requests, usd: priceUsage(label) });
   }
 
+  // The same inventory again, priced apart: every row unchanged since the book took it (a person's decisions among them).
+  const again = await call('POST', '/mapping', { partnerInventoryId: await uploadInventory('cost partners again'), mode: 'STANDARD' });
+  await messaging.idle();
+  const againJob = await call('GET', `/mapping/${again.mappingJobId}`);
+  const unchangedUsd = priceUsage('the same inventory again');
+
   const perMillion = 1e6 / mapped;
   const services = Object.keys(stages[0]!.usd);
   console.log(`\ncost of the life, per million mappings (USD; ${mapped.toLocaleString('en')} rows mapped, scaled by ${fmt(perMillion)}):`);
@@ -337,6 +348,10 @@ try {
     const priced = Object.entries(usd).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${((value * 1e6) / requests).toFixed(2)}`);
     console.log(`  ${label}: ${((total * 1e6) / requests).toFixed(2)} per million requests (${priced.join(', ')}); ${((total * 1e6) / charged).toFixed(4)} per million mappings charged`);
   }
+  const unchangedTotal = Object.values(unchangedUsd).reduce((a, b) => a + b, 0) * perMillion;
+  const unchangedPriced = Object.entries(unchangedUsd).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${(value * perMillion).toFixed(4)}`);
+  console.log(`\nthe same inventory again (upload, validation, job and book write): ${unchangedTotal.toFixed(4)} USD per million rows (${unchangedPriced.join(', ')}); ` +
+    `${againJob.counts.unchanged.toLocaleString('en')} of ${againJob.counts.processed.toLocaleString('en')} rows unchanged, ${(againJob.counts.processed - againJob.counts.unchanged).toLocaleString('en')} charged`);
   const perReview = (usd: number) => ((usd / reviewed.length) * 1000).toFixed(4);
   console.log(`reviews: ${perReview(reviewsCost)} USD per thousand, their decisions stored ${perReview(reviewsStorage.stored / perMillion)} (backups ${perReview(reviewsStorage.backups / perMillion)}); ` +
     `${reviewed.length.toLocaleString('en')} reviewed, ${((reviewsCost + reviewsStorage.stored / perMillion) * perMillion).toFixed(4)} USD per million mappings at this 5 % rate`);

@@ -62,7 +62,7 @@ try {
     status: 'COMPLETED',
     reference: { artifactsId: 'bench', dataVersionId: 'bench', matchingIndexKey: 'bench' },
     chunkCount,
-    counts: { total: ROWS, processed: ROWS, matched: 0, review: 0, unmatched: 0 },
+    counts: { total: ROWS, processed: ROWS, matched: 0, review: 0, unmatched: 0, unchanged: 0 },
     createdAt: now,
     completedAt: now,
     updatedAt: now,

@@ -16,6 +16,7 @@ import { resolveJobClaims, toJsonLines } from '../../shared/mapping-jobs/claims'
 import { jobObjects, withPartnerFacts } from '../../shared/mapping-jobs/job';
 import { chunkPorts } from '../../shared/mapping-jobs/services';
 import { mappingJobStoreOf } from '../../shared/mapping-jobs/store';
+import { rowBasis } from '../../shared/mapping-jobs/unchanged-rows';
 import { INVENTORY_CHUNK_ROWS } from '../../shared/partner-inventories';
 import { formatCsvRow, type CsvValue } from '../../shared/platform/files/csv-format';
 import { startTestApi } from '../support/test-api';
@@ -30,6 +31,12 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const METERS_NORTH = 1 / 111_195;
 const CLAIMED = 6;
 
+/** A row's id: its place in the file first, so that the chunks, in id order, keep the file's order. */
+const idOf = (position: number, name: string) => `${String(position).padStart(4, '0')}${name}`;
+const idA = (k: number) => idOf(k, `A${k}`);
+const idB = (k: number) => idOf(INVENTORY_CHUNK_ROWS + k, `B${k}`);
+const idC = (k: number) => idOf(2 * INVENTORY_CHUNK_ROWS + k, `C${k}`);
+
 /**
  * Three chunks. Each of CLAIMED hotels is claimed in the first chunk by its own record, in the
  * second by a row with its name and address but a pin 400 m north (another row of the partner's,
@@ -38,15 +45,15 @@ const CLAIMED = 6;
  */
 function partnerCsv(): string {
   const rows: CsvValue[][] = [];
-  const invented = (id: number): CsvValue[] => [`X${id}`, `Zzyzx Qwerty Lodge ${id}`, '', 'Nowhere', 'Iceland', 63.1 + (id % 500) / 1000, -19.9];
+  const invented = (id: number): CsvValue[] => [idOf(id, `X${id}`), `Zzyzx Qwerty Lodge ${id}`, '', 'Nowhere', 'Iceland', 63.1 + (id % 500) / 1000, -19.9];
   for (let position = 0; position < 2 * INVENTORY_CHUNK_ROWS + 500; position++) {
     const chunk = Math.floor(position / INVENTORY_CHUNK_ROWS);
     const k = position % INVENTORY_CHUNK_ROWS;
     const hotel = hotels[k];
     if (k >= CLAIMED || !hotel) rows.push(invented(position));
-    else if (chunk === 0) rows.push([`A${k}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
-    else if (chunk === 1) rows.push([`B${k}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 400 * METERS_NORTH, hotel.lon]);
-    else rows.push([`C${k}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 20 * METERS_NORTH, hotel.lon]);
+    else if (chunk === 0) rows.push([idA(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+    else if (chunk === 1) rows.push([idB(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 400 * METERS_NORTH, hotel.lon]);
+    else rows.push([idC(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 20 * METERS_NORTH, hotel.lon]);
   }
   return [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n');
 }
@@ -84,13 +91,13 @@ describe('a job of several chunks', () => {
     // The rule worked across chunks: the first row keeps each hotel, the same row listed again in
     // the third chunk keeps it too, the row 400 m off in the second goes to a reviewer.
     for (let k = 0; k < CLAIMED; k++) {
-      const [a, b, c] = [byId.get(`A${k}`), byId.get(`B${k}`), byId.get(`C${k}`)];
+      const [a, b, c] = [byId.get(idA(k)), byId.get(idB(k)), byId.get(idC(k))];
       assert.deepEqual([a.status, a.referenceHotelId], ['MATCHED', hotels[k]!.id], JSON.stringify(a));
       assert.deepEqual([c.status, c.referenceHotelId], ['MATCHED', hotels[k]!.id], JSON.stringify(c));
-      assert.match(c.reason, new RegExp(`same hotel as partner row A${k}`));
+      assert.match(c.reason, new RegExp(`same hotel as partner row ${idA(k)}`));
       if (b.referenceHotelId === hotels[k]!.id && b.reason?.includes('also claimed')) assert.equal(b.status, 'REVIEW');
     }
-    const reviewed = [...byId.values()].filter((result) => /also claimed by partner row A/.test(result.reason ?? ''));
+    const reviewed = [...byId.values()].filter((result) => /also claimed by partner row \d{4}A/.test(result.reason ?? ''));
     assert.ok(reviewed.length > 0, 'no row of the second chunk lost its claim');
 
     // The results endpoint and the job's counts say what the files say.
@@ -109,7 +116,7 @@ describe('a job of several chunks', () => {
     const stored = (await mappingJobStoreOf(api.runtime).get(caller.organization.id, job.mappingJobId))!;
     const secondChunk = jobObjects.results(stored, 1);
     const secondRows = (await ports.rows(stored, 1))!;
-    const unresolved = matchHotels(await ports.index(stored), secondRows, { mode: 'STANDARD' }).map((result, i) => withPartnerFacts(result, secondRows[i]!));
+    const unresolved = matchHotels(await ports.index(stored), secondRows, { mode: 'STANDARD' }).map((result, i) => ({ ...withPartnerFacts(result, secondRows[i]!), basis: rowBasis(stored, secondRows[i]!) }));
     assert.ok(unresolved.some((result) => result.status === 'MATCHED' && reviewed.some((lost) => lost.partnerHotelId === result.partnerHotelId)));
     await ports.putResultsFile(secondChunk, toJsonLines(unresolved));
     assert.equal(await resolveJobClaims(ports, stored), true);
@@ -118,7 +125,7 @@ describe('a job of several chunks', () => {
     assert.deepEqual(again.counts, job.counts);
 
     // npm run map on the same files: the same results, byte for byte (a job's also keep, for the
-    // mapping book, each row's source and partner facts).
+    // mapping book, each row's source, partner facts, basis and own answer where the rule changed it).
     const referenceFile = path.join(directory, 'reference.jsonl');
     writeFileSync(referenceFile, [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].map((hotel) => JSON.stringify(hotel)).join('\n'));
     const partnerFile = path.join(directory, 'partner.csv');
@@ -128,7 +135,7 @@ describe('a job of several chunks', () => {
     const cliLines = readFileSync(out, 'utf8').trimEnd().split('\n');
     assert.equal(cliLines.length, jobLines.length);
     const withoutBookFacts = (line: string) => {
-      const { source: _source, partner: _partner, ...result } = JSON.parse(line);
+      const { source: _source, partner: _partner, basis: _basis, unclaimed: _unclaimed, ...result } = JSON.parse(line);
       return JSON.stringify(result);
     };
     assert.deepEqual(cliLines, jobLines.map(withoutBookFacts));

@@ -174,7 +174,7 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
   it('sets the job’s counts from the results as the rule left them', async () => {
     const ports = new JobInMemory(contested());
     await resolveJobClaims(ports, job);
-    assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1 });
+    assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1, unchanged: 0 });
   });
 
   it('changes nothing when no two rows claim one hotel, and reads no row or index for it', async () => {
@@ -186,14 +186,14 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     assert.deepEqual(ports.rowsRead, []);
     assert.equal(ports.indexLoads, 0);
     assert.deepEqual(ports.files, before);
-    assert.deepEqual(ports.counts, { processed: 3, matched: 2, review: 1, unmatched: 0 });
+    assert.deepEqual(ports.counts, { processed: 3, matched: 2, review: 1, unmatched: 0, unchanged: 0 });
   });
 
   it('leaves two supplier-code matches of one hotel both matched', async () => {
     const ports = new JobInMemory([[result('p1', 'MATCHED', 'lutetia', 1, 'ID')], [result('p3', 'MATCHED', 'lutetia', 1, 'ID')], []]);
     await resolveJobClaims(ports, job);
     assert.deepEqual([...ports.fileResults(0), ...ports.fileResults(1)].map((row) => row.status), ['MATCHED', 'MATCHED']);
-    assert.deepEqual(ports.counts, { processed: 2, matched: 2, review: 0, unmatched: 0 });
+    assert.deepEqual(ports.counts, { processed: 2, matched: 2, review: 0, unmatched: 0, unchanged: 0 });
   });
 
   it('is safe to repeat: a second pass over its own output changes nothing more', async () => {
@@ -205,7 +205,7 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     assert.deepEqual(ports.files, after);
     assert.equal(ports.viewWrites, 2);
     assert.deepEqual(ports.views, views, 'the same views again');
-    assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1 });
+    assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1, unchanged: 0 });
   });
 
   it('answers false, writing nothing, when the inventory is gone and the contested rows cannot be read', async () => {

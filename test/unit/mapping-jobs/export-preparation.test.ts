@@ -34,7 +34,7 @@ describe('asking for an export', () => {
     status: 'COMPLETED',
     reference: { artifactsId: 'a', dataVersionId: 'd', matchingIndexKey: 'k' },
     chunkCount: Math.ceil(processed / 2_000),
-    counts: { total: processed, processed, matched: processed, review: 0, unmatched: 0 },
+    counts: { total: processed, processed, matched: processed, review: 0, unmatched: 0, unchanged: 0 },
     createdAt: clock.now().toISOString(),
     updatedAt: clock.now().toISOString(),
   });

@@ -1,25 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { MappingStatus } from '../../../shared/mapping';
-import { countResults, emptyCounts, EXPORTS_PREFIX, jobObjects } from '../../../shared/mapping-jobs/job';
+import { chargedMappings, countResults, emptyCounts, EXPORTS_PREFIX, jobObjects } from '../../../shared/mapping-jobs/job';
 import { resultPartition, resultSortKey } from '../../../shared/mapping-jobs/store';
 
 const rows = (...statuses: MappingStatus[]) => statuses.map((status) => ({ status }));
 
 describe('a job’s counts', () => {
   it('start with the total reserved and nothing processed', () => {
-    assert.deepEqual(emptyCounts(4_001), { total: 4_001, processed: 0, matched: 0, review: 0, unmatched: 0 });
-    assert.deepEqual(emptyCounts(0), { total: 0, processed: 0, matched: 0, review: 0, unmatched: 0 });
+    assert.deepEqual(emptyCounts(4_001), { total: 4_001, processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 });
+    assert.deepEqual(emptyCounts(0), { total: 0, processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 });
   });
 
-  it('count every result once, under its status', () => {
-    assert.deepEqual(countResults(rows('MATCHED', 'REVIEW', 'UNMATCHED', 'MATCHED', 'UNMATCHED', 'MATCHED')), {
-      processed: 6,
-      matched: 3,
-      review: 1,
-      unmatched: 2,
-    });
-    assert.deepEqual(countResults([]), { processed: 0, matched: 0, review: 0, unmatched: 0 });
+  it('count every result once, under its status, and those answered from the book unchanged beside', () => {
+    const answered = [...rows('MATCHED', 'REVIEW', 'UNMATCHED', 'MATCHED'), { status: 'UNMATCHED' as const, unchanged: true as const }, { status: 'MATCHED' as const, unchanged: true as const }];
+    const counts = countResults(answered);
+    assert.deepEqual(counts, { processed: 6, matched: 3, review: 1, unmatched: 2, unchanged: 2 });
+    assert.equal(chargedMappings(counts), 4, 'a job charges its processed rows less the unchanged');
+    assert.deepEqual(countResults([]), { processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 });
   });
 
   it('add up: every processed row is matched, in review or unmatched', () => {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { Metering } from '../../../shared/billing';
 import { buildMatchingIndex, type MappingMode, type MappingResult, type PartnerHotel } from '../../../shared/mapping';
+import type { EngineAnswer } from '../../../shared/mapping-book';
+import type { ChunkResult } from '../../../shared/mapping-jobs/unchanged-rows';
 import type { PartnerInventory } from '../../../shared/partner-inventories';
 import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, forbidden, type FailureKind } from '../../../shared/platform/errors';
@@ -22,7 +24,7 @@ const copy = (job: MappingJob): MappingJob => ({ ...job, counts: { ...job.counts
 class JobsInMemory {
   readonly jobs = new Map<string, MappingJob>();
   /** The rows of the chunks' results files, with their chunk. */
-  readonly results = new Map<string, MappingResult & { chunk: number }>();
+  readonly results = new Map<string, ChunkResult & { chunk: number }>();
   readonly files = new Map<string, string>();
   readonly events: DomainEvent[] = [];
   unavailable = false;
@@ -47,7 +49,14 @@ class JobsInMemory {
     const current = this.jobs.get(job.id)!;
     if (current.doneChunks?.has(chunk) || !['PENDING', 'RUNNING'].includes(current.status)) return undefined;
     const c = current.counts;
-    current.counts = { total: c.total, processed: c.processed + counts.processed, matched: c.matched + counts.matched, review: c.review + counts.review, unmatched: c.unmatched + counts.unmatched };
+    current.counts = {
+      total: c.total,
+      processed: c.processed + counts.processed,
+      matched: c.matched + counts.matched,
+      review: c.review + counts.review,
+      unmatched: c.unmatched + counts.unmatched,
+      unchanged: c.unchanged + counts.unchanged,
+    };
     current.doneChunks = new Set([...(current.doneChunks ?? []), chunk]);
     current.updatedAt = now;
     return copy(current);
@@ -80,7 +89,7 @@ class JobsInMemory {
     this.files.set(key, text);
     const chunk = Number(/(\d+)\.jsonl\.gz$/.exec(key)![1]);
     for (const line of text === '' ? [] : text.split('\n')) {
-      const result = JSON.parse(line) as MappingResult;
+      const result = JSON.parse(line) as ChunkResult;
       this.results.set(result.partnerHotelId, { ...result, chunk });
     }
   }
@@ -207,7 +216,7 @@ describe('creating a mapping job', () => {
     assert.equal(job.supplier, undefined);
     assert.deepEqual(job.reference, reference);
     assert.equal(job.chunkCount, 3);
-    assert.deepEqual(job.counts, { total: 4_001, processed: 0, matched: 0, review: 0, unmatched: 0 });
+    assert.deepEqual(job.counts, { total: 4_001, processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 });
     assert.equal(job.createdAt, T0.toISOString());
     assert.equal(job.inventoryUploadedAt, inventory().createdAt, 'the book takes jobs in the order of their inventories');
     assert.deepEqual(metering.reserved, [{ organizationId: 'org-1', jobId: 'job-1', mappings: 4_001, supplier: undefined }]);
@@ -339,13 +348,15 @@ const CHUNK_ROWS: PartnerHotel[][] = [
   [{ id: 'p3', name: 'Hotel Adlon Kempinski', address: 'Unter den Linden 77', postalCode: '10117', city: 'Berlin', country: 'DE', lat: 52.5163, lon: 13.3806 }],
 ];
 
-function running(status: JobStatus = 'PENDING') {
+/** A job of two chunks; `held`: the engine's answers the mapping book holds, by partner id. */
+function running(status: JobStatus = 'PENDING', held = new Map<string, EngineAnswer>()) {
   const jobs = new JobsInMemory();
   const metering = new MeteringInMemory();
   const clock = new ManualClock(T0);
   const files = jobs.files;
   const rowsRead: number[] = [];
   const bookWritesStarted: unknown[] = [];
+  const indexLoads = { count: 0 };
   let inventoryDeleted = false;
   const job: MappingJob = {
     id: 'job-1',
@@ -355,7 +366,7 @@ function running(status: JobStatus = 'PENDING') {
     status,
     reference,
     chunkCount: 2,
-    counts: { total: 3, processed: 0, matched: 0, review: 0, unmatched: 0 },
+    counts: { total: 3, processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 },
     inventoryUploadedAt: INVENTORY_UPLOADED_AT,
     createdAt: T0.toISOString(),
     updatedAt: T0.toISOString(),
@@ -369,7 +380,11 @@ function running(status: JobStatus = 'PENDING') {
       rowsRead.push(chunk);
       return inventoryDeleted ? undefined : CHUNK_ROWS[chunk];
     },
-    index: async () => index,
+    index: async () => {
+      indexLoads.count++;
+      return index;
+    },
+    heldAnswers: async (_job, ids) => ids.map((id) => held.get(id.partnerHotelId)),
     putResultsFile: (key, text) => jobs.putResultsFile(key, text),
     readResultsFile: async (key) => files.get(key),
     putResultViews: async () => {},
@@ -388,6 +403,7 @@ function running(status: JobStatus = 'PENDING') {
     bookWritesStarted,
     deliver,
     ports,
+    indexLoads,
     current: () => jobs.jobs.get('job-1')!,
     deleteInventory: () => (inventoryDeleted = true),
   };
@@ -399,7 +415,7 @@ describe('running a mapping job, chunk by chunk', () => {
     await deliver(0);
     assert.equal(current().status, 'RUNNING');
     assert.equal(current().startedAt, '2026-03-01T12:00:01.000Z');
-    assert.deepEqual(current().counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1 });
+    assert.deepEqual(current().counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1, unchanged: 0 });
     assert.deepEqual([...jobs.results.keys()], ['p1', 'p2']);
     assert.equal(jobs.results.get('p1')?.referenceHotelId, 'lutetia');
     assert.equal(jobs.results.get('p2')?.status, 'UNMATCHED');
@@ -407,11 +423,35 @@ describe('running a mapping job, chunk by chunk', () => {
     assert.deepEqual(file.split('\n').map((line) => (JSON.parse(line) as MappingResult).partnerHotelId), ['p1', 'p2']);
   });
 
+  it('answers a row from the book where the book holds its answer of the same basis: no index loaded for it, counted unchanged, not charged', async () => {
+    const first = running();
+    await first.deliver(0);
+    await first.deliver(1);
+    const answers = [...first.jobs.results.values()].map((result): [string, EngineAnswer] => [result.partnerHotelId, result]);
+    assert.ok(answers.every(([, answer]) => typeof answer.basis === 'string'), 'each result keeps its basis');
+
+    const again = running('PENDING', new Map(answers));
+    await again.deliver(0);
+    await again.deliver(1);
+    assert.equal(again.indexLoads.count, 0, 'every row answered from the book');
+    assert.deepEqual(again.current().counts, { total: 3, processed: 3, matched: 2, review: 0, unmatched: 1, unchanged: 3 });
+    assert.deepEqual([...again.jobs.results.values()].map(({ unchanged: _unchanged, ...result }) => result), [...first.jobs.results.values()]);
+    assert.deepEqual(again.metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 0 }]);
+
+    // Another basis (the row as mapped in another mode, or against another publication): the engine answers it, charged.
+    const other = running('PENDING', new Map(answers.map(([id, answer]) => [id, id === 'p3' ? { ...answer, basis: 'another' } : answer])));
+    await other.deliver(0);
+    await other.deliver(1);
+    assert.equal(other.indexLoads.count, 1);
+    assert.equal(other.current().counts.unchanged, 2);
+    assert.deepEqual(other.metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 1 }]);
+  });
+
   it('counts a chunk delivered twice once', async () => {
     const { deliver, current, rowsRead } = running();
     await deliver(0);
     await deliver(0);
-    assert.deepEqual(current().counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1 });
+    assert.deepEqual(current().counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1, unchanged: 0 });
     assert.deepEqual(rowsRead, [0], 'the second delivery maps nothing');
   });
 
@@ -424,7 +464,7 @@ describe('running a mapping job, chunk by chunk', () => {
     await deliver(0);
     assert.equal(current().status, 'COMPLETED');
     assert.equal(current().completedAt, '2026-03-01T12:00:02.000Z');
-    assert.deepEqual(current().counts, { total: 3, processed: 3, matched: 2, review: 0, unmatched: 1 });
+    assert.deepEqual(current().counts, { total: 3, processed: 3, matched: 2, review: 0, unmatched: 1, unchanged: 0 });
     assert.equal(jobs.events.length, 1);
     assert.deepEqual(jobs.events[0], {
       id: 'job-1-completed',
@@ -436,7 +476,7 @@ describe('running a mapping job, chunk by chunk', () => {
         partnerInventoryId: 'inv-1',
         mode: 'STANDARD',
         status: 'COMPLETED',
-        counts: { total: 3, processed: 3, matched: 2, review: 0, unmatched: 1 },
+        counts: { total: 3, processed: 3, matched: 2, review: 0, unmatched: 1, unchanged: 0 },
         createdAt: T0.toISOString(),
         completedAt: '2026-03-01T12:00:02.000Z',
       },
@@ -462,10 +502,10 @@ describe('running a mapping job, chunk by chunk', () => {
     const { jobs, deliver, current } = running();
     jobs.dieOnce.add('putResultsFile');
     await assert.rejects(deliver(0), /the delivery died/);
-    assert.deepEqual(current().counts, { total: 3, processed: 0, matched: 0, review: 0, unmatched: 0 });
+    assert.deepEqual(current().counts, { total: 3, processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 });
     assert.equal(current().doneChunks, undefined);
     await deliver(0);
-    assert.deepEqual(current().counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1 });
+    assert.deepEqual(current().counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1, unchanged: 0 });
   });
 
   it('finishes a job whose last delivery died after counting, on the next delivery of any of its chunks', async () => {
@@ -516,7 +556,7 @@ describe('running a mapping job, chunk by chunk', () => {
     await deliver(1);
     const cancelled = current();
     assert.equal(cancelled.status, 'CANCELLED');
-    assert.deepEqual(cancelled.counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1 });
+    assert.deepEqual(cancelled.counts, { total: 3, processed: 2, matched: 1, review: 0, unmatched: 1, unchanged: 0 });
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 2 }]);
     assert.equal(jobs.results.size, 3, 'chunk 1 wrote its row');
     const readable = [...jobs.results.values()].filter((result) => isReadable(cancelled, result));

@@ -14,7 +14,7 @@ function job(overrides: Partial<MappingJob> = {}): MappingJob {
     reference: { artifactsId: 'ref-2026-03', dataVersionId: 'data-version-internal', matchingIndexKey: 'reference/ref-2026-03/index.bin' },
     chunkCount: 3,
     doneChunks: new Set([0, 2]),
-    counts: { total: 3, processed: 1, matched: 1, review: 0, unmatched: 0 },
+    counts: { total: 3, processed: 1, matched: 1, review: 0, unmatched: 0, unchanged: 0 },
     createdAt: '2026-03-01T12:00:00.000Z',
     startedAt: '2026-03-01T12:00:01.000Z',
     updatedAt: '2026-03-01T12:00:02.000Z',
@@ -45,7 +45,7 @@ describe('what partners see of a job', () => {
       partial: false,
       supplierCode: 'HOTELBEDS',
       referenceVersionId: 'ref-2026-03',
-      counts: { total: 3, processed: 1, matched: 1, review: 0, unmatched: 0 },
+      counts: { total: 3, processed: 1, matched: 1, review: 0, unmatched: 0, unchanged: 0 },
       progress: 0.3333,
       createdAt: '2026-03-01T12:00:00.000Z',
       startedAt: '2026-03-01T12:00:01.000Z',
@@ -59,7 +59,7 @@ describe('what partners see of a job', () => {
   });
 
   it('shows progress as the share of rows processed, to four decimals, from 0 to 1', () => {
-    const progress = (processed: number, total: number) => jobView(job({ counts: { total, processed, matched: 0, review: 0, unmatched: processed } })).progress;
+    const progress = (processed: number, total: number) => jobView(job({ counts: { total, processed, matched: 0, review: 0, unmatched: processed, unchanged: 0 } })).progress;
     assert.equal(progress(0, 4_001), 0);
     assert.equal(progress(2, 3), 0.6667);
     assert.equal(progress(2_000, 4_001), 0.4999);

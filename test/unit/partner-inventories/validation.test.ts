@@ -1,3 +1,4 @@
+import { inUtf8Order } from '../../../shared/platform/objects/block-files';
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { PartnerHotel } from '../../../shared/mapping';
@@ -131,10 +132,14 @@ describe('reading an inventory file', () => {
 });
 
 describe('writing the validated rows', () => {
-  it(`cuts the rows into chunk files of ${INVENTORY_CHUNK_ROWS.toLocaleString('en')}, in order, that the chunk reader gives back`, async () => {
+  it(`cuts the rows into chunk files of ${INVENTORY_CHUNK_ROWS.toLocaleString('en')}, in partner id order (UTF-8 bytes, the mapping book's), that the chunk reader gives back`, async () => {
     const objects = new ObjectsInMemory();
-    const rows = hotels(2 * INVENTORY_CHUNK_ROWS + 1);
-    const counts = await writeValidatedRows(objects, inventory(), { hotels: rows, rejected: [] });
+    const inFileOrder = hotels(2 * INVENTORY_CHUNK_ROWS + 1).reverse();
+    inFileOrder[7] = { ...inFileOrder[7]!, id: 'p\u{1F600}' };
+    inFileOrder[8] = { ...inFileOrder[8]!, id: 'p\uFF21' };
+    const rows = inUtf8Order(inFileOrder, (row) => row.id, 1);
+    assert.deepEqual(rows.slice(-2).map((row) => row.id), ['p\uFF21', 'p\u{1F600}'], 'by bytes, not UTF-16 code units');
+    const counts = await writeValidatedRows(objects, inventory(), { hotels: inFileOrder, rejected: [] });
     assert.deepEqual(counts, { hotelCount: 2 * INVENTORY_CHUNK_ROWS + 1, rejectedCount: 0, rejectedSample: [], chunkCount: 3 });
 
     const chunks = await Promise.all([0, 1, 2].map((index) => readInventoryChunk(objects, inventory(), index)));
