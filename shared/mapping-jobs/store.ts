@@ -80,6 +80,16 @@ function decisionOf(item: Record<string, unknown>): StoredResult {
   return result as unknown as StoredResult;
 }
 
+/** The SET clauses of an update of the job's counts (`value` of each count's name), with their names and values. */
+function countsUpdate(counts: Omit<JobCounts, 'total'>, value: (name: string) => string) {
+  const names = Object.keys(counts);
+  return {
+    set: names.map((name) => `#counts.#${name} = ${value(name)}`).join(', '),
+    names: Object.fromEntries([['#counts', 'counts'], ...names.map((name) => [`#${name}`, name])]),
+    values: Object.fromEntries(Object.entries(counts).map(([name, count]) => [`:${name}`, count])),
+  };
+}
+
 export interface ResultPage {
   results: StoredResult[];
   nextCursor: string | null;
@@ -118,38 +128,16 @@ export class MappingJobStore {
    * afterwards, or undefined when the chunk was counted before or the job has ended.
    */
   async recordChunk(job: MappingJob, chunk: number, counts: Omit<JobCounts, 'total'>, now: string): Promise<MappingJob | undefined> {
+    const update = countsUpdate(counts, (name) => `#counts.#${name} + :${name}`);
     try {
       const { Attributes } = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: this.jobs.key(job.organizationId, job.id),
-          UpdateExpression:
-            'SET #counts.#processed = #counts.#processed + :processed, #counts.#matched = #counts.#matched + :matched, ' +
-            '#counts.#review = #counts.#review + :review, #counts.#unmatched = #counts.#unmatched + :unmatched, ' +
-            '#counts.#unchanged = #counts.#unchanged + :unchanged, ' +
-            'updatedAt = :now ADD doneChunks :chunk',
+          UpdateExpression: `SET ${update.set}, updatedAt = :now ADD doneChunks :chunk`,
           ConditionExpression: 'NOT contains(doneChunks, :chunkNumber) AND #status IN (:pending, :running)',
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#counts': 'counts',
-            '#processed': 'processed',
-            '#matched': 'matched',
-            '#review': 'review',
-            '#unmatched': 'unmatched',
-            '#unchanged': 'unchanged',
-          },
-          ExpressionAttributeValues: {
-            ':processed': counts.processed,
-            ':matched': counts.matched,
-            ':review': counts.review,
-            ':unmatched': counts.unmatched,
-            ':unchanged': counts.unchanged,
-            ':chunk': new Set([chunk]),
-            ':chunkNumber': chunk,
-            ':pending': 'PENDING',
-            ':running': 'RUNNING',
-            ':now': now,
-          },
+          ExpressionAttributeNames: { '#status': 'status', ...update.names },
+          ExpressionAttributeValues: { ...update.values, ':chunk': new Set([chunk]), ':chunkNumber': chunk, ':pending': 'PENDING', ':running': 'RUNNING', ':now': now },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -162,31 +150,16 @@ export class MappingJobStore {
 
   /** Sets the counts of a RUNNING job (its results as the finishing stage left them); false when it is no longer running. */
   async setCounts(job: Pick<MappingJob, 'organizationId' | 'id'>, counts: Omit<JobCounts, 'total'>): Promise<boolean> {
+    const update = countsUpdate(counts, (name) => `:${name}`);
     try {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: this.jobs.key(job.organizationId, job.id),
-          UpdateExpression:
-            'SET #counts.#processed = :processed, #counts.#matched = :matched, #counts.#review = :review, #counts.#unmatched = :unmatched, #counts.#unchanged = :unchanged',
+          UpdateExpression: `SET ${update.set}`,
           ConditionExpression: '#status = :running',
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#counts': 'counts',
-            '#processed': 'processed',
-            '#matched': 'matched',
-            '#review': 'review',
-            '#unmatched': 'unmatched',
-            '#unchanged': 'unchanged',
-          },
-          ExpressionAttributeValues: {
-            ':processed': counts.processed,
-            ':matched': counts.matched,
-            ':review': counts.review,
-            ':unmatched': counts.unmatched,
-            ':unchanged': counts.unchanged,
-            ':running': 'RUNNING',
-          },
+          ExpressionAttributeNames: { '#status': 'status', ...update.names },
+          ExpressionAttributeValues: { ...update.values, ':running': 'RUNNING' },
         }),
       );
       return true;

@@ -43,7 +43,7 @@ const chunkLines: ChunkLine[] = [];
 const writeOut = process.stdout.write.bind(process.stdout);
 process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
   const text = String(chunk);
-  if (text.startsWith('{"level"')) {
+  if (text.startsWith('{"level"') || text.startsWith('{"_aws"')) {
     if (text.includes('"message":"chunk mapped"')) chunkLines.push(JSON.parse(text));
     return true;
   }
@@ -73,8 +73,13 @@ try {
   const organization = await createOrganization(runtime, { name: 'Bench Travel', planType: 'ENTERPRISE' });
   const key = await createOrganizationKey(runtime, { organizationId: organization.id, name: 'bench', role: 'partner' });
   const headers = { 'x-api-key': key.plaintext, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, body?: unknown) => {
+  // As a partner calls: past the organization's share of the API (429), again after Retry-After.
+  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
     const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (response.status === 429) {
+      await sleep(Number(response.headers.get('retry-after') ?? 1) * 1000);
+      return call(method, path, body);
+    }
     const json = (await response.json()) as any;
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
