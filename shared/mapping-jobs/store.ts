@@ -85,8 +85,8 @@ function countsUpdate(counts: Omit<JobCounts, 'total'>, value: (name: string) =>
   const names = Object.keys(counts);
   return {
     set: names.map((name) => `#counts.#${name} = ${value(name)}`).join(', '),
-    names: Object.fromEntries([['#counts', 'counts'], ...names.map((name) => [`#${name}`, name])]),
-    values: Object.fromEntries(Object.entries(counts).map(([name, count]) => [`:${name}`, count])),
+    names: Object.fromEntries<string>([['#counts', 'counts'], ...names.map((name): [string, string] => [`#${name}`, name])]),
+    values: Object.fromEntries<number>(Object.entries(counts).map(([name, count]): [string, number] => [`:${name}`, count])),
   };
 }
 

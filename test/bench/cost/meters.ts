@@ -2,12 +2,15 @@
  * What AWS would bill, counted between the service and its stand-ins: an HTTP proxy before
  * DynamoDB Local asks every table call for its consumed capacity (`ReturnConsumedCapacity:
  * INDEXES`, which DynamoDB Local reports per table and index) and sums it by operation and index,
- * with what DynamoDB bills and DynamoDB Local does not report added (transactions' second unit,
- * batch reads of keys with no item); one before s3rver counts requests by price class and the bytes sent.
- * Neither changes what the service sees: the answers pass through byte for byte.
+ * correcting what DynamoDB Local reports otherwise than DynamoDB bills (batch reads of keys with no
+ * item; a transaction's items of equal units, counted once); one before s3rver counts requests by
+ * price class and the bytes sent. Neither changes what the service sees: the answers pass through byte for byte.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BatchGetItemCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { itemBytes } from './item-size';
 
 /** Read or write units, by operation, each split into the table's and each index's. */
 export type CapacityTally = Map<string, { table: number; indexes: Map<string, number>; calls: number }>;
@@ -41,32 +44,102 @@ function unfoundKeyUnits(input: Record<string, unknown>, responses: Record<strin
   );
 }
 
-export async function dynamoDbMeter(target: string): Promise<DynamoDbMeter> {
+/** A transaction's action, with the item it writes or checks (the table's key: PK and SK). */
+interface TransactAction {
+  table: string;
+  key: Record<string, AttributeValue>;
+  /** A Put's new item. */
+  put?: Record<string, AttributeValue>;
+}
+
+function transactActions(input: Record<string, unknown>): TransactAction[] {
+  const items = (input.TransactItems ?? []) as Record<string, { TableName: string; Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> }>[];
+  return items.map((wrapper) => {
+    const [kind, action] = Object.entries(wrapper)[0]!;
+    if (kind !== 'Put') return { table: action.TableName, key: action.Key! };
+    return { table: action.TableName, key: { PK: action.Item!.PK!, SK: action.Item!.SK! }, put: action.Item! };
+  });
+}
+
+/** Units a size takes: one per kilobyte begun. */
+const unitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
+
+/**
+ * A transaction's write units as DynamoDB bills them: two per kilobyte of each item, the larger of
+ * the item before and after (a condition check: the item as it is), on the table, and on each index
+ * whose key the item has, before or after. DynamoDB Local doubles them too, but adds up the units of
+ * its items as a set: items of equal units count once there.
+ */
+function transactionUnits(actions: readonly TransactAction[], before: readonly (Record<string, unknown> | undefined)[], after: readonly (Record<string, unknown> | undefined)[], indexKeys: Record<string, string>) {
+  let table = 0;
+  const indexes = new Map<string, number>();
+  actions.forEach((_, i) => {
+    const sizes = [before[i], after[i]].filter((item): item is Record<string, unknown> => item !== undefined);
+    const units = 2 * unitsOf(Math.max(0, ...sizes.map(itemBytes)));
+    table += units;
+    for (const [index, keyAttribute] of Object.entries(indexKeys)) {
+      if (sizes.some((item) => item[keyAttribute] !== undefined)) indexes.set(index, (indexes.get(index) ?? 0) + units);
+    }
+  });
+  return { table, indexes };
+}
+
+export async function dynamoDbMeter(target: string, options: { indexKeys?: Record<string, string> } = {}): Promise<DynamoDbMeter> {
   const reads: CapacityTally = new Map();
   const writes: CapacityTally = new Map();
+  const indexKeys = options.indexKeys ?? { GSI1: 'GSI1PK' };
+  // The meter's own reads of the items a transaction writes, straight to DynamoDB Local: not counted.
+  const direct = new DynamoDBClient({ endpoint: target, region: 'us-east-1', credentials: { accessKeyId: 'meter', secretAccessKey: 'meter' } });
+  const itemsOf = async (actions: readonly TransactAction[]) => {
+    if (actions.length === 0) return [];
+    const tables = Object.fromEntries([...new Set(actions.map((action) => action.table))].map((table) => [table, { Keys: actions.filter((action) => action.table === table).map((action) => action.key), ConsistentRead: true }]));
+    const found = (await direct.send(new BatchGetItemCommand({ RequestItems: tables }))).Responses ?? {};
+    return actions.map(({ table, key }) => {
+      const item = found[table]?.find((candidate) => candidate.PK?.S === key.PK?.S && candidate.SK?.S === key.SK?.S);
+      return item && unmarshall(item);
+    });
+  };
+  const tallied = (tally: CapacityTally, operation: string) => {
+    const entry = tally.get(operation) ?? { table: 0, indexes: new Map<string, number>(), calls: 0 };
+    tally.set(operation, entry);
+    return entry;
+  };
   const server = await proxy(target, async (request, body) => {
     const operation = String(request.headers['x-amz-target'] ?? '').replace(/^DynamoDB_20120810\./, '');
     const tally = READ_OPERATIONS.has(operation) ? reads : WRITE_OPERATIONS.has(operation) ? writes : undefined;
     if (!tally) return { body };
     const input = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    if (operation === 'TransactWriteItems') {
+      const actions = transactActions(input);
+      const before = await itemsOf(actions);
+      return {
+        body,
+        answered: async (status) => {
+          if (status !== 200) return;
+          const stored = await itemsOf(actions);
+          const after = actions.map((action, i) => (action.put ? unmarshall(action.put) : stored[i]));
+          const units = transactionUnits(actions, before, after, indexKeys);
+          const entry = tallied(tally, operation);
+          entry.calls += 1;
+          entry.table += units.table;
+          for (const [index, count] of units.indexes) entry.indexes.set(index, (entry.indexes.get(index) ?? 0) + count);
+        },
+      };
+    }
     return {
       body: Buffer.from(JSON.stringify({ ...input, ReturnConsumedCapacity: 'INDEXES' })),
       answered: (status, answer) => {
         if (status !== 200) return;
         const output = JSON.parse(answer.toString('utf8')) as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[]; Responses?: Record<string, unknown[]>; UnprocessedKeys?: Record<string, { Keys: unknown[] }> };
-        const consumed = [output.ConsumedCapacity ?? []].flat();
-        const entry = tally.get(operation) ?? { table: 0, indexes: new Map<string, number>(), calls: 0 };
-        // Where DynamoDB Local reports less than DynamoDB bills: a transaction's writes count twice there.
-        const billed = operation === 'TransactWriteItems' ? 2 : 1;
+        const entry = tallied(tally, operation);
         entry.calls += 1;
-        for (const capacity of consumed) {
+        for (const capacity of [output.ConsumedCapacity ?? []].flat()) {
           const indexes = Object.entries(capacity.GlobalSecondaryIndexes ?? {});
           const onIndexes = indexes.reduce((sum, [, units]) => sum + (units.CapacityUnits ?? 0), 0);
-          entry.table += billed * (capacity.Table?.CapacityUnits ?? (capacity.CapacityUnits ?? 0) - onIndexes);
-          for (const [name, units] of indexes) entry.indexes.set(name, (entry.indexes.get(name) ?? 0) + billed * (units.CapacityUnits ?? 0));
+          entry.table += capacity.Table?.CapacityUnits ?? (capacity.CapacityUnits ?? 0) - onIndexes;
+          for (const [name, units] of indexes) entry.indexes.set(name, (entry.indexes.get(name) ?? 0) + (units.CapacityUnits ?? 0));
         }
         if (operation === 'BatchGetItem') entry.table += unfoundKeyUnits(input, output.Responses ?? {}, output.UnprocessedKeys ?? {});
-        tally.set(operation, entry);
       },
     };
   });
@@ -78,7 +151,10 @@ export async function dynamoDbMeter(target: string): Promise<DynamoDbMeter> {
       reads.clear();
       writes.clear();
     },
-    close: () => closed(server),
+    close: async () => {
+      direct.destroy();
+      await closed(server);
+    },
   };
 }
 
@@ -121,7 +197,7 @@ export async function s3Meter(target: string): Promise<S3Meter> {
 type Inspect = (
   request: IncomingMessage,
   body: Buffer,
-) => Promise<{ body: Buffer; answered?: (status: number, answer: Buffer) => void }>;
+) => Promise<{ body: Buffer; answered?: (status: number, answer: Buffer) => void | Promise<void> }>;
 
 /** Forwards every request to `target` (the Host header as sent, so signatures still hold), letting `inspect` see and change its body. */
 async function proxy(target: string, inspect: Inspect): Promise<Server> {
@@ -139,9 +215,15 @@ async function proxy(target: string, inspect: Inspect): Promise<Server> {
             answer.on('data', (chunk: Buffer) => parts.push(chunk));
             answer.on('end', () => {
               const whole = Buffer.concat(parts);
-              answered?.(answer.statusCode ?? 0, whole);
-              response.writeHead(answer.statusCode ?? 502, answer.headers);
-              response.end(whole);
+              // Counted before the service has its answer: a reading after it finds the count.
+              void (async () => {
+                await answered?.(answer.statusCode ?? 0, whole);
+                response.writeHead(answer.statusCode ?? 502, answer.headers);
+                response.end(whole);
+              })().catch((error: unknown) => {
+                response.writeHead(500);
+                response.end(String(error));
+              });
             });
           },
         );
