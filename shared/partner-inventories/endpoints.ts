@@ -46,6 +46,7 @@ export const uploadPartnerInventory: Implementation<typeof partnerInventoryRoute
   await objects.put(inventoryObjects.source(inventory), file.data, mediaTypeOf(inventory.format));
   const ready: PartnerInventory = { ...inventory, ...(await writeValidatedRows(objects, inventory, rows)), status: 'READY', updatedAt: runtime.clock.now().toISOString() };
   await store.transition(inventory, 'VALIDATING', ready);
+  await objects.delete([inventoryObjects.source(inventory)]);
   return { status: 201, json: await viewWithLinks(runtime, ready) };
 };
 

@@ -72,7 +72,11 @@ export function mediaTypeOf(format: TabularFormat): string {
   return MEDIA_TYPES[format];
 }
 
-/** Where partners' inventory files live in the bucket: sources, validated rows, rejected rows. */
+/**
+ * Where partners' inventory files live in the files bucket: the validated rows (gzip-compressed
+ * JSON lines, a chunk a file), the rejected rows, and a source file only while it is validated:
+ * the rows are what jobs read, and what the stage's backups keep.
+ */
 export const INVENTORY_FILES_PREFIX = 'partner-inventories/';
 
 /**
@@ -91,7 +95,7 @@ export const inventoryObjects = {
   source: (inventory: Pick<PartnerInventory, 'organizationId' | 'id' | 'format'>) =>
     `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/source.${inventory.format}`,
   chunk: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number) =>
-    `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rows/${String(index).padStart(5, '0')}.jsonl`,
+    `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rows/${String(index).padStart(5, '0')}.jsonl.gz`,
   rejected: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>) =>
     `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rejected-rows.csv`,
 };

@@ -3,6 +3,7 @@
  * are reported with line and reason, and the good ones are written as chunk files. A file that
  * cannot be read at all, or has no good row, is refused as a whole.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { readPartnerInventory, type PartnerHotel } from '../mapping';
 import { invalidInput } from '../platform/errors';
 import { formatCsvRow } from '../platform/files/csv-format';
@@ -66,7 +67,7 @@ export async function writeValidatedRows(
   const writes: Promise<void>[] = [];
   for (let index = 0; index < chunkCount; index++) {
     const rows = hotels.slice(index * INVENTORY_CHUNK_ROWS, (index + 1) * INVENTORY_CHUNK_ROWS);
-    writes.push(objects.put(inventoryObjects.chunk(inventory, index), rows.map((row) => JSON.stringify(row)).join('\n'), 'application/x-ndjson'));
+    writes.push(objects.put(inventoryObjects.chunk(inventory, index), gzipSync(rows.map((row) => JSON.stringify(row)).join('\n')), 'application/gzip'));
   }
   if (rejected.length > 0) {
     const csv = [formatCsvRow(['line', 'reason']), ...rejected.map((row) => formatCsvRow([row.line, row.reason]))].join('\n');
@@ -86,7 +87,7 @@ export async function writeValidatedRows(
 export async function readInventoryChunk(objects: ObjectStore, inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number): Promise<PartnerHotel[] | undefined> {
   const file = await objects.get(inventoryObjects.chunk(inventory, index));
   if (!file) return undefined;
-  return file
+  return gunzipSync(file)
     .toString('utf8')
     .split('\n')
     .filter((line) => line.length > 0)

@@ -33,6 +33,7 @@ export async function validateUploadedInventory(message: InventoryValidationMess
     if (!(error instanceof DomainError)) throw error; // an outage: let the queue deliver it again
     await store.transition(inventory, 'VALIDATING', { status: 'FAILED', error: error.message, updatedAt: updatedAt() });
   }
+  await objects.delete([source]);
 }
 
 /** A validation that failed every delivery: the inventory says so instead of staying VALIDATING. */

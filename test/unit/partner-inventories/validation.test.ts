@@ -145,7 +145,7 @@ describe('writing the validated rows', () => {
     const chunks = await Promise.all([0, 1, 2].map((index) => readInventoryChunk(objects, inventory(), index)));
     assert.deepEqual(chunks.map((chunk) => chunk?.length), [INVENTORY_CHUNK_ROWS, INVENTORY_CHUNK_ROWS, 1]);
     assert.deepEqual(chunks.flatMap((chunk) => chunk ?? []), rows);
-    assert.equal(objects.objects.get('partner-inventories/org-1/inv-1/rows/00000.jsonl')?.contentType, 'application/x-ndjson');
+    assert.equal(objects.objects.get('partner-inventories/org-1/inv-1/rows/00000.jsonl.gz')?.contentType, 'application/gzip');
     // A chunk that was never written is answered as missing, not as empty.
     assert.equal(await readInventoryChunk(objects, inventory(), 3), undefined);
   });
@@ -154,7 +154,7 @@ describe('writing the validated rows', () => {
     const objects = new ObjectsInMemory();
     const counts = await writeValidatedRows(objects, inventory(), { hotels: hotels(INVENTORY_CHUNK_ROWS), rejected: [] });
     assert.equal(counts.chunkCount, 1);
-    assert.deepEqual([...objects.objects.keys()], ['partner-inventories/org-1/inv-1/rows/00000.jsonl']);
+    assert.deepEqual([...objects.objects.keys()], ['partner-inventories/org-1/inv-1/rows/00000.jsonl.gz']);
   });
 
   it(`keeps every rejected row in a downloadable CSV file and the first ${REJECTED_SAMPLE_SIZE} in the inventory`, async () => {
