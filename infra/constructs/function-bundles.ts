@@ -33,8 +33,15 @@ function bundlesFolder(): string {
   if (built) return built;
   const outdir = mkdtempSync(join(tmpdir(), 'hotel-mapping-bundles-'));
   process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  buildBundles(handlers(), outdir);
+  built = outdir;
+  return outdir;
+}
+
+/** The bundles of the functions of `handlerNames`, as Lambda runs them, into `outdir` (`<handler>/index.js`). */
+export function buildBundles(handlerNames: readonly string[], outdir: string): void {
   buildSync({
-    entryPoints: Object.fromEntries(handlers().map((handler) => [`${handler}/index`, join(FUNCTIONS_DIR, `${handler}.ts`)])),
+    entryPoints: Object.fromEntries(handlerNames.map((handler) => [`${handler}/index`, join(FUNCTIONS_DIR, `${handler}.ts`)])),
     outdir,
     absWorkingDir: ROOT,
     bundle: true,
@@ -50,8 +57,6 @@ function bundlesFolder(): string {
     // A module that reads import.meta reads __dirname first where it is bundled (shared/console/endpoints.ts).
     logOverride: { 'empty-import-meta': 'silent' },
   });
-  built = outdir;
-  return outdir;
 }
 
 /** Functions that serve files from beside their bundle: the files, copied there. */

@@ -56,7 +56,7 @@ interface Commit {
 export const CHANGES_BLOCK = 500;
 
 /**
- * A file of changes that a commit names: gzip blocks of CHANGES_BLOCK changes laid end to end
+ * A file of changes that a commit names: Brotli blocks of CHANGES_BLOCK changes laid end to end
  * (platform/objects/block-files.ts), where each block is, and how many of each kind it holds.
  */
 export interface ChangesFile {

@@ -1,7 +1,7 @@
 /**
  * A completed job's results as files in the bucket, not as table items: the finishing stage writes
  * them once, sorted the two ways the results API reads them (partner id order, and each engine
- * status-and-method partition best score first), as gzip blocks of VIEW_BLOCK_ROWS rows laid end
+ * status-and-method partition best score first), as Brotli blocks of VIEW_BLOCK_ROWS rows laid end
  * to end in one object, with a small manifest of each block's first key and place. A read fetches
  * the blocks it needs by byte range. A person's decisions are small table items (store.ts) that
  * reads lay over the files. A mapped row so costs a share of two S3 writes per job instead of two

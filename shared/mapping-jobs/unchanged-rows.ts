@@ -31,7 +31,8 @@ const ROW_FIELDS = Object.keys({
 export function rowBasis(job: Pick<MappingJob, 'mode' | 'supplier' | 'reference'>, row: PartnerHotel): string {
   const facts = ROW_FIELDS.map((field) => row[field] ?? null);
   const basis = [ENGINE_VERSION, job.mode, job.supplier?.code ?? null, job.reference.artifactsId, facts];
-  return createHash('sha256').update(JSON.stringify(basis)).digest('base64url').slice(0, 22);
+  // 96 bits: compared only with the same entry's, and kept with every entry of the book.
+  return createHash('sha256').update(JSON.stringify(basis)).digest('base64url').slice(0, 16);
 }
 
 /** A row's result as a chunk's results file holds it, before the cross-row rule. */

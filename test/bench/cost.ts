@@ -37,7 +37,9 @@ import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { itemBytes } from './cost/item-size';
 import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
 import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
-import { FIND_MATCH_MIN_CHARGE, findMatchCharge, RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
+import { FIND_MATCH_MIN_CHARGE, findMatchCharge, mappingChunkQueue, RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
+import { INVENTORY_CHUNK_ROWS } from '../../shared/partner-inventories';
+import { coldChunkContainer, type ColdStart } from './cost/cold-container';
 import { BOOK_FILES_PREFIX } from '../../shared/mapping-book';
 import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
 
@@ -55,7 +57,7 @@ const PAGE_ROWS = Number(args.page);
 const REVIEWS_STAGE = 'reviews';
 
 // The API's own log lines (and its metrics' EMF lines) are not the bench's output: CloudWatch Logs
-// ingests them, so their bytes are counted and priced. Lambda's own START and REPORT lines are not.
+// ingests them, so their bytes are counted and priced, with Lambda's own lines (PLATFORM_LOG_BYTES).
 let logBytes = 0;
 const writeOut = process.stdout.write.bind(process.stdout);
 process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -63,6 +65,21 @@ process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
   logBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
   return true;
 });
+
+/**
+ * What Lambda itself logs of each invocation in the JSON log format the stack sets, at the system
+ * log level INFO: its platform.start and platform.report lines, as the telemetry schema writes them
+ * (a traced request's ids, a cold start's initDurationMs).
+ */
+const PLATFORM_LOG_BYTES = (() => {
+  const time = '2026-11-29T12:00:00.000Z';
+  const requestId = '6f1c2d3e-4a5b-4c6d-8e7f-901234567890';
+  const tracing = { spanId: '1a2b3c4d5e6f7a8b', type: 'X-Amzn-Trace-Id', value: 'Root=1-67a1b2c3-0123456789abcdef01234567;Parent=1a2b3c4d5e6f7a8b;Sampled=1' };
+  const start = { time, type: 'platform.start', record: { requestId, version: '$LATEST', tracing } };
+  const metrics = { durationMs: 123.45, billedDurationMs: 124, memorySizeMB: 1024, maxMemoryUsedMB: 128, initDurationMs: 456.78 };
+  const report = { time, type: 'platform.report', record: { requestId, metrics, tracing, status: 'success' } };
+  return [start, report].reduce((sum, line) => sum + Buffer.byteLength(`${JSON.stringify(line)}\n`), 0);
+})();
 
 /** Each function's configured memory, by its file under functions/. */
 const MEMORY_MB = new Map<string, number>([
@@ -117,6 +134,18 @@ interface StageCost {
 }
 const stages: StageCost[] = [];
 
+/**
+ * The cold chunk containers a job of `rows` starts in AWS: one a chunk, up to the queue's
+ * concurrency, each billed its INIT phase and, when a row needs the engine, its load of the index.
+ * The bench's one process loaded the index once already.
+ */
+function addColdStarts(cold: ColdStart, rows: number, loadsIndex: boolean): void {
+  const containers = Math.min(Math.ceil(rows / INVENTORY_CHUNK_ROWS), mappingChunkQueue.concurrency.max);
+  const chunks = usage.invocations.get(mappingChunkQueue.handler)!;
+  chunks.ms += containers * cold.initMs + (loadsIndex ? (containers - 1) * cold.indexLoadMs : 0);
+  console.log(`  cold chunk containers: ${containers}, each ${fmt(cold.initMs)} ms of INIT${loadsIndex ? ` and ${fmt(cold.indexLoadMs)} ms loading the index` : ''} (measured in a fresh process)`);
+}
+
 /** Prices what the meters counted since the last stage, and starts the next. */
 function closeStage(stage: string): void {
   stages.push({ stage, usd: priceUsage(stage) });
@@ -139,12 +168,13 @@ function priceUsage(label: string): Record<string, number> {
     'Scheduler': (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
     'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
     'transfer out': (usage.bytesOut / 1e9) * PRICES.dataTransferOut.perGb,
-    'CloudWatch Logs': (logBytes / 1e9) * PRICES.cloudWatchLogs.ingestionPerGb,
+    'CloudWatch Logs': ((logBytes + invocations * PLATFORM_LOG_BYTES) / 1e9) * PRICES.cloudWatchLogs.ingestionPerGb,
   };
   const detail = (tally: CapacityTally) =>
     [...tally].map(([operation, entry]) => `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`).join(', ') || 'none';
   console.log(`  ${label}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
-    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out; ${fmt(logBytes)} bytes logged`);
+    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out; ${fmt(logBytes)} bytes logged ` +
+      `(and ${fmt(invocations * PLATFORM_LOG_BYTES)} of Lambda's platform lines)`);
   dynamoDb.reset();
   s3.reset();
   usage.invocations.clear();
@@ -249,6 +279,8 @@ try {
   const job = await call('GET', `/mapping/${created.mappingJobId}`);
   if (job.status !== 'COMPLETED') throw new Error(`job ${job.status}: ${job.error}`);
   const mapped = job.counts.processed as number;
+  const cold = await coldChunkContainer(base.config, mappingChunkQueue.handler, (await referenceStoreOf(runtime).getCurrent())!.artifacts.matchingIndexKey!);
+  addColdStarts(cold, mapped, true);
   closeStage('job');
 
   const results: { partnerHotelId: string; status: string; referenceHotelId: string | null }[] = [];
@@ -305,7 +337,9 @@ try {
   const mapAgain = async (label: string) => {
     const again = await call('POST', '/mapping', { partnerInventoryId: await uploadInventory(label), mode: 'STANDARD' });
     await messaging.idle();
-    return { job: await call('GET', `/mapping/${again.mappingJobId}`), usd: priceUsage(label) };
+    const againJob = await call('GET', `/mapping/${again.mappingJobId}`);
+    addColdStarts(cold, againJob.counts.processed, againJob.counts.unchanged < againJob.counts.processed);
+    return { job: againJob, usd: priceUsage(label) };
   };
   const folding = await mapAgain('the same inventory again, folding the decisions');
   const { job: againJob, usd: unchangedUsd } = await mapAgain('the same inventory again');
