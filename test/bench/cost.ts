@@ -30,6 +30,7 @@ import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
 import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { DEAD_LETTER_HANDLER_SIZING } from '../../infra/constructs/queue-worker';
+import { API_TRACE_SAMPLING } from '../../infra/constructs/hotel-mapping-api';
 import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
@@ -169,6 +170,8 @@ function priceUsage(label: string): Record<string, number> {
     'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
     'transfer out': (usage.bytesOut / 1e9) * PRICES.dataTransferOut.perGb,
     'CloudWatch Logs': ((logBytes + invocations * PLATFORM_LOG_BYTES) / 1e9) * PRICES.cloudWatchLogs.ingestionPerGb,
+    // Beyond each rule's reservoir (a trace a second, whatever the traffic): the gateway's rule for requests, Lambda's rate for workers.
+    'X-Ray': ((usage.apiRequests * API_TRACE_SAMPLING.fixedRate + (invocations - usage.apiRequests) * PRICES.xray.lambdaFixedRate) / 1e6) * PRICES.xray.perMillionTracesRecorded,
   };
   const detail = (tally: CapacityTally) =>
     [...tally].map(([operation, entry]) => `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`).join(', ') || 'none';

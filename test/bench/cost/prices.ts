@@ -41,6 +41,11 @@ export const PRICES = {
   /** Data transfer out of AWS to the internet, the first 10 TB a month (answers and downloads alike). */
   dataTransferOut: { perGb: 0.09 },
   waf: { perMillionRequests: 0.6 },
+  /**
+   * X-Ray: traces recorded. Lambda samples an invocation no upstream service decided for (a queue
+   * worker's) at its own fixed rate, 5 % beyond one a second.
+   */
+  xray: { perMillionTracesRecorded: 5, lambdaFixedRate: 0.05 },
 } as const;
 
 /**

@@ -7,6 +7,7 @@ import { routeList } from '../../../shared/routes';
 import { errorBody } from '../../../shared/platform/http/errors';
 import { MINIMUM_COMPRESSION_BYTES, type RouteDefinition } from '../../../shared/platform/http/route';
 import {
+  API_TRACE_SAMPLING,
   customDomainSetting,
   HotelMappingApi,
   methodOptions,
@@ -118,6 +119,26 @@ describe('HotelMappingApi', () => {
     const [restApi] = Object.values(template.findResources('AWS::ApiGateway::RestApi')) as any[];
     assert.equal(restApi.Properties.MinimumCompressionSize, MINIMUM_COMPRESSION_BYTES);
     assert.equal(MINIMUM_COMPRESSION_BYTES, 1024);
+  });
+
+  it("traces the stage's requests by a sampling rule of its own, ahead of X-Ray's default: one a second and 1 % of the rest", () => {
+    const [stage] = Object.values(template.findResources('AWS::ApiGateway::Stage')) as any[];
+    assert.equal(stage.Properties.TracingEnabled, true);
+    const [rule] = Object.values(template.findResources('AWS::XRay::SamplingRule')) as any[];
+    assert.deepEqual(rule.Properties.SamplingRule, {
+      RuleName: 'hotel-mapping-bare',
+      Priority: 100,
+      FixedRate: 0.01,
+      ReservoirSize: 1,
+      ServiceName: `hotel-mapping-bare/${stage.Properties.StageName}`,
+      ServiceType: 'AWS::ApiGateway::Stage',
+      Host: '*',
+      HTTPMethod: '*',
+      URLPath: '*',
+      ResourceARN: '*',
+      Version: 1,
+    });
+    assert.deepEqual(API_TRACE_SAMPLING, { reservoirPerSecond: 1, fixedRate: 0.01 });
   });
 });
 
