@@ -3,7 +3,8 @@
  * local runtime (DynamoDB Local and s3rver): a --rows job into an empty book, then a second job of as
  * many rows (a tenth on another hotel, a hundredth gone, as many new) into that book, each written
  * range by range as the queue runs them (--parallel at once); then the feed of the first job's
- * changes read to its end in pages of 1,000, as a partner reads it; then a publication that merged 100
+ * changes read to its end in pages of 1,000, as a partner reads it; then a partial job of --partial rows
+ * spread over the book (a name changed in each), with the bytes it read and wrote; then a publication that merged 100
  * hotels taken into the book (what it reads: the entry index's blocks, not the book), and the first page
  * of the UNMATCHED entries (every 50th) through the index.
  *   npm run bench:book [-- --rows 100000 --parallel 4]
@@ -23,8 +24,11 @@ import { FEED_START, type FeedPosition } from '../../shared/mapping-book/change-
 import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
 import { startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
-const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, parallel: { type: 'string', default: '4' } } });
+const { values: args } = parseArgs({
+  options: { rows: { type: 'string', default: '100000' }, parallel: { type: 'string', default: '4' }, partial: { type: 'string', default: '10000' } },
+});
 const ROWS = Number(args.rows);
+const PARTIAL_ROWS = Number(args.partial);
 const PARALLEL = Number(args.parallel);
 /** Rows per block of a job's results views. */
 const VIEW_BLOCK_ROWS = 500;
@@ -59,15 +63,32 @@ const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-book-'));
 const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
 const { runtime } = localRuntime(stack.config);
 const files = objectStoreOf(runtime);
-/** Reads of the book's files, counted. */
+/** Reads of the book's files, and the bytes read and written, counted. */
 let reads = 0;
-const ports = { ...bookPorts(runtime), files: { ...files, get: (key: string, range?: { start: number; length: number }) => (reads++, files.get(key, range)), expireLater: files.expireLater.bind(files), put: files.put.bind(files) } };
+const bytes = { read: 0, written: 0 };
+const ports = {
+  ...bookPorts(runtime),
+  files: {
+    ...files,
+    get: async (key: string, range?: { start: number; length: number }) => {
+      reads++;
+      const got = await files.get(key, range);
+      bytes.read += got?.length ?? 0;
+      return got;
+    },
+    expireLater: files.expireLater.bind(files),
+    put: (key: string, body: string | Buffer, contentType: string) => {
+      bytes.written += Buffer.byteLength(body);
+      return files.put(key, body, contentType);
+    },
+  },
+};
 const organizationId = 'bench-book';
 
 /** Writes a job into the book as the queue would, `PARALLEL` ranges at a time; its wall time in ms. */
-async function writeJob(mappingJobId: string, rows: JobRow[]): Promise<number> {
+async function writeJob(mappingJobId: string, rows: JobRow[], partial = false): Promise<number> {
   const started = performance.now();
-  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial: false, listedAt: new Date().toISOString() }, source(rows));
+  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial, listedAt: new Date().toISOString() }, source(rows));
   if (ranges === 'busy') throw new Error('the book is busy');
   let next = 0;
   await Promise.all(
@@ -96,6 +117,18 @@ try {
     `  second job into a book of ${ROWS.toLocaleString('en')} entries: ${(secondMs / 1000).toFixed(1)} s (${Math.round(ROWS / (secondMs / 1000)).toLocaleString('en')} rows/s), ` +
       `${(await ports.log.counts(organizationId, { sequence: secondWrite!.sequence!, read: 0 })).updated.toLocaleString('en')} updated` +
       (secondPage.changes.length ? '' : ' (no changes?)'),
+  );
+
+  // A partial job: a name changed in PARTIAL_ROWS entries spread over the whole book.
+  const step = Math.max(1, Math.floor(second.length / PARTIAL_ROWS));
+  const partial = second.filter((_, i) => i % step === 0).slice(0, PARTIAL_ROWS).map((each) => ({ ...each, partner: { ...each.partner, name: `${each.partner.name} Annex` } }));
+  bytes.read = 0;
+  bytes.written = 0;
+  const partialMs = await writeJob('job-partial', partial, true);
+  const mb = (count: number) => `${(count / 2 ** 20).toFixed(1)} MB`;
+  console.log(
+    `  a partial job of ${partial.length.toLocaleString('en')} rows into a book of ${second.length.toLocaleString('en')} entries: ${(partialMs / 1000).toFixed(1)} s, ` +
+      `${mb(bytes.read)} of the book's files read, ${mb(bytes.written)} written`,
   );
 
   const readStarted = performance.now();
