@@ -134,7 +134,8 @@ export interface ChunkPorts extends ClaimPorts, RowAnswerPorts {
 }
 
 /**
- * Maps one chunk and counts it once. Its results file is written before the chunk is counted, so a
+ * Maps one chunk (its rows unchanged since the mapping book's entry answered from the book:
+ * unchanged-rows.ts) and counts it once. Its results file is written before the chunk is counted, so a
  * delivery that dies halfway is simply repeated. Once its last chunk is counted, the job's shared
  * claims are resolved over all its results and its views written (claims.ts), then it completes.
  */
