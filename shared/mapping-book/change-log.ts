@@ -99,6 +99,9 @@ export function sumCounts(counts: readonly ChangeCounts[]): ChangeCounts {
   return counts.reduce((sum, each) => ({ new: sum.new + each.new, updated: sum.updated + each.updated, deleted: sum.deleted + each.deleted }), { new: 0, updated: 0, deleted: 0 });
 }
 
+/** Changes of one commit counted at a time where it is counted from within (ChangeLog.counts). */
+const COUNTED_CHANGES_PAGE = 10_000;
+
 /** A commit with its expiry (epoch seconds, the table's TTL attribute). */
 type StoredCommit = Commit & { [TABLE_KEYS.ttlAttribute]: number };
 
@@ -274,7 +277,7 @@ export class ChangeLog {
         }
         const from = commit.sequence === at.sequence ? at.read : 0;
         const taken = await this.changesOf(commit, from, limit - changes.length);
-        changes.push(...taken);
+        for (const change of taken) changes.push(change);
         at = from + taken.length === commit.changeCount ? { sequence: commit.sequence + 1, read: 0 } : { sequence: commit.sequence, read: from + taken.length };
         if (changes.length >= limit || commit.sequence - position.sequence + 1 >= commits) break scan;
       }
@@ -333,9 +336,19 @@ export class ChangeLog {
 
   /** The changes of each kind after `position`, and the position after the last of them. */
   async counts(organizationId: string, position: FeedPosition): Promise<ChangeCounts & { position: FeedPosition }> {
-    // The position's own commit is read from where the reader stands; the commits after it are counted whole.
-    const { changes: rest, position: next } = await this.read(organizationId, position, Number.MAX_SAFE_INTEGER, 1);
-    const totals = countChanges(rest);
+    // The position's own commit is read from where the reader stands, a page at a time (a job's
+    // commit may hold a whole book); from its start (read 0: nothing taken, the position checked),
+    // and the commits after it, each is counted whole by its counts.
+    let page = await this.read(organizationId, position, position.read === 0 ? 0 : COUNTED_CHANGES_PAGE, 1);
+    const totals = countChanges(page.changes);
+    while (page.position.sequence === position.sequence && page.position.read > 0 && page.changes.length > 0) {
+      page = await this.read(organizationId, page.position, COUNTED_CHANGES_PAGE, 1);
+      const more = countChanges(page.changes);
+      totals.new += more.new;
+      totals.updated += more.updated;
+      totals.deleted += more.deleted;
+    }
+    const next = page.position;
     let end = next;
     let startKey: Record<string, unknown> | undefined;
     do {

@@ -16,6 +16,7 @@ import {
   FEED_START,
   formatPosition,
   CHANGES_BLOCK,
+  countChanges,
   INLINE_CHANGES,
   parsePosition,
   type BookChange,
@@ -80,6 +81,22 @@ describe('the change log', () => {
     assert.deepEqual(await log.read(organizationId, rest.position, 10), { changes: [], position: rest.position, more: false });
     assert.deepEqual(await log.counts(organizationId, first.position), { new: 344, updated: 345, deleted: 344, position: rest.position });
     assert.deepEqual(await log.endPosition(organizationId), rest.position);
+  });
+
+  it("counts a commit of a whole book's changes from within it a page at a time, and from its start by its counts alone, reading none of its changes", async () => {
+    const organizationId = randomUUID();
+    const book = changes('book', 25_000);
+    const after = changes('after', 4);
+    await log.commit(organizationId, { kind: 'JOB', mappingJobId: 'book' }, book);
+    await log.commit(organizationId, { kind: 'JOB', mappingJobId: 'after' }, after);
+    const files = resultObjectStoreOf(api.runtime);
+    let reads = 0;
+    const counting = new ChangeLog(tableOf(api.runtime), { get: (key, range) => (reads++, files.get(key, range)), put: files.put.bind(files) }, () => api.clock.now());
+    const end = await log.endPosition(organizationId);
+    assert.deepEqual(await counting.counts(organizationId, FEED_START), { ...countChanges([...book, ...after]), position: end });
+    assert.equal(reads, 0, "from a commit's start its counts are enough");
+    assert.deepEqual(await counting.counts(organizationId, { sequence: 1, read: 7 }), { ...countChanges([...book.slice(7), ...after]), position: end });
+    assert.ok(reads >= 25_000 / CHANGES_BLOCK, 'from within it, its changes are read');
   });
 
   it('gives concurrent writers one number each, and a reader paging meanwhile sees every change once, in commit order', async () => {
