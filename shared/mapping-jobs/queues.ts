@@ -29,9 +29,9 @@ export const mappingChunkQueue = defineQueue({
   // under a second and writes its 2,000 results in a few more. The timeout leaves room for a cold
   // index load. The memory also buys the CPU share that load and matching need.
   lambda: { memoryMb: 4096, timeoutSeconds: 180 },
-  // Each container loads the matching index once (4 GB for a few seconds at a million hotels) and then
-  // maps chunk after chunk: ten at once load it ten times a job, where fifty loaded it fifty times for
-  // a 100,000-row job (about 0.13 USD a million rows at a million hotels, more than the budget).
+  // Each container loads the matching index once (4 GB for 1.7 s at a million hotels: bench:cost) and
+  // then maps chunk after chunk: ten at once load it ten times a job, where fifty loaded it fifty
+  // times for a 100,000-row job (0.055 USD a million rows at a million hotels, half the budget).
   // A 100,000-row job so maps in about five rounds of ten chunks; jobs beside it wait their turn.
   concurrency: { max: 10 },
 });
