@@ -5,7 +5,7 @@
 import { conflict, notFound } from '../platform/errors';
 import { transactWrite, type TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
-import { blocksOf, inUtf8Order } from '../platform/objects/block-files';
+import { blocksOf } from '../platform/objects/block-files';
 import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type EngineAnswer, type ChangeCause, type EngineCause, type JobRow, type Outcome, type StandingDecision, type Withdrawal } from './entries';
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
@@ -43,9 +43,10 @@ export function currentAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organi
 export async function heldEngineAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(EngineAnswer | undefined)[]> {
   if (ids.length === 0) return [];
   const keys = ids.map(entryKey);
-  const sorted = inUtf8Order(keys, (key) => key, 1);
+  const lowest = keys.reduce((low, key) => (compareKeys(key, low) < 0 ? key : low));
+  const highest = keys.reduce((high, key) => (compareKeys(key, high) > 0 ? key : high));
   // The laid-over items first: a generation that folds one in is committed before the item goes.
-  const laid = await ports.store.laidOverIn(organizationId, { lower: sorted[0]!, upper: `${sorted[sorted.length - 1]!}\u0000` });
+  const laid = await ports.store.laidOverIn(organizationId, { lower: lowest, upper: `${highest}\u0000` });
   const state = await ports.store.state(organizationId);
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
   const written = new Map(((await snapshot?.entriesAt(keys)) ?? []).map((entry) => [entryKey(entry), entry]));
