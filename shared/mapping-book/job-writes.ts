@@ -1,35 +1,98 @@
 /**
- * A completed job written into the book, in ranges of partner ids on the queues, so that no write
+ * A completed job written into the book, in ranges of entry keys on the queues, so that no write
  * rests on one function's time and a redelivered range writes nothing twice:
  *
- * 1. `startJobWrite` takes the book (one job's write at a time), cuts the job's rows into ranges and
- *    notes the last sequence of the feed: laid-over entries up to it are folded into the write.
- * 2. `writeJobRange`, once per range and in parallel: the range's rows against the range's entries
- *    (the generation's, with the laid-over ones folded in) by the rules of entries.ts, written as a
- *    part of the next generation with the range's changes beside it. The same range written again
- *    writes the same files.
- * 3. The last range done commits the write (`finishJobWrite`): the next generation becomes the
- *    book's in the transaction that puts the changes in the feed. An entry that changed while the
- *    write ran (a person's decision, a publication followed, answers recorded) is laid over the
- *    generation and stays so: the write's row or removal is applied again over it, by the same rules
- *    (a decision stands unless the partner's hotel changed; a hotel the inventory no longer lists
- *    ends), in commits of its own just before the write's.
+ * 1. `startJobWrite` takes the book (one job's write at a time), chooses the newest segments its own
+ *    merges (mergedFrom), cuts the work into ranges and notes the last sequence of the feed:
+ *    laid-over entries up to it are folded into the write.
+ * 2. `writeJobRange`, once per range and in parallel: the range's rows against the entries they
+ *    name (all of the range's entries for a whole inventory, whose unlisted hotels end), with the
+ *    laid-over ones folded in, by the rules of entries.ts; the entries that changed, over the merged
+ *    segments' entries of the range, are written as a part of the write's segment, with the range's
+ *    changes beside it. The same range written again writes the same files.
+ * 3. The last range done commits the write (`finishJobWrite`): the next generation (the older
+ *    segments and the write's) becomes the book's in the transaction that puts the changes in the
+ *    feed. An entry that changed while the write ran (a person's decision, a publication followed,
+ *    answers recorded) is laid over the generation and stays so: the write's row or removal is
+ *    applied again over it, by the same rules (a decision stands unless the partner's hotel changed;
+ *    a hotel the inventory no longer lists ends), in commits of its own just before the write's.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/clock';
 import type { ObjectStore } from '../platform/objects/object-store';
-import { inUtf8Order } from '../platform/objects/block-files';
+import { blockAscending, inUtf8Order } from '../platform/objects/block-files';
 import type { EventData, PartnerEvent } from '../events';
 import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type JobRow, type Outcome } from './entries';
-import { entryKey, generationFiles, inRange, partFiles, snapshotFiles, Snapshot, writeManifest, writePart, type KeyRange, type PartIndex, type SnapshotEntry, withoutFolded } from './snapshot';
+import { compareKeys, entryKey, inRange, segmentFiles, snapshotFiles, Snapshot, writeGeneration, writePart, writeSegment, type KeyRange, type PartIndex, type SegmentRef, type SnapshotEntry, withoutFolded } from './snapshot';
+import { addStatistics, countEntries, type BookStatistics } from './statistics';
 import { unlistedSince, type BookState, type BookStore, type JobWrite, type LaidOverEntry, type Publication } from './store';
 import type { Queue } from '../platform/queue/queue';
 import type { FollowMessage } from './reference-follow';
 
-/** Blocks of the job's rows (500 each) per range: 10,000 rows, a few seconds' work. */
+/** Blocks per range (500 rows or entries each, the job's and the merged segments'): a few seconds' work. */
 export const RANGE_BLOCKS = 20;
+
+/**
+ * A partial job's write merges the book's newest segments into its own from the oldest one that is
+ * at most this many times the size of what is newer (its newer segments and the job's rows): so
+ * segments grow by size tiers, a reader looks into a few, and each entry is written again a few
+ * times over the book's life (about log(book / job) times).
+ */
+const MERGE_RATIO = 2;
+
+/** The first of the book's segments (oldest first) a write of `blocks` blocks of rows merges into its own: all of them for a whole inventory, whose write reads every entry anyway. */
+export function mergedFrom(segments: readonly Pick<SegmentRef, 'blocks'>[], blocks: number, partial: boolean): number {
+  if (!partial) return 0;
+  let from = segments.length;
+  let newer = blocks;
+  for (let segment = segments.length - 1; segment >= 0; segment--) {
+    if (segments[segment]!.blocks <= MERGE_RATIO * newer) from = segment;
+    newer += segments[segment]!.blocks;
+  }
+  return from;
+}
+
+/** Reading a block of the book for a row costs about a tenth of writing a block of rows or merged entries. */
+const READ_WORK = 0.1;
+
+/**
+ * The ranges of a write, each about RANGE_BLOCKS blocks of work: a block of the job's rows or of the
+ * merged segments' entries counts one, a block of the book the rows may read a tenth (so that a few
+ * rows spread over a large book are read in several messages, none too long).
+ */
+export function writeRanges(rowFirsts: readonly string[], mergedFirsts: readonly string[], readFirsts: readonly string[] = []): KeyRange[] {
+  const marks = inUtf8Order(
+    [...rowFirsts.map((first) => ({ first, work: 1 })), ...mergedFirsts.map((first) => ({ first, work: 1 })), ...readFirsts.map((first) => ({ first, work: READ_WORK }))],
+    (mark) => mark.first,
+    1,
+  );
+  const lowers: string[] = [];
+  let work = 0;
+  for (const mark of marks) {
+    if (work >= RANGE_BLOCKS - 1e-9) {
+      lowers.push(mark.first);
+      work = 0;
+    }
+    work += mark.work;
+  }
+  return [null, ...lowers].map((lower, range) => ({ lower, upper: lowers[range] ?? null }));
+}
+
+/** The ranges of a job's write: the merged segments' blocks, and for a partial job the other blocks within its rows' span, which its rows may read. */
+function plannedRanges(snapshot: Snapshot | undefined, write: Pick<JobWrite, 'mergeFrom' | 'partial'>, firstIds: readonly string[]): KeyRange[] {
+  if (!snapshot) return writeRanges(firstIds, []);
+  const [lowest, highest] = [firstIds[0], firstIds[firstIds.length - 1]];
+  const read =
+    write.partial && lowest !== undefined && highest !== undefined
+      ? snapshot
+          .oldest(write.mergeFrom)
+          .blockFirsts()
+          .filter((first) => compareKeys(first, lowest) >= 0 && compareKeys(first, highest) < 0)
+      : [];
+  return writeRanges(firstIds, snapshot.newest(write.mergeFrom).blockFirsts(), read);
+}
 
 /** The job's rows in partner id order, a block at a time (the job's results views). */
 export interface JobRowsSource {
@@ -81,9 +144,12 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
   if (existing?.sequence !== undefined || existing?.abandoned) return 0;
   if (!(await ports.store.beginWriting(organizationId, mappingJobId))) return 'busy';
   const { firstIds, sources } = await source.outline();
+  const snapshot = await Snapshot.open(ports.files, organizationId, (await ports.store.state(organizationId)).generation);
+  const mergeFrom = mergedFrom(snapshot?.manifest.segments ?? [], firstIds.length, request.partial);
   const write = await ports.store.planWrite(organizationId, {
     mappingJobId,
-    ranges: Math.max(1, Math.ceil(firstIds.length / RANGE_BLOCKS)),
+    ranges: plannedRanges(snapshot, { mergeFrom, partial: request.partial }, firstIds).length,
+    mergeFrom,
     foldThrough: await ports.log.lastSequence(organizationId),
     sources,
     partial: request.partial,
@@ -94,21 +160,23 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
   return write.ranges;
 }
 
-/** The partner ids a range covers: from its first block's first id up to the next range's. */
-function rangeBounds(firstIds: readonly string[], range: number, ranges: number): KeyRange {
-  return {
-    lower: range === 0 ? null : firstIds[range * RANGE_BLOCKS]!,
-    upper: range + 1 >= ranges ? null : firstIds[(range + 1) * RANGE_BLOCKS]!,
-  };
+/** The job's rows in a range: those of the blocks that may hold its keys. */
+async function rowsIn(source: JobRowsSource, firstIds: readonly string[], range: KeyRange): Promise<JobRow[]> {
+  // A block may end with a partner id the next one starts with (under another source): one block earlier is read too.
+  const from = range.lower === null ? 0 : Math.max(0, blockAscending(firstIds.map((first) => ({ first })), Buffer.from(range.lower, 'utf8')) - 1);
+  let to = firstIds.length;
+  if (range.upper !== null) while (to > from && compareKeys(firstIds[to - 1]!, range.upper) > 0) to--;
+  return (await source.rows(from, to)).filter((row) => inRange(entryKey(row), range));
 }
 
 const changesFileKey = (organizationId: string, mappingJobId: string, range: number, attempt?: string) =>
   `${BOOK_CHANGES_PREFIX}${organizationId}/${mappingJobId}/${String(range).padStart(5, '0')}${attempt ? `-${attempt}` : ''}`;
 
-/** What a range's part index carries beside its entries: its changes file. */
+/** What a range's part index carries beside its entries: its changes file, and what it changed in the book's statistics. */
 interface RangeChanges {
   bounds: KeyRange;
   changes: ChangesFile;
+  statistics: BookStatistics;
 }
 
 export async function writeJobRange(ports: BookPorts, request: { organizationId: string; mappingJobId: string; range: number }, source: JobRowsSource): Promise<void> {
@@ -118,42 +186,56 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
   if (!write.doneRanges?.has(range)) {
     const state = await ports.store.state(organizationId);
     const { firstIds } = await source.outline();
-    const bounds = rangeBounds(firstIds, range, write.ranges);
-    const [rows, snapshot, laidOver] = await Promise.all([
-      source.rows(range * RANGE_BLOCKS, (range + 1) * RANGE_BLOCKS),
-      Snapshot.open(ports.files, organizationId, state.generation),
-      ports.store.laidOverIn(organizationId, bounds),
-    ]);
-    const current = new Map<string, SnapshotEntry>();
-    for (const entry of (await snapshot?.entriesIn(bounds)) ?? []) current.set(entryKey(entry), entry);
+    const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+    const merged = snapshot?.newest(write.mergeFrom);
+    const bounds = plannedRanges(snapshot, write, firstIds)[range]!;
+    const [rows, laidOver] = await Promise.all([rowsIn(source, firstIds, bounds), ports.store.laidOverIn(organizationId, bounds)]);
     // Decisions made before the write began are folded in; later ones stay laid over, and win.
-    for (const laid of laidOver) {
-      const key = entryKey(laid.entry);
-      if (laid.sequence <= write.foldThrough && laid.sequence > (current.get(key)?.folded ?? 0)) current.set(key, { ...laid.entry, folded: laid.sequence });
-    }
+    const folding = laidOver.filter((laid) => laid.sequence <= write.foldThrough);
     const rowOf = new Map(rows.map((row) => [entryKey(row), row]));
+    // The generation's entries the range may change: all of them for a whole inventory (its unlisted hotels end), else those of its rows and folded decisions.
+    const generation = new Map<string, SnapshotEntry>();
+    const read = write.partial ? snapshot?.entriesAt([...rowOf.keys(), ...folding.map((laid) => entryKey(laid.entry))]) : snapshot?.entriesIn(bounds);
+    for (const entry of (await read) ?? []) generation.set(entryKey(entry), entry);
+    const current = new Map(generation);
+    for (const laid of folding) {
+      const key = entryKey(laid.entry);
+      if (laid.sequence > (current.get(key)?.folded ?? 0)) current.set(key, { ...laid.entry, folded: laid.sequence });
+    }
     const endingSources = new Set(write.partial ? [] : write.sources);
     const at = write.startedAt;
     const listedAt = listedAtOf(write);
-    const entries: SnapshotEntry[] = [];
+    const written = new Map<string, SnapshotEntry>();
+    const statistics: BookStatistics = {};
     const changes: BookChange[] = [];
     for (const key of inUtf8Order([...new Set([...current.keys(), ...rowOf.keys()])], (key) => key, 1)) {
-      if (!inRange(key, bounds)) continue;
       const before = current.get(key);
       const listed = rowOf.get(key);
       // A hotel the book's newest whole inventory of its source left out stays out.
       const row = before === undefined && listed && unlistedSince(state, listed.source, listedAt) ? undefined : listed;
       if (before === undefined && row === undefined) continue;
+      const beforeEntry = before && withoutFolded(before);
       const outcome = row
-        ? applyJobRow(before && withoutFolded(before), row, at, mappingJobId, listedAt)
-        : before && endingSources.has(before.source)
-          ? applyRemoval(withoutFolded(before), at, mappingJobId, listedAt)
-          : { entry: before! };
-      entries.push({ ...outcome.entry, folded: before?.folded ?? 0 });
+        ? applyJobRow(beforeEntry, row, at, mappingJobId, listedAt)
+        : beforeEntry && endingSources.has(beforeEntry.source)
+          ? applyRemoval(beforeEntry, at, mappingJobId, listedAt)
+          : { entry: beforeEntry! };
+      const held = generation.get(key);
+      // The rules answer an entry they leave as it is itself: the generation's entry stands, unless a decision was folded into it.
+      if (before !== held || outcome.entry !== beforeEntry) {
+        const entry = { ...outcome.entry, folded: before?.folded ?? 0 };
+        written.set(key, entry);
+        if (held) countEntries(statistics, [held], -1);
+        countEntries(statistics, [entry]);
+      }
       if (outcome.change) changes.push(changeOf(outcome.change, outcome.entry));
     }
-    const extra: RangeChanges = { bounds, changes: await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, mappingJobId, range), changes) };
-    await writePart(ports.files, organizationId, mappingJobId, range, entries, extra);
+    // The write's segment: what the range changed, over the merged segments' entries (for a whole inventory, read above already).
+    const segment = new Map<string, SnapshotEntry>();
+    for (const entry of write.mergeFrom === 0 && !write.partial ? generation.values() : ((await merged?.entriesIn(bounds)) ?? [])) segment.set(entryKey(entry), entry);
+    for (const [key, entry] of written) segment.set(key, entry);
+    const extra: RangeChanges = { bounds, changes: await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, mappingJobId, range), changes), statistics };
+    await writePart(ports.files, organizationId, mappingJobId, range, inUtf8Order([...segment.values()], entryKey, 1), extra);
   }
   const done = await ports.store.rangeDone(organizationId, mappingJobId, range);
   if (done.doneRanges?.size === done.ranges) await finishJobWrite(ports, organizationId, mappingJobId, source);
@@ -182,9 +264,16 @@ const REAPPLIED_COMMIT_ENTRIES = 90;
 export async function finishJobWrite(ports: BookPorts, organizationId: string, mappingJobId: string, source: JobRowsSource): Promise<number | undefined> {
   const write = await ports.store.write(organizationId, mappingJobId);
   if (!write || write.sequence !== undefined || write.abandoned) return write?.sequence;
-  const parts = await writeManifest<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
+  const parts = await writeSegment<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
   const state = await ports.store.state(organizationId);
-  const previous = state.generation;
+  const previous = await Snapshot.open(ports.files, organizationId, state.generation);
+  const segment: SegmentRef = { id: mappingJobId, entries: parts.reduce((sum, part) => sum + part.entries, 0), blocks: parts.reduce((sum, part) => sum + part.blocks.length, 0) };
+  const kept = previous?.manifest.segments.slice(0, write.mergeFrom) ?? [];
+  await writeGeneration(ports.files, organizationId, {
+    generation: mappingJobId,
+    statistics: parts.reduce((sum, part) => addStatistics(sum, part.extra.statistics), addStatistics({}, previous?.statistics ?? {})),
+    segments: segment.entries > 0 ? [...kept, segment] : kept,
+  });
   const listedWhole = write.partial ? undefined : newestWhole(state, write);
   const cause = { kind: 'JOB', mappingJobId } as const;
   for (;;) {
@@ -217,8 +306,11 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
     // The decisions the generation folded in are in it now: the table keeps only the ones since.
     await ports.store.removeFolded(organizationId, laidOver.filter((laid) => laid.sequence <= write.foldThrough));
-    // The generation this one replaces goes a day later: readers that opened it finish.
-    if (previous !== undefined && previous !== mappingJobId) await ports.files.expireLater(await generationFiles(ports.files, organizationId, previous));
+    // The generation this one replaces, and the segments merged into the write's (or its own, empty), go a day later: readers that opened them finish.
+    await ports.files.expireLater([
+      ...(previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : []),
+      ...(segment.entries > 0 ? [] : segmentFiles(organizationId, mappingJobId, write.ranges)),
+    ]);
     // Rows mapped against an earlier publication than the book follows: the changes since are taken into them too.
     const { followed } = await ports.store.state(organizationId);
     if (write.mappedAgainst && followed && write.mappedAgainst.number < followed.number) {
@@ -243,10 +335,11 @@ function newestWhole(state: BookState, write: JobWrite): Record<string, string> 
 async function reappliedOver(newer: readonly LaidOverEntry[], write: JobWrite, parts: readonly PartIndex<RangeChanges>[], source: JobRowsSource, at: string): Promise<Required<Outcome>[]> {
   const endingSources = new Set(write.partial ? [] : write.sources);
   const outcomes: Required<Outcome>[] = [];
-  for (const [range, part] of parts.entries()) {
+  const { firstIds } = await source.outline();
+  for (const part of parts) {
     const inRangeOf = newer.filter((laid) => inRange(entryKey(laid.entry), part.extra.bounds));
     if (inRangeOf.length === 0) continue;
-    const rows = new Map((await source.rows(range * RANGE_BLOCKS, (range + 1) * RANGE_BLOCKS)).map((row) => [entryKey(row), row]));
+    const rows = new Map((await rowsIn(source, firstIds, part.extra.bounds)).map((row) => [entryKey(row), row]));
     for (const { entry } of inRangeOf) {
       const row = rows.get(entryKey(entry));
       const listedAt = listedAtOf(write);
@@ -297,7 +390,7 @@ export async function abandonJobWrite(ports: Pick<BookPorts, 'store' | 'files'>,
   await ports.store.abandonWrite(organizationId, mappingJobId);
   if (!write) return;
   const written = await Promise.all(
-    [snapshotFiles.manifest(organizationId, mappingJobId), ...partFiles(organizationId, mappingJobId, write.ranges)].map(async (key) => ((await ports.files.size(key)) === undefined ? undefined : key)),
+    [snapshotFiles.manifest(organizationId, mappingJobId), ...segmentFiles(organizationId, mappingJobId, write.ranges)].map(async (key) => ((await ports.files.size(key)) === undefined ? undefined : key)),
   );
   await ports.files.expireLater(written.filter((key): key is string => key !== undefined));
 }

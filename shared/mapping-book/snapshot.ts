@@ -1,15 +1,19 @@
 /**
- * The book's entries as files: a generation is the whole book as a job's write left it, in entry key
- * order (partner id, then source), as block files (platform/objects/block-files.ts), one part per
- * range of partner ids the write went through in parallel, and a manifest of every block. Entries a
- * person or the reference changed since are table items laid over it (store.ts): an item wins over
- * the generation's entry when it is newer than what the generation folded of it.
+ * The book's entries as files. A generation is the book as a job's write left it: a short list of
+ * segments, oldest first, each a sorted run of entries in key order (partner id, then source) as
+ * block files (platform/objects/block-files.ts), one part per range of keys its write went through
+ * in parallel, each part's entry index in the same file. A job's write adds a segment of the entries it changed, so that it writes in
+ * proportion to its rows, not to the book; an entry of a newer segment hides the same entry's older
+ * ones. A write merges the newest segments into its own when they are no longer much larger than it
+ * (size tiers, job-writes.ts), so that a reader looks into a few segments at most. Entries a person
+ * or the reference changed since are table items laid over the generation (store.ts): an item wins
+ * over the generation's entry when it is newer than what the generation folded of it.
  */
 import type { ObjectStore } from '../platform/objects/object-store';
-import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
+import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
 import { indexKeys, type BookEntry } from './entries';
 import { BOOK_FILES_PREFIX } from './files';
-import { addStatistics, countEntries, type BookStatistics } from './statistics';
+import type { BookStatistics } from './statistics';
 
 /** Entries per block: a page of 100 reads one block. */
 export const SNAPSHOT_BLOCK_ENTRIES = 500;
@@ -27,15 +31,30 @@ export interface SnapshotBlock extends BlockRef {
   part: number;
 }
 
+/** A segment as a generation lists it: its writer's id (its files' folder) and its size. */
+export interface SegmentRef {
+  id: string;
+  entries: number;
+  blocks: number;
+}
+
 export interface SnapshotManifest {
   /** The job whose write made the generation. */
   generation: string;
+  statistics: BookStatistics;
+  /** Oldest first: a newer segment's entry hides an older one's. */
+  segments: SegmentRef[];
+}
+
+/** A segment's own manifest: every block of its parts, and of its parts' entry indexes. */
+export interface SegmentManifest {
   parts: number;
   entries: number;
-  statistics: BookStatistics;
   blocks: SnapshotBlock[];
-  /** Each part's index (indexKeys -> entry key, sorted by key, then entry key), block by block. */
+  /** Each part's entry index (indexKeys -> entry key, sorted by key, then entry key), block by block, after the part's entries in its file. */
   indexBlocks: SnapshotBlock[];
+  /** The segment's last entry key (null when it holds none): a key above it is not in the segment. */
+  last: string | null;
 }
 
 /** What a lookup answers from an entry: its answer and the partner's facts, without its history or decision. */
@@ -85,71 +104,87 @@ export interface KeyRange {
 export const inRange = (key: string, range: KeyRange) =>
   (range.lower === null || compareKeys(key, range.lower) >= 0) && (range.upper === null || compareKeys(key, range.upper) < 0);
 
+const partName = (part: number) => `part-${String(part).padStart(5, '0')}`;
+
 export const snapshotFiles = {
-  part: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}`,
-  partIndex: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.json`,
-  partEntryIndex: (organizationId: string, generation: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/part-${String(part).padStart(5, '0')}.index`,
+  part: (organizationId: string, segment: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}`,
+  partIndex: (organizationId: string, segment: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}.json`,
+  segment: (organizationId: string, segment: string) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/segment.json`,
   manifest: (organizationId: string, generation: string) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/manifest.json`,
 };
 
 /** What a part's index says: its entries' blocks, and what the part's range carries beside them. */
 export interface PartIndex<Extra> {
   entries: number;
-  statistics: BookStatistics;
+  /** The part's last entry key (null when it holds none). */
+  last: string | null;
   blocks: SnapshotBlock[];
   indexBlocks: SnapshotBlock[];
   extra: Extra;
 }
 
-/** Blocks one lookup reads in parallel: keys far apart in a large book each need their own. */
-const BLOCKS_READ_AT_ONCE = 16;
+/** Reads one lookup makes in parallel: keys far apart in a large book each need their own. */
+const READS_AT_ONCE = 16;
+
+/** Neighbouring blocks read by one request at most: about a megabyte. */
+const BLOCKS_READ_TOGETHER = 64;
 
 /** Pairs of the entry index per block. */
 const INDEX_BLOCK_PAIRS = 2_000;
 
-/** Writes a part (entries in key order) and its index, last; the same entries write the same files. */
+/** Writes a part of a segment (entries in key order) and its index, last; the same entries write the same files. */
 export async function writePart<Extra>(
   objects: Pick<ObjectStore, 'put'>,
   organizationId: string,
-  generation: string,
+  segment: string,
   part: number,
   entries: readonly SnapshotEntry[],
   extra: Extra,
 ): Promise<void> {
+  // The entries' blocks, then the part's entry index in blocks of its own, in one file.
   const file = new BlockFileWriter();
   const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block, entryKey(block[0]!)), part }));
   // Where listings and the reference's changes find the part's entries: [index key, entry key], by index key then
   // entry key (the sort keeps the entries' order among pairs of one index key).
   const pairs = inUtf8Order(entries.flatMap((entry) => indexKeys(entry).map((key) => [key, entryKey(entry)] as const)), ([key]) => key, 1);
-  const entryIndex = new BlockFileWriter();
-  const indexBlocks = blocksOf(pairs, INDEX_BLOCK_PAIRS).map((block) => ({ ...entryIndex.add(block, block[0]![0]), part }));
-  await Promise.all([
-    objects.put(snapshotFiles.part(organizationId, generation, part), file.bytes(), 'application/octet-stream'),
-    objects.put(snapshotFiles.partEntryIndex(organizationId, generation, part), entryIndex.bytes(), 'application/octet-stream'),
-  ]);
-  const index: PartIndex<Extra> = { entries: entries.length, statistics: countEntries({}, entries), blocks, indexBlocks, extra };
-  await objects.put(snapshotFiles.partIndex(organizationId, generation, part), JSON.stringify(index), 'application/json');
+  const indexBlocks = blocksOf(pairs, INDEX_BLOCK_PAIRS).map((block) => ({ ...file.add(block, block[0]![0]), part }));
+  await objects.put(snapshotFiles.part(organizationId, segment, part), file.bytes(), 'application/octet-stream');
+  const last = entries[entries.length - 1];
+  const index: PartIndex<Extra> = { entries: entries.length, last: last ? entryKey(last) : null, blocks, indexBlocks, extra };
+  await objects.put(snapshotFiles.partIndex(organizationId, segment, part), JSON.stringify(index), 'application/json');
 }
 
-/** Writes the manifest of a generation from its parts' indexes, once every part is written; answers the indexes. */
-export async function writeManifest<Extra>(objects: Pick<ObjectStore, 'put' | 'get'>, organizationId: string, generation: string, parts: number): Promise<PartIndex<Extra>[]> {
+/** Writes the manifest of a segment from its parts' indexes, once every part is written; answers the indexes. */
+export async function writeSegment<Extra>(objects: Pick<ObjectStore, 'put' | 'get'>, organizationId: string, segment: string, parts: number): Promise<PartIndex<Extra>[]> {
   const indexes = await Promise.all(
     Array.from({ length: parts }, async (_, part) => {
-      const bytes = await objects.get(snapshotFiles.partIndex(organizationId, generation, part));
-      if (!bytes) throw new Error(`Part ${part} of the book generation ${generation} is missing.`);
+      const bytes = await objects.get(snapshotFiles.partIndex(organizationId, segment, part));
+      if (!bytes) throw new Error(`Part ${part} of the book segment ${segment} is missing.`);
       return JSON.parse(bytes.toString('utf8')) as PartIndex<Extra>;
     }),
   );
-  const manifest: SnapshotManifest = {
-    generation,
+  const manifest: SegmentManifest = {
     parts,
     entries: indexes.reduce((sum, index) => sum + index.entries, 0),
-    statistics: indexes.reduce((sum, index) => addStatistics(sum, index.statistics), {}),
     blocks: indexes.flatMap((index) => index.blocks),
     indexBlocks: indexes.flatMap((index) => index.indexBlocks),
+    last: indexes.reduce<string | null>((last, index) => index.last ?? last, null),
   };
-  await objects.put(snapshotFiles.manifest(organizationId, generation), JSON.stringify(manifest), 'application/json');
+  await objects.put(snapshotFiles.segment(organizationId, segment), JSON.stringify(manifest), 'application/json');
   return indexes;
+}
+
+/** Writes a generation's manifest: its segments (each written) and its statistics. */
+export async function writeGeneration(objects: Pick<ObjectStore, 'put'>, organizationId: string, manifest: SnapshotManifest): Promise<void> {
+  await objects.put(snapshotFiles.manifest(organizationId, manifest.generation), JSON.stringify(manifest), 'application/json');
+}
+
+/** Every file of a segment's parts (each, written or not), and its manifest. */
+export function segmentFiles(organizationId: string, segment: string, parts: number): string[] {
+  return [
+    snapshotFiles.segment(organizationId, segment),
+    ...Array.from({ length: parts }, (_, part) => [snapshotFiles.part(organizationId, segment, part), snapshotFiles.partIndex(organizationId, segment, part)]).flat(),
+  ];
 }
 
 /**
@@ -176,52 +211,51 @@ function blocksHolding(blocks: readonly SnapshotBlock[], sortedKeys: readonly Bu
 
 const sortedBytes = (keys: Iterable<string>) => inUtf8Order([...new Set(keys)], (key) => key, 1).map((key) => Buffer.from(key, 'utf8'));
 
-/** Every file of a generation: its manifest, and each part with its indexes. */
-export async function generationFiles(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string): Promise<string[]> {
-  const bytes = await objects.get(snapshotFiles.manifest(organizationId, generation));
-  if (!bytes) return [];
-  const { parts } = JSON.parse(bytes.toString('utf8')) as SnapshotManifest;
-  return [snapshotFiles.manifest(organizationId, generation), ...partFiles(organizationId, generation, parts)];
+const byKey = (entries: Iterable<SnapshotEntry>) => inUtf8Order([...entries], entryKey, 1);
+
+/**
+ * The first keys of several sorted reads of at most `limit` each, merged (a key read twice once):
+ * those up to the lowest last key of a read that may have more (a key above it may have been left
+ * out of that read).
+ */
+function mergedUpTo<T>(reads: readonly { items: T[]; more: boolean }[], keyOf: (item: T) => string, limit: number): { items: T[]; more: boolean } {
+  const cut = reads.filter((read) => read.more && read.items.length > 0).map((read) => keyOf(read.items[read.items.length - 1]!));
+  const upTo = cut.length === 0 ? null : cut.reduce((low, key) => (compareKeys(key, low) < 0 ? key : low));
+  const merged = inUtf8Order(
+    reads.flatMap((read) => read.items).filter((item) => upTo === null || compareKeys(keyOf(item), upTo) <= 0),
+    keyOf,
+    1,
+  ).filter((item, i, sorted) => i === 0 || keyOf(sorted[i - 1]!) !== keyOf(item));
+  return { items: merged.slice(0, limit), more: merged.length > limit || upTo !== null };
 }
 
-/** The files of a generation's parts (each, written or not). */
-export function partFiles(organizationId: string, generation: string, parts: number): string[] {
-  return Array.from({ length: parts }, (_, part) => [
-    snapshotFiles.part(organizationId, generation, part),
-    snapshotFiles.partIndex(organizationId, generation, part),
-    snapshotFiles.partEntryIndex(organizationId, generation, part),
-  ]).flat();
-}
-
-/** A generation's entries, read a block at a time. */
-export class Snapshot {
+/** One segment's entries, read a block at a time. */
+class Segment {
   constructor(
     private readonly objects: Pick<ObjectStore, 'get'>,
     private readonly organizationId: string,
-    private readonly manifest: SnapshotManifest,
+    readonly id: string,
+    readonly manifest: SegmentManifest,
   ) {}
 
-  static async open(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string | undefined): Promise<Snapshot | undefined> {
-    if (generation === undefined) return undefined;
-    const key = snapshotFiles.manifest(organizationId, generation);
-    const manifest = await cachedRead(key, async () => {
-      const bytes = await objects.get(key);
-      if (!bytes) throw new Error(`The manifest of the book generation ${generation} is missing.`);
-      return JSON.parse(bytes.toString('utf8')) as SnapshotManifest;
-    });
-    return new Snapshot(objects, organizationId, manifest);
+  files(): string[] {
+    return segmentFiles(this.organizationId, this.id, this.manifest.parts);
   }
 
-  get statistics(): BookStatistics {
-    return this.manifest.statistics;
+  /** Whether the key lies between the segment's first and last keys. */
+  private spans(key: string): boolean {
+    const { blocks, last } = this.manifest;
+    return blocks.length > 0 && last !== null && compareKeys(key, blocks[0]!.first) >= 0 && compareKeys(key, last) <= 0;
   }
 
-  /** The answer of the entry of a key, if the generation holds one, with what it folded of it; read through answerBlocks. */
+  private blockOf(key: string): number {
+    return blockAscending(this.manifest.blocks, Buffer.from(key, 'utf8'));
+  }
+
   async answerAt(key: string): Promise<(EntryAnswer & { folded: number }) | undefined> {
-    const blocks = this.manifest.blocks;
-    if (blocks.length === 0) return undefined;
-    const ref = blocks[blockAscending(blocks, Buffer.from(key, 'utf8'))]!;
-    const file = snapshotFiles.part(this.organizationId, this.manifest.generation, ref.part);
+    if (!this.spans(key)) return undefined;
+    const ref = this.manifest.blocks[this.blockOf(key)]!;
+    const file = snapshotFiles.part(this.organizationId, this.id, ref.part);
     const answers = await answerBlocks.read(`${file}@${ref.offset}`, async () => {
       const entries = await readBlockUncached<SnapshotEntry>(this.objects, file, ref);
       return new Map(entries.map((entry) => [entryKey(entry), answerOf(entry)]));
@@ -229,54 +263,63 @@ export class Snapshot {
     return answers.get(key);
   }
 
-  /** The entries with keys in the range, in key order. */
   async entriesIn(range: KeyRange): Promise<SnapshotEntry[]> {
     const blocks = this.manifest.blocks;
-    if (blocks.length === 0) return [];
-    const entries: SnapshotEntry[] = [];
-    for (let block = range.lower === null ? 0 : blockAscending(blocks, Buffer.from(range.lower, 'utf8')); block < blocks.length; block++) {
+    const holding: number[] = [];
+    for (let block = range.lower === null ? 0 : this.blockOf(range.lower); block < blocks.length; block++) {
       if (range.upper !== null && compareKeys(blocks[block]!.first, range.upper) >= 0) break;
-      for (const entry of await this.block(block)) if (inRange(entryKey(entry), range)) entries.push(entry);
+      holding.push(block);
     }
-    return entries;
+    return this.blocks(holding, (entry) => inRange(entryKey(entry), range));
   }
 
-  /** The entry of a key, if the generation holds one. */
-  async entryAt(key: string): Promise<SnapshotEntry | undefined> {
-    // Just above the key: no other key lies between.
-    return (await this.entriesIn({ lower: key, upper: `${key}\u0000` }))[0];
-  }
-
-  /** Entries after `afterKey` (from the start when null), at most `limit`, in key order. */
-  async entriesAfter(afterKey: string | null, limit: number): Promise<SnapshotEntry[]> {
+  async entriesAfter(afterKey: string | null, limit: number): Promise<{ items: SnapshotEntry[]; more: boolean }> {
     const blocks = this.manifest.blocks;
     const entries: SnapshotEntry[] = [];
-    for (let block = afterKey === null ? 0 : blockAscending(blocks, Buffer.from(afterKey, 'utf8')); block < blocks.length && entries.length < limit; block++) {
+    for (let block = afterKey === null ? 0 : this.blockOf(afterKey); block < blocks.length; block++) {
       for (const entry of await this.block(block)) {
         if (afterKey !== null && compareKeys(entryKey(entry), afterKey) <= 0) continue;
+        if (entries.length === limit) return { items: entries, more: true };
         entries.push(entry);
-        if (entries.length >= limit) break;
       }
     }
-    return entries;
+    return { items: entries, more: false };
   }
 
-  /** The keys of the entries found under any of the index keys given (indexKeys), reading only the blocks that may hold them. */
-  async entryKeysFor(keys: readonly string[]): Promise<Set<string>> {
-    const wanted = new Set(keys);
-    const sorted = sortedBytes(wanted);
-    const found = new Set<string>();
-    for (const [part, blocks] of this.indexBlocksByPart()) {
-      for (const block of blocksHolding(blocks, sorted)) for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) if (wanted.has(key)) found.add(entry);
+  async entriesAt(keys: readonly string[]): Promise<SnapshotEntry[]> {
+    const wanted = new Set(keys.filter((key) => this.spans(key)));
+    if (wanted.size === 0) return [];
+    const holding = [...new Set([...wanted].map((key) => this.blockOf(key)))].sort((a, b) => a - b);
+    return this.blocks(holding, (entry) => wanted.has(entryKey(entry)));
+  }
+
+  /** The entries `keep` keeps of the blocks given (ascending), neighbours in one file read together, READS_AT_ONCE reads at a time. */
+  private async blocks(holding: readonly number[], keep: (entry: SnapshotEntry) => boolean): Promise<SnapshotEntry[]> {
+    const { blocks } = this.manifest;
+    const runs: number[][] = [];
+    for (const block of holding) {
+      const run = runs[runs.length - 1];
+      const previous = run?.[run.length - 1];
+      if (run && previous === block - 1 && blocks[previous]!.part === blocks[block]!.part && run.length < BLOCKS_READ_TOGETHER) run.push(block);
+      else runs.push([block]);
     }
-    return found;
+    const kept: SnapshotEntry[] = [];
+    for (const group of blocksOf(runs, READS_AT_ONCE)) {
+      const read = await Promise.all(
+        group.map((run) => readAdjacentBlocks<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, blocks[run[0]!]!.part), run.map((block) => blocks[block]!))),
+      );
+      for (const entries of read.flat()) for (const entry of entries) if (keep(entry)) kept.push(entry);
+    }
+    return kept;
   }
 
-  /**
-   * The keys of the entries under one index key after `afterKey`, in key order, at most `limit`;
-   * `more` false when the generation has none after them.
-   */
-  async entryKeysUnder(indexKey: string, afterKey: string | null, limit: number): Promise<{ keys: string[]; more: boolean }> {
+  async entryKeysFor(wanted: ReadonlySet<string>, sorted: readonly Buffer[], into: Set<string>): Promise<void> {
+    for (const [part, blocks] of this.indexBlocksByPart()) {
+      for (const block of blocksHolding(blocks, sorted)) for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) if (wanted.has(key)) into.add(entry);
+    }
+  }
+
+  async entryKeysUnder(indexKey: string, afterKey: string | null, limit: number): Promise<{ items: string[]; more: boolean }> {
     const keys: string[] = [];
     const parts = [...this.indexBlocksByPart()];
     const firstOfPart = new Map<number, string>();
@@ -288,25 +331,12 @@ export class Snapshot {
       for (const block of blocksHolding(blocks, [Buffer.from(indexKey, 'utf8')])) {
         for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) {
           if (key !== indexKey || (afterKey !== null && compareKeys(entry, afterKey) <= 0)) continue;
-          if (keys.length === limit) return { keys, more: true };
+          if (keys.length === limit) return { items: keys, more: true };
           keys.push(entry);
         }
       }
     }
-    return { keys, more: false };
-  }
-
-  /** The entries of the keys given (in key order), reading each block that holds them once, BLOCKS_READ_AT_ONCE at a time. */
-  async entriesAt(keys: readonly string[]): Promise<SnapshotEntry[]> {
-    const blocks = this.manifest.blocks;
-    if (blocks.length === 0 || keys.length === 0) return [];
-    const wanted = new Set(keys);
-    const holding = [...new Set(keys.map((key) => blockAscending(blocks, Buffer.from(key, 'utf8'))))].sort((a, b) => a - b);
-    const entries: SnapshotEntry[] = [];
-    for (const group of blocksOf(holding, BLOCKS_READ_AT_ONCE)) {
-      for (const read of await Promise.all(group.map((block) => this.block(block)))) for (const entry of read) if (wanted.has(entryKey(entry))) entries.push(entry);
-    }
-    return entries;
+    return { items: keys, more: false };
   }
 
   private indexBlocksByPart(): Map<number, SnapshotBlock[]> {
@@ -316,11 +346,129 @@ export class Snapshot {
   }
 
   private indexBlock(part: number, block: SnapshotBlock): Promise<[string, string][]> {
-    return readBlock<[string, string]>(this.objects, snapshotFiles.partEntryIndex(this.organizationId, this.manifest.generation, part), block);
+    return readBlock<[string, string]>(this.objects, snapshotFiles.part(this.organizationId, this.id, part), block);
   }
 
   private block(block: number): Promise<SnapshotEntry[]> {
     const ref = this.manifest.blocks[block]!;
-    return readBlock<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.manifest.generation, ref.part), ref);
+    return readBlock<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, ref.part), ref);
+  }
+}
+
+/** A generation's entries: its segments' entries, the newest of each key. */
+export class Snapshot {
+  private constructor(
+    readonly manifest: SnapshotManifest,
+    /** Oldest first. */
+    private readonly segments: readonly Segment[],
+  ) {}
+
+  static async open(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string | undefined): Promise<Snapshot | undefined> {
+    if (generation === undefined) return undefined;
+    const readJson = <T>(key: string, what: string) =>
+      cachedRead(key, async () => {
+        const bytes = await objects.get(key);
+        if (!bytes) throw new Error(`The ${what} is missing.`);
+        return JSON.parse(bytes.toString('utf8')) as T;
+      });
+    const manifest = await readJson<SnapshotManifest>(snapshotFiles.manifest(organizationId, generation), `manifest of the book generation ${generation}`);
+    const segments = await Promise.all(
+      manifest.segments.map(
+        async ({ id }) => new Segment(objects, organizationId, id, await readJson<SegmentManifest>(snapshotFiles.segment(organizationId, id), `manifest of the book segment ${id}`)),
+      ),
+    );
+    return new Snapshot(manifest, segments);
+  }
+
+  get statistics(): BookStatistics {
+    return this.manifest.statistics;
+  }
+
+  /** The generation's newest segments, from the `from`th: what a write merges into its own. */
+  newest(from: number): Snapshot {
+    return new Snapshot(this.manifest, this.segments.slice(from));
+  }
+
+  /** The generation's segments before the `from`th: what a write keeps. */
+  oldest(from: number): Snapshot {
+    return new Snapshot(this.manifest, this.segments.slice(0, from));
+  }
+
+  /** Every file of the segments. */
+  files(): string[] {
+    return this.segments.flatMap((segment) => segment.files());
+  }
+
+  /** Each segment's blocks' first keys, in key order: where the work of reading them can be cut. */
+  blockFirsts(): string[] {
+    return inUtf8Order(
+      this.segments.flatMap((segment) => segment.manifest.blocks.map((block) => block.first)),
+      (key) => key,
+      1,
+    );
+  }
+
+  /** The answer of the entry of a key, if the generation holds one, with what it folded of it; read through answerBlocks. */
+  async answerAt(key: string): Promise<(EntryAnswer & { folded: number }) | undefined> {
+    // Every segment at once, for a lookup's time: the newest that holds the key answers.
+    const answers = await Promise.all(this.segments.map((segment) => segment.answerAt(key)));
+    return answers.findLast((answer) => answer !== undefined);
+  }
+
+  /** The entries with keys in the range, in key order. */
+  async entriesIn(range: KeyRange): Promise<SnapshotEntry[]> {
+    const newest = new Map<string, SnapshotEntry>();
+    for (const segment of this.segments) for (const entry of await segment.entriesIn(range)) newest.set(entryKey(entry), entry);
+    return this.segments.length === 1 ? [...newest.values()] : byKey(newest.values());
+  }
+
+  /** The entry of a key, if the generation holds one. */
+  async entryAt(key: string): Promise<SnapshotEntry | undefined> {
+    return (await this.entriesAt([key]))[0];
+  }
+
+  /** Entries after `afterKey` (from the start when null), at most `limit`, in key order. */
+  async entriesAfter(afterKey: string | null, limit: number): Promise<SnapshotEntry[]> {
+    const reads = await Promise.all(this.segments.map((segment) => segment.entriesAfter(afterKey, limit)));
+    // The newest segment's entry of a key comes last: kept over the older ones.
+    const newest = new Map<string, SnapshotEntry>();
+    for (const read of reads) for (const entry of read.items) newest.set(entryKey(entry), entry);
+    const items = reads.map((read) => ({ ...read, items: read.items.filter((entry) => newest.get(entryKey(entry)) === entry) }));
+    return mergedUpTo(items, entryKey, limit).items;
+  }
+
+  /**
+   * The keys of the entries found under any of the index keys given (indexKeys), reading only the
+   * blocks that may hold them. An older segment may name an entry a newer one changed: readers read
+   * the entry and look at it again.
+   */
+  async entryKeysFor(keys: readonly string[]): Promise<Set<string>> {
+    const wanted = new Set(keys);
+    const sorted = sortedBytes(wanted);
+    const found = new Set<string>();
+    for (const segment of this.segments) await segment.entryKeysFor(wanted, sorted, found);
+    return found;
+  }
+
+  /**
+   * The keys of the entries under one index key after `afterKey`, in key order, at most `limit`;
+   * `more` false when the generation has none after them. As with entryKeysFor, a key may name an
+   * entry that a newer segment holds under another index key.
+   */
+  async entryKeysUnder(indexKey: string, afterKey: string | null, limit: number): Promise<{ keys: string[]; more: boolean }> {
+    const reads = await Promise.all(this.segments.map((segment) => segment.entryKeysUnder(indexKey, afterKey, limit)));
+    const { items, more } = mergedUpTo(reads, (key) => key, limit);
+    return { keys: items, more };
+  }
+
+  /** The entries of the keys given (in key order), from the newest segment that holds each, reading each block that holds them once. */
+  async entriesAt(keys: readonly string[]): Promise<SnapshotEntry[]> {
+    const found = new Map<string, SnapshotEntry>();
+    let left = [...new Set(keys)];
+    for (let segment = this.segments.length - 1; segment >= 0 && left.length > 0; segment--) {
+      for (const entry of await this.segments[segment]!.entriesAt(left)) found.set(entryKey(entry), entry);
+      left = left.filter((key) => !found.has(key));
+    }
+    return byKey(found.values());
   }
 }

@@ -50,6 +50,8 @@ export interface JobWrite {
   doneRanges?: Set<number>;
   /** Laid-over entries of sequences up to this are folded into the generation the write makes. */
   foldThrough: number;
+  /** The book's segments from this one on are merged into the write's own (snapshot.ts). */
+  mergeFrom: number;
   /** The book sources the job's rows belong to: only their entries can end. */
   sources: string[];
   /** A partial inventory ends no entry. */

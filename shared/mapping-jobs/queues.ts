@@ -100,8 +100,9 @@ export const mappingBookWriteQueue = defineQueue({
     sendsTo: ['mapping-book-writes', 'mapping-book-follows'],
   },
   deadLetterAccess: { table: 'readwrite' },
-  // A range is 10,000 rows against as many entries: a few seconds. The last range also writes
-  // the manifest of every part and commits.
+  // A range is about 20 blocks of work (10,000 rows or merged entries, or 200 blocks of the book
+  // that a partial job's rows read): a few seconds. The last range also writes the segment's
+  // manifest and the generation's, and commits.
   lambda: { memoryMb: 1024, timeoutSeconds: 120 },
   concurrency: { max: 20 },
 });

@@ -4,7 +4,8 @@
  * many rows (a tenth on another hotel, a hundredth gone, as many new) into that book, each written
  * range by range as the queue runs them (--parallel at once); then the feed of the first job's
  * changes read to its end in pages of 1,000, as a partner reads it; then a partial job of --partial rows
- * spread over the book (a name changed in each), with the bytes it read and wrote; then a publication that merged 100
+ * spread over the book (a name changed in each) and one of as many neighbouring rows, with the bytes
+ * each read and wrote; then a publication that merged 100
  * hotels taken into the book (what it reads: the entry index's blocks, not the book), and the first page
  * of the UNMATCHED entries (every 50th) through the index.
  *   npm run bench:book [-- --rows 100000 --parallel 4]
@@ -122,14 +123,21 @@ try {
   // A partial job: a name changed in PARTIAL_ROWS entries spread over the whole book.
   const step = Math.max(1, Math.floor(second.length / PARTIAL_ROWS));
   const partial = second.filter((_, i) => i % step === 0).slice(0, PARTIAL_ROWS).map((each) => ({ ...each, partner: { ...each.partner, name: `${each.partner.name} Annex` } }));
-  bytes.read = 0;
-  bytes.written = 0;
-  const partialMs = await writeJob('job-partial', partial, true);
   const mb = (count: number) => `${(count / 2 ** 20).toFixed(1)} MB`;
-  console.log(
-    `  a partial job of ${partial.length.toLocaleString('en')} rows into a book of ${second.length.toLocaleString('en')} entries: ${(partialMs / 1000).toFixed(1)} s, ` +
-      `${mb(bytes.read)} of the book's files read, ${mb(bytes.written)} written`,
-  );
+  const partialJob = async (mappingJobId: string, rows: JobRow[], what: string) => {
+    bytes.read = 0;
+    bytes.written = 0;
+    reads = 0;
+    const partialMs = await writeJob(mappingJobId, rows, true);
+    console.log(
+      `  a partial job of ${rows.length.toLocaleString('en')} rows ${what} into a book of ${second.length.toLocaleString('en')} entries: ${(partialMs / 1000).toFixed(1)} s, ` +
+        `${mb(bytes.read)} of the book's files read (${reads.toLocaleString('en')} reads), ${mb(bytes.written)} written`,
+    );
+  };
+  await partialJob('job-partial', partial, 'spread over the book');
+  // Another: a name changed in PARTIAL_ROWS neighbouring entries (a region, or hotels added at the end of the ids).
+  const from = Math.floor(second.length / 3);
+  await partialJob('job-neighbours', second.slice(from, from + PARTIAL_ROWS).map((each) => ({ ...each, partner: { ...each.partner, name: `${each.partner.name} Neighbour` } })), 'of neighbours');
 
   const readStarted = performance.now();
   let position: FeedPosition = FEED_START;

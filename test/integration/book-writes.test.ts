@@ -13,7 +13,7 @@ import { createS3Client, EXPIRE_TAG } from '../../shared/platform/objects/s3-obj
 import { currentEntry, decideEntry, listEntries } from '../../shared/mapping-book/book';
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
 import { applyJobRow, hotelKeys, listingKey, OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
-import { entryKey, Snapshot, writeManifest, writePart } from '../../shared/mapping-book/snapshot';
+import { entryKey, Snapshot, writeGeneration, writePart, writeSegment } from '../../shared/mapping-book/snapshot';
 import { followReference, type FollowMessage, type FollowPorts } from '../../shared/mapping-book/reference-follow';
 import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
@@ -53,10 +53,10 @@ function row(i: number, overrides: Partial<JobRow> = {}): JobRow {
   };
 }
 
-/** A job's rows in partner id order, two rows a block: so few rows still make several ranges. */
-function source(rows: JobRow[]): JobRowsSource {
+/** A job's rows in partner id order, two rows a block by default: so few rows still make several ranges. */
+function source(rows: JobRow[], perBlock = 2): JobRowsSource {
   const sorted = [...rows].sort((a, b) => (a.partnerHotelId < b.partnerHotelId ? -1 : 1));
-  const blocks = Array.from({ length: Math.ceil(sorted.length / 2) }, (_, block) => sorted.slice(block * 2, block * 2 + 2));
+  const blocks = Array.from({ length: Math.ceil(sorted.length / perBlock) }, (_, block) => sorted.slice(block * perBlock, (block + 1) * perBlock));
   return {
     outline: async () => ({ firstIds: blocks.map((block) => block[0]!.partnerHotelId), sources: [OWN_SOURCE] }),
     rows: async (from, to) => blocks.slice(from, to).flat(),
@@ -97,10 +97,27 @@ function feedReader(organizationId: string, limit: number): { stop(): Promise<Bo
 }
 
 /** Writes a job whole: its start, then its ranges all at once. */
-async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], partial = false, listedAt = listed()): Promise<void> {
-  const ranges = await startJobWrite(ports, { organizationId, mappingJobId, partial, listedAt }, source(rows));
+async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], partial = false, listedAt = listed(), perBlock = 2, writePorts = ports): Promise<void> {
+  const ranges = await startJobWrite(writePorts, { organizationId, mappingJobId, partial, listedAt }, source(rows, perBlock));
   assert.notEqual(ranges, 'busy');
-  await Promise.all(Array.from({ length: ranges as number }, (_, range) => writeJobRange(ports, { organizationId, mappingJobId, range }, source(rows))));
+  await Promise.all(Array.from({ length: ranges as number }, (_, range) => writeJobRange(writePorts, { organizationId, mappingJobId, range }, source(rows, perBlock))));
+}
+
+/** Book ports whose files count the bytes written and read. */
+function countingPorts() {
+  const bytes = { written: 0, read: 0 };
+  const files: typeof ports.files = Object.assign(Object.create(ports.files) as typeof ports.files, {
+    put: (key: string, body: Buffer | string, contentType: string) => {
+      bytes.written += Buffer.byteLength(body);
+      return ports.files.put(key, body, contentType);
+    },
+    get: async (...args: Parameters<typeof ports.files.get>) => {
+      const read = await ports.files.get(...args);
+      bytes.read += read?.length ?? 0;
+      return read;
+    },
+  });
+  return { ports: { ...ports, files }, bytes };
 }
 
 describe('jobs written into the book', () => {
@@ -410,6 +427,68 @@ describe('jobs written into the book', () => {
     assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-2', number: 2 });
   });
 
+  it('a partial job writes a segment of what it changed: the same bytes into a book ten times the size', async () => {
+    const written: number[] = [];
+    for (const size of [2_000, 20_000]) {
+      const organizationId = `org-segment-${size}-${Date.now()}`;
+      const rows = Array.from({ length: size }, (_, i) => row(i, { partnerHotelId: `P${String(i).padStart(6, '0')}` }));
+      await writeJob(organizationId, 'whole', rows, false, listed(), 500);
+      // 40 rows spread over the whole book, each renamed.
+      const partial = Array.from({ length: 40 }, (_, i) => ({ ...rows[i * (size / 40)]!, partner: { name: `Annex ${i}`, city: 'Lisbon' } }));
+      const counting = countingPorts();
+      await writeJob(organizationId, 'partial', partial, true, listed(), 500, counting.ports);
+      written.push(counting.bytes.written);
+      const snapshot = (await Snapshot.open(ports.files, organizationId, 'partial'))!;
+      assert.deepEqual(snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]), [['whole', size], ['partial', 40]]);
+      assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: partial[7]!.partnerHotelId }))?.partner.name, 'Annex 7');
+      assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: rows[1]!.partnerHotelId }))?.partner.name, 'Hotel 1');
+      // The whole job's files stay: the partial one's generation still reads them.
+      const { 'manifest.json': manifest, ...segment } = await generationFilesTagged(organizationId, 'whole');
+      assert.equal(manifest, 'expire');
+      assert.ok(Object.values(segment).every((tag) => tag === undefined));
+    }
+    const [small, large] = written as [number, number];
+    assert.ok(large <= small * 1.2 && small <= large * 1.2, `${small} and ${large} bytes written`);
+  });
+
+  it('partial jobs over partial jobs: a few segments, merged by size, read as one write would have left the book', async () => {
+    const organizationId = `org-tiers-${Date.now()}`;
+    const names = new Map<string, string>();
+    const statuses = new Map<string, JobRow['status']>();
+    const rows = Array.from({ length: 600 }, (_, i) => row(i, { partnerHotelId: `P${String(i).padStart(4, '0')}` }));
+    await writeJob(organizationId, 'job-0', rows, false, listed(), 50);
+    for (const each of rows) [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
+    // Twelve partial jobs of 30 rows, each a stride of its own through the book, some new, some sent to REVIEW.
+    for (let job = 1; job <= 12; job++) {
+      const partial = Array.from({ length: 30 }, (_, i) => {
+        const id = `P${String((i * 23 + job * 7) % 640).padStart(4, '0')}`;
+        return row(0, { partnerHotelId: id, partner: { name: `Job ${job} ${id}`, city: 'Lisbon' }, status: (i + job) % 4 === 0 ? 'REVIEW' : 'MATCHED' });
+      });
+      await writeJob(organizationId, `job-${job}`, partial, true, listed(), 50);
+      for (const each of partial) [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
+      const { generation } = await ports.store.state(organizationId);
+      assert.ok((await Snapshot.open(ports.files, organizationId, generation))!.manifest.segments.length <= 4, `segments after job ${job}`);
+    }
+    const all = [];
+    for (let cursor: string | null = null; ; ) {
+      const page: Awaited<ReturnType<typeof listEntries>> = await listEntries(ports, organizationId, {}, 70, cursor);
+      all.push(...page.entries);
+      if ((cursor = page.nextKey) === null) break;
+    }
+    assert.deepEqual(all.map((entry) => [entry.partnerHotelId, entry.partner.name]), [...names].sort(([a], [b]) => (a < b ? -1 : 1)));
+    const review: string[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const page: Awaited<ReturnType<typeof listEntries>> = await listEntries(ports, organizationId, { status: 'REVIEW' }, 5, cursor);
+      review.push(...page.entries.map((entry) => entry.partnerHotelId));
+      if ((cursor = page.nextKey) === null) break;
+    }
+    assert.deepEqual(review, [...statuses].filter(([, status]) => status === 'REVIEW').map(([id]) => id).sort());
+    const { bookStatistics } = await import('../../shared/mapping-book/book');
+    assert.deepEqual({ ...(await bookStatistics(ports, organizationId))[OWN_SOURCE] }, { 'MATCHED#FUZZY': names.size - review.length, 'REVIEW#FUZZY': review.length });
+    // A segment merged into a newer one goes a day later.
+    assert.ok(Object.values(await generationFilesTagged(organizationId, 'job-1')).every((tag) => tag === 'expire'));
+  });
+
   it("finds every entry of an index key whose pairs run over several of the index's blocks", async () => {
     const organizationId = `org-index-${Date.now()}`;
     // 5,000 entries in one part, 4,000 of them on one hotel: its pairs fill two blocks and more.
@@ -418,7 +497,8 @@ describe('jobs written into the book', () => {
       folded: 0,
     }));
     await writePart(ports.files, organizationId, 'gen-1', 0, entries, {});
-    await writeManifest(ports.files, organizationId, 'gen-1', 1);
+    await writeSegment(ports.files, organizationId, 'gen-1', 1);
+    await writeGeneration(ports.files, organizationId, { generation: 'gen-1', statistics: {}, segments: [{ id: 'gen-1', entries: entries.length, blocks: 10 }] });
     const snapshot = (await Snapshot.open(ports.files, organizationId, 'gen-1'))!;
     assert.equal((await snapshot.entryKeysFor(hotelKeys([HOTEL(1)]))).size, 4_000);
     const paged: string[] = [];
@@ -442,7 +522,7 @@ describe('jobs written into the book', () => {
     await abandonJobWrite(ports, organizationId, 'stuck');
     // What it wrote goes a day later; what it never wrote is not asked for.
     const files = await generationFilesTagged(organizationId, 'stuck');
-    assert.deepEqual(files, { 'part-00000': 'expire', 'part-00000.index': 'expire', 'part-00000.json': 'expire' });
+    assert.deepEqual(files, { 'part-00000': 'expire', 'part-00000.json': 'expire' });
     await writeJob(organizationId, 'next', rows);
     assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, 10);
     // The abandoned write's late range changes nothing: it no longer holds the book.

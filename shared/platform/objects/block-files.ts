@@ -83,6 +83,29 @@ export function readBlock<T>(objects: Pick<ObjectStore, 'get'>, key: string, blo
   return cachedRead(`${key}@${block.offset}`, () => readBlockUncached<T>(objects, key, block));
 }
 
+/**
+ * Blocks laid one after another in a file (in file order), read by one byte range for all those not
+ * kept yet, each then kept as readBlock keeps it: a request costs as much as a megabyte of bytes.
+ */
+export function readAdjacentBlocks<T>(objects: Pick<ObjectStore, 'get'>, key: string, blocks: readonly BlockRef[]): Promise<T[][]> {
+  const start = blocks[0]?.offset ?? 0;
+  const end = blocks.reduce((last, block) => Math.max(last, block.offset + block.length), start);
+  let span: Promise<Buffer> | undefined;
+  const spanBytes = () =>
+    (span ??= objects.get(key, { start, length: end - start }).then((bytes) => {
+      if (!bytes) throw new Error(`The block file ${key} is missing.`);
+      return bytes;
+    }));
+  return Promise.all(
+    blocks.map((block) =>
+      cachedRead(`${key}@${block.offset}`, async () => {
+        const bytes = (await spanBytes()).subarray(block.offset - start, block.offset - start + block.length);
+        return JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[];
+      }),
+    ),
+  );
+}
+
 /** A block's rows, read by its byte range, for a reader that keeps what it needs of them itself. */
 export async function readBlockUncached<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[]> {
   const bytes = await objects.get(key, { start: block.offset, length: block.length });
