@@ -32,8 +32,6 @@ import { organizationPartition, isConditionFailure, queryAll, TABLE_KEYS, transa
 const keys = {
   billingAccount: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'BILLING' }),
   usageDay: (organizationId: string, day: string) => ({ PK: organizationPartition(organizationId), SK: `USAGE_DAY#${day}` }),
-  usageMonth: (organizationId: string, month: string) => ({ PK: organizationPartition(organizationId), SK: `USAGE_MONTH#${month}` }),
-  usageMonthPrefix: 'USAGE_MONTH#',
   supplierUsage: (organizationId: string, month: string, supplierId: string) => ({
     PK: organizationPartition(organizationId),
     SK: `USAGE_SUPPLIER#${month}#${supplierId}`,
@@ -276,12 +274,11 @@ export class BillingStore implements BillingLedger, UsageLedger {
         Update: {
           TableName: this.table.name,
           Key: keys.usageDay(organizationId, reservation.day),
-          UpdateExpression: 'SET #day = :day ADD mappings :processed, allowanceUsed :refund',
-          ExpressionAttributeNames: { '#day': 'day' },
-          ExpressionAttributeValues: { ':day': reservation.day, ':processed': settlement.processed, ':refund': -settlement.allowanceRefund },
+          UpdateExpression: 'SET #day = :day, #month = :month ADD mappings :processed, allowanceUsed :refund, costCredits :cost',
+          ExpressionAttributeNames: { '#day': 'day', '#month': 'month' },
+          ExpressionAttributeValues: { ':day': reservation.day, ':month': month, ':processed': settlement.processed, ':refund': -settlement.allowanceRefund, ':cost': settlement.creditsUsed },
         },
       },
-      this.addUsage(keys.usageMonth(organizationId, month), { month }, settlement),
     ];
     if (reservation.supplier) {
       const { id, code, name } = reservation.supplier;
@@ -330,14 +327,13 @@ export class BillingStore implements BillingLedger, UsageLedger {
         Update: {
           TableName: this.table.name,
           Key: keys.usageDay(organizationId, day),
-          UpdateExpression: 'SET #day = :day ADD mappings :processed, allowanceUsed :take',
+          UpdateExpression: 'SET #day = :day, #month = :month ADD mappings :processed, allowanceUsed :take, costCredits :cost',
           // What is already used plus what this takes stays within the daily limit.
           ConditionExpression: 'attribute_not_exists(allowanceUsed) OR allowanceUsed <= :max',
-          ExpressionAttributeNames: { '#day': 'day' },
-          ExpressionAttributeValues: { ':day': day, ':processed': used.processed, ':take': fromAllowance, ':max': dailyLimit - fromAllowance },
+          ExpressionAttributeNames: { '#day': 'day', '#month': 'month' },
+          ExpressionAttributeValues: { ':day': day, ':month': month, ':processed': used.processed, ':take': fromAllowance, ':cost': used.creditsUsed, ':max': dailyLimit - fromAllowance },
         },
       },
-      this.addUsage(keys.usageMonth(organizationId, month), { month }, used),
     ];
     if (charge.supplier) {
       const { id, code, name } = charge.supplier;
@@ -385,22 +381,33 @@ export class BillingStore implements BillingLedger, UsageLedger {
   // --- usage reads ---------------------------------------------------------------------------------
 
   async day(organizationId: string, day: string): Promise<DailyUsage> {
-    return { day, allowanceUsed: 0, mappings: 0, ...(await this.get(keys.usageDay(organizationId, day))) };
+    const item = await this.get(keys.usageDay(organizationId, day));
+    return { day, allowanceUsed: Number(item?.allowanceUsed ?? 0), mappings: Number(item?.mappings ?? 0) };
   }
 
+  /** A month's usage: the sum of its days' (a charge writes its day's item only, half the writes of a month's beside it). */
   async month(organizationId: string, month: string): Promise<MonthlyUsage> {
-    return { month, mappings: 0, costCredits: 0, ...(await this.get(keys.usageMonth(organizationId, month))) };
+    return (await this.months(organizationId, month, month))[0] ?? { month, mappings: 0, costCredits: 0 };
   }
 
-  months(organizationId: string, from: string, to: string): Promise<MonthlyUsage[]> {
-    return queryAll<MonthlyUsage>(this.table, {
+  /** The months from `from` to `to` with any usage, oldest first, each the sum of its days'. */
+  async months(organizationId: string, from: string, to: string): Promise<MonthlyUsage[]> {
+    const days = await queryAll<DailyUsage & { month?: string; costCredits?: number }>(this.table, {
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: {
         ':pk': organizationPartition(organizationId),
-        ':from': keys.usageMonth(organizationId, from).SK,
-        ':to': keys.usageMonth(organizationId, to).SK,
+        ':from': keys.usageDay(organizationId, `${from}-01`).SK,
+        ':to': keys.usageDay(organizationId, `${to}-31`).SK,
       },
     });
+    const months = new Map<string, MonthlyUsage>();
+    for (const day of days) {
+      const month = day.month ?? day.day.slice(0, 7);
+      const usage = months.get(month) ?? months.set(month, { month, mappings: 0, costCredits: 0 }).get(month)!;
+      usage.mappings += day.mappings ?? 0;
+      usage.costCredits += day.costCredits ?? 0;
+    }
+    return [...months.values()];
   }
 
   suppliers(organizationId: string, month: string): Promise<SupplierUsage[]> {

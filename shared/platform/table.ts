@@ -90,11 +90,12 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 const TRANSACTION_CONFLICT_RETRIES = 10;
 
 /**
- * Writes the items all or nothing. Answers the indexes of the items whose condition failed, none
- * when everything was written. A transaction that lost only to a concurrent one on the same items
+ * Writes the items all or nothing (one item alone as a plain write). Answers the indexes of the
+ * items whose condition failed, none when everything was written. A transaction that lost only to a concurrent one on the same items
  * is tried again after a short random wait, so callers see conditions, never conflicts.
  */
 export async function transactWrite(table: Table, items: TransactItem[]): Promise<number[]> {
+  if (items.length === 1 && !items[0]!.ConditionCheck) return writeOne(table, items[0]!);
   for (let attempt = 0; ; attempt++) {
     try {
       await table.client.send(new TransactWriteCommand({ TransactItems: items }));
@@ -108,6 +109,19 @@ export async function transactWrite(table: Table, items: TransactItem[]): Promis
       if (!conflicted || attempt >= TRANSACTION_CONFLICT_RETRIES) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
     }
+  }
+}
+
+/** One item's write as a plain write: a transaction of one bills it twice. */
+async function writeOne(table: Table, item: TransactItem): Promise<number[]> {
+  try {
+    if (item.Put) await table.client.send(new PutCommand(item.Put));
+    else if (item.Update) await table.client.send(new UpdateCommand(item.Update));
+    else await table.client.send(new DeleteCommand(item.Delete!));
+    return [];
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return [0];
+    throw error;
   }
 }
 
