@@ -214,15 +214,15 @@ const sortedBytes = (keys: Iterable<string>) => inUtf8Order([...new Set(keys)], 
 const byKey = (entries: Iterable<SnapshotEntry>) => inUtf8Order([...entries], entryKey, 1);
 
 /**
- * The first keys of several sorted reads of at most `limit` each, merged (a key read twice once):
- * those up to the lowest last key of a read that may have more (a key above it may have been left
- * out of that read).
+ * The first keys of several sorted reads of at most `limit` each, merged (those `keep` keeps, a key
+ * read twice once): those up to the lowest last key of a read that may have more (a key above it may
+ * have been left out of that read).
  */
-function mergedUpTo<T>(reads: readonly { items: T[]; more: boolean }[], keyOf: (item: T) => string, limit: number): { items: T[]; more: boolean } {
+function mergedUpTo<T>(reads: readonly { items: T[]; more: boolean }[], keyOf: (item: T) => string, limit: number, keep: (item: T) => boolean = () => true): { items: T[]; more: boolean } {
   const cut = reads.filter((read) => read.more && read.items.length > 0).map((read) => keyOf(read.items[read.items.length - 1]!));
   const upTo = cut.length === 0 ? null : cut.reduce((low, key) => (compareKeys(key, low) < 0 ? key : low));
   const merged = inUtf8Order(
-    reads.flatMap((read) => read.items).filter((item) => upTo === null || compareKeys(keyOf(item), upTo) <= 0),
+    reads.flatMap((read) => read.items).filter((item) => keep(item) && (upTo === null || compareKeys(keyOf(item), upTo) <= 0)),
     keyOf,
     1,
   ).filter((item, i, sorted) => i === 0 || keyOf(sorted[i - 1]!) !== keyOf(item));
@@ -433,8 +433,7 @@ export class Snapshot {
     // The newest segment's entry of a key comes last: kept over the older ones.
     const newest = new Map<string, SnapshotEntry>();
     for (const read of reads) for (const entry of read.items) newest.set(entryKey(entry), entry);
-    const items = reads.map((read) => ({ ...read, items: read.items.filter((entry) => newest.get(entryKey(entry)) === entry) }));
-    return mergedUpTo(items, entryKey, limit).items;
+    return mergedUpTo(reads, entryKey, limit, (entry) => newest.get(entryKey(entry)) === entry).items;
   }
 
   /**
