@@ -74,6 +74,8 @@ export interface ChangesFiles {
 
 /** Writes changes as a changes file under `key`, and answers what a commit says of it. */
 export async function writeChangesFile(files: Pick<ObjectStore, 'put'>, key: string, changes: readonly BookChange[]): Promise<ChangesFile> {
+  // No changes, no file: a write's request costs as much as a thousand reads of the feed.
+  if (changes.length === 0) return { key, count: 0, counts: countChanges(changes), blocks: [] };
   const file = new BlockFileWriter();
   const blocks = blocksOf(changes, CHANGES_BLOCK).map((block) => {
     const { offset, length } = file.add(block, '');

@@ -27,9 +27,11 @@ export const mappingChunkQueue = defineQueue({
   deadLetterAccess: { table: 'readwrite' },
   // Loading the matching index of a million hotels peaks at about 0.75 GB; a chunk maps in well
   // under a second and writes its 2,000 results in a few more. The timeout leaves room for a cold
-  // index load. The memory also buys the CPU share that load and matching need.
-  lambda: { memoryMb: 4096, timeoutSeconds: 180 },
-  // Each container loads the matching index once (4 GB for 1.7 s at a million hotels: bench:cost) and
+  // index load. The last chunk also finishes the job in one message (about 0.5 GB a million rows
+  // beside the index), so the largest inventory, about two million rows, needs some 2.5 GB; more
+  // buys nothing: matching is single-threaded, and 1,769 MB already buys a whole vCPU.
+  lambda: { memoryMb: 3072, timeoutSeconds: 180 },
+  // Each container loads the matching index once (1.7 s at a million hotels: bench:cost) and
   // then maps chunk after chunk: ten at once load it ten times a job, where fifty loaded it fifty
   // times for a 100,000-row job (0.055 USD a million rows at a million hotels, half the budget).
   // A 100,000-row job so maps in about five rounds of ten chunks; jobs beside it wait their turn.
