@@ -11,7 +11,7 @@ import { conflict } from '../platform/errors';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { isReadable, jobObjects, type MappingJob } from './job';
 import type { MappingJobStore } from './store';
-import { resultsFileText } from './claims';
+import { resultsFileText } from './results-files';
 
 
 export interface ExportPorts {

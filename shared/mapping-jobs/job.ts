@@ -33,6 +33,22 @@ export interface PinnedReference {
   number?: number;
 }
 
+/** The finishing stage's parts (finishing.ts): fixed once the job's last chunk is counted. */
+export interface FinishingPlan {
+  claimParts: number;
+  viewParts: number;
+  /** The partitions the scores stage merges, fixed once the views are all written. */
+  merges?: string[];
+}
+
+/** Where a job's finishing stage stands: its plan, and the parts of each stage done (sets: a redelivered part counts once). */
+export interface FinishingState {
+  plan: FinishingPlan;
+  doneClaimParts?: Set<number>;
+  doneViewParts?: Set<number>;
+  doneMerges?: Set<string>;
+}
+
 export interface MappingJob {
   id: string;
   organizationId: string;
@@ -169,6 +185,12 @@ export function refuseExpiredResults(job: Pick<MappingJob, 'createdAt'>, now: Da
 export const jobObjects = {
   results: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
     `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/results/${String(chunk).padStart(5, '0')}.jsonl.gz`,
+  /** A chunk's claims: its MATCHED rows' hotels, for the finishing stage (finishing.ts). */
+  claims: (job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number) =>
+    `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/claims/${String(chunk).padStart(5, '0')}.jsonl.gz`,
+  /** What a claims part of the finishing stage changed. */
+  claimChanges: (job: Pick<MappingJob, 'organizationId' | 'id'>, part: number) =>
+    `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/claim-changes/${String(part).padStart(5, '0')}.jsonl.gz`,
   views: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${JOB_RESULTS_PREFIX}${job.organizationId}/${job.id}/views/`,
   export: (job: Pick<MappingJob, 'organizationId' | 'id'>, exportId: string, extension: string) =>
     `${EXPORTS_PREFIX}mapping-jobs/${job.organizationId}/${job.id}/${exportId}.${extension}`,

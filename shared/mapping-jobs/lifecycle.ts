@@ -12,8 +12,9 @@ import { log } from '../platform/logging';
 import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { chargedMappings, countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, listedAtOf, type MappingJob, type PinnedReference } from './job';
-import { resolveJobClaims, toJsonLines, type ClaimPorts } from './claims';
-import { mappingDeadlineQueue, type BookWriteMessage, type ChunkMessage, type DeadlineMessage } from './queues';
+import { toJsonLines } from './results-files';
+import { claimsFileOf, runFinishingPart, startFinishing, type FinishingPorts, type FinishingSizes } from './finishing';
+import { mappingDeadlineQueue, type BookWriteMessage, type ChunkMessage, type DeadlineMessage, type FinishingMessage } from './queues';
 import type { MappingJobStore } from './store';
 import { answerRows, type RowAnswerPorts } from './unchanged-rows';
 
@@ -125,26 +126,38 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
   return job;
 }
 
-export interface ChunkPorts extends ClaimPorts, RowAnswerPorts {
-  jobs: Pick<MappingJobStore, 'get' | 'markRunning' | 'recordChunk' | 'setCounts' | 'complete' | 'fail' | 'cancel'>;
+export interface ChunkPorts extends FinishingPorts, RowAnswerPorts {
+  jobs: FinishingPorts['jobs'] & Pick<MappingJobStore, 'markRunning' | 'recordChunk' | 'complete' | 'fail' | 'cancel'>;
+  /** How the finishing stage is cut. */
+  finishingSizes: FinishingSizes;
   /** Where a completed job's write into the mapping book starts. */
   bookWrites: Pick<Queue<BookWriteMessage>, 'send'>;
   metering: Pick<Metering, 'settle'>;
   clock: Clock;
 }
 
+/** A message of the chunk queue: a chunk to map, or a part of a job's finishing stage. */
+export function runChunkMessage(ports: ChunkPorts, message: ChunkMessage): Promise<void> {
+  return 'chunk' in message ? mapChunk(ports, message) : finishPart(ports, message);
+}
+
 /**
  * Maps one chunk (its rows unchanged since the mapping book's entry answered from the book:
- * unchanged-rows.ts) and counts it once. Its results file is written before the chunk is counted, so a
- * delivery that dies halfway is simply repeated. Once its last chunk is counted, the job's shared
- * claims are resolved over all its results and its views written (claims.ts), then it completes.
+ * unchanged-rows.ts) and counts it once. Its results and claims files are written before the chunk
+ * is counted, so a delivery that dies halfway is simply repeated. Once its last chunk is counted,
+ * the job's finishing stage starts (finishing.ts), and its last part completes the job.
  */
-export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promise<void> {
+export async function mapChunk(ports: ChunkPorts, message: Extract<ChunkMessage, { chunk: number }>): Promise<void> {
   const job = await ports.jobs.get(message.organizationId, message.mappingJobId);
   if (!job || job.status === 'FAILED' || job.status === 'CANCELLED') return;
-  if (job.status === 'COMPLETED' || job.doneChunks?.has(message.chunk)) {
-    // Counted before: only finish the job, in case the delivery that counted it died before that.
-    if ((job.doneChunks?.size ?? 0) === job.chunkCount) await finishJob(ports, job);
+  if (job.status === 'COMPLETED') {
+    // Completed before: settle again and start the book's write, in case the delivery that completed it died before that.
+    await afterCompletion(ports, job);
+    return;
+  }
+  if (job.doneChunks?.has(message.chunk)) {
+    // Counted before: only start the finishing stage, in case the delivery that counted it died before that.
+    if ((job.doneChunks?.size ?? 0) === job.chunkCount) await finishAll(ports, job);
     return;
   }
   const now = () => ports.clock.now().toISOString();
@@ -157,7 +170,10 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
   const started = performance.now();
   const { results, mapped, bookReadMs, indexLoadMs, matchMs } = await answerRows(ports, job, rows);
   const answered = performance.now();
-  await ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results));
+  await Promise.all([
+    ports.putResultsFile(jobObjects.results(job, message.chunk), toJsonLines(results)),
+    ports.putResultsFile(jobObjects.claims(job, message.chunk), claimsFileOf(results)),
+  ]);
   const counted = await ports.jobs.recordChunk(job, message.chunk, countResults(results), now());
   if (counted) recordChunkMetrics(results, performance.now() - started);
   // One line per chunk: where a job's time goes (the book's answers, index load, matching, writes), for operators and bench:jobs.
@@ -171,34 +187,42 @@ export async function mapChunk(ports: ChunkPorts, message: ChunkMessage): Promis
     matchMs: Math.round(matchMs),
     writeMs: Math.round(performance.now() - answered),
   });
-  if (counted && (counted.doneChunks?.size ?? 0) === counted.chunkCount) await finishJob(ports, counted);
+  if (counted && (counted.doneChunks?.size ?? 0) === counted.chunkCount) await finishAll(ports, counted);
 }
 
-/**
- * Resolves the job's shared claims, then completes it and records MAPPING_COMPLETED in one
- * transaction, then settles what it charges; safe to repeat.
- */
-async function finishJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
-  if (job.status !== 'COMPLETED') {
-    if (!(await resolveJobClaims(ports, job))) {
-      await failJob(ports, job, 'The partner inventory was deleted while the job ran.');
-      return;
-    }
-    // The counts as the claims left them.
-    const resolved = (await ports.jobs.get(job.organizationId, job.id))!;
+/** Starts the finishing stage of a job whose chunks are all counted (or resumes it, delivered again), completing the job if it is done. */
+async function finishAll(ports: ChunkPorts, job: MappingJob): Promise<void> {
+  if ((await startFinishing(ports, job, ports.finishingSizes)) === 'complete') await completeJob(ports, (await ports.jobs.get(job.organizationId, job.id))!);
+}
+
+/** A part of the finishing stage; the last one completes the job. */
+async function finishPart(ports: ChunkPorts, message: FinishingMessage): Promise<void> {
+  const outcome = await runFinishingPart(ports, message, ports.finishingSizes);
+  if (outcome === 'running') return;
+  const job = (await ports.jobs.get(message.organizationId, message.mappingJobId))!;
+  if (outcome === 'inventory_gone') await failJob(ports, job, 'The partner inventory was deleted while the job ran.');
+  else await completeJob(ports, job);
+}
+
+/** Completes a job whose views are written and counts set, recording MAPPING_COMPLETED in one transaction; then settles and starts the book's write. */
+async function completeJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
+  if (job.status === 'RUNNING') {
     const completedAt = ports.clock.now().toISOString();
-    if (await ports.jobs.complete(resolved, completedAt, completionEvent(resolved, completedAt))) {
-      recordCount(JOB_METRICS.jobsCompleted, 1, { mode: resolved.mode });
-      recordMilliseconds(JOB_METRICS.jobDuration, Date.parse(completedAt) - Date.parse(resolved.startedAt ?? resolved.createdAt), { mode: resolved.mode });
+    if (await ports.jobs.complete(job, completedAt, completionEvent(job, completedAt))) {
+      recordCount(JOB_METRICS.jobsCompleted, 1, { mode: job.mode });
+      recordMilliseconds(JOB_METRICS.jobDuration, Date.parse(completedAt) - Date.parse(job.startedAt ?? job.createdAt), { mode: job.mode });
     }
   }
   const completed = (await ports.jobs.get(job.organizationId, job.id))!;
-  if (completed.status !== 'COMPLETED') return;
-  await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: chargedMappings(completed.counts) });
-  // Repeated with the rest on a redelivery: a write into the book already made is left as it is.
+  if (completed.status === 'COMPLETED') await afterCompletion(ports, completed);
+}
+
+/** What follows a completion, repeated with it on a redelivery: the charge settled, the job's write into the book started (a write made is left as it is). */
+async function afterCompletion(ports: ChunkPorts, completed: MappingJob): Promise<void> {
+  await ports.metering.settle({ organizationId: completed.organizationId, jobId: completed.id, processed: chargedMappings(completed.counts) });
   await ports.bookWrites.send({
-    organizationId: job.organizationId,
-    mappingJobId: job.id,
+    organizationId: completed.organizationId,
+    mappingJobId: completed.id,
     partial: completed.partial === true,
     listedAt: listedAtOf(completed),
     ...(completed.reference.number !== undefined && { mappedAgainst: { referenceVersionId: completed.reference.artifactsId, number: completed.reference.number } }),

@@ -6,31 +6,42 @@ import { MATCHING_INDEX_PREFIX } from '../reference';
 import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX } from '../mapping-book';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from './job';
 
+const part = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** A part of a job's finishing stage (finishing.ts): a claims or views part by number, a partition's merge by name. */
+const finishingMessage = v.object({
+  organizationId: v.string(),
+  mappingJobId: v.string(),
+  finishing: v.picklist(['claims', 'views', 'scores']),
+  part: v.optional(part),
+  partition: v.optional(v.string()),
+});
+
 export const mappingChunkQueue = defineQueue({
   name: 'mapping-chunks',
   handler: 'mapping-jobs/chunk',
   deadLetterHandler: 'mapping-jobs/chunk-dead-letters',
-  description: 'Maps one chunk (2,000 rows) of a job against the pinned reference index',
-  schema: v.object({ organizationId: v.string(), mappingJobId: v.string(), chunk: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
+  description: "Maps one chunk (2,000 rows) of a job against the pinned reference index, or runs a part of a job's finishing stage",
+  schema: v.union([v.object({ organizationId: v.string(), mappingJobId: v.string(), chunk: part }), finishingMessage]),
   traceAnnotations: (message) => ({ jobId: message.mappingJobId }),
   maxReceiveCount: 3,
   batchSize: 1,
-  // Reads the inventory's rows and the pinned matching index; writes its results, and reads them to settle shared claims.
+  // Reads the inventory's rows and the pinned matching index; writes its results and claims, and the finishing stage's files.
   access: {
     table: 'readwrite',
     objects: { read: [INVENTORY_FILES_PREFIX, MATCHING_INDEX_PREFIX] },
     resultObjects: { read: [JOB_RESULTS_PREFIX], write: [JOB_RESULTS_PREFIX] },
-    // A completed job's write into the mapping book starts there.
-    sendsTo: ['mapping-book-writes'],
+    // The finishing stage's parts go to this queue; a completed job's write into the mapping book starts there.
+    sendsTo: ['mapping-chunks', 'mapping-book-writes'],
   },
   // It only fails the job and releases its reservation.
   deadLetterAccess: { table: 'readwrite' },
   // Loading the matching index of a million hotels peaks at about 0.75 GB; a chunk maps in well
   // under a second and writes its 2,000 results in a few more. The timeout leaves room for a cold
-  // index load. The last chunk also finishes the job in one message (about 0.5 GB a million rows
-  // beside the index), so the largest inventory, about two million rows, needs some 2.5 GB; more
-  // buys nothing: matching is single-threaded, and 1,769 MB already buys a whole vCPU.
-  lambda: { memoryMb: 3072, timeoutSeconds: 180 },
+  // index load. A finishing part holds at most a views part's 100,000 rows (about 100 MB) or a
+  // claims part's 500,000 claims beside the index, whatever the job's size. More memory buys
+  // nothing: matching is single-threaded, and 1,769 MB already buys a whole vCPU.
+  lambda: { memoryMb: 2048, timeoutSeconds: 180 },
   // Each container loads the matching index once (1.7 s at a million hotels: bench:cost) and
   // then maps chunk after chunk: ten at once load it ten times a job, where fifty loaded it fifty
   // times for a 100,000-row job (0.055 USD a million rows at a million hotels, half the budget).
@@ -110,6 +121,7 @@ export const mappingBookWriteQueue = defineQueue({
 });
 
 export type ChunkMessage = v.InferOutput<typeof mappingChunkQueue.schema>;
+export type FinishingMessage = v.InferOutput<typeof finishingMessage>;
 export type ExportMessage = v.InferOutput<typeof mappingExportQueue.schema>;
 export type DeadlineMessage = v.InferOutput<typeof mappingDeadlineQueue.schema>;
 export type BookWriteMessage = v.InferOutput<typeof mappingBookWriteQueue.schema>;

@@ -1,35 +1,67 @@
 /**
- * A completed job's results as files in the bucket, not as table items: the finishing stage writes
- * them once, sorted the two ways the results API reads them (partner id order, and each engine
- * status-and-method partition best score first), as Brotli blocks of VIEW_BLOCK_ROWS rows laid end
- * to end in one object, with a small manifest of each block's first key and place. A read fetches
- * the blocks it needs by byte range. A person's decisions are small table items (store.ts) that
- * reads lay over the files. A mapped row so costs a share of two S3 writes per job instead of two
- * DynamoDB write units of its own (README, "Unit cost").
+ * A completed job's results as files in the bucket, not as table items: the finishing stage
+ * (finishing.ts) writes them once, sorted the two ways the results API reads them (partner id
+ * order, and each engine status-and-method partition best score first), as Brotli blocks of
+ * VIEW_BLOCK_ROWS rows laid end to end in a few objects, with a small manifest of each block's file,
+ * first key and place. A read fetches the blocks it needs by byte range. A person's decisions are
+ * small table items (store.ts) that reads lay over the files. A mapped row so costs a share of two
+ * S3 writes per job instead of two DynamoDB write units of its own (README, "Unit cost").
+ *
+ * The views are written in parts, each within a fixed memory whatever the job's size: a part is
+ * the rows of a run of chunks (in partner id order, since chunks are), with each partition's rows
+ * of the part sorted; the partitions' runs of every part are then merged, a block of each at a time.
  */
-import { blockAscending, blockDescending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readBlock, type BlockRef } from '../platform/objects/block-files';
+import { blockAscending, blockDescending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { OWN_SOURCE } from '../mapping-book';
-import { jobObjects, type MappingJob, type StoredResult } from './job';
+import { countResults, jobObjects, type JobCounts, type MappingJob, type StoredResult } from './job';
 import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
 
 /** Rows per block: a default page of 100 reads one block, a page of 1,000 two or three. */
 export const VIEW_BLOCK_ROWS = 500;
 
+/** Blocks per file of a merged partition: about 50,000 rows, so that no writer holds a whole partition. */
+const MERGED_FILE_BLOCKS = 100;
+
+/** A block, and the file of the views it is in (its index in the manifest's files). */
+export interface FileBlock extends BlockRef {
+  file: number;
+}
+
 interface Manifest {
   rows: number;
+  /** The views' files, by name under the job's views folder. */
+  files: string[];
   /** The blocks in partner id order. */
-  byId: BlockRef[];
+  byId: FileBlock[];
   /** Per engine partition (`STATUS#METHOD`), its blocks best score first. */
-  byScore: Record<string, BlockRef[]>;
+  byScore: Record<string, FileBlock[]>;
   /** The book sources the rows belong to. */
-  sources?: string[];
+  sources: string[];
+}
+
+/** A part of the views: its rows in partner id order, and each partition's rows best score first, in one file. */
+export interface ViewPart {
+  file: string;
+  rows: number;
+  counts: Omit<JobCounts, 'total'>;
+  sources: string[];
+  byId: BlockRef[];
+  byScore: Record<string, BlockRef[]>;
+}
+
+/** A partition's runs merged: its blocks, best score first, in files of their own. */
+export interface MergedPartition {
+  files: string[];
+  blocks: FileBlock[];
 }
 
 const viewKeys = {
   manifest: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}manifest.json`,
-  blocks: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}blocks`,
+  file: (job: Pick<MappingJob, 'organizationId' | 'id'>, name: string) => `${jobObjects.views(job)}${name}`,
+  part: (part: number) => `part-${String(part).padStart(5, '0')}`,
+  merged: (partition: string, file: number) => `scores-${partition.replace('#', '-')}-${String(file).padStart(5, '0')}`,
 };
 
 /** Rows in the order DynamoDB kept them: partner ids by their UTF-8 bytes. */
@@ -38,28 +70,163 @@ const byPartnerId = (results: readonly StoredResult[]) => inUtf8Order(results, (
 /** Best score first, ties by partner id from the last, as a descending Query of GSI1 gave them. */
 const byScoreDescending = (results: readonly StoredResult[]) => inUtf8Order(results, (result) => resultSortKey(result.score, result.partnerHotelId), -1);
 
+const scoreKeyOf = (row: StoredResult) => resultSortKey(row.score, row.partnerHotelId);
+
 /**
- * Writes a job's views from its final results; the manifest last, so its presence says the blocks
- * are there. Writing them again from the same results writes the same files.
+ * Writes a part of the views from its final rows (the part's index last, so its presence says the
+ * file is there). Writing it again from the same rows writes the same files.
  */
-export async function writeResultViews(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, results: readonly StoredResult[]): Promise<void> {
+export async function writeViewPart(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, part: number, results: readonly StoredResult[]): Promise<ViewPart> {
   const file = new BlockFileWriter();
-  const manifest: Manifest = {
+  const name = viewKeys.part(part);
+  const index: ViewPart = {
+    file: name,
     rows: results.length,
+    counts: countResults(results),
+    sources: [...new Set(results.map((result) => result.source ?? OWN_SOURCE))].sort(),
     byId: blocksOf(byPartnerId(results), VIEW_BLOCK_ROWS).map((rows) => file.add(rows, rows[0]!.partnerHotelId)),
     byScore: {},
-    sources: [...new Set(results.map((result) => result.source ?? OWN_SOURCE))].sort(),
   };
   const partitions = new Map<string, StoredResult[]>();
   for (const result of results) {
     const partition = partitionName(result.status, result.method);
     (partitions.get(partition) ?? partitions.set(partition, []).get(partition)!).push(result);
   }
-  for (const [partition, rows] of partitions) {
-    manifest.byScore[partition] = blocksOf(byScoreDescending(rows), VIEW_BLOCK_ROWS).map((block) => file.add(block, resultSortKey(block[0]!.score, block[0]!.partnerHotelId)));
+  for (const [partition, rows] of partitions) index.byScore[partition] = blocksOf(byScoreDescending(rows), VIEW_BLOCK_ROWS).map((block) => file.add(block, scoreKeyOf(block[0]!)));
+  await objects.put(viewKeys.file(job, name), file.bytes(), 'application/octet-stream');
+  await objects.put(viewKeys.file(job, `${name}.json`), JSON.stringify(index), 'application/json');
+  return index;
+}
+
+/** A written part's index; undefined when the part is not written yet. */
+export async function readViewPart(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, part: number): Promise<ViewPart | undefined> {
+  const bytes = await objects.get(viewKeys.file(job, `${viewKeys.part(part)}.json`));
+  return bytes && (JSON.parse(bytes.toString('utf8')) as ViewPart);
+}
+
+/** A partition's blocks of one part, read a block at a time. */
+async function* runRows(objects: Pick<ObjectStore, 'get'>, key: string, blocks: readonly BlockRef[]): AsyncGenerator<StoredResult> {
+  for (const block of blocks) yield* await readBlockUncached<StoredResult>(objects, key, block);
+}
+
+/** Heads of sorted runs, the highest sort key on top (a binary heap): a merge of many runs picks each row in a few comparisons. */
+class HighestFirst<T> {
+  private readonly heap: { key: Buffer; item: T; run: number }[] = [];
+
+  get size(): number {
+    return this.heap.length;
   }
-  await objects.put(viewKeys.blocks(job), file.bytes(), 'application/octet-stream');
+
+  push(key: Buffer, item: T, run: number): void {
+    const heap = this.heap;
+    heap.push({ key, item, run });
+    for (let at = heap.length - 1; at > 0; ) {
+      const parent = (at - 1) >> 1;
+      if (Buffer.compare(heap[parent]!.key, heap[at]!.key) >= 0) break;
+      [heap[parent], heap[at]] = [heap[at]!, heap[parent]!];
+      at = parent;
+    }
+  }
+
+  pop(): { item: T; run: number } {
+    const heap = this.heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      for (let at = 0; ; ) {
+        const [left, right] = [2 * at + 1, 2 * at + 2];
+        let highest = at;
+        if (left < heap.length && Buffer.compare(heap[left]!.key, heap[highest]!.key) > 0) highest = left;
+        if (right < heap.length && Buffer.compare(heap[right]!.key, heap[highest]!.key) > 0) highest = right;
+        if (highest === at) break;
+        [heap[highest], heap[at]] = [heap[at]!, heap[highest]!];
+        at = highest;
+      }
+    }
+    return { item: top.item, run: top.run };
+  }
+}
+
+/**
+ * Merges a partition's sorted runs of every part into one order, best score first, holding a block
+ * of each run and one file being written at a time; the same parts write the same files.
+ */
+export async function mergePartition(objects: Pick<ObjectStore, 'get' | 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string, parts: readonly ViewPart[]): Promise<MergedPartition> {
+  const runs = parts.filter((part) => part.byScore[partition]?.length).map((part) => runRows(objects, viewKeys.file(job, part.file), part.byScore[partition]!));
+  const heads = new HighestFirst<StoredResult>();
+  const next = async (run: number) => {
+    const read = await runs[run]!.next();
+    if (!read.done) heads.push(sortKeyBytes(scoreKeyOf(read.value)), read.value, run);
+  };
+  await Promise.all(runs.map((_, run) => next(run)));
+  const merged: MergedPartition = { files: [], blocks: [] };
+  let file = new BlockFileWriter();
+  let fileBlocks = 0;
+  let block: StoredResult[] = [];
+  const flushFile = async () => {
+    if (fileBlocks === 0) return;
+    const name = viewKeys.merged(partition, merged.files.length);
+    await objects.put(viewKeys.file(job, name), file.bytes(), 'application/octet-stream');
+    merged.files.push(name);
+    file = new BlockFileWriter();
+    fileBlocks = 0;
+  };
+  const flushBlock = async () => {
+    if (block.length === 0) return;
+    merged.blocks.push({ ...file.add(block, scoreKeyOf(block[0]!)), file: merged.files.length });
+    block = [];
+    if (++fileBlocks === MERGED_FILE_BLOCKS) await flushFile();
+  };
+  while (heads.size > 0) {
+    const { item, run } = heads.pop();
+    block.push(item);
+    if (block.length === VIEW_BLOCK_ROWS) await flushBlock();
+    await next(run);
+  }
+  await flushBlock();
+  await flushFile();
+  return merged;
+}
+
+/**
+ * Writes the views' manifest from the parts (in chunk order) and the merged partitions (a
+ * partition of a single part is that part's run); its presence says the views are complete.
+ */
+export async function writeViewsManifest(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, parts: readonly ViewPart[], merged: Readonly<Record<string, MergedPartition>>): Promise<void> {
+  const files = parts.map((part) => part.file);
+  const manifest: Manifest = {
+    rows: parts.reduce((sum, part) => sum + part.rows, 0),
+    files,
+    byId: parts.flatMap((part, file) => part.byId.map((block) => ({ ...block, file }))),
+    byScore: {},
+    sources: [...new Set(parts.flatMap((part) => part.sources))].sort(),
+  };
+  for (const partition of [...new Set(parts.flatMap((part) => Object.keys(part.byScore)))].sort()) {
+    const partitionMerged = merged[partition];
+    if (partitionMerged) {
+      const offset = files.length;
+      files.push(...partitionMerged.files);
+      manifest.byScore[partition] = partitionMerged.blocks.map((block) => ({ ...block, file: block.file + offset }));
+    } else {
+      const [only, ...others] = parts.flatMap((part, file) => (part.byScore[partition]?.length ? [{ part, file }] : []));
+      if (others.length > 0) throw new Error(`The partition ${partition} of job ${job.id} has several runs and no merge.`);
+      manifest.byScore[partition] = only ? only.part.byScore[partition]!.map((block) => ({ ...block, file: only.file })) : [];
+    }
+  }
   await objects.put(viewKeys.manifest(job), JSON.stringify(manifest), 'application/json');
+}
+
+/** The partitions whose rows more than one part holds: those the finishing stage merges. */
+export function partitionsToMerge(parts: readonly ViewPart[]): string[] {
+  const holders = new Map<string, number>();
+  for (const part of parts) for (const [partition, blocks] of Object.entries(part.byScore)) if (blocks.length > 0) holders.set(partition, (holders.get(partition) ?? 0) + 1);
+  return [...holders].filter(([, count]) => count > 1).map(([partition]) => partition).sort();
+}
+
+/** A job's views written whole, as one part (for jobs whose rows are at hand). */
+export async function writeResultViews(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, results: readonly StoredResult[]): Promise<void> {
+  await writeViewsManifest(objects, job, [await writeViewPart(objects, job, 0, results)], {});
 }
 
 /** A completed job's rows as the engine left them, in partner id order, a block at a time: what the job writes into the book. */
@@ -72,15 +239,19 @@ export class EngineRowsInOrder {
   /** The first partner id of each block, and the book sources of the rows. */
   async outline(): Promise<{ firstIds: string[]; sources: string[] }> {
     const manifest = await readManifest(this.objects, this.job);
-    return { firstIds: manifest.byId.map((block) => block.first), sources: manifest.sources ?? [OWN_SOURCE] };
+    return { firstIds: manifest.byId.map((block) => block.first), sources: manifest.sources };
   }
 
   /** The rows of blocks `from` to `to` (excluded). */
   async rows(from: number, to: number): Promise<StoredResult[]> {
     const manifest = await readManifest(this.objects, this.job);
-    const blocks = await Promise.all(manifest.byId.slice(from, to).map((block) => readBlock<StoredResult>(this.objects, viewKeys.blocks(this.job), block)));
+    const blocks = await Promise.all(manifest.byId.slice(from, to).map((block) => readViewBlock(this.objects, this.job, manifest, block)));
     return blocks.flat();
   }
+}
+
+function readViewBlock(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, manifest: Manifest, block: FileBlock): Promise<StoredResult[]> {
+  return readBlock<StoredResult>(objects, viewKeys.file(job, manifest.files[block.file]!), block);
 }
 
 function readManifest(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>): Promise<Manifest> {
@@ -185,7 +356,7 @@ export class ResultViews {
     return readManifest(this.objects, this.job);
   }
 
-  private block(block: BlockRef): Promise<StoredResult[]> {
-    return readBlock<StoredResult>(this.objects, viewKeys.blocks(this.job), block);
+  private async block(block: FileBlock): Promise<StoredResult[]> {
+    return readViewBlock(this.objects, this.job, await this.manifest(), block);
   }
 }

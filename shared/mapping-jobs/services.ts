@@ -17,8 +17,9 @@ import { tableOf } from '../platform/table';
 import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
-import { ResultViews, writeResultViews } from './result-views';
-import { readChunkResults, resultsFileBytes, resultsFileText } from './claims';
+import { ResultViews } from './result-views';
+import { readChunkResults, resultsFileBytes, resultsFileText } from './results-files';
+import { DEFAULT_FINISHING_SIZES, FINISHING_SETTINGS } from './finishing';
 import type { ReviewPorts } from './review';
 import { mappingJobStoreOf } from './store';
 
@@ -55,8 +56,19 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     index: (job) => matchingIndexesOf(runtime).load(job.reference.matchingIndexKey),
     heldAnswers: (job, ids) => heldEngineAnswers(bookPorts(runtime), job.organizationId, ids),
     ...resultsFiles(runtime),
-    putResultViews: (job, rows) => writeResultViews(resultObjectStoreOf(runtime), job, rows),
+    views: resultObjectStoreOf(runtime),
+    finishing: queueOf(runtime, mappingChunkQueue),
+    finishingSizes: finishingSizesOf(runtime),
     bookWrites: queueOf(runtime, mappingBookWriteQueue),
+  };
+}
+
+/** The finishing stage's sizes, as the stage's settings may lower them (tests cut a small job into many parts). */
+function finishingSizesOf(runtime: Runtime) {
+  const { claimPartRows, viewPartChunks } = FINISHING_SETTINGS.read(runtime.config);
+  return {
+    claimPartRows: claimPartRows ? Number(claimPartRows) : DEFAULT_FINISHING_SIZES.claimPartRows,
+    viewPartChunks: viewPartChunks ? Number(viewPartChunks) : DEFAULT_FINISHING_SIZES.viewPartChunks,
   };
 }
 

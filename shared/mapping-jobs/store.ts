@@ -18,13 +18,15 @@ import {
   type TransactItem,
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
-import { resultsExpireAt, type JobCounts, type JobStatus, type MappingJob, type StoredResult } from './job';
+import { resultsExpireAt, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {
   preferences: (organizationId: string) => ({ PK: organizationPartition(organizationId), SK: 'MAPPING_PREFERENCES' }),
   /** A person's decision on a row: the row as decided, found by partner id, and by its new place through GSI1. */
   decision: (jobId: string, partnerHotelId: string) => ({ PK: `JOB#${jobId}`, SK: `DECISION#${partnerHotelId}` }),
+  /** Apart from the job's item, which every count and decision writes again: its sets grow with the job. */
+  finishing: (jobId: string) => ({ PK: `JOB#${jobId}`, SK: 'FINISHING' }),
   decisionPrefix: 'DECISION#',
   /**
    * Where the engine had put a decided row (its status-and-method partition and sort key), so that a
@@ -73,6 +75,11 @@ function decisionItem(job: Pick<MappingJob, 'id' | 'createdAt'>, result: StoredR
     ...result,
     [TABLE_KEYS.ttlAttribute]: Math.floor(resultsExpireAt(job).getTime() / 1000),
   };
+}
+
+function finishingOf(item: Record<string, unknown>): FinishingState {
+  const { [TABLE_KEYS.ttlAttribute]: _expiresAt, ...state } = withoutKeys(item);
+  return state as unknown as FinishingState;
 }
 
 function decisionOf(item: Record<string, unknown>): StoredResult {
@@ -146,6 +153,43 @@ export class MappingJobStore {
       if (isConditionFailure(error)) return undefined;
       throw error;
     }
+  }
+
+  /** Where the job's finishing stage stands, if it started. */
+  async finishing(job: Pick<MappingJob, 'id'>): Promise<FinishingState | undefined> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.finishing(job.id), ConsistentRead: true }));
+    return Item && finishingOf(Item);
+  }
+
+  /** Fixes the finishing stage's plan, once (a plan fixed before stays); where the stage then stands. */
+  async planFinishing(job: Pick<MappingJob, 'id' | 'createdAt'>, plan: FinishingPlan): Promise<FinishingState> {
+    return this.updateFinishing(job, 'SET #plan = if_not_exists(#plan, :plan), #expiresAt = :expiresAt', { ':plan': plan, ':expiresAt': Math.floor(resultsExpireAt(job).getTime() / 1000) });
+  }
+
+  /** Fixes the partitions the finishing stage merges, once; answers them as fixed. */
+  async planMerges(job: Pick<MappingJob, 'id' | 'createdAt'>, partitions: string[]): Promise<string[]> {
+    return (await this.updateFinishing(job, 'SET #plan.merges = if_not_exists(#plan.merges, :partitions)', { ':partitions': partitions })).plan.merges ?? partitions;
+  }
+
+  /** Counts a part of the finishing stage as done (a redelivered part counts once); where the stage then stands. */
+  async finishingPartDone(job: Pick<MappingJob, 'id' | 'createdAt'>, stage: 'claims' | 'views' | 'scores', part: number | string): Promise<FinishingState> {
+    const attribute = { claims: 'doneClaimParts', views: 'doneViewParts', scores: 'doneMerges' }[stage];
+    return this.updateFinishing(job, `ADD ${attribute} :part`, { ':part': new Set([part]) });
+  }
+
+  private async updateFinishing(job: Pick<MappingJob, 'id'>, update: string, values: Record<string, unknown>): Promise<FinishingState> {
+    const names = { ...(update.includes('#plan') && { '#plan': 'plan' }), ...(update.includes('#expiresAt') && { '#expiresAt': TABLE_KEYS.ttlAttribute }) };
+    const { Attributes } = await this.table.client.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.finishing(job.id),
+        UpdateExpression: update,
+        ...(Object.keys(names).length > 0 && { ExpressionAttributeNames: names }),
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return finishingOf(Attributes!);
   }
 
   /** Sets the counts of a RUNNING job (its results as the finishing stage left them); false when it is no longer running. */

@@ -2,7 +2,7 @@
 import { INVENTORY_CHUNK_ROWS } from '../partner-inventories';
 import type { Runtime } from '../platform/runtime';
 import { JOB_DEADLINE_HOURS } from './job';
-import { failJob, mapChunk } from './lifecycle';
+import { failJob, runChunkMessage } from './lifecycle';
 import { prepareExport } from './export-preparation';
 import type { BookWriteMessage, ChunkMessage, DeadlineMessage, ExportMessage } from './queues';
 import { bookWritePorts, chunkPorts, endingPorts, exportPorts } from './services';
@@ -10,15 +10,17 @@ import { writeIntoBook } from './book-writes';
 import { abandonJobWrite, bookPorts } from '../mapping-book';
 
 export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
-  return mapChunk(chunkPorts(runtime), message);
+  return runChunkMessage(chunkPorts(runtime), message);
 }
 
-/** A chunk that failed every delivery fails its job, which settles the rows it processed and releases the rest. */
+/** A chunk or finishing part that failed every delivery fails its job, which settles the rows it processed and releases the rest. */
 export function failJobOfDeadChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
   return failJob(
     endingPorts(runtime),
     { organizationId: message.organizationId, id: message.mappingJobId },
-    `Rows ${message.chunk * INVENTORY_CHUNK_ROWS + 1} to ${(message.chunk + 1) * INVENTORY_CHUNK_ROWS} could not be mapped after several attempts. Create the job again; if it fails again, contact support.`,
+    'chunk' in message
+      ? `Rows ${message.chunk * INVENTORY_CHUNK_ROWS + 1} to ${(message.chunk + 1) * INVENTORY_CHUNK_ROWS} could not be mapped after several attempts. Create the job again; if it fails again, contact support.`
+      : `The job's results could not be put together (its ${message.finishing} stage failed several attempts). Create the job again; if it fails again, contact support.`,
   );
 }
 

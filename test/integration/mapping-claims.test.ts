@@ -1,6 +1,7 @@
 /**
  * One result per job: the cross-row rule (one reference hotel, one partner row) runs once over a
- * job's chunks, so a job of several chunks gives exactly what `npm run map` gives on the same files.
+ * job's chunks, so a job of several chunks gives exactly what `npm run map` gives on the same files;
+ * and the same whether its finishing stage runs in one part or in many.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,12 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from '@jest/globals';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
-import { matchHotels } from '../../shared/mapping';
-import { resolveJobClaims, toJsonLines } from '../../shared/mapping-jobs/claims';
-import { jobObjects, withPartnerFacts } from '../../shared/mapping-jobs/job';
+import { jobObjects } from '../../shared/mapping-jobs/job';
 import { chunkPorts } from '../../shared/mapping-jobs/services';
 import { mappingJobStoreOf } from '../../shared/mapping-jobs/store';
-import { rowBasis } from '../../shared/mapping-jobs/unchanged-rows';
 import { INVENTORY_CHUNK_ROWS } from '../../shared/partner-inventories';
 import { formatCsvRow, type CsvValue } from '../../shared/platform/files/csv-format';
 import { startTestApi } from '../support/test-api';
@@ -110,19 +108,30 @@ describe('a job of several chunks', () => {
       ['MATCHED', 'REVIEW', 'UNMATCHED'].map((status) => statuses.filter((s) => s === status).length),
     );
 
-    // Run again as after a crash before the rule rewrote the files: the second chunk's file as its
-    // worker wrote it, before the rule. The rule restores the file, and the counts stay as they were.
-    const ports = chunkPorts(api.runtime);
-    const stored = (await mappingJobStoreOf(api.runtime).get(caller.organization.id, job.mappingJobId))!;
-    const secondChunk = jobObjects.results(stored, 1);
-    const secondRows = (await ports.rows(stored, 1))!;
-    const unresolved = matchHotels(await ports.index(stored), secondRows, { mode: 'STANDARD' }).map((result, i) => ({ ...withPartnerFacts(result, secondRows[i]!), basis: rowBasis(stored, secondRows[i]!) }));
-    assert.ok(unresolved.some((result) => result.status === 'MATCHED' && reviewed.some((lost) => lost.partnerHotelId === result.partnerHotelId)));
-    await ports.putResultsFile(secondChunk, toJsonLines(unresolved));
-    assert.equal(await resolveJobClaims(ports, stored), true);
-    assert.equal(await ports.readResultsFile(secondChunk), chunkFiles[1]);
-    const again = (await api.request('GET', `/api/v1/mapping/${job.mappingJobId}`, { as: caller })).body;
-    assert.deepEqual(again.counts, job.counts);
+    // The same inventory mapped by another organization with the finishing stage cut into a views
+    // part per chunk and a claims part per 1,000 rows: the same results, pages and counts.
+    const inParts = await startTestApi({ provision: false, config: { ...api.config, variables: { ...api.config.variables, FINISHING_CLAIM_PART_ROWS: '1000', FINISHING_VIEW_PART_CHUNKS: '1' } } });
+    const other = await inParts.newOrganization({ planType: 'ENTERPRISE' });
+    const form2 = new FormData();
+    form2.append('name', 'claims across chunks, in parts');
+    form2.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
+    const uploaded2 = await inParts.request('POST', '/api/v1/partner-inventories', { as: other, body: form2 });
+    const created2 = await inParts.request('POST', '/api/v1/mapping', { as: other, json: { partnerInventoryId: uploaded2.body.partnerInventoryId } });
+    await inParts.messaging.idle();
+    const stored = (await mappingJobStoreOf(inParts.runtime).get(other.organization.id, created2.body.mappingJobId))!;
+    // REVIEW rows are all in the second chunk: one part holds them, nothing to merge.
+    assert.deepEqual({ ...(await mappingJobStoreOf(inParts.runtime).finishing(stored))!.plan }, { claimParts: 5, viewParts: 3, merges: ['MATCHED#FUZZY', 'UNMATCHED#NONE'] });
+    const job2 = (await inParts.request('GET', `/api/v1/mapping/${created2.body.mappingJobId}`, { as: other })).body;
+    assert.equal(job2.status, 'COMPLETED');
+    assert.deepEqual(job2.counts, job.counts);
+    for (let chunk = 0; chunk < 3; chunk++) assert.equal(await chunkPorts(inParts.runtime).readResultsFile(jobObjects.results(stored, chunk)), chunkFiles[chunk], `chunk ${chunk}`);
+    for (const query of ['status=REVIEW&limit=100', 'status=MATCHED&limit=1000', 'limit=1000', 'status=UNMATCHED&limit=50']) {
+      const [one, many] = await Promise.all([
+        api.request('GET', `/api/v1/mapping/${job.mappingJobId}/results?${query}`, { as: caller }),
+        inParts.request('GET', `/api/v1/mapping/${job2.mappingJobId}/results?${query}`, { as: other }),
+      ]);
+      assert.deepEqual(many.body.results.map((row: { partnerHotelId: string }) => row.partnerHotelId), one.body.results.map((row: { partnerHotelId: string }) => row.partnerHotelId), query);
+    }
 
     // npm run map on the same files: the same results, byte for byte (a job's also keep, for the
     // mapping book, each row's source, partner facts, basis and own answer where the rule changed it).

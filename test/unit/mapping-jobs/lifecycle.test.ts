@@ -9,8 +9,9 @@ import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, forbidden, type FailureKind } from '../../../shared/platform/errors';
 import type { DomainEvent } from '../../../shared/platform/events/events';
 import type { Queue, ScheduledDelivery, Scheduler } from '../../../shared/platform/queue/queue';
-import { isReadable, JOB_DEADLINE_HOURS, jobObjects, type JobCounts, type JobStatus, type MappingJob } from '../../../shared/mapping-jobs/job';
-import { cancelJob, createMappingJob, failJob, mapChunk, type ChunkPorts, type CreateJobInput, type JobPorts, type SupplierLookup } from '../../../shared/mapping-jobs/lifecycle';
+import { isReadable, JOB_DEADLINE_HOURS, jobObjects, type FinishingPlan, type FinishingState, type JobCounts, type JobStatus, type MappingJob } from '../../../shared/mapping-jobs/job';
+import { cancelJob, createMappingJob, failJob, runChunkMessage, type ChunkPorts, type CreateJobInput, type JobPorts, type SupplierLookup } from '../../../shared/mapping-jobs/lifecycle';
+import { DEFAULT_FINISHING_SIZES } from '../../../shared/mapping-jobs/finishing';
 import { mappingDeadlineQueue, type ChunkMessage } from '../../../shared/mapping-jobs/queues';
 
 const T0 = new Date('2026-03-01T12:00:00Z');
@@ -62,6 +63,30 @@ class JobsInMemory {
     return copy(current);
   }
 
+  /** The finishing stage's state, by job. */
+  readonly finishings = new Map<string, FinishingState>();
+
+  async finishing(job: Pick<MappingJob, 'id'>): Promise<FinishingState | undefined> {
+    return this.finishings.get(job.id);
+  }
+
+  async planFinishing(job: Pick<MappingJob, 'id'>, plan: FinishingPlan): Promise<FinishingState> {
+    if (!this.finishings.has(job.id)) this.finishings.set(job.id, { plan });
+    return this.finishings.get(job.id)!;
+  }
+
+  async planMerges(job: Pick<MappingJob, 'id'>, partitions: string[]): Promise<string[]> {
+    return (this.finishings.get(job.id)!.plan.merges ??= partitions);
+  }
+
+  async finishingPartDone(job: Pick<MappingJob, 'id'>, stage: 'claims' | 'views' | 'scores', part: number | string): Promise<FinishingState> {
+    const state = this.finishings.get(job.id)!;
+    if (stage === 'claims') (state.doneClaimParts ??= new Set()).add(part as number);
+    else if (stage === 'views') (state.doneViewParts ??= new Set()).add(part as number);
+    else (state.doneMerges ??= new Set()).add(part as string);
+    return { ...state, plan: { ...state.plan } };
+  }
+
   async setCounts(job: Pick<MappingJob, 'organizationId' | 'id'>, counts: Omit<JobCounts, 'total'>): Promise<boolean> {
     const current = this.jobs.get(job.id)!;
     if (current.status !== 'RUNNING') return false;
@@ -87,6 +112,7 @@ class JobsInMemory {
   async putResultsFile(key: string, text: string): Promise<void> {
     if (this.dieOnce.delete('putResultsFile')) throw new Error('the delivery died');
     this.files.set(key, text);
+    if (!key.includes('/results/')) return;
     const chunk = Number(/(\d+)\.jsonl\.gz$/.exec(key)![1]);
     for (const line of text === '' ? [] : text.split('\n')) {
       const result = JSON.parse(line) as ChunkResult;
@@ -357,6 +383,8 @@ function running(status: JobStatus = 'PENDING', held = new Map<string, EngineAns
   const rowsRead: number[] = [];
   const bookWritesStarted: unknown[] = [];
   const indexLoads = { count: 0 };
+  const views = new Map<string, Buffer>();
+  const finishing: ChunkMessage[] = [];
   let inventoryDeleted = false;
   const job: MappingJob = {
     id: 'job-1',
@@ -387,12 +415,22 @@ function running(status: JobStatus = 'PENDING', held = new Map<string, EngineAns
     heldAnswers: async (_job, ids) => ids.map((id) => held.get(id.partnerHotelId)),
     putResultsFile: (key, text) => jobs.putResultsFile(key, text),
     readResultsFile: async (key) => files.get(key),
-    putResultViews: async () => {},
+    views: {
+      get: async (key, range) => {
+        const bytes = views.get(key);
+        return range ? bytes?.subarray(range.start, range.start + range.length) : bytes;
+      },
+      put: async (key, body) => void views.set(key, Buffer.from(body)),
+    },
+    finishing: { sendAll: async (messages) => void finishing.push(...messages) },
+    finishingSizes: DEFAULT_FINISHING_SIZES,
     bookWrites: { send: async (message) => void bookWritesStarted.push(message) },
   };
-  const deliver = (chunk: number) => {
+  /** A chunk delivered, then the finishing stage's messages it leads to, as the queue would deliver them. */
+  const deliver = async (chunk: number) => {
     clock.advance(1_000);
-    return mapChunk(ports, { organizationId: 'org-1', mappingJobId: 'job-1', chunk });
+    await runChunkMessage(ports, { organizationId: 'org-1', mappingJobId: 'job-1', chunk });
+    while (finishing.length > 0) await runChunkMessage(ports, finishing.shift()!);
   };
   return {
     jobs,
@@ -551,7 +589,7 @@ describe('running a mapping job, chunk by chunk', () => {
     const putResultsFile = jobs.putResultsFile.bind(jobs);
     jobs.putResultsFile = async (key, text) => {
       await putResultsFile(key, text);
-      await cancelJob(ports, current());
+      if (key.includes('/results/')) await cancelJob(ports, current());
     };
     await deliver(1);
     const cancelled = current();

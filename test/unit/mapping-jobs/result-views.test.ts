@@ -147,9 +147,9 @@ const FILTERS: ResultFilter[] = [
 ];
 
 describe('a completed job’s results views', () => {
-  it('are two objects however many rows: the blocks laid end to end, then their manifest', async () => {
+  it('written as one part, are three objects however many rows: the part\'s blocks laid end to end, its index, then the manifest', async () => {
     const { job, objects } = await setUp();
-    assert.deepEqual(objects.writes, [`mapping-jobs/org-1/${job.id}/views/blocks`, `mapping-jobs/org-1/${job.id}/views/manifest.json`]);
+    assert.deepEqual(objects.writes, [`mapping-jobs/org-1/${job.id}/views/part-00000`, `mapping-jobs/org-1/${job.id}/views/part-00000.json`, `mapping-jobs/org-1/${job.id}/views/manifest.json`]);
   });
 
   it('answer every filter, page by page, as the rows are: in partner id (UTF-8) order, or best score first', async () => {

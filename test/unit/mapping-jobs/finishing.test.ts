@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { buildMatchingIndex, decisionThresholds, type MappingResult, type PartnerHotel, type ReferenceHotel } from '../../../shared/mapping';
-import { resolveJobClaims, toJsonLines, type ClaimPorts } from '../../../shared/mapping-jobs/claims';
-import { emptyCounts, jobObjects, type JobCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
+import { toJsonLines } from '../../../shared/mapping-jobs/results-files';
+import { claimsFileOf, DEFAULT_FINISHING_SIZES, runFinishingPart, startFinishing, type FinishingPorts, type FinishingSizes } from '../../../shared/mapping-jobs/finishing';
+import { emptyCounts, jobObjects, type FinishingPlan, type FinishingState, type JobCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
+import type { ChunkMessage, FinishingMessage } from '../../../shared/mapping-jobs/queues';
+import { EngineRowsInOrder, ResultViews } from '../../../shared/mapping-jobs/result-views';
 
 const reference: ReferenceHotel[] = [
   { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', city: 'Paris', country: 'France', lat: 48.8511, lon: 2.3271, supplierCodes: { HOTELBEDS: '111' } },
@@ -49,25 +52,67 @@ const job: MappingJob = {
   updatedAt: '2026-03-01T12:00:00.000Z',
 };
 
-/** The job's results files and rows, its views and counts, in memory; every write noted. */
-class JobInMemory implements ClaimPorts {
+/** The job's results and claims files and rows, its views and counts, in memory; every write noted. */
+let instances = 0;
+
+class JobInMemory implements FinishingPorts {
   readonly files = new Map<string, string>();
-  views: StoredResult[] | undefined;
+  readonly objects = new Map<string, Buffer>();
   readonly filesWritten: string[] = [];
   readonly rowsRead: number[] = [];
-  viewWrites = 0;
+  readonly sent: FinishingMessage[] = [];
   indexLoads = 0;
+  /** A job of its own: blocks read are kept per function, by file. */
+  job: MappingJob = { ...job, id: `job-${++instances}`, doneChunks: new Set(job.doneChunks) };
   counts: Omit<JobCounts, 'total'> | undefined;
   inventoryDeleted = false;
 
   constructor(readonly chunks: MappingResult[][]) {
-    chunks.forEach((results, chunk) => this.files.set(jobObjects.results(job, chunk), toJsonLines(results)));
+    chunks.forEach((results, chunk) => {
+      this.files.set(jobObjects.results(this.job, chunk), toJsonLines(results));
+      this.files.set(jobObjects.claims(this.job, chunk), claimsFileOf(results));
+    });
   }
 
-  readonly jobs: ClaimPorts['jobs'] = {
+  state: FinishingState | undefined;
+
+  readonly jobs: FinishingPorts['jobs'] = {
+    get: async () => structuredClone(this.job),
+    finishing: async () => this.state && structuredClone(this.state),
+    planFinishing: async (_job, plan: FinishingPlan) => {
+      this.state ??= { plan };
+      return structuredClone(this.state);
+    },
+    planMerges: async (_job, partitions) => {
+      this.state!.plan.merges ??= partitions;
+      return this.state!.plan.merges;
+    },
+    finishingPartDone: async (_job, stage, part) => {
+      const state = this.state!;
+      if (stage === 'claims') (state.doneClaimParts ??= new Set()).add(part as number);
+      else if (stage === 'views') (state.doneViewParts ??= new Set()).add(part as number);
+      else (state.doneMerges ??= new Set()).add(part as string);
+      return structuredClone(state);
+    },
     setCounts: async (_job, counts) => {
       this.counts = counts;
       return true;
+    },
+  };
+
+  readonly finishing = {
+    sendAll: async (messages: readonly ChunkMessage[]) => {
+      this.sent.push(...(messages as FinishingMessage[]));
+    },
+  };
+
+  readonly views = {
+    get: async (key: string, range?: { start: number; length: number }) => {
+      const bytes = this.objects.get(key);
+      return range ? bytes?.subarray(range.start, range.start + range.length) : bytes;
+    },
+    put: async (key: string, body: Buffer | string) => {
+      this.objects.set(key, Buffer.from(body));
     },
   };
 
@@ -91,16 +136,35 @@ class JobInMemory implements ClaimPorts {
     return this.files.get(key);
   }
 
-  async putResultViews(_job: MappingJob, results: readonly StoredResult[]): Promise<void> {
-    this.viewWrites++;
-    this.views = JSON.parse(JSON.stringify(results)) as StoredResult[];
-  }
-
   /** A chunk's results as its file now holds them. */
   fileResults(chunk: number): MappingResult[] {
-    const text = this.files.get(jobObjects.results(job, chunk))!;
+    const text = this.files.get(jobObjects.results(this.job, chunk))!;
     return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as MappingResult);
   }
+
+  /** The views' rows in partner id order. */
+  async viewRows(): Promise<StoredResult[]> {
+    const views = new EngineRowsInOrder(this.views, this.job);
+    return views.rows(0, (await views.outline()).firstIds.length);
+  }
+
+  /** The rows of a partition of the views, best score first. */
+  async partition(name: string): Promise<string[]> {
+    const decisions = { getDecision: async () => undefined, decisionsBetween: async () => [], decidedBetween: async () => new Set<string>(), decisionsOfPartition: async () => [] };
+    const rows = await new ResultViews(this.views, decisions, this.job).resultsOfPartition(`JOB#${this.job.id}#${name}`, '0', '9', 1_000);
+    return rows.map((row) => row.partnerHotelId);
+  }
+}
+
+/** Runs the finishing stage as the queue would, every message it sends delivered in turn; its last outcome. */
+async function finish(ports: JobInMemory, sizes: FinishingSizes = DEFAULT_FINISHING_SIZES): Promise<string> {
+  await startFinishing(ports, ports.job, sizes);
+  let outcome = 'running';
+  while (ports.sent.length > 0) {
+    outcome = await runFinishingPart(ports, ports.sent.shift()!, sizes);
+    if (outcome === 'inventory_gone') return outcome;
+  }
+  return outcome;
 }
 
 /** Two rows of different chunks claim the Lutetia, a third is the first one listed twice. */
@@ -133,7 +197,7 @@ describe('results as JSON lines', () => {
 describe('the finishing stage of a job: one reference hotel is one partner hotel', () => {
   it('sends a weaker claimant from another chunk to review, held below the match threshold', async () => {
     const ports = new JobInMemory(contested());
-    assert.equal(await resolveJobClaims(ports, job), true);
+    assert.equal(await finish(ports), 'complete');
     const p3 = ports.fileResults(1)[0]!;
     const match = decisionThresholds({}).match;
     assert.equal(p3.status, 'REVIEW');
@@ -146,82 +210,107 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
 
   it('lets the same hotel listed twice by the partner keep its match, saying so', async () => {
     const ports = new JobInMemory(contested());
-    await resolveJobClaims(ports, job);
+    await finish(ports);
     const p4 = ports.fileResults(1)[1]!;
     assert.equal(p4.status, 'MATCHED');
     assert.equal(p4.score, 0.93);
     assert.match(p4.reason!, /same hotel as partner row p1/);
   });
 
-  it('rewrites only the files of the chunks that hold changed rows, and writes the views from every row as it ends up, with its chunk', async () => {
+  it('rewrites only the results files of the chunks that hold changed rows, and writes the views from every row as it ends up, with its chunk', async () => {
     const ports = new JobInMemory(contested());
-    const untouched = [ports.files.get(jobObjects.results(job, 0)), ports.files.get(jobObjects.results(job, 2))];
-    await resolveJobClaims(ports, job);
+    const untouched = [ports.files.get(jobObjects.results(ports.job, 0)), ports.files.get(jobObjects.results(ports.job, 2))];
+    await finish(ports);
     assert.deepEqual(
-      ports.views,
+      await ports.viewRows(),
       [0, 1, 2].flatMap((chunk) => ports.fileResults(chunk).map((row) => ({ ...row, chunk }))),
     );
-    assert.deepEqual(ports.filesWritten, [jobObjects.results(job, 1)]);
-    assert.deepEqual([ports.files.get(jobObjects.results(job, 0)), ports.files.get(jobObjects.results(job, 2))], untouched);
+    assert.deepEqual(ports.filesWritten.filter((key) => key.includes('/results/')), [jobObjects.results(ports.job, 1)]);
+    assert.deepEqual([ports.files.get(jobObjects.results(ports.job, 0)), ports.files.get(jobObjects.results(ports.job, 2))], untouched);
   });
 
   it('reads the rows of the contested chunks only', async () => {
     const ports = new JobInMemory(contested());
-    await resolveJobClaims(ports, job);
+    await finish(ports);
     assert.deepEqual([...new Set(ports.rowsRead)].sort(), [0, 1]);
   });
 
   it('sets the job’s counts from the results as the rule left them', async () => {
     const ports = new JobInMemory(contested());
-    await resolveJobClaims(ports, job);
+    await finish(ports);
     assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1, unchanged: 0 });
+  });
+
+  it('gives the same results, views and counts cut into a part per hotel claimed and per chunk as in one part', async () => {
+    const whole = new JobInMemory(contested());
+    const parts = new JobInMemory(contested());
+    await finish(whole);
+    assert.equal(await finish(parts, { claimPartRows: 1, viewPartChunks: 1 }), 'complete');
+    assert.deepEqual({ ...parts.state!.plan }, { claimParts: 5, viewParts: 3, merges: ['MATCHED#FUZZY'] });
+    for (const chunk of [0, 1, 2]) assert.deepEqual(parts.fileResults(chunk), whole.fileResults(chunk));
+    assert.deepEqual(await parts.viewRows(), await whole.viewRows());
+    for (const partition of ['MATCHED#FUZZY', 'REVIEW#FUZZY', 'UNMATCHED#NONE']) assert.deepEqual(await parts.partition(partition), await whole.partition(partition), partition);
+    assert.deepEqual(await parts.partition('MATCHED#FUZZY'), ['p1', 'p4', 'p5']);
+    assert.deepEqual(parts.counts, whole.counts);
   });
 
   it('changes nothing when no two rows claim one hotel, and reads no row or index for it', async () => {
     const ports = new JobInMemory([[result('p1', 'MATCHED', 'lutetia', 0.95)], [result('p3', 'REVIEW', 'lutetia', 0.3)], [result('p5', 'MATCHED', 'adlon', 0.9)]]);
     const before = new Map(ports.files);
-    assert.equal(await resolveJobClaims(ports, job), true);
-    assert.equal(ports.viewWrites, 1, 'the views are written all the same');
-    assert.deepEqual(ports.filesWritten, []);
+    assert.equal(await finish(ports), 'complete');
+    assert.equal((await ports.viewRows()).length, 3, 'the views are written all the same');
+    assert.deepEqual(ports.filesWritten.filter((key) => key.includes('/results/')), []);
     assert.deepEqual(ports.rowsRead, []);
     assert.equal(ports.indexLoads, 0);
-    assert.deepEqual(ports.files, before);
+    for (const [key, text] of before) assert.equal(ports.files.get(key), text);
     assert.deepEqual(ports.counts, { processed: 3, matched: 2, review: 1, unmatched: 0, unchanged: 0 });
   });
 
   it('leaves two supplier-code matches of one hotel both matched', async () => {
     const ports = new JobInMemory([[result('p1', 'MATCHED', 'lutetia', 1, 'ID')], [result('p3', 'MATCHED', 'lutetia', 1, 'ID')], []]);
-    await resolveJobClaims(ports, job);
+    await finish(ports);
     assert.deepEqual([...ports.fileResults(0), ...ports.fileResults(1)].map((row) => row.status), ['MATCHED', 'MATCHED']);
     assert.deepEqual(ports.counts, { processed: 2, matched: 2, review: 0, unmatched: 0, unchanged: 0 });
   });
 
-  it('is safe to repeat: a second pass over its own output changes nothing more', async () => {
+  it('is safe to repeat: every part delivered again changes nothing more', async () => {
     const ports = new JobInMemory(contested());
-    await resolveJobClaims(ports, job);
+    await finish(ports, { claimPartRows: 2, viewPartChunks: 2 });
     const after = new Map(ports.files);
-    const views = ports.views;
-    assert.equal(await resolveJobClaims(ports, job), true);
+    const views = new Map(ports.objects);
+    const plan = ports.state!.plan;
+    const again: FinishingMessage[] = [
+      ...Array.from({ length: plan.claimParts }, (_, part) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'claims' as const, part })),
+      ...Array.from({ length: plan.viewParts }, (_, part) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'views' as const, part })),
+      ...(plan.merges ?? []).map((partition) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'scores' as const, partition })),
+    ];
+    for (const message of again) await runFinishingPart(ports, message, { claimPartRows: 2, viewPartChunks: 2 });
     assert.deepEqual(ports.files, after);
-    assert.equal(ports.viewWrites, 2);
-    assert.deepEqual(ports.views, views, 'the same views again');
+    assert.deepEqual(ports.objects, views);
     assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1, unchanged: 0 });
   });
 
-  it('answers false, writing nothing, when the inventory is gone and the contested rows cannot be read', async () => {
+  it('answers that the inventory is gone, writing no results or views, when the contested rows cannot be read', async () => {
     const ports = new JobInMemory(contested());
     ports.inventoryDeleted = true;
     const before = new Map(ports.files);
-    assert.equal(await resolveJobClaims(ports, job), false);
-    assert.equal(ports.viewWrites, 0);
+    assert.equal(await finish(ports), 'inventory_gone');
+    assert.equal(ports.objects.size, 0);
     assert.deepEqual(ports.files, before);
+    assert.equal(ports.counts, undefined);
+  });
+
+  it('fails loudly when a chunk’s claims file is missing', async () => {
+    const ports = new JobInMemory(contested());
+    ports.files.delete(jobObjects.claims(ports.job, 1));
+    await assert.rejects(finish(ports), new RegExp(`The claims of chunk 1 of job ${ports.job.id} are missing\\.`));
     assert.equal(ports.counts, undefined);
   });
 
   it('fails loudly when a chunk’s results file is missing', async () => {
     const ports = new JobInMemory(contested());
-    ports.files.delete(jobObjects.results(job, 2));
-    await assert.rejects(resolveJobClaims(ports, job), /The results of chunk 2 of job job-1 are missing\./);
+    ports.files.delete(jobObjects.results(ports.job, 2));
+    await assert.rejects(finish(ports), new RegExp(`The results of chunk 2 of job ${ports.job.id} are missing\\.`));
     assert.equal(ports.counts, undefined);
   });
 });
