@@ -127,14 +127,12 @@ try {
     if (job.status !== 'COMPLETED') throw new Error(`job ${job.status}: ${job.error}`);
     const lines = chunkLines.filter((line) => line.mappingJobId === job.mappingJobId);
     const sum = (field: 'bookReadMs' | 'indexLoadMs' | 'matchMs' | 'writeMs' | 'mapped') => lines.reduce((total, line) => total + line[field], 0);
-    const lastChunkAt = new Date(job.updatedAt).getTime();
     console.log(
       `  job creation -> COMPLETED: ${seconds(completed - uploaded)} for ${job.counts.total} rows in ${lines.length} chunks, one at a time in this process; ` +
         `${job.counts.unchanged} unchanged, ${sum('mapped')} mapped, ${job.counts.processed - job.counts.unchanged} charged`,
     );
     console.log(
-      `  the book's answers ${seconds(sum('bookReadMs'))}, index load ${seconds(sum('indexLoadMs'))}, matching ${seconds(sum('matchMs'))}, results files ${seconds(sum('writeMs'))}, ` +
-        `completion ${seconds(Math.max(0, new Date(job.completedAt).getTime() - lastChunkAt))}`,
+      `  the book's answers ${seconds(sum('bookReadMs'))}, index load ${seconds(sum('indexLoadMs'))}, matching ${seconds(sum('matchMs'))}, results files ${seconds(sum('writeMs'))}`,
     );
     const parts = finishingLines.filter((line) => line.mappingJobId === job.mappingJobId);
     const stage = (name: string) => {
