@@ -21,7 +21,7 @@ import type { ObjectStore } from '../platform/objects/object-store';
 import { defineSettings } from '../platform/config';
 import type { Queue } from '../platform/queue/queue';
 import { jobObjects, type FinishingPlan, type FinishingState, type JobCounts, type MappingJob, type StoredResult } from './job';
-import { mergePartition, partitionsToMerge, readViewPart, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest, type MergedPartition, type ViewPart } from './result-views';
+import { mergePartition, partitionsToMerge, readMergedPartition, readViewPart, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest, type MergedPartition, type ViewPart } from './result-views';
 import { log } from '../platform/logging';
 import type { ChunkMessage, FinishingMessage } from './queues';
 import type { MappingJobStore } from './store';
@@ -74,9 +74,6 @@ type ClaimLine = [string, string, number, MappingResult['method'], string | null
 /** Reads of one stage made at once. */
 const READS_AT_ONCE = 16;
 
-const finishingFiles = {
-  merged: (job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string) => `${jobObjects.views(job)}scores-${partition.replace('#', '-')}.json`,
-};
 
 /** A chunk's claims file: its MATCHED rows' claims, written beside its results before it is counted. */
 export function claimsFileOf(results: readonly MappingResult[]): string {
@@ -188,11 +185,7 @@ async function viewParts(ports: FinishingPorts, job: MappingJob, plan: Finishing
 async function finishManifest(ports: FinishingPorts, job: MappingJob, plan: FinishingPlan): Promise<Omit<JobCounts, 'total'>> {
   const parts = await viewParts(ports, job, plan);
   const merged: Record<string, MergedPartition> = {};
-  for (const partition of plan.merges ?? []) {
-    const bytes = await ports.views.get(finishingFiles.merged(job, partition));
-    if (!bytes) throw new Error(`The merged partition ${partition} of job ${job.id} is missing.`);
-    merged[partition] = JSON.parse(bytes.toString('utf8')) as MergedPartition;
-  }
+  for (const partition of plan.merges ?? []) merged[partition] = await readMergedPartition(ports.views, job, partition);
   await writeViewsManifest(ports.views, job, parts, merged);
   return parts.reduce(
     (sum, part) => ({
@@ -270,8 +263,7 @@ export async function runFinishingPart(ports: FinishingPorts, part: FinishingMes
     held = claims;
   } else if (stage === 'views') held = await finishViews(ports, job, plan, sizes, name as number);
   else {
-    const merged = await mergePartition(ports.views, job, name as string, await viewParts(ports, job, plan));
-    await ports.views.put(finishingFiles.merged(job, name as string), JSON.stringify(merged), 'application/json');
+    await mergePartition(ports.views, job, name as string, await viewParts(ports, job, plan));
     // A merge holds a block of each part's run at a time, whatever the partition's rows.
     held = plan.viewParts * VIEW_BLOCK_ROWS;
   }

@@ -61,7 +61,7 @@ const viewKeys = {
   manifest: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}manifest.json`,
   file: (job: Pick<MappingJob, 'organizationId' | 'id'>, name: string) => `${jobObjects.views(job)}${name}`,
   part: (part: number) => `part-${String(part).padStart(5, '0')}`,
-  merged: (partition: string, file: number) => `scores-${partition.replace('#', '-')}-${String(file).padStart(5, '0')}`,
+  merged: (partition: string) => `scores-${partition.replace('#', '-')}`,
 };
 
 /** Rows in the order DynamoDB kept them: partner ids by their UTF-8 bytes. */
@@ -150,7 +150,8 @@ class HighestFirst<T> {
 
 /**
  * Merges a partition's sorted runs of every part into one order, best score first, holding a block
- * of each run and one file being written at a time; the same parts write the same files.
+ * of each run and one file being written at a time, then writes the merge's index; the same parts
+ * write the same files.
  */
 export async function mergePartition(objects: Pick<ObjectStore, 'get' | 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string, parts: readonly ViewPart[]): Promise<MergedPartition> {
   const runs = parts.filter((part) => part.byScore[partition]?.length).map((part) => runRows(objects, viewKeys.file(job, part.file), part.byScore[partition]!));
@@ -166,7 +167,7 @@ export async function mergePartition(objects: Pick<ObjectStore, 'get' | 'put'>, 
   let block: StoredResult[] = [];
   const flushFile = async () => {
     if (fileBlocks === 0) return;
-    const name = viewKeys.merged(partition, merged.files.length);
+    const name = `${viewKeys.merged(partition)}-${String(merged.files.length).padStart(5, '0')}`;
     await objects.put(viewKeys.file(job, name), file.bytes(), 'application/octet-stream');
     merged.files.push(name);
     file = new BlockFileWriter();
@@ -186,7 +187,16 @@ export async function mergePartition(objects: Pick<ObjectStore, 'get' | 'put'>, 
   }
   await flushBlock();
   await flushFile();
+  // Its index last, so its presence says the files are there.
+  await objects.put(viewKeys.file(job, `${viewKeys.merged(partition)}.json`), JSON.stringify(merged), 'application/json');
   return merged;
+}
+
+/** A merged partition's index; fails loudly when the partition is not merged yet. */
+export async function readMergedPartition(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string): Promise<MergedPartition> {
+  const bytes = await objects.get(viewKeys.file(job, `${viewKeys.merged(partition)}.json`));
+  if (!bytes) throw new Error(`The merged partition ${partition} of job ${job.id} is missing.`);
+  return JSON.parse(bytes.toString('utf8')) as MergedPartition;
 }
 
 /**
@@ -222,11 +232,6 @@ export function partitionsToMerge(parts: readonly ViewPart[]): string[] {
   const holders = new Map<string, number>();
   for (const part of parts) for (const [partition, blocks] of Object.entries(part.byScore)) if (blocks.length > 0) holders.set(partition, (holders.get(partition) ?? 0) + 1);
   return [...holders].filter(([, count]) => count > 1).map(([partition]) => partition).sort();
-}
-
-/** A job's views written whole, as one part (for jobs whose rows are at hand). */
-export async function writeResultViews(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, results: readonly StoredResult[]): Promise<void> {
-  await writeViewsManifest(objects, job, [await writeViewPart(objects, job, 0, results)], {});
 }
 
 /** A completed job's rows as the engine left them, in partner id order, a block at a time: what the job writes into the book. */

@@ -4,7 +4,7 @@ import type { ObjectStore } from '../../../shared/platform/objects/object-store'
 import { DomainError } from '../../../shared/platform/errors';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { queryCountedChunks, queryResults, type ResultFilter } from '../../../shared/mapping-jobs/results';
-import { ResultViews, VIEW_BLOCK_ROWS, writeResultViews, type DecisionReads } from '../../../shared/mapping-jobs/result-views';
+import { ResultViews, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest, type DecisionReads } from '../../../shared/mapping-jobs/result-views';
 import { partitionName, resultPartition, resultSortKey, sortKeyBytes } from '../../../shared/mapping-jobs/store';
 
 /** Each set-up its own job: a function keeps views it read, as views never change. */
@@ -128,7 +128,8 @@ async function setUp(count = 2_345, ids: 'mixed' | 'ascii' = 'mixed') {
   // ASCII ids take the sort's fast path (strings compared as they are); the others, their bytes.
   const rows = engineRows(count).map((row, i) => (ids === 'ascii' ? { ...row, partnerHotelId: `A-${(i * 7_919) % 10_007}-${i}` } : row));
   const objects = new ObjectsInMemory();
-  await writeResultViews(objects, job, rows);
+  // Written as one part of the finishing stage: no partition to merge.
+  await writeViewsManifest(objects, job, [await writeViewPart(objects, job, 0, rows)], {});
   const decisions = new DecisionsInMemory(job.id);
   const views = new ResultViews(objects, decisions, job);
   return { job, rows, objects, decisions, views };
