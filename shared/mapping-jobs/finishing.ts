@@ -27,21 +27,26 @@ import type { ChunkMessage, FinishingMessage } from './queues';
 import type { MappingJobStore } from './store';
 import { readChunkResults, toJsonLines } from './results-files';
 import type { ClaimedAway } from '../mapping-book';
+import { inventoryChunkRows } from '../partner-inventories';
 
-/** How the finishing stage is cut: reference hotels' claims per claims part, chunks per views part. */
-export const FINISHING_SETTINGS = defineSettings({ claimPartRows: 'FINISHING_CLAIM_PART_ROWS', viewPartChunks: 'FINISHING_VIEW_PART_CHUNKS' });
+/** How the finishing stage is cut: the job's rows per claims part and per views part. */
+export const FINISHING_SETTINGS = defineSettings({ claimPartRows: 'FINISHING_CLAIM_PART_ROWS', viewPartRows: 'FINISHING_VIEW_PART_ROWS' });
 
 export interface FinishingSizes {
   /** A claims part takes the claims of about this many of the job's rows (a few dozen bytes each). */
   claimPartRows: number;
-  /** A views part holds this many chunks' rows (2,000 each: 100,000 rows, about 100 MB). */
-  viewPartChunks: number;
+  /** A views part holds the rows of as many whole chunks as make at most this many (about 1 KB each in memory), and at least one chunk. */
+  viewPartRows: number;
 }
 
-export const DEFAULT_FINISHING_SIZES: FinishingSizes = { claimPartRows: 500_000, viewPartChunks: 50 };
+export const DEFAULT_FINISHING_SIZES: FinishingSizes = { claimPartRows: 500_000, viewPartRows: 100_000 };
 
 export function finishingPlan(job: Pick<MappingJob, 'counts' | 'chunkCount'>, sizes: FinishingSizes): FinishingPlan {
-  return { claimParts: Math.max(1, Math.ceil(job.counts.total / sizes.claimPartRows)), viewParts: Math.max(1, Math.ceil(job.chunkCount / sizes.viewPartChunks)) };
+  return { claimParts: Math.max(1, Math.ceil(job.counts.total / sizes.claimPartRows)), viewParts: Math.max(1, Math.ceil(job.chunkCount / chunksPerViewPart(job, sizes))) };
+}
+
+function chunksPerViewPart(job: Pick<MappingJob, 'counts'>, sizes: Pick<FinishingSizes, 'viewPartRows'>): number {
+  return Math.max(1, Math.floor(sizes.viewPartRows / inventoryChunkRows(job.counts.total)));
 }
 
 export interface FinishingPorts {
@@ -142,9 +147,9 @@ async function inputsOf(ports: FinishingPorts, job: MappingJob, contested: reado
 }
 
 /** A part of the views: its chunks' results with the rule's changes applied (their files written again). */
-async function finishViews(ports: FinishingPorts, job: MappingJob, plan: FinishingPlan, sizes: Pick<FinishingSizes, 'viewPartChunks'>, part: number): Promise<number> {
-  const from = part * sizes.viewPartChunks;
-  const to = Math.min(job.chunkCount, from + sizes.viewPartChunks);
+async function finishViews(ports: FinishingPorts, job: MappingJob, plan: FinishingPlan, sizes: Pick<FinishingSizes, 'viewPartRows'>, part: number): Promise<number> {
+  const from = part * chunksPerViewPart(job, sizes);
+  const to = Math.min(job.chunkCount, from + chunksPerViewPart(job, sizes));
   const changes = new Map<string, ClaimChange>();
   for (const text of await inGroups(plan.claimParts, (claimPart) => ports.readResultsFile(jobObjects.claimChanges(job, claimPart)))) {
     for (const line of lines(text)) {

@@ -36,8 +36,8 @@ export const mappingChunkQueue = defineQueue({
   },
   // It only fails the job and releases its reservation.
   deadLetterAccess: { table: 'readwrite' },
-  // Loading the matching index of a million hotels peaks at about 0.75 GB; a chunk maps in well
-  // under a second and writes its 2,000 results in a few more. The timeout leaves room for a cold
+  // Loading the matching index of a million hotels peaks at about 0.75 GB; a chunk of 2,000 to
+  // 10,000 rows maps in a few seconds and writes its results in a few more. The timeout leaves room for a cold
   // index load. A finishing part holds at most a views part's 100,000 rows (about 100 MB) or a
   // claims part's 500,000 claims beside the index, whatever the job's size. More memory buys
   // nothing: matching is single-threaded, and 1,769 MB already buys a whole vCPU.
@@ -45,7 +45,7 @@ export const mappingChunkQueue = defineQueue({
   // Each container loads the matching index once (1.7 s at a million hotels: bench:cost) and
   // then maps chunk after chunk: ten at once load it ten times a job, where fifty loaded it fifty
   // times for a 100,000-row job (0.055 USD a million rows at a million hotels, half the budget).
-  // A 100,000-row job so maps in about five rounds of ten chunks; jobs beside it wait their turn.
+  // A 100,000-row job (ten chunks) so maps in one round; jobs beside it wait their turn.
   concurrency: { max: 10 },
 });
 

@@ -65,10 +65,10 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
 
 /** The finishing stage's sizes, as the stage's settings may lower them (tests cut a small job into many parts). */
 function finishingSizesOf(runtime: Runtime) {
-  const { claimPartRows, viewPartChunks } = FINISHING_SETTINGS.read(runtime.config);
+  const { claimPartRows, viewPartRows } = FINISHING_SETTINGS.read(runtime.config);
   return {
     claimPartRows: claimPartRows ? Number(claimPartRows) : DEFAULT_FINISHING_SIZES.claimPartRows,
-    viewPartChunks: viewPartChunks ? Number(viewPartChunks) : DEFAULT_FINISHING_SIZES.viewPartChunks,
+    viewPartRows: viewPartRows ? Number(viewPartRows) : DEFAULT_FINISHING_SIZES.viewPartRows,
   };
 }
 

@@ -1,7 +1,7 @@
 /** The workers of the mapping queues. */
-import { INVENTORY_CHUNK_ROWS } from '../partner-inventories';
+import { chunkRowRange } from '../partner-inventories';
 import type { Runtime } from '../platform/runtime';
-import { JOB_DEADLINE_HOURS } from './job';
+import { JOB_DEADLINE_HOURS, type MappingJob } from './job';
 import { failJob, runChunkMessage } from './lifecycle';
 import { prepareExport } from './export-preparation';
 import type { BookWriteMessage, ChunkMessage, DeadlineMessage, ExportMessage } from './queues';
@@ -14,14 +14,18 @@ export function mapJobChunk(message: ChunkMessage, runtime: Runtime): Promise<vo
 }
 
 /** A chunk or finishing part that failed every delivery fails its job, which settles the rows it processed and releases the rest. */
-export function failJobOfDeadChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
-  return failJob(
-    endingPorts(runtime),
-    { organizationId: message.organizationId, id: message.mappingJobId },
-    'chunk' in message
-      ? `Rows ${message.chunk * INVENTORY_CHUNK_ROWS + 1} to ${(message.chunk + 1) * INVENTORY_CHUNK_ROWS} could not be mapped after several attempts. Create the job again; if it fails again, contact support.`
-      : `The job's results could not be put together (its ${message.finishing} stage failed several attempts). Create the job again; if it fails again, contact support.`,
-  );
+export async function failJobOfDeadChunk(message: ChunkMessage, runtime: Runtime): Promise<void> {
+  const ports = endingPorts(runtime);
+  const job = await ports.jobs.get(message.organizationId, message.mappingJobId);
+  if (job) await failJob(ports, job, deadChunkReason(job, message));
+}
+
+function deadChunkReason(job: MappingJob, message: ChunkMessage): string {
+  if ('chunk' in message) {
+    const { first, last } = chunkRowRange(job.counts.total, message.chunk);
+    return `Rows ${first} to ${last} could not be mapped after several attempts. Create the job again; if it fails again, contact support.`;
+  }
+  return `The job's results could not be put together (its ${message.finishing} stage failed several attempts). Create the job again; if it fails again, contact support.`;
 }
 
 /** A job still unfinished at its deadline fails, settling the rows it processed and releasing the rest. */

@@ -11,8 +11,22 @@ import { defineSettings, type AppConfig } from '../platform/config';
 export const INVENTORY_STATUSES = ['UPLOADING', 'VALIDATING', 'READY', 'FAILED'] as const;
 export type InventoryStatus = (typeof INVENTORY_STATUSES)[number];
 
-/** Rows per chunk file; a mapping job sends one queue message per chunk. */
-export const INVENTORY_CHUNK_ROWS = 2_000;
+/**
+ * Rows per chunk file; a mapping job sends one queue message per chunk, and each chunk pays fixed
+ * costs whatever its rows (its files, message, invocation and book reads). An inventory is cut
+ * into at least ten chunks (the chunk queue's workers, kept busy) of 2,000 to 10,000 rows: a small
+ * inventory is mapped as fast as before, a large one pays a fifth of the fixed costs a row.
+ */
+export function inventoryChunkRows(hotelCount: number): number {
+  return Math.min(CHUNK_ROWS.max, Math.max(CHUNK_ROWS.min, Math.ceil(hotelCount / CHUNK_ROWS.spreadOver)));
+}
+const CHUNK_ROWS = { min: 2_000, max: 10_000, spreadOver: 10 };
+
+/** The rows of an inventory's chunk, counted from 1 as a partner counts them (after sorting by id). */
+export function chunkRowRange(hotelCount: number, chunk: number): { first: number; last: number } {
+  const rows = inventoryChunkRows(hotelCount);
+  return { first: chunk * rows + 1, last: Math.min(hotelCount, (chunk + 1) * rows) };
+}
 /** Rejected rows shown in the inventory itself; all of them are in the downloadable file. */
 export const REJECTED_SAMPLE_SIZE = 20;
 /** Files sent in one multipart call (API Gateway hands Lambda at most 6 MB, base64-encoded). */

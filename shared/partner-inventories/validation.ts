@@ -12,7 +12,7 @@ import type { ObjectStore } from '../platform/objects/object-store';
 import { inUtf8Order } from '../platform/objects/block-files';
 import { recordCount } from '../platform/metrics';
 import {
-  INVENTORY_CHUNK_ROWS,
+  inventoryChunkRows,
   inventoryObjects,
   REJECTED_SAMPLE_SIZE,
   type PartnerInventory,
@@ -63,10 +63,11 @@ export async function writeValidatedRows(
 ): Promise<Pick<PartnerInventory, 'hotelCount' | 'rejectedCount' | 'rejectedSample' | 'chunkCount'>> {
   const { rejected } = validated;
   const hotels = inUtf8Order(validated.hotels, (hotel) => hotel.id, 1);
-  const chunkCount = Math.ceil(hotels.length / INVENTORY_CHUNK_ROWS);
+  const chunkRows = inventoryChunkRows(hotels.length);
+  const chunkCount = Math.ceil(hotels.length / chunkRows);
   const writes: Promise<void>[] = [];
   for (let index = 0; index < chunkCount; index++) {
-    const rows = hotels.slice(index * INVENTORY_CHUNK_ROWS, (index + 1) * INVENTORY_CHUNK_ROWS);
+    const rows = hotels.slice(index * chunkRows, (index + 1) * chunkRows);
     writes.push(objects.put(inventoryObjects.chunk(inventory, index), gzipSync(rows.map((row) => JSON.stringify(row)).join('\n')), 'application/gzip'));
   }
   if (rejected.length > 0) {

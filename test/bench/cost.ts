@@ -39,7 +39,7 @@ import { itemBytes } from './cost/item-size';
 import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
 import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
 import { FIND_MATCH_MIN_CHARGE, findMatchCharge, mappingChunkQueue, RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
-import { INVENTORY_CHUNK_ROWS } from '../../shared/partner-inventories';
+import { inventoryChunkRows } from '../../shared/partner-inventories';
 import { coldChunkContainer, type ColdStart } from './cost/cold-container';
 import { BOOK_FILES_PREFIX } from '../../shared/mapping-book';
 import { BACKUP_RETENTION_DAYS } from '../../infra/constructs/data-backup';
@@ -141,7 +141,7 @@ const stages: StageCost[] = [];
  * The bench's one process loaded the index once already.
  */
 function addColdStarts(cold: ColdStart, rows: number, loadsIndex: boolean): void {
-  const containers = Math.min(Math.ceil(rows / INVENTORY_CHUNK_ROWS), mappingChunkQueue.concurrency.max);
+  const containers = Math.min(Math.ceil(rows / inventoryChunkRows(rows)), mappingChunkQueue.concurrency.max);
   const chunks = usage.invocations.get(mappingChunkQueue.handler)!;
   chunks.ms += containers * cold.initMs + (loadsIndex ? (containers - 1) * cold.indexLoadMs : 0);
   console.log(`  cold chunk containers: ${containers}, each ${fmt(cold.initMs)} ms of INIT${loadsIndex ? ` and ${fmt(cold.indexLoadMs)} ms loading the index` : ''} (measured in a fresh process)`);
@@ -178,6 +178,9 @@ function priceUsage(label: string): Record<string, number> {
   console.log(`  ${label}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
     `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out; ${fmt(logBytes)} bytes logged ` +
       `(and ${fmt(invocations * PLATFORM_LOG_BYTES)} of Lambda's platform lines)`);
+  const largest = <T,>(entries: [string, T][], size: (value: T) => number) => entries.sort(([, a], [, b]) => size(b) - size(a)).slice(0, 6);
+  console.log(`    Lambda GB-s by function: ${largest([...usage.invocations], ({ ms }) => ms).map(([handler, { count, ms }]) => `${handler} ${fmt(((MEMORY_MB.get(handler) ?? 0) / 1024) * (ms / 1000))} (${count})`).join(', ')}; ` +
+    `S3 writes by kind: ${largest([...s3.writesByKind], (n) => n).map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
   dynamoDb.reset();
   s3.reset();
   usage.invocations.clear();

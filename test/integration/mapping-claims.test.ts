@@ -15,7 +15,7 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { jobObjects } from '../../shared/mapping-jobs/job';
 import { chunkPorts } from '../../shared/mapping-jobs/services';
 import { mappingJobStoreOf } from '../../shared/mapping-jobs/store';
-import { INVENTORY_CHUNK_ROWS } from '../../shared/partner-inventories';
+import { inventoryChunkRows } from '../../shared/partner-inventories';
 import { formatCsvRow, type CsvValue } from '../../shared/platform/files/csv-format';
 import { startTestApi } from '../support/test-api';
 
@@ -27,13 +27,15 @@ const directory = mkdtempSync(path.join(tmpdir(), 'mapping-claims-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 const METERS_NORTH = 1 / 111_195;
+/** The rows of each of the file's chunks: a file of 4,500 rows is cut into chunks of 2,000. */
+const CHUNK_ROWS = 2_000;
 const CLAIMED = 6;
 
 /** A row's id: its place in the file first, so that the chunks, in id order, keep the file's order. */
 const idOf = (position: number, name: string) => `${String(position).padStart(4, '0')}${name}`;
 const idA = (k: number) => idOf(k, `A${k}`);
-const idB = (k: number) => idOf(INVENTORY_CHUNK_ROWS + k, `B${k}`);
-const idC = (k: number) => idOf(2 * INVENTORY_CHUNK_ROWS + k, `C${k}`);
+const idB = (k: number) => idOf(CHUNK_ROWS + k, `B${k}`);
+const idC = (k: number) => idOf(2 * CHUNK_ROWS + k, `C${k}`);
 
 /**
  * Three chunks. Each of CLAIMED hotels is claimed in the first chunk by its own record, in the
@@ -44,9 +46,9 @@ const idC = (k: number) => idOf(2 * INVENTORY_CHUNK_ROWS + k, `C${k}`);
 function partnerCsv(): string {
   const rows: CsvValue[][] = [];
   const invented = (id: number): CsvValue[] => [idOf(id, `X${id}`), `Zzyzx Qwerty Lodge ${id}`, '', 'Nowhere', 'Iceland', 63.1 + (id % 500) / 1000, -19.9];
-  for (let position = 0; position < 2 * INVENTORY_CHUNK_ROWS + 500; position++) {
-    const chunk = Math.floor(position / INVENTORY_CHUNK_ROWS);
-    const k = position % INVENTORY_CHUNK_ROWS;
+  for (let position = 0; position < 2 * CHUNK_ROWS + 500; position++) {
+    const chunk = Math.floor(position / CHUNK_ROWS);
+    const k = position % CHUNK_ROWS;
     const hotel = hotels[k];
     if (k >= CLAIMED || !hotel) rows.push(invented(position));
     else if (chunk === 0) rows.push([idA(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
@@ -71,6 +73,7 @@ describe('a job of several chunks', () => {
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
     const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
     assert.equal(uploaded.status, 201, uploaded.text);
+    assert.equal(inventoryChunkRows(uploaded.body.hotelCount), CHUNK_ROWS);
     const created = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
     assert.equal(created.status, 201, created.text);
     await api.messaging.idle();
@@ -110,7 +113,7 @@ describe('a job of several chunks', () => {
 
     // The same inventory mapped by another organization with the finishing stage cut into a views
     // part per chunk and a claims part per 1,000 rows: the same results, pages and counts.
-    const inParts = await startTestApi({ provision: false, config: { ...api.config, variables: { ...api.config.variables, FINISHING_CLAIM_PART_ROWS: '1000', FINISHING_VIEW_PART_CHUNKS: '1' } } });
+    const inParts = await startTestApi({ provision: false, config: { ...api.config, variables: { ...api.config.variables, FINISHING_CLAIM_PART_ROWS: '1000', FINISHING_VIEW_PART_ROWS: String(CHUNK_ROWS) } } });
     const other = await inParts.newOrganization({ planType: 'ENTERPRISE' });
     const form2 = new FormData();
     form2.append('name', 'claims across chunks, in parts');

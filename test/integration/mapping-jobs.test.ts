@@ -258,7 +258,7 @@ describe('metering', () => {
     await api.messaging.idle();
     const failed = (await getJob(caller, created.body.mappingJobId)).body;
     assert.equal(failed.status, 'FAILED');
-    assert.match(failed.error, /^Rows 1 to 2000 could not be mapped after several attempts/);
+    assert.match(failed.error, /^Rows 1 to 10 could not be mapped after several attempts/);
     assert.ok(failed.failedAt);
     assert.equal((await quota(caller)).mappingsUsedToday, 0, 'the reservation is released');
   });

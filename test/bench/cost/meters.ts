@@ -162,19 +162,24 @@ export interface S3Meter {
   endpoint: string;
   /** PUT, COPY, POST, LIST requests; GET and HEAD; DELETE (free). */
   requests: { writes: number; reads: number; deletes: number };
+  /** Writes by the kind of object written: its key with ids and numbers left out. */
+  writesByKind: Map<string, number>;
   bytesIn: number;
   reset(): void;
   close(): Promise<void>;
 }
 
 export async function s3Meter(target: string): Promise<S3Meter> {
-  const meter = { requests: { writes: 0, reads: 0, deletes: 0 }, bytesIn: 0 };
+  const meter = { requests: { writes: 0, reads: 0, deletes: 0 }, writesByKind: new Map<string, number>(), bytesIn: 0 };
   const server = await proxy(target, async (request, body) => {
     const method = request.method ?? 'GET';
     const listing = method === 'GET' && /^\/[^/]+\/?(\?|$)/.test(request.url ?? '');
     if (method === 'DELETE') meter.requests.deletes += 1;
-    else if (method === 'PUT' || method === 'POST' || listing) meter.requests.writes += 1;
-    else meter.requests.reads += 1;
+    else if (method === 'PUT' || method === 'POST' || listing) {
+      meter.requests.writes += 1;
+      const kind = objectKind(request.url ?? '');
+      meter.writesByKind.set(kind, (meter.writesByKind.get(kind) ?? 0) + 1);
+    } else meter.requests.reads += 1;
     meter.bytesIn += body.length;
     return { body };
   });
@@ -183,15 +188,25 @@ export async function s3Meter(target: string): Promise<S3Meter> {
     get requests() {
       return meter.requests;
     },
+    get writesByKind() {
+      return meter.writesByKind;
+    },
     get bytesIn() {
       return meter.bytesIn;
     },
     reset: () => {
       meter.requests = { writes: 0, reads: 0, deletes: 0 };
+      meter.writesByKind.clear();
       meter.bytesIn = 0;
     },
     close: () => closed(server),
   };
+}
+
+/** An object key's kind: its path with the bucket, ids, numbers and query left out ("mapping-jobs/results"). */
+function objectKind(url: string): string {
+  const [, ...path] = (url.split('?')[0] ?? '').split('/').filter(Boolean);
+  return path.filter((segment) => !/\d/.test(segment) || /^[a-z-]+$/.test(segment)).slice(0, 3).join('/') || '(bucket)';
 }
 
 type Inspect = (

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { buildMatchingIndex, decisionThresholds, type MappingResult, type PartnerHotel, type ReferenceHotel } from '../../../shared/mapping';
 import { toJsonLines } from '../../../shared/mapping-jobs/results-files';
-import { claimsFileOf, DEFAULT_FINISHING_SIZES, runFinishingPart, startFinishing, type FinishingPorts, type FinishingSizes } from '../../../shared/mapping-jobs/finishing';
+import { claimsFileOf, DEFAULT_FINISHING_SIZES, finishingPlan, runFinishingPart, startFinishing, type FinishingPorts, type FinishingSizes } from '../../../shared/mapping-jobs/finishing';
 import { emptyCounts, jobObjects, type FinishingPlan, type FinishingState, type JobCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
 import type { ChunkMessage, FinishingMessage } from '../../../shared/mapping-jobs/queues';
 import { EngineRowsInOrder, ResultViews } from '../../../shared/mapping-jobs/result-views';
+import { inventoryChunkRows } from '../../../shared/partner-inventories';
 
 const reference: ReferenceHotel[] = [
   { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', city: 'Paris', country: 'France', lat: 48.8511, lon: 2.3271, supplierCodes: { HOTELBEDS: '111' } },
@@ -245,7 +246,7 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     const whole = new JobInMemory(contested());
     const parts = new JobInMemory(contested());
     await finish(whole);
-    assert.equal(await finish(parts, { claimPartRows: 1, viewPartChunks: 1 }), 'complete');
+    assert.equal(await finish(parts, { claimPartRows: 1, viewPartRows: 1 }), 'complete');
     assert.deepEqual({ ...parts.state!.plan }, { claimParts: 5, viewParts: 3, merges: ['MATCHED#FUZZY'] });
     for (const chunk of [0, 1, 2]) assert.deepEqual(parts.fileResults(chunk), whole.fileResults(chunk));
     assert.deepEqual(await parts.viewRows(), await whole.viewRows());
@@ -273,9 +274,18 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     assert.deepEqual(ports.counts, { processed: 2, matched: 2, review: 0, unmatched: 0, unchanged: 0 });
   });
 
+  it('cuts a job into claims parts of 500,000 rows and views parts of whole chunks, at most 100,000 rows each', () => {
+    const plan = (rows: number) => finishingPlan({ counts: emptyCounts(rows), chunkCount: Math.ceil(rows / inventoryChunkRows(rows)) }, DEFAULT_FINISHING_SIZES);
+    assert.deepEqual(plan(4_000), { claimParts: 1, viewParts: 1 });
+    assert.deepEqual(plan(150_000), { claimParts: 1, viewParts: 2 }, '10 chunks of 10,000');
+    assert.deepEqual(plan(1_000_000), { claimParts: 2, viewParts: 10 });
+    assert.deepEqual(plan(2_300_000), { claimParts: 5, viewParts: 23 });
+  });
+
   it('is safe to repeat: every part delivered again changes nothing more', async () => {
+    const TWO_CHUNKS = 2 * inventoryChunkRows(job.counts.total);
     const ports = new JobInMemory(contested());
-    await finish(ports, { claimPartRows: 2, viewPartChunks: 2 });
+    await finish(ports, { claimPartRows: 2, viewPartRows: TWO_CHUNKS });
     const after = new Map(ports.files);
     const views = new Map(ports.objects);
     const plan = ports.state!.plan;
@@ -284,7 +294,7 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
       ...Array.from({ length: plan.viewParts }, (_, part) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'views' as const, part })),
       ...(plan.merges ?? []).map((partition) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'scores' as const, partition })),
     ];
-    for (const message of again) await runFinishingPart(ports, message, { claimPartRows: 2, viewPartChunks: 2 });
+    for (const message of again) await runFinishingPart(ports, message, { claimPartRows: 2, viewPartRows: TWO_CHUNKS });
     assert.deepEqual(ports.files, after);
     assert.deepEqual(ports.objects, views);
     assert.deepEqual(ports.counts, { processed: 5, matched: 3, review: 1, unmatched: 1, unchanged: 0 });

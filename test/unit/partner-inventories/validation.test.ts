@@ -4,7 +4,7 @@ import { describe, it } from '@jest/globals';
 import type { PartnerHotel } from '../../../shared/mapping';
 import { DomainError } from '../../../shared/platform/errors';
 import type { ObjectStore } from '../../../shared/platform/objects/object-store';
-import { INVENTORY_CHUNK_ROWS, REJECTED_SAMPLE_SIZE, type PartnerInventory, type RejectedRow } from '../../../shared/partner-inventories/inventory';
+import { chunkRowRange, inventoryChunkRows, REJECTED_SAMPLE_SIZE, type PartnerInventory, type RejectedRow } from '../../../shared/partner-inventories/inventory';
 import { readInventoryChunk, readInventoryFile, writeValidatedRows } from '../../../shared/partner-inventories/validation';
 
 /** The object store port, in memory: what validation writes and the chunk reader reads. */
@@ -132,18 +132,27 @@ describe('reading an inventory file', () => {
 });
 
 describe('writing the validated rows', () => {
-  it(`cuts the rows into chunk files of ${INVENTORY_CHUNK_ROWS.toLocaleString('en')}, in partner id order (UTF-8 bytes, the mapping book's), that the chunk reader gives back`, async () => {
+  it('cuts an inventory into at least ten chunks of 2,000 to 10,000 rows', () => {
+    assert.equal(inventoryChunkRows(5), 2_000);
+    assert.equal(inventoryChunkRows(20_001), 2_001);
+    assert.equal(inventoryChunkRows(55_000), 5_500);
+    assert.equal(inventoryChunkRows(1_000_000), 10_000);
+    assert.deepEqual(chunkRowRange(55_000, 9), { first: 49_501, last: 55_000 });
+    assert.deepEqual(chunkRowRange(1_000_001, 100), { first: 1_000_001, last: 1_000_001 });
+  });
+
+  it(`cuts the rows into chunk files of 2,000 at least, in partner id order (UTF-8 bytes, the mapping book's), that the chunk reader gives back`, async () => {
     const objects = new ObjectsInMemory();
-    const inFileOrder = hotels(2 * INVENTORY_CHUNK_ROWS + 1).reverse();
+    const inFileOrder = hotels(2 * 2_000 + 1).reverse();
     inFileOrder[7] = { ...inFileOrder[7]!, id: 'p\u{1F600}' };
     inFileOrder[8] = { ...inFileOrder[8]!, id: 'p\uFF21' };
     const rows = inUtf8Order(inFileOrder, (row) => row.id, 1);
     assert.deepEqual(rows.slice(-2).map((row) => row.id), ['p\uFF21', 'p\u{1F600}'], 'by bytes, not UTF-16 code units');
     const counts = await writeValidatedRows(objects, inventory(), { hotels: inFileOrder, rejected: [] });
-    assert.deepEqual(counts, { hotelCount: 2 * INVENTORY_CHUNK_ROWS + 1, rejectedCount: 0, rejectedSample: [], chunkCount: 3 });
+    assert.deepEqual(counts, { hotelCount: 2 * 2_000 + 1, rejectedCount: 0, rejectedSample: [], chunkCount: 3 });
 
     const chunks = await Promise.all([0, 1, 2].map((index) => readInventoryChunk(objects, inventory(), index)));
-    assert.deepEqual(chunks.map((chunk) => chunk?.length), [INVENTORY_CHUNK_ROWS, INVENTORY_CHUNK_ROWS, 1]);
+    assert.deepEqual(chunks.map((chunk) => chunk?.length), [2_000, 2_000, 1]);
     assert.deepEqual(chunks.flatMap((chunk) => chunk ?? []), rows);
     assert.equal(objects.objects.get('partner-inventories/org-1/inv-1/rows/00000.jsonl.gz')?.contentType, 'application/gzip');
     // A chunk that was never written is answered as missing, not as empty.
@@ -152,7 +161,7 @@ describe('writing the validated rows', () => {
 
   it('writes exactly one chunk for a file that fills one exactly', async () => {
     const objects = new ObjectsInMemory();
-    const counts = await writeValidatedRows(objects, inventory(), { hotels: hotels(INVENTORY_CHUNK_ROWS), rejected: [] });
+    const counts = await writeValidatedRows(objects, inventory(), { hotels: hotels(2_000), rejected: [] });
     assert.equal(counts.chunkCount, 1);
     assert.deepEqual([...objects.objects.keys()], ['partner-inventories/org-1/inv-1/rows/00000.jsonl.gz']);
   });
