@@ -18,16 +18,17 @@
  *    a hotel the inventory no longer lists ends), in commits of its own just before the write's.
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '../platform/clock';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, inUtf8Order } from '../platform/objects/block-files';
 import type { EventData, PartnerEvent } from '../events';
 import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
-import { applyJobRow, applyRemoval, type JobRow, type Outcome } from './entries';
-import { compareKeys, entryKey, inRange, segmentFiles, snapshotFiles, Snapshot, writeGeneration, writePart, writeSegment, type KeyRange, type PartIndex, type SegmentRef, type SnapshotEntry, withoutFolded } from './snapshot';
+import { applyJobRow, applyRemoval, type BookEntry, type JobRow, type Outcome } from './entries';
+import { compareKeys, entryKey, inRange, segmentFiles, snapshotFiles, Snapshot, SNAPSHOT_BLOCK_ENTRIES, writeGeneration, writePart, writeSegment, type KeyRange, type PartIndex, type SegmentRef, type SnapshotEntry, withoutFolded } from './snapshot';
 import { addStatistics, countEntries, type BookStatistics } from './statistics';
-import { unlistedSince, type BookState, type BookStore, type JobWrite, type LaidOverEntry, type Publication } from './store';
+import { asLastListed, unlistedSince, type BookState, type BookStore, type JobWrite, type LaidOverEntry, type Publication } from './store';
 import type { Queue } from '../platform/queue/queue';
 import type { FollowMessage } from './reference-follow';
 
@@ -42,9 +43,8 @@ export const RANGE_BLOCKS = 20;
  */
 const MERGE_RATIO = 2;
 
-/** The first of the book's segments (oldest first) a write of `blocks` blocks of rows merges into its own: all of them for a whole inventory, whose write reads every entry anyway. */
-export function mergedFrom(segments: readonly Pick<SegmentRef, 'blocks'>[], blocks: number, partial: boolean): number {
-  if (!partial) return 0;
+/** The first of the book's segments (oldest first) a write of about `blocks` blocks of changed entries merges into its own. */
+export function mergedFrom(segments: readonly Pick<SegmentRef, 'blocks'>[], blocks: number): number {
   let from = segments.length;
   let newer = blocks;
   for (let segment = segments.length - 1; segment >= 0; segment--) {
@@ -80,18 +80,25 @@ export function writeRanges(rowFirsts: readonly string[], mergedFirsts: readonly
   return [null, ...lowers].map((lower, range) => ({ lower, upper: lowers[range] ?? null }));
 }
 
-/** The ranges of a job's write: the merged segments' blocks, and for a partial job the other blocks within its rows' span, which its rows may read. */
+/**
+ * The ranges of a job's write: its rows' blocks, the merged segments' blocks, and the other blocks
+ * it reads: every one for a whole inventory (its unlisted hotels end), those within its rows' span
+ * for a partial one.
+ */
 function plannedRanges(snapshot: Snapshot | undefined, write: Pick<JobWrite, 'mergeFrom' | 'partial'>, firstIds: readonly string[]): KeyRange[] {
   if (!snapshot) return writeRanges(firstIds, []);
   const [lowest, highest] = [firstIds[0], firstIds[firstIds.length - 1]];
-  const read =
-    write.partial && lowest !== undefined && highest !== undefined
-      ? snapshot
-          .oldest(write.mergeFrom)
-          .blockFirsts()
-          .filter((first) => compareKeys(first, lowest) >= 0 && compareKeys(first, highest) < 0)
-      : [];
+  const kept = snapshot.oldest(write.mergeFrom).blockFirsts();
+  const read = !write.partial ? kept : lowest !== undefined && highest !== undefined ? kept.filter((first) => compareKeys(first, lowest) >= 0 && compareKeys(first, highest) < 0) : [];
   return writeRanges(firstIds, snapshot.newest(write.mergeFrom).blockFirsts(), read);
+}
+
+/**
+ * About how many blocks of entries a write changes: a partial job's rows; a whole inventory, whose
+ * rows the book mostly holds as they are, its rows the engine mapped (new or changed).
+ */
+function changedBlocks(request: Pick<JobWriteRequest, 'partial' | 'changedRows'>, rowBlocks: number): number {
+  return request.partial || request.changedRows === undefined ? rowBlocks : Math.ceil(request.changedRows / SNAPSHOT_BLOCK_ENTRIES);
 }
 
 /** The job's rows in partner id order, a block at a time (the job's results views). */
@@ -106,7 +113,7 @@ export interface BookPorts {
   /** Where a job mapped against an earlier publication than the book follows is brought up to it. */
   readonly follows: Pick<Queue<FollowMessage>, 'send' | 'sendAll'>;
   /** The generations' files (the files bucket). */
-  files: Pick<ObjectStore, 'get' | 'put' | 'expireLater' | 'size'>;
+  files: Pick<ObjectStore, 'get' | 'put' | 'delete' | 'expireLater' | 'size'>;
   /** The feed's files (the results bucket). */
   feedFiles: Pick<ObjectStore, 'get' | 'put'>;
   clock: Clock;
@@ -121,6 +128,8 @@ export interface JobWriteRequest {
   mappedAgainst?: Publication;
   /** When the job's inventory was uploaded: what its rows say is as of then (entries listed later are left as they are). */
   listedAt: string;
+  /** The job's rows the engine mapped, new or changed since the book's entry (the others the book holds as they are). */
+  changedRows?: number;
 }
 
 /** Where a completed job's rows stand in the book: its write not begun, under way, committed, or given up. */
@@ -145,7 +154,7 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
   if (!(await ports.store.beginWriting(organizationId, mappingJobId))) return 'busy';
   const { firstIds, sources } = await source.outline();
   const snapshot = await Snapshot.open(ports.files, organizationId, (await ports.store.state(organizationId)).generation);
-  const mergeFrom = mergedFrom(snapshot?.manifest.segments ?? [], firstIds.length, request.partial);
+  const mergeFrom = mergedFrom(snapshot?.manifest.segments ?? [], changedBlocks(request, firstIds.length));
   const write = await ports.store.planWrite(organizationId, {
     mappingJobId,
     ranges: plannedRanges(snapshot, { mergeFrom, partial: request.partial }, firstIds).length,
@@ -205,6 +214,8 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
     const endingSources = new Set(write.partial ? [] : write.sources);
     const at = write.startedAt;
     const listedAt = listedAtOf(write);
+    // The sources the write lists whole as the newest: an entry it leaves as it was need not be written again to say so.
+    const listing = new Set(write.partial ? [] : write.sources.filter((source) => !unlistedSince(state, source, listedAt)));
     const written = new Map<string, SnapshotEntry>();
     const statistics: BookStatistics = {};
     const changes: BookChange[] = [];
@@ -214,15 +225,16 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
       // A hotel the book's newest whole inventory of its source left out stays out.
       const row = before === undefined && listed && unlistedSince(state, listed.source, listedAt) ? undefined : listed;
       if (before === undefined && row === undefined) continue;
-      const beforeEntry = before && withoutFolded(before);
+      const beforeEntry = before && asLastListed(withoutFolded(before), state);
       const outcome = row
         ? applyJobRow(beforeEntry, row, at, mappingJobId, listedAt)
         : beforeEntry && endingSources.has(beforeEntry.source)
           ? applyRemoval(beforeEntry, at, mappingJobId, listedAt)
           : { entry: beforeEntry! };
       const held = generation.get(key);
-      // The rules answer an entry they leave as it is itself: the generation's entry stands, unless a decision was folded into it.
-      if (before !== held || outcome.entry !== beforeEntry) {
+      // The generation's entry stands where the rules leave it as it was (a whole inventory's listing aside), unless a decision was folded into it.
+      const standing = outcome.entry === beforeEntry || (outcome.change === undefined && listing.has(outcome.entry.source) && sameButListed(outcome.entry, beforeEntry));
+      if (before !== held || !standing) {
         const entry = { ...outcome.entry, folded: before?.folded ?? 0 };
         written.set(key, entry);
         if (held) countEntries(statistics, [held], -1);
@@ -239,6 +251,15 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
   }
   const done = await ports.store.rangeDone(organizationId, mappingJobId, range);
   if (done.doneRanges?.size === done.ranges) await finishJobWrite(ports, organizationId, mappingJobId, source);
+}
+
+/** Whether the rules' entry is the one before but for the time its partner listed it. */
+function sameButListed(entry: BookEntry, before: BookEntry | undefined): boolean {
+  if (before === undefined || entry.status === 'DELETED') return false;
+  const { listedAt: _after, ...after } = entry;
+  const { listedAt: _before, ...was } = before;
+  // As stored: a field the rules set to undefined is no field.
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(after)), JSON.parse(JSON.stringify(was)));
 }
 
 /** MAPPING_BOOK_CHANGED: a batch of changes written, and where to read them from. */
@@ -282,7 +303,7 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     const last = await ports.log.lastSequence(organizationId);
     const laidOver = await ports.store.laidOverAll(organizationId);
     const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough);
-    const reapplied = (await reappliedOver(newer, write, parts, source, ports.clock.now().toISOString())).slice(0, REAPPLIED_COMMIT_ENTRIES);
+    const reapplied = (await reappliedOver(newer, write, state, parts, source, ports.clock.now().toISOString())).slice(0, REAPPLIED_COMMIT_ENTRIES);
     if (reapplied.length > 0) {
       // Committed or not, the laid-over entries are read again: what is left is applied in the next round.
       await ports.log.commitAfter(organizationId, last, cause, reapplied.map((outcome) => changeOf(outcome.change, outcome.entry)), (next) =>
@@ -306,11 +327,10 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
     // The decisions the generation folded in are in it now: the table keeps only the ones since.
     await ports.store.removeFolded(organizationId, laidOver.filter((laid) => laid.sequence <= write.foldThrough));
-    // The generation this one replaces, and the segments merged into the write's (or its own, empty), go a day later: readers that opened them finish.
-    await ports.files.expireLater([
-      ...(previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : []),
-      ...(segment.entries > 0 ? [] : segmentFiles(organizationId, mappingJobId, write.ranges)),
-    ]);
+    // The generation this one replaces, and the segments merged into the write's, go a day later: readers that opened them finish.
+    await ports.files.expireLater(previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : []);
+    // The write's own segment, when empty, was never read: its parts' indexes go now.
+    if (segment.entries === 0) await ports.files.delete(segmentFiles(organizationId, mappingJobId, write.ranges));
     // Rows mapped against an earlier publication than the book follows: the changes since are taken into them too.
     const { followed } = await ports.store.state(organizationId);
     if (write.mappedAgainst && followed && write.mappedAgainst.number < followed.number) {
@@ -332,7 +352,14 @@ function newestWhole(state: BookState, write: JobWrite): Record<string, string> 
  * where that changes them: what the write did to each is computed on the entry before, and the one
  * laid over is newer. Read per range from the job's rows, only in ranges such an entry falls in.
  */
-async function reappliedOver(newer: readonly LaidOverEntry[], write: JobWrite, parts: readonly PartIndex<RangeChanges>[], source: JobRowsSource, at: string): Promise<Required<Outcome>[]> {
+async function reappliedOver(
+  newer: readonly LaidOverEntry[],
+  write: JobWrite,
+  state: Pick<BookState, 'listedWhole'>,
+  parts: readonly PartIndex<RangeChanges>[],
+  source: JobRowsSource,
+  at: string,
+): Promise<Required<Outcome>[]> {
   const endingSources = new Set(write.partial ? [] : write.sources);
   const outcomes: Required<Outcome>[] = [];
   const { firstIds } = await source.outline();
@@ -343,7 +370,8 @@ async function reappliedOver(newer: readonly LaidOverEntry[], write: JobWrite, p
     for (const { entry } of inRangeOf) {
       const row = rows.get(entryKey(entry));
       const listedAt = listedAtOf(write);
-      const outcome = row ? applyJobRow(entry, row, at, write.mappingJobId, listedAt) : endingSources.has(entry.source) ? applyRemoval(entry, at, write.mappingJobId, listedAt) : undefined;
+      const listed = asLastListed(entry, state);
+      const outcome = row ? applyJobRow(listed, row, at, write.mappingJobId, listedAt) : endingSources.has(entry.source) ? applyRemoval(listed, at, write.mappingJobId, listedAt) : undefined;
       if (outcome?.change !== undefined) outcomes.push({ entry: outcome.entry, change: outcome.change });
     }
   }

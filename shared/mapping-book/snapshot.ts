@@ -148,7 +148,8 @@ export async function writePart<Extra>(
   // entry key (the sort keeps the entries' order among pairs of one index key).
   const pairs = inUtf8Order(entries.flatMap((entry) => indexKeys(entry).map((key) => [key, entryKey(entry)] as const)), ([key]) => key, 1);
   const indexBlocks = blocksOf(pairs, INDEX_BLOCK_PAIRS).map((block) => ({ ...file.add(block, block[0]![0]), part }));
-  await objects.put(snapshotFiles.part(organizationId, segment, part), file.bytes(), 'application/octet-stream');
+  // A part of no entries (a range a write left as it was) is its index alone.
+  if (entries.length > 0) await objects.put(snapshotFiles.part(organizationId, segment, part), file.bytes(), 'application/octet-stream');
   const last = entries[entries.length - 1];
   const index: PartIndex<Extra> = { entries: entries.length, last: last ? entryKey(last) : null, blocks, indexBlocks, extra };
   await objects.put(snapshotFiles.partIndex(organizationId, segment, part), JSON.stringify(index), 'application/json');
@@ -170,7 +171,8 @@ export async function writeSegment<Extra>(objects: Pick<ObjectStore, 'put' | 'ge
     indexBlocks: indexes.flatMap((index) => index.indexBlocks),
     last: indexes.reduce<string | null>((last, index) => index.last ?? last, null),
   };
-  await objects.put(snapshotFiles.segment(organizationId, segment), JSON.stringify(manifest), 'application/json');
+  // A segment of no entries is never read: the generation leaves it out.
+  if (manifest.entries > 0) await objects.put(snapshotFiles.segment(organizationId, segment), JSON.stringify(manifest), 'application/json');
   return indexes;
 }
 
@@ -179,11 +181,11 @@ export async function writeGeneration(objects: Pick<ObjectStore, 'put'>, organiz
   await objects.put(snapshotFiles.manifest(organizationId, manifest.generation), JSON.stringify(manifest), 'application/json');
 }
 
-/** Every file of a segment's parts (each, written or not), and its manifest. */
-export function segmentFiles(organizationId: string, segment: string, parts: number): string[] {
+/** Every file of a segment: its manifest, each part's index, and each part's file (only those `filed`, when given: a part of no entries has none). */
+export function segmentFiles(organizationId: string, segment: string, parts: number, filed: (part: number) => boolean = () => true): string[] {
   return [
     snapshotFiles.segment(organizationId, segment),
-    ...Array.from({ length: parts }, (_, part) => [snapshotFiles.part(organizationId, segment, part), snapshotFiles.partIndex(organizationId, segment, part)]).flat(),
+    ...Array.from({ length: parts }, (_, part) => [...(filed(part) ? [snapshotFiles.part(organizationId, segment, part)] : []), snapshotFiles.partIndex(organizationId, segment, part)]).flat(),
   ];
 }
 
@@ -239,7 +241,8 @@ class Segment {
   ) {}
 
   files(): string[] {
-    return segmentFiles(this.organizationId, this.id, this.manifest.parts);
+    const holding = new Set(this.manifest.blocks.map((block) => block.part));
+    return segmentFiles(this.organizationId, this.id, this.manifest.parts, (part) => holding.has(part));
   }
 
   /** Whether the key lies between the segment's first and last keys. */

@@ -32,6 +32,17 @@ export interface BookState {
   listedWhole?: Record<string, string>;
 }
 
+/**
+ * The entry with the time its partner last listed it. A whole inventory lists every entry of its
+ * source it leaves standing without writing again those it leaves as they were: the book's newest
+ * whole inventory of the source stands for their own time when it is later.
+ */
+export function asLastListed<Entry extends BookEntry>(entry: Entry, state: Pick<BookState, 'listedWhole'>): Entry {
+  const whole = state.listedWhole?.[entry.source];
+  if (entry.status === 'DELETED' || whole === undefined || (entry.listedAt !== undefined && entry.listedAt >= whole)) return entry;
+  return { ...entry, listedAt: whole };
+}
+
 /** Whether a row an inventory uploaded at `listedAt` gives for a hotel the book has no entry of is older than the book's last whole inventory of its source. */
 export function unlistedSince(state: Pick<BookState, 'listedWhole'>, source: string, listedAt: string): boolean {
   const whole = state.listedWhole?.[source];

@@ -59,6 +59,7 @@ export async function writeIntoBook(ports: BookWritePorts, message: BookWriteMes
     partial: message.partial === true,
     // A start sent before starts carried it: its rows are as new as any.
     listedAt: message.listedAt ?? ports.book.clock.now().toISOString(),
+    ...(message.changedRows !== undefined && { changedRows: message.changedRows }),
     ...(message.mappedAgainst && { mappedAgainst: message.mappedAgainst }),
   };
   const ranges = await startJobWrite(ports.book, start, ports.rowsOf(job));

@@ -225,6 +225,7 @@ async function afterCompletion(ports: ChunkPorts, completed: MappingJob): Promis
     mappingJobId: completed.id,
     partial: completed.partial === true,
     listedAt: listedAtOf(completed),
+    changedRows: completed.counts.processed - completed.counts.unchanged,
     ...(completed.reference.number !== undefined && { mappedAgainst: { referenceVersionId: completed.reference.artifactsId, number: completed.reference.number } }),
   });
 }

@@ -98,6 +98,8 @@ export const mappingBookWriteQueue = defineQueue({
     partial: v.optional(v.boolean()),
     /** When the job's inventory was uploaded: the book takes jobs in this order (the start's). */
     listedAt: v.optional(v.string()),
+    /** The job's rows the engine mapped, new or changed since the book's entry (the start's). */
+    changedRows: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     /** The reference publication the job mapped against (the start's). */
     mappedAgainst: v.optional(v.object({ referenceVersionId: v.string(), number: v.number() })),
   }),
@@ -107,12 +109,14 @@ export const mappingBookWriteQueue = defineQueue({
   access: {
     table: 'readwrite',
     // Writes the book's next generation; its changes go to the feed's files, read again at the commit.
-    objects: { read: [BOOK_FILES_PREFIX], write: [BOOK_FILES_PREFIX] },
+    // The generation it replaces and the segments it merged expire a day later; its own segment, when empty, goes at once.
+    objects: { read: [BOOK_FILES_PREFIX], write: [BOOK_FILES_PREFIX], delete: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] },
     resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX], write: [BOOK_CHANGES_PREFIX] },
     // A job mapped against a publication older than the one the book follows is brought up to it.
     sendsTo: ['mapping-book-writes', 'mapping-book-follows'],
   },
-  deadLetterAccess: { table: 'readwrite' },
+  // It gives the book back; the files the write had written expire a day later.
+  deadLetterAccess: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] } },
   // A range is about 20 blocks of work (10,000 rows or merged entries, or 200 blocks of the book
   // that a partial job's rows read): a few seconds. The last range also writes the segment's
   // manifest and the generation's, and commits.

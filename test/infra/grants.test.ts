@@ -14,7 +14,7 @@ import { billingRoutes } from '../../shared/billing';
 import { MATCHING_INDEX_PREFIX, referenceRoutes, REFERENCE_FILES_PREFIX } from '../../shared/reference';
 import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX, inventoryValidationQueue, partnerInventoryRoutes } from '../../shared/partner-inventories';
 import { supplierRoutes } from '../../shared/suppliers';
-import { OBJECT_USES, objectPrefixes, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
+import { OBJECT_USES, objectPrefixes, touchesObjects, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
 import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from '../../shared/mapping-jobs';
 import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX } from '../../shared/mapping-book';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
@@ -219,12 +219,14 @@ describe('dead-letter handlers', () => {
     it(`${definition.deadLetterHandler} holds exactly what its deadLetterAccess declares`, () => {
       const access = definition.deadLetterAccess!;
       const declared = access.table === 'none' ? [] : [...TABLE_ACTIONS[access.table]];
+      const buckets = (['objects', 'resultObjects'] as const).filter((bucket) => touchesObjects(access, bucket));
+      const objectActions = buckets.flatMap((bucket) => OBJECT_USES.filter((use) => objectPrefixes(access, use, bucket).length > 0).flatMap((use) => OBJECT_ACTIONS[use]));
       const actions = statementsOfHandler(definition.deadLetterHandler!).flatMap(actionsOf).sort();
-      assert.deepEqual(actions, [...declared, ...XRAY, ...CONSUME].sort());
+      assert.deepEqual(actions, [...new Set([...declared, ...objectActions, ...XRAY, ...CONSUME])].sort());
       const consumed = statementsOfHandler(definition.deadLetterHandler!).filter((statement) => actionsOf(statement).includes('sqs:ReceiveMessage'));
       assert.deepEqual(consumed.map((statement) => statement.Resource), [{ 'Fn::GetAtt': [logicalIdOf(stack.queues.get(definition.name)!.deadLetters), 'Arn'] }]);
       const variables = Object.keys(resources[logicalIdOf(stack.functions.get(definition.deadLetterHandler!)!)]!.Properties.Environment.Variables);
-      assert.deepEqual(variables.filter((name) => /^(BUCKET_NAME|QUEUE_URL_|QUEUE_ARN_|SECRETS_KEY_ARN|SCHEDULER_)/.test(name)), [], 'no setting its access does not name');
+      assert.deepEqual(variables.filter((name) => /^(BUCKET_NAME|QUEUE_URL_|QUEUE_ARN_|SECRETS_KEY_ARN|SCHEDULER_)/.test(name)), buckets.includes('objects') ? ['BUCKET_NAME'] : [], 'no setting its access does not name');
     });
   }
 });

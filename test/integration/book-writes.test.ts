@@ -15,7 +15,7 @@ import { FEED_START, type BookChange, type FeedPosition } from '../../shared/map
 import { applyJobRow, hotelKeys, listingKey, OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
 import { entryKey, Snapshot, writeGeneration, writePart, writeSegment } from '../../shared/mapping-book/snapshot';
 import { followReference, type FollowMessage, type FollowPorts } from '../../shared/mapping-book/reference-follow';
-import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
+import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
 const api = await startTestApi();
 const s3 = createS3Client(api.config);
@@ -97,8 +97,19 @@ function feedReader(organizationId: string, limit: number): { stop(): Promise<Bo
 }
 
 /** Writes a job whole: its start, then its ranges all at once. */
-async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], partial = false, listedAt = listed(), perBlock = 2, writePorts = ports): Promise<void> {
-  const ranges = await startJobWrite(writePorts, { organizationId, mappingJobId, partial, listedAt }, source(rows, perBlock));
+interface WriteOptions {
+  partial?: boolean;
+  listedAt?: string;
+  /** Rows a block of the job's rows (2: so few rows still make several ranges). */
+  perBlock?: number;
+  ports?: BookPorts;
+  /** The rows the engine mapped (unknown: all of them). */
+  changedRows?: number;
+}
+
+async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], options: WriteOptions = {}): Promise<void> {
+  const { partial = false, listedAt = listed(), perBlock = 2, ports: writePorts = ports, changedRows } = options;
+  const ranges = await startJobWrite(writePorts, { organizationId, mappingJobId, partial, listedAt, ...(changedRows !== undefined && { changedRows }) }, source(rows, perBlock));
   assert.notEqual(ranges, 'busy');
   await Promise.all(Array.from({ length: ranges as number }, (_, range) => writeJobRange(writePorts, { organizationId, mappingJobId, range }, source(rows, perBlock))));
 }
@@ -147,7 +158,7 @@ describe('jobs written into the book', () => {
     // A range delivered again after the commit writes nothing.
     await writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range: 1 }, source(second));
     assert.equal(await finishJobWrite(ports, organizationId, 'job-2', source(second)), (await ports.store.write(organizationId, 'job-2'))!.sequence);
-    await writeJob(organizationId, 'job-3', first, true);
+    await writeJob(organizationId, 'job-3', first, { partial: true });
     const seen = await reader.stop();
 
     // Every change once, in commit order.
@@ -263,18 +274,55 @@ describe('jobs written into the book', () => {
     const older = Array.from({ length: 6 }, (_, i) => row(i));
     const newer = [row(0, { referenceHotelId: HOTEL(50) }), ...older.slice(1, 5), row(6)];
     // The newer job ends first; the older, larger one after it, whole and then partial.
-    await writeJob(organizationId, 'newer', newer, false, newerAt);
+    await writeJob(organizationId, 'newer', newer, { listedAt: newerAt });
     const written = (await ports.log.read(organizationId, FEED_START, 100)).changes.length;
-    await writeJob(organizationId, 'older', older, false, olderAt);
-    await writeJob(organizationId, 'older-partial', older, true, olderAt);
+    await writeJob(organizationId, 'older', older, { listedAt: olderAt });
+    await writeJob(organizationId, 'older-partial', older, { partial: true, listedAt: olderAt });
     const entryOf = (i: number) => currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: `P00${i}` });
     assert.equal((await entryOf(0))?.referenceHotelId, HOTEL(50));
     assert.equal(await entryOf(5), undefined, 'the newer inventory never listed row 5');
     assert.equal((await entryOf(6))?.status, 'MATCHED', 'the older inventory does not end what the newer one listed');
     assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, written, 'the older jobs change nothing');
     // An inventory newer than both is written as always.
-    await writeJob(organizationId, 'newest', older, false);
+    await writeJob(organizationId, 'newest', older);
     assert.deepEqual([(await entryOf(0))?.referenceHotelId, (await entryOf(5))?.status, (await entryOf(6))?.status], [HOTEL(0), 'MATCHED', 'DELETED']);
+  });
+
+  it('a whole inventory listed again as it was writes no entry, and what it listed still outranks an older inventory written after it', async () => {
+    const organizationId = `org-again-${Date.now()}`;
+    const id = (i: number) => `P${String(i).padStart(6, '0')}`;
+    const rows = Array.from({ length: 2_000 }, (_, i) => row(i, { partnerHotelId: id(i) }));
+    const [firstAt, betweenAt, againAt] = [listed(), listed(), listed()];
+    await writeJob(organizationId, 'first', rows, { listedAt: firstAt, perBlock: 500 });
+    const feed = (await ports.log.read(organizationId, FEED_START, 3_000)).changes.length;
+    const entryOf = (i: number) => currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: id(i) });
+
+    // The same inventory again, uploaded later: every entry stands as it was, listed by the book's newest whole inventory.
+    const counting = countingPorts();
+    await writeJob(organizationId, 'again', rows, { listedAt: againAt, perBlock: 500, changedRows: 0, ports: counting.ports });
+    const snapshot = (await Snapshot.open(ports.files, organizationId, 'again'))!;
+    assert.deepEqual(snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]), [['first', 2_000]]);
+    assert.ok(counting.bytes.written < 2_000, `${counting.bytes.written} bytes written: the ranges' indexes and the generation's manifest`);
+    assert.deepEqual(await generationFilesTagged(organizationId, 'again'), { 'manifest.json': undefined }, "the empty segment's files are gone");
+    assert.equal((await ports.log.read(organizationId, FEED_START, 3_000)).changes.length, feed);
+
+    // An inventory uploaded between the two, written last, partial or whole: what the later one listed stands.
+    const older = [row(3, { partnerHotelId: id(3), referenceHotelId: HOTEL(300) }), row(5_000, { partnerHotelId: id(5_000) })];
+    await writeJob(organizationId, 'between-partial', older, { partial: true, listedAt: betweenAt });
+    await writeJob(organizationId, 'between', older, { listedAt: betweenAt, changedRows: 2 });
+    assert.equal((await entryOf(3))?.referenceHotelId, HOTEL(3));
+    assert.equal((await entryOf(50))?.status, 'MATCHED', 'not ended by an older inventory');
+    assert.equal(await entryOf(5_000), undefined);
+    assert.equal((await ports.log.read(organizationId, FEED_START, 3_000)).changes.length, feed);
+
+    // A later inventory changing five rows writes a segment of five entries beside the first.
+    const changed = rows.map((each, i) => (i % 400 === 0 ? { ...each, referenceHotelId: HOTEL(5_000 + i) } : each));
+    await writeJob(organizationId, 'later', changed, { perBlock: 500, changedRows: 5 });
+    const later = (await Snapshot.open(ports.files, organizationId, 'later'))!;
+    assert.deepEqual(later.manifest.segments.map((segment) => [segment.id, segment.entries]), [['first', 2_000], ['later', 5]]);
+    assert.equal((await entryOf(400))?.referenceHotelId, HOTEL(5_400));
+    assert.equal((await entryOf(401))?.referenceHotelId, HOTEL(401));
+    assert.equal((await ports.log.read(organizationId, FEED_START, 3_000)).changes.length, feed + 5);
   });
 
   it('a job, decisions and a merge written at once: a reader paging meanwhile sees every change once, and replaying them gives the book', async () => {
@@ -432,11 +480,11 @@ describe('jobs written into the book', () => {
     for (const size of [2_000, 20_000]) {
       const organizationId = `org-segment-${size}-${Date.now()}`;
       const rows = Array.from({ length: size }, (_, i) => row(i, { partnerHotelId: `P${String(i).padStart(6, '0')}` }));
-      await writeJob(organizationId, 'whole', rows, false, listed(), 500);
+      await writeJob(organizationId, 'whole', rows, { perBlock: 500 });
       // 40 rows spread over the whole book, each renamed.
       const partial = Array.from({ length: 40 }, (_, i) => ({ ...rows[i * (size / 40)]!, partner: { name: `Annex ${i}`, city: 'Lisbon' } }));
       const counting = countingPorts();
-      await writeJob(organizationId, 'partial', partial, true, listed(), 500, counting.ports);
+      await writeJob(organizationId, 'partial', partial, { partial: true, perBlock: 500, ports: counting.ports });
       written.push(counting.bytes.written);
       const snapshot = (await Snapshot.open(ports.files, organizationId, 'partial'))!;
       assert.deepEqual(snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]), [['whole', size], ['partial', 40]]);
@@ -456,7 +504,7 @@ describe('jobs written into the book', () => {
     const names = new Map<string, string>();
     const statuses = new Map<string, JobRow['status']>();
     const rows = Array.from({ length: 600 }, (_, i) => row(i, { partnerHotelId: `P${String(i).padStart(4, '0')}` }));
-    await writeJob(organizationId, 'job-0', rows, false, listed(), 50);
+    await writeJob(organizationId, 'job-0', rows, { perBlock: 50 });
     for (const each of rows) [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
     // Twelve partial jobs of 30 rows, each a stride of its own through the book, some new, some sent to REVIEW.
     for (let job = 1; job <= 12; job++) {
@@ -464,7 +512,7 @@ describe('jobs written into the book', () => {
         const id = `P${String((i * 23 + job * 7) % 640).padStart(4, '0')}`;
         return row(0, { partnerHotelId: id, partner: { name: `Job ${job} ${id}`, city: 'Lisbon' }, status: (i + job) % 4 === 0 ? 'REVIEW' : 'MATCHED' });
       });
-      await writeJob(organizationId, `job-${job}`, partial, true, listed(), 50);
+      await writeJob(organizationId, `job-${job}`, partial, { partial: true, perBlock: 50 });
       for (const each of partial) [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
       const { generation } = await ports.store.state(organizationId);
       assert.ok((await Snapshot.open(ports.files, organizationId, generation))!.manifest.segments.length <= 4, `segments after job ${job}`);

@@ -6,26 +6,27 @@ import { mergedFrom, RANGE_BLOCKS, writeRanges } from '../../../shared/mapping-b
 const segments = (...blocks: number[]) => blocks.map((each) => ({ blocks: each }));
 
 describe('mergedFrom', () => {
-  it('a whole inventory merges every segment: its write reads every entry anyway', () => {
-    assert.equal(mergedFrom(segments(4_000, 20), 4_000, false), 0);
-    assert.equal(mergedFrom([], 10, false), 0);
+  it('a write that changes about as much as the book holds merges every segment', () => {
+    assert.equal(mergedFrom(segments(4_000, 20), 4_000), 0);
+    assert.equal(mergedFrom([], 10), 0);
   });
 
-  it('a small partial job beside a large book adds a segment of its own', () => {
-    assert.equal(mergedFrom(segments(4_000), 20, true), 1);
-    assert.equal(mergedFrom([], 20, true), 0);
+  it('a write of few changes beside a large book adds a segment of its own; one of none merges nothing', () => {
+    assert.equal(mergedFrom(segments(4_000), 20), 1);
+    assert.equal(mergedFrom([], 20), 0);
+    assert.equal(mergedFrom(segments(4_000, 20), 0), 2);
   });
 
   it('merges the newest segments from the oldest one at most twice what is newer, so sizes grow by tiers', () => {
     // 40 <= 2 * (20 + 20): the two newest merge with the job's rows; 4,000 stays.
-    assert.equal(mergedFrom(segments(4_000, 40, 20), 20, true), 1);
-    assert.equal(mergedFrom(segments(4_000, 100, 20), 20, true), 2);
+    assert.equal(mergedFrom(segments(4_000, 40, 20), 20), 1);
+    assert.equal(mergedFrom(segments(4_000, 100, 20), 20), 2);
   });
 
   it('partial jobs of one size keep a handful of segments however many come', () => {
     let book = segments(4_000);
     for (let job = 0; job < 500; job++) {
-      const from = mergedFrom(book, 20, true);
+      const from = mergedFrom(book, 20);
       book = [...book.slice(0, from), { blocks: book.slice(from).reduce((sum, each) => sum + each.blocks, 20) }];
       assert.ok(book.length <= 8, `${book.length} segments after job ${job}`);
     }

@@ -520,7 +520,7 @@ describe('running a mapping job, chunk by chunk', () => {
       },
     });
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 3 }]);
-    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1', partial: false, listedAt: INVENTORY_UPLOADED_AT }]);
+    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1', partial: false, listedAt: INVENTORY_UPLOADED_AT, changedRows: 3 }]);
   });
 
   it('after completing, a repeated delivery only settles again, with the same count, and records no second event', async () => {
