@@ -256,10 +256,9 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
 /** Whether the rules' entry is the one before but for the time its partner listed it. */
 function sameButListed(entry: BookEntry, before: BookEntry | undefined): boolean {
   if (before === undefined || entry.status === 'DELETED') return false;
-  const { listedAt: _after, ...after } = entry;
-  const { listedAt: _before, ...was } = before;
   // As stored: a field the rules set to undefined is no field.
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(after)), JSON.parse(JSON.stringify(was)));
+  const stored = (each: BookEntry) => Object.fromEntries(Object.entries(each).filter(([field, value]) => field !== 'listedAt' && value !== undefined));
+  return isDeepStrictEqual(stored(entry), stored(before));
 }
 
 /** MAPPING_BOOK_CHANGED: a batch of changes written, and where to read them from. */

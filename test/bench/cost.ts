@@ -28,7 +28,7 @@ import { EVENT_RELAY } from '../../shared/platform/events/relay';
 import { TABLE_KEYS, tableOf } from '../../shared/platform/table';
 import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
-import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
+import { importReferenceInventory, REFERENCE_FILES_PREFIX, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { DEAD_LETTER_HANDLER_SIZING } from '../../infra/constructs/queue-worker';
 import { API_TRACE_SAMPLING } from '../../infra/constructs/hotel-mapping-api';
 import { localRuntime } from '../../infra/local/messaging';
@@ -212,19 +212,23 @@ async function storedBytes(organizationId: string, jobId: string) {
   } while (startKey);
   const s3Client = createS3Client(base.config);
   for (const [bucket, backedUp] of [[base.config.bucketName!, true], [base.config.resultsBucketName!, false]] as const) {
-    let token: string | undefined;
-    do {
-      const page = await s3Client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) {
-        if (!object.Key?.includes(organizationId) && !object.Key?.includes(jobId)) continue;
-        stored.files += object.Size ?? 0;
-        if (backedUp) stored.backedUpFiles += object.Size ?? 0;
-        if (object.Key.startsWith(BOOK_FILES_PREFIX)) stored.bookFiles += object.Size ?? 0;
-        const kind = object.Key.split('/').filter((part) => part !== organizationId && part !== jobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
-        stored.filesByKind.set(kind, (stored.filesByKind.get(kind) ?? 0) + (object.Size ?? 0));
-      }
-      token = page.NextContinuationToken;
-    } while (token);
+    // Folder by folder, the reference's left out: s3rver fails listing a million-hotel reference's files.
+    const folders = (await s3Client.send(new ListObjectsV2Command({ Bucket: bucket, Delimiter: '/' }))).CommonPrefixes ?? [];
+    for (const prefix of folders.map((folder) => folder.Prefix!).filter((prefix) => prefix !== REFERENCE_FILES_PREFIX)) {
+      let token: string | undefined;
+      do {
+        const page = await s3Client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+        for (const object of page.Contents ?? []) {
+          if (!object.Key?.includes(organizationId) && !object.Key?.includes(jobId)) continue;
+          stored.files += object.Size ?? 0;
+          if (backedUp) stored.backedUpFiles += object.Size ?? 0;
+          if (object.Key.startsWith(BOOK_FILES_PREFIX)) stored.bookFiles += object.Size ?? 0;
+          const kind = object.Key.split('/').filter((part) => part !== organizationId && part !== jobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
+          stored.filesByKind.set(kind, (stored.filesByKind.get(kind) ?? 0) + (object.Size ?? 0));
+        }
+        token = page.NextContinuationToken;
+      } while (token);
+    }
   }
   return stored;
 }
