@@ -26,6 +26,7 @@ import { DEFAULT_LAMBDA } from '../../shared/platform/http/route';
 import { createS3Client } from '../../shared/platform/objects/s3-object-store';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
 import { TABLE_KEYS, tableOf } from '../../shared/platform/table';
+import { OBJECT_USES, objectPrefixes, type BucketAccess } from '../../shared/platform/access';
 import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
 import { importReferenceInventory, REFERENCE_FILES_PREFIX, referencePortsOf, referenceStoreOf } from '../../shared/reference';
@@ -196,6 +197,16 @@ function fmt(value: number): string {
 }
 
 /** What a job leaves stored: its organization's and its own items in the table and GSI1, and its files in the two buckets (only the files bucket is backed up). */
+/**
+ * The prefixes of a bucket's objects the functions declare, the reference's left out (s3rver fails
+ * listing a million hotels' files, and they are no partner's), each listed once.
+ */
+function partnerPrefixes(bucket: BucketAccess): string[] {
+  const declared = new Set([...routeList, ...queueList].flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, bucket))));
+  const prefixes = [...declared].filter((prefix) => !prefix.startsWith(REFERENCE_FILES_PREFIX));
+  return prefixes.filter((prefix) => !prefixes.some((other) => other !== prefix && prefix.startsWith(other)));
+}
+
 async function storedBytes(organizationId: string, jobId: string) {
   const table = tableOf(runtime);
   const stored = { table: 0, index: 0, files: 0, backedUpFiles: 0, bookFiles: 0, filesByKind: new Map<string, number>() };
@@ -212,9 +223,7 @@ async function storedBytes(organizationId: string, jobId: string) {
   } while (startKey);
   const s3Client = createS3Client(base.config);
   for (const [bucket, backedUp] of [[base.config.bucketName!, true], [base.config.resultsBucketName!, false]] as const) {
-    // Folder by folder, the reference's left out: s3rver fails listing a million-hotel reference's files.
-    const folders = (await s3Client.send(new ListObjectsV2Command({ Bucket: bucket, Delimiter: '/' }))).CommonPrefixes ?? [];
-    for (const prefix of folders.map((folder) => folder.Prefix!).filter((prefix) => prefix !== REFERENCE_FILES_PREFIX)) {
+    for (const prefix of partnerPrefixes(backedUp ? 'objects' : 'resultObjects')) {
       let token: string | undefined;
       do {
         const page = await s3Client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
