@@ -142,8 +142,8 @@ function newInventory(
   if (!format) {
     const byType = input.mediaType !== undefined && !input.fileName.includes('.');
     throw unsupportedFormat(
-      `${input.fileName || 'The file'} is not a .csv, .txt, .jsonl, .ndjson, .json or .xlsx file` +
-        (byType ? ", and its part's Content-Type names none of them (text/csv, application/x-ndjson, application/json, the .xlsx type)." : '.'),
+      `${input.fileName || 'The file'} is not a .csv, .txt, .jsonl, .ndjson, .json, .xlsx or .parquet file` +
+        (byType ? ", and its part's Content-Type names none of them (text/csv, application/x-ndjson, application/json, the .xlsx type, application/vnd.apache.parquet)." : '.'),
     );
   }
   const now = runtime.clock.now().toISOString();

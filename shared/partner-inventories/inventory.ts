@@ -80,6 +80,7 @@ const MEDIA_TYPES: Record<TabularFormat, string> = {
   jsonl: 'application/x-ndjson',
   json: 'application/json',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  parquet: 'application/vnd.apache.parquet',
 };
 
 export function mediaTypeOf(format: TabularFormat): string {

@@ -11,33 +11,34 @@ export const partnerInventoryRoutes = {
     method: 'POST',
     path: '/api/v1/partner-inventories',
     handler: 'partner-inventories/upload',
-    // A 4 MiB multipart file parsed on 512 MB (a workbook inflates up to 64 MB).
+    // A 4 MiB multipart file parsed on 512 MB (a workbook or a Parquet file inflates up to 64 MB).
     throttle: { ratePerSecond: 8, burst: 16 },
     idempotent: true,
     auth: 'required',
     tag: TAG,
     summary: 'Upload a small inventory file in one call (at most 4 MiB); validated at once',
     description:
-      'multipart/form-data with a `file` part (CSV, JSON Lines, JSON or XLSX in the mapping engine\'s column format), ' +
+      'multipart/form-data with a `file` part (CSV, JSON Lines, JSON, XLSX or Parquet in the mapping engine\'s column format), ' +
       '`name`, and optionally `supplierCode`. Bad rows are reported with line and reason and skipped; a file that cannot ' +
       'be read or has no usable row answers 400 and stores nothing. Larger files: POST /api/v1/partner-inventories/uploads. ' +
-      "The format comes from the part's file name (.csv, .txt, .jsonl, .ndjson, .json, .xlsx) or, when the name has no extension, from the part's Content-Type (text/csv, application/x-ndjson, application/json, the .xlsx media type).",
+      "The format comes from the part's file name (.csv, .txt, .jsonl, .ndjson, .json, .xlsx, .parquet) or, when the name has no extension, from the part's Content-Type (text/csv, application/x-ndjson, application/json, the .xlsx media type, application/vnd.apache.parquet). " +
+      'A Parquet file is read by column name, as JSON is: whole-number columns as their exact digits, text as text, a map column as supplierCodes; its rows are numbered from 1.',
     body: {
       kind: 'multipart',
       schema: schemas.InventoryFields,
       example: { name: 'Lisbon hotels, November' },
-      file: { field: 'file', maxBytes: DIRECT_UPLOAD_MAX_BYTES, description: 'CSV, JSONL, JSON or XLSX hotel file' },
+      file: { field: 'file', maxBytes: DIRECT_UPLOAD_MAX_BYTES, description: 'CSV, JSONL, JSON, XLSX or Parquet hotel file' },
     },
     responses: {
       201: { description: 'Validated and READY', schema: schemas.InventoryView },
       400: { description: 'A missing field, or a file that cannot be read or has no usable row', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],
-      415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSONL, JSON or XLSX', schema: ErrorResponse },
+      415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSONL, JSON, XLSX or Parquet', schema: ErrorResponse },
     },
     // Sends the validation queue a delayed message that finishes the inventory should the request be cut off.
     access: { table: 'readwrite', objects: { write: [INVENTORY_FILES_PREFIX] }, sendsTo: ['inventory-validation'] },
-    // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.
+    // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES), a Parquet file to as much: about 220 MB read, with the body's copies beside it.
     lambda: { memoryMb: 512 },
   }),
   createPartnerInventoryUpload: defineRoute({
@@ -60,7 +61,7 @@ export const partnerInventoryRoutes = {
       400: errors[400],
       401: errors[401],
       413: { description: 'The declared size is over 200 MB; nothing was created', schema: ErrorResponse },
-      415: { description: 'The file name does not end in .csv, .txt, .jsonl, .ndjson, .json or .xlsx', schema: ErrorResponse },
+      415: { description: 'The file name does not end in .csv, .txt, .jsonl, .ndjson, .json, .xlsx or .parquet', schema: ErrorResponse },
     },
     // The presigned PUT lands in the uploads' staging prefix, outside the backups.
     access: { table: 'readwrite', resultObjects: { write: [INVENTORY_UPLOADS_PREFIX] } },

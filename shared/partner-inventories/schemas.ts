@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
+import { TABULAR_FORMATS } from '../platform/files/formats';
 import { INVENTORY_STATUSES } from './inventory';
 
 const Name = Text({ maxLength: 200 });
@@ -12,7 +13,7 @@ const SupplierCode = v.pipe(
 );
 const FileName = v.pipe(
   Text({ maxLength: 255 }),
-  v.description('Its extension sets the format: .csv/.txt, .jsonl/.ndjson, .json or .xlsx'),
+  v.description('Its extension sets the format: .csv/.txt, .jsonl/.ndjson, .json, .xlsx or .parquet'),
 );
 
 export const InventoryFields = v.strictObject({ name: Name, supplierCode: v.optional(SupplierCode) });
@@ -43,7 +44,7 @@ export const InventoryView = v.object({
   supplierCode: v.optional(v.string()),
   status: v.pipe(v.picklist(INVENTORY_STATUSES), v.description('UPLOADING -> VALIDATING -> READY or FAILED; direct uploads are READY at once')),
   fileName: v.string(),
-  format: v.picklist(['csv', 'jsonl', 'json', 'xlsx']),
+  format: v.picklist(TABULAR_FORMATS),
   sizeBytes: v.optional(v.number()),
   hotelCount: v.pipe(v.number(), v.description('Valid hotel rows: what a mapping job maps and meters')),
   rejectedCount: v.number(),

@@ -8,7 +8,7 @@ import type { InventoryValidationMessage } from './queue';
 import { inventoryStoreOf } from './store';
 import { readInventoryFile, writeValidatedRows } from './validation';
 
-/** The worker has 3 GB (queue.ts): a workbook may expand to 1 GB of XML here (about 2 GB read). */
+/** The worker has 3 GB (queue.ts): a workbook may expand to 1 GB of XML here (about 2 GB read), a Parquet file to 1 GB of pages. */
 const PRESIGNED_UPLOAD_LIMITS = { maxExpandedBytes: 1024 * 1024 * 1024 };
 
 /** VALIDATING -> READY, or FAILED with the reason; a second delivery of the same message changes nothing. */

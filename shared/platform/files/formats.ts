@@ -1,8 +1,9 @@
 /**
  * The tabular formats and how a file name names one: apart from the readers (tabular.ts), so a
- * function that only checks a name bundles no CSV or XLSX parser.
+ * function that only checks a name bundles no CSV, XLSX or Parquet reader.
  */
-export type TabularFormat = 'csv' | 'jsonl' | 'json' | 'xlsx';
+export const TABULAR_FORMATS = ['csv', 'jsonl', 'json', 'xlsx', 'parquet'] as const;
+export type TabularFormat = (typeof TABULAR_FORMATS)[number];
 
 const FORMAT_BY_EXTENSION: Record<string, TabularFormat> = {
   csv: 'csv',
@@ -11,6 +12,7 @@ const FORMAT_BY_EXTENSION: Record<string, TabularFormat> = {
   ndjson: 'jsonl',
   json: 'json',
   xlsx: 'xlsx',
+  parquet: 'parquet',
 };
 
 const FORMAT_BY_MEDIA_TYPE: Record<string, TabularFormat> = {
@@ -20,6 +22,7 @@ const FORMAT_BY_MEDIA_TYPE: Record<string, TabularFormat> = {
   'application/jsonl': 'jsonl',
   'application/json': 'json',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.apache.parquet': 'parquet',
 };
 
 /**

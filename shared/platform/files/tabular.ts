@@ -1,11 +1,12 @@
 /**
  * Generic reader for tabular uploads: CSV (header row), JSONL (one object per line), JSON (an array
- * of objects) and XLSX (first worksheet, header row). Every format yields the same rows: a record of
- * column name -> text, or a per-row error, each tagged with the line (or spreadsheet row) a person
- * would look at in the file. A bad row never stops the read; a file that cannot be parsed at all
- * throws a TabularParseError.
+ * of objects), XLSX (first worksheet, header row) and Parquet (its columns). Every format yields
+ * the same rows: a record of column name -> text, or a per-row error, each tagged with the line (or
+ * spreadsheet row, or Parquet row from 1) a person would look at in the file. A bad row never stops
+ * the read; a file that cannot be parsed at all throws a TabularParseError.
  *
- * CSV, JSONL and XLSX are streamed; JSON is a single document and is read whole.
+ * CSV, JSONL and XLSX are streamed; JSON is a single document and is read whole, and so is Parquet
+ * (its metadata is at its end), a row group at a time.
  */
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
@@ -16,6 +17,7 @@ import type ExcelJS from 'exceljs';
 import { csvRecordBatches, CsvRecordsError, firstCsvRecords, MAX_CSV_RECORD_CHARACTERS, type CsvPartStart, type CsvRecordsOptions } from './csv-records';
 import type { TabularFormat } from './formats';
 import { inflateWithin, zipExpandedSize } from './zip-archives';
+import { ParquetRefused, parquetRowGroups } from './parquet-files';
 
 export { CsvFastPathUnavailable, type CsvLineEnd } from './csv-records';
 
@@ -50,7 +52,7 @@ export class TabularParseError extends Error {
 }
 
 
-/** What a reader of workbooks may inflate: MAX_XLSX_EXPANDED_BYTES unless the function has memory for more. */
+/** What a reader of workbooks and Parquet files may inflate: MAX_XLSX_EXPANDED_BYTES unless the function has memory for more. */
 export interface TabularLimits {
   maxExpandedBytes?: number;
 }
@@ -65,6 +67,8 @@ export function readTabular(input: TabularInput, format: TabularFormat, limits: 
       return recordsOfJsonRows(readJsonArray(input));
     case 'xlsx':
       return readXlsx(input, limits);
+    case 'parquet':
+      return recordsOfJsonRows(rowsOfBatches(readParquetBatches(input, limits)));
   }
 }
 
@@ -86,6 +90,8 @@ export function readTabularBatches(input: TabularInput, format: TabularFormat, c
       return batchesOfOne(readJsonArray(input));
     case 'xlsx':
       return batchesOfOne(readXlsx(input, limits));
+    case 'parquet':
+      return readParquetBatches(input, limits);
   }
 }
 
@@ -137,6 +143,10 @@ export function recordOfCells(header: readonly string[], cells: readonly string[
 /** Each row a batch of its own. */
 async function* batchesOfOne<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> {
   for await (const row of rows) yield [row];
+}
+
+async function* rowsOfBatches<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,10 +344,14 @@ async function* readJsonLines(input: TabularInput): AsyncGenerator<TabularJsonRo
 // JSON array
 
 async function readAll(input: TabularInput): Promise<string> {
-  if (Buffer.isBuffer(input)) return input.toString('utf8');
+  return (await readAllBytes(input)).toString('utf8');
+}
+
+async function readAllBytes(input: TabularInput): Promise<Buffer> {
+  if (Buffer.isBuffer(input)) return input;
   const chunks: Buffer[] = [];
   for await (const chunk of bufferChunks(input)) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -482,5 +496,27 @@ async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPA
   } catch (error) {
     if (error instanceof TabularParseError) throw error;
     throw new TabularParseError(UNREADABLE_WORKBOOK);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parquet
+
+/**
+ * A Parquet file's rows as JSON rows (numbered from 1), a batch a row group, its values typed as
+ * parquet-files.ts gives them; within the same limits as a workbook (its expansion, its cells).
+ */
+async function* readParquetBatches(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits): AsyncGenerator<(TabularJsonRow | TabularRow)[]> {
+  const groups = parquetRowGroups(await readAllBytes(input), { maxExpandedBytes, maxCells: MAX_XLSX_CELLS });
+  for (;;) {
+    let next: IteratorResult<{ first: number; rows: Record<string, unknown>[] }>;
+    try {
+      next = await groups.next();
+    } catch (error) {
+      throw new TabularParseError(error instanceof ParquetRefused ? error.message : 'the file is not a readable Parquet file (a corrupt or cut-off file, or another format)');
+    }
+    if (next.done) return;
+    const { first, rows } = next.value;
+    yield rows.map((row, i) => rowFromJsonValue(row, first + i + 1));
   }
 }

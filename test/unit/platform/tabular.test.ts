@@ -6,6 +6,11 @@ import { detectTabularFormat, type TabularFormat } from '../../../shared/platfor
 import { readTabular, readTabularBatches, recordOfCells, TabularParseError, type TabularRow } from '../../../shared/platform/files/tabular';
 import { inflateWithin, zipExpandedSize } from '../../../shared/platform/files/zip-archives';
 import { workbookBomb } from '../../support/workbook-bombs';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { inflatingWithin, ParquetRefused } from '../../../shared/platform/files/parquet-files';
+import { hotelColumns, parquetFile } from '../../support/parquet-files';
 
 async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
   const rows: TabularRow[] = [];
@@ -28,6 +33,8 @@ describe('detectTabularFormat', () => {
     assert.equal(detectTabularFormat('x.ndjson'), 'jsonl');
     assert.equal(detectTabularFormat('x.json'), 'json');
     assert.equal(detectTabularFormat('Inventory.XLSX'), 'xlsx');
+    assert.equal(detectTabularFormat('hotels.Parquet'), 'parquet');
+    assert.equal(detectTabularFormat('hotels', 'application/vnd.apache.parquet'), 'parquet');
   });
   it('returns undefined for unsupported or missing extensions', () => {
     assert.equal(detectTabularFormat('hotels.xls'), undefined);
@@ -231,5 +238,81 @@ describe('readTabular xlsx', () => {
     const good = await xlsxBuffer([['id'], ['1']]);
     await assert.rejects(collect(Buffer.from('this is not a zip file at all'), 'xlsx'), TabularParseError);
     await assert.rejects(collect(good.subarray(0, Math.floor(good.length / 2)), 'xlsx'), TabularParseError);
+  });
+});
+
+describe('readTabular parquet', () => {
+  const hotels = [
+    { id: 'P-1', name: 'Grand Hotel', city: 'Lisboa', country: 'PT', lat: 38.7, lon: -9.1 },
+    { id: 'P-2', name: 'Pensão Sol', country: 'PT' },
+    { id: 'P-3', name: 'Hostal Mar', city: 'Sevilla', country: 'ES', lat: 37.38, lon: -5.99 },
+  ];
+
+  it('reads every row group, its rows numbered from 1, nulls as empty, numbers as their text', async () => {
+    for (const codec of ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI'] as const) {
+      const rows = await collect(parquetFile(hotelColumns(hotels), { codec, rowGroupSize: 2 }), 'parquet');
+      assert.deepEqual(rows, [
+        { line: 1, record: { id: 'P-1', name: 'Grand Hotel', city: 'Lisboa', country: 'PT', lat: '38.7', lon: '-9.1' } },
+        { line: 2, record: { id: 'P-2', name: 'Pensão Sol', city: '', country: 'PT', lat: '', lon: '' } },
+        { line: 3, record: { id: 'P-3', name: 'Hostal Mar', city: 'Sevilla', country: 'ES', lat: '37.38', lon: '-5.99' } },
+      ], codec);
+    }
+  });
+
+  it('reads a file compressed with Zstandard', async () => {
+    // Written by hyparquet-writer with the zstd command as its compressor: three rows of id, name and country.
+    const rows = await collect(readFileSync(new URL('../../support/hotels-zstd.parquet', import.meta.url)), 'parquet');
+    assert.deepEqual(rows.map((row) => ('record' in row ? row.record.name : row.error)), ['Hotel Zstandard', 'Pension Zeta', 'Hostal Zenit']);
+  });
+
+  it('gives the readers of batches whole numbers as their exact digits, and floating-point numbers as numbers', async () => {
+    const file = parquetFile([
+      { name: 'id', type: 'INT64', data: [12345678901234567n, 7n] },
+      { name: 'name', type: 'STRING', data: ['Big Id', 'Small Id'] },
+      { name: 'rating', type: 'INT32', data: [4, 5] },
+      { name: 'lat', type: 'DOUBLE', data: [1.5, 2] },
+    ]);
+    const objects = [];
+    for await (const batch of readTabularBatches(file, 'parquet')) for (const row of batch) objects.push('object' in row ? row.object : row);
+    assert.deepEqual(objects, [
+      { id: '12345678901234567', name: 'Big Id', rating: '4', lat: 1.5 },
+      { id: '7', name: 'Small Id', rating: '5', lat: 2 },
+    ]);
+  });
+
+  it('refuses a file that is not Parquet, or cut off', async () => {
+    const good = parquetFile(hotelColumns(hotels));
+    for (const file of [Buffer.from('id,name\n1,One\n'), good.subarray(0, good.length - 20), good.subarray(0, 200)]) {
+      await assert.rejects(collect(file, 'parquet'), (error: Error) => error instanceof TabularParseError && error.message.startsWith('the file is not a readable Parquet file'));
+    }
+  });
+
+  it('refuses a file that would expand past the cap, from its metadata alone', async () => {
+    // 64 MiB of one repeated name, compressed to a few kilobytes.
+    const rows = 70_000;
+    const file = parquetFile([{ name: 'name', type: 'STRING', data: Array.from({ length: rows }, (_, i) => `${'x'.repeat(1_000)}${i}`) }], { codec: 'GZIP' });
+    assert.ok(file.length < 2 * 1024 * 1024, `${file.length}`);
+    await assert.rejects(collect(file, 'parquet'), (error: Error) => error instanceof TabularParseError && /expands to 6\d MB, more than the 64 MB taken here/.test(error.message));
+  });
+
+  it('refuses a page that inflates past its header, having inflated no more than its header says', async () => {
+    // Each page's GZIP stream holds 50 MB more than the page header (and the metadata) declare.
+    const bomb = Buffer.from(
+      parquetWriteBuffer({
+        columnData: [{ name: 'name', type: 'STRING', data: ['One', 'Two'] }],
+        codec: 'GZIP',
+        compressors: { GZIP: (input: Uint8Array) => gzipSync(Buffer.concat([input, Buffer.alloc(50 * 1024 * 1024)])) },
+      }),
+    );
+    assert.ok(bomb.length < 200_000, `${bomb.length}`);
+    await assert.rejects(collect(bomb, 'parquet'), (error: Error) => error instanceof TabularParseError && error.message.startsWith('the file is not a readable Parquet file'));
+  });
+
+  it('refuses a page whose header claims more than the file declared, before allocating it', () => {
+    const compressors = inflatingWithin(1_000);
+    const page = gzipSync(Buffer.alloc(600));
+    assert.equal(compressors.GZIP!(page, 600).length, 600);
+    assert.throws(() => compressors.GZIP!(page, 2 ** 31), (error: Error) => error instanceof ParquetRefused && /inflate to more than its metadata declares/.test(error.message));
+    assert.throws(() => compressors.SNAPPY!(new Uint8Array(1), 500), ParquetRefused, 'the budget is the whole file: 600 + 500 > 1,000');
   });
 });
