@@ -3,18 +3,21 @@
  * header row, uncompressed): what a job's export and the book's export both write. Built from rows
  * as bytes, a batch at a time, so a file of millions of rows never has to fit in one string.
  */
+import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+// Types only: the library is loaded when an XLSX file is written (it takes longer to load than most exports take to write).
+import type ExcelJS from 'exceljs';
 import { MAPPING_EXPORT_COLUMNS, type MappingExportColumn, type MappingExportRow } from '../mapping';
 import { formatCsvRow } from '../platform/files/csv-format';
 import type { ObjectStore } from '../platform/objects/object-store';
-import type { ExportFormatConfig } from './export-format';
+import type { ExportFileFormat, ExportFormatConfig } from './export-format';
 
 /** The format used when the organization has saved none. */
 export const DEFAULT_EXPORT_FORMAT = { format: 'csv', delimiter: ',', includeHeader: true, compression: 'none' } as const;
 
 /** An export format with its defaults applied: everything that decides the file's bytes. */
 export interface ResolvedExportFormat {
-  format: 'json' | 'csv' | 'jsonl';
+  format: ExportFileFormat;
   fields: MappingExportColumn[];
   delimiter: string;
   includeHeader: boolean;
@@ -56,14 +59,31 @@ export async function downloadLink(objects: Pick<ObjectStore, 'presignedDownload
 
 const MEDIA_TYPES = { csv: 'text/csv', json: 'application/json', jsonl: 'application/x-ndjson' } as const;
 
-/** The file's bytes, rows added a batch at a time, in order. */
-export class ExportFileWriter {
+/** Rows an XLSX file's one sheet holds beside its header row (Excel's limit is 1,048,576 rows). */
+export const XLSX_MAX_ROWS = 1_048_575;
+
+/** A file being written: rows added a batch at a time, in order, then the file as it is to be stored. */
+export interface ExportFileWriter {
+  readonly rowCount: number;
+  add(rows: readonly MappingExportRow[]): void;
+  /** The file: its name's extension, bytes and media type. */
+  file(): Promise<{ extension: string; bytes: Buffer; contentType: string }>;
+}
+
+export async function openExportFile(format: ResolvedExportFormat): Promise<ExportFileWriter> {
+  if (format.format !== 'xlsx') return new TextExportWriter({ ...format, format: format.format });
+  const { default: excel } = await import('exceljs');
+  return new XlsxExportWriter(excel, format);
+}
+
+/** JSON, JSON Lines or CSV, gzip-compressed or not. */
+class TextExportWriter implements ExportFileWriter {
   private readonly pieces: Buffer[];
   private readonly separator: string;
   private anyLine = false;
   rowCount = 0;
 
-  constructor(private readonly format: ResolvedExportFormat) {
+  constructor(private readonly format: ResolvedExportFormat & { format: keyof typeof MEDIA_TYPES }) {
     this.separator = format.format === 'json' ? ',\n' : '\n';
     this.pieces = [Buffer.from(format.format === 'json' ? '[' : '')];
     if (format.format === 'csv' && format.includeHeader) this.addLines([formatCsvRow(format.fields, format.delimiter)]);
@@ -74,15 +94,14 @@ export class ExportFileWriter {
     this.rowCount += rows.length;
   }
 
-  /** The file as it is to be stored: its name's extension, bytes and media type. */
-  file(): { extension: string; bytes: Buffer; contentType: string } {
+  file(): Promise<{ extension: string; bytes: Buffer; contentType: string }> {
     const text = Buffer.concat([...this.pieces, Buffer.from(this.format.format === 'json' ? ']\n' : '\n')]);
     const gzip = this.format.compression === 'gzip';
-    return {
+    return Promise.resolve({
       extension: `${this.format.format}${gzip ? '.gz' : ''}`,
       bytes: gzip ? gzipSync(text) : text,
       contentType: gzip ? 'application/gzip' : MEDIA_TYPES[this.format.format],
-    };
+    });
   }
 
   private addLines(lines: readonly string[]): void {
@@ -94,5 +113,37 @@ export class ExportFileWriter {
   private line(row: MappingExportRow): string {
     if (this.format.format === 'csv') return formatCsvRow(this.format.fields.map((field) => row[field]), this.format.delimiter);
     return JSON.stringify(Object.fromEntries(this.format.fields.map((field) => [field, row[field]])));
+  }
+}
+
+/**
+ * One sheet, "Mappings", with the header row unless the format leaves it out. Text is written as
+ * text cells, which a spreadsheet shows as they are: an id with leading zeros, a long number or a
+ * value beginning with "=" is never turned into a number or a formula. Numbers (scores, distances)
+ * are number cells. Written as it goes: the sheet's rows are not held as cells.
+ */
+class XlsxExportWriter implements ExportFileWriter {
+  private readonly chunks: Buffer[] = [];
+  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  private readonly sheet: ExcelJS.Worksheet;
+  rowCount = 0;
+
+  constructor(excel: typeof ExcelJS, private readonly format: ResolvedExportFormat) {
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    this.workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: false });
+    this.sheet = this.workbook.addWorksheet('Mappings');
+    if (format.includeHeader) this.sheet.addRow([...format.fields]).commit();
+  }
+
+  add(rows: readonly MappingExportRow[]): void {
+    for (const row of rows) this.sheet.addRow(this.format.fields.map((field) => row[field] ?? null)).commit();
+    this.rowCount += rows.length;
+  }
+
+  async file(): Promise<{ extension: string; bytes: Buffer; contentType: string }> {
+    this.sheet.commit();
+    await this.workbook.commit();
+    return { extension: 'xlsx', bytes: Buffer.concat(this.chunks), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
   }
 }

@@ -1,11 +1,12 @@
 /**
  * The organization's one export format configuration for mapping result files.
  * Defaults (spec "Export format configuration"): every field, delimiter ",", header row on,
- * no compression. `delimiter` and `includeHeader` only affect CSV.
+ * no compression. `delimiter` only affects CSV, `includeHeader` CSV and XLSX; an XLSX file is a
+ * compressed archive already, so it takes no compression.
  */
 import type { MappingExportColumn } from '../mapping';
 
-export const EXPORT_FORMATS = ['json', 'csv', 'jsonl'] as const;
+export const EXPORT_FORMATS = ['json', 'csv', 'jsonl', 'xlsx'] as const;
 export const EXPORT_COMPRESSIONS = ['none', 'gzip'] as const;
 
 /** The columns of a mapping result file, in file order: the engine's export row. */

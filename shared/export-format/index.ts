@@ -2,5 +2,5 @@
 export { exportFormatRoutes } from './routes';
 export { getExportFormat, putExportFormat } from './endpoints';
 export { exportFormatStoreOf } from './store';
-export { EXPORT_FORMAT_DEFAULTS, type ExportFormatConfig } from './export-format';
-export { DEFAULT_EXPORT_FORMAT, downloadLink, ExportFileWriter, resolveFormat, sameFormat, type ResolvedExportFormat } from './export-file';
+export { EXPORT_FORMAT_DEFAULTS, EXPORT_FORMATS, type ExportFormatConfig } from './export-format';
+export { DEFAULT_EXPORT_FORMAT, downloadLink, openExportFile, resolveFormat, sameFormat, XLSX_MAX_ROWS, type ExportFileWriter, type ResolvedExportFormat } from './export-file';

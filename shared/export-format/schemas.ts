@@ -3,8 +3,9 @@ import { Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { MAPPING_EXPORT_COLUMNS } from '../mapping';
 import { EXPORT_COMPRESSIONS, EXPORT_FORMATS } from './export-format';
 
-export const ExportFormatRequest = v.strictObject({
-  format: v.picklist(EXPORT_FORMATS, 'must be one of json, csv, jsonl'),
+export const ExportFormatRequest = v.pipe(
+  v.strictObject({
+  format: v.picklist(EXPORT_FORMATS, 'must be one of json, csv, jsonl, xlsx'),
   includeFields: v.optional(
     v.pipe(
       v.array(v.picklist(MAPPING_EXPORT_COLUMNS, `must be mapping result fields: ${MAPPING_EXPORT_COLUMNS.join(', ')}`)),
@@ -20,7 +21,12 @@ export const ExportFormatRequest = v.strictObject({
   ),
   includeHeader: v.optional(v.boolean('must be true or false')),
   compression: v.optional(v.picklist(EXPORT_COMPRESSIONS, 'must be gzip or none')),
-});
+  }),
+  v.forward(
+    v.check((input) => input.format !== 'xlsx' || input.compression !== 'gzip', 'must be none for xlsx: an XLSX file is a compressed archive already'),
+    ['compression'],
+  ),
+);
 
 export const ExportFormatView = v.object({
   id: Uuid,

@@ -6,12 +6,13 @@
  * EXPORT_KEPT_DAYS old; then the next request prepares another.
  */
 import { randomUUID } from 'node:crypto';
-import { downloadLink, ExportFileWriter, resolveFormat, sameFormat, type ResolvedExportFormat } from '../export-format';
+import { downloadLink, openExportFile, resolveFormat, sameFormat, XLSX_MAX_ROWS, type ResolvedExportFormat } from '../export-format';
+import { conflict } from '../platform/errors';
 import type { ExportFormatConfig } from '../export-format';
 import { toExportRow, type MappingResult } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
-import { listEntries } from './book';
+import { bookStatistics, listEntries } from './book';
 import { formatPosition } from './change-log';
 import type { BookEntry } from './entries';
 import { BOOK_EXPORTS_PREFIX, EXPORT_KEPT_DAYS } from './files';
@@ -39,6 +40,7 @@ export type ExportAnswer =
 export async function requestBookExport(ports: ExportPorts, organizationId: string, source: string): Promise<ExportAnswer> {
   const [saved, held, end] = await Promise.all([ports.exportFormat(organizationId), ports.store.bookExport(organizationId, source), ports.log.endPosition(organizationId)]);
   const format = resolveFormat(saved);
+  if (format.format === 'xlsx') await refuseOverSheet(ports, organizationId, source);
   const now = ports.clock.now();
   const age = (at: string) => now.getTime() - Date.parse(at);
   if (held?.status === 'READY' && held.position === formatPosition(end) && sameFormat(held.format, format) && age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000) {
@@ -61,6 +63,15 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
   return { status: 'PREPARING', format: preparing.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
 }
 
+/** An XLSX file is one sheet: a source of more entries than a sheet holds is refused before anything is prepared. */
+async function refuseOverSheet(ports: Pick<ExportPorts, 'store' | 'files'>, organizationId: string, source: string): Promise<void> {
+  const cells = (await bookStatistics(ports, organizationId))[source] ?? {};
+  const entries = Object.entries(cells).reduce((sum, [cell, count]) => (cell.startsWith('DELETED#') ? sum : sum + count), 0);
+  if (entries > XLSX_MAX_ROWS) {
+    throw conflict(`The book holds ${entries} entries of ${source}; an XLSX sheet holds at most ${XLSX_MAX_ROWS}. Choose csv or jsonl (PUT /api/v1/export-format).`);
+  }
+}
+
 function exportRow(entry: BookEntry) {
   return toExportRow({ ...entry, partnerHotelName: entry.partner.name } as unknown as MappingResult);
 }
@@ -72,14 +83,14 @@ export async function prepareBookExport(ports: ExportPorts, message: { organizat
   if (held?.exportId !== exportId || held.status !== 'PREPARING') return;
   // Read before the entries: every change before it is in the file; replaying later ones is harmless (each is the entry as it became).
   const position = formatPosition(await ports.log.endPosition(organizationId));
-  const writer = new ExportFileWriter(held.format);
+  const writer = await openExportFile(held.format);
   let after: string | null = null;
   do {
     const page: { entries: BookEntry[]; nextKey: string | null } = await listEntries(ports, organizationId, { source }, EXPORT_PAGE, after);
     writer.add(page.entries.map(exportRow));
     after = page.nextKey;
   } while (after !== null);
-  const file = writer.file();
+  const file = await writer.file();
   const key = `${BOOK_EXPORTS_PREFIX}${organizationId}/${exportId}.${file.extension}`;
   await ports.exportFiles.put(key, file.bytes, file.contentType);
   await ports.store.exportReady(organizationId, { ...held, status: 'READY', position, readyAt: ports.clock.now().toISOString(), key, rowCount: writer.rowCount });

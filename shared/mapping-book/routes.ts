@@ -1,6 +1,7 @@
 import { errors } from '../platform/http/responses';
 import { defineRoute } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
+import { XLSX_MAX_ROWS } from '../export-format';
 import { RECORD_PAGES_PREFIX } from '../reference';
 import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 import { OWN_SOURCE } from './entries';
@@ -127,7 +128,8 @@ export const mappingBookRoutes = {
       'the background and answers 202 with Retry-After; repeat the same request after that many seconds: 202 while it is written, then 200 ' +
       `with the URL. The ready file is answered again (with a new URL) until the book changes, the format changes, or ${EXPORT_KEPT_DAYS} days pass; ` +
       'then the next request prepares a new one. Its `position` is where to follow the feed from: every change before it is in the file ' +
-      '(a change after it may be too: applying it again changes nothing).',
+      '(a change after it may be too: applying it again changes nothing). ' +
+      `An XLSX file is one sheet: a source of more than ${XLSX_MAX_ROWS.toLocaleString('en-US')} entries answers 409 in XLSX.`,
     query: schemas.ExportQuery,
     responses: {
       200: { description: 'The file', schema: schemas.BookExportReady },
@@ -138,7 +140,9 @@ export const mappingBookRoutes = {
       },
       400: errors[400],
       401: errors[401],
+      409: { description: `The saved format is XLSX and the source has more than ${XLSX_MAX_ROWS.toLocaleString('en-US')} entries`, schema: ErrorResponse },
     },
-    access: { table: 'readwrite', resultObjects: { read: [BOOK_EXPORTS_PREFIX] }, sendsTo: ['mapping-book-exports'] },
+    // In XLSX it counts the source's entries first, from the book's generation.
+    access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_EXPORTS_PREFIX] }, sendsTo: ['mapping-book-exports'] },
   }),
 };

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { EXPORT_FORMATS } from '../export-format';
 import { MAPPING_EXPORT_COLUMNS } from '../mapping';
 import { CandidateSchema, MatchEvidenceSchema, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
@@ -227,7 +228,7 @@ export const ExportQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.
 
 const ExportFields = {
   source: v.string(),
-  format: v.picklist(['json', 'csv', 'jsonl']),
+  format: v.picklist(EXPORT_FORMATS),
   compression: v.picklist(['none', 'gzip']),
   fields: v.array(v.picklist(MAPPING_EXPORT_COLUMNS)),
 };

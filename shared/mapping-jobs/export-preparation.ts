@@ -18,7 +18,7 @@ import { defineSettings } from '../platform/config';
 import { conflict } from '../platform/errors';
 import { log } from '../platform/logging';
 import type { Queue } from '../platform/queue/queue';
-import { resolveFormat, sameFormat, type ResolvedExportFormat } from '../export-format';
+import { resolveFormat, sameFormat, XLSX_MAX_ROWS, type ResolvedExportFormat } from '../export-format';
 import { downloadOf, refuseUnendedJob, writeExportFile, type ExportPorts, type JobExport } from './export';
 import type { ExportState, ExportStore, PreparedExport } from './export-store';
 import type { MappingJob } from './job';
@@ -74,6 +74,9 @@ export async function requestExport(ports: PreparationPorts, job: MappingJob, sa
   const plan = exportPlan(rows, ports.syncMaxRows);
   if (plan === 'too_large') {
     throw conflict(`The job has ${rows} rows; one export file holds at most ${EXPORT_MAX_ROWS}. Read its rows with GET /api/v1/mapping/${job.id}/results.`);
+  }
+  if (format.format === 'xlsx' && rows > XLSX_MAX_ROWS) {
+    throw conflict(`The job has ${rows} rows; an XLSX sheet holds at most ${XLSX_MAX_ROWS}. Choose csv or jsonl (PUT /api/v1/export-format), or read its rows with GET /api/v1/mapping/${job.id}/results.`);
   }
   if (plan === 'now') {
     return { status: 200, file: await downloadOf(ports, await writeExportFile(ports, job, format, ports.newId()), format) };

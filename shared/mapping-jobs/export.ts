@@ -4,7 +4,7 @@
  * the rows a cancelled or failed job processed (and charged). The chunk result files are copied in
  * order, so an export never re-reads the rows from the table.
  */
-import { downloadLink, ExportFileWriter, type ResolvedExportFormat } from '../export-format';
+import { downloadLink, openExportFile, type ResolvedExportFormat } from '../export-format';
 import { toExportRow, type MappingResult } from '../mapping';
 import type { Clock } from '../platform/clock';
 import { conflict } from '../platform/errors';
@@ -49,7 +49,7 @@ export function refuseUnendedJob(job: Pick<MappingJob, 'status'>): void {
  */
 export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects'>, job: MappingJob, format: ResolvedExportFormat, exportId: string): Promise<ExportFile> {
   const decided = new Map((await ports.jobs.decisions(job.id)).map((result) => [result.partnerHotelId, result]));
-  const writer = new ExportFileWriter(format);
+  const writer = await openExportFile(format);
   for (let chunk = 0; chunk < job.chunkCount; chunk++) {
     if (!isReadable(job, { chunk })) continue;
     const file = await ports.objects.get(jobObjects.results(job, chunk));
@@ -62,7 +62,7 @@ export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects
     }
     writer.add(rows);
   }
-  const { extension, bytes, contentType } = writer.file();
+  const { extension, bytes, contentType } = await writer.file();
   const key = jobObjects.export(job, exportId, extension);
   await ports.objects.put(key, bytes, contentType);
   return { key, rowCount: writer.rowCount };

@@ -1,6 +1,7 @@
 import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
+import { XLSX_MAX_ROWS } from '../export-format';
 import { BOOK_FILES_PREFIX } from '../mapping-book';
 import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
@@ -228,7 +229,7 @@ export const mappingJobRoutes = {
       'Repeating it never starts a second export: one is prepared per job at a time. The ready file is answered again (with a new URL) ' +
       'until a review changes a row, the export format changes, or 6 days pass; then the next request prepares a new one. ' +
       'A format saved while an export is prepared applies from the next one: that export finishes in the format it was asked in (the 202 says which). ' +
-      `A job of more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows is not exported as one file (409): read its rows through the results.`,
+      `A job of more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows (${XLSX_MAX_ROWS.toLocaleString('en-US')} in XLSX, one sheet) is not exported as one file (409): read its rows through the results.`,
     params: schemas.JobIdParams,
     responses: {
       200: { description: 'The file', schema: schemas.ExportResponse },
@@ -240,7 +241,7 @@ export const mappingJobRoutes = {
       400: errors[400],
       401: errors[401],
       404: JOB_NOT_FOUND,
-      409: { description: `The job is still PENDING or RUNNING, or it has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows`, schema: ErrorResponse },
+      409: { description: `The job is still PENDING or RUNNING, or it has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows (${XLSX_MAX_ROWS.toLocaleString('en-US')} in XLSX)`, schema: ErrorResponse },
       410: RESULTS_GONE,
     },
     access: { table: 'readwrite', resultObjects: { read: [JOB_RESULTS_PREFIX, EXPORTS_PREFIX], write: [EXPORTS_PREFIX] }, sendsTo: ['mapping-exports'] },

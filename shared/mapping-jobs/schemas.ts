@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { EXPORT_FORMATS } from '../export-format';
 import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
@@ -240,7 +241,7 @@ export const FindMatchResponse = v.object({
 export const ExportResponse = v.object({
   fileUrl: v.pipe(v.string(), v.description('A presigned URL, valid 1 hour')),
   expiresAt: Timestamp,
-  format: v.picklist(['json', 'csv', 'jsonl']),
+  format: v.picklist(EXPORT_FORMATS),
   compression: v.picklist(['none', 'gzip']),
   fields: v.array(v.picklist(MAPPING_EXPORT_COLUMNS)),
   rowCount: v.number(),
@@ -249,7 +250,7 @@ export const ExportResponse = v.object({
 export const ExportPreparing = v.object({
   status: v.pipe(v.literal('PREPARING'), v.description('The file is being written: repeat the request after Retry-After seconds')),
   requestedAt: v.pipe(Timestamp, v.description('When this export was asked for')),
-  format: v.pipe(v.picklist(['json', 'csv', 'jsonl']), v.description('The format it is written in: the saved one when it was asked for')),
+  format: v.pipe(v.picklist(EXPORT_FORMATS), v.description('The format it is written in: the saved one when it was asked for')),
   compression: v.picklist(['none', 'gzip']),
   fields: v.array(v.picklist(MAPPING_EXPORT_COLUMNS)),
   rowCount: v.pipe(v.number(), v.description('The rows it will hold')),

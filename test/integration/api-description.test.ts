@@ -30,7 +30,7 @@ describe('GET /api/v1/openapi.json', () => {
     const putFormat = body.paths['/api/v1/export-format'].put;
     const schema = putFormat.requestBody.content['application/json'].schema;
     assert.deepEqual(schema.required, ['format']);
-    assert.deepEqual(schema.properties.format.enum, ['json', 'csv', 'jsonl']);
+    assert.deepEqual(schema.properties.format.enum, ['json', 'csv', 'jsonl', 'xlsx']);
     const connect = body.paths['/api/v1/suppliers/{supplierId}/connect'].post;
     assert.deepEqual(connect.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['supplierId', 'path'], ['X-Request-Id', 'header']]);
     assert.ok(connect.responses['200'].headers['X-Request-Id'], 'every answer carries the correlation id');

@@ -71,7 +71,8 @@ describe('export format', () => {
     const original = (await put(caller, { format: 'csv', delimiter: '|' })).body;
     const invalid: [unknown, RegExp][] = [
       [{}, /format is required/],
-      [{ format: 'xml' }, /format: must be one of json, csv, jsonl/],
+      [{ format: 'xml' }, /format: must be one of json, csv, jsonl, xlsx/],
+      [{ format: 'xlsx', compression: 'gzip' }, /compression: must be none for xlsx: an XLSX file is a compressed archive already/],
       [{ format: 'csv', includeFields: ['partnerHotelId', 'colour'] }, /includeFields\.1: must be mapping result fields/],
       [{ format: 'csv', includeFields: [] }, /includeFields: must name at least one field/],
       [{ format: 'csv', includeFields: ['score', 'score'] }, /includeFields: must not repeat a field/],

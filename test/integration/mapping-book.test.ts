@@ -3,6 +3,7 @@
  * job), what the book then holds, the change feed and its counts, decisions on the book itself,
  * refused input and tenant isolation.
  */
+import ExcelJS from 'exceljs';
 import assert from 'node:assert/strict';
 import { afterAll, describe, it } from '@jest/globals';
 import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
@@ -380,6 +381,16 @@ describe('the export of the book', () => {
     assert.deepEqual([jsonl.status, jsonl.body.format, jsonl.body.fields], [200, 'jsonl', ['partnerHotelId', 'status', 'method']]);
     const rows = (await (await fetch(jsonl.body.fileUrl)).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(rows[1], { partnerHotelId: 'P41', status: 'UNMATCHED', method: 'MANUAL' });
+    // XLSX: one sheet of the same rows.
+    assert.equal((await api.request('PUT', '/api/v1/export-format', { as: partner, json: { format: 'xlsx', includeFields: ['partnerHotelId', 'status', 'method'] } })).status, 200);
+    assert.equal((await exportBook(partner)).status, 202);
+    await api.messaging.idle();
+    const xlsx = await exportBook(partner);
+    assert.deepEqual([xlsx.status, xlsx.body.format, xlsx.body.rowCount], [200, 'xlsx', 3]);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await (await fetch(xlsx.body.fileUrl)).arrayBuffer()) as never);
+    const cells = (workbook.worksheets[0]!.getSheetValues().slice(1) as unknown[][]).map((values) => [1, 2, 3].map((column) => values[column] ?? null));
+    assert.deepEqual(cells, [['partnerHotelId', 'status', 'method'], ...rows.map((each) => [each.partnerHotelId, each.status, each.method])]);
     await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P40', decision: 'NO_MATCH' } });
     assert.equal((await exportBook(partner)).status, 202, 'the book changed');
 

@@ -12,6 +12,7 @@ import { mappingExportQueue } from '../../shared/mapping-jobs';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
+import ExcelJS from 'exceljs';
 
 const REFERENCE = { hotels: 300, seed: 5 };
 const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
@@ -165,6 +166,32 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
     assert.equal(ready.status, 200);
     assert.equal((await csvRows(ready.body.fileUrl)).size, 35);
     assert.deepEqual(api.messaging.deadLetters.filter((letter) => letter.queue === QUEUE), []);
+  });
+
+  it('writes XLSX: one sheet, the header row, the same cells as the CSV file, numbers as numbers and text as text', async () => {
+    const caller = await api.newOrganization();
+    const jobId = await jobOfRows(caller, 12);
+    const csv = await exportOf(caller, jobId);
+    const csvLines = (await (await fetch(csv.body.fileUrl)).text()).trimEnd().split('\n');
+    assert.equal((await api.request('PUT', '/api/v1/export-format', { as: caller, json: { format: 'xlsx' } })).status, 200);
+    const exported = await exportOf(caller, jobId);
+    assert.equal(exported.status, 200, exported.text);
+    assert.deepEqual([exported.body.format, exported.body.compression, exported.body.rowCount], ['xlsx', 'none', 12]);
+    assert.match(fileKey(exported.body.fileUrl), /\.xlsx$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await (await fetch(exported.body.fileUrl)).arrayBuffer()) as never);
+    assert.deepEqual(workbook.worksheets.map((sheet) => sheet.name), ['Mappings']);
+    const sheet = workbook.worksheets[0]!;
+    const rows = sheet.getSheetValues().slice(1) as unknown[][];
+    assert.equal(rows.length, 13);
+    // Each row as the CSV file writes it: the sheet's cells are the file's fields.
+    const columns = rows[0]!.length - 1;
+    const asCsv = rows.map((cells) => formatCsvRow(Array.from({ length: columns }, (_, i) => (cells[i + 1] ?? null) as string | number | null)));
+    assert.deepEqual(asCsv, csvLines);
+    const header = rows[0]!.slice(1) as string[];
+    const first = sheet.getRow(2);
+    assert.equal(first.getCell(header.indexOf('partnerHotelId') + 1).type, ExcelJS.ValueType.String);
+    assert.equal(first.getCell(header.indexOf('score') + 1).type, ExcelJS.ValueType.Number);
   });
 
   it("answers another organization 404 for the job's export, and changes nothing", async () => {

@@ -67,13 +67,13 @@ function checkedMetadata(bytes: ArrayBuffer, limits: ParquetLimits): FileMetaDat
   }
   const columns = metadata.row_groups[0]?.columns.length ?? 0;
   if (rows * columns > limits.maxCells) {
-    throw new ParquetRefused(`the file holds ${rows} rows of ${columns} columns, more than the ${limits.maxCells.toLocaleString('en')} cells taken here; split it into several inventories`);
+    throw new ParquetRefused(`the file holds ${rows} rows of ${columns} columns, more than the ${limits.maxCells.toLocaleString('en')} cells taken here; split the file`);
   }
   const declared = declaredExpansion(metadata);
   if (declared > limits.maxExpandedBytes) {
     throw new ParquetRefused(
       `the file expands to ${Math.ceil(declared / 1024 / 1024)} MB, more than the ${Math.floor(limits.maxExpandedBytes / 1024 / 1024)} MB taken here: ` +
-        'upload it through a presigned upload, or split it into several inventories',
+        'upload it through a presigned upload, or split the file',
     );
   }
   return metadata;

@@ -9,7 +9,7 @@ import { workbookBomb } from '../../support/workbook-bombs';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { inflatingWithin, ParquetRefused } from '../../../shared/platform/files/parquet-files';
+import { inflatingWithin, ParquetRefused, parquetRowGroups } from '../../../shared/platform/files/parquet-files';
 import { hotelColumns, parquetFile } from '../../support/parquet-files';
 
 async function collect(input: Buffer | NodeJS.ReadableStream, format: TabularFormat): Promise<TabularRow[]> {
@@ -293,6 +293,13 @@ describe('readTabular parquet', () => {
     const file = parquetFile([{ name: 'name', type: 'STRING', data: Array.from({ length: rows }, (_, i) => `${'x'.repeat(1_000)}${i}`) }], { codec: 'GZIP' });
     assert.ok(file.length < 2 * 1024 * 1024, `${file.length}`);
     await assert.rejects(collect(file, 'parquet'), (error: Error) => error instanceof TabularParseError && /expands to 6\d MB, more than the 64 MB taken here/.test(error.message));
+  });
+
+  it('refuses a file of more cells than taken, from its metadata alone', async () => {
+    const file = parquetFile(hotelColumns(hotels));
+    const groups = parquetRowGroups(file, { maxExpandedBytes: 1024 * 1024, maxCells: 17 });
+    await assert.rejects(groups.next(), (error: Error) => error instanceof ParquetRefused && error.message === 'the file holds 3 rows of 6 columns, more than the 17 cells taken here; split the file');
+    assert.equal((await parquetRowGroups(file, { maxExpandedBytes: 1024 * 1024, maxCells: 18 }).next()).value?.rows.length, 3);
   });
 
   it('refuses a page that inflates past its header, having inflated no more than its header says', async () => {
