@@ -1,8 +1,10 @@
+import { reasonCodeOf, type ReasonCode } from '../mapping';
 import { entrySummary, type BookEntry } from './entries';
 
 export function entryView(entry: BookEntry) {
   return {
     ...entrySummary(entry),
+    reasonCode: entryReasonCode(entry),
     evidence: entry.evidence,
     candidates: entry.candidates,
     engine: {
@@ -15,4 +17,14 @@ export function entryView(entry: BookEntry) {
     decision: entry.decision,
     history: entry.history,
   };
+}
+
+/**
+ * Why a REVIEW or UNMATCHED entry is so, for a machine: a person's NO_MATCH, a decision to take again
+ * (the partner's hotel changed since), or the engine's reason for its answer.
+ */
+function entryReasonCode(entry: BookEntry): ReasonCode | undefined {
+  if (entry.status === 'DELETED') return undefined;
+  if (entry.status === 'REVIEW' && entry.decision) return 'PARTNER_HOTEL_CHANGED';
+  return reasonCodeOf({ status: entry.status, method: entry.method, reason: entry.engine.reason, candidates: entry.candidates });
 }

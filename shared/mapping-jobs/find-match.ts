@@ -82,7 +82,7 @@ export interface FindMatchInput {
 /** Where an answer came from. */
 export type AnsweredFrom = 'ENGINE' | 'BOOK';
 
-export type FoundMatch = { index: number } & ((Omit<StoredResult, 'chunk'> & { from: AnsweredFrom }) | { status: 'REJECTED'; reason: string });
+export type FoundMatch = { index: number } & ((Omit<StoredResult, 'chunk'> & { from: AnsweredFrom }) | { status: 'REJECTED'; reason: string; reasonCode: 'INVALID_INPUT' });
 
 export interface FindMatchAnswer {
   mode: MappingMode;
@@ -136,7 +136,7 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
 
   const answerOf = (i: number) => (input.view === 'BOOK' ? bookAnswer(engine[i]!, entries[i]) : undefined) ?? { ...engine[i]!, from: 'ENGINE' as const };
   const byIndex = new Map(hotels.map((row, i) => [row.index, answerOf(i)]));
-  const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason }));
+  const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason, reasonCode: 'INVALID_INPUT' }));
   return { mode, referenceVersionId: reference.artifactsId, results, charged };
 }
 

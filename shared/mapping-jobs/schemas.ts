@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
-import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, ScoreParam as Score } from '../mapping';
+import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
@@ -115,7 +115,13 @@ export const ResultView = v.object({
         'To confirm the proposal, review MATCH with the row\'s referenceHotelId; to pick a runner-up, with its referenceHotelId.',
     ),
   ),
-  reason: v.optional(v.string()),
+  reason: v.optional(v.pipe(v.string(), v.description('Why the row is held or left unmatched, in words (and a MATCHED row kept by a duplicate listing)'))),
+  reasonCode: v.optional(
+    v.pipe(
+      v.picklist(REASON_CODES),
+      v.description(`Why a REVIEW or UNMATCHED row is so, for a machine; absent on MATCHED rows. ${REASON_CODES.map((code) => `${code}: ${REASON_CODE_MEANINGS[code]}`).join('; ')}.`),
+    ),
+  ),
   review: v.optional(Review),
 });
 
@@ -229,6 +235,7 @@ const RejectedHotel = v.object({
   index: v.pipe(v.number(), v.description("The hotel's place in the request, from 0")),
   status: v.pipe(v.literal('REJECTED'), v.description('Refused for what an inventory row would be refused for: not mapped, not charged')),
   reason: v.pipe(v.string(), v.description('Why, as an inventory validation says it')),
+  reasonCode: v.pipe(v.literal('INVALID_INPUT'), v.description('Refused as an inventory row would be')),
 });
 
 export const FindMatchResponse = v.object({

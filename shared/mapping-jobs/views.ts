@@ -1,3 +1,4 @@
+import { reasonCodeOf } from '../mapping';
 import { resultsExpireAt, type MappingJob, type StoredResult } from './job';
 
 export function jobView(job: MappingJob) {
@@ -35,6 +36,7 @@ export function resultView(result: Omit<StoredResult, 'chunk'>) {
     evidence: result.evidence,
     candidates: result.candidates,
     reason: result.reason,
+    reasonCode: reasonCodeOf(result),
     review: result.review,
   };
 }

@@ -16,6 +16,7 @@ export { HotelMatcher } from './matcher';
 export { ENGINE_VERSION, mapHotels, matchHotels } from './engine';
 export { decisionThresholds } from './matcher';
 export { resolveClaimsAmong, resolveSharedClaims, sharedClaims } from './shared-claims';
+export { REASON_CODE_MEANINGS, REASON_CODES, reasonCodeOf, type ReasonCode } from './reasons';
 export { MATCH_MODEL, type MatchModel } from './match-decision';
 export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type MappingExportRow, type MappingExportColumn } from './export-row';
 export {

@@ -14,6 +14,7 @@ import { choose, MatchDecision, MATCH_MODEL, type MatchModel } from './match-dec
 import { preparePartner, type PreparedPartner } from './partner-row';
 import type { MatchingIndex } from './matching-index';
 import { type CandidateSummary, type MappingOptions, type MappingResult, matchesBySupplierCode, type MatchMethod, type MappingStatus } from './types';
+import { REASONS } from './reasons';
 
 const DEFAULT_MAX_CANDIDATES = 3;
 
@@ -83,7 +84,7 @@ export class HotelMatcher {
     return {
       partner,
       hotel,
-      result: this.result(partner, hotel, implausible ? 'REVIEW' : 'MATCHED', 'ID', 1, scored, [], implausible ? 'supplier code points to a hotel with a different name and location' : undefined),
+      result: this.result(partner, hotel, implausible ? 'REVIEW' : 'MATCHED', 'ID', 1, scored, [], implausible ? REASONS.supplierCodeImplausible() : undefined),
     };
   }
 
@@ -98,14 +99,14 @@ export class HotelMatcher {
     const chosen = candidates[best]!;
     const probability = probabilities[best]!;
     // What a reviewer should know first: the best candidate is another kind of place than the row.
-    const otherKind = chosen.differentKind && `extra word "${chosen.differentKind}" names a different kind of place`;
+    const otherKind = chosen.differentKind && REASONS.differentKind(chosen.differentKind);
     if (probability < this.thresholds.review) return this.unmatched(partner, byProbability, chances, otherKind);
     let reason: string | undefined;
     if (!matched) {
       if (otherKind) reason = otherKind;
-      else if (rivals > 0) reason = `ambiguous: ${rivals} similar candidate(s) nearby`;
-      else if (veto === 'outlet beyond reach') reason = unlistedOutlet(chosen);
-      else reason = 'uncertain: partial agreement';
+      else if (rivals > 0) reason = REASONS.ambiguous(rivals);
+      else if (veto === 'outlet beyond reach') reason = REASONS.outletBeyondReach(chosen.distanceMeters);
+      else reason = REASONS.partialAgreement();
     }
     const runnersUp = this.summaries(byProbability.slice(1), chances.slice(1));
     return { partner, hotel: chosen.hotel, result: this.result(partner, chosen.hotel, matched ? 'MATCHED' : 'REVIEW', 'FUZZY', probability, chosen, runnersUp, reason) };
@@ -168,12 +169,6 @@ export class HotelMatcher {
   }
 }
 
-function unlistedOutlet(outlet: ScoredCandidate): string {
-  return `the chain's nearest outlet is ${outlet.distanceMeters} m away: the partner's may be one the reference lacks`;
-}
-
 function idMissReason(hotel: PartnerHotel): string {
-  return hotel.supplierCode && hotel.supplierHotelId
-    ? `no reference hotel has ${hotel.supplierCode} code ${hotel.supplierHotelId}`
-    : 'row has no supplierCode and supplierHotelId';
+  return hotel.supplierCode && hotel.supplierHotelId ? REASONS.supplierCodeNotFound(hotel.supplierCode, hotel.supplierHotelId) : REASONS.supplierCodeMissing();
 }

@@ -6,6 +6,7 @@
  * as `npm run map` does over the whole file.
  */
 import { round } from './candidate-evidence';
+import { REASONS } from './reasons';
 import type { PartnerHotel } from './hotels';
 import { compareNames } from './name-comparison';
 import { preparePartner, type PreparedPartner } from './partner-row';
@@ -45,11 +46,11 @@ export function resolveSharedClaims(index: MatchingIndex, shared: readonly Mappi
     for (const claimant of claims.slice(1)) {
       if (claimant.method === 'ID') continue;
       if (arePartnerDuplicates(winnerRow, preparePartner(index, inputOf(claimant.partnerHotelId)))) {
-        claimant.reason = `same hotel as partner row ${winner.partnerHotelId} (listed twice)`;
+        claimant.reason = REASONS.listedTwice(winner.partnerHotelId);
       } else {
         claimant.status = 'REVIEW';
         claimant.score = round(Math.min(claimant.score, matchThreshold - 0.001), 3);
-        claimant.reason = `reference hotel also claimed by partner row ${winner.partnerHotelId} with a stronger match`;
+        claimant.reason = REASONS.claimedByStronger(winner.partnerHotelId);
       }
       changed.push(claimant);
     }

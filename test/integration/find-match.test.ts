@@ -192,12 +192,12 @@ describe('POST /api/v1/mapping/match', () => {
     });
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(
-      answer.body.results.map((result: any) => [result.index, result.status === 'REJECTED' ? result.reason : 'mapped']),
+      answer.body.results.map((result: any) => [result.index, result.status === 'REJECTED' ? `${result.reasonCode}: ${result.reason}` : 'mapped']),
       [
         [0, 'mapped'],
-        [1, 'name is missing'],
-        [2, 'lat 123 is outside -90..90'],
-        [3, `id "${goodId}" already used on line 1`],
+        [1, 'INVALID_INPUT: name is missing'],
+        [2, 'INVALID_INPUT: lat 123 is outside -90..90'],
+        [3, `INVALID_INPUT: id "${goodId}" already used on line 1`],
         [4, 'mapped'],
       ],
     );

@@ -140,15 +140,17 @@ describe("a partner's month in the mapping book", () => {
     assert.deepEqual([p0.status, p0.method, p0.referenceHotelId, p0.score], ['MATCHED', 'MANUAL', hotels[100]!.id, 1]);
     assert.deepEqual([p0.engine.status, p0.engine.referenceHotelId], ['MATCHED', hotels[0]!.id]);
     const p1 = (await entry(partner, 'P1')).body;
-    assert.deepEqual([p1.status, p1.method, p1.decision.note], ['UNMATCHED', 'MANUAL', 'closed']);
+    assert.deepEqual([p1.status, p1.method, p1.decision.note, p1.reasonCode], ['UNMATCHED', 'MANUAL', 'closed', 'DECIDED_NO_MATCH']);
+    assert.equal(p0.reasonCode, undefined);
     // The changed hotel is back in REVIEW, saying why, with the decision it had.
     const changed = (await entry(partner, 'P2')).body;
-    assert.equal(changed.status, 'REVIEW');
+    assert.deepEqual([changed.status, changed.reasonCode], ['REVIEW', 'PARTNER_HOTEL_CHANGED']);
     assert.match(changed.reason, /^The partner's hotel changed since the decision of \d{4}-\d\d-\d\d \(address ".*" -> "99 Rue Nouvelle"\): review it again\./);
     assert.deepEqual([changed.decision.decision, changed.decision.referenceHotelId], ['MATCH', hotels[2]!.id]);
     assert.deepEqual(changed.history.map((line: any) => line.change), ['NEW', 'UPDATED', 'UPDATED']);
     const removed = (await entry(partner, 'P5')).body;
-    assert.deepEqual([removed.status, removed.reason], ['DELETED', 'No longer in the inventory']);
+    assert.deepEqual([removed.status, removed.reason, removed.reasonCode], ['DELETED', 'No longer in the inventory', undefined]);
+    assert.equal((await entry(partner, 'X0')).body.reasonCode, 'NO_CANDIDATES', 'a place the reference lacks');
     assert.equal((await entry(partner, 'P50')).body.status, 'MATCHED');
 
     // Listing: every entry but the DELETED one, in pages; filters.

@@ -10,6 +10,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { mapJobChunk, mappingChunkQueue, mappingJobRoutes } from '../../shared/mapping-jobs';
+import { REASON_CODES } from '../../shared/mapping';
 import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { objectStoreOf } from '../../shared/platform/objects/services';
@@ -458,6 +459,12 @@ describe('results', () => {
     assert.equal(first.referenceHotelName, hotels[0]!.name);
     assert.ok(first.evidence.nameSimilarity > 0.9);
     assert.ok(Array.isArray(first.candidates));
+    // Why a row is held or unmatched, for a machine: every REVIEW and UNMATCHED row says, no MATCHED row does.
+    for (const row of all) {
+      if (row.status === 'MATCHED') assert.equal(row.reasonCode, undefined, row.partnerHotelId);
+      else assert.ok((REASON_CODES as readonly string[]).includes(row.reasonCode), `${row.partnerHotelId}: ${row.reasonCode}`);
+    }
+    assert.ok(all.some((row) => row.reasonCode === 'NO_CANDIDATES'), 'the rows of places the reference lacks');
 
     const matched = await allResults(as, jobId, '?status=MATCHED&limit=5');
     assert.equal(matched.length, all.filter((row) => row.status === 'MATCHED').length);

@@ -89,6 +89,7 @@ describe('what partners see of a result', () => {
     assert.deepEqual(resultView({ ...engineResult, reason: 'two look-alikes' }), {
       ...shown,
       reason: 'two look-alikes',
+      reasonCode: undefined,
       review: undefined,
     });
   });
@@ -103,6 +104,7 @@ describe('what partners see of a result', () => {
     };
     const view = resultView({ ...engineResult, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review });
     assert.equal(view.method, 'MANUAL');
+    assert.equal(view.reasonCode, 'DECIDED_NO_MATCH');
     assert.deepEqual(view.review, review);
   });
 
