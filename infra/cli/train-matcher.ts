@@ -6,7 +6,9 @@
  * First each set is left out in turn: a model fitted on the others predicts it, the MATCHED
  * threshold that maximises the mean F1 of those predictions is chosen, and every left-out set's
  * precision, recall, F1 and calibration are printed, as the engine itself gives them (mapHotels
- * with that set's model). Then the model is fitted on every set and written with that threshold.
+ * with that set's model), and the confidence levels' cut-offs are chosen on those answers
+ * (confidence-study.ts: each set's figures at cut-offs chosen on the other sets alone). Then the
+ * model is fitted on every set and written with that threshold.
  * The same data and options always write the same file. --check fits and prints without writing;
  * --without blanks features (what a feature is worth: the figures without it); --synthetic sets the
  * synthetic hotel set's size (0 leaves it out); --within-sets also prints the ceiling: each set in
@@ -23,6 +25,8 @@ import { LABELLED_SET_NAMES, LABELLED_SETS_DIRECTORY, loadLabelledSets } from '.
 import { fitModel, leaveOneSetOut, scores, withinSetFolds, withThresholds, type LeftOutSet } from '../matcher-training/leave-one-out';
 import { syntheticLabelledSet } from '../matcher-training/synthetic-set';
 import { trainingSetOf } from '../matcher-training/training-rows';
+import { answersOf, chooseCutoffs, precisionByLevel } from '../matcher-training/confidence-study';
+import { CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, CONFIDENCE_TARGETS } from '../../shared/mapping/confidence';
 
 const MODEL_FILE = fileURLToPath(new URL('../../shared/mapping/match-model.json', import.meta.url));
 
@@ -69,6 +73,23 @@ for (const fold of loo.sets.filter((set) => set.variant === 'as given')) {
   console.log(`reliability, ${fold.name}: ${fold.calibration.bins.filter((bin) => bin.rows > 0).map((bin) => `${bin.predicted.toFixed(2)}->${bin.observed.toFixed(2)} (${bin.rows})`).join('  ')}`);
 }
 
+// Confidence: each set's answers from the model fitted without it; each set's figures at cut-offs chosen on the other sets' answers.
+const answered = loo.sets
+  .filter((fold) => fold.variant === 'as given')
+  .map((fold) => {
+    const set = sets.find((candidate) => candidate.name === fold.name && candidate.variant === fold.variant)!;
+    return { name: fold.name, answers: answersOf(mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model), set.truth) };
+  });
+console.log(`
+Confidence levels, each set at cut-offs chosen on the others' answers (targets: HIGH ${CONFIDENCE_TARGETS.HIGH}, MEDIUM ${CONFIDENCE_TARGETS.MEDIUM}):`);
+for (const { name, answers } of answered) {
+  const cutoffs = chooseCutoffs(answered.filter((other) => other.name !== name).flatMap((other) => other.answers));
+  console.log(`${name.padEnd(34)} HIGH >= ${cutoffs.HIGH}, MEDIUM >= ${cutoffs.MEDIUM}: ${levelFigures(precisionByLevel(answers, cutoffs))}`);
+}
+const cutoffs = chooseCutoffs(answered.flatMap((set) => set.answers));
+console.log(`chosen on every set: HIGH >= ${cutoffs.HIGH}, MEDIUM >= ${cutoffs.MEDIUM}${cutoffs.HIGH === CONFIDENCE_CUTOFFS.HIGH && cutoffs.MEDIUM === CONFIDENCE_CUTOFFS.MEDIUM ? ' (as the engine has them)' : ` (the engine has HIGH >= ${CONFIDENCE_CUTOFFS.HIGH}, MEDIUM >= ${CONFIDENCE_CUTOFFS.MEDIUM}: set these in shared/mapping/confidence.ts)`}`);
+for (const { name, answers } of answered) console.log(`${name.padEnd(34)} ${levelFigures(precisionByLevel(answers, CONFIDENCE_CUTOFFS))} (at the engine's cut-offs)`);
+
 if (values['within-sets']) {
   const within = withinSetFolds(sets, options);
   console.log(`\nWithin each set (five parts, each predicted by a model fitted on the rest and on the other sets), at ${within.matchThreshold}:`);
@@ -105,6 +126,10 @@ function describe(fold: LeftOutSet, engine: ReturnType<typeof scores>): string {
   const agrees = engine.matched === fold.scores.matched && engine.correct === fold.scores.correct;
   const mismatch = agrees ? '' : `  (the engine gives P ${engine.precision.toFixed(3)} R ${engine.recall.toFixed(3)} F1 ${engine.f1.toFixed(4)}: it decides otherwise than the replay)`;
   return `${`${fold.name}${fold.variant === 'as given' ? '' : `, ${fold.variant}`}`.padEnd(34)} ${precision.toFixed(3)}      ${recall.toFixed(3)}   ${f1.toFixed(4)}  ${fold.calibration.ece.toFixed(4)}${mismatch}`;
+}
+
+function levelFigures(levels: ReturnType<typeof precisionByLevel>): string {
+  return CONFIDENCE_LEVELS.map((level) => `${level} ${levels[level].rows} rows, ${(levels[level].precision * 100).toFixed(1)} % right`).join('; ');
 }
 
 function seconds(milliseconds: number): string {

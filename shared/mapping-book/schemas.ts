@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
 import { MAPPING_EXPORT_COLUMNS } from '../mapping';
-import { CandidateSchema, MatchEvidenceSchema, REASON_CODES, ScoreParam as Score } from '../mapping';
+import { CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { CHANGES_RETENTION_DAYS } from './files';
 import { CHANGE_KINDS, ENTRY_METHODS, ENTRY_STATUSES, MATERIAL_MOVE_METERS, OWN_SOURCE } from './entries';
@@ -120,6 +120,7 @@ export const EntryView = v.object({
       v.description(`Why a REVIEW or UNMATCHED entry is so, for a machine (absent on MATCHED and DELETED entries); the codes are those of a job's results: ${REASON_CODES.join(', ')}.`),
     ),
   ),
+  confidence: v.optional(v.pipe(v.picklist(CONFIDENCE_LEVELS), v.description("How far to trust the entry's answer, as a job's result row says it (absent on DELETED entries)"))),
   evidence: v.nullable(MatchEvidenceSchema),
   candidates: v.pipe(v.array(CandidateSchema), v.description('The other hotels the engine weighed, likeliest first')),
   engine: EngineAnswer,

@@ -1,10 +1,11 @@
-import { reasonCodeOf, type ReasonCode } from '../mapping';
+import { confidenceOf, reasonCodeOf, type ReasonCode } from '../mapping';
 import { entrySummary, type BookEntry } from './entries';
 
 export function entryView(entry: BookEntry) {
   return {
     ...entrySummary(entry),
     reasonCode: entryReasonCode(entry),
+    ...(entry.status !== 'DELETED' && { confidence: confidenceOf({ status: entry.status, method: entry.method, score: entry.score }) }),
     evidence: entry.evidence,
     candidates: entry.candidates,
     engine: {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
-import { CandidateSchema as Candidate, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, ScoreParam as Score } from '../mapping';
+import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
@@ -107,6 +107,13 @@ export const ResultView = v.object({
   status: v.picklist(RESULT_STATUSES),
   method: v.pipe(v.nullable(v.picklist(RESULT_METHODS)), v.description('MANUAL once a person decided; null when UNMATCHED by the engine')),
   score: v.pipe(v.number(), v.description('0 to 1; 1 for a MATCH a person decided, 0 for their NO_MATCH')),
+  confidence: v.pipe(
+    v.picklist(CONFIDENCE_LEVELS),
+    v.description(
+      `How far to trust the row's answer: the engine's probability that it is right (the score of a proposed hotel; one less the best candidate's score when UNMATCHED) ` +
+        `from ${CONFIDENCE_CUTOFFS.HIGH} HIGH, from ${CONFIDENCE_CUTOFFS.MEDIUM} MEDIUM, below LOW; a person's decision is HIGH.`,
+    ),
+  ),
   evidence: v.nullable(Evidence),
   candidates: v.pipe(
     v.array(Candidate),

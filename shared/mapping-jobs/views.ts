@@ -1,4 +1,4 @@
-import { reasonCodeOf } from '../mapping';
+import { confidenceOf, reasonCodeOf } from '../mapping';
 import { resultsExpireAt, type MappingJob, type StoredResult } from './job';
 
 export function jobView(job: MappingJob) {
@@ -33,6 +33,7 @@ export function resultView(result: Omit<StoredResult, 'chunk'>) {
     status: result.status,
     method: result.method,
     score: result.score,
+    confidence: confidenceOf(result),
     evidence: result.evidence,
     candidates: result.candidates,
     reason: result.reason,

@@ -17,6 +17,7 @@ export { ENGINE_VERSION, mapHotels, matchHotels } from './engine';
 export { decisionThresholds } from './matcher';
 export { resolveClaimsAmong, resolveSharedClaims, sharedClaims } from './shared-claims';
 export { REASON_CODE_MEANINGS, REASON_CODES, reasonCodeOf, type ReasonCode } from './reasons';
+export { CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, confidenceOf, type Confidence } from './confidence';
 export { MATCH_MODEL, type MatchModel } from './match-decision';
 export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type MappingExportRow, type MappingExportColumn } from './export-row';
 export {

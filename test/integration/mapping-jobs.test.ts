@@ -10,7 +10,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { mapJobChunk, mappingChunkQueue, mappingJobRoutes } from '../../shared/mapping-jobs';
-import { REASON_CODES } from '../../shared/mapping';
+import { CONFIDENCE_CUTOFFS, REASON_CODES } from '../../shared/mapping';
 import { inventoryStoreOf } from '../../shared/partner-inventories';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { objectStoreOf } from '../../shared/platform/objects/services';
@@ -460,9 +460,12 @@ describe('results', () => {
     assert.ok(first.evidence.nameSimilarity > 0.9);
     assert.ok(Array.isArray(first.candidates));
     // Why a row is held or unmatched, for a machine: every REVIEW and UNMATCHED row says, no MATCHED row does.
+    // And how far to trust each answer: its probability of being right, in three levels.
     for (const row of all) {
       if (row.status === 'MATCHED') assert.equal(row.reasonCode, undefined, row.partnerHotelId);
       else assert.ok((REASON_CODES as readonly string[]).includes(row.reasonCode), `${row.partnerHotelId}: ${row.reasonCode}`);
+      const right = row.status === 'UNMATCHED' ? 1 - row.score : row.score;
+      assert.equal(row.confidence, right >= CONFIDENCE_CUTOFFS.HIGH ? 'HIGH' : right >= CONFIDENCE_CUTOFFS.MEDIUM ? 'MEDIUM' : 'LOW', row.partnerHotelId);
     }
     assert.ok(all.some((row) => row.reasonCode === 'NO_CANDIDATES'), 'the rows of places the reference lacks');
 

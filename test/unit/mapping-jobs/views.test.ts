@@ -88,6 +88,7 @@ describe('what partners see of a result', () => {
     const { chunk: _chunk, ...shown } = engineResult;
     assert.deepEqual(resultView({ ...engineResult, reason: 'two look-alikes' }), {
       ...shown,
+      confidence: 'HIGH',
       reason: 'two look-alikes',
       reasonCode: undefined,
       review: undefined,
