@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { mapHotels } from '../../shared/mapping';
+import { mapHotels, reasonCodeOf, type MappingResult } from '../../shared/mapping';
 import type { MatchModel } from '../../shared/mapping/match-decision';
 import { MATCHER_BOOSTING } from '../matcher-training/boosting-options';
 import { LABELLED_SET_NAMES, LABELLED_SETS_DIRECTORY, loadLabelledSets } from '../matcher-training/labelled-sets';
@@ -78,8 +78,11 @@ const answered = loo.sets
   .filter((fold) => fold.variant === 'as given')
   .map((fold) => {
     const set = sets.find((candidate) => candidate.name === fold.name && candidate.variant === fold.variant)!;
-    return { name: fold.name, answers: answersOf(mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model), set.truth) };
+    const results = mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model);
+    return { name: fold.name, answers: answersOf(results, set.truth), reasons: reasonCounts(results) };
   });
+console.log('\nReason codes of the REVIEW and UNMATCHED rows, each set mapped by the model fitted without it:');
+for (const { name, reasons } of answered) console.log(`${name.padEnd(34)} ${[...reasons].map(([code, rows]) => `${code} ${rows}`).join(', ')}`);
 console.log(`
 Confidence levels, each set at cut-offs chosen on the others' answers (targets: HIGH ${CONFIDENCE_TARGETS.HIGH}, MEDIUM ${CONFIDENCE_TARGETS.MEDIUM}):`);
 for (const { name, answers } of answered) {
@@ -126,6 +129,15 @@ function describe(fold: LeftOutSet, engine: ReturnType<typeof scores>): string {
   const agrees = engine.matched === fold.scores.matched && engine.correct === fold.scores.correct;
   const mismatch = agrees ? '' : `  (the engine gives P ${engine.precision.toFixed(3)} R ${engine.recall.toFixed(3)} F1 ${engine.f1.toFixed(4)}: it decides otherwise than the replay)`;
   return `${`${fold.name}${fold.variant === 'as given' ? '' : `, ${fold.variant}`}`.padEnd(34)} ${precision.toFixed(3)}      ${recall.toFixed(3)}   ${f1.toFixed(4)}  ${fold.calibration.ece.toFixed(4)}${mismatch}`;
+}
+
+function reasonCounts(results: readonly MappingResult[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const result of results) {
+    const code = reasonCodeOf(result);
+    if (code) counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  return new Map([...counts].sort(([, a], [, b]) => b - a));
 }
 
 function levelFigures(levels: ReturnType<typeof precisionByLevel>): string {
