@@ -113,6 +113,7 @@ export const ResultView = v.object({
       `How far to trust the row's answer: the engine's probability that it is right (the score of a proposed hotel; one less the best candidate's score when UNMATCHED) ` +
         `from ${CONFIDENCE_CUTOFFS.HIGH} HIGH, from ${CONFIDENCE_CUTOFFS.MEDIUM} MEDIUM, below LOW; a person's decision is HIGH.`,
     ),
+    v.examples(['HIGH']),
   ),
   evidence: v.nullable(Evidence),
   candidates: v.pipe(
@@ -127,6 +128,7 @@ export const ResultView = v.object({
     v.pipe(
       v.picklist(REASON_CODES),
       v.description(`Why a REVIEW or UNMATCHED row is so, for a machine; absent on MATCHED rows. ${REASON_CODES.map((code) => `${code}: ${REASON_CODE_MEANINGS[code]}`).join('; ')}.`),
+      v.examples(['AMBIGUOUS_MATCH']),
     ),
   ),
   review: v.optional(Review),

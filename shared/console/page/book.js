@@ -9,7 +9,7 @@ import { notify } from './notice.js';
 
 /**
  * @typedef {{ source: string, partnerHotelId: string, partner: import('./evidence.js').PartnerFacts, status: string, method: string | null,
- *   referenceHotelId: string | null, referenceHotelName: string | null, score: number, reason: string, changedAt: string,
+ *   referenceHotelId: string | null, referenceHotelName: string | null, score: number, confidence?: string, reason: string, reasonCode?: string, changedAt: string,
  *   history?: { at: string, change: string, status: string, referenceHotelId: string | null, reason: string }[] }} Entry
  */
 
@@ -78,7 +78,7 @@ export function bookView(main) {
       show(
         detail,
         h('h2', { tabindex: '-1', id: 'entry-title' }, full.partner.name),
-        h('p', {}, `${full.status}${full.method ? ` (${full.method})` : ''} · ${full.referenceHotelName ?? 'no reference hotel'} · ${full.reason}`),
+        h('p', {}, `${full.status}${full.method ? ` (${full.method})` : ''}${full.confidence ? `, ${full.confidence} confidence` : ''} · ${full.referenceHotelName ?? 'no reference hotel'}${full.reasonCode ? ` · ${full.reasonCode}` : ''} · ${full.reason}`),
         h(
           'table',
           { class: 'history' },

@@ -21,7 +21,7 @@ import { notify } from './notice.js';
  * @typedef {import('./evidence.js').ReferenceHotel} ReferenceHotel
  * @typedef {{ decision: 'MATCH' | 'NO_MATCH', decidedAt: string, referenceHotelId: string | null }} Review the decision standing on a row
  * @typedef {{ partnerHotelId: string, source?: string, partnerHotelName: string, partnerHotel?: PartnerFacts, referenceHotelId: string | null, referenceHotelName: string | null,
- *   status: string, method: string | null, score: number, evidence: Evidence | null, candidates: Candidate[], reason?: string, review?: Review }} Row
+ *   status: string, method: string | null, score: number, confidence: string, evidence: Evidence | null, candidates: Candidate[], reason?: string, reasonCode?: string, review?: Review }} Row
  * @typedef {{ decision: 'MATCH', referenceHotelId: string } | { decision: 'NO_MATCH' } | { decision: 'WITHDRAW' }} Decision
  */
 
@@ -211,7 +211,13 @@ export function reviewView(main, { title, back, queue, send }) {
           'header',
           { class: 'row-head' },
           h('h2', {}, partner.name),
-          h('p', {}, `Partner id ${row.partnerHotelId} · ${row.status}${row.method ? ` (${row.method})` : ''} · score ${decimal(row.score)}`, row.reason ? ` · ${row.reason}` : ''),
+          h(
+            'p',
+            {},
+            `Partner id ${row.partnerHotelId} · ${row.status}${row.method ? ` (${row.method})` : ''} · score ${decimal(row.score)}, ${row.confidence} confidence`,
+            row.reasonCode ? ` · ${row.reasonCode}` : '',
+            row.reason ? ` · ${row.reason}` : '',
+          ),
           row.review ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt.replace('T', ' ').slice(0, 16)}`) : null,
         ),
         h(
