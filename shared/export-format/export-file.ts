@@ -49,10 +49,14 @@ export function sameFormat(a: ResolvedExportFormat, b: ResolvedExportFormat): bo
 /** How long a written file's download URL is valid. */
 export const EXPORT_URL_SECONDS = 3600;
 
-/** A download URL for a written file, valid EXPORT_URL_SECONDS from `now`, and when it stops being. */
-export async function downloadLink(objects: Pick<ObjectStore, 'presignedDownloadUrl'>, key: string, now: Date): Promise<{ fileUrl: string; expiresAt: string }> {
+/**
+ * A download URL for a written file, valid EXPORT_URL_SECONDS from `now`, and when it stops being;
+ * the download is saved as `name` and the file's extension (its key's: `.csv`, `.jsonl.gz`, …).
+ */
+export async function downloadLink(objects: Pick<ObjectStore, 'presignedDownloadUrl'>, key: string, now: Date, name: string): Promise<{ fileUrl: string; expiresAt: string }> {
+  const fileName = `${name}${key.slice(key.indexOf('.', key.lastIndexOf('/') + 1))}`;
   return {
-    fileUrl: await objects.presignedDownloadUrl(key, EXPORT_URL_SECONDS),
+    fileUrl: await objects.presignedDownloadUrl(key, EXPORT_URL_SECONDS, fileName),
     expiresAt: new Date(now.getTime() + EXPORT_URL_SECONDS * 1000).toISOString(),
   };
 }

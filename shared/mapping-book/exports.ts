@@ -46,7 +46,7 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
   if (held?.status === 'READY' && held.position === formatPosition(end) && sameFormat(held.format, format) && age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000) {
     return {
       status: 'READY',
-      ...(await downloadLink(ports.exportFiles, held.key!, now)),
+      ...(await downloadLink(ports.exportFiles, held.key!, now, `mapping-book-${source}-${held.position}`)),
       position: held.position,
       rowCount: held.rowCount!,
       format: held.format,

@@ -129,7 +129,8 @@ export const mappingBookRoutes = {
       `with the URL. The ready file is answered again (with a new URL) until the book changes, the format changes, or ${EXPORT_KEPT_DAYS} days pass; ` +
       'then the next request prepares a new one. Its `position` is where to follow the feed from: every change before it is in the file ' +
       '(a change after it may be too: applying it again changes nothing). ' +
-      `An XLSX file is one sheet: a source of more than ${XLSX_MAX_ROWS.toLocaleString('en-US')} entries answers 409 in XLSX.`,
+      `An XLSX file is one sheet: a source of more than ${XLSX_MAX_ROWS.toLocaleString('en-US')} entries answers 409 in XLSX. ` +
+      'The file downloads as `mapping-book-<source>-<position>.<csv|json|jsonl|xlsx>` (`.gz` after it when compressed).',
     query: schemas.ExportQuery,
     responses: {
       200: { description: 'The file', schema: schemas.BookExportReady },

@@ -79,13 +79,13 @@ export async function requestExport(ports: PreparationPorts, job: MappingJob, sa
     throw conflict(`The job has ${rows} rows; an XLSX sheet holds at most ${XLSX_MAX_ROWS}. Choose csv or jsonl (PUT /api/v1/export-format), or read its rows with GET /api/v1/mapping/${job.id}/results.`);
   }
   if (plan === 'now') {
-    return { status: 200, file: await downloadOf(ports, await writeExportFile(ports, job, format, ports.newId()), format) };
+    return { status: 200, file: await downloadOf(ports, job, await writeExportFile(ports, job, format, ports.newId()), format) };
   }
   for (;;) {
     const state = await ports.exports.get(job.id);
     const current = state.current;
     if (current?.status === 'READY' && current.file && isCurrent(ports, state, current, current.file.readyAt, format)) {
-      return { status: 200, file: await downloadOf(ports, current.file, current.format) };
+      return { status: 200, file: await downloadOf(ports, job, current.file, current.format) };
     }
     if (current?.status === 'PREPARING' && !isOverdue(ports, current)) return preparing(ports, current, rows);
     const next: PreparedExport = {

@@ -68,10 +68,10 @@ export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects
   return { key, rowCount: writer.rowCount };
 }
 
-/** The answer that hands a written file out: a download URL valid for an hour from now. */
-export async function downloadOf(ports: Pick<ExportPorts, 'objects' | 'clock'>, file: ExportFile, format: ResolvedExportFormat): Promise<JobExport> {
+/** The answer that hands a written file out: a download URL valid for an hour from now, saved as `mapping-<job id>` and the format's extension. */
+export async function downloadOf(ports: Pick<ExportPorts, 'objects' | 'clock'>, job: Pick<MappingJob, 'id'>, file: ExportFile, format: ResolvedExportFormat): Promise<JobExport> {
   return {
-    ...(await downloadLink(ports.objects, file.key, ports.clock.now())),
+    ...(await downloadLink(ports.objects, file.key, ports.clock.now(), `mapping-${job.id}`)),
     format: format.format,
     compression: format.compression,
     fields: format.fields,

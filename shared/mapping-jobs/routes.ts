@@ -229,7 +229,8 @@ export const mappingJobRoutes = {
       'Repeating it never starts a second export: one is prepared per job at a time. The ready file is answered again (with a new URL) ' +
       'until a review changes a row, the export format changes, or 6 days pass; then the next request prepares a new one. ' +
       'A format saved while an export is prepared applies from the next one: that export finishes in the format it was asked in (the 202 says which). ' +
-      `A job of more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows (${XLSX_MAX_ROWS.toLocaleString('en-US')} in XLSX, one sheet) is not exported as one file (409): read its rows through the results.`,
+      `A job of more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows (${XLSX_MAX_ROWS.toLocaleString('en-US')} in XLSX, one sheet) is not exported as one file (409): read its rows through the results.\n\n` +
+      'The file downloads as `mapping-<mappingJobId>.<csv|json|jsonl|xlsx>`, with `.gz` after it when compressed.',
     params: schemas.JobIdParams,
     responses: {
       200: { description: 'The file', schema: schemas.ExportResponse },

@@ -367,7 +367,9 @@ describe('the export of the book', () => {
     assert.equal(ready.status, 200, ready.text);
     assert.equal(ready.body.rowCount, 3);
     assert.equal(ready.body.position, (await api.request('GET', '/api/v1/mapping-book', { as: partner })).body.position, 'where to follow the feed from');
-    const lines = (await (await fetch(ready.body.fileUrl)).text()).trimEnd().split('\n');
+    const download = await fetch(ready.body.fileUrl);
+    assert.equal(download.headers.get('content-disposition'), `attachment; filename="mapping-book-OWN-${ready.body.position}.csv"`, 'saved under the documented name');
+    const lines = (await download.text()).trimEnd().split('\n');
     assert.ok(lines[0]!.startsWith('partnerHotelId,partnerHotelName,referenceHotelId'), lines[0]);
     assert.deepEqual(lines.slice(1).map((line) => line.split(',')[0]), ['P40', 'P41', 'X4']);
     assert.match(lines[2]!, /^P41,.*,UNMATCHED,MANUAL,0,/);

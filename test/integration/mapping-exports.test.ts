@@ -178,8 +178,10 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
     assert.equal(exported.status, 200, exported.text);
     assert.deepEqual([exported.body.format, exported.body.compression, exported.body.rowCount], ['xlsx', 'none', 12]);
     assert.match(fileKey(exported.body.fileUrl), /\.xlsx$/);
+    const download = await fetch(exported.body.fileUrl);
+    assert.equal(download.headers.get('content-disposition'), `attachment; filename="mapping-${jobId}.xlsx"`, 'saved under the documented name');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(Buffer.from(await (await fetch(exported.body.fileUrl)).arrayBuffer()) as never);
+    await workbook.xlsx.load(Buffer.from(await download.arrayBuffer()) as never);
     assert.deepEqual(workbook.worksheets.map((sheet) => sheet.name), ['Mappings']);
     const sheet = workbook.worksheets[0]!;
     const rows = sheet.getSheetValues().slice(1) as unknown[][];

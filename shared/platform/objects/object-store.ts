@@ -18,7 +18,8 @@ export interface ObjectStore {
   /** Marks objects to be removed a day from now (a bucket lifecycle rule on the tag `expire=1d`). */
   expireLater(keys: readonly string[]): Promise<void>;
   /** A URL that downloads the object without credentials until it expires. */
-  presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /** A GET URL valid `expiresInSeconds`; with `fileName`, the download is saved under that name (Content-Disposition). */
+  presignedDownloadUrl(key: string, expiresInSeconds: number, fileName?: string): Promise<string>;
   /**
    * A URL that uploads the object with one PUT of exactly `sizeBytes` bytes (the given Content-Type)
    * until it expires: the length is signed, so a PUT of any other size is refused.

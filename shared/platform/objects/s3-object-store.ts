@@ -85,8 +85,9 @@ export class S3ObjectStore implements ObjectStore {
     );
   }
 
-  presignedDownloadUrl(key: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+  presignedDownloadUrl(key: string, expiresInSeconds: number, fileName?: string): Promise<string> {
+    const disposition = fileName === undefined ? {} : { ResponseContentDisposition: `attachment; filename="${fileName}"` };
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key, ...disposition }), {
       expiresIn: expiresInSeconds,
     });
   }
