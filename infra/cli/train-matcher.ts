@@ -79,10 +79,11 @@ const answered = loo.sets
   .map((fold) => {
     const set = sets.find((candidate) => candidate.name === fold.name && candidate.variant === fold.variant)!;
     const results = mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model);
-    return { name: fold.name, answers: answersOf(results, set.truth), reasons: reasonCounts(results) };
+    const missed = results.filter((result) => reasonCodeOf(result) === 'NO_CANDIDATES' && (set.truth.get(result.partnerHotelId)?.size ?? 0) > 0).length;
+    return { name: fold.name, answers: answersOf(results, set.truth), reasons: reasonCounts(results), missed };
   });
-console.log('\nReason codes of the REVIEW and UNMATCHED rows, each set mapped by the model fitted without it:');
-for (const { name, reasons } of answered) console.log(`${name.padEnd(34)} ${[...reasons].map(([code, rows]) => `${code} ${rows}`).join(', ')}`);
+console.log('\nReason codes of the REVIEW and UNMATCHED rows, each set mapped by the model fitted without it (and the NO_CANDIDATES rows the labels match all the same):');
+for (const { name, reasons, missed } of answered) console.log(`${name.padEnd(34)} ${[...reasons].map(([code, rows]) => `${code} ${rows}`).join(', ')}; NO_CANDIDATES with a labelled match ${missed}`);
 console.log(`
 Confidence levels, each set at cut-offs chosen on the others' answers (targets: HIGH ${CONFIDENCE_TARGETS.HIGH}, MEDIUM ${CONFIDENCE_TARGETS.MEDIUM}):`);
 for (const { name, answers } of answered) {

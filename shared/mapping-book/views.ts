@@ -27,5 +27,5 @@ export function entryView(entry: BookEntry) {
 function entryReasonCode(entry: BookEntry): ReasonCode | undefined {
   if (entry.status === 'DELETED') return undefined;
   if (entry.status === 'REVIEW' && entry.decision) return 'PARTNER_HOTEL_CHANGED';
-  return reasonCodeOf({ status: entry.status, method: entry.method, reason: entry.engine.reason, candidates: entry.candidates });
+  return reasonCodeOf({ status: entry.status, method: entry.method, score: entry.score, reason: entry.engine.reason, candidates: entry.candidates });
 }

@@ -6,6 +6,13 @@
  */
 import type { MappingResult } from './types';
 
+/**
+ * Below this probability a candidate is no plausible match: an UNMATCHED row whose best candidate
+ * scores under it is most likely a place the reference lacks (the scores are calibrated, so about
+ * one such candidate in a hundred, at most, is right).
+ */
+export const PLAUSIBLE_SCORE = 0.01;
+
 export const REASON_CODES = [
   'NO_CANDIDATES',
   'BELOW_THRESHOLD',
@@ -24,7 +31,7 @@ export type ReasonCode = (typeof REASON_CODES)[number];
 
 /** What each code means, for the API's reference and the partner's guide. */
 export const REASON_CODE_MEANINGS: Record<ReasonCode, string> = {
-  NO_CANDIDATES: 'no reference hotel near the row or like it was found',
+  NO_CANDIDATES: `no reference hotel is a plausible match: none near the row or like it was found, or each scored under ${PLAUSIBLE_SCORE}`,
   BELOW_THRESHOLD: "the best candidate's score is below the threshold: the review threshold for UNMATCHED, the match threshold for REVIEW",
   AMBIGUOUS_MATCH: 'several candidates are about as likely as the best one',
   DIFFERENT_KIND_OF_PLACE: "a word of the row's name names another kind of place than the candidate (a gym, a restaurant, a spa)",
@@ -64,11 +71,11 @@ const CODED_TEXTS: [prefix: string, code: ReasonCode][] = [
 ];
 
 /** Why a REVIEW or UNMATCHED row is so, as a code (a person's NO_MATCH too); undefined for a MATCHED row. */
-export function reasonCodeOf(row: Pick<MappingResult, 'status' | 'reason' | 'candidates'> & { method: MappingResult['method'] | 'MANUAL' }): ReasonCode | undefined {
+export function reasonCodeOf(row: Pick<MappingResult, 'status' | 'score' | 'reason' | 'candidates'> & { method: MappingResult['method'] | 'MANUAL' }): ReasonCode | undefined {
   if (row.status === 'MATCHED') return undefined;
   if (row.method === 'MANUAL') return row.status === 'UNMATCHED' ? 'DECIDED_NO_MATCH' : undefined;
   const coded = row.reason === undefined ? undefined : CODED_TEXTS.find(([prefix]) => row.reason!.startsWith(prefix));
   if (coded) return coded[1];
-  if (row.status === 'UNMATCHED') return row.candidates.length === 0 ? 'NO_CANDIDATES' : 'BELOW_THRESHOLD';
+  if (row.status === 'UNMATCHED') return row.candidates.length === 0 || row.score < PLAUSIBLE_SCORE ? 'NO_CANDIDATES' : 'BELOW_THRESHOLD';
   return 'BELOW_THRESHOLD';
 }
