@@ -40,7 +40,6 @@ export type ExportAnswer =
 export async function requestBookExport(ports: ExportPorts, organizationId: string, source: string): Promise<ExportAnswer> {
   const [saved, held, end] = await Promise.all([ports.exportFormat(organizationId), ports.store.bookExport(organizationId, source), ports.log.endPosition(organizationId)]);
   const format = resolveFormat(saved);
-  if (format.format === 'xlsx') await refuseOverSheet(ports, organizationId, source);
   const now = ports.clock.now();
   const age = (at: string) => now.getTime() - Date.parse(at);
   if (held?.status === 'READY' && held.position === formatPosition(end) && sameFormat(held.format, format) && age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000) {
@@ -56,6 +55,7 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
   if (held?.status === 'PREPARING' && age(held.requestedAt) < EXPORT_OVERDUE_MINUTES * 60_000) {
     return { status: 'PREPARING', format: held.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
   }
+  if (format.format === 'xlsx') await refuseOverSheet(ports, organizationId, source);
   const next: BookExport = { exportId: randomUUID(), source, status: 'PREPARING', format, requestedAt: now.toISOString() };
   // One export per book and source at a time: of two requests at once, one prepares it.
   if (await ports.store.replaceExport(organizationId, next, held?.exportId)) await ports.exports.send({ organizationId, exportId: next.exportId, source });
@@ -63,7 +63,7 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
   return { status: 'PREPARING', format: preparing.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
 }
 
-/** An XLSX file is one sheet: a source of more entries than a sheet holds is refused before anything is prepared. */
+/** An XLSX file is one sheet: a source of more entries than a sheet holds is refused before a file is prepared (a ready one was counted when asked for). */
 async function refuseOverSheet(ports: Pick<ExportPorts, 'store' | 'files'>, organizationId: string, source: string): Promise<void> {
   const cells = (await bookStatistics(ports, organizationId))[source] ?? {};
   const entries = Object.entries(cells).reduce((sum, [cell, count]) => (cell.startsWith('DELETED#') ? sum : sum + count), 0);

@@ -32,9 +32,9 @@ const UNREADABLE = 'the file is not a readable Parquet file (a corrupt or cut-of
 /** The file's row groups, one at a time, its values as JSON would give them (see jsonLike). */
 export async function* parquetRowGroups(file: Buffer, limits: ParquetLimits): AsyncGenerator<ParquetRowGroup> {
   const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
-  const metadata = checkedMetadata(bytes, limits);
+  const { metadata, declared } = checkedMetadata(bytes, limits);
   const integerColumns = new Set(parquetSchema(metadata).children.filter(({ element }) => isInteger(element)).map(({ element }) => element.name));
-  const compressors = inflatingWithin(declaredExpansion(metadata));
+  const compressors = inflatingWithin(declared);
   let first = 0;
   for (const group of metadata.row_groups) {
     const rows = Number(group.num_rows);
@@ -46,7 +46,8 @@ export async function* parquetRowGroups(file: Buffer, limits: ParquetLimits): As
   }
 }
 
-function checkedMetadata(bytes: ArrayBuffer, limits: ParquetLimits): FileMetaData {
+/** The file's metadata and what it declares its pages expand to, once checked. */
+function checkedMetadata(bytes: ArrayBuffer, limits: ParquetLimits): { metadata: FileMetaData; declared: number } {
   let metadata: FileMetaData;
   try {
     metadata = parquetMetadata(bytes);
@@ -76,7 +77,7 @@ function checkedMetadata(bytes: ArrayBuffer, limits: ParquetLimits): FileMetaDat
         'upload it through a presigned upload, or split the file',
     );
   }
-  return metadata;
+  return { metadata, declared };
 }
 
 function declaredExpansion(metadata: FileMetaData): number {
