@@ -18,7 +18,7 @@ import type { PartnerHotel } from '../../shared/mapping/hotels';
 import { HotelMatcher } from '../../shared/mapping/matcher';
 import { MatchingIndex, type ReferenceIndexSnapshot } from '../../shared/mapping/matching-index';
 import { shareMatchingIndex } from '../../shared/mapping/matching-index-sharing';
-import { type MappingMode, type MappingResult, matchesBySupplierCode } from '../../shared/mapping/types';
+import type { MappingMode, MappingResult } from '../../shared/mapping/types';
 import { startModuleWorker, WorkerAnswers } from './module-worker';
 
 /** Rows a thread takes at a time: large enough that the counter is rarely touched, small enough to even out the end. */
@@ -119,7 +119,7 @@ function startWorkers(
   count: number,
   startWorker: (request: MatchRowsRequest) => Worker,
 ): Promise<MatchRowsReply>[] {
-  const shared = shareMatchingIndex(index, { supplierCodes: matchesBySupplierCode(mode) });
+  const shared = shareMatchingIndex(index);
   return Array.from({ length: count }, (_, k) => {
     const answers = new WorkerAnswers(startWorker({ role: 'match-rows', thread: k + 1, index: shared, partners, mode, nextRow }));
     return answers

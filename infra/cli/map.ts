@@ -17,7 +17,8 @@ import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type PartnerHotel, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, matchesBySupplierCode, type MatchingIndex, toExportRow, type MappingMode, type MappingResult } from '../../shared/mapping';
+import { type PartnerHotel, MAPPING_MODES, type MatchingIndex, toExportRow, type MappingMode, type MappingResult } from '../../shared/mapping';
+import { columnNames, columnValues, resolveFormat, type ResolvedExportFormat } from '../../shared/export-format';
 import { readPartnerInventoryBatches } from '../../shared/mapping/inventory';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { detectTabularFormat, type TabularFormat } from '../../shared/platform/files/formats';
@@ -121,16 +122,19 @@ function progressBar(total: number) {
 /** Lines are written in pieces of about this many characters: one write per line cost more than formatting it. */
 const WRITE_PIECE_CHARS = 1 << 20;
 
+/** The CSV a local run writes: the default export's columns, a column for every supplier the matched hotels have a code at. */
+export function csvExportOf(results: readonly MappingResult[]): ResolvedExportFormat {
+  const suppliers = [...new Set(results.flatMap((result) => Object.keys(result.supplierCodes ?? {})))].sort();
+  return resolveFormat(undefined, suppliers);
+}
+
+export const csvRowContext = (csv: ResolvedExportFormat) => ({ mappingJobId: null, partnerInventoryId: null, suppliers: csv.suppliers ?? [] });
+
 async function writeResults(file: string, format: string, results: readonly MappingResult[]): Promise<void> {
   const out = createWriteStream(file);
-  const line =
-    format === '.csv'
-      ? (result: MappingResult) => {
-          const row = toExportRow(result);
-          return formatCsvRow(MAPPING_EXPORT_COLUMNS.map((column) => row[column]));
-        }
-      : (result: MappingResult) => JSON.stringify(result);
-  let piece = format === '.csv' ? `${formatCsvRow(MAPPING_EXPORT_COLUMNS)}\n` : '';
+  const csv = csvExportOf(results);
+  const line = format === '.csv' ? (result: MappingResult) => formatCsvRow(columnValues(csv, toExportRow(result, csvRowContext(csv)))) : (result: MappingResult) => JSON.stringify(result);
+  let piece = format === '.csv' ? `${formatCsvRow(columnNames(csv))}\n` : '';
   for (const result of results) {
     piece += `${line(result)}\n`;
     if (piece.length < WRITE_PIECE_CHARS) continue;
@@ -181,7 +185,7 @@ async function main(): Promise<void> {
 
   const stages = new StageClock();
   // A mode that never looks a hotel up by its supplier codes has them checked, not kept.
-  const index = await indexReferenceFile(options.reference, referenceFormat, { supplierCodes: matchesBySupplierCode(options.mode) }, stages);
+  const index = await indexReferenceFile(options.reference, referenceFormat, stages);
   process.stderr.write(`reference index: ${index.size} hotels\n`);
   const partners = await readPartners(options.partner, partnerFormat);
   stages.end('read partner');

@@ -19,7 +19,7 @@ import { textAt } from '../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../shared/mapping/hotels';
 import { InventoryIds, type InventoryRowError, readReferenceInventoryBatches } from '../../shared/mapping/inventory';
 import type { MatchingIndex } from '../../shared/mapping/matching-index';
-import { MatchingIndexBuilder, type MatchingIndexBuilderOptions, type MatchingIndexPart } from '../../shared/mapping/matching-index-builder';
+import { MatchingIndexBuilder, type MatchingIndexPart } from '../../shared/mapping/matching-index-builder';
 import { type NamesakeInput, namesakeCounts } from '../../shared/mapping/namesakes';
 import type { TabularFormat } from '../../shared/platform/files/formats';
 import { type CsvHeader, type CsvLineEnd, csvHeaderOf } from '../../shared/platform/files/tabular';
@@ -56,8 +56,8 @@ export interface StageTimer {
 class TimedIndexer {
   readonly builder: MatchingIndexBuilder;
   seconds = 0;
-  constructor(options: MatchingIndexBuilderOptions) {
-    this.builder = new MatchingIndexBuilder(options);
+  constructor() {
+    this.builder = new MatchingIndexBuilder();
   }
   readonly add = (hotels: readonly ReferenceHotel[]): void => {
     const started = performance.now();
@@ -77,7 +77,6 @@ interface ReferenceSplit {
 interface ReferencePartRequest extends ReferenceSplit {
   role: 'reference-part';
   file: string;
-  index: MatchingIndexBuilderOptions;
 }
 
 /** What it sends back: its part of the index and its bad rows, their lines counted from the part's first line (1). */
@@ -93,15 +92,15 @@ class OneThreadNeeded extends Error {}
  * Its bad rows (and why it was read on one thread, when a split read was tried and given up) go
  * to stderr; the reading ends the stages "read reference" and "build index".
  */
-export async function indexReferenceFile(file: string, format: TabularFormat, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex> {
+export async function indexReferenceFile(file: string, format: TabularFormat, stages: StageTimer): Promise<MatchingIndex> {
   const split = format === 'csv' ? splitForTwoThreads(file) : undefined;
-  const index = split ? await indexReferenceOnTwoThreads(file, split, options, stages) : undefined;
-  return index ?? (await indexReferenceOnOneThread(file, format, options, stages));
+  const index = split ? await indexReferenceOnTwoThreads(file, split, stages) : undefined;
+  return index ?? (await indexReferenceOnOneThread(file, format, stages));
 }
 
 /** Each batch of rows goes into the index as it is read (no hotel record is kept). */
-async function indexReferenceOnOneThread(file: string, format: TabularFormat, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex> {
-  const indexer = new TimedIndexer(options);
+async function indexReferenceOnOneThread(file: string, format: TabularFormat, stages: StageTimer): Promise<MatchingIndex> {
+  const indexer = new TimedIndexer();
   const errors = new RowErrors();
   const hotels = await readRows(readReferenceInventoryBatches(createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }), format), errors, indexer.add);
   errors.report(file, hotels);
@@ -137,10 +136,10 @@ function splitForTwoThreads(file: string): ReferenceSplit | undefined {
  * saying why) when the file has to be read whole on one thread after all. The worker is ended
  * however this goes.
  */
-async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex | undefined> {
-  const worker = new PartWorker({ role: 'reference-part', file, index: options, ...split });
+async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, stages: StageTimer): Promise<MatchingIndex | undefined> {
+  const worker = new PartWorker({ role: 'reference-part', file, ...split });
   try {
-    return await indexWithWorker(file, split, worker, options, stages);
+    return await indexWithWorker(file, split, worker, stages);
   } catch (error) {
     if (!(error instanceof OneThreadNeeded)) throw error;
     process.stderr.write(`${file}: read on one thread (${error.message})\n`);
@@ -151,8 +150,8 @@ async function indexReferenceOnTwoThreads(file: string, split: ReferenceSplit, o
 }
 
 /** The two-thread read itself; throws OneThreadNeeded when the file is to be read on one thread instead. */
-async function indexWithWorker(file: string, split: ReferenceSplit, worker: PartWorker, options: MatchingIndexBuilderOptions, stages: StageTimer): Promise<MatchingIndex> {
-  const indexer = new TimedIndexer(options);
+async function indexWithWorker(file: string, split: ReferenceSplit, worker: PartWorker, stages: StageTimer): Promise<MatchingIndex> {
+  const indexer = new TimedIndexer();
   const ids = new InventoryIds();
   const errors = new RowErrors();
   const { hotels, partLine } = await readFirstPart(file, split, worker, { indexer, ids, errors });
@@ -246,9 +245,9 @@ class PartWorker {
  * it over, then counts namesakes when asked. Lines are numbered from the part's first line (1):
  * the other thread knows what line that is, and renumbers.
  */
-async function readReferencePart({ file, start, header, index }: ReferencePartRequest): Promise<void> {
+async function readReferencePart({ file, start, header }: ReferencePartRequest): Promise<void> {
   try {
-    const indexer = new TimedIndexer(index);
+    const indexer = new TimedIndexer();
     const errors = new RowErrors();
     const rows = readReferenceInventoryBatches(createReadStream(file, { start, highWaterMark: READ_CHUNK_BYTES }), 'csv', {
       csvOptions: { strict: true, part: { ...header, firstLine: 1 } },

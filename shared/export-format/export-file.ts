@@ -19,16 +19,24 @@ export const DEFAULT_EXPORT_FORMAT = { format: 'csv', delimiter: ',', includeHea
 export interface ResolvedExportFormat {
   format: ExportFileFormat;
   fields: MappingExportColumn[];
+  /**
+   * The suppliers whose codes the supplierCodes field shows: those the organization was connected
+   * to when the file was asked for, each a column of its own in CSV and XLSX. Absent from formats
+   * recorded before files showed codes: none.
+   */
+  suppliers?: string[];
   delimiter: string;
   includeHeader: boolean;
   compression: 'none' | 'gzip';
 }
 
-export function resolveFormat(saved: ExportFormatConfig | undefined): ResolvedExportFormat {
+/** The format a file is written in: the saved one (or the default), showing the codes of the `connected` suppliers. */
+export function resolveFormat(saved: ExportFormatConfig | undefined, connected: readonly string[]): ResolvedExportFormat {
   const format = saved ?? DEFAULT_EXPORT_FORMAT;
   return {
     format: format.format,
     fields: saved?.includeFields ?? [...MAPPING_EXPORT_COLUMNS],
+    suppliers: connected.map((supplier) => supplier.toUpperCase()),
     delimiter: format.delimiter,
     includeHeader: format.includeHeader,
     compression: format.compression,
@@ -42,8 +50,19 @@ export function sameFormat(a: ResolvedExportFormat, b: ResolvedExportFormat): bo
     a.includeHeader === b.includeHeader &&
     a.compression === b.compression &&
     a.fields.length === b.fields.length &&
-    a.fields.every((field, index) => b.fields[index] === field)
+    a.fields.every((field, index) => b.fields[index] === field) &&
+    (a.suppliers ?? []).join() === (b.suppliers ?? []).join()
   );
+}
+
+/** The header of a CSV or XLSX file: its fields, the supplier codes a column per supplier (`supplierCodes.HOTELBEDS`). */
+export function columnNames(format: ResolvedExportFormat): string[] {
+  return format.fields.flatMap((field) => (field === 'supplierCodes' ? (format.suppliers ?? []).map((supplier) => `supplierCodes.${supplier}`) : [field]));
+}
+
+/** A row's cells in a CSV or XLSX file, in columnNames' order. */
+export function columnValues(format: ResolvedExportFormat, row: MappingExportRow): (string | number | boolean | null)[] {
+  return format.fields.flatMap((field) => (field === 'supplierCodes' ? (format.suppliers ?? []).map((supplier) => row.supplierCodes[supplier] ?? null) : [row[field]]));
 }
 
 /** How long a written file's download URL is valid. */
@@ -90,7 +109,7 @@ class TextExportWriter implements ExportFileWriter {
   constructor(private readonly format: ResolvedExportFormat & { format: keyof typeof MEDIA_TYPES }) {
     this.separator = format.format === 'json' ? ',\n' : '\n';
     this.pieces = [Buffer.from(format.format === 'json' ? '[' : '')];
-    if (format.format === 'csv' && format.includeHeader) this.addLines([formatCsvRow(format.fields, format.delimiter)]);
+    if (format.format === 'csv' && format.includeHeader) this.addLines([formatCsvRow(columnNames(format), format.delimiter)]);
   }
 
   add(rows: readonly MappingExportRow[]): void {
@@ -115,7 +134,7 @@ class TextExportWriter implements ExportFileWriter {
   }
 
   private line(row: MappingExportRow): string {
-    if (this.format.format === 'csv') return formatCsvRow(this.format.fields.map((field) => row[field]), this.format.delimiter);
+    if (this.format.format === 'csv') return formatCsvRow(columnValues(this.format, row), this.format.delimiter);
     return JSON.stringify(Object.fromEntries(this.format.fields.map((field) => [field, row[field]])));
   }
 }
@@ -137,11 +156,11 @@ class XlsxExportWriter implements ExportFileWriter {
     stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
     this.workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: false });
     this.sheet = this.workbook.addWorksheet('Mappings');
-    if (format.includeHeader) this.sheet.addRow([...format.fields]).commit();
+    if (format.includeHeader) this.sheet.addRow(columnNames(format)).commit();
   }
 
   add(rows: readonly MappingExportRow[]): void {
-    for (const row of rows) this.sheet.addRow(this.format.fields.map((field) => row[field] ?? null)).commit();
+    for (const row of rows) this.sheet.addRow(columnValues(this.format, row)).commit();
     this.rowCount += rows.length;
   }
 

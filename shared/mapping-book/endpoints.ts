@@ -3,14 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { decodeCursor, encodeCursor } from '../platform/table';
-import { findReferenceHotel } from '../reference';
+import { referenceFactsIn, type ReferenceHotelFacts, type ReferenceHotelShown } from '../mapping';
+import { referenceHotelShown } from '../reference';
+import { connectedSupplierCodes } from '../suppliers';
 import { bookStatistics, currentEntry, decideEntry, listEntries } from './book';
 import { formatPosition, parsePosition } from './change-log';
 import { OWN_SOURCE } from './entries';
 import { mappingBookRoutes } from './routes';
 import { bookPorts, exportPorts } from './services';
 import { requestBookExport } from './exports';
-import { entryView } from './views';
+import { changeView, entryView } from './views';
 import { statisticsView } from './statistics';
 
 /** A page's cursor: the key of its last entry, in the platform's cursor form. */
@@ -26,15 +28,18 @@ export const getMappingBook: Implementation<typeof mappingBookRoutes.getMappingB
 
 export const listBookEntries: Implementation<typeof mappingBookRoutes.listBookEntries> = async ({ principal, query }, runtime) => {
   const { limit, cursor, ...filter } = query;
-  const page = await listEntries(bookPorts(runtime), principal.organizationId, filter, limit ?? 100, decodeKey(cursor));
-  return { status: 200, json: { entries: page.entries.map(entryView), nextCursor: page.nextKey === null ? null : encodeKey(page.nextKey) } };
+  const [page, connected] = await Promise.all([
+    listEntries(bookPorts(runtime), principal.organizationId, filter, limit ?? 100, decodeKey(cursor)),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
+  return { status: 200, json: { entries: page.entries.map((entry) => entryView(entry, connected)), nextCursor: page.nextKey === null ? null : encodeKey(page.nextKey) } };
 };
 
 export const getBookEntry: Implementation<typeof mappingBookRoutes.getBookEntry> = async ({ principal, query }, runtime) => {
   const id = { source: query.source ?? OWN_SOURCE, partnerHotelId: query.partnerHotelId };
-  const entry = await currentEntry(bookPorts(runtime), principal.organizationId, id);
+  const [entry, connected] = await Promise.all([currentEntry(bookPorts(runtime), principal.organizationId, id), connectedSupplierCodes(runtime, principal.organizationId)]);
   if (!entry) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
-  return { status: 200, json: entryView(entry) };
+  return { status: 200, json: entryView(entry, connected) };
 };
 
 export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBookEntry> = async ({ principal, body }, runtime) => {
@@ -70,13 +75,15 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
       expectedDecidedAt: body.expectedDecidedAt ?? withdrawn,
       writes: [told('WITHDRAW', entry.engine.referenceHotelId)],
     });
-    return { status: 200, json: entryView(undone!) };
+    return { status: 200, json: entryView(undone!, await connectedSupplierCodes(runtime, principal.organizationId)) };
   }
-  let referenceHotelName: string | null = null;
+  // The entry's own hotels as it holds them; any other (a candidate too: they carry no codes) as the current reference has it.
+  let hotel: Pick<ReferenceHotelShown, 'referenceHotelName'> & ReferenceHotelFacts = { referenceHotelName: '' };
   if (body.decision === 'MATCH') {
-    const known = [entry.engine, ...entry.candidates, entry].find((hotel) => hotel.referenceHotelId === body.referenceHotelId);
-    referenceHotelName = known?.referenceHotelName ?? (await findReferenceHotel(runtime, body.referenceHotelId))?.name ?? null;
-    if (referenceHotelName === null) throw invalidInput(`referenceHotelId: no reference hotel has the id ${body.referenceHotelId}.`);
+    const held = [entry.engine, entry].find((pointed) => pointed.referenceHotelId === body.referenceHotelId && pointed.referenceHotelName !== null);
+    const found = held ? { ...referenceFactsIn(held), referenceHotelName: held.referenceHotelName! } : await referenceHotelShown(runtime, body.referenceHotelId);
+    if (!found) throw invalidInput(`referenceHotelId: no reference hotel has the id ${body.referenceHotelId}.`);
+    hotel = found;
   }
   const decided = await decideEntry(
     ports,
@@ -85,7 +92,8 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
     {
       decision: body.decision,
       referenceHotelId: body.decision === 'MATCH' ? body.referenceHotelId : null,
-      referenceHotelName,
+      referenceHotelName: body.decision === 'MATCH' ? hotel.referenceHotelName : null,
+      ...referenceFactsIn(hotel),
       ...(body.note !== undefined && { note: body.note }),
       decidedBy: principal.keyId,
       decidedAt,
@@ -94,7 +102,7 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
     cause,
     { expectedDecidedAt: body.expectedDecidedAt, writes: [told(body.decision, body.decision === 'MATCH' ? body.referenceHotelId : null)] },
   );
-  return { status: 200, json: entryView(decided!) };
+  return { status: 200, json: entryView(decided!, await connectedSupplierCodes(runtime, principal.organizationId)) };
 };
 
 export const listBookChanges: Implementation<typeof mappingBookRoutes.listBookChanges> = async ({ principal, query }, runtime) => {
@@ -106,8 +114,8 @@ export const listBookChanges: Implementation<typeof mappingBookRoutes.listBookCh
       : query.since !== undefined
         ? await log.positionAt(principal.organizationId, new Date(query.since))
         : await log.oldestPosition(principal.organizationId);
-  const page = await log.read(principal.organizationId, after, query.limit ?? 100);
-  return { status: 200, json: { changes: page.changes, position: formatPosition(page.position), hasMore: page.more } };
+  const [page, connected] = await Promise.all([log.read(principal.organizationId, after, query.limit ?? 100), connectedSupplierCodes(runtime, principal.organizationId)]);
+  return { status: 200, json: { changes: page.changes.map((change) => changeView(change, connected)), position: formatPosition(page.position), hasMore: page.more } };
 };
 
 export const countBookChanges: Implementation<typeof mappingBookRoutes.countBookChanges> = async ({ principal, query }, runtime) => {

@@ -8,7 +8,7 @@
  * records what the engine said beside it, unless the partner's hotel changed materially since the
  * decision; then the entry goes back to REVIEW, showing the decision it had.
  */
-import { distanceMeters, type MappingResult, type MatchEvidence, type CandidateSummary } from '../mapping';
+import { distanceMeters, referenceFactsIn, sameReferenceFacts, withReferenceFacts, type CandidateSummary, type MappingResult, type MatchEvidence, type ReferenceHotelFacts } from '../mapping';
 
 /** The source of the rows an inventory gives without a supplier code: the organization's own hotels. */
 export const OWN_SOURCE = 'OWN';
@@ -34,8 +34,8 @@ export interface PartnerFacts {
   longitude?: number;
 }
 
-/** What the engine answered for the partner hotel. */
-export interface EngineAnswer {
+/** What the engine answered for the partner hotel (the facts: of referenceHotelId, from the publication it mapped against). */
+export interface EngineAnswer extends ReferenceHotelFacts {
   status: MappingResult['status'];
   method: MappingResult['method'];
   referenceHotelId: string | null;
@@ -60,8 +60,8 @@ export interface ClaimedAway {
   reason?: string;
 }
 
-/** A person's decision, with the partner's hotel as it was when they made it. */
-export interface StandingDecision {
+/** A person's decision, with the partner's hotel as it was when they made it (the facts: of referenceHotelId). */
+export interface StandingDecision extends ReferenceHotelFacts {
   decision: 'MATCH' | 'NO_MATCH';
   referenceHotelId: string | null;
   referenceHotelName: string | null;
@@ -96,7 +96,8 @@ export interface HistoryLine {
 /** How many lines of history an entry keeps: its latest, which are the ones read. */
 export const HISTORY_LINES = 20;
 
-export interface BookEntry {
+/** The facts: of referenceHotelId, kept current as the reference changes. */
+export interface BookEntry extends ReferenceHotelFacts {
   source: string;
   partnerHotelId: string;
   partner: PartnerFacts;
@@ -127,7 +128,7 @@ export interface BookEntry {
 /** What every view of an entry shows, the feed's changes included. */
 export type EntrySummary = Pick<
   BookEntry,
-  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | 'score' | 'reason' | 'changedAt' | 'cause'
+  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | keyof ReferenceHotelFacts | 'score' | 'reason' | 'changedAt' | 'cause'
 >;
 
 export function entrySummary(entry: BookEntry): EntrySummary {
@@ -139,6 +140,7 @@ export function entrySummary(entry: BookEntry): EntrySummary {
     method: entry.method,
     referenceHotelId: entry.referenceHotelId,
     referenceHotelName: entry.referenceHotelName,
+    ...referenceFactsIn(entry),
     score: entry.score,
     reason: entry.reason,
     changedAt: entry.changedAt,
@@ -192,12 +194,21 @@ export function materialChange(before: PartnerFacts, after: PartnerFacts): strin
 const describe = (answer: { status: EntryStatus; referenceHotelId: string | null }) =>
   answer.referenceHotelId === null ? answer.status : `${answer.status} ${answer.referenceHotelId}`;
 
+/** The reference hotel an entry, its engine's answer or its decision points at. */
+type PointedHotel = Pick<BookEntry, 'referenceHotelId' | 'referenceHotelName'> & ReferenceHotelFacts;
+
+/** `held` pointing at `hotel`: its id, name and facts, none of the previous hotel's kept. */
+function pointedAt<T extends PointedHotel>(held: T, hotel: PointedHotel): T {
+  return { ...withReferenceFacts(held, hotel), referenceHotelId: hotel.referenceHotelId, referenceHotelName: hotel.referenceHotelName };
+}
+
 function engineAnswer(row: EngineAnswer): EngineAnswer {
   return {
     status: row.status,
     method: row.method,
     referenceHotelId: row.referenceHotelId,
     referenceHotelName: row.referenceHotelName,
+    ...referenceFactsIn(row),
     score: row.score,
     evidence: row.evidence,
     candidates: row.candidates,
@@ -231,6 +242,7 @@ function engineEntry(row: JobRow, at: string, cause: ChangeCause, reason: string
     method: answer.method,
     referenceHotelId: answer.referenceHotelId,
     referenceHotelName: answer.referenceHotelName,
+    ...referenceFactsIn(answer),
     score: answer.score,
     evidence: answer.evidence,
     candidates: answer.candidates,
@@ -304,11 +316,9 @@ function restoreDecision(entry: BookEntry): BookEntry {
   const decision = entry.decision!;
   const match = decision.decision === 'MATCH';
   return {
-    ...entry,
+    ...pointedAt(entry, decision),
     status: match ? 'MATCHED' : 'UNMATCHED',
     method: 'MANUAL',
-    referenceHotelId: decision.referenceHotelId,
-    referenceHotelName: decision.referenceHotelName,
     score: match ? 1 : 0,
   };
 }
@@ -339,11 +349,9 @@ export function applyWithdrawal(current: BookEntry, withdrawal: Withdrawal, caus
   const { decision: _withdrawn, ...undecided } = current;
   const { engine } = current;
   const answered = {
-    ...undecided,
+    ...pointedAt(undecided, engine),
     status: current.status === 'DELETED' ? current.status : engine.status,
     method: engine.method,
-    referenceHotelId: engine.referenceHotelId,
-    referenceHotelName: engine.referenceHotelName,
     score: engine.score,
     evidence: engine.evidence,
     candidates: engine.candidates,
@@ -422,6 +430,8 @@ export interface HotelMerge {
   hotelId: string;
   mergedInto: string;
   mergedIntoName: string | null;
+  /** The facts of the hotel merged into; absent from changes recorded before they were kept. */
+  mergedIntoFacts?: ReferenceHotelFacts;
 }
 
 /**
@@ -429,8 +439,8 @@ export interface HotelMerge {
  * hotel that survives, its status and method kept: the same hotel, under the id that stays.
  */
 export function applyMerge(current: BookEntry, merge: HotelMerge, at: string, referenceVersionId: string): Outcome {
-  const moved = <T extends { referenceHotelId: string | null; referenceHotelName: string | null }>(held: T): T =>
-    held.referenceHotelId === merge.hotelId ? { ...held, referenceHotelId: merge.mergedInto, referenceHotelName: merge.mergedIntoName } : held;
+  const survivor: PointedHotel = { referenceHotelId: merge.mergedInto, referenceHotelName: merge.mergedIntoName, ...merge.mergedIntoFacts };
+  const moved = <T extends PointedHotel>(held: T): T => (held.referenceHotelId === merge.hotelId ? pointedAt(held, survivor) : held);
   if (current.referenceHotelId !== merge.hotelId && current.decision?.referenceHotelId !== merge.hotelId) return { entry: current };
   const cause: ChangeCause = { kind: 'MERGE', mergedHotelId: merge.hotelId, mergedInto: merge.mergedInto, referenceVersionId };
   const entry = {
@@ -444,25 +454,39 @@ export function applyMerge(current: BookEntry, merge: HotelMerge, at: string, re
   return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
 }
 
-/** A reference hotel's new name. */
-export interface HotelRename {
+/** A reference hotel the reference now names, places or codes otherwise. */
+export interface HotelChange {
   hotelId: string;
   name: string;
+  /** Its place and supplier codes now; absent from changes recorded before they were kept. */
+  facts?: ReferenceHotelFacts;
 }
 
 /**
- * An entry that points at a hotel the reference renamed (itself or its decision) shows the new name,
- * UPDATED; the engine's answer and the candidates take it along. Another entry is left as it is.
+ * An entry that points at a hotel the reference changed (itself or its decision) shows the hotel's
+ * new name, place and supplier codes, UPDATED; the engine's answer and the candidates take them
+ * along. Another entry, or one already showing them, is left as it is.
  */
-export function applyRename(current: BookEntry, rename: HotelRename, at: string, referenceVersionId: string): Outcome {
-  const renamed = <T extends { referenceHotelId: string | null; referenceHotelName: string | null }>(held: T): T =>
-    held.referenceHotelId === rename.hotelId && held.referenceHotelName !== rename.name ? { ...held, referenceHotelName: rename.name } : held;
-  const candidates = current.candidates.map(renamed);
-  const entry = { ...renamed(current), engine: renamed(current.engine), candidates, ...(current.decision && { decision: renamed(current.decision) }) };
-  const shown = entry.referenceHotelName !== current.referenceHotelName || entry.decision?.referenceHotelName !== current.decision?.referenceHotelName;
-  if (!shown) return { entry: current };
-  const was = current.referenceHotelId === rename.hotelId ? current.referenceHotelName : current.decision?.referenceHotelName;
-  const reason = `The reference hotel ${rename.hotelId} is now named "${rename.name}"${was ? ` (was "${was}")` : ''}`;
+export function applyHotelChange(current: BookEntry, change: HotelChange, at: string, referenceVersionId: string): Outcome {
+  const changed = <T extends PointedHotel>(held: T): T =>
+    held.referenceHotelId === change.hotelId ? pointedAt(held, { referenceHotelId: change.hotelId, referenceHotelName: change.name, ...(change.facts ?? referenceFactsIn(held)) }) : held;
+  const shownHotels = (entry: BookEntry) => [entry, ...(entry.decision ? [entry.decision] : [])];
+  const entry = {
+    ...changed(current),
+    engine: changed(current.engine),
+    candidates: current.candidates.map((candidate) => (candidate.referenceHotelId === change.hotelId ? { ...candidate, referenceHotelName: change.name } : candidate)),
+    ...(current.decision && { decision: changed(current.decision) }),
+  };
+  const [before, after] = [shownHotels(current), shownHotels(entry)];
+  const renamed = before.some((held, k) => held.referenceHotelName !== after[k]!.referenceHotelName);
+  const refacted = before.some((held, k) => !sameReferenceFacts(held, after[k]!));
+  if (!renamed && !refacted) return { entry: current };
+  const pointing = before.find((held) => held.referenceHotelId === change.hotelId);
+  const what = [
+    ...(renamed ? [`is now named "${change.name}"${pointing?.referenceHotelName ? ` (was "${pointing.referenceHotelName}")` : ''}`] : []),
+    ...(refacted ? ['has another place or other supplier codes'] : []),
+  ];
+  const reason = `The reference hotel ${change.hotelId} ${what.join(' and ')}`;
   return { entry: withHistory({ ...entry, reason, changedAt: at, cause: { kind: 'PUBLICATION', referenceVersionId } }, current.history, 'UPDATED'), change: 'UPDATED' };
 }
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { downloadLink, openExportFile, resolveFormat, sameFormat, XLSX_MAX_ROWS, type ResolvedExportFormat } from '../export-format';
 import { conflict } from '../platform/errors';
 import type { ExportFormatConfig } from '../export-format';
-import { toExportRow, type MappingResult } from '../mapping';
+import { toExportRow } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
 import { bookStatistics, listEntries } from './book';
@@ -28,6 +28,8 @@ const EXPORT_PAGE = 5_000;
 
 export interface ExportPorts extends Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'> {
   exportFormat(organizationId: string): Promise<ExportFormatConfig | undefined>;
+  /** The codes of the suppliers the organization is connected to: the file shows their hotel codes. */
+  connectedSuppliers(organizationId: string): Promise<string[]>;
   exportFiles: Pick<ObjectStore, 'put' | 'presignedDownloadUrl'>;
   exports: Pick<Queue<{ organizationId: string; exportId: string; source: string }>, 'send'>;
 }
@@ -38,8 +40,13 @@ export type ExportAnswer =
 
 /** Answers the ready file, or prepares one (or is preparing it) and says when to ask again. */
 export async function requestBookExport(ports: ExportPorts, organizationId: string, source: string): Promise<ExportAnswer> {
-  const [saved, held, end] = await Promise.all([ports.exportFormat(organizationId), ports.store.bookExport(organizationId, source), ports.log.endPosition(organizationId)]);
-  const format = resolveFormat(saved);
+  const [saved, connected, held, end] = await Promise.all([
+    ports.exportFormat(organizationId),
+    ports.connectedSuppliers(organizationId),
+    ports.store.bookExport(organizationId, source),
+    ports.log.endPosition(organizationId),
+  ]);
+  const format = resolveFormat(saved, connected);
   const now = ports.clock.now();
   const age = (at: string) => now.getTime() - Date.parse(at);
   if (held?.status === 'READY' && held.position === formatPosition(end) && sameFormat(held.format, format) && age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000) {
@@ -72,8 +79,10 @@ async function refuseOverSheet(ports: Pick<ExportPorts, 'store' | 'files'>, orga
   }
 }
 
-function exportRow(entry: BookEntry) {
-  return toExportRow({ ...entry, partnerHotelName: entry.partner.name } as unknown as MappingResult);
+/** An entry's row: the job is the one whose row last changed the entry (none when a person, a find-match answer or the reference did). */
+function exportRow(entry: BookEntry, format: ResolvedExportFormat) {
+  const mappingJobId = entry.cause.kind === 'JOB' ? entry.cause.mappingJobId : null;
+  return toExportRow({ ...entry, partnerHotelName: entry.partner.name }, { mappingJobId, partnerInventoryId: null, suppliers: format.suppliers ?? [] });
 }
 
 /** Writes the file of a requested export (every entry of its source but the DELETED ones, in partner id order) and marks it ready. */
@@ -87,7 +96,7 @@ export async function prepareBookExport(ports: ExportPorts, message: { organizat
   let after: string | null = null;
   do {
     const page: { entries: BookEntry[]; nextKey: string | null } = await listEntries(ports, organizationId, { source }, EXPORT_PAGE, after);
-    writer.add(page.entries.map(exportRow));
+    writer.add(page.entries.map((entry) => exportRow(entry, held.format)));
     after = page.nextKey;
   } while (after !== null);
   const file = await writer.file();

@@ -6,7 +6,7 @@
  * - an entry whose hotel was merged moves to the hotel that survives;
  * - an entry whose hotel is gone is mapped again against the new publication (a person's decision
  *   for it goes back to REVIEW, shown);
- * - an entry whose hotel was renamed shows the new name;
+ * - an entry whose hotel was renamed, placed elsewhere or given other supplier codes shows it;
  * - an engine's entry whose hotel moved is mapped again (a person's decision for it stands);
  * - an entry the engine left UNMATCHED is tried again when a hotel is new near it.
  *
@@ -25,7 +25,7 @@ import { changeOf, countChanges, formatPosition, sumCounts, type BookChange, typ
 import {
   applyMerge,
   applyRemap,
-  applyRename,
+  applyHotelChange,
   hotelKeys,
   isRetriable,
   placeKeysNear,
@@ -34,7 +34,7 @@ import {
   type ChangeCause,
   type EngineAnswer,
   type HotelMerge,
-  type HotelRename,
+  type HotelChange,
   type Outcome,
 } from './entries';
 import type { BookPorts } from './job-writes';
@@ -86,8 +86,8 @@ interface Followed {
   /** Where each merged hotel went, chains of merges followed to the end. */
   merged: Map<string, HotelMerge>;
   removed: Set<string>;
-  /** Each renamed hotel's latest name. */
-  renamed: Map<string, string>;
+  /** Each hotel named, placed or coded otherwise, as the latest publication has it. */
+  changedHotels: Map<string, HotelChange>;
   /** Hotels whose pin moved. */
   moved: Set<string>;
   /** Place keys near hotels new since. */
@@ -106,14 +106,14 @@ async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, tar
   }
   const merged = new Map<string, HotelMerge>();
   const removed = new Set<string>();
-  const renamed = new Map<string, string>();
+  const changedHotels = new Map<string, HotelChange>();
   const moved = new Set<string>();
   const near = new Set<string>();
   for (const publication of chain) {
     for (const merge of publication.merged) merged.set(merge.hotelId, merge);
     for (const id of publication.removed) removed.add(id);
     for (const hotel of publication.changed ?? []) {
-      renamed.set(hotel.id, hotel.name);
+      changedHotels.set(hotel.id, { hotelId: hotel.id, name: hotel.name, ...(hotel.facts && { facts: hotel.facts }) });
       if (hotel.moved) moved.add(hotel.id);
     }
     for (const hotel of publication.added) if (hotel.lat !== undefined && hotel.lon !== undefined) for (const key of placeKeysNear(hotel.lat, hotel.lon)) near.add(key);
@@ -127,12 +127,12 @@ async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, tar
     }
     merged.set(id, { ...last, hotelId: id });
   }
-  return { publication: target, merged, removed, renamed, moved, near };
+  return { publication: target, merged, removed, changedHotels, moved, near };
 }
 
 /** The keys of the entries the changes may touch: the generation's, through its reference index, and the laid-over ones. */
 async function touchedEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, followed: Followed): Promise<string[]> {
-  const wanted = [...hotelKeys([...followed.merged.keys(), ...followed.removed, ...followed.renamed.keys()]), ...followed.near];
+  const wanted = [...hotelKeys([...followed.merged.keys(), ...followed.removed, ...followed.changedHotels.keys()]), ...followed.near];
   const wantedSet = new Set(wanted);
   // The laid-over items first, as every read of the book takes them.
   const laidOver = await ports.store.laidOverAll(organizationId);
@@ -145,30 +145,30 @@ async function touchedEntries(ports: Pick<BookPorts, 'store' | 'files'>, organiz
 /** What the changes do to an entry, and whether the engine must answer for it first (`remap`). */
 interface Plan {
   merge?: HotelMerge;
-  renames: HotelRename[];
+  hotelChanges: HotelChange[];
   remap?: { kind: 'GONE'; hotelId: string } | { kind: 'MOVED'; hotelId: string } | { kind: 'NEAR_NEW' };
 }
 
 function planFor(entry: BookEntry, followed: Followed): Plan {
   // An ended entry waits for its inventory to list it again; one this publication changed already (a delivery repeated) is done.
   const changedByThis = (entry.cause.kind === 'MERGE' || entry.cause.kind === 'PUBLICATION') && entry.cause.referenceVersionId === followed.publication.artifactsId;
-  if (entry.status === 'DELETED' || changedByThis) return { renames: [] };
+  if (entry.status === 'DELETED' || changedByThis) return { hotelChanges: [] };
   const merge = (entry.referenceHotelId !== null && followed.merged.get(entry.referenceHotelId)) || (entry.decision?.referenceHotelId && followed.merged.get(entry.decision.referenceHotelId)) || undefined;
   const pointsAt = [entry.referenceHotelId, entry.decision?.referenceHotelId].map((id) => (id && followed.merged.get(id)?.mergedInto) ?? id).filter((id): id is string => typeof id === 'string');
-  const renames = [...new Set(pointsAt)].flatMap((hotelId) => (followed.renamed.has(hotelId) ? [{ hotelId, name: followed.renamed.get(hotelId)! }] : []));
+  const hotelChanges = [...new Set(pointsAt)].flatMap((hotelId) => followed.changedHotels.get(hotelId) ?? []);
   const gone = pointsAt.find((id) => followed.removed.has(id));
-  if (gone !== undefined) return { ...(merge && { merge }), renames, remap: { kind: 'GONE', hotelId: gone } };
+  if (gone !== undefined) return { ...(merge && { merge }), hotelChanges, remap: { kind: 'GONE', hotelId: gone } };
   // A person's decision names the hotel, wherever its pin is: only the engine's answer is asked again.
   const engineHotel = entry.method !== 'MANUAL' && entry.referenceHotelId !== null ? (followed.merged.get(entry.referenceHotelId)?.mergedInto ?? entry.referenceHotelId) : undefined;
-  if (engineHotel !== undefined && followed.moved.has(engineHotel)) return { ...(merge && { merge }), renames, remap: { kind: 'MOVED', hotelId: engineHotel } };
+  if (engineHotel !== undefined && followed.moved.has(engineHotel)) return { ...(merge && { merge }), hotelChanges, remap: { kind: 'MOVED', hotelId: engineHotel } };
   const nearNew = isRetriable(entry) && referenceKeys(entry).some((key) => followed.near.has(key));
-  return { ...(merge && { merge }), renames, ...(nearNew && { remap: { kind: 'NEAR_NEW' } }) };
+  return { ...(merge && { merge }), hotelChanges, ...(nearNew && { remap: { kind: 'NEAR_NEW' } }) };
 }
 
 function outcomeFor(entry: BookEntry, plan: Plan, answer: EngineAnswer | undefined, at: string, version: string): Outcome {
   const steps: ((held: BookEntry) => Outcome)[] = [
     ...(plan.merge ? [(held: BookEntry) => applyMerge(held, plan.merge!, at, version)] : []),
-    ...plan.renames.map((rename) => (held: BookEntry) => applyRename(held, rename, at, version)),
+    ...plan.hotelChanges.map((change) => (held: BookEntry) => applyHotelChange(held, change, at, version)),
     ...(answer && plan.remap ? [(held: BookEntry) => applyRemap(held, answer, at, version, plan.remap!)] : []),
   ];
   // The first change names the kind (an entry changed at all is UPDATED); the last step's entry is the result.
@@ -181,7 +181,7 @@ function outcomeFor(entry: BookEntry, plan: Plan, answer: EngineAnswer | undefin
 
 /** A follow's cause: a merge when the publications only merged, else a publication. */
 function followCause(followed: Followed): Extract<ChangeCause, { kind: 'MERGE' | 'PUBLICATION' }> {
-  const onlyMerged = followed.removed.size === 0 && followed.near.size === 0 && followed.renamed.size === 0;
+  const onlyMerged = followed.removed.size === 0 && followed.near.size === 0 && followed.changedHotels.size === 0;
   return { kind: onlyMerged ? 'MERGE' : 'PUBLICATION', referenceVersionId: followed.publication.artifactsId };
 }
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
 import { MAPPING_EXPORT_COLUMNS } from '../mapping';
-import { CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, ScoreParam as Score } from '../mapping';
+import { CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, referenceHotelFactFields, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { CHANGES_RETENTION_DAYS } from './files';
 import { CHANGE_KINDS, ENTRY_METHODS, ENTRY_STATUSES, MATERIAL_MOVE_METERS, OWN_SOURCE } from './entries';
@@ -65,6 +65,7 @@ const Decision = v.pipe(
     decision: v.picklist(['MATCH', 'NO_MATCH']),
     referenceHotelId: v.nullable(v.string()),
     referenceHotelName: v.nullable(v.string()),
+    ...referenceHotelFactFields,
     note: v.optional(v.string()),
     decidedBy: v.string(),
     decidedAt: Timestamp,
@@ -106,6 +107,7 @@ const entryFields = {
   method: v.pipe(v.nullable(v.picklist(ENTRY_METHODS)), v.description("MANUAL when a person's decision stands; null when the engine found no match")),
   referenceHotelId: v.nullable(v.string()),
   referenceHotelName: v.nullable(v.string()),
+  ...referenceHotelFactFields,
   score: v.pipe(v.number(), v.description("0 to 1, the engine's calibrated probability; 1 for a person's MATCH, 0 for their NO_MATCH")),
   reason: v.pipe(v.string(), v.description('Why the entry is as it is: its last change')),
   changedAt: v.pipe(Timestamp, v.description('When it last changed')),

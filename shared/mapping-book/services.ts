@@ -1,5 +1,6 @@
 /** The book's ports, as each function builds them from its runtime. */
 import { exportFormatStoreOf } from '../export-format';
+import { connectedSupplierCodes } from '../suppliers';
 import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
 import { service, type Runtime } from '../platform/runtime';
@@ -39,6 +40,7 @@ export function exportPorts(runtime: Runtime): ExportPorts {
     log,
     clock,
     exportFormat: (organizationId) => exportFormatStoreOf(runtime).get(organizationId),
+    connectedSuppliers: (organizationId) => connectedSupplierCodes(runtime, organizationId),
     exportFiles: resultObjectStoreOf(runtime),
     exports: queueOf(runtime, mappingBookExportQueue),
   };

@@ -9,6 +9,7 @@
  * or the reference changed since are table items laid over the generation (store.ts): an item wins
  * over the generation's entry when it is newer than what the generation folded of it.
  */
+import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
 import { indexKeys, type BookEntry } from './entries';
@@ -60,7 +61,7 @@ export interface SegmentManifest {
 /** What a lookup answers from an entry: its answer and the partner's facts, without its history or decision. */
 export type EntryAnswer = Pick<
   BookEntry,
-  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | 'score' | 'evidence' | 'candidates' | 'reason'
+  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | keyof ReferenceHotelFacts | 'score' | 'evidence' | 'candidates' | 'reason'
 >;
 
 /**
@@ -71,7 +72,7 @@ const answerBlocks = new ReadCache(400);
 
 function answerOf(entry: SnapshotEntry): EntryAnswer & { folded: number } {
   const { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, folded } = entry;
-  return { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, folded };
+  return { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, ...referenceFactsIn(entry), score, evidence, candidates, reason, folded };
 }
 
 /** The entry itself, without what the generation folded of it. */

@@ -1,9 +1,12 @@
-import { confidenceOf, reasonCodeOf, type ReasonCode } from '../mapping';
+import { confidenceOf, reasonCodeOf, referenceFactsShown, type ReasonCode } from '../mapping';
+import type { BookChange } from './change-log';
 import { entrySummary, type BookEntry } from './entries';
 
-export function entryView(entry: BookEntry) {
+/** An entry as the organization reads it: `connected`, the suppliers whose codes it is shown. */
+export function entryView(entry: BookEntry, connected: readonly string[]) {
   return {
     ...entrySummary(entry),
+    ...referenceFactsShown(entry, connected),
     reasonCode: entryReasonCode(entry),
     ...(entry.status !== 'DELETED' && { confidence: confidenceOf({ status: entry.status, method: entry.method, score: entry.score }) }),
     evidence: entry.evidence,
@@ -15,9 +18,14 @@ export function entryView(entry: BookEntry) {
       referenceHotelName: entry.engine.referenceHotelName,
       score: entry.engine.score,
     },
-    decision: entry.decision,
+    decision: entry.decision && { ...entry.decision, ...referenceFactsShown(entry.decision, connected) },
     history: entry.history,
   };
+}
+
+/** A change of the feed as the organization reads it. */
+export function changeView(change: BookChange, connected: readonly string[]) {
+  return { ...change, ...referenceFactsShown(change, connected) };
 }
 
 /**

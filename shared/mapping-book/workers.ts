@@ -1,5 +1,5 @@
 /** The workers of the book's queues: a publication told to every book, and each book following it. */
-import { matchHotels, type PartnerHotel } from '../mapping';
+import { matchHotels, referenceFactsIn, type PartnerHotel } from '../mapping';
 import { objectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
@@ -32,11 +32,12 @@ function followPorts(runtime: Runtime): FollowPorts {
     async remap(matchingIndexKey, partners) {
       const index = await matchingIndexesOf(runtime).load(matchingIndexKey);
       return matchHotels(index, partners.map(partnerHotel), { mode: 'STANDARD' }).map(
-        ({ status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason }): EngineAnswer => ({
+        ({ status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, ...facts }): EngineAnswer => ({
           status,
           method,
           referenceHotelId,
           referenceHotelName,
+          ...referenceFactsIn(facts),
           score,
           evidence,
           candidates,

@@ -2,6 +2,7 @@
  * Jobs write into the mapping book: a completed job's rows, on the book-writes queue (a start, then
  * its ranges), and each decision on a job's row, in the transaction that records it on the job.
  */
+import { referenceFactsIn } from '../mapping';
 import { decideEntry, OWN_SOURCE, startJobWrite, writeJobRange, type BookEntry, type BookPorts, type JobRow, type JobRowsSource } from '../mapping-book';
 import type { DomainEvent } from '../platform/events/events';
 import type { ObjectStore } from '../platform/objects/object-store';
@@ -26,6 +27,7 @@ export function jobRow(result: Omit<StoredResult, 'chunk'>): JobRow {
     method: result.method === 'MANUAL' ? null : result.method,
     referenceHotelId: result.referenceHotelId,
     referenceHotelName: result.referenceHotelName,
+    ...referenceFactsIn(result),
     score: result.score,
     evidence: result.evidence,
     candidates: result.candidates,
@@ -87,6 +89,7 @@ export async function decideInBook(
       decision: review.decision,
       referenceHotelId: updated.referenceHotelId,
       referenceHotelName: updated.referenceHotelName,
+      ...referenceFactsIn(updated),
       ...(review.note !== undefined && { note: review.note }),
       decidedBy: review.decidedBy,
       decidedAt: review.decidedAt,

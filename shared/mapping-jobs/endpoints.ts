@@ -15,6 +15,7 @@ import { findMatches } from './find-match';
 import { mappingJobRoutes } from './routes';
 import { chunkResultsOf, endingPorts, currentReference, exportPorts, findMatchPorts, jobPorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
 import { mappingJobStoreOf } from './store';
+import { connectedSupplierCodes } from '../suppliers';
 import { jobView, resultView } from './views';
 
 export const createMappingJob: Implementation<typeof mappingJobRoutes.createMappingJob> = async ({ principal, body }, runtime) => {
@@ -61,18 +62,20 @@ export const listMappingResults: Implementation<typeof mappingJobRoutes.listMapp
   const { limit, cursor, ...filter } = query;
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
-  const page =
+  const [page, connected] = await Promise.all([
     job.status === 'COMPLETED'
-      ? await queryResults(resultViewsOf(runtime, job), job.id, filter, limit ?? 100, cursor)
-      : await queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit ?? 100, cursor);
-  return { status: 200, json: { results: page.results.map(resultView), nextCursor: page.nextCursor } };
+      ? queryResults(resultViewsOf(runtime, job), job.id, filter, limit ?? 100, cursor)
+      : queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit ?? 100, cursor),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
+  return { status: 200, json: { results: page.results.map((result) => resultView(result, connected)), nextCursor: page.nextCursor } };
 };
 
 export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async ({ principal, params, body }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
   const updated = await reviewResult(reviewPorts(runtime), { job, ...body, decidedBy: principal.keyId });
-  return { status: 200, json: resultView(updated) };
+  return { status: 200, json: resultView(updated, await connectedSupplierCodes(runtime, principal.organizationId)) };
 };
 
 export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async (request, runtime) => {
@@ -88,15 +91,16 @@ export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = asyn
     requestId: request.requestId,
     receiptId: requestReceipt(mappingJobRoutes.findMatch, request),
   });
-  const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result) }));
+  const connected = await connectedSupplierCodes(runtime, principal.organizationId);
+  const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result, connected) }));
   return { status: 200, json: { mode: answer.mode, referenceVersionId: answer.referenceVersionId, charged: answer.charged, results } };
 };
 
 export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async ({ principal, params }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
-  const saved = await exportFormatStoreOf(runtime).get(principal.organizationId);
-  const answer = await requestExport(exportPorts(runtime), job, saved);
+  const [saved, connected] = await Promise.all([exportFormatStoreOf(runtime).get(principal.organizationId), connectedSupplierCodes(runtime, principal.organizationId)]);
+  const answer = await requestExport(exportPorts(runtime), job, saved, connected);
   if (answer.status === 200) return { status: 200, json: answer.file };
   return { status: 202, json: answer.preparing, headers: { 'retry-after': String(answer.retryAfterSeconds) } };
 };

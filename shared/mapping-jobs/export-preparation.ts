@@ -67,9 +67,10 @@ export interface ExportInPreparation {
 
 export type ExportAnswer = { status: 200; file: JobExport } | { status: 202; preparing: ExportInPreparation; retryAfterSeconds: number };
 
-export async function requestExport(ports: PreparationPorts, job: MappingJob, saved: ExportFormatConfig | undefined): Promise<ExportAnswer> {
+/** `saved`: the organization's export format; `connected`: the suppliers whose codes the file shows. */
+export async function requestExport(ports: PreparationPorts, job: MappingJob, saved: ExportFormatConfig | undefined, connected: readonly string[]): Promise<ExportAnswer> {
   refuseUnendedJob(job);
-  const format = resolveFormat(saved);
+  const format = resolveFormat(saved, connected);
   const rows = job.counts.processed;
   const plan = exportPlan(rows, ports.syncMaxRows);
   if (plan === 'too_large') {

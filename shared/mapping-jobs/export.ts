@@ -50,6 +50,7 @@ export function refuseUnendedJob(job: Pick<MappingJob, 'status'>): void {
 export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects'>, job: MappingJob, format: ResolvedExportFormat, exportId: string): Promise<ExportFile> {
   const decided = new Map((await ports.jobs.decisions(job.id)).map((result) => [result.partnerHotelId, result]));
   const writer = await openExportFile(format);
+  const context = { mappingJobId: job.id, partnerInventoryId: job.partnerInventoryId, suppliers: format.suppliers ?? [] };
   for (let chunk = 0; chunk < job.chunkCount; chunk++) {
     if (!isReadable(job, { chunk })) continue;
     const file = await ports.objects.get(jobObjects.results(job, chunk));
@@ -58,7 +59,7 @@ export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects
     for (const line of resultsFileText(file).split('\n')) {
       if (line === '') continue;
       const engine = JSON.parse(line) as MappingResult;
-      rows.push(toExportRow((decided.get(engine.partnerHotelId) ?? engine) as MappingResult));
+      rows.push(toExportRow(decided.get(engine.partnerHotelId) ?? engine, context));
     }
     writer.add(rows);
   }

@@ -14,7 +14,7 @@
  * has charged and recorded nothing, and one that dies after is answered again by its retry with the
  * same Idempotency-Key at no new charge (the receipt).
  */
-import { mapHotels, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MatchingIndex, type PartnerHotel } from '../mapping';
+import { mapHotels, withReferenceFacts, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { Metering } from '../billing';
 import { materialChange, recordingOutcomes, type BookEntry, type EntryAnswer, type EntryId, type JobRow, type RecordingRequest } from '../mapping-book';
 import type { Clock } from '../platform/clock';
@@ -147,7 +147,7 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
 function bookAnswer(engine: FoundMatchRow, entry: EntryAnswer | undefined): (FoundMatchRow & { from: AnsweredFrom }) | undefined {
   if (!entry || entry.status === 'DELETED' || materialChange(entry.partner, engine.partner) !== undefined) return undefined;
   const { status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason } = entry;
-  return { ...engine, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, from: 'BOOK' };
+  return { ...withReferenceFacts(engine, entry), status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, from: 'BOOK' };
 }
 
 type FoundMatchRow = Omit<StoredResult, 'chunk'> & Required<Pick<StoredResult, 'source' | 'partner'>>;

@@ -11,7 +11,7 @@
  * of its counted chunks, which are the only rows a partner can read) less the rows answered from the
  * mapping book unchanged (unchanged-rows.ts). The rest is released.
  */
-import type { MappingMode, MappingResult, MappingStatus, PartnerHotel } from '../mapping';
+import type { MappingMode, MappingResult, MappingStatus, PartnerHotel, ReferenceHotelFacts } from '../mapping';
 import { OWN_SOURCE, type ClaimedAway, type PartnerFacts } from '../mapping-book';
 import { gone } from '../platform/errors';
 import type * as v from 'valibot';
@@ -98,7 +98,7 @@ export interface StoredResult extends Omit<MappingResult, 'method'> {
    * The hotel the engine proposed, with its name and evidence, kept from the first review on (not
    * shown): accepting it again after a NO_MATCH restores them.
    */
-  proposal?: Pick<MappingResult, 'referenceHotelName' | 'evidence'> & { referenceHotelId: string };
+  proposal?: Pick<MappingResult, 'referenceHotelName' | 'evidence'> & ReferenceHotelFacts & { referenceHotelId: string };
   /** The book source the row belongs to (its supplier code, or the organization's own): not shown. */
   source?: string;
   /** What the partner said of the hotel, which the book keeps with its entry: not shown. */

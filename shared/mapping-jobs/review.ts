@@ -10,6 +10,7 @@ import type { PartnerEvent } from '../events';
 import type { MappingJob, ReviewDecision, StoredResult } from './job';
 import type { MappingJobStore } from './store';
 import { OWN_SOURCE } from '../mapping-book';
+import { referenceFactsIn, withReferenceFacts, type ReferenceHotelFacts, type ReferenceHotelShown } from '../mapping';
 
 /** The event of a decision on a row. */
 export type ResolvedEvent = Extract<PartnerEvent, { type: 'MAPPING_ERROR_RESOLVED' }>;
@@ -26,8 +27,8 @@ export interface ReviewPorts {
   engineResultOf(job: MappingJob, partnerHotelId: string): Promise<StoredResult | undefined>;
   clock: Clock;
   newId: () => string;
-  /** The name of a reference hotel of the current publication, or undefined when there is none. */
-  referenceHotelName(referenceHotelId: string): Promise<string | undefined>;
+  /** A reference hotel of the current publication, or undefined when there is none. */
+  referenceHotel(referenceHotelId: string): Promise<ReferenceHotelShown | undefined>;
 }
 
 export interface ReviewInput {
@@ -59,18 +60,18 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
   const proposal = result.review ? result.proposal : proposalOf(result);
   let updated: StoredResult;
   if (input.decision === 'NO_MATCH') {
-    updated = { ...result, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review, proposal };
+    updated = { ...withReferenceFacts(result, {}), status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review, proposal };
   } else {
     const chosen = input.referenceHotelId!.toLowerCase();
     const accepted = proposal?.referenceHotelId === chosen ? proposal : undefined;
-    const name = accepted?.referenceHotelName ?? (await nameOf(ports, result, chosen));
-    if (name === undefined) throw invalidInput(`referenceHotelId: no reference hotel has the id ${input.referenceHotelId}.`);
+    const hotel = accepted ?? (await hotelOf(ports, result, chosen));
+    if (!hotel?.referenceHotelName) throw invalidInput(`referenceHotelId: no reference hotel has the id ${input.referenceHotelId}.`);
     updated = {
-      ...result,
+      ...withReferenceFacts(result, hotel),
       status: 'MATCHED',
       method: 'MANUAL',
       referenceHotelId: chosen,
-      referenceHotelName: name,
+      referenceHotelName: hotel.referenceHotelName,
       score: 1,
       // The evidence described the engine's candidate: it stays only when that candidate was accepted.
       evidence: accepted?.evidence ?? (chosen === previous.referenceHotelId ? result.evidence : null),
@@ -129,12 +130,11 @@ function resolvedEvent(ports: Pick<ReviewPorts, 'newId'>, input: ReviewInput & {
 /** What the engine proposed, from a row no one has reviewed yet. */
 function proposalOf(result: StoredResult): StoredResult['proposal'] {
   if (result.referenceHotelId === null) return undefined;
-  return { referenceHotelId: result.referenceHotelId, referenceHotelName: result.referenceHotelName, evidence: result.evidence };
+  return { referenceHotelId: result.referenceHotelId, referenceHotelName: result.referenceHotelName, ...referenceFactsIn(result), evidence: result.evidence };
 }
 
-/** Candidates carry their names; any other hotel must exist in the current reference inventory. */
-async function nameOf(ports: ReviewPorts, result: StoredResult, referenceHotelId: string): Promise<string | undefined> {
-  if (referenceHotelId === result.referenceHotelId && result.referenceHotelName) return result.referenceHotelName;
-  const candidate = result.candidates.find((c) => c.referenceHotelId === referenceHotelId);
-  return candidate?.referenceHotelName ?? ports.referenceHotelName(referenceHotelId);
+/** The row's own hotel as the row has it; any other (a candidate too: they carry no codes) as the current reference has it. */
+async function hotelOf(ports: ReviewPorts, result: StoredResult, referenceHotelId: string): Promise<Pick<ReferenceHotelShown, 'referenceHotelName'> & ReferenceHotelFacts | undefined> {
+  if (referenceHotelId === result.referenceHotelId && result.referenceHotelName) return { referenceHotelName: result.referenceHotelName, ...referenceFactsIn(result) };
+  return ports.referenceHotel(referenceHotelId);
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
-import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, ScoreParam as Score } from '../mapping';
+import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULTS_RETENTION_DAYS } from './job';
 import { RESULT_METHODS, RESULT_STATUSES } from './results';
@@ -104,6 +104,7 @@ export const ResultView = v.object({
   ),
   referenceHotelId: v.nullable(v.string()),
   referenceHotelName: v.nullable(v.string()),
+  ...referenceHotelFactFields,
   status: v.picklist(RESULT_STATUSES),
   method: v.pipe(v.nullable(v.picklist(RESULT_METHODS)), v.description('MANUAL once a person decided; null when UNMATCHED by the engine')),
   score: v.pipe(v.number(), v.description('0 to 1; 1 for a MATCH a person decided, 0 for their NO_MATCH')),

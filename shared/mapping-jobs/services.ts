@@ -5,7 +5,7 @@ import { readInventoryChunk } from '../partner-inventories';
 import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
-import { findReferenceHotel, referenceStoreOf } from '../reference';
+import { referenceHotelShown, referenceStoreOf } from '../reference';
 import { supplierStoreOf } from '../suppliers';
 import { EXPORT_SETTINGS, EXPORT_SYNC_MAX_ROWS, type PreparationPorts } from './export-preparation';
 import { exportStoreOf } from './export-store';
@@ -102,7 +102,7 @@ export function reviewPorts(runtime: Runtime): ReviewPorts {
     engineResultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getEngineResult(partnerHotelId),
     clock: runtime.clock,
     newId: randomUUID,
-    referenceHotelName: async (referenceHotelId) => (await findReferenceHotel(runtime, referenceHotelId))?.name,
+    referenceHotel: (referenceHotelId) => referenceHotelShown(runtime, referenceHotelId),
   };
 }
 

@@ -7,7 +7,7 @@
  * where the next job compares it.
  */
 import { createHash } from 'node:crypto';
-import { ENGINE_VERSION, matchHotels, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
+import { ENGINE_VERSION, matchHotels, referenceFactsIn, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
 import type { EngineAnswer, EntryId } from '../mapping-book';
 import { bookEntryId, withPartnerFacts, type MappingJob, type StoredResult } from './job';
 
@@ -78,12 +78,14 @@ export async function answerRows(ports: RowAnswerPorts, job: MappingJob, rows: r
 /** The engine's answer the book keeps, as the engine gave it: before the cross-row rule, which the job applies again. */
 function answerHeld(row: PartnerHotel, held: EngineAnswer): MappingResult {
   const { status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, unclaimed } = held;
+  const facts = referenceFactsIn(held);
   const own = unclaimed ?? { status, score, reason };
   return {
     partnerHotelId: row.id,
     partnerHotelName: row.name,
     referenceHotelId,
     referenceHotelName,
+    ...facts,
     status: own.status,
     method,
     score: own.score,

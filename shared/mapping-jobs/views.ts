@@ -1,4 +1,4 @@
-import { confidenceOf, reasonCodeOf } from '../mapping';
+import { confidenceOf, reasonCodeOf, referenceFactsShown } from '../mapping';
 import { resultsExpireAt, type MappingJob, type StoredResult } from './job';
 
 export function jobView(job: MappingJob) {
@@ -23,13 +23,15 @@ export function jobView(job: MappingJob) {
   };
 }
 
-export function resultView(result: Omit<StoredResult, 'chunk'>) {
+/** A result as the organization reads it: `connected`, the suppliers whose codes it is shown. */
+export function resultView(result: Omit<StoredResult, 'chunk'>, connected: readonly string[]) {
   return {
     partnerHotelId: result.partnerHotelId,
     partnerHotelName: result.partnerHotelName,
     ...(result.partner && { partnerHotel: result.partner }),
     referenceHotelId: result.referenceHotelId,
     referenceHotelName: result.referenceHotelName,
+    ...referenceFactsShown(result, connected),
     status: result.status,
     method: result.method,
     score: result.score,

@@ -16,7 +16,7 @@ import type { MappingOptions, MappingResult } from './types';
  * reference. A job answers a row the mapping book holds from the same row, revision and publication
  * from the book, without the engine (mapping-jobs/unchanged-rows.ts).
  */
-const RULES_REVISION = 1;
+const RULES_REVISION = 2;
 
 /** What answers are a function of, besides the row and the reference: the rules' revision and the committed model. */
 export const ENGINE_VERSION = `${RULES_REVISION}.${createHash('sha256').update(JSON.stringify(MATCH_MODEL)).digest('base64url').slice(0, 12)}`;

@@ -10,6 +10,7 @@ import { round, scoreCandidate, type ScoredCandidate } from './candidate-evidenc
 import { CandidateSearch } from './candidate-search';
 import { rankChainOutlets, type RankedCandidates } from './chain-outlets';
 import type { PartnerHotel } from './hotels';
+import { referenceFacts } from './reference-facts';
 import { choose, MatchDecision, MATCH_MODEL, type MatchModel } from './match-decision';
 import { preparePartner, type PreparedPartner } from './partner-row';
 import type { MatchingIndex } from './matching-index';
@@ -139,6 +140,7 @@ export class HotelMatcher {
       partnerHotelName: partner.hotel.name,
       referenceHotelId: textAt(this.index.data.ids, hotel),
       referenceHotelName: textAt(this.index.data.names, hotel),
+      ...referenceFacts(this.index, hotel),
       status,
       method,
       score: round(score, 3),

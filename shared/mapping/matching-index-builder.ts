@@ -46,14 +46,6 @@ export function buildMatchingIndex(hotels: Iterable<ReferenceHotel>): MatchingIn
   return builder.finish();
 }
 
-export interface MatchingIndexBuilderOptions {
-  /**
-   * false leaves the hotels' supplier codes out (STANDARD matching never reads them): the index
-   * then cannot match by them, as a copy serialised without them. Kept by default.
-   */
-  supplierCodes?: boolean;
-}
-
 /**
  * Builds the matching index one hotel at a time (`add`), so a reader can hand hotels over as it
  * reads them and keep none; `finish` orders, weighs and groups. The same hotels in the same order
@@ -63,12 +55,6 @@ export interface MatchingIndexBuilderOptions {
  * index shares its vocabulary) it throws.
  */
 export class MatchingIndexBuilder {
-  private readonly keepsSupplierCodes: boolean;
-
-  constructor({ supplierCodes = true }: MatchingIndexBuilderOptions = {}) {
-    this.keepsSupplierCodes = supplierCodes;
-  }
-
   /** What used the builder up, once something has. */
   private spentBy: 'toPart' | 'finish' | undefined;
   private count = 0;
@@ -87,6 +73,8 @@ export class MatchingIndexBuilder {
   private readonly countries = new Interner();
   private countryOfHotel = new Uint16Array(1024);
   private readonly cities = new Interner();
+  /** City id -> the city as the first hotel of that city spelled it. */
+  private readonly cityNames: string[] = [''];
   private cityOfHotel = new Uint32Array(1024);
   private readonly postalCodes = new TextColumnBuilder();
   private readonly addressWords = new TextColumnBuilder();
@@ -119,13 +107,20 @@ export class MatchingIndexBuilder {
     this.latitudes[index] = located ? hotel.lat! : Number.NaN;
     this.longitudes[index] = located ? hotel.lon! : Number.NaN;
     this.countryOfHotel[index] = this.countries.id(toCountryCode(hotel.countryCode) ?? toCountryCode(hotel.country) ?? '');
-    this.cityOfHotel[index] = this.cities.id(normalizeCity(hotel.city));
+    this.cityOfHotel[index] = this.cityIdOf(normalizeCity(hotel.city), hotel.city);
     this.postalCodes.add(normalizePostalCode(hotel.postalCode));
     const address = addressParts(hotel.address ?? '');
     this.addressWords.add(address.words.join(' '));
     this.addressNumbers.add(address.numbers.join(' '));
     this.ratings[index] = hotel.rating ?? Number.NaN;
-    if (this.keepsSupplierCodes) this.addSupplierEntries(hotel.supplierCodes, index);
+    this.addSupplierEntries(hotel.supplierCodes, index);
+  }
+
+  /** The folded city's number, its spelling kept for a city not met before. */
+  private cityIdOf(folded: string, spelled: string | undefined): number {
+    const id = this.cities.id(folded);
+    if (id === this.cityNames.length) this.cityNames.push(spelled?.trim() ?? '');
+    return id;
   }
 
   /** The token's number, a new one (document frequency 0) for a token not met before. */
@@ -189,6 +184,7 @@ export class MatchingIndexBuilder {
       countries: this.countries.values,
       countryOfHotel: this.countryOfHotel.subarray(0, count),
       cities: this.cities.values,
+      cityNames: this.cityNames,
       cityOfHotel: this.cityOfHotel.subarray(0, count),
       ratings: this.ratings.subarray(0, count),
       supplierCodes: this.supplierCodes.values,
@@ -247,7 +243,7 @@ export class MatchingIndexBuilder {
   /** The part's countries and cities (renumbered), coordinates and ratings. */
   private appendPlaces(part: MatchingIndexPart, base: number): void {
     const countryIds = part.countries.map((country) => this.countries.id(country));
-    const cityIds = part.cities.map((city) => this.cities.id(city));
+    const cityIds = part.cities.map((city, partId) => this.cityIdOf(city, part.cityNames[partId]));
     for (let hotel = 0; hotel < part.count; hotel++) {
       this.countryOfHotel[base + hotel] = countryIds[part.countryOfHotel[hotel]!]!;
       this.cityOfHotel[base + hotel] = cityIds[part.cityOfHotel[hotel]!]!;
@@ -396,6 +392,7 @@ export class MatchingIndexBuilder {
         countryCodes: this.countries.values,
         countryOfHotel: countryArray,
         cities: this.cities.values,
+        cityNames: this.cityNames,
         cityOfHotel: cityArray,
         postalCodes: assembled.postalCodes,
         addressWords: assembled.addressWords,
@@ -408,9 +405,7 @@ export class MatchingIndexBuilder {
         ...assembled.postalBlocks,
         supplierHotels: undefined,
       };
-      if (this.keepsSupplierCodes) {
-        lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds.packed(), this.supplierEntryHotels, positionOf);
-      }
+      lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds.packed(), this.supplierEntryHotels, positionOf);
       return new MatchingIndex(data);
     };
 
@@ -432,6 +427,7 @@ export interface MatchingIndexPart {
   countries: string[];
   countryOfHotel: Uint16Array;
   cities: string[];
+  cityNames: string[];
   cityOfHotel: Uint32Array;
   ratings: Float32Array;
   supplierCodes: string[];
@@ -460,9 +456,9 @@ function startCounting(countElsewhere: (input: NamesakeInput) => Promise<Uint16A
 
 /**
  * Makes data.supplierHotels a property that builds the supplier-code lookup the first time it is
- * read (ID_TO_ID and HYBRID matching, serialising the index) and is plain data from then on:
- * STANDARD matching never pays for millions of keys. Keys come in the order the hotels and their
- * codes came, a repeated key holding the last hotel.
+ * read (matching, serialising the index) and is plain data from then on: an index built and never
+ * used does not pay for millions of keys. Keys come in the order the hotels and their codes came, a
+ * repeated key holding the last hotel.
  */
 function lazySupplierHotels(
   data: ReferenceIndexSnapshot,

@@ -1,15 +1,13 @@
 /** The matching index handed to worker threads: its typed arrays in shared memory, read in place by every thread. */
 import { type MatchingIndex, type ReferenceIndexSnapshot } from './matching-index';
-import { dataToCopy } from './matching-index-snapshot';
 
 /**
  * The index's data for worker threads (postMessage, workerData): its typed arrays moved into
  * shared memory, so that every thread reads the one copy made here (strings are still copied,
  * about a hundred bytes per hotel). `new MatchingIndex(data)` on the worker takes it as it comes.
- * Without `supplierCodes` the supplier-code lookup is left out, as serializeMatchingIndex leaves it.
  */
-export function shareMatchingIndex(index: MatchingIndex, { supplierCodes = true }: { supplierCodes?: boolean } = {}): ReferenceIndexSnapshot {
-  return inSharedMemory(dataToCopy(index, supplierCodes)) as ReferenceIndexSnapshot;
+export function shareMatchingIndex(index: MatchingIndex): ReferenceIndexSnapshot {
+  return inSharedMemory(index.data) as ReferenceIndexSnapshot;
 }
 
 

@@ -11,23 +11,9 @@ import { type SupplierLookup, SupplierLookupBuilder } from './supplier-lookup';
 /** The format before the text columns and the supplier lookup (string arrays and a Map then), still read. */
 const STRING_ARRAY_FORMAT = 'hotel-matching-index/3';
 
-/**
- * The index as bytes, to store or to hand to another thread. Without `supplierCodes` the copy
- * leaves out the supplier-code lookup (STANDARD matching never reads it; when it has not been
- * built yet, building it costs more than serialising everything else).
- */
-export function serializeMatchingIndex(index: MatchingIndex, { supplierCodes = true }: { supplierCodes?: boolean } = {}): Buffer {
-  return serialize(dataToCopy(index, supplierCodes));
-}
-
-
-/** The index's data, or without `supplierCodes` the same data with the supplier lookup left out (and not built). */
-export function dataToCopy(index: MatchingIndex, supplierCodes: boolean): ReferenceIndexSnapshot {
-  if (supplierCodes) return index.data;
-  const data: Record<string, unknown> = { supplierHotels: undefined };
-  // Property by property: reading supplierHotels would build the lookup.
-  for (const key of Object.keys(index.data)) if (key !== 'supplierHotels') data[key] = index.data[key as keyof ReferenceIndexSnapshot];
-  return data as unknown as ReferenceIndexSnapshot;
+/** The index as bytes, to store or to hand to another thread. */
+export function serializeMatchingIndex(index: MatchingIndex): Buffer {
+  return serialize(index.data);
 }
 
 

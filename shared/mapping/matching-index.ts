@@ -7,7 +7,7 @@
  */
 import type { TextColumn } from './columns';
 import { hashText } from './columns';
-import { type SupplierLookup, supplierLookupHotel } from './supplier-lookup';
+import { type SupplierCodesByHotel, type SupplierLookup, supplierCodesByHotel, supplierCodesOf, supplierLookupHotel } from './supplier-lookup';
 import { tokenKind, type TokenKind } from './text';
 
 export const SNAPSHOT_FORMAT = 'hotel-matching-index/4';
@@ -51,6 +51,8 @@ export interface ReferenceIndexSnapshot {
   countryOfHotel: Uint16Array;
   /** City index -> folded city name ("" at index 0 for unknown). */
   cities: string[];
+  /** City index -> the city as the reference spells it; absent from snapshots made before it was kept. */
+  cityNames?: string[];
   cityOfHotel: Uint32Array;
   postalCodes: TextColumn;
   /** Street words and house numbers, space-separated ("" when unknown). */
@@ -127,6 +129,7 @@ export class MatchingIndex {
   private readonly countryIds: Map<string, number>;
   private readonly scratchRange = new Uint32Array(2);
   private readonly scratchRows = new Int32Array(2 * MAX_CELL_ROWS);
+  private codesByHotel: SupplierCodesByHotel | undefined;
 
   constructor(readonly data: ReferenceIndexSnapshot) {
     this.size = data.count;
@@ -163,6 +166,25 @@ export class MatchingIndex {
     const { supplierHotels } = this.data;
     if (!supplierHotels) throw new Error('this copy of the matching index was made without its supplier codes');
     return supplierLookupHotel(supplierHotels, supplierKey(supplierCode, supplierHotelId));
+  }
+
+  /** Where the hotel is, as the reference gives it: its city's spelling and its country's ISO code (undefined when unknown). */
+  placeOf(hotel: number): { city?: string; countryCode?: string } {
+    const { cities, cityNames, cityOfHotel, countryCodes, countryOfHotel } = this.data;
+    const city = (cityNames ?? cities)[cityOfHotel[hotel]!] || undefined;
+    const countryCode = countryCodes[countryOfHotel[hotel]!] || undefined;
+    return { ...(city && { city }), ...(countryCode && { countryCode }) };
+  }
+
+  /**
+   * The hotel's codes at each supplier (supplier code -> that supplier's hotel id), as the
+   * supplier-code lookup holds them; none in a copy made without the lookup.
+   */
+  supplierCodesOf(hotel: number): Record<string, string> {
+    const { supplierHotels } = this.data;
+    if (!supplierHotels) return {};
+    this.codesByHotel ??= supplierCodesByHotel(supplierHotels, this.size);
+    return supplierCodesOf(supplierHotels, this.codesByHotel, hotel);
   }
 
   /** Calls `visit` for every hotel in grid cells that may lie within `radiusMeters` of the point. */

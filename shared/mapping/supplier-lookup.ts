@@ -4,7 +4,7 @@
  * codes then loads at the speed of copying memory, where a Map of as many string keys took
  * seconds to rebuild on every cold start.
  */
-import { TextKeyTable, textKeyEntry, type TextKeys } from './columns';
+import { TextKeyTable, textAt, textKeyEntry, type TextKeys } from './columns';
 
 export interface SupplierLookup extends TextKeys {
   /** The hotel of each key (supplierKey). */
@@ -36,4 +36,32 @@ export class SupplierLookupBuilder {
   finish(): SupplierLookup {
     return { ...this.keys.toData(), hotels: this.hotels.slice(0, this.keys.count) };
   }
+}
+
+/** Each hotel's keys in a SupplierLookup: the keys of hotel h are entries[offsets[h]] to entries[offsets[h + 1]] (excluded). */
+export interface SupplierCodesByHotel {
+  offsets: Uint32Array;
+  entries: Int32Array;
+}
+
+/** The lookup turned around, hotel to keys, by a counting sort over its entries: linear in the codes, built once per index. */
+export function supplierCodesByHotel(lookup: SupplierLookup, hotelCount: number): SupplierCodesByHotel {
+  const offsets = new Uint32Array(hotelCount + 1);
+  for (const hotel of lookup.hotels) offsets[hotel + 1]!++;
+  for (let hotel = 0; hotel < hotelCount; hotel++) offsets[hotel + 1]! += offsets[hotel]!;
+  const next = offsets.slice(0, hotelCount);
+  const entries = new Int32Array(lookup.hotels.length);
+  lookup.hotels.forEach((hotel, entry) => (entries[next[hotel]!++] = entry));
+  return { offsets, entries };
+}
+
+/** A hotel's codes, supplier code -> that supplier's hotel id, from its keys (`CODE\0id`, see supplierKey). */
+export function supplierCodesOf(lookup: SupplierLookup, byHotel: SupplierCodesByHotel, hotel: number): Record<string, string> {
+  const codes: Record<string, string> = {};
+  for (let k = byHotel.offsets[hotel]!; k < byHotel.offsets[hotel + 1]!; k++) {
+    const key = textAt(lookup.keys, byHotel.entries[k]!);
+    const split = key.indexOf('\u0000');
+    codes[key.slice(0, split)] = key.slice(split + 1);
+  }
+  return codes;
 }

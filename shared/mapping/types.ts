@@ -38,7 +38,30 @@ export interface CandidateSummary {
   distanceMeters: number | null;
 }
 
-export interface MappingResult {
+/**
+ * What a result carries of its reference hotel beyond the id and name, from the publication mapped
+ * against; each absent when unknown, and all of them when there is no hotel.
+ */
+export interface ReferenceHotelFacts {
+  referenceHotelCity?: string;
+  /** ISO 3166-1 alpha-2. */
+  referenceHotelCountryCode?: string;
+  /**
+   * The hotel's codes at every supplier (supplier code -> that supplier's hotel id). Partners are
+   * shown those of the suppliers they are connected to (supplierCodesShown).
+   */
+  supplierCodes?: Record<string, string>;
+}
+
+
+
+/** A reference hotel as a result or a decision shows it. */
+export interface ReferenceHotelShown extends ReferenceHotelFacts {
+  referenceHotelId: string;
+  referenceHotelName: string;
+}
+
+export interface MappingResult extends ReferenceHotelFacts {
   partnerHotelId: string;
   partnerHotelName: string;
   /** The matched hotel; for REVIEW the best candidate; null when UNMATCHED. */

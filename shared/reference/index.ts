@@ -13,7 +13,7 @@ export {
   searchReference,
 } from './endpoints';
 export type { HotelDescription, ReferenceHotel } from '../mapping';
-export { findReferenceHotel, publishedReferenceOf, referenceHotelsOf, referencePortsOf, referenceStoreOf } from './services';
+export { findReferenceHotel, referenceHotelShown, publishedReferenceOf, referenceHotelsOf, referencePortsOf, referenceStoreOf } from './services';
 export { importReferenceInventory, readReferenceChanges, type ImportSummary, type RejectedRow } from './publication';
 export { csvHeaderLine, csvLine, inventoryFileChunks, jsonLine, type InventoryFileFormat } from './inventory-file';
 export { referenceChangeMessages, referencePublicationQueue } from './queue';

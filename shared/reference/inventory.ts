@@ -6,7 +6,7 @@
  * duplicate merge keeps the data version and publishes new artifacts without the duplicate. Both
  * become visible at once by replacing the single CURRENT pointer.
  */
-import type { ReferenceHotel } from '../mapping';
+import type { ReferenceHotel, ReferenceHotelFacts } from '../mapping';
 
 /** Where the reference inventory keeps its files: each publication's artifacts under `reference/<artifactsId>/`, and the two below. */
 export const REFERENCE_FILES_PREFIX = 'reference/';
@@ -69,16 +69,18 @@ export interface ReferenceChanges {
   publishedAt: string;
   /** The publication's matching index: what its followers map again against. */
   matchingIndexKey: string;
-  merged: { hotelId: string; mergedInto: string; mergedIntoName: string | null }[];
+  /** mergedIntoFacts: absent from changes recorded before they were kept. */
+  merged: { hotelId: string; mergedInto: string; mergedIntoName: string | null; mergedIntoFacts?: ReferenceHotelFacts }[];
   /** Hotels the previous publication had and this one has not, merged ones aside. */
   removed: string[];
   added: { id: string; lat?: number; lon?: number }[];
   /**
-   * Hotels both hold under another name, or with their pin moved more than MOVED_METERS (or
-   * given or taken away): what entries pointing at them must show, or be mapped again for.
-   * Absent from changes recorded before they were kept.
+   * Hotels both hold under another name, with other facts (city, country, supplier codes), or with
+   * their pin moved more than MOVED_METERS (or given or taken away): what entries pointing at them
+   * must show, or be mapped again for. Absent from changes recorded before they were kept, and
+   * `facts` from those recorded before facts were.
    */
-  changed?: { id: string; name: string; moved: boolean }[];
+  changed?: { id: string; name: string; moved: boolean; facts?: ReferenceHotelFacts }[];
 }
 
 /** A pin moved less than this is the same place: a hotel is not 150 m wide. */

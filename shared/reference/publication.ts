@@ -5,7 +5,7 @@
  * has been written, so nobody ever sees half an import.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { type ReferenceHotel, buildMatchingIndex, distanceMeters, serializeMatchingIndex } from '../mapping';
+import { type ReferenceHotel, buildMatchingIndex, distanceMeters, referenceFactsOfRecord, sameReferenceFacts, serializeMatchingIndex } from '../mapping';
 import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
 import { MATCHING_INDEX_PREFIX, MOVED_METERS, RECORD_PAGES_PREFIX, REFERENCE_CHANGES_PREFIX, REFERENCE_FILES_PREFIX, type CurrentReference, type MergeRecord, type ReferenceChanges, type StoredReferenceHotel } from './inventory';
@@ -181,14 +181,18 @@ function changesSince(
   const beforeIds = new Set(before.map((hotel) => hotel.id));
   const merged = merges
     .filter((merge) => beforeIds.has(merge.duplicateHotelId))
-    .map((merge) => ({ hotelId: merge.duplicateHotelId, mergedInto: merge.mergedInto, mergedIntoName: liveById.get(merge.mergedInto)?.name ?? null }));
+    .map((merge) => {
+      const survivor = liveById.get(merge.mergedInto);
+      return { hotelId: merge.duplicateHotelId, mergedInto: merge.mergedInto, mergedIntoName: survivor?.name ?? null, ...(survivor && { mergedIntoFacts: referenceFactsOfRecord(survivor) }) };
+    });
   const mergedIds = new Set(merged.map((merge) => merge.hotelId));
   const changed: NonNullable<ReferenceChanges['changed']> = [];
   for (const was of before) {
     const now = liveById.get(was.id);
     if (!now) continue;
     const moved = pinMoved(was, now);
-    if (moved || now.name !== was.name) changed.push({ id: now.id, name: now.name, moved });
+    const facts = referenceFactsOfRecord(now);
+    if (moved || now.name !== was.name || !sameReferenceFacts(facts, referenceFactsOfRecord(was))) changed.push({ id: now.id, name: now.name, moved, facts });
   }
   return {
     ...publication,

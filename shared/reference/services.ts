@@ -4,6 +4,7 @@
  * statistics; and the ports publication and duplicate rules work through.
  */
 import { randomUUID } from 'node:crypto';
+import { referenceFactsOfRecord, type ReferenceHotelShown } from '../mapping';
 import { objectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
 import { service, type Runtime } from '../platform/runtime';
@@ -25,6 +26,12 @@ export const referenceHotelsOf = /* @__PURE__ */ service((runtime) => new HotelR
 export async function findReferenceHotel(runtime: Runtime, hotelId: string): Promise<StoredReferenceHotel | undefined> {
   const current = await referenceStoreOf(runtime).getCurrent({ consistent: false });
   return current && referenceHotelsOf(runtime).get(hotelId, current);
+}
+
+/** A hotel of the current data version as results show it: its id, name, place and supplier codes. */
+export async function referenceHotelShown(runtime: Runtime, hotelId: string): Promise<ReferenceHotelShown | undefined> {
+  const hotel = await findReferenceHotel(runtime, hotelId);
+  return hotel && { referenceHotelId: hotel.id, referenceHotelName: hotel.name, ...referenceFactsOfRecord(hotel) };
 }
 
 /** The current publication's search index and statistics, kept warm per container. */

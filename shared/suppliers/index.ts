@@ -8,5 +8,5 @@ export {
   listSuppliers,
   requestSupplier,
 } from './endpoints';
-export { supplierStoreOf, SupplierStore } from './store';
+export { connectedSupplierCodes, supplierStoreOf, SupplierStore } from './store';
 export type { Supplier, SupplierConnection } from './suppliers';

@@ -8,7 +8,7 @@ import type {
   SupplierRequest,
 } from './suppliers';
 import { organizationKey } from '../organizations';
-import { service } from '../platform/runtime';
+import { service, type Runtime } from '../platform/runtime';
 import { organizationPartition, isConditionFailure, queryAll, transactWrite, withoutKeys, tableOf, type Table } from '../platform/table';
 
 /** Keys of this store's items in the single table. */
@@ -178,3 +178,8 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
 }
 
 export const supplierStoreOf = /* @__PURE__ */ service((runtime) => new SupplierStore(tableOf(runtime)));
+
+/** The codes of the suppliers an organization is connected to now: whose hotel codes its reads show. */
+export async function connectedSupplierCodes(runtime: Runtime, organizationId: string): Promise<string[]> {
+  return (await supplierStoreOf(runtime).listConnections(organizationId)).map((connection) => connection.supplierCode);
+}

@@ -175,4 +175,32 @@ describe('the mapping book follows the reference', () => {
       [['P10', 'PUBLICATION'], ['P11', 'PUBLICATION']],
     );
   });
+
+  it("keeps an entry's supplier codes current: a publication that recodes its hotel updates it, UPDATED in the feed; another entry stays as it is", async () => {
+    const partner = await api.newOrganization();
+    for (const supplier of ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001', '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002']) {
+      assert.equal((await api.request('POST', `/api/v1/suppliers/${supplier}/connect`, { as: partner })).status, 201);
+    }
+    const [recoded, kept] = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29].filter((i) => hotels[i]!.supplierCodes.HOTELBEDS && hotels[i]!.lat !== undefined).map((i) => hotels[i]!);
+    await mapInventory(partner, [rowOf('R0', recoded!), rowOf('R1', kept!)]);
+    assert.equal((await entry(partner, 'R0')).supplierCodes.HOTELBEDS, recoded!.supplierCodes.HOTELBEDS);
+    const before = await endOfFeed(partner);
+
+    const republished = [...hotels.filter((_, i) => i !== 1 && i !== 2), newcomer].map((hotel) =>
+      hotel.id === recoded!.id ? { ...hotel, supplierCodes: { HOTELBEDS: 'HB-NEW-1', EXPEDIA: 'EX-NEW-1' } } : hotel,
+    );
+    async function* rows() {
+      for (const [i, hotel] of republished.entries()) yield { line: i + 2, hotel };
+    }
+    await importReferenceInventory(referencePortsOf(api.runtime), rows(), 'recoded');
+    await api.messaging.idle();
+
+    const r0 = await entry(partner, 'R0');
+    assert.deepEqual([r0.status, r0.referenceHotelId, r0.supplierCodes], ['MATCHED', recoded!.id, { HOTELBEDS: 'HB-NEW-1', EXPEDIA: 'EX-NEW-1' }]);
+    assert.equal(r0.reason, `The reference hotel ${recoded!.id} has another place or other supplier codes`);
+    const expectedKept = Object.fromEntries(['HOTELBEDS', 'EXPEDIA'].flatMap((code) => (kept!.supplierCodes[code] ? [[code, kept!.supplierCodes[code]]] : [])));
+    assert.deepEqual((await entry(partner, 'R1')).supplierCodes, expectedKept);
+    const { changes } = await feed(partner, before);
+    assert.deepEqual(changes.map((change) => [change.partnerHotelId, change.kind, change.supplierCodes]), [['R0', 'UPDATED', { HOTELBEDS: 'HB-NEW-1', EXPEDIA: 'EX-NEW-1' }]]);
+  });
 });

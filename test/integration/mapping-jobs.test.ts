@@ -600,7 +600,7 @@ describe('reviews and exports', () => {
     assert.equal(exported.body.rowCount, 45);
     const csv = await (await fetch(exported.body.fileUrl)).text();
     const lines = csv.trimEnd().split('\n');
-    assert.equal(lines[0], 'partnerHotelId,partnerHotelName,referenceHotelId,referenceHotelName,status,method,score,nameSimilarity,distanceMeters,addressMatch,postalCodeMatch,candidates');
+    assert.equal(lines[0], 'partnerHotelId,partnerHotelName,referenceHotelId,referenceHotelName,status,method,score,nameSimilarity,distanceMeters,addressMatch,postalCodeMatch,candidates,mappingJobId,partnerInventoryId,referenceHotelCity,referenceHotelCountryCode');
     assert.equal(lines.length, 46);
     assert.ok(lines.some((line) => line.startsWith(`X0,Zzyzx Qwerty Lodge 0,${hotels[250]!.id},`) && line.includes(',MATCHED,MANUAL,1,')));
     assert.ok(lines.some((line) => line.startsWith('P1,') && line.includes(',UNMATCHED,MANUAL,0,')));

@@ -7,7 +7,7 @@ import {
   applyMerge,
   applyRemap,
   applyRemoval,
-  applyRename,
+  applyHotelChange,
   applyWithdrawal,
   HISTORY_LINES,
   hotelKeys,
@@ -329,18 +329,40 @@ describe('following the reference', () => {
   });
 });
 
-describe('applyRename and a moved hotel', () => {
+describe('applyHotelChange and a moved hotel', () => {
   it("shows a renamed hotel's new name on the entry, its decision, the engine's answer and the candidates; another hotel's entry is left as it is", () => {
     const engine = applyJobRow(undefined, row({ candidates: [{ referenceHotelId: HOTEL_A, referenceHotelName: 'Hotel du Louvre', score: 0.9, nameSimilarity: 1, distanceMeters: 5 }] }), AT[0], 'job-1', AT[0]).entry;
-    const { entry, change } = applyRename(engine, { hotelId: HOTEL_A, name: 'Hôtel du Louvre Paris' }, AT[2], 'pub-2');
+    const { entry, change } = applyHotelChange(engine, { hotelId: HOTEL_A, name: 'Hôtel du Louvre Paris' }, AT[2], 'pub-2');
     assert.equal(change, 'UPDATED');
     assert.deepEqual([entry.referenceHotelName, entry.engine.referenceHotelName, entry.candidates[0]!.referenceHotelName], ['Hôtel du Louvre Paris', 'Hôtel du Louvre Paris', 'Hôtel du Louvre Paris']);
     assert.equal(entry.reason, `The reference hotel ${HOTEL_A} is now named "Hôtel du Louvre Paris" (was "Hotel du Louvre")`);
     assert.deepEqual(entry.cause, { kind: 'PUBLICATION', referenceVersionId: 'pub-2' });
-    const onDecision = applyRename(decided(), { hotelId: HOTEL_B, name: 'Louvre Annex' }, AT[2], 'pub-2');
+    const onDecision = applyHotelChange(decided(), { hotelId: HOTEL_B, name: 'Louvre Annex' }, AT[2], 'pub-2');
     assert.deepEqual([onDecision.change, onDecision.entry.referenceHotelName, onDecision.entry.decision?.referenceHotelName], ['UPDATED', 'Louvre Annex', 'Louvre Annex']);
-    assert.deepEqual(applyRename(engine, { hotelId: HOTEL_B, name: 'Louvre Annex' }, AT[2], 'pub-2'), { entry: engine });
-    assert.equal(applyRename(entry, { hotelId: HOTEL_A, name: 'Hôtel du Louvre Paris' }, AT[3], 'pub-3').change, undefined, 'the same name again changes nothing');
+    assert.deepEqual(applyHotelChange(engine, { hotelId: HOTEL_B, name: 'Louvre Annex' }, AT[2], 'pub-2'), { entry: engine });
+    assert.equal(applyHotelChange(entry, { hotelId: HOTEL_A, name: 'Hôtel du Louvre Paris' }, AT[3], 'pub-3').change, undefined, 'the same name again changes nothing');
+  });
+
+  it("keeps the supplier codes and place of the hotel an entry points at current: a change, a merge, a decision and its withdrawal", () => {
+    const HOTEL_SURVIVOR = '44444444-4444-4444-8444-444444444444';
+    const engine = applyJobRow(undefined, row({ supplierCodes: { HOTELBEDS: '1' }, referenceHotelCity: 'Paris', referenceHotelCountryCode: 'FR' }), AT[0], 'job-1', AT[0]).entry;
+    const recoded = applyHotelChange(engine, { hotelId: HOTEL_A, name: 'Hotel du Louvre', facts: { supplierCodes: { HOTELBEDS: '1', EXPEDIA: '9' }, referenceHotelCity: 'Paris', referenceHotelCountryCode: 'FR' } }, AT[1], 'pub-2');
+    assert.equal(recoded.change, 'UPDATED');
+    assert.deepEqual([recoded.entry.supplierCodes, recoded.entry.engine.supplierCodes], [{ HOTELBEDS: '1', EXPEDIA: '9' }, { HOTELBEDS: '1', EXPEDIA: '9' }]);
+    assert.equal(recoded.entry.reason, `The reference hotel ${HOTEL_A} has another place or other supplier codes`);
+    const reordered = { supplierCodes: { EXPEDIA: '9', HOTELBEDS: '1' }, referenceHotelCity: 'Paris', referenceHotelCountryCode: 'FR' };
+    assert.equal(applyHotelChange(recoded.entry, { hotelId: HOTEL_A, name: 'Hotel du Louvre', facts: reordered }, AT[2], 'pub-3').change, undefined, 'the same codes in another order change nothing');
+    const unknownFacts = applyHotelChange(recoded.entry, { hotelId: HOTEL_A, name: 'Louvre' }, AT[2], 'pub-3');
+    assert.deepEqual(unknownFacts.entry.supplierCodes, { HOTELBEDS: '1', EXPEDIA: '9' }, 'a change recorded without facts keeps the codes held');
+
+    const merged = applyMerge(recoded.entry, { hotelId: HOTEL_A, mergedInto: HOTEL_SURVIVOR, mergedIntoName: 'Louvre', mergedIntoFacts: { supplierCodes: { EXPEDIA: '7' } } }, AT[2], 'pub-3').entry;
+    assert.deepEqual([merged.referenceHotelId, merged.supplierCodes, merged.referenceHotelCity], [HOTEL_SURVIVOR, { EXPEDIA: '7' }, undefined], "the survivor's facts, none of the duplicate's");
+
+    const standing = decision({ referenceHotelId: HOTEL_B, referenceHotelName: 'Louvre Annex', supplierCodes: { HOTELBEDS: '2' }, decidedAt: AT[3] });
+    const onDecision = applyDecision(recoded.entry, standing, { kind: 'REVIEW', decidedBy: 'key-1' }).entry;
+    assert.deepEqual([onDecision.referenceHotelId, onDecision.supplierCodes, onDecision.referenceHotelCity], [HOTEL_B, { HOTELBEDS: '2' }, undefined]);
+    const withdrawn = applyWithdrawal(onDecision, { withdrawnDecidedAt: AT[3], decidedBy: 'key-1', decidedAt: '2026-12-03T10:00:00.000Z' }, { kind: 'REVIEW', decidedBy: 'key-1' }).entry;
+    assert.deepEqual([withdrawn.referenceHotelId, withdrawn.supplierCodes, withdrawn.referenceHotelCity], [HOTEL_A, { HOTELBEDS: '1', EXPEDIA: '9' }, 'Paris']);
   });
 
   it("maps an engine's entry again when its hotel moved, changing it only when the answer changes; a person's decision stands", () => {

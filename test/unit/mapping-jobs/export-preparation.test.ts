@@ -60,7 +60,7 @@ describe('asking for an export', () => {
 
   it('refuses a job larger than one file holds, with a clear 409, and writes nothing', async () => {
     const { fake, writes } = ports();
-    await assert.rejects(requestExport(fake, job(EXPORT_MAX_ROWS + 1), undefined), (error: unknown) => {
+    await assert.rejects(requestExport(fake, job(EXPORT_MAX_ROWS + 1), undefined, []), (error: unknown) => {
       assert.ok(error instanceof DomainError);
       assert.equal(error.kind, 'conflict');
       assert.match(error.message, /at most 4000000\. Read its rows with GET \/api\/v1\/mapping\/job-1\/results/);
@@ -73,13 +73,13 @@ describe('asking for an export', () => {
     const preparing = (requestedAt: Date): PreparedExport => ({
       id: 'export-1',
       status: 'PREPARING',
-      format: resolveFormat(undefined),
+      format: resolveFormat(undefined, []),
       decisionsVersion: 0,
       requestedAt: requestedAt.toISOString(),
     });
     const retryAfter = async (rows: number, secondsAgo: number) => {
       const { fake, writes } = ports(preparing(new Date(clock.now().getTime() - secondsAgo * 1000)));
-      const answer = await requestExport(fake, job(rows), undefined);
+      const answer = await requestExport(fake, job(rows), undefined, []);
       assert.equal(answer.status, 202);
       assert.deepEqual(writes, [], 'an export under way is answered, not started again');
       return answer.status === 202 ? answer.retryAfterSeconds : undefined;

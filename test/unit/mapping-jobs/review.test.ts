@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { PartnerEvent } from '../../../shared/events';
+import type { ReferenceHotelShown } from '../../../shared/mapping';
 import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, type FailureKind } from '../../../shared/platform/errors';
 import { emptyCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
@@ -69,9 +70,10 @@ class ResultsInMemory {
 }
 
 /** Hotels of the current reference publication, by id. */
-const currentReference = new Map([
-  ['lutetia', 'Hotel Lutetia'],
-  ['ibis-nord', 'Ibis Paris Gare du Nord'],
+const currentReference = new Map<string, ReferenceHotelShown>([
+  ['lutetia', { referenceHotelId: 'lutetia', referenceHotelName: 'Hotel Lutetia', referenceHotelCity: 'Paris', supplierCodes: { HOTELBEDS: '77' } }],
+  ['ibis-nord', { referenceHotelId: 'ibis-nord', referenceHotelName: 'Ibis Paris Gare du Nord' }],
+  ['ibis-est', { referenceHotelId: 'ibis-est', referenceHotelName: 'Ibis Paris Gare de l’Est', supplierCodes: { EXPEDIA: '12' } }],
 ]);
 
 function setUp(row: StoredResult = engineRow) {
@@ -88,7 +90,7 @@ function setUp(row: StoredResult = engineRow) {
     engineResultOf: async (_reviewed, partnerHotelId) => results.engineRows.get(partnerHotelId),
     clock,
     newId: () => `event-${++ids}`,
-    referenceHotelName: async (id) => {
+    referenceHotel: async (id) => {
       lookedUp.push(id);
       return currentReference.get(id);
     },
@@ -163,14 +165,15 @@ describe('reviewing a result row', () => {
     assert.deepEqual(lookedUp, []);
   });
 
-  it('MATCH with a runner-up: takes its name from the candidate and drops the evidence, which was about another hotel', async () => {
+  it('MATCH with a runner-up: takes its name and supplier codes from the current reference and drops the evidence, which was about another hotel', async () => {
     const { lookedUp, review } = setUp();
     const updated = await review({ decision: 'MATCH', referenceHotelId: 'ibis-est' });
     assert.equal(updated.referenceHotelId, 'ibis-est');
     assert.equal(updated.referenceHotelName, 'Ibis Paris Gare de l’Est');
+    assert.deepEqual(updated.supplierCodes, { EXPEDIA: '12' });
     assert.equal(updated.evidence, null);
     assert.equal(updated.status, 'MATCHED');
-    assert.deepEqual(lookedUp, []);
+    assert.deepEqual(lookedUp, ['ibis-est']);
   });
 
   it('MATCH with any other hotel: takes its name from the current reference, whatever the case of the id sent', async () => {
@@ -178,6 +181,7 @@ describe('reviewing a result row', () => {
     const updated = await review({ decision: 'MATCH', referenceHotelId: 'LUTETIA' });
     assert.equal(updated.referenceHotelId, 'lutetia');
     assert.equal(updated.referenceHotelName, 'Hotel Lutetia');
+    assert.deepEqual([updated.referenceHotelCity, updated.supplierCodes], ['Paris', { HOTELBEDS: '77' }]);
     assert.equal(updated.evidence, null);
     assert.deepEqual(lookedUp, ['lutetia']);
   });
@@ -232,6 +236,7 @@ describe('reviewing a result row', () => {
   it('MATCH with the engine’s proposal after a NO_MATCH restores its name and evidence, even once the reference has dropped the hotel', async () => {
     const { lookedUp, review } = setUp();
     await review({ decision: 'NO_MATCH' });
+    const dropped = currentReference.get('ibis-nord')!;
     currentReference.delete('ibis-nord');
     try {
       const restored = await review({ decision: 'MATCH', referenceHotelId: 'ibis-nord' });
@@ -239,7 +244,7 @@ describe('reviewing a result row', () => {
       assert.deepEqual(restored.evidence, evidence);
       assert.deepEqual(lookedUp, []);
     } finally {
-      currentReference.set('ibis-nord', 'Ibis Paris Gare du Nord');
+      currentReference.set('ibis-nord', dropped);
     }
   });
 

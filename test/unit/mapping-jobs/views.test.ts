@@ -86,13 +86,24 @@ describe('what partners see of a job', () => {
 describe('what partners see of a result', () => {
   it('is the engine’s answer: the hotel, status, method, score, evidence, candidates and reason (not the chunk that mapped it)', () => {
     const { chunk: _chunk, ...shown } = engineResult;
-    assert.deepEqual(resultView({ ...engineResult, reason: 'two look-alikes' }), {
+    assert.deepEqual(resultView({ ...engineResult, reason: 'two look-alikes' }, []), {
       ...shown,
+      referenceHotelCity: null,
+      referenceHotelCountryCode: null,
+      supplierCodes: {},
       confidence: 'HIGH',
       reason: 'two look-alikes',
       reasonCode: undefined,
       review: undefined,
     });
+  });
+
+  it('shows the codes of the hotel at the suppliers the organization is connected to, and no other', () => {
+    const coded = { ...engineResult, referenceHotelCity: 'Paris', referenceHotelCountryCode: 'FR', supplierCodes: { HOTELBEDS: '12345', EXPEDIA: '998877', AGODA: '5' } };
+    const view = resultView(coded, ['EXPEDIA', 'hotelbeds', 'WEBBEDS']);
+    assert.deepEqual(view.supplierCodes, { EXPEDIA: '998877', HOTELBEDS: '12345' });
+    assert.deepEqual([view.referenceHotelCity, view.referenceHotelCountryCode], ['Paris', 'FR']);
+    assert.deepEqual(resultView(coded, []).supplierCodes, {}, 'none connected, none shown');
   });
 
   it('includes a person’s decision when there was one', () => {
@@ -103,7 +114,7 @@ describe('what partners see of a result', () => {
       decidedBy: 'key-1',
       decidedAt: '2026-03-02T09:00:00.000Z',
     };
-    const view = resultView({ ...engineResult, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review });
+    const view = resultView({ ...engineResult, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review }, []);
     assert.equal(view.method, 'MANUAL');
     assert.equal(view.reasonCode, 'DECIDED_NO_MATCH');
     assert.deepEqual(view.review, review);
@@ -111,7 +122,7 @@ describe('what partners see of a result', () => {
 
   it('never shows the storage keys a row is read with', () => {
     const stored = { ...engineResult, PK: 'JOB#job-1', SK: 'RESULT#p1', GSI1PK: 'JOB#job-1#MATCHED#FUZZY', GSI1SK: '0.9700#p1', sortKey: '0.9700#p1' };
-    const view = resultView(stored);
+    const view = resultView(stored, []);
     for (const field of ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'sortKey']) assert.ok(!(field in view), field);
   });
 });

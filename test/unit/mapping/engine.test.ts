@@ -396,11 +396,26 @@ describe('two partner rows claiming one reference hotel', () => {
   });
 });
 
+describe("a result's reference hotel facts", () => {
+  it('a proposed hotel comes with its supplier codes, city and country, by details or by code; no hotel, none', () => {
+    const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573 };
+    for (const mode of ['STANDARD', 'HYBRID'] as const) {
+      const result = new HotelMatcher(index, { mode }).match({ ...partner, supplierCode: 'HOTELBEDS', supplierHotelId: '333' });
+      assert.equal(result.referenceHotelId, 'ibis-est', mode);
+      assert.deepEqual([result.supplierCodes, result.referenceHotelCity, result.referenceHotelCountryCode], [{ HOTELBEDS: '333' }, 'Paris', 'FR'], mode);
+    }
+    const nowhere = new HotelMatcher(index, { mode: 'STANDARD' }).match({ id: 'x', name: 'Zzyzx Qwerty Lodge', lat: -45, lon: 170 });
+    assert.equal(nowhere.status, 'UNMATCHED');
+    assert.deepEqual([nowhere.supplierCodes, nowhere.referenceHotelCity, nowhere.referenceHotelCountryCode], [undefined, undefined, undefined]);
+  });
+});
+
 describe('MappingResult export', () => {
   it('flattens into the export columns', () => {
     const result = standard({ id: 'p1', name: 'Hotel Lutetia', postalCode: '75006', lat: 48.8512, lon: 2.3272 });
-    const row = toExportRow(result);
+    const row = toExportRow({ ...result, supplierCodes: { HOTELBEDS: '1', EXPEDIA: '2' } }, { mappingJobId: 'job-1', partnerInventoryId: 'inv-1', suppliers: ['expedia'] });
     assert.deepEqual(Object.keys(row), [...MAPPING_EXPORT_COLUMNS]);
+    assert.deepEqual([row.mappingJobId, row.partnerInventoryId, row.supplierCodes], ['job-1', 'inv-1', { EXPEDIA: '2' }]);
     assert.equal(row.partnerHotelName, 'Hotel Lutetia');
     assert.equal(row.referenceHotelName, 'Hotel Lutetia');
     assert.equal(row.status, 'MATCHED');
@@ -417,13 +432,6 @@ describe('index serialisation', () => {
     for (const mode of ['STANDARD', 'HYBRID'] as const) {
       assert.deepEqual(new HotelMatcher(restored, { mode }).match(partner), new HotelMatcher(index, { mode }).match(partner));
     }
-  });
-  it('leaves out the supplier-code lookup when asked: STANDARD matches the same, a supplier-code lookup fails loudly', () => {
-    const copy = deserializeMatchingIndex(serializeMatchingIndex(index, { supplierCodes: false }));
-    assert.equal(copy.data.supplierHotels, undefined);
-    const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
-    assert.deepEqual(new HotelMatcher(copy, { mode: 'STANDARD' }).match(partner), new HotelMatcher(index, { mode: 'STANDARD' }).match(partner));
-    assert.throws(() => new HotelMatcher(copy, { mode: 'HYBRID' }).match(partner), /made without its supplier codes/);
   });
   it('reads a snapshot stored before the text columns and the supplier lookup (string arrays and a Map, format 3) as it reads one now', () => {
     const textColumns = ['ids', 'names', 'postalCodes', 'addressWords', 'addressNumbers'] as const;
@@ -467,14 +475,5 @@ describe('index shared with worker threads', () => {
     for (const mode of ['STANDARD', 'HYBRID'] as const) {
       assert.deepEqual(new HotelMatcher(new MatchingIndex(shared), { mode }).match(partner), new HotelMatcher(index, { mode }).match(partner));
     }
-  });
-  it('leaves out the supplier-code lookup when asked, without building it', () => {
-    const fresh = buildMatchingIndex(reference());
-    const shared = shareMatchingIndex(fresh, { supplierCodes: false });
-    assert.equal(shared.supplierHotels, undefined);
-    // The builder's lazy lookup is still unbuilt: a getter, not a value.
-    assert.equal(typeof Object.getOwnPropertyDescriptor(fresh.data, 'supplierHotels')?.get, 'function');
-    assert.deepEqual(new HotelMatcher(new MatchingIndex(shared), { mode: 'STANDARD' }).match(partner), new HotelMatcher(fresh, { mode: 'STANDARD' }).match(partner));
-    assert.throws(() => new HotelMatcher(new MatchingIndex(shared), { mode: 'HYBRID' }).match(partner), /made without its supplier codes/);
   });
 });

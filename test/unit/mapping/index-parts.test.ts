@@ -11,7 +11,7 @@ import { generateReferenceHotels } from '../../../infra/synthetic/generator';
 import { textAt } from '../../../shared/mapping/columns';
 import type { ReferenceHotel } from '../../../shared/mapping/hotels';
 import type { MatchingIndex } from '../../../shared/mapping/matching-index';
-import { buildMatchingIndex, MatchingIndexBuilder, type MatchingIndexBuilderOptions, type MatchingIndexPart } from '../../../shared/mapping/matching-index-builder';
+import { buildMatchingIndex, MatchingIndexBuilder, type MatchingIndexPart } from '../../../shared/mapping/matching-index-builder';
 import { namesakeCounts, type NamesakeInput } from '../../../shared/mapping/namesakes';
 
 const handMade: ReferenceHotel[] = [
@@ -31,8 +31,8 @@ const hotels = [...generated.slice(0, 1500), ...handMade, ...generated.slice(150
 
 const whole = buildMatchingIndex(hotels);
 
-function builderOf(hotels: readonly ReferenceHotel[], options: MatchingIndexBuilderOptions = {}): MatchingIndexBuilder {
-  const builder = new MatchingIndexBuilder(options);
+function builderOf(hotels: readonly ReferenceHotel[]): MatchingIndexBuilder {
+  const builder = new MatchingIndexBuilder();
   for (const hotel of hotels) builder.add(hotel);
   return builder;
 }
@@ -43,13 +43,12 @@ function shipped(builder: MatchingIndexBuilder): MatchingIndexPart {
   return structuredClone(part, { transfer });
 }
 
-/** Fails naming the snapshot properties that differ (the supplier-code lookup left aside when `withoutLookup`). */
-function assertSameIndex(expected: MatchingIndex, actual: MatchingIndex, context: string, { withoutLookup = false } = {}): void {
+/** Fails naming the snapshot properties that differ. */
+function assertSameIndex(expected: MatchingIndex, actual: MatchingIndex, context: string): void {
   const keys = Object.keys(expected.data) as (keyof MatchingIndex['data'])[];
   assert.deepEqual(Object.keys(actual.data).sort(), [...keys].sort(), context);
   // The supplier lookup is plain data: equal lookups hold their keys in the same order too.
-  const differing = keys.filter((key) => !(withoutLookup && key === 'supplierHotels') && !isDeepStrictEqual(expected.data[key], actual.data[key]));
-  if (withoutLookup) assert.equal(actual.data.supplierHotels, undefined, context);
+  const differing = keys.filter((key) => !isDeepStrictEqual(expected.data[key], actual.data[key]));
   assert.deepEqual(differing, [], `${context}: ${differing.join(', ')} differ`);
 }
 
@@ -100,14 +99,15 @@ describe('MatchingIndexBuilder in parts', () => {
     assertSameIndex(whole, index, 'finishWith, counting failed');
   });
 
-  it('leaves the supplier codes out when told to, in one go or from parts: the same index but the lookup', () => {
-    const first = builderOf(hotels.slice(0, 1600), { supplierCodes: false });
-    first.appendPart(shipped(builderOf(hotels.slice(1600), { supplierCodes: false })));
-    for (const [context, index] of [['one builder', builderOf(hotels, { supplierCodes: false }).finish()], ['two parts', first.finish()]] as const) {
-      assertSameIndex(whole, index, `without supplier codes, ${context}`, { withoutLookup: true });
-      assert.throws(() => index.hotelBySupplierCode('HB', 'n1'), /made without its supplier codes/);
-    }
-    assert.equal(textAt(whole.data.ids, whole.hotelBySupplierCode('HB', 'n1')), 'nul-1');
+  it("turns the supplier-code lookup around: each hotel's codes, upper-case and trimmed, and its city as the reference first spells it", () => {
+    const hotelOf = (id: string) => Array.from({ length: whole.size }, (_, hotel) => hotel).find((hotel) => textAt(whole.data.ids, hotel) === id)!;
+    assert.deepEqual(whole.supplierCodesOf(hotelOf('nul-1')), { HB: 'n1' });
+    // case-1 and case-2 both claim HB 77: the lookup holds the later one.
+    assert.deepEqual(whole.supplierCodesOf(hotelOf('case-1')), { EXP: 'c1' });
+    assert.deepEqual(whole.supplierCodesOf(hotelOf('case-2')), { HB: '77' });
+    assert.deepEqual(whole.supplierCodesOf(hotelOf('bare')), {});
+    assert.deepEqual(whole.placeOf(hotelOf('nul-1')), { city: 'Paris', countryCode: 'FR' });
+    assert.deepEqual(whole.placeOf(hotelOf('bare')), {});
   });
 
   it('refuses to be used again after toPart or finish', async () => {
