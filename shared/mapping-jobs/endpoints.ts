@@ -9,7 +9,8 @@ import type { Runtime } from '../platform/runtime';
 import { requestExport } from './export-preparation';
 import { refuseExpiredResults, type MappingJob } from './job';
 import { cancelJob, createMappingJob as create } from './lifecycle';
-import { queryCountedChunks, queryResults } from './results';
+import { queryCountedChunks, queryResults, searchResults } from './results';
+import { searchOf } from './result-search';
 import { reviewResult } from './review';
 import { findMatches } from './find-match';
 import { mappingJobRoutes } from './routes';
@@ -59,16 +60,19 @@ export const cancelMappingJob: Implementation<typeof mappingJobRoutes.cancelMapp
 };
 
 export const listMappingResults: Implementation<typeof mappingJobRoutes.listMappingResults> = async ({ principal, params, query }, runtime) => {
-  const { limit, cursor, ...filter } = query;
-  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  const { limit = 100, cursor, name, city, country, referenceHotelId, supplier, ...filter } = query;
+  const [job, connected] = await Promise.all([requireJob(runtime, principal.organizationId, params.jobId), connectedSupplierCodes(runtime, principal.organizationId)]);
   refuseExpiredResults(job, runtime.clock.now());
-  const [page, connected] = await Promise.all([
-    job.status === 'COMPLETED'
-      ? queryResults(resultViewsOf(runtime, job), job.id, filter, limit ?? 100, cursor)
-      : queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit ?? 100, cursor),
-    connectedSupplierCodes(runtime, principal.organizationId),
-  ]);
-  return { status: 200, json: { results: page.results.map((result) => resultView(result, connected)), nextCursor: page.nextCursor } };
+  const search = searchOf({ name, city, country, referenceHotelId, supplier }, connected);
+  const completed = job.status === 'COMPLETED';
+  const page = !search
+    ? completed
+      ? await queryResults(resultViewsOf(runtime, job), job.id, filter, limit, cursor)
+      : await queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit, cursor)
+    : completed
+      ? await searchResults(resultViewsOf(runtime, job), () => mappingJobStoreOf(runtime).decisions(job.id), { ...search, partnerHotelId: filter.partnerHotelId }, filter, limit, cursor)
+      : await queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit, cursor, search);
+  return { status: 200, json: { results: page.results.map((result) => resultView(result, connected)), nextCursor: page.nextCursor, ...(page.total !== undefined && { total: page.total }) } };
 };
 
 export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async ({ principal, params, body }, runtime) => {

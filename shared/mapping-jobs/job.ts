@@ -76,6 +76,18 @@ export interface MappingJob {
   error?: string;
 }
 
+export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
+export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
+
+/** The status, method and score filters of a results query. */
+export interface ResultFilter {
+  status?: (typeof RESULT_STATUSES)[number];
+  method?: (typeof RESULT_METHODS)[number];
+  minScore?: number;
+  maxScore?: number;
+  partnerHotelId?: string;
+}
+
 /** The decision a person made on a result row. */
 export interface ReviewDecision {
   decision: 'MATCH' | 'NO_MATCH';

@@ -1,8 +1,8 @@
 /**
  * A completed job's results as files in the bucket, not as table items: the finishing stage
  * (finishing.ts) writes them once, sorted the two ways the results API reads them (partner id
- * order, and each engine status-and-method partition best score first), as Brotli blocks of
- * VIEW_BLOCK_ROWS rows laid end to end in a few objects, with a small manifest of each block's file,
+ * order in blocks of ID_BLOCK_ROWS rows, and each engine status-and-method partition best score
+ * first in blocks of VIEW_BLOCK_ROWS), as Brotli blocks laid end to end in a few objects, with a small manifest of each block's file,
  * first key and place. A read fetches the blocks it needs by byte range. A person's decisions are
  * small table items (store.ts) that reads lay over the files. A mapped row so costs a share of two
  * S3 writes per job instead of two DynamoDB write units of its own (README, "Unit cost").
@@ -11,15 +11,24 @@
  * the rows of a run of chunks (in partner id order, since chunks are), with each partition's rows
  * of the part sorted; the partitions' runs of every part are then merged, a block of each at a time.
  */
-import { blockAscending, blockDescending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
+import { blockAscending, blockDescending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readAdjacentBlocks, readBlock, readBlockUncached, ReadCache, type BlockRef } from '../platform/objects/block-files';
+import { service } from '../platform/runtime';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { OWN_SOURCE } from '../mapping-book';
 import { countResults, jobObjects, type JobCounts, type MappingJob, type StoredResult } from './job';
 import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
+import { deserializeSearchColumns, searchColumnsOf, serializeSearchColumns, type SearchColumns } from './result-search';
 
-/** Rows per block: a default page of 100 reads one block, a page of 1,000 two or three. */
+/** Rows per block of a partition best score first: a default page of 100 reads one block, a page of 1,000 two or three. */
 export const VIEW_BLOCK_ROWS = 500;
+
+/**
+ * Rows per block in partner id order: a search's page takes its rows one by one from anywhere in
+ * the job, each reading its block (blocks of 500 made a page of rare rows decode 50,000 rows).
+ * A listing reads a page's blocks at once. Jobs completed before hold blocks of 500, read alike.
+ */
+export const ID_BLOCK_ROWS = 100;
 
 /** Blocks per file of a merged partition: about 50,000 rows, so that no writer holds a whole partition. */
 const MERGED_FILE_BLOCKS = 100;
@@ -61,6 +70,7 @@ const viewKeys = {
   manifest: (job: Pick<MappingJob, 'organizationId' | 'id'>) => `${jobObjects.views(job)}manifest.json`,
   file: (job: Pick<MappingJob, 'organizationId' | 'id'>, name: string) => `${jobObjects.views(job)}${name}`,
   part: (part: number) => `part-${String(part).padStart(5, '0')}`,
+  search: (partFile: string) => `${partFile}.search`,
   merged: (partition: string) => `scores-${partition.replace('#', '-')}`,
 };
 
@@ -84,7 +94,7 @@ export async function writeViewPart(objects: Pick<ObjectStore, 'put'>, job: Pick
     rows: results.length,
     counts: countResults(results),
     sources: [...new Set(results.map((result) => result.source ?? OWN_SOURCE))].sort(),
-    byId: blocksOf(byPartnerId(results), VIEW_BLOCK_ROWS).map((rows) => file.add(rows, rows[0]!.partnerHotelId)),
+    byId: blocksOf(byPartnerId(results), ID_BLOCK_ROWS).map((rows) => file.add(rows, rows[0]!.partnerHotelId)),
     byScore: {},
   };
   const partitions = new Map<string, StoredResult[]>();
@@ -94,6 +104,7 @@ export async function writeViewPart(objects: Pick<ObjectStore, 'put'>, job: Pick
   }
   for (const [partition, rows] of partitions) index.byScore[partition] = blocksOf(byScoreDescending(rows), VIEW_BLOCK_ROWS).map((block) => file.add(block, scoreKeyOf(block[0]!)));
   await objects.put(viewKeys.file(job, name), file.bytes(), 'application/octet-stream');
+  await objects.put(viewKeys.file(job, viewKeys.search(name)), serializeSearchColumns(searchColumnsOf(byPartnerId(results))), 'application/octet-stream');
   await objects.put(viewKeys.file(job, `${name}.json`), JSON.stringify(index), 'application/json');
   return index;
 }
@@ -270,6 +281,12 @@ function readManifest(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, '
 
 export type DecisionReads = Pick<MappingJobStore, 'getDecision' | 'decisionsBetween' | 'decidedBetween' | 'decisionsOfPartition'>;
 
+/** Parts' search columns a function keeps (a part is at most 100,000 rows, about 15 MB in memory): a job of a million rows and then some. */
+const SEARCH_PARTS_KEPT = 16;
+
+/** The search columns read last, kept across requests: a search reads every part's. */
+export const searchColumnsKept = /* @__PURE__ */ service(() => new ReadCache(SEARCH_PARTS_KEPT));
+
 /**
  * The reads `queryResults` makes (results.ts), over a completed job's views and its decisions: a
  * decided row shows as decided, where the decision put it.
@@ -279,7 +296,29 @@ export class ResultViews {
     private readonly objects: Pick<ObjectStore, 'get'>,
     private readonly decisions: DecisionReads,
     private readonly job: Pick<MappingJob, 'organizationId' | 'id'>,
+    private readonly searchKept: ReadCache,
   ) {}
+
+  /** Every part's search columns, in order. A part written before they were has them made from its rows. */
+  async searchParts(): Promise<SearchColumns[]> {
+    const manifest = await this.manifest();
+    return Promise.all(
+      this.partFiles(manifest).map((file, part) => {
+        const key = viewKeys.file(this.job, viewKeys.search(file));
+        return this.searchKept.read(key, async () => {
+          const bytes = await this.objects.get(key);
+          if (bytes) return deserializeSearchColumns(bytes);
+          const rows = await Promise.all(manifest.byId.filter((block) => block.file === part).map((block) => this.block(block)));
+          return searchColumnsOf(rows.flat());
+        });
+      }),
+    );
+  }
+
+  /** The parts' files: the manifest's first ones, before the merged partitions'. */
+  private partFiles(manifest: Manifest): string[] {
+    return manifest.files.filter((file) => /^part-\d+$/.test(file));
+  }
 
   async getResult(_jobId: string, partnerHotelId: string): Promise<StoredResult | undefined> {
     const [engine, decided] = await Promise.all([this.engineRow(partnerHotelId), this.decisions.getDecision(this.job.id, partnerHotelId)]);
@@ -298,9 +337,10 @@ export class ResultViews {
     const afterBytes = after === undefined ? undefined : Buffer.from(after, 'utf8');
     const manifest = await this.manifest();
     const rows: StoredResult[] = [];
-    // One row past the page says whether there is a next one.
-    for (let block = afterBytes ? blockAscending(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block++) {
-      for (const row of await this.block(manifest.byId[block]!)) {
+    // The blocks a page takes, read at once (one more for a cursor inside the first); one row past the page says whether there is a next one.
+    const atOnce = Math.ceil((limit + 1) / ID_BLOCK_ROWS) + 1;
+    for (let block = afterBytes ? blockAscending(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block += atOnce) {
+      for (const row of (await this.adjacentBlocks(manifest, manifest.byId.slice(block, block + atOnce))).flat()) {
         if (afterBytes && Buffer.compare(Buffer.from(row.partnerHotelId, 'utf8'), afterBytes) <= 0) continue;
         rows.push(row);
         if (rows.length > limit) break;
@@ -359,6 +399,18 @@ export class ResultViews {
 
   private manifest(): Promise<Manifest> {
     return readManifest(this.objects, this.job);
+  }
+
+  /** Blocks in partner id order, each file's run of them read by one byte range. */
+  private async adjacentBlocks(manifest: Manifest, blocks: readonly FileBlock[]): Promise<StoredResult[][]> {
+    const runs: FileBlock[][] = [];
+    for (const block of blocks) {
+      const run = runs[runs.length - 1];
+      if (run?.[0]!.file === block.file) run.push(block);
+      else runs.push([block]);
+    }
+    const read = await Promise.all(runs.map((run) => readAdjacentBlocks<StoredResult>(this.objects, viewKeys.file(this.job, manifest.files[run[0]!.file]!), run)));
+    return read.flat();
   }
 
   private async block(block: FileBlock): Promise<StoredResult[]> {

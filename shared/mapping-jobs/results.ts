@@ -7,12 +7,10 @@
  */
 import { invalidInput } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/table';
-import { isReadable, type MappingJob, type StoredResult } from './job';
+import { isReadable, type MappingJob, type ResultFilter, type StoredResult } from './job';
 import type { ResultViews } from './result-views';
+import { partnerIdAt, rowOfPartnerId, searchColumns, searchMatches, type PartRow, type ResultSearch } from './result-search';
 import { resultPartition, resultSortKey, resultSortKeyCeiling, sortKeyBytes } from './store';
-
-export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
-export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
 
 /** Every status-and-method pair a row can have (UNMATCHED rows have no method unless a person decided). */
 const PARTITIONS: readonly { status: string; method: string | null }[] = [
@@ -25,17 +23,50 @@ const PARTITIONS: readonly { status: string; method: string | null }[] = [
   { status: 'UNMATCHED', method: 'MANUAL' },
 ];
 
-export interface ResultFilter {
-  status?: (typeof RESULT_STATUSES)[number];
-  method?: (typeof RESULT_METHODS)[number];
-  minScore?: number;
-  maxScore?: number;
-  partnerHotelId?: string;
-}
 
 export interface ResultsPage {
   results: StoredResult[];
   nextCursor: string | null;
+  /** How many rows the search matched in all (a search of a completed job only). */
+  total?: number;
+}
+
+/**
+ * A completed job's rows that a search and the filter ask for, in partner id order, with their total:
+ * the views' search columns scanned, the job's decisions laid over the rows they decided.
+ */
+export async function searchResults(
+  views: Pick<ResultViews, 'searchParts' | 'getEngineResult'>,
+  decisions: () => Promise<StoredResult[]>,
+  search: ResultSearch,
+  filter: ResultFilter,
+  limit: number,
+  cursor: string | undefined,
+): Promise<ResultsPage> {
+  filterOf(filter);
+  const after = decodePartRow(cursor);
+  const [parts, decidedRows] = await Promise.all([views.searchParts(), decisions()]);
+  const decided = new Map<string, StoredResult>();
+  for (const row of decidedRows) {
+    for (const [part, columns] of parts.entries()) {
+      const at = rowOfPartnerId(columns, row.partnerHotelId);
+      if (at !== undefined) decided.set(`${part}:${at}`, row);
+    }
+  }
+  // One more than a page tells whether there is a next one.
+  const { rows, total } = searchColumns(parts, search, filter, decided, after, limit + 1);
+  const page = rows.slice(0, limit);
+  const results = await Promise.all(page.map(async (at) => decided.get(`${at.part}:${at.row}`) ?? (await views.getEngineResult(partnerIdAt(parts[at.part]!, at.row)))!));
+  const last = page[page.length - 1];
+  return { results, nextCursor: rows.length > limit && last ? encodeCursor({ at: `${last.part}:${last.row}` }) : null, total };
+}
+
+function decodePartRow(cursor: string | undefined): PartRow | undefined {
+  if (cursor === undefined) return undefined;
+  const at = decodeCursor(cursor, { partition: {}, attributes: ['at'] })!.at!;
+  const parsed = /^(\d{1,6}):(\d{1,7})$/.exec(at);
+  if (!parsed) throw invalidInput('cursor: is not a cursor of this list.');
+  return { part: Number(parsed[1]), row: Number(parsed[2]) };
 }
 
 export async function queryResults(
@@ -110,8 +141,10 @@ export async function queryCountedChunks(
   filter: ResultFilter,
   limit: number,
   cursor: string | undefined,
+  search: ResultSearch = {},
 ): Promise<ResultsPage> {
-  const { matches } = filterOf(filter);
+  filterOf(filter);
+  const matches = (result: StoredResult) => searchMatches(result, search, filter);
   const counted = Array.from({ length: job.chunkCount }, (_, chunk) => chunk).filter((chunk) => isReadable(job, { chunk }));
   if (filter.partnerHotelId !== undefined) {
     for (const chunk of counted) {

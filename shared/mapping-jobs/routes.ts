@@ -174,7 +174,9 @@ export const mappingJobRoutes = {
     summary: "A job's results, one row per partner hotel, with evidence, candidates and decisions",
     description:
       'A COMPLETED job\'s rows come in partner hotel id order without a filter; with status, method or a score range, best score first. ' +
-      'partnerHotelId finds one row. Results appear as chunks are counted: a RUNNING job shows the rows counted so far, and a CANCELLED or ' +
+      'partnerHotelId finds one row. A search (name, city, country, referenceHotelId, supplier, combined with each other and with the filters) ' +
+      "answers in partner hotel id order, with the total that matched on a COMPLETED job; each row shows what a person decided. " +
+      'Results appear as chunks are counted: a RUNNING job shows the rows counted so far, and a CANCELLED or ' +
       'FAILED job the rows it processed and charged, chunk by chunk (each chunk in partner hotel id order, or best score first with a filter). ' +
       'A page may hold fewer rows than `limit` with a `nextCursor` to go on. ' +
       `Results are kept ${RESULTS_RETENTION_DAYS} days from the job's creation (its \`expiresAt\`), then answer 410.`,
@@ -183,6 +185,8 @@ export const mappingJobRoutes = {
     responses: { 200: { description: 'A page of results', schema: schemas.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND, 410: RESULTS_GONE },
     // A completed job's rows are files (its views); the table holds the job and the decisions.
     access: { table: 'read', resultObjects: { read: [JOB_RESULTS_PREFIX] } },
+    // A search scans every part's columns, kept in memory (a million rows: 10 parts, about 150 MB) on a whole vCPU (bench:result-search).
+    lambda: { memoryMb: 1769, timeoutSeconds: 15 },
   }),
   reviewMappingResult: defineRoute({
     method: 'POST',

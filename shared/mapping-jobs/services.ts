@@ -17,7 +17,7 @@ import { tableOf } from '../platform/table';
 import type { FindMatchPorts } from './find-match';
 import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
-import { ResultViews } from './result-views';
+import { ResultViews, searchColumnsKept } from './result-views';
 import { readChunkResults, resultsFileBytes, resultsFileText } from './results-files';
 import { DEFAULT_FINISHING_SIZES, FINISHING_SETTINGS } from './finishing';
 import type { ReviewPorts } from './review';
@@ -78,7 +78,7 @@ export function bookWritePorts(runtime: Runtime): BookWritePorts {
 
 /** A completed job's results, read through its views and its decisions. */
 export function resultViewsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): ResultViews {
-  return new ResultViews(resultObjectStoreOf(runtime), mappingJobStoreOf(runtime), job);
+  return new ResultViews(resultObjectStoreOf(runtime), mappingJobStoreOf(runtime), job, searchColumnsKept(runtime));
 }
 
 /** The rows of a counted chunk of a job, from its results file. */

@@ -135,6 +135,22 @@ export const blockAscending = (blocks: readonly Pick<BlockRef, 'first'>[], key: 
 export const blockDescending = (blocks: readonly Pick<BlockRef, 'first'>[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) >= 0);
 
 /**
+ * Two texts compared as their UTF-8 bytes are, without encoding them: UTF-16 code units agree with
+ * UTF-8 bytes but for a surrogate (a character from U+10000) against a unit from U+E000.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x === y) continue;
+    const [xSurrogate, ySurrogate] = [x >= 0xd800 && x <= 0xdfff, y >= 0xd800 && y <= 0xdfff];
+    if (xSurrogate !== ySurrogate) return xSurrogate ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
  * Items sorted by a text key in UTF-8 byte order, as DynamoDB orders keys. JavaScript compares UTF-16
  * code units, which agree with UTF-8 bytes below U+D800: when every key is below it (nearly always),
  * strings are compared as they are, several times faster than their bytes.

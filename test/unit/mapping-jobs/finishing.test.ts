@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ReadCache } from '../../../shared/platform/objects/block-files';
 import { describe, it } from '@jest/globals';
 import { buildMatchingIndex, decisionThresholds, type MappingResult, type PartnerHotel, type ReferenceHotel } from '../../../shared/mapping';
 import { toJsonLines } from '../../../shared/mapping-jobs/results-files';
@@ -152,7 +153,7 @@ class JobInMemory implements FinishingPorts {
   /** The rows of a partition of the views, best score first. */
   async partition(name: string): Promise<string[]> {
     const decisions = { getDecision: async () => undefined, decisionsBetween: async () => [], decidedBetween: async () => new Set<string>(), decisionsOfPartition: async () => [] };
-    const rows = await new ResultViews(this.views, decisions, this.job).resultsOfPartition(`JOB#${this.job.id}#${name}`, '0', '9', 1_000);
+    const rows = await new ResultViews(this.views, decisions, this.job, new ReadCache(4)).resultsOfPartition(`JOB#${this.job.id}#${name}`, '0', '9', 1_000);
     return rows.map((row) => row.partnerHotelId);
   }
 }

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { ReadCache } from '../../../shared/platform/objects/block-files';
 import { describe, it } from '@jest/globals';
-import type { ObjectStore } from '../../../shared/platform/objects/object-store';
 import { DomainError } from '../../../shared/platform/errors';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
-import { queryCountedChunks, queryResults, type ResultFilter } from '../../../shared/mapping-jobs/results';
-import { ResultViews, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest, type DecisionReads } from '../../../shared/mapping-jobs/result-views';
-import { partitionName, resultPartition, resultSortKey, sortKeyBytes } from '../../../shared/mapping-jobs/store';
+import { queryCountedChunks, queryResults } from '../../../shared/mapping-jobs/results';
+import type { ResultFilter } from '../../../shared/mapping-jobs/job';
+import { ResultViews, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest } from '../../../shared/mapping-jobs/result-views';
+import { resultSortKey } from '../../../shared/mapping-jobs/store';
+import { bytesOf, DecisionsInMemory, ObjectsInMemory } from '../../support/results-in-memory';
 
 /** Each set-up its own job: a function keeps views it read, as views never change. */
 let jobs = 0;
@@ -30,68 +32,6 @@ function engineRows(count: number): StoredResult[] {
       chunk: Math.floor(i / 400),
     };
   });
-}
-
-/** The bucket in memory: whole objects and byte ranges, every read noted. */
-class ObjectsInMemory implements Pick<ObjectStore, 'put' | 'get'> {
-  readonly files = new Map<string, Buffer>();
-  readonly reads: string[] = [];
-  readonly writes: string[] = [];
-
-  async put(key: string, body: Buffer | string): Promise<void> {
-    this.writes.push(key);
-    this.files.set(key, Buffer.from(body));
-  }
-
-  async get(key: string, range?: { start: number; length: number }): Promise<Buffer | undefined> {
-    this.reads.push(range ? `${key}@${range.start}` : key);
-    const file = this.files.get(key);
-    return file && (range ? file.subarray(range.start, range.start + range.length) : file);
-  }
-}
-
-const bytesOf = (text: string) => Buffer.from(text, 'utf8');
-const between = (key: string, lowest: string, highest: string) =>
-  Buffer.compare(bytesOf(key), bytesOf(lowest)) >= 0 && Buffer.compare(bytesOf(key), bytesOf(highest)) <= 0;
-
-/** The decisions as the store keeps them (store.ts), in memory. */
-class DecisionsInMemory implements DecisionReads {
-  constructor(private readonly jobId = 'job-0') {}
-
-  readonly decided = new Map<string, { engine: StoredResult; decision: StoredResult }>();
-
-  decide(engine: StoredResult, decision: 'MATCH' | 'NO_MATCH'): void {
-    const review = { decision, previous: { status: engine.status, referenceHotelId: engine.referenceHotelId, score: engine.score }, decidedBy: 'key-1', decidedAt: '2026-11-28T10:00:00.000Z' };
-    const decided: StoredResult =
-      decision === 'MATCH'
-        ? { ...engine, status: 'MATCHED', method: 'MANUAL', referenceHotelId: 'ref-chosen', referenceHotelName: 'Chosen', score: 1, review }
-        : { ...engine, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, review };
-    this.decided.set(engine.partnerHotelId, { engine, decision: decided });
-  }
-
-  async getDecision(_jobId: string, partnerHotelId: string) {
-    return this.decided.get(partnerHotelId)?.decision;
-  }
-
-  async decisionsBetween(_jobId: string, first: string, last: string) {
-    return [...this.decided.values()].filter(({ decision }) => between(decision.partnerHotelId, first, last)).map(({ decision }) => decision);
-  }
-
-  async decidedBetween(_jobId: string, enginePartition: string, lowest: string, highest: string) {
-    return new Set(
-      [...this.decided.values()]
-        .filter(({ engine }) => partitionName(engine.status, engine.method) === enginePartition && between(resultSortKey(engine.score, engine.partnerHotelId), lowest, highest))
-        .map(({ engine }) => engine.partnerHotelId),
-    );
-  }
-
-  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number) {
-    return [...this.decided.values()]
-      .map(({ decision }) => ({ ...decision, sortKey: resultSortKey(decision.score, decision.partnerHotelId) }))
-      .filter((decision) => resultPartition(this.jobId, decision.status, decision.method) === partition && between(decision.sortKey, lowest, highest))
-      .sort((a, b) => Buffer.compare(sortKeyBytes(b.sortKey), sortKeyBytes(a.sortKey)))
-      .slice(0, limit);
-  }
 }
 
 /** What every read must answer: the rows as decided, filtered, in id order or best score first. */
@@ -131,7 +71,7 @@ async function setUp(count = 2_345, ids: 'mixed' | 'ascii' = 'mixed') {
   // Written as one part of the finishing stage: no partition to merge.
   await writeViewsManifest(objects, job, [await writeViewPart(objects, job, 0, rows)], {});
   const decisions = new DecisionsInMemory(job.id);
-  const views = new ResultViews(objects, decisions, job);
+  const views = new ResultViews(objects, decisions, job, new ReadCache(4));
   return { job, rows, objects, decisions, views };
 }
 
@@ -148,9 +88,10 @@ const FILTERS: ResultFilter[] = [
 ];
 
 describe('a completed job’s results views', () => {
-  it('written as one part, are three objects however many rows: the part\'s blocks laid end to end, its index, then the manifest', async () => {
+  it('written as one part, are four objects however many rows: the part\'s blocks laid end to end, its search columns, its index, then the manifest', async () => {
     const { job, objects } = await setUp();
-    assert.deepEqual(objects.writes, [`mapping-jobs/org-1/${job.id}/views/part-00000`, `mapping-jobs/org-1/${job.id}/views/part-00000.json`, `mapping-jobs/org-1/${job.id}/views/manifest.json`]);
+    const views = `mapping-jobs/org-1/${job.id}/views`;
+    assert.deepEqual(objects.writes, [`${views}/part-00000`, `${views}/part-00000.search`, `${views}/part-00000.json`, `${views}/manifest.json`]);
   });
 
   it('answer every filter, page by page, as the rows are: in partner id (UTF-8) order, or best score first', async () => {

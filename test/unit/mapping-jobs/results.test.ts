@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { DomainError } from '../../../shared/platform/errors';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
-import { queryResults, type ResultFilter } from '../../../shared/mapping-jobs/results';
+import { queryResults } from '../../../shared/mapping-jobs/results';
+import type { ResultFilter } from '../../../shared/mapping-jobs/job';
 import { resultPartition, resultSortKey, type ResultPage } from '../../../shared/mapping-jobs/store';
 
 function row(partnerHotelId: string, status: StoredResult['status'], method: StoredResult['method'], score: number): StoredResult {

@@ -1,0 +1,133 @@
+/**
+ * Searching a job's results through the local runtime: each search parameter and combinations of
+ * them with the filters, checked against a brute-force filter over the job's rows, in pages, with
+ * the total; refused input; another organization's job out of reach.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+import { seedReferenceInventory } from '../../infra/local/seed';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { toCountryCode } from '../../shared/mapping';
+import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { startTestApi, type Caller } from '../support/test-api';
+
+const REFERENCE = { hotels: 300, seed: 5 };
+const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
+const api = await startTestApi();
+await seedReferenceInventory(api.runtime, REFERENCE);
+const SUPPLIER_IDS = { HOTELBEDS: '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001', EXPEDIA: '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002' };
+
+/** 120 reference hotels as a partner lists them (every third name and city shouted), and hotels that exist nowhere. */
+const rows = [
+  ...hotels.slice(0, 120).map((hotel, i) => [`P${String(i).padStart(3, '0')}`, i % 3 === 0 ? hotel.name.toUpperCase() : hotel.name, hotel.address, i % 3 === 0 ? hotel.city!.toUpperCase() : hotel.city, hotel.country, hotel.lat, hotel.lon]),
+  ...[0, 1, 2, 3].map((i) => [`X${i}`, `Zzyzx Qwerty Lodge ${i}`, '', 'Nowhere', 'Iceland', 63.1 + i / 100, -19.9]),
+];
+
+/** The brute force: a text folded by hand, for the names and cities this data holds (Latin letters, accents, signs). */
+const fold = (text: string | null | undefined) => (text ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const byPartnerId = (a: { partnerHotelId: string }, b: { partnerHotelId: string }) => Buffer.compare(Buffer.from(a.partnerHotelId), Buffer.from(b.partnerHotelId));
+
+async function mappedJob(as: Caller): Promise<string> {
+  const form = new FormData();
+  form.append('name', 'hotels');
+  form.append('file', new Blob([[formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n')], { type: 'text/csv' }), 'hotels.csv');
+  const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
+  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+  assert.equal(created.status, 201, created.text);
+  await api.messaging.idle();
+  return created.body.mappingJobId;
+}
+
+/** Every row a query finds, page by page, and the totals the pages told. */
+async function searchAll(as: Caller, jobId: string, query: Record<string, string>) {
+  const found: any[] = [];
+  const totals = new Set<number>();
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ ...query, limit: '7', ...(cursor && { cursor }) });
+    const page = await api.request('GET', `/api/v1/mapping/${jobId}/results?${params}`, { as });
+    assert.equal(page.status, 200, page.text);
+    assert.ok(page.body.results.length <= 7);
+    found.push(...page.body.results);
+    totals.add(page.body.total);
+    cursor = page.body.nextCursor;
+  } while (cursor);
+  return { found, totals };
+}
+
+describe('GET /api/v1/mapping/{jobId}/results, searched', () => {
+  it('finds what a brute-force filter over every row finds, for each search and combinations with the filters, in pages, with the total', async () => {
+    const partner = await api.newOrganization();
+    for (const id of Object.values(SUPPLIER_IDS)) assert.equal((await api.request('POST', `/api/v1/suppliers/${id}/connect`, { as: partner })).status, 201);
+    const jobId = await mappedJob(partner);
+    // A person's decisions: searches find the rows as decided.
+    const decide = (json: unknown) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json });
+    assert.equal((await decide({ partnerHotelId: 'P001', decision: 'MATCH', referenceHotelId: hotels[200]!.id })).status, 200);
+    assert.equal((await decide({ partnerHotelId: 'P002', decision: 'NO_MATCH' })).status, 200);
+    const all = (await api.request('GET', `/api/v1/mapping/${jobId}/results?limit=1000`, { as: partner })).body.results as any[];
+    assert.equal(all.length, rows.length);
+
+    // The commonest word of four letters or more in the partner's names: several rows hold it.
+    const counts = new Map<string, number>();
+    for (const hotel of hotels.slice(0, 120)) for (const name of new Set(fold(hotel.name).split(' '))) if (name.length >= 4) counts.set(name, (counts.get(name) ?? 0) + 1);
+    const word = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    const city = hotels[0]!.city!;
+    const country = hotels[3]!.country!;
+    const referenceHotelId = all.find((row) => row.status === 'MATCHED' && row.partnerHotelId !== 'P001')!.referenceHotelId;
+    const has = (row: any, query: Record<string, string>) =>
+      (query.name === undefined || `${fold(row.partnerHotelName)}\t${fold(row.referenceHotelName)}`.includes(fold(query.name))) &&
+      (query.city === undefined || fold(row.partnerHotel?.city) === fold(query.city)) &&
+      (query.country === undefined || toCountryCode(row.partnerHotel?.country) === toCountryCode(query.country)) &&
+      (query.referenceHotelId === undefined || row.referenceHotelId === query.referenceHotelId) &&
+      (query.partnerHotelId === undefined || row.partnerHotelId === query.partnerHotelId) &&
+      (query.supplier === undefined || query.supplier.split(',').some((supplier) => supplier.toUpperCase() in row.supplierCodes)) &&
+      (query.status === undefined || row.status === query.status) &&
+      (query.method === undefined || row.method === query.method) &&
+      (query.minScore === undefined || row.score >= Number(query.minScore));
+    const queries: Record<string, string>[] = [
+      { name: word },
+      { name: word.toUpperCase() },
+      { name: hotels[200]!.name },
+      { city: city.toUpperCase() },
+      { country },
+      { country: toCountryCode(country)! },
+      { referenceHotelId },
+      { supplier: 'HOTELBEDS' },
+      { supplier: 'expedia,HOTELBEDS' },
+      { name: 'hotel', status: 'MATCHED' },
+      { city, supplier: 'HOTELBEDS', minScore: '0.5' },
+      { country, method: 'MANUAL' },
+      { name: 'zzyzx', partnerHotelId: 'X2' },
+      { name: 'no hotel is named so' },
+    ];
+    for (const query of queries) {
+      const expected = all.filter((row) => has(row, query)).sort(byPartnerId);
+      const { found, totals } = await searchAll(partner, jobId, query);
+      assert.deepEqual(found.map((row) => row.partnerHotelId), expected.map((row) => row.partnerHotelId), JSON.stringify(query));
+      assert.deepEqual([...totals], [expected.length], `${JSON.stringify(query)}: every page tells the total`);
+      assert.deepEqual(found, expected, `${JSON.stringify(query)}: the rows as the listing shows them`);
+    }
+    const found = (query: Record<string, string>) => all.filter((row) => has(row, query)).length;
+    assert.deepEqual([found({ name: word }) > 1, found({ city }) > 1, found({ supplier: 'HOTELBEDS' }) > 10], [true, true, true], `the searches find several rows: ${word}, ${city}`);
+    assert.deepEqual((await searchAll(partner, jobId, { name: hotels[200]!.name })).found.map((row) => row.partnerHotelId), ['P001'], "a person's match is found by its hotel's name");
+  });
+
+  it('refuses what it cannot search with a clear 400, and keeps another organization out', async () => {
+    const partner = await api.newOrganization();
+    const jobId = await mappedJob(partner);
+    for (const [query, message] of [
+      ['supplier=HOTELBEDS', /^supplier: your organization is not connected to HOTELBEDS/],
+      ['country=Atlantis', /^country: "Atlantis" is not a country/],
+      ['name=%21%21', /^name: give at least one letter or digit/],
+      ['referenceHotelId=not-a-uuid', /^referenceHotelId: /],
+      ['name=ritz&cursor=bm90LWEtY3Vyc29y', /^cursor: /],
+    ] as const) {
+      const refused = await api.request('GET', `/api/v1/mapping/${jobId}/results?${query}`, { as: partner });
+      assert.equal(refused.status, 400, query);
+      assert.equal(refused.body.error, 'Bad Request', query);
+      assert.match(refused.body.message, message, query);
+    }
+    const other = await api.newOrganization();
+    assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}/results?name=hotel`, { as: other })).status, 404);
+  });
+});
