@@ -10,6 +10,8 @@ import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey
 import type { BookPorts } from './job-writes';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
+import { filterMatches, searchGeneration, type EntryFilter } from './entry-search';
+import type { AnswerSearch } from '../mapping';
 import { unlistedSince } from './store';
 
 export interface EntryId {
@@ -170,23 +172,6 @@ export async function decideEntry(
   }
 }
 
-export interface EntryFilter {
-  source?: string;
-  status?: BookEntry['status'];
-  method?: NonNullable<BookEntry['method']> | 'NONE';
-  minScore?: number;
-  maxScore?: number;
-}
-
-function matches(entry: BookEntry, filter: EntryFilter): boolean {
-  if (filter.source !== undefined && entry.source !== filter.source) return false;
-  if (filter.status !== undefined ? entry.status !== filter.status : entry.status === 'DELETED') return false;
-  if (filter.method !== undefined && (entry.method ?? 'NONE') !== filter.method) return false;
-  if (filter.minScore !== undefined && entry.score < filter.minScore) return false;
-  if (filter.maxScore !== undefined && entry.score > filter.maxScore) return false;
-  return true;
-}
-
 /** Entries looked at per page at most before a page is answered short (with a cursor to go on). */
 const SCANNED_PER_PAGE = 20_000;
 const LIST_BATCH = 500;
@@ -257,13 +242,44 @@ export async function listEntries(
       after = key;
       scanned++;
       const entry = merged.get(key)!;
-      if (!matches(entry, filter)) continue;
+      if (!filterMatches(entry, filter)) continue;
       entries.push(entry);
       if (entries.length >= limit) return { entries, nextKey: last === null && index === keys.length - 1 ? null : key };
     }
     if (last === null) return { entries, nextKey: null };
     after = last;
     if (scanned >= SCANNED_PER_PAGE) return { entries, nextKey: after };
+  }
+}
+
+/**
+ * The entries a search and the filter ask for, in key order after `afterKey`, at most `limit`, with
+ * the cursor to go on (null at the end) and how many there are in all: the generation's search
+ * columns scanned (entry-search.ts), the entries changed since laid over them.
+ */
+export async function searchEntries(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  search: AnswerSearch,
+  filter: EntryFilter,
+  limit: number,
+  afterKey: string | null,
+): Promise<{ entries: BookEntry[]; nextKey: string | null; total: number }> {
+  for (;;) {
+    const { generation } = await ports.store.state(organizationId);
+    const snapshot = await Snapshot.open(ports.files, organizationId, generation);
+    const [columns, laidOver] = await Promise.all([snapshot?.searchColumns(), ports.store.laidOverAll(organizationId)]);
+    // A generation committed meanwhile may have folded (and removed) items the search read: search it instead.
+    if ((await ports.store.state(organizationId)).generation !== generation) continue;
+    const { found, total } = searchGeneration(columns?.columns ?? [], columns?.hidden ?? [], laidOver, search, filter, afterKey, limit + 1);
+    const page = found.slice(0, limit);
+    const inGeneration = page.flatMap((item) => ('row' in item ? [item.key] : []));
+    const read = new Map(((await snapshot?.entriesAt(inGeneration)) ?? []).map((entry) => [entryKey(entry), withoutFolded(entry)]));
+    return {
+      entries: page.map((item) => ('entry' in item ? item.entry : read.get(item.key)!)),
+      nextKey: found.length > limit ? page[page.length - 1]!.key : null,
+      total,
+    };
   }
 }
 

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { decodeCursor, encodeCursor } from '../platform/table';
-import { referenceFactsIn, type ReferenceHotelFacts, type ReferenceHotelShown } from '../mapping';
+import { answerSearchOf, referenceFactsIn, type ReferenceHotelFacts, type ReferenceHotelShown } from '../mapping';
 import { referenceHotelShown } from '../reference';
 import { connectedSupplierCodes } from '../suppliers';
-import { bookStatistics, currentEntry, decideEntry, listEntries } from './book';
+import { bookStatistics, currentEntry, decideEntry, listEntries, searchEntries } from './book';
 import { formatPosition, parsePosition } from './change-log';
-import { OWN_SOURCE } from './entries';
+import { OWN_SOURCE, type BookEntry } from './entries';
 import { mappingBookRoutes } from './routes';
 import { bookPorts, exportPorts } from './services';
 import { requestBookExport } from './exports';
@@ -27,12 +27,15 @@ export const getMappingBook: Implementation<typeof mappingBookRoutes.getMappingB
 };
 
 export const listBookEntries: Implementation<typeof mappingBookRoutes.listBookEntries> = async ({ principal, query }, runtime) => {
-  const { limit, cursor, ...filter } = query;
-  const [page, connected] = await Promise.all([
-    listEntries(bookPorts(runtime), principal.organizationId, filter, limit ?? 100, decodeKey(cursor)),
-    connectedSupplierCodes(runtime, principal.organizationId),
-  ]);
-  return { status: 200, json: { entries: page.entries.map((entry) => entryView(entry, connected)), nextCursor: page.nextKey === null ? null : encodeKey(page.nextKey) } };
+  const { limit = 100, cursor, partnerHotelId, name, city, country, referenceHotelId, supplier, ...filter } = query;
+  const connected = await connectedSupplierCodes(runtime, principal.organizationId);
+  const asked = answerSearchOf({ name, city, country, referenceHotelId, supplier }, connected);
+  const search = asked || partnerHotelId !== undefined ? { ...asked, ...(partnerHotelId !== undefined && { partnerHotelId }) } : undefined;
+  const page: { entries: BookEntry[]; nextKey: string | null; total?: number } = search
+    ? await searchEntries(bookPorts(runtime), principal.organizationId, search, filter, limit, decodeKey(cursor))
+    : await listEntries(bookPorts(runtime), principal.organizationId, filter, limit, decodeKey(cursor));
+  const nextCursor = page.nextKey === null ? null : encodeKey(page.nextKey);
+  return { status: 200, json: { entries: page.entries.map((entry) => entryView(entry, connected)), nextCursor, ...(page.total !== undefined && { total: page.total }) } };
 };
 
 export const getBookEntry: Implementation<typeof mappingBookRoutes.getBookEntry> = async ({ principal, query }, runtime) => {

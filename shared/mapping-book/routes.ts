@@ -37,10 +37,14 @@ export const mappingBookRoutes = {
       'Entries in partner hotel id order (then source), filtered by source, status, method and score. DELETED entries show only with ' +
       '`status=DELETED`. A filter by status, method or source reads the book\'s index of it; the score bounds narrow what it finds. ' +
       'A page may hold fewer entries than `limit` with a `nextCursor` to go on (a score bound alone reads the book in order). Every completed job writes its rows ' +
-      'into the book a moment after it completes; a person\'s decision (here or on a job\'s row) shows at once.',
+      'into the book a moment after it completes; a person\'s decision (here or on a job\'s row) shows at once. ' +
+      'A search (partnerHotelId, name, city, country, referenceHotelId, supplier, combined with each other and with the filters) answers in ' +
+      'the same order with the total that matched, every page full.',
     query: schemas.EntriesQuery,
     responses: { 200: { description: 'A page of entries', schema: schemas.EntryPage }, 400: errors[400], 401: errors[401] },
     access: readBook,
+    // A search scans the book's columns, kept in memory (a million entries, about 150 MB) on a whole vCPU.
+    lambda: { memoryMb: 1769, timeoutSeconds: 15 },
   }),
   getBookEntry: defineRoute({
     method: 'GET',

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
 import { MAPPING_EXPORT_COLUMNS } from '../mapping';
-import { CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, referenceHotelFactFields, ScoreParam as Score } from '../mapping';
+import { answerSearchFields, CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, SearchTotal } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { CHANGES_RETENTION_DAYS } from './files';
 import { CHANGE_KINDS, ENTRY_METHODS, ENTRY_STATUSES, MATERIAL_MOVE_METERS, OWN_SOURCE } from './entries';
@@ -30,6 +30,8 @@ export const EntriesQuery = v.strictObject({
   method: v.optional(v.pipe(v.picklist([...ENTRY_METHODS, 'NONE'], 'must be ID, FUZZY, MANUAL or NONE'), v.description('Only entries decided this way (NONE: no method, UNMATCHED by the engine)'), v.examples(['MANUAL']))),
   minScore: v.optional(v.pipe(Score, v.description('Only entries scoring at least this'), v.examples([0.5]))),
   maxScore: v.optional(v.pipe(Score, v.description('Only entries scoring at most this'), v.examples([0.95]))),
+  partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description("Search: the entries of this partner hotel id (one per source that lists it)"))),
+  ...answerSearchFields,
 });
 
 export const EntryQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))), partnerHotelId: PartnerHotelId });
@@ -130,7 +132,11 @@ export const EntryView = v.object({
   history: v.pipe(v.array(HistoryLine), v.description('Its changes, oldest first (the latest 20)')),
 });
 
-export const EntryPage = v.object({ entries: v.array(EntryView), nextCursor: NextCursor });
+export const EntryPage = v.object({
+  entries: v.array(EntryView),
+  nextCursor: NextCursor,
+  total: v.optional(v.pipe(SearchTotal, v.description('With a search parameter (partnerHotelId, name, city, country, referenceHotelId, supplier): how many entries match in all, every page\'s'))),
+});
 
 export const ChangesQuery = v.strictObject({
   after: v.optional(Position),

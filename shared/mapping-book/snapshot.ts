@@ -13,6 +13,7 @@ import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
 import { indexKeys, type BookEntry } from './entries';
+import { deserializeEntryColumns, entryColumnsOf, hiddenRows, serializeEntryColumns, type EntryColumns, type GenerationColumns } from './entry-search';
 import { BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
 
@@ -47,6 +48,12 @@ export interface SnapshotManifest {
   segments: SegmentRef[];
 }
 
+/** Where bytes lie in a part's file. */
+export interface FileRegion {
+  offset: number;
+  length: number;
+}
+
 /** A segment's own manifest: every block of its parts, and of its parts' entry indexes. */
 export interface SegmentManifest {
   parts: number;
@@ -54,6 +61,11 @@ export interface SegmentManifest {
   blocks: SnapshotBlock[];
   /** Each part's entry index (indexKeys -> entry key, sorted by key, then entry key), block by block, after the part's entries in its file. */
   indexBlocks: SnapshotBlock[];
+  /**
+   * Each part's search columns (entry-search.ts), after its index in its file; null for a part of no
+   * entries. Absent from segments written before they were: a search makes them from the entries.
+   */
+  searches?: (FileRegion | null)[];
   /** The segment's last entry key (null when it holds none): a key above it is not in the segment. */
   last: string | null;
 }
@@ -69,6 +81,12 @@ export type EntryAnswer = Pick<
  * shares: 400 blocks, 200,000 entries of about a kilobyte, so that a book that size stays read.
  */
 const answerBlocks = new ReadCache(400);
+
+/** Parts' search columns kept for searches (a part is at most about 100,000 entries, some 15 MB in memory). */
+const searchColumnsKept = new ReadCache(32);
+
+/** Which rows of a generation its newer segments hide, worked out once per generation. */
+const hiddenKept = new ReadCache(8);
 
 function answerOf(entry: SnapshotEntry): EntryAnswer & { folded: number } {
   const { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, folded } = entry;
@@ -121,6 +139,8 @@ export interface PartIndex<Extra> {
   last: string | null;
   blocks: SnapshotBlock[];
   indexBlocks: SnapshotBlock[];
+  /** The part's search columns in its file (null when it has no entries). */
+  search?: FileRegion | null;
   extra: Extra;
 }
 
@@ -150,9 +170,10 @@ export async function writePart<Extra>(
   const pairs = inUtf8Order(entries.flatMap((entry) => indexKeys(entry).map((key) => [key, entryKey(entry)] as const)), ([key]) => key, 1);
   const indexBlocks = blocksOf(pairs, INDEX_BLOCK_PAIRS).map((block) => ({ ...file.add(block, block[0]![0]), part }));
   // A part of no entries (a range a write left as it was) is its index alone.
+  const search = entries.length > 0 ? file.addBytes(serializeEntryColumns(entryColumnsOf(entries))) : null;
   if (entries.length > 0) await objects.put(snapshotFiles.part(organizationId, segment, part), file.bytes(), 'application/octet-stream');
   const last = entries[entries.length - 1];
-  const index: PartIndex<Extra> = { entries: entries.length, last: last ? entryKey(last) : null, blocks, indexBlocks, extra };
+  const index: PartIndex<Extra> = { entries: entries.length, last: last ? entryKey(last) : null, blocks, indexBlocks, search, extra };
   await objects.put(snapshotFiles.partIndex(organizationId, segment, part), JSON.stringify(index), 'application/json');
 }
 
@@ -170,6 +191,7 @@ export async function writeSegment<Extra>(objects: Pick<ObjectStore, 'put' | 'ge
     entries: indexes.reduce((sum, index) => sum + index.entries, 0),
     blocks: indexes.flatMap((index) => index.blocks),
     indexBlocks: indexes.flatMap((index) => index.indexBlocks),
+    searches: indexes.map((index) => index.search ?? null),
     last: indexes.reduce<string | null>((last, index) => index.last ?? last, null),
   };
   // A segment of no entries is never read: the generation leaves it out.
@@ -244,6 +266,27 @@ class Segment {
   files(): string[] {
     const holding = new Set(this.manifest.blocks.map((block) => block.part));
     return segmentFiles(this.organizationId, this.id, this.manifest.parts, (part) => holding.has(part));
+  }
+
+  /** Each part's search columns, in key order: from the part's file, or made from its entries for a segment written before they were. */
+  searchColumns(): Promise<EntryColumns[]> {
+    const { parts, searches, blocks } = this.manifest;
+    return Promise.all(
+      Array.from({ length: parts }, (_, part) => {
+        const file = snapshotFiles.part(this.organizationId, this.id, part);
+        return searchColumnsKept.read(`${file}@search`, async () => {
+          const region = searches?.[part];
+          if (region === null) return entryColumnsOf([]);
+          if (region) {
+            const bytes = await this.objects.get(file, { start: region.offset, length: region.length });
+            if (bytes?.length !== region.length) throw new Error(`The search columns of ${file} are missing.`);
+            return deserializeEntryColumns(bytes);
+          }
+          const holding = blocks.flatMap((block, index) => (block.part === part ? [index] : []));
+          return entryColumnsOf(await this.blocks(holding, () => true));
+        });
+      }),
+    );
   }
 
   /** Whether the key lies between the segment's first and last keys. */
@@ -396,6 +439,13 @@ export class Snapshot {
   /** The generation's segments before the `from`th: what a write keeps. */
   oldest(from: number): Snapshot {
     return new Snapshot(this.manifest, this.segments.slice(0, from));
+  }
+
+  /** Each segment's parts' search columns, oldest segment first; and which rows a newer segment hides. */
+  async searchColumns(): Promise<{ columns: GenerationColumns; hidden: Uint8Array[][] }> {
+    const columns = await Promise.all(this.segments.map((segment) => segment.searchColumns()));
+    const hidden = await hiddenKept.read(`${this.manifest.generation}:${this.segments.map((segment) => segment.id).join()}`, async () => hiddenRows(columns));
+    return { columns, hidden };
   }
 
   /** Every file of the segments. */

@@ -10,7 +10,7 @@ import { requestExport } from './export-preparation';
 import { refuseExpiredResults, type MappingJob } from './job';
 import { cancelJob, createMappingJob as create } from './lifecycle';
 import { queryCountedChunks, queryResults, searchResults } from './results';
-import { searchOf } from './result-search';
+import { answerSearchOf } from '../mapping';
 import { reviewResult } from './review';
 import { findMatches } from './find-match';
 import { mappingJobRoutes } from './routes';
@@ -63,7 +63,7 @@ export const listMappingResults: Implementation<typeof mappingJobRoutes.listMapp
   const { limit = 100, cursor, name, city, country, referenceHotelId, supplier, ...filter } = query;
   const [job, connected] = await Promise.all([requireJob(runtime, principal.organizationId, params.jobId), connectedSupplierCodes(runtime, principal.organizationId)]);
   refuseExpiredResults(job, runtime.clock.now());
-  const search = searchOf({ name, city, country, referenceHotelId, supplier }, connected);
+  const search = answerSearchOf({ name, city, country, referenceHotelId, supplier }, connected);
   const completed = job.status === 'COMPLETED';
   const page = !search
     ? completed

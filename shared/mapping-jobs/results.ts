@@ -9,7 +9,8 @@ import { invalidInput } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { isReadable, type MappingJob, type ResultFilter, type StoredResult } from './job';
 import type { ResultViews } from './result-views';
-import { partnerIdAt, rowOfPartnerId, searchColumns, searchMatches, type PartRow, type ResultSearch } from './result-search';
+import { partnerIdAt, rowOfPartnerId, searchColumns, searchMatches, type PartRow } from './result-search';
+import type { AnswerSearch } from '../mapping';
 import { resultPartition, resultSortKey, resultSortKeyCeiling, sortKeyBytes } from './store';
 
 /** Every status-and-method pair a row can have (UNMATCHED rows have no method unless a person decided). */
@@ -38,7 +39,7 @@ export interface ResultsPage {
 export async function searchResults(
   views: Pick<ResultViews, 'searchParts' | 'getEngineResult'>,
   decisions: () => Promise<StoredResult[]>,
-  search: ResultSearch,
+  search: AnswerSearch,
   filter: ResultFilter,
   limit: number,
   cursor: string | undefined,
@@ -141,7 +142,7 @@ export async function queryCountedChunks(
   filter: ResultFilter,
   limit: number,
   cursor: string | undefined,
-  search: ResultSearch = {},
+  search: AnswerSearch = {},
 ): Promise<ResultsPage> {
   filterOf(filter);
   const matches = (result: StoredResult) => searchMatches(result, search, filter);

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
-import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score } from '../mapping';
+import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, answerSearchFields, SearchTotal } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS } from './job';
-import { SEARCH_MAX_SUPPLIERS } from './result-search';
+
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MIN_CHARGE } from './find-match';
 import { JobCounts } from '../events';
 import { expectedDecidedAt, PartnerFactsSchema } from '../mapping-book';
@@ -83,23 +83,7 @@ export const ResultsQuery = v.strictObject({
   minScore: v.optional(v.pipe(Score, v.description('Only rows scoring at least this'), v.examples([0.5]))),
   maxScore: v.optional(v.pipe(Score, v.description('Only rows scoring at most this'), v.examples([0.95]))),
   partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description('The one row of this partner hotel id (as the inventory file gave it)'), v.examples(['H-1001']))),
-  name: v.optional(
-    v.pipe(
-      Text({ maxLength: 200 }),
-      v.description("Search: rows whose partner hotel name or reference hotel name contains this, ignoring case, accents and punctuation ('ritz' finds \"Hôtel Ritz Paris\")"),
-      v.examples(['ritz']),
-    ),
-  ),
-  city: v.optional(v.pipe(Text({ maxLength: 200 }), v.description("Search: rows whose partner hotel's city is this one, ignoring case, accents and punctuation"), v.examples(['Paris']))),
-  country: v.optional(v.pipe(Text({ maxLength: 100 }), v.description("Search: rows whose partner hotel's country is this one (an ISO 3166-1 code or a country's name)"), v.examples(['FR']))),
-  referenceHotelId: v.optional(v.pipe(Uuid, v.description('Search: rows whose reference hotel (matched or proposed) is this one'), v.examples(['3f1c9a2e-8b7d-4c65-9e21-5a0b7d3c8f14']))),
-  supplier: v.optional(
-    v.pipe(
-      Text({ maxLength: 1000 }),
-      v.description(`Search: rows whose reference hotel has a code at any of these connected suppliers (1 to ${SEARCH_MAX_SUPPLIERS} supplier codes, comma-separated)`),
-      v.examples(['HOTELBEDS,EXPEDIA']),
-    ),
-  ),
+  ...answerSearchFields,
 });
 
 const Review = v.object({
@@ -155,7 +139,7 @@ export const ResultView = v.object({
 export const ResultPage = v.object({
   results: v.array(ResultView),
   nextCursor: NextCursor,
-  total: v.optional(v.pipe(v.number(), v.description("With a search parameter (name, city, country, referenceHotelId, supplier) on a COMPLETED job: how many rows match in all, every page's"), v.examples([42]))),
+  total: v.optional(v.pipe(SearchTotal, v.description("With a search parameter (name, city, country, referenceHotelId, supplier) on a COMPLETED job: how many rows match in all, every page's"))),
 });
 
 const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));

@@ -30,4 +30,17 @@ export {
 } from './inventory';
 export { toCountryCode } from './countries';
 export { distanceMeters } from './similarity';
-export { CandidateSchema, MatchEvidenceSchema, referenceHotelFactFields, ScoreParam } from './result-schemas';
+export { answerSearchFields, CandidateSchema, MatchEvidenceSchema, referenceHotelFactFields, ScoreParam, SearchTotal } from './result-schemas';
+export {
+  answerColumnsFrom,
+  answerColumnsOf,
+  answerColumnTexts,
+  answerMarks,
+  answerMatches,
+  answerSearchOf,
+  SEARCH_MAX_SUPPLIERS,
+  type AnswerColumns,
+  type AnswerSearch,
+  type AnswerSearchQuery,
+  type SearchedAnswer,
+} from './answer-search';

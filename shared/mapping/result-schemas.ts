@@ -1,6 +1,7 @@
 /** The engine's answers as the API documents them (jobs' results and the mapping book's entries). */
 import * as v from 'valibot';
-import { documentedAs } from '../platform/http/schemas';
+import { documentedAs, Text, Uuid } from '../platform/http/schemas';
+import { SEARCH_MAX_SUPPLIERS } from './answer-search';
 
 /** A job's or the book's evidence for a proposal, as the API shows it. */
 export const MatchEvidenceSchema = v.object({
@@ -36,6 +37,29 @@ export const referenceHotelFactFields = {
     v.examples([{ HOTELBEDS: '12345', EXPEDIA: '998877' }]),
   ),
 };
+
+/** The search parameters of a job's results and the book's entries (answer-search.ts). */
+export const answerSearchFields = {
+  name: v.optional(
+    v.pipe(
+      Text({ maxLength: 200 }),
+      v.description("Search: the partner hotel's name or the reference hotel's name contains this, ignoring case, accents and punctuation ('ritz' finds \"Hôtel Ritz Paris\")"),
+      v.examples(['ritz']),
+    ),
+  ),
+  city: v.optional(v.pipe(Text({ maxLength: 200 }), v.description("Search: the partner hotel's city is this one, ignoring case, accents and punctuation"), v.examples(['Paris']))),
+  country: v.optional(v.pipe(Text({ maxLength: 100 }), v.description("Search: the partner hotel's country is this one (an ISO 3166-1 code or a country's name)"), v.examples(['FR']))),
+  referenceHotelId: v.optional(v.pipe(Uuid, v.description('Search: the reference hotel (matched or proposed) is this one'), v.examples(['3f1c9a2e-8b7d-4c65-9e21-5a0b7d3c8f14']))),
+  supplier: v.optional(
+    v.pipe(
+      Text({ maxLength: 1000 }),
+      v.description(`Search: the reference hotel has a code at any of these connected suppliers (1 to ${SEARCH_MAX_SUPPLIERS} supplier codes, comma-separated)`),
+      v.examples(['HOTELBEDS,EXPEDIA']),
+    ),
+  ),
+};
+
+export const SearchTotal = v.pipe(v.number(), v.description('With a search parameter: how many match in all (every page tells it)'), v.examples([42]));
 
 /** A score given as a query parameter: 0 to 1, at most 4 decimals. */
 export const ScoreParam = v.pipe(

@@ -19,7 +19,8 @@ import { parseArgs } from 'node:util';
 import { buildMatchingIndex, mapHotels, toCountryCode } from '../../shared/mapping';
 import { withPartnerFacts, type ResultFilter, type StoredResult } from '../../shared/mapping-jobs/job';
 import { mergePartition, partitionsToMerge, ResultViews, searchColumnsKept, writeViewPart, writeViewsManifest, type ViewPart } from '../../shared/mapping-jobs/result-views';
-import { searchColumnsOf, serializeSearchColumns, type ResultSearch } from '../../shared/mapping-jobs/result-search';
+import { searchColumnsOf, serializeSearchColumns } from '../../shared/mapping-jobs/result-search';
+import type { AnswerSearch } from '../../shared/mapping';
 import { searchResults } from '../../shared/mapping-jobs/results';
 import { inUtf8Order } from '../../shared/platform/objects/block-files';
 import { objectStoreOf } from '../../shared/platform/objects/services';
@@ -87,7 +88,7 @@ try {
   const countries = [...new Set(sample.flatMap((row) => toCountryCode(row.partner.country) ?? []))];
   const references = [...new Set(sample.flatMap((row) => row.referenceHotelId ?? []))];
   const suppliers = [...new Set(sample.flatMap((row) => Object.keys(row.supplierCodes ?? {})))];
-  const kinds: [string, (k: number) => [ResultSearch, ResultFilter]][] = [
+  const kinds: [string, (k: number) => [AnswerSearch, ResultFilter]][] = [
     ['name', (k) => [{ name: words[(k * 7919) % words.length]! }, {}]],
     ['name + REVIEW', (k) => [{ name: words[(k * 104_729) % words.length]! }, { status: 'REVIEW' }]],
     ['city', (k) => [{ city: foldText(cities[k % cities.length]!) }, {}]],

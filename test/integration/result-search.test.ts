@@ -1,7 +1,7 @@
 /**
- * Searching a job's results through the local runtime: each search parameter and combinations of
- * them with the filters, checked against a brute-force filter over the job's rows, in pages, with
- * the total; refused input; another organization's job out of reach.
+ * Searching a job's results and the mapping book's entries through the local runtime: each search
+ * parameter and combinations of them with the filters, checked against a brute-force filter over
+ * every row, in pages, with the total; refused input; another organization's data out of reach.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
@@ -40,20 +40,77 @@ async function mappedJob(as: Caller): Promise<string> {
 
 /** Every row a query finds, page by page, and the totals the pages told. */
 async function searchAll(as: Caller, jobId: string, query: Record<string, string>) {
+  return searchPages(as, `/api/v1/mapping/${jobId}/results`, 'results', query);
+}
+
+async function searchPages(as: Caller, path: string, list: 'results' | 'entries', query: Record<string, string>) {
   const found: any[] = [];
   const totals = new Set<number>();
   let cursor: string | null = null;
   do {
     const params = new URLSearchParams({ ...query, limit: '7', ...(cursor && { cursor }) });
-    const page = await api.request('GET', `/api/v1/mapping/${jobId}/results?${params}`, { as });
+    const page = await api.request('GET', `${path}?${params}`, { as });
     assert.equal(page.status, 200, page.text);
-    assert.ok(page.body.results.length <= 7);
-    found.push(...page.body.results);
+    assert.ok(page.body[list].length <= 7);
+    found.push(...page.body[list]);
     totals.add(page.body.total);
     cursor = page.body.nextCursor;
   } while (cursor);
   return { found, totals };
 }
+
+describe('GET /api/v1/mapping-book/entries, searched', () => {
+  it("finds what a brute-force filter over every entry finds, decisions laid over, in pages, with the total", async () => {
+    const partner = await api.newOrganization();
+    assert.equal((await api.request('POST', `/api/v1/suppliers/${SUPPLIER_IDS.HOTELBEDS}/connect`, { as: partner })).status, 201);
+    const jobId = await mappedJob(partner);
+    // Decided since the job's write: laid over the book's files.
+    const decided = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P004', decision: 'MATCH', referenceHotelId: hotels[250]!.id } });
+    assert.equal(decided.status, 200, decided.text);
+    assert.equal((await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: 'P005', decision: 'NO_MATCH' } })).status, 200);
+    const all: any[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const page: any = await api.request('GET', `/api/v1/mapping-book/entries?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { as: partner });
+      all.push(...page.body.entries);
+      cursor = page.body.nextCursor;
+      if (!cursor) break;
+    }
+    assert.equal(all.length, rows.length);
+    const has = (entry: any, query: Record<string, string>) =>
+      (query.name === undefined || `${fold(entry.partner.name)}\t${fold(entry.referenceHotelName)}`.includes(fold(query.name))) &&
+      (query.city === undefined || fold(entry.partner.city) === fold(query.city)) &&
+      (query.country === undefined || toCountryCode(entry.partner.country) === toCountryCode(query.country)) &&
+      (query.partnerHotelId === undefined || entry.partnerHotelId === query.partnerHotelId) &&
+      (query.referenceHotelId === undefined || entry.referenceHotelId === query.referenceHotelId) &&
+      (query.supplier === undefined || query.supplier in entry.supplierCodes) &&
+      (query.status === undefined || entry.status === query.status) &&
+      (query.method === undefined || entry.method === query.method);
+    const queries: Record<string, string>[] = [
+      { name: fold(hotels[7]!.name).split(' ').sort((a, b) => b.length - a.length)[0]! },
+      { name: hotels[250]!.name },
+      { city: hotels[0]!.city!.toUpperCase() },
+      { country: hotels[3]!.country! },
+      { partnerHotelId: 'P005' },
+      { referenceHotelId: hotels[250]!.id },
+      { supplier: 'HOTELBEDS', status: 'MATCHED' },
+      { name: 'hotel', method: 'MANUAL' },
+    ];
+    for (const query of queries) {
+      const expected = all.filter((entry) => has(entry, query));
+      const { found, totals } = await searchPages(partner, '/api/v1/mapping-book/entries', 'entries', query);
+      assert.deepEqual(found.map((entry) => entry.partnerHotelId), expected.map((entry) => entry.partnerHotelId), JSON.stringify(query));
+      assert.deepEqual([...totals], [expected.length], `${JSON.stringify(query)}: every page tells the total`);
+      assert.deepEqual(found, expected, `${JSON.stringify(query)}: the entries as the listing shows them`);
+    }
+    assert.deepEqual((await searchPages(partner, '/api/v1/mapping-book/entries', 'entries', { name: hotels[250]!.name })).found.map((entry) => [entry.partnerHotelId, entry.method]), [['P004', 'MANUAL']]);
+
+    const refused = await api.request('GET', '/api/v1/mapping-book/entries?supplier=EXPEDIA', { as: partner });
+    assert.deepEqual([refused.status, refused.body.message], [400, 'supplier: your organization is not connected to EXPEDIA; answers show the codes of connected suppliers only.']);
+    const other = await api.newOrganization();
+    const theirs = await api.request('GET', `/api/v1/mapping-book/entries?partnerHotelId=P005`, { as: other });
+    assert.deepEqual([theirs.status, theirs.body.entries, theirs.body.total], [200, [], 0], "another organization's book holds none of them");
+  });
+});
 
 describe('GET /api/v1/mapping/{jobId}/results, searched', () => {
   it('finds what a brute-force filter over every row finds, for each search and combinations with the filters, in pages, with the total', async () => {

@@ -32,6 +32,13 @@ export class BlockFileWriter {
     return { first, offset: this.offset - bytes.length, length: bytes.length };
   }
 
+  /** Bytes laid as they are after the blocks so far (read back by their range). */
+  addBytes(bytes: Buffer): { offset: number; length: number } {
+    this.pieces.push(bytes);
+    this.offset += bytes.length;
+    return { offset: this.offset - bytes.length, length: bytes.length };
+  }
+
   bytes(): Buffer {
     return Buffer.concat(this.pieces);
   }

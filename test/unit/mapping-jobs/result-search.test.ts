@@ -7,7 +7,8 @@ import { foldText } from '../../../shared/platform/text';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { searchResults } from '../../../shared/mapping-jobs/results';
 import type { ResultFilter } from '../../../shared/mapping-jobs/job';
-import { deserializeSearchColumns, searchColumnsOf, searchMatches, searchOf, serializeSearchColumns, type ResultSearch } from '../../../shared/mapping-jobs/result-search';
+import { deserializeSearchColumns, searchColumnsOf, searchMatches, serializeSearchColumns } from '../../../shared/mapping-jobs/result-search';
+import { answerSearchOf as searchOf, type AnswerSearch as ResultSearch } from '../../../shared/mapping';
 import { mergePartition, partitionsToMerge, ResultViews, writeViewPart, writeViewsManifest } from '../../../shared/mapping-jobs/result-views';
 import { bytesOf, DecisionsInMemory, ObjectsInMemory } from '../../support/results-in-memory';
 

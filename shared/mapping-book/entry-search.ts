@@ -1,0 +1,234 @@
+/**
+ * Searching the mapping book's entries (the answer search of shared/mapping/answer-search.ts) with
+ * the listing's filters (source, status, method, score), in key order (partner id, then source),
+ * with the total that matched.
+ *
+ * The rule is `entryMatches` on an entry. At scale the same rule runs on search columns: each part
+ * of a segment carries in its file, after its blocks, its entries' answer columns with their
+ * source, status, method, score and what the generation folded of each (snapshot.ts). A search
+ * reads a generation's columns once per function, hides an older segment's entries that a newer
+ * one holds (worked out once per generation), lays the entries changed since (the table's items)
+ * over them, marks the matching rows by indexOf over all of them at once, and reads only the page's
+ * entries.
+ */
+import { deserialize, serialize } from 'node:v8';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { answerColumnsFrom, answerColumnsOf, answerColumnTexts, answerMarks, answerMatches, type AnswerColumns, type AnswerSearch, type SearchedAnswer } from '../mapping';
+import { compareUtf8 } from '../platform/objects/block-files';
+import { textAtLine, textLinesFrom, textLinesOf, type TextLines } from '../platform/text-lines';
+import { ENTRY_METHODS, ENTRY_STATUSES, type BookEntry } from './entries';
+
+/** What an entry is searched by. */
+const searchedOf = (entry: BookEntry): SearchedAnswer => ({
+  partnerHotelId: entry.partnerHotelId,
+  partnerHotelName: entry.partner.name,
+  partnerCity: entry.partner.city,
+  partnerCountry: entry.partner.country,
+  referenceHotelId: entry.referenceHotelId,
+  referenceHotelName: entry.referenceHotelName,
+  supplierCodes: entry.supplierCodes,
+});
+
+/** The listing's filters. */
+export interface EntryFilter {
+  source?: string;
+  status?: BookEntry['status'];
+  method?: NonNullable<BookEntry['method']> | 'NONE';
+  minScore?: number;
+  maxScore?: number;
+}
+
+/** Whether an entry is one the listing's filter keeps (DELETED ones only when asked for). */
+export function filterMatches(entry: BookEntry, filter: EntryFilter): boolean {
+  if (filter.source !== undefined && entry.source !== filter.source) return false;
+  if (filter.status !== undefined ? entry.status !== filter.status : entry.status === 'DELETED') return false;
+  if (filter.method !== undefined && (entry.method ?? 'NONE') !== filter.method) return false;
+  if (filter.minScore !== undefined && entry.score < filter.minScore) return false;
+  if (filter.maxScore !== undefined && entry.score > filter.maxScore) return false;
+  return true;
+}
+
+/** Whether an entry is one the search and the filter ask for. */
+export function entryMatches(entry: BookEntry, search: AnswerSearch, filter: EntryFilter): boolean {
+  return filterMatches(entry, filter) && answerMatches(searchedOf(entry), search);
+}
+
+const STATUSES = [...ENTRY_STATUSES];
+const METHODS = [null, ...ENTRY_METHODS];
+const SCORE_STEPS = 10_000;
+
+/** A part's entries as searches read them, in key order. */
+export interface EntryColumns {
+  rows: number;
+  answers: AnswerColumns;
+  sources: TextLines;
+  /** Per entry, its status (ENTRY_STATUSES index) × 4 + its method (none, then ENTRY_METHODS). */
+  statusMethods: Uint8Array;
+  /** Per entry, its score × 10,000. */
+  scores: Uint16Array;
+  /** Per entry, the sequence of the laid-over item the generation folded of it (0: none). */
+  folded: Float64Array;
+}
+
+/** The columns of entries in key order, each with what the generation folded of it. */
+export function entryColumnsOf(entries: readonly (BookEntry & { folded: number })[]): EntryColumns {
+  return {
+    rows: entries.length,
+    answers: answerColumnsOf(entries.map(searchedOf)),
+    sources: textLinesOf(entries.map((entry) => entry.source)),
+    statusMethods: Uint8Array.from(entries, (entry) => STATUSES.indexOf(entry.status) * 4 + METHODS.indexOf(entry.method)),
+    scores: Uint16Array.from(entries, (entry) => Math.round(entry.score * SCORE_STEPS)),
+    folded: Float64Array.from(entries, (entry) => entry.folded),
+  };
+}
+
+/** The columns as a part's file holds them after its blocks, gzip-compressed. */
+export function serializeEntryColumns(columns: EntryColumns): Buffer {
+  const { rows, statusMethods, scores, folded } = columns;
+  return gzipSync(serialize({ rows, statusMethods, scores, folded, sources: columns.sources.text, texts: answerColumnTexts(columns.answers) }), { level: 4 });
+}
+
+export function deserializeEntryColumns(bytes: Buffer): EntryColumns {
+  const stored = deserialize(gunzipSync(bytes)) as { rows: number; statusMethods: Uint8Array; scores: Uint16Array; folded: Float64Array; sources: string; texts: Record<string, string> };
+  const { rows, statusMethods, scores, folded } = stored;
+  return { rows, answers: answerColumnsFrom(stored.texts, rows), sources: textLinesFrom(stored.sources, rows), statusMethods, scores, folded };
+}
+
+/** The entry key of a row (partner id, then source: snapshot.ts entryKey). */
+export const keyAt = (columns: EntryColumns, row: number) => `${textAtLine(columns.answers.partnerIds, row)}\u0001${textAtLine(columns.sources, row)}`;
+
+/** The row of a part holding an entry key, by binary search (UTF-8 order); undefined when none does. */
+export function rowOfKey(columns: EntryColumns, key: string): number | undefined {
+  let [low, high] = [0, columns.rows];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareUtf8(keyAt(columns, middle), key) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low < columns.rows && keyAt(columns, low) === key ? low : undefined;
+}
+
+/** A generation's columns: each segment's parts (oldest segment first, parts in key order). */
+export type GenerationColumns = readonly (readonly EntryColumns[])[];
+
+/**
+ * Which rows a newer segment hides (it holds the same key): per segment and part, a mark per row.
+ * The segments' keys are sorted, so each older part is walked beside each newer one.
+ */
+export function hiddenRows(generation: GenerationColumns): Uint8Array[][] {
+  const hidden = generation.map((parts) => parts.map((columns) => new Uint8Array(columns.rows)));
+  const keysOf = (parts: readonly EntryColumns[]) => parts.flatMap((columns) => Array.from({ length: columns.rows }, (_, row) => keyAt(columns, row)));
+  const newer: string[][] = [];
+  for (let segment = generation.length - 1; segment >= 0; segment--) {
+    const parts = generation[segment]!;
+    for (const keys of newer) {
+      let at = 0;
+      parts.forEach((columns, part) => {
+        for (let row = 0; row < columns.rows; row++) {
+          const key = keyAt(columns, row);
+          while (at < keys.length && compareUtf8(keys[at]!, key) < 0) at++;
+          if (at < keys.length && keys[at] === key) hidden[segment]![part]![row] = 1;
+        }
+      });
+    }
+    newer.push(keysOf(parts));
+  }
+  return hidden;
+}
+
+/** The place of a row of a generation. */
+interface GenerationRow {
+  segment: number;
+  part: number;
+  row: number;
+}
+
+/** A matching entry: a row of the generation, or an entry changed since (laid over it). */
+type Found = { key: string; row: GenerationRow } | { key: string; entry: BookEntry };
+
+/**
+ * The entries that the search and the filter ask for, in key order, after `afterKey` (excluded):
+ * the first `limit` (rows of the generation to read, or laid-over entries as they are) and how many
+ * there are in all. `laidOver`: the entries changed since, with the sequence of their change.
+ */
+export function searchGeneration(
+  generation: GenerationColumns,
+  hidden: readonly (readonly Uint8Array[])[],
+  laidOver: readonly { entry: BookEntry; sequence: number }[],
+  search: AnswerSearch,
+  filter: EntryFilter,
+  afterKey: string | null,
+  limit: number,
+): { found: Found[]; total: number } {
+  // A laid-over entry newer than what the generation folded of it stands in for the generation's row.
+  const replaced = new Set<string>();
+  const laidFound: Found[] = [];
+  const afterLaid = (key: string) => afterKey === null || compareUtf8(key, afterKey) > 0;
+  for (const { entry, sequence } of laidOver) {
+    const key = `${entry.partnerHotelId}\u0001${entry.source}`;
+    const at = visibleRowOf(generation, hidden, key);
+    if (at && sequence <= generation[at.segment]![at.part]!.folded[at.row]!) continue;
+    if (at) replaced.add(`${at.segment}:${at.part}:${at.row}`);
+    if (entryMatches(entry, search, filter)) laidFound.push({ key, entry });
+  }
+  laidFound.sort((a, b) => compareUtf8(a.key, b.key));
+  const laidAfter = laidFound.filter((found) => afterLaid(found.key));
+
+  const [lowest, highest] = [Math.round((filter.minScore ?? 0) * SCORE_STEPS), Math.round((filter.maxScore ?? 1) * SCORE_STEPS)];
+  const status = filter.status === undefined ? undefined : STATUSES.indexOf(filter.status);
+  const deleted = STATUSES.indexOf('DELETED');
+  const method = filter.method === undefined ? undefined : METHODS.indexOf(filter.method === 'NONE' ? null : filter.method);
+  // Each segment's matching rows, in key order; the page is the lowest keys of all of them.
+  const lists: Found[][] = [laidAfter];
+  let total = laidFound.length;
+  generation.forEach((parts, segment) => {
+    // A segment's keys are sorted: once past `afterKey`, every later row is; a page takes `limit` of each segment at most.
+    const list: Found[] = [];
+    let past = afterKey === null;
+    parts.forEach((columns, part) => {
+      const texts = answerMarks(columns.answers, columns.rows, search);
+      for (let row = 0; row < columns.rows; row++) {
+        if (hidden[segment]![part]![row] || (replaced.size > 0 && replaced.has(`${segment}:${part}:${row}`))) continue;
+        const rowStatus = columns.statusMethods[row]! >> 2;
+        if (status === undefined ? rowStatus === deleted : rowStatus !== status) continue;
+        if (method !== undefined && (columns.statusMethods[row]! & 3) !== method) continue;
+        if (columns.scores[row]! < lowest || columns.scores[row]! > highest) continue;
+        if (texts !== undefined && texts.marks[row] !== texts.all) continue;
+        if (filter.source !== undefined && textAtLine(columns.sources, row) !== filter.source) continue;
+        total++;
+        if (list.length === limit) continue;
+        const key = keyAt(columns, row);
+        past ||= compareUtf8(key, afterKey!) > 0;
+        if (past) list.push({ key, row: { segment, part, row } });
+      }
+    });
+    lists.push(list);
+  });
+  return { found: lowestKeys(lists, limit), total };
+}
+
+/** The row of the newest segment holding a key, unless hidden (then a newer one holds it). */
+function visibleRowOf(generation: GenerationColumns, hidden: readonly (readonly Uint8Array[])[], key: string): GenerationRow | undefined {
+  for (let segment = generation.length - 1; segment >= 0; segment--) {
+    for (const [part, columns] of generation[segment]!.entries()) {
+      const row = rowOfKey(columns, key);
+      if (row !== undefined && !hidden[segment]![part]![row]) return { segment, part, row };
+    }
+  }
+  return undefined;
+}
+
+/** The `limit` lowest keys of sorted lists, in order. */
+function lowestKeys(lists: readonly Found[][], limit: number): Found[] {
+  const heads = lists.map(() => 0);
+  const found: Found[] = [];
+  while (found.length < limit) {
+    let lowest = -1;
+    lists.forEach((list, k) => {
+      if (heads[k]! < list.length && (lowest < 0 || compareUtf8(list[heads[k]!]!.key, lists[lowest]![heads[lowest]!]!.key) < 0)) lowest = k;
+    });
+    if (lowest < 0) break;
+    found.push(lists[lowest]![heads[lowest]!++]!);
+  }
+  return found;
+}
