@@ -62,11 +62,18 @@ export const DEMO_REFERENCE = { hotels: 20_000, seed: 2026 } as const;
 /** The demo inventory whose job leaves a review queue: about 250 of its rows in REVIEW (infra/synthetic/review-queue.ts). */
 export const REVIEW_DEMO = { file: fileURLToPath(new URL('./demo/review-queue.csv', import.meta.url)), rows: 4_000, seed: 7 } as const;
 
+/** The suppliers the demo organization connects to: its answers show the hotels' codes there. */
+const DEMO_SUPPLIERS = ['HOTELBEDS', 'EXPEDIA'];
+
 /**
- * Maps the review demo through the API itself, as a partner would (upload, then a job; `partial`,
- * so it ends no entry of the book): its job leaves the console a queue to work.
+ * Maps the review demo through the API itself, as a partner would (connects two suppliers, uploads,
+ * then a job; `partial`, so it ends no entry of the book): its job leaves the console a queue to work.
  */
 export async function mapReviewDemo(baseUrl: string, apiKey: string): Promise<void> {
+  for (const { id } of SUPPLIER_CATALOGUE.filter((supplier) => DEMO_SUPPLIERS.includes(supplier.code))) {
+    const connected = await fetch(`${baseUrl}/api/v1/suppliers/${id}/connect`, { method: 'POST', headers: { 'x-api-key': apiKey } });
+    if (!connected.ok) throw new Error(`connecting the demo to a supplier answered ${connected.status}: ${await connected.text()}`);
+  }
   const form = new FormData();
   form.append('name', 'Review demo hotels');
   form.append('file', new Blob([readFileSync(REVIEW_DEMO.file)], { type: 'text/csv' }), 'review-queue.csv');

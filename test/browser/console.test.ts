@@ -63,6 +63,8 @@ describeInBrowser('the review console', () => {
   beforeAll(async () => {
     await seedReferenceInventory(api.runtime, DEMO_REFERENCE);
     partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    // Connected as the demo organization is: rows show their hotels' codes at these two suppliers.
+    for (const supplier of ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001', '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002']) await api.request('POST', `/api/v1/suppliers/${supplier}/connect`, { as: partner });
     const [header, ...lines] = readFileSync(REVIEW_DEMO.file, 'utf8').trimEnd().split('\n');
     // A hostile name on a row of its own, first in partner id order.
     const columns = header!.split(',');
@@ -133,9 +135,16 @@ describeInBrowser('the review console', () => {
 
     /** What each key should leave on the row it was pressed on. */
     const expected = new Map<string, (row: any) => void>();
+    let coded = 0;
     const press = async (key: string, check?: (row: any, before: any) => void) => {
       const id = await shownRow();
       const before = await rowOf(id);
+      // The proposal's codes at the connected suppliers, as the API gives them, as text.
+      const codes = Object.entries(before.supplierCodes as Record<string, string>);
+      const line = page.locator('.row-head .supplier-codes');
+      if (codes.length > 0) coded++;
+      assert.equal(await line.count(), codes.length > 0 ? 1 : 0, id);
+      if (codes.length > 0) assert.equal(await line.textContent(), `Supplier codes: ${codes.map(([supplier, code]) => `${supplier} ${code}`).join(' · ')}`);
       await page.keyboard.press(key);
       if (check) expected.set(id, (row) => check(row, before));
       return id;
@@ -202,6 +211,7 @@ describeInBrowser('the review console', () => {
     await nextRow(await press('ArrowRight', untouched));
     await press('k');
     assert.ok(expected.size >= 10, `${expected.size} rows worked`);
+    assert.ok(coded > 0, 'some rows showed their hotel\'s supplier codes');
     // The API's answers arrive after the rows shown: wait until they are all recorded.
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('#notice p'), undefined, { timeout: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 500));

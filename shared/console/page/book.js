@@ -6,10 +6,11 @@
 import { api } from './api.js';
 import { decimal, h, show } from './dom.js';
 import { notify } from './notice.js';
+import { supplierCodesLine } from './evidence.js';
 
 /**
  * @typedef {{ source: string, partnerHotelId: string, partner: import('./evidence.js').PartnerFacts, status: string, method: string | null,
- *   referenceHotelId: string | null, referenceHotelName: string | null, score: number, confidence?: string, reason: string, reasonCode?: string, changedAt: string,
+ *   referenceHotelId: string | null, referenceHotelName: string | null, supplierCodes?: Record<string, string>, score: number, confidence?: string, reason: string, reasonCode?: string, changedAt: string,
  *   history?: { at: string, change: string, status: string, referenceHotelId: string | null, reason: string }[] }} Entry
  */
 
@@ -79,6 +80,7 @@ export function bookView(main) {
         detail,
         h('h2', { tabindex: '-1', id: 'entry-title' }, full.partner.name),
         h('p', {}, `${full.status}${full.method ? ` (${full.method})` : ''}${full.confidence ? `, ${full.confidence} confidence` : ''} · ${full.referenceHotelName ?? 'no reference hotel'}${full.reasonCode ? ` · ${full.reasonCode}` : ''} · ${full.reason}`),
+        supplierCodesLine(full.supplierCodes),
         h(
           'table',
           { class: 'history' },

@@ -41,6 +41,15 @@ const FIELDS = [
 ];
 
 /**
+ * The reference hotel's codes at the organization's connected suppliers, as a line of text; none: nothing.
+ * @param {Record<string, string> | undefined} codes
+ */
+export function supplierCodesLine(codes) {
+  const pairs = Object.entries(codes ?? {});
+  return pairs.length === 0 ? null : h('p', { class: 'supplier-codes' }, `Supplier codes: ${pairs.map(([supplier, id]) => `${supplier} ${id}`).join(' · ')}`);
+}
+
+/**
  * @param {PartnerFacts} partner
  * @param {Column[]} columns the proposal first, then the candidates
  */

@@ -10,7 +10,7 @@
  */
 import { api, readAll } from './api.js';
 import { decimal, h, show } from './dom.js';
-import { evidenceTable } from './evidence.js';
+import { evidenceTable, supplierCodesLine } from './evidence.js';
 import { pinMap } from './map.js';
 import { notify } from './notice.js';
 
@@ -21,7 +21,7 @@ import { notify } from './notice.js';
  * @typedef {import('./evidence.js').ReferenceHotel} ReferenceHotel
  * @typedef {{ decision: 'MATCH' | 'NO_MATCH', decidedAt: string, referenceHotelId: string | null }} Review the decision standing on a row
  * @typedef {{ partnerHotelId: string, source?: string, partnerHotelName: string, partnerHotel?: PartnerFacts, referenceHotelId: string | null, referenceHotelName: string | null,
- *   status: string, method: string | null, score: number, confidence: string, evidence: Evidence | null, candidates: Candidate[], reason?: string, reasonCode?: string, review?: Review }} Row
+ *   status: string, method: string | null, score: number, confidence: string, supplierCodes?: Record<string, string>, evidence: Evidence | null, candidates: Candidate[], reason?: string, reasonCode?: string, review?: Review }} Row
  * @typedef {{ decision: 'MATCH', referenceHotelId: string } | { decision: 'NO_MATCH' } | { decision: 'WITHDRAW' }} Decision
  */
 
@@ -218,6 +218,7 @@ export function reviewView(main, { title, back, queue, send }) {
             row.reasonCode ? ` · ${row.reasonCode}` : '',
             row.reason ? ` · ${row.reason}` : '',
           ),
+          supplierCodesLine(row.supplierCodes),
           row.review ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt.replace('T', ' ').slice(0, 16)}`) : null,
         ),
         h(
