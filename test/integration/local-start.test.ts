@@ -32,7 +32,8 @@ describe('npm start', () => {
     const mine = await fetch(`${baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { authorization: `Bearer ${bearerToken}` } });
     assert.equal(mine.status, 200);
     assert.ok(((await mine.json()) as { maxSuppliers: number }).maxSuppliers < suppliers.total);
-    const connect = await fetch(`${baseUrl}/api/v1/suppliers/${suppliers.suppliers[0]!.id}/connect`, {
+    // The demo connects HOTELBEDS and EXPEDIA (the catalogue's first two) as it maps its review inventory; a third is the newcomer's.
+    const connect = await fetch(`${baseUrl}/api/v1/suppliers/${suppliers.suppliers[2]!.id}/connect`, {
       method: 'POST',
       headers: { 'x-api-key': apiKey },
     });
@@ -56,7 +57,7 @@ describe('npm start', () => {
     assert.equal(second.credentials.apiKey, apiKey, 'the demo key survives a restart');
     assert.equal(second.credentials.organizationId, organizationId);
     const kept = await fetch(`${second.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
-    assert.equal(((await kept.json()) as { total: number }).total, 1, 'the connection survives a restart');
+    assert.equal(((await kept.json()) as { total: number }).total, 3, "the connections, the demo's two and the newcomer's, survive a restart");
     assert.equal((await demoJobs(second.credentials.baseUrl)).length, 1, 'the review demo is mapped once');
 
     // DynamoDB Local dies under it: 503 with Retry-After meanwhile, then npm start has restarted it on the same data.
