@@ -22,7 +22,7 @@ export {
 export { abandonJobWrite, jobWriteStatus, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource, type JobWriteStatus } from './job-writes';
 export { currentAnswers, currentEntries, decideEntry, heldEngineAnswers, recordingOutcomes, type EntryId } from './book';
 export { recordingWrite, type RecordingRequest } from './recording';
-export type { EntryAnswer } from './snapshot';
+export { SNAPSHOT_BLOCK_ENTRIES, type EntryAnswer } from './snapshot';
 export { bookPorts } from './services';
 export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';

@@ -101,7 +101,7 @@ function changedBlocks(request: Pick<JobWriteRequest, 'partial' | 'changedRows'>
   return request.partial || request.changedRows === undefined ? rowBlocks : Math.ceil(request.changedRows / SNAPSHOT_BLOCK_ENTRIES);
 }
 
-/** The job's rows in partner id order, a block at a time (the job's results views). */
+/** The job's rows in partner id order, a block of about SNAPSHOT_BLOCK_ENTRIES rows at a time (a write weighs its work in such blocks). */
 export interface JobRowsSource {
   outline(): Promise<{ firstIds: string[]; sources: string[] }>;
   rows(fromBlock: number, toBlock: number): Promise<JobRow[]>;

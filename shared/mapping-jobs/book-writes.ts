@@ -3,7 +3,7 @@
  * its ranges), and each decision on a job's row, in the transaction that records it on the job.
  */
 import { referenceFactsIn } from '../mapping';
-import { decideEntry, OWN_SOURCE, startJobWrite, writeJobRange, type BookEntry, type BookPorts, type JobRow, type JobRowsSource } from '../mapping-book';
+import { decideEntry, OWN_SOURCE, SNAPSHOT_BLOCK_ENTRIES, startJobWrite, writeJobRange, type BookEntry, type BookPorts, type JobRow, type JobRowsSource } from '../mapping-book';
 import type { DomainEvent } from '../platform/events/events';
 import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
@@ -39,7 +39,7 @@ export function jobRow(result: Omit<StoredResult, 'chunk'>): JobRow {
 
 /** A completed job's rows in partner id order, from its results views. */
 export function jobRowsSource(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>): JobRowsSource {
-  const rows = new EngineRowsInOrder(objects, job);
+  const rows = new EngineRowsInOrder(objects, job, SNAPSHOT_BLOCK_ENTRIES);
   return { outline: () => rows.outline(), rows: async (from, to) => (await rows.rows(from, to)).map(jobRow) };
 }
 

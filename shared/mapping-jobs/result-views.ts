@@ -245,24 +245,36 @@ export function partitionsToMerge(parts: readonly ViewPart[]): string[] {
   return [...holders].filter(([, count]) => count > 1).map(([partition]) => partition).sort();
 }
 
-/** A completed job's rows as the engine left them, in partner id order, a block at a time: what the job writes into the book. */
+/**
+ * A completed job's rows as the engine left them, in partner id order, in groups of its blocks of
+ * about `groupRows` rows (the book weighs its work in blocks of that many): what the job writes
+ * into the book.
+ */
 export class EngineRowsInOrder {
   constructor(
     private readonly objects: Pick<ObjectStore, 'get'>,
     private readonly job: Pick<MappingJob, 'organizationId' | 'id'>,
+    private readonly groupRows: number,
   ) {}
 
-  /** The first partner id of each block, and the book sources of the rows. */
+  /** The first partner id of each group, and the book sources of the rows. */
   async outline(): Promise<{ firstIds: string[]; sources: string[] }> {
     const manifest = await readManifest(this.objects, this.job);
-    return { firstIds: manifest.byId.map((block) => block.first), sources: manifest.sources };
+    const group = this.groupOf(manifest);
+    return { firstIds: manifest.byId.filter((_, block) => block % group === 0).map((block) => block.first), sources: manifest.sources };
   }
 
-  /** The rows of blocks `from` to `to` (excluded). */
+  /** The rows of groups `from` to `to` (excluded). */
   async rows(from: number, to: number): Promise<StoredResult[]> {
     const manifest = await readManifest(this.objects, this.job);
-    const blocks = await Promise.all(manifest.byId.slice(from, to).map((block) => readViewBlock(this.objects, this.job, manifest, block)));
+    const group = this.groupOf(manifest);
+    const blocks = await Promise.all(manifest.byId.slice(from * group, to * group).map((block) => readViewBlock(this.objects, this.job, manifest, block)));
     return blocks.flat();
+  }
+
+  /** Blocks per group: of 100 rows (ID_BLOCK_ROWS), five; of 500 (a job completed before), one. */
+  private groupOf(manifest: Manifest): number {
+    return manifest.byId.length === 0 ? 1 : Math.max(1, Math.round(this.groupRows / (manifest.rows / manifest.byId.length)));
   }
 }
 

@@ -185,8 +185,8 @@ export const mappingJobRoutes = {
     responses: { 200: { description: 'A page of results', schema: schemas.ResultPage }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND, 410: RESULTS_GONE },
     // A completed job's rows are files (its views); the table holds the job and the decisions.
     access: { table: 'read', resultObjects: { read: [JOB_RESULTS_PREFIX] } },
-    // A search scans every part's columns, kept in memory (a million rows: 10 parts, about 150 MB) on a whole vCPU (bench:result-search).
-    lambda: { memoryMb: 1769, timeoutSeconds: 15 },
+    // A search scans every part's columns, kept in memory (a million rows: 10 parts, about 150 MB; bench:result-search), on 0.58 vCPU.
+    lambda: { memoryMb: 1024, timeoutSeconds: 15 },
   }),
   reviewMappingResult: defineRoute({
     method: 'POST',

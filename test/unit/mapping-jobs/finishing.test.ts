@@ -146,7 +146,7 @@ class JobInMemory implements FinishingPorts {
 
   /** The views' rows in partner id order. */
   async viewRows(): Promise<StoredResult[]> {
-    const views = new EngineRowsInOrder(this.views, this.job);
+    const views = new EngineRowsInOrder(this.views, this.job, 500);
     return views.rows(0, (await views.outline()).firstIds.length);
   }
 

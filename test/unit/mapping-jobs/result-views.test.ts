@@ -5,7 +5,7 @@ import { DomainError } from '../../../shared/platform/errors';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { queryCountedChunks, queryResults } from '../../../shared/mapping-jobs/results';
 import type { ResultFilter } from '../../../shared/mapping-jobs/job';
-import { ResultViews, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest } from '../../../shared/mapping-jobs/result-views';
+import { EngineRowsInOrder, ID_BLOCK_ROWS, ResultViews, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest } from '../../../shared/mapping-jobs/result-views';
 import { resultSortKey } from '../../../shared/mapping-jobs/store';
 import { bytesOf, DecisionsInMemory, ObjectsInMemory } from '../../support/results-in-memory';
 
@@ -145,6 +145,18 @@ describe('a completed job’s results views', () => {
     for (const cursor of [another, filtered, 'not-a-cursor']) {
       await assert.rejects(queryResults(views, job.id, {}, 10, cursor), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input');
     }
+  });
+
+  it('hand the book its rows in groups of blocks of about the rows it weighs its work in, all of them, in order', async () => {
+    const { job, rows, objects } = await setUp();
+    const inOrder = new EngineRowsInOrder(objects, job, 500);
+    const { firstIds } = await inOrder.outline();
+    assert.equal(ID_BLOCK_ROWS, 100);
+    assert.equal(firstIds.length, Math.ceil(rows.length / 500), 'five blocks of 100 rows a group');
+    const all = (await inOrder.rows(0, firstIds.length)).map((row) => row.partnerHotelId);
+    assert.deepEqual(all, [...rows].map((row) => row.partnerHotelId).sort((a, b) => Buffer.compare(bytesOf(a), bytesOf(b))));
+    assert.deepEqual((await inOrder.rows(1, 2)).map((row) => row.partnerHotelId), all.slice(500, 1_000));
+    assert.equal(firstIds[1], all[500]);
   });
 
   it('of a job with no row answer empty pages', async () => {
