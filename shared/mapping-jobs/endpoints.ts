@@ -84,7 +84,7 @@ export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewM
 
 export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async (request, runtime) => {
   const { principal, body } = request;
-  const answer = await findMatches(findMatchPorts(runtime), {
+  const [answer, connected] = await Promise.all([findMatches(findMatchPorts(runtime), {
     organizationId: principal.organizationId,
     hotels: body.hotels,
     requestedMode: body.mode,
@@ -94,8 +94,7 @@ export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = asyn
     requestedBy: principal.keyId,
     requestId: request.requestId,
     receiptId: requestReceipt(mappingJobRoutes.findMatch, request),
-  });
-  const connected = await connectedSupplierCodes(runtime, principal.organizationId);
+  }), connectedSupplierCodes(runtime, principal.organizationId)]);
   const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result, connected) }));
   return { status: 200, json: { mode: answer.mode, referenceVersionId: answer.referenceVersionId, charged: answer.charged, results } };
 };

@@ -268,14 +268,25 @@ export class EngineRowsInOrder {
   async rows(from: number, to: number): Promise<StoredResult[]> {
     const manifest = await readManifest(this.objects, this.job);
     const group = this.groupOf(manifest);
-    const blocks = await Promise.all(manifest.byId.slice(from * group, to * group).map((block) => readViewBlock(this.objects, this.job, manifest, block)));
-    return blocks.flat();
+    return (await readBlocksInOrder(this.objects, this.job, manifest, manifest.byId.slice(from * group, to * group))).flat();
   }
 
   /** Blocks per group: of 100 rows (ID_BLOCK_ROWS), five; of 500 (a job completed before), one. */
   private groupOf(manifest: Manifest): number {
     return manifest.byId.length === 0 ? 1 : Math.max(1, Math.round(this.groupRows / (manifest.rows / manifest.byId.length)));
   }
+}
+
+/** Blocks of the views in order, each file's run of them read by one byte range. */
+async function readBlocksInOrder(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, manifest: Manifest, blocks: readonly FileBlock[]): Promise<StoredResult[][]> {
+  const runs: FileBlock[][] = [];
+  for (const block of blocks) {
+    const run = runs[runs.length - 1];
+    if (run?.[0]!.file === block.file) run.push(block);
+    else runs.push([block]);
+  }
+  const read = await Promise.all(runs.map((run) => readAdjacentBlocks<StoredResult>(objects, viewKeys.file(job, manifest.files[run[0]!.file]!), run)));
+  return read.flat();
 }
 
 function readViewBlock(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, manifest: Manifest, block: FileBlock): Promise<StoredResult[]> {
@@ -352,7 +363,7 @@ export class ResultViews {
     // The blocks a page takes, read at once (one more for a cursor inside the first); one row past the page says whether there is a next one.
     const atOnce = Math.ceil((limit + 1) / ID_BLOCK_ROWS) + 1;
     for (let block = afterBytes ? blockAscending(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block += atOnce) {
-      for (const row of (await this.adjacentBlocks(manifest, manifest.byId.slice(block, block + atOnce))).flat()) {
+      for (const row of (await readBlocksInOrder(this.objects, this.job, manifest, manifest.byId.slice(block, block + atOnce))).flat()) {
         if (afterBytes && Buffer.compare(Buffer.from(row.partnerHotelId, 'utf8'), afterBytes) <= 0) continue;
         rows.push(row);
         if (rows.length > limit) break;
@@ -411,18 +422,6 @@ export class ResultViews {
 
   private manifest(): Promise<Manifest> {
     return readManifest(this.objects, this.job);
-  }
-
-  /** Blocks in partner id order, each file's run of them read by one byte range. */
-  private async adjacentBlocks(manifest: Manifest, blocks: readonly FileBlock[]): Promise<StoredResult[][]> {
-    const runs: FileBlock[][] = [];
-    for (const block of blocks) {
-      const run = runs[runs.length - 1];
-      if (run?.[0]!.file === block.file) run.push(block);
-      else runs.push([block]);
-    }
-    const read = await Promise.all(runs.map((run) => readAdjacentBlocks<StoredResult>(this.objects, viewKeys.file(this.job, manifest.files[run[0]!.file]!), run)));
-    return read.flat();
   }
 
   private async block(block: FileBlock): Promise<StoredResult[]> {

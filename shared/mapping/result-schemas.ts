@@ -54,7 +54,7 @@ export const answerSearchFields = {
     v.pipe(
       Text({ maxLength: 1000 }),
       v.description(`Search: the reference hotel has a code at any of these connected suppliers (1 to ${SEARCH_MAX_SUPPLIERS} supplier codes, comma-separated)`),
-      v.examples(['HOTELBEDS,EXPEDIA']),
+      v.examples(['EXPEDIA,AGODA']),
     ),
   ),
 };

@@ -84,6 +84,10 @@ describe('request examples', () => {
 
   it('every operation, sent with its examples as they are, is not refused for its shape', async () => {
     const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
+    // The search examples name suppliers (`supplier=EXPEDIA,AGODA`): a search by a supplier not connected is refused.
+    for (const supplier of ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002', '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0004']) {
+      assert.equal((await api.request('POST', `/api/v1/suppliers/${supplier}/connect`, { headers: partner.headers })).status, 201);
+    }
     const refused: string[] = [];
     for (const { path, method, operation } of operations) {
       const parameters = (location: Parameter['in']) => operation.parameters.filter((p) => p.in === location && p.example !== undefined);

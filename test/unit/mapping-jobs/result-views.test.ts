@@ -153,6 +153,9 @@ describe('a completed job’s results views', () => {
     const { firstIds } = await inOrder.outline();
     assert.equal(ID_BLOCK_ROWS, 100);
     assert.equal(firstIds.length, Math.ceil(rows.length / 500), 'five blocks of 100 rows a group');
+    objects.reads.length = 0;
+    await inOrder.rows(2, 3);
+    assert.equal(objects.reads.length, 1, 'a group is read by one range');
     const all = (await inOrder.rows(0, firstIds.length)).map((row) => row.partnerHotelId);
     assert.deepEqual(all, [...rows].map((row) => row.partnerHotelId).sort((a, b) => Buffer.compare(bytesOf(a), bytesOf(b))));
     assert.deepEqual((await inOrder.rows(1, 2)).map((row) => row.partnerHotelId), all.slice(500, 1_000));
