@@ -9,6 +9,7 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { toCountryCode } from '../../shared/mapping';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const REFERENCE = { hotels: 300, seed: 5 };
@@ -27,16 +28,7 @@ const rows = [
 const fold = (text: string | null | undefined) => (text ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const byPartnerId = (a: { partnerHotelId: string }, b: { partnerHotelId: string }) => Buffer.compare(Buffer.from(a.partnerHotelId), Buffer.from(b.partnerHotelId));
 
-async function mappedJob(as: Caller): Promise<string> {
-  const form = new FormData();
-  form.append('name', 'hotels');
-  form.append('file', new Blob([[formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n')], { type: 'text/csv' }), 'hotels.csv');
-  const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
-  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
-  assert.equal(created.status, 201, created.text);
-  await api.messaging.idle();
-  return created.body.mappingJobId;
-}
+const mappedJob = (as: Caller) => completedJob(api, as, [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n'));
 
 /** Every row a query finds, page by page, and the totals the pages told. */
 async function searchAll(as: Caller, jobId: string, query: Record<string, string>) {

@@ -10,6 +10,7 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { toCountryCode } from '../../shared/mapping';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
+import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const REFERENCE = { hotels: 300, seed: 5 };
@@ -32,17 +33,7 @@ function expectedCodes(referenceHotelId: string | null, suppliers: readonly stri
   return Object.fromEntries(suppliers.flatMap((supplier) => (codes[supplier] ? [[supplier, codes[supplier]]] : [])));
 }
 
-async function mapPartnerFile(as: Caller): Promise<string> {
-  const form = new FormData();
-  form.append('name', 'hotels');
-  form.append('file', new Blob([partnerCsv], { type: 'text/csv' }), 'hotels.csv');
-  const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
-  assert.equal(uploaded.status, 201, uploaded.text);
-  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
-  assert.equal(created.status, 201, created.text);
-  await api.messaging.idle();
-  return created.body.mappingJobId;
-}
+const mapPartnerFile = (as: Caller) => completedJob(api, as, partnerCsv);
 
 const results = async (as: Caller, jobId: string) => {
   const page = await api.request('GET', `/api/v1/mapping/${jobId}/results?limit=1000`, { as });
