@@ -160,15 +160,15 @@ export function searchGeneration(
   afterKey: string | null,
   limit: number,
 ): { found: Found[]; total: number } {
-  // A laid-over entry newer than what the generation folded of it stands in for the generation's row.
-  const replaced = new Set<string>();
+  // A laid-over entry newer than what the generation folded of it stands in for the generation's row: marked like a hidden one.
+  const replaced = generation.map((parts) => parts.map((): Uint8Array | undefined => undefined));
   const laidFound: Found[] = [];
   const afterLaid = (key: string) => afterKey === null || compareUtf8(key, afterKey) > 0;
   for (const { entry, sequence } of laidOver) {
     const key = `${entry.partnerHotelId}\u0001${entry.source}`;
     const at = visibleRowOf(generation, hidden, key);
     if (at && sequence <= generation[at.segment]![at.part]!.folded[at.row]!) continue;
-    if (at) replaced.add(`${at.segment}:${at.part}:${at.row}`);
+    if (at) (replaced[at.segment]![at.part] ??= new Uint8Array(generation[at.segment]![at.part]!.rows))[at.row] = 1;
     if (entryMatches(entry, search, filter)) laidFound.push({ key, entry });
   }
   laidFound.sort((a, b) => compareUtf8(a.key, b.key));
@@ -187,8 +187,9 @@ export function searchGeneration(
     let past = afterKey === null;
     parts.forEach((columns, part) => {
       const texts = answerMarks(columns.answers, columns.rows, search);
+      const [hiddenHere, replacedHere] = [hidden[segment]![part]!, replaced[segment]![part]];
       for (let row = 0; row < columns.rows; row++) {
-        if (hidden[segment]![part]![row] || (replaced.size > 0 && replaced.has(`${segment}:${part}:${row}`))) continue;
+        if (hiddenHere[row] || replacedHere?.[row]) continue;
         const rowStatus = columns.statusMethods[row]! >> 2;
         if (status === undefined ? rowStatus === deleted : rowStatus !== status) continue;
         if (method !== undefined && (columns.statusMethods[row]! & 3) !== method) continue;

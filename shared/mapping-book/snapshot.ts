@@ -82,8 +82,11 @@ export type EntryAnswer = Pick<
  */
 const answerBlocks = new ReadCache(400);
 
-/** Parts' search columns kept for searches (a part is at most about 100,000 entries, some 15 MB in memory). */
-const searchColumnsKept = new ReadCache(32);
+/**
+ * Parts' search columns kept for searches: a part is a write's range, about 10,000 entries (some
+ * 1.5 MB in memory), so 256 hold a book of some 2.5 million entries; a search reads every part's.
+ */
+const searchColumnsKept = new ReadCache(256);
 
 /** Which rows of a generation its newer segments hide, worked out once per generation. */
 const hiddenKept = new ReadCache(8);

@@ -7,7 +7,8 @@
  * spread over the book (a name changed in each) and one of as many neighbouring rows, with the bytes
  * each read and wrote; then a publication that merged 100
  * hotels taken into the book (what it reads: the entry index's blocks, not the book), and the first page
- * of the UNMATCHED entries (every 50th) through the index.
+ * of the UNMATCHED entries (every 50th) through the index; then searches of the book, the first and
+ * warm ones.
  *   npm run bench:book [-- --rows 100000 --parallel 4]
  */
 import { randomBytes } from 'node:crypto';
@@ -18,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { localRuntime } from '../../infra/local/messaging';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { bookPorts } from '../../shared/mapping-book';
-import { listEntries } from '../../shared/mapping-book/book';
+import { listEntries, searchEntries } from '../../shared/mapping-book/book';
 import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { FEED_START, type FeedPosition } from '../../shared/mapping-book/change-log';
@@ -183,6 +184,27 @@ try {
   const listStarted = performance.now();
   const page = await listEntries(ports, organizationId, { status: 'UNMATCHED' }, 100, null);
   console.log(`  first page of ${page.entries.length} UNMATCHED entries (one in 50) through the index: ${Math.round(performance.now() - listStarted)} ms, ${reads} reads`);
+
+  // Searches of the book (entry-search.ts): the first reads every segment part's columns; then warm, as a function serving searches is.
+  const searches: [string, Parameters<typeof searchEntries>[2], Parameters<typeof searchEntries>[3]][] = [
+    ['a name', { name: 'number 4242' }, {}],
+    ['a reference hotel', { referenceHotelId: hotel(777) }, {}],
+    ['a name among UNMATCHED', { name: 'number 1' }, { status: 'UNMATCHED' }],
+    ['a partner hotel', { partnerHotelId: 'H-0005000' }, {}],
+  ];
+  reads = 0;
+  const coldStarted = performance.now();
+  const cold = await searchEntries(ports, organizationId, searches[0]![1], searches[0]![2], 100, null);
+  console.log(`  first search of the book (every part's columns read): ${Math.round(performance.now() - coldStarted)} ms, ${reads} reads, ${cold.total} found`);
+  const times: number[] = [];
+  for (let k = 0; k < 40; k++) {
+    const [, search, filter] = searches[k % searches.length]!;
+    const started = performance.now();
+    await searchEntries(ports, organizationId, search, filter, 100, null);
+    times.push(performance.now() - started);
+  }
+  times.sort((x, y) => x - y);
+  console.log(`  searches of the book (${searches.map(([kind]) => kind).join(', ')}; total counted, a page of 100 read): p50 ${Math.round(times[20]!)} ms, p95 ${Math.round(times[38]!)} ms`);
 } finally {
   await stack.stop();
   rmSync(s3DataDir, { recursive: true, force: true });
