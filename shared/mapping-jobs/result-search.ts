@@ -74,13 +74,13 @@ export interface PartRow {
 /**
  * The rows of parts that the search and the filter ask for, in order (parts in order, each in its
  * order), from `after` on (excluded): the first `limit`, and how many there are in all. A row
- * `decided` holds (by part and row) is judged as decided, not from the columns.
+ * `decided` holds (per part, by row) is judged as decided, not from the columns.
  */
 export function searchColumns(
   parts: readonly SearchColumns[],
   search: AnswerSearch,
   filter: ResultFilter,
-  decided: ReadonlyMap<string, StoredResult>,
+  decided: readonly ReadonlyMap<number, StoredResult>[],
   after: PartRow | undefined,
   limit: number,
 ): { rows: PartRow[]; total: number } {
@@ -91,8 +91,9 @@ export function searchColumns(
   const method = filter.method && METHODS.indexOf(filter.method);
   parts.forEach((columns, part) => {
     const texts = answerMarks(columns.answers, columns.rows, search);
+    const decidedHere = decided[part]!;
     for (let row = 0; row < columns.rows; row++) {
-      const held = decided.get(`${part}:${row}`);
+      const held = decidedHere.size > 0 ? decidedHere.get(row) : undefined;
       const matches = held
         ? searchMatches(held, search, filter)
         : (texts === undefined || texts.marks[row] === texts.all) &&

@@ -47,17 +47,18 @@ export async function searchResults(
   filterOf(filter);
   const after = decodePartRow(cursor);
   const [parts, decidedRows] = await Promise.all([views.searchParts(), decisions()]);
-  const decided = new Map<string, StoredResult>();
+  // Each part's decided rows, by row.
+  const decided = parts.map(() => new Map<number, StoredResult>());
   for (const row of decidedRows) {
     for (const [part, columns] of parts.entries()) {
       const at = rowOfPartnerId(columns, row.partnerHotelId);
-      if (at !== undefined) decided.set(`${part}:${at}`, row);
+      if (at !== undefined) decided[part]!.set(at, row);
     }
   }
   // One more than a page tells whether there is a next one.
   const { rows, total } = searchColumns(parts, search, filter, decided, after, limit + 1);
   const page = rows.slice(0, limit);
-  const results = await Promise.all(page.map(async (at) => decided.get(`${at.part}:${at.row}`) ?? (await views.getEngineResult(partnerIdAt(parts[at.part]!, at.row)))!));
+  const results = await Promise.all(page.map(async (at) => decided[at.part]!.get(at.row) ?? (await views.getEngineResult(partnerIdAt(parts[at.part]!, at.row)))!));
   const last = page[page.length - 1];
   return { results, nextCursor: rows.length > limit && last ? encodeCursor({ at: `${last.part}:${last.row}` }) : null, total };
 }
