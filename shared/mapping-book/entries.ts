@@ -303,7 +303,8 @@ function engineRowOver(current: BookEntry | undefined, row: JobRow, at: string, 
   // An entry sent back to REVIEW holds there while the engine says what it said when it was sent back.
   const standing = current.decision ? current.engine : current;
   if (standing.status === row.status && standing.referenceHotelId === row.referenceHotelId) {
-    return { entry: { ...current, partner: row.partner, engine: engineAnswer(row), score: row.score, evidence: row.evidence, candidates: row.candidates } };
+    // The same hotel: its place and codes as the row's publication has them.
+    return { entry: { ...withReferenceFacts(current, row), partner: row.partner, engine: engineAnswer(row), score: row.score, evidence: row.evidence, candidates: row.candidates } };
   }
   const reason = `The engine now says ${describe(row)} (was ${describe(current)})${row.reason ? `: ${row.reason}` : ''}`;
   // An entry sent back to REVIEW stays there, its decision shown, until a person decides again.

@@ -18,8 +18,16 @@ import type { MappingOptions, MappingResult } from './types';
  */
 const RULES_REVISION = 2;
 
+const MODEL_DIGEST = createHash('sha256').update(JSON.stringify(MATCH_MODEL)).digest('base64url').slice(0, 12);
+
 /** What answers are a function of, besides the row and the reference: the rules' revision and the committed model. */
-export const ENGINE_VERSION = `${RULES_REVISION}.${createHash('sha256').update(JSON.stringify(MATCH_MODEL)).digest('base64url').slice(0, 12)}`;
+export const ENGINE_VERSION = `${RULES_REVISION}.${MODEL_DIGEST}`;
+
+/**
+ * The version whose answers carried no reference hotel facts (revision 1): the same answers but for
+ * them. A row the book answered then is answered again for its facts, and not charged.
+ */
+export const FACTLESS_ENGINE_VERSION = `1.${MODEL_DIGEST}`;
 
 /** Each row's result on its own, before the cross-row rule. */
 export function matchHotels(index: MatchingIndex, partners: Iterable<PartnerHotel>, options: MappingOptions, model?: MatchModel): MappingResult[] {

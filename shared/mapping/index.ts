@@ -14,7 +14,7 @@ export { MatchingIndex } from './matching-index';
 export { buildMatchingIndex } from './matching-index-builder';
 export { serializeMatchingIndex, deserializeMatchingIndex } from './matching-index-snapshot';
 export { HotelMatcher } from './matcher';
-export { ENGINE_VERSION, mapHotels, matchHotels } from './engine';
+export { ENGINE_VERSION, FACTLESS_ENGINE_VERSION, mapHotels, matchHotels } from './engine';
 export { decisionThresholds } from './matcher';
 export { resolveClaimsAmong, resolveSharedClaims, sharedClaims } from './shared-claims';
 export { REASON_CODE_MEANINGS, REASON_CODES, reasonCodeOf, type ReasonCode } from './reasons';

@@ -344,6 +344,9 @@ describe('applyHotelChange and a moved hotel', () => {
   });
 
   it("keeps the supplier codes and place of the hotel an entry points at current: a change, a merge, a decision and its withdrawal", () => {
+    const factless = applyJobRow(undefined, row(), AT[0], 'job-1', AT[0]).entry;
+    const filled = applyJobRow(factless, row({ supplierCodes: { HOTELBEDS: '1' }, referenceHotelCity: 'Paris' }), AT[1], 'job-2', AT[1]);
+    assert.deepEqual([filled.change, filled.entry.supplierCodes, filled.entry.referenceHotelCity], [undefined, { HOTELBEDS: '1' }, 'Paris'], "the same hotel again: its facts as the row's publication has them, no change to tell");
     const HOTEL_SURVIVOR = '44444444-4444-4444-8444-444444444444';
     const engine = applyJobRow(undefined, row({ supplierCodes: { HOTELBEDS: '1' }, referenceHotelCity: 'Paris', referenceHotelCountryCode: 'FR' }), AT[0], 'job-1', AT[0]).entry;
     const recoded = applyHotelChange(engine, { hotelId: HOTEL_A, name: 'Hotel du Louvre', facts: { supplierCodes: { HOTELBEDS: '1', EXPEDIA: '9' }, referenceHotelCity: 'Paris', referenceHotelCountryCode: 'FR' } }, AT[1], 'pub-2');
