@@ -65,7 +65,7 @@ export async function answerRows(ports: RowAnswerPorts, job: MappingJob, rows: r
   const read = performance.now();
   const changed = rows.flatMap((row, i) => (held[i]?.basis === bases[i] ? [] : [{ row, i }]));
   // Answered before answers carried their hotel's facts, and unchanged since: the engine answers it again for them, free.
-  const refreshed = new Set(changed.flatMap(({ row, i }) => (held[i]?.basis !== undefined && held[i]!.basis === rowBasis(job, row, FACTLESS_ENGINE_VERSION) ? [i] : [])));
+  const refreshed = new Set(changed.flatMap(({ row, i }) => (held[i]?.basis !== undefined && held[i].basis === rowBasis(job, row, FACTLESS_ENGINE_VERSION) ? [i] : [])));
   const index = changed.length > 0 ? await ports.index(job) : undefined;
   const loaded = performance.now();
   const engine = index ? matchHotels(index, changed.map(({ row }) => row), { mode: job.mode }) : [];
