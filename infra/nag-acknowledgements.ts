@@ -62,6 +62,14 @@ export function acknowledgeTracing(role: IConstruct): void {
   });
 }
 
+/** The file delivery roles' sts:AssumeRole on partners' roles (ServiceResources). */
+export function acknowledgePartnerRoles(role: IConstruct): void {
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::arn:aws:iam::*:role/*]',
+    reason: "Partners' roles are in their own accounts, named at run time; each trusts this account only under the external id issued for it.",
+  });
+}
+
 /** A role's object grants (ServiceResources): each names the objects under one prefix of the bucket. */
 export function acknowledgeObjectPrefixes(role: IConstruct, bucket: s3.IBucket, prefixes: readonly string[]): void {
   const bucketResource = bucket.node.defaultChild;

@@ -9,6 +9,7 @@ import { inventoryValidationQueue } from './partner-inventories';
 import type { QueueAddress, QueueDefinition } from './platform/queue/queue';
 import { referenceChangeMessages, referencePublicationQueue } from './reference';
 import { domainEventQueue, webhookDeliveryQueue } from './webhooks';
+import { fileDeliveryQueue } from './file-deliveries';
 
 export const queueList: readonly QueueDefinition[] = [
   inventoryValidationQueue,
@@ -23,7 +24,8 @@ export const queueList: readonly QueueDefinition[] = [
   mappingBookRecordQueue,
   domainEventQueue,
   webhookDeliveryQueue,
+  fileDeliveryQueue,
 ];
 
 /** The queues whose messages are recorded in a change's transaction (messagePut) and sent by the outbox relay. */
-export const relayedQueues: readonly QueueAddress[] = [referenceChangeMessages, mappingBookRecordQueue];
+export const relayedQueues: readonly QueueAddress[] = [referenceChangeMessages, mappingBookRecordQueue, mappingExportQueue];

@@ -11,6 +11,7 @@ import { billingComponentSchemas, billingRoutes } from './billing';
 import { consoleRoutes } from './console';
 import { docsRoutes } from './docs';
 import { exportFormatRoutes } from './export-format';
+import { fileDeliveryRoutes } from './file-deliveries';
 import { mappingBookComponentSchemas, mappingBookRoutes } from './mapping-book';
 import { mappingJobComponentSchemas, mappingJobRoutes } from './mapping-jobs';
 import { partnerInventoryComponentSchemas, partnerInventoryRoutes } from './partner-inventories';
@@ -29,6 +30,7 @@ export const routes = {
   ...referenceRoutes,
   ...subscriptionRoutes,
   ...legacyWebhookRoutes,
+  ...fileDeliveryRoutes,
   ...billingRoutes,
   ...docsRoutes,
   ...consoleRoutes,
@@ -62,6 +64,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   'Duplicate reports': 'Reports of two reference hotels that are one; the back office merges or rejects them.',
   'Webhook subscriptions': 'Signed, retried event deliveries (Standard Webhooks) with a delivery history, test events and redelivery.',
   'Export webhooks (deprecated)': 'The earlier unsigned `mapping.completed` call, one attempt, no history; use webhook subscriptions instead.',
+  'Delivery destinations': "Partners' own S3 buckets, S3-compatible stores and SFTP servers, where every completed job's export file is written, with a connection test and a delivery history.",
   Billing: 'Plans, hosted checkout and portal pages, prepaid credits, quota, usage and monthly metrics.',
   Documentation: 'This document and the reference page over it.',
   'Webhook events': WEBHOOK_VERIFICATION,

@@ -53,6 +53,9 @@ export function buildBundles(handlerNames: readonly string[], outdir: string): v
     // Prefer a package's ES module build: esbuild follows its static imports into the bundle, where
     // a UMD build's requires inside its factory are left for run time, when no node_modules exist.
     mainFields: ['module', 'main'],
+    // Native addons a package only tries (ssh2's crypto binding and cpu-features, each in a
+    // try/catch with a JavaScript fallback) stay out: Lambda runs the fallback.
+    external: ['*.node', 'cpu-features'],
     logLevel: 'warning',
     // A module that reads import.meta reads __dirname first where it is bundled (shared/console/endpoints.ts).
     logOverride: { 'empty-import-meta': 'silent' },

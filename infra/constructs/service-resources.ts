@@ -19,7 +19,7 @@ import type { TokenKeyUse } from '../../shared/platform/http/route';
 import { PLATFORM_SETTINGS, queueArnVariable, queueDeadLetterArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
 import { TABLE_KEYS } from '../../shared/platform/table';
-import { acknowledgeObjectPrefixes, acknowledgeScheduleGroup } from '../nag-acknowledgements';
+import { acknowledgeObjectPrefixes, acknowledgePartnerRoles, acknowledgeScheduleGroup } from '../nag-acknowledgements';
 
 export interface ServiceResourcesProps {
   stage: string;
@@ -113,6 +113,7 @@ export class ServiceResources {
         schedulerGroupName: schedules.length ? scheduleGroup.scheduleGroupName : undefined,
         schedulerRoleArn: schedules.length ? schedulerRole.roleArn : undefined,
         secretsKeyArn: access.secrets ? secretsKey.keyArn : undefined,
+        accountId: Stack.of(table).account,
         tokenSigningKeyArn: tokenKey !== 'none' ? tokenSigningKey.keyArn : undefined,
       }),
       ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queueUrl])),
@@ -184,6 +185,11 @@ export class ServiceResources {
           conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
         }),
       );
+    }
+    if (access.assumesPartnerRoles) {
+      // Any account's role: partners create it; only their trust policy, with our external id, lets it be assumed.
+      allow(['sts:AssumeRole'], 'arn:aws:iam::*:role/*');
+      acknowledgePartnerRoles(role);
     }
     if (tokenKey !== 'none') allow(TOKEN_KEY_ACTIONS[tokenKey], tokenSigningKey.keyArn);
     if (access.providerKeys) paymentSecrets[access.providerKeys].grantRead(grantee);

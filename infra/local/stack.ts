@@ -5,7 +5,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireSetting, type AppConfig } from '../../shared/platform/config';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 import { createS3Client } from '../../shared/platform/objects/s3-object-store';
 import { ensureBucket, ensureTable } from './provision';
 import { startStandIns, type StandInOptions } from './stand-ins';
@@ -32,7 +32,7 @@ export async function provisionLocalStack(
     localTokenSigningKey: options.localTokenSigningKey,
     localSecretsKey: options.localSecretsKey,
     // A local receiver (http://127.0.0.1:…) only when asked for; never in a deployed stack.
-    localAllowances: process.env.WEBHOOKS_ALLOW_LOOPBACK === 'true' ? [LOOPBACK_RECEIVERS] : [],
+    localAllowances: process.env.ALLOW_LOOPBACK_DESTINATIONS === 'true' ? [LOOPBACK_DESTINATIONS] : [],
   };
   await provisionResources(config);
   return { config, stop: () => standIns.stop() };

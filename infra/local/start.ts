@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { apiKeyStoreOf, authenticatorOf, bearerTokensOf, isUsable, parseApiKey } from '../../shared/api-keys';
-import { allowsLoopbackReceivers } from '../../shared/webhooks';
+import { destinationPolicyOf } from '../../shared/platform/network/destinations';
 import type { Runtime } from '../../shared/platform/runtime';
 import { organizationStoreOf } from '../../shared/organizations';
 import { localRuntime } from './messaging';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       // The full keys are in the credentials file (mode 600), not in terminal scrollback.
       `  API key         ${keyPrefix(demo.apiKey)}…   Admin API key ${keyPrefix(demo.adminApiKey)}…`,
       `  Credentials     ${CREDENTIALS_FILE} (full keys, and a bearer token valid 1 hour)`,
-      ...(allowsLoopbackReceivers(stack.config) ? ['  Webhooks        may go to http://127.0.0.1 and localhost receivers (WEBHOOKS_ALLOW_LOOPBACK)'] : []),
+      ...(destinationPolicyOf(stack.config).allowLoopback ? ['  Destinations    webhooks and file deliveries may go to http://127.0.0.1 and localhost (ALLOW_LOOPBACK_DESTINATIONS)'] : []),
       `Try: KEY=$(node -p "require('${CREDENTIALS_FILE}').apiKey"); curl -H "X-API-Key: $KEY" "${baseUrl}/api/v1/reference/search?q=hilton"`,
       'Ctrl-C stops the API, DynamoDB Local and s3rver.',
       '',

@@ -40,7 +40,8 @@ export const JobCounts = v.object({
   ),
 });
 
-export const MappingCompletedData = v.object({
+/** The completion as the contract's legacy `mapping.completed` call carries it. */
+export const MappingCompletedCore = v.object({
   mappingJobId: Id,
   partnerInventoryId: Id,
   mode: v.picklist(MAPPING_MODES),
@@ -50,9 +51,46 @@ export const MappingCompletedData = v.object({
   completedAt: Timestamp,
 });
 
+const DESTINATION_TYPE_NAMES = ['S3', 'S3_COMPATIBLE', 'SFTP'] as const;
+
+export const MappingCompletedData = v.object({
+  ...MappingCompletedCore.entries,
+  export: v.pipe(
+    v.nullable(
+      v.object({
+        fileUrl: v.pipe(v.string(), v.description('A presigned download link of the export file, in your export format')),
+        expiresAt: Timestamp,
+        fileName: v.pipe(v.string(), v.description('mapping-<mappingJobId> and the format\'s extension: also its name at your delivery destinations')),
+        format: v.string(),
+        compression: v.string(),
+        fields: v.array(v.string()),
+        rowCount: v.number(),
+      }),
+    ),
+    v.description(
+      'The job\'s export, written before this event was sent when your organization has an active delivery destination or a webhook taking MAPPING_COMPLETED; ' +
+        'null otherwise, or when the job is too large for one file (read its results instead)',
+    ),
+  ),
+  deliveries: v.pipe(
+    v.array(
+      v.object({
+        destinationId: Id,
+        name: v.string(),
+        type: v.picklist(DESTINATION_TYPE_NAMES),
+        location: v.pipe(v.string(), v.description('Where the file lands: s3://bucket/key or sftp://host:port/path')),
+        fileDeliveryId: v.pipe(Id, v.description('Its attempts: GET /api/v1/delivery-destinations/{destinationId}/deliveries')),
+      }),
+    ),
+    v.description('The delivery destinations the file is being written to (started before this event; each retried on failure)'),
+  ),
+});
+
 const SAMPLE_JOB = '00000000-0000-4000-8000-000000000001';
 const SAMPLE_HOTEL = '00000000-0000-4000-8000-000000000003';
 const SAMPLE_OTHER_HOTEL = '00000000-0000-4000-8000-000000000004';
+const SAMPLE_DESTINATION = '00000000-0000-4000-8000-000000000006';
+const SAMPLE_FILE_DELIVERY = '00000000-0000-4000-8000-000000000007';
 
 const ChangeCountsData = v.object({ new: v.number(), updated: v.number(), deleted: v.number() });
 
@@ -80,6 +118,39 @@ export const EVENT_CATALOGUE = {
       counts: { total: 3, processed: 3, matched: 1, review: 1, unmatched: 1, unchanged: 0 },
       createdAt: at,
       completedAt: at,
+      export: {
+        fileUrl: 'https://results.example/exports/mapping-00000000-0000-4000-8000-000000000001.csv?X-Amz-Signature=test',
+        expiresAt: at,
+        fileName: `mapping-${SAMPLE_JOB}.csv`,
+        format: 'csv',
+        compression: 'none',
+        fields: ['partnerHotelId', 'referenceHotelId', 'status'],
+        rowCount: 3,
+      },
+      deliveries: [
+        { destinationId: SAMPLE_DESTINATION, name: 'Data team SFTP', type: 'SFTP', location: `sftp://sftp.partner.example:22/incoming/mapping-${SAMPLE_JOB}.csv`, fileDeliveryId: SAMPLE_FILE_DELIVERY },
+      ],
+    }),
+  }),
+  DELIVERY_DESTINATION_DISABLED: defineEvent(
+    v.object({
+      destinationId: Id,
+      name: v.string(),
+      type: v.picklist(DESTINATION_TYPE_NAMES),
+      reasonCode: v.pipe(v.string(), v.description('The last failure\'s reason code (AUTH_REFUSED, HOST_KEY_CHANGED, NOT_FOUND, ACCESS_DENIED, WRITE_FAILED, TIMEOUT, …)')),
+      reason: v.string(),
+      disabledAt: Timestamp,
+    }),
+  )({
+    summary: 'A delivery destination was disabled after three deliveries in a row failed; PATCH it ACTIVE once fixed',
+    lowestPlan: 'FREE',
+    sample: (at) => ({
+      destinationId: SAMPLE_DESTINATION,
+      name: 'Data team SFTP',
+      type: 'SFTP',
+      reasonCode: 'AUTH_REFUSED',
+      reason: '3 deliveries in a row failed; the last: The SFTP server sftp.partner.example:22 refused the user hotel-mapping and its credentials.',
+      disabledAt: at,
     }),
   }),
   MAPPING_ERROR_RESOLVED: defineEvent(
@@ -141,7 +212,7 @@ export const EVENT_CATALOGUE = {
 };
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
-export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED'] as const satisfies readonly EventType[];
+export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED', 'DELIVERY_DESTINATION_DISABLED'] as const satisfies readonly EventType[];
 export type EventData<T extends EventType> = v.InferOutput<(typeof EVENT_CATALOGUE)[T]['data']>;
 
 /** An event of the catalogue, its data typed by its type. */

@@ -6,6 +6,7 @@ export {
   isEventType,
   JobCounts,
   lowestPlanName,
+  MappingCompletedCore,
   MappingCompletedData,
   planAllowsEvent,
   sampleData,

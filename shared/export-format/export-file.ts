@@ -68,6 +68,9 @@ export function columnValues(format: ResolvedExportFormat, row: MappingExportRow
 /** How long a written file's download URL is valid. */
 export const EXPORT_URL_SECONDS = 3600;
 
+/** Where export files are, in the results bucket: there to be downloaded or delivered, so the bucket forgets them after a week. */
+export const EXPORTS_PREFIX = 'exports/';
+
 /**
  * A download URL for a written file, valid EXPORT_URL_SECONDS from `now`, and when it stops being;
  * the download is saved as `name` and the file's extension (its key's: `.csv`, `.jsonl.gz`, …).

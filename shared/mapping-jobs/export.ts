@@ -24,6 +24,8 @@ export interface ExportPorts {
 export interface ExportFile {
   key: string;
   rowCount: number;
+  contentType: string;
+  sizeBytes: number;
 }
 
 export interface JobExport {
@@ -66,7 +68,7 @@ export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects
   const { extension, bytes, contentType } = await writer.file();
   const key = jobObjects.export(job, exportId, extension);
   await ports.objects.put(key, bytes, contentType);
-  return { key, rowCount: writer.rowCount };
+  return { key, rowCount: writer.rowCount, contentType, sizeBytes: bytes.length };
 }
 
 /** The answer that hands a written file out: a download URL valid for an hour from now, saved as `mapping-<job id>` and the format's extension. */

@@ -13,9 +13,9 @@ export {
   reviewMappingResult,
 } from './endpoints';
 export { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
-export { failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook, abandonJobBookWrite } from './workers';
+export { abandonMappingExport, failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook, abandonJobBookWrite } from './workers';
 export { mappingJobStoreOf } from './store';
-export { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
+export { JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 export { JOB_METRICS } from './lifecycle';
 export { FIND_MATCH_MIN_CHARGE, findMatchCharge } from './find-match';
 export { mappingJobComponentSchemas } from './schemas';

@@ -13,6 +13,7 @@
  */
 import type { MappingMode, MappingResult, MappingStatus, PartnerHotel, ReferenceHotelFacts } from '../mapping';
 import { OWN_SOURCE, type ClaimedAway, type PartnerFacts } from '../mapping-book';
+import { EXPORTS_PREFIX } from '../export-format';
 import { gone } from '../platform/errors';
 import type * as v from 'valibot';
 import type { JobCounts as JobCountsSchema } from '../events';
@@ -207,9 +208,6 @@ export const jobObjects = {
   export: (job: Pick<MappingJob, 'organizationId' | 'id'>, exportId: string, extension: string) =>
     `${EXPORTS_PREFIX}mapping-jobs/${job.organizationId}/${job.id}/${exportId}.${extension}`,
 };
-
-/** Exports are there to be downloaded once: the bucket forgets them after a week. */
-export const EXPORTS_PREFIX = 'exports/';
 
 /** What a job's rows say is as of, for the mapping book: its inventory's upload. */
 export const listedAtOf = (job: Pick<MappingJob, 'inventoryUploadedAt' | 'createdAt'>) => job.inventoryUploadedAt ?? job.createdAt;

@@ -7,13 +7,13 @@ import { matchesBySupplierCode } from '../mapping';
 import type { PartnerInventory } from '../partner-inventories';
 import type { Clock } from '../platform/clock';
 import { conflict, invalidInput, notFound } from '../platform/errors';
-import type { PartnerEvent } from '../events';
 import { log } from '../platform/logging';
 import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
 import { chargedMappings, countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, listedAtOf, type MappingJob, type PinnedReference } from './job';
 import { toJsonLines } from './results-files';
 import { claimsFileOf, runFinishingPart, startFinishing, type FinishingPorts, type FinishingSizes } from './finishing';
+import { completionEvent } from './completion';
 import { mappingDeadlineQueue, type BookWriteMessage, type ChunkMessage, type DeadlineMessage, type FinishingMessage } from './queues';
 import type { MappingJobStore } from './store';
 import { answerRows, type RowAnswerPorts } from './unchanged-rows';
@@ -132,6 +132,8 @@ export interface ChunkPorts extends FinishingPorts, RowAnswerPorts {
   finishingSizes: FinishingSizes;
   /** Where a completed job's write into the mapping book starts. */
   bookWrites: Pick<Queue<BookWriteMessage>, 'send'>;
+  /** Whether the organization is told of completions (an active delivery destination, or a webhook taking MAPPING_COMPLETED). */
+  completionListened(organizationId: string): Promise<boolean>;
   metering: Pick<Metering, 'settle'>;
   clock: Clock;
 }
@@ -208,7 +210,11 @@ async function finishPart(ports: ChunkPorts, message: FinishingMessage): Promise
 async function completeJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
   if (job.status === 'RUNNING') {
     const completedAt = ports.clock.now().toISOString();
-    if (await ports.jobs.complete(job, completedAt, completionEvent(job, completedAt))) {
+    // Someone listens: the export is written first, so that the event carries its link and where it is delivered.
+    const told = (await ports.completionListened(job.organizationId))
+      ? { exportFirst: { organizationId: job.organizationId, mappingJobId: job.id, completion: true as const } }
+      : { event: completionEvent(job, completedAt, null, []) };
+    if (await ports.jobs.complete(job, completedAt, told)) {
       recordCount(JOB_METRICS.jobsCompleted, 1, { mode: job.mode });
       recordMilliseconds(JOB_METRICS.jobDuration, Date.parse(completedAt) - Date.parse(job.startedAt ?? job.createdAt), { mode: job.mode });
     }
@@ -241,25 +247,6 @@ function recordChunkMetrics(results: readonly MappingResult[], durationMs: numbe
     entry.count++;
   }
   for (const { status, method, count } of rows.values()) recordCount(JOB_METRICS.rowsMapped, count, { status, method });
-}
-
-function completionEvent(job: MappingJob, completedAt: string): PartnerEvent {
-  return {
-    // One event per job, whatever the deliveries: the id and time come from the job.
-    id: `${job.id}-completed`,
-    type: 'MAPPING_COMPLETED',
-    organizationId: job.organizationId,
-    occurredAt: completedAt,
-    data: {
-      mappingJobId: job.id,
-      partnerInventoryId: job.partnerInventoryId,
-      mode: job.mode,
-      status: 'COMPLETED',
-      counts: job.counts,
-      createdAt: job.createdAt,
-      completedAt,
-    },
-  };
 }
 
 /**

@@ -4,7 +4,8 @@ import { INVENTORY_FILES_PREFIX } from '../partner-inventories';
 import { defineQueue } from '../platform/queue/queue';
 import { MATCHING_INDEX_PREFIX } from '../reference';
 import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX } from '../mapping-book';
-import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from './job';
+import { EXPORTS_PREFIX } from '../export-format';
+import { JOB_RESULTS_PREFIX } from './job';
 
 const part = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -66,17 +67,28 @@ export const mappingDeadlineQueue = defineQueue({
   concurrency: { max: 2 },
 });
 
+/** A completed job whose export is written before its completion is told (completion.ts). */
+const completionMessage = v.object({ organizationId: v.string(), mappingJobId: v.string(), completion: v.literal(true) });
+
 export const mappingExportQueue = defineQueue({
   name: 'mapping-exports',
   handler: 'mapping-jobs/export-preparation',
-  description: 'Writes the export file of a job too large to export within a request',
-  schema: v.object({ organizationId: v.string(), mappingJobId: v.string(), exportId: v.string() }),
+  // A completion whose file could not be written is told without it.
+  deadLetterHandler: 'mapping-jobs/export-dead-letters',
+  description: "Writes the export file of a job too large to export within a request, or of a completed job before its completion is told and delivered",
+  schema: v.union([v.object({ organizationId: v.string(), mappingJobId: v.string(), exportId: v.string() }), completionMessage]),
   traceAnnotations: (message) => ({ jobId: message.mappingJobId }),
   // A failed export is asked for again by the partner's next request once it is overdue; SQS's
   // redelivery is only the first retry.
   maxReceiveCount: 2,
   batchSize: 1,
-  access: { table: 'readwrite', resultObjects: { read: [JOB_RESULTS_PREFIX], write: [EXPORTS_PREFIX] } },
+  access: {
+    table: 'readwrite',
+    // A completion's file is handed out by a link in its event and to the destinations' deliveries.
+    resultObjects: { read: [JOB_RESULTS_PREFIX, EXPORTS_PREFIX], write: [EXPORTS_PREFIX] },
+    sendsTo: ['file-deliveries'],
+  },
+  deadLetterAccess: { table: 'readwrite' },
   // Lambda's longest run. At the slowest export rate measured (9,000 rows/s) it writes 8 million
   // rows, twice EXPORT_MAX_ROWS; a JSON file of those rows is about 1.3 GB, held twice.
   lambda: { memoryMb: 4096, timeoutSeconds: 900 },
@@ -126,6 +138,8 @@ export const mappingBookWriteQueue = defineQueue({
 
 export type ChunkMessage = v.InferOutput<typeof mappingChunkQueue.schema>;
 export type FinishingMessage = v.InferOutput<typeof finishingMessage>;
-export type ExportMessage = v.InferOutput<typeof mappingExportQueue.schema>;
+export type ExportMessage = Exclude<v.InferOutput<typeof mappingExportQueue.schema>, CompletionMessage>;
+export type CompletionMessage = v.InferOutput<typeof completionMessage>;
+export type ExportQueueMessage = v.InferOutput<typeof mappingExportQueue.schema>;
 export type DeadlineMessage = v.InferOutput<typeof mappingDeadlineQueue.schema>;
 export type BookWriteMessage = v.InferOutput<typeof mappingBookWriteQueue.schema>;

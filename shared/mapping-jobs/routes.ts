@@ -6,7 +6,8 @@ import { BOOK_FILES_PREFIX } from '../mapping-book';
 import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MAX_INSTANCES, FIND_MATCH_MIN_CHARGE } from './find-match';
-import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
+import { EXPORTS_PREFIX } from '../export-format';
+import { JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping';

@@ -6,7 +6,11 @@ import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services
 import { queueOf, schedulerOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { referenceHotelShown, referenceStoreOf } from '../reference';
-import { supplierStoreOf } from '../suppliers';
+import { connectedSupplierCodes, supplierStoreOf } from '../suppliers';
+import { exportFormatStoreOf } from '../export-format';
+import { deliversFiles, fileDeliveryStartPorts, startFileDeliveries } from '../file-deliveries';
+import { receivesEvent } from '../webhooks';
+import type { CompletionPorts } from './completion';
 import { EXPORT_SETTINGS, EXPORT_SYNC_MAX_ROWS, type PreparationPorts } from './export-preparation';
 import { exportStoreOf } from './export-store';
 import type { ChunkPorts, JobPorts, SupplierLookup } from './lifecycle';
@@ -60,6 +64,21 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     finishing: queueOf(runtime, mappingChunkQueue),
     finishingSizes: finishingSizesOf(runtime),
     bookWrites: queueOf(runtime, mappingBookWriteQueue),
+    completionListened: async (organizationId) =>
+      (await Promise.all([deliversFiles(runtime, organizationId), receivesEvent(runtime, organizationId, 'MAPPING_COMPLETED')])).some(Boolean),
+  };
+}
+
+export function completionPorts(runtime: Runtime): CompletionPorts {
+  return {
+    jobs: mappingJobStoreOf(runtime),
+    objects: resultObjectStoreOf(runtime),
+    clock: runtime.clock,
+    formatOf: async (organizationId) => {
+      const [saved, connected] = await Promise.all([exportFormatStoreOf(runtime).get(organizationId), connectedSupplierCodes(runtime, organizationId)]);
+      return { saved, connected };
+    },
+    startDeliveries: (completed) => startFileDeliveries(fileDeliveryStartPorts(runtime), completed),
   };
 }
 

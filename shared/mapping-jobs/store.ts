@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MappingMode, MappingResult } from '../mapping';
 import type { DomainEvent } from '../platform/events/events';
-import { eventPut } from '../platform/events/outbox';
+import { eventPut, messagePut } from '../platform/events/outbox';
 import { service } from '../platform/runtime';
 import {
   isConditionFailure,
@@ -18,6 +18,7 @@ import {
   type TransactItem,
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
+import { mappingExportQueue, type CompletionMessage } from './queues';
 import { resultsExpireAt, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
@@ -213,9 +214,19 @@ export class MappingJobStore {
     }
   }
 
-  /** RUNNING -> COMPLETED with its event, exactly once: false when another delivery completed it first. */
-  complete(job: MappingJob, now: string, event: DomainEvent): Promise<boolean> {
-    return this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now }, [eventPut(this.table, event)]);
+  /**
+   * RUNNING -> COMPLETED, exactly once, with what tells it: its event, or the message that writes its
+   * export file first (completion.ts); false when another delivery completed it first.
+   */
+  complete(job: MappingJob, now: string, told: { event: DomainEvent } | { exportFirst: CompletionMessage }): Promise<boolean> {
+    const telling =
+      'event' in told ? eventPut(this.table, told.event) : messagePut(this.table, mappingExportQueue, told.exportFirst, { id: `${job.id}-completion`, at: now });
+    return this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now }, [telling]);
+  }
+
+  /** Records an event on its own; the same event recorded again is the same item, told once. */
+  async recordEvent(event: DomainEvent): Promise<void> {
+    await transactWrite(this.table, [eventPut(this.table, event)]);
   }
 
   /** PENDING or RUNNING -> FAILED with the reason; false when the job had already ended. */

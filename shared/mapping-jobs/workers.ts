@@ -4,8 +4,9 @@ import type { Runtime } from '../platform/runtime';
 import { JOB_DEADLINE_HOURS, type MappingJob } from './job';
 import { failJob, runChunkMessage } from './lifecycle';
 import { prepareExport } from './export-preparation';
-import type { BookWriteMessage, ChunkMessage, DeadlineMessage, ExportMessage } from './queues';
-import { bookWritePorts, chunkPorts, endingPorts, exportPorts } from './services';
+import type { BookWriteMessage, ChunkMessage, DeadlineMessage, ExportQueueMessage } from './queues';
+import { tellCompletion, tellCompletionWithoutFile } from './completion';
+import { bookWritePorts, chunkPorts, completionPorts, endingPorts, exportPorts } from './services';
 import { writeIntoBook } from './book-writes';
 import { abandonJobWrite, bookPorts } from '../mapping-book';
 
@@ -37,9 +38,14 @@ export function failOverdueJob(message: DeadlineMessage, runtime: Runtime): Prom
   );
 }
 
-/** Writes the file of a large job's export, which the partner's next request hands out. */
-export function prepareMappingExport(message: ExportMessage, runtime: Runtime): Promise<void> {
-  return prepareExport(exportPorts(runtime), message);
+/** Writes the file of a large job's export, which the partner's next request hands out, or a completed job's, before its completion is told. */
+export function prepareMappingExport(message: ExportQueueMessage, runtime: Runtime): Promise<void> {
+  return 'completion' in message ? tellCompletion(completionPorts(runtime), message) : prepareExport(exportPorts(runtime), message);
+}
+
+/** An export that failed every attempt: a completion is told without its file; a partner's request prepares its export again. */
+export async function abandonMappingExport(message: ExportQueueMessage, runtime: Runtime): Promise<void> {
+  if ('completion' in message) await tellCompletionWithoutFile(completionPorts(runtime), message);
 }
 
 /** Writes a completed job's rows into the organization's mapping book: the start, or one range. */

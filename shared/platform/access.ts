@@ -27,6 +27,11 @@ export interface ResourceAccess {
   sendsTo?: readonly string[];
   /** Queues (by name) the function schedules one-time deliveries to (EventBridge Scheduler). */
   schedules?: readonly string[];
+  /**
+   * Assumes roles in partners' AWS accounts (STS AssumeRole, any account): each partner's role
+   * trusts the stage's account only under the external id the service issued for it.
+   */
+  assumesPartnerRoles?: boolean;
   /** Encrypts (seal) or decrypts (open) partner secrets with the stage's KMS key (platform/secrets). */
   secrets?: 'seal' | 'open' | 'both';
   /**

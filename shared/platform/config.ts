@@ -29,6 +29,8 @@ export interface AppConfig {
   /** EventBridge Scheduler group and the role its schedules send with (functions that schedule). */
   schedulerGroupName?: string;
   schedulerRoleArn?: string;
+  /** The AWS account the stage runs in: partners' roles trust it (their trust policies name it). */
+  accountId?: string;
   /** KMS key that encrypts partner secrets (AWS). */
   secretsKeyArn?: string;
   /** Key that encrypts partner secrets, base64 of 32 bytes (local runtime and tests only). */
@@ -63,6 +65,7 @@ export const PLATFORM_SETTINGS = defineSettings({
   schedulerGroupName: 'SCHEDULER_GROUP_NAME',
   schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
   secretsKeyArn: 'SECRETS_KEY_ARN',
+  accountId: 'SERVICE_ACCOUNT_ID',
   localSecretsKey: 'LOCAL_SECRETS_KEY',
 } satisfies Partial<Record<keyof AppConfig, string>>);
 

@@ -349,6 +349,18 @@ export class OwnedItems<T extends OwnedItem> {
     return writtenIf(this.put(item, 'attribute_exists(PK) AND revision = :read', { ':read': readRevision }));
   }
 
+  /** replace's write, for a transaction with other writes. */
+  replacePut(item: T & { revision: number }, readRevision: number): TransactItem {
+    return {
+      Put: {
+        TableName: this.table.name,
+        Item: this.stored(item),
+        ConditionExpression: 'attribute_exists(PK) AND revision = :read',
+        ExpressionAttributeValues: { ':read': readRevision },
+      },
+    };
+  }
+
   private async put(item: T, condition: string, values?: Record<string, unknown>): Promise<void> {
     await this.table.client.send(
       new PutCommand({ TableName: this.table.name, Item: this.stored(item), ConditionExpression: condition, ExpressionAttributeValues: values }),

@@ -81,7 +81,8 @@ export function eventPayload(event: DomainEvent, test: boolean): string {
 
 /** The legacy `mapping.completed` call: the job's fields at the top level. */
 export function legacyPayload(event: DomainEvent): string {
-  return JSON.stringify({ event: 'mapping.completed', timestamp: event.occurredAt, ...event.data });
+  const { export: _export, deliveries: _deliveries, ...contractFields } = event.data as Record<string, unknown>;
+  return JSON.stringify({ event: 'mapping.completed', timestamp: event.occurredAt, ...contractFields });
 }
 
 /** The same event to the same webhook is one delivery: its id is derived from both (UUID-shaped). */

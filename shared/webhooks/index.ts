@@ -22,4 +22,5 @@ export { WEBHOOK_VERIFICATION, webhookDescriptions } from './payloads';
 export { abandonWebhookAttempt, attemptWebhookDelivery, deliverEvent } from './workers';
 export { webhookComponentSchemas } from './schemas';
 export { WEBHOOK_METRICS } from './dispatch';
-export { allowsLoopbackReceivers, LOOPBACK_RECEIVERS } from './services';
+export { RETRY_DELAYS_SECONDS } from './delivery';
+export { receivesEvent } from './services';

@@ -3,7 +3,7 @@
  * these, and the tests check real deliveries against them.
  */
 import * as v from 'valibot';
-import { EVENT_CATALOGUE, EVENT_TYPES, lowestPlanName, MappingCompletedData, type EventType } from '../events';
+import { EVENT_CATALOGUE, EVENT_TYPES, lowestPlanName, MappingCompletedCore, type EventType } from '../events';
 import type { WebhookDescription } from '../platform/http/openapi';
 import { Timestamp } from '../platform/http/schemas';
 
@@ -23,13 +23,14 @@ export const EVENT_PAYLOADS = {
   MAPPING_ERROR_RESOLVED: envelope('MAPPING_ERROR_RESOLVED'),
   MAPPING_BOOK_CHANGED: envelope('MAPPING_BOOK_CHANGED'),
   INVENTORY_DUPLICATE_RESOLVED: envelope('INVENTORY_DUPLICATE_RESOLVED'),
+  DELIVERY_DESTINATION_DISABLED: envelope('DELIVERY_DESTINATION_DISABLED'),
 } satisfies Record<EventType, v.GenericSchema>;
 
 /** A subscription delivery's body, of whichever event type. */
 export type EventPayload = v.InferOutput<(typeof EVENT_PAYLOADS)[EventType]>;
 
 /** What a legacy export webhook receives: the unsigned mapping.completed call, flat, without an envelope. */
-const LegacyMappingCompletedCall = v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompletedData.entries });
+const LegacyMappingCompletedCall = v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompletedCore.entries });
 
 /**
  * The bodies as the document names them (components.schemas): each event's, referenced by its
@@ -41,6 +42,7 @@ export const webhookPayloadComponentSchemas = {
   MappingErrorResolvedEvent: EVENT_PAYLOADS.MAPPING_ERROR_RESOLVED,
   MappingBookChangedEvent: EVENT_PAYLOADS.MAPPING_BOOK_CHANGED,
   InventoryDuplicateResolvedEvent: EVENT_PAYLOADS.INVENTORY_DUPLICATE_RESOLVED,
+  DeliveryDestinationDisabledEvent: EVENT_PAYLOADS.DELIVERY_DESTINATION_DISABLED,
   LegacyMappingCompletedCall,
 } as const;
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { EVENT_TYPES } from '../events';
 import { booleanParam, documentedWithJsonSchema, NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { SUBSCRIPTION_DELIVERY_STATUSES } from './delivery';
-import { MAX_WEBHOOK_URL_LENGTH } from './destination';
+import { MAX_URL_LENGTH } from '../platform/network/destinations';
 import { WEBHOOK_KINDS, WEBHOOK_STATUSES } from './webhook';
 import { EVENT_PAYLOADS, webhookPayloadComponentSchemas } from './payloads';
 
@@ -48,7 +48,7 @@ const AdditionalHeaders = v.pipe(
 );
 // No control characters: the URL parser would drop a line break silently and store another URL than it checks.
 const WebhookUrl = v.pipe(
-  Text({ maxLength: MAX_WEBHOOK_URL_LENGTH }),
+  Text({ maxLength: MAX_URL_LENGTH }),
   v.description('https:// URL on a public address (checked again after DNS resolution on every delivery)'),
 );
 const Label = (max: number) => Text({ maxLength: max });

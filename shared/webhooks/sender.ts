@@ -7,7 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import { type DestinationPolicy, guardedLookup, webhookUrlProblem } from './destination';
+import { type DestinationPolicy, guardedLookup, urlProblem } from '../platform/network/destinations';
 
 export interface WebhookRequest {
   url: string;
@@ -44,7 +44,7 @@ export class HttpWebhookSender implements WebhookSender {
   send(request: WebhookRequest): Promise<AttemptOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const problem = webhookUrlProblem(request.url, this.policy);
+    const problem = urlProblem(request.url, this.policy);
     if (problem) return Promise.resolve({ succeeded: false, durationMs: elapsed(), error: problem });
 
     return new Promise((resolve) => {

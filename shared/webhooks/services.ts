@@ -1,30 +1,20 @@
 /** The ports the webhook rules work through, as each function builds them from its runtime. */
 import { randomUUID } from 'node:crypto';
+import type { EventType } from '../events';
 import { organizationStoreOf } from '../organizations';
 import { queueOf, schedulerOf } from '../platform/queue/services';
-import type { AppConfig } from '../platform/config';
 import type { Runtime } from '../platform/runtime';
 import { service } from '../platform/runtime';
 import { secretBoxOf } from '../platform/secrets/services';
 import type { DeliveryPorts, StartPorts } from './dispatch';
-import { destinationProblem, type DestinationPolicy } from './destination';
+import { destinationPolicyOf, reachableUrlProblem } from '../platform/network/destinations';
 import type { ManagePorts } from './manage';
 import { webhookDeliveryQueue } from './queues';
 import { HttpWebhookSender } from './sender';
 import { deliveryStoreOf, webhookStoreOf } from './store';
 
-/**
- * The local allowance that lets webhooks go to loopback receivers (http://127.0.0.1, localhost):
- * given only by the local runtime (`WEBHOOKS_ALLOW_LOOPBACK=true npm start`) and tests.
- */
-export const LOOPBACK_RECEIVERS = 'webhooks-to-loopback-receivers';
-
-export function allowsLoopbackReceivers(config: Pick<AppConfig, 'localAllowances'>): boolean {
-  return config.localAllowances?.includes(LOOPBACK_RECEIVERS) === true;
-}
-
-function policyOf(runtime: Runtime): DestinationPolicy {
-  return { allowLoopback: allowsLoopbackReceivers(runtime.config) };
+function policyOf(runtime: Runtime) {
+  return destinationPolicyOf(runtime.config);
 }
 
 const senderOf = /* @__PURE__ */ service((runtime) => new HttpWebhookSender({ policy: policyOf(runtime) }));
@@ -35,11 +25,16 @@ export function managePorts(runtime: Runtime): ManagePorts {
     get secrets() {
       return secretBoxOf(runtime);
     },
-    destinationProblem: (url) => destinationProblem(url, policyOf(runtime)),
+    destinationProblem: (url) => reachableUrlProblem(url, policyOf(runtime)),
     planOf: async (organizationId) => (await organizationStoreOf(runtime).require(organizationId)).planType,
     clock: runtime.clock,
     newId: randomUUID,
   };
+}
+
+/** Whether an active webhook of the organization takes events of this type (its plan aside). */
+export async function receivesEvent(runtime: Runtime, organizationId: string, type: EventType): Promise<boolean> {
+  return (await webhookStoreOf(runtime).list(organizationId)).some((webhook) => webhook.status === 'ACTIVE' && webhook.events.includes(type));
 }
 
 /** What creating and redelivering a delivery needs: the routes that do it bundle no sender, key or scheduler. */

@@ -15,7 +15,8 @@ import { MATCHING_INDEX_PREFIX, referenceRoutes, REFERENCE_FILES_PREFIX } from '
 import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX, inventoryValidationQueue, partnerInventoryRoutes } from '../../shared/partner-inventories';
 import { supplierRoutes } from '../../shared/suppliers';
 import { OBJECT_USES, objectPrefixes, touchesObjects, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
-import { EXPORTS_PREFIX, JOB_RESULTS_PREFIX } from '../../shared/mapping-jobs';
+import { EXPORTS_PREFIX } from '../../shared/export-format';
+import { JOB_RESULTS_PREFIX } from '../../shared/mapping-jobs';
 import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX } from '../../shared/mapping-book';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
 import { queueList } from '../../shared/queues';

@@ -121,7 +121,7 @@ describe('the webhook queues', () => {
   });
 });
 
-describe('SECRETS_KEY_ARN and WEBHOOKS_ALLOW_LOOPBACK', () => {
+describe('SECRETS_KEY_ARN and ALLOW_LOOPBACK_DESTINATIONS', () => {
   const functions = ofType('AWS::Lambda::Function');
 
   it('is set exactly on the functions whose route or queue declares secrets', () => {
@@ -143,7 +143,7 @@ describe('SECRETS_KEY_ARN and WEBHOOKS_ALLOW_LOOPBACK', () => {
 
   it('never lets a deployed function deliver to loopback receivers', () => {
     assert.ok(functions.length > routeList.length);
-    for (const [id, f] of functions) assert.ok(!('WEBHOOKS_ALLOW_LOOPBACK' in (f.Properties.Environment?.Variables ?? {})), id);
+    for (const [id, f] of functions) assert.ok(!('ALLOW_LOOPBACK_DESTINATIONS' in (f.Properties.Environment?.Variables ?? {})), id);
   });
 });
 

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from '@jest/globals';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 import { startTestApi } from '../support/test-api';
 
 // A webhook on loopback is created without a DNS look-up.
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 const caller = await api.newOrganization();
 const { port } = new URL(api.baseUrl);
 

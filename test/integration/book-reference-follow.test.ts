@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from '@jest/globals';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '../../shared/reference';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
@@ -19,7 +19,7 @@ const REFERENCE = { hotels: 300, seed: 5 };
 const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
 /** A hotel the next publication brings, somewhere the reference has none like it. */
 const newcomer = { ...[...generateReferenceHotels({ count: 50, seed: 77 })].find((hotel) => hotel.lat !== undefined)!, id: randomUUID(), name: 'Pension Quillfeather Harbour' };
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 
 const receiver = await jsonReceiver();
 const received = receiver.received;

@@ -13,10 +13,10 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { logLinesDuring } from '../support/log-lines';
 import { startTestApi } from '../support/test-api';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 
 const REFERENCE = { hotels: 200, seed: 8 };
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 await seedReferenceInventory(api.runtime, REFERENCE);
 
 const receiver = createServer((request, response) => request.resume().on('end', () => response.writeHead(204).end()));

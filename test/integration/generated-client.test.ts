@@ -17,14 +17,14 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { ROOT } from '../support/npm-start';
 import { startTestApi } from '../support/test-api';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 import { EVENT_CATALOGUE } from '../../shared/events';
 
 const CLIENT = join(ROOT, 'test/generated-client');
 const REFERENCE = { hotels: 200, seed: 11 };
 const PARTNER_ROWS = 45;
 
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 // The receiver checks the signed timestamp against its own clock, within five minutes.
 api.clock.set(new Date());
 await seedReferenceInventory(api.runtime, REFERENCE);

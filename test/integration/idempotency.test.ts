@@ -15,9 +15,9 @@ import type { HttpRequest } from '../../shared/platform/http/endpoint';
 import { routes } from '../../shared/routes';
 import { tableOf } from '../../shared/platform/table';
 import { startTestApi, type Caller } from '../support/test-api';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 await seedReferenceInventory(api.runtime, { hotels: 50, seed: 2 });
 const CSV = 'id,name,city,country\nH1,Hotel Alpha,Paris,fr\nH2,Hotel Beta,Lyon,fr\n';
 

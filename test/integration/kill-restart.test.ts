@@ -19,7 +19,7 @@ import { killHard, npmStart, stopGracefully, type Started } from '../support/npm
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-kill-'));
 afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
-const ENV = { WEBHOOKS_ALLOW_LOOPBACK: 'true' };
+const ENV = { ALLOW_LOOPBACK_DESTINATIONS: 'true' };
 
 const JOB_ROWS = 40_000;
 const VALIDATED_ROWS = 60_000;

@@ -6,7 +6,7 @@
 import ExcelJS from 'exceljs';
 import assert from 'node:assert/strict';
 import { afterAll, describe, it } from '@jest/globals';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
@@ -15,7 +15,7 @@ import { jsonReceiver } from '../support/webhook-receiver';
 
 const REFERENCE = { hotels: 300, seed: 5 };
 const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 
 const receiver = await jsonReceiver();
 const received = receiver.received;

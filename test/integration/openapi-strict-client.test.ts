@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { EVENT_TYPES } from '../../shared/events';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 import { startTestApi } from '../support/test-api';
 
 interface ParameterSchema {
@@ -33,7 +33,7 @@ interface Document {
   components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
 }
 
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 const document = (await api.request('GET', '/api/v1/openapi.json')).body as Document;
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),

@@ -18,7 +18,7 @@ import { localRuntime } from '../../infra/local/messaging';
 import { provisionResources } from '../../infra/local/stack';
 import { ManualClock } from '../../shared/platform/clock';
 import { secretBoxOf } from '../../shared/platform/secrets/services';
-import { LOOPBACK_RECEIVERS } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
 import { RETRY_DELAYS_SECONDS } from '../../shared/webhooks/delivery';
 import { startDelivery } from '../../shared/webhooks/dispatch';
 import { deliveryPorts } from '../../shared/webhooks/services';
@@ -48,7 +48,7 @@ afterAll(() => {
   receiver.close();
 });
 
-const config = testConfig({ localAllowances: [LOOPBACK_RECEIVERS] });
+const config = testConfig({ localAllowances: [LOOPBACK_DESTINATIONS] });
 await provisionResources(config);
 const clock = new ManualClock(new Date('2026-11-22T10:00:00.000Z'));
 

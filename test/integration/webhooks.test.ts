@@ -1,6 +1,6 @@
 /**
  * Webhooks through the HTTP API, delivered to real HTTP receivers on loopback (the local
- * allowance, WEBHOOKS_ALLOW_LOOPBACK): signatures checked with the `standardwebhooks` library and
+ * allowance, ALLOW_LOOPBACK_DESTINATIONS): signatures checked with the `standardwebhooks` library and
  * by hand, the 1/5/30-minute retry schedule on the moved clock, dead-letters and redelivery,
  * legacy export webhooks, plan gating, destination checks and tenant isolation.
  */
@@ -19,7 +19,8 @@ import { eventOutboxOf, eventPut } from '../../shared/platform/events/outbox';
 import { queueOf } from '../../shared/platform/queue/services';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import * as v from 'valibot';
-import { domainEventQueue, legacyWebhookRoutes, LOOPBACK_RECEIVERS, subscriptionRoutes, webhookDeliveryQueue, webhookDescriptions } from '../../shared/webhooks';
+import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
+import { domainEventQueue, legacyWebhookRoutes, subscriptionRoutes, webhookDeliveryQueue, webhookDescriptions } from '../../shared/webhooks';
 import { deliveryStoreOf, webhookStoreOf } from '../../shared/webhooks/store';
 import { startDelivery } from '../../shared/webhooks/dispatch';
 import { startPorts } from '../../shared/webhooks/services';
@@ -69,7 +70,7 @@ afterAll(() => {
   receiver.server.close();
 });
 
-const api = await startTestApi({ config: { localAllowances: [LOOPBACK_RECEIVERS] } });
+const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
 const other = await api.newOrganization({ planType: 'ENTERPRISE' });
 const MINUTE = 60_000;
@@ -465,9 +466,9 @@ describe('plan gating', () => {
     const plans = await api.request('GET', '/api/v1/billing/plans');
     const byPlan = Object.fromEntries(plans.body.tiers.map((tier: { planType: string; webhookEvents: string[] }) => [tier.planType, tier.webhookEvents]));
     assert.deepEqual(byPlan, {
-      FREE: ['MAPPING_COMPLETED', 'MAPPING_BOOK_CHANGED'],
-      SUBSCRIPTION: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED'],
-      ENTERPRISE: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED'],
+      FREE: ['MAPPING_COMPLETED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED'],
+      SUBSCRIPTION: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED'],
+      ENTERPRISE: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED', 'DELIVERY_DESTINATION_DISABLED'],
     });
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { MappingStatus } from '../../../shared/mapping';
-import { chargedMappings, countResults, emptyCounts, EXPORTS_PREFIX, jobObjects } from '../../../shared/mapping-jobs/job';
+import { EXPORTS_PREFIX } from '../../../shared/export-format';
+import { chargedMappings, countResults, emptyCounts, jobObjects } from '../../../shared/mapping-jobs/job';
 import { resultPartition, resultSortKey } from '../../../shared/mapping-jobs/store';
 
 const rows = (...statuses: MappingStatus[]) => statuses.map((status) => ({ status }));

@@ -94,10 +94,10 @@ class JobsInMemory {
     return true;
   }
 
-  async complete(job: MappingJob, now: string, event: DomainEvent): Promise<boolean> {
+  async complete(job: MappingJob, now: string, told: { event: DomainEvent } | { exportFirst: unknown }): Promise<boolean> {
     if (this.dieOnce.delete('complete')) throw new Error('the delivery died');
     const done = this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now });
-    if (done) this.events.push(event);
+    if (done && 'event' in told) this.events.push(told.event);
     return done;
   }
 
@@ -425,6 +425,7 @@ function running(status: JobStatus = 'PENDING', held = new Map<string, EngineAns
     finishing: { sendAll: async (messages) => void finishing.push(...messages) },
     finishingSizes: DEFAULT_FINISHING_SIZES,
     bookWrites: { send: async (message) => void bookWritesStarted.push(message) },
+    completionListened: async () => false,
   };
   /** A chunk delivered, then the finishing stage's messages it leads to, as the queue would deliver them. */
   const deliver = async (chunk: number) => {

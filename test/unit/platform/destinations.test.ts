@@ -7,16 +7,17 @@ import type dns from 'node:dns';
 import { describe, it } from '@jest/globals';
 import {
   addressProblem,
-  destinationProblem,
+  reachableUrlProblem,
+  DESTINATION_REFUSED,
   guardedLookup,
-  webhookUrlProblem,
+  urlProblem,
   type Resolve,
-} from '../../../shared/webhooks/destination';
+} from '../../../shared/platform/network/destinations';
 
 const STRICT = { allowLoopback: false };
 const LOCAL = { allowLoopback: true };
 
-describe('webhookUrlProblem', () => {
+describe('urlProblem', () => {
   const refused: [string, string, RegExp][] = [
     ['private 10/8', 'https://10.0.0.5/hook', /the host is 10\.0\.0\.5, a private address/],
     ['private 172.16/12', 'https://172.20.1.1/', /private/],
@@ -53,14 +54,14 @@ describe('webhookUrlProblem', () => {
     ['too long', `https://hooks.example.com/${'a'.repeat(2048)}`, /longer than 2048/],
   ];
   it.each(refused)('refuses %s', (_name, url, reason) => {
-    const problem = webhookUrlProblem(url, STRICT);
+    const problem = urlProblem(url, STRICT);
     assert.ok(problem, url);
     assert.match(problem, reason);
   });
 
   it('refuses private addresses even when loopback is allowed', () => {
     for (const url of ['https://10.0.0.5/', 'https://169.254.169.254/', 'https://[fd00:ec2::254]/', 'http://10.0.0.5/']) {
-      assert.ok(webhookUrlProblem(url, LOCAL), url);
+      assert.ok(urlProblem(url, LOCAL), url);
     }
   });
 
@@ -75,7 +76,7 @@ describe('webhookUrlProblem', () => {
     ['http://[::1]:8080/', true],
   ];
   it.each(accepted)('accepts %s (allowLoopback %s)', (url, allowLoopback) => {
-    assert.equal(webhookUrlProblem(url, { allowLoopback }), undefined);
+    assert.equal(urlProblem(url, { allowLoopback }), undefined);
   });
 });
 
@@ -98,7 +99,7 @@ describe('addressProblem', () => {
   });
 });
 
-describe('destinationProblem', () => {
+describe('reachableUrlProblem', () => {
   const resolver = (answers: Record<string, string[]>): Resolve => async (hostname) => {
     const found = answers[hostname];
     if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
@@ -113,28 +114,28 @@ describe('destinationProblem', () => {
 
   it('refuses a name resolving to a private address', async () => {
     assert.equal(
-      await destinationProblem('https://inside.example.com/hook', STRICT, resolve),
+      await reachableUrlProblem('https://inside.example.com/hook', STRICT, resolve),
       'the host inside.example.com resolves to 10.0.0.5, a private address',
     );
   });
 
   it('refuses a name resolving to a mix of public and private addresses', async () => {
-    assert.match((await destinationProblem('https://mixed.example.com/', STRICT, resolve))!, /192\.168\.1\.10, a private address/);
+    assert.match((await reachableUrlProblem('https://mixed.example.com/', STRICT, resolve))!, /192\.168\.1\.10, a private address/);
   });
 
   it('accepts a name resolving to public addresses only', async () => {
-    assert.equal(await destinationProblem('https://hooks.example.com/hook', STRICT, resolve), undefined);
+    assert.equal(await reachableUrlProblem('https://hooks.example.com/hook', STRICT, resolve), undefined);
   });
 
   it('refuses a name that does not resolve', async () => {
-    assert.match((await destinationProblem('https://nowhere.example.com/', STRICT, resolve))!, /does not resolve/);
-    assert.match((await destinationProblem('https://empty.example.com/', STRICT, resolve))!, /does not resolve/);
+    assert.match((await reachableUrlProblem('https://nowhere.example.com/', STRICT, resolve))!, /does not resolve/);
+    assert.match((await reachableUrlProblem('https://empty.example.com/', STRICT, resolve))!, /does not resolve/);
   });
 
   it('checks the syntax first and does not resolve IP literals', async () => {
     const never: Resolve = async () => assert.fail('resolved');
-    assert.match((await destinationProblem('https://10.1.2.3/', STRICT, never))!, /private/);
-    assert.equal(await destinationProblem('https://93.184.215.14/', STRICT, never), undefined);
+    assert.match((await reachableUrlProblem('https://10.1.2.3/', STRICT, never))!, /private/);
+    assert.equal(await reachableUrlProblem('https://93.184.215.14/', STRICT, never), undefined);
   });
 });
 
@@ -153,7 +154,7 @@ describe('guardedLookup', () => {
     const lookup = guardedLookup(STRICT, fakeLookup([{ address: '10.0.0.1', family: 4 }]));
     for (const options of [{}, { all: true }]) {
       const { error } = await lookupWith(lookup, options);
-      assert.equal(error?.code, 'EWEBHOOKDESTINATION');
+      assert.equal(error?.code, DESTINATION_REFUSED);
       assert.equal(error?.message, 'the host hooks.example.com resolves to 10.0.0.1, a private address');
     }
   });

@@ -1,20 +1,32 @@
 /**
- * The SSRF guard for partners' webhook URLs: a synchronous syntax check, a save-time check that
- * resolves the host, and a delivery-time `lookup` for node:http(s) that refuses disallowed
- * addresses, so the connection goes to exactly the address that was checked (no DNS rebinding).
+ * The SSRF guard for every place a partner tells the service to connect to (webhook URLs, file
+ * delivery hosts and endpoints): a synchronous syntax check, a save-time check that resolves the
+ * host, and a connect-time `lookup` that refuses disallowed addresses, so the connection goes to
+ * exactly the address that was checked (no DNS rebinding).
  */
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { AppConfig } from '../config';
 
 export interface DestinationPolicy {
-  /** Local development only (WEBHOOKS_ALLOW_LOOPBACK=true): permits http:// and loopback, nothing else private. */
+  /** Local development and tests only (LOOPBACK_DESTINATIONS): permits http:// and loopback, nothing else private. */
   allowLoopback: boolean;
+}
+
+/**
+ * The local allowance that lets partners' destinations be loopback hosts (http://127.0.0.1,
+ * localhost): given only by the local runtime (`ALLOW_LOOPBACK_DESTINATIONS=true npm start`) and tests.
+ */
+export const LOOPBACK_DESTINATIONS = 'partner-destinations-on-loopback';
+
+export function destinationPolicyOf(config: Pick<AppConfig, 'localAllowances'>): DestinationPolicy {
+  return { allowLoopback: config.localAllowances?.includes(LOOPBACK_DESTINATIONS) === true };
 }
 
 export type Resolve = (hostname: string) => Promise<string[]>;
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const MAX_URL_LENGTH = 2048;
 
 export const systemResolve: Resolve = async (hostname) =>
   (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
@@ -49,7 +61,7 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 /** How long a save-time DNS lookup may take before the URL is refused. */
 const RESOLVE_TIMEOUT_MS = 3_000;
 
-/** What kind of disallowed address this is ("10.0.0.5, a private address"); undefined when it may receive webhooks. */
+/** What kind of disallowed address this is ("10.0.0.5, a private address"); undefined when it may be connected to. */
 function refusal(address: string, policy: DestinationPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return `${address}, which is not an IP address`;
   // process() unwraps IPv4-mapped IPv6 (::ffff:a.b.c.d), which would otherwise reach the IPv4 inside.
@@ -61,15 +73,15 @@ function refusal(address: string, policy: DestinationPolicy): string | undefined
   return `${shown}, ${KINDS[range] ?? `a ${range} address`}`;
 }
 
-/** Why the address may not receive webhooks, e.g. "resolves to 10.0.0.5, a private address"; undefined when it may. */
+/** Why the address may not be connected to, e.g. "resolves to 10.0.0.5, a private address"; undefined when it may. */
 export function addressProblem(address: string, policy: DestinationPolicy): string | undefined {
   const refused = refusal(address, policy);
   return refused && `resolves to ${refused}`;
 }
 
-/** The URL's host without IPv6 brackets or a trailing dot, and whether it is an IP literal. */
-function hostOf(url: URL): { host: string; literal: boolean } {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+/** A host name without IPv6 brackets or a trailing dot, and whether it is an IP literal. */
+function normalHost(raw: string): { host: string; literal: boolean } {
+  const host = raw.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
   return { host, literal: isIP(host) !== 0 };
 }
 
@@ -77,9 +89,27 @@ function isLocalhostName(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost');
 }
 
-/** Synchronous syntax check of a webhook URL: a readable reason, or undefined when it is acceptable. */
-export function webhookUrlProblem(raw: string, policy: DestinationPolicy): string | undefined {
-  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return `the URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters`;
+function isLoopbackHost(host: string, literal: boolean): boolean {
+  return isLocalhostName(host) || (literal && ipaddr.process(host).range() === 'loopback');
+}
+
+/** Synchronous check of a host name or IP literal: a readable reason, or undefined when it is acceptable. */
+export function hostProblem(raw: string, policy: DestinationPolicy): string | undefined {
+  const { host, literal } = normalHost(raw);
+  if (!host) return 'the host is empty';
+  if (isLocalhostName(host) && !policy.allowLoopback) return `the host ${host} is a loopback name`;
+  if (literal) {
+    const refused = refusal(host, policy);
+    if (refused) return `the host is ${refused}`;
+  } else if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(host) || host.length > 253) {
+    return `the host ${raw} is not a valid host name`;
+  }
+  return undefined;
+}
+
+/** Synchronous syntax check of an https URL a partner gives: a readable reason, or undefined when it is acceptable. */
+export function urlProblem(raw: string, policy: DestinationPolicy): string | undefined {
+  if (raw.length > MAX_URL_LENGTH) return `the URL is longer than ${MAX_URL_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -87,31 +117,21 @@ export function webhookUrlProblem(raw: string, policy: DestinationPolicy): strin
     return 'the URL is not a valid absolute URL';
   }
   if (url.username || url.password) return 'the URL must not contain a user name or password';
-  const { host, literal } = hostOf(url);
+  const { host, literal } = normalHost(url.hostname);
   if (!host) return 'the URL has no host';
-  const loopbackHost = isLocalhostName(host) || (literal && ipaddr.process(host).range() === 'loopback');
   if (url.protocol === 'http:') {
-    if (!(policy.allowLoopback && loopbackHost)) return 'the URL must use https';
+    if (!(policy.allowLoopback && isLoopbackHost(host, literal))) return 'the URL must use https';
   } else if (url.protocol !== 'https:') {
     return 'the URL must use https';
   }
-  if (isLocalhostName(host) && !policy.allowLoopback) return `the host ${host} is a loopback name`;
-  if (literal) {
-    const refused = refusal(host, policy);
-    if (refused) return `the host is ${refused}`;
-  }
-  return undefined;
+  return hostProblem(url.hostname, policy);
 }
 
-/** The save-time check: the syntax check, then every address the host name resolves to must pass. */
-export async function destinationProblem(
-  raw: string,
-  policy: DestinationPolicy,
-  resolve: Resolve = systemResolve,
-): Promise<string | undefined> {
-  const problem = webhookUrlProblem(raw, policy);
+/** The save-time check of a host: the syntax check, then every address the name resolves to must pass. */
+export async function reachableHostProblem(raw: string, policy: DestinationPolicy, resolve: Resolve = systemResolve): Promise<string | undefined> {
+  const problem = hostProblem(raw, policy);
   if (problem) return problem;
-  const { host, literal } = hostOf(new URL(raw));
+  const { host, literal } = normalHost(raw);
   if (literal) return undefined;
   let addresses: string[];
   let timer: NodeJS.Timeout | undefined;
@@ -133,9 +153,14 @@ export async function destinationProblem(
   return undefined;
 }
 
+/** The save-time check of a URL: the syntax check, then its host's. */
+export async function reachableUrlProblem(raw: string, policy: DestinationPolicy, resolve: Resolve = systemResolve): Promise<string | undefined> {
+  return urlProblem(raw, policy) ?? (await reachableHostProblem(new URL(raw).hostname, policy, resolve));
+}
+
 /**
- * The delivery-time check, as the `lookup` option of http(s).request: resolves every address and
- * refuses the connection if any is disallowed. (IP literals skip `lookup`; webhookUrlProblem covers them.)
+ * The connect-time check, as the `lookup` option of http(s).request and net.connect: resolves every
+ * address and refuses the connection if any is disallowed. (IP literals skip `lookup`; hostProblem covers them.)
  */
 export function guardedLookup(policy: DestinationPolicy, lookup: typeof dns.lookup = dns.lookup): LookupFunction {
   return (hostname, options, callback) => {
@@ -153,6 +178,9 @@ export function guardedLookup(policy: DestinationPolicy, lookup: typeof dns.look
   };
 }
 
+/** The code of the error a guarded lookup fails with. */
+export const DESTINATION_REFUSED = 'EDESTINATIONREFUSED';
+
 function destinationError(message: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(message), { code: 'EWEBHOOKDESTINATION' });
+  return Object.assign(new Error(message), { code: DESTINATION_REFUSED });
 }

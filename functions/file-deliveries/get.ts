@@ -1,0 +1,4 @@
+import { httpHandler } from '../../shared/api-keys';
+import { fileDeliveryRoutes, getDeliveryDestination } from '../../shared/file-deliveries';
+
+export const handler = httpHandler(fileDeliveryRoutes.getDeliveryDestination, getDeliveryDestination);
