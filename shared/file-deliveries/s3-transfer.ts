@@ -111,7 +111,7 @@ function s3Failure(error: unknown, where: string): TransferFailure {
     case 'EntityTooLarge':
       return new TransferFailure('WRITE_FAILED', `${where} refused the file (${failure.name}).`);
   }
-  const connection = failure.code ? connectionFailure(failure as NodeJS.ErrnoException, where) : undefined;
+  const connection = failure.code ? connectionFailure(failure, where) : undefined;
   if (connection) return connection;
   const status = failure.$metadata?.httpStatusCode;
   if (status === 403) return new TransferFailure('ACCESS_DENIED', `${where} refused the write (403).`);

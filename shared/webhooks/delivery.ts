@@ -81,7 +81,7 @@ export function eventPayload(event: DomainEvent, test: boolean): string {
 
 /** The legacy `mapping.completed` call: the job's fields at the top level. */
 export function legacyPayload(event: DomainEvent): string {
-  const { export: _export, deliveries: _deliveries, ...contractFields } = event.data as Record<string, unknown>;
+  const { export: _export, deliveries: _deliveries, ...contractFields } = event.data;
   return JSON.stringify({ event: 'mapping.completed', timestamp: event.occurredAt, ...contractFields });
 }
 

@@ -88,10 +88,10 @@ export async function startSftpServer(options: { username?: string; password?: s
               client.end();
               return;
             }
-            child.stdin!.write(chunk);
+            child.stdin.write(chunk);
           });
-          channel.on('close', () => child.stdin!.end());
-          child.stdout!.pipe(channel);
+          channel.on('close', () => child.stdin.end());
+          child.stdout.pipe(channel);
         });
       });
     });
