@@ -113,7 +113,7 @@ export class ServiceResources {
         schedulerGroupName: schedules.length ? scheduleGroup.scheduleGroupName : undefined,
         schedulerRoleArn: schedules.length ? schedulerRole.roleArn : undefined,
         secretsKeyArn: access.secrets ? secretsKey.keyArn : undefined,
-        accountId: Stack.of(table).account,
+        accountId: access.partnerRoles ? Stack.of(table).account : undefined,
         tokenSigningKeyArn: tokenKey !== 'none' ? tokenSigningKey.keyArn : undefined,
       }),
       ...Object.fromEntries((access.sendsTo ?? []).map((name) => [queueUrlVariable(name), this.queueNamed(name).queueUrl])),
@@ -186,7 +186,7 @@ export class ServiceResources {
         }),
       );
     }
-    if (access.assumesPartnerRoles) {
+    if (access.partnerRoles === 'assume') {
       // Any account's role: partners create it; only their trust policy, with our external id, lets it be assumed.
       allow(['sts:AssumeRole'], 'arn:aws:iam::*:role/*');
       acknowledgePartnerRoles(role);

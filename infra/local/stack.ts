@@ -16,6 +16,8 @@ export interface LocalStack {
 }
 
 export const LOCAL_REGION = 'eu-west-1';
+/** The account trust policies name on the local runtime, which has none. */
+export const LOCAL_ACCOUNT_ID = '000000000000';
 
 export async function provisionLocalStack(
   options: StandInOptions & { localTokenSigningKey: string; localSecretsKey: string; tableName?: string; bucketName?: string; resultsBucketName?: string },
@@ -31,6 +33,8 @@ export async function provisionLocalStack(
     s3Endpoint: standIns.s3Endpoint,
     localTokenSigningKey: options.localTokenSigningKey,
     localSecretsKey: options.localSecretsKey,
+    // No AWS account: trust policies name this placeholder.
+    accountId: LOCAL_ACCOUNT_ID,
     // A local receiver (http://127.0.0.1:…) only when asked for; never in a deployed stack.
     localAllowances: process.env.ALLOW_LOOPBACK_DESTINATIONS === 'true' ? [LOOPBACK_DESTINATIONS] : [],
   };

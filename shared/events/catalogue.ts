@@ -60,7 +60,7 @@ export const MappingCompletedData = v.object({
       v.object({
         fileUrl: v.pipe(v.string(), v.description('A presigned download link of the export file, in your export format')),
         expiresAt: Timestamp,
-        fileName: v.pipe(v.string(), v.description('mapping-<mappingJobId> and the format\'s extension: also its name at your delivery destinations')),
+        fileName: v.pipe(v.string(), v.description('`mapping-{mappingJobId}` and the format\'s extension: also its name at your delivery destinations')),
         format: v.string(),
         compression: v.string(),
         fields: v.array(v.string()),

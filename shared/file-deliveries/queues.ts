@@ -18,7 +18,7 @@ export const fileDeliveryQueue = defineQueue({
     sendsTo: ['file-deliveries'],
     schedules: ['file-deliveries'],
     secrets: 'open',
-    assumesPartnerRoles: true,
+    partnerRoles: 'assume',
   },
   // It records the abandoned attempt and may disable the destination.
   deadLetterAccess: { table: 'readwrite' },

@@ -47,7 +47,7 @@ export const fileDeliveryRoutes = {
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite', secrets: 'seal' },
+    access: { table: 'readwrite', secrets: 'seal', partnerRoles: 'describe' },
   }),
   listDeliveryDestinations: defineRoute({
     method: 'GET',
@@ -56,8 +56,9 @@ export const fileDeliveryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "The organization's delivery destinations, newest first",
+    description: 'At most 10, so one page: each with its status, failures in a row, and for S3 the policies to paste.',
     responses: { 200: { description: 'The destinations', schema: schemas.DestinationList }, 401: errors[401] },
-    access: { table: 'read' },
+    access: { table: 'read', partnerRoles: 'describe' },
   }),
   getDeliveryDestination: defineRoute({
     method: 'GET',
@@ -66,9 +67,10 @@ export const fileDeliveryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'One delivery destination',
+    description: 'Where and how it delivers (never its credentials), its status, and why the service disabled it if it did.',
     params: schemas.DestinationIdParams,
     responses: { 200: { description: 'The destination', schema: schemas.DestinationView }, 400: errors[400], 401: errors[401], ...notFound },
-    access: { table: 'read' },
+    access: { table: 'read', partnerRoles: 'describe' },
   }),
   updateDeliveryDestination: defineRoute({
     method: 'PATCH',
@@ -92,7 +94,7 @@ export const fileDeliveryRoutes = {
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite', secrets: 'seal' },
+    access: { table: 'readwrite', secrets: 'seal', partnerRoles: 'describe' },
   }),
   deleteDeliveryDestination: defineRoute({
     method: 'DELETE',
@@ -124,7 +126,7 @@ export const fileDeliveryRoutes = {
       401: errors[401],
       ...notFound,
     },
-    access: { table: 'readwrite', secrets: 'open', assumesPartnerRoles: true },
+    access: { table: 'readwrite', secrets: 'open', partnerRoles: 'assume' },
   }),
   listFileDeliveries: defineRoute({
     method: 'GET',
@@ -133,6 +135,7 @@ export const fileDeliveryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "A destination's deliveries with their attempts and failure reasons, newest first, kept 30 days",
+    description: 'One delivery per completed job; each attempt with its reasonCode when it failed. Pass nextCursor as cursor for the next page.',
     params: schemas.DestinationIdParams,
     query: schemas.FileDeliveryListQuery,
     responses: { 200: { description: 'A page of deliveries', schema: schemas.FileDeliveryList }, 400: errors[400], 401: errors[401], ...notFound },

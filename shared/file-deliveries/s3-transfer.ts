@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { DeleteObjectCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import type { AssumeRoleCommandInput } from '@aws-sdk/client-sts';
+import { AssumeRoleCommand, type AssumeRoleCommandInput, type STSClient } from '@aws-sdk/client-sts';
 import { type DestinationPolicy, guardedLookup, urlProblem } from '../platform/network/destinations';
 import type { DeliveryDestination } from './destination';
 import { connectionFailure, TransferFailure, type DeliveredFile, type FileTransfer, type OpenedCredentials } from './transfer';
@@ -20,6 +20,15 @@ export interface TemporaryCredentials {
 
 /** STS AssumeRole; refused trust is thrown as STS's own error (AccessDenied). */
 export type AssumeRole = (input: AssumeRoleCommandInput) => Promise<TemporaryCredentials>;
+
+/** AssumeRole through STS. */
+export function stsAssumeRole(sts: STSClient): AssumeRole {
+  return async (input) => {
+    const { Credentials } = await sts.send(new AssumeRoleCommand(input));
+    if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey || !Credentials.SessionToken) throw new Error('STS answered no credentials.');
+    return { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken };
+  };
+}
 
 export interface S3TransferOptions {
   policy: DestinationPolicy;

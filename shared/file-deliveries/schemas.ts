@@ -162,7 +162,7 @@ export const FileDeliveryView = v.object({
   id: Uuid,
   destinationId: Uuid,
   mappingJobId: Uuid,
-  fileName: v.pipe(v.string(), v.description('mapping-<mappingJobId> and the export\'s extension')),
+  fileName: v.pipe(v.string(), v.description('`mapping-{mappingJobId}` and the export\'s extension')),
   location: v.string(),
   sizeBytes: v.number(),
   status: v.pipe(v.picklist(FILE_DELIVERY_STATUSES), v.description('RETRYING: a retry is due at nextAttemptAt (1, 5 and 30 minutes after failures); FAILED: every retry spent, or the destination paused')),

@@ -1,6 +1,7 @@
 /** The ports the file delivery rules work through, as each function builds them from its runtime. */
 import { randomUUID } from 'node:crypto';
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { STSClient } from '@aws-sdk/client-sts';
+import { requireSetting } from '../platform/config';
 import { destinationPolicyOf, reachableHostProblem, reachableUrlProblem } from '../platform/network/destinations';
 import { resultObjectStoreOf } from '../platform/objects/services';
 import { queueOf, schedulerOf } from '../platform/queue/services';
@@ -11,14 +12,14 @@ import type { DeliveryDestination } from './destination';
 import type { DispatchPorts, StartPorts } from './dispatch';
 import type { ManagePorts } from './manage';
 import { fileDeliveryQueue } from './queues';
-import { S3Transfer, type AssumeRole } from './s3-transfer';
+import { S3Transfer, stsAssumeRole, type AssumeRole } from './s3-transfer';
 import { SftpTransfer } from './sftp-transfer';
 import { destinationStoreOf, fileDeliveryStoreOf } from './store';
 import type { FileTransfer } from './transfer';
 
-/** The account partners' roles trust, as their trust policies name it; a placeholder on the local runtime. */
+/** The account partners' roles trust, as their trust policies name it. */
 export function serviceAccountOf(runtime: Runtime): string {
-  return runtime.config.accountId ?? '000000000000';
+  return requireSetting(runtime.config, 'accountId');
 }
 
 /**
@@ -27,12 +28,7 @@ export function serviceAccountOf(runtime: Runtime): string {
  */
 const assumeRoleOf = /* @__PURE__ */ service((runtime): AssumeRole => {
   if (runtime.config.s3Endpoint) return async () => ({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', sessionToken: 'local' });
-  const sts = traced(new STSClient({ region: runtime.config.region }));
-  return async (input) => {
-    const { Credentials } = await sts.send(new AssumeRoleCommand(input));
-    if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey || !Credentials.SessionToken) throw new Error('STS answered no credentials.');
-    return { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken };
-  };
+  return stsAssumeRole(traced(new STSClient({ region: runtime.config.region })));
 });
 
 const transfersOf = /* @__PURE__ */ service((runtime) => {

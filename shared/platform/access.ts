@@ -28,10 +28,11 @@ export interface ResourceAccess {
   /** Queues (by name) the function schedules one-time deliveries to (EventBridge Scheduler). */
   schedules?: readonly string[];
   /**
-   * Assumes roles in partners' AWS accounts (STS AssumeRole, any account): each partner's role
-   * trusts the stage's account only under the external id the service issued for it.
+   * Roles in partners' AWS accounts, which trust the stage's account only under the external id the
+   * service issued for each. `describe`: told the account's id, for the trust policy it shows;
+   * `assume`: also assumes them (STS AssumeRole, any account).
    */
-  assumesPartnerRoles?: boolean;
+  partnerRoles?: 'describe' | 'assume';
   /** Encrypts (seal) or decrypts (open) partner secrets with the stage's KMS key (platform/secrets). */
   secrets?: 'seal' | 'open' | 'both';
   /**

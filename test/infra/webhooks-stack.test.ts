@@ -63,6 +63,8 @@ const SEAL_ROUTES = [
   'webhooks/subscriptions/rotate-secret',
 ];
 const DELIVERY_WORKER = 'webhooks/delivery';
+/** The file deliveries' functions that seal or open partner credentials (file-deliveries-stack.test.ts checks each). */
+const FILE_DELIVERY_SECRETS = ['file-deliveries/create', 'file-deliveries/update', 'file-deliveries/test', 'file-deliveries/delivery'];
 /** Records an abandoned attempt: the table only (its queue's deadLetterAccess). */
 const DELIVERY_DEAD_LETTERS = 'webhooks/delivery-dead-letters';
 
@@ -126,7 +128,7 @@ describe('SECRETS_KEY_ARN and ALLOW_LOOPBACK_DESTINATIONS', () => {
 
   it('is set exactly on the functions whose route or queue declares secrets', () => {
     const withKey = functions.filter(([, f]) => 'SECRETS_KEY_ARN' in (f.Properties.Environment?.Variables ?? {})).map(([id]) => id).sort();
-    const expected = [...SEAL_ROUTES, DELIVERY_WORKER].map(functionIdOf).sort();
+    const expected = [...SEAL_ROUTES, DELIVERY_WORKER, ...FILE_DELIVERY_SECRETS].map(functionIdOf).sort();
     assert.deepEqual(withKey, expected);
     // The same set, read from the declarations.
     const declared = [
@@ -165,7 +167,7 @@ describe('IAM for the webhooks', () => {
   });
 
   it('lets no other function use the key', () => {
-    const allowed = new Set([...SEAL_ROUTES, DELIVERY_WORKER].map((handler) => roleIdOf(functionIdOf(handler))));
+    const allowed = new Set([...SEAL_ROUTES, DELIVERY_WORKER, ...FILE_DELIVERY_SECRETS].map((handler) => roleIdOf(functionIdOf(handler))));
     for (const [handler] of stack.functions) {
       const roleId = roleIdOf(functionIdOf(handler));
       if (allowed.has(roleId)) continue;

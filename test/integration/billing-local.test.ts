@@ -89,7 +89,7 @@ describe('GET /api/v1/billing/plans', () => {
       'providerPriceId',
       'webhookEvents',
     ]);
-    assert.deepEqual(subscription.webhookEvents, ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED']);
+    assert.deepEqual(subscription.webhookEvents, ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED']);
     assert.equal(subscription.monthlyPrice, '€49.00 / month');
     assert.equal(subscription.pricePerMillion, '€1.00');
     // The same prices as numbers a client computes with: cents, and their currency.

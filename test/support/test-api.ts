@@ -23,7 +23,7 @@ import { localRuntime } from '../../infra/local/messaging';
 import { seedSuppliers } from '../../infra/local/seed';
 import { localPaymentPages } from '../../infra/local/payment-pages';
 import { createLocalApi } from '../../infra/local/server';
-import { LOCAL_REGION, newLocalTokenSigningKey, provisionResources } from '../../infra/local/stack';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION, newLocalTokenSigningKey, provisionResources } from '../../infra/local/stack';
 import { createOrganizationKey } from '../../shared/api-keys';
 import { createOrganization } from '../../shared/organizations';
 import { requester, type ApiResponse, type Caller, type RequestOptions } from './requester';
@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     s3Endpoint,
     localTokenSigningKey: newLocalTokenSigningKey(),
     localSecretsKey: randomBytes(32).toString('base64'),
+    accountId: LOCAL_ACCOUNT_ID,
     ...overrides,
     // The test's clock stands still, so every request of a file falls in one second: an
     // organization's share a second is lifted, but where a test sets its own.

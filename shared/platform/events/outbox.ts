@@ -75,6 +75,7 @@ export function eventPut(table: Table, event: DomainEvent) {
  * relay sends it. `id` makes the item unique (the same id recorded twice is one item).
  */
 export function messagePut<M>(table: Table, address: QueueAddress<M>, message: M, recorded: { id: string; at: string }) {
+  const correlationId = currentCorrelationId();
   return {
     Put: {
       TableName: table.name,
@@ -83,14 +84,18 @@ export function messagePut<M>(table: Table, address: QueueAddress<M>, message: M
         SK: `${EVENT_SORT_KEY_PREFIX}${recorded.at}#${recorded.id}`,
         relayTo: address.name,
         message,
+        ...(correlationId !== undefined && { correlationId }),
         [TABLE_KEYS.ttlAttribute]: eventExpiry(recorded.at),
       },
     },
   };
 }
 
-/** What an outbox item asks the relay to send: an event (to the domain-events queue) or a message to a named queue. */
-export type OutboxItem = { queue: string; message: unknown };
+/**
+ * What an outbox item asks the relay to send: an event (to the domain-events queue) or a message to
+ * a named queue, under the correlation id of the work that recorded it.
+ */
+export type OutboxItem = { queue: string; message: unknown; correlationId?: string };
 
 /** The event an item holds, without the table's keys and expiry. */
 function eventOfItem(item: Record<string, unknown>): DomainEvent {
@@ -102,8 +107,11 @@ function eventOfItem(item: Record<string, unknown>): DomainEvent {
 export function outboxItemOfStreamImage(image: Record<string, AttributeValue> | undefined): OutboxItem | undefined {
   if (!image?.SK?.S?.startsWith(EVENT_SORT_KEY_PREFIX)) return undefined;
   const item = unmarshall(image);
-  if (typeof item.relayTo === 'string') return { queue: item.relayTo, message: item.message };
-  return { queue: domainEventMessages.name, message: eventOfItem(item) };
+  if (typeof item.relayTo === 'string') {
+    return { queue: item.relayTo, message: item.message, ...(typeof item.correlationId === 'string' && { correlationId: item.correlationId }) };
+  }
+  const event = eventOfItem(item);
+  return { queue: domainEventMessages.name, message: event, correlationId: event.correlationId ?? event.id };
 }
 
 /** The events recorded so far. */

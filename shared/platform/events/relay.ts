@@ -48,9 +48,9 @@ export async function relayEvents(records: readonly DynamoDBRecord[], queues: Re
     }
     const event = item.queue === domainEventMessages.name ? (item.message as DomainEvent) : undefined;
     try {
-      // Under the event's correlation id, so that the message carries it on to the deliveries.
+      // Under the recording work's correlation id, so that the message carries it on (to the deliveries, say).
       const send = () => queue.send(item.message);
-      await (event ? withCorrelationId(event.correlationId ?? event.id, send) : send());
+      await (item.correlationId ? withCorrelationId(item.correlationId, send) : send());
     } catch (error) {
       log('warn', 'event relay: the queue did not take an outbox item; the stream hands it again', { queue: item.queue, ...(event && { eventId: event.id }), ...describeError(error) });
       return { batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }] };

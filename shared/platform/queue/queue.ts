@@ -60,7 +60,7 @@ export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
 }
 
 /** What a worker may touch (a worker takes no credential and reads no payment settings). */
-export type WorkerAccess = Pick<ResourceAccess, 'table' | 'objects' | 'resultObjects' | 'sendsTo' | 'schedules' | 'secrets' | 'assumesPartnerRoles'>;
+export type WorkerAccess = Pick<ResourceAccess, 'table' | 'objects' | 'resultObjects' | 'sendsTo' | 'schedules' | 'secrets' | 'partnerRoles'>;
 
 export interface SendOptions {
   /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. None on a FIFO queue. */

@@ -518,6 +518,9 @@ describe('running a mapping job, chunk by chunk', () => {
         counts: { total: 3, processed: 3, matched: 2, review: 0, unmatched: 1, unchanged: 0 },
         createdAt: T0.toISOString(),
         completedAt: '2026-03-01T12:00:02.000Z',
+        // Nobody listens (no destination, no webhook): no file is written for it.
+        export: null,
+        deliveries: [],
       },
     });
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 3 }]);
