@@ -19,9 +19,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createOrganizationKey } from '../../shared/api-keys';
 import { buildMatchingIndex, mapHotels, type MappingResult } from '../../shared/mapping';
 import { jobObjects, type MappingJob } from '../../shared/mapping-jobs/job';
+import { resultsFileBytes } from '../../shared/mapping-jobs/results-files';
 import { mappingJobStoreOf } from '../../shared/mapping-jobs/store';
 import { createOrganization } from '../../shared/organizations';
-import { objectStoreOf } from '../../shared/platform/objects/services';
+import { resultObjectStoreOf } from '../../shared/platform/objects/services';
 import { batchWrite, tableOf } from '../../shared/platform/table';
 import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
@@ -68,14 +69,14 @@ try {
     updatedAt: now,
   };
   await mappingJobStoreOf(runtime).create(job);
-  const objects = objectStoreOf(runtime);
+  const objects = resultObjectStoreOf(runtime);
   const reviewed: Record<string, unknown>[] = [];
   let fileBytes = 0;
   for (let chunk = 0; chunk < chunkCount; chunk++) {
     const rows = sample.slice(0, Math.min(CHUNK_ROWS, ROWS - chunk * CHUNK_ROWS)).map((result): MappingResult => ({ ...result, partnerHotelId: `${result.partnerHotelId}-${chunk}` }));
     const text = rows.map((row) => JSON.stringify(row)).join('\n');
     fileBytes += text.length;
-    await objects.put(jobObjects.results(job, chunk), text, 'application/x-ndjson');
+    await objects.put(jobObjects.results(job, chunk), resultsFileBytes(text), 'application/gzip');
     for (const row of rows.filter((_, i) => i % 100 === 0)) {
       reviewed.push({ PK: `JOB#${job.id}`, SK: `DECISION#${row.partnerHotelId}`, ...row, chunk, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null });
     }
@@ -110,9 +111,10 @@ try {
   const first = await fetch(`${deployedBase}/mapping/${job.id}/export`, { method: 'POST', headers });
   const firstMs = performance.now() - started;
   let ready = first;
-  while (ready.status === 202) {
+  // Asked again as a partner would: the organization's request rate answers 429 to a tighter loop.
+  while (ready.status === 202 || ready.status === 429) {
     await ready.arrayBuffer();
-    await sleep(250);
+    await sleep(1_000);
     ready = await fetch(`${deployedBase}/mapping/${job.id}/export`, { method: 'POST', headers });
   }
   const body = (await ready.json()) as { rowCount: number };

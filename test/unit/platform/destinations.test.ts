@@ -10,6 +10,8 @@ import {
   reachableUrlProblem,
   DESTINATION_REFUSED,
   guardedLookup,
+  hostProblem,
+  reachableHostProblem,
   urlProblem,
   type Resolve,
 } from '../../../shared/platform/network/destinations';
@@ -177,5 +179,23 @@ describe('guardedLookup', () => {
     const failing = ((_h: string, _o: unknown, callback: (error: Error) => void) =>
       callback(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }))) as unknown as typeof dns.lookup;
     assert.equal((await lookupWith(guardedLookup(STRICT, failing), {})).error?.code, 'ENOTFOUND');
+  });
+});
+
+describe('hostProblem and reachableHostProblem (SFTP hosts)', () => {
+  it('takes public names and addresses, and refuses private ones, loopback names and what is no host name', () => {
+    for (const host of ['sftp.partner.example', '93.184.215.14', '[2606:4700::1111]', 'files_1.partner.example']) assert.equal(hostProblem(host, STRICT), undefined, host);
+    assert.match(hostProblem('10.0.0.5', STRICT)!, /private address/);
+    assert.match(hostProblem('::ffff:169.254.169.254', STRICT)!, /link-local/);
+    assert.match(hostProblem('localhost', STRICT)!, /loopback name/);
+    assert.match(hostProblem('127.0.0.1', STRICT)!, /loopback/);
+    assert.equal(hostProblem('127.0.0.1', LOCAL), undefined);
+    for (const host of ['no such host', 'host/path', 'a..b', '-leading.example', '']) assert.ok(hostProblem(host, STRICT), host);
+  });
+
+  it('refuses a name that resolves to a private address, or does not resolve', async () => {
+    assert.match((await reachableHostProblem('inside.example.com', STRICT, async () => ['192.168.1.10']))!, /inside\.example\.com resolves to 192\.168\.1\.10, a private address/);
+    assert.match((await reachableHostProblem('nowhere.example.com', STRICT, async () => []))!, /does not resolve/);
+    assert.equal(await reachableHostProblem('sftp.partner.example', STRICT, async () => ['93.184.215.14']), undefined);
   });
 });
