@@ -216,7 +216,10 @@ describe('delivery destinations', () => {
     const partner = await api.newOrganization();
     const at = folder('delivered');
     const viaSftp = await create(partner, sftpDestination(at));
+    const byKey = folder('by-key');
+    const viaKey = await create(partner, sftpDestination(byKey, { password: undefined, privateKey: sftp.clientPrivateKey }));
     const store = await create(partner, s3CompatibleDestination());
+    const viaRole = await create(partner, { type: 'S3', name: 'Role', bucket: partnerBucket, region: 'eu-west-1', prefix: 'role', roleArn: 'arn:aws:iam::123456789012:role/delivery' });
     const paused = await create(partner, sftpDestination(folder('paused')));
     await api.request('PATCH', `/api/v1/delivery-destinations/${paused.id}`, { as: partner, json: { status: 'INACTIVE' } });
     const subscribed = await api.request('POST', '/api/v1/webhook-subscriptions', { as: partner, json: { url: receiver.url('/completed'), events: ['MAPPING_COMPLETED'] } });
@@ -231,14 +234,18 @@ describe('delivery destinations', () => {
       told.data.deliveries.map((delivery: { destinationId: string; location: string }) => [delivery.destinationId, delivery.location]).sort(),
       [
         [viaSftp.id, `sftp://127.0.0.1:${sftp.port}${at}/${fileName}`],
+        [viaKey.id, `sftp://127.0.0.1:${sftp.port}${byKey}/${fileName}`],
         [store.id, `s3://${partnerBucket}/mapping/${fileName} at ${api.config.s3Endpoint}`],
+        [viaRole.id, `s3://${partnerBucket}/role/${fileName}`],
       ].sort(),
     );
     const exported = Buffer.from(await (await fetch(told.data.export.fileUrl)).arrayBuffer());
     assert.ok(exported.toString('utf8').startsWith('partnerHotelId,'));
     assert.deepEqual([...readdirSync(at)], [fileName], 'no temporary file is left');
     assert.ok(readFileSync(join(at, fileName)).equals(exported), 'the SFTP file is the export, byte for byte');
+    assert.ok(readFileSync(join(byKey, fileName)).equals(exported), 'the SFTP file written with a key is the export, byte for byte');
     assert.ok((await partnerObject(`mapping/${fileName}`)).equals(exported), "the partner's object is the export, byte for byte");
+    assert.ok((await partnerObject(`role/${fileName}`)).equals(exported), 'the object written through the role is the export, byte for byte');
 
     const [delivered] = await history(partner, viaSftp.id);
     assert.equal(delivered.status, 'SUCCEEDED');
