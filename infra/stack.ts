@@ -272,9 +272,12 @@ export class HotelMappingStack extends Stack {
         { id: 'ExpireBookExports', prefix: BOOK_EXPORTS_PREFIX, expiration: Duration.days(EXPORT_KEPT_DAYS + 1) },
         // Presigned uploads never completed, or refused (the completion copies what it accepts to the files bucket).
         { id: 'ExpireUploads', prefix: INVENTORY_UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_STAGING_DAYS) },
+        // A retired book segment's derived files (BOOK_DERIVED_PREFIX), tagged with the segment's own files.
+        { id: 'ExpireTagged', tagFilters: { [EXPIRE_TAG.key]: EXPIRE_TAG.value }, expiration: Duration.days(1) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
-      // Kept with the stage's data like the rest; its lifecycle rules empty it within a month.
+      // Kept with the stage's data like the rest; its lifecycle rules empty it within a month, but for
+      // the book's derived files, which live as long as their segments.
       removalPolicy,
       autoDeleteObjects: !retainData,
     });

@@ -6,6 +6,13 @@
 /** The book's generations, in the stage's files bucket (kept and backed up with the stage's data). */
 export const BOOK_FILES_PREFIX = 'books/';
 
+/**
+ * What each part of the book's files says that its entries say already (its entry index and search
+ * columns), in the results bucket: not backed up, since a reader makes them again from the entries
+ * when they are missing (after a restore, say). A retired segment's are tagged to expire with it.
+ */
+export const BOOK_DERIVED_PREFIX = 'book-derived/';
+
 /** The files of large commits of the feed, in the results bucket (its lifecycle rule expires them). */
 export const BOOK_CHANGES_PREFIX = 'book-changes/';
 

@@ -24,7 +24,7 @@ export { currentAnswers, currentEntries, decideEntry, heldEngineAnswers, recordi
 export { recordingWrite, type RecordingRequest } from './recording';
 export { SNAPSHOT_BLOCK_ENTRIES, type EntryAnswer } from './snapshot';
 export { bookPorts } from './services';
-export { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
+export { BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 export { mappingBookRoutes } from './routes';
 export { countBookChanges, exportMappingBook, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
 export { expectedDecidedAt, mappingBookComponentSchemas, PartnerFacts as PartnerFactsSchema } from './schemas';

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineQueue } from '../platform/queue/queue';
 import { MATCHING_INDEX_PREFIX, REFERENCE_CHANGES_PREFIX, referenceChangeMessages } from '../reference';
-import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX } from './files';
+import { BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX } from './files';
 
 export const referenceChangeQueue = defineQueue({
   ...referenceChangeMessages,
@@ -34,8 +34,8 @@ export const mappingBookFollowQueue = defineQueue({
     table: 'readwrite',
     // The generation's reference index and entries, the publications' changes, and the matching index entries are mapped again against.
     objects: { read: [BOOK_FILES_PREFIX, REFERENCE_CHANGES_PREFIX, MATCHING_INDEX_PREFIX] },
-    // A commit of more than a few changes names a file of them.
-    resultObjects: { write: [BOOK_CHANGES_PREFIX] },
+    // A commit of more than a few changes names a file of them; the generation's index is in its derived files.
+    resultObjects: { read: [BOOK_DERIVED_PREFIX], write: [BOOK_CHANGES_PREFIX] },
     sendsTo: ['mapping-book-follows'],
   },
   // Loading the matching index of a million hotels peaks at about 0.75 GB (as a mapping chunk's);
@@ -52,7 +52,7 @@ export const mappingBookExportQueue = defineQueue({
   // A failed export is asked for again by the partner's next request once it is overdue.
   maxReceiveCount: 2,
   batchSize: 1,
-  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { write: [BOOK_EXPORTS_PREFIX] } },
+  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX], write: [BOOK_EXPORTS_PREFIX] } },
   // Lambda's longest run: a million entries are read in about a minute; the file is held twice.
   lambda: { memoryMb: 4096, timeoutSeconds: 900 },
   concurrency: { max: 5 },
@@ -80,7 +80,7 @@ export const mappingBookRecordQueue = defineQueue({
   maxReceiveCount: 5,
   batchSize: 1,
   // The generation's entries; a commit of more than a few changes names a file of them.
-  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { write: [BOOK_CHANGES_PREFIX] } },
+  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX], write: [BOOK_CHANGES_PREFIX] } },
   // A hundred entries read and laid over in two commits: well under a second.
   lambda: { memoryMb: 512, timeoutSeconds: 60 },
   concurrency: { max: 10 },

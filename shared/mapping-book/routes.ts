@@ -3,13 +3,13 @@ import { defineRoute } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { XLSX_MAX_ROWS } from '../export-format';
 import { RECORD_PAGES_PREFIX } from '../reference';
-import { BOOK_CHANGES_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
+import { BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
 import { OWN_SOURCE } from './entries';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping book';
 const POSITION_GONE = { description: `The position is older than the feed keeps (${CHANGES_RETENTION_DAYS} days)`, schema: ErrorResponse } as const;
-const readBook = { table: 'read', objects: { read: [BOOK_FILES_PREFIX] } } as const;
+const readBook = { table: 'read', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX] } } as const;
 const readFeed = { table: 'read', resultObjects: { read: [BOOK_CHANGES_PREFIX] } } as const;
 
 export const mappingBookRoutes = {
@@ -24,7 +24,7 @@ export const mappingBookRoutes = {
       'The counts include every decision made so far. A job being written into the book is named in `writing`; its changes show once it commits. ' +
       'Read the unmapped entries with GET /api/v1/mapping-book/entries?status=UNMATCHED, the ones to review with status=REVIEW.',
     responses: { 200: { description: 'The book', schema: schemas.BookView }, 401: errors[401] },
-    access: { table: 'read', objects: { read: [BOOK_FILES_PREFIX] } },
+    access: { table: 'read', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX] } },
   }),
   listBookEntries: defineRoute({
     method: 'GET',
@@ -88,7 +88,7 @@ export const mappingBookRoutes = {
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] } },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX] } },
   }),
   listBookChanges: defineRoute({
     method: 'GET',
@@ -148,6 +148,6 @@ export const mappingBookRoutes = {
       409: { description: `The saved format is XLSX and the source has more than ${XLSX_MAX_ROWS.toLocaleString('en-US')} entries`, schema: ErrorResponse },
     },
     // In XLSX it counts the source's entries first, from the book's generation.
-    access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_EXPORTS_PREFIX] }, sendsTo: ['mapping-book-exports'] },
+    access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_EXPORTS_PREFIX, BOOK_DERIVED_PREFIX] }, sendsTo: ['mapping-book-exports'] },
   }),
 };

@@ -8,6 +8,7 @@ import { tableOf } from '../platform/table';
 import { ChangeLog } from './change-log';
 import type { ExportPorts } from './exports';
 import type { BookPorts } from './job-writes';
+import { BookFiles } from './book-files';
 import { mappingBookExportQueue, mappingBookFollowQueue } from './queues';
 import { BookStore } from './store';
 
@@ -16,12 +17,13 @@ const bookStoreOf = /* @__PURE__ */ service((runtime) => new BookStore(tableOf(r
 
 export function bookPorts(runtime: Runtime): BookPorts {
   const table = tableOf(runtime);
-  // The book is the organization's record: kept (and backed up) with its files; its feed lives a month, with results.
+  // The book is the organization's record: kept (and backed up) with its files; its feed lives a month,
+  // and what its files say twice for listings and searches is made again when lost: both with results.
   const feedFiles = resultObjectStoreOf(runtime);
   return {
     store: bookStoreOf(runtime),
     log: new ChangeLog(table, feedFiles, () => runtime.clock.now()),
-    files: objectStoreOf(runtime),
+    files: new BookFiles(objectStoreOf(runtime), () => resultObjectStoreOf(runtime)),
     feedFiles,
     clock: runtime.clock,
     // Built on first use: only the functions that send to it have its address.

@@ -11,10 +11,10 @@
  */
 import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
-import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
+import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockIfPresent, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
 import { indexKeys, type BookEntry } from './entries';
 import { deserializeEntryColumns, entryColumnsOf, hiddenRows, serializeEntryColumns, type EntryColumns, type GenerationColumns } from './entry-search';
-import { BOOK_FILES_PREFIX } from './files';
+import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
 
 /** Entries per block: a page of 100 reads one block. */
@@ -62,10 +62,16 @@ export interface SegmentManifest {
   /** Each part's entry index (indexKeys -> entry key, sorted by key, then entry key), block by block, after the part's entries in its file. */
   indexBlocks: SnapshotBlock[];
   /**
-   * Each part's search columns (entry-search.ts), after its index in its file; null for a part of no
-   * entries. Absent from segments written before they were: a search makes them from the entries.
+   * Each part's search columns (entry-search.ts), after its index; null for a part of no entries.
+   * Absent from segments written before they were: a search makes them from the entries.
    */
   searches?: (FileRegion | null)[];
+  /**
+   * Per part, whether its index and search columns are in its derived file (snapshotFiles.derived,
+   * in the results bucket) rather than after its entries in its own file. A derived file missing is
+   * made again from the part's entries.
+   */
+  derivedApart?: boolean[];
   /** The segment's last entry key (null when it holds none): a key above it is not in the segment. */
   last: string | null;
 }
@@ -131,6 +137,7 @@ const partName = (part: number) => `part-${String(part).padStart(5, '0')}`;
 export const snapshotFiles = {
   part: (organizationId: string, segment: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}`,
   partIndex: (organizationId: string, segment: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}.json`,
+  derived: (organizationId: string, segment: string, part: number) => `${BOOK_DERIVED_PREFIX}${organizationId}/${segment}/${partName(part)}`,
   segment: (organizationId: string, segment: string) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/segment.json`,
   manifest: (organizationId: string, generation: string) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/manifest.json`,
 };
@@ -142,8 +149,10 @@ export interface PartIndex<Extra> {
   last: string | null;
   blocks: SnapshotBlock[];
   indexBlocks: SnapshotBlock[];
-  /** The part's search columns in its file (null when it has no entries). */
+  /** The part's search columns (null when it has no entries). */
   search?: FileRegion | null;
+  /** Its index and search columns are in its derived file. */
+  derivedApart?: boolean;
   extra: Extra;
 }
 
@@ -165,18 +174,20 @@ export async function writePart<Extra>(
   entries: readonly SnapshotEntry[],
   extra: Extra,
 ): Promise<void> {
-  // The entries' blocks, then the part's entry index in blocks of its own, in one file.
+  // The entries' blocks in the part's file (kept, and backed up); what they say again for listings
+  // and searches, in its derived file (made again from them when missing).
   const file = new BlockFileWriter();
+  const derived = new BlockFileWriter();
   const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block, entryKey(block[0]!)), part }));
-  // Where listings and the reference's changes find the part's entries: [index key, entry key], by index key then
-  // entry key (the sort keeps the entries' order among pairs of one index key).
-  const pairs = inUtf8Order(entries.flatMap((entry) => indexKeys(entry).map((key) => [key, entryKey(entry)] as const)), ([key]) => key, 1);
-  const indexBlocks = blocksOf(pairs, INDEX_BLOCK_PAIRS).map((block) => ({ ...file.add(block, block[0]![0]), part }));
+  const indexBlocks = indexBlocksOf(entries).map((block) => ({ ...derived.add(block, block[0]![0]), part }));
   // A part of no entries (a range a write left as it was) is its index alone.
-  const search = entries.length > 0 ? file.addBytes(serializeEntryColumns(entryColumnsOf(entries))) : null;
-  if (entries.length > 0) await objects.put(snapshotFiles.part(organizationId, segment, part), file.bytes(), 'application/octet-stream');
+  const search = entries.length > 0 ? derived.addBytes(serializeEntryColumns(entryColumnsOf(entries))) : null;
+  if (entries.length > 0) {
+    await objects.put(snapshotFiles.part(organizationId, segment, part), file.bytes(), 'application/octet-stream');
+    await objects.put(snapshotFiles.derived(organizationId, segment, part), derived.bytes(), 'application/octet-stream');
+  }
   const last = entries[entries.length - 1];
-  const index: PartIndex<Extra> = { entries: entries.length, last: last ? entryKey(last) : null, blocks, indexBlocks, search, extra };
+  const index: PartIndex<Extra> = { entries: entries.length, last: last ? entryKey(last) : null, blocks, indexBlocks, search, derivedApart: true, extra };
   await objects.put(snapshotFiles.partIndex(organizationId, segment, part), JSON.stringify(index), 'application/json');
 }
 
@@ -195,6 +206,7 @@ export async function writeSegment<Extra>(objects: Pick<ObjectStore, 'put' | 'ge
     blocks: indexes.flatMap((index) => index.blocks),
     indexBlocks: indexes.flatMap((index) => index.indexBlocks),
     searches: indexes.map((index) => index.search ?? null),
+    derivedApart: indexes.map((index) => index.derivedApart === true),
     last: indexes.reduce<string | null>((last, index) => index.last ?? last, null),
   };
   // A segment of no entries is never read: the generation leaves it out.
@@ -207,12 +219,35 @@ export async function writeGeneration(objects: Pick<ObjectStore, 'put'>, organiz
   await objects.put(snapshotFiles.manifest(organizationId, manifest.generation), JSON.stringify(manifest), 'application/json');
 }
 
-/** Every file of a segment: its manifest, each part's index, and each part's file (only those `filed`, when given: a part of no entries has none). */
-export function segmentFiles(organizationId: string, segment: string, parts: number, filed: (part: number) => boolean = () => true): string[] {
+/**
+ * Every file of a segment: its manifest, each part's index, and each part's file and derived file
+ * (only those `filed`, when given: a part of no entries has none; and its derived file only when
+ * `derivedApart`).
+ */
+export function segmentFiles(
+  organizationId: string,
+  segment: string,
+  parts: number,
+  filed: (part: number) => boolean = () => true,
+  derivedApart: (part: number) => boolean = () => true,
+): string[] {
   return [
     snapshotFiles.segment(organizationId, segment),
-    ...Array.from({ length: parts }, (_, part) => [...(filed(part) ? [snapshotFiles.part(organizationId, segment, part)] : []), snapshotFiles.partIndex(organizationId, segment, part)]).flat(),
+    ...Array.from({ length: parts }, (_, part) => [
+      ...(filed(part) ? [snapshotFiles.part(organizationId, segment, part), ...(derivedApart(part) ? [snapshotFiles.derived(organizationId, segment, part)] : [])] : []),
+      snapshotFiles.partIndex(organizationId, segment, part),
+    ]).flat(),
   ];
+}
+
+/**
+ * A part's entry index in blocks: [index key, entry key] pairs by index key, then entry key (the sort
+ * keeps the entries' order among pairs of one index key), where listings and the reference's
+ * changes find the part's entries. The same entries make the same blocks.
+ */
+function indexBlocksOf(entries: readonly SnapshotEntry[]): [string, string][][] {
+  const pairs = inUtf8Order(entries.flatMap((entry) => indexKeys(entry).map((key): [string, string] => [key, entryKey(entry)])), ([key]) => key, 1);
+  return blocksOf(pairs, INDEX_BLOCK_PAIRS);
 }
 
 /**
@@ -268,25 +303,39 @@ class Segment {
 
   files(): string[] {
     const holding = new Set(this.manifest.blocks.map((block) => block.part));
-    return segmentFiles(this.organizationId, this.id, this.manifest.parts, (part) => holding.has(part));
+    return segmentFiles(this.organizationId, this.id, this.manifest.parts, (part) => holding.has(part), (part) => this.derivedApart(part));
   }
 
-  /** Each part's search columns, in key order: from the part's file, or made from its entries for a segment written before they were. */
+  private derivedApart(part: number): boolean {
+    return this.manifest.derivedApart?.[part] === true;
+  }
+
+  /** The file that holds a part's index and search columns. */
+  private derivedFile(part: number): string {
+    return this.derivedApart(part) ? snapshotFiles.derived(this.organizationId, this.id, part) : snapshotFiles.part(this.organizationId, this.id, part);
+  }
+
+  /** The part's entries, every block of them. */
+  private partEntries(part: number): Promise<SnapshotEntry[]> {
+    return this.blocks(
+      this.manifest.blocks.flatMap((block, index) => (block.part === part ? [index] : [])),
+      () => true,
+    );
+  }
+
+  /** Each part's search columns, in key order: from its derived file, or made from its entries where there is none. */
   searchColumns(): Promise<EntryColumns[]> {
-    const { parts, searches, blocks } = this.manifest;
+    const { parts, searches } = this.manifest;
     return Promise.all(
       Array.from({ length: parts }, (_, part) => {
-        const file = snapshotFiles.part(this.organizationId, this.id, part);
+        const file = this.derivedFile(part);
         return searchColumnsKept.read(`${file}@search`, async () => {
           const region = searches?.[part];
           if (region === null) return entryColumnsOf([]);
-          if (region) {
-            const bytes = await this.objects.get(file, { start: region.offset, length: region.length });
-            if (bytes?.length !== region.length) throw new Error(`The search columns of ${file} are missing.`);
-            return deserializeEntryColumns(bytes);
-          }
-          const holding = blocks.flatMap((block, index) => (block.part === part ? [index] : []));
-          return entryColumnsOf(await this.blocks(holding, () => true));
+          const bytes = region && (await this.objects.get(file, { start: region.offset, length: region.length }));
+          if (bytes && bytes.length === region.length) return deserializeEntryColumns(bytes);
+          if (region && !this.derivedApart(part)) throw new Error(`The search columns of ${file} are missing.`);
+          return entryColumnsOf(await this.partEntries(part));
         });
       }),
     );
@@ -396,7 +445,16 @@ class Segment {
   }
 
   private indexBlock(part: number, block: SnapshotBlock): Promise<[string, string][]> {
-    return readBlock<[string, string]>(this.objects, snapshotFiles.part(this.organizationId, this.id, part), block);
+    const file = this.derivedFile(part);
+    if (!this.derivedApart(part)) return readBlock<[string, string]>(this.objects, file, block);
+    return cachedRead(`${file}@${block.offset}`, async () => {
+      const read = await readBlockIfPresent<[string, string]>(this.objects, file, block);
+      if (read) return read;
+      // Its derived file is missing: the part's index made again from its entries, block for block.
+      const made = await cachedRead(`${file}@index`, async () => indexBlocksOf(await this.partEntries(part)));
+      const position = this.indexBlocksByPart().get(part)!.indexOf(block);
+      return made[position] ?? [];
+    });
   }
 
   private block(block: number): Promise<SnapshotEntry[]> {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { INVENTORY_FILES_PREFIX } from '../partner-inventories';
 import { defineQueue } from '../platform/queue/queue';
 import { MATCHING_INDEX_PREFIX } from '../reference';
-import { BOOK_CHANGES_PREFIX, BOOK_FILES_PREFIX } from '../mapping-book';
+import { BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from '../mapping-book';
 import { EXPORTS_PREFIX } from '../export-format';
 import { JOB_RESULTS_PREFIX } from './job';
 
@@ -123,12 +123,13 @@ export const mappingBookWriteQueue = defineQueue({
     // Writes the book's next generation; its changes go to the feed's files, read again at the commit.
     // The generation it replaces and the segments it merged expire a day later; its own segment, when empty, goes at once.
     objects: { read: [BOOK_FILES_PREFIX], write: [BOOK_FILES_PREFIX], delete: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] },
-    resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX], write: [BOOK_CHANGES_PREFIX] },
+    // The parts' derived files likewise, in the results bucket.
+    resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX], write: [BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX], delete: [BOOK_DERIVED_PREFIX], expire: [BOOK_DERIVED_PREFIX] },
     // A job mapped against a publication older than the one the book follows is brought up to it.
     sendsTo: ['mapping-book-writes', 'mapping-book-follows'],
   },
   // It gives the book back; the files the write had written expire a day later.
-  deadLetterAccess: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] } },
+  deadLetterAccess: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] }, resultObjects: { expire: [BOOK_DERIVED_PREFIX] } },
   // A range is about 20 blocks of work (10,000 rows or merged entries, or 200 blocks of the book
   // that a partial job's rows read): a few seconds. The last range also writes the segment's
   // manifest and the generation's, and commits.

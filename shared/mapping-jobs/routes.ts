@@ -2,7 +2,7 @@ import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { XLSX_MAX_ROWS } from '../export-format';
-import { BOOK_FILES_PREFIX } from '../mapping-book';
+import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from '../mapping-book';
 import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MAX_INSTANCES, FIND_MATCH_MIN_CHARGE } from './find-match';
@@ -85,7 +85,7 @@ export const mappingJobRoutes = {
     },
     // The pinned matching index stays in memory between requests: a million hotels take about 0.75 GB.
     // The book's generation answers the hotels it holds; what is recorded, the book's record queue writes.
-    access: { table: 'readwrite', objects: { read: [MATCHING_INDEX_PREFIX, BOOK_FILES_PREFIX] } },
+    access: { table: 'readwrite', objects: { read: [MATCHING_INDEX_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX] } },
     // At most this many at once: 2 GB for up to 28 s each, it could otherwise take the account's concurrency from every other function.
     lambda: { memoryMb: 2048, timeoutSeconds: 28, reservedConcurrency: FIND_MATCH_MAX_INSTANCES },
   }),
@@ -215,7 +215,7 @@ export const mappingJobRoutes = {
     },
     // A decision may name any reference hotel: its record is read from the reference files.
     // The decision goes into the mapping book too, whose entry it reads.
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX] } },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_DERIVED_PREFIX] } },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

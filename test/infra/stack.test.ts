@@ -649,7 +649,7 @@ describe('queues and workers from the queue table', () => {
     type Rule = { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string };
     const rulesOf = (bucket: { node: { defaultChild?: unknown } }) => Object.fromEntries((resources[idOf(bucket)]!.Properties.LifecycleConfiguration.Rules as Rule[]).map((rule) => [rule.Id, rule]));
     const byId = { ...rulesOf(stack.bucket), ...rulesOf(stack.resultsBucket) };
-    assert.deepEqual(Object.keys(rulesOf(stack.resultsBucket)).sort(), ['AbortIncompleteUploads', 'ExpireBookChanges', 'ExpireBookExports', 'ExpireExports', 'ExpireJobResults', 'ExpireUploads']);
+    assert.deepEqual(Object.keys(rulesOf(stack.resultsBucket)).sort(), ['AbortIncompleteUploads', 'ExpireBookChanges', 'ExpireBookExports', 'ExpireExports', 'ExpireJobResults', 'ExpireTagged', 'ExpireUploads']);
     assert.deepEqual(byId.ExpireTagged!.TagFilters, [{ Key: 'expire', Value: '1d' }]);
     assert.equal(byId.ExpireTagged!.ExpirationInDays, 1);
     assert.equal(byId.ExpireExports!.Prefix, 'exports/');

@@ -1,13 +1,17 @@
 /**
  * Searching a job's results and the mapping book's entries through the local runtime: each search
  * parameter and combinations of them with the filters, checked against a brute-force filter over
- * every row, in pages, with the total; refused input; another organization's data out of reach.
+ * every row, in pages, with the total; refused input; another organization's data out of reach; and
+ * the book's derived files made again from its entries when they are gone.
  */
 import assert from 'node:assert/strict';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, it } from '@jest/globals';
 import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { toCountryCode } from '../../shared/mapping';
+import { BOOK_DERIVED_PREFIX } from '../../shared/mapping-book';
+import { resultObjectStoreOf } from '../../shared/platform/objects/services';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
@@ -101,6 +105,38 @@ describe('GET /api/v1/mapping-book/entries, searched', () => {
     const other = await api.newOrganization();
     const theirs = await api.request('GET', `/api/v1/mapping-book/entries?partnerHotelId=P005`, { as: other });
     assert.deepEqual([theirs.status, theirs.body.entries, theirs.body.total], [200, [], 0], "another organization's book holds none of them");
+  });
+});
+
+describe("the mapping book's derived files", () => {
+  it('are made again from the entries when they are gone: listings and searches answer the same', async () => {
+    const partner = await api.newOrganization();
+    await mappedJob(partner);
+    // Gone before anything read them (a restore brings back the backed-up files bucket only).
+    const s3 = new S3Client({ region: api.config.region, endpoint: api.config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: api.config.resultsBucketName, Prefix: `${BOOK_DERIVED_PREFIX}${partner.organization.id}/` }));
+    const derived = (listed.Contents ?? []).map((object) => object.Key!);
+    assert.ok(derived.length > 0, 'the write put its derived files in the results bucket');
+    await resultObjectStoreOf(api.runtime).delete(derived);
+
+    const all: any[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const page: any = await api.request('GET', `/api/v1/mapping-book/entries?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { as: partner });
+      all.push(...page.body.entries);
+      cursor = page.body.nextCursor;
+      if (!cursor) break;
+    }
+    assert.equal(all.length, rows.length);
+    for (const status of ['MATCHED', 'REVIEW', 'UNMATCHED']) {
+      const { found } = await searchPages(partner, '/api/v1/mapping-book/entries', 'entries', { status });
+      assert.deepEqual(found, all.filter((entry) => entry.status === status), status);
+    }
+    const name = fold(hotels[9]!.name).split(' ').sort((a, b) => b.length - a.length)[0]!;
+    const { found, totals } = await searchPages(partner, '/api/v1/mapping-book/entries', 'entries', { name });
+    const expected = all.filter((entry) => `${fold(entry.partner.name)}\t${fold(entry.referenceHotelName)}`.includes(name));
+    assert.ok(expected.length > 0);
+    assert.deepEqual(found, expected);
+    assert.deepEqual([...totals], [expected.length]);
   });
 });
 

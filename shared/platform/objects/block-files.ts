@@ -115,9 +115,15 @@ export function readAdjacentBlocks<T>(objects: Pick<ObjectStore, 'get'>, key: st
 
 /** A block's rows, read by its byte range, for a reader that keeps what it needs of them itself. */
 export async function readBlockUncached<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[]> {
+  const rows = await readBlockIfPresent<T>(objects, key, block);
+  if (!rows) throw new Error(`The block file ${key} is missing.`);
+  return rows;
+}
+
+/** A block's rows, read by its byte range; undefined when its file is missing (a reader that can make it again). */
+export async function readBlockIfPresent<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[] | undefined> {
   const bytes = await objects.get(key, { start: block.offset, length: block.length });
-  if (!bytes) throw new Error(`The block file ${key} is missing.`);
-  return JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[];
+  return bytes && (JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[]);
 }
 
 /** The last of the blocks for which `holds` is true, when it is true for a leading run of them; or 0. */
