@@ -12,7 +12,7 @@
 import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockIfPresent, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
-import { indexKeys, type BookEntry } from './entries';
+import { indexKeys, type BookEntry, type EngineAnswer } from './entries';
 import { deserializeEntryColumns, entryColumnsOf, hiddenRows, serializeEntryColumns, type EntryColumns, type GenerationColumns } from './entry-search';
 import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
@@ -178,7 +178,7 @@ export async function writePart<Extra>(
   // and searches, in its derived file (made again from them when missing).
   const file = new BlockFileWriter();
   const derived = new BlockFileWriter();
-  const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block, entryKey(block[0]!)), part }));
+  const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block.map(storedEntry), entryKey(block[0]!)), part }));
   const indexBlocks = indexBlocksOf(entries).map((block) => ({ ...derived.add(block, block[0]![0]), part }));
   // A part of no entries (a range a write left as it was) is its index alone.
   const search = entries.length > 0 ? derived.addBytes(serializeEntryColumns(entryColumnsOf(entries))) : null;
@@ -238,6 +238,43 @@ export function segmentFiles(
       snapshotFiles.partIndex(organizationId, segment, part),
     ]).flat(),
   ];
+}
+
+/**
+ * What only the engine's answer holds beside the entry's: stored in its place when the rest of it is
+ * the entry's own answer, as it is on every entry the engine decided (most of a book).
+ */
+type EngineOwn = Pick<EngineAnswer, 'reason' | 'basis' | 'unclaimed'>;
+
+/** The answer fields an entry and its engine's answer share, in a comparable form. */
+const sharedAnswer = (answer: EngineAnswer | SnapshotEntry) =>
+  JSON.stringify([answer.status, answer.method, answer.referenceHotelId, answer.referenceHotelName, referenceFactsIn(answer), answer.score, answer.evidence, answer.candidates]);
+
+/** The entry as its block holds it: its engine's answer as `engineOwn` alone where the rest is the entry's own. */
+function storedEntry(entry: SnapshotEntry): SnapshotEntry | (Omit<SnapshotEntry, 'engine'> & { engineOwn: EngineOwn }) {
+  const { engine, ...rest } = entry;
+  if (sharedAnswer(engine) !== sharedAnswer(entry)) return entry;
+  const { reason, basis, unclaimed } = engine;
+  return { ...rest, engineOwn: { ...(reason !== undefined && { reason }), ...(basis !== undefined && { basis }), ...(unclaimed !== undefined && { unclaimed }) } };
+}
+
+/** The entry as its block held it, its engine's answer whole again (RowDecoder of the parts' files). */
+function entryOfStored(stored: SnapshotEntry): SnapshotEntry {
+  if (!('engineOwn' in stored)) return stored;
+  const { engineOwn, ...entry } = stored as SnapshotEntry & { engineOwn: EngineOwn };
+  // Stored so only when the entry's answer is the engine's: its status and method are the engine's too.
+  const engine = {
+    status: entry.status,
+    method: entry.method,
+    referenceHotelId: entry.referenceHotelId,
+    referenceHotelName: entry.referenceHotelName,
+    ...referenceFactsIn(entry),
+    score: entry.score,
+    evidence: entry.evidence,
+    candidates: entry.candidates,
+    ...engineOwn,
+  } as EngineAnswer;
+  return { ...entry, engine };
 }
 
 /**
@@ -356,7 +393,7 @@ class Segment {
     const ref = this.manifest.blocks[this.blockOf(key)]!;
     const file = snapshotFiles.part(this.organizationId, this.id, ref.part);
     const answers = await answerBlocks.read(`${file}@${ref.offset}`, async () => {
-      const entries = await readBlockUncached<SnapshotEntry>(this.objects, file, ref);
+      const entries = await readBlockUncached<SnapshotEntry>(this.objects, file, ref, entryOfStored);
       return new Map(entries.map((entry) => [entryKey(entry), answerOf(entry)]));
     });
     return answers.get(key);
@@ -405,7 +442,9 @@ class Segment {
     const kept: SnapshotEntry[] = [];
     for (const group of blocksOf(runs, READS_AT_ONCE)) {
       const read = await Promise.all(
-        group.map((run) => readAdjacentBlocks<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, blocks[run[0]!]!.part), run.map((block) => blocks[block]!))),
+        group.map((run) =>
+          readAdjacentBlocks<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, blocks[run[0]!]!.part), run.map((block) => blocks[block]!), entryOfStored),
+        ),
       );
       for (const entries of read.flat()) for (const entry of entries) if (keep(entry)) kept.push(entry);
     }
@@ -459,7 +498,7 @@ class Segment {
 
   private block(block: number): Promise<SnapshotEntry[]> {
     const ref = this.manifest.blocks[block]!;
-    return readBlock<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, ref.part), ref);
+    return readBlock<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, ref.part), ref, entryOfStored);
   }
 }
 

@@ -110,6 +110,9 @@ export const inventoryObjects = {
   source: (inventory: Pick<PartnerInventory, 'organizationId' | 'id' | 'format'>) =>
     `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/source.${inventory.format}`,
   chunk: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number) =>
+    `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rows/${String(index).padStart(5, '0')}.jsonl.br`,
+  /** A chunk of an inventory validated before chunks were Brotli-compressed. */
+  gzipChunk: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number) =>
     `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rows/${String(index).padStart(5, '0')}.jsonl.gz`,
   rejected: (inventory: Pick<PartnerInventory, 'organizationId' | 'id'>) =>
     `${INVENTORY_FILES_PREFIX}${inventory.organizationId}/${inventory.id}/rejected-rows.csv`,
@@ -120,6 +123,6 @@ export function inventoryObjectKeys(inventory: PartnerInventory): string[] {
   return [
     inventoryObjects.source(inventory),
     inventoryObjects.rejected(inventory),
-    ...Array.from({ length: inventory.chunkCount }, (_, index) => inventoryObjects.chunk(inventory, index)),
+    ...Array.from({ length: inventory.chunkCount }, (_, index) => [inventoryObjects.chunk(inventory, index), inventoryObjects.gzipChunk(inventory, index)]).flat(),
   ];
 }

@@ -4,7 +4,7 @@
  * their filters, reviews, exports, preferences and tenant isolation.
  */
 import assert from 'node:assert/strict';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gunzipSync } from 'node:zlib';
 import { describe, it } from '@jest/globals';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seedReferenceInventory } from '../../infra/local/seed';
@@ -248,8 +248,8 @@ describe('metering', () => {
     const partnerInventoryId = await inventory(caller, partnerCsv(10));
     const created = await createJob(caller, { partnerInventoryId });
     // The chunk's rows become unreadable: every delivery fails.
-    const chunkKey = `partner-inventories/${caller.organization.id}/${partnerInventoryId}/rows/00000.jsonl.gz`;
-    await objectStoreOf(api.runtime).put(chunkKey, gzipSync('{"id": "P0", broken'), 'application/gzip');
+    const chunkKey = `partner-inventories/${caller.organization.id}/${partnerInventoryId}/rows/00000.jsonl.br`;
+    await objectStoreOf(api.runtime).put(chunkKey, brotliCompressSync('{"id": "P0", broken'), 'application/octet-stream');
     // As on SQS, a failed delivery is handed out again after the queue's visibility timeout.
     for (let delivery = 1; delivery < mappingChunkQueue.maxReceiveCount; delivery++) {
       await api.messaging.idle();

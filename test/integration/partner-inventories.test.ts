@@ -435,7 +435,7 @@ describe('listing, reading and deleting', () => {
     const caller = await api.newOrganization();
     const { body: created } = await upload(caller, { name: 'to delete' }, { name: 'h.csv', data: GOOD_CSV });
     const stored = (await inventoryStoreOf(api.runtime).get(caller.organization.id, created.partnerInventoryId))!;
-    const chunkKey = `partner-inventories/${caller.organization.id}/${created.partnerInventoryId}/rows/00000.jsonl.gz`;
+    const chunkKey = `partner-inventories/${caller.organization.id}/${created.partnerInventoryId}/rows/00000.jsonl.br`;
     assert.ok(await objectStoreOf(api.runtime).get(chunkKey), 'the valid rows are stored as a chunk file');
     assert.equal(stored.chunkCount, 1);
     assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 204);

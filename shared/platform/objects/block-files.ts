@@ -85,16 +85,20 @@ export function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
   return files.read(key, read);
 }
 
+/** How a file's rows are made from what its blocks hold (as they were stored), once per block read. */
+export type RowDecoder<T> = (stored: T) => T;
+const asStored = <T>(stored: T) => stored;
+
 /** A block's rows, read by its byte range (once per function while it stays cached). */
-export function readBlock<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[]> {
-  return cachedRead(`${key}@${block.offset}`, () => readBlockUncached<T>(objects, key, block));
+export function readBlock<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef, decode: RowDecoder<T> = asStored): Promise<T[]> {
+  return cachedRead(`${key}@${block.offset}`, () => readBlockUncached<T>(objects, key, block, decode));
 }
 
 /**
  * Blocks laid one after another in a file (in file order), read by one byte range for all those not
  * kept yet, each then kept as readBlock keeps it: a request costs as much as a megabyte of bytes.
  */
-export function readAdjacentBlocks<T>(objects: Pick<ObjectStore, 'get'>, key: string, blocks: readonly BlockRef[]): Promise<T[][]> {
+export function readAdjacentBlocks<T>(objects: Pick<ObjectStore, 'get'>, key: string, blocks: readonly BlockRef[], decode: RowDecoder<T> = asStored): Promise<T[][]> {
   const start = blocks[0]?.offset ?? 0;
   const end = blocks.reduce((last, block) => Math.max(last, block.offset + block.length), start);
   let span: Promise<Buffer> | undefined;
@@ -107,23 +111,23 @@ export function readAdjacentBlocks<T>(objects: Pick<ObjectStore, 'get'>, key: st
     blocks.map((block) =>
       cachedRead(`${key}@${block.offset}`, async () => {
         const bytes = (await spanBytes()).subarray(block.offset - start, block.offset - start + block.length);
-        return JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[];
+        return (JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[]).map(decode);
       }),
     ),
   );
 }
 
 /** A block's rows, read by its byte range, for a reader that keeps what it needs of them itself. */
-export async function readBlockUncached<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[]> {
-  const rows = await readBlockIfPresent<T>(objects, key, block);
+export async function readBlockUncached<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef, decode: RowDecoder<T> = asStored): Promise<T[]> {
+  const rows = await readBlockIfPresent<T>(objects, key, block, decode);
   if (!rows) throw new Error(`The block file ${key} is missing.`);
   return rows;
 }
 
 /** A block's rows, read by its byte range; undefined when its file is missing (a reader that can make it again). */
-export async function readBlockIfPresent<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef): Promise<T[] | undefined> {
+export async function readBlockIfPresent<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef, decode: RowDecoder<T> = asStored): Promise<T[] | undefined> {
   const bytes = await objects.get(key, { start: block.offset, length: block.length });
-  return bytes && (JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[]);
+  return bytes && (JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[]).map(decode);
 }
 
 /** The last of the blocks for which `holds` is true, when it is true for a leading run of them; or 0. */

@@ -44,8 +44,8 @@ describe('an inventory file’s media type', () => {
 describe('where an inventory’s files live', () => {
   it('keeps the source under its own format’s extension, the rows as numbered chunk files and the rejected rows as CSV', () => {
     assert.equal(inventoryObjects.source(inventory({ format: 'xlsx' })), 'partner-inventories/org-1/inv-1/source.xlsx');
-    assert.equal(inventoryObjects.chunk(inventory(), 0), 'partner-inventories/org-1/inv-1/rows/00000.jsonl.gz');
-    assert.equal(inventoryObjects.chunk(inventory(), 42), 'partner-inventories/org-1/inv-1/rows/00042.jsonl.gz');
+    assert.equal(inventoryObjects.chunk(inventory(), 0), 'partner-inventories/org-1/inv-1/rows/00000.jsonl.br');
+    assert.equal(inventoryObjects.chunk(inventory(), 42), 'partner-inventories/org-1/inv-1/rows/00042.jsonl.br');
     assert.equal(inventoryObjects.rejected(inventory()), 'partner-inventories/org-1/inv-1/rejected-rows.csv');
   });
 
@@ -58,8 +58,12 @@ describe('where an inventory’s files live', () => {
     assert.deepEqual(inventoryObjectKeys(inventory()), [
       'partner-inventories/org-1/inv-1/source.csv',
       'partner-inventories/org-1/inv-1/rejected-rows.csv',
+      // Each chunk as written now, and as an inventory validated before Brotli wrote it.
+      'partner-inventories/org-1/inv-1/rows/00000.jsonl.br',
       'partner-inventories/org-1/inv-1/rows/00000.jsonl.gz',
+      'partner-inventories/org-1/inv-1/rows/00001.jsonl.br',
       'partner-inventories/org-1/inv-1/rows/00001.jsonl.gz',
+      'partner-inventories/org-1/inv-1/rows/00002.jsonl.br',
       'partner-inventories/org-1/inv-1/rows/00002.jsonl.gz',
     ]);
     // Not validated yet: no chunk, but the source (and a rejected-rows file) may exist.

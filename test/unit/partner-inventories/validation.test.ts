@@ -1,5 +1,6 @@
 import { inUtf8Order } from '../../../shared/platform/objects/block-files';
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import { describe, it } from '@jest/globals';
 import type { PartnerHotel } from '../../../shared/mapping';
 import { DomainError } from '../../../shared/platform/errors';
@@ -154,16 +155,23 @@ describe('writing the validated rows', () => {
     const chunks = await Promise.all([0, 1, 2].map((index) => readInventoryChunk(objects, inventory(), index)));
     assert.deepEqual(chunks.map((chunk) => chunk?.length), [2_000, 2_000, 1]);
     assert.deepEqual(chunks.flatMap((chunk) => chunk ?? []), rows);
-    assert.equal(objects.objects.get('partner-inventories/org-1/inv-1/rows/00000.jsonl.gz')?.contentType, 'application/gzip');
+    assert.ok(objects.objects.has('partner-inventories/org-1/inv-1/rows/00000.jsonl.br'));
     // A chunk that was never written is answered as missing, not as empty.
     assert.equal(await readInventoryChunk(objects, inventory(), 3), undefined);
+  });
+
+  it('reads the gzip chunks of an inventory validated before chunks were Brotli-compressed', async () => {
+    const objects = new ObjectsInMemory();
+    const rows = hotels(3);
+    await objects.put('partner-inventories/org-1/inv-1/rows/00000.jsonl.gz', gzipSync(rows.map((row) => JSON.stringify(row)).join('\n')), 'application/gzip');
+    assert.deepEqual(await readInventoryChunk(objects, inventory(), 0), rows);
   });
 
   it('writes exactly one chunk for a file that fills one exactly', async () => {
     const objects = new ObjectsInMemory();
     const counts = await writeValidatedRows(objects, inventory(), { hotels: hotels(2_000), rejected: [] });
     assert.equal(counts.chunkCount, 1);
-    assert.deepEqual([...objects.objects.keys()], ['partner-inventories/org-1/inv-1/rows/00000.jsonl.gz']);
+    assert.deepEqual([...objects.objects.keys()], ['partner-inventories/org-1/inv-1/rows/00000.jsonl.br']);
   });
 
   it(`keeps every rejected row in a downloadable CSV file and the first ${REJECTED_SAMPLE_SIZE} in the inventory`, async () => {
