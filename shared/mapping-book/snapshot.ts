@@ -12,7 +12,7 @@
 import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockIfPresent, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
-import { indexKeys, type BookEntry, type EngineAnswer } from './entries';
+import { indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
 import { deserializeEntryColumns, entryColumnsOf, hiddenRows, serializeEntryColumns, type EntryColumns, type GenerationColumns } from './entry-search';
 import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
@@ -241,40 +241,63 @@ export function segmentFiles(
 }
 
 /**
- * What only the engine's answer holds beside the entry's: stored in its place when the rest of it is
- * the entry's own answer, as it is on every entry the engine decided (most of a book).
+ * What an entry's block leaves out of it because the entry says it already: its engine's answer
+ * where that is the entry's own (every entry the engine decided, most of a book), and its last line
+ * of history, which tells its last change (the line's kind of change alone is kept).
  */
 type EngineOwn = Pick<EngineAnswer, 'reason' | 'basis' | 'unclaimed'>;
+type StoredEntry = Omit<SnapshotEntry, 'engine'> & { engine?: EngineAnswer; engineOwn?: EngineOwn; lastChange?: HistoryLine['change'] };
 
 /** The answer fields an entry and its engine's answer share, in a comparable form. */
 const sharedAnswer = (answer: EngineAnswer | SnapshotEntry) =>
   JSON.stringify([answer.status, answer.method, answer.referenceHotelId, answer.referenceHotelName, referenceFactsIn(answer), answer.score, answer.evidence, answer.candidates]);
 
-/** The entry as its block holds it: its engine's answer as `engineOwn` alone where the rest is the entry's own. */
-function storedEntry(entry: SnapshotEntry): SnapshotEntry | (Omit<SnapshotEntry, 'engine'> & { engineOwn: EngineOwn }) {
-  const { engine, ...rest } = entry;
-  if (sharedAnswer(engine) !== sharedAnswer(entry)) return entry;
+/** The last change an entry's fields tell, as its history's last line would. */
+const lastLineOf = (entry: Omit<StoredEntry, 'history'>, change: HistoryLine['change']): HistoryLine => ({
+  at: entry.changedAt,
+  change,
+  status: entry.status,
+  method: entry.method,
+  referenceHotelId: entry.referenceHotelId,
+  reason: entry.reason,
+  cause: entry.cause,
+});
+
+/** The entry as its block holds it. */
+function storedEntry(entry: SnapshotEntry): StoredEntry {
+  const { engine, history, ...rest } = entry;
+  const last = history[history.length - 1];
+  const lastTold = last !== undefined && JSON.stringify(last) === JSON.stringify(lastLineOf(rest, last.change));
   const { reason, basis, unclaimed } = engine;
-  return { ...rest, engineOwn: { ...(reason !== undefined && { reason }), ...(basis !== undefined && { basis }), ...(unclaimed !== undefined && { unclaimed }) } };
+  return {
+    ...rest,
+    ...(sharedAnswer(engine) === sharedAnswer(entry)
+      ? { engineOwn: { ...(reason !== undefined && { reason }), ...(basis !== undefined && { basis }), ...(unclaimed !== undefined && { unclaimed }) } }
+      : { engine }),
+    history: lastTold ? history.slice(0, -1) : history,
+    ...(lastTold && { lastChange: last.change }),
+  };
 }
 
-/** The entry as its block held it, its engine's answer whole again (RowDecoder of the parts' files). */
-function entryOfStored(stored: SnapshotEntry): SnapshotEntry {
-  if (!('engineOwn' in stored)) return stored;
-  const { engineOwn, ...entry } = stored as SnapshotEntry & { engineOwn: EngineOwn };
-  // Stored so only when the entry's answer is the engine's: its status and method are the engine's too.
-  const engine = {
-    status: entry.status,
-    method: entry.method,
-    referenceHotelId: entry.referenceHotelId,
-    referenceHotelName: entry.referenceHotelName,
-    ...referenceFactsIn(entry),
-    score: entry.score,
-    evidence: entry.evidence,
-    candidates: entry.candidates,
-    ...engineOwn,
-  } as EngineAnswer;
-  return { ...entry, engine };
+/** The entry as its block held it, whole again (the RowDecoder of the parts' files). */
+function entryOfStored(read: SnapshotEntry): SnapshotEntry {
+  const { engineOwn, lastChange, engine, history, ...entry } = read as StoredEntry;
+  return {
+    ...entry,
+    // Stored as engineOwn only when the entry's answer is the engine's: its status and method are the engine's too.
+    engine: engine ?? ({
+      status: entry.status,
+      method: entry.method,
+      referenceHotelId: entry.referenceHotelId,
+      referenceHotelName: entry.referenceHotelName,
+      ...referenceFactsIn(entry),
+      score: entry.score,
+      evidence: entry.evidence,
+      candidates: entry.candidates,
+      ...engineOwn,
+    } as EngineAnswer),
+    history: lastChange === undefined ? history : [...history, lastLineOf(entry, lastChange)],
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  * write runs wins over it, and a reader paging the feed meanwhile sees every change once, in order.
  */
 import assert from 'node:assert/strict';
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, it } from '@jest/globals';
 import { startTestApi } from '../support/test-api';
 import { GetObjectTaggingCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -535,6 +536,37 @@ describe('jobs written into the book', () => {
     assert.deepEqual({ ...(await bookStatistics(ports, organizationId))[OWN_SOURCE] }, { 'MATCHED#FUZZY': names.size - review.length, 'REVIEW#FUZZY': review.length });
     // A segment merged into a newer one goes a day later.
     assert.ok(Object.values(await generationFilesTagged(organizationId, 'job-1')).every((tag) => tag === 'expire'));
+  });
+
+  it("stores what an entry says twice once (its engine's answer where it is the entry's own, its last history line), and reads every entry back whole", async () => {
+    const organizationId = `org-stored-${Date.now()}`;
+    const at = api.clock.now().toISOString();
+    const engineDecided = { ...applyJobRow(undefined, row(1, { partnerHotelId: 'P1' }), at, 'job-1', at).entry, folded: 0 };
+    // A person's decision over the engine's answer: the two differ, both kept.
+    const decided = {
+      ...applyJobRow(undefined, row(2, { partnerHotelId: 'P2' }), at, 'job-1', at).entry,
+      status: 'UNMATCHED' as const,
+      method: 'MANUAL' as const,
+      referenceHotelId: null,
+      referenceHotelName: null,
+      reason: 'No match (decided)',
+      folded: 3,
+    };
+    // History whose last line tells another change than the entry's fields.
+    const renamed = { ...engineDecided, partnerHotelId: 'P3', history: [...engineDecided.history, { ...engineDecided.history[0]!, reason: 'Renamed' }] };
+    const entries = [engineDecided, decided, renamed];
+    await writePart(ports.files, organizationId, 'gen-1', 0, entries, {});
+    await writeSegment(ports.files, organizationId, 'gen-1', 1);
+    await writeGeneration(ports.files, organizationId, { generation: 'gen-1', statistics: {}, segments: [{ id: 'gen-1', entries: entries.length, blocks: 1 }] });
+
+    const stored = JSON.parse(brotliDecompressSync((await ports.files.get(`${BOOK_FILES_PREFIX}${organizationId}/gen-1/part-00000`))!).toString('utf8'));
+    assert.deepEqual(stored.map((entry: Record<string, unknown>) => ['engine' in entry, 'engineOwn' in entry, entry.lastChange ?? null, (entry.history as unknown[]).length]), [
+      [false, true, 'NEW', 0],
+      [true, false, null, 1],
+      [false, true, null, 2],
+    ]);
+    const snapshot = (await Snapshot.open(ports.files, organizationId, 'gen-1'))!;
+    assert.deepEqual(await snapshot.entriesAt(entries.map(entryKey)), entries);
   });
 
   it("finds every entry of an index key whose pairs run over several of the index's blocks", async () => {
