@@ -218,17 +218,13 @@ function engineAnswer(row: EngineAnswer): EngineAnswer {
   };
 }
 
+/** The line of history that tells an entry's last change, of this kind. */
+export function historyLineOf(entry: Pick<BookEntry, 'changedAt' | 'status' | 'method' | 'referenceHotelId' | 'reason' | 'cause'>, change: ChangeKind): HistoryLine {
+  return { at: entry.changedAt, change, status: entry.status, method: entry.method, referenceHotelId: entry.referenceHotelId, reason: entry.reason, cause: entry.cause };
+}
+
 function withHistory(entry: Omit<BookEntry, 'history'>, history: readonly HistoryLine[], change: ChangeKind): BookEntry {
-  const line: HistoryLine = {
-    at: entry.changedAt,
-    change,
-    status: entry.status,
-    method: entry.method,
-    referenceHotelId: entry.referenceHotelId,
-    reason: entry.reason,
-    cause: entry.cause,
-  };
-  return { ...entry, history: [...history, line].slice(-HISTORY_LINES) };
+  return { ...entry, history: [...history, historyLineOf(entry, change)].slice(-HISTORY_LINES) };
 }
 
 /** The entry as the engine's answer makes it. */

@@ -12,7 +12,7 @@
 import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockIfPresent, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
-import { indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
+import { historyLineOf, indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
 import { deserializeEntryColumns, entryColumnsOf, hiddenRows, serializeEntryColumns, type EntryColumns, type GenerationColumns } from './entry-search';
 import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
@@ -252,22 +252,11 @@ type StoredEntry = Omit<SnapshotEntry, 'engine'> & { engine?: EngineAnswer; engi
 const sharedAnswer = (answer: EngineAnswer | SnapshotEntry) =>
   JSON.stringify([answer.status, answer.method, answer.referenceHotelId, answer.referenceHotelName, referenceFactsIn(answer), answer.score, answer.evidence, answer.candidates]);
 
-/** The last change an entry's fields tell, as its history's last line would. */
-const lastLineOf = (entry: Omit<StoredEntry, 'history'>, change: HistoryLine['change']): HistoryLine => ({
-  at: entry.changedAt,
-  change,
-  status: entry.status,
-  method: entry.method,
-  referenceHotelId: entry.referenceHotelId,
-  reason: entry.reason,
-  cause: entry.cause,
-});
-
 /** The entry as its block holds it. */
 function storedEntry(entry: SnapshotEntry): StoredEntry {
   const { engine, history, ...rest } = entry;
   const last = history[history.length - 1];
-  const lastTold = last !== undefined && JSON.stringify(last) === JSON.stringify(lastLineOf(rest, last.change));
+  const lastTold = last !== undefined && JSON.stringify(last) === JSON.stringify(historyLineOf(rest, last.change));
   const { reason, basis, unclaimed } = engine;
   return {
     ...rest,
@@ -296,7 +285,7 @@ function entryOfStored(read: SnapshotEntry): SnapshotEntry {
       candidates: entry.candidates,
       ...engineOwn,
     } as EngineAnswer),
-    history: lastChange === undefined ? history : [...history, lastLineOf(entry, lastChange)],
+    history: lastChange === undefined ? history : [...history, historyLineOf(entry, lastChange)],
   };
 }
 

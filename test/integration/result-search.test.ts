@@ -64,13 +64,7 @@ describe('GET /api/v1/mapping-book/entries, searched', () => {
     const decided = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P004', decision: 'MATCH', referenceHotelId: hotels[250]!.id } });
     assert.equal(decided.status, 200, decided.text);
     assert.equal((await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: 'P005', decision: 'NO_MATCH' } })).status, 200);
-    const all: any[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const page: any = await api.request('GET', `/api/v1/mapping-book/entries?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { as: partner });
-      all.push(...page.body.entries);
-      cursor = page.body.nextCursor;
-      if (!cursor) break;
-    }
+    const all = (await searchPages(partner, '/api/v1/mapping-book/entries', 'entries', {})).found;
     assert.equal(all.length, rows.length);
     const has = (entry: any, query: Record<string, string>) =>
       (query.name === undefined || `${fold(entry.partner.name)}\t${fold(entry.referenceHotelName)}`.includes(fold(query.name))) &&
@@ -119,13 +113,7 @@ describe("the mapping book's derived files", () => {
     assert.ok(derived.length > 0, 'the write put its derived files in the results bucket');
     await resultObjectStoreOf(api.runtime).delete(derived);
 
-    const all: any[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const page: any = await api.request('GET', `/api/v1/mapping-book/entries?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { as: partner });
-      all.push(...page.body.entries);
-      cursor = page.body.nextCursor;
-      if (!cursor) break;
-    }
+    const all = (await searchPages(partner, '/api/v1/mapping-book/entries', 'entries', {})).found;
     assert.equal(all.length, rows.length);
     for (const status of ['MATCHED', 'REVIEW', 'UNMATCHED']) {
       const { found } = await searchPages(partner, '/api/v1/mapping-book/entries', 'entries', { status });
