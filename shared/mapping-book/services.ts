@@ -16,15 +16,21 @@ import { BookStore } from './store';
 const bookStoreOf = /* @__PURE__ */ service((runtime) => new BookStore(tableOf(runtime)));
 
 export function bookPorts(runtime: Runtime): BookPorts {
-  const table = tableOf(runtime);
-  // The book is the organization's record: kept (and backed up) with its files; its feed lives a month,
-  // and what its files say twice for listings and searches is made again when lost: both with results.
-  const feedFiles = resultObjectStoreOf(runtime);
+  // Each store is built on first use: a function reaches only the buckets its work reads (reading a
+  // job's book write state needs the table alone). The book is the organization's record: kept (and
+  // backed up) with its files; its feed lives a month, and what its files say twice for listings and
+  // searches is made again when lost: both with results.
   return {
     store: bookStoreOf(runtime),
-    log: new ChangeLog(table, feedFiles, () => runtime.clock.now()),
-    files: new BookFiles(objectStoreOf(runtime), () => resultObjectStoreOf(runtime)),
-    feedFiles,
+    get log() {
+      return new ChangeLog(tableOf(runtime), resultObjectStoreOf(runtime), () => runtime.clock.now());
+    },
+    get files() {
+      return new BookFiles(objectStoreOf(runtime), () => resultObjectStoreOf(runtime));
+    },
+    get feedFiles() {
+      return resultObjectStoreOf(runtime);
+    },
     clock: runtime.clock,
     // Built on first use: only the functions that send to it have its address.
     get follows() {

@@ -11,6 +11,9 @@ import { seedReferenceInventory } from '../../infra/local/seed';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { startTestApi, type Caller } from '../support/test-api';
+import { mappingBookRoutes } from '../../shared/mapping-book';
+import { mappingJobRoutes } from '../../shared/mapping-jobs';
+import type { RouteDefinition } from '../../shared/platform/http/route';
 import { jsonReceiver } from '../support/webhook-receiver';
 
 const REFERENCE = { hotels: 300, seed: 5 };
@@ -69,6 +72,25 @@ async function feed(as: Caller, after: string | undefined, limit = 5): Promise<{
     if (!page.body.hasMore) return { changes, position: position! };
   }
 }
+
+describe('the mapping book on functions with only the settings their routes declare', () => {
+  it('reads the book, its entry, its feed, and a completed job with its book write', async () => {
+    const partner = await api.newOrganization();
+    const jobId = await mapInventory(partner, [hotelRow(0), hotelRow(1), nowhereRow(0)]);
+    const alone = async (route: RouteDefinition, path: string) => {
+      const answer = await (await api.serveLean([route]))('GET', path, { as: partner });
+      assert.equal(answer.status, 200, `${path}: ${answer.text}`);
+      return answer.body;
+    };
+    assert.equal((await alone(mappingJobRoutes.getMappingJob, `/api/v1/mapping/${jobId}`)).bookWrite, 'WRITTEN');
+    assert.equal((await alone(mappingBookRoutes.getMappingBook, '/api/v1/mapping-book')).entries, 3);
+    assert.equal((await alone(mappingBookRoutes.listBookEntries, '/api/v1/mapping-book/entries?status=UNMATCHED')).entries[0].partnerHotelId, 'X0');
+    assert.equal((await alone(mappingBookRoutes.listBookEntries, '/api/v1/mapping-book/entries?name=zzyzx')).total, 1);
+    assert.equal((await alone(mappingBookRoutes.getBookEntry, '/api/v1/mapping-book/entry?partnerHotelId=P1')).partnerHotelId, 'P1');
+    assert.equal((await alone(mappingBookRoutes.listBookChanges, '/api/v1/mapping-book/changes')).changes.length, 3);
+    assert.ok((await alone(mappingBookRoutes.countBookChanges, '/api/v1/mapping-book/changes/counts')).position);
+  });
+});
 
 describe("a partner's month in the mapping book", () => {
   it('keeps the decisions, sends a changed hotel back to REVIEW, ends a removed one, adds a new one, and the feed says exactly that', async () => {
