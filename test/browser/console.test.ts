@@ -218,6 +218,32 @@ describeInBrowser('the review console', () => {
     for (const [id, check] of expected) check(await rowOf(id));
   });
 
+  it('decides nothing on Enter, N, U or a digit while another control has the focus: the Keys help opens instead', async () => {
+    const id = await shownRow();
+    const before = await rowOf(id);
+    // The Keys help: Enter opens it and decides nothing.
+    await page.locator('details.keys summary').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('details.keys').getAttribute('open'), '');
+    // Every other focusable control that is no decision (not the toolbar's Enter, digits, N or U, nor a link, which leaves the view).
+    const controls = page.locator('main button, main summary, main [tabindex]:not([tabindex="-1"])');
+    for (let at = 0; at < (await controls.count()); at++) {
+      const control = controls.nth(at);
+      const text = ((await control.textContent()) ?? '').trim();
+      if (/^(Enter|N|U|[1-5]) /.test(text) || !(await control.isVisible())) continue;
+      await control.focus();
+      for (const key of ['n', 'u', '1']) await page.keyboard.press(key);
+      if (/^(\/|J|K) /.test(text)) continue; // Enter on them searches or moves: not a decision, but another view.
+      await page.keyboard.press('Enter');
+      if (await page.locator('dialog[open]').count()) await page.keyboard.press('Escape');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await shownRow(), id, 'still on the same row');
+    const after = await rowOf(id);
+    assert.deepEqual([after.status, after.review, after.referenceHotelId], [before.status, before.review, before.referenceHotelId], 'nothing decided in the API');
+    await page.locator('main').focus();
+  });
+
   it('shows a 409 as a message when someone else decided the row meanwhile, and keeps their decision', async () => {
     const id = await shownRow();
     const row = await rowOf(id);

@@ -341,9 +341,13 @@ export function reviewView(main, { title, back, queue, send }) {
     const target = /** @type {HTMLElement} */ (event.target);
     if (target.closest('input, textarea, select, dialog')) return;
     const key = event.key;
+    // A key decides only when the row has the person's attention: on another control (a link, a
+    // button, the Keys help) Enter is that control's, and the decision keys do nothing.
+    const onControl = target.closest('a, button, summary, [tabindex]:not([tabindex="-1"])') !== null;
     if (key === 'ArrowRight' || key === 'j') move(1);
     else if (key === 'ArrowLeft' || key === 'k') move(-1);
-    else if (key === 'Enter' && !target.closest('button, a')) confirmProposal();
+    else if (onControl && (key === 'Enter' || key === 'n' || key === 'u' || /^[1-5]$/.test(key))) return;
+    else if (key === 'Enter') confirmProposal();
     else if (/^[1-5]$/.test(key)) pick(Number(key));
     else if (key === 'n') decide({ decision: 'NO_MATCH' }, 'NO_MATCH');
     else if (key === 'u') void undo();
