@@ -37,6 +37,7 @@ export const consolePage: Implementation<typeof consoleRoutes.consolePage> = asy
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Review console · Hotel Mapping</title>
   <base href="${new URL(baseUrl).pathname.replace(/\/$/, '')}/">
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="console/console.css">
 ${modules().map((file) => `  <link rel="modulepreload" href="console/${file}">`).join('\n')}
   <script type="module" src="console/app.js"></script>

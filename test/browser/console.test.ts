@@ -16,6 +16,7 @@ import { startTestApi, type Caller } from '../support/test-api';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const SCREENSHOT = 'docs/review-console.png';
+const LONG_NAME = 'W'.repeat(500);
 
 const browserPath = process.env.CHROMIUM_PATH;
 const describeInBrowser = browserPath ? describe : describe.skip;
@@ -69,7 +70,9 @@ describeInBrowser('the review console', () => {
     // A hostile name on a row of its own, first in partner id order.
     const columns = header!.split(',');
     const hostile = columns.map((column) => (column === 'name' ? `"${HOSTILE}"` : column === 'id' ? '!hostile' : ''));
-    jobId = await completedJob(api, partner, [header, ...lines, hostile.join(',')].join('\n'));
+    // And a name of 500 characters without a space, as partners' files hold them.
+    const long = columns.map((column) => (column === 'name' ? LONG_NAME : column === 'id' ? '!long' : ''));
+    jobId = await completedJob(api, partner, [header, ...lines, hostile.join(','), long.join(',')].join('\n'));
     const other = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     otherJobId = await completedJob(api, other, [header, ...lines.slice(0, 20)].join('\n'));
     browser = await chromium.launch({ executablePath: browserPath, headless: true });
@@ -311,5 +314,34 @@ describeInBrowser('the review console', () => {
     const undone = await entry(id);
     assert.deepEqual([undone.status, undone.decision], ['REVIEW', undefined]);
     assert.equal(await shownRow(), id);
+  });
+
+  it('wraps a 500-character name without a space at 1280 px: no view scrolls sideways', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const sideways = async () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    try {
+      for (const view of ['console#/jobs', `console#/jobs/${jobId}`, `console#/jobs/${jobId}/review`, 'console#/book']) {
+        await page.goto(`${api.baseUrl}/${view}`);
+        await page.locator('main h1').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        assert.equal(await sideways(), 0, view);
+      }
+      await page.getByText(LONG_NAME, { exact: true }).first().waitFor();
+      await page.getByRole('button', { name: LONG_NAME }).click();
+      await page.locator('#entry-title').getByText(LONG_NAME).waitFor();
+      assert.equal(await sideways(), 0, 'the entry');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
+  it('takes N with Shift or Caps Lock as n', async () => {
+    await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/review`);
+    await page.locator('.evidence').waitFor();
+    const id = await shownRow();
+    await page.keyboard.press('Shift+N');
+    await page.getByRole('status').getByText('NO_MATCH').waitFor();
+    const decided = await rowOf(id);
+    assert.deepEqual([decided.status, decided.review?.decision], ['UNMATCHED', 'NO_MATCH']);
   });
 });

@@ -27,7 +27,7 @@ export function jobsView(main) {
       'table',
       { class: 'jobs' },
       h('caption', {}, 'Newest first; running jobs update every 2 seconds'),
-      h('thead', {}, h('tr', {}, ['Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched', ''].map((name) => h('th', { scope: 'col' }, name)))),
+      h('thead', {}, h('tr', {}, ['Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched'].map((name) => h('th', { scope: 'col' }, name)), h('th', { scope: 'col' }, h('span', { class: 'sr' }, 'Open')))),
       body,
     ),
   );
@@ -198,7 +198,7 @@ function bulkAccept(section, jobId, rows) {
     const rowsChosen = chosen();
     const wrong = rowsChosen.reduce((sum, row) => sum + (1 - row.score), 0);
     show(preview, `${rowsChosen.length} rows in REVIEW score at least ${threshold.value}: accepting their proposals would leave about ${decimal(wrong, 1)} wrong.`);
-    show(accept, `Accept ${rowsChosen.length} rows`);
+    show(accept, `Accept ${rowsChosen.length} ${rowsChosen.length === 1 ? 'row' : 'rows'}`);
     accept.disabled = rowsChosen.length === 0;
   };
   threshold.addEventListener('input', update);
@@ -214,7 +214,7 @@ function bulkAccept(section, jobId, rows) {
     const decided = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const refused = settled.length - decided.length;
     for (const row of decided) inReview.splice(inReview.findIndex((candidate) => candidate.partnerHotelId === row.partnerHotelId), 1);
-    const undo = h('button', { type: 'button', id: 'bulk-undo' }, `Undo this bulk accept (${decided.length} rows)`);
+    const undo = h('button', { type: 'button', id: 'bulk-undo' }, `Undo this bulk accept (${decided.length} ${decided.length === 1 ? 'row' : 'rows'})`);
     undo.addEventListener('click', async () => {
       undo.disabled = true;
       const undone = await inBatches(decided, (row) => reviewJobRow(jobId, row, { decision: 'WITHDRAW' }), (done) => show(outcome, `Undone ${done} of ${decided.length}…`));

@@ -340,7 +340,8 @@ export function reviewView(main, { title, back, queue, send }) {
     if (event.ctrlKey || event.metaKey || event.altKey || search.dialog.open) return;
     const target = /** @type {HTMLElement} */ (event.target);
     if (target.closest('input, textarea, select, dialog')) return;
-    const key = event.key;
+    // Letters as typed, whatever Shift or Caps Lock: N and n are one key.
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     // A key decides only when the row has the person's attention: on another control (a link, a
     // button, the Keys help) Enter is that control's, and the decision keys do nothing.
     const onControl = target.closest('a, button, summary, [tabindex]:not([tabindex="-1"])') !== null;
