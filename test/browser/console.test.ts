@@ -344,4 +344,33 @@ describeInBrowser('the review console', () => {
     const decided = await rowOf(id);
     assert.deepEqual([decided.status, decided.review?.decision], ['UNMATCHED', 'NO_MATCH']);
   });
+
+  it('asks the API before saying a decision failed: one recorded though its answer was lost (503) counts, and undo takes it back', async () => {
+    await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/review`);
+    await page.locator('.evidence').waitFor();
+    const id = await shownRow();
+    // The gateway times out after the API recorded the decision: the page gets a 503.
+    await page.route(
+      '**/api/v1/mapping/*/reviews',
+      async (route) => {
+        await route.fetch();
+        await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service Unavailable', message: 'Endpoint request timed out' }) });
+      },
+      { times: 1 },
+    );
+    await page.keyboard.press('n');
+    await page.getByRole('status').getByText('recorded, though its answer was lost', { exact: false }).waitFor();
+    assert.equal(await page.locator('#notice p').count(), 0, 'no failure is reported');
+    assert.equal((await rowOf(id)).status, 'UNMATCHED');
+    await page.keyboard.press('u');
+    await page.getByRole('status').getByText('decision undone', { exact: false }).waitFor();
+    assert.deepEqual([(await rowOf(id)).status, (await rowOf(id)).review], ['REVIEW', undefined]);
+
+    // A 503 that came before the API recorded anything: said so, and the row stays in REVIEW.
+    const next = await shownRow();
+    await page.route('**/api/v1/mapping/*/reviews', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Service Unavailable","message":"down"}' }), { times: 1 });
+    await page.keyboard.press('n');
+    await page.locator('#notice').getByText(`(${next}) was not decided`, { exact: false }).waitFor();
+    assert.equal((await rowOf(next)).status, 'REVIEW');
+  });
 });

@@ -8,7 +8,7 @@
  * /mapping-book/reviews), undo too (WITHDRAW, or the decision the row had before), each saying
  * which decision it was made on (expectedDecidedAt).
  */
-import { api, readAll } from './api.js';
+import { api, ApiError, readAll } from './api.js';
 import { decimal, h, show } from './dom.js';
 import { evidenceTable, supplierCodesLine } from './evidence.js';
 import { pinMap } from './map.js';
@@ -74,7 +74,8 @@ class RowQueue {
 /**
  * Where a queue's rows come from and where their decisions go: a job's results and reviews, or the
  * mapping book's entries and reviews.
- * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row> }} QueueSource
+ * `reread` answers the row as the API has it now: what a decision whose answer was lost left.
+ * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined> }} QueueSource
  */
 
 /**
@@ -99,6 +100,10 @@ export function jobQueue(jobId, kind) {
     back: { href: `console#/jobs/${jobId}`, label: 'Job' },
     queue,
     send: async (row, decision) => fromResult(await reviewJobRow(jobId, row, decision)),
+    reread: async (row) => {
+      const { results } = await api(`${job}/results`, { query: { partnerHotelId: row.partnerHotelId } });
+      return results[0] && fromResult(results[0]);
+    },
   };
 }
 
@@ -131,6 +136,7 @@ export function bookQueue() {
           body: { source: row.source, partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
         }),
       ),
+    reread: async (row) => fromEntry(await api('mapping-book/entry', { query: { source: row.source, partnerHotelId: row.partnerHotelId } })),
   };
 }
 
@@ -155,11 +161,21 @@ function fromEntry(entry) {
 }
 
 /**
+ * Whether the row as the API has it now holds this decision, made since the row was read.
+ * @param {Row} now @param {Row} before @param {Decision} decision
+ */
+function madeIt(now, before, decision) {
+  const review = now.review;
+  if (!review || review.decision !== decision.decision || review.decidedAt === before.review?.decidedAt) return false;
+  return decision.decision !== 'MATCH' || review.referenceHotelId === decision.referenceHotelId;
+}
+
+/**
  * @param {HTMLElement} main
  * @param {QueueSource} source
  * @returns {() => void} what stops the view (its key handler)
  */
-export function reviewView(main, { title, back, queue, send }) {
+export function reviewView(main, { title, back, queue, send, reread }) {
   let index = 0;
   /** Decisions made here, newest last: what undo takes back. @type {{ before: Row, sent: Promise<Row | undefined> }[]} */
   const made = [];
@@ -292,21 +308,39 @@ export function reviewView(main, { title, back, queue, send }) {
     const before = queue.rows[index];
     if (!before) return;
     const at = index;
+    /** @param {Row} decided @param {string} how */
+    const recorded = (decided, how) => {
+      queue.rows[at] = decided;
+      show(status, `${before.partnerHotelName}: ${said}${how}`);
+      return decided;
+    };
+    /** @type {Promise<Row | undefined>} */
     const sent = send(before, decision).then(
-      (decided) => {
-        queue.rows[at] = decided;
-        show(status, `${before.partnerHotelName}: ${said}`);
-        return decided;
-      },
-      (/** @type {Error} */ error) => {
+      (decided) => recorded(decided, ''),
+      /** @returns {Promise<Row | undefined>} */
+      async (/** @type {Error} */ error) => {
+        // No answer, or the gateway's 5xx: the API may have recorded it all the same. Ask it before saying it failed.
+        if (!(error instanceof ApiError) || error.status >= 500) {
+          const now = await reread(before).catch(() => undefined);
+          if (now && madeIt(now, before, decision)) return recorded(now, ' (recorded, though its answer was lost)');
+          if (!now) {
+            notify(`${before.partnerHotelName} (${before.partnerHotelId}): whether it was decided is unknown (${error.message}); the API did not answer again. Come back to the row to see.`);
+            return forget(sent);
+          }
+        }
         notify(`${before.partnerHotelName} (${before.partnerHotelId}) was not decided: ${error.message}`);
-        const failed = made.findIndex((decision) => decision.sent === sent);
-        if (failed >= 0) made.splice(failed, 1);
-        return undefined;
+        return forget(sent);
       },
     );
     made.push({ before, sent });
     move(1);
+  }
+
+  /** A decision that was not made leaves undo's reach. @param {Promise<Row | undefined>} sent @returns {undefined} */
+  function forget(sent) {
+    const failed = made.findIndex((decision) => decision.sent === sent);
+    if (failed >= 0) made.splice(failed, 1);
+    return undefined;
   }
 
   async function undo() {
