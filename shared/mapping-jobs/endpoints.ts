@@ -36,10 +36,11 @@ export const createMappingJob: Implementation<typeof mappingJobRoutes.createMapp
     reference,
     suppliers: supplierLookup(runtime),
     partial: body.partial,
+    name: body.name,
   });
   return {
     status: 201,
-    json: { mappingJobId: job.id, partnerInventoryId: job.partnerInventoryId, status: 'PENDING', mode: job.mode, createdAt: job.createdAt },
+    json: { mappingJobId: job.id, name: job.name ?? null, partnerInventoryId: job.partnerInventoryId, status: 'PENDING', mode: job.mode, createdAt: job.createdAt },
   };
 };
 

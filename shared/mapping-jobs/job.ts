@@ -54,6 +54,8 @@ export interface MappingJob {
   id: string;
   organizationId: string;
   partnerInventoryId: string;
+  /** What people know it by: given at creation, else the inventory's name (absent on older jobs). */
+  name?: string;
   mode: MappingMode;
   status: JobStatus;
   /** The connected supplier whose hotel codes ID_TO_ID and HYBRID match. */

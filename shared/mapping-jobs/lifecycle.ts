@@ -53,6 +53,8 @@ export interface CreateJobInput {
   suppliers: SupplierLookup;
   /** The inventory holds only some of its sources' hotels: its write into the book ends no entry. */
   partial?: boolean;
+  /** The job's name; the inventory's when absent. */
+  name?: string;
 }
 
 /** The connected, active supplier of `code` that ID_TO_ID and HYBRID map through; 400 saying why when there is none. */
@@ -92,6 +94,7 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
     id: ports.newId(),
     organizationId,
     partnerInventoryId: inventory.id,
+    name: input.name ?? inventory.name,
     mode,
     status: 'PENDING',
     supplier,

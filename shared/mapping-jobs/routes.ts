@@ -30,7 +30,7 @@ export const mappingJobRoutes = {
       'A job charges its new and changed rows: a row the mapping book already holds as it is (same partner id and source, every field ' +
       'the same, mapped in the same mode through the same supplier against the same publication) is answered from the book without ' +
       'mapping it again, counted in `counts.unchanged`, and not charged. The reservation is settled at `counts.processed - counts.unchanged`.',
-    body: { kind: 'json', schema: schemas.CreateJobRequest, example: { partnerInventoryId: '9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e', mode: 'STANDARD' } },
+    body: { kind: 'json', schema: schemas.CreateJobRequest, example: { partnerInventoryId: '9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e', name: 'Spain, November upload', mode: 'STANDARD' } },
     responses: {
       201: { description: 'Job created (PENDING)', schema: schemas.JobCreated },
       400: {

@@ -12,8 +12,11 @@ const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
 // Compared with the ids the inventory file gave, so not trimmed.
 const PartnerHotelId = Text({ maxLength: 200, trim: false });
 
+const JobName = v.pipe(Text({ maxLength: 200 }), v.description("A name people know the job by (at most 200 characters); default the inventory's name"), v.examples(['Spain, November upload']));
+
 export const CreateJobRequest = v.strictObject({
   partnerInventoryId: Uuid,
+  name: v.optional(JobName),
   mode: v.optional(v.pipe(Mode, v.description("Default: the organization's preference (GET /api/v1/mapping/preferences), else STANDARD"))),
   partial: v.optional(
     v.pipe(
@@ -31,8 +34,12 @@ export const JobIdParams = v.object({
   jobId: v.pipe(Uuid, v.description('The job\'s mappingJobId'), v.examples(['5b2f8c1e-7a4d-4e0b-9c3a-2d6f1e8b4a70'])),
 });
 
+/** Null on jobs created before jobs had names. */
+const ShownJobName = v.pipe(v.nullable(v.string()), v.description("The job's name: the one given at creation, else its inventory's; null on jobs created before jobs had names"));
+
 export const JobCreated = v.object({
   mappingJobId: Uuid,
+  name: ShownJobName,
   partnerInventoryId: Uuid,
   status: v.literal('PENDING'),
   mode: Mode,
@@ -42,6 +49,7 @@ export const JobCreated = v.object({
 
 export const JobView = v.object({
   mappingJobId: Uuid,
+  name: ShownJobName,
   partnerInventoryId: Uuid,
   status: v.pipe(v.picklist(JOB_STATUSES), v.description('PENDING -> RUNNING -> COMPLETED, or FAILED with error, or CANCELLED by POST /mapping/{jobId}/cancel')),
   mode: Mode,

@@ -4,6 +4,7 @@ import { resultsExpireAt, type MappingJob, type StoredResult } from './job';
 export function jobView(job: MappingJob) {
   return {
     mappingJobId: job.id,
+    name: job.name ?? null,
     partnerInventoryId: job.partnerInventoryId,
     status: job.status,
     mode: job.mode,

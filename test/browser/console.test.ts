@@ -108,10 +108,13 @@ describeInBrowser('the review console', () => {
     assert.deepEqual(await accessibilityProblems(), []);
   });
 
-  it('opens a job: its scores, the matches expected wrong, and another organization’s job is not found', async () => {
-    await page.getByRole('link', { name: /^Open/ }).focus();
+  it('opens a job by its name: its scores, the matches expected wrong, and another organization’s job is not found', async () => {
+    // Named after its inventory, in the list and on its page.
+    assert.equal(await page.locator('table.jobs tbody tr td').first().textContent(), 'test inventory');
+    await page.getByRole('link', { name: 'Open test inventory' }).focus();
     await page.keyboard.press('Enter');
     await page.locator('.expected').waitFor();
+    assert.equal(await page.locator('main h1').textContent(), `test inventory ${jobId}`);
     const rows = await results('limit=1000');
     const automatic = rows.filter((row) => row.status === 'MATCHED' && row.method !== 'MANUAL');
     const expected = Math.round(automatic.reduce((sum, row) => sum + 1 - row.score, 0));

@@ -82,7 +82,7 @@ describe('POST /api/v1/mapping', () => {
     const partnerInventoryId = await inventory(caller, partnerCsv(40, 5));
     const created = await createJob(caller, { partnerInventoryId });
     assert.equal(created.status, 201);
-    assert.deepEqual(Object.keys(created.body).sort(), ['createdAt', 'mappingJobId', 'mode', 'partnerInventoryId', 'status']);
+    assert.deepEqual(Object.keys(created.body).sort(), ['createdAt', 'mappingJobId', 'mode', 'name', 'partnerInventoryId', 'status']);
     assert.equal(created.body.status, 'PENDING');
     assert.equal(created.body.mode, 'STANDARD');
     assert.equal(created.body.partnerInventoryId, partnerInventoryId);
@@ -772,6 +772,27 @@ describe('jobs list, preferences and tenant isolation', () => {
       json: { partnerHotelId: 'P0', decision: 'NO_MATCH' },
     });
     assert.equal(reviewed.status, 200, reviewed.text);
+  });
+
+  it("names a job as asked, else after its inventory, and refuses a name that is no name", async () => {
+    const caller = await api.newOrganization();
+    const partnerInventoryId = await inventory(caller, partnerCsv(2));
+    const named = await createJob(caller, { partnerInventoryId, name: '  Spain, November upload ' });
+    assert.equal(named.status, 201, named.text);
+    assert.equal(named.body.name, 'Spain, November upload');
+    const unnamed = await createJob(caller, { partnerInventoryId });
+    const inventoryName = (await api.request('GET', `/api/v1/partner-inventories/${partnerInventoryId}`, { as: caller })).body.name;
+    assert.equal(unnamed.body.name, inventoryName);
+    await api.messaging.idle();
+    const listed = (await api.request('GET', '/api/v1/mapping', { as: caller })).body.jobs;
+    assert.deepEqual(listed.map((job: { name: string }) => job.name).sort(), [inventoryName, 'Spain, November upload'].sort());
+    assert.equal((await api.request('GET', `/api/v1/mapping/${named.body.mappingJobId}`, { as: caller })).body.name, 'Spain, November upload');
+    for (const name of ['', '   ', 'x'.repeat(201), 42]) {
+      const refused = await createJob(caller, { partnerInventoryId, name });
+      assert.equal(refused.status, 400, `${JSON.stringify(name)}: ${refused.text}`);
+      assert.match(refused.body.message, /^name/);
+    }
+    assert.equal((await api.request('GET', '/api/v1/mapping', { as: caller })).body.jobs.length, 2, 'nothing created by a refused request');
   });
 
   it('answers 400 for a malformed job id and 401 without a credential', async () => {

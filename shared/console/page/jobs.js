@@ -9,7 +9,7 @@ import { decimal, h, show } from './dom.js';
 import { notify } from './notice.js';
 import { reviewJobRow } from './review.js';
 
-/** @typedef {{ mappingJobId: string, status: string, mode: string, createdAt: string, progress: number, counts: { total: number, processed: number, matched: number, review: number, unmatched: number } }} Job */
+/** @typedef {{ mappingJobId: string, name: string | null, status: string, mode: string, createdAt: string, progress: number, counts: { total: number, processed: number, matched: number, review: number, unmatched: number } }} Job */
 /** @typedef {import('./review.js').Row} Row */
 
 const POLL_MS = 2000;
@@ -27,14 +27,14 @@ export function jobsView(main) {
       'table',
       { class: 'jobs' },
       h('caption', {}, 'Newest first; running jobs update every 2 seconds'),
-      h('thead', {}, h('tr', {}, ['Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched'].map((name) => h('th', { scope: 'col' }, name)), h('th', { scope: 'col' }, h('span', { class: 'sr' }, 'Open')))),
+      h('thead', {}, h('tr', {}, ['Job', 'Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched'].map((name) => h('th', { scope: 'col' }, name)), h('th', { scope: 'col' }, h('span', { class: 'sr' }, 'Open')))),
       body,
     ),
   );
   async function refresh() {
     try {
       const { jobs } = /** @type {{ jobs: Job[] }} */ (await api('mapping', { query: { limit: 50 } }));
-      show(body, jobs.length === 0 ? h('tr', {}, h('td', { colspan: 8 }, 'No jobs yet: create one with POST /api/v1/mapping.')) : jobs.map(jobLine));
+      show(body, jobs.length === 0 ? h('tr', {}, h('td', { colspan: 9 }, 'No jobs yet: create one with POST /api/v1/mapping.')) : jobs.map(jobLine));
       if (jobs.some((job) => RUNNING.has(job.status))) timer = setTimeout(refresh, POLL_MS);
     } catch (error) {
       notify(`The jobs could not be read: ${/** @type {Error} */ (error).message}`);
@@ -50,6 +50,7 @@ function jobLine(job) {
   return h(
     'tr',
     {},
+    h('td', {}, job.name ?? h('code', {}, job.mappingJobId)),
     h('td', {}, job.createdAt.replace('T', ' ').slice(0, 16)),
     h('td', {}, job.status),
     h('td', {}, job.mode),
@@ -57,19 +58,21 @@ function jobLine(job) {
     h('td', { class: 'number' }, job.counts.matched),
     h('td', { class: 'number' }, job.counts.review),
     h('td', { class: 'number' }, job.counts.unmatched),
-    h('td', {}, h('a', { href: `console#/jobs/${job.mappingJobId}` }, 'Open', h('span', { class: 'sr' }, ` the job of ${job.createdAt}`))),
+    h('td', {}, h('a', { href: `console#/jobs/${job.mappingJobId}` }, 'Open', h('span', { class: 'sr' }, ` ${job.name ?? `the job of ${job.createdAt}`}`))),
   );
 }
 
 /** @param {HTMLElement} main @param {string} jobId @returns {() => void} */
 export function jobView(main, jobId) {
+  // Its id until the job is read; then its name, the id beside it.
+  const title = h('h1', {}, 'Job ', h('code', {}, jobId));
   const summary = h('section', { 'aria-labelledby': 'summary-title' }, h('h2', { id: 'summary-title' }, 'Summary'), h('p', {}, 'Reading the job…'));
   const scores = h('section', { 'aria-labelledby': 'scores-title' }, h('h2', { id: 'scores-title' }, 'Scores'), h('p', {}, 'Reading the scores…'));
   const bulk = h('section', { 'aria-labelledby': 'bulk-title' });
   show(
     main,
     h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: 'console#/jobs' }, 'Jobs'), ' › Job'),
-    h('h1', {}, 'Job ', h('code', {}, jobId)),
+    title,
     summary,
     scores,
     bulk,
@@ -78,6 +81,7 @@ export function jobView(main, jobId) {
     try {
       /** @type {Job} */
       const job = await api(`mapping/${encodeURIComponent(jobId)}`);
+      if (job.name) show(title, job.name, ' ', h('code', { class: 'job-id' }, jobId));
       show(
         summary,
         h('h2', { id: 'summary-title' }, 'Summary'),

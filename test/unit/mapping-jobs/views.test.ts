@@ -36,9 +36,11 @@ const engineResult: StoredResult = {
 };
 
 describe('what partners see of a job', () => {
-  it('is its ids, status, mode, whether partial, supplier code, reference version, counts, progress, dates, and when its results expire (30 days after creation)', () => {
+  it('is its ids, name, status, mode, whether partial, supplier code, reference version, counts, progress, dates, and when its results expire (30 days after creation)', () => {
     assert.deepEqual(jobView(job()), {
       mappingJobId: 'job-1',
+      // A job created before jobs had names.
+      name: null,
       partnerInventoryId: 'inv-1',
       status: 'RUNNING',
       mode: 'HYBRID',
