@@ -137,6 +137,8 @@ describeInBrowser('the review console', () => {
     await page.keyboard.press('Enter');
     await page.locator('.evidence').waitFor();
     await page.locator('.map .pin-partner').waitFor();
+    // The job counts its REVIEW rows: the queue says how many before it has read them all.
+    await page.locator('.position').getByText(`Row 1 of ${inReview}`, { exact: true }).waitFor();
     assert.deepEqual(await accessibilityProblems(), []);
 
     /** What each key should leave on the row it was pressed on. */
@@ -365,7 +367,16 @@ describeInBrowser('the review console', () => {
     await page.getByRole('status').getByText('recorded, though its answer was lost', { exact: false }).waitFor();
     assert.equal(await page.locator('#notice p').count(), 0, 'no failure is reported');
     assert.equal((await rowOf(id)).status, 'UNMATCHED');
+    // The undo is said at once: its request is held until the page has said so.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/mapping/*/reviews', async (route) => {
+      await held;
+      await route.continue();
+    }, { times: 1 });
     await page.keyboard.press('u');
+    await page.getByRole('status').getByText('undoing…', { exact: false }).waitFor();
+    release();
     await page.getByRole('status').getByText('decision undone', { exact: false }).waitFor();
     assert.deepEqual([(await rowOf(id)).status, (await rowOf(id)).review], ['REVIEW', undefined]);
 

@@ -74,8 +74,9 @@ class RowQueue {
 /**
  * Where a queue's rows come from and where their decisions go: a job's results and reviews, or the
  * mapping book's entries and reviews.
- * `reread` answers the row as the API has it now: what a decision whose answer was lost left.
- * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined> }} QueueSource
+ * `reread` answers the row as the API has it now: what a decision whose answer was lost left;
+ * `total`, when the API counts them, the queue's rows before all are read.
+ * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined>, total?: () => Promise<number> }} QueueSource
  */
 
 /**
@@ -99,6 +100,7 @@ export function jobQueue(jobId, kind) {
     title: kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic matches',
     back: { href: `console#/jobs/${jobId}`, label: 'Job' },
     queue,
+    ...(kind === 'review' && { total: async () => (await api(job)).counts.review }),
     send: async (row, decision) => fromResult(await reviewJobRow(jobId, row, decision)),
     reread: async (row) => {
       const { results } = await api(`${job}/results`, { query: { partnerHotelId: row.partnerHotelId } });
@@ -175,8 +177,14 @@ function madeIt(now, before, decision) {
  * @param {QueueSource} source
  * @returns {() => void} what stops the view (its key handler)
  */
-export function reviewView(main, { title, back, queue, send, reread }) {
+export function reviewView(main, { title, back, queue, send, reread, total }) {
   let index = 0;
+  /** The queue's rows as the API counted them when it opened, until every row is read. @type {number | undefined} */
+  let counted;
+  void total?.().then((rows) => {
+    counted = rows;
+    void render();
+  }, () => undefined);
   /** Decisions made here, newest last: what undo takes back. @type {{ before: Row, sent: Promise<Row | undefined> }[]} */
   const made = [];
   const position = h('p', { class: 'position', 'aria-live': 'polite' });
@@ -209,7 +217,7 @@ export function reviewView(main, { title, back, queue, send, reread }) {
       show(view, h('p', {}, h('a', { href: back.href }, `Back to the ${back.label.toLowerCase()}`)));
       return;
     }
-    show(position, `Row ${index + 1} of ${queue.rows.length}${queue.done ? '' : '+'}`);
+    show(position, `Row ${index + 1} of ${queue.done ? queue.rows.length : (counted === undefined ? `${queue.rows.length}+` : Math.max(counted, queue.rows.length))}`);
     paint(row);
     // Later rows' hotels are read now, so the next row shows at once.
     for (const later of queue.rows.slice(index + 1, index + 1 + PREFETCH)) columnsOf(later).forEach((column) => void hotel(column.id));
@@ -346,6 +354,8 @@ export function reviewView(main, { title, back, queue, send, reread }) {
   async function undo() {
     const last = made.pop();
     if (!last) return notify('Nothing to undo.');
+    // Said at once: the undo waits for the decision's own answer, then for its own.
+    show(status, `${last.before.partnerHotelName}: undoing…`);
     const decided = await last.sent;
     if (!decided) return;
     const { before } = last;
