@@ -17,6 +17,8 @@ import { startTestApi, type Caller } from '../support/test-api';
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const SCREENSHOT = 'docs/review-console.png';
 const LONG_NAME = 'W'.repeat(500);
+/** The review queue on a phone, beside the README's picture of it on a desktop. */
+const PHONE_SCREENSHOT = 'docs/review-console-phone.png';
 
 const browserPath = process.env.CHROMIUM_PATH;
 const describeInBrowser = browserPath ? describe : describe.skip;
@@ -321,20 +323,28 @@ describeInBrowser('the review console', () => {
     assert.equal(await shownRow(), id);
   });
 
-  it('wraps a 500-character name without a space at 1280 px: no view scrolls sideways', async () => {
-    await page.setViewportSize({ width: 1280, height: 900 });
+  it('fits a phone (390 px) and a desktop (1280 px) with a 500-character name without a space: no view scrolls sideways', async () => {
     const sideways = async () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     try {
-      for (const view of ['console#/jobs', `console#/jobs/${jobId}`, `console#/jobs/${jobId}/review`, 'console#/book']) {
-        await page.goto(`${api.baseUrl}/${view}`);
-        await page.locator('main h1').first().waitFor();
-        await page.waitForLoadState('networkidle');
-        assert.equal(await sideways(), 0, view);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const view of ['console#/jobs', `console#/jobs/${jobId}`, `console#/jobs/${jobId}/review`, `console#/jobs/${jobId}/riskiest`, 'console#/book']) {
+          await page.goto(`${api.baseUrl}/${view}`);
+          await page.locator('main h1').first().waitFor();
+          await page.waitForLoadState('networkidle');
+          assert.equal(await sideways(), 0, `${view} at ${width} px`);
+        }
+        await page.getByText(LONG_NAME, { exact: true }).first().waitFor();
+        await page.getByRole('button', { name: LONG_NAME }).click();
+        await page.locator('#entry-title').getByText(LONG_NAME).waitFor();
+        assert.equal(await sideways(), 0, `the entry at ${width} px`);
+        if (width === 390) {
+          await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/review`);
+          await page.locator('.evidence').waitFor();
+          assert.deepEqual(await accessibilityProblems(), [], 'the queue at 390 px');
+          await page.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
+        }
       }
-      await page.getByText(LONG_NAME, { exact: true }).first().waitFor();
-      await page.getByRole('button', { name: LONG_NAME }).click();
-      await page.locator('#entry-title').getByText(LONG_NAME).waitFor();
-      assert.equal(await sideways(), 0, 'the entry');
     } finally {
       await page.setViewportSize({ width: 1400, height: 900 });
     }

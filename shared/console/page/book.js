@@ -4,7 +4,7 @@
  * since a day.
  */
 import { api } from './api.js';
-import { decimal, h, show } from './dom.js';
+import { decimal, h, show, wide } from './dom.js';
 import { notify } from './notice.js';
 import { supplierCodesLine } from './evidence.js';
 
@@ -40,28 +40,31 @@ export function bookView(main) {
         : null;
       show(
         list,
-        h(
-          'table',
-          { class: 'entries' },
-          h('caption', {}, 'Entries'),
-          h('thead', {}, h('tr', {}, ['Partner hotel', 'Source', 'Status', 'Reference hotel', 'Score', 'Changed'].map((name) => h('th', { scope: 'col' }, name)))),
+        wide(
+          'Entries',
           h(
-            'tbody',
-            {},
-            entries.length === 0
-              ? h('tr', {}, h('td', { colspan: 6 }, 'No entries.'))
-              : entries.map((entry) =>
-                  h(
-                    'tr',
-                    {},
-                    h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void showEntry(entry) }, entry.partner.name), h('div', { class: 'id' }, entry.partnerHotelId)),
-                    h('td', {}, entry.source),
-                    h('td', {}, entry.status, entry.method ? ` (${entry.method})` : ''),
-                    h('td', {}, entry.referenceHotelName ?? '–'),
-                    h('td', { class: 'number' }, decimal(entry.score)),
-                    h('td', {}, entry.changedAt.slice(0, 16).replace('T', ' ')),
+            'table',
+            { class: 'entries' },
+            h('caption', {}, 'Entries'),
+            h('thead', {}, h('tr', {}, ['Partner hotel', 'Source', 'Status', 'Reference hotel', 'Score', 'Changed'].map((name) => h('th', { scope: 'col' }, name)))),
+            h(
+              'tbody',
+              {},
+              entries.length === 0
+                ? h('tr', {}, h('td', { colspan: 6 }, 'No entries.'))
+                : entries.map((entry) =>
+                    h(
+                      'tr',
+                      {},
+                      h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void showEntry(entry) }, entry.partner.name), h('div', { class: 'id' }, entry.partnerHotelId)),
+                      h('td', {}, entry.source),
+                      h('td', {}, entry.status, entry.method ? ` (${entry.method})` : ''),
+                      h('td', {}, entry.referenceHotelName ?? '–'),
+                      h('td', { class: 'number' }, decimal(entry.score)),
+                      h('td', {}, entry.changedAt.slice(0, 16).replace('T', ' ')),
+                    ),
                   ),
-                ),
+            ),
           ),
         ),
         h('p', { class: 'pages' }, previous, ' ', next),
@@ -81,12 +84,15 @@ export function bookView(main) {
         h('h2', { tabindex: '-1', id: 'entry-title' }, full.partner.name),
         h('p', {}, `${full.status}${full.method ? ` (${full.method})` : ''}${full.confidence ? `, ${full.confidence} confidence` : ''} · ${full.referenceHotelName ?? 'no reference hotel'}${full.reasonCode ? ` · ${full.reasonCode}` : ''} · ${full.reason}`),
         supplierCodesLine(full.supplierCodes),
-        h(
-          'table',
-          { class: 'history' },
-          h('caption', {}, 'History, oldest first'),
-          h('thead', {}, h('tr', {}, ['When', 'Change', 'Status', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
-          h('tbody', {}, (full.history ?? []).map((line) => h('tr', {}, h('td', {}, line.at.slice(0, 16).replace('T', ' ')), h('td', {}, line.change), h('td', {}, line.status), h('td', {}, line.reason)))),
+        wide(
+          'History',
+          h(
+            'table',
+            { class: 'history' },
+            h('caption', {}, 'History, oldest first'),
+            h('thead', {}, h('tr', {}, ['When', 'Change', 'Status', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+            h('tbody', {}, (full.history ?? []).map((line) => h('tr', {}, h('td', {}, line.at.slice(0, 16).replace('T', ' ')), h('td', {}, line.change), h('td', {}, line.status), h('td', {}, line.reason)))),
+          ),
         ),
       );
       detail.querySelector('h2')?.focus();
@@ -123,12 +129,15 @@ export function bookView(main) {
       }
       show(
         feed,
-        h(
-          'table',
-          { class: 'feed' },
-          h('caption', {}, `Changes since ${since.value}, oldest first`),
-          h('thead', {}, h('tr', {}, ['When', 'Change', 'Partner hotel', 'Status', 'Reference hotel', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
-          h('tbody', {}, lines.length === 0 ? h('tr', {}, h('td', { colspan: 6 }, 'No changes since then.')) : lines),
+        wide(
+          'Changes',
+          h(
+            'table',
+            { class: 'feed' },
+            h('caption', {}, `Changes since ${since.value}, oldest first`),
+            h('thead', {}, h('tr', {}, ['When', 'Change', 'Partner hotel', 'Status', 'Reference hotel', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+            h('tbody', {}, lines.length === 0 ? h('tr', {}, h('td', { colspan: 6 }, 'No changes since then.')) : lines),
+          ),
         ),
         more,
       );

@@ -19,6 +19,15 @@ export function h(tag, props = {}, ...children) {
   return /** @type {HTMLElementTagNameMap[K]} */ (build(document.createElement(tag), props, children));
 }
 
+/**
+ * A data table a narrow screen scrolls within, never the page with it (WCAG's reflow spares data
+ * tables); focusable, so that keys scroll it.
+ * @param {string} label @param {HTMLTableElement} table
+ */
+export function wide(label, table) {
+  return h('div', { class: 'wide', role: 'region', 'aria-label': label, tabindex: 0 }, table);
+}
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 /**

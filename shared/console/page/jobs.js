@@ -5,7 +5,7 @@
  * one minus each score), the way into its review queues, and a bulk accept above a chosen score.
  */
 import { api, readAll } from './api.js';
-import { decimal, h, show } from './dom.js';
+import { decimal, h, show, wide } from './dom.js';
 import { notify } from './notice.js';
 import { reviewJobRow } from './review.js';
 
@@ -23,12 +23,15 @@ export function jobsView(main) {
   show(
     main,
     h('h1', {}, 'Mapping jobs'),
-    h(
-      'table',
-      { class: 'jobs' },
-      h('caption', {}, 'Newest first; running jobs update every 2 seconds'),
-      h('thead', {}, h('tr', {}, ['Job', 'Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched'].map((name) => h('th', { scope: 'col' }, name)), h('th', { scope: 'col' }, h('span', { class: 'sr' }, 'Open')))),
-      body,
+    wide(
+      'Mapping jobs',
+      h(
+        'table',
+        { class: 'jobs' },
+        h('caption', {}, 'Newest first; running jobs update every 2 seconds'),
+        h('thead', {}, h('tr', {}, ['Job', 'Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched'].map((name) => h('th', { scope: 'col' }, name)), h('th', { scope: 'col' }, h('span', { class: 'sr' }, 'Open')))),
+        body,
+      ),
     ),
   );
   async function refresh() {
@@ -135,25 +138,28 @@ function histogram(rows) {
     bins[bin] = (bins[bin] ?? 0) + 1;
   }
   const most = Math.max(1, ...bins);
-  return h(
-    'table',
-    { class: 'histogram' },
-    h('caption', {}, 'Rows by score'),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Share'), h('th', { scope: 'col' }, 'Rows'))),
+  return wide(
+    'Rows by score',
     h(
-      'tbody',
-      {},
-      bins
-        .map((count, bin) =>
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'row' }, `${decimal(bin / 10, 1)}–${decimal((bin + 1) / 10, 1)}`),
-            h('td', {}, h('meter', { min: 0, max: most, value: count, 'aria-label': `${count} rows scoring ${decimal(bin / 10, 1)} to ${decimal((bin + 1) / 10, 1)}` })),
-            h('td', { class: 'number' }, count),
-          ),
-        )
-        .reverse(),
+      'table',
+      { class: 'histogram' },
+      h('caption', {}, 'Rows by score'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Share'), h('th', { scope: 'col' }, 'Rows'))),
+      h(
+        'tbody',
+        {},
+        bins
+          .map((count, bin) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, `${decimal(bin / 10, 1)}–${decimal((bin + 1) / 10, 1)}`),
+              h('td', {}, h('meter', { min: 0, max: most, value: count, 'aria-label': `${count} rows scoring ${decimal(bin / 10, 1)} to ${decimal((bin + 1) / 10, 1)}` })),
+              h('td', { class: 'number' }, count),
+            ),
+          )
+          .reverse(),
+      ),
     ),
   );
 }

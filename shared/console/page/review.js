@@ -9,7 +9,7 @@
  * which decision it was made on (expectedDecidedAt).
  */
 import { api, ApiError, readAll } from './api.js';
-import { decimal, h, show } from './dom.js';
+import { decimal, h, show, wide } from './dom.js';
 import { evidenceTable, supplierCodesLine } from './evidence.js';
 import { pinMap } from './map.js';
 import { notify } from './notice.js';
@@ -248,7 +248,7 @@ export function reviewView(main, { title, back, queue, send, reread, total }) {
         h(
           'div',
           { class: 'side-by-side' },
-          evidenceTable(partner, detailed),
+          wide('Evidence, field by field', evidenceTable(partner, detailed)),
           h(
             'figure',
             { class: 'map-box' },
