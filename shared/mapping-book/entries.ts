@@ -202,7 +202,8 @@ function pointedAt<T extends PointedHotel>(held: T, hotel: PointedHotel): T {
   return { ...withReferenceFacts(held, hotel), referenceHotelId: hotel.referenceHotelId, referenceHotelName: hotel.referenceHotelName };
 }
 
-function engineAnswer(row: EngineAnswer): EngineAnswer {
+/** The engine's answer as an entry keeps it: its fields, in one order. */
+export function engineAnswer(row: EngineAnswer): EngineAnswer {
   return {
     status: row.status,
     method: row.method,

@@ -12,7 +12,7 @@
 import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockIfPresent, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
-import { historyLineOf, indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
+import { engineAnswer, historyLineOf, indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
 import { deserializeEntryColumns, entryColumnsOf, hiddenRows, serializeEntryColumns, type EntryColumns, type GenerationColumns } from './entry-search';
 import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
@@ -274,17 +274,7 @@ function entryOfStored(read: SnapshotEntry): SnapshotEntry {
   return {
     ...entry,
     // Stored as engineOwn only when the entry's answer is the engine's: its status and method are the engine's too.
-    engine: engine ?? ({
-      status: entry.status,
-      method: entry.method,
-      referenceHotelId: entry.referenceHotelId,
-      referenceHotelName: entry.referenceHotelName,
-      ...referenceFactsIn(entry),
-      score: entry.score,
-      evidence: entry.evidence,
-      candidates: entry.candidates,
-      ...engineOwn,
-    } as EngineAnswer),
+    engine: engine ?? engineAnswer({ ...(entry as EngineAnswer), reason: undefined, ...engineOwn }),
     history: lastChange === undefined ? history : [...history, historyLineOf(entry, lastChange)],
   };
 }
