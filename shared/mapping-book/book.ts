@@ -2,8 +2,8 @@
  * Reading the book and deciding on its entries: an entry is the generation's, unless a laid-over
  * item is newer (store.ts, snapshot.ts).
  */
-import { conflict, notFound } from '../platform/errors';
-import { transactWrite, type TransactItem } from '../platform/table';
+import { conflict, DomainError, notFound } from '../platform/errors';
+import type { TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
 import { blocksOf } from '../platform/objects/block-files';
 import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type EngineAnswer, type ChangeCause, type EngineCause, type JobRow, type Outcome, type StandingDecision, type Withdrawal } from './entries';
@@ -133,6 +133,21 @@ export interface DecisionOptions {
   expectedDecidedAt?: string | null;
 }
 
+/** One entry's decision (or withdrawal) among several made at once. */
+export interface EntryDecision extends DecisionOptions {
+  id: EntryId;
+  decision: StandingDecision | Withdrawal;
+}
+
+/**
+ * What became of one entry's decision: the entry as decided; refused by the book's rules (a
+ * DomainError: not found, conflict); or lost, when a condition of its own `writes` failed (nothing written for it).
+ */
+export type EntryDecisionOutcome = { decided: BookEntry } | { refused: DomainError } | { lost: true };
+
+/** Entries one decision commit holds at most: with its job's records, four items each, and the head, the commit and the job's, a transaction's hundred. */
+export const DECISIONS_PER_COMMIT = 24;
+
 /**
  * A person's decision on an entry (MANUAL from now on), or its withdrawal, with its change in the
  * feed, in one transaction with `writes`. Undefined when a condition of `writes` failed (nothing
@@ -145,31 +160,93 @@ export async function decideEntry(
   id: EntryId,
   decision: StandingDecision | Withdrawal,
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
-  { row, writes = [], expectedDecidedAt }: DecisionOptions = {},
+  options: DecisionOptions = {},
 ): Promise<BookEntry | undefined> {
+  const [outcome] = await decideEntries(ports, organizationId, [{ id, decision, ...options }], cause);
+  if ('refused' in outcome!) throw outcome.refused;
+  return 'decided' in outcome! ? outcome.decided : undefined;
+}
+
+/**
+ * Decisions on several entries (at most DECISIONS_PER_COMMIT, distinct), each checked as a single
+ * one is, committed together in one transaction: the feed's one commit, each entry's own writes, and
+ * `shared(decided)`, the writes of those going through (their indexes). A decision refused or lost
+ * is left out and the rest tried again. Answers each decision's outcome, in the order given.
+ */
+export async function decideEntries(
+  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  organizationId: string,
+  decisions: readonly EntryDecision[],
+  cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
+  shared: (decided: readonly number[]) => readonly TransactItem[] = () => [],
+): Promise<EntryDecisionOutcome[]> {
+  if (decisions.length > DECISIONS_PER_COMMIT) throw new Error(`At most ${DECISIONS_PER_COMMIT} decisions commit at once, not ${decisions.length}.`);
+  const outcomes: (EntryDecisionOutcome | undefined)[] = decisions.map(() => undefined);
   for (;;) {
-    // Decided on the entry as it stands right after commit `last`: a commit in between decides again on what it left.
+    const pending = decisions.flatMap((_, i) => (outcomes[i] === undefined ? [i] : []));
+    if (pending.length === 0) return outcomes as EntryDecisionOutcome[];
+    // Decided on the entries as they stand right after commit `last`: a commit in between decides again on what it left.
     const last = await ports.log.lastSequence(organizationId);
-    const held = await currentEntry(ports, organizationId, id);
-    if (!held && row && unlistedSince(await ports.store.state(organizationId), id.source, row.listedAt)) {
-      throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} is not in the book: a newer inventory of its source no longer lists it. It comes back when an inventory lists it again.`);
+    const held = await currentEntries(ports, organizationId, pending.map((i) => decisions[i]!.id));
+    const state = await ports.store.state(organizationId);
+    const planned: (Outcome & { index: number })[] = [];
+    pending.forEach((index, at) => {
+      try {
+        planned.push({ index, ...planDecision(decisions[index]!, held[at], state, cause) });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        outcomes[index] = { refused: error };
+      }
+    });
+    if (planned.length === 0) continue;
+    // Each write's owner: the decision it belongs to, or none (the feed's, the shared ones).
+    const owners: (number | undefined)[] = [];
+    const writes = (next: number): TransactItem[] => {
+      owners.length = 0;
+      const items: TransactItem[] = [];
+      const add = (owner: number | undefined, added: readonly TransactItem[]) => {
+        items.push(...added);
+        owners.push(...added.map(() => owner));
+      };
+      // A withdrawal of a decision the book no longer stands by changes only the job's record.
+      for (const { index, entry, change } of planned) add(index, [...(change ? [ports.store.layOverItem(organizationId, entry, next)] : []), ...(decisions[index]!.writes ?? [])]);
+      add(undefined, shared(planned.map(({ index }) => index)));
+      return items;
+    };
+    const changes = planned.flatMap(({ entry, change }) => (change ? [changeOf(change, entry)] : []));
+    const attempt = await ports.log.attemptAfter(organizationId, last, changes.length > 0 ? { cause, changes } : undefined, writes);
+    if ('moved' in attempt) continue;
+    if ('refusedWrites' in attempt) {
+      const lost = attempt.refusedWrites.map((write) => owners[write]);
+      if (lost.some((owner) => owner === undefined)) throw new Error('A shared write of a decision commit has no condition of its own to fail.');
+      for (const owner of lost) outcomes[owner!] = { lost: true };
+      continue;
     }
-    const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId, row.listedAt).entry);
-    if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
-    // A hotel the partner's inventory no longer lists has nothing to decide: it comes back (under its decision, if any) when an inventory lists it again.
-    if (current.status === 'DELETED' && !('withdrawnDecidedAt' in decision)) {
-      throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} was removed at ${current.changedAt}: ${current.reason.toLowerCase()}. It comes back when an inventory lists it again.`);
-    }
-    if (expectedDecidedAt !== undefined && (current.decision?.decidedAt ?? null) !== expectedDecidedAt) {
-      const now = current.decision ? `was decided ${current.decision.decision} at ${current.decision.decidedAt}` : 'has no decision any more';
-      throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} changed since you read it: it ${now}. Read it again and decide again if needed.`);
-    }
-    const { entry, change } = 'withdrawnDecidedAt' in decision ? applyWithdrawal(current, decision, cause) : applyDecision(current, decision, cause, held === undefined);
-    // A withdrawal of a decision the book no longer stands by changes only the job's record.
-    if (!change) return (await transactWrite(ports.store.table, [...writes])).length === 0 ? entry : undefined;
-    const sequence = await ports.log.commitAfter(organizationId, last, cause, [changeOf(change, entry)], (next) => [ports.store.layOverItem(organizationId, entry, next), ...writes]);
-    if (sequence !== 'moved') return sequence === undefined ? undefined : entry;
+    for (const { index, entry } of planned) outcomes[index] = { decided: entry };
   }
+}
+
+/** An entry's decision applied to the entry as it stands (`held`); throws the refusal (a DomainError) the book's rules give it. */
+function planDecision(
+  { id, decision, row, expectedDecidedAt }: EntryDecision,
+  held: BookEntry | undefined,
+  state: Awaited<ReturnType<BookPorts['store']['state']>>,
+  cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
+): Outcome {
+  if (!held && row && unlistedSince(state, id.source, row.listedAt)) {
+    throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} is not in the book: a newer inventory of its source no longer lists it. It comes back when an inventory lists it again.`);
+  }
+  const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId, row.listedAt).entry);
+  if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
+  // A hotel the partner's inventory no longer lists has nothing to decide: it comes back (under its decision, if any) when an inventory lists it again.
+  if (current.status === 'DELETED' && !('withdrawnDecidedAt' in decision)) {
+    throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} was removed at ${current.changedAt}: ${current.reason.toLowerCase()}. It comes back when an inventory lists it again.`);
+  }
+  if (expectedDecidedAt !== undefined && (current.decision?.decidedAt ?? null) !== expectedDecidedAt) {
+    const now = current.decision ? `was decided ${current.decision.decision} at ${current.decision.decidedAt}` : 'has no decision any more';
+    throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} changed since you read it: it ${now}. Read it again and decide again if needed.`);
+  }
+  return 'withdrawnDecidedAt' in decision ? applyWithdrawal(current, decision, cause) : applyDecision(current, decision, cause, held === undefined);
 }
 
 /** Entries looked at per page at most before a page is answered short (with a cursor to go on). */

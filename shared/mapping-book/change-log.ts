@@ -144,6 +144,19 @@ const keys = {
   changesFile: (organizationId: string, sequence: number) => `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${randomUUID().slice(0, 8)}`,
 };
 
+/**
+ * What an attempt to commit came to: committed at a sequence; moved, when another commit came
+ * first; or refused, with the indexes (in `writes`) of the writes whose own condition failed.
+ * Nothing is written unless committed.
+ */
+export type CommitAttempt = { committed: number } | { moved: true } | { refusedWrites: number[] };
+
+/** An attempt as the single-writer methods answer it: the sequence, 'moved', or undefined when refused. */
+function outcomeOf(attempt: CommitAttempt): number | undefined | 'moved' {
+  if ('committed' in attempt) return attempt.committed;
+  return 'moved' in attempt ? 'moved' : undefined;
+}
+
 export class ChangeLog {
   constructor(
     private readonly table: Table,
@@ -185,19 +198,7 @@ export class ChangeLog {
    * undefined when one of `writes`' own conditions failed (nothing written either way), else `last`.
    */
   async writeUnchangedAfter(organizationId: string, last: number, writes: (sequence: number) => readonly TransactItem[]): Promise<number | undefined | 'moved'> {
-    const failed = await transactWrite(this.table, [
-      {
-        ConditionCheck: {
-          TableName: this.table.name,
-          Key: keys.head(organizationId),
-          ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
-          ...(last !== 0 && { ExpressionAttributeValues: { ':last': last } }),
-        },
-      },
-      ...writes(last),
-    ]);
-    if (failed.length === 0) return last;
-    return failed.includes(0) ? 'moved' : undefined;
+    return outcomeOf(await this.attemptAfter(organizationId, last, undefined, writes));
   }
 
   /**
@@ -211,7 +212,57 @@ export class ChangeLog {
     changes: readonly BookChange[] | ChangesFiles,
     writes: (sequence: number) => readonly TransactItem[] = () => [],
   ): Promise<number | undefined | 'moved'> {
-    const sequence = last + 1;
+    return outcomeOf(await this.attemptAfter(organizationId, last, { cause, changes }, writes));
+  }
+
+  /**
+   * Commits the changes with `writes` right after commit `last` (without changes: makes the writes
+   * there, the feed unmoved), all or nothing, and says which of `writes`' own conditions failed, for
+   * a writer of many entries that drops those and tries again.
+   */
+  async attemptAfter(
+    organizationId: string,
+    last: number,
+    commit: { cause: ChangeCause; changes: readonly BookChange[] | ChangesFiles } | undefined,
+    writes: (sequence: number) => readonly TransactItem[],
+  ): Promise<CommitAttempt> {
+    const items: TransactItem[] = commit
+      ? [this.headMoved(organizationId, last), await this.commitItem(organizationId, last + 1, commit.cause, commit.changes)]
+      : [this.headAt(organizationId, last)];
+    const sequence = commit ? last + 1 : last;
+    const failed = await transactWrite(this.table, [...items, ...writes(sequence)]);
+    if (failed.length === 0) return { committed: sequence };
+    if (failed.includes(0)) return { moved: true };
+    return { refusedWrites: failed.map((index) => index - items.length) };
+  }
+
+  /** The head, only while it is at `last`. */
+  private headAt(organizationId: string, last: number): TransactItem {
+    return {
+      ConditionCheck: {
+        TableName: this.table.name,
+        Key: keys.head(organizationId),
+        ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
+        ...(last !== 0 && { ExpressionAttributeValues: { ':last': last } }),
+      },
+    };
+  }
+
+  /** The head moved from `last` to the next sequence, only while it is at `last`. */
+  private headMoved(organizationId: string, last: number): TransactItem {
+    return {
+      Update: {
+        TableName: this.table.name,
+        Key: keys.head(organizationId),
+        UpdateExpression: 'SET lastSequence = :sequence',
+        ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
+        ExpressionAttributeValues: { ':sequence': last + 1, ...(last !== 0 && { ':last': last }) },
+      },
+    };
+  }
+
+  /** The commit's item; its changes inline when they are few, else in a file. */
+  private async commitItem(organizationId: string, sequence: number, cause: ChangeCause, changes: readonly BookChange[] | ChangesFiles): Promise<TransactItem> {
     const committedAt = this.now().toISOString();
     let commit: Commit;
     if ('files' in changes) {
@@ -223,26 +274,7 @@ export class ChangeLog {
       const file = await writeChangesFile(this.files, keys.changesFile(organizationId, sequence), changes);
       commit = { sequence, committedAt, cause, counts: file.counts, changeCount: changes.length, changesFiles: [file] };
     }
-    const failed = await transactWrite(this.table, [
-      {
-        Update: {
-          TableName: this.table.name,
-          Key: keys.head(organizationId),
-          UpdateExpression: 'SET lastSequence = :sequence',
-          ConditionExpression: last === 0 ? 'attribute_not_exists(lastSequence)' : 'lastSequence = :last',
-          ExpressionAttributeValues: { ':sequence': sequence, ...(last !== 0 && { ':last': last }) },
-        },
-      },
-      {
-        Put: {
-          TableName: this.table.name,
-          Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) },
-        },
-      },
-      ...writes(sequence),
-    ]);
-    if (failed.length === 0) return sequence;
-    return failed.includes(0) ? 'moved' : undefined;
+    return { Put: { TableName: this.table.name, Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) } } };
   }
 
   /**

@@ -20,7 +20,7 @@ export {
   type Withdrawal,
 } from './entries';
 export { abandonJobWrite, jobWriteStatus, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource, type JobWriteStatus } from './job-writes';
-export { currentAnswers, currentEntries, decideEntry, heldEngineAnswers, recordingOutcomes, type EntryId } from './book';
+export { currentAnswers, currentEntries, decideEntries, decideEntry, DECISIONS_PER_COMMIT, heldEngineAnswers, recordingOutcomes, type EntryDecision, type EntryId } from './book';
 export { recordingWrite, type RecordingRequest } from './recording';
 export { SNAPSHOT_BLOCK_ENTRIES, type EntryAnswer } from './snapshot';
 export { bookPorts } from './services';

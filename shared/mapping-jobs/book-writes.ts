@@ -3,13 +3,12 @@
  * its ranges), and each decision on a job's row, in the transaction that records it on the job.
  */
 import { referenceFactsIn } from '../mapping';
-import { decideEntry, OWN_SOURCE, SNAPSHOT_BLOCK_ENTRIES, startJobWrite, writeJobRange, type BookEntry, type BookPorts, type JobRow, type JobRowsSource } from '../mapping-book';
-import type { DomainEvent } from '../platform/events/events';
+import { decideEntries, OWN_SOURCE, SNAPSHOT_BLOCK_ENTRIES, startJobWrite, writeJobRange, type BookPorts, type EntryDecision, type JobRow, type JobRowsSource } from '../mapping-book';
 import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
 import { listedAtOf, type MappingJob, type StoredResult } from './job';
 import type { BookWriteMessage } from './queues';
-import type { ResolvedEvent } from './review';
+import type { CommitOutcome, PreparedDecision } from './review';
 import { EngineRowsInOrder } from './result-views';
 import type { MappingJobStore } from './store';
 
@@ -70,56 +69,53 @@ export async function writeIntoBook(ports: BookWritePorts, message: BookWriteMes
 }
 
 /**
- * A decision on a job's row, recorded on the job and in the book in one transaction; false when
- * another decision changed the row meanwhile (nothing written).
+ * Decisions on a job's rows (at most DECISIONS_PER_COMMIT), recorded on the job and in the book in
+ * one transaction: a withdrawal changes the book's entry only while it still stands by that
+ * decision. A decision the book refuses, or whose row another decision changed meanwhile, is left out.
  */
-export async function decideInBook(
-  ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'decisionWrites'> },
-  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt' | 'inventoryUploadedAt'>,
-  read: StoredResult,
-  updated: StoredResult,
-  event: DomainEvent,
-): Promise<boolean> {
-  const review = updated.review!;
-  const entry: BookEntry | undefined = await decideEntry(
-    ports.book,
-    job.organizationId,
-    { source: read.source ?? OWN_SOURCE, partnerHotelId: read.partnerHotelId },
-    {
-      decision: review.decision,
-      referenceHotelId: updated.referenceHotelId,
-      referenceHotelName: updated.referenceHotelName,
-      ...referenceFactsIn(updated),
-      ...(review.note !== undefined && { note: review.note }),
-      decidedBy: review.decidedBy,
-      decidedAt: review.decidedAt,
-      partner: read.partner ?? { name: read.partnerHotelName },
-    },
-    { kind: 'REVIEW', decidedBy: review.decidedBy, mappingJobId: job.id },
-    { row: { mappingJobId: job.id, row: jobRow(read), listedAt: listedAtOf(job) }, writes: ports.jobs.decisionWrites(job, read, updated, event) },
+export async function commitDecisions(
+  ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'decisionWrites' | 'withdrawalWrites' | 'decisionsCounted'> },
+  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt' | 'inventoryUploadedAt' | 'scores'>,
+  decisions: readonly PreparedDecision[],
+): Promise<CommitOutcome[]> {
+  const listedAt = listedAtOf(job);
+  const entries: EntryDecision[] = decisions.map(({ kind, read, updated, event }) => {
+    const id = { source: read.source ?? OWN_SOURCE, partnerHotelId: read.partnerHotelId };
+    if (kind === 'WITHDRAWAL') {
+      return {
+        id,
+        decision: { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
+        row: { mappingJobId: job.id, row: jobRow(updated), listedAt },
+        writes: ports.jobs.withdrawalWrites(job, read, updated, event),
+      };
+    }
+    const review = updated.review!;
+    return {
+      id,
+      decision: {
+        decision: review.decision,
+        referenceHotelId: updated.referenceHotelId,
+        referenceHotelName: updated.referenceHotelName,
+        ...referenceFactsIn(updated),
+        ...(review.note !== undefined && { note: review.note }),
+        decidedBy: review.decidedBy,
+        decidedAt: review.decidedAt,
+        partner: read.partner ?? { name: read.partnerHotelName },
+      },
+      row: { mappingJobId: job.id, row: jobRow(read), listedAt },
+      writes: ports.jobs.decisionWrites(job, read, updated, event),
+    };
+  });
+  const decidedBy = decisions[0]?.event.data.decidedBy ?? '';
+  const outcomes = await decideEntries(ports.book, job.organizationId, entries, { kind: 'REVIEW', decidedBy, mappingJobId: job.id }, (going) =>
+    ports.jobs.decisionsCounted(
+      job,
+      going.map((i) => {
+        const { kind, read, updated } = decisions[i]!;
+        const engineRow = kind === 'WITHDRAWAL' ? { row: updated, decided: false } : read.review === undefined ? { row: read, decided: true } : undefined;
+        return { from: read.status, to: updated.status, ...(engineRow && { engineRow }) };
+      }),
+    ),
   );
-  return entry !== undefined;
-}
-
-/**
- * A decision on a job's row taken back, on the job and in the book in one transaction (the book's
- * entry only while it still stands by that decision); false when another decision changed the row
- * meanwhile (nothing written).
- */
-export async function withdrawInBook(
-  ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'withdrawalWrites'> },
-  job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt' | 'inventoryUploadedAt'>,
-  read: StoredResult,
-  engine: StoredResult,
-  event: ResolvedEvent,
-): Promise<boolean> {
-  const entry: BookEntry | undefined = await decideEntry(
-    ports.book,
-    job.organizationId,
-    { source: read.source ?? OWN_SOURCE, partnerHotelId: read.partnerHotelId },
-    { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
-    { kind: 'REVIEW', decidedBy: event.data.decidedBy, mappingJobId: job.id },
-    { row: { mappingJobId: job.id, row: jobRow(engine), listedAt: listedAtOf(job) }, writes: ports.jobs.withdrawalWrites(job, read, engine, event) },
-  );
-  return entry !== undefined;
+  return outcomes.map((outcome) => ('decided' in outcome ? { outcome: 'COMMITTED' } : 'refused' in outcome ? { outcome: 'REFUSED', error: outcome.refused } : { outcome: 'LOST' }));
 }

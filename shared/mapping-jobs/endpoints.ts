@@ -11,13 +11,13 @@ import { refuseExpiredResults, type MappingJob } from './job';
 import { cancelJob, createMappingJob as create } from './lifecycle';
 import { queryCountedChunks, queryResults, searchResults } from './results';
 import { answerSearchOf } from '../mapping';
-import { reviewResult } from './review';
+import { reviewResult, reviewResults } from './review';
 import { findMatches } from './find-match';
 import { mappingJobRoutes } from './routes';
 import { chunkResultsOf, endingPorts, currentReference, exportPorts, findMatchPorts, jobPorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
 import { mappingJobStoreOf } from './store';
 import { connectedSupplierCodes } from '../suppliers';
-import { jobView, resultView } from './views';
+import { jobView, refusedRowView, resultView } from './views';
 
 export const createMappingJob: Implementation<typeof mappingJobRoutes.createMappingJob> = async ({ principal, body }, runtime) => {
   const organizationId = principal.organizationId;
@@ -81,6 +81,16 @@ export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewM
   refuseExpiredResults(job, runtime.clock.now());
   const updated = await reviewResult(reviewPorts(runtime), { job, ...body, decidedBy: principal.keyId });
   return { status: 200, json: resultView(updated, await connectedSupplierCodes(runtime, principal.organizationId)) };
+};
+
+export const reviewMappingResults: Implementation<typeof mappingJobRoutes.reviewMappingResults> = async ({ principal, params, body }, runtime) => {
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  refuseExpiredResults(job, runtime.clock.now());
+  const [outcome, connected] = await Promise.all([
+    reviewResults(reviewPorts(runtime), { job, decisions: body.decisions, decidedBy: principal.keyId }),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
+  return { status: 200, json: { decided: outcome.decided.map((result) => resultView(result, connected)), refused: outcome.refused.map(refusedRowView) } };
 };
 
 export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async (request, runtime) => {

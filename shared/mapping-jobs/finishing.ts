@@ -20,7 +20,7 @@ import { decisionThresholds, resolveSharedClaims, type MappingResult, type Match
 import type { ObjectStore } from '../platform/objects/object-store';
 import { defineSettings } from '../platform/config';
 import type { Queue } from '../platform/queue/queue';
-import { jobObjects, type FinishingPlan, type FinishingState, type JobCounts, type MappingJob, type StoredResult } from './job';
+import { addScoreFigures, emptyScoreFigures, jobObjects, type FinishingPlan, type ScoreFigures, type FinishingState, type JobCounts, type MappingJob, type StoredResult } from './job';
 import { mergePartition, partitionsToMerge, readMergedPartition, readViewPart, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest, type MergedPartition, type ViewPart } from './result-views';
 import { log } from '../platform/logging';
 import type { ChunkMessage, FinishingMessage } from './queues';
@@ -186,13 +186,13 @@ async function viewParts(ports: FinishingPorts, job: MappingJob, plan: Finishing
   });
 }
 
-/** The views' manifest, once every part is written and every partition merged; the job's counts, summed from the parts. */
-async function finishManifest(ports: FinishingPorts, job: MappingJob, plan: FinishingPlan): Promise<Omit<JobCounts, 'total'>> {
+/** The views' manifest, once every part is written and every partition merged; the job's counts and score figures, summed from the parts. */
+async function finishManifest(ports: FinishingPorts, job: MappingJob, plan: FinishingPlan): Promise<{ counts: Omit<JobCounts, 'total'>; scores?: ScoreFigures }> {
   const parts = await viewParts(ports, job, plan);
   const merged: Record<string, MergedPartition> = {};
   for (const partition of plan.merges ?? []) merged[partition] = await readMergedPartition(ports.views, job, partition);
   await writeViewsManifest(ports.views, job, parts, merged);
-  return parts.reduce(
+  const counts = parts.reduce(
     (sum, part) => ({
       processed: sum.processed + part.counts.processed,
       matched: sum.matched + part.counts.matched,
@@ -202,6 +202,8 @@ async function finishManifest(ports: FinishingPorts, job: MappingJob, plan: Fini
     }),
     { processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 },
   );
+  const scores = parts.every((part) => part.scores) ? parts.reduce((sum, part) => addScoreFigures(sum, part.scores!), emptyScoreFigures()) : undefined;
+  return { counts, ...(scores && { scores }) };
 }
 
 const message = (job: Pick<MappingJob, 'organizationId' | 'id'>, stage: FinishingMessage['finishing'], part: number | string): FinishingMessage => ({
@@ -238,7 +240,8 @@ async function advance(ports: FinishingPorts, job: MappingJob, state: FinishingS
     if (after === undefined || STAGES.indexOf(after) === index - 1) await ports.finishing.sendAll(left.map((part) => message(job, stage, part)));
     return 'running';
   }
-  await ports.jobs.setCounts(job, await finishManifest(ports, job, plan));
+  const { counts, scores } = await finishManifest(ports, job, plan);
+  await ports.jobs.setCounts(job, counts, scores);
   return 'complete';
 }
 

@@ -11,6 +11,7 @@ export {
   listMappingResults,
   putMappingPreferences,
   reviewMappingResult,
+  reviewMappingResults,
 } from './endpoints';
 export { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
 export { abandonMappingExport, failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook, abandonJobBookWrite } from './workers';

@@ -12,6 +12,7 @@
  * mapping book unchanged (unchanged-rows.ts). The rest is released.
  */
 import type { MappingMode, MappingResult, MappingStatus, PartnerHotel, ReferenceHotelFacts } from '../mapping';
+import { rightProbability } from '../mapping';
 import { OWN_SOURCE, type ClaimedAway, type PartnerFacts } from '../mapping-book';
 import { EXPORTS_PREFIX } from '../export-format';
 import { gone } from '../platform/errors';
@@ -77,7 +78,61 @@ export interface MappingJob {
   updatedAt: string;
   /** Why the job failed (FAILED only). */
   error?: string;
+  /** Its rows' scores, written with its counts by the finishing stage (absent on older jobs and until it completes). */
+  scores?: ScoreFigures;
 }
+
+/** The three statuses an engine's row can have, each with its own figure. */
+type ByStatus<T> = Record<MappingStatus, T>;
+
+/**
+ * A completed job's scores in one read: its engine rows per status and tenth of score (bin 9 takes
+ * 0.9 to 1), and the wrong answers expected among the rows no person has decided (the scores are
+ * calibrated: a row is wrong with one less its probability of being right), kept by decisions.
+ */
+export interface ScoreFigures {
+  histogram: ByStatus<number[]>;
+  expectedWrong: ByStatus<number>;
+}
+
+/** Tenths of score a histogram has. */
+export const SCORE_BINS = 10;
+
+/** The probability the engine's answer on a row is wrong, to six places (sums stay exact in the table). */
+export function riskOf(row: Pick<StoredResult, 'status' | 'score'>): number {
+  return round6(1 - rightProbability(row));
+}
+
+/** The score figures of engine rows. */
+export function scoreFiguresOf(rows: readonly Pick<StoredResult, 'status' | 'score'>[]): ScoreFigures {
+  const figures = emptyScoreFigures();
+  for (const row of rows) {
+    figures.histogram[row.status][Math.min(SCORE_BINS - 1, Math.floor(row.score * SCORE_BINS))]! += 1;
+    figures.expectedWrong[row.status] += riskOf(row);
+  }
+  return roundedFigures(figures);
+}
+
+export function emptyScoreFigures(): ScoreFigures {
+  const bins = () => Array.from({ length: SCORE_BINS }, () => 0);
+  return { histogram: { MATCHED: bins(), REVIEW: bins(), UNMATCHED: bins() }, expectedWrong: { MATCHED: 0, REVIEW: 0, UNMATCHED: 0 } };
+}
+
+/** Two parts' figures as one. */
+export function addScoreFigures(a: ScoreFigures, b: ScoreFigures): ScoreFigures {
+  const sum = emptyScoreFigures();
+  for (const status of RESULT_STATUSES) {
+    sum.histogram[status] = a.histogram[status].map((count, bin) => count + b.histogram[status][bin]!);
+    sum.expectedWrong[status] = a.expectedWrong[status] + b.expectedWrong[status];
+  }
+  return roundedFigures(sum);
+}
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
+const roundedFigures = (figures: ScoreFigures): ScoreFigures => ({
+  histogram: figures.histogram,
+  expectedWrong: { MATCHED: round6(figures.expectedWrong.MATCHED), REVIEW: round6(figures.expectedWrong.REVIEW), UNMATCHED: round6(figures.expectedWrong.UNMATCHED) },
+});
 
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
 export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;

@@ -16,7 +16,7 @@ import { service } from '../platform/runtime';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { OWN_SOURCE } from '../mapping-book';
-import { countResults, jobObjects, type JobCounts, type MappingJob, type StoredResult } from './job';
+import { countResults, jobObjects, scoreFiguresOf, type JobCounts, type MappingJob, type ScoreFigures, type StoredResult } from './job';
 import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
 import { deserializeSearchColumns, searchColumnsOf, serializeSearchColumns, type SearchColumns } from './result-search';
 
@@ -55,6 +55,8 @@ export interface ViewPart {
   file: string;
   rows: number;
   counts: Omit<JobCounts, 'total'>;
+  /** Absent on a part written before parts carried them. */
+  scores?: ScoreFigures;
   sources: string[];
   byId: BlockRef[];
   byScore: Record<string, BlockRef[]>;
@@ -93,6 +95,7 @@ export async function writeViewPart(objects: Pick<ObjectStore, 'put'>, job: Pick
     file: name,
     rows: results.length,
     counts: countResults(results),
+    scores: scoreFiguresOf(results),
     sources: [...new Set(results.map((result) => result.source ?? OWN_SOURCE))].sort(),
     byId: blocksOf(byPartnerId(results), ID_BLOCK_ROWS).map((rows) => file.add(rows, rows[0]!.partnerHotelId)),
     byScore: {},

@@ -2,12 +2,13 @@ import { errors } from '../platform/http/responses';
 import { defineRoute, type RouteDefinition } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { XLSX_MAX_ROWS } from '../export-format';
-import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from '../mapping-book';
+import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX, DECISIONS_PER_COMMIT } from '../mapping-book';
 import { MATCHING_INDEX_PREFIX, RECORD_PAGES_PREFIX } from '../reference';
 import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS } from './export-preparation';
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MAX_INSTANCES, FIND_MATCH_MIN_CHARGE } from './find-match';
 import { EXPORTS_PREFIX } from '../export-format';
 import { JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
+import { REVIEW_BATCH_MAX_ROWS } from './review';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping';
@@ -216,6 +217,48 @@ export const mappingJobRoutes = {
     // A decision may name any reference hotel: its record is read from the reference files.
     // The decision goes into the mapping book too, whose entry it reads.
     access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_DERIVED_PREFIX] } },
+  }),
+  reviewMappingResults: defineRoute({
+    method: 'POST',
+    path: '/api/v1/mapping/{jobId}/reviews/batch',
+    handler: 'mapping-jobs/review-batch',
+    idempotent: true,
+    auth: 'required',
+    tag: TAG,
+    summary: `Decide up to ${REVIEW_BATCH_MAX_ROWS} rows in one request: a bulk accept, a bulk NO_MATCH, or their undo`,
+    description:
+      'Each decision is checked as POST /api/v1/mapping/{jobId}/reviews checks it (give each row\'s `expectedDecidedAt` to decide only what you read), ' +
+      'and answered in `decided` (the rows as they now are) or `refused` (what a single review would have answered: 400, 404 or 409, and why). ' +
+      'A refused row changes nothing; the others are decided. Rows are committed ' +
+      `${DECISIONS_PER_COMMIT} at a time, each group whole: a request cut short leaves whole groups decided, and sent again with the same ` +
+      '`expectedDecidedAt` values answers those rows 409 (changed since you read it). With an Idempotency-Key header, a repeated request answers the first answer again. ' +
+      'Each decided row emits MAPPING_ERROR_RESOLVED, as a single review does. A row appears once in a batch.',
+    params: schemas.JobIdParams,
+    body: {
+      kind: 'json',
+      schema: schemas.ReviewBatchRequest,
+      // Five hundred decisions with notes of up to 1,000 characters.
+      maxBytes: 1024 * 1024,
+      example: {
+        decisions: [
+          { decision: 'MATCH', partnerHotelId: 'H-1001', referenceHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', expectedDecidedAt: null },
+          { decision: 'NO_MATCH', partnerHotelId: 'H-1002', note: 'Closed', expectedDecidedAt: null },
+        ],
+      },
+    },
+    responses: {
+      200: { description: 'Each row decided or refused', schema: schemas.ReviewBatchResponse },
+      400: { description: 'Bad body: a decision malformed, a row named twice, or more than the limit (nothing decided)', schema: ErrorResponse },
+      401: errors[401],
+      404: JOB_NOT_FOUND,
+      409: { description: 'The job has not completed', schema: ErrorResponse },
+      410: RESULTS_GONE,
+      413: errors[413],
+      415: errors[415],
+    },
+    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_DERIVED_PREFIX] } },
+    // Five hundred rows read and committed in about twenty transactions.
+    lambda: { memoryMb: 1024, timeoutSeconds: 28 },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

@@ -2,9 +2,10 @@ import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
 import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, answerSearchFields, SearchTotal } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
-import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS } from './job';
+import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS, SCORE_BINS } from './job';
 
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MIN_CHARGE } from './find-match';
+import { REVIEW_BATCH_MAX_ROWS } from './review';
 import { JobCounts } from '../events';
 import { expectedDecidedAt, PartnerFactsSchema } from '../mapping-book';
 
@@ -47,6 +48,8 @@ export const JobCreated = v.object({
 });
 
 
+const ScoreBins = v.pipe(v.array(v.number()), v.minLength(SCORE_BINS), v.maxLength(SCORE_BINS));
+
 export const JobView = v.object({
   mappingJobId: Uuid,
   name: ShownJobName,
@@ -65,6 +68,25 @@ export const JobView = v.object({
   cancelledAt: v.optional(Timestamp),
   updatedAt: Timestamp,
   error: v.optional(v.pipe(v.string(), v.description('Why the job failed (FAILED only)'))),
+  scores: v.optional(
+    v.pipe(
+      v.object({
+        histogram: v.pipe(
+          v.object({ MATCHED: ScoreBins, REVIEW: ScoreBins, UNMATCHED: ScoreBins }),
+          v.description("The engine's rows of each status per tenth of score: the first number counts scores from 0 to 0.1, the last from 0.9 to 1"),
+        ),
+        expectedWrong: v.pipe(
+          v.object({ MATCHED: v.number(), REVIEW: v.number(), UNMATCHED: v.number() }),
+          v.description(
+            'How many of the rows no person has decided are expected wrong, by the status the engine gave them: the scores are calibrated, so a MATCHED ' +
+              "or REVIEW row is wrong with one less its score (REVIEW: if its proposal were taken), an UNMATCHED one with its best candidate's score. " +
+              'A decision takes its row out; withdrawing it puts the row back.',
+          ),
+        ),
+      }),
+      v.description('A COMPLETED job\'s scores, written when it completed (absent on jobs completed before jobs carried them)'),
+    ),
+  ),
   expiresAt: v.pipe(
     Timestamp,
     v.description(`When the job's results, decisions and exports are deleted (${RESULTS_RETENTION_DAYS} days after createdAt): from then on they answer 410. The job itself stays listed.`),
@@ -188,6 +210,30 @@ export const ReviewRequest = v.variant(
   ],
   'must be MATCH, NO_MATCH or WITHDRAW',
 );
+
+export const ReviewBatchRequest = v.strictObject({
+  decisions: v.pipe(
+    v.array(ReviewRequest),
+    v.minLength(1, 'must hold at least one decision'),
+    v.maxLength(REVIEW_BATCH_MAX_ROWS, `must hold at most ${REVIEW_BATCH_MAX_ROWS} decisions; send more in further batches`),
+    v.description(`Up to ${REVIEW_BATCH_MAX_ROWS} decisions, each on another row, each as POST /api/v1/mapping/{jobId}/reviews takes it`),
+  ),
+});
+
+export const ReviewBatchResponse = v.object({
+  decided: v.pipe(v.array(ResultView), v.description('The rows decided, as they now are, in the order asked')),
+  refused: v.pipe(
+    v.array(
+      v.object({
+        partnerHotelId: v.string(),
+        status: v.pipe(v.number(), v.description('What a single review of the row would have answered: 400, 404 or 409')),
+        error: v.string(),
+        message: v.string(),
+      }),
+    ),
+    v.description('The rows not decided, and why, in the order asked; nothing of them changed'),
+  ),
+});
 
 const RowField = (description: string) => v.optional(v.pipe(v.unknown(), v.description(description)));
 

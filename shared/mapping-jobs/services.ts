@@ -19,7 +19,7 @@ import { mappingBookWriteQueue, mappingChunkQueue, mappingExportQueue } from './
 import { bookPorts, currentAnswers, currentEntries, heldEngineAnswers, recordingWrite } from '../mapping-book';
 import { tableOf } from '../platform/table';
 import type { FindMatchPorts } from './find-match';
-import { decideInBook, jobRowsSource, withdrawInBook, type BookWritePorts } from './book-writes';
+import { commitDecisions, jobRowsSource, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
 import { ResultViews, searchColumnsKept } from './result-views';
 import { readChunkResults, resultsFileBytes, resultsFileText } from './results-files';
@@ -114,8 +114,7 @@ export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'meteri
 export function reviewPorts(runtime: Runtime): ReviewPorts {
   return {
     jobs: {
-      decide: (job, read, updated, event) => decideInBook({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, read, updated, event),
-      withdraw: (job, read, engine, event) => withdrawInBook({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, read, engine, event),
+      commit: (job, decisions) => commitDecisions({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, decisions),
     },
     resultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getResult(job.id, partnerHotelId),
     engineResultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getEngineResult(partnerHotelId),

@@ -19,7 +19,7 @@ import {
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
 import { mappingExportQueue, type CompletionMessage } from './queues';
-import { resultsExpireAt, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type StoredResult } from './job';
+import { resultsExpireAt, riskOf, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type ScoreFigures, type StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -101,6 +101,16 @@ function countsUpdate(counts: Omit<JobCounts, 'total'>, value: (name: string) =>
 export interface ResultPage {
   results: StoredResult[];
   nextCursor: string | null;
+}
+
+/**
+ * A decision's move between statuses; `engineRow`, the engine's row when a person first decides it
+ * (`decided`) or when their decision is withdrawn.
+ */
+export interface DecisionMove {
+  from: MappingResult['status'];
+  to: MappingResult['status'];
+  engineRow?: { row: Pick<StoredResult, 'status' | 'score'>; decided: boolean };
 }
 
 export class MappingJobStore {
@@ -193,18 +203,18 @@ export class MappingJobStore {
     return finishingOf(Attributes!);
   }
 
-  /** Sets the counts of a RUNNING job (its results as the finishing stage left them); false when it is no longer running. */
-  async setCounts(job: Pick<MappingJob, 'organizationId' | 'id'>, counts: Omit<JobCounts, 'total'>): Promise<boolean> {
+  /** Sets the counts and score figures of a RUNNING job (its results as the finishing stage left them); false when it is no longer running. */
+  async setCounts(job: Pick<MappingJob, 'organizationId' | 'id'>, counts: Omit<JobCounts, 'total'>, scores?: ScoreFigures): Promise<boolean> {
     const update = countsUpdate(counts, (name) => `:${name}`);
     try {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: this.jobs.key(job.organizationId, job.id),
-          UpdateExpression: `SET ${update.set}`,
+          UpdateExpression: `SET ${update.set}${scores ? ', scores = :scores' : ''}`,
           ConditionExpression: '#status = :running',
           ExpressionAttributeNames: { '#status': 'status', ...update.names },
-          ExpressionAttributeValues: { ...update.values, ':running': 'RUNNING' },
+          ExpressionAttributeValues: { ...update.values, ':running': 'RUNNING', ...(scores && { ':scores': scores }) },
         }),
       );
       return true;
@@ -304,16 +314,10 @@ export class MappingJobStore {
   }
 
   /**
-   * Records a person's decision on a row, in one transaction: the decision (only if the row is
-   * still as it was read), on a first decision the mark that hides the engine's row, its event, the
-   * job's counts moved from the row's old status to its new one, and exports asked for before it
-   * outdated (export-store.ts). False when another decision changed the row meanwhile.
+   * A person's decision on a row, the writes of its own: the decision (only if the row is still as
+   * it was read), on a first decision the mark that hides the engine's row, and its event. The job's
+   * writes (`decisionsCounted`) go with them in the transaction.
    */
-  async decide(job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>, read: StoredResult, updated: StoredResult, event: DomainEvent): Promise<boolean> {
-    return (await transactWrite(this.table, this.decisionWrites(job, read, updated, event))).length === 0;
-  }
-
-  /** The writes of `decide`, for a transaction that makes more changes with them (the mapping book's). */
   decisionWrites(job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>, read: StoredResult, updated: StoredResult, event: DomainEvent): TransactItem[] {
     return [
       {
@@ -342,15 +346,12 @@ export class MappingJobStore {
             },
           ]),
       eventPut(this.table, event),
-      decisionRecorded(this.table, job.id),
-      ...this.countMoved(job, read.status, updated.status),
     ];
   }
 
   /**
-   * The writes that take a decision back: its item (only if the row is still as it was read) and the
-   * mark that hid the engine's row, so the engine's row shows again; its event; the counts moved
-   * back; exports asked for before it outdated.
+   * The writes of its own that take a decision back: its item (only if the row is still as it was
+   * read) and the mark that hid the engine's row, so the engine's row shows again; and its event.
    */
   withdrawalWrites(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, engine: StoredResult, event: DomainEvent): TransactItem[] {
     return [
@@ -365,24 +366,51 @@ export class MappingJobStore {
       },
       { Delete: { TableName: this.table.name, Key: keys.decided(job.id, partitionName(engine.status, engine.method), resultSortKey(engine.score, engine.partnerHotelId)) } },
       eventPut(this.table, event),
-      decisionRecorded(this.table, job.id),
-      ...this.countMoved(job, read.status, engine.status),
     ];
   }
 
-  /** A row moved from one status to another moves one from its count to the other's. */
-  private countMoved(job: Pick<MappingJob, 'organizationId' | 'id'>, from: MappingResult['status'], to: MappingResult['status']): TransactItem[] {
-    if (COUNT_OF_STATUS[from] === COUNT_OF_STATUS[to]) return [];
+  /**
+   * The job's writes for decisions committed together: exports asked for before them outdated
+   * (export-store.ts), the counts moved from each row's old status to its new one, and, on a job with
+   * score figures, the wrong answers expected among undecided rows: less an engine row's risk when
+   * a person first decides it, more again when the decision is withdrawn.
+   */
+  decisionsCounted(job: Pick<MappingJob, 'organizationId' | 'id' | 'scores'>, moves: readonly DecisionMove[]): TransactItem[] {
+    if (moves.length === 0) return [];
+    const net = new Map<string, number>();
+    const risk = new Map<MappingResult['status'], number>();
+    for (const { from, to, engineRow } of moves) {
+      net.set(COUNT_OF_STATUS[from], (net.get(COUNT_OF_STATUS[from]) ?? 0) - 1);
+      net.set(COUNT_OF_STATUS[to], (net.get(COUNT_OF_STATUS[to]) ?? 0) + 1);
+      if (engineRow) risk.set(engineRow.row.status, (risk.get(engineRow.row.status) ?? 0) + (engineRow.decided ? -1 : 1) * riskOf(engineRow.row));
+    }
+    const counts = [...net].filter(([, by]) => by !== 0);
+    const risks = job.scores ? [...risk].filter(([, by]) => by !== 0) : [];
+    const sets = [
+      ...counts.map((_, i) => `#counts.#c${i} = #counts.#c${i} + :c${i}`),
+      ...risks.map((_, i) => `#scores.#expectedWrong.#r${i} = #scores.#expectedWrong.#r${i} + :r${i}`),
+    ];
     return [
-      {
-        Update: {
-          TableName: this.table.name,
-          Key: this.jobs.key(job.organizationId, job.id),
-          UpdateExpression: 'SET #counts.#from = #counts.#from - :one, #counts.#to = #counts.#to + :one',
-          ExpressionAttributeNames: { '#counts': 'counts', '#from': COUNT_OF_STATUS[from], '#to': COUNT_OF_STATUS[to] },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
+      decisionRecorded(this.table, job.id),
+      ...(sets.length === 0
+        ? []
+        : [
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: this.jobs.key(job.organizationId, job.id),
+                UpdateExpression: `SET ${sets.join(', ')}`,
+                ExpressionAttributeNames: {
+                  ...(counts.length > 0 && { '#counts': 'counts', ...Object.fromEntries(counts.map(([count], i) => [`#c${i}`, count])) }),
+                  ...(risks.length > 0 && { '#scores': 'scores', '#expectedWrong': 'expectedWrong', ...Object.fromEntries(risks.map(([status], i) => [`#r${i}`, status])) }),
+                },
+                ExpressionAttributeValues: {
+                  ...Object.fromEntries(counts.map(([, by], i) => [`:c${i}`, by])),
+                  ...Object.fromEntries(risks.map(([, by], i) => [`:r${i}`, Math.round(by * 1e6) / 1e6])),
+                },
+              },
+            },
+          ]),
     ];
   }
 

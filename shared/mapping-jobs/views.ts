@@ -1,4 +1,6 @@
 import { confidenceOf, reasonCodeOf, referenceFactsShown } from '../mapping';
+import type { DomainError } from '../platform/errors';
+import { describeFailure } from '../platform/http/errors';
 import { resultsExpireAt, type MappingJob, type StoredResult } from './job';
 
 export function jobView(job: MappingJob) {
@@ -20,6 +22,7 @@ export function jobView(job: MappingJob) {
     cancelledAt: job.cancelledAt,
     updatedAt: job.updatedAt,
     error: job.error,
+    ...(job.status === 'COMPLETED' && job.scores && { scores: job.scores }),
     expiresAt: resultsExpireAt(job).toISOString(),
   };
 }
@@ -43,4 +46,10 @@ export function resultView(result: Omit<StoredResult, 'chunk'>, connected: reado
     reasonCode: reasonCodeOf(result),
     review: result.review,
   };
+}
+
+/** A row a batch refused: what a single review of it would have answered. */
+export function refusedRowView({ partnerHotelId, error }: { partnerHotelId: string; error: DomainError }) {
+  const { status, body } = describeFailure(error)!;
+  return { partnerHotelId, status, ...body };
 }

@@ -18,7 +18,7 @@ export { ENGINE_VERSION, FACTLESS_ENGINE_VERSION, mapHotels, matchHotels } from 
 export { decisionThresholds } from './matcher';
 export { resolveClaimsAmong, resolveSharedClaims, sharedClaims } from './shared-claims';
 export { REASON_CODE_MEANINGS, REASON_CODES, reasonCodeOf, type ReasonCode } from './reasons';
-export { CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, confidenceOf, type Confidence } from './confidence';
+export { CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, confidenceOf, rightProbability, type Confidence } from './confidence';
 export { MATCH_MODEL, type MatchModel } from './match-decision';
 export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type ExportRowContext, type MappingExportRow, type MappingExportColumn } from './export-row';
 export {

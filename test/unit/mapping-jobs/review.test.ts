@@ -5,7 +5,8 @@ import type { ReferenceHotelShown } from '../../../shared/mapping';
 import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, type FailureKind } from '../../../shared/platform/errors';
 import { emptyCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
-import { reviewResult, type ReviewInput, type ReviewPorts } from '../../../shared/mapping-jobs/review';
+import { DECISIONS_PER_COMMIT } from '../../../shared/mapping-book';
+import { REVIEW_BATCH_MAX_ROWS, reviewResult, reviewResults, type CommitOutcome, type PreparedDecision, type ReviewInput, type ReviewPorts } from '../../../shared/mapping-jobs/review';
 
 const job: MappingJob = {
   id: 'job-1',
@@ -38,8 +39,8 @@ const engineRow: StoredResult = {
 };
 
 /**
- * The two store calls a review makes, in memory: the row as read, and the decision, written only
- * if the row is still as it was read (the store's condition).
+ * The store calls a review makes, in memory: the row as read, and the decisions, each written only
+ * if its row is still as it was read (the store's condition).
  */
 class ResultsInMemory {
   readonly rows = new Map<string, StoredResult>();
@@ -54,18 +55,14 @@ class ResultsInMemory {
     return this.rows.get(partnerHotelId);
   }
 
-  async decide(decidedJob: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, updated: StoredResult, event: PartnerEvent): Promise<boolean> {
-    if (this.raced) return false;
-    this.decisions.push({ job: decidedJob, read, updated, event });
-    this.rows.set(updated.partnerHotelId, updated);
-    return true;
-  }
-
-  async withdraw(decidedJob: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, engine: StoredResult, event: PartnerEvent): Promise<boolean> {
-    if (this.raced) return false;
-    this.decisions.push({ job: decidedJob, read, updated: engine, event });
-    this.rows.set(engine.partnerHotelId, engine);
-    return true;
+  /** Commits each decision whose row is still as it was read; a raced one is lost. */
+  async commit(decidedJob: Pick<MappingJob, 'organizationId' | 'id'>, decisions: readonly PreparedDecision[]): Promise<CommitOutcome[]> {
+    return decisions.map(({ read, updated, event }) => {
+      if (this.raced || this.rows.get(read.partnerHotelId) !== read) return { outcome: 'LOST' };
+      this.decisions.push({ job: decidedJob, read, updated, event });
+      this.rows.set(updated.partnerHotelId, updated);
+      return { outcome: 'COMMITTED' };
+    });
   }
 }
 
@@ -76,10 +73,12 @@ const currentReference = new Map<string, ReferenceHotelShown>([
   ['ibis-est', { referenceHotelId: 'ibis-est', referenceHotelName: 'Ibis Paris Gare de l’Est', supplierCodes: { EXPEDIA: '12' } }],
 ]);
 
-function setUp(row: StoredResult = engineRow) {
+function setUp(...rows: StoredResult[]) {
   const results = new ResultsInMemory();
-  results.rows.set(row.partnerHotelId, row);
-  results.engineRows.set(row.partnerHotelId, row);
+  for (const row of rows.length > 0 ? rows : [engineRow]) {
+    results.rows.set(row.partnerHotelId, row);
+    results.engineRows.set(row.partnerHotelId, row);
+  }
   const lookedUp: string[] = [];
   const clock = new ManualClock(new Date('2026-03-02T09:00:00Z'));
   let ids = 0;
@@ -97,7 +96,14 @@ function setUp(row: StoredResult = engineRow) {
   };
   const review = (input: Partial<ReviewInput> & Pick<ReviewInput, 'decision'>) =>
     reviewResult(ports, { job, partnerHotelId: 'p1', decidedBy: 'key-1', ...input });
-  return { results, lookedUp, clock, review };
+  const reviewBatch = (decisions: Parameters<typeof reviewResults>[1]['decisions']) => reviewResults(ports, { job, decisions, decidedBy: 'key-1' });
+  const committedGroups: number[] = [];
+  const commit = results.commit.bind(results);
+  results.commit = async (decidedJob, decisions) => {
+    committedGroups.push(decisions.length);
+    return commit(decidedJob, decisions);
+  };
+  return { results, lookedUp, clock, review, reviewBatch, committedGroups };
 }
 
 async function refused(attempt: Promise<unknown>, kind: FailureKind, message: string | RegExp): Promise<void> {
@@ -298,5 +304,75 @@ describe('reviewing a result row', () => {
     // The one read is decided on.
     const second = await review({ decision: 'MATCH', referenceHotelId: 'ibis-nord', expectedDecidedAt: first.review!.decidedAt });
     assert.equal(second.status, 'MATCHED');
+  });
+});
+
+describe('reviewing rows in a batch', () => {
+  const rowsOf = (count: number) => Array.from({ length: count }, (_, i) => ({ ...engineRow, partnerHotelId: `p${String(i).padStart(3, '0')}` }));
+
+  it('decides every row as a single review would, committed at most DECISIONS_PER_COMMIT rows together, in the order given', async () => {
+    const rows = rowsOf(60);
+    const { results, reviewBatch, committedGroups } = setUp(...rows);
+    const outcome = await reviewBatch(rows.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'MATCH', referenceHotelId: 'ibis-nord', expectedDecidedAt: null })));
+    assert.deepEqual(outcome.refused, []);
+    assert.deepEqual(outcome.decided.map((row) => row.partnerHotelId), rows.map((row) => row.partnerHotelId));
+    assert.ok(outcome.decided.every((row) => row.status === 'MATCHED' && row.method === 'MANUAL' && row.review?.decidedBy === 'key-1'));
+    assert.deepEqual(committedGroups, [DECISIONS_PER_COMMIT, DECISIONS_PER_COMMIT, 60 - 2 * DECISIONS_PER_COMMIT]);
+    assert.equal(results.decisions.length, 60);
+    assert.equal(new Set(results.decisions.map((decision) => decision.event.id)).size, 60, 'one event per row');
+  });
+
+  it('refuses the rows a single review would refuse, each with why, and decides the rest', async () => {
+    const rows = rowsOf(5);
+    const { results, reviewBatch } = setUp(...rows);
+    const outcome = await reviewBatch([
+      { partnerHotelId: 'p000', decision: 'NO_MATCH' },
+      { partnerHotelId: 'p404', decision: 'NO_MATCH' },
+      { partnerHotelId: 'p001', decision: 'MATCH', referenceHotelId: 'nowhere' },
+      { partnerHotelId: 'p002', decision: 'WITHDRAW' },
+      { partnerHotelId: 'p003', decision: 'NO_MATCH', expectedDecidedAt: '2026-03-02T08:00:00.000Z' },
+      { partnerHotelId: 'p004', decision: 'MATCH', referenceHotelId: 'lutetia' },
+    ]);
+    assert.deepEqual(outcome.decided.map((row) => [row.partnerHotelId, row.status, row.referenceHotelId]), [
+      ['p000', 'UNMATCHED', null],
+      ['p004', 'MATCHED', 'lutetia'],
+    ]);
+    assert.deepEqual(
+      outcome.refused.map(({ partnerHotelId, error }) => [partnerHotelId, error.kind, error.message]),
+      [
+        ['p404', 'not_found', 'The job has no result for partner hotel p404.'],
+        ['p001', 'invalid_input', 'referenceHotelId: no reference hotel has the id nowhere.'],
+        ['p002', 'conflict', 'The row p002 has no decision to withdraw.'],
+        ['p003', 'conflict', 'The row p003 changed since you read it: it has no decision any more. Read it again and decide again if needed.'],
+      ],
+    );
+    assert.equal(results.decisions.length, 2);
+  });
+
+  it('answers a row lost to another decision as a conflict', async () => {
+    const { results, reviewBatch } = setUp(...rowsOf(2));
+    results.raced = true;
+    const outcome = await reviewBatch([{ partnerHotelId: 'p000', decision: 'NO_MATCH' }]);
+    assert.deepEqual(outcome.decided, []);
+    assert.match(outcome.refused[0]!.error.message, /^The row p000 was decided by another request meanwhile/);
+  });
+
+  it('refuses a batch naming a row twice, or of more than REVIEW_BATCH_MAX_ROWS rows, before deciding anything', async () => {
+    const { results, reviewBatch } = setUp(...rowsOf(2));
+    await refused(
+      reviewBatch([
+        { partnerHotelId: 'p000', decision: 'NO_MATCH' },
+        { partnerHotelId: 'p001', decision: 'NO_MATCH' },
+        { partnerHotelId: 'p000', decision: 'WITHDRAW' },
+      ]),
+      'invalid_input',
+      'decisions: the row p000 is decided twice; a batch decides each row once.',
+    );
+    await refused(
+      reviewBatch(Array.from({ length: REVIEW_BATCH_MAX_ROWS + 1 }, (_, i) => ({ partnerHotelId: `x${i}`, decision: 'NO_MATCH' as const }))),
+      'invalid_input',
+      `decisions: at most ${REVIEW_BATCH_MAX_ROWS} rows a batch, not ${REVIEW_BATCH_MAX_ROWS + 1}.`,
+    );
+    assert.equal(results.decisions.length, 0);
   });
 });
