@@ -191,12 +191,12 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
       batch(partner, jobId, ids.map((id) => ({ partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[1]!.id, expectedDecidedAt: null }))),
       ...ids.filter((_, i) => i % 3 === 0).map((id) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[2]!.id, expectedDecidedAt: null } })),
     ]);
-    assert.equal(bulk!.status, 200, bulk!.text);
+    assert.equal(bulk.status, 200, bulk.text);
     const singlesDecided = singles.filter((answer) => answer.status === 200).length;
     assert.ok(singles.every((answer) => answer.status === 200 || answer.status === 409));
     // Each row decided once: by the batch or by its single review.
-    assert.equal(bulk!.body.decided.length + singlesDecided, 30);
-    assert.ok(bulk!.body.refused.every((row: { status: number }) => row.status === 409));
+    assert.equal(bulk.body.decided.length + singlesDecided, 30);
+    assert.ok(bulk.body.refused.every((row: { status: number }) => row.status === 409));
     assert.equal((await jobOf(partner, jobId)).counts.matched, 30);
     assert.equal((await resolvedEvents(partner)).length, 30);
   });
