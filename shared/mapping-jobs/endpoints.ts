@@ -2,7 +2,7 @@
 import { exportFormatStoreOf } from '../export-format';
 import { bookPorts, jobWriteStatus } from '../mapping-book';
 import { inventoryStoreOf } from '../partner-inventories';
-import { notFound } from '../platform/errors';
+import { invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { requestReceipt } from '../platform/http/idempotency';
 import type { Runtime } from '../platform/runtime';
@@ -65,6 +65,7 @@ export const listMappingResults: Implementation<typeof mappingJobRoutes.listMapp
   const [job, connected] = await Promise.all([requireJob(runtime, principal.organizationId, params.jobId), connectedSupplierCodes(runtime, principal.organizationId)]);
   refuseExpiredResults(job, runtime.clock.now());
   const search = answerSearchOf({ name, city, country, referenceHotelId, supplier }, connected);
+  if (search && filter.order) throw invalidInput('order: a search lists rows in partner id order; leave order out, or search without it.');
   const completed = job.status === 'COMPLETED';
   const page = !search
     ? completed

@@ -137,13 +137,18 @@ const roundedFigures = (figures: ScoreFigures): ScoreFigures => ({
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
 export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
 
-/** The status, method and score filters of a results query. */
+export const SCORE_ORDERS = ['DESC', 'ASC'] as const;
+/** Best score first, or lowest first. */
+export type ScoreOrder = (typeof SCORE_ORDERS)[number];
+
+/** The status, method and score filters of a results query, and the order of scores. */
 export interface ResultFilter {
   status?: (typeof RESULT_STATUSES)[number];
   method?: (typeof RESULT_METHODS)[number];
   minScore?: number;
   maxScore?: number;
   partnerHotelId?: string;
+  order?: ScoreOrder;
 }
 
 /** The decision a person made on a result row. */

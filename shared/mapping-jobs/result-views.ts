@@ -16,7 +16,7 @@ import { service } from '../platform/runtime';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { OWN_SOURCE } from '../mapping-book';
-import { countResults, jobObjects, scoreFiguresOf, type JobCounts, type MappingJob, type ScoreFigures, type StoredResult } from './job';
+import { countResults, jobObjects, scoreFiguresOf, type JobCounts, type ScoreOrder, type MappingJob, type ScoreFigures, type StoredResult } from './job';
 import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
 import { deserializeSearchColumns, searchColumnsOf, serializeSearchColumns, type SearchColumns } from './result-search';
 
@@ -383,28 +383,37 @@ export class ResultViews {
     };
   }
 
-  /** One status-and-method partition, best score first, with sort keys from `lowest` up to `highest`. */
-  async resultsOfPartition(partition: string, lowest: string, highest: string, limit: number): Promise<(StoredResult & { sortKey: string })[]> {
+  /**
+   * One status-and-method partition's rows with sort keys from `lowest` up to `highest`, best score
+   * first (DESC) or lowest first (ASC).
+   */
+  async resultsOfPartition(partition: string, lowest: string, highest: string, limit: number, order: ScoreOrder = 'DESC'): Promise<(StoredResult & { sortKey: string })[]> {
     const name = partition.slice(`JOB#${this.job.id}#`.length);
     // Only a person makes a MANUAL row: those partitions hold decisions alone.
-    if (name.endsWith('#MANUAL')) return this.decisions.decisionsOfPartition(partition, lowest, highest, limit);
+    if (name.endsWith('#MANUAL')) return this.decisions.decisionsOfPartition(partition, lowest, highest, limit, order);
     const blocks = (await this.manifest()).byScore[name] ?? [];
     const [lowestBytes, highestBytes] = [sortKeyBytes(lowest), sortKeyBytes(highest)];
+    const ascending = order === 'ASC';
     const page: (StoredResult & { sortKey: string })[] = [];
     let batch: (StoredResult & { sortKey: string })[] = [];
     // Rows are taken a page at a time; the decided ones among them are left out, and more taken.
     const settle = async () => {
       if (batch.length === 0) return;
-      const decided = await this.decisions.decidedBetween(this.job.id, name, batch[batch.length - 1]!.sortKey, batch[0]!.sortKey);
+      const [low, high] = ascending ? [batch[0]!, batch[batch.length - 1]!] : [batch[batch.length - 1]!, batch[0]!];
+      const decided = await this.decisions.decidedBetween(this.job.id, name, low.sortKey, high.sortKey);
       page.push(...batch.filter((row) => !decided.has(row.partnerHotelId)));
       batch = [];
     };
-    scan: for (let block = blockDescending(blocks, highestBytes); block < blocks.length; block++) {
-      for (const row of await this.block(blocks[block]!)) {
+    // The blocks are best score first: lowest first starts at the block holding `lowest` and goes back.
+    const first = blockDescending(blocks, ascending ? lowestBytes : highestBytes);
+    const step = ascending ? -1 : 1;
+    scan: for (let block = first; block >= 0 && block < blocks.length; block += step) {
+      const rows = await this.block(blocks[block]!);
+      for (const row of ascending ? [...rows].reverse() : rows) {
         const sortKey = resultSortKey(row.score, row.partnerHotelId);
         const bytes = sortKeyBytes(sortKey);
-        if (Buffer.compare(bytes, highestBytes) > 0) continue;
-        if (Buffer.compare(bytes, lowestBytes) < 0) break scan;
+        if (ascending ? Buffer.compare(bytes, lowestBytes) < 0 : Buffer.compare(bytes, highestBytes) > 0) continue;
+        if (ascending ? Buffer.compare(bytes, highestBytes) > 0 : Buffer.compare(bytes, lowestBytes) < 0) break scan;
         batch.push({ ...row, sortKey });
         if (page.length + batch.length >= limit) {
           await settle();

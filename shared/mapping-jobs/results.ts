@@ -2,7 +2,7 @@
  * Reading a job's results. A completed job's are read through its views (result-views.ts), every
  * filter a range of sorted files: no filter reads the rows in partner id order; a partner id is one
  * lookup; status, method and score read the status-and-method partitions (sorted by score) that the
- * filter allows, merged best score first. Until a job has completed, and for one that was cancelled
+ * filter allows, merged best score first (lowest first with order=ASC). Until a job has completed, and for one that was cancelled
  * or failed, its rows are read from the files of its counted chunks, chunk by chunk.
  */
 import { invalidInput } from '../platform/errors';
@@ -84,15 +84,14 @@ export async function queryResults(
     const result = await store.getResult(jobId, filter.partnerHotelId);
     return { results: result && matches(result) ? [result] : [], nextCursor: null };
   }
-  const filtered = filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined;
-  if (!filtered) return store.resultsInOrder(jobId, limit, cursor);
+  if (!byScore(filter)) return store.resultsInOrder(jobId, limit, cursor);
 
-  // Best score first across the allowed partitions; the cursor is the last sort key returned.
+  // Across the allowed partitions by score, best first (or lowest first); the cursor is the last sort key returned.
+  const ascending = filter.order === 'ASC';
   const after = cursor === undefined ? undefined : decodeSortKey(cursor);
-  const lowest = resultSortKey(minScore, '');
-  // A cursor below the lowest score asked for (another filter's) has nothing after it.
-  if (after !== undefined && Buffer.compare(sortKeyBytes(after), sortKeyBytes(lowest)) < 0) return { results: [], nextCursor: null };
-  const highest = after ?? resultSortKeyCeiling(maxScore);
+  const [lowest, highest] = [resultSortKey(minScore, ''), resultSortKeyCeiling(maxScore)];
+  // A cursor beyond the range asked for (another filter's) has nothing after it.
+  if (after !== undefined && Buffer.compare(sortKeyBytes(after), sortKeyBytes(ascending ? highest : lowest)) * (ascending ? 1 : -1) > 0) return { results: [], nextCursor: null };
   const partitions = PARTITIONS.filter(
     (partition) => (!filter.status || partition.status === filter.status) && (!filter.method || partition.method === filter.method),
   );
@@ -100,14 +99,16 @@ export async function queryResults(
   // at the cursor's own row (BETWEEN is inclusive), which is dropped.
   const wanted = limit + 1 + (after === undefined ? 0 : 1);
   const pages = await Promise.all(
-    partitions.map((partition) => store.resultsOfPartition(resultPartition(jobId, partition.status, partition.method), lowest, highest, wanted)),
+    partitions.map((partition) =>
+      store.resultsOfPartition(resultPartition(jobId, partition.status, partition.method), ascending ? (after ?? lowest) : lowest, ascending ? highest : (after ?? highest), wanted, filter.order),
+    ),
   );
   // Each key's bytes made once, not once per comparison.
   const merged = pages
     .flat()
     .filter((result) => result.sortKey !== after)
     .map((result) => ({ result, bytes: sortKeyBytes(result.sortKey) }))
-    .sort((a, b) => Buffer.compare(b.bytes, a.bytes))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * (ascending ? 1 : -1))
     .map(({ result }) => result);
   const page = merged.slice(0, limit);
   const more = merged.length > limit;
@@ -116,6 +117,9 @@ export async function queryResults(
     nextCursor: more ? encodeCursor({ after: page[page.length - 1]!.sortKey }) : null,
   };
 }
+
+/** Whether a filter reads rows by score (a status, method or score filter, or an order) rather than in partner id order. */
+const byScore = (filter: ResultFilter) => Boolean(filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined || filter.order);
 
 function filterOf(filter: ResultFilter) {
   const minScore = filter.minScore ?? 0;
@@ -134,7 +138,7 @@ const CHUNKS_PER_PAGE = 4;
 
 /**
  * An unfinished, cancelled or failed job's rows, from the files of its counted chunks: chunk by
- * chunk, each in partner id order (best score first with a filter). No one has decided these rows:
+ * chunk, each in partner id order (by score with a filter or an order). No one has decided these rows:
  * only a completed job is reviewed.
  */
 export async function queryCountedChunks(
@@ -155,10 +159,11 @@ export async function queryCountedChunks(
     }
     return { results: [], nextCursor: null };
   }
-  const filtered = filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined;
+  const filtered = byScore(filter);
   const keyOf = (result: StoredResult) => (filtered ? resultSortKey(result.score, result.partnerHotelId) : result.partnerHotelId);
-  // Partner ids ascending, sort keys descending: "after" is always further down the list.
-  const beyond = (key: string, after: string) => Buffer.compare(sortKeyBytes(key), sortKeyBytes(after)) * (filtered ? -1 : 1) > 0;
+  // Partner ids ascending, sort keys descending (ascending with order=ASC): "after" is always further down the list.
+  const direction = filtered && filter.order !== 'ASC' ? -1 : 1;
+  const beyond = (key: string, after: string) => Buffer.compare(sortKeyBytes(key), sortKeyBytes(after)) * direction > 0;
   const position = decodeChunkCursor(cursor);
   const results: StoredResult[] = [];
   const remaining = counted.filter((chunk) => chunk >= position.chunk);
@@ -166,7 +171,7 @@ export async function queryCountedChunks(
     const rows = (await readChunk(chunk))
       .filter((result) => matches(result) && (chunk !== position.chunk || position.after === undefined || beyond(keyOf(result), position.after)))
       .map((result) => ({ result, bytes: sortKeyBytes(keyOf(result)) }))
-      .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * (filtered ? -1 : 1))
+      .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * direction)
       .map(({ result }) => result);
     const room = limit - results.length;
     results.push(...rows.slice(0, room));

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
 import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, answerSearchFields, SearchTotal } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
-import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS, SCORE_BINS } from './job';
+import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS, SCORE_BINS, SCORE_ORDERS } from './job';
 
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MIN_CHARGE } from './find-match';
 import { REVIEW_BATCH_MAX_ROWS } from './review';
@@ -113,6 +113,16 @@ export const ResultsQuery = v.strictObject({
   minScore: v.optional(v.pipe(Score, v.description('Only rows scoring at least this'), v.examples([0.5]))),
   maxScore: v.optional(v.pipe(Score, v.description('Only rows scoring at most this'), v.examples([0.95]))),
   partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description('The one row of this partner hotel id (as the inventory file gave it)'), v.examples(['H-1001']))),
+  order: v.optional(
+    v.pipe(
+      v.picklist(SCORE_ORDERS, 'must be DESC or ASC'),
+      v.description(
+        'Rows by score: DESC, best first (the order of any status, method or score filter), or ASC, lowest first: the MATCHED rows likeliest wrong first. ' +
+          'Not with a search (name, city, country, referenceHotelId, supplier), which lists rows in partner id order.',
+      ),
+      v.examples(['ASC']),
+    ),
+  ),
   ...answerSearchFields,
 });
 

@@ -19,7 +19,7 @@ import {
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
 import { mappingExportQueue, type CompletionMessage } from './queues';
-import { resultsExpireAt, riskOf, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type ScoreFigures, type StoredResult } from './job';
+import { resultsExpireAt, riskOf, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type ScoreFigures, type ScoreOrder, type StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -299,14 +299,14 @@ export class MappingJobStore {
   }
 
   /** Decided rows of one status-and-method partition (MANUAL ones), best score first, with sort keys from `lowest` up to `highest`. */
-  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number): Promise<(StoredResult & { sortKey: string })[]> {
+  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number, order: ScoreOrder = 'DESC'): Promise<(StoredResult & { sortKey: string })[]> {
     const page = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
         IndexName: TABLE_KEYS.gsi1.name,
         KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :lowest AND :highest',
         ExpressionAttributeValues: { ':pk': partition, ':lowest': lowest, ':highest': highest },
-        ScanIndexForward: false,
+        ScanIndexForward: order === 'ASC',
         Limit: limit,
       }),
     );

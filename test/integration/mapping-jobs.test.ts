@@ -484,6 +484,13 @@ describe('results', () => {
       band.map((row) => row.partnerHotelId).sort(),
       all.filter((row) => row.score >= 0.5 && row.score <= 0.99).map((row) => row.partnerHotelId).sort(),
     );
+    // Lowest first: the automatic matches likeliest wrong on the first page, the rest after it.
+    const automatic = all.filter((row) => row.status === 'MATCHED' && row.method === 'FUZZY');
+    const riskiest = await results(as, jobId, '?status=MATCHED&method=FUZZY&order=ASC&limit=5');
+    assert.deepEqual(riskiest.body.results.map((row: { score: number }) => row.score), automatic.map((row) => row.score).sort((a, b) => a - b).slice(0, 5));
+    const ascending = await allResults(as, jobId, '?status=MATCHED&method=FUZZY&order=ASC&limit=7');
+    assert.deepEqual(ascending.map((row) => row.partnerHotelId).sort(), automatic.map((row) => row.partnerHotelId).sort());
+    assert.deepEqual(ascending.map((row) => row.score), [...ascending.map((row) => row.score)].sort((a, b) => a - b));
     const one = await results(as, jobId, '?partnerHotelId=P3');
     assert.deepEqual(one.body, { results: [all.find((row) => row.partnerHotelId === 'P3')], nextCursor: null });
     assert.deepEqual((await results(as, jobId, '?partnerHotelId=nope')).body, { results: [], nextCursor: null });
@@ -512,7 +519,7 @@ describe('results', () => {
   it('refuses bad filters and cursors with 400', async () => {
     const as = await caller;
     const jobId = await completedJob(as, partnerCsv(3));
-    for (const query of ['status=DONE', 'method=MAGIC', 'minScore=2', 'minScore=-0.1', 'maxScore=abc', 'minScore=0.9&maxScore=0.1', 'limit=0', 'limit=1001', 'cursor=abc', 'sort=score']) {
+    for (const query of ['status=DONE', 'method=MAGIC', 'minScore=2', 'minScore=-0.1', 'maxScore=abc', 'minScore=0.9&maxScore=0.1', 'limit=0', 'limit=1001', 'cursor=abc', 'sort=score', 'order=UP', 'order=ASC&name=hotel']) {
       const response = await results(as, jobId, `?${query}`);
       assert.equal(response.status, 400, query);
       assert.equal(response.body.error, 'Bad Request');

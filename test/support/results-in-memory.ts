@@ -1,6 +1,6 @@
 /** A job's views in memory, as the result-views and result-search tests read them: the bucket and the decisions. */
 import type { ObjectStore } from '../../shared/platform/objects/object-store';
-import type { StoredResult } from '../../shared/mapping-jobs/job';
+import type { ScoreOrder, StoredResult } from '../../shared/mapping-jobs/job';
 import type { DecisionReads } from '../../shared/mapping-jobs/result-views';
 import { partitionName, resultPartition, resultSortKey, sortKeyBytes } from '../../shared/mapping-jobs/store';
 
@@ -61,11 +61,11 @@ export class DecisionsInMemory implements DecisionReads {
     );
   }
 
-  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number) {
+  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number, order: ScoreOrder = 'DESC') {
     return [...this.decided.values()]
       .map(({ decision }) => ({ ...decision, sortKey: resultSortKey(decision.score, decision.partnerHotelId) }))
       .filter((decision) => resultPartition(this.jobId, decision.status, decision.method) === partition && between(decision.sortKey, lowest, highest))
-      .sort((a, b) => Buffer.compare(sortKeyBytes(b.sortKey), sortKeyBytes(a.sortKey)))
+      .sort((a, b) => Buffer.compare(sortKeyBytes(b.sortKey), sortKeyBytes(a.sortKey)) * (order === 'ASC' ? -1 : 1))
       .slice(0, limit);
   }
 }

@@ -34,10 +34,10 @@ function engineRows(count: number): StoredResult[] {
   });
 }
 
-/** What every read must answer: the rows as decided, filtered, in id order or best score first. */
+/** What every read must answer: the rows as decided, filtered, in id order or by score (best first, or lowest with ASC). */
 function expected(rows: readonly StoredResult[], decisions: DecisionsInMemory, filter: ResultFilter): string[] {
   const current = rows.map((row) => decisions.decided.get(row.partnerHotelId)?.decision ?? row);
-  const filtered = filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined;
+  const filtered = filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined || filter.order;
   const kept = current.filter(
     (row) =>
       (!filter.status || row.status === filter.status) &&
@@ -46,7 +46,7 @@ function expected(rows: readonly StoredResult[], decisions: DecisionsInMemory, f
       row.score <= (filter.maxScore ?? 1),
   );
   const keyOf = (row: StoredResult) => bytesOf(filtered ? resultSortKey(row.score, row.partnerHotelId) : row.partnerHotelId);
-  return kept.sort((a, b) => Buffer.compare(keyOf(a), keyOf(b)) * (filtered ? -1 : 1)).map((row) => row.partnerHotelId);
+  return kept.sort((a, b) => Buffer.compare(keyOf(a), keyOf(b)) * (filtered && filter.order !== 'ASC' ? -1 : 1)).map((row) => row.partnerHotelId);
 }
 
 async function readAll(read: (cursor: string | undefined) => Promise<{ results: StoredResult[]; nextCursor: string | null }>, limit: number): Promise<StoredResult[]> {
@@ -85,6 +85,11 @@ const FILTERS: ResultFilter[] = [
   { status: 'REVIEW', method: 'ID' },
   { minScore: 0.5, maxScore: 0.9 },
   { maxScore: 0 },
+  { order: 'ASC' },
+  { status: 'MATCHED', method: 'FUZZY', order: 'ASC' },
+  { method: 'MANUAL', order: 'ASC' },
+  { minScore: 0.3, maxScore: 0.8, order: 'ASC' },
+  { status: 'REVIEW', order: 'DESC' },
 ];
 
 describe('a completed job’s results views', () => {
