@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEMO_REFERENCE, REVIEW_DEMO, seedReferenceInventory } from '../../infra/local/seed';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { reviewDemoCsv } from '../../infra/synthetic/review-queue';
 import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
@@ -116,10 +118,16 @@ describeInBrowser('the review console', () => {
     await page.keyboard.press('Enter');
     await page.locator('.expected').waitFor();
     assert.equal(await page.locator('main h1').textContent(), `test inventory ${jobId}`);
+    // The job's figures, one read: each status's rows by score, and the risk of the automatic answers no one has checked.
     const rows = await results('limit=1000');
-    const automatic = rows.filter((row) => row.status === 'MATCHED' && row.method !== 'MANUAL');
-    const expected = Math.round(automatic.reduce((sum, row) => sum + 1 - row.score, 0));
-    assert.match((await page.locator('.expected').textContent())!, new RegExp(`Of ${automatic.length} automatic matches, about ${expected} are expected wrong`));
+    const risk = (status: string) => rows.filter((row) => row.status === status && !row.review).reduce((sum, row) => sum + (status === 'UNMATCHED' ? row.score : 1 - row.score), 0);
+    const said = (await page.locator('.expected').textContent())!.match(/^About ([\d.]+) automatic answers are expected wrong among those no one has checked: ([\d.]+) matches and ([\d.]+) rows left unmatched/);
+    assert.ok(said, 'the expected wrong answers are said');
+    assert.ok(Math.abs(Number(said[2]) - risk('MATCHED')) < 0.06 && Math.abs(Number(said[3]) - risk('UNMATCHED')) < 0.06, `${said[0]} vs ${risk('MATCHED')}, ${risk('UNMATCHED')}`);
+    for (const [column, status] of ['MATCHED', 'REVIEW', 'UNMATCHED'].entries()) {
+      const counts = await page.locator(`table.histogram tbody tr td:nth-of-type(${column + 1}) .number`).allTextContents();
+      assert.equal(counts.reduce((sum, count) => sum + Number(count), 0), rows.filter((row) => (row.review ? row.review.previous.status : row.status) === status).length, status);
+    }
     assert.deepEqual(await accessibilityProblems(), []);
 
     await page.goto(`${api.baseUrl}/console#/jobs/${otherJobId}`);
@@ -266,21 +274,72 @@ describeInBrowser('the review console', () => {
     assert.equal(after.review.note, 'another reviewer');
   });
 
-  it('accepts every REVIEW row above a score in bulk, saying how many and the errors expected first, and undoes it', async () => {
+  it('decides in bulk by the reason rows were held and their score, saying the wrong decisions expected first, and undoes it', async () => {
     await page.goto(`${api.baseUrl}/console#/jobs/${jobId}`);
-    await page.locator('#bulk-threshold').fill('0.6');
-    const above = (await results('status=REVIEW&minScore=0.6&limit=1000')).filter((row) => row.referenceHotelId !== null);
-    assert.ok(above.length > 0);
-    const wrong = above.reduce((sum, row) => sum + 1 - row.score, 0).toFixed(1);
-    await page.locator('#bulk-preview').getByText(`${above.length} rows in REVIEW score at least 0.6: accepting their proposals would leave about ${wrong} wrong.`).waitFor();
+    await page.locator('#bulk-go').waitFor();
+    const held = (await results('status=REVIEW&limit=1000')).filter((row) => row.referenceHotelId !== null);
+    const reason = held[0]!.reasonCode as string;
+    const ofReason = held.filter((row) => row.reasonCode === reason && row.score >= 0.2);
+    // By keyboard: the reason, the lowest score, no match, then the button.
+    await page.locator('#bulk-reason').focus();
+    await page.locator('#bulk-reason').selectOption(reason);
+    await page.locator('#bulk-min').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('0.2');
+    await page.locator('#bulk-action').selectOption('NO_MATCH');
+    const wrong = ofReason.reduce((sum, row) => sum + row.score, 0).toFixed(1);
+    await page
+      .locator('#bulk-preview')
+      .getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} in REVIEW held as ${reason} scoring 0.20 to 1.00: marking them no match would leave about ${wrong} wrong.`)
+      .waitFor();
     assert.deepEqual(await accessibilityProblems(), []);
-    await page.locator('#bulk-accept').click();
-    await page.getByText(`${above.length} rows accepted`).waitFor();
-    assert.equal((await results('status=REVIEW&minScore=0.6&limit=1000')).length, 0);
-    for (const row of above.slice(0, 5)) assert.equal((await rowOf(row.partnerHotelId)).method, 'MANUAL');
-    await page.locator('#bulk-undo').click();
-    await page.getByText(`${above.length} rows are back in REVIEW.`).waitFor();
-    assert.deepEqual((await results('status=REVIEW&minScore=0.6&limit=1000')).map((row) => row.partnerHotelId).sort(), above.map((row) => row.partnerHotelId).sort());
+    const before = (await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body;
+    await page.locator('#bulk-go').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#bulk-outcome').getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} decided`).waitFor();
+    // The undo has the focus; the figures are read again.
+    assert.equal(await page.evaluate<string>('document.activeElement.id'), 'bulk-undo');
+    for (const row of ofReason.slice(0, 5)) assert.equal((await rowOf(row.partnerHotelId)).review.decision, 'NO_MATCH');
+    const after = (await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body;
+    assert.equal(after.counts.review, before.counts.review - ofReason.length);
+    await page.locator('dd').getByText(String(after.counts.review), { exact: true }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('#bulk-outcome').getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} back in REVIEW.`).waitFor();
+    assert.equal(await page.evaluate<string>('document.activeElement.id'), 'bulk-go');
+    assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.counts.review, before.counts.review);
+  });
+
+  it('accepts 300 rows and more in one request, and undoes them in one', async () => {
+    // A team's own job, large enough, in a browser context of its own.
+    const team = await api.newOrganization({ planType: 'SUBSCRIPTION' });
+    const bigJob = await completedJob(api, team, reviewDemoCsv([...generateReferenceHotels({ count: DEMO_REFERENCE.hotels, seed: DEMO_REFERENCE.seed })], 6_000, 11));
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.addInitScript(`sessionStorage.setItem('hotel-mapping.api-key', ${JSON.stringify(team.apiKey)})`);
+    const teamPage = await context.newPage();
+    const reviewRequests: string[] = [];
+    teamPage.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/reviews')) reviewRequests.push(new URL(request.url()).pathname);
+    });
+    await teamPage.goto(`${api.baseUrl}/console#/jobs/${bigJob}`);
+    await teamPage.locator('#bulk-go').waitFor();
+    await teamPage.locator('#bulk-min').focus();
+    await teamPage.keyboard.press('Control+A');
+    await teamPage.keyboard.type('0');
+    const proposals = (await api.request('GET', `/api/v1/mapping/${bigJob}/results?status=REVIEW&limit=1000`, { as: team })).body.results.filter((row: { referenceHotelId: string | null }) => row.referenceHotelId !== null);
+    assert.ok(proposals.length >= 300, `${proposals.length} rows in REVIEW with a proposal`);
+    await teamPage.locator('#bulk-go').getByText(`Accept: ${proposals.length} rows`).waitFor();
+    await teamPage.locator('#bulk-go').focus();
+    await teamPage.keyboard.press('Enter');
+    await teamPage.locator('#bulk-outcome').getByText(`${proposals.length} rows decided`).waitFor();
+    assert.deepEqual(reviewRequests, [`/api/v1/mapping/${bigJob}/reviews/batch`]);
+    const job = (await api.request('GET', `/api/v1/mapping/${bigJob}`, { as: team })).body;
+    assert.equal(job.counts.review, 0);
+    assert.ok(Math.abs(job.scores.expectedWrong.REVIEW) < 1e-4);
+    await teamPage.keyboard.press('Enter');
+    await teamPage.locator('#bulk-outcome').getByText(`${proposals.length} rows back in REVIEW.`).waitFor();
+    assert.deepEqual(reviewRequests, [`/api/v1/mapping/${bigJob}/reviews/batch`, `/api/v1/mapping/${bigJob}/reviews/batch`]);
+    assert.equal((await api.request('GET', `/api/v1/mapping/${bigJob}`, { as: team })).body.counts.review, proposals.length);
+    await context.close();
   });
 
   it('shows a hostile hotel name as text in the mapping book, running nothing', async () => {
@@ -296,12 +355,33 @@ describeInBrowser('the review console', () => {
     assert.deepEqual(dialogs, []);
   });
 
-  it('works the riskiest automatic matches, lowest score first', async () => {
+  it('works the riskiest automatic answers, likeliest wrong first, matched or not, and says the errors left as it goes', async () => {
     await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/riskiest`);
     await page.locator('.evidence').waitFor();
-    const lowest = (await results('status=MATCHED&method=FUZZY&limit=1000')).reduce((low, row) => (row.score < low.score ? row : low));
-    assert.match((await page.locator('.row-head p').first().textContent())!, new RegExp(`^Partner id ${lowest.partnerHotelId} · MATCHED \\(FUZZY\\) · score ${lowest.score.toFixed(2)}`));
+    const automatic = (await results('limit=1000')).filter((row) => !row.review && (row.method === 'FUZZY' || (row.status === 'UNMATCHED' && row.method === null)));
+    const risk = (row: { status: string; score: number }) => (row.status === 'UNMATCHED' ? row.score : 1 - row.score);
+    const riskiest = automatic.filter((row) => row.status !== 'REVIEW').sort((a, b) => risk(b) - risk(a));
+    // The row shown is as likely wrong as the likeliest (rows of equal risk may come in either order).
+    const shownRisk = async () => {
+      const id = await shownRow();
+      return risk(automatic.find((row) => row.partnerHotelId === id));
+    };
+    assert.equal(await shownRisk(), risk(riskiest[0]));
+    const first = await shownRow();
+    const left = async () => Number((await page.locator('.expected-left').textContent())!.match(/^About ([\d.]+) automatic answers/)![1]);
+    await page.locator('.expected-left').getByText(/^About [\d.]+ automatic answers no one has checked are expected wrong\. The queue ends where a row is wrong less than once in 20\.$/).waitFor();
+    const before = await left();
     assert.deepEqual(await accessibilityProblems(), []);
+    // Deciding the riskiest row takes its risk out of the errors left.
+    await page.locator('main h1').focus();
+    await page.keyboard.press('n');
+    await page.waitForFunction((previous) => {
+      const said = (globalThis as any).document.querySelector('.expected-left')?.textContent ?? '';
+      return !said.startsWith(`About ${previous} `);
+    }, before.toFixed(1));
+    assert.ok(Math.abs(before - risk(riskiest[0]) - (await left())) < 0.06, `${before} - ${risk(riskiest[0])} vs ${await left()}`);
+    assert.equal((await rowOf(first)).review.decision, 'NO_MATCH');
+    assert.equal(await shownRisk(), risk(riskiest[1]));
   });
 
   it("works the mapping book's REVIEW entries by keyboard: a decision on the book, and its undo", async () => {

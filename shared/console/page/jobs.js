@@ -1,15 +1,19 @@
 // @ts-check
 /**
- * The organization's jobs with live progress, and a job's scores: their histogram, the number of
- * automatic matches expected wrong (the scores are calibrated probabilities, so it is the sum of
- * one minus each score), the way into its review queues, and a bulk accept above a chosen score.
+ * The organization's jobs with live progress, and a job's scores as it keeps them: their histogram
+ * per status, the automatic answers expected wrong (the scores are calibrated probabilities), the
+ * ways into its review queues, and bulk decisions by the reason rows were held and their score.
  */
 import { api, readAll } from './api.js';
 import { decimal, h, show, wide } from './dom.js';
 import { notify } from './notice.js';
-import { reviewJobRow } from './review.js';
 
-/** @typedef {{ mappingJobId: string, name: string | null, status: string, mode: string, createdAt: string, progress: number, counts: { total: number, processed: number, matched: number, review: number, unmatched: number } }} Job */
+/**
+ * @typedef {Record<'MATCHED' | 'REVIEW' | 'UNMATCHED', number>} ByStatus
+ * @typedef {{ mappingJobId: string, name: string | null, status: string, mode: string, createdAt: string, progress: number,
+ *   counts: { total: number, processed: number, matched: number, review: number, unmatched: number },
+ *   scores?: { histogram: Record<'MATCHED' | 'REVIEW' | 'UNMATCHED', number[]>, expectedWrong: ByStatus } }} Job
+ */
 /** @typedef {import('./review.js').Row} Row */
 
 const POLL_MS = 2000;
@@ -80,49 +84,36 @@ export function jobView(main, jobId) {
     scores,
     bulk,
   );
+  /** The summary and the scores as the API has them now: the job's figures are one read. */
+  async function refresh() {
+    /** @type {Job} */
+    const job = await api(`mapping/${encodeURIComponent(jobId)}`);
+    if (job.name) show(title, job.name, ' ', h('code', { class: 'job-id' }, jobId));
+    show(
+      summary,
+      h('h2', { id: 'summary-title' }, 'Summary'),
+      h(
+        'dl',
+        { class: 'facts' },
+        [
+          ['Status', job.status],
+          ['Mode', job.mode],
+          ['Rows', `${job.counts.processed} of ${job.counts.total}`],
+          ['Matched', job.counts.matched],
+          ['In review', job.counts.review],
+          ['Unmatched', job.counts.unmatched],
+        ].map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+      ),
+    );
+    show(scores, h('h2', { id: 'scores-title' }, 'Scores'), ...scoreFigures(jobId, job));
+    return job;
+  }
   void (async () => {
     try {
-      /** @type {Job} */
-      const job = await api(`mapping/${encodeURIComponent(jobId)}`);
-      if (job.name) show(title, job.name, ' ', h('code', { class: 'job-id' }, jobId));
-      show(
-        summary,
-        h('h2', { id: 'summary-title' }, 'Summary'),
-        h(
-          'dl',
-          { class: 'facts' },
-          [
-            ['Status', job.status],
-            ['Mode', job.mode],
-            ['Rows', `${job.counts.processed} of ${job.counts.total}`],
-            ['Matched', job.counts.matched],
-            ['In review', job.counts.review],
-            ['Unmatched', job.counts.unmatched],
-          ].map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
-        ),
-      );
-      const rows = /** @type {Row[]} */ (await readAll(`mapping/${encodeURIComponent(jobId)}/results`, 'results', { limit: 1000 }));
-      const automatic = rows.filter((row) => row.status === 'MATCHED' && row.method !== 'MANUAL');
-      const expectedWrong = automatic.reduce((sum, row) => sum + (1 - row.score), 0);
-      show(
-        scores,
-        h('h2', { id: 'scores-title' }, 'Scores'),
-        histogram(rows),
-        h(
-          'p',
-          { class: 'expected' },
-          `Of ${automatic.length} automatic matches, about ${Math.round(expectedWrong)} are expected wrong `,
-          '(the sum of one minus each score: a score of 0.8 is right about 8 times in 10).',
-        ),
-        h(
-          'p',
-          { class: 'queues' },
-          h('a', { class: 'button', href: `console#/jobs/${jobId}/review` }, `Review the ${rows.filter((row) => row.status === 'REVIEW').length} rows in REVIEW`),
-          ' ',
-          h('a', { class: 'button', href: `console#/jobs/${jobId}/riskiest` }, 'Review the riskiest automatic matches'),
-        ),
-      );
-      if (job.status === 'COMPLETED') bulkAccept(bulk, jobId, rows);
+      const job = await refresh();
+      if (job.status !== 'COMPLETED') return;
+      const inReview = /** @type {Row[]} */ (await readAll(`mapping/${encodeURIComponent(jobId)}/results`, 'results', { status: 'REVIEW', limit: 1000 }));
+      bulkDecisions(bulk, jobId, inReview, () => void refresh().catch(() => undefined));
     } catch (error) {
       notify(`The job could not be read: ${/** @type {Error} */ (error).message}`);
     }
@@ -130,120 +121,199 @@ export function jobView(main, jobId) {
   return () => {};
 }
 
-/** Rows per tenth of score, as meters (read out as numbers by screen readers). @param {Row[]} rows */
-function histogram(rows) {
-  const bins = Array.from({ length: 10 }, () => 0);
-  for (const row of rows) {
-    const bin = Math.min(9, Math.floor(row.score * 10));
-    bins[bin] = (bins[bin] ?? 0) + 1;
-  }
-  const most = Math.max(1, ...bins);
+/** Words for a count of rows. @param {number} count */
+const rows = (count) => `${count} ${count === 1 ? 'row' : 'rows'}`;
+
+/**
+ * The job's score figures, as its finishing stage wrote them: the histogram per status, the wrong
+ * answers expected among the rows no one has decided, and the ways into the queues.
+ * @param {string} jobId @param {Job} job
+ */
+function scoreFigures(jobId, job) {
+  const queues = h(
+    'p',
+    { class: 'queues' },
+    h('a', { class: 'button', href: `console#/jobs/${jobId}/review` }, `Review the ${rows(job.counts.review)} in REVIEW`),
+    ' ',
+    h('a', { class: 'button', href: `console#/jobs/${jobId}/riskiest` }, 'Review the riskiest automatic answers'),
+  );
+  if (!job.scores) return [h('p', {}, job.status === 'COMPLETED' ? 'This job completed before jobs kept their score figures.' : 'The scores are written when the job completes.'), job.status === 'COMPLETED' ? queues : null];
+  const wrong = job.scores.expectedWrong;
+  return [
+    histogram(job.scores.histogram),
+    h(
+      'p',
+      { class: 'expected' },
+      `About ${decimal(wrong.MATCHED + wrong.UNMATCHED, 1)} automatic answers are expected wrong among those no one has checked: `,
+      `${decimal(wrong.MATCHED, 1)} matches and ${decimal(wrong.UNMATCHED, 1)} rows left unmatched`,
+      ' (the scores are calibrated: a match scoring 0.8 is right about 8 times in 10).',
+    ),
+    queues,
+  ];
+}
+
+const STATUSES = /** @type {const} */ (['MATCHED', 'REVIEW', 'UNMATCHED']);
+
+/** The engine's rows per status and tenth of score, as meters read out as numbers. @param {Record<'MATCHED' | 'REVIEW' | 'UNMATCHED', number[]>} bins */
+function histogram(bins) {
+  const most = Math.max(1, ...STATUSES.flatMap((status) => bins[status]));
+  const range = (/** @type {number} */ bin) => `${decimal(bin / 10, 1)}–${decimal((bin + 1) / 10, 1)}`;
   return wide(
     'Rows by score',
     h(
       'table',
       { class: 'histogram' },
-      h('caption', {}, 'Rows by score'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Share'), h('th', { scope: 'col' }, 'Rows'))),
+      h('caption', {}, 'Rows by score and status, as the engine left them'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Score'), STATUSES.map((status) => h('th', { scope: 'col', class: `status-${status.toLowerCase()}` }, status)))),
       h(
         'tbody',
         {},
-        bins
-          .map((count, bin) =>
-            h(
-              'tr',
-              {},
-              h('th', { scope: 'row' }, `${decimal(bin / 10, 1)}–${decimal((bin + 1) / 10, 1)}`),
-              h('td', {}, h('meter', { min: 0, max: most, value: count, 'aria-label': `${count} rows scoring ${decimal(bin / 10, 1)} to ${decimal((bin + 1) / 10, 1)}` })),
-              h('td', { class: 'number' }, count),
-            ),
-          )
-          .reverse(),
+        Array.from({ length: 10 }, (_, bin) =>
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, range(bin)),
+            STATUSES.map((status) => {
+              const count = bins[status][bin] ?? 0;
+              return h(
+                'td',
+                { class: `status-${status.toLowerCase()}` },
+                h('meter', { min: 0, max: most, value: count, 'aria-label': `${rows(count)} ${status} scoring ${range(bin)}` }),
+                h('span', { class: 'number' }, ` ${count}`),
+              );
+            }),
+          ),
+        ).reverse(),
       ),
     ),
   );
 }
 
-/** Requests of a bulk decision under way at once: quick, and within the gateway's rate. */
-const BULK_CONCURRENCY = 4;
+/** Rows one batch decides at most (POST /mapping/{jobId}/reviews/batch). */
+const BATCH_ROWS = 500;
 
 /**
- * Runs `task` over `items`, BULK_CONCURRENCY at a time, telling `progress` each time one ends.
- * @template T, R
- * @param {T[]} items @param {(item: T) => Promise<R>} task @param {(done: number) => void} progress
- * @returns {Promise<PromiseSettledResult<R>[]>}
+ * Decisions on many rows, each batch of up to BATCH_ROWS one request (with an Idempotency-Key, so a
+ * batch sent again after a lost answer is answered, not decided twice).
+ * @param {string} jobId @param {{ partnerHotelId: string, decision: string, referenceHotelId?: string, expectedDecidedAt: string | null }[]} decisions
+ * @param {(done: number) => void} progress
+ * @returns {Promise<{ decided: Row[], refused: { partnerHotelId: string, status: number, message: string }[] }>}
  */
-async function inBatches(items, task, progress) {
-  /** @type {PromiseSettledResult<R>[]} */
-  const settled = [];
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      settled[at] = await task(/** @type {T} */ (items[at])).then(
-        (value) => /** @type {PromiseFulfilledResult<R>} */ ({ status: 'fulfilled', value }),
-        (reason) => /** @type {PromiseRejectedResult} */ ({ status: 'rejected', reason }),
-      );
-      progress(++done);
-    }
-  };
-  await Promise.all(Array.from({ length: BULK_CONCURRENCY }, worker));
-  return settled;
+async function decideInBatches(jobId, decisions, progress) {
+  /** @type {Row[]} */
+  const decided = [];
+  /** @type {{ partnerHotelId: string, status: number, message: string }[]} */
+  const refused = [];
+  for (let start = 0; start < decisions.length; start += BATCH_ROWS) {
+    const answer = await api(`mapping/${encodeURIComponent(jobId)}/reviews/batch`, {
+      method: 'POST',
+      body: { decisions: decisions.slice(start, start + BATCH_ROWS) },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    decided.push(...answer.decided);
+    refused.push(...answer.refused);
+    progress(decided.length + refused.length);
+  }
+  return { decided, refused };
 }
 
+/** The reason a row was held, for people. @param {Row} row */
+const reasonOf = (row) => row.reasonCode ?? 'NO_REASON';
+
 /**
- * Accept every REVIEW row's proposal at or above a score: how many rows and how many expected
- * errors first, then the decisions, then their undo.
- * @param {HTMLElement} section @param {string} jobId @param {Row[]} rows
+ * Decide the REVIEW rows held for one reason (or any) within a score band in bulk: accept their
+ * proposals, or mark them no match; how many rows and the wrong decisions expected first (a
+ * proposal is right with its score), then the decisions, in batches, then their undo.
+ * @param {HTMLElement} section @param {string} jobId @param {Row[]} inReview @param {() => void} changed
  */
-function bulkAccept(section, jobId, rows) {
-  const inReview = rows.filter((row) => row.status === 'REVIEW' && row.referenceHotelId !== null);
-  const threshold = h('input', { type: 'number', id: 'bulk-threshold', min: 0, max: 1, step: 0.05, value: '0.8' });
+function bulkDecisions(section, jobId, inReview, changed) {
+  const open = inReview.filter((row) => row.referenceHotelId !== null);
+  const reasons = [...new Set(open.map(reasonOf))].sort();
+  const reason = h(
+    'select',
+    { id: 'bulk-reason' },
+    h('option', { value: '' }, `Any reason (${rows(open.length)})`),
+    reasons.map((code) => h('option', { value: code }, `${code} (${rows(open.filter((row) => reasonOf(row) === code).length)})`)),
+  );
+  const lowest = h('input', { type: 'number', id: 'bulk-min', min: 0, max: 1, step: 0.01, value: '0.80' });
+  const highest = h('input', { type: 'number', id: 'bulk-max', min: 0, max: 1, step: 0.01, value: '1.00' });
+  const action = h('select', { id: 'bulk-action' }, h('option', { value: 'MATCH' }, 'Accept their proposals'), h('option', { value: 'NO_MATCH' }, 'Mark them no match'));
   const preview = h('p', { id: 'bulk-preview', 'aria-live': 'polite' });
-  const accept = h('button', { type: 'button', id: 'bulk-accept' });
-  const outcome = h('div', { 'aria-live': 'polite' });
-  const chosen = () => inReview.filter((row) => row.score >= Number(threshold.value));
+  const go = h('button', { type: 'button', id: 'bulk-go' });
+  const outcome = h('div', { id: 'bulk-outcome', 'aria-live': 'polite' });
+  const chosen = () =>
+    open.filter((row) => (reason.value === '' || reasonOf(row) === reason.value) && row.score >= Number(lowest.value) && row.score <= Number(highest.value));
   const update = () => {
-    const rowsChosen = chosen();
-    const wrong = rowsChosen.reduce((sum, row) => sum + (1 - row.score), 0);
-    show(preview, `${rowsChosen.length} rows in REVIEW score at least ${threshold.value}: accepting their proposals would leave about ${decimal(wrong, 1)} wrong.`);
-    show(accept, `Accept ${rowsChosen.length} ${rowsChosen.length === 1 ? 'row' : 'rows'}`);
-    accept.disabled = rowsChosen.length === 0;
-  };
-  threshold.addEventListener('input', update);
-  accept.addEventListener('click', async () => {
-    const batch = chosen();
-    accept.disabled = true;
-    const settled = await inBatches(
-      batch,
-      (row) => reviewJobRow(jobId, row, { decision: 'MATCH', referenceHotelId: /** @type {string} */ (row.referenceHotelId) }),
-      (done) => show(outcome, `Accepted ${done} of ${batch.length}…`),
+    const picked = chosen();
+    const accepting = action.value === 'MATCH';
+    const wrong = picked.reduce((sum, row) => sum + (accepting ? 1 - row.score : row.score), 0);
+    show(
+      preview,
+      `${rows(picked.length)} in REVIEW${reason.value ? ` held as ${reason.value}` : ''} scoring ${decimal(Number(lowest.value))} to ${decimal(Number(highest.value))}: `,
+      `${accepting ? 'accepting their proposals' : 'marking them no match'} would leave about ${decimal(wrong, 1)} wrong.`,
     );
-    /** @type {Row[]} */
-    const decided = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-    const refused = settled.length - decided.length;
-    for (const row of decided) inReview.splice(inReview.findIndex((candidate) => candidate.partnerHotelId === row.partnerHotelId), 1);
-    const undo = h('button', { type: 'button', id: 'bulk-undo' }, `Undo this bulk accept (${decided.length} ${decided.length === 1 ? 'row' : 'rows'})`);
-    undo.addEventListener('click', async () => {
-      undo.disabled = true;
-      const undone = await inBatches(decided, (row) => reviewJobRow(jobId, row, { decision: 'WITHDRAW' }), (done) => show(outcome, `Undone ${done} of ${decided.length}…`));
-      const restored = undone.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-      inReview.push(...restored);
-      show(outcome, `${restored.length} rows are back in REVIEW${restored.length < decided.length ? `; ${decided.length - restored.length} were changed meanwhile and kept` : ''}.`);
-      update();
-    });
-    show(outcome, `${decided.length} rows accepted${refused ? `; ${refused} refused (decided meanwhile)` : ''}. `, undo);
+    show(go, `${accepting ? 'Accept' : 'Mark no match'}: ${rows(picked.length)}`);
+    go.disabled = picked.length === 0;
+  };
+  for (const control of [reason, lowest, highest, action]) control.addEventListener('input', update);
+  go.addEventListener('click', async () => {
+    const batch = chosen();
+    const decision = action.value;
+    go.disabled = true;
+    show(outcome, `Deciding ${rows(batch.length)}…`);
+    try {
+      const { decided, refused } = await decideInBatches(
+        jobId,
+        batch.map((row) => ({ partnerHotelId: row.partnerHotelId, decision, ...(decision === 'MATCH' && { referenceHotelId: /** @type {string} */ (row.referenceHotelId) }), expectedDecidedAt: null })),
+        (done) => show(outcome, `Decided ${done} of ${batch.length}…`),
+      );
+      const gone = new Set(decided.map((row) => row.partnerHotelId));
+      open.splice(0, open.length, ...open.filter((row) => !gone.has(row.partnerHotelId)));
+      const undo = h('button', { type: 'button', id: 'bulk-undo' }, `Undo this bulk decision (${rows(decided.length)})`);
+      undo.addEventListener('click', async () => {
+        undo.disabled = true;
+        show(outcome, `Undoing ${rows(decided.length)}…`);
+        try {
+          const undone = await decideInBatches(
+            jobId,
+            decided.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'WITHDRAW', expectedDecidedAt: /** @type {any} */ (row).review.decidedAt })),
+            (done) => show(outcome, `Undone ${done} of ${decided.length}…`),
+          );
+          open.push(...undone.decided);
+          show(outcome, `${rows(undone.decided.length)} back in REVIEW${undone.refused.length ? `; ${rows(undone.refused.length)} changed meanwhile and kept` : ''}.`);
+        } catch (error) {
+          show(outcome, `The undo failed: ${/** @type {Error} */ (error).message}`);
+        }
+        update();
+        changed();
+        // The undo button is gone: the person goes on from the bulk action.
+        go.focus();
+      });
+      show(outcome, `${rows(decided.length)} decided${refused.length ? `; ${rows(refused.length)} refused (${refused[0]?.message})` : ''}. `, undo);
+      undo.focus();
+    } catch (error) {
+      show(outcome, `Nothing more was decided: ${/** @type {Error} */ (error).message}`);
+    }
     update();
+    changed();
   });
   show(
     section,
-    h('h2', { id: 'bulk-title' }, 'Accept in bulk'),
-    h('label', { for: 'bulk-threshold' }, 'Accept the proposal of every row in REVIEW scoring at least'),
-    ' ',
-    threshold,
+    h('h2', { id: 'bulk-title' }, 'Decide in bulk'),
+    h(
+      'div',
+      { class: 'bulk-form' },
+      h('label', { for: 'bulk-reason' }, 'Rows in REVIEW held as'),
+      reason,
+      h('label', { for: 'bulk-min' }, 'scoring from'),
+      lowest,
+      h('label', { for: 'bulk-max' }, 'to'),
+      highest,
+      h('label', { for: 'bulk-action' }, 'Decision'),
+      action,
+    ),
     preview,
-    accept,
+    go,
     outcome,
   );
   update();

@@ -8,7 +8,7 @@
  * /mapping-book/reviews), undo too (WITHDRAW, or the decision the row had before), each saying
  * which decision it was made on (expectedDecidedAt).
  */
-import { api, ApiError, readAll } from './api.js';
+import { api, ApiError } from './api.js';
 import { decimal, h, show, wide } from './dom.js';
 import { evidenceTable, supplierCodesLine } from './evidence.js';
 import { pinMap } from './map.js';
@@ -28,8 +28,6 @@ import { notify } from './notice.js';
 /** Rows read ahead of the one shown, with their hotels' records. */
 const PREFETCH = 3;
 const PAGE = 100;
-/** How many automatic matches the riskiest queue holds at most. */
-const RISKIEST = 200;
 
 /** @type {Map<string, Promise<ReferenceHotel | undefined>>} */
 const hotels = new Map();
@@ -75,9 +73,48 @@ class RowQueue {
  * Where a queue's rows come from and where their decisions go: a job's results and reviews, or the
  * mapping book's entries and reviews.
  * `reread` answers the row as the API has it now: what a decision whose answer was lost left;
- * `total`, when the API counts them, the queue's rows before all are read.
- * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined>, total?: () => Promise<number> }} QueueSource
+ * `total`, when the API counts them, the queue's rows before all are read;
+ * `left`, when the API keeps it, what is left to find: read on opening and after each decision.
+ * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined>,
+ *   total?: () => Promise<number>, left?: () => Promise<string> }} QueueSource
  */
+
+/** The probability that a row's automatic answer is wrong (the scores are calibrated): a match's, one less its score; an unmatched row's, its best candidate's. @param {Row} row */
+export const riskOf = (row) => (row.status === 'UNMATCHED' ? row.score : 1 - row.score);
+
+/** Where the riskiest queue ends: rows below it are each wrong less than once in twenty. */
+export const RISK_FLOOR = 0.05;
+
+/**
+ * A job's automatic answers likeliest wrong first, down to RISK_FLOOR: its matches lowest score
+ * first and its unmatched rows best candidate first, two lists read a page at a time and merged.
+ * @param {string} job the job's path
+ */
+function riskiest(job) {
+  const streams = [
+    { query: { status: 'MATCHED', method: 'FUZZY', order: 'ASC', maxScore: decimal(1 - RISK_FLOOR, 4) }, rows: /** @type {Row[]} */ ([]), cursor: /** @type {string | undefined} */ (undefined), done: false },
+    { query: { status: 'UNMATCHED', order: 'DESC', minScore: decimal(RISK_FLOOR, 4) }, rows: /** @type {Row[]} */ ([]), cursor: /** @type {string | undefined} */ (undefined), done: false },
+  ];
+  return new RowQueue(async () => {
+    /** @type {Row[]} */
+    const page = [];
+    while (page.length < PAGE) {
+      for (const stream of streams) {
+        if (stream.rows.length > 0 || stream.done) continue;
+        const read = await api(`${job}/results`, { query: { ...stream.query, limit: PAGE, cursor: stream.cursor } });
+        stream.rows.push(...read.results.map(fromResult));
+        stream.cursor = read.nextCursor ?? undefined;
+        stream.done = read.nextCursor === null;
+      }
+      const [first, second] = streams.map((stream) => stream.rows[0]);
+      if (!first && !second) break;
+      const next = !second || (first && riskOf(first) >= riskOf(second)) ? streams[0] : streams[1];
+      page.push(/** @type {Row} */ (next?.rows.shift()));
+    }
+    const more = streams.some((stream) => stream.rows.length > 0 || !stream.done);
+    return { rows: page, nextCursor: more ? 'more' : null };
+  });
+}
 
 /**
  * @param {string} jobId @param {'review' | 'riskiest'} kind
@@ -91,16 +128,20 @@ export function jobQueue(jobId, kind) {
           const page = await api(`${job}/results`, { query: { status: 'REVIEW', limit: PAGE, cursor } });
           return { rows: page.results.map(fromResult), nextCursor: page.nextCursor };
         })
-      : // The automatic matches likeliest wrong: results list best first, so all are read and the lowest kept.
-        new RowQueue(async () => {
-          const matched = await readAll(`${job}/results`, 'results', { status: 'MATCHED', method: 'FUZZY', limit: 1000 });
-          return { rows: matched.map(fromResult).sort((a, b) => a.score - b.score).slice(0, RISKIEST), nextCursor: null };
-        });
+      : riskiest(job);
   return {
-    title: kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic matches',
+    title: kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic answers',
     back: { href: `console#/jobs/${jobId}`, label: 'Job' },
     queue,
     ...(kind === 'review' && { total: async () => (await api(job)).counts.review }),
+    left: async () => {
+      const { scores } = await api(job);
+      if (!scores) return '';
+      const { MATCHED, UNMATCHED, REVIEW } = scores.expectedWrong;
+      return kind === 'review'
+        ? `Accepting every proposal still in REVIEW would leave about ${decimal(REVIEW, 1)} wrong.`
+        : `About ${decimal(MATCHED + UNMATCHED, 1)} automatic answers no one has checked are expected wrong. The queue ends where a row is wrong less than once in ${Math.round(1 / RISK_FLOOR)}.`;
+    },
     send: async (row, decision) => fromResult(await reviewJobRow(jobId, row, decision)),
     reread: async (row) => {
       const { results } = await api(`${job}/results`, { query: { partnerHotelId: row.partnerHotelId } });
@@ -177,7 +218,7 @@ function madeIt(now, before, decision) {
  * @param {QueueSource} source
  * @returns {() => void} what stops the view (its key handler)
  */
-export function reviewView(main, { title, back, queue, send, reread, total }) {
+export function reviewView(main, { title, back, queue, send, reread, total, left }) {
   let index = 0;
   /** The queue's rows as the API counted them when it opened, until every row is read. @type {number | undefined} */
   let counted;
@@ -188,6 +229,9 @@ export function reviewView(main, { title, back, queue, send, reread, total }) {
   /** Decisions made here, newest last: what undo takes back. @type {{ before: Row, sent: Promise<Row | undefined> }[]} */
   const made = [];
   const position = h('p', { class: 'position', 'aria-live': 'polite' });
+  const expectedLeft = h('p', { class: 'expected-left' });
+  const tellLeft = () => void left?.().then((said) => show(expectedLeft, said), () => undefined);
+  tellLeft();
   const view = h('section', { class: 'row-view' });
   const status = h('p', { class: 'status', role: 'status' });
   const search = searchDialog((choice) => decide({ decision: 'MATCH', referenceHotelId: choice.id }, `MATCH ${choice.name}`));
@@ -196,6 +240,7 @@ export function reviewView(main, { title, back, queue, send, reread, total }) {
     h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: back.href }, back.label), ' › ', title),
     h('h1', {}, title),
     position,
+    expectedLeft,
     view,
     status,
     keyHelp(),
@@ -320,6 +365,7 @@ export function reviewView(main, { title, back, queue, send, reread, total }) {
     const recorded = (decided, how) => {
       queue.rows[at] = decided;
       show(status, `${before.partnerHotelName}: ${said}${how}`);
+      tellLeft();
       return decided;
     };
     /** @type {Promise<Row | undefined>} */
@@ -373,6 +419,7 @@ export function reviewView(main, { title, back, queue, send, reread, total }) {
         index = at;
       }
       show(status, `${before.partnerHotelName}: decision undone`);
+      tellLeft();
       void render();
     } catch (error) {
       notify(`${before.partnerHotelName}: the undo was refused: ${/** @type {Error} */ (error).message}`);
