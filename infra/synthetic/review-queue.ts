@@ -118,8 +118,10 @@ function pinNear(random: BenchRandom, hotel: ReferenceHotel, meters: number): { 
 
 const COLUMNS = ['id', 'name', 'address', 'city', 'postalCode', 'country', 'lat', 'lon', 'rating'] as const;
 
-/** The rows as the demo file holds them: a CSV with the columns of an inventory. */
-export function reviewDemoCsv(reference: readonly ReferenceHotel[], count: number, seed: number): string {
-  const lines = reviewDemoRows(reference, count, seed).map(({ hotel }) => formatCsvRow(COLUMNS.map((column) => hotel[column])));
+/** The rows as the demo file holds them: a CSV with the columns of an inventory (`keep`: only the rows of some kinds). */
+export function reviewDemoCsv(reference: readonly ReferenceHotel[], count: number, seed: number, keep: (kind: ReviewDemoKind) => boolean = () => true): string {
+  const lines = reviewDemoRows(reference, count, seed)
+    .filter(({ kind }) => keep(kind))
+    .map(({ hotel }) => formatCsvRow(COLUMNS.map((column) => hotel[column])));
   return `${[formatCsvRow([...COLUMNS]), ...lines].join('\n')}\n`;
 }

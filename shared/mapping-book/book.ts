@@ -141,12 +141,17 @@ export interface EntryDecision extends DecisionOptions {
 
 /**
  * What became of one entry's decision: the entry as decided; refused by the book's rules (a
- * DomainError: not found, conflict); or lost, when a condition of its own `writes` failed (nothing written for it).
+ * DomainError: not found, conflict); or lost, when conditions of its own `writes` failed (their
+ * indexes; nothing written for it).
  */
-export type EntryDecisionOutcome = { decided: BookEntry } | { refused: DomainError } | { lost: true };
+export type EntryDecisionOutcome = { decided: BookEntry } | { refused: DomainError } | { lost: number[] };
 
-/** Entries one decision commit holds at most: with its job's records, four items each, and the head, the commit and the job's, a transaction's hundred. */
-export const DECISIONS_PER_COMMIT = 24;
+/**
+ * Entries one decision commit holds at most: each with its job's records (the decision, the mark
+ * hiding the engine's row, the event, the lease check) five items, and the head, the commit and the
+ * job's two, within a transaction's hundred.
+ */
+export const DECISIONS_PER_COMMIT = 19;
 
 /**
  * A person's decision on an entry (MANUAL from now on), or its withdrawal, with its change in the
@@ -199,27 +204,37 @@ export async function decideEntries(
       }
     });
     if (planned.length === 0) continue;
-    // Each write's owner: the decision it belongs to, or none (the feed's, the shared ones).
-    const owners: (number | undefined)[] = [];
+    // Each write's owner: the decision it belongs to and its place among that decision's own writes, or none (the book's, the shared ones).
+    const owners: ({ decision: number; write: number } | undefined)[] = [];
     const writes = (next: number): TransactItem[] => {
       owners.length = 0;
       const items: TransactItem[] = [];
-      const add = (owner: number | undefined, added: readonly TransactItem[]) => {
-        items.push(...added);
-        owners.push(...added.map(() => owner));
-      };
-      // A withdrawal of a decision the book no longer stands by changes only the job's record.
-      for (const { index, entry, change } of planned) add(index, [...(change ? [ports.store.layOverItem(organizationId, entry, next)] : []), ...(decisions[index]!.writes ?? [])]);
-      add(undefined, shared(planned.map(({ index }) => index)));
+      for (const { index, entry, change } of planned) {
+        // A withdrawal of a decision the book no longer stands by changes only the job's record.
+        if (change) {
+          items.push(ports.store.layOverItem(organizationId, entry, next));
+          owners.push(undefined);
+        }
+        for (const [write, item] of (decisions[index]!.writes ?? []).entries()) {
+          items.push(item);
+          owners.push({ decision: index, write });
+        }
+      }
+      const common = shared(planned.map(({ index }) => index));
+      items.push(...common);
+      owners.push(...common.map(() => undefined));
       return items;
     };
     const changes = planned.flatMap(({ entry, change }) => (change ? [changeOf(change, entry)] : []));
     const attempt = await ports.log.attemptAfter(organizationId, last, changes.length > 0 ? { cause, changes } : undefined, writes);
     if ('moved' in attempt) continue;
     if ('refusedWrites' in attempt) {
-      const lost = attempt.refusedWrites.map((write) => owners[write]);
-      if (lost.some((owner) => owner === undefined)) throw new Error('A shared write of a decision commit has no condition of its own to fail.');
-      for (const owner of lost) outcomes[owner!] = { lost: true };
+      for (const write of attempt.refusedWrites) {
+        const owner = owners[write];
+        if (!owner) throw new Error('A write of the book or a shared one has no condition of its own to fail.');
+        const lost = outcomes[owner.decision];
+        outcomes[owner.decision] = { lost: [...(lost && 'lost' in lost ? lost.lost : []), owner.write] };
+      }
       continue;
     }
     for (const { index, entry } of planned) outcomes[index] = { decided: entry };

@@ -9,6 +9,8 @@ import type { Queue } from '../platform/queue/queue';
 import { listedAtOf, type MappingJob, type StoredResult } from './job';
 import type { BookWriteMessage } from './queues';
 import type { CommitOutcome, PreparedDecision } from './review';
+import type { RowLeaseStore } from './lease-store';
+import { conflict } from '../platform/errors';
 import { EngineRowsInOrder } from './result-views';
 import type { MappingJobStore } from './store';
 
@@ -74,11 +76,14 @@ export async function writeIntoBook(ports: BookWritePorts, message: BookWriteMes
  * decision. A decision the book refuses, or whose row another decision changed meanwhile, is left out.
  */
 export async function commitDecisions(
-  ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'decisionWrites' | 'withdrawalWrites' | 'decisionsCounted'> },
+  ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'decisionWrites' | 'withdrawalWrites' | 'decisionsCounted'>; leases: Pick<RowLeaseStore, 'freeFor'> },
   job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt' | 'inventoryUploadedAt' | 'scores'>,
   decisions: readonly PreparedDecision[],
+  leaseHolder: string | undefined,
 ): Promise<CommitOutcome[]> {
   const listedAt = listedAtOf(job);
+  // The lease check comes last among a row's own writes: a failure there means another reviewer holds the row.
+  const leaseFree = (read: StoredResult, at: string) => ports.leases.freeFor(job.id, read.partnerHotelId, leaseHolder, at);
   const entries: EntryDecision[] = decisions.map(({ kind, read, updated, event }) => {
     const id = { source: read.source ?? OWN_SOURCE, partnerHotelId: read.partnerHotelId };
     if (kind === 'WITHDRAWAL') {
@@ -86,7 +91,7 @@ export async function commitDecisions(
         id,
         decision: { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
         row: { mappingJobId: job.id, row: jobRow(updated), listedAt },
-        writes: ports.jobs.withdrawalWrites(job, read, updated, event),
+        writes: [...ports.jobs.withdrawalWrites(job, read, updated, event), leaseFree(read, event.occurredAt)],
       };
     }
     const review = updated.review!;
@@ -103,7 +108,7 @@ export async function commitDecisions(
         partner: read.partner ?? { name: read.partnerHotelName },
       },
       row: { mappingJobId: job.id, row: jobRow(read), listedAt },
-      writes: ports.jobs.decisionWrites(job, read, updated, event),
+      writes: [...ports.jobs.decisionWrites(job, read, updated, event), leaseFree(read, event.occurredAt)],
     };
   });
   const decidedBy = decisions[0]?.event.data.decidedBy ?? '';
@@ -117,5 +122,16 @@ export async function commitDecisions(
       }),
     ),
   );
-  return outcomes.map((outcome) => ('decided' in outcome ? { outcome: 'COMMITTED' } : 'refused' in outcome ? { outcome: 'REFUSED', error: outcome.refused } : { outcome: 'LOST' }));
+  return outcomes.map((outcome, i): CommitOutcome => {
+    if ('decided' in outcome) return { outcome: 'COMMITTED' };
+    if ('refused' in outcome) return { outcome: 'REFUSED', error: outcome.refused };
+    const leaseCheck = entries[i]!.writes!.length - 1;
+    if (outcome.lost.includes(leaseCheck)) return { outcome: 'REFUSED', error: leasedToAnother(decisions[i]!.read.partnerHotelId) };
+    return { outcome: 'LOST' };
+  });
+}
+
+/** The answer to a decision on a row another reviewer holds. */
+function leasedToAnother(partnerHotelId: string) {
+  return conflict(`The row ${partnerHotelId} is being reviewed by someone else (leased to another reviewer for a short while); decide it once they leave it.`);
 }

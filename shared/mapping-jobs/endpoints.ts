@@ -14,7 +14,8 @@ import { answerSearchOf } from '../mapping';
 import { reviewResult, reviewResults } from './review';
 import { findMatches } from './find-match';
 import { mappingJobRoutes } from './routes';
-import { chunkResultsOf, endingPorts, currentReference, exportPorts, findMatchPorts, jobPorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
+import { chunkResultsOf, endingPorts, currentReference, exportPorts, findMatchPorts, jobPorts, leasePorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
+import { holdRows, LEASE_SECONDS, leaveRows } from './leases';
 import { mappingJobStoreOf } from './store';
 import { connectedSupplierCodes } from '../suppliers';
 import { jobView, refusedRowView, resultView } from './views';
@@ -88,10 +89,21 @@ export const reviewMappingResults: Implementation<typeof mappingJobRoutes.review
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
   const [outcome, connected] = await Promise.all([
-    reviewResults(reviewPorts(runtime), { job, decisions: body.decisions, decidedBy: principal.keyId }),
+    reviewResults(reviewPorts(runtime), { job, decisions: body.decisions, decidedBy: principal.keyId, leaseHolder: body.leaseHolder }),
     connectedSupplierCodes(runtime, principal.organizationId),
   ]);
   return { status: 200, json: { decided: outcome.decided.map((result) => resultView(result, connected)), refused: outcome.refused.map(refusedRowView) } };
+};
+
+export const leaseMappingResults: Implementation<typeof mappingJobRoutes.leaseMappingResults> = async ({ principal, params, body }, runtime) => {
+  const job = await requireJob(runtime, principal.organizationId, params.jobId);
+  refuseExpiredResults(job, runtime.clock.now());
+  return { status: 200, json: await holdRows(leasePorts(runtime), job, params.holder, body.partnerHotelIds, body.seconds ?? LEASE_SECONDS.default) };
+};
+
+export const leaveMappingResults: Implementation<typeof mappingJobRoutes.leaveMappingResults> = async ({ principal, params }, runtime) => {
+  await leaveRows(leasePorts(runtime), await requireJob(runtime, principal.organizationId, params.jobId), params.holder);
+  return { status: 204 };
 };
 
 export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async (request, runtime) => {

@@ -12,6 +12,8 @@ export {
   putMappingPreferences,
   reviewMappingResult,
   reviewMappingResults,
+  leaseMappingResults,
+  leaveMappingResults,
 } from './endpoints';
 export { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
 export { abandonMappingExport, failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook, abandonJobBookWrite } from './workers';

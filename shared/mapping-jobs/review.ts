@@ -33,9 +33,10 @@ export interface ReviewPorts {
   jobs: {
     /**
      * Commits decisions on distinct rows of a job (at most DECISIONS_PER_COMMIT) together: each row
-     * only if still as read, with its event, the counts moved and the book's entries.
+     * only if still as read and leased to no one but `leaseHolder`, with its event, the counts moved
+     * and the book's entries.
      */
-    commit(job: MappingJob, decisions: readonly PreparedDecision[]): Promise<CommitOutcome[]>;
+    commit(job: MappingJob, decisions: readonly PreparedDecision[], leaseHolder: string | undefined): Promise<CommitOutcome[]>;
   };
   /** The job's row of a partner hotel, as decided if someone did. */
   resultOf(job: MappingJob, partnerHotelId: string): Promise<StoredResult | undefined>;
@@ -60,6 +61,8 @@ export interface RowDecision {
 export interface ReviewInput extends RowDecision {
   job: MappingJob;
   decidedBy: string;
+  /** The reviewer's lease holder name: a row leased to another holder is not decided (leases.ts). */
+  leaseHolder?: string;
 }
 
 /** Rows one batch decides at most. */
@@ -71,7 +74,7 @@ export async function reviewResult(ports: ReviewPorts, input: ReviewInput): Prom
   const { job } = input;
   refuseUnlessCompleted(job);
   const prepared = await prepareDecision(ports, input, ports.clock.now().toISOString());
-  const [committed] = await ports.jobs.commit(job, [prepared]);
+  const [committed] = await ports.jobs.commit(job, [prepared], input.leaseHolder);
   if (committed?.outcome === 'REFUSED') throw committed.error;
   if (committed?.outcome === 'LOST') throw decidedMeanwhile(prepared.read);
   return prepared.updated;
@@ -87,8 +90,8 @@ export interface BatchOutcome {
  * Decisions on up to REVIEW_BATCH_MAX_ROWS distinct rows of a job, each checked as a single review
  * is, committed DECISIONS_PER_COMMIT rows a transaction. A row refused leaves the others decided.
  */
-export async function reviewResults(ports: ReviewPorts, input: { job: MappingJob; decisions: readonly RowDecision[]; decidedBy: string }): Promise<BatchOutcome> {
-  const { job, decisions, decidedBy } = input;
+export async function reviewResults(ports: ReviewPorts, input: { job: MappingJob; decisions: readonly RowDecision[]; decidedBy: string; leaseHolder?: string }): Promise<BatchOutcome> {
+  const { job, decisions, decidedBy, leaseHolder } = input;
   refuseUnlessCompleted(job);
   if (decisions.length > REVIEW_BATCH_MAX_ROWS) throw invalidInput(`decisions: at most ${REVIEW_BATCH_MAX_ROWS} rows a batch, not ${decisions.length}.`);
   const repeated = decisions.find((decision, i) => decisions.findIndex((other) => other.partnerHotelId === decision.partnerHotelId) !== i);
@@ -112,7 +115,7 @@ export async function reviewResults(ports: ReviewPorts, input: { job: MappingJob
   const outcomes: (StoredResult | DomainError)[] = prepared.map((decision) => (decision instanceof DomainError ? decision : decision.updated));
   const going = prepared.flatMap((decision, i) => (decision instanceof DomainError ? [] : [{ decision, i }]));
   for (const group of blocksOf(going, DECISIONS_PER_COMMIT)) {
-    const committed = await ports.jobs.commit(job, group.map(({ decision }) => decision));
+    const committed = await ports.jobs.commit(job, group.map(({ decision }) => decision), leaseHolder);
     committed.forEach((commit, at) => {
       const { decision, i } = group[at]!;
       if (commit.outcome === 'REFUSED') outcomes[i] = commit.error;

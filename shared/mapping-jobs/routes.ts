@@ -9,6 +9,7 @@ import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MAX_INSTANCES, FIND_MATCH_MIN_CHARGE 
 import { EXPORTS_PREFIX } from '../export-format';
 import { JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 import { REVIEW_BATCH_MAX_ROWS } from './review';
+import { LEASE_SECONDS } from './leases';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping';
@@ -259,6 +260,44 @@ export const mappingJobRoutes = {
     access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_DERIVED_PREFIX] } },
     // Five hundred rows read and committed in about twenty transactions.
     lambda: { memoryMb: 1024, timeoutSeconds: 28 },
+  }),
+  leaseMappingResults: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/mapping/{jobId}/leases/{holder}',
+    handler: 'mapping-jobs/lease',
+    auth: 'required',
+    tag: TAG,
+    summary: 'Lease the rows a reviewer is about to show, so that no other reviewer is shown them at once',
+    description:
+      'For several people working one job\'s queue. Each reviewer names itself with a `holder` it makes up (one per person and screen) and asks for the rows it is about to show: ' +
+      `each is leased to it for \`seconds\` (default ${LEASE_SECONDS.default}) unless another holder's lease stands, and renewed by asking again; its other rows are released. ` +
+      '`taken` lists the rows another reviewer holds: skip them. `leased` says when each row was last decided, so a row someone decided since you read it can be skipped too. ' +
+      'A review (single or batch) naming another `leaseHolder`, or none, on a leased row answers 409. DELETE releases every row of the holder when the reviewer leaves.',
+    params: schemas.LeaseParams,
+    body: { kind: 'json', schema: schemas.LeaseRequest, example: { partnerHotelIds: ['H-1001', 'H-1002', 'H-1003'], seconds: 90 } },
+    responses: {
+      200: { description: 'The rows leased to you, and those another reviewer holds', schema: schemas.LeaseResponse },
+      400: errors[400],
+      401: errors[401],
+      404: JOB_NOT_FOUND,
+      409: { description: 'The job has not completed', schema: ErrorResponse },
+      410: RESULTS_GONE,
+      413: errors[413],
+      415: errors[415],
+    },
+    access: { table: 'readwrite' },
+  }),
+  leaveMappingResults: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/mapping/{jobId}/leases/{holder}',
+    handler: 'mapping-jobs/leave',
+    auth: 'required',
+    tag: TAG,
+    summary: "Release every row a reviewer holds: it left the job's queue",
+    description: 'Other reviewers are shown them at once. Leases end by themselves too, `seconds` after they were last asked for.',
+    params: schemas.LeaseParams,
+    responses: { 204: { description: 'Released' }, 400: errors[400], 401: errors[401], 404: JOB_NOT_FOUND },
+    access: { table: 'readwrite' },
   }),
   exportMappingResults: defineRoute({
     method: 'POST',

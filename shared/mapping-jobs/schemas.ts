@@ -6,6 +6,7 @@ import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS, 
 
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MIN_CHARGE } from './find-match';
 import { REVIEW_BATCH_MAX_ROWS } from './review';
+import { LEASE_SECONDS, LEASED_ROWS_MAX } from './leases';
 import { JobCounts } from '../events';
 import { expectedDecidedAt, PartnerFactsSchema } from '../mapping-book';
 
@@ -33,6 +34,49 @@ export const CreateJobRequest = v.strictObject({
 
 export const JobIdParams = v.object({
   jobId: v.pipe(Uuid, v.description('The job\'s mappingJobId'), v.examples(['5b2f8c1e-7a4d-4e0b-9c3a-2d6f1e8b4a70'])),
+});
+
+const LeaseHolder = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _'),
+  v.description('A name the reviewer\'s client makes up, one per person and screen (a random id): it holds the rows it leases'),
+  v.examples(['b1f7c2d4-reviewer-tab']),
+);
+
+export const LeaseParams = v.object({
+  ...JobIdParams.entries,
+  holder: LeaseHolder,
+});
+
+export const LeaseRequest = v.strictObject({
+  partnerHotelIds: v.pipe(
+    v.array(PartnerHotelId),
+    v.maxLength(LEASED_ROWS_MAX, `must hold at most ${LEASED_ROWS_MAX} rows`),
+    v.description(`The rows the reviewer is about to show (at most ${LEASED_ROWS_MAX}): leased, or renewed, unless another holder has them. Its other rows are released; [] releases them all.`),
+  ),
+  seconds: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number of seconds'),
+      v.minValue(LEASE_SECONDS.min, `must be at least ${LEASE_SECONDS.min}`),
+      v.maxValue(LEASE_SECONDS.max, `must be at most ${LEASE_SECONDS.max}`),
+      v.description(`How long the leases last unless asked for again (default ${LEASE_SECONDS.default})`),
+    ),
+  ),
+});
+
+export const LeaseResponse = v.object({
+  leased: v.pipe(
+    v.array(
+      v.object({
+        partnerHotelId: v.string(),
+        expiresAt: Timestamp,
+        decidedAt: v.pipe(v.nullable(Timestamp), v.description("The row's review.decidedAt now (null: undecided): a row someone decided since you read it shows here")),
+      }),
+    ),
+    v.description('The rows leased to you now'),
+  ),
+  taken: v.pipe(v.array(v.object({ partnerHotelId: v.string(), expiresAt: Timestamp })), v.description('The rows another reviewer holds, and until when: skip them')),
 });
 
 /** Null on jobs created before jobs had names. */
@@ -183,47 +227,60 @@ export const ResultPage = v.object({
 });
 
 const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
+const ReviewLeaseHolder = v.optional(
+  v.pipe(LeaseHolder, v.description('Your lease holder name, when you lease rows (PUT /api/v1/mapping/{jobId}/leases/{holder}): a row leased to another reviewer is refused with 409')),
+);
 const ExpectedDecidedAt = expectedDecidedAt("row's review.decidedAt");
 
 /** A decision on a row: MATCH names the hotel (required), NO_MATCH names none, WITHDRAW takes a decision back (a oneOf in the document). */
-export const ReviewRequest = v.variant(
-  'decision',
-  [
-    v.strictObject({
-      partnerHotelId: PartnerHotelId,
-      decision: v.pipe(v.literal('MATCH'), v.description('The row is this reference hotel')),
-      referenceHotelId: v.pipe(
-        Uuid,
-        v.description(
-          "The hotel the row is: the row's own referenceHotelId to confirm the engine's proposal, one of its candidates " +
-            '(the other hotels the engine weighed), or any hotel of the reference inventory',
+const rowDecision = <Extra extends v.ObjectEntries>(extra: Extra) =>
+  v.variant(
+    'decision',
+    [
+      v.strictObject({
+        partnerHotelId: PartnerHotelId,
+        decision: v.pipe(v.literal('MATCH'), v.description('The row is this reference hotel')),
+        referenceHotelId: v.pipe(
+          Uuid,
+          v.description(
+            "The hotel the row is: the row's own referenceHotelId to confirm the engine's proposal, one of its candidates " +
+              '(the other hotels the engine weighed), or any hotel of the reference inventory',
+          ),
         ),
-      ),
-      note: ReviewNote,
-      expectedDecidedAt: ExpectedDecidedAt,
-    }),
-    v.strictObject({
-      partnerHotelId: PartnerHotelId,
-      decision: v.pipe(v.literal('NO_MATCH'), v.description('The row is none of the reference hotels')),
-      note: ReviewNote,
-      expectedDecidedAt: ExpectedDecidedAt,
-    }),
-    v.strictObject({
-      partnerHotelId: PartnerHotelId,
-      decision: v.pipe(
-        v.literal('WITHDRAW'),
-        v.description("Take the row's decision back (undo): the row shows the engine's answer again, in results, exports and the mapping book"),
-      ),
-      note: ReviewNote,
-      expectedDecidedAt: ExpectedDecidedAt,
-    }),
-  ],
-  'must be MATCH, NO_MATCH or WITHDRAW',
-);
+        note: ReviewNote,
+        expectedDecidedAt: ExpectedDecidedAt,
+        ...extra,
+      }),
+      v.strictObject({
+        partnerHotelId: PartnerHotelId,
+        decision: v.pipe(v.literal('NO_MATCH'), v.description('The row is none of the reference hotels')),
+        note: ReviewNote,
+        expectedDecidedAt: ExpectedDecidedAt,
+        ...extra,
+      }),
+      v.strictObject({
+        partnerHotelId: PartnerHotelId,
+        decision: v.pipe(
+          v.literal('WITHDRAW'),
+          v.description("Take the row's decision back (undo): the row shows the engine's answer again, in results, exports and the mapping book"),
+        ),
+        note: ReviewNote,
+        expectedDecidedAt: ExpectedDecidedAt,
+        ...extra,
+      }),
+    ],
+    'must be MATCH, NO_MATCH or WITHDRAW',
+  );
+
+export const ReviewRequest = rowDecision({ leaseHolder: ReviewLeaseHolder });
+
+/** A decision of a batch: a single review's, its lease holder the batch's. */
+const BatchDecision = rowDecision({});
 
 export const ReviewBatchRequest = v.strictObject({
+  leaseHolder: ReviewLeaseHolder,
   decisions: v.pipe(
-    v.array(ReviewRequest),
+    v.array(BatchDecision),
     v.minLength(1, 'must hold at least one decision'),
     v.maxLength(REVIEW_BATCH_MAX_ROWS, `must hold at most ${REVIEW_BATCH_MAX_ROWS} decisions; send more in further batches`),
     v.description(`Up to ${REVIEW_BATCH_MAX_ROWS} decisions, each on another row, each as POST /api/v1/mapping/{jobId}/reviews takes it`),

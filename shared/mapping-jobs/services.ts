@@ -25,6 +25,8 @@ import { ResultViews, searchColumnsKept } from './result-views';
 import { readChunkResults, resultsFileBytes, resultsFileText } from './results-files';
 import { DEFAULT_FINISHING_SIZES, FINISHING_SETTINGS } from './finishing';
 import type { ReviewPorts } from './review';
+import { rowLeaseStoreOf } from './lease-store';
+import type { LeasePorts } from './leases';
 import { mappingJobStoreOf } from './store';
 
 export function jobPorts(runtime: Runtime): JobPorts {
@@ -114,13 +116,22 @@ export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'meteri
 export function reviewPorts(runtime: Runtime): ReviewPorts {
   return {
     jobs: {
-      commit: (job, decisions) => commitDecisions({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime) }, job, decisions),
+      commit: (job, decisions, leaseHolder) => commitDecisions({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime), leases: rowLeaseStoreOf(runtime) }, job, decisions, leaseHolder),
     },
     resultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getResult(job.id, partnerHotelId),
     engineResultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getEngineResult(partnerHotelId),
     clock: runtime.clock,
     newId: randomUUID,
     referenceHotel: (referenceHotelId) => referenceHotelShown(runtime, referenceHotelId),
+  };
+}
+
+export function leasePorts(runtime: Runtime): LeasePorts {
+  const jobs = mappingJobStoreOf(runtime);
+  return {
+    leases: rowLeaseStoreOf(runtime),
+    decidedAt: (job, partnerHotelIds) => Promise.all(partnerHotelIds.map(async (id) => (await jobs.getDecision(job.id, id))?.review?.decidedAt ?? null)),
+    clock: runtime.clock,
   };
 }
 

@@ -188,7 +188,7 @@ function checkValues(values: FieldValues): void {
     const value = values[field];
     if (value === undefined) continue;
     if (value.length > MAX_LENGTH_BY_FIELD[field]!) {
-      throw new RowProblem(`${FIELDS[field]} is ${value.length} characters long; at most ${MAX_LENGTH_BY_FIELD[field]} are taken`);
+      throw new RowProblem(`${FIELDS[field]} is ${value.length} characters long, over the ${MAX_LENGTH_BY_FIELD[field]} allowed`);
     }
     const unsafe = UNSAFE_TEXT_CHARACTER.exec(value) ?? (IDENTIFIER_FIELDS.has(field) ? TAB_OR_LINE_BREAK.exec(value) : null);
     if (unsafe) throw new RowProblem(`${FIELDS[field]} holds the control character ${codePointName(unsafe[0])}`);

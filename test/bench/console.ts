@@ -6,8 +6,13 @@
  *  - a key to the next row shown: Enter (a decision) and J (the next row), --keys times, from the
  *    key event to the first frame painted after the row changed; the API's answer comes after, and
  *    its time is printed apart;
+ *  - on a queue of 300 rows and more (a job of the review demo's doubtful rows): a decision key to
+ *    the next row painted, and to it painted with all its evidence (its hotels' records read);
+ *  - undo (U): from the key to "decision undone" (the API's answer to the withdrawal included);
+ *  - a bulk decision of 300 rows through POST /mapping/{jobId}/reviews/batch, and its undo (--rounds
+ *    times each), and one bulk accept of the whole queue through the console, click to outcome;
  *  - the page's own code: its files, bytes and gzipped bytes.
- *   npm run bench:console [-- --loads 5 --keys 60]
+ *   npm run bench:console [-- --loads 5 --keys 60 --rounds 5]
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,15 +25,18 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
 import { localRuntime } from '../../infra/local/messaging';
 import { localPaymentPages } from '../../infra/local/payment-pages';
-import { mapReviewDemo, seedDemoOrganizations, seedReferenceInventory, seedSuppliers } from '../../infra/local/seed';
+import { DEMO_REFERENCE, mapReviewDemo, seedDemoOrganizations, seedReferenceInventory, seedSuppliers } from '../../infra/local/seed';
 import { createLocalApi } from '../../infra/local/server';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { CONSOLE_FILES_DIR } from '../../shared/console';
+import { generateReferenceHotels } from '../../infra/synthetic/generator';
+import { reviewDemoCsv } from '../../infra/synthetic/review-queue';
 
 process.env.LOG_LEVEL ??= 'warn';
-const { values: args } = parseArgs({ options: { loads: { type: 'string', default: '5' }, keys: { type: 'string', default: '60' } } });
+const { values: args } = parseArgs({ options: { loads: { type: 'string', default: '5' }, keys: { type: 'string', default: '60' }, rounds: { type: 'string', default: '5' } } });
 const LOADS = Number(args.loads);
 const KEYS = Number(args.keys);
+const ROUNDS = Number(args.rounds);
 const browserPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RECORDER = fileURLToPath(new URL('./console-recorder.js', import.meta.url));
 
@@ -101,6 +109,84 @@ for (let i = 0; i < KEYS; i++) {
 }
 const keys = await page.evaluate<{ key: string; at: number; painted: number }[]>('window.keys');
 const toNext = (key: string) => keys.filter((press) => press.key === key).map((press) => press.painted - press.at);
+await page.close();
+
+// A queue of 300 rows and more: the review demo's doubtful rows alone, mapped for the demo organization.
+const reference = [...generateReferenceHotels({ count: DEMO_REFERENCE.hotels, seed: DEMO_REFERENCE.seed })];
+const form = new FormData();
+form.append('name', 'Doubtful rows');
+form.append('file', new Blob([reviewDemoCsv(reference, 6_000, 11, (kind) => kind !== 'plain' && kind !== 'notInReference')], { type: 'text/csv' }), 'doubtful.csv');
+const inventory = (await (await fetch(`${baseUrl}/api/v1/partner-inventories`, { method: 'POST', headers, body: form })).json()) as { partnerInventoryId: string };
+const created = (await (await fetch(`${baseUrl}/api/v1/mapping`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ partnerInventoryId: inventory.partnerInventoryId }) })).json()) as { mappingJobId: string };
+let big: { status: string; counts: { review: number } };
+do {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  big = (await (await fetch(`${baseUrl}/api/v1/mapping/${created.mappingJobId}`, { headers })).json()) as typeof big;
+} while (big.status !== 'COMPLETED');
+process.stdout.write(`doubtful rows mapped: ${big.counts.review} rows in REVIEW\n`);
+
+const queuePage = await newTab(true);
+await queuePage.goto(`${baseUrl}/console#/jobs/${created.mappingJobId}/review`);
+await queuePage.locator('.evidence').waitFor();
+const undos: number[] = [];
+for (let i = 0; i < KEYS; i++) {
+  const before = await queuePage.locator('.row-head p').textContent();
+  await queuePage.keyboard.press(i % 2 === 0 ? 'Enter' : 'n');
+  await queuePage.waitForFunction((shown) => (globalThis as any).document.querySelector('.row-head p')?.textContent !== shown, before);
+  await queuePage.waitForFunction(() => (globalThis as any).keys.at(-1).complete !== undefined);
+  if (i % 10 === 9) {
+    // Undo the last decision: the key to the status saying it is undone (its answer included).
+    const started = Date.now();
+    await queuePage.keyboard.press('u');
+    await queuePage.locator('.status').getByText('decision undone').waitFor();
+    undos.push(Date.now() - started);
+    await queuePage.keyboard.press('j');
+    await queuePage.waitForFunction(() => (globalThis as any).keys.at(-1).painted !== undefined);
+  }
+}
+const queueKeys = await queuePage.evaluate<{ key: string; at: number; painted: number; complete: number }[]>('window.keys');
+const decisionKeys = queueKeys.filter((press) => press.key === 'Enter' || press.key === 'n');
+await queuePage.close();
+
+// A bulk decision of 300 rows through the API, and its undo, round after round.
+type BatchAnswer = { decided: { partnerHotelId: string; review: { decidedAt: string } }[]; refused: unknown[] };
+const inReview: { partnerHotelId: string; referenceHotelId: string | null }[] = [];
+for (let cursor: string | null | undefined; cursor !== null; ) {
+  const page = (await (await fetch(`${baseUrl}/api/v1/mapping/${created.mappingJobId}/results?status=REVIEW&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers })).json()) as { results: typeof inReview; nextCursor: string | null };
+  inReview.push(...page.results);
+  cursor = page.nextCursor;
+}
+const three = inReview.filter((row) => row.referenceHotelId !== null).slice(0, 300);
+const batch = async (decisions: unknown[]) => {
+  const started = performance.now();
+  const answer = (await (await fetch(`${baseUrl}/api/v1/mapping/${created.mappingJobId}/reviews/batch`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ decisions }) })).json()) as BatchAnswer;
+  return { ms: performance.now() - started, answer };
+};
+const bulkDecided: number[] = [];
+const bulkUndone: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const accepted = await batch(three.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'MATCH', referenceHotelId: row.referenceHotelId, expectedDecidedAt: null })));
+  if (accepted.answer.decided.length !== three.length) throw new Error(`a bulk of ${three.length} decided ${accepted.answer.decided.length}`);
+  bulkDecided.push(accepted.ms);
+  const undone = await batch(accepted.answer.decided.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'WITHDRAW', expectedDecidedAt: row.review.decidedAt })));
+  if (undone.answer.decided.length !== three.length) throw new Error(`an undo of ${three.length} withdrew ${undone.answer.decided.length}`);
+  bulkUndone.push(undone.ms);
+}
+
+// The whole queue accepted in bulk through the console, and undone: click to outcome.
+const bulkPage = await newTab(true);
+await bulkPage.goto(`${baseUrl}/console#/jobs/${created.mappingJobId}`);
+await bulkPage.locator('#bulk-go').waitFor();
+await bulkPage.locator('#bulk-min').fill('0');
+const bulkRows = Number((await bulkPage.locator('#bulk-go').textContent())!.match(/(\d+) rows?/)![1]);
+let started = Date.now();
+await bulkPage.locator('#bulk-go').click();
+await bulkPage.locator('#bulk-outcome').getByText(/rows? decided/).waitFor();
+const consoleBulk = Date.now() - started;
+started = Date.now();
+await bulkPage.locator('#bulk-undo').click();
+await bulkPage.locator('#bulk-outcome').getByText(/back in REVIEW/).waitFor();
+const consoleUndo = Date.now() - started;
 await new Promise((resolve) => setTimeout(resolve, 1000));
 await browser.close();
 
@@ -117,6 +203,13 @@ process.stdout.write(
     `Enter (a decision) to the next row painted:  ${summary(toNext('Enter'))}`,
     `J (next) to the next row painted:            ${summary(toNext('j'))}`,
     `the API's answer to a decision (after):      ${summary(reviewAnswers)}`,
+    `on a queue of ${big.counts.review} rows:`,
+    `  a decision to the next row painted:        ${summary(decisionKeys.map((press) => press.painted - press.at))}`,
+    `  ... with all its evidence:                 ${summary(decisionKeys.map((press) => press.complete - press.at))}`,
+    `  undo (U) to "decision undone":             ${summary(undos)}`,
+    `a bulk decision of ${three.length} rows (API, one request): ${summary(bulkDecided)}`,
+    `  its undo (one request):                    ${summary(bulkUndone)}`,
+    `the console's bulk accept of ${bulkRows} rows:      ${ms(consoleBulk)} click to outcome; its undo ${ms(consoleUndo)}`,
     `the page's code: ${files.length} files, ${lines} lines, ${(bytes / 1024).toFixed(1)} KiB (${(gzipSync(Buffer.concat(text), { level: 9 }).length / 1024).toFixed(1)} KiB gzipped), no dependency`,
     '',
   ].join('\n'),

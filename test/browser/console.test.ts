@@ -264,7 +264,13 @@ describeInBrowser('the review console', () => {
   it('shows a 409 as a message when someone else decided the row meanwhile, and keeps their decision', async () => {
     const id = await shownRow();
     const row = await rowOf(id);
-    const elsewhere = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'NO_MATCH', note: 'another reviewer' } });
+    // The row is this screen's: another reviewer cannot decide it while the lease stands.
+    const refused = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'NO_MATCH', leaseHolder: 'another-reviewer' } });
+    assert.equal(refused.status, 409, refused.text);
+    assert.match(refused.body.message, /is being reviewed by someone else/);
+    // Once it lapses (the screen idle past its lease), they can.
+    api.clock.advance(91_000);
+    const elsewhere = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'NO_MATCH', note: 'another reviewer', leaseHolder: 'another-reviewer' } });
     assert.equal(elsewhere.status, 200, elsewhere.text);
     assert.ok(row.referenceHotelId);
     await page.keyboard.press('Enter');
@@ -310,9 +316,10 @@ describeInBrowser('the review console', () => {
   });
 
   it('accepts 300 rows and more in one request, and undoes them in one', async () => {
-    // A team's own job, large enough, in a browser context of its own.
+    // A team's own job of doubtful rows only (the plain ones would match), in a browser context of its own.
     const team = await api.newOrganization({ planType: 'SUBSCRIPTION' });
-    const bigJob = await completedJob(api, team, reviewDemoCsv([...generateReferenceHotels({ count: DEMO_REFERENCE.hotels, seed: DEMO_REFERENCE.seed })], 6_000, 11));
+    const reference = [...generateReferenceHotels({ count: DEMO_REFERENCE.hotels, seed: DEMO_REFERENCE.seed })];
+    const bigJob = await completedJob(api, team, reviewDemoCsv(reference, 6_000, 11, (kind) => kind !== 'plain' && kind !== 'notInReference'));
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.addInitScript(`sessionStorage.setItem('hotel-mapping.api-key', ${JSON.stringify(team.apiKey)})`);
     const teamPage = await context.newPage();
@@ -340,7 +347,8 @@ describeInBrowser('the review console', () => {
     assert.deepEqual(reviewRequests, [`/api/v1/mapping/${bigJob}/reviews/batch`, `/api/v1/mapping/${bigJob}/reviews/batch`]);
     assert.equal((await api.request('GET', `/api/v1/mapping/${bigJob}`, { as: team })).body.counts.review, proposals.length);
     await context.close();
-  });
+    // Mapping the team's job takes most of it: under a loaded CI, more than the default.
+  }, 120_000);
 
   it('shows a hostile hotel name as text in the mapping book, running nothing', async () => {
     await page.goto(`${api.baseUrl}/console#/book`);
@@ -382,6 +390,41 @@ describeInBrowser('the review console', () => {
     assert.ok(Math.abs(before - risk(riskiest[0]) - (await left())) < 0.06, `${before} - ${risk(riskiest[0])} vs ${await left()}`);
     assert.equal((await rowOf(first)).review.decision, 'NO_MATCH');
     assert.equal(await shownRisk(), risk(riskiest[1]));
+  });
+
+  it('shows two reviewers on one queue never the same row: each skips what the other holds or decided', async () => {
+    const contexts = await Promise.all([0, 1].map(() => browser.newContext({ viewport: { width: 1280, height: 900 } })));
+    const pages = await Promise.all(
+      contexts.map(async (context) => {
+        await context.addInitScript(`sessionStorage.setItem('hotel-mapping.api-key', ${JSON.stringify(partner.apiKey)})`);
+        return context.newPage();
+      }),
+    );
+    const shownOn = async (reviewer: Page) => (await reviewer.locator('.row-head p').first().textContent())!.match(/^Partner id (\S+)/)![1]!;
+    // Both open the queue at once.
+    await Promise.all(pages.map((reviewer) => reviewer.goto(`${api.baseUrl}/console#/jobs/${jobId}/review`)));
+    await Promise.all(pages.map((reviewer) => reviewer.locator('.evidence').waitFor()));
+    const seen: string[][] = [[], []];
+    for (let step = 0; step < 6; step++) {
+      for (const [at, reviewer] of pages.entries()) {
+        const shown = await shownOn(reviewer);
+        seen[at]!.push(shown);
+        // Never the row the other one shows now.
+        assert.notEqual(shown, await shownOn(pages[1 - at]!), `step ${step}`);
+        await reviewer.locator('main h1').focus();
+        await reviewer.keyboard.press('n');
+        await reviewer.waitForFunction((before) => (globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${before} `) === false, shown);
+      }
+    }
+    // Each decided six rows, none of the other's.
+    assert.deepEqual(seen[0]!.filter((id) => seen[1]!.includes(id)), []);
+    for (const id of [...seen[0]!, ...seen[1]!]) assert.equal((await rowOf(id)).review?.decision, 'NO_MATCH', id);
+    // Undo them, for the views after.
+    for (const id of [...seen[0]!, ...seen[1]!]) {
+      const row = await rowOf(id);
+      await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'WITHDRAW', expectedDecidedAt: row.review.decidedAt } });
+    }
+    await Promise.all(contexts.map((context) => context.close()));
   });
 
   it("works the mapping book's REVIEW entries by keyboard: a decision on the book, and its undo", async () => {

@@ -234,7 +234,7 @@ describe('rows stopped at validation', () => {
     assert.equal(inventory.status, 'READY');
     assert.equal(inventory.hotelCount, 2);
     assert.deepEqual(inventory.rejectedSample, [
-      { line: 3, reason: 'name is 1000000 characters long; at most 500 are taken' },
+      { line: 3, reason: 'name is 1000000 characters long, over the 500 allowed' },
       { line: 4, reason: 'name holds the control character U+0000' },
       { line: 5, reason: 'name holds the control character U+0007' },
       { line: 6, reason: 'name holds the control character U+202E' },

@@ -34,17 +34,17 @@ const THROTTLED_TRIES = 4;
 
 /**
  * @param {string} path under /api/v1/
- * @param {{ method?: string, query?: Record<string, string | number | undefined>, body?: unknown, key?: string, headers?: Record<string, string> }} [options]
+ * @param {{ method?: string, query?: Record<string, string | number | undefined>, body?: unknown, key?: string, headers?: Record<string, string>, keepalive?: boolean }} [options]
  * @returns {Promise<any>}
  */
-export async function api(path, { method = 'GET', query = {}, body, key = session.key ?? '', headers: extra = {} } = {}) {
+export async function api(path, { method = 'GET', query = {}, body, key = session.key ?? '', headers: extra = {}, keepalive = false } = {}) {
   const url = new URL(`api/v1/${path}`, document.baseURI);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
   /** @type {Record<string, string>} */
   const headers = { ...extra, 'x-api-key': key, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   for (let attempt = 1; ; attempt++) {
-    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(url, { method, headers, keepalive, body: body === undefined ? undefined : JSON.stringify(body) });
     if (response.status === 429 && attempt < THROTTLED_TRIES) {
       await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? attempt)));
       continue;

@@ -25,8 +25,13 @@ import { notify } from './notice.js';
  * @typedef {{ decision: 'MATCH', referenceHotelId: string } | { decision: 'NO_MATCH' } | { decision: 'WITHDRAW' }} Decision
  */
 
-/** Rows read ahead of the one shown, with their hotels' records. */
+/** Rows read ahead of the one shown, with their hotels' records, and leased with it. */
 const PREFETCH = 3;
+/** How long a row stays leased unless the lease is renewed, and how often it is. */
+const LEASE_SECONDS = 90;
+/** Rows one screen leases at once at most (the API's limit). */
+const LEASED_AT_MOST = 20;
+const RENEW_MS = 30_000;
 const PAGE = 100;
 
 /** @type {Map<string, Promise<ReferenceHotel | undefined>>} */
@@ -74,9 +79,12 @@ class RowQueue {
  * mapping book's entries and reviews.
  * `reread` answers the row as the API has it now: what a decision whose answer was lost left;
  * `total`, when the API counts them, the queue's rows before all are read;
- * `left`, when the API keeps it, what is left to find: read on opening and after each decision.
+ * `left`, when the API keeps it, what is left to find: read on opening and after each decision;
+ * `leases`, when the API leases rows: holding the rows about to be shown, so that no one else is
+ * shown them at once (the rows others hold, or decided since they were read, are skipped), and leaving.
+ * @typedef {{ hold: (partnerHotelIds: string[]) => Promise<{ leased: { partnerHotelId: string, decidedAt: string | null }[], taken: { partnerHotelId: string }[] }>, leave: () => void }} Leases
  * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined>,
- *   total?: () => Promise<number>, left?: () => Promise<string> }} QueueSource
+ *   total?: () => Promise<number>, left?: () => Promise<string>, leases?: Leases }} QueueSource
  */
 
 /** The probability that a row's automatic answer is wrong (the scores are calibrated): a match's, one less its score; an unmatched row's, its best candidate's. @param {Row} row */
@@ -122,6 +130,8 @@ function riskiest(job) {
  */
 export function jobQueue(jobId, kind) {
   const job = `mapping/${encodeURIComponent(jobId)}`;
+  // This person on this screen: the rows it leases are its own until it leaves.
+  const holder = `console-${crypto.randomUUID()}`;
   const queue =
     kind === 'review'
       ? new RowQueue(async (cursor) => {
@@ -142,7 +152,12 @@ export function jobQueue(jobId, kind) {
         ? `Accepting every proposal still in REVIEW would leave about ${decimal(REVIEW, 1)} wrong.`
         : `About ${decimal(MATCHED + UNMATCHED, 1)} automatic answers no one has checked are expected wrong. The queue ends where a row is wrong less than once in ${Math.round(1 / RISK_FLOOR)}.`;
     },
-    send: async (row, decision) => fromResult(await reviewJobRow(jobId, row, decision)),
+    leases: {
+      hold: (partnerHotelIds) => api(`${job}/leases/${holder}`, { method: 'PUT', body: { partnerHotelIds, seconds: LEASE_SECONDS } }),
+      // Kept alive: leaving is also closing the tab.
+      leave: () => void api(`${job}/leases/${holder}`, { method: 'DELETE', keepalive: true }).catch(() => undefined),
+    },
+    send: async (row, decision) => fromResult(await reviewJobRow(jobId, row, decision, holder)),
     reread: async (row) => {
       const { results } = await api(`${job}/results`, { query: { partnerHotelId: row.partnerHotelId } });
       return results[0] && fromResult(results[0]);
@@ -152,14 +167,15 @@ export function jobQueue(jobId, kind) {
 
 /**
  * A decision on a job's row through POST /mapping/{jobId}/reviews, made on the decision the row
- * was read with (a 409 when another stands since); answers the row as the API shows it.
- * @param {string} jobId @param {{ partnerHotelId: string, review?: { decidedAt: string } }} row @param {Decision} decision
+ * was read with (a 409 when another stands since, or another reviewer holds the row); answers the
+ * row as the API shows it.
+ * @param {string} jobId @param {{ partnerHotelId: string, review?: { decidedAt: string } }} row @param {Decision} decision @param {string} leaseHolder
  * @returns {Promise<any>}
  */
-export function reviewJobRow(jobId, row, decision) {
+function reviewJobRow(jobId, row, decision, leaseHolder) {
   return api(`mapping/${encodeURIComponent(jobId)}/reviews`, {
     method: 'POST',
-    body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
+    body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null, leaseHolder },
   });
 }
 
@@ -218,8 +234,48 @@ function madeIt(now, before, decision) {
  * @param {QueueSource} source
  * @returns {() => void} what stops the view (its key handler)
  */
-export function reviewView(main, { title, back, queue, send, reread, total, left }) {
+export function reviewView(main, { title, back, queue, send, reread, total, left, leases }) {
   let index = 0;
+  /** The rows leased to this screen, as the last answer said. */
+  let leased = new Set();
+  /** The rows whose decisions were sent and not yet answered. @type {Set<string>} */
+  const deciding = new Set();
+  /** One lease request at a time, each asking for the rows of the moment: a late answer never releases what a newer request holds. */
+  let holding = Promise.resolve(false);
+  function hold() {
+    const next = holding.catch(() => false).then(holdNow);
+    holding = next;
+    return next;
+  }
+  /**
+   * Leases the row shown and the ones read ahead; a row another reviewer holds, or one decided since
+   * it was read, leaves the queue ahead. Whether any did.
+   */
+  async function holdNow() {
+    if (!leases) return false;
+    const ahead = queue.rows.slice(index, index + 1 + PREFETCH);
+    if (ahead.length === 0 && deciding.size === 0) return false;
+    // The rows whose decisions are on their way stay held: no one else is shown them before they land.
+    const ids = [...new Set([...ahead.map((row) => row.partnerHotelId), ...deciding])].slice(0, LEASED_AT_MOST);
+    const held = await leases.hold(ids);
+    leased = new Set(held.leased.map((row) => row.partnerHotelId));
+    const decidedAt = new Map(held.leased.map((row) => [row.partnerHotelId, row.decidedAt]));
+    const skipped = new Set([
+      ...held.taken.map((row) => row.partnerHotelId),
+      ...ahead.filter((row) => decidedAt.has(row.partnerHotelId) && decidedAt.get(row.partnerHotelId) !== (row.review?.decidedAt ?? null)).map((row) => row.partnerHotelId),
+    ]);
+    const shown = queue.rows[index]?.partnerHotelId;
+    if (skipped.size > 0) queue.rows.splice(0, queue.rows.length, ...queue.rows.filter((row, at) => at < index || !skipped.has(row.partnerHotelId)));
+    // The row on screen went to another reviewer in a moment it was not held here: the next is shown.
+    if (shown !== undefined && skipped.has(shown)) void render();
+    // The person moved meanwhile, or rows left the queue: the rows now about to be shown are asked for next.
+    const asked = new Set(ids);
+    if (queue.rows.slice(index, index + 1 + PREFETCH).some((row) => !asked.has(row.partnerHotelId))) void hold().catch(() => undefined);
+    return skipped.size > 0;
+  }
+  const renewal = leases ? setInterval(() => void hold().catch(() => undefined), RENEW_MS) : undefined;
+  const leave = () => leases?.leave();
+  window.addEventListener('pagehide', leave);
   /** The queue's rows as the API counted them when it opened, until every row is read. @type {number | undefined} */
   let counted;
   void total?.().then((rows) => {
@@ -256,6 +312,15 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
       show(view, h('p', {}, h('a', { href: back.href }, `Back to the ${back.label.toLowerCase()}`)));
       return;
     }
+    // A row is shown once it is leased here: another reviewer is never shown it at once.
+    for (let tries = 0; leases && queue.rows[index] && !leased.has(queue.rows[index]?.partnerHotelId) && tries < 5; tries++) {
+      try {
+        if (await hold()) await queue.reach(index + PREFETCH);
+      } catch (error) {
+        show(position, `The rows could not be leased: ${/** @type {Error} */ (error).message}`);
+        return;
+      }
+    }
     const row = queue.rows[index];
     if (!row) {
       show(position, queue.rows.length === 0 ? 'Nothing to review in this queue.' : `All ${queue.rows.length} rows seen.`);
@@ -264,8 +329,9 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
     }
     show(position, `Row ${index + 1} of ${queue.done ? queue.rows.length : (counted === undefined ? `${queue.rows.length}+` : Math.max(counted, queue.rows.length))}`);
     paint(row);
-    // Later rows' hotels are read now, so the next row shows at once.
+    // Later rows' hotels are read now, and the rows leased, so the next row shows at once.
     for (const later of queue.rows.slice(index + 1, index + 1 + PREFETCH)) columnsOf(later).forEach((column) => void hotel(column.id));
+    if (queue.rows.slice(index, index + 1 + PREFETCH).some((ahead) => !leased.has(ahead.partnerHotelId))) void hold().catch(() => undefined);
   }
 
   /** @param {Row} row */
@@ -386,6 +452,8 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
         return forget(sent);
       },
     );
+    deciding.add(before.partnerHotelId);
+    void sent.finally(() => deciding.delete(before.partnerHotelId));
     made.push({ before, sent });
     move(1);
   }
@@ -418,9 +486,10 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
         queue.rows[at] = restored;
         index = at;
       }
+      // Shown once its row is (leased again, when it was left behind).
+      await render();
       show(status, `${before.partnerHotelName}: decision undone`);
       tellLeft();
-      void render();
     } catch (error) {
       notify(`${before.partnerHotelName}: the undo was refused: ${/** @type {Error} */ (error).message}`);
     }
@@ -451,7 +520,12 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
   }
   document.addEventListener('keydown', onKey);
   void render();
-  return () => document.removeEventListener('keydown', onKey);
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    clearInterval(renewal);
+    window.removeEventListener('pagehide', leave);
+    leave();
+  };
 }
 
 /** The proposal (key Enter, drawn 0) and the candidates (keys 1–5). @param {Row} row */

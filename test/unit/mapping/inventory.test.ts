@@ -87,8 +87,8 @@ describe('reference inventory', () => {
     const rows = await collect(readReferenceInventory(Buffer.from(csv), 'csv'));
     const errors = rows.filter((row) => 'error' in row).map((row) => [row.line, (row as { error: string }).error]);
     assert.deepEqual(errors, [
-      [2, 'name is 501 characters long; at most 500 are taken'],
-      [4, 'id is 201 characters long; at most 200 are taken'],
+      [2, 'name is 501 characters long, over the 500 allowed'],
+      [4, 'id is 201 characters long, over the 200 allowed'],
       [5, 'name holds the control character U+0007'],
       [6, 'name holds the control character U+0000'],
       [7, 'name holds the control character U+202E'],

@@ -1,0 +1,4 @@
+import { leaveMappingResults, mappingJobRoutes } from '../../shared/mapping-jobs';
+import { httpHandler } from '../../shared/api-keys';
+
+export const handler = httpHandler(mappingJobRoutes.leaveMappingResults, leaveMappingResults);
