@@ -254,6 +254,14 @@ describeInBrowser('the review console', () => {
       await page.keyboard.press('Enter');
       if (await page.locator('dialog[open]').count()) await page.keyboard.press('Escape');
     }
+    // Esc from the search gives the focus back to its button: Enter there searches again, and moves no row.
+    await page.locator('main').focus();
+    await page.keyboard.press('/');
+    await page.locator('dialog[open] #reference-search').waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await page.locator('dialog[open] #reference-search').waitFor();
+    await page.keyboard.press('Escape');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(await shownRow(), id, 'still on the same row');
     const after = await rowOf(id);
