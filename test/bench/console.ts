@@ -102,7 +102,7 @@ page.on('requestfinished', (request) => {
 await page.goto(`${baseUrl}/console#/jobs/${job.mappingJobId}/review`);
 await page.locator('.evidence').waitFor();
 for (let i = 0; i < KEYS; i++) {
-  const before = await page.locator('.row-head p').textContent();
+  const before = await page.locator('.row-head p').first().textContent();
   await page.keyboard.press(i % 2 === 0 ? 'Enter' : 'j');
   await page.waitForFunction((shown) => (globalThis as any).document.querySelector('.row-head p')?.textContent !== shown, before);
   await page.waitForFunction(() => (globalThis as any).keys.at(-1).painted !== undefined);
@@ -124,29 +124,6 @@ do {
   big = (await (await fetch(`${baseUrl}/api/v1/mapping/${created.mappingJobId}`, { headers })).json()) as typeof big;
 } while (big.status !== 'COMPLETED');
 process.stdout.write(`doubtful rows mapped: ${big.counts.review} rows in REVIEW\n`);
-
-const queuePage = await newTab(true);
-await queuePage.goto(`${baseUrl}/console#/jobs/${created.mappingJobId}/review`);
-await queuePage.locator('.evidence').waitFor();
-const undos: number[] = [];
-for (let i = 0; i < KEYS; i++) {
-  const before = await queuePage.locator('.row-head p').textContent();
-  await queuePage.keyboard.press(i % 2 === 0 ? 'Enter' : 'n');
-  await queuePage.waitForFunction((shown) => (globalThis as any).document.querySelector('.row-head p')?.textContent !== shown, before);
-  await queuePage.waitForFunction(() => (globalThis as any).keys.at(-1).complete !== undefined);
-  if (i % 10 === 9) {
-    // Undo the last decision: the key to the status saying it is undone (its answer included).
-    const started = Date.now();
-    await queuePage.keyboard.press('u');
-    await queuePage.locator('.status').getByText('decision undone').waitFor();
-    undos.push(Date.now() - started);
-    await queuePage.keyboard.press('j');
-    await queuePage.waitForFunction(() => (globalThis as any).keys.at(-1).painted !== undefined);
-  }
-}
-const queueKeys = await queuePage.evaluate<{ key: string; at: number; painted: number; complete: number }[]>('window.keys');
-const decisionKeys = queueKeys.filter((press) => press.key === 'Enter' || press.key === 'n');
-await queuePage.close();
 
 // A bulk decision of 300 rows through the API, and its undo, round after round.
 type BatchAnswer = { decided: { partnerHotelId: string; review: { decidedAt: string } }[]; refused: unknown[] };
@@ -187,6 +164,31 @@ started = Date.now();
 await bulkPage.locator('#bulk-undo').click();
 await bulkPage.locator('#bulk-outcome').getByText(/back in REVIEW/).waitFor();
 const consoleUndo = Date.now() - started;
+
+// The queue worked by keys, after the bulk decisions were undone.
+const queuePage = await newTab(true);
+await queuePage.goto(`${baseUrl}/console#/jobs/${created.mappingJobId}/review`);
+await queuePage.locator('.evidence').waitFor();
+const undos: number[] = [];
+for (let i = 0; i < KEYS; i++) {
+  const before = await queuePage.locator('.row-head p').first().textContent();
+  await queuePage.keyboard.press(i % 2 === 0 ? 'Enter' : 'n');
+  await queuePage.waitForFunction((shown) => (globalThis as any).document.querySelector('.row-head p')?.textContent !== shown, before);
+  await queuePage.waitForFunction(() => (globalThis as any).keys.at(-1).complete !== undefined);
+  if (i % 10 === 9) {
+    // Undo the last decision: the key to the status saying it is undone (its answer included).
+    const started = Date.now();
+    await queuePage.keyboard.press('u');
+    await queuePage.locator('.status').getByText('decision undone').waitFor();
+    undos.push(Date.now() - started);
+    await queuePage.keyboard.press('j');
+    await queuePage.waitForFunction(() => (globalThis as any).keys.at(-1).painted !== undefined);
+  }
+}
+const queueKeys = await queuePage.evaluate<{ key: string; at: number; painted: number; complete: number }[]>('window.keys');
+const decisionKeys = queueKeys.filter((press) => press.key === 'Enter' || press.key === 'n');
+await queuePage.close();
+
 await new Promise((resolve) => setTimeout(resolve, 1000));
 await browser.close();
 

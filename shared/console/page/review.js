@@ -25,8 +25,10 @@ import { notify } from './notice.js';
  * @typedef {{ decision: 'MATCH', referenceHotelId: string } | { decision: 'NO_MATCH' } | { decision: 'WITHDRAW' }} Decision
  */
 
-/** Rows read ahead of the one shown, with their hotels' records, and leased with it. */
+/** Rows read ahead of the one shown, with their hotels' records. */
 const PREFETCH = 3;
+/** Rows leased ahead of the one shown: a person deciding fast finds the next rows already held. */
+const LEASE_AHEAD = 6;
 /** How long a row stays leased unless the lease is renewed, and how often it is. */
 const LEASE_SECONDS = 90;
 /** Rows one screen leases at once at most (the API's limit). */
@@ -253,7 +255,7 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
    */
   async function holdNow() {
     if (!leases) return false;
-    const ahead = queue.rows.slice(index, index + 1 + PREFETCH);
+    const ahead = queue.rows.slice(index, index + 1 + LEASE_AHEAD);
     if (ahead.length === 0 && deciding.size === 0) return false;
     // The rows whose decisions are on their way stay held: no one else is shown them before they land.
     const ids = [...new Set([...ahead.map((row) => row.partnerHotelId), ...deciding])].slice(0, LEASED_AT_MOST);
@@ -270,7 +272,7 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
     if (shown !== undefined && skipped.has(shown)) void render();
     // The person moved meanwhile, or rows left the queue: the rows now about to be shown are asked for next.
     const asked = new Set(ids);
-    if (queue.rows.slice(index, index + 1 + PREFETCH).some((row) => !asked.has(row.partnerHotelId))) void hold().catch(() => undefined);
+    if (queue.rows.slice(index, index + 1 + LEASE_AHEAD).some((row) => !asked.has(row.partnerHotelId))) void hold().catch(() => undefined);
     return skipped.size > 0;
   }
   const renewal = leases ? setInterval(() => void hold().catch(() => undefined), RENEW_MS) : undefined;
@@ -305,7 +307,7 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
 
   async function render() {
     try {
-      await queue.reach(index + PREFETCH);
+      await queue.reach(index + LEASE_AHEAD);
     } catch (error) {
       // Another organization's job, one gone, the API unreachable: said, not a blank page.
       show(position, `This queue cannot be read: ${/** @type {Error} */ (error).message}`);
@@ -315,7 +317,7 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
     // A row is shown once it is leased here: another reviewer is never shown it at once.
     for (let tries = 0; leases && queue.rows[index] && !leased.has(queue.rows[index]?.partnerHotelId) && tries < 5; tries++) {
       try {
-        if (await hold()) await queue.reach(index + PREFETCH);
+        if (await hold()) await queue.reach(index + LEASE_AHEAD);
       } catch (error) {
         show(position, `The rows could not be leased: ${/** @type {Error} */ (error).message}`);
         return;
@@ -331,7 +333,7 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
     paint(row);
     // Later rows' hotels are read now, and the rows leased, so the next row shows at once.
     for (const later of queue.rows.slice(index + 1, index + 1 + PREFETCH)) columnsOf(later).forEach((column) => void hotel(column.id));
-    if (queue.rows.slice(index, index + 1 + PREFETCH).some((ahead) => !leased.has(ahead.partnerHotelId))) void hold().catch(() => undefined);
+    if (queue.rows.slice(index, index + 1 + LEASE_AHEAD).some((ahead) => !leased.has(ahead.partnerHotelId))) void hold().catch(() => undefined);
   }
 
   /** @param {Row} row */
