@@ -1,7 +1,7 @@
 /** Row leases in the single table (leases.ts): one item per leased row, beside the job's decisions. */
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { service } from '../platform/runtime';
-import { isConditionFailure, TABLE_KEYS, tableOf, type Table, type TransactItem } from '../platform/table';
+import { isConditionFailure, queryAll, TABLE_KEYS, tableOf, type Table, type TransactItem } from '../platform/table';
 
 /** A row's lease as it stands. */
 export interface RowLease {
@@ -41,23 +41,13 @@ export class RowLeaseStore {
 
   /** The rows of the job leased to `holder` (their leases may have ended). */
   async heldBy(jobId: string, holder: string): Promise<string[]> {
-    const held: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :lease)',
-          FilterExpression: 'holder = :holder',
-          ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':lease': 'LEASE#', ':holder': holder },
-          ProjectionExpression: 'partnerHotelId',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      held.push(...(page.Items ?? []).map((item) => item.partnerHotelId as string));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return held;
+    const held = await queryAll<Pick<RowLease, 'partnerHotelId'>>(this.table, {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :lease)',
+      FilterExpression: 'holder = :holder',
+      ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':lease': 'LEASE#', ':holder': holder },
+      ProjectionExpression: 'partnerHotelId',
+    });
+    return held.map((lease) => lease.partnerHotelId);
   }
 
   /** Ends the holder's leases of these rows (another holder's stay). */

@@ -15,6 +15,7 @@ import { mappingJobRoutes } from '../../shared/mapping-jobs';
 import { eventOutboxOf } from '../../shared/platform/events/outbox';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { tableOf } from '../../shared/platform/table';
+import { completedJob } from '../support/completed-job';
 import { startTestApi, type Caller } from '../support/test-api';
 
 const REFERENCE = { hotels: 120, seed: 9 };
@@ -23,19 +24,10 @@ const api = await startTestApi();
 await seedReferenceInventory(api.runtime, REFERENCE);
 
 /** A completed job of the first `matched` reference hotels as they are (P0…), then `invented` hotels that exist nowhere (X0…). */
-async function completedJob(as: Caller, matched: number, invented: number): Promise<string> {
+function partnerJob(as: Caller, matched: number, invented: number): Promise<string> {
   const rows = hotels.slice(0, matched).map((hotel, i) => [`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
   for (let i = 0; i < invented; i++) rows.push([`X${i}`, `Zzyzx Qwerty Lodge ${i}`, '', 'Nowhere', 'Iceland', 63.1 + i / 100, -19.9]);
-  const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n');
-  const form = new FormData();
-  form.append('name', 'batch inventory');
-  form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
-  const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as, body: form });
-  assert.equal(uploaded.status, 201, uploaded.text);
-  const created = await api.request('POST', '/api/v1/mapping', { as, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
-  assert.equal(created.status, 201, created.text);
-  await api.messaging.idle();
-  return created.body.mappingJobId;
+  return completedJob(api, as, [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n'));
 }
 
 const batch = (as: Caller, jobId: string, decisions: unknown, headers?: Record<string, string>) =>
@@ -58,7 +50,7 @@ async function reviewCommits(as: Caller): Promise<number[]> {
 describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
   it('decides 70 rows in one request: each row, the counts, the score figures, the book, the feed and the events; its undo restores them', async () => {
     const partner = await api.newOrganization();
-    const jobId = await completedJob(partner, 30, 40);
+    const jobId = await partnerJob(partner, 30, 40);
     const job = await jobOf(partner, jobId);
     const before = job.counts;
     const ids = [...Array.from({ length: 30 }, (_, i) => `P${i}`), ...Array.from({ length: 40 }, (_, i) => `X${i}`)];
@@ -116,7 +108,7 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
 
   it('refuses row by row what a single review refuses, decides the rest, and changes nothing of the refused', async () => {
     const partner = await api.newOrganization();
-    const jobId = await completedJob(partner, 3, 3);
+    const jobId = await partnerJob(partner, 3, 3);
     const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: 'X2', decision: 'NO_MATCH' } });
     assert.equal(decided.status, 200);
     const before = (await jobOf(partner, jobId)).counts;
@@ -152,7 +144,7 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
 
   it('refuses a malformed batch whole with 400, deciding nothing', async () => {
     const partner = await api.newOrganization();
-    const jobId = await completedJob(partner, 2, 1);
+    const jobId = await partnerJob(partner, 2, 1);
     const cases: [unknown, RegExp][] = [
       [[], /^decisions: must hold at least one decision/],
       [Array.from({ length: 501 }, (_, i) => ({ partnerHotelId: `P${i}`, decision: 'NO_MATCH' })), /^decisions: must hold at most 500 decisions/],
@@ -171,7 +163,7 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
 
   it('answers a repeated Idempotency-Key with the first answer, deciding nothing again', async () => {
     const partner = await api.newOrganization();
-    const jobId = await completedJob(partner, 0, 4);
+    const jobId = await partnerJob(partner, 0, 4);
     const decisions = ['X0', 'X1', 'X2'].map((id) => ({ partnerHotelId: id, decision: 'NO_MATCH', expectedDecidedAt: null }));
     const first = await batch(partner, jobId, decisions, { 'idempotency-key': 'bulk-1' });
     api.clock.advance(1000);
@@ -187,7 +179,7 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
 
   it('keeps the counts true when a batch and single reviews decide the same rows at once', async () => {
     const partner = await api.newOrganization();
-    const jobId = await completedJob(partner, 0, 30);
+    const jobId = await partnerJob(partner, 0, 30);
     const ids = Array.from({ length: 30 }, (_, i) => `X${i}`);
     const [bulk, ...singles] = await Promise.all([
       batch(partner, jobId, ids.map((id) => ({ partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[1]!.id, expectedDecidedAt: null }))),
@@ -206,7 +198,7 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
   it("answers 404 for another organization's job, 409 before the job completes, and runs on a function with only its route's settings", async () => {
     const partner = await api.newOrganization();
     const stranger = await api.newOrganization();
-    const jobId = await completedJob(partner, 0, 2);
+    const jobId = await partnerJob(partner, 0, 2);
     const foreign = await batch(stranger, jobId, [{ partnerHotelId: 'X0', decision: 'NO_MATCH' }]);
     assert.equal(foreign.status, 404, foreign.text);
     assert.equal((await rowOf(partner, jobId, 'X0')).review, undefined);
