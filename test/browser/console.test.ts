@@ -480,6 +480,23 @@ describeInBrowser('the review console', () => {
     }
   });
 
+  it('draws a scale only between two pins or more, and says when the partner has no pin', async () => {
+    // The page's own module, as it draws a row's map.
+    const drawn = await page.evaluate<{ scale: boolean; note: string | null }[]>(`import('./console/map.js').then(({ pinMap }) => [
+      [{ label: 'P', name: 'partner', kind: 'partner' }, { label: '0', name: 'proposal', lat: 48.85, lon: 2.35, kind: 'proposal' }],
+      [{ label: 'P', name: 'partner', kind: 'partner' }, { label: '0', name: 'proposal', lat: 48.85, lon: 2.35, kind: 'proposal' }, { label: '1', name: 'candidate', lat: 48.86, lon: 2.35, kind: 'candidate' }],
+      [{ label: 'P', name: 'partner', lat: 48.85, lon: 2.351, kind: 'partner' }, { label: '0', name: 'proposal', lat: 48.85, lon: 2.35, kind: 'proposal' }],
+    ].map((pins) => {
+      const map = pinMap(pins);
+      return { scale: map.querySelector('.scale') !== null, note: map.querySelector('.map-note')?.textContent ?? null };
+    }))`);
+    assert.deepEqual(drawn, [
+      { scale: false, note: 'No coordinates: P (no distances from P)' },
+      { scale: true, note: 'No coordinates: P (no distances from P)' },
+      { scale: true, note: null },
+    ]);
+  });
+
   it('takes N with Shift or Caps Lock as n', async () => {
     await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/review`);
     await page.locator('.evidence').waitFor();

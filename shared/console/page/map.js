@@ -44,7 +44,8 @@ export function pinMap(pins) {
     'svg',
     { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'map', role: 'img', 'aria-label': `Map of ${placed.length} pins. ${description}${unplaced.length ? `. No coordinates: ${unplaced.join(', ')}` : ''}` },
   );
-  if (unplaced.length) map.append(svg('text', { x: 12, y: 20, class: 'map-note' }, `No coordinates: ${unplaced.join(', ')}`));
+  // Without the partner's pin, the hotels are drawn among themselves: no distance from P.
+  if (unplaced.length) map.append(svg('text', { x: 12, y: 20, class: 'map-note' }, `No coordinates: ${unplaced.join(', ')}${partner ? '' : ' (no distances from P)'}`));
   if (placed.length === 0) {
     map.append(svg('text', { x: WIDTH / 2, y: HEIGHT / 2, 'text-anchor': 'middle', class: 'map-note' }, 'No coordinates to draw'));
     return map;
@@ -85,12 +86,13 @@ export function pinMap(pins) {
       ),
     );
   }
+  map.append(svg('text', { x: WIDTH - 14, y: 20, 'text-anchor': 'middle', class: 'north' }, 'N ↑'));
+  // A scale needs two pins to measure between: one pin alone is drawn without one.
+  if (placed.length < 2) return map;
   const scaleMeters = roundLength(spanMeters / 3);
-  const scalePixels = scaleMeters * pixelsPerMeter;
   map.append(
-    svg('line', { x1: 12, y1: HEIGHT - 14, x2: 12 + scalePixels, y2: HEIGHT - 14, class: 'scale' }),
+    svg('line', { x1: 12, y1: HEIGHT - 14, x2: 12 + scaleMeters * pixelsPerMeter, y2: HEIGHT - 14, class: 'scale' }),
     svg('text', { x: 12, y: HEIGHT - 20, class: 'scale-label' }, distance(scaleMeters)),
-    svg('text', { x: WIDTH - 14, y: 20, 'text-anchor': 'middle', class: 'north' }, 'N ↑'),
   );
   return map;
 }
