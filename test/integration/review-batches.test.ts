@@ -186,13 +186,19 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
       ...ids.filter((_, i) => i % 3 === 0).map((id) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[2]!.id, expectedDecidedAt: null } })),
     ]);
     assert.equal(bulk.status, 200, bulk.text);
-    const singlesDecided = singles.filter((answer) => answer.status === 200).length;
-    assert.ok(singles.every((answer) => answer.status === 200 || answer.status === 409));
-    // Each row decided once: by the batch or by its single review.
-    assert.equal(bulk.body.decided.length + singlesDecided, 30);
+    // Eleven writers take turns on the book's feed: under a loaded machine a single review may outlast
+    // its function's time and answer 503 (its decision may still land). None is decided twice.
+    const statuses = singles.map((answer) => answer.status);
+    assert.ok(statuses.every((status) => status === 200 || status === 409 || status === 503), JSON.stringify(statuses));
     assert.ok(bulk.body.refused.every((row: { status: number }) => row.status === 409));
-    assert.equal((await jobOf(partner, jobId)).counts.matched, 30);
+    assert.ok(bulk.body.decided.length + statuses.filter((status) => status === 200).length <= 30);
+    // Every row ends decided once, by the batch or by its single review: one event each, the counts exact.
+    const deadline = Date.now() + 20_000;
+    while ((await resolvedEvents(partner)).length < 30 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await resolvedEvents(partner)).length, 30);
+    const rows = await Promise.all(ids.map((id) => rowOf(partner, jobId, id)));
+    assert.ok(rows.every((row) => row.status === 'MATCHED' && row.review?.decision === 'MATCH'), JSON.stringify(rows.map((row) => row.status)));
+    assert.equal((await jobOf(partner, jobId)).counts.matched, 30);
   });
 
   it("answers 404 for another organization's job, 409 before the job completes, and runs on a function with only its route's settings", async () => {
