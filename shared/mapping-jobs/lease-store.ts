@@ -39,15 +39,15 @@ export class RowLeaseStore {
     }
   }
 
-  /** The rows of the job leased to `holder` (their leases may have ended). */
-  async heldBy(jobId: string, holder: string): Promise<string[]> {
-    const held = await queryAll<Pick<RowLease, 'partnerHotelId'>>(this.table, {
+  /** The job's rows leased to `holder`, with when each lease ends (it may have ended). */
+  async heldBy(jobId: string, holder: string): Promise<RowLease[]> {
+    const held = await queryAll<{ partnerHotelId: string; leasedUntil: string }>(this.table, {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :lease)',
       FilterExpression: 'holder = :holder',
       ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':lease': 'LEASE#', ':holder': holder },
-      ProjectionExpression: 'partnerHotelId',
+      ProjectionExpression: 'partnerHotelId, leasedUntil',
     });
-    return held.map((lease) => lease.partnerHotelId);
+    return held.map((lease) => ({ partnerHotelId: lease.partnerHotelId, holder, expiresAt: lease.leasedUntil }));
   }
 
   /** Ends the holder's leases of these rows (another holder's stay). */

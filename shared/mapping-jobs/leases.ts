@@ -8,7 +8,7 @@
 import type { Clock } from '../platform/clock';
 import { conflict } from '../platform/errors';
 import type { MappingJob } from './job';
-import type { RowLeaseStore } from './lease-store';
+import type { RowLease, RowLeaseStore } from './lease-store';
 
 /** How long a lease lasts unless renewed, and the bounds a client may ask for. */
 export const LEASE_SECONDS = { default: 90, min: 15, max: 300 } as const;
@@ -29,18 +29,25 @@ export interface HeldRows {
 }
 
 /**
- * Leases these rows of a completed job to `holder` for `seconds` (new ones, and its own renewed)
- * where no other holder's lease stands, and releases its other rows.
+ * Leases these rows of a completed job to `holder` for `seconds` (new ones, and its own renewed once
+ * half their time is gone) where no other holder's lease stands, and releases its other rows.
  */
 export async function holdRows(ports: LeasePorts, job: MappingJob, holder: string, partnerHotelIds: readonly string[], seconds: number): Promise<HeldRows> {
   if (job.status !== 'COMPLETED') throw conflict(`The job is ${job.status}; its rows are leased for review once it is COMPLETED.`);
   const wanted = [...new Set(partnerHotelIds)];
   const now = ports.clock.now();
   const until = new Date(now.getTime() + seconds * 1000);
-  const before = await ports.leases.heldBy(job.id, holder);
+  const before = new Map((await ports.leases.heldBy(job.id, holder)).map((lease) => [lease.partnerHotelId, lease]));
   const kept = new Set(wanted);
-  await ports.leases.release(job.id, holder, before.filter((id) => !kept.has(id)));
-  const leases = await Promise.all(wanted.map((id) => ports.leases.take(job.id, id, holder, now, until)));
+  await ports.leases.release(job.id, holder, [...before.keys()].filter((id) => !kept.has(id)));
+  // A row held with more than half its time left stands as it is: asked again as the reviewer moves on, it is not written again.
+  const fresh = (lease: RowLease | undefined): lease is RowLease => lease !== undefined && Date.parse(lease.expiresAt) - now.getTime() > (seconds * 1000) / 2;
+  const leases = await Promise.all(
+    wanted.map(async (id) => {
+      const held = before.get(id);
+      return fresh(held) ? held : ports.leases.take(job.id, id, holder, now, until);
+    }),
+  );
   const mine = leases.filter((lease) => lease.holder === holder);
   const decided = await ports.decidedAt(job, mine.map((lease) => lease.partnerHotelId));
   return {
@@ -51,5 +58,5 @@ export async function holdRows(ports: LeasePorts, job: MappingJob, holder: strin
 
 /** Releases every row leased to `holder`: it left the queue. */
 export async function leaveRows(ports: Pick<LeasePorts, 'leases'>, job: MappingJob, holder: string): Promise<void> {
-  await ports.leases.release(job.id, holder, await ports.leases.heldBy(job.id, holder));
+  await ports.leases.release(job.id, holder, (await ports.leases.heldBy(job.id, holder)).map((lease) => lease.partnerHotelId));
 }

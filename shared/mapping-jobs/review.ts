@@ -97,8 +97,14 @@ export async function reviewResults(ports: ReviewPorts, input: { job: MappingJob
   const repeated = decisions.find((decision, i) => decisions.findIndex((other) => other.partnerHotelId === decision.partnerHotelId) !== i);
   if (repeated) throw invalidInput(`decisions: the row ${repeated.partnerHotelId} is decided twice; a batch decides each row once.`);
   const now = ports.clock.now().toISOString();
+  // Many rows of a batch name the same hotel: each is read once.
   const hotels = new Map<string, Promise<ReferenceHotelShown | undefined>>();
-  const cached: ReviewPorts = { ...ports, referenceHotel: (id) => hotels.get(id) ?? (hotels.set(id, ports.referenceHotel(id)), hotels.get(id)!) };
+  const referenceHotel = (id: string) => {
+    const read = hotels.get(id) ?? ports.referenceHotel(id);
+    hotels.set(id, read);
+    return read;
+  };
+  const cached: ReviewPorts = { ...ports, referenceHotel };
   const prepared: (PreparedDecision | DomainError)[] = [];
   for (const slice of blocksOf(decisions, BATCH_READS)) {
     prepared.push(
