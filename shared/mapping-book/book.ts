@@ -7,10 +7,10 @@ import type { TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
 import { blocksOf } from '../platform/objects/block-files';
 import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type EngineAnswer, type ChangeCause, type EngineCause, type JobRow, type Outcome, type StandingDecision, type Withdrawal } from './entries';
-import type { BookPorts } from './job-writes';
+import type { BookPorts } from './ports';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
-import { filterMatches, searchGeneration, type EntryFilter } from './entry-search';
+import { filterMatches, searchGeneration, type EntryFilter, type PageStart, type ScoredKey } from './entry-search';
 import type { AnswerSearch } from '../mapping';
 import { unlistedSince } from './store';
 
@@ -345,9 +345,9 @@ export async function listEntries(
 }
 
 /**
- * The entries a search and the filter ask for, in key order after `afterKey`, at most `limit`, with
- * the cursor to go on (null at the end) and how many there are in all: the generation's search
- * columns scanned (entry-search.ts), the entries changed since laid over them.
+ * The entries a search and the filter ask for, after `start` in its order (key order, or by score),
+ * at most `limit`, with the place to go on from (null at the end) and how many there are in all:
+ * the generation's search columns scanned (entry-search.ts), the entries changed since laid over them.
  */
 export async function searchEntries(
   ports: Pick<BookPorts, 'store' | 'files'>,
@@ -355,21 +355,21 @@ export async function searchEntries(
   search: AnswerSearch,
   filter: EntryFilter,
   limit: number,
-  afterKey: string | null,
-): Promise<{ entries: BookEntry[]; nextKey: string | null; total: number }> {
+  start: PageStart,
+): Promise<{ entries: BookEntry[]; next: ScoredKey | null; total: number }> {
   for (;;) {
     const { generation } = await ports.store.state(organizationId);
     const snapshot = await Snapshot.open(ports.files, organizationId, generation);
     const [columns, laidOver] = await Promise.all([snapshot?.searchColumns(), ports.store.laidOverAll(organizationId)]);
     // A generation committed meanwhile may have folded (and removed) items the search read: search it instead.
     if ((await ports.store.state(organizationId)).generation !== generation) continue;
-    const { found, total } = searchGeneration(columns?.columns ?? [], columns?.hidden ?? [], laidOver, search, filter, afterKey, limit + 1);
+    const { found, total } = searchGeneration(columns?.columns ?? [], columns?.hidden ?? [], laidOver, search, filter, start, limit + 1);
     const page = found.slice(0, limit);
     const inGeneration = page.flatMap((item) => ('row' in item ? [item.key] : []));
     const read = new Map(((await snapshot?.entriesAt(inGeneration)) ?? []).map((entry) => [entryKey(entry), withoutFolded(entry)]));
     return {
       entries: page.map((item) => ('entry' in item ? item.entry : read.get(item.key)!)),
-      nextKey: found.length > limit ? page[page.length - 1]!.key : null,
+      next: found.length > limit ? { score: page[page.length - 1]!.score, key: page[page.length - 1]!.key } : null,
       total,
     };
   }

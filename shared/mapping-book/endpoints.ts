@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { conflict, invalidInput, notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
 import { decodeCursor, encodeCursor } from '../platform/table';
-import { answerSearchOf, referenceFactsIn, type ReferenceHotelFacts, type ReferenceHotelShown } from '../mapping';
+import { answerSearchOf, referenceFactsIn, type ReferenceHotelFacts, type ReferenceHotelShown, type ScoreOrder } from '../mapping';
 import { referenceHotelShown } from '../reference';
 import { connectedSupplierCodes } from '../suppliers';
 import { bookStatistics, currentEntry, decideEntry, listEntries, searchEntries } from './book';
 import { formatPosition, parsePosition } from './change-log';
+import { SCORE_STEPS, type ScoredKey } from './entry-search';
 import { OWN_SOURCE, type BookEntry } from './entries';
 import { mappingBookRoutes } from './routes';
 import { bookPorts, exportPorts } from './services';
@@ -15,10 +16,21 @@ import { requestBookExport } from './exports';
 import { changeView, entryView } from './views';
 import { statisticsView } from './statistics';
 
-/** A page's cursor: the key of its last entry, in the platform's cursor form. */
+/** A page's cursor in key order: the key of its last entry, in the platform's cursor form. */
 const CURSOR = { partition: {}, attributes: ['after'] } as const;
 const encodeKey = (key: string) => encodeCursor({ after: key })!;
 const decodeKey = (cursor: string | undefined) => decodeCursor(cursor, CURSOR)?.after ?? null;
+
+/** A page's cursor in a score order: the order, and the score and key of its last entry. */
+const scoredCursor = (order: ScoreOrder) => ({ partition: { order }, attributes: ['score', 'after'] }) as const;
+const encodeScored = (order: ScoreOrder, { score, key }: ScoredKey) => encodeCursor({ order, score: String(score), after: key })!;
+function decodeScored(order: ScoreOrder, cursor: string | undefined): ScoredKey | null {
+  const decoded = decodeCursor(cursor, scoredCursor(order));
+  if (decoded === undefined) return null;
+  const score = Number(decoded.score);
+  if (!Number.isInteger(score) || score < 0 || score > SCORE_STEPS) throw invalidInput('cursor: is not a cursor of this list.');
+  return { score, key: decoded.after! };
+}
 
 export const getMappingBook: Implementation<typeof mappingBookRoutes.getMappingBook> = async ({ principal }, runtime) => {
   const ports = bookPorts(runtime);
@@ -27,15 +39,20 @@ export const getMappingBook: Implementation<typeof mappingBookRoutes.getMappingB
 };
 
 export const listBookEntries: Implementation<typeof mappingBookRoutes.listBookEntries> = async ({ principal, query }, runtime) => {
-  const { limit = 100, cursor, partnerHotelId, name, city, country, referenceHotelId, supplier, ...filter } = query;
+  const { limit = 100, cursor, order, partnerHotelId, name, city, country, referenceHotelId, supplier, ...filter } = query;
   const connected = await connectedSupplierCodes(runtime, principal.organizationId);
   const asked = answerSearchOf({ name, city, country, referenceHotelId, supplier }, connected);
   const search = asked || partnerHotelId !== undefined ? { ...asked, ...(partnerHotelId !== undefined && { partnerHotelId }) } : undefined;
-  const page: { entries: BookEntry[]; nextKey: string | null; total?: number } = search
-    ? await searchEntries(bookPorts(runtime), principal.organizationId, search, filter, limit, decodeKey(cursor))
-    : await listEntries(bookPorts(runtime), principal.organizationId, filter, limit, decodeKey(cursor));
-  const nextCursor = page.nextKey === null ? null : encodeKey(page.nextKey);
-  return { status: 200, json: { entries: page.entries.map((entry) => entryView(entry, connected)), nextCursor, ...(page.total !== undefined && { total: page.total }) } };
+  const view = (entries: BookEntry[]) => entries.map((entry) => entryView(entry, connected));
+  // A search or an order reads the generation's search columns; a plain listing walks its index.
+  if (search || order) {
+    const start = order ? { order, after: decodeScored(order, cursor) } : { order: 'KEY' as const, afterKey: decodeKey(cursor) };
+    const page = await searchEntries(bookPorts(runtime), principal.organizationId, search ?? {}, filter, limit, start);
+    const nextCursor = page.next === null ? null : order ? encodeScored(order, page.next) : encodeKey(page.next.key);
+    return { status: 200, json: { entries: view(page.entries), nextCursor, total: page.total } };
+  }
+  const page = await listEntries(bookPorts(runtime), principal.organizationId, filter, limit, decodeKey(cursor));
+  return { status: 200, json: { entries: view(page.entries), nextCursor: page.nextKey === null ? null : encodeKey(page.nextKey) } };
 };
 
 export const getBookEntry: Implementation<typeof mappingBookRoutes.getBookEntry> = async ({ principal, query }, runtime) => {

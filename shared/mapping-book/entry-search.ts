@@ -1,7 +1,7 @@
 /**
  * Searching the mapping book's entries (the answer search of shared/mapping/answer-search.ts) with
- * the listing's filters (source, status, method, score), in key order (partner id, then source),
- * with the total that matched.
+ * the listing's filters (source, status, method, score), in key order (partner id, then source) or
+ * by score (ties in key order), with the total that matched.
  *
  * The rule is `entryMatches` on an entry. At scale the same rule runs on search columns: each part
  * of a segment carries in its file, after its blocks, its entries' answer columns with their
@@ -13,7 +13,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { answerColumnsFrom, answerColumnsOf, answerColumnTexts, answerMarks, answerMatches, type AnswerColumns, type AnswerSearch, type SearchedAnswer } from '../mapping';
+import { answerColumnsFrom, answerColumnsOf, answerColumnTexts, answerMarks, answerMatches, type AnswerColumns, type AnswerSearch, type ScoreOrder, type SearchedAnswer } from '../mapping';
 import { compareUtf8 } from '../platform/objects/block-files';
 import { textAtLine, textLinesFrom, textLinesOf, type TextLines } from '../platform/text-lines';
 import { ENTRY_METHODS, ENTRY_STATUSES, type BookEntry } from './entries';
@@ -55,7 +55,18 @@ export function entryMatches(entry: BookEntry, search: AnswerSearch, filter: Ent
 
 const STATUSES = [...ENTRY_STATUSES];
 const METHODS = [null, ...ENTRY_METHODS];
-const SCORE_STEPS = 10_000;
+/** Scores are kept, filtered and ordered in ten-thousandths. */
+export const SCORE_STEPS = 10_000;
+const stepOf = (score: number) => Math.round(score * SCORE_STEPS);
+
+/** A place in a score order: the score in ten-thousandths, and the entry key that broke the tie. */
+export interface ScoredKey {
+  score: number;
+  key: string;
+}
+
+/** Where a page starts: after an entry key in key order, or after a place in a score order. */
+export type PageStart = { order: 'KEY'; afterKey: string | null } | { order: ScoreOrder; after: ScoredKey | null };
 
 /** A part's entries as searches read them, in key order. */
 export interface EntryColumns {
@@ -77,7 +88,7 @@ export function entryColumnsOf(entries: readonly (BookEntry & { folded: number }
     answers: answerColumnsOf(entries.map(searchedOf)),
     sources: textLinesOf(entries.map((entry) => entry.source)),
     statusMethods: Uint8Array.from(entries, (entry) => STATUSES.indexOf(entry.status) * 4 + METHODS.indexOf(entry.method)),
-    scores: Uint16Array.from(entries, (entry) => Math.round(entry.score * SCORE_STEPS)),
+    scores: Uint16Array.from(entries, (entry) => stepOf(entry.score)),
     folded: Float64Array.from(entries, (entry) => entry.folded),
   };
 }
@@ -143,12 +154,12 @@ interface GenerationRow {
   row: number;
 }
 
-/** A matching entry: a row of the generation, or an entry changed since (laid over it). */
-type Found = { key: string; row: GenerationRow } | { key: string; entry: BookEntry };
+/** A matching entry with its score (ten-thousandths): a row of the generation, or an entry changed since (laid over it). */
+export type Found = ScoredKey & ({ row: GenerationRow } | { entry: BookEntry });
 
 /**
- * The entries that the search and the filter ask for, in key order, after `afterKey` (excluded):
- * the first `limit` (rows of the generation to read, or laid-over entries as they are) and how many
+ * The entries that the search and the filter ask for, after `start` (excluded) in its order: the
+ * first `limit` (rows of the generation to read, or laid-over entries as they are) and how many
  * there are in all. `laidOver`: the entries changed since, with the sequence of their change.
  */
 export function searchGeneration(
@@ -157,9 +168,10 @@ export function searchGeneration(
   laidOver: readonly { entry: BookEntry; sequence: number }[],
   search: AnswerSearch,
   filter: EntryFilter,
-  afterKey: string | null,
+  start: PageStart,
   limit: number,
 ): { found: Found[]; total: number } {
+  const afterKey = start.order === 'KEY' ? start.afterKey : null;
   // A laid-over entry newer than what the generation folded of it stands in for the generation's row: marked like a hidden one.
   const replaced = generation.map((parts) => parts.map((): Uint8Array | undefined => undefined));
   const laidFound: Found[] = [];
@@ -169,7 +181,7 @@ export function searchGeneration(
     const at = visibleRowOf(generation, hidden, key);
     if (at && sequence <= generation[at.segment]![at.part]!.folded[at.row]!) continue;
     if (at) (replaced[at.segment]![at.part] ??= new Uint8Array(generation[at.segment]![at.part]!.rows))[at.row] = 1;
-    if (entryMatches(entry, search, filter)) laidFound.push({ key, entry });
+    if (entryMatches(entry, search, filter)) laidFound.push({ key, score: stepOf(entry.score), entry });
   }
   laidFound.sort((a, b) => compareUtf8(a.key, b.key));
   const laidAfter = laidFound.filter((found) => afterLaid(found.key));
@@ -178,6 +190,8 @@ export function searchGeneration(
   const status = filter.status === undefined ? undefined : STATUSES.indexOf(filter.status);
   const deleted = STATUSES.indexOf('DELETED');
   const method = filter.method === undefined ? undefined : METHODS.indexOf(filter.method === 'NONE' ? null : filter.method);
+  // By score: every matching row's score, ordered at the end.
+  const scored: { score: number; row: GenerationRow }[] = [];
   // Each segment's matching rows, in key order; the page is the lowest keys of all of them.
   const lists: Found[][] = [laidAfter];
   let total = laidFound.length;
@@ -197,15 +211,51 @@ export function searchGeneration(
         if (texts !== undefined && texts.marks[row] !== texts.all) continue;
         if (filter.source !== undefined && textAtLine(columns.sources, row) !== filter.source) continue;
         total++;
+        if (start.order !== 'KEY') {
+          scored.push({ score: columns.scores[row]!, row: { segment, part, row } });
+          continue;
+        }
         if (list.length === limit) continue;
         const key = keyAt(columns, row);
         past ||= compareUtf8(key, afterKey!) > 0;
-        if (past) list.push({ key, row: { segment, part, row } });
+        if (past) list.push({ key, score: columns.scores[row]!, row: { segment, part, row } });
       }
     });
     lists.push(list);
   });
-  return { found: lowestKeys(lists, limit), total };
+  if (start.order === 'KEY') return { found: lowestKeys(lists, limit), total };
+  const keyOfRow = ({ segment, part, row }: GenerationRow) => keyAt(generation[segment]![part]!, row);
+  return { found: firstByScore([...laidFound, ...scored], keyOfRow, start.order, start.after, limit), total };
+}
+
+/**
+ * The first `limit` of the matches in a score order (ties in key order) after a place in it: sorted
+ * by score, and only the scores the page reaches have their rows' keys read and sorted.
+ */
+function firstByScore(
+  matches: ({ score: number; row: GenerationRow } | Found)[],
+  keyOfRow: (row: GenerationRow) => string,
+  order: ScoreOrder,
+  after: ScoredKey | null,
+  limit: number,
+): Found[] {
+  const sign = order === 'ASC' ? 1 : -1;
+  const ahead = after === null ? matches : matches.filter((match) => sign * (match.score - after.score) >= 0);
+  ahead.sort((a, b) => sign * (a.score - b.score));
+  const found: Found[] = [];
+  for (let first = 0; first < ahead.length && found.length < limit; ) {
+    let end = first + 1;
+    while (end < ahead.length && ahead[end]!.score === ahead[first]!.score) end++;
+    const tied = ahead.slice(first, end).map((match): Found => ('key' in match ? match : { ...match, key: keyOfRow(match.row) }));
+    tied.sort((a, b) => compareUtf8(a.key, b.key));
+    for (const match of tied) {
+      if (after !== null && match.score === after.score && compareUtf8(match.key, after.key) <= 0) continue;
+      found.push(match);
+      if (found.length === limit) break;
+    }
+    first = end;
+  }
+  return found;
 }
 
 /** The row of the newest segment holding a key, unless hidden (then a newer one holds it). */

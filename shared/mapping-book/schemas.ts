@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
 import { MAPPING_EXPORT_COLUMNS } from '../mapping';
-import { answerSearchFields, CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, SearchTotal } from '../mapping';
+import { answerSearchFields, CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, referenceHotelFactFields, SCORE_ORDERS, ScoreParam as Score, SearchTotal } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { CHANGES_RETENTION_DAYS } from './files';
 import { CHANGE_KINDS, ENTRY_METHODS, ENTRY_STATUSES, MATERIAL_MOVE_METERS, OWN_SOURCE } from './entries';
@@ -31,6 +31,16 @@ export const EntriesQuery = v.strictObject({
   minScore: v.optional(v.pipe(Score, v.description('Only entries scoring at least this'), v.examples([0.5]))),
   maxScore: v.optional(v.pipe(Score, v.description('Only entries scoring at most this'), v.examples([0.95]))),
   partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description("Search: the entries of this partner hotel id (one per source that lists it)"))),
+  order: v.optional(
+    v.pipe(
+      v.picklist(SCORE_ORDERS, 'must be DESC or ASC'),
+      v.description(
+        'Entries by score, ties in partner id order: DESC, best first, or ASC, lowest first (with `status=MATCHED&method=FUZZY`, the matches likeliest wrong first). ' +
+          'Left out, entries are listed in partner id order. With an order the answer carries `total`, as a search\'s does.',
+      ),
+      v.examples(['ASC']),
+    ),
+  ),
   ...answerSearchFields,
 });
 

@@ -11,7 +11,7 @@
  * of its counted chunks, which are the only rows a partner can read) less the rows answered from the
  * mapping book unchanged (unchanged-rows.ts). The rest is released.
  */
-import type { MappingMode, MappingResult, MappingStatus, PartnerHotel, ReferenceHotelFacts } from '../mapping';
+import type { MappingMode, MappingResult, MappingStatus, PartnerHotel, ReferenceHotelFacts, ScoreOrder } from '../mapping';
 import { rightProbability } from '../mapping';
 import { OWN_SOURCE, type ClaimedAway, type PartnerFacts } from '../mapping-book';
 import { EXPORTS_PREFIX } from '../export-format';
@@ -136,10 +136,6 @@ const roundedFigures = (figures: ScoreFigures): ScoreFigures => ({
 
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
 export const RESULT_METHODS = ['ID', 'FUZZY', 'MANUAL'] as const;
-
-export const SCORE_ORDERS = ['DESC', 'ASC'] as const;
-/** Best score first, or lowest first. */
-export type ScoreOrder = (typeof SCORE_ORDERS)[number];
 
 /** The status, method and score filters of a results query, and the order of scores. */
 export interface ResultFilter {

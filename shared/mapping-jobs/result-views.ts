@@ -5,7 +5,7 @@
  * first in blocks of VIEW_BLOCK_ROWS), as Brotli blocks laid end to end in a few objects, with a small manifest of each block's file,
  * first key and place. A read fetches the blocks it needs by byte range. A person's decisions are
  * small table items (store.ts) that reads lay over the files. A mapped row so costs a share of two
- * S3 writes per job instead of two DynamoDB write units of its own (README, "Unit cost").
+ * S3 writes per job instead of two DynamoDB write units of its own (operator's guide, "Unit cost").
  *
  * The views are written in parts, each within a fixed memory whatever the job's size: a part is
  * the rows of a run of chunks (in partner id order, since chunks are), with each partition's rows
@@ -15,8 +15,9 @@ import { blockAscending, blockDescending, BlockFileWriter, blocksOf, cachedRead,
 import { service } from '../platform/runtime';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
+import type { ScoreOrder } from '../mapping';
 import { OWN_SOURCE } from '../mapping-book';
-import { countResults, jobObjects, scoreFiguresOf, type JobCounts, type ScoreOrder, type MappingJob, type ScoreFigures, type StoredResult } from './job';
+import { countResults, jobObjects, scoreFiguresOf, type JobCounts, type MappingJob, type ScoreFigures, type StoredResult } from './job';
 import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
 import { deserializeSearchColumns, searchColumnsOf, serializeSearchColumns, type SearchColumns } from './result-search';
 

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
-import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, answerSearchFields, SearchTotal } from '../mapping';
+import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, answerSearchFields, SCORE_ORDERS, SearchTotal } from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
-import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS, SCORE_BINS, SCORE_ORDERS } from './job';
+import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS, SCORE_BINS } from './job';
 
 import { FIND_MATCH_MAX_HOTELS, FIND_MATCH_MIN_CHARGE } from './find-match';
 import { REVIEW_BATCH_MAX_ROWS } from './review';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { MappingMode, MappingResult } from '../mapping';
+import type { MappingMode, MappingResult, ScoreOrder } from '../mapping';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut, messagePut } from '../platform/events/outbox';
 import { service } from '../platform/runtime';
@@ -19,7 +19,7 @@ import {
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
 import { mappingExportQueue, type CompletionMessage } from './queues';
-import { resultsExpireAt, riskOf, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type ScoreFigures, type ScoreOrder, type StoredResult } from './job';
+import { resultsExpireAt, riskOf, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type ScoreFigures, type StoredResult } from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {

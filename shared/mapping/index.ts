@@ -9,7 +9,7 @@
 export type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateSummary, MappingResult, MappingOptions, ReferenceHotelFacts, ReferenceHotelShown } from './types';
 export { hasCodeAtAny, referenceFacts, referenceFactsIn, referenceFactsOfRecord, referenceFactsShown, sameReferenceFacts, supplierCodesShown, withReferenceFacts } from './reference-facts';
-export { MAPPING_MODES, matchesBySupplierCode } from './types';
+export { MAPPING_MODES, matchesBySupplierCode, SCORE_ORDERS, type ScoreOrder } from './types';
 export { MatchingIndex } from './matching-index';
 export { buildMatchingIndex } from './matching-index-builder';
 export { serializeMatchingIndex, deserializeMatchingIndex } from './matching-index-snapshot';

@@ -92,3 +92,7 @@ export interface MappingOptions {
   /** How many runner-up candidates to report per row. Default 3. */
   maxCandidates?: number;
 }
+
+export const SCORE_ORDERS = ['DESC', 'ASC'] as const;
+/** Best score first, or lowest first. */
+export type ScoreOrder = (typeof SCORE_ORDERS)[number];

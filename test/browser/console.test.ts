@@ -3,7 +3,7 @@
  * works it: by keyboard, checked with axe-core on every view (any finding fails, minor included),
  * and each decision checked in the API's state afterwards, not only on the page. The demo data of
  * `npm start` (the generated demo reference and infra/local/demo/review-queue.csv) gives the
- * queue; the review view's screenshots (desktop and phone) go into the README.
+ * queue; the review view's screenshots (desktop and phone) go into docs/, beside the README.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -451,6 +451,47 @@ describeInBrowser('the review console', () => {
     const undone = await entry(id);
     assert.deepEqual([undone.status, undone.decision], ['REVIEW', undefined]);
     assert.equal(await shownRow(), id);
+  });
+
+  it("works the book's riskiest automatic answers, read lowest score first from the API, reached from the book's page by keyboard", async () => {
+    const entries = (await api.request('GET', '/api/v1/mapping-book/entries?limit=1000', { as: partner })).body.entries as { partnerHotelId: string; status: string; method: string | null; score: number }[];
+    const risk = (held: { status: string; score: number }) => (held.status === 'UNMATCHED' ? held.score : 1 - held.score);
+    const automatic = entries.filter((held) => (held.status === 'MATCHED' && held.method === 'FUZZY') || (held.status === 'UNMATCHED' && held.method === null));
+    const likeliest = Math.max(...automatic.map(risk));
+    await page.goto(`${api.baseUrl}/console#/book`);
+    await page.getByRole('link', { name: 'Review the riskiest automatic answers' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.evidence').waitFor();
+    assert.equal(await page.locator('main h1').first().textContent(), 'Riskiest automatic answers in the book');
+    assert.deepEqual(await accessibilityProblems(), []);
+    const id = await shownRow();
+    assert.equal(risk(automatic.find((held) => held.partnerHotelId === id)!), likeliest);
+    await page.locator('main h1').focus();
+    await page.keyboard.press('n');
+    await page.getByRole('status').getByText('NO_MATCH').waitFor();
+    const entry = async () => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${encodeURIComponent(id)}`, { as: partner })).body;
+    assert.equal((await entry()).decision.decision, 'NO_MATCH');
+    await page.keyboard.press('u');
+    await page.getByRole('status').getByText('decision undone', { exact: false }).waitFor();
+    assert.equal((await entry()).decision, undefined);
+  });
+
+  it('links the partner row a reason names to that row, shown alone and decidable', async () => {
+    const claimed = (await results('limit=1000')).find((row) => row.reasonCode === 'CLAIMED_BY_ANOTHER_ROW');
+    assert.ok(claimed, 'a row whose reference hotel another row claimed');
+    const claimer = claimed.reason.match(/partner row (.+) with a stronger match$/)[1];
+    await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/row/${encodeURIComponent(claimed.partnerHotelId)}`);
+    await page.locator('.evidence').waitFor();
+    assert.equal(await shownRow(), claimed.partnerHotelId);
+    await page.locator('.row-head').getByRole('link', { name: claimer }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => (globalThis as any).document.querySelector('main h1')?.textContent === `Partner row ${id}`, claimer);
+    await page.locator('.evidence').waitFor();
+    assert.equal(await shownRow(), claimer);
+    assert.equal(await page.locator('.position').textContent(), 'Row 1 of 1');
+    assert.deepEqual(await accessibilityProblems(), []);
+    // Enter on the link decided nothing.
+    assert.equal((await rowOf(claimer)).review, undefined);
   });
 
   it('fits a phone (390 px) and a desktop (1280 px) with a 500-character name without a space: no view scrolls sideways', async () => {

@@ -430,6 +430,50 @@ describe('the export of the book', () => {
   });
 });
 
+describe('entries by score', () => {
+  it('lists the entries lowest or best score first, ties in partner id order, decisions laid over, in pages, with the total', async () => {
+    const partner = await api.newOrganization();
+    await mapInventory(partner, [...Array.from({ length: 12 }, (_, i) => hotelRow(40 + i)), ...Array.from({ length: 4 }, (_, i) => nowhereRow(i))]);
+    // A decision since the book was written: laid over its entry (a MATCH scores 1).
+    const decided = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'X1', decision: 'NO_MATCH' } });
+    assert.equal(decided.status, 200, decided.text);
+    const every = await allEntries(partner);
+    for (const [query, kept] of [
+      ['', () => true],
+      ['status=MATCHED&method=FUZZY&', (held: any) => held.status === 'MATCHED' && held.method === 'FUZZY'],
+    ] as const) {
+      for (const order of ['ASC', 'DESC'] as const) {
+        const sign = order === 'ASC' ? 1 : -1;
+        const step = (held: any) => Math.round(held.score * 10_000);
+        const expected = every.filter(kept).sort((a, b) => sign * (step(a) - step(b)) || (a.partnerHotelId < b.partnerHotelId ? -1 : 1));
+        const listed = await allEntries(partner, `?${query}order=${order}`);
+        assert.deepEqual(listed.map((held) => held.partnerHotelId), expected.map((held) => held.partnerHotelId), `${query}${order}`);
+        const first = await api.request('GET', `/api/v1/mapping-book/entries?${query}order=${order}&limit=2`, { as: partner });
+        assert.equal(first.body.total, expected.length);
+      }
+    }
+    // A cursor goes on in the order it was given in, and nowhere else.
+    const page = await api.request('GET', '/api/v1/mapping-book/entries?order=ASC&limit=2', { as: partner });
+    const keyPage = await api.request('GET', '/api/v1/mapping-book/entries?limit=2', { as: partner });
+    for (const path of [
+      `/api/v1/mapping-book/entries?order=DESC&cursor=${encodeURIComponent(page.body.nextCursor)}`,
+      `/api/v1/mapping-book/entries?cursor=${encodeURIComponent(page.body.nextCursor)}`,
+      `/api/v1/mapping-book/entries?order=ASC&cursor=${encodeURIComponent(keyPage.body.nextCursor)}`,
+      `/api/v1/mapping-book/entries?order=ASC&cursor=${Buffer.from(JSON.stringify({ order: 'ASC', score: '10001', after: 'X' })).toString('base64url')}`,
+      '/api/v1/mapping-book/entries?order=UP',
+    ]) {
+      const refused = await api.request('GET', path, { as: partner });
+      assert.equal(refused.status, 400, `${path}: ${refused.text}`);
+      assert.equal(refused.body.error, 'Bad Request');
+    }
+    // Another organization's book, in any order, holds none of them.
+    const other = await api.newOrganization();
+    assert.deepEqual((await api.request('GET', '/api/v1/mapping-book/entries?order=ASC', { as: other })).body, { entries: [], nextCursor: null, total: 0 });
+    const foreign = await api.request('GET', `/api/v1/mapping-book/entries?order=ASC&cursor=${encodeURIComponent(page.body.nextCursor)}`, { as: other });
+    assert.deepEqual(foreign.body, { entries: [], nextCursor: null, total: 0 });
+  });
+});
+
 describe('refused input and other organizations', () => {
   it('answers 400 to bad positions, cursors and filters, changing nothing', async () => {
     const partner = await api.newOrganization();

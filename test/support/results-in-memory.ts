@@ -1,6 +1,7 @@
 /** A job's views in memory, as the result-views and result-search tests read them: the bucket and the decisions. */
 import type { ObjectStore } from '../../shared/platform/objects/object-store';
-import type { ScoreOrder, StoredResult } from '../../shared/mapping-jobs/job';
+import type { ScoreOrder } from '../../shared/mapping';
+import type { StoredResult } from '../../shared/mapping-jobs/job';
 import type { DecisionReads } from '../../shared/mapping-jobs/result-views';
 import { partitionName, resultPartition, resultSortKey, sortKeyBytes } from '../../shared/mapping-jobs/store';
 

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The console's start: sign in with an API key (checked against the API, kept for this tab only),
- * then a view per address: #/jobs, #/jobs/{id}, #/jobs/{id}/review, #/jobs/{id}/riskiest, #/book, #/book/review.
+ * then a view per address: #/jobs, #/jobs/{id}, #/jobs/{id}/review, #/jobs/{id}/riskiest, #/jobs/{id}/row/{partnerHotelId}, #/book,
+ * #/book/review, #/book/riskiest.
  */
 import { api, session } from './api.js';
 import { bookView } from './book.js';
@@ -22,10 +23,11 @@ function route() {
   sections.hidden = !session.key;
   if (!session.key) return signIn();
   const path = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  const [section, id, queue] = path;
+  const [section, id, queue, row] = path;
   if (section === 'jobs' && id && (queue === 'review' || queue === 'riskiest')) stop = reviewView(main, jobQueue(id, queue));
+  else if (section === 'jobs' && id && queue === 'row' && row) stop = reviewView(main, jobQueue(id, 'row', row));
   else if (section === 'jobs' && id) stop = jobView(main, id);
-  else if (section === 'book' && id === 'review') stop = reviewView(main, bookQueue());
+  else if (section === 'book' && (id === 'review' || id === 'riskiest')) stop = reviewView(main, bookQueue(id));
   else if (section === 'book') stop = bookView(main);
   else stop = jobsView(main);
   main.focus();

@@ -153,7 +153,13 @@ export function bookView(main) {
   show(
     main,
     h('h1', {}, 'Mapping book'),
-    h('p', {}, h('a', { class: 'button', href: 'console#/book/review' }, 'Review the entries in REVIEW')),
+    h(
+      'p',
+      { class: 'queues' },
+      h('a', { class: 'button', href: 'console#/book/review' }, 'Review the entries in REVIEW'),
+      ' ',
+      h('a', { class: 'button', href: 'console#/book/riskiest' }, 'Review the riskiest automatic answers'),
+    ),
     h('p', {}, h('label', { for: 'book-status' }, 'Status '), status),
     list,
     detail,

@@ -85,8 +85,9 @@ class RowQueue {
  * `leases`, when the API leases rows: holding the rows about to be shown, so that no one else is
  * shown them at once (the rows others hold, or decided since they were read, are skipped), and leaving.
  * @typedef {{ hold: (partnerHotelIds: string[]) => Promise<{ leased: { partnerHotelId: string, decidedAt: string | null }[], taken: { partnerHotelId: string }[] }>, leave: () => void }} Leases
+ * `rowHref`, where another row of the same job is shown alone (the row a reason names).
  * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined>,
- *   total?: () => Promise<number>, left?: () => Promise<string>, leases?: Leases }} QueueSource
+ *   total?: () => Promise<number>, left?: () => Promise<string>, leases?: Leases, rowHref?: (partnerHotelId: string) => string }} QueueSource
  */
 
 /** The probability that a row's automatic answer is wrong (the scores are calibrated): a match's, one less its score; an unmatched row's, its best candidate's. @param {Row} row */
@@ -96,11 +97,12 @@ export const riskOf = (row) => (row.status === 'UNMATCHED' ? row.score : 1 - row
 export const RISK_FLOOR = 0.05;
 
 /**
- * A job's automatic answers likeliest wrong first, down to RISK_FLOOR: its matches lowest score
- * first and its unmatched rows best candidate first, two lists read a page at a time and merged.
- * @param {string} job the job's path
+ * Automatic answers likeliest wrong first, down to RISK_FLOOR: the matches lowest score first and
+ * the unmatched rows best candidate first, two lists (a job's results, or the book's entries) read a
+ * page at a time and merged.
+ * @param {(query: Record<string, string | number | undefined>) => Promise<{ rows: Row[], nextCursor: string | null }>} read
  */
-function riskiest(job) {
+function riskiest(read) {
   const streams = [
     { query: { status: 'MATCHED', method: 'FUZZY', order: 'ASC', maxScore: decimal(1 - RISK_FLOOR, 4) }, rows: /** @type {Row[]} */ ([]), cursor: /** @type {string | undefined} */ (undefined), done: false },
     { query: { status: 'UNMATCHED', order: 'DESC', minScore: decimal(RISK_FLOOR, 4) }, rows: /** @type {Row[]} */ ([]), cursor: /** @type {string | undefined} */ (undefined), done: false },
@@ -111,10 +113,10 @@ function riskiest(job) {
     while (page.length < PAGE) {
       for (const stream of streams) {
         if (stream.rows.length > 0 || stream.done) continue;
-        const read = await api(`${job}/results`, { query: { ...stream.query, limit: PAGE, cursor: stream.cursor } });
-        stream.rows.push(...read.results.map(fromResult));
-        stream.cursor = read.nextCursor ?? undefined;
-        stream.done = read.nextCursor === null;
+        const page = await read({ ...stream.query, limit: PAGE, cursor: stream.cursor });
+        stream.rows.push(...page.rows);
+        stream.cursor = page.nextCursor ?? undefined;
+        stream.done = page.nextCursor === null;
       }
       const [first, second] = streams.map((stream) => stream.rows[0]);
       if (!first && !second) break;
@@ -127,24 +129,30 @@ function riskiest(job) {
 }
 
 /**
- * @param {string} jobId @param {'review' | 'riskiest'} kind
+ * A job's rows in REVIEW, its automatic answers likeliest wrong first, or one row of it (`partnerHotelId`).
+ * @param {string} jobId @param {'review' | 'riskiest' | 'row'} kind @param {string} [partnerHotelId]
  * @returns {QueueSource}
  */
-export function jobQueue(jobId, kind) {
+export function jobQueue(jobId, kind, partnerHotelId) {
   const job = `mapping/${encodeURIComponent(jobId)}`;
   // This person on this screen: the rows it leases are its own until it leaves.
   const holder = `console-${crypto.randomUUID()}`;
+  /** @param {Record<string, string | number | undefined>} query */
+  const read = async (query) => {
+    const page = await api(`${job}/results`, { query });
+    return { rows: page.results.map(fromResult), nextCursor: page.nextCursor };
+  };
   const queue =
     kind === 'review'
-      ? new RowQueue(async (cursor) => {
-          const page = await api(`${job}/results`, { query: { status: 'REVIEW', limit: PAGE, cursor } });
-          return { rows: page.results.map(fromResult), nextCursor: page.nextCursor };
-        })
-      : riskiest(job);
+      ? new RowQueue((cursor) => read({ status: 'REVIEW', limit: PAGE, cursor }))
+      : kind === 'row'
+        ? new RowQueue(async () => ({ rows: (await read({ partnerHotelId })).rows, nextCursor: null }))
+        : riskiest(read);
   return {
-    title: kind === 'review' ? 'Rows in REVIEW' : 'Riskiest automatic answers',
+    title: { review: 'Rows in REVIEW', riskiest: 'Riskiest automatic answers', row: `Partner row ${partnerHotelId}` }[kind],
     back: { href: `console#/jobs/${jobId}`, label: 'Job' },
     queue,
+    rowHref: (id) => `console#/jobs/${encodeURIComponent(jobId)}/row/${encodeURIComponent(id)}`,
     ...(kind === 'review' && { total: async () => (await api(job)).counts.review }),
     left: async () => {
       const { scores } = await api(job);
@@ -181,15 +189,21 @@ function reviewJobRow(jobId, row, decision, leaseHolder) {
   });
 }
 
-/** The mapping book's entries in REVIEW. @returns {QueueSource} */
-export function bookQueue() {
+/**
+ * The mapping book's entries in REVIEW, or its automatic answers likeliest wrong first.
+ * @param {'review' | 'riskiest'} kind
+ * @returns {QueueSource}
+ */
+export function bookQueue(kind) {
+  /** @param {Record<string, string | number | undefined>} query */
+  const read = async (query) => {
+    const page = await api('mapping-book/entries', { query });
+    return { rows: page.entries.map(fromEntry), nextCursor: page.nextCursor };
+  };
   return {
-    title: 'Book entries in REVIEW',
+    title: kind === 'review' ? 'Book entries in REVIEW' : 'Riskiest automatic answers in the book',
     back: { href: 'console#/book', label: 'Mapping book' },
-    queue: new RowQueue(async (cursor) => {
-      const page = await api('mapping-book/entries', { query: { status: 'REVIEW', limit: PAGE, cursor } });
-      return { rows: page.entries.map(fromEntry), nextCursor: page.nextCursor };
-    }),
+    queue: kind === 'review' ? new RowQueue((cursor) => read({ status: 'REVIEW', limit: PAGE, cursor })) : riskiest(read),
     send: async (row, decision) =>
       fromEntry(
         await api('mapping-book/reviews', {
@@ -199,6 +213,19 @@ export function bookQueue() {
       ),
     reread: async (row) => fromEntry(await api('mapping-book/entry', { query: { source: row.source, partnerHotelId: row.partnerHotelId } })),
   };
+}
+
+/** What the engine's reason says; the partner row it names, when it names one, linked to where that row is shown. */
+const CLAIMED_BY = /^(reference hotel also claimed by partner row )(.+)( with a stronger match)$/;
+/**
+ * @param {string} reason @param {((partnerHotelId: string) => string) | undefined} rowHref
+ * @returns {(string | HTMLAnchorElement)[]}
+ */
+function reasonText(reason, rowHref) {
+  const claimed = rowHref && reason.match(CLAIMED_BY);
+  if (!claimed) return [reason];
+  const [, before = '', partnerHotelId = '', after = ''] = claimed;
+  return [before, h('a', { href: rowHref(partnerHotelId) }, partnerHotelId), after];
 }
 
 /** A job's result row as the queue shows it. @param {any} result @returns {Row} */
@@ -236,7 +263,7 @@ function madeIt(now, before, decision) {
  * @param {QueueSource} source
  * @returns {() => void} what stops the view (its key handler)
  */
-export function reviewView(main, { title, back, queue, send, reread, total, left, leases }) {
+export function reviewView(main, { title, back, queue, send, reread, total, left, leases, rowHref }) {
   let index = 0;
   /** The rows leased to this screen, as the last answer said. */
   let leased = new Set();
@@ -353,7 +380,7 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
             {},
             `Partner id ${row.partnerHotelId} · ${row.status}${row.method ? ` (${row.method})` : ''} · score ${decimal(row.score)}, ${row.confidence} confidence`,
             row.reasonCode ? ` · ${row.reasonCode}` : '',
-            row.reason ? ` · ${row.reason}` : '',
+            row.reason ? [' · ', ...reasonText(row.reason, rowHref)] : '',
           ),
           supplierCodesLine(row.supplierCodes),
           row.review ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt.replace('T', ' ').slice(0, 16)}`) : null,

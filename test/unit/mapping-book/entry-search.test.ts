@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import type { AnswerSearch } from '../../../shared/mapping';
 import type { BookEntry } from '../../../shared/mapping-book/entries';
-import { deserializeEntryColumns, entryColumnsOf, entryMatches, hiddenRows, searchGeneration, serializeEntryColumns, type EntryFilter } from '../../../shared/mapping-book/entry-search';
+import { deserializeEntryColumns, entryColumnsOf, entryMatches, hiddenRows, searchGeneration, serializeEntryColumns, type EntryFilter, type ScoredKey } from '../../../shared/mapping-book/entry-search';
 import { compareKeys, entryKey } from '../../../shared/mapping-book/snapshot';
 
 const NAMES = ['Hôtel Ritz Paris', 'Ritz-Carlton Berlin', 'Гостиница Москва', 'Ibis Styles', 'Pension Ritzi'];
@@ -76,8 +76,40 @@ const SEARCHES: [string, AnswerSearch, EntryFilter][] = [
   ['unmatched by the engine', { country: 'CH' }, { method: 'NONE' }],
 ];
 
+const FROM_THE_START = { order: 'KEY', afterKey: null } as const;
+
 describe("searching the book's entries", () => {
   const hidden = hiddenRows(generation);
+
+  const FILTERS: [string, AnswerSearch, EntryFilter][] = [
+    ['every entry', {}, {}],
+    ['the automatic matches', {}, { status: 'MATCHED', method: 'FUZZY' }],
+    ['a name, between two scores', { name: 'ritz' }, { minScore: 0.2, maxScore: 0.8 }],
+    ['a source in REVIEW', {}, { source: 'OWN', status: 'REVIEW' }],
+  ];
+  it.each(FILTERS)('%s by score, either way: what the rule finds sorted by score then key, in pages, with the total', (_, search, filter) => {
+    const matching = current().filter((held) => entryMatches(held, search, filter));
+    assert.ok(matching.length > 0, 'the listing finds entries');
+    for (const order of ['ASC', 'DESC'] as const) {
+      const sign = order === 'ASC' ? 1 : -1;
+      const step = (held: BookEntry) => Math.round(held.score * 10_000);
+      const expected = [...matching].sort((a, b) => sign * (step(a) - step(b)) || compareKeys(entryKey(a), entryKey(b))).map(entryKey);
+      for (const limit of [1, 7, 1_000]) {
+        const keys: string[] = [];
+        let after: ScoredKey | null = null;
+        for (let pages = 0; ; pages++) {
+          const { found, total } = searchGeneration(generation, hidden, laidOver, search, filter, { order, after }, limit + 1);
+          assert.equal(total, matching.length, `the total, on every page (${order}, limit ${limit})`);
+          const page = found.slice(0, limit);
+          keys.push(...page.map((item) => item.key));
+          if (found.length <= limit) break;
+          after = { score: page[limit - 1]!.score, key: page[limit - 1]!.key };
+          assert.ok(pages < 1_000);
+        }
+        assert.deepEqual(keys, expected, `${order}, limit ${limit}`);
+      }
+    }
+  });
 
   it.each(SEARCHES)('%s: what the rule on each current entry finds, in key order, in pages, with the total', (_, search, filter) => {
     const expected = current().filter((held) => entryMatches(held, search, filter)).map(entryKey);
@@ -86,7 +118,7 @@ describe("searching the book's entries", () => {
       const keys: string[] = [];
       let after: string | null = null;
       for (let pages = 0; ; pages++) {
-        const { found, total } = searchGeneration(generation, hidden, laidOver, search, filter, after, limit + 1);
+        const { found, total } = searchGeneration(generation, hidden, laidOver, search, filter, { order: 'KEY', afterKey: after }, limit + 1);
         assert.equal(total, expected.length, `the total, on every page (limit ${limit})`);
         keys.push(...found.slice(0, limit).map((item) => item.key));
         if (found.length <= limit) break;
@@ -98,9 +130,9 @@ describe("searching the book's entries", () => {
   });
 
   it('answers a laid-over entry as it is, and a row of the generation by its newest segment', () => {
-    const { found } = searchGeneration(generation, hidden, laidOver, { partnerHotelId: 'P-0045' }, {}, null, 10);
+    const { found } = searchGeneration(generation, hidden, laidOver, { partnerHotelId: 'P-0045' }, {}, FROM_THE_START, 10);
     assert.deepEqual(found.map((item) => ('entry' in item ? ['laid', item.entry.partner.name] : ['row', item.row.segment])), [['laid', entry(45, 'OWN', 7).partner.name]]);
-    const { found: newest } = searchGeneration(generation, hidden, [], { partnerHotelId: 'P-0030' }, { status: STATUSES[(30 + 2) % 4] }, null, 10);
+    const { found: newest } = searchGeneration(generation, hidden, [], { partnerHotelId: 'P-0030' }, { status: STATUSES[(30 + 2) % 4] }, FROM_THE_START, 10);
     assert.deepEqual(newest.map((item) => 'row' in item && item.row.segment), [2], 'the newest segment holding it');
   });
 
