@@ -9,7 +9,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { notify } from '../observability';
+import { notify } from './alarms';
 
 export interface AnyMessageAlarmProps {
   /** A dead-letter or failure queue. */

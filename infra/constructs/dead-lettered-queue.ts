@@ -25,7 +25,9 @@ import type { Construct } from 'constructs';
 import { functionName } from '../../shared/platform/http/route';
 import { visibilityTimeoutSeconds, type QueueDefinition } from '../../shared/platform/queue/queue';
 import { AnyMessageAlarm } from './any-message-alarm';
-import { DEAD_LETTER_HANDLER_SIZING } from './queue-worker';
+
+/** A dead-letter handler's sizing: it settles what failed (a job, a delivery), it does not redo the work. */
+export const DEAD_LETTER_HANDLER_SIZING = { memoryMb: 256, timeoutSeconds: 30 };
 
 /** Receives of a dead letter by its handler before it moves to the holding queue. */
 export const DEAD_LETTER_HANDLER_RECEIVES = 5;

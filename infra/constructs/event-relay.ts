@@ -15,7 +15,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EVENT_RELAY } from '../../shared/platform/events/relay';
-import { ALARM_THRESHOLDS, notify } from '../observability';
+import { ALARM_THRESHOLDS, notify } from './alarms';
 import { AnyMessageAlarm } from './any-message-alarm';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';

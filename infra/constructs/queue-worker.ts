@@ -13,8 +13,8 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { functionName } from '../../shared/platform/http/route';
-import { notify } from '../observability';
-import type { DeadLetteredQueue } from './dead-lettered-queue';
+import { notify } from './alarms';
+import { DEAD_LETTER_HANDLER_SIZING, type DeadLetteredQueue } from './dead-lettered-queue';
 import { ServiceFunction } from './service-function';
 import { acknowledgeTracing } from '../nag-acknowledgements';
 import type { ServiceResources } from './service-resources';
@@ -29,8 +29,6 @@ export interface QueueWorkerProps {
   alarmTopic: sns.ITopic;
 }
 
-/** A dead-letter handler's sizing: it settles what failed (a job, a delivery), it does not redo the work. */
-export const DEAD_LETTER_HANDLER_SIZING = { memoryMb: 256, timeoutSeconds: 30 };
 /** Dead letters are few and each is settled in milliseconds: two at a time drain any burst. */
 const DEAD_LETTER_HANDLER_MAX_CONCURRENCY = 2;
 

@@ -16,7 +16,7 @@ import { bookStatistics, listEntries } from './book';
 import { formatPosition } from './change-log';
 import type { BookEntry } from './entries';
 import { BOOK_EXPORTS_PREFIX, EXPORT_KEPT_DAYS } from './files';
-import type { BookPorts } from './job-writes';
+import type { BookPorts } from './ports';
 import type { BookExport } from './store';
 
 /** A file still being prepared after this long is prepared again by the next request (its message was lost or failed). */

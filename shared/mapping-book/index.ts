@@ -19,7 +19,8 @@ export {
   type StandingDecision,
   type Withdrawal,
 } from './entries';
-export { abandonJobWrite, jobWriteStatus, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource, type JobWriteStatus } from './job-writes';
+export { abandonJobWrite, jobWriteStatus, startJobWrite, writeJobRange, type JobRowsSource, type JobWriteStatus } from './job-writes';
+export type { BookPorts } from './ports';
 export { currentAnswers, currentEntries, decideEntries, decideEntry, DECISIONS_PER_COMMIT, heldEngineAnswers, recordingOutcomes, type EntryDecision, type EntryId } from './book';
 export { recordingWrite, type RecordingRequest } from './recording';
 export { SNAPSHOT_BLOCK_ENTRIES, type EntryAnswer } from './snapshot';

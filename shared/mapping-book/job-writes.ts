@@ -19,18 +19,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Clock } from '../platform/clock';
-import type { ObjectStore } from '../platform/objects/object-store';
 import { blockAscending, inUtf8Order } from '../platform/objects/block-files';
 import type { EventData, PartnerEvent } from '../events';
-import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangeLog, type ChangesFile } from './change-log';
+import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangesFile } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type BookEntry, type JobRow, type Outcome } from './entries';
 import { compareKeys, entryKey, inRange, segmentFiles, snapshotFiles, Snapshot, SNAPSHOT_BLOCK_ENTRIES, writeGeneration, writePart, writeSegment, type KeyRange, type PartIndex, type SegmentRef, type SnapshotEntry, withoutFolded } from './snapshot';
 import { addStatistics, countEntries, type BookStatistics } from './statistics';
-import { asLastListed, unlistedSince, type BookState, type BookStore, type JobWrite, type LaidOverEntry, type Publication } from './store';
-import type { Queue } from '../platform/queue/queue';
-import type { FollowMessage } from './reference-follow';
+import { asLastListed, unlistedSince, type BookState, type JobWrite, type LaidOverEntry, type Publication } from './store';
+import type { BookPorts } from './ports';
 
 /** Blocks per range (500 rows or entries each, the job's and the merged segments'): a few seconds' work. */
 export const RANGE_BLOCKS = 20;
@@ -105,18 +102,6 @@ function changedBlocks(request: Pick<JobWriteRequest, 'partial' | 'changedRows'>
 export interface JobRowsSource {
   outline(): Promise<{ firstIds: string[]; sources: string[] }>;
   rows(fromBlock: number, toBlock: number): Promise<JobRow[]>;
-}
-
-export interface BookPorts {
-  store: BookStore;
-  log: ChangeLog;
-  /** Where a job mapped against an earlier publication than the book follows is brought up to it. */
-  readonly follows: Pick<Queue<FollowMessage>, 'send' | 'sendAll'>;
-  /** The generations' files (the files bucket). */
-  files: Pick<ObjectStore, 'get' | 'put' | 'delete' | 'expireLater' | 'size'>;
-  /** The feed's files (the results bucket). */
-  feedFiles: Pick<ObjectStore, 'get' | 'put'>;
-  clock: Clock;
 }
 
 export interface JobWriteRequest {

@@ -9,7 +9,7 @@ import { messagePut } from '../platform/events/outbox';
 import type { Table, TransactItem } from '../platform/table';
 import { recordEngineRows } from './book';
 import type { JobRow } from './entries';
-import type { BookPorts } from './job-writes';
+import type { BookPorts } from './ports';
 import { mappingBookRecordQueue, type RecordMessage } from './queues';
 
 export interface RecordingRequest {

@@ -37,7 +37,7 @@ import {
   type HotelChange,
   type Outcome,
 } from './entries';
-import type { BookPorts } from './job-writes';
+import type { BookPorts, FollowMessage } from './ports';
 import type { Publication } from './store';
 import { compareKeys, entryIdOf, entryKey, Snapshot } from './snapshot';
 
@@ -49,18 +49,6 @@ const COMMIT_ENTRIES = 90;
 export const FOLLOW_WAIT_SECONDS = 30;
 /** How many publications back a book catches up through; older changes are gone from reach. */
 const CHAIN_LIMIT = 50;
-
-export interface FollowMessage {
-  organizationId: string;
-  referenceVersionId: string;
-  /** Entries up to this key are done (a follow taken on over several deliveries). */
-  after?: string;
-  /** A catch-up of entries a job mapped against this earlier publication: the changes since it (the book follows the target already). */
-  since?: string;
-  /** The sequence of the follow's first commit, and what the commits so far counted. */
-  from?: number;
-  counts?: ChangeCounts;
-}
 
 export interface FollowPorts extends BookPorts {
   /** What a publication changed; undefined for one made before publications recorded it. */

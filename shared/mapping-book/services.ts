@@ -7,7 +7,7 @@ import { service, type Runtime } from '../platform/runtime';
 import { tableOf } from '../platform/table';
 import { ChangeLog } from './change-log';
 import type { ExportPorts } from './exports';
-import type { BookPorts } from './job-writes';
+import type { BookPorts } from './ports';
 import { BookFiles } from './book-files';
 import { mappingBookExportQueue, mappingBookFollowQueue } from './queues';
 import { BookStore } from './store';

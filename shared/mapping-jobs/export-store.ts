@@ -8,7 +8,14 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { service } from '../platform/runtime';
 import { tableOf, writtenIf, type Table, type TransactItem } from '../platform/table';
 import type { ResolvedExportFormat } from '../export-format';
-import type { ExportFile } from './export';
+
+/** A written export file. */
+export interface ExportFile {
+  key: string;
+  rowCount: number;
+  contentType: string;
+  sizeBytes: number;
+}
 
 const keyOf = (jobId: string) => ({ PK: `JOB#${jobId}`, SK: 'EXPORT' });
 

@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock';
 import { conflict } from '../platform/errors';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { isReadable, jobObjects, type MappingJob } from './job';
+import type { ExportFile } from './export-store';
 import type { MappingJobStore } from './store';
 import { resultsFileText } from './results-files';
 
@@ -18,14 +19,6 @@ export interface ExportPorts {
   jobs: Pick<MappingJobStore, 'decisions'>;
   objects: ObjectStore;
   clock: Clock;
-}
-
-/** A written export file. */
-export interface ExportFile {
-  key: string;
-  rowCount: number;
-  contentType: string;
-  sizeBytes: number;
 }
 
 export interface JobExport {

@@ -30,7 +30,7 @@ import { OBJECT_USES, objectPrefixes, type BucketAccess } from '../../shared/pla
 import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
 import { importReferenceInventory, REFERENCE_FILES_PREFIX, referencePortsOf, referenceStoreOf } from '../../shared/reference';
-import { DEAD_LETTER_HANDLER_SIZING } from '../../infra/constructs/queue-worker';
+import { DEAD_LETTER_HANDLER_SIZING } from '../../infra/constructs/dead-lettered-queue';
 import { API_TRACE_SAMPLING } from '../../infra/constructs/hotel-mapping-api';
 import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';

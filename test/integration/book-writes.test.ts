@@ -15,8 +15,9 @@ import { currentEntry, decideEntry, listEntries } from '../../shared/mapping-boo
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
 import { applyJobRow, hotelKeys, listingKey, OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
 import { entryKey, Snapshot, writeGeneration, writePart, writeSegment } from '../../shared/mapping-book/snapshot';
-import { followReference, type FollowMessage, type FollowPorts } from '../../shared/mapping-book/reference-follow';
-import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type BookPorts, type JobRowsSource } from '../../shared/mapping-book/job-writes';
+import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
+import type { BookPorts, FollowMessage } from '../../shared/mapping-book/ports';
+import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
 const api = await startTestApi();
 const s3 = createS3Client(api.config);

@@ -6,7 +6,7 @@ import { EVENT_RELAY } from '../../../shared/platform/events/relay';
 import { queueList } from '../../../shared/queues';
 import { referenceChangeMessages } from '../../../shared/reference';
 import { EventRelay } from '../../../infra/constructs/event-relay';
-import { ALARM_THRESHOLDS } from '../../../infra/observability';
+import { ALARM_THRESHOLDS } from '../../../infra/constructs/alarms';
 import { actionsOfRole, bareStack, idOf, resourceOf, statementsOfRole, watchesQueue } from './bare-stack';
 
 describe('EventRelay', () => {

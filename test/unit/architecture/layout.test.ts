@@ -1,7 +1,7 @@
 /**
- * The layout rules of the README ("Where does X go"), checked over the import graph:
+ * The layout rules of the contributor's guide ("Where does X go?"), checked over the import graph:
  * capabilities use the platform and each other's public entry only; the platform never imports a
- * capability; functions/ holds Lambda entries and nothing else.
+ * capability; functions/ holds Lambda entries and nothing else; no import runs in a circle.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -82,6 +82,32 @@ function businessWordsIn(files: readonly string[]): string[] {
   });
 }
 
+/** The circles of a graph of imports: each strongly connected group of more than one file (Tarjan's). */
+function importCircles(imports: readonly Import[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of imports) next.set(from, [...(next.get(from) ?? []), to]);
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file)!);
+    stack.push(file);
+    for (const to of next.get(file) ?? []) {
+      if (!order.has(to)) {
+        visit(to);
+        lowest.set(file, Math.min(lowest.get(file)!, lowest.get(to)!));
+      } else if (stack.includes(to)) lowest.set(file, Math.min(lowest.get(file)!, order.get(to)!));
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1) circles.push(group.sort());
+  };
+  for (const file of next.keys()) if (!order.has(file)) visit(file);
+  return circles;
+}
+
 const capabilities = readdirSync(SHARED).filter((name) => name !== 'platform' && statSync(join(SHARED, name)).isDirectory());
 const sharedImports = importsOf(sourceFiles(SHARED));
 
@@ -137,6 +163,13 @@ describe('the layout', () => {
   it("keeps each function file in the folder of its capability (or the platform's)", () => {
     const folders = [...readdirSync(join(ROOT, 'functions'))];
     assert.deepEqual(folders.filter((name) => !(capabilities.includes(name) || name === 'platform')), []);
+  });
+
+  it('has no circle of imports, inside a room or between rooms, in product code and the infrastructure', () => {
+    const infraImports = importsOf(sourceFiles(join(ROOT, 'infra')));
+    assert.deepEqual(importCircles([...sharedImports, ...infraImports]), []);
+    // The check finds a circle where there is one.
+    assert.deepEqual(importCircles([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }, { from: 'c', to: 'd' }]), [['a', 'b', 'c']]);
   });
 
   it('holds Lambda entries and nothing else in functions/', () => {
