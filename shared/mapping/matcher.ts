@@ -113,15 +113,14 @@ export class HotelMatcher {
     return { partner, hotel: chosen.hotel, result: this.result(partner, chosen.hotel, matched ? 'MATCHED' : 'REVIEW', 'FUZZY', probability, chosen, runnersUp, reason) };
   }
 
-  /** Runner-up summaries with each candidate's probability. */
+  /** Runner-up summaries with each candidate's probability and the same evidence as a proposal. */
   private summaries(candidates: readonly ScoredCandidate[], chances: readonly number[]): CandidateSummary[] {
     const { ids, names } = this.index.data;
     return candidates.slice(0, this.maxCandidates).map((candidate, k) => ({
       referenceHotelId: textAt(ids, candidate.hotel),
       referenceHotelName: textAt(names, candidate.hotel),
       score: round(chances[k]!, 3),
-      nameSimilarity: candidate.nameSimilarity,
-      distanceMeters: candidate.distanceMeters,
+      ...candidate.evidence,
     }));
   }
 

@@ -14,13 +14,20 @@ export const MatchEvidenceSchema = v.object({
   countryMatch: v.nullable(v.boolean()),
 });
 
-/** Another hotel the engine weighed, as the API shows it. */
+/** Another hotel the engine weighed, as the API shows it: the same evidence as a proposal. */
+const laterEvidence = (description: string) => v.optional(v.pipe(v.nullable(v.boolean()), v.description(`${description}; absent on rows mapped before candidates carried it`)));
+
 export const CandidateSchema = v.object({
   referenceHotelId: v.string(),
   referenceHotelName: v.string(),
   score: v.number(),
   nameSimilarity: v.number(),
   distanceMeters: v.nullable(v.number()),
+  addressMatch: laterEvidence('Same street and house number as the partner hotel, as for a proposal (null: an address missing)'),
+  addressSimilarity: v.optional(v.pipe(v.nullable(v.number()), v.description('How alike the addresses are, 0 to 1 (null: an address missing); absent on rows mapped before candidates carried it'))),
+  postalCodeMatch: laterEvidence('Same postal code (null: one missing)'),
+  cityMatch: laterEvidence('Same city (null: one missing)'),
+  countryMatch: laterEvidence('Same country (null: one missing)'),
 });
 
 /** The reference hotel's place and supplier codes, as results, entries and find-match answers show them beside its id and name. */

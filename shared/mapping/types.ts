@@ -29,13 +29,15 @@ export interface MatchEvidence {
   countryMatch: boolean | null;
 }
 
-export interface CandidateSummary {
+/**
+ * Another hotel the engine weighed, with the same evidence as a proposal (rows mapped before
+ * candidates carried it have the name and distance only).
+ */
+export interface CandidateSummary extends Pick<MatchEvidence, 'nameSimilarity' | 'distanceMeters'>, Partial<Omit<MatchEvidence, 'nameSimilarity' | 'distanceMeters'>> {
   referenceHotelId: string;
   referenceHotelName: string;
   /** Probability (0..1) that this candidate is the partner hotel. */
   score: number;
-  nameSimilarity: number;
-  distanceMeters: number | null;
 }
 
 /**

@@ -476,6 +476,20 @@ describeInBrowser('the review console', () => {
     assert.equal((await entry()).decision, undefined);
   });
 
+  it("marks every candidate's fields as the proposal's are: the country and city of each compared, not only its name and distance", async () => {
+    const withCandidates = (await results('status=REVIEW&limit=1000')).find((row) => row.candidates.length >= 2 && row.partnerHotel.country && row.partnerHotel.city);
+    assert.ok(withCandidates, 'a REVIEW row with two candidates and a partner city');
+    assert.ok(['addressMatch', 'postalCodeMatch', 'cityMatch', 'countryMatch'].every((field) => field in withCandidates.candidates[0]), JSON.stringify(withCandidates.candidates[0]));
+    await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/row/${encodeURIComponent(withCandidates.partnerHotelId)}`);
+    await page.locator('table.evidence').waitFor();
+    const marks = await page.evaluate<Record<string, string[]>>(`Object.fromEntries([...document.querySelectorAll('table.evidence tbody tr')].map((row) =>
+      [row.querySelector('th').textContent, [...row.querySelectorAll('td:not(.partner)')].map((cell) => cell.className)]))`);
+    for (const field of ['Country', 'City']) {
+      assert.equal(marks[field]!.length, 1 + withCandidates.candidates.length, field);
+      assert.ok(marks[field]!.every((mark) => mark === 'agree' || mark === 'differ'), `${field}: ${marks[field]!.join(', ')}`);
+    }
+  });
+
   it('links the partner row a reason names to that row, shown alone and decidable', async () => {
     const claimed = (await results('limit=1000')).find((row) => row.reasonCode === 'CLAIMED_BY_ANOTHER_ROW');
     assert.ok(claimed, 'a row whose reference hotel another row claimed');

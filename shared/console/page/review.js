@@ -568,7 +568,8 @@ function columnsOf(row) {
     id: candidate.referenceHotelId,
     name: candidate.referenceHotelName,
     score: candidate.score,
-    evidence: { nameSimilarity: candidate.nameSimilarity, distanceMeters: candidate.distanceMeters },
+    // The same evidence as the proposal's (rows mapped before candidates carried it: name and distance).
+    evidence: candidate,
   }));
   return [...proposal, ...candidates];
 }

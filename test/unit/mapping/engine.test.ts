@@ -75,6 +75,22 @@ describe('STANDARD mode', () => {
     assert.ok(result.score < 0.6 && other.score > result.score / 3, `${result.score} / ${other.score}`);
   });
 
+  it("gives each runner-up the evidence a proposal has: the runner-up's shared postcode and city are marked as the proposal's would be", () => {
+    const row = { id: 'p3b', name: 'Ibis Paris Gare', address: '5 Rue du 8 Mai 1945', postalCode: '75010', city: 'Paris', country: 'FR', lat: 48.8795, lon: 2.3564 };
+    const result = standard(row);
+    const other = result.candidates.find((candidate) => ['ibis-nord', 'ibis-est'].includes(candidate.referenceHotelId));
+    assert.ok(other && result.evidence, JSON.stringify(result));
+    for (const field of ['nameSimilarity', 'distanceMeters', 'addressMatch', 'addressSimilarity', 'postalCodeMatch', 'cityMatch', 'countryMatch'] as const) {
+      assert.ok(field in other, `${field} in ${JSON.stringify(other)}`);
+    }
+    // Both Ibis share the row's postcode and city; only ibis-est is at its address.
+    assert.equal(other.postalCodeMatch, true);
+    assert.equal(other.cityMatch, true);
+    assert.equal(other.countryMatch, true);
+    assert.equal(other.addressMatch, other.referenceHotelId === 'ibis-est');
+    assert.equal(result.evidence.addressMatch, result.referenceHotelId === 'ibis-est');
+  });
+
   it('matches without coordinates on either side, by name, address and postcode', () => {
     const result = standard({ id: 'p4', name: 'Hotel St Louis en l Isle', address: '75 rue St-Louis-en-l Ile', postalCode: '75004', city: 'Paris', country: 'France' });
     assert.equal(result.status, 'MATCHED');
