@@ -18,7 +18,7 @@ import { chunkResultsOf, endingPorts, currentReference, exportPorts, findMatchPo
 import { holdRows, LEASE_SECONDS, leaveRows } from './leases';
 import { mappingJobStoreOf } from './store';
 import { connectedSupplierCodes } from '../suppliers';
-import { jobView, refusedRowView, resultView } from './views';
+import { decidedRowView, jobView, refusedRowView, resultView } from './views';
 
 export const createMappingJob: Implementation<typeof mappingJobRoutes.createMappingJob> = async ({ principal, body }, runtime) => {
   const organizationId = principal.organizationId;
@@ -88,11 +88,8 @@ export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewM
 export const reviewMappingResults: Implementation<typeof mappingJobRoutes.reviewMappingResults> = async ({ principal, params, body }, runtime) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
-  const [outcome, connected] = await Promise.all([
-    reviewResults(reviewPorts(runtime), { job, decisions: body.decisions, decidedBy: principal.keyId, leaseHolder: body.leaseHolder }),
-    connectedSupplierCodes(runtime, principal.organizationId),
-  ]);
-  return { status: 200, json: { decided: outcome.decided.map((result) => resultView(result, connected)), refused: outcome.refused.map(refusedRowView) } };
+  const outcome = await reviewResults(reviewPorts(runtime), { job, decisions: body.decisions, decidedBy: principal.keyId, leaseHolder: body.leaseHolder });
+  return { status: 200, json: { decided: outcome.decided.map(decidedRowView), refused: outcome.refused.map(refusedRowView) } };
 };
 
 export const leaseMappingResults: Implementation<typeof mappingJobRoutes.leaseMappingResults> = async ({ principal, params, body }, runtime) => {

@@ -287,8 +287,26 @@ export const ReviewBatchRequest = v.strictObject({
   ),
 });
 
+const DecidedRow = v.pipe(
+  v.object({
+    partnerHotelId: v.string(),
+    status: v.picklist(RESULT_STATUSES),
+    method: v.nullable(v.picklist(RESULT_METHODS)),
+    score: v.number(),
+    referenceHotelId: v.nullable(v.string()),
+    referenceHotelName: v.nullable(v.string()),
+    review: v.optional(
+      v.pipe(
+        v.object({ decision: v.picklist(['MATCH', 'NO_MATCH']), decidedAt: Timestamp }),
+        v.description('The decision now standing on the row (absent after a WITHDRAW): its decidedAt is the expectedDecidedAt of a later decision or undo'),
+      ),
+    ),
+  }),
+  v.description('A row decided, in brief: the whole row (evidence, candidates, the decision in full) is GET …/results?partnerHotelId='),
+);
+
 export const ReviewBatchResponse = v.object({
-  decided: v.pipe(v.array(ResultView), v.description('The rows decided, as they now are, in the order asked')),
+  decided: v.pipe(v.array(DecidedRow), v.description('The rows decided, as they now are in brief, in the order asked')),
   refused: v.pipe(
     v.array(
       v.object({

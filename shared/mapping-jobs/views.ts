@@ -48,6 +48,23 @@ export function resultView(result: Omit<StoredResult, 'chunk'>, connected: reado
   };
 }
 
+/**
+ * A row a batch decided, as it now is in brief: its answer and the decision standing on it (none
+ * after a WITHDRAW). Not the whole row: 500 rows with their candidates and evidence would outgrow
+ * the answer a repeated Idempotency-Key is answered with (a table item: 400 KB at most).
+ */
+export function decidedRowView(result: Omit<StoredResult, 'chunk'>) {
+  return {
+    partnerHotelId: result.partnerHotelId,
+    status: result.status,
+    method: result.method,
+    score: result.score,
+    referenceHotelId: result.referenceHotelId,
+    referenceHotelName: result.referenceHotelName,
+    ...(result.review && { review: { decision: result.review.decision, decidedAt: result.review.decidedAt } }),
+  };
+}
+
 /** A row a batch refused: what a single review of it would have answered. */
 export function refusedRowView({ partnerHotelId, error }: { partnerHotelId: string; error: DomainError }) {
   const { status, body } = describeFailure(error)!;

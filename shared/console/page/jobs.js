@@ -15,6 +15,7 @@ import { notify } from './notice.js';
  *   scores?: { histogram: Record<'MATCHED' | 'REVIEW' | 'UNMATCHED', number[]>, expectedWrong: ByStatus } }} Job
  */
 /** @typedef {import('./review.js').Row} Row */
+/** A row a batch decided, as its answer gives it in brief. @typedef {{ partnerHotelId: string, status: string, review?: { decision: string, decidedAt: string } }} DecidedRow */
 
 const POLL_MS = 2000;
 const RUNNING = new Set(['PENDING', 'RUNNING']);
@@ -197,10 +198,10 @@ const BATCH_ROWS = 500;
  * batch sent again after a lost answer is answered, not decided twice).
  * @param {string} jobId @param {{ partnerHotelId: string, decision: string, referenceHotelId?: string, expectedDecidedAt: string | null }[]} decisions
  * @param {(done: number) => void} progress
- * @returns {Promise<{ decided: Row[], refused: { partnerHotelId: string, status: number, message: string }[] }>}
+ * @returns {Promise<{ decided: DecidedRow[], refused: { partnerHotelId: string, status: number, message: string }[] }>}
  */
 async function decideInBatches(jobId, decisions, progress) {
-  /** @type {Row[]} */
+  /** @type {DecidedRow[]} */
   const decided = [];
   /** @type {{ partnerHotelId: string, status: number, message: string }[]} */
   const refused = [];
@@ -276,10 +277,12 @@ function bulkDecisions(section, jobId, inReview, changed) {
         try {
           const undone = await decideInBatches(
             jobId,
-            decided.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'WITHDRAW', expectedDecidedAt: /** @type {any} */ (row).review.decidedAt })),
+            decided.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'WITHDRAW', expectedDecidedAt: row.review?.decidedAt ?? null })),
             (done) => show(outcome, `Undone ${done} of ${decided.length}…`),
           );
-          open.push(...undone.decided);
+          // Back in REVIEW as the engine had them: the rows as they were before the bulk.
+          const back = new Set(undone.decided.map((row) => row.partnerHotelId));
+          open.push(...batch.filter((row) => back.has(row.partnerHotelId)));
           show(outcome, `${rows(undone.decided.length)} back in REVIEW${undone.refused.length ? `; ${rows(undone.refused.length)} changed meanwhile and kept` : ''}.`);
         } catch (error) {
           show(outcome, `The undo failed: ${/** @type {Error} */ (error).message}`);
