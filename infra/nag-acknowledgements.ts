@@ -40,7 +40,7 @@ export function acknowledgeAcceptedFindings({ stack, accessLogs, dataBackup, web
     {
       id: 'AwsSolutions-SMG4',
       reason:
-        'The only secrets are Stripe keys, which are rolled in the Stripe dashboard and stored by hand (README, Billing).',
+        'The only secrets are Stripe keys, which are rolled in the Stripe dashboard and stored by hand (docs/guides/operator.md, The payment provider).',
     },
   );
   Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket itself.' });

@@ -74,7 +74,7 @@ function refusePlaceholderPriceIds(stage: string, priceIds: ProviderPriceIds): v
   if (placeholders.length === 0) return;
   throw new Error(
     `The production stage "${stage}" has no real Stripe id for ${placeholders.join(', ')}: put the stage's ids in cdk.json's context, ` +
-      `"stripePriceIds": {"${stage}": {"SUBSCRIPTION": "price_…", "ENTERPRISE": "price_…", "creditsProduct": "prod_…", "creditsPrice": "price_…"}} (README, Billing).`,
+      `"stripePriceIds": {"${stage}": {"SUBSCRIPTION": "price_…", "ENTERPRISE": "price_…", "creditsProduct": "prod_…", "creditsPrice": "price_…"}} (operator's guide, The payment provider).`,
   );
 }
 
@@ -103,7 +103,7 @@ export interface HotelMappingStackProps extends StackProps {
   backupCopyVaultArn?: string;
   /**
    * The stage's Stripe price and product ids. Default: context `stripePriceIds.<stage>`
-   * (cdk.json or -c), else the local placeholders (README, Billing), which a production stage refuses.
+   * (cdk.json or -c), else the local placeholders (operator's guide, The payment provider), which a production stage refuses.
    */
   priceIds?: ProviderPriceIds;
   /**
@@ -154,7 +154,7 @@ export class HotelMappingStack extends Stack {
   readonly bucket: s3.Bucket;
   /**
    * A job's results, their views and exports: made from the files bucket's inventories and kept a
-   * few weeks at most, so neither versioned nor backed up (README, "Unit cost").
+   * few weeks at most, so neither versioned nor backed up (operator's guide, "Unit cost").
    */
   readonly resultsBucket: s3.Bucket;
   readonly api: HotelMappingApi;
@@ -408,10 +408,10 @@ export class HotelMappingStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'ResultsBucketName', { value: this.resultsBucket.bucketName });
-    new CfnOutput(this, 'StripeApiKeySecretArn', { value: stripeSecrets.apiKey.secretArn, description: 'Put the Stripe secret API key here after deploying (README, Billing)' });
+    new CfnOutput(this, 'StripeApiKeySecretArn', { value: stripeSecrets.apiKey.secretArn, description: 'Put the Stripe secret API key here after deploying (docs/guides/operator.md, The payment provider)' });
     new CfnOutput(this, 'StripeWebhookSecretArn', {
       value: stripeSecrets.webhook.secretArn,
-      description: "Put the Stripe webhook's signing secret and a read-only restricted key here after deploying (README, Billing)",
+      description: "Put the Stripe webhook's signing secret and a read-only restricted key here after deploying (operator's guide, The payment provider)",
     });
     acknowledgeAcceptedFindings({ stack: this, accessLogs, dataBackup: this.dataBackup, webAclAssociated: this.edgeProtection !== undefined });
   }

@@ -62,19 +62,28 @@ export function buildBundles(handlerNames: readonly string[], outdir: string): v
   });
 }
 
+/** The guides' Markdown, as shared/docs/guide-pages.ts finds it in Lambda. */
+const shipGuides = (outputDir: string) => copyFilesInto(join(ROOT, 'docs', 'guides'), /\.md$/, join(outputDir, 'guides'));
+
 /** Functions that serve files from beside their bundle: the files, copied there. */
 const FILES_BESIDE: Record<string, (outputDir: string) => void> = {
-  // swagger-ui's files.
+  // swagger-ui's files, and the docs' own (guides.css, swagger-init.js), as shared/docs/endpoints.ts finds them in Lambda.
   'docs/asset': (outputDir) => {
     for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css']) copyFileSync(join(ROOT, 'node_modules', 'swagger-ui-dist', file), join(outputDir, file));
+    copyFilesInto(join(ROOT, 'shared', 'docs', 'page'), /\.(js|css)$/, join(outputDir, 'docs'));
   },
+  // Each guide's page, and the index of them all (their titles and sections).
+  'docs/guide': shipGuides,
+  'docs/guides': shipGuides,
   // The review console's page files, as shared/console/endpoints.ts finds them in Lambda.
-  'console/asset': (outputDir) => {
-    const page = join(ROOT, 'shared', 'console', 'page');
-    mkdirSync(join(outputDir, 'console'));
-    for (const file of readdirSync(page).filter((name) => /\.(js|css)$/.test(name))) copyFileSync(join(page, file), join(outputDir, 'console', file));
-  },
+  'console/asset': (outputDir) => copyFilesInto(join(ROOT, 'shared', 'console', 'page'), /\.(js|css)$/, join(outputDir, 'console')),
 };
+
+/** The files of `folder` whose names match, into the new folder `into`. */
+function copyFilesInto(folder: string, names: RegExp, into: string): void {
+  mkdirSync(into);
+  for (const file of readdirSync(folder).filter((name) => names.test(name))) copyFileSync(join(folder, file), join(into, file));
+}
 
 /** The code of the function of `handler`: its bundle (and the files it serves), as an asset. */
 export function functionCode(handler: string): lambda.Code {

@@ -1,5 +1,5 @@
 /**
- * The stage's Stripe keys, in two secrets the platform team fills after deploying (README, Billing):
+ * The stage's Stripe keys, in two secrets the platform team fills after deploying (operator's guide, The payment provider):
  * the secret API key, which can charge and refund, for the functions that open checkouts and the
  * portal; and the webhook's signing secret with a read-only restricted key, for the public webhook
  * function alone. Each is created holding its shape with placeholders, which the code reads as

@@ -72,6 +72,7 @@ async function main(): Promise<void> {
       `Hotel Mapping API (local) ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
       `  Base URL        ${baseUrl}/api/v1`,
       `  API reference   ${baseUrl}/docs`,
+      `  Guides          ${baseUrl}/docs/guides (for partners, operators and contributors)`,
       `  Review console  ${baseUrl}/console (sign in with the API key; the demo job of ${REVIEW_DEMO.rows.toLocaleString('en')} hotels leaves about 250 rows to review)`,
       `  Reference       ${reference.hotelCount.toLocaleString('en')} hotels${reference.seeded ? ` (generated and published in ${reference.seconds.toFixed(1)} s)` : ''}`,
       `  Organization    ${demo.organizationId} (${organization?.name}, ${organization?.planType} plan)`,

@@ -9,34 +9,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
+import { basePathOf, PAGE_SECURITY_HEADERS } from '../platform/http/pages';
 import type { consoleRoutes } from './routes';
 
 /** The page's files: `page/` beside this module, or beside the bundle in Lambda (CommonJS, where __dirname is the bundle's folder). */
 export const CONSOLE_FILES_DIR = typeof __dirname === 'string' ? join(__dirname, 'console') : fileURLToPath(new URL('./page/', import.meta.url));
 
-/**
- * Scripts only from the API's own origin, no inline script or style, calls only to the API: a
- * partner's hotel name can never run as code, even if a bug put it into markup.
- */
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
-
 /** Every URL is a path under the API's base path (a <base> without a host), as the docs page does. */
 export const consolePage: Implementation<typeof consoleRoutes.consolePage> = async ({ baseUrl }) => ({
   status: 200,
   contentType: 'text/html; charset=utf-8',
-  headers: { ...SECURITY_HEADERS, 'cache-control': 'no-cache' },
+  headers: { ...PAGE_SECURITY_HEADERS, 'cache-control': 'no-cache' },
   text: `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Review console · Hotel Mapping</title>
-  <base href="${new URL(baseUrl).pathname.replace(/\/$/, '')}/">
+  <base href="${basePathOf(baseUrl)}/">
   <link rel="icon" href="data:,">
   <link rel="stylesheet" href="console/console.css">
 ${modules().map((file) => `  <link rel="modulepreload" href="console/${file}">`).join('\n')}
@@ -75,6 +65,6 @@ export const consoleAsset: Implementation<typeof consoleRoutes.consoleAsset> = a
     status: 200,
     contentType: CONTENT_TYPES[params.asset.split('.').pop()!]!,
     text: await text,
-    headers: { ...SECURITY_HEADERS, 'cache-control': 'no-cache' },
+    headers: { ...PAGE_SECURITY_HEADERS, 'cache-control': 'no-cache' },
   };
 };

@@ -1,14 +1,17 @@
 /** The API reference: the OpenAPI document generated from the route table, and Swagger UI over it. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 // The package's own locator: its folder locally, the bundle folder in Lambda (the stack copies
 // the two files next to the bundle).
 import swaggerUiPath from 'swagger-ui-dist/absolute-path.js';
 import { notFound } from '../platform/errors';
 import type { Implementation } from '../platform/http/endpoint';
+import { basePathOf } from '../platform/http/pages';
 import { buildOpenApiDocument, type ApiInfo, type WebhookDescription } from '../platform/http/openapi';
 import type { AnySchema, RouteDefinition } from '../platform/http/route';
 import { docsRoutes } from './routes';
+import { docsBar } from './site';
 
 export const API_VERSION = '1.0.0';
 
@@ -41,15 +44,11 @@ export function openApiDocument(reference: {
   };
 }
 
-/** `https://x.execute-api…/prod` -> `/prod`; `http://127.0.0.1:3000` -> ''. */
-function basePathOf(baseUrl: string): string {
-  return new URL(baseUrl).pathname.replace(/\/$/, '');
-}
-
 /**
- * Swagger UI over the generated document; its files come from docsAsset, never a CDN. Every URL is
- * a path under the API's base path (a <base> without a host), so the page works from whatever
- * address it was opened through: 127.0.0.1, localhost, a tunnel, a custom domain, `/docs/`.
+ * Swagger UI over the generated document, under the bar that links the guides; its files come from
+ * docsAsset, never a CDN, and nothing is inline. Every URL is a path under the API's base path (a
+ * <base> without a host), so the page works from whatever address it was opened through:
+ * 127.0.0.1, localhost, a tunnel, a custom domain, `/docs/`.
  */
 export const docsPage: Implementation<typeof docsRoutes.docsPage> = async ({ baseUrl }) => ({
   status: 200,
@@ -61,33 +60,42 @@ export const docsPage: Implementation<typeof docsRoutes.docsPage> = async ({ bas
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Hotel Mapping API reference</title>
   <base href="${basePathOf(baseUrl)}/">
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="docs/swagger-ui.css">
+  <link rel="stylesheet" href="docs/guides.css">
 </head>
 <body>
+${docsBar('reference')}
   <div id="swagger-ui"></div>
   <script src="docs/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: new URL('api/v1/openapi.json', document.baseURI).href, dom_id: '#swagger-ui', deepLinking: true });
-  </script>
+  <script src="docs/swagger-init.js"></script>
 </body>
 </html>
 `,
 });
 
-const CONTENT_TYPES: Record<string, string> = {
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui.css': 'text/css; charset=utf-8',
+/** The docs' own files: `page/` beside this module, or `docs/` beside the bundle in Lambda (CommonJS, where __dirname is the bundle's folder; the stack copies them there). */
+export const DOCS_FILES_DIR = typeof __dirname === 'string' ? join(__dirname, 'docs') : fileURLToPath(new URL('./page/', import.meta.url));
+
+const SCRIPT = 'text/javascript; charset=utf-8';
+const STYLE_SHEET = 'text/css; charset=utf-8';
+/** Every file docsAsset serves: swagger-ui's (the package's own locator finds them) and the docs' own. */
+const ASSETS: Readonly<Record<string, { contentType: string; folder: () => string }>> = {
+  'swagger-ui-bundle.js': { contentType: SCRIPT, folder: swaggerUiPath },
+  'swagger-ui.css': { contentType: STYLE_SHEET, folder: swaggerUiPath },
+  'swagger-init.js': { contentType: SCRIPT, folder: () => DOCS_FILES_DIR },
+  'guides.css': { contentType: STYLE_SHEET, folder: () => DOCS_FILES_DIR },
 };
 const assetCache = new Map<string, string>();
 
 export const docsAsset: Implementation<typeof docsRoutes.docsAsset> = async ({ params }) => {
   const { asset } = params;
-  const contentType = CONTENT_TYPES[asset];
-  if (!contentType) throw notFound(`No docs asset is named ${asset}.`);
+  const served = Object.hasOwn(ASSETS, asset) ? ASSETS[asset] : undefined;
+  if (!served) throw notFound(`No docs asset is named ${asset}.`);
   let text = assetCache.get(asset);
   if (text === undefined) {
-    text = await readFile(join(swaggerUiPath(), asset), 'utf8');
+    text = await readFile(join(served.folder(), asset), 'utf8');
     assetCache.set(asset, text);
   }
-  return { status: 200, contentType, text, headers: { 'cache-control': 'public, max-age=86400' } };
+  return { status: 200, contentType: served.contentType, text, headers: { 'cache-control': 'public, max-age=86400' } };
 };

@@ -67,7 +67,7 @@ export interface Delivery {
   correlationId?: string;
 }
 
-/** What a subscription receives (README, Webhooks): the event's id, type, time, organization and data. */
+/** What a subscription receives (partner's guide, Webhooks): the event's id, type, time, organization and data. */
 export function eventPayload(event: DomainEvent, test: boolean): string {
   return JSON.stringify({
     id: event.id,

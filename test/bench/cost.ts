@@ -38,7 +38,7 @@ import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { itemBytes } from './cost/item-size';
 import { dynamoDbMeter, s3Meter, type CapacityTally } from './cost/meters';
-import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from './cost/prices';
+import { COST_BUDGET_SHARE, MILLION_MAPPINGS_PRICE_EUR, PRICES } from '../../infra/aws-prices';
 import { FIND_MATCH_MIN_CHARGE, findMatchCharge, mappingChunkQueue, RESULTS_RETENTION_DAYS } from '../../shared/mapping-jobs';
 import { inventoryChunkRows } from '../../shared/partner-inventories';
 import { coldChunkContainer, type ColdStart } from './cost/cold-container';

@@ -32,7 +32,7 @@ import { mappingExportQueue } from '../../shared/mapping-jobs/queues';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 import { startSftpServer } from '../support/sftp-server';
-import { PRICES } from './cost/prices';
+import { PRICES } from '../../infra/aws-prices';
 
 const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '3' } } });
 const ROWS = Number(args.rows);

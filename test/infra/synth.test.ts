@@ -6,6 +6,7 @@ import { dirname, join, parse } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { CONSOLE_FILES_DIR } from '../../shared/console';
+import { DOCS_FILES_DIR, GUIDE_NAMES } from '../../shared/docs';
 import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
 import { synthesize, type SynthesizedFunction } from '../../infra/synth';
@@ -29,6 +30,12 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
     }
     const docs = functions.find((f) => f.handler === 'docs/asset')!;
     assert.ok(existsSync(join(docs.assetDir, 'swagger-ui-bundle.js')), 'docs assets are shipped beside the bundle');
+    for (const file of readdirSync(DOCS_FILES_DIR)) assert.ok(existsSync(join(docs.assetDir, 'docs', file)), `docs/${file} is shipped beside the bundle`);
+    // The guides' Markdown beside each function that renders it: a guide's page and the index of them all.
+    for (const handler of ['docs/guide', 'docs/guides']) {
+      const { assetDir } = functions.find((f) => f.handler === handler)!;
+      for (const guide of GUIDE_NAMES) assert.ok(existsSync(join(assetDir, 'guides', `${guide}.md`)), `${handler} ships guides/${guide}.md`);
+    }
     // The console's page files too, every one the function serves.
     const consoleAssets = functions.find((f) => f.handler === 'console/asset')!;
     for (const file of readdirSync(CONSOLE_FILES_DIR).filter((name) => /\.(js|css)$/.test(name))) {
@@ -63,6 +70,31 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
     }
   }, 300_000);
 
+  // The files a page reads at run time are found where the stack put them, by the bundle alone.
+  it('serves the guides and the docs files from their bundles alone', async () => {
+    const alone = mkdtempSync(join(tmpdir(), 'hotel-mapping-bundle-alone-'));
+    try {
+      const pages = [
+        { handler: 'docs/guides', resource: '/docs/guides', pathParameters: null, shows: '<h1 id="guides">' },
+        ...GUIDE_NAMES.map((guide) => ({ handler: 'docs/guide', resource: '/docs/guides/{guide}', pathParameters: { guide }, shows: '<h1 id="' })),
+        { handler: 'docs/asset', resource: '/docs/{asset}', pathParameters: { asset: 'guides.css' }, shows: '.guide-page' },
+        { handler: 'docs/asset', resource: '/docs/{asset}', pathParameters: { asset: 'swagger-init.js' }, shows: 'SwaggerUIBundle' },
+      ];
+      for (const { handler, resource, pathParameters, shows } of pages) {
+        const { assetDir, environment } = functions.find((f) => f.handler === handler)!;
+        const copy = join(alone, handler.replace('/', '-'));
+        if (!existsSync(copy)) cpSync(assetDir, copy, { recursive: true });
+        const path = resource.replace(/\{(\w+)\}/, (_, name: string) => (pathParameters as Record<string, string>)[name]!);
+        const answer = await invokeAlone(copy, environment, gatewayEvent(path, resource, pathParameters));
+        assert.equal(answer.statusCode, 200, `${path}: ${answer.body.slice(0, 300)}`);
+        assert.ok(answer.body.includes(shows), path);
+        if (answer.body.startsWith('<!doctype html>')) assert.ok(answer.body.includes('<base href="/prod/">'), path);
+      }
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('the load check sees a bundle that needs a file it does not hold', async () => {
     const alone = mkdtempSync(join(tmpdir(), 'hotel-mapping-bundle-alone-'));
     try {
@@ -90,6 +122,38 @@ async function loadProblem(folder: string, environment: Record<string, string>):
     const { stdout, message } = error as { stdout?: string; message: string };
     return stdout || message;
   }
+}
+
+/** A GET through API Gateway's REST proxy on stage `prod`, as the deployed function receives it. */
+function gatewayEvent(path: string, resource: string, pathParameters: Record<string, string> | null) {
+  const domainName = 'abc123.execute-api.eu-west-1.amazonaws.com';
+  return {
+    resource,
+    path,
+    httpMethod: 'GET',
+    headers: { host: domainName, 'x-forwarded-proto': 'https' },
+    multiValueHeaders: { host: [domainName], 'x-forwarded-proto': ['https'] },
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bundle-alone', path: `/prod${path}`, stage: 'prod', domainName, httpMethod: 'GET', resourcePath: resource, identity: { sourceIp: '203.0.113.7' } },
+  };
+}
+
+const ANSWER_MARK = '\n--- answer ---\n';
+
+/** What the handler of the folder's index.js answers to the event, in a fresh Node with only the function's environment. */
+async function invokeAlone(folder: string, environment: Record<string, string>, event: unknown): Promise<{ statusCode: number; body: string }> {
+  // The function logs (and writes its metrics) on stdout too: its answer is what follows the mark.
+  const script = `const answered = (answer) => process.stdout.write(process.env.ANSWER_MARK + JSON.stringify(answer));
+    require('./index.js').handler(JSON.parse(process.env.GATEWAY_EVENT), { awsRequestId: 'bundle-alone', functionName: 'bundle-alone', getRemainingTimeInMillis: () => 10000 })
+      .then(answered, (error) => answered({ statusCode: 0, body: String(error && error.stack) }));`;
+  const env = { ...environment, PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', AWS_LAMBDA_FUNCTION_NAME: 'bundle-alone', LAMBDA_TASK_ROOT: folder, GATEWAY_EVENT: JSON.stringify(event), ANSWER_MARK };
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: folder, env, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(stdout.slice(stdout.lastIndexOf(ANSWER_MARK) + ANSWER_MARK.length)) as { statusCode: number; body: string };
 }
 
 function ancestorsWithNodeModules(folder: string): string[] {

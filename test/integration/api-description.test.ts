@@ -118,7 +118,8 @@ describe('GET /docs', () => {
       for (const source of [...sources, 'api/v1/openapi.json']) {
         const asset = await fetch(new URL(source, base));
         assert.equal(asset.status, 200, `${source} from ${pageUrl}`);
-        assert.ok((await asset.text()).length > 10_000);
+        // The viewer and the document whole, not stubs (the page's own starter script and the guides it links are smaller).
+        if (/swagger-ui|openapi/.test(source)) assert.ok((await asset.text()).length > 10_000, source);
       }
     }
   });

@@ -16,7 +16,7 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import { itemBytes } from '../bench/cost/item-size';
 import { dynamoDbMeter, s3Meter, type CapacityTally } from '../bench/cost/meters';
-import { WRITE_UNITS_PER_ROW_BUDGET } from '../bench/cost/prices';
+import { WRITE_UNITS_PER_ROW_BUDGET } from '../../infra/aws-prices';
 import { startTestApi, testConfig } from '../support/test-api';
 
 const config = testConfig();

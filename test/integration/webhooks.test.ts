@@ -105,7 +105,7 @@ function verifyWithLibrary(secret: string, request: Received): unknown {
   }
 }
 
-/** The README's five-line check, without any library. */
+/** The partner's guide's five-line check, without any library. */
 function verifyByHand(secret: string, request: Received): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const signed = `${String(request.headers['webhook-id'])}.${String(request.headers['webhook-timestamp'])}.${request.body}`;

@@ -92,7 +92,7 @@ export class LocalPaymentProvider implements PaymentProvider, CheckoutLookups {
    * Pays an open checkout. `millions` is the credits quantity chosen on the page (payment mode),
    * taken only within the session's limits, as Stripe's adjustable quantity would. A subscription
    * checkout is refused while the customer has a live subscription: what Stripe does with its
-   * "limit customers to one subscription" setting on (README, Billing).
+   * "limit customers to one subscription" setting on (operator's guide, The payment provider).
    */
   async completeCheckout(id: string, millions?: number): Promise<CheckoutCompletion> {
     const checkout = await this.records.checkout(id);

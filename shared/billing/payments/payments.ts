@@ -130,7 +130,7 @@ export function parseStripeSecret<S extends SecretShape>(text: string | undefine
   if (keys.some(([, value, prefix]) => typeof value !== 'string' || !value.startsWith(prefix))) {
     const expected = JSON.stringify(Object.fromEntries(keys.map(([name, , prefix]) => [name, `${prefix}…`])));
     const unset = keys.every(([, value]) => value === UNSET_STRIPE_KEY);
-    throw new PaymentsNotConfigured(`${unset ? 'Stripe is not set up yet' : 'The Stripe secret has another shape'}: store ${expected} in ${secretArn} (README, Billing).`);
+    throw new PaymentsNotConfigured(`${unset ? 'Stripe is not set up yet' : 'The Stripe secret has another shape'}: store ${expected} in ${secretArn} (operator's guide, The payment provider).`);
   }
   return Object.fromEntries(keys.map(([name, value]) => [name, value])) as SecretOf<S>;
 }

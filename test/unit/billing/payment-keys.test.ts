@@ -61,7 +61,7 @@ describe('a Stripe secret as the stack creates it, or of another shape', () => {
     assert.throws(
       () => parseStripeSecret(placeholder, 'apiKey', API_KEY_ARN),
       (error: unknown) =>
-        error instanceof PaymentsNotConfigured && error.message === `Stripe is not set up yet: store {"secretKey":"sk_…"} in ${API_KEY_ARN} (README, Billing).`,
+        error instanceof PaymentsNotConfigured && error.message === `Stripe is not set up yet: store {"secretKey":"sk_…"} in ${API_KEY_ARN} (operator's guide, The payment provider).`,
     );
     assert.throws(
       () => parseStripeSecret(JSON.stringify({ signingSecret: UNSET_STRIPE_KEY, readKey: UNSET_STRIPE_KEY }), 'webhook', WEBHOOK_ARN),

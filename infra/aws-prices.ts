@@ -1,6 +1,6 @@
 /**
- * The list prices bench:cost bills with: AWS us-east-1 (N. Virginia), on-demand, arm64, in US
- * dollars, as published on each service's pricing page (README, "What a mapping costs"). One table,
+ * The AWS list prices the cost benchmark bills with and the operator's guide's idle cost is figured at: AWS us-east-1 (N. Virginia), on-demand, arm64, in US
+ * dollars, as published on each service's pricing page (operator's guide, "Unit cost"). One table,
  * dated: when a price changes, change it here and the date with it.
  */
 export const PRICES = {
@@ -64,3 +64,29 @@ export const JOB_TABLE_WRITES_BUDGET_SHARE = 0.1;
 
 /** Write units a mapped row may cost within that share: 0.016 at $0.625 per million. */
 export const WRITE_UNITS_PER_ROW_BUDGET = (MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE * JOB_TABLE_WRITES_BUDGET_SHARE) / PRICES.dynamoDb.perMillionWriteUnits;
+
+/**
+ * What an idle stage pays a month: us-east-1 list prices, on each service's pricing page. SQS's
+ * request price is PRICES'; the rest are billed by the month, so bench:cost, which bills a
+ * mapping's life, has none of them (the operator's guide's stack figures use them).
+ */
+export const IDLE_PRICES = {
+  asOf: 'November 2026',
+  region: PRICES.region,
+  webAcl: { perAclMonth: 5, perRuleMonth: 1 },
+  /** Standard-resolution alarms are billed per metric they watch: a metric math alarm, per metric in its expression. */
+  alarmPerMetricMonth: 0.1,
+  /** Beyond an account's first three dashboards. */
+  dashboardPerMonth: 3,
+  kmsKeyPerMonth: 1,
+  secretPerMonth: 0.4,
+  sqs: {
+    perMillionRequests: PRICES.sqs.perMillionRequests,
+    freeRequestsMonth: 1_000_000,
+    /**
+     * Estimated: Lambda polls an idle queue with about five 20-second long polls at a time, about
+     * 5 × 3 a minute × 43,200 minutes a month.
+     */
+    pollerRequestsPerQueueMonth: 650_000,
+  },
+} as const;
