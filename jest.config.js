@@ -8,7 +8,10 @@ export default {
   testMatch: ['<rootDir>/test/{unit,integration,infra,browser}/**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['babel-jest', { presets: [['@babel/preset-typescript', { onlyRemoveTypeImports: true }]], babelrc: false, configFile: false }],
+    '^.+\\.ts$': [
+      'babel-jest',
+      { presets: [['@babel/preset-typescript', { onlyRemoveTypeImports: true }]], babelrc: false, configFile: false },
+    ],
   },
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',

@@ -63,7 +63,8 @@ export const COST_BUDGET_SHARE = 0.1;
 export const JOB_TABLE_WRITES_BUDGET_SHARE = 0.1;
 
 /** Write units a mapped row may cost within that share: 0.016 at $0.625 per million. */
-export const WRITE_UNITS_PER_ROW_BUDGET = (MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE * JOB_TABLE_WRITES_BUDGET_SHARE) / PRICES.dynamoDb.perMillionWriteUnits;
+export const WRITE_UNITS_PER_ROW_BUDGET =
+  (MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE * JOB_TABLE_WRITES_BUDGET_SHARE) / PRICES.dynamoDb.perMillionWriteUnits;
 
 /**
  * What an idle stage pays a month: us-east-1 list prices, on each service's pricing page. SQS's

@@ -22,7 +22,8 @@ export function acknowledgeAcceptedFindings({ stack, accessLogs, dataBackup, web
   Validations.of(stack).acknowledge(
     {
       id: 'AwsSolutions-APIG4',
-      reason: 'Every function authenticates its caller itself (X-API-Key or bearer JWT, shared/platform/auth); public routes are public by contract.',
+      reason:
+        'Every function authenticates its caller itself (X-API-Key or bearer JWT, shared/platform/auth); public routes are public by contract.',
     },
     { id: 'AwsSolutions-COG4', reason: "Partners authenticate with API keys and the service's own bearer tokens, not Cognito." },
     {
@@ -35,7 +36,13 @@ export function acknowledgeAcceptedFindings({ stack, accessLogs, dataBackup, web
     },
     ...(webAclAssociated
       ? []
-      : [{ id: 'AwsSolutions-APIG3', reason: 'A stage not declared production may go without a web ACL (-c webAcl adds one); a production stage refuses to synthesize without it.' }]),
+      : [
+          {
+            id: 'AwsSolutions-APIG3',
+            reason:
+              'A stage not declared production may go without a web ACL (-c webAcl adds one); a production stage refuses to synthesize without it.',
+          },
+        ]),
     { id: 'AwsSolutions-L1', reason: 'nodejs22.x is the runtime the platform standardises on (ARCHITECTURE.md).' },
     {
       id: 'AwsSolutions-SMG4',
@@ -46,7 +53,11 @@ export function acknowledgeAcceptedFindings({ stack, accessLogs, dataBackup, web
   Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket itself.' });
   if (dataBackup) {
     Validations.of(dataBackup.role).acknowledge(
-      ...['service-role/AWSBackupServiceRolePolicyForBackup', 'service-role/AWSBackupServiceRolePolicyForRestores', ...S3_BACKUP_POLICIES].map((policy) => ({
+      ...[
+        'service-role/AWSBackupServiceRolePolicyForBackup',
+        'service-role/AWSBackupServiceRolePolicyForRestores',
+        ...S3_BACKUP_POLICIES,
+      ].map((policy) => ({
         id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/${policy}]`,
         reason: "AWS Backup's own policies for backing up and restoring DynamoDB and S3, which AWS keeps current as the services change.",
       })),
@@ -66,7 +77,8 @@ export function acknowledgeTracing(role: IConstruct): void {
 export function acknowledgePartnerRoles(role: IConstruct): void {
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::arn:aws:iam::*:role/*]',
-    reason: "Partners' roles are in their own accounts, named at run time; each trusts this account only under the external id issued for it.",
+    reason:
+      "Partners' roles are in their own accounts, named at run time; each trusts this account only under the external id issued for it.",
   });
 }
 

@@ -26,14 +26,16 @@ import { WEBHOOK_METRICS } from '../shared/webhooks';
 import { ALARM_THRESHOLDS, notify } from './constructs/alarms';
 import type { DeadLetteredQueue } from './constructs/dead-lettered-queue';
 
-
 /**
  * The routes alarmed at their first failed invocation, beside the account-wide error rate that a
  * quiet route's failures never move: each with what its failure stops.
  */
 export const ROUTES_ALARMED_ON_ERRORS: readonly { route: RouteDefinition; stops: string }[] = [
   { route: routes.issueToken, stops: 'partners cannot exchange their API keys for bearer tokens' },
-  { route: routes.stripeWebhook, stops: "Stripe's payments are not applied to plans and credits (Stripe retries each delivery for three days)" },
+  {
+    route: routes.stripeWebhook,
+    stops: "Stripe's payments are not applied to plans and credits (Stripe retries each delivery for three days)",
+  },
 ];
 
 /**
@@ -108,7 +110,6 @@ export function alarmTopic(scope: Construct, stage: string, email: string | unde
   return topic;
 }
 
-
 const PERIOD = Duration.minutes(5);
 
 /** The dashboard, the alarms on the API, the queues, Lambda, the table, the scheduler and the webhook deliveries, and the budget. */
@@ -116,7 +117,11 @@ export class Observability extends NestedStack {
   readonly dashboard: cloudwatch.Dashboard;
   readonly budget: budgets.CfnBudget;
 
-  constructor(scope: Construct, id: string, private readonly service: ObservedService) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly service: ObservedService,
+  ) {
     super(scope, id, { description: 'The dashboard, the alarms and the monthly budget' });
     this.addAlarms();
     this.budget = this.addBudget();
@@ -138,7 +143,13 @@ export class Observability extends NestedStack {
   }
 
   private businessMetric(name: MetricName, statistic = 'Sum', dimensions: Record<string, string> = {}): cloudwatch.Metric {
-    return new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName: name, statistic, period: PERIOD, dimensionsMap: { service: SERVICE_NAME, ...dimensions } });
+    return new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: name,
+      statistic,
+      period: PERIOD,
+      dimensionsMap: { service: SERVICE_NAME, ...dimensions },
+    });
   }
 
   /** Every series of a metric whatever its other dimensions (rows by status and method, jobs by mode). */
@@ -153,7 +164,12 @@ export class Observability extends NestedStack {
     this.notify(
       new cloudwatch.Alarm(this, 'Api5xxRateAlarm', {
         alarmDescription: `More than ${ALARM_THRESHOLDS.api5xxPercent} % of API requests answered 5xx`,
-        metric: new cloudwatch.MathExpression({ expression: 'IF(requests > 0, 100 * errors / requests, 0)', usingMetrics: { requests, errors: serverErrors }, period: PERIOD, label: '5xx %' }),
+        metric: new cloudwatch.MathExpression({
+          expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+          usingMetrics: { requests, errors: serverErrors },
+          period: PERIOD,
+          label: '5xx %',
+        }),
         threshold: ALARM_THRESHOLDS.api5xxPercent,
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
@@ -211,7 +227,12 @@ export class Observability extends NestedStack {
         alarmDescription:
           `The account's Lambda functions claim more than ${ALARM_THRESHOLDS.claimedConcurrencyPercent} % of its ` +
           `${this.service.accountConcurrency.toLocaleString('en-US')} concurrent executions: the API is about to be throttled`,
-        metric: new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName: 'ClaimedAccountConcurrency', statistic: 'Maximum', period: Duration.minutes(1) }),
+        metric: new cloudwatch.Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'ClaimedAccountConcurrency',
+          statistic: 'Maximum',
+          period: Duration.minutes(1),
+        }),
         threshold: claimedLimit,
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
@@ -237,7 +258,8 @@ export class Observability extends NestedStack {
 
   /** Account-wide, so that a few alarms cover every function (and SEARCH cannot be alarmed on). */
   private addLambdaAlarms(): void {
-    const lambdaMetric = (metricName: string) => new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName, statistic: 'Sum', period: PERIOD });
+    const lambdaMetric = (metricName: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName, statistic: 'Sum', period: PERIOD });
     this.notify(
       new cloudwatch.Alarm(this, 'LambdaErrorRateAlarm', {
         alarmDescription:
@@ -322,7 +344,10 @@ export class Observability extends NestedStack {
   private addSchedulerAlarms(): void {
     const alarms = {
       SchedulerTargetErrorsAlarm: ['TargetErrorCount', 'Scheduled deliveries failed to reach their queue (the scheduler retries them)'],
-      SchedulerDroppedInvocationsAlarm: ['InvocationDroppedCount', 'Scheduled deliveries were dropped after their last retry: a job deadline or a webhook retry is lost'],
+      SchedulerDroppedInvocationsAlarm: [
+        'InvocationDroppedCount',
+        'Scheduled deliveries were dropped after their last retry: a job deadline or a webhook retry is lost',
+      ],
     } as const;
     for (const [id, [metricName, description]] of Object.entries(alarms)) {
       this.notify(
@@ -359,7 +384,6 @@ export class Observability extends NestedStack {
     });
   }
 
-
   private addDashboard(): cloudwatch.Dashboard {
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `hotel-mapping-${this.service.stage}` });
     const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width, height: 6 });
@@ -377,7 +401,9 @@ export class Observability extends NestedStack {
           `Latency: ${tag}`,
           routes.flatMap((route) =>
             ['p50', 'p99'].map((statistic) =>
-              this.apiMetric('Latency', statistic, { Resource: route.path, Method: route.method }).with({ label: `${route.method} ${route.path} ${statistic}` }),
+              this.apiMetric('Latency', statistic, { Resource: route.path, Method: route.method }).with({
+                label: `${route.method} ${route.path} ${statistic}`,
+              }),
             ),
           ),
           6,
@@ -386,8 +412,18 @@ export class Observability extends NestedStack {
     );
     const queues = this.service.queues;
     dashboard.addWidgets(
-      graph('Queue depth', queues.map((queue) => queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: queue.definition.name })), 12),
-      graph('Age of the oldest message (s)', queues.map((queue) => queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum', label: queue.definition.name })), 12),
+      graph(
+        'Queue depth',
+        queues.map((queue) => queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: queue.definition.name })),
+        12,
+      ),
+      graph(
+        'Age of the oldest message (s)',
+        queues.map((queue) =>
+          queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum', label: queue.definition.name }),
+        ),
+        12,
+      ),
     );
     dashboard.addWidgets(
       graph('Jobs', [

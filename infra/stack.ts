@@ -37,7 +37,13 @@ import { RouteRoles, tokenSignerRoleName } from './constructs/route-roles';
 import { ServiceResources } from './constructs/service-resources';
 import { StripeSecrets } from './constructs/stripe-secrets';
 import { acknowledgeAcceptedFindings } from './nag-acknowledgements';
-import { alarmTopic, DEFAULT_ACCOUNT_CONCURRENCY, DEFAULT_MONTHLY_BUDGET_USD, Observability, ROUTES_DRAWN_ONE_BY_ONE } from './observability';
+import {
+  alarmTopic,
+  DEFAULT_ACCOUNT_CONCURRENCY,
+  DEFAULT_MONTHLY_BUDGET_USD,
+  Observability,
+  ROUTES_DRAWN_ONE_BY_ONE,
+} from './observability';
 
 /**
  * A stage name that reads as production (prod, Prod, production, prod-eu): such a stage must say
@@ -70,7 +76,9 @@ export function productionSetting(stage: string, said: boolean | undefined): boo
 
 /** A production stage charges real money: each of its Stripe ids must be given, none left at its local placeholder. */
 function refusePlaceholderPriceIds(stage: string, priceIds: ProviderPriceIds): void {
-  const placeholders = (Object.keys(LOCAL_PRICE_IDS) as (keyof ProviderPriceIds)[]).filter((name) => !priceIds[name] || priceIds[name] === LOCAL_PRICE_IDS[name]);
+  const placeholders = (Object.keys(LOCAL_PRICE_IDS) as (keyof ProviderPriceIds)[]).filter(
+    (name) => !priceIds[name] || priceIds[name] === LOCAL_PRICE_IDS[name],
+  );
   if (placeholders.length === 0) return;
   throw new Error(
     `The production stage "${stage}" has no real Stripe id for ${placeholders.join(', ')}: put the stage's ids in cdk.json's context, ` +
@@ -142,7 +150,9 @@ function findMatchInstancesSetting(value: unknown): number {
   const instances = Number(value ?? 0);
   const most = mappingJobRoutes.findMatch.lambda.reservedConcurrency;
   if (!Number.isSafeInteger(instances) || instances < 0 || instances > most) {
-    throw new Error(`findMatchInstances must be a whole number of instances from 0 (none) to ${most} (the most find-match may run at once), not ${JSON.stringify(value)}.`);
+    throw new Error(
+      `findMatchInstances must be a whole number of instances from 0 (none) to ${most} (the most find-match may run at once), not ${JSON.stringify(value)}.`,
+    );
   }
   return instances;
 }
@@ -293,7 +303,8 @@ export class HotelMappingStack extends Stack {
     // Its private half never leaves KMS. Losing it ends only tokens under an hour old, so it goes
     // with the stack.
     this.tokenSigningKey = new kms.Key(this, 'TokenSigningKey', {
-      description: 'Signs the bearer tokens (ES256) issued by POST /api/v1/auth/token; every credentialed function verifies them with its public key',
+      description:
+        'Signs the bearer tokens (ES256) issued by POST /api/v1/auth/token; every credentialed function verifies them with its public key',
       keySpec: kms.KeySpec.ECC_NIST_P256,
       keyUsage: kms.KeyUsage.SIGN_VERIFY,
       pendingWindow: Duration.days(7),
@@ -310,7 +321,9 @@ export class HotelMappingStack extends Stack {
         principals: [new iam.AnyPrincipal()],
         actions: ['kms:Sign'],
         resources: ['*'],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: tokenSigner }) } },
+        conditions: {
+          ArnNotEquals: { 'aws:PrincipalArn': this.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: tokenSigner }) },
+        },
       }),
     );
 
@@ -319,16 +332,30 @@ export class HotelMappingStack extends Stack {
     const priceIds = props.priceIds ?? stagePriceIds?.[props.stage] ?? LOCAL_PRICE_IDS;
     if (this.production) refusePlaceholderPriceIds(props.stage, priceIds);
 
-    this.api = new HotelMappingApi(this, 'Api', { stage: props.stage, removalPolicy, routes: routeList, measuredRoutes: ROUTES_DRAWN_ONE_BY_ONE });
+    this.api = new HotelMappingApi(this, 'Api', {
+      stage: props.stage,
+      removalPolicy,
+      routes: routeList,
+      measuredRoutes: ROUTES_DRAWN_ONE_BY_ONE,
+    });
     const alarmEmail = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined);
     if (this.production && !alarmEmail) {
-      throw new Error(`The production stage "${props.stage}" needs someone to receive its alarms: deploy it with -c alarmEmail=ops@example.com.`);
+      throw new Error(
+        `The production stage "${props.stage}" needs someone to receive its alarms: deploy it with -c alarmEmail=ops@example.com.`,
+      );
     }
     this.alarmTopic = alarmTopic(this, props.stage, alarmEmail);
     const copyVaultArn = backupCopyVaultSetting(props.backupCopyVaultArn ?? this.node.tryGetContext('backupCopyVaultArn'));
-    if (copyVaultArn && !retainData) throw new Error('backupCopyVaultArn copies the backups of a stage that keeps its data: deploy it with -c retainData=true as well.');
+    if (copyVaultArn && !retainData)
+      throw new Error('backupCopyVaultArn copies the backups of a stage that keeps its data: deploy it with -c retainData=true as well.');
     if (retainData) {
-      this.dataBackup = new DataBackup(this, 'DataBackup', { stage: props.stage, table: this.table, bucket: this.bucket, alarmTopic: this.alarmTopic, copyVaultArn });
+      this.dataBackup = new DataBackup(this, 'DataBackup', {
+        stage: props.stage,
+        table: this.table,
+        bucket: this.bucket,
+        alarmTopic: this.alarmTopic,
+        copyVaultArn,
+      });
     }
     const webAcl = webAclSetting(props.webAcl ?? this.node.tryGetContext('webAcl'));
     if (this.production && !webAcl) {
@@ -336,7 +363,14 @@ export class HotelMappingStack extends Stack {
         `The production stage "${props.stage}" needs a web ACL in front of its API: deploy it with -c webAcl=${STACK_WEB_ACL} (the stack creates one) or -c webAcl=<the ARN of a regional web ACL>.`,
       );
     }
-    if (webAcl) this.edgeProtection = new EdgeProtection(this, 'EdgeProtection', { webAcl, stage: this.api.deploymentStage, name: `hotel-mapping-${props.stage}`, removalPolicy, routes: routeList });
+    if (webAcl)
+      this.edgeProtection = new EdgeProtection(this, 'EdgeProtection', {
+        webAcl,
+        stage: this.api.deploymentStage,
+        name: `hotel-mapping-${props.stage}`,
+        removalPolicy,
+        routes: routeList,
+      });
     const customDomain = customDomainSetting(
       props.customDomain?.domainName ?? this.node.tryGetContext('domainName'),
       props.customDomain?.certificateArn ?? this.node.tryGetContext('certificateArn'),
@@ -348,7 +382,9 @@ export class HotelMappingStack extends Stack {
     this.scheduleGroup = new scheduler.ScheduleGroup(this.workers, 'Schedules', { scheduleGroupName: this.scheduleGroupName });
     this.schedulerRole = new iam.Role(this.workers, 'SchedulerRole', {
       // Only schedules of this account may use it (no confused deputy).
-      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
       description: 'EventBridge Scheduler sends one-time deliveries to the queues with this role',
     });
     const queues = queueList.map((definition) => new DeadLetteredQueue(this.workers, { definition, alarmTopic: this.alarmTopic }));
@@ -369,12 +405,15 @@ export class HotelMappingStack extends Stack {
       schedulerRole: this.schedulerRole,
     });
 
-    this.routeFunctions = new NestedStack(this, 'Functions', { description: "One Lambda function per route, with its role and log group" });
+    this.routeFunctions = new NestedStack(this, 'Functions', { description: 'One Lambda function per route, with its role and log group' });
     const roles = new RouteRoles(this.routeFunctions, resources, { tokenSignerRoleName: tokenSigner });
     const findMatchInstances = findMatchInstancesSetting(props.findMatchInstances ?? this.node.tryGetContext('findMatchInstances'));
     for (const route of routeList) {
       const provisionedInstances = route === mappingJobRoutes.findMatch ? findMatchInstances : 0;
-      this.functions.set(route.handler, new RouteFunction(this.routeFunctions, { route, api: this.api, roles, resources, removalPolicy, provisionedInstances }));
+      this.functions.set(
+        route.handler,
+        new RouteFunction(this.routeFunctions, { route, api: this.api, roles, resources, removalPolicy, provisionedInstances }),
+      );
     }
     this.api.answerOtherMethods(routeList);
 
@@ -384,7 +423,13 @@ export class HotelMappingStack extends Stack {
       const { deadLetterHandler } = queue.definition;
       if (deadLetterHandler && worker.deadLetterHandler) this.functions.set(deadLetterHandler, worker.deadLetterHandler);
     }
-    const relay = new EventRelay(this.workers, { table: this.table, resources, alarmTopic: this.alarmTopic, removalPolicy, relayedQueues: relayedQueues.map((queue) => queue.name) });
+    const relay = new EventRelay(this.workers, {
+      table: this.table,
+      resources,
+      alarmTopic: this.alarmTopic,
+      removalPolicy,
+      relayedQueues: relayedQueues.map((queue) => queue.name),
+    });
     this.functions.set(EVENT_RELAY.handler, relay);
 
     this.observability = new Observability(this, 'Observability', {
@@ -401,18 +446,33 @@ export class HotelMappingStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; endpoints are under api/v1' });
     if (customDomain) {
       const domain = this.api.serveAt(customDomain);
-      new CfnOutput(this, 'CustomDomainUrl', { value: `https://${customDomain.domainName}/`, description: 'Base URL on the custom domain; endpoints are under api/v1' });
-      new CfnOutput(this, 'CustomDomainTarget', { value: domain.domainNameAliasDomainName, description: "Point the custom domain's DNS record (CNAME, or alias with CustomDomainHostedZoneId) here" });
+      new CfnOutput(this, 'CustomDomainUrl', {
+        value: `https://${customDomain.domainName}/`,
+        description: 'Base URL on the custom domain; endpoints are under api/v1',
+      });
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: domain.domainNameAliasDomainName,
+        description: "Point the custom domain's DNS record (CNAME, or alias with CustomDomainHostedZoneId) here",
+      });
       new CfnOutput(this, 'CustomDomainHostedZoneId', { value: domain.domainNameAliasHostedZoneId });
     }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'ResultsBucketName', { value: this.resultsBucket.bucketName });
-    new CfnOutput(this, 'StripeApiKeySecretArn', { value: stripeSecrets.apiKey.secretArn, description: 'Put the Stripe secret API key here after deploying (docs/guides/operator.md, The payment provider)' });
+    new CfnOutput(this, 'StripeApiKeySecretArn', {
+      value: stripeSecrets.apiKey.secretArn,
+      description: 'Put the Stripe secret API key here after deploying (docs/guides/operator.md, The payment provider)',
+    });
     new CfnOutput(this, 'StripeWebhookSecretArn', {
       value: stripeSecrets.webhook.secretArn,
-      description: "Put the Stripe webhook's signing secret and a read-only restricted key here after deploying (operator's guide, The payment provider)",
+      description:
+        "Put the Stripe webhook's signing secret and a read-only restricted key here after deploying (operator's guide, The payment provider)",
     });
-    acknowledgeAcceptedFindings({ stack: this, accessLogs, dataBackup: this.dataBackup, webAclAssociated: this.edgeProtection !== undefined });
+    acknowledgeAcceptedFindings({
+      stack: this,
+      accessLogs,
+      dataBackup: this.dataBackup,
+      webAclAssociated: this.edgeProtection !== undefined,
+    });
   }
 }

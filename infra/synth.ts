@@ -34,7 +34,10 @@ export async function synthesize(outDir: string, stage = 'synth'): Promise<Synth
     maxBuffer: 64 * 1024 * 1024,
   });
   // The stack's template and its nested stacks' (the queue workers live in one).
-  const resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties?: { Environment?: { Variables?: Record<string, unknown> } } }> = {};
+  const resources: Record<
+    string,
+    { Type: string; Metadata?: Record<string, string>; Properties?: { Environment?: { Variables?: Record<string, unknown> } } }
+  > = {};
   for (const file of readdirSync(outDir).filter((name) => name.endsWith('.template.json'))) {
     Object.assign(resources, (JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { Resources: typeof resources }).Resources);
   }

@@ -19,7 +19,6 @@ import { referenceComponentSchemas, referenceRoutes } from './reference';
 import { supplierRoutes } from './suppliers';
 import { legacyWebhookRoutes, subscriptionRoutes, WEBHOOK_VERIFICATION, webhookComponentSchemas } from './webhooks';
 
-
 export const routes = {
   ...apiKeyRoutes,
   ...supplierRoutes,
@@ -55,16 +54,20 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Authentication: 'API keys (`X-API-Key`) and the bearer tokens issued for them; keys are managed per organization.',
   Suppliers: 'The supplier catalogue, the suppliers an organization connects (its plan sets how many), and requests for new ones.',
   'Export format': "The organization's one configuration for mapping result files: format, fields, delimiter, header, compression.",
-  'Partner inventories': 'Hotel files a partner uploads, validated row by row: directly (up to 4 MiB) or through a presigned upload (up to 200 MB).',
-  Mapping: 'Mapping jobs: an inventory mapped to the reference in chunks; results with evidence and candidates, reviews, exports, cancelling.',
+  'Partner inventories':
+    'Hotel files a partner uploads, validated row by row: directly (up to 4 MiB) or through a presigned upload (up to 200 MB).',
+  Mapping:
+    'Mapping jobs: an inventory mapped to the reference in chunks; results with evidence and candidates, reviews, exports, cancelling.',
   'Mapping book':
     "The organization's living mapping: one entry per partner hotel of each source, written by every completed job, kept by people's decisions, " +
     'with a change feed of NEW, UPDATED and DELETED entries to follow from a position.',
   'Reference inventory': 'The canonical hotel inventory every partner hotel is mapped to: search, statistics, download.',
   'Duplicate reports': 'Reports of two reference hotels that are one; the back office merges or rejects them.',
   'Webhook subscriptions': 'Signed, retried event deliveries (Standard Webhooks) with a delivery history, test events and redelivery.',
-  'Export webhooks (deprecated)': 'The earlier unsigned `mapping.completed` call, one attempt, no history; use webhook subscriptions instead.',
-  'Delivery destinations': "Partners' own S3 buckets, S3-compatible stores and SFTP servers, where every completed job's export file is written, with a connection test and a delivery history.",
+  'Export webhooks (deprecated)':
+    'The earlier unsigned `mapping.completed` call, one attempt, no history; use webhook subscriptions instead.',
+  'Delivery destinations':
+    "Partners' own S3 buckets, S3-compatible stores and SFTP servers, where every completed job's export file is written, with a connection test and a delivery history.",
   Billing: 'Plans, hosted checkout and portal pages, prepaid credits, quota, usage and monthly metrics.',
   Documentation: 'This document and the reference page over it.',
   'Webhook events': WEBHOOK_VERIFICATION,

@@ -3,4 +3,7 @@ import { publicHttpHandler } from '../../shared/platform/http/public-handler';
 import { componentSchemas, routes, tagDescriptions } from '../../shared/routes';
 import { webhookDescriptions } from '../../shared/webhooks';
 
-export const handler = publicHttpHandler(docsRoutes.openApiDocument, openApiDocument({ routes, webhooks: webhookDescriptions, tags: tagDescriptions, schemas: componentSchemas }));
+export const handler = publicHttpHandler(
+  docsRoutes.openApiDocument,
+  openApiDocument({ routes, webhooks: webhookDescriptions, tags: tagDescriptions, schemas: componentSchemas }),
+);

@@ -28,7 +28,11 @@ export class RowErrors {
 }
 
 /** Reads inventory rows, handing each batch of good rows' hotels to `take`; returns how many. */
-export async function readRows<T>(batches: AsyncIterable<InventoryRow<T>[]>, errors: RowErrors, take: (hotels: T[]) => void): Promise<number> {
+export async function readRows<T>(
+  batches: AsyncIterable<InventoryRow<T>[]>,
+  errors: RowErrors,
+  take: (hotels: T[]) => void,
+): Promise<number> {
   let count = 0;
   const hotels: T[] = [];
   for await (const rows of batches) {

@@ -44,9 +44,7 @@ export interface ThreadedMapping {
 }
 
 /** What it sends back: the rows it matched, by position in `partners`. */
-type MatchRowsReply =
-  | { ok: true; positions: number[]; results: MappingResult[] }
-  | { ok: false; reason: string };
+type MatchRowsReply = { ok: true; positions: number[]; results: MappingResult[] } | { ok: false; reason: string };
 
 export interface ThreadOptions {
   mode: MappingMode;
@@ -59,7 +57,11 @@ export interface ThreadOptions {
 }
 
 /** Maps the rows on up to `threads` threads (this one included). */
-export async function mapOnThreads(index: MatchingIndex, partners: readonly PartnerHotel[], options: ThreadOptions): Promise<ThreadedMapping> {
+export async function mapOnThreads(
+  index: MatchingIndex,
+  partners: readonly PartnerHotel[],
+  options: ThreadOptions,
+): Promise<ThreadedMapping> {
   const { mode, onProgress, startWorker = (request) => startModuleWorker(import.meta.url, request) } = options;
   const used = Math.max(1, Math.min(options.threads, Math.ceil(partners.length / CHUNK_ROWS)));
   const nextRow = new SharedArrayBuffer(4);
@@ -68,10 +70,17 @@ export async function mapOnThreads(index: MatchingIndex, partners: readonly Part
   const matcher = new HotelMatcher(index, { mode });
   const rows: (MappingResult | undefined)[] = Array.from({ length: partners.length }, () => undefined);
   const rowsPerThread = [0];
-  matchTakenRows(matcher, partners, 0, new Int32Array(nextRow), (position, result) => {
-    rows[position] = result;
-    rowsPerThread[0]! += 1;
-  }, onProgress);
+  matchTakenRows(
+    matcher,
+    partners,
+    0,
+    new Int32Array(nextRow),
+    (position, result) => {
+      rows[position] = result;
+      rowsPerThread[0]! += 1;
+    },
+    onProgress,
+  );
   for (const reply of await Promise.all(workers)) {
     if (!reply.ok) {
       process.stderr.write(`a matching thread failed (${reply.reason}): its rows are matched on this one\n`);

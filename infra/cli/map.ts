@@ -17,7 +17,14 @@ import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type PartnerHotel, MAPPING_MODES, type MatchingIndex, toExportRow, type MappingMode, type MappingResult } from '../../shared/mapping';
+import {
+  type PartnerHotel,
+  MAPPING_MODES,
+  type MatchingIndex,
+  toExportRow,
+  type MappingMode,
+  type MappingResult,
+} from '../../shared/mapping';
 import { columnNames, columnValues, resolveFormat, type ResolvedExportFormat } from '../../shared/export-format';
 import { readPartnerInventoryBatches } from '../../shared/mapping/inventory';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
@@ -27,7 +34,8 @@ import { mapOnThreads } from './map-on-threads';
 import { readRows, RowErrors } from './inventory-rows';
 import { indexReferenceFile, READ_CHUNK_BYTES } from './reference-reader';
 
-const USAGE = 'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] [--threads N] --out <results.jsonl|results.csv>';
+const USAGE =
+  'usage: npm run map -- --reference <file> --partner <file> [--mode STANDARD|ID_TO_ID|HYBRID] [--threads N] --out <results.jsonl|results.csv>';
 /** Threads used by default: one per core, up to this many. */
 const MAX_DEFAULT_THREADS = 4;
 /**
@@ -87,7 +95,8 @@ function parseOptions() {
   const outFormat = path.extname(values.out).toLowerCase();
   if (outFormat !== '.jsonl' && outFormat !== '.csv') throw new UsageError('--out must end in .jsonl or .csv');
   const threads = values.threads === undefined ? undefined : Number(values.threads);
-  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64)) throw new UsageError('--threads must be a whole number from 1 to 64');
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
+    throw new UsageError('--threads must be a whole number from 1 to 64');
   return { reference: values.reference, partner: values.partner, mode, threads, out: values.out, outFormat };
 }
 
@@ -128,12 +137,19 @@ export function csvExportOf(results: readonly MappingResult[]): ResolvedExportFo
   return resolveFormat(undefined, suppliers);
 }
 
-export const csvRowContext = (csv: ResolvedExportFormat) => ({ mappingJobId: null, partnerInventoryId: null, suppliers: csv.suppliers ?? [] });
+export const csvRowContext = (csv: ResolvedExportFormat) => ({
+  mappingJobId: null,
+  partnerInventoryId: null,
+  suppliers: csv.suppliers ?? [],
+});
 
 async function writeResults(file: string, format: string, results: readonly MappingResult[]): Promise<void> {
   const out = createWriteStream(file);
   const csv = csvExportOf(results);
-  const line = format === '.csv' ? (result: MappingResult) => formatCsvRow(columnValues(csv, toExportRow(result, csvRowContext(csv)))) : (result: MappingResult) => JSON.stringify(result);
+  const line =
+    format === '.csv'
+      ? (result: MappingResult) => formatCsvRow(columnValues(csv, toExportRow(result, csvRowContext(csv))))
+      : (result: MappingResult) => JSON.stringify(result);
   let piece = format === '.csv' ? `${formatCsvRow(columnNames(csv))}\n` : '';
   for (const result of results) {
     piece += `${line(result)}\n`;
@@ -159,12 +175,21 @@ async function readPartners(file: string, format: TabularFormat): Promise<Partne
 }
 
 /** Maps the rows, drawing the progress bar as it goes. */
-async function mapWithProgress(index: MatchingIndex, partners: readonly PartnerHotel[], mode: MappingMode, threads: number | undefined): Promise<MappingResult[]> {
+async function mapWithProgress(
+  index: MatchingIndex,
+  partners: readonly PartnerHotel[],
+  mode: MappingMode,
+  threads: number | undefined,
+): Promise<MappingResult[]> {
   const bar = progressBar(partners.length);
   const leastRowsPerThread = Math.max(MIN_ROWS_PER_THREAD, index.size * ROWS_PER_THREAD_PER_HOTEL);
   const byDefault = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_THREADS, Math.floor(partners.length / leastRowsPerThread)));
   // The bar shows rows handed out to the threads: close enough to rows done, with chunks of 256.
-  const { results, rowsPerThread } = await mapOnThreads(index, partners, { mode, threads: threads ?? byDefault, onProgress: (handedOut) => bar.update(handedOut) });
+  const { results, rowsPerThread } = await mapOnThreads(index, partners, {
+    mode,
+    threads: threads ?? byDefault,
+    onProgress: (handedOut) => bar.update(handedOut),
+  });
   bar.finish();
   if (rowsPerThread.length > 1) process.stderr.write(`matched on ${rowsPerThread.length} threads (rows: ${rowsPerThread.join(', ')})\n`);
   return results;

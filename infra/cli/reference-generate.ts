@@ -43,7 +43,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   await pipeline(Readable.from(inventoryFileChunks(generateReferenceHotels({ count, seed }), format)), destination);
   if (values.out) {
-    console.error(`Wrote ${count} hotels (seed ${seed}, ${format}) to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.error(
+      `Wrote ${count} hotels (seed ${seed}, ${format}) to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
 }
 

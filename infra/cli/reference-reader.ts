@@ -81,8 +81,7 @@ interface ReferencePartRequest extends ReferenceSplit {
 
 /** What it sends back: its part of the index and its bad rows, their lines counted from the part's first line (1). */
 type ReferencePartResult =
-  | { ok: true; part: MatchingIndexPart; errors: { listed: InventoryRowError[]; count: number } }
-  | { ok: false; reason: string };
+  { ok: true; part: MatchingIndexPart; errors: { listed: InventoryRowError[]; count: number } } | { ok: false; reason: string };
 
 /** Why a file is read whole on one thread after all. */
 class OneThreadNeeded extends Error {}
@@ -102,7 +101,11 @@ export async function indexReferenceFile(file: string, format: TabularFormat, st
 async function indexReferenceOnOneThread(file: string, format: TabularFormat, stages: StageTimer): Promise<MatchingIndex> {
   const indexer = new TimedIndexer();
   const errors = new RowErrors();
-  const hotels = await readRows(readReferenceInventoryBatches(createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }), format), errors, indexer.add);
+  const hotels = await readRows(
+    readReferenceInventoryBatches(createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }), format),
+    errors,
+    indexer.add,
+  );
   errors.report(file, hotels);
   stages.end('read reference', -indexer.seconds);
   const index = indexer.builder.finish();
@@ -258,7 +261,10 @@ async function readReferencePart({ file, start, header }: ReferencePartRequest):
       const counts = namesakeCounts(input);
       parentPort!.postMessage(counts, [counts.buffer as ArrayBuffer]);
     });
-    parentPort!.postMessage({ ok: true, part, errors: { listed: errors.listed, count: errors.count } } satisfies ReferencePartResult, transfer);
+    parentPort!.postMessage(
+      { ok: true, part, errors: { listed: errors.listed, count: errors.count } } satisfies ReferencePartResult,
+      transfer,
+    );
   } catch (error) {
     const reason = `in the second part, lines counted from its start: ${error instanceof Error ? error.message : String(error)}`;
     parentPort!.postMessage({ ok: false, reason } satisfies ReferencePartResult);

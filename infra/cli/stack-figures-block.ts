@@ -21,7 +21,12 @@ export const FIGURES_STAGE: HotelMappingStackProps = {
   alarmEmail: 'ops@example.com',
   webAcl: STACK_WEB_ACL,
   // Any ids but the local placeholders, which a production stage refuses.
-  priceIds: { SUBSCRIPTION: 'price_subscription', ENTERPRISE: 'price_enterprise', creditsProduct: 'prod_credits', creditsPrice: 'price_credits' },
+  priceIds: {
+    SUBSCRIPTION: 'price_subscription',
+    ENTERPRISE: 'price_enterprise',
+    creditsProduct: 'prod_credits',
+    creditsPrice: 'price_credits',
+  },
 };
 
 /** The guide's block lies between these. */
@@ -102,7 +107,11 @@ function templatesOf(stack: Stack): StackTemplate[] {
       path: of.node.path,
       resources: json.Resources ?? {},
       outputs: json.Outputs ?? {},
-      ...(parentStack && NestedStack.isNestedStack(of) && { parent: templateOf(parentStack), idInParent: parentStack.getLogicalId(of.nestedStackResource as CfnElement) }),
+      ...(parentStack &&
+        NestedStack.isNestedStack(of) && {
+          parent: templateOf(parentStack),
+          idInParent: parentStack.getLogicalId(of.nestedStackResource as CfnElement),
+        }),
     };
     byStack.set(of, template);
     return template;
@@ -166,7 +175,8 @@ function resourcesOfType(templates: readonly StackTemplate[], type: string): Loc
 /** The function a value names: itself, or the function of the alias it names. */
 function functionOf(templates: readonly StackTemplate[], template: StackTemplate, value: unknown): Located | undefined {
   const target = resolve(templates, template, value);
-  if (target?.resource.Type === 'AWS::Lambda::Alias') return functionOf(templates, target.template, target.resource.Properties?.FunctionName);
+  if (target?.resource.Type === 'AWS::Lambda::Alias')
+    return functionOf(templates, target.template, target.resource.Properties?.FunctionName);
   return target?.resource.Type === 'AWS::Lambda::Function' ? target : undefined;
 }
 
@@ -214,7 +224,16 @@ function polledQueuesOf(templates: readonly StackTemplate[], nameOf: (located: L
     // Unbounded, a worker could take the API's concurrency: the guide's "at most" would be false.
     if (typeof maxConcurrency !== 'number') throw new Error(`The event source ${mapping.id} on ${source.id} has no maximum concurrency.`);
     const memoryMb = numberProperty(fn.resource, 'MemorySize') ?? LAMBDA_DEFAULT_MEMORY_MB;
-    return [{ queue: nameOf(source), handler: nameOf(fn), deadLetters: deadLetterQueues.has(source.key), maxConcurrency, memoryMb, functionKey: fn.key }];
+    return [
+      {
+        queue: nameOf(source),
+        handler: nameOf(fn),
+        deadLetters: deadLetterQueues.has(source.key),
+        maxConcurrency,
+        memoryMb,
+        functionKey: fn.key,
+      },
+    ];
   });
 }
 
@@ -256,7 +275,8 @@ export function countStackFigures(stack: HotelMappingStack): StackFigures {
   const functions = resourcesOfType(templates, 'AWS::Lambda::Function');
   const polledWith = polledQueuesOf(templates, nameOf);
   const routeFunctions = routeFunctionKeysOf(templates);
-  const polledBy = (deadLetters: boolean) => new Set(polledWith.filter((queue) => queue.deadLetters === deadLetters).map((queue) => queue.functionKey));
+  const polledBy = (deadLetters: boolean) =>
+    new Set(polledWith.filter((queue) => queue.deadLetters === deadLetters).map((queue) => queue.functionKey));
   const queueWorkers = polledBy(false);
   const deadLetterHandlers = polledBy(true);
   const kind = (fn: Located) =>
@@ -270,7 +290,10 @@ export function countStackFigures(stack: HotelMappingStack): StackFigures {
       deadLetterHandlers: countOf('deadLetters'),
       others: functions.filter((fn) => kind(fn) === 'other').map(nameOf),
     },
-    queues: { total: resourcesOfType(templates, 'AWS::SQS::Queue').length, polled: polledWith.map(({ functionKey: _functionKey, ...polled }) => polled) },
+    queues: {
+      total: resourcesOfType(templates, 'AWS::SQS::Queue').length,
+      polled: polledWith.map(({ functionKey: _functionKey, ...polled }) => polled),
+    },
     reservedConcurrency: functions.flatMap((fn) => {
       const reserved = numberProperty(fn.resource, 'ReservedConcurrentExecutions');
       // A route's function is named by its method and path, its description.
@@ -317,23 +340,35 @@ export function idleCostOf(figures: StackFigures): IdleCostLine[] {
       usd: cents(webAcls.count * webAcl.perAclMonth + rules * webAcl.perRuleMonth),
       webAcl: true,
     },
-    { what: `${alarms.count} alarms watching ${alarms.metrics} metrics, ${IDLE_PRICES.alarmPerMetricMonth.toFixed(2)} USD per metric`, usd: cents(alarms.metrics * IDLE_PRICES.alarmPerMetricMonth) },
-    { what: `${counted(figures.dashboards, 'dashboard')} (beyond an account's first three), ${IDLE_PRICES.dashboardPerMonth} USD each`, usd: cents(figures.dashboards * IDLE_PRICES.dashboardPerMonth) },
-    { what: `${counted(figures.kmsKeys, 'KMS key')}, ${IDLE_PRICES.kmsKeyPerMonth} USD each`, usd: cents(figures.kmsKeys * IDLE_PRICES.kmsKeyPerMonth) },
+    {
+      what: `${alarms.count} alarms watching ${alarms.metrics} metrics, ${IDLE_PRICES.alarmPerMetricMonth.toFixed(2)} USD per metric`,
+      usd: cents(alarms.metrics * IDLE_PRICES.alarmPerMetricMonth),
+    },
+    {
+      what: `${counted(figures.dashboards, 'dashboard')} (beyond an account's first three), ${IDLE_PRICES.dashboardPerMonth} USD each`,
+      usd: cents(figures.dashboards * IDLE_PRICES.dashboardPerMonth),
+    },
+    {
+      what: `${counted(figures.kmsKeys, 'KMS key')}, ${IDLE_PRICES.kmsKeyPerMonth} USD each`,
+      usd: cents(figures.kmsKeys * IDLE_PRICES.kmsKeyPerMonth),
+    },
     {
       what:
         `Lambda's pollers long-polling the ${polledQueues} queues with a worker or a dead-letter handler (estimated, about ` +
         `${sqs.pollerRequestsPerQueueMonth.toLocaleString('en-US')} requests per queue, ${sqs.perMillionRequests.toFixed(2)} USD per million after the first million)`,
       usd: cents((Math.max(0, pollerRequests - sqs.freeRequestsMonth) / 1_000_000) * sqs.perMillionRequests),
     },
-    { what: `${counted(figures.secrets, 'Secrets Manager secret')}, ${IDLE_PRICES.secretPerMonth.toFixed(2)} USD each`, usd: cents(figures.secrets * IDLE_PRICES.secretPerMonth) },
+    {
+      what: `${counted(figures.secrets, 'Secrets Manager secret')}, ${IDLE_PRICES.secretPerMonth.toFixed(2)} USD each`,
+      usd: cents(figures.secrets * IDLE_PRICES.secretPerMonth),
+    },
   ];
 }
 
-
 function countsTable(figures: StackFigures): string[] {
   const { functions, queues, alarms, webAcls } = figures;
-  const others = functions.others.length > 0 ? `, ${functions.others.length} other (${functions.others.map((name) => `\`${name}\``).join(', ')})` : '';
+  const others =
+    functions.others.length > 0 ? `, ${functions.others.length} other (${functions.others.map((name) => `\`${name}\``).join(', ')})` : '';
   const polledBy = (deadLetters: boolean) => queues.polled.filter((queue) => queue.deadLetters === deadLetters).length;
   const reserved = figures.reservedConcurrency.map((fn) => `\`${fn.name}\` ${fn.reserved}`).join(', ');
   return [
@@ -358,7 +393,10 @@ function concurrencyTable(figures: StackFigures): string[] {
   return [
     '| queue | function | max concurrency | memory (MB) | memory at once, at most (GB) |',
     '|---|---|---|---|---|',
-    ...figures.queues.polled.map((queue) => `| ${queue.queue} | \`${queue.handler}\` | ${queue.maxConcurrency} | ${count(queue.memoryMb)} | ${gigabytes(atOnce(queue))} |`),
+    ...figures.queues.polled.map(
+      (queue) =>
+        `| ${queue.queue} | \`${queue.handler}\` | ${queue.maxConcurrency} | ${count(queue.memoryMb)} | ${gigabytes(atOnce(queue))} |`,
+    ),
     `| **all** | | **${workerConcurrencyOf(figures)}** | | **${gigabytes(sumOf(figures.queues.polled.map(atOnce)))}** |`,
   ];
 }

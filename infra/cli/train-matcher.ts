@@ -30,7 +30,6 @@ import { CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, CONFIDENCE_TARGETS } from '../..
 
 const MODEL_FILE = fileURLToPath(new URL('../../shared/mapping/match-model.json', import.meta.url));
 
-
 /** Reference hotels of the synthetic hotel set trained on (its partner rows are a tenth of that). */
 const SYNTHETIC_REFERENCE_HOTELS = 200_000;
 
@@ -70,7 +69,12 @@ console.log('set                                precision  recall  F1      ECE')
 for (const fold of loo.sets) console.log(describe(fold, engineScores(fold)));
 console.log(`mean F1 ${loo.meanF1.toFixed(4)}, worst ${loo.worstF1.toFixed(4)}`);
 for (const fold of loo.sets.filter((set) => set.variant === 'as given')) {
-  console.log(`reliability, ${fold.name}: ${fold.calibration.bins.filter((bin) => bin.rows > 0).map((bin) => `${bin.predicted.toFixed(2)}->${bin.observed.toFixed(2)} (${bin.rows})`).join('  ')}`);
+  console.log(
+    `reliability, ${fold.name}: ${fold.calibration.bins
+      .filter((bin) => bin.rows > 0)
+      .map((bin) => `${bin.predicted.toFixed(2)}->${bin.observed.toFixed(2)} (${bin.rows})`)
+      .join('  ')}`,
+  );
 }
 
 // Confidence: each set's answers from the model fitted without it; each set's figures at cut-offs chosen on the other sets' answers.
@@ -78,42 +82,72 @@ const answered = loo.sets
   .filter((fold) => fold.variant === 'as given')
   .map((fold) => {
     const set = sets.find((candidate) => candidate.name === fold.name && candidate.variant === fold.variant)!;
-    const results = mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model);
-    const missed = results.filter((result) => reasonCodeOf(result) === 'NO_CANDIDATES' && (set.truth.get(result.partnerHotelId)?.size ?? 0) > 0).length;
+    const results = mapHotels(
+      set.index,
+      set.rows.map((row) => row.input),
+      { mode: 'STANDARD' },
+      fold.model,
+    );
+    const missed = results.filter(
+      (result) => reasonCodeOf(result) === 'NO_CANDIDATES' && (set.truth.get(result.partnerHotelId)?.size ?? 0) > 0,
+    ).length;
     return { name: fold.name, answers: answersOf(results, set.truth), reasons: reasonCounts(results), missed };
   });
-console.log('\nReason codes of the REVIEW and UNMATCHED rows, each set mapped by the model fitted without it (and the NO_CANDIDATES rows the labels match all the same):');
-for (const { name, reasons, missed } of answered) console.log(`${name.padEnd(34)} ${[...reasons].map(([code, rows]) => `${code} ${rows}`).join(', ')}; NO_CANDIDATES with a labelled match ${missed}`);
+console.log(
+  '\nReason codes of the REVIEW and UNMATCHED rows, each set mapped by the model fitted without it (and the NO_CANDIDATES rows the labels match all the same):',
+);
+for (const { name, reasons, missed } of answered)
+  console.log(
+    `${name.padEnd(34)} ${[...reasons].map(([code, rows]) => `${code} ${rows}`).join(', ')}; NO_CANDIDATES with a labelled match ${missed}`,
+  );
 console.log(`
 Confidence levels, each set at cut-offs chosen on the others' answers (targets: HIGH ${CONFIDENCE_TARGETS.HIGH}, MEDIUM ${CONFIDENCE_TARGETS.MEDIUM}):`);
 for (const { name, answers } of answered) {
   const cutoffs = chooseCutoffs(answered.filter((other) => other.name !== name).flatMap((other) => other.answers));
-  console.log(`${name.padEnd(34)} HIGH >= ${cutoffs.HIGH}, MEDIUM >= ${cutoffs.MEDIUM}: ${levelFigures(precisionByLevel(answers, cutoffs))}`);
+  console.log(
+    `${name.padEnd(34)} HIGH >= ${cutoffs.HIGH}, MEDIUM >= ${cutoffs.MEDIUM}: ${levelFigures(precisionByLevel(answers, cutoffs))}`,
+  );
 }
 const cutoffs = chooseCutoffs(answered.flatMap((set) => set.answers));
-console.log(`chosen on every set: HIGH >= ${cutoffs.HIGH}, MEDIUM >= ${cutoffs.MEDIUM}${cutoffs.HIGH === CONFIDENCE_CUTOFFS.HIGH && cutoffs.MEDIUM === CONFIDENCE_CUTOFFS.MEDIUM ? ' (as the engine has them)' : ` (the engine has HIGH >= ${CONFIDENCE_CUTOFFS.HIGH}, MEDIUM >= ${CONFIDENCE_CUTOFFS.MEDIUM}: set these in shared/mapping/confidence.ts)`}`);
-for (const { name, answers } of answered) console.log(`${name.padEnd(34)} ${levelFigures(precisionByLevel(answers, CONFIDENCE_CUTOFFS))} (at the engine's cut-offs)`);
+console.log(
+  `chosen on every set: HIGH >= ${cutoffs.HIGH}, MEDIUM >= ${cutoffs.MEDIUM}${cutoffs.HIGH === CONFIDENCE_CUTOFFS.HIGH && cutoffs.MEDIUM === CONFIDENCE_CUTOFFS.MEDIUM ? ' (as the engine has them)' : ` (the engine has HIGH >= ${CONFIDENCE_CUTOFFS.HIGH}, MEDIUM >= ${CONFIDENCE_CUTOFFS.MEDIUM}: set these in shared/mapping/confidence.ts)`}`,
+);
+for (const { name, answers } of answered)
+  console.log(`${name.padEnd(34)} ${levelFigures(precisionByLevel(answers, CONFIDENCE_CUTOFFS))} (at the engine's cut-offs)`);
 
 if (values['within-sets']) {
   const within = withinSetFolds(sets, options);
-  console.log(`\nWithin each set (five parts, each predicted by a model fitted on the rest and on the other sets), at ${within.matchThreshold}:`);
-  for (const { name, scores: figures } of within.sets) console.log(`${name.padEnd(34)} ${figures.precision.toFixed(3)}      ${figures.recall.toFixed(3)}   ${figures.f1.toFixed(4)}`);
+  console.log(
+    `\nWithin each set (five parts, each predicted by a model fitted on the rest and on the other sets), at ${within.matchThreshold}:`,
+  );
+  for (const { name, scores: figures } of within.sets)
+    console.log(`${name.padEnd(34)} ${figures.precision.toFixed(3)}      ${figures.recall.toFixed(3)}   ${figures.f1.toFixed(4)}`);
   console.log(`mean F1 ${within.meanF1.toFixed(4)}, worst ${within.worstF1.toFixed(4)}`);
 }
 
-const model: MatchModel = { ...withThresholds(fitModel(sets, options), loo.matchThreshold), training: { sets: sets.map((set) => `${set.name} (${set.variant})`), ...options } };
+const model: MatchModel = {
+  ...withThresholds(fitModel(sets, options), loo.matchThreshold),
+  training: { sets: sets.map((set) => `${set.name} (${set.variant})`), ...options },
+};
 const text = `${JSON.stringify(model)}\n`;
 if (values.check) console.log(`\n--check: the model fitted on every set (${(text.length / 1024).toFixed(0)} KiB) is not written`);
 else {
   writeFileSync(values.out, text);
-  console.log(`\nwrote ${path.relative(process.cwd(), values.out)} (${(text.length / 1024).toFixed(0)} KiB): ${options.trees} trees of depth ${options.depth}, MATCHED from ${model.matchThreshold}, REVIEW from ${model.reviewThreshold}`);
+  console.log(
+    `\nwrote ${path.relative(process.cwd(), values.out)} (${(text.length / 1024).toFixed(0)} KiB): ${options.trees} trees of depth ${options.depth}, MATCHED from ${model.matchThreshold}, REVIEW from ${model.reviewThreshold}`,
+  );
 }
 console.log(`done in ${seconds(performance.now() - started)}`);
 
 /** The left-out set mapped by the engine itself with the model fitted without it. */
 function engineScores(fold: LeftOutSet) {
   const set = sets.find((candidate) => candidate.name === fold.name && candidate.variant === fold.variant)!;
-  const results = mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model);
+  const results = mapHotels(
+    set.index,
+    set.rows.map((row) => row.input),
+    { mode: 'STANDARD' },
+    fold.model,
+  );
   let matched = 0;
   let correct = 0;
   for (const result of results) {
@@ -128,7 +162,9 @@ function describe(fold: LeftOutSet, engine: ReturnType<typeof scores>): string {
   const { precision, recall, f1 } = fold.scores;
   // The decision replayed on the training figures and the engine's own results must agree.
   const agrees = engine.matched === fold.scores.matched && engine.correct === fold.scores.correct;
-  const mismatch = agrees ? '' : `  (the engine gives P ${engine.precision.toFixed(3)} R ${engine.recall.toFixed(3)} F1 ${engine.f1.toFixed(4)}: it decides otherwise than the replay)`;
+  const mismatch = agrees
+    ? ''
+    : `  (the engine gives P ${engine.precision.toFixed(3)} R ${engine.recall.toFixed(3)} F1 ${engine.f1.toFixed(4)}: it decides otherwise than the replay)`;
   return `${`${fold.name}${fold.variant === 'as given' ? '' : `, ${fold.variant}`}`.padEnd(34)} ${precision.toFixed(3)}      ${recall.toFixed(3)}   ${f1.toFixed(4)}  ${fold.calibration.ece.toFixed(4)}${mismatch}`;
 }
 
@@ -142,7 +178,9 @@ function reasonCounts(results: readonly MappingResult[]): Map<string, number> {
 }
 
 function levelFigures(levels: ReturnType<typeof precisionByLevel>): string {
-  return CONFIDENCE_LEVELS.map((level) => `${level} ${levels[level].rows} rows, ${(levels[level].precision * 100).toFixed(1)} % right`).join('; ');
+  return CONFIDENCE_LEVELS.map(
+    (level) => `${level} ${levels[level].rows} rows, ${(levels[level].precision * 100).toFixed(1)} % right`,
+  ).join('; ');
 }
 
 function seconds(milliseconds: number): string {

@@ -98,9 +98,15 @@ export class DataBackup extends Construct {
     });
     // Said here, not left to the managed policies' conditions: without the vault key, an S3 backup
     // job succeeds but holds no object.
-    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'], resources: [this.vaultKey.keyArn] }));
     this.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['kms:CreateGrant'], resources: [this.vaultKey.keyArn], conditions: { Bool: { 'kms:GrantIsForAWSResource': 'true' } } }),
+      new iam.PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'], resources: [this.vaultKey.keyArn] }),
+    );
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:CreateGrant'],
+        resources: [this.vaultKey.keyArn],
+        conditions: { Bool: { 'kms:GrantIsForAWSResource': 'true' } },
+      }),
     );
     this.plan.addSelection('TableAndFiles', {
       resources: [backup.BackupResource.fromDynamoDbTable(table), backup.BackupResource.fromArn(bucket.bucketArn)],

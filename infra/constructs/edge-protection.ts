@@ -60,7 +60,8 @@ export function publicRoutePerIp(throttle: MethodThrottle): number {
 }
 
 /** The public routes the per-IP share guards: those without a credential that have a throttle of their own. */
-export const guardedPublicRoutes = (routes: readonly RouteDefinition[]) => routes.filter((route) => route.auth === 'none' && route.throttle !== undefined);
+export const guardedPublicRoutes = (routes: readonly RouteDefinition[]) =>
+  routes.filter((route) => route.auth === 'none' && route.throttle !== undefined);
 
 /**
  * Rules of AWS's common rule set that only count, not block. SizeRestrictions_BODY blocks bodies over
@@ -112,11 +113,22 @@ export class EdgeProtection extends Construct {
 
   /** Every request the ACL inspects, kept a month, its credentials redacted: secrets are never logged. */
   private logRequests(webAcl: wafv2.CfnWebACL, name: string, removalPolicy: RemovalPolicy): logs.LogGroup {
-    const logGroup = new logs.LogGroup(this, 'Logs', { logGroupName: `${WAF_LOG_GROUP_PREFIX}${name}`, retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `${WAF_LOG_GROUP_PREFIX}${name}`,
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy,
+    });
     new wafv2.CfnLoggingConfiguration(this, 'Logging', {
       resourceArn: webAcl.attrArn,
       // The log group's ARN as WAF takes it: without the `:*` its Arn attribute ends with.
-      logDestinationConfigs: [Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroup.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      logDestinationConfigs: [
+        Stack.of(this).formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: logGroup.logGroupName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
       // Typed loosely by the CDK: given as CloudFormation spells it.
       redactedFields: REDACTED_HEADERS.map((header) => ({ singleHeader: { Name: header } })),
     });
@@ -150,14 +162,25 @@ export class EdgeProtection extends Construct {
         },
       },
     };
-    const rateRule = (rule: string, limit: number, key: Pick<wafv2.CfnWebACL.RateBasedStatementProperty, 'aggregateKeyType' | 'customKeys' | 'scopeDownStatement'>) => ({
+    const rateRule = (
+      rule: string,
+      limit: number,
+      key: Pick<wafv2.CfnWebACL.RateBasedStatementProperty, 'aggregateKeyType' | 'customKeys' | 'scopeDownStatement'>,
+    ) => ({
       name: rule,
       action: tooManyRequests,
       statement: { rateBasedStatement: { limit, evaluationWindowSec: EDGE_RATE_LIMITS.windowSeconds, ...key } },
       visibilityConfig: visibility(rule),
     });
     // The path as the stage or the custom domain serves it, whatever the prefix before it.
-    const onPath = (path: string) => ({ byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'ENDS_WITH', searchString: path, textTransformations: [{ priority: 0, type: 'NONE' }] } });
+    const onPath = (path: string) => ({
+      byteMatchStatement: {
+        fieldToMatch: { uriPath: {} },
+        positionalConstraint: 'ENDS_WITH',
+        searchString: path,
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    });
     const perHeader = (header: string) => ({
       aggregateKeyType: 'CUSTOM_KEYS',
       customKeys: [{ header: { name: header, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
@@ -168,7 +191,12 @@ export class EdgeProtection extends Construct {
       rateRule('RatePerIp', EDGE_RATE_LIMITS.perIp, { aggregateKeyType: 'IP' }),
       rateRule('RatePerApiKey', EDGE_RATE_LIMITS.perApiKey, perHeader('x-api-key')),
       rateRule('RatePerAuthorization', EDGE_RATE_LIMITS.perAuthorization, perHeader('authorization')),
-      ...publicRoutes.map((route) => rateRule(`RatePerIpOn${functionName(route)}`, publicRoutePerIp(route.throttle!), { aggregateKeyType: 'IP', scopeDownStatement: onPath(route.path) })),
+      ...publicRoutes.map((route) =>
+        rateRule(`RatePerIpOn${functionName(route)}`, publicRoutePerIp(route.throttle!), {
+          aggregateKeyType: 'IP',
+          scopeDownStatement: onPath(route.path),
+        }),
+      ),
       managed('AWSManagedRulesCommonRuleSet', COMMON_RULES_COUNTED),
       managed('AWSManagedRulesKnownBadInputsRuleSet'),
     ];

@@ -73,7 +73,8 @@ export class EventRelay extends ServiceFunction {
     );
     Validations.of(this.role!).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: "X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) and dynamodb:ListStreams (the stream event source) take no resource.",
+      reason:
+        "X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) and dynamodb:ListStreams (the stream event source) take no resource.",
     });
     Validations.of(this.failures).acknowledge({
       id: 'AwsSolutions-SQS3',

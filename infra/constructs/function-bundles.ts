@@ -69,7 +69,8 @@ const shipGuides = (outputDir: string) => copyFilesInto(join(ROOT, 'docs', 'guid
 const FILES_BESIDE: Record<string, (outputDir: string) => void> = {
   // swagger-ui's files, and the docs' own (guides.css, swagger-init.js), as shared/docs/endpoints.ts finds them in Lambda.
   'docs/asset': (outputDir) => {
-    for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css']) copyFileSync(join(ROOT, 'node_modules', 'swagger-ui-dist', file), join(outputDir, file));
+    for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css'])
+      copyFileSync(join(ROOT, 'node_modules', 'swagger-ui-dist', file), join(outputDir, file));
     copyFilesInto(join(ROOT, 'shared', 'docs', 'page'), /\.(js|css)$/, join(outputDir, 'docs'));
   },
   // Each guide's page, and the index of them all (their titles and sections).

@@ -13,7 +13,14 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as xray from 'aws-cdk-lib/aws-xray';
 import type { Construct } from 'constructs';
 import { errorBody } from '../../shared/platform/http/errors';
-import { BINARY_MEDIA_TYPES, MINIMUM_COMPRESSION_BYTES, ORGANIZATION_SHARE_OF_A_ROUTE, organizationShareOfRoute, type MethodThrottle, type RouteDefinition } from '../../shared/platform/http/route';
+import {
+  BINARY_MEDIA_TYPES,
+  MINIMUM_COMPRESSION_BYTES,
+  ORGANIZATION_SHARE_OF_A_ROUTE,
+  organizationShareOfRoute,
+  type MethodThrottle,
+  type RouteDefinition,
+} from '../../shared/platform/http/route';
 
 export interface HotelMappingApiProps {
   /** The API stage, and part of the API's name. */
@@ -69,13 +76,17 @@ const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9
 export function customDomainSetting(domainName: unknown, certificateArn: unknown): CustomDomain | undefined {
   if (domainName === undefined && certificateArn === undefined) return undefined;
   if (domainName === undefined || certificateArn === undefined) {
-    throw new Error('A custom domain needs both -c domainName=api.example.com and -c certificateArn=arn:aws:acm:<region>:<account>:certificate/<id> (a certificate for that name in the stack\'s region), or neither.');
+    throw new Error(
+      "A custom domain needs both -c domainName=api.example.com and -c certificateArn=arn:aws:acm:<region>:<account>:certificate/<id> (a certificate for that name in the stack's region), or neither.",
+    );
   }
   if (typeof domainName !== 'string' || !HOSTNAME.test(domainName)) {
     throw new Error(`domainName must be a lower-case host name such as api.example.com, not ${JSON.stringify(domainName)}.`);
   }
   if (typeof certificateArn !== 'string' || !CERTIFICATE_ARN.test(certificateArn)) {
-    throw new Error(`certificateArn must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>), not ${JSON.stringify(certificateArn)}.`);
+    throw new Error(
+      `certificateArn must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>), not ${JSON.stringify(certificateArn)}.`,
+    );
   }
   return { domainName, certificateArn };
 }
@@ -94,10 +105,14 @@ export function methodOptions(
   for (const route of routes) {
     const { throttle } = route;
     if (throttle && (throttle.ratePerSecond > STAGE_THROTTLE.ratePerSecond || throttle.burst > STAGE_THROTTLE.burst)) {
-      throw new Error(`${route.method} ${route.path}: its throttle (${throttle.ratePerSecond}/s, burst ${throttle.burst}) is above the stage's, which is the ceiling.`);
+      throw new Error(
+        `${route.method} ${route.path}: its throttle (${throttle.ratePerSecond}/s, burst ${throttle.burst}) is above the stage's, which is the ceiling.`,
+      );
     }
     if (throttle && route.auth !== 'none' && organizationShareOfRoute(throttle) > throttle.ratePerSecond * ORGANIZATION_SHARE_OF_A_ROUTE) {
-      throw new Error(`${route.method} ${route.path}: its throttle (${throttle.ratePerSecond}/s) is too low for one organization's share of it (one request a second, at most ${ORGANIZATION_SHARE_OF_A_ROUTE} of it).`);
+      throw new Error(
+        `${route.method} ${route.path}: its throttle (${throttle.ratePerSecond}/s) is too low for one organization's share of it (one request a second, at most ${ORGANIZATION_SHARE_OF_A_ROUTE} of it).`,
+      );
     }
     if (!throttle && !measured.has(keyOf(route))) continue;
     const { ratePerSecond, burst } = throttle ?? STAGE_THROTTLE;
@@ -124,7 +139,12 @@ const GATEWAY_ERRORS: readonly { id: string; type: apigateway.ResponseType; stat
   { id: 'UnknownRoute', type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: 404, message: 'No endpoint at this path.' },
   { id: 'Unauthorized', type: apigateway.ResponseType.UNAUTHORIZED, status: 401, message: 'Missing or invalid credential.' },
   { id: 'AccessDenied', type: apigateway.ResponseType.ACCESS_DENIED, status: 403, message: 'This credential may not do this.' },
-  { id: 'FirewallRefused', type: apigateway.ResponseType.WAF_FILTERED, status: 403, message: "The request was refused by the API's web application firewall." },
+  {
+    id: 'FirewallRefused',
+    type: apigateway.ResponseType.WAF_FILTERED,
+    status: 403,
+    message: "The request was refused by the API's web application firewall.",
+  },
   { id: 'Throttled', type: apigateway.ResponseType.THROTTLED, status: 429, message: 'Too many requests. Slow down and retry shortly.' },
   { id: 'QuotaExceeded', type: apigateway.ResponseType.QUOTA_EXCEEDED, status: 429, message: 'The request quota is used up. Retry later.' },
   { id: 'TooLarge', type: apigateway.ResponseType.REQUEST_TOO_LARGE, status: 413, message: 'The request body exceeds 10 MB.' },
@@ -224,12 +244,22 @@ export class HotelMappingApi extends apigateway.RestApi {
             {
               statusCode: '405',
               responseTemplates: { 'application/json': body },
-              responseParameters: { 'method.response.header.Allow': `'${allowed}'`, [`method.response.header.${REQUEST_ID_RESPONSE_HEADER}`]: GATEWAY_REQUEST_ID },
+              responseParameters: {
+                'method.response.header.Allow': `'${allowed}'`,
+                [`method.response.header.${REQUEST_ID_RESPONSE_HEADER}`]: GATEWAY_REQUEST_ID,
+              },
             },
           ],
           passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
         }),
-        { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true, [`method.response.header.${REQUEST_ID_RESPONSE_HEADER}`]: true } }] },
+        {
+          methodResponses: [
+            {
+              statusCode: '405',
+              responseParameters: { 'method.response.header.Allow': true, [`method.response.header.${REQUEST_ID_RESPONSE_HEADER}`]: true },
+            },
+          ],
+        },
       );
     }
   }

@@ -50,7 +50,13 @@ export class QueueWorker extends ServiceFunction {
     resources.grant(this, { access: definition.access });
     acknowledgeTracing(this.role!);
     // No batching window: a FIFO queue takes none, and the others want their messages at once.
-    this.addEventSource(new SqsEventSource(queue, { batchSize: definition.batchSize, reportBatchItemFailures: true, maxConcurrency: definition.concurrency.max }));
+    this.addEventSource(
+      new SqsEventSource(queue, {
+        batchSize: definition.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: definition.concurrency.max,
+      }),
+    );
     if (definition.deadLetterHandler) {
       // Its own access, never the worker's by default: it settles what failed, it does not redo the work.
       const access = definition.deadLetterAccess;
@@ -65,17 +71,25 @@ export class QueueWorker extends ServiceFunction {
       resources.grant(handler, { access });
       acknowledgeTracing(handler.role!);
       handler.addEventSource(
-        new SqsEventSource(queue.deadLetters, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: DEAD_LETTER_HANDLER_MAX_CONCURRENCY }),
+        new SqsEventSource(queue.deadLetters, {
+          batchSize: 10,
+          reportBatchItemFailures: true,
+          maxConcurrency: DEAD_LETTER_HANDLER_MAX_CONCURRENCY,
+        }),
       );
       this.deadLetterHandler = handler;
-      this.deadLetterHandlerErrorsAlarm = new cloudwatch.Alarm(scope, `${functionName({ handler: definition.deadLetterHandler })}ErrorsAlarm`, {
-        alarmDescription: `The dead-letter handler of ${definition.name} failed: what was dead-lettered is not settled`,
-        metric: handler.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      this.deadLetterHandlerErrorsAlarm = new cloudwatch.Alarm(
+        scope,
+        `${functionName({ handler: definition.deadLetterHandler })}ErrorsAlarm`,
+        {
+          alarmDescription: `The dead-letter handler of ${definition.name} failed: what was dead-lettered is not settled`,
+          metric: handler.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        },
+      );
       notify(this.deadLetterHandlerErrorsAlarm, alarmTopic);
     }
   }

@@ -35,7 +35,14 @@ export class RouteFunction extends ServiceFunction {
     });
     roles.grantLogWriting(route, this.logGroup);
     // Provisioned concurrency needs a version: the API then calls the alias, never $LATEST.
-    const target = provisionedInstances > 0 ? new lambda.Alias(this, 'Live', { aliasName: 'live', version: this.currentVersion, provisionedConcurrentExecutions: provisionedInstances }) : this;
+    const target =
+      provisionedInstances > 0
+        ? new lambda.Alias(this, 'Live', {
+            aliasName: 'live',
+            version: this.currentVersion,
+            provisionedConcurrentExecutions: provisionedInstances,
+          })
+        : this;
     // No test-invoke permission: one Lambda permission per method, not two.
     api.root.resourceForPath(route.path).addMethod(route.method, new apigateway.LambdaIntegration(target, { allowTestInvoke: false }));
   }

@@ -28,7 +28,9 @@ export function tokenSignerRoleName(stage: string): string {
   const prefix = `hotel-mapping-${stage}-token-signer-`;
   if (!/^[\w+=,.@-]+$/.test(stage) || prefix.length + LONGEST_REGION_NAME > ROLE_NAME_MAX) {
     const longest = ROLE_NAME_MAX - LONGEST_REGION_NAME - 'hotel-mapping--token-signer-'.length;
-    throw new Error(`The stage name "${stage}" must be at most ${longest} letters, digits or -_+=,.@ characters: it names the token signer's IAM role.`);
+    throw new Error(
+      `The stage name "${stage}" must be at most ${longest} letters, digits or -_+=,.@ characters: it names the token signer's IAM role.`,
+    );
   }
   return `${prefix}${Aws.REGION}`;
 }

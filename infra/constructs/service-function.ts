@@ -39,7 +39,9 @@ export class ServiceFunction extends lambda.Function {
   constructor(scope: Construct, { handler, description, sizing, environment, removalPolicy, role }: ServiceFunctionProps) {
     const name = functionName({ handler });
     const logGroup = new logs.LogGroup(scope, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
-    const ownRole = role ? undefined : new iam.Role(scope, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Runs ${handler}` });
+    const ownRole = role
+      ? undefined
+      : new iam.Role(scope, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Runs ${handler}` });
     super(scope, name, {
       code: functionCode(handler),
       handler: 'index.handler',

@@ -14,7 +14,16 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PAYMENT_SETTINGS, PRICE_ID_SETTINGS, type ProviderPriceIds } from '../../shared/billing';
-import { OBJECT_USES, objectPrefixes, touchesObjects, type BucketAccess, type ObjectUse, type ResourceAccess, type TableUse, type TableUses } from '../../shared/platform/access';
+import {
+  OBJECT_USES,
+  objectPrefixes,
+  touchesObjects,
+  type BucketAccess,
+  type ObjectUse,
+  type ResourceAccess,
+  type TableUse,
+  type TableUses,
+} from '../../shared/platform/access';
 import type { TokenKeyUse } from '../../shared/platform/http/route';
 import { PLATFORM_SETTINGS, queueArnVariable, queueDeadLetterArnVariable, queueUrlVariable } from '../../shared/platform/config';
 import { SERVICE_NAME } from '../../shared/platform/metrics';
@@ -99,7 +108,8 @@ export class ServiceResources {
 
   /** The settings of a function: the stage, logging, and exactly the resources its access names (shared/platform/config.ts). */
   environmentFor({ access, tokenKey = 'none' }: FunctionAccess): Record<string, string> {
-    const { stage, table, bucket, resultsBucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroup, schedulerRole, priceIds } = this.resources;
+    const { stage, table, bucket, resultsBucket, secretsKey, tokenSigningKey, paymentSecrets, scheduleGroup, schedulerRole, priceIds } =
+      this.resources;
     const schedules = access.schedules ?? [];
     return {
       LOG_LEVEL: 'info',
@@ -151,17 +161,25 @@ export class ServiceResources {
           actions: [...TABLE_ACTIONS[access.table]],
           resources: [table.tableArn, `${table.tableArn}/index/${TABLE_KEYS.gsi1.name}`],
           // On the index, the leading key is the index's partition key: the same patterns hold there.
-          conditions: access.partitions && { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...checkedPartitions(access.partitions)] } },
+          conditions: access.partitions && {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...checkedPartitions(access.partitions)] },
+          },
         }),
       );
     }
-    const buckets: [BucketAccess, s3.IBucket][] = [['objects', bucket], ['resultObjects', resultsBucket]];
+    const buckets: [BucketAccess, s3.IBucket][] = [
+      ['objects', bucket],
+      ['resultObjects', resultsBucket],
+    ];
     for (const [declared, granted] of buckets) {
       for (const use of OBJECT_USES) {
         const prefixes = objectPrefixes(access, use, declared);
         if (prefixes.length === 0) continue;
         grantee.grantPrincipal.addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: [...OBJECT_ACTIONS[use]], resources: prefixes.map((prefix) => granted.arnForObjects(`${checkedPrefix(prefix)}*`)) }),
+          new iam.PolicyStatement({
+            actions: [...OBJECT_ACTIONS[use]],
+            resources: prefixes.map((prefix) => granted.arnForObjects(`${checkedPrefix(prefix)}*`)),
+          }),
         );
         acknowledgeObjectPrefixes(role, granted, prefixes);
       }
@@ -175,7 +193,10 @@ export class ServiceResources {
         this.deadLettersOf(name).grantSendMessages(schedulerRole);
       }
       const stack = Stack.of(table);
-      allow(['scheduler:CreateSchedule'], stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroupName}/*` }));
+      allow(
+        ['scheduler:CreateSchedule'],
+        stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroupName}/*` }),
+      );
       acknowledgeScheduleGroup(role, scheduleGroupName);
       // The role may be handed to the scheduler only.
       grantee.grantPrincipal.addToPrincipalPolicy(
@@ -212,7 +233,8 @@ export class ServiceResources {
 
 /** A key prefix names a folder: an empty one, or one without its slash, would reach past it. */
 function checkedPrefix(prefix: string): string {
-  if (!/^[a-z0-9-]+(\/[a-z0-9-]+)*\/$/.test(prefix)) throw new Error(`The object prefix "${prefix}" must be folders ending in "/" (e.g. "exports/").`);
+  if (!/^[a-z0-9-]+(\/[a-z0-9-]+)*\/$/.test(prefix))
+    throw new Error(`The object prefix "${prefix}" must be folders ending in "/" (e.g. "exports/").`);
   return prefix;
 }
 

@@ -28,8 +28,15 @@ export class StripeSecrets extends Construct {
   }
 }
 
-function placeholderSecret(scope: Construct, id: string, shape: keyof typeof STRIPE_SECRET_SHAPES, description: string): secretsmanager.Secret {
+function placeholderSecret(
+  scope: Construct,
+  id: string,
+  shape: keyof typeof STRIPE_SECRET_SHAPES,
+  description: string,
+): secretsmanager.Secret {
   // Placeholders, not secrets: the real keys are stored by hand and never pass through a template.
-  const placeholders = Object.fromEntries(Object.keys(STRIPE_SECRET_SHAPES[shape]).map((name) => [name, SecretValue.unsafePlainText(UNSET_STRIPE_KEY)]));
+  const placeholders = Object.fromEntries(
+    Object.keys(STRIPE_SECRET_SHAPES[shape]).map((name) => [name, SecretValue.unsafePlainText(UNSET_STRIPE_KEY)]),
+  );
   return new secretsmanager.Secret(scope, id, { description, secretObjectValue: placeholders });
 }

@@ -47,8 +47,8 @@ export function localRuntime(config: AppConfig, options: LocalRuntimeOptions = {
   const consumer = (handler: string): Promise<QueueConsumer> => {
     let loaded = consumers.get(handler);
     if (!loaded) {
-      loaded = import(pathToFileURL(join(FUNCTIONS_DIR, `${handler}.ts`)).href).then(
-        (module: { handler: WorkerFunction }) => timed(handler, module.handler.withRuntime(runtime)),
+      loaded = import(pathToFileURL(join(FUNCTIONS_DIR, `${handler}.ts`)).href).then((module: { handler: WorkerFunction }) =>
+        timed(handler, module.handler.withRuntime(runtime)),
       );
       consumers.set(handler, loaded);
     }
@@ -64,8 +64,8 @@ export function localRuntime(config: AppConfig, options: LocalRuntimeOptions = {
   });
   const runtime = createRuntime(config, { clock, messaging });
   if (config.tableName) {
-    const relay = import(pathToFileURL(join(FUNCTIONS_DIR, `${EVENT_RELAY.handler}.ts`)).href).then(
-      (module: { handler: RelayFunction }) => timed(EVENT_RELAY.handler, module.handler.withRuntime(runtime)),
+    const relay = import(pathToFileURL(join(FUNCTIONS_DIR, `${EVENT_RELAY.handler}.ts`)).href).then((module: { handler: RelayFunction }) =>
+      timed(EVENT_RELAY.handler, module.handler.withRuntime(runtime)),
     );
     const stream = new LocalTableStream(config, async (event) => (await relay)(event), streamPositionFile);
     messaging.addSource(() => stream.poll());

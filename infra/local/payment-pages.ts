@@ -52,7 +52,14 @@ async function servePage(provider: LocalPaymentProvider, request: IncomingMessag
       const expected = checkout.request.mode === 'payment' ? ['millions'] : [];
       const unknown = [...fields.keys()].find((name) => !expected.includes(name));
       if (unknown !== undefined) {
-        return html(response, 400, page('Unknown field', `<p>Unknown field "${escape(unknown)}" in the form. Nothing was charged; go back and pay from the page.</p>`));
+        return html(
+          response,
+          400,
+          page(
+            'Unknown field',
+            `<p>Unknown field "${escape(unknown)}" in the form. Nothing was charged; go back and pay from the page.</p>`,
+          ),
+        );
       }
       let millions: number | undefined;
       if (checkout.request.mode === 'payment') {
@@ -81,7 +88,11 @@ async function servePage(provider: LocalPaymentProvider, request: IncomingMessag
 function refusal(response: ServerResponse, reason: Extract<CheckoutCompletion, { refused: unknown }>['refused']): true {
   switch (reason) {
     case 'invalid_quantity':
-      return html(response, 400, page('Invalid quantity', `<p>${escape(CREDIT_QUANTITY_RULE)} Nothing was charged; go back and correct it.</p>`));
+      return html(
+        response,
+        400,
+        page('Invalid quantity', `<p>${escape(CREDIT_QUANTITY_RULE)} Nothing was charged; go back and correct it.</p>`),
+      );
     case 'already_subscribed':
       return html(
         response,

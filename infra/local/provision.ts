@@ -53,7 +53,9 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     // A table made before it had a stream (an older .local/) gets one.
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     if (!Table?.StreamSpecification?.StreamEnabled) {
-      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }));
+      await client.send(
+        new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }),
+      );
     }
   }
 }

@@ -17,7 +17,13 @@ import Negotiator from 'negotiator';
 import { routeList } from '../../shared/routes';
 import { errorBody, statusName } from '../../shared/platform/http/errors';
 import type { HttpFunction, LambdaHandler } from '../../shared/platform/http/pipeline';
-import { DEFAULT_LAMBDA, GATEWAY_MAX_BODY_BYTES, isBinaryMediaType, MINIMUM_COMPRESSION_BYTES, type RouteDefinition } from '../../shared/platform/http/route';
+import {
+  DEFAULT_LAMBDA,
+  GATEWAY_MAX_BODY_BYTES,
+  isBinaryMediaType,
+  MINIMUM_COMPRESSION_BYTES,
+  type RouteDefinition,
+} from '../../shared/platform/http/route';
 import { withInvocation } from '../../shared/platform/logging';
 import type { Runtime } from '../../shared/platform/runtime';
 
@@ -141,10 +147,16 @@ export function createLocalApi(options: LocalApiOptions): Server {
     const event = toEvent(request, url, path, requestId, candidate, pathParameters, body);
     // As Lambda gives it: the invocation's time runs out at the function's timeout.
     const deadline = Date.now() + (candidate.route.lambda?.timeoutSeconds ?? DEFAULT_LAMBDA.timeoutSeconds) * 1000;
-    const context = { awsRequestId: event.requestContext.requestId, functionName: candidate.route.handler, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+    const context = {
+      awsRequestId: event.requestContext.requestId,
+      functionName: candidate.route.handler,
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    };
     const handler = await handlerFor(candidate.route);
     const started = performance.now();
-    const result = await withInvocation({ functionName: context.functionName, requestId: context.awsRequestId }, () => handler(event, context));
+    const result = await withInvocation({ functionName: context.functionName, requestId: context.awsRequestId }, () =>
+      handler(event, context),
+    );
     const durationMs = performance.now() - started;
     const answer = onTheWire(request, Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
     options.onResponse?.(candidate.route, result, durationMs, answer.body.length);
@@ -227,7 +239,9 @@ function pathAsSent(target: string, url: URL): string {
   // (a backslash too, which URL parsing would take for a slash).
   return path
     .split('/')
-    .map((segment) => (DOT_SEGMENT.test(segment) ? segment : new URL(`http://localhost/${segment.replaceAll('\\', '%5C')}`).pathname.slice(1)))
+    .map((segment) =>
+      DOT_SEGMENT.test(segment) ? segment : new URL(`http://localhost/${segment.replaceAll('\\', '%5C')}`).pathname.slice(1),
+    )
     .join('/');
 }
 

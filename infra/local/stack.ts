@@ -20,7 +20,13 @@ export const LOCAL_REGION = 'eu-west-1';
 export const LOCAL_ACCOUNT_ID = '000000000000';
 
 export async function provisionLocalStack(
-  options: StandInOptions & { localTokenSigningKey: string; localSecretsKey: string; tableName?: string; bucketName?: string; resultsBucketName?: string },
+  options: StandInOptions & {
+    localTokenSigningKey: string;
+    localSecretsKey: string;
+    tableName?: string;
+    bucketName?: string;
+    resultsBucketName?: string;
+  },
 ): Promise<LocalStack> {
   const standIns = await startStandIns(options);
   const config: AppConfig = {

@@ -95,7 +95,12 @@ async function startDynamoDbLocal(dataDir: string | undefined, onSpawn: StandInO
   };
 }
 
-async function launchDynamoDbLocal(port: number, path: string | undefined, endpoint: string, onSpawn: StandInOptions['onSpawn']): Promise<DynamoDbLocalProcess> {
+async function launchDynamoDbLocal(
+  port: number,
+  path: string | undefined,
+  endpoint: string,
+  onSpawn: StandInOptions['onSpawn'],
+): Promise<DynamoDbLocalProcess> {
   // sharedDb: one database whatever region or credentials a client uses.
   const child = spawnDynamoDbLocal({ port, sharedDb: true, ...(path && { path }), stdio: 'ignore' });
   if (child.pid !== undefined) onSpawn?.(child.pid);

@@ -21,14 +21,14 @@ import { StandInUnavailable } from './stand-ins';
 import { CREDENTIALS_FILE, LOCAL_STATE_DIR as STATE_DIR, PROCESSES_FILE, QUEUES_DIR, STACK_FILE, STREAM_POSITION_FILE } from './state';
 import { lockStateFolder, StartRefused, type StateFolderLock } from './state-folder-lock';
 
-
 async function main(): Promise<void> {
   const startedAt = Date.now();
   process.env.LOG_LEVEL ??= 'warn';
   mkdirSync(STATE_DIR, { recursive: true });
   const lock = await lockStateFolder(PROCESSES_FILE, STATE_DIR);
   if (process.argv.includes('--fresh')) {
-    for (const entry of readdirSync(STATE_DIR)) if (join(STATE_DIR, entry) !== PROCESSES_FILE) rmSync(join(STATE_DIR, entry), { recursive: true, force: true });
+    for (const entry of readdirSync(STATE_DIR))
+      if (join(STATE_DIR, entry) !== PROCESSES_FILE) rmSync(join(STATE_DIR, entry), { recursive: true, force: true });
   }
 
   const stack = await provisionLocalStack({
@@ -79,14 +79,19 @@ async function main(): Promise<void> {
       // The full keys are in the credentials file (mode 600), not in terminal scrollback.
       `  API key         ${keyPrefix(demo.apiKey)}…   Admin API key ${keyPrefix(demo.adminApiKey)}…`,
       `  Credentials     ${CREDENTIALS_FILE} (full keys, and a bearer token valid 1 hour)`,
-      ...(destinationPolicyOf(stack.config).allowLoopback ? ['  Destinations    webhooks and file deliveries may go to http://127.0.0.1 and localhost (ALLOW_LOOPBACK_DESTINATIONS)'] : []),
+      ...(destinationPolicyOf(stack.config).allowLoopback
+        ? ['  Destinations    webhooks and file deliveries may go to http://127.0.0.1 and localhost (ALLOW_LOOPBACK_DESTINATIONS)']
+        : []),
       `Try: KEY=$(node -p "require('${CREDENTIALS_FILE}').apiKey"); curl -H "X-API-Key: $KEY" "${baseUrl}/api/v1/reference/search?q=hilton"`,
       'Ctrl-C stops the API, DynamoDB Local and s3rver.',
       '',
     ].join('\n'),
   );
   // After ready: the first call a newcomer makes never waits for it.
-  if (seeded) mapReviewDemo(baseUrl, demo.apiKey).catch((error: unknown) => process.stderr.write(`The review demo was not mapped: ${(error as Error).message}\n`));
+  if (seeded)
+    mapReviewDemo(baseUrl, demo.apiKey).catch((error: unknown) =>
+      process.stderr.write(`The review demo was not mapped: ${(error as Error).message}\n`),
+    );
 }
 
 /** `hmk_<keyId>`: enough to tell keys apart, useless to a shoulder-surfer. */
@@ -139,6 +144,8 @@ function stopOnSignal(stack: LocalStack, lock: StateFolderLock, server: () => Se
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`npm start failed: ${error instanceof StartRefused || error instanceof StandInUnavailable ? error.message : String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(
+    `npm start failed: ${error instanceof StartRefused || error instanceof StandInUnavailable ? error.message : String((error as Error)?.stack ?? error)}\n`,
+  );
   process.exit(1);
 });

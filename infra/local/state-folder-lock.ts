@@ -29,7 +29,9 @@ const STAND_IN_COMMAND = /DynamoDBLocal/;
 export async function lockStateFolder(file: string, folder: string): Promise<StateFolderLock> {
   const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined;
   if (previous && previous.owner !== process.pid && runs(previous.owner, OWNER_COMMAND)) {
-    throw new StartRefused(`npm start is already running on ${folder} (process ${previous.owner}). Stop it first, or set LOCAL_STATE_DIR to run a second one.`);
+    throw new StartRefused(
+      `npm start is already running on ${folder} (process ${previous.owner}). Stop it first, or set LOCAL_STATE_DIR to run a second one.`,
+    );
   }
   for (const pid of previous?.standIns ?? []) {
     if (!runs(pid, STAND_IN_COMMAND)) continue;

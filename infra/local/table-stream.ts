@@ -41,10 +41,15 @@ export class LocalTableStream {
     private readonly relay: StreamHandler,
     private readonly positionFile?: string,
   ) {
-    const client = { region: config.region, endpoint: config.dynamoDbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+    const client = {
+      region: config.region,
+      endpoint: config.dynamoDbEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    };
     this.tables = new DynamoDBClient(client);
     this.streams = new DynamoDBStreamsClient(client);
-    this.position = positionFile && existsSync(positionFile) ? (JSON.parse(readFileSync(positionFile, 'utf8')) as Position) : { after: {}, finished: [] };
+    this.position =
+      positionFile && existsSync(positionFile) ? (JSON.parse(readFileSync(positionFile, 'utf8')) as Position) : { after: {}, finished: [] };
   }
 
   /** Hands the relay what is new; true when it relayed anything. */
@@ -67,12 +72,16 @@ export class LocalTableStream {
       const shards: Shard[] = [];
       let start: string | undefined;
       do {
-        const { StreamDescription } = await this.streams.send(new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: start }));
+        const { StreamDescription } = await this.streams.send(
+          new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: start }),
+        );
         shards.push(...(StreamDescription?.Shards ?? []));
         start = StreamDescription?.LastEvaluatedShardId;
       } while (start);
       // Parents before children: records come in the order they were written.
-      this.shards = shards.sort((a, b) => (BigInt(a.SequenceNumberRange!.StartingSequenceNumber!) < BigInt(b.SequenceNumberRange!.StartingSequenceNumber!) ? -1 : 1));
+      this.shards = shards.sort((a, b) =>
+        BigInt(a.SequenceNumberRange!.StartingSequenceNumber!) < BigInt(b.SequenceNumberRange!.StartingSequenceNumber!) ? -1 : 1,
+      );
       this.shardsReadAt = Date.now();
     }
     return this.shards.filter((shard) => !this.position.finished.includes(shard.ShardId!));

@@ -16,7 +16,10 @@ export interface ScoredAnswer {
 export function answersOf(results: readonly MappingResult[], truth: ReadonlyMap<string, ReadonlySet<string>>): ScoredAnswer[] {
   return results.map((result) => {
     const labelled = truth.get(result.partnerHotelId);
-    const right = result.status === 'UNMATCHED' ? !labelled || labelled.size === 0 : result.referenceHotelId !== null && labelled?.has(result.referenceHotelId) === true;
+    const right =
+      result.status === 'UNMATCHED'
+        ? !labelled || labelled.size === 0
+        : result.referenceHotelId !== null && labelled?.has(result.referenceHotelId) === true;
     return { probability: rightProbability(result), right };
   });
 }
@@ -43,12 +46,23 @@ export function chooseCutoffs(answers: readonly ScoredAnswer[]): { HIGH: number;
 }
 
 /** Per level, how many answers it holds and the share of them that is right. */
-export function precisionByLevel(answers: readonly ScoredAnswer[], cutoffs: { HIGH: number; MEDIUM: number }): Record<Confidence, { rows: number; precision: number }> {
-  const levels = Object.fromEntries(CONFIDENCE_LEVELS.map((level) => [level, { rows: 0, right: 0 }])) as Record<Confidence, { rows: number; right: number }>;
+export function precisionByLevel(
+  answers: readonly ScoredAnswer[],
+  cutoffs: { HIGH: number; MEDIUM: number },
+): Record<Confidence, { rows: number; precision: number }> {
+  const levels = Object.fromEntries(CONFIDENCE_LEVELS.map((level) => [level, { rows: 0, right: 0 }])) as Record<
+    Confidence,
+    { rows: number; right: number }
+  >;
   for (const answer of answers) {
     const level = levels[confidenceOf({ status: 'MATCHED', method: 'FUZZY', score: answer.probability }, cutoffs)];
     level.rows += 1;
     if (answer.right) level.right += 1;
   }
-  return Object.fromEntries(CONFIDENCE_LEVELS.map((level) => [level, { rows: levels[level].rows, precision: levels[level].rows === 0 ? 1 : levels[level].right / levels[level].rows }])) as Record<Confidence, { rows: number; precision: number }>;
+  return Object.fromEntries(
+    CONFIDENCE_LEVELS.map((level) => [
+      level,
+      { rows: levels[level].rows, precision: levels[level].rows === 0 ? 1 : levels[level].right / levels[level].rows },
+    ]),
+  ) as Record<Confidence, { rows: number; precision: number }>;
 }

@@ -22,7 +22,16 @@ export interface BoostingOptions {
   seed: number;
 }
 
-export const DEFAULT_BOOSTING: BoostingOptions = { trees: 200, depth: 4, learningRate: 0.1, l2: 1, minLeafWeight: 2, subsample: 0.8, bins: 64, seed: 1 };
+export const DEFAULT_BOOSTING: BoostingOptions = {
+  trees: 200,
+  depth: 4,
+  learningRate: 0.1,
+  l2: 1,
+  minLeafWeight: 2,
+  subsample: 0.8,
+  bins: 64,
+  seed: 1,
+};
 
 /** Training rows, one feature vector each (NaN: missing), their 0/1 labels and optional weights. */
 export interface TrainingData {
@@ -36,7 +45,11 @@ const MISSING_BIN = 255;
 const LEAF_DIGITS = 6;
 const THRESHOLD_DIGITS = 9;
 
-export function trainBoostedTrees(data: TrainingData, featureNames: readonly string[], options: BoostingOptions = DEFAULT_BOOSTING): BoostedTrees {
+export function trainBoostedTrees(
+  data: TrainingData,
+  featureNames: readonly string[],
+  options: BoostingOptions = DEFAULT_BOOSTING,
+): BoostedTrees {
   const rows = data.labels.length;
   const featureCount = featureNames.length;
   if (options.bins > MISSING_BIN) throw new Error(`at most ${MISSING_BIN} bins`);

@@ -6,7 +6,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readPartnerInventory, readReferenceInventory, type InventoryRow, type PartnerHotel, type ReferenceHotel } from '../../shared/mapping';
+import {
+  readPartnerInventory,
+  readReferenceInventory,
+  type InventoryRow,
+  type PartnerHotel,
+  type ReferenceHotel,
+} from '../../shared/mapping';
 import { readTabular } from '../../shared/platform/files/tabular';
 
 export const LABELLED_SETS_DIRECTORY = fileURLToPath(new URL('../../../shared/data', import.meta.url));
@@ -42,7 +48,10 @@ export async function loadLabelledSet(name: string, directory = LABELLED_SETS_DI
   };
 }
 
-export async function loadLabelledSets(names: readonly string[] = LABELLED_SET_NAMES, directory = LABELLED_SETS_DIRECTORY): Promise<LabelledSet[]> {
+export async function loadLabelledSets(
+  names: readonly string[] = LABELLED_SET_NAMES,
+  directory = LABELLED_SETS_DIRECTORY,
+): Promise<LabelledSet[]> {
   const sets: LabelledSet[] = [];
   for (const name of names) sets.push(await loadLabelledSet(name, directory));
   return sets;

@@ -35,7 +35,12 @@ export function withThresholds(trees: BoostedTrees, matchThreshold: number): Mat
 /** Each row's assessed candidates' probabilities under a model. */
 export function predict(set: TrainingSet, trees: BoostedTrees): number[][] {
   const compiled = new CompiledTrees(trees);
-  return set.rows.map((row) => shareProbabilities(row.vectors.map((vector) => compiled.probability(vector)), row.onePlace));
+  return set.rows.map((row) =>
+    shareProbabilities(
+      row.vectors.map((vector) => compiled.probability(vector)),
+      row.onePlace,
+    ),
+  );
 }
 
 export interface Scores {
@@ -53,7 +58,12 @@ export interface Scores {
  */
 export function decideAndScore(set: TrainingSet, probabilities: readonly number[][], matchThreshold: number): Scores {
   const results = set.rows.map((row, r) => decisionOf(row, probabilities[r]!, matchThreshold));
-  resolveClaimsAmong(set.index, results, set.rows.map((row) => row.input), matchThreshold);
+  resolveClaimsAmong(
+    set.index,
+    results,
+    set.rows.map((row) => row.input),
+    matchThreshold,
+  );
   let matched = 0;
   let correct = 0;
   let labelled = 0;
@@ -146,7 +156,10 @@ const THRESHOLDS = Array.from({ length: 91 }, (_, k) => Math.round((0.05 + k * 0
 export function leaveOneSetOut(sets: readonly TrainingSet[], options: BoostingOptions): LeaveOneOut {
   const names = [...new Set(sets.map((set) => set.name))];
   const folds = names.flatMap((name) => {
-    const trees = fitModel(sets.filter((other) => other.name !== name), options);
+    const trees = fitModel(
+      sets.filter((other) => other.name !== name),
+      options,
+    );
     return sets.filter((set) => set.name === name).map((set) => ({ set, trees, probabilities: predict(set, trees) }));
   });
   const asGiven = folds.filter((fold) => fold.set.variant === 'as given');
@@ -176,12 +189,19 @@ export function leaveOneSetOut(sets: readonly TrainingSet[], options: BoostingOp
  * when the model has seen the set's own city and source; the gap to leave-one-set-out is what
  * moving to an unseen one costs.
  */
-export function withinSetFolds(sets: readonly TrainingSet[], options: BoostingOptions, folds = 5): { matchThreshold: number; sets: { name: string; scores: Scores }[]; meanF1: number; worstF1: number } {
+export function withinSetFolds(
+  sets: readonly TrainingSet[],
+  options: BoostingOptions,
+  folds = 5,
+): { matchThreshold: number; sets: { name: string; scores: Scores }[]; meanF1: number; worstF1: number } {
   const foldOf = (row: TrainingRow) => (hashText(row.input.id) >>> 0) % folds;
   const evaluated = sets.filter((set) => set.variant === 'as given');
   const probabilities = new Map<TrainingSet, number[][]>(evaluated.map((set) => [set, set.rows.map(() => [])]));
   for (let fold = 0; fold < folds; fold++) {
-    const training = sets.map((set) => ({ ...set, rows: set.variant === 'as given' || set.variant === 'without pins' ? set.rows.filter((row) => foldOf(row) !== fold) : set.rows }));
+    const training = sets.map((set) => ({
+      ...set,
+      rows: set.variant === 'as given' || set.variant === 'without pins' ? set.rows.filter((row) => foldOf(row) !== fold) : set.rows,
+    }));
     const trees = fitModel(training, options);
     for (const set of evaluated) {
       const predicted = predict({ ...set, rows: set.rows.filter((row) => foldOf(row) === fold) }, trees);

@@ -40,7 +40,12 @@ export type TrainingVariant = 'as given' | 'without pins' | 'synthetic';
  * The set's rows, their candidates and feature vectors. Features named in `without` are blanked
  * (missing for every row), which is how a feature's worth is measured: fit without it, compare.
  */
-export function trainingSetOf(set: LabelledSet, variant: TrainingVariant = 'as given', index: MatchingIndex = buildMatchingIndex(set.reference), without: readonly string[] = []): TrainingSet {
+export function trainingSetOf(
+  set: LabelledSet,
+  variant: TrainingVariant = 'as given',
+  index: MatchingIndex = buildMatchingIndex(set.reference),
+  without: readonly string[] = [],
+): TrainingSet {
   const blanked = without.map((name) => {
     const position = DECISION_FEATURES.indexOf(name as (typeof DECISION_FEATURES)[number]);
     if (position < 0) throw new Error(`${name} is not a feature: ${DECISION_FEATURES.join(', ')}`);
@@ -57,7 +62,14 @@ export function trainingSetOf(set: LabelledSet, variant: TrainingVariant = 'as g
     const referenceIds = ranked.slice(0, vectors.length).map((candidate) => textAt(index.data.ids, candidate.hotel));
     const truth = set.truth.get(input.id);
     const onePlace = matcher.decision.onePlace(vectors.length);
-    return { input, referenceIds, vectors, labels: referenceIds.map((id) => (truth?.has(id) ? 1 : 0)), labelled: truth !== undefined && truth.size > 0, onePlace };
+    return {
+      input,
+      referenceIds,
+      vectors,
+      labels: referenceIds.map((id) => (truth?.has(id) ? 1 : 0)),
+      labelled: truth !== undefined && truth.size > 0,
+      onePlace,
+    };
   });
   return { name: set.name, variant, index, rows, truth: set.truth };
 }

@@ -37,7 +37,10 @@ const SUPPLIER_ID_MULTIPLIER = 6364137;
 const cityTable = new WeightedTable(CITIES, (city) => city.weight);
 const brandTable = new WeightedTable(BRANDS, (brand) => brand.weight);
 /** Picks an index into SUPPLIERS. */
-const supplierTable = new WeightedTable(SUPPLIERS.map((_, i) => i), (i) => (SUPPLIERS[i] as SupplierFormat).weight);
+const supplierTable = new WeightedTable(
+  SUPPLIERS.map((_, i) => i),
+  (i) => (SUPPLIERS[i] as SupplierFormat).weight,
+);
 /** Independent hotels' stars: mostly 3 and 4. */
 const independentStarsTable = new WeightedTable([1, 2, 3, 4, 5], (stars) => [5, 15, 40, 30, 10][stars - 1] as number);
 const supplierCountTable = new WeightedTable([2, 3, 4], (count) => ({ 2: 45, 3: 35, 4: 20 })[count] as number);
@@ -64,9 +67,12 @@ export function* generateReferenceHotels({ count, seed }: GenerateReferenceHotel
     const postalCode = fillPattern(attributes, city.country.postalPattern);
     if (postalCode) hotel.postalCode = postalCode;
     if (!attributes.chance(MISSING_COORDINATES_SHARE)) scatterAroundCentre(attributes, city, hotel);
-    if (!attributes.chance(MISSING_RATING_SHARE)) hotel.rating = brand ? attributes.int(brand.minStars, brand.maxStars) : independentStarsTable.pick(attributes);
+    if (!attributes.chance(MISSING_RATING_SHARE))
+      hotel.rating = brand ? attributes.int(brand.minStars, brand.maxStars) : independentStarsTable.pick(attributes);
     if (brand) hotel.chain = brand.name;
-    hotel.createdAt = new Date(CREATED_FROM_MS + Math.floor(attributes.float() * (CREATED_TO_MS - CREATED_FROM_MS) / 1000) * 1000).toISOString();
+    hotel.createdAt = new Date(
+      CREATED_FROM_MS + Math.floor((attributes.float() * (CREATED_TO_MS - CREATED_FROM_MS)) / 1000) * 1000,
+    ).toISOString();
     yield hotel;
   }
 }

@@ -33,14 +33,41 @@ export class BenchRandom {
 }
 
 const ABBREVIATIONS: Record<string, string> = {
-  International: 'Intl', Saint: 'St.', Sainte: 'Ste', Centre: 'Ctr', Center: 'Ctr', Hotel: 'Htl', Apartments: 'Apts',
-  Mount: 'Mt', Airport: 'Arpt', Station: 'Stn', Suites: 'Ste', Boulevard: 'Blvd', Street: 'St', Avenue: 'Ave',
-  Road: 'Rd', Square: 'Sq', University: 'Univ', Gardens: 'Gdns', Convention: 'Conv.', Exhibition: 'Exhib.',
-  Business: 'Bus.', Financial: 'Fin.', District: 'Dist.',
+  International: 'Intl',
+  Saint: 'St.',
+  Sainte: 'Ste',
+  Centre: 'Ctr',
+  Center: 'Ctr',
+  Hotel: 'Htl',
+  Apartments: 'Apts',
+  Mount: 'Mt',
+  Airport: 'Arpt',
+  Station: 'Stn',
+  Suites: 'Ste',
+  Boulevard: 'Blvd',
+  Street: 'St',
+  Avenue: 'Ave',
+  Road: 'Rd',
+  Square: 'Sq',
+  University: 'Univ',
+  Gardens: 'Gdns',
+  Convention: 'Conv.',
+  Exhibition: 'Exhib.',
+  Business: 'Bus.',
+  Financial: 'Fin.',
+  District: 'Dist.',
 };
 
 const TRANSLITERATIONS: [RegExp, string][] = [
-  [/ä/g, 'ae'], [/ö/g, 'oe'], [/ü/g, 'ue'], [/Ä/g, 'Ae'], [/Ö/g, 'Oe'], [/Ü/g, 'Ue'], [/ß/g, 'ss'], [/æ/g, 'ae'], [/ø/g, 'o'],
+  [/ä/g, 'ae'],
+  [/ö/g, 'oe'],
+  [/ü/g, 'ue'],
+  [/Ä/g, 'Ae'],
+  [/Ö/g, 'Oe'],
+  [/Ü/g, 'Ue'],
+  [/ß/g, 'ss'],
+  [/æ/g, 'ae'],
+  [/ø/g, 'o'],
 ];
 
 /**
@@ -78,11 +105,66 @@ function typo(random: BenchRandom, word: string): string {
 }
 
 /** Words that say what kind of place it is; hotel names often lose or gain them. */
-const TYPE_WORDS = new Set(['hotel', 'hotels', 'hôtel', 'inn', 'suites', 'suite', 'resort', 'spa', 'boutique', 'lodge', 'hostel', 'house', 'apartments', 'residence', 'motel', 'b&b']);
+const TYPE_WORDS = new Set([
+  'hotel',
+  'hotels',
+  'hôtel',
+  'inn',
+  'suites',
+  'suite',
+  'resort',
+  'spa',
+  'boutique',
+  'lodge',
+  'hostel',
+  'house',
+  'apartments',
+  'residence',
+  'motel',
+  'b&b',
+]);
 /** Articles, prepositions and conjunctions: a name does not end with one. */
 const FUNCTION_WORDS = new Set([
-  'the', 'a', 'an', 'of', 'at', 'on', 'by', 'and', '&', 'le', 'la', 'les', "l'", 'de', 'du', 'des', 'del', 'della', 'di', 'da', 'do',
-  'das', 'dos', 'el', 'los', 'las', 'am', 'im', 'zum', 'zur', 'der', 'die', 'van', 'von', 'y', 'et', 'e', 'und', 'au', 'aux',
+  'the',
+  'a',
+  'an',
+  'of',
+  'at',
+  'on',
+  'by',
+  'and',
+  '&',
+  'le',
+  'la',
+  'les',
+  "l'",
+  'de',
+  'du',
+  'des',
+  'del',
+  'della',
+  'di',
+  'da',
+  'do',
+  'das',
+  'dos',
+  'el',
+  'los',
+  'las',
+  'am',
+  'im',
+  'zum',
+  'zur',
+  'der',
+  'die',
+  'van',
+  'von',
+  'y',
+  'et',
+  'e',
+  'und',
+  'au',
+  'aux',
 ]);
 
 /** Positions (never 0) whose word a partner feed might leave out of this name. */
@@ -196,7 +278,12 @@ export const DEFAULT_DAMAGE: PartnerDamageRates = {
 };
 
 /** A partner's row for a hotel: same hotel, written the way another supplier would. */
-export function damagedPartnerRow(random: BenchRandom, hotel: ReferenceHotel, partnerId: string, rates: PartnerDamageRates = DEFAULT_DAMAGE): PartnerHotel {
+export function damagedPartnerRow(
+  random: BenchRandom,
+  hotel: ReferenceHotel,
+  partnerId: string,
+  rates: PartnerDamageRates = DEFAULT_DAMAGE,
+): PartnerHotel {
   const row: PartnerHotel = { id: partnerId, name: damageName(random, hotel.name, hotel.chain) };
   if (hotel.address && !random.chance(rates.missingAddress)) row.address = damageAddress(random, hotel.address);
   if (hotel.city && !random.chance(0.05)) row.city = random.chance(0.2) ? stripAccents(hotel.city) : hotel.city;

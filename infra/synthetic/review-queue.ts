@@ -68,7 +68,10 @@ export function reviewDemoRows(reference: readonly ReferenceHotel[], count: numb
         break;
       }
       case 'namesake': {
-        const other = nearest(hotel, neighbours.filter((candidate) => foldText(candidate.name) !== foldText(hotel.name)));
+        const other = nearest(
+          hotel,
+          neighbours.filter((candidate) => foldText(candidate.name) !== foldText(hotel.name)),
+        );
         if (other) row.name = damageName(random, other.name, other.chain);
         break;
       }
@@ -119,7 +122,12 @@ function pinNear(random: BenchRandom, hotel: ReferenceHotel, meters: number): { 
 const COLUMNS = ['id', 'name', 'address', 'city', 'postalCode', 'country', 'lat', 'lon', 'rating'] as const;
 
 /** The rows as the demo file holds them: a CSV with the columns of an inventory (`keep`: only the rows of some kinds). */
-export function reviewDemoCsv(reference: readonly ReferenceHotel[], count: number, seed: number, keep: (kind: ReviewDemoKind) => boolean = () => true): string {
+export function reviewDemoCsv(
+  reference: readonly ReferenceHotel[],
+  count: number,
+  seed: number,
+  keep: (kind: ReviewDemoKind) => boolean = () => true,
+): string {
   const lines = reviewDemoRows(reference, count, seed)
     .filter(({ kind }) => keep(kind))
     .map(({ hotel }) => formatCsvRow(COLUMNS.map((column) => hotel[column])));

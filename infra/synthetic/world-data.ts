@@ -479,15 +479,13 @@ function tableRows(table: string): string[][] {
     .map((line) => line.split('|'));
 }
 
-export const COUNTRIES: readonly Country[] = tableRows(COUNTRY_TABLE).map(
-  ([code, name, language, addressStyle, postalPattern]) => ({
-    code: code as string,
-    name: name as string,
-    language: language as NamingLanguage,
-    addressStyle: addressStyle as AddressStyle,
-    postalPattern: postalPattern ?? '',
-  }),
-);
+export const COUNTRIES: readonly Country[] = tableRows(COUNTRY_TABLE).map(([code, name, language, addressStyle, postalPattern]) => ({
+  code: code as string,
+  name: name as string,
+  language: language as NamingLanguage,
+  addressStyle: addressStyle as AddressStyle,
+  postalPattern: postalPattern ?? '',
+}));
 
 const COUNTRY_BY_CODE = new Map(COUNTRIES.map((country) => [country.code, country]));
 

@@ -53,7 +53,8 @@ export class BearerTokens {
     // Built by hand, as jose's SignJWT signs only with a key it holds, and KMS never hands its key out.
     const signingInput = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`;
     const signature = await this.key.sign(new TextEncoder().encode(signingInput));
-    if (signature.length !== ES256_SIGNATURE_BYTES) throw new Error(`An ES256 signature is ${ES256_SIGNATURE_BYTES} bytes (got ${signature.length}).`);
+    if (signature.length !== ES256_SIGNATURE_BYTES)
+      throw new Error(`An ES256 signature is ${ES256_SIGNATURE_BYTES} bytes (got ${signature.length}).`);
     return { accessToken: `${signingInput}.${base64url.encode(signature)}`, expiresIn: TOKEN_LIFETIME_SECONDS };
   }
 

@@ -38,12 +38,7 @@ export interface IssuedApiKey {
 
 const KEY_PATTERN = /^hmk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
 
-export function issueApiKey(input: {
-  organizationId: string;
-  name: string;
-  role: KeyRole;
-  now: Date;
-}): IssuedApiKey {
+export function issueApiKey(input: { organizationId: string; name: string; role: KeyRole; now: Date }): IssuedApiKey {
   const id = randomBytes(6).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const prefix = `${API_KEY_PREFIX}${id}`;

@@ -20,9 +20,18 @@ export const apiKeyRoutes = {
     body: {
       kind: 'form',
       schema: schemas.TokenRequest,
-      example: { grant_type: 'client_credentials', client_id: 'hmk_3f9c2a7b1d04', client_secret: 'hmk_3f9c2a7b1d04_your-secret-from-key-creation' },
+      example: {
+        grant_type: 'client_credentials',
+        client_id: 'hmk_3f9c2a7b1d04',
+        client_secret: 'hmk_3f9c2a7b1d04_your-secret-from-key-creation',
+      },
     },
-    responses: { 200: { description: 'A bearer token', schema: schemas.TokenResponse }, 400: errors[400], 401: errors[401], 415: errors[415] },
+    responses: {
+      200: { description: 'A bearer token', schema: schemas.TokenResponse },
+      400: errors[400],
+      401: errors[401],
+      415: errors[415],
+    },
     // The key it exchanges, by id: nothing of any organization.
     access: { table: 'read', partitions: ['APIKEY#*'], signsTokens: true },
     // Every bearer token starts here: it must answer when the account is busy, and a credential stuffer gets no more.
@@ -35,7 +44,8 @@ export const apiKeyRoutes = {
     auth: 'required',
     tag: 'Authentication',
     summary: "List the organization's API keys (prefixes only)",
-    description: 'Every key of the caller\'s organization with its id, name, role, prefix and dates (`revokedAt` once revoked); never a secret: keys are stored hashed.',
+    description:
+      "Every key of the caller's organization with its id, name, role, prefix and dates (`revokedAt` once revoked); never a secret: keys are stored hashed.",
     responses: { 200: { description: 'API keys, oldest first', schema: schemas.ApiKeyList }, 401: errors[401] },
     access: { table: 'read' },
   }),
@@ -60,7 +70,8 @@ export const apiKeyRoutes = {
     auth: 'required',
     tag: 'Authentication',
     summary: 'Revoke an API key; it and the bearer tokens issued for it stop working at once',
-    description: 'Revoking is permanent and takes effect on the next request, for the key and every bearer token issued for it. Another organization\'s key answers 404.',
+    description:
+      "Revoking is permanent and takes effect on the next request, for the key and every bearer token issued for it. Another organization's key answers 404.",
     params: schemas.KeyIdParams,
     responses: { 204: { description: 'Revoked' }, 400: errors[400], 401: errors[401], 404: errors[404] },
     access: { table: 'readwrite' },

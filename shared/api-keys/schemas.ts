@@ -43,7 +43,7 @@ export const KeyIdParams = v.object({
   keyId: v.pipe(
     v.string(),
     v.regex(/^[0-9a-f]{12}$/, 'must be a key id (12 hexadecimal characters)'),
-    v.description('The key\'s id: the 12 hexadecimal characters after hmk_ in its prefix'),
+    v.description("The key's id: the 12 hexadecimal characters after hmk_ in its prefix"),
     v.examples(['3f9c2a7b1d04']),
   ),
 });

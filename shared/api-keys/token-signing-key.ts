@@ -36,7 +36,8 @@ export class KmsTokenSigningKey implements TokenSigningKey {
 
   private async fetchPublicKey(): Promise<KeyObject> {
     const { PublicKey, KeySpec } = await this.client.send(new GetPublicKeyCommand({ KeyId: this.keyArn }));
-    if (!PublicKey || KeySpec !== 'ECC_NIST_P256') throw new Error(`The token signing key must be an ECC_NIST_P256 key (KMS answered ${KeySpec ?? 'no key'}).`);
+    if (!PublicKey || KeySpec !== 'ECC_NIST_P256')
+      throw new Error(`The token signing key must be an ECC_NIST_P256 key (KMS answered ${KeySpec ?? 'no key'}).`);
     return createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' });
   }
 }
@@ -68,6 +69,7 @@ export function tokenSigningKeyFrom(config: Pick<AppConfig, 'tokenSigningKeyArn'
   const { tokenSigningKeyArn, localTokenSigningKey, region } = config;
   if (!tokenSigningKeyArn && localTokenSigningKey) return new LocalTokenSigningKey(localTokenSigningKey);
   if (tokenSigningKeyArn) return new KmsTokenSigningKey(traced(new KMSClient({ region })), tokenSigningKeyArn);
-  const missing = () => Promise.reject(new Error(`No bearer-token signing key is configured (${PLATFORM_SETTINGS.variables.tokenSigningKeyArn}).`));
+  const missing = () =>
+    Promise.reject(new Error(`No bearer-token signing key is configured (${PLATFORM_SETTINGS.variables.tokenSigningKeyArn}).`));
   return { sign: missing, publicKey: missing };
 }

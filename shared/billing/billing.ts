@@ -161,6 +161,7 @@ async function applySubscriptionNews(
       });
     }
     if (outcome !== 'changed_meanwhile') return outcome;
-    if (attempt >= SUBSCRIPTION_DECISION_ATTEMPTS) throw new Error(`The subscriptions of ${organizationId} kept changing while event ${eventId} was applied.`);
+    if (attempt >= SUBSCRIPTION_DECISION_ATTEMPTS)
+      throw new Error(`The subscriptions of ${organizationId} kept changing while event ${eventId} was applied.`);
   }
 }

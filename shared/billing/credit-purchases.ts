@@ -51,7 +51,10 @@ export function paidCents(amountPaidCents: number): number {
  * The largest balance and total spent a purchase may be added to, so that the sums stay exact
  * (the ledger makes them conditions of its write).
  */
-export function purchaseCeilings(purchase: { credits: number; amountPaidCents: number }): { creditsRemaining: number; totalSpentCents: number } {
+export function purchaseCeilings(purchase: { credits: number; amountPaidCents: number }): {
+  creditsRemaining: number;
+  totalSpentCents: number;
+} {
   return {
     creditsRemaining: Number.MAX_SAFE_INTEGER - purchase.credits,
     totalSpentCents: Number.MAX_SAFE_INTEGER - purchase.amountPaidCents,

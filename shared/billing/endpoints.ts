@@ -65,11 +65,7 @@ export const getUsage: Implementation<typeof billingRoutes.getUsage> = async ({ 
 
 export const getCurrentMonthMetrics: Implementation<typeof billingRoutes.getCurrentMonthMetrics> = async ({ principal }, runtime) => ({
   status: 200,
-  json: await currentMonthMetricsOf(
-    billingStoreOf(runtime),
-    await organizationOf(runtime, principal.organizationId),
-    runtime.clock.now(),
-  ),
+  json: await currentMonthMetricsOf(billingStoreOf(runtime), await organizationOf(runtime, principal.organizationId), runtime.clock.now()),
 });
 
 export const getMetricsHistory: Implementation<typeof billingRoutes.getMetricsHistory> = async ({ principal, query }, runtime) => ({

@@ -100,7 +100,14 @@ export class Metering {
       this.ledger.creditsRemaining(organizationId),
       receiptId === undefined ? false : this.ledger.charged(organizationId, receiptId),
     ]);
-    return { day, month: billingMonth(now), dailyLimit: PLAN_LIMITS[planType].mappingsPerDay, allowanceUsed, creditsRemaining, chargedBefore };
+    return {
+      day,
+      month: billingMonth(now),
+      dailyLimit: PLAN_LIMITS[planType].mappingsPerDay,
+      allowanceUsed,
+      creditsRemaining,
+      chargedBefore,
+    };
   }
 
   /**
@@ -114,11 +121,18 @@ export class Metering {
     const { organizationId, receiptId } = request;
     if (!Number.isSafeInteger(request.mappings) || request.mappings < 1) throw new Error('mappings must be a whole number above 0');
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const { day, month, dailyLimit, allowanceUsed, creditsRemaining, chargedBefore } = attempt === 1 && standing ? standing : await this.standing(organizationId, receiptId);
+      const { day, month, dailyLimit, allowanceUsed, creditsRemaining, chargedBefore } =
+        attempt === 1 && standing ? standing : await this.standing(organizationId, receiptId);
       if (chargedBefore) return 'charged_before';
       const funding = fundReservation({ requested: request.mappings, dailyLimit, allowanceUsed, creditsRemaining });
       if (!funding) throw notEnoughQuota(request.mappings, dailyLimit, allowanceUsed, creditsRemaining);
-      const charge: Charge = { day, month, ...funding, ...(request.supplier && { supplier: request.supplier }), ...(receiptId !== undefined && { receiptId }) };
+      const charge: Charge = {
+        day,
+        month,
+        ...funding,
+        ...(request.supplier && { supplier: request.supplier }),
+        ...(receiptId !== undefined && { receiptId }),
+      };
       const outcome = await this.ledger.charge(organizationId, charge, dailyLimit, request.writes);
       if (outcome !== 'contended') return outcome === 'charged' ? funding : 'charged_before';
       await pause(attempt);

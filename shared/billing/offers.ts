@@ -19,7 +19,13 @@ export const EVERY_PLAN_FEATURES = ['STANDARD, ID_TO_ID and HYBRID mapping', 'Cu
 export const PLAN_OFFERS: Record<PlanType, PlanOffer> = {
   FREE: {
     monthlyPriceCents: 0,
-    features: ['1,000 mappings per day', 'Up to 2 suppliers', ...EVERY_PLAN_FEATURES, 'Pay-as-you-go credits beyond the daily allowance', 'Webhooks on completed jobs'],
+    features: [
+      '1,000 mappings per day',
+      'Up to 2 suppliers',
+      ...EVERY_PLAN_FEATURES,
+      'Pay-as-you-go credits beyond the daily allowance',
+      'Webhooks on completed jobs',
+    ],
   },
   SUBSCRIPTION: {
     monthlyPriceCents: 4_900,
@@ -27,7 +33,13 @@ export const PLAN_OFFERS: Record<PlanType, PlanOffer> = {
   },
   ENTERPRISE: {
     monthlyPriceCents: 49_900,
-    features: ['5,000,000 mappings per day', 'Up to 100 suppliers', ...EVERY_PLAN_FEATURES, 'Priority support', 'Webhooks on duplicate resolutions'],
+    features: [
+      '5,000,000 mappings per day',
+      'Up to 100 suppliers',
+      ...EVERY_PLAN_FEATURES,
+      'Priority support',
+      'Webhooks on duplicate resolutions',
+    ],
   },
 };
 

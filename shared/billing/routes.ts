@@ -35,7 +35,8 @@ export const billingRoutes = {
     auth: 'optional',
     tag: TAG,
     summary: 'Plan tiers and the credits product; currentPlan with a valid credential',
-    description: 'Public. Each tier\'s price, daily allowance, supplier limit, webhook event types and features, and the credits product; `providerPriceId` is what POST /api/v1/billing/checkout takes.',
+    description:
+      "Public. Each tier's price, daily allowance, supplier limit, webhook event types and features, and the credits product; `providerPriceId` is what POST /api/v1/billing/checkout takes.",
     responses: { 200: { description: 'The catalogue', schema: schemas.PlansResponse } },
     access: { table: 'read', providerIds: true },
   }),
@@ -50,7 +51,15 @@ export const billingRoutes = {
     description:
       'An organization has at most one live subscription: while it has one (active, trialing, past_due, unpaid or ' +
       'paused), this answers 409; plans are changed or cancelled in the billing portal (POST /api/v1/billing/portal).',
-    body: { kind: 'json', schema: schemas.CheckoutRequest, example: { priceId: 'price_local_subscription', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
+    body: {
+      kind: 'json',
+      schema: schemas.CheckoutRequest,
+      example: {
+        priceId: 'price_local_subscription',
+        successUrl: 'https://partner.example/billing/done',
+        cancelUrl: 'https://partner.example/billing',
+      },
+    },
     responses: {
       200: { description: 'Redirect the user to checkoutUrl', schema: schemas.CheckoutResponse },
       400: { description: 'Invalid body, or priceId is not a paid tier', schema: ErrorResponse },
@@ -67,7 +76,8 @@ export const billingRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'The hosted portal: payment methods, invoices, cancel or change the subscription',
-    description: 'Answers the URL of the payment provider\'s hosted portal, where the organization manages its subscription, payment methods and invoices; `returnUrl` is where the portal sends the user back.',
+    description:
+      "Answers the URL of the payment provider's hosted portal, where the organization manages its subscription, payment methods and invoices; `returnUrl` is where the portal sends the user back.",
     body: { kind: 'json', schema: schemas.PortalRequest, example: { returnUrl: 'https://partner.example/billing' } },
     responses: {
       200: { description: 'Redirect the user to portalUrl', schema: schemas.PortalResponse },
@@ -86,7 +96,15 @@ export const billingRoutes = {
     tag: TAG,
     summary: 'A hosted checkout page buying credits by the million (at least 5,000,000 credits)',
     description: 'The quantity (millions of credits, at least 5) is chosen on the hosted page. Credits never expire.',
-    body: { kind: 'json', schema: schemas.CreditPurchaseRequest, example: { priceId: 'price_local_credits', successUrl: 'https://partner.example/billing/done', cancelUrl: 'https://partner.example/billing' } },
+    body: {
+      kind: 'json',
+      schema: schemas.CreditPurchaseRequest,
+      example: {
+        priceId: 'price_local_credits',
+        successUrl: 'https://partner.example/billing/done',
+        cancelUrl: 'https://partner.example/billing',
+      },
+    },
     responses: {
       200: { description: 'Redirect the user to checkoutUrl', schema: schemas.CheckoutResponse },
       400: { description: 'Invalid body, or priceId is not the credits price', schema: ErrorResponse },
@@ -102,7 +120,7 @@ export const billingRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "The organization's subscription as the payment provider reports it now; null if it never subscribed",
-    description: 'Read from the payment provider at the time of the request, not from a copy: what the provider\'s hosted pages show.',
+    description: "Read from the payment provider at the time of the request, not from a copy: what the provider's hosted pages show.",
     responses: { 200: { description: 'The subscription, or null', schema: schemas.SubscriptionView }, 401: errors[401] },
     access: { table: 'read', providerKeys: 'api' },
   }),
@@ -111,7 +129,7 @@ export const billingRoutes = {
     'plan',
     {
       summary: 'The plan and its use in the current billing period (the calendar month, UTC)',
-      description: 'The plan, its allowance for the month (the daily allowance times the month\'s days) and what has been used of it.',
+      description: "The plan, its allowance for the month (the daily allowance times the month's days) and what has been used of it.",
     },
     { description: 'Plan usage summary', schema: schemas.PlanUsageSummary },
   ),
@@ -120,7 +138,8 @@ export const billingRoutes = {
     'quota-status',
     {
       summary: 'Whether mappings can be submitted now (check canProceed before large batches)',
-      description: '`remainingQuota` is today\'s allowance left plus credits; a job needs its inventory\'s row count. Mappings of running jobs count as used.',
+      description:
+        "`remainingQuota` is today's allowance left plus credits; a job needs its inventory's row count. Mappings of running jobs count as used.",
     },
     { description: 'Quota status', schema: schemas.QuotaStatusView },
   ),
@@ -147,7 +166,7 @@ export const billingRoutes = {
     'metrics-current-month',
     {
       summary: 'Metrics of the current calendar month (UTC)',
-      description: 'The current month\'s figures (UTC), as GET /api/v1/billing/metrics/history gives them for earlier months.',
+      description: "The current month's figures (UTC), as GET /api/v1/billing/metrics/history gives them for earlier months.",
     },
     { description: 'Monthly metrics', schema: schemas.MonthlyMetricsView },
   ),

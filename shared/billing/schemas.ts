@@ -7,7 +7,8 @@ import { EVENT_TYPES } from '../events';
 const Euros = (description: string) => v.pipe(v.number(), v.description(`Euros: ${description}`));
 const Count = (description: string) => v.pipe(v.number(), v.description(description));
 /** A price as a client computes with it: whole minor units of `currency` (cents for EUR). */
-const MinorUnits = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(`${description}, in minor units of currency (cents: 4900 is €49.00)`));
+const MinorUnits = (description: string) =>
+  v.pipe(v.number(), v.integer(), v.minValue(0), v.description(`${description}, in minor units of currency (cents: 4900 is €49.00)`));
 const Currency = v.pipe(v.string(), v.regex(/^[A-Z]{3}$/), v.description('ISO 4217 code, upper case, of the amounts (EUR)'));
 
 /** Hosts a plain-http return URL may name: the developer's own machine. */
@@ -55,7 +56,9 @@ export const CreditPurchaseRequest = v.strictObject({
 
 export const PortalRequest = v.strictObject({ returnUrl: ReturnUrl });
 
-export const CheckoutResponse = v.object({ checkoutUrl: v.pipe(v.string(), v.description('Hosted checkout page to redirect the user to')) });
+export const CheckoutResponse = v.object({
+  checkoutUrl: v.pipe(v.string(), v.description('Hosted checkout page to redirect the user to')),
+});
 export const PortalResponse = v.object({ portalUrl: v.pipe(v.string(), v.description('Hosted portal to redirect the user to')) });
 
 const PlanTier = v.object({
@@ -66,7 +69,9 @@ const PlanTier = v.object({
   mappingsPerDay: Count('Mappings included per UTC day'),
   maxSuppliers: Count('Distinct suppliers that may be connected'),
   webhookEvents: v.pipe(v.array(v.picklist(EVENT_TYPES)), v.description('Event types webhook subscriptions on this plan may receive')),
-  pricePerMillion: v.nullable(v.pipe(v.string(), v.description('Price per million mappings beyond the daily allowance (paid in credits), formatted for display'))),
+  pricePerMillion: v.nullable(
+    v.pipe(v.string(), v.description('Price per million mappings beyond the daily allowance (paid in credits), formatted for display')),
+  ),
   pricePerMillionAmount: v.nullable(MinorUnits('Price per million mappings beyond the daily allowance')),
   currency: Currency,
   features: v.array(v.string()),
@@ -102,7 +107,7 @@ export const SubscriptionView = v.nullable(
 export const PlanUsageSummary = v.object({
   planName: v.picklist(PLAN_TYPES),
   displayName: v.string(),
-  matchesPerMonth: Count("The daily allowance times the days of the current month"),
+  matchesPerMonth: Count('The daily allowance times the days of the current month'),
   pricePerMatch: Euros('price of a mapping beyond the daily allowance'),
   matchesUsed: Count('Mappings processed in the current billing period (calendar month, UTC)'),
   monthlyTotalCost: Euros('credits consumed in the period'),
@@ -178,7 +183,9 @@ export const WebhookAcknowledgement = v.object({
   received: v.literal(true),
   outcome: v.pipe(
     v.picklist(['applied', 'duplicate', 'stale', 'unknown_customer', 'ignored']),
-    v.description('applied; duplicate (applied before); stale (older than the stored state); unknown_customer; ignored (event type not used)'),
+    v.description(
+      'applied; duplicate (applied before); stale (older than the stored state); unknown_customer; ignored (event type not used)',
+    ),
   ),
 });
 

@@ -23,7 +23,11 @@ export const meteringOf = /* @__PURE__ */ service(
 );
 
 export const paymentsOf = /* @__PURE__ */ service((runtime) =>
-  createPayments({ ...PAYMENT_SETTINGS.read(runtime.config), region: runtime.config.region, priceIds: priceIdsOf(runtime) }, runtime.clock, () => new LocalPaymentStore(tableOf(runtime))),
+  createPayments(
+    { ...PAYMENT_SETTINGS.read(runtime.config), region: runtime.config.region, priceIds: priceIdsOf(runtime) },
+    runtime.clock,
+    () => new LocalPaymentStore(tableOf(runtime)),
+  ),
 );
 
 /** The ports the checkout, portal and subscription use cases work through. */

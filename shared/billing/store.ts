@@ -26,7 +26,16 @@ import { invalidInput } from '../platform/errors';
 import { purchaseCeilings } from './credit-purchases';
 import { subscriptionBookOf } from './subscriptions';
 import { type PlanType, organizationKey } from '../organizations';
-import { organizationPartition, isConditionFailure, queryAll, TABLE_KEYS, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
+import {
+  organizationPartition,
+  isConditionFailure,
+  queryAll,
+  TABLE_KEYS,
+  transactWrite,
+  withoutKeys,
+  type Table,
+  type TransactItem,
+} from '../platform/table';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -233,7 +242,11 @@ export class BillingStore implements BillingLedger, UsageLedger {
           // What is already used plus what this job takes stays within the daily limit.
           ConditionExpression: 'attribute_not_exists(allowanceUsed) OR allowanceUsed <= :max',
           ExpressionAttributeNames: { '#day': 'day' },
-          ExpressionAttributeValues: { ':day': reservation.day, ':take': reservation.fromAllowance, ':max': dailyLimit - reservation.fromAllowance },
+          ExpressionAttributeValues: {
+            ':day': reservation.day,
+            ':take': reservation.fromAllowance,
+            ':max': dailyLimit - reservation.fromAllowance,
+          },
         },
       });
     }
@@ -276,7 +289,13 @@ export class BillingStore implements BillingLedger, UsageLedger {
           Key: keys.usageDay(organizationId, reservation.day),
           UpdateExpression: 'SET #day = :day, #month = :month ADD mappings :processed, allowanceUsed :refund, costCredits :cost',
           ExpressionAttributeNames: { '#day': 'day', '#month': 'month' },
-          ExpressionAttributeValues: { ':day': reservation.day, ':month': month, ':processed': settlement.processed, ':refund': -settlement.allowanceRefund, ':cost': settlement.creditsUsed },
+          ExpressionAttributeValues: {
+            ':day': reservation.day,
+            ':month': month,
+            ':processed': settlement.processed,
+            ':refund': -settlement.allowanceRefund,
+            ':cost': settlement.creditsUsed,
+          },
         },
       },
     ];
@@ -312,7 +331,11 @@ export class BillingStore implements BillingLedger, UsageLedger {
           {
             Put: {
               TableName: this.table.name,
-              Item: { ...keys.chargeReceipt(organizationId, receiptId), mappings: used.processed, [TABLE_KEYS.ttlAttribute]: now + CHARGE_RECEIPT_HOURS * 3600 },
+              Item: {
+                ...keys.chargeReceipt(organizationId, receiptId),
+                mappings: used.processed,
+                [TABLE_KEYS.ttlAttribute]: now + CHARGE_RECEIPT_HOURS * 3600,
+              },
               // The table's TTL removes an expired item late: until then it counts as gone.
               ConditionExpression: 'attribute_not_exists(PK) OR #expires < :now',
               ExpressionAttributeNames: { '#expires': TABLE_KEYS.ttlAttribute },
@@ -331,13 +354,26 @@ export class BillingStore implements BillingLedger, UsageLedger {
           // What is already used plus what this takes stays within the daily limit.
           ConditionExpression: 'attribute_not_exists(allowanceUsed) OR allowanceUsed <= :max',
           ExpressionAttributeNames: { '#day': 'day', '#month': 'month' },
-          ExpressionAttributeValues: { ':day': day, ':month': month, ':processed': used.processed, ':take': fromAllowance, ':cost': used.creditsUsed, ':max': dailyLimit - fromAllowance },
+          ExpressionAttributeValues: {
+            ':day': day,
+            ':month': month,
+            ':processed': used.processed,
+            ':take': fromAllowance,
+            ':cost': used.creditsUsed,
+            ':max': dailyLimit - fromAllowance,
+          },
         },
       },
     ];
     if (charge.supplier) {
       const { id, code, name } = charge.supplier;
-      items.push(this.addUsage(keys.supplierUsage(organizationId, month, id), { month, supplierId: id, supplierCode: code, supplierName: name }, used));
+      items.push(
+        this.addUsage(
+          keys.supplierUsage(organizationId, month, id),
+          { month, supplierId: id, supplierCode: code, supplierName: name },
+          used,
+        ),
+      );
     }
     if (fromCredits > 0) {
       items.push({
@@ -356,12 +392,18 @@ export class BillingStore implements BillingLedger, UsageLedger {
   }
 
   async charged(organizationId: string, receiptId: string): Promise<boolean> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.chargeReceipt(organizationId, receiptId), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.chargeReceipt(organizationId, receiptId), ConsistentRead: true }),
+    );
     return Item !== undefined && Number(Item[TABLE_KEYS.ttlAttribute]) >= Math.floor(this.clock.now().getTime() / 1000);
   }
 
   /** Adds mappings done and their cost in credits to a usage counter, labelling it with `fields`. */
-  private addUsage(key: Record<string, string>, fields: Record<string, string>, settlement: Pick<Settlement, 'processed' | 'creditsUsed'>): TransactItem {
+  private addUsage(
+    key: Record<string, string>,
+    fields: Record<string, string>,
+    settlement: Pick<Settlement, 'processed' | 'creditsUsed'>,
+  ): TransactItem {
     const names = Object.keys(fields);
     return {
       Update: {

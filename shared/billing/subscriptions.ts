@@ -55,8 +55,7 @@ export function subscriptionBookOf(account: BillingAccount): SubscriptionBook {
   const legacy = account.subscription;
   const legacyAt = account.subscriptionEventAt ?? 0;
   return {
-    subscriptions:
-      account.subscriptions ?? (legacy ? { [legacy.id]: { ...legacy, eventAt: legacyAt, firstEventAt: legacyAt } } : {}),
+    subscriptions: account.subscriptions ?? (legacy ? { [legacy.id]: { ...legacy, eventAt: legacyAt, firstEventAt: legacyAt } } : {}),
     basePlan: account.basePlan ?? 'FREE',
     version: account.subscriptionsVersion ?? 0,
   };
@@ -83,7 +82,8 @@ export function liveSubscriptions(subscriptions: Record<string, RecordedSubscrip
  */
 export function shownSubscription(subscriptions: Record<string, RecordedSubscription>): RecordedSubscription | undefined {
   const live = liveSubscriptions(subscriptions);
-  if (live.length > 0) return live.reduce((shown, next) => (rank(planWhileSubscribed(next)) > rank(planWhileSubscribed(shown)) ? next : shown));
+  if (live.length > 0)
+    return live.reduce((shown, next) => (rank(planWhileSubscribed(next)) > rank(planWhileSubscribed(shown)) ? next : shown));
   return Object.values(subscriptions).sort((a, b) => b.eventAt - a.eventAt || a.id.localeCompare(b.id))[0];
 }
 
@@ -98,8 +98,7 @@ export function decideSubscriptionNews(book: SubscriptionBook, organizationPlan:
   const stored = book.subscriptions[id];
   if (stored && (stored.eventAt > news.createdAt || hasEnded(stored))) return { kind: 'stale' };
   if (news.kind === 'payment_failed' && !stored) return { kind: 'stale' };
-  const state: SubscriptionState =
-    news.kind === 'state' ? news.subscription : { ...withoutEventTimes(stored!), status: 'past_due' };
+  const state: SubscriptionState = news.kind === 'state' ? news.subscription : { ...withoutEventTimes(stored!), status: 'past_due' };
 
   // A plan that is neither the base nor what subscriptions made of it was set by an admin since
   // the last event: it becomes the base, so a subscription ending never takes it away.

@@ -13,7 +13,8 @@ import { basePathOf, PAGE_SECURITY_HEADERS } from '../platform/http/pages';
 import type { consoleRoutes } from './routes';
 
 /** The page's files: `page/` beside this module, or beside the bundle in Lambda (CommonJS, where __dirname is the bundle's folder). */
-export const CONSOLE_FILES_DIR = typeof __dirname === 'string' ? join(__dirname, 'console') : fileURLToPath(new URL('./page/', import.meta.url));
+export const CONSOLE_FILES_DIR =
+  typeof __dirname === 'string' ? join(__dirname, 'console') : fileURLToPath(new URL('./page/', import.meta.url));
 
 /** Every URL is a path under the API's base path (a <base> without a host), as the docs page does. */
 export const consolePage: Implementation<typeof consoleRoutes.consolePage> = async ({ baseUrl }) => ({
@@ -29,7 +30,9 @@ export const consolePage: Implementation<typeof consoleRoutes.consolePage> = asy
   <base href="${basePathOf(baseUrl)}/">
   <link rel="icon" href="data:,">
   <link rel="stylesheet" href="console/console.css">
-${modules().map((file) => `  <link rel="modulepreload" href="console/${file}">`).join('\n')}
+${modules()
+  .map((file) => `  <link rel="modulepreload" href="console/${file}">`)
+  .join('\n')}
   <script type="module" src="console/app.js"></script>
 </head>
 <body>

@@ -38,7 +38,13 @@ export function openApiDocument(reference: {
   // (how the caller reached the API) is per request.
   let document: Record<string, unknown> | undefined;
   return async ({ baseUrl }) => {
-    document ??= buildOpenApiDocument(reference.routes, { serverUrl: '', info: API_INFO, webhooks: reference.webhooks, tags: reference.tags, schemas: reference.schemas });
+    document ??= buildOpenApiDocument(reference.routes, {
+      serverUrl: '',
+      info: API_INFO,
+      webhooks: reference.webhooks,
+      tags: reference.tags,
+      schemas: reference.schemas,
+    });
     // A path, not an address: "Try it out" calls the host the document was loaded from (localhost, a tunnel, a custom domain).
     return { status: 200, json: { ...document, servers: [{ url: basePathOf(baseUrl) || '/' }] } };
   };

@@ -14,7 +14,8 @@ import type { docsRoutes } from './routes';
 import { docsBar, GUIDE_NAMES, isGuideName, type DocsPageName, type GuideName } from './site';
 
 /** The guides' Markdown: the repository's docs/guides/, or `guides/` beside the bundle in Lambda (CommonJS, where __dirname is the bundle's folder; the stack copies them there). */
-export const GUIDES_DIR = typeof __dirname === 'string' ? join(__dirname, 'guides') : fileURLToPath(new URL('../../docs/guides/', import.meta.url));
+export const GUIDES_DIR =
+  typeof __dirname === 'string' ? join(__dirname, 'guides') : fileURLToPath(new URL('../../docs/guides/', import.meta.url));
 
 const rendered = new Map<GuideName, Promise<RenderedGuide>>();
 

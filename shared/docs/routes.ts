@@ -10,7 +10,8 @@ export const docsRoutes = {
     auth: 'none',
     tag: 'Documentation',
     summary: 'This OpenAPI 3.1 document',
-    description: 'Generated from the route table whose schemas validate every request, so what it documents is what is enforced. Generate clients from it.',
+    description:
+      'Generated from the route table whose schemas validate every request, so what it documents is what is enforced. Generate clients from it.',
     responses: {
       200: {
         description: 'OpenAPI 3.1 document',

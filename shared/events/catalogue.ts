@@ -35,7 +35,7 @@ export const JobCounts = v.object({
   unchanged: v.pipe(
     v.number(),
     v.description(
-      "Processed rows the mapping book already held as they are (same row, mode, supplier and reference publication), answered from the book without mapping them again: not charged. A job charges processed - unchanged.",
+      'Processed rows the mapping book already held as they are (same row, mode, supplier and reference publication), answered from the book without mapping them again: not charged. A job charges processed - unchanged.',
     ),
   ),
 });
@@ -60,7 +60,10 @@ export const MappingCompletedData = v.object({
       v.object({
         fileUrl: v.pipe(v.string(), v.description('A presigned download link of the export file, in your export format')),
         expiresAt: Timestamp,
-        fileName: v.pipe(v.string(), v.description('`mapping-{mappingJobId}` and the format\'s extension: also its name at your delivery destinations')),
+        fileName: v.pipe(
+          v.string(),
+          v.description("`mapping-{mappingJobId}` and the format's extension: also its name at your delivery destinations"),
+        ),
         format: v.string(),
         compression: v.string(),
         fields: v.array(v.string()),
@@ -68,7 +71,7 @@ export const MappingCompletedData = v.object({
       }),
     ),
     v.description(
-      'The job\'s export, written before this event was sent when your organization has an active delivery destination or a webhook taking MAPPING_COMPLETED; ' +
+      "The job's export, written before this event was sent when your organization has an active delivery destination or a webhook taking MAPPING_COMPLETED; " +
         'null otherwise, or when the job is too large for one file (read its results instead)',
     ),
   ),
@@ -96,7 +99,11 @@ const ChangeCountsData = v.object({ new: v.number(), updated: v.number(), delete
 
 export const MappingBookChangedData = v.object({
   cause: v.pipe(
-    v.object({ kind: v.picklist(['JOB', 'MERGE', 'PUBLICATION']), mappingJobId: v.optional(Id), referenceVersionId: v.optional(v.string()) }),
+    v.object({
+      kind: v.picklist(['JOB', 'MERGE', 'PUBLICATION']),
+      mappingJobId: v.optional(Id),
+      referenceVersionId: v.optional(v.string()),
+    }),
     v.description(
       'What wrote the changes: a completed job (its mappingJobId), or a reference publication (its referenceVersionId) that merged duplicates only (MERGE) or changed more (PUBLICATION)',
     ),
@@ -128,7 +135,13 @@ export const EVENT_CATALOGUE = {
         rowCount: 3,
       },
       deliveries: [
-        { destinationId: SAMPLE_DESTINATION, name: 'Data team SFTP', type: 'SFTP', location: `sftp://sftp.partner.example:22/incoming/mapping-${SAMPLE_JOB}.csv`, fileDeliveryId: SAMPLE_FILE_DELIVERY },
+        {
+          destinationId: SAMPLE_DESTINATION,
+          name: 'Data team SFTP',
+          type: 'SFTP',
+          location: `sftp://sftp.partner.example:22/incoming/mapping-${SAMPLE_JOB}.csv`,
+          fileDeliveryId: SAMPLE_FILE_DELIVERY,
+        },
       ],
     }),
   }),
@@ -137,7 +150,12 @@ export const EVENT_CATALOGUE = {
       destinationId: Id,
       name: v.string(),
       type: v.picklist(DESTINATION_TYPE_NAMES),
-      reasonCode: v.pipe(v.string(), v.description('The last failure\'s reason code (AUTH_REFUSED, HOST_KEY_CHANGED, NOT_FOUND, ACCESS_DENIED, WRITE_FAILED, TIMEOUT, …)')),
+      reasonCode: v.pipe(
+        v.string(),
+        v.description(
+          "The last failure's reason code (AUTH_REFUSED, HOST_KEY_CHANGED, NOT_FOUND, ACCESS_DENIED, WRITE_FAILED, TIMEOUT, …)",
+        ),
+      ),
       reason: v.string(),
       disabledAt: Timestamp,
     }),
@@ -149,13 +167,17 @@ export const EVENT_CATALOGUE = {
       name: 'Data team SFTP',
       type: 'SFTP',
       reasonCode: 'AUTH_REFUSED',
-      reason: '3 deliveries in a row failed; the last: The SFTP server sftp.partner.example:22 refused the user hotel-mapping and its credentials.',
+      reason:
+        '3 deliveries in a row failed; the last: The SFTP server sftp.partner.example:22 refused the user hotel-mapping and its credentials.',
       disabledAt: at,
     }),
   }),
   MAPPING_ERROR_RESOLVED: defineEvent(
     v.object({
-      mappingJobId: v.pipe(v.nullable(Id), v.description("The job whose row was decided; null for a decision on the mapping book's entry (POST /api/v1/mapping-book/reviews)")),
+      mappingJobId: v.pipe(
+        v.nullable(Id),
+        v.description("The job whose row was decided; null for a decision on the mapping book's entry (POST /api/v1/mapping-book/reviews)"),
+      ),
       source: v.pipe(v.string(), v.description('The book source of the partner hotel: OWN, or the supplier code its inventory gave')),
       partnerHotelId: v.string(),
       decision: v.pipe(
@@ -170,7 +192,8 @@ export const EVENT_CATALOGUE = {
       decidedAt: Timestamp,
     }),
   )({
-    summary: "A person decided a job's result row or a mapping book entry, or took the decision back (POST /api/v1/mapping/{jobId}/reviews, POST /api/v1/mapping-book/reviews)",
+    summary:
+      "A person decided a job's result row or a mapping book entry, or took the decision back (POST /api/v1/mapping/{jobId}/reviews, POST /api/v1/mapping-book/reviews)",
     lowestPlan: 'SUBSCRIPTION',
     sample: (at) => ({
       mappingJobId: SAMPLE_JOB,
@@ -188,7 +211,12 @@ export const EVENT_CATALOGUE = {
   MAPPING_BOOK_CHANGED: defineEvent(MappingBookChangedData)({
     summary: "A batch of changes was written into the organization's mapping book (a job, a merge, a publication)",
     lowestPlan: 'FREE',
-    sample: (at) => ({ cause: { kind: 'JOB', mappingJobId: SAMPLE_JOB }, counts: { new: 1, updated: 1, deleted: 1 }, position: '1.0', committedAt: at }),
+    sample: (at) => ({
+      cause: { kind: 'JOB', mappingJobId: SAMPLE_JOB },
+      counts: { new: 1, updated: 1, deleted: 1 },
+      position: '1.0',
+      committedAt: at,
+    }),
   }),
   INVENTORY_DUPLICATE_RESOLVED: defineEvent(
     v.object({
@@ -212,7 +240,13 @@ export const EVENT_CATALOGUE = {
 };
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
-export const EVENT_TYPES = ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED', 'DELIVERY_DESTINATION_DISABLED'] as const satisfies readonly EventType[];
+export const EVENT_TYPES = [
+  'MAPPING_COMPLETED',
+  'MAPPING_ERROR_RESOLVED',
+  'MAPPING_BOOK_CHANGED',
+  'INVENTORY_DUPLICATE_RESOLVED',
+  'DELIVERY_DESTINATION_DISABLED',
+] as const satisfies readonly EventType[];
 export type EventData<T extends EventType> = v.InferOutput<(typeof EVENT_CATALOGUE)[T]['data']>;
 
 /** An event of the catalogue, its data typed by its type. */

@@ -57,12 +57,16 @@ export function sameFormat(a: ResolvedExportFormat, b: ResolvedExportFormat): bo
 
 /** The header of a CSV or XLSX file: its fields, the supplier codes a column per supplier (`supplierCodes.HOTELBEDS`). */
 export function columnNames(format: ResolvedExportFormat): string[] {
-  return format.fields.flatMap((field) => (field === 'supplierCodes' ? (format.suppliers ?? []).map((supplier) => `supplierCodes.${supplier}`) : [field]));
+  return format.fields.flatMap((field) =>
+    field === 'supplierCodes' ? (format.suppliers ?? []).map((supplier) => `supplierCodes.${supplier}`) : [field],
+  );
 }
 
 /** A row's cells in a CSV or XLSX file, in columnNames' order. */
 export function columnValues(format: ResolvedExportFormat, row: MappingExportRow): (string | number | boolean | null)[] {
-  return format.fields.flatMap((field) => (field === 'supplierCodes' ? (format.suppliers ?? []).map((supplier) => row.supplierCodes[supplier] ?? null) : [row[field]]));
+  return format.fields.flatMap((field) =>
+    field === 'supplierCodes' ? (format.suppliers ?? []).map((supplier) => row.supplierCodes[supplier] ?? null) : [row[field]],
+  );
 }
 
 /** How long a written file's download URL is valid. */
@@ -75,7 +79,12 @@ export const EXPORTS_PREFIX = 'exports/';
  * A download URL for a written file, valid EXPORT_URL_SECONDS from `now`, and when it stops being;
  * the download is saved as `name` and the file's extension (its key's: `.csv`, `.jsonl.gz`, …).
  */
-export async function downloadLink(objects: Pick<ObjectStore, 'presignedDownloadUrl'>, key: string, now: Date, name: string): Promise<{ fileUrl: string; expiresAt: string }> {
+export async function downloadLink(
+  objects: Pick<ObjectStore, 'presignedDownloadUrl'>,
+  key: string,
+  now: Date,
+  name: string,
+): Promise<{ fileUrl: string; expiresAt: string }> {
   const fileName = `${name}${key.slice(key.indexOf('.', key.lastIndexOf('/') + 1))}`;
   return {
     fileUrl: await objects.presignedDownloadUrl(key, EXPORT_URL_SECONDS, fileName),
@@ -154,7 +163,10 @@ class XlsxExportWriter implements ExportFileWriter {
   private readonly sheet: ExcelJS.Worksheet;
   rowCount = 0;
 
-  constructor(excel: typeof ExcelJS, private readonly format: ResolvedExportFormat) {
+  constructor(
+    excel: typeof ExcelJS,
+    private readonly format: ResolvedExportFormat,
+  ) {
     const stream = new PassThrough();
     stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
     this.workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: false });
@@ -170,6 +182,10 @@ class XlsxExportWriter implements ExportFileWriter {
   async file(): Promise<{ extension: string; bytes: Buffer; contentType: string }> {
     this.sheet.commit();
     await this.workbook.commit();
-    return { extension: 'xlsx', bytes: Buffer.concat(this.chunks), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+    return {
+      extension: 'xlsx',
+      bytes: Buffer.concat(this.chunks),
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    };
   }
 }

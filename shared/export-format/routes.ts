@@ -11,13 +11,26 @@ export const exportFormatRoutes = {
     auth: 'required',
     tag: 'Export format',
     summary: "Create or fully replace the organization's export format",
-    description: 'Every field sent replaces the stored configuration, which keeps its id; left-out optional fields take their defaults. POST /api/v1/mapping/{jobId}/export writes files in this format.',
+    description:
+      'Every field sent replaces the stored configuration, which keeps its id; left-out optional fields take their defaults. POST /api/v1/mapping/{jobId}/export writes files in this format.',
     body: {
       kind: 'json',
       schema: schemas.ExportFormatRequest,
-      example: { format: 'csv', includeFields: ['partnerHotelId', 'referenceHotelId', 'status', 'score'], delimiter: ';', includeHeader: true, compression: 'gzip' },
+      example: {
+        format: 'csv',
+        includeFields: ['partnerHotelId', 'referenceHotelId', 'status', 'score'],
+        delimiter: ';',
+        includeHeader: true,
+        compression: 'gzip',
+      },
     },
-    responses: { 200: { description: 'The saved configuration', schema: schemas.ExportFormatView }, 400: errors[400], 401: errors[401], 413: errors[413], 415: errors[415] },
+    responses: {
+      200: { description: 'The saved configuration', schema: schemas.ExportFormatView },
+      400: errors[400],
+      401: errors[401],
+      413: errors[413],
+      415: errors[415],
+    },
     access: { table: 'readwrite' },
   }),
   getExportFormat: defineRoute({

@@ -20,9 +20,7 @@ export class ExportFormatStore {
 
   /** Replaces the whole configuration (a Put, so no field of the previous one survives). */
   async put(organizationId: string, config: ExportFormatConfig): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({ TableName: this.table.name, Item: { ...keys.exportFormat(organizationId), ...config } }),
-    );
+    await this.table.client.send(new PutCommand({ TableName: this.table.name, Item: { ...keys.exportFormat(organizationId), ...config } }));
   }
 }
 

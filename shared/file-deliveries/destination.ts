@@ -85,7 +85,8 @@ export function secretContext(destination: Pick<DeliveryDestination, 'organizati
 /** Where a file lands, as the history and the completion event show it. */
 export function locationOf(destination: DeliveryDestination, fileName: string): string {
   if (destination.s3) return `s3://${destination.s3.bucket}/${destination.s3.prefix}${fileName}`;
-  if (destination.s3Compatible) return `s3://${destination.s3Compatible.bucket}/${destination.s3Compatible.prefix}${fileName} at ${destination.s3Compatible.endpoint}`;
+  if (destination.s3Compatible)
+    return `s3://${destination.s3Compatible.bucket}/${destination.s3Compatible.prefix}${fileName} at ${destination.s3Compatible.endpoint}`;
   const sftp = destination.sftp!;
   return `sftp://${sftp.host}:${sftp.port}${joinPath(sftp.folder, fileName)}`;
 }

@@ -21,7 +21,10 @@ import type { DestinationStore, FileDeliveryStore } from './store';
 import { asTransferFailure, type FileTransfer, type OpenedCredentials } from './transfer';
 
 /** What delivery counts (the dashboard reads these names). */
-export const FILE_DELIVERY_METRICS = { fileDeliveryAttempts: 'FileDeliveryAttempts', destinationsDisabled: 'DeliveryDestinationsDisabled' } as const;
+export const FILE_DELIVERY_METRICS = {
+  fileDeliveryAttempts: 'FileDeliveryAttempts',
+  destinationsDisabled: 'DeliveryDestinationsDisabled',
+} as const;
 
 export interface DispatchPorts {
   destinations: Pick<DestinationStore, 'get' | 'list' | 'replace' | 'replaceWithEvent'>;
@@ -77,10 +80,19 @@ export async function startFileDeliveries(ports: StartPorts, completed: Complete
       createdAt: now,
       updatedAt: now,
     };
-    const current = (await ports.deliveries.create(delivery)) ? delivery : (await ports.deliveries.get(delivery.organizationId, delivery.id))!;
+    const current = (await ports.deliveries.create(delivery))
+      ? delivery
+      : (await ports.deliveries.get(delivery.organizationId, delivery.id))!;
     // Queued again when an earlier run stopped before its first attempt: a second write is harmless.
-    if (current.attempts.length === 0) await ports.queue.send({ organizationId: current.organizationId, fileDeliveryId: current.id, attempt: 1 });
-    placed.push({ destinationId: destination.id, name: destination.name, type: destination.type, location: current.location, fileDeliveryId: current.id });
+    if (current.attempts.length === 0)
+      await ports.queue.send({ organizationId: current.organizationId, fileDeliveryId: current.id, attempt: 1 });
+    placed.push({
+      destinationId: destination.id,
+      name: destination.name,
+      type: destination.type,
+      location: current.location,
+      fileDeliveryId: current.id,
+    });
   }
   return placed;
 }
@@ -99,27 +111,50 @@ export async function attemptFileDelivery(ports: DispatchPorts, message: FileDel
   const destination = await ports.destinations.get(delivery.organizationId, delivery.destinationId);
   if (destination?.status !== 'ACTIVE') {
     const why = destination ? `the destination is ${destination.status}` : 'the destination was deleted';
-    await finish(ports, delivery, destination, attempt({ succeeded: false, reasonCode: 'DESTINATION_INACTIVE', error: `Not sent: ${why}.` }), { last: true });
+    await finish(
+      ports,
+      delivery,
+      destination,
+      attempt({ succeeded: false, reasonCode: 'DESTINATION_INACTIVE', error: `Not sent: ${why}.` }),
+      { last: true },
+    );
     return;
   }
   let outcome: FileDeliveryAttempt;
   try {
     const bytes = await ports.files.get(delivery.fileKey);
     if (!bytes) {
-      await finish(ports, delivery, destination, attempt({ succeeded: false, reasonCode: 'SERVICE_ERROR', error: 'Not sent: the export file has expired.' }), { last: true });
+      await finish(
+        ports,
+        delivery,
+        destination,
+        attempt({ succeeded: false, reasonCode: 'SERVICE_ERROR', error: 'Not sent: the export file has expired.' }),
+        { last: true },
+      );
       return;
     }
-    await ports.transfers(destination).put(destination, await openCredentials(ports.secrets, destination), { name: delivery.fileName, bytes, contentType: delivery.contentType });
+    await ports.transfers(destination).put(destination, await openCredentials(ports.secrets, destination), {
+      name: delivery.fileName,
+      bytes,
+      contentType: delivery.contentType,
+    });
     outcome = attempt({ succeeded: true });
   } catch (error) {
     const failure = asTransferFailure(error);
-    if (failure.reasonCode === 'SERVICE_ERROR') log('error', 'file delivery failed inside the service', { fileDeliveryId: delivery.id, error: String(error) });
+    if (failure.reasonCode === 'SERVICE_ERROR')
+      log('error', 'file delivery failed inside the service', { fileDeliveryId: delivery.id, error: String(error) });
     outcome = attempt({ succeeded: false, reasonCode: failure.reasonCode, error: failure.message });
   }
   await finish(ports, delivery, destination, outcome, { last: false });
 }
 
-async function finish(ports: DispatchPorts, delivery: FileDelivery, destination: DeliveryDestination | undefined, attempt: FileDeliveryAttempt, options: { last: boolean }) {
+async function finish(
+  ports: DispatchPorts,
+  delivery: FileDelivery,
+  destination: DeliveryDestination | undefined,
+  attempt: FileDeliveryAttempt,
+  options: { last: boolean },
+) {
   const retryDelay = attempt.succeeded || options.last ? undefined : RETRY_DELAYS_SECONDS[attempt.number - 1];
   const status: FileDeliveryStatus = attempt.succeeded ? 'SUCCEEDED' : retryDelay === undefined ? 'FAILED' : 'RETRYING';
   const nextAttemptAt = retryDelay === undefined ? undefined : new Date(ports.clock.now().getTime() + retryDelay * 1000).toISOString();
@@ -139,16 +174,22 @@ async function finish(ports: DispatchPorts, delivery: FileDelivery, destination:
   }
 }
 
-async function queueNext(ports: Pick<DispatchPorts, 'queue' | 'scheduler' | 'clock'>, delivery: FileDelivery, number: number, at: string): Promise<void> {
+async function queueNext(
+  ports: Pick<DispatchPorts, 'queue' | 'scheduler' | 'clock'>,
+  delivery: FileDelivery,
+  number: number,
+  at: string,
+): Promise<void> {
   const message: FileDeliveryMessage = { organizationId: delivery.organizationId, fileDeliveryId: delivery.id, attempt: number };
   const delaySeconds = Math.max(0, Math.ceil((new Date(at).getTime() - ports.clock.now().getTime()) / 1000));
   if (delaySeconds <= MAX_QUEUE_DELAY_SECONDS) await ports.queue.send(message, { delaySeconds });
-  else await ports.scheduler.schedule({ name: `file-delivery-${delivery.id}-${number}`, at: new Date(at), queue: fileDeliveryQueue, message });
+  else
+    await ports.scheduler.schedule({ name: `file-delivery-${delivery.id}-${number}`, at: new Date(at), queue: fileDeliveryQueue, message });
 }
 
 /** A delivery that ended: success clears the destination's count of failures; a failure adds to it and may disable it. */
 async function countOutcome(ports: DispatchPorts, read: DeliveryDestination, attempt: FileDeliveryAttempt): Promise<void> {
-  for (let destination: DeliveryDestination | undefined = read; destination?.status === 'ACTIVE'; ) {
+  for (let destination: DeliveryDestination | undefined = read; destination?.status === 'ACTIVE';) {
     const now = ports.clock.now().toISOString();
     if (attempt.succeeded) {
       if (await ports.destinations.replace({ ...destination, failedInARow: 0, lastDeliveredAt: now, updatedAt: now })) return;
@@ -158,13 +199,27 @@ async function countOutcome(ports: DispatchPorts, read: DeliveryDestination, att
         if (await ports.destinations.replace({ ...destination, failedInARow, updatedAt: now })) return;
       } else {
         const disabledReason = `${failedInARow} deliveries in a row failed; the last: ${attempt.error ?? attempt.reasonCode}`;
-        const disabled: DeliveryDestination = { ...destination, status: 'DISABLED', failedInARow, disabledReason, disabledAt: now, updatedAt: now };
+        const disabled: DeliveryDestination = {
+          ...destination,
+          status: 'DISABLED',
+          failedInARow,
+          disabledReason,
+          disabledAt: now,
+          updatedAt: now,
+        };
         const event = {
           id: `${destination.id}-disabled-${destination.revision}`,
           type: 'DELIVERY_DESTINATION_DISABLED',
           organizationId: destination.organizationId,
           occurredAt: now,
-          data: { destinationId: destination.id, name: destination.name, type: destination.type, reasonCode: attempt.reasonCode ?? 'SERVICE_ERROR', reason: disabledReason, disabledAt: now },
+          data: {
+            destinationId: destination.id,
+            name: destination.name,
+            type: destination.type,
+            reasonCode: attempt.reasonCode ?? 'SERVICE_ERROR',
+            reason: disabledReason,
+            disabledAt: now,
+          },
         };
         if (await ports.destinations.replaceWithEvent(disabled, event)) {
           log('warn', 'delivery destination disabled', { destinationId: destination.id, reasonCode: attempt.reasonCode });

@@ -20,7 +20,13 @@ export const createDeliveryDestination: Implementation<Routes['createDeliveryDes
 
 export const listDeliveryDestinations: Implementation<Routes['listDeliveryDestinations']> = async ({ principal }, runtime) => {
   const destinations = await destinationStoreOf(runtime).list(principal.organizationId);
-  return { status: 200, json: { destinations: destinations.map((destination) => destinationView(destination, serviceAccountOf(runtime))), total: destinations.length } };
+  return {
+    status: 200,
+    json: {
+      destinations: destinations.map((destination) => destinationView(destination, serviceAccountOf(runtime))),
+      total: destinations.length,
+    },
+  };
 };
 
 export const getDeliveryDestination: Implementation<Routes['getDeliveryDestination']> = async ({ principal, params }, runtime) => {
@@ -28,7 +34,10 @@ export const getDeliveryDestination: Implementation<Routes['getDeliveryDestinati
   return { status: 200, json: destinationView(destination, serviceAccountOf(runtime)) };
 };
 
-export const updateDeliveryDestination: Implementation<Routes['updateDeliveryDestination']> = async ({ principal, params, body }, runtime) => {
+export const updateDeliveryDestination: Implementation<Routes['updateDeliveryDestination']> = async (
+  { principal, params, body },
+  runtime,
+) => {
   const destination = await manage.updateDestination(managePorts(runtime), principal.organizationId, params.id, body);
   return { status: 200, json: destinationView(destination, serviceAccountOf(runtime)) };
 };
@@ -51,6 +60,9 @@ export const testDeliveryDestination: Implementation<Routes['testDeliveryDestina
 
 export const listFileDeliveries: Implementation<Routes['listFileDeliveries']> = async ({ principal, params, query }, runtime) => {
   await manage.requireDestination({ destinations: destinationStoreOf(runtime) }, principal.organizationId, params.id);
-  const page = await fileDeliveryStoreOf(runtime).list(principal.organizationId, params.id, { limit: query.limit ?? 20, cursor: query.cursor });
+  const page = await fileDeliveryStoreOf(runtime).list(principal.organizationId, params.id, {
+    limit: query.limit ?? 20,
+    cursor: query.cursor,
+  });
   return { status: 200, json: { deliveries: page.deliveries.map(fileDeliveryView), nextCursor: page.nextCursor } };
 };

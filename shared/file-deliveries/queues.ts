@@ -7,7 +7,8 @@ export const fileDeliveryQueue = defineQueue({
   name: 'file-deliveries',
   handler: 'file-deliveries/delivery',
   deadLetterHandler: 'file-deliveries/delivery-dead-letters',
-  description: "Writes one attempt of a completed job's export file to a partner's bucket or SFTP server, and queues the retry that follows a failure",
+  description:
+    "Writes one attempt of a completed job's export file to a partner's bucket or SFTP server, and queues the retry that follows a failure",
   schema: v.object({ organizationId: v.string(), fileDeliveryId: v.string(), attempt: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   maxReceiveCount: 5,
   // One file per invocation: a slow server holds up nobody else's delivery.

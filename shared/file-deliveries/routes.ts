@@ -17,12 +17,12 @@ export const fileDeliveryRoutes = {
     idempotent: true,
     auth: 'required',
     tag: TAG,
-    summary: 'Register where completed jobs\' export files are delivered: an S3 bucket, an S3-compatible store, or an SFTP server',
+    summary: "Register where completed jobs' export files are delivered: an S3 bucket, an S3-compatible store, or an SFTP server",
     description:
-      'Every completed job\'s export, in the organization\'s export format, is written to each ACTIVE destination as ' +
-      '`mapping-<mappingJobId>` and the format\'s extension (`.csv`, `.json`, `.jsonl`, `.xlsx`, `.gz` when compressed), retried ' +
+      "Every completed job's export, in the organization's export format, is written to each ACTIVE destination as " +
+      "`mapping-<mappingJobId>` and the format's extension (`.csv`, `.json`, `.jsonl`, `.xlsx`, `.gz` when compressed), retried " +
       '1, 5 and 30 minutes after a failure; three deliveries in a row that fail disable the destination (DELIVERY_DESTINATION_DISABLED). ' +
-      'S3: create a role in your account with the answer\'s `s3.setup.trustPolicy` (our account, under the externalId issued ' +
+      "S3: create a role in your account with the answer's `s3.setup.trustPolicy` (our account, under the externalId issued " +
       'for this destination) and `s3.setup.permissionPolicy`. SFTP: the file is written as a hidden `.<name>.<random>.part` in the folder ' +
       'and renamed when whole (a transfer that breaks may leave that hidden file); the server must present the pinned host key. Passwords, keys and secret access keys are stored encrypted and ' +
       `never returned. ${hostRules} At most 10 destinations.`,
@@ -69,7 +69,12 @@ export const fileDeliveryRoutes = {
     summary: 'One delivery destination',
     description: 'Where and how it delivers (never its credentials), its status, and why the service disabled it if it did.',
     params: schemas.DestinationIdParams,
-    responses: { 200: { description: 'The destination', schema: schemas.DestinationView }, 400: errors[400], 401: errors[401], ...notFound },
+    responses: {
+      200: { description: 'The destination', schema: schemas.DestinationView },
+      400: errors[400],
+      401: errors[401],
+      ...notFound,
+    },
     access: { table: 'read', partnerRoles: 'describe' },
   }),
   updateDeliveryDestination: defineRoute({
@@ -84,7 +89,11 @@ export const fileDeliveryRoutes = {
       'the service DISABLED the destination, and counts its failures afresh. A new password replaces a private key and the other way round. ' +
       'To change where it delivers, register a new destination.',
     params: schemas.DestinationIdParams,
-    body: { kind: 'json', schema: schemas.UpdateDestinationRequest, example: { status: 'ACTIVE', hostKeyFingerprint: 'SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s' } },
+    body: {
+      kind: 'json',
+      schema: schemas.UpdateDestinationRequest,
+      example: { status: 'ACTIVE', hostKeyFingerprint: 'SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s' },
+    },
     responses: {
       200: { description: 'The destination as changed', schema: schemas.DestinationView },
       400: errors[400],
@@ -103,7 +112,8 @@ export const fileDeliveryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Delete a destination, permanently',
-    description: 'Nothing more is delivered to it; a retry due meanwhile ends FAILED with DESTINATION_INACTIVE. Its history expires 30 days after its last delivery.',
+    description:
+      'Nothing more is delivered to it; a retry due meanwhile ends FAILED with DESTINATION_INACTIVE. Its history expires 30 days after its last delivery.',
     params: schemas.DestinationIdParams,
     responses: { 204: { description: 'Deleted' }, 400: errors[400], 401: errors[401], ...notFound },
     access: { table: 'readwrite' },
@@ -135,10 +145,16 @@ export const fileDeliveryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: "A destination's deliveries with their attempts and failure reasons, newest first, kept 30 days",
-    description: 'One delivery per completed job; each attempt with its reasonCode when it failed. Pass nextCursor as cursor for the next page.',
+    description:
+      'One delivery per completed job; each attempt with its reasonCode when it failed. Pass nextCursor as cursor for the next page.',
     params: schemas.DestinationIdParams,
     query: schemas.FileDeliveryListQuery,
-    responses: { 200: { description: 'A page of deliveries', schema: schemas.FileDeliveryList }, 400: errors[400], 401: errors[401], ...notFound },
+    responses: {
+      200: { description: 'A page of deliveries', schema: schemas.FileDeliveryList },
+      400: errors[400],
+      401: errors[401],
+      ...notFound,
+    },
     access: { table: 'read' },
   }),
 };

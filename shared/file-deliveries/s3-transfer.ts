@@ -25,7 +25,8 @@ export type AssumeRole = (input: AssumeRoleCommandInput) => Promise<TemporaryCre
 export function stsAssumeRole(sts: STSClient): AssumeRole {
   return async (input) => {
     const { Credentials } = await sts.send(new AssumeRoleCommand(input));
-    if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey || !Credentials.SessionToken) throw new Error('STS answered no credentials.');
+    if (!Credentials?.AccessKeyId || !Credentials.SecretAccessKey || !Credentials.SessionToken)
+      throw new Error('STS answered no credentials.');
     return { accessKeyId: Credentials.AccessKeyId, secretAccessKey: Credentials.SecretAccessKey, sessionToken: Credentials.SessionToken };
   };
 }
@@ -43,7 +44,9 @@ export class S3Transfer implements FileTransfer {
 
   async put(destination: DeliveryDestination, credentials: OpenedCredentials, file: DeliveredFile): Promise<void> {
     const { client, bucket, prefix, where } = await this.clientFor(destination, credentials);
-    await sent(where, () => client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}${file.name}`, Body: file.bytes, ContentType: file.contentType })));
+    await sent(where, () =>
+      client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}${file.name}`, Body: file.bytes, ContentType: file.contentType })),
+    );
   }
 
   async remove(destination: DeliveryDestination, credentials: OpenedCredentials, name: string): Promise<void> {
@@ -132,7 +135,10 @@ function s3Failure(error: unknown, where: string): TransferFailure {
 function roleFailure(error: unknown, roleArn: string): TransferFailure {
   const name = (error as Error).name;
   if (name === 'AccessDenied' || name === 'AccessDeniedException') {
-    return new TransferFailure('AUTH_REFUSED', `The role ${roleArn} cannot be assumed: check its trust policy (our account and this destination's external id).`);
+    return new TransferFailure(
+      'AUTH_REFUSED',
+      `The role ${roleArn} cannot be assumed: check its trust policy (our account and this destination's external id).`,
+    );
   }
   return new TransferFailure('CONNECTION_FAILED', `The role ${roleArn} could not be assumed (${name}).`);
 }

@@ -62,7 +62,12 @@ export async function deliversFiles(runtime: Runtime, organizationId: string): P
 
 /** What starting a job's deliveries needs: the function that does it bundles no transfer. */
 export function startPorts(runtime: Runtime): StartPorts {
-  return { destinations: destinationStoreOf(runtime), deliveries: fileDeliveryStoreOf(runtime), queue: queueOf(runtime, fileDeliveryQueue), clock: runtime.clock };
+  return {
+    destinations: destinationStoreOf(runtime),
+    deliveries: fileDeliveryStoreOf(runtime),
+    queue: queueOf(runtime, fileDeliveryQueue),
+    clock: runtime.clock,
+  };
 }
 
 export function dispatchPorts(runtime: Runtime): DispatchPorts {

@@ -41,7 +41,9 @@ export class SftpTransfer implements FileTransfer {
 
   async remove(destination: DeliveryDestination, credentials: OpenedCredentials, name: string): Promise<void> {
     const target = destination.sftp!;
-    await this.session(target, credentials, (sftp) => call<void>((done) => sftp.unlink(joinPath(target.folder, name), done), `removing ${name}`));
+    await this.session(target, credentials, (sftp) =>
+      call<void>((done) => sftp.unlink(joinPath(target.folder, name), done), `removing ${name}`),
+    );
   }
 
   /** Connects, opens the SFTP channel, runs `work` and always closes the connection. */
@@ -126,13 +128,19 @@ function sessionFailure(error: unknown, where: string, target: SftpTarget, prese
   if (error instanceof TransferFailure) return error;
   const failure = error as Error & { level?: string; code?: number | string; doing?: string };
   if (presentedKey !== undefined && presentedKey !== target.hostKeyFingerprint) {
-    return new TransferFailure('HOST_KEY_CHANGED', `${where} presented the host key ${presentedKey}, not the pinned ${target.hostKeyFingerprint}: nothing was sent.`);
+    return new TransferFailure(
+      'HOST_KEY_CHANGED',
+      `${where} presented the host key ${presentedKey}, not the pinned ${target.hostKeyFingerprint}: nothing was sent.`,
+    );
   }
-  if (failure.level === 'client-authentication') return new TransferFailure('AUTH_REFUSED', `${where} refused the user ${target.username} and its credentials.`);
+  if (failure.level === 'client-authentication')
+    return new TransferFailure('AUTH_REFUSED', `${where} refused the user ${target.username} and its credentials.`);
   if (failure.level === 'client-timeout') return new TransferFailure('TIMEOUT', `${where} did not complete the SSH handshake in time.`);
   if (typeof failure.code === 'number' && failure.doing) {
-    if (failure.code === SFTP_STATUS.noSuchFile) return new TransferFailure('NOT_FOUND', `${where}: ${failure.doing} failed, the folder ${target.folder} does not exist.`);
-    if (failure.code === SFTP_STATUS.permissionDenied) return new TransferFailure('ACCESS_DENIED', `${where}: ${failure.doing} was refused (permission denied).`);
+    if (failure.code === SFTP_STATUS.noSuchFile)
+      return new TransferFailure('NOT_FOUND', `${where}: ${failure.doing} failed, the folder ${target.folder} does not exist.`);
+    if (failure.code === SFTP_STATUS.permissionDenied)
+      return new TransferFailure('ACCESS_DENIED', `${where}: ${failure.doing} was refused (permission denied).`);
     return new TransferFailure('WRITE_FAILED', `${where}: ${failure.doing} failed (${failure.message}; a full disk or a quota, perhaps).`);
   }
   const connection = typeof failure.code === 'string' ? connectionFailure(failure as NodeJS.ErrnoException, where) : undefined;

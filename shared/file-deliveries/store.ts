@@ -105,12 +105,19 @@ export class FileDeliveryStore {
   }
 
   async get(organizationId: string, id: string): Promise<FileDelivery | undefined> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: this.key(organizationId, id), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: this.key(organizationId, id), ConsistentRead: true }),
+    );
     return Item ? toDelivery(Item) : undefined;
   }
 
   /** Records attempt `attempt.number`, once: false when it was recorded already (a message delivered twice). */
-  async record(delivery: FileDelivery, attempt: FileDeliveryAttempt, status: FileDeliveryStatus, nextAttemptAt: string | undefined): Promise<boolean> {
+  async record(
+    delivery: FileDelivery,
+    attempt: FileDeliveryAttempt,
+    status: FileDeliveryStatus,
+    nextAttemptAt: string | undefined,
+  ): Promise<boolean> {
     try {
       await this.table.client.send(
         new UpdateCommand({
@@ -150,7 +157,10 @@ export class FileDeliveryStore {
         ExclusiveStartKey: decodeCursor(options.cursor, { partition: { GSI1PK: partition }, attributes: ['GSI1SK', 'PK', 'SK'] }),
       }),
     );
-    return { deliveries: (page.Items ?? []).map(toDelivery), nextCursor: page.LastEvaluatedKey ? encodeCursor(page.LastEvaluatedKey) : null };
+    return {
+      deliveries: (page.Items ?? []).map(toDelivery),
+      nextCursor: page.LastEvaluatedKey ? encodeCursor(page.LastEvaluatedKey) : null,
+    };
   }
 }
 

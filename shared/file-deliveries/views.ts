@@ -10,7 +10,16 @@ export function destinationView(destination: DeliveryDestination, accountId: str
     name: destination.name,
     type: destination.type,
     status: destination.status,
-    ...(s3 && { s3: { bucket: s3.bucket, region: s3.region, prefix: s3.prefix, roleArn: s3.roleArn, externalId: s3.externalId, setup: s3SetupPolicies(s3, accountId) } }),
+    ...(s3 && {
+      s3: {
+        bucket: s3.bucket,
+        region: s3.region,
+        prefix: s3.prefix,
+        roleArn: s3.roleArn,
+        externalId: s3.externalId,
+        setup: s3SetupPolicies(s3, accountId),
+      },
+    }),
     ...(s3Compatible && {
       s3Compatible: {
         endpoint: s3Compatible.endpoint,

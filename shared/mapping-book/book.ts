@@ -6,7 +6,21 @@ import { conflict, DomainError, notFound } from '../platform/errors';
 import type { TransactItem } from '../platform/table';
 import { changeOf } from './change-log';
 import { blocksOf } from '../platform/objects/block-files';
-import { applyDecision, applyEngineRow, applyJobRow, applyWithdrawal, listingKey, type BookEntry, type EngineAnswer, type ChangeCause, type EngineCause, type JobRow, type Outcome, type StandingDecision, type Withdrawal } from './entries';
+import {
+  applyDecision,
+  applyEngineRow,
+  applyJobRow,
+  applyWithdrawal,
+  listingKey,
+  type BookEntry,
+  type EngineAnswer,
+  type ChangeCause,
+  type EngineCause,
+  type JobRow,
+  type Outcome,
+  type StandingDecision,
+  type Withdrawal,
+} from './entries';
 import type { BookPorts } from './ports';
 import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
@@ -20,12 +34,20 @@ export interface EntryId {
 }
 
 /** The entry as it now is, or undefined when the book has none. */
-export async function currentEntry(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, id: EntryId): Promise<BookEntry | undefined> {
+export async function currentEntry(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  id: EntryId,
+): Promise<BookEntry | undefined> {
   return (await currentEntries(ports, organizationId, [id]))[0];
 }
 
 /** Entries as they now are (undefined where the book has none), in the order asked: the book's state and generation read once. */
-export function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(BookEntry | undefined)[]> {
+export function currentEntries(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  ids: readonly EntryId[],
+): Promise<(BookEntry | undefined)[]> {
   return laidOverOrWritten(ports, organizationId, ids, async (snapshot, key) => await snapshot.entryAt(key));
 }
 
@@ -33,7 +55,11 @@ export function currentEntries(ports: Pick<BookPorts, 'store' | 'files'>, organi
  * The answers of entries as they now are (undefined where the book has none), in the order asked:
  * what a lookup needs of them, the generation's kept per function by blocks (Snapshot.answerAt).
  */
-export function currentAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(EntryAnswer | undefined)[]> {
+export function currentAnswers(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  ids: readonly EntryId[],
+): Promise<(EntryAnswer | undefined)[]> {
   return laidOverOrWritten(ports, organizationId, ids, (snapshot, key) => snapshot.answerAt(key));
 }
 
@@ -42,7 +68,11 @@ export function currentAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organi
  * order asked: the laid-over items of the batch's key range in one query, and each generation block
  * that holds one of the keys read once, so that a batch of neighbouring keys reads a few blocks.
  */
-export async function heldEngineAnswers(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, ids: readonly EntryId[]): Promise<(EngineAnswer | undefined)[]> {
+export async function heldEngineAnswers(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  ids: readonly EntryId[],
+): Promise<(EngineAnswer | undefined)[]> {
   if (ids.length === 0) return [];
   const keys = ids.map(entryKey);
   const lowest = keys.reduce((low, key) => (compareKeys(key, low) < 0 ? key : low));
@@ -109,15 +139,29 @@ export function recordingOutcomes(
  * stands unless the partner's hotel changed), laid over the generation and committed to the feed like
  * decisions, up to RECORD_COMMIT_ENTRIES a commit. Answers that change no entry write nothing.
  */
-export async function recordEngineRows(ports: Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'>, organizationId: string, rows: readonly JobRow[], cause: EngineCause): Promise<void> {
+export async function recordEngineRows(
+  ports: Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'>,
+  organizationId: string,
+  rows: readonly JobRow[],
+  cause: EngineCause,
+): Promise<void> {
   for (const block of blocksOf(rows, RECORD_COMMIT_ENTRIES)) {
     for (;;) {
       // Computed on the entries as they stand right after commit `last`: another commit first computes them again.
       const last = await ports.log.lastSequence(organizationId);
-      const { changed } = recordingOutcomes(await currentEntries(ports, organizationId, block), block, ports.clock.now().toISOString(), cause);
+      const { changed } = recordingOutcomes(
+        await currentEntries(ports, organizationId, block),
+        block,
+        ports.clock.now().toISOString(),
+        cause,
+      );
       if (changed.length === 0) break;
-      const sequence = await ports.log.commitAfter(organizationId, last, cause, changed.map((outcome) => changeOf(outcome.change, outcome.entry)), (next) =>
-        changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+      const sequence = await ports.log.commitAfter(
+        organizationId,
+        last,
+        cause,
+        changed.map((outcome) => changeOf(outcome.change, outcome.entry)),
+        (next) => changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
       );
       if (sequence !== 'moved') break;
     }
@@ -185,14 +229,19 @@ export async function decideEntries(
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
   shared: (decided: readonly number[]) => readonly TransactItem[] = () => [],
 ): Promise<EntryDecisionOutcome[]> {
-  if (decisions.length > DECISIONS_PER_COMMIT) throw new Error(`At most ${DECISIONS_PER_COMMIT} decisions commit at once, not ${decisions.length}.`);
+  if (decisions.length > DECISIONS_PER_COMMIT)
+    throw new Error(`At most ${DECISIONS_PER_COMMIT} decisions commit at once, not ${decisions.length}.`);
   const outcomes: (EntryDecisionOutcome | undefined)[] = decisions.map(() => undefined);
   for (;;) {
     const pending = decisions.flatMap((_, i) => (outcomes[i] === undefined ? [i] : []));
     if (pending.length === 0) return outcomes as EntryDecisionOutcome[];
     // Decided on the entries as they stand right after commit `last`: a commit in between decides again on what it left.
     const last = await ports.log.lastSequence(organizationId);
-    const held = await currentEntries(ports, organizationId, pending.map((i) => decisions[i]!.id));
+    const held = await currentEntries(
+      ports,
+      organizationId,
+      pending.map((i) => decisions[i]!.id),
+    );
     const state = await ports.store.state(organizationId);
     const planned: (Outcome & { index: number })[] = [];
     pending.forEach((index, at) => {
@@ -249,19 +298,27 @@ function planDecision(
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
 ): Outcome {
   if (!held && row && unlistedSince(state, id.source, row.listedAt)) {
-    throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} is not in the book: a newer inventory of its source no longer lists it. It comes back when an inventory lists it again.`);
+    throw conflict(
+      `The entry ${id.partnerHotelId} of source ${id.source} is not in the book: a newer inventory of its source no longer lists it. It comes back when an inventory lists it again.`,
+    );
   }
   const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId, row.listedAt).entry);
   if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
   // A hotel the partner's inventory no longer lists has nothing to decide: it comes back (under its decision, if any) when an inventory lists it again.
   if (current.status === 'DELETED' && !('withdrawnDecidedAt' in decision)) {
-    throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} was removed at ${current.changedAt}: ${current.reason.toLowerCase()}. It comes back when an inventory lists it again.`);
+    throw conflict(
+      `The entry ${id.partnerHotelId} of source ${id.source} was removed at ${current.changedAt}: ${current.reason.toLowerCase()}. It comes back when an inventory lists it again.`,
+    );
   }
   if (expectedDecidedAt !== undefined && (current.decision?.decidedAt ?? null) !== expectedDecidedAt) {
     const now = current.decision ? `was decided ${current.decision.decision} at ${current.decision.decidedAt}` : 'has no decision any more';
-    throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} changed since you read it: it ${now}. Read it again and decide again if needed.`);
+    throw conflict(
+      `The entry ${id.partnerHotelId} of source ${id.source} changed since you read it: it ${now}. Read it again and decide again if needed.`,
+    );
   }
-  return 'withdrawnDecidedAt' in decision ? applyWithdrawal(current, decision, cause) : applyDecision(current, decision, cause, held === undefined);
+  return 'withdrawnDecidedAt' in decision
+    ? applyWithdrawal(current, decision, cause)
+    : applyDecision(current, decision, cause, held === undefined);
 }
 
 /** Entries looked at per page at most before a page is answered short (with a cursor to go on). */
@@ -280,7 +337,12 @@ function indexKeyOf(filter: EntryFilter): string | undefined {
  * The generation's entries after `after`: through the index when the filter names a status, method
  * or source, else in order; and the key up to which they cover the generation (null: to its end).
  */
-async function generationBatch(snapshot: Snapshot | undefined, indexKey: string | undefined, after: string | null, wanted: number): Promise<{ batch: SnapshotEntry[]; last: string | null }> {
+async function generationBatch(
+  snapshot: Snapshot | undefined,
+  indexKey: string | undefined,
+  after: string | null,
+  wanted: number,
+): Promise<{ batch: SnapshotEntry[]; last: string | null }> {
   if (!snapshot) return { batch: [], last: null };
   if (indexKey === undefined) {
     const batch = await snapshot.entriesAfter(after, LIST_BATCH);
@@ -309,7 +371,7 @@ export async function listEntries(
   let snapshot = await Snapshot.open(ports.files, organizationId, generation);
   const entries: BookEntry[] = [];
   let after = afterKey;
-  for (let scanned = 0; ; ) {
+  for (let scanned = 0; ;) {
     const { batch, last } = await generationBatch(snapshot, indexKey, after, limit - entries.length);
     const laid = await ports.store.laidOverIn(organizationId, { lower: after, upper: last === null ? null : `${last}\u0000` });
     // A generation committed meanwhile may have folded (and removed) items this batch needed: read it from the new one.

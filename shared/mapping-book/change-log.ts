@@ -98,7 +98,10 @@ export async function readChangesFile(files: Pick<ObjectStore, 'get'>, file: Cha
 const total = (files: readonly ChangesFile[]) => files.reduce((sum, file) => sum + file.count, 0);
 
 export function sumCounts(counts: readonly ChangeCounts[]): ChangeCounts {
-  return counts.reduce((sum, each) => ({ new: sum.new + each.new, updated: sum.updated + each.updated, deleted: sum.deleted + each.deleted }), { new: 0, updated: 0, deleted: 0 });
+  return counts.reduce(
+    (sum, each) => ({ new: sum.new + each.new, updated: sum.updated + each.updated, deleted: sum.deleted + each.deleted }),
+    { new: 0, updated: 0, deleted: 0 },
+  );
 }
 
 /** Changes of one commit counted at a time where it is counted from within (ChangeLog.counts). */
@@ -140,8 +143,12 @@ export interface FeedPage {
 
 const keys = {
   head: (organizationId: string) => ({ PK: `BOOK#${organizationId}`, SK: 'HEAD' }),
-  commit: (organizationId: string, sequence: number) => ({ PK: `BOOK#${organizationId}`, SK: `COMMIT#${String(sequence).padStart(15, '0')}` }),
-  changesFile: (organizationId: string, sequence: number) => `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${randomUUID().slice(0, 8)}`,
+  commit: (organizationId: string, sequence: number) => ({
+    PK: `BOOK#${organizationId}`,
+    SK: `COMMIT#${String(sequence).padStart(15, '0')}`,
+  }),
+  changesFile: (organizationId: string, sequence: number) =>
+    `${BOOK_CHANGES_PREFIX}${organizationId}/${String(sequence).padStart(15, '0')}-${randomUUID().slice(0, 8)}`,
 };
 
 /**
@@ -166,7 +173,9 @@ export class ChangeLog {
 
   /** The sequence of the last commit (0 before the first). */
   async lastSequence(organizationId: string): Promise<number> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.head(organizationId), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.head(organizationId), ConsistentRead: true }),
+    );
     return (Item?.lastSequence as number | undefined) ?? 0;
   }
 
@@ -197,7 +206,11 @@ export class ChangeLog {
    * writer that changed no entry: the feed does not move. 'moved' when another commit came first,
    * undefined when one of `writes`' own conditions failed (nothing written either way), else `last`.
    */
-  async writeUnchangedAfter(organizationId: string, last: number, writes: (sequence: number) => readonly TransactItem[]): Promise<number | undefined | 'moved'> {
+  async writeUnchangedAfter(
+    organizationId: string,
+    last: number,
+    writes: (sequence: number) => readonly TransactItem[],
+  ): Promise<number | undefined | 'moved'> {
     return outcomeOf(await this.attemptAfter(organizationId, last, undefined, writes));
   }
 
@@ -262,11 +275,23 @@ export class ChangeLog {
   }
 
   /** The commit's item; its changes inline when they are few, else in a file. */
-  private async commitItem(organizationId: string, sequence: number, cause: ChangeCause, changes: readonly BookChange[] | ChangesFiles): Promise<TransactItem> {
+  private async commitItem(
+    organizationId: string,
+    sequence: number,
+    cause: ChangeCause,
+    changes: readonly BookChange[] | ChangesFiles,
+  ): Promise<TransactItem> {
     const committedAt = this.now().toISOString();
     let commit: Commit;
     if ('files' in changes) {
-      commit = { sequence, committedAt, cause, counts: sumCounts(changes.files.map((file) => file.counts)), changeCount: total(changes.files), changesFiles: changes.files };
+      commit = {
+        sequence,
+        committedAt,
+        cause,
+        counts: sumCounts(changes.files.map((file) => file.counts)),
+        changeCount: total(changes.files),
+        changesFiles: changes.files,
+      };
     } else if (changes.length <= INLINE_CHANGES) {
       commit = { sequence, committedAt, cause, counts: countChanges(changes), changeCount: changes.length, changes: [...changes] };
     } else {
@@ -274,7 +299,12 @@ export class ChangeLog {
       const file = await writeChangesFile(this.files, keys.changesFile(organizationId, sequence), changes);
       commit = { sequence, committedAt, cause, counts: file.counts, changeCount: changes.length, changesFiles: [file] };
     }
-    return { Put: { TableName: this.table.name, Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) } } };
+    return {
+      Put: {
+        TableName: this.table.name,
+        Item: { ...keys.commit(organizationId, sequence), ...commit, [TABLE_KEYS.ttlAttribute]: this.expiry(committedAt) },
+      },
+    };
   }
 
   /**
@@ -296,7 +326,11 @@ export class ChangeLog {
         new QueryCommand({
           TableName: this.table.name,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': keys.head(organizationId).PK, ':from': keys.commit(organizationId, position.sequence).SK, ':to': keys.commit(organizationId, end - 1).SK },
+          ExpressionAttributeValues: {
+            ':pk': keys.head(organizationId).PK,
+            ':from': keys.commit(organizationId, position.sequence).SK,
+            ':to': keys.commit(organizationId, end - 1).SK,
+          },
           ConsistentRead: true,
           ExclusiveStartKey: startKey,
           Limit: 50,
@@ -312,7 +346,10 @@ export class ChangeLog {
         const from = commit.sequence === at.sequence ? at.read : 0;
         const taken = await this.changesOf(commit, from, limit - changes.length);
         for (const change of taken) changes.push(change);
-        at = from + taken.length === commit.changeCount ? { sequence: commit.sequence + 1, read: 0 } : { sequence: commit.sequence, read: from + taken.length };
+        at =
+          from + taken.length === commit.changeCount
+            ? { sequence: commit.sequence + 1, read: 0 }
+            : { sequence: commit.sequence, read: from + taken.length };
         if (changes.length >= limit || commit.sequence - position.sequence + 1 >= commits) break scan;
       }
       startKey = page.LastEvaluatedKey;
@@ -350,7 +387,9 @@ export class ChangeLog {
    */
   async positionAt(organizationId: string, since: Date): Promise<FeedPosition> {
     if (since.getTime() < this.now().getTime() - CHANGES_RETENTION_DAYS * 86_400_000) {
-      throw gone(`since: the feed keeps the changes of the last ${CHANGES_RETENTION_DAYS} days; give a later time, or read the book whole.`);
+      throw gone(
+        `since: the feed keeps the changes of the last ${CHANGES_RETENTION_DAYS} days; give a later time, or read the book whole.`,
+      );
     }
     const wanted = since.toISOString();
     // Commits before `low` came before `since`; commit `high` and the ones after it did not (`high` may be the end).
@@ -359,7 +398,12 @@ export class ChangeLog {
     while (low < high) {
       const middle = Math.floor((low + high) / 2);
       const { Item } = await this.table.client.send(
-        new GetCommand({ TableName: this.table.name, Key: keys.commit(organizationId, middle), ProjectionExpression: 'committedAt', ConsistentRead: true }),
+        new GetCommand({
+          TableName: this.table.name,
+          Key: keys.commit(organizationId, middle),
+          ProjectionExpression: 'committedAt',
+          ConsistentRead: true,
+        }),
       );
       // A commit gone meanwhile (past its retention) came before any `since` the feed still keeps.
       if (Item === undefined || (Item.committedAt as string) < wanted) low = middle + 1;
@@ -391,7 +435,11 @@ export class ChangeLog {
           TableName: this.table.name,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
           // '$' follows '#': above every commit's key.
-          ExpressionAttributeValues: { ':pk': keys.head(organizationId).PK, ':from': keys.commit(organizationId, next.sequence).SK, ':to': 'COMMIT$' },
+          ExpressionAttributeValues: {
+            ':pk': keys.head(organizationId).PK,
+            ':from': keys.commit(organizationId, next.sequence).SK,
+            ':to': 'COMMIT$',
+          },
           ProjectionExpression: '#sequence, #counts',
           ExpressionAttributeNames: { '#sequence': 'sequence', '#counts': 'counts' },
           ConsistentRead: true,

@@ -34,7 +34,11 @@ function decodeScored(order: ScoreOrder, cursor: string | undefined): ScoredKey 
 
 export const getMappingBook: Implementation<typeof mappingBookRoutes.getMappingBook> = async ({ principal }, runtime) => {
   const ports = bookPorts(runtime);
-  const [statistics, end, state] = await Promise.all([bookStatistics(ports, principal.organizationId), ports.log.endPosition(principal.organizationId), ports.store.state(principal.organizationId)]);
+  const [statistics, end, state] = await Promise.all([
+    bookStatistics(ports, principal.organizationId),
+    ports.log.endPosition(principal.organizationId),
+    ports.store.state(principal.organizationId),
+  ]);
   return { status: 200, json: { ...statisticsView(statistics), position: formatPosition(end), writing: state.writing ?? null } };
 };
 
@@ -57,7 +61,10 @@ export const listBookEntries: Implementation<typeof mappingBookRoutes.listBookEn
 
 export const getBookEntry: Implementation<typeof mappingBookRoutes.getBookEntry> = async ({ principal, query }, runtime) => {
   const id = { source: query.source ?? OWN_SOURCE, partnerHotelId: query.partnerHotelId };
-  const [entry, connected] = await Promise.all([currentEntry(bookPorts(runtime), principal.organizationId, id), connectedSupplierCodes(runtime, principal.organizationId)]);
+  const [entry, connected] = await Promise.all([
+    currentEntry(bookPorts(runtime), principal.organizationId, id),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
   if (!entry) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
   return { status: 200, json: entryView(entry, connected) };
 };
@@ -91,17 +98,28 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
   if (body.decision === 'WITHDRAW') {
     if (!entry.decision) throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} has no decision to withdraw.`);
     const withdrawn = entry.decision.decidedAt;
-    const undone = await decideEntry(ports, principal.organizationId, id, { withdrawnDecidedAt: withdrawn, decidedBy: principal.keyId, decidedAt }, cause, {
-      expectedDecidedAt: body.expectedDecidedAt ?? withdrawn,
-      writes: [told('WITHDRAW', entry.engine.referenceHotelId)],
-    });
+    const undone = await decideEntry(
+      ports,
+      principal.organizationId,
+      id,
+      { withdrawnDecidedAt: withdrawn, decidedBy: principal.keyId, decidedAt },
+      cause,
+      {
+        expectedDecidedAt: body.expectedDecidedAt ?? withdrawn,
+        writes: [told('WITHDRAW', entry.engine.referenceHotelId)],
+      },
+    );
     return { status: 200, json: entryView(undone!, await connectedSupplierCodes(runtime, principal.organizationId)) };
   }
   // The entry's own hotels as it holds them; any other (a candidate too: they carry no codes) as the current reference has it.
   let hotel: Pick<ReferenceHotelShown, 'referenceHotelName'> & ReferenceHotelFacts = { referenceHotelName: '' };
   if (body.decision === 'MATCH') {
-    const held = [entry.engine, entry].find((pointed) => pointed.referenceHotelId === body.referenceHotelId && pointed.referenceHotelName !== null);
-    const found = held ? { ...referenceFactsIn(held), referenceHotelName: held.referenceHotelName! } : await referenceHotelShown(runtime, body.referenceHotelId);
+    const held = [entry.engine, entry].find(
+      (pointed) => pointed.referenceHotelId === body.referenceHotelId && pointed.referenceHotelName !== null,
+    );
+    const found = held
+      ? { ...referenceFactsIn(held), referenceHotelName: held.referenceHotelName! }
+      : await referenceHotelShown(runtime, body.referenceHotelId);
     if (!found) throw invalidInput(`referenceHotelId: no reference hotel has the id ${body.referenceHotelId}.`);
     hotel = found;
   }
@@ -134,8 +152,18 @@ export const listBookChanges: Implementation<typeof mappingBookRoutes.listBookCh
       : query.since !== undefined
         ? await log.positionAt(principal.organizationId, new Date(query.since))
         : await log.oldestPosition(principal.organizationId);
-  const [page, connected] = await Promise.all([log.read(principal.organizationId, after, query.limit ?? 100), connectedSupplierCodes(runtime, principal.organizationId)]);
-  return { status: 200, json: { changes: page.changes.map((change) => changeView(change, connected)), position: formatPosition(page.position), hasMore: page.more } };
+  const [page, connected] = await Promise.all([
+    log.read(principal.organizationId, after, query.limit ?? 100),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
+  return {
+    status: 200,
+    json: {
+      changes: page.changes.map((change) => changeView(change, connected)),
+      position: formatPosition(page.position),
+      hasMore: page.more,
+    },
+  };
 };
 
 export const countBookChanges: Implementation<typeof mappingBookRoutes.countBookChanges> = async ({ principal, query }, runtime) => {
@@ -147,10 +175,17 @@ export const countBookChanges: Implementation<typeof mappingBookRoutes.countBook
 
 export const exportMappingBook: Implementation<typeof mappingBookRoutes.exportMappingBook> = async ({ principal, query }, runtime) => {
   const answer = await requestBookExport(exportPorts(runtime), principal.organizationId, query.source ?? OWN_SOURCE);
-  const { format: { fields, format, compression }, source } = answer;
+  const {
+    format: { fields, format, compression },
+    source,
+  } = answer;
   if (answer.status === 'READY') {
     const { fileUrl, expiresAt, position, rowCount } = answer;
     return { status: 200, json: { fileUrl, expiresAt, position, rowCount, source, format, compression, fields } };
   }
-  return { status: 202, json: { status: 'PREPARING' as const, source, format, compression, fields }, headers: { 'retry-after': String(answer.retryAfterSeconds) } };
+  return {
+    status: 202,
+    json: { status: 'PREPARING' as const, source, format, compression, fields },
+    headers: { 'retry-after': String(answer.retryAfterSeconds) },
+  };
 };

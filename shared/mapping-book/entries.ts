@@ -8,7 +8,16 @@
  * records what the engine said beside it, unless the partner's hotel changed materially since the
  * decision; then the entry goes back to REVIEW, showing the decision it had.
  */
-import { distanceMeters, referenceFactsIn, sameReferenceFacts, withReferenceFacts, type CandidateSummary, type MappingResult, type MatchEvidence, type ReferenceHotelFacts } from '../mapping';
+import {
+  distanceMeters,
+  referenceFactsIn,
+  sameReferenceFacts,
+  withReferenceFacts,
+  type CandidateSummary,
+  type MappingResult,
+  type MatchEvidence,
+  type ReferenceHotelFacts,
+} from '../mapping';
 
 /** The source of the rows an inventory gives without a supplier code: the organization's own hotels. */
 export const OWN_SOURCE = 'OWN';
@@ -128,7 +137,18 @@ export interface BookEntry extends ReferenceHotelFacts {
 /** What every view of an entry shows, the feed's changes included. */
 export type EntrySummary = Pick<
   BookEntry,
-  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | keyof ReferenceHotelFacts | 'score' | 'reason' | 'changedAt' | 'cause'
+  | 'source'
+  | 'partnerHotelId'
+  | 'partner'
+  | 'status'
+  | 'method'
+  | 'referenceHotelId'
+  | 'referenceHotelName'
+  | keyof ReferenceHotelFacts
+  | 'score'
+  | 'reason'
+  | 'changedAt'
+  | 'cause'
 >;
 
 export function entrySummary(entry: BookEntry): EntrySummary {
@@ -220,8 +240,19 @@ export function engineAnswer(row: EngineAnswer): EngineAnswer {
 }
 
 /** The line of history that tells an entry's last change, of this kind. */
-export function historyLineOf(entry: Pick<BookEntry, 'changedAt' | 'status' | 'method' | 'referenceHotelId' | 'reason' | 'cause'>, change: ChangeKind): HistoryLine {
-  return { at: entry.changedAt, change, status: entry.status, method: entry.method, referenceHotelId: entry.referenceHotelId, reason: entry.reason, cause: entry.cause };
+export function historyLineOf(
+  entry: Pick<BookEntry, 'changedAt' | 'status' | 'method' | 'referenceHotelId' | 'reason' | 'cause'>,
+  change: ChangeKind,
+): HistoryLine {
+  return {
+    at: entry.changedAt,
+    change,
+    status: entry.status,
+    method: entry.method,
+    referenceHotelId: entry.referenceHotelId,
+    reason: entry.reason,
+    cause: entry.cause,
+  };
 }
 
 function withHistory(entry: Omit<BookEntry, 'history'>, history: readonly HistoryLine[], change: ChangeKind): BookEntry {
@@ -274,7 +305,8 @@ export function applyEngineRow(current: BookEntry | undefined, row: JobRow, at: 
 }
 
 function engineRowOver(current: BookEntry | undefined, row: JobRow, at: string, cause: EngineCause): Outcome {
-  if (current === undefined) return { entry: withHistory(engineEntry(row, at, cause, row.reason ?? 'First mapped'), [], 'NEW'), change: 'NEW' };
+  if (current === undefined)
+    return { entry: withHistory(engineEntry(row, at, cause, row.reason ?? 'First mapped'), [], 'NEW'), change: 'NEW' };
   // An entry an earlier inventory ended comes back as NEW, under its decision if it had one.
   const returning = current.status === 'DELETED';
   const decision = current.method === 'MANUAL' ? current.decision : undefined;
@@ -283,7 +315,14 @@ function engineRowOver(current: BookEntry | undefined, row: JobRow, at: string, 
     if (moved === undefined) {
       const kept: BookEntry = { ...current, partner: row.partner, engine: engineAnswer(row) };
       if (!returning) return { entry: kept };
-      return { entry: withHistory({ ...restoreDecision(kept), reason: 'Listed again: the decision stands', changedAt: at, cause }, current.history, 'NEW'), change: 'NEW' };
+      return {
+        entry: withHistory(
+          { ...restoreDecision(kept), reason: 'Listed again: the decision stands', changedAt: at, cause },
+          current.history,
+          'NEW',
+        ),
+        change: 'NEW',
+      };
     }
     const reason =
       `The partner's hotel changed since the decision of ${decision.decidedAt.slice(0, 10)} (${moved}): review it again. ` +
@@ -294,18 +333,33 @@ function engineRowOver(current: BookEntry | undefined, row: JobRow, at: string, 
   }
   if (returning) {
     // An entry that was waiting for a person's review still waits for it.
-    const back = { ...engineEntry(row, at, cause, row.reason ?? 'Listed again'), ...(current.decision && { status: 'REVIEW' as const, decision: current.decision }) };
+    const back = {
+      ...engineEntry(row, at, cause, row.reason ?? 'Listed again'),
+      ...(current.decision && { status: 'REVIEW' as const, decision: current.decision }),
+    };
     return { entry: withHistory(back, current.history, 'NEW'), change: 'NEW' };
   }
   // An entry sent back to REVIEW holds there while the engine says what it said when it was sent back.
   const standing = current.decision ? current.engine : current;
   if (standing.status === row.status && standing.referenceHotelId === row.referenceHotelId) {
     // The same hotel: its place and codes as the row's publication has them.
-    return { entry: { ...withReferenceFacts(current, row), partner: row.partner, engine: engineAnswer(row), score: row.score, evidence: row.evidence, candidates: row.candidates } };
+    return {
+      entry: {
+        ...withReferenceFacts(current, row),
+        partner: row.partner,
+        engine: engineAnswer(row),
+        score: row.score,
+        evidence: row.evidence,
+        candidates: row.candidates,
+      },
+    };
   }
   const reason = `The engine now says ${describe(row)} (was ${describe(current)})${row.reason ? `: ${row.reason}` : ''}`;
   // An entry sent back to REVIEW stays there, its decision shown, until a person decides again.
-  const updated = { ...engineEntry(row, at, cause, reason), ...(current.decision && { status: 'REVIEW' as const, decision: current.decision }) };
+  const updated = {
+    ...engineEntry(row, at, cause, reason),
+    ...(current.decision && { status: 'REVIEW' as const, decision: current.decision }),
+  };
   return { entry: withHistory(updated, current.history, 'UPDATED'), change: 'UPDATED' };
 }
 
@@ -322,9 +376,15 @@ function restoreDecision(entry: BookEntry): BookEntry {
 }
 
 /** A person's decision on a live entry (decideEntry refuses one on a DELETED entry): MANUAL from now on, whatever it was. */
-export function applyDecision(current: BookEntry, decision: StandingDecision, cause: Extract<ChangeCause, { kind: 'REVIEW' }>, firstInBook = false): Outcome {
+export function applyDecision(
+  current: BookEntry,
+  decision: StandingDecision,
+  cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
+  firstInBook = false,
+): Outcome {
   const decided = restoreDecision({ ...current, decision });
-  const reason = decision.decision === 'MATCH' ? `Decided by a person: MATCH ${decision.referenceHotelId}` : 'Decided by a person: NO_MATCH';
+  const reason =
+    decision.decision === 'MATCH' ? `Decided by a person: MATCH ${decision.referenceHotelId}` : 'Decided by a person: NO_MATCH';
   // An entry the book did not hold yet (decided on a job's row before the job's write) is new to the feed.
   const change = firstInBook ? 'NEW' : 'UPDATED';
   return { entry: withHistory({ ...decided, reason, changedAt: decision.decidedAt, cause }, current.history, change), change };
@@ -367,7 +427,14 @@ export function applyWithdrawal(current: BookEntry, withdrawal: Withdrawal, caus
  */
 export function applyRemoval(current: BookEntry, at: string, mappingJobId: string, listedAt: string): Outcome {
   if (current.status === 'DELETED' || listedLater(current, listedAt)) return { entry: current };
-  const ended = { ...current, status: 'DELETED' as const, reason: 'No longer in the inventory', changedAt: at, cause: { kind: 'JOB' as const, mappingJobId }, listedAt };
+  const ended = {
+    ...current,
+    status: 'DELETED' as const,
+    reason: 'No longer in the inventory',
+    changedAt: at,
+    cause: { kind: 'JOB' as const, mappingJobId },
+    listedAt,
+  };
   return { entry: withHistory(ended, current.history, 'DELETED'), change: 'DELETED' };
 }
 
@@ -391,7 +458,8 @@ export function referenceKeys(entry: BookEntry): string[] {
   const keys = new Set<string>();
   if (entry.referenceHotelId !== null) keys.add(hotelKey(entry.referenceHotelId));
   if (entry.decision?.referenceHotelId) keys.add(hotelKey(entry.decision.referenceHotelId));
-  if (isRetriable(entry)) keys.add(cellKey(Math.floor(entry.partner.latitude! / CELL_DEGREES), Math.floor(entry.partner.longitude! / CELL_DEGREES)));
+  if (isRetriable(entry))
+    keys.add(cellKey(Math.floor(entry.partner.latitude! / CELL_DEGREES), Math.floor(entry.partner.longitude! / CELL_DEGREES)));
   return [...keys];
 }
 
@@ -404,7 +472,12 @@ export const listingKey = {
 
 /** Every key the book's index finds an entry by: the reference's (referenceKeys) and the listings'. */
 export function indexKeys(entry: BookEntry): string[] {
-  return [...referenceKeys(entry), listingKey.status(entry.status), listingKey.method(entry.method ?? 'NONE'), listingKey.source(entry.source)];
+  return [
+    ...referenceKeys(entry),
+    listingKey.status(entry.status),
+    listingKey.method(entry.method ?? 'NONE'),
+    listingKey.source(entry.source),
+  ];
 }
 
 /** The keys of the hotels given. */
@@ -416,7 +489,8 @@ export function placeKeysNear(lat: number, lon: number): string[] {
   const lonSpan = Math.ceil(NEAR_NEW_HOTEL_METERS / (METERS_PER_DEGREE * Math.max(Math.cos((lat * Math.PI) / 180), 0.01) * CELL_DEGREES));
   const [latCell, lonCell] = [Math.floor(lat / CELL_DEGREES), Math.floor(lon / CELL_DEGREES)];
   const keys: string[] = [];
-  for (let dLat = -latSpan; dLat <= latSpan; dLat++) for (let dLon = -lonSpan; dLon <= lonSpan; dLon++) keys.push(cellKey(latCell + dLat, lonCell + dLon));
+  for (let dLat = -latSpan; dLat <= latSpan; dLat++)
+    for (let dLon = -lonSpan; dLon <= lonSpan; dLon++) keys.push(cellKey(latCell + dLat, lonCell + dLon));
   return keys;
 }
 
@@ -467,12 +541,16 @@ export interface HotelChange {
  */
 export function applyHotelChange(current: BookEntry, change: HotelChange, at: string, referenceVersionId: string): Outcome {
   const changed = <T extends PointedHotel>(held: T): T =>
-    held.referenceHotelId === change.hotelId ? pointedAt(held, { referenceHotelId: change.hotelId, referenceHotelName: change.name, ...(change.facts ?? referenceFactsIn(held)) }) : held;
+    held.referenceHotelId === change.hotelId
+      ? pointedAt(held, { referenceHotelId: change.hotelId, referenceHotelName: change.name, ...(change.facts ?? referenceFactsIn(held)) })
+      : held;
   const shownHotels = (entry: BookEntry) => [entry, ...(entry.decision ? [entry.decision] : [])];
   const entry = {
     ...changed(current),
     engine: changed(current.engine),
-    candidates: current.candidates.map((candidate) => (candidate.referenceHotelId === change.hotelId ? { ...candidate, referenceHotelName: change.name } : candidate)),
+    candidates: current.candidates.map((candidate) =>
+      candidate.referenceHotelId === change.hotelId ? { ...candidate, referenceHotelName: change.name } : candidate,
+    ),
     ...(current.decision && { decision: changed(current.decision) }),
   };
   const [before, after] = [shownHotels(current), shownHotels(entry)];
@@ -485,7 +563,10 @@ export function applyHotelChange(current: BookEntry, change: HotelChange, at: st
     ...(refacted ? ['has another place or other supplier codes'] : []),
   ];
   const reason = `The reference hotel ${change.hotelId} ${what.join(' and ')}`;
-  return { entry: withHistory({ ...entry, reason, changedAt: at, cause: { kind: 'PUBLICATION', referenceVersionId } }, current.history, 'UPDATED'), change: 'UPDATED' };
+  return {
+    entry: withHistory({ ...entry, reason, changedAt: at, cause: { kind: 'PUBLICATION', referenceVersionId } }, current.history, 'UPDATED'),
+    change: 'UPDATED',
+  };
 }
 
 /**
@@ -507,12 +588,24 @@ export function applyRemap(
   const listed = current.listedAt && { listedAt: current.listedAt };
   if (why.kind === 'NEAR_NEW') {
     if (!isRetriable(current) || answer.status === 'UNMATCHED') return { entry: current };
-    const entry = { ...engineEntry(row, at, cause, `Tried again against hotels new near it: the engine now says ${describe(answer)}`), ...listed };
+    const entry = {
+      ...engineEntry(row, at, cause, `Tried again against hotels new near it: the engine now says ${describe(answer)}`),
+      ...listed,
+    };
     return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
   }
   if (why.kind === 'MOVED') {
-    if (current.method === 'MANUAL' || (answer.status === current.status && answer.referenceHotelId === current.referenceHotelId)) return { entry: current };
-    const entry = { ...engineEntry(row, at, cause, `The reference hotel ${why.hotelId} moved: mapped again, the engine now says ${describe(answer)} (was ${describe(current)})`), ...listed };
+    if (current.method === 'MANUAL' || (answer.status === current.status && answer.referenceHotelId === current.referenceHotelId))
+      return { entry: current };
+    const entry = {
+      ...engineEntry(
+        row,
+        at,
+        cause,
+        `The reference hotel ${why.hotelId} moved: mapped again, the engine now says ${describe(answer)} (was ${describe(current)})`,
+      ),
+      ...listed,
+    };
     return { entry: withHistory(entry, current.history, 'UPDATED'), change: 'UPDATED' };
   }
   const decided = current.method === 'MANUAL' && current.decision?.referenceHotelId === why.hotelId;

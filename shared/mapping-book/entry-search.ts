@@ -13,7 +13,17 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { answerColumnsFrom, answerColumnsOf, answerColumnTexts, answerMarks, answerMatches, type AnswerColumns, type AnswerSearch, type ScoreOrder, type SearchedAnswer } from '../mapping';
+import {
+  answerColumnsFrom,
+  answerColumnsOf,
+  answerColumnTexts,
+  answerMarks,
+  answerMatches,
+  type AnswerColumns,
+  type AnswerSearch,
+  type ScoreOrder,
+  type SearchedAnswer,
+} from '../mapping';
 import { compareUtf8 } from '../platform/objects/block-files';
 import { textAtLine, textLinesFrom, textLinesOf, type TextLines } from '../platform/text-lines';
 import { ENTRY_METHODS, ENTRY_STATUSES, type BookEntry } from './entries';
@@ -96,17 +106,35 @@ export function entryColumnsOf(entries: readonly (BookEntry & { folded: number }
 /** The columns as a part's file holds them after its blocks, gzip-compressed. */
 export function serializeEntryColumns(columns: EntryColumns): Buffer {
   const { rows, statusMethods, scores, folded } = columns;
-  return gzipSync(serialize({ rows, statusMethods, scores, folded, sources: columns.sources.text, texts: answerColumnTexts(columns.answers) }), { level: 4 });
+  return gzipSync(
+    serialize({ rows, statusMethods, scores, folded, sources: columns.sources.text, texts: answerColumnTexts(columns.answers) }),
+    { level: 4 },
+  );
 }
 
 export function deserializeEntryColumns(bytes: Buffer): EntryColumns {
-  const stored = deserialize(gunzipSync(bytes)) as { rows: number; statusMethods: Uint8Array; scores: Uint16Array; folded: Float64Array; sources: string; texts: Record<string, string> };
+  const stored = deserialize(gunzipSync(bytes)) as {
+    rows: number;
+    statusMethods: Uint8Array;
+    scores: Uint16Array;
+    folded: Float64Array;
+    sources: string;
+    texts: Record<string, string>;
+  };
   const { rows, statusMethods, scores, folded } = stored;
-  return { rows, answers: answerColumnsFrom(stored.texts, rows), sources: textLinesFrom(stored.sources, rows), statusMethods, scores, folded };
+  return {
+    rows,
+    answers: answerColumnsFrom(stored.texts, rows),
+    sources: textLinesFrom(stored.sources, rows),
+    statusMethods,
+    scores,
+    folded,
+  };
 }
 
 /** The entry key of a row (partner id, then source: snapshot.ts entryKey). */
-export const keyAt = (columns: EntryColumns, row: number) => `${textAtLine(columns.answers.partnerIds, row)}\u0001${textAtLine(columns.sources, row)}`;
+export const keyAt = (columns: EntryColumns, row: number) =>
+  `${textAtLine(columns.answers.partnerIds, row)}\u0001${textAtLine(columns.sources, row)}`;
 
 /** The row of a part holding an entry key, by binary search (UTF-8 order); undefined when none does. */
 export function rowOfKey(columns: EntryColumns, key: string): number | undefined {
@@ -128,7 +156,8 @@ export type GenerationColumns = readonly (readonly EntryColumns[])[];
  */
 export function hiddenRows(generation: GenerationColumns): Uint8Array[][] {
   const hidden = generation.map((parts) => parts.map((columns) => new Uint8Array(columns.rows)));
-  const keysOf = (parts: readonly EntryColumns[]) => parts.flatMap((columns) => Array.from({ length: columns.rows }, (_, row) => keyAt(columns, row)));
+  const keysOf = (parts: readonly EntryColumns[]) =>
+    parts.flatMap((columns) => Array.from({ length: columns.rows }, (_, row) => keyAt(columns, row)));
   const newer: string[][] = [];
   for (let segment = generation.length - 1; segment >= 0; segment--) {
     const parts = generation[segment]!;
@@ -243,7 +272,7 @@ function firstByScore(
   const ahead = after === null ? matches : matches.filter((match) => sign * (match.score - after.score) >= 0);
   ahead.sort((a, b) => sign * (a.score - b.score));
   const found: Found[] = [];
-  for (let first = 0; first < ahead.length && found.length < limit; ) {
+  for (let first = 0; first < ahead.length && found.length < limit;) {
     let end = first + 1;
     while (end < ahead.length && ahead[end]!.score === ahead[first]!.score) end++;
     const tied = ahead.slice(first, end).map((match): Found => ('key' in match ? match : { ...match, key: keyOfRow(match.row) }));

@@ -35,7 +35,15 @@ export interface ExportPorts extends Pick<BookPorts, 'store' | 'files' | 'log' |
 }
 
 export type ExportAnswer =
-  | { status: 'READY'; fileUrl: string; expiresAt: string; position: string; rowCount: number; format: ResolvedExportFormat; source: string }
+  | {
+      status: 'READY';
+      fileUrl: string;
+      expiresAt: string;
+      position: string;
+      rowCount: number;
+      format: ResolvedExportFormat;
+      source: string;
+    }
   | { status: 'PREPARING'; format: ResolvedExportFormat; source: string; retryAfterSeconds: number };
 
 /** Answers the ready file, or prepares one (or is preparing it) and says when to ask again. */
@@ -49,7 +57,12 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
   const format = resolveFormat(saved, connected);
   const now = ports.clock.now();
   const age = (at: string) => now.getTime() - Date.parse(at);
-  if (held?.status === 'READY' && held.position === formatPosition(end) && sameFormat(held.format, format) && age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000) {
+  if (
+    held?.status === 'READY' &&
+    held.position === formatPosition(end) &&
+    sameFormat(held.format, format) &&
+    age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000
+  ) {
     return {
       status: 'READY',
       ...(await downloadLink(ports.exportFiles, held.key!, now, `mapping-book-${source}-${held.position}`)),
@@ -65,7 +78,8 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
   if (format.format === 'xlsx') await refuseOverSheet(ports, organizationId, source);
   const next: BookExport = { exportId: randomUUID(), source, status: 'PREPARING', format, requestedAt: now.toISOString() };
   // One export per book and source at a time: of two requests at once, one prepares it.
-  if (await ports.store.replaceExport(organizationId, next, held?.exportId)) await ports.exports.send({ organizationId, exportId: next.exportId, source });
+  if (await ports.store.replaceExport(organizationId, next, held?.exportId))
+    await ports.exports.send({ organizationId, exportId: next.exportId, source });
   const preparing = (await ports.store.bookExport(organizationId, source)) ?? next;
   return { status: 'PREPARING', format: preparing.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
 }
@@ -75,18 +89,26 @@ async function refuseOverSheet(ports: Pick<ExportPorts, 'store' | 'files'>, orga
   const cells = (await bookStatistics(ports, organizationId))[source] ?? {};
   const entries = Object.entries(cells).reduce((sum, [cell, count]) => (cell.startsWith('DELETED#') ? sum : sum + count), 0);
   if (entries > XLSX_MAX_ROWS) {
-    throw conflict(`The book holds ${entries} entries of ${source}; an XLSX sheet holds at most ${XLSX_MAX_ROWS}. Choose csv or jsonl (PUT /api/v1/export-format).`);
+    throw conflict(
+      `The book holds ${entries} entries of ${source}; an XLSX sheet holds at most ${XLSX_MAX_ROWS}. Choose csv or jsonl (PUT /api/v1/export-format).`,
+    );
   }
 }
 
 /** An entry's row: the job is the one whose row last changed the entry (none when a person, a find-match answer or the reference did). */
 function exportRow(entry: BookEntry, format: ResolvedExportFormat) {
   const mappingJobId = entry.cause.kind === 'JOB' ? entry.cause.mappingJobId : null;
-  return toExportRow({ ...entry, partnerHotelName: entry.partner.name }, { mappingJobId, partnerInventoryId: null, suppliers: format.suppliers ?? [] });
+  return toExportRow(
+    { ...entry, partnerHotelName: entry.partner.name },
+    { mappingJobId, partnerInventoryId: null, suppliers: format.suppliers ?? [] },
+  );
 }
 
 /** Writes the file of a requested export (every entry of its source but the DELETED ones, in partner id order) and marks it ready. */
-export async function prepareBookExport(ports: ExportPorts, message: { organizationId: string; exportId: string; source: string }): Promise<void> {
+export async function prepareBookExport(
+  ports: ExportPorts,
+  message: { organizationId: string; exportId: string; source: string },
+): Promise<void> {
   const { organizationId, exportId, source } = message;
   const held = await ports.store.bookExport(organizationId, source);
   if (held?.exportId !== exportId || held.status !== 'PREPARING') return;
@@ -102,5 +124,12 @@ export async function prepareBookExport(ports: ExportPorts, message: { organizat
   const file = await writer.file();
   const key = `${BOOK_EXPORTS_PREFIX}${organizationId}/${exportId}.${file.extension}`;
   await ports.exportFiles.put(key, file.bytes, file.contentType);
-  await ports.store.exportReady(organizationId, { ...held, status: 'READY', position, readyAt: ports.clock.now().toISOString(), key, rowCount: writer.rowCount });
+  await ports.store.exportReady(organizationId, {
+    ...held,
+    status: 'READY',
+    position,
+    readyAt: ports.clock.now().toISOString(),
+    key,
+    rowCount: writer.rowCount,
+  });
 }

@@ -21,13 +21,38 @@ export {
 } from './entries';
 export { abandonJobWrite, jobWriteStatus, startJobWrite, writeJobRange, type JobRowsSource, type JobWriteStatus } from './job-writes';
 export type { BookPorts } from './ports';
-export { currentAnswers, currentEntries, decideEntries, decideEntry, DECISIONS_PER_COMMIT, heldEngineAnswers, recordingOutcomes, type EntryDecision, type EntryId } from './book';
+export {
+  currentAnswers,
+  currentEntries,
+  decideEntries,
+  decideEntry,
+  DECISIONS_PER_COMMIT,
+  heldEngineAnswers,
+  recordingOutcomes,
+  type EntryDecision,
+  type EntryId,
+} from './book';
 export { recordingWrite, type RecordingRequest } from './recording';
 export { SNAPSHOT_BLOCK_ENTRIES, type EntryAnswer } from './snapshot';
 export { bookPorts } from './services';
-export { BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
+export {
+  BOOK_CHANGES_PREFIX,
+  BOOK_DERIVED_PREFIX,
+  BOOK_EXPORTS_PREFIX,
+  BOOK_FILES_PREFIX,
+  CHANGES_RETENTION_DAYS,
+  EXPORT_KEPT_DAYS,
+} from './files';
 export { mappingBookRoutes } from './routes';
-export { countBookChanges, exportMappingBook, getBookEntry, getMappingBook, listBookChanges, listBookEntries, reviewBookEntry } from './endpoints';
+export {
+  countBookChanges,
+  exportMappingBook,
+  getBookEntry,
+  getMappingBook,
+  listBookChanges,
+  listBookEntries,
+  reviewBookEntry,
+} from './endpoints';
 export { expectedDecidedAt, mappingBookComponentSchemas, PartnerFacts as PartnerFactsSchema } from './schemas';
 export { mappingBookExportQueue, mappingBookFollowQueue, mappingBookRecordQueue, referenceChangeQueue } from './queues';
 export { announceReferencePublication, followReferencePublication, prepareMappingBookExport, recordFoundMatches } from './workers';

@@ -21,10 +21,35 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { blockAscending, inUtf8Order } from '../platform/objects/block-files';
 import type { EventData, PartnerEvent } from '../events';
-import { changeOf, formatPosition, readChangesFile, sumCounts, writeChangesFile, type BookChange, type ChangeCounts, type ChangesFile } from './change-log';
+import {
+  changeOf,
+  formatPosition,
+  readChangesFile,
+  sumCounts,
+  writeChangesFile,
+  type BookChange,
+  type ChangeCounts,
+  type ChangesFile,
+} from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type BookEntry, type JobRow, type Outcome } from './entries';
-import { compareKeys, entryKey, inRange, segmentFiles, snapshotFiles, Snapshot, SNAPSHOT_BLOCK_ENTRIES, writeGeneration, writePart, writeSegment, type KeyRange, type PartIndex, type SegmentRef, type SnapshotEntry, withoutFolded } from './snapshot';
+import {
+  compareKeys,
+  entryKey,
+  inRange,
+  segmentFiles,
+  snapshotFiles,
+  Snapshot,
+  SNAPSHOT_BLOCK_ENTRIES,
+  writeGeneration,
+  writePart,
+  writeSegment,
+  type KeyRange,
+  type PartIndex,
+  type SegmentRef,
+  type SnapshotEntry,
+  withoutFolded,
+} from './snapshot';
 import { addStatistics, countEntries, type BookStatistics } from './statistics';
 import { asLastListed, unlistedSince, type BookState, type JobWrite, type LaidOverEntry, type Publication } from './store';
 import type { BookPorts } from './ports';
@@ -61,7 +86,11 @@ const READ_WORK = 0.1;
  */
 export function writeRanges(rowFirsts: readonly string[], mergedFirsts: readonly string[], readFirsts: readonly string[] = []): KeyRange[] {
   const marks = inUtf8Order(
-    [...rowFirsts.map((first) => ({ first, work: 1 })), ...mergedFirsts.map((first) => ({ first, work: 1 })), ...readFirsts.map((first) => ({ first, work: READ_WORK }))],
+    [
+      ...rowFirsts.map((first) => ({ first, work: 1 })),
+      ...mergedFirsts.map((first) => ({ first, work: 1 })),
+      ...readFirsts.map((first) => ({ first, work: READ_WORK })),
+    ],
     (mark) => mark.first,
     1,
   );
@@ -82,11 +111,19 @@ export function writeRanges(rowFirsts: readonly string[], mergedFirsts: readonly
  * it reads: every one for a whole inventory (its unlisted hotels end), those within its rows' span
  * for a partial one.
  */
-function plannedRanges(snapshot: Snapshot | undefined, write: Pick<JobWrite, 'mergeFrom' | 'partial'>, firstIds: readonly string[]): KeyRange[] {
+function plannedRanges(
+  snapshot: Snapshot | undefined,
+  write: Pick<JobWrite, 'mergeFrom' | 'partial'>,
+  firstIds: readonly string[],
+): KeyRange[] {
   if (!snapshot) return writeRanges(firstIds, []);
   const [lowest, highest] = [firstIds[0], firstIds[firstIds.length - 1]];
   const kept = snapshot.oldest(write.mergeFrom).blockFirsts();
-  const read = !write.partial ? kept : lowest !== undefined && highest !== undefined ? kept.filter((first) => compareKeys(first, lowest) >= 0 && compareKeys(first, highest) < 0) : [];
+  const read = !write.partial
+    ? kept
+    : lowest !== undefined && highest !== undefined
+      ? kept.filter((first) => compareKeys(first, lowest) >= 0 && compareKeys(first, highest) < 0)
+      : [];
   return writeRanges(firstIds, snapshot.newest(write.mergeFrom).blockFirsts(), read);
 }
 
@@ -120,7 +157,11 @@ export interface JobWriteRequest {
 /** Where a completed job's rows stand in the book: its write not begun, under way, committed, or given up. */
 export type JobWriteStatus = 'WAITING' | 'WRITING' | 'WRITTEN' | 'ABANDONED';
 
-export async function jobWriteStatus(ports: Pick<BookPorts, 'store'>, organizationId: string, mappingJobId: string): Promise<JobWriteStatus> {
+export async function jobWriteStatus(
+  ports: Pick<BookPorts, 'store'>,
+  organizationId: string,
+  mappingJobId: string,
+): Promise<JobWriteStatus> {
   const write = await ports.store.write(organizationId, mappingJobId);
   if (!write) return 'WAITING';
   if (write.sequence !== undefined) return 'WRITTEN';
@@ -157,7 +198,16 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
 /** The job's rows in a range: those of the blocks that may hold its keys. */
 async function rowsIn(source: JobRowsSource, firstIds: readonly string[], range: KeyRange): Promise<JobRow[]> {
   // A block may end with a partner id the next one starts with (under another source): one block earlier is read too.
-  const from = range.lower === null ? 0 : Math.max(0, blockAscending(firstIds.map((first) => ({ first })), Buffer.from(range.lower, 'utf8')) - 1);
+  const from =
+    range.lower === null
+      ? 0
+      : Math.max(
+          0,
+          blockAscending(
+            firstIds.map((first) => ({ first })),
+            Buffer.from(range.lower, 'utf8'),
+          ) - 1,
+        );
   let to = firstIds.length;
   if (range.upper !== null) while (to > from && compareKeys(firstIds[to - 1]!, range.upper) > 0) to--;
   return (await source.rows(from, to)).filter((row) => inRange(entryKey(row), range));
@@ -173,7 +223,11 @@ interface RangeChanges {
   statistics: BookStatistics;
 }
 
-export async function writeJobRange(ports: BookPorts, request: { organizationId: string; mappingJobId: string; range: number }, source: JobRowsSource): Promise<void> {
+export async function writeJobRange(
+  ports: BookPorts,
+  request: { organizationId: string; mappingJobId: string; range: number },
+  source: JobRowsSource,
+): Promise<void> {
   const { organizationId, mappingJobId, range } = request;
   const write = await ports.store.write(organizationId, mappingJobId);
   if (!write || write.sequence !== undefined || write.abandoned) return;
@@ -189,7 +243,9 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
     const rowOf = new Map(rows.map((row) => [entryKey(row), row]));
     // The generation's entries the range may change: all of them for a whole inventory (its unlisted hotels end), else those of its rows and folded decisions.
     const generation = new Map<string, SnapshotEntry>();
-    const read = write.partial ? snapshot?.entriesAt([...rowOf.keys(), ...folding.map((laid) => entryKey(laid.entry))]) : snapshot?.entriesIn(bounds);
+    const read = write.partial
+      ? snapshot?.entriesAt([...rowOf.keys(), ...folding.map((laid) => entryKey(laid.entry))])
+      : snapshot?.entriesIn(bounds);
     for (const entry of (await read) ?? []) generation.set(entryKey(entry), entry);
     const current = new Map(generation);
     for (const laid of folding) {
@@ -218,7 +274,9 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
           : { entry: beforeEntry! };
       const held = generation.get(key);
       // The generation's entry stands where the rules leave it as it was (a whole inventory's listing aside), unless a decision was folded into it.
-      const standing = outcome.entry === beforeEntry || (outcome.change === undefined && listing.has(outcome.entry.source) && sameButListed(outcome.entry, beforeEntry));
+      const standing =
+        outcome.entry === beforeEntry ||
+        (outcome.change === undefined && listing.has(outcome.entry.source) && sameButListed(outcome.entry, beforeEntry));
       if (before !== held || !standing) {
         const entry = { ...outcome.entry, folded: before?.folded ?? 0 };
         written.set(key, entry);
@@ -229,9 +287,14 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
     }
     // The write's segment: what the range changed, over the merged segments' entries (for a whole inventory, read above already).
     const segment = new Map<string, SnapshotEntry>();
-    for (const entry of write.mergeFrom === 0 && !write.partial ? generation.values() : ((await merged?.entriesIn(bounds)) ?? [])) segment.set(entryKey(entry), entry);
+    for (const entry of write.mergeFrom === 0 && !write.partial ? generation.values() : ((await merged?.entriesIn(bounds)) ?? []))
+      segment.set(entryKey(entry), entry);
     for (const [key, entry] of written) segment.set(key, entry);
-    const extra: RangeChanges = { bounds, changes: await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, mappingJobId, range), changes), statistics };
+    const extra: RangeChanges = {
+      bounds,
+      changes: await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, mappingJobId, range), changes),
+      statistics,
+    };
     await writePart(ports.files, organizationId, mappingJobId, range, inUtf8Order([...segment.values()], entryKey, 1), extra);
   }
   const done = await ports.store.rangeDone(organizationId, mappingJobId, range);
@@ -242,12 +305,19 @@ export async function writeJobRange(ports: BookPorts, request: { organizationId:
 function sameButListed(entry: BookEntry, before: BookEntry | undefined): boolean {
   if (before === undefined || entry.status === 'DELETED') return false;
   // As stored: a field the rules set to undefined is no field.
-  const stored = (each: BookEntry) => Object.fromEntries(Object.entries(each).filter(([field, value]) => field !== 'listedAt' && value !== undefined));
+  const stored = (each: BookEntry) =>
+    Object.fromEntries(Object.entries(each).filter(([field, value]) => field !== 'listedAt' && value !== undefined));
   return isDeepStrictEqual(stored(entry), stored(before));
 }
 
 /** MAPPING_BOOK_CHANGED: a batch of changes written, and where to read them from. */
-function bookChangedEvent(organizationId: string, sequence: number, cause: EventData<'MAPPING_BOOK_CHANGED'>['cause'], counts: ChangeCounts, at: string): PartnerEvent {
+function bookChangedEvent(
+  organizationId: string,
+  sequence: number,
+  cause: EventData<'MAPPING_BOOK_CHANGED'>['cause'],
+  counts: ChangeCounts,
+  at: string,
+): PartnerEvent {
   return {
     // One event per commit.
     id: `${organizationId}-book-${sequence}`,
@@ -258,7 +328,6 @@ function bookChangedEvent(organizationId: string, sequence: number, cause: Event
   };
 }
 
-
 /** Entries one commit of a write's rows applied again lays over at most: its transaction also holds the feed's head and the commit. */
 const REAPPLIED_COMMIT_ENTRIES = 90;
 
@@ -266,13 +335,22 @@ const REAPPLIED_COMMIT_ENTRIES = 90;
  * Commits a write whose ranges are all done: the next generation becomes the book's, and its
  * changes go into the feed, in one transaction. Safe to repeat: a committed write is left as it is.
  */
-export async function finishJobWrite(ports: BookPorts, organizationId: string, mappingJobId: string, source: JobRowsSource): Promise<number | undefined> {
+export async function finishJobWrite(
+  ports: BookPorts,
+  organizationId: string,
+  mappingJobId: string,
+  source: JobRowsSource,
+): Promise<number | undefined> {
   const write = await ports.store.write(organizationId, mappingJobId);
   if (!write || write.sequence !== undefined || write.abandoned) return write?.sequence;
   const parts = await writeSegment<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
   const state = await ports.store.state(organizationId);
   const previous = await Snapshot.open(ports.files, organizationId, state.generation);
-  const segment: SegmentRef = { id: mappingJobId, entries: parts.reduce((sum, part) => sum + part.entries, 0), blocks: parts.reduce((sum, part) => sum + part.blocks.length, 0) };
+  const segment: SegmentRef = {
+    id: mappingJobId,
+    entries: parts.reduce((sum, part) => sum + part.entries, 0),
+    blocks: parts.reduce((sum, part) => sum + part.blocks.length, 0),
+  };
   const kept = previous?.manifest.segments.slice(0, write.mergeFrom) ?? [];
   await writeGeneration(ports.files, organizationId, {
     generation: mappingJobId,
@@ -287,18 +365,28 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     const last = await ports.log.lastSequence(organizationId);
     const laidOver = await ports.store.laidOverAll(organizationId);
     const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough);
-    const reapplied = (await reappliedOver(newer, write, state, parts, source, ports.clock.now().toISOString())).slice(0, REAPPLIED_COMMIT_ENTRIES);
+    const reapplied = (await reappliedOver(newer, write, state, parts, source, ports.clock.now().toISOString())).slice(
+      0,
+      REAPPLIED_COMMIT_ENTRIES,
+    );
     if (reapplied.length > 0) {
       // Committed or not, the laid-over entries are read again: what is left is applied in the next round.
-      await ports.log.commitAfter(organizationId, last, cause, reapplied.map((outcome) => changeOf(outcome.change, outcome.entry)), (next) =>
-        reapplied.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+      await ports.log.commitAfter(
+        organizationId,
+        last,
+        cause,
+        reapplied.map((outcome) => changeOf(outcome.change, outcome.entry)),
+        (next) => reapplied.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
       );
       continue;
     }
     const files = await changesStillStanding(ports, organizationId, write, parts, newer);
     const counts = sumCounts(files.map((file) => file.counts));
     const finish = (next: number) =>
-      ports.store.finishWriteItems(organizationId, mappingJobId, next, { ...(write.mappedAgainst && { mappedAgainst: write.mappedAgainst }), ...(listedWhole && { listedWhole }) });
+      ports.store.finishWriteItems(organizationId, mappingJobId, next, {
+        ...(write.mappedAgainst && { mappedAgainst: write.mappedAgainst }),
+        ...(listedWhole && { listedWhole }),
+      });
     // A write that changes no entry (the same inventory again) becomes the book's without moving the feed or telling anyone.
     const sequence =
       counts.new + counts.updated + counts.deleted === 0
@@ -310,15 +398,24 @@ export async function finishJobWrite(ports: BookPorts, organizationId: string, m
     if (sequence === 'moved') continue;
     if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
     // The decisions the generation folded in are in it now: the table keeps only the ones since.
-    await ports.store.removeFolded(organizationId, laidOver.filter((laid) => laid.sequence <= write.foldThrough));
+    await ports.store.removeFolded(
+      organizationId,
+      laidOver.filter((laid) => laid.sequence <= write.foldThrough),
+    );
     // The generation this one replaces, and the segments merged into the write's, go a day later: readers that opened them finish.
-    await ports.files.expireLater(previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : []);
+    await ports.files.expireLater(
+      previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : [],
+    );
     // The write's own segment, when empty, was never read: its parts' indexes go now.
     if (segment.entries === 0) await ports.files.delete(segmentFiles(organizationId, mappingJobId, write.ranges));
     // Rows mapped against an earlier publication than the book follows: the changes since are taken into them too.
     const { followed } = await ports.store.state(organizationId);
     if (write.mappedAgainst && followed && write.mappedAgainst.number < followed.number) {
-      await ports.follows.send({ organizationId, referenceVersionId: followed.referenceVersionId, since: write.mappedAgainst.referenceVersionId });
+      await ports.follows.send({
+        organizationId,
+        referenceVersionId: followed.referenceVersionId,
+        since: write.mappedAgainst.referenceVersionId,
+      });
     }
     return sequence;
   }
@@ -355,7 +452,11 @@ async function reappliedOver(
       const row = rows.get(entryKey(entry));
       const listedAt = listedAtOf(write);
       const listed = asLastListed(entry, state);
-      const outcome = row ? applyJobRow(listed, row, at, write.mappingJobId, listedAt) : endingSources.has(entry.source) ? applyRemoval(listed, at, write.mappingJobId, listedAt) : undefined;
+      const outcome = row
+        ? applyJobRow(listed, row, at, write.mappingJobId, listedAt)
+        : endingSources.has(entry.source)
+          ? applyRemoval(listed, at, write.mappingJobId, listedAt)
+          : undefined;
       if (outcome?.change !== undefined) outcomes.push({ entry: outcome.entry, change: outcome.change });
     }
   }
@@ -386,7 +487,8 @@ async function changesStillStanding(
     }
     const kept = (await readChangesFile(ports.feedFiles, changes)).filter((change) => !superseded.has(entryKey(change)));
     // A file of its own: an earlier attempt's commit may name the first one.
-    if (kept.length > 0) files.push(await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, write.mappingJobId, range, attempt), kept));
+    if (kept.length > 0)
+      files.push(await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, write.mappingJobId, range, attempt), kept));
   }
   return files;
 }
@@ -396,13 +498,19 @@ async function changesStillStanding(
  * written; the job's own rows reach the book with the next job over its inventory. The files it
  * wrote expire a day later. A write already committed is left as it is.
  */
-export async function abandonJobWrite(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, mappingJobId: string): Promise<void> {
+export async function abandonJobWrite(
+  ports: Pick<BookPorts, 'store' | 'files'>,
+  organizationId: string,
+  mappingJobId: string,
+): Promise<void> {
   const write = await ports.store.write(organizationId, mappingJobId);
   if (write?.sequence !== undefined) return;
   await ports.store.abandonWrite(organizationId, mappingJobId);
   if (!write) return;
   const written = await Promise.all(
-    [snapshotFiles.manifest(organizationId, mappingJobId), ...segmentFiles(organizationId, mappingJobId, write.ranges)].map(async (key) => ((await ports.files.size(key)) === undefined ? undefined : key)),
+    [snapshotFiles.manifest(organizationId, mappingJobId), ...segmentFiles(organizationId, mappingJobId, write.ranges)].map(async (key) =>
+      (await ports.files.size(key)) === undefined ? undefined : key,
+    ),
   );
   await ports.files.expireLater(written.filter((key): key is string => key !== undefined));
 }

@@ -52,7 +52,11 @@ export const mappingBookExportQueue = defineQueue({
   // A failed export is asked for again by the partner's next request once it is overdue.
   maxReceiveCount: 2,
   batchSize: 1,
-  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX], write: [BOOK_EXPORTS_PREFIX] } },
+  access: {
+    table: 'readwrite',
+    objects: { read: [BOOK_FILES_PREFIX] },
+    resultObjects: { read: [BOOK_DERIVED_PREFIX], write: [BOOK_EXPORTS_PREFIX] },
+  },
   // Lambda's longest run: a million entries are read in about a minute; the file is held twice.
   lambda: { memoryMb: 4096, timeoutSeconds: 900 },
   concurrency: { max: 5 },
@@ -80,7 +84,11 @@ export const mappingBookRecordQueue = defineQueue({
   maxReceiveCount: 5,
   batchSize: 1,
   // The generation's entries; a commit of more than a few changes names a file of them.
-  access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX], write: [BOOK_CHANGES_PREFIX] } },
+  access: {
+    table: 'readwrite',
+    objects: { read: [BOOK_FILES_PREFIX] },
+    resultObjects: { read: [BOOK_DERIVED_PREFIX], write: [BOOK_CHANGES_PREFIX] },
+  },
   // A hundred entries read and laid over in two commits: well under a second.
   lambda: { memoryMb: 512, timeoutSeconds: 60 },
   concurrency: { max: 10 },

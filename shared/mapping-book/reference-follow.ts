@@ -60,7 +60,7 @@ export interface FollowPorts extends BookPorts {
 
 /** Every book is told of a publication: one follow message per organization with a book. */
 export async function announcePublication(ports: Pick<FollowPorts, 'store' | 'follows'>, referenceVersionId: string): Promise<void> {
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const page = await ports.store.books(after, 1_000);
     await ports.follows.sendAll(page.organizationIds.map((organizationId) => ({ organizationId, referenceVersionId })));
     if (page.next === null) return;
@@ -82,7 +82,11 @@ interface Followed {
   near: Set<string>;
 }
 
-async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, target: ReferenceChanges, since: string | undefined): Promise<Followed> {
+async function followedChanges(
+  ports: Pick<FollowPorts, 'referenceChanges'>,
+  target: ReferenceChanges,
+  since: string | undefined,
+): Promise<Followed> {
   const chain: ReferenceChanges[] = [target];
   // A book that followed nothing yet was written against the publication just before.
   while (since !== undefined && chain.length < CHAIN_LIMIT) {
@@ -104,12 +108,13 @@ async function followedChanges(ports: Pick<FollowPorts, 'referenceChanges'>, tar
       changedHotels.set(hotel.id, { hotelId: hotel.id, name: hotel.name, ...(hotel.facts && { facts: hotel.facts }) });
       if (hotel.moved) moved.add(hotel.id);
     }
-    for (const hotel of publication.added) if (hotel.lat !== undefined && hotel.lon !== undefined) for (const key of placeKeysNear(hotel.lat, hotel.lon)) near.add(key);
+    for (const hotel of publication.added)
+      if (hotel.lat !== undefined && hotel.lon !== undefined) for (const key of placeKeysNear(hotel.lat, hotel.lon)) near.add(key);
   }
   // A hotel merged into one merged too (in whatever order the merges are listed) moves to the last.
   for (const [id, merge] of merged) {
     let last = merge;
-    for (const seen = new Set([id]); merged.has(last.mergedInto) && !seen.has(last.mergedInto); ) {
+    for (const seen = new Set([id]); merged.has(last.mergedInto) && !seen.has(last.mergedInto);) {
       seen.add(last.mergedInto);
       last = merged.get(last.mergedInto)!;
     }
@@ -139,16 +144,27 @@ interface Plan {
 
 function planFor(entry: BookEntry, followed: Followed): Plan {
   // An ended entry waits for its inventory to list it again; one this publication changed already (a delivery repeated) is done.
-  const changedByThis = (entry.cause.kind === 'MERGE' || entry.cause.kind === 'PUBLICATION') && entry.cause.referenceVersionId === followed.publication.artifactsId;
+  const changedByThis =
+    (entry.cause.kind === 'MERGE' || entry.cause.kind === 'PUBLICATION') &&
+    entry.cause.referenceVersionId === followed.publication.artifactsId;
   if (entry.status === 'DELETED' || changedByThis) return { hotelChanges: [] };
-  const merge = (entry.referenceHotelId !== null && followed.merged.get(entry.referenceHotelId)) || (entry.decision?.referenceHotelId && followed.merged.get(entry.decision.referenceHotelId)) || undefined;
-  const pointsAt = [entry.referenceHotelId, entry.decision?.referenceHotelId].map((id) => (id && followed.merged.get(id)?.mergedInto) ?? id).filter((id): id is string => typeof id === 'string');
+  const merge =
+    (entry.referenceHotelId !== null && followed.merged.get(entry.referenceHotelId)) ||
+    (entry.decision?.referenceHotelId && followed.merged.get(entry.decision.referenceHotelId)) ||
+    undefined;
+  const pointsAt = [entry.referenceHotelId, entry.decision?.referenceHotelId]
+    .map((id) => (id && followed.merged.get(id)?.mergedInto) ?? id)
+    .filter((id): id is string => typeof id === 'string');
   const hotelChanges = [...new Set(pointsAt)].flatMap((hotelId) => followed.changedHotels.get(hotelId) ?? []);
   const gone = pointsAt.find((id) => followed.removed.has(id));
   if (gone !== undefined) return { ...(merge && { merge }), hotelChanges, remap: { kind: 'GONE', hotelId: gone } };
   // A person's decision names the hotel, wherever its pin is: only the engine's answer is asked again.
-  const engineHotel = entry.method !== 'MANUAL' && entry.referenceHotelId !== null ? (followed.merged.get(entry.referenceHotelId)?.mergedInto ?? entry.referenceHotelId) : undefined;
-  if (engineHotel !== undefined && followed.moved.has(engineHotel)) return { ...(merge && { merge }), hotelChanges, remap: { kind: 'MOVED', hotelId: engineHotel } };
+  const engineHotel =
+    entry.method !== 'MANUAL' && entry.referenceHotelId !== null
+      ? (followed.merged.get(entry.referenceHotelId)?.mergedInto ?? entry.referenceHotelId)
+      : undefined;
+  if (engineHotel !== undefined && followed.moved.has(engineHotel))
+    return { ...(merge && { merge }), hotelChanges, remap: { kind: 'MOVED', hotelId: engineHotel } };
   const nearNew = isRetriable(entry) && referenceKeys(entry).some((key) => followed.near.has(key));
   return { ...(merge && { merge }), hotelChanges, ...(nearNew && { remap: { kind: 'NEAR_NEW' } }) };
 }
@@ -160,11 +176,14 @@ function outcomeFor(entry: BookEntry, plan: Plan, answer: EngineAnswer | undefin
     ...(answer && plan.remap ? [(held: BookEntry) => applyRemap(held, answer, at, version, plan.remap!)] : []),
   ];
   // The first change names the kind (an entry changed at all is UPDATED); the last step's entry is the result.
-  return steps.reduce<Outcome>((outcome, step) => {
-    const next = step(outcome.entry);
-    const change = outcome.change ?? next.change;
-    return { entry: next.entry, ...(change && { change }) };
-  }, { entry });
+  return steps.reduce<Outcome>(
+    (outcome, step) => {
+      const next = step(outcome.entry);
+      const change = outcome.change ?? next.change;
+      return { entry: next.entry, ...(change && { change }) };
+    },
+    { entry },
+  );
 }
 
 /** A follow's cause: a merge when the publications only merged, else a publication. */
@@ -183,7 +202,8 @@ export async function followReference(ports: FollowPorts, message: FollowMessage
   const [state, target] = await Promise.all([ports.store.state(organizationId), ports.referenceChanges(referenceVersionId)]);
   if (!target) return;
   // A later publication followed first covers this one (a catch-up, only a later one).
-  const passed = (followed: Publication | undefined) => followed !== undefined && (since === undefined ? followed.number >= target.number : followed.number > target.number);
+  const passed = (followed: Publication | undefined) =>
+    followed !== undefined && (since === undefined ? followed.number >= target.number : followed.number > target.number);
   if (passed(state.followed)) return;
   // A job being written into the book would leave out its rows for the entries this changes: its write goes first.
   if (state.writing !== undefined) {
@@ -206,13 +226,23 @@ export async function followReference(ports: FollowPorts, message: FollowMessage
     }
   }
   if (todo.length > batch.length) {
-    await ports.follows.send({ organizationId, referenceVersionId, ...(since !== undefined && { since }), after: batch[batch.length - 1]!, ...(from !== undefined && { from }), counts });
+    await ports.follows.send({
+      organizationId,
+      referenceVersionId,
+      ...(since !== undefined && { since }),
+      after: batch[batch.length - 1]!,
+      ...(from !== undefined && { from }),
+      counts,
+    });
     return;
   }
   const cause = followCause(followed);
   // One event per publication and book, and one per catch-up of a job's rows.
   const eventId = `${organizationId}-book-reference-${referenceVersionId}${since === undefined ? '' : `-since-${since}`}`;
-  const event = from === undefined ? undefined : followEvent(eventId, organizationId, from, cause, counts, target.publishedAt, ports.clock.now().toISOString());
+  const event =
+    from === undefined
+      ? undefined
+      : followEvent(eventId, organizationId, from, cause, counts, target.publishedAt, ports.clock.now().toISOString());
   await ports.store.finishFollow(organizationId, since === undefined ? { referenceVersionId, number: target.number } : undefined, event);
 }
 
@@ -230,11 +260,16 @@ async function commitChanges(
   const version = followed.publication.artifactsId;
   for (;;) {
     const last = await ports.log.lastSequence(organizationId);
-    const entries = (await currentEntries(ports, organizationId, keys.map(entryIdOf))).filter((entry): entry is BookEntry => entry !== undefined);
+    const entries = (await currentEntries(ports, organizationId, keys.map(entryIdOf))).filter(
+      (entry): entry is BookEntry => entry !== undefined,
+    );
     const plans = entries.map((entry) => planFor(entry, followed));
     const unanswered = entries.filter((entry, i) => plans[i]!.remap !== undefined && !answers.has(entryKey(entry)));
     if (unanswered.length > 0) {
-      const fresh = await ports.remap(followed.publication.matchingIndexKey, unanswered.map((entry) => entry.partner));
+      const fresh = await ports.remap(
+        followed.publication.matchingIndexKey,
+        unanswered.map((entry) => entry.partner),
+      );
       unanswered.forEach((entry, i) => answers.set(entryKey(entry), fresh[i]!));
     }
     const at = ports.clock.now().toISOString();

@@ -3,12 +3,22 @@ import { defineRoute } from '../platform/http/route';
 import { ErrorResponse } from '../platform/http/schemas';
 import { XLSX_MAX_ROWS } from '../export-format';
 import { RECORD_PAGES_PREFIX } from '../reference';
-import { BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX, BOOK_FILES_PREFIX, CHANGES_RETENTION_DAYS, EXPORT_KEPT_DAYS } from './files';
+import {
+  BOOK_CHANGES_PREFIX,
+  BOOK_DERIVED_PREFIX,
+  BOOK_EXPORTS_PREFIX,
+  BOOK_FILES_PREFIX,
+  CHANGES_RETENTION_DAYS,
+  EXPORT_KEPT_DAYS,
+} from './files';
 import { OWN_SOURCE } from './entries';
 import * as schemas from './schemas';
 
 const TAG = 'Mapping book';
-const POSITION_GONE = { description: `The position is older than the feed keeps (${CHANGES_RETENTION_DAYS} days)`, schema: ErrorResponse } as const;
+const POSITION_GONE = {
+  description: `The position is older than the feed keeps (${CHANGES_RETENTION_DAYS} days)`,
+  schema: ErrorResponse,
+} as const;
 const readBook = { table: 'read', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX] } } as const;
 const readFeed = { table: 'read', resultObjects: { read: [BOOK_CHANGES_PREFIX] } } as const;
 
@@ -35,9 +45,9 @@ export const mappingBookRoutes = {
     summary: "The organization's mapping book: one entry per partner hotel of each source, as jobs and people left it",
     description:
       'Entries in partner hotel id order (then source), filtered by source, status, method and score. DELETED entries show only with ' +
-      '`status=DELETED`. A filter by status, method or source reads the book\'s index of it; the score bounds narrow what it finds. ' +
+      "`status=DELETED`. A filter by status, method or source reads the book's index of it; the score bounds narrow what it finds. " +
       'A page may hold fewer entries than `limit` with a `nextCursor` to go on (a score bound alone reads the book in order). Every completed job writes its rows ' +
-      'into the book a moment after it completes; a person\'s decision (here or on a job\'s row) shows at once. ' +
+      "into the book a moment after it completes; a person's decision (here or on a job's row) shows at once. " +
       'A search (partnerHotelId, name, city, country, referenceHotelId, supplier, combined with each other and with the filters) answers in ' +
       'the same order with the total that matched, every page full.',
     query: schemas.EntriesQuery,
@@ -69,7 +79,8 @@ export const mappingBookRoutes = {
     handler: 'mapping-book/review',
     auth: 'required',
     tag: TAG,
-    summary: "Decide an entry of the book: MATCH it to a reference hotel, or NO_MATCH, or WITHDRAW a decision. A decision stands against later jobs",
+    summary:
+      'Decide an entry of the book: MATCH it to a reference hotel, or NO_MATCH, or WITHDRAW a decision. A decision stands against later jobs',
     description:
       'The entry becomes MANUAL, with a change in the feed. Later jobs keep it and record what the engine said beside it, unless the ' +
       "partner's hotel changes materially: then it goes back to REVIEW with the reason, showing this decision. A decision on a job's row " +
@@ -77,18 +88,31 @@ export const mappingBookRoutes = {
     body: {
       kind: 'json',
       schema: schemas.BookReviewRequest,
-      example: { source: OWN_SOURCE, partnerHotelId: 'H-1001', decision: 'MATCH', referenceHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', note: 'Checked the address' },
+      example: {
+        source: OWN_SOURCE,
+        partnerHotelId: 'H-1001',
+        decision: 'MATCH',
+        referenceHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+        note: 'Checked the address',
+      },
     },
     responses: {
       200: { description: 'The entry as decided', schema: schemas.EntryView },
       400: { description: 'Bad body, or referenceHotelId is not a reference hotel', schema: ErrorResponse },
       401: errors[401],
       404: { description: 'The book has no entry of this partner hotel id in this source', schema: ErrorResponse },
-      409: { description: 'WITHDRAW of an entry without a decision, or expectedDecidedAt is not the decision the entry holds', schema: ErrorResponse },
+      409: {
+        description: 'WITHDRAW of an entry without a decision, or expectedDecidedAt is not the decision the entry holds',
+        schema: ErrorResponse,
+      },
       413: errors[413],
       415: errors[415],
     },
-    access: { table: 'readwrite', objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_DERIVED_PREFIX] } },
+    access: {
+      table: 'readwrite',
+      objects: { read: [RECORD_PAGES_PREFIX, BOOK_FILES_PREFIX] },
+      resultObjects: { read: [BOOK_DERIVED_PREFIX] },
+    },
   }),
   listBookChanges: defineRoute({
     method: 'GET',
@@ -103,7 +127,12 @@ export const mappingBookRoutes = {
       `before it). Positions stay valid ${CHANGES_RETENTION_DAYS} days, then answer 410: read the book whole and follow on from the ` +
       'position GET /api/v1/mapping-book/changes/counts gives.',
     query: schemas.ChangesQuery,
-    responses: { 200: { description: 'A page of changes', schema: schemas.ChangePage }, 400: errors[400], 401: errors[401], 410: POSITION_GONE },
+    responses: {
+      200: { description: 'A page of changes', schema: schemas.ChangePage },
+      400: errors[400],
+      401: errors[401],
+      410: POSITION_GONE,
+    },
     access: readFeed,
   }),
   countBookChanges: defineRoute({
@@ -145,9 +174,17 @@ export const mappingBookRoutes = {
       },
       400: errors[400],
       401: errors[401],
-      409: { description: `The saved format is XLSX and the source has more than ${XLSX_MAX_ROWS.toLocaleString('en-US')} entries`, schema: ErrorResponse },
+      409: {
+        description: `The saved format is XLSX and the source has more than ${XLSX_MAX_ROWS.toLocaleString('en-US')} entries`,
+        schema: ErrorResponse,
+      },
     },
     // In XLSX it counts the source's entries first, from the book's generation.
-    access: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX] }, resultObjects: { read: [BOOK_EXPORTS_PREFIX, BOOK_DERIVED_PREFIX] }, sendsTo: ['mapping-book-exports'] },
+    access: {
+      table: 'readwrite',
+      objects: { read: [BOOK_FILES_PREFIX] },
+      resultObjects: { read: [BOOK_EXPORTS_PREFIX, BOOK_DERIVED_PREFIX] },
+      sendsTo: ['mapping-book-exports'],
+    },
   }),
 };

@@ -1,7 +1,17 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
 import { MAPPING_EXPORT_COLUMNS } from '../mapping';
-import { answerSearchFields, CandidateSchema, CONFIDENCE_LEVELS, MatchEvidenceSchema, REASON_CODES, referenceHotelFactFields, SCORE_ORDERS, ScoreParam as Score, SearchTotal } from '../mapping';
+import {
+  answerSearchFields,
+  CandidateSchema,
+  CONFIDENCE_LEVELS,
+  MatchEvidenceSchema,
+  REASON_CODES,
+  referenceHotelFactFields,
+  SCORE_ORDERS,
+  ScoreParam as Score,
+  SearchTotal,
+} from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { CHANGES_RETENTION_DAYS } from './files';
 import { CHANGE_KINDS, ENTRY_METHODS, ENTRY_STATUSES, MATERIAL_MOVE_METERS, OWN_SOURCE } from './entries';
@@ -12,7 +22,11 @@ const Source = v.pipe(
   v.examples([OWN_SOURCE]),
 );
 // Compared with the ids the inventory file gave, so not trimmed.
-const PartnerHotelId = v.pipe(Text({ maxLength: 200, trim: false }), v.description('The partner hotel id, as the inventory file gave it'), v.examples(['H-1001']));
+const PartnerHotelId = v.pipe(
+  Text({ maxLength: 200, trim: false }),
+  v.description('The partner hotel id, as the inventory file gave it'),
+  v.examples(['H-1001']),
+);
 const Status = v.picklist(ENTRY_STATUSES, 'must be MATCHED, REVIEW, UNMATCHED or DELETED');
 const Position = v.pipe(
   v.string(),
@@ -26,17 +40,27 @@ const Position = v.pipe(
 export const EntriesQuery = v.strictObject({
   ...pageQuery(100, 1000),
   source: v.optional(Source),
-  status: v.optional(v.pipe(Status, v.description('Only entries in this status; DELETED entries are listed only when asked for'), v.examples(['REVIEW']))),
-  method: v.optional(v.pipe(v.picklist([...ENTRY_METHODS, 'NONE'], 'must be ID, FUZZY, MANUAL or NONE'), v.description('Only entries decided this way (NONE: no method, UNMATCHED by the engine)'), v.examples(['MANUAL']))),
+  status: v.optional(
+    v.pipe(Status, v.description('Only entries in this status; DELETED entries are listed only when asked for'), v.examples(['REVIEW'])),
+  ),
+  method: v.optional(
+    v.pipe(
+      v.picklist([...ENTRY_METHODS, 'NONE'], 'must be ID, FUZZY, MANUAL or NONE'),
+      v.description('Only entries decided this way (NONE: no method, UNMATCHED by the engine)'),
+      v.examples(['MANUAL']),
+    ),
+  ),
   minScore: v.optional(v.pipe(Score, v.description('Only entries scoring at least this'), v.examples([0.5]))),
   maxScore: v.optional(v.pipe(Score, v.description('Only entries scoring at most this'), v.examples([0.95]))),
-  partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description("Search: the entries of this partner hotel id (one per source that lists it)"))),
+  partnerHotelId: v.optional(
+    v.pipe(PartnerHotelId, v.description('Search: the entries of this partner hotel id (one per source that lists it)')),
+  ),
   order: v.optional(
     v.pipe(
       v.picklist(SCORE_ORDERS, 'must be DESC or ASC'),
       v.description(
         'Entries by score, ties in partner id order: DESC, best first, or ASC, lowest first (with `status=MATCHED&method=FUZZY`, the matches likeliest wrong first). ' +
-          'Left out, entries are listed in partner id order. With an order the answer carries `total`, as a search\'s does.',
+          "Left out, entries are listed in partner id order. With an order the answer carries `total`, as a search's does.",
       ),
       v.examples(['ASC']),
     ),
@@ -44,7 +68,10 @@ export const EntriesQuery = v.strictObject({
   ...answerSearchFields,
 });
 
-export const EntryQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))), partnerHotelId: PartnerHotelId });
+export const EntryQuery = v.strictObject({
+  source: v.optional(v.pipe(Source, v.description(`Default ${OWN_SOURCE}`))),
+  partnerHotelId: PartnerHotelId,
+});
 
 export const PartnerFacts = v.pipe(
   v.object({
@@ -67,9 +94,13 @@ const Cause = v.pipe(
     decidedBy: v.optional(v.pipe(v.string(), v.description('The API key that decided (REVIEW)'))),
     mergedHotelId: v.optional(v.pipe(v.string(), v.description('The reference hotel merged as a duplicate (MERGE, on an entry it moved)'))),
     mergedInto: v.optional(v.pipe(v.string(), v.description('The hotel it was merged into (MERGE, on an entry it moved)'))),
-    referenceVersionId: v.optional(v.pipe(v.string(), v.description('The reference publication that made the change (MERGE, PUBLICATION)'))),
+    referenceVersionId: v.optional(
+      v.pipe(v.string(), v.description('The reference publication that made the change (MERGE, PUBLICATION)')),
+    ),
   }),
-  v.description('What made the change: a job written into the book, find-match answers recorded (`POST /api/v1/mapping/match` with `record`), a person\'s decision, a merge of reference duplicates, or a new reference publication'),
+  v.description(
+    "What made the change: a job written into the book, find-match answers recorded (`POST /api/v1/mapping/match` with `record`), a person's decision, a merge of reference duplicates, or a new reference publication",
+  ),
 );
 
 const Decision = v.pipe(
@@ -116,7 +147,10 @@ const entryFields = {
   partnerHotelId: v.string(),
   partner: PartnerFacts,
   status: v.pipe(v.picklist(ENTRY_STATUSES), v.description('DELETED: a whole inventory of its source no longer held it')),
-  method: v.pipe(v.nullable(v.picklist(ENTRY_METHODS)), v.description("MANUAL when a person's decision stands; null when the engine found no match")),
+  method: v.pipe(
+    v.nullable(v.picklist(ENTRY_METHODS)),
+    v.description("MANUAL when a person's decision stands; null when the engine found no match"),
+  ),
   referenceHotelId: v.nullable(v.string()),
   referenceHotelName: v.nullable(v.string()),
   ...referenceHotelFactFields,
@@ -131,10 +165,17 @@ export const EntryView = v.object({
   reasonCode: v.optional(
     v.pipe(
       v.picklist(REASON_CODES),
-      v.description(`Why a REVIEW or UNMATCHED entry is so, for a machine (absent on MATCHED and DELETED entries); the codes are those of a job's results: ${REASON_CODES.join(', ')}.`),
+      v.description(
+        `Why a REVIEW or UNMATCHED entry is so, for a machine (absent on MATCHED and DELETED entries); the codes are those of a job's results: ${REASON_CODES.join(', ')}.`,
+      ),
     ),
   ),
-  confidence: v.optional(v.pipe(v.picklist(CONFIDENCE_LEVELS), v.description("How far to trust the entry's answer, as a job's result row says it (absent on DELETED entries)"))),
+  confidence: v.optional(
+    v.pipe(
+      v.picklist(CONFIDENCE_LEVELS),
+      v.description("How far to trust the entry's answer, as a job's result row says it (absent on DELETED entries)"),
+    ),
+  ),
   evidence: v.nullable(MatchEvidenceSchema),
   candidates: v.pipe(v.array(CandidateSchema), v.description('The other hotels the engine weighed, likeliest first')),
   engine: EngineAnswer,
@@ -145,7 +186,14 @@ export const EntryView = v.object({
 export const EntryPage = v.object({
   entries: v.array(EntryView),
   nextCursor: NextCursor,
-  total: v.optional(v.pipe(SearchTotal, v.description('With a search parameter (partnerHotelId, name, city, country, referenceHotelId, supplier): how many entries match in all, every page\'s'))),
+  total: v.optional(
+    v.pipe(
+      SearchTotal,
+      v.description(
+        "With a search parameter (partnerHotelId, name, city, country, referenceHotelId, supplier): how many entries match in all, every page's",
+      ),
+    ),
+  ),
 });
 
 export const ChangesQuery = v.strictObject({
@@ -166,7 +214,10 @@ export const ChangesQuery = v.strictObject({
 export const CountsQuery = v.strictObject({ after: v.optional(Position) });
 
 const Change = v.object({
-  kind: v.pipe(v.picklist(CHANGE_KINDS), v.description('NEW: first in the book (or listed again); UPDATED: another hotel or status; DELETED: no longer in its inventory')),
+  kind: v.pipe(
+    v.picklist(CHANGE_KINDS),
+    v.description('NEW: first in the book (or listed again); UPDATED: another hotel or status; DELETED: no longer in its inventory'),
+  ),
   ...entryFields,
 });
 
@@ -230,7 +281,8 @@ export const BookReviewRequest = v.variant(
   'must be MATCH, NO_MATCH or WITHDRAW',
 );
 
-const Counts = <K extends string>(keys: readonly K[]) => v.object(Object.fromEntries(keys.map((key) => [key, v.number()])) as Record<K, v.NumberSchema<undefined>>);
+const Counts = <K extends string>(keys: readonly K[]) =>
+  v.object(Object.fromEntries(keys.map((key) => [key, v.number()])) as Record<K, v.NumberSchema<undefined>>);
 
 export const BookView = v.object({
   entries: v.pipe(v.number(), v.description('Entries in the book, DELETED ones apart')),
@@ -240,7 +292,10 @@ export const BookView = v.object({
         source: v.string(),
         entries: v.pipe(v.number(), v.description('Its entries, DELETED ones apart')),
         byStatus: Counts(ENTRY_STATUSES),
-        byMethod: v.pipe(Counts([...ENTRY_METHODS, 'NONE'] as const), v.description('Its entries (DELETED ones apart) by method; NONE: UNMATCHED by the engine')),
+        byMethod: v.pipe(
+          Counts([...ENTRY_METHODS, 'NONE'] as const),
+          v.description('Its entries (DELETED ones apart) by method; NONE: UNMATCHED by the engine'),
+        ),
       }),
     ),
     v.description('Per source, by status and by method'),
@@ -249,7 +304,9 @@ export const BookView = v.object({
   writing: v.pipe(v.nullable(v.string()), v.description('The job being written into the book, if one is: its changes follow in the feed')),
 });
 
-export const ExportQuery = v.strictObject({ source: v.optional(v.pipe(Source, v.description(`The source exported (default ${OWN_SOURCE})`))) });
+export const ExportQuery = v.strictObject({
+  source: v.optional(v.pipe(Source, v.description(`The source exported (default ${OWN_SOURCE})`))),
+});
 
 const ExportFields = {
   source: v.string(),
@@ -261,7 +318,10 @@ const ExportFields = {
 export const BookExportReady = v.object({
   fileUrl: v.pipe(v.string(), v.description('A presigned URL, valid 1 hour')),
   expiresAt: Timestamp,
-  position: v.pipe(v.string(), v.description('The feed position the file was read at: every change before it is in the file. Follow the feed from here')),
+  position: v.pipe(
+    v.string(),
+    v.description('The feed position the file was read at: every change before it is in the file. Follow the feed from here'),
+  ),
   rowCount: v.number(),
   ...ExportFields,
 });
@@ -277,4 +337,3 @@ export const mappingBookComponentSchemas = {
   MappingBookEntryPage: EntryPage,
   MappingBookChangePage: ChangePage,
 } as const;
-

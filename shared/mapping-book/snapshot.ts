@@ -11,9 +11,28 @@
  */
 import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
-import { blockAscending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, ReadCache, readAdjacentBlocks, readBlock, readBlockIfPresent, readBlockUncached, type BlockRef } from '../platform/objects/block-files';
+import {
+  blockAscending,
+  BlockFileWriter,
+  blocksOf,
+  cachedRead,
+  inUtf8Order,
+  ReadCache,
+  readAdjacentBlocks,
+  readBlock,
+  readBlockIfPresent,
+  readBlockUncached,
+  type BlockRef,
+} from '../platform/objects/block-files';
 import { engineAnswer, historyLineOf, indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
-import { deserializeEntryColumns, entryColumnsOf, hiddenRows, serializeEntryColumns, type EntryColumns, type GenerationColumns } from './entry-search';
+import {
+  deserializeEntryColumns,
+  entryColumnsOf,
+  hiddenRows,
+  serializeEntryColumns,
+  type EntryColumns,
+  type GenerationColumns,
+} from './entry-search';
 import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
 
@@ -79,7 +98,18 @@ export interface SegmentManifest {
 /** What a lookup answers from an entry: its answer and the partner's facts, without its history or decision. */
 export type EntryAnswer = Pick<
   BookEntry,
-  'source' | 'partnerHotelId' | 'partner' | 'status' | 'method' | 'referenceHotelId' | 'referenceHotelName' | keyof ReferenceHotelFacts | 'score' | 'evidence' | 'candidates' | 'reason'
+  | 'source'
+  | 'partnerHotelId'
+  | 'partner'
+  | 'status'
+  | 'method'
+  | 'referenceHotelId'
+  | 'referenceHotelName'
+  | keyof ReferenceHotelFacts
+  | 'score'
+  | 'evidence'
+  | 'candidates'
+  | 'reason'
 >;
 
 /**
@@ -98,8 +128,35 @@ const searchColumnsKept = new ReadCache(256);
 const hiddenKept = new ReadCache(8);
 
 function answerOf(entry: SnapshotEntry): EntryAnswer & { folded: number } {
-  const { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, folded } = entry;
-  return { source, partnerHotelId, partner, status, method, referenceHotelId, referenceHotelName, ...referenceFactsIn(entry), score, evidence, candidates, reason, folded };
+  const {
+    source,
+    partnerHotelId,
+    partner,
+    status,
+    method,
+    referenceHotelId,
+    referenceHotelName,
+    score,
+    evidence,
+    candidates,
+    reason,
+    folded,
+  } = entry;
+  return {
+    source,
+    partnerHotelId,
+    partner,
+    status,
+    method,
+    referenceHotelId,
+    referenceHotelName,
+    ...referenceFactsIn(entry),
+    score,
+    evidence,
+    candidates,
+    reason,
+    folded,
+  };
 }
 
 /** The entry itself, without what the generation folded of it. */
@@ -136,8 +193,10 @@ const partName = (part: number) => `part-${String(part).padStart(5, '0')}`;
 
 export const snapshotFiles = {
   part: (organizationId: string, segment: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}`,
-  partIndex: (organizationId: string, segment: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}.json`,
-  derived: (organizationId: string, segment: string, part: number) => `${BOOK_DERIVED_PREFIX}${organizationId}/${segment}/${partName(part)}`,
+  partIndex: (organizationId: string, segment: string, part: number) =>
+    `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}.json`,
+  derived: (organizationId: string, segment: string, part: number) =>
+    `${BOOK_DERIVED_PREFIX}${organizationId}/${segment}/${partName(part)}`,
   segment: (organizationId: string, segment: string) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/segment.json`,
   manifest: (organizationId: string, generation: string) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/manifest.json`,
 };
@@ -178,7 +237,10 @@ export async function writePart<Extra>(
   // and searches, in its derived file (made again from them when missing).
   const file = new BlockFileWriter();
   const derived = new BlockFileWriter();
-  const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({ ...file.add(block.map(storedEntry), entryKey(block[0]!)), part }));
+  const blocks = blocksOf(entries, SNAPSHOT_BLOCK_ENTRIES).map((block) => ({
+    ...file.add(block.map(storedEntry), entryKey(block[0]!)),
+    part,
+  }));
   const indexBlocks = indexBlocksOf(entries).map((block) => ({ ...derived.add(block, block[0]![0]), part }));
   // A part of no entries (a range a write left as it was) is its index alone.
   const search = entries.length > 0 ? derived.addBytes(serializeEntryColumns(entryColumnsOf(entries))) : null;
@@ -187,12 +249,25 @@ export async function writePart<Extra>(
     await objects.put(snapshotFiles.derived(organizationId, segment, part), derived.bytes(), 'application/octet-stream');
   }
   const last = entries[entries.length - 1];
-  const index: PartIndex<Extra> = { entries: entries.length, last: last ? entryKey(last) : null, blocks, indexBlocks, search, derivedApart: true, extra };
+  const index: PartIndex<Extra> = {
+    entries: entries.length,
+    last: last ? entryKey(last) : null,
+    blocks,
+    indexBlocks,
+    search,
+    derivedApart: true,
+    extra,
+  };
   await objects.put(snapshotFiles.partIndex(organizationId, segment, part), JSON.stringify(index), 'application/json');
 }
 
 /** Writes the manifest of a segment from its parts' indexes, once every part is written; answers the indexes. */
-export async function writeSegment<Extra>(objects: Pick<ObjectStore, 'put' | 'get'>, organizationId: string, segment: string, parts: number): Promise<PartIndex<Extra>[]> {
+export async function writeSegment<Extra>(
+  objects: Pick<ObjectStore, 'put' | 'get'>,
+  organizationId: string,
+  segment: string,
+  parts: number,
+): Promise<PartIndex<Extra>[]> {
   const indexes = await Promise.all(
     Array.from({ length: parts }, async (_, part) => {
       const bytes = await objects.get(snapshotFiles.partIndex(organizationId, segment, part));
@@ -215,7 +290,11 @@ export async function writeSegment<Extra>(objects: Pick<ObjectStore, 'put' | 'ge
 }
 
 /** Writes a generation's manifest: its segments (each written) and its statistics. */
-export async function writeGeneration(objects: Pick<ObjectStore, 'put'>, organizationId: string, manifest: SnapshotManifest): Promise<void> {
+export async function writeGeneration(
+  objects: Pick<ObjectStore, 'put'>,
+  organizationId: string,
+  manifest: SnapshotManifest,
+): Promise<void> {
   await objects.put(snapshotFiles.manifest(organizationId, manifest.generation), JSON.stringify(manifest), 'application/json');
 }
 
@@ -234,7 +313,12 @@ export function segmentFiles(
   return [
     snapshotFiles.segment(organizationId, segment),
     ...Array.from({ length: parts }, (_, part) => [
-      ...(filed(part) ? [snapshotFiles.part(organizationId, segment, part), ...(derivedApart(part) ? [snapshotFiles.derived(organizationId, segment, part)] : [])] : []),
+      ...(filed(part)
+        ? [
+            snapshotFiles.part(organizationId, segment, part),
+            ...(derivedApart(part) ? [snapshotFiles.derived(organizationId, segment, part)] : []),
+          ]
+        : []),
       snapshotFiles.partIndex(organizationId, segment, part),
     ]).flat(),
   ];
@@ -250,7 +334,16 @@ type StoredEntry = Omit<SnapshotEntry, 'engine'> & { engine?: EngineAnswer; engi
 
 /** The answer fields an entry and its engine's answer share, in a comparable form. */
 const sharedAnswer = (answer: EngineAnswer | SnapshotEntry) =>
-  JSON.stringify([answer.status, answer.method, answer.referenceHotelId, answer.referenceHotelName, referenceFactsIn(answer), answer.score, answer.evidence, answer.candidates]);
+  JSON.stringify([
+    answer.status,
+    answer.method,
+    answer.referenceHotelId,
+    answer.referenceHotelName,
+    referenceFactsIn(answer),
+    answer.score,
+    answer.evidence,
+    answer.candidates,
+  ]);
 
 /** The entry as its block holds it. */
 function storedEntry(entry: SnapshotEntry): StoredEntry {
@@ -261,7 +354,13 @@ function storedEntry(entry: SnapshotEntry): StoredEntry {
   return {
     ...rest,
     ...(sharedAnswer(engine) === sharedAnswer(entry)
-      ? { engineOwn: { ...(reason !== undefined && { reason }), ...(basis !== undefined && { basis }), ...(unclaimed !== undefined && { unclaimed }) } }
+      ? {
+          engineOwn: {
+            ...(reason !== undefined && { reason }),
+            ...(basis !== undefined && { basis }),
+            ...(unclaimed !== undefined && { unclaimed }),
+          },
+        }
       : { engine }),
     history: lastTold ? history.slice(0, -1) : history,
     ...(lastTold && { lastChange: last.change }),
@@ -285,7 +384,11 @@ function entryOfStored(read: SnapshotEntry): SnapshotEntry {
  * changes find the part's entries. The same entries make the same blocks.
  */
 function indexBlocksOf(entries: readonly SnapshotEntry[]): [string, string][][] {
-  const pairs = inUtf8Order(entries.flatMap((entry) => indexKeys(entry).map((key): [string, string] => [key, entryKey(entry)])), ([key]) => key, 1);
+  const pairs = inUtf8Order(
+    entries.flatMap((entry) => indexKeys(entry).map((key): [string, string] => [key, entryKey(entry)])),
+    ([key]) => key,
+    1,
+  );
   return blocksOf(pairs, INDEX_BLOCK_PAIRS);
 }
 
@@ -306,7 +409,8 @@ function blocksHolding(blocks: readonly SnapshotBlock[], sortedKeys: readonly Bu
       if (Buffer.compare(sortedKeys[middle]!, firsts[block]!) < 0) low = middle + 1;
       else high = middle;
     }
-    if (low < sortedKeys.length && (block + 1 === blocks.length || Buffer.compare(sortedKeys[low]!, firsts[block + 1]!) <= 0)) holding.push(block);
+    if (low < sortedKeys.length && (block + 1 === blocks.length || Buffer.compare(sortedKeys[low]!, firsts[block + 1]!) <= 0))
+      holding.push(block);
   }
   return holding;
 }
@@ -320,7 +424,12 @@ const byKey = (entries: Iterable<SnapshotEntry>) => inUtf8Order([...entries], en
  * read twice once): those up to the lowest last key of a read that may have more (a key above it may
  * have been left out of that read).
  */
-function mergedUpTo<T>(reads: readonly { items: T[]; more: boolean }[], keyOf: (item: T) => string, limit: number, keep: (item: T) => boolean = () => true): { items: T[]; more: boolean } {
+function mergedUpTo<T>(
+  reads: readonly { items: T[]; more: boolean }[],
+  keyOf: (item: T) => string,
+  limit: number,
+  keep: (item: T) => boolean = () => true,
+): { items: T[]; more: boolean } {
   const cut = reads.filter((read) => read.more && read.items.length > 0).map((read) => keyOf(read.items[read.items.length - 1]!));
   const upTo = cut.length === 0 ? null : cut.reduce((low, key) => (compareKeys(key, low) < 0 ? key : low));
   const merged = inUtf8Order(
@@ -342,7 +451,13 @@ class Segment {
 
   files(): string[] {
     const holding = new Set(this.manifest.blocks.map((block) => block.part));
-    return segmentFiles(this.organizationId, this.id, this.manifest.parts, (part) => holding.has(part), (part) => this.derivedApart(part));
+    return segmentFiles(
+      this.organizationId,
+      this.id,
+      this.manifest.parts,
+      (part) => holding.has(part),
+      (part) => this.derivedApart(part),
+    );
   }
 
   private derivedApart(part: number): boolean {
@@ -351,7 +466,9 @@ class Segment {
 
   /** The file that holds a part's index and search columns. */
   private derivedFile(part: number): string {
-    return this.derivedApart(part) ? snapshotFiles.derived(this.organizationId, this.id, part) : snapshotFiles.part(this.organizationId, this.id, part);
+    return this.derivedApart(part)
+      ? snapshotFiles.derived(this.organizationId, this.id, part)
+      : snapshotFiles.part(this.organizationId, this.id, part);
   }
 
   /** The part's entries, every block of them. */
@@ -438,14 +555,20 @@ class Segment {
     for (const block of holding) {
       const run = runs[runs.length - 1];
       const previous = run?.[run.length - 1];
-      if (run && previous === block - 1 && blocks[previous]!.part === blocks[block]!.part && run.length < BLOCKS_READ_TOGETHER) run.push(block);
+      if (run && previous === block - 1 && blocks[previous]!.part === blocks[block]!.part && run.length < BLOCKS_READ_TOGETHER)
+        run.push(block);
       else runs.push([block]);
     }
     const kept: SnapshotEntry[] = [];
     for (const group of blocksOf(runs, READS_AT_ONCE)) {
       const read = await Promise.all(
         group.map((run) =>
-          readAdjacentBlocks<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, blocks[run[0]!]!.part), run.map((block) => blocks[block]!), entryOfStored),
+          readAdjacentBlocks<SnapshotEntry>(
+            this.objects,
+            snapshotFiles.part(this.organizationId, this.id, blocks[run[0]!]!.part),
+            run.map((block) => blocks[block]!),
+            entryOfStored,
+          ),
         ),
       );
       for (const entries of read.flat()) for (const entry of entries) if (keep(entry)) kept.push(entry);
@@ -455,7 +578,8 @@ class Segment {
 
   async entryKeysFor(wanted: ReadonlySet<string>, sorted: readonly Buffer[], into: Set<string>): Promise<void> {
     for (const [part, blocks] of this.indexBlocksByPart()) {
-      for (const block of blocksHolding(blocks, sorted)) for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) if (wanted.has(key)) into.add(entry);
+      for (const block of blocksHolding(blocks, sorted))
+        for (const [key, entry] of await this.indexBlock(part, blocks[block]!)) if (wanted.has(key)) into.add(entry);
     }
   }
 
@@ -512,7 +636,11 @@ export class Snapshot {
     private readonly segments: readonly Segment[],
   ) {}
 
-  static async open(objects: Pick<ObjectStore, 'get'>, organizationId: string, generation: string | undefined): Promise<Snapshot | undefined> {
+  static async open(
+    objects: Pick<ObjectStore, 'get'>,
+    organizationId: string,
+    generation: string | undefined,
+  ): Promise<Snapshot | undefined> {
     if (generation === undefined) return undefined;
     const readJson = <T>(key: string, what: string) =>
       cachedRead(key, async () => {
@@ -520,10 +648,19 @@ export class Snapshot {
         if (!bytes) throw new Error(`The ${what} is missing.`);
         return JSON.parse(bytes.toString('utf8')) as T;
       });
-    const manifest = await readJson<SnapshotManifest>(snapshotFiles.manifest(organizationId, generation), `manifest of the book generation ${generation}`);
+    const manifest = await readJson<SnapshotManifest>(
+      snapshotFiles.manifest(organizationId, generation),
+      `manifest of the book generation ${generation}`,
+    );
     const segments = await Promise.all(
       manifest.segments.map(
-        async ({ id }) => new Segment(objects, organizationId, id, await readJson<SegmentManifest>(snapshotFiles.segment(organizationId, id), `manifest of the book segment ${id}`)),
+        async ({ id }) =>
+          new Segment(
+            objects,
+            organizationId,
+            id,
+            await readJson<SegmentManifest>(snapshotFiles.segment(organizationId, id), `manifest of the book segment ${id}`),
+          ),
       ),
     );
     return new Snapshot(manifest, segments);
@@ -546,7 +683,9 @@ export class Snapshot {
   /** Each segment's parts' search columns, oldest segment first; and which rows a newer segment hides. */
   async searchColumns(): Promise<{ columns: GenerationColumns; hidden: Uint8Array[][] }> {
     const columns = await Promise.all(this.segments.map((segment) => segment.searchColumns()));
-    const hidden = await hiddenKept.read(`${this.manifest.generation}:${this.segments.map((segment) => segment.id).join()}`, async () => hiddenRows(columns));
+    const hidden = await hiddenKept.read(`${this.manifest.generation}:${this.segments.map((segment) => segment.id).join()}`, async () =>
+      hiddenRows(columns),
+    );
     return { columns, hidden };
   }
 

@@ -7,7 +7,11 @@ export type BookStatistics = Record<string, Record<string, number>>;
 const cell = (entry: Pick<BookEntry, 'status' | 'method'>) => `${entry.status}#${entry.method ?? 'NONE'}`;
 
 /** Counts `entries` into `into` (`sign` -1 takes them out). */
-export function countEntries(into: BookStatistics, entries: Iterable<Pick<BookEntry, 'source' | 'status' | 'method'>>, sign: 1 | -1 = 1): BookStatistics {
+export function countEntries(
+  into: BookStatistics,
+  entries: Iterable<Pick<BookEntry, 'source' | 'status' | 'method'>>,
+  sign: 1 | -1 = 1,
+): BookStatistics {
   for (const entry of entries) {
     const source = (into[entry.source] ??= {});
     source[cell(entry)] = (source[cell(entry)] ?? 0) + sign;

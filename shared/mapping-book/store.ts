@@ -119,7 +119,9 @@ export class BookStore {
   constructor(readonly table: Table) {}
 
   async state(organizationId: string): Promise<BookState> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.state(organizationId), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.state(organizationId), ConsistentRead: true }),
+    );
     return {
       ...(Item?.generation !== undefined && { generation: Item.generation as string }),
       ...(Item?.writing !== undefined && { writing: Item.writing as string }),
@@ -145,7 +147,9 @@ export class BookStore {
 
   /** The book's export of a source, if one was asked for. */
   async bookExport(organizationId: string, source: string): Promise<BookExport | undefined> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.bookExport(organizationId, source), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.bookExport(organizationId, source), ConsistentRead: true }),
+    );
     if (!Item) return undefined;
     const { PK: _pk, SK: _sk, ...held } = Item;
     return held as BookExport;
@@ -179,16 +183,20 @@ export class BookStore {
   async finishFollow(organizationId: string, followed: Publication | undefined, event: DomainEvent | undefined): Promise<void> {
     // Never back to an earlier publication than one a follow that finished first recorded.
     await transactWrite(this.table, [
-      ...(followed ? [{
-        Update: {
-          TableName: this.table.name,
-          Key: keys.state(organizationId),
-          UpdateExpression: 'SET followed = :followed',
-          ConditionExpression: 'attribute_not_exists(followed) OR followed.#number < :number',
-          ExpressionAttributeNames: { '#number': 'number' },
-          ExpressionAttributeValues: { ':followed': followed, ':number': followed.number },
-        },
-      }] : []),
+      ...(followed
+        ? [
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: keys.state(organizationId),
+                UpdateExpression: 'SET followed = :followed',
+                ConditionExpression: 'attribute_not_exists(followed) OR followed.#number < :number',
+                ExpressionAttributeNames: { '#number': 'number' },
+                ExpressionAttributeValues: { ':followed': followed, ':number': followed.number },
+              },
+            },
+          ]
+        : []),
       ...(event ? [eventPut(this.table, event)] : []),
     ]);
   }
@@ -216,7 +224,11 @@ export class BookStore {
   async planWrite(organizationId: string, write: JobWrite): Promise<JobWrite> {
     try {
       await this.table.client.send(
-        new PutCommand({ TableName: this.table.name, Item: { ...keys.write(organizationId, write.mappingJobId), ...write }, ConditionExpression: 'attribute_not_exists(PK)' }),
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...keys.write(organizationId, write.mappingJobId), ...write },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -225,7 +237,9 @@ export class BookStore {
   }
 
   async write(organizationId: string, mappingJobId: string): Promise<JobWrite | undefined> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.write(organizationId, mappingJobId), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.write(organizationId, mappingJobId), ConsistentRead: true }),
+    );
     if (!Item) return undefined;
     const { PK: _pk, SK: _sk, ...write } = Item;
     return write as JobWrite;
@@ -249,7 +263,12 @@ export class BookStore {
   /** Gives the book back when a job's write cannot finish, and marks the write abandoned: the next job's write starts from the generation as it is. */
   async abandonWrite(organizationId: string, mappingJobId: string): Promise<void> {
     await this.table.client.send(
-      new UpdateCommand({ TableName: this.table.name, Key: keys.write(organizationId, mappingJobId), UpdateExpression: 'SET abandoned = :yes', ExpressionAttributeValues: { ':yes': true } }),
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.write(organizationId, mappingJobId),
+        UpdateExpression: 'SET abandoned = :yes',
+        ExpressionAttributeValues: { ':yes': true },
+      }),
     );
     try {
       await this.table.client.send(
@@ -267,10 +286,19 @@ export class BookStore {
   }
 
   /** The writes that make the write's generation the book's, and end the write, in the commit's transaction. */
-  finishWriteItems(organizationId: string, mappingJobId: string, sequence: number, options: { mappedAgainst?: Publication; listedWhole?: Record<string, string> }): TransactItem[] {
+  finishWriteItems(
+    organizationId: string,
+    mappingJobId: string,
+    sequence: number,
+    options: { mappedAgainst?: Publication; listedWhole?: Record<string, string> },
+  ): TransactItem[] {
     const { mappedAgainst, listedWhole } = options;
     // A book that followed no publication yet follows the one its first job mapped against.
-    const sets = ['generation = :job', ...(mappedAgainst ? ['followed = if_not_exists(followed, :mapped)'] : []), ...(listedWhole ? ['listedWhole = :listedWhole'] : [])];
+    const sets = [
+      'generation = :job',
+      ...(mappedAgainst ? ['followed = if_not_exists(followed, :mapped)'] : []),
+      ...(listedWhole ? ['listedWhole = :listedWhole'] : []),
+    ];
     return [
       {
         Update: {
@@ -279,7 +307,11 @@ export class BookStore {
           // The write holds the book: what it read of listedWhole is still so.
           UpdateExpression: `SET ${sets.join(', ')} REMOVE writing`,
           ConditionExpression: 'writing = :job',
-          ExpressionAttributeValues: { ':job': mappingJobId, ...(mappedAgainst && { ':mapped': mappedAgainst }), ...(listedWhole && { ':listedWhole': listedWhole }) },
+          ExpressionAttributeValues: {
+            ':job': mappingJobId,
+            ...(mappedAgainst && { ':mapped': mappedAgainst }),
+            ...(listedWhole && { ':listedWhole': listedWhole }),
+          },
         },
       },
       {
@@ -308,12 +340,21 @@ export class BookStore {
    * key; else, or for few, the keys are read (one round trip per 100). A book found with more is read
    * by key for a while, so the Query is not paid for on each request.
    */
-  async laidOverMany(organizationId: string, entries: readonly Pick<BookEntry, 'partnerHotelId' | 'source'>[]): Promise<(LaidOverEntry | undefined)[]> {
+  async laidOverMany(
+    organizationId: string,
+    entries: readonly Pick<BookEntry, 'partnerHotelId' | 'source'>[],
+  ): Promise<(LaidOverEntry | undefined)[]> {
     const wanted = entries.map((entry) => entryKey(entry));
     let items: (Record<string, unknown> | undefined)[] | undefined;
     if (entries.length >= LAID_OVER_QUERY_FROM && (this.manyLaidOver.get(organizationId) ?? 0) < Date.now()) {
       const page = await this.table.client.send(
-        new QueryCommand({ TableName: this.table.name, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.entries(organizationId) }, Limit: entries.length, ConsistentRead: true }),
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.entries(organizationId) },
+          Limit: entries.length,
+          ConsistentRead: true,
+        }),
       );
       if (page.LastEvaluatedKey) {
         this.manyLaidOver.set(organizationId, Date.now() + MANY_LAID_OVER_KEPT_MS);
@@ -322,7 +363,10 @@ export class BookStore {
         items = wanted.map((key) => bySortKey.get(key));
       }
     }
-    items ??= await batchGet(this.table, wanted.map((key) => ({ PK: keys.entries(organizationId), SK: key })));
+    items ??= await batchGet(
+      this.table,
+      wanted.map((key) => ({ PK: keys.entries(organizationId), SK: key })),
+    );
     return items.map((item) => item && { entry: item.entry as BookEntry, sequence: item.sequence as number });
   }
 
@@ -340,9 +384,15 @@ export class BookStore {
       conditions.push('SK <= :upper');
       values[':upper'] = range.upper;
     }
-    const items = await queryAll<LaidOverEntry>(this.table, { KeyConditionExpression: conditions.join(' AND '), ExpressionAttributeValues: values, ConsistentRead: true });
+    const items = await queryAll<LaidOverEntry>(this.table, {
+      KeyConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: values,
+      ConsistentRead: true,
+    });
     // BETWEEN takes its upper bound in; the range leaves it out.
-    return items.map(({ entry, sequence }) => ({ entry, sequence })).filter((laid) => range.upper === null || entryKey(laid.entry) !== range.upper);
+    return items
+      .map(({ entry, sequence }) => ({ entry, sequence }))
+      .filter((laid) => range.upper === null || entryKey(laid.entry) !== range.upper);
   }
 
   /** Every laid-over entry: those decided since the generation (a committed write removes what it folded). */

@@ -35,5 +35,11 @@ export function changeView(change: BookChange, connected: readonly string[]) {
 function entryReasonCode(entry: BookEntry): ReasonCode | undefined {
   if (entry.status === 'DELETED') return undefined;
   if (entry.status === 'REVIEW' && entry.decision) return 'PARTNER_HOTEL_CHANGED';
-  return reasonCodeOf({ status: entry.status, method: entry.method, score: entry.score, reason: entry.engine.reason, candidates: entry.candidates });
+  return reasonCodeOf({
+    status: entry.status,
+    method: entry.method,
+    score: entry.score,
+    reason: entry.engine.reason,
+    candidates: entry.candidates,
+  });
 }

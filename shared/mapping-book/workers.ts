@@ -5,7 +5,13 @@ import { queueOf } from '../platform/queue/services';
 import type { Runtime } from '../platform/runtime';
 import { matchingIndexesOf, readReferenceChanges } from '../reference';
 import type { EngineAnswer, PartnerFacts } from './entries';
-import { mappingBookFollowQueue, type ExportMessage, type FollowQueueMessage, type RecordMessage, type ReferenceChangeMessage } from './queues';
+import {
+  mappingBookFollowQueue,
+  type ExportMessage,
+  type FollowQueueMessage,
+  type RecordMessage,
+  type ReferenceChangeMessage,
+} from './queues';
 import { recordQueuedRows } from './recording';
 import { prepareBookExport } from './exports';
 import { exportPorts } from './services';

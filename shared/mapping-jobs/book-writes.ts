@@ -3,7 +3,17 @@
  * its ranges), and each decision on a job's row, in the transaction that records it on the job.
  */
 import { referenceFactsIn } from '../mapping';
-import { decideEntries, OWN_SOURCE, SNAPSHOT_BLOCK_ENTRIES, startJobWrite, writeJobRange, type BookPorts, type EntryDecision, type JobRow, type JobRowsSource } from '../mapping-book';
+import {
+  decideEntries,
+  OWN_SOURCE,
+  SNAPSHOT_BLOCK_ENTRIES,
+  startJobWrite,
+  writeJobRange,
+  type BookPorts,
+  type EntryDecision,
+  type JobRow,
+  type JobRowsSource,
+} from '../mapping-book';
 import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
 import { listedAtOf, type MappingJob, type StoredResult } from './job';
@@ -76,7 +86,11 @@ export async function writeIntoBook(ports: BookWritePorts, message: BookWriteMes
  * decision. A decision the book refuses, or whose row another decision changed meanwhile, is left out.
  */
 export async function commitDecisions(
-  ports: { book: BookPorts; jobs: Pick<MappingJobStore, 'decisionWrites' | 'withdrawalWrites' | 'decisionsCounted'>; leases: Pick<RowLeaseStore, 'freeFor'> },
+  ports: {
+    book: BookPorts;
+    jobs: Pick<MappingJobStore, 'decisionWrites' | 'withdrawalWrites' | 'decisionsCounted'>;
+    leases: Pick<RowLeaseStore, 'freeFor'>;
+  },
   job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt' | 'inventoryUploadedAt' | 'scores'>,
   decisions: readonly PreparedDecision[],
   leaseHolder: string | undefined,
@@ -112,15 +126,21 @@ export async function commitDecisions(
     };
   });
   const decidedBy = decisions[0]?.event.data.decidedBy ?? '';
-  const outcomes = await decideEntries(ports.book, job.organizationId, entries, { kind: 'REVIEW', decidedBy, mappingJobId: job.id }, (going) =>
-    ports.jobs.decisionsCounted(
-      job,
-      going.map((i) => {
-        const { kind, read, updated } = decisions[i]!;
-        const engineRow = kind === 'WITHDRAWAL' ? { row: updated, decided: false } : read.review === undefined ? { row: read, decided: true } : undefined;
-        return { from: read.status, to: updated.status, ...(engineRow && { engineRow }) };
-      }),
-    ),
+  const outcomes = await decideEntries(
+    ports.book,
+    job.organizationId,
+    entries,
+    { kind: 'REVIEW', decidedBy, mappingJobId: job.id },
+    (going) =>
+      ports.jobs.decisionsCounted(
+        job,
+        going.map((i) => {
+          const { kind, read, updated } = decisions[i]!;
+          const engineRow =
+            kind === 'WITHDRAWAL' ? { row: updated, decided: false } : read.review === undefined ? { row: read, decided: true } : undefined;
+          return { from: read.status, to: updated.status, ...(engineRow && { engineRow }) };
+        }),
+      ),
   );
   return outcomes.map((outcome, i): CommitOutcome => {
     if ('decided' in outcome) return { outcome: 'COMMITTED' };
@@ -133,5 +153,7 @@ export async function commitDecisions(
 
 /** The answer to a decision on a row another reviewer holds. */
 function leasedToAnother(partnerHotelId: string) {
-  return conflict(`The row ${partnerHotelId} is being reviewed by someone else (leased to another reviewer for a short while); decide it once they leave it.`);
+  return conflict(
+    `The row ${partnerHotelId} is being reviewed by someone else (leased to another reviewer for a short while); decide it once they leave it.`,
+  );
 }

@@ -52,7 +52,9 @@ export async function tellCompletion(ports: CompletionPorts, message: Completion
     sizeBytes: file.sizeBytes,
   });
   const download = await downloadOf(ports, job, file, format);
-  await ports.jobs.recordEvent(completionEvent(job, job.completedAt!, { ...download, fileName: deliveredFileName(job.id, file.key) }, deliveries));
+  await ports.jobs.recordEvent(
+    completionEvent(job, job.completedAt!, { ...download, fileName: deliveredFileName(job.id, file.key) }, deliveries),
+  );
 }
 
 /** A completion whose export could not be written (every attempt failed): told without the file. */
@@ -63,7 +65,12 @@ export async function tellCompletionWithoutFile(ports: Pick<CompletionPorts, 'jo
   await ports.jobs.recordEvent(completionEvent(job, job.completedAt!, null, []));
 }
 
-export function completionEvent(job: MappingJob, completedAt: string, file: CompletionExport | null, deliveries: readonly DeliveryPlaced[]): PartnerEvent {
+export function completionEvent(
+  job: MappingJob,
+  completedAt: string,
+  file: CompletionExport | null,
+  deliveries: readonly DeliveryPlaced[],
+): PartnerEvent {
   return {
     // One event per job, whatever the deliveries: the id and time come from the job.
     id: `${job.id}-completed`,

@@ -14,7 +14,18 @@ import { answerSearchOf } from '../mapping';
 import { reviewResult, reviewResults } from './review';
 import { findMatches } from './find-match';
 import { mappingJobRoutes } from './routes';
-import { chunkResultsOf, endingPorts, currentReference, exportPorts, findMatchPorts, jobPorts, leasePorts, resultViewsOf, reviewPorts, supplierLookup } from './services';
+import {
+  chunkResultsOf,
+  endingPorts,
+  currentReference,
+  exportPorts,
+  findMatchPorts,
+  jobPorts,
+  leasePorts,
+  resultViewsOf,
+  reviewPorts,
+  supplierLookup,
+} from './services';
 import { holdRows, LEASE_SECONDS, leaveRows } from './leases';
 import { mappingJobStoreOf } from './store';
 import { connectedSupplierCodes } from '../suppliers';
@@ -41,7 +52,14 @@ export const createMappingJob: Implementation<typeof mappingJobRoutes.createMapp
   });
   return {
     status: 201,
-    json: { mappingJobId: job.id, name: job.name ?? null, partnerInventoryId: job.partnerInventoryId, status: 'PENDING', mode: job.mode, createdAt: job.createdAt },
+    json: {
+      mappingJobId: job.id,
+      name: job.name ?? null,
+      partnerInventoryId: job.partnerInventoryId,
+      status: 'PENDING',
+      mode: job.mode,
+      createdAt: job.createdAt,
+    },
   };
 };
 
@@ -61,9 +79,15 @@ export const cancelMappingJob: Implementation<typeof mappingJobRoutes.cancelMapp
   return { status: 200, json: jobView(await cancelJob(endingPorts(runtime), job)) };
 };
 
-export const listMappingResults: Implementation<typeof mappingJobRoutes.listMappingResults> = async ({ principal, params, query }, runtime) => {
+export const listMappingResults: Implementation<typeof mappingJobRoutes.listMappingResults> = async (
+  { principal, params, query },
+  runtime,
+) => {
   const { limit = 100, cursor, name, city, country, referenceHotelId, supplier, ...filter } = query;
-  const [job, connected] = await Promise.all([requireJob(runtime, principal.organizationId, params.jobId), connectedSupplierCodes(runtime, principal.organizationId)]);
+  const [job, connected] = await Promise.all([
+    requireJob(runtime, principal.organizationId, params.jobId),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
   refuseExpiredResults(job, runtime.clock.now());
   const search = answerSearchOf({ name, city, country, referenceHotelId, supplier }, connected);
   if (search && filter.order) throw invalidInput('order: a search lists rows in partner id order; leave order out, or search without it.');
@@ -73,29 +97,60 @@ export const listMappingResults: Implementation<typeof mappingJobRoutes.listMapp
       ? await queryResults(resultViewsOf(runtime, job), job.id, filter, limit, cursor)
       : await queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit, cursor)
     : completed
-      ? await searchResults(resultViewsOf(runtime, job), () => mappingJobStoreOf(runtime).decisions(job.id), { ...search, partnerHotelId: filter.partnerHotelId }, filter, limit, cursor)
+      ? await searchResults(
+          resultViewsOf(runtime, job),
+          () => mappingJobStoreOf(runtime).decisions(job.id),
+          { ...search, partnerHotelId: filter.partnerHotelId },
+          filter,
+          limit,
+          cursor,
+        )
       : await queryCountedChunks(chunkResultsOf(runtime, job), job, filter, limit, cursor, search);
-  return { status: 200, json: { results: page.results.map((result) => resultView(result, connected)), nextCursor: page.nextCursor, ...(page.total !== undefined && { total: page.total }) } };
+  return {
+    status: 200,
+    json: {
+      results: page.results.map((result) => resultView(result, connected)),
+      nextCursor: page.nextCursor,
+      ...(page.total !== undefined && { total: page.total }),
+    },
+  };
 };
 
-export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async ({ principal, params, body }, runtime) => {
+export const reviewMappingResult: Implementation<typeof mappingJobRoutes.reviewMappingResult> = async (
+  { principal, params, body },
+  runtime,
+) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
   const updated = await reviewResult(reviewPorts(runtime), { job, ...body, decidedBy: principal.keyId });
   return { status: 200, json: resultView(updated, await connectedSupplierCodes(runtime, principal.organizationId)) };
 };
 
-export const reviewMappingResults: Implementation<typeof mappingJobRoutes.reviewMappingResults> = async ({ principal, params, body }, runtime) => {
+export const reviewMappingResults: Implementation<typeof mappingJobRoutes.reviewMappingResults> = async (
+  { principal, params, body },
+  runtime,
+) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
-  const outcome = await reviewResults(reviewPorts(runtime), { job, decisions: body.decisions, decidedBy: principal.keyId, leaseHolder: body.leaseHolder });
+  const outcome = await reviewResults(reviewPorts(runtime), {
+    job,
+    decisions: body.decisions,
+    decidedBy: principal.keyId,
+    leaseHolder: body.leaseHolder,
+  });
   return { status: 200, json: { decided: outcome.decided.map(decidedRowView), refused: outcome.refused.map(refusedRowView) } };
 };
 
-export const leaseMappingResults: Implementation<typeof mappingJobRoutes.leaseMappingResults> = async ({ principal, params, body }, runtime) => {
+export const leaseMappingResults: Implementation<typeof mappingJobRoutes.leaseMappingResults> = async (
+  { principal, params, body },
+  runtime,
+) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
-  return { status: 200, json: await holdRows(leasePorts(runtime), job, params.holder, body.partnerHotelIds, body.seconds ?? LEASE_SECONDS.default) };
+  return {
+    status: 200,
+    json: await holdRows(leasePorts(runtime), job, params.holder, body.partnerHotelIds, body.seconds ?? LEASE_SECONDS.default),
+  };
 };
 
 export const leaveMappingResults: Implementation<typeof mappingJobRoutes.leaveMappingResults> = async ({ principal, params }, runtime) => {
@@ -105,25 +160,36 @@ export const leaveMappingResults: Implementation<typeof mappingJobRoutes.leaveMa
 
 export const findMatch: Implementation<typeof mappingJobRoutes.findMatch> = async (request, runtime) => {
   const { principal, body } = request;
-  const [answer, connected] = await Promise.all([findMatches(findMatchPorts(runtime), {
-    organizationId: principal.organizationId,
-    hotels: body.hotels,
-    requestedMode: body.mode,
-    supplierCode: body.supplierCode,
-    view: body.view ?? 'BOOK',
-    record: body.record ?? false,
-    requestedBy: principal.keyId,
-    requestId: request.requestId,
-    receiptId: requestReceipt(mappingJobRoutes.findMatch, request),
-  }), connectedSupplierCodes(runtime, principal.organizationId)]);
-  const results = answer.results.map(({ index, ...result }) => (result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result, connected) }));
+  const [answer, connected] = await Promise.all([
+    findMatches(findMatchPorts(runtime), {
+      organizationId: principal.organizationId,
+      hotels: body.hotels,
+      requestedMode: body.mode,
+      supplierCode: body.supplierCode,
+      view: body.view ?? 'BOOK',
+      record: body.record ?? false,
+      requestedBy: principal.keyId,
+      requestId: request.requestId,
+      receiptId: requestReceipt(mappingJobRoutes.findMatch, request),
+    }),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
+  const results = answer.results.map(({ index, ...result }) =>
+    result.status === 'REJECTED' ? { index, ...result } : { index, from: result.from, ...resultView(result, connected) },
+  );
   return { status: 200, json: { mode: answer.mode, referenceVersionId: answer.referenceVersionId, charged: answer.charged, results } };
 };
 
-export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async ({ principal, params }, runtime) => {
+export const exportMappingResults: Implementation<typeof mappingJobRoutes.exportMappingResults> = async (
+  { principal, params },
+  runtime,
+) => {
   const job = await requireJob(runtime, principal.organizationId, params.jobId);
   refuseExpiredResults(job, runtime.clock.now());
-  const [saved, connected] = await Promise.all([exportFormatStoreOf(runtime).get(principal.organizationId), connectedSupplierCodes(runtime, principal.organizationId)]);
+  const [saved, connected] = await Promise.all([
+    exportFormatStoreOf(runtime).get(principal.organizationId),
+    connectedSupplierCodes(runtime, principal.organizationId),
+  ]);
   const answer = await requestExport(exportPorts(runtime), job, saved, connected);
   if (answer.status === 200) return { status: 200, json: answer.file };
   return { status: 202, json: answer.preparing, headers: { 'retry-after': String(answer.retryAfterSeconds) } };
@@ -134,7 +200,10 @@ export const getMappingPreferences: Implementation<typeof mappingJobRoutes.getMa
   json: { defaultMode: (await mappingJobStoreOf(runtime).defaultMode(principal.organizationId)) ?? 'STANDARD' },
 });
 
-export const putMappingPreferences: Implementation<typeof mappingJobRoutes.putMappingPreferences> = async ({ principal, body }, runtime) => {
+export const putMappingPreferences: Implementation<typeof mappingJobRoutes.putMappingPreferences> = async (
+  { principal, body },
+  runtime,
+) => {
   await mappingJobStoreOf(runtime).setDefaultMode(principal.organizationId, body.defaultMode, runtime.clock.now().toISOString());
   return { status: 200, json: { defaultMode: body.defaultMode } };
 };

@@ -68,16 +68,25 @@ export interface ExportInPreparation {
 export type ExportAnswer = { status: 200; file: JobExport } | { status: 202; preparing: ExportInPreparation; retryAfterSeconds: number };
 
 /** `saved`: the organization's export format; `connected`: the suppliers whose codes the file shows. */
-export async function requestExport(ports: PreparationPorts, job: MappingJob, saved: ExportFormatConfig | undefined, connected: readonly string[]): Promise<ExportAnswer> {
+export async function requestExport(
+  ports: PreparationPorts,
+  job: MappingJob,
+  saved: ExportFormatConfig | undefined,
+  connected: readonly string[],
+): Promise<ExportAnswer> {
   refuseUnendedJob(job);
   const format = resolveFormat(saved, connected);
   const rows = job.counts.processed;
   const plan = exportPlan(rows, ports.syncMaxRows);
   if (plan === 'too_large') {
-    throw conflict(`The job has ${rows} rows; one export file holds at most ${EXPORT_MAX_ROWS}. Read its rows with GET /api/v1/mapping/${job.id}/results.`);
+    throw conflict(
+      `The job has ${rows} rows; one export file holds at most ${EXPORT_MAX_ROWS}. Read its rows with GET /api/v1/mapping/${job.id}/results.`,
+    );
   }
   if (format.format === 'xlsx' && rows > XLSX_MAX_ROWS) {
-    throw conflict(`The job has ${rows} rows; an XLSX sheet holds at most ${XLSX_MAX_ROWS}. Choose csv or jsonl (PUT /api/v1/export-format), or read its rows with GET /api/v1/mapping/${job.id}/results.`);
+    throw conflict(
+      `The job has ${rows} rows; an XLSX sheet holds at most ${XLSX_MAX_ROWS}. Choose csv or jsonl (PUT /api/v1/export-format), or read its rows with GET /api/v1/mapping/${job.id}/results.`,
+    );
   }
   if (plan === 'now') {
     return { status: 200, file: await downloadOf(ports, job, await writeExportFile(ports, job, format, ports.newId()), format) };
@@ -127,7 +136,13 @@ export async function prepareExport(ports: PreparationPorts, message: ExportMess
   });
 }
 
-function isCurrent(ports: Pick<PreparationPorts, 'clock'>, state: ExportState, ready: PreparedExport, readyAt: string, format: ResolvedExportFormat): boolean {
+function isCurrent(
+  ports: Pick<PreparationPorts, 'clock'>,
+  state: ExportState,
+  ready: PreparedExport,
+  readyAt: string,
+  format: ResolvedExportFormat,
+): boolean {
   const keptUntil = new Date(readyAt).getTime() + READY_REUSE_DAYS * 86_400_000;
   return sameFormat(ready.format, format) && ready.decisionsVersion === state.decisionsVersion && ports.clock.now().getTime() < keptUntil;
 }

@@ -80,7 +80,10 @@ export class ExportStore {
 
   private async updateIf(
     jobId: string,
-    update: Pick<ConstructorParameters<typeof UpdateCommand>[0], 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+    update: Pick<
+      ConstructorParameters<typeof UpdateCommand>[0],
+      'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+    >,
   ): Promise<boolean> {
     return writtenIf(this.table.client.send(new UpdateCommand({ TableName: this.table.name, Key: keyOf(jobId), ...update })));
   }

@@ -14,7 +14,6 @@ import type { ExportFile } from './export-store';
 import type { MappingJobStore } from './store';
 import { resultsFileText } from './results-files';
 
-
 export interface ExportPorts {
   jobs: Pick<MappingJobStore, 'decisions'>;
   objects: ObjectStore;
@@ -33,7 +32,9 @@ export interface JobExport {
 /** Only an ended job has rows that no longer change. */
 export function refuseUnendedJob(job: Pick<MappingJob, 'status'>): void {
   if (job.status === 'PENDING' || job.status === 'RUNNING') {
-    throw conflict(`The job is ${job.status}; it can be exported once it has ended (COMPLETED, or the rows a CANCELLED or FAILED job processed).`);
+    throw conflict(
+      `The job is ${job.status}; it can be exported once it has ended (COMPLETED, or the rows a CANCELLED or FAILED job processed).`,
+    );
   }
 }
 
@@ -42,7 +43,12 @@ export function refuseUnendedJob(job: Pick<MappingJob, 'status'>): void {
  * message rewrites its own file. Built chunk by chunk as bytes, so a file of millions of rows
  * never has to fit in one string.
  */
-export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects'>, job: MappingJob, format: ResolvedExportFormat, exportId: string): Promise<ExportFile> {
+export async function writeExportFile(
+  ports: Pick<ExportPorts, 'jobs' | 'objects'>,
+  job: MappingJob,
+  format: ResolvedExportFormat,
+  exportId: string,
+): Promise<ExportFile> {
   const decided = new Map((await ports.jobs.decisions(job.id)).map((result) => [result.partnerHotelId, result]));
   const writer = await openExportFile(format);
   const context = { mappingJobId: job.id, partnerInventoryId: job.partnerInventoryId, suppliers: format.suppliers ?? [] };
@@ -65,7 +71,12 @@ export async function writeExportFile(ports: Pick<ExportPorts, 'jobs' | 'objects
 }
 
 /** The answer that hands a written file out: a download URL valid for an hour from now, saved as `mapping-<job id>` and the format's extension. */
-export async function downloadOf(ports: Pick<ExportPorts, 'objects' | 'clock'>, job: Pick<MappingJob, 'id'>, file: ExportFile, format: ResolvedExportFormat): Promise<JobExport> {
+export async function downloadOf(
+  ports: Pick<ExportPorts, 'objects' | 'clock'>,
+  job: Pick<MappingJob, 'id'>,
+  file: ExportFile,
+  format: ResolvedExportFormat,
+): Promise<JobExport> {
   return {
     ...(await downloadLink(ports.objects, file.key, ports.clock.now(), `mapping-${job.id}`)),
     format: format.format,

@@ -14,9 +14,25 @@
  * has charged and recorded nothing, and one that dies after is answered again by its retry with the
  * same Idempotency-Key at no new charge (the receipt).
  */
-import { mapHotels, withReferenceFacts, matchesBySupplierCode, readPartnerInventory, type MappingMode, type MatchingIndex, type PartnerHotel } from '../mapping';
+import {
+  mapHotels,
+  withReferenceFacts,
+  matchesBySupplierCode,
+  readPartnerInventory,
+  type MappingMode,
+  type MatchingIndex,
+  type PartnerHotel,
+} from '../mapping';
 import type { Metering } from '../billing';
-import { materialChange, recordingOutcomes, type BookEntry, type EntryAnswer, type EntryId, type JobRow, type RecordingRequest } from '../mapping-book';
+import {
+  materialChange,
+  recordingOutcomes,
+  type BookEntry,
+  type EntryAnswer,
+  type EntryId,
+  type JobRow,
+  type RecordingRequest,
+} from '../mapping-book';
 import type { Clock } from '../platform/clock';
 import type { TransactItem } from '../platform/table';
 import { invalidInput } from '../platform/errors';
@@ -82,7 +98,9 @@ export interface FindMatchInput {
 /** Where an answer came from. */
 export type AnsweredFrom = 'ENGINE' | 'BOOK';
 
-export type FoundMatch = { index: number } & ((Omit<StoredResult, 'chunk'> & { from: AnsweredFrom }) | { status: 'REJECTED'; reason: string; reasonCode: 'INVALID_INPUT' });
+export type FoundMatch = { index: number } & (
+  (Omit<StoredResult, 'chunk'> & { from: AnsweredFrom }) | { status: 'REJECTED'; reason: string; reasonCode: 'INVALID_INPUT' }
+);
 
 export interface FindMatchAnswer {
   mode: MappingMode;
@@ -99,7 +117,9 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
   const lines = Buffer.from(input.hotels.map((hotel) => JSON.stringify(hotel)).join('\n'), 'utf8');
   const rows: ({ index: number; hotel: PartnerHotel } | { index: number; reason: string })[] = [];
   for await (const row of readPartnerInventory(lines, 'jsonl', { defaultSupplierCode: input.supplierCode })) {
-    rows.push('hotel' in row ? { index: row.line - 1, hotel: row.hotel } : { index: row.line - 1, reason: row.error.replace(/^line \d+: /, '') });
+    rows.push(
+      'hotel' in row ? { index: row.line - 1, hotel: row.hotel } : { index: row.line - 1, reason: row.error.replace(/^line \d+: /, '') },
+    );
   }
   const hotels = rows.flatMap((row) => ('hotel' in row ? [row] : []));
 
@@ -114,11 +134,17 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
     // Recording writes over the entries whole; they answer too.
     records ? ports.currentEntries(organizationId, ids) : [],
   ]);
-  const supplier = matchesBySupplierCode(mode) ? await connectedSupplierFor(ports.suppliers, organizationId, mode, input.supplierCode) : undefined;
+  const supplier = matchesBySupplierCode(mode)
+    ? await connectedSupplierFor(ports.suppliers, organizationId, mode, input.supplierCode)
+    : undefined;
   if (!reference) throw invalidInput('No reference inventory is published yet: there is nothing to map against.');
 
   const index = await ports.index(reference);
-  const mapped = mapHotels(index, hotels.map((row) => row.hotel), { mode });
+  const mapped = mapHotels(
+    index,
+    hotels.map((row) => row.hotel),
+    { mode },
+  );
   const engine = hotels.map((row, i) => withPartnerFacts(mapped[i]!, row.hotel));
 
   let entries: readonly (EntryAnswer | undefined)[] = held;
@@ -128,15 +154,22 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
     const recording = recordingOutcomes(whole, engine.map(jobRow), at, { kind: 'MATCH', requestedBy: input.requestedBy });
     entries = recording.entries;
     const changed = recording.changed.map(({ row }) => row);
-    if (changed.length > 0) writes.push(ports.recordingWrite({ organizationId, requestId: input.requestId, requestedBy: input.requestedBy, at }, changed));
+    if (changed.length > 0)
+      writes.push(ports.recordingWrite({ organizationId, requestId: input.requestId, requestedBy: input.requestedBy, at }, changed));
   }
   // The one write: charged, receipted and recorded together, or not at all.
   const charged = findMatchCharge(hotels.length);
-  if (charged > 0) await ports.metering.charge({ organizationId, mappings: charged, supplier, receiptId: input.receiptId, writes }, standing);
+  if (charged > 0)
+    await ports.metering.charge({ organizationId, mappings: charged, supplier, receiptId: input.receiptId, writes }, standing);
 
-  const answerOf = (i: number) => (input.view === 'BOOK' ? bookAnswer(engine[i]!, entries[i]) : undefined) ?? { ...engine[i]!, from: 'ENGINE' as const };
+  const answerOf = (i: number) =>
+    (input.view === 'BOOK' ? bookAnswer(engine[i]!, entries[i]) : undefined) ?? { ...engine[i]!, from: 'ENGINE' as const };
   const byIndex = new Map(hotels.map((row, i) => [row.index, answerOf(i)]));
-  const results: FoundMatch[] = rows.map((row) => ('hotel' in row ? { index: row.index, ...byIndex.get(row.index)! } : { index: row.index, status: 'REJECTED', reason: row.reason, reasonCode: 'INVALID_INPUT' }));
+  const results: FoundMatch[] = rows.map((row) =>
+    'hotel' in row
+      ? { index: row.index, ...byIndex.get(row.index)! }
+      : { index: row.index, status: 'REJECTED', reason: row.reason, reasonCode: 'INVALID_INPUT' },
+  );
   return { mode, referenceVersionId: reference.artifactsId, results, charged };
 }
 
@@ -147,7 +180,18 @@ export async function findMatches(ports: FindMatchPorts, input: FindMatchInput):
 function bookAnswer(engine: FoundMatchRow, entry: EntryAnswer | undefined): (FoundMatchRow & { from: AnsweredFrom }) | undefined {
   if (!entry || entry.status === 'DELETED' || materialChange(entry.partner, engine.partner) !== undefined) return undefined;
   const { status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason } = entry;
-  return { ...withReferenceFacts(engine, entry), status, method, referenceHotelId, referenceHotelName, score, evidence, candidates, reason, from: 'BOOK' };
+  return {
+    ...withReferenceFacts(engine, entry),
+    status,
+    method,
+    referenceHotelId,
+    referenceHotelName,
+    score,
+    evidence,
+    candidates,
+    reason,
+    from: 'BOOK',
+  };
 }
 
 type FoundMatchRow = Omit<StoredResult, 'chunk'> & Required<Pick<StoredResult, 'source' | 'partner'>>;

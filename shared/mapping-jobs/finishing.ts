@@ -20,8 +20,28 @@ import { decisionThresholds, resolveSharedClaims, type MappingResult, type Match
 import type { ObjectStore } from '../platform/objects/object-store';
 import { defineSettings } from '../platform/config';
 import type { Queue } from '../platform/queue/queue';
-import { addScoreFigures, emptyScoreFigures, jobObjects, type FinishingPlan, type ScoreFigures, type FinishingState, type JobCounts, type MappingJob, type StoredResult } from './job';
-import { mergePartition, partitionsToMerge, readMergedPartition, readViewPart, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest, type MergedPartition, type ViewPart } from './result-views';
+import {
+  addScoreFigures,
+  emptyScoreFigures,
+  jobObjects,
+  type FinishingPlan,
+  type ScoreFigures,
+  type FinishingState,
+  type JobCounts,
+  type MappingJob,
+  type StoredResult,
+} from './job';
+import {
+  mergePartition,
+  partitionsToMerge,
+  readMergedPartition,
+  readViewPart,
+  VIEW_BLOCK_ROWS,
+  writeViewPart,
+  writeViewsManifest,
+  type MergedPartition,
+  type ViewPart,
+} from './result-views';
 import { log } from '../platform/logging';
 import type { ChunkMessage, FinishingMessage } from './queues';
 import type { MappingJobStore } from './store';
@@ -42,7 +62,10 @@ export interface FinishingSizes {
 export const DEFAULT_FINISHING_SIZES: FinishingSizes = { claimPartRows: 500_000, viewPartRows: 100_000 };
 
 export function finishingPlan(job: Pick<MappingJob, 'counts' | 'chunkCount'>, sizes: FinishingSizes): FinishingPlan {
-  return { claimParts: Math.max(1, Math.ceil(job.counts.total / sizes.claimPartRows)), viewParts: Math.max(1, Math.ceil(job.chunkCount / chunksPerViewPart(job, sizes))) };
+  return {
+    claimParts: Math.max(1, Math.ceil(job.counts.total / sizes.claimPartRows)),
+    viewParts: Math.max(1, Math.ceil(job.chunkCount / chunksPerViewPart(job, sizes))),
+  };
 }
 
 function chunksPerViewPart(job: Pick<MappingJob, 'counts'>, sizes: Pick<FinishingSizes, 'viewPartRows'>): number {
@@ -79,11 +102,14 @@ type ClaimLine = [string, string, number, MappingResult['method'], string | null
 /** Reads of one stage made at once. */
 const READS_AT_ONCE = 16;
 
-
 /** A chunk's claims file: its MATCHED rows' claims, written beside its results before it is counted. */
 export function claimsFileOf(results: readonly MappingResult[]): string {
   return results
-    .flatMap((result) => (result.status === 'MATCHED' && result.referenceHotelId !== null ? [[result.referenceHotelId, result.partnerHotelId, result.score, result.method, result.reason ?? null] satisfies ClaimLine] : []))
+    .flatMap((result) =>
+      result.status === 'MATCHED' && result.referenceHotelId !== null
+        ? [[result.referenceHotelId, result.partnerHotelId, result.score, result.method, result.reason ?? null] satisfies ClaimLine]
+        : [],
+    )
     .map((claim) => JSON.stringify(claim))
     .join('\n');
 }
@@ -97,7 +123,8 @@ function claimPartOf(hotelId: string, parts: number): number {
 
 async function inGroups<T>(count: number, read: (i: number) => Promise<T>): Promise<T[]> {
   const all: T[] = [];
-  for (let start = 0; start < count; start += READS_AT_ONCE) all.push(...(await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, count - start) }, (_, i) => read(start + i)))));
+  for (let start = 0; start < count; start += READS_AT_ONCE)
+    all.push(...(await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, count - start) }, (_, i) => read(start + i)))));
   return all;
 }
 
@@ -113,7 +140,17 @@ async function finishClaims(ports: FinishingPorts, job: MappingJob, plan: Finish
     for (const line of lines(file)) {
       const [hotelId, partnerHotelId, score, method, reason] = JSON.parse(line) as ClaimLine;
       if (claimPartOf(hotelId, plan.claimParts) !== part) continue;
-      const claim: MappingResult = { partnerHotelId, partnerHotelName: '', referenceHotelId: hotelId, referenceHotelName: null, status: 'MATCHED', method, score, evidence: null, candidates: [] };
+      const claim: MappingResult = {
+        partnerHotelId,
+        partnerHotelName: '',
+        referenceHotelId: hotelId,
+        referenceHotelName: null,
+        status: 'MATCHED',
+        method,
+        score,
+        evidence: null,
+        candidates: [],
+      };
       if (reason !== null) claim.reason = reason;
       (claimsByHotel.get(hotelId) ?? claimsByHotel.set(hotelId, []).get(hotelId)!).push(claim);
       chunkOf.set(partnerHotelId, chunk);
@@ -124,10 +161,26 @@ async function finishClaims(ports: FinishingPorts, job: MappingJob, plan: Finish
   if (shared.length > 0) {
     const inputs = await inputsOf(ports, job, shared.flat(), chunkOf);
     if (!inputs) return undefined;
-    const own = new Map(shared.flat().map((claim) => [claim, { status: claim.status, score: claim.score, ...(claim.reason !== undefined && { reason: claim.reason }) }]));
-    for (const claim of resolveSharedClaims(await ports.index(job), shared, (partnerHotelId) => inputs.get(partnerHotelId)!, decisionThresholds({}).match)) {
+    const own = new Map(
+      shared
+        .flat()
+        .map((claim) => [claim, { status: claim.status, score: claim.score, ...(claim.reason !== undefined && { reason: claim.reason }) }]),
+    );
+    for (const claim of resolveSharedClaims(
+      await ports.index(job),
+      shared,
+      (partnerHotelId) => inputs.get(partnerHotelId)!,
+      decisionThresholds({}).match,
+    )) {
       const { partnerHotelId, status, score, reason } = claim;
-      changes.push({ chunk: chunkOf.get(partnerHotelId)!, partnerHotelId, status, score, ...(reason !== undefined && { reason }), unclaimed: own.get(claim)! });
+      changes.push({
+        chunk: chunkOf.get(partnerHotelId)!,
+        partnerHotelId,
+        status,
+        score,
+        ...(reason !== undefined && { reason }),
+        unclaimed: own.get(claim)!,
+      });
     }
   }
   await ports.putResultsFile(jobObjects.claimChanges(job, part), changes.map((change) => JSON.stringify(change)).join('\n'));
@@ -135,7 +188,12 @@ async function finishClaims(ports: FinishingPorts, job: MappingJob, plan: Finish
 }
 
 /** The partner rows of the contested claims, read from the chunks that hold them. */
-async function inputsOf(ports: FinishingPorts, job: MappingJob, contested: readonly MappingResult[], chunkOf: ReadonlyMap<string, number>): Promise<Map<string, PartnerHotel> | undefined> {
+async function inputsOf(
+  ports: FinishingPorts,
+  job: MappingJob,
+  contested: readonly MappingResult[],
+  chunkOf: ReadonlyMap<string, number>,
+): Promise<Map<string, PartnerHotel> | undefined> {
   const wanted = new Set(contested.map((result) => result.partnerHotelId));
   const inputs = new Map<string, PartnerHotel>();
   for (const chunk of new Set(contested.map((result) => chunkOf.get(result.partnerHotelId)!))) {
@@ -147,7 +205,13 @@ async function inputsOf(ports: FinishingPorts, job: MappingJob, contested: reado
 }
 
 /** A part of the views: its chunks' results with the rule's changes applied (their files written again). */
-async function finishViews(ports: FinishingPorts, job: MappingJob, plan: FinishingPlan, sizes: Pick<FinishingSizes, 'viewPartRows'>, part: number): Promise<number> {
+async function finishViews(
+  ports: FinishingPorts,
+  job: MappingJob,
+  plan: FinishingPlan,
+  sizes: Pick<FinishingSizes, 'viewPartRows'>,
+  part: number,
+): Promise<number> {
   const from = part * chunksPerViewPart(job, sizes);
   const to = Math.min(job.chunkCount, from + chunksPerViewPart(job, sizes));
   const changes = new Map<string, ClaimChange>();
@@ -187,7 +251,11 @@ async function viewParts(ports: FinishingPorts, job: MappingJob, plan: Finishing
 }
 
 /** The views' manifest, once every part is written and every partition merged; the job's counts and score figures, summed from the parts. */
-async function finishManifest(ports: FinishingPorts, job: MappingJob, plan: FinishingPlan): Promise<{ counts: Omit<JobCounts, 'total'>; scores?: ScoreFigures }> {
+async function finishManifest(
+  ports: FinishingPorts,
+  job: MappingJob,
+  plan: FinishingPlan,
+): Promise<{ counts: Omit<JobCounts, 'total'>; scores?: ScoreFigures }> {
   const parts = await viewParts(ports, job, plan);
   const merged: Record<string, MergedPartition> = {};
   for (const partition of plan.merges ?? []) merged[partition] = await readMergedPartition(ports.views, job, partition);
@@ -202,11 +270,17 @@ async function finishManifest(ports: FinishingPorts, job: MappingJob, plan: Fini
     }),
     { processed: 0, matched: 0, review: 0, unmatched: 0, unchanged: 0 },
   );
-  const scores = parts.every((part) => part.scores) ? parts.reduce((sum, part) => addScoreFigures(sum, part.scores!), emptyScoreFigures()) : undefined;
+  const scores = parts.every((part) => part.scores)
+    ? parts.reduce((sum, part) => addScoreFigures(sum, part.scores!), emptyScoreFigures())
+    : undefined;
   return { counts, ...(scores && { scores }) };
 }
 
-const message = (job: Pick<MappingJob, 'organizationId' | 'id'>, stage: FinishingMessage['finishing'], part: number | string): FinishingMessage => ({
+const message = (
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  stage: FinishingMessage['finishing'],
+  part: number | string,
+): FinishingMessage => ({
   organizationId: job.organizationId,
   mappingJobId: job.id,
   finishing: stage,
@@ -237,7 +311,8 @@ async function advance(ports: FinishingPorts, job: MappingJob, state: FinishingS
           : (plan.merges ??= await ports.jobs.planMerges(job, partitionsToMerge(await viewParts(ports, job, plan))));
     const left = parts.filter((part) => !doneParts(state, stage).has(part));
     if (left.length === 0) continue;
-    if (after === undefined || STAGES.indexOf(after) === index - 1) await ports.finishing.sendAll(left.map((part) => message(job, stage, part)));
+    if (after === undefined || STAGES.indexOf(after) === index - 1)
+      await ports.finishing.sendAll(left.map((part) => message(job, stage, part)));
     return 'running';
   }
   const { counts, scores } = await finishManifest(ports, job, plan);
@@ -255,7 +330,11 @@ export async function startFinishing(ports: FinishingPorts, job: MappingJob, siz
  * the stage on. 'complete' when the views are written and the counts set (the job is to be
  * completed), 'inventory_gone' when the rule cannot read its rows, else 'running'.
  */
-export async function runFinishingPart(ports: FinishingPorts, part: FinishingMessage, sizes: FinishingSizes): Promise<'complete' | 'inventory_gone' | 'running'> {
+export async function runFinishingPart(
+  ports: FinishingPorts,
+  part: FinishingMessage,
+  sizes: FinishingSizes,
+): Promise<'complete' | 'inventory_gone' | 'running'> {
   const job = await ports.jobs.get(part.organizationId, part.mappingJobId);
   const state = job?.status === 'RUNNING' ? await ports.jobs.finishing(job) : undefined;
   if (!job || !state) return 'running';
@@ -276,6 +355,12 @@ export async function runFinishingPart(ports: FinishingPorts, part: FinishingMes
     held = plan.viewParts * VIEW_BLOCK_ROWS;
   }
   // One line per part: where a job's finishing time goes, and the rows the part held at once (operators, bench:jobs).
-  log('info', 'finishing part done', { mappingJobId: job.id, stage, part: name, rowsHeld: held, ms: Math.round(performance.now() - started) });
+  log('info', 'finishing part done', {
+    mappingJobId: job.id,
+    stage,
+    part: name,
+    rowsHeld: held,
+    ms: Math.round(performance.now() - started),
+  });
   return advance(ports, job, await ports.jobs.finishingPartDone(job, stage, name), stage);
 }

@@ -16,7 +16,15 @@ export {
   leaveMappingResults,
 } from './endpoints';
 export { mappingBookWriteQueue, mappingChunkQueue, mappingDeadlineQueue, mappingExportQueue } from './queues';
-export { abandonMappingExport, failJobOfDeadChunk, failOverdueJob, mapJobChunk, prepareMappingExport, writeJobIntoBook, abandonJobBookWrite } from './workers';
+export {
+  abandonMappingExport,
+  failJobOfDeadChunk,
+  failOverdueJob,
+  mapJobChunk,
+  prepareMappingExport,
+  writeJobIntoBook,
+  abandonJobBookWrite,
+} from './workers';
 export { mappingJobStoreOf } from './store';
 export { JOB_RESULTS_PREFIX, RESULTS_RETENTION_DAYS } from './job';
 export { JOB_METRICS } from './lifecycle';

@@ -131,7 +131,11 @@ export function addScoreFigures(a: ScoreFigures, b: ScoreFigures): ScoreFigures 
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 const roundedFigures = (figures: ScoreFigures): ScoreFigures => ({
   histogram: figures.histogram,
-  expectedWrong: { MATCHED: round6(figures.expectedWrong.MATCHED), REVIEW: round6(figures.expectedWrong.REVIEW), UNMATCHED: round6(figures.expectedWrong.UNMATCHED) },
+  expectedWrong: {
+    MATCHED: round6(figures.expectedWrong.MATCHED),
+    REVIEW: round6(figures.expectedWrong.REVIEW),
+    UNMATCHED: round6(figures.expectedWrong.UNMATCHED),
+  },
 });
 
 export const RESULT_STATUSES = ['MATCHED', 'REVIEW', 'UNMATCHED'] as const;
@@ -183,7 +187,10 @@ export interface StoredResult extends Omit<MappingResult, 'method'> {
 }
 
 /** A row's result with what the mapping book keeps of the partner's row beside it. */
-export function withPartnerFacts<T extends MappingResult>(result: T, row: PartnerHotel): T & Required<Pick<StoredResult, 'source' | 'partner'>> {
+export function withPartnerFacts<T extends MappingResult>(
+  result: T,
+  row: PartnerHotel,
+): T & Required<Pick<StoredResult, 'source' | 'partner'>> {
   const partner: PartnerFacts = { name: row.name };
   if (row.address) partner.address = row.address;
   if (row.postalCode) partner.postalCode = row.postalCode;
@@ -244,7 +251,9 @@ export function resultsExpireAt(job: Pick<MappingJob, 'createdAt'>): Date {
 export function refuseExpiredResults(job: Pick<MappingJob, 'createdAt'>, now: Date): void {
   const expiresAt = resultsExpireAt(job);
   if (now >= expiresAt) {
-    throw gone(`The job's results were deleted at ${expiresAt.toISOString()}: results are kept ${RESULTS_RETENTION_DAYS} days from the job's creation.`);
+    throw gone(
+      `The job's results were deleted at ${expiresAt.toISOString()}: results are kept ${RESULTS_RETENTION_DAYS} days from the job's creation.`,
+    );
   }
 }
 

@@ -23,7 +23,13 @@ export class RowLeaseStore {
       await this.table.client.send(
         new PutCommand({
           TableName: this.table.name,
-          Item: { ...leaseKey(jobId, partnerHotelId), partnerHotelId, holder, leasedUntil: lease.expiresAt, [TABLE_KEYS.ttlAttribute]: Math.ceil(until.getTime() / 1000) + 3600 },
+          Item: {
+            ...leaseKey(jobId, partnerHotelId),
+            partnerHotelId,
+            holder,
+            leasedUntil: lease.expiresAt,
+            [TABLE_KEYS.ttlAttribute]: Math.ceil(until.getTime() / 1000) + 3600,
+          },
           ConditionExpression: 'attribute_not_exists(PK) OR holder = :holder OR leasedUntil < :now',
           ExpressionAttributeValues: { ':holder': holder, ':now': now.toISOString() },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -34,7 +40,8 @@ export class RowLeaseStore {
       if (!isConditionFailure(error)) throw error;
       // The lease that stands, as DynamoDB returned it (its attribute values, not unmarshalled, on an error).
       const held = (error as { Item?: Record<string, unknown> }).Item ?? {};
-      const text = (value: unknown): string => (typeof value === 'object' && value !== null && 'S' in value ? (value as { S: string }).S : typeof value === 'string' ? value : '');
+      const text = (value: unknown): string =>
+        typeof value === 'object' && value !== null && 'S' in value ? (value as { S: string }).S : typeof value === 'string' ? value : '';
       return { partnerHotelId, holder: text(held.holder), expiresAt: text(held.leasedUntil) };
     }
   }
@@ -56,7 +63,12 @@ export class RowLeaseStore {
       partnerHotelIds.map(async (partnerHotelId) => {
         try {
           await this.table.client.send(
-            new DeleteCommand({ TableName: this.table.name, Key: leaseKey(jobId, partnerHotelId), ConditionExpression: 'holder = :holder', ExpressionAttributeValues: { ':holder': holder } }),
+            new DeleteCommand({
+              TableName: this.table.name,
+              Key: leaseKey(jobId, partnerHotelId),
+              ConditionExpression: 'holder = :holder',
+              ExpressionAttributeValues: { ':holder': holder },
+            }),
           );
         } catch (error) {
           if (!isConditionFailure(error)) throw error;

@@ -32,16 +32,27 @@ export interface HeldRows {
  * Leases these rows of a completed job to `holder` for `seconds` (new ones, and its own renewed once
  * half their time is gone) where no other holder's lease stands, and releases its other rows.
  */
-export async function holdRows(ports: LeasePorts, job: MappingJob, holder: string, partnerHotelIds: readonly string[], seconds: number): Promise<HeldRows> {
+export async function holdRows(
+  ports: LeasePorts,
+  job: MappingJob,
+  holder: string,
+  partnerHotelIds: readonly string[],
+  seconds: number,
+): Promise<HeldRows> {
   if (job.status !== 'COMPLETED') throw conflict(`The job is ${job.status}; its rows are leased for review once it is COMPLETED.`);
   const wanted = [...new Set(partnerHotelIds)];
   const now = ports.clock.now();
   const until = new Date(now.getTime() + seconds * 1000);
   const before = new Map((await ports.leases.heldBy(job.id, holder)).map((lease) => [lease.partnerHotelId, lease]));
   const kept = new Set(wanted);
-  await ports.leases.release(job.id, holder, [...before.keys()].filter((id) => !kept.has(id)));
+  await ports.leases.release(
+    job.id,
+    holder,
+    [...before.keys()].filter((id) => !kept.has(id)),
+  );
   // A row held with more than half its time left stands as it is: asked again as the reviewer moves on, it is not written again.
-  const fresh = (lease: RowLease | undefined): lease is RowLease => lease !== undefined && Date.parse(lease.expiresAt) - now.getTime() > (seconds * 1000) / 2;
+  const fresh = (lease: RowLease | undefined): lease is RowLease =>
+    lease !== undefined && Date.parse(lease.expiresAt) - now.getTime() > (seconds * 1000) / 2;
   const leases = await Promise.all(
     wanted.map(async (id) => {
       const held = before.get(id);
@@ -49,7 +60,10 @@ export async function holdRows(ports: LeasePorts, job: MappingJob, holder: strin
     }),
   );
   const mine = leases.filter((lease) => lease.holder === holder);
-  const decided = await ports.decidedAt(job, mine.map((lease) => lease.partnerHotelId));
+  const decided = await ports.decidedAt(
+    job,
+    mine.map((lease) => lease.partnerHotelId),
+  );
   return {
     leased: mine.map((lease, i) => ({ partnerHotelId: lease.partnerHotelId, expiresAt: lease.expiresAt, decidedAt: decided[i]! })),
     taken: leases.filter((lease) => lease.holder !== holder).map(({ partnerHotelId, expiresAt }) => ({ partnerHotelId, expiresAt })),
@@ -58,5 +72,9 @@ export async function holdRows(ports: LeasePorts, job: MappingJob, holder: strin
 
 /** Releases every row leased to `holder`: it left the queue. */
 export async function leaveRows(ports: Pick<LeasePorts, 'leases'>, job: MappingJob, holder: string): Promise<void> {
-  await ports.leases.release(job.id, holder, (await ports.leases.heldBy(job.id, holder)).map((lease) => lease.partnerHotelId));
+  await ports.leases.release(
+    job.id,
+    holder,
+    (await ports.leases.heldBy(job.id, holder)).map((lease) => lease.partnerHotelId),
+  );
 }

@@ -10,7 +10,16 @@ import { conflict, invalidInput, notFound } from '../platform/errors';
 import { log } from '../platform/logging';
 import { recordCount, recordMilliseconds } from '../platform/metrics';
 import type { Queue, Scheduler } from '../platform/queue/queue';
-import { chargedMappings, countResults, emptyCounts, JOB_DEADLINE_HOURS, jobObjects, listedAtOf, type MappingJob, type PinnedReference } from './job';
+import {
+  chargedMappings,
+  countResults,
+  emptyCounts,
+  JOB_DEADLINE_HOURS,
+  jobObjects,
+  listedAtOf,
+  type MappingJob,
+  type PinnedReference,
+} from './job';
 import { toJsonLines } from './results-files';
 import { claimsFileOf, runFinishingPart, startFinishing, type FinishingPorts, type FinishingSizes } from './finishing';
 import { completionEvent } from './completion';
@@ -31,7 +40,10 @@ export const JOB_METRICS = {
 
 export interface SupplierLookup {
   /** The connected, active supplier with this code, or undefined. */
-  connectedSupplier(organizationId: string, code: string): Promise<{ id: string; code: string; name: string } | 'not_connected' | 'unknown' | 'inactive'>;
+  connectedSupplier(
+    organizationId: string,
+    code: string,
+  ): Promise<{ id: string; code: string; name: string } | 'not_connected' | 'unknown' | 'inactive'>;
 }
 
 export interface JobPorts {
@@ -58,8 +70,14 @@ export interface CreateJobInput {
 }
 
 /** The connected, active supplier of `code` that ID_TO_ID and HYBRID map through; 400 saying why when there is none. */
-export async function connectedSupplierFor(suppliers: SupplierLookup, organizationId: string, mode: MappingMode, code: string | undefined): Promise<NonNullable<MappingJob['supplier']>> {
-  if (!code) throw invalidInput(`${mode} mapping needs a supplierCode: the supplier whose hotel codes the hotels give. Give one, or use STANDARD.`);
+export async function connectedSupplierFor(
+  suppliers: SupplierLookup,
+  organizationId: string,
+  mode: MappingMode,
+  code: string | undefined,
+): Promise<NonNullable<MappingJob['supplier']>> {
+  if (!code)
+    throw invalidInput(`${mode} mapping needs a supplierCode: the supplier whose hotel codes the hotels give. Give one, or use STANDARD.`);
   const found = await suppliers.connectedSupplier(organizationId, code);
   if (found === 'unknown') throw invalidInput(`${mode} mapping: the supplier ${code} is not supported.`);
   if (found === 'inactive') throw invalidInput(`${mode} mapping: the supplier ${code} no longer takes connections.`);
@@ -83,7 +101,9 @@ export async function createMappingJob(ports: JobPorts, input: CreateJobInput): 
   let supplier: MappingJob['supplier'];
   if (matchesBySupplierCode(mode)) {
     if (!inventory.supplierCode) {
-      throw invalidInput(`${mode} mapping needs an inventory with a supplierCode; this one has none. Upload it with supplierCode, or use STANDARD.`);
+      throw invalidInput(
+        `${mode} mapping needs an inventory with a supplierCode; this one has none. Upload it with supplierCode, or use STANDARD.`,
+      );
     }
     supplier = await connectedSupplierFor(input.suppliers, organizationId, mode, inventory.supplierCode);
   }
@@ -197,7 +217,8 @@ export async function mapChunk(ports: ChunkPorts, message: Extract<ChunkMessage,
 
 /** Starts the finishing stage of a job whose chunks are all counted (or resumes it, delivered again), completing the job if it is done. */
 async function finishAll(ports: ChunkPorts, job: MappingJob): Promise<void> {
-  if ((await startFinishing(ports, job, ports.finishingSizes)) === 'complete') await completeJob(ports, (await ports.jobs.get(job.organizationId, job.id))!);
+  if ((await startFinishing(ports, job, ports.finishingSizes)) === 'complete')
+    await completeJob(ports, (await ports.jobs.get(job.organizationId, job.id))!);
 }
 
 /** A part of the finishing stage; the last one completes the job. */
@@ -228,14 +249,20 @@ async function completeJob(ports: ChunkPorts, job: MappingJob): Promise<void> {
 
 /** What follows a completion, repeated with it on a redelivery: the charge settled, the job's write into the book started (a write made is left as it is). */
 async function afterCompletion(ports: ChunkPorts, completed: MappingJob): Promise<void> {
-  await ports.metering.settle({ organizationId: completed.organizationId, jobId: completed.id, processed: chargedMappings(completed.counts) });
+  await ports.metering.settle({
+    organizationId: completed.organizationId,
+    jobId: completed.id,
+    processed: chargedMappings(completed.counts),
+  });
   await ports.bookWrites.send({
     organizationId: completed.organizationId,
     mappingJobId: completed.id,
     partial: completed.partial === true,
     listedAt: listedAtOf(completed),
     changedRows: completed.counts.processed - completed.counts.unchanged,
-    ...(completed.reference.number !== undefined && { mappedAgainst: { referenceVersionId: completed.reference.artifactsId, number: completed.reference.number } }),
+    ...(completed.reference.number !== undefined && {
+      mappedAgainst: { referenceVersionId: completed.reference.artifactsId, number: completed.reference.number },
+    }),
   });
 }
 
@@ -282,5 +309,6 @@ export async function failJob(
 ): Promise<void> {
   if (await ports.jobs.fail(job, reason, ports.clock.now().toISOString())) recordCount(JOB_METRICS.jobsFailed);
   const current = await ports.jobs.get(job.organizationId, job.id);
-  if (current?.status === 'FAILED') await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: chargedMappings(current.counts) });
+  if (current?.status === 'FAILED')
+    await ports.metering.settle({ organizationId: job.organizationId, jobId: job.id, processed: chargedMappings(current.counts) });
 }

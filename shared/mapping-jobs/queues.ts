@@ -75,7 +75,8 @@ export const mappingExportQueue = defineQueue({
   handler: 'mapping-jobs/export-preparation',
   // A completion whose file could not be written is told without it.
   deadLetterHandler: 'mapping-jobs/export-dead-letters',
-  description: "Writes the export file of a job too large to export within a request, or of a completed job before its completion is told and delivered",
+  description:
+    'Writes the export file of a job too large to export within a request, or of a completed job before its completion is told and delivered',
   schema: v.union([v.object({ organizationId: v.string(), mappingJobId: v.string(), exportId: v.string() }), completionMessage]),
   traceAnnotations: (message) => ({ jobId: message.mappingJobId }),
   // A failed export is asked for again by the partner's next request once it is overdue; SQS's
@@ -124,12 +125,21 @@ export const mappingBookWriteQueue = defineQueue({
     // The generation it replaces and the segments it merged expire a day later; its own segment, when empty, goes at once.
     objects: { read: [BOOK_FILES_PREFIX], write: [BOOK_FILES_PREFIX], delete: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] },
     // The parts' derived files likewise, in the results bucket.
-    resultObjects: { read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX], write: [BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX], delete: [BOOK_DERIVED_PREFIX], expire: [BOOK_DERIVED_PREFIX] },
+    resultObjects: {
+      read: [JOB_RESULTS_PREFIX, BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX],
+      write: [BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX],
+      delete: [BOOK_DERIVED_PREFIX],
+      expire: [BOOK_DERIVED_PREFIX],
+    },
     // A job mapped against a publication older than the one the book follows is brought up to it.
     sendsTo: ['mapping-book-writes', 'mapping-book-follows'],
   },
   // It gives the book back; the files the write had written expire a day later.
-  deadLetterAccess: { table: 'readwrite', objects: { read: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] }, resultObjects: { expire: [BOOK_DERIVED_PREFIX] } },
+  deadLetterAccess: {
+    table: 'readwrite',
+    objects: { read: [BOOK_FILES_PREFIX], expire: [BOOK_FILES_PREFIX] },
+    resultObjects: { expire: [BOOK_DERIVED_PREFIX] },
+  },
   // A range is about 20 blocks of work (10,000 rows or merged entries, or 200 blocks of the book
   // that a partial job's rows read): a few seconds. The last range also writes the segment's
   // manifest and the generation's, and commits.

@@ -11,13 +11,26 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { answerColumnsFrom, answerColumnsOf, answerColumnTexts, answerMarks, answerMatches, type AnswerColumns, type AnswerSearch, type SearchedAnswer } from '../mapping';
+import {
+  answerColumnsFrom,
+  answerColumnsOf,
+  answerColumnTexts,
+  answerMarks,
+  answerMatches,
+  type AnswerColumns,
+  type AnswerSearch,
+  type SearchedAnswer,
+} from '../mapping';
 import { compareUtf8 } from '../platform/objects/block-files';
 import { textAtLine } from '../platform/text-lines';
 import { RESULT_METHODS, RESULT_STATUSES, type ResultFilter, type StoredResult } from './job';
 
 /** What a row is searched by. */
-const searchedOf = (row: StoredResult): SearchedAnswer => ({ ...row, partnerCity: row.partner?.city, partnerCountry: row.partner?.country });
+const searchedOf = (row: StoredResult): SearchedAnswer => ({
+  ...row,
+  partnerCity: row.partner?.city,
+  partnerCountry: row.partner?.country,
+});
 
 /** Whether a row is one the search and the filter ask for. */
 export function searchMatches(row: StoredResult, search: AnswerSearch, filter: ResultFilter): boolean {
@@ -61,7 +74,12 @@ export function serializeSearchColumns(columns: SearchColumns): Buffer {
 }
 
 export function deserializeSearchColumns(bytes: Buffer): SearchColumns {
-  const { rows, statusMethods, scores, texts } = deserialize(gunzipSync(bytes)) as { rows: number; statusMethods: Uint8Array; scores: Uint16Array; texts: Record<string, string> };
+  const { rows, statusMethods, scores, texts } = deserialize(gunzipSync(bytes)) as {
+    rows: number;
+    statusMethods: Uint8Array;
+    scores: Uint16Array;
+    texts: Record<string, string>;
+  };
   return { rows, answers: answerColumnsFrom(texts, rows), statusMethods, scores };
 }
 
@@ -103,7 +121,8 @@ export function searchColumns(
           columns.scores[row]! <= highest;
       if (!matches) continue;
       total++;
-      if (found.length < limit && (after === undefined || part > after.part || (part === after.part && row > after.row))) found.push({ part, row });
+      if (found.length < limit && (after === undefined || part > after.part || (part === after.part && row > after.row)))
+        found.push({ part, row });
     }
   });
   return { rows: found, total };

@@ -11,7 +11,19 @@
  * the rows of a run of chunks (in partner id order, since chunks are), with each partition's rows
  * of the part sorted; the partitions' runs of every part are then merged, a block of each at a time.
  */
-import { blockAscending, blockDescending, BlockFileWriter, blocksOf, cachedRead, inUtf8Order, readAdjacentBlocks, readBlock, readBlockUncached, ReadCache, type BlockRef } from '../platform/objects/block-files';
+import {
+  blockAscending,
+  blockDescending,
+  BlockFileWriter,
+  blocksOf,
+  cachedRead,
+  inUtf8Order,
+  readAdjacentBlocks,
+  readBlock,
+  readBlockUncached,
+  ReadCache,
+  type BlockRef,
+} from '../platform/objects/block-files';
 import { service } from '../platform/runtime';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
@@ -81,7 +93,8 @@ const viewKeys = {
 const byPartnerId = (results: readonly StoredResult[]) => inUtf8Order(results, (result) => result.partnerHotelId, 1);
 
 /** Best score first, ties by partner id from the last, as a descending Query of GSI1 gave them. */
-const byScoreDescending = (results: readonly StoredResult[]) => inUtf8Order(results, (result) => resultSortKey(result.score, result.partnerHotelId), -1);
+const byScoreDescending = (results: readonly StoredResult[]) =>
+  inUtf8Order(results, (result) => resultSortKey(result.score, result.partnerHotelId), -1);
 
 const scoreKeyOf = (row: StoredResult) => resultSortKey(row.score, row.partnerHotelId);
 
@@ -89,7 +102,12 @@ const scoreKeyOf = (row: StoredResult) => resultSortKey(row.score, row.partnerHo
  * Writes a part of the views from its final rows (the part's index last, so its presence says the
  * file is there). Writing it again from the same rows writes the same files.
  */
-export async function writeViewPart(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, part: number, results: readonly StoredResult[]): Promise<ViewPart> {
+export async function writeViewPart(
+  objects: Pick<ObjectStore, 'put'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  part: number,
+  results: readonly StoredResult[],
+): Promise<ViewPart> {
   const file = new BlockFileWriter();
   const name = viewKeys.part(part);
   const index: ViewPart = {
@@ -106,15 +124,24 @@ export async function writeViewPart(objects: Pick<ObjectStore, 'put'>, job: Pick
     const partition = partitionName(result.status, result.method);
     (partitions.get(partition) ?? partitions.set(partition, []).get(partition)!).push(result);
   }
-  for (const [partition, rows] of partitions) index.byScore[partition] = blocksOf(byScoreDescending(rows), VIEW_BLOCK_ROWS).map((block) => file.add(block, scoreKeyOf(block[0]!)));
+  for (const [partition, rows] of partitions)
+    index.byScore[partition] = blocksOf(byScoreDescending(rows), VIEW_BLOCK_ROWS).map((block) => file.add(block, scoreKeyOf(block[0]!)));
   await objects.put(viewKeys.file(job, name), file.bytes(), 'application/octet-stream');
-  await objects.put(viewKeys.file(job, viewKeys.search(name)), serializeSearchColumns(searchColumnsOf(byPartnerId(results))), 'application/octet-stream');
+  await objects.put(
+    viewKeys.file(job, viewKeys.search(name)),
+    serializeSearchColumns(searchColumnsOf(byPartnerId(results))),
+    'application/octet-stream',
+  );
   await objects.put(viewKeys.file(job, `${name}.json`), JSON.stringify(index), 'application/json');
   return index;
 }
 
 /** A written part's index; undefined when the part is not written yet. */
-export async function readViewPart(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, part: number): Promise<ViewPart | undefined> {
+export async function readViewPart(
+  objects: Pick<ObjectStore, 'get'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  part: number,
+): Promise<ViewPart | undefined> {
   const bytes = await objects.get(viewKeys.file(job, `${viewKeys.part(part)}.json`));
   return bytes && (JSON.parse(bytes.toString('utf8')) as ViewPart);
 }
@@ -135,7 +162,7 @@ class HighestFirst<T> {
   push(key: Buffer, item: T, run: number): void {
     const heap = this.heap;
     heap.push({ key, item, run });
-    for (let at = heap.length - 1; at > 0; ) {
+    for (let at = heap.length - 1; at > 0;) {
       const parent = (at - 1) >> 1;
       if (Buffer.compare(heap[parent]!.key, heap[at]!.key) >= 0) break;
       [heap[parent], heap[at]] = [heap[at]!, heap[parent]!];
@@ -149,7 +176,7 @@ class HighestFirst<T> {
     const last = heap.pop()!;
     if (heap.length > 0) {
       heap[0] = last;
-      for (let at = 0; ; ) {
+      for (let at = 0; ;) {
         const [left, right] = [2 * at + 1, 2 * at + 2];
         let highest = at;
         if (left < heap.length && Buffer.compare(heap[left]!.key, heap[highest]!.key) > 0) highest = left;
@@ -168,8 +195,15 @@ class HighestFirst<T> {
  * of each run and one file being written at a time, then writes the merge's index; the same parts
  * write the same files.
  */
-export async function mergePartition(objects: Pick<ObjectStore, 'get' | 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string, parts: readonly ViewPart[]): Promise<MergedPartition> {
-  const runs = parts.filter((part) => part.byScore[partition]?.length).map((part) => runRows(objects, viewKeys.file(job, part.file), part.byScore[partition]!));
+export async function mergePartition(
+  objects: Pick<ObjectStore, 'get' | 'put'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  partition: string,
+  parts: readonly ViewPart[],
+): Promise<MergedPartition> {
+  const runs = parts
+    .filter((part) => part.byScore[partition]?.length)
+    .map((part) => runRows(objects, viewKeys.file(job, part.file), part.byScore[partition]!));
   const heads = new HighestFirst<StoredResult>();
   const next = async (run: number) => {
     const read = await runs[run]!.next();
@@ -208,7 +242,11 @@ export async function mergePartition(objects: Pick<ObjectStore, 'get' | 'put'>, 
 }
 
 /** A merged partition's index; fails loudly when the partition is not merged yet. */
-export async function readMergedPartition(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, partition: string): Promise<MergedPartition> {
+export async function readMergedPartition(
+  objects: Pick<ObjectStore, 'get'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  partition: string,
+): Promise<MergedPartition> {
   const bytes = await objects.get(viewKeys.file(job, `${viewKeys.merged(partition)}.json`));
   if (!bytes) throw new Error(`The merged partition ${partition} of job ${job.id} is missing.`);
   return JSON.parse(bytes.toString('utf8')) as MergedPartition;
@@ -218,7 +256,12 @@ export async function readMergedPartition(objects: Pick<ObjectStore, 'get'>, job
  * Writes the views' manifest from the parts (in chunk order) and the merged partitions (a
  * partition of a single part is that part's run); its presence says the views are complete.
  */
-export async function writeViewsManifest(objects: Pick<ObjectStore, 'put'>, job: Pick<MappingJob, 'organizationId' | 'id'>, parts: readonly ViewPart[], merged: Readonly<Record<string, MergedPartition>>): Promise<void> {
+export async function writeViewsManifest(
+  objects: Pick<ObjectStore, 'put'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  parts: readonly ViewPart[],
+  merged: Readonly<Record<string, MergedPartition>>,
+): Promise<void> {
   const files = parts.map((part) => part.file);
   const manifest: Manifest = {
     rows: parts.reduce((sum, part) => sum + part.rows, 0),
@@ -245,8 +288,13 @@ export async function writeViewsManifest(objects: Pick<ObjectStore, 'put'>, job:
 /** The partitions whose rows more than one part holds: those the finishing stage merges. */
 export function partitionsToMerge(parts: readonly ViewPart[]): string[] {
   const holders = new Map<string, number>();
-  for (const part of parts) for (const [partition, blocks] of Object.entries(part.byScore)) if (blocks.length > 0) holders.set(partition, (holders.get(partition) ?? 0) + 1);
-  return [...holders].filter(([, count]) => count > 1).map(([partition]) => partition).sort();
+  for (const part of parts)
+    for (const [partition, blocks] of Object.entries(part.byScore))
+      if (blocks.length > 0) holders.set(partition, (holders.get(partition) ?? 0) + 1);
+  return [...holders]
+    .filter(([, count]) => count > 1)
+    .map(([partition]) => partition)
+    .sort();
 }
 
 /**
@@ -282,18 +330,30 @@ export class EngineRowsInOrder {
 }
 
 /** Blocks of the views in order, each file's run of them read by one byte range. */
-async function readBlocksInOrder(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, manifest: Manifest, blocks: readonly FileBlock[]): Promise<StoredResult[][]> {
+async function readBlocksInOrder(
+  objects: Pick<ObjectStore, 'get'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  manifest: Manifest,
+  blocks: readonly FileBlock[],
+): Promise<StoredResult[][]> {
   const runs: FileBlock[][] = [];
   for (const block of blocks) {
     const run = runs[runs.length - 1];
     if (run?.[0]!.file === block.file) run.push(block);
     else runs.push([block]);
   }
-  const read = await Promise.all(runs.map((run) => readAdjacentBlocks<StoredResult>(objects, viewKeys.file(job, manifest.files[run[0]!.file]!), run)));
+  const read = await Promise.all(
+    runs.map((run) => readAdjacentBlocks<StoredResult>(objects, viewKeys.file(job, manifest.files[run[0]!.file]!), run)),
+  );
   return read.flat();
 }
 
-function readViewBlock(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>, manifest: Manifest, block: FileBlock): Promise<StoredResult[]> {
+function readViewBlock(
+  objects: Pick<ObjectStore, 'get'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  manifest: Manifest,
+  block: FileBlock,
+): Promise<StoredResult[]> {
   return readBlock<StoredResult>(objects, viewKeys.file(job, manifest.files[block.file]!), block);
 }
 
@@ -366,7 +426,11 @@ export class ResultViews {
     const rows: StoredResult[] = [];
     // The blocks a page takes, read at once (one more for a cursor inside the first); one row past the page says whether there is a next one.
     const atOnce = Math.ceil((limit + 1) / ID_BLOCK_ROWS) + 1;
-    for (let block = afterBytes ? blockAscending(manifest.byId, afterBytes) : 0; block < manifest.byId.length && rows.length <= limit; block += atOnce) {
+    for (
+      let block = afterBytes ? blockAscending(manifest.byId, afterBytes) : 0;
+      block < manifest.byId.length && rows.length <= limit;
+      block += atOnce
+    ) {
       for (const row of (await readBlocksInOrder(this.objects, this.job, manifest, manifest.byId.slice(block, block + atOnce))).flat()) {
         if (afterBytes && Buffer.compare(Buffer.from(row.partnerHotelId, 'utf8'), afterBytes) <= 0) continue;
         rows.push(row);
@@ -376,7 +440,10 @@ export class ResultViews {
     const page = rows.slice(0, limit);
     if (page.length === 0) return { results: [], nextCursor: null };
     const decided = new Map(
-      (await this.decisions.decisionsBetween(this.job.id, page[0]!.partnerHotelId, page[page.length - 1]!.partnerHotelId)).map((result) => [result.partnerHotelId, result]),
+      (await this.decisions.decisionsBetween(this.job.id, page[0]!.partnerHotelId, page[page.length - 1]!.partnerHotelId)).map((result) => [
+        result.partnerHotelId,
+        result,
+      ]),
     );
     return {
       results: page.map((row) => decided.get(row.partnerHotelId) ?? row),
@@ -388,7 +455,13 @@ export class ResultViews {
    * One status-and-method partition's rows with sort keys from `lowest` up to `highest`, best score
    * first (DESC) or lowest first (ASC).
    */
-  async resultsOfPartition(partition: string, lowest: string, highest: string, limit: number, order: ScoreOrder = 'DESC'): Promise<(StoredResult & { sortKey: string })[]> {
+  async resultsOfPartition(
+    partition: string,
+    lowest: string,
+    highest: string,
+    limit: number,
+    order: ScoreOrder = 'DESC',
+  ): Promise<(StoredResult & { sortKey: string })[]> {
     const name = partition.slice(`JOB#${this.job.id}#`.length);
     // Only a person makes a MANUAL row: those partitions hold decisions alone.
     if (name.endsWith('#MANUAL')) return this.decisions.decisionsOfPartition(partition, lowest, highest, limit, order);

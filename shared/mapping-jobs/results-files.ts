@@ -22,7 +22,11 @@ export function resultsFileText(bytes: Buffer): string {
 }
 
 /** A chunk's results as its file holds them; fails loudly when the file is missing. */
-export async function readChunkResults(ports: { readResultsFile(key: string): Promise<string | undefined> }, job: Pick<MappingJob, 'organizationId' | 'id'>, chunk: number): Promise<ChunkResult[]> {
+export async function readChunkResults(
+  ports: { readResultsFile(key: string): Promise<string | undefined> },
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+  chunk: number,
+): Promise<ChunkResult[]> {
   const file = await ports.readResultsFile(jobObjects.results(job, chunk));
   if (file === undefined) throw new Error(`The results of chunk ${chunk} of job ${job.id} are missing.`);
   return file === '' ? [] : file.split('\n').map((line) => JSON.parse(line) as ChunkResult);

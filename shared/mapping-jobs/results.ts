@@ -24,7 +24,6 @@ const PARTITIONS: readonly { status: string; method: string | null }[] = [
   { status: 'UNMATCHED', method: 'MANUAL' },
 ];
 
-
 export interface ResultsPage {
   results: StoredResult[];
   nextCursor: string | null;
@@ -58,7 +57,9 @@ export async function searchResults(
   // One more than a page tells whether there is a next one.
   const { rows, total } = searchColumns(parts, search, filter, decided, after, limit + 1);
   const page = rows.slice(0, limit);
-  const results = await Promise.all(page.map(async (at) => decided[at.part]!.get(at.row) ?? (await views.getEngineResult(partnerIdAt(parts[at.part]!, at.row)))!));
+  const results = await Promise.all(
+    page.map(async (at) => decided[at.part]!.get(at.row) ?? (await views.getEngineResult(partnerIdAt(parts[at.part]!, at.row)))!),
+  );
   const last = page[page.length - 1];
   return { results, nextCursor: rows.length > limit && last ? encodeCursor({ at: `${last.part}:${last.row}` }) : null, total };
 }
@@ -91,7 +92,8 @@ export async function queryResults(
   const after = cursor === undefined ? undefined : decodeSortKey(cursor);
   const [lowest, highest] = [resultSortKey(minScore, ''), resultSortKeyCeiling(maxScore)];
   // A cursor beyond the range asked for (another filter's) has nothing after it.
-  if (after !== undefined && Buffer.compare(sortKeyBytes(after), sortKeyBytes(ascending ? highest : lowest)) * (ascending ? 1 : -1) > 0) return { results: [], nextCursor: null };
+  if (after !== undefined && Buffer.compare(sortKeyBytes(after), sortKeyBytes(ascending ? highest : lowest)) * (ascending ? 1 : -1) > 0)
+    return { results: [], nextCursor: null };
   const partitions = PARTITIONS.filter(
     (partition) => (!filter.status || partition.status === filter.status) && (!filter.method || partition.method === filter.method),
   );
@@ -100,7 +102,13 @@ export async function queryResults(
   const wanted = limit + 1 + (after === undefined ? 0 : 1);
   const pages = await Promise.all(
     partitions.map((partition) =>
-      store.resultsOfPartition(resultPartition(jobId, partition.status, partition.method), ascending ? (after ?? lowest) : lowest, ascending ? highest : (after ?? highest), wanted, filter.order),
+      store.resultsOfPartition(
+        resultPartition(jobId, partition.status, partition.method),
+        ascending ? (after ?? lowest) : lowest,
+        ascending ? highest : (after ?? highest),
+        wanted,
+        filter.order,
+      ),
     ),
   );
   // Each key's bytes made once, not once per comparison.
@@ -119,7 +127,8 @@ export async function queryResults(
 }
 
 /** Whether a filter reads rows by score (a status, method or score filter, or an order) rather than in partner id order. */
-const byScore = (filter: ResultFilter) => Boolean(filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined || filter.order);
+const byScore = (filter: ResultFilter) =>
+  Boolean(filter.status || filter.method || filter.minScore !== undefined || filter.maxScore !== undefined || filter.order);
 
 function filterOf(filter: ResultFilter) {
   const minScore = filter.minScore ?? 0;
@@ -169,13 +178,16 @@ export async function queryCountedChunks(
   const remaining = counted.filter((chunk) => chunk >= position.chunk);
   for (const [read, chunk] of remaining.slice(0, CHUNKS_PER_PAGE).entries()) {
     const rows = (await readChunk(chunk))
-      .filter((result) => matches(result) && (chunk !== position.chunk || position.after === undefined || beyond(keyOf(result), position.after)))
+      .filter(
+        (result) => matches(result) && (chunk !== position.chunk || position.after === undefined || beyond(keyOf(result), position.after)),
+      )
       .map((result) => ({ result, bytes: sortKeyBytes(keyOf(result)) }))
       .sort((a, b) => Buffer.compare(a.bytes, b.bytes) * direction)
       .map(({ result }) => result);
     const room = limit - results.length;
     results.push(...rows.slice(0, room));
-    if (rows.length > room) return { results, nextCursor: encodeCursor({ chunk: String(chunk), after: keyOf(results[results.length - 1]!) }) };
+    if (rows.length > room)
+      return { results, nextCursor: encodeCursor({ chunk: String(chunk), after: keyOf(results[results.length - 1]!) }) };
     const next = remaining[read + 1];
     if (next === undefined) return { results, nextCursor: null };
     if (results.length === limit || read === CHUNKS_PER_PAGE - 1) return { results, nextCursor: encodeCursor({ chunk: String(next) }) };

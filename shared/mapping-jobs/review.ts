@@ -90,10 +90,14 @@ export interface BatchOutcome {
  * Decisions on up to REVIEW_BATCH_MAX_ROWS distinct rows of a job, each checked as a single review
  * is, committed DECISIONS_PER_COMMIT rows a transaction. A row refused leaves the others decided.
  */
-export async function reviewResults(ports: ReviewPorts, input: { job: MappingJob; decisions: readonly RowDecision[]; decidedBy: string; leaseHolder?: string }): Promise<BatchOutcome> {
+export async function reviewResults(
+  ports: ReviewPorts,
+  input: { job: MappingJob; decisions: readonly RowDecision[]; decidedBy: string; leaseHolder?: string },
+): Promise<BatchOutcome> {
   const { job, decisions, decidedBy, leaseHolder } = input;
   refuseUnlessCompleted(job);
-  if (decisions.length > REVIEW_BATCH_MAX_ROWS) throw invalidInput(`decisions: at most ${REVIEW_BATCH_MAX_ROWS} rows a batch, not ${decisions.length}.`);
+  if (decisions.length > REVIEW_BATCH_MAX_ROWS)
+    throw invalidInput(`decisions: at most ${REVIEW_BATCH_MAX_ROWS} rows a batch, not ${decisions.length}.`);
   const repeated = decisions.find((decision, i) => decisions.findIndex((other) => other.partnerHotelId === decision.partnerHotelId) !== i);
   if (repeated) throw invalidInput(`decisions: the row ${repeated.partnerHotelId} is decided twice; a batch decides each row once.`);
   const now = ports.clock.now().toISOString();
@@ -118,10 +122,16 @@ export async function reviewResults(ports: ReviewPorts, input: { job: MappingJob
       )),
     );
   }
-  const outcomes: (StoredResult | DomainError)[] = prepared.map((decision) => (decision instanceof DomainError ? decision : decision.updated));
+  const outcomes: (StoredResult | DomainError)[] = prepared.map((decision) =>
+    decision instanceof DomainError ? decision : decision.updated,
+  );
   const going = prepared.flatMap((decision, i) => (decision instanceof DomainError ? [] : [{ decision, i }]));
   for (const group of blocksOf(going, DECISIONS_PER_COMMIT)) {
-    const committed = await ports.jobs.commit(job, group.map(({ decision }) => decision), leaseHolder);
+    const committed = await ports.jobs.commit(
+      job,
+      group.map(({ decision }) => decision),
+      leaseHolder,
+    );
     committed.forEach((commit, at) => {
       const { decision, i } = group[at]!;
       if (commit.outcome === 'REFUSED') outcomes[i] = commit.error;
@@ -130,7 +140,9 @@ export async function reviewResults(ports: ReviewPorts, input: { job: MappingJob
   }
   return {
     decided: outcomes.filter((outcome): outcome is StoredResult => !(outcome instanceof DomainError)),
-    refused: outcomes.flatMap((outcome, i) => (outcome instanceof DomainError ? [{ partnerHotelId: decisions[i]!.partnerHotelId, error: outcome }] : [])),
+    refused: outcomes.flatMap((outcome, i) =>
+      outcome instanceof DomainError ? [{ partnerHotelId: decisions[i]!.partnerHotelId, error: outcome }] : [],
+    ),
   };
 }
 
@@ -155,7 +167,17 @@ async function prepareDecision(ports: ReviewPorts, input: ReviewInput, now: stri
   const proposal = result.review ? result.proposal : proposalOf(result);
   let updated: StoredResult;
   if (input.decision === 'NO_MATCH') {
-    updated = { ...withReferenceFacts(result, {}), status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review, proposal };
+    updated = {
+      ...withReferenceFacts(result, {}),
+      status: 'UNMATCHED',
+      method: 'MANUAL',
+      referenceHotelId: null,
+      referenceHotelName: null,
+      score: 0,
+      evidence: null,
+      review,
+      proposal,
+    };
   } else {
     if (input.referenceHotelId === undefined) throw invalidInput('referenceHotelId: a MATCH names the reference hotel the row is.');
     const chosen = input.referenceHotelId.toLowerCase();
@@ -206,24 +228,47 @@ const decidedMeanwhile = (result: StoredResult) =>
 type Resolution = Pick<ResolvedEvent['data'], 'decision' | 'referenceHotelId' | 'previousStatus' | 'previousReferenceHotelId'>;
 
 /** MAPPING_ERROR_RESOLVED: what a person made of the row, and what it was before. */
-function resolvedEvent(ports: Pick<ReviewPorts, 'newId'>, input: ReviewInput & { source: string }, now: string, resolution: Resolution): ResolvedEvent {
+function resolvedEvent(
+  ports: Pick<ReviewPorts, 'newId'>,
+  input: ReviewInput & { source: string },
+  now: string,
+  resolution: Resolution,
+): ResolvedEvent {
   return {
     id: ports.newId(),
     type: 'MAPPING_ERROR_RESOLVED',
     organizationId: input.job.organizationId,
     occurredAt: now,
-    data: { mappingJobId: input.job.id, source: input.source, partnerHotelId: input.partnerHotelId, ...resolution, note: input.note, decidedBy: input.decidedBy, decidedAt: now },
+    data: {
+      mappingJobId: input.job.id,
+      source: input.source,
+      partnerHotelId: input.partnerHotelId,
+      ...resolution,
+      note: input.note,
+      decidedBy: input.decidedBy,
+      decidedAt: now,
+    },
   };
 }
 
 /** What the engine proposed, from a row no one has reviewed yet. */
 function proposalOf(result: StoredResult): StoredResult['proposal'] {
   if (result.referenceHotelId === null) return undefined;
-  return { referenceHotelId: result.referenceHotelId, referenceHotelName: result.referenceHotelName, ...referenceFactsIn(result), evidence: result.evidence };
+  return {
+    referenceHotelId: result.referenceHotelId,
+    referenceHotelName: result.referenceHotelName,
+    ...referenceFactsIn(result),
+    evidence: result.evidence,
+  };
 }
 
 /** The row's own hotel as the row has it; any other (a candidate too: they carry no codes) as the current reference has it. */
-async function hotelOf(ports: ReviewPorts, result: StoredResult, referenceHotelId: string): Promise<Pick<ReferenceHotelShown, 'referenceHotelName'> & ReferenceHotelFacts | undefined> {
-  if (referenceHotelId === result.referenceHotelId && result.referenceHotelName) return { referenceHotelName: result.referenceHotelName, ...referenceFactsIn(result) };
+async function hotelOf(
+  ports: ReviewPorts,
+  result: StoredResult,
+  referenceHotelId: string,
+): Promise<(Pick<ReferenceHotelShown, 'referenceHotelName'> & ReferenceHotelFacts) | undefined> {
+  if (referenceHotelId === result.referenceHotelId && result.referenceHotelName)
+    return { referenceHotelName: result.referenceHotelName, ...referenceFactsIn(result) };
   return ports.referenceHotel(referenceHotelId);
 }

@@ -1,6 +1,20 @@
 import * as v from 'valibot';
 import { EXPORT_FORMATS } from '../export-format';
-import { CandidateSchema as Candidate, CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, MAPPING_EXPORT_COLUMNS, MAPPING_MODES, MatchEvidenceSchema as Evidence, REASON_CODE_MEANINGS, REASON_CODES, referenceHotelFactFields, ScoreParam as Score, answerSearchFields, SCORE_ORDERS, SearchTotal } from '../mapping';
+import {
+  CandidateSchema as Candidate,
+  CONFIDENCE_CUTOFFS,
+  CONFIDENCE_LEVELS,
+  MAPPING_EXPORT_COLUMNS,
+  MAPPING_MODES,
+  MatchEvidenceSchema as Evidence,
+  REASON_CODE_MEANINGS,
+  REASON_CODES,
+  referenceHotelFactFields,
+  ScoreParam as Score,
+  answerSearchFields,
+  SCORE_ORDERS,
+  SearchTotal,
+} from '../mapping';
 import { NextCursor, pageQuery, Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { JOB_STATUSES, RESULT_METHODS, RESULT_STATUSES, RESULTS_RETENTION_DAYS, SCORE_BINS } from './job';
 
@@ -14,7 +28,11 @@ const Mode = v.picklist(MAPPING_MODES, 'must be STANDARD, ID_TO_ID or HYBRID');
 // Compared with the ids the inventory file gave, so not trimmed.
 const PartnerHotelId = Text({ maxLength: 200, trim: false });
 
-const JobName = v.pipe(Text({ maxLength: 200 }), v.description("A name people know the job by (at most 200 characters); default the inventory's name"), v.examples(['Spain, November upload']));
+const JobName = v.pipe(
+  Text({ maxLength: 200 }),
+  v.description("A name people know the job by (at most 200 characters); default the inventory's name"),
+  v.examples(['Spain, November upload']),
+);
 
 export const CreateJobRequest = v.strictObject({
   partnerInventoryId: Uuid,
@@ -33,13 +51,13 @@ export const CreateJobRequest = v.strictObject({
 });
 
 export const JobIdParams = v.object({
-  jobId: v.pipe(Uuid, v.description('The job\'s mappingJobId'), v.examples(['5b2f8c1e-7a4d-4e0b-9c3a-2d6f1e8b4a70'])),
+  jobId: v.pipe(Uuid, v.description("The job's mappingJobId"), v.examples(['5b2f8c1e-7a4d-4e0b-9c3a-2d6f1e8b4a70'])),
 });
 
 const LeaseHolder = v.pipe(
   v.string(),
   v.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _'),
-  v.description('A name the reviewer\'s client makes up, one per person and screen (a random id): it holds the rows it leases'),
+  v.description("A name the reviewer's client makes up, one per person and screen (a random id): it holds the rows it leases"),
   v.examples(['b1f7c2d4-reviewer-tab']),
 );
 
@@ -52,7 +70,9 @@ export const LeaseRequest = v.strictObject({
   partnerHotelIds: v.pipe(
     v.array(PartnerHotelId),
     v.maxLength(LEASED_ROWS_MAX, `must hold at most ${LEASED_ROWS_MAX} rows`),
-    v.description(`The rows the reviewer is about to show (at most ${LEASED_ROWS_MAX}): leased, or renewed, unless another holder has them. Its other rows are released; [] releases them all.`),
+    v.description(
+      `The rows the reviewer is about to show (at most ${LEASED_ROWS_MAX}): leased, or renewed, unless another holder has them. Its other rows are released; [] releases them all.`,
+    ),
   ),
   seconds: v.optional(
     v.pipe(
@@ -71,16 +91,25 @@ export const LeaseResponse = v.object({
       v.object({
         partnerHotelId: v.string(),
         expiresAt: Timestamp,
-        decidedAt: v.pipe(v.nullable(Timestamp), v.description("The row's review.decidedAt now (null: undecided): a row someone decided since you read it shows here")),
+        decidedAt: v.pipe(
+          v.nullable(Timestamp),
+          v.description("The row's review.decidedAt now (null: undecided): a row someone decided since you read it shows here"),
+        ),
       }),
     ),
     v.description('The rows leased to you now'),
   ),
-  taken: v.pipe(v.array(v.object({ partnerHotelId: v.string(), expiresAt: Timestamp })), v.description('The rows another reviewer holds, and until when: skip them')),
+  taken: v.pipe(
+    v.array(v.object({ partnerHotelId: v.string(), expiresAt: Timestamp })),
+    v.description('The rows another reviewer holds, and until when: skip them'),
+  ),
 });
 
 /** Null on jobs created before jobs had names. */
-const ShownJobName = v.pipe(v.nullable(v.string()), v.description("The job's name: the one given at creation, else its inventory's; null on jobs created before jobs had names"));
+const ShownJobName = v.pipe(
+  v.nullable(v.string()),
+  v.description("The job's name: the one given at creation, else its inventory's; null on jobs created before jobs had names"),
+);
 
 export const JobCreated = v.object({
   mappingJobId: Uuid,
@@ -91,14 +120,16 @@ export const JobCreated = v.object({
   createdAt: Timestamp,
 });
 
-
 const ScoreBins = v.pipe(v.array(v.number()), v.minLength(SCORE_BINS), v.maxLength(SCORE_BINS));
 
 export const JobView = v.object({
   mappingJobId: Uuid,
   name: ShownJobName,
   partnerInventoryId: Uuid,
-  status: v.pipe(v.picklist(JOB_STATUSES), v.description('PENDING -> RUNNING -> COMPLETED, or FAILED with error, or CANCELLED by POST /mapping/{jobId}/cancel')),
+  status: v.pipe(
+    v.picklist(JOB_STATUSES),
+    v.description('PENDING -> RUNNING -> COMPLETED, or FAILED with error, or CANCELLED by POST /mapping/{jobId}/cancel'),
+  ),
   mode: Mode,
   partial: v.pipe(v.boolean(), v.description('Whether the inventory was declared partial: its write into the mapping book ends no entry')),
   supplierCode: v.optional(v.pipe(v.string(), v.description('The connected supplier whose hotel codes ID_TO_ID and HYBRID use'))),
@@ -117,7 +148,9 @@ export const JobView = v.object({
       v.object({
         histogram: v.pipe(
           v.object({ MATCHED: ScoreBins, REVIEW: ScoreBins, UNMATCHED: ScoreBins }),
-          v.description("The engine's rows of each status per tenth of score: the first number counts scores from 0 to 0.1, the last from 0.9 to 1"),
+          v.description(
+            "The engine's rows of each status per tenth of score: the first number counts scores from 0 to 0.1, the last from 0.9 to 1",
+          ),
         ),
         expectedWrong: v.pipe(
           v.object({ MATCHED: v.number(), REVIEW: v.number(), UNMATCHED: v.number() }),
@@ -128,12 +161,14 @@ export const JobView = v.object({
           ),
         ),
       }),
-      v.description('A COMPLETED job\'s scores, written when it completed (absent on jobs completed before jobs carried them)'),
+      v.description("A COMPLETED job's scores, written when it completed (absent on jobs completed before jobs carried them)"),
     ),
   ),
   expiresAt: v.pipe(
     Timestamp,
-    v.description(`When the job's results, decisions and exports are deleted (${RESULTS_RETENTION_DAYS} days after createdAt): from then on they answer 410. The job itself stays listed.`),
+    v.description(
+      `When the job's results, decisions and exports are deleted (${RESULTS_RETENTION_DAYS} days after createdAt): from then on they answer 410. The job itself stays listed.`,
+    ),
   ),
   bookWrite: v.optional(
     v.pipe(
@@ -152,11 +187,21 @@ export const JobList = v.object({ jobs: v.array(JobView), nextCursor: NextCursor
 
 export const ResultsQuery = v.strictObject({
   ...pageQuery(100, 1000),
-  status: v.optional(v.pipe(v.picklist(RESULT_STATUSES, 'must be MATCHED, REVIEW or UNMATCHED'), v.description('Only rows in this status'), v.examples(['REVIEW']))),
-  method: v.optional(v.pipe(v.picklist(RESULT_METHODS, 'must be ID, FUZZY or MANUAL'), v.description('Only rows decided this way'), v.examples(['FUZZY']))),
+  status: v.optional(
+    v.pipe(
+      v.picklist(RESULT_STATUSES, 'must be MATCHED, REVIEW or UNMATCHED'),
+      v.description('Only rows in this status'),
+      v.examples(['REVIEW']),
+    ),
+  ),
+  method: v.optional(
+    v.pipe(v.picklist(RESULT_METHODS, 'must be ID, FUZZY or MANUAL'), v.description('Only rows decided this way'), v.examples(['FUZZY'])),
+  ),
   minScore: v.optional(v.pipe(Score, v.description('Only rows scoring at least this'), v.examples([0.5]))),
   maxScore: v.optional(v.pipe(Score, v.description('Only rows scoring at most this'), v.examples([0.95]))),
-  partnerHotelId: v.optional(v.pipe(PartnerHotelId, v.description('The one row of this partner hotel id (as the inventory file gave it)'), v.examples(['H-1001']))),
+  partnerHotelId: v.optional(
+    v.pipe(PartnerHotelId, v.description('The one row of this partner hotel id (as the inventory file gave it)'), v.examples(['H-1001'])),
+  ),
   order: v.optional(
     v.pipe(
       v.picklist(SCORE_ORDERS, 'must be DESC or ASC'),
@@ -185,7 +230,10 @@ export const ResultView = v.object({
   partnerHotelId: v.string(),
   partnerHotelName: v.string(),
   partnerHotel: v.optional(
-    v.pipe(PartnerFactsSchema, v.description("The partner's hotel as the job's inventory gave it: what the evidence compares with the reference hotel")),
+    v.pipe(
+      PartnerFactsSchema,
+      v.description("The partner's hotel as the job's inventory gave it: what the evidence compares with the reference hotel"),
+    ),
   ),
   referenceHotelId: v.nullable(v.string()),
   referenceHotelName: v.nullable(v.string()),
@@ -206,14 +254,18 @@ export const ResultView = v.object({
     v.array(Candidate),
     v.description(
       'The other hotels the engine weighed, likeliest first: never the proposal itself (referenceHotelId). ' +
-        'To confirm the proposal, review MATCH with the row\'s referenceHotelId; to pick a runner-up, with its referenceHotelId.',
+        "To confirm the proposal, review MATCH with the row's referenceHotelId; to pick a runner-up, with its referenceHotelId.",
     ),
   ),
-  reason: v.optional(v.pipe(v.string(), v.description('Why the row is held or left unmatched, in words (and a MATCHED row kept by a duplicate listing)'))),
+  reason: v.optional(
+    v.pipe(v.string(), v.description('Why the row is held or left unmatched, in words (and a MATCHED row kept by a duplicate listing)')),
+  ),
   reasonCode: v.optional(
     v.pipe(
       v.picklist(REASON_CODES),
-      v.description(`Why a REVIEW or UNMATCHED row is so, for a machine; absent on MATCHED rows. ${REASON_CODES.map((code) => `${code}: ${REASON_CODE_MEANINGS[code]}`).join('; ')}.`),
+      v.description(
+        `Why a REVIEW or UNMATCHED row is so, for a machine; absent on MATCHED rows. ${REASON_CODES.map((code) => `${code}: ${REASON_CODE_MEANINGS[code]}`).join('; ')}.`,
+      ),
       v.examples(['AMBIGUOUS_MATCH']),
     ),
   ),
@@ -223,12 +275,24 @@ export const ResultView = v.object({
 export const ResultPage = v.object({
   results: v.array(ResultView),
   nextCursor: NextCursor,
-  total: v.optional(v.pipe(SearchTotal, v.description("With a search parameter (name, city, country, referenceHotelId, supplier) on a COMPLETED job: how many rows match in all, every page's"))),
+  total: v.optional(
+    v.pipe(
+      SearchTotal,
+      v.description(
+        "With a search parameter (name, city, country, referenceHotelId, supplier) on a COMPLETED job: how many rows match in all, every page's",
+      ),
+    ),
+  ),
 });
 
 const ReviewNote = v.optional(Text({ maxLength: 1000, minLength: 0 }));
 const ReviewLeaseHolder = v.optional(
-  v.pipe(LeaseHolder, v.description('Your lease holder name, when you lease rows (PUT /api/v1/mapping/{jobId}/leases/{holder}): a row leased to another reviewer is refused with 409')),
+  v.pipe(
+    LeaseHolder,
+    v.description(
+      'Your lease holder name, when you lease rows (PUT /api/v1/mapping/{jobId}/leases/{holder}): a row leased to another reviewer is refused with 409',
+    ),
+  ),
 );
 const ExpectedDecidedAt = expectedDecidedAt("row's review.decidedAt");
 
@@ -262,7 +326,9 @@ const rowDecision = <Extra extends v.ObjectEntries>(extra: Extra) =>
         partnerHotelId: PartnerHotelId,
         decision: v.pipe(
           v.literal('WITHDRAW'),
-          v.description("Take the row's decision back (undo): the row shows the engine's answer again, in results, exports and the mapping book"),
+          v.description(
+            "Take the row's decision back (undo): the row shows the engine's answer again, in results, exports and the mapping book",
+          ),
         ),
         note: ReviewNote,
         expectedDecidedAt: ExpectedDecidedAt,
@@ -298,7 +364,9 @@ const DecidedRow = v.pipe(
     review: v.optional(
       v.pipe(
         v.object({ decision: v.picklist(['MATCH', 'NO_MATCH']), decidedAt: Timestamp }),
-        v.description('The decision now standing on the row (absent after a WITHDRAW): its decidedAt is the expectedDecidedAt of a later decision or undo'),
+        v.description(
+          'The decision now standing on the row (absent after a WITHDRAW): its decidedAt is the expectedDecidedAt of a later decision or undo',
+        ),
       ),
     ),
   }),
@@ -354,7 +422,11 @@ export const FindMatchRequest = v.strictObject({
   ),
   mode: v.optional(v.pipe(Mode, v.description("Default: the organization's preference (GET /api/v1/mapping/preferences), else STANDARD"))),
   supplierCode: v.optional(
-    v.pipe(Text({ maxLength: 64 }), v.description('For ID_TO_ID and HYBRID: a connected supplier, whose hotel ids the hotels give as supplierHotelId'), v.examples(['HOTELBEDS'])),
+    v.pipe(
+      Text({ maxLength: 64 }),
+      v.description('For ID_TO_ID and HYBRID: a connected supplier, whose hotel ids the hotels give as supplierHotelId'),
+      v.examples(['HOTELBEDS']),
+    ),
   ),
   view: v.optional(
     v.pipe(
@@ -382,7 +454,10 @@ export const FindMatchRequest = v.strictObject({
 const { review: _review, ...resultFields } = ResultView.entries;
 const FoundMatch = v.object({
   index: v.pipe(v.number(), v.description("The hotel's place in the request, from 0")),
-  from: v.pipe(v.picklist(['ENGINE', 'BOOK']), v.description("ENGINE: the engine's answer now; BOOK: the mapping book's entry of the hotel")),
+  from: v.pipe(
+    v.picklist(['ENGINE', 'BOOK']),
+    v.description("ENGINE: the engine's answer now; BOOK: the mapping book's entry of the hotel"),
+  ),
   ...resultFields,
 });
 const RejectedHotel = v.object({
@@ -395,8 +470,16 @@ const RejectedHotel = v.object({
 export const FindMatchResponse = v.object({
   mode: Mode,
   referenceVersionId: v.pipe(v.string(), v.description('The reference publication mapped against: the current one')),
-  charged: v.pipe(v.number(), v.description(`Mappings charged: one per hotel mapped (rejected ones are not), and at least ${FIND_MATCH_MIN_CHARGE} when any is mapped`)),
-  results: v.pipe(v.array(v.union([FoundMatch, RejectedHotel])), v.description("One per hotel, in the request's order: a job's result row, or REJECTED with the reason")),
+  charged: v.pipe(
+    v.number(),
+    v.description(
+      `Mappings charged: one per hotel mapped (rejected ones are not), and at least ${FIND_MATCH_MIN_CHARGE} when any is mapped`,
+    ),
+  ),
+  results: v.pipe(
+    v.array(v.union([FoundMatch, RejectedHotel])),
+    v.description("One per hotel, in the request's order: a job's result row, or REJECTED with the reason"),
+  ),
 });
 
 export const ExportResponse = v.object({

@@ -67,7 +67,9 @@ export function chunkPorts(runtime: Runtime): ChunkPorts {
     finishingSizes: finishingSizesOf(runtime),
     bookWrites: queueOf(runtime, mappingBookWriteQueue),
     completionListened: async (organizationId) =>
-      (await Promise.all([deliversFiles(runtime, organizationId), receivesEvent(runtime, organizationId, 'MAPPING_COMPLETED')])).some(Boolean),
+      (await Promise.all([deliversFiles(runtime, organizationId), receivesEvent(runtime, organizationId, 'MAPPING_COMPLETED')])).some(
+        Boolean,
+      ),
   };
 }
 
@@ -77,7 +79,10 @@ export function completionPorts(runtime: Runtime): CompletionPorts {
     objects: resultObjectStoreOf(runtime),
     clock: runtime.clock,
     formatOf: async (organizationId) => {
-      const [saved, connected] = await Promise.all([exportFormatStoreOf(runtime).get(organizationId), connectedSupplierCodes(runtime, organizationId)]);
+      const [saved, connected] = await Promise.all([
+        exportFormatStoreOf(runtime).get(organizationId),
+        connectedSupplierCodes(runtime, organizationId),
+      ]);
       return { saved, connected };
     },
     startDeliveries: (completed) => startFileDeliveries(fileDeliveryStartPorts(runtime), completed),
@@ -94,7 +99,11 @@ function finishingSizesOf(runtime: Runtime) {
 }
 
 export function bookWritePorts(runtime: Runtime): BookWritePorts {
-  return { book: bookPorts(runtime), queue: queueOf(runtime, mappingBookWriteQueue), rowsOf: (job) => jobRowsSource(resultObjectStoreOf(runtime), job) };
+  return {
+    book: bookPorts(runtime),
+    queue: queueOf(runtime, mappingBookWriteQueue),
+    rowsOf: (job) => jobRowsSource(resultObjectStoreOf(runtime), job),
+  };
 }
 
 /** A completed job's results, read through its views and its decisions. */
@@ -103,7 +112,10 @@ export function resultViewsOf(runtime: Runtime, job: Pick<MappingJob, 'organizat
 }
 
 /** The rows of a counted chunk of a job, from its results file. */
-export function chunkResultsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): (chunk: number) => Promise<StoredResult[]> {
+export function chunkResultsOf(
+  runtime: Runtime,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+): (chunk: number) => Promise<StoredResult[]> {
   const files = resultsFiles(runtime);
   return async (chunk) => (await readChunkResults(files, job, chunk)).map((result) => ({ ...result, chunk }));
 }
@@ -116,7 +128,13 @@ export function endingPorts(runtime: Runtime): Pick<ChunkPorts, 'jobs' | 'meteri
 export function reviewPorts(runtime: Runtime): ReviewPorts {
   return {
     jobs: {
-      commit: (job, decisions, leaseHolder) => commitDecisions({ book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime), leases: rowLeaseStoreOf(runtime) }, job, decisions, leaseHolder),
+      commit: (job, decisions, leaseHolder) =>
+        commitDecisions(
+          { book: bookPorts(runtime), jobs: mappingJobStoreOf(runtime), leases: rowLeaseStoreOf(runtime) },
+          job,
+          decisions,
+          leaseHolder,
+        ),
     },
     resultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getResult(job.id, partnerHotelId),
     engineResultOf: (job, partnerHotelId) => resultViewsOf(runtime, job).getEngineResult(partnerHotelId),
@@ -130,7 +148,8 @@ export function leasePorts(runtime: Runtime): LeasePorts {
   const jobs = mappingJobStoreOf(runtime);
   return {
     leases: rowLeaseStoreOf(runtime),
-    decidedAt: (job, partnerHotelIds) => Promise.all(partnerHotelIds.map(async (id) => (await jobs.getDecision(job.id, id))?.review?.decidedAt ?? null)),
+    decidedAt: (job, partnerHotelIds) =>
+      Promise.all(partnerHotelIds.map(async (id) => (await jobs.getDecision(job.id, id))?.review?.decidedAt ?? null)),
     clock: runtime.clock,
   };
 }

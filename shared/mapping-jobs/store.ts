@@ -19,7 +19,17 @@ import {
 } from '../platform/table';
 import { decisionRecorded } from './export-store';
 import { mappingExportQueue, type CompletionMessage } from './queues';
-import { resultsExpireAt, riskOf, type JobCounts, type JobStatus, type FinishingPlan, type FinishingState, type MappingJob, type ScoreFigures, type StoredResult } from './job';
+import {
+  resultsExpireAt,
+  riskOf,
+  type JobCounts,
+  type JobStatus,
+  type FinishingPlan,
+  type FinishingState,
+  type MappingJob,
+  type ScoreFigures,
+  type StoredResult,
+} from './job';
 
 /** Keys of this store's items in the single table. */
 const keys = {
@@ -37,7 +47,10 @@ const keys = {
 } as const;
 
 /** The job count a result of each status is counted in. */
-const COUNT_OF_STATUS = { MATCHED: 'matched', REVIEW: 'review', UNMATCHED: 'unmatched' } as const satisfies Record<MappingResult['status'], keyof JobCounts>;
+const COUNT_OF_STATUS = { MATCHED: 'matched', REVIEW: 'review', UNMATCHED: 'unmatched' } as const satisfies Record<
+  MappingResult['status'],
+  keyof JobCounts
+>;
 
 /** A status-and-method partition of a job's results, named as `STATUS#METHOD` (`NONE` for no method). */
 export function partitionName(status: string, method: string | null): string {
@@ -155,7 +168,14 @@ export class MappingJobStore {
           UpdateExpression: `SET ${update.set}, updatedAt = :now ADD doneChunks :chunk`,
           ConditionExpression: 'NOT contains(doneChunks, :chunkNumber) AND #status IN (:pending, :running)',
           ExpressionAttributeNames: { '#status': 'status', ...update.names },
-          ExpressionAttributeValues: { ...update.values, ':chunk': new Set([chunk]), ':chunkNumber': chunk, ':pending': 'PENDING', ':running': 'RUNNING', ':now': now },
+          ExpressionAttributeValues: {
+            ...update.values,
+            ':chunk': new Set([chunk]),
+            ':chunkNumber': chunk,
+            ':pending': 'PENDING',
+            ':running': 'RUNNING',
+            ':now': now,
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -168,28 +188,43 @@ export class MappingJobStore {
 
   /** Where the job's finishing stage stands, if it started. */
   async finishing(job: Pick<MappingJob, 'id'>): Promise<FinishingState | undefined> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.finishing(job.id), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.finishing(job.id), ConsistentRead: true }),
+    );
     return Item && finishingOf(Item);
   }
 
   /** Fixes the finishing stage's plan, once (a plan fixed before stays); where the stage then stands. */
   async planFinishing(job: Pick<MappingJob, 'id' | 'createdAt'>, plan: FinishingPlan): Promise<FinishingState> {
-    return this.updateFinishing(job, 'SET #plan = if_not_exists(#plan, :plan), #expiresAt = :expiresAt', { ':plan': plan, ':expiresAt': Math.floor(resultsExpireAt(job).getTime() / 1000) });
+    return this.updateFinishing(job, 'SET #plan = if_not_exists(#plan, :plan), #expiresAt = :expiresAt', {
+      ':plan': plan,
+      ':expiresAt': Math.floor(resultsExpireAt(job).getTime() / 1000),
+    });
   }
 
   /** Fixes the partitions the finishing stage merges, once; answers them as fixed. */
   async planMerges(job: Pick<MappingJob, 'id' | 'createdAt'>, partitions: string[]): Promise<string[]> {
-    return (await this.updateFinishing(job, 'SET #plan.merges = if_not_exists(#plan.merges, :partitions)', { ':partitions': partitions })).plan.merges ?? partitions;
+    return (
+      (await this.updateFinishing(job, 'SET #plan.merges = if_not_exists(#plan.merges, :partitions)', { ':partitions': partitions })).plan
+        .merges ?? partitions
+    );
   }
 
   /** Counts a part of the finishing stage as done (a redelivered part counts once); where the stage then stands. */
-  async finishingPartDone(job: Pick<MappingJob, 'id' | 'createdAt'>, stage: 'claims' | 'views' | 'scores', part: number | string): Promise<FinishingState> {
+  async finishingPartDone(
+    job: Pick<MappingJob, 'id' | 'createdAt'>,
+    stage: 'claims' | 'views' | 'scores',
+    part: number | string,
+  ): Promise<FinishingState> {
     const attribute = { claims: 'doneClaimParts', views: 'doneViewParts', scores: 'doneMerges' }[stage];
     return this.updateFinishing(job, `ADD ${attribute} :part`, { ':part': new Set([part]) });
   }
 
   private async updateFinishing(job: Pick<MappingJob, 'id'>, update: string, values: Record<string, unknown>): Promise<FinishingState> {
-    const names = { ...(update.includes('#plan') && { '#plan': 'plan' }), ...(update.includes('#expiresAt') && { '#expiresAt': TABLE_KEYS.ttlAttribute }) };
+    const names = {
+      ...(update.includes('#plan') && { '#plan': 'plan' }),
+      ...(update.includes('#expiresAt') && { '#expiresAt': TABLE_KEYS.ttlAttribute }),
+    };
     const { Attributes } = await this.table.client.send(
       new UpdateCommand({
         TableName: this.table.name,
@@ -204,7 +239,11 @@ export class MappingJobStore {
   }
 
   /** Sets the counts and score figures of a RUNNING job (its results as the finishing stage left them); false when it is no longer running. */
-  async setCounts(job: Pick<MappingJob, 'organizationId' | 'id'>, counts: Omit<JobCounts, 'total'>, scores?: ScoreFigures): Promise<boolean> {
+  async setCounts(
+    job: Pick<MappingJob, 'organizationId' | 'id'>,
+    counts: Omit<JobCounts, 'total'>,
+    scores?: ScoreFigures,
+  ): Promise<boolean> {
     const update = countsUpdate(counts, (name) => `:${name}`);
     try {
       await this.table.client.send(
@@ -230,7 +269,9 @@ export class MappingJobStore {
    */
   complete(job: MappingJob, now: string, told: { event: DomainEvent } | { exportFirst: CompletionMessage }): Promise<boolean> {
     const telling =
-      'event' in told ? eventPut(this.table, told.event) : messagePut(this.table, mappingExportQueue, told.exportFirst, { id: `${job.id}-completion`, at: now });
+      'event' in told
+        ? eventPut(this.table, told.event)
+        : messagePut(this.table, mappingExportQueue, told.exportFirst, { id: `${job.id}-completion`, at: now });
     return this.transition(job, ['RUNNING'], { status: 'COMPLETED', completedAt: now, updatedAt: now }, [telling]);
   }
 
@@ -275,7 +316,9 @@ export class MappingJobStore {
 
   /** The decision on a row, or undefined when no one has decided it. */
   async getDecision(jobId: string, partnerHotelId: string): Promise<StoredResult | undefined> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.decision(jobId, partnerHotelId) }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.decision(jobId, partnerHotelId) }),
+    );
     return Item ? decisionOf(Item) : undefined;
   }
 
@@ -283,7 +326,11 @@ export class MappingJobStore {
   async decisionsBetween(jobId: string, first: string, last: string): Promise<StoredResult[]> {
     const items = await queryAll<Record<string, unknown>>(this.table, {
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
-      ExpressionAttributeValues: { ':pk': `JOB#${jobId}`, ':first': keys.decision(jobId, first).SK, ':last': keys.decision(jobId, last).SK },
+      ExpressionAttributeValues: {
+        ':pk': `JOB#${jobId}`,
+        ':first': keys.decision(jobId, first).SK,
+        ':last': keys.decision(jobId, last).SK,
+      },
     });
     return items.map(decisionOf);
   }
@@ -299,7 +346,13 @@ export class MappingJobStore {
   }
 
   /** Decided rows of one status-and-method partition (MANUAL ones), best score first, with sort keys from `lowest` up to `highest`. */
-  async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number, order: ScoreOrder = 'DESC'): Promise<(StoredResult & { sortKey: string })[]> {
+  async decisionsOfPartition(
+    partition: string,
+    lowest: string,
+    highest: string,
+    limit: number,
+    order: ScoreOrder = 'DESC',
+  ): Promise<(StoredResult & { sortKey: string })[]> {
     const page = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
@@ -318,7 +371,12 @@ export class MappingJobStore {
    * it was read), on a first decision the mark that hides the engine's row, and its event. The job's
    * writes (`decisionsCounted`) go with them in the transaction.
    */
-  decisionWrites(job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>, read: StoredResult, updated: StoredResult, event: DomainEvent): TransactItem[] {
+  decisionWrites(
+    job: Pick<MappingJob, 'organizationId' | 'id' | 'createdAt'>,
+    read: StoredResult,
+    updated: StoredResult,
+    event: DomainEvent,
+  ): TransactItem[] {
     return [
       {
         Put: {
@@ -353,7 +411,12 @@ export class MappingJobStore {
    * The writes of its own that take a decision back: its item (only if the row is still as it was
    * read) and the mark that hid the engine's row, so the engine's row shows again; and its event.
    */
-  withdrawalWrites(job: Pick<MappingJob, 'organizationId' | 'id'>, read: StoredResult, engine: StoredResult, event: DomainEvent): TransactItem[] {
+  withdrawalWrites(
+    job: Pick<MappingJob, 'organizationId' | 'id'>,
+    read: StoredResult,
+    engine: StoredResult,
+    event: DomainEvent,
+  ): TransactItem[] {
     return [
       {
         Delete: {
@@ -364,7 +427,12 @@ export class MappingJobStore {
           ExpressionAttributeValues: { ':readDecidedAt': read.review!.decidedAt },
         },
       },
-      { Delete: { TableName: this.table.name, Key: keys.decided(job.id, partitionName(engine.status, engine.method), resultSortKey(engine.score, engine.partnerHotelId)) } },
+      {
+        Delete: {
+          TableName: this.table.name,
+          Key: keys.decided(job.id, partitionName(engine.status, engine.method), resultSortKey(engine.score, engine.partnerHotelId)),
+        },
+      },
       eventPut(this.table, event),
     ];
   }
@@ -382,7 +450,8 @@ export class MappingJobStore {
     for (const { from, to, engineRow } of moves) {
       net.set(COUNT_OF_STATUS[from], (net.get(COUNT_OF_STATUS[from]) ?? 0) - 1);
       net.set(COUNT_OF_STATUS[to], (net.get(COUNT_OF_STATUS[to]) ?? 0) + 1);
-      if (engineRow) risk.set(engineRow.row.status, (risk.get(engineRow.row.status) ?? 0) + (engineRow.decided ? -1 : 1) * riskOf(engineRow.row));
+      if (engineRow)
+        risk.set(engineRow.row.status, (risk.get(engineRow.row.status) ?? 0) + (engineRow.decided ? -1 : 1) * riskOf(engineRow.row));
     }
     const counts = [...net].filter(([, by]) => by !== 0);
     const risks = job.scores ? [...risk].filter(([, by]) => by !== 0) : [];
@@ -402,7 +471,11 @@ export class MappingJobStore {
                 UpdateExpression: `SET ${sets.join(', ')}`,
                 ExpressionAttributeNames: {
                   ...(counts.length > 0 && { '#counts': 'counts', ...Object.fromEntries(counts.map(([count], i) => [`#c${i}`, count])) }),
-                  ...(risks.length > 0 && { '#scores': 'scores', '#expectedWrong': 'expectedWrong', ...Object.fromEntries(risks.map(([status], i) => [`#r${i}`, status])) }),
+                  ...(risks.length > 0 && {
+                    '#scores': 'scores',
+                    '#expectedWrong': 'expectedWrong',
+                    ...Object.fromEntries(risks.map(([status], i) => [`#r${i}`, status])),
+                  }),
                 },
                 ExpressionAttributeValues: {
                   ...Object.fromEntries(counts.map(([, by], i) => [`:c${i}`, by])),

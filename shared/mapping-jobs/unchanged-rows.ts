@@ -7,7 +7,15 @@
  * where the next job compares it.
  */
 import { createHash } from 'node:crypto';
-import { ENGINE_VERSION, FACTLESS_ENGINE_VERSION, matchHotels, referenceFactsIn, type MappingResult, type MatchingIndex, type PartnerHotel } from '../mapping';
+import {
+  ENGINE_VERSION,
+  FACTLESS_ENGINE_VERSION,
+  matchHotels,
+  referenceFactsIn,
+  type MappingResult,
+  type MatchingIndex,
+  type PartnerHotel,
+} from '../mapping';
 import type { EngineAnswer, EntryId } from '../mapping-book';
 import { bookEntryId, withPartnerFacts, type MappingJob, type StoredResult } from './job';
 
@@ -28,7 +36,11 @@ const ROW_FIELDS = Object.keys({
 } satisfies Record<keyof PartnerHotel, true>) as (keyof PartnerHotel)[];
 
 /** What the engine's answer for the row is a function of, as a digest. */
-export function rowBasis(job: Pick<MappingJob, 'mode' | 'supplier' | 'reference'>, row: PartnerHotel, engineVersion = ENGINE_VERSION): string {
+export function rowBasis(
+  job: Pick<MappingJob, 'mode' | 'supplier' | 'reference'>,
+  row: PartnerHotel,
+  engineVersion = ENGINE_VERSION,
+): string {
   const facts = ROW_FIELDS.map((field) => row[field] ?? null);
   const basis = [engineVersion, job.mode, job.supplier?.code ?? null, job.reference.artifactsId, facts];
   // 96 bits: compared only with the same entry's, and kept with every entry of the book.
@@ -36,7 +48,9 @@ export function rowBasis(job: Pick<MappingJob, 'mode' | 'supplier' | 'reference'
 }
 
 /** A row's result as a chunk's results file holds it, before the cross-row rule. */
-export type ChunkResult = MappingResult & Required<Pick<StoredResult, 'source' | 'partner' | 'basis'>> & Pick<StoredResult, 'unchanged' | 'unclaimed'>;
+export type ChunkResult = MappingResult &
+  Required<Pick<StoredResult, 'source' | 'partner' | 'basis'>> &
+  Pick<StoredResult, 'unchanged' | 'unclaimed'>;
 
 export interface RowAnswerPorts {
   /** The engine's answers the mapping book holds for the entries (undefined where it holds none), in the order asked. */
@@ -65,14 +79,28 @@ export async function answerRows(ports: RowAnswerPorts, job: MappingJob, rows: r
   const read = performance.now();
   const changed = rows.flatMap((row, i) => (held[i]?.basis === bases[i] ? [] : [{ row, i }]));
   // Answered before answers carried their hotel's facts, and unchanged since: the engine answers it again for them, free.
-  const refreshed = new Set(changed.flatMap(({ row, i }) => (held[i]?.basis !== undefined && held[i].basis === rowBasis(job, row, FACTLESS_ENGINE_VERSION) ? [i] : [])));
+  const refreshed = new Set(
+    changed.flatMap(({ row, i }) =>
+      held[i]?.basis !== undefined && held[i].basis === rowBasis(job, row, FACTLESS_ENGINE_VERSION) ? [i] : [],
+    ),
+  );
   const index = changed.length > 0 ? await ports.index(job) : undefined;
   const loaded = performance.now();
-  const engine = index ? matchHotels(index, changed.map(({ row }) => row), { mode: job.mode }) : [];
+  const engine = index
+    ? matchHotels(
+        index,
+        changed.map(({ row }) => row),
+        { mode: job.mode },
+      )
+    : [];
   const answers = new Map(changed.map(({ i }, n) => [i, engine[n]!]));
   const results = rows.map((row, i): ChunkResult => {
     const mapped = answers.get(i);
-    return { ...withPartnerFacts(mapped ?? answerHeld(row, held[i]!), row), basis: bases[i]!, ...((mapped === undefined || refreshed.has(i)) && { unchanged: true as const }) };
+    return {
+      ...withPartnerFacts(mapped ?? answerHeld(row, held[i]!), row),
+      basis: bases[i]!,
+      ...((mapped === undefined || refreshed.has(i)) && { unchanged: true as const }),
+    };
   });
   return { results, mapped: changed.length, bookReadMs: read - started, indexLoadMs: loaded - read, matchMs: performance.now() - loaded };
 }

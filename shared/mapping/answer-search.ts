@@ -56,7 +56,8 @@ export function answerSearchOf(query: AnswerSearchQuery, connected: readonly str
   }
   if (query.country !== undefined) {
     search.country = toCountryCode(query.country);
-    if (search.country === undefined) throw invalidInput(`country: "${query.country}" is not a country (an ISO 3166-1 code such as FR, or a name such as France).`);
+    if (search.country === undefined)
+      throw invalidInput(`country: "${query.country}" is not a country (an ISO 3166-1 code such as FR, or a name such as France).`);
   }
   if (query.referenceHotelId !== undefined) search.referenceHotelId = query.referenceHotelId.toLowerCase();
   if (query.supplier !== undefined) {
@@ -66,7 +67,10 @@ export function answerSearchOf(query: AnswerSearchQuery, connected: readonly str
     }
     const shown = new Set(connected.map((code) => code.toUpperCase()));
     const unknown = asked.filter((code) => !shown.has(code));
-    if (unknown.length > 0) throw invalidInput(`supplier: your organization is not connected to ${unknown.join(', ')}; answers show the codes of connected suppliers only.`);
+    if (unknown.length > 0)
+      throw invalidInput(
+        `supplier: your organization is not connected to ${unknown.join(', ')}; answers show the codes of connected suppliers only.`,
+      );
     search.suppliers = asked;
   }
   return Object.keys(search).length === 0 ? undefined : search;
@@ -84,7 +88,8 @@ export interface SearchedAnswer {
 }
 
 /** The text a name search looks in: both names folded, a tab between (a folded search holds none). */
-const namesOf = (answer: SearchedAnswer) => `${foldText(answer.partnerHotelName)}\t${answer.referenceHotelName ? foldText(answer.referenceHotelName) : ''}`;
+const namesOf = (answer: SearchedAnswer) =>
+  `${foldText(answer.partnerHotelName)}\t${answer.referenceHotelName ? foldText(answer.referenceHotelName) : ''}`;
 const cityOf = (answer: SearchedAnswer) => foldText(answer.partnerCity ?? '');
 const countryOf = (answer: SearchedAnswer) => toCountryCode(answer.partnerCountry) ?? '';
 /** The suppliers the hotel has a code at, each between spaces (a supplier code holds none). */

@@ -91,7 +91,8 @@ class CompleteTrees {
     }
     const missingLeft = tree.missingLeft[node] === 1;
     // +Infinity, a missing value's stand-in, would not exceed a threshold of +Infinity.
-    if (!missingLeft && !(tree.threshold[node]! < Infinity)) throw new Error(`A split that sends a missing value right needs a finite threshold, not ${tree.threshold[node]}.`);
+    if (!missingLeft && !(tree.threshold[node]! < Infinity))
+      throw new Error(`A split that sends a missing value right needs a finite threshold, not ${tree.threshold[node]}.`);
     this.valueAt[at] = tree.feature[node]! + (missingLeft ? 0 : this.featureCount);
     this.threshold[at] = tree.threshold[node]!;
     this.place(tree, tree.left[node]!, 2 * position + 1, t);
@@ -123,7 +124,10 @@ function writeBothCopies(x: Float64Array, values: Float64Array, featureCount: nu
 // a fifth faster than reading them from an object's fields.
 
 /** A value goes right where it exceeds the threshold: position p's children are 2p + 1 (left) and 2p + 2. */
-function unrolledEvaluation({ featureCount, treeCount, valueAt, threshold, leafValue }: CompleteTrees, base: number): (x: Float64Array) => number {
+function unrolledEvaluation(
+  { featureCount, treeCount, valueAt, threshold, leafValue }: CompleteTrees,
+  base: number,
+): (x: Float64Array) => number {
   const values = new Float64Array(2 * featureCount);
   const splits = 2 ** UNROLLED_DEPTH - 1;
   return (x) => {
@@ -140,7 +144,10 @@ function unrolledEvaluation({ featureCount, treeCount, valueAt, threshold, leafV
   };
 }
 
-function anyDepthEvaluation({ featureCount, treeCount, depth, splitsPerTree: splits, valueAt, threshold, leafValue }: CompleteTrees, base: number): (x: Float64Array) => number {
+function anyDepthEvaluation(
+  { featureCount, treeCount, depth, splitsPerTree: splits, valueAt, threshold, leafValue }: CompleteTrees,
+  base: number,
+): (x: Float64Array) => number {
   const values = new Float64Array(2 * featureCount);
   return (x) => {
     writeBothCopies(x, values, featureCount);

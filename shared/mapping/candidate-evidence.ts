@@ -81,30 +81,28 @@ const F = Object.fromEntries(FEATURE_NAMES.map((name, index) => [name, index])) 
  * Log-likelihood ratio of each feature, hand-set from what supplier data usually looks like. They
  * rank candidates (and the match model reads their sum); they decide nothing on their own.
  */
-export const FEATURE_WEIGHTS = Float64Array.from(
-  [
-    // bias: prior log-odds that a blocked candidate is the partner hotel
-    -2,
-    // name similarity at 0, 0.3, 0.5, 0.65, 0.8, 0.9, 1
-    -6, -4, -2, 0, 2, 3.2, 4.2,
-    // distance at 0, 30, 100, 250, 500, 1000, 2000, 5000, 20000 m
-    2.5, 2.3, 1.8, 1.0, 0, -1.2, -2.5, -4, -6,
-    // name number conflict, partner extra words, reference extra words, one a place inside the other,
-    // one adds a word for a different kind of place (a gym, a station: place-kinds.ts)
-    -2, 0, 0, -3, -3,
-    // log2 of how many reference places near the candidate carry its name, when the names agree and
-    // the pins are over 300 m apart (in full from 600 m)
-    -0.5,
-    // postcode match, neighbour, mismatch
-    2.5, -0.3, -2.5,
-    // street match, mismatch, house number match, mismatch (same street)
-    1, -1.5, 1, -1,
-    // city match, mismatch, country mismatch
-    0.3, -0.8, -5,
-    // rating equal, one off, far
-    0.2, -0.3, -1,
-  ],
-);
+export const FEATURE_WEIGHTS = Float64Array.from([
+  // bias: prior log-odds that a blocked candidate is the partner hotel
+  -2,
+  // name similarity at 0, 0.3, 0.5, 0.65, 0.8, 0.9, 1
+  -6, -4, -2, 0, 2, 3.2, 4.2,
+  // distance at 0, 30, 100, 250, 500, 1000, 2000, 5000, 20000 m
+  2.5, 2.3, 1.8, 1.0, 0, -1.2, -2.5, -4, -6,
+  // name number conflict, partner extra words, reference extra words, one a place inside the other,
+  // one adds a word for a different kind of place (a gym, a station: place-kinds.ts)
+  -2, 0, 0, -3, -3,
+  // log2 of how many reference places near the candidate carry its name, when the names agree and
+  // the pins are over 300 m apart (in full from 600 m)
+  -0.5,
+  // postcode match, neighbour, mismatch
+  2.5, -0.3, -2.5,
+  // street match, mismatch, house number match, mismatch (same street)
+  1, -1.5, 1, -1,
+  // city match, mismatch, country mismatch
+  0.3, -0.8, -5,
+  // rating equal, one off, far
+  0.2, -0.3, -1,
+]);
 
 /** What a word naming a different kind of place takes off a candidate's log-odds. */
 export const DIFFERENT_KIND_LOG_ODDS = FEATURE_WEIGHTS[F.differentKind!]!;
@@ -228,7 +226,12 @@ const scratchFacts: ComparisonFacts = {
 };
 const postalScratch = new Uint32Array(2);
 
-export function scoreCandidate(index: MatchingIndex, partner: PreparedPartner, hotel: number, weights: Float64Array = FEATURE_WEIGHTS): ScoredCandidate {
+export function scoreCandidate(
+  index: MatchingIndex,
+  partner: PreparedPartner,
+  hotel: number,
+  weights: Float64Array = FEATURE_WEIGHTS,
+): ScoredCandidate {
   const facts = writeFeatures(index, partner, hotel, scratchFeatures);
   let logOdds = 0;
   for (let k = 0; k < FEATURE_COUNT; k++) logOdds += scratchFeatures[k]! * weights[k]!;
@@ -295,8 +298,7 @@ function writeFeatures(index: MatchingIndex, partner: PreparedPartner, hotel: nu
     }
     sharing = Math.max(1, sharing);
     features[F.postalMatch!] = 1 / (1 + 0.5 * Math.log2(sharing));
-  }
-  else if (postalMatch === 'neighbour') features[F.postalNeighbour!] = 1;
+  } else if (postalMatch === 'neighbour') features[F.postalNeighbour!] = 1;
   else if (postalMatch === false) features[F.postalMismatch!] = 1;
 
   const address = compareAddresses(partner.address, textAt(data.addressWords, hotel), textAt(data.addressNumbers, hotel));

@@ -136,7 +136,8 @@ export class CandidateSearch {
     // Blocking scores are a cheap preview of the full score: one far below the best rarely ends up
     // a competitor worth counting, so it is not scored in full.
     const floor = this.shortlistScores[0]! - SHORTLIST_SCORE_GAP;
-    for (let k = 0; k < this.shortlistCount && this.shortlistScores[k]! >= floor; k++) scored.push(scoreCandidate(this.index, partner, this.shortlistHotels[k]!));
+    for (let k = 0; k < this.shortlistCount && this.shortlistScores[k]! >= floor; k++)
+      scored.push(scoreCandidate(this.index, partner, this.shortlistHotels[k]!));
     this.shortlistCount = 0;
     scored.sort((a, b) => b.logOdds - a.logOdds);
     return scored.length > 0 && scored[0]!.logOdds >= CONVINCING_LOG_ODDS;
@@ -327,7 +328,13 @@ export class CandidateSearch {
     touched.length = 0;
     // A pinned partner searches beyond its pin only to rescue a pin that is far off: rare words
     // suffice for that. Without a pin the name is the main key and may walk longer lists.
-    const limit = located ? (inCity ? MAX_CITY_POSTINGS_PINNED : MAX_POSTINGS_PINNED) : inCity ? MAX_CITY_POSTINGS_PER_WORD : MAX_POSTINGS_PER_WORD;
+    const limit = located
+      ? inCity
+        ? MAX_CITY_POSTINGS_PINNED
+        : MAX_POSTINGS_PINNED
+      : inCity
+        ? MAX_CITY_POSTINGS_PER_WORD
+        : MAX_POSTINGS_PER_WORD;
     let walked = 0;
     for (let rank = 0; rank < wordCount; rank++) {
       const id = ids[order[rank]!]!;
@@ -403,8 +410,18 @@ export class CandidateSearch {
     const { cityOfHotel, postalCodes, addressWords } = this.index.data;
     let bonus = 0;
     if (partner.cityId !== 0 && cityOfHotel[hotel] === partner.cityId) bonus += SAME_CITY_BONUS;
-    if (partner.postalCode !== '' && this.index.data.postalCodeHashes[hotel] === partner.postalCodeHash && textEquals(postalCodes, hotel, partner.postalCode)) bonus += SAME_DETAIL_BONUS;
-    if (partner.addressWordsText !== '' && this.index.data.addressWordsHashes[hotel] === partner.addressWordsHash && textEquals(addressWords, hotel, partner.addressWordsText)) bonus += SAME_DETAIL_BONUS;
+    if (
+      partner.postalCode !== '' &&
+      this.index.data.postalCodeHashes[hotel] === partner.postalCodeHash &&
+      textEquals(postalCodes, hotel, partner.postalCode)
+    )
+      bonus += SAME_DETAIL_BONUS;
+    if (
+      partner.addressWordsText !== '' &&
+      this.index.data.addressWordsHashes[hotel] === partner.addressWordsHash &&
+      textEquals(addressWords, hotel, partner.addressWordsText)
+    )
+      bonus += SAME_DETAIL_BONUS;
     return bonus;
   }
 

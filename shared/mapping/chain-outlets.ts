@@ -73,12 +73,16 @@ function chainOutlets(index: MatchingIndex, partner: PreparedPartner, scored: re
   let nearestOutlet = Infinity;
   for (const candidate of scored) {
     if (!mayBeOutlet(candidate)) continue;
-    if (candidate.nameSimilarity >= 0.99 || (candidate.nameSimilarity >= CATEGORY_TAIL_MIN_SIMILARITY && addsACategoryOnly(index, partner, candidate))) {
+    if (
+      candidate.nameSimilarity >= 0.99 ||
+      (candidate.nameSimilarity >= CATEGORY_TAIL_MIN_SIMILARITY && addsACategoryOnly(index, partner, candidate))
+    ) {
       namesakes += 1;
       nearestNamesake = Math.min(nearestNamesake, candidate.distanceMeters!);
     } else if (candidate.differentKind === undefined) nearestOutlet = Math.min(nearestOutlet, candidate.distanceMeters!);
   }
-  const loneNamesakeFarOff = namesakes === 1 && nearestOutlet <= OUTLET_AT_PIN_METERS && nearestNamesake >= LONE_NAMESAKE_RATIO * nearestOutlet;
+  const loneNamesakeFarOff =
+    namesakes === 1 && nearestOutlet <= OUTLET_AT_PIN_METERS && nearestNamesake >= LONE_NAMESAKE_RATIO * nearestOutlet;
   if ((namesakes < CHAIN_MIN_OUTLETS && !loneNamesakeFarOff) || !namesABrand(partner)) return undefined;
   const rowWords = partner.name.texts.slice(0, partner.name.count);
   return scored.filter((candidate) => {
@@ -111,7 +115,12 @@ function byDistanceAmong(outlets: readonly ScoredCandidate[], scored: readonly S
   const isChainOutlet = new Set(outlets);
   const lifted = scored.map((candidate) =>
     isChainOutlet.has(candidate)
-      ? candidate.asOutlet(candidate.logOdds + EXACT_NAME_LOG_ODDS - nameLogOdds(candidate.nameSimilarity) - (candidate.differentKind ? DIFFERENT_KIND_LOG_ODDS : 0))
+      ? candidate.asOutlet(
+          candidate.logOdds +
+            EXACT_NAME_LOG_ODDS -
+            nameLogOdds(candidate.nameSimilarity) -
+            (candidate.differentKind ? DIFFERENT_KIND_LOG_ODDS : 0),
+        )
       : candidate,
   );
   return lifted.sort((a, b) => b.logOdds - a.logOdds);

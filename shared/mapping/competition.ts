@@ -120,7 +120,13 @@ export class Competition {
    */
   static mayBeAnUnlistedOutlet(candidate: ScoredCandidate, ranked: readonly ScoredCandidate[], outlets: ReadonlySet<number>): boolean {
     if (candidate.distanceMeters === null || candidate.distanceMeters <= OUTLET_REACH_METERS || !outlets.has(candidate.hotel)) return false;
-    if (!ranked.some((other) => other !== candidate && outlets.has(other.hotel) && other.distanceMeters !== null && other.distanceMeters <= DENSE_CHAIN_METERS)) return false;
+    if (
+      !ranked.some(
+        (other) =>
+          other !== candidate && outlets.has(other.hotel) && other.distanceMeters !== null && other.distanceMeters <= DENSE_CHAIN_METERS,
+      )
+    )
+      return false;
     const { facts } = candidate;
     return !(facts.sameStreet && facts.numbersAgree !== false) && facts.postal !== true;
   }
@@ -136,7 +142,11 @@ export class Competition {
     if (weight > 0.9) return 1;
     if (!(bothOutlets && candidate.differentKind === undefined && other.differentKind === undefined)) {
       // Namesakes fit the row's name about as well, and well: only then are the two names compared.
-      if (candidate.nameSimilarity < NAMESAKE_NAME_SIMILARITY || Math.abs(candidate.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE) return 1;
+      if (
+        candidate.nameSimilarity < NAMESAKE_NAME_SIMILARITY ||
+        Math.abs(candidate.nameSimilarity - other.nameSimilarity) > NAMESAKE_NAME_TOLERANCE
+      )
+        return 1;
       const nameA = referenceNameView(this.index, candidate.hotel, this.nameA);
       const nameB = referenceNameView(this.index, other.hotel, this.nameB);
       if (compareNames(nameA, nameB).similarity < NAMESAKE_NAME_SIMILARITY) return 1;

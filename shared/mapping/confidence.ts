@@ -23,7 +23,10 @@ export function rightProbability(row: Pick<MappingResult, 'status' | 'score'>): 
 }
 
 /** The row's level: a person's decision is HIGH; the engine's answer by its probability of being right. */
-export function confidenceOf(row: Pick<MappingResult, 'status' | 'score'> & { method: MappingResult['method'] | 'MANUAL' }, cutoffs: { HIGH: number; MEDIUM: number } = CONFIDENCE_CUTOFFS): Confidence {
+export function confidenceOf(
+  row: Pick<MappingResult, 'status' | 'score'> & { method: MappingResult['method'] | 'MANUAL' },
+  cutoffs: { HIGH: number; MEDIUM: number } = CONFIDENCE_CUTOFFS,
+): Confidence {
   if (row.method === 'MANUAL') return 'HIGH';
   const right = rightProbability(row);
   return right >= cutoffs.HIGH ? 'HIGH' : right >= cutoffs.MEDIUM ? 'MEDIUM' : 'LOW';

@@ -30,14 +30,24 @@ export const ENGINE_VERSION = `${RULES_REVISION}.${MODEL_DIGEST}`;
 export const FACTLESS_ENGINE_VERSION = `1.${MODEL_DIGEST}`;
 
 /** Each row's result on its own, before the cross-row rule. */
-export function matchHotels(index: MatchingIndex, partners: Iterable<PartnerHotel>, options: MappingOptions, model?: MatchModel): MappingResult[] {
+export function matchHotels(
+  index: MatchingIndex,
+  partners: Iterable<PartnerHotel>,
+  options: MappingOptions,
+  model?: MatchModel,
+): MappingResult[] {
   const matcher = new HotelMatcher(index, options, model);
   const results: MappingResult[] = [];
   for (const partner of partners) results.push(matcher.match(partner));
   return results;
 }
 
-export function mapHotels(index: MatchingIndex, partners: readonly PartnerHotel[], options: MappingOptions, model?: MatchModel): MappingResult[] {
+export function mapHotels(
+  index: MatchingIndex,
+  partners: readonly PartnerHotel[],
+  options: MappingOptions,
+  model?: MatchModel,
+): MappingResult[] {
   const results = matchHotels(index, partners, options, model);
   resolveClaimsAmong(index, results, partners, decisionThresholds(options, model).match);
   return results;

@@ -24,7 +24,9 @@ export const MAPPING_EXPORT_COLUMNS = [
 
 export type MappingExportColumn = (typeof MAPPING_EXPORT_COLUMNS)[number];
 /** A row's values: one per column, the supplier codes an object (a column per supplier in CSV and XLSX). */
-export type MappingExportRow = Record<Exclude<MappingExportColumn, 'supplierCodes'>, string | number | boolean | null> & { supplierCodes: Record<string, string> };
+export type MappingExportRow = Record<Exclude<MappingExportColumn, 'supplierCodes'>, string | number | boolean | null> & {
+  supplierCodes: Record<string, string>;
+};
 
 /** What a row is exported with besides its result: the job and inventory it came from (null when not one job's), the suppliers whose codes it shows. */
 export interface ExportRowContext {
@@ -39,7 +41,10 @@ export function formatCandidates(result: Pick<MappingResult, 'candidates'>): str
 }
 
 /** What a row is exported from: a job's result (a person's decision included) or a book's entry. */
-export type ExportedResult = Pick<MappingResult, 'partnerHotelId' | 'partnerHotelName' | 'referenceHotelId' | 'referenceHotelName' | 'score' | 'evidence' | 'candidates'> &
+export type ExportedResult = Pick<
+  MappingResult,
+  'partnerHotelId' | 'partnerHotelName' | 'referenceHotelId' | 'referenceHotelName' | 'score' | 'evidence' | 'candidates'
+> &
   ReferenceHotelFacts & { status: string; method: string | null };
 
 export function toExportRow(result: ExportedResult, context: ExportRowContext): MappingExportRow {

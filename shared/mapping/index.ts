@@ -7,8 +7,27 @@
  * or row by row: `new HotelMatcher(index, { mode }).match(partnerHotel)`.
  */
 export type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
-export type { MappingMode, MappingStatus, MatchMethod, MatchEvidence, CandidateSummary, MappingResult, MappingOptions, ReferenceHotelFacts, ReferenceHotelShown } from './types';
-export { hasCodeAtAny, referenceFacts, referenceFactsIn, referenceFactsOfRecord, referenceFactsShown, sameReferenceFacts, supplierCodesShown, withReferenceFacts } from './reference-facts';
+export type {
+  MappingMode,
+  MappingStatus,
+  MatchMethod,
+  MatchEvidence,
+  CandidateSummary,
+  MappingResult,
+  MappingOptions,
+  ReferenceHotelFacts,
+  ReferenceHotelShown,
+} from './types';
+export {
+  hasCodeAtAny,
+  referenceFacts,
+  referenceFactsIn,
+  referenceFactsOfRecord,
+  referenceFactsShown,
+  sameReferenceFacts,
+  supplierCodesShown,
+  withReferenceFacts,
+} from './reference-facts';
 export { MAPPING_MODES, matchesBySupplierCode, SCORE_ORDERS, type ScoreOrder } from './types';
 export { MatchingIndex } from './matching-index';
 export { buildMatchingIndex } from './matching-index-builder';
@@ -20,7 +39,14 @@ export { resolveClaimsAmong, resolveSharedClaims, sharedClaims } from './shared-
 export { REASON_CODE_MEANINGS, REASON_CODES, reasonCodeOf, type ReasonCode } from './reasons';
 export { CONFIDENCE_CUTOFFS, CONFIDENCE_LEVELS, confidenceOf, rightProbability, type Confidence } from './confidence';
 export { MATCH_MODEL, type MatchModel } from './match-decision';
-export { toExportRow, formatCandidates, MAPPING_EXPORT_COLUMNS, type ExportRowContext, type MappingExportRow, type MappingExportColumn } from './export-row';
+export {
+  toExportRow,
+  formatCandidates,
+  MAPPING_EXPORT_COLUMNS,
+  type ExportRowContext,
+  type MappingExportRow,
+  type MappingExportColumn,
+} from './export-row';
 export {
   readPartnerInventory,
   readReferenceInventory,
@@ -30,7 +56,14 @@ export {
 } from './inventory';
 export { toCountryCode } from './countries';
 export { distanceMeters } from './similarity';
-export { answerSearchFields, CandidateSchema, MatchEvidenceSchema, referenceHotelFactFields, ScoreParam, SearchTotal } from './result-schemas';
+export {
+  answerSearchFields,
+  CandidateSchema,
+  MatchEvidenceSchema,
+  referenceHotelFactFields,
+  ScoreParam,
+  SearchTotal,
+} from './result-schemas';
 export {
   answerColumnsFrom,
   answerColumnsOf,

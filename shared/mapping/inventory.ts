@@ -5,7 +5,13 @@
  */
 import type { HotelDescription, PartnerHotel, ReferenceHotel } from './hotels';
 import type { TabularFormat } from '../platform/files/formats';
-import { readTabularBatches, type CsvReadOptions, type TabularInput, type TabularLimits, type TabularRecord } from '../platform/files/tabular';
+import {
+  readTabularBatches,
+  type CsvReadOptions,
+  type TabularInput,
+  type TabularLimits,
+  type TabularRecord,
+} from '../platform/files/tabular';
 import { codePointName, LONE_SURROGATE, TAB_OR_LINE_BREAK, UNSAFE_TEXT_CHARACTER } from '../platform/text';
 import { toCountryCode } from './countries';
 import { TextKeyTable, withRoom } from './columns';
@@ -16,24 +22,60 @@ export type InventoryRowError = { line: number; error: string; repeatedId?: { id
 export type InventoryRow<T> = { line: number; hotel: T } | InventoryRowError;
 
 /** The canonical fields, by number: a row's values are an array indexed by these. */
-const FIELDS = ['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating', 'chain', 'supplierCode', 'supplierHotelId', 'supplierCodes'] as const;
+const FIELDS = [
+  'id',
+  'name',
+  'address',
+  'city',
+  'region',
+  'postalCode',
+  'country',
+  'lat',
+  'lon',
+  'rating',
+  'chain',
+  'supplierCode',
+  'supplierHotelId',
+  'supplierCodes',
+] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Header spellings seen in the wild for each field, compared lower-case without punctuation. */
 const COLUMN_ALIASES: Record<string, Field> = {
-  id: 'id', hotelid: 'id',
-  name: 'name', hotelname: 'name',
-  address: 'address', street: 'address', addressline: 'address', address1: 'address',
-  city: 'city', town: 'city',
-  region: 'region', state: 'region', province: 'region',
-  postalcode: 'postalCode', postcode: 'postalCode', zip: 'postalCode', zipcode: 'postalCode',
-  country: 'country', countrycode: 'country',
-  lat: 'lat', latitude: 'lat',
-  lon: 'lon', lng: 'lon', long: 'lon', longitude: 'lon',
-  rating: 'rating', stars: 'rating', starrating: 'rating',
-  chain: 'chain', brand: 'chain',
-  suppliercode: 'supplierCode', supplier: 'supplierCode',
-  supplierhotelid: 'supplierHotelId', supplierid: 'supplierHotelId',
+  id: 'id',
+  hotelid: 'id',
+  name: 'name',
+  hotelname: 'name',
+  address: 'address',
+  street: 'address',
+  addressline: 'address',
+  address1: 'address',
+  city: 'city',
+  town: 'city',
+  region: 'region',
+  state: 'region',
+  province: 'region',
+  postalcode: 'postalCode',
+  postcode: 'postalCode',
+  zip: 'postalCode',
+  zipcode: 'postalCode',
+  country: 'country',
+  countrycode: 'country',
+  lat: 'lat',
+  latitude: 'lat',
+  lon: 'lon',
+  lng: 'lon',
+  long: 'lon',
+  longitude: 'lon',
+  rating: 'rating',
+  stars: 'rating',
+  starrating: 'rating',
+  chain: 'chain',
+  brand: 'chain',
+  suppliercode: 'supplierCode',
+  supplier: 'supplierCode',
+  supplierhotelid: 'supplierHotelId',
+  supplierid: 'supplierHotelId',
   suppliercodes: 'supplierCodes',
 };
 
@@ -193,7 +235,8 @@ function checkValues(values: FieldValues): void {
     const unsafe = UNSAFE_TEXT_CHARACTER.exec(value) ?? (IDENTIFIER_FIELDS.has(field) ? TAB_OR_LINE_BREAK.exec(value) : null);
     if (unsafe) throw new RowProblem(`${FIELDS[field]} holds the control character ${codePointName(unsafe[0])}`);
     const half = LONE_SURROGATE.exec(value);
-    if (half) throw new RowProblem(`${FIELDS[field]} holds half of a surrogate pair (${codePointName(half[0])}): it is not valid Unicode text`);
+    if (half)
+      throw new RowProblem(`${FIELDS[field]} holds half of a surrogate pair (${codePointName(half[0])}): it is not valid Unicode text`);
   }
 }
 
@@ -293,7 +336,8 @@ const MAX_SHARED_SUPPLIER_NAME_LENGTH = 32;
 
 function sharedSupplierName(supplier: string): string {
   for (const name of SHARED_SUPPLIER_NAMES) if (name === supplier) return name;
-  if (SHARED_SUPPLIER_NAMES.length < MAX_SHARED_SUPPLIER_NAMES && supplier.length <= MAX_SHARED_SUPPLIER_NAME_LENGTH) SHARED_SUPPLIER_NAMES.push(supplier);
+  if (SHARED_SUPPLIER_NAMES.length < MAX_SHARED_SUPPLIER_NAMES && supplier.length <= MAX_SHARED_SUPPLIER_NAME_LENGTH)
+    SHARED_SUPPLIER_NAMES.push(supplier);
   return supplier;
 }
 
@@ -412,7 +456,9 @@ async function* readInventoryBatches<T extends { id: string }>(
       }
       const first = ids.claim(hotel.id, element ?? row.line);
       if (first !== undefined) {
-        batch.push(element === undefined ? repeatedIdError(row.line, hotel.id, first) : repeatedIdInArrayError(row.line, element, hotel.id, first));
+        batch.push(
+          element === undefined ? repeatedIdError(row.line, hotel.id, first) : repeatedIdInArrayError(row.line, element, hotel.id, first),
+        );
         continue;
       }
       batch.push({ line: row.line, hotel });
@@ -434,15 +480,27 @@ export interface InventoryReadOptions {
   ids?: InventoryIds;
 }
 
-export function readPartnerInventoryBatches(input: TabularInput, format: TabularFormat, options: PartnerInventoryOptions = {}): AsyncIterable<InventoryRow<PartnerHotel>[]> {
+export function readPartnerInventoryBatches(
+  input: TabularInput,
+  format: TabularFormat,
+  options: PartnerInventoryOptions = {},
+): AsyncIterable<InventoryRow<PartnerHotel>[]> {
   return readInventoryBatches(input, format, (values) => partnerHotel(values, options), { limits: options.limits });
 }
 
-export function readReferenceInventoryBatches(input: TabularInput, format: TabularFormat, options: InventoryReadOptions = {}): AsyncIterable<InventoryRow<ReferenceHotel>[]> {
+export function readReferenceInventoryBatches(
+  input: TabularInput,
+  format: TabularFormat,
+  options: InventoryReadOptions = {},
+): AsyncIterable<InventoryRow<ReferenceHotel>[]> {
   return readInventoryBatches(input, format, referenceHotel, options);
 }
 
-export function readPartnerInventory(input: TabularInput, format: TabularFormat, options: PartnerInventoryOptions = {}): AsyncIterable<InventoryRow<PartnerHotel>> {
+export function readPartnerInventory(
+  input: TabularInput,
+  format: TabularFormat,
+  options: PartnerInventoryOptions = {},
+): AsyncIterable<InventoryRow<PartnerHotel>> {
   return rowsOfBatches(readPartnerInventoryBatches(input, format, options));
 }
 

@@ -152,7 +152,12 @@ export interface Choice {
 }
 
 /** The decision on a row's assessed candidates; the engine and the training replay both take it. */
-export function choose(probabilities: readonly number[], vetoes: readonly (Veto | undefined)[], onePlace: readonly (readonly boolean[])[], matchThreshold: number): Choice {
+export function choose(
+  probabilities: readonly number[],
+  vetoes: readonly (Veto | undefined)[],
+  onePlace: readonly (readonly boolean[])[],
+  matchThreshold: number,
+): Choice {
   let best = -1;
   for (let k = 0; k < probabilities.length; k++) if (best < 0 || probabilities[k]! > probabilities[best]!) best = k;
   if (best < 0) return { best, matched: false, veto: undefined, rivals: 0 };
@@ -176,7 +181,10 @@ export class MatchDecision {
     model: MatchModel = MATCH_MODEL,
   ) {
     const expected = DECISION_FEATURES.join(',');
-    if (model.features.join(',') !== expected) throw new Error(`The match model reads features [${model.features.join(', ')}], the engine writes [${expected}]: train it again (npm run train:matcher).`);
+    if (model.features.join(',') !== expected)
+      throw new Error(
+        `The match model reads features [${model.features.join(', ')}], the engine writes [${expected}]: train it again (npm run train:matcher).`,
+      );
     this.model = model;
     this.trees = new CompiledTrees(model);
     this.competition = new Competition(index);
@@ -206,9 +214,18 @@ export class MatchDecision {
    * The feature vectors of the best-ranked candidates, written into `into` (reused buffers) and
    * returned, one per assessed candidate.
    */
-  featureVectors(partner: PreparedPartner, ranked: readonly ScoredCandidate[], outlets: ReadonlySet<number> | undefined, into: Float64Array[]): Float64Array[] {
+  featureVectors(
+    partner: PreparedPartner,
+    ranked: readonly ScoredCandidate[],
+    outlets: ReadonlySet<number> | undefined,
+    into: Float64Array[],
+  ): Float64Array[] {
     let count = 0;
-    while (count < Math.min(ranked.length, ASSESSED_CANDIDATES, into.length) && ranked[count]!.logOdds >= ranked[0]!.logOdds - ASSESSED_LOG_ODDS_GAP) count += 1;
+    while (
+      count < Math.min(ranked.length, ASSESSED_CANDIDATES, into.length) &&
+      ranked[count]!.logOdds >= ranked[0]!.logOdds - ASSESSED_LOG_ODDS_GAP
+    )
+      count += 1;
     if (count === 0) return [];
     const row = this.rowFacts(partner, ranked);
     this.competition.forRow(ranked, outlets);
@@ -222,7 +239,14 @@ export class MatchDecision {
     return { totalOdds, compactName: compactName(partner.name), firstWord: firstDistinctiveWord(partner.name) };
   }
 
-  private writeCandidate(partner: PreparedPartner, ranked: readonly ScoredCandidate[], k: number, outlets: ReadonlySet<number> | undefined, row: RowFacts, x: Float64Array): void {
+  private writeCandidate(
+    partner: PreparedPartner,
+    ranked: readonly ScoredCandidate[],
+    k: number,
+    outlets: ReadonlySet<number> | undefined,
+    row: RowFacts,
+    x: Float64Array,
+  ): void {
     const candidate = ranked[k]!;
     const { facts } = candidate;
     const { names } = facts;
@@ -268,10 +292,12 @@ export class MatchDecision {
     for (const other of ranked) {
       if (other === candidate) continue;
       if (rival === undefined || other.logOdds > rival.logOdds) rival = other;
-      if (other.distanceMeters !== null && candidate.distanceMeters !== null && other.distanceMeters < candidate.distanceMeters) nearer += 1;
+      if (other.distanceMeters !== null && candidate.distanceMeters !== null && other.distanceMeters < candidate.distanceMeters)
+        nearer += 1;
       if (other.nameSimilarity >= NAMESAKE_SIMILARITY && Math.abs(other.nameSimilarity - candidate.nameSimilarity) <= NAMESAKE_TOLERANCE) {
         namesakes += 1;
-        if (other.distanceMeters !== null && candidate.distanceMeters !== null && other.distanceMeters < candidate.distanceMeters) nearerNamesakes += 1;
+        if (other.distanceMeters !== null && candidate.distanceMeters !== null && other.distanceMeters < candidate.distanceMeters)
+          nearerNamesakes += 1;
       }
     }
     x[at.evidenceLogOdds] = candidate.logOdds;

@@ -14,13 +14,23 @@ import { referenceFacts } from './reference-facts';
 import { choose, MatchDecision, MATCH_MODEL, type MatchModel } from './match-decision';
 import { preparePartner, type PreparedPartner } from './partner-row';
 import type { MatchingIndex } from './matching-index';
-import { type CandidateSummary, type MappingOptions, type MappingResult, matchesBySupplierCode, type MatchMethod, type MappingStatus } from './types';
+import {
+  type CandidateSummary,
+  type MappingOptions,
+  type MappingResult,
+  matchesBySupplierCode,
+  type MatchMethod,
+  type MappingStatus,
+} from './types';
 import { REASONS } from './reasons';
 
 const DEFAULT_MAX_CANDIDATES = 3;
 
 /** The MATCHED and REVIEW thresholds: the options' where given, else the model's. */
-export function decisionThresholds(options: Pick<MappingOptions, 'matchThreshold' | 'reviewThreshold'>, model: MatchModel = MATCH_MODEL): { match: number; review: number } {
+export function decisionThresholds(
+  options: Pick<MappingOptions, 'matchThreshold' | 'reviewThreshold'>,
+  model: MatchModel = MATCH_MODEL,
+): { match: number; review: number } {
   return { match: options.matchThreshold ?? model.matchThreshold, review: options.reviewThreshold ?? model.reviewThreshold };
 }
 
@@ -85,7 +95,16 @@ export class HotelMatcher {
     return {
       partner,
       hotel,
-      result: this.result(partner, hotel, implausible ? 'REVIEW' : 'MATCHED', 'ID', 1, scored, [], implausible ? REASONS.supplierCodeImplausible() : undefined),
+      result: this.result(
+        partner,
+        hotel,
+        implausible ? 'REVIEW' : 'MATCHED',
+        'ID',
+        1,
+        scored,
+        [],
+        implausible ? REASONS.supplierCodeImplausible() : undefined,
+      ),
     };
   }
 
@@ -93,7 +112,10 @@ export class HotelMatcher {
     const { candidates, probabilities, vetoes, onePlace } = this.decision.assess(partner, ranked, outlets);
     const { best, matched, veto, rivals } = choose(probabilities, vetoes, onePlace, this.thresholds.match);
     // Likeliest first; among equals, the better evidence (the ranking's order).
-    const order = candidates.length === 1 ? [0] : candidates.map((_, k) => k).sort((a, b) => (a === best ? -1 : b === best ? 1 : probabilities[b]! - probabilities[a]! || a - b));
+    const order =
+      candidates.length === 1
+        ? [0]
+        : candidates.map((_, k) => k).sort((a, b) => (a === best ? -1 : b === best ? 1 : probabilities[b]! - probabilities[a]! || a - b));
     const byProbability = order.map((k) => candidates[k]!);
     const chances = order.map((k) => probabilities[k]!);
     if (best < 0) return this.unmatched(partner, [], [], undefined);
@@ -110,7 +132,11 @@ export class HotelMatcher {
       else reason = REASONS.partialAgreement();
     }
     const runnersUp = this.summaries(byProbability.slice(1), chances.slice(1));
-    return { partner, hotel: chosen.hotel, result: this.result(partner, chosen.hotel, matched ? 'MATCHED' : 'REVIEW', 'FUZZY', probability, chosen, runnersUp, reason) };
+    return {
+      partner,
+      hotel: chosen.hotel,
+      result: this.result(partner, chosen.hotel, matched ? 'MATCHED' : 'REVIEW', 'FUZZY', probability, chosen, runnersUp, reason),
+    };
   }
 
   /** Runner-up summaries with each candidate's probability and the same evidence as a proposal. */
@@ -149,7 +175,12 @@ export class HotelMatcher {
     };
   }
 
-  private unmatched(partner: PreparedPartner, candidates: readonly ScoredCandidate[], chances: readonly number[], reason: string | undefined): RowMatch {
+  private unmatched(
+    partner: PreparedPartner,
+    candidates: readonly ScoredCandidate[],
+    chances: readonly number[],
+    reason: string | undefined,
+  ): RowMatch {
     return {
       partner,
       hotel: -1,
@@ -171,5 +202,7 @@ export class HotelMatcher {
 }
 
 function idMissReason(hotel: PartnerHotel): string {
-  return hotel.supplierCode && hotel.supplierHotelId ? REASONS.supplierCodeNotFound(hotel.supplierCode, hotel.supplierHotelId) : REASONS.supplierCodeMissing();
+  return hotel.supplierCode && hotel.supplierHotelId
+    ? REASONS.supplierCodeNotFound(hotel.supplierCode, hotel.supplierHotelId)
+    : REASONS.supplierCodeMissing();
 }

@@ -198,9 +198,24 @@ export class MatchingIndexBuilder {
       supplierEntryIds: this.supplierEntryIds.packed(),
     };
     const transfer = [
-      part.documentFrequency, part.nameTokenOffsets, part.nameTokenIds, part.nameQualifierMasks, part.nameSignatures, part.latitudes,
-      part.longitudes, part.countryOfHotel, part.cityOfHotel, part.ratings, part.supplierEntryCodes, part.supplierEntryHotels,
-      part.ids.starts, part.names.starts, part.postalCodes.starts, part.addressWords.starts, part.addressNumbers.starts, part.supplierEntryIds.starts,
+      part.documentFrequency,
+      part.nameTokenOffsets,
+      part.nameTokenIds,
+      part.nameQualifierMasks,
+      part.nameSignatures,
+      part.latitudes,
+      part.longitudes,
+      part.countryOfHotel,
+      part.cityOfHotel,
+      part.ratings,
+      part.supplierEntryCodes,
+      part.supplierEntryHotels,
+      part.ids.starts,
+      part.names.starts,
+      part.postalCodes.starts,
+      part.addressWords.starts,
+      part.addressNumbers.starts,
+      part.supplierEntryIds.starts,
     ].map((array) => array.buffer as ArrayBuffer);
     return { part, transfer: [...new Set(transfer)] };
   }
@@ -235,7 +250,8 @@ export class MatchingIndexBuilder {
     const tokensBefore = this.nameTokenOffsets[base]!;
     this.nameTokenIds = withRoom(this.nameTokenIds, tokensBefore + part.nameTokenIds.length);
     for (let k = 0; k < part.nameTokenIds.length; k++) this.nameTokenIds[tokensBefore + k] = tokenIds[part.nameTokenIds[k]!]!;
-    for (let hotel = 0; hotel < part.count; hotel++) this.nameTokenOffsets[base + hotel + 1] = tokensBefore + part.nameTokenOffsets[hotel + 1]!;
+    for (let hotel = 0; hotel < part.count; hotel++)
+      this.nameTokenOffsets[base + hotel + 1] = tokensBefore + part.nameTokenOffsets[hotel + 1]!;
     this.nameQualifierMasks.set(part.nameQualifierMasks, base);
     this.nameSignatures.set(part.nameSignatures, base * SIGNATURE_WORDS);
   }
@@ -292,16 +308,20 @@ export class MatchingIndexBuilder {
   private startFinishing() {
     this.checkUnspent();
     this.spentBy = 'finish';
-    const { count, vocabulary, documentFrequency, nameTokenOffsets, nameTokenIds, countryOfHotel, cityOfHotel, latitudes, longitudes } = this;
-    const tokenWeights = Float32Array.from(vocabulary, (token, id) =>
-      inverseDocumentFrequency(count, documentFrequency[id]!) * KIND_WEIGHT[tokenKind(token)],
+    const { count, vocabulary, documentFrequency, nameTokenOffsets, nameTokenIds, countryOfHotel, cityOfHotel, latitudes, longitudes } =
+      this;
+    const tokenWeights = Float32Array.from(
+      vocabulary,
+      (token, id) => inverseDocumentFrequency(count, documentFrequency[id]!) * KIND_WEIGHT[tokenKind(token)],
     );
 
     // Hotels are renumbered by (country, grid cell) so that the hotels one search visits (a
     // neighbourhood, a city) sit side by side in every per-hotel array: far fewer cache misses.
     const inputCells = new Int32Array(count);
     for (let hotel = 0; hotel < count; hotel++) {
-      inputCells[hotel] = Number.isNaN(latitudes[hotel]!) ? -1 : cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
+      inputCells[hotel] = Number.isNaN(latitudes[hotel]!)
+        ? -1
+        : cellKey(latitudeCell(latitudes[hotel]!), longitudeCell(longitudes[hotel]!));
     }
     const order = sortHotels(count, (hotel) => countryOfHotel[hotel]! * 2 ** 30 + inputCells[hotel]! + 1);
     // Each hotel is read in input order and written where it goes: scattering costs fewer cache
@@ -335,7 +355,8 @@ export class MatchingIndexBuilder {
         total += tokenWeights[nameTokenIds[k]!]!;
       }
       nameWeightTotals[position] = total;
-      for (let word = 0; word < SIGNATURE_WORDS; word++) nameSignatures[position * SIGNATURE_WORDS + word] = this.nameSignatures[hotel * SIGNATURE_WORDS + word]!;
+      for (let word = 0; word < SIGNATURE_WORDS; word++)
+        nameSignatures[position * SIGNATURE_WORDS + word] = this.nameSignatures[hotel * SIGNATURE_WORDS + word]!;
       latitudeArray[position] = latitudes[hotel]!;
       longitudeArray[position] = longitudes[hotel]!;
       countryArray[position] = countryOfHotel[hotel]!;
@@ -405,7 +426,14 @@ export class MatchingIndexBuilder {
         ...assembled.postalBlocks,
         supplierHotels: undefined,
       };
-      lazySupplierHotels(data, this.supplierCodes.values, this.supplierEntryCodes, this.supplierEntryIds.packed(), this.supplierEntryHotels, positionOf);
+      lazySupplierHotels(
+        data,
+        this.supplierCodes.values,
+        this.supplierEntryCodes,
+        this.supplierEntryIds.packed(),
+        this.supplierEntryHotels,
+        positionOf,
+      );
       return new MatchingIndex(data);
     };
 
@@ -443,7 +471,10 @@ export interface MatchingIndexPart {
 }
 
 /** The counts of `countElsewhere` once it has them; undefined when it fails, synchronously or not. */
-function startCounting(countElsewhere: (input: NamesakeInput) => Promise<Uint16Array>, input: NamesakeInput): Promise<Uint16Array | undefined> {
+function startCounting(
+  countElsewhere: (input: NamesakeInput) => Promise<Uint16Array>,
+  input: NamesakeInput,
+): Promise<Uint16Array | undefined> {
   try {
     return countElsewhere(input).then(
       (counts) => counts,
@@ -488,7 +519,6 @@ function lazySupplierHotels(
     },
   });
 }
-
 
 function buildGrid(latitudes: Float64Array, longitudes: Float64Array) {
   const located: number[] = [];
@@ -547,7 +577,8 @@ function buildPostings(
   const cityCursor = postingOffsets.slice();
   const cityPostingHotels = new Int32Array(nameTokenIds.length);
   for (const hotel of byCity) {
-    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++) cityPostingHotels[cityCursor[nameTokenIds[k]!]!++] = hotel;
+    for (let k = nameTokenOffsets[hotel]!; k < nameTokenOffsets[hotel + 1]!; k++)
+      cityPostingHotels[cityCursor[nameTokenIds[k]!]!++] = hotel;
   }
   return { postingOffsets, postingHotels, postingCells, cityPostingHotels };
 }
@@ -607,7 +638,8 @@ function buildPostalBlocks(postalCodes: TextColumn, hashes: Int32Array) {
   const postalHotels = new Int32Array(coded);
   if (count <= 2 ** 21) {
     const packed = new Float64Array(coded);
-    for (let hotel = 0, k = 0; hotel < count; hotel++) if (!textIsEmpty(postalCodes, hotel)) packed[k++] = (hashes[hotel]! + 2 ** 31) * 2 ** 21 + hotel;
+    for (let hotel = 0, k = 0; hotel < count; hotel++)
+      if (!textIsEmpty(postalCodes, hotel)) packed[k++] = (hashes[hotel]! + 2 ** 31) * 2 ** 21 + hotel;
     packed.sort();
     for (let k = 0; k < coded; k++) postalHotels[k] = packed[k]! % 2 ** 21;
   } else {

@@ -10,7 +10,6 @@ export function shareMatchingIndex(index: MatchingIndex): ReferenceIndexSnapshot
   return inSharedMemory(index.data) as ReferenceIndexSnapshot;
 }
 
-
 type TypedArray = Exclude<ArrayBufferView, DataView>;
 
 /** Typed arrays copied into shared memory, inside plain objects too (a TextColumn, the supplier lookup); anything else as it is. */

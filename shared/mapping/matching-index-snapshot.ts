@@ -16,7 +16,6 @@ export function serializeMatchingIndex(index: MatchingIndex): Buffer {
   return serialize(index.data);
 }
 
-
 export function deserializeMatchingIndex(buffer: Uint8Array): MatchingIndex {
   const data = deserialize(buffer) as ReferenceIndexSnapshot;
   if ((data?.format as string) === STRING_ARRAY_FORMAT) return new MatchingIndex(withTextColumns(data));

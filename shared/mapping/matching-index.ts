@@ -7,7 +7,13 @@
  */
 import type { TextColumn } from './columns';
 import { hashText } from './columns';
-import { type SupplierCodesByHotel, type SupplierLookup, supplierCodesByHotel, supplierCodesOf, supplierLookupHotel } from './supplier-lookup';
+import {
+  type SupplierCodesByHotel,
+  type SupplierLookup,
+  supplierCodesByHotel,
+  supplierCodesOf,
+  supplierLookupHotel,
+} from './supplier-lookup';
 import { tokenKind, type TokenKind } from './text';
 
 export const SNAPSHOT_FORMAT = 'hotel-matching-index/4';
@@ -98,8 +104,12 @@ export function supplierKey(supplierCode: string, supplierHotelId: string): stri
 
 export function hasUsableCoordinates(lat: number | undefined, lon: number | undefined): boolean {
   return (
-    lat !== undefined && lon !== undefined && Number.isFinite(lat) && Number.isFinite(lon) &&
-    Math.abs(lat) <= 90 && Math.abs(lon) <= 180 &&
+    lat !== undefined &&
+    lon !== undefined &&
+    Number.isFinite(lat) &&
+    Number.isFinite(lon) &&
+    Math.abs(lat) <= 90 &&
+    Math.abs(lon) <= 180 &&
     // (0, 0) is how many systems write "unknown".
     !(lat === 0 && lon === 0)
   );
@@ -343,4 +353,3 @@ function cellRows(lat: number, lon: number, radiusMeters: number, rows: Int32Arr
   }
   return count;
 }
-

@@ -20,13 +20,22 @@ export interface NameView {
   qualifierMask: number;
 }
 
-
 /** A reference hotel's name as a NameView; written into `into` (a reusable buffer) when given. */
 export function referenceNameView(index: MatchingIndex, hotel: number, into?: NameView): NameView {
   const { nameTokenOffsets, nameTokenIds, tokenWeights, vocabulary, nameWeightTotals, nameQualifierMasks } = index.data;
   const start = nameTokenOffsets[hotel]!;
   const count = nameTokenOffsets[hotel + 1]! - start;
-  const view = into && into.ids.length >= count ? into : { texts: [], ids: new Int32Array(Math.max(count, 16)), weights: new Float32Array(Math.max(count, 16)), count: 0, total: 0, qualifierMask: 0 };
+  const view =
+    into && into.ids.length >= count
+      ? into
+      : {
+          texts: [],
+          ids: new Int32Array(Math.max(count, 16)),
+          weights: new Float32Array(Math.max(count, 16)),
+          count: 0,
+          total: 0,
+          qualifierMask: 0,
+        };
   for (let k = 0; k < count; k++) {
     const id = nameTokenIds[start + k]!;
     view.ids[k] = id;
@@ -212,7 +221,14 @@ function unmatchedShare(view: NameView, count: number, matched: number): number 
 }
 
 /** One unmatched word of `single` against two or three consecutive unmatched words of `split`. */
-function matchJoinedWords(single: NameView, singleCount: number, singleMatched: number, split: NameView, splitCount: number, splitMatched: number) {
+function matchJoinedWords(
+  single: NameView,
+  singleCount: number,
+  singleMatched: number,
+  split: NameView,
+  splitCount: number,
+  splitMatched: number,
+) {
   let shared = 0;
   for (let i = 0; i < singleCount; i++) {
     const word = single.texts[i]!;

@@ -32,7 +32,14 @@ export function namesakeWordHashes(vocabulary: readonly string[]): Int32Array {
  * Per hotel, how many hotels nearby (its 0.1° area and the eight around it; its country when it has
  * no coordinates) have a name of the same words, stop words aside, in any order: itself included.
  */
-export function namesakeCounts({ nameTokenOffsets, nameTokenIds, wordHashes, countryOfHotel, latitudes, longitudes }: NamesakeInput): Uint16Array {
+export function namesakeCounts({
+  nameTokenOffsets,
+  nameTokenIds,
+  wordHashes,
+  countryOfHotel,
+  latitudes,
+  longitudes,
+}: NamesakeInput): Uint16Array {
   const count = countryOfHotel.length;
   const nameKeys = new Float64Array(count);
   const areas = new Int32Array(count);
@@ -43,7 +50,8 @@ export function namesakeCounts({ nameTokenOffsets, nameTokenIds, wordHashes, cou
     nameKeys[hotel] = (hash >>> 2) * 2 ** 23;
     areas[hotel] = Number.isNaN(latitudes[hotel]!)
       ? NAMESAKE_AREAS + countryOfHotel[hotel]!
-      : Math.floor(latitudeCell(latitudes[hotel]!) / NAMESAKE_AREA_CELLS) * NAMESAKE_AREA_COLUMNS + Math.floor(longitudeCell(longitudes[hotel]!) / NAMESAKE_AREA_CELLS);
+      : Math.floor(latitudeCell(latitudes[hotel]!) / NAMESAKE_AREA_CELLS) * NAMESAKE_AREA_COLUMNS +
+        Math.floor(longitudeCell(longitudes[hotel]!) / NAMESAKE_AREA_CELLS);
     // 30 bits of name hash above 23 bits of area: equal keys are namesakes in one area.
     keys[hotel] = nameKeys[hotel]! + areas[hotel]!;
   }
@@ -76,7 +84,7 @@ export function namesakeCounts({ nameTokenOffsets, nameTokenIds, wordHashes, cou
   const byName = new Float64Array(count);
   for (let hotel = 0; hotel < count; hotel++) byName[hotel] = (nameKeys[hotel]! / 2 ** 23) * 2 ** 21 + hotel;
   byName.sort();
-  for (let k = 0; k < count; ) {
+  for (let k = 0; k < count;) {
     const nameKey = nameKeys[byName[k]! % 2 ** 21]!;
     const first = lowerBound(sorted, nameKey, 0, count);
     const last = lowerBound(sorted, nameKey + 2 ** 23, first, count);

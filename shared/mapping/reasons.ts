@@ -49,7 +49,8 @@ export const REASON_CODE_MEANINGS: Record<ReasonCode, string> = {
 export const REASONS = {
   differentKind: (word: string) => `extra word "${word}" names a different kind of place`,
   ambiguous: (rivals: number) => `ambiguous: ${rivals} similar candidate(s) nearby`,
-  outletBeyondReach: (meters: number | null) => `the chain's nearest outlet is ${meters} m away: the partner's may be one the reference lacks`,
+  outletBeyondReach: (meters: number | null) =>
+    `the chain's nearest outlet is ${meters} m away: the partner's may be one the reference lacks`,
   partialAgreement: () => 'uncertain: partial agreement',
   claimedByStronger: (partnerHotelId: string) => `reference hotel also claimed by partner row ${partnerHotelId} with a stronger match`,
   listedTwice: (partnerHotelId: string) => `same hotel as partner row ${partnerHotelId} (listed twice)`,
@@ -71,7 +72,9 @@ const CODED_TEXTS: [prefix: string, code: ReasonCode][] = [
 ];
 
 /** Why a REVIEW or UNMATCHED row is so, as a code (a person's NO_MATCH too); undefined for a MATCHED row. */
-export function reasonCodeOf(row: Pick<MappingResult, 'status' | 'score' | 'reason' | 'candidates'> & { method: MappingResult['method'] | 'MANUAL' }): ReasonCode | undefined {
+export function reasonCodeOf(
+  row: Pick<MappingResult, 'status' | 'score' | 'reason' | 'candidates'> & { method: MappingResult['method'] | 'MANUAL' },
+): ReasonCode | undefined {
   if (row.status === 'MATCHED') return undefined;
   if (row.method === 'MANUAL') return row.status === 'UNMATCHED' ? 'DECIDED_NO_MATCH' : undefined;
   const coded = row.reason === undefined ? undefined : CODED_TEXTS.find(([prefix]) => row.reason!.startsWith(prefix));

@@ -17,7 +17,9 @@ export function referenceFacts(index: MatchingIndex, hotel: number): ReferenceHo
 }
 
 /** The same facts from a reference hotel's record (a decision's hotel, a publication's changes), as the index gives them. */
-export function referenceFactsOfRecord(hotel: Pick<ReferenceHotel, 'city' | 'country' | 'countryCode' | 'supplierCodes'>): ReferenceHotelFacts {
+export function referenceFactsOfRecord(
+  hotel: Pick<ReferenceHotel, 'city' | 'country' | 'countryCode' | 'supplierCodes'>,
+): ReferenceHotelFacts {
   const city = hotel.city?.trim() || undefined;
   const countryCode = toCountryCode(hotel.countryCode) ?? toCountryCode(hotel.country);
   const supplierCodes = Object.fromEntries(
@@ -43,8 +45,11 @@ export function referenceFactsIn(from: ReferenceHotelFacts): ReferenceHotelFacts
 
 /** Whether two hold the same facts (supplier codes in any order). */
 export function sameReferenceFacts(a: ReferenceHotelFacts, b: ReferenceHotelFacts): boolean {
-  const codes = (facts: ReferenceHotelFacts) => JSON.stringify(Object.entries(facts.supplierCodes ?? {}).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
-  return a.referenceHotelCity === b.referenceHotelCity && a.referenceHotelCountryCode === b.referenceHotelCountryCode && codes(a) === codes(b);
+  const codes = (facts: ReferenceHotelFacts) =>
+    JSON.stringify(Object.entries(facts.supplierCodes ?? {}).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return (
+    a.referenceHotelCity === b.referenceHotelCity && a.referenceHotelCountryCode === b.referenceHotelCountryCode && codes(a) === codes(b)
+  );
 }
 
 /** `held` with the facts of another hotel: none of its own kept. */
@@ -54,7 +59,10 @@ export function withReferenceFacts<T extends ReferenceHotelFacts>(held: T, facts
 }
 
 /** The codes at the `connected` suppliers (their codes, in that order); an empty object when none. */
-export function supplierCodesShown(codes: Readonly<Record<string, string>> | undefined, connected: readonly string[]): Record<string, string> {
+export function supplierCodesShown(
+  codes: Readonly<Record<string, string>> | undefined,
+  connected: readonly string[],
+): Record<string, string> {
   const shown: Record<string, string> = {};
   if (!codes) return shown;
   for (const supplier of connected) {

@@ -15,7 +15,8 @@ export const MatchEvidenceSchema = v.object({
 });
 
 /** Another hotel the engine weighed, as the API shows it: the same evidence as a proposal. */
-const laterEvidence = (description: string) => v.optional(v.pipe(v.nullable(v.boolean()), v.description(`${description}; absent on rows mapped before candidates carried it`)));
+const laterEvidence = (description: string) =>
+  v.optional(v.pipe(v.nullable(v.boolean()), v.description(`${description}; absent on rows mapped before candidates carried it`)));
 
 export const CandidateSchema = v.object({
   referenceHotelId: v.string(),
@@ -24,7 +25,12 @@ export const CandidateSchema = v.object({
   nameSimilarity: v.number(),
   distanceMeters: v.nullable(v.number()),
   addressMatch: laterEvidence('Same street and house number as the partner hotel, as for a proposal (null: an address missing)'),
-  addressSimilarity: v.optional(v.pipe(v.nullable(v.number()), v.description('How alike the addresses are, 0 to 1 (null: an address missing); absent on rows mapped before candidates carried it'))),
+  addressSimilarity: v.optional(
+    v.pipe(
+      v.nullable(v.number()),
+      v.description('How alike the addresses are, 0 to 1 (null: an address missing); absent on rows mapped before candidates carried it'),
+    ),
+  ),
   postalCodeMatch: laterEvidence('Same postal code (null: one missing)'),
   cityMatch: laterEvidence('Same city (null: one missing)'),
   countryMatch: laterEvidence('Same country (null: one missing)'),
@@ -32,8 +38,16 @@ export const CandidateSchema = v.object({
 
 /** The reference hotel's place and supplier codes, as results, entries and find-match answers show them beside its id and name. */
 export const referenceHotelFactFields = {
-  referenceHotelCity: v.pipe(v.nullable(v.string()), v.description("The reference hotel's city, as the reference spells it; null when unknown or there is no hotel"), v.examples(['Paris'])),
-  referenceHotelCountryCode: v.pipe(v.nullable(v.string()), v.description("The reference hotel's country, ISO 3166-1 alpha-2; null when unknown or there is no hotel"), v.examples(['FR'])),
+  referenceHotelCity: v.pipe(
+    v.nullable(v.string()),
+    v.description("The reference hotel's city, as the reference spells it; null when unknown or there is no hotel"),
+    v.examples(['Paris']),
+  ),
+  referenceHotelCountryCode: v.pipe(
+    v.nullable(v.string()),
+    v.description("The reference hotel's country, ISO 3166-1 alpha-2; null when unknown or there is no hotel"),
+    v.examples(['FR']),
+  ),
   supplierCodes: v.pipe(
     v.record(v.string(), v.string()),
     v.description(
@@ -50,23 +64,49 @@ export const answerSearchFields = {
   name: v.optional(
     v.pipe(
       Text({ maxLength: 200 }),
-      v.description("Search: the partner hotel's name or the reference hotel's name contains this, ignoring case, accents and punctuation ('ritz' finds \"Hôtel Ritz Paris\")"),
+      v.description(
+        "Search: the partner hotel's name or the reference hotel's name contains this, ignoring case, accents and punctuation ('ritz' finds \"Hôtel Ritz Paris\")",
+      ),
       v.examples(['ritz']),
     ),
   ),
-  city: v.optional(v.pipe(Text({ maxLength: 200 }), v.description("Search: the partner hotel's city is this one, ignoring case, accents and punctuation"), v.examples(['Paris']))),
-  country: v.optional(v.pipe(Text({ maxLength: 100 }), v.description("Search: the partner hotel's country is this one (an ISO 3166-1 code or a country's name)"), v.examples(['FR']))),
-  referenceHotelId: v.optional(v.pipe(Uuid, v.description('Search: the reference hotel (matched or proposed) is this one'), v.examples(['3f1c9a2e-8b7d-4c65-9e21-5a0b7d3c8f14']))),
+  city: v.optional(
+    v.pipe(
+      Text({ maxLength: 200 }),
+      v.description("Search: the partner hotel's city is this one, ignoring case, accents and punctuation"),
+      v.examples(['Paris']),
+    ),
+  ),
+  country: v.optional(
+    v.pipe(
+      Text({ maxLength: 100 }),
+      v.description("Search: the partner hotel's country is this one (an ISO 3166-1 code or a country's name)"),
+      v.examples(['FR']),
+    ),
+  ),
+  referenceHotelId: v.optional(
+    v.pipe(
+      Uuid,
+      v.description('Search: the reference hotel (matched or proposed) is this one'),
+      v.examples(['3f1c9a2e-8b7d-4c65-9e21-5a0b7d3c8f14']),
+    ),
+  ),
   supplier: v.optional(
     v.pipe(
       Text({ maxLength: 1000 }),
-      v.description(`Search: the reference hotel has a code at any of these connected suppliers (1 to ${SEARCH_MAX_SUPPLIERS} supplier codes, comma-separated)`),
+      v.description(
+        `Search: the reference hotel has a code at any of these connected suppliers (1 to ${SEARCH_MAX_SUPPLIERS} supplier codes, comma-separated)`,
+      ),
       v.examples(['EXPEDIA,AGODA']),
     ),
   ),
 };
 
-export const SearchTotal = v.pipe(v.number(), v.description('With a search parameter: how many match in all (every page tells it)'), v.examples([42]));
+export const SearchTotal = v.pipe(
+  v.number(),
+  v.description('With a search parameter: how many match in all (every page tells it)'),
+  v.examples([42]),
+);
 
 /** A score given as a query parameter: 0 to 1, at most 4 decimals. */
 export const ScoreParam = v.pipe(

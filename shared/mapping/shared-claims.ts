@@ -37,7 +37,12 @@ export function sharedClaims(results: Iterable<MappingResult>): MappingResult[][
  * it too; any other goes to REVIEW with its score held below `matchThreshold`. `inputOf` gives the
  * row of a claimant. Returns the results it changed.
  */
-export function resolveSharedClaims(index: MatchingIndex, shared: readonly MappingResult[][], inputOf: (partnerHotelId: string) => PartnerHotel, matchThreshold: number): MappingResult[] {
+export function resolveSharedClaims(
+  index: MatchingIndex,
+  shared: readonly MappingResult[][],
+  inputOf: (partnerHotelId: string) => PartnerHotel,
+  matchThreshold: number,
+): MappingResult[] {
   const changed: MappingResult[] = [];
   for (const claims of shared) {
     claims.sort(strongestFirst);
@@ -59,7 +64,12 @@ export function resolveSharedClaims(index: MatchingIndex, shared: readonly Mappi
 }
 
 /** The rule over results whose rows are all at hand (`npm run map`, mapHotels): `partners` holds every row of `results`. */
-export function resolveClaimsAmong(index: MatchingIndex, results: readonly MappingResult[], partners: readonly PartnerHotel[], matchThreshold: number): MappingResult[] {
+export function resolveClaimsAmong(
+  index: MatchingIndex,
+  results: readonly MappingResult[],
+  partners: readonly PartnerHotel[],
+  matchThreshold: number,
+): MappingResult[] {
   const byId = new Map(partners.map((partner) => [partner.id, partner]));
   return resolveSharedClaims(index, sharedClaims(results), (partnerHotelId) => byId.get(partnerHotelId)!, matchThreshold);
 }

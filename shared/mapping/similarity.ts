@@ -75,7 +75,7 @@ export function writeTrigramSignature(text: string, target: Uint32Array, offset:
 export function popcount32(value: number): number {
   let v = value - ((value >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** Dice overlap of two trigram signatures: a cheap, typo-tolerant "do these names look alike". */

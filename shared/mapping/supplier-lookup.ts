@@ -28,7 +28,8 @@ export class SupplierLookupBuilder {
   }
 
   set(key: string, hotel: number): void {
-    if (this.keys.count === this.hotels.length && this.keys.entryOf(key) < 0) throw new RangeError(`SupplierLookupBuilder: more than ${this.hotels.length} keys`);
+    if (this.keys.count === this.hotels.length && this.keys.entryOf(key) < 0)
+      throw new RangeError(`SupplierLookupBuilder: more than ${this.hotels.length} keys`);
     const seen = this.keys.claim(key);
     this.hotels[seen >= 0 ? seen : this.keys.count - 1] = hotel;
   }

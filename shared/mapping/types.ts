@@ -33,7 +33,8 @@ export interface MatchEvidence {
  * Another hotel the engine weighed, with the same evidence as a proposal (rows mapped before
  * candidates carried it have the name and distance only).
  */
-export interface CandidateSummary extends Pick<MatchEvidence, 'nameSimilarity' | 'distanceMeters'>, Partial<Omit<MatchEvidence, 'nameSimilarity' | 'distanceMeters'>> {
+export interface CandidateSummary
+  extends Pick<MatchEvidence, 'nameSimilarity' | 'distanceMeters'>, Partial<Omit<MatchEvidence, 'nameSimilarity' | 'distanceMeters'>> {
   referenceHotelId: string;
   referenceHotelName: string;
   /** Probability (0..1) that this candidate is the partner hotel. */
@@ -54,8 +55,6 @@ export interface ReferenceHotelFacts {
    */
   supplierCodes?: Record<string, string>;
 }
-
-
 
 /** A reference hotel as a result or a decision shows it. */
 export interface ReferenceHotelShown extends ReferenceHotelFacts {

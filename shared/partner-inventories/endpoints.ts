@@ -30,7 +30,10 @@ export const uploadPartnerInventory: Implementation<typeof partnerInventoryRoute
 ) => {
   const { file } = body;
   const fields = { ...body, fileName: file.fileName, mediaType: file.contentType };
-  const inventory: PartnerInventory = { ...newInventory(runtime, principal.organizationId, fields, 'VALIDATING'), sizeBytes: file.data.length };
+  const inventory: PartnerInventory = {
+    ...newInventory(runtime, principal.organizationId, fields, 'VALIDATING'),
+    sizeBytes: file.data.length,
+  };
   // Read everything before writing anything: a refused file leaves no trace.
   const rows = await readInventoryFile(inventory, file.data);
   // The record comes before its files, so no file is kept that no inventory points to. Should this
@@ -44,7 +47,12 @@ export const uploadPartnerInventory: Implementation<typeof partnerInventoryRoute
   );
   const objects = objectStoreOf(runtime);
   await objects.put(inventoryObjects.source(inventory), file.data, mediaTypeOf(inventory.format));
-  const ready: PartnerInventory = { ...inventory, ...(await writeValidatedRows(objects, inventory, rows)), status: 'READY', updatedAt: runtime.clock.now().toISOString() };
+  const ready: PartnerInventory = {
+    ...inventory,
+    ...(await writeValidatedRows(objects, inventory, rows)),
+    status: 'READY',
+    updatedAt: runtime.clock.now().toISOString(),
+  };
   await store.transition(inventory, 'VALIDATING', ready);
   await objects.delete([inventoryObjects.source(inventory)]);
   return { status: 201, json: await viewWithLinks(runtime, ready) };
@@ -61,7 +69,11 @@ export const createPartnerInventoryUpload: Implementation<typeof partnerInventor
   }
   const inventory: PartnerInventory = { ...newInventory(runtime, principal.organizationId, fields, 'UPLOADING'), sizeBytes };
   const contentType = mediaTypeOf(inventory.format);
-  const url = await resultObjectStoreOf(runtime).presignedUploadUrl(inventoryObjects.upload(inventory), { contentType, sizeBytes }, UPLOAD_URL_SECONDS);
+  const url = await resultObjectStoreOf(runtime).presignedUploadUrl(
+    inventoryObjects.upload(inventory),
+    { contentType, sizeBytes },
+    UPLOAD_URL_SECONDS,
+  );
   await inventoryStoreOf(runtime).create(inventory);
   return {
     status: 201,
@@ -91,7 +103,9 @@ export const completePartnerInventoryUpload: Implementation<typeof partnerInvent
   // S3 refuses a PUT of another length than the signed one; this holds wherever a store does not.
   if (sizeBytes !== inventory.sizeBytes) {
     await uploads.delete([upload]);
-    throw invalidInput(`The uploaded file has ${sizeBytes} bytes, not the ${inventory.sizeBytes} declared. It was removed: start a new upload with the file's size.`);
+    throw invalidInput(
+      `The uploaded file has ${sizeBytes} bytes, not the ${inventory.sizeBytes} declared. It was removed: start a new upload with the file's size.`,
+    );
   }
   // Copied before the inventory says VALIDATING, so its worker always finds the source; a
   // completion cut off before the transition leaves the upload in place, and is simply called again.
@@ -127,7 +141,10 @@ export const deletePartnerInventory: Implementation<typeof partnerInventoryRoute
 ) => {
   const inventory = await requireInventory(runtime, principal.organizationId, params.partnerInventoryId);
   // Files first: a request cut off between the two leaves the record, which the partner deletes again.
-  await Promise.all([objectStoreOf(runtime).delete(inventoryObjectKeys(inventory)), resultObjectStoreOf(runtime).delete([inventoryObjects.upload(inventory)])]);
+  await Promise.all([
+    objectStoreOf(runtime).delete(inventoryObjectKeys(inventory)),
+    resultObjectStoreOf(runtime).delete([inventoryObjects.upload(inventory)]),
+  ]);
   await inventoryStoreOf(runtime).delete(inventory.organizationId, inventory.id);
   return { status: 204 };
 };
@@ -143,7 +160,9 @@ function newInventory(
     const byType = input.mediaType !== undefined && !input.fileName.includes('.');
     throw unsupportedFormat(
       `${input.fileName || 'The file'} is not a .csv, .txt, .jsonl, .ndjson, .json, .xlsx or .parquet file` +
-        (byType ? ", and its part's Content-Type names none of them (text/csv, application/x-ndjson, application/json, the .xlsx type, application/vnd.apache.parquet)." : '.'),
+        (byType
+          ? ", and its part's Content-Type names none of them (text/csv, application/x-ndjson, application/json, the .xlsx type, application/vnd.apache.parquet)."
+          : '.'),
     );
   }
   const now = runtime.clock.now().toISOString();

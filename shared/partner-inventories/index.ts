@@ -12,5 +12,12 @@ export { inventoryValidationQueue } from './queue';
 export { failUnvalidatedInventory, validateUploadedInventory } from './workers';
 export { inventoryStoreOf } from './store';
 export { readInventoryChunk } from './validation';
-export { chunkRowRange, inventoryChunkRows, INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX, UPLOAD_STAGING_DAYS, type PartnerInventory } from './inventory';
+export {
+  chunkRowRange,
+  inventoryChunkRows,
+  INVENTORY_FILES_PREFIX,
+  INVENTORY_UPLOADS_PREFIX,
+  UPLOAD_STAGING_DAYS,
+  type PartnerInventory,
+} from './inventory';
 export { partnerInventoryComponentSchemas } from './schemas';

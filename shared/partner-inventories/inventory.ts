@@ -42,7 +42,9 @@ export function presignedUploadMaxBytes(config: Pick<AppConfig, 'variables'>): n
   const setting = UPLOAD_SETTINGS.read(config).presignedMaxBytes;
   if (setting === undefined) return PRESIGNED_UPLOAD_MAX_BYTES;
   if (!/^\d+$/.test(setting) || Number(setting) > PRESIGNED_UPLOAD_MAX_BYTES) {
-    throw new Error(`${UPLOAD_SETTINGS.variables.presignedMaxBytes} must be a whole number of bytes up to ${PRESIGNED_UPLOAD_MAX_BYTES}, not "${setting}".`);
+    throw new Error(
+      `${UPLOAD_SETTINGS.variables.presignedMaxBytes} must be a whole number of bytes up to ${PRESIGNED_UPLOAD_MAX_BYTES}, not "${setting}".`,
+    );
   }
   return Number(setting);
 }
@@ -123,6 +125,9 @@ export function inventoryObjectKeys(inventory: PartnerInventory): string[] {
   return [
     inventoryObjects.source(inventory),
     inventoryObjects.rejected(inventory),
-    ...Array.from({ length: inventory.chunkCount }, (_, index) => [inventoryObjects.chunk(inventory, index), inventoryObjects.gzipChunk(inventory, index)]).flat(),
+    ...Array.from({ length: inventory.chunkCount }, (_, index) => [
+      inventoryObjects.chunk(inventory, index),
+      inventoryObjects.gzipChunk(inventory, index),
+    ]).flat(),
   ];
 }

@@ -18,7 +18,7 @@ export const partnerInventoryRoutes = {
     tag: TAG,
     summary: 'Upload a small inventory file in one call (at most 4 MiB); validated at once',
     description:
-      'multipart/form-data with a `file` part (CSV, JSON Lines, JSON, XLSX or Parquet in the mapping engine\'s column format), ' +
+      "multipart/form-data with a `file` part (CSV, JSON Lines, JSON, XLSX or Parquet in the mapping engine's column format), " +
       '`name`, and optionally `supplierCode`. Bad rows are reported with line and reason and skipped; a file that cannot ' +
       'be read or has no usable row answers 400 and stores nothing. Larger files: POST /api/v1/partner-inventories/uploads. ' +
       "The format comes from the part's file name (.csv, .txt, .jsonl, .ndjson, .json, .xlsx, .parquet) or, when the name has no extension, from the part's Content-Type (text/csv, application/x-ndjson, application/json, the .xlsx media type, application/vnd.apache.parquet). " +
@@ -34,7 +34,10 @@ export const partnerInventoryRoutes = {
       400: { description: 'A missing field, or a file that cannot be read or has no usable row', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],
-      415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSONL, JSON, XLSX or Parquet', schema: ErrorResponse },
+      415: {
+        description: "Neither the file name nor the part's Content-Type names CSV, JSONL, JSON, XLSX or Parquet",
+        schema: ErrorResponse,
+      },
     },
     // Sends the validation queue a delayed message that finishes the inventory should the request be cut off.
     access: { table: 'readwrite', objects: { write: [INVENTORY_FILES_PREFIX] }, sendsTo: ['inventory-validation'] },
@@ -52,10 +55,14 @@ export const partnerInventoryRoutes = {
     tag: TAG,
     summary: 'Start an upload of any size (up to 200 MB): answers a presigned PUT URL',
     description:
-      'Declare the file\'s `sizeBytes` (at most 200 MB); PUT the file to `upload.url` with the `upload.headers`, then call ' +
+      "Declare the file's `sizeBytes` (at most 200 MB); PUT the file to `upload.url` with the `upload.headers`, then call " +
       'POST /api/v1/partner-inventories/{id}/complete. The URL works for one hour and takes a body of exactly the declared ' +
       'size (the length is signed; any other is refused with 403). A file never completed is removed within two days of its PUT.',
-    body: { kind: 'json', schema: schemas.CreateUploadRequest, example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv', sizeBytes: 48213377 } },
+    body: {
+      kind: 'json',
+      schema: schemas.CreateUploadRequest,
+      example: { name: 'All hotels, November', fileName: 'hotels-2026-11.csv', sizeBytes: 48213377 },
+    },
     responses: {
       201: { description: 'The inventory (UPLOADING) and where to PUT the file', schema: schemas.CreatedUpload },
       400: errors[400],
@@ -114,7 +121,8 @@ export const partnerInventoryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'One inventory: status, counts, a sample of rejected rows and a link to all of them',
-    description: '`rejectedSample` holds the first 20 rejected rows with line and reason; `rejectedRowsUrl`, when there are any, is a presigned URL (valid one hour) to all of them as CSV `line,reason`.',
+    description:
+      '`rejectedSample` holds the first 20 rejected rows with line and reason; `rejectedRowsUrl`, when there are any, is a presigned URL (valid one hour) to all of them as CSV `line,reason`.',
     params: schemas.InventoryIdParams,
     responses: {
       200: { description: 'The inventory', schema: schemas.InventoryView },
@@ -131,7 +139,8 @@ export const partnerInventoryRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Delete an inventory and its files; results of finished mapping jobs are kept',
-    description: 'The source file, chunk files and rejected rows go. A mapping job still running on the inventory fails (its reservation is released); results of finished jobs stay.',
+    description:
+      'The source file, chunk files and rejected rows go. A mapping job still running on the inventory fails (its reservation is released); results of finished jobs stay.',
     params: schemas.InventoryIdParams,
     responses: {
       204: { description: 'Deleted' },

@@ -25,13 +25,17 @@ export const CreateUploadRequest = v.strictObject({
     v.number(),
     v.safeInteger(),
     v.minValue(1),
-    v.description('The file\'s size in bytes, at most 200 MB (209,715,200): the PUT must carry exactly this many'),
+    v.description("The file's size in bytes, at most 200 MB (209,715,200): the PUT must carry exactly this many"),
   ),
   supplierCode: v.optional(SupplierCode),
 });
 
 export const InventoryIdParams = v.object({
-  partnerInventoryId: v.pipe(Uuid, v.description('The inventory\'s partnerInventoryId'), v.examples(['9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e'])),
+  partnerInventoryId: v.pipe(
+    Uuid,
+    v.description("The inventory's partnerInventoryId"),
+    v.examples(['9a3c5e7f-2b4d-4f6a-8c1e-3d5f7a9b1c2e']),
+  ),
 });
 
 export const InventoryListQuery = v.strictObject(pageQuery(20, 100));
@@ -42,7 +46,10 @@ export const InventoryView = v.object({
   partnerInventoryId: Uuid,
   name: v.string(),
   supplierCode: v.optional(v.string()),
-  status: v.pipe(v.picklist(INVENTORY_STATUSES), v.description('UPLOADING -> VALIDATING -> READY or FAILED; direct uploads are READY at once')),
+  status: v.pipe(
+    v.picklist(INVENTORY_STATUSES),
+    v.description('UPLOADING -> VALIDATING -> READY or FAILED; direct uploads are READY at once'),
+  ),
   fileName: v.string(),
   format: v.picklist(TABULAR_FORMATS),
   sizeBytes: v.optional(v.number()),

@@ -11,13 +11,7 @@ import { TabularParseError, type TabularLimits } from '../platform/files/tabular
 import type { ObjectStore } from '../platform/objects/object-store';
 import { inUtf8Order } from '../platform/objects/block-files';
 import { recordCount } from '../platform/metrics';
-import {
-  inventoryChunkRows,
-  inventoryObjects,
-  REJECTED_SAMPLE_SIZE,
-  type PartnerInventory,
-  type RejectedRow,
-} from './inventory';
+import { inventoryChunkRows, inventoryObjects, REJECTED_SAMPLE_SIZE, type PartnerInventory, type RejectedRow } from './inventory';
 
 /** What validation counts. */
 export const INVENTORY_METRICS = { inventoryRowsRejected: 'InventoryRowsRejected' } as const;
@@ -74,7 +68,13 @@ export async function writeValidatedRows(
   const writes: Promise<void>[] = [];
   for (let index = 0; index < chunkCount; index++) {
     const rows = hotels.slice(index * chunkRows, (index + 1) * chunkRows);
-    writes.push(objects.put(inventoryObjects.chunk(inventory, index), brotliCompressSync(rows.map((row) => JSON.stringify(row)).join('\n'), CHUNK_COMPRESSION), 'application/octet-stream'));
+    writes.push(
+      objects.put(
+        inventoryObjects.chunk(inventory, index),
+        brotliCompressSync(rows.map((row) => JSON.stringify(row)).join('\n'), CHUNK_COMPRESSION),
+        'application/octet-stream',
+      ),
+    );
   }
   if (rejected.length > 0) {
     const csv = [formatCsvRow(['line', 'reason']), ...rejected.map((row) => formatCsvRow([row.line, row.reason]))].join('\n');
@@ -91,9 +91,15 @@ export async function writeValidatedRows(
 }
 
 /** The valid rows of one chunk, as a mapping job reads them. */
-export async function readInventoryChunk(objects: ObjectStore, inventory: Pick<PartnerInventory, 'organizationId' | 'id'>, index: number): Promise<PartnerHotel[] | undefined> {
+export async function readInventoryChunk(
+  objects: ObjectStore,
+  inventory: Pick<PartnerInventory, 'organizationId' | 'id'>,
+  index: number,
+): Promise<PartnerHotel[] | undefined> {
   const file = await objects.get(inventoryObjects.chunk(inventory, index));
-  const text = file ? brotliDecompressSync(file) : await objects.get(inventoryObjects.gzipChunk(inventory, index)).then((older) => older && gunzipSync(older));
+  const text = file
+    ? brotliDecompressSync(file)
+    : await objects.get(inventoryObjects.gzipChunk(inventory, index)).then((older) => older && gunzipSync(older));
   if (!text) return undefined;
   return text
     .toString('utf8')

@@ -23,7 +23,8 @@ export async function validateUploadedInventory(message: InventoryValidationMess
     // The completion checked the upload's size, but a PUT may have replaced it before it was copied.
     const sizeBytes = await objects.size(source);
     const maxBytes = presignedUploadMaxBytes(runtime.config);
-    if (sizeBytes !== undefined && sizeBytes > maxBytes) throw invalidInput(`The uploaded file has ${sizeBytes} bytes; the limit is ${maxBytes}.`);
+    if (sizeBytes !== undefined && sizeBytes > maxBytes)
+      throw invalidInput(`The uploaded file has ${sizeBytes} bytes; the limit is ${maxBytes}.`);
     const file = await objects.get(source);
     if (!file) throw invalidInput('The uploaded file is gone; upload it again.');
     const rows = await readInventoryFile(inventory, file, PRESIGNED_UPLOAD_LIMITS);

@@ -69,7 +69,11 @@ export type ObjectUse = (typeof OBJECT_USES)[number];
 export type BucketAccess = 'objects' | 'resultObjects';
 
 /** The prefixes of the objects of a bucket the function may use so; none when it declares none. */
-export function objectPrefixes(access: Pick<ResourceAccess, BucketAccess>, use: ObjectUse, bucket: BucketAccess = 'objects'): readonly string[] {
+export function objectPrefixes(
+  access: Pick<ResourceAccess, BucketAccess>,
+  use: ObjectUse,
+  bucket: BucketAccess = 'objects',
+): readonly string[] {
   return access[bucket]?.[use] ?? [];
 }
 

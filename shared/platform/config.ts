@@ -118,9 +118,10 @@ export function defineSettings<const K extends string>(variables: Readonly<Recor
   return {
     variables,
     read: (config) =>
-      Object.fromEntries(keys.flatMap((key) => (config.variables?.[variables[key]] ? [[key, config.variables[variables[key]]]] : []))) as Partial<Record<K, string>>,
-    environment: (values) =>
-      Object.fromEntries(keys.flatMap((key) => (values[key] !== undefined ? [[variables[key], values[key]]] : []))),
+      Object.fromEntries(
+        keys.flatMap((key) => (config.variables?.[variables[key]] ? [[key, config.variables[variables[key]]]] : [])),
+      ) as Partial<Record<K, string>>,
+    environment: (values) => Object.fromEntries(keys.flatMap((key) => (values[key] !== undefined ? [[variables[key], values[key]]] : []))),
   };
 }
 

@@ -30,7 +30,12 @@ export function recordMilliseconds(name: MetricName, value: number, dimensions: 
   record(name, MetricUnit.Milliseconds, value, dimensions);
 }
 
-function record(name: MetricName, unit: (typeof MetricUnit)[keyof typeof MetricUnit], value: number, dimensions: Readonly<Record<string, string>>): void {
+function record(
+  name: MetricName,
+  unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+  value: number,
+  dimensions: Readonly<Record<string, string>>,
+): void {
   if (!enabled()) return;
   const single = metrics.singleMetric();
   for (const [dimension, dimensionValue] of Object.entries(dimensions)) single.addDimension(dimension, dimensionValue);

@@ -34,11 +34,7 @@ const keys = {
 export class RateLimitStore implements RateLimiter {
   constructor(private readonly table: Table) {}
 
-  async tryConsume(
-    organizationId: string,
-    rule: RateRule,
-    now: Date,
-  ): Promise<boolean> {
+  async tryConsume(organizationId: string, rule: RateRule, now: Date): Promise<boolean> {
     const windowStart = Math.floor(now.getTime() / 1000 / rule.windowSeconds) * rule.windowSeconds;
     try {
       await this.table.client.send(
@@ -81,10 +77,15 @@ export interface RequestShares {
 }
 
 /** The shares a credentialed request of this route is counted under. */
-export function organizationRequestShares(route: Pick<RouteDefinition, 'handler' | 'throttle'>, config: Pick<AppConfig, 'variables'>): RequestShares {
+export function organizationRequestShares(
+  route: Pick<RouteDefinition, 'handler' | 'throttle'>,
+  config: Pick<AppConfig, 'variables'>,
+): RequestShares {
   const setting = ORGANIZATION_RATE_SETTINGS.read(config).requestsPerSecond;
   if (setting !== undefined && !/^[1-9]\d*$/.test(setting)) {
-    throw new Error(`${ORGANIZATION_RATE_SETTINGS.variables.requestsPerSecond} must be a whole number of requests a second, not "${setting}".`);
+    throw new Error(
+      `${ORGANIZATION_RATE_SETTINGS.variables.requestsPerSecond} must be a whole number of requests a second, not "${setting}".`,
+    );
   }
   const perSecond = setting === undefined ? ORGANIZATION_REQUESTS_PER_SECOND : Number(setting);
   if (!route.throttle) return { perSecond };
@@ -99,7 +100,12 @@ export type RequestRefusal = 'organization' | 'route';
  * Counts an organization's requests a second, in total and per throttled route, in one item per
  * organization and second: one conditional write per credentialed request, exact under concurrency.
  */
-export async function countRequest(table: Table, organizationId: string, shares: RequestShares, now: Date): Promise<RequestRefusal | undefined> {
+export async function countRequest(
+  table: Table,
+  organizationId: string,
+  shares: RequestShares,
+  now: Date,
+): Promise<RequestRefusal | undefined> {
   const second = Math.floor(now.getTime() / 1000);
   const { route } = shares;
   try {
@@ -110,7 +116,13 @@ export async function countRequest(table: Table, organizationId: string, shares:
         UpdateExpression: `SET #count = if_not_exists(#count, :zero) + :one, expiresAt = :expiresAt${route ? ', #route = if_not_exists(#route, :zero) + :one' : ''}`,
         ConditionExpression: `(attribute_not_exists(#count) OR #count < :limit)${route ? ' AND (attribute_not_exists(#route) OR #route < :routeLimit)' : ''}`,
         ExpressionAttributeNames: { '#count': 'count', ...(route && { '#route': `route:${route.name}` }) },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': shares.perSecond, ':expiresAt': second + 2, ...(route && { ':routeLimit': route.perSecond }) },
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ':one': 1,
+          ':limit': shares.perSecond,
+          ':expiresAt': second + 2,
+          ...(route && { ':routeLimit': route.perSecond }),
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );

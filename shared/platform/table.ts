@@ -47,14 +47,16 @@ export function createTable(config: Pick<AppConfig, 'tableName' | 'region' | 'dy
 
 /** The low-level client of the configured DynamoDB (for libraries that take one; the stores use tableOf). */
 export function dynamoDbClient(config: Pick<AppConfig, 'region' | 'dynamoDbEndpoint'>): DynamoDBClient {
-  return traced(new DynamoDBClient({
-    region: config.region,
-    ...(config.dynamoDbEndpoint && {
-      endpoint: config.dynamoDbEndpoint,
-      // DynamoDB Local accepts any static credentials.
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  return traced(
+    new DynamoDBClient({
+      region: config.region,
+      ...(config.dynamoDbEndpoint && {
+        endpoint: config.dynamoDbEndpoint,
+        // DynamoDB Local accepts any static credentials.
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
     }),
-  }));
+  );
 }
 
 /** The runtime's table client. */
@@ -130,9 +132,7 @@ export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, '
   const items: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await table.client.send(
-      new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey: startKey }),
-    );
+    const page = await table.client.send(new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey: startKey }));
     items.push(...(page.Items ?? []).map((item) => withoutKeys(item) as T));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -204,7 +204,10 @@ const BATCH_GET_SIZE = 100;
  * The items of `keys` (PK and SK), strongly consistent, in the order asked (undefined where there
  * is none): one call per 100 keys, all at once, retrying with backoff what DynamoDB leaves unprocessed.
  */
-export async function batchGet(table: Table, keys: readonly { PK: string; SK: string }[]): Promise<(Record<string, unknown> | undefined)[]> {
+export async function batchGet(
+  table: Table,
+  keys: readonly { PK: string; SK: string }[],
+): Promise<(Record<string, unknown> | undefined)[]> {
   const found = new Map<string, Record<string, unknown>>();
   const keyOf = (key: { PK: unknown; SK: unknown }) => `${String(key.PK)}\u0000${String(key.SK)}`;
   const batches: { PK: string; SK: string }[][] = [];
@@ -215,7 +218,9 @@ export async function batchGet(table: Table, keys: readonly { PK: string; SK: st
       for (let attempt = 0; wanted.length > 0; attempt++) {
         if (attempt > 8) throw new Error('DynamoDB kept leaving batch reads unprocessed.');
         if (attempt > 0) await new Promise((done) => setTimeout(done, 50 * 2 ** attempt));
-        const { Responses, UnprocessedKeys } = await table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted, ConsistentRead: true } } }));
+        const { Responses, UnprocessedKeys } = await table.client.send(
+          new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted, ConsistentRead: true } } }),
+        );
         for (const item of Responses?.[table.name] ?? []) found.set(keyOf(item as { PK: unknown; SK: unknown }), item);
         wanted = UnprocessedKeys?.[table.name]?.Keys ?? [];
       }
@@ -269,19 +274,21 @@ export class OwnedItems<T extends OwnedItem> {
    */
   async createWithin(item: T, limit: number): Promise<boolean> {
     const create = async () =>
-      (await transactWrite(this.table, [
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: this.countKey(item.organizationId),
-            UpdateExpression: 'SET #count = #count + :one',
-            ConditionExpression: 'attribute_exists(#count) AND #count < :limit',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+      (
+        await transactWrite(this.table, [
+          {
+            Update: {
+              TableName: this.table.name,
+              Key: this.countKey(item.organizationId),
+              UpdateExpression: 'SET #count = #count + :one',
+              ConditionExpression: 'attribute_exists(#count) AND #count < :limit',
+              ExpressionAttributeNames: { '#count': 'count' },
+              ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+            },
           },
-        },
-        { Put: { TableName: this.table.name, Item: this.stored(item), ConditionExpression: 'attribute_not_exists(PK)' } },
-      ])).length === 0;
+          { Put: { TableName: this.table.name, Item: this.stored(item), ConditionExpression: 'attribute_not_exists(PK)' } },
+        ])
+      ).length === 0;
     // Refused: at the limit, or the organization has no count yet (its items are older than counting).
     return (await create()) || ((await this.startCount(item.organizationId)) && create());
   }
@@ -289,19 +296,21 @@ export class OwnedItems<T extends OwnedItem> {
   /** Deletes an item created by createWithin and gives its place back; false when there was nothing to delete. */
   async deleteCounted(organizationId: string, id: string): Promise<boolean> {
     const remove = async () =>
-      (await transactWrite(this.table, [
-        { Delete: { TableName: this.table.name, Key: this.key(organizationId, id), ConditionExpression: 'attribute_exists(PK)' } },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: this.countKey(organizationId),
-            UpdateExpression: 'SET #count = #count - :one',
-            ConditionExpression: 'attribute_exists(#count)',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':one': 1 },
+      (
+        await transactWrite(this.table, [
+          { Delete: { TableName: this.table.name, Key: this.key(organizationId, id), ConditionExpression: 'attribute_exists(PK)' } },
+          {
+            Update: {
+              TableName: this.table.name,
+              Key: this.countKey(organizationId),
+              UpdateExpression: 'SET #count = #count - :one',
+              ConditionExpression: 'attribute_exists(#count)',
+              ExpressionAttributeNames: { '#count': 'count' },
+              ExpressionAttributeValues: { ':one': 1 },
+            },
           },
-        },
-      ])).length === 0;
+        ])
+      ).length === 0;
     return (await remove()) || ((await this.startCount(organizationId)) && remove());
   }
 
@@ -335,10 +344,13 @@ export class OwnedItems<T extends OwnedItem> {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     // Another request may start it first: its count stands, and the write is tried again all the same.
-    await writtenIf(this.table.client.send(new PutCommand({ TableName: this.table.name, Item: { ...key, count: owned }, ConditionExpression: 'attribute_not_exists(PK)' })));
+    await writtenIf(
+      this.table.client.send(
+        new PutCommand({ TableName: this.table.name, Item: { ...key, count: owned }, ConditionExpression: 'attribute_not_exists(PK)' }),
+      ),
+    );
     return true;
   }
-
 
   /**
    * Writes the whole item over the stored one, only while `revision` is still what the caller
@@ -363,7 +375,12 @@ export class OwnedItems<T extends OwnedItem> {
 
   private async put(item: T, condition: string, values?: Record<string, unknown>): Promise<void> {
     await this.table.client.send(
-      new PutCommand({ TableName: this.table.name, Item: this.stored(item), ConditionExpression: condition, ExpressionAttributeValues: values }),
+      new PutCommand({
+        TableName: this.table.name,
+        Item: this.stored(item),
+        ConditionExpression: condition,
+        ExpressionAttributeValues: values,
+      }),
     );
   }
 

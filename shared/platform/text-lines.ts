@@ -46,7 +46,7 @@ function rowAt(lines: TextLines, at: number): number {
 
 /** Marks in `into` (`mark` or-ed) the rows whose line contains `text`; a whole value is found as `\n${value}\n`. */
 export function markLinesContaining(lines: TextLines, text: string, into: Uint8Array, mark: number): void {
-  for (let at = lines.text.indexOf(text); at >= 0; ) {
+  for (let at = lines.text.indexOf(text); at >= 0;) {
     const row = rowAt(lines, at);
     into[row]! |= mark;
     // On to the next row: a row counts once.

@@ -6,11 +6,7 @@
  */
 import type { PartnerEvent } from '../events';
 import { conflict, invalidInput, notFound } from '../platform/errors';
-import type {
-  DuplicateDecision,
-  DuplicateReport,
-  MergeRecord,
-} from './inventory';
+import type { DuplicateDecision, DuplicateReport, MergeRecord } from './inventory';
 import type { HotelRecords } from './hotel-records';
 import type { ReferencePublicationPorts } from './publication';
 
@@ -97,7 +93,7 @@ async function mergeRecord(ports: DuplicatePorts, report: DuplicateReport, merge
     throw conflict(`The hotel ${report.duplicateHotelId} has already been merged as a duplicate.`);
   }
   let mergedInto = report.originalHotelId;
-  for (const seen = new Set<string>(); ; ) {
+  for (const seen = new Set<string>(); ;) {
     const next = await ports.store.getMerge(mergedInto);
     if (!next || seen.has(next.mergedInto)) break;
     seen.add(mergedInto);
@@ -128,4 +124,3 @@ export function duplicateReportView(report: DuplicateReport) {
     },
   };
 }
-

@@ -119,7 +119,10 @@ export const getDuplicateReport: Implementation<typeof referenceRoutes.getDuplic
   return { status: 200, json: duplicateReportView(found) };
 };
 
-export const resolveDuplicateReport: Implementation<typeof referenceRoutes.resolveDuplicateReport> = async ({ principal, params, body }, runtime) => {
+export const resolveDuplicateReport: Implementation<typeof referenceRoutes.resolveDuplicateReport> = async (
+  { principal, params, body },
+  runtime,
+) => {
   const resolved = await resolve(referencePortsOf(runtime), {
     reportId: params.reportId.toLowerCase(),
     decision: body.decision,

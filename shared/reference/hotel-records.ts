@@ -36,7 +36,11 @@ function pageKey(dataVersionId: string, page: number): string {
 }
 
 /** Writes a data version's records; answers how many pages they took. */
-export async function writeRecordPages(objects: ObjectStore, dataVersionId: string, hotels: readonly StoredReferenceHotel[]): Promise<number> {
+export async function writeRecordPages(
+  objects: ObjectStore,
+  dataVersionId: string,
+  hotels: readonly StoredReferenceHotel[],
+): Promise<number> {
   const pageCount = pageCountFor(hotels.length);
   const pages = Array.from({ length: pageCount }, (): StoredReferenceHotel[] => []);
   for (const hotel of hotels) pages[pageOf(hotel.id, pageCount)]!.push(hotel);

@@ -9,7 +9,17 @@ import { formatCsvRow } from '../platform/files/csv-format';
 export type InventoryFileFormat = 'csv' | 'jsonl';
 
 export const REFERENCE_CSV_COLUMNS = [
-  'id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating', 'supplierCodes',
+  'id',
+  'name',
+  'address',
+  'city',
+  'region',
+  'postalCode',
+  'country',
+  'lat',
+  'lon',
+  'rating',
+  'supplierCodes',
 ] as const;
 
 export function formatSupplierCodes(codes: Record<string, string>): string {
@@ -24,8 +34,17 @@ export function csvHeaderLine(): string {
 
 export function csvLine(hotel: ReferenceHotel): string {
   const values = [
-    hotel.id, hotel.name, hotel.address, hotel.city, hotel.region, hotel.postalCode, hotel.country,
-    hotel.lat, hotel.lon, hotel.rating, formatSupplierCodes(hotel.supplierCodes),
+    hotel.id,
+    hotel.name,
+    hotel.address,
+    hotel.city,
+    hotel.region,
+    hotel.postalCode,
+    hotel.country,
+    hotel.lat,
+    hotel.lon,
+    hotel.rating,
+    formatSupplierCodes(hotel.supplierCodes),
   ];
   return `${formatCsvRow(values)}\n`;
 }

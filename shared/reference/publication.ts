@@ -5,10 +5,27 @@
  * has been written, so nobody ever sees half an import.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { type ReferenceHotel, buildMatchingIndex, distanceMeters, referenceFactsOfRecord, sameReferenceFacts, serializeMatchingIndex } from '../mapping';
+import {
+  type ReferenceHotel,
+  buildMatchingIndex,
+  distanceMeters,
+  referenceFactsOfRecord,
+  sameReferenceFacts,
+  serializeMatchingIndex,
+} from '../mapping';
 import { conflict, invalidInput } from '../platform/errors';
 import type { Clock } from '../platform/clock';
-import { MATCHING_INDEX_PREFIX, MOVED_METERS, RECORD_PAGES_PREFIX, REFERENCE_CHANGES_PREFIX, REFERENCE_FILES_PREFIX, type CurrentReference, type MergeRecord, type ReferenceChanges, type StoredReferenceHotel } from './inventory';
+import {
+  MATCHING_INDEX_PREFIX,
+  MOVED_METERS,
+  RECORD_PAGES_PREFIX,
+  REFERENCE_CHANGES_PREFIX,
+  REFERENCE_FILES_PREFIX,
+  type CurrentReference,
+  type MergeRecord,
+  type ReferenceChanges,
+  type StoredReferenceHotel,
+} from './inventory';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { deleteRecordPages, writeRecordPages } from './hotel-records';
 import { buildSearchIndex, computeStatisticsArtifact, serializeIndex, serializeStatistics } from './search/search-index';
@@ -57,7 +74,15 @@ export async function importReferenceInventory(
   for await (const row of rows) {
     if ('error' in row) rejected.push({ line: row.line, reason: row.error });
     else if (!UUID.test(row.hotel.id)) rejected.push({ line: row.line, reason: `id "${row.hotel.id}" is not a UUID` });
-    else hotels.push({ ...row.hotel, id: row.hotel.id.toLowerCase(), createdAt: row.hotel.createdAt ?? importedAt, dataVersionId, source, importedAt });
+    else
+      hotels.push({
+        ...row.hotel,
+        id: row.hotel.id.toLowerCase(),
+        createdAt: row.hotel.createdAt ?? importedAt,
+        dataVersionId,
+        source,
+        importedAt,
+      });
   }
   if (hotels.length === 0) {
     throw invalidInput(`The file has no valid hotel rows${rejected[0] ? ` (line ${rejected[0].line}: ${rejected[0].reason})` : ''}.`);
@@ -82,7 +107,10 @@ export async function republishWithoutMerged(ports: ReferencePublicationPorts): 
 }
 
 /** The hotels a publication holds (its snapshot file). */
-async function readPublishedHotels(ports: Pick<ReferencePublicationPorts, 'objects'>, publication: CurrentReference): Promise<StoredReferenceHotel[]> {
+async function readPublishedHotels(
+  ports: Pick<ReferencePublicationPorts, 'objects'>,
+  publication: CurrentReference,
+): Promise<StoredReferenceHotel[]> {
   const snapshot = await ports.objects.get(publication.artifacts.snapshotKey);
   if (!snapshot) throw new Error(`The snapshot ${publication.artifacts.snapshotKey} is missing.`);
   return readSnapshot(snapshot);
@@ -109,11 +137,21 @@ async function publishArtifacts(
   };
   const publishedAt = ports.clock.now().toISOString();
   const number = (current?.number ?? 0) + 1;
-  const changes = changesSince(currentHotels ?? [], live, merges, { artifactsId, previousArtifactsId: current?.artifactsId ?? null, number, publishedAt, matchingIndexKey: artifacts.matchingIndexKey });
+  const changes = changesSince(currentHotels ?? [], live, merges, {
+    artifactsId,
+    previousArtifactsId: current?.artifactsId ?? null,
+    number,
+    publishedAt,
+    matchingIndexKey: artifacts.matchingIndexKey,
+  });
   await Promise.all([
     ports.objects.put(artifacts.snapshotKey, writeSnapshot(live), 'application/gzip'),
     ports.objects.put(artifacts.indexKey, serializeIndex(index), 'application/octet-stream'),
-    ports.objects.put(artifacts.statisticsKey, Buffer.from(serializeStatistics(computeStatisticsArtifact(index.columns))), 'application/json'),
+    ports.objects.put(
+      artifacts.statisticsKey,
+      Buffer.from(serializeStatistics(computeStatisticsArtifact(index.columns))),
+      'application/json',
+    ),
     ports.objects.put(artifacts.matchingIndexKey, serializeMatchingIndex(buildMatchingIndex(live)), 'application/octet-stream'),
     ports.objects.put(referenceChangesKey(artifactsId), gzipSync(JSON.stringify(changes)), 'application/gzip'),
   ]);
@@ -153,7 +191,8 @@ async function retire(
   if (matchingIndexKey) await ports.objects.expireLater([matchingIndexKey]);
   const stillUsed = [next.dataVersionId, next.previous?.dataVersionId];
   if (stillUsed.includes(retired.dataVersionId)) return;
-  if (retired.recordPages) return deleteRecordPages(ports.objects, { dataVersionId: retired.dataVersionId, recordPages: retired.recordPages });
+  if (retired.recordPages)
+    return deleteRecordPages(ports.objects, { dataVersionId: retired.dataVersionId, recordPages: retired.recordPages });
   // A version imported when records were table items: its id list says which to delete.
   const legacyIds = `${RECORD_PAGES_PREFIX}${retired.dataVersionId}/hotel-ids.json.gz`;
   const ids = await ports.objects.get(legacyIds);
@@ -183,7 +222,12 @@ function changesSince(
     .filter((merge) => beforeIds.has(merge.duplicateHotelId))
     .map((merge) => {
       const survivor = liveById.get(merge.mergedInto);
-      return { hotelId: merge.duplicateHotelId, mergedInto: merge.mergedInto, mergedIntoName: survivor?.name ?? null, ...(survivor && { mergedIntoFacts: referenceFactsOfRecord(survivor) }) };
+      return {
+        hotelId: merge.duplicateHotelId,
+        mergedInto: merge.mergedInto,
+        mergedIntoName: survivor?.name ?? null,
+        ...(survivor && { mergedIntoFacts: referenceFactsOfRecord(survivor) }),
+      };
     });
   const mergedIds = new Set(merged.map((merge) => merge.hotelId));
   const changed: NonNullable<ReferenceChanges['changed']> = [];
@@ -192,14 +236,20 @@ function changesSince(
     if (!now) continue;
     const moved = pinMoved(was, now);
     const facts = referenceFactsOfRecord(now);
-    if (moved || now.name !== was.name || !sameReferenceFacts(facts, referenceFactsOfRecord(was))) changed.push({ id: now.id, name: now.name, moved, facts });
+    if (moved || now.name !== was.name || !sameReferenceFacts(facts, referenceFactsOfRecord(was)))
+      changed.push({ id: now.id, name: now.name, moved, facts });
   }
   return {
     ...publication,
     merged,
     removed: [...beforeIds].filter((id) => !liveById.has(id) && !mergedIds.has(id)),
     // The first publication adds every hotel, and nothing follows it yet: its list would be the whole reference.
-    added: publication.previousArtifactsId === null ? [] : live.filter((hotel) => !beforeIds.has(hotel.id)).map(({ id, lat, lon }) => ({ id, ...(lat !== undefined && lon !== undefined && { lat, lon }) })),
+    added:
+      publication.previousArtifactsId === null
+        ? []
+        : live
+            .filter((hotel) => !beforeIds.has(hotel.id))
+            .map(({ id, lat, lon }) => ({ id, ...(lat !== undefined && lon !== undefined && { lat, lon }) })),
     changed,
   };
 }

@@ -27,7 +27,12 @@ export const referencePublicationQueue = defineQueue({
   // Writes and retires publications (a retired matching index is tagged to expire a day later).
   access: {
     table: 'readwrite',
-    objects: { read: [REFERENCE_FILES_PREFIX], write: [REFERENCE_FILES_PREFIX], delete: [REFERENCE_FILES_PREFIX], expire: [MATCHING_INDEX_PREFIX] },
+    objects: {
+      read: [REFERENCE_FILES_PREFIX],
+      write: [REFERENCE_FILES_PREFIX],
+      delete: [REFERENCE_FILES_PREFIX],
+      expire: [MATCHING_INDEX_PREFIX],
+    },
   },
   // A million hotels republish in about a minute.
   lambda: { memoryMb: 3008, timeoutSeconds: 600 },

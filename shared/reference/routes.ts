@@ -53,7 +53,8 @@ export const referenceRoutes = {
     auth: 'required',
     tag: 'Reference inventory',
     summary: 'Filter and sort reference hotels',
-    description: 'Every word of `name` must begin a word of the hotel\'s name; `country`, `city` and `rating` filter; `sortBy` and `sortDir` order; `limit` (clamped to 1..100) and `offset` page.',
+    description:
+      "Every word of `name` must begin a word of the hotel's name; `country`, `city` and `rating` filter; `sortBy` and `sortDir` order; `limit` (clamped to 1..100) and `offset` page.",
     query: schemas.AdvancedSearchQuery,
     responses: { 200: { description: 'One page of results', schema: schemas.SearchResponse }, 400: errors[400], 401: errors[401] },
     access: searchAccess,
@@ -89,7 +90,8 @@ export const referenceRoutes = {
     auth: 'required',
     tag: 'Reference inventory',
     summary: "One country's hotel count and cities (the name is case-sensitive)",
-    description: '404 for a country with no hotel in the reference. The name is compared exactly as GET /api/v1/reference/statistics/countries lists it.',
+    description:
+      '404 for a country with no hotel in the reference. The name is compared exactly as GET /api/v1/reference/statistics/countries lists it.',
     params: schemas.CountryParams,
     responses: {
       200: { description: 'Country detail', schema: schemas.CountryDetailResponse },
@@ -106,7 +108,7 @@ export const referenceRoutes = {
     auth: 'required',
     tag: 'Reference inventory',
     summary: 'One reference hotel with its metadata',
-    description: 'The hotel\'s record in the current reference publication; 404 for an unknown id.',
+    description: "The hotel's record in the current reference publication; 404 for an unknown id.",
     params: schemas.HotelIdParams,
     responses: {
       200: { description: 'The hotel', schema: schemas.ReferenceHotelDetail },
@@ -124,11 +126,16 @@ export const referenceRoutes = {
     auth: 'required',
     tag: 'Duplicate reports',
     summary: 'Report that one reference hotel duplicates another',
-    description: 'Both hotels must exist and differ. The report starts PENDING; the back office merges or rejects it, and the reporting organization gets INVENTORY_DUPLICATE_RESOLVED (on plans that include it).',
+    description:
+      'Both hotels must exist and differ. The report starts PENDING; the back office merges or rejects it, and the reporting organization gets INVENTORY_DUPLICATE_RESOLVED (on plans that include it).',
     body: {
       kind: 'json',
       schema: schemas.CreateDuplicateReportRequest,
-      example: { originalHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', duplicateHotelId: '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a', reason: 'Same name and address, 20 m apart' },
+      example: {
+        originalHotelId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+        duplicateHotelId: '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a',
+        reason: 'Same name and address, 20 m apart',
+      },
     },
     responses: {
       200: { description: 'The report, PENDING until back-office staff resolve it', schema: schemas.DuplicateReportView },
@@ -146,9 +153,14 @@ export const referenceRoutes = {
     auth: 'required',
     tag: 'Duplicate reports',
     summary: "A duplicate report's state (the reporting organization's, or any for an admin key)",
-    description: 'PENDING, MERGED or REJECTED, with the resolution once there is one. Another organization\'s report answers 404.',
+    description: "PENDING, MERGED or REJECTED, with the resolution once there is one. Another organization's report answers 404.",
     params: schemas.ReportIdParams,
-    responses: { 200: { description: 'The report', schema: schemas.DuplicateReportView }, 400: errors[400], 401: errors[401], 404: errors[404] },
+    responses: {
+      200: { description: 'The report', schema: schemas.DuplicateReportView },
+      400: errors[400],
+      401: errors[401],
+      404: errors[404],
+    },
     access: { table: 'read' },
   }),
   resolveDuplicateReport: defineRoute({

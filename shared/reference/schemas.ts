@@ -18,8 +18,17 @@ const Rating = v.pipe(decimalParam, v.minValue(0, 'must be between 0 and 5'), v.
 const SearchLimit = wholeNumberParam(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, 'clamp');
 const Offset = wholeNumberParam(SEARCH_OFFSET_MIN, UNBOUNDED);
 const SearchText = Text({ maxLength: 200, minLength: 0 });
-const SearchLimitParam = v.optional(v.pipe(SearchLimit, v.description('Default 20. Any whole number is taken, clamped to 1..100: 0 reads as 1, 500 as 100'), documentedAs<number>({ type: 'integer', default: 20 }), v.examples([20])));
-const OffsetParam = v.optional(v.pipe(Offset, v.description('Hotels to skip; default 0'), documentedAs<number>({ type: 'integer', default: 0 }), v.examples([0])));
+const SearchLimitParam = v.optional(
+  v.pipe(
+    SearchLimit,
+    v.description('Default 20. Any whole number is taken, clamped to 1..100: 0 reads as 1, 500 as 100'),
+    documentedAs<number>({ type: 'integer', default: 20 }),
+    v.examples([20]),
+  ),
+);
+const OffsetParam = v.optional(
+  v.pipe(Offset, v.description('Hotels to skip; default 0'), documentedAs<number>({ type: 'integer', default: 0 }), v.examples([0])),
+);
 
 export const ReferenceSearchQuery = v.strictObject({
   q: v.optional(v.pipe(SearchText, v.description('Fuzzy hotel name; selects name mode'), v.examples(['Grand Hotel']))),
@@ -40,7 +49,13 @@ export const AdvancedSearchQuery = v.strictObject({
   city: v.optional(v.pipe(SearchText, v.description('City, case-insensitive'), v.examples(['Lisbon']))),
   rating: v.optional(v.pipe(Rating, v.description('Minimum stars'), v.examples([3.5]))),
   hasCoordinates: v.optional(v.pipe(booleanParam, v.description('true: only hotels with latitude and longitude'), v.examples([true]))),
-  sortBy: v.optional(v.pipe(v.picklist(['name', 'rating', 'created'], 'must be name, rating or created'), v.description('Default name'), v.examples(['rating']))),
+  sortBy: v.optional(
+    v.pipe(
+      v.picklist(['name', 'rating', 'created'], 'must be name, rating or created'),
+      v.description('Default name'),
+      v.examples(['rating']),
+    ),
+  ),
   sortDir: v.optional(v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('Default asc'), v.examples(['desc']))),
   limit: SearchLimitParam,
   offset: OffsetParam,
@@ -71,9 +86,15 @@ export const CountriesQuery = v.strictObject({
   ),
 });
 
-export const HotelIdParams = v.object({ id: v.pipe(Uuid, v.description('A reference hotel\'s id'), v.examples(['1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'])) });
-export const CountryParams = v.object({ country: v.pipe(Text({ maxLength: 100 }), v.description('Country name or ISO code, case-insensitive'), v.examples(['PT'])) });
-export const ReportIdParams = v.object({ reportId: v.pipe(Uuid, v.description('The duplicate report\'s id'), v.examples(['e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b'])) });
+export const HotelIdParams = v.object({
+  id: v.pipe(Uuid, v.description("A reference hotel's id"), v.examples(['1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'])),
+});
+export const CountryParams = v.object({
+  country: v.pipe(Text({ maxLength: 100 }), v.description('Country name or ISO code, case-insensitive'), v.examples(['PT'])),
+});
+export const ReportIdParams = v.object({
+  reportId: v.pipe(Uuid, v.description("The duplicate report's id"), v.examples(['e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b'])),
+});
 
 export const ReferenceHotelSummary = v.object({
   id: Uuid,

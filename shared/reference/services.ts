@@ -43,17 +43,15 @@ export const publishedReferenceOf = /* @__PURE__ */ service(
  * What imports, republications and duplicate reports work through. The object store is built on
  * first use: reporting and resolving a duplicate touch no file, and their functions have no bucket.
  */
-export const referencePortsOf = /* @__PURE__ */ service(
-  (runtime): DuplicatePorts => ({
-    store: referenceStoreOf(runtime),
-    get objects() {
-      return objectStoreOf(runtime);
-    },
-    get hotels() {
-      return referenceHotelsOf(runtime);
-    },
-    clock: runtime.clock,
-    newId: randomUUID,
-    requestRepublication: (reportId: string) => queueOf(runtime, referencePublicationQueue).send({ reportId }),
-  }),
-);
+export const referencePortsOf = /* @__PURE__ */ service((runtime): DuplicatePorts => ({
+  store: referenceStoreOf(runtime),
+  get objects() {
+    return objectStoreOf(runtime);
+  },
+  get hotels() {
+    return referenceHotelsOf(runtime);
+  },
+  clock: runtime.clock,
+  newId: randomUUID,
+  requestRepublication: (reportId: string) => queueOf(runtime, referencePublicationQueue).send({ reportId }),
+}));

@@ -56,13 +56,14 @@ export class ReferenceStore {
   /** Writes a data version's hotel records. */
   /** Deletes the table records of a data version imported before records moved to files. */
   deleteHotels(dataVersionId: string, hotelIds: readonly string[]): Promise<void> {
-    return batchWrite(this.table, hotelIds.map((id) => ({ DeleteRequest: { Key: keys.referenceHotel(id, dataVersionId) } })));
+    return batchWrite(
+      this.table,
+      hotelIds.map((id) => ({ DeleteRequest: { Key: keys.referenceHotel(id, dataVersionId) } })),
+    );
   }
 
   async getMerge(duplicateHotelId: string): Promise<MergeRecord | undefined> {
-    const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.mergedHotel(duplicateHotelId) }),
-    );
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.mergedHotel(duplicateHotelId) }));
     return Item ? (withoutKeys(Item) as MergeRecord) : undefined;
   }
 
@@ -123,9 +124,7 @@ export class ReferenceStore {
           ExpressionAttributeValues: { ':status': report.status, ':resolution': report.resolution, ':pending': 'PENDING' },
         },
       },
-      ...(merge
-        ? [{ Put: { TableName: this.table.name, Item: { ...keys.mergedHotel(merge.duplicateHotelId), ...merge } } }]
-        : []),
+      ...(merge ? [{ Put: { TableName: this.table.name, Item: { ...keys.mergedHotel(merge.duplicateHotelId), ...merge } } }] : []),
       eventPut(this.table, event),
     ]);
     return failed.length === 0;

@@ -27,7 +27,8 @@ export const supplierRoutes = {
     auth: 'required',
     tag: 'Suppliers',
     summary: 'Suppliers the organization is connected to, with its remaining supplier budget',
-    description: 'Each connected supplier with when it was connected, and the plan\'s `maxSuppliers` with how many new suppliers can still be connected (every supplier ever connected counts, disconnected ones included).',
+    description:
+      "Each connected supplier with when it was connected, and the plan's `maxSuppliers` with how many new suppliers can still be connected (every supplier ever connected counts, disconnected ones included).",
     responses: { 200: { description: 'Connected suppliers', schema: schemas.ConnectedSupplierList }, 401: errors[401] },
     access: { table: 'read' },
   }),
@@ -50,7 +51,7 @@ export const supplierRoutes = {
     tag: 'Suppliers',
     summary: 'Connect a supplier',
     description:
-      'Counts against the plan\'s maxSuppliers distinct suppliers ever connected. Connecting an already-connected ' +
+      "Counts against the plan's maxSuppliers distinct suppliers ever connected. Connecting an already-connected " +
       'supplier changes nothing and answers 200 with the existing connection. Connects and disconnects share a ' +
       'rate limit of 10 per minute per organization (400 when exceeded).',
     params: schemas.SupplierIdParams,
@@ -70,7 +71,8 @@ export const supplierRoutes = {
     auth: 'required',
     tag: 'Suppliers',
     summary: 'Disconnect a supplier; historical mapping results are kept',
-    description: 'Mapping results made with the supplier stay; ID_TO_ID and HYBRID jobs cannot use it until it is connected again. The slot it took in the plan\'s supplier budget is not given back. Shares a rate limit with connect.',
+    description:
+      "Mapping results made with the supplier stay; ID_TO_ID and HYBRID jobs cannot use it until it is connected again. The slot it took in the plan's supplier budget is not given back. Shares a rate limit with connect.",
     params: schemas.SupplierIdParams,
     responses: {
       204: { description: 'Disconnected' },
@@ -95,7 +97,11 @@ export const supplierRoutes = {
     body: {
       kind: 'multipart',
       schema: schemas.SupplierRequestFields,
-      example: { supplierName: 'Iberia Beds', description: 'Spanish and Portuguese wholesaler', contactEmail: 'connectivity@iberiabeds.example' },
+      example: {
+        supplierName: 'Iberia Beds',
+        description: 'Spanish and Portuguese wholesaler',
+        contactEmail: 'connectivity@iberiabeds.example',
+      },
       file: { field: 'file', maxBytes: SUPPLIER_REQUEST_MAX_FILE_BYTES, description: 'CSV, JSON or XLSX hotel file' },
     },
     responses: {
@@ -103,7 +109,7 @@ export const supplierRoutes = {
       400: { description: 'Missing field, or the file does not parse', schema: ErrorResponse },
       401: errors[401],
       413: errors[413],
-      415: { description: 'Neither the file name nor the part\'s Content-Type names CSV, JSON or XLSX', schema: ErrorResponse },
+      415: { description: "Neither the file name nor the part's Content-Type names CSV, JSON or XLSX", schema: ErrorResponse },
     },
     access: { table: 'readwrite', objects: { write: [SUPPLIER_REQUEST_FILES_PREFIX] } },
     // A 4 MiB workbook may expand to 64 MB of XML (MAX_XLSX_EXPANDED_BYTES): about 220 MB read, with the body's copies beside it.

@@ -3,7 +3,11 @@ import { Text, Timestamp, Uuid } from '../platform/http/schemas';
 import { SUPPLIER_REQUEST_STATUSES } from './suppliers';
 
 export const SupplierIdParams = v.object({
-  supplierId: v.pipe(Uuid, v.description('A supplier\'s id, from GET /api/v1/suppliers'), v.examples(['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001'])),
+  supplierId: v.pipe(
+    Uuid,
+    v.description("A supplier's id, from GET /api/v1/suppliers"),
+    v.examples(['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001']),
+  ),
 });
 
 export const SupplierView = v.object({

@@ -1,12 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type {
-  ConnectOutcome,
-  ConnectionRepository,
-  Supplier,
-  SupplierCatalogue,
-  SupplierConnection,
-  SupplierRequest,
-} from './suppliers';
+import type { ConnectOutcome, ConnectionRepository, Supplier, SupplierCatalogue, SupplierConnection, SupplierRequest } from './suppliers';
 import { organizationKey } from '../organizations';
 import { service, type Runtime } from '../platform/runtime';
 import { organizationPartition, isConditionFailure, queryAll, transactWrite, withoutKeys, tableOf, type Table } from '../platform/table';
@@ -35,9 +28,7 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
   // --- catalogue -------------------------------------------------------------------------------
 
   async get(supplierId: string): Promise<Supplier | undefined> {
-    const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.supplier(supplierId) }),
-    );
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.supplier(supplierId) }));
     return Item ? (withoutKeys(Item) as Supplier) : undefined;
   }
 
@@ -50,9 +41,7 @@ export class SupplierStore implements SupplierCatalogue, ConnectionRepository {
   }
 
   async putSupplier(supplier: Supplier): Promise<void> {
-    await this.table.client.send(
-      new PutCommand({ TableName: this.table.name, Item: { ...keys.supplier(supplier.id), ...supplier } }),
-    );
+    await this.table.client.send(new PutCommand({ TableName: this.table.name, Item: { ...keys.supplier(supplier.id), ...supplier } }));
   }
 
   // --- connections -----------------------------------------------------------------------------

@@ -9,17 +9,12 @@ import { invalidInput, unsupportedFormat } from '../platform/errors';
 export const SUPPLIER_FILE_FORMATS = ['csv', 'json', 'xlsx'] as const;
 type SupplierFileFormat = (typeof SUPPLIER_FILE_FORMATS)[number];
 
-
 export interface SupplierFileSummary {
   format: SupplierFileFormat;
   rowCount: number;
 }
 
-export async function inspectSupplierFile(file: {
-  fileName: string;
-  contentType: string;
-  data: Buffer;
-}): Promise<SupplierFileSummary> {
+export async function inspectSupplierFile(file: { fileName: string; contentType: string; data: Buffer }): Promise<SupplierFileSummary> {
   const format = fileFormat(file.fileName, file.contentType);
   if (!format) {
     throw unsupportedFormat(`The file "${file.fileName}" is not CSV, JSON or Excel .xlsx.`);

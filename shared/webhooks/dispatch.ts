@@ -102,7 +102,9 @@ export async function startDelivery(ports: StartPorts, webhook: Webhook, event: 
     updatedAt: now,
     ...(correlationId !== undefined && { correlationId }),
   };
-  const current = (await ports.deliveries.create(delivery)) ? delivery : (await ports.deliveries.get(delivery.organizationId, delivery.id))!;
+  const current = (await ports.deliveries.create(delivery))
+    ? delivery
+    : (await ports.deliveries.get(delivery.organizationId, delivery.id))!;
   // Queued again when an earlier run stopped before its first attempt was claimed: the claim keeps it single.
   if (current.claimedAttempts === 0) await underDeliveryWork(current, () => ports.queue.send(messageFor(current, 1)));
   return current;
@@ -139,7 +141,11 @@ async function attemptOf(ports: AttemptPorts, delivery: Delivery, number: number
       throw new Error(`Attempt ${number} of webhook delivery ${delivery.id} is in flight elsewhere; the message is tried again later.`);
     }
     // The worker that claimed it stopped before recording: whether it sent is unknown, so it counts as failed.
-    const lost = attempt({ succeeded: false, durationMs: 0, error: 'The outcome of this attempt was lost (its worker stopped before recording it).' });
+    const lost = attempt({
+      succeeded: false,
+      durationMs: 0,
+      error: 'The outcome of this attempt was lost (its worker stopped before recording it).',
+    });
     return finishAttempt(ports, delivery, lost, { last: false });
   }
   if (!(await ports.deliveries.claim(delivery, number, now.toISOString(), receive))) return;
@@ -147,10 +153,17 @@ async function attemptOf(ports: AttemptPorts, delivery: Delivery, number: number
   let last = false;
   try {
     const webhook = await ports.webhooks.get(delivery.organizationId, delivery.webhookId);
-    const stopped = !webhook ? 'the webhook was deleted' : webhook.status === 'INACTIVE' && !delivery.test ? 'the webhook is INACTIVE' : undefined;
+    const stopped = !webhook
+      ? 'the webhook was deleted'
+      : webhook.status === 'INACTIVE' && !delivery.test
+        ? 'the webhook is INACTIVE'
+        : undefined;
     // Nothing more is tried for a paused or deleted webhook: a redelivery sends it once it is active again.
     last = stopped !== undefined;
-    outcome = stopped || !webhook ? { succeeded: false, durationMs: 0, error: `Not sent: ${stopped}.` } : await ports.sender.send(await requestOf(ports.secrets, webhook, delivery, now));
+    outcome =
+      stopped || !webhook
+        ? { succeeded: false, durationMs: 0, error: `Not sent: ${stopped}.` }
+        : await ports.sender.send(await requestOf(ports.secrets, webhook, delivery, now));
   } catch (error) {
     // The service failed (reading the webhook, opening its secret): recorded and retried like a receiver's failure.
     log('error', 'webhook attempt failed inside the service', { deliveryId: delivery.id, attempt: number, ...describeError(error) });
@@ -248,7 +261,11 @@ export async function abandonAttempt(ports: Pick<DeliveryPorts, 'deliveries' | '
   const now = ports.clock.now().toISOString();
   if (delivery.attempts.length >= message.attempt) {
     // The attempt was recorded but the next one could not be queued.
-    if (delivery.status === 'RETRYING' && delivery.attempts.length === message.attempt && (await ports.deliveries.deadLetter(delivery, now))) {
+    if (
+      delivery.status === 'RETRYING' &&
+      delivery.attempts.length === message.attempt &&
+      (await ports.deliveries.deadLetter(delivery, now))
+    ) {
       log('error', 'webhook retry could not be queued', { deliveryId: delivery.id, attempt: message.attempt });
       recordCount(WEBHOOK_METRICS.deliveriesDeadLettered);
     }
@@ -262,7 +279,12 @@ export async function abandonAttempt(ports: Pick<DeliveryPorts, 'deliveries' | '
     durationMs: 0,
     error: 'The attempt could not be completed: the service failed while processing it.',
   };
-  const recorded = await ports.deliveries.record(delivery, attempt, delivery.kind === 'EXPORT_WEBHOOK' ? 'FAILED' : 'DEAD_LETTERED', undefined);
+  const recorded = await ports.deliveries.record(
+    delivery,
+    attempt,
+    delivery.kind === 'EXPORT_WEBHOOK' ? 'FAILED' : 'DEAD_LETTERED',
+    undefined,
+  );
   log('error', 'webhook attempt abandoned', { deliveryId: delivery.id, webhookId: delivery.webhookId, attempt: message.attempt });
   if (recorded) {
     recordCount(WEBHOOK_METRICS.webhookAttempts, 1, { outcome: 'failed' });

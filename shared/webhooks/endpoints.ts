@@ -47,7 +47,10 @@ export const deleteLegacyWebhook: Implementation<Legacy['deleteLegacyWebhook']> 
   return { status: 204 };
 };
 
-export const createWebhookSubscription: Implementation<Subscriptions['createWebhookSubscription']> = async ({ principal, body }, runtime) => {
+export const createWebhookSubscription: Implementation<Subscriptions['createWebhookSubscription']> = async (
+  { principal, body },
+  runtime,
+) => {
   const { webhook, secret } = await manage.createSubscription(managePorts(runtime), principal.organizationId, body);
   return { status: 201, json: { ...subscriptionView(webhook), secret } };
 };
@@ -62,12 +65,18 @@ export const getWebhookSubscription: Implementation<Subscriptions['getWebhookSub
   return { status: 200, json: subscriptionView(webhook) };
 };
 
-export const updateWebhookSubscription: Implementation<Subscriptions['updateWebhookSubscription']> = async ({ principal, params, body }, runtime) => {
+export const updateWebhookSubscription: Implementation<Subscriptions['updateWebhookSubscription']> = async (
+  { principal, params, body },
+  runtime,
+) => {
   const webhook = await manage.updateSubscription(managePorts(runtime), principal.organizationId, params.id, body);
   return { status: 200, json: subscriptionView(webhook) };
 };
 
-export const deleteWebhookSubscription: Implementation<Subscriptions['deleteWebhookSubscription']> = async ({ principal, params }, runtime) => {
+export const deleteWebhookSubscription: Implementation<Subscriptions['deleteWebhookSubscription']> = async (
+  { principal, params },
+  runtime,
+) => {
   await manage.deleteWebhook({ webhooks: webhookStoreOf(runtime) }, principal.organizationId, params.id);
   return { status: 204 };
 };
@@ -108,16 +117,18 @@ export const sendTestEvent: Implementation<Subscriptions['sendTestEvent']> = asy
     throw rateLimited(`At most ${TEST_EVENT_RATE.limit} test events per minute; try again shortly.`);
   }
   const occurredAt = runtime.clock.now().toISOString();
-  const event = { id: randomUUID(), type: body.eventType, organizationId: webhook.organizationId, occurredAt, data: sampleData(body.eventType, occurredAt) };
+  const event = {
+    id: randomUUID(),
+    type: body.eventType,
+    organizationId: webhook.organizationId,
+    occurredAt,
+    data: sampleData(body.eventType, occurredAt),
+  };
   const delivery = await startDelivery(startPorts(runtime), webhook, event, { test: true });
   return { status: 202, json: { deliveryId: delivery.id, eventId: event.id, status: subscriptionDeliveryStatus(delivery.status) } };
 };
 
-async function requireDelivery(
-  runtime: Runtime,
-  organizationId: string,
-  params: { id: string; deliveryId: string },
-) {
+async function requireDelivery(runtime: Runtime, organizationId: string, params: { id: string; deliveryId: string }) {
   await manage.requireWebhook({ webhooks: webhookStoreOf(runtime) }, organizationId, params.id);
   const delivery = await deliveryStoreOf(runtime).get(organizationId, params.deliveryId);
   if (!delivery || delivery.webhookId !== params.id || delivery.kind !== 'SUBSCRIPTION') {

@@ -130,12 +130,19 @@ export async function createSubscription(
  * Changes a webhook through the subscription API: fields sent overwrite, fields left out stay.
  * A legacy export webhook keeps its single event type; its description is its name.
  */
-export async function updateSubscription(ports: ManagePorts, organizationId: string, id: string, input: SubscriptionFields): Promise<Webhook> {
+export async function updateSubscription(
+  ports: ManagePorts,
+  organizationId: string,
+  id: string,
+  input: SubscriptionFields,
+): Promise<Webhook> {
   const current = await requireWebhook(ports, organizationId, id);
   const next: Webhook = { ...current, updatedAt: ports.clock.now().toISOString() };
   if (input.events !== undefined) {
     if (current.kind === 'EXPORT_WEBHOOK' && (input.events.length !== 1 || input.events[0] !== 'MAPPING_COMPLETED')) {
-      throw invalidInput('events: a legacy export webhook receives MAPPING_COMPLETED only; create a webhook subscription for other events.');
+      throw invalidInput(
+        'events: a legacy export webhook receives MAPPING_COMPLETED only; create a webhook subscription for other events.',
+      );
     }
     await checkPlanAllows(ports, organizationId, input.events);
     next.events = unique(input.events);
@@ -159,7 +166,9 @@ export async function rotateSigningSecret(
   const secret = newSigningSecret();
   const live = liveSigningSecrets(current, now);
   if (live.length >= MAX_LIVE_SECRETS) {
-    throw conflict(`${MAX_LIVE_SECRETS} secrets already sign this subscription's deliveries; rotate again after ${live.at(-1)!.expiresAt}.`);
+    throw conflict(
+      `${MAX_LIVE_SECRETS} secrets already sign this subscription's deliveries; rotate again after ${live.at(-1)!.expiresAt}.`,
+    );
   }
   const [currentSecret, ...earlier] = live;
   const webhook: Webhook = {
@@ -174,7 +183,12 @@ export async function rotateSigningSecret(
   return { webhook: await save(ports, webhook), secret, previousSecretExpiresAt };
 }
 
-export async function deleteWebhook(ports: Pick<ManagePorts, 'webhooks'>, organizationId: string, id: string, kind?: WebhookKind): Promise<void> {
+export async function deleteWebhook(
+  ports: Pick<ManagePorts, 'webhooks'>,
+  organizationId: string,
+  id: string,
+  kind?: WebhookKind,
+): Promise<void> {
   const current = await ports.webhooks.get(organizationId, id);
   if (!current || (kind && current.kind !== kind)) throw notFound(missing(id, kind));
   await ports.webhooks.delete(organizationId, id);
@@ -187,11 +201,17 @@ export async function requireWebhook(ports: Pick<ManagePorts, 'webhooks'>, organ
 }
 
 export function legacyHasNoSigning() {
-  return conflict('A legacy export webhook is not signed and has no test events or delivery retries; create a webhook subscription instead.');
+  return conflict(
+    'A legacy export webhook is not signed and has no test events or delivery retries; create a webhook subscription instead.',
+  );
 }
 
 /** 403 naming the cheapest plan that includes a type the organization's plan does not. */
-export async function checkPlanAllows(ports: Pick<ManagePorts, 'planOf'>, organizationId: string, events: readonly EventType[]): Promise<void> {
+export async function checkPlanAllows(
+  ports: Pick<ManagePorts, 'planOf'>,
+  organizationId: string,
+  events: readonly EventType[],
+): Promise<void> {
   const plan = await ports.planOf(organizationId);
   const gated = events.find((type) => !planAllowsEvent(plan, type));
   if (gated) {

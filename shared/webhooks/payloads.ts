@@ -30,7 +30,11 @@ export const EVENT_PAYLOADS = {
 export type EventPayload = v.InferOutput<(typeof EVENT_PAYLOADS)[EventType]>;
 
 /** What a legacy export webhook receives: the unsigned mapping.completed call, flat, without an envelope. */
-const LegacyMappingCompletedCall = v.object({ event: v.literal('mapping.completed'), timestamp: Timestamp, ...MappingCompletedCore.entries });
+const LegacyMappingCompletedCall = v.object({
+  event: v.literal('mapping.completed'),
+  timestamp: Timestamp,
+  ...MappingCompletedCore.entries,
+});
 
 /**
  * The bodies as the document names them (components.schemas): each event's, referenced by its
@@ -87,7 +91,8 @@ const ok = headers['webhook-signature'].split(' ').some((s) => s.length === expe
 
 Answer any 2xx within 10 seconds. The legacy \`mapping.completed\` call of export webhooks is not signed.`;
 
-const RETRIES = 'A non-2xx answer (or none within 10 s; redirects are not followed) is retried 1, 5 and 30 minutes after the failure, then dead-lettered.';
+const RETRIES =
+  'A non-2xx answer (or none within 10 s; redirects are not followed) is retried 1, 5 and 30 minutes after the failure, then dead-lettered.';
 
 function planNote(type: EventType): string {
   return EVENT_CATALOGUE[type].lowestPlan === 'FREE' ? 'Every plan.' : `The ${lowestPlanName(type)} plan and those above it.`;

@@ -17,5 +17,9 @@ export async function requestOf(secrets: SecretBox, webhook: Webhook, delivery: 
   const keys = await Promise.all(
     liveSigningSecrets(webhook, now).map((secret) => secrets.open(secret.sealed, secretContext(webhook, 'signing-secret'))),
   );
-  return { url: webhook.url, headers: { ...ours, ...signatureHeaders(delivery.eventId, now, delivery.payload, keys) }, body: delivery.payload };
+  return {
+    url: webhook.url,
+    headers: { ...ours, ...signatureHeaders(delivery.eventId, now, delivery.payload, keys) },
+    body: delivery.payload,
+  };
 }

@@ -21,7 +21,9 @@ const saveErrors = {
   415: errors[415],
 } as const;
 const notFound = { 404: { description: 'Your organization has no webhook with this id', schema: ErrorResponse } } as const;
-const changedMeanwhile = { 409: { description: 'Another request changed the webhook meanwhile: read it again and retry', schema: ErrorResponse } } as const;
+const changedMeanwhile = {
+  409: { description: 'Another request changed the webhook meanwhile: read it again and retry', schema: ErrorResponse },
+} as const;
 
 export const legacyWebhookRoutes = {
   createLegacyWebhook: defineRoute({
@@ -42,7 +44,13 @@ export const legacyWebhookRoutes = {
     body: {
       kind: 'json',
       schema: schemas.CreateLegacyWebhookRequest,
-      example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', apiKeyName: 'X-Partner-Key', apiKeyValue: 'partner-secret-value', status: 'ACTIVE' },
+      example: {
+        webhookUrl: 'https://hooks.partner.example/mapping-completed',
+        name: 'Mapping done',
+        apiKeyName: 'X-Partner-Key',
+        apiKeyValue: 'partner-secret-value',
+        status: 'ACTIVE',
+      },
     },
     responses: { 201: { description: 'The webhook', schema: schemas.LegacyWebhookView }, ...saveErrors },
     access: { table: 'readwrite', secrets: 'seal' },
@@ -87,8 +95,17 @@ export const legacyWebhookRoutes = {
       'sent again); null clears name, apiKeyName with apiKeyValue, or additionalHeaders. status INACTIVE pauses deliveries. ' +
       urlRules,
     params: schemas.WebhookIdParams,
-    body: { kind: 'json', schema: schemas.ReplaceLegacyWebhookRequest, example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', status: 'INACTIVE' } },
-    responses: { 200: { description: 'The webhook as replaced', schema: schemas.LegacyWebhookView }, ...saveErrors, ...notFound, ...changedMeanwhile },
+    body: {
+      kind: 'json',
+      schema: schemas.ReplaceLegacyWebhookRequest,
+      example: { webhookUrl: 'https://hooks.partner.example/mapping-completed', name: 'Mapping done', status: 'INACTIVE' },
+    },
+    responses: {
+      200: { description: 'The webhook as replaced', schema: schemas.LegacyWebhookView },
+      ...saveErrors,
+      ...notFound,
+      ...changedMeanwhile,
+    },
     access: { table: 'readwrite', secrets: 'seal' },
   }),
   deleteLegacyWebhook: defineRoute({
@@ -106,7 +123,6 @@ export const legacyWebhookRoutes = {
   }),
 } satisfies Record<string, RouteDefinition>;
 
-
 export const subscriptionRoutes = {
   createWebhookSubscription: defineRoute({
     method: 'POST',
@@ -123,7 +139,11 @@ export const subscriptionRoutes = {
     body: {
       kind: 'json',
       schema: schemas.CreateSubscriptionRequest,
-      example: { url: 'https://hooks.partner.example/hotel-mapping', events: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED'], description: 'Production receiver' },
+      example: {
+        url: 'https://hooks.partner.example/hotel-mapping',
+        events: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED'],
+        description: 'Production receiver',
+      },
     },
     responses: {
       201: { description: 'The subscription and its signing secret', schema: schemas.CreatedSubscription },
@@ -151,9 +171,14 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'One webhook subscription (or legacy export webhook, by the same id)',
-    description: 'The subscription\'s URL, events, status and description; its secrets are never shown again after they were made.',
+    description: "The subscription's URL, events, status and description; its secrets are never shown again after they were made.",
     params: schemas.WebhookIdParams,
-    responses: { 200: { description: 'The subscription', schema: schemas.SubscriptionView }, 400: errors[400], 401: errors[401], ...notFound },
+    responses: {
+      200: { description: 'The subscription', schema: schemas.SubscriptionView },
+      400: errors[400],
+      401: errors[401],
+      ...notFound,
+    },
     access: { table: 'read' },
   }),
   updateWebhookSubscription: defineRoute({
@@ -196,7 +221,8 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Replace the signing secret; the old one keeps signing alongside for 24 hours',
-    description: 'Answers the new secret once. Both secrets sign every delivery for 24 hours (one signature each in `webhook-signature`), so receivers can switch without missing one; at most three secrets sign at once (409 beyond).',
+    description:
+      'Answers the new secret once. Both secrets sign every delivery for 24 hours (one signature each in `webhook-signature`), so receivers can switch without missing one; at most three secrets sign at once (409 beyond).',
     params: schemas.WebhookIdParams,
     responses: {
       200: { description: 'The new secret, shown only here', schema: schemas.RotatedSecret },
@@ -204,7 +230,8 @@ export const subscriptionRoutes = {
       401: errors[401],
       ...notFound,
       409: {
-        description: 'A legacy export webhook has no signing secret; three secrets already sign; or another request changed the subscription meanwhile',
+        description:
+          'A legacy export webhook has no signing secret; three secrets already sign; or another request changed the subscription meanwhile',
         schema: ErrorResponse,
       },
     },
@@ -220,7 +247,12 @@ export const subscriptionRoutes = {
     description: 'Filter by status; pass nextCursor as cursor for the next page. Legacy export webhooks keep no history.',
     params: schemas.WebhookIdParams,
     query: schemas.DeliveryListQuery,
-    responses: { 200: { description: 'A page of deliveries', schema: schemas.DeliveryList }, 400: errors[400], 401: errors[401], ...notFound },
+    responses: {
+      200: { description: 'A page of deliveries', schema: schemas.DeliveryList },
+      400: errors[400],
+      401: errors[401],
+      ...notFound,
+    },
     access: { table: 'read' },
   }),
   getDelivery: defineRoute({
@@ -230,7 +262,8 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'One delivery with its payload and every attempt',
-    description: 'The exact body every attempt sent, and each attempt\'s time, outcome, status code, duration and the first 1,024 bytes of the receiver\'s answer.',
+    description:
+      "The exact body every attempt sent, and each attempt's time, outcome, status code, duration and the first 1,024 bytes of the receiver's answer.",
     params: schemas.DeliveryParams,
     responses: {
       200: { description: 'The delivery', schema: schemas.DeliveryDetail },
@@ -247,7 +280,8 @@ export const subscriptionRoutes = {
     auth: 'required',
     tag: TAG,
     summary: 'Send a dead-lettered delivery again, with a fresh round of retries',
-    description: 'A dead-lettered delivery, or one stuck (nothing under way and nothing due for 15 minutes), is sent again with a new round of retries (1, 5 and 30 minutes). 409 otherwise, while an attempt is under way, and after 16 attempts in all.',
+    description:
+      'A dead-lettered delivery, or one stuck (nothing under way and nothing due for 15 minutes), is sent again with a new round of retries (1, 5 and 30 minutes). 409 otherwise, while an attempt is under way, and after 16 attempts in all.',
     params: schemas.DeliveryParams,
     responses: {
       202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: schemas.DeliveryView },
@@ -271,7 +305,10 @@ export const subscriptionRoutes = {
     body: { kind: 'json', schema: schemas.TestEventRequest, example: { eventType: 'MAPPING_COMPLETED' } },
     responses: {
       202: { description: 'Queued; follow it with GET …/deliveries/{deliveryId}', schema: schemas.TestEventAccepted },
-      400: { description: 'Invalid body, an event type the subscription does not receive, or more than 10 test events a minute', schema: ErrorResponse },
+      400: {
+        description: 'Invalid body, an event type the subscription does not receive, or more than 10 test events a minute',
+        schema: ErrorResponse,
+      },
       403: { description: 'An event type your plan no longer includes', schema: ErrorResponse },
       401: errors[401],
       ...notFound,

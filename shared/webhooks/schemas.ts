@@ -8,14 +8,30 @@ import { EVENT_PAYLOADS, webhookPayloadComponentSchemas } from './payloads';
 
 /** Headers the service sets itself; a partner's header may not replace them. */
 const RESERVED_HEADERS = new Set([
-  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer',
-  'expect', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-webhook-signature',
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'x-webhook-signature',
 ]);
 
 const HeaderName = v.pipe(
   v.string(),
   v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name of at most 100 characters, without spaces'),
-  v.check((name) => !RESERVED_HEADERS.has(name.toLowerCase()) && !name.toLowerCase().startsWith('proxy-'), 'is a header the service sets itself'),
+  v.check(
+    (name) => !RESERVED_HEADERS.has(name.toLowerCase()) && !name.toLowerCase().startsWith('proxy-'),
+    'is a header the service sets itself',
+  ),
 );
 const HeaderValue = v.pipe(
   v.string(),
@@ -31,7 +47,10 @@ const HeaderValue = v.pipe(
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization)$|cookie|key|token|secret|passw|auth/i;
 const AdditionalHeaders = v.pipe(
   // A JSON array would pass as a record (its indexes as keys): refused as what it is.
-  v.custom<Record<string, string>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object of header name -> value'),
+  v.custom<Record<string, string>>(
+    (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+    'must be an object of header name -> value',
+  ),
   documentedWithJsonSchema<Record<string, string>>({
     type: 'object',
     additionalProperties: { type: 'string', maxLength: 1000 },
@@ -39,11 +58,20 @@ const AdditionalHeaders = v.pipe(
     description: 'Header name -> value, added to every delivery',
   }),
   v.record(
-    v.pipe(HeaderName, v.check((name) => !CREDENTIAL_HEADER.test(name), 'looks like a credential: send it as apiKeyName and apiKeyValue, which are stored encrypted')),
+    v.pipe(
+      HeaderName,
+      v.check(
+        (name) => !CREDENTIAL_HEADER.test(name),
+        'looks like a credential: send it as apiKeyName and apiKeyValue, which are stored encrypted',
+      ),
+    ),
     HeaderValue,
   ),
   v.check((headers) => Object.keys(headers).length <= 20, 'at most 20 headers'),
-  v.check((headers) => new Set(Object.keys(headers).map((name) => name.toLowerCase())).size === Object.keys(headers).length, 'names must differ (case-insensitively)'),
+  v.check(
+    (headers) => new Set(Object.keys(headers).map((name) => name.toLowerCase())).size === Object.keys(headers).length,
+    'names must differ (case-insensitively)',
+  ),
   v.description('Header name -> value, added to every delivery'),
 );
 // No control characters: the URL parser would drop a line break silently and store another URL than it checks.
@@ -52,18 +80,25 @@ const WebhookUrl = v.pipe(
   v.description('https:// URL on a public address (checked again after DNS resolution on every delivery)'),
 );
 const Label = (max: number) => Text({ maxLength: max });
-const Status = v.pipe(v.picklist(WEBHOOK_STATUSES, 'must be ACTIVE or INACTIVE'), v.description('INACTIVE pauses deliveries; default ACTIVE'));
+const Status = v.pipe(
+  v.picklist(WEBHOOK_STATUSES, 'must be ACTIVE or INACTIVE'),
+  v.description('INACTIVE pauses deliveries; default ACTIVE'),
+);
 const EventTypes = v.pipe(
   v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
   v.minLength(1, 'must name at least one event type'),
   v.description(`Event types to receive: ${EVENT_TYPES.join(', ')} (which ones your plan allows: GET /api/v1/billing/plans)`),
 );
 
-const WebhookId = v.pipe(Uuid, v.description('The webhook\'s id'), v.examples(['7d1e4f2a-9b3c-4c8d-8e5f-1a2b3c4d5e6f']));
+const WebhookId = v.pipe(Uuid, v.description("The webhook's id"), v.examples(['7d1e4f2a-9b3c-4c8d-8e5f-1a2b3c4d5e6f']));
 export const WebhookIdParams = v.object({ id: WebhookId });
 export const DeliveryParams = v.object({
   id: WebhookId,
-  deliveryId: v.pipe(Uuid, v.description('A delivery\'s id, from the delivery history or a test event'), v.examples(['c4a8e2f6-1b3d-4f5a-9c7e-0d2b4f6a8c1e'])),
+  deliveryId: v.pipe(
+    Uuid,
+    v.description("A delivery's id, from the delivery history or a test event"),
+    v.examples(['c4a8e2f6-1b3d-4f5a-9c7e-0d2b4f6a8c1e']),
+  ),
 });
 
 // Legacy export webhooks (deprecated).
@@ -71,7 +106,9 @@ export const DeliveryParams = v.object({
 const legacyFields = {
   name: v.optional(v.nullable(v.pipe(Label(100), v.description('A label')))),
   apiKeyName: v.optional(v.nullable(v.pipe(HeaderName, v.description('Header sent with apiKeyValue on every delivery')))),
-  apiKeyValue: v.optional(v.nullable(v.pipe(HeaderValue, v.minLength(1, 'must not be empty'), v.description('Stored encrypted; never returned')))),
+  apiKeyValue: v.optional(
+    v.nullable(v.pipe(HeaderValue, v.minLength(1, 'must not be empty'), v.description('Stored encrypted; never returned'))),
+  ),
   additionalHeaders: v.optional(v.nullable(AdditionalHeaders)),
   status: v.optional(Status),
 };
@@ -94,9 +131,7 @@ export const LegacyWebhookView = v.object({
 export const LegacyWebhookList = v.object({ webhooks: v.array(LegacyWebhookView), total: v.number() });
 
 export const LegacyListQuery = v.strictObject({
-  activeOnly: v.optional(
-    v.pipe(booleanParam, v.description('true lists only ACTIVE webhooks; default false'), v.examples([true])),
-  ),
+  activeOnly: v.optional(v.pipe(booleanParam, v.description('true lists only ACTIVE webhooks; default false'), v.examples([true]))),
 });
 
 // Webhook subscriptions.
@@ -117,7 +152,10 @@ export const UpdateSubscriptionRequest = v.strictObject({
 
 export const SubscriptionView = v.object({
   id: Uuid,
-  kind: v.pipe(v.picklist(WEBHOOK_KINDS), v.description('EXPORT_WEBHOOK: made through the deprecated /export-webhooks (unsigned, one attempt)')),
+  kind: v.pipe(
+    v.picklist(WEBHOOK_KINDS),
+    v.description('EXPORT_WEBHOOK: made through the deprecated /export-webhooks (unsigned, one attempt)'),
+  ),
   url: v.string(),
   events: v.array(v.picklist(EVENT_TYPES)),
   status: v.picklist(WEBHOOK_STATUSES),
@@ -156,7 +194,9 @@ export const DeliveryView = v.object({
   test: v.boolean(),
   status: v.pipe(
     v.picklist(SUBSCRIPTION_DELIVERY_STATUSES),
-    v.description('PENDING (an attempt is queued), RETRYING (a retry is scheduled), SUCCEEDED, DEAD_LETTERED (every attempt failed, or the webhook was paused or deleted)'),
+    v.description(
+      'PENDING (an attempt is queued), RETRYING (a retry is scheduled), SUCCEEDED, DEAD_LETTERED (every attempt failed, or the webhook was paused or deleted)',
+    ),
   ),
   attemptCount: v.number(),
   nextAttemptAt: v.nullable(Timestamp),
@@ -168,7 +208,10 @@ export const DeliveryView = v.object({
 export const DeliveryDetail = v.object({
   ...DeliveryView.entries,
   payload: v.pipe(
-    v.variant('type', EVENT_TYPES.map((type) => EVENT_PAYLOADS[type])),
+    v.variant(
+      'type',
+      EVENT_TYPES.map((type) => EVENT_PAYLOADS[type]),
+    ),
     v.description('The body every attempt sends: the event, as the Webhook events section documents it for its type'),
   ),
   attempts: v.array(AttemptView),
@@ -188,7 +231,10 @@ export const DeliveryListQuery = v.strictObject({
 });
 
 export const TestEventRequest = v.strictObject({
-  eventType: v.pipe(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`), v.description('One of the subscription\'s event types')),
+  eventType: v.pipe(
+    v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`),
+    v.description("One of the subscription's event types"),
+  ),
 });
 
 export const TestEventAccepted = v.object({

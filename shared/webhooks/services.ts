@@ -34,7 +34,9 @@ export function managePorts(runtime: Runtime): ManagePorts {
 
 /** Whether an active webhook of the organization takes events of this type (its plan aside). */
 export async function receivesEvent(runtime: Runtime, organizationId: string, type: EventType): Promise<boolean> {
-  return (await webhookStoreOf(runtime).list(organizationId)).some((webhook) => webhook.status === 'ACTIVE' && webhook.events.includes(type));
+  return (await webhookStoreOf(runtime).list(organizationId)).some(
+    (webhook) => webhook.status === 'ACTIVE' && webhook.events.includes(type),
+  );
 }
 
 /** What creating and redelivering a delivery needs: the routes that do it bundle no sender, key or scheduler. */

@@ -124,7 +124,12 @@ export class DeliveryStore {
   /** Records the claimed attempt's outcome, once; the history is kept 30 days from the last attempt. */
   async record(delivery: Delivery, attempt: DeliveryAttempt, status: DeliveryStatus, nextAttemptAt: string | undefined): Promise<boolean> {
     return this.update(delivery, {
-      set: { status, updatedAt: attempt.attemptedAt, [TABLE_KEYS.ttlAttribute]: expiryOf(attempt.attemptedAt), ...(nextAttemptAt && { nextAttemptAt }) },
+      set: {
+        status,
+        updatedAt: attempt.attemptedAt,
+        [TABLE_KEYS.ttlAttribute]: expiryOf(attempt.attemptedAt),
+        ...(nextAttemptAt && { nextAttemptAt }),
+      },
       append: { attempts: attempt },
       remove: nextAttemptAt ? [] : ['nextAttemptAt'],
       condition: 'claimedAttempts = :number AND size(attempts) = :before',
@@ -155,7 +160,12 @@ export class DeliveryStore {
   /** Puts a redelivery whose message could not be sent back as it was. */
   async undoRedelivery(before: Delivery, at: string): Promise<boolean> {
     return this.update(before, {
-      set: { status: before.status, roundStart: before.roundStart, updatedAt: at, ...(before.nextAttemptAt && { nextAttemptAt: before.nextAttemptAt }) },
+      set: {
+        status: before.status,
+        roundStart: before.roundStart,
+        updatedAt: at,
+        ...(before.nextAttemptAt && { nextAttemptAt: before.nextAttemptAt }),
+      },
       condition: '#status = :pending AND claimedAttempts = :attempts',
       values: { ':pending': 'PENDING', ':attempts': before.attempts.length },
     });

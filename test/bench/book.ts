@@ -27,7 +27,11 @@ import { OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
 import { startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
 
 const { values: args } = parseArgs({
-  options: { rows: { type: 'string', default: '100000' }, parallel: { type: 'string', default: '4' }, partial: { type: 'string', default: '10000' } },
+  options: {
+    rows: { type: 'string', default: '100000' },
+    parallel: { type: 'string', default: '4' },
+    partial: { type: 'string', default: '10000' },
+  },
 });
 const ROWS = Number(args.rows);
 const PARTIAL_ROWS = Number(args.partial);
@@ -37,7 +41,15 @@ const VIEW_BLOCK_ROWS = 500;
 
 const hotel = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 function row(i: number, referenceHotel = i): JobRow {
-  if (i % 50 === 7) return { ...matchedRow(i, referenceHotel), status: 'UNMATCHED', method: null, referenceHotelId: null, referenceHotelName: null, score: 0.2 };
+  if (i % 50 === 7)
+    return {
+      ...matchedRow(i, referenceHotel),
+      status: 'UNMATCHED',
+      method: null,
+      referenceHotelId: null,
+      referenceHotelName: null,
+      score: 0.2,
+    };
   return matchedRow(i, referenceHotel);
 }
 
@@ -45,24 +57,57 @@ function matchedRow(i: number, referenceHotel: number): JobRow {
   return {
     partnerHotelId: `H-${String(i).padStart(7, '0')}`,
     source: OWN_SOURCE,
-    partner: { name: `Hotel Number ${i}`, address: `${i} Avenida da Liberdade`, postalCode: '1250-096', city: 'Lisboa', country: 'PT', latitude: 38.72 + i / 1e6, longitude: -9.14 },
+    partner: {
+      name: `Hotel Number ${i}`,
+      address: `${i} Avenida da Liberdade`,
+      postalCode: '1250-096',
+      city: 'Lisboa',
+      country: 'PT',
+      latitude: 38.72 + i / 1e6,
+      longitude: -9.14,
+    },
     status: 'MATCHED',
     method: 'FUZZY',
     referenceHotelId: hotel(referenceHotel),
     referenceHotelName: `Hotel Number ${referenceHotel}`,
     score: 0.93,
-    evidence: { nameSimilarity: 0.97, distanceMeters: 12, addressMatch: true, addressSimilarity: 0.9, postalCodeMatch: true, cityMatch: true, countryMatch: true },
-    candidates: [{ referenceHotelId: hotel(referenceHotel + 1), referenceHotelName: `Hotel Number ${referenceHotel + 1}`, score: 0.04, nameSimilarity: 0.8, distanceMeters: 230 }],
+    evidence: {
+      nameSimilarity: 0.97,
+      distanceMeters: 12,
+      addressMatch: true,
+      addressSimilarity: 0.9,
+      postalCodeMatch: true,
+      cityMatch: true,
+      countryMatch: true,
+    },
+    candidates: [
+      {
+        referenceHotelId: hotel(referenceHotel + 1),
+        referenceHotelName: `Hotel Number ${referenceHotel + 1}`,
+        score: 0.04,
+        nameSimilarity: 0.8,
+        distanceMeters: 230,
+      },
+    ],
   };
 }
 
 function source(rows: JobRow[]): JobRowsSource {
-  const blocks = Array.from({ length: Math.ceil(rows.length / VIEW_BLOCK_ROWS) }, (_, block) => rows.slice(block * VIEW_BLOCK_ROWS, (block + 1) * VIEW_BLOCK_ROWS));
-  return { outline: async () => ({ firstIds: blocks.map((block) => block[0]!.partnerHotelId), sources: [OWN_SOURCE] }), rows: async (from, to) => blocks.slice(from, to).flat() };
+  const blocks = Array.from({ length: Math.ceil(rows.length / VIEW_BLOCK_ROWS) }, (_, block) =>
+    rows.slice(block * VIEW_BLOCK_ROWS, (block + 1) * VIEW_BLOCK_ROWS),
+  );
+  return {
+    outline: async () => ({ firstIds: blocks.map((block) => block[0]!.partnerHotelId), sources: [OWN_SOURCE] }),
+    rows: async (from, to) => blocks.slice(from, to).flat(),
+  };
 }
 
 const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-book-'));
-const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({
+  s3DataDir,
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 const { runtime } = localRuntime(stack.config);
 const files = objectStoreOf(runtime);
 /** Reads of the book's files, and the bytes read and written, counted. */
@@ -105,7 +150,9 @@ try {
   console.log(`bench:book: jobs of ${ROWS.toLocaleString('en')} rows, ranges ${PARALLEL} at a time`);
   const first = Array.from({ length: ROWS }, (_, i) => row(i));
   const firstMs = await writeJob('job-1', first);
-  console.log(`  first job into an empty book: ${(firstMs / 1000).toFixed(1)} s (${Math.round(ROWS / (firstMs / 1000)).toLocaleString('en')} rows/s)`);
+  console.log(
+    `  first job into an empty book: ${(firstMs / 1000).toFixed(1)} s (${Math.round(ROWS / (firstMs / 1000)).toLocaleString('en')} rows/s)`,
+  );
 
   const second = first
     .filter((_, i) => i % 100 !== 1)
@@ -123,7 +170,10 @@ try {
 
   // A partial job: a name changed in PARTIAL_ROWS entries spread over the whole book.
   const step = Math.max(1, Math.floor(second.length / PARTIAL_ROWS));
-  const partial = second.filter((_, i) => i % step === 0).slice(0, PARTIAL_ROWS).map((each) => ({ ...each, partner: { ...each.partner, name: `${each.partner.name} Annex` } }));
+  const partial = second
+    .filter((_, i) => i % step === 0)
+    .slice(0, PARTIAL_ROWS)
+    .map((each) => ({ ...each, partner: { ...each.partner, name: `${each.partner.name} Annex` } }));
   const mb = (count: number) => `${(count / 2 ** 20).toFixed(1)} MB`;
   const partialJob = async (mappingJobId: string, rows: JobRow[], what: string) => {
     bytes.read = 0;
@@ -138,7 +188,13 @@ try {
   await partialJob('job-partial', partial, 'spread over the book');
   // Another: a name changed in PARTIAL_ROWS neighbouring entries (a region, or hotels added at the end of the ids).
   const from = Math.floor(second.length / 3);
-  await partialJob('job-neighbours', second.slice(from, from + PARTIAL_ROWS).map((each) => ({ ...each, partner: { ...each.partner, name: `${each.partner.name} Neighbour` } })), 'of neighbours');
+  await partialJob(
+    'job-neighbours',
+    second
+      .slice(from, from + PARTIAL_ROWS)
+      .map((each) => ({ ...each, partner: { ...each.partner, name: `${each.partner.name} Neighbour` } })),
+    'of neighbours',
+  );
 
   const readStarted = performance.now();
   let position: FeedPosition = FEED_START;
@@ -150,7 +206,9 @@ try {
     if (position.sequence > 1) break;
   }
   const readMs = performance.now() - readStarted;
-  console.log(`  feed read of the first job's ${read.toLocaleString('en')} changes in pages of 1,000: ${(readMs / 1000).toFixed(1)} s (${Math.round(read / (readMs / 1000)).toLocaleString('en')} changes/s)`);
+  console.log(
+    `  feed read of the first job's ${read.toLocaleString('en')} changes in pages of 1,000: ${(readMs / 1000).toFixed(1)} s (${Math.round(read / (readMs / 1000)).toLocaleString('en')} changes/s)`,
+  );
 
   // A publication that merged 100 hotels the book points at, taken in as the follow worker does.
   const merged = Array.from({ length: 100 }, (_, n) => (n * 997 + 3) % ROWS).filter((i) => i % 50 !== 7);
@@ -178,12 +236,16 @@ try {
   await followReference(following, { organizationId, referenceVersionId: 'pub-2' });
   const followMs = performance.now() - followStarted;
   const moved = (await ports.log.counts(organizationId, beforeFollow)).updated;
-  console.log(`  a publication merging ${merged.length} of the book's hotels taken in: ${(followMs / 1000).toFixed(2)} s, ${moved} entries moved, ${reads} reads of the book's files (of its ${Math.ceil(ROWS / 500)} entry blocks and their index)`);
+  console.log(
+    `  a publication merging ${merged.length} of the book's hotels taken in: ${(followMs / 1000).toFixed(2)} s, ${moved} entries moved, ${reads} reads of the book's files (of its ${Math.ceil(ROWS / 500)} entry blocks and their index)`,
+  );
 
   reads = 0;
   const listStarted = performance.now();
   const page = await listEntries(ports, organizationId, { status: 'UNMATCHED' }, 100, null);
-  console.log(`  first page of ${page.entries.length} UNMATCHED entries (one in 50) through the index: ${Math.round(performance.now() - listStarted)} ms, ${reads} reads`);
+  console.log(
+    `  first page of ${page.entries.length} UNMATCHED entries (one in 50) through the index: ${Math.round(performance.now() - listStarted)} ms, ${reads} reads`,
+  );
 
   // Searches of the book (entry-search.ts): the first reads every segment part's columns; then warm, as a function serving searches is.
   const searches: [string, Parameters<typeof searchEntries>[2], Parameters<typeof searchEntries>[3]][] = [
@@ -195,7 +257,9 @@ try {
   reads = 0;
   const coldStarted = performance.now();
   const cold = await searchEntries(ports, organizationId, searches[0]![1], searches[0]![2], 100, { order: 'KEY', afterKey: null });
-  console.log(`  first search of the book (every part's columns read): ${Math.round(performance.now() - coldStarted)} ms, ${reads} reads, ${cold.total} found`);
+  console.log(
+    `  first search of the book (every part's columns read): ${Math.round(performance.now() - coldStarted)} ms, ${reads} reads, ${cold.total} found`,
+  );
   const times: number[] = [];
   for (let k = 0; k < 40; k++) {
     const [, search, filter] = searches[k % searches.length]!;
@@ -204,7 +268,9 @@ try {
     times.push(performance.now() - started);
   }
   times.sort((x, y) => x - y);
-  console.log(`  searches of the book (${searches.map(([kind]) => kind).join(', ')}; total counted, a page of 100 read): p50 ${Math.round(times[20]!)} ms, p95 ${Math.round(times[38]!)} ms`);
+  console.log(
+    `  searches of the book (${searches.map(([kind]) => kind).join(', ')}; total counted, a page of 100 read): p50 ${Math.round(times[20]!)} ms, p95 ${Math.round(times[38]!)} ms`,
+  );
 } finally {
   await stack.stop();
   rmSync(s3DataDir, { recursive: true, force: true });

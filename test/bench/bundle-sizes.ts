@@ -28,7 +28,9 @@ try {
     console.log(handler.padEnd(40), kb(indexBytes).padStart(10), kb(gzipBytes).padStart(26), `${load.toFixed(1)} ms`.padStart(12));
   }
   loads.sort((a, b) => a - b);
-  console.log(`\nmodule load over all functions: median ${loads[Math.floor(loads.length / 2)]!.toFixed(1)} ms, max ${loads.at(-1)!.toFixed(1)} ms`);
+  console.log(
+    `\nmodule load over all functions: median ${loads[Math.floor(loads.length / 2)]!.toFixed(1)} ms, max ${loads.at(-1)!.toFixed(1)} ms`,
+  );
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }

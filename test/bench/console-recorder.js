@@ -15,7 +15,8 @@ const settle = (pending) =>
     if (pending.complete === undefined && evidence && !evidence.textContent.includes('…')) pending.complete = performance.now();
   });
 new MutationObserver(() => {
-  for (const selector of ['#api-key', '.evidence', '.map .pin-partner']) if (!(selector in seen) && document.querySelector(selector)) seen[selector] = performance.now();
+  for (const selector of ['#api-key', '.evidence', '.map .pin-partner'])
+    if (!(selector in seen) && document.querySelector(selector)) seen[selector] = performance.now();
   const evidence = document.querySelector('.evidence');
   if (!('records' in seen) && evidence && !evidence.textContent.includes('…')) seen.records = performance.now();
   const shown = document.querySelector('.row-head p')?.textContent ?? '';

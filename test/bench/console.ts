@@ -33,19 +33,27 @@ import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { reviewDemoCsv } from '../../infra/synthetic/review-queue';
 
 process.env.LOG_LEVEL ??= 'warn';
-const { values: args } = parseArgs({ options: { loads: { type: 'string', default: '5' }, keys: { type: 'string', default: '60' }, rounds: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({
+  options: { loads: { type: 'string', default: '5' }, keys: { type: 'string', default: '60' }, rounds: { type: 'string', default: '5' } },
+});
 const LOADS = Number(args.loads);
 const KEYS = Number(args.keys);
 const ROUNDS = Number(args.rounds);
 const browserPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RECORDER = fileURLToPath(new URL('./console-recorder.js', import.meta.url));
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-const summary = (values: number[]) => `p50 ${ms(percentile(values, 50))}, p95 ${ms(percentile(values, 95))}, max ${ms(Math.max(...values))} (${values.length})`;
+const summary = (values: number[]) =>
+  `p50 ${ms(percentile(values, 50))}, p95 ${ms(percentile(values, 95))}, max ${ms(Math.max(...values))} (${values.length})`;
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-console-'));
-const stack = await provisionLocalStack({ s3DataDir: dir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({
+  s3DataDir: dir,
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 const { runtime, messaging } = localRuntime(stack.config);
 messaging.start();
 await seedReferenceInventory(runtime);
@@ -88,7 +96,9 @@ for (let load = 0; load < LOADS; load++) {
   await signIn.close();
   const review = await newTab(true);
   await review.goto(`${baseUrl}/console#/jobs/${job.mappingJobId}/review`);
-  await review.waitForFunction(() => (globalThis as any).seen.records !== undefined && (globalThis as any).seen['.map .pin-partner'] !== undefined);
+  await review.waitForFunction(
+    () => (globalThis as any).seen.records !== undefined && (globalThis as any).seen['.map .pin-partner'] !== undefined,
+  );
   firstRow.push(await review.evaluate<number>("Math.max(window.seen['.evidence'], window.seen['.map .pin-partner'])"));
   firstRowRecords.push(await review.evaluate<number>('window.seen.records'));
   await review.close();
@@ -115,9 +125,21 @@ await page.close();
 const reference = [...generateReferenceHotels({ count: DEMO_REFERENCE.hotels, seed: DEMO_REFERENCE.seed })];
 const form = new FormData();
 form.append('name', 'Doubtful rows');
-form.append('file', new Blob([reviewDemoCsv(reference, 6_000, 11, (kind) => kind !== 'plain' && kind !== 'notInReference')], { type: 'text/csv' }), 'doubtful.csv');
-const inventory = (await (await fetch(`${baseUrl}/api/v1/partner-inventories`, { method: 'POST', headers, body: form })).json()) as { partnerInventoryId: string };
-const created = (await (await fetch(`${baseUrl}/api/v1/mapping`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ partnerInventoryId: inventory.partnerInventoryId }) })).json()) as { mappingJobId: string };
+form.append(
+  'file',
+  new Blob([reviewDemoCsv(reference, 6_000, 11, (kind) => kind !== 'plain' && kind !== 'notInReference')], { type: 'text/csv' }),
+  'doubtful.csv',
+);
+const inventory = (await (await fetch(`${baseUrl}/api/v1/partner-inventories`, { method: 'POST', headers, body: form })).json()) as {
+  partnerInventoryId: string;
+};
+const created = (await (
+  await fetch(`${baseUrl}/api/v1/mapping`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ partnerInventoryId: inventory.partnerInventoryId }),
+  })
+).json()) as { mappingJobId: string };
 let big: { status: string; counts: { review: number } };
 do {
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -128,24 +150,49 @@ process.stdout.write(`doubtful rows mapped: ${big.counts.review} rows in REVIEW\
 // A bulk decision of 300 rows through the API, and its undo, round after round.
 type BatchAnswer = { decided: { partnerHotelId: string; review: { decidedAt: string } }[]; refused: unknown[] };
 const inReview: { partnerHotelId: string; referenceHotelId: string | null }[] = [];
-for (let cursor: string | null | undefined; cursor !== null; ) {
-  const page = (await (await fetch(`${baseUrl}/api/v1/mapping/${created.mappingJobId}/results?status=REVIEW&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers })).json()) as { results: typeof inReview; nextCursor: string | null };
+for (let cursor: string | null | undefined; cursor !== null;) {
+  const page = (await (
+    await fetch(
+      `${baseUrl}/api/v1/mapping/${created.mappingJobId}/results?status=REVIEW&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { headers },
+    )
+  ).json()) as { results: typeof inReview; nextCursor: string | null };
   inReview.push(...page.results);
   cursor = page.nextCursor;
 }
 const three = inReview.filter((row) => row.referenceHotelId !== null).slice(0, 300);
 const batch = async (decisions: unknown[]) => {
   const started = performance.now();
-  const answer = (await (await fetch(`${baseUrl}/api/v1/mapping/${created.mappingJobId}/reviews/batch`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ decisions }) })).json()) as BatchAnswer;
+  const answer = (await (
+    await fetch(`${baseUrl}/api/v1/mapping/${created.mappingJobId}/reviews/batch`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ decisions }),
+    })
+  ).json()) as BatchAnswer;
   return { ms: performance.now() - started, answer };
 };
 const bulkDecided: number[] = [];
 const bulkUndone: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  const accepted = await batch(three.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'MATCH', referenceHotelId: row.referenceHotelId, expectedDecidedAt: null })));
-  if (accepted.answer.decided.length !== three.length) throw new Error(`a bulk of ${three.length} decided ${accepted.answer.decided.length}`);
+  const accepted = await batch(
+    three.map((row) => ({
+      partnerHotelId: row.partnerHotelId,
+      decision: 'MATCH',
+      referenceHotelId: row.referenceHotelId,
+      expectedDecidedAt: null,
+    })),
+  );
+  if (accepted.answer.decided.length !== three.length)
+    throw new Error(`a bulk of ${three.length} decided ${accepted.answer.decided.length}`);
   bulkDecided.push(accepted.ms);
-  const undone = await batch(accepted.answer.decided.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'WITHDRAW', expectedDecidedAt: row.review.decidedAt })));
+  const undone = await batch(
+    accepted.answer.decided.map((row) => ({
+      partnerHotelId: row.partnerHotelId,
+      decision: 'WITHDRAW',
+      expectedDecidedAt: row.review.decidedAt,
+    })),
+  );
   if (undone.answer.decided.length !== three.length) throw new Error(`an undo of ${three.length} withdrew ${undone.answer.decided.length}`);
   bulkUndone.push(undone.ms);
 }
@@ -158,11 +205,17 @@ await bulkPage.locator('#bulk-min').fill('0');
 const bulkRows = Number((await bulkPage.locator('#bulk-go').textContent())!.match(/(\d+) rows?/)![1]);
 let started = Date.now();
 await bulkPage.locator('#bulk-go').click();
-await bulkPage.locator('#bulk-outcome').getByText(/rows? decided/).waitFor();
+await bulkPage
+  .locator('#bulk-outcome')
+  .getByText(/rows? decided/)
+  .waitFor();
 const consoleBulk = Date.now() - started;
 started = Date.now();
 await bulkPage.locator('#bulk-undo').click();
-await bulkPage.locator('#bulk-outcome').getByText(/back in REVIEW/).waitFor();
+await bulkPage
+  .locator('#bulk-outcome')
+  .getByText(/back in REVIEW/)
+  .waitFor();
 const consoleUndo = Date.now() - started;
 
 // The queue worked by keys, after the bulk decisions were undone.

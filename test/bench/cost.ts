@@ -62,11 +62,11 @@ const REVIEWS_STAGE = 'reviews';
 // ingests them, so their bytes are counted and priced, with Lambda's own lines (PLATFORM_LOG_BYTES).
 let logBytes = 0;
 const writeOut = process.stdout.write.bind(process.stdout);
-process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
   if (!/^\{"(level|_aws)"/.test(String(chunk))) return (writeOut as (...a: unknown[]) => boolean)(chunk, ...rest);
   logBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
   return true;
-});
+};
 
 /**
  * What Lambda itself logs of each invocation in the JSON log format the stack sets, at the system
@@ -76,7 +76,11 @@ process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
 const PLATFORM_LOG_BYTES = (() => {
   const time = '2026-11-29T12:00:00.000Z';
   const requestId = '6f1c2d3e-4a5b-4c6d-8e7f-901234567890';
-  const tracing = { spanId: '1a2b3c4d5e6f7a8b', type: 'X-Amzn-Trace-Id', value: 'Root=1-67a1b2c3-0123456789abcdef01234567;Parent=1a2b3c4d5e6f7a8b;Sampled=1' };
+  const tracing = {
+    spanId: '1a2b3c4d5e6f7a8b',
+    type: 'X-Amzn-Trace-Id',
+    value: 'Root=1-67a1b2c3-0123456789abcdef01234567;Parent=1a2b3c4d5e6f7a8b;Sampled=1',
+  };
   const start = { time, type: 'platform.start', record: { requestId, version: '$LATEST', tracing } };
   const metrics = { durationMs: 123.45, billedDurationMs: 124, memorySizeMB: 1024, maxMemoryUsedMB: 128, initDurationMs: 456.78 };
   const report = { time, type: 'platform.report', record: { requestId, metrics, tracing, status: 'success' } };
@@ -87,13 +91,19 @@ const PLATFORM_LOG_BYTES = (() => {
 const MEMORY_MB = new Map<string, number>([
   ...routeList.map((route) => [route.handler, route.lambda?.memoryMb ?? DEFAULT_LAMBDA.memoryMb] as const),
   ...queueList.map((queue) => [queue.handler, queue.lambda.memoryMb] as const),
-  ...queueList.flatMap((queue) => (queue.deadLetterHandler ? [[queue.deadLetterHandler, DEAD_LETTER_HANDLER_SIZING.memoryMb] as const] : [])),
+  ...queueList.flatMap((queue) =>
+    queue.deadLetterHandler ? [[queue.deadLetterHandler, DEAD_LETTER_HANDLER_SIZING.memoryMb] as const] : [],
+  ),
   [EVENT_RELAY.handler, EVENT_RELAY.lambda.memoryMb],
 ]);
 const QUEUE_OF_WORKER = new Map(queueList.map((queue) => [queue.handler, queue]));
 
 const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-cost-'));
-const base = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const base = await provisionLocalStack({
+  s3DataDir,
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 const dynamoDb = await dynamoDbMeter(base.config.dynamoDbEndpoint!);
 const s3 = await s3Meter(base.config.s3Endpoint!);
 const config = { ...base.config, dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint };
@@ -145,7 +155,9 @@ function addColdStarts(cold: ColdStart, rows: number, loadsIndex: boolean): void
   const containers = Math.min(Math.ceil(rows / inventoryChunkRows(rows)), mappingChunkQueue.concurrency.max);
   const chunks = usage.invocations.get(mappingChunkQueue.handler)!;
   chunks.ms += containers * cold.initMs + (loadsIndex ? (containers - 1) * cold.indexLoadMs : 0);
-  console.log(`  cold chunk containers: ${containers}, each ${fmt(cold.initMs)} ms of INIT${loadsIndex ? ` and ${fmt(cold.indexLoadMs)} ms loading the index` : ''} (measured in a fresh process)`);
+  console.log(
+    `  cold chunk containers: ${containers}, each ${fmt(cold.initMs)} ms of INIT${loadsIndex ? ` and ${fmt(cold.indexLoadMs)} ms loading the index` : ''} (measured in a fresh process)`,
+  );
 }
 
 /** Prices what the meters counted since the last stage, and starts the next. */
@@ -155,8 +167,12 @@ function closeStage(stage: string): void {
 
 /** What the meters counted since they were last reset, in USD by service (printed with `label`); resets them. */
 function priceUsage(label: string): Record<string, number> {
-  const units = (tally: CapacityTally) => [...tally.values()].reduce((sum, entry) => sum + entry.table + [...entry.indexes.values()].reduce((a, b) => a + b, 0), 0);
-  const gbSeconds = [...usage.invocations].reduce((sum, [handler, { ms }]) => sum + ((MEMORY_MB.get(handler) ?? 0) / 1024) * (ms / 1000), 0);
+  const units = (tally: CapacityTally) =>
+    [...tally.values()].reduce((sum, entry) => sum + entry.table + [...entry.indexes.values()].reduce((a, b) => a + b, 0), 0);
+  const gbSeconds = [...usage.invocations].reduce(
+    (sum, [handler, { ms }]) => sum + ((MEMORY_MB.get(handler) ?? 0) / 1024) * (ms / 1000),
+    0,
+  );
   const invocations = [...usage.invocations.values()].reduce((sum, entry) => sum + entry.count, 0);
   // A message costs a send, a receive and a delete (SQS bills each request; batches would share them).
   const sqsRequests = [...usage.queueMessages.values()].reduce((sum, count) => sum + count * 3, 0);
@@ -164,24 +180,39 @@ function priceUsage(label: string): Record<string, number> {
   const usd = {
     'DynamoDB writes': (units(dynamoDb.writes) / 1e6) * PRICES.dynamoDb.perMillionWriteUnits,
     'DynamoDB reads': (units(dynamoDb.reads) / 1e6) * PRICES.dynamoDb.perMillionReadUnits,
-    'Lambda': gbSeconds * PRICES.lambda.perGbSecond + (invocations / 1e6) * PRICES.lambda.perMillionRequests,
+    Lambda: gbSeconds * PRICES.lambda.perGbSecond + (invocations / 1e6) * PRICES.lambda.perMillionRequests,
     'S3 requests': (s3.requests.writes / 1000) * PRICES.s3.perThousandWrites + (s3.requests.reads / 1000) * PRICES.s3.perThousandReads,
-    'SQS': (sqsRequests / 1e6) * PRICES.sqs.perMillionRequests,
-    'Scheduler': (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
+    SQS: (sqsRequests / 1e6) * PRICES.sqs.perMillionRequests,
+    Scheduler: (schedules / 1e6) * PRICES.scheduler.perMillionSchedules,
     'API Gateway + WAF': (usage.apiRequests / 1e6) * (PRICES.apiGateway.perMillionRequests + PRICES.waf.perMillionRequests),
     'transfer out': (usage.bytesOut / 1e9) * PRICES.dataTransferOut.perGb,
     'CloudWatch Logs': ((logBytes + invocations * PLATFORM_LOG_BYTES) / 1e9) * PRICES.cloudWatchLogs.ingestionPerGb,
     // Beyond each rule's reservoir (a trace a second, whatever the traffic): the gateway's rule for requests, Lambda's rate for workers.
-    'X-Ray': ((usage.apiRequests * API_TRACE_SAMPLING.fixedRate + (invocations - usage.apiRequests) * PRICES.xray.lambdaFixedRate) / 1e6) * PRICES.xray.perMillionTracesRecorded,
+    'X-Ray':
+      ((usage.apiRequests * API_TRACE_SAMPLING.fixedRate + (invocations - usage.apiRequests) * PRICES.xray.lambdaFixedRate) / 1e6) *
+      PRICES.xray.perMillionTracesRecorded,
   };
   const detail = (tally: CapacityTally) =>
-    [...tally].map(([operation, entry]) => `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`).join(', ') || 'none';
-  console.log(`  ${label}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
-    `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out; ${fmt(logBytes)} bytes logged ` +
-      `(and ${fmt(invocations * PLATFORM_LOG_BYTES)} of Lambda's platform lines)`);
-  const largest = <T,>(entries: [string, T][], size: (value: T) => number) => entries.sort(([, a], [, b]) => size(b) - size(a)).slice(0, 6);
-  console.log(`    Lambda GB-s by function: ${largest([...usage.invocations], ({ ms }) => ms).map(([handler, { count, ms }]) => `${handler} ${fmt(((MEMORY_MB.get(handler) ?? 0) / 1024) * (ms / 1000))} (${count})`).join(', ')}; ` +
-    `S3 writes by kind: ${largest([...s3.writesByKind], (n) => n).map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
+    [...tally]
+      .map(
+        ([operation, entry]) =>
+          `${operation} ${fmt(entry.table)}${[...entry.indexes].map(([index, n]) => ` +${index} ${fmt(n)}`).join('')} (${entry.calls} calls)`,
+      )
+      .join(', ') || 'none';
+  console.log(
+    `  ${label}: writes ${detail(dynamoDb.writes)}; reads ${detail(dynamoDb.reads)}; S3 ${s3.requests.writes} writes, ${s3.requests.reads} reads; ` +
+      `Lambda ${fmt(gbSeconds)} GB-s in ${invocations} invocations; ${usage.apiRequests} API requests; ${fmt(usage.bytesOut)} bytes out; ${fmt(logBytes)} bytes logged ` +
+      `(and ${fmt(invocations * PLATFORM_LOG_BYTES)} of Lambda's platform lines)`,
+  );
+  const largest = <T>(entries: [string, T][], size: (value: T) => number) => entries.sort(([, a], [, b]) => size(b) - size(a)).slice(0, 6);
+  console.log(
+    `    Lambda GB-s by function: ${largest([...usage.invocations], ({ ms }) => ms)
+      .map(([handler, { count, ms }]) => `${handler} ${fmt(((MEMORY_MB.get(handler) ?? 0) / 1024) * (ms / 1000))} (${count})`)
+      .join(', ')}; ` +
+      `S3 writes by kind: ${largest([...s3.writesByKind], (n) => n)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ')}`,
+  );
   dynamoDb.reset();
   s3.reset();
   usage.invocations.clear();
@@ -202,7 +233,9 @@ function fmt(value: number): string {
  * listing a million hotels' files, and they are no partner's), each listed once.
  */
 function partnerPrefixes(bucket: BucketAccess): string[] {
-  const declared = new Set([...routeList, ...queueList].flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, bucket))));
+  const declared = new Set(
+    [...routeList, ...queueList].flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, bucket))),
+  );
   const prefixes = [...declared].filter((prefix) => !prefix.startsWith(REFERENCE_FILES_PREFIX));
   return prefixes.filter((prefix) => !prefixes.some((other) => other !== prefix && prefix.startsWith(other)));
 }
@@ -222,7 +255,10 @@ async function storedBytes(organizationId: string, jobId: string) {
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   const s3Client = createS3Client(base.config);
-  for (const [bucket, backedUp] of [[base.config.bucketName!, true], [base.config.resultsBucketName!, false]] as const) {
+  for (const [bucket, backedUp] of [
+    [base.config.bucketName!, true],
+    [base.config.resultsBucketName!, false],
+  ] as const) {
     for (const prefix of partnerPrefixes(backedUp ? 'objects' : 'resultObjects')) {
       let token: string | undefined;
       do {
@@ -232,7 +268,11 @@ async function storedBytes(organizationId: string, jobId: string) {
           stored.files += object.Size ?? 0;
           if (backedUp) stored.backedUpFiles += object.Size ?? 0;
           if (object.Key.startsWith(BOOK_FILES_PREFIX)) stored.bookFiles += object.Size ?? 0;
-          const kind = object.Key.split('/').filter((part) => part !== organizationId && part !== jobId).slice(0, 2).join('/').replace(/\/[^/]*\.[a-z.]+$/, '');
+          const kind = object.Key.split('/')
+            .filter((part) => part !== organizationId && part !== jobId)
+            .slice(0, 2)
+            .join('/')
+            .replace(/\/[^/]*\.[a-z.]+$/, '');
           stored.filesByKind.set(kind, (stored.filesByKind.get(kind) ?? 0) + (object.Size ?? 0));
         }
         token = page.NextContinuationToken;
@@ -251,7 +291,15 @@ try {
     let line = 1;
     for (const hotel of dataset.reference()) yield { line: ++line, hotel };
   }
-  const ports = { ...reference.ports, store: { getCurrent: () => reference.store.getCurrent(), publish: reference.store.publish.bind(reference.store), listMerges: reference.store.listMerges.bind(reference.store), deleteHotels: async () => {} } };
+  const ports = {
+    ...reference.ports,
+    store: {
+      getCurrent: () => reference.store.getCurrent(),
+      publish: reference.store.publish.bind(reference.store),
+      listMerges: reference.store.listMerges.bind(reference.store),
+      deleteHotels: async () => {},
+    },
+  };
   await importReferenceInventory(ports, rows(), `bench:cost ${REFERENCE_COUNT}`);
   dataset.shufflePartners();
   const organization = await createOrganization(runtime, { name: 'Cost Travel', planType: 'ENTERPRISE' });
@@ -274,15 +322,23 @@ try {
     if (response.status >= 300 && response.status !== 202) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
   };
-  console.log(`bench:cost: ${PARTNER_COUNT.toLocaleString('en')} partner rows against ${REFERENCE_COUNT.toLocaleString('en')} reference hotels; prices ${PRICES.region}, ${PRICES.asOf}`);
+  console.log(
+    `bench:cost: ${PARTNER_COUNT.toLocaleString('en')} partner rows against ${REFERENCE_COUNT.toLocaleString('en')} reference hotels; prices ${PRICES.region}, ${PRICES.asOf}`,
+  );
 
   const csv = [
     formatCsvRow(['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating']),
-    ...dataset.partners.map((p) => formatCsvRow([p.id, p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating])),
+    ...dataset.partners.map((p) =>
+      formatCsvRow([p.id, p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating]),
+    ),
   ].join('\n');
   /** The inventory uploaded through the presigned flow and validated: its id. */
   const uploadInventory = async (name: string): Promise<string> => {
-    const upload = await call('POST', '/partner-inventories/uploads', { name, fileName: 'partners.csv', sizeBytes: Buffer.byteLength(csv) });
+    const upload = await call('POST', '/partner-inventories/uploads', {
+      name,
+      fileName: 'partners.csv',
+      sizeBytes: Buffer.byteLength(csv),
+    });
     const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: csv });
     if (put.status !== 200) throw new Error(`upload: ${put.status}`);
     await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);
@@ -298,14 +354,21 @@ try {
   const job = await call('GET', `/mapping/${created.mappingJobId}`);
   if (job.status !== 'COMPLETED') throw new Error(`job ${job.status}: ${job.error}`);
   const mapped = job.counts.processed as number;
-  const cold = await coldChunkContainer(base.config, mappingChunkQueue.handler, (await referenceStoreOf(runtime).getCurrent())!.artifacts.matchingIndexKey!);
+  const cold = await coldChunkContainer(
+    base.config,
+    mappingChunkQueue.handler,
+    (await referenceStoreOf(runtime).getCurrent())!.artifacts.matchingIndexKey!,
+  );
   addColdStarts(cold, mapped, true);
   closeStage('job');
 
   const results: { partnerHotelId: string; status: string; referenceHotelId: string | null }[] = [];
   let cursor: string | null = null;
   do {
-    const page = await call('GET', `/mapping/${created.mappingJobId}/results?limit=${PAGE_ROWS}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = await call(
+      'GET',
+      `/mapping/${created.mappingJobId}/results?limit=${PAGE_ROWS}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     results.push(...page.results);
     cursor = page.nextCursor;
   } while (cursor);
@@ -316,7 +379,10 @@ try {
   dynamoDb.reset();
 
   // 5 % of the rows decided by a person: the REVIEW rows first, then others.
-  const reviewed = [...results.filter((row) => row.status === 'REVIEW'), ...results.filter((row) => row.status !== 'REVIEW')].slice(0, Math.round(mapped * 0.05));
+  const reviewed = [...results.filter((row) => row.status === 'REVIEW'), ...results.filter((row) => row.status !== 'REVIEW')].slice(
+    0,
+    Math.round(mapped * 0.05),
+  );
   for (const row of reviewed) {
     const decision = row.referenceHotelId ? { decision: 'MATCH', referenceHotelId: row.referenceHotelId } : { decision: 'NO_MATCH' };
     await call('POST', `/mapping/${created.mappingJobId}/reviews`, { partnerHotelId: row.partnerHotelId, ...decision });
@@ -340,10 +406,22 @@ try {
   s3.reset();
   const findMatchCosts: { label: string; requests: number; charged: number; usd: Record<string, number> }[] = [];
   let nextPartner = 0;
-  for (const [size, view, requests] of [[1, 'BOOK', 400], [10, 'BOOK', 100], [100, 'BOOK', 40], [100, 'ENGINE', 40]] as const) {
+  for (const [size, view, requests] of [
+    [1, 'BOOK', 400],
+    [10, 'BOOK', 100],
+    [100, 'BOOK', 40],
+    [100, 'ENGINE', 40],
+  ] as const) {
     for (let i = 0; i < requests; i++) {
       const hotels = Array.from({ length: size }, () => dataset.partners[nextPartner++ % dataset.partners.length]!).map((p) => ({
-        id: p.id, name: p.name, address: p.address, city: p.city, postalCode: p.postalCode, country: p.country, lat: p.lat, lon: p.lon,
+        id: p.id,
+        name: p.name,
+        address: p.address,
+        city: p.city,
+        postalCode: p.postalCode,
+        country: p.country,
+        lat: p.lat,
+        lon: p.lon,
       }));
       await call('POST', '/mapping/match', { hotels, view });
     }
@@ -371,55 +449,95 @@ try {
   for (const { stage, usd } of stages) {
     const line = services.map((name) => usd[name]! * perMillion);
     services.forEach((name, index) => (totals[name]! += line[index]!));
-    console.log([stage.padEnd(24), ...line.map((value) => value.toFixed(4).padStart(18)), line.reduce((a, b) => a + b, 0).toFixed(4).padStart(10)].join(''));
+    console.log(
+      [
+        stage.padEnd(24),
+        ...line.map((value) => value.toFixed(4).padStart(18)),
+        line
+          .reduce((a, b) => a + b, 0)
+          .toFixed(4)
+          .padStart(10),
+      ].join(''),
+    );
   }
   const lifeTotal = Object.values(totals).reduce((a, b) => a + b, 0);
-  console.log(['all'.padEnd(24), ...services.map((name) => totals[name]!.toFixed(4).padStart(18)), lifeTotal.toFixed(4).padStart(10)].join(''));
+  console.log(
+    ['all'.padEnd(24), ...services.map((name) => totals[name]!.toFixed(4).padStart(18)), lifeTotal.toFixed(4).padStart(10)].join(''),
+  );
   const reviewsCost = Object.values(stages.find(({ stage }) => stage === REVIEWS_STAGE)!.usd).reduce((a, b) => a + b, 0);
   const machineLife = lifeTotal - reviewsCost * perMillion;
 
   const gb = (bytes: number) => (bytes * perMillion) / 1e9;
   // Stored a month (the results' 30-day retention); on a retaining stage, backed up daily as well.
-  const months = { stored: RESULTS_RETENTION_DAYS / 30.4, backedUpFiles: (RESULTS_RETENTION_DAYS + BACKUP_RETENTION_DAYS) / 30.4, backedUpItems: (RESULTS_RETENTION_DAYS * BACKUP_RETENTION_DAYS) / 30.4 };
+  const months = {
+    stored: RESULTS_RETENTION_DAYS / 30.4,
+    backedUpFiles: (RESULTS_RETENTION_DAYS + BACKUP_RETENTION_DAYS) / 30.4,
+    backedUpItems: (RESULTS_RETENTION_DAYS * BACKUP_RETENTION_DAYS) / 30.4,
+  };
   const storageCost = (table: number, index: number, files: number, backedUpFiles: number) => ({
     stored:
-      (gb(table + index) * PRICES.dynamoDb.storagePerGbMonth + gb(table) * PRICES.dynamoDb.pitrPerGbMonth + gb(files) * PRICES.s3.storagePerGbMonth) * months.stored,
-    backups: gb(backedUpFiles) * PRICES.backup.s3PerGbMonth * months.backedUpFiles + gb(table) * PRICES.backup.dynamoDbPerGbMonth * months.backedUpItems,
+      (gb(table + index) * PRICES.dynamoDb.storagePerGbMonth +
+        gb(table) * PRICES.dynamoDb.pitrPerGbMonth +
+        gb(files) * PRICES.s3.storagePerGbMonth) *
+      months.stored,
+    backups:
+      gb(backedUpFiles) * PRICES.backup.s3PerGbMonth * months.backedUpFiles +
+      gb(table) * PRICES.backup.dynamoDbPerGbMonth * months.backedUpItems,
   });
   const reviewsTable = stored.table - storedBeforeReviews.table;
   const reviewsIndex = stored.index - storedBeforeReviews.index;
   const jobStorage = storageCost(stored.table - reviewsTable, stored.index - reviewsIndex, stored.files, stored.backedUpFiles);
   const reviewsStorage = storageCost(reviewsTable, reviewsIndex, 0, 0);
-  console.log(`\nstored per row: table ${fmt(stored.table / mapped)} bytes (${fmt(reviewsTable / mapped)} of them decisions), GSI1 ${fmt(stored.index / mapped)} bytes, ` +
-    `files ${fmt(stored.files / mapped)} bytes (${fmt(stored.backedUpFiles / mapped)} of them in the backed-up files bucket)`);
-  console.log(`  files by kind, bytes per row: ${[...stored.filesByKind].map(([kind, bytes]) => `${kind} ${fmt(bytes / mapped)}`).join(', ')}`);
-  console.log(`storage over the ${RESULTS_RETENTION_DAYS}-day retention, per million rows: ${jobStorage.stored.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB-month, PITR ${PRICES.dynamoDb.pitrPerGbMonth} on the table, S3 ${PRICES.s3.storagePerGbMonth}); ` +
-    `a retaining stage's daily backups add ${jobStorage.backups.toFixed(4)} USD`);
+  console.log(
+    `\nstored per row: table ${fmt(stored.table / mapped)} bytes (${fmt(reviewsTable / mapped)} of them decisions), GSI1 ${fmt(stored.index / mapped)} bytes, ` +
+      `files ${fmt(stored.files / mapped)} bytes (${fmt(stored.backedUpFiles / mapped)} of them in the backed-up files bucket)`,
+  );
+  console.log(
+    `  files by kind, bytes per row: ${[...stored.filesByKind].map(([kind, bytes]) => `${kind} ${fmt(bytes / mapped)}`).join(', ')}`,
+  );
+  console.log(
+    `storage over the ${RESULTS_RETENTION_DAYS}-day retention, per million rows: ${jobStorage.stored.toFixed(4)} USD (table and GSI1 ${PRICES.dynamoDb.storagePerGbMonth}/GB-month, PITR ${PRICES.dynamoDb.pitrPerGbMonth} on the table, S3 ${PRICES.s3.storagePerGbMonth}); ` +
+      `a retaining stage's daily backups add ${jobStorage.backups.toFixed(4)} USD`,
+  );
   // The book outlives the job: its generation is kept (and backed up) every month the organization keeps its book.
   const bookMonth = gb(stored.bookFiles) * (PRICES.s3.storagePerGbMonth + PRICES.backup.s3PerGbMonth);
-  console.log(`the mapping book: ${fmt(stored.bookFiles / mapped)} bytes per entry in the files bucket, ${bookMonth.toFixed(4)} USD per million entries and month kept, backups included ` +
-    `(the first month is in the storage above)`);
+  console.log(
+    `the mapping book: ${fmt(stored.bookFiles / mapped)} bytes per entry in the files bucket, ${bookMonth.toFixed(4)} USD per million entries and month kept, backups included ` +
+      `(the first month is in the storage above)`,
+  );
   const budget = MILLION_MAPPINGS_PRICE_EUR * COST_BUDGET_SHARE;
   const budgeted = machineLife + jobStorage.stored;
   const share = (usd: number) => `${((usd / budget) * 100).toFixed(0)} %`;
-  console.log(`\nlife without reviews ${machineLife.toFixed(4)} USD + stored ${jobStorage.stored.toFixed(4)} USD = ${budgeted.toFixed(4)} per million mappings; ` +
-    `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)}: ${share(budgeted)} of it (${share(budgeted + jobStorage.backups)} with backups)`);
+  console.log(
+    `\nlife without reviews ${machineLife.toFixed(4)} USD + stored ${jobStorage.stored.toFixed(4)} USD = ${budgeted.toFixed(4)} per million mappings; ` +
+      `the price is ${MILLION_MAPPINGS_PRICE_EUR} EUR, the budget ${budget.toFixed(2)}: ${share(budgeted)} of it (${share(budgeted + jobStorage.backups)} with backups)`,
+  );
   console.log(`\nfind-match (USD; a request is charged at least ${FIND_MATCH_MIN_CHARGE} mappings):`);
   for (const { label, requests, charged, usd } of findMatchCosts) {
     const total = Object.values(usd).reduce((a, b) => a + b, 0);
-    const priced = Object.entries(usd).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${((value * 1e6) / requests).toFixed(2)}`);
-    console.log(`  ${label}: ${((total * 1e6) / requests).toFixed(2)} per million requests (${priced.join(', ')}); ${((total * 1e6) / charged).toFixed(4)} per million mappings charged`);
+    const priced = Object.entries(usd)
+      .filter(([, value]) => value > 0)
+      .map(([name, value]) => `${name} ${((value * 1e6) / requests).toFixed(2)}`);
+    console.log(
+      `  ${label}: ${((total * 1e6) / requests).toFixed(2)} per million requests (${priced.join(', ')}); ${((total * 1e6) / charged).toFixed(4)} per million mappings charged`,
+    );
   }
   const perMillionRows = (usd: Record<string, number>) => {
-    const priced = Object.entries(usd).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${(value * perMillion).toFixed(4)}`);
+    const priced = Object.entries(usd)
+      .filter(([, value]) => value > 0)
+      .map(([name, value]) => `${name} ${(value * perMillion).toFixed(4)}`);
     return `${(Object.values(usd).reduce((a, b) => a + b, 0) * perMillion).toFixed(4)} USD per million rows (${priced.join(', ')})`;
   };
-  console.log(`\nthe same inventory again (upload, validation, job and book write): ${perMillionRows(unchangedUsd)}; ` +
-    `${againJob.counts.unchanged.toLocaleString('en')} of ${againJob.counts.processed.toLocaleString('en')} rows unchanged, ${(againJob.counts.processed - againJob.counts.unchanged).toLocaleString('en')} charged; ` +
-    `the first time again, its write folding the reviews' decisions: ${perMillionRows(folding.usd)}`);
+  console.log(
+    `\nthe same inventory again (upload, validation, job and book write): ${perMillionRows(unchangedUsd)}; ` +
+      `${againJob.counts.unchanged.toLocaleString('en')} of ${againJob.counts.processed.toLocaleString('en')} rows unchanged, ${(againJob.counts.processed - againJob.counts.unchanged).toLocaleString('en')} charged; ` +
+      `the first time again, its write folding the reviews' decisions: ${perMillionRows(folding.usd)}`,
+  );
   const perReview = (usd: number) => ((usd / reviewed.length) * 1000).toFixed(4);
-  console.log(`reviews: ${perReview(reviewsCost)} USD per thousand, their decisions stored ${perReview(reviewsStorage.stored / perMillion)} (backups ${perReview(reviewsStorage.backups / perMillion)}); ` +
-    `${reviewed.length.toLocaleString('en')} reviewed, ${((reviewsCost + reviewsStorage.stored / perMillion) * perMillion).toFixed(4)} USD per million mappings at this 5 % rate`);
+  console.log(
+    `reviews: ${perReview(reviewsCost)} USD per thousand, their decisions stored ${perReview(reviewsStorage.stored / perMillion)} (backups ${perReview(reviewsStorage.backups / perMillion)}); ` +
+      `${reviewed.length.toLocaleString('en')} reviewed, ${((reviewsCost + reviewsStorage.stored / perMillion) * perMillion).toFixed(4)} USD per million mappings at this 5 % rate`,
+  );
 } finally {
   server.closeAllConnections();
   server.close();

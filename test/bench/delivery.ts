@@ -45,7 +45,11 @@ const gbOf = (memoryMb: number) => memoryMb / 1024;
 process.env.LOG_LEVEL = 'error';
 const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-delivery-'));
 const folder = mkdtempSync(join(tmpdir(), 'bench-delivery-sftp-'));
-const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({
+  s3DataDir,
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 const sftp = await startSftpServer();
 try {
   const dataset = mappingDataset({ referenceCount: 50_000, partnerCount: SAMPLE_ROWS + 100, seed: 20261128 });
@@ -68,27 +72,52 @@ try {
     updatedAt: now,
   };
   for (let chunk = 0; chunk < job.chunkCount; chunk++) {
-    const rows = sample.slice(0, Math.min(SAMPLE_ROWS, ROWS - chunk * SAMPLE_ROWS)).map((result) => ({ ...result, partnerHotelId: `${result.partnerHotelId}-${chunk}` }));
+    const rows = sample
+      .slice(0, Math.min(SAMPLE_ROWS, ROWS - chunk * SAMPLE_ROWS))
+      .map((result) => ({ ...result, partnerHotelId: `${result.partnerHotelId}-${chunk}` }));
     await objects.put(jobObjects.results(job, chunk), resultsFileBytes(toJsonLines(rows)), 'application/gzip');
   }
 
   const files: { label: string; bytes: Buffer; writeSeconds: number }[] = [];
   for (const compression of ['none', 'gzip'] as const) {
-    const saved: ExportFormatConfig = { id: 'bench', format: 'csv', delimiter: ',', includeHeader: true, compression, updatedAt: new Date().toISOString() };
+    const saved: ExportFormatConfig = {
+      id: 'bench',
+      format: 'csv',
+      delimiter: ',',
+      includeHeader: true,
+      compression,
+      updatedAt: new Date().toISOString(),
+    };
     const started = performance.now();
-    const file = await writeExportFile({ jobs: { decisions: async () => [] }, objects }, job, resolveFormat(saved, SUPPLIERS), `bench-${compression}`);
+    const file = await writeExportFile(
+      { jobs: { decisions: async () => [] }, objects },
+      job,
+      resolveFormat(saved, SUPPLIERS),
+      `bench-${compression}`,
+    );
     const writeSeconds = (performance.now() - started) / 1000;
     files.push({ label: `csv${compression === 'gzip' ? '.gz' : ''}`, bytes: (await objects.get(file.key))!, writeSeconds });
   }
 
   const bucket = `bench-delivery-${Date.now()}`;
-  await new S3Client({ region: 'us-east-1', endpoint: stack.config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }).send(new CreateBucketCommand({ Bucket: bucket }));
+  await new S3Client({
+    region: 'us-east-1',
+    endpoint: stack.config.s3Endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  }).send(new CreateBucketCommand({ Bucket: bucket }));
   const base = { organizationId: 'bench', status: 'ACTIVE' as const, failedInARow: 0, createdAt: '', updatedAt: '', revision: 1 };
   const policy = { allowLoopback: true };
   const targets: { label: string; destination: DeliveryDestination; transfer: FileTransfer; credentials: Record<string, string> }[] = [
     {
       label: 'SFTP',
-      destination: { ...base, id: randomUUID(), name: 'sftp', type: 'SFTP', sftp: { host: '127.0.0.1', port: sftp.port, username: sftp.username, hostKeyFingerprint: sftp.hostKeyFingerprint, folder } },
+      destination: {
+        ...base,
+        id: randomUUID(),
+        name: 'sftp',
+        type: 'SFTP',
+        sftp: { host: '127.0.0.1', port: sftp.port, username: sftp.username, hostKeyFingerprint: sftp.hostKeyFingerprint, folder },
+      },
       transfer: new SftpTransfer({ policy }),
       credentials: { password: sftp.password },
     },
@@ -99,9 +128,20 @@ try {
         id: randomUUID(),
         name: 's3',
         type: 'S3_COMPATIBLE',
-        s3Compatible: { endpoint: stack.config.s3Endpoint!, bucket, region: 'us-east-1', prefix: '', accessKeyId: 'S3RVER', secretAccessKeySealed: '', forcePathStyle: true },
+        s3Compatible: {
+          endpoint: stack.config.s3Endpoint!,
+          bucket,
+          region: 'us-east-1',
+          prefix: '',
+          accessKeyId: 'S3RVER',
+          secretAccessKeySealed: '',
+          forcePathStyle: true,
+        },
       },
-      transfer: new S3Transfer({ policy, assumeRole: async () => ({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', sessionToken: '' }) }),
+      transfer: new S3Transfer({
+        policy,
+        assumeRole: async () => ({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', sessionToken: '' }),
+      }),
       credentials: { secretAccessKey: 'S3RVER' },
     },
   ];
@@ -112,7 +152,11 @@ try {
     for (const file of files) {
       for (const target of targets) {
         const started = performance.now();
-        await target.transfer.put(target.destination, target.credentials, { name: `mapping-bench.${file.label}`, bytes: file.bytes, contentType: 'text/csv' });
+        await target.transfer.put(target.destination, target.credentials, {
+          name: `mapping-bench.${file.label}`,
+          bytes: file.bytes,
+          contentType: 'text/csv',
+        });
         const key = `${target.label} ${file.label}`;
         seconds.set(key, [...(seconds.get(key) ?? []), (performance.now() - started) / 1000]);
       }
@@ -123,11 +167,15 @@ try {
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const usd = (value: number) => `$${value.toFixed(5)}`;
-  console.log(`${ROWS.toLocaleString('en')} rows, ${ROUNDS} interleaved rounds; prices of ${PRICES.asOf} (${PRICES.region}); figures per million mappings`);
+  console.log(
+    `${ROWS.toLocaleString('en')} rows, ${ROUNDS} interleaved rounds; prices of ${PRICES.asOf} (${PRICES.region}); figures per million mappings`,
+  );
   for (const file of files) {
     const writeCost = file.writeSeconds * perMillion * gbOf(mappingExportQueue.lambda.memoryMb) * PRICES.lambda.perGbSecond;
-    const outCost = (file.bytes.length * perMillion / 1e9) * PRICES.dataTransferOut.perGb;
-    console.log(`\n${file.label}: ${(file.bytes.length / 2 ** 20).toFixed(1)} MB (${(file.bytes.length / ROWS).toFixed(0)} B/row); written in ${file.writeSeconds.toFixed(1)} s = ${usd(writeCost)} at ${mappingExportQueue.lambda.memoryMb} MB`);
+    const outCost = ((file.bytes.length * perMillion) / 1e9) * PRICES.dataTransferOut.perGb;
+    console.log(
+      `\n${file.label}: ${(file.bytes.length / 2 ** 20).toFixed(1)} MB (${(file.bytes.length / ROWS).toFixed(0)} B/row); written in ${file.writeSeconds.toFixed(1)} s = ${usd(writeCost)} at ${mappingExportQueue.lambda.memoryMb} MB`,
+    );
     for (const target of targets) {
       const transferSeconds = median(seconds.get(`${target.label} ${file.label}`)!);
       // The worker also reads the file from the results bucket: one GET, in-region, free of transfer.

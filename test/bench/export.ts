@@ -35,7 +35,11 @@ const CHUNK_ROWS = 2_000;
 
 process.env.LOG_LEVEL = 'error';
 const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-export-'));
-const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({
+  s3DataDir,
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 // Every export answers at once here: the point is to time the writing itself.
 const { runtime, messaging } = localRuntime({ ...stack.config, variables: { EXPORT_SYNC_MAX_ROWS: String(Number.MAX_SAFE_INTEGER) } });
 const server = createLocalApi({ runtime });
@@ -73,15 +77,28 @@ try {
   const reviewed: Record<string, unknown>[] = [];
   let fileBytes = 0;
   for (let chunk = 0; chunk < chunkCount; chunk++) {
-    const rows = sample.slice(0, Math.min(CHUNK_ROWS, ROWS - chunk * CHUNK_ROWS)).map((result): MappingResult => ({ ...result, partnerHotelId: `${result.partnerHotelId}-${chunk}` }));
+    const rows = sample
+      .slice(0, Math.min(CHUNK_ROWS, ROWS - chunk * CHUNK_ROWS))
+      .map((result): MappingResult => ({ ...result, partnerHotelId: `${result.partnerHotelId}-${chunk}` }));
     const text = rows.map((row) => JSON.stringify(row)).join('\n');
     fileBytes += text.length;
     await objects.put(jobObjects.results(job, chunk), resultsFileBytes(text), 'application/gzip');
     for (const row of rows.filter((_, i) => i % 100 === 0)) {
-      reviewed.push({ PK: `JOB#${job.id}`, SK: `DECISION#${row.partnerHotelId}`, ...row, chunk, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null });
+      reviewed.push({
+        PK: `JOB#${job.id}`,
+        SK: `DECISION#${row.partnerHotelId}`,
+        ...row,
+        chunk,
+        status: 'UNMATCHED',
+        method: 'MANUAL',
+        referenceHotelId: null,
+      });
     }
   }
-  await batchWrite(tableOf(runtime), reviewed.map((Item) => ({ PutRequest: { Item } })));
+  await batchWrite(
+    tableOf(runtime),
+    reviewed.map((Item) => ({ PutRequest: { Item } })),
+  );
   console.log(`job: ${ROWS} rows in ${chunkCount} results files (${(fileBytes / 2 ** 20).toFixed(1)} MB), ${reviewed.length} decisions`);
 
   const headers = { 'x-api-key': key.plaintext, 'content-type': 'application/json' };

@@ -27,7 +27,12 @@ import { localRuntime } from '../../infra/local/messaging';
 import { createLocalApi } from '../../infra/local/server';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
-import { LABELLED_SET_NAMES, LABELLED_SETS_DIRECTORY, labelledSetDirectory, labelledSetsPresent } from '../../infra/matcher-training/labelled-sets';
+import {
+  LABELLED_SET_NAMES,
+  LABELLED_SETS_DIRECTORY,
+  labelledSetDirectory,
+  labelledSetsPresent,
+} from '../../infra/matcher-training/labelled-sets';
 import { readIndexFile } from '../../shared/reference';
 import type { CurrentReference } from '../../shared/reference/inventory';
 import type { MappingDataset } from '../../infra/synthetic/mapping-dataset';
@@ -55,7 +60,11 @@ process.env.LOG_LEVEL = 'error';
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({
+  s3DataDir: join(STATE, 's3'),
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 const { runtime, messaging } = localRuntime(stack.config);
 const server = createLocalApi({ runtime });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,7 +72,11 @@ const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const url = `${baseUrl}/api/v1/mapping/match`;
 
 try {
-  const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: Math.max(1_000, Math.round(REFERENCE_COUNT / 10)), seed: SEED });
+  const dataset = mappingDataset({
+    referenceCount: REFERENCE_COUNT,
+    partnerCount: Math.max(1_000, Math.round(REFERENCE_COUNT / 10)),
+    seed: SEED,
+  });
   const current = await publishedBenchReference(runtime, dataset, STATE, `bench:find ${REFERENCE_COUNT}/${SEED}`);
   dataset.shufflePartners();
   const organization = await createOrganization(runtime, { name: 'Bench Travel', planType: 'ENTERPRISE' });
@@ -84,7 +97,14 @@ async function latencies(current: CurrentReference, dataset: MappingDataset, hea
   global.gc?.();
 
   const toRow = (hotel: PartnerHotel) => ({
-    id: hotel.id, name: hotel.name, address: hotel.address, city: hotel.city, postalCode: hotel.postalCode, country: hotel.country, lat: hotel.lat, lon: hotel.lon,
+    id: hotel.id,
+    name: hotel.name,
+    address: hotel.address,
+    city: hotel.city,
+    postalCode: hotel.postalCode,
+    country: hotel.country,
+    lat: hotel.lat,
+    lon: hotel.lon,
   });
   let next = 0;
   const take = (count: number) => Array.from({ length: count }, () => toRow(dataset.partners[next++ % dataset.partners.length]!));
@@ -118,11 +138,15 @@ async function latencies(current: CurrentReference, dataset: MappingDataset, hea
       const sorted = [...values].sort((a, b) => a - b);
       return `p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p90 ${percentile(sorted, 0.9).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`;
     };
-    console.log(`${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'} a request, ${count} requests: ${line(times)}; ${Math.round((count * size) / elapsed)} hotels/s`);
+    console.log(
+      `${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'} a request, ${count} requests: ${line(times)}; ${Math.round((count * size) / elapsed)} hotels/s`,
+    );
     console.log(`      the table (DynamoDB Local): ${store.summary(count)}`);
     console.log(`      besides waiting for the table: ${line(besides)}`);
   }
-  console.log(`peak memory: ${mb(process.resourceUsage().maxRSS * 1024)} RSS (the API, DynamoDB Local's client side and the index in one process)`);
+  console.log(
+    `peak memory: ${mb(process.resourceUsage().maxRSS * 1024)} RSS (the API, DynamoDB Local's client side and the index in one process)`,
+  );
 }
 
 /** 3: every row of each labelled set answered by find-match as the CLI and a job answer it (each set published in turn). */
@@ -139,9 +163,11 @@ async function labelledSets(caller: Caller): Promise<void> {
       { reference: join(folder, 'reference.csv'), partner: join(folder, 'partner.csv') },
       mkdtempSync(join(tmpdir(), `bench-find-${name}-`)),
     );
-    console.log(`${name}: ${equality.rows} rows in ${equality.requests} requests (${equality.contestedRequests} with rows contesting a hotel): ` +
-      `${equality.rows - equality.differences.length} answered as the CLI and the job answer them, ${equality.differences.length} not ` +
-      `(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `${name}: ${equality.rows} rows in ${equality.requests} requests (${equality.contestedRequests} with rows contesting a hotel): ` +
+        `${equality.rows - equality.differences.length} answered as the CLI and the job answer them, ${equality.differences.length} not ` +
+        `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
     for (const difference of equality.differences.slice(0, 5)) console.log(`  ${JSON.stringify(difference)}`);
   }
 }
@@ -157,16 +183,24 @@ async function coldIndexAndEngine(key: string, partners: readonly PartnerHotel[]
   const deserialized = performance.now() - readStarted - read;
   global.gc?.();
   const held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heapBefore;
-  console.log(`index: ${mb(bytes.byteLength)} file, read from s3rver in parts ${read.toFixed(0)} ms, deserialized ${deserialized.toFixed(0)} ms; ` +
-    `${global.gc ? `holds ${mb(held)} of heap and buffers` : 'memory held: run with --expose-gc'}; rss ${mb(process.memoryUsage().rss)}`);
+  console.log(
+    `index: ${mb(bytes.byteLength)} file, read from s3rver in parts ${read.toFixed(0)} ms, deserialized ${deserialized.toFixed(0)} ms; ` +
+      `${global.gc ? `holds ${mb(held)} of heap and buffers` : 'memory held: run with --expose-gc'}; rss ${mb(process.memoryUsage().rss)}`,
+  );
   const file = join(mkdtempSync(join(tmpdir(), 'bench-find-index-')), 'index.v8');
   writeFileSync(file, bytes);
   const fresh = JSON.parse(
-    execFileSync(process.execPath, ['--expose-gc', join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'test/bench/index-memory.ts'), file], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }),
+    execFileSync(
+      process.execPath,
+      ['--expose-gc', join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'test/bench/index-memory.ts'), file],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    ),
   ) as { loadMs: number; peakRssMb: number; heldRssMb: number; heapMb: number; buffersMb: number };
   rmSync(file);
-  console.log(`  in a fresh process, from a local file: deserialized in ${fresh.loadMs.toFixed(0)} ms, peak RSS ${fresh.peakRssMb.toFixed(0)} MB, ` +
-    `then ${fresh.heldRssMb.toFixed(0)} MB RSS held (heap ${fresh.heapMb.toFixed(0)} MB, buffers ${fresh.buffersMb.toFixed(0)} MB)`);
+  console.log(
+    `  in a fresh process, from a local file: deserialized in ${fresh.loadMs.toFixed(0)} ms, peak RSS ${fresh.peakRssMb.toFixed(0)} MB, ` +
+      `then ${fresh.heldRssMb.toFixed(0)} MB RSS held (heap ${fresh.heapMb.toFixed(0)} MB, buffers ${fresh.buffersMb.toFixed(0)} MB)`,
+  );
   for (const size of [1, 100]) {
     const times: number[] = [];
     for (let i = 0; i < (size === 1 ? 3_000 : 300); i++) {
@@ -176,8 +210,10 @@ async function coldIndexAndEngine(key: string, partners: readonly PartnerHotel[]
       times.push(performance.now() - started);
     }
     const sorted = times.slice(100 / size).sort((a, b) => a - b); // the first ones warm the JIT
-    console.log(`  the engine alone, ${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'}: p50 ${percentile(sorted, 0.5).toFixed(2)} ms, ` +
-      `p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`);
+    console.log(
+      `  the engine alone, ${String(size).padStart(3)} hotel${size === 1 ? ' ' : 's'}: p50 ${percentile(sorted, 0.5).toFixed(2)} ms, ` +
+        `p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`,
+    );
   }
 }
 
@@ -216,6 +252,11 @@ function storeCalls() {
     },
     reset: () => calls.clear(),
     summary: (requests: number) =>
-      [...calls].map(([command, { count, ms }]) => `${(count / requests).toFixed(1)} ${command.replace(/Command$/, '')} of ${(ms / count).toFixed(1)} ms`).join(', ') + ' a request',
+      [...calls]
+        .map(
+          ([command, { count, ms }]) =>
+            `${(count / requests).toFixed(1)} ${command.replace(/Command$/, '')} of ${(ms / count).toFixed(1)} ms`,
+        )
+        .join(', ') + ' a request',
   };
 }

@@ -13,4 +13,13 @@ const loadMs = performance.now() - started;
 bytes = undefined;
 global.gc?.();
 const memory = process.memoryUsage();
-console.log(JSON.stringify({ loadMs, peakRssMb: process.resourceUsage().maxRSS / 1024, heldRssMb: memory.rss / 2 ** 20, heapMb: memory.heapUsed / 2 ** 20, buffersMb: memory.arrayBuffers / 2 ** 20, kept: index !== undefined }));
+console.log(
+  JSON.stringify({
+    loadMs,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    heldRssMb: memory.rss / 2 ** 20,
+    heapMb: memory.heapUsed / 2 ** 20,
+    buffersMb: memory.arrayBuffers / 2 ** 20,
+    kept: index !== undefined,
+  }),
+);

@@ -48,12 +48,20 @@ mkdirSync(STATE, { recursive: true });
 
 // Chunk timings come as log lines; everything else the API logs is dropped.
 process.env.LOG_LEVEL = 'info';
-type ChunkLine = { mappingJobId: string; bookReadMs: number; indexLoadMs: number; matchMs: number; writeMs: number; rows: number; mapped: number };
+type ChunkLine = {
+  mappingJobId: string;
+  bookReadMs: number;
+  indexLoadMs: number;
+  matchMs: number;
+  writeMs: number;
+  rows: number;
+  mapped: number;
+};
 const chunkLines: ChunkLine[] = [];
 type FinishingLine = { mappingJobId: string; stage: string; part: number | string; rowsHeld: number; ms: number };
 const finishingLines: FinishingLine[] = [];
 const writeOut = process.stdout.write.bind(process.stdout);
-process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
   const text = String(chunk);
   if (text.startsWith('{"level"') || text.startsWith('{"_aws"')) {
     if (text.includes('"message":"chunk mapped"')) chunkLines.push(JSON.parse(text));
@@ -61,13 +69,18 @@ process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     return true;
   }
   return (writeOut as (...a: unknown[]) => boolean)(chunk, ...rest);
-});
+};
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const percentile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const percentile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
 // DynamoDB Local in memory (its fastest), s3rver on disk so the published reference stays.
-const stack = await provisionLocalStack({ s3DataDir: join(STATE, 's3'), localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({
+  s3DataDir: join(STATE, 's3'),
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 const { runtime, messaging } = localRuntime(stack.config);
 messaging.start();
 const server = createLocalApi({ runtime });
@@ -100,13 +113,21 @@ try {
   const copyId = (id: string, copy: number) => (copy === 0 ? id : `${id}~${copy}`);
   const csv = [
     formatCsvRow(['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating']),
-    ...Array.from({ length: COPIES }, (_, copy) => dataset.partners.map((p) => formatCsvRow([copyId(p.id, copy), p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating]))).flat(),
+    ...Array.from({ length: COPIES }, (_, copy) =>
+      dataset.partners.map((p) =>
+        formatCsvRow([copyId(p.id, copy), p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating]),
+      ),
+    ).flat(),
   ].join('\n');
 
   /** Uploads the file through the presigned flow, maps it, and polls the job to COMPLETED; prints the times. */
   const mapInventory = async (label: string, file: string) => {
     const flowStarted = performance.now();
-    const upload = await call('POST', '/partner-inventories/uploads', { name: label, fileName: 'partners.csv', sizeBytes: Buffer.byteLength(file) });
+    const upload = await call('POST', '/partner-inventories/uploads', {
+      name: label,
+      fileName: 'partners.csv',
+      sizeBytes: Buffer.byteLength(file),
+    });
     const put = await fetch(upload.upload.url, { method: 'PUT', headers: upload.upload.headers, body: file });
     if (put.status !== 200) throw new Error(`upload: ${put.status}`);
     await call('POST', `/partner-inventories/${upload.partnerInventoryId}/complete`);
@@ -116,7 +137,9 @@ try {
       inventory = await call('GET', `/partner-inventories/${upload.partnerInventoryId}`);
     } while (inventory.status === 'VALIDATING');
     const uploaded = performance.now();
-    console.log(`${label}: upload + validation ${seconds(uploaded - flowStarted)} (${(file.length / 2 ** 20).toFixed(1)} MB, ${inventory.hotelCount} rows ${inventory.status}, ${inventory.rejectedCount} rejected)`);
+    console.log(
+      `${label}: upload + validation ${seconds(uploaded - flowStarted)} (${(file.length / 2 ** 20).toFixed(1)} MB, ${inventory.hotelCount} rows ${inventory.status}, ${inventory.rejectedCount} rejected)`,
+    );
     const created = await call('POST', '/mapping', { partnerInventoryId: upload.partnerInventoryId, mode: 'STANDARD' });
     let job: any;
     do {
@@ -126,7 +149,8 @@ try {
     const completed = performance.now();
     if (job.status !== 'COMPLETED') throw new Error(`job ${job.status}: ${job.error}`);
     const lines = chunkLines.filter((line) => line.mappingJobId === job.mappingJobId);
-    const sum = (field: 'bookReadMs' | 'indexLoadMs' | 'matchMs' | 'writeMs' | 'mapped') => lines.reduce((total, line) => total + line[field], 0);
+    const sum = (field: 'bookReadMs' | 'indexLoadMs' | 'matchMs' | 'writeMs' | 'mapped') =>
+      lines.reduce((total, line) => total + line[field], 0);
     console.log(
       `  job creation -> COMPLETED: ${seconds(completed - uploaded)} for ${job.counts.total} rows in ${lines.length} chunks, one at a time in this process; ` +
         `${job.counts.unchanged} unchanged, ${sum('mapped')} mapped, ${job.counts.processed - job.counts.unchanged} charged`,
@@ -139,7 +163,9 @@ try {
       const lines = parts.filter((line) => line.stage === name);
       return `${name} ${lines.length} part${lines.length === 1 ? '' : 's'} ${seconds(lines.reduce((total, line) => total + line.ms, 0))} (at most ${Math.max(0, ...lines.map((line) => line.rowsHeld)).toLocaleString('en')} rows held)`;
     };
-    console.log(`  finishing, part by part: ${['claims', 'views', 'scores'].map(stage).join(', ')}; the largest part held ${Math.max(0, ...parts.map((line) => line.rowsHeld)).toLocaleString('en')} rows at once`);
+    console.log(
+      `  finishing, part by part: ${['claims', 'views', 'scores'].map(stage).join(', ')}; the largest part held ${Math.max(0, ...parts.map((line) => line.rowsHeld)).toLocaleString('en')} rows at once`,
+    );
     // Until the job's rows are in the book, the next job finds nothing there.
     while (job.bookWrite !== 'WRITTEN') {
       if (job.bookWrite === 'ABANDONED') throw new Error('the book write was abandoned');
@@ -160,7 +186,10 @@ try {
     let cursor: string | null = null;
     do {
       const started = performance.now();
-      const page = await call('GET', `/mapping/${created.mappingJobId}/results?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await call(
+        'GET',
+        `/mapping/${created.mappingJobId}/results?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       pageTimes.push(performance.now() - started);
       results.push(...page.results);
       cursor = page.nextCursor;
@@ -171,7 +200,9 @@ try {
       await call('GET', `/mapping/${created.mappingJobId}/results?status=REVIEW&limit=100`);
       filtered.push(performance.now() - started);
     }
-    console.log(`results: ${results.length} rows in ${pageTimes.length} pages of 100 (the default): p50 ${percentile(pageTimes, 0.5).toFixed(0)} ms, p95 ${percentile(pageTimes, 0.95).toFixed(0)} ms; status=REVIEW pages of 100: p95 ${percentile(filtered, 0.95).toFixed(0)} ms`);
+    console.log(
+      `results: ${results.length} rows in ${pageTimes.length} pages of 100 (the default): p50 ${percentile(pageTimes, 0.5).toFixed(0)} ms, p95 ${percentile(pageTimes, 0.95).toFixed(0)} ms; status=REVIEW pages of 100: p95 ${percentile(filtered, 0.95).toFixed(0)} ms`,
+    );
 
     // 5. Export as CSV: a job above EXPORT_SYNC_MAX_ROWS is prepared by the worker (202), then the same request answers its URL.
     const exportStarted = performance.now();
@@ -181,22 +212,44 @@ try {
       exported = await call('POST', `/mapping/${created.mappingJobId}/export`);
     }
     const file = await (await fetch(exported.fileUrl)).arrayBuffer();
-    console.log(`export: ${seconds(performance.now() - exportStarted)} for ${exported.rowCount} rows (${(file.byteLength / 2 ** 20).toFixed(1)} MB ${exported.format}, download included)`);
+    console.log(
+      `export: ${seconds(performance.now() - exportStarted)} for ${exported.rowCount} rows (${(file.byteLength / 2 ** 20).toFixed(1)} MB ${exported.format}, download included)`,
+    );
 
     // Over the rows as the set gives them (a copy claims its hotel only once the first row gave it up).
-    const metrics = scoreMatches(results.filter((result) => !result.partnerHotelId.includes('~')), (partnerId) => dataset.truth.get(partnerId));
-    console.log(`accuracy through the service: precision ${metrics.precision.toFixed(4)}  recall ${metrics.recall.toFixed(4)}  F1 ${metrics.f1.toFixed(4)} (MATCHED ${metrics.matched}, REVIEW ${metrics.review}, UNMATCHED ${metrics.unmatched})`);
+    const metrics = scoreMatches(
+      results.filter((result) => !result.partnerHotelId.includes('~')),
+      (partnerId) => dataset.truth.get(partnerId),
+    );
+    console.log(
+      `accuracy through the service: precision ${metrics.precision.toFixed(4)}  recall ${metrics.recall.toFixed(4)}  F1 ${metrics.f1.toFixed(4)} (MATCHED ${metrics.matched}, REVIEW ${metrics.review}, UNMATCHED ${metrics.unmatched})`,
+    );
     // 6. The same inventory again, then with 5 % of its rows changed (their names): only those are mapped and charged.
     const again = await mapInventory('the same inventory again', csv);
     console.log(`  ${((again.jobMs / firstJobMs) * 100).toFixed(0)} % of the first job's time`);
     const changedCsv = [
       formatCsvRow(['id', 'name', 'address', 'city', 'region', 'postalCode', 'country', 'lat', 'lon', 'rating']),
-      ...dataset.partners.map((p, i) => formatCsvRow([p.id, i % 20 === 0 ? `${p.name} Annex` : p.name, p.address, p.city, p.region, p.postalCode, p.country, p.lat, p.lon, p.rating])),
+      ...dataset.partners.map((p, i) =>
+        formatCsvRow([
+          p.id,
+          i % 20 === 0 ? `${p.name} Annex` : p.name,
+          p.address,
+          p.city,
+          p.region,
+          p.postalCode,
+          p.country,
+          p.lat,
+          p.lon,
+          p.rating,
+        ]),
+      ),
     ].join('\n');
     const changed = await mapInventory('again with 5 % of rows changed', changedCsv);
     console.log(`  ${((changed.jobMs / firstJobMs) * 100).toFixed(0)} % of the first job's time`);
   }
-  console.log(`peak memory: ${Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20)} MB RSS (API, workers and the published index in one process)`);
+  console.log(
+    `peak memory: ${Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20)} MB RSS (API, workers and the published index in one process)`,
+  );
 } finally {
   messaging.stop();
   server.closeAllConnections();

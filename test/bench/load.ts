@@ -36,7 +36,11 @@ const SOAK = Number(args.soak);
 
 const stateDir = mkdtempSync(join(tmpdir(), 'hotel-mapping-load-'));
 // The process's ceiling is measured, not one organization's share a second (ORGANIZATION_REQUESTS_PER_SECOND).
-const api = await startLocalApiProcess(stateDir, ['--fresh'], ORGANIZATION_RATE_SETTINGS.environment({ requestsPerSecond: String(1_000_000) }));
+const api = await startLocalApiProcess(
+  stateDir,
+  ['--fresh'],
+  ORGANIZATION_RATE_SETTINGS.environment({ requestsPerSecond: String(1_000_000) }),
+);
 try {
   const { baseUrl, apiKey, jobId, inventoryId } = await prepare();
   const headers = { 'x-api-key': apiKey };
@@ -46,11 +50,27 @@ try {
     { name: 'GET mapping/{jobId}/results', request: { method: 'GET', path: `/api/v1/mapping/${jobId}/results?limit=100`, headers } },
     {
       name: 'POST mapping',
-      request: { method: 'POST', path: '/api/v1/mapping', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ partnerInventoryId: inventoryId }) },
+      request: {
+        method: 'POST',
+        path: '/api/v1/mapping',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ partnerInventoryId: inventoryId }),
+      },
     },
   ];
   console.log(`machine: ${os()}; ${DURATION} s per route and concurrency\n`);
-  console.log(['route'.padEnd(32), 'conns', 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'non-2xx'.padStart(8), '5xx'.padStart(5), 'dropped'.padStart(8)].join(' '));
+  console.log(
+    [
+      'route'.padEnd(32),
+      'conns',
+      'req/s'.padStart(8),
+      'p50 ms'.padStart(8),
+      'p99 ms'.padStart(8),
+      'non-2xx'.padStart(8),
+      '5xx'.padStart(5),
+      'dropped'.padStart(8),
+    ].join(' '),
+  );
   const row = (name: string, connections: number, result: autocannon.Result) =>
     console.log(
       [
@@ -99,12 +119,19 @@ async function prepare() {
   const apiKey = admin('create-key', '--org', organization.id!).apiKey!;
   const { baseUrl } = api.credentials;
   const call = async (method: string, path: string, body?: string | FormData, contentType?: string) => {
-    const response = await fetch(`${baseUrl}${path}`, { method, headers: { 'x-api-key': apiKey, ...(contentType && { 'content-type': contentType }) }, body });
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { 'x-api-key': apiKey, ...(contentType && { 'content-type': contentType }) },
+      body,
+    });
     const json = (await response.json()) as Record<string, unknown>;
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
   };
-  const rows = ['id,name,city,country,lat,lon', ...Array.from({ length: 5 }, (_, i) => `L${i},Grand Hotel ${i},Lisbon,PT,${38.71 + i / 1000},${-9.14 + i / 1000}`)];
+  const rows = [
+    'id,name,city,country,lat,lon',
+    ...Array.from({ length: 5 }, (_, i) => `L${i},Grand Hotel ${i},Lisbon,PT,${38.71 + i / 1000},${-9.14 + i / 1000}`),
+  ];
   const form = new FormData();
   form.append('name', 'Load test');
   form.append('file', new Blob([rows.join('\n')], { type: 'text/csv' }), 'hotels.csv');

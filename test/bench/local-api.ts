@@ -23,7 +23,12 @@ const launchedAt = performance.now();
 const child = spawn('npm', ['start', '--silent'], {
   cwd: ROOT,
   // Latencies of one request at a time: no organization's share a second is reached, but it is lifted all the same.
-  env: { ...process.env, PORT: String(port), LOCAL_STATE_DIR: stateDir, ...ORGANIZATION_RATE_SETTINGS.environment({ requestsPerSecond: String(1_000_000) }) },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    LOCAL_STATE_DIR: stateDir,
+    ...ORGANIZATION_RATE_SETTINGS.environment({ requestsPerSecond: String(1_000_000) }),
+  },
   stdio: 'ignore',
   detached: true,
 });

@@ -55,7 +55,19 @@ const files = {
 // ---------------------------------------------------------------------------------------------
 // The data set, generated once
 
-const PARTNER_COLUMNS = ['id', 'name', 'address', 'city', 'postalCode', 'country', 'lat', 'lon', 'rating', 'supplierCode', 'supplierHotelId'] as const;
+const PARTNER_COLUMNS = [
+  'id',
+  'name',
+  'address',
+  'city',
+  'postalCode',
+  'country',
+  'lat',
+  'lon',
+  'rating',
+  'supplierCode',
+  'supplierHotelId',
+] as const;
 
 async function writeLines(file: string, lines: Iterable<string>): Promise<void> {
   const partial = `${file}.partial`;
@@ -78,19 +90,29 @@ async function ensureDataSet(): Promise<void> {
   mkdirSync(DATA, { recursive: true });
   const started = performance.now();
   const dataset = mappingDataset({ referenceCount: REFERENCE_COUNT, partnerCount: PARTNER_COUNT, seed: SEED });
-  await writeLines(files.reference, (function* () {
-    yield csvHeaderLine();
-    for (const hotel of dataset.reference()) yield csvLine(hotel);
-  })());
+  await writeLines(
+    files.reference,
+    (function* () {
+      yield csvHeaderLine();
+      for (const hotel of dataset.reference()) yield csvLine(hotel);
+    })(),
+  );
   dataset.shufflePartners();
-  await writeLines(files.partner, (function* () {
-    yield `${PARTNER_COLUMNS.join(',')}\n`;
-    for (const partner of dataset.partners) yield `${formatCsvRow(PARTNER_COLUMNS.map((column) => partner[column as keyof PartnerHotel]))}\n`;
-  })());
-  await writeLines(files.truth, (function* () {
-    yield 'partnerId,referenceId\n';
-    for (const [partnerId, referenceIds] of dataset.truth) for (const referenceId of referenceIds) yield `${partnerId},${referenceId}\n`;
-  })());
+  await writeLines(
+    files.partner,
+    (function* () {
+      yield `${PARTNER_COLUMNS.join(',')}\n`;
+      for (const partner of dataset.partners)
+        yield `${formatCsvRow(PARTNER_COLUMNS.map((column) => partner[column as keyof PartnerHotel]))}\n`;
+    })(),
+  );
+  await writeLines(
+    files.truth,
+    (function* () {
+      yield 'partnerId,referenceId\n';
+      for (const [partnerId, referenceIds] of dataset.truth) for (const referenceId of referenceIds) yield `${partnerId},${referenceId}\n`;
+    })(),
+  );
   console.log(`data set written to ${DATA} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -157,7 +179,16 @@ async function runCli(truth: Map<string, Set<string>>): Promise<RunReport> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'infra/cli/map.ts', '--reference', files.reference, '--partner', files.partner, '--out', files.cliOut],
+    [
+      path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+      'infra/cli/map.ts',
+      '--reference',
+      files.reference,
+      '--partner',
+      files.partner,
+      '--out',
+      files.cliOut,
+    ],
     { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'pipe'] },
   );
   let stderr = '';
@@ -218,7 +249,8 @@ class Trigrams {
 function trigramsOf(name: string, out: number[]): number {
   const text = ` ${foldText(name)} `;
   out.length = 0;
-  for (let i = 0; i + 2 < text.length; i++) out.push(((text.charCodeAt(i) & 0x3ff) << 20) | ((text.charCodeAt(i + 1) & 0x3ff) << 10) | (text.charCodeAt(i + 2) & 0x3ff));
+  for (let i = 0; i + 2 < text.length; i++)
+    out.push(((text.charCodeAt(i) & 0x3ff) << 20) | ((text.charCodeAt(i + 1) & 0x3ff) << 10) | (text.charCodeAt(i + 2) & 0x3ff));
   out.sort((a, b) => a - b);
   let distinct = 0;
   for (let k = 0; k < out.length; k++) if (k === 0 || out[k] !== out[k - 1]) out[distinct++] = out[k]!;
@@ -229,7 +261,7 @@ function trigramsOf(name: string, out: number[]): number {
 function dice(a: Int32Array, aFrom: number, aTo: number, b: readonly number[]): number {
   let shared = 0;
   let j = 0;
-  for (let i = aFrom; i < aTo && j < b.length; ) {
+  for (let i = aFrom; i < aTo && j < b.length;) {
     if (a[i]! === b[j]!) {
       shared += 1;
       i++;
@@ -345,15 +377,27 @@ async function runBaseline(truth: Map<string, Set<string>>, read: RecordReader):
       }
     }
     const matched = best >= 0 && bestScore >= BASELINE_THRESHOLD;
-    results.push({ partnerHotelId: partner.id, referenceHotelId: matched ? ids[best]! : null, status: matched ? 'MATCHED' : 'UNMATCHED', score: Math.round(bestScore * 1000) / 1000 });
+    results.push({
+      partnerHotelId: partner.id,
+      referenceHotelId: matched ? ids[best]! : null,
+      status: matched ? 'MATCHED' : 'UNMATCHED',
+      score: Math.round(bestScore * 1000) / 1000,
+    });
   }
   clock.end('match');
 
-  await writeLines(files.baselineOut, (function* () {
-    for (const result of results) yield `${JSON.stringify(result)}\n`;
-  })());
+  await writeLines(
+    files.baselineOut,
+    (function* () {
+      for (const result of results) yield `${JSON.stringify(result)}\n`;
+    })(),
+  );
   clock.end('write');
-  return { stages: clock.stages, total: clock.total, metrics: scoreMatches(results as MappingResult[], (partnerId) => truth.get(partnerId)) };
+  return {
+    stages: clock.stages,
+    total: clock.total,
+    metrics: scoreMatches(results as MappingResult[], (partnerId) => truth.get(partnerId)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,14 +18,26 @@ const buffers = Array.from({ length: ASSESSED_CANDIDATES }, () => new Float64Arr
 for (const name of names) {
   for (const hotel of set.partners.filter((candidate) => candidate.name === name)) {
     const result = matcher.match(hotel);
-    console.log(hotel.name, hotel.lat, hotel.lon, result.status, result.score, result.reason ?? '', 'labelled:', [...(set.truth.get(hotel.id) ?? [])].join(' '));
+    console.log(
+      hotel.name,
+      hotel.lat,
+      hotel.lon,
+      result.status,
+      result.score,
+      result.reason ?? '',
+      'labelled:',
+      [...(set.truth.get(hotel.id) ?? [])].join(' '),
+    );
     const { partner, ranked, outlets } = matcher.candidates(preparePartner(index, hotel));
     const { probabilities } = matcher.decision.assess(partner, ranked, outlets);
     const vectors = matcher.decision.featureVectors(partner, ranked, outlets, buffers);
     ranked.forEach((candidate, k) => {
       const id = textAt(index.data.ids, candidate.hotel);
-      console.log(`  ${candidate.logOdds.toFixed(2)} p=${probabilities[k]?.toFixed(3) ?? '-'} ${textAt(index.data.names, candidate.hotel)} (${id}) ${JSON.stringify(candidate.evidence)}`);
-      if (vectors[k]) console.log(`    ${DECISION_FEATURES.map((feature, f) => `${feature}=${Number(vectors[k]![f]!.toFixed(3))}`).join(' ')}`);
+      console.log(
+        `  ${candidate.logOdds.toFixed(2)} p=${probabilities[k]?.toFixed(3) ?? '-'} ${textAt(index.data.names, candidate.hotel)} (${id}) ${JSON.stringify(candidate.evidence)}`,
+      );
+      if (vectors[k])
+        console.log(`    ${DECISION_FEATURES.map((feature, f) => `${feature}=${Number(vectors[k]![f]!.toFixed(3))}`).join(' ')}`);
     });
   }
 }

@@ -20,7 +20,13 @@ const { reference, partners, truth } = await loadLabelledSet(setName);
 let model: MatchModel = MATCH_MODEL;
 if (process.argv.includes('--left-out')) {
   const others = await loadLabelledSets(LABELLED_SET_NAMES.filter((name) => name !== setName));
-  model = withThresholds(fitModel(others.map((set) => trainingSetOf(set)), MATCHER_BOOSTING), MATCH_MODEL.matchThreshold);
+  model = withThresholds(
+    fitModel(
+      others.map((set) => trainingSetOf(set)),
+      MATCHER_BOOSTING,
+    ),
+    MATCH_MODEL.matchThreshold,
+  );
 }
 
 const byId = new Map(reference.map((hotel) => [hotel.id, hotel]));
@@ -40,18 +46,32 @@ for (const result of results) {
     const category = labels ? 'FP-wrong-candidate' : 'FP-unlabelled';
     categories.set(category, (categories.get(category) ?? 0) + 1);
     if ((which === 'fp' || which === 'all') && fp++ < limit) {
-      console.log(`FP ${category} score ${result.score} ${JSON.stringify(result.evidence)}\n  P: ${show(partnerById.get(result.partnerHotelId))}\n  R: ${show(byId.get(result.referenceHotelId!))}`);
+      console.log(
+        `FP ${category} score ${result.score} ${JSON.stringify(result.evidence)}\n  P: ${show(partnerById.get(result.partnerHotelId))}\n  R: ${show(byId.get(result.referenceHotelId!))}`,
+      );
       if (labels) for (const label of labels) console.log(`  T: ${show(byId.get(label))}`);
     }
   } else if (labels && !(correct && result.status === 'MATCHED')) {
-    const inCandidates = [result.referenceHotelId, ...result.candidates.map((c) => c.referenceHotelId)].some((id) => id !== null && labels.has(id));
+    const inCandidates = [result.referenceHotelId, ...result.candidates.map((c) => c.referenceHotelId)].some(
+      (id) => id !== null && labels.has(id),
+    );
     const category = `FN-${result.status}-${result.referenceHotelId && labels.has(result.referenceHotelId) ? 'right-candidate' : inCandidates ? 'in-runners-up' : 'not-found'}`;
     categories.set(category, (categories.get(category) ?? 0) + 1);
     if ((which === 'fn' || which === 'all') && fn++ < limit) {
-      console.log(`FN ${category} score ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)}\n  P: ${show(partnerById.get(result.partnerHotelId))}\n  R: ${show(result.referenceHotelId ? byId.get(result.referenceHotelId) : undefined)}`);
+      console.log(
+        `FN ${category} score ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)}\n  P: ${show(partnerById.get(result.partnerHotelId))}\n  R: ${show(result.referenceHotelId ? byId.get(result.referenceHotelId) : undefined)}`,
+      );
       for (const label of labels) console.log(`  T: ${show(byId.get(label))}`);
-      for (const candidate of result.candidates) console.log(`  C: ${candidate.score} ${candidate.nameSimilarity} ${candidate.distanceMeters} ${show(byId.get(candidate.referenceHotelId))}`);
+      for (const candidate of result.candidates)
+        console.log(
+          `  C: ${candidate.score} ${candidate.nameSimilarity} ${candidate.distanceMeters} ${show(byId.get(candidate.referenceHotelId))}`,
+        );
     }
   }
 }
-console.log([...categories].sort().map(([k, v]) => `${k}: ${v}`).join('\n'));
+console.log(
+  [...categories]
+    .sort()
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n'),
+);

@@ -19,7 +19,10 @@ export interface MatchMetrics {
   f1: number;
 }
 
-export function scoreMatches(results: Iterable<MappingResult>, truthOf: (partnerId: string) => ReadonlySet<string> | undefined): MatchMetrics {
+export function scoreMatches(
+  results: Iterable<MappingResult>,
+  truthOf: (partnerId: string) => ReadonlySet<string> | undefined,
+): MatchMetrics {
   const metrics = { matched: 0, correct: 0, review: 0, reviewCorrect: 0, unmatched: 0, labelled: 0, labelledReview: 0 };
   for (const result of results) {
     const truth = truthOf(result.partnerHotelId);

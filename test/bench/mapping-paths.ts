@@ -10,7 +10,9 @@ import { buildMatchingIndex, HotelMatcher } from '../../shared/mapping';
 import { generateReferenceHotels } from '../../infra/synthetic/generator';
 import { BenchRandom, damagedPartnerRow, lookAlikeHotel } from '../../infra/synthetic/partner-damage';
 
-const { values: args } = parseArgs({ options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '20000' } } });
+const { values: args } = parseArgs({
+  options: { reference: { type: 'string', default: '1000000' }, partners: { type: 'string', default: '20000' } },
+});
 const REFERENCE_COUNT = Number(args.reference);
 const PARTNER_COUNT = Number(args.partners);
 const SEED = 20261122;
@@ -64,11 +66,15 @@ if (session) {
   const { profile } = await session.post('Profiler.stop');
   (await import('node:fs')).writeFileSync(process.env.PROFILE!, JSON.stringify(profile));
 }
-console.log(`CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s = ${Math.round(partners.length / ((cpu.user + cpu.system) / 1e6))} rows per CPU-second`);
+console.log(
+  `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s = ${Math.round(partners.length / ((cpu.user + cpu.system) / 1e6))} rows per CPU-second`,
+);
 let total = 0;
 for (const group of groups.values()) total += group.ms;
 for (const [key, group] of [...groups].sort((a, b) => b[1].ms - a[1].ms)) {
-  console.log(`${key.padEnd(40)} rows ${String(group.rows).padStart(6)}  right candidate ${String(group.correct).padStart(6)}  ${(group.ms / group.rows).toFixed(3)} ms/row  ${((100 * group.ms) / total).toFixed(1)}% of time`);
+  console.log(
+    `${key.padEnd(40)} rows ${String(group.rows).padStart(6)}  right candidate ${String(group.correct).padStart(6)}  ${(group.ms / group.rows).toFixed(3)} ms/row  ${((100 * group.ms) / total).toFixed(1)}% of time`,
+  );
 }
 console.log(`total ${(total / 1000).toFixed(2)} s for ${partners.length} rows = ${Math.round(partners.length / (total / 1000))} rows/s`);
 
@@ -76,7 +82,8 @@ console.log(`total ${(total / 1000).toFixed(2)} s for ${partners.length} rows = 
 const show = process.env.SHOW;
 if (show) {
   const byId = new Map<string, ReferenceHotel>();
-  for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT, seed: SEED })) if ([...truth.values()].length && truthIds.has(hotel.id)) byId.set(hotel.id, hotel);
+  for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT, seed: SEED }))
+    if ([...truth.values()].length && truthIds.has(hotel.id)) byId.set(hotel.id, hotel);
   let shown = 0;
   for (const partner of partners) {
     const result = matcher.match(partner);
@@ -85,7 +92,9 @@ if (show) {
     const hotel = byId.get(truth.get(partner.id) ?? '');
     console.log(`P: ${partner.name} | ${partner.address} | ${partner.postalCode} | ${partner.city} | ${partner.lat},${partner.lon}`);
     console.log(`T: ${hotel?.name} | ${hotel?.address} | ${hotel?.postalCode} | ${hotel?.city} | ${hotel?.lat},${hotel?.lon}`);
-    console.log(`=> ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} ${JSON.stringify(result.candidates.map((c) => [c.referenceHotelName, c.score, c.distanceMeters]))}`);
+    console.log(
+      `=> ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} ${JSON.stringify(result.candidates.map((c) => [c.referenceHotelName, c.score, c.distanceMeters]))}`,
+    );
   }
 }
 
@@ -95,5 +104,7 @@ for (let pass = 0; pass < Number(process.env.REPEAT ?? 0); pass++) {
   const before = process.cpuUsage();
   for (const partner of partners) fresh.match(partner);
   const used = process.cpuUsage(before);
-  console.log(`pass ${pass + 1}: CPU ${((used.user + used.system) / 1e6).toFixed(2)} s = ${Math.round(partners.length / ((used.user + used.system) / 1e6))} rows per CPU-second`);
+  console.log(
+    `pass ${pass + 1}: CPU ${((used.user + used.system) / 1e6).toFixed(2)} s = ${Math.round(partners.length / ((used.user + used.system) / 1e6))} rows per CPU-second`,
+  );
 }

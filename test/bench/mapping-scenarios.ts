@@ -132,13 +132,21 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
       // A pin that drifted nearer another outlet than its own leaves nothing that tells the
       // outlet: no engine can be right there, so, like the equidistant rows, these are counted apart.
       const pinNearerAnother = inReference && distance(nearest!.point, pin) < distance(point, pin);
-      const nearestOther = nearestOf(present.filter((other) => other.outlet !== outlet), pin);
+      const nearestOther = nearestOf(
+        present.filter((other) => other.outlet !== outlet),
+        pin,
+      );
       const pinDecides = inReference
         ? !nearestOther || distance(nearestOther.point, pin) - distance(point, pin) > TYPICAL_PIN_DRIFT
         : !nearest || distance(nearest.point, pin) > TYPICAL_PIN_DRIFT;
       const about: ScenarioRow = pinNearerAnother
         ? { scenario: DENSE_CHAINS, case: OUTLET_PIN_NEARER_ANOTHER, apart: true }
-        : { scenario: DENSE_CHAINS, case: inReference ? OUTLET : OUTLET_MISSING, pinDecides, pinOnly: pinOnlyReading(present, missingArea, pin, inReference ? outlet : undefined) };
+        : {
+            scenario: DENSE_CHAINS,
+            case: inReference ? OUTLET : OUTLET_MISSING,
+            pinDecides,
+            pinOnly: pinOnlyReading(present, missingArea, pin, inReference ? outlet : undefined),
+          };
       addRow(set, row, about, inReference ? outlet : undefined);
       rows += 1;
     }
@@ -146,12 +154,22 @@ function denseChains(set: Builder, random: BenchRandom, targetRows: number): voi
     if (present.length >= 2 && random.chance(EQUIDISTANT_SHARE_OF_CLUSTERS)) {
       // Halfway between an outlet and its nearest neighbour, unless a third outlet is nearly as near.
       const from = random.pick(present);
-      const other = nearestOf(present.filter((outlet) => outlet !== from), from.point)!;
+      const other = nearestOf(
+        present.filter((outlet) => outlet !== from),
+        from.point,
+      )!;
       const middle = { x: (from.point.x + other.point.x) / 2, y: (from.point.y + other.point.y) / 2 };
       const half = distance(from.point, middle);
       if (present.every((outlet) => outlet === from || outlet === other || distance(outlet.point, middle) > 1.5 * half)) {
         const at = metresToLatLon(centre, middle);
-        const row = chainRow(random, chain, city, { ...from.outlet, lat: at.lat, lon: at.lon }, `P-CHAIN-${set.partners.length}`, random.next() * 3);
+        const row = chainRow(
+          random,
+          chain,
+          city,
+          { ...from.outlet, lat: at.lat, lon: at.lon },
+          `P-CHAIN-${set.partners.length}`,
+          random.next() * 3,
+        );
         addRow(set, row, { scenario: DENSE_CHAINS, case: EQUIDISTANT, apart: true }, from.outlet);
       }
     }
@@ -171,7 +189,12 @@ export interface PinOnlyReading {
   nearestIsTruth: boolean;
 }
 
-function pinOnlyReading(present: readonly { outlet: ReferenceHotel; point: Point }[], missingArea: MissingOutletArea, pin: Point, truth: ReferenceHotel | undefined): PinOnlyReading {
+function pinOnlyReading(
+  present: readonly { outlet: ReferenceHotel; point: Point }[],
+  missingArea: MissingOutletArea,
+  pin: Point,
+  truth: ReferenceHotel | undefined,
+): PinOnlyReading {
   const nearest = nearestOf(present, pin);
   if (!nearest) return { nearestChance: 0, nearestIsTruth: false };
   // A present outlet gives a row OUTLET_LISTED_SHARE of the time, a missing one always.
@@ -217,7 +240,8 @@ function missingOutletArea(present: readonly { point: Point }[]): MissingOutletA
     return nearest >= NEAREST_OUTLET_MIN && nearest <= NEAREST_OUTLET_MAX;
   };
   let cells = 0;
-  for (let x = -CLUSTER_SIDE / 2; x < CLUSTER_SIDE / 2; x += AREA_STEP) for (let y = -CLUSTER_SIDE / 2; y < CLUSTER_SIDE / 2; y += AREA_STEP) if (allows({ x, y })) cells += 1;
+  for (let x = -CLUSTER_SIDE / 2; x < CLUSTER_SIDE / 2; x += AREA_STEP)
+    for (let y = -CLUSTER_SIDE / 2; y < CLUSTER_SIDE / 2; y += AREA_STEP) if (allows({ x, y })) cells += 1;
   const area = Math.max(cells, 1) * AREA_STEP * AREA_STEP;
   return {
     expectedOutlets: (present.length * OUTLET_MISSING_SHARE) / (1 - OUTLET_MISSING_SHARE),
@@ -228,7 +252,10 @@ function missingOutletArea(present: readonly { point: Point }[]): MissingOutletA
         for (let ring = 0; ring < 8; ring++) {
           const metres = from + ((ring + 0.5) * (to - from)) / 8;
           let allowed = 0;
-          for (let k = 0; k < 24; k++) allowed += allows({ x: pin.x + metres * Math.cos((k * Math.PI) / 12), y: pin.y + metres * Math.sin((k * Math.PI) / 12) }) ? 1 : 0;
+          for (let k = 0; k < 24; k++)
+            allowed += allows({ x: pin.x + metres * Math.cos((k * Math.PI) / 12), y: pin.y + metres * Math.sin((k * Math.PI) / 12) })
+              ? 1
+              : 0;
           reach += (share / 8) * (allowed / 24);
         }
       }
@@ -318,7 +345,13 @@ function chainSpelling(random: BenchRandom, chain: string): string {
 // Sub-places next to their parent
 
 type PairKind = 'part' | 'neighbour' | 'tail' | 'parentAbsent' | 'tailOnly';
-const PAIR_KINDS: [PairKind, number][] = [['part', 0.35], ['neighbour', 0.15], ['tail', 0.15], ['parentAbsent', 0.25], ['tailOnly', 0.1]];
+const PAIR_KINDS: [PairKind, number][] = [
+  ['part', 0.35],
+  ['neighbour', 0.15],
+  ['tail', 0.15],
+  ['parentAbsent', 0.25],
+  ['tailOnly', 0.1],
+];
 const PAIR_DISTANCE_MIN = 20;
 const PAIR_DISTANCE_MAX = 300;
 /** Places spread over the city, not only downtown. */
@@ -341,7 +374,11 @@ function subPlaces(set: Builder, random: BenchRandom, targetRows: number): void 
     const parentName = fill(random, parentTemplate, base);
     const neighbour = kind === 'neighbour' || (kind === 'parentAbsent' && random.chance(0.3));
     // Numbers and letters filled once: the partner's "Tower 2" is the reference's "Tower 2".
-    const otherPattern = fill(random, tailed ? random.pick(words.categoryTails) : neighbour ? random.pick(words.neighbours) : random.pick(words.parts), '{}');
+    const otherPattern = fill(
+      random,
+      tailed ? random.pick(words.categoryTails) : neighbour ? random.pick(words.neighbours) : random.pick(words.parts),
+      '{}',
+    );
     const otherName = otherPattern.replace('{}', neighbour ? base : parentName);
     if (otherName === parentName) continue;
 
@@ -366,7 +403,12 @@ function subPlaces(set: Builder, random: BenchRandom, targetRows: number): void 
       // tailOnly: the partner lists the business without its tail, where the tailed record is.
       const source = kind === 'tailOnly' ? { ...other, name: parentName } : parent;
       const row = placeRow(random, source, `P-SUB-${set.partners.length}`);
-      addRow(set, row, { scenario: SUB_PLACES, case: kind === 'tailOnly' ? TAIL_ONLY : PARENT_ABSENT }, kind === 'tailOnly' ? other : undefined);
+      addRow(
+        set,
+        row,
+        { scenario: SUB_PLACES, case: kind === 'tailOnly' ? TAIL_ONLY : PARENT_ABSENT },
+        kind === 'tailOnly' ? other : undefined,
+      );
       rows += 1;
       continue;
     }
@@ -381,7 +423,12 @@ function subPlaces(set: Builder, random: BenchRandom, targetRows: number): void 
       rows += 1;
     }
     if (listOther) {
-      addRow(set, damageOther(placeRow(random, other, `P-SUB-${set.partners.length}`)), { scenario: SUB_PLACES, case: pairCase(false) }, other);
+      addRow(
+        set,
+        damageOther(placeRow(random, other, `P-SUB-${set.partners.length}`)),
+        { scenario: SUB_PLACES, case: pairCase(false) },
+        other,
+      );
       rows += 1;
     }
   }
@@ -434,14 +481,23 @@ function placeRow(random: BenchRandom, hotel: ReferenceHotel, id: string): Partn
  */
 function subPlaceSpelling(random: BenchRandom, pattern: string, builtOn: string): string {
   let kindWords = pattern;
-  if (random.chance(0.2)) kindWords = kindWords.replace(/\b(Road|Street|Station|Centre|Avenue|Block|Car Park)\b/, (word) => KIND_ABBREVIATIONS[word]!);
+  if (random.chance(0.2))
+    kindWords = kindWords.replace(/\b(Road|Street|Station|Centre|Avenue|Block|Car Park)\b/, (word) => KIND_ABBREVIATIONS[word]!);
   if (random.chance(0.5)) kindWords = kindWords.replace(/[()]/g, '');
   let name = kindWords.replace('{}', withoutAddedHotel(damageName(random, builtOn, undefined), builtOn));
   if (random.chance(0.1)) name = random.chance(0.5) ? name.toUpperCase() : name.toLowerCase();
   return name;
 }
 
-const KIND_ABBREVIATIONS: Record<string, string> = { Road: 'Rd', Street: 'St', Station: 'Stn', Centre: 'Ctr', Avenue: 'Ave', Block: 'Blk', 'Car Park': 'Carpark' };
+const KIND_ABBREVIATIONS: Record<string, string> = {
+  Road: 'Rd',
+  Street: 'St',
+  Station: 'Stn',
+  Centre: 'Ctr',
+  Avenue: 'Ave',
+  Block: 'Blk',
+  'Car Park': 'Carpark',
+};
 
 function withoutAddedHotel(damaged: string, original: string): string {
   if (/\b(hotel|hôtel)\b/i.test(original)) return damaged;
@@ -490,7 +546,9 @@ function place(set: Builder, idVariant: string, name: string, city: City, lat: n
     lon: round6(lon),
     supplierCodes: {},
   };
-  const postalCode = city.country.postalPattern.replace(/[#A]/g, (symbol) => (symbol === '#' ? String(random.int(0, 9)) : String.fromCharCode(65 + random.int(0, 25))));
+  const postalCode = city.country.postalPattern.replace(/[#A]/g, (symbol) =>
+    symbol === '#' ? String(random.int(0, 9)) : String.fromCharCode(65 + random.int(0, 25)),
+  );
   if (postalCode) hotel.postalCode = postalCode;
   return hotel;
 }
@@ -564,13 +622,19 @@ export function scenarioReport(
   const lines: string[] = [];
   const truthOf = (partnerId: string) => truth.get(partnerId);
   for (const scenario of [DENSE_CHAINS, SUB_PLACES] as const) {
-    const counted = results.filter((result) => rows.get(result.partnerHotelId)?.scenario === scenario && !rows.get(result.partnerHotelId)!.apart);
+    const counted = results.filter(
+      (result) => rows.get(result.partnerHotelId)?.scenario === scenario && !rows.get(result.partnerHotelId)!.apart,
+    );
     if (counted.length === 0) continue;
     lines.push(`${scenario}: ${formatMetrics(counted, truthOf)}`);
     const decided = counted.filter((result) => rows.get(result.partnerHotelId)!.pinDecides === true);
-    if (decided.length > 0) lines.push(`    of which the pin decides them (typical drift ${TYPICAL_PIN_DRIFT} m): ${formatMetrics(decided, truthOf)}`);
+    if (decided.length > 0)
+      lines.push(`    of which the pin decides them (typical drift ${TYPICAL_PIN_DRIFT} m): ${formatMetrics(decided, truthOf)}`);
     const readings = counted.flatMap((result) => rows.get(result.partnerHotelId)!.pinOnly ?? []);
-    if (readings.length > 0) lines.push(`    best any engine can do from the pin alone, knowing how pins drift here: ${formatCeiling(readings, counted.filter((result) => truthOf(result.partnerHotelId)).length, matchBar)}`);
+    if (readings.length > 0)
+      lines.push(
+        `    best any engine can do from the pin alone, knowing how pins drift here: ${formatCeiling(readings, counted.filter((result) => truthOf(result.partnerHotelId)).length, matchBar)}`,
+      );
     for (const rowCase of CASE_ORDER) {
       const ofCase = counted.filter((result) => rows.get(result.partnerHotelId)!.case === rowCase);
       if (ofCase.length > 0) lines.push(`    ${rowCase}: ${formatOutcomes(ofCase, truthOf)}`);
@@ -603,7 +667,8 @@ function formatCeiling(readings: readonly PinOnlyReading[], labelled: number, ma
     if (here.f1 > best.f1) best = { ...here, cut: reading.nearestChance };
     if (reading.nearestChance >= matchBar) atBar = here;
   }
-  const format = ({ precision, recall, f1 }: { precision: number; recall: number; f1: number }) => `precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`;
+  const format = ({ precision, recall, f1 }: { precision: number; recall: number; f1: number }) =>
+    `precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}`;
   return `${format(best)} (matching from a chance of ${best.cut.toFixed(2)}); matching from ${matchBar}, the engine's bar: ${format(atBar)}`;
 }
 

@@ -92,35 +92,42 @@ console.log(
     `${(mapCpuMs / 1000).toFixed(2)} s CPU = ${Math.round(partners.length / (mapCpuMs / 1000))} partner hotels per CPU-second (one core)`,
 );
 console.log(`peak memory: ${mb(Math.max(peakRss, maxRssBytes))} RSS (heap now ${mb(process.memoryUsage().heapUsed)})`);
-console.log(`MATCHED ${metrics.matched} (correct ${metrics.correct}), REVIEW ${metrics.review} (correct candidate ${metrics.reviewCorrect}), UNMATCHED ${metrics.unmatched}`);
+console.log(
+  `MATCHED ${metrics.matched} (correct ${metrics.correct}), REVIEW ${metrics.review} (correct candidate ${metrics.reviewCorrect}), UNMATCHED ${metrics.unmatched}`,
+);
 console.log(
   `precision ${metrics.precision.toFixed(4)}  recall ${metrics.recall.toFixed(4)}  F1 ${metrics.f1.toFixed(4)}` +
     `; truly matching rows ended REVIEW ${(100 * metrics.labelledReviewShare).toFixed(1)} %`,
 );
 const baseResults = results.filter((result) => !scenarioRows.has(result.partnerHotelId));
-if (baseResults.length > 0 && scenarioRows.size > 0) console.log(`base rows: ${formatMetrics(baseResults, (partnerId) => truth.get(partnerId))}`);
-for (const line of scenarioReport(results, scenarioRows, truth, new HotelMatcher(index, { mode: 'STANDARD' }).thresholds.match)) console.log(line);
+if (baseResults.length > 0 && scenarioRows.size > 0)
+  console.log(`base rows: ${formatMetrics(baseResults, (partnerId) => truth.get(partnerId))}`);
+for (const line of scenarioReport(results, scenarioRows, truth, new HotelMatcher(index, { mode: 'STANDARD' }).thresholds.match))
+  console.log(line);
 if (SCENARIOS_ONLY) process.exit(0);
 
 // Where the misses are: rows whose true hotel shares its exact name with another hotel of its city
 // (the generator repeats names), split by what else the row carries to tell them apart. Counted in
 // a pass of its own after the timed work (look-alikes were counted as they were made).
-for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT, seed: SEED })) nameCounts.set(twinKey(hotel), (nameCounts.get(twinKey(hotel)) ?? 0) + 1);
+for (const hotel of generateReferenceHotels({ count: REFERENCE_COUNT, seed: SEED }))
+  nameCounts.set(twinKey(hotel), (nameCounts.get(twinKey(hotel)) ?? 0) + 1);
 const missed = { total: 0, twinNoPin: 0, twinNoPinNoDetails: 0, twinPinned: 0, unique: 0 };
 const partnerById = new Map(partners.map((partner) => [partner.id, partner]));
 for (const result of results) {
   const expected = truth.get(result.partnerHotelId);
-  if (!expected || scenarioRows.has(result.partnerHotelId) || (result.status === 'MATCHED' && expected.has(result.referenceHotelId ?? ''))) continue;
+  if (!expected || scenarioRows.has(result.partnerHotelId) || (result.status === 'MATCHED' && expected.has(result.referenceHotelId ?? '')))
+    continue;
   missed.total += 1;
   const partner = partnerById.get(result.partnerHotelId)!;
   if ((nameCounts.get(truthKeys.get(partner.id)!) ?? 0) < 2) {
     missed.unique += 1;
     // MISSES=n prints n of these rows (name, address, postcode, pin; the result) for analysis.
     if (missed.unique <= Number(process.env.MISSES ?? 0)) {
-      console.log(`  ${partner.name} | ${partner.address} | ${partner.postalCode} | ${partner.city} | ${partner.lat},${partner.lon} => ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} truth ${truthKeys.get(partner.id)}`);
+      console.log(
+        `  ${partner.name} | ${partner.address} | ${partner.postalCode} | ${partner.city} | ${partner.lat},${partner.lon} => ${result.status} ${result.referenceHotelName} ${result.score} ${result.reason ?? ''} ${JSON.stringify(result.evidence)} truth ${truthKeys.get(partner.id)}`,
+      );
     }
-  }
-  else if (partner.lat !== undefined) missed.twinPinned += 1;
+  } else if (partner.lat !== undefined) missed.twinPinned += 1;
   else {
     missed.twinNoPin += 1;
     if (!partner.address && !partner.postalCode) missed.twinNoPinNoDetails += 1;

@@ -12,7 +12,12 @@ import { importReferenceInventory, referencePortsOf, referenceStoreOf } from '..
 import type { CurrentReference } from '../../shared/reference/inventory';
 
 /** Publishes the data set's reference (or restores it), and fills the data set's partner rows and their truth. */
-export async function publishedBenchReference(runtime: Runtime, dataset: MappingDataset, stateDirectory: string, label: string): Promise<CurrentReference> {
+export async function publishedBenchReference(
+  runtime: Runtime,
+  dataset: MappingDataset,
+  stateDirectory: string,
+  label: string,
+): Promise<CurrentReference> {
   const reference = { store: referenceStoreOf(runtime), ports: referencePortsOf(runtime) };
   const pointerFile = join(stateDirectory, 'current.json');
   const saved = existsSync(pointerFile) ? (JSON.parse(readFileSync(pointerFile, 'utf8')) as CurrentReference) : undefined;
@@ -41,6 +46,8 @@ export async function publishedBenchReference(runtime: Runtime, dataset: Mapping
   const summary = await importReferenceInventory(ports, rows(), label);
   const current = (await reference.store.getCurrent())!;
   writeFileSync(pointerFile, JSON.stringify(current));
-  console.log(`reference: ${summary.hotelCount} hotels published in ${((performance.now() - started) / 1000).toFixed(1)} s (once; kept for later runs)`);
+  console.log(
+    `reference: ${summary.hotelCount} hotels published in ${((performance.now() - started) / 1000).toFixed(1)} s (once; kept for later runs)`,
+  );
   return current;
 }

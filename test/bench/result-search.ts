@@ -18,7 +18,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMatchingIndex, mapHotels, toCountryCode } from '../../shared/mapping';
 import { withPartnerFacts, type ResultFilter, type StoredResult } from '../../shared/mapping-jobs/job';
-import { mergePartition, partitionsToMerge, ResultViews, searchColumnsKept, writeViewPart, writeViewsManifest, type ViewPart } from '../../shared/mapping-jobs/result-views';
+import {
+  mergePartition,
+  partitionsToMerge,
+  ResultViews,
+  searchColumnsKept,
+  writeViewPart,
+  writeViewsManifest,
+  type ViewPart,
+} from '../../shared/mapping-jobs/result-views';
 import { searchColumnsOf, serializeSearchColumns } from '../../shared/mapping-jobs/result-search';
 import type { AnswerSearch } from '../../shared/mapping';
 import { searchResults } from '../../shared/mapping-jobs/results';
@@ -29,7 +37,9 @@ import { localRuntime } from '../../infra/local/messaging';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { mappingDataset } from '../../infra/synthetic/mapping-dataset';
 
-const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '300' } } });
+const { values: args } = parseArgs({
+  options: { rows: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '300' } },
+});
 const ROWS = Number(args.rows);
 const QUERIES = Number(args.queries);
 const PART_ROWS = 100_000;
@@ -41,7 +51,11 @@ const S3_PUT = 0.005 / 1000;
 
 process.env.LOG_LEVEL = 'error';
 const s3DataDir = mkdtempSync(join(tmpdir(), 'bench-result-search-'));
-const stack = await provisionLocalStack({ s3DataDir, localTokenSigningKey: newLocalTokenSigningKey(), localSecretsKey: randomBytes(32).toString('base64') });
+const stack = await provisionLocalStack({
+  s3DataDir,
+  localTokenSigningKey: newLocalTokenSigningKey(),
+  localSecretsKey: randomBytes(32).toString('base64'),
+});
 const { runtime, messaging } = localRuntime(stack.config);
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -71,7 +85,11 @@ try {
     process.stderr.write(`\rviews written: ${(part + 1) * PART_ROWS} rows`);
   }
   process.stderr.write('\n');
-  const merged = Object.fromEntries(await Promise.all(partitionsToMerge(parts).map(async (partition) => [partition, await mergePartition(objects, job, partition, parts)] as const)));
+  const merged = Object.fromEntries(
+    await Promise.all(
+      partitionsToMerge(parts).map(async (partition) => [partition, await mergePartition(objects, job, partition, parts)] as const),
+    ),
+  );
   await writeViewsManifest(objects, job, parts, merged);
 
   // A person decided some rows: searches lay them over the views.
@@ -79,11 +97,24 @@ try {
     const row = rowAt(k * Math.floor(ROWS / DECIDED));
     return { ...row, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0 };
   });
-  const decisions = { getDecision: async () => undefined, decisionsBetween: async () => [], decidedBetween: async () => new Set<string>(), decisionsOfPartition: async () => [] };
+  const decisions = {
+    getDecision: async () => undefined,
+    decisionsBetween: async () => [],
+    decidedBetween: async () => new Set<string>(),
+    decisionsOfPartition: async () => [],
+  };
   const views = () => new ResultViews(objects, decisions, job, searchColumnsKept(runtime));
 
   // Searches of every kind: words of names, cities and countries the rows hold, suppliers, reference hotels, and with the filters.
-  const words = [...new Set(sample.flatMap((row) => foldText(row.partnerHotelName).split(' ').filter((word) => word.length >= 4)))];
+  const words = [
+    ...new Set(
+      sample.flatMap((row) =>
+        foldText(row.partnerHotelName)
+          .split(' ')
+          .filter((word) => word.length >= 4),
+      ),
+    ),
+  ];
   const cities = [...new Set(sample.flatMap((row) => (row.partner.city ? [row.partner.city] : [])))];
   const countries = [...new Set(sample.flatMap((row) => toCountryCode(row.partner.country) ?? []))];
   const references = [...new Set(sample.flatMap((row) => row.referenceHotelId ?? []))];
@@ -95,7 +126,10 @@ try {
     ['country + score', (k) => [{ country: countries[k % countries.length]! }, { minScore: 0.5 }]],
     ['reference hotel', (k) => [{ referenceHotelId: references[(k * 31) % references.length]! }, {}]],
     ['supplier', (k) => [{ suppliers: [suppliers[k % suppliers.length]!] }, {}]],
-    ['city + supplier + MATCHED', (k) => [{ city: foldText(cities[(k * 3) % cities.length]!), suppliers: suppliers.slice(0, 2) }, { status: 'MATCHED' }]],
+    [
+      'city + supplier + MATCHED',
+      (k) => [{ city: foldText(cities[(k * 3) % cities.length]!), suppliers: suppliers.slice(0, 2) }, { status: 'MATCHED' }],
+    ],
   ];
 
   const first = performance.now();
@@ -118,18 +152,30 @@ try {
   }
 
   const partCount = parts.length;
-  console.log(`result search over a job of ${ROWS.toLocaleString('en')} rows (${partCount} parts of up to ${PART_ROWS.toLocaleString('en')}), ${DECIDED} rows decided`);
-  console.log(`  columns: built in ${ms(columnsMs / partCount)} per part (${ms(columnsMs)} in all), ${(columnsBytes / partCount / 2 ** 20).toFixed(1)} MB per part stored (${(columnsBytes / 2 ** 20).toFixed(0)} MB in all)`);
+  console.log(
+    `result search over a job of ${ROWS.toLocaleString('en')} rows (${partCount} parts of up to ${PART_ROWS.toLocaleString('en')}), ${DECIDED} rows decided`,
+  );
+  console.log(
+    `  columns: built in ${ms(columnsMs / partCount)} per part (${ms(columnsMs)} in all), ${(columnsBytes / partCount / 2 ** 20).toFixed(1)} MB per part stored (${(columnsBytes / 2 ** 20).toFixed(0)} MB in all)`,
+  );
   const perMillion = 1_000_000 / ROWS;
-  console.log(`  cost per million rows: ${partCount * perMillion} PUTs ($${(partCount * perMillion * S3_PUT).toFixed(5)}), $${((columnsBytes * perMillion) / 2 ** 30 * S3_GB_MONTH).toFixed(4)} a month kept`);
-  console.log(`  first search of a function (every part's columns read): ${ms(coldMs)}, ${cold.total} rows found; rss after: ${(rss / 2 ** 20).toFixed(0)} MB`);
+  console.log(
+    `  cost per million rows: ${partCount * perMillion} PUTs ($${(partCount * perMillion * S3_PUT).toFixed(5)}), $${(((columnsBytes * perMillion) / 2 ** 30) * S3_GB_MONTH).toFixed(4)} a month kept`,
+  );
+  console.log(
+    `  first search of a function (every part's columns read): ${ms(coldMs)}, ${cold.total} rows found; rss after: ${(rss / 2 ** 20).toFixed(0)} MB`,
+  );
   const line = (label: string, values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
-    console.log(`  ${label.padEnd(28)} p50 ${ms(percentile(sorted, 50)).padStart(7)}  p95 ${ms(percentile(sorted, 95)).padStart(7)}  p99 ${ms(percentile(sorted, 99)).padStart(7)}  (${values.length})`);
+    console.log(
+      `  ${label.padEnd(28)} p50 ${ms(percentile(sorted, 50)).padStart(7)}  p95 ${ms(percentile(sorted, 95)).padStart(7)}  p99 ${ms(percentile(sorted, 99)).padStart(7)}  (${values.length})`,
+    );
   };
   for (const [kind, values] of times) line(kind, values);
   line('every search', all);
-  console.log(`  rows found per search: ${Math.round(found / QUERIES).toLocaleString('en')} on average (each counted in full, a page of 100 read)`);
+  console.log(
+    `  rows found per search: ${Math.round(found / QUERIES).toLocaleString('en')} on average (each counted in full, a page of 100 read)`,
+  );
 } finally {
   messaging.stop();
   await stack.stop();

@@ -38,7 +38,12 @@ console.log(`Each set mapped by the model fitted without it (MATCHED from ${loo.
 console.log('set                  rows    F1 before  after REVIEW (rows)   after riskiest (rows, errors found / expected)   reviewed');
 for (const fold of loo.sets.filter((set) => set.variant === 'as given')) {
   const set = sets.find((candidate) => candidate.name === fold.name && candidate.variant === 'as given')!;
-  const results = mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model);
+  const results = mapHotels(
+    set.index,
+    set.rows.map((row) => row.input),
+    { mode: 'STANDARD' },
+    fold.model,
+  );
   const truthOf = (id: string) => set.truth.get(id);
   const decided = (row: MappingResult): MappingResult => {
     const truth = truthOf(row.partnerHotelId);
@@ -52,7 +57,10 @@ for (const fold of loo.sets.filter((set) => set.variant === 'as given')) {
   const reviewRows = results.filter((row) => row.status === 'REVIEW').length;
   const reviewF1 = scoreMatches(afterReview, truthOf).f1;
 
-  const queue = results.filter((row) => (row.status === 'MATCHED' && row.method === 'FUZZY') || row.status === 'UNMATCHED').filter((row) => riskOf(row) >= RISK_FLOOR).sort((a, b) => riskOf(b) - riskOf(a));
+  const queue = results
+    .filter((row) => (row.status === 'MATCHED' && row.method === 'FUZZY') || row.status === 'UNMATCHED')
+    .filter((row) => riskOf(row) >= RISK_FLOOR)
+    .sort((a, b) => riskOf(b) - riskOf(a));
   const worked = new Set(queue.map((row) => row.partnerHotelId));
   const afterRiskiest = afterReview.map((row) => (worked.has(row.partnerHotelId) ? decided(row) : row));
   const riskiestF1 = scoreMatches(afterRiskiest, truthOf).f1;

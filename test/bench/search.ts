@@ -64,9 +64,32 @@ function collectGarbage(): void {
 // ---------------------------------------------------------------- realistic misspellings
 
 const KEYBOARD_NEIGHBOURS: Record<string, string> = {
-  a: 'qsz', b: 'vgn', c: 'xdv', d: 'sfe', e: 'wrd', f: 'dgr', g: 'fht', h: 'gjy', i: 'uok', j: 'hku', k: 'jli', l: 'kop',
-  m: 'nj', n: 'bmh', o: 'ipl', p: 'ol', q: 'wa', r: 'eft', s: 'adw', t: 'rgy', u: 'yji', v: 'cbf', w: 'qes', x: 'zsc',
-  y: 'tuh', z: 'xa',
+  a: 'qsz',
+  b: 'vgn',
+  c: 'xdv',
+  d: 'sfe',
+  e: 'wrd',
+  f: 'dgr',
+  g: 'fht',
+  h: 'gjy',
+  i: 'uok',
+  j: 'hku',
+  k: 'jli',
+  l: 'kop',
+  m: 'nj',
+  n: 'bmh',
+  o: 'ipl',
+  p: 'ol',
+  q: 'wa',
+  r: 'eft',
+  s: 'adw',
+  t: 'rgy',
+  u: 'yji',
+  v: 'cbf',
+  w: 'qes',
+  x: 'zsc',
+  y: 'tuh',
+  z: 'xa',
 };
 
 /** One or two typical user mistakes: a typo, a dropped word, swapped words, no accents, lower case. */
@@ -96,7 +119,7 @@ function typo(random: SeededRandom, word: string, kind: number): string {
   if (kind === 3) return word.slice(0, at) + word.slice(at + 1); // dropped letter
   if (kind === 4) return word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2); // swapped letters
   const letter = (word[at] as string).toLowerCase();
-  const neighbour = KEYBOARD_NEIGHBOURS[letter] ? random.pick([...(KEYBOARD_NEIGHBOURS[letter])]) : letter;
+  const neighbour = KEYBOARD_NEIGHBOURS[letter] ? random.pick([...KEYBOARD_NEIGHBOURS[letter]]) : letter;
   return word.slice(0, at) + neighbour + word.slice(at + 1); // neighbouring key
 }
 
@@ -171,7 +194,9 @@ function buildPhase(): void {
   const gzipped = serializeIndex(index, { gzip: true });
   const gzipMs = performance.now() - started;
   const statistics = serializeStatistics(computeStatisticsArtifact(index.columns));
-  console.log(`artifact size:              ${megabytes(raw.length)} raw (serialize ${seconds(serializeMs)}), ${megabytes(gzipped.length)} gzipped (serialize ${seconds(gzipMs)})`);
+  console.log(
+    `artifact size:              ${megabytes(raw.length)} raw (serialize ${seconds(serializeMs)}), ${megabytes(gzipped.length)} gzipped (serialize ${seconds(gzipMs)})`,
+  );
   console.log(`statistics artifact:        ${(statistics.length / 1024).toFixed(1)} KB`);
 
   const rawPath = join(workDirectory, 'index.bin');
@@ -183,7 +208,10 @@ function buildPhase(): void {
   index = undefined;
 
   try {
-    for (const [label, path] of [['gzipped', gzipPath], ['raw', rawPath]] as const) {
+    for (const [label, path] of [
+      ['gzipped', gzipPath],
+      ['raw', rawPath],
+    ] as const) {
       const child = spawnSync(
         process.execPath,
         [...process.execArgv, '--expose-gc', process.argv[1] as string, '--serve', JSON.stringify({ path, queriesPath, label })],
@@ -244,7 +272,8 @@ function servePhase(argument: string): void {
     (probe.droppedWord ? ranks.dropped : ranks.kept).push(rank);
   });
   const share = (list: number[], test: (rank: number) => boolean) => `${((100 * list.filter(test).length) / list.length).toFixed(1)}%`;
-  const quality = (list: number[]) => `rank 1 ${share(list, (rank) => rank === 0)}, top 10 ${share(list, (rank) => rank >= 0)} (${list.length})`;
+  const quality = (list: number[]) =>
+    `rank 1 ${share(list, (rank) => rank === 0)}, top 10 ${share(list, (rank) => rank >= 0)} (${list.length})`;
   let geoTotal = 0;
   const geoDurations = timeEach(queries.geo, (query) => (geoTotal += search(index, query).total));
   let filterTotal = 0;

@@ -57,8 +57,9 @@ describeInBrowser('the review console', () => {
     await page.evaluate(axe.source);
     // An expression, not a function: this file is compiled without the DOM's types.
     const found = await page.evaluate<{ violations: unknown[] }>("axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] })");
-    return (found.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
-      .map((violation) => `${violation.id} (${violation.impact}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    return (found.violations as { id: string; impact: string; nodes: { target: string[] }[] }[]).map(
+      (violation) => `${violation.id} (${violation.impact}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
   }
 
   /** The partner id of the row the review view shows. */
@@ -68,7 +69,8 @@ describeInBrowser('the review console', () => {
     await seedReferenceInventory(api.runtime, DEMO_REFERENCE);
     partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     // Connected as the demo organization is: rows show their hotels' codes at these two suppliers.
-    for (const supplier of ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001', '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002']) await api.request('POST', `/api/v1/suppliers/${supplier}/connect`, { as: partner });
+    for (const supplier of ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001', '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002'])
+      await api.request('POST', `/api/v1/suppliers/${supplier}/connect`, { as: partner });
     const [header, ...lines] = readFileSync(REVIEW_DEMO.file, 'utf8').trimEnd().split('\n');
     // A hostile name on a row of its own, first in partner id order.
     const columns = header!.split(',');
@@ -120,13 +122,25 @@ describeInBrowser('the review console', () => {
     assert.equal(await page.locator('main h1').textContent(), `test inventory ${jobId}`);
     // The job's figures, one read: each status's rows by score, and the risk of the automatic answers no one has checked.
     const rows = await results('limit=1000');
-    const risk = (status: string) => rows.filter((row) => row.status === status && !row.review).reduce((sum, row) => sum + (status === 'UNMATCHED' ? row.score : 1 - row.score), 0);
-    const said = (await page.locator('.expected').textContent())!.match(/^About ([\d.]+) automatic answers are expected wrong among those no one has checked: ([\d.]+) matches and ([\d.]+) rows left unmatched/);
+    const risk = (status: string) =>
+      rows
+        .filter((row) => row.status === status && !row.review)
+        .reduce((sum, row) => sum + (status === 'UNMATCHED' ? row.score : 1 - row.score), 0);
+    const said = (await page.locator('.expected').textContent())!.match(
+      /^About ([\d.]+) automatic answers are expected wrong among those no one has checked: ([\d.]+) matches and ([\d.]+) rows left unmatched/,
+    );
     assert.ok(said, 'the expected wrong answers are said');
-    assert.ok(Math.abs(Number(said[2]) - risk('MATCHED')) < 0.06 && Math.abs(Number(said[3]) - risk('UNMATCHED')) < 0.06, `${said[0]} vs ${risk('MATCHED')}, ${risk('UNMATCHED')}`);
+    assert.ok(
+      Math.abs(Number(said[2]) - risk('MATCHED')) < 0.06 && Math.abs(Number(said[3]) - risk('UNMATCHED')) < 0.06,
+      `${said[0]} vs ${risk('MATCHED')}, ${risk('UNMATCHED')}`,
+    );
     for (const [column, status] of ['MATCHED', 'REVIEW', 'UNMATCHED'].entries()) {
       const counts = await page.locator(`table.histogram tbody tr td:nth-of-type(${column + 1}) .number`).allTextContents();
-      assert.equal(counts.reduce((sum, count) => sum + Number(count), 0), rows.filter((row) => (row.review ? row.review.previous.status : row.status) === status).length, status);
+      assert.equal(
+        counts.reduce((sum, count) => sum + Number(count), 0),
+        rows.filter((row) => (row.review ? row.review.previous.status : row.status) === status).length,
+        status,
+      );
     }
     assert.deepEqual(await accessibilityProblems(), []);
 
@@ -134,7 +148,10 @@ describeInBrowser('the review console', () => {
     await page.getByRole('alert').getByText(`Your organization has no mapping job ${otherJobId}.`, { exact: false }).waitFor();
     // Its queue says so too, instead of a blank page.
     await page.goto(`${api.baseUrl}/console#/jobs/${otherJobId}/review`);
-    await page.locator('.position').getByText(`This queue cannot be read: Your organization has no mapping job ${otherJobId}.`, { exact: false }).waitFor();
+    await page
+      .locator('.position')
+      .getByText(`This queue cannot be read: Your organization has no mapping job ${otherJobId}.`, { exact: false })
+      .waitFor();
     await page.goto(`${api.baseUrl}/console#/jobs/${jobId}`);
     await page.locator('.expected').waitFor();
   });
@@ -161,13 +178,17 @@ describeInBrowser('the review console', () => {
       const line = page.locator('.row-head .supplier-codes');
       if (codes.length > 0) coded++;
       assert.equal(await line.count(), codes.length > 0 ? 1 : 0, id);
-      if (codes.length > 0) assert.equal(await line.textContent(), `Supplier codes: ${codes.map(([supplier, code]) => `${supplier} ${code}`).join(' · ')}`);
+      if (codes.length > 0)
+        assert.equal(await line.textContent(), `Supplier codes: ${codes.map(([supplier, code]) => `${supplier} ${code}`).join(' · ')}`);
       await page.keyboard.press(key);
       if (check) expected.set(id, (row) => check(row, before));
       return id;
     };
     const nextRow = async (previous: string) =>
-      page.waitForFunction((id) => !(globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${id} `), previous);
+      page.waitForFunction(
+        (id) => !(globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${id} `),
+        previous,
+      );
 
     const confirmed = (row: any, before: any) => {
       assert.equal(row.status, 'MATCHED');
@@ -188,7 +209,8 @@ describeInBrowser('the review console', () => {
     // A candidate: the first row shown that has one.
     // A row with two candidates or more, the first with a pin: the README's picture, once their records are read.
     const candidateDistance = page.locator('.evidence tbody tr:last-child td:nth-child(4)');
-    while ((await page.locator('.evidence thead th').count()) < 5 || (await candidateDistance.textContent()) === '–') await nextRow(await press('j', untouched));
+    while ((await page.locator('.evidence thead th').count()) < 5 || (await candidateDistance.textContent()) === '–')
+      await nextRow(await press('j', untouched));
     await page.locator('.map .pin-candidate').first().waitFor();
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('.evidence')?.textContent?.includes('…'));
     await page.screenshot({ path: SCREENSHOT });
@@ -222,13 +244,16 @@ describeInBrowser('the review console', () => {
     assert.equal(await shownRow(), undone);
     expected.set(undone, (row) => assert.deepEqual([row.status, row.review], ['REVIEW', undefined]));
     await page.keyboard.press('j');
-    await page.waitForFunction((id) => (globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${id} `), before);
+    await page.waitForFunction(
+      (id) => (globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${id} `),
+      before,
+    );
     await nextRow(await press('n', noMatch));
     await nextRow(await press('Enter', confirmed));
     await nextRow(await press('ArrowRight', untouched));
     await press('k');
     assert.ok(expected.size >= 10, `${expected.size} rows worked`);
-    assert.ok(coded > 0, 'some rows showed their hotel\'s supplier codes');
+    assert.ok(coded > 0, "some rows showed their hotel's supplier codes");
     // The API's answers arrive after the rows shown: wait until they are all recorded.
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('#notice p'), undefined, { timeout: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -265,7 +290,11 @@ describeInBrowser('the review console', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(await shownRow(), id, 'still on the same row');
     const after = await rowOf(id);
-    assert.deepEqual([after.status, after.review, after.referenceHotelId], [before.status, before.review, before.referenceHotelId], 'nothing decided in the API');
+    assert.deepEqual(
+      [after.status, after.review, after.referenceHotelId],
+      [before.status, before.review, before.referenceHotelId],
+      'nothing decided in the API',
+    );
     await page.locator('main').focus();
   });
 
@@ -273,12 +302,18 @@ describeInBrowser('the review console', () => {
     const id = await shownRow();
     const row = await rowOf(id);
     // The row is this screen's: another reviewer cannot decide it while the lease stands.
-    const refused = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'NO_MATCH', leaseHolder: 'another-reviewer' } });
+    const refused = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: partner,
+      json: { partnerHotelId: id, decision: 'NO_MATCH', leaseHolder: 'another-reviewer' },
+    });
     assert.equal(refused.status, 409, refused.text);
     assert.match(refused.body.message, /is being reviewed by someone else/);
     // Once it lapses (the screen idle past its lease), they can.
     api.clock.advance(91_000);
-    const elsewhere = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'NO_MATCH', note: 'another reviewer', leaseHolder: 'another-reviewer' } });
+    const elsewhere = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: partner,
+      json: { partnerHotelId: id, decision: 'NO_MATCH', note: 'another reviewer', leaseHolder: 'another-reviewer' },
+    });
     assert.equal(elsewhere.status, 200, elsewhere.text);
     assert.ok(row.referenceHotelId);
     await page.keyboard.press('Enter');
@@ -304,13 +339,18 @@ describeInBrowser('the review console', () => {
     const wrong = ofReason.reduce((sum, row) => sum + row.score, 0).toFixed(1);
     await page
       .locator('#bulk-preview')
-      .getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} in REVIEW held as ${reason} scoring 0.20 to 1.00: marking them no match would leave about ${wrong} wrong.`)
+      .getByText(
+        `${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} in REVIEW held as ${reason} scoring 0.20 to 1.00: marking them no match would leave about ${wrong} wrong.`,
+      )
       .waitFor();
     assert.deepEqual(await accessibilityProblems(), []);
     const before = (await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body;
     await page.locator('#bulk-go').focus();
     await page.keyboard.press('Enter');
-    await page.locator('#bulk-outcome').getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} decided`).waitFor();
+    await page
+      .locator('#bulk-outcome')
+      .getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} decided`)
+      .waitFor();
     // The undo has the focus; the figures are read again.
     assert.equal(await page.evaluate<string>('document.activeElement.id'), 'bulk-undo');
     for (const row of ofReason.slice(0, 5)) assert.equal((await rowOf(row.partnerHotelId)).review.decision, 'NO_MATCH');
@@ -318,7 +358,10 @@ describeInBrowser('the review console', () => {
     assert.equal(after.counts.review, before.counts.review - ofReason.length);
     await page.locator('dd').getByText(String(after.counts.review), { exact: true }).first().waitFor();
     await page.keyboard.press('Enter');
-    await page.locator('#bulk-outcome').getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} back in REVIEW.`).waitFor();
+    await page
+      .locator('#bulk-outcome')
+      .getByText(`${ofReason.length} ${ofReason.length === 1 ? 'row' : 'rows'} back in REVIEW.`)
+      .waitFor();
     assert.equal(await page.evaluate<string>('document.activeElement.id'), 'bulk-go');
     assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.counts.review, before.counts.review);
   });
@@ -327,7 +370,11 @@ describeInBrowser('the review console', () => {
     // A team's own job of doubtful rows only (the plain ones would match), in a browser context of its own.
     const team = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     const reference = [...generateReferenceHotels({ count: DEMO_REFERENCE.hotels, seed: DEMO_REFERENCE.seed })];
-    const bigJob = await completedJob(api, team, reviewDemoCsv(reference, 6_000, 11, (kind) => kind !== 'plain' && kind !== 'notInReference'));
+    const bigJob = await completedJob(
+      api,
+      team,
+      reviewDemoCsv(reference, 6_000, 11, (kind) => kind !== 'plain' && kind !== 'notInReference'),
+    );
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.addInitScript(`sessionStorage.setItem('hotel-mapping.api-key', ${JSON.stringify(team.apiKey)})`);
     const teamPage = await context.newPage();
@@ -340,7 +387,9 @@ describeInBrowser('the review console', () => {
     await teamPage.locator('#bulk-min').focus();
     await teamPage.keyboard.press('Control+A');
     await teamPage.keyboard.type('0');
-    const proposals = (await api.request('GET', `/api/v1/mapping/${bigJob}/results?status=REVIEW&limit=1000`, { as: team })).body.results.filter((row: { referenceHotelId: string | null }) => row.referenceHotelId !== null);
+    const proposals = (
+      await api.request('GET', `/api/v1/mapping/${bigJob}/results?status=REVIEW&limit=1000`, { as: team })
+    ).body.results.filter((row: { referenceHotelId: string | null }) => row.referenceHotelId !== null);
     assert.ok(proposals.length >= 300, `${proposals.length} rows in REVIEW with a proposal`);
     await teamPage.locator('#bulk-go').getByText(`Accept: ${proposals.length} rows`).waitFor();
     await teamPage.locator('#bulk-go').focus();
@@ -374,7 +423,9 @@ describeInBrowser('the review console', () => {
   it('works the riskiest automatic answers, likeliest wrong first, matched or not, and says the errors left as it goes', async () => {
     await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/riskiest`);
     await page.locator('.evidence').waitFor();
-    const automatic = (await results('limit=1000')).filter((row) => !row.review && (row.method === 'FUZZY' || (row.status === 'UNMATCHED' && row.method === null)));
+    const automatic = (await results('limit=1000')).filter(
+      (row) => !row.review && (row.method === 'FUZZY' || (row.status === 'UNMATCHED' && row.method === null)),
+    );
     const risk = (row: { status: string; score: number }) => (row.status === 'UNMATCHED' ? row.score : 1 - row.score);
     const riskiest = automatic.filter((row) => row.status !== 'REVIEW').sort((a, b) => risk(b) - risk(a));
     // The row shown is as likely wrong as the likeliest (rows of equal risk may come in either order).
@@ -385,7 +436,12 @@ describeInBrowser('the review console', () => {
     assert.equal(await shownRisk(), risk(riskiest[0]));
     const first = await shownRow();
     const left = async () => Number((await page.locator('.expected-left').textContent())!.match(/^About ([\d.]+) automatic answers/)![1]);
-    await page.locator('.expected-left').getByText(/^About [\d.]+ automatic answers no one has checked are expected wrong\. The queue ends where a row is wrong less than once in 20\.$/).waitFor();
+    await page
+      .locator('.expected-left')
+      .getByText(
+        /^About [\d.]+ automatic answers no one has checked are expected wrong\. The queue ends where a row is wrong less than once in 20\.$/,
+      )
+      .waitFor();
     const before = await left();
     assert.deepEqual(await accessibilityProblems(), []);
     // Deciding the riskiest row takes its risk out of the errors left.
@@ -408,7 +464,8 @@ describeInBrowser('the review console', () => {
         return context.newPage();
       }),
     );
-    const shownOn = async (reviewer: Page) => (await reviewer.locator('.row-head p').first().textContent())!.match(/^Partner id (\S+)/)![1]!;
+    const shownOn = async (reviewer: Page) =>
+      (await reviewer.locator('.row-head p').first().textContent())!.match(/^Partner id (\S+)/)![1]!;
     // Both open the queue at once.
     await Promise.all(pages.map((reviewer) => reviewer.goto(`${api.baseUrl}/console#/jobs/${jobId}/review`)));
     await Promise.all(pages.map((reviewer) => reviewer.locator('.evidence').waitFor()));
@@ -421,22 +478,32 @@ describeInBrowser('the review console', () => {
         assert.notEqual(shown, await shownOn(pages[1 - at]!), `step ${step}`);
         await reviewer.locator('main h1').focus();
         await reviewer.keyboard.press('n');
-        await reviewer.waitForFunction((before) => (globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${before} `) === false, shown);
+        await reviewer.waitForFunction(
+          (before) => (globalThis as any).document.querySelector('.row-head p')?.textContent?.startsWith(`Partner id ${before} `) === false,
+          shown,
+        );
       }
     }
     // Each decided six rows, none of the other's.
-    assert.deepEqual(seen[0]!.filter((id) => seen[1]!.includes(id)), []);
+    assert.deepEqual(
+      seen[0]!.filter((id) => seen[1]!.includes(id)),
+      [],
+    );
     for (const id of [...seen[0]!, ...seen[1]!]) assert.equal((await rowOf(id)).review?.decision, 'NO_MATCH', id);
     // Undo them, for the views after.
     for (const id of [...seen[0]!, ...seen[1]!]) {
       const row = await rowOf(id);
-      await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'WITHDRAW', expectedDecidedAt: row.review.decidedAt } });
+      await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+        as: partner,
+        json: { partnerHotelId: id, decision: 'WITHDRAW', expectedDecidedAt: row.review.decidedAt },
+      });
     }
     await Promise.all(contexts.map((context) => context.close()));
   });
 
   it("works the mapping book's REVIEW entries by keyboard: a decision on the book, and its undo", async () => {
-    const entry = async (id: string) => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${encodeURIComponent(id)}`, { as: partner })).body;
+    const entry = async (id: string) =>
+      (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${encodeURIComponent(id)}`, { as: partner })).body;
     await page.goto(`${api.baseUrl}/console#/book/review`);
     await page.locator('.evidence').waitFor();
     assert.deepEqual(await accessibilityProblems(), []);
@@ -454,9 +521,16 @@ describeInBrowser('the review console', () => {
   });
 
   it("works the book's riskiest automatic answers, read lowest score first from the API, reached from the book's page by keyboard", async () => {
-    const entries = (await api.request('GET', '/api/v1/mapping-book/entries?limit=1000', { as: partner })).body.entries as { partnerHotelId: string; status: string; method: string | null; score: number }[];
+    const entries = (await api.request('GET', '/api/v1/mapping-book/entries?limit=1000', { as: partner })).body.entries as {
+      partnerHotelId: string;
+      status: string;
+      method: string | null;
+      score: number;
+    }[];
     const risk = (held: { status: string; score: number }) => (held.status === 'UNMATCHED' ? held.score : 1 - held.score);
-    const automatic = entries.filter((held) => (held.status === 'MATCHED' && held.method === 'FUZZY') || (held.status === 'UNMATCHED' && held.method === null));
+    const automatic = entries.filter(
+      (held) => (held.status === 'MATCHED' && held.method === 'FUZZY') || (held.status === 'UNMATCHED' && held.method === null),
+    );
     const likeliest = Math.max(...automatic.map(risk));
     await page.goto(`${api.baseUrl}/console#/book`);
     await page.getByRole('link', { name: 'Review the riskiest automatic answers' }).focus();
@@ -469,7 +543,8 @@ describeInBrowser('the review console', () => {
     await page.locator('main h1').focus();
     await page.keyboard.press('n');
     await page.getByRole('status').getByText('NO_MATCH').waitFor();
-    const entry = async () => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${encodeURIComponent(id)}`, { as: partner })).body;
+    const entry = async () =>
+      (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${encodeURIComponent(id)}`, { as: partner })).body;
     assert.equal((await entry()).decision.decision, 'NO_MATCH');
     await page.keyboard.press('u');
     await page.getByRole('status').getByText('decision undone', { exact: false }).waitFor();
@@ -477,16 +552,26 @@ describeInBrowser('the review console', () => {
   });
 
   it("marks every candidate's fields as the proposal's are: the country and city of each compared, not only its name and distance", async () => {
-    const withCandidates = (await results('status=REVIEW&limit=1000')).find((row) => row.candidates.length >= 2 && row.partnerHotel.country && row.partnerHotel.city);
+    const withCandidates = (await results('status=REVIEW&limit=1000')).find(
+      (row) => row.candidates.length >= 2 && row.partnerHotel.country && row.partnerHotel.city,
+    );
     assert.ok(withCandidates, 'a REVIEW row with two candidates and a partner city');
-    assert.ok(['addressMatch', 'postalCodeMatch', 'cityMatch', 'countryMatch'].every((field) => field in withCandidates.candidates[0]), JSON.stringify(withCandidates.candidates[0]));
+    assert.ok(
+      ['addressMatch', 'postalCodeMatch', 'cityMatch', 'countryMatch'].every((field) => field in withCandidates.candidates[0]),
+      JSON.stringify(withCandidates.candidates[0]),
+    );
     await page.goto(`${api.baseUrl}/console#/jobs/${jobId}/row/${encodeURIComponent(withCandidates.partnerHotelId)}`);
     await page.locator('table.evidence').waitFor();
-    const marks = await page.evaluate<Record<string, string[]>>(`Object.fromEntries([...document.querySelectorAll('table.evidence tbody tr')].map((row) =>
+    const marks = await page.evaluate<
+      Record<string, string[]>
+    >(`Object.fromEntries([...document.querySelectorAll('table.evidence tbody tr')].map((row) =>
       [row.querySelector('th').textContent, [...row.querySelectorAll('td:not(.partner)')].map((cell) => cell.className)]))`);
     for (const field of ['Country', 'City']) {
       assert.equal(marks[field]!.length, 1 + withCandidates.candidates.length, field);
-      assert.ok(marks[field]!.every((mark) => mark === 'agree' || mark === 'differ'), `${field}: ${marks[field]!.join(', ')}`);
+      assert.ok(
+        marks[field]!.every((mark) => mark === 'agree' || mark === 'differ'),
+        `${field}: ${marks[field]!.join(', ')}`,
+      );
     }
   });
 
@@ -513,7 +598,13 @@ describeInBrowser('the review console', () => {
     try {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        for (const view of ['console#/jobs', `console#/jobs/${jobId}`, `console#/jobs/${jobId}/review`, `console#/jobs/${jobId}/riskiest`, 'console#/book']) {
+        for (const view of [
+          'console#/jobs',
+          `console#/jobs/${jobId}`,
+          `console#/jobs/${jobId}/review`,
+          `console#/jobs/${jobId}/riskiest`,
+          'console#/book',
+        ]) {
           await page.goto(`${api.baseUrl}/${view}`);
           await page.locator('main h1').first().waitFor();
           await page.waitForLoadState('networkidle');
@@ -571,7 +662,11 @@ describeInBrowser('the review console', () => {
       '**/api/v1/mapping/*/reviews',
       async (route) => {
         await route.fetch();
-        await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service Unavailable', message: 'Endpoint request timed out' }) });
+        await route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'Service Unavailable', message: 'Endpoint request timed out' }),
+        });
       },
       { times: 1 },
     );
@@ -582,10 +677,14 @@ describeInBrowser('the review console', () => {
     // The undo is said at once: its request is held until the page has said so.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/v1/mapping/*/reviews', async (route) => {
-      await held;
-      await route.continue();
-    }, { times: 1 });
+    await page.route(
+      '**/api/v1/mapping/*/reviews',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await page.keyboard.press('u');
     await page.getByRole('status').getByText('undoing…', { exact: false }).waitFor();
     release();
@@ -594,7 +693,11 @@ describeInBrowser('the review console', () => {
 
     // A 503 that came before the API recorded anything: said so, and the row stays in REVIEW.
     const next = await shownRow();
-    await page.route('**/api/v1/mapping/*/reviews', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Service Unavailable","message":"down"}' }), { times: 1 });
+    await page.route(
+      '**/api/v1/mapping/*/reviews',
+      (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Service Unavailable","message":"down"}' }),
+      { times: 1 },
+    );
     await page.keyboard.press('n');
     await page.locator('#notice').getByText(`(${next}) was not decided`, { exact: false }).waitFor();
     assert.equal((await rowOf(next)).status, 'REVIEW');

@@ -55,7 +55,12 @@ async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, seco
   }
 }
 
-export async function partnerFlow(options: { baseUrl: string; apiKey: string; hotelsCsv: string; receiver: WebhookReceiver }): Promise<FlowOutcome> {
+export async function partnerFlow(options: {
+  baseUrl: string;
+  apiKey: string;
+  hotelsCsv: string;
+  receiver: WebhookReceiver;
+}): Promise<FlowOutcome> {
   const client = createClient<paths>({ baseUrl: options.baseUrl, headers: { 'X-API-Key': options.apiKey } });
 
   const suppliers = await ok(client.GET('/api/v1/suppliers'));
@@ -65,7 +70,12 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
 
   await ok(
     client.PUT('/api/v1/export-format', {
-      body: { format: 'csv', includeFields: ['partnerHotelId', 'referenceHotelId', 'status', 'score'], includeHeader: true, compression: 'none' },
+      body: {
+        format: 'csv',
+        includeFields: ['partnerHotelId', 'referenceHotelId', 'status', 'score'],
+        includeHeader: true,
+        compression: 'none',
+      },
     }),
   );
 
@@ -89,13 +99,18 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     }),
   );
   const jobPath = { params: { path: { jobId: created.mappingJobId } } };
-  const job = await poll(() => ok(client.GET('/api/v1/mapping/{jobId}', jobPath)), (view) => view.status !== 'PENDING' && view.status !== 'RUNNING');
+  const job = await poll(
+    () => ok(client.GET('/api/v1/mapping/{jobId}', jobPath)),
+    (view) => view.status !== 'PENDING' && view.status !== 'RUNNING',
+  );
 
   const results: MappingResult[] = [];
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await ok(client.GET('/api/v1/mapping/{jobId}/results', { params: { path: { jobId: created.mappingJobId }, query: { limit: 10, cursor } } }));
+    const page = await ok(
+      client.GET('/api/v1/mapping/{jobId}/results', { params: { path: { jobId: created.mappingJobId }, query: { limit: 10, cursor } } }),
+    );
     results.push(...page.results);
     cursor = page.nextCursor ?? undefined;
     pages++;
@@ -117,7 +132,16 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     client.POST('/api/v1/mapping/match', {
       body: {
         hotels: [
-          { id: 'FIND-1', name: facts.name, address: facts.address, postalCode: facts.postalCode, city: facts.city, country: facts.country, lat: facts.latitude, lon: facts.longitude },
+          {
+            id: 'FIND-1',
+            name: facts.name,
+            address: facts.address,
+            postalCode: facts.postalCode,
+            city: facts.city,
+            country: facts.country,
+            lat: facts.latitude,
+            lon: facts.longitude,
+          },
           { id: 'FIND-2' },
         ],
         view: 'ENGINE',
@@ -125,10 +149,14 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     }),
   );
   const [answer, refused] = found.results;
-  if (!answer || answer.status === 'REJECTED' || !refused || refused.status !== 'REJECTED') throw new Error(`unexpected find-match answers ${JSON.stringify(found.results)}`);
+  if (!answer || answer.status === 'REJECTED' || !refused || refused.status !== 'REJECTED')
+    throw new Error(`unexpected find-match answers ${JSON.stringify(found.results)}`);
 
   // A large job's file is prepared in the background (202, status PREPARING): the same request answers 200 with its URL once written.
-  const exported = await poll(() => ok(client.POST('/api/v1/mapping/{jobId}/export', jobPath)), (answer) => 'fileUrl' in answer);
+  const exported = await poll(
+    () => ok(client.POST('/api/v1/mapping/{jobId}/export', jobPath)),
+    (answer) => 'fileUrl' in answer,
+  );
   if (!('fileUrl' in exported)) throw new Error('the export was never ready');
   const file = await (await fetch(exported.fileUrl)).text();
 
@@ -138,18 +166,31 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
   const quota = await ok(client.GET('/api/v1/billing/quota/status'));
   await ok(client.GET('/api/v1/billing/metrics/history', { params: { query: { limit: 6 } } }));
 
-  const subscription = await ok(client.POST('/api/v1/webhook-subscriptions', { body: { url: options.receiver.url, events: ['MAPPING_COMPLETED'] } }));
+  const subscription = await ok(
+    client.POST('/api/v1/webhook-subscriptions', { body: { url: options.receiver.url, events: ['MAPPING_COMPLETED'] } }),
+  );
   const subscriptionPath = { params: { path: { id: subscription.id } } };
-  const test = await ok(client.POST('/api/v1/webhook-subscriptions/{id}/test', { ...subscriptionPath, body: { eventType: 'MAPPING_COMPLETED' } }));
+  const test = await ok(
+    client.POST('/api/v1/webhook-subscriptions/{id}/test', { ...subscriptionPath, body: { eventType: 'MAPPING_COMPLETED' } }),
+  );
   const received = await options.receiver.next();
   // Throws unless the request is signed with the subscription's secret.
   const event = new Webhook(subscription.secret).verify(received.body, received.headers);
   const webhookEventType = typeof event === 'object' && event !== null && 'type' in event ? String(event.type) : '';
   const delivery = await poll(
-    () => ok(client.GET('/api/v1/webhook-subscriptions/{id}/deliveries/{deliveryId}', { params: { path: { id: subscription.id, deliveryId: test.deliveryId } } })),
+    () =>
+      ok(
+        client.GET('/api/v1/webhook-subscriptions/{id}/deliveries/{deliveryId}', {
+          params: { path: { id: subscription.id, deliveryId: test.deliveryId } },
+        }),
+      ),
     (view) => view.status === 'SUCCEEDED' || view.status === 'DEAD_LETTERED',
   );
-  const history = await ok(client.GET('/api/v1/webhook-subscriptions/{id}/deliveries', { params: { path: { id: subscription.id }, query: { limit: 20, status: 'SUCCEEDED' } } }));
+  const history = await ok(
+    client.GET('/api/v1/webhook-subscriptions/{id}/deliveries', {
+      params: { path: { id: subscription.id }, query: { limit: 20, status: 'SUCCEEDED' } },
+    }),
+  );
   if (!history.deliveries.some((item) => item.id === test.deliveryId)) throw new Error('the test delivery is not in the history');
 
   return {
@@ -158,7 +199,13 @@ export async function partnerFlow(options: { baseUrl: string; apiKey: string; ho
     resultRows: results.length,
     pages,
     reviewed: { partnerHotelId: reviewed.partnerHotelId, decision: decision.decision, status: reviewed.status },
-    foundMatch: { jobHotel: mapped.referenceHotelId, foundHotel: answer.referenceHotelId, from: answer.from, refusedBecause: refused.reason, charged: found.charged },
+    foundMatch: {
+      jobHotel: mapped.referenceHotelId,
+      foundHotel: answer.referenceHotelId,
+      from: answer.from,
+      refusedBecause: refused.reason,
+      charged: found.charged,
+    },
     exportedLines: file.trim().split('\n').length,
     mappingsUsedToday: quota.mappingsUsedToday,
     webhookEventType,

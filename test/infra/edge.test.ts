@@ -9,7 +9,14 @@ import { describe, it } from '@jest/globals';
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import { COMMON_RULES_COUNTED, EDGE_RATE_LIMITS, EdgeProtection, guardedPublicRoutes, publicRoutePerIp, webAclSetting } from '../../infra/constructs/edge-protection';
+import {
+  COMMON_RULES_COUNTED,
+  EDGE_RATE_LIMITS,
+  EdgeProtection,
+  guardedPublicRoutes,
+  publicRoutePerIp,
+  webAclSetting,
+} from '../../infra/constructs/edge-protection';
 import { HotelMappingApi, STAGE_THROTTLE } from '../../infra/constructs/hotel-mapping-api';
 import { awsSolutionsFindings, describeViolations } from '../../infra/nag';
 import { ROUTES_DRAWN_ONE_BY_ONE } from '../../infra/observability';
@@ -20,7 +27,12 @@ import { routeList } from '../../shared/routes';
 
 const PLATFORM_WEB_ACL = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333';
 const CERTIFICATE_ARN = 'arn:aws:acm:eu-west-1:123456789012:certificate/0f2c8a4e-1b7d-4c3e-9a5f-6d8e7b9c0a1b';
-const STAGE_PRICE_IDS = { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' };
+const STAGE_PRICE_IDS = {
+  SUBSCRIPTION: 'price_sub_prod',
+  ENTERPRISE: 'price_ent_prod',
+  creditsProduct: 'prod_credits',
+  creditsPrice: 'price_credits_prod',
+};
 
 const appWith = (context: Record<string, unknown>) => new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
 
@@ -39,15 +51,31 @@ const settingOf = (route: { path: string; method: string }) =>
 
 describe('the web ACL a stage must have', () => {
   const prodStack = (id: string, context: Record<string, unknown>) =>
-    new HotelMappingStack(appWith({ production: 'true', retainData: 'true', alarmEmail: 'ops@example.com', ...context }), id, { stage: 'prod', priceIds: STAGE_PRICE_IDS });
+    new HotelMappingStack(appWith({ production: 'true', retainData: 'true', alarmEmail: 'ops@example.com', ...context }), id, {
+      stage: 'prod',
+      priceIds: STAGE_PRICE_IDS,
+    });
 
   it('refuses to synthesize a production stage without -c webAcl, saying how', () => {
-    assert.throws(() => prodStack('Unguarded', {}), /The production stage "prod" needs a web ACL in front of its API: deploy it with -c webAcl=stack .* or -c webAcl=<the ARN of a regional web ACL>/);
+    assert.throws(
+      () => prodStack('Unguarded', {}),
+      /The production stage "prod" needs a web ACL in front of its API: deploy it with -c webAcl=stack .* or -c webAcl=<the ARN of a regional web ACL>/,
+    );
   });
 
   it('refuses a webAcl that is neither "stack" nor a regional web ACL ARN', () => {
-    for (const value of ['yes', 'true', PLATFORM_WEB_ACL.replace('regional', 'global'), PLATFORM_WEB_ACL.replace('wafv2', 'waf-regional'), `${PLATFORM_WEB_ACL} `]) {
-      assert.throws(() => webAclSetting(value), /webAcl must be "stack" \(the stack creates its own web ACL\) or the ARN of a regional WAFv2 web ACL/, value);
+    for (const value of [
+      'yes',
+      'true',
+      PLATFORM_WEB_ACL.replace('regional', 'global'),
+      PLATFORM_WEB_ACL.replace('wafv2', 'waf-regional'),
+      `${PLATFORM_WEB_ACL} `,
+    ]) {
+      assert.throws(
+        () => webAclSetting(value),
+        /webAcl must be "stack" \(the stack creates its own web ACL\) or the ARN of a regional WAFv2 web ACL/,
+        value,
+      );
     }
     assert.throws(() => prodStack('Garbled', { webAcl: 'yes' }), /webAcl must be "stack"/);
     assert.equal(webAclSetting(undefined), undefined);
@@ -55,7 +83,7 @@ describe('the web ACL a stage must have', () => {
   });
 });
 
-describe('the stack\'s own web ACL (webAcl=stack)', () => {
+describe("the stack's own web ACL (webAcl=stack)", () => {
   const [aclId, acl] = ofType('AWS::WAFv2::WebACL')[0]!;
   const rules = acl.Properties.Rules as any[];
   const ruleNamed = (name: string) => rules.find((rule) => rule.Name === name);
@@ -97,7 +125,9 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
   it('limits each client IP, each X-API-Key and each Authorization value over one minute', () => {
     const window = EDGE_RATE_LIMITS.windowSeconds;
     assert.equal(window, 60);
-    assert.deepEqual(ruleNamed('RatePerIp').Statement, { RateBasedStatement: { Limit: EDGE_RATE_LIMITS.perIp, EvaluationWindowSec: window, AggregateKeyType: 'IP' } });
+    assert.deepEqual(ruleNamed('RatePerIp').Statement, {
+      RateBasedStatement: { Limit: EDGE_RATE_LIMITS.perIp, EvaluationWindowSec: window, AggregateKeyType: 'IP' },
+    });
     const byHeader = (name: string, limit: number) => ({
       RateBasedStatement: {
         Limit: limit,
@@ -108,10 +138,13 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
     });
     assert.deepEqual(ruleNamed('RatePerApiKey').Statement, byHeader('x-api-key', EDGE_RATE_LIMITS.perApiKey));
     assert.deepEqual(ruleNamed('RatePerAuthorization').Statement, byHeader('authorization', EDGE_RATE_LIMITS.perAuthorization));
-    assert.ok(EDGE_RATE_LIMITS.perIp > EDGE_RATE_LIMITS.perApiKey, "an address's limit is above a credential's: a partner's keys may share one address");
+    assert.ok(
+      EDGE_RATE_LIMITS.perIp > EDGE_RATE_LIMITS.perApiKey,
+      "an address's limit is above a credential's: a partner's keys may share one address",
+    );
   });
 
-  it('lets one client IP take at most a quarter of a public route\'s own throttle (the token exchange, the Stripe webhook): no address can lock every partner out', () => {
+  it("lets one client IP take at most a quarter of a public route's own throttle (the token exchange, the Stripe webhook): no address can lock every partner out", () => {
     const publicRoutes = guardedPublicRoutes(routeList);
     assert.deepEqual(publicRoutes.map((route) => route.path).sort(), ['/api/v1/auth/token', '/api/v1/billing/stripe/webhook']);
     for (const route of publicRoutes) {
@@ -121,7 +154,14 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
           Limit: publicRoutePerIp(route.throttle!),
           EvaluationWindowSec: EDGE_RATE_LIMITS.windowSeconds,
           AggregateKeyType: 'IP',
-          ScopeDownStatement: { ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'ENDS_WITH', SearchString: route.path, TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+          ScopeDownStatement: {
+            ByteMatchStatement: {
+              FieldToMatch: { UriPath: {} },
+              PositionalConstraint: 'ENDS_WITH',
+              SearchString: route.path,
+              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            },
+          },
         },
       });
       // Over the window, one address reaches a quarter of what the route takes from everyone.
@@ -139,17 +179,29 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
         },
       },
     };
-    for (const name of ['RatePerIp', 'RatePerApiKey', 'RatePerAuthorization', 'RatePerIpOnApiKeysToken', 'RatePerIpOnBillingStripeWebhook']) assert.deepEqual(ruleNamed(name).Action, expected, name);
+    for (const name of ['RatePerIp', 'RatePerApiKey', 'RatePerAuthorization', 'RatePerIpOnApiKeysToken', 'RatePerIpOnBillingStripeWebhook'])
+      assert.deepEqual(ruleNamed(name).Action, expected, name);
     const body = acl.Properties.CustomResponseBodies.TooManyRequests;
     assert.equal(body.ContentType, 'APPLICATION_JSON');
-    assert.deepEqual(JSON.parse(body.Content), errorBody(429, 'Too many requests from this address or credential. Retry after 60 seconds.'));
+    assert.deepEqual(
+      JSON.parse(body.Content),
+      errorBody(429, 'Too many requests from this address or credential. Retry after 60 seconds.'),
+    );
   });
 
   it('publishes metrics and sampled requests for each rule and for the ACL', () => {
     for (const rule of rules) {
-      assert.deepEqual(rule.VisibilityConfig, { CloudWatchMetricsEnabled: true, MetricName: `hotel-mapping-edge-${rule.Name}`, SampledRequestsEnabled: true }, rule.Name);
+      assert.deepEqual(
+        rule.VisibilityConfig,
+        { CloudWatchMetricsEnabled: true, MetricName: `hotel-mapping-edge-${rule.Name}`, SampledRequestsEnabled: true },
+        rule.Name,
+      );
     }
-    assert.deepEqual(acl.Properties.VisibilityConfig, { CloudWatchMetricsEnabled: true, MetricName: 'hotel-mapping-edge-WebAcl', SampledRequestsEnabled: true });
+    assert.deepEqual(acl.Properties.VisibilityConfig, {
+      CloudWatchMetricsEnabled: true,
+      MetricName: 'hotel-mapping-edge-WebAcl',
+      SampledRequestsEnabled: true,
+    });
   });
 
   it('logs every request it inspects to aws-waf-logs-<name>, kept a month, its credential headers redacted', () => {
@@ -157,7 +209,10 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
     assert.equal(configurations.length, 1);
     const [, logging] = configurations[0]!;
     assert.deepEqual(logging.Properties.ResourceArn, { 'Fn::GetAtt': [aclId, 'Arn'] });
-    assert.deepEqual(logging.Properties.RedactedFields, [{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'x-api-key' } }]);
+    assert.deepEqual(logging.Properties.RedactedFields, [
+      { SingleHeader: { Name: 'authorization' } },
+      { SingleHeader: { Name: 'x-api-key' } },
+    ]);
     assert.equal(logging.Properties.LoggingFilter, undefined, 'every request, not only the blocked ones');
     const logGroupId = idOf(stack.edgeProtection!.logGroup!);
     const logGroup = resources[logGroupId]!.Properties;
@@ -180,7 +235,9 @@ describe('the stack\'s own web ACL (webAcl=stack)', () => {
   it("satisfies cdk-nag's APIG3 without its acknowledgement, and the edge's resources leave cdk-nag nothing to report", () => {
     const { errors, warnings } = awsSolutionsFindings(app);
     const atTheEdge = [...errors, ...warnings].filter(
-      (violation) => violation.ruleName === 'AwsSolutions-APIG3' || violation.violatingResources.some((r) => /^Edge\/(EdgeProtection|Api)\//.test(r.constructPath ?? '')),
+      (violation) =>
+        violation.ruleName === 'AwsSolutions-APIG3' ||
+        violation.violatingResources.some((r) => /^Edge\/(EdgeProtection|Api)\//.test(r.constructPath ?? '')),
     );
     assert.deepEqual(atTheEdge, [], describeViolations(atTheEdge));
     const acknowledged = stack.node
@@ -198,7 +255,14 @@ describe("the platform team's web ACL, by ARN", () => {
     const bare = new Stack(appWith({}), 'Bare');
     const api = new HotelMappingApi(bare, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes: [], measuredRoutes: [] });
     api.root.addMethod('GET', new apigateway.MockIntegration());
-    if (withAcl) new EdgeProtection(bare, 'EdgeProtection', { webAcl: PLATFORM_WEB_ACL, stage: api.deploymentStage, name: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes: [] });
+    if (withAcl)
+      new EdgeProtection(bare, 'EdgeProtection', {
+        webAcl: PLATFORM_WEB_ACL,
+        stage: api.deploymentStage,
+        name: 'bare',
+        removalPolicy: RemovalPolicy.DESTROY,
+        routes: [],
+      });
     return bare;
   };
   const bare = bareApi(true);
@@ -269,10 +333,16 @@ describe('per-method throttles and metrics', () => {
 
   it('draws on the dashboard, by route, exactly the routes that publish per-method metrics; the alarms use the API totals only', () => {
     const observability = Template.fromStack(stack.observability).toJSON().Resources as Record<string, { Type: string; Properties: any }>;
-    const body = JSON.stringify(Object.values(observability).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties.DashboardBody);
-    const drawn = [...body.matchAll(/\\"Method\\",\\"([A-Z]+)\\",\\"Resource\\",\\"([^\\]+)\\"/g)].map(([, method, path]) => `${method} ${path}`);
+    const body = JSON.stringify(
+      Object.values(observability).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties.DashboardBody,
+    );
+    const drawn = [...body.matchAll(/\\"Method\\",\\"([A-Z]+)\\",\\"Resource\\",\\"([^\\]+)\\"/g)].map(
+      ([, method, path]) => `${method} ${path}`,
+    );
     assert.deepEqual([...new Set(drawn)].sort(), ROUTES_DRAWN_ONE_BY_ONE.map((route) => `${route.method} ${route.path}`).sort());
-    const apiAlarms = Object.entries(observability).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm' && JSON.stringify(r.Properties).includes('AWS/ApiGateway'));
+    const apiAlarms = Object.entries(observability).filter(
+      ([, r]) => r.Type === 'AWS::CloudWatch::Alarm' && JSON.stringify(r.Properties).includes('AWS/ApiGateway'),
+    );
     assert.ok(apiAlarms.length >= 3);
     for (const [id, alarm] of apiAlarms) {
       const dimensionNames = JSON.stringify(alarm.Properties).match(/"Name":"[A-Za-z]+"/g) ?? [];
@@ -293,16 +363,26 @@ describe('a custom domain from context', () => {
     });
     const mappings = ofType('AWS::ApiGateway::BasePathMapping');
     assert.equal(mappings.length, 1);
-    assert.deepEqual(mappings[0]![1].Properties, { DomainName: { Ref: domainId }, RestApiId: { Ref: idOf(stack.api) }, Stage: { Ref: stageId } });
+    assert.deepEqual(mappings[0]![1].Properties, {
+      DomainName: { Ref: domainId },
+      RestApiId: { Ref: idOf(stack.api) },
+      Stage: { Ref: stageId },
+    });
     const outputs = template.toJSON().Outputs;
     assert.equal(outputs.CustomDomainUrl.Value, 'https://api.example.com/');
     assert.deepEqual(outputs.CustomDomainTarget.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
     assert.deepEqual(outputs.CustomDomainHostedZoneId.Value, { 'Fn::GetAtt': [domainId, 'RegionalHostedZoneId'] });
-    assert.deepEqual(ofType('AWS::Route53::RecordSet'), [], 'DNS is the zone owner\'s');
+    assert.deepEqual(ofType('AWS::Route53::RecordSet'), [], "DNS is the zone owner's");
   });
 
   it('refuses a domain name without its certificate, and a certificate without its name', () => {
-    assert.throws(() => new HotelMappingStack(appWith({ domainName: 'api.example.com' }), 'HalfName', { stage: 'test' }), /A custom domain needs both -c domainName=.* and -c certificateArn=/);
-    assert.throws(() => new HotelMappingStack(appWith({ certificateArn: CERTIFICATE_ARN }), 'HalfCertificate', { stage: 'test' }), /A custom domain needs both/);
+    assert.throws(
+      () => new HotelMappingStack(appWith({ domainName: 'api.example.com' }), 'HalfName', { stage: 'test' }),
+      /A custom domain needs both -c domainName=.* and -c certificateArn=/,
+    );
+    assert.throws(
+      () => new HotelMappingStack(appWith({ certificateArn: CERTIFICATE_ARN }), 'HalfCertificate', { stage: 'test' }),
+      /A custom domain needs both/,
+    );
   });
 });

@@ -39,7 +39,10 @@ describe('the outbox relay', () => {
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
     const actions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
     assert.ok(actions.includes('sqs:SendMessage'));
-    assert.ok(!actions.some((action: string) => /^dynamodb:(GetItem|PutItem|Query|UpdateItem|DeleteItem|BatchWriteItem|Scan)$/.test(action)), actions.join());
+    assert.ok(
+      !actions.some((action: string) => /^dynamodb:(GetItem|PutItem|Query|UpdateItem|DeleteItem|BatchWriteItem|Scan)$/.test(action)),
+      actions.join(),
+    );
     const environment = resources[relayId]!.Properties.Environment.Variables;
     assert.ok('QUEUE_URL_DOMAIN_EVENTS' in environment);
     assert.ok(!('TABLE_NAME' in environment));

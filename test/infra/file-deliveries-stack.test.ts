@@ -16,7 +16,8 @@ function functionIdOf(handler: string): string {
   assert.ok(fn, `${handler} has a function`);
   return logicalIdOf(fn);
 }
-const variablesOf = (handler: string) => (resources[functionIdOf(handler)]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+const variablesOf = (handler: string) =>
+  (resources[functionIdOf(handler)]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
 const roleIdOf = (handler: string): string => resources[functionIdOf(handler)]!.Properties.Role['Fn::GetAtt'][0];
 function statementsOf(handler: string): Statement[] {
   return ofType('AWS::IAM::Policy')
@@ -30,8 +31,10 @@ const CONNECTING = ['file-deliveries/test', 'file-deliveries/delivery'];
 const DESCRIBING = ['file-deliveries/create', 'file-deliveries/list', 'file-deliveries/get', 'file-deliveries/update'];
 
 describe('IAM and settings of the file deliveries', () => {
-  it('lets exactly the connection test and the delivery worker assume partners\' roles', () => {
-    const assuming = [...stack.functions.keys()].filter((handler) => statementsOf(handler).some((s) => actionsIn(s).includes('sts:AssumeRole')));
+  it("lets exactly the connection test and the delivery worker assume partners' roles", () => {
+    const assuming = [...stack.functions.keys()].filter((handler) =>
+      statementsOf(handler).some((s) => actionsIn(s).includes('sts:AssumeRole')),
+    );
     assert.deepEqual(assuming.sort(), [...CONNECTING].sort());
     for (const handler of CONNECTING) {
       const [statement, ...others] = statementsOf(handler).filter((s) => actionsIn(s).includes('sts:AssumeRole'));
@@ -48,11 +51,15 @@ describe('IAM and settings of the file deliveries', () => {
   });
 
   it('lets the saving routes seal credentials and the connecting functions open them, nothing more', () => {
-    const kmsOf = (handler: string) => statementsOf(handler).filter((s) => JSON.stringify(s.Resource) === keyArn).flatMap(actionsIn);
+    const kmsOf = (handler: string) =>
+      statementsOf(handler)
+        .filter((s) => JSON.stringify(s.Resource) === keyArn)
+        .flatMap(actionsIn);
     assert.ok(kmsOf('file-deliveries/create').includes('kms:Encrypt'));
     assert.deepEqual(kmsOf('file-deliveries/update'), ['kms:Encrypt']);
     for (const handler of CONNECTING) assert.deepEqual(kmsOf(handler), ['kms:Decrypt'], handler);
-    for (const handler of ['file-deliveries/list', 'file-deliveries/get', 'file-deliveries/delete', 'file-deliveries/deliveries']) assert.deepEqual(kmsOf(handler), [], handler);
+    for (const handler of ['file-deliveries/list', 'file-deliveries/get', 'file-deliveries/delete', 'file-deliveries/deliveries'])
+      assert.deepEqual(kmsOf(handler), [], handler);
   });
 
   it('lets the delivery worker read export files only, send its retries and schedule the last', () => {
@@ -61,12 +68,17 @@ describe('IAM and settings of the file deliveries', () => {
     assert.equal(reads.length, 1);
     assert.ok(JSON.stringify(reads[0]!.Resource).includes('/exports/*'), JSON.stringify(reads[0]!.Resource));
     assert.ok(!statements.some((s) => actionsIn(s).includes('s3:PutObject')));
-    assert.ok(statements.some((s) => actionsIn(s).includes('sqs:SendMessage') && JSON.stringify(s.Resource) === queueArn('file-deliveries')));
+    assert.ok(
+      statements.some((s) => actionsIn(s).includes('sqs:SendMessage') && JSON.stringify(s.Resource) === queueArn('file-deliveries')),
+    );
     assert.ok(statements.some((s) => actionsIn(s).includes('scheduler:CreateSchedule')));
   });
 
   it('lets the completion export start deliveries, and the relay queue it', () => {
-    const sends = (handler: string) => statementsOf(handler).filter((s) => actionsIn(s).includes('sqs:SendMessage')).map((s) => JSON.stringify(s.Resource));
+    const sends = (handler: string) =>
+      statementsOf(handler)
+        .filter((s) => actionsIn(s).includes('sqs:SendMessage'))
+        .map((s) => JSON.stringify(s.Resource));
     assert.ok(sends('mapping-jobs/export-preparation').includes(queueArn('file-deliveries')));
     assert.ok(stack.functions.has('mapping-jobs/export-dead-letters'));
   });

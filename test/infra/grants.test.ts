@@ -12,9 +12,21 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { OBJECT_ACTIONS, TABLE_ACTIONS } from '../../infra/constructs/service-resources';
 import { billingRoutes } from '../../shared/billing';
 import { MATCHING_INDEX_PREFIX, referenceRoutes, REFERENCE_FILES_PREFIX } from '../../shared/reference';
-import { INVENTORY_FILES_PREFIX, INVENTORY_UPLOADS_PREFIX, inventoryValidationQueue, partnerInventoryRoutes } from '../../shared/partner-inventories';
+import {
+  INVENTORY_FILES_PREFIX,
+  INVENTORY_UPLOADS_PREFIX,
+  inventoryValidationQueue,
+  partnerInventoryRoutes,
+} from '../../shared/partner-inventories';
 import { supplierRoutes } from '../../shared/suppliers';
-import { OBJECT_USES, objectPrefixes, touchesObjects, type BucketAccess, type ObjectUse, type ResourceAccess } from '../../shared/platform/access';
+import {
+  OBJECT_USES,
+  objectPrefixes,
+  touchesObjects,
+  type BucketAccess,
+  type ObjectUse,
+  type ResourceAccess,
+} from '../../shared/platform/access';
 import { EXPORTS_PREFIX } from '../../shared/export-format';
 import { JOB_RESULTS_PREFIX } from '../../shared/mapping-jobs';
 import { BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX } from '../../shared/mapping-book';
@@ -63,7 +75,9 @@ const overlaps = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
 const functionsWithAccess: { handler: string; access: Pick<ResourceAccess, 'table' | 'objects' | 'resultObjects'> }[] = [
   ...routeList.map(({ handler, access }) => ({ handler, access })),
   ...queueList.map(({ handler, access }) => ({ handler, access })),
-  ...queueList.flatMap(({ deadLetterHandler, deadLetterAccess }) => (deadLetterHandler ? [{ handler: deadLetterHandler, access: deadLetterAccess! }] : [])),
+  ...queueList.flatMap(({ deadLetterHandler, deadLetterAccess }) =>
+    deadLetterHandler ? [{ handler: deadLetterHandler, access: deadLetterAccess! }] : [],
+  ),
   { handler: EVENT_RELAY.handler, access: EVENT_RELAY.access },
 ];
 
@@ -74,7 +88,10 @@ describe('object grants', () => {
       .filter((statement) => actionsOf(statement).some((action) => action.startsWith('s3:')));
     assert.ok(s3Statements.length > 0);
     for (const statement of s3Statements) {
-      assert.ok(actionsOf(statement).every((action) => ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging'].includes(action)), JSON.stringify(statement.Action));
+      assert.ok(
+        actionsOf(statement).every((action) => ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging'].includes(action)),
+        JSON.stringify(statement.Action),
+      );
       for (const resource of [statement.Resource].flat()) assert.notEqual(objectsOf(resource).prefix, '', 'not the whole bucket');
     }
   });
@@ -83,17 +100,30 @@ describe('object grants', () => {
     for (const { handler, access } of functionsWithAccess) {
       for (const bucket of ['objects', 'resultObjects'] as const) {
         for (const use of OBJECT_USES) {
-          assert.deepEqual(grantedPrefixes(handler, use, bucket), [...objectPrefixes(access, use, bucket)].sort(), `${handler} ${bucket} ${use}`);
+          assert.deepEqual(
+            grantedPrefixes(handler, use, bucket),
+            [...objectPrefixes(access, use, bucket)].sort(),
+            `${handler} ${bucket} ${use}`,
+          );
         }
       }
     }
   });
 
   it("keep a job's results, exports, the book's change feed, exports and derived files, and uploads waiting for completion in the results bucket, which is not backed up, and nothing else there", () => {
-    const resultPrefixes = new Set(functionsWithAccess.flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, 'resultObjects'))));
-    assert.deepEqual([...resultPrefixes].sort(), [BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX, EXPORTS_PREFIX, INVENTORY_UPLOADS_PREFIX, JOB_RESULTS_PREFIX].sort());
+    const resultPrefixes = new Set(
+      functionsWithAccess.flatMap(({ access }) => OBJECT_USES.flatMap((use) => objectPrefixes(access, use, 'resultObjects'))),
+    );
+    assert.deepEqual(
+      [...resultPrefixes].sort(),
+      [BOOK_CHANGES_PREFIX, BOOK_DERIVED_PREFIX, BOOK_EXPORTS_PREFIX, EXPORTS_PREFIX, INVENTORY_UPLOADS_PREFIX, JOB_RESULTS_PREFIX].sort(),
+    );
     for (const { handler, access } of functionsWithAccess) {
-      for (const use of OBJECT_USES) assert.ok(!objectPrefixes(access, use).some((prefix) => resultPrefixes.has(prefix)), `${handler} ${use}: results only in the results bucket`);
+      for (const use of OBJECT_USES)
+        assert.ok(
+          !objectPrefixes(access, use).some((prefix) => resultPrefixes.has(prefix)),
+          `${handler} ${use}: results only in the results bucket`,
+        );
     }
   });
 
@@ -102,7 +132,8 @@ describe('object grants', () => {
     assert.ok(referenceHandlers.includes('reference/search') && referenceHandlers.includes('reference/search-advanced'));
     for (const handler of referenceHandlers) {
       for (const use of OBJECT_USES) {
-        for (const prefix of grantedPrefixes(handler, use)) assert.ok(!overlaps(prefix, INVENTORY_FILES_PREFIX), `${handler} ${use} ${prefix}`);
+        for (const prefix of grantedPrefixes(handler, use))
+          assert.ok(!overlaps(prefix, INVENTORY_FILES_PREFIX), `${handler} ${use} ${prefix}`);
       }
     }
     assert.deepEqual(grantedPrefixes('reference/search', 'read'), [REFERENCE_FILES_PREFIX]);
@@ -124,7 +155,9 @@ describe('object grants', () => {
     assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.uploadPartnerInventory.handler, 'write'), [INVENTORY_FILES_PREFIX]);
     // A presigned PUT lands in the staging prefix only, in the results bucket, which no backup holds.
     assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.createPartnerInventoryUpload.handler, 'write'), []);
-    assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.createPartnerInventoryUpload.handler, 'write', 'resultObjects'), [INVENTORY_UPLOADS_PREFIX]);
+    assert.deepEqual(grantedPrefixes(partnerInventoryRoutes.createPartnerInventoryUpload.handler, 'write', 'resultObjects'), [
+      INVENTORY_UPLOADS_PREFIX,
+    ]);
   });
 });
 
@@ -141,18 +174,26 @@ describe('public functions', () => {
 
   it('reach the table only under the dynamodb:LeadingKeys condition of the partitions they name', () => {
     for (const route of publicRoutes.filter((r) => !r.access.tableUses)) {
-      const tableStatements = statementsOfHandler(route.handler).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+      const tableStatements = statementsOfHandler(route.handler).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+      );
       assert.equal(tableStatements.length, 1, route.handler);
       const [statement] = tableStatements;
-      assert.deepEqual(statement!.Condition, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': route.access.partitions } }, route.handler);
+      assert.deepEqual(
+        statement!.Condition,
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': route.access.partitions } },
+        route.handler,
+      );
       assert.deepEqual(actionsOf(statement!), [...TABLE_ACTIONS[route.access.table as 'read' | 'readwrite']], route.handler);
       assert.deepEqual(statement!.Resource, [tableArn, { 'Fn::Join': ['', [tableArn, '/index/GSI1']] }], route.handler);
     }
   });
 
-  it("let the Stripe webhook read, put and update only the items of the partitions each is used on: no query, no index, no delete, no batch", () => {
+  it('let the Stripe webhook read, put and update only the items of the partitions each is used on: no query, no index, no delete, no batch', () => {
     const webhook = billingRoutes.stripeWebhook;
-    const tableStatements = statementsOfHandler(webhook.handler).filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+    const tableStatements = statementsOfHandler(webhook.handler).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
     const byAction = tableStatements.map((statement) => [actionsOf(statement), statement.Resource, statement.Condition]);
     const onPartitions = (...partitions: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } });
     assert.deepEqual(byAction, [
@@ -164,7 +205,8 @@ describe('public functions', () => {
     assert.equal(webhook.access.table, 'readwrite');
     const declared: readonly string[] = webhook.access.partitions;
     for (const [, , condition] of byAction) {
-      for (const partition of (condition as ReturnType<typeof onPartitions>)['ForAllValues:StringLike']['dynamodb:LeadingKeys']) assert.ok(declared.includes(partition), partition);
+      for (const partition of (condition as ReturnType<typeof onPartitions>)['ForAllValues:StringLike']['dynamodb:LeadingKeys'])
+        assert.ok(declared.includes(partition), partition);
     }
   });
 
@@ -172,7 +214,8 @@ describe('public functions', () => {
     const roleOf = (handler: string) => resources[logicalIdOf(stack.functions.get(handler)!)]!.Properties.Role['Fn::GetAtt'][0];
     for (const route of publicRoutes) {
       const sharing = routeList.filter((other) => other !== route && roleOf(other.handler) === roleOf(route.handler));
-      for (const other of sharing) assert.deepEqual(other.access.partitions, route.access.partitions, `${route.handler} shares with ${other.handler}`);
+      for (const other of sharing)
+        assert.deepEqual(other.access.partitions, route.access.partitions, `${route.handler} shares with ${other.handler}`);
     }
   });
 });
@@ -191,7 +234,7 @@ describe('logging', () => {
     }
   });
 
-  it("lets each role write to exactly the log groups of the functions that run with it, and log nothing anywhere else", () => {
+  it('lets each role write to exactly the log groups of the functions that run with it, and log nothing anywhere else', () => {
     const logGroupsByRole = new Map<string, string[]>();
     for (const { properties } of ourFunctions) {
       const roleId = roleIdOf(properties);
@@ -203,7 +246,10 @@ describe('logging', () => {
       assert.equal(logging.length, 1, `${roleId}: one statement, however many functions share the role`);
       assert.deepEqual(actionsOf(logging[0]!), ['logs:CreateLogStream', 'logs:PutLogEvents'], roleId);
       assert.deepEqual(
-        [logging[0]!.Resource].flat().map((resource) => JSON.stringify(resource)).sort(),
+        [logging[0]!.Resource]
+          .flat()
+          .map((resource) => JSON.stringify(resource))
+          .sort(),
         logGroups.map((id) => JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })).sort(),
         roleId,
       );
@@ -221,14 +267,27 @@ describe('dead-letter handlers', () => {
       const access = definition.deadLetterAccess!;
       const declared = access.table === 'none' ? [] : [...TABLE_ACTIONS[access.table]];
       const buckets = (['objects', 'resultObjects'] as const).filter((bucket) => touchesObjects(access, bucket));
-      const objectActions = buckets.flatMap((bucket) => OBJECT_USES.filter((use) => objectPrefixes(access, use, bucket).length > 0).flatMap((use) => OBJECT_ACTIONS[use]));
+      const objectActions = buckets.flatMap((bucket) =>
+        OBJECT_USES.filter((use) => objectPrefixes(access, use, bucket).length > 0).flatMap((use) => OBJECT_ACTIONS[use]),
+      );
       // An action granted on both buckets is one action.
       const actions = [...new Set(statementsOfHandler(definition.deadLetterHandler!).flatMap(actionsOf))].sort();
       assert.deepEqual(actions, [...new Set([...declared, ...objectActions, ...XRAY, ...CONSUME])].sort());
-      const consumed = statementsOfHandler(definition.deadLetterHandler!).filter((statement) => actionsOf(statement).includes('sqs:ReceiveMessage'));
-      assert.deepEqual(consumed.map((statement) => statement.Resource), [{ 'Fn::GetAtt': [logicalIdOf(stack.queues.get(definition.name)!.deadLetters), 'Arn'] }]);
-      const variables = Object.keys(resources[logicalIdOf(stack.functions.get(definition.deadLetterHandler!)!)]!.Properties.Environment.Variables);
-      assert.deepEqual(variables.filter((name) => /^(BUCKET_NAME|QUEUE_URL_|QUEUE_ARN_|SECRETS_KEY_ARN|SCHEDULER_)/.test(name)), buckets.includes('objects') ? ['BUCKET_NAME'] : [], 'no setting its access does not name');
+      const consumed = statementsOfHandler(definition.deadLetterHandler!).filter((statement) =>
+        actionsOf(statement).includes('sqs:ReceiveMessage'),
+      );
+      assert.deepEqual(
+        consumed.map((statement) => statement.Resource),
+        [{ 'Fn::GetAtt': [logicalIdOf(stack.queues.get(definition.name)!.deadLetters), 'Arn'] }],
+      );
+      const variables = Object.keys(
+        resources[logicalIdOf(stack.functions.get(definition.deadLetterHandler!)!)]!.Properties.Environment.Variables,
+      );
+      assert.deepEqual(
+        variables.filter((name) => /^(BUCKET_NAME|QUEUE_URL_|QUEUE_ARN_|SECRETS_KEY_ARN|SCHEDULER_)/.test(name)),
+        buckets.includes('objects') ? ['BUCKET_NAME'] : [],
+        'no setting its access does not name',
+      );
     });
   }
 });
@@ -236,7 +295,11 @@ describe('dead-letter handlers', () => {
 describe('wildcard acknowledgements', () => {
   const acknowledged = stack.node
     .findAll()
-    .flatMap((construct) => construct.node.metadata.filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((entry) => ({ construct, ids: Object.keys(entry.data as object) })))
+    .flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .map((entry) => ({ construct, ids: Object.keys(entry.data as object) })),
+    )
     .flatMap(({ construct, ids }) => ids.filter((id) => id.includes('AwsSolutions-IAM5')).map((id) => ({ construct, id })));
 
   it('sit on the roles that hold the wildcard, never on a stack', () => {
@@ -250,7 +313,10 @@ describe('wildcard acknowledgements', () => {
       const relays = policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === relayRole);
       for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
         if (![statement.Resource].flat().includes('*')) continue;
-        assert.ok(actionsOf(statement).every((action) => action.startsWith('xray:') || (relays && action === 'dynamodb:ListStreams')), JSON.stringify(statement));
+        assert.ok(
+          actionsOf(statement).every((action) => action.startsWith('xray:') || (relays && action === 'dynamodb:ListStreams')),
+          JSON.stringify(statement),
+        );
       }
     }
   });

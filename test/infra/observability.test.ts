@@ -8,7 +8,13 @@ import { describe, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/alarms';
-import { BUDGET_NOTIFICATIONS, DEFAULT_MONTHLY_BUDGET_USD, oldestMessageAlarmSeconds, ROUTES_ALARMED_ON_ERRORS, ROUTES_DRAWN_ONE_BY_ONE } from '../../infra/observability';
+import {
+  BUDGET_NOTIFICATIONS,
+  DEFAULT_MONTHLY_BUDGET_USD,
+  oldestMessageAlarmSeconds,
+  ROUTES_ALARMED_ON_ERRORS,
+  ROUTES_DRAWN_ONE_BY_ONE,
+} from '../../infra/observability';
 import { HotelMappingStack } from '../../infra/stack';
 import { functionName } from '../../shared/platform/http/route';
 import { visibilityTimeoutSeconds } from '../../shared/platform/queue/queue';
@@ -79,7 +85,9 @@ describe('observability in the stack', () => {
       assert.equal(alarm.Statistic, 'Maximum');
       assert.equal(alarm.Threshold, oldestMessageAlarmSeconds(definition));
       assert.equal(alarm.Threshold, visibilityTimeoutSeconds(definition) + 15 * 60);
-      assert.deepEqual(alarm.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(stack.queues.get(definition.name)!.queue), 'QueueName'] } }]);
+      assert.deepEqual(alarm.Dimensions, [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(stack.queues.get(definition.name)!.queue), 'QueueName'] } },
+      ]);
     }
     assert.equal(alarmNamed('MappingChunksOldestMessageAlarm').Threshold, 6 * 180 + 900, 'a chunk retried once, then 15 minutes');
   });
@@ -136,16 +144,25 @@ describe('observability in the stack', () => {
     for (const definition of queueList.filter((queue) => queue.deadLetterHandler)) {
       const alarm = alarmNamed(`${functionName({ handler: definition.deadLetterHandler! })}ErrorsAlarm`);
       assert.equal(alarm.MetricName, 'Errors');
-      assert.deepEqual(alarm.Dimensions, [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.functions.get(definition.deadLetterHandler!)!) } }]);
+      assert.deepEqual(alarm.Dimensions, [
+        { Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.functions.get(definition.deadLetterHandler!)!) } },
+      ]);
       assert.equal(alarm.Threshold, 1);
     }
   });
 
   it('alarms at the first failure of the token exchange and of the Stripe webhook, which the account-wide error rate would not notice', () => {
-    assert.deepEqual(ROUTES_ALARMED_ON_ERRORS.map(({ route }) => route.handler), ['api-keys/token', 'billing/stripe-webhook']);
+    assert.deepEqual(
+      ROUTES_ALARMED_ON_ERRORS.map(({ route }) => route.handler),
+      ['api-keys/token', 'billing/stripe-webhook'],
+    );
     for (const { route, stops } of ROUTES_ALARMED_ON_ERRORS) {
       const alarm = alarmNamed(`${functionName(route)}ErrorsAlarm`);
-      assert.deepEqual([alarm.Namespace, alarm.MetricName, alarm.Statistic, alarm.Period], ['AWS/Lambda', 'Errors', 'Sum', 300], route.handler);
+      assert.deepEqual(
+        [alarm.Namespace, alarm.MetricName, alarm.Statistic, alarm.Period],
+        ['AWS/Lambda', 'Errors', 'Sum', 300],
+        route.handler,
+      );
       assert.deepEqual(alarm.Dimensions, [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.functions.get(route.handler)!) } }]);
       assert.equal(alarm.Threshold, ALARM_THRESHOLDS.routeErrors);
       assert.equal(ALARM_THRESHOLDS.routeErrors, 1);
@@ -165,14 +182,20 @@ describe('observability in the stack', () => {
       TimeUnit: 'MONTHLY',
       BudgetLimit: { Amount: DEFAULT_MONTHLY_BUDGET_USD, Unit: 'USD' },
     });
-    const notifications = budget.Properties.NotificationsWithSubscribers.map((n: any) => [n.Notification.NotificationType, n.Notification.Threshold, n.Subscribers]);
+    const notifications = budget.Properties.NotificationsWithSubscribers.map((n: any) => [
+      n.Notification.NotificationType,
+      n.Notification.Threshold,
+      n.Subscribers,
+    ]);
     const topic = [{ SubscriptionType: 'SNS', Address: { Ref: topicId } }];
     assert.deepEqual(notifications, [
       ['ACTUAL', BUDGET_NOTIFICATIONS.actualPercent, topic],
       ['FORECASTED', BUDGET_NOTIFICATIONS.forecastedPercent, topic],
     ]);
     const larger = stackWith({ monthlyBudgetUsd: 2500 }, 'Budgeted');
-    Template.fromStack(larger.observability).hasResourceProperties('AWS::Budgets::Budget', { Budget: { BudgetLimit: { Amount: 2500, Unit: 'USD' } } });
+    Template.fromStack(larger.observability).hasResourceProperties('AWS::Budgets::Budget', {
+      Budget: { BudgetLimit: { Amount: 2500, Unit: 'USD' } },
+    });
   });
 
   it('lets AWS Budgets publish to the topic and use its key', () => {
@@ -184,7 +207,10 @@ describe('observability in the stack', () => {
     const keyId = logicalIdOf(stack.node.findChild('AlarmTopicKey'));
     const keyStatements = resources[keyId]!.Properties.KeyPolicy.Statement as any[];
     for (const service of ['cloudwatch.amazonaws.com', 'budgets.amazonaws.com']) {
-      assert.ok(keyStatements.some((s) => s.Principal?.Service === service && [s.Action].flat().includes('kms:GenerateDataKey*')), service);
+      assert.ok(
+        keyStatements.some((s) => s.Principal?.Service === service && [s.Action].flat().includes('kms:GenerateDataKey*')),
+        service,
+      );
     }
   });
 
@@ -201,7 +227,7 @@ describe('observability in the stack', () => {
     assert.deepEqual(thresholds, [2400]);
   });
 
-  it('sends every alarm, the dead-letter queues\' too, to one encrypted topic', () => {
+  it("sends every alarm, the dead-letter queues' too, to one encrypted topic", () => {
     assert.ok(alarms.length >= 25);
     for (const [id, alarm] of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }], id);
     const [, topic] = ofType('AWS::SNS::Topic').find(([id]) => id === topicId)!;
@@ -215,9 +241,24 @@ describe('observability in the stack', () => {
   });
 
   it('refuses to synthesize a production stage with nobody to receive its alarms', () => {
-    const production = { production: 'true', retainData: 'true', stripePriceIds: { prod: { SUBSCRIPTION: 'price_s', ENTERPRISE: 'price_e', creditsProduct: 'prod_c', creditsPrice: 'price_c' } } };
-    assert.throws(() => stackWith(production, 'Unwatched', 'prod'), /The production stage "prod" needs someone to receive its alarms: deploy it with -c alarmEmail=/);
-    const watched = stackWith({ ...production, alarmEmail: 'ops@example.com', webAcl: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333' }, 'Watched', 'prod');
+    const production = {
+      production: 'true',
+      retainData: 'true',
+      stripePriceIds: { prod: { SUBSCRIPTION: 'price_s', ENTERPRISE: 'price_e', creditsProduct: 'prod_c', creditsPrice: 'price_c' } },
+    };
+    assert.throws(
+      () => stackWith(production, 'Unwatched', 'prod'),
+      /The production stage "prod" needs someone to receive its alarms: deploy it with -c alarmEmail=/,
+    );
+    const watched = stackWith(
+      {
+        ...production,
+        alarmEmail: 'ops@example.com',
+        webAcl: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333',
+      },
+      'Watched',
+      'prod',
+    );
     Template.fromStack(watched).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 
@@ -225,7 +266,16 @@ describe('observability in the stack', () => {
     const dashboards = ofType('AWS::CloudWatch::Dashboard');
     assert.equal(dashboards.length, 1);
     const body = JSON.stringify(dashboards[0]![1].Properties.DashboardBody);
-    for (const title of ['API requests', 'API errors', 'API latency', 'Queue depth', 'Age of the oldest message', 'Jobs', 'Rows mapped by status and method', 'Webhook attempts and dead letters']) {
+    for (const title of [
+      'API requests',
+      'API errors',
+      'API latency',
+      'Queue depth',
+      'Age of the oldest message',
+      'Jobs',
+      'Rows mapped by status and method',
+      'Webhook attempts and dead letters',
+    ]) {
       assert.ok(body.includes(title), title);
     }
     for (const tag of new Set(ROUTES_DRAWN_ONE_BY_ONE.map((route) => route.tag))) assert.ok(body.includes(`Latency: ${tag}`), tag);

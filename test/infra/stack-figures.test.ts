@@ -39,7 +39,11 @@ describe("the operator's guide's stack figures", () => {
       assert.ok(row, `${queue.name} is in the concurrency table`);
       assert.equal(row.handler, queue.handler);
       assert.equal(row.maxConcurrency, queue.concurrency.max, queue.name);
-      if (queue.deadLetterHandler) assert.ok(rows.some((polled) => polled.deadLetters && polled.handler === queue.deadLetterHandler), `${queue.deadLetterHandler} is in the table`);
+      if (queue.deadLetterHandler)
+        assert.ok(
+          rows.some((polled) => polled.deadLetters && polled.handler === queue.deadLetterHandler),
+          `${queue.deadLetterHandler} is in the table`,
+        );
     }
     assert.equal(rows.length, queueList.length + queueList.filter((queue) => queue.deadLetterHandler).length, 'no other queue is polled');
   });

@@ -21,11 +21,13 @@ export type Resource = { Type: string; Properties: any };
 type Json = any;
 const parent = template.toJSON();
 const nested = new Map<string, Json>(
-  ([
-    [stack.workers, workersTemplate],
-    [stack.routeFunctions, functionsTemplate],
-    [stack.observability, observabilityTemplate],
-  ] as [NestedStack, Template][]).map(([child, childTemplate]) => [stack.getLogicalId(child.nestedStackResource! as never), childTemplate.toJSON()]),
+  (
+    [
+      [stack.workers, workersTemplate],
+      [stack.routeFunctions, functionsTemplate],
+      [stack.observability, observabilityTemplate],
+    ] as [NestedStack, Template][]
+  ).map(([child, childTemplate]) => [stack.getLogicalId(child.nestedStackResource! as never), childTemplate.toJSON()]),
 );
 
 /** `replace` answers a node's replacement, or undefined to walk into the node. */

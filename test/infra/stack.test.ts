@@ -20,7 +20,6 @@ import { LOCAL_PRICE_IDS } from '../../shared/billing';
 import { expressionOf, watchesQueue } from './constructs/bare-stack';
 import { app, functionsTemplate, logicalIdOf, ofType, resources, stack, template, workersTemplate } from './stack-fixture';
 
-
 /** Full API path of each API Gateway resource, e.g. /api/v1/suppliers/{supplierId}/connect. */
 function resourcePaths(): Map<string, string> {
   const paths = new Map<string, string>();
@@ -172,7 +171,9 @@ describe('storage', () => {
     assert.deepEqual(Properties.OwnershipControls, { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
     assert.equal(Properties.AccessControl, undefined);
     const [, policy] = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === accessLogsId)!;
-    const deliveries = (policy.Properties.PolicyDocument.Statement as any[]).filter((s) => s.Principal?.Service === 'logging.s3.amazonaws.com');
+    const deliveries = (policy.Properties.PolicyDocument.Statement as any[]).filter(
+      (s) => s.Principal?.Service === 'logging.s3.amazonaws.com',
+    );
     const arnOf = (bucket: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [logicalIdOf(bucket), 'Arn'] });
     assert.deepEqual(
       deliveries.map((s) => [s.Effect, s.Action, s.Resource['Fn::Join'][1][1], s.Condition]),
@@ -208,7 +209,12 @@ describe('storage', () => {
 /** A regional web ACL the platform team runs, as a production stage must name one. */
 const PLATFORM_WEB_ACL = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/platform/a1b2c3d4-5678-90ab-cdef-111122223333';
 /** A stage's own Stripe ids, as a production stage must have. */
-const STAGE_PRICE_IDS = { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' };
+const STAGE_PRICE_IDS = {
+  SUBSCRIPTION: 'price_sub_prod',
+  ENTERPRISE: 'price_ent_prod',
+  creditsProduct: 'prod_credits',
+  creditsPrice: 'price_credits_prod',
+};
 /** A backup vault in another region, for the daily copy. */
 const COPY_VAULT_ARN = 'arn:aws:backup:eu-central-1:123456789012:backup-vault:hotel-mapping-dr';
 
@@ -219,17 +225,33 @@ describe('production is declared, never guessed from the stage name', () => {
 
   it('refuses to synthesize a stage named like production (prod, Prod, production, prod-eu) until -c production says true or false', () => {
     for (const stage of ['prod', 'Prod', 'PRODUCTION', 'prod-eu']) {
-      assert.throws(() => stackOf(`Unsaid${stage}`, stage, {}), new RegExp(`The stage "${stage}" is named like production: say whether it is one with -c production=true .* or -c production=false`), stage);
+      assert.throws(
+        () => stackOf(`Unsaid${stage}`, stage, {}),
+        new RegExp(
+          `The stage "${stage}" is named like production: say whether it is one with -c production=true .* or -c production=false`,
+        ),
+        stage,
+      );
     }
     assert.throws(() => stackOf('Garbled', 'test', { production: 'yes' }), /production must be true or false, not "yes"/);
     assert.equal(stack.production, false, 'other names default to no production');
   });
 
-  it('guards a stage declared production whatever its name: alarms told, a web ACL, retainData said, and the stage\'s own Stripe ids', () => {
-    const live = (id: string, props: Partial<HotelMappingStackProps>) => () => stackOf(id, 'live', { production: 'true' }, { ...guarded, ...props });
-    assert.throws(live('Unwatched', { alarmEmail: undefined }), /The production stage "live" needs someone to receive its alarms: deploy it with -c alarmEmail=/);
-    assert.throws(live('Unguarded', { webAcl: undefined }), /The production stage "live" needs a web ACL in front of its API: deploy it with -c webAcl=stack/);
-    assert.throws(live('Unsaid', { retainData: undefined }), /The production stage "live" must say whether it keeps its data .* -c retainData=true/);
+  it("guards a stage declared production whatever its name: alarms told, a web ACL, retainData said, and the stage's own Stripe ids", () => {
+    const live = (id: string, props: Partial<HotelMappingStackProps>) => () =>
+      stackOf(id, 'live', { production: 'true' }, { ...guarded, ...props });
+    assert.throws(
+      live('Unwatched', { alarmEmail: undefined }),
+      /The production stage "live" needs someone to receive its alarms: deploy it with -c alarmEmail=/,
+    );
+    assert.throws(
+      live('Unguarded', { webAcl: undefined }),
+      /The production stage "live" needs a web ACL in front of its API: deploy it with -c webAcl=stack/,
+    );
+    assert.throws(
+      live('Unsaid', { retainData: undefined }),
+      /The production stage "live" must say whether it keeps its data .* -c retainData=true/,
+    );
     assert.equal(live('Live', {})().production, true);
   });
 
@@ -241,11 +263,28 @@ describe('production is declared, never guessed from the stage name', () => {
   });
 
   it("refuses a production stage whose Stripe ids are the local placeholders, saying where the stage's own go, and takes them from cdk.json's context", () => {
-    const placeholders = /The production stage "live" has no real Stripe id for SUBSCRIPTION, ENTERPRISE, creditsProduct, creditsPrice: put the stage's ids in cdk.json's context, "stripePriceIds": \{"live": \{"SUBSCRIPTION": "price_…"/;
+    const placeholders =
+      /The production stage "live" has no real Stripe id for SUBSCRIPTION, ENTERPRISE, creditsProduct, creditsPrice: put the stage's ids in cdk.json's context, "stripePriceIds": \{"live": \{"SUBSCRIPTION": "price_…"/;
     assert.throws(() => stackOf('Placeholders', 'live', { production: 'true' }, { ...guarded, priceIds: undefined }), placeholders);
-    assert.throws(() => stackOf('OnePlaceholder', 'live', { production: true }, { ...guarded, priceIds: { ...STAGE_PRICE_IDS, creditsPrice: LOCAL_PRICE_IDS.creditsPrice } }), /no real Stripe id for creditsPrice:/);
-    const fromContext = stackOf('Priced', 'live', { production: 'true', stripePriceIds: { live: STAGE_PRICE_IDS } }, { ...guarded, priceIds: undefined });
-    const checkout = Template.fromStack(fromContext.routeFunctions).toJSON().Resources[fromContext.routeFunctions.getLogicalId(fromContext.functions.get('billing/checkout')!.node.defaultChild as never)];
+    assert.throws(
+      () =>
+        stackOf(
+          'OnePlaceholder',
+          'live',
+          { production: true },
+          { ...guarded, priceIds: { ...STAGE_PRICE_IDS, creditsPrice: LOCAL_PRICE_IDS.creditsPrice } },
+        ),
+      /no real Stripe id for creditsPrice:/,
+    );
+    const fromContext = stackOf(
+      'Priced',
+      'live',
+      { production: 'true', stripePriceIds: { live: STAGE_PRICE_IDS } },
+      { ...guarded, priceIds: undefined },
+    );
+    const checkout = Template.fromStack(fromContext.routeFunctions).toJSON().Resources[
+      fromContext.routeFunctions.getLogicalId(fromContext.functions.get('billing/checkout')!.node.defaultChild as never)
+    ];
     assert.equal(checkout.Properties.Environment.Variables.STRIPE_PRICE_SUBSCRIPTION, STAGE_PRICE_IDS.SUBSCRIPTION);
   });
 });
@@ -259,12 +298,18 @@ describe('production data survives a mistake', () => {
       priceIds: STAGE_PRICE_IDS,
     });
   const kept = stackOf('Kept', 'prod', { retainData: 'true', backupCopyVaultArn: COPY_VAULT_ARN });
-  const keptResources = Template.fromStack(kept).toJSON().Resources as Record<string, { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+  const keptResources = Template.fromStack(kept).toJSON().Resources as Record<
+    string,
+    { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+  >;
   const keptOfType = (type: string) => Object.entries(keptResources).filter(([, r]) => r.Type === type);
   const idIn = (construct: { node: { defaultChild?: unknown } }) => kept.getLogicalId(construct.node.defaultChild as never);
 
   it('refuses to synthesize a production stage unless -c retainData says true or false, and takes it from context for any stage', () => {
-    assert.throws(() => stackOf('Unsaid', 'prod', {}), /The production stage "prod" must say whether it keeps its data .* -c retainData=true/);
+    assert.throws(
+      () => stackOf('Unsaid', 'prod', {}),
+      /The production stage "prod" must say whether it keeps its data .* -c retainData=true/,
+    );
     assert.throws(() => stackOf('Garbled', 'test', { retainData: 'yes' }), /retainData must be true or false, not "yes"/);
     assert.equal(stackOf('Disposable', 'prod', { retainData: 'false' }).terminationProtection, false);
     assert.equal(stackOf('Retained', 'live', { retainData: true }).terminationProtection, true, 'a stage of any name may retain');
@@ -289,7 +334,10 @@ describe('production data survives a mistake', () => {
   it(`versions the files bucket: previous versions kept ${NONCURRENT_VERSION_DAYS} days, but retired indexes gone a day later; not the results bucket`, () => {
     const files = keptResources[idIn(kept.bucket)]!.Properties;
     assert.deepEqual(files.VersioningConfiguration, { Status: 'Enabled' });
-    const rules = Object.fromEntries((files.LifecycleConfiguration.Rules as { Id: string }[]).map((rule) => [rule.Id, rule])) as Record<string, any>;
+    const rules = Object.fromEntries((files.LifecycleConfiguration.Rules as { Id: string }[]).map((rule) => [rule.Id, rule])) as Record<
+      string,
+      any
+    >;
     assert.deepEqual(rules.ExpireNoncurrentVersions, {
       Id: 'ExpireNoncurrentVersions',
       NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
@@ -320,10 +368,18 @@ describe('production data survives a mistake', () => {
     const vault = keptResources[idIn(kept.dataBackup!.vault)]!;
     assert.deepEqual(vault.Properties.EncryptionKeyArn, { 'Fn::GetAtt': [idIn(kept.dataBackup!.vaultKey), 'Arn'] });
     const [plan] = keptOfType('AWS::Backup::BackupPlan').map(([, resource]) => resource);
-    assert.deepEqual(plan!.Properties.BackupPlan.BackupPlanRule[0].CopyActions, [{ DestinationBackupVaultArn: COPY_VAULT_ARN, Lifecycle: { DeleteAfterDays: BACKUP_RETENTION_DAYS } }]);
+    assert.deepEqual(plan!.Properties.BackupPlan.BackupPlanRule[0].CopyActions, [
+      { DestinationBackupVaultArn: COPY_VAULT_ARN, Lifecycle: { DeleteAfterDays: BACKUP_RETENTION_DAYS } },
+    ]);
     const [rule] = keptOfType('AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern?.source?.[0] === 'aws.backup');
-    assert.deepEqual(rule![1].Properties.Targets.map((target: { Arn: unknown }) => target.Arn), [{ Ref: idIn(kept.alarmTopic) }]);
-    assert.throws(() => stackOf('CopiedDisposable', 'prod', { retainData: 'false', backupCopyVaultArn: COPY_VAULT_ARN }), /backupCopyVaultArn copies the backups of a stage that keeps its data: deploy it with -c retainData=true/);
+    assert.deepEqual(
+      rule![1].Properties.Targets.map((target: { Arn: unknown }) => target.Arn),
+      [{ Ref: idIn(kept.alarmTopic) }],
+    );
+    assert.throws(
+      () => stackOf('CopiedDisposable', 'prod', { retainData: 'false', backupCopyVaultArn: COPY_VAULT_ARN }),
+      /backupCopyVaultArn copies the backups of a stage that keeps its data: deploy it with -c retainData=true/,
+    );
   });
 
   it('lets a disposable stage go whole: nothing retained or protected, no versions, no backup', () => {
@@ -331,7 +387,11 @@ describe('production data survives a mistake', () => {
     assert.equal(resources[logicalIdOf(stack.bucket)]!.Properties.VersioningConfiguration, undefined);
     assert.equal(stack.dataBackup, undefined);
     assert.deepEqual(ofType('AWS::Backup::BackupPlan'), []);
-    assert.deepEqual(ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.EventPattern ?? {}).includes('aws.backup')), [], 'no backup, no backup alarm');
+    assert.deepEqual(
+      ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.EventPattern ?? {}).includes('aws.backup')),
+      [],
+      'no backup, no backup alarm',
+    );
     const stateful = [stack.table, stack.bucket, stack.resultsBucket, stack.secretsKey].map(logicalIdOf);
     const secrets = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
     const parent = template.toJSON().Resources as Record<string, { DeletionPolicy?: string }>;
@@ -352,20 +412,28 @@ describe('least privilege per function', () => {
       if (route.access.table === 'none') assert.deepEqual(dynamo, []);
       if (route.access.table === 'read') {
         assert.ok(dynamo.includes('dynamodb:GetItem') && dynamo.includes('dynamodb:Query'));
-        assert.deepEqual(dynamo.filter((a) => WRITES.includes(a)), []);
+        assert.deepEqual(
+          dynamo.filter((a) => WRITES.includes(a)),
+          [],
+        );
       }
       // A public writer's uses are narrower (grants.test.ts, public functions).
       if (route.access.table === 'readwrite' && !route.access.tableUses) assert.ok(WRITES.every((a) => dynamo.includes(a)));
       assert.ok(!dynamo.includes('dynamodb:Scan'), 'nothing scans the table');
-      assert.ok(!dynamo.some((a) => a === 'dynamodb:DescribeTable' || a.startsWith('dynamodb:GetRecords') || a === 'dynamodb:GetShardIterator'), 'the stream is the relay\'s');
+      assert.ok(
+        !dynamo.some((a) => a === 'dynamodb:DescribeTable' || a.startsWith('dynamodb:GetRecords') || a === 'dynamodb:GetShardIterator'),
+        "the stream is the relay's",
+      );
       // Each use of objects it declares, and no other (the prefixes: grants.test.ts).
-      const declared = (use: ObjectUse) => objectPrefixes(route.access, use).length + objectPrefixes(route.access, use, 'resultObjects').length > 0;
+      const declared = (use: ObjectUse) =>
+        objectPrefixes(route.access, use).length + objectPrefixes(route.access, use, 'resultObjects').length > 0;
       assert.equal(s3.includes('s3:GetObject'), declared('read'), `${route.handler} reads objects`);
       assert.equal(s3.includes('s3:PutObject'), declared('write'), `${route.handler} writes objects`);
       assert.equal(s3.includes('s3:DeleteObject'), declared('delete'), `${route.handler} deletes objects`);
       // Only the secrets the route needs: Stripe's API key for the billing functions that charge,
       // the webhook's signing secret and read-only key for the public webhook, nothing for the rest.
-      const expected = route.access.providerKeys === 'api' ? [stripeApiKeyId] : route.access.providerKeys === 'events' ? [stripeWebhookId] : [];
+      const expected =
+        route.access.providerKeys === 'api' ? [stripeApiKeyId] : route.access.providerKeys === 'events' ? [stripeWebhookId] : [];
       assert.deepEqual(secretsReadBy(logicalIdOf(stack.functions.get(route.handler)!)), expected);
       assert.equal(secrets.length > 0, expected.length > 0);
       assert.ok(!actions.some((a) => a === '*' || a.endsWith(':*')), 'no service-wide wildcard');
@@ -394,15 +462,22 @@ describe('the bearer-token key', () => {
     assert.equal(key.KeySpec, 'ECC_NIST_P256');
     assert.equal(key.KeyUsage, 'SIGN_VERIFY');
     assert.deepEqual(Object.values(secretIds).sort(), [stripeApiKeyId, stripeWebhookId].sort());
-    assert.ok(!ofType('AWS::Lambda::Function').some(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('TOKEN_SIGNING_SECRET')));
+    assert.ok(
+      !ofType('AWS::Lambda::Function').some(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('TOKEN_SIGNING_SECRET')),
+    );
   });
 
-  it('may be signed with by the token function\'s role alone', () => {
+  it("may be signed with by the token function's role alone", () => {
     const signers = [...tokenKeyActionsByRole].filter(([, actions]) => actions.some((a) => a === 'kms:Sign' || a === 'kms:*' || a === '*'));
-    assert.deepEqual(signers.map(([role]) => role), [roleOf(tokenFunction)]);
+    assert.deepEqual(
+      signers.map(([role]) => role),
+      [roleOf(tokenFunction)],
+    );
     assert.deepEqual(tokenKeyActionsByRole.get(roleOf(tokenFunction)), ['kms:Sign']);
     // Its role is its own: no other function runs with the power to sign.
-    const sharing = ofType('AWS::Lambda::Function').filter(([id, fn]) => id !== tokenFunction && fn.Properties.Role?.['Fn::GetAtt']?.[0] === roleOf(tokenFunction));
+    const sharing = ofType('AWS::Lambda::Function').filter(
+      ([id, fn]) => id !== tokenFunction && fn.Properties.Role?.['Fn::GetAtt']?.[0] === roleOf(tokenFunction),
+    );
     assert.deepEqual(sharing, []);
   });
 
@@ -422,18 +497,31 @@ describe('the bearer-token key', () => {
   it("lets no one but the token function's role sign, whatever IAM allows: its key policy denies kms:Sign to every other principal", () => {
     /** A value written at synth time, its pseudo parameters shown as <AWS::Region> and the like. */
     const written = (value: string | { 'Fn::Join': [string, (string | { Ref: string })[]] }) =>
-      typeof value === 'string' ? value : value['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : `<${part.Ref}>`)).join(value['Fn::Join'][0]);
-    const statements = resources[tokenKeyId]!.Properties.KeyPolicy.Statement as { Effect: string; Principal: unknown; Action: unknown; Condition?: any }[];
+      typeof value === 'string'
+        ? value
+        : value['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : `<${part.Ref}>`)).join(value['Fn::Join'][0]);
+    const statements = resources[tokenKeyId]!.Properties.KeyPolicy.Statement as {
+      Effect: string;
+      Principal: unknown;
+      Action: unknown;
+      Condition?: any;
+    }[];
     const denials = statements.filter((statement) => statement.Effect === 'Deny');
     assert.equal(denials.length, 1);
     const [denial] = denials;
     assert.deepEqual([denial!.Principal, denial!.Action], [{ AWS: '*' }, 'kms:Sign']);
     const signer = resources[roleOf(tokenFunction)]!.Properties.RoleName;
     assert.equal(written(signer), 'hotel-mapping-test-token-signer-<AWS::Region>');
-    assert.equal(written(denial!.Condition.ArnNotEquals['aws:PrincipalArn']), `arn:<AWS::Partition>:iam::<AWS::AccountId>:role/${written(signer)}`);
+    assert.equal(
+      written(denial!.Condition.ArnNotEquals['aws:PrincipalArn']),
+      `arn:<AWS::Partition>:iam::<AWS::AccountId>:role/${written(signer)}`,
+    );
     // The account's default statement stays: it is what lets the verifiers' IAM grants reach kms:GetPublicKey.
     assert.ok(statements.some((statement) => statement.Effect === 'Allow' && statement.Action === 'kms:*'));
-    assert.throws(() => tokenSignerRoleName('a'.repeat(23)), /The stage name "a{23}" must be at most 22 letters, digits or -_\+=,\.@ characters/);
+    assert.throws(
+      () => tokenSignerRoleName('a'.repeat(23)),
+      /The stage name "a{23}" must be at most 22 letters, digits or -_\+=,\.@ characters/,
+    );
   });
 
   it('lets every verifier reach the key: its ARN in the settings of each function that signs or verifies', () => {
@@ -463,7 +551,8 @@ describe('cdk-nag', () => {
 });
 
 describe('find-match kept warm', () => {
-  const warmStack = (id: string, context: Record<string, unknown>) => new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage: 'test' });
+  const warmStack = (id: string, context: Record<string, unknown>) =>
+    new HotelMappingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), id, { stage: 'test' });
 
   it('gives the find-match function an alias with the provisioned instances asked for, which the API calls; none by default', () => {
     const warm = warmStack('Warm', { findMatchInstances: '3' });
@@ -477,7 +566,12 @@ describe('find-match kept warm', () => {
     assert.deepEqual(alias.Properties.ProvisionedConcurrencyConfig, { ProvisionedConcurrentExecutions: 3 });
     // The gateway's method calls the alias, and may invoke it: the nested stack's output of the alias, not of the function.
     const main = Template.fromStack(warm);
-    const matchPost = (type: string) => Object.values(main.findResources(type)).filter((resource) => JSON.stringify(resource).includes('/POST/api/v1/mapping/match') || resource.Properties.HttpMethod === 'POST' && JSON.stringify(resource).includes('FindMatch'));
+    const matchPost = (type: string) =>
+      Object.values(main.findResources(type)).filter(
+        (resource) =>
+          JSON.stringify(resource).includes('/POST/api/v1/mapping/match') ||
+          (resource.Properties.HttpMethod === 'POST' && JSON.stringify(resource).includes('FindMatch')),
+      );
     const [method] = matchPost('AWS::ApiGateway::Method');
     const [permission] = matchPost('AWS::Lambda::Permission');
     const outputOf = (value: unknown) => /"Outputs\.([A-Za-z0-9]+)"/.exec(JSON.stringify(value))?.[1];
@@ -486,10 +580,12 @@ describe('find-match kept warm', () => {
     assert.equal(outputOf(permission!.Properties.FunctionName), output);
 
     assert.deepEqual(functionsTemplate.findResources('AWS::Lambda::Alias'), {}, 'none kept warm by default');
-    assert.throws(() => warmStack('Garbled', { findMatchInstances: 'two' }), /findMatchInstances must be a whole number of instances from 0 \(none\) to 20 \(the most find-match may run at once\), not "two"/);
+    assert.throws(
+      () => warmStack('Garbled', { findMatchInstances: 'two' }),
+      /findMatchInstances must be a whole number of instances from 0 \(none\) to 20 \(the most find-match may run at once\), not "two"/,
+    );
     assert.throws(() => warmStack('TooWarm', { findMatchInstances: '21' }), /from 0 \(none\) to 20/);
   });
-
 });
 
 describe('billing configuration', () => {
@@ -500,16 +596,27 @@ describe('billing configuration', () => {
       alarmEmail: 'ops@example.com',
       retainData: false,
       webAcl: PLATFORM_WEB_ACL,
-      priceIds: { SUBSCRIPTION: 'price_sub_prod', ENTERPRISE: 'price_ent_prod', creditsProduct: 'prod_credits', creditsPrice: 'price_credits_prod' },
+      priceIds: {
+        SUBSCRIPTION: 'price_sub_prod',
+        ENTERPRISE: 'price_ent_prod',
+        creditsProduct: 'prod_credits',
+        creditsPrice: 'price_credits_prod',
+      },
     });
-    const fn = Template.fromStack(priced.routeFunctions).toJSON().Resources[priced.routeFunctions.getLogicalId(priced.functions.get('billing/checkout')!.node.defaultChild as never)];
+    const fn = Template.fromStack(priced.routeFunctions).toJSON().Resources[
+      priced.routeFunctions.getLogicalId(priced.functions.get('billing/checkout')!.node.defaultChild as never)
+    ];
     const variables = fn.Properties.Environment.Variables;
     assert.equal(variables.STRIPE_PRICE_SUBSCRIPTION, 'price_sub_prod');
     assert.equal(variables.STRIPE_PRICE_ENTERPRISE, 'price_ent_prod');
     assert.equal(variables.STRIPE_PRODUCT_CREDITS, 'prod_credits');
     assert.equal(variables.STRIPE_PRICE_CREDITS, 'price_credits_prod');
     assert.match(JSON.stringify(variables.STRIPE_API_KEY_SECRET_ARN), /StripeSecretsApiKey/);
-    const holding = (keys: 'api' | 'events') => routeList.filter((r) => r.access.providerKeys === keys).map((r) => r.handler).sort();
+    const holding = (keys: 'api' | 'events') =>
+      routeList
+        .filter((r) => r.access.providerKeys === keys)
+        .map((r) => r.handler)
+        .sort();
     assert.deepEqual(holding('api'), ['billing/checkout', 'billing/credits-purchase', 'billing/portal', 'billing/subscription']);
     assert.deepEqual(holding('events'), ['billing/stripe-webhook'], 'the public webhook never holds the API key');
   });
@@ -518,7 +625,10 @@ describe('billing configuration', () => {
 describe('lean functions', () => {
   it('gives each function only the settings its route declares', () => {
     for (const route of routeList) {
-      const variables = resources[logicalIdOf(stack.functions.get(route.handler)!)]!.Properties.Environment.Variables as Record<string, unknown>;
+      const variables = resources[logicalIdOf(stack.functions.get(route.handler)!)]!.Properties.Environment.Variables as Record<
+        string,
+        unknown
+      >;
       const has = (name: string) => name in variables;
       assert.equal(has('TABLE_NAME'), route.access.table !== 'none', `${route.handler} TABLE_NAME`);
       assert.equal(has('BUCKET_NAME'), touchesObjects(route.access), `${route.handler} BUCKET_NAME`);
@@ -587,7 +697,11 @@ describe('queues and workers from the queue table', () => {
   it('runs reference publications one at a time through a FIFO queue with one group, never throttled into its dead-letter queue', () => {
     const { queue, deadLetters } = stack.queues.get(referencePublicationQueue.name)!;
     for (const q of [queue, deadLetters]) assert.equal(resources[idOf(q)]!.Properties.FifoQueue, true, q.node.id);
-    assert.equal(referencePublicationQueue.fifo?.groupOf({ reportId: 'a' }), referencePublicationQueue.fifo?.groupOf({ reportId: 'b' }), 'one group');
+    assert.equal(
+      referencePublicationQueue.fifo?.groupOf({ reportId: 'a' }),
+      referencePublicationQueue.fifo?.groupOf({ reportId: 'b' }),
+      'one group',
+    );
     assert.equal(referencePublicationQueue.fifo?.deduplicationIdOf({ reportId: 'r-1' }), 'r-1', 'one request per report');
     assert.equal(functionProperties(referencePublicationQueue.handler).ReservedConcurrentExecutions, undefined);
     const [, mapping] = mappings.find(([, m]) => m.Properties.EventSourceArn['Fn::GetAtt'][0] === idOf(queue))!;
@@ -602,7 +716,11 @@ describe('queues and workers from the queue table', () => {
       assert.ok(alarm, `${definition.name} has an alarm`);
       assert.equal(expressionOf(alarm[1]), 'MAX([FILL(visible, 0), FILL(received, 0)])');
       const redrive = resources[idOf(deadLetters)]!.Properties.RedrivePolicy;
-      assert.equal(redrive !== undefined, definition.deadLetterHandler !== undefined, `${definition.name}: a holding queue only for a handled dead-letter queue`);
+      assert.equal(
+        redrive !== undefined,
+        definition.deadLetterHandler !== undefined,
+        `${definition.name}: a holding queue only for a handled dead-letter queue`,
+      );
       assert.equal(alarm[1].Properties.Threshold, 1);
       assert.equal(alarm[1].Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
     }
@@ -615,11 +733,19 @@ describe('queues and workers from the queue table', () => {
     ];
     for (const { handler, access } of senders) {
       const variables = functionProperties(handler).Environment.Variables as Record<string, unknown>;
-      const queueUrls = Object.keys(variables).filter((name) => name.startsWith('QUEUE_URL_')).sort();
-      assert.deepEqual(queueUrls, (access.sendsTo ?? []).map((name) => `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`).sort(), handler);
+      const queueUrls = Object.keys(variables)
+        .filter((name) => name.startsWith('QUEUE_URL_'))
+        .sort();
+      assert.deepEqual(
+        queueUrls,
+        (access.sendsTo ?? []).map((name) => `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`).sort(),
+        handler,
+      );
       const sends = statementsOf(logicalIdOf(stack.functions.get(handler)!)).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
       assert.equal(sends.length > 0, (access.sendsTo ?? []).length > 0, `${handler} sends only where it declares`);
-      const schedules = statementsOf(logicalIdOf(stack.functions.get(handler)!)).some((s) => [s.Action].flat().includes('scheduler:CreateSchedule'));
+      const schedules = statementsOf(logicalIdOf(stack.functions.get(handler)!)).some((s) =>
+        [s.Action].flat().includes('scheduler:CreateSchedule'),
+      );
       assert.equal(schedules, (access.schedules ?? []).length > 0, handler);
     }
     const create = functionProperties('mapping-jobs/create').Environment.Variables;
@@ -632,9 +758,15 @@ describe('queues and workers from the queue table', () => {
     const [trust] = role.Properties.AssumeRolePolicyDocument.Statement;
     assert.equal(trust.Principal.Service, 'scheduler.amazonaws.com');
     assert.deepEqual(trust.Condition, { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
-    const policies = ofType('AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === logicalIdOf(stack.schedulerRole)));
-    const resourcesSent = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement).map((s: { Resource: unknown }) => JSON.stringify(s.Resource));
-    const scheduled = new Set([...routeList.map((route) => route.access), ...queueList.map((queue) => queue.access)].flatMap((access) => access.schedules ?? []));
+    const policies = ofType('AWS::IAM::Policy').filter(([, p]) =>
+      p.Properties.Roles.some((r: { Ref: string }) => r.Ref === logicalIdOf(stack.schedulerRole)),
+    );
+    const resourcesSent = policies
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
+      .map((s: { Resource: unknown }) => JSON.stringify(s.Resource));
+    const scheduled = new Set(
+      [...routeList.map((route) => route.access), ...queueList.map((queue) => queue.access)].flatMap((access) => access.schedules ?? []),
+    );
     assert.deepEqual([...scheduled].sort(), ['file-deliveries', 'mapping-deadlines', 'webhook-deliveries']);
     assert.deepEqual(
       resourcesSent.sort(),
@@ -645,11 +777,20 @@ describe('queues and workers from the queue table', () => {
     );
   });
 
-  it('expires retired matching indexes a day after they are tagged, exports after a week, presigned uploads never completed after a day (outside the backups), and jobs\' results after their retention', () => {
+  it("expires retired matching indexes a day after they are tagged, exports after a week, presigned uploads never completed after a day (outside the backups), and jobs' results after their retention", () => {
     type Rule = { Id: string; ExpirationInDays?: number; TagFilters?: unknown; Prefix?: string };
-    const rulesOf = (bucket: { node: { defaultChild?: unknown } }) => Object.fromEntries((resources[idOf(bucket)]!.Properties.LifecycleConfiguration.Rules as Rule[]).map((rule) => [rule.Id, rule]));
+    const rulesOf = (bucket: { node: { defaultChild?: unknown } }) =>
+      Object.fromEntries((resources[idOf(bucket)]!.Properties.LifecycleConfiguration.Rules as Rule[]).map((rule) => [rule.Id, rule]));
     const byId = { ...rulesOf(stack.bucket), ...rulesOf(stack.resultsBucket) };
-    assert.deepEqual(Object.keys(rulesOf(stack.resultsBucket)).sort(), ['AbortIncompleteUploads', 'ExpireBookChanges', 'ExpireBookExports', 'ExpireExports', 'ExpireJobResults', 'ExpireTagged', 'ExpireUploads']);
+    assert.deepEqual(Object.keys(rulesOf(stack.resultsBucket)).sort(), [
+      'AbortIncompleteUploads',
+      'ExpireBookChanges',
+      'ExpireBookExports',
+      'ExpireExports',
+      'ExpireJobResults',
+      'ExpireTagged',
+      'ExpireUploads',
+    ]);
     assert.deepEqual(byId.ExpireTagged!.TagFilters, [{ Key: 'expire', Value: '1d' }]);
     assert.equal(byId.ExpireTagged!.ExpirationInDays, 1);
     assert.equal(byId.ExpireExports!.Prefix, 'exports/');
@@ -663,7 +804,10 @@ describe('queues and workers from the queue table', () => {
     assert.equal(byId.ExpireBookChanges!.ExpirationInDays, CHANGES_RETENTION_DAYS + 1);
     assert.equal(byId.ExpireBookExports!.Prefix, BOOK_EXPORTS_PREFIX);
     assert.equal(byId.ExpireBookExports!.ExpirationInDays, EXPORT_KEPT_DAYS + 1);
-    assert.ok(!INVENTORY_FILES_PREFIX.startsWith(INVENTORY_UPLOADS_PREFIX) && !INVENTORY_UPLOADS_PREFIX.startsWith(INVENTORY_FILES_PREFIX), 'inventories outlive the rule');
+    assert.ok(
+      !INVENTORY_FILES_PREFIX.startsWith(INVENTORY_UPLOADS_PREFIX) && !INVENTORY_UPLOADS_PREFIX.startsWith(INVENTORY_FILES_PREFIX),
+      'inventories outlive the rule',
+    );
   });
 
   it("keeps each stack well within CloudFormation's 500 resources", () => {

@@ -30,11 +30,13 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
     }
     const docs = functions.find((f) => f.handler === 'docs/asset')!;
     assert.ok(existsSync(join(docs.assetDir, 'swagger-ui-bundle.js')), 'docs assets are shipped beside the bundle');
-    for (const file of readdirSync(DOCS_FILES_DIR)) assert.ok(existsSync(join(docs.assetDir, 'docs', file)), `docs/${file} is shipped beside the bundle`);
+    for (const file of readdirSync(DOCS_FILES_DIR))
+      assert.ok(existsSync(join(docs.assetDir, 'docs', file)), `docs/${file} is shipped beside the bundle`);
     // The guides' Markdown beside each function that renders it: a guide's page and the index of them all.
     for (const handler of ['docs/guide', 'docs/guides']) {
       const { assetDir } = functions.find((f) => f.handler === handler)!;
-      for (const guide of GUIDE_NAMES) assert.ok(existsSync(join(assetDir, 'guides', `${guide}.md`)), `${handler} ships guides/${guide}.md`);
+      for (const guide of GUIDE_NAMES)
+        assert.ok(existsSync(join(assetDir, 'guides', `${guide}.md`)), `${handler} ships guides/${guide}.md`);
     }
     // The console's page files too, every one the function serves.
     const consoleAssets = functions.find((f) => f.handler === 'console/asset')!;
@@ -76,7 +78,12 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
     try {
       const pages = [
         { handler: 'docs/guides', resource: '/docs/guides', pathParameters: null, shows: '<h1 id="guides">' },
-        ...GUIDE_NAMES.map((guide) => ({ handler: 'docs/guide', resource: '/docs/guides/{guide}', pathParameters: { guide }, shows: '<h1 id="' })),
+        ...GUIDE_NAMES.map((guide) => ({
+          handler: 'docs/guide',
+          resource: '/docs/guides/{guide}',
+          pathParameters: { guide },
+          shows: '<h1 id="',
+        })),
         { handler: 'docs/asset', resource: '/docs/{asset}', pathParameters: { asset: 'guides.css' }, shows: '.guide-page' },
         { handler: 'docs/asset', resource: '/docs/{asset}', pathParameters: { asset: 'swagger-init.js' }, shows: 'SwaggerUIBundle' },
       ];
@@ -114,7 +121,13 @@ describe('cdk synth (real bundling, no credentials, no Docker)', () => {
 /** Why requiring the folder's index.js in a fresh Node with only the function's environment fails, or undefined when it loads and exports a handler. */
 async function loadProblem(folder: string, environment: Record<string, string>): Promise<string | undefined> {
   const script = `try { const m = require('./index.js'); if (typeof m.handler !== 'function') throw new Error('no handler exported'); } catch (error) { process.stdout.write(String(error.message).split('\\n')[0]); process.exit(1); }`;
-  const env = { ...environment, PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', AWS_LAMBDA_FUNCTION_NAME: 'load-check', LAMBDA_TASK_ROOT: folder };
+  const env = {
+    ...environment,
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'eu-west-1',
+    AWS_LAMBDA_FUNCTION_NAME: 'load-check',
+    LAMBDA_TASK_ROOT: folder,
+  };
   try {
     await promisify(execFile)(process.execPath, ['-e', script], { cwd: folder, env, timeout: 60_000 });
     return undefined;
@@ -139,20 +152,45 @@ function gatewayEvent(path: string, resource: string, pathParameters: Record<str
     stageVariables: null,
     body: null,
     isBase64Encoded: false,
-    requestContext: { requestId: 'bundle-alone', path: `/prod${path}`, stage: 'prod', domainName, httpMethod: 'GET', resourcePath: resource, identity: { sourceIp: '203.0.113.7' } },
+    requestContext: {
+      requestId: 'bundle-alone',
+      path: `/prod${path}`,
+      stage: 'prod',
+      domainName,
+      httpMethod: 'GET',
+      resourcePath: resource,
+      identity: { sourceIp: '203.0.113.7' },
+    },
   };
 }
 
 const ANSWER_MARK = '\n--- answer ---\n';
 
 /** What the handler of the folder's index.js answers to the event, in a fresh Node with only the function's environment. */
-async function invokeAlone(folder: string, environment: Record<string, string>, event: unknown): Promise<{ statusCode: number; body: string }> {
+async function invokeAlone(
+  folder: string,
+  environment: Record<string, string>,
+  event: unknown,
+): Promise<{ statusCode: number; body: string }> {
   // The function logs (and writes its metrics) on stdout too: its answer is what follows the mark.
   const script = `const answered = (answer) => process.stdout.write(process.env.ANSWER_MARK + JSON.stringify(answer));
     require('./index.js').handler(JSON.parse(process.env.GATEWAY_EVENT), { awsRequestId: 'bundle-alone', functionName: 'bundle-alone', getRemainingTimeInMillis: () => 10000 })
       .then(answered, (error) => answered({ statusCode: 0, body: String(error && error.stack) }));`;
-  const env = { ...environment, PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', AWS_LAMBDA_FUNCTION_NAME: 'bundle-alone', LAMBDA_TASK_ROOT: folder, GATEWAY_EVENT: JSON.stringify(event), ANSWER_MARK };
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: folder, env, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+  const env = {
+    ...environment,
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'eu-west-1',
+    AWS_LAMBDA_FUNCTION_NAME: 'bundle-alone',
+    LAMBDA_TASK_ROOT: folder,
+    GATEWAY_EVENT: JSON.stringify(event),
+    ANSWER_MARK,
+  };
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+    cwd: folder,
+    env,
+    timeout: 60_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(stdout.slice(stdout.lastIndexOf(ANSWER_MARK) + ANSWER_MARK.length)) as { statusCode: number; body: string };
 }
 
@@ -165,7 +203,9 @@ function ancestorsWithNodeModules(folder: string): string[] {
 
 async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: width }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
 }

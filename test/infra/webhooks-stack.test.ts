@@ -10,8 +10,6 @@ import { queueList } from '../../shared/queues';
 import { routeList } from '../../shared/routes';
 import { logicalIdOf, ofType, resources, stack, workersTemplate } from './stack-fixture';
 
-
-
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
 const actionsIn = (statement: Statement) => [statement.Action].flat();
@@ -43,7 +41,9 @@ function allPolicyStatements(): Statement[] {
       return resource.Properties.PolicyDocument.Statement as Statement[];
     }
     if (resource.Type === 'AWS::IAM::Role') {
-      return ((resource.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
+      return ((resource.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+        (p) => p.PolicyDocument.Statement,
+      );
     }
     return [];
   });
@@ -71,8 +71,13 @@ const DELIVERY_DEAD_LETTERS = 'webhooks/delivery-dead-letters';
 describe('the partner-secrets key', () => {
   it('is one KMS key, with automatic rotation', () => {
     // The other key of the stack is the alarm topic's (infra/observability.ts).
-    const partnerSecretKeys = ofType('AWS::KMS::Key').filter(([, key]) => String(key.Properties.Description).startsWith('Encrypts partner secrets'));
-    assert.deepEqual(partnerSecretKeys.map(([id]) => id), [keyId]);
+    const partnerSecretKeys = ofType('AWS::KMS::Key').filter(([, key]) =>
+      String(key.Properties.Description).startsWith('Encrypts partner secrets'),
+    );
+    assert.deepEqual(
+      partnerSecretKeys.map(([id]) => id),
+      [keyId],
+    );
     workersTemplate.resourceCountIs('AWS::KMS::Key', 0);
     assert.equal(resources[keyId]!.Type, 'AWS::KMS::Key');
     assert.equal(resources[keyId]!.Properties.EnableKeyRotation, true);
@@ -127,20 +132,26 @@ describe('SECRETS_KEY_ARN and ALLOW_LOOPBACK_DESTINATIONS', () => {
   const functions = ofType('AWS::Lambda::Function');
 
   it('is set exactly on the functions whose route or queue declares secrets', () => {
-    const withKey = functions.filter(([, f]) => 'SECRETS_KEY_ARN' in (f.Properties.Environment?.Variables ?? {})).map(([id]) => id).sort();
+    const withKey = functions
+      .filter(([, f]) => 'SECRETS_KEY_ARN' in (f.Properties.Environment?.Variables ?? {}))
+      .map(([id]) => id)
+      .sort();
     const expected = [...SEAL_ROUTES, DELIVERY_WORKER, ...FILE_DELIVERY_SECRETS].map(functionIdOf).sort();
     assert.deepEqual(withKey, expected);
     // The same set, read from the declarations.
     const declared = [
       ...routeList.filter((route) => route.access.secrets).map((route) => route.handler),
       ...queueList.filter((queue) => queue.access.secrets).map((queue) => queue.handler),
-      ...queueList.filter((queue) => queue.deadLetterHandler && (queue.deadLetterAccess ?? queue.access).secrets).map((queue) => queue.deadLetterHandler!),
+      ...queueList
+        .filter((queue) => queue.deadLetterHandler && (queue.deadLetterAccess ?? queue.access).secrets)
+        .map((queue) => queue.deadLetterHandler!),
     ];
     assert.deepEqual(declared.map(functionIdOf).sort(), expected);
   });
 
   it("names the stack's key", () => {
-    for (const handler of [...SEAL_ROUTES, DELIVERY_WORKER]) assert.deepEqual(variablesOf(functionIdOf(handler)).SECRETS_KEY_ARN, keyArn, handler);
+    for (const handler of [...SEAL_ROUTES, DELIVERY_WORKER])
+      assert.deepEqual(variablesOf(functionIdOf(handler)).SECRETS_KEY_ARN, keyArn, handler);
   });
 
   it('never lets a deployed function deliver to loopback receivers', () => {
@@ -153,7 +164,11 @@ describe('IAM for the webhooks', () => {
   it('lets the seal routes encrypt with the key, and not decrypt (but a create, which opens its kept answer to a repeated Idempotency-Key)', () => {
     for (const handler of SEAL_ROUTES) {
       const kms = statementsOf(handler).filter((s) => JSON.stringify(s.Resource) === JSON.stringify(keyArn));
-      assert.deepEqual(kms.flatMap(actionsIn), handler === 'webhooks/subscriptions/create' ? ['kms:Encrypt', 'kms:Decrypt'] : ['kms:Encrypt'], handler);
+      assert.deepEqual(
+        kms.flatMap(actionsIn),
+        handler === 'webhooks/subscriptions/create' ? ['kms:Encrypt', 'kms:Decrypt'] : ['kms:Encrypt'],
+        handler,
+      );
       assert.equal(kms[0]!.Effect, 'Allow');
       assert.deepEqual(kms[0]!.Resource, keyArn, handler);
     }
@@ -161,7 +176,10 @@ describe('IAM for the webhooks', () => {
 
   it('lets the delivery worker decrypt with the key, and not encrypt', () => {
     const kms = statementsOf(DELIVERY_WORKER).filter((s) => actionsIn(s).some((a) => a.startsWith('kms:')));
-    assert.ok(kms.every((s) => JSON.stringify(s.Resource) === JSON.stringify(keyArn)), 'the secrets key alone');
+    assert.ok(
+      kms.every((s) => JSON.stringify(s.Resource) === JSON.stringify(keyArn)),
+      'the secrets key alone',
+    );
     assert.deepEqual(kms.flatMap(actionsIn), ['kms:Decrypt']);
     assert.deepEqual(kms[0]!.Resource, keyArn);
   });
@@ -179,7 +197,9 @@ describe('IAM for the webhooks', () => {
   });
 
   it('grants no kms:ReEncrypt*, kms:GenerateDataKey* or KMS wildcard anywhere', () => {
-    const kmsActions = allPolicyStatements().flatMap(actionsIn).filter((a) => a.toLowerCase().startsWith('kms:'));
+    const kmsActions = allPolicyStatements()
+      .flatMap(actionsIn)
+      .filter((a) => a.toLowerCase().startsWith('kms:'));
     assert.ok(kmsActions.length > 0, 'the check sees the KMS statements');
     for (const action of kmsActions) {
       assert.ok(!/^kms:(ReEncrypt|GenerateDataKey)/i.test(action), action);
@@ -219,7 +239,9 @@ describe('IAM for the webhooks', () => {
     for (const handler of [...publishers, ...routeList.map((route) => route.handler)]) {
       assert.equal(variablesOf(functionIdOf(handler)).QUEUE_URL_DOMAIN_EVENTS, undefined, handler);
       assert.ok(
-        !statementsOf(handler).some((s) => actionsIn(s).includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes('DomainEventsQueue')),
+        !statementsOf(handler).some(
+          (s) => actionsIn(s).includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes('DomainEventsQueue'),
+        ),
         `${handler} may not send to domain-events`,
       );
     }
@@ -239,7 +261,13 @@ describe('the legacy export-webhook routes', () => {
     ]);
     for (const route of legacy) assert.equal(route.deprecated?.successor, '/api/v1/webhook-subscriptions', route.path);
     // Only they are deprecated; their successor is a route of the table.
-    assert.deepEqual(routeList.filter((route) => route.deprecated).map((route) => route.path).sort(), legacy.map((route) => route.path).sort());
+    assert.deepEqual(
+      routeList
+        .filter((route) => route.deprecated)
+        .map((route) => route.path)
+        .sort(),
+      legacy.map((route) => route.path).sort(),
+    );
     assert.ok(routeList.some((route) => route.path === '/api/v1/webhook-subscriptions' && !route.deprecated));
   });
 });

@@ -11,11 +11,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'infra/cli/admin.ts'), ...args],
-      { cwd: ROOT, env: { ...process.env, TABLE_NAME: api.config.tableName, AWS_REGION: api.config.region } },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/cli/admin.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, TABLE_NAME: api.config.tableName, AWS_REGION: api.config.region },
+    });
     return { code: 0, json: JSON.parse(stdout), stderr };
   } catch (error) {
     const failed = error as { code: number; stderr: string };
@@ -37,7 +36,10 @@ describe('npm run admin', () => {
     assert.equal(mine.body.maxSuppliers, 10);
 
     const listed = await admin('list', '--org', org.json.id);
-    assert.deepEqual(listed.json.apiKeys.map((k: { prefix: string }) => k.prefix), [key.json.prefix]);
+    assert.deepEqual(
+      listed.json.apiKeys.map((k: { prefix: string }) => k.prefix),
+      [key.json.prefix],
+    );
     assert.ok(!JSON.stringify(listed.json).includes(key.json.apiKey));
     const organizations = await admin('list');
     assert.ok(organizations.json.some((o: { id: string }) => o.id === org.json.id));

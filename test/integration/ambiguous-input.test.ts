@@ -15,7 +15,12 @@ const caller = await api.newOrganization();
 const { port } = new URL(api.baseUrl);
 
 /** One request with headers exactly as given: an array value is sent as that many header lines. */
-function send(method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer): Promise<{ status: number; body: any }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]>,
+  body?: string | Buffer,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
       let text = '';
@@ -51,7 +56,10 @@ describe('a JSON key written twice', () => {
     }
     assert.equal(await keyCount(), before);
     const nested = '{"webhookUrl":"http://127.0.0.1:9/x","additionalHeaders":{"X-Env":"a","X-Env":"b"}}';
-    assertRefused(await send('POST', '/api/v1/export-webhooks', { ...json, ...caller.headers }, nested), /"additionalHeaders\.X-Env" more than once/);
+    assertRefused(
+      await send('POST', '/api/v1/export-webhooks', { ...json, ...caller.headers }, nested),
+      /"additionalHeaders\.X-Env" more than once/,
+    );
     assert.equal((await api.request('GET', '/api/v1/export-webhooks', { as: caller })).body.total, 0);
   });
 
@@ -78,7 +86,10 @@ describe('a form field sent twice', () => {
     const other = await api.newOrganization();
     const form = `grant_type=client_credentials&client_secret=${caller.apiKey}&client_secret=${other.apiKey}`;
     assertRefused(await token({}, form), /"client_secret" more than once/);
-    assertRefused(await token({}, `grant_type=client_credentials&grant_type=client_credentials&client_secret=${caller.apiKey}`), /"grant_type" more than once/);
+    assertRefused(
+      await token({}, `grant_type=client_credentials&grant_type=client_credentials&client_secret=${caller.apiKey}`),
+      /"grant_type" more than once/,
+    );
   });
 
   it('refuses HTTP Basic and a client_secret in the form together', async () => {
@@ -96,7 +107,12 @@ describe('a multipart field sent twice', () => {
     const part = (name: string, value: string, fileName?: string) =>
       `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${fileName ? `; filename="${fileName}"` : ''}\r\n\r\n${value}\r\n`;
     const body = `${part('name', 'First')}${part('name', 'Second')}${part('file', 'id,name\n1,Hotel A\n', 'hotels.csv')}--${boundary}--\r\n`;
-    const answer = await send('POST', '/api/v1/partner-inventories', { ...caller.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, body);
+    const answer = await send(
+      'POST',
+      '/api/v1/partner-inventories',
+      { ...caller.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    );
     assertRefused(answer, /"name" more than once/);
     assert.equal((await api.request('GET', '/api/v1/partner-inventories', { as: caller })).body.inventories.length, 0);
   });
@@ -104,10 +120,12 @@ describe('a multipart field sent twice', () => {
 
 describe('credentials that contradict each other', () => {
   it('refuses X-API-Key with Authorization, on required and optional routes', async () => {
-    const token = (await api.request('POST', '/api/v1/auth/token', {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `grant_type=client_credentials&client_secret=${caller.apiKey}`,
-    })).body.access_token as string;
+    const token = (
+      await api.request('POST', '/api/v1/auth/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=client_credentials&client_secret=${caller.apiKey}`,
+      })
+    ).body.access_token as string;
     const both = { 'x-api-key': caller.apiKey, authorization: `Bearer ${token}` };
     assertRefused(await send('GET', '/api/v1/api-keys', both), /X-API-Key or Authorization/);
     assertRefused(await send('GET', '/api/v1/billing/plans', both), /X-API-Key or Authorization/);
@@ -115,13 +133,27 @@ describe('credentials that contradict each other', () => {
 
   it('refuses a credential header sent twice, even with the same value', async () => {
     const other = await api.newOrganization();
-    assertRefused(await send('GET', '/api/v1/api-keys', { 'x-api-key': [caller.apiKey, other.apiKey] }), /X-API-Key header.*more than once/i);
-    assertRefused(await send('GET', '/api/v1/api-keys', { 'x-api-key': [caller.apiKey, caller.apiKey] }), /X-API-Key header.*more than once/i);
-    assertRefused(await send('GET', '/api/v1/api-keys', { authorization: ['Bearer a', 'Bearer b'] }), /Authorization header.*more than once/i);
+    assertRefused(
+      await send('GET', '/api/v1/api-keys', { 'x-api-key': [caller.apiKey, other.apiKey] }),
+      /X-API-Key header.*more than once/i,
+    );
+    assertRefused(
+      await send('GET', '/api/v1/api-keys', { 'x-api-key': [caller.apiKey, caller.apiKey] }),
+      /X-API-Key header.*more than once/i,
+    );
+    assertRefused(
+      await send('GET', '/api/v1/api-keys', { authorization: ['Bearer a', 'Bearer b'] }),
+      /Authorization header.*more than once/i,
+    );
   });
 
   it('refuses two Content-Types', async () => {
-    const answer = await send('POST', '/api/v1/api-keys', { ...caller.headers, 'content-type': ['application/json', 'text/plain'] }, '{"name":"x"}');
+    const answer = await send(
+      'POST',
+      '/api/v1/api-keys',
+      { ...caller.headers, 'content-type': ['application/json', 'text/plain'] },
+      '{"name":"x"}',
+    );
     assertRefused(answer, /Content-Type header.*more than once/i);
   });
 });

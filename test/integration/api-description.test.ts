@@ -32,23 +32,49 @@ describe('GET /api/v1/openapi.json', () => {
     assert.deepEqual(schema.required, ['format']);
     assert.deepEqual(schema.properties.format.enum, ['json', 'csv', 'jsonl', 'xlsx']);
     const connect = body.paths['/api/v1/suppliers/{supplierId}/connect'].post;
-    assert.deepEqual(connect.parameters.map((p: { name: string; in: string }) => [p.name, p.in]), [['supplierId', 'path'], ['X-Request-Id', 'header']]);
+    assert.deepEqual(
+      connect.parameters.map((p: { name: string; in: string }) => [p.name, p.in]),
+      [
+        ['supplierId', 'path'],
+        ['X-Request-Id', 'header'],
+      ],
+    );
     assert.ok(connect.responses['200'].headers['X-Request-Id'], 'every answer carries the correlation id');
     const upload = body.paths['/api/v1/suppliers/request'].post.requestBody.content['multipart/form-data'].schema;
     assert.deepEqual(upload.required.sort(), ['file', 'supplierName']);
     // A file, as generators (a Blob) and Swagger UI (a file picker) read one.
     assert.equal(upload.properties.file.format, 'binary');
-    assert.equal(body.paths['/api/v1/partner-inventories'].post.requestBody.content['multipart/form-data'].schema.properties.file.format, 'binary');
+    assert.equal(
+      body.paths['/api/v1/partner-inventories'].post.requestBody.content['multipart/form-data'].schema.properties.file.format,
+      'binary',
+    );
     assert.ok(body.components.securitySchemes.apiKey);
     // Shared shapes are named once and referenced: the error body of every error answer, the result row, the job...
     assert.deepEqual(connect.responses['404'].content['application/json'].schema, { $ref: '#/components/schemas/Error' });
     assert.deepEqual(body.components.schemas.Error.required.sort(), ['error', 'message']);
     const text = JSON.stringify(body.paths);
-    assert.equal(text.match(/"\$ref":"#\/components\/schemas\/Error"/g)!.length, text.match(/"4\d\d":|"5\d\d":/g)!.length, 'every error answer refers to Error');
+    assert.equal(
+      text.match(/"\$ref":"#\/components\/schemas\/Error"/g)!.length,
+      text.match(/"4\d\d":|"5\d\d":/g)!.length,
+      'every error answer refers to Error',
+    );
     const results = body.paths['/api/v1/mapping/{jobId}/results'].get.responses['200'].content['application/json'].schema;
     assert.deepEqual(results, { $ref: '#/components/schemas/MappingResultPage' });
     assert.deepEqual(body.components.schemas.MappingResultPage.properties.results.items, { $ref: '#/components/schemas/MappingResult' });
-    for (const name of ['MappingJob', 'JobCounts', 'MappingResult', 'Candidate', 'MatchEvidence', 'PartnerInventory', 'ReferenceHotel', 'WebhookSubscription', 'WebhookDelivery', 'WebhookDeliveryAttempt', 'PlanTier', 'QuotaStatus']) {
+    for (const name of [
+      'MappingJob',
+      'JobCounts',
+      'MappingResult',
+      'Candidate',
+      'MatchEvidence',
+      'PartnerInventory',
+      'ReferenceHotel',
+      'WebhookSubscription',
+      'WebhookDelivery',
+      'WebhookDeliveryAttempt',
+      'PlanTier',
+      'QuotaStatus',
+    ]) {
       assert.ok(body.components.schemas[name], `${name} is a named schema`);
     }
     assert.ok(!text.includes('$defs'));
@@ -61,14 +87,24 @@ describe('GET /api/v1/openapi.json', () => {
     assert.ok(legacy.Deprecation && legacy.Link);
     // A review's decision is one of three shapes: MATCH names the hotel, NO_MATCH none, WITHDRAW takes a decision back.
     const review = body.paths['/api/v1/mapping/{jobId}/reviews'].post.requestBody.content['application/json'].schema;
-    assert.deepEqual(review.oneOf.map((shape: { properties: { decision: { const: string } }; required: string[] }) => [shape.properties.decision.const, shape.required.sort()]), [
-      ['MATCH', ['decision', 'partnerHotelId', 'referenceHotelId']],
-      ['NO_MATCH', ['decision', 'partnerHotelId']],
-      ['WITHDRAW', ['decision', 'partnerHotelId']],
-    ]);
+    assert.deepEqual(
+      review.oneOf.map((shape: { properties: { decision: { const: string } }; required: string[] }) => [
+        shape.properties.decision.const,
+        shape.required.sort(),
+      ]),
+      [
+        ['MATCH', ['decision', 'partnerHotelId', 'referenceHotelId']],
+        ['NO_MATCH', ['decision', 'partnerHotelId']],
+        ['WITHDRAW', ['decision', 'partnerHotelId']],
+      ],
+    );
     assert.match(body.components.schemas.MappingResult.properties.candidates.description, /never the proposal itself/);
     // Every operation's tag is listed, with a description, and every listed tag is used.
-    const used = new Set(Object.values(body.paths).flatMap((operations) => Object.values(operations as Record<string, { tags: string[] }>).flatMap((o) => o.tags)));
+    const used = new Set(
+      Object.values(body.paths).flatMap((operations) =>
+        Object.values(operations as Record<string, { tags: string[] }>).flatMap((o) => o.tags),
+      ),
+    );
     for (const webhook of Object.values(body.webhooks)) (webhook as { post: { tags: string[] } }).post.tags.forEach((tag) => used.add(tag));
     assert.deepEqual(body.tags.map((tag: { name: string }) => tag.name).sort(), [...used].sort());
     assert.ok(body.tags.every((tag: { description: string }) => tag.description.length > 20));
@@ -83,21 +119,29 @@ describe('GET /api/v1/openapi.json', () => {
       const payload = named(post.requestBody.content['application/json'].schema);
       assert.deepEqual(payload.required.sort(), ['data', 'id', 'organizationId', 'timestamp', 'type']);
       assert.equal(payload.properties.type.const, type);
-      assert.deepEqual(post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), [
-        'header:webhook-id',
-        'header:webhook-timestamp',
-        'header:webhook-signature',
-        'header:X-Webhook-Signature',
-      ]);
+      assert.deepEqual(
+        post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`),
+        ['header:webhook-id', 'header:webhook-timestamp', 'header:webhook-signature', 'header:X-Webhook-Signature'],
+      );
     }
-    assert.equal(named(body.webhooks.legacyMappingCompleted.post.requestBody.content['application/json'].schema).properties.event.const, 'mapping.completed');
+    assert.equal(
+      named(body.webhooks.legacyMappingCompleted.post.requestBody.content['application/json'].schema).properties.event.const,
+      'mapping.completed',
+    );
     // Ids a generator can use, no credential of ours, and how to check a delivery in the document itself.
     for (const [name, webhook] of Object.entries<{ post: { operationId: string; security: unknown[] } }>(body.webhooks)) {
       assert.match(webhook.post.operationId, /^[A-Za-z0-9._~-]+$/, name);
       assert.deepEqual(webhook.post.security, []);
     }
     const recipe = body.tags.find((tag: { name: string }) => tag.name === 'Webhook events').description;
-    for (const part of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'new Webhook(secret).verify(rawBody, headers)', "createHmac('sha256', key)", '5 minutes']) {
+    for (const part of [
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'new Webhook(secret).verify(rawBody, headers)',
+      "createHmac('sha256', key)",
+      '5 minutes',
+    ]) {
       assert.ok(recipe.includes(part), part);
     }
   });

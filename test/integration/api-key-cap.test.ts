@@ -12,7 +12,8 @@ import { startTestApi, type Caller } from '../support/test-api';
 const api = await startTestApi();
 
 const create = (as: Caller, name = 'key') => api.request('POST', '/api/v1/api-keys', { as, json: { name } });
-const listed = async (as: Caller) => (await api.request('GET', '/api/v1/api-keys', { as })).body.apiKeys as { id: string; revokedAt?: string }[];
+const listed = async (as: Caller) =>
+  (await api.request('GET', '/api/v1/api-keys', { as })).body.apiKeys as { id: string; revokedAt?: string }[];
 const active = async (as: Caller) => (await listed(as)).filter((key) => key.revokedAt === undefined).length;
 
 function assertCapped(answer: { status: number; body: any }): void {
@@ -41,7 +42,10 @@ describe('the cap on active API keys', () => {
     assertCapped(await create(caller));
     const spare = made[0]!.body.id as string;
     const revokes = await Promise.all([1, 2, 3].map(() => api.request('DELETE', `/api/v1/api-keys/${spare}`, { as: caller })));
-    assert.deepEqual(revokes.map((answer) => answer.status), [204, 204, 204]);
+    assert.deepEqual(
+      revokes.map((answer) => answer.status),
+      [204, 204, 204],
+    );
     const after = await Promise.all([1, 2, 3].map(() => create(caller)));
     assert.deepEqual(after.map((answer) => answer.status).sort(), [201, 400, 400]);
     assert.equal(await active(caller), MAX_ACTIVE_API_KEYS);

@@ -95,7 +95,7 @@ describe('API keys', () => {
     assert.equal((await api.request('GET', '/api/v1/api-keys', { as: caller })).body.total, 1);
   });
 
-  it("cannot be listed or revoked by another organization", async () => {
+  it('cannot be listed or revoked by another organization', async () => {
     const alpha = await api.newOrganization();
     const beta = await api.newOrganization();
     const alphaKeyId = prefixOf(alpha.apiKey).slice(4);
@@ -113,7 +113,11 @@ describe('bearer tokens (POST /api/v1/auth/token)', () => {
     const viaBasic = await tokenFor(caller);
     const viaForm = await api.request('POST', '/api/v1/auth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: prefixOf(caller.apiKey), client_secret: caller.apiKey }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: prefixOf(caller.apiKey),
+        client_secret: caller.apiKey,
+      }).toString(),
     });
     assert.equal(viaForm.status, 200);
     assert.equal(viaForm.body.token_type, 'Bearer');
@@ -153,7 +157,9 @@ describe('bearer tokens (POST /api/v1/auth/token)', () => {
       form({ grant_type: 'client_credentials', client_id: prefixOf(other.apiKey), client_secret: caller.apiKey }),
     );
     assert.equal(mismatched.status, 401);
-    const json = await api.request('POST', '/api/v1/auth/token', { json: { grant_type: 'client_credentials', client_secret: caller.apiKey } });
+    const json = await api.request('POST', '/api/v1/auth/token', {
+      json: { grant_type: 'client_credentials', client_secret: caller.apiKey },
+    });
     assert.equal(json.status, 415);
   });
 
@@ -180,12 +186,17 @@ describe('bearer tokens (POST /api/v1/auth/token)', () => {
   });
 
   it('signed with another key are refused', async () => {
-    const elsewhere = await startTestApi({ config: { tableName: api.config.tableName, bucketName: api.config.bucketName }, provision: false });
+    const elsewhere = await startTestApi({
+      config: { tableName: api.config.tableName, bucketName: api.config.bucketName },
+      provision: false,
+    });
     const caller = await api.newOrganization();
-    const foreignToken = (await bearerTokensOf(elsewhere.runtime).issue(
-      { organizationId: caller.organization.id, keyId: prefixOf(caller.apiKey).slice(4), role: 'partner' },
-      api.clock.now(),
-    )).accessToken;
+    const foreignToken = (
+      await bearerTokensOf(elsewhere.runtime).issue(
+        { organizationId: caller.organization.id, keyId: prefixOf(caller.apiKey).slice(4), role: 'partner' },
+        api.clock.now(),
+      )
+    ).accessToken;
     assert.equal((await api.request('GET', PROTECTED, bearer(foreignToken))).status, 401);
   });
 

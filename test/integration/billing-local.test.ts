@@ -89,7 +89,12 @@ describe('GET /api/v1/billing/plans', () => {
       'providerPriceId',
       'webhookEvents',
     ]);
-    assert.deepEqual(subscription.webhookEvents, ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED']);
+    assert.deepEqual(subscription.webhookEvents, [
+      'MAPPING_COMPLETED',
+      'MAPPING_ERROR_RESOLVED',
+      'MAPPING_BOOK_CHANGED',
+      'DELIVERY_DESTINATION_DISABLED',
+    ]);
     assert.equal(subscription.monthlyPrice, '€49.00 / month');
     assert.equal(subscription.pricePerMillion, '€1.00');
     // The same prices as numbers a client computes with: cents, and their currency.
@@ -232,9 +237,15 @@ describe('authentication and validation', () => {
     assert.equal(all[11].billingMonth, '2025-12');
     assert.deepEqual(all[5], { billingMonth: '2026-06', matchesProcessed: 0, costPerMatch: 0, totalCost: 0 });
     const three = (await api.request('GET', '/api/v1/billing/metrics/history?limit=3', { as: caller })).body;
-    assert.deepEqual(three.map((m: { billingMonth: string }) => m.billingMonth), ['2026-11', '2026-10', '2026-09']);
+    assert.deepEqual(
+      three.map((m: { billingMonth: string }) => m.billingMonth),
+      ['2026-11', '2026-10', '2026-09'],
+    );
     const young = await api.newOrganization();
-    assert.deepEqual((await get(young, 'metrics/history')).map((m: { billingMonth: string }) => m.billingMonth), ['2026-11']);
+    assert.deepEqual(
+      (await get(young, 'metrics/history')).map((m: { billingMonth: string }) => m.billingMonth),
+      ['2026-11'],
+    );
   });
 });
 
@@ -282,7 +293,10 @@ describe('the local payment provider', () => {
   it('subscription checkout: the hosted page completes through the webhook; the plan becomes SUBSCRIPTION', async () => {
     api.clock.set('2026-11-22T10:00:00.000Z');
     const caller = await api.newOrganization();
-    const { status, body } = await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } });
+    const { status, body } = await api.request('POST', '/api/v1/billing/checkout', {
+      as: caller,
+      json: { priceId: PRICES.SUBSCRIPTION, ...URLS },
+    });
     assert.equal(status, 200);
     assert.ok(body.checkoutUrl.startsWith(`${api.baseUrl}/local-payments/checkout/cs_local_`), body.checkoutUrl);
 
@@ -313,7 +327,10 @@ describe('the local payment provider', () => {
 
   it('credit purchase: the quantity chosen on the page (at least 5 million) becomes credits', async () => {
     const caller = await api.newOrganization();
-    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', {
+      as: caller,
+      json: { priceId: PRICES.creditsPrice, ...URLS },
+    });
     const shown = await page('GET', body.checkoutUrl);
     assert.match(shown.text, /name="millions" min="5" max="10000" step="1" value="5"/);
     const paid = await page('POST', `${body.checkoutUrl}/complete`, { millions: '12' });
@@ -323,7 +340,10 @@ describe('the local payment provider', () => {
 
   it('credit purchase: the page refuses a missing quantity or an unknown field (400), the checkout still open', async () => {
     const caller = await api.newOrganization();
-    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', {
+      as: caller,
+      json: { priceId: PRICES.creditsPrice, ...URLS },
+    });
     const missing = await page('POST', `${body.checkoutUrl}/complete`);
     assert.equal(missing.status, 400);
     assert.match(missing.text, /whole number of millions from 5 to 10,000/);
@@ -343,9 +363,12 @@ describe('the local payment provider', () => {
     assert.match(shown, /<li>100,000 mappings per day<\/li>/);
   });
 
-  it('credit purchase: the page takes only what Stripe\'s adjustable quantity would (digits, 5 to 10,000); else 400, checkout still open', async () => {
+  it("credit purchase: the page takes only what Stripe's adjustable quantity would (digits, 5 to 10,000); else 400, checkout still open", async () => {
     const caller = await api.newOrganization();
-    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', {
+      as: caller,
+      json: { priceId: PRICES.creditsPrice, ...URLS },
+    });
     for (const millions of ['1e9', '99999999999999999999', '4', '0', '10001', '5.5', '-5', '+5', ' 5', '', '0x10', '١٢']) {
       const refused = await page('POST', `${body.checkoutUrl}/complete`, { millions });
       assert.equal(refused.status, 400, `millions=${JSON.stringify(millions)}`);
@@ -361,7 +384,10 @@ describe('the local payment provider', () => {
 
   it('cancelling a checkout returns to cancelUrl and changes nothing', async () => {
     const caller = await api.newOrganization();
-    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } });
+    const { body } = await api.request('POST', '/api/v1/billing/credits/purchase', {
+      as: caller,
+      json: { priceId: PRICES.creditsPrice, ...URLS },
+    });
     const cancelled = await page('POST', `${body.checkoutUrl}/cancel`);
     assert.equal(cancelled.status, 303);
     assert.equal(cancelled.location, URLS.cancelUrl);
@@ -372,11 +398,15 @@ describe('the local payment provider', () => {
 
   it('portal: cancel at period end, keep, then cancel now (back to FREE)', async () => {
     const caller = await api.newOrganization();
-    const checkout = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.ENTERPRISE, ...URLS } })).body;
+    const checkout = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.ENTERPRISE, ...URLS } }))
+      .body;
     await page('POST', `${checkout.checkoutUrl}/complete`);
     assert.equal((await get(caller, 'quota/status')).planType, 'ENTERPRISE');
 
-    const { status, body } = await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    const { status, body } = await api.request('POST', '/api/v1/billing/portal', {
+      as: caller,
+      json: { returnUrl: 'https://partner.test/account' },
+    });
     assert.equal(status, 200);
     assert.ok(body.portalUrl.startsWith(`${api.baseUrl}/local-payments/portal/`));
     assert.match((await page('GET', body.portalUrl)).text, /Cancel at period end/);
@@ -395,7 +425,9 @@ describe('the local payment provider', () => {
 
   it('a second subscription checkout while one is live answers 409 (change plans in the portal) and changes nothing', async () => {
     const caller = await api.newOrganization();
-    const enterprise = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.ENTERPRISE, ...URLS } })).body;
+    const enterprise = (
+      await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.ENTERPRISE, ...URLS } })
+    ).body;
     assert.equal((await page('POST', `${enterprise.checkoutUrl}/complete`)).status, 303);
     const first = await get(caller, 'subscription');
 
@@ -411,7 +443,10 @@ describe('the local payment provider', () => {
     assert.equal((await get(caller, 'quota/status')).planType, 'ENTERPRISE');
 
     // Once it has ended, subscribing again is allowed.
-    const { body: portal } = await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    const { body: portal } = await api.request('POST', '/api/v1/billing/portal', {
+      as: caller,
+      json: { returnUrl: 'https://partner.test/account' },
+    });
     api.clock.advance(1_000);
     await page('POST', `${portal.portalUrl}/cancel_now`);
     assert.equal((await get(caller, 'quota/status')).planType, 'FREE');
@@ -433,7 +468,10 @@ describe('the local payment provider', () => {
     assert.equal((await get(caller, 'quota/status')).planType, 'ENTERPRISE');
 
     // The portal shows the one subscription; cancelling it leaves no other one billing.
-    const { body: portal } = await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    const { body: portal } = await api.request('POST', '/api/v1/billing/portal', {
+      as: caller,
+      json: { returnUrl: 'https://partner.test/account' },
+    });
     assert.match((await page('GET', portal.portalUrl)).text, /ENTERPRISE, active/);
     api.clock.advance(1_000);
     await page('POST', `${portal.portalUrl}/cancel_now`);
@@ -443,9 +481,13 @@ describe('the local payment provider', () => {
 
   it('keeps its customers, subscriptions and open checkouts in the table: a restarted runtime still knows them', async () => {
     const caller = await api.newOrganization();
-    const subscription = (await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } })).body;
+    const subscription = (
+      await api.request('POST', '/api/v1/billing/checkout', { as: caller, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } })
+    ).body;
     await page('POST', `${subscription.checkoutUrl}/complete`);
-    const credits = (await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } })).body;
+    const credits = (
+      await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { priceId: PRICES.creditsPrice, ...URLS } })
+    ).body;
     const before = await get(caller, 'subscription');
 
     // A second runtime over the same table: what `npm start` is after a restart.
@@ -456,7 +498,10 @@ describe('the local payment provider', () => {
     assert.equal((await page('POST', `${restarted.baseUrl}${checkoutPath}/complete`, { millions: '6' })).status, 303);
     assert.equal((await getAfter('credits/balance')).creditsRemaining, 6_000_000);
 
-    const { body: portal } = await restarted.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    const { body: portal } = await restarted.request('POST', '/api/v1/billing/portal', {
+      as: caller,
+      json: { returnUrl: 'https://partner.test/account' },
+    });
     assert.match((await page('GET', portal.portalUrl)).text, new RegExp(`${before.id}</code>: SUBSCRIPTION, active`));
     api.clock.advance(1_000);
     assert.equal((await page('POST', `${portal.portalUrl}/cancel_now`)).status, 303);
@@ -469,9 +514,13 @@ describe('the local payment provider', () => {
   it("one organization's checkout never changes another's plan, credits or subscription", async () => {
     const buyer = await api.newOrganization();
     const bystander = await api.newOrganization();
-    const subscription = (await api.request('POST', '/api/v1/billing/checkout', { as: buyer, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } })).body;
+    const subscription = (
+      await api.request('POST', '/api/v1/billing/checkout', { as: buyer, json: { priceId: PRICES.SUBSCRIPTION, ...URLS } })
+    ).body;
     await page('POST', `${subscription.checkoutUrl}/complete`);
-    const credits = (await api.request('POST', '/api/v1/billing/credits/purchase', { as: buyer, json: { priceId: PRICES.creditsPrice, ...URLS } })).body;
+    const credits = (
+      await api.request('POST', '/api/v1/billing/credits/purchase', { as: buyer, json: { priceId: PRICES.creditsPrice, ...URLS } })
+    ).body;
     await page('POST', `${credits.checkoutUrl}/complete`, { millions: '6' });
 
     assert.equal((await get(bystander, 'quota/status')).planType, 'FREE');

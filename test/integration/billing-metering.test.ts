@@ -141,7 +141,10 @@ describe('reserving mappings for a job', () => {
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(granted.length, 20);
     assert.equal(refused.length, 30);
-    assert.ok(refused.every((r) => r.reason instanceof DomainError && r.reason.kind === 'forbidden'), String(refused[0]?.reason));
+    assert.ok(
+      refused.every((r) => r.reason instanceof DomainError && r.reason.kind === 'forbidden'),
+      String(refused[0]?.reason),
+    );
     const account = await billingStoreOf(api.runtime).account(caller.organization.id);
     assert.equal(account.creditsRemaining, 0);
     const quota = await get(caller, 'quota/status');
@@ -167,15 +170,27 @@ describe('reserving mappings for a job', () => {
       bySupplier: [{ supplierId: supplier.id, supplierCode: supplier.code, supplierName: supplier.name, mappings: 300, cost: 0.0002 }],
     });
     const table = tableOf(api.runtime);
-    const items = await queryAll<{ SK: string }>(table, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': organizationPartition(caller.organization.id) }, ProjectionExpression: 'SK' });
+    const items = await queryAll<{ SK: string }>(table, {
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': organizationPartition(caller.organization.id) },
+      ProjectionExpression: 'SK',
+    });
     assert.equal(items.filter((item) => /RESERVATION/i.test(item.SK)).length, 0, 'a charge leaves no reservation to settle');
 
     // 40 parallel charges of 50,000 against 999,800 credits: exactly 19 pass, and the balance stays at or above zero.
     const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => charge(50_000)));
     assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 19);
-    assert.ok(outcomes.every((outcome) => outcome.status === 'fulfilled' || (outcome.reason instanceof DomainError && outcome.reason.kind === 'forbidden')));
+    assert.ok(
+      outcomes.every(
+        (outcome) => outcome.status === 'fulfilled' || (outcome.reason instanceof DomainError && outcome.reason.kind === 'forbidden'),
+      ),
+    );
     assert.equal((await get(caller, 'credits/balance')).creditsRemaining, 49_800);
-    await assert.rejects(charge(49_801), (error: unknown) => error instanceof DomainError && error.kind === 'forbidden' && /49,801 mappings requested, 0 left/.test(error.message));
+    await assert.rejects(
+      charge(49_801),
+      (error: unknown) =>
+        error instanceof DomainError && error.kind === 'forbidden' && /49,801 mappings requested, 0 left/.test(error.message),
+    );
     assert.equal((await get(caller, 'credits/balance')).creditsRemaining, 49_800);
   });
 

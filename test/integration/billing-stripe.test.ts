@@ -75,13 +75,23 @@ const stripePort = (stripeApi.address() as AddressInfo).port;
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
 const api = await startTestApi({
-  config: { variables: PAYMENT_SETTINGS.environment({ stripeSecretKey: 'sk_test_123', stripeWebhookSecret: WEBHOOK_SECRET, stripeApiUrl: `http://127.0.0.1:${stripePort}` }) },
+  config: {
+    variables: PAYMENT_SETTINGS.environment({
+      stripeSecretKey: 'sk_test_123',
+      stripeWebhookSecret: WEBHOOK_SECRET,
+      stripeApiUrl: `http://127.0.0.1:${stripePort}`,
+    }),
+  },
 });
 
 const requestsTo = (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path);
 const now = () => Math.floor(api.clock.now().getTime() / 1000);
 
-function stripeSubscription(id: string, customer: string, fields: { status?: string; price?: string; cancelAtPeriodEnd?: boolean; start?: number } = {}) {
+function stripeSubscription(
+  id: string,
+  customer: string,
+  fields: { status?: string; price?: string; cancelAtPeriodEnd?: boolean; start?: number } = {},
+) {
   const start = fields.start ?? now();
   return {
     id,
@@ -93,7 +103,15 @@ function stripeSubscription(id: string, customer: string, fields: { status?: str
     metadata: {},
     items: {
       object: 'list',
-      data: [{ id: 'si_1', object: 'subscription_item', price: { id: fields.price ?? PRICES.SUBSCRIPTION }, current_period_start: start, current_period_end: start + 30 * 86_400 }],
+      data: [
+        {
+          id: 'si_1',
+          object: 'subscription_item',
+          price: { id: fields.price ?? PRICES.SUBSCRIPTION },
+          current_period_start: start,
+          current_period_end: start + 30 * 86_400,
+        },
+      ],
     },
   };
 }
@@ -213,7 +231,10 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.match(refused.body.message, /POST \/api\/v1\/billing\/portal/);
     assert.equal(requestsTo('POST', '/v1/checkout/sessions').length, 0);
     // Credits are not a subscription: buying them stays open.
-    const credits = await api.request('POST', '/api/v1/billing/credits/purchase', { as: caller, json: { ...json, priceId: PRICES.creditsPrice } });
+    const credits = await api.request('POST', '/api/v1/billing/credits/purchase', {
+      as: caller,
+      json: { ...json, priceId: PRICES.creditsPrice },
+    });
     assert.equal(credits.status, 200);
 
     // Stripe has ended it and its event has not arrived yet: Stripe's live state decides.
@@ -231,7 +252,11 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.equal(sessions.length, 3);
     // Every session names the one stored customer; Stripe's idempotency key covers the rest.
     assert.ok(sessions.every((s) => s.params.customer === stored));
-    assert.ok(requestsTo('POST', '/v1/customers').every((r) => r.headers['idempotency-key'] === `customer-for-organization-${caller.organization.id}`));
+    assert.ok(
+      requestsTo('POST', '/v1/customers').every(
+        (r) => r.headers['idempotency-key'] === `customer-for-organization-${caller.organization.id}`,
+      ),
+    );
   });
 
   it('credit purchase: a payment-mode session whose quantity (millions) is adjustable from 5 to 10,000', async () => {
@@ -281,7 +306,10 @@ describe('Stripe adapter: the requests the SDK sends', () => {
     assert.match(missing.body.message, /returnUrl/);
     assert.equal(requests.length, 0);
 
-    const { status, body } = await api.request('POST', '/api/v1/billing/portal', { as: caller, json: { returnUrl: 'https://partner.test/account' } });
+    const { status, body } = await api.request('POST', '/api/v1/billing/portal', {
+      as: caller,
+      json: { returnUrl: 'https://partner.test/account' },
+    });
     assert.equal(status, 200);
     assert.deepEqual(body, { portalUrl: 'https://billing.stripe.test/p/session/test_1' });
     const [portal] = requestsTo('POST', '/v1/billing_portal/sessions');
@@ -362,7 +390,10 @@ describe('POST /api/v1/billing/stripe/webhook', () => {
       amount_total: 500,
     });
     const outcomes = await Promise.all([deliver(event), deliver(event), deliver(event)]);
-    assert.deepEqual(outcomes.map((r) => r.status), [200, 200, 200]);
+    assert.deepEqual(
+      outcomes.map((r) => r.status),
+      [200, 200, 200],
+    );
     assert.deepEqual(outcomes.map((r) => r.body.outcome).sort(), ['applied', 'duplicate', 'duplicate']);
     assert.equal((await deliver(event)).body.outcome, 'duplicate');
     assert.deepEqual(await balance(caller), { creditsRemaining: 5_000_000, creditsUsed: 0, totalSpent: 5 });
@@ -505,7 +536,11 @@ describe('POST /api/v1/billing/stripe/webhook', () => {
     const customer = await customerOf(caller);
     const t = now();
     await deliver(subscriptionCheckoutCompleted(caller, customer, 'sub_old', PRICES.SUBSCRIPTION));
-    const newerOfOther = stripeEvent('customer.subscription.created', stripeSubscription('sub_new', customer, { price: PRICES.ENTERPRISE }), t + 20);
+    const newerOfOther = stripeEvent(
+      'customer.subscription.created',
+      stripeSubscription('sub_new', customer, { price: PRICES.ENTERPRISE }),
+      t + 20,
+    );
     const olderEnd = stripeEvent('customer.subscription.deleted', stripeSubscription('sub_old', customer, { status: 'canceled' }), t + 10);
     assert.equal((await deliver(newerOfOther)).body.outcome, 'applied');
     assert.equal((await deliver(olderEnd)).body.outcome, 'applied');

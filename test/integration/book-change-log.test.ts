@@ -75,7 +75,10 @@ describe('the change log', () => {
       rest = await log.read(organizationId, rest.position, 333);
       pages.push(rest.changes);
     }
-    assert.deepEqual(pages.map((page) => page.length), [333, 333, 333, 34]);
+    assert.deepEqual(
+      pages.map((page) => page.length),
+      [333, 333, 333, 34],
+    );
     assert.deepEqual(pages.flat(), large.slice(7));
     assert.deepEqual(rest.position, { sequence: 3, read: 0 });
     assert.deepEqual(await log.read(organizationId, rest.position, 10), { changes: [], position: rest.position, more: false });
@@ -91,11 +94,18 @@ describe('the change log', () => {
     await log.commit(organizationId, { kind: 'JOB', mappingJobId: 'after' }, after);
     const files = resultObjectStoreOf(api.runtime);
     let reads = 0;
-    const counting = new ChangeLog(tableOf(api.runtime), { get: (key, range) => (reads++, files.get(key, range)), put: files.put.bind(files) }, () => api.clock.now());
+    const counting = new ChangeLog(
+      tableOf(api.runtime),
+      { get: (key, range) => (reads++, files.get(key, range)), put: files.put.bind(files) },
+      () => api.clock.now(),
+    );
     const end = await log.endPosition(organizationId);
     assert.deepEqual(await counting.counts(organizationId, FEED_START), { ...countChanges([...book, ...after]), position: end });
     assert.equal(reads, 0, "from a commit's start its counts are enough");
-    assert.deepEqual(await counting.counts(organizationId, { sequence: 1, read: 7 }), { ...countChanges([...book.slice(7), ...after]), position: end });
+    assert.deepEqual(await counting.counts(organizationId, { sequence: 1, read: 7 }), {
+      ...countChanges([...book.slice(7), ...after]),
+      position: end,
+    });
     assert.ok(reads >= 25_000 / CHANGES_BLOCK, 'from within it, its changes are read');
   });
 
@@ -145,7 +155,10 @@ describe('the change log', () => {
       assert.equal(expired.kind, 'gone');
       assert.match(expired.message, /older than the feed keeps \(30 days\)/);
       assert.deepEqual(await log.oldestPosition(organizationId), { sequence: 2, read: 0 });
-      assert.deepEqual((await log.read(organizationId, { sequence: 2, read: 0 }, 10)).changes.map((change) => change.partnerHotelId), ['new-0']);
+      assert.deepEqual(
+        (await log.read(organizationId, { sequence: 2, read: 0 }, 10)).changes.map((change) => change.partnerHotelId),
+        ['new-0'],
+      );
     } finally {
       api.clock.advance(-CHANGES_RETENTION_DAYS * 86_400_000);
     }

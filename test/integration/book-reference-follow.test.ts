@@ -18,7 +18,11 @@ import { jsonReceiver } from '../support/webhook-receiver';
 const REFERENCE = { hotels: 300, seed: 5 };
 const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })];
 /** A hotel the next publication brings, somewhere the reference has none like it. */
-const newcomer = { ...[...generateReferenceHotels({ count: 50, seed: 77 })].find((hotel) => hotel.lat !== undefined)!, id: randomUUID(), name: 'Pension Quillfeather Harbour' };
+const newcomer = {
+  ...[...generateReferenceHotels({ count: 50, seed: 77 })].find((hotel) => hotel.lat !== undefined)!,
+  id: randomUUID(),
+  name: 'Pension Quillfeather Harbour',
+};
 const api = await startTestApi({ config: { localAllowances: [LOOPBACK_DESTINATIONS] } });
 
 const receiver = await jsonReceiver();
@@ -28,7 +32,15 @@ await seedReferenceInventory(api.runtime, REFERENCE);
 
 type Row = (string | number | undefined)[];
 const HEADER = ['id', 'name', 'address', 'city', 'country', 'lat', 'lon'];
-const rowOf = (id: string, hotel: (typeof hotels)[number]): Row => [id, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon];
+const rowOf = (id: string, hotel: (typeof hotels)[number]): Row => [
+  id,
+  hotel.name,
+  hotel.address,
+  hotel.city,
+  hotel.country,
+  hotel.lat,
+  hotel.lon,
+];
 const csv = (rows: Row[]) => [formatCsvRow(HEADER), ...rows.map((row) => formatCsvRow(row))].join('\n');
 
 async function mapInventory(as: Caller, rows: Row[]): Promise<string> {
@@ -78,24 +90,49 @@ describe('the mapping book follows the reference', () => {
     await mapInventory(other, [rowOf('Q0', hotels[0]!)]);
     assert.deepEqual([(await entry(partner, 'P0')).referenceHotelId, (await entry(partner, 'N0')).status], [hotels[0]!.id, 'UNMATCHED']);
     // A person confirms P1: their decision is for hotel 1.
-    assert.equal((await api.request('POST', `/api/v1/mapping/${job}/reviews`, { as: partner, json: { partnerHotelId: 'P1', decision: 'MATCH', referenceHotelId: hotels[1]!.id } })).status, 200);
+    assert.equal(
+      (
+        await api.request('POST', `/api/v1/mapping/${job}/reviews`, {
+          as: partner,
+          json: { partnerHotelId: 'P1', decision: 'MATCH', referenceHotelId: hotels[1]!.id },
+        })
+      ).status,
+      200,
+    );
     const [used, otherUsed] = [await usedToday(partner), await usedToday(other)];
 
     // Hotel 0 is merged into hotel 200 as its duplicate.
     const beforeMerge = await endOfFeed(partner);
-    const reported = await api.request('POST', '/api/v1/reference/duplicates', { as: partner, json: { originalHotelId: hotels[200]!.id, duplicateHotelId: hotels[0]!.id } });
+    const reported = await api.request('POST', '/api/v1/reference/duplicates', {
+      as: partner,
+      json: { originalHotelId: hotels[200]!.id, duplicateHotelId: hotels[0]!.id },
+    });
     assert.equal(reported.status, 200, reported.text);
-    const merged = await api.request('POST', `/api/v1/reference/duplicates/${reported.body.reportId}/resolve`, { as: admin, json: { decision: 'MERGE' } });
+    const merged = await api.request('POST', `/api/v1/reference/duplicates/${reported.body.reportId}/resolve`, {
+      as: admin,
+      json: { decision: 'MERGE' },
+    });
     assert.equal(merged.status, 200, merged.text);
     await api.messaging.idle();
     const mergePublication = (await referenceStoreOf(api.runtime).getCurrent())!.artifactsId;
 
     const p0 = await entry(partner, 'P0');
-    assert.deepEqual([p0.status, p0.method, p0.referenceHotelId, p0.referenceHotelName], ['MATCHED', 'FUZZY', hotels[200]!.id, hotels[200]!.name]);
+    assert.deepEqual(
+      [p0.status, p0.method, p0.referenceHotelId, p0.referenceHotelName],
+      ['MATCHED', 'FUZZY', hotels[200]!.id, hotels[200]!.name],
+    );
     assert.match(p0.reason, new RegExp(`${hotels[0]!.id} was merged into ${hotels[200]!.id}`));
-    assert.deepEqual(p0.cause, { kind: 'MERGE', mergedHotelId: hotels[0]!.id, mergedInto: hotels[200]!.id, referenceVersionId: mergePublication });
+    assert.deepEqual(p0.cause, {
+      kind: 'MERGE',
+      mergedHotelId: hotels[0]!.id,
+      mergedInto: hotels[200]!.id,
+      referenceVersionId: mergePublication,
+    });
     const afterMerge = await feed(partner, beforeMerge);
-    assert.deepEqual(afterMerge.changes.map((change) => [change.kind, change.partnerHotelId, change.referenceHotelId]), [['UPDATED', 'P0', hotels[200]!.id]]);
+    assert.deepEqual(
+      afterMerge.changes.map((change) => [change.kind, change.partnerHotelId, change.referenceHotelId]),
+      [['UPDATED', 'P0', hotels[200]!.id]],
+    );
     // Every book follows: the other organization's entry moved too, in its own feed.
     assert.equal((await entry(other, 'Q0')).referenceHotelId, hotels[200]!.id);
 
@@ -125,7 +162,11 @@ describe('the mapping book follows the reference', () => {
     const afterPublication = await feed(partner, afterMerge.position);
     assert.deepEqual(
       afterPublication.changes.map((change) => [change.kind, change.partnerHotelId, change.cause.kind]),
-      [['UPDATED', 'N0', 'PUBLICATION'], ['UPDATED', 'P1', 'PUBLICATION'], ['UPDATED', 'P2', 'PUBLICATION']],
+      [
+        ['UPDATED', 'N0', 'PUBLICATION'],
+        ['UPDATED', 'P1', 'PUBLICATION'],
+        ['UPDATED', 'P2', 'PUBLICATION'],
+      ],
     );
     const counts = await api.request('GET', `/api/v1/mapping-book/changes/counts?after=${beforeMerge}`, { as: partner });
     assert.deepEqual([counts.body.new, counts.body.updated, counts.body.deleted], [0, 4, 0]);
@@ -145,15 +186,33 @@ describe('the mapping book follows the reference', () => {
 
   it("shows a renamed hotel's new name and maps again an engine's entry whose hotel moved; a person's decision for a moved hotel stands", async () => {
     const partner = await api.newOrganization();
-    const job = await mapInventory(partner, [10, 11, 12].map((i) => rowOf(`P${i}`, hotels[i]!)));
-    assert.deepEqual(await Promise.all([10, 11, 12].map(async (i) => (await entry(partner, `P${i}`)).referenceHotelId)), [10, 11, 12].map((i) => hotels[i]!.id));
-    assert.equal((await api.request('POST', `/api/v1/mapping/${job}/reviews`, { as: partner, json: { partnerHotelId: 'P12', decision: 'MATCH', referenceHotelId: hotels[12]!.id } })).status, 200);
+    const job = await mapInventory(
+      partner,
+      [10, 11, 12].map((i) => rowOf(`P${i}`, hotels[i]!)),
+    );
+    assert.deepEqual(
+      await Promise.all([10, 11, 12].map(async (i) => (await entry(partner, `P${i}`)).referenceHotelId)),
+      [10, 11, 12].map((i) => hotels[i]!.id),
+    );
+    assert.equal(
+      (
+        await api.request('POST', `/api/v1/mapping/${job}/reviews`, {
+          as: partner,
+          json: { partnerHotelId: 'P12', decision: 'MATCH', referenceHotelId: hotels[12]!.id },
+        })
+      ).status,
+      200,
+    );
     const before = await endOfFeed(partner);
 
     // The next publication renames hotel 10, and moves hotels 11 and 12 a degree north (the last one's hotels, 1 and 2 still gone).
     const renamed = `${hotels[10]!.name} & Spa`;
     const republished = [...hotels.filter((_, i) => i !== 1 && i !== 2), newcomer].map((hotel) =>
-      hotel.id === hotels[10]!.id ? { ...hotel, name: renamed } : hotel.id === hotels[11]!.id || hotel.id === hotels[12]!.id ? { ...hotel, lat: hotel.lat! + 1 } : hotel,
+      hotel.id === hotels[10]!.id
+        ? { ...hotel, name: renamed }
+        : hotel.id === hotels[11]!.id || hotel.id === hotels[12]!.id
+          ? { ...hotel, lat: hotel.lat! + 1 }
+          : hotel,
     );
     async function* rows() {
       for (const [i, hotel] of republished.entries()) yield { line: i + 2, hotel };
@@ -163,7 +222,10 @@ describe('the mapping book follows the reference', () => {
     const publication = (await referenceStoreOf(api.runtime).getCurrent())!.artifactsId;
 
     const p10 = await entry(partner, 'P10');
-    assert.deepEqual([p10.status, p10.referenceHotelId, p10.referenceHotelName, p10.cause], ['MATCHED', hotels[10]!.id, renamed, { kind: 'PUBLICATION', referenceVersionId: publication }]);
+    assert.deepEqual(
+      [p10.status, p10.referenceHotelId, p10.referenceHotelName, p10.cause],
+      ['MATCHED', hotels[10]!.id, renamed, { kind: 'PUBLICATION', referenceVersionId: publication }],
+    );
     assert.equal(p10.reason, `The reference hotel ${hotels[10]!.id} is now named "${renamed}" (was "${hotels[10]!.name}")`);
     const p11 = await entry(partner, 'P11');
     assert.notDeepEqual([p11.status, p11.referenceHotelId], ['MATCHED', hotels[11]!.id], 'a hotel a degree away is not the partner hotel');
@@ -172,7 +234,10 @@ describe('the mapping book follows the reference', () => {
     assert.deepEqual([p12.status, p12.method, p12.referenceHotelId], ['MATCHED', 'MANUAL', hotels[12]!.id]);
     assert.deepEqual(
       (await feed(partner, before)).changes.map((change) => [change.partnerHotelId, change.cause.kind]),
-      [['P10', 'PUBLICATION'], ['P11', 'PUBLICATION']],
+      [
+        ['P10', 'PUBLICATION'],
+        ['P11', 'PUBLICATION'],
+      ],
     );
   });
 
@@ -181,7 +246,9 @@ describe('the mapping book follows the reference', () => {
     for (const supplier of ['0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001', '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0002']) {
       assert.equal((await api.request('POST', `/api/v1/suppliers/${supplier}/connect`, { as: partner })).status, 201);
     }
-    const [recoded, kept] = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29].filter((i) => hotels[i]!.supplierCodes.HOTELBEDS && hotels[i]!.lat !== undefined).map((i) => hotels[i]!);
+    const [recoded, kept] = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29]
+      .filter((i) => hotels[i]!.supplierCodes.HOTELBEDS && hotels[i]!.lat !== undefined)
+      .map((i) => hotels[i]!);
     await mapInventory(partner, [rowOf('R0', recoded!), rowOf('R1', kept!)]);
     assert.equal((await entry(partner, 'R0')).supplierCodes.HOTELBEDS, recoded!.supplierCodes.HOTELBEDS);
     const before = await endOfFeed(partner);
@@ -196,11 +263,19 @@ describe('the mapping book follows the reference', () => {
     await api.messaging.idle();
 
     const r0 = await entry(partner, 'R0');
-    assert.deepEqual([r0.status, r0.referenceHotelId, r0.supplierCodes], ['MATCHED', recoded!.id, { HOTELBEDS: 'HB-NEW-1', EXPEDIA: 'EX-NEW-1' }]);
+    assert.deepEqual(
+      [r0.status, r0.referenceHotelId, r0.supplierCodes],
+      ['MATCHED', recoded!.id, { HOTELBEDS: 'HB-NEW-1', EXPEDIA: 'EX-NEW-1' }],
+    );
     assert.equal(r0.reason, `The reference hotel ${recoded!.id} has another place or other supplier codes`);
-    const expectedKept = Object.fromEntries(['HOTELBEDS', 'EXPEDIA'].flatMap((code) => (kept!.supplierCodes[code] ? [[code, kept!.supplierCodes[code]]] : [])));
+    const expectedKept = Object.fromEntries(
+      ['HOTELBEDS', 'EXPEDIA'].flatMap((code) => (kept!.supplierCodes[code] ? [[code, kept!.supplierCodes[code]]] : [])),
+    );
     assert.deepEqual((await entry(partner, 'R1')).supplierCodes, expectedKept);
     const { changes } = await feed(partner, before);
-    assert.deepEqual(changes.map((change) => [change.partnerHotelId, change.kind, change.supplierCodes]), [['R0', 'UPDATED', { HOTELBEDS: 'HB-NEW-1', EXPEDIA: 'EX-NEW-1' }]]);
+    assert.deepEqual(
+      changes.map((change) => [change.partnerHotelId, change.kind, change.supplierCodes]),
+      [['R0', 'UPDATED', { HOTELBEDS: 'HB-NEW-1', EXPEDIA: 'EX-NEW-1' }]],
+    );
   });
 });

@@ -17,7 +17,14 @@ import { applyJobRow, hotelKeys, listingKey, OWN_SOURCE, type JobRow } from '../
 import { entryKey, Snapshot, writeGeneration, writePart, writeSegment } from '../../shared/mapping-book/snapshot';
 import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
 import type { BookPorts, FollowMessage } from '../../shared/mapping-book/ports';
-import { abandonJobWrite, finishJobWrite, RANGE_BLOCKS, startJobWrite, writeJobRange, type JobRowsSource } from '../../shared/mapping-book/job-writes';
+import {
+  abandonJobWrite,
+  finishJobWrite,
+  RANGE_BLOCKS,
+  startJobWrite,
+  writeJobRange,
+  type JobRowsSource,
+} from '../../shared/mapping-book/job-writes';
 
 const api = await startTestApi();
 const s3 = createS3Client(api.config);
@@ -58,7 +65,9 @@ function row(i: number, overrides: Partial<JobRow> = {}): JobRow {
 /** A job's rows in partner id order, two rows a block by default: so few rows still make several ranges. */
 function source(rows: JobRow[], perBlock = 2): JobRowsSource {
   const sorted = [...rows].sort((a, b) => (a.partnerHotelId < b.partnerHotelId ? -1 : 1));
-  const blocks = Array.from({ length: Math.ceil(sorted.length / perBlock) }, (_, block) => sorted.slice(block * perBlock, (block + 1) * perBlock));
+  const blocks = Array.from({ length: Math.ceil(sorted.length / perBlock) }, (_, block) =>
+    sorted.slice(block * perBlock, (block + 1) * perBlock),
+  );
   return {
     outline: async () => ({ firstIds: blocks.map((block) => block[0]!.partnerHotelId), sources: [OWN_SOURCE] }),
     rows: async (from, to) => blocks.slice(from, to).flat(),
@@ -111,9 +120,17 @@ interface WriteOptions {
 
 async function writeJob(organizationId: string, mappingJobId: string, rows: JobRow[], options: WriteOptions = {}): Promise<void> {
   const { partial = false, listedAt = listed(), perBlock = 2, ports: writePorts = ports, changedRows } = options;
-  const ranges = await startJobWrite(writePorts, { organizationId, mappingJobId, partial, listedAt, ...(changedRows !== undefined && { changedRows }) }, source(rows, perBlock));
+  const ranges = await startJobWrite(
+    writePorts,
+    { organizationId, mappingJobId, partial, listedAt, ...(changedRows !== undefined && { changedRows }) },
+    source(rows, perBlock),
+  );
   assert.notEqual(ranges, 'busy');
-  await Promise.all(Array.from({ length: ranges as number }, (_, range) => writeJobRange(writePorts, { organizationId, mappingJobId, range }, source(rows, perBlock))));
+  await Promise.all(
+    Array.from({ length: ranges as number }, (_, range) =>
+      writeJobRange(writePorts, { organizationId, mappingJobId, range }, source(rows, perBlock)),
+    ),
+  );
 }
 
 /** Book ports whose files count the bytes written and read. */
@@ -143,28 +160,50 @@ describe('jobs written into the book', () => {
     assert.equal((await ports.store.write(organizationId, 'job-1'))?.sequence, 1);
 
     // The second job: every tenth row on another hotel, row 99 gone, rows 100-104 new.
-    const second = [...first.slice(0, 99).map((each, i) => (i % 10 === 0 ? { ...each, referenceHotelId: HOTEL(500 + i) } : each)), ...Array.from({ length: 5 }, (_, i) => row(100 + i))];
-    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source(second));
+    const second = [
+      ...first.slice(0, 99).map((each, i) => (i % 10 === 0 ? { ...each, referenceHotelId: HOTEL(500 + i) } : each)),
+      ...Array.from({ length: 5 }, (_, i) => row(100 + i)),
+    ];
+    const ranges = await startJobWrite(
+      ports,
+      { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() },
+      source(second),
+    );
     assert.equal(ranges, 3);
     // A third job waits for the second to commit.
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-3', partial: false, listedAt: listed() }, source(first)), 'busy');
+    assert.equal(
+      await startJobWrite(ports, { organizationId, mappingJobId: 'job-3', partial: false, listedAt: listed() }, source(first)),
+      'busy',
+    );
 
     const reader = feedReader(organizationId, 7);
     const now = () => api.clock.now().toISOString();
     await Promise.all([
       ...Array.from({ length: 3 }, (_, range) => writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range }, source(second))),
       // Decided while job-2 is written: row 10 (which job-2 moves), row 11 (which it leaves).
-      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }, decision(10, HOTEL(10), now()), { kind: 'REVIEW', decidedBy: 'key-1' }),
-      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P011' }, decision(11, null, now()), { kind: 'REVIEW', decidedBy: 'key-1' }),
+      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }, decision(10, HOTEL(10), now()), {
+        kind: 'REVIEW',
+        decidedBy: 'key-1',
+      }),
+      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P011' }, decision(11, null, now()), {
+        kind: 'REVIEW',
+        decidedBy: 'key-1',
+      }),
     ]);
     // A range delivered again after the commit writes nothing.
     await writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range: 1 }, source(second));
-    assert.equal(await finishJobWrite(ports, organizationId, 'job-2', source(second)), (await ports.store.write(organizationId, 'job-2'))!.sequence);
+    assert.equal(
+      await finishJobWrite(ports, organizationId, 'job-2', source(second)),
+      (await ports.store.write(organizationId, 'job-2'))!.sequence,
+    );
     await writeJob(organizationId, 'job-3', first, { partial: true });
     const seen = await reader.stop();
 
     // Every change once, in commit order.
-    const keys = seen.map((change) => `${change.cause.kind}:${change.cause.kind === 'JOB' ? change.cause.mappingJobId : ''}:${change.partnerHotelId}:${change.kind}`);
+    const keys = seen.map(
+      (change) =>
+        `${change.cause.kind}:${change.cause.kind === 'JOB' ? change.cause.mappingJobId : ''}:${change.partnerHotelId}:${change.kind}`,
+    );
     assert.equal(new Set(keys).size, keys.length, 'no change twice');
     const all = (await ports.log.read(organizationId, FEED_START, 10_000)).changes;
     assert.deepEqual(seen, all);
@@ -184,8 +223,14 @@ describe('jobs written into the book', () => {
     // Job 3 (a partial inventory of the first rows) moves the rows back, keeps the decisions, and ends nothing.
     const third = ofJob('job-3');
     assert.ok(third.every((change) => change.kind !== 'DELETED'));
-    assert.deepEqual(third.filter((change) => change.kind === 'UPDATED').map((change) => change.partnerHotelId), ['P000', 'P020', 'P030', 'P040', 'P050', 'P060', 'P070', 'P080', 'P090']);
-    assert.deepEqual(third.filter((change) => change.kind === 'NEW').map((change) => change.partnerHotelId), ['P099']);
+    assert.deepEqual(
+      third.filter((change) => change.kind === 'UPDATED').map((change) => change.partnerHotelId),
+      ['P000', 'P020', 'P030', 'P040', 'P050', 'P060', 'P070', 'P080', 'P090'],
+    );
+    assert.deepEqual(
+      third.filter((change) => change.kind === 'NEW').map((change) => change.partnerHotelId),
+      ['P099'],
+    );
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P104' }))?.status, 'MATCHED');
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P010' }))?.method, 'MANUAL');
     // Job 3 folded the two decisions into its generation: the table no longer lays them over it.
@@ -195,7 +240,11 @@ describe('jobs written into the book', () => {
   it('a decision committed while the write commits is not followed in the feed by the change it superseded', async () => {
     const organizationId = `org-race-${Date.now()}`;
     await writeJob(organizationId, 'job-1', [row(1)]);
-    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source([row(1, { referenceHotelId: HOTEL(7) })]));
+    const ranges = await startJobWrite(
+      ports,
+      { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() },
+      source([row(1, { referenceHotelId: HOTEL(7) })]),
+    );
     // The person decides row 1 right after the commit has read the decisions laid over the book.
     let decided = false;
     const racing = {
@@ -205,7 +254,13 @@ describe('jobs written into the book', () => {
           const laid = await ports.store.laidOverAll(organization);
           if (!decided) {
             decided = true;
-            await decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P001' }, decision(1, null, api.clock.now().toISOString()), { kind: 'REVIEW', decidedBy: 'key-1' });
+            await decideEntry(
+              ports,
+              organizationId,
+              { source: OWN_SOURCE, partnerHotelId: 'P001' },
+              decision(1, null, api.clock.now().toISOString()),
+              { kind: 'REVIEW', decidedBy: 'key-1' },
+            );
           }
           return laid;
         },
@@ -213,9 +268,16 @@ describe('jobs written into the book', () => {
     };
     await writeJobRange(racing, { organizationId, mappingJobId: 'job-2', range: 0 }, source([row(1, { referenceHotelId: HOTEL(7) })]));
     assert.equal(ranges, 1);
-    const feed = (await ports.log.read(organizationId, FEED_START, 100)).changes.map((change) => [change.cause.kind, change.kind, change.status]);
+    const feed = (await ports.log.read(organizationId, FEED_START, 100)).changes.map((change) => [
+      change.cause.kind,
+      change.kind,
+      change.status,
+    ]);
     // The job's move of row 1 is left out: the decision, made after it was computed, is the last word.
-    assert.deepEqual(feed, [['JOB', 'NEW', 'MATCHED'], ['REVIEW', 'UPDATED', 'UNMATCHED']]);
+    assert.deepEqual(feed, [
+      ['JOB', 'NEW', 'MATCHED'],
+      ['REVIEW', 'UPDATED', 'UNMATCHED'],
+    ]);
     assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: 'P001' }))?.method, 'MANUAL');
   });
 
@@ -225,9 +287,19 @@ describe('jobs written into the book', () => {
     await writeJob(organizationId, 'job-1', first);
     // Job 2 no longer lists rows 3 and 5: a person decides row 3 while its ranges are written, row 5 while it commits.
     const second = first.filter((_, i) => i !== 3 && i !== 5);
-    const ranges = await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source(second));
+    const ranges = await startJobWrite(
+      ports,
+      { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() },
+      source(second),
+    );
     const decide = (i: number) =>
-      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: `P00${i}` }, decision(i, HOTEL(70 + i), api.clock.now().toISOString()), { kind: 'REVIEW', decidedBy: 'key-1' });
+      decideEntry(
+        ports,
+        organizationId,
+        { source: OWN_SOURCE, partnerHotelId: `P00${i}` },
+        decision(i, HOTEL(70 + i), api.clock.now().toISOString()),
+        { kind: 'REVIEW', decidedBy: 'key-1' },
+      );
     await decide(3);
     let decided = false;
     const racing = {
@@ -243,14 +315,21 @@ describe('jobs written into the book', () => {
         },
       }),
     };
-    for (let range = 0; range < (ranges as number); range++) await writeJobRange(racing, { organizationId, mappingJobId: 'job-2', range }, source(second));
+    for (let range = 0; range < (ranges as number); range++)
+      await writeJobRange(racing, { organizationId, mappingJobId: 'job-2', range }, source(second));
     assert.ok(decided);
 
     for (const id of ['P003', 'P005']) {
       const entry = await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: id });
-      assert.deepEqual([entry?.status, entry?.decision?.decision, entry?.cause], ['DELETED', 'MATCH', { kind: 'JOB', mappingJobId: 'job-2' }], id);
+      assert.deepEqual(
+        [entry?.status, entry?.decision?.decision, entry?.cause],
+        ['DELETED', 'MATCH', { kind: 'JOB', mappingJobId: 'job-2' }],
+        id,
+      );
     }
-    const feed = (await ports.log.read(organizationId, FEED_START, 100)).changes.filter((change) => change.partnerHotelId === 'P003' || change.partnerHotelId === 'P005');
+    const feed = (await ports.log.read(organizationId, FEED_START, 100)).changes.filter(
+      (change) => change.partnerHotelId === 'P003' || change.partnerHotelId === 'P005',
+    );
     assert.deepEqual(
       feed.map((change) => [change.partnerHotelId, change.cause.kind, change.kind]),
       [
@@ -287,7 +366,10 @@ describe('jobs written into the book', () => {
     assert.equal((await ports.log.read(organizationId, FEED_START, 100)).changes.length, written, 'the older jobs change nothing');
     // An inventory newer than both is written as always.
     await writeJob(organizationId, 'newest', older);
-    assert.deepEqual([(await entryOf(0))?.referenceHotelId, (await entryOf(5))?.status, (await entryOf(6))?.status], [HOTEL(0), 'MATCHED', 'DELETED']);
+    assert.deepEqual(
+      [(await entryOf(0))?.referenceHotelId, (await entryOf(5))?.status, (await entryOf(6))?.status],
+      [HOTEL(0), 'MATCHED', 'DELETED'],
+    );
   });
 
   it('a whole inventory listed again as it was writes no entry, and what it listed still outranks an older inventory written after it', async () => {
@@ -303,9 +385,16 @@ describe('jobs written into the book', () => {
     const counting = countingPorts();
     await writeJob(organizationId, 'again', rows, { listedAt: againAt, perBlock: 500, changedRows: 0, ports: counting.ports });
     const snapshot = (await Snapshot.open(ports.files, organizationId, 'again'))!;
-    assert.deepEqual(snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]), [['first', 2_000]]);
+    assert.deepEqual(
+      snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]),
+      [['first', 2_000]],
+    );
     assert.ok(counting.bytes.written < 2_000, `${counting.bytes.written} bytes written: the ranges' indexes and the generation's manifest`);
-    assert.deepEqual(await generationFilesTagged(organizationId, 'again'), { 'manifest.json': undefined }, "the empty segment's files are gone");
+    assert.deepEqual(
+      await generationFilesTagged(organizationId, 'again'),
+      { 'manifest.json': undefined },
+      "the empty segment's files are gone",
+    );
     assert.equal((await ports.log.read(organizationId, FEED_START, 3_000)).changes.length, feed);
 
     // An inventory uploaded between the two, written last, partial or whole: what the later one listed stands.
@@ -321,7 +410,13 @@ describe('jobs written into the book', () => {
     const changed = rows.map((each, i) => (i % 400 === 0 ? { ...each, referenceHotelId: HOTEL(5_000 + i) } : each));
     await writeJob(organizationId, 'later', changed, { perBlock: 500, changedRows: 5 });
     const later = (await Snapshot.open(ports.files, organizationId, 'later'))!;
-    assert.deepEqual(later.manifest.segments.map((segment) => [segment.id, segment.entries]), [['first', 2_000], ['later', 5]]);
+    assert.deepEqual(
+      later.manifest.segments.map((segment) => [segment.id, segment.entries]),
+      [
+        ['first', 2_000],
+        ['later', 5],
+      ],
+    );
     assert.equal((await entryOf(400))?.referenceHotelId, HOTEL(5_400));
     assert.equal((await entryOf(401))?.referenceHotelId, HOTEL(401));
     assert.equal((await ports.log.read(organizationId, FEED_START, 3_000)).changes.length, feed + 5);
@@ -332,10 +427,22 @@ describe('jobs written into the book', () => {
     const first = Array.from({ length: 60 }, (_, i) => row(i));
     await writeJob(organizationId, 'job-1', first);
     const second = first.map((each, i) => (i % 5 === 0 ? { ...each, referenceHotelId: HOTEL(600 + i) } : each));
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source(second)), 2);
+    assert.equal(
+      await startJobWrite(ports, { organizationId, mappingJobId: 'job-2', partial: false, listedAt: listed() }, source(second)),
+      2,
+    );
     // A publication that merged hotels 1, 2, 10 (which job-2 moves) and 12 into others.
     const merged = [1, 2, 10, 12].map((i) => ({ hotelId: HOTEL(i), mergedInto: HOTEL(900 + i), mergedIntoName: `Survivor ${i}` }));
-    const publication = { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged, removed: [], added: [] };
+    const publication = {
+      artifactsId: 'pub-2',
+      previousArtifactsId: 'pub-1',
+      number: 2,
+      publishedAt: api.clock.now().toISOString(),
+      matchingIndexKey: 'unused',
+      merged,
+      removed: [],
+      added: [],
+    };
     const waiting: FollowMessage[] = [];
     const following: FollowPorts = {
       ...ports,
@@ -347,7 +454,11 @@ describe('jobs written into the book', () => {
 
     const reader = feedReader(organizationId, 3);
     const now = () => api.clock.now().toISOString();
-    const decide = (i: number) => decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(i).partnerHotelId }, decision(i, HOTEL(i), now()), { kind: 'REVIEW', decidedBy: 'key-1' });
+    const decide = (i: number) =>
+      decideEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(i).partnerHotelId }, decision(i, HOTEL(i), now()), {
+        kind: 'REVIEW',
+        decidedBy: 'key-1',
+      });
     await Promise.all([
       ...[0, 1].map((range) => writeJobRange(ports, { organizationId, mappingJobId: 'job-2', range }, source(second))),
       ...[3, 10, 11].map(decide),
@@ -366,7 +477,11 @@ describe('jobs written into the book', () => {
     const replayed = new Map(all.map((change) => [change.partnerHotelId, change]));
     for (const [partnerHotelId, change] of replayed) {
       const current = await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId });
-      assert.deepEqual([current?.status, current?.method, current?.referenceHotelId], [change.status, change.method, change.referenceHotelId], partnerHotelId);
+      assert.deepEqual(
+        [current?.status, current?.method, current?.referenceHotelId],
+        [change.status, change.method, change.referenceHotelId],
+        partnerHotelId,
+      );
     }
     // Entries on the merged hotels moved to the survivors, or a person decided them meanwhile; the book followed the publication.
     assert.equal(replayed.get(row(1).partnerHotelId)?.referenceHotelId, HOTEL(901));
@@ -378,18 +493,40 @@ describe('jobs written into the book', () => {
     const organizationId = `org-list-${Date.now()}`;
     const status = (i: number) => (i % 7 === 0 ? 'REVIEW' : i % 11 === 0 ? 'UNMATCHED' : 'MATCHED');
     const rows = Array.from({ length: 90 }, (_, i) =>
-      row(i, { status: status(i), ...(status(i) === 'UNMATCHED' && { method: null, referenceHotelId: null, referenceHotelName: null }), ...(i % 3 === 0 && { source: 'EXPEDIA' }) }),
+      row(i, {
+        status: status(i),
+        ...(status(i) === 'UNMATCHED' && { method: null, referenceHotelId: null, referenceHotelName: null }),
+        ...(i % 3 === 0 && { source: 'EXPEDIA' }),
+      }),
     );
     await writeJob(organizationId, 'job-1', rows);
     // Decided since the generation: two REVIEW rows matched, a MATCHED one refused.
     const now = api.clock.now().toISOString();
-    for (const [i, hotel] of [[7, HOTEL(7)], [14, HOTEL(14)], [5, null]] as const) {
-      await decideEntry(ports, organizationId, { source: rows[i]!.source, partnerHotelId: rows[i]!.partnerHotelId }, decision(i, hotel, now), { kind: 'REVIEW', decidedBy: 'key-1' });
+    for (const [i, hotel] of [
+      [7, HOTEL(7)],
+      [14, HOTEL(14)],
+      [5, null],
+    ] as const) {
+      await decideEntry(
+        ports,
+        organizationId,
+        { source: rows[i]!.source, partnerHotelId: rows[i]!.partnerHotelId },
+        decision(i, hotel, now),
+        { kind: 'REVIEW', decidedBy: 'key-1' },
+      );
     }
     const everything = await listEntries(ports, organizationId, { status: undefined }, 1_000, null);
     const all = [...everything.entries, ...(await listEntries(ports, organizationId, { status: 'DELETED' }, 1_000, null)).entries];
     assert.equal(all.length, 90);
-    for (const filter of [{ status: 'REVIEW' }, { status: 'UNMATCHED' }, { method: 'MANUAL' }, { method: 'NONE' }, { source: 'EXPEDIA' }, { source: 'EXPEDIA', status: 'MATCHED' }, { status: 'REVIEW', minScore: 0.95 }] as const) {
+    for (const filter of [
+      { status: 'REVIEW' },
+      { status: 'UNMATCHED' },
+      { method: 'MANUAL' },
+      { method: 'NONE' },
+      { source: 'EXPEDIA' },
+      { source: 'EXPEDIA', status: 'MATCHED' },
+      { status: 'REVIEW', minScore: 0.95 },
+    ] as const) {
       const paged = [];
       let cursor: string | null = null;
       do {
@@ -405,7 +542,11 @@ describe('jobs written into the book', () => {
           (!('source' in filter) || entry.source === filter.source) &&
           (!('minScore' in filter) || entry.score >= filter.minScore!),
       );
-      assert.deepEqual(paged.map((entry) => `${entry.partnerHotelId}/${entry.source}`), expected.map((entry) => `${entry.partnerHotelId}/${entry.source}`), JSON.stringify(filter));
+      assert.deepEqual(
+        paged.map((entry) => `${entry.partnerHotelId}/${entry.source}`),
+        expected.map((entry) => `${entry.partnerHotelId}/${entry.source}`),
+        JSON.stringify(filter),
+      );
     }
     assert.deepEqual(
       (await listEntries(ports, organizationId, { status: 'REVIEW' }, 100, null)).entries.map((entry) => entry.partnerHotelId),
@@ -422,7 +563,16 @@ describe('jobs written into the book', () => {
       { hotelId: HOTEL(2), mergedInto: HOTEL(3), mergedIntoName: 'Three' },
       { hotelId: HOTEL(1), mergedInto: HOTEL(2), mergedIntoName: null },
     ];
-    const publication = { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged, removed: [], added: [] };
+    const publication = {
+      artifactsId: 'pub-2',
+      previousArtifactsId: 'pub-1',
+      number: 2,
+      publishedAt: api.clock.now().toISOString(),
+      matchingIndexKey: 'unused',
+      merged,
+      removed: [],
+      added: [],
+    };
     const following: FollowPorts = {
       ...ports,
       referenceChanges: async (id) => (id === 'pub-2' ? publication : undefined),
@@ -436,7 +586,13 @@ describe('jobs written into the book', () => {
     }
     const end = await ports.log.endPosition(organizationId);
     // The same message again (as if the first delivery died before its last step): nothing more in the feed.
-    await ports.store.table.client.send(new UpdateCommand({ TableName: ports.store.table.name, Key: { PK: `BOOK#${organizationId}`, SK: 'STATE' }, UpdateExpression: 'REMOVE followed' }));
+    await ports.store.table.client.send(
+      new UpdateCommand({
+        TableName: ports.store.table.name,
+        Key: { PK: `BOOK#${organizationId}`, SK: 'STATE' },
+        UpdateExpression: 'REMOVE followed',
+      }),
+    );
     await followReference(following, { organizationId, referenceVersionId: 'pub-2' });
     assert.deepEqual(await ports.log.endPosition(organizationId), end);
   });
@@ -444,10 +600,31 @@ describe('jobs written into the book', () => {
   it('brings the rows of a job mapped against an earlier publication up to the one the book follows', async () => {
     const organizationId = `org-catch-up-${Date.now()}`;
     const sent: FollowMessage[] = [];
-    const catching = { ...ports, follows: { send: async (message: FollowMessage) => void sent.push(message), sendAll: async () => undefined } };
+    const catching = {
+      ...ports,
+      follows: { send: async (message: FollowMessage) => void sent.push(message), sendAll: async () => undefined },
+    };
     const publications = {
-      'pub-1': { artifactsId: 'pub-1', previousArtifactsId: null, number: 1, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged: [], removed: [], added: [] },
-      'pub-2': { artifactsId: 'pub-2', previousArtifactsId: 'pub-1', number: 2, publishedAt: api.clock.now().toISOString(), matchingIndexKey: 'unused', merged: [{ hotelId: HOTEL(1), mergedInto: HOTEL(901), mergedIntoName: 'Survivor' }], removed: [], added: [] },
+      'pub-1': {
+        artifactsId: 'pub-1',
+        previousArtifactsId: null,
+        number: 1,
+        publishedAt: api.clock.now().toISOString(),
+        matchingIndexKey: 'unused',
+        merged: [],
+        removed: [],
+        added: [],
+      },
+      'pub-2': {
+        artifactsId: 'pub-2',
+        previousArtifactsId: 'pub-1',
+        number: 2,
+        publishedAt: api.clock.now().toISOString(),
+        matchingIndexKey: 'unused',
+        merged: [{ hotelId: HOTEL(1), mergedInto: HOTEL(901), mergedIntoName: 'Survivor' }],
+        removed: [],
+        added: [],
+      },
     };
     const following: FollowPorts = {
       ...catching,
@@ -455,11 +632,20 @@ describe('jobs written into the book', () => {
       remap: async () => assert.fail('a merge maps nothing again'),
     };
     const write = async (mappingJobId: string, rows: JobRow[]) => {
-      const ranges = await startJobWrite(catching, { organizationId, mappingJobId, partial: false, mappedAgainst: { referenceVersionId: 'pub-1', number: 1 }, listedAt: listed() }, source(rows));
-      for (let range = 0; range < (ranges as number); range++) await writeJobRange(catching, { organizationId, mappingJobId, range }, source(rows));
+      const ranges = await startJobWrite(
+        catching,
+        { organizationId, mappingJobId, partial: false, mappedAgainst: { referenceVersionId: 'pub-1', number: 1 }, listedAt: listed() },
+        source(rows),
+      );
+      for (let range = 0; range < (ranges as number); range++)
+        await writeJobRange(catching, { organizationId, mappingJobId, range }, source(rows));
     };
     await write('job-1', [row(1), row(2)]);
-    assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-1', number: 1 }, 'a new book follows what its first job mapped against');
+    assert.deepEqual(
+      (await ports.store.state(organizationId)).followed,
+      { referenceVersionId: 'pub-1', number: 1 },
+      'a new book follows what its first job mapped against',
+    );
     await followReference(following, { organizationId, referenceVersionId: 'pub-2' });
     const p1 = () => currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(1).partnerHotelId });
     assert.equal((await p1())?.referenceHotelId, HOTEL(901));
@@ -472,8 +658,17 @@ describe('jobs written into the book', () => {
     const before = await ports.log.endPosition(organizationId);
     await followReference(following, sent[0]!);
     assert.equal((await p1())?.referenceHotelId, HOTEL(901));
-    assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(3).partnerHotelId }))?.referenceHotelId, HOTEL(901));
-    assert.deepEqual((await ports.log.read(organizationId, before, 10)).changes.map((change) => [change.partnerHotelId, change.cause.kind]), [[row(1).partnerHotelId, 'MERGE'], [row(3).partnerHotelId, 'MERGE']]);
+    assert.equal(
+      (await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: row(3).partnerHotelId }))?.referenceHotelId,
+      HOTEL(901),
+    );
+    assert.deepEqual(
+      (await ports.log.read(organizationId, before, 10)).changes.map((change) => [change.partnerHotelId, change.cause.kind]),
+      [
+        [row(1).partnerHotelId, 'MERGE'],
+        [row(3).partnerHotelId, 'MERGE'],
+      ],
+    );
     assert.deepEqual((await ports.store.state(organizationId)).followed, { referenceVersionId: 'pub-2', number: 2 });
   });
 
@@ -484,14 +679,29 @@ describe('jobs written into the book', () => {
       const rows = Array.from({ length: size }, (_, i) => row(i, { partnerHotelId: `P${String(i).padStart(6, '0')}` }));
       await writeJob(organizationId, 'whole', rows, { perBlock: 500 });
       // 40 rows spread over the whole book, each renamed.
-      const partial = Array.from({ length: 40 }, (_, i) => ({ ...rows[i * (size / 40)]!, partner: { name: `Annex ${i}`, city: 'Lisbon' } }));
+      const partial = Array.from({ length: 40 }, (_, i) => ({
+        ...rows[i * (size / 40)]!,
+        partner: { name: `Annex ${i}`, city: 'Lisbon' },
+      }));
       const counting = countingPorts();
       await writeJob(organizationId, 'partial', partial, { partial: true, perBlock: 500, ports: counting.ports });
       written.push(counting.bytes.written);
       const snapshot = (await Snapshot.open(ports.files, organizationId, 'partial'))!;
-      assert.deepEqual(snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]), [['whole', size], ['partial', 40]]);
-      assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: partial[7]!.partnerHotelId }))?.partner.name, 'Annex 7');
-      assert.equal((await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: rows[1]!.partnerHotelId }))?.partner.name, 'Hotel 1');
+      assert.deepEqual(
+        snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]),
+        [
+          ['whole', size],
+          ['partial', 40],
+        ],
+      );
+      assert.equal(
+        (await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: partial[7]!.partnerHotelId }))?.partner.name,
+        'Annex 7',
+      );
+      assert.equal(
+        (await currentEntry(ports, organizationId, { source: OWN_SOURCE, partnerHotelId: rows[1]!.partnerHotelId }))?.partner.name,
+        'Hotel 1',
+      );
       // The whole job's files stay: the partial one's generation still reads them.
       const { 'manifest.json': manifest, ...segment } = await generationFilesTagged(organizationId, 'whole');
       assert.equal(manifest, 'expire');
@@ -507,34 +717,52 @@ describe('jobs written into the book', () => {
     const statuses = new Map<string, JobRow['status']>();
     const rows = Array.from({ length: 600 }, (_, i) => row(i, { partnerHotelId: `P${String(i).padStart(4, '0')}` }));
     await writeJob(organizationId, 'job-0', rows, { perBlock: 50 });
-    for (const each of rows) [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
+    for (const each of rows)
+      [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
     // Twelve partial jobs of 30 rows, each a stride of its own through the book, some new, some sent to REVIEW.
     for (let job = 1; job <= 12; job++) {
       const partial = Array.from({ length: 30 }, (_, i) => {
         const id = `P${String((i * 23 + job * 7) % 640).padStart(4, '0')}`;
-        return row(0, { partnerHotelId: id, partner: { name: `Job ${job} ${id}`, city: 'Lisbon' }, status: (i + job) % 4 === 0 ? 'REVIEW' : 'MATCHED' });
+        return row(0, {
+          partnerHotelId: id,
+          partner: { name: `Job ${job} ${id}`, city: 'Lisbon' },
+          status: (i + job) % 4 === 0 ? 'REVIEW' : 'MATCHED',
+        });
       });
       await writeJob(organizationId, `job-${job}`, partial, { partial: true, perBlock: 50 });
-      for (const each of partial) [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
+      for (const each of partial)
+        [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
       const { generation } = await ports.store.state(organizationId);
       assert.ok((await Snapshot.open(ports.files, organizationId, generation))!.manifest.segments.length <= 4, `segments after job ${job}`);
     }
     const all = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page: Awaited<ReturnType<typeof listEntries>> = await listEntries(ports, organizationId, {}, 70, cursor);
       all.push(...page.entries);
       if ((cursor = page.nextKey) === null) break;
     }
-    assert.deepEqual(all.map((entry) => [entry.partnerHotelId, entry.partner.name]), [...names].sort(([a], [b]) => (a < b ? -1 : 1)));
+    assert.deepEqual(
+      all.map((entry) => [entry.partnerHotelId, entry.partner.name]),
+      [...names].sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
     const review: string[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page: Awaited<ReturnType<typeof listEntries>> = await listEntries(ports, organizationId, { status: 'REVIEW' }, 5, cursor);
       review.push(...page.entries.map((entry) => entry.partnerHotelId));
       if ((cursor = page.nextKey) === null) break;
     }
-    assert.deepEqual(review, [...statuses].filter(([, status]) => status === 'REVIEW').map(([id]) => id).sort());
+    assert.deepEqual(
+      review,
+      [...statuses]
+        .filter(([, status]) => status === 'REVIEW')
+        .map(([id]) => id)
+        .sort(),
+    );
     const { bookStatistics } = await import('../../shared/mapping-book/book');
-    assert.deepEqual({ ...(await bookStatistics(ports, organizationId))[OWN_SOURCE] }, { 'MATCHED#FUZZY': names.size - review.length, 'REVIEW#FUZZY': review.length });
+    assert.deepEqual(
+      { ...(await bookStatistics(ports, organizationId))[OWN_SOURCE] },
+      { 'MATCHED#FUZZY': names.size - review.length, 'REVIEW#FUZZY': review.length },
+    );
     // A segment merged into a newer one goes a day later.
     assert.ok(Object.values(await generationFilesTagged(organizationId, 'job-1')).every((tag) => tag === 'expire'));
   });
@@ -554,18 +782,36 @@ describe('jobs written into the book', () => {
       folded: 3,
     };
     // History whose last line tells another change than the entry's fields.
-    const renamed = { ...engineDecided, partnerHotelId: 'P3', history: [...engineDecided.history, { ...engineDecided.history[0]!, reason: 'Renamed' }] };
+    const renamed = {
+      ...engineDecided,
+      partnerHotelId: 'P3',
+      history: [...engineDecided.history, { ...engineDecided.history[0]!, reason: 'Renamed' }],
+    };
     const entries = [engineDecided, decided, renamed];
     await writePart(ports.files, organizationId, 'gen-1', 0, entries, {});
     await writeSegment(ports.files, organizationId, 'gen-1', 1);
-    await writeGeneration(ports.files, organizationId, { generation: 'gen-1', statistics: {}, segments: [{ id: 'gen-1', entries: entries.length, blocks: 1 }] });
+    await writeGeneration(ports.files, organizationId, {
+      generation: 'gen-1',
+      statistics: {},
+      segments: [{ id: 'gen-1', entries: entries.length, blocks: 1 }],
+    });
 
-    const stored = JSON.parse(brotliDecompressSync((await ports.files.get(`${BOOK_FILES_PREFIX}${organizationId}/gen-1/part-00000`))!).toString('utf8'));
-    assert.deepEqual(stored.map((entry: Record<string, unknown>) => ['engine' in entry, 'engineOwn' in entry, entry.lastChange ?? null, (entry.history as unknown[]).length]), [
-      [false, true, 'NEW', 0],
-      [true, false, null, 1],
-      [false, true, null, 2],
-    ]);
+    const stored = JSON.parse(
+      brotliDecompressSync((await ports.files.get(`${BOOK_FILES_PREFIX}${organizationId}/gen-1/part-00000`))!).toString('utf8'),
+    );
+    assert.deepEqual(
+      stored.map((entry: Record<string, unknown>) => [
+        'engine' in entry,
+        'engineOwn' in entry,
+        entry.lastChange ?? null,
+        (entry.history as unknown[]).length,
+      ]),
+      [
+        [false, true, 'NEW', 0],
+        [true, false, null, 1],
+        [false, true, null, 2],
+      ],
+    );
     const snapshot = (await Snapshot.open(ports.files, organizationId, 'gen-1'))!;
     assert.deepEqual(await snapshot.entriesAt(entries.map(entryKey)), entries);
   });
@@ -574,16 +820,26 @@ describe('jobs written into the book', () => {
     const organizationId = `org-index-${Date.now()}`;
     // 5,000 entries in one part, 4,000 of them on one hotel: its pairs fill two blocks and more.
     const entries = Array.from({ length: 5_000 }, (_, i) => ({
-      ...applyJobRow(undefined, row(i, { partnerHotelId: `P${String(i).padStart(5, '0')}`, referenceHotelId: i % 5 === 4 ? HOTEL(i) : HOTEL(1) }), api.clock.now().toISOString(), 'job-1', api.clock.now().toISOString()).entry,
+      ...applyJobRow(
+        undefined,
+        row(i, { partnerHotelId: `P${String(i).padStart(5, '0')}`, referenceHotelId: i % 5 === 4 ? HOTEL(i) : HOTEL(1) }),
+        api.clock.now().toISOString(),
+        'job-1',
+        api.clock.now().toISOString(),
+      ).entry,
       folded: 0,
     }));
     await writePart(ports.files, organizationId, 'gen-1', 0, entries, {});
     await writeSegment(ports.files, organizationId, 'gen-1', 1);
-    await writeGeneration(ports.files, organizationId, { generation: 'gen-1', statistics: {}, segments: [{ id: 'gen-1', entries: entries.length, blocks: 10 }] });
+    await writeGeneration(ports.files, organizationId, {
+      generation: 'gen-1',
+      statistics: {},
+      segments: [{ id: 'gen-1', entries: entries.length, blocks: 10 }],
+    });
     const snapshot = (await Snapshot.open(ports.files, organizationId, 'gen-1'))!;
     assert.equal((await snapshot.entryKeysFor(hotelKeys([HOTEL(1)]))).size, 4_000);
     const paged: string[] = [];
-    for (let after: string | null = null; ; ) {
+    for (let after: string | null = null; ;) {
       const page = await snapshot.entryKeysUnder(listingKey.source(OWN_SOURCE), after, 700);
       paged.push(...page.keys);
       if (!page.more) break;
@@ -595,10 +851,21 @@ describe('jobs written into the book', () => {
   it('a write that cannot finish gives the book back: the next job is written, the abandoned one never commits', async () => {
     const organizationId = `org-abandon-${Date.now()}`;
     const rows = Array.from({ length: 10 }, (_, i) => row(i));
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'stuck', partial: false, listedAt: listed() }, source(rows)), 1);
-    assert.equal(await startJobWrite(ports, { organizationId, mappingJobId: 'next', partial: false, listedAt: listed() }, source(rows)), 'busy');
+    assert.equal(
+      await startJobWrite(ports, { organizationId, mappingJobId: 'stuck', partial: false, listedAt: listed() }, source(rows)),
+      1,
+    );
+    assert.equal(
+      await startJobWrite(ports, { organizationId, mappingJobId: 'next', partial: false, listedAt: listed() }, source(rows)),
+      'busy',
+    );
     // Its one range was written, then the commit failed every delivery.
-    const written = { ...ports, store: Object.assign(Object.create(ports.store) as typeof ports.store, { rangeDone: async () => assert.fail('dies before counting') }) };
+    const written = {
+      ...ports,
+      store: Object.assign(Object.create(ports.store) as typeof ports.store, {
+        rangeDone: async () => assert.fail('dies before counting'),
+      }),
+    };
     await assert.rejects(writeJobRange(written, { organizationId, mappingJobId: 'stuck', range: 0 }, source(rows)));
     await abandonJobWrite(ports, organizationId, 'stuck');
     // What it wrote goes a day later; what it never wrote is not asked for.

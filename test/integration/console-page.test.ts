@@ -31,7 +31,10 @@ describe('GET /console and its files', () => {
     assert.doesNotMatch(page.text, /\sstyle=|\son[a-z]+=/);
     // Every module named up front, fetched at once rather than import by import.
     const modules = [...readdirSync(CONSOLE_FILES_DIR)].filter((file) => file.endsWith('.js'));
-    assert.deepEqual([...page.text.matchAll(/<link rel="modulepreload" href="console\/([a-z-]+\.js)">/g)].map(([, file]) => file).sort(), modules.sort());
+    assert.deepEqual(
+      [...page.text.matchAll(/<link rel="modulepreload" href="console\/([a-z-]+\.js)">/g)].map(([, file]) => file).sort(),
+      modules.sort(),
+    );
   });
 
   it('serves every module and the style sheet of the page, each module importing only its siblings', async () => {

@@ -23,10 +23,12 @@ const receiver = createServer((request, response) => request.resume().on('end', 
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 afterAll(() => void receiver.close());
 
-
 function partnerCsv(rows: number): string {
   const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].slice(0, rows);
-  return [formatCsvRow(['id', 'name', 'city', 'country', 'lat', 'lon']), ...hotels.map((hotel, i) => formatCsvRow([`P${i}`, hotel.name, hotel.city, hotel.country, hotel.lat, hotel.lon]))].join('\n');
+  return [
+    formatCsvRow(['id', 'name', 'city', 'country', 'lat', 'lon']),
+    ...hotels.map((hotel, i) => formatCsvRow([`P${i}`, hotel.name, hotel.city, hotel.country, hotel.lat, hotel.lon])),
+  ].join('\n');
 }
 
 describe('the correlation id', () => {
@@ -60,8 +62,14 @@ describe('the correlation id', () => {
     assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}`, { as: partner })).body.status, 'COMPLETED');
     const traced = lines.filter((line) => line.correlationId === correlationId);
     const messages = traced.map((line) => line.message);
-    assert.ok(traced.some((line) => line.message === 'request' && line.route === '/api/v1/mapping'), JSON.stringify(messages));
-    assert.ok(traced.some((line) => line.message === 'chunk mapped' && line.mappingJobId === jobId), JSON.stringify(messages));
+    assert.ok(
+      traced.some((line) => line.message === 'request' && line.route === '/api/v1/mapping'),
+      JSON.stringify(messages),
+    );
+    assert.ok(
+      traced.some((line) => line.message === 'chunk mapped' && line.mappingJobId === jobId),
+      JSON.stringify(messages),
+    );
     const attempt = traced.find((line) => line.message === 'webhook attempt');
     assert.ok(attempt, JSON.stringify(messages));
     assert.equal(attempt.status, 'SUCCEEDED');
@@ -93,7 +101,10 @@ describe('the correlation id', () => {
     for (const line of metrics) {
       const declared = (line._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] }).CloudWatchMetrics[0]!;
       assert.equal(declared.Namespace, 'HotelMapping');
-      assert.ok(declared.Dimensions.flat().every((dimension) => ['service', 'mode', 'status', 'method', 'outcome'].includes(dimension)), JSON.stringify(declared));
+      assert.ok(
+        declared.Dimensions.flat().every((dimension) => ['service', 'mode', 'status', 'method', 'outcome'].includes(dimension)),
+        JSON.stringify(declared),
+      );
     }
   });
 
@@ -103,14 +114,23 @@ describe('the correlation id', () => {
     const handlers = ['suppliers/list', 'suppliers/my-suppliers', 'partner-inventories/list', 'mapping-jobs/list'];
     const lines = await logLinesDuring(async () => {
       const answers = await Promise.all(
-        Array.from({ length: 24 }, (_, index) => api.request('GET', routes[index % routes.length]!, { as: partner, headers: { 'X-Request-Id': `concurrent-${index}` } })),
+        Array.from({ length: 24 }, (_, index) =>
+          api.request('GET', routes[index % routes.length]!, { as: partner, headers: { 'X-Request-Id': `concurrent-${index}` } }),
+        ),
       );
-      assert.deepEqual(answers.map((answer) => answer.status), Array(24).fill(200));
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        Array(24).fill(200),
+      );
     }, 'info');
     for (let index = 0; index < 24; index++) {
       const ofRequest = lines.filter((line) => line.correlationId === `concurrent-${index}`);
       assert.ok(ofRequest.length > 0, `request ${index} logged`);
-      assert.deepEqual(new Set(ofRequest.map((line) => line.function_name)), new Set([handlers[index % handlers.length]]), `request ${index}`);
+      assert.deepEqual(
+        new Set(ofRequest.map((line) => line.function_name)),
+        new Set([handlers[index % handlers.length]]),
+        `request ${index}`,
+      );
       assert.equal(new Set(ofRequest.map((line) => line.function_request_id)).size, 1, `request ${index}: one invocation`);
     }
   });

@@ -47,25 +47,38 @@ describe('bench:cost meters', () => {
     assert.equal(dynamoDb.writes.size + dynamoDb.reads.size, 0);
   });
 
-  it("counts a transaction as DynamoDB bills it, where DynamoDB Local reports each distinct number of units once; and a unit for each batch-read key with no item", async () => {
+  it('counts a transaction as DynamoDB bills it, where DynamoDB Local reports each distinct number of units once; and a unit for each batch-read key with no item', async () => {
     const [dynamoDb] = await meters;
     const table = createTable({ ...config, dynamoDbEndpoint: dynamoDb.endpoint });
     const unmetered = createTable(config);
-    const item = (n: number, bytes: number, extra: Record<string, string> = {}) => ({ PK: 'COST#TX', SK: `ROW#${n}`, text: 'x'.repeat(bytes), ...extra });
+    const item = (n: number, bytes: number, extra: Record<string, string> = {}) => ({
+      PK: 'COST#TX',
+      SK: `ROW#${n}`,
+      text: 'x'.repeat(bytes),
+      ...extra,
+    });
     const transactions = {
       tenSmall: Array.from({ length: 10 }, (_, n) => ({ Put: { TableName: table.name, Item: item(n, 100) } })),
       threeSizes: [500, 1_500, 2_500].map((bytes, n) => ({ Put: { TableName: table.name, Item: item(20 + n, bytes) } })),
       // Over the 2.5 KB item: billed by the larger of the two. An update of a small item, and one with GSI1's key.
       overAndUpdate: [
         { Put: { TableName: table.name, Item: item(22, 100) } },
-        { Update: { TableName: table.name, Key: { PK: 'COST#TX', SK: 'ROW#0' }, UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': 1 } } },
+        {
+          Update: {
+            TableName: table.name,
+            Key: { PK: 'COST#TX', SK: 'ROW#0' },
+            UpdateExpression: 'SET n = :n',
+            ExpressionAttributeValues: { ':n': 1 },
+          },
+        },
         { Put: { TableName: table.name, Item: item(30, 100, { GSI1PK: 'COST', GSI1SK: '30' }) } },
       ],
     };
     // The probe: what DynamoDB Local itself reports for the first two, on another copy of their items.
     const reported = async (items: typeof transactions.tenSmall) => {
       const copies = items.map(({ Put }) => ({ Put: { TableName: unmetered.name, Item: { ...Put.Item, PK: 'COST#PROBE' } } }));
-      return (await unmetered.client.send(new TransactWriteCommand({ TransactItems: copies, ReturnConsumedCapacity: 'TOTAL' }))).ConsumedCapacity![0]!.CapacityUnits;
+      return (await unmetered.client.send(new TransactWriteCommand({ TransactItems: copies, ReturnConsumedCapacity: 'TOTAL' })))
+        .ConsumedCapacity![0]!.CapacityUnits;
     };
     assert.equal(await reported(transactions.tenSmall), 2, 'DynamoDB Local: ten items of one unit, reported as one, doubled');
     assert.equal(await reported(transactions.threeSizes), 2 * (1 + 2 + 3), 'DynamoDB Local: items of 1, 2 and 3 units, each doubled');
@@ -98,14 +111,18 @@ describe('bench:cost meters', () => {
   });
 
   it('sizes an item as DynamoDB bills it: names and values, plus 100 bytes', () => {
-    assert.equal(itemBytes({ PK: 'ab', n: 12345, on: true, list: ['x', 1], map: { k: 'v' } }), 2 + 2 + 1 + 4 + 2 + 1 + 4 + (3 + 2 + 3) + 3 + (3 + 1 + 1 + 1) + 100);
+    assert.equal(
+      itemBytes({ PK: 'ab', n: 12345, on: true, list: ['x', 1], map: { k: 'v' } }),
+      2 + 2 + 1 + 4 + 2 + 1 + 4 + (3 + 2 + 3) + 3 + (3 + 1 + 1 + 1) + 100,
+    );
   });
 });
 
-describe('a job\'s table writes', () => {
-  const units = (tally: CapacityTally) => [...tally.values()].reduce((sum, entry) => sum + entry.table + [...entry.indexes.values()].reduce((a, b) => a + b, 0), 0);
+describe("a job's table writes", () => {
+  const units = (tally: CapacityTally) =>
+    [...tally.values()].reduce((sum, entry) => sum + entry.table + [...entry.indexes.values()].reduce((a, b) => a + b, 0), 0);
 
-  it('stay within the budget\'s share per mapped row: a completed job of 5,000 rows, read and reviewed', async () => {
+  it("stay within the budget's share per mapped row: a completed job of 5,000 rows, read and reviewed", async () => {
     const [dynamoDb] = await meters;
     const api = await startTestApi({ config: { dynamoDbEndpoint: dynamoDb.endpoint } });
     const reference = { hotels: 300, seed: 5 };
@@ -114,7 +131,15 @@ describe('a job\'s table writes', () => {
     const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
     const rows = Array.from({ length: 5_000 }, (_, i) => {
       const hotel = hotels[i % hotels.length]!;
-      return formatCsvRow([`P${i}`, `${hotel.name}${i < hotels.length ? '' : ` ${i}`}`, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+      return formatCsvRow([
+        `P${i}`,
+        `${hotel.name}${i < hotels.length ? '' : ` ${i}`}`,
+        hotel.address,
+        hotel.city,
+        hotel.country,
+        hotel.lat,
+        hotel.lon,
+      ]);
     });
     const form = new FormData();
     form.append('name', 'cost');
@@ -124,14 +149,20 @@ describe('a job\'s table writes', () => {
     await api.messaging.idle();
 
     dynamoDb.reset();
-    const created = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    const created = await api.request('POST', '/api/v1/mapping', {
+      as: caller,
+      json: { partnerInventoryId: uploaded.body.partnerInventoryId },
+    });
     assert.equal(created.status, 201, created.text);
     await api.messaging.idle();
     const job = (await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as: caller })).body;
     assert.equal(job.status, 'COMPLETED');
     assert.equal(job.counts.processed, 5_000);
     const jobWrites = units(dynamoDb.writes);
-    assert.ok(jobWrites / 5_000 <= WRITE_UNITS_PER_ROW_BUDGET, `${jobWrites} write units for 5,000 rows: ${jobWrites / 5_000} a row, over ${WRITE_UNITS_PER_ROW_BUDGET}`);
+    assert.ok(
+      jobWrites / 5_000 <= WRITE_UNITS_PER_ROW_BUDGET,
+      `${jobWrites} write units for 5,000 rows: ${jobWrites / 5_000} a row, over ${WRITE_UNITS_PER_ROW_BUDGET}`,
+    );
 
     // Reading every row writes only the organization's count of its requests (a unit a request); a
     // decision writes its own few items, whatever the job's size.
@@ -140,7 +171,11 @@ describe('a job\'s table writes', () => {
     let read = 0;
     let requests = 0;
     do {
-      const page: { body: { results: unknown[]; nextCursor: string | null } } = await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}/results?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { as: caller });
+      const page: { body: { results: unknown[]; nextCursor: string | null } } = await api.request(
+        'GET',
+        `/api/v1/mapping/${created.body.mappingJobId}/results?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+        { as: caller },
+      );
       requests += 1;
       read += page.body.results.length;
       cursor = page.body.nextCursor;
@@ -148,7 +183,10 @@ describe('a job\'s table writes', () => {
     assert.equal(read, 5_000);
     assert.equal(units(dynamoDb.writes), requests);
     dynamoDb.reset();
-    const decided = await api.request('POST', `/api/v1/mapping/${created.body.mappingJobId}/reviews`, { as: caller, json: { partnerHotelId: 'P1', decision: 'NO_MATCH' } });
+    const decided = await api.request('POST', `/api/v1/mapping/${created.body.mappingJobId}/reviews`, {
+      as: caller,
+      json: { partnerHotelId: 'P1', decision: 'NO_MATCH' },
+    });
     assert.equal(decided.status, 200, decided.text);
     // Six items of a few kilobytes at most (the book's entry with its history the largest; it and the
     // job's decision carry the hotel's supplier codes and place; the job's item its counts and score

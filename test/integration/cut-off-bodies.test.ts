@@ -43,8 +43,12 @@ function callerFor(route: RouteDefinition): Caller | undefined {
 function wholeBody(route: RouteDefinition): { contentType: string; bytes: Buffer } {
   const body = route.body!;
   if (body.kind === 'multipart') return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, bytes: multipartBody(body.file.field) };
-  if (body.kind === 'form') return { contentType: 'application/x-www-form-urlencoded', bytes: Buffer.from('quantity=10&name=%C3%A9t%C3%A9') };
-  return { contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ name: 'Cut off', url: 'https://example.com/hook', values: [1, 2, 3] })) };
+  if (body.kind === 'form')
+    return { contentType: 'application/x-www-form-urlencoded', bytes: Buffer.from('quantity=10&name=%C3%A9t%C3%A9') };
+  return {
+    contentType: 'application/json',
+    bytes: Buffer.from(JSON.stringify({ name: 'Cut off', url: 'https://example.com/hook', values: [1, 2, 3] })),
+  };
 }
 
 /** Sends raw bytes on a socket and reads the whole answer (or undefined if the server said nothing). */
@@ -62,16 +66,19 @@ function rawExchange(write: (socket: ReturnType<typeof connect>) => Promise<void
 const withBody = routeList.filter((route) => route.body !== undefined);
 
 describe('a body that ends early', () => {
-  it.each(withBody.map((route) => [`${route.method} ${route.path}`, route] as const))('%s: cut in half is a 4xx {error, message}', async (_, route) => {
-    const { contentType, bytes } = wholeBody(route);
-    const answer = await api.request(route.method, samplePath(route), {
-      as: callerFor(route),
-      headers: { 'content-type': contentType },
-      body: bytes.subarray(0, Math.floor(bytes.length / 2)),
-    });
-    assert.ok(answer.status >= 400 && answer.status < 500, `${answer.status}: ${answer.text}`);
-    assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'message']);
-  });
+  it.each(withBody.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s: cut in half is a 4xx {error, message}',
+    async (_, route) => {
+      const { contentType, bytes } = wholeBody(route);
+      const answer = await api.request(route.method, samplePath(route), {
+        as: callerFor(route),
+        headers: { 'content-type': contentType },
+        body: bytes.subarray(0, Math.floor(bytes.length / 2)),
+      });
+      assert.ok(answer.status >= 400 && answer.status < 500, `${answer.status}: ${answer.text}`);
+      assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'message']);
+    },
+  );
 
   it('a multipart file part cut off before its boundary is a 400 naming the cause, and creates nothing', async () => {
     const bytes = multipartBody('file');
@@ -106,7 +113,10 @@ describe('a body that ends early', () => {
         for (const [name, value] of Object.entries(fields)) form.append(name, value);
         form.append('file', new Blob([file.data]), file.name);
         const answer = await api.request('POST', path, { as: partner, body: form });
-        assert.ok(answer.status >= 400 && answer.status < 500, `${path} ${file.name} (${file.data.length} bytes): ${answer.status} ${answer.text}`);
+        assert.ok(
+          answer.status >= 400 && answer.status < 500,
+          `${path} ${file.name} (${file.data.length} bytes): ${answer.status} ${answer.text}`,
+        );
         assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'message']);
       }
     }

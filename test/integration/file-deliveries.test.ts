@@ -29,7 +29,12 @@ const sftp = await startSftpServer();
 const receiver = await jsonReceiver();
 const root = mkdtempSync(join(tmpdir(), 'sftp-deliveries-'));
 const partnerBucket = `partner-bucket-${Date.now()}`;
-const s3 = new S3Client({ region: 'us-east-1', endpoint: api.config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+const s3 = new S3Client({
+  region: 'us-east-1',
+  endpoint: api.config.s3Endpoint,
+  forcePathStyle: true,
+  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+});
 await s3.send(new CreateBucketCommand({ Bucket: partnerBucket }));
 afterAll(async () => {
   receiver.close();
@@ -78,12 +83,14 @@ async function create(as: Caller, body: Record<string, unknown>) {
 }
 
 const test = (as: Caller, id: string) => api.request('POST', `/api/v1/delivery-destinations/${id}/test`, { as });
-const history = async (as: Caller, id: string) => (await api.request('GET', `/api/v1/delivery-destinations/${id}/deliveries`, { as })).body.deliveries;
+const history = async (as: Caller, id: string) =>
+  (await api.request('GET', `/api/v1/delivery-destinations/${id}/deliveries`, { as })).body.deliveries;
 
 /** A completed job of `rows` hotels. */
 function jobOf(as: Caller, rows: number, offset = 0): Promise<string> {
   const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon'])];
-  for (const [i, hotel] of hotels.slice(offset, offset + rows).entries()) csv.push(formatCsvRow([`P${offset + i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]));
+  for (const [i, hotel] of hotels.slice(offset, offset + rows).entries())
+    csv.push(formatCsvRow([`P${offset + i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]));
   return completedJob(api, as, csv.join('\n'));
 }
 
@@ -104,7 +111,14 @@ describe('delivery destinations', () => {
     const partner = await api.newOrganization();
     const viaSftp = await create(partner, sftpDestination('/incoming'));
     assert.equal(viaSftp.status, 'ACTIVE');
-    assert.deepEqual(viaSftp.sftp, { host: '127.0.0.1', port: sftp.port, username: sftp.username, authentication: 'PASSWORD', hostKeyFingerprint: sftp.hostKeyFingerprint, folder: '/incoming' });
+    assert.deepEqual(viaSftp.sftp, {
+      host: '127.0.0.1',
+      port: sftp.port,
+      username: sftp.username,
+      authentication: 'PASSWORD',
+      hostKeyFingerprint: sftp.hostKeyFingerprint,
+      folder: '/incoming',
+    });
     assert.ok(!JSON.stringify(viaSftp).includes(sftp.password));
 
     const viaKey = await create(partner, sftpDestination('/incoming', { password: undefined, privateKey: sftp.clientPrivateKey }));
@@ -115,7 +129,13 @@ describe('delivery destinations', () => {
     assert.equal(store.s3Compatible.prefix, 'mapping/');
     assert.ok(!JSON.stringify(store).includes('"secretAccessKey"'));
 
-    const bucket = await create(partner, { type: 'S3', name: 'Our bucket', bucket: 'partner-exports', region: 'eu-west-1', roleArn: 'arn:aws:iam::123456789012:role/hotel-mapping-delivery' });
+    const bucket = await create(partner, {
+      type: 'S3',
+      name: 'Our bucket',
+      bucket: 'partner-exports',
+      region: 'eu-west-1',
+      roleArn: 'arn:aws:iam::123456789012:role/hotel-mapping-delivery',
+    });
     assert.match(bucket.s3.externalId, /^[0-9a-f-]{36}$/);
     const trust = bucket.s3.setup.trustPolicy.Statement[0];
     assert.equal(trust.Condition.StringEquals['sts:ExternalId'], bucket.s3.externalId);
@@ -125,7 +145,10 @@ describe('delivery destinations', () => {
 
     const listed = await api.request('GET', '/api/v1/delivery-destinations', { as: partner });
     assert.equal(listed.body.total, 4);
-    assert.deepEqual(new Set(listed.body.destinations.map((destination: { id: string }) => destination.id)), new Set([viaSftp.id, viaKey.id, store.id, bucket.id]));
+    assert.deepEqual(
+      new Set(listed.body.destinations.map((destination: { id: string }) => destination.id)),
+      new Set([viaSftp.id, viaKey.id, store.id, bucket.id]),
+    );
   });
 
   it('refuses bad input with a clear 400 and stores nothing', async () => {
@@ -193,7 +216,8 @@ describe('delivery destinations', () => {
       assert.equal(answer.body.reasonCode, reasonCode, `${JSON.stringify(body)}: ${answer.body.message}`);
       assert.equal(answer.body.succeeded, reasonCode === null);
       assert.match(answer.body.fileName, /^hotel-mapping-connection-test-\d+\.txt$/);
-      if (body.type === 'SFTP' && reasonCode === null) assert.deepEqual([...readdirSync(body.folder as string)], [], 'the test file is removed');
+      if (body.type === 'SFTP' && reasonCode === null)
+        assert.deepEqual([...readdirSync(body.folder as string)], [], 'the test file is removed');
       // Deleted again: an organization holds at most ten.
       assert.equal((await api.request('DELETE', `/api/v1/delivery-destinations/${destination.id}`, { as: partner })).status, 204);
     }
@@ -219,10 +243,20 @@ describe('delivery destinations', () => {
     const byKey = folder('by-key');
     const viaKey = await create(partner, sftpDestination(byKey, { password: undefined, privateKey: sftp.clientPrivateKey }));
     const store = await create(partner, s3CompatibleDestination());
-    const viaRole = await create(partner, { type: 'S3', name: 'Role', bucket: partnerBucket, region: 'eu-west-1', prefix: 'role', roleArn: 'arn:aws:iam::123456789012:role/delivery' });
+    const viaRole = await create(partner, {
+      type: 'S3',
+      name: 'Role',
+      bucket: partnerBucket,
+      region: 'eu-west-1',
+      prefix: 'role',
+      roleArn: 'arn:aws:iam::123456789012:role/delivery',
+    });
     const paused = await create(partner, sftpDestination(folder('paused')));
     await api.request('PATCH', `/api/v1/delivery-destinations/${paused.id}`, { as: partner, json: { status: 'INACTIVE' } });
-    const subscribed = await api.request('POST', '/api/v1/webhook-subscriptions', { as: partner, json: { url: receiver.url('/completed'), events: ['MAPPING_COMPLETED'] } });
+    const subscribed = await api.request('POST', '/api/v1/webhook-subscriptions', {
+      as: partner,
+      json: { url: receiver.url('/completed'), events: ['MAPPING_COMPLETED'] },
+    });
     assert.equal(subscribed.status, 201, subscribed.text);
 
     const jobId = await jobOf(partner, 40);
@@ -231,7 +265,9 @@ describe('delivery destinations', () => {
     assert.equal(told.data.export.fileName, fileName);
     assert.equal(told.data.export.rowCount, 40);
     assert.deepEqual(
-      told.data.deliveries.map((delivery: { destinationId: string; location: string }) => [delivery.destinationId, delivery.location]).sort(),
+      told.data.deliveries
+        .map((delivery: { destinationId: string; location: string }) => [delivery.destinationId, delivery.location])
+        .sort(),
       [
         [viaSftp.id, `sftp://127.0.0.1:${sftp.port}${at}/${fileName}`],
         [viaKey.id, `sftp://127.0.0.1:${sftp.port}${byKey}/${fileName}`],
@@ -245,13 +281,19 @@ describe('delivery destinations', () => {
     assert.ok(readFileSync(join(at, fileName)).equals(exported), 'the SFTP file is the export, byte for byte');
     assert.ok(readFileSync(join(byKey, fileName)).equals(exported), 'the SFTP file written with a key is the export, byte for byte');
     assert.ok((await partnerObject(`mapping/${fileName}`)).equals(exported), "the partner's object is the export, byte for byte");
-    assert.ok((await partnerObject(`role/${fileName}`)).equals(exported), 'the object written through the role is the export, byte for byte');
+    assert.ok(
+      (await partnerObject(`role/${fileName}`)).equals(exported),
+      'the object written through the role is the export, byte for byte',
+    );
 
     const [delivered] = await history(partner, viaSftp.id);
     assert.equal(delivered.status, 'SUCCEEDED');
     assert.equal(delivered.mappingJobId, jobId);
     assert.equal(delivered.sizeBytes, exported.length);
-    assert.deepEqual(delivered.attempts.map((attempt: { succeeded: boolean }) => attempt.succeeded), [true]);
+    assert.deepEqual(
+      delivered.attempts.map((attempt: { succeeded: boolean }) => attempt.succeeded),
+      [true],
+    );
     assert.deepEqual(await history(partner, paused.id), []);
     assert.ok((await api.request('GET', `/api/v1/delivery-destinations/${viaSftp.id}`, { as: partner })).body.lastDeliveredAt);
   });
@@ -276,7 +318,11 @@ describe('delivery destinations', () => {
     const bytes = Buffer.from(await (await fetch(exported.body.fileUrl)).arrayBuffer());
     assert.ok(readFileSync(join(at, fileName)).equals(bytes), 'the delivered file is the export, byte for byte');
     const [leftOver, ...others] = [...readdirSync(at)].filter((name) => name !== fileName);
-    assert.match(leftOver ?? '', new RegExp(`^\\.${fileName.replace(/\./g, '\\.')}\\.[0-9a-f]{8}\\.part$`), 'the broken transfer left only its hidden temporary file');
+    assert.match(
+      leftOver ?? '',
+      new RegExp(`^\\.${fileName.replace(/\./g, '\\.')}\\.[0-9a-f]{8}\\.part$`),
+      'the broken transfer left only its hidden temporary file',
+    );
     assert.deepEqual(others, []);
   });
 
@@ -295,7 +341,10 @@ describe('delivery destinations', () => {
     assert.equal(deliveries.length, 3);
     for (const delivery of deliveries) {
       assert.equal(delivery.status, 'FAILED');
-      assert.deepEqual(delivery.attempts.map((attempt: { reasonCode: string }) => attempt.reasonCode), ['AUTH_REFUSED', 'AUTH_REFUSED', 'AUTH_REFUSED', 'AUTH_REFUSED']);
+      assert.deepEqual(
+        delivery.attempts.map((attempt: { reasonCode: string }) => attempt.reasonCode),
+        ['AUTH_REFUSED', 'AUTH_REFUSED', 'AUTH_REFUSED', 'AUTH_REFUSED'],
+      );
     }
     const disabled = (await api.request('GET', `/api/v1/delivery-destinations/${destination.id}`, { as: partner })).body;
     assert.equal(disabled.status, 'DISABLED');
@@ -315,7 +364,10 @@ describe('delivery destinations', () => {
     await jobOf(partner, 5, 150);
     assert.equal((await history(partner, destination.id)).length, 3);
 
-    const resumed = await api.request('PATCH', `/api/v1/delivery-destinations/${destination.id}`, { as: partner, json: { status: 'ACTIVE', password: sftp.password } });
+    const resumed = await api.request('PATCH', `/api/v1/delivery-destinations/${destination.id}`, {
+      as: partner,
+      json: { status: 'ACTIVE', password: sftp.password },
+    });
     assert.equal(resumed.status, 200, resumed.text);
     assert.equal(resumed.body.status, 'ACTIVE');
     assert.equal(resumed.body.failedInARow, 0);

@@ -16,7 +16,7 @@ const SUBSET = fileURLToPath(new URL('../support/labelled-subset', import.meta.u
 const api = await startTestApi();
 
 describe('find-match on labelled real data', () => {
-  it("answers every row as the CLI and a job answer it, contested rows included", async () => {
+  it('answers every row as the CLI and a job answer it, contested rows included', async () => {
     const caller = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     const equality = await compareWithJobAndCli(
       { ...api, caller },

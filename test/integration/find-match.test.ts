@@ -33,11 +33,15 @@ function partnerRows(count: number): Row[] {
     // The columns the job's file has, no more: the two are sent the same hotels.
     Object.fromEntries(COLUMNS.flatMap((column) => (hotel[column] === undefined ? [] : [[column, hotel[column]]]))),
   );
-  rows.push({ id: 'X0', name: 'Zzyzx Qwerty Lodge', city: 'Nowhere', country: 'Iceland', lat: 63.1, lon: -19.9 }, { id: 'X1', name: 'Hotel Nowhere Inn', country: 'IS' });
+  rows.push(
+    { id: 'X0', name: 'Zzyzx Qwerty Lodge', city: 'Nowhere', country: 'Iceland', lat: 63.1, lon: -19.9 },
+    { id: 'X1', name: 'Hotel Nowhere Inn', country: 'IS' },
+  );
   return rows;
 }
 
-const match = (as: Caller | undefined, json: unknown, headers: Record<string, string> = {}) => api.request('POST', '/api/v1/mapping/match', { as, json, headers });
+const match = (as: Caller | undefined, json: unknown, headers: Record<string, string> = {}) =>
+  api.request('POST', '/api/v1/mapping/match', { as, json, headers });
 const bookCounts = async (as: Caller) => (await api.request('GET', '/api/v1/mapping-book/changes/counts', { as })).body;
 
 /**
@@ -46,7 +50,9 @@ const bookCounts = async (as: Caller) => (await api.request('GET', '/api/v1/mapp
  */
 async function diedAfterCharging(answeredHotelId: string): Promise<void> {
   const table = tableOf(api.runtime);
-  const { Items = [] } = await table.client.send(new QueryCommand({ TableName: table.name, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'IDEMPOTENCY' } }));
+  const { Items = [] } = await table.client.send(
+    new QueryCommand({ TableName: table.name, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'IDEMPOTENCY' } }),
+  );
   const kept = Items.filter((item) => JSON.stringify(item.data ?? null).includes(answeredHotelId));
   assert.equal(kept.length, 1);
   await table.client.send(
@@ -78,18 +84,31 @@ describe('POST /api/v1/mapping/match', () => {
     const [decidedRow, plainRow] = rows.filter((row) => job.get(row.id as string).status === 'MATCHED');
     const elsewhere = hotels.find((hotel) => hotel.id !== job.get(decidedRow!.id as string).referenceHotelId)!;
     const jobId = (await api.request('GET', '/api/v1/mapping?limit=1', { as: partner })).body.jobs[0].mappingJobId;
-    const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: decidedRow!.id, decision: 'MATCH', referenceHotelId: elsewhere.id } });
+    const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: partner,
+      json: { partnerHotelId: decidedRow!.id, decision: 'MATCH', referenceHotelId: elsewhere.id },
+    });
     assert.equal(decided.status, 200, decided.text);
 
     const fromBook = await match(partner, { hotels: [decidedRow, plainRow] });
     assert.equal(fromBook.status, 200, fromBook.text);
     const [person, kept] = fromBook.body.results;
-    assert.deepEqual([person.from, person.status, person.method, person.referenceHotelId, person.score], ['BOOK', 'MATCHED', 'MANUAL', elsewhere.id, 1]);
-    assert.deepEqual([kept.from, kept.status, kept.referenceHotelId, kept.score], ['BOOK', 'MATCHED', job.get(plainRow!.id as string).referenceHotelId, job.get(plainRow!.id as string).score]);
+    assert.deepEqual(
+      [person.from, person.status, person.method, person.referenceHotelId, person.score],
+      ['BOOK', 'MATCHED', 'MANUAL', elsewhere.id, 1],
+    );
+    assert.deepEqual(
+      [kept.from, kept.status, kept.referenceHotelId, kept.score],
+      ['BOOK', 'MATCHED', job.get(plainRow!.id as string).referenceHotelId, job.get(plainRow!.id as string).score],
+    );
 
     const engine = (await match(partner, { hotels: [decidedRow], view: 'ENGINE' })).body.results[0];
-    assert.deepEqual([engine.from, engine.method, engine.referenceHotelId], ['ENGINE', 'FUZZY', job.get(decidedRow!.id as string).referenceHotelId]);
-    const changed = (await match(partner, { hotels: [{ ...decidedRow, name: 'A Completely Different Lodge', address: '1 Other Street' }] })).body.results[0];
+    assert.deepEqual(
+      [engine.from, engine.method, engine.referenceHotelId],
+      ['ENGINE', 'FUZZY', job.get(decidedRow!.id as string).referenceHotelId],
+    );
+    const changed = (await match(partner, { hotels: [{ ...decidedRow, name: 'A Completely Different Lodge', address: '1 Other Street' }] }))
+      .body.results[0];
     assert.equal(changed.from, 'ENGINE');
     // Another organization's book is not this one's: the same ids answer the engine.
     const other = await api.newOrganization();
@@ -101,7 +120,8 @@ describe('POST /api/v1/mapping/match', () => {
     const other = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     const rows = partnerRows(6);
     const feed = async (as: Caller) => (await api.request('GET', '/api/v1/mapping-book/changes?limit=100', { as })).body.changes as any[];
-    const entryOf = async (id: string | number | undefined) => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${id}`, { as: partner })).body;
+    const entryOf = async (id: string | number | undefined) =>
+      (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${id}`, { as: partner })).body;
 
     const engine = (await match(partner, { hotels: rows, view: 'ENGINE' })).body.results;
     assert.deepEqual(await feed(partner), [], 'nothing is recorded unless asked');
@@ -118,9 +138,15 @@ describe('POST /api/v1/mapping/match', () => {
     // The book's record queue writes them, one request of a book at a time.
     await api.messaging.idle();
     const changes = await feed(partner);
-    assert.deepEqual(changes.map((change) => [change.kind, change.partnerHotelId, change.status, change.referenceHotelId]), engine.map((row: any) => ['NEW', row.partnerHotelId, row.status, row.referenceHotelId]));
+    assert.deepEqual(
+      changes.map((change) => [change.kind, change.partnerHotelId, change.status, change.referenceHotelId]),
+      engine.map((row: any) => ['NEW', row.partnerHotelId, row.status, row.referenceHotelId]),
+    );
     const entry = await entryOf(rows[0]!.id);
-    assert.deepEqual([entry.status, entry.referenceHotelId, entry.cause.kind, typeof entry.cause.requestedBy], [engine[0].status, engine[0].referenceHotelId, 'MATCH', 'string']);
+    assert.deepEqual(
+      [entry.status, entry.referenceHotelId, entry.cause.kind, typeof entry.cause.requestedBy],
+      [engine[0].status, engine[0].referenceHotelId, 'MATCH', 'string'],
+    );
     assert.notEqual(entry.cause.requestedBy, partner.apiKey);
     assert.deepEqual(await feed(other), [], "another organization's book is not written");
 
@@ -132,17 +158,31 @@ describe('POST /api/v1/mapping/match', () => {
     // A person's decision stands; a materially changed hotel goes back to REVIEW under it.
     const decidedRow = rows.find((_, i) => engine[i].status === 'MATCHED')!;
     const elsewhere = hotels.find((hotel) => hotel.id !== engine[rows.indexOf(decidedRow)].referenceHotelId)!;
-    const decided = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: decidedRow.id, decision: 'MATCH', referenceHotelId: elsewhere.id } });
+    const decided = await api.request('POST', '/api/v1/mapping-book/reviews', {
+      as: partner,
+      json: { partnerHotelId: decidedRow.id, decision: 'MATCH', referenceHotelId: elsewhere.id },
+    });
     assert.equal(decided.status, 200, decided.text);
     const kept = (await match(partner, { hotels: [decidedRow], record: true })).body.results[0];
     assert.deepEqual([kept.from, kept.method, kept.referenceHotelId], ['BOOK', 'MANUAL', elsewhere.id]);
-    const moved = (await match(partner, { hotels: [{ ...decidedRow, name: 'A Completely Different Lodge', address: '1 Other Street' }], record: true })).body.results[0];
+    const moved = (
+      await match(partner, { hotels: [{ ...decidedRow, name: 'A Completely Different Lodge', address: '1 Other Street' }], record: true })
+    ).body.results[0];
     assert.deepEqual([moved.from, moved.status], ['BOOK', 'REVIEW']);
     assert.match(moved.reason, /changed since the decision/);
     await api.messaging.idle();
     const after = await entryOf(decidedRow.id);
-    assert.deepEqual([after.status, after.decision.referenceHotelId, after.partner.name], ['REVIEW', elsewhere.id, 'A Completely Different Lodge']);
-    assert.deepEqual((await feed(partner)).slice(6).map((change) => [change.kind, change.cause.kind]), [['UPDATED', 'REVIEW'], ['UPDATED', 'MATCH']]);
+    assert.deepEqual(
+      [after.status, after.decision.referenceHotelId, after.partner.name],
+      ['REVIEW', elsewhere.id, 'A Completely Different Lodge'],
+    );
+    assert.deepEqual(
+      (await feed(partner)).slice(6).map((change) => [change.kind, change.cause.kind]),
+      [
+        ['UPDATED', 'REVIEW'],
+        ['UPDATED', 'MATCH'],
+      ],
+    );
   });
 
   it('finds the entries laid over the book whether they are fewer or more than the hotels asked for', async () => {
@@ -162,7 +202,7 @@ describe('POST /api/v1/mapping/match', () => {
     }
   });
 
-  it("answers each hotel as a job answers the same row: status, hotel, score, evidence, candidates, reason", async () => {
+  it('answers each hotel as a job answers the same row: status, hotel, score, evidence, candidates, reason', async () => {
     const partner = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     const rows = partnerRows(100);
     const job = await jobResults(partner, rows);
@@ -192,7 +232,10 @@ describe('POST /api/v1/mapping/match', () => {
     });
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(
-      answer.body.results.map((result: any) => [result.index, result.status === 'REJECTED' ? `${result.reasonCode}: ${result.reason}` : 'mapped']),
+      answer.body.results.map((result: any) => [
+        result.index,
+        result.status === 'REJECTED' ? `${result.reasonCode}: ${result.reason}` : 'mapped',
+      ]),
       [
         [0, 'mapped'],
         [1, 'INVALID_INPUT: name is missing'],
@@ -222,9 +265,20 @@ describe('POST /api/v1/mapping/match', () => {
       [{ hotels: [] }, /^hotels: must hold at least one hotel/],
       [{ hotels: [{ id: 'H1', name: 'Hotel' }], mode: 'FAST' }, /^mode: must be STANDARD, ID_TO_ID or HYBRID/],
       [{ hotels: [{ id: 'H1', name: 'Hotel' }], mode: 'ID_TO_ID' }, /^ID_TO_ID mapping needs a supplierCode/],
-      [{ hotels: [{ id: 'H1', name: 'Hotel', supplierHotelId: '77' }], mode: 'HYBRID', supplierCode: 'HOTELBEDS' }, /not connected to HOTELBEDS/],
+      [
+        { hotels: [{ id: 'H1', name: 'Hotel', supplierHotelId: '77' }], mode: 'HYBRID', supplierCode: 'HOTELBEDS' },
+        /not connected to HOTELBEDS/,
+      ],
       // A field no inventory row has (a typo) is refused, as every unknown field is.
-      [{ hotels: [{ id: 'H1', name: 'Hotel' }, { id: 'H2', name: 'Hotel', adress: '1 Main St' }] }, /^Unknown field "hotels\.1\.adress" in the body\.$/],
+      [
+        {
+          hotels: [
+            { id: 'H1', name: 'Hotel' },
+            { id: 'H2', name: 'Hotel', adress: '1 Main St' },
+          ],
+        },
+        /^Unknown field "hotels\.1\.adress" in the body\.$/,
+      ],
     ] as const) {
       const refused = await match(partner, body);
       assert.equal(refused.status, 400, refused.text);
@@ -232,15 +286,27 @@ describe('POST /api/v1/mapping/match', () => {
     }
     // A value nested deeper than any request nests (written out: too deep for JSON.stringify here too) is refused before anything reads it.
     for (const [text, message] of [
-      [`{"hotels":[{"id":"H1","name":"Hotel","address":${'{"a":'.repeat(5_000)}"x"${'}'.repeat(5_000)}}]}`, /^The request body nests objects and arrays more than 32 deep \(at hotels\.0\.address\.a\.a\.a…\)\.$/],
-      [`{"hotels":${'['.repeat(5_000)}${']'.repeat(5_000)}}`, /^The request body nests objects and arrays more than 32 deep \(at hotels\.0\.0\.0\.0\.0…\)\.$/],
+      [
+        `{"hotels":[{"id":"H1","name":"Hotel","address":${'{"a":'.repeat(5_000)}"x"${'}'.repeat(5_000)}}]}`,
+        /^The request body nests objects and arrays more than 32 deep \(at hotels\.0\.address\.a\.a\.a…\)\.$/,
+      ],
+      [
+        `{"hotels":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+        /^The request body nests objects and arrays more than 32 deep \(at hotels\.0\.0\.0\.0\.0…\)\.$/,
+      ],
     ] as const) {
-      const refused = await api.request('POST', '/api/v1/mapping/match', { as: partner, body: text, headers: { 'content-type': 'application/json' } });
+      const refused = await api.request('POST', '/api/v1/mapping/match', {
+        as: partner,
+        body: text,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(refused.status, 400, refused.text);
       assert.match(refused.body.message, message);
     }
     // Over the route's body limit (256 KiB), however few the hotels: 413, whole.
-    const tooLarge = await match(partner, { hotels: Array.from({ length: 30 }, (_, i) => ({ id: `H${i}`, name: 'Hotel', address: 'x'.repeat(10_000) })) });
+    const tooLarge = await match(partner, {
+      hotels: Array.from({ length: 30 }, (_, i) => ({ id: `H${i}`, name: 'Hotel', address: 'x'.repeat(10_000) })),
+    });
     assert.equal(tooLarge.status, 413, tooLarge.text);
     assert.equal(tooLarge.body.error, 'Payload Too Large');
     assert.equal(await usedToday(partner), 0);
@@ -272,7 +338,9 @@ describe('POST /api/v1/mapping/match', () => {
     const loaded = await match(partner, { hotels: [row] });
     // The publication's id, as a job, GET /reference and the book's feed name it.
     assert.equal(loaded.body.referenceVersionId, first.artifactsId);
-    const jobView = (await api.request('GET', `/api/v1/mapping/${await completedJob(api, partner, `id,name\n${row!.id},${row!.name}`)}`, { as: partner })).body;
+    const jobView = (
+      await api.request('GET', `/api/v1/mapping/${await completedJob(api, partner, `id,name\n${row!.id},${row!.name}`)}`, { as: partner })
+    ).body;
     assert.equal(jobView.referenceVersionId, loaded.body.referenceVersionId);
     // Its file gone from the bucket, the index in memory still answers: it is not read again per request.
     await objectStoreOf(api.runtime).delete([first.artifacts.matchingIndexKey!]);
@@ -315,7 +383,10 @@ describe('POST /api/v1/mapping/match', () => {
       const retried = await match(partner, body, { 'idempotency-key': key });
       assert.equal(retried.status, 200, retried.text);
       assert.equal(retried.headers.get('idempotent-replayed'), null, 'answered anew: no answer was kept');
-      assert.deepEqual(retried.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]), first.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]));
+      assert.deepEqual(
+        retried.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]),
+        first.body.results.map((result: any) => [result.partnerHotelId, result.status, result.referenceHotelId]),
+      );
       assert.equal(retried.body.charged, 50);
     }
     assert.equal(await usedToday(partner), 100, 'each request charged once');
@@ -330,9 +401,15 @@ describe('POST /api/v1/mapping/match', () => {
   // Up to a minute beside the rest of the suite: sixteen commits of up to 90 entries to DynamoDB Local, one after another.
   it('answers many recording requests of one organization at once, each charged once and recorded, none waiting on another', async () => {
     const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
-    const requests = Array.from({ length: 8 }, (_, r) => ({ hotels: partnerRows(100).map((row, i) => ({ ...row, id: `P${r}-${i}` })), record: true }));
+    const requests = Array.from({ length: 8 }, (_, r) => ({
+      hotels: partnerRows(100).map((row, i) => ({ ...row, id: `P${r}-${i}` })),
+      record: true,
+    }));
     const answers = await Promise.all(requests.map((body, r) => match(partner, body, { 'idempotency-key': `parallel-${r}` })));
-    assert.deepEqual(answers.map((answer) => answer.status), requests.map(() => 200));
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      requests.map(() => 200),
+    );
     const charged = answers.reduce((sum, answer) => sum + answer.body.charged, 0);
     assert.equal(charged, 800);
     assert.equal(await usedToday(partner), charged);

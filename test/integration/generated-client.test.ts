@@ -45,11 +45,13 @@ interface WebhookReceiver {
  * typecheck does not follow (the script compiles against the generated types, which only this
  * test writes; it is compiled with the client package's own tsc below).
  */
-type PartnerFlow = (options: { baseUrl: string; apiKey: string; hotelsCsv: string; receiver: WebhookReceiver }) => Promise<Record<string, unknown> & {
-  reviewed: { decision: string; status: string };
-  foundMatch: { jobHotel: string | null; foundHotel: string | null; from: string; refusedBecause: string; charged: number };
-  subscriptionPrice: { amount: number; currency: string };
-}>;
+type PartnerFlow = (options: { baseUrl: string; apiKey: string; hotelsCsv: string; receiver: WebhookReceiver }) => Promise<
+  Record<string, unknown> & {
+    reviewed: { decision: string; status: string };
+    foundMatch: { jobHotel: string | null; foundHotel: string | null; from: string; refusedBecause: string; charged: number };
+    subscriptionPrice: { amount: number; currency: string };
+  }
+>;
 async function loadPartnerFlow(): Promise<PartnerFlow> {
   const flowFile = join(CLIENT, 'flow.ts');
   return ((await import(flowFile)) as { partnerFlow: PartnerFlow }).partnerFlow;
@@ -79,7 +81,9 @@ async function webhookReceiver(): Promise<WebhookReceiver & { close(): void }> {
 }
 
 function singleValued(headers: IncomingHttpHeaders): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
 }
 
 /** Partner rows: reference hotels as they are, and a few that exist nowhere. */
@@ -125,7 +129,7 @@ describe('a client generated from the OpenAPI document', () => {
       assert.ok(foundHotel);
       assert.equal(foundHotel, jobHotel, "find-match answers the job's hotel for the job's row");
       assert.deepEqual(found, { from: 'ENGINE', refusedBecause: 'name is missing', charged: 50 });
-      assert.equal(outcome.mappingsUsedToday, PARTNER_ROWS + 50, 'the job\'s rows, and the find-match request\'s least charge');
+      assert.equal(outcome.mappingsUsedToday, PARTNER_ROWS + 50, "the job's rows, and the find-match request's least charge");
       assert.equal(outcome.webhookEventType, 'MAPPING_COMPLETED');
       assert.equal(outcome.deliveryStatus, 'SUCCEEDED');
       assert.equal(outcome.deliveryAttempts, 1);

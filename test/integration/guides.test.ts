@@ -105,13 +105,14 @@ async function problemOf(target: URL): Promise<string | undefined> {
 }
 
 describe('the guides at /docs/guides', () => {
-  it('serves each guide and the index as a page with nothing inline, under the console\'s policy', async () => {
+  it("serves each guide and the index as a page with nothing inline, under the console's policy", async () => {
     for (const path of PAGES) {
       const answer = await api.request('GET', path);
       assert.equal(answer.status, 200, path);
       assert.match(answer.headers.get('content-type')!, /^text\/html/, path);
       const policy = answer.headers.get('content-security-policy') ?? '';
-      for (const directive of ["default-src 'none'", "script-src 'self';", "style-src 'self';", "frame-ancestors 'none'"]) assert.ok(policy.includes(directive), `${path}: ${directive}`);
+      for (const directive of ["default-src 'none'", "script-src 'self';", "style-src 'self';", "frame-ancestors 'none'"])
+        assert.ok(policy.includes(directive), `${path}: ${directive}`);
       assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
       const html = answer.text;
       assert.match(html, /^<!doctype html>\n<html lang="en">/, path);
@@ -122,17 +123,32 @@ describe('the guides at /docs/guides', () => {
       assert.ok(html.includes('<link rel="stylesheet" href="docs/guides.css">'), path);
       // Markup comes from the renderer alone: Markdown text (code blocks included) is escaped, so every `<` here opens a real tag.
       const tags = [...html.matchAll(/<[a-z][^>]*>/g)].map(([tag]) => tag);
-      assert.deepEqual(tags.filter((tag) => /^<style[\s>]|\sstyle=|\son[a-z]+=/.test(tag)), [], `${path}: no inline style or handler`);
-      assert.deepEqual(tags.filter((tag) => /^<script[\s>]/.test(tag) && !/\ssrc="/.test(tag)), [], `${path}: no inline script`);
+      assert.deepEqual(
+        tags.filter((tag) => /^<style[\s>]|\sstyle=|\son[a-z]+=/.test(tag)),
+        [],
+        `${path}: no inline style or handler`,
+      );
+      assert.deepEqual(
+        tags.filter((tag) => /^<script[\s>]/.test(tag) && !/\ssrc="/.test(tag)),
+        [],
+        `${path}: no inline script`,
+      );
     }
   });
 
   it('links every guide and the reference from a bar on each page, the current one marked', async () => {
-    for (const [path, current] of [['/docs/guides', 'docs/guides'], ...GUIDE_NAMES.map((name) => [`/docs/guides/${name}`, `docs/guides/${name}`])] as const) {
+    for (const [path, current] of [
+      ['/docs/guides', 'docs/guides'],
+      ...GUIDE_NAMES.map((name) => [`/docs/guides/${name}`, `docs/guides/${name}`]),
+    ] as const) {
       const { html } = await pageAt(path);
       const bar = /<nav aria-label="Documentation">([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
       assert.deepEqual(linksOf(bar), ['docs/guides', ...GUIDE_NAMES.map((name) => `docs/guides/${name}`), 'docs'], path);
-      assert.deepEqual([...bar.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map(([, href]) => href), [current], path);
+      assert.deepEqual(
+        [...bar.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map(([, href]) => href),
+        [current],
+        path,
+      );
     }
   });
 
@@ -146,7 +162,7 @@ describe('the guides at /docs/guides', () => {
     assert.equal((await api.request('POST', '/docs/guides/partner')).status, 405);
   });
 
-  it('serves the docs pages\' own files, and the reference page loads its viewer by path, nothing inline', async () => {
+  it("serves the docs pages' own files, and the reference page loads its viewer by path, nothing inline", async () => {
     const files = readdirSync(DOCS_FILES_DIR);
     assert.ok(files.includes('guides.css') && files.includes('swagger-init.js'), files.join(', '));
     for (const file of files) {
@@ -155,15 +171,24 @@ describe('the guides at /docs/guides', () => {
       assert.match(answer.headers.get('content-type')!, file.endsWith('.js') ? /^text\/javascript/ : /^text\/css/, file);
     }
     const reference = await api.request('GET', '/docs');
-    const scripts = [...reference.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attributes, body]) => [attributes!.trim(), body]);
-    assert.deepEqual(scripts, [['src="docs/swagger-ui-bundle.js"', ''], ['src="docs/swagger-init.js"', '']]);
+    const scripts = [...reference.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attributes, body]) => [
+      attributes!.trim(),
+      body,
+    ]);
+    assert.deepEqual(scripts, [
+      ['src="docs/swagger-ui-bundle.js"', ''],
+      ['src="docs/swagger-init.js"', ''],
+    ]);
     assert.ok(linksOf(reference.text).includes('docs/guides'), 'the reference links the guides');
   });
 
   it('has no broken link: to a guide and its heading, to a heading on the same page, to the reference and its operations, to the style sheet', async () => {
     const pages = await Promise.all(PAGES.map(pageAt));
     // The guides link to one another, their own headings and the reference; the bar, the index and the style sheet add more.
-    assert.ok(pages.flatMap((page) => linksOf(page.html)).filter((link) => !link.startsWith('http')).length >= 100, 'the checker reads the links');
+    assert.ok(
+      pages.flatMap((page) => linksOf(page.html)).filter((link) => !link.startsWith('http')).length >= 100,
+      'the checker reads the links',
+    );
     const broken = (await Promise.all(pages.map(brokenLinks))).flat();
     // Links out of the API are only listed: each a well-formed http(s) address.
     for (const link of external) assert.match(link, /^https?:\/\/[^/]+/);

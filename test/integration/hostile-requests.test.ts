@@ -31,7 +31,12 @@ function raw(text: string): Promise<{ status: number; headers: string; body: str
 }
 
 /** A request with headers fetch would not let us forge (Host). */
-function forged(method: string, path: string, headers: Record<string, string>, json?: unknown): Promise<{ status: number; body: any; text: string }> {
+function forged(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  json?: unknown,
+): Promise<{ status: number; body: any; text: string }> {
   return new Promise((resolve, reject) => {
     const payload = json === undefined ? undefined : JSON.stringify(json);
     const outgoing = httpRequest(
@@ -40,7 +45,13 @@ function forged(method: string, path: string, headers: Record<string, string>, j
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, text, body: /json/.test(String(response.headers['content-type'])) ? JSON.parse(text) : text }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            text,
+            body: /json/.test(String(response.headers['content-type'])) ? JSON.parse(text) : text,
+          }),
+        );
       },
     );
     outgoing.on('error', reject);
@@ -107,7 +118,7 @@ describe('forged Host and X-Forwarded-Proto', () => {
     if (credits.status === 200) assert.ok(credits.body.checkoutUrl.startsWith(`${api.baseUrl}/`), credits.body.checkoutUrl);
   });
 
-  it('never receive the local provider\'s signed completion event', async () => {
+  it("never receive the local provider's signed completion event", async () => {
     const caller = await api.newOrganization();
     const stolen: string[] = [];
     const thief = createServer((request, response) => {
@@ -121,7 +132,9 @@ describe('forged Host and X-Forwarded-Proto', () => {
         json: { priceId: LOCAL_PRICE_IDS.SUBSCRIPTION, successUrl: 'https://partner.test/done', cancelUrl: 'https://partner.test/cancel' },
       });
       const completion = new URL(`${checkout.body.checkoutUrl}/complete`);
-      const paid = await forged('POST', `${completion.pathname}${completion.search}`, { host: `127.0.0.1:${(thief.address() as AddressInfo).port}` });
+      const paid = await forged('POST', `${completion.pathname}${completion.search}`, {
+        host: `127.0.0.1:${(thief.address() as AddressInfo).port}`,
+      });
       assert.ok(paid.status < 400, paid.text);
       assert.deepEqual(stolen, [], 'the event went to the API itself');
       const quota = await api.request('GET', '/api/v1/billing/quota/status', { as: caller });
@@ -138,7 +151,9 @@ describe('forged Host and X-Forwarded-Proto', () => {
     // Paths only, under the API's own base path: a forged host has nothing to land in.
     assert.ok(page.text.includes('<base href="/">') && page.text.includes('src="docs/swagger-ui-bundle.js"'));
     const console = await forged('GET', '/console', forgery);
-    assert.ok(!console.text.includes('evil.example') && console.text.includes('<base href="/">') && console.text.includes('src="console/app.js"'));
+    assert.ok(
+      !console.text.includes('evil.example') && console.text.includes('<base href="/">') && console.text.includes('src="console/app.js"'),
+    );
     const document = await forged('GET', '/api/v1/openapi.json', forgery);
     assert.deepEqual(document.body.servers, [{ url: '/' }]);
   });

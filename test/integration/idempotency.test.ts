@@ -60,7 +60,10 @@ describe('Idempotency-Key', () => {
   it('refuses the same key with another request (422), creating nothing', async () => {
     const caller = await api.newOrganization();
     const key = randomUUID();
-    assert.equal((await api.request('POST', '/api/v1/partner-inventories', { as: caller, headers: keyed(key), body: inventoryForm() })).status, 201);
+    assert.equal(
+      (await api.request('POST', '/api/v1/partner-inventories', { as: caller, headers: keyed(key), body: inventoryForm() })).status,
+      201,
+    );
     const otherFile = await api.request('POST', '/api/v1/partner-inventories', {
       as: caller,
       headers: keyed(key),
@@ -74,7 +77,10 @@ describe('Idempotency-Key', () => {
 
   it('keeps no failed request: the same request with its key goes through once it can', async () => {
     const caller = await api.newOrganization();
-    const created = await api.request('POST', '/api/v1/partner-inventories/uploads', { as: caller, json: { name: 'Later', fileName: 'hotels.csv', sizeBytes: Buffer.byteLength(CSV) } });
+    const created = await api.request('POST', '/api/v1/partner-inventories/uploads', {
+      as: caller,
+      json: { name: 'Later', fileName: 'hotels.csv', sizeBytes: Buffer.byteLength(CSV) },
+    });
     const { partnerInventoryId } = created.body;
     const key = randomUUID();
     const early = await api.request('POST', '/api/v1/mapping', { as: caller, headers: keyed(key), json: { partnerInventoryId } });
@@ -110,7 +116,10 @@ describe('Idempotency-Key', () => {
     assert.equal((await api.request('GET', '/api/v1/webhook-subscriptions', { as: caller })).body.subscriptions.length, 1);
     const table = tableOf(api.runtime);
     const { Items = [] } = await table.client.send(new ScanCommand({ TableName: table.name }));
-    assert.ok(Items.some((item) => item.PK === 'IDEMPOTENCY'), 'the answer is kept');
+    assert.ok(
+      Items.some((item) => item.PK === 'IDEMPOTENCY'),
+      'the answer is kept',
+    );
     assert.ok(!JSON.stringify(Items).includes(first.body.secret), 'never in the clear');
   });
 
@@ -141,7 +150,11 @@ describe('Idempotency-Key', () => {
   it('refuses a key that is not 1 to 255 visible ASCII characters', async () => {
     const caller = await api.newOrganization();
     for (const key of ['with space', 'x'.repeat(256), 'clé']) {
-      const refused = await api.request('POST', '/api/v1/partner-inventories', { as: caller, headers: { 'idempotency-key': key }, body: inventoryForm() });
+      const refused = await api.request('POST', '/api/v1/partner-inventories', {
+        as: caller,
+        headers: { 'idempotency-key': key },
+        body: inventoryForm(),
+      });
       assert.equal(refused.status, 400, key);
       assert.match(refused.body.message, /^Idempotency-Key must be/);
     }
@@ -152,7 +165,13 @@ describe('Idempotency-Key', () => {
 describe('a request still running with its key', () => {
   const route = routes.createMappingJob;
   const request = (organizationId: string, key: string) =>
-    ({ principal: { organizationId }, headers: { 'idempotency-key': key }, params: {}, query: {}, body: { partnerInventoryId: 'x' } }) as unknown as HttpRequest<typeof route>;
+    ({
+      principal: { organizationId },
+      headers: { 'idempotency-key': key },
+      params: {},
+      query: {},
+      body: { partnerInventoryId: 'x' },
+    }) as unknown as HttpRequest<typeof route>;
   const ok = { statusCode: 201, headers: {}, body: '{"done":true}' };
 
   it('holds it (409) until it ends, then answers its answer', async () => {
@@ -173,8 +192,12 @@ describe('a request still running with its key', () => {
     );
     finish();
     assert.deepEqual(await running, ok);
-    const replay = await answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 10_000 }, async () =>
-      assert.fail('not run again'),
+    const replay = await answerIdempotently(
+      route,
+      api.runtime,
+      request(organizationId, key),
+      { getRemainingTimeInMillis: () => 10_000 },
+      async () => assert.fail('not run again'),
     );
     assert.equal(replay.headers!['idempotent-replayed'], 'true');
   });
@@ -192,7 +215,13 @@ describe('a request still running with its key', () => {
     });
     await answering;
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const retried = await answerIdempotently(route, api.runtime, request(organizationId, key), { getRemainingTimeInMillis: () => 10_000 }, async () => ok);
+    const retried = await answerIdempotently(
+      route,
+      api.runtime,
+      request(organizationId, key),
+      { getRemainingTimeInMillis: () => 10_000 },
+      async () => ok,
+    );
     assert.deepEqual(retried, ok);
   });
 });

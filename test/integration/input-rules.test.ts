@@ -37,7 +37,18 @@ function supplierRequestForm(fields: Record<string, string>): FormData {
 describe('stored text', () => {
   it('refuses control characters, bidirectional overrides and lone surrogates in a key name, storing nothing', async () => {
     const caller = await api.newOrganization();
-    for (const name of ['nul\u0000name', '\u001b[31mred\u001b[0m', 'bell\u0007', 'line\nbreak', 'del\u007f', 'tab\there', 'half \ud83d pair', 'c1\u0085next', 'key \u202egnp.exe', 'isolate\u2066x\u2069']) {
+    for (const name of [
+      'nul\u0000name',
+      '\u001b[31mred\u001b[0m',
+      'bell\u0007',
+      'line\nbreak',
+      'del\u007f',
+      'tab\there',
+      'half \ud83d pair',
+      'c1\u0085next',
+      'key \u202egnp.exe',
+      'isolate\u2066x\u2069',
+    ]) {
       const response = await api.request('POST', '/api/v1/api-keys', { as: caller, json: { name } });
       assertBadRequest(response, /^name: must /, JSON.stringify(name));
     }
@@ -69,9 +80,16 @@ describe('stored text', () => {
   it('refuses a compressed body as such (415), storing nothing', async () => {
     const caller = await api.newOrganization();
     const body = gzipSync(JSON.stringify({ format: 'csv', delimiter: ';' }));
-    const refused = await api.request('PUT', '/api/v1/export-format', { as: caller, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body });
+    const refused = await api.request('PUT', '/api/v1/export-format', {
+      as: caller,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body,
+    });
     assert.equal(refused.status, 415, refused.text);
-    assert.deepEqual(refused.body, { error: 'Unsupported Media Type', message: 'Content-Encoding gzip is not taken: send the body uncompressed.' });
+    assert.deepEqual(refused.body, {
+      error: 'Unsupported Media Type',
+      message: 'Content-Encoding gzip is not taken: send the body uncompressed.',
+    });
     assert.equal((await api.request('GET', '/api/v1/export-format', { as: caller })).status, 404);
   });
 
@@ -102,7 +120,8 @@ describe('stored text', () => {
 
   it("holds an uploaded file's name to the same rule, keeping a UTF-8 name as sent", async () => {
     const caller = await api.newOrganization();
-    const send = (headers: Record<string, string>, body: FormData | Buffer) => api.request('POST', '/api/v1/suppliers/request', { as: caller, headers, body });
+    const send = (headers: Record<string, string>, body: FormData | Buffer) =>
+      api.request('POST', '/api/v1/suppliers/request', { as: caller, headers, body });
     // Raw control characters in a part header are malformed; RFC 5987 percent-encoding gets them through.
     const boundary = 'input-rules-boundary';
     const encodedName = Buffer.from(
@@ -219,7 +238,11 @@ describe('nothing the caller sends is silently ignored', () => {
       '/api/v1/api-keys?page=2',
       '/api/v1/billing/quota/status?verbose=1',
     ]) {
-      assertBadRequest(await api.request('GET', path, { as: caller }), /^Unknown field "(statuss|activOnly|page|verbose)" in the query\.$/, path);
+      assertBadRequest(
+        await api.request('GET', path, { as: caller }),
+        /^Unknown field "(statuss|activOnly|page|verbose)" in the query\.$/,
+        path,
+      );
     }
     // The reference page opens with whatever query a link adds.
     assert.equal((await api.request('GET', '/docs?utm_source=mail')).status, 200);
@@ -235,11 +258,19 @@ describe('nothing the caller sends is silently ignored', () => {
   it('refuses a body on an operation that takes none (an empty JSON object aside), changing nothing', async () => {
     const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
     const exportPath = `/api/v1/mapping/${randomUUID()}/export`;
-    assertBadRequest(await api.request('POST', exportPath, { as: caller, json: { format: 'json' } }), /^This operation takes no request body/, 'export');
+    assertBadRequest(
+      await api.request('POST', exportPath, { as: caller, json: { format: 'json' } }),
+      /^This operation takes no request body/,
+      'export',
+    );
     assert.equal((await api.request('POST', exportPath, { as: caller })).status, 404);
     // Refused before anything is looked up; without a body, or with {}, the request goes on (to a 404 here).
     const rotate = `/api/v1/webhook-subscriptions/${randomUUID()}/rotate-secret`;
-    assertBadRequest(await api.request('POST', rotate, { as: caller, json: { expireOldSecretNow: true } }), /^This operation takes no request body/, 'rotate');
+    assertBadRequest(
+      await api.request('POST', rotate, { as: caller, json: { expireOldSecretNow: true } }),
+      /^This operation takes no request body/,
+      'rotate',
+    );
     assert.equal((await api.request('POST', rotate, { as: caller, json: {} })).status, 404);
     assert.equal((await api.request('POST', rotate, { as: caller })).status, 404);
   });

@@ -46,7 +46,11 @@ describe('JSON inventory rows', () => {
 
   it('a number too large for a double is out of range, not "not a number"', async () => {
     const caller = await api.newOrganization();
-    const uploaded = await upload(caller, 'hotels.jsonl', '{"id":"I1","name":"Far","lat":1e999,"lon":2}\n{"id":"I2","name":"Near","lat":48.85,"lon":2.35}\n');
+    const uploaded = await upload(
+      caller,
+      'hotels.jsonl',
+      '{"id":"I1","name":"Far","lat":1e999,"lon":2}\n{"id":"I2","name":"Near","lat":48.85,"lon":2.35}\n',
+    );
     assert.equal(uploaded.status, 201, uploaded.text);
     assert.deepEqual(uploaded.body.rejectedSample, [{ line: 1, reason: 'lat Infinity is outside -90..90' }]);
   });
@@ -57,29 +61,50 @@ describe('JSON inventory rows', () => {
     assert.equal(refused.status, 400, refused.text);
     assert.deepEqual(refused.body, {
       error: 'Bad Request',
-      message: 'The file has no usable hotel row (line 1: id must be text, not a number (put it in quotes); line 2: name must be text, not an array).',
+      message:
+        'The file has no usable hotel row (line 1: id must be text, not a number (put it in quotes); line 2: name must be text, not an array).',
     });
     assert.deepEqual((await api.request('GET', BASE, { as: caller })).body, { inventories: [], nextCursor: null });
   });
 
   it('one rule for a partner hotel id: an id the API could not look up (a tab, a line break, half a surrogate pair) rejects its row in a file and in find-match', async () => {
     const caller = await api.newOrganization();
-    const refusedIds = [['tab', 'H\t1', 'id holds the control character U+0009'], ['line break', 'H\n2', 'id holds the control character U+000A'], ['carriage return', 'H\r3', 'id holds the control character U+000D'], ['lone surrogate', 'H\ud8004', 'id holds half of a surrogate pair (U+D800): it is not valid Unicode text'], ['other half', '\udc00', 'id holds half of a surrogate pair (U+DC00): it is not valid Unicode text']] as const;
+    const refusedIds = [
+      ['tab', 'H\t1', 'id holds the control character U+0009'],
+      ['line break', 'H\n2', 'id holds the control character U+000A'],
+      ['carriage return', 'H\r3', 'id holds the control character U+000D'],
+      ['lone surrogate', 'H\ud8004', 'id holds half of a surrogate pair (U+D800): it is not valid Unicode text'],
+      ['other half', '\udc00', 'id holds half of a surrogate pair (U+DC00): it is not valid Unicode text'],
+    ] as const;
     const taken = { id: 'H 5/ü', name: 'Hotel Five' };
-    const lines = [...refusedIds.map(([, id], i) => JSON.stringify({ id, name: `Hotel ${i}` })), JSON.stringify(taken), JSON.stringify({ id: 'H6', name: 'Hotel \ud800Six' })];
+    const lines = [
+      ...refusedIds.map(([, id], i) => JSON.stringify({ id, name: `Hotel ${i}` })),
+      JSON.stringify(taken),
+      JSON.stringify({ id: 'H6', name: 'Hotel \ud800Six' }),
+    ];
     const uploaded = await upload(caller, 'hotels.jsonl', lines.join('\n'));
     assert.equal(uploaded.status, 201, uploaded.text);
     assert.equal(uploaded.body.hotelCount, 1);
-    assert.deepEqual(uploaded.body.rejectedSample, [...refusedIds.map(([, , reason], i) => ({ line: i + 1, reason })), { line: 7, reason: 'name holds half of a surrogate pair (U+D800): it is not valid Unicode text' }]);
+    assert.deepEqual(uploaded.body.rejectedSample, [
+      ...refusedIds.map(([, , reason], i) => ({ line: i + 1, reason })),
+      { line: 7, reason: 'name holds half of a surrogate pair (U+D800): it is not valid Unicode text' },
+    ]);
 
     // Find-match reads its hotels as a JSON Lines inventory: the same ids are REJECTED, and not charged.
     await seedReference();
-    const found = await api.request('POST', '/api/v1/mapping/match', { as: caller, json: { hotels: [...refusedIds.map(([, id]) => ({ id, name: 'Hotel' })), taken] } });
+    const found = await api.request('POST', '/api/v1/mapping/match', {
+      as: caller,
+      json: { hotels: [...refusedIds.map(([, id]) => ({ id, name: 'Hotel' })), taken] },
+    });
     assert.equal(found.status, 200, found.text);
-    assert.deepEqual(found.body.results.slice(0, refusedIds.length).map((result: { status: string; reason: string }) => [result.status, result.reason]), refusedIds.map(([, , reason]) => ['REJECTED', reason]));
+    assert.deepEqual(
+      found.body.results.slice(0, refusedIds.length).map((result: { status: string; reason: string }) => [result.status, result.reason]),
+      refusedIds.map(([, , reason]) => ['REJECTED', reason]),
+    );
     assert.equal(found.body.charged, 50, 'one hotel mapped: the least a request is charged');
     // And the routes that look an id up refuse the same ids (a JSON body can carry each), and take the rest.
-    const decide = (partnerHotelId: string) => api.request('POST', '/api/v1/mapping-book/reviews', { as: caller, json: { partnerHotelId, decision: 'NO_MATCH' } });
+    const decide = (partnerHotelId: string) =>
+      api.request('POST', '/api/v1/mapping-book/reviews', { as: caller, json: { partnerHotelId, decision: 'NO_MATCH' } });
     for (const [, id] of refusedIds) {
       const lookup = await decide(id);
       assert.equal(lookup.status, 400, `${JSON.stringify(id)}: ${lookup.text}`);

@@ -27,7 +27,9 @@ const VALIDATED_ROWS = 60_000;
 function partnerCsv(rows: number, prefix: string): string {
   const lines = ['id,name,city,country,lat,lon'];
   for (let index = 0; index < rows; index++) {
-    lines.push(`${prefix}-${index},${prefix} Hotel ${index},Lisbon,pt,${(38.7 + (index % 997) / 10_000).toFixed(5)},${(-9.14 + (index % 991) / 10_000).toFixed(5)}`);
+    lines.push(
+      `${prefix}-${index},${prefix} Hotel ${index},Lisbon,pt,${(38.7 + (index % 997) / 10_000).toFixed(5)},${(-9.14 + (index % 991) / 10_000).toFixed(5)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -54,7 +56,14 @@ const FIND_HOTELS = 100;
 
 /** A find-match request's hotels: a hundred of its own ids. */
 function findHotels(request: number) {
-  return Array.from({ length: FIND_HOTELS }, (_, i) => ({ id: `F${request}-${i}`, name: `Find Hotel ${request} ${i}`, city: 'Lisbon', country: 'PT', lat: 38.7 + i / 10_000, lon: -9.14 + request / 10_000 }));
+  return Array.from({ length: FIND_HOTELS }, (_, i) => ({
+    id: `F${request}-${i}`,
+    name: `Find Hotel ${request} ${i}`,
+    city: 'Lisbon',
+    country: 'PT',
+    lat: 38.7 + i / 10_000,
+    lon: -9.14 + request / 10_000,
+  }));
 }
 
 async function findMatch(started: Started, apiKey: string, idempotencyKey: string, json: unknown) {
@@ -124,9 +133,16 @@ describe('npm start killed mid-work', () => {
     // A webhook whose first attempt fails: its retry waits a minute.
     const subscription = await api('POST', '/api/v1/webhook-subscriptions', { json: { url: receiver.url, events: ['MAPPING_COMPLETED'] } });
     assert.equal(subscription.status, 201);
-    const test = await api('POST', `/api/v1/webhook-subscriptions/${subscription.body.id}/test`, { json: { eventType: 'MAPPING_COMPLETED' } });
+    const test = await api('POST', `/api/v1/webhook-subscriptions/${subscription.body.id}/test`, {
+      json: { eventType: 'MAPPING_COMPLETED' },
+    });
     assert.equal(test.status, 202);
-    await until('the first attempt', async () => receiver.received.length, (count) => count === 1, 10);
+    await until(
+      'the first attempt',
+      async () => receiver.received.length,
+      (count) => count === 1,
+      10,
+    );
 
     // A job on a READY inventory.
     const form = new FormData();
@@ -137,12 +153,19 @@ describe('npm start killed mid-work', () => {
     const job = await api('POST', '/api/v1/mapping', { json: { partnerInventoryId: inventory.body.partnerInventoryId } });
     assert.equal(job.status, 201);
     const jobPath = `/api/v1/mapping/${job.body.mappingJobId}`;
-    const midway = await until('the job under way', async () => (await api('GET', jobPath)).body, (view) => view.counts.processed > 0, 60);
+    const midway = await until(
+      'the job under way',
+      async () => (await api('GET', jobPath)).body,
+      (view) => view.counts.processed > 0,
+      60,
+    );
     assert.equal(midway.status, 'RUNNING');
 
     // An inventory uploaded through S3, validating when the process dies.
     const uploadedCsv = partnerCsv(VALIDATED_ROWS, 'V');
-    const upload = await api('POST', '/api/v1/partner-inventories/uploads', { json: { name: 'Big upload', fileName: 'big.csv', sizeBytes: Buffer.byteLength(uploadedCsv) } });
+    const upload = await api('POST', '/api/v1/partner-inventories/uploads', {
+      json: { name: 'Big upload', fileName: 'big.csv', sizeBytes: Buffer.byteLength(uploadedCsv) },
+    });
     assert.equal(upload.status, 201);
     const put = await fetch(upload.body.upload.url, { method: 'PUT', headers: upload.body.upload.headers, body: uploadedCsv });
     assert.equal(put.status, 200);
@@ -153,7 +176,10 @@ describe('npm start killed mid-work', () => {
     // Find-match requests that record, in flight when the process dies (each under its Idempotency-Key).
     const finder = admin('create-org', '--name', 'Kill test finder', '--plan', 'ENTERPRISE');
     const findKey = admin('create-key', '--org', finder.id!).apiKey!;
-    const findRequests = Array.from({ length: FIND_REQUESTS }, (_, r) => ({ key: `find-${r}`, json: { hotels: findHotels(r), record: true } }));
+    const findRequests = Array.from({ length: FIND_REQUESTS }, (_, r) => ({
+      key: `find-${r}`,
+      json: { hotels: findHotels(r), record: true },
+    }));
     const inFlight = findRequests.map(({ key, json }) => findMatch(first, findKey, key, json).catch(() => undefined));
 
     await killHard(first);
@@ -165,16 +191,31 @@ describe('npm start killed mid-work', () => {
     assert.equal(dynamoDbLocalProcesses().length, 1, 'one DynamoDB Local on the state folder, not two');
     api = caller(second, apiKey);
 
-    const completed = await untilFinished('the job', async () => (await api('GET', jobPath)).body, (view) => view.status !== 'RUNNING', 60);
+    const completed = await untilFinished(
+      'the job',
+      async () => (await api('GET', jobPath)).body,
+      (view) => view.status !== 'RUNNING',
+      60,
+    );
     assert.equal(completed.status, 'COMPLETED', JSON.stringify(completed));
     assert.equal(completed.counts.total, JOB_ROWS);
     assert.equal(completed.counts.processed, JOB_ROWS);
     assert.equal(completed.counts.matched + completed.counts.review + completed.counts.unmatched, JOB_ROWS);
     // Settled just after the job reads COMPLETED (the completion commits first): waited for, then exact.
-    const quota = await until('the reservation settled', async () => (await api('GET', '/api/v1/billing/quota/status')).body, (status) => status.mappingsUsedToday > 0, 30);
+    const quota = await until(
+      'the reservation settled',
+      async () => (await api('GET', '/api/v1/billing/quota/status')).body,
+      (status) => status.mappingsUsedToday > 0,
+      30,
+    );
     assert.equal(quota.mappingsUsedToday, JOB_ROWS, 'the reservation is settled at what was processed, once');
     // Its rows reach the mapping book, each once, whatever the restart interrupted.
-    const book = await until('the book written', async () => (await api('GET', '/api/v1/mapping-book')).body, (view) => view.writing === null && view.entries > 0, 60);
+    const book = await until(
+      'the book written',
+      async () => (await api('GET', '/api/v1/mapping-book')).body,
+      (view) => view.writing === null && view.entries > 0,
+      60,
+    );
     assert.equal(book.entries, JOB_ROWS);
     assert.equal((await api('GET', '/api/v1/mapping-book/changes/counts')).body.new, JOB_ROWS);
 
@@ -182,24 +223,51 @@ describe('npm start killed mid-work', () => {
     const answered = await Promise.all(
       findRequests.map(({ key, json }) =>
         // 409 while the killed attempt's record is still in progress (until its deadline); 429 past the organization's share a second.
-        until(`find-match ${key}`, () => findMatch(second, findKey, key, json), (answer) => answer.status !== 409 && answer.status !== 429, 60),
+        until(
+          `find-match ${key}`,
+          () => findMatch(second, findKey, key, json),
+          (answer) => answer.status !== 409 && answer.status !== 429,
+          60,
+        ),
       ),
     );
-    assert.deepEqual(answered.map((answer) => answer.status), findRequests.map(() => 200));
+    assert.deepEqual(
+      answered.map((answer) => answer.status),
+      findRequests.map(() => 200),
+    );
     const findCharged = answered.reduce((sum, answer) => sum + (answer.body.charged as number), 0);
     assert.equal(findCharged, FIND_REQUESTS * FIND_HOTELS);
-    assert.equal((await caller(second, findKey)('GET', '/api/v1/billing/quota/status')).body.mappingsUsedToday, findCharged, 'hotels charged = hotels answered');
-    const recorded = await until('the answers recorded', async () => (await caller(second, findKey)('GET', '/api/v1/mapping-book/changes/counts')).body, (counts) => counts.new >= findCharged, 60);
+    assert.equal(
+      (await caller(second, findKey)('GET', '/api/v1/billing/quota/status')).body.mappingsUsedToday,
+      findCharged,
+      'hotels charged = hotels answered',
+    );
+    const recorded = await until(
+      'the answers recorded',
+      async () => (await caller(second, findKey)('GET', '/api/v1/mapping-book/changes/counts')).body,
+      (counts) => counts.new >= findCharged,
+      60,
+    );
     assert.deepEqual([recorded.new, recorded.updated], [findCharged, 0]);
 
-    const validated = await until('the upload', async () => (await api('GET', `/api/v1/partner-inventories/${uploadedId}`)).body, (view) => view.status !== 'VALIDATING', 180);
+    const validated = await until(
+      'the upload',
+      async () => (await api('GET', `/api/v1/partner-inventories/${uploadedId}`)).body,
+      (view) => view.status !== 'VALIDATING',
+      180,
+    );
     assert.equal(validated.status, 'READY', JSON.stringify(validated));
     assert.equal(validated.hotelCount, VALIDATED_ROWS);
 
     // The job's own MAPPING_COMPLETED reaches the receiver too (at once: only the first request failed).
     const [firstAttempt] = receiver.received;
     const attemptsOfTest = () => receiver.received.filter((received) => received.body === firstAttempt!.body);
-    await until('the webhook retry', async () => attemptsOfTest().length, (count) => count >= 2, RETRY_DELAYS_SECONDS[0] + 30);
+    await until(
+      'the webhook retry',
+      async () => attemptsOfTest().length,
+      (count) => count >= 2,
+      RETRY_DELAYS_SECONDS[0] + 30,
+    );
     const retriedAfter = (attemptsOfTest()[1]!.at - firstAttempt!.at) / 1000;
     assert.ok(retriedAfter >= RETRY_DELAYS_SECONDS[0] - 1, `retried after ${retriedAfter} s`);
     // The receiver has answered; the attempt is recorded just after.
@@ -210,7 +278,10 @@ describe('npm start killed mid-work', () => {
       10,
     );
     assert.equal(history.status, 'SUCCEEDED');
-    assert.deepEqual(history.attempts.map((attempt: { succeeded: boolean }) => attempt.succeeded), [false, true]);
+    assert.deepEqual(
+      history.attempts.map((attempt: { succeeded: boolean }) => attempt.succeeded),
+      [false, true],
+    );
 
     assert.equal(await stopGracefully(second), 0);
     assert.equal(dynamoDbLocalProcesses().length, 0);

@@ -34,7 +34,11 @@ function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: 
 }
 
 /** A GET with exactly these headers (fetch would add its own Accept-Encoding), its body as sent. */
-function rawExchange(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function rawExchange(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(`${baseUrl}${path}`, { headers }, (response) => {
       const chunks: Buffer[] = [];
@@ -66,7 +70,8 @@ describe('the local runtime as API Gateway', () => {
       assert.equal(answer.headers['content-encoding'], expected, accepted);
       const body = expected === 'gzip' ? gunzipSync(answer.body) : expected === 'deflate' ? inflateSync(answer.body) : answer.body;
       assert.deepEqual(body, plain.body, accepted);
-      if (expected) assert.ok(answer.body.length < plain.body.length / 5, `${accepted}: ${answer.body.length} of ${plain.body.length} bytes`);
+      if (expected)
+        assert.ok(answer.body.length < plain.body.length / 5, `${accepted}: ${answer.body.length} of ${plain.body.length} bytes`);
     }
     // Below a kilobyte, as it is.
     const small = await rawExchange(api.baseUrl, '/api/v1/suppliers/my-suppliers', { 'accept-encoding': 'gzip' });
@@ -87,7 +92,12 @@ describe('the local runtime as API Gateway', () => {
 
   it('takes an encoded dot segment literally: it matches no other route', async () => {
     // Resolved, these would be GET /api/v1/suppliers, which answers 200 to anyone.
-    for (const path of ['/api/v1/billing/%2E%2E/suppliers', '/api/v1/billing/%2e%2E/suppliers', '/api/v1/billing/.%2E/suppliers', '/api/v1/billing/../suppliers']) {
+    for (const path of [
+      '/api/v1/billing/%2E%2E/suppliers',
+      '/api/v1/billing/%2e%2E/suppliers',
+      '/api/v1/billing/.%2E/suppliers',
+      '/api/v1/billing/../suppliers',
+    ]) {
       const answer = await rawGet(api.baseUrl, path);
       assert.equal(answer.status, 404, path);
       assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'message']);
@@ -104,7 +114,9 @@ describe('the local runtime as API Gateway', () => {
     const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
-    socket.write('POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=');
+    socket.write(
+      'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=',
+    );
     const tick = setInterval(() => socket.write('c'), 100);
     await new Promise((resolve) => socket.once('close', resolve));
     clearInterval(tick);

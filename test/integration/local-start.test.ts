@@ -23,9 +23,13 @@ describe('npm start', () => {
     assert.ok(!first.output().includes(apiKey) && !first.output().includes(adminApiKey), 'no full key in the banner');
     assert.ok(first.output().includes(apiKey.slice(0, 16)) && first.output().includes(adminApiKey.slice(0, 16)));
     // Ready means usable: the demo inventory is searchable and counted at the first request.
-    const statistics = (await (await fetch(`${baseUrl}/api/v1/reference/statistics`, { headers: { 'x-api-key': apiKey } })).json()) as { totalHotels: number };
+    const statistics = (await (await fetch(`${baseUrl}/api/v1/reference/statistics`, { headers: { 'x-api-key': apiKey } })).json()) as {
+      totalHotels: number;
+    };
     assert.equal(statistics.totalHotels, 20_000);
-    const search = (await (await fetch(`${baseUrl}/api/v1/reference/search?q=hilton`, { headers: { 'x-api-key': apiKey } })).json()) as { total: number };
+    const search = (await (await fetch(`${baseUrl}/api/v1/reference/search?q=hilton`, { headers: { 'x-api-key': apiKey } })).json()) as {
+      total: number;
+    };
     assert.ok(search.total > 0);
     const suppliers = (await (await fetch(`${baseUrl}/api/v1/suppliers`)).json()) as { total: number; suppliers: { id: string }[] };
     assert.ok(suppliers.total >= 12);
@@ -40,9 +44,10 @@ describe('npm start', () => {
     assert.equal(connect.status, 201);
     // The review demo is mapped after ready: its job leaves the console a queue of a few hundred rows.
     type Jobs = { jobs: { status: string; counts: { total: number; review: number } }[] };
-    const demoJobs = async (url: string) => ((await (await fetch(`${url}/api/v1/mapping`, { headers: { 'x-api-key': apiKey } })).json()) as Jobs).jobs;
+    const demoJobs = async (url: string) =>
+      ((await (await fetch(`${url}/api/v1/mapping`, { headers: { 'x-api-key': apiKey } })).json()) as Jobs).jobs;
     let jobs = await demoJobs(baseUrl);
-    for (const deadline = Date.now() + 90_000; jobs[0]?.status !== 'COMPLETED' && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 90_000; jobs[0]?.status !== 'COMPLETED' && Date.now() < deadline;) {
       await sleep(500);
       jobs = await demoJobs(baseUrl);
     }
@@ -57,7 +62,11 @@ describe('npm start', () => {
     assert.equal(second.credentials.apiKey, apiKey, 'the demo key survives a restart');
     assert.equal(second.credentials.organizationId, organizationId);
     const kept = await fetch(`${second.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
-    assert.equal(((await kept.json()) as { total: number }).total, 3, "the connections, the demo's two and the newcomer's, survive a restart");
+    assert.equal(
+      ((await kept.json()) as { total: number }).total,
+      3,
+      "the connections, the demo's two and the newcomer's, survive a restart",
+    );
     assert.equal((await demoJobs(second.credentials.baseUrl)).length, 1, 'the review demo is mapped once');
 
     // DynamoDB Local dies under it: 503 with Retry-After meanwhile, then npm start has restarted it on the same data.
@@ -68,7 +77,7 @@ describe('npm start', () => {
     assert.equal(meanwhile.status, 503);
     assert.equal(meanwhile.headers.get('retry-after'), '5');
     let again = meanwhile;
-    for (const deadline = Date.now() + 60_000; again.status === 503 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; again.status === 503 && Date.now() < deadline;) {
       await sleep(200);
       again = await myConnections();
     }

@@ -39,7 +39,8 @@ import { csvHeaderLine, csvLine } from '../../shared/reference/inventory-file';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX_CLI = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const MAP_CLI = join(ROOT, 'infra/cli/map.ts');
-const STAGES_SUMMARY = /\nstages: read reference [\d.]+ s, build index [\d.]+ s, read partner [\d.]+ s, match [\d.]+ s, write [\d.]+ s; total [\d.]+ s\n$/;
+const STAGES_SUMMARY =
+  /\nstages: read reference [\d.]+ s, build index [\d.]+ s, read partner [\d.]+ s, match [\d.]+ s, write [\d.]+ s; total [\d.]+ s\n$/;
 const ONE_THREAD = 'read on one thread';
 
 const folder = mkdtempSync(join(tmpdir(), 'map-cli-'));
@@ -47,10 +48,18 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Runs the command in `folder` (file names relative to it, as the messages then give them). */
 async function runMap(...args: string[]): Promise<{ code: number; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', [TWO_THREADS_MIN_BYTES_VARIABLE]: String(TWO_THREADS_MIN_BYTES) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    [TWO_THREADS_MIN_BYTES_VARIABLE]: String(TWO_THREADS_MIN_BYTES),
+  };
   delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not what `npm run map` runs with
   try {
-    const { stderr } = await promisify(execFile)(process.execPath, [TSX_CLI, MAP_CLI, ...args], { cwd: folder, env, maxBuffer: 16 * 2 ** 20 });
+    const { stderr } = await promisify(execFile)(process.execPath, [TSX_CLI, MAP_CLI, ...args], {
+      cwd: folder,
+      env,
+      maxBuffer: 16 * 2 ** 20,
+    });
     return { code: 0, stderr };
   } catch (error) {
     const failed = error as { code: number; stderr: string };
@@ -108,7 +117,18 @@ class ReferenceCsv {
   }
 }
 
-const PARTNER_COLUMNS = ['id', 'name', 'address', 'city', 'postalCode', 'country', 'lat', 'lon', 'supplierCode', 'supplierHotelId'] as const;
+const PARTNER_COLUMNS = [
+  'id',
+  'name',
+  'address',
+  'city',
+  'postalCode',
+  'country',
+  'lat',
+  'lon',
+  'supplierCode',
+  'supplierHotelId',
+] as const;
 type PartnerRow = Partial<Record<(typeof PARTNER_COLUMNS)[number], string | number>>;
 
 /**
@@ -121,10 +141,14 @@ function partnerRowsFrom(hotels: readonly ReferenceHotel[], strangers: readonly 
     const id = `P-${i}`;
     const [supplier] = Object.entries(hotel.supplierCodes);
     switch (i % 4) {
-      case 0: return { id, name, address, city, postalCode, country, lat, lon };
-      case 1: return { id, name: name.toUpperCase(), city, country, lat: lat === undefined ? undefined : lat + 0.0003, lon };
-      case 2: return { id, name, city, country, supplierCode: supplier?.[0], supplierHotelId: supplier?.[1] };
-      default: return { id, name: `${name} Hotel`, address, city, postalCode, country };
+      case 0:
+        return { id, name, address, city, postalCode, country, lat, lon };
+      case 1:
+        return { id, name: name.toUpperCase(), city, country, lat: lat === undefined ? undefined : lat + 0.0003, lon };
+      case 2:
+        return { id, name, city, country, supplierCode: supplier?.[0], supplierHotelId: supplier?.[1] };
+      default:
+        return { id, name: `${name} Hotel`, address, city, postalCode, country };
     }
   });
   const others = strangers.map(({ name, city, country, lat, lon }, i): PartnerRow => ({ id: `S-${i}`, name, city, country, lat, lon }));
@@ -154,13 +178,24 @@ describe('npm run map on small files', () => {
     hotels.forEach((hotel, i) => {
       const line = reference.add(hotel);
       if (i === 2) expectedReferenceErrors.push({ line: reference.add({ ...extra1!, name: '' }), error: 'name is missing' });
-      if (i === 50) expectedReferenceErrors.push({ line: reference.add({ ...extra2!, id: hotel.id }), error: `id "${hotel.id}" already used on line ${line}` });
-      if (i === 120) expectedReferenceErrors.push({ line: reference.add({ ...extra3!, lat: 123.4 }), error: 'lat 123.4 is outside -90..90' });
+      if (i === 50)
+        expectedReferenceErrors.push({
+          line: reference.add({ ...extra2!, id: hotel.id }),
+          error: `id "${hotel.id}" already used on line ${line}`,
+        });
+      if (i === 120)
+        expectedReferenceErrors.push({ line: reference.add({ ...extra3!, lat: 123.4 }), error: 'lat 123.4 is outside -90..90' });
     });
     reference.write('reference.csv');
-    const good = partnerRowsFrom(hotels.filter((_, i) => i % 7 === 0), [...generateReferenceHotels({ count: 8, seed: 903 })]);
+    const good = partnerRowsFrom(
+      hotels.filter((_, i) => i % 7 === 0),
+      [...generateReferenceHotels({ count: 8, seed: 903 })],
+    );
     partnerRowCount = good.length;
-    writeFileSync(join(folder, 'partner.csv'), partnerCsv([...good.slice(0, 10), BAD_PARTNER_ROWS[0]!, ...good.slice(10), ...BAD_PARTNER_ROWS.slice(1)]));
+    writeFileSync(
+      join(folder, 'partner.csv'),
+      partnerCsv([...good.slice(0, 10), BAD_PARTNER_ROWS[0]!, ...good.slice(10), ...BAD_PARTNER_ROWS.slice(1)]),
+    );
   });
 
   it('maps the good rows, lists the bad ones with file and line, and sums up the stages (JSONL)', async () => {
@@ -172,7 +207,10 @@ describe('npm run map on small files', () => {
     assert.ok(run.stderr.includes(rowReport('reference.csv', 300, expectedReferenceErrors)), run.stderr);
     const partnersRead = await readPartners('partner.csv');
     const partnerLines = [12, partnerRowCount + 3, partnerRowCount + 4];
-    assert.deepEqual(partnersRead.errors, partnerLines.map((line, i) => ({ line, error: BAD_PARTNER_ERRORS[i]! })));
+    assert.deepEqual(
+      partnersRead.errors,
+      partnerLines.map((line, i) => ({ line, error: BAD_PARTNER_ERRORS[i]! })),
+    );
     assert.ok(run.stderr.includes(rowReport('partner.csv', partnerRowCount, partnersRead.errors)), run.stderr);
     assert.match(run.stderr, STAGES_SUMMARY);
 
@@ -188,14 +226,31 @@ describe('npm run map on small files', () => {
     const { hotels } = await readReference('reference.csv');
     const rows = partnerRowsFrom([...hotels, ...hotels, ...hotels, ...hotels], []);
     writeFileSync(join(folder, 'many-partners.csv'), partnerCsv(rows));
-    const run = await runMap('--reference', 'reference.csv', '--partner', 'many-partners.csv', '--mode', 'HYBRID', '--threads', '3', '--out', 'many.jsonl');
+    const run = await runMap(
+      '--reference',
+      'reference.csv',
+      '--partner',
+      'many-partners.csv',
+      '--mode',
+      'HYBRID',
+      '--threads',
+      '3',
+      '--out',
+      'many.jsonl',
+    );
     assert.equal(run.code, 0, run.stderr);
 
     const perThread = /\nmatched on 3 threads \(rows: (\d+), (\d+), (\d+)\)\n/.exec(run.stderr)?.slice(1).map(Number);
     assert.ok(perThread && perThread.every((count) => count > 0), run.stderr);
-    assert.equal(perThread.reduce((total, count) => total + count, 0), rows.length);
+    assert.equal(
+      perThread.reduce((total, count) => total + count, 0),
+      rows.length,
+    );
     const expected = expectedResults(hotels, (await readPartners('many-partners.csv')).hotels, 'HYBRID');
-    assert.ok(expected.some((result) => result.reason?.includes('listed twice')), 'the cross-row rule had work to do');
+    assert.ok(
+      expected.some((result) => result.reason?.includes('listed twice')),
+      'the cross-row rule had work to do',
+    );
     assert.equal(readOutput('many.jsonl'), jsonLines(expected));
   });
 
@@ -246,7 +301,15 @@ describe('npm run map on a reference CSV large enough for two threads', () => {
     const referenceRead = await readReference('big.csv');
     assert.deepEqual(referenceRead.errors, expectedErrors, 'a single reader finds the bad rows where they were written');
     const strangers = [...generateReferenceHotels({ count: 20, seed: 913 })];
-    writeFileSync(join(folder, 'big-partner.csv'), partnerCsv(partnerRowsFrom(referenceRead.hotels.filter((_, i) => i % 40 === 0), strangers)));
+    writeFileSync(
+      join(folder, 'big-partner.csv'),
+      partnerCsv(
+        partnerRowsFrom(
+          referenceRead.hotels.filter((_, i) => i % 40 === 0),
+          strangers,
+        ),
+      ),
+    );
     const partners = (await readPartners('big-partner.csv')).hotels;
     expected = jsonLines(expectedResults(referenceRead.hotels, partners, 'STANDARD'));
     expectedHybrid = jsonLines(expectedResults(referenceRead.hotels, partners, 'HYBRID'));
@@ -292,7 +355,18 @@ describe('npm run map on a reference CSV large enough for two threads', () => {
   });
 
   it('keeps the supplier codes of both halves in HYBRID mode (STANDARD leaves them out): the results of one reader', async () => {
-    const run = await runMap('--reference', 'big.csv', '--partner', 'big-partner.csv', '--mode', 'HYBRID', '--threads', '1', '--out', 'big-hybrid.jsonl');
+    const run = await runMap(
+      '--reference',
+      'big.csv',
+      '--partner',
+      'big-partner.csv',
+      '--mode',
+      'HYBRID',
+      '--threads',
+      '1',
+      '--out',
+      'big-hybrid.jsonl',
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.ok(!run.stderr.includes(ONE_THREAD), run.stderr);
     assert.equal(readOutput('big-hybrid.jsonl'), expectedHybrid);

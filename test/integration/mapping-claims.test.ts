@@ -20,7 +20,9 @@ import { formatCsvRow, type CsvValue } from '../../shared/platform/files/csv-for
 import { startTestApi } from '../support/test-api';
 
 const REFERENCE = { hotels: 300, seed: 5 };
-const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].filter((hotel) => hotel.lat !== undefined && hotel.address);
+const hotels = [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].filter(
+  (hotel) => hotel.lat !== undefined && hotel.address,
+);
 const api = await startTestApi();
 await seedReferenceInventory(api.runtime, REFERENCE);
 const directory = mkdtempSync(path.join(tmpdir(), 'mapping-claims-'));
@@ -45,14 +47,23 @@ const idC = (k: number) => idOf(2 * CHUNK_ROWS + k, `C${k}`);
  */
 function partnerCsv(): string {
   const rows: CsvValue[][] = [];
-  const invented = (id: number): CsvValue[] => [idOf(id, `X${id}`), `Zzyzx Qwerty Lodge ${id}`, '', 'Nowhere', 'Iceland', 63.1 + (id % 500) / 1000, -19.9];
+  const invented = (id: number): CsvValue[] => [
+    idOf(id, `X${id}`),
+    `Zzyzx Qwerty Lodge ${id}`,
+    '',
+    'Nowhere',
+    'Iceland',
+    63.1 + (id % 500) / 1000,
+    -19.9,
+  ];
   for (let position = 0; position < 2 * CHUNK_ROWS + 500; position++) {
     const chunk = Math.floor(position / CHUNK_ROWS);
     const k = position % CHUNK_ROWS;
     const hotel = hotels[k];
     if (k >= CLAIMED || !hotel) rows.push(invented(position));
     else if (chunk === 0) rows.push([idA(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
-    else if (chunk === 1) rows.push([idB(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 400 * METERS_NORTH, hotel.lon]);
+    else if (chunk === 1)
+      rows.push([idB(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 400 * METERS_NORTH, hotel.lon]);
     else rows.push([idC(k), hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat! + 20 * METERS_NORTH, hotel.lon]);
   }
   return [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n');
@@ -60,7 +71,11 @@ function partnerCsv(): string {
 
 function runMapCli(referenceFile: string, partnerFile: string, out: string): void {
   const cli = fileURLToPath(new URL('../../infra/cli/map.ts', import.meta.url));
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, '--reference', referenceFile, '--partner', partnerFile, '--out', out], { encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', cli, '--reference', referenceFile, '--partner', partnerFile, '--out', out],
+    { encoding: 'utf8' },
+  );
   assert.equal(result.status, 0, result.stderr);
 }
 
@@ -74,7 +89,10 @@ describe('a job of several chunks', () => {
     const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
     assert.equal(uploaded.status, 201, uploaded.text);
     assert.equal(inventoryChunkRows(uploaded.body.hotelCount), CHUNK_ROWS);
-    const created = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    const created = await api.request('POST', '/api/v1/mapping', {
+      as: caller,
+      json: { partnerInventoryId: uploaded.body.partnerInventoryId },
+    });
     assert.equal(created.status, 201, created.text);
     await api.messaging.idle();
     const job = (await api.request('GET', `/api/v1/mapping/${created.body.mappingJobId}`, { as: caller })).body;
@@ -82,7 +100,9 @@ describe('a job of several chunks', () => {
 
     const chunkFiles: string[] = [];
     for (let chunk = 0; chunk < 3; chunk++) {
-      const file = await chunkPorts(api.runtime).readResultsFile(jobObjects.results({ organizationId: caller.organization.id, id: job.mappingJobId }, chunk));
+      const file = await chunkPorts(api.runtime).readResultsFile(
+        jobObjects.results({ organizationId: caller.organization.id, id: job.mappingJobId }, chunk),
+      );
       assert.ok(file, `chunk ${chunk}`);
       chunkFiles.push(file);
     }
@@ -104,7 +124,11 @@ describe('a job of several chunks', () => {
     // The results endpoint and the job's counts say what the files say.
     const page = await api.request('GET', `/api/v1/mapping/${job.mappingJobId}/results?status=REVIEW&limit=100`, { as: caller });
     assert.equal(page.status, 200, page.text);
-    for (const result of reviewed) assert.ok(page.body.results.some((row: { partnerHotelId: string }) => row.partnerHotelId === result.partnerHotelId), result.partnerHotelId);
+    for (const result of reviewed)
+      assert.ok(
+        page.body.results.some((row: { partnerHotelId: string }) => row.partnerHotelId === result.partnerHotelId),
+        result.partnerHotelId,
+      );
     const statuses = [...byId.values()].map((result) => result.status);
     assert.deepEqual(
       [job.counts.matched, job.counts.review, job.counts.unmatched],
@@ -113,33 +137,57 @@ describe('a job of several chunks', () => {
 
     // The same inventory mapped by another organization with the finishing stage cut into a views
     // part per chunk and a claims part per 1,000 rows: the same results, pages and counts.
-    const inParts = await startTestApi({ provision: false, config: { ...api.config, variables: { ...api.config.variables, FINISHING_CLAIM_PART_ROWS: '1000', FINISHING_VIEW_PART_ROWS: String(CHUNK_ROWS) } } });
+    const inParts = await startTestApi({
+      provision: false,
+      config: {
+        ...api.config,
+        variables: { ...api.config.variables, FINISHING_CLAIM_PART_ROWS: '1000', FINISHING_VIEW_PART_ROWS: String(CHUNK_ROWS) },
+      },
+    });
     const other = await inParts.newOrganization({ planType: 'ENTERPRISE' });
     const form2 = new FormData();
     form2.append('name', 'claims across chunks, in parts');
     form2.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
     const uploaded2 = await inParts.request('POST', '/api/v1/partner-inventories', { as: other, body: form2 });
-    const created2 = await inParts.request('POST', '/api/v1/mapping', { as: other, json: { partnerInventoryId: uploaded2.body.partnerInventoryId } });
+    const created2 = await inParts.request('POST', '/api/v1/mapping', {
+      as: other,
+      json: { partnerInventoryId: uploaded2.body.partnerInventoryId },
+    });
     await inParts.messaging.idle();
     const stored = (await mappingJobStoreOf(inParts.runtime).get(other.organization.id, created2.body.mappingJobId))!;
     // REVIEW rows are all in the second chunk: one part holds them, nothing to merge.
-    assert.deepEqual({ ...(await mappingJobStoreOf(inParts.runtime).finishing(stored))!.plan }, { claimParts: 5, viewParts: 3, merges: ['MATCHED#FUZZY', 'UNMATCHED#NONE'] });
+    assert.deepEqual(
+      { ...(await mappingJobStoreOf(inParts.runtime).finishing(stored))!.plan },
+      { claimParts: 5, viewParts: 3, merges: ['MATCHED#FUZZY', 'UNMATCHED#NONE'] },
+    );
     const job2 = (await inParts.request('GET', `/api/v1/mapping/${created2.body.mappingJobId}`, { as: other })).body;
     assert.equal(job2.status, 'COMPLETED');
     assert.deepEqual(job2.counts, job.counts);
-    for (let chunk = 0; chunk < 3; chunk++) assert.equal(await chunkPorts(inParts.runtime).readResultsFile(jobObjects.results(stored, chunk)), chunkFiles[chunk], `chunk ${chunk}`);
+    for (let chunk = 0; chunk < 3; chunk++)
+      assert.equal(
+        await chunkPorts(inParts.runtime).readResultsFile(jobObjects.results(stored, chunk)),
+        chunkFiles[chunk],
+        `chunk ${chunk}`,
+      );
     for (const query of ['status=REVIEW&limit=100', 'status=MATCHED&limit=1000', 'limit=1000', 'status=UNMATCHED&limit=50']) {
       const [one, many] = await Promise.all([
         api.request('GET', `/api/v1/mapping/${job.mappingJobId}/results?${query}`, { as: caller }),
         inParts.request('GET', `/api/v1/mapping/${job2.mappingJobId}/results?${query}`, { as: other }),
       ]);
-      assert.deepEqual(many.body.results.map((row: { partnerHotelId: string }) => row.partnerHotelId), one.body.results.map((row: { partnerHotelId: string }) => row.partnerHotelId), query);
+      assert.deepEqual(
+        many.body.results.map((row: { partnerHotelId: string }) => row.partnerHotelId),
+        one.body.results.map((row: { partnerHotelId: string }) => row.partnerHotelId),
+        query,
+      );
     }
 
     // npm run map on the same files: the same results, byte for byte (a job's also keep, for the
     // mapping book, each row's source, partner facts, basis and own answer where the rule changed it).
     const referenceFile = path.join(directory, 'reference.jsonl');
-    writeFileSync(referenceFile, [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].map((hotel) => JSON.stringify(hotel)).join('\n'));
+    writeFileSync(
+      referenceFile,
+      [...generateReferenceHotels({ count: REFERENCE.hotels, seed: REFERENCE.seed })].map((hotel) => JSON.stringify(hotel)).join('\n'),
+    );
     const partnerFile = path.join(directory, 'partner.csv');
     writeFileSync(partnerFile, csv);
     const out = path.join(directory, 'results.jsonl');

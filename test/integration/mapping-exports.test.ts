@@ -28,7 +28,8 @@ const fileKey = (url: string) => new URL(url).pathname;
 /** A completed job of the first `rows` hotels, each processed. */
 async function jobOfRows(as: Caller, rows: number): Promise<string> {
   const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon'])];
-  for (const [i, hotel] of hotels.slice(0, rows).entries()) csv.push(formatCsvRow([`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]));
+  for (const [i, hotel] of hotels.slice(0, rows).entries())
+    csv.push(formatCsvRow([`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]));
   const jobId = await completedJob(api, as, csv.join('\n'));
   const job = await api.request('GET', `/api/v1/mapping/${jobId}`, { as });
   assert.equal(job.body.counts.processed, rows);
@@ -80,14 +81,17 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
     await api.messaging.idle();
     const ready = await exportOf(caller, jobId);
     assert.equal(ready.status, 200, ready.text);
-    assert.deepEqual({ ...ready.body, fileUrl: undefined }, {
-      fileUrl: undefined,
-      expiresAt: new Date(api.clock.now().getTime() + 3_600_000).toISOString(),
-      format: 'csv',
-      compression: 'none',
-      fields: first[0]!.body.fields,
-      rowCount: 45,
-    });
+    assert.deepEqual(
+      { ...ready.body, fileUrl: undefined },
+      {
+        fileUrl: undefined,
+        expiresAt: new Date(api.clock.now().getTime() + 3_600_000).toISOString(),
+        format: 'csv',
+        compression: 'none',
+        fields: first[0]!.body.fields,
+        rowCount: 45,
+      },
+    );
     const rows = await csvRows(ready.body.fileUrl);
     assert.deepEqual([...rows.keys()].sort(), Array.from({ length: 45 }, (_, i) => `P${i}`).sort());
 
@@ -108,7 +112,10 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
     assert.equal(before.status, 200);
     assert.match((await csvRows(before.body.fileUrl)).get('P0')!, /,MATCHED,FUZZY,/);
 
-    const review = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: caller, json: { partnerHotelId: 'P0', decision: 'NO_MATCH' } });
+    const review = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: caller,
+      json: { partnerHotelId: 'P0', decision: 'NO_MATCH' },
+    });
     assert.equal(review.status, 200, review.text);
     assert.equal((await exportOf(caller, jobId)).status, 202, 'the ready file predates the review');
     await api.messaging.idle();
@@ -117,7 +124,8 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
     assert.notEqual(fileKey(reviewed.body.fileUrl), fileKey(before.body.fileUrl));
     assert.match((await csvRows(reviewed.body.fileUrl)).get('P0')!, /,UNMATCHED,MANUAL,/);
 
-    const saveFormat = async (json: unknown) => assert.equal((await api.request('PUT', '/api/v1/export-format', { as: caller, json })).status, 200);
+    const saveFormat = async (json: unknown) =>
+      assert.equal((await api.request('PUT', '/api/v1/export-format', { as: caller, json })).status, 200);
     await saveFormat({ format: 'jsonl', includeFields: ['partnerHotelId', 'status'] });
     const jsonl = await exportOf(caller, jobId);
     assert.equal(jsonl.status, 202);
@@ -165,7 +173,10 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
     const ready = await exportOf(caller, jobId);
     assert.equal(ready.status, 200);
     assert.equal((await csvRows(ready.body.fileUrl)).size, 35);
-    assert.deepEqual(api.messaging.deadLetters.filter((letter) => letter.queue === QUEUE), []);
+    assert.deepEqual(
+      api.messaging.deadLetters.filter((letter) => letter.queue === QUEUE),
+      [],
+    );
   });
 
   it('writes XLSX: one sheet, the header row, the same cells as the CSV file, numbers as numbers and text as text', async () => {
@@ -179,16 +190,25 @@ describe('POST /api/v1/mapping/{jobId}/export of a large job', () => {
     assert.deepEqual([exported.body.format, exported.body.compression, exported.body.rowCount], ['xlsx', 'none', 12]);
     assert.match(fileKey(exported.body.fileUrl), /\.xlsx$/);
     const download = await fetch(exported.body.fileUrl);
-    assert.equal(download.headers.get('content-disposition'), `attachment; filename="mapping-${jobId}.xlsx"`, 'saved under the documented name');
+    assert.equal(
+      download.headers.get('content-disposition'),
+      `attachment; filename="mapping-${jobId}.xlsx"`,
+      'saved under the documented name',
+    );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(await download.arrayBuffer()) as never);
-    assert.deepEqual(workbook.worksheets.map((sheet) => sheet.name), ['Mappings']);
+    assert.deepEqual(
+      workbook.worksheets.map((sheet) => sheet.name),
+      ['Mappings'],
+    );
     const sheet = workbook.worksheets[0]!;
     const rows = sheet.getSheetValues().slice(1) as unknown[][];
     assert.equal(rows.length, 13);
     // Each row as the CSV file writes it: the sheet's cells are the file's fields.
     const columns = rows[0]!.length - 1;
-    const asCsv = rows.map((cells) => formatCsvRow(Array.from({ length: columns }, (_, i) => (cells[i + 1] ?? null) as string | number | null)));
+    const asCsv = rows.map((cells) =>
+      formatCsvRow(Array.from({ length: columns }, (_, i) => (cells[i + 1] ?? null) as string | number | null)),
+    );
     assert.deepEqual(asCsv, csvLines);
     const header = rows[0]!.slice(1) as string[];
     const first = sheet.getRow(2);

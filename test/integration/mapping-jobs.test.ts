@@ -30,7 +30,9 @@ const HOTELBEDS_ID = '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d0001';
 
 /** Partner rows: the first `matched` reference hotels as they are, then hotels that exist nowhere. */
 function partnerCsv(matched: number, invented = 0): string {
-  const rows = hotels.slice(0, matched).map((hotel, i) => [`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+  const rows = hotels
+    .slice(0, matched)
+    .map((hotel, i) => [`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
   for (let i = 0; i < invented; i++) rows.push([`X${i}`, `Zzyzx Qwerty Lodge ${i}`, '', 'Nowhere', 'Iceland', 63.1 + i / 100, -19.9]);
   return [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n');
 }
@@ -38,7 +40,9 @@ function partnerCsv(matched: number, invented = 0): string {
 /** Partner rows carrying the hotels' HOTELBEDS codes, for ID_TO_ID. */
 function supplierCsv(count: number): string {
   const rows = hotels.filter((hotel) => hotel.supplierCodes.HOTELBEDS).slice(0, count);
-  return ['id,name,supplierHotelId', ...rows.map((hotel, i) => formatCsvRow([`S${i}`, hotel.name, hotel.supplierCodes.HOTELBEDS]))].join('\n');
+  return ['id,name,supplierHotelId', ...rows.map((hotel, i) => formatCsvRow([`S${i}`, hotel.name, hotel.supplierCodes.HOTELBEDS]))].join(
+    '\n',
+  );
 }
 
 async function inventory(as: Caller, csv: string, supplierCode?: string): Promise<string> {
@@ -117,8 +121,12 @@ describe('POST /api/v1/mapping', () => {
     const other = await api.newOrganization();
     const ready = await inventory(caller, partnerCsv(3));
     const foreign = await inventory(other, partnerCsv(3));
-    const uploading = (await api.request('POST', '/api/v1/partner-inventories/uploads', { as: caller, json: { name: 'x', fileName: 'a.csv', sizeBytes: 100 } })).body
-      .partnerInventoryId;
+    const uploading = (
+      await api.request('POST', '/api/v1/partner-inventories/uploads', {
+        as: caller,
+        json: { name: 'x', fileName: 'a.csv', sizeBytes: 100 },
+      })
+    ).body.partnerInventoryId;
     const cases: [unknown, number, RegExp][] = [
       [{ partnerInventoryId: ready, mode: 'FAST' }, 400, /^mode: must be STANDARD, ID_TO_ID or HYBRID/],
       [{ partnerInventoryId: 'not-a-uuid' }, 400, /^partnerInventoryId: must be a UUID/],
@@ -140,7 +148,10 @@ describe('POST /api/v1/mapping', () => {
     assert.equal(refused.status, 400);
     assert.match(refused.body.message, /not connected to HOTELBEDS/);
     const unknownSupplier = await inventory(caller, supplierCsv(3), 'NOSUCHSUPPLIER');
-    assert.match((await createJob(caller, { partnerInventoryId: unknownSupplier, mode: 'HYBRID' })).body.message, /NOSUCHSUPPLIER is not supported/);
+    assert.match(
+      (await createJob(caller, { partnerInventoryId: unknownSupplier, mode: 'HYBRID' })).body.message,
+      /NOSUCHSUPPLIER is not supported/,
+    );
     const inactive = await inventory(caller, supplierCsv(3), 'GTA');
     assert.match((await createJob(caller, { partnerInventoryId: inactive, mode: 'ID_TO_ID' })).body.message, /no longer takes connections/);
 
@@ -307,7 +318,9 @@ describe('a deadline dead-lettered', () => {
     assert.equal((await quota(caller)).mappingsUsedToday, 5, 'reserved');
     const { handler } = await import('../../functions/mapping-jobs/deadline-dead-letters');
     const message = { organizationId: caller.organization.id, mappingJobId: jobId };
-    const response = await handler.withRuntime(api.runtime)({ Records: [{ messageId: 'dead-deadline', body: JSON.stringify(message) } as never] });
+    const response = await handler.withRuntime(api.runtime)({
+      Records: [{ messageId: 'dead-deadline', body: JSON.stringify(message) } as never],
+    });
     assert.deepEqual(response, { batchItemFailures: [] });
     const failed = (await getJob(caller, jobId)).body;
     assert.equal(failed.status, 'FAILED');
@@ -356,12 +369,16 @@ describe('POST /api/v1/mapping/{jobId}/cancel', () => {
     const caller = await api.newOrganization({ planType: 'ENTERPRISE' });
     // 2,100 rows, chunked in id order: chunk 1 holds the last hundred ids (X999 among them), chunk 0 the rest (X1000 among them).
     const csv = partnerCsv(300, 1_800);
-    const deliver = (jobId: string, chunk: number) => mapJobChunk({ organizationId: caller.organization.id, mappingJobId: jobId, chunk }, api.runtime);
+    const deliver = (jobId: string, chunk: number) =>
+      mapJobChunk({ organizationId: caller.organization.id, mappingJobId: jobId, chunk }, api.runtime);
 
     // Cancelled while chunk 1 is in flight: it has written its rows, and the cancel lands before it counts them.
     const cancelledJob = (await createJob(caller, { partnerInventoryId: await inventory(caller, csv) })).body.mappingJobId;
     await deliver(cancelledJob, 0);
-    await whileCountingChunk(() => deliver(cancelledJob, 1), async () => assert.equal((await cancel(caller, cancelledJob)).status, 200));
+    await whileCountingChunk(
+      () => deliver(cancelledJob, 1),
+      async () => assert.equal((await cancel(caller, cancelledJob)).status, 200),
+    );
     // Deleted inventory: chunk 1 finds no rows and fails the job.
     const failedJob = (await createJob(caller, { partnerInventoryId: await inventory(caller, csv) })).body.mappingJobId;
     await deliver(failedJob, 0);
@@ -370,7 +387,10 @@ describe('POST /api/v1/mapping/{jobId}/cancel', () => {
     await deliver(failedJob, 1);
     await api.messaging.idle();
 
-    for (const [jobId, status] of [[cancelledJob, 'CANCELLED'], [failedJob, 'FAILED']] as const) {
+    for (const [jobId, status] of [
+      [cancelledJob, 'CANCELLED'],
+      [failedJob, 'FAILED'],
+    ] as const) {
       const job = (await getJob(caller, jobId)).body;
       assert.equal(job.status, status);
       assert.equal(job.counts.processed, 2_000, `${status}: chunk 0 counted, nothing after it`);
@@ -379,9 +399,17 @@ describe('POST /api/v1/mapping/{jobId}/cancel', () => {
       assert.equal(rows.length, 2_000, `${status}: exactly the counted rows are readable`);
       for (const filter of ['MATCHED', 'REVIEW', 'UNMATCHED'] as const) {
         const filtered = await allResults(caller, jobId, `?status=${filter}&limit=1000`);
-        assert.equal(filtered.length, job.counts[filter.toLowerCase() as 'matched' | 'review' | 'unmatched'], `${status}: ${filter} rows agree with the counts`);
+        assert.equal(
+          filtered.length,
+          job.counts[filter.toLowerCase() as 'matched' | 'review' | 'unmatched'],
+          `${status}: ${filter} rows agree with the counts`,
+        );
       }
-      assert.deepEqual((await results(caller, jobId, '?partnerHotelId=X999')).body.results, [], `${status}: a row of the uncounted chunk is not readable`);
+      assert.deepEqual(
+        (await results(caller, jobId, '?partnerHotelId=X999')).body.results,
+        [],
+        `${status}: a row of the uncounted chunk is not readable`,
+      );
       assert.equal((await results(caller, jobId, '?partnerHotelId=X1000')).body.results.length, 1);
       const exported = await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller });
       assert.equal(exported.body.rowCount, 2_000);
@@ -465,32 +493,61 @@ describe('results', () => {
       if (row.status === 'MATCHED') assert.equal(row.reasonCode, undefined, row.partnerHotelId);
       else assert.ok((REASON_CODES as readonly string[]).includes(row.reasonCode), `${row.partnerHotelId}: ${row.reasonCode}`);
       const right = row.status === 'UNMATCHED' ? 1 - row.score : row.score;
-      assert.equal(row.confidence, right >= CONFIDENCE_CUTOFFS.HIGH ? 'HIGH' : right >= CONFIDENCE_CUTOFFS.MEDIUM ? 'MEDIUM' : 'LOW', row.partnerHotelId);
+      assert.equal(
+        row.confidence,
+        right >= CONFIDENCE_CUTOFFS.HIGH ? 'HIGH' : right >= CONFIDENCE_CUTOFFS.MEDIUM ? 'MEDIUM' : 'LOW',
+        row.partnerHotelId,
+      );
     }
-    assert.ok(all.some((row) => row.reasonCode === 'NO_CANDIDATES'), 'the rows of places the reference lacks');
+    assert.ok(
+      all.some((row) => row.reasonCode === 'NO_CANDIDATES'),
+      'the rows of places the reference lacks',
+    );
 
     const matched = await allResults(as, jobId, '?status=MATCHED&limit=5');
     assert.equal(matched.length, all.filter((row) => row.status === 'MATCHED').length);
     assert.ok(matched.every((row) => row.status === 'MATCHED'));
     const scores = matched.map((row) => row.score);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'best score first');
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      'best score first',
+    );
 
     const fuzzy = await allResults(as, jobId, '?method=FUZZY');
     assert.equal(fuzzy.length, all.filter((row) => row.method === 'FUZZY').length);
     const unmatched = await allResults(as, jobId, '?status=UNMATCHED');
-    assert.deepEqual(unmatched.map((row) => row.partnerHotelId).sort(), all.filter((row) => row.status === 'UNMATCHED').map((row) => row.partnerHotelId).sort());
+    assert.deepEqual(
+      unmatched.map((row) => row.partnerHotelId).sort(),
+      all
+        .filter((row) => row.status === 'UNMATCHED')
+        .map((row) => row.partnerHotelId)
+        .sort(),
+    );
     const band = await allResults(as, jobId, '?minScore=0.5&maxScore=0.99');
     assert.deepEqual(
       band.map((row) => row.partnerHotelId).sort(),
-      all.filter((row) => row.score >= 0.5 && row.score <= 0.99).map((row) => row.partnerHotelId).sort(),
+      all
+        .filter((row) => row.score >= 0.5 && row.score <= 0.99)
+        .map((row) => row.partnerHotelId)
+        .sort(),
     );
     // Lowest first: the automatic matches likeliest wrong on the first page, the rest after it.
     const automatic = all.filter((row) => row.status === 'MATCHED' && row.method === 'FUZZY');
     const riskiest = await results(as, jobId, '?status=MATCHED&method=FUZZY&order=ASC&limit=5');
-    assert.deepEqual(riskiest.body.results.map((row: { score: number }) => row.score), automatic.map((row) => row.score).sort((a, b) => a - b).slice(0, 5));
+    assert.deepEqual(
+      riskiest.body.results.map((row: { score: number }) => row.score),
+      automatic
+        .map((row) => row.score)
+        .sort((a, b) => a - b)
+        .slice(0, 5),
+    );
     const ascending = await allResults(as, jobId, '?status=MATCHED&method=FUZZY&order=ASC&limit=7');
     assert.deepEqual(ascending.map((row) => row.partnerHotelId).sort(), automatic.map((row) => row.partnerHotelId).sort());
-    assert.deepEqual(ascending.map((row) => row.score), [...ascending.map((row) => row.score)].sort((a, b) => a - b));
+    assert.deepEqual(
+      ascending.map((row) => row.score),
+      [...ascending.map((row) => row.score)].sort((a, b) => a - b),
+    );
     const one = await results(as, jobId, '?partnerHotelId=P3');
     assert.deepEqual(one.body, { results: [all.find((row) => row.partnerHotelId === 'P3')], nextCursor: null });
     assert.deepEqual((await results(as, jobId, '?partnerHotelId=nope')).body, { results: [], nextCursor: null });
@@ -500,36 +557,73 @@ describe('results', () => {
     const as = await caller;
     // DynamoDB orders keys by their UTF-8 bytes: 'P' < 'Ａ' (U+FF21) < '𝐀' (U+1D400).
     const ids = ['P7', '\uff21-wide', '\u{1d400}-bold', '\u{1d400}-nowhere'];
-    const rows = hotels.slice(0, 3).map((hotel, i) => [ids[i]!, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+    const rows = hotels
+      .slice(0, 3)
+      .map((hotel, i) => [ids[i]!, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
     rows.push([ids[3]!, 'Zzyzx Qwerty Lodge', '', 'Nowhere', 'Iceland', 63.1, -19.9]);
-    const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n');
+    const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join(
+      '\n',
+    );
     const jobId = await completedJob(as, csv);
 
     const all = await allResults(as, jobId, '?limit=1');
-    assert.deepEqual(all.map((row) => row.partnerHotelId), ids.slice().sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    assert.deepEqual(
+      all.map((row) => row.partnerHotelId),
+      ids.slice().sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+    );
     for (const row of all) {
       const { status, score, partnerHotelId } = row;
       const byStatus = await allResults(as, jobId, `?status=${status}&limit=1`);
-      assert.ok(byStatus.some((found) => found.partnerHotelId === partnerHotelId), `${partnerHotelId} under ${status}`);
+      assert.ok(
+        byStatus.some((found) => found.partnerHotelId === partnerHotelId),
+        `${partnerHotelId} under ${status}`,
+      );
       const atItsScore = await allResults(as, jobId, `?minScore=${score}&maxScore=${score}`);
-      assert.ok(atItsScore.some((found) => found.partnerHotelId === partnerHotelId), `${partnerHotelId} at ${score}`);
+      assert.ok(
+        atItsScore.some((found) => found.partnerHotelId === partnerHotelId),
+        `${partnerHotelId} at ${score}`,
+      );
     }
   });
 
   it('refuses bad filters and cursors with 400', async () => {
     const as = await caller;
     const jobId = await completedJob(as, partnerCsv(3));
-    for (const query of ['status=DONE', 'method=MAGIC', 'minScore=2', 'minScore=-0.1', 'maxScore=abc', 'minScore=0.9&maxScore=0.1', 'limit=0', 'limit=1001', 'cursor=abc', 'sort=score', 'order=UP', 'order=ASC&name=hotel']) {
+    for (const query of [
+      'status=DONE',
+      'method=MAGIC',
+      'minScore=2',
+      'minScore=-0.1',
+      'maxScore=abc',
+      'minScore=0.9&maxScore=0.1',
+      'limit=0',
+      'limit=1001',
+      'cursor=abc',
+      'sort=score',
+      'order=UP',
+      'order=ASC&name=hotel',
+    ]) {
       const response = await results(as, jobId, `?${query}`);
       assert.equal(response.status, 400, query);
       assert.equal(response.body.error, 'Bad Request');
     }
     const foreignCursor = (await results(as, jobId, '?limit=1')).body.nextCursor;
     const otherJob = await completedJob(as, partnerCsv(3));
-    assert.equal((await results(as, otherJob, `?limit=1&cursor=${encodeURIComponent(foreignCursor)}`)).status, 400, "another list's cursor");
+    assert.equal(
+      (await results(as, otherJob, `?limit=1&cursor=${encodeURIComponent(foreignCursor)}`)).status,
+      400,
+      "another list's cursor",
+    );
     // A forged cursor of a filtered list: refused, not a failure of the table's query.
     const forged = (position: unknown) => encodeURIComponent(Buffer.from(JSON.stringify(position)).toString('base64url'));
-    for (const position of [{ after: '-1#A' }, { after: '2.0000#A' }, { after: '#' }, { after: '0.5' }, { after: 'zzz#A' }, { after: '0.5000#' }]) {
+    for (const position of [
+      { after: '-1#A' },
+      { after: '2.0000#A' },
+      { after: '#' },
+      { after: '0.5' },
+      { after: 'zzz#A' },
+      { after: '0.5000#' },
+    ]) {
       const response = await results(as, jobId, `?status=MATCHED&cursor=${forged(position)}`);
       assert.equal(response.status, 400, `${JSON.stringify(position)}: ${response.text}`);
       assert.equal(response.body.message, 'cursor: is not a cursor of this list.');
@@ -551,7 +645,10 @@ describe('results', () => {
       as,
       json: { originalHotelId: hotels[200]!.id, duplicateHotelId: target.id },
     });
-    const merged = await api.request('POST', `/api/v1/reference/duplicates/${reported.body.reportId}/resolve`, { as: admin, json: { decision: 'MERGE' } });
+    const merged = await api.request('POST', `/api/v1/reference/duplicates/${reported.body.reportId}/resolve`, {
+      as: admin,
+      json: { decision: 'MERGE' },
+    });
     assert.equal(merged.status, 200, merged.text);
     await api.messaging.idle();
     assert.notEqual((await referenceStoreOf(api.runtime).getCurrent())!.artifactsId, before, 'a new publication is current');
@@ -597,7 +694,9 @@ describe('reviews and exports', () => {
     const manual = await allResults(caller, jobId, '?method=MANUAL');
     assert.deepEqual(manual.map((row) => row.partnerHotelId).sort(), ['P1', 'X0']);
 
-    const events = (await eventOutboxOf(api.runtime).listForOrganization(caller.organization.id)).filter((e) => e.type === 'MAPPING_ERROR_RESOLVED');
+    const events = (await eventOutboxOf(api.runtime).listForOrganization(caller.organization.id)).filter(
+      (e) => e.type === 'MAPPING_ERROR_RESOLVED',
+    );
     assert.equal(events.length, 2);
     assert.equal(events.find((e) => e.data.partnerHotelId === 'X0')!.data.referenceHotelId, hotels[250]!.id);
 
@@ -607,7 +706,10 @@ describe('reviews and exports', () => {
     assert.equal(exported.body.rowCount, 45);
     const csv = await (await fetch(exported.body.fileUrl)).text();
     const lines = csv.trimEnd().split('\n');
-    assert.equal(lines[0], 'partnerHotelId,partnerHotelName,referenceHotelId,referenceHotelName,status,method,score,nameSimilarity,distanceMeters,addressMatch,postalCodeMatch,candidates,mappingJobId,partnerInventoryId,referenceHotelCity,referenceHotelCountryCode');
+    assert.equal(
+      lines[0],
+      'partnerHotelId,partnerHotelName,referenceHotelId,referenceHotelName,status,method,score,nameSimilarity,distanceMeters,addressMatch,postalCodeMatch,candidates,mappingJobId,partnerInventoryId,referenceHotelCity,referenceHotelCountryCode',
+    );
     assert.equal(lines.length, 46);
     assert.ok(lines.some((line) => line.startsWith(`X0,Zzyzx Qwerty Lodge 0,${hotels[250]!.id},`) && line.includes(',MATCHED,MANUAL,1,')));
     assert.ok(lines.some((line) => line.startsWith('P1,') && line.includes(',UNMATCHED,MANUAL,0,')));
@@ -619,11 +721,23 @@ describe('reviews and exports', () => {
     const review = (json: unknown) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: caller, json });
     const cases: [unknown, number, RegExp][] = [
       [{ partnerHotelId: 'P0', decision: 'MATCH' }, 400, /referenceHotelId is required/],
-      [{ partnerHotelId: 'P0', decision: 'NO_MATCH', referenceHotelId: hotels[1]!.id }, 400, /^Unknown field "referenceHotelId" in the body\.$/],
-      [{ partnerHotelId: 'P0', decision: 'MATCH', referenceHotelId: '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d9999' }, 400, /no reference hotel has the id/],
+      [
+        { partnerHotelId: 'P0', decision: 'NO_MATCH', referenceHotelId: hotels[1]!.id },
+        400,
+        /^Unknown field "referenceHotelId" in the body\.$/,
+      ],
+      [
+        { partnerHotelId: 'P0', decision: 'MATCH', referenceHotelId: '0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d9999' },
+        400,
+        /no reference hotel has the id/,
+      ],
       [{ partnerHotelId: 'P0', decision: 'MAYBE' }, 400, /^decision: must be MATCH, NO_MATCH or WITHDRAW/],
       [{ partnerHotelId: 'P0', decision: 'WITHDRAW' }, 409, /^The row P0 has no decision to withdraw\.$/],
-      [{ partnerHotelId: 'P0', decision: 'NO_MATCH', expectedDecidedAt: 'now' }, 400, /^expectedDecidedAt: must be the row's review\.decidedAt as read, or null/],
+      [
+        { partnerHotelId: 'P0', decision: 'NO_MATCH', expectedDecidedAt: 'now' },
+        400,
+        /^expectedDecidedAt: must be the row's review\.decidedAt as read, or null/,
+      ],
       [{ partnerHotelId: 'nope', decision: 'NO_MATCH' }, 404, /no result for partner hotel nope/],
     ];
     for (const [body, status, message] of cases) {
@@ -647,10 +761,20 @@ describe('reviews and exports', () => {
     assert.equal(exported.status, 200);
     assert.deepEqual(
       { ...exported.body, fileUrl: undefined, expiresAt: undefined },
-      { format: 'jsonl', compression: 'gzip', fields: ['partnerHotelId', 'referenceHotelId', 'status'], rowCount: 4, fileUrl: undefined, expiresAt: undefined },
+      {
+        format: 'jsonl',
+        compression: 'gzip',
+        fields: ['partnerHotelId', 'referenceHotelId', 'status'],
+        rowCount: 4,
+        fileUrl: undefined,
+        expiresAt: undefined,
+      },
     );
     const body = gunzipSync(Buffer.from(await (await fetch(exported.body.fileUrl)).arrayBuffer())).toString('utf8');
-    const rows = body.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const rows = body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.deepEqual(rows[0], { partnerHotelId: 'P0', referenceHotelId: hotels[0]!.id, status: 'MATCHED' });
     await api.request('PUT', '/api/v1/export-format', { as: caller, json: { format: 'csv', delimiter: ';', includeHeader: false } });
     const csv = await (await fetch((await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller })).body.fileUrl)).text();
@@ -674,7 +798,10 @@ describe('reviews and exports', () => {
     const racing = await Promise.all(Array.from({ length: 6 }, () => review({ partnerHotelId: 'P2', decision: 'NO_MATCH' })));
     const statuses = racing.map((answer) => answer.status);
     assert.ok(statuses.includes(200), JSON.stringify(statuses));
-    assert.ok(statuses.every((status) => status === 200 || status === 409), JSON.stringify(statuses));
+    assert.ok(
+      statuses.every((status) => status === 200 || status === 409),
+      JSON.stringify(statuses),
+    );
     const rows = await allResults(caller, jobId, '');
     const tally = (status: string) => rows.filter((row) => row.status === status).length;
     assert.deepEqual(await counts(), { ...before, matched: tally('MATCHED'), review: tally('REVIEW'), unmatched: tally('UNMATCHED') });
@@ -683,18 +810,24 @@ describe('reviews and exports', () => {
 
   it('exports text a spreadsheet would run as a formula as plain text', async () => {
     const caller = await api.newOrganization();
-    const csv = ['id,name,city,country', '=1+1,"=HYPERLINK(""http://evil.example"",""Hotel"")",@Paris,fr', '-7,Plain Hotel,Paris,fr'].join('\n');
+    const csv = ['id,name,city,country', '=1+1,"=HYPERLINK(""http://evil.example"",""Hotel"")",@Paris,fr', '-7,Plain Hotel,Paris,fr'].join(
+      '\n',
+    );
     const created = await createJob(caller, { partnerInventoryId: await inventory(caller, csv) });
     await api.messaging.idle();
     const exported = await api.request('POST', `/api/v1/mapping/${created.body.mappingJobId}/export`, { as: caller });
     const lines = (await (await fetch(exported.body.fileUrl)).text()).trimEnd().split('\n');
     const header = lines[0]!.split(',');
-    const cells = (line: string) => Object.fromEntries(line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((cell, index) => [header[index], cell.replace(/,$/, '')]));
+    const cells = (line: string) =>
+      Object.fromEntries(line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((cell, index) => [header[index], cell.replace(/,$/, '')]));
     const rows = lines.slice(1).map(cells);
     const formula = rows.find((row) => row.partnerHotelId === "'=1+1")!;
     assert.ok(formula, lines.join('\n'));
     assert.equal(formula.partnerHotelName, `"'=HYPERLINK(""http://evil.example"",""Hotel"")"`);
-    assert.ok(rows.some((row) => row.partnerHotelId === '-7'), 'a number written as text stays a number');
+    assert.ok(
+      rows.some((row) => row.partnerHotelId === '-7'),
+      'a number written as text stays a number',
+    );
   });
 
   it('answers 409 for reviews and exports until the job has completed', async () => {
@@ -702,7 +835,10 @@ describe('reviews and exports', () => {
     const created = await createJob(caller, { partnerInventoryId: await inventory(caller, partnerCsv(3)) });
     const jobId = created.body.mappingJobId;
     assert.equal((await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller })).status, 409);
-    const review = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: caller, json: { partnerHotelId: 'P0', decision: 'NO_MATCH' } });
+    const review = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: caller,
+      json: { partnerHotelId: 'P0', decision: 'NO_MATCH' },
+    });
     assert.equal(review.status, 409);
     await api.messaging.idle();
   });
@@ -719,9 +855,15 @@ describe('jobs list, preferences and tenant isolation', () => {
     }
     await api.messaging.idle();
     const first = await api.request('GET', '/api/v1/mapping?limit=2', { as: caller });
-    assert.deepEqual(first.body.jobs.map((job: { mappingJobId: string }) => job.mappingJobId), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.body.jobs.map((job: { mappingJobId: string }) => job.mappingJobId),
+      [ids[2], ids[1]],
+    );
     const second = await api.request('GET', `/api/v1/mapping?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { as: caller });
-    assert.deepEqual(second.body.jobs.map((job: { mappingJobId: string }) => job.mappingJobId), [ids[0]]);
+    assert.deepEqual(
+      second.body.jobs.map((job: { mappingJobId: string }) => job.mappingJobId),
+      [ids[0]],
+    );
     assert.equal(second.body.nextCursor, null);
     assert.ok(second.body.jobs.every((job: { status: string }) => job.status === 'COMPLETED'));
   });
@@ -762,13 +904,17 @@ describe('jobs list, preferences and tenant isolation', () => {
     assert.deepEqual((await api.request('GET', '/api/v1/mapping', { as: other })).body.jobs, []);
     const row = (await results(owner, jobId, '?partnerHotelId=P0')).body.results[0];
     assert.equal(row.review, undefined);
-    assert.equal((await inventoryStoreOf(api.runtime).get(other.organization.id, jobId)), undefined);
+    assert.equal(await inventoryStoreOf(api.runtime).get(other.organization.id, jobId), undefined);
   });
 
   it('runs creation, results and reviews on functions with only the settings their routes declare', async () => {
     const caller = await api.newOrganization();
     const partnerInventoryId = await inventory(caller, partnerCsv(3));
-    const lean = await api.serveLean([mappingJobRoutes.createMappingJob, mappingJobRoutes.listMappingResults, mappingJobRoutes.reviewMappingResult]);
+    const lean = await api.serveLean([
+      mappingJobRoutes.createMappingJob,
+      mappingJobRoutes.listMappingResults,
+      mappingJobRoutes.reviewMappingResult,
+    ]);
     const created = await lean('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId } });
     assert.equal(created.status, 201, created.text);
     await api.messaging.idle();
@@ -781,7 +927,7 @@ describe('jobs list, preferences and tenant isolation', () => {
     assert.equal(reviewed.status, 200, reviewed.text);
   });
 
-  it("names a job as asked, else after its inventory, and refuses a name that is no name", async () => {
+  it('names a job as asked, else after its inventory, and refuses a name that is no name', async () => {
     const caller = await api.newOrganization();
     const partnerInventoryId = await inventory(caller, partnerCsv(2));
     const named = await createJob(caller, { partnerInventoryId, name: '  Spain, November upload ' });
@@ -793,7 +939,10 @@ describe('jobs list, preferences and tenant isolation', () => {
     await api.messaging.idle();
     const listed = (await api.request('GET', '/api/v1/mapping', { as: caller })).body.jobs;
     assert.deepEqual(listed.map((job: { name: string }) => job.name).sort(), [inventoryName, 'Spain, November upload'].sort());
-    assert.equal((await api.request('GET', `/api/v1/mapping/${named.body.mappingJobId}`, { as: caller })).body.name, 'Spain, November upload');
+    assert.equal(
+      (await api.request('GET', `/api/v1/mapping/${named.body.mappingJobId}`, { as: caller })).body.name,
+      'Spain, November upload',
+    );
     for (const name of ['', '   ', 'x'.repeat(201), 42]) {
       const refused = await createJob(caller, { partnerInventoryId, name });
       assert.equal(refused.status, 400, `${JSON.stringify(name)}: ${refused.text}`);

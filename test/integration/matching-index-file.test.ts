@@ -14,7 +14,8 @@ describe('readIndexFile', () => {
     const key = `${MATCHING_INDEX_PREFIX}test-parts.v8`;
     const bytes = randomBytes(10_000);
     await objects.put(key, bytes, 'application/octet-stream');
-    for (const partBytes of [999, 5_000, 10_000, 1 << 20]) assert.ok((await readIndexFile(objects, key, partBytes)).equals(bytes), `parts of ${partBytes}`);
+    for (const partBytes of [999, 5_000, 10_000, 1 << 20])
+      assert.ok((await readIndexFile(objects, key, partBytes)).equals(bytes), `parts of ${partBytes}`);
     await assert.rejects(readIndexFile(objects, `${MATCHING_INDEX_PREFIX}none.v8`), /The matching index .*none\.v8 is missing/);
   });
 });

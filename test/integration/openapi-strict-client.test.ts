@@ -29,7 +29,10 @@ interface Operation {
 }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
-  webhooks: Record<string, { post: { operationId: string; requestBody: { content: { 'application/json': { schema: Record<string, unknown> } } } } }>;
+  webhooks: Record<
+    string,
+    { post: { operationId: string; requestBody: { content: { 'application/json': { schema: Record<string, unknown> } } } } }
+  >;
   components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
 }
 
@@ -83,7 +86,9 @@ describe('the document as a strict client reads it', () => {
           const response = await api.request(method, `${url}?${query.toString()}`, { as: admin });
           checked++;
           if (response.status !== 400 || !String(response.body?.message).startsWith(`${parameter.name}:`)) {
-            accepted.push(`${operation.operationId} ${parameter.name}=${value}: ${response.status} ${String(response.body?.message ?? '')}`);
+            accepted.push(
+              `${operation.operationId} ${parameter.name}=${value}: ${response.status} ${String(response.body?.message ?? '')}`,
+            );
           }
         }
       }
@@ -108,7 +113,10 @@ describe('the document as a strict client reads it', () => {
   it('gives no two webhooks, operations or named schemas a name a generator turns into the same identifier', () => {
     const webhookNames = Object.keys(document.webhooks);
     assert.deepEqual(collisions(webhookNames), []);
-    const operationIds = [...operations.map(({ operation }) => operation.operationId), ...Object.values(document.webhooks).map((webhook) => webhook.post.operationId)];
+    const operationIds = [
+      ...operations.map(({ operation }) => operation.operationId),
+      ...Object.values(document.webhooks).map((webhook) => webhook.post.operationId),
+    ];
     assert.deepEqual(collisions(operationIds), []);
     assert.deepEqual(collisions(Object.keys(document.components.schemas)), []);
     // The legacy call keeps its wire format: its body still says mapping.completed.
@@ -119,7 +127,14 @@ describe('the document as a strict client reads it', () => {
 
   it('states every plan and credit price as an integer amount in minor units with its currency, beside its display text', async () => {
     const { tiers, credits } = (await api.request('GET', '/api/v1/billing/plans')).body as {
-      tiers: { planType: string; monthlyPrice: string; monthlyPriceAmount: number; pricePerMillion: string | null; pricePerMillionAmount: number | null; currency: string }[];
+      tiers: {
+        planType: string;
+        monthlyPrice: string;
+        monthlyPriceAmount: number;
+        pricePerMillion: string | null;
+        pricePerMillionAmount: number | null;
+        currency: string;
+      }[];
       credits: { pricePerMillion: string; pricePerMillionAmount: number; currency: string };
     };
     const euros = (cents: number) => `€${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
@@ -137,9 +152,15 @@ describe('the document as a strict client reads it', () => {
     }
     assert.deepEqual([credits.pricePerMillionAmount, credits.currency, credits.pricePerMillion], [100, 'EUR', euros(100)]);
 
-    const { PlanTier: tier, PlanCatalogue: catalogue } = document.components.schemas as Record<string, { properties: Record<string, any>; required: string[] }>;
+    const { PlanTier: tier, PlanCatalogue: catalogue } = document.components.schemas as Record<
+      string,
+      { properties: Record<string, any>; required: string[] }
+    >;
     assert.equal(tier!.properties.monthlyPriceAmount.type, 'integer');
-    assert.deepEqual(tier!.properties.pricePerMillionAmount.anyOf.map((option: { type: string }) => option.type), ['integer', 'null']);
+    assert.deepEqual(
+      tier!.properties.pricePerMillionAmount.anyOf.map((option: { type: string }) => option.type),
+      ['integer', 'null'],
+    );
     assert.match(tier!.properties.currency.description, /ISO 4217/);
     assert.equal(catalogue!.properties.credits.properties.pricePerMillionAmount.type, 'integer');
     for (const field of ['monthlyPriceAmount', 'pricePerMillionAmount', 'currency']) assert.ok(tier!.required.includes(field), field);
@@ -159,11 +180,19 @@ describe('the document as a strict client reads it', () => {
 
     // A delivery's payload as served is one of them (the test API checks every answer against its route's schema too).
     const partner = await api.newOrganization({ planType: 'ENTERPRISE' });
-    const subscription = await api.request('POST', '/api/v1/webhook-subscriptions', { as: partner, json: { url: 'http://127.0.0.1:9/hook', events: ['MAPPING_ERROR_RESOLVED'] } });
+    const subscription = await api.request('POST', '/api/v1/webhook-subscriptions', {
+      as: partner,
+      json: { url: 'http://127.0.0.1:9/hook', events: ['MAPPING_ERROR_RESOLVED'] },
+    });
     assert.equal(subscription.status, 201, subscription.text);
-    const sent = await api.request('POST', `/api/v1/webhook-subscriptions/${subscription.body.id}/test`, { as: partner, json: { eventType: 'MAPPING_ERROR_RESOLVED' } });
+    const sent = await api.request('POST', `/api/v1/webhook-subscriptions/${subscription.body.id}/test`, {
+      as: partner,
+      json: { eventType: 'MAPPING_ERROR_RESOLVED' },
+    });
     assert.equal(sent.status, 202, sent.text);
-    const delivery = await api.request('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries/${sent.body.deliveryId}`, { as: partner });
+    const delivery = await api.request('GET', `/api/v1/webhook-subscriptions/${subscription.body.id}/deliveries/${sent.body.deliveryId}`, {
+      as: partner,
+    });
     assert.equal(delivery.status, 200);
     assert.equal(delivery.body.payload.type, 'MAPPING_ERROR_RESOLVED');
     assert.equal(delivery.body.payload.data.decision, 'MATCH');

@@ -15,12 +15,16 @@ const api = await startTestApi({ config: { variables: ORGANIZATION_RATE_SETTINGS
 
 const mySuppliers = (as: Caller) => api.request('GET', '/api/v1/suppliers/my-suppliers', { as });
 const uploadRoute = partnerInventoryRoutes.createPartnerInventoryUpload;
-const startUpload = (as: Caller) => api.request('POST', uploadRoute.path, { as, json: { name: 'Hotels', fileName: 'hotels.csv', sizeBytes: 1_000 } });
+const startUpload = (as: Caller) =>
+  api.request('POST', uploadRoute.path, { as, json: { name: 'Hotels', fileName: 'hotels.csv', sizeBytes: 1_000 } });
 
 async function bearerTokenOf(caller: Caller): Promise<string> {
   const clientId = caller.apiKey.split('_').slice(0, 2).join('_');
   const response = await api.request('POST', '/api/v1/auth/token', {
-    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${caller.apiKey}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${caller.apiKey}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
   assert.equal(response.status, 200, response.text);
@@ -37,15 +41,24 @@ describe("an organization's share of the API", () => {
     assert.deepEqual(flood.map((answer) => answer.status).sort(), [...Array(SHARE).fill(200), ...Array(3).fill(429)]);
     const refused = flood.find((answer) => answer.status === 429)!;
     assert.equal(refused.headers.get('retry-after'), '1');
-    assert.deepEqual(refused.body, { error: 'Too Many Requests', message: `Your organization sent more than ${SHARE} requests this second, over all its credentials. Retry in a second.` });
+    assert.deepEqual(refused.body, {
+      error: 'Too Many Requests',
+      message: `Your organization sent more than ${SHARE} requests this second, over all its credentials. Retry in a second.`,
+    });
     // Its other credential shares the same count.
-    assert.equal((await api.request('GET', '/api/v1/suppliers/my-suppliers', { headers: { authorization: `Bearer ${token}` } })).status, 429);
+    assert.equal(
+      (await api.request('GET', '/api/v1/suppliers/my-suppliers', { headers: { authorization: `Bearer ${token}` } })).status,
+      429,
+    );
     // A method with a share of its own is refused for the organization's share, untouched as it is.
     assert.equal((await startUpload(busy)).body.message, refused.body.message);
 
     // Another organization, in the same second, is answered as always: its whole share.
     const meanwhile = await Promise.all(Array.from({ length: SHARE }, () => mySuppliers(quiet)));
-    assert.deepEqual(meanwhile.map((answer) => answer.status), Array(SHARE).fill(200));
+    assert.deepEqual(
+      meanwhile.map((answer) => answer.status),
+      Array(SHARE).fill(200),
+    );
 
     api.clock.advance(1_000);
     assert.equal((await mySuppliers(busy)).status, 200, 'the next second, served again');
@@ -64,7 +77,10 @@ describe("an organization's share of a throttled method", () => {
     assert.deepEqual(flood.map((answer) => answer.status).sort(), [...Array(routeShare).fill(201), 429, 429]);
     const refused = flood.find((answer) => answer.status === 429)!;
     assert.equal(refused.headers.get('retry-after'), '1');
-    assert.equal(refused.body.message, `Your organization sent more than ${routeShare} POST ${uploadRoute.path} requests this second, over all its credentials. Retry in a second.`);
+    assert.equal(
+      refused.body.message,
+      `Your organization sent more than ${routeShare} POST ${uploadRoute.path} requests this second, over all its credentials. Retry in a second.`,
+    );
     const inventories = await api.request('GET', '/api/v1/partner-inventories', { as: busy });
     assert.equal(inventories.status, 200, 'its other methods are still served');
     assert.equal(inventories.body.inventories.length, routeShare, 'a refused request created nothing');

@@ -15,12 +15,14 @@ const GUIDE = join(ROOT, 'docs', 'guides', 'partner.md');
 
 /** The guide's shell blocks (```sh) that call the API with curl, in order, their list indentation taken off. */
 export function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^( *)```sh\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
-    body!
-      .split('\n')
-      .map((line) => line.slice(indent!.length))
-      .join('\n'),
-  ).filter((block) => /\bcurl /.test(block));
+  return [...markdown.matchAll(/^( *)```sh\n([\s\S]*?)^\1```$/gm)]
+    .map(([, indent, body]) =>
+      body!
+        .split('\n')
+        .map((line) => line.slice(indent!.length))
+        .join('\n'),
+    )
+    .filter((block) => /\bcurl /.test(block));
 }
 
 /** Runs a script in bash; its exit status and everything it printed. */
@@ -43,8 +45,17 @@ describe("the partner's guide", () => {
     const blocks = shellBlocks(readFileSync(GUIDE, 'utf8'));
     const curls = blocks.join('\n').match(/\bcurl /g) ?? [];
     assert.ok(blocks.length >= 8 && curls.length >= 30, `${blocks.length} blocks, ${curls.length} curls`);
-    for (const path of ['/auth/token', '/partner-inventories/uploads', '/webhook-subscriptions', '/mapping-book/changes', '/mapping/match']) {
-      assert.ok(blocks.some((block) => block.includes(path)), `a block calls ${path}`);
+    for (const path of [
+      '/auth/token',
+      '/partner-inventories/uploads',
+      '/webhook-subscriptions',
+      '/mapping-book/changes',
+      '/mapping/match',
+    ]) {
+      assert.ok(
+        blocks.some((block) => block.includes(path)),
+        `a block calls ${path}`,
+      );
     }
   });
 

@@ -37,7 +37,10 @@ const upload = (as: Caller, fields: Record<string, string>, file?: { name: strin
   api.request('POST', BASE, { as, body: form(fields, file) });
 
 async function presignedUpload(as: Caller, fileName: string, data: string | Buffer | undefined, extra: Record<string, string> = {}) {
-  const created = await api.request('POST', `${BASE}/uploads`, { as, json: { name: 'Big file', fileName, sizeBytes: Buffer.byteLength(data ?? 'x'), ...extra } });
+  const created = await api.request('POST', `${BASE}/uploads`, {
+    as,
+    json: { name: 'Big file', fileName, sizeBytes: Buffer.byteLength(data ?? 'x'), ...extra },
+  });
   assert.equal(created.status, 201, created.text);
   if (data !== undefined) {
     const put = await fetch(created.body.upload.url, { method: 'PUT', headers: created.body.upload.headers, body: data });
@@ -111,7 +114,10 @@ describe('POST /api/v1/partner-inventories (direct upload)', () => {
 describe('presigned upload (any size)', () => {
   it('hands out a PUT URL, validates on the queue after complete, and ends READY', async () => {
     const caller = await api.newOrganization();
-    const created = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Full list', fileName: 'all-hotels.csv', sizeBytes: Buffer.byteLength(GOOD_CSV) } });
+    const created = await api.request('POST', `${BASE}/uploads`, {
+      as: caller,
+      json: { name: 'Full list', fileName: 'all-hotels.csv', sizeBytes: Buffer.byteLength(GOOD_CSV) },
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.status, 'UPLOADING');
     assert.equal(created.body.upload.method, 'PUT');
@@ -154,11 +160,10 @@ describe('presigned upload (any size)', () => {
   it('marks an inventory whose validation was dead-lettered as FAILED', async () => {
     const caller = await api.newOrganization();
     const { partnerInventoryId } = await presignedUpload(caller, 'hotels.csv', GOOD_CSV);
-    await inventoryStoreOf(api.runtime).transition(
-      { organizationId: caller.organization.id, id: partnerInventoryId },
-      'UPLOADING',
-      { status: 'VALIDATING', updatedAt: api.clock.now().toISOString() },
-    );
+    await inventoryStoreOf(api.runtime).transition({ organizationId: caller.organization.id, id: partnerInventoryId }, 'UPLOADING', {
+      status: 'VALIDATING',
+      updatedAt: api.clock.now().toISOString(),
+    });
     const { handler } = await import('../../functions/partner-inventories/validation-dead-letters');
     const response = await handler.withRuntime(api.runtime)({
       Records: [{ messageId: 'm1', body: JSON.stringify({ organizationId: caller.organization.id, partnerInventoryId }) } as never],
@@ -176,7 +181,10 @@ describe('presigned upload (any size)', () => {
     const noName = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { fileName: 'hotels.csv', sizeBytes: 10 } });
     assert.equal(noName.status, 400);
     assert.equal(noName.body.message, 'name is required.');
-    const extra = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'x', fileName: 'a.csv', sizeBytes: 3, size: 3 } });
+    const extra = await api.request('POST', `${BASE}/uploads`, {
+      as: caller,
+      json: { name: 'x', fileName: 'a.csv', sizeBytes: 3, size: 3 },
+    });
     assert.equal(extra.status, 400);
     assert.equal(extra.body.message, 'Unknown field "size" in the body.');
     await assertNoInventories(caller);
@@ -202,7 +210,10 @@ describe('the upload format rule', () => {
     assert.equal(jsonl.body.format, 'jsonl');
     const untyped = await send(BASE, { name: 'Untyped' }, new Blob([csv]));
     assert.equal(untyped.status, 415);
-    assert.match(untyped.body.message, /is not a \.csv, \.txt, \.jsonl, \.ndjson, \.json, \.xlsx or \.parquet file, and its part's Content-Type names none of them/);
+    assert.match(
+      untyped.body.message,
+      /is not a \.csv, \.txt, \.jsonl, \.ndjson, \.json, \.xlsx or \.parquet file, and its part's Content-Type names none of them/,
+    );
     // The name wins over the type.
     const named = await send(BASE, { name: 'Named' }, new Blob([csv], { type: 'application/json' }), 'hotels.csv');
     assert.equal(named.body.format, 'csv');
@@ -254,10 +265,22 @@ describe('files that cannot be read', () => {
   it("are refused with a stable message in words of the file, never the parser's", async () => {
     const caller = await api.newOrganization();
     const cases: [string, string | Buffer, RegExp][] = [
-      ['broken.json', '[{"id": "A", "name": "One"},\n{"id": "B", "name": }]', /^The file cannot be read: the file is not a valid JSON document$/],
+      [
+        'broken.json',
+        '[{"id": "A", "name": "One"},\n{"id": "B", "name": }]',
+        /^The file cannot be read: the file is not a valid JSON document$/,
+      ],
       ['cut.json', '[{"id": "A", "name": ', /^The file cannot be read: the JSON document ends early/],
-      ['corrupt.xlsx', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]), /^The file cannot be read: the file is not a readable XLSX workbook/],
-      ['open-quote.csv', `id,name\nA,"never closed ${'x'.repeat(2_100_000)}\n`, /^The file cannot be read: the row at line 2 is longer than 2,000,000 characters \(is a quote left open\?\)$/],
+      [
+        'corrupt.xlsx',
+        Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]),
+        /^The file cannot be read: the file is not a readable XLSX workbook/,
+      ],
+      [
+        'open-quote.csv',
+        `id,name\nA,"never closed ${'x'.repeat(2_100_000)}\n`,
+        /^The file cannot be read: the row at line 2 is longer than 2,000,000 characters \(is a quote left open\?\)$/,
+      ],
     ];
     for (const [name, data, message] of cases) {
       const { partnerInventoryId } = await presignedUpload(caller, name, data);
@@ -270,7 +293,10 @@ describe('files that cannot be read', () => {
     }
     // A workbook of a few hundred kilobytes that would expand to 70 MB of XML: refused before it is inflated.
     const workbook = new ExcelJS.Workbook();
-    workbook.addWorksheet('Hotels').addRows([['id', 'name'], ['A', ' '.repeat(70 * 1024 * 1024)]]);
+    workbook.addWorksheet('Hotels').addRows([
+      ['id', 'name'],
+      ['A', ' '.repeat(70 * 1024 * 1024)],
+    ]);
     const bomb = Buffer.from(await workbook.xlsx.writeBuffer());
     const bombForm = new FormData();
     bombForm.append('name', 'Bomb');
@@ -279,7 +305,10 @@ describe('files that cannot be read', () => {
     assert.equal(refused.status, 400);
     assert.match(refused.body.message, /^The file cannot be read: the workbook expands to 7\d MB, more than the 64 MB taken here/);
 
-    const rows = await api.request('POST', BASE, { as: caller, body: form({ name: 'Lines' }, { name: 'rows.jsonl', data: '{"id": "A", "name": "One"}\n{"id": "B", "name": }\n' }) });
+    const rows = await api.request('POST', BASE, {
+      as: caller,
+      body: form({ name: 'Lines' }, { name: 'rows.jsonl', data: '{"id": "A", "name": "One"}\n{"id": "B", "name": }\n' }),
+    });
     assert.equal(rows.status, 201);
     assert.deepEqual(rows.body.rejectedSample, [{ line: 2, reason: 'is not valid JSON' }]);
   });
@@ -315,7 +344,10 @@ describe('Parquet inventories', () => {
     assert.equal((await api.request('POST', `${BASE}/${partnerInventoryId}/complete`, { as: caller })).status, 202);
     await api.messaging.idle();
     const presigned = (await api.request('GET', `${BASE}/${partnerInventoryId}`, { as: caller })).body;
-    assert.deepEqual([presigned.status, presigned.format, presigned.hotelCount, presigned.rejectedSample], ['READY', 'parquet', 2, direct.body.rejectedSample]);
+    assert.deepEqual(
+      [presigned.status, presigned.format, presigned.hotelCount, presigned.rejectedSample],
+      ['READY', 'parquet', 2, direct.body.rejectedSample],
+    );
 
     // Named by its Content-Type alone.
     const byType = new FormData();
@@ -341,7 +373,11 @@ describe('Parquet inventories', () => {
     assert.ok(large.length < 4 * 1024 * 1024, `${large.length}`);
     const refused = await api.request('POST', BASE, { as: caller, body: parquetForm('Large', large) });
     assert.equal(refused.status, 400, refused.text);
-    assert.match(refused.body.message, /^The file cannot be read: the file expands to \d\d MB, more than the 64 MB taken here: upload it through a presigned upload/, refused.text);
+    assert.match(
+      refused.body.message,
+      /^The file cannot be read: the file expands to \d\d MB, more than the 64 MB taken here: upload it through a presigned upload/,
+      refused.text,
+    );
     await assertNoInventories(caller);
     const { partnerInventoryId } = await presignedUpload(caller, 'large.parquet', large);
     await api.request('POST', `${BASE}/${partnerInventoryId}/complete`, { as: caller });
@@ -361,10 +397,16 @@ describe('listing, reading and deleting', () => {
     }
     const first = await api.request('GET', `${BASE}?limit=2`, { as: caller });
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.inventories.map((i: { name: string }) => i.name), ['third', 'second']);
+    assert.deepEqual(
+      first.body.inventories.map((i: { name: string }) => i.name),
+      ['third', 'second'],
+    );
     assert.equal(typeof first.body.nextCursor, 'string');
     const second = await api.request('GET', `${BASE}?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { as: caller });
-    assert.deepEqual(second.body.inventories.map((i: { partnerInventoryId: string }) => i.partnerInventoryId), [ids[0]]);
+    assert.deepEqual(
+      second.body.inventories.map((i: { partnerInventoryId: string }) => i.partnerInventoryId),
+      [ids[0]],
+    );
     assert.equal(second.body.nextCursor, null);
 
     for (const query of ['limit=0', 'limit=101', 'limit=1.5', 'limit=0x10', 'cursor=not-a-cursor', 'page=2']) {
@@ -377,9 +419,14 @@ describe('listing, reading and deleting', () => {
   it('an upload cut off before its record is stored keeps no file', async () => {
     const caller = await api.newOrganization();
     const store = inventoryStoreOf(api.runtime);
-    await cutOffAt(store, 'create', () => true, async () => {
-      assert.equal((await upload(caller, { name: 'cut off' }, { name: 'h.csv', data: GOOD_CSV })).status, 500);
-    });
+    await cutOffAt(
+      store,
+      'create',
+      () => true,
+      async () => {
+        assert.equal((await upload(caller, { name: 'cut off' }, { name: 'h.csv', data: GOOD_CSV })).status, 500);
+      },
+    );
     await assertNoInventories(caller);
     assert.deepEqual(await objectKeysUnder(api.runtime, `partner-inventories/${caller.organization.id}/`), []);
   });
@@ -387,15 +434,21 @@ describe('listing, reading and deleting', () => {
   it('an upload cut off while writing its files keeps only files its inventory points to, and the inventory ends READY', async () => {
     const caller = await api.newOrganization();
     const objects = objectStoreOf(api.runtime);
-    await cutOffAt(objects, 'put', (key) => String(key).includes('/rows/'), async () => {
-      assert.equal((await upload(caller, { name: 'cut off' }, { name: 'h.csv', data: GOOD_CSV })).status, 500);
-    });
+    await cutOffAt(
+      objects,
+      'put',
+      (key) => String(key).includes('/rows/'),
+      async () => {
+        assert.equal((await upload(caller, { name: 'cut off' }, { name: 'h.csv', data: GOOD_CSV })).status, 500);
+      },
+    );
     const listed = (await api.request('GET', BASE, { as: caller })).body.inventories;
     assert.equal(listed.length, 1);
     assert.equal(listed[0].status, 'VALIDATING');
     const kept = await objectKeysUnder(api.runtime, `partner-inventories/${caller.organization.id}/`);
     assert.ok(kept.length > 0);
-    for (const key of kept) assert.ok(key.startsWith(`partner-inventories/${caller.organization.id}/${listed[0].partnerInventoryId}/`), key);
+    for (const key of kept)
+      assert.ok(key.startsWith(`partner-inventories/${caller.organization.id}/${listed[0].partnerInventoryId}/`), key);
 
     // The upload's delayed validation message finishes it from its source file.
     api.clock.advance(MAX_QUEUE_DELAY_SECONDS * 1000);
@@ -422,9 +475,14 @@ describe('listing, reading and deleting', () => {
   it('a delete cut off after removing the files keeps the record, and deleting again finishes it', async () => {
     const caller = await api.newOrganization();
     const created = (await upload(caller, { name: 'to delete' }, { name: 'h.csv', data: GOOD_CSV })).body;
-    await cutOffAt(inventoryStoreOf(api.runtime), 'delete', () => true, async () => {
-      assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 500);
-    });
+    await cutOffAt(
+      inventoryStoreOf(api.runtime),
+      'delete',
+      () => true,
+      async () => {
+        assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 500);
+      },
+    );
     assert.deepEqual(await objectKeysUnder(api.runtime, `partner-inventories/${caller.organization.id}/`), []);
     assert.equal((await api.request('GET', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 200);
     assert.equal((await api.request('DELETE', `${BASE}/${created.partnerInventoryId}`, { as: caller })).status, 204);

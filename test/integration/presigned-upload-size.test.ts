@@ -34,7 +34,8 @@ async function put(upload: { url: string; headers: Record<string, string> }, bod
   assert.equal(response.status, 200, await response.text());
 }
 
-const uploadsOf = (caller: Caller) => objectKeysUnder(api.runtime, `${INVENTORY_UPLOADS_PREFIX}${caller.organization.id}/`, 'resultsBucketName');
+const uploadsOf = (caller: Caller) =>
+  objectKeysUnder(api.runtime, `${INVENTORY_UPLOADS_PREFIX}${caller.organization.id}/`, 'resultsBucketName');
 const filesOf = (caller: Caller) => objectKeysUnder(api.runtime, `${INVENTORY_FILES_PREFIX}${caller.organization.id}/`);
 
 describe('presigned uploads and their size', () => {
@@ -68,9 +69,15 @@ describe('presigned uploads and their size', () => {
     const caller = await api.newOrganization();
     const refused = await startUpload(caller, MAX_BYTES + 1);
     assert.equal(refused.status, 413, refused.text);
-    assert.deepEqual(refused.body, { error: 'Payload Too Large', message: `The file has ${MAX_BYTES + 1} bytes; the limit is ${MAX_BYTES}. Split it into several inventories.` });
+    assert.deepEqual(refused.body, {
+      error: 'Payload Too Large',
+      message: `The file has ${MAX_BYTES + 1} bytes; the limit is ${MAX_BYTES}. Split it into several inventories.`,
+    });
     for (const sizeBytes of [0, -1, 1.5, '12', null]) {
-      const invalid = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Everything', fileName: 'hotels.csv', sizeBytes } });
+      const invalid = await api.request('POST', `${BASE}/uploads`, {
+        as: caller,
+        json: { name: 'Everything', fileName: 'hotels.csv', sizeBytes },
+      });
       assert.equal(invalid.status, 400, `${JSON.stringify(sizeBytes)}: ${invalid.text}`);
     }
     const missing = await api.request('POST', `${BASE}/uploads`, { as: caller, json: { name: 'Everything', fileName: 'hotels.csv' } });

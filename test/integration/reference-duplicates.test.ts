@@ -85,7 +85,10 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
     const forbidden = await resolve(partner, body.reportId, { decision: 'MERGE' });
     assert.equal(forbidden.status, 403);
     assert.equal(forbidden.body.error, 'Forbidden');
-    assert.equal((await api.request('POST', `/api/v1/reference/duplicates/${body.reportId}/resolve`, { json: { decision: 'MERGE' } })).status, 401);
+    assert.equal(
+      (await api.request('POST', `/api/v1/reference/duplicates/${body.reportId}/resolve`, { json: { decision: 'MERGE' } })).status,
+      401,
+    );
     assert.equal((await api.request('GET', `/api/v1/reference/duplicates/${body.reportId}`, { as: partner })).body.status, 'PENDING');
   });
 
@@ -174,7 +177,10 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
       pairs.map(({ original, duplicate }) => report(partner, { originalHotelId: original.id, duplicateHotelId: duplicate.id })),
     );
     const resolved = await Promise.all(reports.map((created) => resolve(admin, created.body.reportId, { decision: 'MERGE' })));
-    assert.deepEqual(resolved.map((response) => response.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      resolved.map((response) => response.status),
+      [200, 200, 200, 200, 200],
+    );
     await api.messaging.idle();
 
     const statsAfter = (await api.request('GET', '/api/v1/reference/statistics', { as: partner })).body;
@@ -197,7 +203,10 @@ describe('POST /api/v1/reference/duplicates/{reportId}/resolve', () => {
       json: { originalHotelId: original.id, duplicateHotelId: duplicate.id },
     });
     assert.equal(created.status, 200, created.text);
-    const resolved = await lean('POST', `/api/v1/reference/duplicates/${created.body.reportId}/resolve`, { as: admin, json: { decision: 'MERGE' } });
+    const resolved = await lean('POST', `/api/v1/reference/duplicates/${created.body.reportId}/resolve`, {
+      as: admin,
+      json: { decision: 'MERGE' },
+    });
     assert.equal(resolved.status, 200, resolved.text);
     await api.messaging.idle();
     const ids = await searchIds(`country=${encodeURIComponent(duplicate.country!)}&city=${encodeURIComponent(duplicate.city!)}`);

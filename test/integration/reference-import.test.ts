@@ -98,7 +98,7 @@ describe('npm run reference:import', () => {
       assert.equal((await importFile(file)).code, 0);
       publications.push((await referenceStoreOf(api.runtime).getCurrent())!);
     }
-    const [oldest, previous, current] = publications as [typeof publications[0], typeof publications[0], typeof publications[0]];
+    const [oldest, previous, current] = publications as [(typeof publications)[0], (typeof publications)[0], (typeof publications)[0]];
     assert.equal(current.previous?.dataVersionId, previous.dataVersionId);
     // A fresh reader each time: a container's cache of pages is not what this checks.
     const record = (version: typeof current) => new HotelRecords(objectStoreOf(api.runtime)).get(LYON, version);

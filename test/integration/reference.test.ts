@@ -18,8 +18,7 @@ const fold = (text: string | undefined) => (text ?? '').normalize('NFD').replace
 function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const rad = Math.PI / 180;
   const h =
-    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
+    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
   return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
 }
 
@@ -45,7 +44,10 @@ describe('GET /api/v1/reference/search', () => {
     assert.equal(body.results[0].metadata, undefined);
     const reordered = hotel.name.split(' ').reverse().join(' ');
     const again = await get(`/api/v1/reference/search?q=${encodeURIComponent(fold(reordered))}&limit=5`);
-    assert.ok(again.body.results.some((r: { id: string }) => r.id === hotel.id), `"${reordered}" finds it`);
+    assert.ok(
+      again.body.results.some((r: { id: string }) => r.id === hotel.id),
+      `"${reordered}" finds it`,
+    );
   });
 
   it('name mode tolerates a missing word and missing accents', async () => {
@@ -55,7 +57,10 @@ describe('GET /api/v1/reference/search', () => {
       .filter((word) => word !== hotel.word)
       .join(' ');
     const missing = await get(`/api/v1/reference/search?q=${encodeURIComponent(dropped)}&limit=10`);
-    assert.ok(missing.body.results.some((r: { id: string }) => r.id === hotel.id), `"${dropped}" finds "${hotel.name}"`);
+    assert.ok(
+      missing.body.results.some((r: { id: string }) => r.id === hotel.id),
+      `"${dropped}" finds "${hotel.name}"`,
+    );
 
     const accented = hotels.find((h) => /[\u00C0-\u017F]/.test(h.name) && hotels.filter((o) => o.name === h.name).length === 1)!;
     const plain = fold(accented.name);
@@ -84,7 +89,10 @@ describe('GET /api/v1/reference/search', () => {
     assert.equal(body.total, expected.length);
     const distances = body.results.map((r: { lat: number; lon: number }) => distanceKm(origin, r));
     assert.ok(distances.every((d: number) => d <= radius + 1e-9));
-    assert.deepEqual(distances, [...distances].sort((a, b) => a - b));
+    assert.deepEqual(
+      distances,
+      [...distances].sort((a, b) => a - b),
+    );
   });
 
   it('filter mode applies country (any case), city and minimum rating, sorted by name, total before pagination', async () => {
@@ -95,7 +103,10 @@ describe('GET /api/v1/reference/search', () => {
     assert.equal(body.total, expected.length);
     assert.ok(body.results.every((r: { rating: number; city: string }) => r.rating >= 3 && r.city === sample.city));
     const names = body.results.map((r: { name: string }) => fold(r.name));
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
   });
 
   it('clamps limit to 1..100, pages with offset, and keeps total', async () => {
@@ -163,16 +174,24 @@ describe('GET /api/v1/reference/search/advanced', () => {
     assert.equal(desc.body.total, expectedTotal);
     assert.ok(desc.body.results.every((r: { lat?: number; lon?: number }) => r.lat !== undefined && r.lon !== undefined));
     const ratings = desc.body.results.map((r: { rating?: number }) => r.rating ?? -1);
-    assert.deepEqual(ratings, [...ratings].sort((a, b) => b - a));
+    assert.deepEqual(
+      ratings,
+      [...ratings].sort((a, b) => b - a),
+    );
     const asc = await get('/api/v1/reference/search/advanced?sortBy=rating&sortDir=asc&rating=2&limit=100');
     const ascRatings = asc.body.results.map((r: { rating: number }) => r.rating);
     assert.ok(ascRatings.every((r: number) => r >= 2));
-    assert.deepEqual(ascRatings, [...ascRatings].sort((a, b) => a - b));
+    assert.deepEqual(
+      ascRatings,
+      [...ascRatings].sort((a, b) => a - b),
+    );
   });
 
   it('filters by name words and country', async () => {
     const hotel = distinctiveHotel();
-    const { body } = await get(`/api/v1/reference/search/advanced?name=${encodeURIComponent(hotel.name)}&country=${encodeURIComponent(hotel.country!)}`);
+    const { body } = await get(
+      `/api/v1/reference/search/advanced?name=${encodeURIComponent(hotel.name)}&country=${encodeURIComponent(hotel.country!)}`,
+    );
     assert.ok(body.results.some((r: { id: string }) => r.id === hotel.id));
   });
 
@@ -217,7 +236,10 @@ describe('GET /api/v1/reference (download)', () => {
     assert.match(body.fileUrl, /X-Amz-Expires=300/);
     const file = await fetch(body.fileUrl);
     assert.equal(file.status, 200);
-    const lines = gunzipSync(Buffer.from(await file.arrayBuffer())).toString('utf8').trim().split('\n');
+    const lines = gunzipSync(Buffer.from(await file.arrayBuffer()))
+      .toString('utf8')
+      .trim()
+      .split('\n');
     assert.equal(lines.length, INVENTORY.hotels);
     assert.ok(JSON.parse(lines[0]!).id);
     assert.match((await get('/api/v1/reference')).body.fileUrl, /X-Amz-Expires=3600/);
@@ -258,7 +280,10 @@ describe('statistics', () => {
     const { body } = await get('/api/v1/reference/statistics/countries?limit=5');
     assert.equal(body.length, Math.min(5, byCountry.size));
     const counts = body.map((c: { hotelCount: number }) => c.hotelCount);
-    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => b - a),
+    );
     for (const entry of body) assert.equal(entry.hotelCount, byCountry.get(entry.country)!.length);
     assert.equal((await get('/api/v1/reference/statistics/countries')).body.length, Math.min(20, byCountry.size));
     assert.equal((await get('/api/v1/reference/statistics/countries?limit=0')).body.length, 1);
@@ -271,7 +296,10 @@ describe('statistics', () => {
     assert.equal(status, 200);
     assert.equal(body.country, country);
     assert.equal(body.totalHotels, list.length);
-    assert.equal(body.cities.reduce((sum: number, c: { hotelCount: number }) => sum + c.hotelCount, 0), list.filter((h) => h.city).length);
+    assert.equal(
+      body.cities.reduce((sum: number, c: { hotelCount: number }) => sum + c.hotelCount, 0),
+      list.filter((h) => h.city).length,
+    );
     assert.equal((await get(`/api/v1/reference/statistics/countries/${encodeURIComponent(country.toLowerCase())}`)).status, 404);
     assert.equal((await get('/api/v1/reference/statistics/countries/Atlantis')).status, 404);
   });

@@ -21,7 +21,9 @@ interface Parameter {
 interface Operation {
   operationId: string;
   parameters: Parameter[];
-  requestBody?: { content: Record<string, { example?: Record<string, unknown>; schema?: { properties?: Record<string, { examples?: unknown[] }> } }> };
+  requestBody?: {
+    content: Record<string, { example?: Record<string, unknown>; schema?: { properties?: Record<string, { examples?: unknown[] }> } }>;
+  };
 }
 
 /** The body "Try it out" fills in: the media type's example, or a form's fields' own examples (multipart). */
@@ -56,7 +58,8 @@ describe('request examples', () => {
     for (const { operation } of operations) {
       for (const parameter of operation.parameters) {
         if (!parameter.description) missing.push(`${operation.operationId} ${parameter.name}: description`);
-        if (parameter.example === undefined && !WITHOUT_EXAMPLE.has(parameter.name)) missing.push(`${operation.operationId} ${parameter.name}: example`);
+        if (parameter.example === undefined && !WITHOUT_EXAMPLE.has(parameter.name))
+          missing.push(`${operation.operationId} ${parameter.name}: example`);
       }
       for (const [mediaType, content] of Object.entries(operation.requestBody?.content ?? {})) {
         if (!bodyExample(content) && mediaType !== 'application/octet-stream') missing.push(`${operation.operationId} body: example`);
@@ -74,7 +77,9 @@ describe('request examples', () => {
     for (const { operation } of operations) {
       const route = routeOf(operation.operationId);
       const examples = (location: Parameter['in']) =>
-        Object.fromEntries(operation.parameters.filter((p) => p.in === location && p.example !== undefined).map((p) => [p.name, String(p.example)]));
+        Object.fromEntries(
+          operation.parameters.filter((p) => p.in === location && p.example !== undefined).map((p) => [p.name, String(p.example)]),
+        );
       check(`${operation.operationId} path`, route.params, examples('path'));
       check(`${operation.operationId} query`, route.query, examples('query'));
       if (route.body && route.body.kind !== 'raw') check(`${operation.operationId} body`, route.body.schema, route.body.example);
@@ -93,7 +98,10 @@ describe('request examples', () => {
       const parameters = (location: Parameter['in']) => operation.parameters.filter((p) => p.in === location && p.example !== undefined);
       const url = parameters('path').reduce((filled, p) => filled.replace(`{${p.name}}`, encodeURIComponent(String(p.example))), path);
       const query = new URLSearchParams(Object.fromEntries(parameters('query').map((p) => [p.name, String(p.example)])));
-      const headers: Record<string, string> = { ...partner.headers, ...Object.fromEntries(parameters('header').map((p) => [p.name, String(p.example)])) };
+      const headers: Record<string, string> = {
+        ...partner.headers,
+        ...Object.fromEntries(parameters('header').map((p) => [p.name, String(p.example)])),
+      };
       const [mediaType, content] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
       const example = content && bodyExample(content);
       let body: string | FormData | undefined;
@@ -110,7 +118,8 @@ describe('request examples', () => {
       }
       const response = await api.request(method, `${url}${query.size ? `?${query.toString()}` : ''}`, { headers, body });
       const message = String(response.body?.message ?? '');
-      if (SHAPE_REFUSALS.has(response.status) && !EXAMPLE_HOST_REFUSAL.test(message)) refused.push(`${operation.operationId}: ${response.status} ${message}`);
+      if (SHAPE_REFUSALS.has(response.status) && !EXAMPLE_HOST_REFUSAL.test(message))
+        refused.push(`${operation.operationId}: ${response.status} ${message}`);
     }
     assert.deepEqual(refused, []);
     assert.ok(operations.length > 50);

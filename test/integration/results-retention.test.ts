@@ -22,7 +22,8 @@ await seedReferenceInventory(api.runtime, REFERENCE);
 
 async function completedJob(as: Caller): Promise<string> {
   const csv = [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon'])];
-  for (const [i, hotel] of hotels.slice(0, 20).entries()) csv.push(formatCsvRow([`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]));
+  for (const [i, hotel] of hotels.slice(0, 20).entries())
+    csv.push(formatCsvRow([`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]));
   const form = new FormData();
   form.append('name', 'retention');
   form.append('file', new Blob([csv.join('\n')], { type: 'text/csv' }), 'hotels.csv');
@@ -47,29 +48,50 @@ describe('results retention', () => {
     // Its files live in the results bucket, under the prefix its lifecycle rule empties; a decision carries the table's TTL.
     const files = await resultObjectStoreOf(api.runtime).get(`${JOB_RESULTS_PREFIX}${caller.organization.id}/${jobId}/views/manifest.json`);
     assert.ok(files, 'the views are under mapping-jobs/');
-    const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: caller, json: { partnerHotelId: 'P1', decision: 'NO_MATCH' } });
+    const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: caller,
+      json: { partnerHotelId: 'P1', decision: 'NO_MATCH' },
+    });
     assert.equal(decided.status, 200, decided.text);
     const table = tableOf(api.runtime);
-    const { Item: decision } = await table.client.send(new GetCommand({ TableName: table.name, Key: { PK: `JOB#${jobId}`, SK: 'DECISION#P1' } }));
+    const { Item: decision } = await table.client.send(
+      new GetCommand({ TableName: table.name, Key: { PK: `JOB#${jobId}`, SK: 'DECISION#P1' } }),
+    );
     assert.equal(decision?.[TABLE_KEYS.ttlAttribute], expiresAt.getTime() / 1000);
     const { Items: marks } = await table.client.send(
-      new ScanCommand({ TableName: table.name, FilterExpression: 'begins_with(PK, :pk)', ExpressionAttributeValues: { ':pk': `JOB#${jobId}#DECIDED#` } }),
+      new ScanCommand({
+        TableName: table.name,
+        FilterExpression: 'begins_with(PK, :pk)',
+        ExpressionAttributeValues: { ':pk': `JOB#${jobId}#DECIDED#` },
+      }),
     );
     assert.equal(marks?.length, 1, 'where the engine had put the row');
     for (const mark of marks ?? []) assert.equal(mark[TABLE_KEYS.ttlAttribute], expiresAt.getTime() / 1000);
 
     const counts = (await api.request('GET', `/api/v1/mapping/${jobId}`, { as: caller })).body.counts;
     api.clock.set(new Date(expiresAt.getTime() - 1_000));
-    assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}/results`, { as: caller })).status, 200, 'readable up to the last second');
+    assert.equal(
+      (await api.request('GET', `/api/v1/mapping/${jobId}/results`, { as: caller })).status,
+      200,
+      'readable up to the last second',
+    );
 
     api.clock.set(expiresAt);
     const results = await api.request('GET', `/api/v1/mapping/${jobId}/results`, { as: caller });
     assert.equal(results.status, 410, results.text);
     assert.equal(results.body.error, 'Gone');
-    assert.equal(results.body.message, `The job's results were deleted at ${expiresAt.toISOString()}: results are kept 30 days from the job's creation.`);
-    const review = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: caller, json: { partnerHotelId: 'P2', decision: 'NO_MATCH' } });
+    assert.equal(
+      results.body.message,
+      `The job's results were deleted at ${expiresAt.toISOString()}: results are kept 30 days from the job's creation.`,
+    );
+    const review = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: caller,
+      json: { partnerHotelId: 'P2', decision: 'NO_MATCH' },
+    });
     assert.equal(review.status, 410, review.text);
-    const { Item: undecided } = await table.client.send(new GetCommand({ TableName: table.name, Key: { PK: `JOB#${jobId}`, SK: 'DECISION#P2' } }));
+    const { Item: undecided } = await table.client.send(
+      new GetCommand({ TableName: table.name, Key: { PK: `JOB#${jobId}`, SK: 'DECISION#P2' } }),
+    );
     assert.equal(undecided, undefined, 'the refused review changed nothing');
     assert.equal((await api.request('POST', `/api/v1/mapping/${jobId}/export`, { as: caller })).status, 410);
 
@@ -77,7 +99,12 @@ describe('results retention', () => {
     const after = await api.request('GET', `/api/v1/mapping/${jobId}`, { as: caller });
     assert.equal(after.status, 200);
     assert.deepEqual(after.body.counts, counts);
-    assert.deepEqual((await api.request('GET', '/api/v1/mapping', { as: caller })).body.jobs.map((listed: { mappingJobId: string }) => listed.mappingJobId), [jobId]);
+    assert.deepEqual(
+      (await api.request('GET', '/api/v1/mapping', { as: caller })).body.jobs.map(
+        (listed: { mappingJobId: string }) => listed.mappingJobId,
+      ),
+      [jobId],
+    );
     assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}/results`, { as: other })).status, 404);
   });
 });

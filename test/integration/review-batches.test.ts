@@ -25,13 +25,27 @@ await seedReferenceInventory(api.runtime, REFERENCE);
 
 /** A completed job of the first `matched` reference hotels as they are (P0…), then `invented` hotels that exist nowhere (X0…). */
 function partnerJob(as: Caller, matched: number, invented: number): Promise<string> {
-  const rows = hotels.slice(0, matched).map((hotel, i) => [`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
+  const rows = hotels
+    .slice(0, matched)
+    .map((hotel, i) => [`P${i}`, hotel.name, hotel.address, hotel.city, hotel.country, hotel.lat, hotel.lon]);
   for (let i = 0; i < invented; i++) rows.push([`X${i}`, `Zzyzx Qwerty Lodge ${i}`, '', 'Nowhere', 'Iceland', 63.1 + i / 100, -19.9]);
-  return completedJob(api, as, [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n'));
+  return completedJob(
+    api,
+    as,
+    [formatCsvRow(['id', 'name', 'address', 'city', 'country', 'lat', 'lon']), ...rows.map((row) => formatCsvRow(row))].join('\n'),
+  );
 }
 
 /** A row as a batch's answer gives it: in brief. */
-const brief = (row: { partnerHotelId: string; status: string; method: string | null; score: number; referenceHotelId: string | null; referenceHotelName: string | null; review?: { decision: string; decidedAt: string } }) => ({
+const brief = (row: {
+  partnerHotelId: string;
+  status: string;
+  method: string | null;
+  score: number;
+  referenceHotelId: string | null;
+  referenceHotelName: string | null;
+  review?: { decision: string; decidedAt: string };
+}) => ({
   partnerHotelId: row.partnerHotelId,
   status: row.status,
   method: row.method,
@@ -46,14 +60,20 @@ const batch = (as: Caller, jobId: string, decisions: unknown, headers?: Record<s
 const jobOf = async (as: Caller, jobId: string) => (await api.request('GET', `/api/v1/mapping/${jobId}`, { as })).body;
 const rowOf = async (as: Caller, jobId: string, partnerHotelId: string) =>
   (await api.request('GET', `/api/v1/mapping/${jobId}/results?partnerHotelId=${partnerHotelId}`, { as })).body.results[0];
-const entryOf = async (as: Caller, partnerHotelId: string) => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${partnerHotelId}`, { as })).body;
-const resolvedEvents = async (as: Caller) => (await eventOutboxOf(api.runtime).listForOrganization(as.organization.id)).filter((event) => event.type === 'MAPPING_ERROR_RESOLVED');
+const entryOf = async (as: Caller, partnerHotelId: string) =>
+  (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${partnerHotelId}`, { as })).body;
+const resolvedEvents = async (as: Caller) =>
+  (await eventOutboxOf(api.runtime).listForOrganization(as.organization.id)).filter((event) => event.type === 'MAPPING_ERROR_RESOLVED');
 
 /** The book's feed commits made by people, with how many changes each holds. */
 async function reviewCommits(as: Caller): Promise<number[]> {
   const table = tableOf(api.runtime);
   const page = await table.client.send(
-    new QueryCommand({ TableName: table.name, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :commit)', ExpressionAttributeValues: { ':pk': `BOOK#${as.organization.id}`, ':commit': 'COMMIT#' } }),
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :commit)',
+      ExpressionAttributeValues: { ':pk': `BOOK#${as.organization.id}`, ':commit': 'COMMIT#' },
+    }),
   );
   return (page.Items ?? []).filter((item) => item.cause.kind === 'REVIEW').map((item) => item.changeCount as number);
 }
@@ -70,16 +90,27 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     const riskOf = (row: { status: string; score: number }) => (row.status === 'UNMATCHED' ? row.score : 1 - row.score);
     for (const status of ['MATCHED', 'REVIEW', 'UNMATCHED'] as const) {
       const rows = engineRows.filter((row) => row.status === status);
-      assert.equal(job.scores.histogram[status].reduce((sum: number, count: number) => sum + count, 0), rows.length, status);
+      assert.equal(
+        job.scores.histogram[status].reduce((sum: number, count: number) => sum + count, 0),
+        rows.length,
+        status,
+      );
       assert.ok(Math.abs(job.scores.expectedWrong[status] - rows.reduce((sum, row) => sum + riskOf(row), 0)) < 1e-4, status);
     }
     assert.ok(job.scores.expectedWrong.MATCHED > 0);
 
-    const decisions = ids.map((id, i) => (i < 30 ? { partnerHotelId: id, decision: 'NO_MATCH', expectedDecidedAt: null } : { partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[i]!.id, expectedDecidedAt: null }));
+    const decisions = ids.map((id, i) =>
+      i < 30
+        ? { partnerHotelId: id, decision: 'NO_MATCH', expectedDecidedAt: null }
+        : { partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[i]!.id, expectedDecidedAt: null },
+    );
     const accepted = await batch(partner, jobId, decisions);
     assert.equal(accepted.status, 200, accepted.text);
     assert.deepEqual(accepted.body.refused, []);
-    assert.deepEqual(accepted.body.decided.map((row: { partnerHotelId: string }) => row.partnerHotelId), ids);
+    assert.deepEqual(
+      accepted.body.decided.map((row: { partnerHotelId: string }) => row.partnerHotelId),
+      ids,
+    );
     const decidedAt = api.clock.now().toISOString();
     for (const [i, row] of accepted.body.decided.entries()) {
       assert.equal(row.status, i < 30 ? 'UNMATCHED' : 'MATCHED');
@@ -92,7 +123,8 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     const decidedJob = await jobOf(partner, jobId);
     assert.deepEqual(decidedJob.counts, { ...before, matched: 40, review: 0, unmatched: 30 });
     // Every row decided: none is left to be wrong; the histogram stays the engine's.
-    for (const status of ['MATCHED', 'REVIEW', 'UNMATCHED'] as const) assert.ok(Math.abs(decidedJob.scores.expectedWrong[status]) < 1e-4, status);
+    for (const status of ['MATCHED', 'REVIEW', 'UNMATCHED'] as const)
+      assert.ok(Math.abs(decidedJob.scores.expectedWrong[status]) < 1e-4, status);
     assert.deepEqual(decidedJob.scores.histogram, job.scores.histogram);
     const entry = await entryOf(partner, 'X12');
     assert.equal(entry.status, 'MATCHED');
@@ -100,20 +132,28 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     assert.equal(entry.decision.decision, 'MATCH');
     assert.equal((await entryOf(partner, 'P3')).decision.decision, 'NO_MATCH');
     // One feed commit per transaction of rows.
-    assert.deepEqual(await reviewCommits(partner), blocksOf(ids, DECISIONS_PER_COMMIT).map((block) => block.length));
+    assert.deepEqual(
+      await reviewCommits(partner),
+      blocksOf(ids, DECISIONS_PER_COMMIT).map((block) => block.length),
+    );
     assert.equal((await resolvedEvents(partner)).length, 70);
 
     const undone = await batch(
       partner,
       jobId,
-      accepted.body.decided.map((row: { partnerHotelId: string; review: { decidedAt: string } }) => ({ partnerHotelId: row.partnerHotelId, decision: 'WITHDRAW', expectedDecidedAt: row.review.decidedAt })),
+      accepted.body.decided.map((row: { partnerHotelId: string; review: { decidedAt: string } }) => ({
+        partnerHotelId: row.partnerHotelId,
+        decision: 'WITHDRAW',
+        expectedDecidedAt: row.review.decidedAt,
+      })),
     );
     assert.equal(undone.status, 200, undone.text);
     assert.deepEqual(undone.body.decided, engineRows.map(brief));
     assert.deepEqual(await Promise.all(ids.map((id) => rowOf(partner, jobId, id))), engineRows, "the engine's rows as they were");
     const undoneJob = await jobOf(partner, jobId);
     assert.deepEqual(undoneJob.counts, before);
-    for (const status of ['MATCHED', 'REVIEW', 'UNMATCHED'] as const) assert.ok(Math.abs(undoneJob.scores.expectedWrong[status] - job.scores.expectedWrong[status]) < 1e-4, status);
+    for (const status of ['MATCHED', 'REVIEW', 'UNMATCHED'] as const)
+      assert.ok(Math.abs(undoneJob.scores.expectedWrong[status] - job.scores.expectedWrong[status]) < 1e-4, status);
     const back = await entryOf(partner, 'X12');
     assert.equal(back.decision, undefined);
     assert.equal((await resolvedEvents(partner)).length, 140);
@@ -122,7 +162,10 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
   it('refuses row by row what a single review refuses, decides the rest, and changes nothing of the refused', async () => {
     const partner = await api.newOrganization();
     const jobId = await partnerJob(partner, 3, 3);
-    const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: 'X2', decision: 'NO_MATCH' } });
+    const decided = await api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+      as: partner,
+      json: { partnerHotelId: 'X2', decision: 'NO_MATCH' },
+    });
     assert.equal(decided.status, 200);
     const before = (await jobOf(partner, jobId)).counts;
 
@@ -135,13 +178,21 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
       { partnerHotelId: 'X0', decision: 'MATCH', referenceHotelId: hotels[7]!.id },
     ]);
     assert.equal(answer.status, 200, answer.text);
-    assert.deepEqual(answer.body.decided.map((row: { partnerHotelId: string; status: string }) => [row.partnerHotelId, row.status]), [
-      ['P0', 'UNMATCHED'],
-      ['X0', 'MATCHED'],
-    ]);
+    assert.deepEqual(
+      answer.body.decided.map((row: { partnerHotelId: string; status: string }) => [row.partnerHotelId, row.status]),
+      [
+        ['P0', 'UNMATCHED'],
+        ['X0', 'MATCHED'],
+      ],
+    );
     assert.deepEqual(answer.body.refused, [
       { partnerHotelId: 'nope', status: 404, error: 'Not Found', message: 'The job has no result for partner hotel nope.' },
-      { partnerHotelId: 'P1', status: 400, error: 'Bad Request', message: 'referenceHotelId: no reference hotel has the id 0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d9999.' },
+      {
+        partnerHotelId: 'P1',
+        status: 400,
+        error: 'Bad Request',
+        message: 'referenceHotelId: no reference hotel has the id 0b6f1c1e-5d0a-4a57-9a43-2f5b8c1d9999.',
+      },
       { partnerHotelId: 'P2', status: 409, error: 'Conflict', message: 'The row P2 has no decision to withdraw.' },
       {
         partnerHotelId: 'X2',
@@ -160,9 +211,24 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     const jobId = await partnerJob(partner, 2, 1);
     const cases: [unknown, RegExp][] = [
       [[], /^decisions: must hold at least one decision/],
-      [Array.from({ length: 501 }, (_, i) => ({ partnerHotelId: `P${i}`, decision: 'NO_MATCH' })), /^decisions: must hold at most 500 decisions/],
-      [[{ partnerHotelId: 'P0', decision: 'NO_MATCH' }, { partnerHotelId: 'P1', decision: 'MAYBE' }], /^decisions\.1\.decision: must be MATCH, NO_MATCH or WITHDRAW/],
-      [[{ partnerHotelId: 'P0', decision: 'NO_MATCH' }, { partnerHotelId: 'P0', decision: 'WITHDRAW' }], /^decisions: the row P0 is decided twice/],
+      [
+        Array.from({ length: 501 }, (_, i) => ({ partnerHotelId: `P${i}`, decision: 'NO_MATCH' })),
+        /^decisions: must hold at most 500 decisions/,
+      ],
+      [
+        [
+          { partnerHotelId: 'P0', decision: 'NO_MATCH' },
+          { partnerHotelId: 'P1', decision: 'MAYBE' },
+        ],
+        /^decisions\.1\.decision: must be MATCH, NO_MATCH or WITHDRAW/,
+      ],
+      [
+        [
+          { partnerHotelId: 'P0', decision: 'NO_MATCH' },
+          { partnerHotelId: 'P0', decision: 'WITHDRAW' },
+        ],
+        /^decisions: the row P0 is decided twice/,
+      ],
     ];
     for (const [decisions, message] of cases) {
       const answer = await batch(partner, jobId, decisions);
@@ -187,7 +253,10 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     assert.equal((await resolvedEvents(partner)).length, 3);
     // Without the key, the same batch is checked again: each row changed since it was read.
     const unkeyed = await batch(partner, jobId, decisions);
-    assert.deepEqual(unkeyed.body.refused.map((row: { status: number }) => row.status), [409, 409, 409]);
+    assert.deepEqual(
+      unkeyed.body.refused.map((row: { status: number }) => row.status),
+      [409, 409, 409],
+    );
   });
 
   it('keeps the counts true when a batch and single reviews decide the same rows at once', async () => {
@@ -195,14 +264,28 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     const jobId = await partnerJob(partner, 0, 30);
     const ids = Array.from({ length: 30 }, (_, i) => `X${i}`);
     const [bulk, ...singles] = await Promise.all([
-      batch(partner, jobId, ids.map((id) => ({ partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[1]!.id, expectedDecidedAt: null }))),
-      ...ids.filter((_, i) => i % 3 === 0).map((id) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as: partner, json: { partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[2]!.id, expectedDecidedAt: null } })),
+      batch(
+        partner,
+        jobId,
+        ids.map((id) => ({ partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[1]!.id, expectedDecidedAt: null })),
+      ),
+      ...ids
+        .filter((_, i) => i % 3 === 0)
+        .map((id) =>
+          api.request('POST', `/api/v1/mapping/${jobId}/reviews`, {
+            as: partner,
+            json: { partnerHotelId: id, decision: 'MATCH', referenceHotelId: hotels[2]!.id, expectedDecidedAt: null },
+          }),
+        ),
     ]);
     assert.equal(bulk.status, 200, bulk.text);
     // Eleven writers take turns on the book's feed: under a loaded machine a single review may outlast
     // its function's time and answer 503 (its decision may still land). None is decided twice.
     const statuses = singles.map((answer) => answer.status);
-    assert.ok(statuses.every((status) => status === 200 || status === 409 || status === 503), JSON.stringify(statuses));
+    assert.ok(
+      statuses.every((status) => status === 200 || status === 409 || status === 503),
+      JSON.stringify(statuses),
+    );
     assert.ok(bulk.body.refused.every((row: { status: number }) => row.status === 409));
     assert.ok(bulk.body.decided.length + statuses.filter((status) => status === 200).length <= 30);
     // Every row ends decided once, by the batch or by its single review: one event each, the counts exact.
@@ -210,7 +293,10 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     while ((await resolvedEvents(partner)).length < 30 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await resolvedEvents(partner)).length, 30);
     const rows = await Promise.all(ids.map((id) => rowOf(partner, jobId, id)));
-    assert.ok(rows.every((row) => row.status === 'MATCHED' && row.review?.decision === 'MATCH'), JSON.stringify(rows.map((row) => row.status)));
+    assert.ok(
+      rows.every((row) => row.status === 'MATCHED' && row.review?.decision === 'MATCH'),
+      JSON.stringify(rows.map((row) => row.status)),
+    );
     assert.equal((await jobOf(partner, jobId)).counts.matched, 30);
   });
 
@@ -223,7 +309,10 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     assert.equal((await rowOf(partner, jobId, 'X0')).review, undefined);
 
     const lean = await api.serveLean([mappingJobRoutes.reviewMappingResults]);
-    const answer = await lean('POST', `/api/v1/mapping/${jobId}/reviews/batch`, { as: partner, json: { decisions: [{ partnerHotelId: 'X1', decision: 'NO_MATCH' }] } });
+    const answer = await lean('POST', `/api/v1/mapping/${jobId}/reviews/batch`, {
+      as: partner,
+      json: { decisions: [{ partnerHotelId: 'X1', decision: 'NO_MATCH' }] },
+    });
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(answer.body.refused, []);
     assert.equal(answer.body.decided[0].review.decision, 'NO_MATCH');
@@ -232,7 +321,8 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
     form.append('name', 'one hotel');
     form.append('file', new Blob(['id,name\nA,Somewhere Hotel'], { type: 'text/csv' }), 'hotels.csv');
     const inventory = (await api.request('POST', '/api/v1/partner-inventories', { as: partner, body: form })).body.partnerInventoryId;
-    const pending = (await api.request('POST', '/api/v1/mapping', { as: partner, json: { partnerInventoryId: inventory } })).body.mappingJobId;
+    const pending = (await api.request('POST', '/api/v1/mapping', { as: partner, json: { partnerInventoryId: inventory } })).body
+      .mappingJobId;
     const early = await batch(partner, pending, [{ partnerHotelId: 'A', decision: 'NO_MATCH' }]);
     assert.equal(early.status, 409, early.text);
     await api.messaging.idle();

@@ -47,7 +47,20 @@ async function tableDigest(): Promise<string> {
 const badSegment = fc.oneof(
   fc.string({ minLength: 1, maxLength: 40 }),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
-  fc.constantFrom('..', '%00', '%ZZ', '%E0%A4%A', 'null', '-1', '1e309', 'NaN', '\u0000', "' OR 1=1 --", 'a'.repeat(600), '00000000-0000-0000-0000-00000000000g'),
+  fc.constantFrom(
+    '..',
+    '%00',
+    '%ZZ',
+    '%E0%A4%A',
+    'null',
+    '-1',
+    '1e309',
+    'NaN',
+    '\u0000',
+    "' OR 1=1 --",
+    'a'.repeat(600),
+    '00000000-0000-0000-0000-00000000000g',
+  ),
 );
 const badScalar = fc.oneof(
   fc.string({ maxLength: 30 }),
@@ -68,25 +81,41 @@ function attempts(route: RouteDefinition): fc.Arbitrary<Attempt> {
   const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].length;
   const queryKeys = route.query ? Object.keys((route.query as unknown as { entries: Record<string, unknown> }).entries ?? {}) : [];
   const key = queryKeys.length ? fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 10 })) : fc.string({ maxLength: 10 });
-  return fc
-    .record({
-      pathValues: fc.array(badSegment, { minLength: parameters, maxLength: parameters }),
-      query: fc.array(fc.tuple(key, badScalar), { maxLength: 4 }),
-      body: route.body
-        ? fc.oneof(
-            fc.record({ kind: fc.constant('json' as const), value: badJson }),
-            fc.record({
-              kind: fc.constant('raw' as const),
-              contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml'),
-              text: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('{', '{"a":', '\u0000', '--x\r\nContent-Disposition: form-data; name="f"\r\n\r\nv\r\n--x--',
-                // Cut off inside a file part (see also cut-off-bodies.test.ts)
-                '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nid,na')),
-            }),
-          )
-        : fc.constant({ kind: 'none' as const }),
-    })
-    // An attempt with nothing in it is the plain request of a route whose input is all optional: not bad input.
-    .filter((attempt) => attempt.pathValues.length > 0 || attempt.query.length > 0 || attempt.body.kind !== 'none');
+  return (
+    fc
+      .record({
+        pathValues: fc.array(badSegment, { minLength: parameters, maxLength: parameters }),
+        query: fc.array(fc.tuple(key, badScalar), { maxLength: 4 }),
+        body: route.body
+          ? fc.oneof(
+              fc.record({ kind: fc.constant('json' as const), value: badJson }),
+              fc.record({
+                kind: fc.constant('raw' as const),
+                contentType: fc.constantFrom(
+                  'application/json',
+                  'text/plain',
+                  'application/x-www-form-urlencoded',
+                  'multipart/form-data; boundary=x',
+                  'application/xml',
+                ),
+                text: fc.oneof(
+                  fc.string({ maxLength: 200 }),
+                  fc.constantFrom(
+                    '{',
+                    '{"a":',
+                    '\u0000',
+                    '--x\r\nContent-Disposition: form-data; name="f"\r\n\r\nv\r\n--x--',
+                    // Cut off inside a file part (see also cut-off-bodies.test.ts)
+                    '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nid,na',
+                  ),
+                ),
+              }),
+            )
+          : fc.constant({ kind: 'none' as const }),
+      })
+      // An attempt with nothing in it is the plain request of a route whose input is all optional: not bad input.
+      .filter((attempt) => attempt.pathValues.length > 0 || attempt.query.length > 0 || attempt.body.kind !== 'none')
+  );
 }
 
 function pathOf(route: RouteDefinition, values: string[]): string {
@@ -128,7 +157,10 @@ describe('every route under generated bad input', () => {
           if (answer.status >= 400) {
             assert.equal(typeof answer.body, 'object', where);
             assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'message'], where);
-            assert.ok(typeof answer.body.error === 'string' && typeof answer.body.message === 'string' && answer.body.message.length > 0, where);
+            assert.ok(
+              typeof answer.body.error === 'string' && typeof answer.body.message === 'string' && answer.body.message.length > 0,
+              where,
+            );
           } else {
             assert.equal(route.method, 'GET', `a change went through on bad input: ${where}`);
           }

@@ -19,11 +19,18 @@ const api = await startTestApi();
 await seedReferenceInventory(api.runtime, REFERENCE);
 
 const csv = (count: number) =>
-  [formatCsvRow(['id', 'name', 'city', 'country', 'lat', 'lon']), ...hotels.slice(0, count).map((hotel, i) => formatCsvRow([`P${i}`, hotel.name, hotel.city, hotel.country, hotel.lat, hotel.lon]))].join('\n');
+  [
+    formatCsvRow(['id', 'name', 'city', 'country', 'lat', 'lon']),
+    ...hotels.slice(0, count).map((hotel, i) => formatCsvRow([`P${i}`, hotel.name, hotel.city, hotel.country, hotel.lat, hotel.lon])),
+  ].join('\n');
 
 const lease = (as: Caller, jobId: string, holder: string, partnerHotelIds: string[], seconds?: number) =>
-  api.request('PUT', `/api/v1/mapping/${jobId}/leases/${holder}`, { as, json: { partnerHotelIds, ...(seconds !== undefined && { seconds }) } });
-const review = (as: Caller, jobId: string, json: Record<string, unknown>) => api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as, json });
+  api.request('PUT', `/api/v1/mapping/${jobId}/leases/${holder}`, {
+    as,
+    json: { partnerHotelIds, ...(seconds !== undefined && { seconds }) },
+  });
+const review = (as: Caller, jobId: string, json: Record<string, unknown>) =>
+  api.request('POST', `/api/v1/mapping/${jobId}/reviews`, { as, json });
 const ids = (rows: { partnerHotelId: string }[]) => rows.map((row) => row.partnerHotelId);
 
 describe('row leases', () => {
@@ -33,7 +40,10 @@ describe('row leases', () => {
     const first = await lease(partner, jobId, 'reviewer-a', ['P0', 'P1', 'P2', 'P3', 'P4']);
     assert.equal(first.status, 200, first.text);
     const until = new Date(api.clock.now().getTime() + 90_000).toISOString();
-    assert.deepEqual(first.body, { leased: ['P0', 'P1', 'P2', 'P3', 'P4'].map((partnerHotelId) => ({ partnerHotelId, expiresAt: until, decidedAt: null })), taken: [] });
+    assert.deepEqual(first.body, {
+      leased: ['P0', 'P1', 'P2', 'P3', 'P4'].map((partnerHotelId) => ({ partnerHotelId, expiresAt: until, decidedAt: null })),
+      taken: [],
+    });
 
     const second = await lease(partner, jobId, 'reviewer-b', ['P3', 'P4', 'P5', 'P6']);
     assert.deepEqual(ids(second.body.leased), ['P5', 'P6']);
@@ -46,7 +56,11 @@ describe('row leases', () => {
     api.clock.advance(30_000);
     const renewed = await lease(partner, jobId, 'reviewer-a', ['P3', 'P4', 'P7'], 120);
     assert.deepEqual(ids(renewed.body.leased), ['P3', 'P4', 'P7']);
-    assert.ok(renewed.body.leased.every((row: { expiresAt: string }) => row.expiresAt === new Date(api.clock.now().getTime() + 120_000).toISOString()));
+    assert.ok(
+      renewed.body.leased.every(
+        (row: { expiresAt: string }) => row.expiresAt === new Date(api.clock.now().getTime() + 120_000).toISOString(),
+      ),
+    );
     assert.deepEqual(ids((await lease(partner, jobId, 'reviewer-b', ['P0', 'P1', 'P3'])).body.leased), ['P0', 'P1']);
 
     // A lease nobody renews ends by itself.
@@ -66,9 +80,15 @@ describe('row leases', () => {
     ]) {
       const refused = await review(partner, jobId, json);
       assert.equal(refused.status, 409, refused.text);
-      assert.equal(refused.body.message, 'The row P0 is being reviewed by someone else (leased to another reviewer for a short while); decide it once they leave it.');
+      assert.equal(
+        refused.body.message,
+        'The row P0 is being reviewed by someone else (leased to another reviewer for a short while); decide it once they leave it.',
+      );
     }
-    assert.equal((await api.request('GET', `/api/v1/mapping/${jobId}/results?partnerHotelId=P0`, { as: partner })).body.results[0].review, undefined);
+    assert.equal(
+      (await api.request('GET', `/api/v1/mapping/${jobId}/results?partnerHotelId=P0`, { as: partner })).body.results[0].review,
+      undefined,
+    );
     const decided = await review(partner, jobId, { partnerHotelId: 'P0', decision: 'NO_MATCH', leaseHolder: 'reviewer-a' });
     assert.equal(decided.status, 200, decided.text);
     // A row no one holds is decided by anyone.
@@ -76,19 +96,28 @@ describe('row leases', () => {
 
     const batch = await api.request('POST', `/api/v1/mapping/${jobId}/reviews/batch`, {
       as: partner,
-      json: { leaseHolder: 'reviewer-b', decisions: ['P1', 'P2', 'P3'].map((partnerHotelId) => ({ partnerHotelId, decision: 'NO_MATCH' })) },
+      json: {
+        leaseHolder: 'reviewer-b',
+        decisions: ['P1', 'P2', 'P3'].map((partnerHotelId) => ({ partnerHotelId, decision: 'NO_MATCH' })),
+      },
     });
     assert.equal(batch.status, 200, batch.text);
     assert.deepEqual(ids(batch.body.decided), ['P2', 'P3']);
-    assert.deepEqual(batch.body.refused.map((row: { partnerHotelId: string; status: number }) => [row.partnerHotelId, row.status]), [['P1', 409]]);
+    assert.deepEqual(
+      batch.body.refused.map((row: { partnerHotelId: string; status: number }) => [row.partnerHotelId, row.status]),
+      [['P1', 409]],
+    );
 
     // Reviewer a moves on; b is leased P0 and told it was decided since.
     await lease(partner, jobId, 'reviewer-a', ['P1']);
     const held = await lease(partner, jobId, 'reviewer-b', ['P0', 'P4']);
-    assert.deepEqual(held.body.leased.map((row: { partnerHotelId: string; decidedAt: string | null }) => [row.partnerHotelId, row.decidedAt]), [
-      ['P0', decided.body.review.decidedAt],
-      ['P4', null],
-    ]);
+    assert.deepEqual(
+      held.body.leased.map((row: { partnerHotelId: string; decidedAt: string | null }) => [row.partnerHotelId, row.decidedAt]),
+      [
+        ['P0', decided.body.review.decidedAt],
+        ['P4', null],
+      ],
+    );
 
     // Leaving releases every row of the holder.
     const left = await api.request('DELETE', `/api/v1/mapping/${jobId}/leases/reviewer-a`, { as: partner });
@@ -120,7 +149,10 @@ describe('row leases', () => {
     assert.deepEqual(ids((await lease(partner, jobId, 'reviewer-a', ['P0'])).body.leased), ['P0']);
 
     const leaseAlone = await api.serveLean([mappingJobRoutes.leaseMappingResults]);
-    const leased = await leaseAlone('PUT', `/api/v1/mapping/${jobId}/leases/reviewer-b`, { as: partner, json: { partnerHotelIds: ['P0', 'P1'] } });
+    const leased = await leaseAlone('PUT', `/api/v1/mapping/${jobId}/leases/reviewer-b`, {
+      as: partner,
+      json: { partnerHotelIds: ['P0', 'P1'] },
+    });
     assert.equal(leased.status, 200, leased.text);
     assert.deepEqual(ids(leased.body.leased), ['P1']);
     const leaveAlone = await api.serveLean([mappingJobRoutes.leaveMappingResults]);
@@ -131,7 +163,8 @@ describe('row leases', () => {
     form.append('name', 'running');
     form.append('file', new Blob([csv(2)], { type: 'text/csv' }), 'hotels.csv');
     const inventory = (await api.request('POST', '/api/v1/partner-inventories', { as: stranger, body: form })).body.partnerInventoryId;
-    const running = (await api.request('POST', '/api/v1/mapping', { as: stranger, json: { partnerInventoryId: inventory } })).body.mappingJobId;
+    const running = (await api.request('POST', '/api/v1/mapping', { as: stranger, json: { partnerInventoryId: inventory } })).body
+      .mappingJobId;
     assert.equal((await lease(stranger, running, 'reviewer-a', ['P0'])).status, 409);
     await api.messaging.idle();
   });

@@ -69,12 +69,22 @@ describe('POST /api/v1/suppliers/request', () => {
 
   it('accepts JSON (an array of objects) and XLSX files, really parsing them', async () => {
     const caller = await api.newOrganization();
-    const json = JSON.stringify([{ id: 'A', name: 'One' }, { id: 'B', name: 'Two' }, { id: 'C', name: 'Three' }]);
+    const json = JSON.stringify([
+      { id: 'A', name: 'One' },
+      { id: 'B', name: 'Two' },
+      { id: 'C', name: 'Three' },
+    ]);
     const jsonResponse = await submit(caller, form({ supplierName: 'Json Co' }, { name: 'hotels.json', data: json }));
     assert.equal(jsonResponse.status, 202);
     assert.equal(jsonResponse.body.rowCount, 3);
 
-    const xlsx = await xlsxFile([['id', 'name'], ['X1', 'Xlsx Hotel'], ['X2', 'Other Hotel'], ['X3', 'Third'], ['X4', 'Fourth']]);
+    const xlsx = await xlsxFile([
+      ['id', 'name'],
+      ['X1', 'Xlsx Hotel'],
+      ['X2', 'Other Hotel'],
+      ['X3', 'Third'],
+      ['X4', 'Fourth'],
+    ]);
     const xlsxResponse = await submit(caller, form({ supplierName: 'Excel Co' }, { name: 'hotels.xlsx', data: xlsx }));
     assert.equal(xlsxResponse.status, 202);
     assert.equal(xlsxResponse.body.rowCount, 4);
@@ -82,17 +92,19 @@ describe('POST /api/v1/suppliers/request', () => {
     api.clock.advance(1000);
     const listed = await listRequests(caller);
     assert.equal(listed.body.total, 2);
-    assert.deepEqual(
-      listed.body.requests.map((r: { supplierName: string }) => r.supplierName).sort(),
-      ['Excel Co', 'Json Co'],
-    );
+    assert.deepEqual(listed.body.requests.map((r: { supplierName: string }) => r.supplierName).sort(), ['Excel Co', 'Json Co']);
   });
 
   it('a request cut off before its record is stored keeps no file', async () => {
     const caller = await api.newOrganization();
-    await cutOffAt(supplierStoreOf(api.runtime), 'putRequest', () => true, async () => {
-      assert.equal((await submit(caller, form({ supplierName: 'Cut Off Beds' }, { name: 'hotels.csv', data: CSV }))).status, 500);
-    });
+    await cutOffAt(
+      supplierStoreOf(api.runtime),
+      'putRequest',
+      () => true,
+      async () => {
+        assert.equal((await submit(caller, form({ supplierName: 'Cut Off Beds' }, { name: 'hotels.csv', data: CSV }))).status, 500);
+      },
+    );
     await assertNothingStored(caller);
     assert.deepEqual(await objectKeysUnder(api.runtime, `supplier-requests/${caller.organization.id}/`), []);
   });
@@ -104,7 +116,10 @@ describe('POST /api/v1/suppliers/request', () => {
       api.clock.advance(60_000);
     }
     const { body } = await listRequests(caller);
-    assert.deepEqual(body.requests.map((r: { supplierName: string }) => r.supplierName), ['Third', 'Second', 'First']);
+    assert.deepEqual(
+      body.requests.map((r: { supplierName: string }) => r.supplierName),
+      ['Third', 'Second', 'First'],
+    );
   });
 
   it('answers 400 for missing or invalid fields and stores nothing', async () => {

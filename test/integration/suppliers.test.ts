@@ -7,17 +7,14 @@ import { organizationStoreOf } from '../../shared/organizations';
 
 const active = SUPPLIER_CATALOGUE.filter((s) => s.isActive);
 const inactive = SUPPLIER_CATALOGUE.find((s) => !s.isActive)!;
-const [first, second, third] = active as [typeof active[0], typeof active[0], typeof active[0]];
+const [first, second, third] = active as [(typeof active)[0], (typeof active)[0], (typeof active)[0]];
 const UNKNOWN_ID = '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 const api = await startTestApi();
 
-const connect = (as: Caller, supplierId: string) =>
-  api.request('POST', `/api/v1/suppliers/${supplierId}/connect`, { as });
-const disconnect = (as: Caller, supplierId: string) =>
-  api.request('DELETE', `/api/v1/suppliers/${supplierId}/disconnect`, { as });
-const mySuppliers = (as: Caller) =>
-  api.request('GET', '/api/v1/suppliers/my-suppliers', { as });
+const connect = (as: Caller, supplierId: string) => api.request('POST', `/api/v1/suppliers/${supplierId}/connect`, { as });
+const disconnect = (as: Caller, supplierId: string) => api.request('DELETE', `/api/v1/suppliers/${supplierId}/disconnect`, { as });
+const mySuppliers = (as: Caller) => api.request('GET', '/api/v1/suppliers/my-suppliers', { as });
 
 describe('GET /api/v1/suppliers', () => {
   it('lists only active suppliers, by name, with a total, without a credential', async () => {
@@ -28,7 +25,10 @@ describe('GET /api/v1/suppliers', () => {
     assert.ok(body.suppliers.every((s: { isActive: boolean }) => s.isActive));
     assert.ok(!body.suppliers.some((s: { id: string }) => s.id === inactive.id));
     const names = body.suppliers.map((s: { name: string }) => s.name);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
     assert.deepEqual(Object.keys(body.suppliers[0]).sort(), ['code', 'description', 'id', 'isActive', 'logoUrl', 'name']);
   });
 });
@@ -49,9 +49,7 @@ describe('connecting and disconnecting', () => {
     assert.equal(body.connectedAt, api.clock.now().toISOString());
 
     const after = await mySuppliers(caller);
-    assert.deepEqual(after.body.suppliers, [
-      { id: first.id, code: first.code, name: first.name, connectedAt: body.connectedAt },
-    ]);
+    assert.deepEqual(after.body.suppliers, [{ id: first.id, code: first.code, name: first.name, connectedAt: body.connectedAt }]);
     assert.equal(after.body.total, 1);
     assert.equal(after.body.remainingSupplierBudget, 1);
   });

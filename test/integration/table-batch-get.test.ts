@@ -10,7 +10,10 @@ describe('batchGet', () => {
   it('answers each key in the order asked, undefined where there is no item, over several calls', async () => {
     const table = tableOf(api.runtime);
     const key = (i: number) => ({ PK: 'TEST#batch-get', SK: `ITEM#${String(i).padStart(4, '0')}` });
-    await batchWrite(table, Array.from({ length: 150 }, (_, i) => ({ PutRequest: { Item: { ...key(i), value: i } } })));
+    await batchWrite(
+      table,
+      Array.from({ length: 150 }, (_, i) => ({ PutRequest: { Item: { ...key(i), value: i } } })),
+    );
 
     const asked = [...Array.from({ length: 180 }, (_, i) => key(179 - i)), key(3), key(3), key(999)];
     const items = await batchGet(table, asked);

@@ -20,7 +20,9 @@ type Row = (string | number)[];
 const HEADER = ['id', 'name', 'address', 'city', 'country', 'lat', 'lon'];
 /** 30 reference hotels as they are, 8 hotels that exist nowhere, and hotel 0 listed a second time (the cross-row rule's case). */
 const ROWS: Row[] = [
-  ...hotels.slice(0, 30).map((hotel, i) => [`P${i}`, hotel.name, hotel.address ?? '', hotel.city ?? '', hotel.country ?? '', hotel.lat!, hotel.lon!]),
+  ...hotels
+    .slice(0, 30)
+    .map((hotel, i) => [`P${i}`, hotel.name, hotel.address ?? '', hotel.city ?? '', hotel.country ?? '', hotel.lat!, hotel.lon!]),
   ...Array.from({ length: 8 }, (_, i) => [`X${i}`, `Zzyzx Qwerty Lodge ${i}`, '', 'Nowhere', 'Iceland', 63.1 + i / 100, -19.9]),
   [`Q0`, hotels[0]!.name, hotels[0]!.address ?? '', hotels[0]!.city ?? '', hotels[0]!.country ?? '', hotels[0]!.lat!, hotels[0]!.lon!],
 ];
@@ -54,7 +56,8 @@ const results = async (as: Caller, jobId: string) => {
 };
 const totalMappings = async (as: Caller) => (await api.request('GET', '/api/v1/billing/usage', { as })).body.totalMappings;
 const bookPosition = async (as: Caller) => (await api.request('GET', '/api/v1/mapping-book', { as })).body.position;
-const entry = async (as: Caller, partnerHotelId: string) => (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${partnerHotelId}`, { as })).body;
+const entry = async (as: Caller, partnerHotelId: string) =>
+  (await api.request('GET', `/api/v1/mapping-book/entry?partnerHotelId=${partnerHotelId}`, { as })).body;
 
 describe('a row unchanged since the mapping book took it', () => {
   it('is answered from the book and not charged: an identical re-upload maps nothing, charges nothing and changes nothing in the book or its feed', async () => {
@@ -65,7 +68,10 @@ describe('a row unchanged since the mapping book took it', () => {
     const firstResults = await results(partner, first.job.mappingJobId);
     assert.match(firstResults.find((row) => row.partnerHotelId === 'Q0').reason, /partner row P0/, 'the cross-row rule changed a row');
     // A person's decision on the book.
-    const decided = await api.request('POST', '/api/v1/mapping-book/reviews', { as: partner, json: { partnerHotelId: 'P3', decision: 'MATCH', referenceHotelId: hotels[200]!.id } });
+    const decided = await api.request('POST', '/api/v1/mapping-book/reviews', {
+      as: partner,
+      json: { partnerHotelId: 'P3', decision: 'MATCH', referenceHotelId: hotels[200]!.id },
+    });
     assert.equal(decided.status, 200, decided.text);
     const position = await bookPosition(partner);
 
@@ -83,8 +89,21 @@ describe('a row unchanged since the mapping book took it', () => {
     const first = await mapInventory(partner, ROWS);
     const firstResults = await results(partner, first.job.mappingJobId);
     // Two rows of forty changed (a name, a pin), one new.
-    const changed = ROWS.map((row) => (row[0] === 'P4' ? [row[0], `${row[1]} Annex`, ...row.slice(2)] : row[0] === 'X1' ? [...row.slice(0, 5), 64.5, -20.5] : row));
-    const next = await mapInventory(partner, [...changed, [`P40`, hotels[40]!.name, hotels[40]!.address ?? '', hotels[40]!.city ?? '', hotels[40]!.country ?? '', hotels[40]!.lat!, hotels[40]!.lon!]]);
+    const changed = ROWS.map((row) =>
+      row[0] === 'P4' ? [row[0], `${row[1]} Annex`, ...row.slice(2)] : row[0] === 'X1' ? [...row.slice(0, 5), 64.5, -20.5] : row,
+    );
+    const next = await mapInventory(partner, [
+      ...changed,
+      [
+        `P40`,
+        hotels[40]!.name,
+        hotels[40]!.address ?? '',
+        hotels[40]!.city ?? '',
+        hotels[40]!.country ?? '',
+        hotels[40]!.lat!,
+        hotels[40]!.lon!,
+      ],
+    ]);
     assert.deepEqual([next.job.counts.processed, next.job.counts.unchanged, next.engineRows], [40, 37, 3]);
     assert.equal(await totalMappings(partner), 39 + 3);
     const nextResults = await results(partner, next.job.mappingJobId);

@@ -17,7 +17,12 @@ describe('validation messages over HTTP', () => {
       ['POST', '/api/v1/api-keys', { name: 42 }, 'name: must be a string, not a number'],
       ['PUT', '/api/v1/export-format', { format: 'csv', includeFields: 'status' }, 'includeFields: must be an array, not a string'],
       ['PUT', '/api/v1/export-format', { format: 'csv', delimiter: null }, 'delimiter: must be a string, not null'],
-      ['POST', '/api/v1/webhook-subscriptions', { url: 'https://hooks.example.com/x', events: 'MAPPING_COMPLETED' }, 'events: must be an array, not a string'],
+      [
+        'POST',
+        '/api/v1/webhook-subscriptions',
+        { url: 'https://hooks.example.com/x', events: 'MAPPING_COMPLETED' },
+        'events: must be an array, not a string',
+      ],
       ['POST', '/api/v1/mapping', { partnerInventoryId: ['x'] }, 'partnerInventoryId: must be a string, not an array'],
     ];
     for (const [method, path, json, message] of cases) {

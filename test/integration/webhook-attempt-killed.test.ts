@@ -78,7 +78,13 @@ describe('a webhook attempt cut off by a kill', () => {
   it('is recorded as lost as soon as the restarted queue hands its message out again, and retried on the schedule', async () => {
     const killed = localRuntime(config, { clock, queueFolder });
     const webhook = await newSubscription(killed.runtime);
-    const event = { id: randomUUID(), type: 'MAPPING_COMPLETED' as const, organizationId: webhook.organizationId, occurredAt: clock.now().toISOString(), data: { mappingJobId: randomUUID(), status: 'COMPLETED' } };
+    const event = {
+      id: randomUUID(),
+      type: 'MAPPING_COMPLETED' as const,
+      organizationId: webhook.organizationId,
+      occurredAt: clock.now().toISOString(),
+      data: { mappingJobId: randomUUID(), status: 'COMPLETED' },
+    };
     const delivery = await startDelivery(deliveryPorts(killed.runtime), webhook, event, { test: false });
     // The worker sends attempt 1 and never hears back: the process dies here.
     void killed.messaging.idle();
@@ -98,7 +104,10 @@ describe('a webhook attempt cut off by a kill', () => {
     await restarted.messaging.idle();
     const done = (await deliveries.get(webhook.organizationId, delivery.id))!;
     assert.equal(done.status, 'SUCCEEDED');
-    assert.deepEqual(done.attempts.map((attempt) => attempt.succeeded), [false, true]);
+    assert.deepEqual(
+      done.attempts.map((attempt) => attempt.succeeded),
+      [false, true],
+    );
     // The receiver got the cut-off attempt too: the retry is a duplicate, with the same webhook-id.
     assert.equal(received.length, 2);
     assert.equal(received[1]!.webhookId, received[0]!.webhookId);
@@ -106,6 +115,10 @@ describe('a webhook attempt cut off by a kill', () => {
 
     for (const response of held) response.writeHead(200).end();
     await killed.messaging.idle();
-    assert.deepEqual((await deliveries.get(webhook.organizationId, delivery.id))!.attempts.length, 2, 'the killed worker records nothing after the fact');
+    assert.deepEqual(
+      (await deliveries.get(webhook.organizationId, delivery.id))!.attempts.length,
+      2,
+      'the killed worker records nothing after the fact',
+    );
   });
 });

@@ -15,7 +15,14 @@ import { ManualClock } from '../../shared/platform/clock';
 import { createRuntime, type Runtime } from '../../shared/platform/runtime';
 import { secretBoxOf } from '../../shared/platform/secrets/services';
 import { deliveryIdOf } from '../../shared/webhooks/delivery';
-import { abandonAttempt, attemptDelivery, redeliver, startDelivery, type DeliveryPorts, type KnownEvent } from '../../shared/webhooks/dispatch';
+import {
+  abandonAttempt,
+  attemptDelivery,
+  redeliver,
+  startDelivery,
+  type DeliveryPorts,
+  type KnownEvent,
+} from '../../shared/webhooks/dispatch';
 import type { DeliveryMessage } from '../../shared/webhooks/queues';
 import type { AttemptOutcome, WebhookRequest, WebhookSender } from '../../shared/webhooks/sender';
 import { deliveryPorts } from '../../shared/webhooks/services';
@@ -161,7 +168,9 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     assert.equal(scheduled().length, 0);
     let stored = (await deliveries.get(webhook.organizationId, delivery.id))!;
     assert.equal(stored.status, 'RETRYING');
-    assert.deepEqual(stored.attempts, [{ number: 1, attemptedAt: attempt1At.toISOString(), succeeded: false, statusCode: 500, durationMs: 3 }]);
+    assert.deepEqual(stored.attempts, [
+      { number: 1, attemptedAt: attempt1At.toISOString(), succeeded: false, statusCode: 500, durationMs: 3 },
+    ]);
     assert.equal(stored.nextAttemptAt, new Date(attempt1At.getTime() + MINUTE).toISOString());
 
     // Attempt 2, a minute later, fails: attempt 3 waits 300 s on SQS.
@@ -257,7 +266,10 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
       return found;
     };
     sqs.resetHistory();
-    await Promise.all([attemptDelivery({ ...ports, deliveries: racing }, message(1)), attemptDelivery({ ...ports, deliveries: racing }, message(1))]);
+    await Promise.all([
+      attemptDelivery({ ...ports, deliveries: racing }, message(1)),
+      attemptDelivery({ ...ports, deliveries: racing }, message(1)),
+    ]);
     assert.equal(receiver.requests.length, 1, 'sent once');
     assert.deepEqual(sent(), [queued(event, message(2), 60)], 'attempt 2 queued once');
 
@@ -299,7 +311,13 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
       await attemptDelivery(ports, message(attempt));
     }
     clock.advance(10 * MINUTE);
-    scheduler.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'Schedule already exists.', Message: 'Schedule already exists.', $metadata: { httpStatusCode: 409 } }));
+    scheduler.on(CreateScheduleCommand).rejects(
+      new ConflictException({
+        message: 'Schedule already exists.',
+        Message: 'Schedule already exists.',
+        $metadata: { httpStatusCode: 409 },
+      }),
+    );
     sqs.resetHistory();
     await attemptDelivery(ports, message(3));
     // The attempt-3 message delivered again: the same schedule is asked for again, and that is fine too.
@@ -347,7 +365,12 @@ describe('retry schedule of a subscription on SQS and EventBridge Scheduler', ()
     const ports = portsWith(receiver);
     const webhook = await newSubscription();
     const { delivery, message } = await started(ports, webhook);
-    for (const [attempt, wait] of [[1, 0], [2, 1], [3, 5], [4, 30]] as const) {
+    for (const [attempt, wait] of [
+      [1, 0],
+      [2, 1],
+      [3, 5],
+      [4, 30],
+    ] as const) {
       clock.advance(wait * MINUTE);
       await attemptDelivery(ports, message(attempt));
     }

@@ -20,7 +20,13 @@ import { queueOf } from '../../shared/platform/queue/services';
 import { formatCsvRow } from '../../shared/platform/files/csv-format';
 import * as v from 'valibot';
 import { LOOPBACK_DESTINATIONS } from '../../shared/platform/network/destinations';
-import { domainEventQueue, legacyWebhookRoutes, subscriptionRoutes, webhookDeliveryQueue, webhookDescriptions } from '../../shared/webhooks';
+import {
+  domainEventQueue,
+  legacyWebhookRoutes,
+  subscriptionRoutes,
+  webhookDeliveryQueue,
+  webhookDescriptions,
+} from '../../shared/webhooks';
 import { deliveryStoreOf, webhookStoreOf } from '../../shared/webhooks/store';
 import { startDelivery } from '../../shared/webhooks/dispatch';
 import { startPorts } from '../../shared/webhooks/services';
@@ -137,7 +143,10 @@ describe('webhook subscriptions', () => {
 
   it('delivers a test event, signed: the standardwebhooks library and the hand check both verify it', async () => {
     const { id, secret } = await subscribe(partner, '/signed', ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED']);
-    const sent = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: partner, json: { eventType: 'MAPPING_ERROR_RESOLVED' } });
+    const sent = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, {
+      as: partner,
+      json: { eventType: 'MAPPING_ERROR_RESOLVED' },
+    });
     assert.equal(sent.status, 202);
     assert.equal(sent.body.status, 'PENDING');
     await api.messaging.idle();
@@ -171,7 +180,10 @@ describe('webhook subscriptions', () => {
 
   it('refuses a test event of a type the subscription does not receive', async () => {
     const { id } = await subscribe(partner, '/narrow');
-    const refused = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: partner, json: { eventType: 'INVENTORY_DUPLICATE_RESOLVED' } });
+    const refused = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, {
+      as: partner,
+      json: { eventType: 'INVENTORY_DUPLICATE_RESOLVED' },
+    });
     assert.equal(refused.status, 400);
     assert.match(refused.body.message, /receives MAPPING_COMPLETED/);
     assert.equal((await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: partner, json: {} })).status, 400);
@@ -190,7 +202,11 @@ describe('webhook subscriptions', () => {
     api.clock.advance(MINUTE - 1_000);
     await api.messaging.idle();
     assert.equal(receiver.at('/down').length, 1, 'nothing before the minute is up');
-    for (const [wait, count] of [[1_000, 2], [5 * MINUTE, 3], [30 * MINUTE, 4]] as const) {
+    for (const [wait, count] of [
+      [1_000, 2],
+      [5 * MINUTE, 3],
+      [30 * MINUTE, 4],
+    ] as const) {
       api.clock.advance(wait);
       await api.messaging.idle();
       assert.equal(receiver.at('/down').length, count);
@@ -207,13 +223,20 @@ describe('webhook subscriptions', () => {
       detail.attempts.map((attempt: { attemptedAt: string }) => (Date.parse(attempt.attemptedAt) - startedAt) / MINUTE),
       [0, 1, 6, 36],
     );
-    assert.ok(detail.attempts.every((attempt: any) => attempt.statusCode === 503 && attempt.responseBody === 'receiver says no' && !attempt.succeeded));
+    assert.ok(
+      detail.attempts.every(
+        (attempt: any) => attempt.statusCode === 503 && attempt.responseBody === 'receiver says no' && !attempt.succeeded,
+      ),
+    );
     // Every attempt carries the event's id and its own timestamp, and verifies.
     assert.ok(receiver.at('/down').every((request) => request.headers['webhook-id'] === event.id && verifyByHand(secret, request)));
     assert.equal(new Set(receiver.at('/down').map((request) => request.headers['webhook-timestamp'])).size, 4);
 
     const dead = (await deliveriesOf(partner, id, '?status=DEAD_LETTERED')).deliveries;
-    assert.deepEqual(dead.map((d: { id: string }) => d.id), [delivery.id]);
+    assert.deepEqual(
+      dead.map((d: { id: string }) => d.id),
+      [delivery.id],
+    );
     assert.deepEqual((await deliveriesOf(partner, id, '?status=SUCCEEDED')).deliveries, []);
 
     receiver.answer('/down', 200);
@@ -287,7 +310,10 @@ describe('webhook subscriptions', () => {
     receiver.answer('/lost-message', 500, 200);
     await publish(partner.organization.id);
     let [delivery] = (await deliveriesOf(partner, id)).deliveries;
-    assert.equal(api.messaging.drop('webhook-deliveries', (body) => (body as { deliveryId: string }).deliveryId === delivery.id), 1);
+    assert.equal(
+      api.messaging.drop('webhook-deliveries', (body) => (body as { deliveryId: string }).deliveryId === delivery.id),
+      1,
+    );
     const early = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/deliveries/${delivery.id}/redeliver`, { as: partner });
     assert.equal(early.status, 409, 'not while its retry is still due');
     api.clock.advance(17 * MINUTE);
@@ -304,7 +330,13 @@ describe('webhook subscriptions', () => {
     const { id } = await subscribe(owner, '/died-mid-flight');
     const webhook = (await webhookStoreOf(api.runtime).get(owner.organization.id, id))!;
     const occurredAt = api.clock.now().toISOString();
-    const event: KnownEvent = { id: randomUUID(), type: 'MAPPING_COMPLETED', organizationId: owner.organization.id, occurredAt, data: sampleData('MAPPING_COMPLETED', occurredAt) };
+    const event: KnownEvent = {
+      id: randomUUID(),
+      type: 'MAPPING_COMPLETED',
+      organizationId: owner.organization.id,
+      occurredAt,
+      data: sampleData('MAPPING_COMPLETED', occurredAt),
+    };
     const created = await startDelivery(startPorts(api.runtime), webhook, event, { test: false });
     // The worker that took attempt 1 claimed it, maybe sent it, and died before recording it.
     assert.ok(await deliveryStoreOf(api.runtime).claim(created, 1, api.clock.now().toISOString()));
@@ -339,7 +371,10 @@ describe('webhook subscriptions', () => {
       api.request('PUT', `/api/v1/webhook-subscriptions/${id}`, { as: partner, json: { description: 'edited' } }),
       api.request('POST', `/api/v1/webhook-subscriptions/${id}/rotate-secret`, { as: partner }),
     ]);
-    assert.ok([edit.status, rotation.status].every((status) => status === 200 || status === 409), `${edit.status} ${rotation.status}`);
+    assert.ok(
+      [edit.status, rotation.status].every((status) => status === 200 || status === 409),
+      `${edit.status} ${rotation.status}`,
+    );
     const stored = (await webhookStoreOf(api.runtime).get(partner.organization.id, id))!;
     if (edit.status === 200) assert.equal(stored.description, 'edited');
     if (rotation.status === 200) {
@@ -353,7 +388,8 @@ describe('webhook subscriptions', () => {
 
   it('signs with at most three secrets: a fourth rotation within the grace period answers 409', async () => {
     const { id } = await subscribe(partner, '/rotated-often');
-    for (let i = 0; i < 2; i++) assert.equal((await api.request('POST', `/api/v1/webhook-subscriptions/${id}/rotate-secret`, { as: partner })).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await api.request('POST', `/api/v1/webhook-subscriptions/${id}/rotate-secret`, { as: partner })).status, 200);
     const refused = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/rotate-secret`, { as: partner });
     assert.equal(refused.status, 409);
     assert.match(refused.body.message, /3 secrets already sign/);
@@ -373,7 +409,10 @@ describe('webhook subscriptions', () => {
     const one = await subscribe(partner, '/fan-a', ['MAPPING_COMPLETED']);
     const two = await subscribe(partner, '/fan-b', ['MAPPING_COMPLETED', 'INVENTORY_DUPLICATE_RESOLVED']);
     const paused = await subscribe(partner, '/fan-paused');
-    assert.equal((await api.request('PUT', `/api/v1/webhook-subscriptions/${paused.id}`, { as: partner, json: { status: 'INACTIVE' } })).body.status, 'INACTIVE');
+    assert.equal(
+      (await api.request('PUT', `/api/v1/webhook-subscriptions/${paused.id}`, { as: partner, json: { status: 'INACTIVE' } })).body.status,
+      'INACTIVE',
+    );
     const event = await publish(partner.organization.id, 'INVENTORY_DUPLICATE_RESOLVED', { reportId: randomUUID() });
     assert.equal(receiver.at('/fan-a').length, 0);
     assert.equal(receiver.at('/fan-b').length, 1);
@@ -415,15 +454,24 @@ describe('webhook subscriptions', () => {
     const sent: string[] = [];
     for (let i = 0; i < 3; i++) {
       api.clock.advance(1_000);
-      const test = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: partner, json: { eventType: 'MAPPING_COMPLETED' } });
+      const test = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, {
+        as: partner,
+        json: { eventType: 'MAPPING_COMPLETED' },
+      });
       sent.push(test.body.deliveryId);
     }
     await api.messaging.idle();
     const first = await deliveriesOf(partner, id, '?limit=2');
-    assert.deepEqual(first.deliveries.map((d: { id: string }) => d.id), [sent[2], sent[1]]);
+    assert.deepEqual(
+      first.deliveries.map((d: { id: string }) => d.id),
+      [sent[2], sent[1]],
+    );
     assert.ok(first.nextCursor);
     const second = await deliveriesOf(partner, id, `?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`);
-    assert.deepEqual(second.deliveries.map((d: { id: string }) => d.id), [sent[0]]);
+    assert.deepEqual(
+      second.deliveries.map((d: { id: string }) => d.id),
+      [sent[0]],
+    );
     assert.equal(second.nextCursor, null);
     const filtered = await deliveriesOf(partner, id, '?status=SUCCEEDED&limit=2');
     assert.equal(filtered.deliveries.length, 2);
@@ -443,7 +491,13 @@ describe('webhook subscriptions', () => {
     assert.equal(changed.status, 200);
     assert.equal(changed.body.description, 'Renamed');
     assert.equal(changed.body.url, receiver.url('/changed'));
-    for (const json of [{ events: [] }, { events: ['ORDER_SHIPPED'] }, { url: 'ftp://example.com' }, { status: 'PAUSED' }, { secret: 'x' }]) {
+    for (const json of [
+      { events: [] },
+      { events: ['ORDER_SHIPPED'] },
+      { url: 'ftp://example.com' },
+      { status: 'PAUSED' },
+      { secret: 'x' },
+    ]) {
       const refused = await api.request('PUT', `/api/v1/webhook-subscriptions/${id}`, { as: partner, json });
       assert.equal(refused.status, 400, JSON.stringify(json));
       assert.ok(refused.body.message);
@@ -464,11 +518,19 @@ describe('webhook subscriptions', () => {
 describe('plan gating', () => {
   it('shows which event types each plan may receive', async () => {
     const plans = await api.request('GET', '/api/v1/billing/plans');
-    const byPlan = Object.fromEntries(plans.body.tiers.map((tier: { planType: string; webhookEvents: string[] }) => [tier.planType, tier.webhookEvents]));
+    const byPlan = Object.fromEntries(
+      plans.body.tiers.map((tier: { planType: string; webhookEvents: string[] }) => [tier.planType, tier.webhookEvents]),
+    );
     assert.deepEqual(byPlan, {
       FREE: ['MAPPING_COMPLETED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED'],
       SUBSCRIPTION: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED'],
-      ENTERPRISE: ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED', 'DELIVERY_DESTINATION_DISABLED'],
+      ENTERPRISE: [
+        'MAPPING_COMPLETED',
+        'MAPPING_ERROR_RESOLVED',
+        'MAPPING_BOOK_CHANGED',
+        'INVENTORY_DUPLICATE_RESOLVED',
+        'DELIVERY_DESTINATION_DISABLED',
+      ],
     });
   });
 
@@ -482,7 +544,10 @@ describe('plan gating', () => {
     assert.match(refused.body.message, /MAPPING_ERROR_RESOLVED events need the Professional plan or higher; your organization is on Free/);
     assert.equal((await api.request('GET', '/api/v1/webhook-subscriptions', { as: free })).body.total, 0);
     const open = await subscribe(free, '/gated');
-    const upgrade = await api.request('PUT', `/api/v1/webhook-subscriptions/${open.id}`, { as: free, json: { events: ['INVENTORY_DUPLICATE_RESOLVED'] } });
+    const upgrade = await api.request('PUT', `/api/v1/webhook-subscriptions/${open.id}`, {
+      as: free,
+      json: { events: ['INVENTORY_DUPLICATE_RESOLVED'] },
+    });
     assert.equal(upgrade.status, 403);
     assert.match(upgrade.body.message, /Enterprise/);
     const professional = await api.newOrganization({ planType: 'SUBSCRIPTION' });
@@ -495,12 +560,24 @@ describe('plan gating', () => {
     // A downgrade, as billing records it.
     const table = tableOf(api.runtime);
     await table.client.send(
-      new UpdateCommand({ TableName: table.name, Key: organizationKey(caller.organization.id), UpdateExpression: 'SET planType = :free', ExpressionAttributeValues: { ':free': 'FREE' } }),
+      new UpdateCommand({
+        TableName: table.name,
+        Key: organizationKey(caller.organization.id),
+        UpdateExpression: 'SET planType = :free',
+        ExpressionAttributeValues: { ':free': 'FREE' },
+      }),
     );
-    const refused = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: caller, json: { eventType: 'MAPPING_ERROR_RESOLVED' } });
+    const refused = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, {
+      as: caller,
+      json: { eventType: 'MAPPING_ERROR_RESOLVED' },
+    });
     assert.equal(refused.status, 403);
     const answers = [];
-    for (let i = 0; i < 11; i++) answers.push((await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: caller, json: { eventType: 'MAPPING_COMPLETED' } })).status);
+    for (let i = 0; i < 11; i++)
+      answers.push(
+        (await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: caller, json: { eventType: 'MAPPING_COMPLETED' } }))
+          .status,
+      );
     assert.deepEqual(answers, [...Array(10).fill(202), 400]);
   });
 });
@@ -523,7 +600,10 @@ describe('destinations', () => {
 
   it('refuses private, link-local, metadata, multicast and non-https URLs, on both APIs', async () => {
     for (const url of refusedUrls) {
-      const subscription = await api.request('POST', '/api/v1/webhook-subscriptions', { as: partner, json: { url, events: ['MAPPING_COMPLETED'] } });
+      const subscription = await api.request('POST', '/api/v1/webhook-subscriptions', {
+        as: partner,
+        json: { url, events: ['MAPPING_COMPLETED'] },
+      });
       assert.equal(subscription.status, 400, url);
       assert.match(subscription.body.message, /^url: /);
       const legacy = await api.request('POST', '/api/v1/export-webhooks', { as: other, json: { webhookUrl: url } });
@@ -536,20 +616,38 @@ describe('destinations', () => {
   it('refuses loopback receivers unless the local allowance is on', async () => {
     const strict = await startTestApi({ config: { localAllowances: [] } });
     const caller = await strict.newOrganization();
-    for (const url of [receiver.url('/x'), 'https://127.0.0.1/', 'https://localhost/', 'https://[::1]/', 'https://2130706433/', 'https://0x7f.1/']) {
-      const refused = await strict.request('POST', '/api/v1/webhook-subscriptions', { as: caller, json: { url, events: ['MAPPING_COMPLETED'] } });
+    for (const url of [
+      receiver.url('/x'),
+      'https://127.0.0.1/',
+      'https://localhost/',
+      'https://[::1]/',
+      'https://2130706433/',
+      'https://0x7f.1/',
+    ]) {
+      const refused = await strict.request('POST', '/api/v1/webhook-subscriptions', {
+        as: caller,
+        json: { url, events: ['MAPPING_COMPLETED'] },
+      });
       assert.equal(refused.status, 400, url);
     }
   });
 
-  it('refuses a host name that resolves to an inside address (this machine\'s own name)', async () => {
+  it("refuses a host name that resolves to an inside address (this machine's own name)", async () => {
     const strict = await startTestApi({ config: { localAllowances: [] } });
     const caller = await strict.newOrganization();
     // The machine's name resolves through /etc/hosts to a loopback or private address, never a public one.
     const name = hostname();
-    const refused = await strict.request('POST', '/api/v1/webhook-subscriptions', { as: caller, json: { url: `https://${name}/hook`, events: ['MAPPING_COMPLETED'] } });
+    const refused = await strict.request('POST', '/api/v1/webhook-subscriptions', {
+      as: caller,
+      json: { url: `https://${name}/hook`, events: ['MAPPING_COMPLETED'] },
+    });
     assert.equal(refused.status, 400);
-    assert.match(refused.body.message, new RegExp(`^url: the host ${name.toLowerCase()} (resolves to .*, a (loopback|private|link-local|unique-local) address|does not resolve)`));
+    assert.match(
+      refused.body.message,
+      new RegExp(
+        `^url: the host ${name.toLowerCase()} (resolves to .*, a (loopback|private|link-local|unique-local) address|does not resolve)`,
+      ),
+    );
   });
 });
 
@@ -603,19 +701,37 @@ describe('legacy export webhooks', () => {
       createdAt: created.createdAt,
       updatedAt: created.updatedAt,
     });
-    const paused = await api.request('PUT', `/api/v1/webhook-subscriptions/${created.id}`, { as: other, json: { status: 'INACTIVE', description: 'Renamed' } });
+    const paused = await api.request('PUT', `/api/v1/webhook-subscriptions/${created.id}`, {
+      as: other,
+      json: { status: 'INACTIVE', description: 'Renamed' },
+    });
     assert.equal(paused.status, 200);
     const legacyView = (await api.request('GET', `/api/v1/export-webhooks/${created.id}`, { as: other })).body;
     assert.equal(legacyView.status, 'INACTIVE');
     assert.equal(legacyView.name, 'Renamed');
-    const widened = await api.request('PUT', `/api/v1/webhook-subscriptions/${created.id}`, { as: other, json: { events: ['MAPPING_ERROR_RESOLVED'] } });
+    const widened = await api.request('PUT', `/api/v1/webhook-subscriptions/${created.id}`, {
+      as: other,
+      json: { events: ['MAPPING_ERROR_RESOLVED'] },
+    });
     assert.equal(widened.status, 400);
     assert.equal((await api.request('POST', `/api/v1/webhook-subscriptions/${created.id}/rotate-secret`, { as: other })).status, 409);
-    assert.equal((await api.request('POST', `/api/v1/webhook-subscriptions/${created.id}/test`, { as: other, json: { eventType: 'MAPPING_COMPLETED' } })).status, 409);
+    assert.equal(
+      (
+        await api.request('POST', `/api/v1/webhook-subscriptions/${created.id}/test`, {
+          as: other,
+          json: { eventType: 'MAPPING_COMPLETED' },
+        })
+      ).status,
+      409,
+    );
     // A subscription is not a legacy webhook.
     const subscription = await subscribe(other, '/not-legacy');
     assert.equal((await api.request('GET', `/api/v1/export-webhooks/${subscription.id}`, { as: other })).status, 404);
-    assert.ok(!(await api.request('GET', '/api/v1/export-webhooks', { as: other })).body.webhooks.some((w: { id: string }) => w.id === subscription.id));
+    assert.ok(
+      !(await api.request('GET', '/api/v1/export-webhooks', { as: other })).body.webhooks.some(
+        (w: { id: string }) => w.id === subscription.id,
+      ),
+    );
     assert.equal((await api.request('DELETE', `/api/v1/webhook-subscriptions/${subscription.id}`, { as: other })).status, 204);
     assert.equal((await api.request('DELETE', `/api/v1/webhook-subscriptions/${created.id}`, { as: other })).status, 204);
     assert.equal((await api.request('GET', `/api/v1/export-webhooks/${created.id}`, { as: other })).status, 404);
@@ -624,7 +740,12 @@ describe('legacy export webhooks', () => {
   it('delivers mapping.completed once, unsigned, with the partner headers; INACTIVE pauses; a failure is not retried', async () => {
     const caller = await api.newOrganization();
     const created = (
-      await create(caller, { webhookUrl: receiver.url('/legacy-once'), apiKeyName: 'X-Partner-Key', apiKeyValue: 'value-0042', additionalHeaders: { 'X-Env': 'test' } })
+      await create(caller, {
+        webhookUrl: receiver.url('/legacy-once'),
+        apiKeyName: 'X-Partner-Key',
+        apiKeyValue: 'value-0042',
+        additionalHeaders: { 'X-Env': 'test' },
+      })
     ).body;
     const event = await publish(caller.organization.id, 'MAPPING_COMPLETED', { mappingJobId: 'job-1', status: 'COMPLETED' });
     const [request] = receiver.at('/legacy-once');
@@ -633,7 +754,12 @@ describe('legacy export webhooks', () => {
     assert.equal(request.headers['x-env'], 'test');
     assert.equal(request.headers['webhook-signature'], undefined);
     assert.equal(request.headers['x-webhook-signature'], undefined);
-    assert.deepEqual(JSON.parse(request.body), { event: 'mapping.completed', timestamp: event.occurredAt, mappingJobId: 'job-1', status: 'COMPLETED' });
+    assert.deepEqual(JSON.parse(request.body), {
+      event: 'mapping.completed',
+      timestamp: event.occurredAt,
+      mappingJobId: 'job-1',
+      status: 'COMPLETED',
+    });
     const history = await api.request('GET', `/api/v1/webhook-subscriptions/${created.id}/deliveries`, { as: caller });
     assert.deepEqual(history.body.deliveries, [], 'legacy webhooks keep no history');
 
@@ -652,12 +778,21 @@ describe('legacy export webhooks', () => {
     api.clock.advance(60 * MINUTE);
     await api.messaging.idle();
     assert.equal(receiver.at('/legacy-once').length, 2, 'no retry');
-    const waiting = api.messaging.waiting('webhook-deliveries').filter(({ body }) => (body as { organizationId: string }).organizationId === caller.organization.id);
+    const waiting = api.messaging
+      .waiting('webhook-deliveries')
+      .filter(({ body }) => (body as { organizationId: string }).organizationId === caller.organization.id);
     assert.deepEqual(waiting, []);
 
-    const cleared = await api.request('PUT', `/api/v1/export-webhooks/${created.id}`, { as: caller, json: { apiKeyName: null, additionalHeaders: null, name: null } });
+    const cleared = await api.request('PUT', `/api/v1/export-webhooks/${created.id}`, {
+      as: caller,
+      json: { apiKeyName: null, additionalHeaders: null, name: null },
+    });
     assert.equal(cleared.status, 200);
-    assert.deepEqual([cleared.body.apiKeyName, cleared.body.apiKeyValueHint, cleared.body.additionalHeaders, cleared.body.name], [null, null, {}, null], 'null on the header clears its value too');
+    assert.deepEqual(
+      [cleared.body.apiKeyName, cleared.body.apiKeyValueHint, cleared.body.additionalHeaders, cleared.body.name],
+      [null, null, {}, null],
+      'null on the header clears its value too',
+    );
   });
 
   it('refuses bad input and changes nothing', async () => {
@@ -702,14 +837,24 @@ describe('legacy export webhooks', () => {
       Array.from({ length: 15 }, (_, i) =>
         i % 2
           ? create(caller, { webhookUrl: receiver.url(`/race-${i}`) })
-          : api.request('POST', '/api/v1/webhook-subscriptions', { as: caller, json: { url: receiver.url(`/race-${i}`), events: ['MAPPING_COMPLETED'] } }),
+          : api.request('POST', '/api/v1/webhook-subscriptions', {
+              as: caller,
+              json: { url: receiver.url(`/race-${i}`), events: ['MAPPING_COMPLETED'] },
+            }),
       ),
     );
     assert.deepEqual(racing.map((answer) => answer.status).sort(), [...Array(9).fill(201), ...Array(6).fill(400)]);
     const stored = await webhookStoreOf(api.runtime).list(caller.organization.id);
     assert.equal(stored.length, 20);
     assert.equal((await create(caller, { webhookUrl: receiver.url('/full') })).status, 400);
-    assert.equal((await api.request('DELETE', `/api/v1/export-webhooks/${stored.find((webhook) => webhook.kind === 'EXPORT_WEBHOOK')!.id}`, { as: caller })).status, 204);
+    assert.equal(
+      (
+        await api.request('DELETE', `/api/v1/export-webhooks/${stored.find((webhook) => webhook.kind === 'EXPORT_WEBHOOK')!.id}`, {
+          as: caller,
+        })
+      ).status,
+      204,
+    );
     assert.equal((await create(caller, { webhookUrl: receiver.url('/freed') })).status, 201);
     assert.equal((await webhookStoreOf(api.runtime).list(caller.organization.id)).length, 20);
   });
@@ -728,7 +873,17 @@ describe('legacy export webhooks', () => {
             SK: `WEBHOOK#${id}`,
             GSI1PK: `ORG#${caller.organization.id}#WEBHOOKS`,
             GSI1SK: `${now}#${id}`,
-            ...{ id, organizationId: caller.organization.id, kind: 'EXPORT_WEBHOOK', url: receiver.url(`/old-${i}`), status: 'ACTIVE', events: ['MAPPING_COMPLETED'], createdAt: now, updatedAt: now, revision: 1 },
+            ...{
+              id,
+              organizationId: caller.organization.id,
+              kind: 'EXPORT_WEBHOOK',
+              url: receiver.url(`/old-${i}`),
+              status: 'ACTIVE',
+              events: ['MAPPING_COMPLETED'],
+              createdAt: now,
+              updatedAt: now,
+              revision: 1,
+            },
           },
         }),
       );
@@ -742,9 +897,14 @@ describe('legacy export webhooks', () => {
 describe('tenant isolation', () => {
   it("lets no organization read or change another's webhooks or deliveries", async () => {
     const { id } = await subscribe(partner, '/isolated');
-    const test = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, { as: partner, json: { eventType: 'MAPPING_COMPLETED' } });
+    const test = await api.request('POST', `/api/v1/webhook-subscriptions/${id}/test`, {
+      as: partner,
+      json: { eventType: 'MAPPING_COMPLETED' },
+    });
     await api.messaging.idle();
-    const legacy = (await api.request('POST', '/api/v1/export-webhooks', { as: partner, json: { webhookUrl: receiver.url('/isolated-legacy') } })).body;
+    const legacy = (
+      await api.request('POST', '/api/v1/export-webhooks', { as: partner, json: { webhookUrl: receiver.url('/isolated-legacy') } })
+    ).body;
     const base = `/api/v1/webhook-subscriptions/${id}`;
     const attempts: [string, string, unknown?][] = [
       ['GET', base],
@@ -768,7 +928,10 @@ describe('tenant isolation', () => {
     assert.ok(!theirs.body.subscriptions.some((s: { id: string }) => s.id === id || s.id === legacy.id));
     // The other organization's own deliveries do not show the partner's either.
     const own = await subscribe(other, '/isolated-other');
-    assert.equal((await api.request('GET', `/api/v1/webhook-subscriptions/${own.id}/deliveries/${test.body.deliveryId}`, { as: other })).status, 404);
+    assert.equal(
+      (await api.request('GET', `/api/v1/webhook-subscriptions/${own.id}/deliveries/${test.body.deliveryId}`, { as: other })).status,
+      404,
+    );
     assert.equal((await api.request('GET', base, { as: partner })).body.status, 'ACTIVE');
     assert.equal((await api.request('GET', `/api/v1/export-webhooks/${legacy.id}`, { as: partner })).body.status, 'ACTIVE');
   });
@@ -778,17 +941,23 @@ describe('events from the service', () => {
   const hotels = [...generateReferenceHotels({ count: 60, seed: 5 })];
   beforeAll(() => seedReferenceInventory(api.runtime, { hotels: 60, seed: 5 }));
 
-  it('delivers a real job\'s completion to a legacy webhook and a subscription, and its review decision', async () => {
+  it("delivers a real job's completion to a legacy webhook and a subscription, and its review decision", async () => {
     const caller = await api.newOrganization({ planType: 'SUBSCRIPTION' });
     await api.request('POST', '/api/v1/export-webhooks', { as: caller, json: { webhookUrl: receiver.url('/job-legacy') } });
     const { secret } = await subscribe(caller, '/job-subscription', ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED']);
-    const csv = ['id,name,address,city,country,lat,lon', ...hotels.slice(0, 5).map((h, i) => formatCsvRow([`P${i}`, h.name, h.address, h.city, h.country, h.lat, h.lon]))].join('\n');
+    const csv = [
+      'id,name,address,city,country,lat,lon',
+      ...hotels.slice(0, 5).map((h, i) => formatCsvRow([`P${i}`, h.name, h.address, h.city, h.country, h.lat, h.lon])),
+    ].join('\n');
     const form = new FormData();
     form.append('name', 'webhook job');
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
     const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
     assert.equal(uploaded.status, 201, uploaded.text);
-    const job = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    const job = await api.request('POST', '/api/v1/mapping', {
+      as: caller,
+      json: { partnerInventoryId: uploaded.body.partnerInventoryId },
+    });
     assert.equal(job.status, 201, job.text);
     await api.messaging.idle();
 
@@ -808,7 +977,10 @@ describe('events from the service', () => {
     assert.equal(payload.type, 'MAPPING_COMPLETED');
     assert.equal(payload.data.mappingJobId, job.body.mappingJobId);
 
-    const review = await api.request('POST', `/api/v1/mapping/${job.body.mappingJobId}/reviews`, { as: caller, json: { partnerHotelId: 'P0', decision: 'NO_MATCH' } });
+    const review = await api.request('POST', `/api/v1/mapping/${job.body.mappingJobId}/reviews`, {
+      as: caller,
+      json: { partnerHotelId: 'P0', decision: 'NO_MATCH' },
+    });
     assert.equal(review.status, 200, review.text);
     await api.messaging.idle();
     const decided = receiver.at('/job-subscription').at(-1)!;
@@ -823,18 +995,26 @@ describe('events from the service', () => {
   it('delivers a completion recorded while the queue refused it: the outbox relays it once the queue takes it', async () => {
     const caller = await api.newOrganization();
     await subscribe(caller, '/outbox');
-    const csv = ['id,name,city,country', ...hotels.slice(0, 3).map((h, i) => formatCsvRow([`P${i}`, h.name, h.city, h.country]))].join('\n');
+    const csv = ['id,name,city,country', ...hotels.slice(0, 3).map((h, i) => formatCsvRow([`P${i}`, h.name, h.city, h.country]))].join(
+      '\n',
+    );
     const form = new FormData();
     form.append('name', 'outbox job');
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');
     const uploaded = await api.request('POST', '/api/v1/partner-inventories', { as: caller, body: form });
-    const job = await api.request('POST', '/api/v1/mapping', { as: caller, json: { partnerInventoryId: uploaded.body.partnerInventoryId } });
+    const job = await api.request('POST', '/api/v1/mapping', {
+      as: caller,
+      json: { partnerInventoryId: uploaded.body.partnerInventoryId },
+    });
     api.messaging.refuseSends('domain-events', 3);
     await api.messaging.idle();
     // The job completed with its event recorded in the same transaction; the queue refused it.
     assert.equal((await api.request('GET', `/api/v1/mapping/${job.body.mappingJobId}`, { as: caller })).body.status, 'COMPLETED');
     const recorded = await eventOutboxOf(api.runtime).listForOrganization(caller.organization.id);
-    assert.deepEqual(recorded.filter((event) => event.type === 'MAPPING_COMPLETED').map((event) => event.id), [`${job.body.mappingJobId}-completed`]);
+    assert.deepEqual(
+      recorded.filter((event) => event.type === 'MAPPING_COMPLETED').map((event) => event.id),
+      [`${job.body.mappingJobId}-completed`],
+    );
     assert.equal(receiver.at('/outbox').length, 0);
     for (let poll = 0; poll < 3 && receiver.at('/outbox').length === 0; poll++) await api.messaging.idle();
     assert.equal(receiver.at('/outbox').length, 1, 'relayed once the queue took it');
@@ -852,7 +1032,10 @@ describe('events from the service', () => {
       json: { originalHotelId: hotels[0]!.id, duplicateHotelId: hotels[1]!.id },
     });
     assert.equal(report.status, 200, report.text);
-    const resolved = await api.request('POST', `/api/v1/reference/duplicates/${report.body.reportId}/resolve`, { as: admin, json: { decision: 'REJECT' } });
+    const resolved = await api.request('POST', `/api/v1/reference/duplicates/${report.body.reportId}/resolve`, {
+      as: admin,
+      json: { decision: 'REJECT' },
+    });
     assert.equal(resolved.status, 200);
     await api.messaging.idle();
     const [request] = receiver.at('/duplicates');
@@ -870,10 +1053,24 @@ describe('events from the service', () => {
 
   it('serves the webhook routes on only the settings they are deployed with', async () => {
     const lean = await api.serveLean([...Object.values(subscriptionRoutes), ...Object.values(legacyWebhookRoutes)]);
-    const created = await lean('POST', '/api/v1/webhook-subscriptions', { as: partner, json: { url: receiver.url('/lean'), events: ['MAPPING_COMPLETED'] } });
+    const created = await lean('POST', '/api/v1/webhook-subscriptions', {
+      as: partner,
+      json: { url: receiver.url('/lean'), events: ['MAPPING_COMPLETED'] },
+    });
     assert.equal(created.status, 201);
-    assert.equal((await lean('POST', `/api/v1/webhook-subscriptions/${created.body.id}/test`, { as: partner, json: { eventType: 'MAPPING_COMPLETED' } })).status, 202);
-    const legacy = await lean('POST', '/api/v1/export-webhooks', { as: partner, json: { webhookUrl: receiver.url('/lean'), apiKeyName: 'X-K', apiKeyValue: 'v-1' } });
+    assert.equal(
+      (
+        await lean('POST', `/api/v1/webhook-subscriptions/${created.body.id}/test`, {
+          as: partner,
+          json: { eventType: 'MAPPING_COMPLETED' },
+        })
+      ).status,
+      202,
+    );
+    const legacy = await lean('POST', '/api/v1/export-webhooks', {
+      as: partner,
+      json: { webhookUrl: receiver.url('/lean'), apiKeyName: 'X-K', apiKeyValue: 'v-1' },
+    });
     assert.equal(legacy.status, 201);
     assert.equal((await lean('GET', `/api/v1/webhook-subscriptions/${created.body.id}/deliveries`, { as: partner })).status, 200);
   });

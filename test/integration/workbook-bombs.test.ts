@@ -11,7 +11,8 @@ import { workbookBomb } from '../support/workbook-bombs';
 
 const api = await startTestApi();
 const bomb = await workbookBomb({ inflatedMebibytes: 3000, declaredBytes: 1000 });
-const REASON = 'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)';
+const REASON =
+  'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)';
 const INVENTORIES = '/api/v1/partner-inventories';
 
 function bombForm(fields: Record<string, string>): FormData {
@@ -48,7 +49,10 @@ describe('a workbook whose archive lies about its size', () => {
 
   it('a presigned upload ends FAILED with the reason', async () => {
     const caller = await api.newOrganization();
-    const created = await api.request('POST', `${INVENTORIES}/uploads`, { as: caller, json: { name: 'Bomb', fileName: 'hotels.xlsx', sizeBytes: bomb.length } });
+    const created = await api.request('POST', `${INVENTORIES}/uploads`, {
+      as: caller,
+      json: { name: 'Bomb', fileName: 'hotels.xlsx', sizeBytes: bomb.length },
+    });
     assert.equal(created.status, 201, created.text);
     const put = await fetch(created.body.upload.url, { method: 'PUT', headers: created.body.upload.headers, body: bomb });
     assert.equal(put.status, 200, await put.text());

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import type { Caller, TestApi } from './test-api';
 
 /** Uploads `csv` as an inventory of `as`, maps it and lets every queued message run: the id of the job, COMPLETED. */
-export async function completedJob(api: { request: TestApi['request']; messaging: Pick<TestApi['messaging'], 'idle'> }, as: Caller, csv: string): Promise<string> {
+export async function completedJob(
+  api: { request: TestApi['request']; messaging: Pick<TestApi['messaging'], 'idle'> },
+  as: Caller,
+  csv: string,
+): Promise<string> {
   const form = new FormData();
   form.append('name', 'test inventory');
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'hotels.csv');

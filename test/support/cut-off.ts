@@ -27,12 +27,18 @@ export async function cutOffAt<T extends object, K extends keyof T>(
 }
 
 /** Every key in the runtime's bucket under `prefix`. */
-export async function objectKeysUnder(runtime: Runtime, prefix: string, bucket: 'bucketName' | 'resultsBucketName' = 'bucketName'): Promise<string[]> {
+export async function objectKeysUnder(
+  runtime: Runtime,
+  prefix: string,
+  bucket: 'bucketName' | 'resultsBucketName' = 'bucketName',
+): Promise<string[]> {
   const client = createS3Client(runtime.config);
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: requireSetting(runtime.config, bucket), Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: requireSetting(runtime.config, bucket), Prefix: prefix, ContinuationToken: token }),
+    );
     keys.push(...(page.Contents ?? []).map((object) => object.Key!));
     token = page.NextContinuationToken;
   } while (token);

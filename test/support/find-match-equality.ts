@@ -41,23 +41,53 @@ export interface Equality {
 }
 
 /** Publishes `referenceFile` as the current reference, then maps `partnerFile` the three ways and compares them. */
-export async function compareWithJobAndCli(harness: EqualityHarness, files: { reference: string; partner: string }, workDirectory: string): Promise<Equality> {
-  await importReferenceInventory(referencePortsOf(harness.runtime), readReferenceInventory(readFileSync(files.reference), 'csv'), files.reference);
+export async function compareWithJobAndCli(
+  harness: EqualityHarness,
+  files: { reference: string; partner: string },
+  workDirectory: string,
+): Promise<Equality> {
+  await importReferenceInventory(
+    referencePortsOf(harness.runtime),
+    readReferenceInventory(readFileSync(files.reference), 'csv'),
+    files.reference,
+  );
   await harness.messaging.idle();
 
   const cliOut = join(workDirectory, 'cli-results.jsonl');
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'infra/cli/map.ts'), '--reference', files.reference, '--partner', files.partner, '--out', cliOut], {
-    cwd: ROOT,
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', NODE_OPTIONS: '' },
-    maxBuffer: 1 << 24,
-  });
-  const cli = byPartner(readFileSync(cliOut, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as MappingResult));
+  await promisify(execFile)(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+      join(ROOT, 'infra/cli/map.ts'),
+      '--reference',
+      files.reference,
+      '--partner',
+      files.partner,
+      '--out',
+      cliOut,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', NODE_OPTIONS: '' },
+      maxBuffer: 1 << 24,
+    },
+  );
+  const cli = byPartner(
+    readFileSync(cliOut, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as MappingResult),
+  );
 
   const jobId = await completedJob(harness, harness.caller, readFileSync(files.partner, 'utf8'));
   const jobRows: MappingResult[] = [];
   let cursor: string | null = null;
   do {
-    const page: any = (await harness.request('GET', `/api/v1/mapping/${jobId}/results?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { as: harness.caller })).body;
+    const page: any = (
+      await harness.request('GET', `/api/v1/mapping/${jobId}/results?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        as: harness.caller,
+      })
+    ).body;
     jobRows.push(...page.results);
     cursor = page.nextCursor;
   } while (cursor);
@@ -68,14 +98,18 @@ export async function compareWithJobAndCli(harness: EqualityHarness, files: { re
   const found = new Map<string, Answer>();
   let contestedRequests = 0;
   for (const request of requests) {
-    const answer = await harness.request('POST', '/api/v1/mapping/match', { as: harness.caller, json: { hotels: request, view: 'ENGINE' } });
+    const answer = await harness.request('POST', '/api/v1/mapping/match', {
+      as: harness.caller,
+      json: { hotels: request, view: 'ENGINE' },
+    });
     if (answer.status !== 200) throw new Error(`find-match answered ${answer.status}: ${answer.text}`);
     for (const result of answer.body.results) found.set(result.partnerHotelId, result);
     const wanted = request.map((hotel) => cli.get(String(hotel.id))?.referenceHotelId).filter((id) => id);
     if (new Set(wanted).size < wanted.length) contestedRequests++;
   }
 
-  const same = (a: Answer | undefined, b: Answer | undefined) => a !== undefined && b !== undefined && a.status === b.status && a.referenceHotelId === b.referenceHotelId && a.score === b.score;
+  const same = (a: Answer | undefined, b: Answer | undefined) =>
+    a !== undefined && b !== undefined && a.status === b.status && a.referenceHotelId === b.referenceHotelId && a.score === b.score;
   const differences = hotels
     .map((hotel) => String(hotel.id))
     .map((id) => ({ partnerHotelId: id, cli: answerOf(cli.get(id)), job: answerOf(job.get(id)), findMatch: answerOf(found.get(id)) }))
@@ -83,7 +117,8 @@ export async function compareWithJobAndCli(harness: EqualityHarness, files: { re
   return { rows: hotels.length, differences, requests: requests.length, contestedRequests };
 }
 
-const answerOf = (result: Answer | undefined): Answer | undefined => result && { status: result.status, referenceHotelId: result.referenceHotelId, score: result.score };
+const answerOf = (result: Answer | undefined): Answer | undefined =>
+  result && { status: result.status, referenceHotelId: result.referenceHotelId, score: result.score };
 
 function byPartner(results: readonly MappingResult[]): Map<string, MappingResult> {
   return new Map(results.map((result) => [result.partnerHotelId, result]));

@@ -7,10 +7,10 @@ export async function logLinesDuring(work: () => Promise<unknown>, level: string
   const streams = [process.stdout, process.stderr];
   const writes = streams.map((stream) => stream.write.bind(stream));
   for (const stream of streams) {
-    stream.write = ((chunk: unknown) => {
+    stream.write = (chunk: unknown) => {
       lines.push(String(chunk));
       return true;
-    });
+    };
   }
   const previous = process.env.LOG_LEVEL;
   process.env.LOG_LEVEL = level;

@@ -9,7 +9,10 @@ export interface ParquetColumn {
 }
 
 /** A Parquet file of these columns, in row groups of `rowGroupSize` rows, its pages compressed with `codec`. */
-export function parquetFile(columns: ParquetColumn[], options: { codec?: 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'BROTLI'; rowGroupSize?: number } = {}): Buffer {
+export function parquetFile(
+  columns: ParquetColumn[],
+  options: { codec?: 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'BROTLI'; rowGroupSize?: number } = {},
+): Buffer {
   const { codec = 'SNAPPY', rowGroupSize = 100_000 } = options;
   const bytes = parquetWriteBuffer({
     columnData: columns.map((column) => ({ ...column, data: column.data as never })),
@@ -21,7 +24,9 @@ export function parquetFile(columns: ParquetColumn[], options: { codec?: 'UNCOMP
 }
 
 /** Partner hotel rows as Parquet columns: ids as text, lat and lon as numbers. */
-export function hotelColumns(rows: { id: string; name: string; city?: string; country?: string; lat?: number; lon?: number }[]): ParquetColumn[] {
+export function hotelColumns(
+  rows: { id: string; name: string; city?: string; country?: string; lat?: number; lon?: number }[],
+): ParquetColumn[] {
   return [
     { name: 'id', type: 'STRING', data: rows.map((row) => row.id) },
     { name: 'name', type: 'STRING', data: rows.map((row) => row.name) },

@@ -38,7 +38,12 @@ export class DecisionsInMemory implements DecisionReads {
   readonly decided = new Map<string, { engine: StoredResult; decision: StoredResult }>();
 
   decide(engine: StoredResult, decision: 'MATCH' | 'NO_MATCH'): void {
-    const review = { decision, previous: { status: engine.status, referenceHotelId: engine.referenceHotelId, score: engine.score }, decidedBy: 'key-1', decidedAt: '2026-11-28T10:00:00.000Z' };
+    const review = {
+      decision,
+      previous: { status: engine.status, referenceHotelId: engine.referenceHotelId, score: engine.score },
+      decidedBy: 'key-1',
+      decidedAt: '2026-11-28T10:00:00.000Z',
+    };
     const decided: StoredResult =
       decision === 'MATCH'
         ? { ...engine, status: 'MATCHED', method: 'MANUAL', referenceHotelId: 'ref-chosen', referenceHotelName: 'Chosen', score: 1, review }
@@ -51,13 +56,19 @@ export class DecisionsInMemory implements DecisionReads {
   }
 
   async decisionsBetween(_jobId: string, first: string, last: string) {
-    return [...this.decided.values()].filter(({ decision }) => between(decision.partnerHotelId, first, last)).map(({ decision }) => decision);
+    return [...this.decided.values()]
+      .filter(({ decision }) => between(decision.partnerHotelId, first, last))
+      .map(({ decision }) => decision);
   }
 
   async decidedBetween(_jobId: string, enginePartition: string, lowest: string, highest: string) {
     return new Set(
       [...this.decided.values()]
-        .filter(({ engine }) => partitionName(engine.status, engine.method) === enginePartition && between(resultSortKey(engine.score, engine.partnerHotelId), lowest, highest))
+        .filter(
+          ({ engine }) =>
+            partitionName(engine.status, engine.method) === enginePartition &&
+            between(resultSortKey(engine.score, engine.partnerHotelId), lowest, highest),
+        )
         .map(({ engine }) => engine.partnerHotelId),
     );
   }
@@ -65,9 +76,11 @@ export class DecisionsInMemory implements DecisionReads {
   async decisionsOfPartition(partition: string, lowest: string, highest: string, limit: number, order: ScoreOrder = 'DESC') {
     return [...this.decided.values()]
       .map(({ decision }) => ({ ...decision, sortKey: resultSortKey(decision.score, decision.partnerHotelId) }))
-      .filter((decision) => resultPartition(this.jobId, decision.status, decision.method) === partition && between(decision.sortKey, lowest, highest))
+      .filter(
+        (decision) =>
+          resultPartition(this.jobId, decision.status, decision.method) === partition && between(decision.sortKey, lowest, highest),
+      )
       .sort((a, b) => Buffer.compare(sortKeyBytes(b.sortKey), sortKeyBytes(a.sortKey)) * (order === 'ASC' ? -1 : 1))
       .slice(0, limit);
   }
 }
-

@@ -71,7 +71,9 @@ export async function startSftpServer(options: { username?: string; password?: s
           if (info.name !== 'sftp') return reject();
           state.sessions++;
           const channel = acceptSubsystem();
-          const child = spawn(SFTP_SERVER_BINARY, ['-e', '-l', 'ERROR', ...(state.readOnly ? ['-R'] : [])], { stdio: ['pipe', 'pipe', 'ignore'] });
+          const child = spawn(SFTP_SERVER_BINARY, ['-e', '-l', 'ERROR', ...(state.readOnly ? ['-R'] : [])], {
+            stdio: ['pipe', 'pipe', 'ignore'],
+          });
           children.add(child);
           child.on('exit', () => {
             children.delete(child);

@@ -5,7 +5,13 @@
  */
 import TestSequencer from '@jest/test-sequencer';
 
-const LONGEST_FIRST = ['integration/kill-restart', 'infra/synth', 'integration/map-cli', 'integration/local-start', 'integration/admin-cli'];
+const LONGEST_FIRST = [
+  'integration/kill-restart',
+  'infra/synth',
+  'integration/map-cli',
+  'integration/local-start',
+  'integration/admin-cli',
+];
 
 function rank(test) {
   const index = LONGEST_FIRST.findIndex((name) => test.path.endsWith(`/test/${name}.test.ts`));

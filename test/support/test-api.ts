@@ -47,7 +47,10 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const suffix = randomUUID().slice(0, 8);
   const dynamoDbEndpoint = process.env.DYNAMODB_ENDPOINT;
   const s3Endpoint = process.env.S3_ENDPOINT;
-  if (!dynamoDbEndpoint || !s3Endpoint) throw new Error('Run integration tests through `npm test` (test/global-setup.js starts the stand-ins); `npm run test:unit` starts none.');
+  if (!dynamoDbEndpoint || !s3Endpoint)
+    throw new Error(
+      'Run integration tests through `npm test` (test/global-setup.js starts the stand-ins); `npm run test:unit` starts none.',
+    );
   return {
     stage: 'test',
     region: LOCAL_REGION,
@@ -75,7 +78,7 @@ afterAll(() => {
     server.closeAllConnections();
     server.close();
   }
-  assert.deepEqual(undocumented, [], 'every answer matches its route\'s documented responses (the OpenAPI document)');
+  assert.deepEqual(undocumented, [], "every answer matches its route's documented responses (the OpenAPI document)");
 });
 
 /** The status must be documented, and a JSON body must match the documented schema. */

@@ -26,9 +26,7 @@ export interface SignedDelivery {
 }
 
 /** Paying a checkout: the event to deliver, or why the page refuses (nothing changed). */
-export type CheckoutCompletion =
-  | { completed: SignedDelivery }
-  | { refused: 'not_open' | 'already_subscribed' | 'invalid_quantity' };
+export type CheckoutCompletion = { completed: SignedDelivery } | { refused: 'not_open' | 'already_subscribed' | 'invalid_quantity' };
 
 export class LocalPaymentProvider implements PaymentProvider, CheckoutLookups {
   /** Signs this process's events; the webhook endpoint verifies with it when no Stripe key is set. */
@@ -123,7 +121,9 @@ export class LocalPaymentProvider implements PaymentProvider, CheckoutLookups {
     const subscription = await this.records.subscription(subscriptionId);
     if (!subscription) throw new Error('No such subscription.');
     const changed: LocalSubscription =
-      change === 'cancel_now' ? { ...subscription, status: 'canceled' } : { ...subscription, cancelAtPeriodEnd: change === 'cancel_at_period_end' };
+      change === 'cancel_now'
+        ? { ...subscription, status: 'canceled' }
+        : { ...subscription, cancelAtPeriodEnd: change === 'cancel_at_period_end' };
     await this.records.saveSubscription(changed, change === 'cancel_now');
     return this.sign(
       change === 'cancel_now' ? 'customer.subscription.deleted' : 'customer.subscription.updated',

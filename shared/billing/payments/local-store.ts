@@ -91,7 +91,11 @@ export class LocalPaymentStore {
           UpdateExpression: close.millions === undefined ? 'SET #status = :status' : 'SET #status = :status, millions = :millions',
           ConditionExpression: '#status = :open',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':status': close.status, ':open': 'open', ...(close.millions !== undefined && { ':millions': close.millions }) },
+          ExpressionAttributeValues: {
+            ':status': close.status,
+            ':open': 'open',
+            ...(close.millions !== undefined && { ':millions': close.millions }),
+          },
         }),
       );
       return true;

@@ -74,7 +74,11 @@ export function createPayments(config: PaymentConfig, clock: Clock, localStore: 
   };
   return {
     provider: new StripePaymentProvider(clientWith(keys.apiKey), config.priceIds),
-    events: new StripeEventReader(keys.signingSecret, config.priceIds, new StripePaymentProvider(clientWith(keys.readKey), config.priceIds)),
+    events: new StripeEventReader(
+      keys.signingSecret,
+      config.priceIds,
+      new StripePaymentProvider(clientWith(keys.readKey), config.priceIds),
+    ),
   };
 }
 
@@ -100,7 +104,8 @@ type SecretOf<S extends SecretShape> = Record<keyof (typeof STRIPE_SECRET_SHAPES
 function secretReader<S extends SecretShape>(secretArn: string | undefined, shape: S, region: string): () => Promise<SecretOf<S>> {
   let cached: Promise<SecretOf<S>> | undefined;
   return () => {
-    if (!secretArn) return Promise.reject(new Error(`This function holds no Stripe ${shape} secret: its route declares other payment keys.`));
+    if (!secretArn)
+      return Promise.reject(new Error(`This function holds no Stripe ${shape} secret: its route declares other payment keys.`));
     return (cached ??= readStripeSecret(secretArn, shape, region).catch((error: unknown) => {
       cached = undefined;
       throw error;
@@ -130,7 +135,9 @@ export function parseStripeSecret<S extends SecretShape>(text: string | undefine
   if (keys.some(([, value, prefix]) => typeof value !== 'string' || !value.startsWith(prefix))) {
     const expected = JSON.stringify(Object.fromEntries(keys.map(([name, , prefix]) => [name, `${prefix}…`])));
     const unset = keys.every(([, value]) => value === UNSET_STRIPE_KEY);
-    throw new PaymentsNotConfigured(`${unset ? 'Stripe is not set up yet' : 'The Stripe secret has another shape'}: store ${expected} in ${secretArn} (operator's guide, The payment provider).`);
+    throw new PaymentsNotConfigured(
+      `${unset ? 'Stripe is not set up yet' : 'The Stripe secret has another shape'}: store ${expected} in ${secretArn} (operator's guide, The payment provider).`,
+    );
   }
   return Object.fromEntries(keys.map(([name, value]) => [name, value])) as SecretOf<S>;
 }

@@ -32,7 +32,14 @@ export class StripeEventReader implements PaymentEventReader {
     const secret = await this.webhookSecret();
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(rawBody, signature ?? '', secret, SIGNATURE_TOLERANCE_SECONDS, undefined, receivedAt.getTime());
+      event = Stripe.webhooks.constructEvent(
+        rawBody,
+        signature ?? '',
+        secret,
+        SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        receivedAt.getTime(),
+      );
     } catch (error) {
       if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
         throw invalidInput('The Stripe-Signature header does not verify against this body.');

@@ -37,7 +37,10 @@ const THROTTLED_TRIES = 4;
  * @param {{ method?: string, query?: Record<string, string | number | undefined>, body?: unknown, key?: string, headers?: Record<string, string>, keepalive?: boolean }} [options]
  * @returns {Promise<any>}
  */
-export async function api(path, { method = 'GET', query = {}, body, key = session.key ?? '', headers: extra = {}, keepalive = false } = {}) {
+export async function api(
+  path,
+  { method = 'GET', query = {}, body, key = session.key ?? '', headers: extra = {}, keepalive = false } = {},
+) {
   const url = new URL(`api/v1/${path}`, document.baseURI);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
   /** @type {Record<string, string>} */

@@ -18,7 +18,11 @@ const STATUSES = ['', 'MATCHED', 'REVIEW', 'UNMATCHED', 'DELETED'];
 
 /** @param {HTMLElement} main @returns {() => void} */
 export function bookView(main) {
-  const status = h('select', { id: 'book-status' }, STATUSES.map((value) => h('option', { value }, value || 'Any (but DELETED)')));
+  const status = h(
+    'select',
+    { id: 'book-status' },
+    STATUSES.map((value) => h('option', { value }, value || 'Any (but DELETED)')),
+  );
   const list = h('div', { 'aria-live': 'polite' });
   const detail = h('section', { 'aria-label': 'Entry' });
   const since = h('input', { type: 'date', id: 'feed-since', value: new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10) });
@@ -34,9 +38,20 @@ export function bookView(main) {
       /** @type {Entry[]} */
       const entries = page.entries;
       shown = cursor;
-      const previous = earlier.length > 0 ? h('button', { type: 'button', onclick: () => void listEntries(earlier.pop()) }, 'Previous page') : null;
+      const previous =
+        earlier.length > 0 ? h('button', { type: 'button', onclick: () => void listEntries(earlier.pop()) }, 'Previous page') : null;
       const next = page.nextCursor
-        ? h('button', { type: 'button', onclick: () => { earlier.push(shown); void listEntries(page.nextCursor); } }, 'Next page')
+        ? h(
+            'button',
+            {
+              type: 'button',
+              onclick: () => {
+                earlier.push(shown);
+                void listEntries(page.nextCursor);
+              },
+            },
+            'Next page',
+          )
         : null;
       show(
         list,
@@ -46,7 +61,15 @@ export function bookView(main) {
             'table',
             { class: 'entries' },
             h('caption', {}, 'Entries'),
-            h('thead', {}, h('tr', {}, ['Partner hotel', 'Source', 'Status', 'Reference hotel', 'Score', 'Changed'].map((name) => h('th', { scope: 'col' }, name)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['Partner hotel', 'Source', 'Status', 'Reference hotel', 'Score', 'Changed'].map((name) => h('th', { scope: 'col' }, name)),
+              ),
+            ),
             h(
               'tbody',
               {},
@@ -56,7 +79,12 @@ export function bookView(main) {
                     h(
                       'tr',
                       {},
-                      h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void showEntry(entry) }, entry.partner.name), h('div', { class: 'id' }, entry.partnerHotelId)),
+                      h(
+                        'td',
+                        {},
+                        h('button', { type: 'button', class: 'link', onclick: () => void showEntry(entry) }, entry.partner.name),
+                        h('div', { class: 'id' }, entry.partnerHotelId),
+                      ),
                       h('td', {}, entry.source),
                       h('td', {}, entry.status, entry.method ? ` (${entry.method})` : ''),
                       h('td', {}, entry.referenceHotelName ?? '–'),
@@ -82,7 +110,11 @@ export function bookView(main) {
       show(
         detail,
         h('h2', { tabindex: '-1', id: 'entry-title' }, full.partner.name),
-        h('p', {}, `${full.status}${full.method ? ` (${full.method})` : ''}${full.confidence ? `, ${full.confidence} confidence` : ''} · ${full.referenceHotelName ?? 'no reference hotel'}${full.reasonCode ? ` · ${full.reasonCode}` : ''} · ${full.reason}`),
+        h(
+          'p',
+          {},
+          `${full.status}${full.method ? ` (${full.method})` : ''}${full.confidence ? `, ${full.confidence} confidence` : ''} · ${full.referenceHotelName ?? 'no reference hotel'}${full.reasonCode ? ` · ${full.reasonCode}` : ''} · ${full.reason}`,
+        ),
         supplierCodesLine(full.supplierCodes),
         wide(
           'History',
@@ -90,8 +122,29 @@ export function bookView(main) {
             'table',
             { class: 'history' },
             h('caption', {}, 'History, oldest first'),
-            h('thead', {}, h('tr', {}, ['When', 'Change', 'Status', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
-            h('tbody', {}, (full.history ?? []).map((line) => h('tr', {}, h('td', {}, line.at.slice(0, 16).replace('T', ' ')), h('td', {}, line.change), h('td', {}, line.status), h('td', {}, line.reason)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['When', 'Change', 'Status', 'Reason'].map((name) => h('th', { scope: 'col' }, name)),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              (full.history ?? []).map((line) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, line.at.slice(0, 16).replace('T', ' ')),
+                  h('td', {}, line.change),
+                  h('td', {}, line.status),
+                  h('td', {}, line.reason),
+                ),
+              ),
+            ),
           ),
         ),
       );
@@ -135,7 +188,15 @@ export function bookView(main) {
             'table',
             { class: 'feed' },
             h('caption', {}, `Changes since ${since.value}, oldest first`),
-            h('thead', {}, h('tr', {}, ['When', 'Change', 'Partner hotel', 'Status', 'Reference hotel', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['When', 'Change', 'Partner hotel', 'Status', 'Reference hotel', 'Reason'].map((name) => h('th', { scope: 'col' }, name)),
+              ),
+            ),
             h('tbody', {}, lines.length === 0 ? h('tr', {}, h('td', { colspan: 6 }, 'No changes since then.')) : lines),
           ),
         ),

@@ -18,11 +18,13 @@ const MARK_WORDS = { agree: 'agrees', partly: 'partly agrees', differ: 'differs'
 const MARK_SIGNS = { agree: '✓', partly: '≈', differ: '✗', unknown: '' };
 
 /** @param {number | null | undefined} similarity @returns {Mark} */
-const bySimilarity = (similarity) => (similarity === null || similarity === undefined ? 'unknown' : similarity >= 0.9 ? 'agree' : similarity >= 0.6 ? 'partly' : 'differ');
+const bySimilarity = (similarity) =>
+  similarity === null || similarity === undefined ? 'unknown' : similarity >= 0.9 ? 'agree' : similarity >= 0.6 ? 'partly' : 'differ';
 /** @param {boolean | null | undefined} match @returns {Mark} */
 const byMatch = (match) => (match === null || match === undefined ? 'unknown' : match ? 'agree' : 'differ');
 /** @param {number | null | undefined} meters @returns {Mark} */
-const byDistance = (meters) => (meters === null || meters === undefined ? 'unknown' : meters <= 150 ? 'agree' : meters <= 1000 ? 'partly' : 'differ');
+const byDistance = (meters) =>
+  meters === null || meters === undefined ? 'unknown' : meters <= 150 ? 'agree' : meters <= 1000 ? 'partly' : 'differ';
 
 /**
  * @type {{ field: string, partner: (p: PartnerFacts) => string | undefined, reference: (c: Column) => string | undefined, mark: (c: Column) => Mark }[]}
@@ -33,11 +35,26 @@ const FIELDS = [
     field: 'Address',
     partner: (p) => p.address,
     reference: (c) => c.detail?.metadata?.address,
-    mark: (c) => (c.evidence.addressMatch ? 'agree' : c.evidence.addressSimilarity != null ? bySimilarity(c.evidence.addressSimilarity) : byMatch(c.evidence.addressMatch)),
+    mark: (c) =>
+      c.evidence.addressMatch
+        ? 'agree'
+        : c.evidence.addressSimilarity != null
+          ? bySimilarity(c.evidence.addressSimilarity)
+          : byMatch(c.evidence.addressMatch),
   },
-  { field: 'Postal code', partner: (p) => p.postalCode, reference: (c) => c.detail?.metadata?.postalCode, mark: (c) => byMatch(c.evidence.postalCodeMatch) },
+  {
+    field: 'Postal code',
+    partner: (p) => p.postalCode,
+    reference: (c) => c.detail?.metadata?.postalCode,
+    mark: (c) => byMatch(c.evidence.postalCodeMatch),
+  },
   { field: 'City', partner: (p) => p.city, reference: (c) => c.detail?.city, mark: (c) => byMatch(c.evidence.cityMatch) },
-  { field: 'Country', partner: (p) => p.country, reference: (c) => c.detail?.metadata?.countryCode ?? c.detail?.country, mark: (c) => byMatch(c.evidence.countryMatch) },
+  {
+    field: 'Country',
+    partner: (p) => p.country,
+    reference: (c) => c.detail?.metadata?.countryCode ?? c.detail?.country,
+    mark: (c) => byMatch(c.evidence.countryMatch),
+  },
 ];
 
 /**
@@ -46,7 +63,9 @@ const FIELDS = [
  */
 export function supplierCodesLine(codes) {
   const pairs = Object.entries(codes ?? {});
-  return pairs.length === 0 ? null : h('p', { class: 'supplier-codes' }, `Supplier codes: ${pairs.map(([supplier, id]) => `${supplier} ${id}`).join(' · ')}`);
+  return pairs.length === 0
+    ? null
+    : h('p', { class: 'supplier-codes' }, `Supplier codes: ${pairs.map(([supplier, id]) => `${supplier} ${id}`).join(' · ')}`);
 }
 
 /**
@@ -59,7 +78,16 @@ export function evidenceTable(partner, columns) {
     {},
     h('th', { scope: 'col' }, 'Field'),
     h('th', { scope: 'col', class: 'partner' }, 'Partner hotel'),
-    columns.map((column) => h('th', { scope: 'col' }, h('kbd', {}, column.key), ' ', column.label, h('div', { class: 'score' }, `score ${decimal(column.score)}`))),
+    columns.map((column) =>
+      h(
+        'th',
+        { scope: 'col' },
+        h('kbd', {}, column.key),
+        ' ',
+        column.label,
+        h('div', { class: 'score' }, `score ${decimal(column.score)}`),
+      ),
+    ),
   );
   const rows = FIELDS.map(({ field, partner: ofPartner, reference, mark }) =>
     h(
@@ -75,7 +103,13 @@ export function evidenceTable(partner, columns) {
       'tr',
       {},
       h('th', { scope: 'row' }, 'Distance'),
-      h('td', { class: 'partner' }, partner.latitude === undefined || partner.longitude === undefined ? 'no pin' : `pin ${partner.latitude.toFixed(5)}, ${partner.longitude.toFixed(5)}`),
+      h(
+        'td',
+        { class: 'partner' },
+        partner.latitude === undefined || partner.longitude === undefined
+          ? 'no pin'
+          : `pin ${partner.latitude.toFixed(5)}, ${partner.longitude.toFixed(5)}`,
+      ),
       columns.map((column) => markedCell(distance(column.evidence.distanceMeters), byDistance(column.evidence.distanceMeters))),
     ),
   );
@@ -84,5 +118,12 @@ export function evidenceTable(partner, columns) {
 
 /** @param {string} text @param {Mark} mark */
 function markedCell(text, mark) {
-  return h('td', { class: mark }, text, mark === 'unknown' ? null : h('span', { class: 'mark', title: MARK_WORDS[mark] }, ` ${MARK_SIGNS[mark]}`, h('span', { class: 'sr' }, MARK_WORDS[mark])));
+  return h(
+    'td',
+    { class: mark },
+    text,
+    mark === 'unknown'
+      ? null
+      : h('span', { class: 'mark', title: MARK_WORDS[mark] }, ` ${MARK_SIGNS[mark]}`, h('span', { class: 'sr' }, MARK_WORDS[mark])),
+  );
 }

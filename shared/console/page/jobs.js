@@ -34,7 +34,18 @@ export function jobsView(main) {
         'table',
         { class: 'jobs' },
         h('caption', {}, 'Newest first; running jobs update every 2 seconds'),
-        h('thead', {}, h('tr', {}, ['Job', 'Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched'].map((name) => h('th', { scope: 'col' }, name)), h('th', { scope: 'col' }, h('span', { class: 'sr' }, 'Open')))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['Job', 'Created', 'Status', 'Mode', 'Progress', 'Matched', 'Review', 'Unmatched'].map((name) =>
+              h('th', { scope: 'col' }, name),
+            ),
+            h('th', { scope: 'col' }, h('span', { class: 'sr' }, 'Open')),
+          ),
+        ),
         body,
       ),
     ),
@@ -42,7 +53,10 @@ export function jobsView(main) {
   async function refresh() {
     try {
       const { jobs } = /** @type {{ jobs: Job[] }} */ (await api('mapping', { query: { limit: 50 } }));
-      show(body, jobs.length === 0 ? h('tr', {}, h('td', { colspan: 9 }, 'No jobs yet: create one with POST /api/v1/mapping.')) : jobs.map(jobLine));
+      show(
+        body,
+        jobs.length === 0 ? h('tr', {}, h('td', { colspan: 9 }, 'No jobs yet: create one with POST /api/v1/mapping.')) : jobs.map(jobLine),
+      );
       if (jobs.some((job) => RUNNING.has(job.status))) timer = setTimeout(refresh, POLL_MS);
     } catch (error) {
       notify(`The jobs could not be read: ${/** @type {Error} */ (error).message}`);
@@ -66,7 +80,16 @@ function jobLine(job) {
     h('td', { class: 'number' }, job.counts.matched),
     h('td', { class: 'number' }, job.counts.review),
     h('td', { class: 'number' }, job.counts.unmatched),
-    h('td', {}, h('a', { href: `console#/jobs/${job.mappingJobId}` }, 'Open', h('span', { class: 'sr' }, ` ${job.name ?? `the job of ${job.createdAt}`}`))),
+    h(
+      'td',
+      {},
+      h(
+        'a',
+        { href: `console#/jobs/${job.mappingJobId}` },
+        'Open',
+        h('span', { class: 'sr' }, ` ${job.name ?? `the job of ${job.createdAt}`}`),
+      ),
+    ),
   );
 }
 
@@ -74,8 +97,18 @@ function jobLine(job) {
 export function jobView(main, jobId) {
   // Its id until the job is read; then its name, the id beside it.
   const title = h('h1', {}, 'Job ', h('code', {}, jobId));
-  const summary = h('section', { 'aria-labelledby': 'summary-title' }, h('h2', { id: 'summary-title' }, 'Summary'), h('p', {}, 'Reading the job…'));
-  const scores = h('section', { 'aria-labelledby': 'scores-title' }, h('h2', { id: 'scores-title' }, 'Scores'), h('p', {}, 'Reading the scores…'));
+  const summary = h(
+    'section',
+    { 'aria-labelledby': 'summary-title' },
+    h('h2', { id: 'summary-title' }, 'Summary'),
+    h('p', {}, 'Reading the job…'),
+  );
+  const scores = h(
+    'section',
+    { 'aria-labelledby': 'scores-title' },
+    h('h2', { id: 'scores-title' }, 'Scores'),
+    h('p', {}, 'Reading the scores…'),
+  );
   const bulk = h('section', { 'aria-labelledby': 'bulk-title' });
   show(
     main,
@@ -113,7 +146,9 @@ export function jobView(main, jobId) {
     try {
       const job = await refresh();
       if (job.status !== 'COMPLETED') return;
-      const inReview = /** @type {Row[]} */ (await readAll(`mapping/${encodeURIComponent(jobId)}/results`, 'results', { status: 'REVIEW', limit: 1000 }));
+      const inReview = /** @type {Row[]} */ (
+        await readAll(`mapping/${encodeURIComponent(jobId)}/results`, 'results', { status: 'REVIEW', limit: 1000 })
+      );
       bulkDecisions(bulk, jobId, inReview, () => void refresh().catch(() => undefined));
     } catch (error) {
       notify(`The job could not be read: ${/** @type {Error} */ (error).message}`);
@@ -138,7 +173,17 @@ function scoreFigures(jobId, job) {
     ' ',
     h('a', { class: 'button', href: `console#/jobs/${jobId}/riskiest` }, 'Review the riskiest automatic answers'),
   );
-  if (!job.scores) return [h('p', {}, job.status === 'COMPLETED' ? 'This job completed before jobs kept their score figures.' : 'The scores are written when the job completes.'), job.status === 'COMPLETED' ? queues : null];
+  if (!job.scores)
+    return [
+      h(
+        'p',
+        {},
+        job.status === 'COMPLETED'
+          ? 'This job completed before jobs kept their score figures.'
+          : 'The scores are written when the job completes.',
+      ),
+      job.status === 'COMPLETED' ? queues : null,
+    ];
   const wrong = job.scores.expectedWrong;
   return [
     histogram(job.scores.histogram),
@@ -165,7 +210,16 @@ function histogram(bins) {
       'table',
       { class: 'histogram' },
       h('caption', {}, 'Rows by score and status, as the engine left them'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Score'), STATUSES.map((status) => h('th', { scope: 'col', class: `status-${status.toLowerCase()}` }, status)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Score'),
+          STATUSES.map((status) => h('th', { scope: 'col', class: `status-${status.toLowerCase()}` }, status)),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -238,12 +292,20 @@ function bulkDecisions(section, jobId, inReview, changed) {
   );
   const lowest = h('input', { type: 'number', id: 'bulk-min', min: 0, max: 1, step: 0.01, value: '0.80' });
   const highest = h('input', { type: 'number', id: 'bulk-max', min: 0, max: 1, step: 0.01, value: '1.00' });
-  const action = h('select', { id: 'bulk-action' }, h('option', { value: 'MATCH' }, 'Accept their proposals'), h('option', { value: 'NO_MATCH' }, 'Mark them no match'));
+  const action = h(
+    'select',
+    { id: 'bulk-action' },
+    h('option', { value: 'MATCH' }, 'Accept their proposals'),
+    h('option', { value: 'NO_MATCH' }, 'Mark them no match'),
+  );
   const preview = h('p', { id: 'bulk-preview', 'aria-live': 'polite' });
   const go = h('button', { type: 'button', id: 'bulk-go' });
   const outcome = h('div', { id: 'bulk-outcome', 'aria-live': 'polite' });
   const chosen = () =>
-    open.filter((row) => (reason.value === '' || reasonOf(row) === reason.value) && row.score >= Number(lowest.value) && row.score <= Number(highest.value));
+    open.filter(
+      (row) =>
+        (reason.value === '' || reasonOf(row) === reason.value) && row.score >= Number(lowest.value) && row.score <= Number(highest.value),
+    );
   const update = () => {
     const picked = chosen();
     const accepting = action.value === 'MATCH';
@@ -265,7 +327,12 @@ function bulkDecisions(section, jobId, inReview, changed) {
     try {
       const { decided, refused } = await decideInBatches(
         jobId,
-        batch.map((row) => ({ partnerHotelId: row.partnerHotelId, decision, ...(decision === 'MATCH' && { referenceHotelId: /** @type {string} */ (row.referenceHotelId) }), expectedDecidedAt: null })),
+        batch.map((row) => ({
+          partnerHotelId: row.partnerHotelId,
+          decision,
+          ...(decision === 'MATCH' && { referenceHotelId: /** @type {string} */ (row.referenceHotelId) }),
+          expectedDecidedAt: null,
+        })),
         (done) => show(outcome, `Decided ${done} of ${batch.length}…`),
       );
       const gone = new Set(decided.map((row) => row.partnerHotelId));
@@ -277,13 +344,20 @@ function bulkDecisions(section, jobId, inReview, changed) {
         try {
           const undone = await decideInBatches(
             jobId,
-            decided.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'WITHDRAW', expectedDecidedAt: row.review?.decidedAt ?? null })),
+            decided.map((row) => ({
+              partnerHotelId: row.partnerHotelId,
+              decision: 'WITHDRAW',
+              expectedDecidedAt: row.review?.decidedAt ?? null,
+            })),
             (done) => show(outcome, `Undone ${done} of ${decided.length}…`),
           );
           // Back in REVIEW as the engine had them: the rows as they were before the bulk.
           const back = new Set(undone.decided.map((row) => row.partnerHotelId));
           open.push(...batch.filter((row) => back.has(row.partnerHotelId)));
-          show(outcome, `${rows(undone.decided.length)} back in REVIEW${undone.refused.length ? `; ${rows(undone.refused.length)} changed meanwhile and kept` : ''}.`);
+          show(
+            outcome,
+            `${rows(undone.decided.length)} back in REVIEW${undone.refused.length ? `; ${rows(undone.refused.length)} changed meanwhile and kept` : ''}.`,
+          );
         } catch (error) {
           show(outcome, `The undo failed: ${/** @type {Error} */ (error).message}`);
         }
@@ -292,7 +366,11 @@ function bulkDecisions(section, jobId, inReview, changed) {
         // The undo button is gone: the person goes on from the bulk action.
         go.focus();
       });
-      show(outcome, `${rows(decided.length)} decided${refused.length ? `; ${rows(refused.length)} refused (${refused[0]?.message})` : ''}. `, undo);
+      show(
+        outcome,
+        `${rows(decided.length)} decided${refused.length ? `; ${rows(refused.length)} refused (${refused[0]?.message})` : ''}. `,
+        undo,
+      );
       undo.focus();
     } catch (error) {
       show(outcome, `Nothing more was decided: ${/** @type {Error} */ (error).message}`);

@@ -33,19 +33,26 @@ function roundLength(meters) {
  * @returns {SVGElement}
  */
 export function pinMap(pins) {
-  const placed = /** @type {(Pin & { lat: number, lon: number })[]} */ (pins.filter((pin) => pin.lat !== undefined && pin.lon !== undefined));
+  const placed = /** @type {(Pin & { lat: number, lon: number })[]} */ (
+    pins.filter((pin) => pin.lat !== undefined && pin.lon !== undefined)
+  );
   const partner = placed.find((pin) => pin.kind === 'partner');
   const description = placed
     .filter((pin) => pin !== partner)
     .map((pin) => `${pin.label} ${partner ? distance(metersBetween(partner, pin)) + ' from the partner pin' : ''}`)
     .join('; ');
   const unplaced = pins.filter((pin) => !placed.includes(/** @type {any} */ (pin))).map((pin) => pin.label);
-  const map = svg(
-    'svg',
-    { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'map', role: 'img', 'aria-label': `Map of ${placed.length} pins. ${description}${unplaced.length ? `. No coordinates: ${unplaced.join(', ')}` : ''}` },
-  );
+  const map = svg('svg', {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    class: 'map',
+    role: 'img',
+    'aria-label': `Map of ${placed.length} pins. ${description}${unplaced.length ? `. No coordinates: ${unplaced.join(', ')}` : ''}`,
+  });
   // Without the partner's pin, the hotels are drawn among themselves: no distance from P.
-  if (unplaced.length) map.append(svg('text', { x: 12, y: 20, class: 'map-note' }, `No coordinates: ${unplaced.join(', ')}${partner ? '' : ' (no distances from P)'}`));
+  if (unplaced.length)
+    map.append(
+      svg('text', { x: 12, y: 20, class: 'map-note' }, `No coordinates: ${unplaced.join(', ')}${partner ? '' : ' (no distances from P)'}`),
+    );
   if (placed.length === 0) {
     map.append(svg('text', { x: WIDTH / 2, y: HEIGHT / 2, 'text-anchor': 'middle', class: 'map-note' }, 'No coordinates to draw'));
     return map;
@@ -56,10 +63,17 @@ export function pinMap(pins) {
   const midLat = (Math.min(...lats) + Math.max(...lats)) / 2;
   const midLon = (Math.min(...lons) + Math.max(...lons)) / 2;
   const lonMeters = METERS_PER_DEGREE * Math.cos((midLat * Math.PI) / 180);
-  const spanMeters = Math.max((Math.max(...lons) - Math.min(...lons)) * lonMeters, (Math.max(...lats) - Math.min(...lats)) * METERS_PER_DEGREE, 200);
+  const spanMeters = Math.max(
+    (Math.max(...lons) - Math.min(...lons)) * lonMeters,
+    (Math.max(...lats) - Math.min(...lats)) * METERS_PER_DEGREE,
+    200,
+  );
   const pixelsPerMeter = Math.min(WIDTH - 2 * PADDING, HEIGHT - 2 * PADDING) / spanMeters;
   /** @param {{lat: number, lon: number}} pin */
-  const at = (pin) => ({ x: WIDTH / 2 + (pin.lon - midLon) * lonMeters * pixelsPerMeter, y: HEIGHT / 2 - (pin.lat - midLat) * METERS_PER_DEGREE * pixelsPerMeter });
+  const at = (pin) => ({
+    x: WIDTH / 2 + (pin.lon - midLon) * lonMeters * pixelsPerMeter,
+    y: HEIGHT / 2 - (pin.lat - midLat) * METERS_PER_DEGREE * pixelsPerMeter,
+  });
 
   if (partner) {
     const from = at(partner);

@@ -104,8 +104,18 @@ export const RISK_FLOOR = 0.05;
  */
 function riskiest(read) {
   const streams = [
-    { query: { status: 'MATCHED', method: 'FUZZY', order: 'ASC', maxScore: decimal(1 - RISK_FLOOR, 4) }, rows: /** @type {Row[]} */ ([]), cursor: /** @type {string | undefined} */ (undefined), done: false },
-    { query: { status: 'UNMATCHED', order: 'DESC', minScore: decimal(RISK_FLOOR, 4) }, rows: /** @type {Row[]} */ ([]), cursor: /** @type {string | undefined} */ (undefined), done: false },
+    {
+      query: { status: 'MATCHED', method: 'FUZZY', order: 'ASC', maxScore: decimal(1 - RISK_FLOOR, 4) },
+      rows: /** @type {Row[]} */ ([]),
+      cursor: /** @type {string | undefined} */ (undefined),
+      done: false,
+    },
+    {
+      query: { status: 'UNMATCHED', order: 'DESC', minScore: decimal(RISK_FLOOR, 4) },
+      rows: /** @type {Row[]} */ ([]),
+      cursor: /** @type {string | undefined} */ (undefined),
+      done: false,
+    },
   ];
   return new RowQueue(async () => {
     /** @type {Row[]} */
@@ -211,7 +221,8 @@ export function bookQueue(kind) {
           body: { source: row.source, partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
         }),
       ),
-    reread: async (row) => fromEntry(await api('mapping-book/entry', { query: { source: row.source, partnerHotelId: row.partnerHotelId } })),
+    reread: async (row) =>
+      fromEntry(await api('mapping-book/entry', { query: { source: row.source, partnerHotelId: row.partnerHotelId } })),
   };
 }
 
@@ -233,7 +244,13 @@ function fromResult(result) {
   const { review, ...row } = result;
   return {
     ...row,
-    ...(review && { review: { decision: review.decision, decidedAt: review.decidedAt, referenceHotelId: review.decision === 'MATCH' ? result.referenceHotelId : null } }),
+    ...(review && {
+      review: {
+        decision: review.decision,
+        decidedAt: review.decidedAt,
+        referenceHotelId: review.decision === 'MATCH' ? result.referenceHotelId : null,
+      },
+    }),
   };
 }
 
@@ -244,7 +261,9 @@ function fromEntry(entry) {
     ...row,
     partnerHotelName: partner.name,
     partnerHotel: partner,
-    ...(decision && { review: { decision: decision.decision, decidedAt: decision.decidedAt, referenceHotelId: decision.referenceHotelId } }),
+    ...(decision && {
+      review: { decision: decision.decision, decidedAt: decision.decidedAt, referenceHotelId: decision.referenceHotelId },
+    }),
   };
 }
 
@@ -291,10 +310,13 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
     const decidedAt = new Map(held.leased.map((row) => [row.partnerHotelId, row.decidedAt]));
     const skipped = new Set([
       ...held.taken.map((row) => row.partnerHotelId),
-      ...ahead.filter((row) => decidedAt.has(row.partnerHotelId) && decidedAt.get(row.partnerHotelId) !== (row.review?.decidedAt ?? null)).map((row) => row.partnerHotelId),
+      ...ahead
+        .filter((row) => decidedAt.has(row.partnerHotelId) && decidedAt.get(row.partnerHotelId) !== (row.review?.decidedAt ?? null))
+        .map((row) => row.partnerHotelId),
     ]);
     const shown = queue.rows[index]?.partnerHotelId;
-    if (skipped.size > 0) queue.rows.splice(0, queue.rows.length, ...queue.rows.filter((row, at) => at < index || !skipped.has(row.partnerHotelId)));
+    if (skipped.size > 0)
+      queue.rows.splice(0, queue.rows.length, ...queue.rows.filter((row, at) => at < index || !skipped.has(row.partnerHotelId)));
     // The row on screen went to another reviewer in a moment it was not held here: the next is shown.
     if (shown !== undefined && skipped.has(shown)) void render();
     // The person moved meanwhile, or rows left the queue: the rows now about to be shown are asked for next.
@@ -307,15 +329,22 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
   window.addEventListener('pagehide', leave);
   /** The queue's rows as the API counted them when it opened, until every row is read. @type {number | undefined} */
   let counted;
-  void total?.().then((rows) => {
-    counted = rows;
-    void render();
-  }, () => undefined);
+  void total?.().then(
+    (rows) => {
+      counted = rows;
+      void render();
+    },
+    () => undefined,
+  );
   /** Decisions made here, newest last: what undo takes back. @type {{ before: Row, sent: Promise<Row | undefined> }[]} */
   const made = [];
   const position = h('p', { class: 'position', 'aria-live': 'polite' });
   const expectedLeft = h('p', { class: 'expected-left' });
-  const tellLeft = () => void left?.().then((said) => show(expectedLeft, said), () => undefined);
+  const tellLeft = () =>
+    void left?.().then(
+      (said) => show(expectedLeft, said),
+      () => undefined,
+    );
   tellLeft();
   const view = h('section', { class: 'row-view' });
   const status = h('p', { class: 'status', role: 'status' });
@@ -356,11 +385,15 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
       show(view, h('p', {}, h('a', { href: back.href }, `Back to the ${back.label.toLowerCase()}`)));
       return;
     }
-    show(position, `Row ${index + 1} of ${queue.done ? queue.rows.length : (counted === undefined ? `${queue.rows.length}+` : Math.max(counted, queue.rows.length))}`);
+    show(
+      position,
+      `Row ${index + 1} of ${queue.done ? queue.rows.length : counted === undefined ? `${queue.rows.length}+` : Math.max(counted, queue.rows.length)}`,
+    );
     paint(row);
     // Later rows' hotels are read now, and the rows leased, so the next row shows at once.
     for (const later of queue.rows.slice(index + 1, index + 1 + PREFETCH)) columnsOf(later).forEach((column) => void hotel(column.id));
-    if (queue.rows.slice(index, index + 1 + LEASE_AHEAD).some((ahead) => !leased.has(ahead.partnerHotelId))) void hold().catch(() => undefined);
+    if (queue.rows.slice(index, index + 1 + LEASE_AHEAD).some((ahead) => !leased.has(ahead.partnerHotelId)))
+      void hold().catch(() => undefined);
   }
 
   /** @param {Row} row */
@@ -383,7 +416,9 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
             row.reason ? [' · ', ...reasonText(row.reason, rowHref)] : '',
           ),
           supplierCodesLine(row.supplierCodes),
-          row.review ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt.replace('T', ' ').slice(0, 16)}`) : null,
+          row.review
+            ? h('p', { class: 'decided' }, `Decided ${row.review.decision} at ${row.review.decidedAt.replace('T', ' ').slice(0, 16)}`)
+            : null,
         ),
         h(
           'div',
@@ -402,7 +437,11 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
                 kind: column.key === '↵' ? /** @type {const} */ ('proposal') : /** @type {const} */ ('candidate'),
               })),
             ]),
-            h('figcaption', {}, 'P the partner’s pin, 0 the proposal, 1–5 the candidates; distances from P. Drawn from coordinates, no map tiles.'),
+            h(
+              'figcaption',
+              {},
+              'P the partner’s pin, 0 the proposal, 1–5 the candidates; distances from P. Drawn from coordinates, no map tiles.',
+            ),
           ),
         ),
         actions(row, columns),
@@ -416,7 +455,8 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
 
   /** @param {Row} row @param {ReturnType<typeof columnsOf>} columns */
   function actions(row, columns) {
-    const button = (/** @type {string} */ key, /** @type {string} */ label, /** @type {() => void} */ act) => h('button', { type: 'button', onclick: act }, h('kbd', {}, key), ' ', label);
+    const button = (/** @type {string} */ key, /** @type {string} */ label, /** @type {() => void} */ act) =>
+      h('button', { type: 'button', onclick: act }, h('kbd', {}, key), ' ', label);
     return h(
       'div',
       { class: 'actions', role: 'toolbar', 'aria-label': 'Decisions' },
@@ -473,7 +513,9 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
           const now = await reread(before).catch(() => undefined);
           if (now && madeIt(now, before, decision)) return recorded(now, ' (recorded, though its answer was lost)');
           if (!now) {
-            notify(`${before.partnerHotelName} (${before.partnerHotelId}): whether it was decided is unknown (${error.message}); the API did not answer again. Come back to the row to see.`);
+            notify(
+              `${before.partnerHotelName} (${before.partnerHotelId}): whether it was decided is unknown (${error.message}); the API did not answer again. Come back to the row to see.`,
+            );
             return forget(sent);
           }
         }
@@ -560,7 +602,16 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
 /** The proposal (key Enter, drawn 0) and the candidates (keys 1–5). @param {Row} row */
 function columnsOf(row) {
   const proposal = row.referenceHotelId
-    ? [{ label: 'Proposal', key: '↵', id: row.referenceHotelId, name: row.referenceHotelName ?? '', score: row.score, evidence: row.evidence ?? {} }]
+    ? [
+        {
+          label: 'Proposal',
+          key: '↵',
+          id: row.referenceHotelId,
+          name: row.referenceHotelName ?? '',
+          score: row.score,
+          evidence: row.evidence ?? {},
+        },
+      ]
     : [];
   const candidates = row.candidates.slice(0, 5).map((candidate, i) => ({
     label: `Candidate ${i + 1}`,
@@ -584,7 +635,16 @@ function keyHelp() {
     ['J or →', 'next row'],
     ['K or ←', 'previous row'],
   ];
-  return h('details', { class: 'keys' }, h('summary', {}, 'Keys'), h('dl', {}, keys.map(([key, meaning]) => [h('dt', {}, h('kbd', {}, key ?? '')), h('dd', {}, meaning ?? '')])));
+  return h(
+    'details',
+    { class: 'keys' },
+    h('summary', {}, 'Keys'),
+    h(
+      'dl',
+      {},
+      keys.map(([key, meaning]) => [h('dt', {}, h('kbd', {}, key ?? '')), h('dd', {}, meaning ?? '')]),
+    ),
+  );
 }
 
 /**

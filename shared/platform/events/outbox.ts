@@ -108,7 +108,11 @@ export function outboxItemOfStreamImage(image: Record<string, AttributeValue> | 
   if (!image?.SK?.S?.startsWith(EVENT_SORT_KEY_PREFIX)) return undefined;
   const item = unmarshall(image);
   if (typeof item.relayTo === 'string') {
-    return { queue: item.relayTo, message: item.message, ...(typeof item.correlationId === 'string' && { correlationId: item.correlationId }) };
+    return {
+      queue: item.relayTo,
+      message: item.message,
+      ...(typeof item.correlationId === 'string' && { correlationId: item.correlationId }),
+    };
   }
   const event = eventOfItem(item);
   return { queue: domainEventMessages.name, message: event, correlationId: event.correlationId ?? event.id };

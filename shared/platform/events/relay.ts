@@ -29,16 +29,23 @@ export const EVENT_RELAY = {
 
 /** Whether a stream record is one the relay takes (as the event source's filter has it). */
 export function isNewEvent(record: Pick<DynamoDBRecord, 'eventName' | 'dynamodb'>): boolean {
-  return record.eventName === EVENT_RELAY.filter.eventName && (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(EVENT_RELAY.filter.sortKeyPrefix);
+  return (
+    record.eventName === EVENT_RELAY.filter.eventName && (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(EVENT_RELAY.filter.sortKeyPrefix)
+  );
 }
 
 /**
  * Relays the records in order; the first that fails is the batch's failure (the stream retries from
  * it). `queues` are the queues the relay sends to, by name: the domain events' and those messages name.
  */
-export async function relayEvents(records: readonly DynamoDBRecord[], queues: ReadonlyMap<string, Queue<unknown>>): Promise<DynamoDBBatchResponse> {
+export async function relayEvents(
+  records: readonly DynamoDBRecord[],
+  queues: ReadonlyMap<string, Queue<unknown>>,
+): Promise<DynamoDBBatchResponse> {
   for (const record of records) {
-    const item = isNewEvent(record) ? outboxItemOfStreamImage(record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined) : undefined;
+    const item = isNewEvent(record)
+      ? outboxItemOfStreamImage(record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined)
+      : undefined;
     if (!item) continue;
     const queue = queues.get(item.queue);
     if (!queue) {
@@ -52,7 +59,11 @@ export async function relayEvents(records: readonly DynamoDBRecord[], queues: Re
       const send = () => queue.send(item.message);
       await (item.correlationId ? withCorrelationId(item.correlationId, send) : send());
     } catch (error) {
-      log('warn', 'event relay: the queue did not take an outbox item; the stream hands it again', { queue: item.queue, ...(event && { eventId: event.id }), ...describeError(error) });
+      log('warn', 'event relay: the queue did not take an outbox item; the stream hands it again', {
+        queue: item.queue,
+        ...(event && { eventId: event.id }),
+        ...describeError(error),
+      });
       return { batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }] };
     }
   }

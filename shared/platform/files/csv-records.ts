@@ -269,7 +269,11 @@ const CSV_PARSE_OPTIONS = {
 } as const;
 
 /** csv-parse over `chunks`: the whole file (`part` undefined: it strips the BOM and finds the record delimiter itself), or a part of it. */
-function csvParser(chunks: AsyncIterable<Buffer>, delimiter: string, part: CsvPartStart | undefined): AsyncIterable<{ record: string[]; info: { lines: number } }> {
+function csvParser(
+  chunks: AsyncIterable<Buffer>,
+  delimiter: string,
+  part: CsvPartStart | undefined,
+): AsyncIterable<{ record: string[]; info: { lines: number } }> {
   const parser = parseCsv(
     part
       ? { ...CSV_PARSE_OPTIONS, delimiter, bom: false, record_delimiter: part.lineEnd === 'crlf' ? '\r\n' : '\n' }
@@ -285,7 +289,11 @@ function csvParser(chunks: AsyncIterable<Buffer>, delimiter: string, part: CsvPa
  * The records csv-parse reads from `chunks` (see csvParser), in batches. Its errors are thrown as
  * CsvRecordsError (after the records before them), the input's as they are.
  */
-async function* csvParseRecords(chunks: AsyncIterable<Buffer>, delimiter: string, part: CsvPartStart | undefined): AsyncGenerator<CsvRecord[]> {
+async function* csvParseRecords(
+  chunks: AsyncIterable<Buffer>,
+  delimiter: string,
+  part: CsvPartStart | undefined,
+): AsyncGenerator<CsvRecord[]> {
   const offset = (part?.firstLine ?? 1) - 1;
   // Empty lines also come through as records, so the next record always starts one line later.
   let nextStartLine = offset + 1;
@@ -352,7 +360,11 @@ export function firstCsvRecords(head: Buffer, delimiter: string, count: number):
  * csv-parse's errors are thrown as CsvRecordsError, with the line the record being read starts on;
  * the input's errors as they are.
  */
-export async function* csvRecordBatches(chunks: AsyncIterable<Buffer>, delimiter: string, options: CsvRecordsOptions = {}): AsyncGenerator<CsvRecord[]> {
+export async function* csvRecordBatches(
+  chunks: AsyncIterable<Buffer>,
+  delimiter: string,
+  options: CsvRecordsOptions = {},
+): AsyncGenerator<CsvRecord[]> {
   const iterator = chunks[Symbol.asyncIterator]();
   try {
     yield* readRecords(iterator, delimiter, options);
@@ -398,12 +410,23 @@ async function* readRecords(iterator: AsyncIterator<Buffer>, delimiter: string, 
  * then holds the file from its start, but for a BOM taken off); after, over the rest from the
  * record it stopped at.
  */
-function handOff(splitter: RecordSplitter, at: HandOff, buffer: Buffer, bom: boolean, iterator: AsyncIterator<Buffer>, end: boolean, delimiter: string): AsyncGenerator<CsvRecord[]> {
+function handOff(
+  splitter: RecordSplitter,
+  at: HandOff,
+  buffer: Buffer,
+  bom: boolean,
+  iterator: AsyncIterator<Buffer>,
+  end: boolean,
+  delimiter: string,
+): AsyncGenerator<CsvRecord[]> {
   if (splitter.lineEnd === 'unknown') {
     const whole = bom ? Buffer.concat([Buffer.from(UTF8_BOM), buffer]) : buffer;
     return csvParseRecords(replay(whole, iterator, end), delimiter, undefined);
   }
-  return csvParseRecords(replay(buffer.subarray(at.position), iterator, end), delimiter, { firstLine: splitter.line, lineEnd: splitter.lineEnd });
+  return csvParseRecords(replay(buffer.subarray(at.position), iterator, end), delimiter, {
+    firstLine: splitter.line,
+    lineEnd: splitter.lineEnd,
+  });
 }
 
 /** The first chunks of the input, together at least three bytes long (the BOM decides how to read), or the whole input when shorter. */
@@ -414,7 +437,11 @@ async function headOf(iterator: AsyncIterator<Buffer>, joiner: ChunkJoiner): Pro
 }
 
 /** The next buffer to split: the unread tail of the last one (`pending`) and the next chunk; at the end of the input, the tail alone. */
-async function nextBuffer(iterator: AsyncIterator<Buffer>, pending: Buffer | undefined, joiner: ChunkJoiner): Promise<{ buffer: Buffer; end: boolean }> {
+async function nextBuffer(
+  iterator: AsyncIterator<Buffer>,
+  pending: Buffer | undefined,
+  joiner: ChunkJoiner,
+): Promise<{ buffer: Buffer; end: boolean }> {
   const next = await iterator.next();
   if (next.done) return { buffer: pending ?? EMPTY, end: true };
   return { buffer: pending && pending.length > 0 ? joiner.join(pending, next.value) : next.value, end: false };

@@ -33,7 +33,11 @@ const UNREADABLE = 'the file is not a readable Parquet file (a corrupt or cut-of
 export async function* parquetRowGroups(file: Buffer, limits: ParquetLimits): AsyncGenerator<ParquetRowGroup> {
   const bytes = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
   const { metadata, declared } = checkedMetadata(bytes, limits);
-  const integerColumns = new Set(parquetSchema(metadata).children.filter(({ element }) => isInteger(element)).map(({ element }) => element.name));
+  const integerColumns = new Set(
+    parquetSchema(metadata)
+      .children.filter(({ element }) => isInteger(element))
+      .map(({ element }) => element.name),
+  );
   const compressors = inflatingWithin(declared);
   let first = 0;
   for (const group of metadata.row_groups) {
@@ -62,13 +66,20 @@ function checkedMetadata(bytes: ArrayBuffer, limits: ParquetLimits): { metadata:
   for (const { meta_data: column } of metadata.row_groups.flatMap((group) => group.columns)) {
     if (!column) throw new ParquetRefused(`${UNREADABLE}: a column chunk has no metadata`);
     const start = column.dictionary_page_offset ?? column.data_page_offset;
-    if (start < 4n || column.total_compressed_size < 0n || column.total_uncompressed_size < 0n || Number(start + column.total_compressed_size) > dataEnd) {
+    if (
+      start < 4n ||
+      column.total_compressed_size < 0n ||
+      column.total_uncompressed_size < 0n ||
+      Number(start + column.total_compressed_size) > dataEnd
+    ) {
       throw new ParquetRefused(`${UNREADABLE}: a column chunk lies outside the file`);
     }
   }
   const columns = metadata.row_groups[0]?.columns.length ?? 0;
   if (rows * columns > limits.maxCells) {
-    throw new ParquetRefused(`the file holds ${rows} rows of ${columns} columns, more than the ${limits.maxCells.toLocaleString('en')} cells taken here; split the file`);
+    throw new ParquetRefused(
+      `the file holds ${rows} rows of ${columns} columns, more than the ${limits.maxCells.toLocaleString('en')} cells taken here; split the file`,
+    );
   }
   const declared = declaredExpansion(metadata);
   if (declared > limits.maxExpandedBytes) {
@@ -81,7 +92,10 @@ function checkedMetadata(bytes: ArrayBuffer, limits: ParquetLimits): { metadata:
 }
 
 function declaredExpansion(metadata: FileMetaData): number {
-  return metadata.row_groups.reduce((sum, group) => sum + group.columns.reduce((columns, chunk) => columns + Number(chunk.meta_data?.total_uncompressed_size ?? 0n), 0), 0);
+  return metadata.row_groups.reduce(
+    (sum, group) => sum + group.columns.reduce((columns, chunk) => columns + Number(chunk.meta_data?.total_uncompressed_size ?? 0n), 0),
+    0,
+  );
 }
 
 /**
@@ -93,7 +107,8 @@ export function inflatingWithin(declared: number): Compressors {
   let inflated = 0;
   const within = (inflate: (input: Uint8Array, outputLength: number) => Uint8Array) => (input: Uint8Array, outputLength: number) => {
     inflated += outputLength;
-    if (inflated > declared) throw new ParquetRefused(`${UNREADABLE}: its pages inflate to more than its metadata declares (a corrupt or crafted file)`);
+    if (inflated > declared)
+      throw new ParquetRefused(`${UNREADABLE}: its pages inflate to more than its metadata declares (a corrupt or crafted file)`);
     return inflate(input, outputLength);
   };
   return {

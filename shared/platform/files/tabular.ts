@@ -14,7 +14,14 @@ import type { CsvError } from 'csv-parse';
 // Types only: the library is loaded when an XLSX file is read (it takes longer to load than a large CSV to start).
 import type ExcelJS from 'exceljs';
 
-import { csvRecordBatches, CsvRecordsError, firstCsvRecords, MAX_CSV_RECORD_CHARACTERS, type CsvPartStart, type CsvRecordsOptions } from './csv-records';
+import {
+  csvRecordBatches,
+  CsvRecordsError,
+  firstCsvRecords,
+  MAX_CSV_RECORD_CHARACTERS,
+  type CsvPartStart,
+  type CsvRecordsOptions,
+} from './csv-records';
 import type { TabularFormat } from './formats';
 import { inflateWithin, zipExpandedSize } from './zip-archives';
 import { ParquetRefused, parquetRowGroups } from './parquet-files';
@@ -51,7 +58,6 @@ export class TabularParseError extends Error {
   }
 }
 
-
 /** What a reader of workbooks and Parquet files may inflate: MAX_XLSX_EXPANDED_BYTES unless the function has memory for more. */
 export interface TabularLimits {
   maxExpandedBytes?: number;
@@ -78,9 +84,23 @@ export function readTabular(input: TabularInput, format: TabularFormat, limits: 
  * files, which pay for neither a promise nor a record object per row, and for readers that check
  * the types of JSON values.
  */
-export function readTabularBatches(input: TabularInput, format: 'csv', csvOptions?: CsvReadOptions): AsyncIterable<(TabularCellsRow | TabularRow)[]>;
-export function readTabularBatches(input: TabularInput, format: TabularFormat, csvOptions?: CsvReadOptions, limits?: TabularLimits): AsyncIterable<TabularRawRow[]>;
-export function readTabularBatches(input: TabularInput, format: TabularFormat, csvOptions: CsvReadOptions = {}, limits: TabularLimits = {}): AsyncIterable<TabularRawRow[]> {
+export function readTabularBatches(
+  input: TabularInput,
+  format: 'csv',
+  csvOptions?: CsvReadOptions,
+): AsyncIterable<(TabularCellsRow | TabularRow)[]>;
+export function readTabularBatches(
+  input: TabularInput,
+  format: TabularFormat,
+  csvOptions?: CsvReadOptions,
+  limits?: TabularLimits,
+): AsyncIterable<TabularRawRow[]>;
+export function readTabularBatches(
+  input: TabularInput,
+  format: TabularFormat,
+  csvOptions: CsvReadOptions = {},
+  limits: TabularLimits = {},
+): AsyncIterable<TabularRawRow[]> {
   switch (format) {
     case 'csv':
       return readCsvBatches(input, csvOptions);
@@ -159,7 +179,8 @@ function toReadable(input: TabularInput): Readable {
 
 /** The input's chunks as Buffers (a stream with an encoding set gives strings). */
 async function* bufferChunks(input: TabularInput): AsyncGenerator<Buffer> {
-  for await (const chunk of toReadable(input) as AsyncIterable<Buffer | string>) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  for await (const chunk of toReadable(input) as AsyncIterable<Buffer | string>)
+    yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
 /** Trimmed header names; throws on a duplicate because values would silently overwrite each other. */
@@ -314,7 +335,8 @@ async function* readCsvBatches(input: TabularInput, options: CsvReadOptions = {}
 /** What went wrong in words of the file, not of the parser (its messages change between versions). */
 function describeCsvError(error: CsvError, line: number): string {
   if (error.code === 'CSV_QUOTE_NOT_CLOSED') return `unterminated quoted field starting at line ${line}`;
-  if (error.code === 'CSV_MAX_RECORD_SIZE') return `the row at line ${line} is longer than ${MAX_CSV_RECORD_CHARACTERS.toLocaleString('en')} characters (is a quote left open?)`;
+  if (error.code === 'CSV_MAX_RECORD_SIZE')
+    return `the row at line ${line} is longer than ${MAX_CSV_RECORD_CHARACTERS.toLocaleString('en')} characters (is a quote left open?)`;
   if (error.code === 'CSV_INVALID_CLOSING_QUOTE') return `a closing quote is followed by other characters at line ${line}`;
   return `the CSV cannot be parsed near line ${line}`;
 }
@@ -462,7 +484,10 @@ function checkWorkbookSize(archive: Buffer, maxExpandedBytes: number): void {
   }
   const { inflation } = inflateWithin(archive, declared);
   if (inflation === 'unreadable') throw new TabularParseError(UNREADABLE_WORKBOOK);
-  if (inflation === 'over') throw new TabularParseError('the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)');
+  if (inflation === 'over')
+    throw new TabularParseError(
+      'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)',
+    );
 }
 
 async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits): AsyncGenerator<TabularRow> {
@@ -482,7 +507,11 @@ async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPA
       for await (const row of worksheet) {
         const cells = rowCells(row);
         cellCount += cells.length;
-        if (cellCount > MAX_XLSX_CELLS) throw new TabularParseError(`the workbook holds more than ${MAX_XLSX_CELLS.toLocaleString('en')} cells; upload it as CSV`, row.number);
+        if (cellCount > MAX_XLSX_CELLS)
+          throw new TabularParseError(
+            `the workbook holds more than ${MAX_XLSX_CELLS.toLocaleString('en')} cells; upload it as CSV`,
+            row.number,
+          );
         if (isBlank(cells)) continue;
         if (!header) {
           header = readHeader(cells, row.number);
@@ -506,14 +535,21 @@ async function* readXlsx(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPA
  * A Parquet file's rows as JSON rows (numbered from 1), a batch a row group, its values typed as
  * parquet-files.ts gives them; within the same limits as a workbook (its expansion, its cells).
  */
-async function* readParquetBatches(input: TabularInput, { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits): AsyncGenerator<(TabularJsonRow | TabularRow)[]> {
+async function* readParquetBatches(
+  input: TabularInput,
+  { maxExpandedBytes = MAX_XLSX_EXPANDED_BYTES }: TabularLimits,
+): AsyncGenerator<(TabularJsonRow | TabularRow)[]> {
   const groups = parquetRowGroups(await readAllBytes(input), { maxExpandedBytes, maxCells: MAX_XLSX_CELLS });
   for (;;) {
     let next: IteratorResult<{ first: number; rows: Record<string, unknown>[] }>;
     try {
       next = await groups.next();
     } catch (error) {
-      throw new TabularParseError(error instanceof ParquetRefused ? error.message : 'the file is not a readable Parquet file (a corrupt or cut-off file, or another format)');
+      throw new TabularParseError(
+        error instanceof ParquetRefused
+          ? error.message
+          : 'the file is not a readable Parquet file (a corrupt or cut-off file, or another format)',
+      );
     }
     if (next.done) return;
     const { first, rows } = next.value;

@@ -78,13 +78,15 @@ export function inflateWithin(archive: Buffer, maxBytes: number): { inflation: I
   let expectedAt = 0;
   for (const entry of [...directory.entries].sort((a, b) => a.localHeaderAt - b.localHeaderAt)) {
     const at = entry.localHeaderAt;
-    if (at !== expectedAt || at + 30 > archive.length || archive.readUInt32LE(at) !== LOCAL_HEADER) return { inflation: 'unreadable', inflatedBytes };
+    if (at !== expectedAt || at + 30 > archive.length || archive.readUInt32LE(at) !== LOCAL_HEADER)
+      return { inflation: 'unreadable', inflatedBytes };
     const dataAt = at + 30 + archive.readUInt16LE(at + 26) + archive.readUInt16LE(at + 28);
     const dataEnd = dataAt + entry.compressedSize;
     if (dataEnd > directory.startsAt) return { inflation: 'unreadable', inflatedBytes };
     expectedAt = dataEnd;
     // A data descriptor after the data: its signature is optional.
-    if (entry.flags & SIZES_AFTER_DATA) expectedAt += dataEnd + 4 <= archive.length && archive.readUInt32LE(dataEnd) === DATA_DESCRIPTOR ? 16 : 12;
+    if (entry.flags & SIZES_AFTER_DATA)
+      expectedAt += dataEnd + 4 <= archive.length && archive.readUInt32LE(dataEnd) === DATA_DESCRIPTOR ? 16 : 12;
     const left = maxBytes - inflatedBytes;
     const data = archive.subarray(dataAt, dataEnd);
     if (entry.method === STORED) inflatedBytes += data.length;
@@ -93,7 +95,8 @@ export function inflateWithin(archive: Buffer, maxBytes: number): { inflation: I
       try {
         inflatedBytes += inflateRawSync(data, { maxOutputLength: left + 1 }).length;
       } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { inflation: 'over', inflatedBytes: inflatedBytes + left + 1 };
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+          return { inflation: 'over', inflatedBytes: inflatedBytes + left + 1 };
         return { inflation: 'unreadable', inflatedBytes };
       }
     }

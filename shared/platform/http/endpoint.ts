@@ -13,7 +13,6 @@ import type { AnySchema, RouteDefinition } from './route';
 export type { Headers } from '../auth/principal';
 export type { UploadedFile } from './multipart';
 
-
 type Output<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, never>;
 type BodyOf<B> = B extends { kind: 'multipart'; schema: infer S }
   ? Output<S> & { file: UploadedFile }

@@ -49,7 +49,12 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Status and body for a thrown value; undefined for an unexpected failure (a 500). */
 export function describeFailure(error: unknown): { status: number; body: ErrorBody; retryAfterSeconds?: number } | undefined {
-  if (error instanceof HttpError) return { status: error.status, body: errorBody(error.status, error.message), ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }) };
+  if (error instanceof HttpError)
+    return {
+      status: error.status,
+      body: errorBody(error.status, error.message),
+      ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }),
+    };
   if (isUnavailable(error)) {
     return {
       status: 503,

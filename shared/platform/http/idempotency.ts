@@ -60,7 +60,12 @@ export async function answerIdempotently(
   });
   // The in-progress record expires with the invocation, so a request that died mid-way does not hold its key.
   if (typeof lambdaContext.getRemainingTimeInMillis === 'function') config.registerLambdaContext(lambdaContext as Context);
-  const scope = { organizationId: request.principal?.organizationId ?? null, operation: `${route.method} ${route.path}`, params: request.params, key };
+  const scope = {
+    organizationId: request.principal?.organizationId ?? null,
+    operation: `${route.method} ${route.path}`,
+    params: request.params,
+    key,
+  };
   // An answer that holds a secret (a signing secret shown once) is kept sealed, as every stored secret is.
   const box = route.idempotent === 'sealed' ? secretBoxOf(runtime) : undefined;
   const sealContext = { purpose: 'idempotent-answer', organizationId: String(scope.organizationId), key };
@@ -97,7 +102,13 @@ export async function answerIdempotently(
 export function requestReceipt(route: RouteDefinition, request: HttpRequest<RouteDefinition>): string | undefined {
   const key = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (key === undefined) return undefined;
-  const content = { operation: `${route.method} ${route.path}`, params: request.params, query: request.query, body: comparable(request.body), key };
+  const content = {
+    operation: `${route.method} ${route.path}`,
+    params: request.params,
+    query: request.query,
+    body: comparable(request.body),
+    key,
+  };
   return createHash('sha256').update(JSON.stringify(content)).digest('base64url');
 }
 
@@ -105,5 +116,8 @@ export function requestReceipt(route: RouteDefinition, request: HttpRequest<Rout
 function comparable(body: unknown): unknown {
   if (body === null || typeof body !== 'object' || !('file' in body)) return body ?? null;
   const { file, ...fields } = body as { file: { fileName: string; contentType: string; data: Buffer } };
-  return { ...fields, file: { fileName: file.fileName, contentType: file.contentType, sha256: createHash('sha256').update(file.data).digest('hex') } };
+  return {
+    ...fields,
+    file: { fileName: file.fileName, contentType: file.contentType, sha256: createHash('sha256').update(file.data).digest('hex') },
+  };
 }

@@ -25,11 +25,7 @@ export const FORM_DATA = 'form data';
 const MAX_FIELDS = 50;
 const MAX_FILE_PARTS = 10;
 
-export function parseMultipart(
-  raw: Buffer,
-  contentType: string,
-  fileSpec: { field: string; maxBytes: number },
-): Promise<MultipartBody> {
+export function parseMultipart(raw: Buffer, contentType: string, fileSpec: { field: string; maxBytes: number }): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {

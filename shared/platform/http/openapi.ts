@@ -60,7 +60,9 @@ export function buildOpenApiDocument(
     ...(options.tags && { tags: Object.entries(options.tags).map(([name, description]) => ({ name, description })) }),
     paths,
     ...(options.webhooks && {
-      webhooks: Object.fromEntries(Object.entries(options.webhooks).map(([name, webhook]) => [name, { post: webhookOperation(convert, name, webhook) }])),
+      webhooks: Object.fromEntries(
+        Object.entries(options.webhooks).map(([name, webhook]) => [name, { post: webhookOperation(convert, name, webhook) }]),
+      ),
     }),
     components: { schemas: componentSchemas(definitions), securitySchemes: SECURITY_SCHEMES },
   };
@@ -73,7 +75,13 @@ function webhookOperation(convert: Convert, name: string, webhook: WebhookDescri
     summary: webhook.summary,
     description: webhook.description,
     tags: ['Webhook events'],
-    parameters: webhook.headers.map((header) => ({ name: header.name, in: 'header', required: true, description: header.description, schema: { type: 'string' } })),
+    parameters: webhook.headers.map((header) => ({
+      name: header.name,
+      in: 'header',
+      required: true,
+      description: header.description,
+      schema: { type: 'string' },
+    })),
     requestBody: { required: true, content: { 'application/json': { schema: convert(webhook.body, 'output') } } },
     // The service calls the receiver: no credential of ours; the request is signed (the description says how to check it).
     security: [],
@@ -104,7 +112,9 @@ function operation(convert: Convert, operationId: string, route: RouteDefinition
           ...(response.schema && { content: { 'application/json': { schema: convert(response.schema, 'output') } } }),
           ...(response.contentType && { content: { [response.contentType]: {} } }),
           ...(response.headers && {
-            headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+            headers: Object.fromEntries(
+              Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+            ),
           }),
         },
       ]),
@@ -249,7 +259,11 @@ const COMPONENTS = '#/components/schemas/';
 function converter(definitions: Readonly<Record<string, AnySchema>>): Convert {
   return (schema, typeMode) => {
     // Transformations and custom checks have no JSON Schema form; the validators still enforce them.
-    const { $schema: _dialect, $defs: _definitions, ...json } = toJsonSchema(schema, {
+    const {
+      $schema: _dialect,
+      $defs: _definitions,
+      ...json
+    } = toJsonSchema(schema, {
       target: 'draft-2020-12',
       typeMode,
       errorMode: 'ignore',
@@ -261,7 +275,11 @@ function converter(definitions: Readonly<Record<string, AnySchema>>): Convert {
 
 /** The named shapes themselves, as components.schemas holds them. */
 function componentSchemas(definitions: Readonly<Record<string, AnySchema>>): Record<string, JsonSchema> {
-  const converted = toJsonSchemaDefs(definitions as Record<string, AnySchema>, { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' });
+  const converted = toJsonSchemaDefs(definitions as Record<string, AnySchema>, {
+    target: 'draft-2020-12',
+    typeMode: 'output',
+    errorMode: 'ignore',
+  });
   return Object.fromEntries(Object.entries(converted).map(([name, json]) => [name, inDocument(json) as JsonSchema]));
 }
 

@@ -46,7 +46,8 @@ export function composeHttpFunction<R extends RouteDefinition>(
   },
 ): HttpFunction {
   // Checked as the function file loads (every test and `npm run synth` load them): never silently without it.
-  if (route.idempotent && !credentialed?.idempotency) throw new Error(`${route.handler}: an idempotent route is built with idempotentHttpHandler.`);
+  if (route.idempotent && !credentialed?.idempotency)
+    throw new Error(`${route.handler}: an idempotent route is built with idempotentHttpHandler.`);
   const build = (runtime: () => Runtime): LambdaHandler => {
     const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>();
     handler.use(injectLambdaContext(logger));
@@ -62,11 +63,13 @@ export function composeHttpFunction<R extends RouteDefinition>(
     handler.use(bodyDecoding(route));
     handler.handler(async (_event, context) => {
       const request = context.http as HttpRequest<R>;
-      annotate({ route: `${route.method} ${route.path}`, organizationId: request.principal?.organizationId, jobId: (request.params as { jobId?: string }).jobId });
+      annotate({
+        route: `${route.method} ${route.path}`,
+        organizationId: request.principal?.organizationId,
+        jobId: (request.params as { jobId?: string }).jobId,
+      });
       const answer = async () => toResponse(await implementation(request, runtime()));
-      return credentialed?.idempotency
-        ? credentialed.idempotency(route, runtime(), request, context, answer)
-        : answer();
+      return credentialed?.idempotency ? credentialed.idempotency(route, runtime(), request, context, answer) : answer();
     });
     return invoke(handler);
   };

@@ -3,9 +3,6 @@ import type { Implementation } from './endpoint';
 import { composeHttpFunction, type HttpFunction } from './pipeline';
 import type { RouteDefinition } from './route';
 
-export function publicHttpHandler<R extends RouteDefinition & { auth: 'none' }>(
-  route: R,
-  implementation: Implementation<R>,
-): HttpFunction {
+export function publicHttpHandler<R extends RouteDefinition & { auth: 'none' }>(route: R, implementation: Implementation<R>): HttpFunction {
   return composeHttpFunction(route, implementation);
 }

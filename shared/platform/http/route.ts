@@ -111,7 +111,8 @@ export const ORGANIZATION_REQUESTS_PER_SECOND = 50;
 export const ORGANIZATION_SHARE_OF_A_ROUTE = 0.25;
 
 /** What one organization may send a second of a route with this throttle, at the default share. */
-export const organizationShareOfRoute = (throttle: MethodThrottle) => Math.max(1, Math.floor(throttle.ratePerSecond * ORGANIZATION_SHARE_OF_A_ROUTE));
+export const organizationShareOfRoute = (throttle: MethodThrottle) =>
+  Math.max(1, Math.floor(throttle.ratePerSecond * ORGANIZATION_SHARE_OF_A_ROUTE));
 
 export interface MethodThrottle {
   ratePerSecond: number;

@@ -41,7 +41,10 @@ export interface TextRules {
 export function Text({ maxLength, minLength = 1, allowTab = false, trim = true }: TextRules) {
   const exactly = minLength === maxLength ? `must be exactly ${maxLength === 1 ? 'one character' : `${maxLength} characters`}` : undefined;
   const checks = [
-    v.minLength<string, number, string>(minLength, exactly ?? (minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`)),
+    v.minLength<string, number, string>(
+      minLength,
+      exactly ?? (minLength === 1 ? 'must not be empty' : `must be at least ${minLength} characters`),
+    ),
     v.maxLength<string, number, string>(maxLength, exactly ?? `must be at most ${maxLength} characters`),
     v.regex<string, string>(
       allowTab ? NO_CONTROL_CHARACTERS_BUT_TAB : NO_CONTROL_CHARACTERS,
@@ -143,7 +146,11 @@ export function pageQuery(defaultLimit: number, maxLimit: number) {
     ),
     cursor: v.optional(
       // No example: only a cursor this API returned is taken, and "Try it out" would send any example it showed.
-      v.pipe(v.string(), v.maxLength(4096, 'is not a cursor this API returned'), v.description('The nextCursor of the previous page; leave out for the first page')),
+      v.pipe(
+        v.string(),
+        v.maxLength(4096, 'is not a cursor this API returned'),
+        v.description('The nextCursor of the previous page; leave out for the first page'),
+      ),
     ),
   };
 }

@@ -81,7 +81,10 @@ export function addressProblem(address: string, policy: DestinationPolicy): stri
 
 /** A host name without IPv6 brackets or a trailing dot, and whether it is an IP literal. */
 function normalHost(raw: string): { host: string; literal: boolean } {
-  const host = raw.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const host = raw
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   return { host, literal: isIP(host) !== 0 };
 }
 
@@ -128,7 +131,11 @@ export function urlProblem(raw: string, policy: DestinationPolicy): string | und
 }
 
 /** The save-time check of a host: the syntax check, then every address the name resolves to must pass. */
-export async function reachableHostProblem(raw: string, policy: DestinationPolicy, resolve: Resolve = systemResolve): Promise<string | undefined> {
+export async function reachableHostProblem(
+  raw: string,
+  policy: DestinationPolicy,
+  resolve: Resolve = systemResolve,
+): Promise<string | undefined> {
   const problem = hostProblem(raw, policy);
   if (problem) return problem;
   const { host, literal } = normalHost(raw);
@@ -154,7 +161,11 @@ export async function reachableHostProblem(raw: string, policy: DestinationPolic
 }
 
 /** The save-time check of a URL: the syntax check, then its host's. */
-export async function reachableUrlProblem(raw: string, policy: DestinationPolicy, resolve: Resolve = systemResolve): Promise<string | undefined> {
+export async function reachableUrlProblem(
+  raw: string,
+  policy: DestinationPolicy,
+  resolve: Resolve = systemResolve,
+): Promise<string | undefined> {
   return urlProblem(raw, policy) ?? (await reachableHostProblem(new URL(raw).hostname, policy, resolve));
 }
 

@@ -90,7 +90,12 @@ export type RowDecoder<T> = (stored: T) => T;
 const asStored = <T>(stored: T) => stored;
 
 /** A block's rows, read by its byte range (once per function while it stays cached). */
-export function readBlock<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef, decode: RowDecoder<T> = asStored): Promise<T[]> {
+export function readBlock<T>(
+  objects: Pick<ObjectStore, 'get'>,
+  key: string,
+  block: BlockRef,
+  decode: RowDecoder<T> = asStored,
+): Promise<T[]> {
   return cachedRead(`${key}@${block.offset}`, () => readBlockUncached<T>(objects, key, block, decode));
 }
 
@@ -98,7 +103,12 @@ export function readBlock<T>(objects: Pick<ObjectStore, 'get'>, key: string, blo
  * Blocks laid one after another in a file (in file order), read by one byte range for all those not
  * kept yet, each then kept as readBlock keeps it: a request costs as much as a megabyte of bytes.
  */
-export function readAdjacentBlocks<T>(objects: Pick<ObjectStore, 'get'>, key: string, blocks: readonly BlockRef[], decode: RowDecoder<T> = asStored): Promise<T[][]> {
+export function readAdjacentBlocks<T>(
+  objects: Pick<ObjectStore, 'get'>,
+  key: string,
+  blocks: readonly BlockRef[],
+  decode: RowDecoder<T> = asStored,
+): Promise<T[][]> {
   const start = blocks[0]?.offset ?? 0;
   const end = blocks.reduce((last, block) => Math.max(last, block.offset + block.length), start);
   let span: Promise<Buffer> | undefined;
@@ -118,14 +128,24 @@ export function readAdjacentBlocks<T>(objects: Pick<ObjectStore, 'get'>, key: st
 }
 
 /** A block's rows, read by its byte range, for a reader that keeps what it needs of them itself. */
-export async function readBlockUncached<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef, decode: RowDecoder<T> = asStored): Promise<T[]> {
+export async function readBlockUncached<T>(
+  objects: Pick<ObjectStore, 'get'>,
+  key: string,
+  block: BlockRef,
+  decode: RowDecoder<T> = asStored,
+): Promise<T[]> {
   const rows = await readBlockIfPresent<T>(objects, key, block, decode);
   if (!rows) throw new Error(`The block file ${key} is missing.`);
   return rows;
 }
 
 /** A block's rows, read by its byte range; undefined when its file is missing (a reader that can make it again). */
-export async function readBlockIfPresent<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef, decode: RowDecoder<T> = asStored): Promise<T[] | undefined> {
+export async function readBlockIfPresent<T>(
+  objects: Pick<ObjectStore, 'get'>,
+  key: string,
+  block: BlockRef,
+  decode: RowDecoder<T> = asStored,
+): Promise<T[] | undefined> {
   const bytes = await objects.get(key, { start: block.offset, length: block.length });
   return bytes && (JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[]).map(decode);
 }
@@ -146,10 +166,12 @@ function lastOfLeadingRun(blocks: readonly Pick<BlockRef, 'first'>[], holds: (fi
 }
 
 /** The block that holds `key` in a file sorted ascending by the UTF-8 bytes of its keys. */
-export const blockAscending = (blocks: readonly Pick<BlockRef, 'first'>[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) <= 0);
+export const blockAscending = (blocks: readonly Pick<BlockRef, 'first'>[], key: Buffer) =>
+  lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) <= 0);
 
 /** The block that holds `key` in a file sorted descending. */
-export const blockDescending = (blocks: readonly Pick<BlockRef, 'first'>[], key: Buffer) => lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) >= 0);
+export const blockDescending = (blocks: readonly Pick<BlockRef, 'first'>[], key: Buffer) =>
+  lastOfLeadingRun(blocks, (first) => Buffer.compare(first, key) >= 0);
 
 /**
  * Two texts compared as their UTF-8 bytes are, without encoding them: UTF-16 code units agree with

@@ -14,17 +14,19 @@ import type { ByteRange, ObjectStore } from './object-store';
 import { traced } from '../tracing';
 
 export function createS3Client(config: Pick<AppConfig, 'region' | 's3Endpoint'>): S3Client {
-  return traced(new S3Client({
-    region: config.region,
-    ...(config.s3Endpoint && {
-      endpoint: config.s3Endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      // s3rver predates the SDK's default CRC checksums.
-      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-      responseChecksumValidation: 'WHEN_REQUIRED' as const,
+  return traced(
+    new S3Client({
+      region: config.region,
+      ...(config.s3Endpoint && {
+        endpoint: config.s3Endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        // s3rver predates the SDK's default CRC checksums.
+        requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+        responseChecksumValidation: 'WHEN_REQUIRED' as const,
+      }),
     }),
-  }));
+  );
 }
 
 /** The tag the bucket's lifecycle rule expires objects by (infra/stack.ts). */
@@ -43,7 +45,11 @@ export class S3ObjectStore implements ObjectStore {
   async get(key: string, range?: ByteRange): Promise<Buffer | undefined> {
     try {
       const { Body } = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.start + range.length - 1}` }) }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range && { Range: `bytes=${range.start}-${range.start + range.length - 1}` }),
+        }),
       );
       if (!Body) return undefined;
       // A view of the bytes, not a copy: an index file is hundreds of megabytes.
@@ -79,7 +85,11 @@ export class S3ObjectStore implements ObjectStore {
     await Promise.all(
       keys.map((key) =>
         this.client.send(
-          new PutObjectTaggingCommand({ Bucket: this.bucket, Key: key, Tagging: { TagSet: [{ Key: EXPIRE_TAG.key, Value: EXPIRE_TAG.value }] } }),
+          new PutObjectTaggingCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Tagging: { TagSet: [{ Key: EXPIRE_TAG.key, Value: EXPIRE_TAG.value }] },
+          }),
         ),
       ),
     );
@@ -92,12 +102,20 @@ export class S3ObjectStore implements ObjectStore {
     });
   }
 
-  presignedUploadUrl(key: string, { contentType, sizeBytes }: { contentType: string; sizeBytes: number }, expiresInSeconds: number): Promise<string> {
+  presignedUploadUrl(
+    key: string,
+    { contentType, sizeBytes }: { contentType: string; sizeBytes: number },
+    expiresInSeconds: number,
+  ): Promise<string> {
     // Content-Length is among the signed headers, so S3 refuses a PUT of any other length (403).
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
-      expiresIn: expiresInSeconds,
-      signableHeaders: new Set(['content-length']),
-    });
+    return getSignedUrl(
+      this.client,
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }),
+      {
+        expiresIn: expiresInSeconds,
+        signableHeaders: new Set(['content-length']),
+      },
+    );
   }
 }
 

@@ -25,7 +25,14 @@ import {
   refuseFifoDelay,
   refuseFifoSchedule,
   visibilityTimeoutSeconds,
-  type Messaging, type Queue, type QueueAddress, type QueueDefinition, type ScheduledDelivery, type Scheduler, type SendOptions } from './queue';
+  type Messaging,
+  type Queue,
+  type QueueAddress,
+  type QueueDefinition,
+  type ScheduledDelivery,
+  type Scheduler,
+  type SendOptions,
+} from './queue';
 
 export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -155,12 +162,18 @@ export class InProcessMessaging implements Messaging {
   waiting(queueName: string): { body: unknown; dueAt: Date; receiveCount: number }[] {
     return this.messages
       .filter((message) => message.queue === queueName && !message.deadLettered)
-      .map((message) => ({ body: JSON.parse(message.body) as unknown, dueAt: new Date(message.dueAt), receiveCount: message.receiveCount }));
+      .map((message) => ({
+        body: JSON.parse(message.body) as unknown,
+        dueAt: new Date(message.dueAt),
+        receiveCount: message.receiveCount,
+      }));
   }
 
   /** Messages that failed maxReceiveCount times on a queue without a dead-letter handler (or that it refused). */
   get deadLetters(): { queue: string; body: unknown }[] {
-    return this.messages.filter((message) => message.deadLettered).map((message) => ({ queue: message.queue, body: JSON.parse(message.body) as unknown }));
+    return this.messages
+      .filter((message) => message.deadLettered)
+      .map((message) => ({ queue: message.queue, body: JSON.parse(message.body) as unknown }));
   }
 
   /** Refuses the next `times` sends to a queue, as SQS can (tests play a send that fails). */
@@ -170,7 +183,9 @@ export class InProcessMessaging implements Messaging {
 
   /** Drops waiting messages of a queue that match (tests play a message lost in transit). */
   drop(queueName: string, matches: (body: unknown) => boolean): number {
-    const lost = this.messages.filter((message) => message.queue === queueName && !message.deadLettered && matches(JSON.parse(message.body)));
+    const lost = this.messages.filter(
+      (message) => message.queue === queueName && !message.deadLettered && matches(JSON.parse(message.body)),
+    );
     for (const message of lost) this.forget(message);
     return lost.length;
   }
@@ -207,7 +222,9 @@ export class InProcessMessaging implements Messaging {
   private async drain(): Promise<void> {
     for (;;) {
       const now = this.clock.now().getTime();
-      const due = this.messages.find((message) => !message.inFlight && !message.deadLettered && message.dueAt <= now && this.isNextOfGroup(message));
+      const due = this.messages.find(
+        (message) => !message.inFlight && !message.deadLettered && message.dueAt <= now && this.isNextOfGroup(message),
+      );
       if (due) {
         await this.deliver(due);
         continue;
@@ -232,7 +249,9 @@ export class InProcessMessaging implements Messaging {
   /** A message of a FIFO group waits for every earlier one of its group to be done with. */
   private isNextOfGroup(message: StoredMessage): boolean {
     if (message.groupId === undefined) return true;
-    return this.messages.find((other) => other.queue === message.queue && other.groupId === message.groupId && !other.deadLettered) === message;
+    return (
+      this.messages.find((other) => other.queue === message.queue && other.groupId === message.groupId && !other.deadLettered) === message
+    );
   }
 
   private async deliver(message: StoredMessage): Promise<void> {

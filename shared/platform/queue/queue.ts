@@ -60,7 +60,10 @@ export interface QueueDefinition<M = unknown> extends QueueAddress<M> {
 }
 
 /** What a worker may touch (a worker takes no credential and reads no payment settings). */
-export type WorkerAccess = Pick<ResourceAccess, 'table' | 'objects' | 'resultObjects' | 'sendsTo' | 'schedules' | 'secrets' | 'partnerRoles'>;
+export type WorkerAccess = Pick<
+  ResourceAccess,
+  'table' | 'objects' | 'resultObjects' | 'sendsTo' | 'schedules' | 'secrets' | 'partnerRoles'
+>;
 
 export interface SendOptions {
   /** Up to 900 seconds (SQS DelaySeconds); longer delays go through the scheduler. None on a FIFO queue. */
@@ -116,10 +119,9 @@ export function refuseFifoDelay(address: QueueAddress, options: SendOptions): vo
 
 /** Refuses to schedule onto a FIFO queue: EventBridge Scheduler would send it without a deduplication id. */
 export function refuseFifoSchedule(address: QueueAddress): void {
-  if (address.fifo) throw new Error(`${address.name} is a FIFO queue: nothing is scheduled onto one (the scheduler sends no deduplication id).`);
+  if (address.fifo)
+    throw new Error(`${address.name} is a FIFO queue: nothing is scheduled onto one (the scheduler sends no deduplication id).`);
 }
-
-
 
 /* @__NO_SIDE_EFFECTS__ */
 export function defineQueue<const M>(definition: QueueDefinition<M>): QueueDefinition<M> {

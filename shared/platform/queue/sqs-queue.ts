@@ -8,7 +8,9 @@ import { MAX_QUEUE_DELAY_SECONDS, refuseFifoDelay, type QueueAddress, type Queue
 
 function correlationAttributes(): { MessageAttributes?: Record<string, MessageAttributeValue> } {
   const correlationId = currentCorrelationId();
-  return correlationId === undefined ? {} : { MessageAttributes: { [CORRELATION_ID_ATTRIBUTE]: { DataType: 'String', StringValue: correlationId } } };
+  return correlationId === undefined
+    ? {}
+    : { MessageAttributes: { [CORRELATION_ID_ATTRIBUTE]: { DataType: 'String', StringValue: correlationId } } };
 }
 
 const SQS_BATCH_LIMIT = 10;
@@ -40,7 +42,12 @@ export class SqsQueue<M> implements Queue<M> {
       const { Failed } = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
-          Entries: batch.map((message, index) => ({ Id: String(start + index), MessageBody: JSON.stringify(message), ...this.fifoFields(message), ...attributes })),
+          Entries: batch.map((message, index) => ({
+            Id: String(start + index),
+            MessageBody: JSON.stringify(message),
+            ...this.fifoFields(message),
+            ...attributes,
+          })),
         }),
       );
       if (Failed?.length) {

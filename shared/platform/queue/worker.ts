@@ -67,7 +67,12 @@ function composeWorker<M>(queue: QueueDefinition<M>, label: string, process: Mes
     handler.use(
       sqsPartialBatchFailure({
         logger: (reason: unknown, record: SQSRecord) =>
-          log('error', 'queue message failed', { queue: label, messageId: record.messageId, correlationId: correlationIdOf(record), ...describeError(reason) }),
+          log('error', 'queue message failed', {
+            queue: label,
+            messageId: record.messageId,
+            correlationId: correlationIdOf(record),
+            ...describeError(reason),
+          }),
       }),
     );
     handler.handler(async (event) => {

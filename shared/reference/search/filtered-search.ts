@@ -43,7 +43,8 @@ export function searchFiltered(index: ReferenceSearchIndex, search: FilteredSear
 
   // Count over the fewest rows that contain every match (order does not matter for counting).
   const rated = Number.isNaN(filter.minRating) ? undefined : ratedAtLeast(columns, filter.minRating);
-  const source: RowSource = rated && rated.length < candidates.count ? { rows: rated, count: rated.length, fromDriving: false } : candidates;
+  const source: RowSource =
+    rated && rated.length < candidates.count ? { rows: rated, count: rated.length, fromDriving: false } : candidates;
   // A rating run needs no check when the minimum rating is the only constraint.
   const everySourceRowMatches = source.fromDriving ? matcher.everyCandidateMatches : matcher.constraints === 1;
   const directSortMax = search.directSortMaxCandidates ?? DIRECT_SORT_MAX_CANDIDATES;

@@ -33,23 +33,25 @@ export function boundingBoxes({ lat, lon, radiusKm }: GeoCircle): Array<[number,
   const maxLat = Math.min(90, lat + latDelta);
   const widestLat = Math.max(Math.abs(minLat), Math.abs(maxLat));
   // Near a pole, or for a circle wider than a hemisphere, every longitude is in reach.
-  if (widestLat >= 89.999 || radiusKm >= Math.PI * EARTH_RADIUS_KM / 2) return [[-180, minLat, 180, maxLat]];
+  if (widestLat >= 89.999 || radiusKm >= (Math.PI * EARTH_RADIUS_KM) / 2) return [[-180, minLat, 180, maxLat]];
   const lonDelta = latDelta / Math.cos(widestLat * RADIANS);
   if (lonDelta >= 180) return [[-180, minLat, 180, maxLat]];
   const west = lon - lonDelta;
   const east = lon + lonDelta;
-  if (west < -180) return [[-180, minLat, east, maxLat], [west + 360, minLat, 180, maxLat]];
-  if (east > 180) return [[west, minLat, 180, maxLat], [-180, minLat, east - 360, maxLat]];
+  if (west < -180)
+    return [
+      [-180, minLat, east, maxLat],
+      [west + 360, minLat, 180, maxLat],
+    ];
+  if (east > 180)
+    return [
+      [west, minLat, 180, maxLat],
+      [-180, minLat, east - 360, maxLat],
+    ];
   return [[west, minLat, east, maxLat]];
 }
 
-export function searchNearby(
-  index: ReferenceSearchIndex,
-  circle: GeoCircle,
-  filter: RowFilter,
-  limit: number,
-  offset: number,
-): SearchPage {
+export function searchNearby(index: ReferenceSearchIndex, circle: GeoCircle, filter: RowFilter, limit: number, offset: number): SearchPage {
   const { geoHotels, lat, lon } = index.columns;
   // Score = minus the distance, so that TopK keeps the nearest. A huge offset must not size the heap.
   const nearest = new TopK(Math.min(offset + limit, geoHotels.length));

@@ -5,13 +5,7 @@
  */
 import KDBush from 'kdbush';
 import type { ReferenceHotel } from '../../mapping';
-import {
-  DictionaryEncoder,
-  MISSING_CODE,
-  buildPostingLists,
-  encodeStringColumn,
-  type DictionaryColumn,
-} from './columns';
+import { DictionaryEncoder, MISSING_CODE, buildPostingLists, encodeStringColumn, type DictionaryColumn } from './columns';
 import {
   INDEX_FORMAT_VERSION,
   hydrateIndex,
@@ -93,11 +87,20 @@ export function buildIndexColumns(hotels: Iterable<ReferenceHotel>): IndexColumn
 
 function collect(hotels: Iterable<ReferenceHotel>): CollectedHotels {
   const collected: CollectedHotels = {
-    ids: [], names: [], foldedNames: [],
-    country: new DictionaryEncoder(), countryCodes: [], countryIsoCodes: new Map(),
-    city: new DictionaryEncoder(), cityCodes: [],
-    region: new DictionaryEncoder(), regionCodes: [],
-    lat: [], lon: [], rating: [], createdAt: [],
+    ids: [],
+    names: [],
+    foldedNames: [],
+    country: new DictionaryEncoder(),
+    countryCodes: [],
+    countryIsoCodes: new Map(),
+    city: new DictionaryEncoder(),
+    cityCodes: [],
+    region: new DictionaryEncoder(),
+    regionCodes: [],
+    lat: [],
+    lon: [],
+    rating: [],
+    createdAt: [],
   };
   for (const hotel of hotels) {
     collected.ids.push(hotel.id);

@@ -37,13 +37,7 @@ export interface WordMatch {
   similarity: number;
 }
 
-export function searchByName(
-  index: ReferenceSearchIndex,
-  query: string,
-  filter: RowFilter,
-  limit: number,
-  offset: number,
-): SearchPage {
+export function searchByName(index: ReferenceSearchIndex, query: string, filter: RowFilter, limit: number, offset: number): SearchPage {
   const queryWords = foldWords(query);
   const distinctWords = [...new Set(queryWords)];
   const scratch = nameScratch(index);
@@ -141,12 +135,7 @@ function selectMatches(
 }
 
 /** Vocabulary words matching a folded query word, best similarity first. */
-export function matchWord(
-  index: ReferenceSearchIndex,
-  scratch: NameScoringScratch,
-  word: string,
-  allowPrefix: boolean,
-): WordMatch[] {
+export function matchWord(index: ReferenceSearchIndex, scratch: NameScoringScratch, word: string, allowPrefix: boolean): WordMatch[] {
   const { vocabulary } = index.columns;
   const start = lowerBound(vocabulary, word);
   const exact = vocabulary[start] === word;

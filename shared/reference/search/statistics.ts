@@ -62,7 +62,8 @@ export function serializeStatistics(artifact: StatisticsArtifact): Uint8Array {
 }
 
 export function loadStatistics(source: Uint8Array | StatisticsArtifact): ReferenceStatistics {
-  const artifact: StatisticsArtifact = source instanceof Uint8Array ? (JSON.parse(new TextDecoder().decode(source)) as StatisticsArtifact) : source;
+  const artifact: StatisticsArtifact =
+    source instanceof Uint8Array ? (JSON.parse(new TextDecoder().decode(source)) as StatisticsArtifact) : source;
   const byCountry: CountryHotelCount[] = artifact.countries.map(({ country, totalHotels }) => ({ country, hotelCount: totalHotels }));
   return {
     global: { totalHotels: artifact.totalHotels, totalCountries: artifact.totalCountries, totalCities: artifact.totalCities, byCountry },

@@ -14,14 +14,23 @@ function valueBytes(value: unknown): number {
   if (value === null || value === undefined || typeof value === 'boolean') return 1;
   if (typeof value === 'string') return Buffer.byteLength(value);
   if (typeof value === 'number') {
-    const digits = String(Math.abs(value)).replace(/[.-]|e.*$/g, '').replace(/^0+/, '').length || 1;
+    const digits =
+      String(Math.abs(value))
+        .replace(/[.-]|e.*$/g, '')
+        .replace(/^0+/, '').length || 1;
     return Math.ceil(digits / 2) + 1;
   }
   if (value instanceof Uint8Array) return value.length;
   if (value instanceof Set) return [...value].reduce((sum: number, member) => sum + valueBytes(member), 0);
   if (Array.isArray(value)) return 3 + value.reduce((sum: number, element) => sum + 1 + valueBytes(element), 0);
   if (typeof value === 'object') {
-    return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueBytes(element), 0);
+    return (
+      3 +
+      Object.entries(value as Record<string, unknown>).reduce(
+        (sum, [name, element]) => sum + 1 + Buffer.byteLength(name) + valueBytes(element),
+        0,
+      )
+    );
   }
   return 0;
 }

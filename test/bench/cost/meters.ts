@@ -36,10 +36,15 @@ interface ConsumedCapacity {
  * A BatchGetItem's keys that found no item: DynamoDB bills each as the GetItem it is (a unit when
  * consistent, half when not), DynamoDB Local reports nothing for them.
  */
-function unfoundKeyUnits(input: Record<string, unknown>, responses: Record<string, unknown[]>, unprocessed: Record<string, { Keys: unknown[] }>): number {
+function unfoundKeyUnits(
+  input: Record<string, unknown>,
+  responses: Record<string, unknown[]>,
+  unprocessed: Record<string, { Keys: unknown[] }>,
+): number {
   const requested = (input.RequestItems ?? {}) as Record<string, { Keys: unknown[]; ConsistentRead?: boolean }>;
   return Object.entries(requested).reduce(
-    (sum, [table, { Keys, ConsistentRead }]) => sum + (Keys.length - (responses[table]?.length ?? 0) - (unprocessed[table]?.Keys.length ?? 0)) * (ConsistentRead ? 1 : 0.5),
+    (sum, [table, { Keys, ConsistentRead }]) =>
+      sum + (Keys.length - (responses[table]?.length ?? 0) - (unprocessed[table]?.Keys.length ?? 0)) * (ConsistentRead ? 1 : 0.5),
     0,
   );
 }
@@ -53,7 +58,10 @@ interface TransactAction {
 }
 
 function transactActions(input: Record<string, unknown>): TransactAction[] {
-  const items = (input.TransactItems ?? []) as Record<string, { TableName: string; Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> }>[];
+  const items = (input.TransactItems ?? []) as Record<
+    string,
+    { TableName: string; Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> }
+  >[];
   return items.map((wrapper) => {
     const [kind, action] = Object.entries(wrapper)[0]!;
     if (kind !== 'Put') return { table: action.TableName, key: action.Key! };
@@ -70,7 +78,12 @@ const unitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
  * whose key the item has, before or after. DynamoDB Local doubles them too, but adds up the units of
  * its items as a set: items of equal units count once there.
  */
-function transactionUnits(actions: readonly TransactAction[], before: readonly (Record<string, unknown> | undefined)[], after: readonly (Record<string, unknown> | undefined)[], indexKeys: Record<string, string>) {
+function transactionUnits(
+  actions: readonly TransactAction[],
+  before: readonly (Record<string, unknown> | undefined)[],
+  after: readonly (Record<string, unknown> | undefined)[],
+  indexKeys: Record<string, string>,
+) {
   let table = 0;
   const indexes = new Map<string, number>();
   actions.forEach((_, i) => {
@@ -89,10 +102,19 @@ export async function dynamoDbMeter(target: string, options: { indexKeys?: Recor
   const writes: CapacityTally = new Map();
   const indexKeys = options.indexKeys ?? { GSI1: 'GSI1PK' };
   // The meter's own reads of the items a transaction writes, straight to DynamoDB Local: not counted.
-  const direct = new DynamoDBClient({ endpoint: target, region: 'us-east-1', credentials: { accessKeyId: 'meter', secretAccessKey: 'meter' } });
+  const direct = new DynamoDBClient({
+    endpoint: target,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'meter', secretAccessKey: 'meter' },
+  });
   const itemsOf = async (actions: readonly TransactAction[]) => {
     if (actions.length === 0) return [];
-    const tables = Object.fromEntries([...new Set(actions.map((action) => action.table))].map((table) => [table, { Keys: actions.filter((action) => action.table === table).map((action) => action.key), ConsistentRead: true }]));
+    const tables = Object.fromEntries(
+      [...new Set(actions.map((action) => action.table))].map((table) => [
+        table,
+        { Keys: actions.filter((action) => action.table === table).map((action) => action.key), ConsistentRead: true },
+      ]),
+    );
     const found = (await direct.send(new BatchGetItemCommand({ RequestItems: tables }))).Responses ?? {};
     return actions.map(({ table, key }) => {
       const item = found[table]?.find((candidate) => candidate.PK?.S === key.PK?.S && candidate.SK?.S === key.SK?.S);
@@ -130,7 +152,11 @@ export async function dynamoDbMeter(target: string, options: { indexKeys?: Recor
       body: Buffer.from(JSON.stringify({ ...input, ReturnConsumedCapacity: 'INDEXES' })),
       answered: (status, answer) => {
         if (status !== 200) return;
-        const output = JSON.parse(answer.toString('utf8')) as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[]; Responses?: Record<string, unknown[]>; UnprocessedKeys?: Record<string, { Keys: unknown[] }> };
+        const output = JSON.parse(answer.toString('utf8')) as {
+          ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[];
+          Responses?: Record<string, unknown[]>;
+          UnprocessedKeys?: Record<string, { Keys: unknown[] }>;
+        };
         const entry = tallied(tally, operation);
         entry.calls += 1;
         for (const capacity of [output.ConsumedCapacity ?? []].flat()) {
@@ -206,7 +232,12 @@ export async function s3Meter(target: string): Promise<S3Meter> {
 /** An object key's kind: its path with the bucket, ids, numbers and query left out ("mapping-jobs/results"). */
 function objectKind(url: string): string {
   const [, ...path] = (url.split('?')[0] ?? '').split('/').filter(Boolean);
-  return path.filter((segment) => !/\d/.test(segment) || /^[a-z-]+$/.test(segment)).slice(0, 3).join('/') || '(bucket)';
+  return (
+    path
+      .filter((segment) => !/\d/.test(segment) || /^[a-z-]+$/.test(segment))
+      .slice(0, 3)
+      .join('/') || '(bucket)'
+  );
 }
 
 type Inspect = (
@@ -224,7 +255,13 @@ async function proxy(target: string, inspect: Inspect): Promise<Server> {
       void (async () => {
         const { body, answered } = await inspect(request, Buffer.concat(chunks));
         const forwarded = httpRequest(
-          { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, 'content-length': String(body.length) } },
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: request.method,
+            path: request.url,
+            headers: { ...request.headers, 'content-length': String(body.length) },
+          },
           (answer) => {
             const parts: Buffer[] = [];
             answer.on('data', (chunk: Buffer) => parts.push(chunk));

@@ -30,7 +30,10 @@ export function bareStack(queueDefinitions: readonly QueueDefinition[] = []) {
   const resultsBucket = new s3.Bucket(stack, 'ResultsBucket');
   const secretsKey = new kms.Key(stack, 'SecretsKey');
   const tokenSigningKey = new kms.Key(stack, 'TokenSigningKey', { keySpec: kms.KeySpec.ECC_NIST_P256, keyUsage: kms.KeyUsage.SIGN_VERIFY });
-  const paymentSecrets = { api: new secretsmanager.Secret(stack, 'StripeApiKey'), events: new secretsmanager.Secret(stack, 'StripeWebhook') };
+  const paymentSecrets = {
+    api: new secretsmanager.Secret(stack, 'StripeApiKey'),
+    events: new secretsmanager.Secret(stack, 'StripeWebhook'),
+  };
   const scheduleGroup = new scheduler.ScheduleGroup(stack, 'Schedules', { scheduleGroupName: SCHEDULE_GROUP_NAME });
   const schedulerRole = new iam.Role(stack, 'SchedulerRole', { assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com') });
   const alarmTopic = new sns.Topic(stack, 'Alarms');

@@ -44,8 +44,15 @@ describe('DataBackup', () => {
     assert.equal(key.Properties.EnableKeyRotation, true);
     assert.equal(key.DeletionPolicy, 'Retain');
     const keyArn = { 'Fn::GetAtt': [idOf(dataBackup.vaultKey), 'Arn'] };
-    const onKey = statementsOfRole(template, idOf(dataBackup.role)).filter((statement) => JSON.stringify(statement.Resource) === JSON.stringify(keyArn));
-    assert.deepEqual(onKey.flatMap((statement) => [statement.Action].flat()).sort(), ['kms:CreateGrant', 'kms:Decrypt', 'kms:DescribeKey', 'kms:GenerateDataKey']);
+    const onKey = statementsOfRole(template, idOf(dataBackup.role)).filter(
+      (statement) => JSON.stringify(statement.Resource) === JSON.stringify(keyArn),
+    );
+    assert.deepEqual(onKey.flatMap((statement) => [statement.Action].flat()).sort(), [
+      'kms:CreateGrant',
+      'kms:Decrypt',
+      'kms:DescribeKey',
+      'kms:GenerateDataKey',
+    ]);
   });
 
   it('selects exactly the table and the bucket', () => {
@@ -59,7 +66,9 @@ describe('DataBackup', () => {
     assert.deepEqual(selection.Properties.BackupSelection.IamRoleArn, { 'Fn::GetAtt': [idOf(dataBackup.role), 'Arn'] });
     const role = resourceOf(template, dataBackup.role).Properties;
     assert.deepEqual(role.AssumeRolePolicyDocument.Statement[0].Principal, { Service: 'backup.amazonaws.com' });
-    const policies = (role.ManagedPolicyArns as { 'Fn::Join': [string, unknown[]] }[]).map((arn) => String(arn['Fn::Join'][1].at(-1)).replace(/^:iam::aws:policy\//, '')).sort();
+    const policies = (role.ManagedPolicyArns as { 'Fn::Join': [string, unknown[]] }[])
+      .map((arn) => String(arn['Fn::Join'][1].at(-1)).replace(/^:iam::aws:policy\//, ''))
+      .sort();
     assert.deepEqual(policies, [
       'AWSBackupServiceRolePolicyForS3Backup',
       'AWSBackupServiceRolePolicyForS3Restore',
@@ -76,10 +85,15 @@ describe('DataBackup', () => {
       detail: { state: ['FAILED', 'ABORTED', 'EXPIRED'] },
     });
     assert.equal(rule.State, 'ENABLED');
-    assert.deepEqual(rule.Targets.map((target: { Arn: unknown }) => target.Arn), [{ Ref: idOf(alarmTopic) }]);
+    assert.deepEqual(
+      rule.Targets.map((target: { Arn: unknown }) => target.Arn),
+      [{ Ref: idOf(alarmTopic) }],
+    );
     const [topicPolicy] = Object.values(template.findResources('AWS::SNS::TopicPolicy')) as any[];
     assert.ok(
-      topicPolicy.Properties.PolicyDocument.Statement.some((s: any) => s.Principal?.Service === 'events.amazonaws.com' && s.Action === 'sns:Publish'),
+      topicPolicy.Properties.PolicyDocument.Statement.some(
+        (s: any) => s.Principal?.Service === 'events.amazonaws.com' && s.Action === 'sns:Publish',
+      ),
       'EventBridge may publish to the topic',
     );
   });
@@ -87,15 +101,31 @@ describe('DataBackup', () => {
   it(`copies each recovery point to the vault elsewhere it is given, kept ${BACKUP_RETENTION_DAYS} days there too`, () => {
     const copied = backedUp(COPY_VAULT_ARN);
     const [rule] = resourceOf(copied.template, copied.dataBackup.plan).Properties.BackupPlan.BackupPlanRule;
-    assert.deepEqual(rule.CopyActions, [{ DestinationBackupVaultArn: COPY_VAULT_ARN, Lifecycle: { DeleteAfterDays: BACKUP_RETENTION_DAYS } }]);
+    assert.deepEqual(rule.CopyActions, [
+      { DestinationBackupVaultArn: COPY_VAULT_ARN, Lifecycle: { DeleteAfterDays: BACKUP_RETENTION_DAYS } },
+    ]);
   });
 
   it('takes a backup vault ARN for the copy, and refuses anything else saying what to give', () => {
     assert.equal(backupCopyVaultSetting(undefined), undefined);
     assert.equal(backupCopyVaultSetting(COPY_VAULT_ARN), COPY_VAULT_ARN);
-    assert.equal(backupCopyVaultSetting('arn:aws-us-gov:backup:us-gov-west-1:210987654321:backup-vault:dr_1'), 'arn:aws-us-gov:backup:us-gov-west-1:210987654321:backup-vault:dr_1');
-    for (const value of ['hotel-mapping-dr', 'arn:aws:backup:eu-central-1:2109876543:backup-vault:dr', 'arn:aws:s3:::bucket', `${COPY_VAULT_ARN}/x`, 'arn:aws:backup:eu-central-1:210987654321:backup-plan:dr', true]) {
-      assert.throws(() => backupCopyVaultSetting(value), /backupCopyVaultArn must be the ARN of a backup vault in another region or account \(arn:aws:backup:<region>:<account>:backup-vault:<name>\)/, String(value));
+    assert.equal(
+      backupCopyVaultSetting('arn:aws-us-gov:backup:us-gov-west-1:210987654321:backup-vault:dr_1'),
+      'arn:aws-us-gov:backup:us-gov-west-1:210987654321:backup-vault:dr_1',
+    );
+    for (const value of [
+      'hotel-mapping-dr',
+      'arn:aws:backup:eu-central-1:2109876543:backup-vault:dr',
+      'arn:aws:s3:::bucket',
+      `${COPY_VAULT_ARN}/x`,
+      'arn:aws:backup:eu-central-1:210987654321:backup-plan:dr',
+      true,
+    ]) {
+      assert.throws(
+        () => backupCopyVaultSetting(value),
+        /backupCopyVaultArn must be the ARN of a backup vault in another region or account \(arn:aws:backup:<region>:<account>:backup-vault:<name>\)/,
+        String(value),
+      );
     }
   });
 });

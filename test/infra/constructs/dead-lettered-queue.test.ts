@@ -31,7 +31,10 @@ describe('DeadLetteredQueue', () => {
 
   it('moves a message to the dead-letter queue after maxReceiveCount receives, hidden six worker timeouts meanwhile', () => {
     const { Properties } = resourceOf(template, queue);
-    assert.deepEqual(Properties.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] }, maxReceiveCount: 4 });
+    assert.deepEqual(Properties.RedrivePolicy, {
+      deadLetterTargetArn: { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] },
+      maxReceiveCount: 4,
+    });
     assert.equal(Properties.VisibilityTimeout, 120);
     assert.equal(Properties.MessageRetentionPeriod, 4 * 24 * 3600);
     assert.equal(Properties.SqsManagedSseEnabled, true);
@@ -40,9 +43,15 @@ describe('DeadLetteredQueue', () => {
 
   it('refuses plain HTTP on both queues', () => {
     for (const q of [queue, queue.deadLetters]) {
-      const policy = Object.values(template.findResources('AWS::SQS::QueuePolicy')).find((p: any) => p.Properties.Queues[0].Ref === idOf(q)) as any;
+      const policy = Object.values(template.findResources('AWS::SQS::QueuePolicy')).find(
+        (p: any) => p.Properties.Queues[0].Ref === idOf(q),
+      ) as any;
       assert.ok(policy, `${q.node.id} has a policy`);
-      assert.ok(policy.Properties.PolicyDocument.Statement.some((s: any) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false'));
+      assert.ok(
+        policy.Properties.PolicyDocument.Statement.some(
+          (s: any) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false',
+        ),
+      );
     }
   });
 
@@ -71,14 +80,19 @@ describe('DeadLetteredQueue', () => {
     assert.deepEqual(Properties.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [idOf(holding), 'Arn'] }, maxReceiveCount: 5 });
     assert.equal(Properties.VisibilityTimeout, 6 * 30, "six times the handler's timeout");
     assert.equal(resourceOf(template, holding).Properties.MessageRetentionPeriod, 14 * 24 * 3600);
-    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).filter(([, alarm]) => watchesQueue(alarm, idOf(holding)));
+    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).filter(([, alarm]) =>
+      watchesQueue(alarm, idOf(holding)),
+    );
     assert.equal(alarms.length, 1);
     const [[alarmId, alarm]] = alarms as [[string, any]];
     assert.match(alarmId, /^TestWorkUnsettledDeadLettersAlarm[0-9A-F]{8}$/);
     assert.equal(alarm.Properties.Threshold, 1);
     assert.equal(alarm.Properties.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
     assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: idOf(alarmTopic) }]);
-    assert.match(alarm.Properties.AlarmDescription, /test-work that its handler \(partner-inventories\/validation-dead-letters\) failed to settle 5 times/);
+    assert.match(
+      alarm.Properties.AlarmDescription,
+      /test-work that its handler \(partner-inventories\/validation-dead-letters\) failed to settle 5 times/,
+    );
   });
 
   it('has no holding queue when nothing takes its dead letters: they wait in the dead-letter queue', () => {
@@ -103,11 +117,15 @@ describe('DeadLetteredQueue of a FIFO queue', () => {
       assert.equal(Properties.QueueName, undefined, `${q.node.id}: CloudFormation names it, ending in .fifo`);
       assert.equal(q.fifo, true);
     }
-    assert.deepEqual(resourceOf(template, queue).Properties.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] }, maxReceiveCount: 4 });
+    assert.deepEqual(resourceOf(template, queue).Properties.RedrivePolicy, {
+      deadLetterTargetArn: { 'Fn::GetAtt': [idOf(queue.deadLetters), 'Arn'] },
+      maxReceiveCount: 4,
+    });
   });
 
   it('leaves the standard queues standard', () => {
     const standard = queues.get('test-work')!;
-    for (const q of [standard, standard.deadLetters, standard.unsettledDeadLetters!]) assert.equal(resourceOf(template, q).Properties.FifoQueue, undefined);
+    for (const q of [standard, standard.deadLetters, standard.unsettledDeadLetters!])
+      assert.equal(resourceOf(template, q).Properties.FifoQueue, undefined);
   });
 });

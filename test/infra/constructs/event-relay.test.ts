@@ -13,7 +13,13 @@ describe('EventRelay', () => {
   // The queues the relay sends to must exist.
   const relayed = [referenceChangeMessages.name];
   const fixture = bareStack(queueList.filter((q) => [...EVENT_RELAY.access.sendsTo, ...relayed].includes(q.name)));
-  const relay = new EventRelay(fixture.stack, { table: fixture.table, resources: fixture.resources, alarmTopic: fixture.alarmTopic, removalPolicy: RemovalPolicy.DESTROY, relayedQueues: relayed });
+  const relay = new EventRelay(fixture.stack, {
+    table: fixture.table,
+    resources: fixture.resources,
+    alarmTopic: fixture.alarmTopic,
+    removalPolicy: RemovalPolicy.DESTROY,
+    relayedQueues: relayed,
+  });
   const template = Template.fromStack(fixture.stack);
   const [mapping] = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as any[];
 
@@ -25,7 +31,9 @@ describe('EventRelay', () => {
     assert.equal(mapping.Properties.BatchSize, EVENT_RELAY.batchSize);
     assert.deepEqual(mapping.Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
     const patterns = mapping.Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
-    assert.deepEqual(patterns, [{ eventName: ['INSERT'], dynamodb: { Keys: { SK: { S: [{ prefix: EVENT_RELAY.filter.sortKeyPrefix }] } } } }]);
+    assert.deepEqual(patterns, [
+      { eventName: ['INSERT'], dynamodb: { Keys: { SK: { S: [{ prefix: EVENT_RELAY.filter.sortKeyPrefix }] } } } },
+    ]);
   });
 
   it('sends a batch still failing after a day to its failure queue, which alarms the topic', () => {
@@ -36,7 +44,9 @@ describe('EventRelay', () => {
       (s) => [s.Action].flat().includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes(idOf(relay.failures)),
     );
     assert.ok(sendsToFailures, 'may send to the failure queue');
-    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm')).find((a: any) => watchesQueue(a, idOf(relay.failures))) as any;
+    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm')).find((a: any) =>
+      watchesQueue(a, idOf(relay.failures)),
+    ) as any;
     assert.ok(alarm, 'the failure queue is alarmed');
     assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: idOf(fixture.alarmTopic) }]);
   });

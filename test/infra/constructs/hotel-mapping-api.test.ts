@@ -76,13 +76,18 @@ describe('HotelMappingApi', () => {
         { StatusCode: '405', ResponseParameters: { 'method.response.header.Allow': true, 'method.response.header.X-Request-Id': true } },
       ]);
     }
-    assert.deepEqual(JSON.parse(things.ResponseTemplates['application/json']), errorBody(405, 'This method is not allowed here. Allowed: GET, POST.'));
+    assert.deepEqual(
+      JSON.parse(things.ResponseTemplates['application/json']),
+      errorBody(405, 'This method is not allowed here. Allowed: GET, POST.'),
+    );
     assert.equal(allowedByPath['/things/{id}'].ResponseParameters['method.response.header.Allow'], "'DELETE'");
   });
 
   it('answers a firewall block 403 and a used-up quota 429, not the catch-all 400', () => {
     const bodyOf = (type: string) => {
-      const [response] = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } })) as any[];
+      const [response] = Object.values(
+        template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } }),
+      ) as any[];
       return JSON.parse(response.Properties.ResponseTemplates['application/json']);
     };
     assert.deepEqual(bodyOf('WAF_FILTERED'), errorBody(403, "The request was refused by the API's web application firewall."));
@@ -150,11 +155,16 @@ describe('HotelMappingApi method settings', () => {
     { ...routeList[0]!, method: 'DELETE', path: '/things/{id}', throttle: undefined },
     { ...routeList[0]!, method: 'PUT', path: '/things/{id}', throttle: { ratePerSecond: 4, burst: 8 } },
   ];
-  const api = new HotelMappingApi(stack, 'Api', { stage: 'bare', removalPolicy: RemovalPolicy.DESTROY, routes, measuredRoutes: [routes[1]!, routes[2]!] });
+  const api = new HotelMappingApi(stack, 'Api', {
+    stage: 'bare',
+    removalPolicy: RemovalPolicy.DESTROY,
+    routes,
+    measuredRoutes: [routes[1]!, routes[2]!],
+  });
   for (const route of routes) api.root.resourceForPath(route.path).addMethod(route.method, new apigateway.MockIntegration());
   const stage = Object.values(Template.fromStack(stack).findResources('AWS::ApiGateway::Stage'))[0] as any;
 
-  it("gives a throttled route its own limit, and per-method metrics only to the measured routes, each entry stating every setting", () => {
+  it('gives a throttled route its own limit, and per-method metrics only to the measured routes, each entry stating every setting', () => {
     const setting = (ResourcePath: string, HttpMethod: string, MetricsEnabled: boolean, rate: number, burst: number) => ({
       DataTraceEnabled: false,
       HttpMethod,
@@ -173,12 +183,18 @@ describe('HotelMappingApi method settings', () => {
 
   it("refuses a route's throttle above the stage's, which is the ceiling", () => {
     const tooFast = { ...routes[0]!, throttle: { ratePerSecond: STAGE_THROTTLE.ratePerSecond + 1, burst: 10 } };
-    assert.throws(() => methodOptions([tooFast], []), new RegExp(`GET /things: its throttle \\(${STAGE_THROTTLE.ratePerSecond + 1}/s, burst 10\\) is above the stage's`));
+    assert.throws(
+      () => methodOptions([tooFast], []),
+      new RegExp(`GET /things: its throttle \\(${STAGE_THROTTLE.ratePerSecond + 1}/s, burst 10\\) is above the stage's`),
+    );
   });
 
   it('refuses a credentialed route a throttle so low that one organization could use up its share of it', () => {
     const credentialed = { ...routes[0]!, auth: 'required' as const, throttle: { ratePerSecond: 2, burst: 4 } };
-    assert.throws(() => methodOptions([credentialed], []), /GET \/things: its throttle \(2\/s\) is too low for one organization's share of it/);
+    assert.throws(
+      () => methodOptions([credentialed], []),
+      /GET \/things: its throttle \(2\/s\) is too low for one organization's share of it/,
+    );
     assert.doesNotThrow(() => methodOptions([{ ...credentialed, auth: 'none' }], []), 'a public route is shared per client IP at the edge');
   });
 });
@@ -215,6 +231,9 @@ describe('HotelMappingApi on a custom domain', () => {
     assert.throws(() => customDomainSetting(undefined, certificateArn), /needs both/);
     assert.throws(() => customDomainSetting('API.example.com', certificateArn), /domainName must be a lower-case host name/);
     assert.throws(() => customDomainSetting('https://api.example.com', certificateArn), /domainName must be/);
-    assert.throws(() => customDomainSetting('api.example.com', 'arn:aws:iam::123456789012:role/x'), /certificateArn must be an ACM certificate ARN/);
+    assert.throws(
+      () => customDomainSetting('api.example.com', 'arn:aws:iam::123456789012:role/x'),
+      /certificateArn must be an ACM certificate ARN/,
+    );
   });
 });

@@ -32,14 +32,27 @@ const other: QueueDefinition = {
 
 function workers() {
   const fixture = bareStack([definition, other]);
-  const worker = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-work')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY, alarmTopic: fixture.alarmTopic });
-  const plain = new QueueWorker(fixture.stack, { queue: fixture.queues.get('test-other')!, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY, alarmTopic: fixture.alarmTopic });
+  const worker = new QueueWorker(fixture.stack, {
+    queue: fixture.queues.get('test-work')!,
+    resources: fixture.resources,
+    removalPolicy: RemovalPolicy.DESTROY,
+    alarmTopic: fixture.alarmTopic,
+  });
+  const plain = new QueueWorker(fixture.stack, {
+    queue: fixture.queues.get('test-other')!,
+    resources: fixture.resources,
+    removalPolicy: RemovalPolicy.DESTROY,
+    alarmTopic: fixture.alarmTopic,
+  });
   return { ...fixture, worker, plain, template: Template.fromStack(fixture.stack) };
 }
 
 const mappingsOf = (template: Template, functionId: string) =>
-  Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter((m: any) => m.Properties.FunctionName.Ref === functionId) as any[];
-const roleIdOf = (template: Template, functionId: string): string => template.toJSON().Resources[functionId].Properties.Role['Fn::GetAtt'][0];
+  Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+    (m: any) => m.Properties.FunctionName.Ref === functionId,
+  ) as any[];
+const roleIdOf = (template: Template, functionId: string): string =>
+  template.toJSON().Resources[functionId].Properties.Role['Fn::GetAtt'][0];
 
 describe('QueueWorker', () => {
   const { template, worker, plain, queues, alarmTopic } = workers();
@@ -73,7 +86,12 @@ describe('QueueWorker', () => {
     assert.ok(actions.includes('sqs:SendMessage'));
     assert.ok(!actions.some((a) => a.startsWith('kms:') || a.startsWith('secretsmanager:') || a.startsWith('scheduler:')));
     const variables = resourceOf(template, worker).Properties.Environment.Variables;
-    assert.deepEqual(Object.keys(variables).filter((name) => /^(TABLE|BUCKET|QUEUE_URL)_/.test(name)).sort(), ['BUCKET_NAME', 'QUEUE_URL_TEST_OTHER', 'TABLE_NAME']);
+    assert.deepEqual(
+      Object.keys(variables)
+        .filter((name) => /^(TABLE|BUCKET|QUEUE_URL)_/.test(name))
+        .sort(),
+      ['BUCKET_NAME', 'QUEUE_URL_TEST_OTHER', 'TABLE_NAME'],
+    );
     assert.ok(!('TOKEN_SIGNING_KEY_ARN' in variables));
   });
 

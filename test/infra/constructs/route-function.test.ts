@@ -16,7 +16,9 @@ function routed(routes: readonly RouteDefinition[], options: RouteRolesOptions =
   const fixture = bareStack();
   const api = new apigateway.RestApi(fixture.stack, 'Api');
   const roles = new RouteRoles(fixture.stack, fixture.resources, options);
-  const functions = routes.map((r) => new RouteFunction(fixture.stack, { route: r, api, roles, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY }));
+  const functions = routes.map(
+    (r) => new RouteFunction(fixture.stack, { route: r, api, roles, resources: fixture.resources, removalPolicy: RemovalPolicy.DESTROY }),
+  );
   return { ...fixture, api, functions, template: Template.fromStack(fixture.stack) };
 }
 
@@ -62,8 +64,14 @@ describe('RouteFunction', () => {
     const kmsStatements = (fn: RouteFunction) =>
       statementsOfRole(template, roleIdOf(template, fn)).filter((s) => [s.Action].flat().some((action) => action.startsWith('kms:')));
     assert.deepEqual(kmsStatements(functions[0]!), []);
-    assert.deepEqual(kmsStatements(functions[1]!).map((s) => [s.Action, s.Resource]), [['kms:GetPublicKey', keyArn]]);
-    assert.deepEqual(kmsStatements(functions[2]!).map((s) => [s.Action, s.Resource]), [['kms:Sign', keyArn]]);
+    assert.deepEqual(
+      kmsStatements(functions[1]!).map((s) => [s.Action, s.Resource]),
+      [['kms:GetPublicKey', keyArn]],
+    );
+    assert.deepEqual(
+      kmsStatements(functions[2]!).map((s) => [s.Action, s.Resource]),
+      [['kms:Sign', keyArn]],
+    );
   });
 
   it('shares one role among routes that declare the same access, and only among them', () => {
@@ -95,17 +103,28 @@ describe('RouteFunction', () => {
         .filter((s) => [s.Action].flat().some((action) => action.startsWith('logs:')))
         .map((s) => [s.Action, s.Resource]);
     const [a, b, c] = functions as [RouteFunction, RouteFunction, RouteFunction];
-    assert.deepEqual(logging(a), [[['logs:CreateLogStream', 'logs:PutLogEvents'], [logGroupArn(a), logGroupArn(b)]]]);
+    assert.deepEqual(logging(a), [
+      [
+        ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        [logGroupArn(a), logGroupArn(b)],
+      ],
+    ]);
     assert.deepEqual(logging(c), [[['logs:CreateLogStream', 'logs:PutLogEvents'], logGroupArn(c)]]);
     for (const fn of functions) assert.equal(template.toJSON().Resources[roleIdOf(template, fn)].Properties.ManagedPolicyArns, undefined);
   });
 
   it('names the one role that signs tokens as it is told, and refuses a second signer', () => {
     const signing = route(2, { path: '/token', auth: 'none', access: { table: 'none', signsTokens: true } });
-    const { template, functions } = routed([signing, route(1, { path: '/private', auth: 'required', access: { table: 'none' } })], { tokenSignerRoleName: 'test-signer' });
+    const { template, functions } = routed([signing, route(1, { path: '/private', auth: 'required', access: { table: 'none' } })], {
+      tokenSignerRoleName: 'test-signer',
+    });
     const [signer, verifier] = functions.map((fn) => template.toJSON().Resources[roleIdOf(template, fn)].Properties.RoleName);
     assert.deepEqual([signer, verifier], ['test-signer', undefined]);
-    const otherSigning = route(3, { path: '/token2', auth: 'none', access: { table: 'read', partitions: ['APIKEY#*'], signsTokens: true } });
+    const otherSigning = route(3, {
+      path: '/token2',
+      auth: 'none',
+      access: { table: 'read', partitions: ['APIKEY#*'], signsTokens: true },
+    });
     assert.throws(() => routed([signing, otherSigning]), /only one role signs tokens/);
   });
 });

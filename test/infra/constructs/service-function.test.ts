@@ -13,7 +13,13 @@ const handler = routeList[0]!.handler;
 describe('ServiceFunction', () => {
   it('runs Node.js 22 on arm64, traced, logging JSON to a log group of its own kept a month', () => {
     const { stack } = bareStack();
-    const fn = new ServiceFunction(stack, { handler, description: 'a function', sizing: undefined, environment: { GREETING: 'hello' }, removalPolicy: RemovalPolicy.DESTROY });
+    const fn = new ServiceFunction(stack, {
+      handler,
+      description: 'a function',
+      sizing: undefined,
+      environment: { GREETING: 'hello' },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const template = Template.fromStack(stack);
     const { Properties } = resourceOf(template, fn);
     assert.equal(Properties.Runtime, 'nodejs22.x');
@@ -31,7 +37,13 @@ describe('ServiceFunction', () => {
 
   it('takes its name from its handler, and its log group is named after it, beside it', () => {
     const { stack } = bareStack();
-    const fn = new ServiceFunction(stack, { handler, description: 'a function', sizing: undefined, environment: {}, removalPolicy: RemovalPolicy.RETAIN });
+    const fn = new ServiceFunction(stack, {
+      handler,
+      description: 'a function',
+      sizing: undefined,
+      environment: {},
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     const name = functionName({ handler });
     assert.equal(fn.node.id, name);
     assert.match(idOf(fn), new RegExp(`^${name}[0-9A-F]{8}$`));
@@ -49,30 +61,55 @@ describe('ServiceFunction', () => {
       environment: {},
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    const unsized = new ServiceFunction(stack, { handler: routeList[1]!.handler, description: 'default', sizing: undefined, environment: {}, removalPolicy: RemovalPolicy.DESTROY });
+    const unsized = new ServiceFunction(stack, {
+      handler: routeList[1]!.handler,
+      description: 'default',
+      sizing: undefined,
+      environment: {},
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const template = Template.fromStack(stack);
     const sizedProperties = resourceOf(template, sized).Properties;
     assert.deepEqual([sizedProperties.MemorySize, sizedProperties.Timeout, sizedProperties.ReservedConcurrentExecutions], [1024, 45, 2]);
     const unsizedProperties = resourceOf(template, unsized).Properties;
-    assert.deepEqual([unsizedProperties.MemorySize, unsizedProperties.Timeout, unsizedProperties.ReservedConcurrentExecutions], [256, 10, undefined]);
+    assert.deepEqual(
+      [unsizedProperties.MemorySize, unsizedProperties.Timeout, unsizedProperties.ReservedConcurrentExecutions],
+      [256, 10, undefined],
+    );
   });
 
   it('runs with a role of its own that may write to its log group and to no other: no AWSLambdaBasicExecutionRole', () => {
     const { stack } = bareStack();
-    const fn = new ServiceFunction(stack, { handler, description: 'own role', sizing: undefined, environment: {}, removalPolicy: RemovalPolicy.DESTROY });
+    const fn = new ServiceFunction(stack, {
+      handler,
+      description: 'own role',
+      sizing: undefined,
+      environment: {},
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const template = Template.fromStack(stack);
     const { Properties } = resourceOf(template, fn);
     const roleId = Properties.Role['Fn::GetAtt'][0];
     assert.match(roleId, new RegExp(`^${functionName({ handler })}Role[0-9A-F]{8}$`));
     assert.equal(template.toJSON().Resources[roleId].Properties.ManagedPolicyArns, undefined);
     const logging = statementsOfRole(template, roleId).filter((s) => [s.Action].flat().some((action) => action.startsWith('logs:')));
-    assert.deepEqual(logging.map((s) => [s.Action, s.Resource]), [[['logs:CreateLogStream', 'logs:PutLogEvents'], { 'Fn::GetAtt': [Properties.LoggingConfig.LogGroup.Ref, 'Arn'] }]]);
+    assert.deepEqual(
+      logging.map((s) => [s.Action, s.Resource]),
+      [[['logs:CreateLogStream', 'logs:PutLogEvents'], { 'Fn::GetAtt': [Properties.LoggingConfig.LogGroup.Ref, 'Arn'] }]],
+    );
   });
 
   it('runs with the role it is given, making none of its own', () => {
     const { stack } = bareStack();
     const role = new iam.Role(stack, 'Shared', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    const fn = new ServiceFunction(stack, { handler, description: 'shared role', sizing: undefined, environment: {}, removalPolicy: RemovalPolicy.DESTROY, role });
+    const fn = new ServiceFunction(stack, {
+      handler,
+      description: 'shared role',
+      sizing: undefined,
+      environment: {},
+      removalPolicy: RemovalPolicy.DESTROY,
+      role,
+    });
     const template = Template.fromStack(stack);
     assert.deepEqual(resourceOf(template, fn).Properties.Role, { 'Fn::GetAtt': [idOf(role), 'Arn'] });
     const lambdaRoles = Object.values(template.findResources('AWS::IAM::Role')).filter((r: any) =>

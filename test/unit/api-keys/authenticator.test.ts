@@ -8,7 +8,10 @@ import { LocalTokenSigningKey } from '../../../shared/api-keys/token-signing-key
 import { DomainError } from '../../../shared/platform/errors';
 
 const now = new Date('2026-03-01T12:00:00Z');
-const newSigningKey = () => new LocalTokenSigningKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+const newSigningKey = () =>
+  new LocalTokenSigningKey(
+    generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  );
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 /** The key store as the authenticator sees it: a lookup by key id, counting its reads. */
@@ -115,7 +118,10 @@ describe('authenticating with a bearer token', () => {
   it('refuses an expired token', async () => {
     const { authenticator, partner, tokenOf } = setUp();
     const token = await tokenOf(partner.record);
-    assert.equal((await authenticator.authenticate({ authorization: `Bearer ${token}` }, later(TOKEN_LIFETIME_SECONDS - 1))).keyId, partner.record.id);
+    assert.equal(
+      (await authenticator.authenticate({ authorization: `Bearer ${token}` }, later(TOKEN_LIFETIME_SECONDS - 1))).keyId,
+      partner.record.id,
+    );
     await refused(authenticator.authenticate({ authorization: `Bearer ${token}` }, later(TOKEN_LIFETIME_SECONDS)), INVALID_TOKEN);
   });
 
@@ -156,7 +162,15 @@ describe('authenticating with a bearer token', () => {
   it('refuses any other Authorization scheme or shape', async () => {
     const { authenticator, keys, partner, tokenOf } = setUp();
     const token = await tokenOf(partner.record);
-    for (const authorization of [`Basic ${Buffer.from('a:b').toString('base64')}`, `Token ${token}`, token, 'Bearer', 'Bearer ', `Bearer ${token} extra`, '']) {
+    for (const authorization of [
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      `Token ${token}`,
+      token,
+      'Bearer',
+      'Bearer ',
+      `Bearer ${token} extra`,
+      '',
+    ]) {
       await refused(authenticator.authenticate({ authorization }, now), BAD_SCHEME);
     }
     assert.equal(keys.reads, 0);

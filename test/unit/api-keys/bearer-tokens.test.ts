@@ -12,7 +12,8 @@ import {
 } from '../../../shared/api-keys/bearer-tokens';
 import { LocalTokenSigningKey, tokenSigningKeyFrom } from '../../../shared/api-keys/token-signing-key';
 
-const newPem = (namedCurve = 'P-256') => generateKeyPairSync('ec', { namedCurve }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const newPem = (namedCurve = 'P-256') =>
+  generateKeyPairSync('ec', { namedCurve }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 const pem = newPem();
 const privateKey = createPrivateKey(pem);
 const tokens = new BearerTokens(new LocalTokenSigningKey(pem));
@@ -34,7 +35,10 @@ function handMade(options: {
 }): Promise<string> {
   const { algorithm, key } = options.signedWith ?? { algorithm: 'ES256', key: privateKey };
   let jwt = new SignJWT(options.payload ?? { key: claims.keyId, role: claims.role }).setProtectedHeader({ alg: algorithm });
-  jwt = jwt.setSubject(options.subject ?? claims.organizationId).setIssuer(options.issuer ?? TOKEN_ISSUER).setAudience(options.audience ?? TOKEN_AUDIENCE);
+  jwt = jwt
+    .setSubject(options.subject ?? claims.organizationId)
+    .setIssuer(options.issuer ?? TOKEN_ISSUER)
+    .setAudience(options.audience ?? TOKEN_AUDIENCE);
   if (options.issuedAt !== undefined) jwt = jwt.setIssuedAt(options.issuedAt);
   if (options.expiresAt !== undefined) jwt = jwt.setExpirationTime(options.expiresAt);
   return jwt.sign(key);
@@ -46,7 +50,10 @@ describe('bearer tokens', () => {
     assert.equal(issued.expiresIn, TOKEN_LIFETIME_SECONDS);
     assert.equal(TOKEN_LIFETIME_SECONDS, 3600);
     assert.deepEqual(await tokens.verify(issued.accessToken, now), claims);
-    assert.deepEqual(await tokens.verify((await tokens.issue({ ...claims, role: 'admin' }, now)).accessToken, now), { ...claims, role: 'admin' });
+    assert.deepEqual(await tokens.verify((await tokens.issue({ ...claims, role: 'admin' }, now)).accessToken, now), {
+      ...claims,
+      role: 'admin',
+    });
   });
 
   it('are ES256 JWTs naming the organization, the key, the issuer and the audience', async () => {
@@ -108,13 +115,21 @@ describe('bearer tokens', () => {
       'with an unknown role': await handMade({ issuedAt: iat, expiresAt: iat + 3600, payload: { key: claims.keyId, role: 'root' } }),
       'without a key': await handMade({ issuedAt: iat, expiresAt: iat + 3600, payload: { role: 'partner' } }),
       // The old form, and HMAC keyed with the public key (algorithm confusion): a verifier holds no secret.
-      'signed with HS256': await handMade({ issuedAt: iat, expiresAt: iat + 3600, signedWith: { algorithm: 'HS256', key: new TextEncoder().encode('a signing secret of the old kind, 32+ bytes') } }),
+      'signed with HS256': await handMade({
+        issuedAt: iat,
+        expiresAt: iat + 3600,
+        signedWith: { algorithm: 'HS256', key: new TextEncoder().encode('a signing secret of the old kind, 32+ bytes') },
+      }),
       'signed with HS256 keyed by the public key': await handMade({
         issuedAt: iat,
         expiresAt: iat + 3600,
         signedWith: { algorithm: 'HS256', key: createPublicKey(privateKey).export({ format: 'der', type: 'spki' }) },
       }),
-      'signed with ES384': await handMade({ issuedAt: iat, expiresAt: iat + 3600, signedWith: { algorithm: 'ES384', key: createPrivateKey(newPem('P-384')) } }),
+      'signed with ES384': await handMade({
+        issuedAt: iat,
+        expiresAt: iat + 3600,
+        signedWith: { algorithm: 'ES384', key: createPrivateKey(newPem('P-384')) },
+      }),
       unsecured: new UnsecuredJWT({ key: claims.keyId, role: claims.role })
         .setSubject(claims.organizationId)
         .setIssuer(TOKEN_ISSUER)

@@ -139,7 +139,7 @@ describe('the layout', () => {
     }
   });
 
-  it("uses another capability only through its public entry", () => {
+  it('uses another capability only through its public entry', () => {
     const intoInternals = sharedImports.filter(({ from, to }) => {
       const target = capabilityOf(to);
       return target !== undefined && target !== capabilityOf(from) && to !== join('shared', target, 'index.ts');
@@ -154,22 +154,41 @@ describe('the layout', () => {
 
   it('keeps each unit test in the folder of what it tests', () => {
     // A capability's or the platform's tests under its own name; tools' tests under their folder's.
-    const toolFolders: Record<string, string> = { cli: 'infra/cli', 'matcher-training': 'infra/matcher-training', bench: 'test/bench', architecture: 'test/unit/architecture', synthetic: 'infra/synthetic' };
+    const toolFolders: Record<string, string> = {
+      cli: 'infra/cli',
+      'matcher-training': 'infra/matcher-training',
+      bench: 'test/bench',
+      architecture: 'test/unit/architecture',
+      synthetic: 'infra/synthetic',
+    };
     const folders = [...readdirSync(join(ROOT, 'test', 'unit'))].filter((name) => statSync(join(ROOT, 'test', 'unit', name)).isDirectory());
-    const misplaced = folders.filter((name) => !(capabilities.includes(name) || name === 'platform' || (toolFolders[name] && existsSync(join(ROOT, toolFolders[name])))));
+    const misplaced = folders.filter(
+      (name) => !(capabilities.includes(name) || name === 'platform' || (toolFolders[name] && existsSync(join(ROOT, toolFolders[name])))),
+    );
     assert.deepEqual(misplaced, []);
   });
 
   it("keeps each function file in the folder of its capability (or the platform's)", () => {
     const folders = [...readdirSync(join(ROOT, 'functions'))];
-    assert.deepEqual(folders.filter((name) => !(capabilities.includes(name) || name === 'platform')), []);
+    assert.deepEqual(
+      folders.filter((name) => !(capabilities.includes(name) || name === 'platform')),
+      [],
+    );
   });
 
   it('has no circle of imports, inside a room or between rooms, in product code and the infrastructure', () => {
     const infraImports = importsOf(sourceFiles(join(ROOT, 'infra')));
     assert.deepEqual(importCircles([...sharedImports, ...infraImports]), []);
     // The check finds a circle where there is one.
-    assert.deepEqual(importCircles([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }, { from: 'c', to: 'd' }]), [['a', 'b', 'c']]);
+    assert.deepEqual(
+      importCircles([
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+        { from: 'c', to: 'a' },
+        { from: 'c', to: 'd' },
+      ]),
+      [['a', 'b', 'c']],
+    );
   });
 
   it('holds Lambda entries and nothing else in functions/', () => {

@@ -32,7 +32,8 @@ for (const hotel of set.reference) {
   outletsOfCluster.set(key, [...(outletsOfCluster.get(key) ?? []), hotel]);
 }
 const chainRows = set.partners.filter((row) => set.rows.get(row.id)!.scenario === DENSE_CHAINS);
-const metresBetween = (a: { lat?: number; lon?: number }, b: { lat?: number; lon?: number }) => distanceMeters(a.lat!, a.lon!, b.lat!, b.lon!);
+const metresBetween = (a: { lat?: number; lon?: number }, b: { lat?: number; lon?: number }) =>
+  distanceMeters(a.lat!, a.lon!, b.lat!, b.lon!);
 /** The generator measures on a flat square around the cluster: allow for the sphere and the 6-decimal rounding. */
 const slack = (metres: number) => 0.5 + 0.005 * metres;
 
@@ -40,7 +41,10 @@ describe('bench:mapping scenarios', () => {
   it('are the same for a seed, and each row has what it is and, unless it must stay unmatched, a truth in the reference', () => {
     const again = scenarioSet({ seed: SEED, rowsPerScenario: 400 });
     assert.deepEqual(JSON.parse(JSON.stringify(again.partners)), JSON.parse(JSON.stringify(set.partners)));
-    assert.deepEqual([...again.truth].map(([id, truth]) => [id, [...truth]]), [...set.truth].map(([id, truth]) => [id, [...truth]]));
+    assert.deepEqual(
+      [...again.truth].map(([id, truth]) => [id, [...truth]]),
+      [...set.truth].map(([id, truth]) => [id, [...truth]]),
+    );
     assert.equal(new Set(set.partners.map((row) => row.id)).size, set.partners.length);
     assert.equal(referenceById.size, set.reference.length);
     for (const row of set.partners) {
@@ -62,7 +66,8 @@ describe('bench:mapping scenarios', () => {
       assert.ok(Number.isFinite(row.lat) && Number.isFinite(row.lon), row.id);
       const about = set.rows.get(row.id)!;
       const truth = [...(set.truth.get(row.id) ?? [])].map((id) => referenceById.get(id)!)[0];
-      if (truth && about.case !== EQUIDISTANT) assert.ok(metresBetween(row, truth) <= 120.5 + slack(120), `${row.id}: ${metresBetween(row, truth)} m`);
+      if (truth && about.case !== EQUIDISTANT)
+        assert.ok(metresBetween(row, truth) <= 120.5 + slack(120), `${row.id}: ${metresBetween(row, truth)} m`);
     }
     for (const outlets of outletsOfCluster.values()) {
       for (const outlet of outlets) {
@@ -98,25 +103,47 @@ describe('bench:mapping scenarios', () => {
       }
       assert.ok(!about.apart, row.id);
       if (nearestOther && clear(own.metres, nearestOther.metres)) assert.ok(own.metres < nearestOther.metres, row.id);
-      if (nearestOther && clear(nearestOther.metres - own.metres, 60)) assert.equal(about.pinDecides, nearestOther.metres - own.metres > 60, row.id);
+      if (nearestOther && clear(nearestOther.metres - own.metres, 60))
+        assert.equal(about.pinDecides, nearestOther.metres - own.metres > 60, row.id);
       assert.equal(about.pinOnly!.nearestIsTruth, true, row.id);
       assert.ok(about.pinOnly!.nearestChance > 0 && about.pinOnly!.nearestChance <= 1, row.id);
     }
-    for (const chainCase of [OUTLET, OUTLET_MISSING, OUTLET_PIN_NEARER_ANOTHER, EQUIDISTANT]) assert.ok((seen.get(chainCase) ?? 0) > 0, chainCase);
+    for (const chainCase of [OUTLET, OUTLET_MISSING, OUTLET_PIN_NEARER_ANOTHER, EQUIDISTANT])
+      assert.ok((seen.get(chainCase) ?? 0) > 0, chainCase);
   });
 });
 
 describe('bench:mapping scores and ceiling', () => {
-  const result = (partnerHotelId: string, status: MappingResult['status'], referenceHotelId: string | null) => ({ partnerHotelId, status, referenceHotelId }) as MappingResult;
+  const result = (partnerHotelId: string, status: MappingResult['status'], referenceHotelId: string | null) =>
+    ({ partnerHotelId, status, referenceHotelId }) as MappingResult;
 
   it('counts precision over MATCHED rows and recall over rows with a truth; a REVIEW row with the right hotel is not a match', () => {
-    const truth = new Map([['a', new Set(['A'])], ['b', new Set(['B'])], ['c', new Set(['C'])], ['d', new Set(['D'])]]);
+    const truth = new Map([
+      ['a', new Set(['A'])],
+      ['b', new Set(['B'])],
+      ['c', new Set(['C'])],
+      ['d', new Set(['D'])],
+    ]);
     const metrics = scoreMatches(
-      [result('a', 'MATCHED', 'A'), result('b', 'MATCHED', 'X'), result('c', 'REVIEW', 'C'), result('d', 'UNMATCHED', null), result('e', 'MATCHED', 'E'), result('f', 'UNMATCHED', null)],
+      [
+        result('a', 'MATCHED', 'A'),
+        result('b', 'MATCHED', 'X'),
+        result('c', 'REVIEW', 'C'),
+        result('d', 'UNMATCHED', null),
+        result('e', 'MATCHED', 'E'),
+        result('f', 'UNMATCHED', null),
+      ],
       (id) => truth.get(id),
     );
     assert.deepEqual(
-      { matched: metrics.matched, correct: metrics.correct, review: metrics.review, reviewCorrect: metrics.reviewCorrect, labelled: metrics.labelled, labelledReview: metrics.labelledReview },
+      {
+        matched: metrics.matched,
+        correct: metrics.correct,
+        review: metrics.review,
+        reviewCorrect: metrics.reviewCorrect,
+        labelled: metrics.labelled,
+        labelledReview: metrics.labelledReview,
+      },
       { matched: 3, correct: 1, review: 1, reviewCorrect: 1, labelled: 4, labelledReview: 1 },
     );
     assert.equal(metrics.precision, 1 / 3);
@@ -125,7 +152,12 @@ describe('bench:mapping scores and ceiling', () => {
   });
 
   it("prints per scenario the engine's scores and the pin-only ceiling: at the cut with the best F1 and at the engine's bar", () => {
-    const chainRow = (nearestChance: number, nearestIsTruth: boolean): ScenarioRow => ({ scenario: DENSE_CHAINS, case: OUTLET, pinDecides: true, pinOnly: { nearestChance, nearestIsTruth } });
+    const chainRow = (nearestChance: number, nearestIsTruth: boolean): ScenarioRow => ({
+      scenario: DENSE_CHAINS,
+      case: OUTLET,
+      pinDecides: true,
+      pinOnly: { nearestChance, nearestIsTruth },
+    });
     const rows = new Map<string, ScenarioRow>([
       ['r1', chainRow(0.9, true)],
       ['r2', { ...chainRow(0.8, false), case: OUTLET_MISSING }],
@@ -133,16 +165,33 @@ describe('bench:mapping scores and ceiling', () => {
       ['r4', chainRow(0.2, false)],
       ['apart', { scenario: DENSE_CHAINS, case: OUTLET_PIN_NEARER_ANOTHER, apart: true }],
     ]);
-    const truth = new Map([['r1', new Set(['O1'])], ['r3', new Set(['O3'])], ['r4', new Set(['O4'])], ['apart', new Set(['O5'])]]);
-    const results = [result('r1', 'MATCHED', 'O1'), result('r2', 'MATCHED', 'O1'), result('r3', 'REVIEW', 'O3'), result('r4', 'MATCHED', 'O4'), result('apart', 'MATCHED', 'O9')];
+    const truth = new Map([
+      ['r1', new Set(['O1'])],
+      ['r3', new Set(['O3'])],
+      ['r4', new Set(['O4'])],
+      ['apart', new Set(['O5'])],
+    ]);
+    const results = [
+      result('r1', 'MATCHED', 'O1'),
+      result('r2', 'MATCHED', 'O1'),
+      result('r3', 'REVIEW', 'O3'),
+      result('r4', 'MATCHED', 'O4'),
+      result('apart', 'MATCHED', 'O9'),
+    ];
     const lines = scenarioReport(results, rows, truth, 0.75);
     // Counted: r1-r4 (3 with a truth); the engine matched r1 and r4 right, r2 wrong.
-    assert.equal(lines[0], `${DENSE_CHAINS}: 4 rows (3 with a true match): precision 0.6667  recall 0.6667  F1 0.6667; truly matching rows ended REVIEW 33.3 %`);
+    assert.equal(
+      lines[0],
+      `${DENSE_CHAINS}: 4 rows (3 with a true match): precision 0.6667  recall 0.6667  F1 0.6667; truly matching rows ended REVIEW 33.3 %`,
+    );
     // By chance: 0.9 right, 0.8 wrong, 0.5 right (best: 2 of 3 matched right, 2 of 3 found), 0.2 wrong; at 0.75, r1 and r2.
     assert.equal(
       lines[2],
       "    best any engine can do from the pin alone, knowing how pins drift here: precision 0.6667  recall 0.6667  F1 0.6667 (matching from a chance of 0.50); matching from 0.75, the engine's bar: precision 0.5000  recall 0.3333  F1 0.4000",
     );
-    assert.ok(lines.includes(`${OUTLET_PIN_NEARER_ANOTHER}: 1 rows: MATCHED 1 (right 0), REVIEW 0 (right candidate 0), UNMATCHED 0`), lines.join('\n'));
+    assert.ok(
+      lines.includes(`${OUTLET_PIN_NEARER_ANOTHER}: 1 rows: MATCHED 1 (right 0), REVIEW 0 (right candidate 0), UNMATCHED 0`),
+      lines.join('\n'),
+    );
   });
 });

@@ -16,14 +16,39 @@ describe('the quantity typed on a hosted page', () => {
     assert.equal(parseCreditQuantity('12'), 12);
     assert.equal(parseCreditQuantity('10000'), 10_000);
     assert.equal(parseCreditQuantity('0012'), 12);
-    for (const text of ['4', '0', '10001', '1e9', '99999999999999999999', '5.0', '5.5', '-5', '+5', ' 5', '5 ', '', '0x10', 'Infinity', '١٢', '５']) {
+    for (const text of [
+      '4',
+      '0',
+      '10001',
+      '1e9',
+      '99999999999999999999',
+      '5.0',
+      '5.5',
+      '-5',
+      '+5',
+      ' 5',
+      '5 ',
+      '',
+      '0x10',
+      'Infinity',
+      '١٢',
+      '５',
+    ]) {
       assert.equal(parseCreditQuantity(text), undefined, JSON.stringify(text));
     }
     assert.equal(CREDIT_QUANTITY_RULE, 'The quantity must be a whole number of millions from 5 to 10,000.');
   });
 
   it('isCreditQuantity: a safe integer within the limits', () => {
-    assert.deepEqual([5, 10_000, 4, 10_001, 5.5, Number.NaN, Infinity].map(isCreditQuantity), [true, true, false, false, false, false, false]);
+    assert.deepEqual([5, 10_000, 4, 10_001, 5.5, Number.NaN, Infinity].map(isCreditQuantity), [
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -26,16 +26,35 @@ const noLocalStore = () => {
 
 describe('the two Stripe secrets', () => {
   it('gives the webhook function what verifies deliveries, and no API key: it reads only its own secret', async () => {
-    secrets.on(GetSecretValueCommand, { SecretId: WEBHOOK_ARN }).resolves({ SecretString: JSON.stringify({ signingSecret: SIGNING_SECRET, readKey: 'rk_test_read' }) });
+    secrets
+      .on(GetSecretValueCommand, { SecretId: WEBHOOK_ARN })
+      .resolves({ SecretString: JSON.stringify({ signingSecret: SIGNING_SECRET, readKey: 'rk_test_read' }) });
     const clock = new ManualClock(new Date('2026-11-27T10:00:00Z'));
-    const payments = createPayments({ stripeWebhookSecretArn: WEBHOOK_ARN, region: 'eu-west-1', priceIds: LOCAL_PRICE_IDS }, clock, noLocalStore);
+    const payments = createPayments(
+      { stripeWebhookSecretArn: WEBHOOK_ARN, region: 'eu-west-1', priceIds: LOCAL_PRICE_IDS },
+      clock,
+      noLocalStore,
+    );
 
-    const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'customer.created', created: 1_795_000_000, data: { object: {} } });
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SIGNING_SECRET, timestamp: Math.floor(clock.now().getTime() / 1000) });
+    const payload = JSON.stringify({
+      id: 'evt_1',
+      object: 'event',
+      type: 'customer.created',
+      created: 1_795_000_000,
+      data: { object: {} },
+    });
+    const signature = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: SIGNING_SECRET,
+      timestamp: Math.floor(clock.now().getTime() / 1000),
+    });
     assert.deepEqual(await payments.events.read(payload, signature, clock.now()), { ignored: 'customer.created' });
     await assert.rejects(payments.events.read(payload, 'v1=forged', clock.now()), /does not verify/);
 
-    await assert.rejects(payments.provider.createPortal({ customerId: 'cus_1', returnUrl: 'https://example.com' }), /holds no Stripe apiKey secret/);
+    await assert.rejects(
+      payments.provider.createPortal({ customerId: 'cus_1', returnUrl: 'https://example.com' }),
+      /holds no Stripe apiKey secret/,
+    );
     assert.deepEqual(
       secrets.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input.SecretId),
       [WEBHOOK_ARN],
@@ -44,13 +63,31 @@ describe('the two Stripe secrets', () => {
   });
 
   it('reads each secret once per container, and again after a failure', async () => {
-    secrets.on(GetSecretValueCommand).rejectsOnce(new Error('throttled')).resolves({ SecretString: JSON.stringify({ signingSecret: SIGNING_SECRET, readKey: 'rk_test_read' }) });
+    secrets
+      .on(GetSecretValueCommand)
+      .rejectsOnce(new Error('throttled'))
+      .resolves({ SecretString: JSON.stringify({ signingSecret: SIGNING_SECRET, readKey: 'rk_test_read' }) });
     const clock = new ManualClock(new Date('2026-11-27T10:00:00Z'));
-    const payments = createPayments({ stripeWebhookSecretArn: WEBHOOK_ARN, region: 'eu-west-1', priceIds: LOCAL_PRICE_IDS }, clock, noLocalStore);
-    const payload = JSON.stringify({ id: 'evt_2', object: 'event', type: 'customer.created', created: 1_795_000_000, data: { object: {} } });
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: SIGNING_SECRET, timestamp: Math.floor(clock.now().getTime() / 1000) });
+    const payments = createPayments(
+      { stripeWebhookSecretArn: WEBHOOK_ARN, region: 'eu-west-1', priceIds: LOCAL_PRICE_IDS },
+      clock,
+      noLocalStore,
+    );
+    const payload = JSON.stringify({
+      id: 'evt_2',
+      object: 'event',
+      type: 'customer.created',
+      created: 1_795_000_000,
+      data: { object: {} },
+    });
+    const signature = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: SIGNING_SECRET,
+      timestamp: Math.floor(clock.now().getTime() / 1000),
+    });
     await assert.rejects(payments.events.read(payload, signature, clock.now()), /throttled/);
-    for (let delivery = 0; delivery < 3; delivery++) assert.deepEqual(await payments.events.read(payload, signature, clock.now()), { ignored: 'customer.created' });
+    for (let delivery = 0; delivery < 3; delivery++)
+      assert.deepEqual(await payments.events.read(payload, signature, clock.now()), { ignored: 'customer.created' });
     assert.equal(secrets.commandCalls(GetSecretValueCommand).length, 2);
   });
 });
@@ -61,7 +98,9 @@ describe('a Stripe secret as the stack creates it, or of another shape', () => {
     assert.throws(
       () => parseStripeSecret(placeholder, 'apiKey', API_KEY_ARN),
       (error: unknown) =>
-        error instanceof PaymentsNotConfigured && error.message === `Stripe is not set up yet: store {"secretKey":"sk_…"} in ${API_KEY_ARN} (operator's guide, The payment provider).`,
+        error instanceof PaymentsNotConfigured &&
+        error.message ===
+          `Stripe is not set up yet: store {"secretKey":"sk_…"} in ${API_KEY_ARN} (operator's guide, The payment provider).`,
     );
     assert.throws(
       () => parseStripeSecret(JSON.stringify({ signingSecret: UNSET_STRIPE_KEY, readKey: UNSET_STRIPE_KEY }), 'webhook', WEBHOOK_ARN),
@@ -70,19 +109,30 @@ describe('a Stripe secret as the stack creates it, or of another shape', () => {
   });
 
   it('of another shape (a publishable key, a key missing, not JSON): says what to store, never what it holds', () => {
-    for (const text of [JSON.stringify({ secretKey: 'pk_live_visible' }), JSON.stringify({ signingSecret: 'whsec_live_visible' }), 'sk_live_visible', undefined]) {
+    for (const text of [
+      JSON.stringify({ secretKey: 'pk_live_visible' }),
+      JSON.stringify({ signingSecret: 'whsec_live_visible' }),
+      'sk_live_visible',
+      undefined,
+    ]) {
       assert.throws(
         () => parseStripeSecret(text, text?.includes('whsec') ? 'webhook' : 'apiKey', API_KEY_ARN),
-        (error: unknown) => error instanceof PaymentsNotConfigured && /^The Stripe secret has another shape: store/.test(error.message) && !error.message.includes('visible'),
+        (error: unknown) =>
+          error instanceof PaymentsNotConfigured &&
+          /^The Stripe secret has another shape: store/.test(error.message) &&
+          !error.message.includes('visible'),
       );
     }
   });
 
   it('filled in: its keys', () => {
     assert.deepEqual(parseStripeSecret(JSON.stringify({ secretKey: 'sk_live_1' }), 'apiKey', API_KEY_ARN), { secretKey: 'sk_live_1' });
-    assert.deepEqual(parseStripeSecret(JSON.stringify({ signingSecret: 'whsec_1', readKey: 'rk_live_1', note: 'ignored' }), 'webhook', WEBHOOK_ARN), {
-      signingSecret: 'whsec_1',
-      readKey: 'rk_live_1',
-    });
+    assert.deepEqual(
+      parseStripeSecret(JSON.stringify({ signingSecret: 'whsec_1', readKey: 'rk_live_1', note: 'ignored' }), 'webhook', WEBHOOK_ARN),
+      {
+        signingSecret: 'whsec_1',
+        readKey: 'rk_live_1',
+      },
+    );
   });
 });

@@ -16,7 +16,7 @@ describe('funding a reservation', () => {
   const fund = (requested: number, allowanceUsed: number, creditsRemaining: number) =>
     fundReservation({ requested, dailyLimit: 1_000, allowanceUsed, creditsRemaining });
 
-  it('uses the day\'s allowance first, then credits', () => {
+  it("uses the day's allowance first, then credits", () => {
     assert.deepEqual(fund(400, 0, 0), { fromAllowance: 400, fromCredits: 0 });
     assert.deepEqual(fund(400, 800, 500), { fromAllowance: 200, fromCredits: 200 });
     assert.deepEqual(fund(400, 1_000, 400), { fromAllowance: 0, fromCredits: 400 });
@@ -90,8 +90,10 @@ describe('quota status', () => {
 
 describe('plans and subscriptions', () => {
   it('keeps the plan while a subscription is active, trialing or past due; FREE once it ended', () => {
-    for (const status of ['active', 'trialing', 'past_due']) assert.equal(planWhileSubscribed({ status, planType: 'ENTERPRISE' }), 'ENTERPRISE');
-    for (const status of ['canceled', 'unpaid', 'incomplete_expired']) assert.equal(planWhileSubscribed({ status, planType: 'SUBSCRIPTION' }), 'FREE');
+    for (const status of ['active', 'trialing', 'past_due'])
+      assert.equal(planWhileSubscribed({ status, planType: 'ENTERPRISE' }), 'ENTERPRISE');
+    for (const status of ['canceled', 'unpaid', 'incomplete_expired'])
+      assert.equal(planWhileSubscribed({ status, planType: 'SUBSCRIPTION' }), 'FREE');
   });
 
   it('knows which price subscribes to which plan; the credits price and others are none', () => {
@@ -104,12 +106,18 @@ describe('plans and subscriptions', () => {
   it("the catalogue keeps the plans' limits and uses the stage's price ids", () => {
     const ids = { SUBSCRIPTION: 'price_s', ENTERPRISE: 'price_e', creditsProduct: 'prod_c', creditsPrice: 'price_c' };
     const { tiers, credits } = planCatalogue(ids);
-    assert.deepEqual(tiers.map((t) => [t.planType, t.maxSuppliers, t.providerPriceId]), [
-      ['FREE', 2, null],
-      ['SUBSCRIPTION', 10, 'price_s'],
-      ['ENTERPRISE', 100, 'price_e'],
-    ]);
-    assert.deepEqual(tiers.map((t) => t.mappingsPerDay), [1_000, 100_000, 5_000_000]);
+    assert.deepEqual(
+      tiers.map((t) => [t.planType, t.maxSuppliers, t.providerPriceId]),
+      [
+        ['FREE', 2, null],
+        ['SUBSCRIPTION', 10, 'price_s'],
+        ['ENTERPRISE', 100, 'price_e'],
+      ],
+    );
+    assert.deepEqual(
+      tiers.map((t) => t.mappingsPerDay),
+      [1_000, 100_000, 5_000_000],
+    );
     assert.equal(tiers[2]!.monthlyPrice, '€499.00 / month');
     assert.deepEqual([credits.providerProductId, credits.providerPriceId, credits.minimumCredits], ['prod_c', 'price_c', 5_000_000]);
   });
@@ -124,7 +132,12 @@ describe('reports', () => {
 
   it('monthly metrics: average cost per match in euros; usagePercentage only for the current-month form', () => {
     const usage = { month: '2026-11', mappings: 4_000, costCredits: 3_000 };
-    assert.deepEqual(monthlyMetrics(usage), { billingMonth: '2026-11', matchesProcessed: 4_000, costPerMatch: 0.00000075, totalCost: 0.003 });
+    assert.deepEqual(monthlyMetrics(usage), {
+      billingMonth: '2026-11',
+      matchesProcessed: 4_000,
+      costPerMatch: 0.00000075,
+      totalCost: 0.003,
+    });
     assert.equal(monthlyMetrics(usage, 'FREE').usagePercentage, 13.33);
     assert.equal(monthlyMetrics({ month: '2026-11', mappings: 0, costCredits: 0 }).costPerMatch, 0);
   });
@@ -138,11 +151,17 @@ describe('reports', () => {
       mappings,
       costCredits,
     });
-    const summary = usageSummary({ month: '2026-11', mappings: 30, costCredits: 2_000_000 }, [supplier('a', 10, 0), supplier('b', 20, 2_000_000)]);
-    assert.equal(summary.totalCost, 2);
-    assert.deepEqual(summary.bySupplier.map((s) => [s.supplierCode, s.mappings, s.cost]), [
-      ['b', 20, 2],
-      ['a', 10, 0],
+    const summary = usageSummary({ month: '2026-11', mappings: 30, costCredits: 2_000_000 }, [
+      supplier('a', 10, 0),
+      supplier('b', 20, 2_000_000),
     ]);
+    assert.equal(summary.totalCost, 2);
+    assert.deepEqual(
+      summary.bySupplier.map((s) => [s.supplierCode, s.mappings, s.cost]),
+      [
+        ['b', 20, 2],
+        ['a', 10, 0],
+      ],
+    );
   });
 });

@@ -13,7 +13,14 @@ import { buildMatchingIndex, mapHotels, type PartnerHotel } from '../../../share
 const reference = [...generateReferenceHotels({ count: 400, seed: 31 })];
 const index = buildMatchingIndex(reference);
 // Enough rows for a chunk on each of three threads; every hotel twice (the cross-row rule has work).
-const partners: PartnerHotel[] = [...reference, ...reference].map(({ name, city, country, lat, lon }, i) => ({ id: `P-${i}`, name, city, country, lat, lon }));
+const partners: PartnerHotel[] = [...reference, ...reference].map(({ name, city, country, lat, lon }, i) => ({
+  id: `P-${i}`,
+  name,
+  city,
+  country,
+  lat,
+  lon,
+}));
 
 const failingWorkers: Record<string, string> = {
   throws: `throw new Error('no index for you');`,

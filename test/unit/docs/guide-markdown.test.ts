@@ -17,7 +17,13 @@ describe('headingSlugger', () => {
 
   it('numbers a repeated id as GitHub does, in the order the headings come', () => {
     const slug = headingSlugger();
-    assert.deepEqual(['Metrics', 'Metrics', 'Metrics-1', 'Metrics', 'Other'].map(slug), ['metrics', 'metrics-1', 'metrics-1-1', 'metrics-2', 'other']);
+    assert.deepEqual(['Metrics', 'Metrics', 'Metrics-1', 'Metrics', 'Other'].map(slug), [
+      'metrics',
+      'metrics-1',
+      'metrics-1-1',
+      'metrics-2',
+      'other',
+    ]);
     assert.equal(headingSlugger()('Metrics'), 'metrics', 'each slugger counts on its own');
   });
 });
@@ -37,7 +43,14 @@ describe('servedHref', () => {
   });
 
   it('leaves addresses and other files as written', () => {
-    for (const href of ['https://www.standardwebhooks.com/', 'shared/mapping/README.md', 'other.md', 'partner.mdx', '../docs', 'mailto:x@example.com']) {
+    for (const href of [
+      'https://www.standardwebhooks.com/',
+      'shared/mapping/README.md',
+      'other.md',
+      'partner.mdx',
+      '../docs',
+      'mailto:x@example.com',
+    ]) {
       assert.equal(servedHref(href, 'partner'), href);
     }
   });
@@ -77,7 +90,10 @@ Inline <b onclick="x()">html</b> and <organizationId>.
       ],
     );
     assert.ok(guide.html.includes('<h2 id="what-cdk-destroy-keeps">What <code>cdk destroy</code> keeps</h2>'));
-    assert.equal(guide.lead, '<p>What it is for: see <a href="docs/guides/operator#x">the other</a> and <a href="docs/guides/partner#the-end">below</a>.</p>\n');
+    assert.equal(
+      guide.lead,
+      '<p>What it is for: see <a href="docs/guides/operator#x">the other</a> and <a href="docs/guides/partner#the-end">below</a>.</p>\n',
+    );
   });
 
   it('shows raw HTML as text, never as markup', () => {
@@ -98,7 +114,10 @@ describe('the guide pages', () => {
 
   it('renders every guide with one h1, its title, and a <base> of the stage path', async () => {
     for (const name of GUIDE_NAMES) {
-      const page = await guidePage({ baseUrl: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod', params: { guide: name } } as Parameters<typeof guidePage>[0], runtime);
+      const page = await guidePage(
+        { baseUrl: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod', params: { guide: name } } as Parameters<typeof guidePage>[0],
+        runtime,
+      );
       assert.equal(page.status, 200);
       const html = page.text!;
       assert.ok(html.includes('<base href="/prod/">'), name);
@@ -112,7 +131,11 @@ describe('the guide pages', () => {
 
   it('refuses a name that is not a guide, inherited property names too', async () => {
     for (const name of ['nope', 'toString', '__proto__', 'partner.md']) {
-      await assert.rejects(guidePage({ baseUrl: 'http://127.0.0.1:3000', params: { guide: name } } as Parameters<typeof guidePage>[0], runtime), { kind: 'not_found' }, name);
+      await assert.rejects(
+        guidePage({ baseUrl: 'http://127.0.0.1:3000', params: { guide: name } } as Parameters<typeof guidePage>[0], runtime),
+        { kind: 'not_found' },
+        name,
+      );
     }
   });
 });

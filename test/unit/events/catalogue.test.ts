@@ -11,8 +11,19 @@ describe('the event catalogue', () => {
 
   it('opens each event to its lowest plan and every plan above it', () => {
     assert.deepEqual(eventsOfPlan('FREE'), ['MAPPING_COMPLETED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED']);
-    assert.deepEqual(eventsOfPlan('SUBSCRIPTION'), ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'DELIVERY_DESTINATION_DISABLED']);
-    assert.deepEqual(eventsOfPlan('ENTERPRISE'), ['MAPPING_COMPLETED', 'MAPPING_ERROR_RESOLVED', 'MAPPING_BOOK_CHANGED', 'INVENTORY_DUPLICATE_RESOLVED', 'DELIVERY_DESTINATION_DISABLED']);
+    assert.deepEqual(eventsOfPlan('SUBSCRIPTION'), [
+      'MAPPING_COMPLETED',
+      'MAPPING_ERROR_RESOLVED',
+      'MAPPING_BOOK_CHANGED',
+      'DELIVERY_DESTINATION_DISABLED',
+    ]);
+    assert.deepEqual(eventsOfPlan('ENTERPRISE'), [
+      'MAPPING_COMPLETED',
+      'MAPPING_ERROR_RESOLVED',
+      'MAPPING_BOOK_CHANGED',
+      'INVENTORY_DUPLICATE_RESOLVED',
+      'DELIVERY_DESTINATION_DISABLED',
+    ]);
     assert.equal(planAllowsEvent('FREE', 'MAPPING_ERROR_RESOLVED'), false);
     assert.equal(lowestPlanName('MAPPING_ERROR_RESOLVED'), 'Professional');
     assert.equal(lowestPlanName('INVENTORY_DUPLICATE_RESOLVED'), 'Enterprise');

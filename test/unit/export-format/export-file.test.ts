@@ -21,17 +21,39 @@ async function sheetOf(bytes: Buffer): Promise<ExcelJS.Worksheet> {
 
 describe('the supplier codes of an export', () => {
   const format = (file: 'csv' | 'xlsx' | 'json') =>
-    resolveFormat({ id: 'f', format: file, includeFields: ['partnerHotelId', 'supplierCodes', 'referenceHotelCountryCode'], delimiter: ',', includeHeader: true, compression: 'none', updatedAt: '' }, ['HOTELBEDS', 'expedia']);
-  const rows = [row({ partnerHotelId: 'P-1', supplierCodes: { EXPEDIA: '0998877' }, referenceHotelCountryCode: 'FR' }), row({ partnerHotelId: 'P-2' })];
+    resolveFormat(
+      {
+        id: 'f',
+        format: file,
+        includeFields: ['partnerHotelId', 'supplierCodes', 'referenceHotelCountryCode'],
+        delimiter: ',',
+        includeHeader: true,
+        compression: 'none',
+        updatedAt: '',
+      },
+      ['HOTELBEDS', 'expedia'],
+    );
+  const rows = [
+    row({ partnerHotelId: 'P-1', supplierCodes: { EXPEDIA: '0998877' }, referenceHotelCountryCode: 'FR' }),
+    row({ partnerHotelId: 'P-2' }),
+  ];
 
   it('are a column per connected supplier in CSV and XLSX, an object in JSON', async () => {
     const csv = await openExportFile(format('csv'));
     csv.add(rows);
-    assert.equal((await csv.file()).bytes.toString('utf8'), 'partnerHotelId,supplierCodes.HOTELBEDS,supplierCodes.EXPEDIA,referenceHotelCountryCode\nP-1,,0998877,FR\nP-2,,,\n');
+    assert.equal(
+      (await csv.file()).bytes.toString('utf8'),
+      'partnerHotelId,supplierCodes.HOTELBEDS,supplierCodes.EXPEDIA,referenceHotelCountryCode\nP-1,,0998877,FR\nP-2,,,\n',
+    );
     const xlsx = await openExportFile(format('xlsx'));
     xlsx.add(rows);
     const sheet = await sheetOf((await xlsx.file()).bytes);
-    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['partnerHotelId', 'supplierCodes.HOTELBEDS', 'supplierCodes.EXPEDIA', 'referenceHotelCountryCode']);
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), [
+      'partnerHotelId',
+      'supplierCodes.HOTELBEDS',
+      'supplierCodes.EXPEDIA',
+      'referenceHotelCountryCode',
+    ]);
     assert.deepEqual([sheet.getRow(2).getCell(3).value, sheet.getRow(2).getCell(3).type], ['0998877', ExcelJS.ValueType.String]);
     const json = await openExportFile(format('json'));
     json.add(rows);
@@ -50,7 +72,20 @@ describe('the supplier codes of an export', () => {
 
 describe('an XLSX export', () => {
   it('keeps as text what a spreadsheet would mangle: leading zeros, long numbers, formulas', async () => {
-    const writer = await openExportFile(resolveFormat({ id: 'f', format: 'xlsx', includeFields: ['partnerHotelId', 'partnerHotelName', 'score', 'distanceMeters'], delimiter: ',', includeHeader: true, compression: 'none', updatedAt: '' }, []));
+    const writer = await openExportFile(
+      resolveFormat(
+        {
+          id: 'f',
+          format: 'xlsx',
+          includeFields: ['partnerHotelId', 'partnerHotelName', 'score', 'distanceMeters'],
+          delimiter: ',',
+          includeHeader: true,
+          compression: 'none',
+          updatedAt: '',
+        },
+        [],
+      ),
+    );
     writer.add([
       row({ partnerHotelId: '000123', partnerHotelName: '=HYPERLINK("http://evil.example","Click")', score: 0.91, distanceMeters: 12 }),
       row({ partnerHotelId: '12345678901234567890', partnerHotelName: '+1 (555) 0100', score: null }),
@@ -62,7 +97,10 @@ describe('an XLSX export', () => {
     assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), ['partnerHotelId', 'partnerHotelName', 'score', 'distanceMeters']);
     const [first, second] = [sheet.getRow(2), sheet.getRow(3)];
     assert.deepEqual([first.getCell(1).value, first.getCell(1).type], ['000123', ExcelJS.ValueType.String]);
-    assert.deepEqual([first.getCell(2).value, first.getCell(2).type], ['=HYPERLINK("http://evil.example","Click")', ExcelJS.ValueType.String]);
+    assert.deepEqual(
+      [first.getCell(2).value, first.getCell(2).type],
+      ['=HYPERLINK("http://evil.example","Click")', ExcelJS.ValueType.String],
+    );
     assert.deepEqual([first.getCell(3).value, first.getCell(3).type], [0.91, ExcelJS.ValueType.Number]);
     assert.deepEqual([second.getCell(1).value, second.getCell(1).type], ['12345678901234567890', ExcelJS.ValueType.String]);
     assert.equal(second.getCell(2).value, '+1 (555) 0100');
@@ -70,9 +108,25 @@ describe('an XLSX export', () => {
   });
 
   it('leaves the header row out when the format does', async () => {
-    const writer = await openExportFile(resolveFormat({ id: 'f', format: 'xlsx', includeFields: ['partnerHotelId'], delimiter: ',', includeHeader: false, compression: 'none', updatedAt: '' }, []));
+    const writer = await openExportFile(
+      resolveFormat(
+        {
+          id: 'f',
+          format: 'xlsx',
+          includeFields: ['partnerHotelId'],
+          delimiter: ',',
+          includeHeader: false,
+          compression: 'none',
+          updatedAt: '',
+        },
+        [],
+      ),
+    );
     writer.add([row({ partnerHotelId: 'P-1' })]);
     const sheet = await sheetOf((await writer.file()).bytes);
-    assert.deepEqual((sheet.getSheetValues().slice(1) as unknown[][]).map((values) => values.slice(1)), [['P-1']]);
+    assert.deepEqual(
+      (sheet.getSheetValues().slice(1) as unknown[][]).map((values) => values.slice(1)),
+      [['P-1']],
+    );
   });
 });

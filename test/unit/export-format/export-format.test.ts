@@ -23,9 +23,6 @@ describe('resolveExportFormat', () => {
       'id-2',
       now,
     );
-    assert.deepEqual(
-      [config.includeFields, config.delimiter, config.includeHeader, config.compression],
-      [['score'], '\t', false, 'gzip'],
-    );
+    assert.deepEqual([config.includeFields, config.delimiter, config.includeHeader, config.compression], [['score'], '\t', false, 'gzip']);
   });
 });

@@ -26,14 +26,25 @@ const destination: DeliveryDestination = {
   name: 'Partner bucket',
   type: 'S3',
   status: 'ACTIVE',
-  s3: { bucket: 'partner-exports', region: 'eu-west-1', prefix: 'mapping/', roleArn: 'arn:aws:iam::123456789012:role/delivery', externalId: 'external-id-1' },
+  s3: {
+    bucket: 'partner-exports',
+    region: 'eu-west-1',
+    prefix: 'mapping/',
+    roleArn: 'arn:aws:iam::123456789012:role/delivery',
+    externalId: 'external-id-1',
+  },
   failedInARow: 0,
   createdAt: '2026-11-29T10:00:00.000Z',
   updatedAt: '2026-11-29T10:00:00.000Z',
   revision: 1,
 };
 const transfer = new S3Transfer({ policy: { allowLoopback: false }, assumeRole: stsAssumeRole(new STSClient({ region: 'eu-west-1' })) });
-const credentials = { AccessKeyId: 'ASIA-TEMP', SecretAccessKey: 'temporary-secret', SessionToken: 'session-token', Expiration: new Date() };
+const credentials = {
+  AccessKeyId: 'ASIA-TEMP',
+  SecretAccessKey: 'temporary-secret',
+  SessionToken: 'session-token',
+  Expiration: new Date(),
+};
 
 describe('S3 delivery', () => {
   it('assumes the partner role with its external id, then puts the file under the prefix with those credentials', async () => {
@@ -43,10 +54,20 @@ describe('S3 delivery', () => {
     await transfer.put(destination, {}, { name: 'mapping-job-1.csv', bytes, contentType: 'text/csv' });
     assert.deepEqual(
       sts.commandCalls(AssumeRoleCommand).map((call) => ({ ...call.args[0].input })),
-      [{ RoleArn: 'arn:aws:iam::123456789012:role/delivery', RoleSessionName: `hotel-mapping-${destination.id}`, ExternalId: 'external-id-1', DurationSeconds: 900 }],
+      [
+        {
+          RoleArn: 'arn:aws:iam::123456789012:role/delivery',
+          RoleSessionName: `hotel-mapping-${destination.id}`,
+          ExternalId: 'external-id-1',
+          DurationSeconds: 900,
+        },
+      ],
     );
     const [put] = s3.commandCalls(PutObjectCommand);
-    assert.deepEqual({ ...put!.args[0].input }, { Bucket: 'partner-exports', Key: 'mapping/mapping-job-1.csv', Body: bytes, ContentType: 'text/csv' });
+    assert.deepEqual(
+      { ...put!.args[0].input },
+      { Bucket: 'partner-exports', Key: 'mapping/mapping-job-1.csv', Body: bytes, ContentType: 'text/csv' },
+    );
     const used = await put!.thisValue.config.credentials();
     assert.deepEqual([used.accessKeyId, used.secretAccessKey, used.sessionToken], ['ASIA-TEMP', 'temporary-secret', 'session-token']);
   });
@@ -62,16 +83,26 @@ describe('S3 delivery', () => {
   });
 
   it('answers a role that does not trust us as AUTH_REFUSED, and a missing bucket as NOT_FOUND', async () => {
-    sts.on(AssumeRoleCommand).rejects(new STSServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'not authorized' }));
-    await assert.rejects(transfer.put(destination, {}, { name: 'f.csv', bytes: Buffer.from('x'), contentType: 'text/csv' }), (error: TransferFailure) => {
-      assert.equal(error.reasonCode, 'AUTH_REFUSED');
-      assert.match(error.message, /trust policy/);
-      return true;
-    });
+    sts
+      .on(AssumeRoleCommand)
+      .rejects(
+        new STSServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'not authorized' }),
+      );
+    await assert.rejects(
+      transfer.put(destination, {}, { name: 'f.csv', bytes: Buffer.from('x'), contentType: 'text/csv' }),
+      (error: TransferFailure) => {
+        assert.equal(error.reasonCode, 'AUTH_REFUSED');
+        assert.match(error.message, /trust policy/);
+        return true;
+      },
+    );
     assert.equal(s3.commandCalls(PutObjectCommand).length, 0);
 
     sts.on(AssumeRoleCommand).resolves({ Credentials: credentials });
     s3.on(PutObjectCommand).rejects(new NoSuchBucket({ message: 'no bucket', $metadata: { httpStatusCode: 404 } }));
-    await assert.rejects(transfer.put(destination, {}, { name: 'f.csv', bytes: Buffer.from('x'), contentType: 'text/csv' }), (error: TransferFailure) => error.reasonCode === 'NOT_FOUND');
+    await assert.rejects(
+      transfer.put(destination, {}, { name: 'f.csv', bytes: Buffer.from('x'), contentType: 'text/csv' }),
+      (error: TransferFailure) => error.reasonCode === 'NOT_FOUND',
+    );
   });
 });

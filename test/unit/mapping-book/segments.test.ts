@@ -44,7 +44,7 @@ describe('writeRanges', () => {
     assert.deepEqual(ranges[2], { lower: 'P040', upper: null });
   });
 
-  it("counts a block of the book the rows may read as a tenth of a block of rows: a few rows spread over a large book are read in several ranges", () => {
+  it('counts a block of the book the rows may read as a tenth of a block of rows: a few rows spread over a large book are read in several ranges', () => {
     const rows = ['A', 'M'];
     const book = Array.from({ length: 400 }, (_, i) => `B${String(i).padStart(3, '0')}\u0001own`);
     const ranges = writeRanges(rows, [], book);

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError } from '../../../shared/platform/errors';
-import { EXPORT_MAX_ROWS, EXPORT_SYNC_MAX_ROWS, exportPlan, requestExport, type PreparationPorts } from '../../../shared/mapping-jobs/export-preparation';
+import {
+  EXPORT_MAX_ROWS,
+  EXPORT_SYNC_MAX_ROWS,
+  exportPlan,
+  requestExport,
+  type PreparationPorts,
+} from '../../../shared/mapping-jobs/export-preparation';
 import { mappingExportQueue } from '../../../shared/mapping-jobs/queues';
 import type { MappingJob } from '../../../shared/mapping-jobs/job';
 import type { PreparedExport } from '../../../shared/mapping-jobs/export-store';

@@ -1,18 +1,66 @@
 import assert from 'node:assert/strict';
 import { ReadCache } from '../../../shared/platform/objects/block-files';
 import { describe, it } from '@jest/globals';
-import { buildMatchingIndex, decisionThresholds, type MappingResult, type PartnerHotel, type ReferenceHotel } from '../../../shared/mapping';
+import {
+  buildMatchingIndex,
+  decisionThresholds,
+  type MappingResult,
+  type PartnerHotel,
+  type ReferenceHotel,
+} from '../../../shared/mapping';
 import { toJsonLines } from '../../../shared/mapping-jobs/results-files';
-import { claimsFileOf, DEFAULT_FINISHING_SIZES, finishingPlan, runFinishingPart, startFinishing, type FinishingPorts, type FinishingSizes } from '../../../shared/mapping-jobs/finishing';
-import { emptyCounts, jobObjects, type FinishingPlan, type FinishingState, type JobCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
+import {
+  claimsFileOf,
+  DEFAULT_FINISHING_SIZES,
+  finishingPlan,
+  runFinishingPart,
+  startFinishing,
+  type FinishingPorts,
+  type FinishingSizes,
+} from '../../../shared/mapping-jobs/finishing';
+import {
+  emptyCounts,
+  jobObjects,
+  type FinishingPlan,
+  type FinishingState,
+  type JobCounts,
+  type MappingJob,
+  type StoredResult,
+} from '../../../shared/mapping-jobs/job';
 import type { ChunkMessage, FinishingMessage } from '../../../shared/mapping-jobs/queues';
 import { EngineRowsInOrder, ResultViews } from '../../../shared/mapping-jobs/result-views';
 import { inventoryChunkRows } from '../../../shared/partner-inventories';
 
 const reference: ReferenceHotel[] = [
-  { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', city: 'Paris', country: 'France', lat: 48.8511, lon: 2.3271, supplierCodes: { HOTELBEDS: '111' } },
-  { id: 'adlon', name: 'Hotel Adlon Kempinski', address: 'Unter den Linden 77', city: 'Berlin', country: 'Germany', lat: 52.5163, lon: 13.3806, supplierCodes: {} },
-  ...Array.from({ length: 30 }, (_, i) => ({ id: `filler-${i}`, name: `Hotel Garden ${i}`, city: 'Paris', country: 'FR', lat: 48.85 + i / 1000, lon: 2.3, supplierCodes: {} })),
+  {
+    id: 'lutetia',
+    name: 'Hotel Lutetia',
+    address: '45 Boulevard Raspail',
+    city: 'Paris',
+    country: 'France',
+    lat: 48.8511,
+    lon: 2.3271,
+    supplierCodes: { HOTELBEDS: '111' },
+  },
+  {
+    id: 'adlon',
+    name: 'Hotel Adlon Kempinski',
+    address: 'Unter den Linden 77',
+    city: 'Berlin',
+    country: 'Germany',
+    lat: 52.5163,
+    lon: 13.3806,
+    supplierCodes: {},
+  },
+  ...Array.from({ length: 30 }, (_, i) => ({
+    id: `filler-${i}`,
+    name: `Hotel Garden ${i}`,
+    city: 'Paris',
+    country: 'FR',
+    lat: 48.85 + i / 1000,
+    lon: 2.3,
+    supplierCodes: {},
+  })),
 ];
 const index = buildMatchingIndex(reference);
 
@@ -26,7 +74,13 @@ const rows: Record<string, PartnerHotel> = {
   p5: { id: 'p5', name: 'Hotel Adlon Kempinski', city: 'Berlin', country: 'DE', lat: 52.5163, lon: 13.3806 },
 };
 
-function result(partnerHotelId: string, status: MappingResult['status'], referenceHotelId: string | null, score: number, method: MappingResult['method'] = status === 'UNMATCHED' ? null : 'FUZZY'): MappingResult {
+function result(
+  partnerHotelId: string,
+  status: MappingResult['status'],
+  referenceHotelId: string | null,
+  score: number,
+  method: MappingResult['method'] = status === 'UNMATCHED' ? null : 'FUZZY',
+): MappingResult {
   return {
     partnerHotelId,
     partnerHotelName: rows[partnerHotelId]?.name ?? partnerHotelId,
@@ -152,8 +206,18 @@ class JobInMemory implements FinishingPorts {
 
   /** The rows of a partition of the views, best score first. */
   async partition(name: string): Promise<string[]> {
-    const decisions = { getDecision: async () => undefined, decisionsBetween: async () => [], decidedBetween: async () => new Set<string>(), decisionsOfPartition: async () => [] };
-    const rows = await new ResultViews(this.views, decisions, this.job, new ReadCache(4)).resultsOfPartition(`JOB#${this.job.id}#${name}`, '0', '9', 1_000);
+    const decisions = {
+      getDecision: async () => undefined,
+      decisionsBetween: async () => [],
+      decidedBetween: async () => new Set<string>(),
+      decisionsOfPartition: async () => [],
+    };
+    const rows = await new ResultViews(this.views, decisions, this.job, new ReadCache(4)).resultsOfPartition(
+      `JOB#${this.job.id}#${name}`,
+      '0',
+      '9',
+      1_000,
+    );
     return rows.map((row) => row.partnerHotelId);
   }
 }
@@ -182,11 +246,17 @@ describe('results as JSON lines', () => {
     const text = toJsonLines(results);
     assert.equal(text.split('\n').length, 2);
     assert.ok(!text.endsWith('\n'));
-    assert.deepEqual(text.split('\n').map((line) => JSON.parse(line) as unknown), results);
+    assert.deepEqual(
+      text.split('\n').map((line) => JSON.parse(line) as unknown),
+      results,
+    );
   });
 
   it('keep a result on its line even when a name holds a line break', () => {
-    const text = toJsonLines([{ ...result('p1', 'UNMATCHED', null, 0), partnerHotelName: 'Hotel\nLutetia\r\n' }, result('p2', 'UNMATCHED', null, 0)]);
+    const text = toJsonLines([
+      { ...result('p1', 'UNMATCHED', null, 0), partnerHotelName: 'Hotel\nLutetia\r\n' },
+      result('p2', 'UNMATCHED', null, 0),
+    ]);
     assert.equal(text.split('\n').length, 2);
     assert.equal((JSON.parse(text.split('\n')[0]!) as MappingResult).partnerHotelName, 'Hotel\nLutetia\r\n');
   });
@@ -227,7 +297,10 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
       await ports.viewRows(),
       [0, 1, 2].flatMap((chunk) => ports.fileResults(chunk).map((row) => ({ ...row, chunk }))),
     );
-    assert.deepEqual(ports.filesWritten.filter((key) => key.includes('/results/')), [jobObjects.results(ports.job, 1)]);
+    assert.deepEqual(
+      ports.filesWritten.filter((key) => key.includes('/results/')),
+      [jobObjects.results(ports.job, 1)],
+    );
     assert.deepEqual([ports.files.get(jobObjects.results(ports.job, 0)), ports.files.get(jobObjects.results(ports.job, 2))], untouched);
   });
 
@@ -251,17 +324,25 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     assert.deepEqual({ ...parts.state!.plan }, { claimParts: 5, viewParts: 3, merges: ['MATCHED#FUZZY'] });
     for (const chunk of [0, 1, 2]) assert.deepEqual(parts.fileResults(chunk), whole.fileResults(chunk));
     assert.deepEqual(await parts.viewRows(), await whole.viewRows());
-    for (const partition of ['MATCHED#FUZZY', 'REVIEW#FUZZY', 'UNMATCHED#NONE']) assert.deepEqual(await parts.partition(partition), await whole.partition(partition), partition);
+    for (const partition of ['MATCHED#FUZZY', 'REVIEW#FUZZY', 'UNMATCHED#NONE'])
+      assert.deepEqual(await parts.partition(partition), await whole.partition(partition), partition);
     assert.deepEqual(await parts.partition('MATCHED#FUZZY'), ['p1', 'p4', 'p5']);
     assert.deepEqual(parts.counts, whole.counts);
   });
 
   it('changes nothing when no two rows claim one hotel, and reads no row or index for it', async () => {
-    const ports = new JobInMemory([[result('p1', 'MATCHED', 'lutetia', 0.95)], [result('p3', 'REVIEW', 'lutetia', 0.3)], [result('p5', 'MATCHED', 'adlon', 0.9)]]);
+    const ports = new JobInMemory([
+      [result('p1', 'MATCHED', 'lutetia', 0.95)],
+      [result('p3', 'REVIEW', 'lutetia', 0.3)],
+      [result('p5', 'MATCHED', 'adlon', 0.9)],
+    ]);
     const before = new Map(ports.files);
     assert.equal(await finish(ports), 'complete');
     assert.equal((await ports.viewRows()).length, 3, 'the views are written all the same');
-    assert.deepEqual(ports.filesWritten.filter((key) => key.includes('/results/')), []);
+    assert.deepEqual(
+      ports.filesWritten.filter((key) => key.includes('/results/')),
+      [],
+    );
     assert.deepEqual(ports.rowsRead, []);
     assert.equal(ports.indexLoads, 0);
     for (const [key, text] of before) assert.equal(ports.files.get(key), text);
@@ -271,12 +352,16 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
   it('leaves two supplier-code matches of one hotel both matched', async () => {
     const ports = new JobInMemory([[result('p1', 'MATCHED', 'lutetia', 1, 'ID')], [result('p3', 'MATCHED', 'lutetia', 1, 'ID')], []]);
     await finish(ports);
-    assert.deepEqual([...ports.fileResults(0), ...ports.fileResults(1)].map((row) => row.status), ['MATCHED', 'MATCHED']);
+    assert.deepEqual(
+      [...ports.fileResults(0), ...ports.fileResults(1)].map((row) => row.status),
+      ['MATCHED', 'MATCHED'],
+    );
     assert.deepEqual(ports.counts, { processed: 2, matched: 2, review: 0, unmatched: 0, unchanged: 0 });
   });
 
   it('cuts a job into claims parts of 500,000 rows and views parts of whole chunks, at most 100,000 rows each', () => {
-    const plan = (rows: number) => finishingPlan({ counts: emptyCounts(rows), chunkCount: Math.ceil(rows / inventoryChunkRows(rows)) }, DEFAULT_FINISHING_SIZES);
+    const plan = (rows: number) =>
+      finishingPlan({ counts: emptyCounts(rows), chunkCount: Math.ceil(rows / inventoryChunkRows(rows)) }, DEFAULT_FINISHING_SIZES);
     assert.deepEqual(plan(4_000), { claimParts: 1, viewParts: 1 });
     assert.deepEqual(plan(150_000), { claimParts: 1, viewParts: 2 }, '10 chunks of 10,000');
     assert.deepEqual(plan(1_000_000), { claimParts: 2, viewParts: 10 });
@@ -291,9 +376,24 @@ describe('the finishing stage of a job: one reference hotel is one partner hotel
     const views = new Map(ports.objects);
     const plan = ports.state!.plan;
     const again: FinishingMessage[] = [
-      ...Array.from({ length: plan.claimParts }, (_, part) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'claims' as const, part })),
-      ...Array.from({ length: plan.viewParts }, (_, part) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'views' as const, part })),
-      ...(plan.merges ?? []).map((partition) => ({ organizationId: job.organizationId, mappingJobId: ports.job.id, finishing: 'scores' as const, partition })),
+      ...Array.from({ length: plan.claimParts }, (_, part) => ({
+        organizationId: job.organizationId,
+        mappingJobId: ports.job.id,
+        finishing: 'claims' as const,
+        part,
+      })),
+      ...Array.from({ length: plan.viewParts }, (_, part) => ({
+        organizationId: job.organizationId,
+        mappingJobId: ports.job.id,
+        finishing: 'views' as const,
+        part,
+      })),
+      ...(plan.merges ?? []).map((partition) => ({
+        organizationId: job.organizationId,
+        mappingJobId: ports.job.id,
+        finishing: 'scores' as const,
+        partition,
+      })),
     ];
     for (const message of again) await runFinishingPart(ports, message, { claimPartRows: 2, viewPartRows: TWO_CHUNKS });
     assert.deepEqual(ports.files, after);

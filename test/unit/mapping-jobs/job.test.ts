@@ -14,7 +14,11 @@ describe('a job’s counts', () => {
   });
 
   it('count every result once, under its status, and those answered from the book unchanged beside', () => {
-    const answered = [...rows('MATCHED', 'REVIEW', 'UNMATCHED', 'MATCHED'), { status: 'UNMATCHED' as const, unchanged: true as const }, { status: 'MATCHED' as const, unchanged: true as const }];
+    const answered = [
+      ...rows('MATCHED', 'REVIEW', 'UNMATCHED', 'MATCHED'),
+      { status: 'UNMATCHED' as const, unchanged: true as const },
+      { status: 'MATCHED' as const, unchanged: true as const },
+    ];
     const counts = countResults(answered);
     assert.deepEqual(counts, { processed: 6, matched: 3, review: 1, unmatched: 2, unchanged: 2 });
     assert.equal(chargedMappings(counts), 4, 'a job charges its processed rows less the unchanged');
@@ -58,7 +62,9 @@ describe('the index keys of a job’s results', () => {
 
   it('sort by score as text exactly as the scores sort as numbers, 0 and 1 included', () => {
     const scores = [1, 0, 0.5, 0.05, 0.9999, 0.123, 0.1, 0.0001, 0.75, 0.999];
-    const byKey = scores.map((score) => ({ score, key: resultSortKey(score, 'p') })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const byKey = scores
+      .map((score) => ({ score, key: resultSortKey(score, 'p') }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     assert.deepEqual(
       byKey.map(({ score }) => score),
       [...scores].sort((a, b) => a - b),

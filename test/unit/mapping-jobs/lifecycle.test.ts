@@ -9,14 +9,36 @@ import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, forbidden, type FailureKind } from '../../../shared/platform/errors';
 import type { DomainEvent } from '../../../shared/platform/events/events';
 import type { Queue, ScheduledDelivery, Scheduler } from '../../../shared/platform/queue/queue';
-import { isReadable, JOB_DEADLINE_HOURS, jobObjects, type FinishingPlan, type FinishingState, type JobCounts, type JobStatus, type MappingJob } from '../../../shared/mapping-jobs/job';
-import { cancelJob, createMappingJob, failJob, runChunkMessage, type ChunkPorts, type CreateJobInput, type JobPorts, type SupplierLookup } from '../../../shared/mapping-jobs/lifecycle';
+import {
+  isReadable,
+  JOB_DEADLINE_HOURS,
+  jobObjects,
+  type FinishingPlan,
+  type FinishingState,
+  type JobCounts,
+  type JobStatus,
+  type MappingJob,
+} from '../../../shared/mapping-jobs/job';
+import {
+  cancelJob,
+  createMappingJob,
+  failJob,
+  runChunkMessage,
+  type ChunkPorts,
+  type CreateJobInput,
+  type JobPorts,
+  type SupplierLookup,
+} from '../../../shared/mapping-jobs/lifecycle';
 import { DEFAULT_FINISHING_SIZES } from '../../../shared/mapping-jobs/finishing';
 import { mappingDeadlineQueue, type ChunkMessage } from '../../../shared/mapping-jobs/queues';
 
 const T0 = new Date('2026-03-01T12:00:00Z');
 
-const copy = (job: MappingJob): MappingJob => ({ ...job, counts: { ...job.counts }, ...(job.doneChunks && { doneChunks: new Set(job.doneChunks) }) });
+const copy = (job: MappingJob): MappingJob => ({
+  ...job,
+  counts: { ...job.counts },
+  ...(job.doneChunks && { doneChunks: new Set(job.doneChunks) }),
+});
 
 /**
  * The job store's methods that the lifecycle calls, in memory, each as its documentation in
@@ -79,7 +101,11 @@ class JobsInMemory {
     return (this.finishings.get(job.id)!.plan.merges ??= partitions);
   }
 
-  async finishingPartDone(job: Pick<MappingJob, 'id'>, stage: 'claims' | 'views' | 'scores', part: number | string): Promise<FinishingState> {
+  async finishingPartDone(
+    job: Pick<MappingJob, 'id'>,
+    stage: 'claims' | 'views' | 'scores',
+    part: number | string,
+  ): Promise<FinishingState> {
     const state = this.finishings.get(job.id)!;
     if (stage === 'claims') (state.doneClaimParts ??= new Set()).add(part as number);
     else if (stage === 'views') (state.doneViewParts ??= new Set()).add(part as number);
@@ -126,7 +152,6 @@ class JobsInMemory {
     this.jobs.set(job.id, { ...current, ...changes });
     return true;
   }
-
 }
 
 /** Metering's two calls, noted; reserving can be refused as the ledger would. */
@@ -138,7 +163,15 @@ class MeteringInMemory implements Pick<Metering, 'reserve' | 'settle'> {
   async reserve(request: Parameters<Metering['reserve']>[0]) {
     if (this.refuse) throw forbidden('Not enough quota.');
     this.reserved.push(request);
-    return { jobId: request.jobId, day: '2026-03-01', month: '2026-03', fromAllowance: request.mappings, fromCredits: 0, reservedAt: T0.toISOString(), status: 'reserved' as const };
+    return {
+      jobId: request.jobId,
+      day: '2026-03-01',
+      month: '2026-03',
+      fromAllowance: request.mappings,
+      fromCredits: 0,
+      reservedAt: T0.toISOString(),
+      status: 'reserved' as const,
+    };
   }
 
   async settle(request: Parameters<Metering['settle']>[0]) {
@@ -221,7 +254,16 @@ function creation() {
     assert.deepEqual(chunks.sent, []);
     assert.deepEqual(scheduler.scheduled, []);
   };
-  return { jobs, metering, chunks, scheduler, supplierQuestions, create, nothingHappened, answer: (value: typeof answer) => (answer = value) };
+  return {
+    jobs,
+    metering,
+    chunks,
+    scheduler,
+    supplierQuestions,
+    create,
+    nothingHappened,
+    answer: (value: typeof answer) => (answer = value),
+  };
 }
 
 async function refused(attempt: Promise<unknown>, kind: FailureKind, message: string): Promise<void> {
@@ -247,14 +289,22 @@ describe('creating a mapping job', () => {
     assert.equal(job.inventoryUploadedAt, inventory().createdAt, 'the book takes jobs in the order of their inventories');
     assert.deepEqual(metering.reserved, [{ organizationId: 'org-1', jobId: 'job-1', mappings: 4_001, supplier: undefined }]);
     assert.deepEqual(jobs.jobs.get('job-1'), job);
-    assert.deepEqual(chunks.sent, [0, 1, 2].map((chunk) => ({ organizationId: 'org-1', mappingJobId: 'job-1', chunk })));
+    assert.deepEqual(
+      chunks.sent,
+      [0, 1, 2].map((chunk) => ({ organizationId: 'org-1', mappingJobId: 'job-1', chunk })),
+    );
   });
 
   it(`schedules its deadline ${JOB_DEADLINE_HOURS} hours on, on the deadline queue`, async () => {
     const { scheduler, create } = creation();
     await create();
     assert.deepEqual(scheduler.scheduled, [
-      { name: 'mapping-deadline-job-1', at: new Date('2026-03-01T18:00:00Z'), queue: mappingDeadlineQueue, message: { organizationId: 'org-1', mappingJobId: 'job-1' } },
+      {
+        name: 'mapping-deadline-job-1',
+        at: new Date('2026-03-01T18:00:00Z'),
+        queue: mappingDeadlineQueue,
+        message: { organizationId: 'org-1', mappingJobId: 'job-1' },
+      },
     ]);
   });
 
@@ -283,11 +333,19 @@ describe('creating a mapping job', () => {
 
   it('refuses, creating and reserving nothing, an inventory that is missing or not READY', async () => {
     const missing = creation();
-    await refused(missing.create({ inventory: undefined, partnerInventoryId: 'inv-9' }), 'not_found', 'Your organization has no partner inventory inv-9.');
+    await refused(
+      missing.create({ inventory: undefined, partnerInventoryId: 'inv-9' }),
+      'not_found',
+      'Your organization has no partner inventory inv-9.',
+    );
     missing.nothingHappened();
     for (const status of ['UPLOADING', 'VALIDATING', 'FAILED'] as const) {
       const notReady = creation();
-      await refused(notReady.create({ inventory: inventory({ status }) }), 'invalid_input', `The partner inventory is ${status}; only a READY inventory can be mapped.`);
+      await refused(
+        notReady.create({ inventory: inventory({ status }) }),
+        'invalid_input',
+        `The partner inventory is ${status}; only a READY inventory can be mapped.`,
+      );
       notReady.nothingHappened();
     }
   });
@@ -308,14 +366,22 @@ describe('creating a mapping job', () => {
     for (const [answer, message] of Object.entries(answers)) {
       const setUp = creation();
       setUp.answer(answer as keyof typeof answers);
-      await refused(setUp.create({ requestedMode: 'ID_TO_ID', inventory: inventory({ supplierCode: 'HOTELBEDS' }) }), 'invalid_input', message);
+      await refused(
+        setUp.create({ requestedMode: 'ID_TO_ID', inventory: inventory({ supplierCode: 'HOTELBEDS' }) }),
+        'invalid_input',
+        message,
+      );
       setUp.nothingHappened();
     }
   });
 
   it('refuses when no reference is published yet, creating and reserving nothing', async () => {
     const setUp = creation();
-    await refused(setUp.create({ reference: undefined }), 'invalid_input', 'No reference inventory is published yet: there is nothing to map against.');
+    await refused(
+      setUp.create({ reference: undefined }),
+      'invalid_input',
+      'No reference inventory is published yet: there is nothing to map against.',
+    );
     setUp.nothingHappened();
   });
 
@@ -360,18 +426,66 @@ describe('creating a mapping job', () => {
 // --- running ------------------------------------------------------------------------------------
 
 const index = buildMatchingIndex([
-  { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', postalCode: '75006', city: 'Paris', country: 'France', lat: 48.8511, lon: 2.3271, supplierCodes: {} },
-  { id: 'adlon', name: 'Hotel Adlon Kempinski', address: 'Unter den Linden 77', postalCode: '10117', city: 'Berlin', country: 'Germany', lat: 52.5163, lon: 13.3806, supplierCodes: {} },
-  ...Array.from({ length: 40 }, (_, i) => ({ id: `filler-${i}`, name: `Hotel ${['Garden', 'Royal', 'Central', 'Park'][i % 4]} ${i}`, city: 'Paris', country: 'FR', lat: 48.85 + i / 1000, lon: 2.3 + i / 1000, supplierCodes: {} })),
+  {
+    id: 'lutetia',
+    name: 'Hotel Lutetia',
+    address: '45 Boulevard Raspail',
+    postalCode: '75006',
+    city: 'Paris',
+    country: 'France',
+    lat: 48.8511,
+    lon: 2.3271,
+    supplierCodes: {},
+  },
+  {
+    id: 'adlon',
+    name: 'Hotel Adlon Kempinski',
+    address: 'Unter den Linden 77',
+    postalCode: '10117',
+    city: 'Berlin',
+    country: 'Germany',
+    lat: 52.5163,
+    lon: 13.3806,
+    supplierCodes: {},
+  },
+  ...Array.from({ length: 40 }, (_, i) => ({
+    id: `filler-${i}`,
+    name: `Hotel ${['Garden', 'Royal', 'Central', 'Park'][i % 4]} ${i}`,
+    city: 'Paris',
+    country: 'FR',
+    lat: 48.85 + i / 1000,
+    lon: 2.3 + i / 1000,
+    supplierCodes: {},
+  })),
 ]);
 
 /** The inventory's chunks of rows: the Lutetia and a hotel that is nowhere, then the Adlon. */
 const CHUNK_ROWS: PartnerHotel[][] = [
   [
-    { id: 'p1', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', postalCode: '75006', city: 'Paris', country: 'FR', lat: 48.8511, lon: 2.3271 },
+    {
+      id: 'p1',
+      name: 'Hotel Lutetia',
+      address: '45 Boulevard Raspail',
+      postalCode: '75006',
+      city: 'Paris',
+      country: 'FR',
+      lat: 48.8511,
+      lon: 2.3271,
+    },
     { id: 'p2', name: 'Qwxz Zyvv Lodge', city: 'Ushuaia', country: 'AR', lat: -54.8019, lon: -68.303 },
   ],
-  [{ id: 'p3', name: 'Hotel Adlon Kempinski', address: 'Unter den Linden 77', postalCode: '10117', city: 'Berlin', country: 'DE', lat: 52.5163, lon: 13.3806 }],
+  [
+    {
+      id: 'p3',
+      name: 'Hotel Adlon Kempinski',
+      address: 'Unter den Linden 77',
+      postalCode: '10117',
+      city: 'Berlin',
+      country: 'DE',
+      lat: 52.5163,
+      lon: 13.3806,
+    },
+  ],
 ];
 
 /** A job of two chunks; `held`: the engine's answers the mapping book holds, by partner id. */
@@ -459,7 +573,10 @@ describe('running a mapping job, chunk by chunk', () => {
     assert.equal(jobs.results.get('p1')?.referenceHotelId, 'lutetia');
     assert.equal(jobs.results.get('p2')?.status, 'UNMATCHED');
     const file = files.get(jobObjects.results({ organizationId: 'org-1', id: 'job-1' }, 0))!;
-    assert.deepEqual(file.split('\n').map((line) => (JSON.parse(line) as MappingResult).partnerHotelId), ['p1', 'p2']);
+    assert.deepEqual(
+      file.split('\n').map((line) => (JSON.parse(line) as MappingResult).partnerHotelId),
+      ['p1', 'p2'],
+    );
   });
 
   it('answers a row from the book where the book holds its answer of the same basis: no index loaded for it, counted unchanged, not charged', async () => {
@@ -467,14 +584,20 @@ describe('running a mapping job, chunk by chunk', () => {
     await first.deliver(0);
     await first.deliver(1);
     const answers = [...first.jobs.results.values()].map((result): [string, EngineAnswer] => [result.partnerHotelId, result]);
-    assert.ok(answers.every(([, answer]) => typeof answer.basis === 'string'), 'each result keeps its basis');
+    assert.ok(
+      answers.every(([, answer]) => typeof answer.basis === 'string'),
+      'each result keeps its basis',
+    );
 
     const again = running('PENDING', new Map(answers));
     await again.deliver(0);
     await again.deliver(1);
     assert.equal(again.indexLoads.count, 0, 'every row answered from the book');
     assert.deepEqual(again.current().counts, { total: 3, processed: 3, matched: 2, review: 0, unmatched: 1, unchanged: 3 });
-    assert.deepEqual([...again.jobs.results.values()].map(({ unchanged: _unchanged, ...result }) => result), [...first.jobs.results.values()]);
+    assert.deepEqual(
+      [...again.jobs.results.values()].map(({ unchanged: _unchanged, ...result }) => result),
+      [...first.jobs.results.values()],
+    );
     assert.deepEqual(again.metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 0 }]);
 
     // Another basis (the row as mapped in another mode, or against another publication): the engine answers it, charged.
@@ -524,7 +647,9 @@ describe('running a mapping job, chunk by chunk', () => {
       },
     });
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 3 }]);
-    assert.deepEqual(bookWritesStarted, [{ organizationId: 'org-1', mappingJobId: 'job-1', partial: false, listedAt: INVENTORY_UPLOADED_AT, changedRows: 3 }]);
+    assert.deepEqual(bookWritesStarted, [
+      { organizationId: 'org-1', mappingJobId: 'job-1', partial: false, listedAt: INVENTORY_UPLOADED_AT, changedRows: 3 },
+    ]);
   });
 
   it('after completing, a repeated delivery only settles again, with the same count, and records no second event', async () => {
@@ -537,7 +662,10 @@ describe('running a mapping job, chunk by chunk', () => {
     assert.equal(jobs.events.length, 1);
     assert.deepEqual(current(), completed);
     assert.deepEqual(rowsRead, [0, 1]);
-    assert.deepEqual(metering.settled.map((settlement) => settlement.processed), [3, 3, 3]);
+    assert.deepEqual(
+      metering.settled.map((settlement) => settlement.processed),
+      [3, 3, 3],
+    );
   });
 
   it('repeats a delivery that died before counting its chunk, and counts it then', async () => {
@@ -602,7 +730,11 @@ describe('running a mapping job, chunk by chunk', () => {
     assert.deepEqual(metering.settled, [{ organizationId: 'org-1', jobId: 'job-1', processed: 2 }]);
     assert.equal(jobs.results.size, 3, 'chunk 1 wrote its row');
     const readable = [...jobs.results.values()].filter((result) => isReadable(cancelled, result));
-    assert.deepEqual(readable.map((result) => result.partnerHotelId), ['p1', 'p2'], 'exactly the rows counted and charged');
+    assert.deepEqual(
+      readable.map((result) => result.partnerHotelId),
+      ['p1', 'p2'],
+      'exactly the rows counted and charged',
+    );
   });
 });
 
@@ -635,7 +767,10 @@ describe('ending a job early', () => {
     clock.advance(60_000);
     const second = await cancelJob(ports, current());
     assert.deepEqual(second, first);
-    assert.deepEqual(metering.settled.map((settlement) => settlement.processed), [0, 0]);
+    assert.deepEqual(
+      metering.settled.map((settlement) => settlement.processed),
+      [0, 0],
+    );
   });
 
   it('a job that completed or failed cannot be cancelled, and nothing is released', async () => {
@@ -653,7 +788,10 @@ describe('ending a job early', () => {
     await deliver(0);
     await deliver(1);
     await refused(cancelJob(ports, stale), 'conflict', 'The job is COMPLETED; only a PENDING or RUNNING job can be cancelled.');
-    assert.deepEqual(metering.settled.map((settlement) => settlement.processed), [3]);
+    assert.deepEqual(
+      metering.settled.map((settlement) => settlement.processed),
+      [3],
+    );
   });
 
   it('failing a job records why and settles what it processed (nothing here); failing it again changes nothing more', async () => {
@@ -665,7 +803,10 @@ describe('ending a job early', () => {
     clock.advance(60_000);
     await failJob(ports, { organizationId: 'org-1', id: 'job-1' }, 'The job did not finish within 6 hours.');
     assert.deepEqual(current(), failed);
-    assert.deepEqual(metering.settled.map((settlement) => settlement.processed), [0, 0]);
+    assert.deepEqual(
+      metering.settled.map((settlement) => settlement.processed),
+      [0, 0],
+    );
   });
 
   it('failing a job that completed or was cancelled leaves it, and releases nothing', async () => {

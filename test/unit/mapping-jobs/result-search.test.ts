@@ -7,12 +7,31 @@ import { foldText } from '../../../shared/platform/text';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { searchResults } from '../../../shared/mapping-jobs/results';
 import type { ResultFilter } from '../../../shared/mapping-jobs/job';
-import { deserializeSearchColumns, searchColumnsOf, searchMatches, serializeSearchColumns } from '../../../shared/mapping-jobs/result-search';
+import {
+  deserializeSearchColumns,
+  searchColumnsOf,
+  searchMatches,
+  serializeSearchColumns,
+} from '../../../shared/mapping-jobs/result-search';
 import { answerSearchOf as searchOf, type AnswerSearch as ResultSearch } from '../../../shared/mapping';
-import { mergePartition, partitionsToMerge, ResultViews, writeViewPart, writeViewsManifest } from '../../../shared/mapping-jobs/result-views';
+import {
+  mergePartition,
+  partitionsToMerge,
+  ResultViews,
+  writeViewPart,
+  writeViewsManifest,
+} from '../../../shared/mapping-jobs/result-views';
 import { bytesOf, DecisionsInMemory, ObjectsInMemory } from '../../support/results-in-memory';
 
-const NAMES = ['Hôtel Ritz Paris', 'RITZ-Carlton Berlin', 'Гостиница Москва', 'B&B Rose', 'Hotel Zürich Ost', 'Ibis Styles', 'Pension Ritzi'];
+const NAMES = [
+  'Hôtel Ritz Paris',
+  'RITZ-Carlton Berlin',
+  'Гостиница Москва',
+  'B&B Rose',
+  'Hotel Zürich Ost',
+  'Ibis Styles',
+  'Pension Ritzi',
+];
 const CITIES = ['Paris', 'PARIS', 'Zürich', 'Zurich', 'Москва', 'Berlin', undefined];
 const COUNTRIES = ['France', 'FR', 'CH', 'Switzerland', 'RU', 'Deutschland', undefined];
 const SUPPLIERS = [{}, { HOTELBEDS: '1' }, { EXPEDIA: '2' }, { HOTELBEDS: '3', EXPEDIA: '4' }, { AGODA: '5' }];
@@ -25,7 +44,11 @@ function rows(count: number): StoredResult[] {
     return {
       partnerHotelId: i % 97 === 0 ? `\u{1F3E8}${i}` : i % 89 === 0 ? `\uFF21${i}` : `H-${String((i * 7919) % 100_000).padStart(5, '0')}`,
       partnerHotelName: `${NAMES[i % NAMES.length]} ${i}`,
-      partner: { name: `${NAMES[i % NAMES.length]} ${i}`, ...(CITIES[i % 7] && { city: CITIES[i % 7] }), ...(COUNTRIES[(i * 3) % 7] && { country: COUNTRIES[(i * 3) % 7] }) },
+      partner: {
+        name: `${NAMES[i % NAMES.length]} ${i}`,
+        ...(CITIES[i % 7] && { city: CITIES[i % 7] }),
+        ...(COUNTRIES[(i * 3) % 7] && { country: COUNTRIES[(i * 3) % 7] }),
+      },
       referenceHotelId: matched ? `0000000${i % 50}-ref` : null,
       referenceHotelName: matched ? NAMES[(i * 5) % NAMES.length]! : null,
       ...(matched && { supplierCodes: SUPPLIERS[i % SUPPLIERS.length] }),
@@ -39,7 +62,8 @@ function rows(count: number): StoredResult[] {
   });
 }
 
-const inPartnerIdOrder = (all: readonly StoredResult[]) => [...all].sort((a, b) => Buffer.compare(bytesOf(a.partnerHotelId), bytesOf(b.partnerHotelId)));
+const inPartnerIdOrder = (all: readonly StoredResult[]) =>
+  [...all].sort((a, b) => Buffer.compare(bytesOf(a.partnerHotelId), bytesOf(b.partnerHotelId)));
 
 let jobs = 0;
 async function setUp() {
@@ -50,7 +74,11 @@ async function setUp() {
   const ordered = inPartnerIdOrder(all);
   const parts = [ordered.slice(0, 500), ordered.slice(500, 1_100), ordered.slice(1_100)];
   const written = await Promise.all(parts.map((part, n) => writeViewPart(objects, job, n, part)));
-  const merged = Object.fromEntries(await Promise.all(partitionsToMerge(written).map(async (partition) => [partition, await mergePartition(objects, job, partition, written)] as const)));
+  const merged = Object.fromEntries(
+    await Promise.all(
+      partitionsToMerge(written).map(async (partition) => [partition, await mergePartition(objects, job, partition, written)] as const),
+    ),
+  );
   await writeViewsManifest(objects, job, written, merged);
   const decisions = new DecisionsInMemory(job.id);
   for (const i of [3, 10, 44, 300, 301, 777, 1_200]) decisions.decide(all[i]!, i % 2 === 0 ? 'MATCH' : 'NO_MATCH');
@@ -90,24 +118,36 @@ const SEARCHES: [string, ResultSearch, ResultFilter][] = [
 ];
 
 describe('searching a completed job', () => {
-  it.each(SEARCHES)('%s: the rows the rules on each row find, decisions laid over, in partner id order, in pages, with the total', async (asked, search, filter) => {
-    const setup = await setUp();
-    const current = setup.all.map((row) => setup.decisions.decided.get(row.partnerHotelId)?.decision ?? row);
-    const expected = inPartnerIdOrder(current.filter((row) => searchMatches(row, search, filter))).map((row) => row.partnerHotelId);
-    assert.equal(expected.length === 0, asked === 'nothing matches', `${expected.length} rows`);
-    for (const limit of [1, 7, 1_000]) {
-      const { found, totals } = await searchAll(setup, search, filter, limit);
-      assert.deepEqual(found.map((row) => row.partnerHotelId), expected, `limit ${limit}`);
-      assert.deepEqual([...totals], [expected.length], `every page tells the same total (limit ${limit})`);
-    }
-    if (search.name === 'ritz') assert.ok(expected.length > 100 && expected.length < 1_500, `${expected.length} rows`);
-  });
+  it.each(SEARCHES)(
+    '%s: the rows the rules on each row find, decisions laid over, in partner id order, in pages, with the total',
+    async (asked, search, filter) => {
+      const setup = await setUp();
+      const current = setup.all.map((row) => setup.decisions.decided.get(row.partnerHotelId)?.decision ?? row);
+      const expected = inPartnerIdOrder(current.filter((row) => searchMatches(row, search, filter))).map((row) => row.partnerHotelId);
+      assert.equal(expected.length === 0, asked === 'nothing matches', `${expected.length} rows`);
+      for (const limit of [1, 7, 1_000]) {
+        const { found, totals } = await searchAll(setup, search, filter, limit);
+        assert.deepEqual(
+          found.map((row) => row.partnerHotelId),
+          expected,
+          `limit ${limit}`,
+        );
+        assert.deepEqual([...totals], [expected.length], `every page tells the same total (limit ${limit})`);
+      }
+      if (search.name === 'ritz') assert.ok(expected.length > 100 && expected.length < 1_500, `${expected.length} rows`);
+    },
+  );
 
   it('shows a decided row as decided: found by what the person decided, not by what the engine said', async () => {
     const setup = await setUp();
-    const [engine] = [...setup.decisions.decided.values()].filter(({ decision }) => decision.status === 'MATCHED').map(({ engine }) => engine);
+    const [engine] = [...setup.decisions.decided.values()]
+      .filter(({ decision }) => decision.status === 'MATCHED')
+      .map(({ engine }) => engine);
     const found = (await searchAll(setup, { partnerHotelId: engine!.partnerHotelId }, { method: 'MANUAL' }, 10)).found;
-    assert.deepEqual(found.map((row) => [row.partnerHotelId, row.status, row.referenceHotelId]), [[engine!.partnerHotelId, 'MATCHED', 'ref-chosen']]);
+    assert.deepEqual(
+      found.map((row) => [row.partnerHotelId, row.status, row.referenceHotelId]),
+      [[engine!.partnerHotelId, 'MATCHED', 'ref-chosen']],
+    );
     assert.deepEqual((await searchAll(setup, { partnerHotelId: engine!.partnerHotelId }, { method: engine!.method! }, 10)).found, []);
   });
 
@@ -118,35 +158,54 @@ describe('searching a completed job', () => {
     await setup.objects.delete([...setup.objects.files.keys()].filter((key) => key.endsWith('.search')));
     const fresh = new ResultViews(setup.objects, setup.decisions, { organizationId: 'org-1', id: `search-${jobs}` }, new ReadCache(8));
     const after = await searchAll({ ...setup, views: fresh }, search, {}, 50);
-    assert.deepEqual(after.found.map((row) => row.partnerHotelId), before.found.map((row) => row.partnerHotelId));
+    assert.deepEqual(
+      after.found.map((row) => row.partnerHotelId),
+      before.found.map((row) => row.partnerHotelId),
+    );
   });
 
   it('keeps its columns whole through storage', () => {
     const columns = searchColumnsOf(inPartnerIdOrder(rows(300)));
     // Plain arrays: v8's deserialize makes typed arrays of Node's realm, not the test's.
     const plain = (value: unknown): unknown =>
-      ArrayBuffer.isView(value) ? Array.from(value as Uint32Array) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, plain(field)])) : value;
+      ArrayBuffer.isView(value)
+        ? Array.from(value as Uint32Array)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, plain(field)]))
+          : value;
     assert.deepEqual(plain(deserializeSearchColumns(serializeSearchColumns(columns))), plain(columns));
   });
 
   it('refuses a cursor that is not one of its own', async () => {
     const setup = await setUp();
-    await assert.rejects(searchResults(setup.views, setup.decided, { name: 'ritz' }, {}, 10, 'bm90IGEgY3Vyc29y'), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input');
+    await assert.rejects(
+      searchResults(setup.views, setup.decided, { name: 'ritz' }, {}, 10, 'bm90IGEgY3Vyc29y'),
+      (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input',
+    );
   });
 });
 
 describe('what a search asks for', () => {
   const refused = (query: Parameters<typeof searchOf>[0], message: RegExp) =>
-    assert.throws(() => searchOf(query, ['HOTELBEDS', 'EXPEDIA']), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input' && message.test(error.message));
+    assert.throws(
+      () => searchOf(query, ['HOTELBEDS', 'EXPEDIA']),
+      (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input' && message.test(error.message),
+    );
 
   it('folds names and cities, reads countries by code or name, and takes connected suppliers in any case', () => {
-    assert.deepEqual(searchOf({ name: '  Hôtel  RITZ!', city: 'ZÜRICH', country: 'France', supplier: 'hotelbeds, Expedia', referenceHotelId: 'ABC' }, ['HOTELBEDS', 'EXPEDIA']), {
-      name: 'hotel ritz',
-      city: 'zurich',
-      country: 'FR',
-      referenceHotelId: 'abc',
-      suppliers: ['HOTELBEDS', 'EXPEDIA'],
-    });
+    assert.deepEqual(
+      searchOf({ name: '  Hôtel  RITZ!', city: 'ZÜRICH', country: 'France', supplier: 'hotelbeds, Expedia', referenceHotelId: 'ABC' }, [
+        'HOTELBEDS',
+        'EXPEDIA',
+      ]),
+      {
+        name: 'hotel ritz',
+        city: 'zurich',
+        country: 'FR',
+        referenceHotelId: 'abc',
+        suppliers: ['HOTELBEDS', 'EXPEDIA'],
+      },
+    );
     assert.equal(searchOf({}, []), undefined, 'no search: the other filters read the sorted views');
   });
 

@@ -5,7 +5,14 @@ import { DomainError } from '../../../shared/platform/errors';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { queryCountedChunks, queryResults } from '../../../shared/mapping-jobs/results';
 import type { ResultFilter } from '../../../shared/mapping-jobs/job';
-import { EngineRowsInOrder, ID_BLOCK_ROWS, ResultViews, VIEW_BLOCK_ROWS, writeViewPart, writeViewsManifest } from '../../../shared/mapping-jobs/result-views';
+import {
+  EngineRowsInOrder,
+  ID_BLOCK_ROWS,
+  ResultViews,
+  VIEW_BLOCK_ROWS,
+  writeViewPart,
+  writeViewsManifest,
+} from '../../../shared/mapping-jobs/result-views';
 import { resultSortKey } from '../../../shared/mapping-jobs/store';
 import { bytesOf, DecisionsInMemory, ObjectsInMemory } from '../../support/results-in-memory';
 
@@ -46,10 +53,15 @@ function expected(rows: readonly StoredResult[], decisions: DecisionsInMemory, f
       row.score <= (filter.maxScore ?? 1),
   );
   const keyOf = (row: StoredResult) => bytesOf(filtered ? resultSortKey(row.score, row.partnerHotelId) : row.partnerHotelId);
-  return kept.sort((a, b) => Buffer.compare(keyOf(a), keyOf(b)) * (filtered && filter.order !== 'ASC' ? -1 : 1)).map((row) => row.partnerHotelId);
+  return kept
+    .sort((a, b) => Buffer.compare(keyOf(a), keyOf(b)) * (filtered && filter.order !== 'ASC' ? -1 : 1))
+    .map((row) => row.partnerHotelId);
 }
 
-async function readAll(read: (cursor: string | undefined) => Promise<{ results: StoredResult[]; nextCursor: string | null }>, limit: number): Promise<StoredResult[]> {
+async function readAll(
+  read: (cursor: string | undefined) => Promise<{ results: StoredResult[]; nextCursor: string | null }>,
+  limit: number,
+): Promise<StoredResult[]> {
   const rows: StoredResult[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -93,10 +105,15 @@ const FILTERS: ResultFilter[] = [
 ];
 
 describe('a completed job’s results views', () => {
-  it('written as one part, are four objects however many rows: the part\'s blocks laid end to end, its search columns, its index, then the manifest', async () => {
+  it("written as one part, are four objects however many rows: the part's blocks laid end to end, its search columns, its index, then the manifest", async () => {
     const { job, objects } = await setUp();
     const views = `mapping-jobs/org-1/${job.id}/views`;
-    assert.deepEqual(objects.writes, [`${views}/part-00000`, `${views}/part-00000.search`, `${views}/part-00000.json`, `${views}/manifest.json`]);
+    assert.deepEqual(objects.writes, [
+      `${views}/part-00000`,
+      `${views}/part-00000.search`,
+      `${views}/part-00000.json`,
+      `${views}/manifest.json`,
+    ]);
   });
 
   it('answer every filter, page by page, as the rows are: in partner id (UTF-8) order, or best score first', async () => {
@@ -104,7 +121,11 @@ describe('a completed job’s results views', () => {
     for (const filter of FILTERS) {
       for (const limit of [1_000, 137]) {
         const read = await readAll((cursor) => queryResults(views, job.id, filter, limit, cursor), limit);
-        assert.deepEqual(read.map((row) => row.partnerHotelId), expected(rows, decisions, filter), `${JSON.stringify(filter)} in pages of ${limit}`);
+        assert.deepEqual(
+          read.map((row) => row.partnerHotelId),
+          expected(rows, decisions, filter),
+          `${JSON.stringify(filter)} in pages of ${limit}`,
+        );
       }
     }
   });
@@ -113,7 +134,11 @@ describe('a completed job’s results views', () => {
     const { job, rows, decisions, views } = await setUp(1_234, 'ascii');
     for (const filter of [{}, { status: 'MATCHED' as const }, { minScore: 0.2 }]) {
       const read = await readAll((cursor) => queryResults(views, job.id, filter, 300, cursor), 300);
-      assert.deepEqual(read.map((row) => row.partnerHotelId), expected(rows, decisions, filter), JSON.stringify(filter));
+      assert.deepEqual(
+        read.map((row) => row.partnerHotelId),
+        expected(rows, decisions, filter),
+        JSON.stringify(filter),
+      );
     }
   });
 
@@ -122,7 +147,11 @@ describe('a completed job’s results views', () => {
     rows.filter((_, i) => i % 13 === 0).forEach((row, i) => decisions.decide(row, i % 2 ? 'MATCH' : 'NO_MATCH'));
     for (const filter of FILTERS) {
       const read = await readAll((cursor) => queryResults(views, job.id, filter, 200, cursor), 200);
-      assert.deepEqual(read.map((row) => row.partnerHotelId), expected(rows, decisions, filter), JSON.stringify(filter));
+      assert.deepEqual(
+        read.map((row) => row.partnerHotelId),
+        expected(rows, decisions, filter),
+        JSON.stringify(filter),
+      );
       for (const row of read) assert.deepEqual(row, decisions.decided.get(row.partnerHotelId)?.decision ?? row);
     }
     const decided = [...decisions.decided.values()][1]!;
@@ -148,7 +177,10 @@ describe('a completed job’s results views', () => {
     const another = Buffer.from(JSON.stringify({ PK: 'JOB#another-job', SK: 'RESULT#H-1' })).toString('base64url');
     const filtered = Buffer.from(JSON.stringify({ after: '0.5000#H-1' })).toString('base64url');
     for (const cursor of [another, filtered, 'not-a-cursor']) {
-      await assert.rejects(queryResults(views, job.id, {}, 10, cursor), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input');
+      await assert.rejects(
+        queryResults(views, job.id, {}, 10, cursor),
+        (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input',
+      );
     }
   });
 
@@ -162,8 +194,14 @@ describe('a completed job’s results views', () => {
     await inOrder.rows(2, 3);
     assert.equal(objects.reads.length, 1, 'a group is read by one range');
     const all = (await inOrder.rows(0, firstIds.length)).map((row) => row.partnerHotelId);
-    assert.deepEqual(all, [...rows].map((row) => row.partnerHotelId).sort((a, b) => Buffer.compare(bytesOf(a), bytesOf(b))));
-    assert.deepEqual((await inOrder.rows(1, 2)).map((row) => row.partnerHotelId), all.slice(500, 1_000));
+    assert.deepEqual(
+      all,
+      [...rows].map((row) => row.partnerHotelId).sort((a, b) => Buffer.compare(bytesOf(a), bytesOf(b))),
+    );
+    assert.deepEqual(
+      (await inOrder.rows(1, 2)).map((row) => row.partnerHotelId),
+      all.slice(500, 1_000),
+    );
     assert.equal(firstIds[1], all[500]);
   });
 
@@ -184,28 +222,45 @@ describe('an unfinished, cancelled or failed job’s rows', () => {
     return chunks[chunk]!;
   };
   const running = { status: 'RUNNING' as const, chunkCount: 3, doneChunks: new Set([0, 2]) };
-  const inChunks = (filter: ResultFilter, chunkNumbers: number[]) => chunkNumbers.flatMap((chunk) => expected(chunks[chunk]!, new DecisionsInMemory(), filter));
+  const inChunks = (filter: ResultFilter, chunkNumbers: number[]) =>
+    chunkNumbers.flatMap((chunk) => expected(chunks[chunk]!, new DecisionsInMemory(), filter));
 
   it('come chunk by chunk from the counted chunks only, each in partner id order or best score first', async () => {
     for (const filter of [{}, { status: 'REVIEW' as const }, { minScore: 0.4 }]) {
       for (const limit of [1_000, 99]) {
         const all = await readAll((cursor) => queryCountedChunks(readChunk, running, filter, limit, cursor), limit);
-        assert.deepEqual(all.map((row) => row.partnerHotelId), inChunks(filter, [0, 2]), `${JSON.stringify(filter)} in pages of ${limit}`);
+        assert.deepEqual(
+          all.map((row) => row.partnerHotelId),
+          inChunks(filter, [0, 2]),
+          `${JSON.stringify(filter)} in pages of ${limit}`,
+        );
       }
     }
   });
 
   it('find a partner id in the counted chunks, and not in the others', async () => {
     const counted = chunks[2]![3]!;
-    assert.deepEqual(await queryCountedChunks(readChunk, running, { partnerHotelId: counted.partnerHotelId }, 10, undefined), { results: [counted], nextCursor: null });
+    assert.deepEqual(await queryCountedChunks(readChunk, running, { partnerHotelId: counted.partnerHotelId }, 10, undefined), {
+      results: [counted],
+      nextCursor: null,
+    });
     const uncounted = chunks[1]![3]!;
-    assert.deepEqual(await queryCountedChunks(readChunk, running, { partnerHotelId: uncounted.partnerHotelId }, 10, undefined), { results: [], nextCursor: null });
+    assert.deepEqual(await queryCountedChunks(readChunk, running, { partnerHotelId: uncounted.partnerHotelId }, 10, undefined), {
+      results: [],
+      nextCursor: null,
+    });
   });
 
   it('read at most four chunk files a page', async () => {
     read.length = 0;
     const many = Array.from({ length: 10 }, () => [] as StoredResult[]);
-    const page = await queryCountedChunks(async (chunk) => (read.push(chunk), many[chunk]!), { status: 'CANCELLED', chunkCount: 10, doneChunks: new Set([0, 1, 2, 3, 4, 5]) }, {}, 100, undefined);
+    const page = await queryCountedChunks(
+      async (chunk) => (read.push(chunk), many[chunk]!),
+      { status: 'CANCELLED', chunkCount: 10, doneChunks: new Set([0, 1, 2, 3, 4, 5]) },
+      {},
+      100,
+      undefined,
+    );
     assert.deepEqual(read, [0, 1, 2, 3]);
     assert.deepEqual(page.results, []);
     assert.ok(page.nextCursor, 'a page with no row, and a cursor to go on');
@@ -214,7 +269,10 @@ describe('an unfinished, cancelled or failed job’s rows', () => {
   it('refuse a cursor that is not one of these lists', async () => {
     const forged = Buffer.from(JSON.stringify({ chunk: 'x' })).toString('base64url');
     for (const cursor of [forged, 'not-a-cursor']) {
-      await assert.rejects(queryCountedChunks(readChunk, running, {}, 10, cursor), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input');
+      await assert.rejects(
+        queryCountedChunks(readChunk, running, {}, 10, cursor),
+        (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input',
+      );
     }
   });
 });

@@ -52,10 +52,18 @@ class ResultsInMemory {
 
   async resultsInOrder(_jobId: string, limit: number, cursor: string | undefined): Promise<ResultPage> {
     this.calls.push(`resultsInOrder ${limit} ${cursor}`);
-    return { results: [...this.rows].sort((a, b) => (a.partnerHotelId < b.partnerHotelId ? -1 : 1)).slice(0, limit), nextCursor: 'next-in-order' };
+    return {
+      results: [...this.rows].sort((a, b) => (a.partnerHotelId < b.partnerHotelId ? -1 : 1)).slice(0, limit),
+      nextCursor: 'next-in-order',
+    };
   }
 
-  async resultsOfPartition(partition: string, lowest: string, highest: string, limit: number): Promise<(StoredResult & { sortKey: string })[]> {
+  async resultsOfPartition(
+    partition: string,
+    lowest: string,
+    highest: string,
+    limit: number,
+  ): Promise<(StoredResult & { sortKey: string })[]> {
     this.calls.push(`resultsOfPartition ${partition}`);
     return this.rows
       .filter((result) => resultPartition('job-1', result.status, result.method) === partition)
@@ -121,7 +129,8 @@ describe('reading a job’s results', () => {
     const { store, query } = setUp();
     await assert.rejects(
       query({ minScore: 0.8, maxScore: 0.2 }),
-      (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input' && error.message === 'minScore must not be above maxScore.',
+      (error: unknown) =>
+        error instanceof DomainError && error.kind === 'invalid_input' && error.message === 'minScore must not be above maxScore.',
     );
     assert.deepEqual(store.calls, []);
   });
@@ -154,7 +163,10 @@ describe('reading a job’s results', () => {
     const { query } = setUp();
     const inOrder = Buffer.from(JSON.stringify({ PK: 'JOB#job-1', SK: 'RESULT#c' })).toString('base64url');
     for (const cursor of [inOrder, 'not-a-cursor']) {
-      await assert.rejects(query({ status: 'MATCHED' }, 10, cursor), (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input');
+      await assert.rejects(
+        query({ status: 'MATCHED' }, 10, cursor),
+        (error: unknown) => error instanceof DomainError && error.kind === 'invalid_input',
+      );
     }
   });
 });

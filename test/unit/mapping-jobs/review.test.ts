@@ -6,7 +6,15 @@ import { ManualClock } from '../../../shared/platform/clock';
 import { DomainError, type FailureKind } from '../../../shared/platform/errors';
 import { emptyCounts, type MappingJob, type StoredResult } from '../../../shared/mapping-jobs/job';
 import { DECISIONS_PER_COMMIT } from '../../../shared/mapping-book';
-import { REVIEW_BATCH_MAX_ROWS, reviewResult, reviewResults, type CommitOutcome, type PreparedDecision, type ReviewInput, type ReviewPorts } from '../../../shared/mapping-jobs/review';
+import {
+  REVIEW_BATCH_MAX_ROWS,
+  reviewResult,
+  reviewResults,
+  type CommitOutcome,
+  type PreparedDecision,
+  type ReviewInput,
+  type ReviewPorts,
+} from '../../../shared/mapping-jobs/review';
 
 const job: MappingJob = {
   id: 'job-1',
@@ -21,7 +29,15 @@ const job: MappingJob = {
   updatedAt: '2026-03-01T12:05:00.000Z',
 };
 
-const evidence = { nameSimilarity: 0.7, distanceMeters: 40, addressMatch: null, addressSimilarity: null, postalCodeMatch: null, cityMatch: true, countryMatch: true };
+const evidence = {
+  nameSimilarity: 0.7,
+  distanceMeters: 40,
+  addressMatch: null,
+  addressSimilarity: null,
+  postalCodeMatch: null,
+  cityMatch: true,
+  countryMatch: true,
+};
 
 /** A row the engine put in REVIEW: its proposal and one runner-up. */
 const engineRow: StoredResult = {
@@ -34,7 +50,9 @@ const engineRow: StoredResult = {
   method: 'FUZZY',
   score: 0.35,
   evidence,
-  candidates: [{ referenceHotelId: 'ibis-est', referenceHotelName: 'Ibis Paris Gare de l’Est', score: 0.3, nameSimilarity: 0.8, distanceMeters: 210 }],
+  candidates: [
+    { referenceHotelId: 'ibis-est', referenceHotelName: 'Ibis Paris Gare de l’Est', score: 0.3, nameSimilarity: 0.8, distanceMeters: 210 },
+  ],
   reason: 'two look-alikes',
 };
 
@@ -46,7 +64,8 @@ class ResultsInMemory {
   readonly rows = new Map<string, StoredResult>();
   /** The rows as the engine left them. */
   readonly engineRows = new Map<string, StoredResult>();
-  readonly decisions: { job: Pick<MappingJob, 'id' | 'organizationId'>; read: StoredResult; updated: StoredResult; event: PartnerEvent }[] = [];
+  readonly decisions: { job: Pick<MappingJob, 'id' | 'organizationId'>; read: StoredResult; updated: StoredResult; event: PartnerEvent }[] =
+    [];
   /** Set to make the next decision lose a race with another one. */
   raced = false;
 
@@ -68,7 +87,10 @@ class ResultsInMemory {
 
 /** Hotels of the current reference publication, by id. */
 const currentReference = new Map<string, ReferenceHotelShown>([
-  ['lutetia', { referenceHotelId: 'lutetia', referenceHotelName: 'Hotel Lutetia', referenceHotelCity: 'Paris', supplierCodes: { HOTELBEDS: '77' } }],
+  [
+    'lutetia',
+    { referenceHotelId: 'lutetia', referenceHotelName: 'Hotel Lutetia', referenceHotelCity: 'Paris', supplierCodes: { HOTELBEDS: '77' } },
+  ],
   ['ibis-nord', { referenceHotelId: 'ibis-nord', referenceHotelName: 'Ibis Paris Gare du Nord' }],
   ['ibis-est', { referenceHotelId: 'ibis-est', referenceHotelName: 'Ibis Paris Gare de l’Est', supplierCodes: { EXPEDIA: '12' } }],
 ]);
@@ -96,7 +118,8 @@ function setUp(...rows: StoredResult[]) {
   };
   const review = (input: Partial<ReviewInput> & Pick<ReviewInput, 'decision'>) =>
     reviewResult(ports, { job, partnerHotelId: 'p1', decidedBy: 'key-1', ...input });
-  const reviewBatch = (decisions: Parameters<typeof reviewResults>[1]['decisions']) => reviewResults(ports, { job, decisions, decidedBy: 'key-1' });
+  const reviewBatch = (decisions: Parameters<typeof reviewResults>[1]['decisions']) =>
+    reviewResults(ports, { job, decisions, decidedBy: 'key-1' });
   const committedGroups: number[] = [];
   const commit = results.commit.bind(results);
   results.commit = async (decidedJob, decisions) => {
@@ -194,7 +217,11 @@ describe('reviewing a result row', () => {
 
   it('MATCH with a hotel the reference does not have is refused, and nothing is decided', async () => {
     const { results, review } = setUp();
-    await refused(review({ decision: 'MATCH', referenceHotelId: 'nowhere' }), 'invalid_input', 'referenceHotelId: no reference hotel has the id nowhere.');
+    await refused(
+      review({ decision: 'MATCH', referenceHotelId: 'nowhere' }),
+      'invalid_input',
+      'referenceHotelId: no reference hotel has the id nowhere.',
+    );
     assert.equal(results.decisions.length, 0);
   });
 
@@ -299,7 +326,11 @@ describe('reviewing a result row', () => {
       'conflict',
       `The row p1 changed since you read it: it was decided NO_MATCH at ${first.review!.decidedAt}. Read it again and decide again if needed.`,
     );
-    await refused(review({ decision: 'WITHDRAW', expectedDecidedAt: '2026-03-02T08:00:00.000Z' }), 'conflict', /^The row p1 changed since you read it/);
+    await refused(
+      review({ decision: 'WITHDRAW', expectedDecidedAt: '2026-03-02T08:00:00.000Z' }),
+      'conflict',
+      /^The row p1 changed since you read it/,
+    );
     assert.equal(results.decisions.length, 1);
     // The one read is decided on.
     const second = await review({ decision: 'MATCH', referenceHotelId: 'ibis-nord', expectedDecidedAt: first.review!.decidedAt });
@@ -308,16 +339,30 @@ describe('reviewing a result row', () => {
 });
 
 describe('reviewing rows in a batch', () => {
-  const rowsOf = (count: number) => Array.from({ length: count }, (_, i) => ({ ...engineRow, partnerHotelId: `p${String(i).padStart(3, '0')}` }));
+  const rowsOf = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({ ...engineRow, partnerHotelId: `p${String(i).padStart(3, '0')}` }));
 
   it('decides every row as a single review would, committed at most DECISIONS_PER_COMMIT rows together, in the order given', async () => {
     const rows = rowsOf(60);
     const { results, reviewBatch, committedGroups } = setUp(...rows);
-    const outcome = await reviewBatch(rows.map((row) => ({ partnerHotelId: row.partnerHotelId, decision: 'MATCH', referenceHotelId: 'ibis-nord', expectedDecidedAt: null })));
+    const outcome = await reviewBatch(
+      rows.map((row) => ({
+        partnerHotelId: row.partnerHotelId,
+        decision: 'MATCH',
+        referenceHotelId: 'ibis-nord',
+        expectedDecidedAt: null,
+      })),
+    );
     assert.deepEqual(outcome.refused, []);
-    assert.deepEqual(outcome.decided.map((row) => row.partnerHotelId), rows.map((row) => row.partnerHotelId));
+    assert.deepEqual(
+      outcome.decided.map((row) => row.partnerHotelId),
+      rows.map((row) => row.partnerHotelId),
+    );
     assert.ok(outcome.decided.every((row) => row.status === 'MATCHED' && row.method === 'MANUAL' && row.review?.decidedBy === 'key-1'));
-    assert.deepEqual(committedGroups, [...Array.from({ length: Math.floor(60 / DECISIONS_PER_COMMIT) }, () => DECISIONS_PER_COMMIT), 60 % DECISIONS_PER_COMMIT]);
+    assert.deepEqual(committedGroups, [
+      ...Array.from({ length: Math.floor(60 / DECISIONS_PER_COMMIT) }, () => DECISIONS_PER_COMMIT),
+      60 % DECISIONS_PER_COMMIT,
+    ]);
     assert.equal(results.decisions.length, 60);
     assert.equal(new Set(results.decisions.map((decision) => decision.event.id)).size, 60, 'one event per row');
   });
@@ -333,17 +378,24 @@ describe('reviewing rows in a batch', () => {
       { partnerHotelId: 'p003', decision: 'NO_MATCH', expectedDecidedAt: '2026-03-02T08:00:00.000Z' },
       { partnerHotelId: 'p004', decision: 'MATCH', referenceHotelId: 'lutetia' },
     ]);
-    assert.deepEqual(outcome.decided.map((row) => [row.partnerHotelId, row.status, row.referenceHotelId]), [
-      ['p000', 'UNMATCHED', null],
-      ['p004', 'MATCHED', 'lutetia'],
-    ]);
+    assert.deepEqual(
+      outcome.decided.map((row) => [row.partnerHotelId, row.status, row.referenceHotelId]),
+      [
+        ['p000', 'UNMATCHED', null],
+        ['p004', 'MATCHED', 'lutetia'],
+      ],
+    );
     assert.deepEqual(
       outcome.refused.map(({ partnerHotelId, error }) => [partnerHotelId, error.kind, error.message]),
       [
         ['p404', 'not_found', 'The job has no result for partner hotel p404.'],
         ['p001', 'invalid_input', 'referenceHotelId: no reference hotel has the id nowhere.'],
         ['p002', 'conflict', 'The row p002 has no decision to withdraw.'],
-        ['p003', 'conflict', 'The row p003 changed since you read it: it has no decision any more. Read it again and decide again if needed.'],
+        [
+          'p003',
+          'conflict',
+          'The row p003 changed since you read it: it has no decision any more. Read it again and decide again if needed.',
+        ],
       ],
     );
     assert.equal(results.decisions.length, 2);
@@ -369,7 +421,9 @@ describe('reviewing rows in a batch', () => {
       'decisions: the row p000 is decided twice; a batch decides each row once.',
     );
     await refused(
-      reviewBatch(Array.from({ length: REVIEW_BATCH_MAX_ROWS + 1 }, (_, i) => ({ partnerHotelId: `x${i}`, decision: 'NO_MATCH' as const }))),
+      reviewBatch(
+        Array.from({ length: REVIEW_BATCH_MAX_ROWS + 1 }, (_, i) => ({ partnerHotelId: `x${i}`, decision: 'NO_MATCH' as const })),
+      ),
       'invalid_input',
       `decisions: at most ${REVIEW_BATCH_MAX_ROWS} rows a batch, not ${REVIEW_BATCH_MAX_ROWS + 1}.`,
     );

@@ -31,7 +31,15 @@ const engineResult: StoredResult = {
   status: 'MATCHED',
   method: 'FUZZY',
   score: 0.97,
-  evidence: { nameSimilarity: 0.9, distanceMeters: 120, addressMatch: true, addressSimilarity: 1, postalCodeMatch: true, cityMatch: true, countryMatch: true },
+  evidence: {
+    nameSimilarity: 0.9,
+    distanceMeters: 120,
+    addressMatch: true,
+    addressSimilarity: 1,
+    postalCodeMatch: true,
+    cityMatch: true,
+    countryMatch: true,
+  },
   candidates: [{ referenceHotelId: 'ref-other', referenceHotelName: 'Other', score: 0.02, nameSimilarity: 0.3, distanceMeters: 900 }],
 };
 
@@ -61,7 +69,8 @@ describe('what partners see of a job', () => {
   });
 
   it('shows progress as the share of rows processed, to four decimals, from 0 to 1', () => {
-    const progress = (processed: number, total: number) => jobView(job({ counts: { total, processed, matched: 0, review: 0, unmatched: processed, unchanged: 0 } })).progress;
+    const progress = (processed: number, total: number) =>
+      jobView(job({ counts: { total, processed, matched: 0, review: 0, unmatched: processed, unchanged: 0 } })).progress;
     assert.equal(progress(0, 4_001), 0);
     assert.equal(progress(2, 3), 0.6667);
     assert.equal(progress(2_000, 4_001), 0.4999);
@@ -71,7 +80,15 @@ describe('what partners see of a job', () => {
   });
 
   it('has no supplier code for a STANDARD job, and says why a job failed', () => {
-    const view = jobView(job({ mode: 'STANDARD', supplier: undefined, status: 'FAILED', failedAt: '2026-03-01T13:00:00.000Z', error: 'The partner inventory was deleted while the job ran.' }));
+    const view = jobView(
+      job({
+        mode: 'STANDARD',
+        supplier: undefined,
+        status: 'FAILED',
+        failedAt: '2026-03-01T13:00:00.000Z',
+        error: 'The partner inventory was deleted while the job ran.',
+      }),
+    );
     assert.equal(view.supplierCode, undefined);
     assert.equal(view.failedAt, '2026-03-01T13:00:00.000Z');
     assert.equal(view.error, 'The partner inventory was deleted while the job ran.');
@@ -101,7 +118,12 @@ describe('what partners see of a result', () => {
   });
 
   it('shows the codes of the hotel at the suppliers the organization is connected to, and no other', () => {
-    const coded = { ...engineResult, referenceHotelCity: 'Paris', referenceHotelCountryCode: 'FR', supplierCodes: { HOTELBEDS: '12345', EXPEDIA: '998877', AGODA: '5' } };
+    const coded = {
+      ...engineResult,
+      referenceHotelCity: 'Paris',
+      referenceHotelCountryCode: 'FR',
+      supplierCodes: { HOTELBEDS: '12345', EXPEDIA: '998877', AGODA: '5' },
+    };
     const view = resultView(coded, ['EXPEDIA', 'hotelbeds', 'WEBBEDS']);
     assert.deepEqual(view.supplierCodes, { EXPEDIA: '998877', HOTELBEDS: '12345' });
     assert.deepEqual([view.referenceHotelCity, view.referenceHotelCountryCode], ['Paris', 'FR']);
@@ -116,14 +138,33 @@ describe('what partners see of a result', () => {
       decidedBy: 'key-1',
       decidedAt: '2026-03-02T09:00:00.000Z',
     };
-    const view = resultView({ ...engineResult, status: 'UNMATCHED', method: 'MANUAL', referenceHotelId: null, referenceHotelName: null, score: 0, evidence: null, review }, []);
+    const view = resultView(
+      {
+        ...engineResult,
+        status: 'UNMATCHED',
+        method: 'MANUAL',
+        referenceHotelId: null,
+        referenceHotelName: null,
+        score: 0,
+        evidence: null,
+        review,
+      },
+      [],
+    );
     assert.equal(view.method, 'MANUAL');
     assert.equal(view.reasonCode, 'DECIDED_NO_MATCH');
     assert.deepEqual(view.review, review);
   });
 
   it('never shows the storage keys a row is read with', () => {
-    const stored = { ...engineResult, PK: 'JOB#job-1', SK: 'RESULT#p1', GSI1PK: 'JOB#job-1#MATCHED#FUZZY', GSI1SK: '0.9700#p1', sortKey: '0.9700#p1' };
+    const stored = {
+      ...engineResult,
+      PK: 'JOB#job-1',
+      SK: 'RESULT#p1',
+      GSI1PK: 'JOB#job-1#MATCHED#FUZZY',
+      GSI1SK: '0.9700#p1',
+      sortKey: '0.9700#p1',
+    };
     const view = resultView(stored, []);
     for (const field of ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'sortKey']) assert.ok(!(field in view), field);
   });

@@ -11,10 +11,26 @@ import { distanceMeters } from '../../../shared/mapping/similarity';
 function crowdedReference(): ReferenceHotel[] {
   const hotels: ReferenceHotel[] = [];
   for (let i = 0; i < 5_000; i++) {
-    hotels.push({ id: `lx-${i}`, name: `Grand Hotel ${i}`, country: 'PT', city: 'Lisbon', lat: 38.7 + Math.floor(i / 100) * 0.001, lon: -9.2 + (i % 100) * 0.00125, supplierCodes: {} });
+    hotels.push({
+      id: `lx-${i}`,
+      name: `Grand Hotel ${i}`,
+      country: 'PT',
+      city: 'Lisbon',
+      lat: 38.7 + Math.floor(i / 100) * 0.001,
+      lon: -9.2 + (i % 100) * 0.00125,
+      supplierCodes: {},
+    });
   }
   hotels.push({ id: 'porto-1', name: 'Grand Hotel Batalha', country: 'PT', city: 'Porto', lat: 41.1456, lon: -8.6075, supplierCodes: {} });
-  hotels.push({ id: 'porto-2', name: 'Hotel Infante Sagres', country: 'Portugal', city: 'Porto', lat: 41.1474, lon: -8.6119, supplierCodes: {} });
+  hotels.push({
+    id: 'porto-2',
+    name: 'Hotel Infante Sagres',
+    country: 'Portugal',
+    city: 'Porto',
+    lat: 41.1474,
+    lon: -8.6119,
+    supplierCodes: {},
+  });
   hotels.push({ id: 'madrid', name: 'Grand Hotel Batalha', country: 'ES', city: 'Madrid', lat: 40.4168, lon: -3.7038, supplierCodes: {} });
   return hotels;
 }
@@ -76,17 +92,23 @@ describe('blocking keeps the work small', () => {
 });
 
 describe('namesakes', () => {
-  const hotel = (id: string, name: string, lat: number | undefined, lon: number | undefined, country = 'PT'): ReferenceHotel =>
-    ({ id, name, country, lat, lon, supplierCodes: {} });
+  const hotel = (id: string, name: string, lat: number | undefined, lon: number | undefined, country = 'PT'): ReferenceHotel => ({
+    id,
+    name,
+    country,
+    lat,
+    lon,
+    supplierCodes: {},
+  });
   const namesakes = buildMatchingIndex([
-    hotel('a', 'Café Central', 38.70, -9.20),
+    hotel('a', 'Café Central', 38.7, -9.2),
     // Same words in another order and with a stop word: the same name, 5 km and 10 km away.
-    hotel('b', 'Central Café', 38.745, -9.20),
-    hotel('c', 'The Central Cafe', 38.79, -9.20),
+    hotel('b', 'Central Café', 38.745, -9.2),
+    hotel('c', 'The Central Cafe', 38.79, -9.2),
     // 55 km and 300 km away: other areas.
-    hotel('x', 'Café Central', 39.20, -9.20),
+    hotel('x', 'Café Central', 39.2, -9.2),
     hotel('d', 'Café Central', 41.15, -8.61),
-    hotel('e', 'Café Central Lisboa', 38.70, -9.20),
+    hotel('e', 'Café Central Lisboa', 38.7, -9.2),
     // Without coordinates: counted per country.
     hotel('f', 'Café Central', undefined, undefined, 'ES'),
     hotel('g', 'Café Central', undefined, undefined, 'ES'),

@@ -50,14 +50,20 @@ function seededRandom(seed: number): () => number {
 
 /** Vectors with values on and around the thresholds, and missing ones. */
 function randomVectors(random: () => number, features: number, count: number): Float64Array[] {
-  return Array.from({ length: count }, () => Float64Array.from({ length: features }, () => (random() < 0.15 ? Number.NaN : Math.round(random() * 12) / 2 - 0.5)));
+  return Array.from({ length: count }, () =>
+    Float64Array.from({ length: features }, () => (random() < 0.15 ? Number.NaN : Math.round(random() * 12) / 2 - 0.5)),
+  );
 }
 
 describe('compiled trees', () => {
   for (const depth of [1, 3, 4, 6]) {
     it(`give the log-odds of walking the trees, to the bit, with trees up to ${depth} deep and missing values`, () => {
       const random = seededRandom(depth);
-      const model: BoostedTrees = { features: ['a', 'b', 'c'], base: -0.3, trees: Array.from({ length: 20 }, () => randomTree(random, 3, depth)) };
+      const model: BoostedTrees = {
+        features: ['a', 'b', 'c'],
+        base: -0.3,
+        trees: Array.from({ length: 20 }, () => randomTree(random, 3, depth)),
+      };
       const compiled = new CompiledTrees(model);
       for (const x of randomVectors(random, 3, 500)) assert.equal(compiled.logOdds(x), walkedLogOdds(model, x));
     });
@@ -65,7 +71,8 @@ describe('compiled trees', () => {
 
   it('give the committed model’s log-odds of walking its trees', () => {
     const compiled = new CompiledTrees(MATCH_MODEL);
-    for (const x of randomVectors(seededRandom(7), MATCH_MODEL.features.length, 500)) assert.equal(compiled.logOdds(x), walkedLogOdds(MATCH_MODEL, x));
+    for (const x of randomVectors(seededRandom(7), MATCH_MODEL.features.length, 500))
+      assert.equal(compiled.logOdds(x), walkedLogOdds(MATCH_MODEL, x));
   });
 
   it('are the base alone without trees', () => {
@@ -73,7 +80,14 @@ describe('compiled trees', () => {
   });
 
   it('refuse a split that sends a missing value right at a threshold of +Infinity (its stand-in could not pass it)', () => {
-    const tree: Tree = { feature: [0, -1, -1], threshold: [Infinity, 0, 0], missingLeft: [0, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 1, 2] };
+    const tree: Tree = {
+      feature: [0, -1, -1],
+      threshold: [Infinity, 0, 0],
+      missingLeft: [0, 0, 0],
+      left: [1, -1, -1],
+      right: [2, -1, -1],
+      value: [0, 1, 2],
+    };
     assert.throws(() => new CompiledTrees({ features: ['a'], base: 0, trees: [tree] }), /finite threshold/);
   });
 });

@@ -1,12 +1,24 @@
 /** Text columns: many strings kept as one string, what the matching index and the id table hold. */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { hashText, scatterText, type TextColumn, TextColumnBuilder, textAt, textColumnOf, textEquals, textHashes, textIsEmpty } from '../../../shared/mapping/columns';
+import {
+  hashText,
+  scatterText,
+  type TextColumn,
+  TextColumnBuilder,
+  textAt,
+  textColumnOf,
+  textEquals,
+  textHashes,
+  textIsEmpty,
+} from '../../../shared/mapping/columns';
 
 const valuesOf = (column: TextColumn) => Array.from(column.starts, (_, i) => textAt(column, i));
 
 // Empty values, non-Latin-1 text (the joined string then stores two bytes a character), a NUL.
-const values = Array.from({ length: 1000 }, (_, i) => (i % 7 === 0 ? '' : i % 11 === 0 ? `東京 ${i}` : i === 500 ? 'a\u0000b' : `value-${i}`));
+const values = Array.from({ length: 1000 }, (_, i) =>
+  i % 7 === 0 ? '' : i % 11 === 0 ? `東京 ${i}` : i === 500 ? 'a\u0000b' : `value-${i}`,
+);
 
 describe('TextColumnBuilder', () => {
   it('gives back every value in order, however many pieces it joined', () => {

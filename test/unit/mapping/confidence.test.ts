@@ -5,7 +5,12 @@ import { CONFIDENCE_CUTOFFS, confidenceOf } from '../../../shared/mapping/confid
 import { answersOf, chooseCutoffs, precisionByLevel, type ScoredAnswer } from '../../../infra/matcher-training/confidence-study';
 import type { MappingResult } from '../../../shared/mapping/types';
 
-const result = (partnerHotelId: string, status: MappingResult['status'], referenceHotelId: string | null, score: number): MappingResult => ({
+const result = (
+  partnerHotelId: string,
+  status: MappingResult['status'],
+  referenceHotelId: string | null,
+  score: number,
+): MappingResult => ({
   partnerHotelId,
   partnerHotelName: partnerHotelId,
   referenceHotelId,
@@ -23,16 +28,33 @@ describe('confidenceOf', () => {
     assert.equal(confidenceOf({ status: 'MATCHED', method: 'FUZZY', score: CONFIDENCE_CUTOFFS.HIGH - 0.001 }), 'MEDIUM');
     assert.equal(confidenceOf({ status: 'REVIEW', method: 'FUZZY', score: CONFIDENCE_CUTOFFS.MEDIUM - 0.001 }), 'LOW');
     assert.equal(confidenceOf({ status: 'UNMATCHED', method: null, score: 0 }), 'HIGH', 'no candidate at all');
-    assert.equal(confidenceOf({ status: 'UNMATCHED', method: null, score: 1 - CONFIDENCE_CUTOFFS.MEDIUM + 0.01 }), 'LOW', 'its best candidate likelier than the cut-off allows');
+    assert.equal(
+      confidenceOf({ status: 'UNMATCHED', method: null, score: 1 - CONFIDENCE_CUTOFFS.MEDIUM + 0.01 }),
+      'LOW',
+      'its best candidate likelier than the cut-off allows',
+    );
     assert.equal(confidenceOf({ status: 'UNMATCHED', method: 'MANUAL', score: 0 }), 'HIGH');
     assert.equal(confidenceOf({ status: 'MATCHED', method: 'MANUAL', score: 1 }), 'HIGH');
   });
 });
 
 describe('the confidence study', () => {
-  it("judges an answer right when its hotel is a labelled match, or when it is unmatched and the row has none", () => {
-    const truth = new Map([['p1', new Set(['r1'])], ['p2', new Set(['r2'])], ['p3', new Set<string>()]]);
-    const answers = answersOf([result('p1', 'MATCHED', 'r1', 0.9), result('p2', 'REVIEW', 'r9', 0.4), result('p3', 'UNMATCHED', null, 0.2), result('p4', 'UNMATCHED', null, 0), result('p2', 'UNMATCHED', null, 0.1)], truth);
+  it('judges an answer right when its hotel is a labelled match, or when it is unmatched and the row has none', () => {
+    const truth = new Map([
+      ['p1', new Set(['r1'])],
+      ['p2', new Set(['r2'])],
+      ['p3', new Set<string>()],
+    ]);
+    const answers = answersOf(
+      [
+        result('p1', 'MATCHED', 'r1', 0.9),
+        result('p2', 'REVIEW', 'r9', 0.4),
+        result('p3', 'UNMATCHED', null, 0.2),
+        result('p4', 'UNMATCHED', null, 0),
+        result('p2', 'UNMATCHED', null, 0.1),
+      ],
+      truth,
+    );
     assert.deepEqual(answers, [
       { probability: 0.9, right: true },
       { probability: 0.4, right: false },
@@ -52,6 +74,10 @@ describe('the confidence study', () => {
     const cutoffs = chooseCutoffs(answers);
     // At 0.9 the answers above are right 195 times in 200 (97.5 %): under 99 %, over 90 %. At 0.5, 245 in 300 (82 %).
     assert.deepEqual(cutoffs, { HIGH: 0.91, MEDIUM: 0.51 });
-    assert.deepEqual(precisionByLevel(answers, cutoffs), { HIGH: { rows: 100, precision: 1 }, MEDIUM: { rows: 100, precision: 0.95 }, LOW: { rows: 100, precision: 0.5 } });
+    assert.deepEqual(precisionByLevel(answers, cutoffs), {
+      HIGH: { rows: 100, precision: 1 },
+      MEDIUM: { rows: 100, precision: 0.95 },
+      LOW: { rows: 100, precision: 0.5 },
+    });
   });
 });

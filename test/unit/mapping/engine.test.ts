@@ -20,13 +20,75 @@ import {
 /** A small city of hotels around (48.85, 2.35), with fillers so word rarity means something. */
 function reference(): ReferenceHotel[] {
   const hotels: ReferenceHotel[] = [
-    { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', postalCode: '75006', city: 'Paris', country: 'France', lat: 48.8511, lon: 2.3271, rating: 5, supplierCodes: { HOTELBEDS: '111', EXPEDIA: 'E-1' } },
-    { id: 'ibis-nord', name: 'Ibis Paris Gare du Nord', address: '31 Rue de Dunkerque', postalCode: '75010', city: 'Paris', country: 'France', lat: 48.8804, lon: 2.3553, rating: 3, supplierCodes: { HOTELBEDS: '222' } },
+    {
+      id: 'lutetia',
+      name: 'Hotel Lutetia',
+      address: '45 Boulevard Raspail',
+      postalCode: '75006',
+      city: 'Paris',
+      country: 'France',
+      lat: 48.8511,
+      lon: 2.3271,
+      rating: 5,
+      supplierCodes: { HOTELBEDS: '111', EXPEDIA: 'E-1' },
+    },
+    {
+      id: 'ibis-nord',
+      name: 'Ibis Paris Gare du Nord',
+      address: '31 Rue de Dunkerque',
+      postalCode: '75010',
+      city: 'Paris',
+      country: 'France',
+      lat: 48.8804,
+      lon: 2.3553,
+      rating: 3,
+      supplierCodes: { HOTELBEDS: '222' },
+    },
     // Same chain, next door (200 m), different area word.
-    { id: 'ibis-est', name: 'Ibis Paris Gare de l’Est', address: '5 Rue du 8 Mai 1945', postalCode: '75010', city: 'Paris', country: 'France', lat: 48.8785, lon: 2.3575, rating: 3, supplierCodes: { HOTELBEDS: '333' } },
-    { id: 'moskva', name: 'Гостиница Москва', address: 'Охотный ряд 2', city: 'Москва', country: 'RU', lat: 55.7572, lon: 37.6150, rating: 5, supplierCodes: {} },
-    { id: 'muenchen', name: 'Hotel München Palace', address: 'Trogerstraße 21', postalCode: '81675', city: 'München', country: 'Germany', lat: 48.1372, lon: 11.6023, rating: 4, supplierCodes: {} },
-    { id: 'no-pin', name: 'Hotel Saint-Louis en l’Isle', address: '75 Rue Saint-Louis en l’Île', postalCode: '75004', city: 'Paris', country: 'France', supplierCodes: {} },
+    {
+      id: 'ibis-est',
+      name: 'Ibis Paris Gare de l’Est',
+      address: '5 Rue du 8 Mai 1945',
+      postalCode: '75010',
+      city: 'Paris',
+      country: 'France',
+      lat: 48.8785,
+      lon: 2.3575,
+      rating: 3,
+      supplierCodes: { HOTELBEDS: '333' },
+    },
+    {
+      id: 'moskva',
+      name: 'Гостиница Москва',
+      address: 'Охотный ряд 2',
+      city: 'Москва',
+      country: 'RU',
+      lat: 55.7572,
+      lon: 37.615,
+      rating: 5,
+      supplierCodes: {},
+    },
+    {
+      id: 'muenchen',
+      name: 'Hotel München Palace',
+      address: 'Trogerstraße 21',
+      postalCode: '81675',
+      city: 'München',
+      country: 'Germany',
+      lat: 48.1372,
+      lon: 11.6023,
+      rating: 4,
+      supplierCodes: {},
+    },
+    {
+      id: 'no-pin',
+      name: 'Hotel Saint-Louis en l’Isle',
+      address: '75 Rue Saint-Louis en l’Île',
+      postalCode: '75004',
+      city: 'Paris',
+      country: 'France',
+      supplierCodes: {},
+    },
   ];
   const areas = ['Montmartre', 'Bastille', 'Opera', 'Marais', 'Louvre', 'Invalides', 'Pigalle', 'Nation'];
   for (let i = 0; i < 60; i++) {
@@ -48,7 +110,15 @@ const standard = (partner: PartnerHotel): MappingResult => new HotelMatcher(inde
 
 describe('STANDARD mode', () => {
   it('matches a reworded, misspelt row with drifted coordinates', () => {
-    const result = standard({ id: 'p1', name: 'LUTETIA Htl', address: 'Bd Raspail 45', postalCode: '75 006', country: 'FR', lat: 48.8525, lon: 2.3285 });
+    const result = standard({
+      id: 'p1',
+      name: 'LUTETIA Htl',
+      address: 'Bd Raspail 45',
+      postalCode: '75 006',
+      country: 'FR',
+      lat: 48.8525,
+      lon: 2.3285,
+    });
     assert.equal(result.status, 'MATCHED');
     assert.equal(result.method, 'FUZZY');
     assert.equal(result.referenceHotelId, 'lutetia');
@@ -76,11 +146,28 @@ describe('STANDARD mode', () => {
   });
 
   it("gives each runner-up the evidence a proposal has: the runner-up's shared postcode and city are marked as the proposal's would be", () => {
-    const row = { id: 'p3b', name: 'Ibis Paris Gare', address: '5 Rue du 8 Mai 1945', postalCode: '75010', city: 'Paris', country: 'FR', lat: 48.8795, lon: 2.3564 };
+    const row = {
+      id: 'p3b',
+      name: 'Ibis Paris Gare',
+      address: '5 Rue du 8 Mai 1945',
+      postalCode: '75010',
+      city: 'Paris',
+      country: 'FR',
+      lat: 48.8795,
+      lon: 2.3564,
+    };
     const result = standard(row);
     const other = result.candidates.find((candidate) => ['ibis-nord', 'ibis-est'].includes(candidate.referenceHotelId));
     assert.ok(other && result.evidence, JSON.stringify(result));
-    for (const field of ['nameSimilarity', 'distanceMeters', 'addressMatch', 'addressSimilarity', 'postalCodeMatch', 'cityMatch', 'countryMatch'] as const) {
+    for (const field of [
+      'nameSimilarity',
+      'distanceMeters',
+      'addressMatch',
+      'addressSimilarity',
+      'postalCodeMatch',
+      'cityMatch',
+      'countryMatch',
+    ] as const) {
       assert.ok(field in other, `${field} in ${JSON.stringify(other)}`);
     }
     // Both Ibis share the row's postcode and city; only ibis-est is at its address.
@@ -92,7 +179,14 @@ describe('STANDARD mode', () => {
   });
 
   it('matches without coordinates on either side, by name, address and postcode', () => {
-    const result = standard({ id: 'p4', name: 'Hotel St Louis en l Isle', address: '75 rue St-Louis-en-l Ile', postalCode: '75004', city: 'Paris', country: 'France' });
+    const result = standard({
+      id: 'p4',
+      name: 'Hotel St Louis en l Isle',
+      address: '75 rue St-Louis-en-l Ile',
+      postalCode: '75004',
+      city: 'Paris',
+      country: 'France',
+    });
     assert.equal(result.status, 'MATCHED');
     assert.equal(result.referenceHotelId, 'no-pin');
     assert.equal(result.evidence?.distanceMeters, null);
@@ -108,13 +202,27 @@ describe('STANDARD mode', () => {
     const moskva = standard({ id: 'p6', name: 'Gostinitsa Moskva', city: 'Moscow', country: 'Russia', lat: 55.7575, lon: 37.6155 });
     assert.equal(moskva.status, 'MATCHED');
     assert.equal(moskva.referenceHotelId, 'moskva');
-    const muenchen = standard({ id: 'p7', name: 'Hotel Muenchen Palace', address: 'Trogerstrasse 21', country: 'DE', lat: 48.1374, lon: 11.6020 });
+    const muenchen = standard({
+      id: 'p7',
+      name: 'Hotel Muenchen Palace',
+      address: 'Trogerstrasse 21',
+      country: 'DE',
+      lat: 48.1374,
+      lon: 11.602,
+    });
     assert.equal(muenchen.status, 'MATCHED');
     assert.equal(muenchen.referenceHotelId, 'muenchen');
   });
 
   it('leaves a hotel that is not in the reference unmatched', () => {
-    const result = standard({ id: 'p8', name: 'Le Bristol', address: '112 Rue du Faubourg Saint-Honoré', country: 'FR', lat: 48.8718, lon: 2.3147 });
+    const result = standard({
+      id: 'p8',
+      name: 'Le Bristol',
+      address: '112 Rue du Faubourg Saint-Honoré',
+      country: 'FR',
+      lat: 48.8718,
+      lon: 2.3147,
+    });
     assert.equal(result.status, 'UNMATCHED');
     assert.equal(result.referenceHotelId, null);
     assert.equal(result.method, null);
@@ -137,15 +245,20 @@ describe('STANDARD mode', () => {
 describe('places inside places and chains with many outlets', () => {
   // A chain with eight outlets about 2.5 km apart, a hotel with a spa and a bar listed apart.
   const outlets = Array.from({ length: 8 }, (_, i): ReferenceHotel => ({
-    id: `travelstop-${i}`, name: 'TravelStop', country: 'FR', lat: 48.85 + 0.025 * (i % 4), lon: 2.33 + 0.035 * Math.floor(i / 4), supplierCodes: {},
+    id: `travelstop-${i}`,
+    name: 'TravelStop',
+    country: 'FR',
+    lat: 48.85 + 0.025 * (i % 4),
+    lon: 2.33 + 0.035 * Math.floor(i / 4),
+    supplierCodes: {},
   }));
   const places: ReferenceHotel[] = [
     ...reference(),
     ...outlets,
-    { id: 'rex', name: 'Hotel Rex Montparnasse', country: 'FR', lat: 48.8420, lon: 2.3200, supplierCodes: {} },
+    { id: 'rex', name: 'Hotel Rex Montparnasse', country: 'FR', lat: 48.842, lon: 2.32, supplierCodes: {} },
     { id: 'rex-spa', name: 'Spa Nuxe @ Hotel Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3202, supplierCodes: {} },
     { id: 'rex-bar', name: 'Rex Bar (Hotel Rex Montparnasse)', country: 'FR', lat: 48.8419, lon: 2.3199, supplierCodes: {} },
-    { id: 'unique', name: 'Hotel Zephyrine', country: 'FR', lat: 48.8600, lon: 2.3700, supplierCodes: {} },
+    { id: 'unique', name: 'Hotel Zephyrine', country: 'FR', lat: 48.86, lon: 2.37, supplierCodes: {} },
   ];
   const match = (partner: PartnerHotel) => new HotelMatcher(buildMatchingIndex(places), { mode: 'STANDARD' }).match(partner);
 
@@ -158,7 +271,9 @@ describe('places inside places and chains with many outlets', () => {
   });
 
   it('does not match a place to what lies inside it when the reference lacks the place', () => {
-    const withoutHotel = new HotelMatcher(buildMatchingIndex(places.filter((place) => place.id !== 'rex' && place.id !== 'rex-bar')), { mode: 'STANDARD' });
+    const withoutHotel = new HotelMatcher(buildMatchingIndex(places.filter((place) => place.id !== 'rex' && place.id !== 'rex-bar')), {
+      mode: 'STANDARD',
+    });
     const result = withoutHotel.match({ id: 'p', name: 'Rex Montparnasse', country: 'FR', lat: 48.8421, lon: 2.3201 });
     assert.notEqual(result.status, 'MATCHED');
   });
@@ -176,7 +291,7 @@ describe('places inside places and chains with many outlets', () => {
     // 700 m from the nearest outlet, well beyond pin drift: likely another outlet the reference lacks.
     const offOutlet = match({ id: 'p', name: 'Travelstop', country: 'FR', lat: 48.8563, lon: 2.3301 });
     assert.notEqual(offOutlet.status, 'MATCHED');
-    const offUnique = match({ id: 'p', name: 'Hotel Zephyrine', country: 'FR', lat: 48.8663, lon: 2.3700 });
+    const offUnique = match({ id: 'p', name: 'Hotel Zephyrine', country: 'FR', lat: 48.8663, lon: 2.37 });
     assert.deepEqual([offUnique.referenceHotelId, offUnique.status], ['unique', 'REVIEW']);
     assert.ok(offUnique.score > offOutlet.score + 0.15, `${offUnique.score} vs ${offOutlet.score}`);
   });
@@ -215,8 +330,16 @@ describe('the nearest of several namesake outlets', () => {
   });
 
   it('leaves a pin between two outlets of the chain 90 m apart in REVIEW: not one place listed twice', () => {
-    const close: ReferenceHotel[] = [...downtown, { id: 'kopi-e', name: 'Kopitiam Express', country: 'SG', ...at(-120, -110), supplierCodes: {} }];
-    const result = new HotelMatcher(buildMatchingIndex(close), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(-120, -155) });
+    const close: ReferenceHotel[] = [
+      ...downtown,
+      { id: 'kopi-e', name: 'Kopitiam Express', country: 'SG', ...at(-120, -110), supplierCodes: {} },
+    ];
+    const result = new HotelMatcher(buildMatchingIndex(close), { mode: 'STANDARD' }).match({
+      id: 'p',
+      name: 'Kopitiam Express',
+      country: 'SG',
+      ...at(-120, -155),
+    });
     assert.equal(result.status, 'REVIEW');
     assert.match(result.reason ?? '', /ambiguous/);
   });
@@ -228,8 +351,16 @@ describe('the nearest of several namesake outlets', () => {
 
   it("takes an outlet whose name adds where it is as the chain's, and lets distance choose", () => {
     // The row names the chain only; its outlet 30 m away is listed as "Kopitiam Express Telok Ayer".
-    const withBranch = [...downtown, { id: 'kopi-telok', name: 'Kopitiam Express Telok Ayer', country: 'SG', ...at(-400, 400), supplierCodes: {} } as ReferenceHotel];
-    const result = new HotelMatcher(buildMatchingIndex(withBranch), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(-380, 420) });
+    const withBranch = [
+      ...downtown,
+      { id: 'kopi-telok', name: 'Kopitiam Express Telok Ayer', country: 'SG', ...at(-400, 400), supplierCodes: {} } as ReferenceHotel,
+    ];
+    const result = new HotelMatcher(buildMatchingIndex(withBranch), { mode: 'STANDARD' }).match({
+      id: 'p',
+      name: 'Kopitiam Express',
+      country: 'SG',
+      ...at(-380, 420),
+    });
     assert.equal(result.referenceHotelId, 'kopi-telok');
     assert.equal(result.status, 'MATCHED');
   });
@@ -238,10 +369,23 @@ describe('the nearest of several namesake outlets', () => {
     // Eight bare-named outlets within 1 km would fill the blocking shortlist on name alone.
     const crowd: ReferenceHotel[] = [
       ...reference(),
-      ...[150, 250, 350, 450, 550, 650, 750, 850].map((north, k) => ({ id: `nero-${k}`, name: 'Caffè Nero', country: 'GR', lat: 37.98 + north * M, lon: 23.73, supplierCodes: {} })),
+      ...[150, 250, 350, 450, 550, 650, 750, 850].map((north, k) => ({
+        id: `nero-${k}`,
+        name: 'Caffè Nero',
+        country: 'GR',
+        lat: 37.98 + north * M,
+        lon: 23.73,
+        supplierCodes: {},
+      })),
       { id: 'nero-akadimias', name: 'Caffè Nero Akadimias', country: 'GR', lat: 37.98 - 15 * M, lon: 23.73, supplierCodes: {} },
     ];
-    const result = new HotelMatcher(buildMatchingIndex(crowd), { mode: 'STANDARD' }).match({ id: 'p', name: 'Caffe Nero', country: 'GR', lat: 37.98, lon: 23.73 });
+    const result = new HotelMatcher(buildMatchingIndex(crowd), { mode: 'STANDARD' }).match({
+      id: 'p',
+      name: 'Caffe Nero',
+      country: 'GR',
+      lat: 37.98,
+      lon: 23.73,
+    });
     assert.equal(result.referenceHotelId, 'nero-akadimias');
     assert.equal(result.status, 'MATCHED');
   });
@@ -254,7 +398,12 @@ describe('the nearest of several namesake outlets', () => {
       { id: 'bare-b', name: bareName, country: 'SG', ...at(1000, 250), supplierCodes: {} },
       { id: 'at-the-pin', name: outlet, country: 'SG', ...at(1000, -200), supplierCodes: {} },
     ];
-    return new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({ id: 'p', name: row, country: 'SG', ...at(1010, -190) });
+    return new HotelMatcher(buildMatchingIndex(chain), { mode: 'STANDARD' }).match({
+      id: 'p',
+      name: row,
+      country: 'SG',
+      ...at(1010, -190),
+    });
   }
 
   it('never matches a bare outlet 190 m off when an outlet named by where it is stands at the pin: a brand with a number, an outlet in a station, on a street named after a kind of place, a row without the trade', () => {
@@ -272,7 +421,11 @@ describe('the nearest of several namesake outlets', () => {
       // On the labelled sets a bare name and one with place words are as often two places as one:
       // the outlet at the pin is proposed, or the row goes to a reviewer with it as a candidate.
       if (result.status === 'MATCHED') assert.equal(result.referenceHotelName, outlet, `${row} -> ${outlet}`);
-      else assert.ok([result.referenceHotelId, ...result.candidates.map((candidate) => candidate.referenceHotelId)].includes('at-the-pin'), `${row} -> ${outlet}`);
+      else
+        assert.ok(
+          [result.referenceHotelId, ...result.candidates.map((candidate) => candidate.referenceHotelId)].includes('at-the-pin'),
+          `${row} -> ${outlet}`,
+        );
     }
   });
 
@@ -320,8 +473,16 @@ describe('the nearest of several namesake outlets', () => {
   });
 
   it('keeps a far outlet MATCHED when the street or the postcode says which it is, or when no other outlet is near', () => {
-    const addressed: ReferenceHotel[] = downtown.map((hotel) => (hotel.id === 'kopi-c' ? { ...hotel, address: '8 Cross Street', postalCode: '048424' } : hotel));
-    const byAddress = new HotelMatcher(buildMatchingIndex(addressed), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', postalCode: '048424', ...at(0, 450) });
+    const addressed: ReferenceHotel[] = downtown.map((hotel) =>
+      hotel.id === 'kopi-c' ? { ...hotel, address: '8 Cross Street', postalCode: '048424' } : hotel,
+    );
+    const byAddress = new HotelMatcher(buildMatchingIndex(addressed), { mode: 'STANDARD' }).match({
+      id: 'p',
+      name: 'Kopitiam Express',
+      country: 'SG',
+      postalCode: '048424',
+      ...at(0, 450),
+    });
     assert.equal(byAddress.referenceHotelId, 'kopi-c');
     assert.equal(byAddress.status, 'MATCHED');
     // Two outlets 3 km apart: a pin 200 m off the nearer one is drift, not another outlet.
@@ -330,15 +491,28 @@ describe('the nearest of several namesake outlets', () => {
       { id: 'far-a', name: 'Kopitiam Express', country: 'SG', ...at(0, 0), supplierCodes: {} },
       { id: 'far-b', name: 'Kopitiam Express', country: 'SG', ...at(0, 3000), supplierCodes: {} },
     ];
-    const drift = new HotelMatcher(buildMatchingIndex(sparse), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express', country: 'SG', ...at(200, 0) });
+    const drift = new HotelMatcher(buildMatchingIndex(sparse), { mode: 'STANDARD' }).match({
+      id: 'p',
+      name: 'Kopitiam Express',
+      country: 'SG',
+      ...at(200, 0),
+    });
     assert.equal(drift.referenceHotelId, 'far-a');
     assert.notEqual(drift.reason ?? '', "the chain's nearest outlet is 200 m away: the partner's may be one the reference lacks");
   });
 
   it('does not count a look-alike with another name as a namesake', () => {
     // The partner's name fits "Kopitiam Express" better than "Kopitiam Express Raffles": no namesake discount between them.
-    const withBranch = [...downtown, { id: 'kopi-raffles', name: 'Kopitiam Express Raffles', country: 'SG', ...at(60, 0), supplierCodes: {} } as ReferenceHotel];
-    const result = new HotelMatcher(buildMatchingIndex(withBranch), { mode: 'STANDARD' }).match({ id: 'p', name: 'Kopitiam Express Raffles Place', country: 'SG', ...at(50, 0) });
+    const withBranch = [
+      ...downtown,
+      { id: 'kopi-raffles', name: 'Kopitiam Express Raffles', country: 'SG', ...at(60, 0), supplierCodes: {} } as ReferenceHotel,
+    ];
+    const result = new HotelMatcher(buildMatchingIndex(withBranch), { mode: 'STANDARD' }).match({
+      id: 'p',
+      name: 'Kopitiam Express Raffles Place',
+      country: 'SG',
+      ...at(50, 0),
+    });
     assert.equal(result.referenceHotelId, 'kopi-raffles');
   });
 });
@@ -346,7 +520,14 @@ describe('the nearest of several namesake outlets', () => {
 describe('ID_TO_ID mode', () => {
   const matcher = new HotelMatcher(index, { mode: 'ID_TO_ID' });
   it('matches through the supplier code, whatever the name says', () => {
-    const result = matcher.match({ id: 'p1', name: 'Some Other Spelling', supplierCode: 'hotelbeds', supplierHotelId: '222', lat: 48.8804, lon: 2.3553 });
+    const result = matcher.match({
+      id: 'p1',
+      name: 'Some Other Spelling',
+      supplierCode: 'hotelbeds',
+      supplierHotelId: '222',
+      lat: 48.8804,
+      lon: 2.3553,
+    });
     assert.equal(result.status, 'MATCHED');
     assert.equal(result.method, 'ID');
     assert.equal(result.referenceHotelId, 'ibis-nord');
@@ -361,7 +542,14 @@ describe('ID_TO_ID mode', () => {
     assert.match(missing.reason ?? '', /no supplierCode/);
   });
   it('sends a supplier code pointing at a very different hotel far away to REVIEW', () => {
-    const result = matcher.match({ id: 'p4', name: 'Gostinitsa Moskva', supplierCode: 'EXPEDIA', supplierHotelId: 'E-1', lat: 55.7575, lon: 37.6155 });
+    const result = matcher.match({
+      id: 'p4',
+      name: 'Gostinitsa Moskva',
+      supplierCode: 'EXPEDIA',
+      supplierHotelId: 'E-1',
+      lat: 55.7575,
+      lon: 37.6155,
+    });
     assert.equal(result.status, 'REVIEW');
     assert.equal(result.method, 'ID');
   });
@@ -379,7 +567,10 @@ describe('HYBRID mode', () => {
     );
     assert.deepEqual(
       results.map((result) => [result.partnerHotelId, result.method, result.referenceHotelId]),
-      [['by-id', 'ID', 'lutetia'], ['by-name', 'FUZZY', 'lutetia']],
+      [
+        ['by-id', 'ID', 'lutetia'],
+        ['by-name', 'FUZZY', 'lutetia'],
+      ],
     );
   });
 });
@@ -390,19 +581,29 @@ describe('two partner rows claiming one reference hotel', () => {
       index,
       [
         { id: 'a', name: 'Hotel Lutetia', lat: 48.8512, lon: 2.3272, postalCode: '75006' },
-        { id: 'b', name: 'Lutetia Hotel', lat: 48.8513, lon: 2.3270 },
+        { id: 'b', name: 'Lutetia Hotel', lat: 48.8513, lon: 2.327 },
       ],
       { mode: 'STANDARD' },
     );
-    assert.deepEqual(results.map((result) => result.status), ['MATCHED', 'MATCHED']);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['MATCHED', 'MATCHED'],
+    );
     assert.match(results[1]!.reason ?? '', /same hotel as partner row a/);
   });
 
-  const strongClaim = { id: 'strong', name: 'Ibis Paris Gare du Nord', address: '31 Rue de Dunkerque', postalCode: '75010', lat: 48.8804, lon: 2.3553 };
+  const strongClaim = {
+    id: 'strong',
+    name: 'Ibis Paris Gare du Nord',
+    address: '31 Rue de Dunkerque',
+    postalCode: '75010',
+    lat: 48.8804,
+    lon: 2.3553,
+  };
 
   it('sends the weaker claim to REVIEW when no other candidate is convincing', () => {
     // Same name, but 300 m north of the hotel the strong row pins: not a duplicate row.
-    const weakClaim = { id: 'weak', name: 'Ibis Paris Gare du Nord', lat: 48.8830, lon: 2.3553 };
+    const weakClaim = { id: 'weak', name: 'Ibis Paris Gare du Nord', lat: 48.883, lon: 2.3553 };
     assert.equal(standard(weakClaim).status, 'MATCHED');
     const [strong, weak] = mapHotels(index, [strongClaim, weakClaim], { mode: 'STANDARD' });
     assert.deepEqual([strong!.status, strong!.referenceHotelId], ['MATCHED', 'ibis-nord']);
@@ -418,18 +619,28 @@ describe("a result's reference hotel facts", () => {
     for (const mode of ['STANDARD', 'HYBRID'] as const) {
       const result = new HotelMatcher(index, { mode }).match({ ...partner, supplierCode: 'HOTELBEDS', supplierHotelId: '333' });
       assert.equal(result.referenceHotelId, 'ibis-est', mode);
-      assert.deepEqual([result.supplierCodes, result.referenceHotelCity, result.referenceHotelCountryCode], [{ HOTELBEDS: '333' }, 'Paris', 'FR'], mode);
+      assert.deepEqual(
+        [result.supplierCodes, result.referenceHotelCity, result.referenceHotelCountryCode],
+        [{ HOTELBEDS: '333' }, 'Paris', 'FR'],
+        mode,
+      );
     }
     const nowhere = new HotelMatcher(index, { mode: 'STANDARD' }).match({ id: 'x', name: 'Zzyzx Qwerty Lodge', lat: -45, lon: 170 });
     assert.equal(nowhere.status, 'UNMATCHED');
-    assert.deepEqual([nowhere.supplierCodes, nowhere.referenceHotelCity, nowhere.referenceHotelCountryCode], [undefined, undefined, undefined]);
+    assert.deepEqual(
+      [nowhere.supplierCodes, nowhere.referenceHotelCity, nowhere.referenceHotelCountryCode],
+      [undefined, undefined, undefined],
+    );
   });
 });
 
 describe('MappingResult export', () => {
   it('flattens into the export columns', () => {
     const result = standard({ id: 'p1', name: 'Hotel Lutetia', postalCode: '75006', lat: 48.8512, lon: 2.3272 });
-    const row = toExportRow({ ...result, supplierCodes: { HOTELBEDS: '1', EXPEDIA: '2' } }, { mappingJobId: 'job-1', partnerInventoryId: 'inv-1', suppliers: ['expedia'] });
+    const row = toExportRow(
+      { ...result, supplierCodes: { HOTELBEDS: '1', EXPEDIA: '2' } },
+      { mappingJobId: 'job-1', partnerInventoryId: 'inv-1', suppliers: ['expedia'] },
+    );
     assert.deepEqual(Object.keys(row), [...MAPPING_EXPORT_COLUMNS]);
     assert.deepEqual([row.mappingJobId, row.partnerInventoryId, row.supplierCodes], ['job-1', 'inv-1', { EXPEDIA: '2' }]);
     assert.equal(row.partnerHotelName, 'Hotel Lutetia');
@@ -444,7 +655,14 @@ describe('MappingResult export', () => {
 describe('index serialisation', () => {
   it('round-trips to a Buffer and matches the same way', () => {
     const restored = deserializeMatchingIndex(serializeMatchingIndex(index));
-    const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
+    const partner: PartnerHotel = {
+      id: 'p',
+      name: 'ibis gare de l est',
+      lat: 48.8787,
+      lon: 2.3573,
+      supplierCode: 'HOTELBEDS',
+      supplierHotelId: '333',
+    };
     for (const mode of ['STANDARD', 'HYBRID'] as const) {
       assert.deepEqual(new HotelMatcher(restored, { mode }).match(partner), new HotelMatcher(index, { mode }).match(partner));
     }
@@ -461,8 +679,20 @@ describe('index serialisation', () => {
     assert.equal(restored.data.format, index.data.format);
     assert.deepEqual([...restored.data.postalCodeHashes], [...index.data.postalCodeHashes]);
     assert.deepEqual([...restored.data.addressWordsHashes], [...index.data.addressWordsHashes]);
-    const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, postalCode: '75010', address: '197 rue La Fayette', supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
-    assert.deepEqual(new HotelMatcher(restored, { mode: 'HYBRID' }).match(partner), new HotelMatcher(index, { mode: 'HYBRID' }).match(partner));
+    const partner: PartnerHotel = {
+      id: 'p',
+      name: 'ibis gare de l est',
+      lat: 48.8787,
+      lon: 2.3573,
+      postalCode: '75010',
+      address: '197 rue La Fayette',
+      supplierCode: 'HOTELBEDS',
+      supplierHotelId: '333',
+    };
+    assert.deepEqual(
+      new HotelMatcher(restored, { mode: 'HYBRID' }).match(partner),
+      new HotelMatcher(index, { mode: 'HYBRID' }).match(partner),
+    );
   });
   it('rejects a buffer that is not an index', () => {
     assert.throws(() => deserializeMatchingIndex(Buffer.from([1, 2, 3])));
@@ -476,20 +706,37 @@ describe('index shared with worker threads', () => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
     return Object.entries(value).flatMap(([key, field]) => typedArrays(field, `${path}.${key}`));
   }
-  const partner: PartnerHotel = { id: 'p', name: 'ibis gare de l est', lat: 48.8787, lon: 2.3573, supplierCode: 'HOTELBEDS', supplierHotelId: '333' };
+  const partner: PartnerHotel = {
+    id: 'p',
+    name: 'ibis gare de l est',
+    lat: 48.8787,
+    lon: 2.3573,
+    supplierCode: 'HOTELBEDS',
+    supplierHotelId: '333',
+  };
 
   it('puts every typed array in shared memory (posted to a worker, they are not copied), with the same contents, and matches the same way', () => {
     const shared = shareMatchingIndex(index);
     const arrays = typedArrays(shared);
-    assert.ok(arrays.some(([path]) => path === '.supplierHotels.hotels') && arrays.some(([path]) => path === '.names.starts'), arrays.map(([path]) => path).join());
+    assert.ok(
+      arrays.some(([path]) => path === '.supplierHotels.hotels') && arrays.some(([path]) => path === '.names.starts'),
+      arrays.map(([path]) => path).join(),
+    );
     const original = new Map(typedArrays(index.data));
     for (const [path, array] of arrays) {
       assert.ok(array.buffer instanceof SharedArrayBuffer, path);
-      assert.deepEqual(Buffer.from(array.buffer, array.byteOffset, array.byteLength), Buffer.from(original.get(path)!.buffer, original.get(path)!.byteOffset, original.get(path)!.byteLength), path);
+      assert.deepEqual(
+        Buffer.from(array.buffer, array.byteOffset, array.byteLength),
+        Buffer.from(original.get(path)!.buffer, original.get(path)!.byteOffset, original.get(path)!.byteLength),
+        path,
+      );
     }
     assert.deepEqual(new Set(original.keys()), new Set(arrays.map(([path]) => path)));
     for (const mode of ['STANDARD', 'HYBRID'] as const) {
-      assert.deepEqual(new HotelMatcher(new MatchingIndex(shared), { mode }).match(partner), new HotelMatcher(index, { mode }).match(partner));
+      assert.deepEqual(
+        new HotelMatcher(new MatchingIndex(shared), { mode }).match(partner),
+        new HotelMatcher(index, { mode }).match(partner),
+      );
     }
   });
 });

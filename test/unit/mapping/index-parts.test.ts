@@ -61,7 +61,10 @@ describe('MatchingIndexBuilder in parts', () => {
   it.each([0, 1, 1500, 1502, 2000, hotels.length - 1, hotels.length])('builds the same index from two parts split at hotel %i', (at) => {
     const first = builderOf(hotels.slice(0, at));
     const part = shipped(builderOf(hotels.slice(at)));
-    assert.deepEqual(Array.from({ length: part.count }, (_, hotel) => textAt(part.ids, hotel)), hotels.slice(at).map((hotel) => hotel.id));
+    assert.deepEqual(
+      Array.from({ length: part.count }, (_, hotel) => textAt(part.ids, hotel)),
+      hotels.slice(at).map((hotel) => hotel.id),
+    );
     first.appendPart(part);
     assertSameIndex(whole, first.finish(), `split at ${at}`);
   });
@@ -83,24 +86,34 @@ describe('MatchingIndexBuilder in parts', () => {
     });
     assert.equal(elsewhere.length, 1);
     assertSameIndex(whole, index, 'finishWith');
-    assert.ok(index.data.namesakeCounts.some((count) => count > 1), 'some names are shared');
+    assert.ok(
+      index.data.namesakeCounts.some((count) => count > 1),
+      'some names are shared',
+    );
   });
 
   it.each([
     ['rejects', () => Promise.reject(new Error('the worker stopped'))],
-    ['throws', () => {
-      throw new Error('the worker cannot be asked');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('the worker cannot be asked');
+      },
+    ],
     ['gives counts not one per hotel', () => Promise.resolve(new Uint16Array(3))],
-  ])('finishWith counts namesakes itself when counting elsewhere %s', async (_, countElsewhere: (input: NamesakeInput) => Promise<Uint16Array>) => {
-    const first = builderOf(hotels.slice(0, 1600));
-    first.appendPart(shipped(builderOf(hotels.slice(1600))));
-    const index = await first.finishWith(countElsewhere);
-    assertSameIndex(whole, index, 'finishWith, counting failed');
-  });
+  ])(
+    'finishWith counts namesakes itself when counting elsewhere %s',
+    async (_, countElsewhere: (input: NamesakeInput) => Promise<Uint16Array>) => {
+      const first = builderOf(hotels.slice(0, 1600));
+      first.appendPart(shipped(builderOf(hotels.slice(1600))));
+      const index = await first.finishWith(countElsewhere);
+      assertSameIndex(whole, index, 'finishWith, counting failed');
+    },
+  );
 
   it("turns the supplier-code lookup around: each hotel's codes, upper-case and trimmed, and its city as the reference first spells it", () => {
-    const hotelOf = (id: string) => Array.from({ length: whole.size }, (_, hotel) => hotel).find((hotel) => textAt(whole.data.ids, hotel) === id)!;
+    const hotelOf = (id: string) =>
+      Array.from({ length: whole.size }, (_, hotel) => hotel).find((hotel) => textAt(whole.data.ids, hotel) === id)!;
     assert.deepEqual(whole.supplierCodesOf(hotelOf('nul-1')), { HB: 'n1' });
     // case-1 and case-2 both claim HB 77: the lookup holds the later one.
     assert.deepEqual(whole.supplierCodesOf(hotelOf('case-1')), { EXP: 'c1' });
@@ -116,7 +129,10 @@ describe('MatchingIndexBuilder in parts', () => {
     assert.throws(() => parted.add(hotels[10]!), /used up by toPart/);
     assert.throws(() => parted.toPart(), /used up by toPart/);
     assert.throws(() => parted.finish(), /used up by toPart/);
-    await assert.rejects(parted.finishWith(async (input) => namesakeCounts(input)), /used up by toPart/);
+    await assert.rejects(
+      parted.finishWith(async (input) => namesakeCounts(input)),
+      /used up by toPart/,
+    );
     const finished = builderOf(hotels.slice(0, 10));
     finished.finish();
     assert.throws(() => finished.add(hotels[10]!), /used up by finish/);

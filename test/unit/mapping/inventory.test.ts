@@ -30,8 +30,18 @@ describe('reference inventory', () => {
       {
         line: 2,
         hotel: {
-          id: 'r1', name: 'Hotel One', address: '1 Main St', city: 'Paris', region: 'IDF', postalCode: '75001', country: 'France',
-          countryCode: 'FR', lat: 48.86, lon: 2.34, rating: 4, supplierCodes: { HOTELBEDS: '12345', EXPEDIA: '998877' },
+          id: 'r1',
+          name: 'Hotel One',
+          address: '1 Main St',
+          city: 'Paris',
+          region: 'IDF',
+          postalCode: '75001',
+          country: 'France',
+          countryCode: 'FR',
+          lat: 48.86,
+          lon: 2.34,
+          rating: 4,
+          supplierCodes: { HOTELBEDS: '12345', EXPEDIA: '998877' },
         },
       },
       { line: 3, hotel: { id: 'r2', name: 'Hotel Two', city: 'Berlin', country: 'DEU', countryCode: 'DE', supplierCodes: {} } },
@@ -64,7 +74,10 @@ describe('reference inventory', () => {
       [9, 'id "r1" already used on line 2'],
       [10, 'has 7 fields but the header has 6'],
     ]);
-    assert.deepEqual(rows.filter((row) => 'hotel' in row).map((row) => row.line), [2, 11]);
+    assert.deepEqual(
+      rows.filter((row) => 'hotel' in row).map((row) => row.line),
+      [2, 11],
+    );
   });
 
   it('refuses, with line and reason, values too long for any real inventory, control characters, and numbers no one writes', async () => {
@@ -98,7 +111,10 @@ describe('reference inventory', () => {
       [11, 'lat "1e1" is not a number'],
     ]);
     const hotels = rows.flatMap((row) => ('hotel' in row ? [row.hotel] : []));
-    assert.deepEqual(hotels.map((hotel) => hotel.id), ['r2', 'r11', 'r12', 'r13']);
+    assert.deepEqual(
+      hotels.map((hotel) => hotel.id),
+      ['r2', 'r11', 'r12', 'r13'],
+    );
     assert.deepEqual([hotels[1]!.lat, hotels[2]!.lat, hotels[2]!.lon], [48.85, 0.5, -0.5]);
     assert.equal(hotels[3]!.name, 'Tab\tand "quotes"');
   });
@@ -113,7 +129,12 @@ describe('reference inventory', () => {
   it('reads supplier codes as SUPPLIER:hotelId entries split by ";" or "|", the hotel id past the first colon', () => {
     assert.deepEqual(parseSupplierCodes('GTA:G1|TBO:7; ;DERBY:DS:9'), { GTA: 'G1', TBO: '7', DERBY: 'DS:9' });
     assert.deepEqual(parseSupplierCodes(''), {});
-    for (const [text, entry] of [['GTA:', 'GTA:'], [':123', ':123'], ['GTA;TBO:7', 'GTA'], ['TBO:7| : ', ':']]) {
+    for (const [text, entry] of [
+      ['GTA:', 'GTA:'],
+      [':123', ':123'],
+      ['GTA;TBO:7', 'GTA'],
+      ['TBO:7| : ', ':'],
+    ]) {
       assert.throws(() => parseSupplierCodes(text), { message: `supplierCodes entry "${entry}" is not SUPPLIER:hotelId` });
     }
   });
@@ -133,15 +154,36 @@ describe('reference inventory', () => {
 
 describe('partner inventory', () => {
   it('reads supplier code and id, accepts common header spellings and decimal commas', async () => {
-    const csv = 'Hotel ID;Hotel Name;Latitude;Longitude;Zip;Country;Supplier Code;Supplier Hotel ID\nP1;Hôtel A;48,85;2,35;75001;fr;HOTELBEDS;123\n';
+    const csv =
+      'Hotel ID;Hotel Name;Latitude;Longitude;Zip;Country;Supplier Code;Supplier Hotel ID\nP1;Hôtel A;48,85;2,35;75001;fr;HOTELBEDS;123\n';
     const rows = await collect(readPartnerInventory(Buffer.from(csv), 'csv'));
     assert.deepEqual(rows, [
-      { line: 2, hotel: { id: 'P1', name: 'Hôtel A', lat: 48.85, lon: 2.35, postalCode: '75001', country: 'fr', supplierCode: 'HOTELBEDS', supplierHotelId: '123' } },
+      {
+        line: 2,
+        hotel: {
+          id: 'P1',
+          name: 'Hôtel A',
+          lat: 48.85,
+          lon: 2.35,
+          postalCode: '75001',
+          country: 'fr',
+          supplierCode: 'HOTELBEDS',
+          supplierHotelId: '123',
+        },
+      },
     ]);
   });
   it("uses the inventory's supplier when rows only carry a supplier hotel id", async () => {
-    const rows = await collect(readPartnerInventory(Buffer.from('id,name,supplierHotelId\nP1,A,55\nP2,B,\n'), 'csv', { defaultSupplierCode: 'EXPEDIA' }));
-    assert.deepEqual(rows.map((row) => ('hotel' in row ? [row.hotel.supplierCode, row.hotel.supplierHotelId] : row.error)), [['EXPEDIA', '55'], [undefined, undefined]]);
+    const rows = await collect(
+      readPartnerInventory(Buffer.from('id,name,supplierHotelId\nP1,A,55\nP2,B,\n'), 'csv', { defaultSupplierCode: 'EXPEDIA' }),
+    );
+    assert.deepEqual(
+      rows.map((row) => ('hotel' in row ? [row.hotel.supplierCode, row.hotel.supplierHotelId] : row.error)),
+      [
+        ['EXPEDIA', '55'],
+        [undefined, undefined],
+      ],
+    );
   });
 });
 
@@ -153,43 +195,75 @@ describe('an inventory read in two parts (as `npm run map` reads a large referen
   }
 
   it("gives the whole file's rows and errors, the second part's renumbered from the line the first ends on", async () => {
-    const csv = ['id,name,lat,lon', 'r1,One,1,2', 'r2,"Two\nlines",,', 'r3,,,', 'r4,Four,,', 'r5,Bad,north,1', 'r4,Again,,', 'r6,"Six, ""quoted""",,', ''].join('\n');
+    const csv = [
+      'id,name,lat,lon',
+      'r1,One,1,2',
+      'r2,"Two\nlines",,',
+      'r3,,,',
+      'r4,Four,,',
+      'r5,Bad,north,1',
+      'r4,Again,,',
+      'r6,"Six, ""quoted""",,',
+      '',
+    ].join('\n');
     const whole = await collect(readReferenceInventory(Buffer.from(csv), 'csv'));
-    assert.deepEqual(whole.filter((row) => 'error' in row), [
-      { line: 5, error: 'name is missing' },
-      { line: 7, error: 'lat "north" is not a number' },
-      { line: 8, error: 'id "r4" already used on line 6', repeatedId: { id: 'r4', firstLine: 6 } },
-    ]);
+    assert.deepEqual(
+      whole.filter((row) => 'error' in row),
+      [
+        { line: 5, error: 'name is missing' },
+        { line: 7, error: 'lat "north" is not a number' },
+        { line: 8, error: 'id "r4" already used on line 6', repeatedId: { id: 'r4', firstLine: 6 } },
+      ],
+    );
     const at = csv.indexOf('r4,Four');
     let end: { line: number; lineEnd: CsvLineEnd } | undefined;
     const ids = new InventoryIds();
     const first = await collectBatches(
-      readReferenceInventoryBatches(Buffer.from(csv.slice(0, at)), 'csv', { csvOptions: { strict: true, onEnd: (found) => (end = found) }, ids }),
+      readReferenceInventoryBatches(Buffer.from(csv.slice(0, at)), 'csv', {
+        csvOptions: { strict: true, onEnd: (found) => (end = found) },
+        ids,
+      }),
     );
     const part = { ...csvHeaderOf(Buffer.from(csv))!, firstLine: 1 };
-    const second = await collectBatches(readReferenceInventoryBatches(Buffer.from(csv.slice(at)), 'csv', { csvOptions: { strict: true, part } }));
+    const second = await collectBatches(
+      readReferenceInventoryBatches(Buffer.from(csv.slice(at)), 'csv', { csvOptions: { strict: true, part } }),
+    );
     assert.equal(end?.line, 6);
-    const renumbered = second.map((row): InventoryRow<ReferenceHotel> => ('error' in row ? rowErrorInFile(row, end!.line) : { ...row, line: row.line + end!.line - 1 }));
+    const renumbered = second.map((row): InventoryRow<ReferenceHotel> =>
+      'error' in row ? rowErrorInFile(row, end!.line) : { ...row, line: row.line + end!.line - 1 },
+    );
     assert.deepEqual([...first, ...renumbered], whole);
     assert.equal(ids.lineOf('r2'), 3);
     assert.equal(ids.lineOf('r4'), undefined, 'the second part has ids of its own');
   });
 
   it('renumbers only the lines of an error, whatever the id or the message holds', () => {
-    const repeated = { line: 3, error: 'id "a" already used on line 2" already used on line 1', repeatedId: { id: 'a" already used on line 2', firstLine: 1 } };
+    const repeated = {
+      line: 3,
+      error: 'id "a" already used on line 2" already used on line 1',
+      repeatedId: { id: 'a" already used on line 2', firstLine: 1 },
+    };
     assert.deepEqual(rowErrorInFile(repeated, 10), {
       line: 12,
       error: 'id "a" already used on line 2" already used on line 10',
       repeatedId: { id: 'a" already used on line 2', firstLine: 10 },
     });
-    assert.deepEqual(rowErrorInFile({ line: 1, error: 'lat "line 4" is not a number' }, 10), { line: 10, error: 'lat "line 4" is not a number' });
-    assert.deepEqual(rowErrorInFile({ line: 2, error: 'id "b" already used on line 1' }, 10), { line: 11, error: 'id "b" already used on line 1' }, 'a message is not parsed');
+    assert.deepEqual(rowErrorInFile({ line: 1, error: 'lat "line 4" is not a number' }, 10), {
+      line: 10,
+      error: 'lat "line 4" is not a number',
+    });
+    assert.deepEqual(
+      rowErrorInFile({ line: 2, error: 'id "b" already used on line 1' }, 10),
+      { line: 11, error: 'id "b" already used on line 1' },
+      'a message is not parsed',
+    );
   });
 });
 
 describe('JSON and JSON Lines inventories', () => {
   it('name a rejected element of a JSON array by its index (from 0), also when the whole array is one line', async () => {
-    const json = '[{"id":"A","name":"One"},{"id":"B"},{"id":"C","name":"Three","lat":95,"lon":0},"oops",{"id":"A","name":"Again"},{"id":"D","name":"Four"}]';
+    const json =
+      '[{"id":"A","name":"One"},{"id":"B"},{"id":"C","name":"Three","lat":95,"lon":0},"oops",{"id":"A","name":"Again"},{"id":"D","name":"Four"}]';
     const rows = await collect(readPartnerInventory(Buffer.from(json), 'json'));
     assert.deepEqual(rows, [
       { line: 1, hotel: { id: 'A', name: 'One' } },
@@ -232,11 +306,17 @@ describe('JSON and JSON Lines inventories', () => {
   });
 
   it('take supplier codes as text or an object, nothing else', async () => {
-    const jsonl = '{"id":"r1","name":"A","supplierCodes":{"GTA":"G1"}}\n{"id":"r2","name":"B","supplierCodes":"GTA:G2"}\n{"id":"r3","name":"C","supplierCodes":7}\n{"id":"r4","name":"D","supplierCodes":["GTA:G4"]}\n';
+    const jsonl =
+      '{"id":"r1","name":"A","supplierCodes":{"GTA":"G1"}}\n{"id":"r2","name":"B","supplierCodes":"GTA:G2"}\n{"id":"r3","name":"C","supplierCodes":7}\n{"id":"r4","name":"D","supplierCodes":["GTA:G4"]}\n';
     const rows = await collect(readReferenceInventory(Buffer.from(jsonl), 'jsonl'));
     assert.deepEqual(
       rows.map((row) => ('hotel' in row ? row.hotel.supplierCodes : row.error)),
-      [{ GTA: 'G1' }, { GTA: 'G2' }, 'supplierCodes must be text or an object, not a number', 'supplierCodes must be text or an object, not an array'],
+      [
+        { GTA: 'G1' },
+        { GTA: 'G2' },
+        'supplierCodes must be text or an object, not a number',
+        'supplierCodes must be text or an object, not an array',
+      ],
     );
   });
 });

@@ -2,7 +2,14 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { buildMatchingIndex, HotelMatcher, MATCH_MODEL, type PartnerHotel, type ReferenceHotel } from '../../../shared/mapping';
 import { textAt } from '../../../shared/mapping/columns';
-import { ASSESSED_CANDIDATES, DECISION_FEATURES, MatchDecision, shareProbabilities, vetoOf, type DecisionFeature } from '../../../shared/mapping/match-decision';
+import {
+  ASSESSED_CANDIDATES,
+  DECISION_FEATURES,
+  MatchDecision,
+  shareProbabilities,
+  vetoOf,
+  type DecisionFeature,
+} from '../../../shared/mapping/match-decision';
 import { preparePartner } from '../../../shared/mapping/partner-row';
 
 /** Metres north and east of (48.85, 2.35) in degrees. */
@@ -11,9 +18,27 @@ const at = (north: number, east: number) => ({ lat: 48.85 + north * M, lon: 2.35
 
 function reference(): ReferenceHotel[] {
   const hotels: ReferenceHotel[] = [
-    { id: 'lutetia', name: 'Hotel Lutetia', address: '45 Boulevard Raspail', postalCode: '75006', city: 'Paris', country: 'FR', ...at(0, 0), rating: 5, supplierCodes: {} },
+    {
+      id: 'lutetia',
+      name: 'Hotel Lutetia',
+      address: '45 Boulevard Raspail',
+      postalCode: '75006',
+      city: 'Paris',
+      country: 'FR',
+      ...at(0, 0),
+      rating: 5,
+      supplierCodes: {},
+    },
     { id: 'rex', name: 'Rex Montparnasse', postalCode: '75014', city: 'Paris', country: 'FR', ...at(2000, 0), supplierCodes: {} },
-    { id: 'rex-spa', name: 'Spa Nuxe @ Rex Montparnasse', postalCode: '75014', city: 'Paris', country: 'FR', ...at(2010, 0), supplierCodes: {} },
+    {
+      id: 'rex-spa',
+      name: 'Spa Nuxe @ Rex Montparnasse',
+      postalCode: '75014',
+      city: 'Paris',
+      country: 'FR',
+      ...at(2010, 0),
+      supplierCodes: {},
+    },
     { id: 'marina', name: 'MarinaBay Sands Club', country: 'FR', ...at(4000, 0), supplierCodes: {} },
     { id: 'kopi-a', name: 'Kopitiam Express', country: 'FR', ...at(6000, 0), supplierCodes: {} },
     { id: 'kopi-b', name: 'Kopitiam Express', country: 'FR', ...at(6150, 0), supplierCodes: {} },
@@ -21,7 +46,16 @@ function reference(): ReferenceHotel[] {
     { id: 'cashew-gym', name: 'Cashew Heights Gym', country: 'FR', ...at(8020, 0), supplierCodes: {} },
   ];
   // Fillers: common words ("Hotel", "Paris") are common here too, and a crowded block near Lutetia.
-  for (let i = 0; i < 40; i++) hotels.push({ id: `filler-${i}`, name: `Hotel Paris ${['Royal', 'Garden', 'Central', 'Plaza'][i % 4]} ${i}`, postalCode: '75006', city: 'Paris', country: 'FR', ...at(30 + (i % 8) * 25, 30 + Math.floor(i / 8) * 40), supplierCodes: {} });
+  for (let i = 0; i < 40; i++)
+    hotels.push({
+      id: `filler-${i}`,
+      name: `Hotel Paris ${['Royal', 'Garden', 'Central', 'Plaza'][i % 4]} ${i}`,
+      postalCode: '75006',
+      city: 'Paris',
+      country: 'FR',
+      ...at(30 + (i % 8) * 25, 30 + Math.floor(i / 8) * 40),
+      supplierCodes: {},
+    });
   return hotels;
 }
 
@@ -34,7 +68,10 @@ function features(row: PartnerHotel, by: HotelMatcher = matcher): Map<string, Re
   const buffers = Array.from({ length: ASSESSED_CANDIDATES }, () => new Float64Array(DECISION_FEATURES.length));
   const vectors = by.decision.featureVectors(partner, ranked, outlets, buffers);
   return new Map(
-    vectors.map((vector, k) => [textAt(by.index.data.ids, ranked[k]!.hotel), Object.fromEntries(DECISION_FEATURES.map((name, f) => [name, vector[f]!])) as Record<DecisionFeature, number>]),
+    vectors.map((vector, k) => [
+      textAt(by.index.data.ids, ranked[k]!.hotel),
+      Object.fromEntries(DECISION_FEATURES.map((name, f) => [name, vector[f]!])) as Record<DecisionFeature, number>,
+    ]),
   );
 }
 
@@ -49,7 +86,9 @@ describe('the match model', () => {
     // Spread: arrays of an imported JSON module come from another realm than the test's.
     assert.deepEqual([...MATCH_MODEL.features], [...DECISION_FEATURES]);
     assert.ok(MATCH_MODEL.trees.length > 0);
-    assert.ok(MATCH_MODEL.reviewThreshold > 0 && MATCH_MODEL.reviewThreshold < MATCH_MODEL.matchThreshold && MATCH_MODEL.matchThreshold < 1);
+    assert.ok(
+      MATCH_MODEL.reviewThreshold > 0 && MATCH_MODEL.reviewThreshold < MATCH_MODEL.matchThreshold && MATCH_MODEL.matchThreshold < 1,
+    );
     assert.equal(matcher.thresholds.match, MATCH_MODEL.matchThreshold);
   });
 
@@ -59,7 +98,8 @@ describe('the match model', () => {
 
   it('gives a probability between 0 and 1 to each candidate, the runners-up too', () => {
     const result = matcher.match({ id: 'p', name: 'Kopitiam Express', country: 'FR', ...at(6070, 0) });
-    for (const score of [result.score, ...result.candidates.map((candidate) => candidate.score)]) assert.ok(score >= 0 && score <= 1, String(score));
+    for (const score of [result.score, ...result.candidates.map((candidate) => candidate.score)])
+      assert.ok(score >= 0 && score <= 1, String(score));
   });
 });
 
@@ -131,7 +171,16 @@ describe('decision features: the names', () => {
 
 describe('decision features: the place', () => {
   it('distance as log10(1 + metres), postcode, street and house number, city, country, rating', () => {
-    const row: PartnerHotel = { id: 'p', name: 'Lutetia', address: 'Boulevard Raspail 45', postalCode: '75 006', city: 'Paris', country: 'France', rating: 4, ...at(99, 0) };
+    const row: PartnerHotel = {
+      id: 'p',
+      name: 'Lutetia',
+      address: 'Boulevard Raspail 45',
+      postalCode: '75 006',
+      city: 'Paris',
+      country: 'France',
+      rating: 4,
+      ...at(99, 0),
+    };
     const x = featuresOf(row, 'lutetia');
     assert.ok(Math.abs(x.distance - 2) < 0.01, String(x.distance));
     assert.equal(x.postcode, 1);
@@ -147,7 +196,16 @@ describe('decision features: the place', () => {
 
   it('what a side lacks is missing (NaN), never a mismatch', () => {
     const x = featuresOf({ id: 'p', name: 'Hotel Lutetia', country: 'FR' }, 'lutetia');
-    for (const feature of ['distance', 'postcode', 'postcodeSharing', 'streetSimilarity', 'houseNumberAgrees', 'city', 'ratingDifference', 'distanceRank'] as const) {
+    for (const feature of [
+      'distance',
+      'postcode',
+      'postcodeSharing',
+      'streetSimilarity',
+      'houseNumberAgrees',
+      'city',
+      'ratingDifference',
+      'distanceRank',
+    ] as const) {
       assert.ok(Number.isNaN(x[feature]), feature);
     }
     assert.deepEqual([x.partnerHasPin, x.partnerHasAddress, x.partnerHasPostcode], [0, 0, 0]);
@@ -156,9 +214,12 @@ describe('decision features: the place', () => {
   it('a postcode one character off is a neighbour; another is a mismatch; a different house number disagrees', () => {
     assert.equal(featuresOf({ id: 'p', name: 'Hotel Lutetia', postalCode: '75007', country: 'FR', ...at(10, 0) }, 'lutetia').postcode, 0.5);
     assert.equal(featuresOf({ id: 'p', name: 'Hotel Lutetia', postalCode: '13001', country: 'FR', ...at(10, 0) }, 'lutetia').postcode, 0);
-    assert.equal(featuresOf({ id: 'p', name: 'Hotel Lutetia', address: '12 Boulevard Raspail', country: 'FR', ...at(10, 0) }, 'lutetia').houseNumberAgrees, 0);
+    assert.equal(
+      featuresOf({ id: 'p', name: 'Hotel Lutetia', address: '12 Boulevard Raspail', country: 'FR', ...at(10, 0) }, 'lutetia')
+        .houseNumberAgrees,
+      0,
+    );
   });
-
 });
 
 describe('decision features: the neighbourhood', () => {
@@ -201,11 +262,35 @@ describe('decision features: the neighbourhood', () => {
 describe('probabilities shared among candidates', () => {
   it('two likely candidates that are two places share; one place listed twice does not', () => {
     // Odds 4 and 4 against "none of them" at 1: 4 / 9 each.
-    assert.deepEqual(shareProbabilities([0.8, 0.8], [[false, false], [false, false]]).map((p) => p.toFixed(4)), ['0.4444', '0.4444']);
-    assert.deepEqual(shareProbabilities([0.8, 0.8], [[false, true], [true, false]]), [0.8, 0.8]);
+    assert.deepEqual(
+      shareProbabilities(
+        [0.8, 0.8],
+        [
+          [false, false],
+          [false, false],
+        ],
+      ).map((p) => p.toFixed(4)),
+      ['0.4444', '0.4444'],
+    );
+    assert.deepEqual(
+      shareProbabilities(
+        [0.8, 0.8],
+        [
+          [false, true],
+          [true, false],
+        ],
+      ),
+      [0.8, 0.8],
+    );
     // A lone candidate keeps its probability; a clearly stronger one most of it.
     assert.deepEqual(shareProbabilities([0.6], [[false]]), [0.6]);
-    const [strong, weak] = shareProbabilities([0.99, 0.2], [[false, false], [false, false]]);
+    const [strong, weak] = shareProbabilities(
+      [0.99, 0.2],
+      [
+        [false, false],
+        [false, false],
+      ],
+    );
     assert.ok(strong! > 0.98 && weak! < 0.01, `${strong} ${weak}`);
   });
 

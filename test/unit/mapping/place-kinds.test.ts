@@ -8,7 +8,12 @@ import { differentKindWord, isCategoryTail, locatesAnOutlet } from '../../../sha
 /** Both names' words and the words each lacks from the other, as compareNames would split them. */
 function kindOf(a: string, b: string): string | undefined {
   const [wordsA, wordsB] = [a.split(' '), b.split(' ')];
-  return differentKindWord(wordsA, wordsA.filter((w) => !wordsB.includes(w)), wordsB, wordsB.filter((w) => !wordsA.includes(w)));
+  return differentKindWord(
+    wordsA,
+    wordsA.filter((w) => !wordsB.includes(w)),
+    wordsB,
+    wordsB.filter((w) => !wordsA.includes(w)),
+  );
 }
 
 describe('differentKindWord', () => {
@@ -88,11 +93,16 @@ describe('locatesAnOutlet', () => {
 
 describe('matching with kind-of-place words', () => {
   const places: ReferenceHotel[] = [
-    { id: 'heights', name: 'Cashew Heights', country: 'SG', lat: 1.3700, lon: 103.7700, supplierCodes: {} },
+    { id: 'heights', name: 'Cashew Heights', country: 'SG', lat: 1.37, lon: 103.77, supplierCodes: {} },
     { id: 'gym', name: 'Cashew Heights Gym', country: 'SG', lat: 1.3702, lon: 103.7701, supplierCodes: {} },
-    { id: 'komala', name: 'Komala Vilas', address: '76 Serangoon Road', country: 'SG', lat: 1.3060, lon: 103.8520, supplierCodes: {} },
+    { id: 'komala', name: 'Komala Vilas', address: '76 Serangoon Road', country: 'SG', lat: 1.306, lon: 103.852, supplierCodes: {} },
     ...Array.from({ length: 40 }, (_, i): ReferenceHotel => ({
-      id: `filler-${i}`, name: `Filler Place ${['North', 'South', 'East', 'West'][i % 4]} ${i}`, country: 'SG', lat: 1.30 + i / 1000, lon: 103.80 + i / 1000, supplierCodes: {},
+      id: `filler-${i}`,
+      name: `Filler Place ${['North', 'South', 'East', 'West'][i % 4]} ${i}`,
+      country: 'SG',
+      lat: 1.3 + i / 1000,
+      lon: 103.8 + i / 1000,
+      supplierCodes: {},
     })),
   ];
   const matcher = (reference: ReferenceHotel[]) => new HotelMatcher(buildMatchingIndex(reference), { mode: 'STANDARD' });
@@ -100,35 +110,85 @@ describe('matching with kind-of-place words', () => {
 
   it('matches each of a place and its part to itself', () => {
     assert.equal(matcher(places).match(row('Cashew Heights Gym', 1.3702, 103.7701)).referenceHotelId, 'gym');
-    const heights = matcher(places).match(row('Cashew Heights', 1.3701, 103.7700));
+    const heights = matcher(places).match(row('Cashew Heights', 1.3701, 103.77));
     assert.equal(heights.referenceHotelId, 'heights');
     assert.equal(heights.status, 'MATCHED');
   });
 
   it('refuses the part for the place when the reference lacks the place, and tells the reviewer why', () => {
-    const result = matcher(places.filter((place) => place.id !== 'heights')).match(row('Cashew Heights', 1.3701, 103.7700));
+    const result = matcher(places.filter((place) => place.id !== 'heights')).match(row('Cashew Heights', 1.3701, 103.77));
     assert.notEqual(result.status, 'MATCHED');
     assert.match(result.reason ?? '', /extra word "gym" names a different kind of place/);
   });
 
   it('sends a part sharing the address and postcode of the place it is part of to REVIEW, not MATCHED', () => {
-    const pool: ReferenceHotel = { id: 'pool', name: 'Dairy Vale Estate Swimming Pool', address: '7 Dairy Vale Road', postalCode: '679876', country: 'SG', lat: 1.3600, lon: 103.7700, supplierCodes: {} };
-    const result = matcher([...places, pool]).match({ ...row('Dairy Vale Estate', 1.3601, 103.7701), address: '7 Dairy Vale Road', postalCode: '679876' });
+    const pool: ReferenceHotel = {
+      id: 'pool',
+      name: 'Dairy Vale Estate Swimming Pool',
+      address: '7 Dairy Vale Road',
+      postalCode: '679876',
+      country: 'SG',
+      lat: 1.36,
+      lon: 103.77,
+      supplierCodes: {},
+    };
+    const result = matcher([...places, pool]).match({
+      ...row('Dairy Vale Estate', 1.3601, 103.7701),
+      address: '7 Dairy Vale Road',
+      postalCode: '679876',
+    });
     assert.equal(result.status, 'REVIEW');
     assert.equal(result.referenceHotelId, 'pool');
-    assert.match(result.reason ?? '', /extra word "swimming" names a different kind of place|extra word "pool" names a different kind of place/);
+    assert.match(
+      result.reason ?? '',
+      /extra word "swimming" names a different kind of place|extra word "pool" names a different kind of place/,
+    );
   });
 
   it('sends a part named before the place, as French or Dutch write it, to REVIEW too', () => {
-    const school: ReferenceHotel = { id: 'school', name: 'École Camping Venorsa', address: '3 Rue Haute', postalCode: '75011', country: 'FR', lat: 48.86, lon: 2.38, supplierCodes: {} };
-    const result = matcher([...places, school]).match({ id: 'p', name: 'Camping Venorsa', address: '3 Rue Haute', postalCode: '75011', country: 'FR', lat: 48.8601, lon: 2.3801 });
+    const school: ReferenceHotel = {
+      id: 'school',
+      name: 'École Camping Venorsa',
+      address: '3 Rue Haute',
+      postalCode: '75011',
+      country: 'FR',
+      lat: 48.86,
+      lon: 2.38,
+      supplierCodes: {},
+    };
+    const result = matcher([...places, school]).match({
+      id: 'p',
+      name: 'Camping Venorsa',
+      address: '3 Rue Haute',
+      postalCode: '75011',
+      country: 'FR',
+      lat: 48.8601,
+      lon: 2.3801,
+    });
     assert.equal(result.status, 'REVIEW');
     assert.match(result.reason ?? '', /extra word "ecole"/);
   });
 
   it('only lowers a candidate whose kind word sits inside the name, where it may be where the place is', () => {
-    const hotel: ReferenceHotel = { id: 'ramada', name: 'Ramada Station Luxembourg', address: '12 Rue de la Gare', postalCode: '1611', country: 'LU', lat: 49.6, lon: 6.13, supplierCodes: {} };
-    const result = matcher([...places, hotel]).match({ id: 'p', name: 'Ramada Luxembourg', address: '12 Rue de la Gare', postalCode: '1611', country: 'LU', lat: 49.6001, lon: 6.1301 });
+    const hotel: ReferenceHotel = {
+      id: 'ramada',
+      name: 'Ramada Station Luxembourg',
+      address: '12 Rue de la Gare',
+      postalCode: '1611',
+      country: 'LU',
+      lat: 49.6,
+      lon: 6.13,
+      supplierCodes: {},
+    };
+    const result = matcher([...places, hotel]).match({
+      id: 'p',
+      name: 'Ramada Luxembourg',
+      address: '12 Rue de la Gare',
+      postalCode: '1611',
+      country: 'LU',
+      lat: 49.6001,
+      lon: 6.1301,
+    });
     assert.equal(result.referenceHotelId, 'ramada');
     assert.equal(result.status, 'MATCHED');
   });

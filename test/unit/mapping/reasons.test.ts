@@ -2,10 +2,22 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from '@jest/globals';
-import { PLAUSIBLE_SCORE, REASON_CODE_MEANINGS, REASON_CODES, REASONS, reasonCodeOf, type ReasonCode } from '../../../shared/mapping/reasons';
+import {
+  PLAUSIBLE_SCORE,
+  REASON_CODE_MEANINGS,
+  REASON_CODES,
+  REASONS,
+  reasonCodeOf,
+  type ReasonCode,
+} from '../../../shared/mapping/reasons';
 
 const candidate = { referenceHotelId: 'r2', referenceHotelName: 'Other', score: 0.2, nameSimilarity: 0.5, distanceMeters: 40 };
-const row = (status: 'REVIEW' | 'UNMATCHED' | 'MATCHED', reason?: string, candidates = [candidate], method: 'FUZZY' | 'ID' | 'MANUAL' | null = 'FUZZY') => ({ status, method, reason, candidates, score: 0.2 });
+const row = (
+  status: 'REVIEW' | 'UNMATCHED' | 'MATCHED',
+  reason?: string,
+  candidates = [candidate],
+  method: 'FUZZY' | 'ID' | 'MANUAL' | null = 'FUZZY',
+) => ({ status, method, reason, candidates, score: 0.2 });
 
 describe('reasonCodeOf', () => {
   it('gives every text the engine writes its code', () => {
@@ -25,7 +37,11 @@ describe('reasonCodeOf', () => {
 
   it('tells an unmatched row with no candidate from one whose best candidate was too weak, whatever its text', () => {
     assert.equal(reasonCodeOf(row('UNMATCHED', undefined, [])), 'NO_CANDIDATES');
-    assert.equal(reasonCodeOf({ ...row('UNMATCHED', undefined), score: PLAUSIBLE_SCORE / 2 }), 'NO_CANDIDATES', 'a candidate no more likely than that is none');
+    assert.equal(
+      reasonCodeOf({ ...row('UNMATCHED', undefined), score: PLAUSIBLE_SCORE / 2 }),
+      'NO_CANDIDATES',
+      'a candidate no more likely than that is none',
+    );
     assert.equal(reasonCodeOf({ ...row('UNMATCHED', undefined), score: PLAUSIBLE_SCORE }), 'BELOW_THRESHOLD');
     assert.equal(reasonCodeOf(row('UNMATCHED', REASONS.differentKind('spa'))), 'DIFFERENT_KIND_OF_PLACE');
     assert.equal(reasonCodeOf(row('UNMATCHED', REASONS.supplierCodeNotFound('EXPEDIA', '9'), [], 'ID')), 'SUPPLIER_CODE_NOT_FOUND');

@@ -49,7 +49,8 @@ describe('boosted trees', () => {
     const labels = Uint8Array.from(features, (x) => (x[0]! + x[1]! > 0.3 ? 1 : 0));
     const first = JSON.stringify(trainBoostedTrees({ features, labels }, ['a', 'b'], small));
     assert.equal(JSON.stringify(trainBoostedTrees({ features, labels }, ['a', 'b'], small)), first);
-    for (const tree of JSON.parse(first).trees) for (const value of tree.value) assert.ok(String(Math.abs(value)).replace(/^0\.0*|\.|e.*$/g, '').length <= 6, String(value));
+    for (const tree of JSON.parse(first).trees)
+      for (const value of tree.value) assert.ok(String(Math.abs(value)).replace(/^0\.0*|\.|e.*$/g, '').length <= 6, String(value));
   });
 });
 
@@ -57,7 +58,10 @@ describe('boosted trees', () => {
 function writeLabelledSets(): string {
   const directory = mkdtempSync(path.join(tmpdir(), 'labelled-sets-'));
   const header = 'id,name,address,city,postalCode,country,lat,lon,rating';
-  for (const [set, lat] of [['north', 52.5], ['south', 41.4]] as const) {
+  for (const [set, lat] of [
+    ['north', 52.5],
+    ['south', 41.4],
+  ] as const) {
     const folder = path.join(directory, `poi-matching-${set}`);
     mkdirSync(folder);
     const reference: string[] = [header];
@@ -72,7 +76,9 @@ function writeLabelledSets(): string {
       // Two rows in three are the same place, 10 to 40 m off; the others are a place the reference lacks, next door.
       if (k % 3 === 2) partner.push(`P-${set}-${k},${words[(k + 5) % 12]} Corner ${k},,City,,DE,${placeLat + 0.0001},${placeLon},`);
       else {
-        partner.push(`P-${set}-${k},${k % 4 === 0 ? name.toUpperCase() : name},,City,,DE,${placeLat + 0.0001 * (1 + (k % 4))},${placeLon},`);
+        partner.push(
+          `P-${set}-${k},${k % 4 === 0 ? name.toUpperCase() : name},,City,,DE,${placeLat + 0.0001 * (1 + (k % 4))},${placeLon},`,
+        );
         truth.push(`P-${set}-${k},R-${set}-${k}`);
       }
     }
@@ -89,7 +95,15 @@ describe('training the match model (npm run train:matcher, on a small subset)', 
     const labelled = await loadLabelledSets(['north', 'south'], directory);
     const sets = labelled.map((set) => trainingSetOf(set));
     const first = fitModel(sets, small);
-    assert.equal(JSON.stringify(fitModel(labelled.map((set) => trainingSetOf(set)), small)), JSON.stringify(first));
+    assert.equal(
+      JSON.stringify(
+        fitModel(
+          labelled.map((set) => trainingSetOf(set)),
+          small,
+        ),
+      ),
+      JSON.stringify(first),
+    );
 
     // A feature left out (to measure what it is worth) is missing from every row; a name that is no feature is refused.
     const withoutDistance = trainingSetOf(labelled[0]!, 'as given', undefined, ['distance']);
@@ -99,7 +113,10 @@ describe('training the match model (npm run train:matcher, on a small subset)', 
     assert.throws(() => trainingSetOf(labelled[0]!, 'as given', undefined, ['pinDistance']), /not a feature/);
 
     const loo = leaveOneSetOut(sets, small);
-    assert.deepEqual(loo.sets.map((set) => set.name), ['north', 'south']);
+    assert.deepEqual(
+      loo.sets.map((set) => set.name),
+      ['north', 'south'],
+    );
     assert.ok(loo.matchThreshold >= 0.05 && loo.matchThreshold <= 0.95);
     for (const fold of loo.sets) {
       assert.ok(fold.scores.f1 > 0.9, `${fold.name}: ${JSON.stringify(fold.scores)}`);
@@ -107,10 +124,18 @@ describe('training the match model (npm run train:matcher, on a small subset)', 
       assert.equal(fold.model.reviewThreshold, Math.min(REVIEW_FLOOR, loo.matchThreshold));
       // The engine, given the fold's model, decides as the replay did.
       const set = sets.find((candidate) => candidate.name === fold.name)!;
-      const results = mapHotels(set.index, set.rows.map((row) => row.input), { mode: 'STANDARD' }, fold.model);
+      const results = mapHotels(
+        set.index,
+        set.rows.map((row) => row.input),
+        { mode: 'STANDARD' },
+        fold.model,
+      );
       const matched = results.filter((result) => result.status === 'MATCHED');
       assert.equal(matched.length, fold.scores.matched);
-      assert.equal(matched.filter((result) => set.truth.get(result.partnerHotelId)?.has(result.referenceHotelId!)).length, fold.scores.correct);
+      assert.equal(
+        matched.filter((result) => set.truth.get(result.partnerHotelId)?.has(result.referenceHotelId!)).length,
+        fold.scores.correct,
+      );
     }
   });
 });

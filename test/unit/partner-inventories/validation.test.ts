@@ -5,7 +5,13 @@ import { describe, it } from '@jest/globals';
 import type { PartnerHotel } from '../../../shared/mapping';
 import { DomainError } from '../../../shared/platform/errors';
 import type { ObjectStore } from '../../../shared/platform/objects/object-store';
-import { chunkRowRange, inventoryChunkRows, REJECTED_SAMPLE_SIZE, type PartnerInventory, type RejectedRow } from '../../../shared/partner-inventories/inventory';
+import {
+  chunkRowRange,
+  inventoryChunkRows,
+  REJECTED_SAMPLE_SIZE,
+  type PartnerInventory,
+  type RejectedRow,
+} from '../../../shared/partner-inventories/inventory';
 import { readInventoryChunk, readInventoryFile, writeValidatedRows } from '../../../shared/partner-inventories/validation';
 
 /** The object store port, in memory: what validation writes and the chunk reader reads. */
@@ -73,13 +79,22 @@ async function refusedAsInvalid(attempt: Promise<unknown>, message: string | Reg
   });
 }
 
-const hotels = (count: number): PartnerHotel[] => Array.from({ length: count }, (_, i) => ({ id: `p${i}`, name: `Hotel ${i}`, country: 'FR' }));
+const hotels = (count: number): PartnerHotel[] =>
+  Array.from({ length: count }, (_, i) => ({ id: `p${i}`, name: `Hotel ${i}`, country: 'FR' }));
 
 describe('reading an inventory file', () => {
   it('keeps the good rows and reports each bad one with its line and reason', async () => {
     const { hotels: good, rejected } = await readInventoryFile(
       inventory(),
-      csv('id,name,city,lat,lon', 'p1,Hotel One,Paris,48.86,2.34', ',No id,Paris,,', 'p3,,Paris,,', 'p4,Bad pin,Paris,north,2', 'p1,Again,Paris,,', 'p6,Hotel Six,Lyon,,'),
+      csv(
+        'id,name,city,lat,lon',
+        'p1,Hotel One,Paris,48.86,2.34',
+        ',No id,Paris,,',
+        'p3,,Paris,,',
+        'p4,Bad pin,Paris,north,2',
+        'p1,Again,Paris,,',
+        'p6,Hotel Six,Lyon,,',
+      ),
     );
     assert.deepEqual(good, [
       { id: 'p1', name: 'Hotel One', city: 'Paris', lat: 48.86, lon: 2.34 },
@@ -127,7 +142,10 @@ describe('reading an inventory file', () => {
       readInventoryFile(inventory({ format: 'json' }), Buffer.from('{"id":"p1","name":"One"}')),
       'The file cannot be read: a JSON file must hold an array of objects',
     );
-    await refusedAsInvalid(readInventoryFile(inventory(), csv('id,name,id', 'p1,One,p1')), /^The file cannot be read: column "id" appears twice/);
+    await refusedAsInvalid(
+      readInventoryFile(inventory(), csv('id,name,id', 'p1,One,p1')),
+      /^The file cannot be read: column "id" appears twice/,
+    );
     await refusedAsInvalid(readInventoryFile(inventory({ format: 'xlsx' }), Buffer.from('not a workbook')), /^The file cannot be read: /);
   });
 });
@@ -148,13 +166,23 @@ describe('writing the validated rows', () => {
     inFileOrder[7] = { ...inFileOrder[7]!, id: 'p\u{1F600}' };
     inFileOrder[8] = { ...inFileOrder[8]!, id: 'p\uFF21' };
     const rows = inUtf8Order(inFileOrder, (row) => row.id, 1);
-    assert.deepEqual(rows.slice(-2).map((row) => row.id), ['p\uFF21', 'p\u{1F600}'], 'by bytes, not UTF-16 code units');
+    assert.deepEqual(
+      rows.slice(-2).map((row) => row.id),
+      ['p\uFF21', 'p\u{1F600}'],
+      'by bytes, not UTF-16 code units',
+    );
     const counts = await writeValidatedRows(objects, inventory(), { hotels: inFileOrder, rejected: [] });
     assert.deepEqual(counts, { hotelCount: 2 * 2_000 + 1, rejectedCount: 0, rejectedSample: [], chunkCount: 3 });
 
     const chunks = await Promise.all([0, 1, 2].map((index) => readInventoryChunk(objects, inventory(), index)));
-    assert.deepEqual(chunks.map((chunk) => chunk?.length), [2_000, 2_000, 1]);
-    assert.deepEqual(chunks.flatMap((chunk) => chunk ?? []), rows);
+    assert.deepEqual(
+      chunks.map((chunk) => chunk?.length),
+      [2_000, 2_000, 1],
+    );
+    assert.deepEqual(
+      chunks.flatMap((chunk) => chunk ?? []),
+      rows,
+    );
     assert.ok(objects.objects.has('partner-inventories/org-1/inv-1/rows/00000.jsonl.br'));
     // A chunk that was never written is answered as missing, not as empty.
     assert.equal(await readInventoryChunk(objects, inventory(), 3), undefined);
@@ -163,7 +191,11 @@ describe('writing the validated rows', () => {
   it('reads the gzip chunks of an inventory validated before chunks were Brotli-compressed', async () => {
     const objects = new ObjectsInMemory();
     const rows = hotels(3);
-    await objects.put('partner-inventories/org-1/inv-1/rows/00000.jsonl.gz', gzipSync(rows.map((row) => JSON.stringify(row)).join('\n')), 'application/gzip');
+    await objects.put(
+      'partner-inventories/org-1/inv-1/rows/00000.jsonl.gz',
+      gzipSync(rows.map((row) => JSON.stringify(row)).join('\n')),
+      'application/gzip',
+    );
     assert.deepEqual(await readInventoryChunk(objects, inventory(), 0), rows);
   });
 

@@ -6,7 +6,16 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { afterEach, describe, it } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BearerTokens } from '../../../shared/api-keys/bearer-tokens';
@@ -27,7 +36,10 @@ describe('S3 object store', () => {
     s3.on(PutObjectCommand).resolves({});
     await store.put('exports/org/job.csv', 'a,b\n', 'text/csv');
     const [call] = s3.commandCalls(PutObjectCommand);
-    assert.deepEqual({ ...call!.args[0].input }, { Bucket: 'files-bucket', Key: 'exports/org/job.csv', Body: 'a,b\n', ContentType: 'text/csv' });
+    assert.deepEqual(
+      { ...call!.args[0].input },
+      { Bucket: 'files-bucket', Key: 'exports/org/job.csv', Body: 'a,b\n', ContentType: 'text/csv' },
+    );
   });
 
   it('reads an object by key, and answers undefined for a missing one', async () => {
@@ -39,7 +51,10 @@ describe('S3 object store', () => {
     assert.equal(await store.get('absent'), undefined);
     assert.deepEqual(
       s3.commandCalls(GetObjectCommand).map((call) => ({ ...call.args[0].input })),
-      [{ Bucket: 'files-bucket', Key: 'present' }, { Bucket: 'files-bucket', Key: 'absent' }],
+      [
+        { Bucket: 'files-bucket', Key: 'present' },
+        { Bucket: 'files-bucket', Key: 'absent' },
+      ],
     );
   });
 
@@ -54,21 +69,28 @@ describe('S3 object store', () => {
   });
 
   it("takes S3's 403 for a key that is not there as missing: the functions may not list the bucket", async () => {
-    const forbidden = (name: string) => new S3ServiceException({ name, $fault: 'client', message: name, $metadata: { httpStatusCode: 403 } });
+    const forbidden = (name: string) =>
+      new S3ServiceException({ name, $fault: 'client', message: name, $metadata: { httpStatusCode: 403 } });
     s3.on(GetObjectCommand).rejects(forbidden('AccessDenied'));
     s3.on(HeadObjectCommand, { Key: 'absent' }).rejects(forbidden('Forbidden'));
     s3.on(HeadObjectCommand, { Key: 'present' }).resolves({ ContentLength: 12 });
     assert.equal(await store.get('absent'), undefined);
     assert.equal(await store.size('absent'), undefined);
     assert.equal(await store.size('present'), 12);
-    s3.on(HeadObjectCommand, { Key: 'slow' }).rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'server', message: 'slow down', $metadata: { httpStatusCode: 503 } }));
+    s3.on(HeadObjectCommand, { Key: 'slow' }).rejects(
+      new S3ServiceException({ name: 'SlowDown', $fault: 'server', message: 'slow down', $metadata: { httpStatusCode: 503 } }),
+    );
     await assert.rejects(store.size('slow'), { name: 'SlowDown' });
   });
 
-  it('copies an object within the bucket, or from another store\'s, with one CopyObject, the source key encoded as a URL path', async () => {
+  it("copies an object within the bucket, or from another store's, with one CopyObject, the source key encoded as a URL path", async () => {
     s3.on(CopyObjectCommand).resolves({});
     await store.copy('uploads/org 1/a+b.csv', 'files/org-1/source.csv');
-    await store.copy('uploads/org 1/a+b.csv', 'files/org-1/source.csv', new S3ObjectStore(new S3Client({ region: 'eu-west-1' }), 'results-bucket'));
+    await store.copy(
+      'uploads/org 1/a+b.csv',
+      'files/org-1/source.csv',
+      new S3ObjectStore(new S3Client({ region: 'eu-west-1' }), 'results-bucket'),
+    );
     assert.deepEqual(
       s3.commandCalls(CopyObjectCommand).map((call) => ({ ...call.args[0].input })),
       [
@@ -78,8 +100,11 @@ describe('S3 object store', () => {
     );
   });
 
-  it('signs a presigned upload\'s Content-Length, so that S3 refuses a PUT of any other length', async () => {
-    const signing = new S3ObjectStore(new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'example' } }), 'files-bucket');
+  it("signs a presigned upload's Content-Length, so that S3 refuses a PUT of any other length", async () => {
+    const signing = new S3ObjectStore(
+      new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'example' } }),
+      'files-bucket',
+    );
     const url = new URL(await signing.presignedUploadUrl('uploads/org-1/source.csv', { contentType: 'text/csv', sizeBytes: 1234 }, 60));
     assert.equal(url.pathname, '/uploads/org-1/source.csv');
     assert.deepEqual(url.searchParams.get('X-Amz-SignedHeaders')?.split(';'), ['content-length', 'host']);
@@ -90,8 +115,14 @@ describe('S3 object store', () => {
     s3.on(DeleteObjectCommand).resolves({});
     await store.delete(['a', 'b']);
     assert.deepEqual(
-      s3.commandCalls(DeleteObjectCommand).map((call) => ({ ...call.args[0].input })).sort((x, y) => x.Key!.localeCompare(y.Key!)),
-      [{ Bucket: 'files-bucket', Key: 'a' }, { Bucket: 'files-bucket', Key: 'b' }],
+      s3
+        .commandCalls(DeleteObjectCommand)
+        .map((call) => ({ ...call.args[0].input }))
+        .sort((x, y) => x.Key!.localeCompare(y.Key!)),
+      [
+        { Bucket: 'files-bucket', Key: 'a' },
+        { Bucket: 'files-bucket', Key: 'b' },
+      ],
     );
   });
 });
@@ -106,7 +137,9 @@ describe('bearer-token signing key in KMS', () => {
   const keyIn = (client = new KMSClient({ region: 'eu-west-1' })) => new KmsTokenSigningKey(client, ARN);
 
   it('signs with kms:Sign (ECDSA_SHA_256 over the JWS signing input), and the token verifies with the public key', async () => {
-    kms.on(SignCommand).callsFake((input: { Message: Uint8Array }) => ({ Signature: new Uint8Array(sign('sha256', input.Message, privateKey)) }));
+    kms
+      .on(SignCommand)
+      .callsFake((input: { Message: Uint8Array }) => ({ Signature: new Uint8Array(sign('sha256', input.Message, privateKey)) }));
     kms.on(GetPublicKeyCommand).resolves({ PublicKey: spki, KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
     const tokens = new BearerTokens(keyIn());
     const { accessToken } = await tokens.issue(claims, now);
@@ -116,7 +149,10 @@ describe('bearer-token signing key in KMS', () => {
       [{ KeyId: ARN, Message: new TextEncoder().encode(signingInput), MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }],
     );
     assert.deepEqual(await tokens.verify(accessToken, now), claims);
-    assert.deepEqual(kms.commandCalls(GetPublicKeyCommand).map((call) => ({ ...call.args[0].input })), [{ KeyId: ARN }]);
+    assert.deepEqual(
+      kms.commandCalls(GetPublicKeyCommand).map((call) => ({ ...call.args[0].input })),
+      [{ KeyId: ARN }],
+    );
   });
 
   it('verifies with the public key fetched once per container, and never signs to verify', async () => {
@@ -125,7 +161,10 @@ describe('bearer-token signing key in KMS', () => {
     const [first, second] = [await key.publicKey(), await key.publicKey()];
     assert.equal(first, second);
     assert.equal(first.asymmetricKeyDetails?.namedCurve, 'prime256v1');
-    assert.deepEqual(kms.commandCalls(GetPublicKeyCommand).map((call) => ({ ...call.args[0].input })), [{ KeyId: ARN }]);
+    assert.deepEqual(
+      kms.commandCalls(GetPublicKeyCommand).map((call) => ({ ...call.args[0].input })),
+      [{ KeyId: ARN }],
+    );
     assert.equal(kms.commandCalls(SignCommand).length, 0);
   });
 

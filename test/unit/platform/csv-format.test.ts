@@ -11,8 +11,14 @@ describe('formatCsvField', () => {
 
   it('neutralises text a spreadsheet would run as a formula, as OWASP recommends', () => {
     assert.equal(formatCsvField('=HYPERLINK("http://evil.example","click")'), `"'=HYPERLINK(""http://evil.example"",""click"")"`);
-    assert.deepEqual(['+1+1', '-2+3', '@SUM(A1)', '\tTab', '\rCR'].map((text) => formatCsvField(text)), ["'+1+1", "'-2+3", "'@SUM(A1)", "'\tTab", `"'\rCR"`]);
+    assert.deepEqual(
+      ['+1+1', '-2+3', '@SUM(A1)', '\tTab', '\rCR'].map((text) => formatCsvField(text)),
+      ["'+1+1", "'-2+3", "'@SUM(A1)", "'\tTab", `"'\rCR"`],
+    );
     // Numbers, and numbers written as text, stay numbers; a sign inside the text is no formula.
-    assert.deepEqual([formatCsvField(-0.5), formatCsvField('-12.5'), formatCsvField('+33'), formatCsvField('A=B')], ['-0.5', '-12.5', '+33', 'A=B']);
+    assert.deepEqual(
+      [formatCsvField(-0.5), formatCsvField('-12.5'), formatCsvField('+33'), formatCsvField('A=B')],
+      ['-0.5', '-12.5', '+33', 'A=B'],
+    );
   });
 });

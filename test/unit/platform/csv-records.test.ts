@@ -86,7 +86,11 @@ async function csvParseRows(chunks: readonly Buffer[]): Promise<Outcome[]> {
 }
 
 function isCsvParseFailure(outcome: Outcome | undefined): boolean {
-  return outcome !== undefined && 'thrown' in outcome && /^(unterminated quoted field|a closing quote is followed|the CSV cannot be parsed)/.test(outcome.thrown);
+  return (
+    outcome !== undefined &&
+    'thrown' in outcome &&
+    /^(unterminated quoted field|a closing quote is followed|the CSV cannot be parsed)/.test(outcome.thrown)
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +147,12 @@ const noiseFile = fc
     fc.constantFrom<number[]>([], [], [], [], [], [], [], [], [0xef, 0xbb, 0xbf], [0xff, 0xfe]),
     fc.array(
       fc.oneof(
-        { weight: 30, arbitrary: fc.constantFrom('a', 'é', '中', ',', ',', ';', '"', '""', '\n', '\n', '\r\n', '\r', ' ', '\t', '|', '\0').map((text) => Buffer.from(text)) },
+        {
+          weight: 30,
+          arbitrary: fc
+            .constantFrom('a', 'é', '中', ',', ',', ';', '"', '""', '\n', '\n', '\r\n', '\r', ' ', '\t', '|', '\0')
+            .map((text) => Buffer.from(text)),
+        },
         { weight: 1, arbitrary: fc.constantFrom(0xc3, 0xff, 0xe2, 0x82).map((byte) => Buffer.from([byte])) },
       ),
       { maxLength: 80 },
@@ -163,7 +172,11 @@ const quotedField = fc
       { maxLength: 6 },
     ),
     // Mostly well formed; sometimes text after the closing quote, or no closing quote.
-    fc.oneof({ weight: 30, arbitrary: fc.constant('"') }, { weight: 1, arbitrary: fc.constant('"x') }, { weight: 1, arbitrary: fc.constant('') }),
+    fc.oneof(
+      { weight: 30, arbitrary: fc.constant('"') },
+      { weight: 1, arbitrary: fc.constant('"x') },
+      { weight: 1, arbitrary: fc.constant('') },
+    ),
   )
   .map(([inner, close]) => `"${inner.join('')}${close}`);
 
@@ -201,7 +214,10 @@ const shapedFile = fc
 const csvFile = fc.oneof({ weight: 3, arbitrary: noiseFile }, { weight: 7, arbitrary: shapedFile });
 
 /** How a file arrives: whole (undefined) or in pieces of these sizes, over and over. */
-const chunking = fc.option(fc.array(fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 40 })), { minLength: 1, maxLength: 20 }), { freq: 3 });
+const chunking = fc.option(
+  fc.array(fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 40 })), { minLength: 1, maxLength: 20 }),
+  { freq: 3 },
+);
 
 function chunked(input: Buffer, sizes: readonly number[] | null): Buffer[] {
   if (sizes === null) return [input];
@@ -221,7 +237,10 @@ function show(input: Buffer): string {
 async function assertReadsAsCsvParse(input: Buffer, sizes: readonly number[] | null = null): Promise<Outcome[]> {
   const chunks = chunked(input, sizes);
   const [expected, actual] = [await csvParseRows(chunks), await readRows(chunks)];
-  assert.ok(sameOutcome(expected, actual), `${show(input)}\n  csv-parse ${JSON.stringify(expected)}\n  fast      ${JSON.stringify(actual)}`);
+  assert.ok(
+    sameOutcome(expected, actual),
+    `${show(input)}\n  csv-parse ${JSON.stringify(expected)}\n  fast      ${JSON.stringify(actual)}`,
+  );
   return actual;
 }
 
@@ -417,7 +436,11 @@ async function readInParts(input: Buffer, start: number, sizes: readonly number[
 
 describe('fast CSV reader: a file read in two parts', () => {
   it('finds the header, delimiter and line end of a file head', () => {
-    assert.deepEqual(csvHeaderOf(Buffer.from('\uFEFFid; name ;city\r\n1;a;b\r\n')), { header: ['id', 'name', 'city'], delimiter: ';', lineEnd: 'crlf' });
+    assert.deepEqual(csvHeaderOf(Buffer.from('\uFEFFid; name ;city\r\n1;a;b\r\n')), {
+      header: ['id', 'name', 'city'],
+      delimiter: ';',
+      lineEnd: 'crlf',
+    });
     assert.deepEqual(csvHeaderOf(Buffer.from('\nid,"na\nme"\n1,a\n')), { header: ['id', 'na\nme'], delimiter: ',', lineEnd: 'lf' });
     assert.equal(csvHeaderOf(Buffer.from('id,name')), undefined, 'no line end yet');
     assert.equal(csvHeaderOf(Buffer.from('id,id\n1,2\n')), undefined, 'a header that would throw');
@@ -444,11 +467,15 @@ describe('fast CSV reader: a file read in two parts', () => {
     await assert.rejects(strict('id,name\n1,"a"b\n'), CsvFastPathUnavailable);
     await assert.rejects(strict('id,name\n1,"never closed\n'), CsvFastPathUnavailable);
     await assert.rejects(strict('id,name\r1,A\r'), CsvFastPathUnavailable);
-    await assert.rejects(strict('1,A\r\n', { part: { header: ['id', 'name'], delimiter: ',', lineEnd: 'lf', firstLine: 2 } }), CsvFastPathUnavailable);
+    await assert.rejects(
+      strict('1,A\r\n', { part: { header: ['id', 'name'], delimiter: ',', lineEnd: 'lf', firstLine: 2 } }),
+      CsvFastPathUnavailable,
+    );
     // Without strict, the same part is read by csv-parse with the file's line end: the CR stays.
-    assert.deepEqual(await readBatches([Buffer.from('1,A\r\n')], { part: { header: ['id', 'name'], delimiter: ',', lineEnd: 'lf', firstLine: 2 } }), [
-      { line: 2, record: { id: '1', name: 'A\r' } },
-    ]);
+    assert.deepEqual(
+      await readBatches([Buffer.from('1,A\r\n')], { part: { header: ['id', 'name'], delimiter: ',', lineEnd: 'lf', firstLine: 2 } }),
+      [{ line: 2, record: { id: '1', name: 'A\r' } }],
+    );
   });
 
   it('reads a file split after any line feed as the whole file, or says it cannot', async () => {

@@ -102,11 +102,13 @@ describe('addressProblem', () => {
 });
 
 describe('reachableUrlProblem', () => {
-  const resolver = (answers: Record<string, string[]>): Resolve => async (hostname) => {
-    const found = answers[hostname];
-    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return found;
-  };
+  const resolver =
+    (answers: Record<string, string[]>): Resolve =>
+    async (hostname) => {
+      const found = answers[hostname];
+      if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return found;
+    };
   const resolve = resolver({
     'inside.example.com': ['10.0.0.5'],
     'mixed.example.com': ['93.184.215.14', '192.168.1.10'],
@@ -144,8 +146,11 @@ describe('reachableUrlProblem', () => {
 describe('guardedLookup', () => {
   /** A stand-in for dns.lookup answering from a table, as an `all: true` lookup does. */
   const fakeLookup = (answers: dns.LookupAddress[]) =>
-    ((_hostname: string, _options: dns.LookupOptions, callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) =>
-      callback(null, answers)) as unknown as typeof dns.lookup;
+    ((
+      _hostname: string,
+      _options: dns.LookupOptions,
+      callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+    ) => callback(null, answers)) as unknown as typeof dns.lookup;
 
   const lookupWith = (lookup: ReturnType<typeof guardedLookup>, options: dns.LookupOptions) =>
     new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family: number | undefined }>((resolve) =>
@@ -162,12 +167,21 @@ describe('guardedLookup', () => {
   });
 
   it('refuses when any of the addresses is disallowed', async () => {
-    const lookup = guardedLookup(STRICT, fakeLookup([{ address: '93.184.215.14', family: 4 }, { address: 'fd00:ec2::254', family: 6 }]));
+    const lookup = guardedLookup(
+      STRICT,
+      fakeLookup([
+        { address: '93.184.215.14', family: 4 },
+        { address: 'fd00:ec2::254', family: 6 },
+      ]),
+    );
     assert.match((await lookupWith(lookup, { all: true })).error!.message, /unique-local/);
   });
 
   it('passes public addresses through, single or all', async () => {
-    const answers = [{ address: '93.184.215.14', family: 4 }, { address: '2606:4700::1111', family: 6 }];
+    const answers = [
+      { address: '93.184.215.14', family: 4 },
+      { address: '2606:4700::1111', family: 6 },
+    ];
     const lookup = guardedLookup(STRICT, fakeLookup(answers));
     assert.deepEqual(await lookupWith(lookup, {}), { error: null, address: '93.184.215.14', family: 4 });
     const all = await lookupWith(lookup, { all: true });
@@ -184,7 +198,8 @@ describe('guardedLookup', () => {
 
 describe('hostProblem and reachableHostProblem (SFTP hosts)', () => {
   it('takes public names and addresses, and refuses private ones, loopback names and what is no host name', () => {
-    for (const host of ['sftp.partner.example', '93.184.215.14', '[2606:4700::1111]', 'files_1.partner.example']) assert.equal(hostProblem(host, STRICT), undefined, host);
+    for (const host of ['sftp.partner.example', '93.184.215.14', '[2606:4700::1111]', 'files_1.partner.example'])
+      assert.equal(hostProblem(host, STRICT), undefined, host);
     assert.match(hostProblem('10.0.0.5', STRICT)!, /private address/);
     assert.match(hostProblem('::ffff:169.254.169.254', STRICT)!, /link-local/);
     assert.match(hostProblem('localhost', STRICT)!, /loopback name/);
@@ -194,7 +209,10 @@ describe('hostProblem and reachableHostProblem (SFTP hosts)', () => {
   });
 
   it('refuses a name that resolves to a private address, or does not resolve', async () => {
-    assert.match((await reachableHostProblem('inside.example.com', STRICT, async () => ['192.168.1.10']))!, /inside\.example\.com resolves to 192\.168\.1\.10, a private address/);
+    assert.match(
+      (await reachableHostProblem('inside.example.com', STRICT, async () => ['192.168.1.10']))!,
+      /inside\.example\.com resolves to 192\.168\.1\.10, a private address/,
+    );
     assert.match((await reachableHostProblem('nowhere.example.com', STRICT, async () => []))!, /does not resolve/);
     assert.equal(await reachableHostProblem('sftp.partner.example', STRICT, async () => ['93.184.215.14']), undefined);
   });

@@ -14,11 +14,23 @@ import { buildOpenApiDocument } from '../../../shared/platform/http/openapi';
 import { componentSchemas, routes, tagDescriptions } from '../../../shared/routes';
 import { webhookDescriptions } from '../../../shared/webhooks';
 
-const document = JSON.stringify(buildOpenApiDocument(routes, { serverUrl: '/', info: API_INFO, webhooks: webhookDescriptions, tags: tagDescriptions, schemas: componentSchemas }));
+const document = JSON.stringify(
+  buildOpenApiDocument(routes, {
+    serverUrl: '/',
+    info: API_INFO,
+    webhooks: webhookDescriptions,
+    tags: tagDescriptions,
+    schemas: componentSchemas,
+  }),
+);
 
 describe('the OpenAPI document under the linters', () => {
   it("passes Redocly's recommended rules with no error and no warning", async () => {
-    const problems = await lintFromString({ source: document, config: await createConfig({ extends: ['recommended'] }), absoluteRef: '/openapi.json' });
+    const problems = await lintFromString({
+      source: document,
+      config: await createConfig({ extends: ['recommended'] }),
+      absoluteRef: '/openapi.json',
+    });
     assert.deepEqual(
       problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`),
       [],

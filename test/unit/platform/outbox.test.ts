@@ -51,7 +51,10 @@ describe('outbox event items', () => {
   it('are relayed when inserted, without their keys or expiry, and never when the TTL removes them', async () => {
     const { Item } = eventPut(table, event).Put;
     const queue = recordingQueue();
-    const response = await relayEvents([streamRecord('REMOVE', Item, '1'), streamRecord('INSERT', Item, '2'), streamRecord('REMOVE', Item, '3')], new Map([['domain-events', queue]]));
+    const response = await relayEvents(
+      [streamRecord('REMOVE', Item, '1'), streamRecord('INSERT', Item, '2'), streamRecord('REMOVE', Item, '3')],
+      new Map([['domain-events', queue]]),
+    );
     assert.deepEqual(response, { batchItemFailures: [] });
     assert.deepEqual(queue.sent, [event]);
   });
@@ -61,8 +64,13 @@ describe('outbox event items', () => {
     const { Put } = messagePut(table, address, { artifactsId: 'a-2' }, { id: 'a-2', at: '2026-11-23T10:00:00.000Z' });
     assert.equal(Put.Item.SK, 'EVENT#2026-11-23T10:00:00.000Z#a-2', 'the stream filter takes it with the events');
     const [events, publications] = [recordingQueue(), recordingQueue()];
-    const queues = new Map([['domain-events', events], ['reference-publications', publications]]);
-    assert.deepEqual(await relayEvents([streamRecord('INSERT', Put.Item, '1'), streamRecord('REMOVE', Put.Item, '2')], queues), { batchItemFailures: [] });
+    const queues = new Map([
+      ['domain-events', events],
+      ['reference-publications', publications],
+    ]);
+    assert.deepEqual(await relayEvents([streamRecord('INSERT', Put.Item, '1'), streamRecord('REMOVE', Put.Item, '2')], queues), {
+      batchItemFailures: [],
+    });
     assert.deepEqual(publications.sent, [{ artifactsId: 'a-2' }]);
     assert.deepEqual(events.sent, []);
   });

@@ -83,7 +83,10 @@ describe('SQS queue adapter', () => {
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
     await queue.sendAll(Array.from({ length: 23 }, (_, n) => ({ n })));
     const batches = sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input);
-    assert.deepEqual(batches.map((batch) => batch.Entries!.length), [10, 10, 3]);
+    assert.deepEqual(
+      batches.map((batch) => batch.Entries!.length),
+      [10, 10, 3],
+    );
     assert.deepEqual(batches[2]!.Entries, [
       { Id: '20', MessageBody: '{"n":20}' },
       { Id: '21', MessageBody: '{"n":21}' },
@@ -99,24 +102,33 @@ describe('SQS queue adapter', () => {
     sqs.on(SendMessageCommand).resolves({});
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
     await fifoQueue.send({ org: 'a', job: '1' });
-    await fifoQueue.sendAll([{ org: 'a', job: '2' }, { org: 'b', job: '3' }]);
+    await fifoQueue.sendAll([
+      { org: 'a', job: '2' },
+      { org: 'b', job: '3' },
+    ]);
     assert.deepEqual(
       sqs.commandCalls(SendMessageCommand).map((call) => ({ ...call.args[0].input })),
       [{ QueueUrl: ORDERED_URL, MessageBody: '{"org":"a","job":"1"}', MessageGroupId: 'org-a', MessageDeduplicationId: 'job-1' }],
     );
-    assert.deepEqual(sqs.commandCalls(SendMessageBatchCommand).map((call) => ({ ...call.args[0].input })), [
-      {
-        QueueUrl: ORDERED_URL,
-        Entries: [
-          { Id: '0', MessageBody: '{"org":"a","job":"2"}', MessageGroupId: 'org-a', MessageDeduplicationId: 'job-2' },
-          { Id: '1', MessageBody: '{"org":"b","job":"3"}', MessageGroupId: 'org-b', MessageDeduplicationId: 'job-3' },
-        ],
-      },
-    ]);
+    assert.deepEqual(
+      sqs.commandCalls(SendMessageBatchCommand).map((call) => ({ ...call.args[0].input })),
+      [
+        {
+          QueueUrl: ORDERED_URL,
+          Entries: [
+            { Id: '0', MessageBody: '{"org":"a","job":"2"}', MessageGroupId: 'org-a', MessageDeduplicationId: 'job-2' },
+            { Id: '1', MessageBody: '{"org":"b","job":"3"}', MessageGroupId: 'org-b', MessageDeduplicationId: 'job-3' },
+          ],
+        },
+      ],
+    );
   });
 
   it('refuses a delayed send to a FIFO queue, which SQS takes no per-message delay on, and sends nothing', async () => {
-    await assert.rejects(fifoQueue.send({ org: 'a', job: '1' }, { delaySeconds: 60 }), /test-ordered is a FIFO queue: it takes no delay per message/);
+    await assert.rejects(
+      fifoQueue.send({ org: 'a', job: '1' }, { delaySeconds: 60 }),
+      /test-ordered is a FIFO queue: it takes no delay per message/,
+    );
     assert.equal(sqs.commandCalls(SendMessageCommand).length, 0);
   });
 
@@ -136,21 +148,24 @@ describe('EventBridge Scheduler adapter', () => {
     });
     await adapter.schedule({ name: 'job-deadline-1234', at: new Date('2026-11-23T10:30:00.000Z'), queue: work, message: { n: 7 } });
     const [call] = scheduler.commandCalls(CreateScheduleCommand);
-    assert.deepEqual({ ...call!.args[0].input }, {
-      Name: 'job-deadline-1234',
-      GroupName: 'hotel-mapping-test',
-      ScheduleExpression: 'at(2026-11-23T10:30:00)',
-      ScheduleExpressionTimezone: 'UTC',
-      FlexibleTimeWindow: { Mode: 'OFF' },
-      ActionAfterCompletion: 'DELETE',
-      Target: {
-        Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work',
-        RoleArn: 'arn:aws:iam::123456789012:role/scheduler',
-        Input: '{"n":7}',
-        RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
-        DeadLetterConfig: { Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work-dead-letters' },
+    assert.deepEqual(
+      { ...call!.args[0].input },
+      {
+        Name: 'job-deadline-1234',
+        GroupName: 'hotel-mapping-test',
+        ScheduleExpression: 'at(2026-11-23T10:30:00)',
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        ActionAfterCompletion: 'DELETE',
+        Target: {
+          Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work',
+          RoleArn: 'arn:aws:iam::123456789012:role/scheduler',
+          Input: '{"n":7}',
+          RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
+          DeadLetterConfig: { Arn: 'arn:aws:sqs:eu-west-1:123456789012:test-work-dead-letters' },
+        },
       },
-    });
+    );
   });
 
   it('refuses to schedule to a queue whose dead-letter queue it does not know: no schedule is dropped silently', async () => {
@@ -199,16 +214,26 @@ describe('queue worker (middy, partial batch failure)', () => {
     assert.deepEqual(seen, [1, 2]);
   });
 
-  it("from a FIFO queue, reports the records after a failed one of its group as failed without processing them, so the group keeps its order", async () => {
+  it('from a FIFO queue, reports the records after a failed one of its group as failed without processing them, so the group keeps its order', async () => {
     const processed: string[] = [];
     const orderedWorker = queueWorker(ordered, async ({ org, job }) => {
       if (job === 'bad') throw new Error('fails');
       processed.push(`${org}/${job}`);
     });
     const fifoRecord = (messageId: string, org: string, job: string) =>
-      ({ messageId, body: JSON.stringify({ org, job }), attributes: { MessageGroupId: `org-${org}` } }) as unknown as SQSEvent['Records'][number];
+      ({
+        messageId,
+        body: JSON.stringify({ org, job }),
+        attributes: { MessageGroupId: `org-${org}` },
+      }) as unknown as SQSEvent['Records'][number];
     const response = await orderedWorker.withRuntime(createRuntime({ stage: 'test', region: 'eu-west-1' }))({
-      Records: [fifoRecord('a1', 'a', '1'), fifoRecord('a2', 'a', 'bad'), fifoRecord('b1', 'b', '1'), fifoRecord('a3', 'a', '3'), fifoRecord('b2', 'b', '2')],
+      Records: [
+        fifoRecord('a1', 'a', '1'),
+        fifoRecord('a2', 'a', 'bad'),
+        fifoRecord('b1', 'b', '1'),
+        fifoRecord('a3', 'a', '3'),
+        fifoRecord('b2', 'b', '2'),
+      ],
     });
     assert.deepEqual(response, { batchItemFailures: [{ itemIdentifier: 'a2' }, { itemIdentifier: 'a3' }] });
     assert.deepEqual(processed, ['a/1', 'b/1', 'b/2']);
@@ -257,14 +282,20 @@ describe('in-process messaging', () => {
     await messaging.queue(work).sendAll([{ n: 1 }, { n: 2 }]);
     await messaging.queue(work).send({ n: 3 });
     await messaging.idle();
-    assert.deepEqual(delivered.map((d) => d.n), [1, 2, 3]);
+    assert.deepEqual(
+      delivered.map((d) => d.n),
+      [1, 2, 3],
+    );
   });
 
   it('hands a failed message out again after the visibility timeout, maxReceiveCount times, then to the dead-letter handler', async () => {
     const { clock, messaging, delivered, deadLettered } = setUp((n) => n === 2);
     await messaging.queue(work).sendAll([{ n: 1 }, { n: 2 }]);
     await messaging.idle();
-    assert.deepEqual(delivered.map((d) => d.n), [1, 2]);
+    assert.deepEqual(
+      delivered.map((d) => d.n),
+      [1, 2],
+    );
     clock.advance(VISIBILITY_MS - 1);
     await messaging.idle();
     assert.equal(delivered.length, 2, 'hidden until its visibility timeout');
@@ -290,7 +321,13 @@ describe('in-process messaging', () => {
     await messaging.idle();
     clock.advance(VISIBILITY_MS);
     await messaging.idle();
-    assert.deepEqual(delivered.map(({ n, attempt }) => ({ n, attempt })), [{ n: 5, attempt: 1 }, { n: 5, attempt: 2 }]);
+    assert.deepEqual(
+      delivered.map(({ n, attempt }) => ({ n, attempt })),
+      [
+        { n: 5, attempt: 1 },
+        { n: 5, attempt: 2 },
+      ],
+    );
     assert.deepEqual(deadLettered, []);
   });
 
@@ -300,13 +337,22 @@ describe('in-process messaging', () => {
     await messaging.scheduler.schedule({ name: 's', at: new Date('2026-11-23T10:30:00.000Z'), queue: work, message: { n: 2 } });
     await messaging.idle();
     assert.equal(delivered.length, 0);
-    assert.deepEqual(messaging.waiting('test-work').map((w) => w.dueAt.toISOString()), ['2026-11-23T10:01:00.000Z', '2026-11-23T10:30:00.000Z']);
+    assert.deepEqual(
+      messaging.waiting('test-work').map((w) => w.dueAt.toISOString()),
+      ['2026-11-23T10:01:00.000Z', '2026-11-23T10:30:00.000Z'],
+    );
     clock.advance(60_000);
     await messaging.idle();
-    assert.deepEqual(delivered.map((d) => d.n), [1]);
+    assert.deepEqual(
+      delivered.map((d) => d.n),
+      [1],
+    );
     clock.advance(29 * 60_000);
     await messaging.idle();
-    assert.deepEqual(delivered.map((d) => d.n), [1, 2]);
+    assert.deepEqual(
+      delivered.map((d) => d.n),
+      [1, 2],
+    );
   });
 
   it('keeps every message in its store until it is done with, and a restart resumes waiting, delayed and in-flight ones', async () => {
@@ -316,7 +362,10 @@ describe('in-process messaging', () => {
     await first.messaging.queue(work).send({ n: 4 }, { delaySeconds: 120 });
     void first.messaging.idle(); // n = 2 never returns: the process is killed there
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(first.delivered.map((d) => d.n), [1, 2]);
+    assert.deepEqual(
+      first.delivered.map((d) => d.n),
+      [1, 2],
+    );
     assert.deepEqual(
       stored(store).map(({ body, receiveCount, inFlight }) => [body, receiveCount, inFlight]),
       [
@@ -328,13 +377,19 @@ describe('in-process messaging', () => {
 
     const second = setUp(() => false, store);
     await second.messaging.idle();
-    assert.deepEqual(second.delivered.map(({ n, receiveCount }) => [n, receiveCount]), [
-      [2, '2'],
-      [3, '1'],
-    ]);
+    assert.deepEqual(
+      second.delivered.map(({ n, receiveCount }) => [n, receiveCount]),
+      [
+        [2, '2'],
+        [3, '1'],
+      ],
+    );
     second.clock.advance(120_000);
     await second.messaging.idle();
-    assert.deepEqual(second.delivered.map((d) => d.n), [2, 3, 4]);
+    assert.deepEqual(
+      second.delivered.map((d) => d.n),
+      [2, 3, 4],
+    );
     assert.equal(store.load().length, 0);
   });
 
@@ -355,10 +410,18 @@ describe('in-process messaging', () => {
       { queues: [ordered] },
     );
     const queue = messaging.queue(ordered);
-    await queue.sendAll([{ org: 'a', job: '1' }, { org: 'a', job: '2' }, { org: 'b', job: '3' }]);
+    await queue.sendAll([
+      { org: 'a', job: '1' },
+      { org: 'a', job: '2' },
+      { org: 'b', job: '3' },
+    ]);
     await queue.send({ org: 'a', job: '1' });
     await messaging.idle();
-    assert.deepEqual(delivered, ['org-a/job-1', 'org-b/job-3'], "job-2 waits behind its group's failed job-1; job-1 sent again is taken once");
+    assert.deepEqual(
+      delivered,
+      ['org-a/job-1', 'org-b/job-3'],
+      "job-2 waits behind its group's failed job-1; job-1 sent again is taken once",
+    );
     clock.advance(VISIBILITY_MS);
     await messaging.idle();
     assert.deepEqual(delivered.slice(2), ['org-a/job-1', 'org-a/job-2']);
@@ -367,9 +430,17 @@ describe('in-process messaging', () => {
     await messaging.idle();
     assert.deepEqual(delivered.slice(4), ['org-a/job-1'], 'a deduplication id is taken again after 5 minutes');
 
-    await assert.rejects(queue.send({ org: 'a', job: '4' }, { delaySeconds: 10 }), /test-ordered is a FIFO queue: it takes no delay per message/);
     await assert.rejects(
-      messaging.scheduler.schedule({ name: 's', at: new Date('2026-11-23T11:00:00.000Z'), queue: ordered, message: { org: 'a', job: '5' } }),
+      queue.send({ org: 'a', job: '4' }, { delaySeconds: 10 }),
+      /test-ordered is a FIFO queue: it takes no delay per message/,
+    );
+    await assert.rejects(
+      messaging.scheduler.schedule({
+        name: 's',
+        at: new Date('2026-11-23T11:00:00.000Z'),
+        queue: ordered,
+        message: { org: 'a', job: '5' },
+      }),
       /test-ordered is a FIFO queue: nothing is scheduled onto one/,
     );
     assert.deepEqual(messaging.waiting('test-ordered'), []);

@@ -36,7 +36,8 @@ describe('the route table', () => {
       if (!body || body.kind === 'raw' || ignoresUnknownParameters.has(`${route.method} ${route.path}`)) continue;
       // A v.strictObject, or a v.variant of them (one shape per kind of request, as the review's decision).
       const shapes = body.schema.type === 'variant' ? (body.schema as unknown as { options: { type: string }[] }).options : [body.schema];
-      for (const shape of shapes) assert.equal(shape.type, 'strict_object', `${route.method} ${route.path}: its ${body.kind} body schema is a v.strictObject`);
+      for (const shape of shapes)
+        assert.equal(shape.type, 'strict_object', `${route.method} ${route.path}: its ${body.kind} body schema is a v.strictObject`);
     }
   });
 

@@ -45,7 +45,10 @@ describe('Text', () => {
 
 describe('decimalParam', () => {
   it('takes digits with an optional minus sign and decimal point, and nothing else', () => {
-    assert.deepEqual(['48.8566', '-0.5', '.5', '12', '-0'].map((text) => v.parse(decimalParam, text)), [48.8566, -0.5, 0.5, 12, 0]);
+    assert.deepEqual(
+      ['48.8566', '-0.5', '.5', '12', '-0'].map((text) => v.parse(decimalParam, text)),
+      [48.8566, -0.5, 0.5, 12, 0],
+    );
     for (const text of ['0x10', '+5', '1e1', ' 5', '5 ', '', '1.', '1,5', 'Infinity', 'NaN', '--1', '١٢']) {
       assert.equal(messageOf(decimalParam, text), 'must be a decimal number', JSON.stringify(text));
     }

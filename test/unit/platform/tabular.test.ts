@@ -101,9 +101,15 @@ describe('readTabular csv', () => {
           throw new Error('disk on fire');
         })(),
       );
-    await assert.rejects(collect(failing('id,name\n1,A\n'), 'csv'), (error: unknown) => !(error instanceof TabularParseError) && /disk on fire/.test(String(error)));
+    await assert.rejects(
+      collect(failing('id,name\n1,A\n'), 'csv'),
+      (error: unknown) => !(error instanceof TabularParseError) && /disk on fire/.test(String(error)),
+    );
     // The same once csv-parse reads the file (old Mac line ends).
-    await assert.rejects(collect(failing('id,name\r1,A\r'), 'csv'), (error: unknown) => !(error instanceof TabularParseError) && /disk on fire/.test(String(error)));
+    await assert.rejects(
+      collect(failing('id,name\r1,A\r'), 'csv'),
+      (error: unknown) => !(error instanceof TabularParseError) && /disk on fire/.test(String(error)),
+    );
   });
 
   it('reads a part of a file from a stream of strings', async () => {
@@ -185,18 +191,30 @@ describe('readTabular xlsx', () => {
   });
 
   it('accepts rows with missing trailing cells', async () => {
-    const rows = await collect(await xlsxBuffer([['id', 'name', 'city'], ['h1', 'Only name']]), 'xlsx');
+    const rows = await collect(
+      await xlsxBuffer([
+        ['id', 'name', 'city'],
+        ['h1', 'Only name'],
+      ]),
+      'xlsx',
+    );
     assert.deepEqual(rows, [{ line: 2, record: { id: 'h1', name: 'Only name', city: '' } }]);
   });
 
   it('refuses a workbook that would expand past the cap, before inflating it (a zip bomb)', async () => {
-    const small = await xlsxBuffer([['id', 'name'], ['1', 'One']]);
+    const small = await xlsxBuffer([
+      ['id', 'name'],
+      ['1', 'One'],
+    ]);
     const declared = zipExpandedSize(small)!;
     assert.ok(declared > small.length && declared < 64 * 1024, `${declared}`);
     // 70 kB of archive holding 70 MiB of spaces, and saying so.
     const bomb = await workbookBomb({ inflatedMebibytes: 70, declaredBytes: 70 * 1024 * 1024 + 1000 });
     assert.ok(bomb.length < 1024 * 1024, `${bomb.length}`);
-    await assert.rejects(collect(bomb, 'xlsx'), (error: Error) => error instanceof TabularParseError && /expands to 7\d MB, more than the 64 MB taken here/.test(error.message));
+    await assert.rejects(
+      collect(bomb, 'xlsx'),
+      (error: Error) => error instanceof TabularParseError && /expands to 7\d MB, more than the 64 MB taken here/.test(error.message),
+    );
     assert.equal(zipExpandedSize(Buffer.from('not a zip')), undefined);
     assert.equal(zipExpandedSize(small.subarray(0, small.length - 30)), undefined);
   });
@@ -208,7 +226,10 @@ describe('readTabular xlsx', () => {
     assert.ok(declared < 64 * 1024, `${declared}`);
     await assert.rejects(
       collect(bomb, 'xlsx'),
-      (error: Error) => error instanceof TabularParseError && error.message === 'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)',
+      (error: Error) =>
+        error instanceof TabularParseError &&
+        error.message ===
+          'the file is not a readable XLSX workbook: its parts inflate to more than its archive declares (a corrupt or crafted archive)',
     );
     // The check inflates synchronously and stops one byte past what is allowed: the answer comes
     // after the declared bytes' work, and nothing goes on inflating after it.
@@ -251,18 +272,25 @@ describe('readTabular parquet', () => {
   it('reads every row group, its rows numbered from 1, nulls as empty, numbers as their text', async () => {
     for (const codec of ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI'] as const) {
       const rows = await collect(parquetFile(hotelColumns(hotels), { codec, rowGroupSize: 2 }), 'parquet');
-      assert.deepEqual(rows, [
-        { line: 1, record: { id: 'P-1', name: 'Grand Hotel', city: 'Lisboa', country: 'PT', lat: '38.7', lon: '-9.1' } },
-        { line: 2, record: { id: 'P-2', name: 'Pensão Sol', city: '', country: 'PT', lat: '', lon: '' } },
-        { line: 3, record: { id: 'P-3', name: 'Hostal Mar', city: 'Sevilla', country: 'ES', lat: '37.38', lon: '-5.99' } },
-      ], codec);
+      assert.deepEqual(
+        rows,
+        [
+          { line: 1, record: { id: 'P-1', name: 'Grand Hotel', city: 'Lisboa', country: 'PT', lat: '38.7', lon: '-9.1' } },
+          { line: 2, record: { id: 'P-2', name: 'Pensão Sol', city: '', country: 'PT', lat: '', lon: '' } },
+          { line: 3, record: { id: 'P-3', name: 'Hostal Mar', city: 'Sevilla', country: 'ES', lat: '37.38', lon: '-5.99' } },
+        ],
+        codec,
+      );
     }
   });
 
   it('reads a file compressed with Zstandard', async () => {
     // Written by hyparquet-writer with the zstd command as its compressor: three rows of id, name and country.
     const rows = await collect(readFileSync(new URL('../../support/hotels-zstd.parquet', import.meta.url)), 'parquet');
-    assert.deepEqual(rows.map((row) => ('record' in row ? row.record.name : row.error)), ['Hotel Zstandard', 'Pension Zeta', 'Hostal Zenit']);
+    assert.deepEqual(
+      rows.map((row) => ('record' in row ? row.record.name : row.error)),
+      ['Hotel Zstandard', 'Pension Zeta', 'Hostal Zenit'],
+    );
   });
 
   it('gives the readers of batches whole numbers as their exact digits, and floating-point numbers as numbers', async () => {
@@ -273,7 +301,8 @@ describe('readTabular parquet', () => {
       { name: 'lat', type: 'DOUBLE', data: [1.5, 2] },
     ]);
     const objects = [];
-    for await (const batch of readTabularBatches(file, 'parquet')) for (const row of batch) objects.push('object' in row ? row.object : row);
+    for await (const batch of readTabularBatches(file, 'parquet'))
+      for (const row of batch) objects.push('object' in row ? row.object : row);
     assert.deepEqual(objects, [
       { id: '12345678901234567', name: 'Big Id', rating: '4', lat: 1.5 },
       { id: '7', name: 'Small Id', rating: '5', lat: 2 },
@@ -283,22 +312,35 @@ describe('readTabular parquet', () => {
   it('refuses a file that is not Parquet, or cut off', async () => {
     const good = parquetFile(hotelColumns(hotels));
     for (const file of [Buffer.from('id,name\n1,One\n'), good.subarray(0, good.length - 20), good.subarray(0, 200)]) {
-      await assert.rejects(collect(file, 'parquet'), (error: Error) => error instanceof TabularParseError && error.message.startsWith('the file is not a readable Parquet file'));
+      await assert.rejects(
+        collect(file, 'parquet'),
+        (error: Error) => error instanceof TabularParseError && error.message.startsWith('the file is not a readable Parquet file'),
+      );
     }
   });
 
   it('refuses a file that would expand past the cap, from its metadata alone', async () => {
     // 64 MiB of one repeated name, compressed to a few kilobytes.
     const rows = 70_000;
-    const file = parquetFile([{ name: 'name', type: 'STRING', data: Array.from({ length: rows }, (_, i) => `${'x'.repeat(1_000)}${i}`) }], { codec: 'GZIP' });
+    const file = parquetFile([{ name: 'name', type: 'STRING', data: Array.from({ length: rows }, (_, i) => `${'x'.repeat(1_000)}${i}`) }], {
+      codec: 'GZIP',
+    });
     assert.ok(file.length < 2 * 1024 * 1024, `${file.length}`);
-    await assert.rejects(collect(file, 'parquet'), (error: Error) => error instanceof TabularParseError && /expands to 6\d MB, more than the 64 MB taken here/.test(error.message));
+    await assert.rejects(
+      collect(file, 'parquet'),
+      (error: Error) => error instanceof TabularParseError && /expands to 6\d MB, more than the 64 MB taken here/.test(error.message),
+    );
   });
 
   it('refuses a file of more cells than taken, from its metadata alone', async () => {
     const file = parquetFile(hotelColumns(hotels));
     const groups = parquetRowGroups(file, { maxExpandedBytes: 1024 * 1024, maxCells: 17 });
-    await assert.rejects(groups.next(), (error: Error) => error instanceof ParquetRefused && error.message === 'the file holds 3 rows of 6 columns, more than the 17 cells taken here; split the file');
+    await assert.rejects(
+      groups.next(),
+      (error: Error) =>
+        error instanceof ParquetRefused &&
+        error.message === 'the file holds 3 rows of 6 columns, more than the 17 cells taken here; split the file',
+    );
     assert.equal((await parquetRowGroups(file, { maxExpandedBytes: 1024 * 1024, maxCells: 18 }).next()).value?.rows.length, 3);
   });
 
@@ -312,14 +354,20 @@ describe('readTabular parquet', () => {
       }),
     );
     assert.ok(bomb.length < 200_000, `${bomb.length}`);
-    await assert.rejects(collect(bomb, 'parquet'), (error: Error) => error instanceof TabularParseError && error.message.startsWith('the file is not a readable Parquet file'));
+    await assert.rejects(
+      collect(bomb, 'parquet'),
+      (error: Error) => error instanceof TabularParseError && error.message.startsWith('the file is not a readable Parquet file'),
+    );
   });
 
   it('refuses a page whose header claims more than the file declared, before allocating it', () => {
     const compressors = inflatingWithin(1_000);
     const page = gzipSync(Buffer.alloc(600));
     assert.equal(compressors.GZIP!(page, 600).length, 600);
-    assert.throws(() => compressors.GZIP!(page, 2 ** 31), (error: Error) => error instanceof ParquetRefused && /inflate to more than its metadata declares/.test(error.message));
+    assert.throws(
+      () => compressors.GZIP!(page, 2 ** 31),
+      (error: Error) => error instanceof ParquetRefused && /inflate to more than its metadata declares/.test(error.message),
+    );
     assert.throws(() => compressors.SNAPPY!(new Uint8Array(1), 500), ParquetRefused, 'the budget is the whole file: 600 + 500 > 1,000');
   });
 });

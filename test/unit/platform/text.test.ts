@@ -63,14 +63,47 @@ describe('the shared fold', () => {
     assert.equal(foldText('a_b/c|d'), 'a b c d');
   });
   it('foldText is foldWords joined by one space, on its fast path (plain ASCII words) and off it', () => {
-    for (const text of ['Grand Hotel', 'grand hotel', 'B Hotel Rome', 'Bed Rock Inn', 'Hotel BnB', 'Bandb Rose', 'Hotel bed', 'Hotel  Rex', ' Rex', 'Rex ', 'b n b']) {
+    for (const text of [
+      'Grand Hotel',
+      'grand hotel',
+      'B Hotel Rome',
+      'Bed Rock Inn',
+      'Hotel BnB',
+      'Bandb Rose',
+      'Hotel bed',
+      'Hotel  Rex',
+      ' Rex',
+      'Rex ',
+      'b n b',
+    ]) {
       assert.equal(foldText(text), foldWords(text).join(' '), text);
     }
     assert.equal(foldText('Bed and Breakfast'), 'bnb');
     assert.equal(foldText('Bed And Breakfast Rose'), 'bnb rose');
     assert.equal(foldText('b n b Rose'), 'bnb rose');
     // Seeded random texts over the characters that matter.
-    const pieces = ['a', 'B', 'b', 'bed', 'BED', 'n', 'and', 'breakfast', 'Bnb', 'bandb', '1', ' ', ' ', '  ', "'", '&', '-', 'é', 'l', 'Ж'];
+    const pieces = [
+      'a',
+      'B',
+      'b',
+      'bed',
+      'BED',
+      'n',
+      'and',
+      'breakfast',
+      'Bnb',
+      'bandb',
+      '1',
+      ' ',
+      ' ',
+      '  ',
+      "'",
+      '&',
+      '-',
+      'é',
+      'l',
+      'Ж',
+    ];
     let seed = 12345;
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % pieces.length;
     for (let n = 0; n < 5000; n++) {
@@ -113,7 +146,8 @@ describe('levenshteinDistance', () => {
     let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
       const current = [i];
-      for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++)
+        current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
       previous = current;
     }
     return previous[b.length]!;
@@ -131,7 +165,8 @@ describe('levenshteinDistance', () => {
   it('agrees with the table on every pair of texts up to 32 characters (a seeded sample), whatever the alphabet', () => {
     let state = 7;
     const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
-    const text = (alphabet: string) => Array.from({ length: Math.floor(next() * 33) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    const text = (alphabet: string) =>
+      Array.from({ length: Math.floor(next() * 33) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
     for (let k = 0; k < 3000; k++) {
       const alphabet = k % 2 === 0 ? 'ab1 ' : 'abcdefghijklmnopqrstuvwxyz0123456789éü';
       const a = text(alphabet);

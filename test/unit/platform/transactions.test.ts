@@ -20,7 +20,15 @@ afterEach(() => {
 const table: Table = { client: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), name: 'Table' };
 const items: TransactItem[] = [
   { Put: { TableName: 'Table', Item: { PK: 'A', SK: 'A' }, ConditionExpression: 'attribute_not_exists(PK)' } },
-  { Update: { TableName: 'Table', Key: { PK: 'B', SK: 'B' }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } } },
+  {
+    Update: {
+      TableName: 'Table',
+      Key: { PK: 'B', SK: 'B' },
+      UpdateExpression: 'ADD #n :one',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  },
 ];
 
 function cancelled(...codes: string[]): TransactionCanceledException {
@@ -35,7 +43,10 @@ describe('transactWrite', () => {
   it('sends the items as one transaction and answers no failed condition when they are written', async () => {
     documents.on(TransactWriteCommand).resolves({});
     assert.deepEqual(await transactWrite(table, items), []);
-    assert.deepEqual(documents.commandCalls(TransactWriteCommand).map((call) => call.args[0].input), [{ TransactItems: items }]);
+    assert.deepEqual(
+      documents.commandCalls(TransactWriteCommand).map((call) => call.args[0].input),
+      [{ TransactItems: items }],
+    );
   });
 
   it('answers the indexes of the items whose condition failed, without trying again', async () => {
@@ -45,7 +56,11 @@ describe('transactWrite', () => {
   });
 
   it('tries again a transaction that only lost to a concurrent one', async () => {
-    documents.on(TransactWriteCommand).rejectsOnce(cancelled('None', 'TransactionConflict')).rejectsOnce(cancelled('TransactionConflict', 'None')).resolves({});
+    documents
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled('None', 'TransactionConflict'))
+      .rejectsOnce(cancelled('TransactionConflict', 'None'))
+      .resolves({});
     assert.deepEqual(await transactWrite(table, items), []);
     assert.equal(documents.commandCalls(TransactWriteCommand).length, 3);
   });
@@ -57,15 +72,24 @@ describe('transactWrite', () => {
   });
 
   it('writes one item alone as a plain write, which DynamoDB bills half as much, with the same answers', async () => {
-    documents.on(PutCommand).rejectsOnce(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} })).resolves({});
+    documents
+      .on(PutCommand)
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }))
+      .resolves({});
     documents.on(UpdateCommand).resolves({});
     documents.on(DeleteCommand).resolves({});
     assert.deepEqual(await transactWrite(table, [items[0]!]), [0]);
     assert.deepEqual(await transactWrite(table, [items[0]!]), []);
     assert.deepEqual(await transactWrite(table, [items[1]!]), []);
     assert.deepEqual(await transactWrite(table, [{ Delete: { TableName: 'Table', Key: { PK: 'A', SK: 'A' } } }]), []);
-    assert.deepEqual(documents.commandCalls(PutCommand).map((call) => call.args[0].input), [items[0]!.Put, items[0]!.Put]);
-    assert.deepEqual(documents.commandCalls(UpdateCommand).map((call) => call.args[0].input), [items[1]!.Update]);
+    assert.deepEqual(
+      documents.commandCalls(PutCommand).map((call) => call.args[0].input),
+      [items[0]!.Put, items[0]!.Put],
+    );
+    assert.deepEqual(
+      documents.commandCalls(UpdateCommand).map((call) => call.args[0].input),
+      [items[1]!.Update],
+    );
     assert.equal(documents.commandCalls(DeleteCommand).length, 1);
     assert.equal(documents.commandCalls(TransactWriteCommand).length, 0);
   });
@@ -74,7 +98,9 @@ describe('transactWrite', () => {
     documents.on(TransactWriteCommand).rejects(cancelled('ValidationError', 'None'));
     await assert.rejects(transactWrite(table, items), { name: 'TransactionCanceledException' });
     documents.reset();
-    documents.on(TransactWriteCommand).rejects(Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }));
+    documents
+      .on(TransactWriteCommand)
+      .rejects(Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }));
     await assert.rejects(transactWrite(table, items), { name: 'ProvisionedThroughputExceededException' });
     assert.equal(documents.commandCalls(TransactWriteCommand).length, 1);
   });

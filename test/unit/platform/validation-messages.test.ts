@@ -13,7 +13,24 @@ import { routes } from '../../../shared/routes';
 
 const VALIBOT_PHRASING = /Invalid \w+:|Expected |but received|Received /;
 
-const BAD_VALUES: unknown[] = [null, 0, -1, 1.5, 1e30, true, '', ' ', 'x'.repeat(5_000), 'not-a-uuid', '\u0000', [], [null], [1, 1], {}, { a: 1 }];
+const BAD_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  1e30,
+  true,
+  '',
+  ' ',
+  'x'.repeat(5_000),
+  'not-a-uuid',
+  '\u0000',
+  [],
+  [null],
+  [1, 1],
+  {},
+  { a: 1 },
+];
 
 /** The fields of an object schema (through a pipe, an optional or a nullable wrapper). */
 function fieldsOf(schema: AnySchema): string[] {
@@ -48,7 +65,13 @@ const checked: { route: RouteDefinition; where: string; schema: AnySchema; base:
 for (const route of Object.values(routes) as RouteDefinition[]) {
   if (route.params) checked.push({ route, where: 'path', schema: route.params, base: {} });
   if (route.query) checked.push({ route, where: 'query', schema: route.query, base: {} });
-  if (route.body && route.body.kind !== 'raw') checked.push({ route, where: route.body.kind === 'multipart' ? 'form data' : 'body', schema: route.body.schema, base: { ...route.body.example } });
+  if (route.body && route.body.kind !== 'raw')
+    checked.push({
+      route,
+      where: route.body.kind === 'multipart' ? 'form data' : 'body',
+      schema: route.body.schema,
+      base: { ...route.body.example },
+    });
 }
 
 describe('validation messages', () => {
@@ -56,19 +79,28 @@ describe('validation messages', () => {
     assert.ok(checked.length > 40, String(checked.length));
   });
 
-  it('never answer in valibot\'s words, for any bad value of any field of any route', () => {
+  it("never answer in valibot's words, for any bad value of any field of any route", () => {
     const offending = new Map<string, string>();
     for (const { route, where, schema, base } of checked) {
       for (const input of badInputs(schema, base)) {
         const message = messageFor(schema, input, where);
-        if (message !== undefined && VALIBOT_PHRASING.test(message)) offending.set(message.slice(0, 200), `${route.method} ${route.path} (${where})`);
+        if (message !== undefined && VALIBOT_PHRASING.test(message))
+          offending.set(message.slice(0, 200), `${route.method} ${route.path} (${where})`);
       }
     }
-    assert.deepEqual([...offending].map(([message, where]) => `${where}: ${message}`), []);
+    assert.deepEqual(
+      [...offending].map(([message, where]) => `${where}: ${message}`),
+      [],
+    );
   });
 
   it('name the field and say what it takes', () => {
-    const name = v.strictObject({ name: v.string(), count: v.pipe(v.number(), v.integer(), v.minValue(1)), kind: v.picklist(['A', 'B']), tags: v.array(v.string()) });
+    const name = v.strictObject({
+      name: v.string(),
+      count: v.pipe(v.number(), v.integer(), v.minValue(1)),
+      kind: v.picklist(['A', 'B']),
+      tags: v.array(v.string()),
+    });
     assert.equal(messageFor(name, { name: null, count: 1, kind: 'A', tags: [] }, 'body'), 'name: must be a string, not null');
     assert.equal(messageFor(name, { name: 'n', count: 1.5, kind: 'A', tags: [] }, 'body'), 'count: must be a whole number');
     assert.equal(messageFor(name, { name: 'n', count: 0, kind: 'A', tags: [] }, 'body'), 'count: must be at least 1');

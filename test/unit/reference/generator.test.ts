@@ -68,7 +68,10 @@ describe('generateReferenceHotels', () => {
       assert.ok(hotel.name.includes(hotel.city as string), hotel.name);
     }
     assert.ok(new Set(sample.map((hotel) => hotel.name)).size > sample.length * 0.6, 'names are varied');
-    assert.ok(sample.some((hotel) => /[éèôöüáíóãç]/i.test(hotel.name)), 'some names carry accents');
+    assert.ok(
+      sample.some((hotel) => /[éèôöüáíóãç]/i.test(hotel.name)),
+      'some names carry accents',
+    );
   });
 
   it('gives 2 to 4 supplier codes with ids unique per supplier', () => {

@@ -26,6 +26,9 @@ describe('hotel record pages', () => {
     const pages = pageCountFor(20_000);
     const counts = new Array<number>(pages).fill(0);
     for (let i = 0; i < 20_000; i++) counts[pageOf(randomUUID(), pages)]!++;
-    assert.ok(Math.min(...counts) > HOTELS_PER_PAGE * 0.6 && Math.max(...counts) < HOTELS_PER_PAGE * 1.5, `${Math.min(...counts)}..${Math.max(...counts)}`);
+    assert.ok(
+      Math.min(...counts) > HOTELS_PER_PAGE * 0.6 && Math.max(...counts) < HOTELS_PER_PAGE * 1.5,
+      `${Math.min(...counts)}..${Math.max(...counts)}`,
+    );
   });
 });

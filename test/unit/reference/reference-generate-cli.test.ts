@@ -31,7 +31,10 @@ describe('npm run reference:generate', () => {
     try {
       const out = join(directory, 'hotels.jsonl');
       runCli('--hotels', '4', '--seed', '8', '--out', out);
-      const written = readFileSync(out, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+      const written = readFileSync(out, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       assert.deepEqual(written, [...generateReferenceHotels({ count: 4, seed: 8 })]);
     } finally {
       rmSync(directory, { recursive: true, force: true });

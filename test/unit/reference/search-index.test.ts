@@ -145,7 +145,11 @@ describe('name mode', () => {
 
 describe('typo tolerance', () => {
   const small = buildSearchIndex(
-    ['Grachtenhotel Amstel', 'Hotel Plaza', 'Florence Palace', 'Ibis Budget'].map((name, i) => ({ id: `id-${i}`, name, supplierCodes: {} })),
+    ['Grachtenhotel Amstel', 'Hotel Plaza', 'Florence Palace', 'Ibis Budget'].map((name, i) => ({
+      id: `id-${i}`,
+      name,
+      supplierCodes: {},
+    })),
   );
   const names = (q: string) => search(small, { q, ...page }).results.map((hotel) => hotel.name);
 
@@ -205,7 +209,10 @@ describe('the shared fold (shared/platform/text.ts) in search', () => {
     assert.equal(search(small, { city: 'ZURICH', ...page }).results[0]?.name, 'Hôtel Zürich Central');
     assert.equal(search(small, { city: 'moskva', ...page }).results[0]?.name, 'Гостиница Москва');
     const advanced = advancedSearch(small, { name: "l'hot", limit: 10, offset: 0 });
-    assert.deepEqual(advanced.results.map((hotel) => hotel.name), ["L'Hotel & Spa"]);
+    assert.deepEqual(
+      advanced.results.map((hotel) => hotel.name),
+      ["L'Hotel & Spa"],
+    );
   });
 });
 
@@ -252,7 +259,10 @@ describe('filter mode', () => {
   it('returns hotels with at least the rating, sorted by name, total before pagination', () => {
     const expected = hotels.filter((hotel) => hotel.country === 'France' && (hotel.rating ?? 0) >= 4).sort(nameOrder);
     const results = allResults({ country: 'France', rating: 4, ...page });
-    assert.deepEqual(results.map((hotel) => hotel.name), expected.map((hotel) => hotel.name));
+    assert.deepEqual(
+      results.map((hotel) => hotel.name),
+      expected.map((hotel) => hotel.name),
+    );
     const firstPage = search(index, { country: 'France', rating: 4, limit: 5, offset: 3 });
     assert.equal(firstPage.total, expected.length);
     assert.deepEqual(firstPage.results, results.slice(3, 8));
@@ -279,7 +289,10 @@ describe('filter mode', () => {
       const expected = hotels.filter((hotel) => hotel.rating !== undefined && hotel.rating >= rating).sort(nameOrder);
       const { total, results } = search(index, { rating, limit: 10, offset: 0 });
       assert.equal(total, expected.length);
-      assert.deepEqual(results.map((hotel) => hotel.name), expected.slice(0, 10).map((hotel) => hotel.name));
+      assert.deepEqual(
+        results.map((hotel) => hotel.name),
+        expected.slice(0, 10).map((hotel) => hotel.name),
+      );
     }
   });
 
@@ -311,7 +324,10 @@ describe('advanced search', () => {
       for (let i = 1; i < rated.length; i++) {
         const previous = rated[i - 1] as ReferenceHotelSummary;
         const current = rated[i] as ReferenceHotelSummary;
-        const step = sortDir === 'asc' ? (current.rating as number) - (previous.rating as number) : (previous.rating as number) - (current.rating as number);
+        const step =
+          sortDir === 'asc'
+            ? (current.rating as number) - (previous.rating as number)
+            : (previous.rating as number) - (current.rating as number);
         assert.ok(step > 0 || (step === 0 && nameOrder(previous, current) <= 0), `${previous.name} then ${current.name}`);
       }
     });
@@ -322,14 +338,23 @@ describe('advanced search', () => {
       assert.equal(results.length, hotels.length);
       const times = results.map((hotel) => created.get(hotel.id) as number);
       const valued = times.filter((time) => !Number.isNaN(time));
-      assert.deepEqual(valued, [...valued].sort((a, b) => (sortDir === 'asc' ? a - b : b - a)));
+      assert.deepEqual(
+        valued,
+        [...valued].sort((a, b) => (sortDir === 'asc' ? a - b : b - a)),
+      );
       assert.ok(Number.isNaN(times.at(-1)), 'hotels without creation time last');
     });
 
     it(`sorts by name ${sortDir}`, () => {
       const results = all({ city: 'London', sortDir });
-      const expected = hotels.filter((hotel) => hotel.city === 'London').sort(nameOrder).map((hotel) => hotel.name);
-      assert.deepEqual(results.map((hotel) => hotel.name), sortDir === 'asc' ? expected : expected.reverse());
+      const expected = hotels
+        .filter((hotel) => hotel.city === 'London')
+        .sort(nameOrder)
+        .map((hotel) => hotel.name);
+      assert.deepEqual(
+        results.map((hotel) => hotel.name),
+        sortDir === 'asc' ? expected : expected.reverse(),
+      );
     });
   }
 
@@ -338,7 +363,10 @@ describe('advanced search', () => {
     for (const sortBy of ['name', 'rating', 'created'] as const) {
       const { total, results } = advancedSearch(index, { hasCoordinates: true, sortBy, ...base });
       assert.equal(total, expected, sortBy);
-      assert.ok(results.every((hotel) => hotel.lat !== undefined), sortBy);
+      assert.ok(
+        results.every((hotel) => hotel.lat !== undefined),
+        sortBy,
+      );
     }
   });
 
@@ -411,7 +439,10 @@ describe('artifact round trip', () => {
     const artifact = serializeIndex(index);
     const shifted = new Uint8Array(artifact.length + 3);
     shifted.set(artifact, 3);
-    assert.deepEqual(search(loadIndex(shifted.subarray(3)), queries[0] as ReferenceSearchQuery), search(index, queries[0] as ReferenceSearchQuery));
+    assert.deepEqual(
+      search(loadIndex(shifted.subarray(3)), queries[0] as ReferenceSearchQuery),
+      search(index, queries[0] as ReferenceSearchQuery),
+    );
     assert.throws(() => loadIndex(new TextEncoder().encode('not an index at all')), /Not a reference index/);
   });
 });

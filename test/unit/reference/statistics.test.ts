@@ -43,7 +43,10 @@ describe('reference statistics', () => {
       new Map([...byCountry].map(([country, list]) => [country, list.length])),
     );
     const counts = global.byCountry.map((entry) => entry.hotelCount);
-    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => b - a),
+    );
   });
 
   it('lists the top countries up to the limit', () => {
@@ -62,7 +65,10 @@ describe('reference statistics', () => {
     for (const hotel of france) if (hotel.city) expectedCities.set(hotel.city, (expectedCities.get(hotel.city) ?? 0) + 1);
     assert.deepEqual(new Map(detail.cities.map((entry) => [entry.city, entry.hotelCount])), expectedCities);
     const counts = detail.cities.map((entry) => entry.hotelCount);
-    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => b - a),
+    );
     assert.equal(countryStatistics(statistics, 'france'), undefined);
     assert.equal(countryStatistics(statistics, 'Atlantis'), undefined);
     assert.equal(countryStatistics(statistics, '__proto__'), undefined);

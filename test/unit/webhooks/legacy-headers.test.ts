@@ -3,7 +3,8 @@ import { describe, it } from '@jest/globals';
 import * as v from 'valibot';
 import { CreateLegacyWebhookRequest } from '../../../shared/webhooks/schemas';
 
-const withHeader = (name: string) => v.safeParse(CreateLegacyWebhookRequest, { webhookUrl: 'https://hooks.example.com/x', additionalHeaders: { [name]: 'v' } });
+const withHeader = (name: string) =>
+  v.safeParse(CreateLegacyWebhookRequest, { webhookUrl: 'https://hooks.example.com/x', additionalHeaders: { [name]: 'v' } });
 
 describe('legacy webhook additionalHeaders', () => {
   it('refuses every cookie header, in any case, as it refuses Cookie: a credential goes in apiKeyName/apiKeyValue', () => {

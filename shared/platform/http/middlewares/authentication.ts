@@ -16,7 +16,9 @@ import { HttpError } from '../errors';
 import type { RouteDefinition } from '../route';
 import type { HttpMiddleware } from './state';
 
-export const authentication = (authenticatorOf: AuthenticatorOf) => (route: RouteDefinition, runtime: () => Runtime): HttpMiddleware => ({
+export const authentication =
+  (authenticatorOf: AuthenticatorOf) =>
+  (route: RouteDefinition, runtime: () => Runtime): HttpMiddleware => ({
     before: async ({ context }) => {
       const { headers } = context.http;
       // Which of two credentials counts would be a guess; refused even where a credential is optional.
@@ -41,9 +43,12 @@ export const authentication = (authenticatorOf: AuthenticatorOf) => (route: Rout
       const shares = organizationRequestShares(route, runtime().config);
       const refusal = await countRequest(tableOf(runtime()), principal.organizationId, shares, now);
       if (refusal) {
-        const past = refusal === 'route' && shares.route ? `${shares.route.perSecond} ${route.method} ${route.path} requests` : `${shares.perSecond} requests`;
+        const past =
+          refusal === 'route' && shares.route
+            ? `${shares.route.perSecond} ${route.method} ${route.path} requests`
+            : `${shares.perSecond} requests`;
         throw new HttpError(429, `Your organization sent more than ${past} this second, over all its credentials. Retry in a second.`, 1);
       }
       context.http.principal = principal;
     },
-});
+  });

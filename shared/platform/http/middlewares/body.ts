@@ -53,7 +53,8 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
   const contentType = (headers['content-type'] ?? '').toLowerCase();
   // A compressed body would read as bytes that are not its content type's: said for what it is.
   const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding !== 'identity' && raw.length > 0) throw new HttpError(415, `Content-Encoding ${encoding} is not taken: send the body uncompressed.`);
+  if (encoding !== 'identity' && raw.length > 0)
+    throw new HttpError(415, `Content-Encoding ${encoding} is not taken: send the body uncompressed.`);
   if (body.kind === 'multipart') {
     if (!contentType.startsWith('multipart/form-data')) {
       throw new HttpError(415, 'Content-Type must be multipart/form-data.');
@@ -87,7 +88,8 @@ async function decodeBody(body: RequestBody, event: APIGatewayProxyEvent, header
     }
     const problem = firstStructureProblem(text, MAX_BODY_DEPTH);
     if (problem?.kind === 'repeated') throw invalidInput(repeatedFieldMessage(problem.path, 'body'));
-    if (problem?.kind === 'too_deep') throw invalidInput(`The request body nests objects and arrays more than ${MAX_BODY_DEPTH} deep (at ${shortPath(problem.path)}).`);
+    if (problem?.kind === 'too_deep')
+      throw invalidInput(`The request body nests objects and arrays more than ${MAX_BODY_DEPTH} deep (at ${shortPath(problem.path)}).`);
     return validate(body.schema, parsed, 'body');
   }
   if (!contentType.startsWith('application/x-www-form-urlencoded')) {

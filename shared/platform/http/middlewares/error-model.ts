@@ -19,7 +19,8 @@ export function errorModel(route: RouteDefinition): HttpMiddleware {
         const headers: Record<string, string> = { 'content-type': JSON_CONTENT };
         if (known.status === 401) headers['www-authenticate'] = 'Bearer';
         if (known.retryAfterSeconds !== undefined) headers['retry-after'] = String(known.retryAfterSeconds);
-        if (known.status === 503) log('warn', 'a service the API depends on is unavailable', { requestId, route: route.path, ...describeError(request.error) });
+        if (known.status === 503)
+          log('warn', 'a service the API depends on is unavailable', { requestId, route: route.path, ...describeError(request.error) });
         request.response = { statusCode: known.status, headers, body: JSON.stringify(known.body) };
         return;
       }

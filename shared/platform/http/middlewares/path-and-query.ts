@@ -11,7 +11,8 @@ export function pathAndQuery(route: RouteDefinition): HttpMiddleware {
       const query = event.queryStringParameters ?? {};
       for (const [name, value] of Object.entries(query)) {
         // A percent-escape that is not UTF-8 reaches the function as U+FFFD (API Gateway and the local runtime alike).
-        if (`${name}${value ?? ''}`.includes('\uFFFD')) throw invalidInput(`The query parameter ${name.replaceAll('\uFFFD', '?')} is not valid UTF-8 percent-encoding.`);
+        if (`${name}${value ?? ''}`.includes('\uFFFD'))
+          throw invalidInput(`The query parameter ${name.replaceAll('\uFFFD', '?')} is not valid UTF-8 percent-encoding.`);
       }
       // A route without query parameters refuses them as a strict schema does: a misspelt one is never silently ignored.
       const unknown = route.query || !refusesUnknownQuery(route) ? undefined : Object.keys(query)[0];

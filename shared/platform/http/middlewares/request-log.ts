@@ -38,7 +38,8 @@ export function requestLog(route: RouteDefinition): HttpMiddleware {
         body: undefined,
       };
       const sent = headers[REQUEST_ID_HEADER];
-      if (sent !== undefined && !REQUEST_ID_FORMAT.test(sent)) throw invalidInput('X-Request-Id must be 1 to 128 visible ASCII characters (no spaces).');
+      if (sent !== undefined && !REQUEST_ID_FORMAT.test(sent))
+        throw invalidInput('X-Request-Id must be 1 to 128 visible ASCII characters (no spaces).');
     },
     after: write,
     onError: write,

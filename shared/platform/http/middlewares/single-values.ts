@@ -21,11 +21,13 @@ export function singleValues(route: RouteDefinition): HttpMiddleware {
   return {
     before: ({ event }) => {
       for (const [name, label] of Object.entries(SINGLE_VALUED_HEADERS)) {
-        if ((event.multiValueHeaders?.[name]?.length ?? 0) > 1) throw invalidInput(`The ${label} header is sent more than once: send it once.`);
+        if ((event.multiValueHeaders?.[name]?.length ?? 0) > 1)
+          throw invalidInput(`The ${label} header is sent more than once: send it once.`);
       }
       if (!checksQuery) return;
       for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-        if ((values?.length ?? 0) > 1) throw invalidInput(`The query parameter "${name.replaceAll('\uFFFD', '?')}" is sent more than once: send it once.`);
+        if ((values?.length ?? 0) > 1)
+          throw invalidInput(`The query parameter "${name.replaceAll('\uFFFD', '?')}" is sent more than once: send it once.`);
       }
     },
   };
