@@ -48,7 +48,10 @@ export function currentEntries(
   organizationId: string,
   ids: readonly EntryId[],
 ): Promise<(BookEntry | undefined)[]> {
-  return laidOverOrWritten(ports, organizationId, ids, async (snapshot, key) => await snapshot.entryAt(key));
+  return laidOverOrWritten(ports, organizationId, ids, async (snapshot, key) => {
+    const held = await snapshot.entryAt(key);
+    return held && { written: withoutFolded(held), folded: held.folded };
+  });
 }
 
 /**
@@ -60,7 +63,12 @@ export function currentAnswers(
   organizationId: string,
   ids: readonly EntryId[],
 ): Promise<(EntryAnswer | undefined)[]> {
-  return laidOverOrWritten(ports, organizationId, ids, (snapshot, key) => snapshot.answerAt(key));
+  return laidOverOrWritten(ports, organizationId, ids, async (snapshot, key) => {
+    const held = await snapshot.answerAt(key);
+    if (!held) return undefined;
+    const { folded, ...written } = held;
+    return { written, folded };
+  });
 }
 
 /**
@@ -90,12 +98,12 @@ export async function heldEngineAnswers(
   });
 }
 
-/** Each id's laid-over entry where it is newer than what the generation folded, else the generation's (`written`). */
+/** Each id's laid-over entry where it is newer than what the generation folded of it, else what the generation holds (`writtenAt`). */
 async function laidOverOrWritten<T extends EntryAnswer>(
   ports: Pick<BookPorts, 'store' | 'files'>,
   organizationId: string,
   ids: readonly EntryId[],
-  written: (snapshot: Snapshot, key: string) => Promise<(T & { folded: number }) | undefined>,
+  writtenAt: (snapshot: Snapshot, key: string) => Promise<{ written: T; folded: number } | undefined>,
 ): Promise<(T | BookEntry | undefined)[]> {
   // The laid-over items first: a generation that folds one in is committed before the item goes.
   const laid = await ports.store.laidOverMany(organizationId, ids);
@@ -103,12 +111,9 @@ async function laidOverOrWritten<T extends EntryAnswer>(
   const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
   return Promise.all(
     ids.map(async (id, i) => {
-      const held = snapshot && (await written(snapshot, entryKey(id)));
+      const held = snapshot && (await writtenAt(snapshot, entryKey(id)));
       const over = laid[i];
-      if (over && over.sequence > (held?.folded ?? 0)) return over.entry;
-      if (!held) return undefined;
-      const { folded: _folded, ...entry } = held;
-      return entry as unknown as T;
+      return over && over.sequence > (held?.folded ?? 0) ? over.entry : held?.written;
     }),
   );
 }
@@ -177,18 +182,22 @@ export interface DecisionOptions {
   expectedDecidedAt?: string | null;
 }
 
+/** What a person does to an entry: decides it (MANUAL from now on), or takes their decision back. */
+export type PersonsAct = { kind: 'DECISION'; decision: StandingDecision } | { kind: 'WITHDRAWAL'; withdrawal: Withdrawal };
+
 /** One entry's decision (or withdrawal) among several made at once. */
 export interface EntryDecision extends DecisionOptions {
   id: EntryId;
-  decision: StandingDecision | Withdrawal;
+  act: PersonsAct;
 }
 
 /**
  * What became of one entry's decision: the entry as decided; refused by the book's rules (a
- * DomainError: not found, conflict); or lost, when conditions of its own `writes` failed (their
- * indexes; nothing written for it).
+ * DomainError: not found, conflict); or its own `writes` refused, when conditions of theirs failed
+ * (their indexes; nothing written for it).
  */
-export type EntryDecisionOutcome = { decided: BookEntry } | { refused: DomainError } | { lost: number[] };
+export type EntryDecisionOutcome =
+  { kind: 'DECIDED'; entry: BookEntry } | { kind: 'REFUSED'; error: DomainError } | { kind: 'WRITES_REFUSED'; writes: number[] };
 
 /**
  * Entries one decision commit holds at most: each with its job's records (the decision, the mark
@@ -198,22 +207,55 @@ export type EntryDecisionOutcome = { decided: BookEntry } | { refused: DomainErr
 export const DECISIONS_PER_COMMIT = 19;
 
 /**
- * A person's decision on an entry (MANUAL from now on), or its withdrawal, with its change in the
- * feed, in one transaction with `writes`. Undefined when a condition of `writes` failed (nothing
- * written); 404 when the book has no such entry and no row is given; 409 for a decision on an entry
- * whose hotel the partner's inventory no longer lists (DELETED).
+ * A person's decision on an entry (MANUAL from now on), with its change in the feed, in one
+ * transaction with `writes`: the entry as decided. 404 when the book has no such entry and no row is
+ * given; 409 for an entry whose hotel the partner's inventory no longer lists (DELETED), for one
+ * decided since `expectedDecidedAt`, and when a condition of `writes` failed (nothing written).
  */
 export async function decideEntry(
   ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
   organizationId: string,
   id: EntryId,
-  decision: StandingDecision | Withdrawal,
+  decision: StandingDecision,
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
   options: DecisionOptions = {},
-): Promise<BookEntry | undefined> {
-  const [outcome] = await decideEntries(ports, organizationId, [{ id, decision, ...options }], cause);
-  if ('refused' in outcome!) throw outcome.refused;
-  return 'decided' in outcome! ? outcome.decided : undefined;
+): Promise<BookEntry> {
+  return actOnEntry(ports, organizationId, { id, act: { kind: 'DECISION', decision }, ...options }, cause);
+}
+
+/**
+ * A person's decision taken back: the engine's answer stands again (an entry standing by a later
+ * decision is left as it is), with its change in the feed, in one transaction with `writes`. The
+ * same refusals as decideEntry's, but a DELETED entry's decision may be withdrawn.
+ */
+export async function withdrawDecision(
+  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  organizationId: string,
+  id: EntryId,
+  withdrawal: Withdrawal,
+  cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
+  options: DecisionOptions = {},
+): Promise<BookEntry> {
+  return actOnEntry(ports, organizationId, { id, act: { kind: 'WITHDRAWAL', withdrawal }, ...options }, cause);
+}
+
+async function actOnEntry(
+  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  organizationId: string,
+  decision: EntryDecision,
+  cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
+): Promise<BookEntry> {
+  const [outcome] = await decideEntries(ports, organizationId, [decision], cause);
+  switch (outcome!.kind) {
+    case 'DECIDED':
+      return outcome!.entry;
+    case 'REFUSED':
+      throw outcome!.error;
+    case 'WRITES_REFUSED':
+      throw conflict(
+        `The entry ${decision.id.partnerHotelId} of source ${decision.id.source} changed while it was being decided; nothing was written. Read it again.`,
+      );
+  }
 }
 
 /**
@@ -249,7 +291,7 @@ export async function decideEntries(
         planned.push({ index, ...planDecision(decisions[index]!, held[at], state, cause) });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        outcomes[index] = { refused: error };
+        outcomes[index] = { kind: 'REFUSED', error };
       }
     });
     if (planned.length === 0) continue;
@@ -281,18 +323,21 @@ export async function decideEntries(
       for (const write of attempt.refusedWrites) {
         const owner = owners[write];
         if (!owner) throw new Error('A write of the book or a shared one has no condition of its own to fail.');
-        const lost = outcomes[owner.decision];
-        outcomes[owner.decision] = { lost: [...(lost && 'lost' in lost ? lost.lost : []), owner.write] };
+        const earlier = outcomes[owner.decision];
+        outcomes[owner.decision] = {
+          kind: 'WRITES_REFUSED',
+          writes: [...(earlier?.kind === 'WRITES_REFUSED' ? earlier.writes : []), owner.write],
+        };
       }
       continue;
     }
-    for (const { index, entry } of planned) outcomes[index] = { decided: entry };
+    for (const { index, entry } of planned) outcomes[index] = { kind: 'DECIDED', entry };
   }
 }
 
 /** An entry's decision applied to the entry as it stands (`held`); throws the refusal (a DomainError) the book's rules give it. */
 function planDecision(
-  { id, decision, row, expectedDecidedAt }: EntryDecision,
+  { id, act, row, expectedDecidedAt }: EntryDecision,
   held: BookEntry | undefined,
   state: Awaited<ReturnType<BookPorts['store']['state']>>,
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
@@ -302,10 +347,11 @@ function planDecision(
       `The entry ${id.partnerHotelId} of source ${id.source} is not in the book: a newer inventory of its source no longer lists it. It comes back when an inventory lists it again.`,
     );
   }
-  const current = held ?? (row && applyJobRow(undefined, row.row, decision.decidedAt, row.mappingJobId, row.listedAt).entry);
+  const decidedAt = act.kind === 'DECISION' ? act.decision.decidedAt : act.withdrawal.decidedAt;
+  const current = held ?? (row && applyJobRow(undefined, row.row, decidedAt, row.mappingJobId, row.listedAt).entry);
   if (!current) throw notFound(`The book has no entry ${id.partnerHotelId} of source ${id.source}.`);
   // A hotel the partner's inventory no longer lists has nothing to decide: it comes back (under its decision, if any) when an inventory lists it again.
-  if (current.status === 'DELETED' && !('withdrawnDecidedAt' in decision)) {
+  if (current.status === 'DELETED' && act.kind === 'DECISION') {
     throw conflict(
       `The entry ${id.partnerHotelId} of source ${id.source} was removed at ${current.changedAt}: ${current.reason.toLowerCase()}. It comes back when an inventory lists it again.`,
     );
@@ -316,9 +362,9 @@ function planDecision(
       `The entry ${id.partnerHotelId} of source ${id.source} changed since you read it: it ${now}. Read it again and decide again if needed.`,
     );
   }
-  return 'withdrawnDecidedAt' in decision
-    ? applyWithdrawal(current, decision, cause)
-    : applyDecision(current, decision, cause, held === undefined);
+  return act.kind === 'WITHDRAWAL'
+    ? applyWithdrawal(current, act.withdrawal, cause)
+    : applyDecision(current, act.decision, cause, held === undefined);
 }
 
 /** Entries looked at per page at most before a page is answered short (with a cursor to go on). */

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from '../platform/table';
 import { answerSearchOf, referenceFactsIn, type ReferenceHotelFacts, type ReferenceHotelShown, type ScoreOrder } from '../mapping';
 import { referenceHotelShown } from '../reference';
 import { connectedSupplierCodes } from '../suppliers';
-import { bookStatistics, currentEntry, decideEntry, listEntries, searchEntries } from './book';
+import { bookStatistics, currentEntry, decideEntry, listEntries, searchEntries, withdrawDecision } from './book';
 import { formatPosition, parsePosition } from './change-log';
 import { SCORE_STEPS, type ScoredKey } from './entry-search';
 import { OWN_SOURCE, type BookEntry } from './entries';
@@ -98,7 +98,7 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
   if (body.decision === 'WITHDRAW') {
     if (!entry.decision) throw conflict(`The entry ${id.partnerHotelId} of source ${id.source} has no decision to withdraw.`);
     const withdrawn = entry.decision.decidedAt;
-    const undone = await decideEntry(
+    const undone = await withdrawDecision(
       ports,
       principal.organizationId,
       id,
@@ -109,7 +109,7 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
         writes: [told('WITHDRAW', entry.engine.referenceHotelId)],
       },
     );
-    return { status: 200, json: entryView(undone!, await connectedSupplierCodes(runtime, principal.organizationId)) };
+    return { status: 200, json: entryView(undone, await connectedSupplierCodes(runtime, principal.organizationId)) };
   }
   // The entry's own hotels as it holds them; any other (a candidate too: they carry no codes) as the current reference has it.
   let hotel: Pick<ReferenceHotelShown, 'referenceHotelName'> & ReferenceHotelFacts = { referenceHotelName: '' };
@@ -140,7 +140,7 @@ export const reviewBookEntry: Implementation<typeof mappingBookRoutes.reviewBook
     cause,
     { expectedDecidedAt: body.expectedDecidedAt, writes: [told(body.decision, body.decision === 'MATCH' ? body.referenceHotelId : null)] },
   );
-  return { status: 200, json: entryView(decided!, await connectedSupplierCodes(runtime, principal.organizationId)) };
+  return { status: 200, json: entryView(decided, await connectedSupplierCodes(runtime, principal.organizationId)) };
 };
 
 export const listBookChanges: Implementation<typeof mappingBookRoutes.listBookChanges> = async ({ principal, query }, runtime) => {

@@ -242,7 +242,15 @@ export async function followReference(ports: FollowPorts, message: FollowMessage
   const event =
     from === undefined
       ? undefined
-      : followEvent(eventId, organizationId, from, cause, counts, target.publishedAt, ports.clock.now().toISOString());
+      : followEvent({
+          id: eventId,
+          organizationId,
+          firstSequence: from,
+          cause,
+          counts,
+          publishedAt: target.publishedAt,
+          committedAt: ports.clock.now().toISOString(),
+        });
   await ports.store.finishFollow(organizationId, since === undefined ? { referenceVersionId, number: target.number } : undefined, event);
 }
 
@@ -287,22 +295,26 @@ async function commitChanges(
   }
 }
 
-/** MAPPING_BOOK_CHANGED for a publication followed (or a catch-up): its id says which. */
-function followEvent(
-  id: string,
-  organizationId: string,
-  from: number,
-  cause: ReturnType<typeof followCause>,
-  counts: ChangeCounts,
-  publishedAt: string,
-  at: string,
-): PartnerEvent {
+/**
+ * MAPPING_BOOK_CHANGED for a publication followed (or a catch-up): its id says which;
+ * `firstSequence`, the follow's first commit, where a reader of the feed starts.
+ */
+function followEvent(follow: {
+  id: string;
+  organizationId: string;
+  firstSequence: number;
+  cause: ReturnType<typeof followCause>;
+  counts: ChangeCounts;
+  publishedAt: string;
+  committedAt: string;
+}): PartnerEvent {
+  const { id, organizationId, firstSequence, cause, counts, publishedAt, committedAt } = follow;
   return {
     id,
     type: 'MAPPING_BOOK_CHANGED',
     organizationId,
     // The publication's time: a delivery repeated records the same item, not a second event.
     occurredAt: publishedAt,
-    data: { cause, counts, position: formatPosition({ sequence: from, read: 0 }), committedAt: at },
+    data: { cause, counts, position: formatPosition({ sequence: firstSequence, read: 0 }), committedAt },
   };
 }

@@ -103,7 +103,10 @@ export async function commitDecisions(
     if (kind === 'WITHDRAWAL') {
       return {
         id,
-        decision: { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
+        act: {
+          kind: 'WITHDRAWAL',
+          withdrawal: { withdrawnDecidedAt: read.review!.decidedAt, decidedBy: event.data.decidedBy, decidedAt: event.occurredAt },
+        },
         row: { mappingJobId: job.id, row: jobRow(updated), listedAt },
         writes: [...ports.jobs.withdrawalWrites(job, read, updated, event), leaseFree(read, event.occurredAt)],
       };
@@ -111,15 +114,18 @@ export async function commitDecisions(
     const review = updated.review!;
     return {
       id,
-      decision: {
-        decision: review.decision,
-        referenceHotelId: updated.referenceHotelId,
-        referenceHotelName: updated.referenceHotelName,
-        ...referenceFactsIn(updated),
-        ...(review.note !== undefined && { note: review.note }),
-        decidedBy: review.decidedBy,
-        decidedAt: review.decidedAt,
-        partner: read.partner ?? { name: read.partnerHotelName },
+      act: {
+        kind: 'DECISION',
+        decision: {
+          decision: review.decision,
+          referenceHotelId: updated.referenceHotelId,
+          referenceHotelName: updated.referenceHotelName,
+          ...referenceFactsIn(updated),
+          ...(review.note !== undefined && { note: review.note }),
+          decidedBy: review.decidedBy,
+          decidedAt: review.decidedAt,
+          partner: read.partner ?? { name: read.partnerHotelName },
+        },
       },
       row: { mappingJobId: job.id, row: jobRow(read), listedAt },
       writes: [...ports.jobs.decisionWrites(job, read, updated, event), leaseFree(read, event.occurredAt)],
@@ -143,10 +149,10 @@ export async function commitDecisions(
       ),
   );
   return outcomes.map((outcome, i): CommitOutcome => {
-    if ('decided' in outcome) return { outcome: 'COMMITTED' };
-    if ('refused' in outcome) return { outcome: 'REFUSED', error: outcome.refused };
+    if (outcome.kind === 'DECIDED') return { outcome: 'COMMITTED' };
+    if (outcome.kind === 'REFUSED') return { outcome: 'REFUSED', error: outcome.error };
     const leaseCheck = entries[i]!.writes!.length - 1;
-    if (outcome.lost.includes(leaseCheck)) return { outcome: 'REFUSED', error: leasedToAnother(decisions[i]!.read.partnerHotelId) };
+    if (outcome.writes.includes(leaseCheck)) return { outcome: 'REFUSED', error: leasedToAnother(decisions[i]!.read.partnerHotelId) };
     return { outcome: 'LOST' };
   });
 }

@@ -417,10 +417,10 @@ export class ResultViews {
     return this.engineRow(partnerHotelId);
   }
 
-  /** Results in partner id order, from a cursor of this list. */
+  /** Results in partner id order, from a cursor of this list: the job's, after the partner id it names. */
   async resultsInOrder(_jobId: string, limit: number, cursor: string | undefined): Promise<ResultPage> {
-    const partition = { PK: `JOB#${this.job.id}` };
-    const after = decodeCursor(cursor, { partition, attributes: ['SK'] })?.SK?.slice('RESULT#'.length);
+    const list = { partition: { job: this.job.id }, attributes: ['after'] } as const;
+    const after = decodeCursor(cursor, list)?.after;
     const afterBytes = after === undefined ? undefined : Buffer.from(after, 'utf8');
     const manifest = await this.manifest();
     const rows: StoredResult[] = [];
@@ -447,7 +447,7 @@ export class ResultViews {
     );
     return {
       results: page.map((row) => decided.get(row.partnerHotelId) ?? row),
-      nextCursor: rows.length > limit ? encodeCursor({ ...partition, SK: `RESULT#${page[page.length - 1]!.partnerHotelId}` }) : null,
+      nextCursor: rows.length > limit ? encodeCursor({ ...list.partition, after: page[page.length - 1]!.partnerHotelId }) : null,
     };
   }
 

@@ -174,7 +174,7 @@ describe('a completed job’s results views', () => {
 
   it('refuse a cursor of another job or another list', async () => {
     const { job, views } = await setUp(10);
-    const another = Buffer.from(JSON.stringify({ PK: 'JOB#another-job', SK: 'RESULT#H-1' })).toString('base64url');
+    const another = Buffer.from(JSON.stringify({ job: 'another-job', after: 'H-1' })).toString('base64url');
     const filtered = Buffer.from(JSON.stringify({ after: '0.5000#H-1' })).toString('base64url');
     for (const cursor of [another, filtered, 'not-a-cursor']) {
       await assert.rejects(

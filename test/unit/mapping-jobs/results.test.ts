@@ -161,7 +161,7 @@ describe('reading a job’s results', () => {
 
   it('refuses a cursor that is not one of a filtered list', async () => {
     const { query } = setUp();
-    const inOrder = Buffer.from(JSON.stringify({ PK: 'JOB#job-1', SK: 'RESULT#c' })).toString('base64url');
+    const inOrder = Buffer.from(JSON.stringify({ job: 'job-1', after: 'c' })).toString('base64url');
     for (const cursor of [inOrder, 'not-a-cursor']) {
       await assert.rejects(
         query({ status: 'MATCHED' }, 10, cursor),
