@@ -4,7 +4,7 @@
  */
 import { conflict, DomainError, notFound } from '../platform/errors';
 import type { TransactItem } from '../platform/table';
-import { changeOf } from './change-log';
+import { changeOf, doneWithSequence, type FeedStep, type Settled } from './change-log';
 import { blocksOf } from '../platform/objects/block-files';
 import {
   applyDecision,
@@ -151,25 +151,22 @@ export async function recordEngineRows(
   cause: EngineCause,
 ): Promise<void> {
   for (const block of blocksOf(rows, RECORD_COMMIT_ENTRIES)) {
-    for (;;) {
-      // Computed on the entries as they stand right after commit `last`: another commit first computes them again.
-      const last = await ports.log.lastSequence(organizationId);
+    // Computed on the entries as they stand right after the feed's last commit: another commit first computes them again.
+    await ports.log.onTop(organizationId, async (): Promise<FeedStep<number | undefined>> => {
       const { changed } = recordingOutcomes(
         await currentEntries(ports, organizationId, block),
         block,
         ports.clock.now().toISOString(),
         cause,
       );
-      if (changed.length === 0) break;
-      const sequence = await ports.log.commitAfter(
-        organizationId,
-        last,
-        cause,
-        changed.map((outcome) => changeOf(outcome.change, outcome.entry)),
-        (next) => changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
-      );
-      if (sequence !== 'moved') break;
-    }
+      if (changed.length === 0) return { kind: 'DONE', result: undefined };
+      return {
+        kind: 'COMMIT',
+        commit: { cause, changes: changed.map((outcome) => changeOf(outcome.change, outcome.entry)) },
+        writes: (next) => changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+        settle: doneWithSequence,
+      };
+    });
   }
 }
 
@@ -274,11 +271,12 @@ export async function decideEntries(
   if (decisions.length > DECISIONS_PER_COMMIT)
     throw new Error(`At most ${DECISIONS_PER_COMMIT} decisions commit at once, not ${decisions.length}.`);
   const outcomes: (EntryDecisionOutcome | undefined)[] = decisions.map(() => undefined);
-  for (;;) {
+  const everySettled = (all: (EntryDecisionOutcome | undefined)[]): all is EntryDecisionOutcome[] =>
+    all.every((outcome) => outcome !== undefined);
+  // Decided on the entries as they stand right after the feed's last commit: a commit in between decides again on what it left.
+  return ports.log.onTop(organizationId, async (): Promise<FeedStep<EntryDecisionOutcome[]>> => {
+    if (everySettled(outcomes)) return { kind: 'DONE', result: outcomes };
     const pending = decisions.flatMap((_, i) => (outcomes[i] === undefined ? [i] : []));
-    if (pending.length === 0) return outcomes as EntryDecisionOutcome[];
-    // Decided on the entries as they stand right after commit `last`: a commit in between decides again on what it left.
-    const last = await ports.log.lastSequence(organizationId);
     const held = await currentEntries(
       ports,
       organizationId,
@@ -294,7 +292,7 @@ export async function decideEntries(
         outcomes[index] = { kind: 'REFUSED', error };
       }
     });
-    if (planned.length === 0) continue;
+    if (everySettled(outcomes)) return { kind: 'DONE', result: outcomes };
     // Each write's owner: the decision it belongs to and its place among that decision's own writes, or none (the book's, the shared ones).
     const owners: ({ decision: number; write: number } | undefined)[] = [];
     const writes = (next: number): TransactItem[] => {
@@ -317,22 +315,29 @@ export async function decideEntries(
       return items;
     };
     const changes = planned.flatMap(({ entry, change }) => (change ? [changeOf(change, entry)] : []));
-    const attempt = await ports.log.attemptAfter(organizationId, last, changes.length > 0 ? { cause, changes } : undefined, writes);
-    if ('moved' in attempt) continue;
-    if ('refusedWrites' in attempt) {
-      for (const write of attempt.refusedWrites) {
-        const owner = owners[write];
-        if (!owner) throw new Error('A write of the book or a shared one has no condition of its own to fail.');
-        const earlier = outcomes[owner.decision];
-        outcomes[owner.decision] = {
-          kind: 'WRITES_REFUSED',
-          writes: [...(earlier?.kind === 'WRITES_REFUSED' ? earlier.writes : []), owner.write],
-        };
-      }
-      continue;
-    }
-    for (const { index, entry } of planned) outcomes[index] = { kind: 'DECIDED', entry };
-  }
+    return {
+      kind: 'COMMIT',
+      ...(changes.length > 0 && { commit: { cause, changes } }),
+      writes,
+      // A decision whose own writes were refused is left out, and the rest tried again.
+      settle: (attempted): Settled<EntryDecisionOutcome[]> => {
+        if (attempted.kind === 'COMMITTED') {
+          for (const { index, entry } of planned) outcomes[index] = { kind: 'DECIDED', entry };
+          return everySettled(outcomes) ? { kind: 'DONE', result: outcomes } : { kind: 'AGAIN' };
+        }
+        for (const write of attempted.writes) {
+          const owner = owners[write];
+          if (!owner) throw new Error('A write of the book or a shared one has no condition of its own to fail.');
+          const earlier = outcomes[owner.decision];
+          outcomes[owner.decision] = {
+            kind: 'WRITES_REFUSED',
+            writes: [...(earlier?.kind === 'WRITES_REFUSED' ? earlier.writes : []), owner.write],
+          };
+        }
+        return { kind: 'AGAIN' };
+      },
+    };
+  });
 }
 
 /** An entry's decision applied to the entry as it stands (`held`); throws the refusal (a DomainError) the book's rules give it. */

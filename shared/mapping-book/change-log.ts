@@ -152,17 +152,43 @@ const keys = {
 };
 
 /**
- * What an attempt to commit came to: committed at a sequence; moved, when another commit came
- * first; or refused, with the indexes (in `writes`) of the writes whose own condition failed.
- * Nothing is written unless committed.
+ * What a commit on top of the feed came to: committed at a sequence, or refused, with the indexes
+ * (in its `writes`) of the writes whose own condition failed (nothing written then).
  */
-export type CommitAttempt = { committed: number } | { moved: true } | { refusedWrites: number[] };
+export type Attempted = { kind: 'COMMITTED'; sequence: number } | { kind: 'REFUSED'; writes: number[] };
 
-/** An attempt as the single-writer methods answer it: the sequence, 'moved', or undefined when refused. */
-function outcomeOf(attempt: CommitAttempt): number | undefined | 'moved' {
-  if ('committed' in attempt) return attempt.committed;
-  return 'moved' in attempt ? 'moved' : undefined;
+/** What a writer does once its attempt is settled: done, with its result, or plan again on the feed as it now stands. */
+export type Settled<R> = { kind: 'DONE'; result: R } | { kind: 'AGAIN' };
+
+/**
+ * What a writer makes of the feed as it stands after commit `last`: nothing to commit (done), or a
+ * commit of its changes (none: the writes alone, the feed unmoved) with the writes that make them,
+ * and what to do once it is settled.
+ */
+export type FeedStep<R> =
+  | { kind: 'DONE'; result: R }
+  | {
+      kind: 'COMMIT';
+      commit?: { cause: ChangeCause; changes: readonly BookChange[] | ChangesFiles };
+      writes: (sequence: number) => readonly TransactItem[];
+      settle: (attempted: Attempted) => Settled<R>;
+    };
+
+/** The settling of writes that have no condition of their own: done with the sequence; a refusal is a fault. */
+export function doneWithSequence(attempted: Attempted): { kind: 'DONE'; result: number } {
+  if (attempted.kind === 'REFUSED') throw new Error(`Writes with no condition of their own were refused: ${attempted.writes.join(', ')}.`);
+  return { kind: 'DONE', result: attempted.sequence };
 }
+
+/**
+ * How long a writer waits before planning again when another commit came first: a growing,
+ * jittered pause, so that writers racing for one book's feed take turns instead of colliding again.
+ */
+export function pauseAfterMoved(attempt: number): number {
+  return Math.random() * Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** attempt);
+}
+const FIRST_PAUSE_MS = 5;
+const MAX_PAUSE_MS = 200;
 
 export class ChangeLog {
   constructor(
@@ -185,68 +211,50 @@ export class ChangeLog {
   }
 
   /**
-   * Commits the changes with the writes that make them, all or nothing. Answers the commit's
-   * sequence, or undefined when one of `writes`' own conditions failed (nothing written then).
-   * A commit that lost its number to another is tried again with the next.
+   * Commits the changes with the writes that make them, all or nothing, on top of the feed. Answers
+   * the commit's sequence, or undefined when one of `writes`' own conditions failed (nothing written).
    */
-  async commit(
+  commit(
     organizationId: string,
     cause: ChangeCause,
     changes: readonly BookChange[] | ChangesFiles,
     writes: (sequence: number) => readonly TransactItem[] = () => [],
   ): Promise<number | undefined> {
-    for (;;) {
-      const outcome = await this.commitAfter(organizationId, await this.lastSequence(organizationId), cause, changes, writes);
-      if (outcome !== 'moved') return outcome;
+    return this.onTop(organizationId, async () => ({
+      kind: 'COMMIT',
+      commit: { cause, changes },
+      writes,
+      settle: (attempted) => ({ kind: 'DONE', result: attempted.kind === 'COMMITTED' ? attempted.sequence : undefined }),
+    }));
+  }
+
+  /**
+   * The one way a writer commits: `step` reads what it needs as the feed stands after commit `last`
+   * and says what to commit; the commit goes in only right after `last`. When another commit came
+   * first, nothing is written and the writer plans again on the new head (after pauseAfterMoved).
+   */
+  async onTop<R>(organizationId: string, step: (last: number) => Promise<FeedStep<R>>): Promise<R> {
+    for (let attempt = 0; ; attempt++) {
+      const last = await this.lastSequence(organizationId);
+      const planned = await step(last);
+      if (planned.kind === 'DONE') return planned.result;
+      const items: TransactItem[] = planned.commit
+        ? [
+            this.headMoved(organizationId, last),
+            await this.commitItem(organizationId, last + 1, planned.commit.cause, planned.commit.changes),
+          ]
+        : [this.headAt(organizationId, last)];
+      const sequence = planned.commit ? last + 1 : last;
+      const failed = await transactWrite(this.table, [...items, ...planned.writes(sequence)]);
+      if (failed.includes(0)) {
+        await new Promise((resolve) => setTimeout(resolve, pauseAfterMoved(attempt)));
+        continue;
+      }
+      const attempted: Attempted =
+        failed.length === 0 ? { kind: 'COMMITTED', sequence } : { kind: 'REFUSED', writes: failed.map((index) => index - items.length) };
+      const settled = planned.settle(attempted);
+      if (settled.kind === 'DONE') return settled.result;
     }
-  }
-
-  /**
-   * Makes `writes` at the feed's position after commit `last` without a commit of their own, for a
-   * writer that changed no entry: the feed does not move. 'moved' when another commit came first,
-   * undefined when one of `writes`' own conditions failed (nothing written either way), else `last`.
-   */
-  async writeUnchangedAfter(
-    organizationId: string,
-    last: number,
-    writes: (sequence: number) => readonly TransactItem[],
-  ): Promise<number | undefined | 'moved'> {
-    return outcomeOf(await this.attemptAfter(organizationId, last, undefined, writes));
-  }
-
-  /**
-   * Commits as `commit` does, but only right after commit `last`: 'moved' when another commit came
-   * first (nothing written), for a writer whose changes depend on what the feed held when it read it.
-   */
-  async commitAfter(
-    organizationId: string,
-    last: number,
-    cause: ChangeCause,
-    changes: readonly BookChange[] | ChangesFiles,
-    writes: (sequence: number) => readonly TransactItem[] = () => [],
-  ): Promise<number | undefined | 'moved'> {
-    return outcomeOf(await this.attemptAfter(organizationId, last, { cause, changes }, writes));
-  }
-
-  /**
-   * Commits the changes with `writes` right after commit `last` (without changes: makes the writes
-   * there, the feed unmoved), all or nothing, and says which of `writes`' own conditions failed, for
-   * a writer of many entries that drops those and tries again.
-   */
-  async attemptAfter(
-    organizationId: string,
-    last: number,
-    commit: { cause: ChangeCause; changes: readonly BookChange[] | ChangesFiles } | undefined,
-    writes: (sequence: number) => readonly TransactItem[],
-  ): Promise<CommitAttempt> {
-    const items: TransactItem[] = commit
-      ? [this.headMoved(organizationId, last), await this.commitItem(organizationId, last + 1, commit.cause, commit.changes)]
-      : [this.headAt(organizationId, last)];
-    const sequence = commit ? last + 1 : last;
-    const failed = await transactWrite(this.table, [...items, ...writes(sequence)]);
-    if (failed.length === 0) return { committed: sequence };
-    if (failed.includes(0)) return { moved: true };
-    return { refusedWrites: failed.map((index) => index - items.length) };
   }
 
   /** The head, only while it is at `last`. */

@@ -30,6 +30,7 @@ import {
   type BookChange,
   type ChangeCounts,
   type ChangesFile,
+  type FeedStep,
 } from './change-log';
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type BookEntry, type JobRow, type Outcome } from './entries';
@@ -359,66 +360,76 @@ export async function finishJobWrite(
   });
   const listedWhole = write.partial ? undefined : newestWhole(state, write);
   const cause = { kind: 'JOB', mappingJobId } as const;
-  for (;;) {
-    // The feed's last commit is read before the laid-over entries: one committed after it moves the
-    // head, and the commit below then fails and takes that entry in too.
-    const last = await ports.log.lastSequence(organizationId);
-    const laidOver = await ports.store.laidOverAll(organizationId);
-    const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough);
-    const reapplied = (await reappliedOver(newer, write, state, parts, source, ports.clock.now().toISOString())).slice(
-      0,
-      REAPPLIED_COMMIT_ENTRIES,
-    );
-    if (reapplied.length > 0) {
-      // Committed or not, the laid-over entries are read again: what is left is applied in the next round.
-      await ports.log.commitAfter(
-        organizationId,
-        last,
-        cause,
-        reapplied.map((outcome) => changeOf(outcome.change, outcome.entry)),
-        (next) => reapplied.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+  // The feed's last commit is read before the laid-over entries: one committed after it moves the
+  // head, and the commit then fails and takes that entry in too.
+  const finished = await ports.log.onTop(
+    organizationId,
+    async (): Promise<FeedStep<{ sequence: number; laidOver: LaidOverEntry[] } | undefined>> => {
+      const laidOver = await ports.store.laidOverAll(organizationId);
+      const newer = laidOver.filter((laid) => laid.sequence > write.foldThrough);
+      const reapplied = (await reappliedOver(newer, write, state, parts, source, ports.clock.now().toISOString())).slice(
+        0,
+        REAPPLIED_COMMIT_ENTRIES,
       );
-      continue;
-    }
-    const files = await changesStillStanding(ports, organizationId, write, parts, newer);
-    const counts = sumCounts(files.map((file) => file.counts));
-    const finish = (next: number) =>
-      ports.store.finishWriteItems(organizationId, mappingJobId, next, {
-        ...(write.mappedAgainst && { mappedAgainst: write.mappedAgainst }),
-        ...(listedWhole && { listedWhole }),
-      });
-    // A write that changes no entry (the same inventory again) becomes the book's without moving the feed or telling anyone.
-    const sequence =
-      counts.new + counts.updated + counts.deleted === 0
-        ? await ports.log.writeUnchangedAfter(organizationId, last, finish)
-        : await ports.log.commitAfter(organizationId, last, cause, { files }, (next) => [
-            ...finish(next),
-            ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
-          ]);
-    if (sequence === 'moved') continue;
-    if (sequence === undefined) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
-    // The decisions the generation folded in are in it now: the table keeps only the ones since.
-    await ports.store.removeFolded(
+      if (reapplied.length > 0) {
+        // Committed or not, the laid-over entries are read again: what is left is applied in the next round.
+        return {
+          kind: 'COMMIT',
+          commit: { cause, changes: reapplied.map((outcome) => changeOf(outcome.change, outcome.entry)) },
+          writes: (next) => reapplied.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+          settle: () => ({ kind: 'AGAIN' }),
+        };
+      }
+      const files = await changesStillStanding(ports, organizationId, write, parts, newer);
+      const counts = sumCounts(files.map((file) => file.counts));
+      const finish = (next: number) =>
+        ports.store.finishWriteItems(organizationId, mappingJobId, next, {
+          ...(write.mappedAgainst && { mappedAgainst: write.mappedAgainst }),
+          ...(listedWhole && { listedWhole }),
+        });
+      // A write that changes no entry (the same inventory again) becomes the book's without moving the feed or telling anyone.
+      const changesEntries = counts.new + counts.updated + counts.deleted > 0;
+      return {
+        kind: 'COMMIT',
+        ...(changesEntries && { commit: { cause, changes: { files } } }),
+        writes: (next) =>
+          changesEntries
+            ? [
+                ...finish(next),
+                ports.store.eventItem(bookChangedEvent(organizationId, next, cause, counts, ports.clock.now().toISOString())),
+              ]
+            : finish(next),
+        // Refused: another delivery of this message finished the write first.
+        settle: (attempted) => ({
+          kind: 'DONE',
+          result: attempted.kind === 'COMMITTED' ? { sequence: attempted.sequence, laidOver } : undefined,
+        }),
+      };
+    },
+  );
+  if (!finished) return (await ports.store.write(organizationId, mappingJobId))?.sequence;
+  const { sequence, laidOver } = finished;
+  // The decisions the generation folded in are in it now: the table keeps only the ones since.
+  await ports.store.removeFolded(
+    organizationId,
+    laidOver.filter((laid) => laid.sequence <= write.foldThrough),
+  );
+  // The generation this one replaces, and the segments merged into the write's, go a day later: readers that opened them finish.
+  await ports.files.expireLater(
+    previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : [],
+  );
+  // The write's own segment, when empty, was never read: its parts' indexes go now.
+  if (segment.entries === 0) await ports.files.delete(segmentFiles(organizationId, mappingJobId, write.ranges));
+  // Rows mapped against an earlier publication than the book follows: the changes since are taken into them too.
+  const { followed } = await ports.store.state(organizationId);
+  if (write.mappedAgainst && followed && write.mappedAgainst.number < followed.number) {
+    await ports.follows.send({
       organizationId,
-      laidOver.filter((laid) => laid.sequence <= write.foldThrough),
-    );
-    // The generation this one replaces, and the segments merged into the write's, go a day later: readers that opened them finish.
-    await ports.files.expireLater(
-      previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : [],
-    );
-    // The write's own segment, when empty, was never read: its parts' indexes go now.
-    if (segment.entries === 0) await ports.files.delete(segmentFiles(organizationId, mappingJobId, write.ranges));
-    // Rows mapped against an earlier publication than the book follows: the changes since are taken into them too.
-    const { followed } = await ports.store.state(organizationId);
-    if (write.mappedAgainst && followed && write.mappedAgainst.number < followed.number) {
-      await ports.follows.send({
-        organizationId,
-        referenceVersionId: followed.referenceVersionId,
-        since: write.mappedAgainst.referenceVersionId,
-      });
-    }
-    return sequence;
+      referenceVersionId: followed.referenceVersionId,
+      since: write.mappedAgainst.referenceVersionId,
+    });
   }
+  return sequence;
 }
 
 /** The book's newest whole inventory per source, with the write's sources where its inventory is newer. */

@@ -21,7 +21,16 @@ import type { PartnerEvent } from '../events';
 import type { ReferenceChanges } from '../reference';
 import { blocksOf } from '../platform/objects/block-files';
 import { currentEntries } from './book';
-import { changeOf, countChanges, formatPosition, sumCounts, type BookChange, type ChangeCounts } from './change-log';
+import {
+  changeOf,
+  countChanges,
+  doneWithSequence,
+  formatPosition,
+  sumCounts,
+  type BookChange,
+  type ChangeCounts,
+  type FeedStep,
+} from './change-log';
 import {
   applyMerge,
   applyRemap,
@@ -266,8 +275,7 @@ async function commitChanges(
   answers: Map<string, EngineAnswer>,
 ): Promise<{ sequence: number; counts: ChangeCounts } | undefined> {
   const version = followed.publication.artifactsId;
-  for (;;) {
-    const last = await ports.log.lastSequence(organizationId);
+  return ports.log.onTop(organizationId, async (): Promise<FeedStep<{ sequence: number; counts: ChangeCounts } | undefined>> => {
     const entries = (await currentEntries(ports, organizationId, keys.map(entryIdOf))).filter(
       (entry): entry is BookEntry => entry !== undefined,
     );
@@ -284,15 +292,18 @@ async function commitChanges(
     const changed = entries
       .map((entry, i) => outcomeFor(entry, plans[i]!, answers.get(entryKey(entry)), at, version))
       .filter((outcome): outcome is Required<Outcome> => outcome.change !== undefined);
-    if (changed.length === 0) return undefined;
+    if (changed.length === 0) return { kind: 'DONE', result: undefined };
     const changes: BookChange[] = changed.map((outcome) => changeOf(outcome.change, outcome.entry));
-    const sequence = await ports.log.commitAfter(organizationId, last, followCause(followed), changes, (next) =>
-      changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
-    );
-    if (sequence === 'moved') continue;
-    if (sequence === undefined) throw new Error('A follow commit has no condition of its own to fail.');
-    return { sequence, counts: countChanges(changes) };
-  }
+    return {
+      kind: 'COMMIT',
+      commit: { cause: followCause(followed), changes },
+      writes: (next) => changed.map((outcome) => ports.store.layOverItem(organizationId, outcome.entry, next)),
+      settle: (attempted) => {
+        const { result: sequence } = doneWithSequence(attempted);
+        return { kind: 'DONE', result: { sequence, counts: countChanges(changes) } };
+      },
+    };
+  });
 }
 
 /**
