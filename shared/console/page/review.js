@@ -36,6 +36,26 @@ const LEASED_AT_MOST = 20;
 const RENEW_MS = 30_000;
 const PAGE = 100;
 
+/**
+ * A queue's keys, in one table for the key handler, the buttons and the Keys help: the keys that
+ * press each (letters in lower case: N and n are one key), how its button and the help show it,
+ * and whether it decides (a deciding key does nothing while another control has the focus: Enter
+ * on a link is the link's).
+ * @typedef {'confirm' | 'pick' | 'noMatch' | 'search' | 'undo' | 'previous' | 'next'} Action
+ * @type {{ action: Action, pressed: string[], button: string, help: string, meaning: string, decides: boolean }[]}
+ */
+const KEYS = [
+  { action: 'confirm', pressed: ['Enter'], button: 'Enter', help: 'Enter', meaning: 'confirm the proposal', decides: true },
+  { action: 'pick', pressed: ['1', '2', '3', '4', '5'], button: '1–5', help: '1–5', meaning: 'pick a candidate', decides: true },
+  { action: 'noMatch', pressed: ['n'], button: 'N', help: 'N', meaning: 'no match', decides: true },
+  { action: 'search', pressed: ['/'], button: '/', help: '/', meaning: 'search the reference', decides: false },
+  { action: 'undo', pressed: ['u'], button: 'U', help: 'U', meaning: 'undo the last decision', decides: true },
+  { action: 'next', pressed: ['j', 'ArrowRight'], button: 'J', help: 'J or →', meaning: 'next row', decides: false },
+  { action: 'previous', pressed: ['k', 'ArrowLeft'], button: 'K', help: 'K or ←', meaning: 'previous row', decides: false },
+];
+/** @param {Action} action */
+const keyOf = (action) => /** @type {(typeof KEYS)[number]} */ (KEYS.find((binding) => binding.action === action));
+
 /** @type {Map<string, Promise<ReferenceHotel | undefined>>} */
 const hotels = new Map();
 /** A reference hotel's record, read once. @param {string} id */
@@ -455,18 +475,23 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
 
   /** @param {Row} row @param {ReturnType<typeof columnsOf>} columns */
   function actions(row, columns) {
-    const button = (/** @type {string} */ key, /** @type {string} */ label, /** @type {() => void} */ act) =>
-      h('button', { type: 'button', onclick: act }, h('kbd', {}, key), ' ', label);
+    const button = (/** @type {string} */ key, /** @type {string} */ label, /** @type {() => void} */ run) =>
+      h('button', { type: 'button', onclick: run }, h('kbd', {}, key), ' ', label);
+    /** A key's button, labelled with its meaning. @param {Action} action */
+    const keyButton = (action) => {
+      const { button: shown, meaning } = keyOf(action);
+      return button(shown, meaning[0]?.toUpperCase() + meaning.slice(1), () => acts[action](shown));
+    };
     return h(
       'div',
       { class: 'actions', role: 'toolbar', 'aria-label': 'Decisions' },
-      columns[0] && row.status !== 'UNMATCHED' ? button('Enter', 'Confirm the proposal', () => confirmProposal()) : null,
-      columns.slice(1).map((column) => button(column.key, column.name, () => pick(Number(column.key)))),
-      button('N', 'No match', () => decide({ decision: 'NO_MATCH' }, 'NO_MATCH')),
-      button('/', 'Search the reference', () => search.open(row.partnerHotel ?? { name: row.partnerHotelName })),
-      button('U', 'Undo', () => void undo()),
-      button('K', 'Previous', () => move(-1)),
-      button('J', 'Next', () => move(1)),
+      columns[0] && row.status !== 'UNMATCHED' ? keyButton('confirm') : null,
+      columns.slice(1).map((column) => button(column.key, column.name, () => acts.pick(column.key))),
+      keyButton('noMatch'),
+      keyButton('search'),
+      keyButton('undo'),
+      keyButton('previous'),
+      keyButton('next'),
     );
   }
 
@@ -566,6 +591,20 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
     }
   }
 
+  /** What each action does in this view; `key`, the key that pressed it. @type {Record<Action, (key: string) => void>} */
+  const acts = {
+    confirm: () => confirmProposal(),
+    pick: (key) => pick(Number(key)),
+    noMatch: () => decide({ decision: 'NO_MATCH' }, 'NO_MATCH'),
+    search: () => {
+      const row = queue.rows[index];
+      if (row) search.open(row.partnerHotel ?? { name: row.partnerHotelName });
+    },
+    undo: () => void undo(),
+    next: () => move(1),
+    previous: () => move(-1),
+  };
+
   /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || search.dialog.open) return;
@@ -576,17 +615,9 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
     // A key decides only when the row has the person's attention: on another control (a link, a
     // button, the Keys help) Enter is that control's, and the decision keys do nothing.
     const onControl = target.closest('a, button, summary, [tabindex]:not([tabindex="-1"])') !== null;
-    if (key === 'ArrowRight' || key === 'j') move(1);
-    else if (key === 'ArrowLeft' || key === 'k') move(-1);
-    else if (onControl && (key === 'Enter' || key === 'n' || key === 'u' || /^[1-5]$/.test(key))) return;
-    else if (key === 'Enter') confirmProposal();
-    else if (/^[1-5]$/.test(key)) pick(Number(key));
-    else if (key === 'n') decide({ decision: 'NO_MATCH' }, 'NO_MATCH');
-    else if (key === 'u') void undo();
-    else if (key === '/') {
-      const row = queue.rows[index];
-      if (row) search.open(row.partnerHotel ?? { name: row.partnerHotelName });
-    } else return;
+    const binding = KEYS.find(({ pressed }) => pressed.includes(key));
+    if (!binding || (onControl && binding.decides)) return;
+    acts[binding.action](key);
     event.preventDefault();
   }
   document.addEventListener('keydown', onKey);
@@ -626,15 +657,6 @@ function columnsOf(row) {
 }
 
 function keyHelp() {
-  const keys = [
-    ['Enter', 'confirm the proposal'],
-    ['1–5', 'pick a candidate'],
-    ['N', 'no match'],
-    ['/', 'search the reference'],
-    ['U', 'undo the last decision'],
-    ['J or →', 'next row'],
-    ['K or ←', 'previous row'],
-  ];
   return h(
     'details',
     { class: 'keys' },
@@ -642,7 +664,7 @@ function keyHelp() {
     h(
       'dl',
       {},
-      keys.map(([key, meaning]) => [h('dt', {}, h('kbd', {}, key ?? '')), h('dd', {}, meaning ?? '')]),
+      KEYS.map(({ help, meaning }) => [h('dt', {}, h('kbd', {}, help)), h('dd', {}, meaning)]),
     ),
   );
 }
