@@ -13,7 +13,7 @@ import { mappingBookExportQueue, mappingBookFollowQueue } from './queues';
 import { BookStore } from './store';
 
 /** One per runtime: it remembers, for a while, which books have many laid-over entries. */
-const bookStoreOf = /* @__PURE__ */ service((runtime) => new BookStore(tableOf(runtime)));
+const bookStoreOf = /* @__PURE__ */ service((runtime) => new BookStore(tableOf(runtime), runtime.clock));
 
 export function bookPorts(runtime: Runtime): BookPorts {
   // Each store is built on first use: a function reaches only the buckets its work reads (reading a

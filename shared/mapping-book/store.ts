@@ -12,6 +12,7 @@
  * - the change log's head and commits (change-log.ts).
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../platform/clock';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut } from '../platform/events/outbox';
 import { batchGet, isConditionFailure, queryAll, transactWrite, type Table, type TransactItem } from '../platform/table';
@@ -116,7 +117,10 @@ export class BookStore {
   /** Books whose laid-over entries were lately more than a request asked for, until when (ms): read by key there. */
   private readonly manyLaidOver = new Map<string, number>();
 
-  constructor(readonly table: Table) {}
+  constructor(
+    readonly table: Table,
+    private readonly clock: Clock,
+  ) {}
 
   async state(organizationId: string): Promise<BookState> {
     const { Item } = await this.table.client.send(
@@ -346,7 +350,8 @@ export class BookStore {
   ): Promise<(LaidOverEntry | undefined)[]> {
     const wanted = entries.map((entry) => entryKey(entry));
     let items: (Record<string, unknown> | undefined)[] | undefined;
-    if (entries.length >= LAID_OVER_QUERY_FROM && (this.manyLaidOver.get(organizationId) ?? 0) < Date.now()) {
+    const now = this.clock.now().getTime();
+    if (entries.length >= LAID_OVER_QUERY_FROM && (this.manyLaidOver.get(organizationId) ?? 0) < now) {
       const page = await this.table.client.send(
         new QueryCommand({
           TableName: this.table.name,
@@ -357,7 +362,7 @@ export class BookStore {
         }),
       );
       if (page.LastEvaluatedKey) {
-        this.manyLaidOver.set(organizationId, Date.now() + MANY_LAID_OVER_KEPT_MS);
+        this.manyLaidOver.set(organizationId, now + MANY_LAID_OVER_KEPT_MS);
       } else {
         const bySortKey = new Map((page.Items ?? []).map((item) => [item.SK as string, item]));
         items = wanted.map((key) => bySortKey.get(key));
