@@ -27,11 +27,13 @@ describe('delivery names', () => {
   });
 
   it("fingerprints a host key as ssh-keygen -lf does: SHA256: and the unpadded base64 of the key blob's digest", () => {
-    const key = ssh2.utils.parseKey(ssh2.utils.generateKeyPairSync('ed25519').public);
+    // A key ssh-keygen made, and what `ssh-keygen -lf` printed for it (ssh2's own generator now and
+    // then makes a public key its parser refuses, so the test holds a fixed one).
+    const key = ssh2.utils.parseKey('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEP4ZFBNu7Az5D6v5IbU8Go4ptUZT0LJkrVvZWb29sWR');
     assert.ok(!(key instanceof Error));
     const blob = key.getPublicSSH();
     const fingerprint = hostKeyFingerprint(blob);
+    assert.equal(fingerprint, 'SHA256:6vNqEAbRu23yyg1h7+yApzpFOzt+O2I3tpiDfZMw6ew');
     assert.equal(fingerprint, `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`);
-    assert.match(fingerprint, /^SHA256:[A-Za-z0-9+/]{43}$/);
   });
 });
