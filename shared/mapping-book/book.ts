@@ -35,7 +35,7 @@ export interface EntryId {
 
 /** The entry as it now is, or undefined when the book has none. */
 export async function currentEntry(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   id: EntryId,
 ): Promise<BookEntry | undefined> {
@@ -44,7 +44,7 @@ export async function currentEntry(
 
 /** Entries as they now are (undefined where the book has none), in the order asked: the book's state and generation read once. */
 export function currentEntries(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   ids: readonly EntryId[],
 ): Promise<(BookEntry | undefined)[]> {
@@ -59,7 +59,7 @@ export function currentEntries(
  * what a lookup needs of them, the generation's kept per function by blocks (Snapshot.answerAt).
  */
 export function currentAnswers(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   ids: readonly EntryId[],
 ): Promise<(EntryAnswer | undefined)[]> {
@@ -77,7 +77,7 @@ export function currentAnswers(
  * that holds one of the keys read once, so that a batch of neighbouring keys reads a few blocks.
  */
 export async function heldEngineAnswers(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   ids: readonly EntryId[],
 ): Promise<(EngineAnswer | undefined)[]> {
@@ -88,7 +88,7 @@ export async function heldEngineAnswers(
   // The laid-over items first: a generation that folds one in is committed before the item goes.
   const laid = await ports.store.laidOverIn(organizationId, { lower: lowest, upper: `${highest}\u0000` });
   const state = await ports.store.state(organizationId);
-  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+  const snapshot = await Snapshot.open(ports, organizationId, state.generation);
   const written = new Map(((await snapshot?.entriesAt(keys)) ?? []).map((entry) => [entryKey(entry), entry]));
   const over = new Map(laid.map((item) => [entryKey(item.entry), item]));
   return keys.map((key) => {
@@ -100,7 +100,7 @@ export async function heldEngineAnswers(
 
 /** Each id's laid-over entry where it is newer than what the generation folded of it, else what the generation holds (`writtenAt`). */
 async function laidOverOrWritten<T extends EntryAnswer>(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   ids: readonly EntryId[],
   writtenAt: (snapshot: Snapshot, key: string) => Promise<{ written: T; folded: number } | undefined>,
@@ -108,7 +108,7 @@ async function laidOverOrWritten<T extends EntryAnswer>(
   // The laid-over items first: a generation that folds one in is committed before the item goes.
   const laid = await ports.store.laidOverMany(organizationId, ids);
   const state = await ports.store.state(organizationId);
-  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+  const snapshot = await Snapshot.open(ports, organizationId, state.generation);
   return Promise.all(
     ids.map(async (id, i) => {
       const held = snapshot && (await writtenAt(snapshot, entryKey(id)));
@@ -145,7 +145,7 @@ export function recordingOutcomes(
  * decisions, up to RECORD_COMMIT_ENTRIES a commit. Answers that change no entry write nothing.
  */
 export async function recordEngineRows(
-  ports: Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept' | 'log' | 'clock'>,
   organizationId: string,
   rows: readonly JobRow[],
   cause: EngineCause,
@@ -210,7 +210,7 @@ export const DECISIONS_PER_COMMIT = 19;
  * decided since `expectedDecidedAt`, and when a condition of `writes` failed (nothing written).
  */
 export async function decideEntry(
-  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept' | 'log'>,
   organizationId: string,
   id: EntryId,
   decision: StandingDecision,
@@ -226,7 +226,7 @@ export async function decideEntry(
  * same refusals as decideEntry's, but a DELETED entry's decision may be withdrawn.
  */
 export async function withdrawDecision(
-  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept' | 'log'>,
   organizationId: string,
   id: EntryId,
   withdrawal: Withdrawal,
@@ -237,7 +237,7 @@ export async function withdrawDecision(
 }
 
 async function actOnEntry(
-  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept' | 'log'>,
   organizationId: string,
   decision: EntryDecision,
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
@@ -262,7 +262,7 @@ async function actOnEntry(
  * is left out and the rest tried again. Answers each decision's outcome, in the order given.
  */
 export async function decideEntries(
-  ports: Pick<BookPorts, 'store' | 'files' | 'log'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept' | 'log'>,
   organizationId: string,
   decisions: readonly EntryDecision[],
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
@@ -411,7 +411,7 @@ async function generationBatch(
  * rest of the filter is applied to what it finds; entries decided since are laid over it.
  */
 export async function listEntries(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   filter: EntryFilter,
   limit: number,
@@ -419,7 +419,7 @@ export async function listEntries(
 ): Promise<{ entries: BookEntry[]; nextKey: string | null }> {
   const indexKey = indexKeyOf(filter);
   let generation = (await ports.store.state(organizationId)).generation;
-  let snapshot = await Snapshot.open(ports.files, organizationId, generation);
+  let snapshot = await Snapshot.open(ports, organizationId, generation);
   const entries: BookEntry[] = [];
   let after = afterKey;
   for (let scanned = 0; ;) {
@@ -429,7 +429,7 @@ export async function listEntries(
     const now = (await ports.store.state(organizationId)).generation;
     if (now !== generation) {
       generation = now;
-      snapshot = await Snapshot.open(ports.files, organizationId, generation);
+      snapshot = await Snapshot.open(ports, organizationId, generation);
       continue;
     }
     const merged = new Map<string, BookEntry>(batch.map((entry) => [entryKey(entry), withoutFolded(entry)]));
@@ -463,7 +463,7 @@ export async function listEntries(
  * the generation's search columns scanned (entry-search.ts), the entries changed since laid over them.
  */
 export async function searchEntries(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   search: AnswerSearch,
   filter: EntryFilter,
@@ -472,7 +472,7 @@ export async function searchEntries(
 ): Promise<{ entries: BookEntry[]; next: ScoredKey | null; total: number }> {
   for (;;) {
     const { generation } = await ports.store.state(organizationId);
-    const snapshot = await Snapshot.open(ports.files, organizationId, generation);
+    const snapshot = await Snapshot.open(ports, organizationId, generation);
     const [columns, laidOver] = await Promise.all([snapshot?.searchColumns(), ports.store.laidOverAll(organizationId)]);
     // A generation committed meanwhile may have folded (and removed) items the search read: search it instead.
     if ((await ports.store.state(organizationId)).generation !== generation) continue;
@@ -492,11 +492,11 @@ export async function searchEntries(
  * The book's entries per source, status and method: the generation's counts, with each entry decided
  * since taken out as the generation holds it and counted as it now is.
  */
-export async function bookStatistics(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string): Promise<BookStatistics> {
+export async function bookStatistics(ports: Pick<BookPorts, 'store' | 'files' | 'kept'>, organizationId: string): Promise<BookStatistics> {
   // The laid-over items first, as currentEntry reads them.
   const laidOver = await ports.store.laidOverAll(organizationId);
   const state = await ports.store.state(organizationId);
-  const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+  const snapshot = await Snapshot.open(ports, organizationId, state.generation);
   const statistics = structuredClone(snapshot?.statistics ?? {});
   for (const laid of laidOver) {
     const key = entryKey(laid.entry);

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { gone, invalidInput } from '../platform/errors';
-import { BlockFileWriter, blocksOf, readBlock } from '../platform/objects/block-files';
+import { BlockFileWriter, blocksOf, type FileReads } from '../platform/objects/block-files';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { TABLE_KEYS, transactWrite, withoutKeys, type Table, type TransactItem } from '../platform/table';
 import { entrySummary, type BookEntry, type ChangeCause, type ChangeKind, type EntrySummary } from './entries';
@@ -85,14 +85,20 @@ export async function writeChangesFile(files: Pick<ObjectStore, 'put'>, key: str
   return { key, count: changes.length, counts: countChanges(changes), blocks };
 }
 
-/** Block `index` of a changes file (cached: the file never changes). */
-export function readChangesBlock(files: Pick<ObjectStore, 'get'>, file: ChangesFile, index: number): Promise<BookChange[]> {
-  return readBlock<BookChange>(files, file.key, { first: '', ...file.blocks[index]! });
+/** The feed's files, and what the function keeps of them (a changes file never changes). */
+export interface FeedFiles {
+  files: Pick<ObjectStore, 'get'>;
+  reads: FileReads;
+}
+
+/** Block `block` of a changes file. */
+export function readChangesBlock({ files, reads }: FeedFiles, file: ChangesFile, block: number): Promise<BookChange[]> {
+  return reads.block<BookChange>(files, file.key, { first: '', ...file.blocks[block]! });
 }
 
 /** Every change of a changes file. */
-export async function readChangesFile(files: Pick<ObjectStore, 'get'>, file: ChangesFile): Promise<BookChange[]> {
-  return (await Promise.all(file.blocks.map((_, index) => readChangesBlock(files, file, index)))).flat();
+export async function readChangesFile(feed: FeedFiles, file: ChangesFile): Promise<BookChange[]> {
+  return (await Promise.all(file.blocks.map((_, block) => readChangesBlock(feed, file, block)))).flat();
 }
 
 const total = (files: readonly ChangesFile[]) => files.reduce((sum, file) => sum + file.count, 0);
@@ -195,6 +201,7 @@ export class ChangeLog {
     private readonly table: Table,
     private readonly files: Pick<ObjectStore, 'get' | 'put'>,
     private readonly now: () => Date,
+    private readonly reads: FileReads,
   ) {}
 
   /** The sequence of the last commit (0 before the first). */
@@ -477,7 +484,7 @@ export class ChangeLog {
         const blockStart = start + block * CHANGES_BLOCK;
         const next = from + taken.length;
         if (Math.min(blockStart + CHANGES_BLOCK, start + file.count) <= next) continue;
-        const changes = await readChangesBlock(this.files, file, block);
+        const changes = await readChangesBlock({ files: this.files, reads: this.reads }, file, block);
         taken.push(...changes.slice(next - blockStart, next - blockStart + limit - taken.length));
       }
       start += file.count;

@@ -26,7 +26,7 @@ export const EXPORT_RETRY_SECONDS = 5;
 /** Entries read per page while the file is written. */
 const EXPORT_PAGE = 5_000;
 
-export interface ExportPorts extends Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'> {
+export interface ExportPorts extends Pick<BookPorts, 'store' | 'files' | 'kept' | 'log' | 'clock'> {
   exportFormat(organizationId: string): Promise<ExportFormatConfig | undefined>;
   /** The codes of the suppliers the organization is connected to: the file shows their hotel codes. */
   connectedSuppliers(organizationId: string): Promise<string[]>;
@@ -85,7 +85,11 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
 }
 
 /** An XLSX file is one sheet: a source of more entries than a sheet holds is refused before a file is prepared (a ready one was counted when asked for). */
-async function refuseOverSheet(ports: Pick<ExportPorts, 'store' | 'files'>, organizationId: string, source: string): Promise<void> {
+async function refuseOverSheet(
+  ports: Pick<ExportPorts, 'store' | 'files' | 'kept'>,
+  organizationId: string,
+  source: string,
+): Promise<void> {
   const cells = (await bookStatistics(ports, organizationId))[source] ?? {};
   const entries = Object.entries(cells).reduce((sum, [cell, count]) => (cell.startsWith('DELETED#') ? sum : sum + count), 0);
   if (entries > XLSX_MAX_ROWS) {

@@ -180,7 +180,7 @@ export async function startJobWrite(ports: BookPorts, request: JobWriteRequest, 
   if (existing?.sequence !== undefined || existing?.abandoned) return 0;
   if (!(await ports.store.beginWriting(organizationId, mappingJobId))) return 'busy';
   const { firstIds, sources } = await source.outline();
-  const snapshot = await Snapshot.open(ports.files, organizationId, (await ports.store.state(organizationId)).generation);
+  const snapshot = await Snapshot.open(ports, organizationId, (await ports.store.state(organizationId)).generation);
   const mergeFrom = mergedFrom(snapshot?.manifest.segments ?? [], changedBlocks(request, firstIds.length));
   const write = await ports.store.planWrite(organizationId, {
     mappingJobId,
@@ -235,7 +235,7 @@ export async function writeJobRange(
   if (!write.doneRanges?.has(range)) {
     const state = await ports.store.state(organizationId);
     const { firstIds } = await source.outline();
-    const snapshot = await Snapshot.open(ports.files, organizationId, state.generation);
+    const snapshot = await Snapshot.open(ports, organizationId, state.generation);
     const merged = snapshot?.newest(write.mergeFrom);
     const bounds = plannedRanges(snapshot, write, firstIds)[range]!;
     const [rows, laidOver] = await Promise.all([rowsIn(source, firstIds, bounds), ports.store.laidOverIn(organizationId, bounds)]);
@@ -346,7 +346,7 @@ export async function finishJobWrite(
   if (!write || write.sequence !== undefined || write.abandoned) return write?.sequence;
   const parts = await writeSegment<RangeChanges>(ports.files, organizationId, mappingJobId, write.ranges);
   const state = await ports.store.state(organizationId);
-  const previous = await Snapshot.open(ports.files, organizationId, state.generation);
+  const previous = await Snapshot.open(ports, organizationId, state.generation);
   const segment: SegmentRef = {
     id: mappingJobId,
     entries: parts.reduce((sum, part) => sum + part.entries, 0),
@@ -480,7 +480,7 @@ async function reappliedOver(
  * of their own. A file of its own per range that loses changes.
  */
 async function changesStillStanding(
-  ports: Pick<BookPorts, 'feedFiles'>,
+  ports: Pick<BookPorts, 'feedFiles' | 'kept'>,
   organizationId: string,
   write: JobWrite,
   parts: readonly PartIndex<RangeChanges>[],
@@ -496,7 +496,9 @@ async function changesStillStanding(
       if (changes.count > 0) files.push(changes);
       continue;
     }
-    const kept = (await readChangesFile(ports.feedFiles, changes)).filter((change) => !superseded.has(entryKey(change)));
+    const kept = (await readChangesFile({ files: ports.feedFiles, reads: ports.kept.files }, changes)).filter(
+      (change) => !superseded.has(entryKey(change)),
+    );
     // A file of its own: an earlier attempt's commit may name the first one.
     if (kept.length > 0)
       files.push(await writeChangesFile(ports.feedFiles, changesFileKey(organizationId, write.mappingJobId, range, attempt), kept));
@@ -510,7 +512,7 @@ async function changesStillStanding(
  * wrote expire a day later. A write already committed is left as it is.
  */
 export async function abandonJobWrite(
-  ports: Pick<BookPorts, 'store' | 'files'>,
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
   organizationId: string,
   mappingJobId: string,
 ): Promise<void> {

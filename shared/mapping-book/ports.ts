@@ -1,8 +1,9 @@
-/** What the book's use cases need from outside: its store, its feed, its files, the follows' queue and the clock. */
+/** What the book's use cases need from outside: its store, its feed, its files (and what is kept of them), the follows' queue and the clock. */
 import type { Clock } from '../platform/clock';
 import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
 import type { ChangeCounts, ChangeLog } from './change-log';
+import type { SnapshotKept } from './snapshot';
 import type { BookStore } from './store';
 
 /** A follow of a reference publication by one book, as its queue carries it. */
@@ -27,5 +28,7 @@ export interface BookPorts {
   files: Pick<ObjectStore, 'get' | 'put' | 'delete' | 'expireLater' | 'size'>;
   /** The feed's files (the results bucket). */
   feedFiles: Pick<ObjectStore, 'get' | 'put'>;
+  /** What the function keeps of the files it read (the generations' and the feed's), across its requests. */
+  kept: SnapshotKept;
   clock: Clock;
 }

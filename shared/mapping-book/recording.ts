@@ -29,7 +29,10 @@ export function recordingWrite(table: Table, request: RecordingRequest, rows: re
 }
 
 /** Records a message's rows into its book (see recordEngineRows): recording the same rows again changes nothing. */
-export function recordQueuedRows(ports: Pick<BookPorts, 'store' | 'files' | 'log' | 'clock'>, message: RecordMessage): Promise<void> {
+export function recordQueuedRows(
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept' | 'log' | 'clock'>,
+  message: RecordMessage,
+): Promise<void> {
   const rows = JSON.parse(gunzipSync(Buffer.from(message.rows, 'base64')).toString('utf8')) as JobRow[];
   return recordEngineRows(ports, message.organizationId, rows, { kind: 'MATCH', requestedBy: message.requestedBy });
 }

@@ -133,12 +133,16 @@ async function followedChanges(
 }
 
 /** The keys of the entries the changes may touch: the generation's, through its reference index, and the laid-over ones. */
-async function touchedEntries(ports: Pick<BookPorts, 'store' | 'files'>, organizationId: string, followed: Followed): Promise<string[]> {
+async function touchedEntries(
+  ports: Pick<BookPorts, 'store' | 'files' | 'kept'>,
+  organizationId: string,
+  followed: Followed,
+): Promise<string[]> {
   const wanted = [...hotelKeys([...followed.merged.keys(), ...followed.removed, ...followed.changedHotels.keys()]), ...followed.near];
   const wantedSet = new Set(wanted);
   // The laid-over items first, as every read of the book takes them.
   const laidOver = await ports.store.laidOverAll(organizationId);
-  const snapshot = await Snapshot.open(ports.files, organizationId, (await ports.store.state(organizationId)).generation);
+  const snapshot = await Snapshot.open(ports, organizationId, (await ports.store.state(organizationId)).generation);
   const keys = (await snapshot?.entryKeysFor(wanted)) ?? new Set<string>();
   for (const laid of laidOver) if (referenceKeys(laid.entry).some((key) => wantedSet.has(key))) keys.add(entryKey(laid.entry));
   return [...keys].sort(compareKeys);

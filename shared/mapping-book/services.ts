@@ -1,7 +1,7 @@
 /** The book's ports, as each function builds them from its runtime. */
 import { exportFormatStoreOf } from '../export-format';
 import { connectedSupplierCodes } from '../suppliers';
-import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
+import { fileReadsOf, objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import { queueOf } from '../platform/queue/services';
 import { service, type Runtime } from '../platform/runtime';
 import { tableOf } from '../platform/table';
@@ -10,10 +10,14 @@ import type { ExportPorts } from './exports';
 import type { BookPorts } from './ports';
 import { BookFiles } from './book-files';
 import { mappingBookExportQueue, mappingBookFollowQueue } from './queues';
+import { snapshotKept } from './snapshot';
 import { BookStore } from './store';
 
 /** One per runtime: it remembers, for a while, which books have many laid-over entries. */
 const bookStoreOf = /* @__PURE__ */ service((runtime) => new BookStore(tableOf(runtime), runtime.clock));
+
+/** One per runtime: what a function keeps of the book's files across its requests. */
+const snapshotKeptOf = /* @__PURE__ */ service((runtime) => snapshotKept(fileReadsOf(runtime)));
 
 export function bookPorts(runtime: Runtime): BookPorts {
   // Each store is built on first use: a function reaches only the buckets its work reads (reading a
@@ -23,7 +27,7 @@ export function bookPorts(runtime: Runtime): BookPorts {
   return {
     store: bookStoreOf(runtime),
     get log() {
-      return new ChangeLog(tableOf(runtime), resultObjectStoreOf(runtime), () => runtime.clock.now());
+      return new ChangeLog(tableOf(runtime), resultObjectStoreOf(runtime), () => runtime.clock.now(), fileReadsOf(runtime));
     },
     get files() {
       return new BookFiles(objectStoreOf(runtime), () => resultObjectStoreOf(runtime));
@@ -31,6 +35,7 @@ export function bookPorts(runtime: Runtime): BookPorts {
     get feedFiles() {
       return resultObjectStoreOf(runtime);
     },
+    kept: snapshotKeptOf(runtime),
     clock: runtime.clock,
     // Built on first use: only the functions that send to it have its address.
     get follows() {
@@ -41,11 +46,12 @@ export function bookPorts(runtime: Runtime): BookPorts {
 
 export function exportPorts(runtime: Runtime): ExportPorts {
   // Not spread: the book's ports build their follows queue when read, and an export sends to none.
-  const { store, files, log, clock } = bookPorts(runtime);
+  const { store, files, log, kept, clock } = bookPorts(runtime);
   return {
     store,
     files,
     log,
+    kept,
     clock,
     exportFormat: (organizationId) => exportFormatStoreOf(runtime).get(organizationId),
     connectedSuppliers: (organizationId) => connectedSupplierCodes(runtime, organizationId),

@@ -15,14 +15,12 @@ import {
   blockAscending,
   BlockFileWriter,
   blocksOf,
-  cachedRead,
   inUtf8Order,
   ReadCache,
-  readAdjacentBlocks,
-  readBlock,
   readBlockIfPresent,
   readBlockUncached,
   type BlockRef,
+  type FileReads,
 } from '../platform/objects/block-files';
 import { engineAnswer, historyLineOf, indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
 import {
@@ -113,19 +111,36 @@ export type EntryAnswer = Pick<
 >;
 
 /**
- * Blocks of the entries' answers kept for lookups (find-match), apart from the files every reader
- * shares: 400 blocks, 200,000 entries of about a kilobyte, so that a book that size stays read.
+ * What a function keeps of the generations it read, across its requests: their files never change
+ * once written. The runtime owns it (mapping-book/services.ts).
  */
-const answerBlocks = new ReadCache(400);
+export interface SnapshotKept {
+  /** The files read, whole or by block, shared with every other reader of the function's files. */
+  files: FileReads;
+  /** Blocks of the entries' answers, for lookups (find-match), apart from the files. */
+  answers: ReadCache;
+  /** Parts' search columns, for searches: a search reads every part's. */
+  searchColumns: ReadCache;
+  /** Which rows of a generation its newer segments hide, worked out once per generation. */
+  hidden: ReadCache;
+}
 
-/**
- * Parts' search columns kept for searches: a part is a write's range, about 10,000 entries (some
- * 1.5 MB in memory), so 256 hold a book of some 2.5 million entries; a search reads every part's.
- */
-const searchColumnsKept = new ReadCache(256);
+/** What a snapshot reads through: the book's files, and what the function keeps of them. */
+export interface SnapshotReads {
+  files: Pick<ObjectStore, 'get'>;
+  kept: SnapshotKept;
+}
 
-/** Which rows of a generation its newer segments hide, worked out once per generation. */
-const hiddenKept = new ReadCache(8);
+export function snapshotKept(files: FileReads): SnapshotKept {
+  return {
+    files,
+    // 200,000 entries of about a kilobyte, so that a book that size stays read.
+    answers: new ReadCache(400),
+    // A part is a write's range, about 10,000 entries (some 1.5 MB in memory): 256 hold a book of some 2.5 million entries.
+    searchColumns: new ReadCache(256),
+    hidden: new ReadCache(8),
+  };
+}
 
 function answerOf(entry: SnapshotEntry): EntryAnswer & { folded: number } {
   const {
@@ -444,6 +459,7 @@ function mergedUpTo<T>(
 class Segment {
   constructor(
     private readonly objects: Pick<ObjectStore, 'get'>,
+    private readonly kept: SnapshotKept,
     private readonly organizationId: string,
     readonly id: string,
     readonly manifest: SegmentManifest,
@@ -485,7 +501,7 @@ class Segment {
     return Promise.all(
       Array.from({ length: parts }, (_, part) => {
         const file = this.derivedFile(part);
-        return searchColumnsKept.read(`${file}@search`, async () => {
+        return this.kept.searchColumns.read(`${file}@search`, async () => {
           const region = searches?.[part];
           if (region === null) return entryColumnsOf([]);
           const bytes = region && (await this.objects.get(file, { start: region.offset, length: region.length }));
@@ -511,7 +527,7 @@ class Segment {
     if (!this.spans(key)) return undefined;
     const ref = this.manifest.blocks[this.blockOf(key)]!;
     const file = snapshotFiles.part(this.organizationId, this.id, ref.part);
-    const answers = await answerBlocks.read(`${file}@${ref.offset}`, async () => {
+    const answers = await this.kept.answers.read(`${file}@${ref.offset}`, async () => {
       const entries = await readBlockUncached<SnapshotEntry>(this.objects, file, ref, entryOfStored);
       return new Map(entries.map((entry) => [entryKey(entry), answerOf(entry)]));
     });
@@ -563,7 +579,7 @@ class Segment {
     for (const group of blocksOf(runs, READS_AT_ONCE)) {
       const read = await Promise.all(
         group.map((run) =>
-          readAdjacentBlocks<SnapshotEntry>(
+          this.kept.files.adjacentBlocks<SnapshotEntry>(
             this.objects,
             snapshotFiles.part(this.organizationId, this.id, blocks[run[0]!]!.part),
             run.map((block) => blocks[block]!),
@@ -611,12 +627,12 @@ class Segment {
 
   private indexBlock(part: number, block: SnapshotBlock): Promise<[string, string][]> {
     const file = this.derivedFile(part);
-    if (!this.derivedApart(part)) return readBlock<[string, string]>(this.objects, file, block);
-    return cachedRead(`${file}@${block.offset}`, async () => {
+    if (!this.derivedApart(part)) return this.kept.files.block<[string, string]>(this.objects, file, block);
+    return this.kept.files.value(`${file}@${block.offset}`, async () => {
       const read = await readBlockIfPresent<[string, string]>(this.objects, file, block);
       if (read) return read;
       // Its derived file is missing: the part's index made again from its entries, block for block.
-      const made = await cachedRead(`${file}@index`, async () => indexBlocksOf(await this.partEntries(part)));
+      const made = await this.kept.files.value(`${file}@index`, async () => indexBlocksOf(await this.partEntries(part)));
       const position = this.indexBlocksByPart().get(part)!.indexOf(block);
       return made[position] ?? [];
     });
@@ -624,7 +640,12 @@ class Segment {
 
   private block(block: number): Promise<SnapshotEntry[]> {
     const ref = this.manifest.blocks[block]!;
-    return readBlock<SnapshotEntry>(this.objects, snapshotFiles.part(this.organizationId, this.id, ref.part), ref, entryOfStored);
+    return this.kept.files.block<SnapshotEntry>(
+      this.objects,
+      snapshotFiles.part(this.organizationId, this.id, ref.part),
+      ref,
+      entryOfStored,
+    );
   }
 }
 
@@ -634,21 +655,13 @@ export class Snapshot {
     readonly manifest: SnapshotManifest,
     /** Oldest first. */
     private readonly segments: readonly Segment[],
+    private readonly kept: SnapshotKept,
   ) {}
 
-  static async open(
-    objects: Pick<ObjectStore, 'get'>,
-    organizationId: string,
-    generation: string | undefined,
-  ): Promise<Snapshot | undefined> {
+  static async open({ files, kept }: SnapshotReads, organizationId: string, generation: string | undefined): Promise<Snapshot | undefined> {
     if (generation === undefined) return undefined;
-    const readJson = <T>(key: string, what: string) =>
-      cachedRead(key, async () => {
-        const bytes = await objects.get(key);
-        if (!bytes) throw new Error(`The ${what} is missing.`);
-        return JSON.parse(bytes.toString('utf8')) as T;
-      });
-    const manifest = await readJson<SnapshotManifest>(
+    const manifest = await kept.files.json<SnapshotManifest>(
+      files,
       snapshotFiles.manifest(organizationId, generation),
       `manifest of the book generation ${generation}`,
     );
@@ -656,14 +669,15 @@ export class Snapshot {
       manifest.segments.map(
         async ({ id }) =>
           new Segment(
-            objects,
+            files,
+            kept,
             organizationId,
             id,
-            await readJson<SegmentManifest>(snapshotFiles.segment(organizationId, id), `manifest of the book segment ${id}`),
+            await kept.files.json<SegmentManifest>(files, snapshotFiles.segment(organizationId, id), `manifest of the book segment ${id}`),
           ),
       ),
     );
-    return new Snapshot(manifest, segments);
+    return new Snapshot(manifest, segments, kept);
   }
 
   get statistics(): BookStatistics {
@@ -672,19 +686,20 @@ export class Snapshot {
 
   /** The generation's newest segments, from the `from`th: what a write merges into its own. */
   newest(from: number): Snapshot {
-    return new Snapshot(this.manifest, this.segments.slice(from));
+    return new Snapshot(this.manifest, this.segments.slice(from), this.kept);
   }
 
   /** The generation's segments before the `from`th: what a write keeps. */
   oldest(from: number): Snapshot {
-    return new Snapshot(this.manifest, this.segments.slice(0, from));
+    return new Snapshot(this.manifest, this.segments.slice(0, from), this.kept);
   }
 
   /** Each segment's parts' search columns, oldest segment first; and which rows a newer segment hides. */
   async searchColumns(): Promise<{ columns: GenerationColumns; hidden: Uint8Array[][] }> {
     const columns = await Promise.all(this.segments.map((segment) => segment.searchColumns()));
-    const hidden = await hiddenKept.read(`${this.manifest.generation}:${this.segments.map((segment) => segment.id).join()}`, async () =>
-      hiddenRows(columns),
+    const hidden = await this.kept.hidden.read(
+      `${this.manifest.generation}:${this.segments.map((segment) => segment.id).join()}`,
+      async () => hiddenRows(columns),
     );
     return { columns, hidden };
   }
@@ -703,7 +718,7 @@ export class Snapshot {
     );
   }
 
-  /** The answer of the entry of a key, if the generation holds one, with what it folded of it; read through answerBlocks. */
+  /** The answer of the entry of a key, if the generation holds one, with what it folded of it; its block kept apart (kept.answers). */
   async answerAt(key: string): Promise<(EntryAnswer & { folded: number }) | undefined> {
     // Every segment at once, for a lookup's time: the newest that holds the key answers.
     const answers = await Promise.all(this.segments.map((segment) => segment.answerAt(key)));

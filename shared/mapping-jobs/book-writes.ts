@@ -14,14 +14,13 @@ import {
   type JobRow,
   type JobRowsSource,
 } from '../mapping-book';
-import type { ObjectStore } from '../platform/objects/object-store';
 import type { Queue } from '../platform/queue/queue';
 import { listedAtOf, type MappingJob, type StoredResult } from './job';
 import type { BookWriteMessage } from './queues';
 import type { CommitOutcome, PreparedDecision } from './review';
 import type { RowLeaseStore } from './lease-store';
 import { conflict } from '../platform/errors';
-import { EngineRowsInOrder } from './result-views';
+import { EngineRowsInOrder, type ViewReads } from './result-views';
 import type { MappingJobStore } from './store';
 
 /** While another job's write holds the book, a start waits this long and tries again. */
@@ -49,8 +48,8 @@ export function jobRow(result: Omit<StoredResult, 'chunk'>): JobRow {
 }
 
 /** A completed job's rows in partner id order, from its results views. */
-export function jobRowsSource(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>): JobRowsSource {
-  const rows = new EngineRowsInOrder(objects, job, SNAPSHOT_BLOCK_ENTRIES);
+export function jobRowsSource(views: Pick<ViewReads, 'objects' | 'files'>, job: Pick<MappingJob, 'organizationId' | 'id'>): JobRowsSource {
+  const rows = new EngineRowsInOrder(views, job, SNAPSHOT_BLOCK_ENTRIES);
   return { outline: () => rows.outline(), rows: async (from, to) => (await rows.rows(from, to)).map(jobRow) };
 }
 

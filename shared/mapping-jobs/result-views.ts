@@ -16,15 +16,12 @@ import {
   blockDescending,
   BlockFileWriter,
   blocksOf,
-  cachedRead,
   inUtf8Order,
-  readAdjacentBlocks,
-  readBlock,
   readBlockUncached,
-  ReadCache,
   type BlockRef,
+  type FileReads,
+  type ReadCache,
 } from '../platform/objects/block-files';
-import { service } from '../platform/runtime';
 import type { ObjectStore } from '../platform/objects/object-store';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import type { ScoreOrder } from '../mapping';
@@ -304,23 +301,23 @@ export function partitionsToMerge(parts: readonly ViewPart[]): string[] {
  */
 export class EngineRowsInOrder {
   constructor(
-    private readonly objects: Pick<ObjectStore, 'get'>,
+    private readonly views: Pick<ViewReads, 'objects' | 'files'>,
     private readonly job: Pick<MappingJob, 'organizationId' | 'id'>,
     private readonly groupRows: number,
   ) {}
 
   /** The first partner id of each group, and the book sources of the rows. */
   async outline(): Promise<{ firstIds: string[]; sources: string[] }> {
-    const manifest = await readManifest(this.objects, this.job);
+    const manifest = await readManifest(this.views, this.job);
     const group = this.groupOf(manifest);
     return { firstIds: manifest.byId.filter((_, block) => block % group === 0).map((block) => block.first), sources: manifest.sources };
   }
 
   /** The rows of groups `from` to `to` (excluded). */
   async rows(from: number, to: number): Promise<StoredResult[]> {
-    const manifest = await readManifest(this.objects, this.job);
+    const manifest = await readManifest(this.views, this.job);
     const group = this.groupOf(manifest);
-    return (await readBlocksInOrder(this.objects, this.job, manifest, manifest.byId.slice(from * group, to * group))).flat();
+    return (await readBlocksInOrder(this.views, this.job, manifest, manifest.byId.slice(from * group, to * group))).flat();
   }
 
   /** Blocks per group: of 100 rows (ID_BLOCK_ROWS), five; of 500 (a job completed before), one. */
@@ -331,7 +328,7 @@ export class EngineRowsInOrder {
 
 /** Blocks of the views in order, each file's run of them read by one byte range. */
 async function readBlocksInOrder(
-  objects: Pick<ObjectStore, 'get'>,
+  { objects, files }: Pick<ViewReads, 'objects' | 'files'>,
   job: Pick<MappingJob, 'organizationId' | 'id'>,
   manifest: Manifest,
   blocks: readonly FileBlock[],
@@ -343,36 +340,43 @@ async function readBlocksInOrder(
     else runs.push([block]);
   }
   const read = await Promise.all(
-    runs.map((run) => readAdjacentBlocks<StoredResult>(objects, viewKeys.file(job, manifest.files[run[0]!.file]!), run)),
+    runs.map((run) => files.adjacentBlocks<StoredResult>(objects, viewKeys.file(job, manifest.files[run[0]!.file]!), run)),
   );
   return read.flat();
 }
 
 function readViewBlock(
-  objects: Pick<ObjectStore, 'get'>,
+  { objects, files }: Pick<ViewReads, 'objects' | 'files'>,
   job: Pick<MappingJob, 'organizationId' | 'id'>,
   manifest: Manifest,
   block: FileBlock,
 ): Promise<StoredResult[]> {
-  return readBlock<StoredResult>(objects, viewKeys.file(job, manifest.files[block.file]!), block);
+  return files.block<StoredResult>(objects, viewKeys.file(job, manifest.files[block.file]!), block);
 }
 
-function readManifest(objects: Pick<ObjectStore, 'get'>, job: Pick<MappingJob, 'organizationId' | 'id'>): Promise<Manifest> {
+function readManifest(
+  { objects, files }: Pick<ViewReads, 'objects' | 'files'>,
+  job: Pick<MappingJob, 'organizationId' | 'id'>,
+): Promise<Manifest> {
   const key = viewKeys.manifest(job);
-  return cachedRead(key, async () => {
-    const bytes = await objects.get(key);
-    if (!bytes) throw new Error(`The results view ${key} of job ${job.id} is missing.`);
-    return JSON.parse(bytes.toString('utf8')) as Manifest;
-  });
+  return files.json<Manifest>(objects, key, `results view ${key} of job ${job.id}`);
 }
 
 export type DecisionReads = Pick<MappingJobStore, 'getDecision' | 'decisionsBetween' | 'decidedBetween' | 'decisionsOfPartition'>;
 
 /** Parts' search columns a function keeps (a part is at most 100,000 rows, about 15 MB in memory): a job of a million rows and then some. */
-const SEARCH_PARTS_KEPT = 16;
+export const SEARCH_PARTS_KEPT = 16;
 
-/** The search columns read last, kept across requests: a search reads every part's. */
-export const searchColumnsKept = /* @__PURE__ */ service(() => new ReadCache(SEARCH_PARTS_KEPT));
+/**
+ * What the views are read through: the results bucket, and what the function keeps across its
+ * requests of the files it read (they never change once written). The runtime owns it (services.ts).
+ */
+export interface ViewReads {
+  objects: Pick<ObjectStore, 'get'>;
+  files: FileReads;
+  /** Parts' search columns (SEARCH_PARTS_KEPT): a search reads every part's. */
+  searchColumns: ReadCache;
+}
 
 /**
  * The reads `queryResults` makes (results.ts), over a completed job's views and its decisions: a
@@ -380,10 +384,9 @@ export const searchColumnsKept = /* @__PURE__ */ service(() => new ReadCache(SEA
  */
 export class ResultViews {
   constructor(
-    private readonly objects: Pick<ObjectStore, 'get'>,
+    private readonly views: ViewReads,
     private readonly decisions: DecisionReads,
     private readonly job: Pick<MappingJob, 'organizationId' | 'id'>,
-    private readonly searchKept: ReadCache,
   ) {}
 
   /** Every part's search columns, in order. A part written before they were has them made from its rows. */
@@ -392,8 +395,8 @@ export class ResultViews {
     return Promise.all(
       this.partFiles(manifest).map((file, part) => {
         const key = viewKeys.file(this.job, viewKeys.search(file));
-        return this.searchKept.read(key, async () => {
-          const bytes = await this.objects.get(key);
+        return this.views.searchColumns.read(key, async () => {
+          const bytes = await this.views.objects.get(key);
           if (bytes) return deserializeSearchColumns(bytes);
           const rows = await Promise.all(manifest.byId.filter((block) => block.file === part).map((block) => this.block(block)));
           return searchColumnsOf(rows.flat());
@@ -431,7 +434,7 @@ export class ResultViews {
       block < manifest.byId.length && rows.length <= limit;
       block += atOnce
     ) {
-      for (const row of (await readBlocksInOrder(this.objects, this.job, manifest, manifest.byId.slice(block, block + atOnce))).flat()) {
+      for (const row of (await readBlocksInOrder(this.views, this.job, manifest, manifest.byId.slice(block, block + atOnce))).flat()) {
         if (afterBytes && Buffer.compare(Buffer.from(row.partnerHotelId, 'utf8'), afterBytes) <= 0) continue;
         rows.push(row);
         if (rows.length > limit) break;
@@ -507,10 +510,10 @@ export class ResultViews {
   }
 
   private manifest(): Promise<Manifest> {
-    return readManifest(this.objects, this.job);
+    return readManifest(this.views, this.job);
   }
 
   private async block(block: FileBlock): Promise<StoredResult[]> {
-    return readViewBlock(this.objects, this.job, await this.manifest(), block);
+    return readViewBlock(this.views, this.job, await this.manifest(), block);
   }
 }

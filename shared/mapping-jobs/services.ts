@@ -2,9 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { meteringOf } from '../billing';
 import { readInventoryChunk } from '../partner-inventories';
-import { objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
+import { ReadCache } from '../platform/objects/block-files';
+import { fileReadsOf, objectStoreOf, resultObjectStoreOf } from '../platform/objects/services';
 import { queueOf, schedulerOf } from '../platform/queue/services';
-import type { Runtime } from '../platform/runtime';
+import { service, type Runtime } from '../platform/runtime';
 import { referenceHotelShown, referenceStoreOf } from '../reference';
 import { connectedSupplierCodes, supplierStoreOf } from '../suppliers';
 import { exportFormatStoreOf } from '../export-format';
@@ -21,7 +22,7 @@ import { tableOf } from '../platform/table';
 import type { FindMatchPorts } from './find-match';
 import { commitDecisions, jobRowsSource, type BookWritePorts } from './book-writes';
 import type { MappingJob, PinnedReference, StoredResult } from './job';
-import { ResultViews, searchColumnsKept } from './result-views';
+import { ResultViews, SEARCH_PARTS_KEPT, type ViewReads } from './result-views';
 import { readChunkResults, resultsFileBytes, resultsFileText } from './results-files';
 import { DEFAULT_FINISHING_SIZES, FINISHING_SETTINGS } from './finishing';
 import type { ReviewPorts } from './review';
@@ -102,13 +103,20 @@ export function bookWritePorts(runtime: Runtime): BookWritePorts {
   return {
     book: bookPorts(runtime),
     queue: queueOf(runtime, mappingBookWriteQueue),
-    rowsOf: (job) => jobRowsSource(resultObjectStoreOf(runtime), job),
+    rowsOf: (job) => jobRowsSource(viewReadsOf(runtime), job),
   };
 }
 
+/** One per runtime: the results bucket, and what the function keeps of the views it read across its requests. */
+export const viewReadsOf = /* @__PURE__ */ service((runtime): ViewReads => ({
+  objects: resultObjectStoreOf(runtime),
+  files: fileReadsOf(runtime),
+  searchColumns: new ReadCache(SEARCH_PARTS_KEPT),
+}));
+
 /** A completed job's results, read through its views and its decisions. */
 export function resultViewsOf(runtime: Runtime, job: Pick<MappingJob, 'organizationId' | 'id'>): ResultViews {
-  return new ResultViews(resultObjectStoreOf(runtime), mappingJobStoreOf(runtime), job, searchColumnsKept(runtime));
+  return new ResultViews(viewReadsOf(runtime), mappingJobStoreOf(runtime), job);
 }
 
 /** The rows of a counted chunk of a job, from its results file. */

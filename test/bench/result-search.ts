@@ -22,7 +22,7 @@ import {
   mergePartition,
   partitionsToMerge,
   ResultViews,
-  searchColumnsKept,
+  SEARCH_PARTS_KEPT,
   writeViewPart,
   writeViewsManifest,
   type ViewPart,
@@ -30,8 +30,8 @@ import {
 import { searchColumnsOf, serializeSearchColumns } from '../../shared/mapping-jobs/result-search';
 import type { AnswerSearch } from '../../shared/mapping';
 import { searchResults } from '../../shared/mapping-jobs/results';
-import { inUtf8Order } from '../../shared/platform/objects/block-files';
-import { objectStoreOf } from '../../shared/platform/objects/services';
+import { inUtf8Order, ReadCache } from '../../shared/platform/objects/block-files';
+import { fileReadsOf, objectStoreOf } from '../../shared/platform/objects/services';
 import { foldText } from '../../shared/platform/text';
 import { localRuntime } from '../../infra/local/messaging';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
@@ -103,7 +103,9 @@ try {
     decidedBetween: async () => new Set<string>(),
     decisionsOfPartition: async () => [],
   };
-  const views = () => new ResultViews(objects, decisions, job, searchColumnsKept(runtime));
+  // Kept across searches, as a function keeps them across requests.
+  const kept = { objects, files: fileReadsOf(runtime), searchColumns: new ReadCache(SEARCH_PARTS_KEPT) };
+  const views = () => new ResultViews(kept, decisions, job);
 
   // Searches of every kind: words of names, cities and countries the rows hold, suppliers, reference hotels, and with the filters.
   const words = [

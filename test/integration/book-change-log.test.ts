@@ -9,6 +9,7 @@ import { describe, it } from '@jest/globals';
 import { startTestApi } from '../support/test-api';
 import { tableOf } from '../../shared/platform/table';
 import { resultObjectStoreOf } from '../../shared/platform/objects/services';
+import { FileReads } from '../../shared/platform/objects/block-files';
 import { DomainError } from '../../shared/platform/errors';
 import { CHANGES_RETENTION_DAYS } from '../../shared/mapping-book/files';
 import {
@@ -25,7 +26,7 @@ import {
 import type { ChangeKind } from '../../shared/mapping-book/entries';
 
 const api = await startTestApi();
-const log = new ChangeLog(tableOf(api.runtime), resultObjectStoreOf(api.runtime), () => api.clock.now());
+const log = new ChangeLog(tableOf(api.runtime), resultObjectStoreOf(api.runtime), () => api.clock.now(), new FileReads());
 const KINDS: ChangeKind[] = ['NEW', 'UPDATED', 'DELETED'];
 
 function changes(writer: string, count: number): BookChange[] {
@@ -98,6 +99,7 @@ describe('the change log', () => {
       tableOf(api.runtime),
       { get: (key, range) => (reads++, files.get(key, range)), put: files.put.bind(files) },
       () => api.clock.now(),
+      new FileReads(),
     );
     const end = await log.endPosition(organizationId);
     assert.deepEqual(await counting.counts(organizationId, FEED_START), { ...countChanges([...book, ...after]), position: end });

@@ -384,7 +384,7 @@ describe('jobs written into the book', () => {
     // The same inventory again, uploaded later: every entry stands as it was, listed by the book's newest whole inventory.
     const counting = countingPorts();
     await writeJob(organizationId, 'again', rows, { listedAt: againAt, perBlock: 500, changedRows: 0, ports: counting.ports });
-    const snapshot = (await Snapshot.open(ports.files, organizationId, 'again'))!;
+    const snapshot = (await Snapshot.open(ports, organizationId, 'again'))!;
     assert.deepEqual(
       snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]),
       [['first', 2_000]],
@@ -409,7 +409,7 @@ describe('jobs written into the book', () => {
     // A later inventory changing five rows writes a segment of five entries beside the first.
     const changed = rows.map((each, i) => (i % 400 === 0 ? { ...each, referenceHotelId: HOTEL(5_000 + i) } : each));
     await writeJob(organizationId, 'later', changed, { perBlock: 500, changedRows: 5 });
-    const later = (await Snapshot.open(ports.files, organizationId, 'later'))!;
+    const later = (await Snapshot.open(ports, organizationId, 'later'))!;
     assert.deepEqual(
       later.manifest.segments.map((segment) => [segment.id, segment.entries]),
       [
@@ -686,7 +686,7 @@ describe('jobs written into the book', () => {
       const counting = countingPorts();
       await writeJob(organizationId, 'partial', partial, { partial: true, perBlock: 500, ports: counting.ports });
       written.push(counting.bytes.written);
-      const snapshot = (await Snapshot.open(ports.files, organizationId, 'partial'))!;
+      const snapshot = (await Snapshot.open(ports, organizationId, 'partial'))!;
       assert.deepEqual(
         snapshot.manifest.segments.map((segment) => [segment.id, segment.entries]),
         [
@@ -733,7 +733,7 @@ describe('jobs written into the book', () => {
       for (const each of partial)
         [names, statuses].forEach((map, m) => map.set(each.partnerHotelId, m === 0 ? each.partner.name : each.status) as unknown);
       const { generation } = await ports.store.state(organizationId);
-      assert.ok((await Snapshot.open(ports.files, organizationId, generation))!.manifest.segments.length <= 4, `segments after job ${job}`);
+      assert.ok((await Snapshot.open(ports, organizationId, generation))!.manifest.segments.length <= 4, `segments after job ${job}`);
     }
     const all = [];
     for (let cursor: string | null = null; ;) {
@@ -812,7 +812,7 @@ describe('jobs written into the book', () => {
         [false, true, null, 2],
       ],
     );
-    const snapshot = (await Snapshot.open(ports.files, organizationId, 'gen-1'))!;
+    const snapshot = (await Snapshot.open(ports, organizationId, 'gen-1'))!;
     assert.deepEqual(await snapshot.entriesAt(entries.map(entryKey)), entries);
   });
 
@@ -836,7 +836,7 @@ describe('jobs written into the book', () => {
       statistics: {},
       segments: [{ id: 'gen-1', entries: entries.length, blocks: 10 }],
     });
-    const snapshot = (await Snapshot.open(ports.files, organizationId, 'gen-1'))!;
+    const snapshot = (await Snapshot.open(ports, organizationId, 'gen-1'))!;
     assert.equal((await snapshot.entryKeysFor(hotelKeys([HOTEL(1)]))).size, 4_000);
     const paged: string[] = [];
     for (let after: string | null = null; ;) {

@@ -77,54 +77,68 @@ export class ReadCache {
   }
 }
 
-/** Files read whole or by block, shared by every reader in a function: the last 64 kept. */
-const files = new ReadCache(64);
-
-/** The value read under `key` before (or being read now), else read now: see ReadCache. */
-export function cachedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
-  return files.read(key, read);
-}
-
 /** How a file's rows are made from what its blocks hold (as they were stored), once per block read. */
 export type RowDecoder<T> = (stored: T) => T;
 const asStored = <T>(stored: T) => stored;
 
-/** A block's rows, read by its byte range (once per function while it stays cached). */
-export function readBlock<T>(
-  objects: Pick<ObjectStore, 'get'>,
-  key: string,
-  block: BlockRef,
-  decode: RowDecoder<T> = asStored,
-): Promise<T[]> {
-  return cachedRead(`${key}@${block.offset}`, () => readBlockUncached<T>(objects, key, block, decode));
-}
-
 /**
- * Blocks laid one after another in a file (in file order), read by one byte range for all those not
- * kept yet, each then kept as readBlock keeps it: a request costs as much as a megabyte of bytes.
+ * What a function keeps of the files it read, whole or by block, and of what it made from them: such
+ * files never change once written. The runtime owns one (fileReadsOf), so what a request read serves
+ * the next; the last `capacity` values are kept.
  */
-export function readAdjacentBlocks<T>(
-  objects: Pick<ObjectStore, 'get'>,
-  key: string,
-  blocks: readonly BlockRef[],
-  decode: RowDecoder<T> = asStored,
-): Promise<T[][]> {
-  const start = blocks[0]?.offset ?? 0;
-  const end = blocks.reduce((last, block) => Math.max(last, block.offset + block.length), start);
-  let span: Promise<Buffer> | undefined;
-  const spanBytes = () =>
-    (span ??= objects.get(key, { start, length: end - start }).then((bytes) => {
-      if (!bytes) throw new Error(`The block file ${key} is missing.`);
-      return bytes;
-    }));
-  return Promise.all(
-    blocks.map((block) =>
-      cachedRead(`${key}@${block.offset}`, async () => {
-        const bytes = (await spanBytes()).subarray(block.offset - start, block.offset - start + block.length);
-        return (JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[]).map(decode);
-      }),
-    ),
-  );
+export class FileReads {
+  private readonly kept: ReadCache;
+
+  constructor(capacity = 64) {
+    this.kept = new ReadCache(capacity);
+  }
+
+  /** The value read under `key` before (or being read now), else read now: see ReadCache. */
+  value<T>(key: string, read: () => Promise<T>): Promise<T> {
+    return this.kept.read(key, read);
+  }
+
+  /** A JSON file whole; `what` names it when it is missing. */
+  json<T>(objects: Pick<ObjectStore, 'get'>, key: string, what: string): Promise<T> {
+    return this.value(key, async () => {
+      const bytes = await objects.get(key);
+      if (!bytes) throw new Error(`The ${what} is missing.`);
+      return JSON.parse(bytes.toString('utf8')) as T;
+    });
+  }
+
+  /** A block's rows, read by its byte range. */
+  block<T>(objects: Pick<ObjectStore, 'get'>, key: string, block: BlockRef, decode: RowDecoder<T> = asStored): Promise<T[]> {
+    return this.value(`${key}@${block.offset}`, () => readBlockUncached<T>(objects, key, block, decode));
+  }
+
+  /**
+   * Blocks laid one after another in a file (in file order), read by one byte range for all those not
+   * kept yet, each then kept as `block` keeps it: a request costs as much as a megabyte of bytes.
+   */
+  adjacentBlocks<T>(
+    objects: Pick<ObjectStore, 'get'>,
+    key: string,
+    blocks: readonly BlockRef[],
+    decode: RowDecoder<T> = asStored,
+  ): Promise<T[][]> {
+    const start = blocks[0]?.offset ?? 0;
+    const end = blocks.reduce((last, block) => Math.max(last, block.offset + block.length), start);
+    let span: Promise<Buffer> | undefined;
+    const spanBytes = () =>
+      (span ??= objects.get(key, { start, length: end - start }).then((bytes) => {
+        if (!bytes) throw new Error(`The block file ${key} is missing.`);
+        return bytes;
+      }));
+    return Promise.all(
+      blocks.map((block) =>
+        this.value(`${key}@${block.offset}`, async () => {
+          const bytes = (await spanBytes()).subarray(block.offset - start, block.offset - start + block.length);
+          return (JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as T[]).map(decode);
+        }),
+      ),
+    );
+  }
 }
 
 /** A block's rows, read by its byte range, for a reader that keeps what it needs of them itself. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ReadCache } from '../../../shared/platform/objects/block-files';
+import { FileReads, ReadCache } from '../../../shared/platform/objects/block-files';
 import { describe, it } from '@jest/globals';
 import {
   buildMatchingIndex,
@@ -200,7 +200,7 @@ class JobInMemory implements FinishingPorts {
 
   /** The views' rows in partner id order. */
   async viewRows(): Promise<StoredResult[]> {
-    const views = new EngineRowsInOrder(this.views, this.job, 500);
+    const views = new EngineRowsInOrder({ objects: this.views, files: new FileReads() }, this.job, 500);
     return views.rows(0, (await views.outline()).firstIds.length);
   }
 
@@ -212,12 +212,11 @@ class JobInMemory implements FinishingPorts {
       decidedBetween: async () => new Set<string>(),
       decisionsOfPartition: async () => [],
     };
-    const rows = await new ResultViews(this.views, decisions, this.job, new ReadCache(4)).resultsOfPartition(
-      `JOB#${this.job.id}#${name}`,
-      '0',
-      '9',
-      1_000,
-    );
+    const rows = await new ResultViews(
+      { objects: this.views, files: new FileReads(), searchColumns: new ReadCache(4) },
+      decisions,
+      this.job,
+    ).resultsOfPartition(`JOB#${this.job.id}#${name}`, '0', '9', 1_000);
     return rows.map((row) => row.partnerHotelId);
   }
 }

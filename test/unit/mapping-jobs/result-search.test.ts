@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 import { DomainError } from '../../../shared/platform/errors';
-import { ReadCache } from '../../../shared/platform/objects/block-files';
+import { FileReads, ReadCache } from '../../../shared/platform/objects/block-files';
 import { foldText } from '../../../shared/platform/text';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { searchResults } from '../../../shared/mapping-jobs/results';
@@ -82,7 +82,7 @@ async function setUp() {
   await writeViewsManifest(objects, job, written, merged);
   const decisions = new DecisionsInMemory(job.id);
   for (const i of [3, 10, 44, 300, 301, 777, 1_200]) decisions.decide(all[i]!, i % 2 === 0 ? 'MATCH' : 'NO_MATCH');
-  const views = new ResultViews(objects, decisions, job, new ReadCache(8));
+  const views = new ResultViews({ objects, files: new FileReads(), searchColumns: new ReadCache(8) }, decisions, job);
   const decided = async () => [...decisions.decided.values()].map(({ decision }) => decision);
   return { all, objects, decisions, views, decided };
 }
@@ -156,7 +156,10 @@ describe('searching a completed job', () => {
     const search: ResultSearch = { name: 'hotel', suppliers: ['HOTELBEDS'] };
     const before = await searchAll(setup, search, {}, 50);
     await setup.objects.delete([...setup.objects.files.keys()].filter((key) => key.endsWith('.search')));
-    const fresh = new ResultViews(setup.objects, setup.decisions, { organizationId: 'org-1', id: `search-${jobs}` }, new ReadCache(8));
+    const fresh = new ResultViews({ objects: setup.objects, files: new FileReads(), searchColumns: new ReadCache(8) }, setup.decisions, {
+      organizationId: 'org-1',
+      id: `search-${jobs}`,
+    });
     const after = await searchAll({ ...setup, views: fresh }, search, {}, 50);
     assert.deepEqual(
       after.found.map((row) => row.partnerHotelId),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ReadCache } from '../../../shared/platform/objects/block-files';
+import { FileReads, ReadCache } from '../../../shared/platform/objects/block-files';
 import { describe, it } from '@jest/globals';
 import { DomainError } from '../../../shared/platform/errors';
 import type { StoredResult } from '../../../shared/mapping-jobs/job';
@@ -83,7 +83,7 @@ async function setUp(count = 2_345, ids: 'mixed' | 'ascii' = 'mixed') {
   // Written as one part of the finishing stage: no partition to merge.
   await writeViewsManifest(objects, job, [await writeViewPart(objects, job, 0, rows)], {});
   const decisions = new DecisionsInMemory(job.id);
-  const views = new ResultViews(objects, decisions, job, new ReadCache(4));
+  const views = new ResultViews({ objects, files: new FileReads(), searchColumns: new ReadCache(4) }, decisions, job);
   return { job, rows, objects, decisions, views };
 }
 
@@ -186,7 +186,7 @@ describe('a completed job’s results views', () => {
 
   it('hand the book its rows in groups of blocks of about the rows it weighs its work in, all of them, in order', async () => {
     const { job, rows, objects } = await setUp();
-    const inOrder = new EngineRowsInOrder(objects, job, 500);
+    const inOrder = new EngineRowsInOrder({ objects, files: new FileReads() }, job, 500);
     const { firstIds } = await inOrder.outline();
     assert.equal(ID_BLOCK_ROWS, 100);
     assert.equal(firstIds.length, Math.ceil(rows.length / 500), 'five blocks of 100 rows a group');
