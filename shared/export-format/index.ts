@@ -16,3 +16,4 @@ export {
   type ExportFileWriter,
   type ResolvedExportFormat,
 } from './export-file';
+export { prepareNamedExport, requestPreparedExport, type ExportHolder, type ExportRequest, type HeldExport } from './prepared-export';

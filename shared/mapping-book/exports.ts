@@ -1,12 +1,22 @@
 /**
  * The whole book as one file in the organization's export format (export-format), per source, for a
- * partner who reads the book whole and then follows the feed. Asked for by repeating one request (as
- * a job's large export is): the first prepares the file on the queue and answers 202; once ready,
- * the file is answered (a fresh URL each time) until the book changes, the format changes or it is
- * EXPORT_KEPT_DAYS old; then the next request prepares another.
+ * partner who reads the book whole and then follows the feed. Asked for by repeating one request, with
+ * the lifecycle of every prepared export (export-format/prepared-export.ts): the first prepares the
+ * file on the queue and answers 202; once ready, the file is answered (a fresh URL each time) while it
+ * is current: the book unchanged, the format the same, and the file less than EXPORT_KEPT_DAYS old.
  */
 import { randomUUID } from 'node:crypto';
-import { downloadLink, openExportFile, resolveFormat, sameFormat, XLSX_MAX_ROWS, type ResolvedExportFormat } from '../export-format';
+import {
+  downloadLink,
+  openExportFile,
+  prepareNamedExport,
+  requestPreparedExport,
+  resolveFormat,
+  sameFormat,
+  XLSX_MAX_ROWS,
+  type ExportHolder,
+  type ResolvedExportFormat,
+} from '../export-format';
 import { conflict } from '../platform/errors';
 import type { ExportFormatConfig } from '../export-format';
 import { toExportRow } from '../mapping';
@@ -55,33 +65,60 @@ export async function requestBookExport(ports: ExportPorts, organizationId: stri
     ports.log.endPosition(organizationId),
   ]);
   const format = resolveFormat(saved, connected);
-  const now = ports.clock.now();
-  const age = (at: string) => now.getTime() - Date.parse(at);
-  if (
-    held?.status === 'READY' &&
-    held.position === formatPosition(end) &&
-    sameFormat(held.format, format) &&
-    age(held.readyAt!) < EXPORT_KEPT_DAYS * 86_400_000
-  ) {
+  const answer = await requestPreparedExport(sourceExport(ports, organizationId, source, format, held, formatPosition(end)));
+  const ready = answer.status === 'READY' && readyFile(answer.held);
+  if (ready) {
     return {
       status: 'READY',
-      ...(await downloadLink(ports.exportFiles, held.key!, now, `mapping-book-${source}-${held.position}`)),
-      position: held.position,
-      rowCount: held.rowCount!,
-      format: held.format,
+      ...(await downloadLink(ports.exportFiles, ready.key, ports.clock.now(), `mapping-book-${source}-${ready.position}`)),
+      position: ready.position,
+      rowCount: ready.rowCount,
+      format: answer.held.format,
       source,
     };
   }
-  if (held?.status === 'PREPARING' && age(held.requestedAt) < EXPORT_OVERDUE_MINUTES * 60_000) {
-    return { status: 'PREPARING', format: held.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
-  }
-  if (format.format === 'xlsx') await refuseOverSheet(ports, organizationId, source);
-  const next: BookExport = { exportId: randomUUID(), source, status: 'PREPARING', format, requestedAt: now.toISOString() };
-  // One export per book and source at a time: of two requests at once, one prepares it.
-  if (await ports.store.replaceExport(organizationId, next, held?.exportId))
-    await ports.exports.send({ organizationId, exportId: next.exportId, source });
-  const preparing = (await ports.store.bookExport(organizationId, source)) ?? next;
-  return { status: 'PREPARING', format: preparing.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
+  return { status: 'PREPARING', format: answer.held.format, source, retryAfterSeconds: EXPORT_RETRY_SECONDS };
+}
+
+/** A ready export's file, as its item holds it. */
+function readyFile({ position, readyAt, key, rowCount }: BookExport) {
+  return position !== undefined && readyAt !== undefined && key !== undefined && rowCount !== undefined
+    ? { position, readyAt, key, rowCount }
+    : undefined;
+}
+
+/**
+ * A source's export as the lifecycle holds it, for a request in `format` with the feed at
+ * `position`; `first`, the export the request read with them (read again after a claim lost).
+ */
+function sourceExport(
+  ports: ExportPorts,
+  organizationId: string,
+  source: string,
+  format: ResolvedExportFormat,
+  first: BookExport | undefined,
+  position: string,
+): ExportHolder<BookExport> {
+  let reads = 0;
+  return {
+    held: async () => (reads++ === 0 ? first : ports.store.bookExport(organizationId, source)),
+    idOf: (held) => held.exportId,
+    isCurrent: (held) => {
+      const file = readyFile(held);
+      const age = file && ports.clock.now().getTime() - Date.parse(file.readyAt);
+      return file?.position === position && sameFormat(held.format, format) && age !== undefined && age < EXPORT_KEPT_DAYS * 86_400_000;
+    },
+    overdueSeconds: EXPORT_OVERDUE_MINUTES * 60,
+    next: async () => {
+      if (format.format === 'xlsx') await refuseOverSheet(ports, organizationId, source);
+      return { exportId: randomUUID(), source, status: 'PREPARING', format, requestedAt: ports.clock.now().toISOString() };
+    },
+    // One export per book and source at a time: of two requests at once, one prepares it.
+    claim: (next, replaced) => ports.store.replaceExport(organizationId, next, replaced?.exportId),
+    send: (next) => ports.exports.send({ organizationId, exportId: next.exportId, source }),
+    release: (next) => ports.store.releaseExport(organizationId, source, next.exportId),
+    now: () => ports.clock.now(),
+  };
 }
 
 /** An XLSX file is one sheet: a source of more entries than a sheet holds is refused before a file is prepared (a ready one was counted when asked for). */
@@ -108,14 +145,19 @@ function exportRow(entry: BookEntry, format: ResolvedExportFormat) {
   );
 }
 
-/** Writes the file of a requested export (every entry of its source but the DELETED ones, in partner id order) and marks it ready. */
+/** The worker: writes the file of the export the message names, unless it has been replaced or is ready already. */
 export async function prepareBookExport(
   ports: ExportPorts,
   message: { organizationId: string; exportId: string; source: string },
 ): Promise<void> {
   const { organizationId, exportId, source } = message;
-  const held = await ports.store.bookExport(organizationId, source);
-  if (held?.exportId !== exportId || held.status !== 'PREPARING') return;
+  const held = { held: () => ports.store.bookExport(organizationId, source), idOf: (current: BookExport) => current.exportId };
+  await prepareNamedExport(held, exportId, (current) => writeBookExport(ports, organizationId, current));
+}
+
+/** Writes the file of an export of the book (every entry of its source but the DELETED ones, in partner id order) and marks it ready. */
+async function writeBookExport(ports: ExportPorts, organizationId: string, held: BookExport): Promise<void> {
+  const { exportId, source } = held;
   // Read before the entries: every change before it is in the file; replaying later ones is harmless (each is the entry as it became).
   const position = formatPosition(await ports.log.endPosition(organizationId));
   const writer = await openExportFile(held.format);

@@ -178,6 +178,22 @@ export class BookStore {
     }
   }
 
+  /** Gives a claimed export up (its message could not be sent), unless another request has replaced it. */
+  async releaseExport(organizationId: string, source: string, exportId: string): Promise<void> {
+    try {
+      await this.table.client.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: keys.bookExport(organizationId, source),
+          ConditionExpression: 'exportId = :id',
+          ExpressionAttributeValues: { ':id': exportId },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
   /** Marks the export ready, unless a later request replaced it meanwhile. */
   async exportReady(organizationId: string, ready: BookExport): Promise<void> {
     await this.replaceExport(organizationId, ready, ready.exportId);

@@ -5,20 +5,27 @@
  * one is handed to the `mapping-exports` queue, and the request answers 202 with Retry-After.
  * Repeating the request answers 202 while it is prepared, then 200 with its URL.
  *
- * One export per job is prepared at a time, kept on the job's export item (export-store.ts):
- *   (none) --request--> PREPARING --worker--> READY
- * A READY export is handed out again while it is current: same format, no review since it was
- * asked for, and its file still kept (the bucket removes exports after 7 days). Otherwise, or when
- * a PREPARING one is overdue (its worker failed, or its message was lost), the next request
- * prepares a new one. A format saved while one is prepared does not stop it: it is finished in the
- * format it was asked in, and the request after it prepares the new format.
+ * One export per job is prepared at a time, kept on the job's export item (export-store.ts), through
+ * the lifecycle every prepared export has (export-format/prepared-export.ts). A READY export is
+ * current while it has the same format, no review came since it was asked for, and its file is
+ * still kept (the bucket removes exports after 7 days). A format saved while one is prepared does
+ * not stop it: it is finished in the format it was asked in, and the request after it prepares the
+ * new format.
  */
 import type { ExportFormatConfig } from '../export-format';
 import { defineSettings } from '../platform/config';
 import { conflict } from '../platform/errors';
 import { log } from '../platform/logging';
 import type { Queue } from '../platform/queue/queue';
-import { resolveFormat, sameFormat, XLSX_MAX_ROWS, type ResolvedExportFormat } from '../export-format';
+import {
+  prepareNamedExport,
+  requestPreparedExport,
+  resolveFormat,
+  sameFormat,
+  XLSX_MAX_ROWS,
+  type ExportHolder,
+  type ResolvedExportFormat,
+} from '../export-format';
 import { downloadOf, refuseUnendedJob, writeExportFile, type ExportPorts, type JobExport } from './export';
 import type { ExportState, ExportStore, PreparedExport } from './export-store';
 import type { MappingJob } from './job';
@@ -91,48 +98,52 @@ export async function requestExport(
   if (plan === 'now') {
     return { status: 200, file: await downloadOf(ports, job, await writeExportFile(ports, job, format, ports.newId()), format) };
   }
-  for (;;) {
-    const state = await ports.exports.get(job.id);
-    const current = state.current;
-    if (current?.status === 'READY' && current.file && isCurrent(ports, state, current, current.file.readyAt, format)) {
-      return { status: 200, file: await downloadOf(ports, job, current.file, current.format) };
-    }
-    if (current?.status === 'PREPARING' && !isOverdue(ports, current)) return preparing(ports, current, rows);
-    const next: PreparedExport = {
+  const answer = await requestPreparedExport(jobExport(ports, job, format));
+  const ready = answer.status === 'READY' && answer.held.file;
+  if (ready) return { status: 200, file: await downloadOf(ports, job, ready, answer.held.format) };
+  return preparing(ports, answer.held, rows);
+}
+
+/** The job's export as the lifecycle holds it, for a request in `format`. */
+function jobExport(ports: PreparationPorts, job: MappingJob, format: ResolvedExportFormat): ExportHolder<PreparedExport> {
+  // The decisions version read with the export: what a ready one is checked against, and a new one records.
+  let state: ExportState = { decisionsVersion: 0 };
+  return {
+    held: async () => (state = await ports.exports.get(job.id)).current,
+    idOf: (held) => held.id,
+    isCurrent: (ready) => ready.file !== undefined && isCurrent(ports, state, ready, ready.file.readyAt, format),
+    overdueSeconds: PREPARING_OVERDUE_SECONDS,
+    next: async () => ({
       id: ports.newId(),
       status: 'PREPARING',
       format,
       decisionsVersion: state.decisionsVersion,
       requestedAt: ports.clock.now().toISOString(),
-    };
-    // Another request changed the export since it was read: answer what it did.
-    if (!(await ports.exports.claim(job.id, next, current?.id))) continue;
-    try {
-      await ports.queue.send({ organizationId: job.organizationId, mappingJobId: job.id, exportId: next.id });
-    } catch (error) {
-      await ports.exports.release(job.id, next.id);
-      throw error;
-    }
-    return preparing(ports, next, rows);
-  }
+    }),
+    claim: (next, replaced) => ports.exports.claim(job.id, next, replaced?.id),
+    send: (next) => ports.queue.send({ organizationId: job.organizationId, mappingJobId: job.id, exportId: next.id }),
+    release: (next) => ports.exports.release(job.id, next.id),
+    now: () => ports.clock.now(),
+  };
 }
 
 /** The worker: writes the file of the export the message names, unless it has been replaced or is ready already. */
 export async function prepareExport(ports: PreparationPorts, message: ExportMessage): Promise<void> {
   const job = await ports.jobs.get(message.organizationId, message.mappingJobId);
   if (!job) return;
-  const current = (await ports.exports.get(job.id)).current;
-  if (current?.id !== message.exportId || current.status !== 'PREPARING') return;
-  const started = performance.now();
-  const file = await writeExportFile(ports, job, current.format, current.id);
-  await ports.exports.markReady(job.id, current.id, { ...file, readyAt: ports.clock.now().toISOString() });
-  // The rate in AWS, against the one EXPORT_SYNC_MAX_ROWS assumes.
-  log('info', 'export prepared', {
-    mappingJobId: job.id,
-    exportId: current.id,
-    rows: file.rowCount,
-    format: current.format.format,
-    durationMs: Math.round(performance.now() - started),
+  const held = { held: async () => (await ports.exports.get(job.id)).current, idOf: (current: PreparedExport) => current.id };
+  await prepareNamedExport(held, message.exportId, async (current) => {
+    const started = performance.now();
+    const file = await writeExportFile(ports, job, current.format, current.id);
+    await ports.exports.markReady(job.id, current.id, { ...file, readyAt: ports.clock.now().toISOString() });
+    // The rate in AWS, against the one EXPORT_SYNC_MAX_ROWS assumes.
+    log('info', 'export prepared', {
+      mappingJobId: job.id,
+      exportId: current.id,
+      rows: file.rowCount,
+      format: current.format.format,
+      durationMs: Math.round(performance.now() - started),
+    });
   });
 }
 
@@ -145,10 +156,6 @@ function isCurrent(
 ): boolean {
   const keptUntil = new Date(readyAt).getTime() + READY_REUSE_DAYS * 86_400_000;
   return sameFormat(ready.format, format) && ready.decisionsVersion === state.decisionsVersion && ports.clock.now().getTime() < keptUntil;
-}
-
-function isOverdue(ports: Pick<PreparationPorts, 'clock'>, prepared: PreparedExport): boolean {
-  return ports.clock.now().getTime() - new Date(prepared.requestedAt).getTime() > PREPARING_OVERDUE_SECONDS * 1000;
 }
 
 function preparing(ports: Pick<PreparationPorts, 'clock'>, prepared: PreparedExport, rows: number): ExportAnswer {
