@@ -11,7 +11,7 @@
  * kept CHANGES_RETENTION_DAYS: a position is valid that long.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { gone, invalidInput } from '../platform/errors';
 import { BlockFileWriter, blocksOf, type FileReads } from '../platform/objects/block-files';
 import type { ObjectStore } from '../platform/objects/object-store';
@@ -115,6 +115,9 @@ const COUNTED_CHANGES_PAGE = 10_000;
 
 /** A commit with its expiry (epoch seconds, the table's TTL attribute). */
 type StoredCommit = Commit & { [TABLE_KEYS.ttlAttribute]: number };
+
+/** A commit item as the table answers it (or the part of it a projection read): the one place an item is taken for a commit. */
+const commitOf = (item: Record<string, NativeAttributeValue>): StoredCommit => withoutKeys(item) as StoredCommit;
 
 /**
  * Where a reader stands: every change of commits before `sequence` read, and the first `read` of
@@ -352,7 +355,7 @@ export class ChangeLog {
         }),
       );
       for (const item of page.Items ?? []) {
-        const commit = withoutKeys(item) as unknown as StoredCommit;
+        const commit = commitOf(item);
         if (first) {
           first = false;
           if (commit.sequence !== position.sequence || this.expired(commit)) throw this.expiredPosition(organizationId, position);
@@ -388,8 +391,8 @@ export class ChangeLog {
           ExclusiveStartKey: startKey,
         }),
       );
-      const kept = (page.Items ?? []).find((item) => !this.expired(item as StoredCommit));
-      if (kept) return { sequence: kept.sequence as number, read: 0 };
+      const kept = (page.Items ?? []).map(commitOf).find((commit) => !this.expired(commit));
+      if (kept) return { sequence: kept.sequence, read: 0 };
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return this.endPosition(organizationId);
@@ -461,12 +464,11 @@ export class ChangeLog {
           ExclusiveStartKey: startKey,
         }),
       );
-      for (const item of page.Items ?? []) {
-        const counts = item.counts as ChangeCounts;
+      for (const { sequence, counts } of (page.Items ?? []).map(commitOf)) {
         totals.new += counts.new;
         totals.updated += counts.updated;
         totals.deleted += counts.deleted;
-        end = { sequence: (item.sequence as number) + 1, read: 0 };
+        end = { sequence: sequence + 1, read: 0 };
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);

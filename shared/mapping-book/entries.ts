@@ -43,15 +43,37 @@ export interface PartnerFacts {
   longitude?: number;
 }
 
-/** What the engine answered for the partner hotel (the facts: of referenceHotelId, from the publication it mapped against). */
-export interface EngineAnswer extends ReferenceHotelFacts {
-  status: MappingResult['status'];
-  method: MappingResult['method'];
+/**
+ * What an answer says of a partner's hotel: the reference hotel it points at (with that hotel's
+ * facts), how sure it is, on what evidence, among which candidates. The engine's answer holds one, and
+ * so does an entry (the engine's, or a person's decision) and a lookup's answer from the book.
+ */
+export interface Answer<Status = EntryStatus, Method = EntryMethod | null> extends ReferenceHotelFacts {
+  status: Status;
+  method: Method;
   referenceHotelId: string | null;
   referenceHotelName: string | null;
   score: number;
   evidence: MatchEvidence | null;
   candidates: CandidateSummary[];
+}
+
+/** The answer `held` holds, its fields alone, in one order. */
+export function answerIn<Status, Method>(held: Answer<Status, Method>): Answer<Status, Method> {
+  return {
+    status: held.status,
+    method: held.method,
+    referenceHotelId: held.referenceHotelId,
+    referenceHotelName: held.referenceHotelName,
+    ...referenceFactsIn(held),
+    score: held.score,
+    evidence: held.evidence,
+    candidates: held.candidates,
+  };
+}
+
+/** What the engine answered for the partner hotel (the facts: of referenceHotelId, from the publication it mapped against). */
+export interface EngineAnswer extends Answer<MappingResult['status'], MappingResult['method']> {
   reason?: string;
   /**
    * What the answer was computed from (the partner's row, the mode, the engine's version, the
@@ -105,18 +127,11 @@ export interface HistoryLine {
 /** How many lines of history an entry keeps: its latest, which are the ones read. */
 export const HISTORY_LINES = 20;
 
-/** The facts: of referenceHotelId, kept current as the reference changes. */
-export interface BookEntry extends ReferenceHotelFacts {
+/** Its answer: the engine's, or the person's decision; the facts: of referenceHotelId, kept current as the reference changes. */
+export interface BookEntry extends Answer {
   source: string;
   partnerHotelId: string;
   partner: PartnerFacts;
-  status: EntryStatus;
-  method: EntryMethod | null;
-  referenceHotelId: string | null;
-  referenceHotelName: string | null;
-  score: number;
-  evidence: MatchEvidence | null;
-  candidates: CandidateSummary[];
   /** What the engine said last: beside a MANUAL entry, its own answer. */
   engine: EngineAnswer;
   /** The person's decision: standing when the method is MANUAL, shown for review when the entry went back to REVIEW. */
@@ -225,14 +240,7 @@ function pointedAt<T extends PointedHotel>(held: T, hotel: PointedHotel): T {
 /** The engine's answer as an entry keeps it: its fields, in one order. */
 export function engineAnswer(row: EngineAnswer): EngineAnswer {
   return {
-    status: row.status,
-    method: row.method,
-    referenceHotelId: row.referenceHotelId,
-    referenceHotelName: row.referenceHotelName,
-    ...referenceFactsIn(row),
-    score: row.score,
-    evidence: row.evidence,
-    candidates: row.candidates,
+    ...answerIn(row),
     ...(row.reason !== undefined && { reason: row.reason }),
     ...(row.basis !== undefined && { basis: row.basis }),
     ...(row.unclaimed !== undefined && { unclaimed: row.unclaimed }),
@@ -266,14 +274,7 @@ function engineEntry(row: JobRow, at: string, cause: ChangeCause, reason: string
     source: row.source,
     partnerHotelId: row.partnerHotelId,
     partner: row.partner,
-    status: answer.status,
-    method: answer.method,
-    referenceHotelId: answer.referenceHotelId,
-    referenceHotelName: answer.referenceHotelName,
-    ...referenceFactsIn(answer),
-    score: answer.score,
-    evidence: answer.evidence,
-    candidates: answer.candidates,
+    ...answerIn(answer),
     engine: answer,
     reason,
     changedAt: at,
@@ -408,11 +409,8 @@ export function applyWithdrawal(current: BookEntry, withdrawal: Withdrawal, caus
   const { engine } = current;
   const answered = {
     ...pointedAt(undecided, engine),
+    ...answerIn(engine),
     status: current.status === 'DELETED' ? current.status : engine.status,
-    method: engine.method,
-    score: engine.score,
-    evidence: engine.evidence,
-    candidates: engine.candidates,
     reason: "Decision withdrawn: the engine's answer stands",
     changedAt: withdrawal.decidedAt,
     cause,

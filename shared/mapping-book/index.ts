@@ -5,6 +5,7 @@ export {
   applyRemoval,
   applyWithdrawal,
   CHANGE_KINDS,
+  engineAnswer,
   ENTRY_METHODS,
   ENTRY_STATUSES,
   materialChange,

@@ -9,7 +9,6 @@
  * or the reference changed since are table items laid over the generation (store.ts): an item wins
  * over the generation's entry when it is newer than what the generation folded of it.
  */
-import { referenceFactsIn, type ReferenceHotelFacts } from '../mapping';
 import type { ObjectStore } from '../platform/objects/object-store';
 import {
   blockAscending,
@@ -22,7 +21,16 @@ import {
   type BlockRef,
   type FileReads,
 } from '../platform/objects/block-files';
-import { engineAnswer, historyLineOf, indexKeys, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
+import {
+  answerIn,
+  engineAnswer,
+  historyLineOf,
+  indexKeys,
+  type Answer,
+  type BookEntry,
+  type EngineAnswer,
+  type HistoryLine,
+} from './entries';
 import {
   deserializeEntryColumns,
   entryColumnsOf,
@@ -94,21 +102,7 @@ export interface SegmentManifest {
 }
 
 /** What a lookup answers from an entry: its answer and the partner's facts, without its history or decision. */
-export type EntryAnswer = Pick<
-  BookEntry,
-  | 'source'
-  | 'partnerHotelId'
-  | 'partner'
-  | 'status'
-  | 'method'
-  | 'referenceHotelId'
-  | 'referenceHotelName'
-  | keyof ReferenceHotelFacts
-  | 'score'
-  | 'evidence'
-  | 'candidates'
-  | 'reason'
->;
+export interface EntryAnswer extends Answer, Pick<BookEntry, 'source' | 'partnerHotelId' | 'partner' | 'reason'> {}
 
 /**
  * What a function keeps of the generations it read, across its requests: their files never change
@@ -142,36 +136,8 @@ export function snapshotKept(files: FileReads): SnapshotKept {
   };
 }
 
-function answerOf(entry: SnapshotEntry): EntryAnswer & { folded: number } {
-  const {
-    source,
-    partnerHotelId,
-    partner,
-    status,
-    method,
-    referenceHotelId,
-    referenceHotelName,
-    score,
-    evidence,
-    candidates,
-    reason,
-    folded,
-  } = entry;
-  return {
-    source,
-    partnerHotelId,
-    partner,
-    status,
-    method,
-    referenceHotelId,
-    referenceHotelName,
-    ...referenceFactsIn(entry),
-    score,
-    evidence,
-    candidates,
-    reason,
-    folded,
-  };
+function answerOf({ source, partnerHotelId, partner, reason, folded, ...entry }: SnapshotEntry): EntryAnswer & { folded: number } {
+  return { source, partnerHotelId, partner, ...answerIn(entry), reason, folded };
 }
 
 /** The entry itself, without what the generation folded of it. */
@@ -347,18 +313,8 @@ export function segmentFiles(
 type EngineOwn = Pick<EngineAnswer, 'reason' | 'basis' | 'unclaimed'>;
 type StoredEntry = Omit<SnapshotEntry, 'engine'> & { engine?: EngineAnswer; engineOwn?: EngineOwn; lastChange?: HistoryLine['change'] };
 
-/** The answer fields an entry and its engine's answer share, in a comparable form. */
-const sharedAnswer = (answer: EngineAnswer | SnapshotEntry) =>
-  JSON.stringify([
-    answer.status,
-    answer.method,
-    answer.referenceHotelId,
-    answer.referenceHotelName,
-    referenceFactsIn(answer),
-    answer.score,
-    answer.evidence,
-    answer.candidates,
-  ]);
+/** The answer an entry and its engine's answer each hold, in a comparable form. */
+const sharedAnswer = (held: Answer<string, string | null>) => JSON.stringify(answerIn(held));
 
 /** The entry as its block holds it. */
 function storedEntry(entry: SnapshotEntry): StoredEntry {

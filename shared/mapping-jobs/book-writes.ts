@@ -5,6 +5,7 @@
 import { referenceFactsIn } from '../mapping';
 import {
   decideEntries,
+  engineAnswer,
   OWN_SOURCE,
   SNAPSHOT_BLOCK_ENTRIES,
   startJobWrite,
@@ -32,18 +33,8 @@ export function jobRow(result: Omit<StoredResult, 'chunk'>): JobRow {
     partnerHotelId: result.partnerHotelId,
     source: result.source ?? OWN_SOURCE,
     partner: result.partner ?? { name: result.partnerHotelName },
-    status: result.status,
     // The views hold the engine's rows: a person's decisions are items of their own.
-    method: result.method === 'MANUAL' ? null : result.method,
-    referenceHotelId: result.referenceHotelId,
-    referenceHotelName: result.referenceHotelName,
-    ...referenceFactsIn(result),
-    score: result.score,
-    evidence: result.evidence,
-    candidates: result.candidates,
-    ...(result.reason !== undefined && { reason: result.reason }),
-    ...(result.basis !== undefined && { basis: result.basis }),
-    ...(result.unclaimed !== undefined && { unclaimed: result.unclaimed }),
+    ...engineAnswer({ ...result, method: result.method === 'MANUAL' ? null : result.method }),
   };
 }
 
