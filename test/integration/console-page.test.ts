@@ -53,7 +53,7 @@ describe('GET /console and its files', () => {
   });
 
   it('answers 404 with {error, message} for any other name, and 405 for another method', async () => {
-    for (const name of ['nope.js', 'tsconfig.json', '..%2Fendpoints.ts', 'app.js.map']) {
+    for (const name of ['nope.js', 'tsconfig.json', 'api-types.d.ts', '..%2Fendpoints.ts', 'app.js.map']) {
       const missing = await api.request('GET', `/console/${name}`);
       assert.equal(missing.status, 404, name);
       assert.equal(missing.body.error, 'Not Found');

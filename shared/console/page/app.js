@@ -49,7 +49,7 @@ function signIn() {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     try {
-      await api('mapping', { query: { limit: 1 }, key: key.value.trim() });
+      await api('/mapping', { query: { limit: 1 }, key: key.value.trim() });
       session.signIn(key.value.trim());
       if (!location.hash || location.hash === '#/') location.hash = '#/jobs';
       else route();

@@ -8,13 +8,10 @@ import { decimal, h, show, wide } from './dom.js';
 import { notify } from './notice.js';
 import { supplierCodesLine } from './evidence.js';
 
-/**
- * @typedef {{ source: string, partnerHotelId: string, partner: import('./evidence.js').PartnerFacts, status: string, method: string | null,
- *   referenceHotelId: string | null, referenceHotelName: string | null, supplierCodes?: Record<string, string>, score: number, confidence?: string, reason: string, reasonCode?: string, changedAt: string,
- *   history?: { at: string, change: string, status: string, referenceHotelId: string | null, reason: string }[] }} Entry
- */
+/** @import { components } from './api-types.js' */
+/** @typedef {components['schemas']['MappingBookEntry']} Entry */
 
-const STATUSES = ['', 'MATCHED', 'REVIEW', 'UNMATCHED', 'DELETED'];
+const STATUSES = /** @type {const} */ (['', 'MATCHED', 'REVIEW', 'UNMATCHED', 'DELETED']);
 
 /** @param {HTMLElement} main @returns {() => void} */
 export function bookView(main) {
@@ -34,20 +31,19 @@ export function bookView(main) {
 
   async function listEntries(/** @type {string | undefined} */ cursor) {
     try {
-      const page = await api('mapping-book/entries', { query: { status: status.value || undefined, limit: 25, cursor } });
-      /** @type {Entry[]} */
-      const entries = page.entries;
+      const chosen = STATUSES.find((value) => value === status.value) || undefined;
+      const { entries, nextCursor } = await api('/mapping-book/entries', { query: { status: chosen, limit: 25, cursor } });
       shown = cursor;
       const previous =
         earlier.length > 0 ? h('button', { type: 'button', onclick: () => void listEntries(earlier.pop()) }, 'Previous page') : null;
-      const next = page.nextCursor
+      const next = nextCursor
         ? h(
             'button',
             {
               type: 'button',
               onclick: () => {
                 earlier.push(shown);
-                void listEntries(page.nextCursor);
+                void listEntries(nextCursor);
               },
             },
             'Next page',
@@ -105,8 +101,7 @@ export function bookView(main) {
   /** @param {Entry} entry */
   async function showEntry(entry) {
     try {
-      /** @type {Entry} */
-      const full = await api('mapping-book/entry', { query: { source: entry.source, partnerHotelId: entry.partnerHotelId } });
+      const full = await api('/mapping-book/entry', { query: { source: entry.source, partnerHotelId: entry.partnerHotelId } });
       show(
         detail,
         h('h2', { tabindex: '-1', id: 'entry-title' }, full.partner.name),
@@ -158,9 +153,8 @@ export function bookView(main) {
   async function readFeed(/** @type {string | undefined} */ after) {
     try {
       const query = after ? { after, limit: 100 } : { since: `${since.value}T00:00:00Z`, limit: 100 };
-      const page = await api('mapping-book/changes', { query });
-      /** @type {(Entry & { kind: string })[]} */
-      const changes = page.changes;
+      const page = await api('/mapping-book/changes', { query });
+      const { changes } = page;
       const lines = changes.map((change) =>
         h(
           'tr',

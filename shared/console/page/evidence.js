@@ -5,11 +5,12 @@
  */
 import { decimal, distance, h } from './dom.js';
 
+/** @import { components } from './api-types.js' */
 /**
- * @typedef {{ name: string, address?: string, postalCode?: string, city?: string, country?: string, latitude?: number, longitude?: number }} PartnerFacts
- * @typedef {{ nameSimilarity: number, distanceMeters: number | null, addressMatch: boolean | null, addressSimilarity: number | null, postalCodeMatch: boolean | null, cityMatch: boolean | null, countryMatch: boolean | null }} Evidence
- * @typedef {{ referenceHotelId: string, referenceHotelName: string, score: number } & Pick<Evidence, 'nameSimilarity' | 'distanceMeters'> & Partial<Evidence>} Candidate
- * @typedef {{ id: string, name: string, country?: string, city?: string, lat?: number, lon?: number, metadata?: { address?: string, postalCode?: string, countryCode?: string, chain?: string } }} ReferenceHotel
+ * @typedef {components['schemas']['MappingBookEntry']['partner']} PartnerFacts the partner's hotel as a row or an entry gives it
+ * @typedef {components['schemas']['MatchEvidence']} Evidence
+ * @typedef {components['schemas']['Candidate']} Candidate
+ * @typedef {components['schemas']['ReferenceHotel']} ReferenceHotel
  * @typedef {'agree' | 'partly' | 'differ' | 'unknown'} Mark
  * @typedef {{ label: string, key: string, id: string, name: string, score: number, evidence: Partial<Evidence>, detail?: ReferenceHotel }} Column
  */

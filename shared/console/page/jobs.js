@@ -9,13 +9,15 @@ import { decimal, h, show, wide } from './dom.js';
 import { notify } from './notice.js';
 
 /**
- * @typedef {Record<'MATCHED' | 'REVIEW' | 'UNMATCHED', number>} ByStatus
- * @typedef {{ mappingJobId: string, name: string | null, status: string, mode: string, createdAt: string, progress: number,
- *   counts: { total: number, processed: number, matched: number, review: number, unmatched: number },
- *   scores?: { histogram: Record<'MATCHED' | 'REVIEW' | 'UNMATCHED', number[]>, expectedWrong: ByStatus } }} Job
+ * @import { components } from './api-types.js'
+ * @import { Answer, RequestBody } from './api.js'
  */
-/** @typedef {import('./review.js').Row} Row */
-/** A row a batch decided, as its answer gives it in brief. @typedef {{ partnerHotelId: string, status: string, review?: { decision: string, decidedAt: string } }} DecidedRow */
+/**
+ * @typedef {components['schemas']['MappingJob']} Job
+ * @typedef {components['schemas']['MappingResult']} Result
+ * @typedef {Answer<'/mapping/{jobId}/reviews/batch', 'POST'>} BatchAnswer the rows a batch decided, in brief, and those it refused
+ * @typedef {RequestBody<'/mapping/{jobId}/reviews/batch', 'POST'>['decisions']} BatchDecisions
+ */
 
 const POLL_MS = 2000;
 const RUNNING = new Set(['PENDING', 'RUNNING']);
@@ -52,7 +54,7 @@ export function jobsView(main) {
   );
   async function refresh() {
     try {
-      const { jobs } = /** @type {{ jobs: Job[] }} */ (await api('mapping', { query: { limit: 50 } }));
+      const { jobs } = await api('/mapping', { query: { limit: 50 } });
       show(
         body,
         jobs.length === 0 ? h('tr', {}, h('td', { colspan: 9 }, 'No jobs yet: create one with POST /api/v1/mapping.')) : jobs.map(jobLine),
@@ -120,8 +122,7 @@ export function jobView(main, jobId) {
   );
   /** The summary and the scores as the API has them now: the job's figures are one read. */
   async function refresh() {
-    /** @type {Job} */
-    const job = await api(`mapping/${encodeURIComponent(jobId)}`);
+    const job = await api('/mapping/{jobId}', { path: { jobId } });
     if (job.name) show(title, job.name, ' ', h('code', { class: 'job-id' }, jobId));
     show(
       summary,
@@ -146,9 +147,7 @@ export function jobView(main, jobId) {
     try {
       const job = await refresh();
       if (job.status !== 'COMPLETED') return;
-      const inReview = /** @type {Row[]} */ (
-        await readAll(`mapping/${encodeURIComponent(jobId)}/results`, 'results', { status: 'REVIEW', limit: 1000 })
-      );
+      const inReview = await readAll('/mapping/{jobId}/results', 'results', { path: { jobId }, query: { status: 'REVIEW', limit: 1000 } });
       bulkDecisions(bulk, jobId, inReview, () => void refresh().catch(() => undefined));
     } catch (error) {
       notify(`The job could not be read: ${/** @type {Error} */ (error).message}`);
@@ -200,7 +199,7 @@ function scoreFigures(jobId, job) {
 
 const STATUSES = /** @type {const} */ (['MATCHED', 'REVIEW', 'UNMATCHED']);
 
-/** The engine's rows per status and tenth of score, as meters read out as numbers. @param {Record<'MATCHED' | 'REVIEW' | 'UNMATCHED', number[]>} bins */
+/** The engine's rows per status and tenth of score, as meters read out as numbers. @param {NonNullable<Job['scores']>['histogram']} bins */
 function histogram(bins) {
   const most = Math.max(1, ...STATUSES.flatMap((status) => bins[status]));
   const range = (/** @type {number} */ bin) => `${decimal(bin / 10, 1)}–${decimal((bin + 1) / 10, 1)}`;
@@ -250,18 +249,19 @@ const BATCH_ROWS = 500;
 /**
  * Decisions on many rows, each batch of up to BATCH_ROWS one request (with an Idempotency-Key, so a
  * batch sent again after a lost answer is answered, not decided twice).
- * @param {string} jobId @param {{ partnerHotelId: string, decision: string, referenceHotelId?: string, expectedDecidedAt: string | null }[]} decisions
+ * @param {string} jobId @param {BatchDecisions} decisions
  * @param {(done: number) => void} progress
- * @returns {Promise<{ decided: DecidedRow[], refused: { partnerHotelId: string, status: number, message: string }[] }>}
+ * @returns {Promise<BatchAnswer>}
  */
 async function decideInBatches(jobId, decisions, progress) {
-  /** @type {DecidedRow[]} */
+  /** @type {BatchAnswer['decided']} */
   const decided = [];
-  /** @type {{ partnerHotelId: string, status: number, message: string }[]} */
+  /** @type {BatchAnswer['refused']} */
   const refused = [];
   for (let start = 0; start < decisions.length; start += BATCH_ROWS) {
-    const answer = await api(`mapping/${encodeURIComponent(jobId)}/reviews/batch`, {
+    const answer = await api('/mapping/{jobId}/reviews/batch', {
       method: 'POST',
+      path: { jobId },
       body: { decisions: decisions.slice(start, start + BATCH_ROWS) },
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
@@ -272,14 +272,14 @@ async function decideInBatches(jobId, decisions, progress) {
   return { decided, refused };
 }
 
-/** The reason a row was held, for people. @param {Row} row */
+/** The reason a row was held, for people. @param {Result} row */
 const reasonOf = (row) => row.reasonCode ?? 'NO_REASON';
 
 /**
  * Decide the REVIEW rows held for one reason (or any) within a score band in bulk: accept their
  * proposals, or mark them no match; how many rows and the wrong decisions expected first (a
  * proposal is right with its score), then the decisions, in batches, then their undo.
- * @param {HTMLElement} section @param {string} jobId @param {Row[]} inReview @param {() => void} changed
+ * @param {HTMLElement} section @param {string} jobId @param {Result[]} inReview @param {() => void} changed
  */
 function bulkDecisions(section, jobId, inReview, changed) {
   const open = inReview.filter((row) => row.referenceHotelId !== null);
@@ -327,12 +327,16 @@ function bulkDecisions(section, jobId, inReview, changed) {
     try {
       const { decided, refused } = await decideInBatches(
         jobId,
-        batch.map((row) => ({
-          partnerHotelId: row.partnerHotelId,
-          decision,
-          ...(decision === 'MATCH' && { referenceHotelId: /** @type {string} */ (row.referenceHotelId) }),
-          expectedDecidedAt: null,
-        })),
+        batch.map((row) =>
+          decision === 'MATCH'
+            ? {
+                partnerHotelId: row.partnerHotelId,
+                decision,
+                referenceHotelId: /** @type {string} */ (row.referenceHotelId),
+                expectedDecidedAt: null,
+              }
+            : { partnerHotelId: row.partnerHotelId, decision: 'NO_MATCH', expectedDecidedAt: null },
+        ),
         (done) => show(outcome, `Decided ${done} of ${batch.length}…`),
       );
       const gone = new Set(decided.map((row) => row.partnerHotelId));

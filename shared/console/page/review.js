@@ -15,13 +15,21 @@ import { pinMap } from './map.js';
 import { notify } from './notice.js';
 
 /**
+ * @import { components } from './api-types.js'
+ * @import { Answer, Query } from './api.js'
+ */
+/**
  * @typedef {import('./evidence.js').PartnerFacts} PartnerFacts
- * @typedef {import('./evidence.js').Evidence} Evidence
- * @typedef {import('./evidence.js').Candidate} Candidate
  * @typedef {import('./evidence.js').ReferenceHotel} ReferenceHotel
+ * @typedef {components['schemas']['ReferenceHotelSummary']} FoundHotel a hotel the reference search found
+ * @typedef {components['schemas']['MappingResult']} Result a job's row
+ * @typedef {components['schemas']['MappingBookEntry']} Entry a book entry
+ * @typedef {Query<'/mapping/{jobId}/results'>} ResultQuery
+ * @typedef {Query<'/mapping-book/entries'>} EntryQuery
  * @typedef {{ decision: 'MATCH' | 'NO_MATCH', decidedAt: string, referenceHotelId: string | null }} Review the decision standing on a row
- * @typedef {{ partnerHotelId: string, source?: string, partnerHotelName: string, partnerHotel?: PartnerFacts, referenceHotelId: string | null, referenceHotelName: string | null,
- *   status: string, method: string | null, score: number, confidence: string, supplierCodes?: Record<string, string>, evidence: Evidence | null, candidates: Candidate[], reason?: string, reasonCode?: string, review?: Review }} Row
+ * A job's row or a book entry, as a queue shows it: what the two have in common, and the decision standing on it.
+ * @typedef {Pick<Result, 'partnerHotelId' | 'partnerHotelName' | 'partnerHotel' | 'referenceHotelId' | 'referenceHotelName' | 'method' | 'score' | 'supplierCodes' | 'evidence' | 'candidates' | 'reason' | 'reasonCode'>
+ *   & { source?: Entry['source'], status: Result['status'] | Entry['status'], confidence?: Result['confidence'], review?: Review }} Row
  * @typedef {{ decision: 'MATCH', referenceHotelId: string } | { decision: 'NO_MATCH' } | { decision: 'WITHDRAW' }} Decision
  */
 
@@ -62,7 +70,7 @@ const hotels = new Map();
 function hotel(id) {
   let record = hotels.get(id);
   if (!record) {
-    record = api(`reference/${id}`).catch(() => undefined);
+    record = api('/reference/{id}', { path: { id } }).catch(() => undefined);
     hotels.set(id, record);
   }
   return record;
@@ -104,7 +112,7 @@ class RowQueue {
  * `left`, when the API keeps it, what is left to find: read on opening and after each decision;
  * `leases`, when the API leases rows: holding the rows about to be shown, so that no one else is
  * shown them at once (the rows others hold, or decided since they were read, are skipped), and leaving.
- * @typedef {{ hold: (partnerHotelIds: string[]) => Promise<{ leased: { partnerHotelId: string, decidedAt: string | null }[], taken: { partnerHotelId: string }[] }>, leave: () => void }} Leases
+ * @typedef {{ hold: (partnerHotelIds: string[]) => Promise<Answer<'/mapping/{jobId}/leases/{holder}', 'PUT'>>, leave: () => void }} Leases
  * `rowHref`, where another row of the same job is shown alone (the row a reason names).
  * @typedef {{ title: string, back: { href: string, label: string }, queue: RowQueue, send: (row: Row, decision: Decision) => Promise<Row>, reread: (row: Row) => Promise<Row | undefined>,
  *   total?: () => Promise<number>, left?: () => Promise<string>, leases?: Leases, rowHref?: (partnerHotelId: string) => string }} QueueSource
@@ -120,20 +128,21 @@ export const RISK_FLOOR = 0.05;
  * Automatic answers likeliest wrong first, down to RISK_FLOOR: the matches lowest score first and
  * the unmatched rows best candidate first, two lists (a job's results, or the book's entries) read a
  * page at a time and merged.
- * @param {(query: Record<string, string | number | undefined>) => Promise<{ rows: Row[], nextCursor: string | null }>} read
+ * @param {(query: ResultQuery & EntryQuery) => Promise<{ rows: Row[], nextCursor: string | null }>} read
  */
 function riskiest(read) {
+  /** @type {{ query: ResultQuery & EntryQuery, rows: Row[], cursor: string | undefined, done: boolean }[]} */
   const streams = [
     {
-      query: { status: 'MATCHED', method: 'FUZZY', order: 'ASC', maxScore: decimal(1 - RISK_FLOOR, 4) },
-      rows: /** @type {Row[]} */ ([]),
-      cursor: /** @type {string | undefined} */ (undefined),
+      query: { status: 'MATCHED', method: 'FUZZY', order: 'ASC', maxScore: Number(decimal(1 - RISK_FLOOR, 4)) },
+      rows: [],
+      cursor: undefined,
       done: false,
     },
     {
-      query: { status: 'UNMATCHED', order: 'DESC', minScore: decimal(RISK_FLOOR, 4) },
-      rows: /** @type {Row[]} */ ([]),
-      cursor: /** @type {string | undefined} */ (undefined),
+      query: { status: 'UNMATCHED', order: 'DESC', minScore: Number(decimal(RISK_FLOOR, 4)) },
+      rows: [],
+      cursor: undefined,
       done: false,
     },
   ];
@@ -164,14 +173,14 @@ function riskiest(read) {
  * @returns {QueueSource}
  */
 export function jobQueue(jobId, kind, partnerHotelId) {
-  const job = `mapping/${encodeURIComponent(jobId)}`;
   // This person on this screen: the rows it leases are its own until it leaves.
   const holder = `console-${crypto.randomUUID()}`;
-  /** @param {Record<string, string | number | undefined>} query */
+  /** @param {ResultQuery} query */
   const read = async (query) => {
-    const page = await api(`${job}/results`, { query });
+    const page = await api('/mapping/{jobId}/results', { path: { jobId }, query });
     return { rows: page.results.map(fromResult), nextCursor: page.nextCursor };
   };
+  const readJob = () => api('/mapping/{jobId}', { path: { jobId } });
   const queue =
     kind === 'review'
       ? new RowQueue((cursor) => read({ status: 'REVIEW', limit: PAGE, cursor }))
@@ -183,9 +192,9 @@ export function jobQueue(jobId, kind, partnerHotelId) {
     back: { href: `console#/jobs/${jobId}`, label: 'Job' },
     queue,
     rowHref: (id) => `console#/jobs/${encodeURIComponent(jobId)}/row/${encodeURIComponent(id)}`,
-    ...(kind === 'review' && { total: async () => (await api(job)).counts.review }),
+    ...(kind === 'review' && { total: async () => (await readJob()).counts.review }),
     left: async () => {
-      const { scores } = await api(job);
+      const { scores } = await readJob();
       if (!scores) return '';
       const { MATCHED, UNMATCHED, REVIEW } = scores.expectedWrong;
       return kind === 'review'
@@ -193,13 +202,19 @@ export function jobQueue(jobId, kind, partnerHotelId) {
         : `About ${decimal(MATCHED + UNMATCHED, 1)} automatic answers no one has checked are expected wrong. The queue ends where a row is wrong less than once in ${Math.round(1 / RISK_FLOOR)}.`;
     },
     leases: {
-      hold: (partnerHotelIds) => api(`${job}/leases/${holder}`, { method: 'PUT', body: { partnerHotelIds, seconds: LEASE_SECONDS } }),
+      hold: (partnerHotelIds) =>
+        api('/mapping/{jobId}/leases/{holder}', {
+          method: 'PUT',
+          path: { jobId, holder },
+          body: { partnerHotelIds, seconds: LEASE_SECONDS },
+        }),
       // Kept alive: leaving is also closing the tab.
-      leave: () => void api(`${job}/leases/${holder}`, { method: 'DELETE', keepalive: true }).catch(() => undefined),
+      leave: () =>
+        void api('/mapping/{jobId}/leases/{holder}', { method: 'DELETE', path: { jobId, holder }, keepalive: true }).catch(() => undefined),
     },
     send: async (row, decision) => fromResult(await reviewJobRow(jobId, row, decision, holder)),
     reread: async (row) => {
-      const { results } = await api(`${job}/results`, { query: { partnerHotelId: row.partnerHotelId } });
+      const { results } = await api('/mapping/{jobId}/results', { path: { jobId }, query: { partnerHotelId: row.partnerHotelId } });
       return results[0] && fromResult(results[0]);
     },
   };
@@ -210,11 +225,11 @@ export function jobQueue(jobId, kind, partnerHotelId) {
  * was read with (a 409 when another stands since, or another reviewer holds the row); answers the
  * row as the API shows it.
  * @param {string} jobId @param {{ partnerHotelId: string, review?: { decidedAt: string } }} row @param {Decision} decision @param {string} leaseHolder
- * @returns {Promise<any>}
  */
 function reviewJobRow(jobId, row, decision, leaseHolder) {
-  return api(`mapping/${encodeURIComponent(jobId)}/reviews`, {
+  return api('/mapping/{jobId}/reviews', {
     method: 'POST',
+    path: { jobId },
     body: { partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null, leaseHolder },
   });
 }
@@ -225,9 +240,9 @@ function reviewJobRow(jobId, row, decision, leaseHolder) {
  * @returns {QueueSource}
  */
 export function bookQueue(kind) {
-  /** @param {Record<string, string | number | undefined>} query */
+  /** @param {EntryQuery} query */
   const read = async (query) => {
-    const page = await api('mapping-book/entries', { query });
+    const page = await api('/mapping-book/entries', { query });
     return { rows: page.entries.map(fromEntry), nextCursor: page.nextCursor };
   };
   return {
@@ -236,13 +251,13 @@ export function bookQueue(kind) {
     queue: kind === 'review' ? new RowQueue((cursor) => read({ status: 'REVIEW', limit: PAGE, cursor })) : riskiest(read),
     send: async (row, decision) =>
       fromEntry(
-        await api('mapping-book/reviews', {
+        await api('/mapping-book/reviews', {
           method: 'POST',
           body: { source: row.source, partnerHotelId: row.partnerHotelId, ...decision, expectedDecidedAt: row.review?.decidedAt ?? null },
         }),
       ),
     reread: async (row) =>
-      fromEntry(await api('mapping-book/entry', { query: { source: row.source, partnerHotelId: row.partnerHotelId } })),
+      fromEntry(await api('/mapping-book/entry', { query: { source: row.source, partnerHotelId: row.partnerHotelId } })),
   };
 }
 
@@ -259,7 +274,7 @@ function reasonText(reason, rowHref) {
   return [before, h('a', { href: rowHref(partnerHotelId) }, partnerHotelId), after];
 }
 
-/** A job's result row as the queue shows it. @param {any} result @returns {Row} */
+/** A job's result row as the queue shows it. @param {Result} result @returns {Row} */
 function fromResult(result) {
   const { review, ...row } = result;
   return {
@@ -274,7 +289,7 @@ function fromResult(result) {
   };
 }
 
-/** A book entry as the queue shows it: its decision may be one a later job sent back to REVIEW. @param {any} entry @returns {Row} */
+/** A book entry as the queue shows it: its decision may be one a later job sent back to REVIEW. @param {Entry} entry @returns {Row} */
 function fromEntry(entry) {
   const { decision, partner, ...row } = entry;
   return {
@@ -672,7 +687,7 @@ function keyHelp() {
 /**
  * Another reference hotel, found by name near the partner's: a dialog with a search box and the
  * hotels found, picked with arrows and Enter.
- * @param {(hotel: ReferenceHotel) => void} chosen
+ * @param {(hotel: FoundHotel) => void} chosen
  */
 function searchDialog(chosen) {
   const input = h('input', { type: 'search', id: 'reference-search', autocomplete: 'off' });
@@ -702,9 +717,7 @@ function searchDialog(chosen) {
   async function find() {
     show(found, h('li', {}, 'Searching…'));
     try {
-      const page = await api('reference/search', { query: { q: input.value, country: partner.country, limit: 10 } });
-      /** @type {ReferenceHotel[]} */
-      const results = page.results;
+      const { results } = await api('/reference/search', { query: { q: input.value, country: partner.country, limit: 10 } });
       show(
         found,
         results.length === 0
