@@ -11,7 +11,6 @@ import {
   applyEngineRow,
   applyJobRow,
   applyWithdrawal,
-  listingKey,
   type BookEntry,
   type EngineAnswer,
   type ChangeCause,
@@ -22,11 +21,12 @@ import {
   type Withdrawal,
 } from './entries';
 import type { BookPorts } from './ports';
-import { compareKeys, entryKey, Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
+import { Snapshot, withoutFolded, type EntryAnswer, type SnapshotEntry } from './snapshot';
 import { countEntries, type BookStatistics } from './statistics';
 import { filterMatches, searchGeneration, type EntryFilter, type PageStart, type ScoredKey } from './entry-search';
 import type { AnswerSearch } from '../mapping';
 import { unlistedSince } from './store';
+import { compareKeys, entryKey, listingKey } from './keys';
 
 export interface EntryId {
   source: string;

@@ -438,60 +438,6 @@ export function applyRemoval(current: BookEntry, at: string, mappingJobId: strin
 
 // --- the reference's changes -------------------------------------------------------------------
 
-/** Within this distance of a hotel new in the reference, an entry the engine left UNMATCHED is tried again. */
-export const NEAR_NEW_HOTEL_METERS = 2_000;
-/** The grid entries are found by place: cells this many degrees a side (about 2.2 km north to south). */
-const CELL_DEGREES = 0.02;
-const METERS_PER_DEGREE = 111_320;
-
-const cellKey = (latCell: number, lonCell: number) => `C ${latCell} ${lonCell}`;
-const hotelKey = (referenceHotelId: string) => `H ${referenceHotelId}`;
-
-/**
- * The keys the book finds an entry by when the reference changes: each reference hotel it points at
- * (its own and its decision's), and for an entry the engine left UNMATCHED with a pin, its place.
- */
-export function referenceKeys(entry: BookEntry): string[] {
-  if (entry.status === 'DELETED') return [];
-  const keys = new Set<string>();
-  if (entry.referenceHotelId !== null) keys.add(hotelKey(entry.referenceHotelId));
-  if (entry.decision?.referenceHotelId) keys.add(hotelKey(entry.decision.referenceHotelId));
-  if (isRetriable(entry))
-    keys.add(cellKey(Math.floor(entry.partner.latitude! / CELL_DEGREES), Math.floor(entry.partner.longitude! / CELL_DEGREES)));
-  return [...keys];
-}
-
-/** The keys a listing filtered by status, method or source finds an entry by. */
-export const listingKey = {
-  status: (status: EntryStatus) => `S ${status}`,
-  method: (method: EntryMethod | 'NONE') => `M ${method}`,
-  source: (source: string) => `O ${source}`,
-};
-
-/** Every key the book's index finds an entry by: the reference's (referenceKeys) and the listings'. */
-export function indexKeys(entry: BookEntry): string[] {
-  return [
-    ...referenceKeys(entry),
-    listingKey.status(entry.status),
-    listingKey.method(entry.method ?? 'NONE'),
-    listingKey.source(entry.source),
-  ];
-}
-
-/** The keys of the hotels given. */
-export const hotelKeys = (referenceHotelIds: Iterable<string>) => [...referenceHotelIds].map(hotelKey);
-
-/** The place keys of every cell within NEAR_NEW_HOTEL_METERS of a point. */
-export function placeKeysNear(lat: number, lon: number): string[] {
-  const latSpan = Math.ceil(NEAR_NEW_HOTEL_METERS / (METERS_PER_DEGREE * CELL_DEGREES));
-  const lonSpan = Math.ceil(NEAR_NEW_HOTEL_METERS / (METERS_PER_DEGREE * Math.max(Math.cos((lat * Math.PI) / 180), 0.01) * CELL_DEGREES));
-  const [latCell, lonCell] = [Math.floor(lat / CELL_DEGREES), Math.floor(lon / CELL_DEGREES)];
-  const keys: string[] = [];
-  for (let dLat = -latSpan; dLat <= latSpan; dLat++)
-    for (let dLon = -lonSpan; dLon <= lonSpan; dLon++) keys.push(cellKey(latCell + dLat, lonCell + dLon));
-  return keys;
-}
-
 /** An entry the engine left UNMATCHED, with a pin: a hotel new near it may be its match. A person's NO_MATCH stands. */
 export const isRetriable = (entry: BookEntry) => entry.status === 'UNMATCHED' && entry.method !== 'MANUAL' && hasPin(entry.partner);
 

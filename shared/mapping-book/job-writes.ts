@@ -35,9 +35,6 @@ import {
 import { BOOK_CHANGES_PREFIX } from './files';
 import { applyJobRow, applyRemoval, type BookEntry, type JobRow, type Outcome } from './entries';
 import {
-  compareKeys,
-  entryKey,
-  inRange,
   segmentFiles,
   snapshotFiles,
   Snapshot,
@@ -45,8 +42,7 @@ import {
   writeGeneration,
   writePart,
   writeSegment,
-  type KeyRange,
-  type PartIndex,
+  type PartManifest,
   type SegmentRef,
   type SnapshotEntry,
   withoutFolded,
@@ -54,6 +50,7 @@ import {
 import { addStatistics, countEntries, type BookStatistics } from './statistics';
 import { asLastListed, unlistedSince, type BookState, type JobWrite, type LaidOverEntry, type Publication } from './store';
 import type { BookPorts } from './ports';
+import { compareKeys, entryKey, inRange, type KeyRange } from './keys';
 
 /** Blocks per range (500 rows or entries each, the job's and the merged segments'): a few seconds' work. */
 export const RANGE_BLOCKS = 20;
@@ -217,7 +214,7 @@ async function rowsIn(source: JobRowsSource, firstIds: readonly string[], range:
 const changesFileKey = (organizationId: string, mappingJobId: string, range: number, attempt?: string) =>
   `${BOOK_CHANGES_PREFIX}${organizationId}/${mappingJobId}/${String(range).padStart(5, '0')}${attempt ? `-${attempt}` : ''}`;
 
-/** What a range's part index carries beside its entries: its changes file, and what it changed in the book's statistics. */
+/** What a range's part manifest carries beside its entries: its changes file, and what it changed in the book's statistics. */
 interface RangeChanges {
   bounds: KeyRange;
   changes: ChangesFile;
@@ -418,7 +415,7 @@ export async function finishJobWrite(
   await ports.files.expireLater(
     previous ? [snapshotFiles.manifest(organizationId, previous.manifest.generation), ...previous.newest(write.mergeFrom).files()] : [],
   );
-  // The write's own segment, when empty, was never read: its parts' indexes go now.
+  // The write's own segment, when empty, was never read: its parts' manifests go now.
   if (segment.entries === 0) await ports.files.delete(segmentFiles(organizationId, mappingJobId, write.ranges));
   // Rows mapped against an earlier publication than the book follows: the changes since are taken into them too.
   const { followed } = await ports.store.state(organizationId);
@@ -448,7 +445,7 @@ async function reappliedOver(
   newer: readonly LaidOverEntry[],
   write: JobWrite,
   state: Pick<BookState, 'listedWhole'>,
-  parts: readonly PartIndex<RangeChanges>[],
+  parts: readonly PartManifest<RangeChanges>[],
   source: JobRowsSource,
   at: string,
 ): Promise<Required<Outcome>[]> {
@@ -483,7 +480,7 @@ async function changesStillStanding(
   ports: Pick<BookPorts, 'feedFiles' | 'kept'>,
   organizationId: string,
   write: JobWrite,
-  parts: readonly PartIndex<RangeChanges>[],
+  parts: readonly PartManifest<RangeChanges>[],
   newer: readonly LaidOverEntry[],
 ): Promise<ChangesFile[]> {
   const newerKeys = newer.map((laid) => entryKey(laid.entry));

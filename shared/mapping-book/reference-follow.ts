@@ -35,10 +35,7 @@ import {
   applyMerge,
   applyRemap,
   applyHotelChange,
-  hotelKeys,
   isRetriable,
-  placeKeysNear,
-  referenceKeys,
   type BookEntry,
   type ChangeCause,
   type EngineAnswer,
@@ -48,7 +45,8 @@ import {
 } from './entries';
 import type { BookPorts, FollowMessage } from './ports';
 import type { Publication } from './store';
-import { compareKeys, entryIdOf, entryKey, Snapshot } from './snapshot';
+import { Snapshot } from './snapshot';
+import { compareKeys, entryIdOf, entryKey, hotelKeys, placeKeysNear, referenceKeys } from './keys';
 
 /** Entries one delivery takes on; the rest go on in the next message. */
 export const FOLLOW_BATCH = 1_000;

@@ -2,9 +2,11 @@
  * The book's entries as files. A generation is the book as a job's write left it: a short list of
  * segments, oldest first, each a sorted run of entries in key order (partner id, then source) as
  * block files (platform/objects/block-files.ts), one part per range of keys its write went through
- * in parallel, each part's entry index in the same file. A job's write adds a segment of the entries it changed, so that it writes in
- * proportion to its rows, not to the book; an entry of a newer segment hides the same entry's older
- * ones. A write merges the newest segments into its own when they are no longer much larger than it
+ * in parallel. Beside each part, a small manifest (where its blocks are) and a derived file: its
+ * entry index (the index keys of keys.ts -> entry keys) and its search columns. A job's write adds a
+ * segment of the entries it changed, so that it writes in proportion to its rows, not to the book;
+ * an entry of a newer segment hides the same entry's older ones. In this file "index" means the
+ * entry index alone; a place in a list is a position. A write merges the newest segments into its own when they are no longer much larger than it
  * (size tiers, job-writes.ts), so that a reader looks into a few segments at most. Entries a person
  * or the reference changed since are table items laid over the generation (store.ts): an item wins
  * over the generation's entry when it is newer than what the generation folded of it.
@@ -21,16 +23,7 @@ import {
   type BlockRef,
   type FileReads,
 } from '../platform/objects/block-files';
-import {
-  answerIn,
-  engineAnswer,
-  historyLineOf,
-  indexKeys,
-  type Answer,
-  type BookEntry,
-  type EngineAnswer,
-  type HistoryLine,
-} from './entries';
+import { answerIn, engineAnswer, historyLineOf, type Answer, type BookEntry, type EngineAnswer, type HistoryLine } from './entries';
 import {
   deserializeEntryColumns,
   entryColumnsOf,
@@ -41,6 +34,7 @@ import {
 } from './entry-search';
 import { BOOK_DERIVED_PREFIX, BOOK_FILES_PREFIX } from './files';
 import type { BookStatistics } from './statistics';
+import { compareKeys, entryKey, indexKeys, inRange, type KeyRange } from './keys';
 
 /** Entries per block: a page of 100 reads one block. */
 export const SNAPSHOT_BLOCK_ENTRIES = 500;
@@ -87,12 +81,12 @@ export interface SegmentManifest {
   /** Each part's entry index (indexKeys -> entry key, sorted by key, then entry key), block by block, after the part's entries in its file. */
   indexBlocks: SnapshotBlock[];
   /**
-   * Each part's search columns (entry-search.ts), after its index; null for a part of no entries.
+   * Each part's search columns (entry-search.ts), after its entry index; null for a part of no entries.
    * Absent from segments written before they were: a search makes them from the entries.
    */
   searches?: (FileRegion | null)[];
   /**
-   * Per part, whether its index and search columns are in its derived file (snapshotFiles.derived,
+   * Per part, whether its entry index and search columns are in its derived file (snapshotFiles.derived,
    * in the results bucket) rather than after its entries in its own file. A derived file missing is
    * made again from the part's entries.
    */
@@ -146,35 +140,11 @@ export function withoutFolded(entry: SnapshotEntry): BookEntry {
   return bookEntry;
 }
 
-/** Entry keys sort as DynamoDB sorts them (UTF-8 bytes): by partner id, then source. */
-export function entryKey(entry: Pick<BookEntry, 'partnerHotelId' | 'source'>): string {
-  return `${entry.partnerHotelId}\u0001${entry.source}`;
-}
-
-/** The partner id and source an entry key names. */
-export function entryIdOf(key: string): Pick<BookEntry, 'partnerHotelId' | 'source'> {
-  const split = key.lastIndexOf('\u0001');
-  return { partnerHotelId: key.slice(0, split), source: key.slice(split + 1) };
-}
-
-export function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-/** A range of entry keys: from `lower` (or the start) up to `upper` excluded (or the end). */
-export interface KeyRange {
-  lower: string | null;
-  upper: string | null;
-}
-
-export const inRange = (key: string, range: KeyRange) =>
-  (range.lower === null || compareKeys(key, range.lower) >= 0) && (range.upper === null || compareKeys(key, range.upper) < 0);
-
 const partName = (part: number) => `part-${String(part).padStart(5, '0')}`;
 
 export const snapshotFiles = {
   part: (organizationId: string, segment: string, part: number) => `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}`,
-  partIndex: (organizationId: string, segment: string, part: number) =>
+  partManifest: (organizationId: string, segment: string, part: number) =>
     `${BOOK_FILES_PREFIX}${organizationId}/${segment}/${partName(part)}.json`,
   derived: (organizationId: string, segment: string, part: number) =>
     `${BOOK_DERIVED_PREFIX}${organizationId}/${segment}/${partName(part)}`,
@@ -182,8 +152,8 @@ export const snapshotFiles = {
   manifest: (organizationId: string, generation: string) => `${BOOK_FILES_PREFIX}${organizationId}/${generation}/manifest.json`,
 };
 
-/** What a part's index says: its entries' blocks, and what the part's range carries beside them. */
-export interface PartIndex<Extra> {
+/** A part's own manifest: its entries' blocks and its entry index's, and what the part's range carries beside them. */
+export interface PartManifest<Extra> {
   entries: number;
   /** The part's last entry key (null when it holds none). */
   last: string | null;
@@ -191,7 +161,7 @@ export interface PartIndex<Extra> {
   indexBlocks: SnapshotBlock[];
   /** The part's search columns (null when it has no entries). */
   search?: FileRegion | null;
-  /** Its index and search columns are in its derived file. */
+  /** Its entry index and search columns are in its derived file. */
   derivedApart?: boolean;
   extra: Extra;
 }
@@ -205,7 +175,7 @@ const BLOCKS_READ_TOGETHER = 64;
 /** Pairs of the entry index per block. */
 const INDEX_BLOCK_PAIRS = 2_000;
 
-/** Writes a part of a segment (entries in key order) and its index, last; the same entries write the same files. */
+/** Writes a part of a segment (entries in key order) and its manifest, last; the same entries write the same files. */
 export async function writePart<Extra>(
   objects: Pick<ObjectStore, 'put'>,
   organizationId: string,
@@ -223,14 +193,14 @@ export async function writePart<Extra>(
     part,
   }));
   const indexBlocks = indexBlocksOf(entries).map((block) => ({ ...derived.add(block, block[0]![0]), part }));
-  // A part of no entries (a range a write left as it was) is its index alone.
+  // A part of no entries (a range a write left as it was) is its manifest alone.
   const search = entries.length > 0 ? derived.addBytes(serializeEntryColumns(entryColumnsOf(entries))) : null;
   if (entries.length > 0) {
     await objects.put(snapshotFiles.part(organizationId, segment, part), file.bytes(), 'application/octet-stream');
     await objects.put(snapshotFiles.derived(organizationId, segment, part), derived.bytes(), 'application/octet-stream');
   }
   const last = entries[entries.length - 1];
-  const index: PartIndex<Extra> = {
+  const manifest: PartManifest<Extra> = {
     entries: entries.length,
     last: last ? entryKey(last) : null,
     blocks,
@@ -239,35 +209,35 @@ export async function writePart<Extra>(
     derivedApart: true,
     extra,
   };
-  await objects.put(snapshotFiles.partIndex(organizationId, segment, part), JSON.stringify(index), 'application/json');
+  await objects.put(snapshotFiles.partManifest(organizationId, segment, part), JSON.stringify(manifest), 'application/json');
 }
 
-/** Writes the manifest of a segment from its parts' indexes, once every part is written; answers the indexes. */
+/** Writes the manifest of a segment from its parts' manifests, once every part is written; answers them. */
 export async function writeSegment<Extra>(
   objects: Pick<ObjectStore, 'put' | 'get'>,
   organizationId: string,
   segment: string,
   parts: number,
-): Promise<PartIndex<Extra>[]> {
-  const indexes = await Promise.all(
+): Promise<PartManifest<Extra>[]> {
+  const partManifests = await Promise.all(
     Array.from({ length: parts }, async (_, part) => {
-      const bytes = await objects.get(snapshotFiles.partIndex(organizationId, segment, part));
+      const bytes = await objects.get(snapshotFiles.partManifest(organizationId, segment, part));
       if (!bytes) throw new Error(`Part ${part} of the book segment ${segment} is missing.`);
-      return JSON.parse(bytes.toString('utf8')) as PartIndex<Extra>;
+      return JSON.parse(bytes.toString('utf8')) as PartManifest<Extra>;
     }),
   );
   const manifest: SegmentManifest = {
     parts,
-    entries: indexes.reduce((sum, index) => sum + index.entries, 0),
-    blocks: indexes.flatMap((index) => index.blocks),
-    indexBlocks: indexes.flatMap((index) => index.indexBlocks),
-    searches: indexes.map((index) => index.search ?? null),
-    derivedApart: indexes.map((index) => index.derivedApart === true),
-    last: indexes.reduce<string | null>((last, index) => index.last ?? last, null),
+    entries: partManifests.reduce((sum, part) => sum + part.entries, 0),
+    blocks: partManifests.flatMap((part) => part.blocks),
+    indexBlocks: partManifests.flatMap((part) => part.indexBlocks),
+    searches: partManifests.map((part) => part.search ?? null),
+    derivedApart: partManifests.map((part) => part.derivedApart === true),
+    last: partManifests.reduce<string | null>((last, part) => part.last ?? last, null),
   };
   // A segment of no entries is never read: the generation leaves it out.
   if (manifest.entries > 0) await objects.put(snapshotFiles.segment(organizationId, segment), JSON.stringify(manifest), 'application/json');
-  return indexes;
+  return partManifests;
 }
 
 /** Writes a generation's manifest: its segments (each written) and its statistics. */
@@ -280,7 +250,7 @@ export async function writeGeneration(
 }
 
 /**
- * Every file of a segment: its manifest, each part's index, and each part's file and derived file
+ * Every file of a segment: its manifest, each part's manifest, and each part's file and derived file
  * (only those `filed`, when given: a part of no entries has none; and its derived file only when
  * `derivedApart`).
  */
@@ -300,7 +270,7 @@ export function segmentFiles(
             ...(derivedApart(part) ? [snapshotFiles.derived(organizationId, segment, part)] : []),
           ]
         : []),
-      snapshotFiles.partIndex(organizationId, segment, part),
+      snapshotFiles.partManifest(organizationId, segment, part),
     ]).flat(),
   ];
 }
@@ -364,7 +334,7 @@ function indexBlocksOf(entries: readonly SnapshotEntry[]): [string, string][][] 
 }
 
 /**
- * The blocks of a part's index that may hold pairs of any of the keys (UTF-8 bytes, in order). Block
+ * The blocks of a part's entry index that may hold pairs of any of the keys (UTF-8 bytes, in order). Block
  * i holds pairs from its first key up to the next block's first (an index key repeats, so its pairs
  * may run from one block into the next): it may hold a key k when first(i) <= k <= first(i + 1).
  */
@@ -436,7 +406,7 @@ class Segment {
     return this.manifest.derivedApart?.[part] === true;
   }
 
-  /** The file that holds a part's index and search columns. */
+  /** The file that holds a part's entry index and search columns. */
   private derivedFile(part: number): string {
     return this.derivedApart(part)
       ? snapshotFiles.derived(this.organizationId, this.id, part)
@@ -446,7 +416,7 @@ class Segment {
   /** The part's entries, every block of them. */
   private partEntries(part: number): Promise<SnapshotEntry[]> {
     return this.blocks(
-      this.manifest.blocks.flatMap((block, index) => (block.part === part ? [index] : [])),
+      this.manifest.blocks.flatMap((block, position) => (block.part === part ? [position] : [])),
       () => true,
     );
   }
@@ -560,8 +530,8 @@ class Segment {
     const parts = [...this.indexBlocksByPart()];
     const firstOfPart = new Map<number, string>();
     for (const block of this.manifest.blocks) if (!firstOfPart.has(block.part)) firstOfPart.set(block.part, block.first);
-    for (const [index, [part, blocks]] of parts.entries()) {
-      const next = parts[index + 1];
+    for (const [at, [part, blocks]] of parts.entries()) {
+      const next = parts[at + 1];
       // A part whose entries all lie at or before the cursor (the next part starts at or before it) holds nothing after it.
       if (afterKey !== null && next && firstOfPart.has(next[0]) && compareKeys(firstOfPart.get(next[0])!, afterKey) <= 0) continue;
       for (const block of blocksHolding(blocks, [Buffer.from(indexKey, 'utf8')])) {
@@ -587,7 +557,7 @@ class Segment {
     return this.kept.files.value(`${file}@${block.offset}`, async () => {
       const read = await readBlockIfPresent<[string, string]>(this.objects, file, block);
       if (read) return read;
-      // Its derived file is missing: the part's index made again from its entries, block for block.
+      // Its derived file is missing: the part's entry index made again from its entries, block for block.
       const made = await this.kept.files.value(`${file}@index`, async () => indexBlocksOf(await this.partEntries(part)));
       const position = this.indexBlocksByPart().get(part)!.indexOf(block);
       return made[position] ?? [];

@@ -18,7 +18,7 @@ import { eventPut } from '../platform/events/outbox';
 import { batchGet, isConditionFailure, queryAll, transactWrite, type Table, type TransactItem } from '../platform/table';
 import type { BookEntry } from './entries';
 import type { ResolvedExportFormat } from '../export-format';
-import { entryKey, type KeyRange } from './snapshot';
+import { entryKey, type KeyRange } from './keys';
 
 export interface BookState {
   generation?: string;

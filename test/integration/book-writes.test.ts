@@ -13,8 +13,8 @@ import { BOOK_FILES_PREFIX, bookPorts } from '../../shared/mapping-book';
 import { createS3Client, EXPIRE_TAG } from '../../shared/platform/objects/s3-object-store';
 import { currentEntry, decideEntry, listEntries } from '../../shared/mapping-book/book';
 import { FEED_START, type BookChange, type FeedPosition } from '../../shared/mapping-book/change-log';
-import { applyJobRow, hotelKeys, listingKey, OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
-import { entryKey, Snapshot, writeGeneration, writePart, writeSegment } from '../../shared/mapping-book/snapshot';
+import { applyJobRow, OWN_SOURCE, type JobRow } from '../../shared/mapping-book/entries';
+import { Snapshot, writeGeneration, writePart, writeSegment } from '../../shared/mapping-book/snapshot';
 import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
 import type { BookPorts, FollowMessage } from '../../shared/mapping-book/ports';
 import {
@@ -25,6 +25,7 @@ import {
   writeJobRange,
   type JobRowsSource,
 } from '../../shared/mapping-book/job-writes';
+import { entryKey, hotelKeys, listingKey } from '../../shared/mapping-book/keys';
 
 const api = await startTestApi();
 const s3 = createS3Client(api.config);

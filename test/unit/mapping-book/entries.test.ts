@@ -10,17 +10,14 @@ import {
   applyHotelChange,
   applyWithdrawal,
   HISTORY_LINES,
-  hotelKeys,
   materialChange,
-  NEAR_NEW_HOTEL_METERS,
-  placeKeysNear,
-  referenceKeys,
   OWN_SOURCE,
   type BookEntry,
   type JobRow,
   type PartnerFacts,
   type StandingDecision,
 } from '../../../shared/mapping-book/entries';
+import { hotelKeys, NEAR_NEW_HOTEL_METERS, placeKeysNear, referenceKeys } from '../../../shared/mapping-book/keys';
 
 const AT = ['2026-11-01T10:00:00.000Z', '2026-11-02T10:00:00.000Z', '2026-12-01T10:00:00.000Z', '2026-12-02T10:00:00.000Z'] as const;
 const HOTEL_A = '11111111-1111-4111-8111-111111111111';

@@ -13,7 +13,7 @@ import {
   type EntryFilter,
   type ScoredKey,
 } from '../../../shared/mapping-book/entry-search';
-import { compareKeys, entryKey } from '../../../shared/mapping-book/snapshot';
+import { compareKeys, entryKey } from '../../../shared/mapping-book/keys';
 
 const NAMES = ['Hôtel Ritz Paris', 'Ritz-Carlton Berlin', 'Гостиница Москва', 'Ibis Styles', 'Pension Ritzi'];
 const CITIES = ['Paris', 'ZÜRICH', 'Москва', undefined];
