@@ -28,23 +28,31 @@ export const API_INFO: ApiInfo = {
 };
 
 /** The document of the given route table (the function file passes the whole table). */
-export function openApiDocument(reference: {
+/** What the reference documents: the routes, the webhooks, the tags' descriptions and the shared schemas. */
+export interface ApiReference {
   routes: Readonly<Record<string, RouteDefinition>>;
   webhooks?: Readonly<Record<string, WebhookDescription>>;
   tags?: Readonly<Record<string, string>>;
   schemas?: Readonly<Record<string, AnySchema>>;
-}): Implementation<typeof docsRoutes.openApiDocument> {
+}
+
+/** The API's OpenAPI document, but for its servers (how the caller reached the API). */
+export function referenceDocument(reference: ApiReference): Record<string, unknown> {
+  return buildOpenApiDocument(reference.routes, {
+    serverUrl: '',
+    info: API_INFO,
+    webhooks: reference.webhooks,
+    tags: reference.tags,
+    schemas: reference.schemas,
+  });
+}
+
+export function openApiDocument(reference: ApiReference): Implementation<typeof docsRoutes.openApiDocument> {
   // The document depends only on the route table: built once per container; only the server URL
   // (how the caller reached the API) is per request.
   let document: Record<string, unknown> | undefined;
   return async ({ baseUrl }) => {
-    document ??= buildOpenApiDocument(reference.routes, {
-      serverUrl: '',
-      info: API_INFO,
-      webhooks: reference.webhooks,
-      tags: reference.tags,
-      schemas: reference.schemas,
-    });
+    document ??= referenceDocument(reference);
     // A path, not an address: "Try it out" calls the host the document was loaded from (localhost, a tunnel, a custom domain).
     return { status: 200, json: { ...document, servers: [{ url: basePathOf(baseUrl) || '/' }] } };
   };
