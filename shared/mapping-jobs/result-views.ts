@@ -27,7 +27,7 @@ import { decodeCursor, encodeCursor } from '../platform/table';
 import type { ScoreOrder } from '../mapping';
 import { OWN_SOURCE } from '../mapping-book';
 import { countResults, jobObjects, scoreFiguresOf, type JobCounts, type MappingJob, type ScoreFigures, type StoredResult } from './job';
-import { partitionName, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
+import { partitionName, resultPartition, resultSortKey, sortKeyBytes, type MappingJobStore, type ResultPage } from './store';
 import { deserializeSearchColumns, searchColumnsOf, serializeSearchColumns, type SearchColumns } from './result-search';
 
 /** Rows per block of a partition best score first: a default page of 100 reads one block, a page of 1,000 two or three. */
@@ -362,6 +362,26 @@ function readManifest(
   return files.json<Manifest>(objects, key, `results view ${key} of job ${job.id}`);
 }
 
+/** One status-and-method partition of a job's rows: the views keep each best score first. */
+export type ResultPartition = Pick<StoredResult, 'status' | 'method'>;
+
+/** Every partition a row can be in (UNMATCHED rows have no method unless a person decided). */
+export const RESULT_PARTITIONS: readonly ResultPartition[] = [
+  { status: 'MATCHED', method: 'ID' },
+  { status: 'MATCHED', method: 'FUZZY' },
+  { status: 'MATCHED', method: 'MANUAL' },
+  { status: 'REVIEW', method: 'ID' },
+  { status: 'REVIEW', method: 'FUZZY' },
+  { status: 'UNMATCHED', method: null },
+  { status: 'UNMATCHED', method: 'MANUAL' },
+];
+
+/** Sort keys (resultSortKey) from `lowest` up to `highest`, both included. */
+export interface SortKeyRange {
+  lowest: string;
+  highest: string;
+}
+
 export type DecisionReads = Pick<MappingJobStore, 'getDecision' | 'decisionsBetween' | 'decidedBetween' | 'decisionsOfPartition'>;
 
 /** Parts' search columns a function keeps (a part is at most 100,000 rows, about 15 MB in memory): a job of a million rows and then some. */
@@ -454,20 +474,18 @@ export class ResultViews {
     };
   }
 
-  /**
-   * One status-and-method partition's rows with sort keys from `lowest` up to `highest`, best score
-   * first (DESC) or lowest first (ASC).
-   */
+  /** One partition's rows with sort keys in the range, best score first (DESC) or lowest first (ASC). */
   async resultsOfPartition(
-    partition: string,
-    lowest: string,
-    highest: string,
+    partition: ResultPartition,
+    { lowest, highest }: SortKeyRange,
     limit: number,
     order: ScoreOrder = 'DESC',
   ): Promise<(StoredResult & { sortKey: string })[]> {
-    const name = partition.slice(`JOB#${this.job.id}#`.length);
+    const { status, method } = partition;
     // Only a person makes a MANUAL row: those partitions hold decisions alone.
-    if (name.endsWith('#MANUAL')) return this.decisions.decisionsOfPartition(partition, lowest, highest, limit, order);
+    if (method === 'MANUAL')
+      return this.decisions.decisionsOfPartition(resultPartition(this.job.id, status, method), lowest, highest, limit, order);
+    const name = partitionName(status, method);
     const blocks = (await this.manifest()).byScore[name] ?? [];
     const [lowestBytes, highestBytes] = [sortKeyBytes(lowest), sortKeyBytes(highest)];
     const ascending = order === 'ASC';

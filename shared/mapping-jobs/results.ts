@@ -8,21 +8,10 @@
 import { invalidInput } from '../platform/errors';
 import { decodeCursor, encodeCursor } from '../platform/table';
 import { isReadable, type MappingJob, type ResultFilter, type StoredResult } from './job';
-import type { ResultViews } from './result-views';
+import { RESULT_PARTITIONS, type ResultViews } from './result-views';
 import { partnerIdAt, rowOfPartnerId, searchColumns, searchMatches, type PartRow } from './result-search';
 import type { AnswerSearch } from '../mapping';
-import { resultPartition, resultSortKey, resultSortKeyCeiling, sortKeyBytes } from './store';
-
-/** Every status-and-method pair a row can have (UNMATCHED rows have no method unless a person decided). */
-const PARTITIONS: readonly { status: string; method: string | null }[] = [
-  { status: 'MATCHED', method: 'ID' },
-  { status: 'MATCHED', method: 'FUZZY' },
-  { status: 'MATCHED', method: 'MANUAL' },
-  { status: 'REVIEW', method: 'ID' },
-  { status: 'REVIEW', method: 'FUZZY' },
-  { status: 'UNMATCHED', method: null },
-  { status: 'UNMATCHED', method: 'MANUAL' },
-];
+import { resultSortKey, resultSortKeyCeiling, sortKeyBytes } from './store';
 
 export interface ResultsPage {
   results: StoredResult[];
@@ -94,7 +83,7 @@ export async function queryResults(
   // A cursor beyond the range asked for (another filter's) has nothing after it.
   if (after !== undefined && Buffer.compare(sortKeyBytes(after), sortKeyBytes(ascending ? highest : lowest)) * (ascending ? 1 : -1) > 0)
     return { results: [], nextCursor: null };
-  const partitions = PARTITIONS.filter(
+  const partitions = RESULT_PARTITIONS.filter(
     (partition) => (!filter.status || partition.status === filter.status) && (!filter.method || partition.method === filter.method),
   );
   // One more than a page tells whether there is a next one; one more again when the range starts
@@ -103,9 +92,8 @@ export async function queryResults(
   const pages = await Promise.all(
     partitions.map((partition) =>
       store.resultsOfPartition(
-        resultPartition(jobId, partition.status, partition.method),
-        ascending ? (after ?? lowest) : lowest,
-        ascending ? highest : (after ?? highest),
+        partition,
+        ascending ? { lowest: after ?? lowest, highest } : { lowest, highest: after ?? highest },
         wanted,
         filter.order,
       ),

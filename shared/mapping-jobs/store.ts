@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { MappingMode, MappingResult, ScoreOrder } from '../mapping';
 import type { DomainEvent } from '../platform/events/events';
 import { eventPut, messagePut } from '../platform/events/outbox';
@@ -91,14 +91,14 @@ function decisionItem(job: Pick<MappingJob, 'id' | 'createdAt'>, result: StoredR
   };
 }
 
-function finishingOf(item: Record<string, unknown>): FinishingState {
+function finishingOf(item: Record<string, NativeAttributeValue>): FinishingState {
   const { [TABLE_KEYS.ttlAttribute]: _expiresAt, ...state } = withoutKeys(item);
-  return state as unknown as FinishingState;
+  return state as FinishingState;
 }
 
-function decisionOf(item: Record<string, unknown>): StoredResult {
+function decisionOf(item: Record<string, NativeAttributeValue>): StoredResult {
   const { [TABLE_KEYS.ttlAttribute]: _expiresAt, ...result } = withoutKeys(item);
-  return result as unknown as StoredResult;
+  return result as StoredResult;
 }
 
 /** The SET clauses of an update of the job's counts (`value` of each count's name), with their names and values. */

@@ -28,7 +28,8 @@ import {
   type StoredResult,
 } from '../../../shared/mapping-jobs/job';
 import type { ChunkMessage, FinishingMessage } from '../../../shared/mapping-jobs/queues';
-import { EngineRowsInOrder, ResultViews } from '../../../shared/mapping-jobs/result-views';
+import { EngineRowsInOrder, RESULT_PARTITIONS, ResultViews } from '../../../shared/mapping-jobs/result-views';
+import { partitionName } from '../../../shared/mapping-jobs/store';
 import { inventoryChunkRows } from '../../../shared/partner-inventories';
 
 const reference: ReferenceHotel[] = [
@@ -216,7 +217,11 @@ class JobInMemory implements FinishingPorts {
       { objects: this.views, files: new FileReads(), searchColumns: new ReadCache(4) },
       decisions,
       this.job,
-    ).resultsOfPartition(`JOB#${this.job.id}#${name}`, '0', '9', 1_000);
+    ).resultsOfPartition(
+      RESULT_PARTITIONS.find(({ status, method }) => partitionName(status, method) === name)!,
+      { lowest: '0', highest: '9' },
+      1_000,
+    );
     return rows.map((row) => row.partnerHotelId);
   }
 }

@@ -5,6 +5,7 @@ import type { StoredResult } from '../../../shared/mapping-jobs/job';
 import { queryResults } from '../../../shared/mapping-jobs/results';
 import type { ResultFilter } from '../../../shared/mapping-jobs/job';
 import { resultPartition, resultSortKey, type ResultPage } from '../../../shared/mapping-jobs/store';
+import type { ResultPartition, SortKeyRange } from '../../../shared/mapping-jobs/result-views';
 
 function row(partnerHotelId: string, status: StoredResult['status'], method: StoredResult['method'], score: number): StoredResult {
   return {
@@ -59,14 +60,13 @@ class ResultsInMemory {
   }
 
   async resultsOfPartition(
-    partition: string,
-    lowest: string,
-    highest: string,
+    { status, method }: ResultPartition,
+    { lowest, highest }: SortKeyRange,
     limit: number,
   ): Promise<(StoredResult & { sortKey: string })[]> {
-    this.calls.push(`resultsOfPartition ${partition}`);
+    this.calls.push(`resultsOfPartition ${resultPartition('job-1', status, method)}`);
     return this.rows
-      .filter((result) => resultPartition('job-1', result.status, result.method) === partition)
+      .filter((result) => result.status === status && result.method === method)
       .map((result) => ({ ...result, sortKey: resultSortKey(result.score, result.partnerHotelId) }))
       .filter(({ sortKey }) => lowest <= sortKey && sortKey <= highest)
       .sort((a, b) => (a.sortKey < b.sortKey ? 1 : -1))
