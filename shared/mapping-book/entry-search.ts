@@ -132,7 +132,7 @@ export function deserializeEntryColumns(bytes: Buffer): EntryColumns {
   };
 }
 
-/** The entry key of a row (partner id, then source: snapshot.ts entryKey). */
+/** The entry key of a row (partner id, then source: keys.ts entryKey). */
 export const keyAt = (columns: EntryColumns, row: number) =>
   `${textAtLine(columns.answers.partnerIds, row)}\u0001${textAtLine(columns.sources, row)}`;
 
