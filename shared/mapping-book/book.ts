@@ -242,12 +242,13 @@ async function actOnEntry(
   decision: EntryDecision,
   cause: Extract<ChangeCause, { kind: 'REVIEW' }>,
 ): Promise<BookEntry> {
-  const [outcome] = await decideEntries(ports, organizationId, [decision], cause);
-  switch (outcome!.kind) {
+  // One outcome per decision given.
+  const outcome = (await decideEntries(ports, organizationId, [decision], cause))[0]!;
+  switch (outcome.kind) {
     case 'DECIDED':
-      return outcome!.entry;
+      return outcome.entry;
     case 'REFUSED':
-      throw outcome!.error;
+      throw outcome.error;
     case 'WRITES_REFUSED':
       throw conflict(
         `The entry ${decision.id.partnerHotelId} of source ${decision.id.source} changed while it was being decided; nothing was written. Read it again.`,
