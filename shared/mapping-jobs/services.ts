@@ -156,8 +156,8 @@ export function leasePorts(runtime: Runtime): LeasePorts {
   const jobs = mappingJobStoreOf(runtime);
   return {
     leases: rowLeaseStoreOf(runtime),
-    decidedAt: (job, partnerHotelIds) =>
-      Promise.all(partnerHotelIds.map(async (id) => (await jobs.getDecision(job.id, id))?.review?.decidedAt ?? null)),
+    decidedAt: async (job, partnerHotelIds) =>
+      (await jobs.decisionsOf(job.id, partnerHotelIds)).map((decision) => decision?.review?.decidedAt ?? null),
     clock: runtime.clock,
   };
 }

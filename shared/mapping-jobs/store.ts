@@ -4,6 +4,7 @@ import type { DomainEvent } from '../platform/events/events';
 import { eventPut, messagePut } from '../platform/events/outbox';
 import { service } from '../platform/runtime';
 import {
+  batchGet,
   isConditionFailure,
   organizationPartition,
   OwnedItems,
@@ -320,6 +321,15 @@ export class MappingJobStore {
       new GetCommand({ TableName: this.table.name, Key: keys.decision(jobId, partnerHotelId) }),
     );
     return Item ? decisionOf(Item) : undefined;
+  }
+
+  /** The decisions on these rows, in the order asked (undefined where none stands): one round trip for up to 100. */
+  async decisionsOf(jobId: string, partnerHotelIds: readonly string[]): Promise<(StoredResult | undefined)[]> {
+    const items = await batchGet(
+      this.table,
+      partnerHotelIds.map((id) => keys.decision(jobId, id)),
+    );
+    return items.map((item) => item && decisionOf(item));
   }
 
   /** The decisions on rows whose partner ids lie from `first` to `last`, both included, in UTF-8 byte order. */

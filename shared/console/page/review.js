@@ -446,7 +446,7 @@ export function reviewView(main, { title, back, queue, send, reread, total, left
           h(
             'p',
             {},
-            `Partner id ${row.partnerHotelId} · ${row.status}${row.method ? ` (${row.method})` : ''} · score ${decimal(row.score)}, ${row.confidence} confidence`,
+            `Partner id ${row.partnerHotelId} · ${row.status}${row.method ? ` (${row.method})` : ''} · score ${decimal(row.score)}${row.confidence ? `, ${row.confidence} confidence` : ''}`,
             row.reasonCode ? ` · ${row.reasonCode}` : '',
             row.reason ? [' · ', ...reasonText(row.reason, rowHref)] : '',
           ),
