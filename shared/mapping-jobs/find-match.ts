@@ -46,8 +46,8 @@ export const FIND_MATCH_MAX_HOTELS = 100;
 /**
  * What a request that maps any hotel is charged at least, in mappings: a request costs about the
  * same whatever it holds (the gateway, the firewall, the function's time, the charge's write), about
- * what nine mappings sell for, so that its cost stays under a fifth of its price (partner's guide, "Find a
- * match now"). Above it, one mapping a hotel.
+ * what nine mappings sell for, so that its cost stays under a fifth of its price (operator's guide,
+ * "Find-match requests"). Above it, one mapping a hotel.
  */
 export const FIND_MATCH_MIN_CHARGE = 50;
 

@@ -4,7 +4,7 @@
  * or REVIEW), one less its best candidate's score for UNMATCHED (the scores are calibrated). The
  * cut-offs are chosen by `npm run train:matcher`, on each labelled set's answers from a model fitted
  * without it: HIGH where at least 99 % of its answers are right, MEDIUM where at least 75 % of its
- * own are (the precision each level has on every set is in the partner's guide, "Mapping jobs", Confidence).
+ * own are (the precision each level has on every set is in the contributor's guide, "Mapping engine").
  */
 import type { MappingResult } from './types';
 
