@@ -219,8 +219,10 @@ export function searchGeneration(
   const status = filter.status === undefined ? undefined : STATUSES.indexOf(filter.status);
   const deleted = STATUSES.indexOf('DELETED');
   const method = filter.method === undefined ? undefined : METHODS.indexOf(filter.method === 'NONE' ? null : filter.method);
-  // By score: every matching row's score, ordered at the end.
-  const scored: { score: number; row: GenerationRow }[] = [];
+  // By score: each part's matching rows, and how many matches each score has, ahead of the cursor.
+  const byScore = start.order === 'KEY' ? undefined : new ScoreTally(start.order, start.after);
+  const matchingRows = generation.map((parts) => parts.map((): number[] => []));
+  for (const found of laidFound) byScore?.count(found.score);
   // Each segment's matching rows, in key order; the page is the lowest keys of all of them.
   const lists: Found[][] = [laidAfter];
   let total = laidFound.length;
@@ -240,8 +242,8 @@ export function searchGeneration(
         if (texts !== undefined && texts.marks[row] !== texts.all) continue;
         if (filter.source !== undefined && textAtLine(columns.sources, row) !== filter.source) continue;
         total++;
-        if (start.order !== 'KEY') {
-          scored.push({ score: columns.scores[row]!, row: { segment, part, row } });
+        if (byScore) {
+          if (byScore.count(columns.scores[row]!)) matchingRows[segment]![part]!.push(row);
           continue;
         }
         if (list.length === limit) continue;
@@ -252,37 +254,104 @@ export function searchGeneration(
     });
     lists.push(list);
   });
-  if (start.order === 'KEY') return { found: lowestKeys(lists, limit), total };
-  const keyOfRow = ({ segment, part, row }: GenerationRow) => keyAt(generation[segment]![part]!, row);
-  return { found: firstByScore([...laidFound, ...scored], keyOfRow, start.order, start.after, limit), total };
+  if (start.order === 'KEY' || !byScore) return { found: lowestKeys(lists, limit), total };
+  // Only the matches of the scores the page can reach are grouped, by score: a few pages' worth, not the book.
+  const reached = byScore.reachedBy(limit);
+  const tied = new Map<number, { laid: Found[]; parts: { segment: number; part: number; rows: number[] }[] }>();
+  const groupOf = (score: number) => {
+    let group = tied.get(score);
+    if (!group) tied.set(score, (group = { laid: [], parts: [] }));
+    return group;
+  };
+  for (const found of laidFound) if (reached(found.score)) groupOf(found.score).laid.push(found);
+  matchingRows.forEach((parts, segment) =>
+    parts.forEach((rows, part) => {
+      const scores = generation[segment]![part]!.scores;
+      const byScoreHere = new Map<number, number[]>();
+      for (const row of rows) {
+        const score = scores[row]!;
+        if (!reached(score)) continue;
+        let tiedRows = byScoreHere.get(score);
+        if (!tiedRows) byScoreHere.set(score, (tiedRows = []));
+        tiedRows.push(row);
+      }
+      for (const [score, tiedRows] of byScoreHere) groupOf(score).parts.push({ segment, part, rows: tiedRows });
+    }),
+  );
+  return { found: firstByScore(generation, tied, start.order, start.after, limit), total };
+}
+
+/** How many matches each score has from a place in a score order on (the cursor's score included). */
+class ScoreTally {
+  private readonly counts = new Uint32Array(SCORE_STEPS + 1);
+  private readonly sign: 1 | -1;
+
+  constructor(
+    order: ScoreOrder,
+    private readonly after: ScoredKey | null,
+  ) {
+    this.sign = order === 'ASC' ? 1 : -1;
+  }
+
+  /** Counts a match; false when its score lies before the cursor's (no page from the cursor on reaches it). */
+  count(score: number): boolean {
+    if (this.after !== null && this.sign * (score - this.after.score) < 0) return false;
+    this.counts[score]!++;
+    return true;
+  }
+
+  /**
+   * Whether a score lies within the first `limit` matches from the cursor on: up to the score where
+   * they reach `limit`, with that score's ties, beyond the cursor's own score's (which may lie before
+   * its key).
+   */
+  reachedBy(limit: number): (score: number) => boolean {
+    const first = this.after?.score ?? (this.sign === 1 ? 0 : SCORE_STEPS);
+    const wanted = limit + (this.after === null ? 0 : this.counts[first]!);
+    let last = first;
+    for (let taken = 0, score = first; score >= 0 && score <= SCORE_STEPS; score += this.sign) {
+      taken += this.counts[score]!;
+      last = score;
+      if (taken >= wanted) break;
+    }
+    const [low, high] = this.sign === 1 ? [first, last] : [last, first];
+    return (score) => score >= low && score <= high;
+  }
 }
 
 /**
- * The first `limit` of the matches in a score order (ties in key order) after a place in it: sorted
- * by score, and only the scores the page reaches have their rows' keys read and sorted.
+ * The first `limit` of the matches in a score order (ties in key order) after a place in it, from
+ * the matches grouped by score. A part's rows are in key order, so of a score's ties only the first
+ * few of each part past the cursor have their keys read: a score a million rows share costs a page.
  */
 function firstByScore(
-  matches: ({ score: number; row: GenerationRow } | Found)[],
-  keyOfRow: (row: GenerationRow) => string,
+  generation: GenerationColumns,
+  tied: ReadonlyMap<number, { laid: readonly Found[]; parts: readonly { segment: number; part: number; rows: readonly number[] }[] }>,
   order: ScoreOrder,
   after: ScoredKey | null,
   limit: number,
 ): Found[] {
   const sign = order === 'ASC' ? 1 : -1;
-  const ahead = after === null ? matches : matches.filter((match) => sign * (match.score - after.score) >= 0);
-  ahead.sort((a, b) => sign * (a.score - b.score));
   const found: Found[] = [];
-  for (let first = 0; first < ahead.length && found.length < limit;) {
-    let end = first + 1;
-    while (end < ahead.length && ahead[end]!.score === ahead[first]!.score) end++;
-    const tied = ahead.slice(first, end).map((match): Found => ('key' in match ? match : { ...match, key: keyOfRow(match.row) }));
-    tied.sort((a, b) => compareUtf8(a.key, b.key));
-    for (const match of tied) {
-      if (after !== null && match.score === after.score && compareUtf8(match.key, after.key) <= 0) continue;
-      found.push(match);
-      if (found.length === limit) break;
+  for (const score of [...tied.keys()].sort((a, b) => sign * (a - b))) {
+    const need = limit - found.length;
+    if (need <= 0) break;
+    const afterKey = after !== null && score === after.score ? after.key : null;
+    const past = (key: string) => afterKey === null || compareUtf8(key, afterKey) > 0;
+    const { laid, parts } = tied.get(score)!;
+    const lists: Found[][] = [laid.filter((each) => past(each.key)).slice(0, need)];
+    for (const { segment, part, rows } of parts) {
+      const columns = generation[segment]![part]!;
+      // The first of the part's tied rows past the cursor's key.
+      let low = 0;
+      for (let high = rows.length; low < high;) {
+        const middle = (low + high) >> 1;
+        if (past(keyAt(columns, rows[middle]!))) high = middle;
+        else low = middle + 1;
+      }
+      lists.push(rows.slice(low, low + need).map((row) => ({ key: keyAt(columns, row), score, row: { segment, part, row } })));
     }
-    first = end;
+    found.push(...lowestKeys(lists, need));
   }
   return found;
 }

@@ -8,7 +8,7 @@
  * each read and wrote; then a publication that merged 100
  * hotels taken into the book (what it reads: the entry index's blocks, not the book), and the first page
  * of the UNMATCHED entries (every 50th) through the index; then searches of the book, the first and
- * warm ones.
+ * warm ones; then pages lowest score first (the book's riskiest answers), ten by cursor.
  *   npm run bench:book [-- --rows 100000 --parallel 4]
  */
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,7 @@ import { localRuntime } from '../../infra/local/messaging';
 import { newLocalTokenSigningKey, provisionLocalStack } from '../../infra/local/stack';
 import { bookPorts } from '../../shared/mapping-book';
 import { listEntries, searchEntries } from '../../shared/mapping-book/book';
+import type { ScoredKey } from '../../shared/mapping-book/entry-search';
 import { followReference, type FollowPorts } from '../../shared/mapping-book/reference-follow';
 import { objectStoreOf } from '../../shared/platform/objects/services';
 import { FEED_START, type FeedPosition } from '../../shared/mapping-book/change-log';
@@ -270,6 +271,22 @@ try {
   times.sort((x, y) => x - y);
   console.log(
     `  searches of the book (${searches.map(([kind]) => kind).join(', ')}; total counted, a page of 100 read): p50 ${Math.round(times[20]!)} ms, p95 ${Math.round(times[38]!)} ms`,
+  );
+
+  // The book's riskiest answers (GET …/entries?order=ASC): every matching row's score sorted per request, then a page of 100 read.
+  const orderedTimes: number[] = [];
+  for (const filter of [{ status: 'MATCHED' as const }, {}]) {
+    let after: ScoredKey | null = null;
+    for (let k = 0; k < 10; k++) {
+      const started = performance.now();
+      const page = await searchEntries(ports, organizationId, {}, filter, 100, { order: 'ASC', after });
+      orderedTimes.push(performance.now() - started);
+      after = page.next;
+    }
+  }
+  orderedTimes.sort((x, y) => x - y);
+  console.log(
+    `  pages of 100 lowest score first (MATCHED, then every entry; ten pages each by cursor): p50 ${Math.round(orderedTimes[10]!)} ms, p95 ${Math.round(orderedTimes[18]!)} ms`,
   );
 } finally {
   await stack.stop();
