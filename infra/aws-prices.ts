@@ -81,6 +81,10 @@ export const IDLE_PRICES = {
   dashboardPerMonth: 3,
   kmsKeyPerMonth: 1,
   secretPerMonth: 0.4,
+  /** Provisioned concurrency, arm64: per GB-second an instance is kept initialized, whether or not it serves. */
+  lambdaProvisionedPerGbSecond: 0.0000033334,
+  /** A month of 30 days. */
+  secondsPerMonth: 2_592_000,
   sqs: {
     perMillionRequests: PRICES.sqs.perMillionRequests,
     freeRequestsMonth: 1_000_000,

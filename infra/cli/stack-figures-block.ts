@@ -53,6 +53,8 @@ export interface StackFigures {
   kmsKeys: number;
   webAcls: { count: number; managedRuleGroups: number; rateRules: number; otherRules: number };
   secrets: number;
+  /** The find-match route's function: its memory and timeout. */
+  findMatch: { route: string; memoryMb: number; timeoutSeconds: number };
 }
 
 export interface IdleCostLine {
@@ -124,6 +126,8 @@ export const sumOf = (values: readonly number[]) => values.reduce((sum, value) =
 
 /** What Lambda gives a function whose template names no memory size. */
 const LAMBDA_DEFAULT_MEMORY_MB = 128;
+/** What Lambda gives a function whose template names no timeout. */
+const LAMBDA_DEFAULT_TIMEOUT_SECONDS = 3;
 
 const keyOf = (template: StackTemplate, id: string) => `${template.path}/${id}`;
 
@@ -306,8 +310,25 @@ export function countStackFigures(stack: HotelMappingStack): StackFigures {
     kmsKeys: resourcesOfType(templates, 'AWS::KMS::Key').length,
     webAcls: webAclsOf(templates),
     secrets: resourcesOfType(templates, 'AWS::SecretsManager::Secret').length,
+    findMatch: findMatchOf(functions),
   };
 }
+
+const FIND_MATCH_ROUTE = 'POST /api/v1/mapping/match';
+
+function findMatchOf(functions: readonly Located[]): StackFigures['findMatch'] {
+  const fn = functions.find((each) => each.resource.Properties?.Description === FIND_MATCH_ROUTE);
+  if (!fn) throw new Error(`No function of the stack serves ${FIND_MATCH_ROUTE}.`);
+  return {
+    route: FIND_MATCH_ROUTE,
+    memoryMb: numberProperty(fn.resource, 'MemorySize') ?? LAMBDA_DEFAULT_MEMORY_MB,
+    timeoutSeconds: numberProperty(fn.resource, 'Timeout') ?? LAMBDA_DEFAULT_TIMEOUT_SECONDS,
+  };
+}
+
+/** What an instance of the find-match function kept warm (`findMatchInstances`) costs a month. */
+export const warmFindMatchMonthOf = (figures: StackFigures) =>
+  cents((figures.findMatch.memoryMb / 1024) * IDLE_PRICES.secondsPerMonth * IDLE_PRICES.lambdaProvisionedPerGbSecond);
 
 /** Concurrency the queue workers and dead-letter handlers take at most, together. */
 export const workerConcurrencyOf = (figures: StackFigures) => sumOf(figures.queues.polled.map((queue) => queue.maxConcurrency));
@@ -384,6 +405,7 @@ function countsTable(figures: StackFigures): string[] {
     `| KMS keys | ${figures.kmsKeys} |`,
     `| web ACL rules | ${webAcls.managedRuleGroups + webAcls.rateRules + webAcls.otherRules}: ${webAcls.managedRuleGroups} AWS managed rule groups, ${webAcls.rateRules} rate rules |`,
     `| Secrets Manager secrets | ${figures.secrets} |`,
+    `| find-match's function (\`${figures.findMatch.route}\`) | ${count(figures.findMatch.memoryMb)} MB, at most ${figures.findMatch.timeoutSeconds} s a request; each instance kept warm (\`findMatchInstances\`) ${usd(warmFindMatchMonthOf(figures))} USD a month |`,
   ];
 }
 
