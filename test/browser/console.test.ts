@@ -86,7 +86,8 @@ describeInBrowser('the review console', () => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-  });
+    // Two jobs mapped and finished, and a browser started: seconds alone, a minute or more beside the suite's process-heavy tests.
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
   });

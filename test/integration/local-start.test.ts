@@ -91,7 +91,8 @@ describe('npm start', () => {
     const old = await fetch(`${fresh.credentials.baseUrl}/api/v1/suppliers/my-suppliers`, { headers: { 'x-api-key': apiKey } });
     assert.equal(old.status, 401);
     assert.equal(await stop(fresh), 0);
-  }, 180_000);
+    // Three starts of npm start, each seeding its stand-ins: under a minute alone, several beside the suite's other processes.
+  }, 300_000);
 
   it('says in one line that DynamoDB Local needs Java 17, and exits with 1, on a machine without java', async () => {
     // A PATH that holds node and nothing else.
