@@ -39,6 +39,9 @@ const CUT_OFF_MESSAGE = 'The request body ended before its declared length.';
  */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** How long an idle connection is kept for the client's next request. */
+const IDLE_CONNECTION_MS = 65_000;
+
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'functions');
 
 interface CompiledRoute {
@@ -85,6 +88,10 @@ export function createLocalApi(options: LocalApiOptions): Server {
       headersTimeout: requestTimeout,
       // Node looks for requests past their time this often (30 s by default).
       connectionsCheckingInterval: Math.min(1_000, requestTimeout / 5),
+      // Clients keep an idle connection to send the next request on. Node closes one after 5 s by
+      // default, which races with a client reusing it after a pause (its request is then reset);
+      // API Gateway keeps idle connections far longer.
+      keepAliveTimeout: IDLE_CONNECTION_MS,
     },
     (request, response) => {
       const requestId = randomUUID();
