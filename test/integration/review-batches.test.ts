@@ -298,7 +298,8 @@ describe('POST /api/v1/mapping/{jobId}/reviews/batch', () => {
       JSON.stringify(rows.map((row) => row.status)),
     );
     assert.equal((await jobOf(partner, jobId)).counts.matched, 30);
-  });
+    // Writers racing for the book's feed take turns after short jittered pauses: seconds alone, longer beside the suite's load.
+  }, 120_000);
 
   it("answers 404 for another organization's job, 409 before the job completes, and runs on a function with only its route's settings", async () => {
     const partner = await api.newOrganization();
